@@ -1,0 +1,97 @@
+"""Rule sets of the Kniffel family as data.
+
+>>> from kniffel import rules
+>>> yahtzee = rules.get("yahtzee", {"joker": "free"})
+>>> yahtzee.score_table.shape
+(252, 13)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+
+from kniffel.rules.builtin import BUILTIN, COMMON_OPTIONS, SPECIFIC_OPTIONS, Option
+from kniffel.rules.model import Box, Column, Extra, Order, RuleSet, Section
+from kniffel.rules.placement import Placement, placements, reachable_boxes, strikeable
+
+__all__ = [
+    "Box",
+    "Column",
+    "Extra",
+    "Option",
+    "Order",
+    "Placement",
+    "RuleSet",
+    "RulesError",
+    "Section",
+    "available",
+    "get",
+    "options_for",
+    "parse_options",
+    "placements",
+    "reachable_boxes",
+    "strikeable",
+]
+
+_REGISTRY: dict[str, RuleSet] = {rules.id: rules for rules in BUILTIN}
+
+
+class RulesError(ValueError):
+    """An unknown rule set or a bad option; the message says what is allowed."""
+
+
+def available() -> list[str]:
+    """Ids of the built-in rule sets, in the order they are listed."""
+    return list(_REGISTRY)
+
+
+def options_for(rules_id: str) -> tuple[Option, ...]:
+    """The options a rule set accepts: its own first, then those every rule set has."""
+    _base(rules_id)
+    return SPECIFIC_OPTIONS.get(rules_id, ()) + COMMON_OPTIONS
+
+
+def _base(rules_id: str) -> RuleSet:
+    try:
+        return _REGISTRY[rules_id]
+    except KeyError:
+        raise RulesError(f"unknown rule set {rules_id!r}; choose one of: {', '.join(_REGISTRY)}") from None
+
+
+def get(rules_id: str, options: Mapping[str, str] | None = None) -> RuleSet:
+    """The rule set ``rules_id`` with ``options`` applied (``{"sharp": "on"}``).
+
+    Options not given take their defaults; the result records every non-default value in
+    :attr:`RuleSet.options`, so ``get(r.id, r.options)`` rebuilds ``r``.
+    """
+    rules = _base(rules_id)
+    known = {option.key: option for option in options_for(rules_id)}
+    chosen: dict[str, str] = {}
+    for key, value in (options or {}).items():
+        option = known.get(key)
+        if option is None:
+            allowed = ", ".join(known) or "none"
+            raise RulesError(f"{rules_id} has no option {key!r}; options: {allowed}")
+        value = str(value).strip().lower()
+        if value not in option.values:
+            raise RulesError(f"option {key} must be one of {', '.join(option.values)}, got {value!r}")
+        if value != option.default:
+            chosen[key] = value
+    for option in known.values():
+        if option.key in chosen:
+            rules = option.apply(rules, chosen[option.key])
+    if chosen:
+        rules = dataclasses.replace(rules, options=chosen)
+    return rules
+
+
+def parse_options(pairs: Iterable[str]) -> dict[str, str]:
+    """``["sharp=on", "extra=100"]`` to a dict; ``RulesError`` for an item that is not ``key=value``."""
+    result: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise RulesError(f"an option is key=value, got {pair!r}")
+        result[key.strip()] = value.strip()
+    return result
