@@ -265,7 +265,9 @@ def _free_throws_per_turn(rules: RuleSet, value: str) -> RuleSet:
 ON_OFF = ("off", "on")
 
 COMMON_OPTIONS = (
-    Option("sharp", ON_OFF, "off", "figures thrown with all dice in one throw score double (seed 001)", _sharp),
+    Option(
+        "sharp", ON_OFF, "off", "figures thrown with all dice in one throw score double (seed 001)", _sharp
+    ),
     Option(
         "strict",
         ON_OFF,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kniffel.dice import Roll, counts_of, roll_index
+from kniffel.dice import Roll, roll_index
 from kniffel.rules.model import Box, Column, Extra, Order, RuleSet, Section
 
 
@@ -117,17 +117,14 @@ def _column_placements(
     bonus = rules.extra_bonus if armed else 0
     if rules.extra is Extra.NONE:
         return {box: Placement(_base_points(rules, box, roll), bonus) for box in candidates}
-    if rules.extra is Extra.HUNDRED:
-        if armed:
-            return {
-                box: Placement(_base_points(rules, box, roll) if box.section is Section.UPPER else 0, bonus)
-                for box in candidates
-            }
+    if rules.extra is Extra.HUNDRED and armed:
+        return {
+            box: Placement(_base_points(rules, box, roll) if box.section is Section.UPPER else 0, bonus)
+            for box in candidates
+        }
     face = roll[0]
     if rules.extra is Extra.FREE_JOKER:
-        upper_done = any(
-            b.face == face and rules.key(column, b) in filled for b in rules.upper_boxes
-        )
+        upper_done = any(b.face == face and rules.key(column, b) in filled for b in rules.upper_boxes)
         return {
             box: Placement(
                 box.joker_points
