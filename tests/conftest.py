@@ -1,0 +1,91 @@
+"""Shared helpers for the core tests: building rule sets, asking where dice may go, driving games.
+
+The helpers are plain functions (imported as ``from conftest import ...``) rather than fixtures, so
+that parametrised tables can call them directly and mypy sees their signatures.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+
+from hypothesis import HealthCheck, settings
+
+from kniffel import Game, ScoreSheet, SeededDice, rules
+from kniffel.game import Action, Roll, Score, Strike
+from kniffel.rules import RuleSet
+
+# Property tests run a modest number of examples by default so the core suite stays within seconds;
+# HYPOTHESIS_PROFILE=thorough digs deeper when hunting a bug.
+settings.register_profile(
+    "default", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "thorough", max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def ruleset(rules_id: str, **options: str) -> RuleSet:
+    """``ruleset("yahtzee", joker="free")``."""
+    return rules.get(rules_id, options)
+
+
+def where(
+    rs: RuleSet,
+    sheet: str,
+    dice: Sequence[int],
+    *,
+    at_once: bool = False,
+    announced: str | None = None,
+) -> dict[str, tuple[int, int]]:
+    """Every box the dice may be scored in on the sheet ``sheet`` (``"kniffel=50,threes=9"``), as
+    ``{box: (points, bonus)}``."""
+    filled = ScoreSheet.parse(rs, sheet).entries
+    options = rules.placements(rs, filled, tuple(sorted(dice)), thrown_at_once=at_once, announced=announced)
+    return {key: (p.points, p.bonus) for key, p in options.items()}
+
+
+def fill_except(rs: RuleSet, keep_free: Iterable[str], points: Mapping[str, int] | None = None) -> str:
+    """Sheet text with every box struck except ``keep_free``; ``points`` overrides single entries."""
+    free = set(keep_free)
+    points = dict(points or {})
+    items = [f"{key}={points.pop(key, 0)}" for key in rs.box_keys if key not in free]
+    assert not points, f"entries for boxes left free: {points}"
+    return ",".join(items)
+
+
+def new_game(rules_id: str, players: Sequence[str] = ("Ada", "Bob"), seed: int = 1, **options: str) -> Game:
+    return Game(ruleset(rules_id, **options), list(players), dice=SeededDice(seed))
+
+
+def turn(game: Game, *throws: Sequence[int], keep: Sequence[Sequence[int]] = (), then: Action) -> None:
+    """Play one score-pad turn: the given throws in order (the n-th roll keeps ``keep[n-1]`` of the
+    previous dice; ``throws`` are the full dice after each roll), then ``then`` (a Score or Strike)."""
+    keeps = [(), *keep]
+    assert len(keeps) == len(throws), "one keep per roll after the first"
+    for kept, dice in zip(keeps, throws, strict=True):
+        game.apply(Roll(keep=tuple(sorted(kept)), dice=tuple(sorted(dice))))
+    assert isinstance(then, Score | Strike)
+    game.apply(then)
+
+
+def score(game: Game, dice: Sequence[int], box: str) -> None:
+    """One-roll turn: throw ``dice`` and score them in ``box``."""
+    turn(game, dice, then=Score(box))
+
+
+def strike(game: Game, dice: Sequence[int], box: str) -> None:
+    turn(game, dice, then=Strike(box))
+
+
+def state(game: Game) -> tuple[object, ...]:
+    """Everything that makes up a position, comparable with ``==``."""
+    return (
+        game.rules,
+        game.players,
+        game.current,
+        game.turn,
+        tuple(game.log),
+        tuple((s.entries, s.extra_bonus, s.free_throws_used) for s in game.sheets),
+    )
