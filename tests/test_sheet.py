@@ -1,0 +1,234 @@
+"""The score sheet: entries, the totals rows of the seed's Spielblock, text and JSON forms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conftest import ruleset
+from kniffel import ScoreSheet, SheetError, rules
+from kniffel.sheet import ColumnTotals, possible_points
+
+# Seed 000, "Spielblock": the template filled in for two games (its dashes are struck boxes: "-" or "x").
+SEED_GAME_1 = (
+    "ones=-,twos=6,threes=9,fours=12,fives=15,sixes=24,"
+    "three_of_a_kind=23,four_of_a_kind=-,full_house=25,small_straight=30,large_straight=40,kniffel=50,chance=21"
+)
+SEED_GAME_2 = (
+    "ones=3,twos=6,threes=12,fours=8,fives=15,sixes=18,"
+    "three_of_a_kind=21,four_of_a_kind=27,full_house=25,small_straight=30,large_straight=x,kniffel=x,chance=19"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "upper_sum", "bonus", "upper_total", "lower_sum", "total"),
+    [
+        (SEED_GAME_1, 66, 35, 101, 189, 290),
+        (SEED_GAME_2, 62, 0, 62, 122, 184),
+    ],
+)
+def test_seed_spielblock(
+    text: str, upper_sum: int, bonus: int, upper_total: int, lower_sum: int, total: int
+) -> None:
+    sheet = ScoreSheet.parse(rules.get("kniffel"), text)
+    assert sheet.is_full
+    assert sheet.free_keys == []
+    (totals,) = sheet.totals
+    assert totals == ColumnTotals(
+        upper_sum=upper_sum,
+        upper_bonus=bonus,
+        upper_total=upper_total,
+        lower_sum=lower_sum,
+        extra_bonus=0,
+        free_throws=0,
+        lower_total=lower_sum,
+        total=total,
+    )
+    assert sheet.total == total
+
+
+def test_struck_boxes_hold_zero() -> None:
+    sheet = ScoreSheet.parse(rules.get("kniffel"), SEED_GAME_1)
+    assert sheet["ones"] == 0
+    assert sheet["four_of_a_kind"] == 0
+    assert sheet["kniffel"] == 50
+
+
+def test_reading_boxes() -> None:
+    sheet = ScoreSheet.parse(rules.get("kniffel"), "ones=3")
+    assert sheet["ones"] == 3
+    assert sheet["twos"] is None
+    assert len(sheet.free_keys) == 12
+    assert not sheet.is_full
+    with pytest.raises(KeyError, match="no box 'pairs'"):
+        sheet["pairs"]
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "upper", "bonus"),
+    [
+        ("kniffel", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18", 35),  # 63: "im Soll"
+        ("kniffel", "ones=2,twos=6,threes=9,fours=12,fives=15,sixes=18", 0),  # 62
+        ("kniffel", "ones=0,twos=0,threes=0,fours=20,fives=25,sixes=30", 35),  # 75, with zeros (seed 003)
+        ("yatzy", "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18", 50),
+        ("yatzy", "ones=2,twos=6,threes=9,fours=12,fives=15,sixes=18", 0),
+        ("yatzy-deluxe", "ones=4,twos=8,threes=12,fours=16,fives=20,sixes=24", 50),  # 84: four of each
+        ("yatzy-deluxe", "ones=3,twos=8,threes=12,fours=16,fives=20,sixes=24", 0),  # 83
+    ],
+)
+def test_upper_bonus_threshold(rules_id: str, upper: str, bonus: int) -> None:
+    sheet = ScoreSheet.parse(rules.get(rules_id), upper)
+    (totals,) = sheet.totals
+    assert totals.upper_bonus == bonus
+    assert totals.upper_total == totals.upper_sum + bonus
+    assert sheet.total == totals.upper_sum + bonus
+
+
+def test_lower_total_includes_extra_bonuses() -> None:
+    rs = rules.get("yahtzee")
+    sheet = ScoreSheet.parse(rs, "yahtzee=50,threes=15,chance=20")
+    sheet.extra_bonus["1"] = 200
+    (totals,) = sheet.totals
+    assert (totals.upper_sum, totals.lower_sum, totals.extra_bonus) == (15, 70, 200)
+    assert totals.lower_total == 270
+    assert sheet.total == 285
+
+
+def test_knoeffel_two_columns_and_free_throw_boxes() -> None:
+    """Seed 002: each column's free-throw box is 15, 10, 5 or 0; the two columns are added."""
+    rs = rules.get("knoeffel")
+    sheet = ScoreSheet.parse(rs, "1:chance=20,1:knoeffel=20,2:sixes=24")
+    first, second = sheet.totals
+    assert (first.free_throws, second.free_throws) == (15, 15)
+    assert (first.lower_total, first.total) == (55, 55)
+    assert (second.upper_sum, second.lower_total, second.total) == (24, 15, 39)
+    assert sheet.total == 94
+    for used, box in [(1, 10), (2, 5), (3, 0)]:
+        sheet.free_throws_used["2"] = used
+        assert sheet.column_totals(rs.columns[1]).free_throws == box
+        assert sheet.free_throws_left(rs.columns[1]) == 3 - used
+    assert sheet.total == 55 + 24
+
+
+def test_games_without_free_throws_have_no_free_throw_box() -> None:
+    (totals,) = ScoreSheet(rules.get("kniffel")).totals
+    assert totals == ColumnTotals(0, 0, 0, 0, 0, 0, 0, 0)
+
+
+def test_multi_column_bonus_per_column() -> None:
+    rs = rules.get("super-kniffel")
+    upper = ",".join(
+        f"2:{b}={v}"
+        for b, v in zip(
+            ("ones", "twos", "threes", "fours", "fives", "sixes"), (3, 6, 9, 12, 15, 18), strict=True
+        )
+    )
+    sheet = ScoreSheet.parse(rs, upper + ",1:ones=3,4:chance=30")
+    totals = sheet.totals
+    assert [t.upper_bonus for t in totals] == [0, 35, 0, 0]
+    assert [t.total for t in totals] == [3, 98, 0, 30]
+    assert sheet.total == 131
+
+
+# --- text --------------------------------------------------------------------------------------
+
+
+def test_parse_accepts_spaces_and_trailing_commas() -> None:
+    sheet = ScoreSheet.parse(rules.get("kniffel"), " ones = 3 , chance=X,, ")
+    assert sheet.entries == {"ones": 3, "chance": 0}
+    assert ScoreSheet.parse(rules.get("kniffel"), "").entries == {}
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "text", "message"),
+    [
+        ("kniffel", "ones", "a sheet entry is box=points, got 'ones'"),
+        ("kniffel", "ones=", "a sheet entry is box=points"),
+        ("kniffel", "=3", "a sheet entry is box=points"),
+        ("kniffel", "ones=three", "points for ones must be a whole number, got 'three'"),
+        ("kniffel", "ones=3,ones=2", "box ones is given twice"),
+        ("kniffel", "pairs=3", "no box 'pairs' in kniffel"),
+        ("kniffel", "2:chance=20", "no box '2:chance' in kniffel"),
+        ("knoeffel", "chance=20", "no box 'chance' in knoeffel"),
+        ("kniffel", "twos=3", "twos cannot hold 3 points under kniffel"),
+        ("kniffel", "ones=6", "ones cannot hold 6 points"),
+        ("kniffel", "full_house=24", "full_house cannot hold 24"),
+        ("kniffel", "kniffel=100", "kniffel cannot hold 100"),
+        ("kniffel", "chance=4", "chance cannot hold 4"),
+        ("kniffel", "chance=31", "chance cannot hold 31"),
+        ("kniffel", "ones=-3", "ones cannot hold -3"),
+        ("knoeffel", "1:knoeffel=50", "1:knoeffel cannot hold 50 points under knoeffel"),
+        ("yatzy", "small_straight=30", "small_straight cannot hold 30"),
+        ("yatzy", "two_pairs=4", "two_pairs cannot hold 4"),
+        ("yatzy-deluxe", "straight=40", "straight cannot hold 40"),
+    ],
+)
+def test_parse_errors(rules_id: str, text: str, message: str) -> None:
+    with pytest.raises(SheetError, match=message):
+        ScoreSheet.parse(rules.get(rules_id), text)
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "options", "box", "values"),
+    [
+        ("kniffel", {}, "ones", {0, 1, 2, 3, 4, 5}),
+        ("kniffel", {}, "full_house", {0, 25}),
+        ("kniffel", {}, "small_straight", {0, 30}),
+        ("kniffel", {}, "kniffel", {0, 50}),
+        ("kniffel", {}, "chance", {0, *range(5, 31)}),
+        ("kniffel", {"sharp": "on"}, "kniffel", {0, 50, 100}),
+        ("kniffel", {"sharp": "on"}, "full_house", {0, 25, 50}),
+        ("kniffel", {"sharp": "on"}, "chance", {0, *range(5, 31)}),
+        ("kniffel", {"sharp": "on"}, "sixes", {0, 6, 12, 18, 24, 30}),
+        ("knoeffel", {}, "knoeffel", {0, 20}),
+        ("yatzy", {}, "small_straight", {0, 15}),
+        ("yatzy", {}, "one_pair", {0, 2, 4, 6, 8, 10, 12}),
+        ("yatzy-deluxe", {}, "yatzy", {0, 60}),
+        ("yatzy-deluxe", {}, "ones", set(range(7))),
+    ],
+)
+def test_possible_points(rules_id: str, options: dict[str, str], box: str, values: set[int]) -> None:
+    assert possible_points(rules.get(rules_id, options), box) == values
+
+
+def test_sharp_sheets_accept_doubled_figures() -> None:
+    sheet = ScoreSheet.parse(ruleset("kniffel", sharp="on"), "kniffel=100,large_straight=80,chance=30")
+    assert sheet.total == 210
+
+
+# --- JSON --------------------------------------------------------------------------------------
+
+
+def test_json_round_trip() -> None:
+    rs = rules.get("knoeffel")
+    sheet = ScoreSheet.parse(rs, "1:chance=20,2:knoeffel=20")
+    sheet.free_throws_used["1"] = 2
+    sheet.extra_bonus["2"] = 0
+    again = ScoreSheet.from_json(rs, sheet.to_json())
+    assert again == sheet
+    assert again.total == sheet.total == 20 + 5 + 20 + 15
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ([], "a sheet is an object with 'entries'"),
+        ({"entries": []}, "entries must be an object"),
+        ({"entries": {"1:ones": "3"}}, "entries: '1:ones' must map to a whole number, got '3'"),
+        ({"entries": {"1:ones": True}}, "must map to a whole number, got True"),
+        ({"entries": {"1:ones": 7}}, "1:ones cannot hold 7"),
+        ({"entries": {"ones": 3}}, "no box 'ones' in knoeffel"),
+        ({"extra_bonus": {"3": 50}}, "extra_bonus: no column '3'"),
+        ({"extra_bonus": {"1": -50}}, "extra_bonus: -50 is negative"),
+        ({"free_throws_used": {"1": 4}}, "column 1: 4 free throws taken, only 3 allowed"),
+        ({"free_throws_used": {"1": 1.5}}, "free_throws_used: '1' must map to a whole number"),
+    ],
+)
+def test_json_errors(data: Any, message: str) -> None:
+    with pytest.raises(SheetError, match=message):
+        ScoreSheet.from_json(rules.get("knoeffel"), data)
+
+
+def test_sheet_error_is_a_value_error() -> None:
+    assert issubclass(SheetError, ValueError)
