@@ -1,0 +1,195 @@
+"""The ``kniffel`` commands: ``rules``, ``score`` and ``play``.
+
+Each command is a thin layer over the library: it reads its arguments, asks :mod:`kniffel.rules` or
+:class:`kniffel.Game`, and prints a Rich table or JSON. Errors are turned into one line on stderr
+and exit status 2 by :func:`kniffel.cli.errors.reports_errors`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from kniffel.cli.errors import CliError, reports_errors
+from kniffel.cli.parsing import parse_dice, resolve_box
+from kniffel.cli.play import Session, Settings, make_console
+from kniffel.cli.render import LANGUAGES, placements_table, rules_json, rules_tables
+from kniffel.rules import Order, parse_options, placements
+from kniffel.rules import get as get_rules
+from kniffel.sheet import ScoreSheet
+
+app = typer.Typer(
+    name="kniffel",
+    help="Kniffel, Yahtzee, Yatzy and friends: rule sets, scoring and terminal play.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+DEFAULT_RULES = "kniffel"
+
+RulesOption = Annotated[
+    str | None, typer.Option("--rules", "-r", help="Rule set id (see 'kniffel rules').", show_default=False)
+]
+OptionsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option", "-o", help="Rule option key=value, repeatable (e.g. sharp=on).", show_default=False
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+LangOption = Annotated[str, typer.Option("--lang", help="Language of the box labels: en or de.")]
+
+
+def _language(lang: str) -> str:
+    if lang not in LANGUAGES:
+        raise CliError(f"--lang is one of {', '.join(LANGUAGES)}, got {lang!r}")
+    return lang
+
+
+@app.command("rules")
+@reports_errors
+def rules_command(json_output: JsonOption = False) -> None:
+    """The built-in rule sets and their options."""
+    if json_output:
+        print(json.dumps(rules_json(), indent=1, ensure_ascii=False))
+        return
+    console = Console(highlight=False)
+    for table in rules_tables():
+        console.print(table)
+
+
+@app.command("score")
+@reports_errors
+def score_command(
+    dice_words: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="[DICE]...", help="The dice, if not given with --dice.", show_default=False),
+    ] = None,
+    rules_id: RulesOption = None,
+    option: OptionsOption = None,
+    sheet: Annotated[
+        str, typer.Option("--sheet", "-s", help="Filled boxes: box=points,... ('-' for struck).")
+    ] = "",
+    dice: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--dice",
+            "-d",
+            help="The dice: --dice 3 3 3 3 3, --dice 33333 or --dice 3,3,3,3,3.",
+            show_default=False,
+        ),
+    ] = None,
+    thrown_at_once: Annotated[
+        bool, typer.Option("--thrown-at-once", help="All dice came in one throw (the sharp option doubles).")
+    ] = False,
+    announced: Annotated[
+        str | None, typer.Option("--announced", help="The box announced this turn.", show_default=False)
+    ] = None,
+    lang: LangOption = "en",
+    json_output: JsonOption = False,
+) -> None:
+    """Every box these dice may be scored in now, on this sheet, and what each pays.
+
+    Boxes the rules forbid for this roll (the forced joker) are left out; "bonus" is what the roll
+    earns on top (an extra Kniffel).
+    """
+    rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
+    filled = ScoreSheet.parse(rules, sheet)
+    # Click reads "--dice 3 3 3" as one value for --dice and the rest as arguments: both are dice.
+    roll = parse_dice([*(dice or []), *(dice_words or [])], rules.dice)
+    if filled.is_full:
+        raise CliError("the sheet is full: no box is left to score in")
+    announced_key = None
+    if announced is not None:
+        announced_key = resolve_box(rules, announced)
+        column, _ = rules.locate(announced_key)
+        if column.order is not Order.ANNOUNCED:
+            raise CliError(f"{announced_key} is not in an announced column")
+        if announced_key in filled.entries:
+            raise CliError(f"{announced_key} is already filled")
+    options = placements(rules, filled.entries, roll, thrown_at_once=thrown_at_once, announced=announced_key)
+    bonus = max((p.bonus for p in options.values()), default=0)
+    if json_output:
+        print(json.dumps({"scores": {k: p.points for k, p in options.items()}, "bonus": bonus}))
+        return
+    console = Console(highlight=False)
+    console.print(f"{rules.name}, dice {' '.join(map(str, roll))}")
+    if options:
+        console.print(placements_table(rules, options, _language(lang)))
+    else:
+        console.print("No box takes these dice now.")
+    if bonus:
+        console.print(f"Extra bonus for this roll: {bonus}")
+
+
+@app.command("play")
+@reports_errors
+def play_command(
+    rules_id: RulesOption = None,
+    option: OptionsOption = None,
+    player: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--player",
+            "-p",
+            help="A player, in turn order: a name for a human, 'bot' or 'bot:heuristic' for a bot. "
+            "Repeat for each player (1 to 8).",
+            show_default=False,
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed for reproducible dice (and bots).", show_default=False)
+    ] = None,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the result as JSON on stdout (the game itself on stderr).")
+    ] = False,
+    load: Annotated[
+        Path | None,
+        typer.Option(
+            "--load",
+            help="Resume a saved game (and keep saving to it unless --save names another file).",
+            show_default=False,
+            dir_okay=False,
+        ),
+    ] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option("--save", help="Save the game to this file after every move.", show_default=False),
+    ] = None,
+    lang: LangOption = "en",
+    pad: Annotated[
+        bool, typer.Option("--pad", help="Score pad: roll real dice and type what they show.")
+    ] = False,
+) -> None:
+    """Play a game in the terminal: humans and bots, 1 to 8 players. Type help during the game."""
+    settings = Settings(lang=_language(lang), pad=pad, json=json_output, save=save, seed=seed)
+    console = make_console(settings)
+    if load is not None:
+        if rules_id or option or player:
+            raise CliError(
+                "--load takes the rules and players from the saved game; leave out --rules/--option/--player"
+            )
+        settings.save = settings.save or load
+        session = Session.load(load, settings, console)
+    else:
+        rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
+        session = Session.new(rules, player or [], settings, console)
+    status = session.run()
+    if status:
+        raise typer.Exit(status)
+
+
+def main() -> None:
+    """Entry point of the ``kniffel`` console script."""
+    app(prog_name="kniffel")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
+    sys.exit(0)

@@ -1,0 +1,543 @@
+"""``kniffel play``: a game at the terminal for humans and bots, with undo, autosave and a score pad.
+
+The session owns no rules: every question (is this allowed, where may these dice go, what do they
+pay) goes to :class:`kniffel.Game`, whose error messages are shown as they are.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from kniffel.bots import Bot
+from kniffel.bots import make as make_bot
+from kniffel.cli.errors import CliError, message
+from kniffel.cli.parsing import faces, parse_dice, parse_players, resolve_box
+from kniffel.cli.render import dice_text, sheet_json, sheet_table
+from kniffel.dice import validate_dice
+from kniffel.game import (
+    Action,
+    Announce,
+    DiceSource,
+    FreeThrow,
+    Game,
+    GameFormatError,
+    IllegalActionError,
+    Roll,
+    Score,
+    SecureDice,
+    SeededDice,
+    Strike,
+)
+from kniffel.rules import RuleSet
+
+SAVE_KEY = "cli"
+"""Key of the command line's own data in a save file; :meth:`Game.from_json` ignores it."""
+
+# Commands that the library reports as errors while the player types: shown, then re-prompted.
+TYPING_ERRORS = (CliError, IllegalActionError, GameFormatError, ValueError, KeyError)
+
+HELP = """\
+Commands (a box is its id, label or an unambiguous start of one: "s full", "s 2:ch", "s Dreierpasch"):
+  roll, r               throw all dice (first roll, or re-roll everything)
+  keep 3 3 5, k 3 3 5   keep those faces (as shown under Dice) and throw the others
+  score BOX, s BOX      enter the dice in BOX
+  strike BOX, x BOX     enter 0 in BOX
+  announce BOX, a BOX   announce the box of an announced column (right after the first roll)
+  free [keep 6 6], f    a free throw after the regular rolls (Knöffel), keeping the faces given
+  options, o            where the dice may go now and what they pay
+  sheet, t              show the score sheet
+  undo, u               take back the last decision (score, strike, announce)
+  save FILE             save the game to FILE (resume with: kniffel play --load FILE)
+  help, h, ?            this text
+  quit, q               leave (the game is saved first when --save was given)"""
+
+PAD_HELP = """\
+Score pad (--pad): you throw real dice and type what they show.
+  roll 1 3 3 5 6        all dice were thrown: type every face
+  keep 3 3              you kept 3 3: the program asks for the faces of the dice you threw
+  free [keep 6 6]       likewise for a free throw
+  undo                  also takes back a mistyped throw"""
+
+
+class CountingDice:
+    """Passes throws through and counts the dice drawn, so a seeded game saved halfway resumes with
+    the dice it would have had without the break."""
+
+    def __init__(self, source: DiceSource, drawn: int = 0) -> None:
+        self.source = source
+        self.drawn = 0
+        self.skip(drawn)
+
+    def skip(self, n: int) -> None:
+        if n:
+            self.throw(n)
+
+    def throw(self, n: int) -> tuple[int, ...]:
+        self.drawn += n
+        return self.source.throw(n)
+
+
+def dice_source(seed: int | None, drawn: int = 0) -> CountingDice:
+    return CountingDice(SecureDice() if seed is None else SeededDice(seed), drawn if seed is not None else 0)
+
+
+def bot_seed(seed: int | None, index: int) -> int | None:
+    """Each bot's own seed, derived from the game's so that ``--seed`` fixes the bots' choices too."""
+    return None if seed is None else seed * 16 + index + 1
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Replace ``path`` by ``text`` all at once: a crash leaves the old file or the new, never half."""
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+@dataclass
+class Settings:
+    lang: str = "en"
+    pad: bool = False
+    json: bool = False
+    save: Path | None = None
+    seed: int | None = None
+
+
+@dataclass
+class Session:
+    """A game in progress at the terminal: who is a bot, where it is saved, what to show."""
+
+    game: Game
+    dice: CountingDice
+    bots: dict[int, Bot]
+    specs: dict[int, str]
+    """The spec each bot was made from, saved so that a resumed game has the same bots."""
+    settings: Settings
+    console: Console
+    replay: list[tuple[int, Action]] = field(default_factory=list)
+    """Bot actions taken back by an undo, applied again (same dice) when the bots' turns come."""
+    _shown: tuple[int, int] | None = None
+
+    # --- setting up -----------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, rules: RuleSet, players: Sequence[str], settings: Settings, console: Console) -> Session:
+        specs = parse_players(players)
+        dice = dice_source(settings.seed)
+        game = Game(rules, [p.name for p in specs], dice=dice)
+        chosen = {i: p.bot for i, p in enumerate(specs) if p.bot is not None}
+        return cls(game, dice, cls._make_bots(chosen, settings.seed), chosen, settings, console)
+
+    @classmethod
+    def load(cls, path: Path, settings: Settings, console: Console) -> Session:
+        text = path.read_text(encoding="utf-8")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise GameFormatError(f"{path}: not a saved game ({error})") from None
+        if not isinstance(data, dict):
+            raise GameFormatError(f"{path}: not a saved game")
+        extra = data.get(SAVE_KEY) or {}
+        names = data.get("players")
+        if not isinstance(extra, dict) or not isinstance(names, list):
+            raise GameFormatError(f"{path}: not a saved game")
+        saved_seed, drawn, by_name = extra.get("seed"), extra.get("drawn", 0), extra.get("bots", {})
+        if not (saved_seed is None or type(saved_seed) is int) or type(drawn) is not int or drawn < 0:
+            raise GameFormatError(f"{path}: damaged dice record")
+        if not isinstance(by_name, dict) or not all(isinstance(v, str) for v in by_name.values()):
+            raise GameFormatError(f"{path}: damaged bot list")
+        if settings.seed is None:
+            # Continue the saved dice stream where it stopped.
+            settings.seed = saved_seed
+            dice = dice_source(saved_seed, drawn)
+        else:
+            dice = dice_source(settings.seed)
+        settings.pad = settings.pad or bool(extra.get("pad", False))
+        game = Game.from_json(data, dice=dice)
+        specs = {i: by_name[name] for i, name in enumerate(game.players) if name in by_name}
+        return cls(game, dice, cls._make_bots(specs, settings.seed), specs, settings, console)
+
+    @staticmethod
+    def _make_bots(specs: Mapping[int, str], seed: int | None) -> dict[int, Bot]:
+        return {i: make_bot(spec, seed=bot_seed(seed, i)) for i, spec in specs.items()}
+
+    # --- saving ---------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.game.to_json()
+        data[SAVE_KEY] = {
+            "bots": {self.game.players[i]: spec for i, spec in self.specs.items()},
+            "seed": self.settings.seed,
+            "drawn": self.dice.drawn,
+            "pad": self.settings.pad,
+        }
+        return data
+
+    def save(self, path: Path) -> None:
+        write_atomically(path, json.dumps(self.to_json(), indent=1) + "\n")
+
+    def autosave(self) -> None:
+        if self.settings.save is not None:
+            self.save(self.settings.save)
+
+    # --- running --------------------------------------------------------------------------------
+
+    @property
+    def all_bots(self) -> bool:
+        return len(self.bots) == len(self.game.players)
+
+    def say(self, text: str, **style: Any) -> None:
+        self.console.print(text, markup=False, highlight=False, soft_wrap=True, **style)
+
+    def run(self) -> int:
+        """Play until the game ends or the player leaves; the exit status."""
+        self.autosave()  # a save path that cannot be written is reported before anyone plays
+        if not self.game.is_over and not self.all_bots:
+            self.say(f"{self.game.rules.name}: type help for the commands.")
+        try:
+            while not self.game.is_over:
+                if self.game.current in self.bots:
+                    self.bot_turn()
+                elif not self.human_step():
+                    return self.leave("Bye.")
+        except EOFError:
+            return self.leave("End of input.")
+        except KeyboardInterrupt:
+            self.leave("Interrupted.")
+            return 130
+        self.finish()
+        return 0
+
+    def leave(self, why: str) -> int:
+        if self.settings.save is not None:
+            self.autosave()
+            where = self.settings.save
+            self.say(f"{why} Game saved to {where}; resume with: kniffel play --load {where}")
+        else:
+            self.say(f"{why} The game was not saved (play with --save FILE to keep it).")
+        return 0
+
+    def finish(self) -> None:
+        self.autosave()
+        game = self.game
+        if self.settings.json:
+            print(json.dumps(self.result_json()))
+            if self.all_bots:
+                return
+        self.console.print(sheet_table(game, lang=self.settings.lang, title="Final score"))
+        for standing in game.standings():
+            self.say(f"{standing.rank}. {standing.name}  {standing.total}")
+        winners = game.winners()
+        best = game.standings()[0].total
+        if len(winners) == 1:
+            self.say(f"{winners[0]} wins with {best} points.", style="bold")
+        else:
+            self.say(f"Tie: {', '.join(winners)} share first place with {best} points.", style="bold")
+
+    def result_json(self) -> dict[str, Any]:
+        game = self.game
+        return {
+            "players": [
+                {"name": name, **sheet_json(s)} for name, s in zip(game.players, game.sheets, strict=True)
+            ],
+            "winners": game.winners(),
+            "rules": game.rules.id,
+            "options": dict(game.rules.options),
+            "seed": self.settings.seed,
+            "actions": len(game.log),
+        }
+
+    # --- bots -------------------------------------------------------------------------------------
+
+    def bot_turn(self) -> None:
+        game = self.game
+        index = game.current
+        name = game.players[index]
+        steps: list[str] = []
+        while True:
+            action = self._replayed(index) or self.bots[index].choose(game)
+            try:
+                done = game.apply(action)
+            except IllegalActionError as error:
+                raise CliError(f"{name} chose an illegal action ({action}): {error}") from None
+            self.autosave()
+            steps.append(self.describe(done, index))
+            if isinstance(done, Score | Strike):
+                break
+        if not (self.settings.json and self.all_bots):
+            self.say(f"{name}: " + " · ".join(steps))
+
+    def _replayed(self, index: int) -> Action | None:
+        if not self.replay:
+            return None
+        actor, action = self.replay[0]
+        if actor != index or not self.game.can_apply(action):
+            self.replay.clear()
+            return None
+        self.replay.pop(0)
+        return action
+
+    def describe(self, action: Action, actor: int) -> str:
+        """What an applied action did, in a few words."""
+        if isinstance(action, Roll):
+            kind = "free throw, " if isinstance(action, FreeThrow) else ""
+            kept = f"keep {' '.join(map(str, action.keep))} → " if action.keep else "roll "
+            return f"{kind}{kept}{' '.join(map(str, action.dice or ()))}"
+        if isinstance(action, Announce):
+            return f"announces {self.label(action.box)}"
+        assert isinstance(action, Score | Strike)
+        if isinstance(action, Strike):
+            return f"strikes {self.label(action.box)}"
+        return f"scores {self.game.sheets[actor].entries.get(action.box, 0)} in {self.label(action.box)}"
+
+    def label(self, key: str) -> str:
+        column, box = self.game.rules.locate(key)
+        text = box.label(self.settings.lang)
+        return f"{text} ({column.id})" if self.game.rules.multi_column else text
+
+    # --- humans -----------------------------------------------------------------------------------
+
+    def show(self) -> None:
+        game = self.game
+        turn = game.turn
+        self.console.print(sheet_table(game, lang=self.settings.lang, hints=game.placements()))
+        if turn.dice is None:
+            self.say(f"{game.player}'s turn, round {game.round} of {game.rules.turns}: roll (r) to throw.")
+            return
+        left = f"{game.rolls_left} roll{'s' if game.rolls_left != 1 else ''} left"
+        if turn.free_throws:
+            left += f", free throws this turn: {turn.free_throws}"
+        if turn.announced:
+            left += f", announced: {self.label(turn.announced)}"
+        self.say(f"Dice  {dice_text(turn.dice)}   ({left})", style="bold")
+
+    def prompt(self) -> str:
+        game = self.game
+        if game.turn.dice is None:
+            return f"{game.player}> "
+        return f"{game.player} [{' '.join(map(str, game.turn.dice))}]> "
+
+    def read(self, prompt: str) -> str:
+        """One line from stdin; EOFError at the end. Piped input is echoed so transcripts read well."""
+        self.console.print(prompt, end="", markup=False, highlight=False)
+        self.console.file.flush()
+        if sys.stdin.isatty():
+            return input()
+        line = sys.stdin.readline()
+        if not line:
+            self.console.print()
+            raise EOFError
+        self.console.print(line.rstrip("\n"), markup=False, highlight=False)
+        return line
+
+    def human_step(self) -> bool:
+        """Show what changed, read one command and carry it out; False when the player quits."""
+        state = (len(self.game.log), self.game.current)
+        if self._shown != state:
+            self._shown = state
+            self.show()
+        words = self.read(self.prompt()).split()
+        if not words:
+            return True
+        command, args = words[0].lower(), words[1:]
+        if command in ("quit", "q", "exit"):
+            return False
+        handler = self.commands().get(command)
+        try:
+            if handler is None:
+                raise CliError(f"unknown command {command!r}; type help for the list")
+            handler(args)
+        except TYPING_ERRORS as error:
+            self.say(f"error: {message(error)}", style="red")
+        except OSError as error:
+            self.say(f"error: {message(error)}", style="red")
+        return True
+
+    def commands(self) -> dict[str, Callable[[list[str]], None]]:
+        table: dict[str, Callable[[list[str]], None]] = {}
+        for names, handler in (
+            (("roll", "r"), self.do_roll),
+            (("keep", "k"), self.do_keep),
+            (("score", "s"), self.do_score),
+            (("strike", "x"), self.do_strike),
+            (("announce", "a"), self.do_announce),
+            (("free", "f"), self.do_free),
+            (("options", "o"), self.do_options),
+            (("sheet", "t"), self.do_sheet),
+            (("undo", "u"), self.do_undo),
+            (("save",), self.do_save),
+            (("help", "h", "?"), self.do_help),
+        ):
+            for name in names:
+                table[name] = handler
+        return table
+
+    def act(self, action: Action) -> Action:
+        actor = self.game.current
+        # The bonus is not part of the logged action; it is known only before the dice are entered.
+        placement = self.game.placements().get(action.box) if isinstance(action, Score) else None
+        done = self.game.apply(action)
+        self.autosave()
+        if isinstance(done, Score | Strike | Announce):
+            self.say(f"{self.game.players[actor]} {self.describe(done, actor)}.")
+            if placement is not None and placement.bonus:
+                self.say(f"Extra bonus: +{placement.bonus}!", style="bold")
+        return done
+
+    def do_roll(self, args: list[str]) -> None:
+        if args and args[0] == "keep":  # "roll keep 3 3", as actions are written
+            self.do_keep(args[1:])
+            return
+        if args and not self.settings.pad:
+            raise CliError("the program rolls the dice; to keep some, type keep 3 3 (or play with --pad)")
+        self._throw(Roll(), args)
+
+    def do_keep(self, args: list[str]) -> None:
+        keep = faces(args)
+        if not keep:
+            raise CliError("name the faces to keep, e.g. keep 6 6 (roll throws all dice)")
+        self._throw(Roll(keep=tuple(sorted(keep))), [])
+
+    def do_free(self, args: list[str]) -> None:
+        if args and args[0] == "keep":
+            args = args[1:]
+        self._throw(FreeThrow(keep=tuple(sorted(faces(args)))), [])
+
+    def _throw(self, action: Roll, typed: list[str]) -> None:
+        """Roll, or on a score pad ask for what the real dice show (``typed``: a whole throw given)."""
+        self.game.check(action)
+        if self.settings.pad:
+            n = self.game.rules.dice
+            if typed:
+                dice = parse_dice(typed, n)
+                if action.keep:
+                    raise CliError(
+                        "give either the kept faces (keep 3 3) or the whole throw (roll 1 3 3 5 6)"
+                    )
+            else:
+                thrown = self.ask_dice(n - len(action.keep))
+                if thrown is None:
+                    self.say("Nothing thrown.")
+                    return
+                dice = validate_dice([*action.keep, *thrown], n)
+            action = type(action)(keep=action.keep, dice=dice)
+        self.act(action)
+
+    def ask_dice(self, count: int) -> tuple[int, ...] | None:
+        """The faces of ``count`` dice thrown by hand; None if the player gives up (empty line)."""
+        while True:
+            line = self.read(f"Type the {count} dice you threw (empty line: cancel): ")
+            if not line.strip():
+                return None
+            try:
+                return parse_dice([line], count)
+            except CliError as error:
+                self.say(f"error: {error}", style="red")
+
+    def _box(self, args: list[str], relevant: Sequence[str]) -> str:
+        if not args:
+            raise CliError("name a box, e.g. 'score chance'; options lists where the dice may go")
+        return resolve_box(self.game.rules, " ".join(args), relevant)
+
+    def _legal_boxes(self, kind: type[Announce | Score | Strike]) -> list[str]:
+        return [a.box for a in self.game.legal_actions() if isinstance(a, kind)]
+
+    def do_score(self, args: list[str]) -> None:
+        self.act(Score(self._box(args, list(self.game.placements()))))
+
+    def do_strike(self, args: list[str]) -> None:
+        self.act(Strike(self._box(args, self._legal_boxes(Strike))))
+
+    def do_announce(self, args: list[str]) -> None:
+        self.act(Announce(self._box(args, self._legal_boxes(Announce))))
+
+    def do_options(self, args: list[str]) -> None:
+        game = self.game
+        if game.turn.dice is None:
+            raise CliError("roll the dice first")
+        placements = game.placements()
+        if placements:
+            for key, placement in sorted(placements.items(), key=lambda kv: -kv[1].total):
+                bonus = f" + {placement.bonus} bonus" if placement.bonus else ""
+                self.say(f"  score {key:<18} {placement.points:>4}{bonus}   {self.label(key)}")
+        else:
+            self.say("  no box takes these dice now")
+        strikes = [k for k in self._legal_boxes(Strike) if k not in placements]
+        if strikes:
+            self.say("  strike (0): " + ", ".join(strikes))
+        announces = self._legal_boxes(Announce)
+        if announces:
+            self.say("  announce: " + ", ".join(announces))
+        extra = []
+        if game.rolls_left:
+            extra.append(f"{game.rolls_left} roll(s) left: keep FACES or roll")
+        if any(isinstance(a, FreeThrow) for a in game.legal_actions()):
+            extra.append("a free throw is possible: free [keep FACES]")
+        if extra:
+            self.say("  " + "; ".join(extra))
+
+    def do_sheet(self, args: list[str]) -> None:
+        self._shown = None
+
+    def do_help(self, args: list[str]) -> None:
+        self.say(HELP)
+        if self.settings.pad:
+            self.say(PAD_HELP)
+
+    def do_save(self, args: list[str]) -> None:
+        if not args:
+            raise CliError("save FILE: name the file")
+        path = Path(" ".join(args)).expanduser()
+        self.save(path)
+        self.say(f"Saved to {path}; resume with: kniffel play --load {path}")
+
+    def do_undo(self, args: list[str]) -> None:
+        """Take back the last decision made at the keyboard.
+
+        Bots' actions after it are taken back too and replayed with the same dice once the bots'
+        turns come again; a human roll in between stops the undo, because virtual dice must not be
+        thrown again (on a score pad the typed throw can be taken back and typed anew).
+        """
+        game = self.game
+        taken: list[tuple[int, Action]] = []
+        while game.log:
+            action = game.undo()
+            actor = game.current
+            taken.append((actor, action))
+            if actor in self.bots:
+                continue
+            if isinstance(action, Roll) and not self.settings.pad:
+                self._redo(taken)
+                raise CliError("dice can't be re-rolled: only a score, strike or announcement can be undone")
+            self.replay = [*reversed(taken[:-1]), *self.replay]
+            self.autosave()
+            self.say(f"Undone: {game.players[actor]}'s {action}.")
+            return
+        self._redo(taken)
+        raise CliError("nothing to undo")
+
+    def _redo(self, taken: list[tuple[int, Action]]) -> None:
+        for _, action in reversed(taken):
+            self.game.apply(action)
+
+
+def make_console(settings: Settings) -> Console:
+    """The game's display: stdout, or stderr when stdout is reserved for the JSON result."""
+    return Console(file=sys.stderr if settings.json else sys.stdout, highlight=False)

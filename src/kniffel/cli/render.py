@@ -1,0 +1,202 @@
+"""Rich tables: the score sheet laid out like the seed's Spielblock, the rule sets, a roll's options."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rich.table import Table
+from rich.text import Text
+
+from kniffel.game import Game
+from kniffel.rules import Option, Placement, RuleSet, Section, available, options_for
+from kniffel.rules import get as get_rules
+from kniffel.sheet import ScoreSheet
+
+LANGUAGES = ("en", "de")
+
+# The sum rows of the seed's Spielblock (000: "Summe oben", "Bonus", "Gesamter oberer Teil", ...).
+LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "upper_sum": "Upper sum",
+        "upper_bonus": "Bonus",
+        "upper_total": "Upper total",
+        "extra_bonus": "Extra bonus",
+        "free_throws": "Free throws",
+        "lower_total": "Lower total",
+        "total": "Total",
+        "grand_total": "Grand total",
+        "box": "Box",
+    },
+    "de": {
+        "upper_sum": "Summe oben",
+        "upper_bonus": "Bonus",
+        "upper_total": "Gesamt oben",
+        "extra_bonus": "Extra-Bonus",
+        "free_throws": "Freiwürfe",
+        "lower_total": "Summe unten",
+        "total": "Gesamtsumme",
+        "grand_total": "Endsumme",
+        "box": "Feld",
+    },
+}
+
+
+def points_text(points: int | None) -> str:
+    # A struck box and a zero look alike on paper: the seed's sheet writes a dash for both.
+    if points is None:
+        return ""
+    return "\N{EN DASH}" if points == 0 else str(points)
+
+
+def sheet_table(
+    game: Game,
+    *,
+    lang: str = "en",
+    hints: Mapping[str, Placement] | None = None,
+    title: str | None = None,
+) -> Table:
+    """Every player's sheet side by side: a column per player (per player and column on multi-column
+    sheets). ``hints`` are the current player's options, shown in brackets in their empty boxes."""
+    rules = game.rules
+    words = LABELS[lang]
+    table = Table(title=title, header_style="bold")
+    table.add_column(words["box"], no_wrap=True)
+    for index, name in enumerate(game.players):
+        marker = "▶ " if index == game.current and not game.is_over else ""
+        for column in rules.columns:
+            header = f"{marker}{name}" + (f" {column.id}" if rules.multi_column else "")
+            table.add_column(header, justify="right", no_wrap=True)
+
+    def box_row(box_index: int) -> list[str | Text]:
+        box = rules.boxes[box_index]
+        cells: list[str | Text] = [box.label(lang)]
+        for index, sheet in enumerate(game.sheets):
+            for column in rules.columns:
+                key = rules.key(column, box)
+                points = sheet.entries.get(key)
+                if points is None and hints is not None and index == game.current and key in hints:
+                    cells.append(Text(f"({hints[key].total})", style="dim italic"))
+                else:
+                    cells.append(points_text(points))
+        return cells
+
+    def sum_row(label: str, field: str) -> list[str | Text]:
+        cells: list[str | Text] = [Text(words[label], style="bold")]
+        for sheet in game.sheets:
+            for column in rules.columns:
+                cells.append(str(getattr(sheet.column_totals(column), field)))
+        return cells
+
+    upper = [i for i, b in enumerate(rules.boxes) if b.section is Section.UPPER]
+    lower = [i for i, b in enumerate(rules.boxes) if b.section is Section.LOWER]
+    for i in upper:
+        table.add_row(*box_row(i))
+    table.add_row(*sum_row("upper_sum", "upper_sum"), style="cyan")
+    table.add_row(*sum_row("upper_bonus", "upper_bonus"), style="cyan")
+    table.add_row(*sum_row("upper_total", "upper_total"), style="cyan", end_section=True)
+    for i in lower:
+        table.add_row(*box_row(i))
+    if rules.extra_bonus:
+        table.add_row(*sum_row("extra_bonus", "extra_bonus"), style="cyan")
+    if rules.free_throws:
+        table.add_row(*sum_row("free_throws", "free_throws"), style="cyan")
+    table.add_row(*sum_row("lower_total", "lower_total"), style="cyan", end_section=True)
+    table.add_row(*sum_row("total", "total"), style="bold")
+    if rules.multi_column:
+        # One figure per player, under the player's first column.
+        cells: list[str | Text] = [Text(words["grand_total"], style="bold")]
+        for sheet in game.sheets:
+            cells += [str(sheet.total)] + [""] * (len(rules.columns) - 1)
+        table.add_row(*cells, style="bold")
+    return table
+
+
+def dice_text(dice: Sequence[int] | None) -> str:
+    if dice is None:
+        return "not rolled yet"
+    return "  ".join(f"[{d}]" for d in dice)
+
+
+# --- rule sets ---------------------------------------------------------------------------------
+
+
+def option_json(option: Option) -> dict[str, object]:
+    return {"key": option.key, "values": list(option.values), "default": option.default, "help": option.help}
+
+
+def rules_json() -> list[dict[str, object]]:
+    """Every built-in rule set as :meth:`RuleSet.describe` gives it, with the options it accepts."""
+    result = []
+    for rules_id in available():
+        description = get_rules(rules_id).describe()
+        description["options"] = [option_json(o) for o in options_for(rules_id)]
+        result.append(description)
+    return result
+
+
+def _column_orders(rules: RuleSet) -> str:
+    if not rules.multi_column:
+        return rules.columns[0].order.value
+    return "\n".join(f"{c.id} {c.order.value}" for c in rules.columns)
+
+
+def rules_tables() -> list[Table]:
+    """The rule sets, then every option with the rule sets that accept it."""
+    sets = Table(title="Rule sets (--rules ID)", show_lines=True, header_style="bold")
+    sets.add_column("Id", no_wrap=True)
+    sets.add_column("Name, seed, dice", max_width=24)
+    sets.add_column("Columns", no_wrap=True)
+    sets.add_column("Boxes", ratio=1)
+    users: dict[str, list[str]] = {}
+    described: dict[str, Option] = {}
+    for rules_id in available():
+        rules = get_rules(rules_id)
+        sets.add_row(
+            rules.id,
+            f"{rules.name}\nseed {rules.source.split('_')[0]}, {rules.dice} dice, {rules.rolls} rolls",
+            _column_orders(rules),
+            " ".join(b.id for b in rules.boxes),
+        )
+        for option in options_for(rules_id):
+            users.setdefault(option.key, []).append(rules_id)
+            described.setdefault(option.key, option)
+    options = Table(title="Options (--option key=value)", show_lines=True, header_style="bold")
+    options.add_column("Option", no_wrap=True)
+    options.add_column("Values", no_wrap=True)
+    options.add_column("Default")
+    options.add_column("Rule sets")
+    options.add_column("Meaning", ratio=1)
+    everyone = set(available())
+    for key, option in described.items():
+        applies = "all" if set(users[key]) == everyone else ", ".join(users[key])
+        options.add_row(key, "|".join(option.values), option.default, applies, option.help)
+    return [sets, options]
+
+
+# --- where a roll may go -------------------------------------------------------------------------
+
+
+def placements_table(rules: RuleSet, options: Mapping[str, Placement], lang: str = "en") -> Table:
+    table = Table(header_style="bold")
+    table.add_column("Box")
+    table.add_column("Label")
+    table.add_column("Points", justify="right")
+    table.add_column("Bonus", justify="right")
+    for key, placement in options.items():
+        _, box = rules.locate(key)
+        table.add_row(key, box.label(lang), str(placement.points), str(placement.bonus or ""))
+    return table
+
+
+def sheet_json(sheet: ScoreSheet) -> dict[str, object]:
+    """A player's totals summed over the sheet's columns, and the entries in sheet order."""
+    totals = sheet.totals
+    return {
+        "total": sheet.total,
+        "upper_sum": sum(t.upper_sum for t in totals),
+        "upper_bonus": sum(t.upper_bonus for t in totals),
+        "lower_sum": sum(t.lower_sum for t in totals),
+        "extra_bonus": sum(t.extra_bonus for t in totals),
+        "free_throws": sum(t.free_throws for t in totals),
+        "sheet": {key: sheet.entries[key] for key in sheet.rules.box_keys if key in sheet.entries},
+    }
