@@ -1,0 +1,873 @@
+"""The game engine: players and turns, rolling and keeping, scoring, the special rules in play, end of
+game and winners, undo, saving and loading, and the action records."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import pytest
+
+from conftest import new_game, score, state, strike
+from kniffel import (
+    Action,
+    Announce,
+    FreeThrow,
+    Game,
+    GameFormatError,
+    IllegalActionError,
+    Roll,
+    Score,
+    ScoreSheet,
+    SecureDice,
+    SeededDice,
+    Strike,
+    rules,
+)
+from kniffel.game import Turn
+from kniffel.rules import Placement
+from kniffel.sheet import ColumnTotals
+from test_sheet import SEED_GAME_1, SEED_GAME_2
+
+
+def refused(game: Game, action: Action, message: str) -> None:
+    """``action`` is refused with ``message``, and refusing it changes nothing."""
+    before = state(game)
+    assert not game.can_apply(action)
+    with pytest.raises(IllegalActionError, match=message) as info:
+        game.apply(action)
+    assert "\n" not in str(info.value)
+    assert action not in game.legal_actions()
+    assert state(game) == before
+
+
+# --- the seed's example sheet, played -----------------------------------------------------------
+
+# Seed 000's Spielblock, two games, as a score pad would record them: each turn the dice thrown (kept
+# dice included) and the box chosen. Ada plays the first column of the block, Bob the second.
+SEED_TURNS: list[tuple[list[str], list[str]]] = [
+    (
+        ["roll = 2 3 3 5 6", "roll keep 3 3 = 1 3 3 3 4", "roll keep 3 3 3 = 2 3 3 3 6", "score threes"],
+        ["roll = 1 1 1 4 6", "score ones"],
+    ),
+    (["roll = 1 2 3 4 6", "score small_straight"], ["roll = 2 2 2 3 5", "score twos"]),
+    (
+        ["roll = 1 2 4 6 6", "roll keep 6 6 = 3 5 6 6 6", "roll keep 6 6 6 = 1 6 6 6 6", "score sixes"],
+        ["roll = 1 3 3 5 6", "roll keep 3 3 = 3 3 3 3 5", "score threes"],
+    ),
+    (["roll = 2 5 5 5 6", "score three_of_a_kind"], ["roll = 1 2 4 4 6", "score fours"]),
+    (
+        ["roll = 2 3 3 4 5", "roll keep 3 3 = 2 2 3 3 3", "score full_house"],
+        ["roll = 1 1 5 5 5", "score fives"],
+    ),
+    (["roll = 1 2 4 4 4", "score fours"], ["roll = 1 2 6 6 6", "score sixes"]),
+    (["roll = 2 3 4 5 6", "score large_straight"], ["roll = 3 4 4 4 6", "score three_of_a_kind"]),
+    (
+        ["roll = 1 2 4 4 4", "roll keep 4 4 4 = 2 4 4 4 4", "roll keep 4 4 4 4 = 4 4 4 4 4", "score kniffel"],
+        ["roll = 3 6 6 6 6", "score four_of_a_kind"],
+    ),
+    (["roll = 1 2 5 5 5", "score fives"], ["roll = 5 5 6 6 6", "score full_house"]),
+    (["roll = 2 2 2 5 6", "score twos"], ["roll = 3 4 5 6 6", "score small_straight"]),
+    (["roll = 1 3 5 6 6", "score chance"], ["roll = 1 2 4 6 6", "score chance"]),
+    (
+        ["roll = 1 1 2 3 5", "strike four_of_a_kind"],
+        ["roll = 1 1 2 2 6", "roll = 1 1 2 3 6", "strike large_straight"],
+    ),
+    (["roll = 2 2 4 5 6", "strike ones"], ["roll = 1 2 3 3 6", "strike kniffel"]),
+]
+
+
+def test_seed_spielblock_played_as_two_games() -> None:
+    """Seed 000: grand totals 290 and 184, with every total row of the printed sheet."""
+    game = Game(rules.get("kniffel"), ["Ada", "Bob"], dice=SeededDice(0))
+    for ada_turn, bob_turn in SEED_TURNS:
+        for player, lines in (("Ada", ada_turn), ("Bob", bob_turn)):
+            assert game.player == player
+            for line in lines:
+                game.apply(Action.parse(line))
+    assert game.is_over
+    ada, bob = game.sheets
+    assert ada.entries == ScoreSheet.parse(game.rules, SEED_GAME_1).entries
+    assert bob.entries == ScoreSheet.parse(game.rules, SEED_GAME_2).entries
+    assert ada.totals == [ColumnTotals(66, 35, 101, 189, 0, 0, 189, 290)]
+    assert bob.totals == [ColumnTotals(62, 0, 62, 122, 0, 0, 122, 184)]
+    assert game.totals() == [290, 184]
+    assert game.winners() == ["Ada"]
+    assert [(s.name, s.total, s.rank) for s in game.standings()] == [("Ada", 290, 1), ("Bob", 184, 2)]
+    # The log records the game exactly as typed and replays to it.
+    typed = [line for ada_lines, bob_lines in SEED_TURNS for line in ada_lines + bob_lines]
+    assert [str(a) for a in game.log] == typed
+    assert state(Game.loads(game.dumps())) == state(game)
+
+
+def test_seed_spielblock_running_totals_after_the_upper_block() -> None:
+    game = Game(rules.get("kniffel"), ["Ada"], dice=SeededDice(0))
+    for box, dice in [
+        ("twos", (2, 2, 2, 5, 6)),
+        ("threes", (2, 3, 3, 3, 6)),
+        ("fours", (1, 2, 4, 4, 4)),
+        ("fives", (1, 2, 5, 5, 5)),
+        ("sixes", (1, 6, 6, 6, 6)),
+    ]:
+        score(game, dice, box)
+    (totals,) = game.sheet.totals
+    assert (totals.upper_sum, totals.upper_bonus, totals.upper_total) == (66, 35, 101)
+    assert game.sheet.total == 101
+
+
+# --- players and turns ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [["Solo"], [f"P{i}" for i in range(1, 9)]])
+def test_one_to_eight_players(players: list[str]) -> None:
+    game = Game(rules.get("yatzy"), players, dice=SeededDice(3))
+    while not game.is_over:
+        game.roll()
+        game.apply(next(a for a in game.legal_actions() if isinstance(a, Score)))
+    assert all(s.is_full for s in game.sheets)
+    assert len(game.log) == 2 * 15 * len(players)
+    assert set(game.winners()) <= set(players)
+    assert game.winners()
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        ([], "a game has 1 to 8 players, got 0"),
+        ([f"P{i}" for i in range(9)], "a game has 1 to 8 players, got 9"),
+        (["Ada", "Ada"], "player names must differ"),
+        (["Ada", " "], "every player needs a name"),
+    ],
+)
+def test_bad_player_lists(players: list[str], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Game(rules.get("kniffel"), players)
+
+
+def test_a_fresh_game() -> None:
+    game = new_game("kniffel")
+    assert (game.current, game.player, game.turn, game.dice, game.rolls_left) == (0, "Ada", Turn(), None, 3)
+    assert game.sheet is game.sheets[0]
+    assert game.placements() == {}
+    assert game.legal_actions() == [Roll()]
+    assert game.winners() == []
+    assert game.round == 1
+    assert not game.is_over
+
+
+def test_turn_order_cycles_through_the_players() -> None:
+    game = new_game("kniffel", ["Ada", "Bob", "Cy"])
+    seen = []
+    for _ in range(7):
+        seen.append(game.player)
+        game.roll()
+        game.apply(Strike(game.sheet.free_keys[0]))
+    assert seen == ["Ada", "Bob", "Cy", "Ada", "Bob", "Cy", "Ada"]
+    assert game.round == 3
+
+
+def test_rolls_up_to_three_then_score() -> None:
+    game = new_game("kniffel")
+    for left in (2, 1, 0):
+        game.roll()
+        assert game.rolls_left == left
+    assert game.turn.rolls == 3
+    refused(game, Roll(), r"no rolls left \(3 per turn\): score or strike a box")
+    assert not any(isinstance(a, Roll) for a in game.legal_actions())
+    game.apply(Score("chance"))
+    assert (game.player, game.turn, game.rolls_left) == ("Bob", Turn(), 3)
+
+
+def test_legal_actions_after_a_roll() -> None:
+    game = new_game("kniffel")
+    turn_dice = game.apply(Roll(dice=(2, 2, 3, 5, 6)))
+    assert turn_dice == Roll(dice=(2, 2, 3, 5, 6))
+    actions = game.legal_actions()
+    rolls = [a for a in actions if isinstance(a, Roll)]
+    # Every distinct choice of dice to keep, from none to all but one: 3*2*2*2 = 24 sub-multisets
+    # of 2 2 3 5 6, without the five-dice one.
+    assert len(rolls) == 23
+    assert len(set(rolls)) == 23
+    assert Roll() in rolls
+    assert Roll(keep=(2, 2)) in rolls
+    assert Roll(keep=(2, 2, 3, 5, 6)) not in rolls
+    assert {a.box for a in actions if isinstance(a, Score)} == set(game.rules.box_keys)
+    assert {a.box for a in actions if isinstance(a, Strike)} == set(game.rules.box_keys)
+    assert all(game.can_apply(a) for a in actions)
+
+
+def test_placements_follow_the_dice() -> None:
+    game = new_game("kniffel")
+    game.apply(Roll(dice=(2, 2, 5, 5, 5)))
+    offered = game.placements()
+    assert offered["full_house"] == Placement(25)
+    assert offered["fives"] == Placement(15)
+    assert offered["kniffel"] == Placement(0)
+
+
+def test_rolls_keep_the_kept_dice() -> None:
+    game = new_game("kniffel", ["Ada"], seed=11)
+    while not game.is_over:
+        kept = game.roll()[:2]
+        after = game.roll(kept)
+        assert len(after) == 5
+        assert list(after) == sorted(after)
+        assert all(after.count(face) >= kept.count(face) for face in kept)
+        game.apply(Strike(game.sheet.free_keys[0]))
+
+
+def test_dice_kept_earlier_may_be_picked_up_again() -> None:
+    """Seed 000: "Nach dem zweiten Wurf dürfen Würfel, die beim ersten Wurf behalten wurden, wieder
+    aufgenommen werden"."""
+    game = new_game("kniffel")
+    game.apply(Roll(dice=(1, 2, 3, 3, 5)))
+    game.apply(Roll(keep=(3, 3), dice=(3, 3, 4, 4, 6)))
+    game.apply(Roll(keep=(4, 4), dice=(1, 1, 4, 4, 4)))
+    assert game.dice == (1, 1, 4, 4, 4)
+    assert game.placements()["full_house"] == Placement(25)
+
+
+@pytest.mark.parametrize(
+    ("setup", "action", "message"),
+    [
+        ([], Roll(keep=(3,)), "nothing to keep before the first roll"),
+        ([], Score("chance"), "roll the dice first"),
+        ([], Strike("chance"), "roll the dice first"),
+        (["roll = 1 2 3 3 5"], Roll(keep=(4,)), "can only keep dice that are showing: 1 2 3 3 5"),
+        (["roll = 1 2 3 3 5"], Roll(keep=(3, 3, 3)), "can only keep dice that are showing"),
+        (["roll = 1 2 3 3 5"], Roll(keep=(1, 2, 3, 3, 5)), "keeping every die leaves nothing to roll"),
+        (
+            ["roll = 1 2 3 3 5"],
+            Roll(keep=(3, 3), dice=(1, 2, 3, 4, 5)),
+            "the rolled dice must include the kept",
+        ),
+        ([], Roll(dice=(1, 2, 3, 4)), "expected 5 dice, got 4"),
+        ([], Roll(dice=(1, 2, 3, 4, 7)), "a die shows 1 to 6, got 7"),
+        ([], Roll(dice=(0, 2, 3, 4, 5)), "a die shows 1 to 6, got 0"),
+        (["roll = 1 2 3 3 5"], Score("pairs"), "no box 'pairs' in kniffel"),
+        (["roll = 1 2 3 3 5"], Strike("1:chance"), "no box '1:chance' in kniffel"),
+        (
+            ["roll = 1 2 3 3 5", "score chance", "roll = 1 2 3 3 5"],
+            Score("chance"),
+            "chance is already filled",
+        ),
+        (["roll = 1 2 3 3 5", "strike ones", "roll = 1 2 3 3 5"], Strike("ones"), "ones is already filled"),
+        (
+            ["roll = 1 2 3 3 5", "roll = 1 2 3 3 5", "roll = 1 2 3 3 5"],
+            FreeThrow(),
+            "kniffel has no free throws",
+        ),
+        (["roll = 1 2 3 3 5"], Announce("chance"), "chance is not in an announced column"),
+        (
+            ["roll = 4 4 4 4 4", "score kniffel", "roll = 3 3 3 3 3"],
+            Score("chance"),
+            "the joker rule sends these dice elsewhere: threes",
+        ),
+        (
+            ["roll = 4 4 4 4 4", "score kniffel", "roll = 3 3 3 3 3"],
+            Strike("chance"),
+            "chance cannot be struck now; allowed: threes",
+        ),
+    ],
+)
+def test_illegal_actions_are_refused_with_the_reason(setup: list[str], action: Action, message: str) -> None:
+    game = new_game("kniffel", ["Ada"])
+    for line in setup:
+        game.apply(Action.parse(line))
+    refused(game, action, message)
+
+
+def test_check_raises_and_errors_are_value_errors() -> None:
+    game = new_game("kniffel")
+    game.check(Roll())
+    with pytest.raises(IllegalActionError, match="roll the dice first"):
+        game.check(Score("chance"))
+    assert issubclass(IllegalActionError, ValueError)
+    assert issubclass(GameFormatError, ValueError)
+
+
+# --- the special rules in play ------------------------------------------------------------------
+
+
+def test_extra_kniffel_bonus_is_booked_to_the_sheet() -> None:
+    game = new_game("kniffel", ["Ada"])
+    score(game, (4, 4, 4, 4, 4), "kniffel")
+    game.apply(Roll(dice=(4, 4, 4, 4, 4)))
+    assert game.placements() == {"fours": Placement(20, 50)}
+    game.apply(Score("fours"))
+    score(game, (6, 6, 6, 6, 6), "sixes")
+    (totals,) = game.sheet.totals
+    assert game.sheet.extra_bonus == {"1": 100}
+    assert (totals.upper_sum, totals.lower_sum, totals.extra_bonus, totals.lower_total) == (50, 50, 100, 150)
+    assert game.sheet.total == 200
+
+
+def test_struck_kniffel_box_earns_no_bonus_but_still_forces() -> None:
+    game = new_game("kniffel", ["Ada"])
+    strike(game, (1, 2, 3, 4, 6), "kniffel")
+    score(game, (5, 5, 5, 5, 5), "fives")
+    game.apply(Roll(dice=(5, 5, 5, 5, 5)))
+    assert game.placements()["full_house"] == Placement(25)
+    assert "fives" not in game.placements()
+    game.apply(Score("full_house"))
+    assert game.sheet.extra_bonus == {}
+    assert game.sheet.total == 50
+
+
+def test_yahtzee_bonus_100_and_forced_joker() -> None:
+    game = new_game("yahtzee", ["Ada"])
+    score(game, (2, 2, 2, 2, 2), "yahtzee")
+    score(game, (2, 2, 2, 2, 2), "twos")
+    game.apply(Roll(dice=(2, 2, 2, 2, 2)))
+    assert set(game.placements()) == {
+        "three_of_a_kind",
+        "four_of_a_kind",
+        "full_house",
+        "small_straight",
+        "large_straight",
+        "chance",
+    }
+    game.apply(Score("large_straight"))
+    assert game.sheet.entries == {"yahtzee": 50, "twos": 10, "large_straight": 40}
+    assert game.sheet.extra_bonus == {"1": 200}
+    assert game.sheet.total == 300
+
+
+def test_extra_100_does_not_count_toward_the_upper_bonus() -> None:
+    """Seed 001: "under collecting with 100 + the cubes ... whereby the 100 points are not taken in
+    account however with the computation of the bonus"."""
+    game = new_game("kniffel", ["Ada"], extra="100")
+    score(game, (6, 6, 6, 6, 6), "kniffel")
+    for box, dice in [
+        ("ones", (1, 1, 2, 3, 5)),
+        ("twos", (2, 2, 3, 4, 6)),
+        ("threes", (3, 3, 1, 2, 5)),
+        ("fours", (4, 4, 1, 2, 6)),
+        ("fives", (5, 5, 1, 2, 3)),
+    ]:
+        score(game, dice, box)
+    game.apply(Roll(dice=(6, 6, 6, 6, 6)))
+    assert game.placements()["sixes"] == Placement(30, 100)
+    assert game.placements()["full_house"] == Placement(0, 100)
+    game.apply(Score("sixes"))
+    (totals,) = game.sheet.totals
+    # 60 without the 100: no upper bonus.
+    assert (totals.upper_sum, totals.upper_bonus) == (2 + 4 + 6 + 8 + 10 + 30, 0)
+    assert totals.extra_bonus == 100
+    assert game.sheet.total == 60 + 50 + 100
+
+
+def test_sharp_only_when_every_die_was_in_the_last_throw() -> None:
+    game = new_game("kniffel", ["Ada"], sharp="on")
+    game.apply(Roll(dice=(6, 6, 6, 6, 6)))
+    assert game.turn.thrown_at_once
+    assert game.placements()["kniffel"] == Placement(100)
+    game.apply(Roll(keep=(6, 6, 6, 6), dice=(6, 6, 6, 6, 6)))
+    assert not game.turn.thrown_at_once
+    assert game.placements()["kniffel"] == Placement(50)
+    # "whether one ... then in the third puts all dice again in the cup": sharp again.
+    game.apply(Roll(dice=(6, 6, 6, 6, 6)))
+    assert game.turn.thrown_at_once
+    game.apply(Score("kniffel"))
+    assert game.sheet["kniffel"] == 100
+
+
+def test_strict_order_in_play() -> None:
+    game = new_game("kniffel", ["Ada"], strict="on")
+    game.apply(Roll(dice=(2, 3, 4, 5, 6)))
+    refused(game, Score("large_straight"), "column 1 is filled top-down: large_straight is not next")
+    refused(game, Strike("chance"), "chance cannot be struck now; allowed: ones")
+    assert {a.box for a in game.legal_actions() if isinstance(a, Score | Strike)} == {"ones"}
+
+
+# --- multi-column sheets -----------------------------------------------------------------------------
+
+
+def test_column_orders_in_play() -> None:
+    game = new_game("kniffel-4col", ["Ada"])
+    game.apply(Roll(dice=(1, 2, 3, 4, 5)))
+    refused(game, Score("1:twos"), "column 1 is filled top-down: 1:twos is not next")
+    refused(game, Score("2:ones"), "column 2 is filled bottom-up: 2:ones is not next")
+    refused(game, Score("3:large_straight"), "3:large_straight can only be filled after announcing it")
+    game.apply(Score("1:ones"))
+    game.apply(Roll(dice=(1, 2, 3, 4, 5)))
+    game.apply(Score("2:chance"))
+    game.apply(Roll(dice=(2, 2, 3, 4, 5)))
+    offered = game.placements()
+    assert offered["1:twos"] == Placement(4)
+    assert offered["2:kniffel"] == Placement(0)
+    assert "1:threes" not in offered
+    assert "2:large_straight" not in offered
+
+
+def test_announcing_in_play() -> None:
+    game = new_game("kniffel-4col", ["Ada", "Bob"])
+    game.apply(Roll(dice=(1, 2, 3, 4, 6)))
+    announce = [a for a in game.legal_actions() if isinstance(a, Announce)]
+    assert [a.box for a in announce] == [f"3:{b.id}" for b in game.rules.boxes]
+    game.apply(Announce("3:large_straight"))
+    assert game.turn.announced == "3:large_straight"
+    assert not any(isinstance(a, Announce) for a in game.legal_actions())
+    refused(game, Announce("3:chance"), "3:large_straight is already announced")
+    refused(game, Score("4:chance"), "3:large_straight is announced: score it or strike a box")
+    # Rolling on keeps the announcement; only the announced box may be scored.
+    game.apply(Roll(keep=(1, 2, 3, 4), dice=(1, 2, 3, 4, 5)))
+    assert game.turn.announced == "3:large_straight"
+    assert game.placements() == {"3:large_straight": Placement(40)}
+    game.apply(Score("3:large_straight"))
+    assert game.sheets[0]["3:large_straight"] == 40
+    # Bob announces, fails, and strikes a box of another column instead.
+    game.apply(Roll(dice=(1, 1, 2, 3, 6)))
+    game.apply(Announce("3:kniffel"))
+    game.apply(Roll(keep=(1, 1), dice=(1, 1, 1, 4, 5)))
+    game.apply(Roll(keep=(1, 1, 1), dice=(1, 1, 1, 2, 6)))
+    assert game.placements() == {"3:kniffel": Placement(0)}
+    game.apply(Strike("4:kniffel"))
+    assert game.sheets[1].entries == {"4:kniffel": 0}
+
+
+def test_announce_only_right_after_the_first_roll() -> None:
+    game = new_game("yams", ["Ada"])
+    game.roll()
+    game.roll()
+    refused(game, Announce("4:chance"), "announce right after the first roll")
+    refused(game, Announce("1:chance"), "1:chance is not in an announced column")
+
+
+def test_unannounced_boxes_of_the_announced_column_may_be_struck() -> None:
+    game = new_game("yams", ["Ada"])
+    game.apply(Roll(dice=(1, 2, 3, 4, 6)))
+    game.apply(Strike("4:yams"))
+    assert game.sheets[0].entries == {"4:yams": 0}
+
+
+# --- Knöffel's free throws (seed 002) -----------------------------------------------------------
+
+
+def _three_rolls(game: Game) -> None:
+    for _ in range(3):
+        game.apply(Roll(dice=(1, 2, 3, 3, 6)))
+
+
+def test_free_throw_after_the_regular_rolls_charged_to_the_column_scored() -> None:
+    game = new_game("knoeffel", ["Ada"])
+    game.apply(Roll(dice=(1, 2, 3, 3, 6)))
+    refused(game, FreeThrow(), "a free throw comes after the regular rolls")
+    game.apply(Roll(dice=(1, 2, 3, 3, 6)))
+    game.apply(Roll(dice=(1, 2, 3, 3, 6)))
+    assert FreeThrow() in game.legal_actions()
+    game.apply(FreeThrow(keep=(3, 3), dice=(3, 3, 3, 3, 5)))
+    assert (game.turn.rolls, game.turn.free_throws) == (3, 1)
+    refused(game, FreeThrow(), r"at most 1 free throw\(s\) per turn")
+    refused(game, Roll(), "no rolls left")
+    game.apply(Score("2:four_of_a_kind"))
+    assert game.sheet.free_throws_used == {"2": 1}
+    first, second = game.sheet.totals
+    assert (first.free_throws, second.free_throws) == (15, 10)
+    assert (second.lower_sum, second.lower_total) == (17, 27)
+    assert game.sheet.total == 15 + 27
+
+
+def test_two_free_throws_per_turn_with_the_option() -> None:
+    game = new_game("knoeffel", ["Ada"], free_throws_per_turn="2")
+    _three_rolls(game)
+    game.apply(FreeThrow(dice=(1, 2, 3, 4, 6)))
+    game.apply(FreeThrow(keep=(1, 2, 3, 4), dice=(1, 2, 3, 4, 5)))
+    refused(game, FreeThrow(), r"at most 2 free throw\(s\) per turn")
+    game.apply(Score("1:large_straight"))
+    assert game.sheet.free_throws_used == {"1": 2}
+    assert game.sheet.totals[0].free_throws == 5
+
+
+def test_after_a_free_throw_only_columns_with_free_throws_left_may_be_filled() -> None:
+    game = new_game("knoeffel", ["Ada"])
+    for box in ("ones", "twos", "threes"):
+        _three_rolls(game)
+        game.apply(FreeThrow(dice=(1, 2, 3, 3, 6)))
+        game.apply(Score(f"1:{box}"))
+    assert game.sheet.free_throws_used == {"1": 3}
+    assert game.sheet.totals[0].free_throws == 0
+    _three_rolls(game)
+    game.apply(FreeThrow(dice=(1, 2, 3, 3, 6)))
+    assert all(key.startswith("2:") for key in game.placements())
+    refused(game, Score("1:chance"), "column 1 has no free throws left")
+    refused(game, Strike("1:chance"), "column 1 has no free throws left")
+    game.apply(Score("2:chance"))
+
+
+def test_no_free_throws_left_at_all() -> None:
+    game = new_game("knoeffel", ["Ada"])
+    for column in ("1", "2"):
+        for box in ("ones", "twos", "threes"):
+            _three_rolls(game)
+            game.apply(FreeThrow(dice=(1, 2, 3, 3, 6)))
+            game.apply(Score(f"{column}:{box}"))
+    _three_rolls(game)
+    refused(game, FreeThrow(), "no free throws left")
+    assert game.sheet.total == 2 * (1 + 2 + 6)
+
+
+# --- end of game, winners, ties ---------------------------------------------------------------------
+
+
+def _strike_all_but_chance(game: Game, chance_dice: dict[str, tuple[int, ...]]) -> None:
+    while not game.is_over:
+        free = game.sheet.free_keys
+        if free == ["chance"]:
+            score(game, chance_dice[game.player], "chance")
+        else:
+            strike(game, (1, 2, 3, 4, 6), next(k for k in free if k != "chance"))
+
+
+def test_end_of_game_and_ties() -> None:
+    game = new_game("kniffel", ["Ada", "Bob", "Cy"])
+    _strike_all_but_chance(game, {"Ada": (5, 6, 6, 6, 6), "Bob": (5, 6, 6, 6, 6), "Cy": (1, 1, 2, 3, 4)})
+    assert game.is_over
+    assert game.legal_actions() == []
+    assert game.placements() == {}
+    refused(game, Roll(), "the game is over")
+    refused(game, Score("chance"), "the game is over")
+    assert game.totals() == [29, 29, 11]
+    assert game.winners() == ["Ada", "Bob"]
+    assert [(s.name, s.total, s.rank) for s in game.standings()] == [
+        ("Ada", 29, 1),
+        ("Bob", 29, 1),
+        ("Cy", 11, 3),
+    ]
+
+
+def test_standings_are_sorted_by_total() -> None:
+    game = new_game("kniffel", ["Ada", "Bob", "Cy"])
+    _strike_all_but_chance(game, {"Ada": (1, 1, 2, 3, 4), "Bob": (5, 6, 6, 6, 6), "Cy": (2, 2, 3, 4, 6)})
+    assert [(s.name, s.rank) for s in game.standings()] == [("Bob", 1), ("Cy", 2), ("Ada", 3)]
+    assert game.winners() == ["Bob"]
+
+
+def test_no_winner_while_playing() -> None:
+    game = new_game("kniffel")
+    score(game, (6, 6, 6, 6, 6), "kniffel")
+    assert game.winners() == []
+    assert game.standings()[0].name == "Ada"
+
+
+# --- undo ---------------------------------------------------------------------------------------------
+
+
+def test_undo_within_a_turn_restores_dice_and_rolls() -> None:
+    game = new_game("kniffel")
+    game.apply(Roll(dice=(1, 2, 3, 3, 5)))
+    game.apply(Roll(keep=(3, 3), dice=(3, 3, 4, 4, 6)))
+    assert game.undo() == Roll(keep=(3, 3), dice=(3, 3, 4, 4, 6))
+    assert game.turn == Turn(dice=(1, 2, 3, 3, 5), rolls=1, thrown_at_once=True)
+    assert game.undo() == Roll(dice=(1, 2, 3, 3, 5))
+    assert game.turn == Turn()
+
+
+def test_undo_a_score_restores_the_sheet_and_the_player() -> None:
+    game = new_game("yahtzee")
+    score(game, (2, 2, 2, 2, 2), "yahtzee")
+    score(game, (1, 2, 3, 4, 6), "chance")
+    score(game, (1, 2, 2, 3, 4), "twos")
+    strike(game, (1, 2, 3, 4, 6), "ones")
+    game.apply(Roll(dice=(2, 2, 2, 2, 2)))
+    game.apply(Score("full_house"))
+    assert game.sheets[0].extra_bonus == {"1": 100}
+    assert game.player == "Bob"
+    assert game.undo() == Score("full_house")
+    assert game.player == "Ada"
+    assert game.turn.dice == (2, 2, 2, 2, 2)
+    assert game.sheet.entries == {"yahtzee": 50, "twos": 4}
+    assert game.sheet.extra_bonus == {}
+    game.apply(Score("large_straight"))
+    assert game.sheets[0].entries == {"yahtzee": 50, "twos": 4, "large_straight": 40}
+    assert game.sheets[0].extra_bonus == {"1": 100}
+
+
+def test_undo_restores_free_throws_and_announcements() -> None:
+    game = new_game("knoeffel", ["Ada"])
+    _three_rolls(game)
+    game.apply(FreeThrow(dice=(1, 2, 3, 3, 6)))
+    game.apply(Score("1:chance"))
+    assert game.sheet.free_throws_used == {"1": 1}
+    game.undo()
+    assert game.sheet.free_throws_used == {}
+    assert game.turn.free_throws == 1
+    four = new_game("kniffel-4col", ["Ada"])
+    four.roll()
+    four.apply(Announce("3:chance"))
+    assert four.undo() == Announce("3:chance")
+    assert four.turn.announced is None
+    assert four.can_apply(Announce("3:ones"))
+
+
+def test_undo_back_to_the_very_start() -> None:
+    game = new_game("kniffel-4col", ["Ada", "Bob"], seed=5)
+    fresh = state(new_game("kniffel-4col", ["Ada", "Bob"], seed=5))
+    for i in range(6):
+        game.roll()
+        game.apply(Announce(f"3:{game.rules.boxes[i // 2].id}"))
+        game.roll()
+        game.apply(next(a for a in game.legal_actions() if isinstance(a, Score | Strike)))
+    assert len(game.log) == 24
+    undone = [game.undo() for _ in range(24)]
+    assert state(game) == fresh
+    assert game.sheets[0].entries == {}
+    assert isinstance(undone[0], Score | Strike)
+    assert undone[-1] == game.apply(undone[-1])
+    with pytest.raises(IndexError, match="nothing to undo"):
+        new_game("kniffel").undo()
+
+
+# --- saving and loading -----------------------------------------------------------------------------
+
+
+def _some_game(rules_id: str = "kniffel", **options: str) -> Game:
+    game = new_game(rules_id, ["Ada", "Bob"], seed=9, **options)
+    for _ in range(5):
+        game.roll()
+        game.roll(game.dice[:2] if game.dice else ())
+        game.apply(next(a for a in game.legal_actions() if isinstance(a, Score)))
+    game.roll()
+    return game
+
+
+def test_json_shape() -> None:
+    game = _some_game(extra="100")
+    data = json.loads(game.dumps())
+    assert data["format"] == 1
+    assert (data["rules"], data["options"], data["players"]) == ("kniffel", {"extra": "100"}, ["Ada", "Bob"])
+    assert data["totals"] == game.totals()
+    assert len(data["actions"]) == len(game.log) == 16
+    assert all("dice" in a for a in data["actions"] if a["action"] == "roll")
+    assert data["actions"][-1] == {"action": "roll", "keep": [], "dice": list(game.dice or ())}
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "options"),
+    [("kniffel", {"sharp": "on"}), ("yahtzee", {"joker": "free"}), ("knoeffel", {}), ("yatzy-deluxe", {})],
+)
+def test_json_round_trip_mid_turn(rules_id: str, options: dict[str, str]) -> None:
+    game = _some_game(rules_id, **options)
+    loaded = Game.loads(game.dumps())
+    assert state(loaded) == state(game)
+    assert loaded.rules == game.rules
+    assert loaded.totals() == game.totals()
+    assert Game.from_json(game.to_json()).legal_actions() == game.legal_actions()
+
+
+def test_a_loaded_game_plays_on_with_its_new_dice() -> None:
+    game = _some_game()
+    loaded = Game.loads(game.dumps(), dice=SeededDice(1))
+    game.dice_source = SeededDice(1)
+    assert loaded.roll(()) == game.roll(())
+
+
+def _saved() -> dict[str, Any]:
+    data = _some_game().to_json()
+    assert isinstance(data, dict)
+    return data
+
+
+def _tamper(change: dict[str, Any]) -> dict[str, Any]:
+    data = _saved()
+    data.update(change)
+    return data
+
+
+def _tamper_action(index: int, action: Any) -> dict[str, Any]:
+    data = _saved()
+    data["actions"][index] = action
+    return data
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ([], "a saved game is a JSON object"),
+        (_tamper({"format": 2}), "unsupported save format 2"),
+        (_tamper({"format": None}), "unsupported save format None"),
+        (_tamper({"totals": [1, 2]}), "the saved totals do not match the replayed game"),
+        (_tamper({"rules": "kniffle"}), "unknown rule set 'kniffle'"),
+        (_tamper({"options": {"sharp": "maybe"}}), "option sharp must be one of off, on"),
+        (_tamper({"options": {"joker": "free"}}), "kniffel has no option 'joker'"),
+        (_tamper({"players": "Ada"}), "players and actions must be lists"),
+        (_tamper({"actions": {}}), "players and actions must be lists"),
+        (_tamper({"players": [f"P{i}" for i in range(9)]}), "a game has 1 to 8 players"),
+        (_tamper({"players": ["Ada", "Ada"]}), "player names must differ"),
+        (_tamper_action(0, {"action": "roll", "keep": []}), "action 1: a saved roll must record its dice"),
+        (
+            _tamper_action(0, {"action": "roll", "dice": [1, 2, 3, 4, 7]}),
+            "action 1 .* is illegal: a die shows",
+        ),
+        (_tamper_action(0, {"action": "roll", "dice": [1, 2, 3, 4]}), "is illegal: expected 5 dice, got 4"),
+        (_tamper_action(0, {"action": "roll", "dice": "12345"}), "dice must be a list of faces"),
+        (_tamper_action(0, {"action": "jump"}), "not an action"),
+        (_tamper_action(0, "roll"), "not an action"),
+        (
+            _tamper_action(0, {"action": "score", "box": "chance"}),
+            r"action 1 \(score chance\) is illegal: roll the dice",
+        ),
+        (_tamper_action(2, {"action": "score"}), "incomplete action"),
+        (_tamper_action(2, {"action": "score", "box": 3}), "box must be a box name, got 3"),
+        (_tamper_action(2, {"action": "score", "box": "pairs"}), "no box 'pairs' in kniffel"),
+        (_tamper_action(2, {"action": "roll", "dice": [1, 2, 3, 4, 5]}), "no rolls left"),
+    ],
+)
+def test_damaged_saves_are_refused(data: Any, message: str) -> None:
+    with pytest.raises(GameFormatError, match=message):
+        Game.from_json(data)
+
+
+def test_a_save_that_lacks_a_field() -> None:
+    for field in ("rules", "players", "actions"):
+        data = _saved()
+        del data[field]
+        with pytest.raises(GameFormatError, match=f"saved game lacks '{field}'"):
+            Game.from_json(data)
+
+
+def test_an_illegal_score_in_the_log() -> None:
+    data = _saved()
+    # Bob's first score repeated as his second: the box is full by then.
+    scores = [i for i, a in enumerate(data["actions"]) if a["action"] == "score"]
+    data["actions"][scores[3]] = data["actions"][scores[1]]
+    box = data["actions"][scores[1]]["box"]
+    data.pop("totals")
+    with pytest.raises(
+        GameFormatError, match=f"action {scores[3] + 1} \\(score {box}\\) is illegal: {box} is already filled"
+    ):
+        Game.from_json(data)
+
+
+def test_totals_are_optional_but_checked_when_present() -> None:
+    data = _saved()
+    del data["totals"]
+    assert Game.from_json(data).totals() == _some_game().totals()
+
+
+@pytest.mark.parametrize("text", ["", "{", "not json", "[1, 2"])
+def test_text_that_is_not_json(text: str) -> None:
+    with pytest.raises(GameFormatError, match="not JSON"):
+        Game.loads(text)
+
+
+@pytest.mark.xfail(
+    strict=True, reason="Game.from_json: options that are not an object crash (AttributeError)"
+)
+def test_options_that_are_not_an_object() -> None:
+    with pytest.raises(GameFormatError):
+        Game.from_json(_tamper({"options": ["sharp=on"]}))
+
+
+@pytest.mark.xfail(strict=True, reason="Action.from_json: an unhashable 'action' value crashes (TypeError)")
+def test_an_action_name_that_is_not_a_string() -> None:
+    with pytest.raises(GameFormatError, match="not an action"):
+        Game.from_json(_tamper_action(0, {"action": ["roll"], "dice": [1, 2, 3, 4, 5]}))
+
+
+# --- action records -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("action", "text"),
+    [
+        (Roll(), "roll"),
+        (Roll(keep=(3, 3)), "roll keep 3 3"),
+        (Roll(dice=(1, 2, 3, 4, 5)), "roll = 1 2 3 4 5"),
+        (Roll(keep=(3, 3, 5), dice=(1, 3, 3, 4, 5)), "roll keep 3 3 5 = 1 3 3 4 5"),
+        (FreeThrow(), "free"),
+        (FreeThrow(keep=(6, 6)), "free keep 6 6"),
+        (FreeThrow(keep=(6, 6), dice=(1, 2, 6, 6, 6)), "free keep 6 6 = 1 2 6 6 6"),
+        (Announce("3:full_house"), "announce 3:full_house"),
+        (Score("chance"), "score chance"),
+        (Score("2:chance"), "score 2:chance"),
+        (Strike("ones"), "strike ones"),
+    ],
+)
+def test_action_text_and_json_round_trip(action: Action, text: str) -> None:
+    assert str(action) == text
+    assert Action.parse(text) == action
+    assert Action.parse(str(action)) == action
+    assert Action.from_json(json.loads(json.dumps(action.to_json()))) == action
+
+
+def test_action_parse_is_forgiving_about_order_and_spaces() -> None:
+    assert Action.parse("  roll   keep 5 3  =  6 5 3 1 2 ") == Roll(keep=(3, 5), dice=(1, 2, 3, 5, 6))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "unknown action ''"),
+        ("jump", "unknown action 'jump'; actions: roll, free, announce, score, strike"),
+        ("roll hold 3", "expected 'keep' after 'roll', got 'hold'"),
+        ("roll 3 3", "expected 'keep' after 'roll', got '3'"),
+        ("roll keep a", "dice are numbers 1-6, got 'a'"),
+        ("roll = 1 2 x", "dice are numbers 1-6"),
+        ("score", "score takes one box, e.g. 'score chance'"),
+        ("strike ones twos", "strike takes one box"),
+    ],
+)
+def test_action_parse_errors(text: str, message: str) -> None:
+    with pytest.raises(GameFormatError, match=message):
+        Action.parse(text)
+
+
+def test_actions_are_immutable() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Score("chance").box = "ones"  # type: ignore[misc]
+    assert hash(Roll(keep=(1,))) == hash(Roll(keep=(1,)))
+
+
+@pytest.mark.xfail(strict=True, reason="Roll does not sort keep/dice: equal multisets compare unequal")
+def test_roll_keeps_are_multisets() -> None:
+    action = Roll(keep=(5, 3), dice=(6, 5, 3, 1, 2))
+    assert action == Roll(keep=(3, 5), dice=(1, 2, 3, 5, 6))
+    assert Action.parse(str(action)) == action
+
+
+@pytest.mark.xfail(
+    strict=True, reason="Game.apply stores score-pad dice unsorted; placements() raises KeyError"
+)
+def test_score_pad_dice_in_any_order() -> None:
+    game = new_game("kniffel")
+    game.apply(Roll(dice=(6, 1, 3, 2, 2)))
+    assert game.dice == (1, 2, 2, 3, 6)
+    assert game.placements()["twos"] == Placement(4)
+
+
+# --- dice sources -------------------------------------------------------------------------------------
+
+
+def test_seeded_dice_repeat_and_secure_dice_are_dice() -> None:
+    assert SeededDice(42).throw(5) == SeededDice(42).throw(5)
+    throws = {SeededDice(seed).throw(5) for seed in range(20)}
+    assert len(throws) > 1
+    secure = SecureDice()
+    for _ in range(50):
+        dice = secure.throw(6)
+        assert len(dice) == 6
+        assert all(1 <= d <= 6 for d in dice)
+
+
+def test_the_same_seed_gives_the_same_game() -> None:
+    def play(seed: int) -> list[Action]:
+        game = new_game("yatzy", seed=seed)
+        while not game.is_over:
+            game.roll()
+            game.roll(game.dice[-2:] if game.dice else ())
+            game.apply(max((a for a in game.legal_actions() if isinstance(a, Score)), key=str))
+        return game.log
+
+    assert play(4) == play(4)
+    assert play(4) != play(5)
+
+
+def test_rolls_without_dice_use_the_game_dice_source() -> None:
+    game = new_game("yatzy-deluxe", seed=8)
+    completed = game.apply(Roll())
+    assert isinstance(completed, Roll)
+    assert completed.dice == game.dice
+    assert completed.dice == tuple(sorted(SeededDice(8).throw(6)))
+    assert game.log == [completed]
