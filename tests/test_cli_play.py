@@ -238,7 +238,7 @@ def test_save_command_writes_a_game_that_loads(tmp_path: Path) -> None:
     path = tmp_path / "later.json"
     result = play(["-p", "Ada", "-p", "Bob", "--seed", "1"], f"r\ns ch\nsave {path}\nq\n")
     assert f"Saved to {path}" in result.stdout
-    assert "Bye." in result.stdout
+    assert f"Bye. The game is saved in {path}." in result.stdout
     assert Game.loads(path.read_text(encoding="utf-8")).players == ("Ada", "Bob")
 
 

@@ -99,6 +99,7 @@ def score_command(
     Boxes the rules forbid for this roll (the forced joker) are left out; "bonus" is what the roll
     earns on top (an extra Kniffel).
     """
+    language = _language(lang)
     rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
     filled = ScoreSheet.parse(rules, sheet)
     # Click reads "--dice 3 3 3" as one value for --dice and the rest as arguments: both are dice.
@@ -121,7 +122,7 @@ def score_command(
     console = Console(highlight=False)
     console.print(f"{rules.name}, dice {' '.join(map(str, roll))}")
     if options:
-        console.print(placements_table(rules, options, _language(lang)))
+        console.print(placements_table(rules, options, language))
     else:
         console.print("No box takes these dice now.")
     if bonus:

@@ -134,6 +134,8 @@ class Session:
     replay: list[tuple[int, Action]] = field(default_factory=list)
     """Bot actions taken back by an undo, applied again (same dice) when the bots' turns come."""
     _shown: tuple[int, int] | None = None
+    _saved: tuple[Path, list[Action]] | None = None
+    """Where the ``save`` command last wrote the game, and the moves it held."""
 
     # --- setting up -----------------------------------------------------------------------------
 
@@ -230,6 +232,8 @@ class Session:
             self.autosave()
             where = self.settings.save
             self.say(f"{why} Game saved to {where}; resume with: kniffel play --load {where}")
+        elif self._saved is not None and self._saved[1] == self.game.log:
+            self.say(f"{why} The game is saved in {self._saved[0]}.")
         else:
             self.say(f"{why} The game was not saved (play with --save FILE to keep it).")
         return 0
@@ -506,6 +510,7 @@ class Session:
             raise CliError("save FILE: name the file")
         path = Path(" ".join(args)).expanduser()
         self.save(path)
+        self._saved = (path, list(self.game.log))
         self.say(f"Saved to {path}; resume with: kniffel play --load {path}")
 
     def do_undo(self, args: list[str]) -> None:
@@ -529,6 +534,8 @@ class Session:
             self.replay = [*reversed(taken[:-1]), *self.replay]
             self.autosave()
             self.say(f"Undone: {game.players[actor]}'s {action}.")
+            if len(taken) > 1:
+                self.say("The bots' turns since then will be played again with the same dice.")
             return
         self._redo(taken)
         raise CliError("nothing to undo")

@@ -59,13 +59,18 @@ def sheet_table(
     sheets). ``hints`` are the current player's options, shown in brackets in their empty boxes."""
     rules = game.rules
     words = LABELS[lang]
-    table = Table(title=title, header_style="bold")
-    table.add_column(words["box"], no_wrap=True)
+    # Many players on multi-column sheets need every character of an 80-column terminal.
+    compact = len(game.players) * len(rules.columns) > 8
+    table = Table(title=title, header_style="bold", padding=(0, 0 if compact else 1))
+    table.add_column(words["box"], no_wrap=True, min_width=max(len(b.label(lang)) for b in rules.boxes))
     for index, name in enumerate(game.players):
         marker = "▶ " if index == game.current and not game.is_over else ""
-        for column in rules.columns:
-            header = f"{marker}{name}" + (f" {column.id}" if rules.multi_column else "")
-            table.add_column(header, justify="right", no_wrap=True)
+        for number, column in enumerate(rules.columns):
+            # A player's name heads their first column; column numbers go on a second line.
+            header = f"{marker}{name}" if number == 0 else ""
+            if rules.multi_column:
+                header += f"\n{column.id}"
+            table.add_column(header, justify="right")
 
     def box_row(box_index: int) -> list[str | Text]:
         box = rules.boxes[box_index]
