@@ -8,7 +8,6 @@ and exit status 2 by :func:`kniffel.cli.errors.reports_errors`.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -189,8 +188,3 @@ def play_command(
 def main() -> None:
     """Entry point of the ``kniffel`` console script."""
     app(prog_name="kniffel")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()
-    sys.exit(0)
