@@ -96,7 +96,9 @@ class Action:
 
     @staticmethod
     def from_json(data: object) -> Action:
-        if not isinstance(data, Mapping) or data.get("action") not in ACTION_TYPES:
+        if not isinstance(data, Mapping) or not isinstance(data.get("action"), str):
+            raise GameFormatError(f"not an action: {data!r}")
+        if data["action"] not in ACTION_TYPES:
             raise GameFormatError(f"not an action: {data!r}")
         cls = ACTION_TYPES[data["action"]]
         kwargs: dict[str, Any] = {}
@@ -107,7 +109,7 @@ class Action:
             if f.name in ("keep", "dice"):
                 if not isinstance(value, list) or not all(isinstance(v, int) for v in value):
                     raise GameFormatError(f"{f.name} must be a list of faces, got {value!r}")
-                value = tuple(sorted(value))
+                value = tuple(value)
             elif not isinstance(value, str):
                 raise GameFormatError(f"{f.name} must be a box name, got {value!r}")
             kwargs[f.name] = value
@@ -129,12 +131,12 @@ class Action:
             dice: Faces | None = None
             if "=" in rest:
                 at = rest.index("=")
-                dice, rest = tuple(sorted(_faces(rest[at + 1 :]))), rest[:at]
+                dice, rest = _faces(rest[at + 1 :]), rest[:at]
             if rest and rest[0] == "keep":
                 rest = rest[1:]
             elif rest:
                 raise GameFormatError(f"expected 'keep' after {words[0]!r}, got {rest[0]!r}")
-            return cls(keep=tuple(sorted(_faces(rest))), dice=dice)
+            return cls(keep=_faces(rest), dice=dice)
         if len(rest) != 1:
             raise GameFormatError(f"{words[0]} takes one box, e.g. '{words[0]} chance'")
         return cls(rest[0])  # type: ignore[call-arg]
@@ -148,6 +150,12 @@ class Roll(Action):
     name: ClassVar[str] = "roll"
     keep: Faces = ()
     dice: Faces | None = None
+
+    def __post_init__(self) -> None:
+        # Dice are multisets: (5, 3) and (3, 5) are the same keep, so store them sorted.
+        object.__setattr__(self, "keep", tuple(sorted(self.keep)))
+        if self.dice is not None:
+            object.__setattr__(self, "dice", tuple(sorted(self.dice)))
 
     def __str__(self) -> str:
         text = self.name + ("" if not self.keep else " keep " + " ".join(map(str, self.keep)))
@@ -471,7 +479,7 @@ class Game:
 
     def roll(self, keep: Iterable[int] = ()) -> Faces:
         """Roll, keeping ``keep``; returns the dice now showing."""
-        action = self.apply(Roll(keep=tuple(sorted(keep))))
+        action = self.apply(Roll(keep=tuple(keep)))
         assert isinstance(action, Roll)
         assert action.dice is not None
         return action.dice
@@ -505,8 +513,11 @@ class Game:
             raise GameFormatError("a saved game is a JSON object")
         if data.get("format") != FORMAT_VERSION:
             raise GameFormatError(f"unsupported save format {data.get('format')!r}")
+        options = data.get("options") or {}
+        if not isinstance(options, Mapping):
+            raise GameFormatError(f"options must be an object of name: value, got {options!r}")
         try:
-            rules = get_rules(str(data["rules"]), data.get("options") or {})
+            rules = get_rules(str(data["rules"]), options)
             players = data["players"]
             actions = data["actions"]
         except KeyError as error:
