@@ -372,3 +372,11 @@ def test_human_against_bot_through_a_terminal(tmp_path: Path) -> None:
     assert child.exitstatus == 0
     assert turns == 13
     assert keeps >= 13
+
+
+def test_score_pad_extra_yahtzee_and_the_forced_joker() -> None:
+    script = "roll 66666\ns yahtzee\nroll 66666\ns chance\ns sixes\n"
+    result = play(["-r", "yahtzee", "-p", "Ada", "--pad"], script)
+    assert "Ada scores 50 in Yahtzee." in result.stdout
+    assert "error: the joker rule sends these dice elsewhere: sixes" in result.stdout
+    assert "Ada scores 30 in Sixes.\nExtra bonus: +100!" in result.stdout

@@ -283,11 +283,10 @@ class Session:
         while True:
             action = self._replayed(index) or self.bots[index].choose(game)
             try:
-                done = game.apply(action)
+                done, bonus = self.apply(action)
             except IllegalActionError as error:
                 raise CliError(f"{name} chose an illegal action ({action}): {error}") from None
-            self.autosave()
-            steps.append(self.describe(done, index))
+            steps.append(self.describe(done, index) + (f" (+{bonus} bonus)" if bonus else ""))
             if isinstance(done, Score | Strike):
                 break
         if not (self.settings.json and self.all_bots):
@@ -398,17 +397,22 @@ class Session:
                 table[name] = handler
         return table
 
-    def act(self, action: Action) -> Action:
-        actor = self.game.current
+    def apply(self, action: Action) -> tuple[Action, int]:
+        """Apply and autosave; the action as logged and the extra bonus it earned."""
         # The bonus is not part of the logged action; it is known only before the dice are entered.
         placement = self.game.placements().get(action.box) if isinstance(action, Score) else None
         done = self.game.apply(action)
         self.autosave()
+        return done, placement.bonus if placement is not None else 0
+
+    def act(self, action: Action) -> None:
+        """A human's action: apply it and say what it did."""
+        actor = self.game.current
+        done, bonus = self.apply(action)
         if isinstance(done, Score | Strike | Announce):
             self.say(f"{self.game.players[actor]} {self.describe(done, actor)}.")
-            if placement is not None and placement.bonus:
-                self.say(f"Extra bonus: +{placement.bonus}!", style="bold")
-        return done
+        if bonus:
+            self.say(f"Extra bonus: +{bonus}!", style="bold")
 
     def do_roll(self, args: list[str]) -> None:
         if args and args[0] == "keep":  # "roll keep 3 3", as actions are written
