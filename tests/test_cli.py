@@ -240,8 +240,14 @@ def test_bad_input_exits_2_with_one_line(args: list[str], expected: str) -> None
             '{"format": 1, "rules": "kniffel", "players": ["Ada"], "actions": [], "cli": {"drawn": -1}}',
             "damaged",
         ),
-        ('{"format": 1, "rules": "kniffel", "options": [1], "players": ["Ada"], "actions": []}', "damaged"),
-        ('{"format": 1, "rules": "kniffel", "players": ["Ada"], "actions": [{"action": []}]}', "damaged"),
+        (
+            '{"format": 1, "rules": "kniffel", "options": [1], "players": ["Ada"], "actions": []}',
+            "options must be an object",
+        ),
+        (
+            '{"format": 1, "rules": "kniffel", "players": ["Ada"], "actions": [{"action": []}]}',
+            "not an action",
+        ),
     ],
 )
 def test_unreadable_save_file_exits_2(tmp_path: Path, content: str, expected: str) -> None:

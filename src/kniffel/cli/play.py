@@ -172,12 +172,7 @@ class Session:
         else:
             dice = dice_source(settings.seed)
         settings.pad = settings.pad or bool(extra.get("pad", False))
-        try:
-            game = Game.from_json(data, dice=dice)
-        except (AttributeError, TypeError) as error:
-            # Game.from_json lets a few malformed values through to code that then fails (options
-            # that are not an object, an unhashable action name); a damaged file is still bad input.
-            raise GameFormatError(f"{path}: damaged saved game ({error})") from None
+        game = Game.from_json(data, dice=dice)
         specs = {i: by_name[name] for i, name in enumerate(game.players) if name in by_name}
         return cls(game, dice, cls._make_bots(specs, settings.seed), specs, settings, console)
 
