@@ -1,0 +1,308 @@
+"""Persistence of online games: a game is its rules, its seats and the log of accepted actions.
+
+Nothing else is stored. A position is rebuilt by replaying the log through :class:`kniffel.Game`, so
+the database can never hold a state the engine would not reach. The ``actions`` table has the primary
+key ``(game_id, seq)``: two writers racing for the same position cannot both commit, whichever process
+they run in; the loser gets :class:`StaleError` and nothing changes.
+
+SQLite in a per-user data directory is the default; any SQLAlchemy URL works (``postgresql+psycopg://``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+DATABASE_ENV = "KNIFFEL_DATABASE_URL"
+SEAT_KINDS = ("human", "bot")
+
+
+class StoreError(ValueError):
+    """A request the store cannot serve: unknown game, bad seat list."""
+
+
+class StaleError(StoreError):
+    """Another action was committed at this position first; reload and retry."""
+
+
+# --- schema ----------------------------------------------------------------------------------------
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rules_id: Mapped[str] = mapped_column(String(40))
+    options: Mapped[str] = mapped_column(Text, default="{}")
+    """JSON object of the rule options (only non-default values)."""
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    status: Mapped[str] = mapped_column(String(16), default="playing", index=True)
+    to_move: Mapped[int] = mapped_column(Integer, default=0)
+    """Seat whose turn it is, kept so a restarted server finds bots that must move without replaying
+    every game."""
+    hotseat: Mapped[bool] = mapped_column(Boolean, default=False)
+    pad: Mapped[bool] = mapped_column(Boolean, default=False)
+    host_token_hash: Mapped[str] = mapped_column(String(64))
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(8))
+    token_hash: Mapped[str] = mapped_column(String(64))
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """1 for the first action of the game; the primary key makes a position writable once."""
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)
+    """``Action.to_json()`` of the completed action (rolls carry their dice)."""
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# --- plain records handed to the service -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    name: str
+    kind: str = "human"
+
+
+@dataclass(frozen=True)
+class StoredSeat:
+    index: int
+    name: str
+    kind: str
+    token_hash: str
+
+
+@dataclass(frozen=True)
+class StoredAction:
+    seq: int
+    seat: int
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: str
+    rules_id: str
+    options: dict[str, str]
+    created: datetime
+    status: str
+    hotseat: bool
+    pad: bool
+    host_token_hash: str
+    seats: tuple[StoredSeat, ...]
+    actions: tuple[StoredAction, ...]
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What the creator receives once: the tokens are stored only as hashes."""
+
+    id: str
+    host_token: str
+    seat_tokens: tuple[str, ...]
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def token_matches(token: str, token_hash: str) -> bool:
+    # Tokens carry 128 random bits, so a plain SHA-256 suffices; compare in constant time anyway.
+    return hmac.compare_digest(hash_token(token), token_hash)
+
+
+def default_database_url() -> str:
+    """``KNIFFEL_DATABASE_URL`` if set, else an SQLite file in the per-user data directory."""
+    url = os.environ.get(DATABASE_ENV, "").strip()
+    if url:
+        return url
+    return f"sqlite:///{data_dir() / 'kniffel.sqlite3'}"
+
+
+def data_dir() -> Path:
+    """Where a user's data lives on this platform (created if missing)."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    path = base / "kniffel"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(connection: Any, _record: Any) -> None:
+            cursor = connection.cursor()
+            # WAL lets readers run beside the writer; NORMAL sync still survives a killed process
+            # (only a power cut can lose the last commits), which is the failure the server must survive.
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+class Store:
+    """Synchronous, thread-safe access to the games database (the service calls it from a thread pool)."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or default_database_url()
+        self.engine = make_engine(self.url)
+        Base.metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def create_game(
+        self,
+        rules_id: str,
+        options: Mapping[str, str],
+        seats: Sequence[SeatSpec],
+        *,
+        hotseat: bool = False,
+        pad: bool = False,
+    ) -> NewGame:
+        if not seats:
+            raise StoreError("a game needs at least one seat")
+        for seat in seats:
+            if seat.kind not in SEAT_KINDS:
+                raise StoreError(f"a seat is human or bot, got {seat.kind!r}")
+        game_id = secrets.token_urlsafe(9)
+        host_token = secrets.token_urlsafe(16)
+        tokens = tuple(secrets.token_urlsafe(16) for _ in seats)
+        now = _now()
+        with Session(self.engine) as session, session.begin():
+            session.add(
+                GameRow(
+                    id=game_id,
+                    rules_id=rules_id,
+                    options=json.dumps(dict(options), sort_keys=True),
+                    created=now,
+                    updated=now,
+                    status="playing",
+                    to_move=0,
+                    hotseat=hotseat,
+                    pad=pad,
+                    host_token_hash=hash_token(host_token),
+                )
+            )
+            session.flush()
+            for index, (seat, token) in enumerate(zip(seats, tokens, strict=True)):
+                session.add(
+                    SeatRow(
+                        game_id=game_id,
+                        index=index,
+                        name=seat.name,
+                        kind=seat.kind,
+                        token_hash=hash_token(token),
+                    )
+                )
+        return NewGame(game_id, host_token, tokens)
+
+    def load(self, game_id: str) -> StoredGame:
+        with Session(self.engine) as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                raise StoreError(f"no game {game_id!r}")
+            seats = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.index))
+            actions = session.scalars(
+                select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)
+            )
+            return StoredGame(
+                id=row.id,
+                rules_id=row.rules_id,
+                options=json.loads(row.options),
+                created=row.created,
+                status=row.status,
+                hotseat=row.hotseat,
+                pad=row.pad,
+                host_token_hash=row.host_token_hash,
+                seats=tuple(StoredSeat(s.index, s.name, s.kind, s.token_hash) for s in seats),
+                actions=tuple(StoredAction(a.seq, a.seat, json.loads(a.action)) for a in actions),
+            )
+
+    def append(
+        self, game_id: str, seq: int, seat: int, action: Mapping[str, Any], *, status: str, to_move: int
+    ) -> None:
+        """Commit the action at position ``seq`` (1-based); :class:`StaleError` if that position is
+        already taken, in which case nothing was written."""
+        now = _now()
+        try:
+            with Session(self.engine) as session, session.begin():
+                session.add(
+                    ActionRow(
+                        game_id=game_id, seq=seq, seat=seat, action=json.dumps(dict(action)), created=now
+                    )
+                )
+                session.flush()
+                session.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id)
+                    .values(status=status, to_move=to_move, updated=now)
+                )
+        except IntegrityError:
+            raise StaleError(f"action {seq} of game {game_id} was already taken") from None
+
+    def games_waiting_for_bots(self) -> list[str]:
+        """Games in play whose seat to move is a bot: a restarted server must make those moves."""
+        with Session(self.engine) as session:
+            query = (
+                select(GameRow.id)
+                .join(SeatRow, (SeatRow.game_id == GameRow.id) & (SeatRow.index == GameRow.to_move))
+                .where(GameRow.status == "playing", SeatRow.kind == "bot")
+            )
+            return list(session.scalars(query))

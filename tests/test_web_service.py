@@ -1,0 +1,278 @@
+"""The web game service without HTTP: persistence, replay, the checks on every action, bots.
+
+Each test runs its own event loop over a real SQLite file, so what is asserted is what survives in the
+database, not only what sits in memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from sqlalchemy.exc import OperationalError
+
+from kniffel.game import Roll, Score, Strike
+from kniffel.web.service import CreateRequest, GameService, LiveGame, WebError, fallback_move
+from kniffel.web.store import SeatSpec, StaleError, Store
+
+T = TypeVar("T")
+
+
+def run(body: Callable[[], Awaitable[T]]) -> T:
+    return asyncio.run(body())  # type: ignore[arg-type]
+
+
+async def until(condition: Callable[[], bool], timeout: float = 20) -> None:
+    """Wait for the service's tasks (and their database threads) to make ``condition`` true."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.005)
+
+
+def request(*seats: str, rules: str = "kniffel", **flags: Any) -> CreateRequest:
+    """``request("Ada", "bot:Robo")``: a bot seat is written ``bot:NAME``."""
+    specs = [
+        {"name": s.removeprefix("bot:"), "kind": "bot" if s.startswith("bot:") else "human"} for s in seats
+    ]
+    return CreateRequest.parse({"rules": rules, "seats": specs, **flags})
+
+
+@pytest.fixture
+def url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+
+
+def action_rows(url: str) -> list[tuple[str, int, int]]:
+    with sqlite3.connect(url.removeprefix("sqlite:///")) as db:
+        return list(db.execute("select game_id, seq, seat from actions order by seq"))
+
+
+def test_create_load_and_replay_after_restart(url: str) -> None:
+    async def first() -> tuple[str, str, list[int]]:
+        service = GameService(Store(url), bot_delay=0)
+        new, live = await service.create(request("Ada", "Bob"))
+        token = new.seat_tokens[0]
+        await service.act(live, live.seats_for(token), 0, Roll())
+        await service.act(live, live.seats_for(token), 1, Score("chance"))
+        dice = list(live.game.log[0].dice or ())  # type: ignore[attr-defined]
+        return new.id, token, dice
+
+    game_id, token, dice = run(first)
+
+    async def second() -> LiveGame:
+        return await GameService(Store(url)).get(game_id)
+
+    live = run(second)
+    assert live.seq == 2
+    assert live.game.current == 1
+    assert live.game.sheets[0].entries == {"chance": sum(dice)}
+    assert live.seats_for(token) == {0}
+    assert live.seat_of_action == [0, 0]
+
+
+def test_tokens_are_stored_only_as_hashes(url: str) -> None:
+    async def body() -> tuple[str, tuple[str, ...]]:
+        new, _ = await GameService(Store(url)).create(request("Ada", "Bob", hotseat=True))
+        return new.host_token, new.seat_tokens
+
+    host, seats = run(body)
+    dump = "\n".join(sqlite3.connect(url.removeprefix("sqlite:///")).iterdump())
+    for token in (host, *seats):
+        assert token not in dump
+
+
+def test_a_position_can_be_written_once(url: str) -> None:
+    store = Store(url)
+    new = store.create_game("kniffel", {}, [SeatSpec("Ada")])
+    store.append(new.id, 1, 0, {"action": "roll", "dice": [1, 2, 3, 4, 5]}, status="playing", to_move=0)
+    with pytest.raises(StaleError):
+        store.append(new.id, 1, 0, {"action": "roll", "dice": [6, 6, 6, 6, 6]}, status="playing", to_move=0)
+    assert [a.action["dice"] for a in store.load(new.id).actions] == [[1, 2, 3, 4, 5]]
+
+
+def test_two_servers_racing_on_one_database_apply_once(url: str) -> None:
+    """Two processes serving the same game both accept a roll at position 0: one commit wins, the
+    other is told it is stale and its in-memory copy is thrown away."""
+
+    async def body() -> None:
+        one, two = GameService(Store(url)), GameService(Store(url))
+        new, live_one = await one.create(request("Ada"))
+        live_two = await two.get(new.id)
+        seats = live_one.seats_for(new.seat_tokens[0])
+        await one.act(live_one, seats, 0, Roll())
+        with pytest.raises(WebError) as refused:
+            await two.act(live_two, seats, 0, Roll())
+        assert refused.value.code == "stale"
+        assert live_two.seq == 0, "the losing copy took its action back"
+        fresh = await two.get(new.id)
+        assert fresh is not live_two
+        assert fresh.game.turn.dice == live_one.game.turn.dice
+
+    run(body)
+    assert len(action_rows(url)) == 1
+
+
+@pytest.mark.parametrize(
+    ("seq", "token_seat", "action", "code"),
+    [
+        (5, 0, Roll(), "stale"),
+        (0, 1, Roll(), "not_your_turn"),
+        (0, None, Roll(), "unauthorized"),
+        (0, 0, Score("chance"), "illegal"),
+        (0, 0, Roll(dice=(6, 6, 6, 6, 6)), "illegal"),
+        ("0", 0, Roll(), "malformed"),
+    ],
+)
+def test_refused_actions_change_nothing(
+    url: str, seq: object, token_seat: int | None, action: Any, code: str
+) -> None:
+    async def body() -> None:
+        service = GameService(Store(url))
+        new, live = await service.create(request("Ada", "Bob"))
+        seats = live.seats_for(new.seat_tokens[token_seat]) if token_seat is not None else frozenset()
+        with pytest.raises(WebError) as refused:
+            await service.act(live, seats, seq, action)
+        assert refused.value.code == code
+        assert live.seq == 0
+        assert live.game.turn.dice is None
+
+    run(body)
+    assert action_rows(url) == []
+
+
+def test_score_pad_takes_the_players_dice_and_requires_them(url: str) -> None:
+    async def body() -> None:
+        service = GameService(Store(url))
+        new, live = await service.create(request("Ada", pad=True))
+        seats = live.seats_for(new.seat_tokens[0])
+        with pytest.raises(WebError, match="enter the dice"):
+            await service.act(live, seats, 0, Roll())
+        await service.act(live, seats, 0, Roll(dice=(2, 2, 2, 2, 2)))
+        await service.act(live, seats, 1, Score("kniffel"))
+        assert live.game.sheets[0].entries == {"kniffel": 50}
+
+    run(body)
+
+
+def test_hotseat_host_plays_every_human_seat_but_not_the_bot(url: str) -> None:
+    async def body() -> None:
+        service = GameService(Store(url), bot_delay=3600)
+        new, live = await service.create(request("Ada", "Bob", "bot:Robo", hotseat=True))
+        assert live.seats_for(new.host_token) == {0, 1}
+        assert live.seats_for("nonsense") == frozenset()
+        host = live.seats_for(new.host_token)
+        for seq, action in enumerate([Roll(), Strike("ones"), Roll(), Strike("ones")]):
+            await service.act(live, host, seq, action)
+        assert live.game.current == 2
+        with pytest.raises(WebError) as refused:
+            await service.act(live, frozenset({2}), 4, Roll())
+        assert refused.value.code == "not_your_turn", "a person cannot move for a bot"
+        await service.stop()
+
+    run(body)
+
+
+def test_without_hotseat_the_host_token_plays_no_seat(url: str) -> None:
+    async def body() -> None:
+        new, live = await GameService(Store(url)).create(request("Ada", "Bob"))
+        assert live.seats_for(new.host_token) == frozenset()
+        assert live.is_host(new.host_token)
+
+    run(body)
+
+
+def test_bots_play_a_whole_game_and_it_is_saved(url: str) -> None:
+    async def body() -> tuple[str, int]:
+        service = GameService(Store(url), bot_delay=0)
+        new, live = await service.create(request("bot:Robo", "bot:Marvin", rules="yatzy"))
+        await until(lambda: live.game.is_over and live.bot_task is None)
+        return new.id, live.seq
+
+    game_id, seq = run(body)
+    assert len(action_rows(url)) == seq
+    store = Store(url)
+    assert store.load(game_id).status == "over"
+    assert store.games_waiting_for_bots() == []
+
+
+def test_a_restarted_server_resumes_the_bot_to_move(url: str) -> None:
+    async def before() -> str:
+        service = GameService(Store(url), bot_delay=3600)
+        new, live = await service.create(request("Ada", "bot:Robo"))
+        seats = live.seats_for(new.seat_tokens[0])
+        await service.act(live, seats, 0, Roll())
+        await service.act(live, seats, 1, Score("chance"))
+        await service.stop()  # the "crash": the bot had not moved yet
+        return new.id
+
+    game_id = run(before)
+    assert Store(url).games_waiting_for_bots() == [game_id]
+
+    async def after() -> int:
+        service = GameService(Store(url), bot_delay=0)
+        await service.start()
+        live = await service.get(game_id)
+        await until(lambda: live.game.current == 0)
+        return live.seq
+
+    assert run(after) > 2
+
+
+def test_a_failed_commit_takes_the_action_back(url: str) -> None:
+    class BrokenStore(Store):
+        def append(self, *args: Any, **kwargs: Any) -> None:
+            raise OperationalError("insert", {}, Exception("disk I/O error"))
+
+    async def body() -> None:
+        service = GameService(BrokenStore(url))
+        new, live = await service.create(request("Ada"))
+        with pytest.raises(WebError) as refused:
+            await service.act(live, live.seats_for(new.seat_tokens[0]), 0, Roll())
+        assert refused.value.code == "unavailable"
+        assert live.seq == 0
+        assert live.game.turn.dice is None
+
+    run(body)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ([], "JSON object"),
+        ({"seats": []}, "1 to 8 seats"),
+        ({"seats": [{"name": f"P{i}"} for i in range(9)]}, "1 to 8 seats"),
+        ({"seats": [{"name": "Ada"}, {"name": "Ada"}]}, "different name"),
+        ({"seats": [{"name": " "}]}, "needs a name"),
+        ({"seats": [{"name": "x" * 25}]}, "needs a name"),
+        ({"seats": [{"name": "Ada", "kind": "alien"}]}, "'human' or 'bot'"),
+        ({"rules": "chess", "seats": [{"name": "Ada"}]}, "unknown rule set"),
+        ({"rules": "kniffel", "options": {"sharp": "maybe"}, "seats": [{"name": "Ada"}]}, "sharp must be"),
+        ({"options": {"sharp": 1}, "seats": [{"name": "Ada"}]}, "options must map"),
+        ({"seats": [{"name": "Ada"}], "pad": "yes"}, "pad must be true or false"),
+    ],
+)
+def test_creation_requests_are_checked(data: object, message: str) -> None:
+    with pytest.raises(WebError, match=message):
+        CreateRequest.parse(data)
+
+
+def test_names_are_tidied() -> None:
+    assert request("  Ada   Lovelace ").seats == (SeatSpec("Ada Lovelace", "human"),)
+
+
+@pytest.mark.parametrize("rules_id", ["kniffel", "knoeffel", "kniffel-3col", "yatzy-deluxe"])
+def test_the_fallback_bot_finishes_any_game(rules_id: str) -> None:
+    from kniffel import Game, SeededDice
+    from kniffel import rules as rules_module
+
+    game = Game(rules_module.get(rules_id), ["A", "B"], dice=SeededDice(3))
+    for _ in range(5000):
+        if game.is_over:
+            break
+        game.apply(fallback_move(game))
+    assert game.is_over
