@@ -1,0 +1,35 @@
+"""The exact optimal strategy of single-column rule sets: dynamic programming, cached tables, advice.
+
+>>> from kniffel import rules, solver
+>>> table = solver.solve(rules.get("yahtzee", {"joker": "free"}))   # doctest: +SKIP
+>>> round(table.expected_score, 4)                                    # doctest: +SKIP
+254.5896
+>>> solver.Advisor(table).best({}, [1, 3, 3, 5, 6], rolls_left=2).action   # doctest: +SKIP
+'keep 3 3'
+"""
+
+from __future__ import annotations
+
+from kniffel.solver.advisor import Advisor, Option, State, Strategy
+from kniffel.solver.compile import (
+    SOLVER_VERSION,
+    Compiled,
+    UnsupportedRulesError,
+    compile_rules,
+    single_column,
+)
+from kniffel.solver.dp import Solution, solve
+
+__all__ = [
+    "SOLVER_VERSION",
+    "Advisor",
+    "Compiled",
+    "Option",
+    "Solution",
+    "State",
+    "Strategy",
+    "UnsupportedRulesError",
+    "compile_rules",
+    "single_column",
+    "solve",
+]

@@ -1,0 +1,101 @@
+"""The dynamic programme: from the full sheet back to the empty one, a level of masks at a time."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.rules import RuleSet
+from kniffel.solver.compile import Compiled, compile_rules
+from kniffel.solver.keeps import KeepTables, keep_tables
+
+Values = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, eq=False)
+class Solution:
+    """The solved values of a single-column rule set.
+
+    ``values[aux, mask, up]`` is the expected number of points still to come from the start of a turn
+    (bonuses and unused free throws included), with ``aux = armed * n_free + free_throws_left``.
+    """
+
+    compiled: Compiled
+    values: Values
+    seconds: float
+    """Time of the dynamic programme alone (no compilation, no I/O); 0 for a table loaded from disk."""
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.compiled.rules
+
+    @property
+    def expected_score(self) -> float:
+        """Expected final score of optimal play from the empty sheet."""
+        c = self.compiled
+        return float(self.values[c.aux(0, c.n_free - 1), 0, 0])
+
+
+def kernel_tables(c: Compiled) -> tuple[Any, ...]:
+    """The arguments :func:`kernels.solve_level` takes after ``masks`` and ``V``."""
+    k = keep_tables(c.rules.dice)
+    return (
+        c.base,
+        c.upper,
+        c.allowed,
+        c.alike,
+        c.five,
+        c.n_armed,
+        c.n_free,
+        c.joker,
+        c.jpts,
+        c.jbonus,
+        c.threshold,
+        c.upper_bonus,
+        c.nup,
+        c.upper_mask,
+        c.rules.rolls,
+        c.free_per_turn,
+        k.child,
+        k.parent,
+        k.padded_parent,
+        k.first_roll,
+        k.roll_probs,
+        *c.pairs,
+    )
+
+
+def empty_values(c: Compiled) -> Values:
+    """The value array with only the full sheet filled in (unused free throws)."""
+    values = np.zeros((c.n_aux, c.n_masks, c.threshold + 1), dtype=np.float64)
+    for armed in range(c.n_armed):
+        for free in range(c.n_free):
+            values[c.aux(armed, free), c.full_mask, :] = c.free_points * free
+    return values
+
+
+def solve_compiled(c: Compiled) -> Solution:
+    from kniffel.solver import kernels
+
+    args = kernel_tables(c)
+    values = empty_values(c)
+    start = time.perf_counter()
+    for level in reversed(c.levels[:-1]):
+        if len(level):
+            kernels.solve_level(level, values, *args)
+    seconds = time.perf_counter() - start
+    values.flags.writeable = False
+    return Solution(c, values, seconds)
+
+
+def solve(rules: RuleSet) -> Solution:
+    """Solve a single-column rule set in memory (no cache)."""
+    return solve_compiled(compile_rules(rules))
+
+
+def keeps_of(c: Compiled) -> KeepTables:
+    return keep_tables(c.rules.dice)

@@ -1,0 +1,471 @@
+"""numba kernels of the dynamic programme: scoring, the keep lattice, one turn, one level of states.
+
+Every array of values is laid out ``[..., lane]`` where a lane is one upper score (``lo + lane``), so the
+inner loops run over contiguous memory and vectorise. The tables come from
+:class:`kniffel.solver.compile.Compiled`; the argument lists are long because numba wants plain arrays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit, prange
+
+NEG = -1.0e300
+
+
+@njit(cache=True, nogil=True, inline="always")
+def candidate(
+    row: Any, p: Any, extra: Any, is_upper: bool, lo: int, nl: int, threshold: int, upper_bonus: int, out: Any
+) -> None:  # pragma: no cover
+    """``out[lane]``: points now (with the upper bonus if the score crosses the threshold) plus the
+    value ``row`` of the state after scoring ``p`` in a box."""
+    add = p + extra
+    if is_upper:
+        # lanes that stay below the threshold, those that cross it (bonus), those already above it
+        cross = min(max(threshold - p - lo, 0), nl)
+        above = min(max(threshold - lo, cross), nl)
+        for lane in range(cross):
+            out[lane] = add + row[lo + p + lane]
+        top = add + upper_bonus + row[threshold]
+        for lane in range(cross, above):
+            out[lane] = top
+        top = add + row[threshold]
+        for lane in range(above, nl):
+            out[lane] = top
+    else:
+        for lane in range(nl):
+            out[lane] = add + row[lo + lane]
+
+
+@njit(cache=True, nogil=True)
+def score_values(
+    mask: int,
+    armed: int,
+    free: int,
+    lo: int,
+    nl: int,
+    out: Any,
+    off: int,
+    values: Any,
+    base: Any,
+    upper: Any,
+    allowed: Any,
+    alike: Any,
+    five: int,
+    track: bool,
+    n_free: int,
+    joker: bool,
+    jpts: Any,
+    jbonus: Any,
+    threshold: int,
+    upper_bonus: int,
+    pair_box: Any,
+    pair_pts: Any,
+    nonzero: Any,
+) -> None:  # pragma: no cover
+    """``out[s, roll, off + lane]``: the best points-now-plus-future of scoring each roll (thrown at once
+    or not) in state ``mask``/``armed``/``free`` at upper score ``lo + lane``.
+
+    Any box a roll may be scored in may be struck instead, so the best 0-point entry ``dump`` is an option
+    for every roll, and only the boxes where a roll scores points need a look of their own: the
+    candidates of every distinct ``(box, points)`` pair are computed once, not once per roll.
+    """
+    n_s, n_rolls, n_boxes = base.shape
+    n_pairs = pair_box.shape[0]
+    allow = allowed[mask]
+    aux = armed * n_free + free
+    unarmed = free
+    dump = np.full(nl, NEG)
+    tmp = np.empty(nl)
+    for b in range(n_boxes):
+        if (allow >> b) & 1 == 0:
+            continue
+        row = values[unarmed if track and b == five else aux, mask | (1 << b)]
+        for lane in range(nl):
+            v = row[lo + lane]
+            dump[lane] = v if v > dump[lane] else dump[lane]
+    cand = np.empty((n_pairs, nl))
+    for j in range(n_pairs):
+        b = pair_box[j]
+        if (allow >> b) & 1 == 0:
+            continue
+        p = np.int64(pair_pts[j])
+        a2 = (1 if p > 0 else 0) if track and b == five else armed
+        candidate(
+            values[a2 * n_free + free, mask | (1 << b)],
+            p,
+            0,
+            upper[b] == 1,
+            lo,
+            nl,
+            threshold,
+            upper_bonus,
+            cand[j],
+        )
+    special_here = joker and five >= 0 and (mask >> five) & 1 == 1
+    for s in range(n_s):
+        for r in range(n_rolls):
+            o = out[s, r, off : off + nl]
+            face = alike[r]
+            if special_here and face >= 0:
+                for lane in range(nl):
+                    o[lane] = NEG
+                extra = np.int64(jbonus[mask, armed, face])
+                for b in range(n_boxes):
+                    p = np.int64(jpts[mask, armed, s, face, b])
+                    if p < 0:
+                        continue
+                    a2 = (1 if p > 0 else 0) if track and b == five else armed
+                    candidate(
+                        values[a2 * n_free + free, mask | (1 << b)],
+                        p,
+                        extra,
+                        upper[b] == 1,
+                        lo,
+                        nl,
+                        threshold,
+                        upper_bonus,
+                        tmp,
+                    )
+                    for lane in range(nl):
+                        o[lane] = tmp[lane] if tmp[lane] > o[lane] else o[lane]
+                continue
+            for lane in range(nl):
+                o[lane] = dump[lane]
+            for i in range(nonzero.shape[2]):
+                j = nonzero[s, r, i]
+                if j < 0:
+                    break
+                if (allow >> pair_box[j]) & 1 == 0:
+                    continue
+                c = cand[j]
+                for lane in range(nl):
+                    o[lane] = c[lane] if c[lane] > o[lane] else o[lane]
+
+
+@njit(cache=True, nogil=True)
+def keep_expect(
+    ev: Any, width: int, child: Any, first_roll: int, probs: Any, sharp: bool, at_once: Any
+) -> None:  # pragma: no cover
+    """``ev[keep]`` for every keep that is not a full roll: the expected value of throwing the dice it lacks,
+    from the values of the rolls in ``ev[first_roll:]`` (one die at a time). With the sharp rule the empty
+    keep throws all dice at once and takes its values from ``at_once[roll]`` instead."""
+    sixth = 1.0 / 6.0
+    for k in range(first_roll - 1, -1, -1):
+        e = ev[k]
+        c0 = ev[child[k, 0]]
+        c1 = ev[child[k, 1]]
+        c2 = ev[child[k, 2]]
+        c3 = ev[child[k, 3]]
+        c4 = ev[child[k, 4]]
+        c5 = ev[child[k, 5]]
+        for lane in range(width):
+            e[lane] = (c0[lane] + c1[lane] + c2[lane] + c3[lane] + c4[lane] + c5[lane]) * sixth
+    if sharp:
+        e = ev[0]
+        for lane in range(width):
+            e[lane] = 0.0
+        for r in range(at_once.shape[0]):
+            p = probs[r]
+            w = at_once[r]
+            for lane in range(width):
+                e[lane] += p * w[lane]
+
+
+@njit(cache=True, nogil=True)
+def keep_max(ev: Any, width: int, parent: Any, padded: Any) -> None:  # pragma: no cover
+    """In place: ``ev[keep]`` becomes the best value over the keep and every sub-multiset of it."""
+    if width <= 16:
+        # few lanes: one pass per keep over a fixed number of links (pads point at the keep itself)
+        n_links = padded.shape[1]
+        for k in range(1, ev.shape[0]):
+            e = ev[k]
+            for j in range(n_links):
+                eq = ev[padded[k, j]]
+                for lane in range(width):
+                    x = eq[lane]
+                    e[lane] = x if x > e[lane] else e[lane]
+        return
+    for k in range(1, ev.shape[0]):
+        e = ev[k]
+        for j in range(parent.shape[1]):
+            q = parent[k, j]
+            if q < 0:
+                break
+            eq = ev[q]
+            for lane in range(width):
+                x = eq[lane]
+                e[lane] = x if x > e[lane] else e[lane]
+
+
+@njit(cache=True, nogil=True)
+def roll_values(
+    sv: Any,
+    free: int,
+    usable: int,
+    stages: int,
+    width: int,
+    ev: Any,
+    at_once: Any,
+    child: Any,
+    parent: Any,
+    padded: Any,
+    first_roll: int,
+    probs: Any,
+) -> None:  # pragma: no cover
+    """The value of a roll just thrown, with ``stages`` regular throws left after it, ``free`` free throws
+    left and ``usable`` of them allowed this turn: in ``ev[first_roll + roll]`` (and, with the sharp rule,
+    ``at_once[roll]`` for a roll of all the dice at once). ``sv[free, at_once, roll]`` are the scoring
+    values; ``ev`` is also the scratch space of the keep lattice."""
+    n_s, n_rolls = sv.shape[1], sv.shape[2]
+    sharp = n_s == 2
+    start = free - usable
+    for r in range(n_rolls):
+        e = ev[first_roll + r]
+        sc = sv[start, 0, r]
+        for lane in range(width):
+            e[lane] = sc[lane]
+        if sharp:
+            w = at_once[r]
+            sc = sv[start, 1, r]
+            for lane in range(width):
+                w[lane] = sc[lane]
+    for step in range(usable + stages):
+        level = start + step + 1 if step < usable else free
+        keep_expect(ev, width, child, first_roll, probs, sharp, at_once)
+        keep_max(ev, width, parent, padded)
+        for r in range(n_rolls):
+            e = ev[first_roll + r]
+            if sharp:
+                w = at_once[r]
+                sc = sv[level, 1, r]
+                for lane in range(width):
+                    w[lane] = sc[lane] if sc[lane] > e[lane] else e[lane]
+            sc = sv[level, 0, r]
+            for lane in range(width):
+                e[lane] = sc[lane] if sc[lane] > e[lane] else e[lane]
+
+
+@njit(cache=True, nogil=True)
+def solve_mask(
+    mask: int,
+    values: Any,
+    base: Any,
+    upper: Any,
+    allowed: Any,
+    alike: Any,
+    five: int,
+    n_armed: int,
+    n_free: int,
+    joker: bool,
+    jpts: Any,
+    jbonus: Any,
+    threshold: int,
+    upper_bonus: int,
+    nup: Any,
+    upper_mask: int,
+    rolls: int,
+    per_turn: int,
+    child: Any,
+    parent: Any,
+    padded: Any,
+    first_roll: int,
+    probs: Any,
+    pair_box: Any,
+    pair_pts: Any,
+    nonzero: Any,
+) -> None:  # pragma: no cover
+    """Fill ``values[aux, mask, :]``, the expected points to come from the start of a turn, for every
+    armed / free-throw variant and every upper score this mask can have. The armed variants share the
+    keep lattice as extra lanes."""
+    n_s, n_rolls, _ = base.shape
+    sharp = n_s == 2
+    track = n_armed == 2
+    broadcast = (mask & upper_mask) == upper_mask
+    nl = 1 if broadcast else nup[mask]
+    na = n_armed if five >= 0 and (mask >> five) & 1 == 1 else 1
+    width = na * nl
+    sv = np.empty((n_free, n_s, n_rolls, width))
+    ev = np.empty((child.shape[0], width))
+    at_once = np.empty((n_rolls if sharp else 1, width))
+    for a in range(na):
+        for f in range(n_free):
+            score_values(
+                mask,
+                a,
+                f,
+                0,
+                nl,
+                sv[f],
+                a * nl,
+                values,
+                base,
+                upper,
+                allowed,
+                alike,
+                five,
+                track,
+                n_free,
+                joker,
+                jpts,
+                jbonus,
+                threshold,
+                upper_bonus,
+                pair_box,
+                pair_pts,
+                nonzero,
+            )
+    total = np.empty(width)
+    for f in range(n_free):
+        roll_values(
+            sv, f, min(per_turn, f), rolls - 1, width, ev, at_once, child, parent, padded, first_roll, probs
+        )
+        for lane in range(width):
+            total[lane] = 0.0
+        for r in range(n_rolls):
+            p = probs[r]
+            w = at_once[r] if sharp else ev[first_roll + r]
+            for lane in range(width):
+                total[lane] += p * w[lane]
+        for a in range(na):
+            out = values[a * n_free + f, mask]
+            for lane in range(nl):
+                out[lane] = total[a * nl + lane]
+            if broadcast:
+                for lane in range(1, out.shape[0]):
+                    out[lane] = out[0]
+
+
+@njit(cache=True, parallel=True)
+def solve_level(
+    masks: Any,
+    values: Any,
+    base: Any,
+    upper: Any,
+    allowed: Any,
+    alike: Any,
+    five: int,
+    n_armed: int,
+    n_free: int,
+    joker: bool,
+    jpts: Any,
+    jbonus: Any,
+    threshold: int,
+    upper_bonus: int,
+    nup: Any,
+    upper_mask: int,
+    rolls: int,
+    per_turn: int,
+    child: Any,
+    parent: Any,
+    padded: Any,
+    first_roll: int,
+    probs: Any,
+    pair_box: Any,
+    pair_pts: Any,
+    nonzero: Any,
+) -> None:  # pragma: no cover
+    """Every mask of one level (same number of filled boxes), in parallel."""
+    for i in prange(masks.shape[0]):
+        solve_mask(
+            masks[i],
+            values,
+            base,
+            upper,
+            allowed,
+            alike,
+            five,
+            n_armed,
+            n_free,
+            joker,
+            jpts,
+            jbonus,
+            threshold,
+            upper_bonus,
+            nup,
+            upper_mask,
+            rolls,
+            per_turn,
+            child,
+            parent,
+            padded,
+            first_roll,
+            probs,
+            pair_box,
+            pair_pts,
+            nonzero,
+        )
+
+
+@njit(cache=True, nogil=True)
+def situation_tables(
+    mask: int,
+    armed: int,
+    free: int,
+    up: int,
+    stages: int,
+    usable: int,
+    values: Any,
+    base: Any,
+    upper: Any,
+    allowed: Any,
+    alike: Any,
+    five: int,
+    n_armed: int,
+    n_free: int,
+    joker: bool,
+    jpts: Any,
+    jbonus: Any,
+    threshold: int,
+    upper_bonus: int,
+    nup: Any,
+    upper_mask: int,
+    rolls: int,
+    per_turn: int,
+    child: Any,
+    parent: Any,
+    padded: Any,
+    first_roll: int,
+    probs: Any,
+    pair_box: Any,
+    pair_pts: Any,
+    nonzero: Any,
+) -> Any:  # pragma: no cover
+    """For one state at upper score ``up``: ``ev[keep]``, the value of holding each keep and throwing the
+    rest when the throw leaves ``stages`` regular throws and ``usable`` free throws (``free`` left)."""
+    n_s, n_rolls, _ = base.shape
+    sharp = n_s == 2
+    sv = np.empty((n_free, n_s, n_rolls, 1))
+    ev = np.empty((child.shape[0], 1))
+    at_once = np.empty((n_rolls if sharp else 1, 1))
+    for f in range(free + 1):
+        score_values(
+            mask,
+            armed,
+            f,
+            up,
+            1,
+            sv[f],
+            0,
+            values,
+            base,
+            upper,
+            allowed,
+            alike,
+            five,
+            n_armed == 2,
+            n_free,
+            joker,
+            jpts,
+            jbonus,
+            threshold,
+            upper_bonus,
+            pair_box,
+            pair_pts,
+            nonzero,
+        )
+    roll_values(sv, free, usable, stages, 1, ev, at_once, child, parent, padded, first_roll, probs)
+    keep_expect(ev, 1, child, first_roll, probs, sharp, at_once)
+    return ev[:, 0].copy()

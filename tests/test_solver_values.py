@@ -1,0 +1,194 @@
+"""The dynamic programme against published optima and an independent brute force on reduced games.
+
+Full solves take about a second each (plus numba's compilation on a cold cache), so each rule set is
+solved once per session.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Mapping
+from functools import cache
+
+import pytest
+
+from kniffel import rules
+from kniffel.dice import multinomial, sorted_rolls
+from kniffel.rules import Box, Column, Extra, Order, RuleSet, Section, placements
+from kniffel.rules.scoring import Pattern, Run, Upper
+from kniffel.solver import Solution, compile_rules, single_column, solve
+from kniffel.solver.keeps import sub_keeps
+
+
+@cache
+def solved(rules_id: str, options: tuple[tuple[str, str], ...] = ()) -> Solution:
+    return solve(rules.get(rules_id, dict(options)))
+
+
+PUBLISHED = [
+    ("yahtzee", (("joker", "free"),), 254.5896),
+    ("yahtzee", (), 254.5877),
+    # the "no Yahtzee bonus" optimum is the game without bonus *and* without joker
+    ("yahtzee", (("bonus", "off"), ("joker", "none")), 245.8708),
+    ("yatzy", (), 248.4400),
+]
+
+
+@pytest.mark.parametrize(("rules_id", "options", "expected"), PUBLISHED)
+def test_published_optimum(rules_id: str, options: tuple[tuple[str, str], ...], expected: float) -> None:
+    assert solved(rules_id, options).expected_score == pytest.approx(expected, abs=5e-5)
+
+
+def test_kniffel_is_yahtzee_with_a_smaller_extra_bonus() -> None:
+    kniffel = solved("kniffel").expected_score
+    assert 245.8708 < kniffel < 254.5877
+
+
+# --- brute force on reduced games -----------------------------------------------------------------
+
+Sheet = frozenset[tuple[str, int]]
+
+ROLLS_CACHE: dict[int, list[tuple[tuple[int, ...], float]]] = {}
+
+
+def outcomes(n: int) -> list[tuple[tuple[int, ...], float]]:
+    """Every sorted throw of ``n`` dice with its probability (one empty throw for none)."""
+    if n not in ROLLS_CACHE:
+        ROLLS_CACHE[n] = [(roll, multinomial(roll) / 6**n) for roll in sorted_rolls(n)] if n else [((), 1.0)]
+    return ROLLS_CACHE[n]
+
+
+def brute_force(rules_: RuleSet) -> float:
+    """Expectimax straight from :func:`placements`: no keep lattice, no tables, no vectorisation."""
+    boxes = [box.id for box in rules_.boxes]
+    upper = {box.id for box in rules_.boxes if box.section is Section.UPPER}
+    threshold, bonus = rules_.upper_bonus_threshold, rules_.upper_bonus
+    five = rules_.five_box
+
+    @cache
+    def turn_start(filled: Sheet, free: int) -> float:
+        if len(filled) == len(boxes):
+            return float(rules_.free_throw_points * free)
+        return sum(
+            p * after_throw(filled, free, roll, True, rules_.rolls - 1, 0)
+            for roll, p in outcomes(rules_.dice)
+        )
+
+    @cache
+    def best_score(filled: Sheet, free: int, roll: tuple[int, ...], at_once: bool) -> float:
+        sheet = dict(filled)
+        up = min(threshold, sum(points for key, points in sheet.items() if key in upper))
+        best = -1.0
+        for key, placement in placements(rules_, sheet, roll, thrown_at_once=at_once).items():
+            gained = placement.total
+            if key in upper and up < threshold <= up + placement.points:
+                gained += bonus
+            # keep only what the future can depend on: the capped upper score, an armed five box
+            if key in upper:
+                points = min(placement.points, threshold - up)
+            else:
+                points = min(placement.points, 1) if key == five else 0
+            best = max(best, gained + turn_start(filled | {(key, points)}, free))
+        return best
+
+    @cache
+    def keep_value(filled: Sheet, free: int, keep: tuple[int, ...], left: int, used: int) -> float:
+        """Hold ``keep`` and throw the rest, with ``left`` regular throws after it (a free throw when
+        ``used`` went up)."""
+        return sum(
+            p * after_throw(filled, free, tuple(sorted(keep + rest)), not keep, left, used)
+            for rest, p in outcomes(rules_.dice - len(keep))
+        )
+
+    @cache
+    def after_throw(
+        filled: Sheet, free: int, roll: tuple[int, ...], at_once: bool, left: int, used: int
+    ) -> float:
+        best = best_score(filled, free, roll, at_once)
+        keeps = [keep for keep in sub_keeps(roll) if len(keep) < len(roll)]
+        if left > 0:
+            best = max([best, *(keep_value(filled, free, keep, left - 1, used) for keep in keeps)])
+        elif free > 0 and used < rules_.free_throws_per_turn:
+            best = max([best, *(keep_value(filled, free - 1, keep, 0, used + 1) for keep in keeps)])
+        return best
+
+    return turn_start(frozenset(), rules_.free_throws)
+
+
+def reduced(**changes: object) -> RuleSet:
+    """A three-dice game of four boxes with a low upper bonus, so that every rule matters quickly."""
+    boxes = (
+        Box("twos", Section.UPPER, Upper(2), "Twos", "Zweier"),
+        Box("fives", Section.UPPER, Upper(5), "Fives", "Fünfer"),
+        Box("run", Section.LOWER, Run(3, 20), "Run", "Straße", joker_points=20, figure=True),
+        Box("alike", Section.LOWER, Pattern(((3,),), 30), "Alike", "Gleiche", figure=True),
+    )
+    base = dataclasses.replace(
+        rules.get("yahtzee"),
+        id="reduced",
+        boxes=boxes,
+        dice=3,
+        five_box="alike",
+        upper_bonus_threshold=12,
+        upper_bonus=35,
+        extra=Extra.FORCED_JOKER,
+        extra_bonus=100,
+    )
+    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+
+
+REDUCED = {
+    "forced joker": reduced(),
+    "free joker": reduced(extra=Extra.FREE_JOKER),
+    "hundred": reduced(extra=Extra.HUNDRED),
+    "no joker, bonus": reduced(extra=Extra.NONE),
+    "sharp": reduced(sharp=True),
+    "top-down": reduced(columns=(Column("1", Order.TOP_DOWN),)),
+    "bottom-up, two throws": reduced(columns=(Column("1", Order.BOTTOM_UP),), rolls=2),
+    "free throws": reduced(free_throws=2, extra=Extra.NONE, extra_bonus=0),
+    "two free throws a turn": reduced(free_throws=2, free_throws_per_turn=2, sharp=True),
+}
+
+
+@pytest.mark.parametrize("name", list(REDUCED))
+def test_matches_brute_force_on_a_reduced_game(name: str) -> None:
+    game = REDUCED[name]
+    assert solve(game).expected_score == pytest.approx(brute_force(game), abs=1e-9)
+
+
+# --- the tables the kernels read agree with the rules ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "options"),
+    [
+        ("yahtzee", {}),
+        ("yahtzee", {"joker": "free"}),
+        ("yahtzee", {"joker": "none"}),
+        ("kniffel", {"extra": "100"}),
+        ("kniffel", {"sharp": "on"}),
+        ("kniffel", {"strict": "on"}),
+        ("yatzy", {}),
+    ],
+)
+def test_every_special_placement_matches_the_rules(rules_id: str, options: Mapping[str, str]) -> None:
+    compiled = compile_rules(rules.get(rules_id, options))
+    states = compiled.all_states(alike_only=True)
+    if len(states) > 30_000:
+        states = states[::7]
+    assert compiled.mismatches(states) == []
+    assert compiled.mismatches(compiled.sample_states(500, seed=3)) == []
+
+
+def test_single_column_of_a_multi_column_game() -> None:
+    knoeffel = single_column(rules.get("knoeffel"))
+    assert not knoeffel.multi_column
+    assert knoeffel.free_throws == 3
+    assert compile_rules(knoeffel).n_free == 4
+
+
+def test_reduced_outcomes_sum_to_one() -> None:
+    for n in range(4):
+        assert sum(p for _, p in outcomes(n)) == pytest.approx(1.0)
+    assert len(list(itertools.chain(outcomes(3)))) == 56
