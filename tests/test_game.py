@@ -181,8 +181,7 @@ def test_rolls_up_to_three_then_score() -> None:
 
 def test_legal_actions_after_a_roll() -> None:
     game = new_game("kniffel")
-    turn_dice = game.apply(Roll(dice=(2, 2, 3, 5, 6)))
-    assert turn_dice == Roll(dice=(2, 2, 3, 5, 6))
+    assert game.apply(Roll(dice=(2, 2, 3, 5, 6))) == Roll(dice=(2, 2, 3, 5, 6))
     actions = game.legal_actions()
     rolls = [a for a in actions if isinstance(a, Roll)]
     # Every distinct choice of dice to keep, from none to all but one: 3*2*2*2 = 24 sub-multisets

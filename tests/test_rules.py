@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+from collections.abc import Iterable
 
 import pytest
 
@@ -484,8 +485,8 @@ def test_strict_on_multi_column_sheets_orders_only_free_columns() -> None:
 # --- multi-column sheets (seeds 000, 001, 003) ----------------------------------------------------
 
 
-def _column(keys: object, column: str) -> set[str]:
-    assert isinstance(keys, dict)
+def _column(keys: Iterable[str], column: str) -> set[str]:
+    """The box ids of one column among box keys."""
     return {k.split(":")[1] for k in keys if k.startswith(column + ":")}
 
 
