@@ -107,7 +107,9 @@ class Action:
                 continue
             value = data[f.name]
             if f.name in ("keep", "dice"):
-                if not isinstance(value, list) or not all(isinstance(v, int) for v in value):
+                if not isinstance(value, list) or not all(
+                    isinstance(v, int) and not isinstance(v, bool) for v in value
+                ):
                     raise GameFormatError(f"{f.name} must be a list of faces, got {value!r}")
                 value = tuple(value)
             elif not isinstance(value, str):
@@ -328,7 +330,12 @@ class Game:
                 if self._reason(action) is None:
                     actions.append(action)
         if self.turn.dice is not None:
-            actions += [Announce(k) for k in self.rules.box_keys if self._reason(Announce(k)) is None]
+            if self.turn.rolls == 1 and self.turn.announced is None:
+                actions += [
+                    Announce(k)
+                    for k in self.sheet.free_keys
+                    if self.rules.locate(k)[0].order is Order.ANNOUNCED
+                ]
             actions += [Score(k) for k in self.placements()]
             actions += [Strike(k) for k in self._strikeable()]
         return actions
@@ -526,8 +533,10 @@ class Game:
             raise GameFormatError(str(error)) from None
         if not isinstance(players, list) or not isinstance(actions, list):
             raise GameFormatError("players and actions must be lists")
+        if not all(isinstance(p, str) for p in players):
+            raise GameFormatError(f"player names must be strings, got {players!r}")
         try:
-            game = cls(rules, [str(p) for p in players], dice=dice)
+            game = cls(rules, players, dice=dice)
         except ValueError as error:
             raise GameFormatError(str(error)) from None
         for number, item in enumerate(actions, 1):

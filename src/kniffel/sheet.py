@@ -124,7 +124,7 @@ class ScoreSheet:
 
     @classmethod
     def parse(cls, rules: RuleSet, text: str) -> ScoreSheet:
-        """``"ones=3,kniffel=50"`` (``-`` or ``x`` for a struck box) to a sheet."""
+        """``"ones=3,kniffel=50"`` (``-``, ``–`` or ``x`` for a struck box) to a sheet."""
         entries: dict[str, int] = {}
         for item in filter(None, (part.strip() for part in text.split(","))):
             key, sep, value = item.partition("=")
@@ -133,7 +133,7 @@ class ScoreSheet:
                 raise SheetError(f"a sheet entry is box=points, got {item!r}")
             if key in entries:
                 raise SheetError(f"box {key} is given twice")
-            if value.lower() in ("-", "x"):
+            if value.lower() in ("-", "x", "\u2013", "\u2014"):
                 entries[key] = 0
                 continue
             try:
