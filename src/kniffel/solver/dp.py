@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,16 +79,24 @@ def empty_values(c: Compiled) -> Values:
     return values
 
 
-def solve_compiled(c: Compiled) -> Solution:
+def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = None) -> Solution:
+    """Run the dynamic programme; ``progress(done, total)`` is called after each level of masks (its own
+    time is not counted in :attr:`Solution.seconds`)."""
     from kniffel.solver import kernels
 
     args = kernel_tables(c)
     values = empty_values(c)
-    start = time.perf_counter()
-    for level in reversed(c.levels[:-1]):
-        if len(level):
-            kernels.solve_level(level, values, *args)
-    seconds = time.perf_counter() - start
+    levels = [level for level in reversed(c.levels[:-1]) if len(level)]
+    total = sum(len(level) for level in levels)
+    done = 0
+    seconds = 0.0
+    for level in levels:
+        start = time.perf_counter()
+        kernels.solve_level(level, values, *args)
+        seconds += time.perf_counter() - start
+        done += len(level)
+        if progress is not None:
+            progress(done, total)
     values.flags.writeable = False
     return Solution(c, values, seconds)
 

@@ -1,0 +1,159 @@
+"""Solved tables on disk: one ``.npy`` per rule set, memory-mapped on load, never trusted blindly.
+
+The file name carries the rule set id, its options and a key: a hash of everything the table depends on
+(the rule declaration, its score table, the solver version). Beside each table a small JSON file holds
+that key, the array's shape and a checksum of its bytes; it is written last, so a table without a
+matching description is unfinished or foreign. A damaged, truncated, foreign or stale file is detected
+on load and rebuilt.
+
+The directory is ``$KNIFFEL_CACHE_DIR`` if set, else the user's cache directory (``$XDG_CACHE_HOME`` or
+``~/.cache`` on Linux, ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows) plus ``kniffel``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.rules import RuleSet
+from kniffel.solver.compile import SOLVER_VERSION, Compiled, compile_rules
+from kniffel.solver.dp import Solution, solve_compiled
+
+ENV = "KNIFFEL_CACHE_DIR"
+FORMAT = "kniffel-solver-table"
+
+
+def cache_dir() -> Path:
+    """Where tables are kept (not created here)."""
+    override = os.environ.get(ENV)
+    if override:
+        return Path(override).expanduser()
+    home = Path.home()
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA")
+        return (Path(local) if local else home / "AppData" / "Local") / "kniffel" / "Cache"
+    if sys.platform == "darwin":
+        return home / "Library" / "Caches" / "kniffel"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".cache") / "kniffel"
+
+
+def table_key(rules: RuleSet) -> str:
+    """A hash of everything a solved table depends on."""
+    digest = hashlib.sha256()
+    digest.update(f"{FORMAT} {SOLVER_VERSION}\n".encode())
+    digest.update(json.dumps(rules.describe(), sort_keys=True, default=str).encode())
+    digest.update(
+        repr([(b.id, b.score, b.joker_points, b.figure, b.section.value) for b in rules.boxes]).encode()
+    )
+    digest.update(
+        repr((rules.rolls, rules.free_throw_points, rules.free_throws_per_turn, rules.extra.value)).encode()
+    )
+    digest.update(np.ascontiguousarray(rules.score_table).tobytes())
+    return digest.hexdigest()[:20]
+
+
+def table_path(rules: RuleSet, directory: Path | None = None) -> Path:
+    options = "".join(f"_{k}-{v}" for k, v in sorted(rules.options.items()))
+    name = re.sub(r"[^A-Za-z0-9_.-]", "-", f"{rules.id}{options}")
+    return (directory or cache_dir()) / f"{name}.{table_key(rules)}.npy"
+
+
+def _checksum(values: npt.NDArray[np.float64]) -> str:
+    return hashlib.blake2b(np.ascontiguousarray(values).data.cast("B"), digest_size=16).hexdigest()
+
+
+def _meta_path(path: Path) -> Path:
+    return path.with_suffix(".json")
+
+
+def load(compiled: Compiled, directory: Path | None = None) -> Solution | None:
+    """The cached solution of ``compiled.rules`` if a sound one exists, else None."""
+    path = table_path(compiled.rules, directory)
+    meta_path = _meta_path(path)
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        shape = (compiled.n_aux, compiled.n_masks, compiled.threshold + 1)
+        if (
+            not isinstance(meta, dict)
+            or meta.get("format") != FORMAT
+            or meta.get("key") != table_key(compiled.rules)
+            or meta.get("solver_version") != SOLVER_VERSION
+            or tuple(meta.get("shape", ())) != shape
+        ):
+            return None
+        values = np.load(path, mmap_mode="r", allow_pickle=False)
+        if values.shape != shape or values.dtype != np.float64 or not values.flags.c_contiguous:
+            return None
+        if _checksum(values) != meta.get("checksum"):
+            return None
+        solution = Solution(compiled, values, 0.0)
+        if not np.isfinite(solution.expected_score) or solution.expected_score != meta.get("expected_score"):
+            return None
+        return solution
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+
+
+def save(solution: Solution, directory: Path | None = None) -> Path:
+    """Write the table and its description atomically; returns the table's path."""
+    path = table_path(solution.rules, directory)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = {
+        "format": FORMAT,
+        "key": table_key(solution.rules),
+        "solver_version": SOLVER_VERSION,
+        "rules": solution.rules.id,
+        "options": dict(solution.rules.options),
+        "shape": list(solution.values.shape),
+        "checksum": _checksum(solution.values),
+        "expected_score": solution.expected_score,
+        "seconds": solution.seconds,
+    }
+    _meta_path(path).unlink(missing_ok=True)
+    _atomic_write(path, lambda f: np.save(f, np.ascontiguousarray(solution.values), allow_pickle=False))
+    _atomic_write(_meta_path(path), lambda f: f.write(json.dumps(meta, indent=1).encode()))
+    return path
+
+
+def _atomic_write(path: Path, write: Callable[[BinaryIO], object]) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def table(
+    rules: RuleSet,
+    *,
+    use_cache: bool = True,
+    directory: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Solution:
+    """The solved table of a single-column rule set: from the cache when a sound copy is there, else
+    solved (and then cached, if ``use_cache``). A cache that cannot be written is not an error."""
+    compiled = compile_rules(rules)
+    if use_cache:
+        found = load(compiled, directory)
+        if found is not None:
+            return found
+    solution = solve_compiled(compiled, progress=progress)
+    if use_cache:
+        with contextlib.suppress(OSError):
+            save(solution, directory)
+    return solution

@@ -1,0 +1,143 @@
+"""The advisor and the optimal strategy: values of every option, consistent with the solved table, and
+option by option equal to the peer package ``yatzy-solver`` where it is installed."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from functools import cache
+
+import pytest
+
+from kniffel import rules
+from kniffel.dice import sorted_rolls
+from kniffel.rules import Section
+from kniffel.solver import Advisor, Strategy, single_column, solve
+from kniffel.solver.keeps import keep_tables
+from test_solver_values import solved
+
+
+@cache
+def advisor(rules_id: str = "yahtzee", joker: str = "free") -> Advisor:
+    options = (("joker", joker),) if rules_id == "yahtzee" else ()
+    return Advisor(solved(rules_id, options))
+
+
+def test_the_classic_opening_keeps_the_pair() -> None:
+    options = advisor().options({}, [1, 3, 3, 5, 6], rolls_left=2)
+    assert options[0].action == "keep 3 3"
+    assert options[0].keep == (3, 3)
+    assert [o.value for o in options] == sorted((o.value for o in options), reverse=True)
+    actions = [o.action for o in options]
+    assert "keep" in actions  # reroll everything
+    assert "keep 1 3 3 5 6" not in actions
+    assert len(actions) == len(set(actions)) == 13 + 23  # 24 distinct holds, less "keep all"
+
+
+def test_last_throw_offers_only_scores() -> None:
+    options = advisor().options({"chance": 20}, [2, 3, 4, 5, 5], rolls_left=0)
+    assert all(o.is_score for o in options)
+    assert {o.box for o in options} == set(rules.get("yahtzee").box_keys) - {"chance"}
+    assert options[0].action == "score large_straight" or options[0].action == "score small_straight"
+
+
+def test_a_turn_is_worth_the_mean_of_its_best_first_throws() -> None:
+    adv = advisor()
+    probs = keep_tables(5).roll_probs
+    for sheet in ({}, {"ones": 3, "yahtzee": 50}, {"sixes": 24, "fives": 20, "chance": 22, "yahtzee": 0}):
+        expected = sum(
+            p * adv.best(sheet, roll, rolls_left=2).value
+            for roll, p in zip(sorted_rolls(5), probs, strict=True)
+        )
+        assert expected == pytest.approx(adv.value(sheet), abs=1e-9)
+
+
+def test_scoring_value_adds_the_points_and_the_bonuses() -> None:
+    adv = advisor()
+    sheet = {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "yahtzee": 50}
+    option = {o.box: o.value for o in adv.options(sheet, [6, 6, 6, 6, 6], 0)}
+    after = dict(sheet, sixes=30)
+    # 30 in sixes, 35 upper bonus (45 + 30 >= 63), 100 extra Yahtzee bonus
+    assert option["sixes"] == pytest.approx(30 + 35 + 100 + adv.value(after), abs=1e-9)
+
+
+def test_bad_situations_are_refused() -> None:
+    adv = advisor()
+    with pytest.raises(ValueError, match="no box"):
+        adv.options({"nope": 1}, [1, 2, 3, 4, 5], 2)
+    with pytest.raises(ValueError, match="dice"):
+        adv.options({}, [1, 2, 3], 2)
+    with pytest.raises(ValueError, match="rolls left"):
+        adv.options({}, [1, 2, 3, 4, 5], 3)
+    with pytest.raises(ValueError, match="cannot be reached"):
+        adv.options({"ones": 40}, [1, 2, 3, 4, 5], 2)
+
+
+def test_strategy_chooses_the_best_option() -> None:
+    strategy = Strategy(solved("yahtzee", (("joker", "free"),)))
+    assert strategy.choose({}, [1, 3, 3, 5, 6], 2).keep == (3, 3)
+    assert strategy.choose({}, [6, 6, 6, 6, 6], 2).box == "yahtzee"
+
+
+def test_free_throws_are_offered_after_the_last_regular_throw() -> None:
+    adv = Advisor(solve(single_column(rules.get("knoeffel"))))
+    options = adv.options({}, [1, 2, 3, 3, 6], 0, free_throws_left=3)
+    assert any(o.free_throw for o in options)
+    assert all(o.free_throw for o in options if o.keep is not None)
+    assert not any(o.keep is not None for o in adv.options({}, [1, 2, 3, 3, 6], 0, free_throws_left=0))
+    used = adv.options({}, [1, 2, 3, 3, 6], 0, free_throws_left=2, free_throws_used=1)
+    assert all(o.is_score for o in used)
+    assert adv.value({}, free_throws_left=3) > adv.value({}, free_throws_left=0)
+
+
+# --- against yatzy-solver -------------------------------------------------------------------------
+
+PEER_VARIANTS = {("yahtzee", "free"): "american", ("yatzy", ""): "yatzy-scandinavian"}
+
+
+def random_situations(
+    rules_id: str, count: int, seed: int
+) -> Iterator[tuple[dict[str, int], tuple[int, ...], int]]:
+    rng = random.Random(seed)
+    ruleset = rules.get(rules_id)
+    rolls = sorted_rolls(5)
+    for _ in range(count):
+        filled: dict[str, int] = {}
+        for box in ruleset.boxes:
+            if rng.random() < rng.random():
+                if box.section is Section.UPPER:
+                    assert box.face is not None
+                    filled[box.id] = box.face * rng.randrange(6)
+                elif box.id == ruleset.five_box:
+                    filled[box.id] = rng.choice([0, 50])
+                else:
+                    filled[box.id] = 0
+        if len(filled) == len(ruleset.boxes):
+            filled.pop(ruleset.boxes[rng.randrange(len(ruleset.boxes))].id)
+        yield filled, rng.choice(rolls), rng.randrange(3)
+
+
+@pytest.mark.parametrize(("rules_id", "joker"), list(PEER_VARIANTS))
+def test_option_values_equal_the_peer_solver(rules_id: str, joker: str) -> None:
+    ys = pytest.importorskip("yatzy_solver")
+    peer = ys.Solver.build(ys.Variant(PEER_VARIANTS[(rules_id, joker)]))
+    ours = advisor(rules_id, joker) if joker else advisor(rules_id)
+    five = rules.get(rules_id).five_box
+    upper = {box.id for box in rules.get(rules_id).upper_boxes}
+    for filled, dice, rolls_left in random_situations(rules_id, 150, seed=11):
+        names = {key: ("five_of_a_kind" if key == five and rules_id == "yahtzee" else key) for key in filled}
+        up = min(63, sum(p for key, p in filled.items() if key in upper))
+        notation = (
+            f"dice {' '.join(map(str, dice))} | rolls {rolls_left} | upper {up} | "
+            f"filled {','.join(names[k] for k in filled) or '-'}"
+        )
+        if rules_id == "yahtzee" and five in filled:
+            notation += f" | five_of_a_kind {filled[five]}"
+        theirs = {
+            action.replace("five_of_a_kind", five or "").replace("keep -", "keep"): value
+            for action, value in peer.option_values(notation)
+        }
+        mine = {o.action: o.value for o in ours.options(filled, dice, rolls_left)}
+        assert mine.keys() == theirs.keys(), notation
+        for action, value in mine.items():
+            assert value == pytest.approx(theirs[action], abs=1e-6), (notation, action)

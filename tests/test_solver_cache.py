@@ -1,0 +1,122 @@
+"""Solved tables on disk: reused when sound, rebuilt when damaged, foreign or stale."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kniffel.solver import cache
+from kniffel.solver.compile import compile_rules
+from test_solver_values import reduced
+
+
+def test_the_directory_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(cache.ENV, str(tmp_path / "tables"))
+    assert cache.cache_dir() == tmp_path / "tables"
+    monkeypatch.delenv(cache.ENV)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    if sys.platform.startswith("linux"):
+        assert cache.cache_dir() == tmp_path / "xdg" / "kniffel"
+
+
+def test_a_solved_table_is_written_once_and_memory_mapped(tmp_path: Path) -> None:
+    game = reduced()
+    first = cache.table(game, directory=tmp_path)
+    assert first.seconds > 0
+    path = cache.table_path(game, tmp_path)
+    assert path.exists()
+    assert path.with_suffix(".json").exists()
+    again = cache.table(game, directory=tmp_path)
+    assert again.seconds == 0.0
+    assert isinstance(again.values, np.memmap)
+    assert np.array_equal(again.values, first.values)
+
+
+def test_no_cache_neither_reads_nor_writes(tmp_path: Path) -> None:
+    solution = cache.table(reduced(), directory=tmp_path, use_cache=False)
+    assert solution.seconds > 0
+    assert list(tmp_path.iterdir()) == []
+
+
+def _corrupt_bytes(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[-40] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def _truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[:-100])
+
+
+def _garbage_meta(path: Path) -> None:
+    path.with_suffix(".json").write_text("{not json", encoding="utf-8")
+
+
+def _drop_meta(path: Path) -> None:
+    path.with_suffix(".json").unlink()
+
+
+def _not_an_array(path: Path) -> None:
+    path.write_bytes(b"hello")
+
+
+@pytest.mark.parametrize("damage", [_corrupt_bytes, _truncate, _garbage_meta, _drop_meta, _not_an_array])
+def test_a_damaged_table_is_rebuilt(tmp_path: Path, damage: object) -> None:
+    game = reduced()
+    good = cache.table(game, directory=tmp_path)
+    expected = np.array(good.values)
+    path = cache.table_path(game, tmp_path)
+    damage(path)  # type: ignore[operator]
+    assert cache.load(compile_rules(game), tmp_path) is None
+    rebuilt = cache.table(game, directory=tmp_path)
+    assert rebuilt.seconds > 0
+    assert np.array_equal(rebuilt.values, expected)
+    assert cache.load(compile_rules(game), tmp_path) is not None
+
+
+def test_a_foreign_table_under_the_right_name_is_not_trusted(tmp_path: Path) -> None:
+    game = reduced()
+    other = reduced(upper_bonus=50)
+    cache.table(game, directory=tmp_path)
+    cache.table(other, directory=tmp_path)
+    mine, theirs = cache.table_path(game, tmp_path), cache.table_path(other, tmp_path)
+    assert mine != theirs
+    mine.write_bytes(theirs.read_bytes())
+    mine.with_suffix(".json").write_bytes(theirs.with_suffix(".json").read_bytes())
+    assert cache.load(compile_rules(game), tmp_path) is None
+    assert (
+        cache.table(game, directory=tmp_path).expected_score
+        != cache.table(other, directory=tmp_path).expected_score
+    )
+
+
+def test_the_key_follows_the_rules_and_the_solver_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = reduced()
+    assert cache.table_key(game) == cache.table_key(reduced())
+    assert cache.table_key(game) != cache.table_key(reduced(rolls=2))
+    assert cache.table_key(game) != cache.table_key(dataclasses.replace(game, options={"sharp": "on"}))
+    key = cache.table_key(game)
+    monkeypatch.setattr(cache, "SOLVER_VERSION", 10_000)
+    assert cache.table_key(game) != key
+
+
+def test_a_stale_description_is_not_trusted(tmp_path: Path) -> None:
+    game = reduced()
+    cache.table(game, directory=tmp_path)
+    meta_path = cache.table_path(game, tmp_path).with_suffix(".json")
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    meta["solver_version"] = -1
+    meta_path.write_text(json.dumps(meta), encoding="utf-8")
+    assert cache.load(compile_rules(game), tmp_path) is None
+
+
+def test_an_unwritable_cache_is_not_an_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory", encoding="utf-8")
+    solution = cache.table(reduced(), directory=blocker / "sub")
+    assert solution.seconds > 0
