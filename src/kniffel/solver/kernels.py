@@ -1,8 +1,10 @@
 """numba kernels of the dynamic programme: scoring, the keep lattice, one turn, one level of states.
 
 Every array of values is laid out ``[..., lane]`` where a lane is one upper score (``lo + lane``), so the
-inner loops run over contiguous memory and vectorise. The tables come from
-:class:`kniffel.solver.compile.Compiled`; the argument lists are long because numba wants plain arrays.
+inner loops run over contiguous memory and vectorise. The loops index the arrays directly instead of
+taking row views: a view costs a reference-count update, which is slow and, shared between threads,
+contended. The tables come from :class:`kniffel.solver.compile.Compiled`; the argument lists are long
+because numba wants plain arrays.
 """
 
 from __future__ import annotations
@@ -17,26 +19,38 @@ NEG = -1.0e300
 
 @njit(cache=True, nogil=True, inline="always")
 def candidate(
-    row: Any, p: Any, extra: Any, is_upper: bool, lo: int, nl: int, threshold: int, upper_bonus: int, out: Any
+    values: Any,
+    aux: int,
+    child: int,
+    p: Any,
+    extra: Any,
+    is_upper: bool,
+    lo: int,
+    nl: int,
+    threshold: int,
+    upper_bonus: int,
+    out: Any,
+    row: int,
 ) -> None:  # pragma: no cover
-    """``out[lane]``: points now (with the upper bonus if the score crosses the threshold) plus the
-    value ``row`` of the state after scoring ``p`` in a box."""
+    """``out[row, lane]``: points now (with the upper bonus if the score crosses the threshold) plus the
+    value of state ``values[aux, child]`` after scoring ``p`` in a box."""
     add = p + extra
     if is_upper:
         # lanes that stay below the threshold, those that cross it (bonus), those already above it
         cross = min(max(threshold - p - lo, 0), nl)
         above = min(max(threshold - lo, cross), nl)
+        shift = lo + p
         for lane in range(cross):
-            out[lane] = add + row[lo + p + lane]
-        top = add + upper_bonus + row[threshold]
+            out[row, lane] = add + values[aux, child, shift + lane]
+        top = add + upper_bonus + values[aux, child, threshold]
         for lane in range(cross, above):
-            out[lane] = top
-        top = add + row[threshold]
+            out[row, lane] = top
+        top = add + values[aux, child, threshold]
         for lane in range(above, nl):
-            out[lane] = top
+            out[row, lane] = top
     else:
         for lane in range(nl):
-            out[lane] = add + row[lo + lane]
+            out[row, lane] = add + values[aux, child, lo + lane]
 
 
 @njit(cache=True, nogil=True)
@@ -76,17 +90,16 @@ def score_values(
     n_pairs = pair_box.shape[0]
     allow = allowed[mask]
     aux = armed * n_free + free
-    unarmed = free
     dump = np.full(nl, NEG)
-    tmp = np.empty(nl)
     for b in range(n_boxes):
         if (allow >> b) & 1 == 0:
             continue
-        row = values[unarmed if track and b == five else aux, mask | (1 << b)]
+        a0 = free if track and b == five else aux
+        child = mask | (1 << b)
         for lane in range(nl):
-            v = row[lo + lane]
+            v = values[a0, child, lo + lane]
             dump[lane] = v if v > dump[lane] else dump[lane]
-    cand = np.empty((n_pairs, nl))
+    cand = np.empty((n_pairs + 1, nl))
     for j in range(n_pairs):
         b = pair_box[j]
         if (allow >> b) & 1 == 0:
@@ -94,24 +107,16 @@ def score_values(
         p = np.int64(pair_pts[j])
         a2 = (1 if p > 0 else 0) if track and b == five else armed
         candidate(
-            values[a2 * n_free + free, mask | (1 << b)],
-            p,
-            0,
-            upper[b] == 1,
-            lo,
-            nl,
-            threshold,
-            upper_bonus,
-            cand[j],
-        )
+            values, a2 * n_free + free, mask | (1 << b), p, 0, upper[b] == 1, lo, nl, threshold, upper_bonus,
+            cand, j,
+        )  # fmt: skip
     special_here = joker and five >= 0 and (mask >> five) & 1 == 1
     for s in range(n_s):
         for r in range(n_rolls):
-            o = out[s, r, off : off + nl]
             face = alike[r]
             if special_here and face >= 0:
                 for lane in range(nl):
-                    o[lane] = NEG
+                    out[s, r, off + lane] = NEG
                 extra = np.int64(jbonus[mask, armed, face])
                 for b in range(n_boxes):
                     p = np.int64(jpts[mask, armed, s, face, b])
@@ -119,59 +124,48 @@ def score_values(
                         continue
                     a2 = (1 if p > 0 else 0) if track and b == five else armed
                     candidate(
-                        values[a2 * n_free + free, mask | (1 << b)],
-                        p,
-                        extra,
-                        upper[b] == 1,
-                        lo,
-                        nl,
-                        threshold,
-                        upper_bonus,
-                        tmp,
-                    )
+                        values, a2 * n_free + free, mask | (1 << b), p, extra, upper[b] == 1, lo, nl,
+                        threshold, upper_bonus, cand, n_pairs,
+                    )  # fmt: skip
                     for lane in range(nl):
-                        o[lane] = tmp[lane] if tmp[lane] > o[lane] else o[lane]
+                        x = cand[n_pairs, lane]
+                        out[s, r, off + lane] = x if x > out[s, r, off + lane] else out[s, r, off + lane]
                 continue
             for lane in range(nl):
-                o[lane] = dump[lane]
+                out[s, r, off + lane] = dump[lane]
             for i in range(nonzero.shape[2]):
                 j = nonzero[s, r, i]
                 if j < 0:
                     break
                 if (allow >> pair_box[j]) & 1 == 0:
                     continue
-                c = cand[j]
                 for lane in range(nl):
-                    o[lane] = c[lane] if c[lane] > o[lane] else o[lane]
+                    x = cand[j, lane]
+                    out[s, r, off + lane] = x if x > out[s, r, off + lane] else out[s, r, off + lane]
 
 
 @njit(cache=True, nogil=True)
 def keep_expect(
     ev: Any, width: int, child: Any, first_roll: int, probs: Any, sharp: bool, at_once: Any
 ) -> None:  # pragma: no cover
-    """``ev[keep]`` for every keep that is not a full roll: the expected value of throwing the dice it lacks,
-    from the values of the rolls in ``ev[first_roll:]`` (one die at a time). With the sharp rule the empty
-    keep throws all dice at once and takes its values from ``at_once[roll]`` instead."""
+    """``ev[keep]`` for every keep that is not a full roll: the expected value of throwing the dice it
+    lacks, from the values of the rolls in ``ev[first_roll:]`` (one die at a time). With the sharp rule the
+    empty keep throws all dice at once and takes its values from ``at_once[roll]`` instead."""
     sixth = 1.0 / 6.0
     for k in range(first_roll - 1, -1, -1):
-        e = ev[k]
-        c0 = ev[child[k, 0]]
-        c1 = ev[child[k, 1]]
-        c2 = ev[child[k, 2]]
-        c3 = ev[child[k, 3]]
-        c4 = ev[child[k, 4]]
-        c5 = ev[child[k, 5]]
+        c0, c1, c2 = child[k, 0], child[k, 1], child[k, 2]
+        c3, c4, c5 = child[k, 3], child[k, 4], child[k, 5]
         for lane in range(width):
-            e[lane] = (c0[lane] + c1[lane] + c2[lane] + c3[lane] + c4[lane] + c5[lane]) * sixth
+            ev[k, lane] = (
+                ev[c0, lane] + ev[c1, lane] + ev[c2, lane] + ev[c3, lane] + ev[c4, lane] + ev[c5, lane]
+            ) * sixth
     if sharp:
-        e = ev[0]
         for lane in range(width):
-            e[lane] = 0.0
+            ev[0, lane] = 0.0
         for r in range(at_once.shape[0]):
             p = probs[r]
-            w = at_once[r]
             for lane in range(width):
-                e[lane] += p * w[lane]
+                ev[0, lane] += p * at_once[r, lane]
 
 
 @njit(cache=True, nogil=True)
@@ -181,23 +175,20 @@ def keep_max(ev: Any, width: int, parent: Any, padded: Any) -> None:  # pragma: 
         # few lanes: one pass per keep over a fixed number of links (pads point at the keep itself)
         n_links = padded.shape[1]
         for k in range(1, ev.shape[0]):
-            e = ev[k]
             for j in range(n_links):
-                eq = ev[padded[k, j]]
+                q = padded[k, j]
                 for lane in range(width):
-                    x = eq[lane]
-                    e[lane] = x if x > e[lane] else e[lane]
+                    x = ev[q, lane]
+                    ev[k, lane] = x if x > ev[k, lane] else ev[k, lane]
         return
     for k in range(1, ev.shape[0]):
-        e = ev[k]
         for j in range(parent.shape[1]):
             q = parent[k, j]
             if q < 0:
                 break
-            eq = ev[q]
             for lane in range(width):
-                x = eq[lane]
-                e[lane] = x if x > e[lane] else e[lane]
+                x = ev[q, lane]
+                ev[k, lane] = x if x > ev[k, lane] else ev[k, lane]
 
 
 @njit(cache=True, nogil=True)
@@ -223,29 +214,25 @@ def roll_values(
     sharp = n_s == 2
     start = free - usable
     for r in range(n_rolls):
-        e = ev[first_roll + r]
-        sc = sv[start, 0, r]
+        k = first_roll + r
         for lane in range(width):
-            e[lane] = sc[lane]
+            ev[k, lane] = sv[start, 0, r, lane]
         if sharp:
-            w = at_once[r]
-            sc = sv[start, 1, r]
             for lane in range(width):
-                w[lane] = sc[lane]
+                at_once[r, lane] = sv[start, 1, r, lane]
     for step in range(usable + stages):
         level = start + step + 1 if step < usable else free
         keep_expect(ev, width, child, first_roll, probs, sharp, at_once)
         keep_max(ev, width, parent, padded)
         for r in range(n_rolls):
-            e = ev[first_roll + r]
+            k = first_roll + r
             if sharp:
-                w = at_once[r]
-                sc = sv[level, 1, r]
                 for lane in range(width):
-                    w[lane] = sc[lane] if sc[lane] > e[lane] else e[lane]
-            sc = sv[level, 0, r]
+                    x = sv[level, 1, r, lane]
+                    at_once[r, lane] = x if x > ev[k, lane] else ev[k, lane]
             for lane in range(width):
-                e[lane] = sc[lane] if sc[lane] > e[lane] else e[lane]
+                x = sv[level, 0, r, lane]
+                ev[k, lane] = x if x > ev[k, lane] else ev[k, lane]
 
 
 @njit(cache=True, nogil=True)
@@ -293,30 +280,9 @@ def solve_mask(
     for a in range(na):
         for f in range(n_free):
             score_values(
-                mask,
-                a,
-                f,
-                0,
-                nl,
-                sv[f],
-                a * nl,
-                values,
-                base,
-                upper,
-                allowed,
-                alike,
-                five,
-                track,
-                n_free,
-                joker,
-                jpts,
-                jbonus,
-                threshold,
-                upper_bonus,
-                pair_box,
-                pair_pts,
-                nonzero,
-            )
+                mask, a, f, 0, nl, sv[f], a * nl, values, base, upper, allowed, alike, five, track, n_free,
+                joker, jpts, jbonus, threshold, upper_bonus, pair_box, pair_pts, nonzero,
+            )  # fmt: skip
     total = np.empty(width)
     for f in range(n_free):
         roll_values(
@@ -326,16 +292,20 @@ def solve_mask(
             total[lane] = 0.0
         for r in range(n_rolls):
             p = probs[r]
-            w = at_once[r] if sharp else ev[first_roll + r]
-            for lane in range(width):
-                total[lane] += p * w[lane]
+            if sharp:
+                for lane in range(width):
+                    total[lane] += p * at_once[r, lane]
+            else:
+                k = first_roll + r
+                for lane in range(width):
+                    total[lane] += p * ev[k, lane]
         for a in range(na):
-            out = values[a * n_free + f, mask]
+            aux = a * n_free + f
             for lane in range(nl):
-                out[lane] = total[a * nl + lane]
+                values[aux, mask, lane] = total[a * nl + lane]
             if broadcast:
-                for lane in range(1, out.shape[0]):
-                    out[lane] = out[0]
+                for lane in range(1, values.shape[2]):
+                    values[aux, mask, lane] = total[a * nl]
 
 
 @njit(cache=True, parallel=True)
@@ -370,33 +340,10 @@ def solve_level(
     """Every mask of one level (same number of filled boxes), in parallel."""
     for i in prange(masks.shape[0]):
         solve_mask(
-            masks[i],
-            values,
-            base,
-            upper,
-            allowed,
-            alike,
-            five,
-            n_armed,
-            n_free,
-            joker,
-            jpts,
-            jbonus,
-            threshold,
-            upper_bonus,
-            nup,
-            upper_mask,
-            rolls,
-            per_turn,
-            child,
-            parent,
-            padded,
-            first_roll,
-            probs,
-            pair_box,
-            pair_pts,
-            nonzero,
-        )
+            masks[i], values, base, upper, allowed, alike, five, n_armed, n_free, joker, jpts, jbonus,
+            threshold, upper_bonus, nup, upper_mask, rolls, per_turn, child, parent, padded, first_roll,
+            probs, pair_box, pair_pts, nonzero,
+        )  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
@@ -442,30 +389,9 @@ def situation_tables(
     at_once = np.empty((n_rolls if sharp else 1, 1))
     for f in range(free + 1):
         score_values(
-            mask,
-            armed,
-            f,
-            up,
-            1,
-            sv[f],
-            0,
-            values,
-            base,
-            upper,
-            allowed,
-            alike,
-            five,
-            n_armed == 2,
-            n_free,
-            joker,
-            jpts,
-            jbonus,
-            threshold,
-            upper_bonus,
-            pair_box,
-            pair_pts,
-            nonzero,
-        )
+            mask, armed, f, up, 1, sv[f], 0, values, base, upper, allowed, alike, five, n_armed == 2, n_free,
+            joker, jpts, jbonus, threshold, upper_bonus, pair_box, pair_pts, nonzero,
+        )  # fmt: skip
     roll_values(sv, free, usable, stages, 1, ev, at_once, child, parent, padded, first_roll, probs)
     keep_expect(ev, 1, child, first_roll, probs, sharp, at_once)
     return ev[:, 0].copy()
