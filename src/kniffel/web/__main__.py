@@ -1,0 +1,24 @@
+"""``python -m kniffel.web --port 8000``: the server without the CLI (tests and benchmarks start it so)."""
+
+from __future__ import annotations
+
+import argparse
+
+from kniffel.web import serve
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m kniffel.web", description="Serve Kniffel in the browser."
+    )
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--database-url", default=None, help="SQLAlchemy URL (default: KNIFFEL_DATABASE_URL)")
+    parser.add_argument("--bot-delay", type=float, default=None, help="seconds between bot actions (0.6)")
+    parser.add_argument("--log-level", default="warning")
+    args = parser.parse_args()
+    serve(args.host, args.port, args.database_url, bot_delay=args.bot_delay, log_level=args.log_level)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,177 @@
+// The home page: choose a rule set, its options and the seats, create the game, hand out links.
+
+import { lang, t, toggleLang, translatePage } from "/static/i18n.js";
+
+const MAX_SEATS = 8;
+let ruleSets = [];
+
+const $ = (id) => document.getElementById(id);
+
+function optionLabel(option) {
+  return option.key.replaceAll("_", " ");
+}
+
+function showRules() {
+  const rules = ruleSets.find((r) => r.id === $("rules").value);
+  $("rules-description").textContent = rules ? rules.description : "";
+  const box = $("options");
+  for (const el of box.querySelectorAll(".field")) el.remove();
+  for (const option of rules ? rules.options : []) {
+    const label = document.createElement("label");
+    label.className = "field";
+    label.title = option.help;
+    const name = document.createElement("span");
+    name.textContent = optionLabel(option);
+    const select = document.createElement("select");
+    select.name = option.key;
+    select.dataset.option = option.key;
+    for (const value of option.values) {
+      const item = new Option(value, value, value === option.default, value === option.default);
+      select.append(item);
+    }
+    const help = document.createElement("small");
+    help.className = "muted";
+    help.textContent = option.help;
+    label.append(name, select, help);
+    box.append(label);
+  }
+}
+
+function seatRow(name, kind) {
+  const li = document.createElement("li");
+  const input = document.createElement("input");
+  input.type = "text";
+  input.maxLength = 24;
+  input.value = name;
+  input.required = true;
+  input.className = "seat-name";
+  input.setAttribute("aria-label", t("seatName"));
+  const select = document.createElement("select");
+  select.className = "seat-kind";
+  select.setAttribute("aria-label", `${t("human")} / ${t("bot")}`);
+  select.append(new Option(t("human"), "human", kind === "human", kind === "human"));
+  select.append(new Option(t("bot"), "bot", kind === "bot", kind === "bot"));
+  const remove = document.createElement("button");
+  remove.type = "button";
+  remove.className = "remove";
+  remove.textContent = "×";
+  remove.setAttribute("aria-label", t("remove"));
+  remove.addEventListener("click", () => {
+    if ($("seats").children.length > 1) li.remove();
+    updateSeatButtons();
+  });
+  li.append(input, select, remove);
+  return li;
+}
+
+function updateSeatButtons() {
+  const count = $("seats").children.length;
+  $("add-seat").disabled = count >= MAX_SEATS;
+  for (const button of $("seats").querySelectorAll(".remove")) button.disabled = count <= 1;
+}
+
+function addSeat() {
+  const count = $("seats").children.length;
+  if (count >= MAX_SEATS) return;
+  const name = count === 0 ? (lang() === "de" ? "Spieler 1" : "Player 1") : `Bot ${count}`;
+  $("seats").append(seatRow(name, count === 0 ? "human" : "bot"));
+  updateSeatButtons();
+  $("seats").lastElementChild.querySelector("input").focus();
+}
+
+function request() {
+  const options = {};
+  for (const select of $("options").querySelectorAll("select")) options[select.dataset.option] = select.value;
+  const seats = [...$("seats").children].map((li) => ({
+    name: li.querySelector(".seat-name").value.trim(),
+    kind: li.querySelector(".seat-kind").value,
+  }));
+  return { rules: $("rules").value, options, seats, hotseat: $("hotseat").checked, pad: $("pad").checked };
+}
+
+async function create(event) {
+  event.preventDefault();
+  $("create-error").textContent = "";
+  $("create-button").disabled = true;
+  try {
+    const response = await fetch("/api/games", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(request()),
+    });
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.message || response.statusText);
+    showResult(body);
+  } catch (error) {
+    $("create-error").textContent = error.message;
+  } finally {
+    $("create-button").disabled = false;
+  }
+}
+
+function showResult(game) {
+  const base = location.origin;
+  const links = $("links");
+  links.replaceChildren();
+  const invites = [];
+  for (const seat of game.seats) {
+    if (!seat.url) continue;
+    invites.push({ name: seat.name, url: base + seat.url });
+    const li = document.createElement("li");
+    const label = document.createElement("span");
+    label.textContent = seat.name;
+    const field = document.createElement("input");
+    field.readOnly = true;
+    field.value = base + seat.url;
+    field.className = "invite";
+    field.setAttribute("aria-label", seat.name);
+    const copy = document.createElement("button");
+    copy.type = "button";
+    copy.textContent = t("copy");
+    copy.addEventListener("click", async () => {
+      field.select();
+      try {
+        await navigator.clipboard.writeText(field.value);
+      } catch {
+        document.execCommand("copy");
+      }
+      copy.textContent = t("copied");
+    });
+    li.append(label, field, copy);
+    links.append(li);
+  }
+  // The creator's browser remembers the links so the table can show them again.
+  localStorage.setItem(`kniffel.invites.${game.id}`, JSON.stringify(invites));
+  const firstHuman = game.seats.find((s) => s.url);
+  const hotseat = $("hotseat").checked;
+  $("open-table").href = hotseat || !firstHuman ? game.host_url : firstHuman.url;
+  $("open-table").textContent = firstHuman && !hotseat ? `${t("openTable")} (${firstHuman.name})` : t("openTable");
+  $("result").hidden = false;
+  $("open-table").focus();
+}
+
+async function init() {
+  translatePage();
+  $("lang").addEventListener("click", () => {
+    toggleLang();
+    translatePage();
+    for (const li of $("seats").children) {
+      const kind = li.querySelector(".seat-kind");
+      kind.options[0].text = t("human");
+      kind.options[1].text = t("bot");
+    }
+  });
+  $("add-seat").addEventListener("click", addSeat);
+  $("create").addEventListener("submit", create);
+  $("rules").addEventListener("change", showRules);
+  $("seats").append(seatRow(lang() === "de" ? "Spieler 1" : "Player 1", "human"));
+  $("seats").append(seatRow("Bot", "bot"));
+  updateSeatButtons();
+  const response = await fetch("/api/rules");
+  ruleSets = await response.json();
+  for (const rules of ruleSets) $("rules").append(new Option(rules.name, rules.id));
+  showRules();
+  document.body.dataset.ready = "1";
+}
+
+init();

@@ -1,0 +1,105 @@
+"""A real server in a child process, for the tests, the end-to-end tests and the load benchmark.
+
+The server runs exactly as ``kniffel serve`` would (uvicorn, a database file), so a test can kill it
+with SIGKILL mid-game and start it again on the same database and port.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from types import TracebackType
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """``python -m kniffel.web`` on 127.0.0.1; :meth:`start` returns once it answers."""
+
+    def __init__(
+        self,
+        database_url: str,
+        *,
+        port: int | None = None,
+        bot_delay: float = 0.0,
+        env: dict[str, str] | None = None,
+        log_path: Path | None = None,
+    ) -> None:
+        self.database_url = database_url
+        self.port = port or free_port()
+        self.bot_delay = bot_delay
+        self.env = {**os.environ, **(env or {})}
+        self.log_path = log_path
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 20.0) -> ServerProcess:
+        command = [
+            sys.executable,
+            "-m",
+            "kniffel.web",
+            "--port",
+            str(self.port),
+            "--database-url",
+            self.database_url,
+            "--bot-delay",
+            str(self.bot_delay),
+        ]
+        output = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        self.process = subprocess.Popen(command, env=self.env, stdout=output, stderr=output)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}; see {self.log_path}")
+            try:
+                with urllib.request.urlopen(self.url + "/api/health", timeout=1) as response:
+                    if response.status == 200:
+                        return self
+            except (urllib.error.URLError, OSError):
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"the server did not answer on port {self.port} within {timeout} s")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handlers run, exactly like a crash."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.stop()

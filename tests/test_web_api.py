@@ -1,0 +1,417 @@
+"""The web server from outside: real uvicorn processes on loopback, a real database, real WebSockets.
+
+Every test here runs against SQLite; with ``KNIFFEL_TEST_POSTGRES_URL`` set (for example
+``postgresql+psycopg://kniffel:kniffel@127.0.0.1:5432/kniffel_test``) the same tests run against
+PostgreSQL too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from kniffel import Game
+from kniffel.web.testing import ServerProcess
+
+POSTGRES_ENV = "KNIFFEL_TEST_POSTGRES_URL"
+BACKENDS = [
+    "sqlite",
+    pytest.param(
+        "postgres",
+        marks=pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POSTGRES_ENV} is not set"),
+    ),
+]
+
+
+def database_url(backend: str, directory: Path) -> str:
+    if backend == "postgres":
+        return os.environ[POSTGRES_ENV]
+    return f"sqlite:///{directory / 'games.sqlite3'}"
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture(scope="module")
+def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    directory = tmp_path_factory.mktemp(f"web-{backend}")
+    # A low message rate makes the flood test quick; the other tests stay well below it.
+    env = {"KNIFFEL_WS_RATE": "50", "KNIFFEL_WS_BURST": "50"}
+    with ServerProcess(
+        database_url(backend, directory), env=env, log_path=directory / "server.log"
+    ) as running:
+        yield running
+    assert "Traceback" not in (directory / "server.log").read_text(), "the server logged a crash"
+
+
+class Client:
+    """A WebSocket client that reads the server's messages by type, with timeouts."""
+
+    def __init__(self, server: ServerProcess, game_id: str, token: str | None = None) -> None:
+        self._exit = contextlib.ExitStack()
+        self.ws: ClientConnection = self._exit.enter_context(
+            connect(f"{server.ws_url}/ws/{game_id}", open_timeout=10)
+        )
+        self.state: dict[str, Any] = self.expect("state")["state"]
+        if token is not None:
+            self.send({"type": "hello", "token": token})
+            self.welcome = self.expect("welcome")
+            self.state = self.expect("state")["state"]
+
+    def send(self, message: object) -> None:
+        self.ws.send(json.dumps(message))
+
+    def receive(self, timeout: float = 10) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout))
+        if message["type"] == "state":
+            self.state = message["state"]
+        return message
+
+    def expect(self, kind: str, timeout: float = 10) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.receive(max(0.01, deadline - time.monotonic()))
+            if message["type"] == kind:
+                return message
+            if message["type"] == "error" and kind != "error":
+                raise AssertionError(f"expected {kind}, got {message}")
+
+    def error(self) -> dict[str, Any]:
+        return self.expect("error")
+
+    def act(self, action: dict[str, Any], seq: int | None = None) -> dict[str, Any]:
+        """Send an action at the current position and return the state that follows it."""
+        before = self.state["seq"] if seq is None else seq
+        self.send({"type": "action", "seq": before, "action": action})
+        while True:
+            self.expect("state")
+            if self.state["seq"] > before:
+                return self.state
+
+    def wait_for(self, seq: int) -> dict[str, Any]:
+        while self.state["seq"] < seq:
+            self.expect("state")
+        return self.state
+
+    def close(self) -> None:
+        self._exit.close()
+
+
+def read_until_closed(ws: ClientConnection) -> list[dict[str, Any]]:
+    """Every message still buffered or sent before the server closed the connection."""
+    messages = []
+    try:
+        while True:
+            messages.append(json.loads(ws.recv(10)))
+    except ConnectionClosed:
+        return messages
+
+
+def create(server: ServerProcess, *seats: str, **body: Any) -> dict[str, Any]:
+    """``create(server, "Ada", "bot:Robo", rules="yatzy")``."""
+    specs = [
+        {"name": s.removeprefix("bot:"), "kind": "bot" if s.startswith("bot:") else "human"} for s in seats
+    ]
+    response = httpx.post(f"{server.url}/api/games", json={"seats": specs, **body}, timeout=10)
+    assert response.status_code == 201, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
+def token(game: dict[str, Any], seat: int) -> str:
+    value: str = game["seats"][seat]["token"]
+    return value
+
+
+def play_turn(client: Client) -> None:
+    """Roll once and score the best-paying box (or strike the first box allowed)."""
+    state = client.act({"action": "roll"})
+    if state["placements"]:
+        box = max(state["placements"], key=lambda k: state["placements"][k]["points"])
+        client.act({"action": "score", "box": box})
+    else:
+        client.act({"action": "strike", "box": state["strikeable"][0]})
+
+
+# --- HTTP ------------------------------------------------------------------------------------------
+
+
+def test_rule_sets_and_their_options_are_listed(server: ServerProcess) -> None:
+    listed = httpx.get(f"{server.url}/api/rules", timeout=10).json()
+    ids = [r["id"] for r in listed]
+    assert ids[:3] == ["kniffel", "yahtzee", "yatzy"]
+    assert {"yams", "kniffel-4col", "yatzy-deluxe", "knoeffel"} <= set(ids)
+    yahtzee = listed[1]
+    assert [o["key"] for o in yahtzee["options"]][:2] == ["joker", "bonus"]
+    assert yahtzee["boxes"][0] == {"id": "ones", "section": "upper", "en": "Ones", "de": "Einser"}
+
+
+def test_pages_are_served(server: ServerProcess) -> None:
+    game = create(server, "Ada")
+    for path in ("/", f"/g/{game['id']}", "/static/app.css", "/static/table.js"):
+        response = httpx.get(server.url + path, timeout=10)
+        assert response.status_code == 200, path
+    assert "<html" in httpx.get(server.url + "/", timeout=10).text
+
+
+def test_creating_a_game_gives_invite_links_for_human_seats_only(server: ServerProcess) -> None:
+    game = create(server, "Ada", "bot:Robo", "Bob", rules="yahtzee", options={"joker": "free"})
+    assert [s["kind"] for s in game["seats"]] == ["human", "bot", "human"]
+    assert "token" not in game["seats"][1]
+    assert game["seats"][2]["url"] == f"/g/{game['id']}#t={token(game, 2)}"
+    state = httpx.get(f"{server.url}/api/games/{game['id']}", timeout=10).json()
+    assert state["rules"]["id"] == "yahtzee"
+    assert state["rules"]["options"] == {"joker": "free"}
+    assert [p["name"] for p in state["players"]] == ["Ada", "Robo", "Bob"]
+    assert state["seq"] == 0
+    assert state["can_roll"] is True
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "error"),
+    [
+        (b"{not json", 400, "malformed"),
+        (b"[]", 400, "malformed"),
+        (b'{"seats": [{"name": "Ada"}], "rules": "chess"}', 422, "invalid"),
+        (b'{"seats": [{"name": "' + b"x" * 20000 + b'"}]}', 413, "too_large"),
+    ],
+)
+def test_bad_creation_requests_get_one_line_errors(
+    server: ServerProcess, body: bytes, status: int, error: str
+) -> None:
+    response = httpx.post(f"{server.url}/api/games", content=body, timeout=10)
+    assert response.status_code == status
+    assert response.json()["error"] == error
+    assert "\n" not in response.json()["message"]
+
+
+def test_unknown_games_are_404(server: ServerProcess) -> None:
+    response = httpx.get(f"{server.url}/api/games/nope", timeout=10)
+    assert response.status_code == 404
+    assert response.json()["error"] == "not_found"
+    with connect(f"{server.ws_url}/ws/nope") as ws:
+        assert json.loads(ws.recv(10))["code"] == "not_found"
+        with pytest.raises(ConnectionClosed):
+            ws.recv(10)
+        assert ws.close_code == 4404
+
+
+# --- playing over WebSockets -----------------------------------------------------------------------
+
+
+def test_every_client_of_a_game_sees_each_accepted_action(server: ServerProcess) -> None:
+    game = create(server, "Ada", "Bob")
+    ada, bob = Client(server, game["id"], token(game, 0)), Client(server, game["id"], token(game, 1))
+    watcher = Client(server, game["id"])
+    assert ada.welcome["seats"] == [0]
+    state = ada.act({"action": "roll"})
+    assert len(state["turn"]["dice"]) == 5
+    assert state["turn"]["rolls_left"] == 2
+    keep = state["turn"]["dice"][:2]
+    state = ada.act({"action": "roll", "keep": keep})
+    assert all(state["turn"]["dice"].count(d) >= keep.count(d) for d in keep), "kept dice stay"
+    ada.act({"action": "score", "box": "chance"})
+    for client in (bob, watcher):
+        assert client.wait_for(3)["current"] == 1
+        assert client.state["players"][0]["entries"] == {"chance": sum(state["turn"]["dice"])}
+        assert [e["text"].split(" =")[0] for e in client.state["log"]] == [
+            "roll",
+            f"roll keep {' '.join(map(str, sorted(keep)))}",
+            "score chance",
+        ]
+    for client in (ada, bob, watcher):
+        client.close()
+
+
+def test_a_whole_game_against_a_bot_ends_with_the_ranking(server: ServerProcess) -> None:
+    game = create(server, "Ada", "bot:Robo", rules="yatzy")
+    ada = Client(server, game["id"], token(game, 0))
+    while not ada.state["over"]:
+        if ada.state["current"] == 0:
+            play_turn(ada)
+        else:
+            ada.expect("state")
+    standings = ada.state["standings"]
+    assert sorted(s["name"] for s in standings) == ["Ada", "Robo"]
+    totals = {p["name"]: p["total"] for p in ada.state["players"]}
+    assert [s["total"] for s in standings] == sorted(totals.values(), reverse=True)
+    saved = httpx.get(f"{server.url}/api/games/{game['id']}/export", timeout=10).json()
+    assert Game.from_json(saved).totals() == [totals["Ada"], totals["Robo"]]
+    ada.send({"type": "action", "seq": ada.state["seq"], "action": {"action": "roll"}})
+    assert ada.error()["code"] == "game_over"
+    ada.close()
+
+
+def test_score_pad_games_take_the_dice_the_players_enter(server: ServerProcess) -> None:
+    game = create(server, "Ada", pad=True)
+    ada = Client(server, game["id"], token(game, 0))
+    ada.send({"type": "action", "seq": 0, "action": {"action": "roll"}})
+    assert "enter the dice" in ada.error()["message"]
+    state = ada.act({"action": "roll", "dice": [6, 6, 6, 6, 6]})
+    assert state["placements"]["kniffel"] == {"points": 50, "bonus": 0}
+    ada.close()
+
+
+def test_two_browsers_of_one_seat_acting_at_once_apply_one_action(server: ServerProcess) -> None:
+    game = create(server, "Ada")
+    tabs = [Client(server, game["id"], token(game, 0)) for _ in range(2)]
+    barrier = threading.Barrier(2)
+
+    def send(tab: Client) -> None:
+        barrier.wait()
+        tab.send({"type": "action", "seq": 0, "action": {"action": "roll"}})
+
+    threads = [threading.Thread(target=send, args=(tab,)) for tab in tabs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    errors = []
+    for tab in tabs:
+        with contextlib.suppress(TimeoutError):  # read everything the server sends within a second
+            while True:
+                message = tab.receive(timeout=1)
+                if message["type"] == "error":
+                    errors.append(message["code"])
+        assert tab.state["seq"] == 1
+    assert errors == ["stale"]
+    assert tabs[0].state["turn"] == tabs[1].state["turn"]
+    saved = httpx.get(f"{server.url}/api/games/{game['id']}/export", timeout=10).json()
+    assert len(saved["actions"]) == 1
+
+
+# --- hostile input ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ("x" * 5000, "too_large"),
+        ("{oops", "malformed"),
+        ("[1, 2, 3]", "malformed"),
+        ('{"type": "dance"}', "malformed"),
+        ('{"type": "action", "seq": 0, "action": {"action": "fly"}}', "malformed"),
+        ('{"type": "action", "seq": 0, "action": {"action": ["roll"]}}', "malformed"),
+        ('{"type": "action", "seq": 0, "action": {"action": "roll", "keep": "66"}}', "malformed"),
+        ('{"type": "action", "seq": 0, "action": {"action": "score"}}', "malformed"),
+        ('{"type": "action", "seq": "0", "action": {"action": "roll"}}', "malformed"),
+        ('{"type": "action", "seq": 0, "action": {"action": "roll", "dice": [6,6,6,6,6]}}', "illegal"),
+        ('{"type": "action", "seq": 0, "action": {"action": "roll", "keep": [7]}}', "illegal"),
+        ('{"type": "action", "seq": 0, "action": {"action": "score", "box": "chance"}}', "illegal"),
+        ('{"type": "action", "seq": 0, "action": {"action": "score", "box": "nothing"}}', "illegal"),
+        ('{"type": "action", "seq": 3, "action": {"action": "roll"}}', "stale"),
+        ('{"type": "action", "seq": 0, "action": {"action": "roll"}, "seat": 1}', "not_your_turn"),
+        ('{"type": "hello", "token": "not-a-token"}', "unauthorized"),
+        ('{"type": "hello", "token": 42}', "malformed"),
+    ],
+)
+def test_bad_messages_get_a_clear_error_and_change_nothing(
+    server: ServerProcess, message: str, code: str
+) -> None:
+    game = create(server, "Ada", "Bob")
+    ada = Client(server, game["id"], token(game, 0))
+    ada.ws.send(message)
+    error = ada.error()
+    assert error["code"] == code, error
+    assert "\n" not in error["message"]
+    assert ada.act({"action": "roll"})["seq"] == 1, "the connection still works"
+    ada.close()
+
+
+def test_binary_frames_are_refused(server: ServerProcess) -> None:
+    game = create(server, "Ada")
+    ada = Client(server, game["id"], token(game, 0))
+    ada.ws.send(b"\x00\x01")
+    assert ada.error()["code"] == "malformed"
+    ada.close()
+
+
+def test_only_the_seat_to_move_may_act(server: ServerProcess) -> None:
+    game = create(server, "Ada", "Bob")
+    bob = Client(server, game["id"], token(game, 1))
+    spectator = Client(server, game["id"])
+    bob.send({"type": "action", "seq": 0, "action": {"action": "roll"}})
+    assert bob.error()["code"] == "not_your_turn"
+    spectator.send({"type": "action", "seq": 0, "action": {"action": "roll"}})
+    assert spectator.error()["code"] == "unauthorized"
+    other = create(server, "Eve")
+    eve_token_here = Client(server, game["id"])
+    eve_token_here.send({"type": "hello", "token": token(other, 0)})
+    assert eve_token_here.error()["code"] == "unauthorized", "a token of another game is no token here"
+    for client in (bob, spectator, eve_token_here):
+        client.close()
+
+
+def test_an_oversized_frame_closes_only_that_connection(server: ServerProcess) -> None:
+    game = create(server, "Ada")
+    with connect(f"{server.ws_url}/ws/{game['id']}") as ws:
+        ws.recv(10)
+        ws.send("x" * 200_000)
+        read_until_closed(ws)
+        assert ws.close_code == 1009
+    ada = Client(server, game["id"], token(game, 0))
+    assert ada.act({"action": "roll"})["seq"] == 1
+    ada.close()
+
+
+def test_flooding_is_rate_limited_then_cut_off_and_other_games_play_on(server: ServerProcess) -> None:
+    game, other = create(server, "Ada"), create(server, "Bob")
+    bob = Client(server, other["id"], token(other, 0))
+    # The server stops reading a flooder's frames once it hangs up, so the client's closing handshake
+    # can only time out: keep that wait short.
+    with connect(f"{server.ws_url}/ws/{game['id']}", close_timeout=1) as ws:
+        ws.recv(10)
+        # 1000 pings (22 KB) fit the socket buffers, so the sender never blocks on a closed peer.
+        with contextlib.suppress(ConnectionClosed):
+            for _ in range(1000):
+                ws.send('{"type": "ping"}')
+        codes = [message.get("code", message["type"]) for message in read_until_closed(ws)]
+        assert ws.close_code == 1008
+        assert "rate_limited" in codes
+    assert bob.act({"action": "roll"})["seq"] == 1
+    assert server.alive()
+    bob.close()
+
+
+# --- restart ---------------------------------------------------------------------------------------
+
+
+def test_a_killed_server_restarts_where_it_was(backend: str, tmp_path: Path) -> None:
+    url = database_url(backend, tmp_path)
+    server = ServerProcess(url, log_path=tmp_path / "server.log").start()
+    try:
+        game = create(server, "Ada", "Bob")
+        ada, bob = Client(server, game["id"], token(game, 0)), Client(server, game["id"], token(game, 1))
+        play_turn(ada)
+        state = bob.act({"action": "roll"}, seq=2)
+        server.kill()
+        for client in (ada, bob):
+            read_until_closed(client.ws)  # messages sent before the kill are still buffered
+        server.start()
+        ada, bob = Client(server, game["id"], token(game, 0)), Client(server, game["id"], token(game, 1))
+        for client in (ada, bob):
+            assert client.state["seq"] == 3
+            assert client.state["turn"] == state["turn"]
+            assert client.state["players"] == state["players"]
+        bob.send({"type": "action", "seq": 2, "action": {"action": "roll"}})
+        assert bob.error()["code"] == "stale", "an action replayed after the restart is not applied twice"
+        box = next(iter(bob.state["placements"]))
+        assert bob.act({"action": "score", "box": box})["current"] == 0
+        ada.wait_for(4)
+        ada.close()
+        bob.close()
+    finally:
+        server.stop()
