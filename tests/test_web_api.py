@@ -293,6 +293,31 @@ def test_two_browsers_of_one_seat_acting_at_once_apply_one_action(server: Server
     assert len(saved["actions"]) == 1
 
 
+def test_hints_for_the_player_to_move_when_the_solver_covers_the_rules(server: ServerProcess) -> None:
+    pytest.importorskip("kniffel.solver", reason="the solver is not installed")
+    game = create(server, "Ada", "Bob")
+    ada = Client(server, game["id"], token(game, 0))
+    assert ada.state["hints"] is True
+    ada.act({"action": "roll"})
+    url = f"{server.url}/api/games/{game['id']}/hints"
+    refused = httpx.get(url, headers={"x-kniffel-token": token(game, 1)}, timeout=10)
+    assert refused.status_code == 403, "hints are for the player to move"
+    hints = httpx.get(url, headers={"x-kniffel-token": token(game, 0)}, timeout=60).json()
+    assert hints["seq"] == 1
+    values = [o["value"] for o in hints["options"]]
+    assert values == sorted(values, reverse=True)
+    # The advice is playable as it stands.
+    best = hints["options"][0]["action"]
+    words = best.split()
+    action = {"action": words[0]} | (
+        {"keep": [int(w) for w in words[2:]]} if words[0] in ("roll", "free") else {"box": words[1]}
+    )
+    assert ada.act(action)["seq"] == 2
+    ada.close()
+    multi = create(server, "Ada", rules="kniffel-3col")
+    assert httpx.get(f"{server.url}/api/games/{multi['id']}", timeout=10).json()["hints"] is False
+
+
 # --- hostile input ---------------------------------------------------------------------------------
 
 

@@ -129,6 +129,8 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    hints: bool = False
+    """The solver can advise on these rules (hint and review panels)."""
     _state_text: str | None = None
 
     @property
@@ -236,7 +238,7 @@ def game_state(live: LiveGame) -> dict[str, Any]:
             for i in range(first, len(game.log))
         ],
         "standings": [vars(s) for s in game.standings()] if game.is_over else [],
-        "hints": advice.available(ruleset),
+        "hints": live.hints,
     }
 
 
@@ -339,7 +341,8 @@ class GameService:
                 game.apply(Action.from_json(item.action))
         except (GameFormatError, IllegalActionError, ValueError) as error:
             raise WebError("corrupt", f"game {game_id} cannot be replayed: {error}") from None
-        return LiveGame(stored, game, [a.seat for a in stored.actions])
+        hints = await asyncio.to_thread(advice.available, ruleset)
+        return LiveGame(stored, game, [a.seat for a in stored.actions], hints=hints)
 
     def _evict(self) -> None:
         for game_id in list(self._live):

@@ -16,6 +16,7 @@ let socket = null;
 let retry = 0;
 let gone = false;
 let errorTimer = 0;
+let hintSeq = -1;
 
 // Pip positions on a 3x3 grid (cells 1..9, reading order) for each face.
 const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
@@ -258,7 +259,7 @@ function renderControls() {
   if (state.rules.sharp && state.turn.dice && state.turn.thrown_at_once) notes.push(t("sharpAtOnce"));
   if (strikeMode) notes.push(t("strikeOn"));
   $("turn-notes").textContent = notes.join(" · ");
-  if (!mine) $("hints").hidden = true;
+  if (!mine || state.seq !== hintSeq) $("hints").hidden = true;
 }
 
 function cell(tag, text, className) {
@@ -390,19 +391,22 @@ function renderSheet() {
   table.append(body);
 }
 
-function describe(entry) {
-  const name = state.players[entry.seat]?.name ?? "?";
-  const [head, dice] = entry.text.split(" = ");
+// "roll keep 3 3 = 1 3 3 4 6", "score chance", ... in the reader's language.
+function actionText(text) {
+  const [head, dice] = text.split(" = ");
   const words = head.split(" ");
-  let text;
   if (words[0] === "roll" || words[0] === "free") {
     const kept = words.slice(2).join(" ");
     const verb = words[0] === "free" ? t("act_free") : t("act_roll");
-    text = kept ? `${verb}: ${t("act_keep")} ${kept} → ${dice}` : `${verb} ${dice}`;
-  } else {
-    text = `${t(`act_${words[0]}`)} ${keyLabel(words[1])}`;
+    if (dice === undefined) return kept ? `${t("act_keep")} ${kept}, ${verb}` : verb;
+    return kept ? `${verb}: ${t("act_keep")} ${kept} → ${dice}` : `${verb} ${dice}`;
   }
-  return `${name}: ${text}`;
+  return `${t(`act_${words[0]}`)} ${keyLabel(words[1])}`;
+}
+
+function describe(entry) {
+  const name = state.players[entry.seat]?.name ?? "?";
+  return `${name}: ${actionText(entry.text)}`;
 }
 
 function renderLog() {
@@ -451,7 +455,10 @@ async function showHints() {
   });
   const body = await response.json();
   if (!response.ok) return showError(body.message);
-  $("hint-list").replaceChildren(...body.options.map((o) => cell("li", `${o.action} · ${o.value}`)));
+  hintSeq = body.seq;
+  $("hint-list").replaceChildren(
+    ...body.options.map((o) => cell("li", `${actionText(o.action)} · ${t("expected", { n: o.value.toFixed(1) })}`)),
+  );
   $("hints").hidden = false;
 }
 
@@ -462,7 +469,9 @@ async function showReview() {
   $("review-list").replaceChildren(
     ...body.decisions
       .filter((d) => d.loss > 0)
-      .map((d) => cell("li", `${d.player}: ${d.chosen} (${t("reviewLoss", { n: d.loss })}; ${t("best")}: ${d.best})`)),
+      .map((d) =>
+        cell("li", `${d.player}: ${actionText(d.chosen)} (${t("reviewLoss", { n: d.loss })}; ${t("best")}: ${actionText(d.best)})`),
+      ),
   );
 }
 

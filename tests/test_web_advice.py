@@ -1,0 +1,52 @@
+"""The web's hook to the solver: which rule sets get hints, and that hints and reviews agree with the
+engine (every suggested action is legal, the best comes first, a review prices each decision)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kniffel import Game, SeededDice, rules
+from kniffel.game import Roll, Score
+from kniffel.web import advice
+from kniffel.web.service import fallback_move
+
+pytest.importorskip("kniffel.solver", reason="the solver is not installed")
+
+
+def test_multi_column_sheets_get_no_advice() -> None:
+    assert advice.available(rules.get("kniffel"))
+    assert not advice.available(rules.get("kniffel-3col"))
+    game = Game(rules.get("kniffel-3col"), ["Ada"], dice=SeededDice(1))
+    game.roll()
+    assert advice.hints(game) is None
+    assert advice.review(game) is None
+
+
+def test_hints_are_legal_and_best_first() -> None:
+    game = Game(rules.get("kniffel"), ["Ada", "Bob"], dice=SeededDice(4))
+    assert advice.hints(game) == [], "nothing to decide before the first throw"
+    game.roll()
+    found = advice.options(game)
+    assert found
+    values = [c.value for c in found]
+    assert values == sorted(values, reverse=True)
+    assert all(game.can_apply(c.action) for c in found)
+    assert {type(c.action) for c in found} == {Roll, Score}
+    listed = advice.hints(game)
+    assert listed is not None
+    assert len(listed) == min(advice.MAX_OPTIONS, len(found))
+    assert listed[0] == {"action": str(found[0].action), "value": round(found[0].value, 2)}
+
+
+def test_a_review_prices_every_decision_of_the_game() -> None:
+    game = Game(rules.get("kniffel"), ["Ada"], dice=SeededDice(9))
+    while not game.is_over:
+        game.apply(fallback_move(game))
+    decisions = advice.review(game)
+    assert decisions is not None
+    # The plain bot throws once and scores: one decision (the score) per turn.
+    assert len(decisions) == game.rules.turns
+    assert all(d["loss"] >= 0 for d in decisions)
+    assert all(d["chosen"].startswith(("score", "strike")) for d in decisions)
+    assert all(d["loss"] == 0 for d in decisions if d["chosen"] == d["best"])
+    assert any(d["loss"] > 0 for d in decisions), "the plain bot is not optimal"
