@@ -184,13 +184,6 @@ def box_values(
     return np.asarray(values, dtype=np.float64)
 
 
-@dataclass(frozen=True)
-class ColumnOptions:
-    """The best value of each roll entered in one column (``-inf`` where it may not go)."""
-
-    best: Matrix
-
-
 # --- the bot -------------------------------------------------------------------------------------
 
 
@@ -203,7 +196,7 @@ class HeuristicBot:
         # Decisions never depend on chance; the seed is accepted so every bot is made alike.
         self.seed = seed
         self.weights = weights or Weights()
-        self._columns: dict[tuple[object, ...], ColumnOptions] = {}
+        self._columns: dict[tuple[object, ...], Matrix] = {}
 
     def choose(self, game: Game) -> Action:
         if game.is_over:
@@ -216,10 +209,13 @@ class HeuristicBot:
         # Should not happen; a bot must never stall a game with an illegal move.
         return _best_stop(self, game) or game.legal_actions()[0]
 
-    def column_options(
+    def column_values(
         self, model: RuleModel, entries: Mapping[str, int], column: Column, announced: str | None, sharp: bool
-    ) -> ColumnOptions:
-        """Values of every roll in ``column`` for this sheet, cached: a column changes once a turn."""
+    ) -> Matrix:
+        """Value of each roll entered in its best box of ``column`` (``-inf`` where it may not go).
+
+        Cached by the column's entries: a sheet changes in one column a turn, so most columns are
+        computed once per box filled, not once per decision."""
         rules = model.rules
         located = ((rules.locate(key), points) for key, points in entries.items())
         own = tuple(sorted((box.id, points) for (c, box), points in located if c == column))
@@ -254,11 +250,10 @@ class HeuristicBot:
             index = np.array(rows, dtype=np.intp)
             best[index] = np.maximum(best[index], values)
         best.flags.writeable = False
-        if len(self._columns) > 4096:
+        if len(self._columns) > 2048:
             self._columns.clear()
-        options = ColumnOptions(best)
-        self._columns[cache_key] = options
-        return options
+        self._columns[cache_key] = best
+        return best
 
 
 class _Plan:
@@ -324,8 +319,9 @@ class _Plan:
                 continue
             if announced is not None and self.rules.locate(announced)[0] != column:
                 continue
-            options = self.bot.column_options(self.model, self.sheet.entries, column, announced, sharp)
-            best = np.maximum(best, options.best)
+            best = np.maximum(
+                best, self.bot.column_values(self.model, self.sheet.entries, column, announced, sharp)
+            )
         cost = self.rules.free_throw_points + self.bot.weights.free_throw_margin
         floor = self.strike_floor(used, announced)
         values: Matrix = np.maximum(best, floor) - used * cost
@@ -361,56 +357,51 @@ class _Plan:
         self._stages[key] = result
         return result
 
-    def keep_values(self, announced: str | None) -> tuple[Matrix, bool] | None:
-        """Values of every keep from the current dice (the full keep standing for stopping), and
-        whether a further roll would be a free throw; None if the turn must end now."""
+    def keep_values(self, announced: str | None) -> tuple[Matrix, bool]:
+        """Value of every keep from the current dice, the full keep standing for ending the turn
+        (other keeps are ``-inf`` if the turn must end), and whether a further roll is a free throw."""
         turn = self.turn
         rolls_left = self.rules.rolls - turn.rolls
-        assert turn.dice is not None
-        row = roll_index(self.rules.dice)[turn.dice]
-        sharp = turn.thrown_at_once and self.rules.sharp
+        free = rolls_left <= 0
         if rolls_left > 0:
             values = self._continue(self.stage("regular", rolls_left - 1, announced))
-            free = False
         elif self.free_throw_possible(turn.free_throws + 1):
             values = self._continue(self.stage("free", turn.free_throws + 1, announced))
-            free = True
         else:
-            return None
-        values[self.tables.full_keep[row]] = self.stop_values(turn.free_throws, sharp, announced)[row]
+            values = np.full(len(self.tables.keeps), NEG_INF)
+        sharp = turn.thrown_at_once and self.rules.sharp
+        stop = self.stop_values(turn.free_throws, sharp, announced)
+        values[self.tables.full_keep[self.row]] = stop[self.row]
         return values, free
+
+    @cached_property
+    def row(self) -> int:
+        assert self.turn.dice is not None
+        return roll_index(self.rules.dice)[self.turn.dice]
 
     def decide(self) -> Action:
         turn, game = self.turn, self.game
-        assert turn.dice is not None
-        row = roll_index(self.rules.dice)[turn.dice]
-        choices = self.tables.sub_keeps[row]
-        plan = self.keep_values(turn.announced)
-        if plan is None:
-            return _best_stop(self.bot, game) or game.legal_actions()[0]
-        values, free = plan
-        best = float(values[choices].max())
+        choices = self.tables.sub_keeps[self.row]
+        values, free = self.keep_values(turn.announced)
         if turn.rolls == 1 and turn.announced is None:
-            announce = self._best_announcement(choices, best)
+            announce = self._best_announcement(float(values[choices].max()))
             if announce is not None:
                 return announce
         keep = int(choices[int(np.argmax(values[choices]))])
-        if keep == self.tables.full_keep[row]:
+        if keep == self.tables.full_keep[self.row]:
             return _best_stop(self.bot, game) or game.legal_actions()[0]
         kept = self.tables.keeps[keep]
         return FreeThrow(keep=kept) if free else Roll(keep=kept)
 
-    def _best_announcement(self, choices: Matrix, without: float) -> Announce | None:
+    def _best_announcement(self, without: float) -> Announce | None:
+        """The announcement worth most, if it beats going on without one."""
+        choices = self.tables.sub_keeps[self.row]
         best: tuple[float, Announce] | None = None
         for action in self.game.legal_actions():
-            if not isinstance(action, Announce):
-                continue
-            plan = self.keep_values(action.box)
-            if plan is None:
-                continue
-            value = float(plan[0][choices].max())
-            if best is None or value > best[0]:
-                best = (value, action)
+            if isinstance(action, Announce):
+                value = float(self.keep_values(action.box)[0][choices].max())
+                if best is None or value > best[0]:
+                    best = (value, action)
         if best is not None and best[0] > without + self.bot.weights.announce_margin:
             return best[1]
         return None
