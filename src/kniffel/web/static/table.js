@@ -42,7 +42,7 @@ function connect() {
     if (gone) return;
     setStatus("reconnecting");
     retry += 1;
-    setTimeout(connect, Math.min(4000, 250 * 2 ** Math.min(retry, 4)));
+    setTimeout(connect, Math.min(2000, 250 * 2 ** Math.min(retry, 3)));
   });
 }
 
@@ -147,6 +147,10 @@ function render() {
     strikeMode = false;
   }
   document.title = `Kniffel · ${state.rules.name}`;
+  // For scripts and tests driving the page: which position is on screen.
+  document.body.dataset.seq = String(state.seq);
+  document.body.dataset.current = String(state.current);
+  document.body.dataset.over = state.over ? "1" : "0";
   $("rules-name").textContent = state.rules.name;
   $("round").textContent = state.over ? "" : t("round", { n: state.round, of: state.rules.turns });
   renderBanner();
@@ -241,6 +245,8 @@ function renderDice() {
 
 function renderControls() {
   const mine = canAct();
+  for (const id of ["dice", "pad", "turn-notes"]) if (state.over) $(id).hidden = true;
+  document.querySelector(".controls").hidden = state.over;
   const rollButton = $("roll");
   rollButton.textContent = state.pad ? t("enterRoll") : t("roll");
   rollButton.disabled = !mine || !state.can_roll;
