@@ -172,15 +172,19 @@ class Compiled:
     def sample_states(self, count: int, seed: int = 0) -> list[tuple[int, int, int, int]]:
         """Random reachable states, half of them with an all-alike roll."""
         rng = random.Random(seed)
-        masks = [int(m) for level in self.levels[:-1] for m in level]
+        masks = self._sample_masks
         alike = [r for r in range(len(self.alike)) if self.alike[r] >= 0] or [0]
         states = []
         for i in range(count):
-            mask = rng.choice(masks)
+            mask = int(masks[rng.randrange(len(masks))])
             armed = rng.randrange(self.n_armed) if self.five >= 0 and mask >> self.five & 1 else 0
             roll = rng.choice(alike) if i % 2 else rng.randrange(len(self.alike))
             states.append((mask, armed, rng.randrange(self.n_at_once), roll))
         return states
+
+    @cached_property
+    def _sample_masks(self) -> I64:
+        return np.concatenate(self.levels[:-1])
 
     def all_states(self, alike_only: bool = False) -> list[tuple[int, int, int, int]]:
         """Every reachable state (with ``alike_only``, only the all-alike rolls)."""
@@ -233,7 +237,7 @@ def compile_rules(rules: RuleSet, *, check: int = 64) -> Compiled:
         reach = masks
     else:
         reach = _reachable(rules, column, allowed)
-    counts = np.array([bin(int(m)).count("1") for m in masks], dtype=np.int32)
+    counts = ((masks[:, None] >> np.arange(n_boxes)) & 1).sum(axis=1)
     levels = tuple(np.sort(reach[counts[reach] == n]) for n in range(n_boxes + 1))
 
     jpts = np.full((1, 1, 1, 1, 1), -1, dtype=np.int16)

@@ -88,6 +88,7 @@ def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = No
     values = empty_values(c)
     levels = [level for level in reversed(c.levels[:-1]) if len(level)]
     total = sum(len(level) for level in levels)
+    kernels.solve_level(np.empty(0, dtype=np.int64), values, *args)  # compile or load the JIT cache now
     done = 0
     seconds = 0.0
     for level in levels:

@@ -1,0 +1,229 @@
+"""Speed of the exact solver against the peer package ``yatzy-solver``, in the same run.
+
+    .venv/bin/pip install -e '.[bench]'          # or: pip install yatzy-solver
+    .venv/bin/python benchmarks/solver_vs_peer.py [--variants yahtzee yatzy] [--queries 2000] [--json]
+
+For each variant (Yahtzee with the free joker = the peer's ``american``; Scandinavian Yatzy = its
+``yatzy-scandinavian``) it measures, each in a fresh process so that peak memory is per solve:
+
+* the DP time alone (ours: :attr:`Solution.seconds`, JIT cache warm; the peer: ``Solver.build``),
+* the whole process that solves without a table cache (ours: ``kniffel solve --no-cache --json`` when the
+  CLI has it, else the same through the Python API),
+* the peak resident memory of each solve,
+* loading our cached table, and one advisor query (every option of a random situation) for both.
+
+The figures are printed as a table, or as JSON with ``--json``. Nothing here is a test: timings depend on
+the machine and its load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+PYTHON = sys.executable
+VARIANTS: dict[str, tuple[str, dict[str, str], str]] = {
+    "yahtzee": ("yahtzee", {"joker": "free"}, "american"),
+    "yahtzee-forced": ("yahtzee", {}, "american+forced-joker"),
+    "yatzy": ("yatzy", {}, "yatzy-scandinavian"),
+}
+
+
+def child(code: str, env: dict[str, str] | None = None) -> tuple[dict[str, Any], float]:
+    """Run ``code`` in a fresh interpreter; it prints one JSON line. Returns it and the wall time."""
+    wrapped = textwrap.dedent(code) + textwrap.dedent(
+        """
+        import json as _json, resource as _resource
+        RESULT["maxrss_mb"] = _resource.getrusage(_resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(_json.dumps(RESULT))
+        """
+    )
+    start = time.perf_counter()
+    out = subprocess.run(
+        [PYTHON, "-c", wrapped], capture_output=True, text=True, env={**os.environ, **(env or {})}
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"benchmark child failed:\n{out.stderr}")
+    wall = time.perf_counter() - start
+    return json.loads(out.stdout.strip().splitlines()[-1]), wall
+
+
+def ours_solve(rules_id: str, options: dict[str, str]) -> tuple[dict[str, Any], float]:
+    return child(
+        f"""
+        from kniffel import rules
+        from kniffel.solver import cache
+        s = cache.table(rules.get({rules_id!r}, {options!r}), use_cache=False)
+        RESULT = {{"seconds": s.seconds, "expected_score": s.expected_score}}
+        """
+    )
+
+
+def ours_whole_process(rules_id: str, options: dict[str, str]) -> tuple[float, str]:
+    """Wall time of the whole command, with the CLI if it has ``solve``."""
+    kniffel = shutil.which("kniffel", path=str(Path(PYTHON).parent))
+    if kniffel is not None:
+        args = [kniffel, "solve", "--rules", rules_id, "--no-cache", "--json"]
+        for key, value in options.items():
+            args += ["--option", f"{key}={value}"]
+        start = time.perf_counter()
+        done = subprocess.run(args, capture_output=True, text=True)
+        if done.returncode == 0:
+            return time.perf_counter() - start, "kniffel solve --no-cache --json"
+    _, wall = ours_solve(rules_id, options)
+    return wall, "python -c (API: cache.table(use_cache=False))"
+
+
+def peer_build(variant: str) -> tuple[dict[str, Any], float]:
+    return child(
+        f"""
+        import time
+        import yatzy_solver as ys
+        start = time.perf_counter()
+        s = ys.Solver.build(ys.Variant({variant!r}))
+        seconds = time.perf_counter() - start
+        RESULT = {{"seconds": seconds, "expected_score": s.state_value("upper 0 | filled -")}}
+        """
+    )
+
+
+def load_and_query(rules_id: str, options: dict[str, str], queries: int, directory: str) -> dict[str, Any]:
+    """Fill the cache, then in a fresh process: load time and the mean time of an advisor query."""
+    child(
+        f"""
+        from pathlib import Path
+        from kniffel import rules
+        from kniffel.solver import cache
+        cache.table(rules.get({rules_id!r}, {options!r}), directory=Path({directory!r}))
+        RESULT = {{}}
+        """
+    )
+    result, _ = child(
+        f"""
+        import random, time
+        from pathlib import Path
+        start = time.perf_counter()
+        from kniffel import rules
+        from kniffel.solver import Advisor, cache
+        s = cache.table(rules.get({rules_id!r}, {options!r}), directory=Path({directory!r}))
+        load = time.perf_counter() - start
+        assert s.seconds == 0.0, "the table was not loaded from the cache"
+        advisor = Advisor(s)
+        advisor.options({{}}, [1, 2, 3, 4, 5], 2)  # JIT warm-up
+        rng = random.Random(1)
+        boxes = [b.id for b in s.rules.boxes if b.id not in ("yahtzee", "yatzy")]
+        situations = []
+        for _ in range({queries}):
+            filled = {{b: 0 for b in rng.sample(boxes, rng.randrange(len(boxes)))}}
+            situations.append((filled, [rng.randint(1, 6) for _ in range(5)], rng.randrange(3)))
+        start = time.perf_counter()
+        for filled, dice, left in situations:
+            advisor.options(filled, dice, left)
+        query = (time.perf_counter() - start) / len(situations)
+        RESULT = {{"load_seconds": load, "query_ms": query * 1000}}
+        """
+    )
+    return result
+
+
+def peer_query(variant: str, queries: int) -> float:
+    result, _ = child(
+        f"""
+        import random, time
+        import yatzy_solver as ys
+        v = ys.Variant({variant!r})
+        s = ys.Solver.build(v)
+        rng = random.Random(1)
+        boxes = [c for c in v.categories if c not in ("five_of_a_kind", "yatzy")]
+        situations = []
+        for _ in range({queries}):
+            chosen = set(rng.sample(boxes, rng.randrange(len(boxes))))
+            filled = [c for c in boxes if c in chosen]  # the peer wants score-card order
+            dice = " ".join(str(d) for d in sorted(rng.randint(1, 6) for _ in range(5)))
+            listed = ",".join(filled) or "-"
+            situations.append(f"dice {{dice}} | rolls {{rng.randrange(3)}} | upper 0 | filled {{listed}}")
+        start = time.perf_counter()
+        for sit in situations:
+            s.option_values(sit)
+        RESULT = {{"query_ms": (time.perf_counter() - start) / len(situations) * 1000}}
+        """
+    )
+    return float(result["query_ms"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--variants", nargs="+", default=["yahtzee", "yatzy"], choices=list(VARIANTS))
+    parser.add_argument("--queries", type=int, default=2000)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if importlib.util.find_spec("yatzy_solver") is None:
+        sys.exit("yatzy-solver is not installed: pip install -e '.[bench]'")
+    # warm numba's cache once so that every later process only loads it
+    ours_solve("yahtzee", {"joker": "free"})
+    report: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}}
+    for name in args.variants:
+        rules_id, options, variant = VARIANTS[name]
+        ours, _ = ours_solve(rules_id, options)
+        ours_wall, how = ours_whole_process(rules_id, options)
+        peer, peer_wall = peer_build(variant)
+        with tempfile.TemporaryDirectory() as directory:
+            loaded = load_and_query(rules_id, options, args.queries, directory)
+        report[name] = {
+            "expected_score": {"ours": ours["expected_score"], "peer": peer["expected_score"]},
+            "dp_seconds": {
+                "ours": ours["seconds"],
+                "peer": peer["seconds"],
+                "ratio": ours["seconds"] / peer["seconds"],
+            },
+            "whole_process_seconds": {
+                "ours": ours_wall,
+                "peer": peer_wall,
+                "ratio": ours_wall / peer_wall,
+                "ours_command": how,
+            },
+            "peak_rss_mb": {"ours": ours["maxrss_mb"], "peer": peer["maxrss_mb"]},
+            "cached_table_load_seconds": loaded["load_seconds"],
+            "advisor_query_ms": {
+                "ours": loaded["query_ms"],
+                "peer": peer_query(variant, min(args.queries, 500)),
+            },
+        }
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return
+    for name in args.variants:
+        r = report[name]
+        print(f"== {name}")
+        e = r["expected_score"]
+        print(f"  expected score     ours {e['ours']:.4f}   peer {e['peer']:.4f}")
+        d = r["dp_seconds"]
+        print(
+            f"  DP / build         ours {d['ours']:.3f} s   peer {d['peer']:.3f} s   ratio {d['ratio']:.3f}"
+        )
+        w = r["whole_process_seconds"]
+        print(
+            f"  whole process      ours {w['ours']:.3f} s   peer {w['peer']:.3f} s   ratio {w['ratio']:.3f}"
+        )
+        print(f"                     ours ran: {w['ours_command']}")
+        m = r["peak_rss_mb"]
+        print(f"  peak RSS           ours {m['ours']:.0f} MB   peer {m['peer']:.0f} MB")
+        q = r["advisor_query_ms"]
+        print(f"  advisor query      ours {q['ours']:.3f} ms   peer {q['peer']:.3f} ms")
+        print(f"  cached table load  {r['cached_table_load_seconds']:.3f} s")
+
+
+if __name__ == "__main__":
+    main()
