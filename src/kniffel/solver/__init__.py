@@ -1,16 +1,17 @@
 """The exact optimal strategy of single-column rule sets: dynamic programming, cached tables, advice.
 
 >>> from kniffel import rules, solver
->>> table = solver.solve(rules.get("yahtzee", {"joker": "free"}))   # doctest: +SKIP
->>> round(table.expected_score, 4)                                    # doctest: +SKIP
+>>> solved = solver.table(rules.get("yahtzee", {"joker": "free"}))   # doctest: +SKIP
+>>> round(solved.expected_score, 4)                                   # doctest: +SKIP
 254.5896
->>> solver.Advisor(table).best({}, [1, 3, 3, 5, 6], rolls_left=2).action   # doctest: +SKIP
+>>> solver.Advisor(solved).best({}, [1, 3, 3, 5, 6], rolls_left=2).action   # doctest: +SKIP
 'keep 3 3'
 """
 
 from __future__ import annotations
 
 from kniffel.solver.advisor import Advisor, Option, State, Strategy
+from kniffel.solver.cache import cache_dir, table
 from kniffel.solver.compile import (
     SOLVER_VERSION,
     Compiled,
@@ -29,7 +30,9 @@ __all__ = [
     "State",
     "Strategy",
     "UnsupportedRulesError",
+    "cache_dir",
     "compile_rules",
     "single_column",
     "solve",
+    "table",
 ]
