@@ -276,3 +276,36 @@ def test_the_fallback_bot_finishes_any_game(rules_id: str) -> None:
             break
         game.apply(fallback_move(game))
     assert game.is_over
+
+
+@pytest.mark.parametrize(
+    "rules_id", ["kniffel", "yahtzee", "knoeffel", "kniffel-3col", "yams", "yatzy-deluxe"]
+)
+def test_the_table_offers_exactly_the_engines_legal_actions(rules_id: str) -> None:
+    """The state sent to browsers answers "what may I do now" without listing every keep; it must agree
+    with Game.legal_actions() in every position of a randomly played game."""
+    import random
+
+    from kniffel import Game, SeededDice
+    from kniffel import rules as rules_module
+    from kniffel.game import Announce, FreeThrow
+    from kniffel.web.service import game_state
+    from kniffel.web.store import StoredGame, StoredSeat
+
+    game = Game(rules_module.get(rules_id), ["A", "B"], dice=SeededDice(5))
+    seats = (StoredSeat(0, "A", "human", ""), StoredSeat(1, "B", "human", ""))
+    stored = StoredGame("g", rules_id, {}, None, "playing", False, False, "", seats, ())  # type: ignore[arg-type]
+    live = LiveGame(stored, game, [])
+    choose = random.Random(rules_id)
+    while True:
+        state = game_state(live)
+        legal = game.legal_actions()
+        assert state["can_roll"] == any(type(a) is Roll for a in legal)
+        assert state["can_free"] == any(isinstance(a, FreeThrow) for a in legal)
+        assert set(state["placements"]) == {a.box for a in legal if isinstance(a, Score)}
+        assert set(state["strikeable"]) == {a.box for a in legal if isinstance(a, Strike)}
+        assert set(state["announce"]) == {a.box for a in legal if isinstance(a, Announce)}
+        if game.is_over:
+            break
+        game.apply(choose.choice(legal))
+        live.seat_of_action.append(0)

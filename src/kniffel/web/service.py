@@ -33,6 +33,7 @@ from kniffel.game import (
     SecureDice,
     Strike,
 )
+from kniffel.rules import Order
 from kniffel.web import advice
 from kniffel.web.store import (
     SEAT_KINDS,
@@ -172,22 +173,24 @@ class LiveGame:
 def game_state(live: LiveGame) -> dict[str, Any]:
     """Everything a client needs to draw the table; all of it is public in a dice game."""
     game, ruleset = live.game, live.game.rules
-    placements: dict[str, dict[str, int]] = {}
+    # Game.legal_actions() would list every keep (up to 64 checks); the table needs only these answers,
+    # and each still comes from the engine.
+    turn = game.turn
+    allowed = game.placements()
+    placements = {key: {"points": p.points, "bonus": p.bonus} for key, p in allowed.items()}
+    can_roll = game.can_apply(Roll())
+    can_free = bool(ruleset.free_throws) and game.can_apply(FreeThrow())
     strikeable: list[str] = []
     announce: list[str] = []
-    can_roll = can_free = False
-    for action in game.legal_actions():
-        if isinstance(action, FreeThrow):
-            can_free = True
-        elif isinstance(action, Roll):
-            can_roll = True
-        elif isinstance(action, Score):
-            p = game.placements()[action.box]
-            placements[action.box] = {"points": p.points, "bonus": p.bonus}
-        elif isinstance(action, Strike):
-            strikeable.append(action.box)
-        elif isinstance(action, Announce):
-            announce.append(action.box)
+    if turn.dice is not None and not game.is_over:
+        candidates = rules_module.strikeable(ruleset, game.sheet.entries, turn.dice, announced=turn.announced)
+        strikeable = [k for k in candidates if k in allowed or game.can_apply(Strike(k))]
+        if (
+            turn.rolls == 1
+            and turn.announced is None
+            and any(c.order is Order.ANNOUNCED for c in ruleset.columns)
+        ):
+            announce = [k for k in ruleset.box_keys if game.can_apply(Announce(k))]
     players = []
     for seat, sheet in zip(live.seats, game.sheets, strict=True):
         players.append(
@@ -208,7 +211,6 @@ def game_state(live: LiveGame) -> dict[str, Any]:
             }
         )
     first = max(0, len(game.log) - LOG_TAIL)
-    turn = game.turn
     return {
         "id": live.id,
         "rules": ruleset.describe()

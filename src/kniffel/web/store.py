@@ -10,12 +10,14 @@ SQLite in a per-user data directory is the default; any SQLAlchemy URL works (``
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
 import os
 import secrets
 import sys
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -32,6 +34,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    insert,
     select,
     update,
 )
@@ -203,6 +206,11 @@ class Store:
         self.url = url or default_database_url()
         self.engine = make_engine(self.url)
         Base.metadata.create_all(self.engine)
+        # SQLite has one writer at a time; queueing writers here is far faster than letting them
+        # collide and back off in SQLite's busy handler. Other databases take concurrent writers.
+        self._write_lock: contextlib.AbstractContextManager[Any] = (
+            threading.Lock() if self.url.startswith("sqlite") else contextlib.nullcontext()
+        )
 
     def close(self) -> None:
         self.engine.dispose()
@@ -281,19 +289,20 @@ class Store:
         """Commit the action at position ``seq`` (1-based); :class:`StaleError` if that position is
         already taken, in which case nothing was written."""
         now = _now()
+        row = {
+            "game_id": game_id,
+            "seq": seq,
+            "seat": seat,
+            "action": json.dumps(dict(action)),
+            "created": now,
+        }
+        change = (
+            update(GameRow).where(GameRow.id == game_id).values(status=status, to_move=to_move, updated=now)
+        )
         try:
-            with Session(self.engine) as session, session.begin():
-                session.add(
-                    ActionRow(
-                        game_id=game_id, seq=seq, seat=seat, action=json.dumps(dict(action)), created=now
-                    )
-                )
-                session.flush()
-                session.execute(
-                    update(GameRow)
-                    .where(GameRow.id == game_id)
-                    .values(status=status, to_move=to_move, updated=now)
-                )
+            with self._write_lock, self.engine.begin() as connection:
+                connection.execute(insert(ActionRow), [row])
+                connection.execute(change)
         except IntegrityError:
             raise StaleError(f"action {seq} of game {game_id} was already taken") from None
 
