@@ -124,7 +124,7 @@ class ScoreSheet:
 
     @classmethod
     def parse(cls, rules: RuleSet, text: str) -> ScoreSheet:
-        """``"ones=3,kniffel=50"`` (``-``, ``–`` or ``x`` for a struck box) to a sheet."""
+        """``"ones=3,kniffel=50"`` (``-``, ``x`` or the dash of the printed sheet for a struck box)."""
         entries: dict[str, int] = {}
         for item in filter(None, (part.strip() for part in text.split(","))):
             key, sep, value = item.partition("=")
