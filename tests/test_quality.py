@@ -33,6 +33,7 @@ def test_mypy_strict_is_clean() -> None:
 
 def test_ci_runs_the_readme_test_command() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    commands = [line for line in readme.splitlines() if line.startswith("python3 -m venv")]
-    assert len(commands) >= 2, "README must open with the play command and the test command"
+    block = readme.split("```bash", 1)[1].split("```", 1)[0]
+    commands = [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
+    assert len(commands) == 2, "README must open with the start command and the test command"
     assert commands[1] in (ROOT / ".ci" / "run").read_text(encoding="utf-8")

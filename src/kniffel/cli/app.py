@@ -1,4 +1,4 @@
-"""The ``kniffel`` commands: ``rules``, ``score`` and ``play``.
+"""The ``kniffel`` commands: ``rules``, ``score``, ``play`` and ``serve``.
 
 Each command is a thin layer over the library: it reads its arguments, asks :mod:`kniffel.rules` or
 :class:`kniffel.Game`, and prints a Rich table or JSON. Errors are turned into one line on stderr
@@ -183,6 +183,29 @@ def play_command(
     status = session.run()
     if status:
         raise typer.Exit(status)
+
+
+@app.command("serve")
+@reports_errors
+def serve_command(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.", min=1, max=65535)] = 8000,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            "--database-url",
+            envvar="KNIFFEL_DATABASE_URL",
+            help="SQLAlchemy URL (default: SQLite in the per-user data directory).",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Play in the browser: online tables with invite links, bots, hot seat and score pad."""
+    try:
+        from kniffel.web import serve
+    except ImportError as error:  # the web extra is not installed
+        raise CliError(f"the web app needs the web extra: pip install 'kniffel[web]' ({error})") from None
+    serve(host, port, database_url)
 
 
 def main() -> None:
