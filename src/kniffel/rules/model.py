@@ -106,7 +106,7 @@ class RuleSet:
     free_throws_per_turn: int = 1
     sharp: bool = False
     """Figures thrown with all dice in one throw score double (seed 001)."""
-    options: Mapping[str, str] = field(default_factory=dict)
+    options: Mapping[str, str] = field(default_factory=dict, hash=False)
     """The option values this rule set was built with (``{"extra": "100"}``)."""
 
     def __post_init__(self) -> None:
@@ -128,7 +128,15 @@ class RuleSet:
         return tuple(self.key(column, box) for column in self.columns for box in self.boxes)
 
     def key(self, column: Column, box: Box) -> str:
-        return f"{column.id}:{box.id}" if self.multi_column else box.id
+        return self._keys[column.id, box.id]
+
+    @cached_property
+    def _keys(self) -> dict[tuple[str, str], str]:
+        # Built once: placement asks for keys in its innermost loops.
+        prefix = len(self.columns) > 1
+        return {
+            (c.id, b.id): f"{c.id}:{b.id}" if prefix else b.id for c in self.columns for b in self.boxes
+        }
 
     @cached_property
     def _by_key(self) -> dict[str, tuple[Column, Box]]:
