@@ -1,0 +1,285 @@
+"""Many games by one strategy: score statistics and histograms.
+
+>>> from kniffel import rules
+>>> from kniffel.simulate import simulate
+>>> result = simulate(rules.get("yahtzee", {"joker": "free"}), games=100_000, seed=1)   # doctest: +SKIP
+>>> round(result.mean, 1), result.games                                                # doctest: +SKIP
+(254.6, 100000)
+
+``strategy="optimal"`` plays the solver's optimal policy (single-column rule sets; a Knöffel sheet's
+columns are alike and independent for the policy, so one column is played), all games at once in compiled
+code (:mod:`kniffel.solver.play`). ``strategy="bot"`` (or any ``bot:NAME`` of :mod:`kniffel.bots`) plays
+each game through :class:`~kniffel.game.Game`, slowly, on every rule set. The same seed gives the same
+games: game ``i`` draws its dice from a stream derived from ``(seed, i)`` alone.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.rules import Order, RuleSet
+
+if TYPE_CHECKING:
+    from kniffel.solver import Solution
+
+STRATEGIES = ("optimal", "bot")
+
+
+class SimulationError(ValueError):
+    """A simulation that cannot be run as asked (bad count, unknown strategy, unsupported rules)."""
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """The final scores of a simulation and what they add up to."""
+
+    rules_id: str
+    options: dict[str, str]
+    strategy: str
+    seed: int
+    scores: npt.NDArray[np.int64]
+    """Final total of each game, in game order."""
+    seconds: float
+    """Time spent playing (not solving or loading the table, not compiling)."""
+    upper_bonus_rate: float
+    """Share of columns that reached the upper bonus."""
+    five_rate: float | None
+    """Share of columns with points in the five-of-a-kind box (None if the rules have none)."""
+    extra_bonuses: float
+    """Extra bonuses (further five of a kinds) per game."""
+    columns: int = 1
+    """Columns played per game (1 for the optimal strategy, which plays one column of Knöffel)."""
+    expected: float | None = None
+    """The exact expected score of the strategy, where known (optimal play)."""
+
+    @property
+    def games(self) -> int:
+        return int(self.scores.shape[0])
+
+    @property
+    def mean(self) -> float:
+        return float(self.scores.mean())
+
+    @property
+    def std(self) -> float:
+        """Sample standard deviation (0 for a single game)."""
+        return float(self.scores.std(ddof=1)) if self.games > 1 else 0.0
+
+    @property
+    def stderr(self) -> float:
+        """Standard error of the mean."""
+        return self.std / math.sqrt(self.games)
+
+    @property
+    def min(self) -> int:
+        return int(self.scores.min())
+
+    @property
+    def max(self) -> int:
+        return int(self.scores.max())
+
+    @property
+    def median(self) -> float:
+        return float(np.median(self.scores))
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else math.inf
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "games": self.games,
+            "mean": self.mean,
+            "std": self.std,
+            "min": self.min,
+            "max": self.max,
+            "median": self.median,
+            "stderr": self.stderr,
+            "rules": self.rules_id,
+            "options": dict(self.options),
+            "strategy": self.strategy,
+            "seed": self.seed,
+            "columns": self.columns,
+            "upper_bonus_rate": self.upper_bonus_rate,
+            "five_rate": self.five_rate,
+            "extra_bonuses_per_game": self.extra_bonuses,
+            "seconds": self.seconds,
+        }
+        if self.expected is not None:
+            data["expected"] = self.expected
+        return data
+
+
+def simulate(
+    rules: RuleSet,
+    *,
+    strategy: str = "optimal",
+    games: int,
+    seed: int,
+    progress: Callable[[int, int], None] | None = None,
+    solution: Solution | None = None,
+) -> SimulationResult:
+    """Play ``games`` games of ``rules`` with ``strategy`` (``"optimal"``, ``"bot"`` or ``"bot:NAME"``).
+
+    ``progress(done, games)`` is called as games complete. For the optimal strategy the solved table comes
+    from :func:`kniffel.solver.table` (the disk cache) unless ``solution`` (a
+    :class:`~kniffel.solver.Solution` of the same rules) is given. Raises :class:`SimulationError` for a
+    bad request.
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise SimulationError(f"the number of games must be a positive whole number, got {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SimulationError(f"the seed must be a whole number, got {seed!r}")
+    if strategy == "optimal":
+        return _optimal(rules, games, seed, progress, solution)
+    if strategy == "bot" or strategy.startswith("bot:"):
+        return _bots(rules, strategy, games, seed, progress)
+    raise SimulationError(f"unknown strategy {strategy!r}; choose optimal, bot or bot:NAME")
+
+
+def optimal_rules(rules: RuleSet) -> RuleSet:
+    """The rule set the optimal strategy plays: ``rules`` itself, or one column of a sheet whose columns
+    are all filled freely (Knöffel); :class:`SimulationError` for other multi-column sheets."""
+    from kniffel.solver import single_column
+
+    if not rules.multi_column:
+        return rules
+    if all(c.order is Order.FREE for c in rules.columns):
+        return single_column(rules)
+    raise SimulationError(
+        f"{rules.id}: the optimal strategy plays single-column rule sets (its columns have fill orders); "
+        "use --strategy bot"
+    )
+
+
+def _optimal(
+    rules: RuleSet,
+    games: int,
+    seed: int,
+    progress: Callable[[int, int], None] | None,
+    solution: Solution | None,
+) -> SimulationResult:
+    from kniffel import solver
+    from kniffel.solver import play
+
+    played_rules = optimal_rules(rules)
+    try:
+        if solution is None:
+            solution = solver.table(played_rules)
+        elif solution.rules != played_rules:
+            raise SimulationError(f"the table given is for {solution.rules.id}, not {played_rules.id}")
+    except solver.UnsupportedRulesError as error:
+        raise SimulationError(str(error)) from None
+    play.play(solution, 1, seed)  # load (or compile) the kernels outside the timing
+    played = play.play(solution, games, seed, progress=progress)
+    five = solution.compiled.five >= 0
+    return SimulationResult(
+        rules.id,
+        dict(rules.options),
+        "optimal",
+        seed,
+        played.scores,
+        played.seconds,
+        upper_bonus_rate=float(played.upper_bonus.mean()),
+        five_rate=float(played.five.mean()) if five else None,
+        extra_bonuses=float(played.extra_bonuses.mean()),
+        expected=solution.expected_score,
+    )
+
+
+def _bots(
+    rules: RuleSet,
+    strategy: str,
+    games: int,
+    seed: int,
+    progress: Callable[[int, int], None] | None,
+) -> SimulationResult:
+    from kniffel import bots
+    from kniffel.game import Game, SeededDice
+    from kniffel.solver.play import MASK64, stream_base
+
+    try:
+        bots.make(strategy, seed=0)
+    except ValueError as error:
+        raise SimulationError(str(error)) from None
+    scores = np.zeros(games, dtype=np.int64)
+    bonus = five = extras = 0
+    base = stream_base(seed)
+    start = time.perf_counter()
+    for g in range(games):
+        game_seed = (base + g) & MASK64
+        game = bots.play(
+            Game(rules, ["bot"], dice=SeededDice(game_seed)), [bots.make(strategy, seed=game_seed)]
+        )
+        sheet = game.sheet
+        scores[g] = sheet.total
+        for column in rules.columns:
+            totals = sheet.column_totals(column)
+            bonus += totals.upper_bonus > 0
+            extras += totals.extra_bonus // rules.extra_bonus if rules.extra_bonus else 0
+            if rules.five_box is not None:
+                five += sheet.entries.get(rules.key(column, rules.box(rules.five_box)), 0) > 0
+        if progress is not None:
+            progress(g + 1, games)
+    seconds = time.perf_counter() - start
+    cells = games * len(rules.columns)
+    return SimulationResult(
+        rules.id,
+        dict(rules.options),
+        strategy,
+        seed,
+        scores,
+        seconds,
+        upper_bonus_rate=bonus / cells,
+        five_rate=five / cells if rules.five_box is not None else None,
+        extra_bonuses=extras / games,
+        columns=len(rules.columns),
+    )
+
+
+def plot_histogram(result: SimulationResult, path: str | Path, *, title: str | None = None) -> Path:
+    """Draw the histogram of final scores to ``path`` (the format follows its suffix: ``.png``,
+    ``.svg``, ``.pdf``). Needs matplotlib; ``OSError`` if the file cannot be written, ``ValueError`` for
+    a format matplotlib does not know."""
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise RuntimeError("plotting needs matplotlib: pip install matplotlib") from None
+    path = Path(path)
+    scores = result.scores
+    low, high = result.min, result.max
+    width = max(1, math.ceil((high - low + 1) / 120))
+    edges = np.arange(low, high + width + 1, width) - 0.5
+    figure = Figure(figsize=(8, 4.5), dpi=100)
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    axes.hist(scores, bins=edges.tolist(), color="#3b6ea8", edgecolor="none")
+    axes.axvline(result.mean, color="#c0392b", linewidth=1.2, label=f"mean {result.mean:.2f}")
+    if result.expected is not None:
+        axes.axvline(
+            result.expected,
+            color="#222222",
+            linewidth=1,
+            linestyle="--",
+            label=f"exact {result.expected:.2f}",
+        )
+    axes.set_xlabel("final score")
+    axes.set_ylabel("games")
+    options = ", ".join(f"{k}={v}" for k, v in sorted(result.options.items()))
+    axes.set_title(
+        title
+        or f"{result.rules_id}{f' ({options})' if options else ''}: {result.strategy}, {result.games:,} games"
+    )
+    axes.legend(title=f"std {result.std:.2f}, min {result.min}, max {result.max}", loc="upper right")
+    figure.tight_layout()
+    figure.savefig(path)
+    return path

@@ -1,0 +1,192 @@
+"""Simulation: optimal games follow the rules (replayed through the game engine), decide as the advisor
+does, average to the solved expectation, and repeat exactly for a seed; the bot strategy and the plot."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+
+from kniffel import Game, rules
+from kniffel.game import FreeThrow, Roll, Score, Strike
+from kniffel.rules import RuleSet
+from kniffel.simulate import SimulationError, optimal_rules, plot_histogram, simulate
+from kniffel.solver import Advisor, Solution, solve
+from kniffel.solver.play import play, trace
+from test_solver_values import REDUCED, solved
+
+
+class NoDice:
+    """Replays give every throw's dice; a throw without them is a bug in the test."""
+
+    def throw(self, n: int) -> tuple[int, ...]:
+        raise AssertionError("the replay asked for new dice")
+
+
+def replay(rs: RuleSet, solution: Solution, seed: int, game_no: int, *, check_advice: bool = True) -> None:
+    """Play traced game ``game_no`` through :class:`Game`: every throw, keep and entry must be legal,
+    every decision must be one the advisor rates best, and the totals must agree."""
+    records, final = trace(solution, seed, game_no)
+    assert len(records) == len(rs.boxes)
+    game = Game(rs, ["optimal"], dice=NoDice())
+    advisor = Advisor(solution)
+    column = rs.columns[0]
+    for record in records:
+        for i, throw in enumerate(record.throws):
+            kind = FreeThrow if i >= rs.rolls else Roll
+            game.apply(kind(keep=throw.keep, dice=throw.dice))
+            if not check_advice:
+                continue
+            options = advisor.options(
+                dict(game.sheet.entries),
+                throw.dice,
+                game.rolls_left,
+                thrown_at_once=game.turn.thrown_at_once,
+                free_throws_left=game.sheet.free_throws_left(column) - game.turn.free_throws,
+                free_throws_used=game.turn.free_throws,
+            )
+            if i + 1 < len(record.throws):
+                chosen = [o for o in options if o.keep == record.throws[i + 1].keep]
+            else:
+                chosen = [o for o in options if o.box == record.box]
+            assert len(chosen) == 1, (record, options[:3])
+            assert chosen[0].value == pytest.approx(options[0].value, abs=1e-9), (record, options[:3])
+        placement = game.placements().get(record.box)
+        paid = placement is not None and placement.points == record.points
+        game.apply(Score(record.box) if paid else Strike(record.box))
+        assert game.sheet.entries[record.box] == record.points
+    assert game.is_over
+    assert game.sheet.total == final
+    assert play(solution, game_no + 1, seed).scores[game_no] == final
+
+
+@pytest.mark.parametrize("name", list(REDUCED))
+def test_reduced_games_replay_and_average_to_the_solved_value(name: str) -> None:
+    rs = REDUCED[name]
+    solution = solve(rs)
+    for game_no in range(12):
+        replay(rs, solution, seed=5, game_no=game_no)
+    played = play(solution, 200_000, seed=1)
+    se = played.scores.std() / math.sqrt(played.scores.size)
+    assert abs(played.scores.mean() - solution.expected_score) < 4 * se
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "options"),
+    [("yahtzee", (("joker", "free"),)), ("yahtzee", ()), ("yatzy", ())],
+)
+def test_full_games_replay_through_the_engine(rules_id: str, options: tuple[tuple[str, str], ...]) -> None:
+    solution = solved(rules_id, options)
+    for game_no in range(4):
+        replay(solution.rules, solution, seed=2024, game_no=game_no)
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "options"),
+    [
+        ("kniffel", {"sharp": "on"}),
+        ("kniffel", {"strict": "on", "extra": "100"}),
+        ("knoeffel", {"free_throws_per_turn": "2"}),
+    ],
+)
+def test_rule_variants_replay_through_the_engine(rules_id: str, options: dict[str, str]) -> None:
+    rs = optimal_rules(rules.get(rules_id, options))
+    solution = solve(rs)
+    for game_no in range(3):
+        replay(rs, solution, seed=7, game_no=game_no, check_advice=game_no == 0)
+
+
+def test_optimal_mean_converges_to_the_expected_score() -> None:
+    result = simulate(
+        rules.get("yahtzee", {"joker": "free"}),
+        games=20_000,
+        seed=12345,
+        solution=solved("yahtzee", (("joker", "free"),)),
+    )
+    assert result.expected == pytest.approx(254.5896, abs=1e-4)
+    assert abs(result.mean - 254.5896) < 3 * result.stderr
+    assert 0.6 < result.upper_bonus_rate < 0.75  # about 68% with optimal play
+    assert result.five_rate is not None
+    assert 0.3 < result.five_rate < 0.37
+    data = result.to_json()
+    assert {"games", "mean", "std", "min", "max"} <= data.keys()
+    assert data["games"] == 20_000
+    assert data["min"] <= data["mean"] <= data["max"]
+
+
+def test_same_seed_same_games_whatever_the_batching_or_threads() -> None:
+    solution = solved("yahtzee", (("joker", "free"),))
+    first = play(solution, 3_000, seed=99).scores
+    assert np.array_equal(first, play(solution, 3_000, seed=99, batch=700).scores)
+    parts = [play(solution, 1_800, seed=99).scores, play(solution, 1_200, seed=99, first_game=1_800).scores]
+    assert np.array_equal(first, np.concatenate(parts))
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        assert np.array_equal(first, play(solution, 3_000, seed=99).scores)
+    finally:
+        numba.set_num_threads(threads)
+    assert not np.array_equal(first, play(solution, 3_000, seed=100).scores)
+
+
+def test_progress_reaches_the_total() -> None:
+    seen: list[tuple[int, int]] = []
+    simulate(
+        rules.get("yahtzee", {"joker": "free"}),
+        games=500,
+        seed=1,
+        progress=lambda done, total: seen.append((done, total)),
+        solution=solved("yahtzee", (("joker", "free"),)),
+    )
+    assert seen[-1] == (500, 500)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_bot_strategy_plays_whole_games_reproducibly() -> None:
+    kniffel = rules.get("kniffel-3col")
+    calls: list[int] = []
+    a = simulate(kniffel, strategy="bot", games=2, seed=4, progress=lambda d, t: calls.append(d))
+    b = simulate(kniffel, strategy="bot", games=2, seed=4)
+    assert calls == [1, 2]
+    assert np.array_equal(a.scores, b.scores)
+    assert a.columns == 3
+    assert a.strategy == "bot"
+    assert all(100 < s < 1500 for s in a.scores)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"games": 0, "seed": 1}, "positive"),
+        ({"games": 10, "seed": 1.5}, "seed"),
+        ({"games": 10, "seed": 1, "strategy": "random"}, "unknown strategy"),
+        ({"games": 10, "seed": 1, "strategy": "bot:nobody"}, "unknown bot"),
+    ],
+)
+def test_bad_requests_are_refused(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(SimulationError, match=message):
+        simulate(rules.get("yatzy"), **kwargs)  # type: ignore[arg-type]
+
+
+def test_optimal_play_needs_free_columns() -> None:
+    with pytest.raises(SimulationError, match="single-column"):
+        simulate(rules.get("kniffel-3col"), games=10, seed=1)
+    knoeffel = optimal_rules(rules.get("knoeffel"))
+    assert not knoeffel.multi_column
+    assert knoeffel.free_throws == 3
+
+
+def test_histogram_is_drawn(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    result = simulate(
+        rules.get("yahtzee", {"joker": "free"}),
+        games=1_000,
+        seed=3,
+        solution=solved("yahtzee", (("joker", "free"),)),
+    )
+    path = plot_histogram(result, tmp_path / "scores.png")
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert path.stat().st_size > 5_000
