@@ -7,8 +7,10 @@ that parametrised tables can call them directly and mypy sees their signatures.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 from kniffel import Game, ScoreSheet, SeededDice, rules
@@ -89,3 +91,20 @@ def state(game: Game) -> tuple[object, ...]:
         tuple(game.log),
         tuple((s.entries, s.extra_bonus, s.free_throws_used) for s in game.sheets),
     )
+
+
+# --- solver tables for the advisor, bot and review tests ------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One table cache for the whole session (``KNIFFEL_CACHE_DIR``), so each table is solved once and
+    the user's own cache is neither read nor written."""
+    directory = tmp_path_factory.mktemp("solver-cache")
+    before = os.environ.get("KNIFFEL_CACHE_DIR")
+    os.environ["KNIFFEL_CACHE_DIR"] = str(directory)
+    yield directory
+    if before is None:
+        del os.environ["KNIFFEL_CACHE_DIR"]
+    else:
+        os.environ["KNIFFEL_CACHE_DIR"] = before

@@ -1,4 +1,4 @@
-"""The ``kniffel`` commands: ``rules``, ``score``, ``play`` and ``serve``.
+"""The ``kniffel`` commands: ``rules``, ``score``, ``play``, ``solve``, ``advise`` and ``serve``.
 
 Each command is a thin layer over the library: it reads its arguments, asks :mod:`kniffel.rules` or
 :class:`kniffel.Game`, and prints a Rich table or JSON. Errors are turned into one line on stderr
@@ -8,12 +8,14 @@ and exit status 2 by :func:`kniffel.cli.errors.reports_errors`.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
+from kniffel.cli import solving
 from kniffel.cli.errors import CliError, reports_errors
 from kniffel.cli.parsing import parse_dice, resolve_box
 from kniffel.cli.play import Session, Settings, make_console
@@ -183,6 +185,141 @@ def play_command(
     status = session.run()
     if status:
         raise typer.Exit(status)
+
+
+ColumnOption = Annotated[
+    str | None,
+    typer.Option(
+        "--column",
+        help="Multi-column rule sets: the column to solve (id, e.g. 1); needed when the columns differ.",
+        show_default=False,
+    ),
+]
+
+
+@app.command("solve")
+@reports_errors
+def solve_command(
+    rules_id: RulesOption = None,
+    option: OptionsOption = None,
+    column: ColumnOption = None,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Solve afresh; neither read nor write the table cache.")
+    ] = False,
+    json_output: JsonOption = False,
+) -> None:
+    """The expected score of optimal play, solved exactly (one column of a multi-column sheet).
+
+    Tables are cached on disk ($KNIFFEL_CACHE_DIR or the user cache directory); "seconds" is the time
+    of the dynamic programme alone, and for a cached table the time it took when it was built.
+    """
+    rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
+    alone = solving.column_rules(rules, column)
+    solved = solving.solve(alone, use_cache=not no_cache, show_progress=not json_output)
+    if json_output:
+        print(json.dumps(solving.solve_json(rules, alone, solved)))
+        return
+    what = rules.id + "".join(f" {k}={v}" for k, v in sorted(rules.options.items()))
+    if rules.multi_column:
+        what += f", one {alone.columns[0].order.value} column"
+    how = "cached table" if solved.cached else "solved"
+    console = Console(highlight=False)
+    console.print(f"{what}: expected score {solved.expected_score:.4f} ({how}, DP {solved.seconds:.2f} s)")
+
+
+@app.command("advise")
+@reports_errors
+def advise_command(
+    dice_words: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="[DICE]...", help="The dice, if not given with --dice.", show_default=False),
+    ] = None,
+    rules_id: RulesOption = None,
+    option: OptionsOption = None,
+    column: ColumnOption = None,
+    sheet: Annotated[
+        str, typer.Option("--sheet", "-s", help="Filled boxes: box=points,... ('-' for struck).")
+    ] = "",
+    dice: Annotated[
+        list[str] | None,
+        typer.Option("--dice", "-d", help="The dice: --dice 3 3 5 6 6 or --dice 33566.", show_default=False),
+    ] = None,
+    rolls_left: Annotated[
+        int | None,
+        typer.Option(
+            "--rolls-left", "-n", help="Regular throws still allowed this turn (0 to 2).", show_default=False
+        ),
+    ] = None,
+    thrown_at_once: Annotated[
+        bool | None,
+        typer.Option(
+            "--thrown-at-once/--not-thrown-at-once",
+            help="Whether the last throw was of all dice (sharp); default: only on a turn's first throw.",
+            show_default=False,
+        ),
+    ] = None,
+    free_throws_left: Annotated[
+        int | None,
+        typer.Option(
+            "--free-throws-left",
+            help="Knöffel: free throws the column can still pay for, after those taken this turn "
+            "(default: all).",
+            show_default=False,
+        ),
+    ] = None,
+    free_throws_used: Annotated[
+        int, typer.Option("--free-throws-used", help="Knöffel: free throws already taken this turn.")
+    ] = 0,
+    batch: Annotated[
+        Path | None,
+        typer.Option(
+            "--batch",
+            help="Read one situation per line as JSON ('-' for stdin) and print one JSON line each.",
+            show_default=False,
+            dir_okay=False,
+        ),
+    ] = None,
+    json_output: JsonOption = False,
+) -> None:
+    """Every option in a situation with its value, best first.
+
+    A value is the expected number of points still to come (this turn's included, the sheet's points
+    excluded) when playing optimally from there. "keep D D" holds those dice and throws the others;
+    "keep" alone throws all of them again.
+    """
+    from kniffel.solver import Advisor, table
+
+    rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
+    alone = solving.column_rules(rules, column)
+    if batch is not None:
+        if sheet or dice or dice_words or rolls_left is not None:
+            raise CliError(
+                "--batch reads the situations from the file; leave out --sheet/--dice/--rolls-left"
+            )
+        stream = solving.open_batch(batch)
+        advisor = Advisor(table(alone))
+        errors = solving.run_batch(advisor, alone, stream, sys.stdout)
+        if errors:
+            raise typer.Exit(2)
+        return
+    if rolls_left is None:
+        raise CliError("--rolls-left is needed (0 to 2: regular throws still allowed this turn)")
+    situation = solving.Situation(
+        dict(ScoreSheet.parse(alone, sheet).entries),
+        parse_dice([*(dice or []), *(dice_words or [])], alone.dice),
+        rolls_left,
+        thrown_at_once,
+        free_throws_left,
+        free_throws_used,
+    )
+    solving.check_situation(alone, situation)
+    with solving.solve_progress(not json_output, f"Solving {alone.id} (once, then cached)") as progress:
+        advisor = Advisor(table(alone, progress=progress))
+    options = solving.advise(advisor, alone, situation)
+    if json_output:
+        print(json.dumps({"options": options}))
+        return
+    Console(highlight=False).print(solving.options_table(options))
 
 
 @app.command("serve")

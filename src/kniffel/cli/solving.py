@@ -1,0 +1,280 @@
+"""``kniffel solve`` and ``kniffel advise``: the exact solver's tables from the command line.
+
+The solver handles one column at a time. A multi-column rule set is solved for one of its columns:
+the column given with ``--column``, or the only kind it has (Knöffel's two free columns are the same
+column twice, each with its own free throws). Announced columns are not solved exactly and are refused.
+
+``advise --batch FILE`` reads one situation a line (JSON) and writes one JSON line per situation, in
+one process so the table is loaded once. A line that cannot be read or describes an impossible
+situation gets ``{"line": N, "error": "..."}`` instead, and the others are still answered; the exit
+status is then 2, so scripts notice. Blank lines are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from kniffel.cli.errors import CliError, message
+from kniffel.rules import Order, RuleSet
+from kniffel.sheet import ScoreSheet, SheetError
+
+VALUE_DIGITS = 4
+"""Values are printed rounded to this many decimals (they are expectations, not exact points)."""
+
+
+def column_rules(rules: RuleSet, column: str | None) -> RuleSet:
+    """The one-column rule set the solver is asked about (see the module docstring)."""
+    from kniffel.solver import UnsupportedRulesError, single_column
+
+    if column is None:
+        orders = {c.order for c in rules.columns}
+        if len(orders) > 1:
+            listed = ", ".join(f"{c.id} {c.order.value}" for c in rules.columns)
+            raise CliError(f"{rules.id} has different columns ({listed}); choose one with --column")
+        chosen = rules.columns[0]
+    else:
+        matches = [c for c in rules.columns if c.id == column]
+        if not matches:
+            raise CliError(
+                f"{rules.id} has no column {column!r}; columns: " + ", ".join(c.id for c in rules.columns)
+            )
+        chosen = matches[0]
+    if chosen.order is Order.ANNOUNCED:
+        raise CliError(
+            f"{rules.id}: column {chosen.id} is announced, which the exact solver does not handle "
+            "(bots play it from the free column's table)"
+        )
+    try:
+        return single_column(rules, chosen.id)
+    except UnsupportedRulesError as error:
+        raise CliError(str(error)) from None
+
+
+@contextmanager
+def solve_progress(show: bool, label: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A Rich progress bar on stderr fed by the solver's ``progress(done, total)``; nothing when
+    ``show`` is false or stderr is not a terminal."""
+    console = Console(stderr=True)
+    if not show or not console.is_terminal:
+        yield None
+        return
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total} sheets"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task(label, total=None)
+
+        def update(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        yield update
+
+
+@dataclass(frozen=True)
+class Solved:
+    expected_score: float
+    seconds: float
+    """Time of the dynamic programme alone; for a cached table, the time stored with it (0 if none)."""
+    cached: bool
+
+
+def stored_seconds(rules: RuleSet) -> float:
+    """The DP time written beside a cached table, 0 if unknown. The solver keeps it in the table's
+    description file but does not hand it back on load, so it is read here."""
+    from kniffel.solver.cache import table_key, table_path
+
+    try:
+        meta = json.loads(table_path(rules).with_suffix(".json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return 0.0
+    seconds = meta.get("seconds") if isinstance(meta, dict) else None
+    if meta.get("key") != table_key(rules) or not isinstance(seconds, int | float):
+        return 0.0
+    return float(seconds)
+
+
+def solve(rules: RuleSet, *, use_cache: bool, show_progress: bool) -> Solved:
+    from kniffel.solver import table
+
+    with solve_progress(show_progress, f"Solving {rules.id}") as progress:
+        solution = table(rules, use_cache=use_cache, progress=progress)
+    # A table loaded from the cache reports no DP time: a real solve never takes exactly 0 s.
+    cached = use_cache and solution.seconds == 0.0
+    seconds = stored_seconds(rules) if cached else solution.seconds
+    return Solved(solution.expected_score, seconds, cached)
+
+
+def solve_json(rules: RuleSet, column: RuleSet, solved: Solved) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "rules": rules.id,
+        "options": dict(rules.options),
+        "expected_score": solved.expected_score,
+        "seconds": solved.seconds,
+        "cached": solved.cached,
+    }
+    if rules.multi_column:
+        result["column"] = column.columns[0].order.value
+        result["columns"] = len(rules.columns)
+    return result
+
+
+# --- advice ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Situation:
+    sheet: dict[str, int]
+    dice: tuple[int, ...]
+    rolls_left: int
+    thrown_at_once: bool | None = None
+    free_throws_left: int | None = None
+    free_throws_used: int = 0
+
+
+def check_situation(rules: RuleSet, s: Situation) -> None:
+    """Range checks that name the command's own options (the advisor checks the rest)."""
+    if not 0 <= s.rolls_left < rules.rolls:
+        raise CliError(f"rolls left must be 0 to {rules.rolls - 1}, got {s.rolls_left}")
+    if len(s.sheet) == len(rules.boxes):
+        raise CliError("the sheet is full: there is nothing to advise")
+    if not rules.free_throws:
+        if s.free_throws_left is not None or s.free_throws_used:
+            raise CliError(f"{rules.id} has no free throws")
+        return
+    if s.free_throws_left is not None and not 0 <= s.free_throws_left <= rules.free_throws:
+        raise CliError(f"free throws left must be 0 to {rules.free_throws}, got {s.free_throws_left}")
+    if not 0 <= s.free_throws_used <= rules.free_throws_per_turn:
+        raise CliError(
+            f"free throws used must be 0 to {rules.free_throws_per_turn}, got {s.free_throws_used}"
+        )
+    if s.free_throws_used and s.rolls_left:
+        raise CliError("free throws come after the regular rolls: rolls left must be 0")
+
+
+def advise(advisor: Any, rules: RuleSet, s: Situation) -> list[dict[str, Any]]:
+    """Every option of the situation, best first, as ``{"action", "value"}``."""
+    check_situation(rules, s)
+    options = advisor.options(
+        s.sheet,
+        s.dice,
+        s.rolls_left,
+        thrown_at_once=s.thrown_at_once,
+        free_throws_left=s.free_throws_left,
+        free_throws_used=s.free_throws_used,
+    )
+    return [{"action": o.action, "value": round(o.value, VALUE_DIGITS)} for o in options]
+
+
+def options_table(options: list[dict[str, Any]]) -> Table:
+    table = Table(title="Options, best first (value: expected points still to come)")
+    table.add_column("#", justify="right")
+    table.add_column("Action")
+    table.add_column("Value", justify="right")
+    table.add_column("Loss", justify="right")
+    best = options[0]["value"] if options else 0.0
+    for n, option in enumerate(options, 1):
+        table.add_row(str(n), option["action"], f"{option['value']:.2f}", f"{best - option['value']:.2f}")
+    return table
+
+
+# --- batch -------------------------------------------------------------------------------------------
+
+
+def _int(data: Mapping[str, Any], key: str, default: int | None = None) -> int | None:
+    value = data.get(key, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise CliError(f"{key} must be a whole number, got {value!r}")
+    return value
+
+
+def parse_situation(rules: RuleSet, line: str) -> Situation:
+    """One batch line: ``{"sheet": {box: points}, "dice": [...], "rolls_left": n}`` plus the optional
+    ``thrown_at_once``, ``free_throws_left`` and ``free_throws_used``. The sheet may also be given as
+    the text of ``--sheet``."""
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise CliError(f"not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise CliError("a situation is a JSON object with sheet, dice and rolls_left")
+    unknown = set(data) - {
+        "sheet",
+        "dice",
+        "rolls_left",
+        "thrown_at_once",
+        "free_throws_left",
+        "free_throws_used",
+    }
+    if unknown:
+        raise CliError(f"unknown field(s): {', '.join(sorted(unknown))}")
+    raw = data.get("sheet", {})
+    if isinstance(raw, str):
+        sheet = ScoreSheet.parse(rules, raw)
+    elif isinstance(raw, dict):
+        entries: dict[str, int] = {}
+        for key, points in raw.items():
+            if isinstance(points, bool) or not isinstance(points, int):
+                raise SheetError(f"points for {key} must be a whole number, got {points!r}")
+            entries[key] = points
+        sheet = ScoreSheet.from_entries(rules, entries)
+    else:
+        raise SheetError("sheet must be an object of box: points")
+    from kniffel.dice import validate_dice
+
+    if "dice" not in data or "rolls_left" not in data:
+        raise CliError("a situation needs dice and rolls_left")
+    dice = validate_dice(data["dice"], rules.dice)
+    at_once = data.get("thrown_at_once")
+    if at_once is not None and not isinstance(at_once, bool):
+        raise CliError(f"thrown_at_once must be true or false, got {at_once!r}")
+    rolls_left = _int(data, "rolls_left")
+    assert rolls_left is not None
+    return Situation(
+        dict(sheet.entries),
+        dice,
+        rolls_left,
+        at_once,
+        _int(data, "free_throws_left"),
+        _int(data, "free_throws_used", 0) or 0,
+    )
+
+
+BATCH_ERRORS = (CliError, SheetError, ValueError, KeyError)
+
+
+def run_batch(advisor: Any, rules: RuleSet, stream: IO[str], out: IO[str]) -> int:
+    """Answer every line of ``stream``; the number of lines that got an error."""
+    errors = 0
+    for number, line in enumerate(stream, 1):
+        if not line.strip():
+            continue
+        try:
+            result: dict[str, Any] = {"options": advise(advisor, rules, parse_situation(rules, line))}
+        except BATCH_ERRORS as error:
+            errors += 1
+            result = {"line": number, "error": message(error)}
+        out.write(json.dumps(result) + "\n")
+    out.flush()
+    return errors
+
+
+def open_batch(path: Path) -> IO[str]:
+    if str(path) == "-":
+        return sys.stdin
+    return path.open(encoding="utf-8")

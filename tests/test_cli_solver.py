@@ -1,0 +1,226 @@
+"""``kniffel solve`` and ``kniffel advise``: JSON shapes, published values, batches and bad input."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from kniffel import rules
+from kniffel.solver import Advisor, table
+
+pytestmark = pytest.mark.usefixtures("solver_cache")
+
+YAHTZEE = ["--rules", "yahtzee", "--option", "joker=free"]
+
+
+def invoke(args: Sequence[str], stdin: str | None = None) -> Result:
+    from kniffel.cli import app
+
+    return CliRunner().invoke(app, list(args), input=stdin)
+
+
+def run_json(args: Sequence[str]) -> dict[str, Any]:
+    result = invoke([*args, "--json"])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def advise(*args: str) -> list[dict[str, Any]]:
+    options: list[dict[str, Any]] = run_json(["advise", *YAHTZEE, *args])["options"]
+    return options
+
+
+def yahtzee_advisor() -> Advisor:
+    return Advisor(table(rules.get("yahtzee", {"joker": "free"})))
+
+
+# --- solve -----------------------------------------------------------------------------------------
+
+
+def test_solve_gives_the_published_value_and_then_reads_the_cache() -> None:
+    first = run_json(["solve", *YAHTZEE])
+    assert first["expected_score"] == pytest.approx(254.5896, abs=1e-4)
+    assert first["seconds"] >= 0
+    assert (first["rules"], first["options"]) == ("yahtzee", {"joker": "free"})
+    again = run_json(["solve", *YAHTZEE])
+    assert again["cached"] is True
+    assert again["expected_score"] == first["expected_score"]
+    if not first["cached"]:
+        # The DP time stored with the table, not the time of loading it.
+        assert again["seconds"] == pytest.approx(first["seconds"])
+
+
+def test_solve_without_cache_solves_again() -> None:
+    data = run_json(["solve", "--rules", "yahtzee", "--no-cache"])
+    assert data["cached"] is False
+    assert data["seconds"] > 0
+    assert data["expected_score"] == pytest.approx(254.5877, abs=1e-4)  # forced joker
+
+
+def test_solve_one_column_of_a_multi_column_rule_set() -> None:
+    data = run_json(["solve", "--rules", "super-kniffel", "--column", "2"])
+    assert data["column"] == "free"
+    assert data["columns"] == 4
+    assert data["expected_score"] == pytest.approx(
+        run_json(["solve", "--rules", "kniffel"])["expected_score"]
+    )
+    top_down = run_json(["solve", "--rules", "kniffel-3col", "--column", "1"])
+    assert top_down["column"] == "top-down"
+    assert 100 < top_down["expected_score"] < data["expected_score"]
+
+
+def test_solve_text_output_names_the_score() -> None:
+    result = invoke(["solve", *YAHTZEE])
+    assert result.exit_code == 0
+    assert "254.5896" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["--rules", "kniffel-4col", "--column", "3"], "column 3 is announced"),
+        (["--rules", "yams"], "choose one with --column"),
+        (["--rules", "knoeffel", "--column", "9"], "no column '9'"),
+        (["--rules", "nope"], "unknown rule set"),
+        (["--rules", "kniffel", "--option", "sharp=maybe"], "sharp must be one of"),
+    ],
+)
+def test_solve_refuses_what_it_cannot_solve(args: list[str], error: str) -> None:
+    result = invoke(["solve", *args, "--json"])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert error in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+# --- advise ----------------------------------------------------------------------------------------
+
+
+def test_a_yahtzee_is_best_scored_as_yahtzee() -> None:
+    options = advise("--dice", "6", "6", "6", "6", "6", "--rolls-left", "0")
+    assert options[0]["action"] == "score yahtzee"
+    assert options[0]["value"] == pytest.approx(50 + yahtzee_advisor().value({"yahtzee": 50}), abs=1e-3)
+    assert len(options) == 13  # no throw left: one option per box
+    values = [o["value"] for o in options]
+    assert values == sorted(values, reverse=True)
+
+
+def test_every_keep_is_listed_with_the_pair_best() -> None:
+    options = advise("--dice", "13356", "--rolls-left", "2")
+    actions = [o["action"] for o in options]
+    assert actions[0] == "keep 3 3"
+    # 2 * 3 * 2 * 2 sub-multisets of 1 3 3 5 6, less keeping all five, plus a score per box
+    assert sum(a.startswith("keep") for a in actions) == 23
+    assert "keep" in actions
+    assert sum(a.startswith("score") for a in actions) == 13
+
+
+def test_values_exclude_the_sheet_points_but_count_the_upper_bonus() -> None:
+    low = {o["action"]: o["value"] for o in advise("--dice", "44422", "-n", "0", "--sheet", "chance=5")}
+    high = {o["action"]: o["value"] for o in advise("--dice", "44422", "-n", "0", "--sheet", "chance=30")}
+    assert low == high
+    sheet = "sixes=30,fives=25"  # 55: four more in fours reach 63
+    options = {o["action"]: o["value"] for o in advise("--dice", "44422", "-n", "0", "--sheet", sheet)}
+    after = yahtzee_advisor().value({"sixes": 30, "fives": 25, "fours": 12})
+    assert options["score fours"] == pytest.approx(12 + 35 + after, abs=1e-3)
+
+
+def test_knoeffel_advice_offers_free_throws_after_the_last_roll() -> None:
+    base = ["advise", "--rules", "knoeffel", "--dice", "12336", "--rolls-left", "0"]
+    options = run_json([*base, "--free-throws-left", "2"])["options"]
+    assert any(o["action"].startswith("keep") for o in options)  # each a free throw
+    spent = run_json([*base, "--free-throws-left", "2", "--free-throws-used", "1"])["options"]
+    assert all(o["action"].startswith("score") for o in spent)  # one free throw per turn
+    none_left = run_json([*base, "--free-throws-left", "0"])["options"]
+    assert all(o["action"].startswith("score") for o in none_left)
+    # Unused free throws are worth points at the end, so having more is worth more.
+    assert options[0]["value"] > none_left[0]["value"]
+
+
+def test_advise_table_output() -> None:
+    result = invoke(["advise", *YAHTZEE, "--dice", "13356", "--rolls-left", "2"])
+    assert result.exit_code == 0, result.output
+    assert "keep 3 3" in result.stdout
+
+
+def test_batch_answers_every_line_and_flags_bad_ones(tmp_path: Path) -> None:
+    good = {"sheet": {"chance": 20}, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}
+    lines = [
+        json.dumps(good),
+        "not json",
+        "",
+        json.dumps({**good, "dice": [1, 2, 3]}),
+        json.dumps({**good, "rolls_left": 5}),
+        json.dumps({**good, "sheet": {"chance": 99}}),
+        json.dumps({"sheet": "ones=3", "dice": [6, 6, 6, 6, 6], "rolls_left": 0}),
+    ]
+    batch = tmp_path / "situations.jsonl"
+    batch.write_text("\n".join(lines) + "\n")
+    result = invoke(["advise", *YAHTZEE, "--batch", str(batch)])
+    assert result.exit_code == 2
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(out) == 6  # the blank line is skipped
+    single = advise("--sheet", "chance=20", "--dice", "13356", "--rolls-left", "2")
+    assert out[0] == {"options": single}
+    assert [o.get("line") for o in out[1:5]] == [2, 4, 5, 6]
+    assert "not JSON" in out[1]["error"]
+    assert "expected 5 dice" in out[2]["error"]
+    assert "rolls left must be 0 to 2" in out[3]["error"]
+    assert "chance cannot hold 99" in out[4]["error"]
+    assert out[5]["options"][0]["action"] == "score yahtzee"
+
+
+def test_a_clean_batch_from_stdin_exits_0() -> None:
+    line = json.dumps({"sheet": {}, "dice": [2, 2, 2, 5, 6], "rolls_left": 1})
+    result = invoke(["advise", *YAHTZEE, "--batch", "-"], stdin=line + "\n" + line + "\n")
+    assert result.exit_code == 0, result.output
+    first, second = (json.loads(x) for x in result.stdout.splitlines())
+    assert first == second
+    assert first["options"][0]["action"] == "keep 2 2 2"
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["--dice", "1234", "-n", "1"], "expected 5 dice, got 4"),
+        (["--dice", "12347", "-n", "1"], "a die shows 1 to 6"),
+        (["--dice", "12345", "-n", "3"], "rolls left must be 0 to 2"),
+        (["--dice", "12345", "-n", "-1"], "rolls left must be 0 to 2"),
+        (["--dice", "12345"], "--rolls-left is needed"),
+        (["--dice", "12345", "-n", "1", "--sheet", "fivs=5"], "no box 'fivs'"),
+        (["--dice", "12345", "-n", "1", "--sheet", "ones=7"], "ones cannot hold 7"),
+        (["--dice", "12345", "-n", "1", "--sheet", "ones"], "box=points"),
+        (["--dice", "12345", "-n", "1", "--free-throws-left", "1"], "has no free throws"),
+        (["--dice", "12345", "-n", "1", "--batch", "x.jsonl"], "leave out"),
+        (["--batch", "/nonexistent/x.jsonl"], "No such file"),
+    ],
+)
+def test_bad_advice_requests_are_one_line_errors(args: list[str], error: str) -> None:
+    result = invoke(["advise", *YAHTZEE, *args, "--json"])
+    assert result.exit_code == 2, result.output
+    assert error in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert result.stdout == ""
+
+
+def test_a_full_sheet_has_nothing_to_advise() -> None:
+    full = ",".join(f"{box}=0" for box in rules.get("yahtzee").box_keys)
+    result = invoke(["advise", *YAHTZEE, "--dice", "12345", "-n", "0", "--sheet", full])
+    assert result.exit_code == 2
+    assert "sheet is full" in result.stderr
+
+
+def test_free_throws_out_of_range_are_refused() -> None:
+    base = ["advise", "--rules", "knoeffel", "--dice", "12345", "-n", "0"]
+    result = invoke([*base, "--free-throws-left", "7"])
+    assert result.exit_code == 2
+    assert "free throws left must be 0 to 3" in result.stderr
+    result = invoke([*base[:-1], "1", "--free-throws-used", "1"])
+    assert result.exit_code == 2
+    assert "rolls left must be 0" in result.stderr
