@@ -84,7 +84,10 @@ class Compiled:
     levels: tuple[I64, ...]
     """Reachable masks by number of filled boxes (``levels[n]``)."""
     nup: I32
-    """``[mask]``: upper scores to compute, 0..nup-1 (all reachable ones, capped)."""
+    """``[mask]``: upper scores that can occur, 0..nup-1 (all reachable ones, capped)."""
+    lanes: I32
+    """``[mask, 0 or 1]``: the upper scores the DP computes, ``lo .. hi - 1``. Scores below ``lo`` can no
+    longer reach the bonus, so their values equal the value at ``lo``."""
 
     @property
     def n_masks(self) -> int:
@@ -263,6 +266,7 @@ def compile_rules(rules: RuleSet, *, check: int = 64) -> Compiled:
         jbonus,
         levels,
         np.zeros(1 << n_boxes, dtype=np.int32),
+        np.zeros((1 << n_boxes, 2), dtype=np.int32),
     )
     if joker:
         fast = column.order is Order.FREE and rules.extra in _FAST_EXTRAS
@@ -281,7 +285,8 @@ def compile_rules(rules: RuleSet, *, check: int = 64) -> Compiled:
             raise UnsupportedRulesError(
                 f"{rules.id}: the solver's tables disagree with the rules: {problems[0]}"
             )
-    return dataclasses.replace(compiled, nup=_upper_lanes(compiled))
+    nup, lanes = _upper_lanes(compiled)
+    return dataclasses.replace(compiled, nup=nup, lanes=lanes)
 
 
 _FAST_EXTRAS = (Extra.NONE, Extra.FORCED_JOKER, Extra.FREE_JOKER, Extra.HUNDRED)
@@ -370,9 +375,11 @@ def _joker_tables_asked(c: Compiled) -> tuple[npt.NDArray[np.int16], npt.NDArray
     return jpts, jbonus
 
 
-def _upper_lanes(c: Compiled) -> I32:
+def _upper_lanes(c: Compiled) -> tuple[I32, I32]:
     """For each mask, how many capped upper scores (from 0) can occur: the most its filled upper boxes
-    can hold, capped at the threshold, plus one."""
+    can hold, capped at the threshold, plus one; and the range the DP computes (see
+    :attr:`Compiled.lanes`): from the highest score that can no longer reach the bonus with the most the
+    open upper boxes can add (or with no bonus at all, only the highest score)."""
     most = np.zeros(c.n_boxes, dtype=np.int64)
     for b in range(c.n_boxes):
         if c.upper[b]:
@@ -382,5 +389,9 @@ def _upper_lanes(c: Compiled) -> I32:
     masks = np.arange(c.n_masks, dtype=np.int64)
     bits = (masks[:, None] >> np.arange(c.n_boxes)) & 1
     reach = bits @ most
-    lanes: I32 = (np.minimum(reach, c.threshold) + 1).astype(np.int32)
-    return lanes
+    nup: I32 = (np.minimum(reach, c.threshold) + 1).astype(np.int32)
+    still = (1 - bits) @ most
+    dead = c.threshold - still - 1 if c.upper_bonus else np.full(c.n_masks, c.threshold)
+    lo = np.clip(dead, 0, nup - 1)
+    lanes: I32 = np.stack([lo, nup], axis=1).astype(np.int32)
+    return nup, lanes

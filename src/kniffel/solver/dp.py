@@ -57,7 +57,7 @@ def kernel_tables(c: Compiled) -> tuple[Any, ...]:
         c.jbonus,
         c.threshold,
         c.upper_bonus,
-        c.nup,
+        c.lanes,
         c.upper_mask,
         c.rules.rolls,
         c.free_per_turn,

@@ -111,12 +111,15 @@ def score_values(
             cand, j,
         )  # fmt: skip
     special_here = joker and five >= 0 and (mask >> five) & 1 == 1
+    # the best of each roll gathers in ``acc`` (a fresh buffer the compiler knows is not ``cand``), and
+    # goes to ``out`` once
+    acc = np.empty(nl)
     for s in range(n_s):
         for r in range(n_rolls):
             face = alike[r]
             if special_here and face >= 0:
                 for lane in range(nl):
-                    out[s, r, off + lane] = NEG
+                    acc[lane] = NEG
                 extra = np.int64(jbonus[mask, armed, face])
                 for b in range(n_boxes):
                     p = np.int64(jpts[mask, armed, s, face, b])
@@ -129,19 +132,21 @@ def score_values(
                     )  # fmt: skip
                     for lane in range(nl):
                         x = cand[n_pairs, lane]
-                        out[s, r, off + lane] = x if x > out[s, r, off + lane] else out[s, r, off + lane]
-                continue
-            for lane in range(nl):
-                out[s, r, off + lane] = dump[lane]
-            for i in range(nonzero.shape[2]):
-                j = nonzero[s, r, i]
-                if j < 0:
-                    break
-                if (allow >> pair_box[j]) & 1 == 0:
-                    continue
+                        acc[lane] = x if x > acc[lane] else acc[lane]
+            else:
                 for lane in range(nl):
-                    x = cand[j, lane]
-                    out[s, r, off + lane] = x if x > out[s, r, off + lane] else out[s, r, off + lane]
+                    acc[lane] = dump[lane]
+                for i in range(nonzero.shape[2]):
+                    j = nonzero[s, r, i]
+                    if j < 0:
+                        break
+                    if (allow >> pair_box[j]) & 1 == 0:
+                        continue
+                    for lane in range(nl):
+                        x = cand[j, lane]
+                        acc[lane] = x if x > acc[lane] else acc[lane]
+            for lane in range(nl):
+                out[s, r, off + lane] = acc[lane]
 
 
 @njit(cache=True, nogil=True)
@@ -170,25 +175,22 @@ def keep_expect(
 
 @njit(cache=True, nogil=True)
 def keep_max(ev: Any, width: int, parent: Any, padded: Any) -> None:  # pragma: no cover
-    """In place: ``ev[keep]`` becomes the best value over the keep and every sub-multiset of it."""
-    if width <= 16:
-        # few lanes: one pass per keep over a fixed number of links (pads point at the keep itself)
-        n_links = padded.shape[1]
-        for k in range(1, ev.shape[0]):
-            for j in range(n_links):
-                q = padded[k, j]
-                for lane in range(width):
-                    x = ev[q, lane]
-                    ev[k, lane] = x if x > ev[k, lane] else ev[k, lane]
-        return
+    """In place: ``ev[keep]`` becomes the best value over the keep and every sub-multiset of it (keeps
+    come smallest first, so a keep's parents are final when it is reached)."""
+    acc = np.empty(width)
+    n_links = parent.shape[1]
     for k in range(1, ev.shape[0]):
-        for j in range(parent.shape[1]):
+        for lane in range(width):
+            acc[lane] = ev[k, lane]
+        for j in range(n_links):
             q = parent[k, j]
             if q < 0:
                 break
             for lane in range(width):
                 x = ev[q, lane]
-                ev[k, lane] = x if x > ev[k, lane] else ev[k, lane]
+                acc[lane] = x if x > acc[lane] else acc[lane]
+        for lane in range(width):
+            ev[k, lane] = acc[lane]
 
 
 @njit(cache=True, nogil=True)
@@ -251,7 +253,7 @@ def solve_mask(
     jbonus: Any,
     threshold: int,
     upper_bonus: int,
-    nup: Any,
+    lanes: Any,
     upper_mask: int,
     rolls: int,
     per_turn: int,
@@ -265,13 +267,16 @@ def solve_mask(
     nonzero: Any,
 ) -> None:  # pragma: no cover
     """Fill ``values[aux, mask, :]``, the expected points to come from the start of a turn, for every
-    armed / free-throw variant and every upper score this mask can have. The armed variants share the
-    keep lattice as extra lanes."""
+    armed / free-throw variant and every upper score this mask can have. Only the upper scores
+    ``lanes[mask, 0] .. lanes[mask, 1] - 1`` are computed: lower ones cannot reach the bonus any more,
+    so they are all worth what the lowest computed one is (and with every upper box filled, every upper
+    score is). The armed variants share the keep lattice as extra lanes."""
     n_s, n_rolls, _ = base.shape
     sharp = n_s == 2
     track = n_armed == 2
     broadcast = (mask & upper_mask) == upper_mask
-    nl = 1 if broadcast else nup[mask]
+    lo = 0 if broadcast else lanes[mask, 0]
+    nl = 1 if broadcast else lanes[mask, 1] - lo
     na = n_armed if five >= 0 and (mask >> five) & 1 == 1 else 1
     width = na * nl
     sv = np.empty((n_free, n_s, n_rolls, width))
@@ -280,7 +285,7 @@ def solve_mask(
     for a in range(na):
         for f in range(n_free):
             score_values(
-                mask, a, f, 0, nl, sv[f], a * nl, values, base, upper, allowed, alike, five, track, n_free,
+                mask, a, f, lo, nl, sv[f], a * nl, values, base, upper, allowed, alike, five, track, n_free,
                 joker, jpts, jbonus, threshold, upper_bonus, pair_box, pair_pts, nonzero,
             )  # fmt: skip
     total = np.empty(width)
@@ -302,7 +307,9 @@ def solve_mask(
         for a in range(na):
             aux = a * n_free + f
             for lane in range(nl):
-                values[aux, mask, lane] = total[a * nl + lane]
+                values[aux, mask, lo + lane] = total[a * nl + lane]
+            for lane in range(lo):
+                values[aux, mask, lane] = total[a * nl]
             if broadcast:
                 for lane in range(1, values.shape[2]):
                     values[aux, mask, lane] = total[a * nl]
@@ -324,7 +331,7 @@ def solve_level(
     jbonus: Any,
     threshold: int,
     upper_bonus: int,
-    nup: Any,
+    lanes: Any,
     upper_mask: int,
     rolls: int,
     per_turn: int,
@@ -341,7 +348,7 @@ def solve_level(
     for i in prange(masks.shape[0]):
         solve_mask(
             masks[i], values, base, upper, allowed, alike, five, n_armed, n_free, joker, jpts, jbonus,
-            threshold, upper_bonus, nup, upper_mask, rolls, per_turn, child, parent, padded, first_roll,
+            threshold, upper_bonus, lanes, upper_mask, rolls, per_turn, child, parent, padded, first_roll,
             probs, pair_box, pair_pts, nonzero,
         )  # fmt: skip
 
@@ -367,7 +374,7 @@ def situation_tables(
     jbonus: Any,
     threshold: int,
     upper_bonus: int,
-    nup: Any,
+    lanes: Any,
     upper_mask: int,
     rolls: int,
     per_turn: int,

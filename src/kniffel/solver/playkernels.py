@@ -220,7 +220,7 @@ def play_turn(
     jbonus: Any,
     threshold: int,
     upper_bonus: int,
-    nup: Any,
+    lanes_of: Any,
     upper_mask: int,
     rolls: int,
     per_turn: int,
@@ -244,13 +244,14 @@ def play_turn(
     n_dice = size[n_keeps - 1]
     lanes = threshold + 1
 
-    # states as sortable keys; the upper score only matters while an upper box is open
+    # states as sortable keys; the upper score only matters while an upper box is open and the bonus
+    # can still be reached (below ``lanes_of[mask, 0]`` every score is worth the same)
     keys = np.empty(n, dtype=np.int64)
     for i in range(n):
         bits = mask[i]
         keys[i] = (bits * n_aux + armed[i] * n_free + free[i]) * lanes
         if (bits & upper_mask) != upper_mask:
-            keys[i] += up[i]
+            keys[i] += max(up[i], lanes_of[bits, 0])
     order = np.argsort(keys)
 
     # work items: runs of one state, upper scores without wide gaps, at most ``chunk`` games
