@@ -86,17 +86,12 @@ def test_full_games_replay_through_the_engine(rules_id: str, options: tuple[tupl
 
 @pytest.mark.parametrize(
     ("rules_id", "options"),
-    [
-        ("kniffel", {"sharp": "on"}),
-        ("kniffel", {"strict": "on", "extra": "100"}),
-        ("knoeffel", {"free_throws_per_turn": "2"}),
-    ],
+    [("kniffel", (("sharp", "on"),)), ("kniffel", (("extra", "100"), ("strict", "on"))), ("knoeffel", ())],
 )
-def test_rule_variants_replay_through_the_engine(rules_id: str, options: dict[str, str]) -> None:
-    rs = optimal_rules(rules.get(rules_id, options))
-    solution = solve(rs)
+def test_rule_variants_replay_through_the_engine(rules_id: str, options: tuple[tuple[str, str], ...]) -> None:
+    solution = solved(rules_id, options)
     for game_no in range(3):
-        replay(rs, solution, seed=7, game_no=game_no, check_advice=game_no == 0)
+        replay(solution.rules, solution, seed=7, game_no=game_no, check_advice=game_no == 0)
 
 
 def test_optimal_mean_converges_to_the_expected_score() -> None:

@@ -23,7 +23,8 @@ from kniffel.solver.keeps import sub_keeps
 
 @cache
 def solved(rules_id: str, options: tuple[tuple[str, str], ...] = ()) -> Solution:
-    return solve(rules.get(rules_id, dict(options)))
+    """The solution of a rule set (one column of a multi-column one), once per session."""
+    return solve(single_column(rules.get(rules_id, dict(options))))
 
 
 PUBLISHED = [

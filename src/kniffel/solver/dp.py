@@ -82,6 +82,8 @@ def empty_values(c: Compiled) -> Values:
 def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = None) -> Solution:
     """Run the dynamic programme; ``progress(done, total)`` is called after each level of masks (its own
     time is not counted in :attr:`Solution.seconds`)."""
+    import numba
+
     from kniffel.solver import kernels
 
     args = kernel_tables(c)
@@ -91,13 +93,18 @@ def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = No
     kernels.solve_level(np.empty(0, dtype=np.int64), values, *args)  # compile or load the JIT cache now
     done = 0
     seconds = 0.0
-    for level in levels:
-        start = time.perf_counter()
-        kernels.solve_level(level, values, *args)
-        seconds += time.perf_counter() - start
-        done += len(level)
-        if progress is not None:
-            progress(done, total)
+    # masks differ in work (upper scores, armed lanes), so threads take a few at a time as they finish
+    chunk = numba.set_parallel_chunksize(2)
+    try:
+        for level in levels:
+            start = time.perf_counter()
+            kernels.solve_level(level, values, *args)
+            seconds += time.perf_counter() - start
+            done += len(level)
+            if progress is not None:
+                progress(done, total)
+    finally:
+        numba.set_parallel_chunksize(chunk)
     values.flags.writeable = False
     return Solution(c, values, seconds)
 
