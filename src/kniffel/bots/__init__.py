@@ -33,7 +33,16 @@ class Bot(Protocol):
 BotFactory = Callable[..., Bot]
 """Called as ``factory(seed=seed)``."""
 
-_REGISTRY: dict[str, BotFactory] = {"heuristic": HeuristicBot}
+
+def _optimal(*, seed: int | None = None) -> Bot:
+    # Imported on first use: the solver pulls in numba and its tables, which the heuristic bot and
+    # the rest of the package do without.
+    from kniffel.bots.optimal import OptimalBot
+
+    return OptimalBot(seed=seed)
+
+
+_REGISTRY: dict[str, BotFactory] = {"heuristic": HeuristicBot, "optimal": _optimal}
 _DEFAULT = "heuristic"
 
 

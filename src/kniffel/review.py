@@ -1,0 +1,176 @@
+"""Game review: every decision of a game next to the best one, and the points it cost in expectation.
+
+A *decision* is anything a player chooses after seeing dice: what to keep before a throw (regular or
+free), what to announce, where to score or what to strike. The first throw of a turn is not one. Each
+decision is valued by the bot's planner (:mod:`kniffel.bots.optimal`) as the expected points still to
+come; its *loss* is the best option's value less the chosen one's, so optimal play loses 0.
+
+For rule sets the exact solver covers (one column that is not announced) the values are exact. For the
+others (several columns, announced columns) they come from the column-table estimate the optimal bot
+plays by; such a review says ``exact: false`` and its losses measure the distance from that bot's play,
+not from perfect play.
+
+Each player's summary gives the total expected loss and two grades:
+
+* ``optimal_share``: the share of decisions that were optimal (loss at most :data:`TOLERANCE`);
+* ``accuracy`` = ``100 * exp(-loss / (ACCURACY_SCALE * turns))``, with ``turns`` the boxes the player
+  filled in the reviewed part of the game. Optimal play scores 100; giving away 1 point a turn on
+  average scores 82, 5 points a turn 37. It weighs how much was lost rather than how often.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kniffel.game import Action, Game, Roll, Score, Strike
+
+TOLERANCE = 1e-6
+"""A decision within this many expected points of the best counts as optimal (rounding noise)."""
+ACCURACY_SCALE = 5.0
+"""Expected points lost per turn at which :attr:`PlayerSummary.accuracy` falls to 100/e."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    number: int
+    """Position of the action in the game's log (1-based)."""
+    player: str
+    round: int
+    dice: tuple[int, ...]
+    rolls_left: int
+    chosen: str
+    """The action as written by the game (``roll keep 3 3``, ``score chance``), without its dice."""
+    chosen_value: float
+    best: str
+    best_value: float
+
+    @property
+    def loss(self) -> float:
+        return max(0.0, self.best_value - self.chosen_value)
+
+    @property
+    def optimal(self) -> bool:
+        return self.loss <= TOLERANCE
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "player": self.player,
+            "round": self.round,
+            "dice": list(self.dice),
+            "rolls_left": self.rolls_left,
+            "chosen": self.chosen,
+            "chosen_value": round(self.chosen_value, 4),
+            "best": self.best,
+            "best_value": round(self.best_value, 4),
+            "loss": round(self.loss, 4),
+        }
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    name: str
+    score: int
+    decisions: int
+    optimal: int
+    turns: int
+    loss: float
+
+    @property
+    def optimal_share(self) -> float:
+        return self.optimal / self.decisions if self.decisions else 1.0
+
+    @property
+    def accuracy(self) -> float:
+        if not self.turns:
+            return 100.0
+        return 100.0 * math.exp(-self.loss / (ACCURACY_SCALE * self.turns))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "score": self.score,
+            "decisions": self.decisions,
+            "optimal": self.optimal,
+            "optimal_share": round(self.optimal_share, 4),
+            "turns": self.turns,
+            "loss": round(self.loss, 4),
+            "accuracy": round(self.accuracy, 1),
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    rules: str
+    options: dict[str, str]
+    exact: bool
+    """Whether the values are those of optimal play (see the module docstring)."""
+    decisions: list[Decision]
+    players: list[PlayerSummary]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules,
+            "options": self.options,
+            "exact": self.exact,
+            "players": [p.to_json() for p in self.players],
+            "decisions": [d.to_json() for d in self.decisions],
+        }
+
+
+def _undiced(action: Action) -> Action:
+    # A roll is a choice of what to keep; the dice it brought are chance, not part of the decision.
+    return dataclasses.replace(action, dice=None) if isinstance(action, Roll) else action
+
+
+def review(game: Game, *, directory: Path | None = None) -> Review:
+    """Review every decision in ``game``'s log (finished or not). The first review of a rule set may
+    solve tables (seconds)."""
+    from kniffel.bots.optimal import planner_for
+
+    rules = game.rules
+    planner = planner_for(rules, directory)
+    replay = Game(rules, list(game.players))
+    decisions: list[Decision] = []
+    turns = [0] * len(game.players)
+    for number, action in enumerate(game.log, 1):
+        turn = replay.turn
+        if isinstance(action, Score | Strike):
+            turns[replay.current] += 1
+        if turn.dice is not None:
+            choices = planner.choices(replay)
+            chosen = _undiced(action)
+            value = next((c.value for c in choices if c.action == chosen), None)
+            if choices and value is not None:
+                decisions.append(
+                    Decision(
+                        number,
+                        replay.player,
+                        replay.round,
+                        turn.dice,
+                        replay.rolls_left,
+                        str(chosen),
+                        value,
+                        str(choices[0].action),
+                        choices[0].value,
+                    )
+                )
+        replay.apply(action)
+    players = []
+    for index, name in enumerate(game.players):
+        own = [d for d in decisions if d.player == name]
+        players.append(
+            PlayerSummary(
+                name,
+                game.sheets[index].total,
+                len(own),
+                sum(d.optimal for d in own),
+                turns[index],
+                sum(d.loss for d in own),
+            )
+        )
+    return Review(rules.id, dict(rules.options), planner.exact, decisions, players)
