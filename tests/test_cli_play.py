@@ -367,6 +367,8 @@ def test_human_against_bot_through_a_terminal(tmp_path: Path) -> None:
             keeps += 1
         else:
             child.sendline(f"s {choices[0][0]}")
+    child.expect(r"Review the game \(y/N\)\? ")
+    child.sendline("n")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

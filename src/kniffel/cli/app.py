@@ -1,4 +1,4 @@
-"""The ``kniffel`` commands: ``rules``, ``score``, ``play``, ``solve``, ``advise`` and ``serve``.
+"""The ``kniffel`` commands: ``rules``, ``score``, ``play``, ``solve``, ``advise``, ``review`` and ``serve``.
 
 Each command is a thin layer over the library: it reads its arguments, asks :mod:`kniffel.rules` or
 :class:`kniffel.Game`, and prints a Rich table or JSON. Errors are turned into one line on stderr
@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from kniffel.cli import solving
+from kniffel.cli import reviewing, solving
 from kniffel.cli.errors import CliError, reports_errors
 from kniffel.cli.parsing import parse_dice, resolve_box
 from kniffel.cli.play import Session, Settings, make_console
@@ -140,8 +140,8 @@ def play_command(
         typer.Option(
             "--player",
             "-p",
-            help="A player, in turn order: a name for a human, 'bot' or 'bot:heuristic' for a bot. "
-            "Repeat for each player (1 to 8).",
+            help="A player, in turn order: a name for a human, 'bot' (bot:heuristic) or 'bot:optimal' "
+            "for a bot. Repeat for each player (1 to 8).",
             show_default=False,
         ),
     ] = None,
@@ -320,6 +320,36 @@ def advise_command(
         print(json.dumps({"options": options}))
         return
     Console(highlight=False).print(solving.options_table(options))
+
+
+@app.command("review")
+@reports_errors
+def review_command(
+    path: Annotated[Path, typer.Argument(metavar="FILE", help="A saved game (kniffel play --save FILE).")],
+    everything: Annotated[
+        bool, typer.Option("--all", help="List every decision, not only those that cost points.")
+    ] = False,
+    json_output: JsonOption = False,
+) -> None:
+    """Every decision of a saved game next to the best one, what it cost, and a grade per player.
+
+    Loss is in expected points; accuracy is 100 * exp(-loss / (5 * turns)): 100 for optimal play, 82
+    when a player gives away 1 point a turn on average. Exact for the rule sets the solver covers;
+    for the others the values are the optimal bot's estimates (the output says so).
+    """
+    from kniffel.game import Game
+    from kniffel.review import review
+
+    game = Game.loads(path.read_text(encoding="utf-8"))
+    result = review(game)
+    if json_output:
+        print(json.dumps(result.to_json()))
+        return
+    console = Console(highlight=False)
+    console.print(reviewing.summary_table(result))
+    console.print(reviewing.decisions_table(result, everything=everything))
+    if not result.exact:
+        console.print(reviewing.ESTIMATE_NOTE)
 
 
 @app.command("serve")

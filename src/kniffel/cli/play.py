@@ -23,6 +23,7 @@ from kniffel.bots import make as make_bot
 from kniffel.cli.errors import CliError, message
 from kniffel.cli.parsing import faces, parse_dice, parse_players, resolve_box
 from kniffel.cli.render import dice_text, sheet_json, sheet_table
+from kniffel.cli.reviewing import ESTIMATE_NOTE, decisions_table, hint_choices, hint_lines, summary_table
 from kniffel.dice import validate_dice
 from kniffel.game import (
     Action,
@@ -40,6 +41,9 @@ from kniffel.game import (
 )
 from kniffel.rules import RuleSet
 
+HINTS = 5
+"""Options a hint lists unless told otherwise."""
+
 SAVE_KEY = "cli"
 """Key of the command line's own data in a save file; :meth:`Game.from_json` ignores it."""
 
@@ -55,6 +59,8 @@ Commands (a box is its id, label or an unambiguous start of one: "s full", "s 2:
   announce BOX, a BOX   announce the box of an announced column (right after the first roll)
   free [keep 6 6], f    a free throw after the regular rolls (Knöffel), keeping the faces given
   options, o            where the dice may go now and what they pay
+  hint [N]              the N best options (default 5) with their values, from the solver
+  review                every decision so far next to the best one, and what it cost
   sheet, t              show the score sheet
   undo, u               take back the last decision (score, strike, announce)
   save FILE             save the game to FILE (resume with: kniffel play --load FILE)
@@ -180,6 +186,14 @@ class Session:
     def _make_bots(specs: Mapping[int, str], seed: int | None) -> dict[int, Bot]:
         return {i: make_bot(spec, seed=bot_seed(seed, i)) for i, spec in specs.items()}
 
+    def prepare_bots(self) -> None:
+        """Load (or solve, once) the tables bots need before play starts, not in the middle of it."""
+        for bot in self.bots.values():
+            prepare = getattr(bot, "prepare", None)
+            if callable(prepare):
+                with self.console.status(f"Loading the tables of the {bot.name} bot..."):
+                    prepare(self.game.rules)
+
     # --- saving ---------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
@@ -211,6 +225,7 @@ class Session:
     def run(self) -> int:
         """Play until the game ends or the player leaves; the exit status."""
         self.autosave()  # a save path that cannot be written is reported before anyone plays
+        self.prepare_bots()
         if not self.game.is_over and not self.all_bots:
             self.say(f"{self.game.rules.name}: type help for the commands.")
         try:
@@ -225,6 +240,7 @@ class Session:
             self.leave("Interrupted.")
             return 130
         self.finish()
+        self.offer_review()
         return 0
 
     def leave(self, why: str) -> int:
@@ -254,6 +270,17 @@ class Session:
             self.say(f"{winners[0]} wins with {best} points.", style="bold")
         else:
             self.say(f"Tie: {', '.join(winners)} share first place with {best} points.", style="bold")
+
+    def offer_review(self) -> None:
+        """Ask humans whether they want the review of the game just finished (not with --json)."""
+        if self.all_bots or self.settings.json:
+            return
+        try:
+            answer = self.read("Review the game (y/N)? ")
+        except (EOFError, KeyboardInterrupt):
+            return
+        if answer.strip().lower() in ("y", "yes", "j", "ja"):
+            self.do_review([])
 
     def result_json(self) -> dict[str, Any]:
         game = self.game
@@ -383,6 +410,8 @@ class Session:
             (("announce", "a"), self.do_announce),
             (("free", "f"), self.do_free),
             (("options", "o"), self.do_options),
+            (("hint",), self.do_hint),
+            (("review",), self.do_review),
             (("sheet", "t"), self.do_sheet),
             (("undo", "u"), self.do_undo),
             (("save",), self.do_save),
@@ -500,6 +529,37 @@ class Session:
             extra.append("a free throw is possible: free [keep FACES]")
         if extra:
             self.say("  " + "; ".join(extra))
+
+    def do_hint(self, args: list[str]) -> None:
+        if self.game.turn.dice is None:
+            raise CliError("roll first: there is nothing to decide before the first throw")
+        try:
+            count = int(args[0]) if args else HINTS
+        except ValueError:
+            raise CliError(f"hint N: N is a number of options, got {args[0]!r}") from None
+        if count < 1:
+            raise CliError("hint N: N is at least 1")
+        with self.console.status("Loading the solver's tables..."):
+            choices, exact = hint_choices(self.game, count)
+        self.say("Best options (value: expected points still to come):")
+        for line in hint_lines(choices):
+            self.say(line)
+        if not exact:
+            self.say(ESTIMATE_NOTE)
+
+    def do_review(self, args: list[str]) -> None:
+        from kniffel.review import review
+
+        with self.console.status("Reviewing the game..."):
+            result = review(self.game)
+        if not result.decisions:
+            self.say("No decisions to review yet.")
+            return
+        self.console.print(summary_table(result))
+        humans = [name for i, name in enumerate(self.game.players) if i not in self.bots]
+        self.console.print(decisions_table(result, players=humans or None))
+        if not result.exact:
+            self.say(ESTIMATE_NOTE)
 
     def do_sheet(self, args: list[str]) -> None:
         self._shown = None
