@@ -33,7 +33,8 @@ def test_a_solved_table_is_written_once_and_memory_mapped(tmp_path: Path) -> Non
     assert path.with_suffix(".json").exists()
     again = cache.table(game, directory=tmp_path)
     assert again.seconds == 0.0
-    assert isinstance(again.values, np.memmap)
+    assert isinstance(again.values.base, np.memmap)  # a plain array over the mapped file
+    assert not again.values.flags.writeable
     assert np.array_equal(again.values, first.values)
 
 

@@ -16,7 +16,8 @@ import numpy.typing as npt
 
 from kniffel.dice import validate_dice
 from kniffel.rules import Section, placements
-from kniffel.solver.dp import Solution, kernel_tables
+from kniffel.solver import turn
+from kniffel.solver.dp import Solution
 from kniffel.solver.keeps import keep_tables, sub_keeps
 
 
@@ -57,8 +58,8 @@ class Advisor:
         self.solution = solution
         self.compiled = solution.compiled
         self.rules = solution.rules
-        self._args = kernel_tables(self.compiled)
         self._keeps = keep_tables(self.rules.dice)
+        self._turns = turn.Turns(self.compiled, solution.values)
         self._upper = {box.id for box in self.rules.boxes if box.section is Section.UPPER}
 
     # --- states ---------------------------------------------------------------------------------
@@ -196,12 +197,7 @@ class Advisor:
         return result
 
     def _keep_values(self, s: State, free: int, stages: int, usable: int) -> npt.NDArray[np.float64]:
-        from kniffel.solver import kernels
-
-        values: npt.NDArray[np.float64] = kernels.situation_tables(
-            s.mask, s.armed, free, s.up, stages, usable, self.solution.values, *self._args
-        )
-        return values
+        return self._turns.keep_values(s.mask, s.armed, free, s.up, stages, usable)
 
 
 class Strategy:

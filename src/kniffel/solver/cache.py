@@ -93,7 +93,8 @@ def load(compiled: Compiled, directory: Path | None = None) -> Solution | None:
             or tuple(meta.get("shape", ())) != shape
         ):
             return None
-        values = np.load(path, mmap_mode="r", allow_pickle=False)
+        # a plain ndarray over the mapping: indexing a np.memmap goes through Python code
+        values = np.asarray(np.load(path, mmap_mode="r", allow_pickle=False))
         if values.shape != shape or values.dtype != np.float64 or not values.flags.c_contiguous:
             return None
         if _checksum(values) != meta.get("checksum"):

@@ -1,0 +1,127 @@
+"""The values of one turn in one state, in plain numpy: what the advisor needs for a single situation.
+
+The dynamic programme computes the same quantities for every state at once with the numba kernels of
+:mod:`kniffel.solver.kernels`; a single situation is small enough for a few dozen whole-array numpy
+operations (well under a millisecond), which spares the advisor importing numba and loading compiled
+code, so that a table loaded from the cache answers its first question at once. The tests check the two
+against each other (the advisor's values average to the DP's state values, and simulated games, played
+by the kernels, choose what the advisor rates best).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.solver.compile import Compiled
+from kniffel.solver.keeps import keep_tables
+
+F64 = npt.NDArray[np.float64]
+I64 = npt.NDArray[np.int64]
+
+
+@cache
+def _keeps_by_size(n_dice: int) -> tuple[I64, ...]:
+    """Keep indices of each size (``[size]``)."""
+    size = keep_tables(n_dice).size
+    return tuple(np.flatnonzero(size == s) for s in range(n_dice + 1))
+
+
+class Turns:
+    """Turn values of one solved rule set (what does not depend on the state is prepared once)."""
+
+    def __init__(self, c: Compiled, values: F64) -> None:
+        self.c = c
+        self.values = values
+        top = int(c.base.max())
+        if c.joker and c.jpts.shape[0] > 1:
+            top = max(top, int(c.jpts.max()))
+        self.points = np.arange(top + 1, dtype=np.int64)
+        """Every number of points a box can pay, 0 included."""
+        self.boxes = np.arange(c.n_boxes, dtype=np.int64)
+        self.alike = np.flatnonzero(c.alike >= 0)
+        self.faces = c.alike[self.alike].astype(np.int64)
+
+    def entry_values(self, mask: int, armed: int, free: int, up: int) -> F64:
+        """``[box, points]``: entering that many points in each box in state ``mask`` / ``armed`` at
+        upper score ``up`` (with ``free`` free throws left after the turn): the points, the upper bonus
+        if the score crosses the threshold, and the value of the state after; ``-inf`` for filled
+        boxes."""
+        c = self.c
+        pts = self.points[None, :]
+        upper = (c.upper == 1)[:, None]
+        new_up = np.where(upper, np.minimum(up + pts, c.threshold), up)
+        bonus = np.where(upper & (up < c.threshold) & (up + pts >= c.threshold), c.upper_bonus, 0)
+        five = ((c.n_armed == 2) & (self.boxes == c.five))[:, None]
+        new_armed = np.where(five, (pts > 0).astype(np.int64), armed)
+        children = (mask | (1 << self.boxes))[:, None]
+        lut: F64 = pts + bonus + self.values[new_armed * c.n_free + free, children, new_up]
+        lut[(mask >> self.boxes) & 1 == 1] = -np.inf
+        return lut
+
+    def score_values(self, mask: int, armed: int, free: int, up: int) -> F64:
+        """``[at_once, roll]``: the best points-now-plus-future of entering each roll: a box's points, or
+        a strike for 0 (as :func:`kniffel.solver.kernels.score_values`)."""
+        c = self.c
+        lut = self.entry_values(mask, armed, free, up)
+        allowed = np.flatnonzero((int(c.allowed[mask]) >> self.boxes) & 1)
+        n_s, n_rolls, _ = c.base.shape
+        out = np.full((n_s, n_rolls), -np.inf)
+        if len(allowed):
+            # a strike is 0 points in any allowed box (disarming the five-of-a-kind box)
+            strike = float(lut[allowed, 0].max())
+            for s in range(n_s):
+                best = lut[allowed[None, :], c.base[s][:, allowed]].max(axis=1)
+                out[s] = np.maximum(best, strike)
+        if c.joker and c.five >= 0 and mask >> c.five & 1 and len(self.alike):
+            # a further five of a kind: where the extra rules send it, and what they pay
+            extra = c.jbonus[mask, armed, self.faces].astype(np.float64)
+            for s in range(n_s):
+                pts = c.jpts[mask, armed, s][self.faces].astype(np.int64)
+                paid = np.where(pts >= 0, lut[self.boxes[None, :], np.maximum(pts, 0)], -np.inf)
+                out[s, self.alike] = paid.max(axis=1) + extra
+        return out
+
+    def keep_values(self, mask: int, armed: int, free: int, up: int, stages: int, usable: int) -> F64:
+        """``[keep]``: the value of holding each keep and throwing the rest, when that throw leaves
+        ``stages`` regular throws and ``usable`` free throws of the ``free`` left (as
+        the kernels' :func:`~kniffel.solver.kernels.roll_values`)."""
+        return _keep_values(self, mask, armed, free, up, stages, usable)
+
+
+def _keep_values(t: Turns, mask: int, armed: int, free: int, up: int, stages: int, usable: int) -> F64:
+    c = t.c
+    k = keep_tables(c.rules.dice)
+    sizes = _keeps_by_size(c.rules.dice)
+    n_s = c.base.shape[0]
+    sharp = n_s == 2
+    start = free - usable
+    sv = {f: t.score_values(mask, armed, f, up) for f in range(start, free + 1)}
+    rolls = sizes[-1]
+    ev = np.empty(k.n_keeps)
+    ev[rolls] = sv[start][0]
+    at_once = sv[start][-1]
+    for step in range(usable + stages + 1):
+        _expect(ev, k.child, sizes, k.roll_probs, at_once if sharp else None)
+        if step == usable + stages:
+            break
+        level = start + step + 1 if step < usable else free
+        for size in sizes[1:]:  # smallest first: a keep's parents are final when it is reached
+            ev[size] = np.maximum(ev[size], ev[k.padded_parent[size]].max(axis=1))
+        best_keep = ev[rolls].copy()
+        at_once = np.maximum(sv[level][-1], best_keep)
+        ev[rolls] = np.maximum(sv[level][0], best_keep)
+    return ev
+
+
+def _expect(
+    ev: F64, child: npt.NDArray[np.int32], sizes: tuple[I64, ...], probs: F64, at_once: F64 | None
+) -> None:
+    """In place: the expected value of every keep short of a full roll, one die at a time (the empty
+    keep from ``at_once``, the rolls thrown all at once, when the sharp rule makes that differ)."""
+    for size in reversed(sizes[:-1]):
+        ev[size] = ev[child[size]].sum(axis=1) * (1.0 / 6.0)
+    if at_once is not None:
+        ev[0] = float(probs @ at_once)
