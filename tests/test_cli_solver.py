@@ -224,3 +224,12 @@ def test_free_throws_out_of_range_are_refused() -> None:
     result = invoke([*base[:-1], "1", "--free-throws-used", "1"])
     assert result.exit_code == 2
     assert "rolls left must be 0" in result.stderr
+
+
+def test_ordered_columns_refuse_sheets_their_order_cannot_produce() -> None:
+    base = ["advise", "--rules", "kniffel", "--option", "strict=on", "--dice", "12345", "-n", "0"]
+    result = invoke([*base, "--sheet", "chance=20"])
+    assert result.exit_code == 2
+    assert "fills its column top-down: chance cannot be filled yet" in result.stderr
+    options = run_json([*base, "--sheet", "ones=2,twos=4"])["options"]
+    assert [o["action"] for o in options] == ["score threes"]  # the next box, and only it

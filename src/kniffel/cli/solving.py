@@ -25,7 +25,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from kniffel.cli.errors import CliError, message
-from kniffel.rules import Order, RuleSet
+from kniffel.rules import Order, RuleSet, reachable_boxes
 from kniffel.sheet import ScoreSheet, SheetError
 
 VALUE_DIGITS = 4
@@ -151,6 +151,7 @@ def check_situation(rules: RuleSet, s: Situation) -> None:
         raise CliError(f"rolls left must be 0 to {rules.rolls - 1}, got {s.rolls_left}")
     if len(s.sheet) == len(rules.boxes):
         raise CliError("the sheet is full: there is nothing to advise")
+    check_fill_order(rules, s.sheet)
     if not rules.free_throws:
         if s.free_throws_left is not None or s.free_throws_used:
             raise CliError(f"{rules.id} has no free throws")
@@ -163,6 +164,23 @@ def check_situation(rules: RuleSet, s: Situation) -> None:
         )
     if s.free_throws_used and s.rolls_left:
         raise CliError("free throws come after the regular rolls: rolls left must be 0")
+
+
+def check_fill_order(rules: RuleSet, sheet: Mapping[str, int]) -> None:
+    """A column filled top-down or bottom-up holds a run of boxes from its start: refuse sheets its
+    fill order cannot produce (the tables hold no values for them)."""
+    column = rules.columns[0]
+    if column.order is Order.FREE:
+        return
+    filled: dict[str, int] = {}
+    while len(filled) < len(sheet):
+        nxt = [b.id for b in reachable_boxes(rules, filled, column) if b.id in sheet]
+        if not nxt:
+            missing = ", ".join(k for k in sheet if k not in filled)
+            raise CliError(
+                f"{rules.id} fills its column {column.order.value}: {missing} cannot be filled yet"
+            )
+        filled[nxt[0]] = sheet[nxt[0]]
 
 
 def advise(advisor: Any, rules: RuleSet, s: Situation) -> list[dict[str, Any]]:
