@@ -93,8 +93,8 @@ def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = No
     kernels.solve_level(np.empty(0, dtype=np.int64), values, *args)  # compile or load the JIT cache now
     done = 0
     seconds = 0.0
-    # masks differ in work (upper scores, armed lanes), so threads take a few at a time as they finish
-    chunk = numba.set_parallel_chunksize(2)
+    # bundles of masks differ in work, so threads take one at a time as they finish
+    chunk = numba.set_parallel_chunksize(1)
     try:
         for level in levels:
             start = time.perf_counter()

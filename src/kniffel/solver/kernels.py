@@ -237,9 +237,26 @@ def roll_values(
                 ev[k, lane] = x if x > ev[k, lane] else ev[k, lane]
 
 
+BUNDLE = 64
+"""Masks are solved in bundles of at least this many lanes: the keep lattice does not care which mask
+a lane belongs to, and a row of a few lanes costs nearly as much loop overhead as a row of many."""
+
+
 @njit(cache=True, nogil=True)
-def solve_mask(
-    mask: int,
+def mask_lanes(mask: int, five: int, n_armed: int, lanes: Any, upper_mask: int) -> tuple[int, int, int]:
+    """The first upper score computed for ``mask``, how many are, and the armed variants (lanes are
+    ``armed * count + score - first``)."""
+    if (mask & upper_mask) == upper_mask:
+        lo, nl = 0, 1
+    else:
+        lo, nl = lanes[mask, 0], lanes[mask, 1] - lanes[mask, 0]
+    na = n_armed if five >= 0 and (mask >> five) & 1 == 1 else 1
+    return lo, nl, na
+
+
+@njit(cache=True, nogil=True)
+def solve_bundle(
+    masks: Any,
     values: Any,
     base: Any,
     upper: Any,
@@ -266,28 +283,32 @@ def solve_mask(
     pair_pts: Any,
     nonzero: Any,
 ) -> None:  # pragma: no cover
-    """Fill ``values[aux, mask, :]``, the expected points to come from the start of a turn, for every
-    armed / free-throw variant and every upper score this mask can have. Only the upper scores
-    ``lanes[mask, 0] .. lanes[mask, 1] - 1`` are computed: lower ones cannot reach the bonus any more,
-    so they are all worth what the lowest computed one is (and with every upper box filled, every upper
-    score is). The armed variants share the keep lattice as extra lanes."""
+    """Fill ``values[aux, mask, :]``, the expected points to come from the start of a turn, for every mask
+    of ``masks``, every armed / free-throw variant and every upper score the mask can have. Only the
+    upper scores ``lanes[mask, 0] .. lanes[mask, 1] - 1`` are computed: lower ones cannot reach the bonus
+    any more, so they are all worth what the lowest computed one is (and with every upper box filled,
+    every upper score is). The masks' lanes (armed variants included) share one keep lattice."""
     n_s, n_rolls, _ = base.shape
     sharp = n_s == 2
     track = n_armed == 2
-    broadcast = (mask & upper_mask) == upper_mask
-    lo = 0 if broadcast else lanes[mask, 0]
-    nl = 1 if broadcast else lanes[mask, 1] - lo
-    na = n_armed if five >= 0 and (mask >> five) & 1 == 1 else 1
-    width = na * nl
+    width = 0
+    for i in range(masks.shape[0]):
+        _, nl, na = mask_lanes(masks[i], five, n_armed, lanes, upper_mask)
+        width += na * nl
     sv = np.empty((n_free, n_s, n_rolls, width))
+    off = 0
+    for i in range(masks.shape[0]):
+        mask = masks[i]
+        lo, nl, na = mask_lanes(mask, five, n_armed, lanes, upper_mask)
+        for a in range(na):
+            for f in range(n_free):
+                score_values(
+                    mask, a, f, lo, nl, sv[f], off + a * nl, values, base, upper, allowed, alike, five,
+                    track, n_free, joker, jpts, jbonus, threshold, upper_bonus, pair_box, pair_pts, nonzero,
+                )  # fmt: skip
+        off += na * nl
     ev = np.empty((child.shape[0], width))
     at_once = np.empty((n_rolls if sharp else 1, width))
-    for a in range(na):
-        for f in range(n_free):
-            score_values(
-                mask, a, f, lo, nl, sv[f], a * nl, values, base, upper, allowed, alike, five, track, n_free,
-                joker, jpts, jbonus, threshold, upper_bonus, pair_box, pair_pts, nonzero,
-            )  # fmt: skip
     total = np.empty(width)
     for f in range(n_free):
         roll_values(
@@ -304,15 +325,21 @@ def solve_mask(
                 k = first_roll + r
                 for lane in range(width):
                     total[lane] += p * ev[k, lane]
-        for a in range(na):
-            aux = a * n_free + f
-            for lane in range(nl):
-                values[aux, mask, lo + lane] = total[a * nl + lane]
-            for lane in range(lo):
-                values[aux, mask, lane] = total[a * nl]
-            if broadcast:
-                for lane in range(1, values.shape[2]):
-                    values[aux, mask, lane] = total[a * nl]
+        off = 0
+        for i in range(masks.shape[0]):
+            mask = masks[i]
+            lo, nl, na = mask_lanes(mask, five, n_armed, lanes, upper_mask)
+            for a in range(na):
+                aux = a * n_free + f
+                first = off + a * nl
+                for lane in range(nl):
+                    values[aux, mask, lo + lane] = total[first + lane]
+                for lane in range(lo):
+                    values[aux, mask, lane] = total[first]
+                if (mask & upper_mask) == upper_mask:
+                    for lane in range(1, values.shape[2]):
+                        values[aux, mask, lane] = total[first]
+            off += na * nl
 
 
 @njit(cache=True, parallel=True)
@@ -344,10 +371,22 @@ def solve_level(
     pair_pts: Any,
     nonzero: Any,
 ) -> None:  # pragma: no cover
-    """Every mask of one level (same number of filled boxes), in parallel."""
-    for i in prange(masks.shape[0]):
-        solve_mask(
-            masks[i], values, base, upper, allowed, alike, five, n_armed, n_free, joker, jpts, jbonus,
-            threshold, upper_bonus, lanes, upper_mask, rolls, per_turn, child, parent, padded, first_roll,
-            probs, pair_box, pair_pts, nonzero,
+    """Every mask of one level (same number of filled boxes), in bundles of :data:`BUNDLE` lanes or more,
+    in parallel."""
+    starts = np.empty(masks.shape[0] + 1, dtype=np.int64)
+    count = 0
+    width = BUNDLE
+    for i in range(masks.shape[0]):
+        if width >= BUNDLE:
+            starts[count] = i
+            count += 1
+            width = 0
+        _, nl, na = mask_lanes(masks[i], five, n_armed, lanes, upper_mask)
+        width += na * nl
+    starts[count] = masks.shape[0]
+    for b in prange(count):
+        solve_bundle(
+            masks[starts[b] : starts[b + 1]], values, base, upper, allowed, alike, five, n_armed, n_free,
+            joker, jpts, jbonus, threshold, upper_bonus, lanes, upper_mask, rolls, per_turn, child, parent,
+            padded, first_roll, probs, pair_box, pair_pts, nonzero,
         )  # fmt: skip
