@@ -134,9 +134,7 @@ class RuleSet:
     def _keys(self) -> dict[tuple[str, str], str]:
         # Built once: placement asks for keys in its innermost loops.
         prefix = len(self.columns) > 1
-        return {
-            (c.id, b.id): f"{c.id}:{b.id}" if prefix else b.id for c in self.columns for b in self.boxes
-        }
+        return {(c.id, b.id): f"{c.id}:{b.id}" if prefix else b.id for c in self.columns for b in self.boxes}
 
     @cached_property
     def _by_key(self) -> dict[str, tuple[Column, Box]]:
