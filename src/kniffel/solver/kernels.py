@@ -15,6 +15,8 @@ import numpy as np
 from numba import njit, prange
 
 NEG = -1.0e300
+NARROW = 2
+"""Up to this many lanes, a roll's best entry is found lane by lane."""
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -99,10 +101,16 @@ def score_values(
         for lane in range(nl):
             v = values[a0, child, lo + lane]
             dump[lane] = v if v > dump[lane] else dump[lane]
-    cand = np.empty((n_pairs + 1, nl))
+    # row ``n_pairs`` is scratch for the joker case; row ``n_pairs + 1`` (and the rows of filled boxes)
+    # hold NEG, so that the narrow path below needs no tests
+    cand = np.empty((n_pairs + 2, nl))
+    for lane in range(nl):
+        cand[n_pairs + 1, lane] = NEG
     for j in range(n_pairs):
         b = pair_box[j]
         if (allow >> b) & 1 == 0:
+            for lane in range(nl):
+                cand[j, lane] = NEG
             continue
         p = np.int64(pair_pts[j])
         a2 = (1 if p > 0 else 0) if track and b == five else armed
@@ -133,6 +141,16 @@ def score_values(
                     for lane in range(nl):
                         x = cand[n_pairs, lane]
                         acc[lane] = x if x > acc[lane] else acc[lane]
+            elif nl <= NARROW:
+                # a few lanes: one lane at a time over a fixed number of pairs without branches (a
+                # vector loop's set-up would cost more than its work)
+                for lane in range(nl):
+                    best = dump[lane]
+                    for i in range(nonzero.shape[2]):
+                        j = nonzero[s, r, i]
+                        x = cand[j if j >= 0 else n_pairs + 1, lane]
+                        best = x if x > best else best
+                    acc[lane] = best
             else:
                 for lane in range(nl):
                     acc[lane] = dump[lane]

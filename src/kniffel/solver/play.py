@@ -31,6 +31,8 @@ LANE_GAP = 8
 the lanes in between would cost more than it shares."""
 CHUNK = 1024
 """Most games one work item plays, so that a state shared by many games is spread over the threads."""
+BUNDLE = 64
+"""Work items share one pass over the keep lattice until they have this many lanes (upper scores)."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,8 @@ def play(
     ``first_game`` gives the same games. ``progress(done, games)`` is called after every turn of every
     batch (``done`` counts whole games' worth of turns).
     """
+    import numba
+
     from kniffel.solver import playkernels
 
     if games < 0:
@@ -134,21 +138,26 @@ def play(
     turns = c.n_boxes
     no_log = np.zeros((0, 1, 1, 2), dtype=np.int32)
     start = time.perf_counter()
-    for lo in range(0, games, batch):
-        n = min(batch, games - lo)
-        g = Games.new(n, c.n_free - 1, base, first_game + lo)
-        for turn in range(turns):
-            playkernels.play_turn(
-                g.mask, g.up, g.armed, g.free, g.score, g.rng, g.flags, g.extras, no_log, turn,
-                solution.values, subs, size, c.n_aux, c.free_points, LANE_GAP, CHUNK, *args,
-            )  # fmt: skip
-            if progress is not None:
-                progress(lo + (n * (turn + 1)) // turns, games)
-        playkernels.finish(g.score, g.free, c.free_points)
-        scores[lo : lo + n] = g.score
-        bonus[lo : lo + n] = g.flags & 1 != 0
-        five[lo : lo + n] = g.flags & 2 != 0
-        extras[lo : lo + n] = g.extras
+    # bundles differ in work, so threads take one at a time as they finish
+    chunk = numba.set_parallel_chunksize(1)
+    try:
+        for lo in range(0, games, batch):
+            n = min(batch, games - lo)
+            g = Games.new(n, c.n_free - 1, base, first_game + lo)
+            for turn in range(turns):
+                playkernels.play_turn(
+                    g.mask, g.up, g.armed, g.free, g.score, g.rng, g.flags, g.extras, no_log, turn,
+                    solution.values, subs, size, c.n_aux, c.free_points, LANE_GAP, CHUNK, BUNDLE, *args,
+                )  # fmt: skip
+                if progress is not None:
+                    progress(lo + (n * (turn + 1)) // turns, games)
+            playkernels.finish(g.score, g.free, c.free_points)
+            scores[lo : lo + n] = g.score
+            bonus[lo : lo + n] = g.flags & 1 != 0
+            five[lo : lo + n] = g.flags & 2 != 0
+            extras[lo : lo + n] = g.extras
+    finally:
+        numba.set_parallel_chunksize(chunk)
     return Played(scores, bonus, five, extras, time.perf_counter() - start)
 
 
@@ -183,7 +192,7 @@ def trace(solution: Solution, seed: int, game: int = 0) -> tuple[list[TurnRecord
     for turn in range(c.n_boxes):
         playkernels.play_turn(
             g.mask, g.up, g.armed, g.free, g.score, g.rng, g.flags, g.extras, log, turn,
-            solution.values, subs, k.size, c.n_aux, c.free_points, LANE_GAP, CHUNK, *args,
+            solution.values, subs, k.size, c.n_aux, c.free_points, LANE_GAP, CHUNK, BUNDLE, *args,
         )  # fmt: skip
     playkernels.finish(g.score, g.free, c.free_points)
     records = []

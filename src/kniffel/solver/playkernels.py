@@ -112,79 +112,49 @@ def best_box(
 
 @njit(cache=True, nogil=True)
 def turn_tables(
-    m: int,
-    arm: int,
-    fr: int,
-    lo: int,
-    nl: int,
     sv: Any,
     table: Any,
-    values: Any,
-    base: Any,
-    upper: Any,
-    allowed: Any,
-    alike: Any,
-    five: int,
-    n_armed: int,
-    n_free: int,
-    joker: bool,
-    jpts: Any,
-    jbonus: Any,
-    threshold: int,
-    upper_bonus: int,
+    fr: int,
     per_turn: int,
-    rolls: int,
     child: Any,
     parent: Any,
     padded: Any,
     first_roll: int,
     probs: Any,
-    pair_box: Any,
-    pair_pts: Any,
-    nonzero: Any,
 ) -> None:  # pragma: no cover
-    """The tables of one turn in state ``m``/``arm``/``fr`` at upper scores ``lo .. lo + nl - 1``:
-    ``sv[f, at_once, roll, lane]``, the best entry of each roll with ``f`` free throws left after the
-    turn, and ``table[q, keep, lane]``, the value of holding ``keep`` and throwing the rest when the throw
-    leads to position ``q`` (throws left after it, free ones included)."""
-    n_s, n_rolls, _ = base.shape
+    """The keep values of a turn with ``fr`` free throws left, from ``sv[f, at_once, roll, lane]``, the
+    best entry of each roll with ``f`` free throws left after the turn: ``table[q, keep, lane]`` is the
+    value of holding ``keep`` and throwing the rest when the throw leads to position ``q`` (throws left
+    after it, free ones included). Lanes are independent: they may belong to different states."""
+    n_s, n_rolls, width = sv.shape[1], sv.shape[2], sv.shape[3]
     sharp = n_s == 2
-    track = n_armed == 2
-    n_keeps = child.shape[0]
     usable = min(per_turn, fr)
     start = fr - usable
     positions = table.shape[0]
-    # the scoring values of every roll, then the keep values before each throw (``table[q]``:
-    # the throw leads to position ``q``, counted in throws left after it)
-    for f in range(start, fr + 1):
-        score_values(
-            m, arm, f, lo, nl, sv[f], 0, values, base, upper, allowed, alike, five, track, n_free,
-            joker, jpts, jbonus, threshold, upper_bonus, pair_box, pair_pts, nonzero,
-        )  # fmt: skip
-    ev = np.empty((n_keeps, nl))
-    at_once = np.empty((n_rolls if sharp else 1, nl))
+    ev = np.empty((child.shape[0], width))
+    at_once = np.empty((n_rolls if sharp else 1, width))
     for r in range(n_rolls):
-        for lane in range(nl):
+        for lane in range(width):
             ev[first_roll + r, lane] = sv[start, 0, r, lane]
         if sharp:
-            for lane in range(nl):
+            for lane in range(width):
                 at_once[r, lane] = sv[start, 1, r, lane]
     for q in range(positions):
-        keep_expect(ev, nl, child, first_roll, probs, sharp, at_once)
+        keep_expect(ev, width, child, first_roll, probs, sharp, at_once)
         for k in range(first_roll):
-            for lane in range(nl):
+            for lane in range(width):
                 table[q, k, lane] = ev[k, lane]
         if q + 1 == positions:
             break
-        keep_max(ev, nl, parent, padded)
+        keep_max(ev, width, parent, padded)
         level = start + q + 1 if q + 1 <= usable else fr
         for r in range(n_rolls):
             k = first_roll + r
             if sharp:
-                for lane in range(nl):
+                for lane in range(width):
                     x = sv[level, 1, r, lane]
                     at_once[r, lane] = x if x > ev[k, lane] else ev[k, lane]
-            for lane in range(nl):
+            for lane in range(width):
                 x = sv[level, 0, r, lane]
                 ev[k, lane] = x if x > ev[k, lane] else ev[k, lane]
 
@@ -208,6 +178,7 @@ def play_turn(
     free_points: int,
     gap: int,
     chunk: int,
+    bundle: int,
     base: Any,
     upper: Any,
     allowed: Any,
@@ -272,87 +243,119 @@ def play_turn(
         prev_up = key_up
     starts[count] = n
 
-    for item in prange(count):
-        a = starts[item]
-        b = starts[item + 1]
-        g0 = order[a]
-        m = mask[g0]
-        arm = int(armed[g0])
-        fr = int(free[g0])
-        lo = keys[g0] % lanes
-        nl = keys[order[b - 1]] % lanes - lo + 1
+    # bundles: consecutive items with the same free throws and at least ``bundle`` lanes between them
+    # share one pass over the keep lattice
+    bundles = np.empty(count + 1, dtype=np.int64)
+    n_bundles = 0
+    width = bundle
+    prev_free = -1
+    for item in range(count):
+        g0 = order[starts[item]]
+        if width >= bundle or free[g0] != prev_free:
+            bundles[n_bundles] = item
+            n_bundles += 1
+            width = 0
+        prev_free = free[g0]
+        width += keys[order[starts[item + 1] - 1]] % lanes - keys[g0] % lanes + 1
+    bundles[n_bundles] = count
+
+    for bi in prange(n_bundles):
+        first_item = bundles[bi]
+        last_item = bundles[bi + 1]
+        fr = int(free[order[starts[first_item]]])
         usable = min(per_turn, fr)
         start = fr - usable
         positions = usable + rolls - 1
+        width = 0
+        for item in range(first_item, last_item):
+            width += keys[order[starts[item + 1] - 1]] % lanes - keys[order[starts[item]]] % lanes + 1
+        # the scoring values of every roll in each item's lanes, then the keep values of all lanes
+        sv = np.empty((n_free, n_s, n_rolls, width))
+        off = 0
+        for item in range(first_item, last_item):
+            g0 = order[starts[item]]
+            lo = keys[g0] % lanes
+            nl = keys[order[starts[item + 1] - 1]] % lanes - lo + 1
+            for f in range(start, fr + 1):
+                score_values(
+                    mask[g0], int(armed[g0]), f, lo, nl, sv[f], off, values, base, upper, allowed, alike,
+                    five, track, n_free, joker, jpts, jbonus, threshold, upper_bonus, pair_box, pair_pts,
+                    nonzero,
+                )  # fmt: skip
+            off += nl
+        table = np.empty((positions, first_roll, width))
+        turn_tables(sv, table, fr, per_turn, child, parent, padded, first_roll, probs)
 
-        sv = np.empty((n_free, n_s, n_rolls, nl))
-        table = np.empty((positions, first_roll, nl))
-        turn_tables(
-            m, arm, fr, lo, nl, sv, table, values, base, upper, allowed, alike, five, n_armed, n_free,
-            joker, jpts, jbonus, threshold, upper_bonus, per_turn, rolls, child, parent, padded, first_roll,
-            probs, pair_box, pair_pts, nonzero,
-        )  # fmt: skip
-
-        for i in range(a, b):
-            g = order[i]
-            lane = keys[g] % lanes - lo
-            logged = g < log.shape[0]
-            keep = 0
-            pos = positions
-            step = 0
-            while True:
-                k = keep
-                while size[k] < n_dice:
-                    k = child[k, die(rng, g)]
-                r = k - first_roll
-                s = 1 if sharp and keep == 0 else 0
-                if logged:
-                    log[g, turn, step, 0] = keep
-                    log[g, turn, step, 1] = r
-                    log[g, turn, step, 2] = 0
-                    step += 1
-                if pos == 0:
-                    break
-                level = start + pos if pos <= usable else fr
-                best = sv[level, s, r, lane]
-                choice = -1
-                for j in range(subs.shape[1]):
-                    q = subs[r, j]
-                    if q < 0:
+        off = 0
+        for item in range(first_item, last_item):
+            a = starts[item]
+            b = starts[item + 1]
+            g0 = order[a]
+            m = mask[g0]
+            arm = int(armed[g0])
+            lo = keys[g0] % lanes
+            nl = keys[order[b - 1]] % lanes - lo + 1
+            for i in range(a, b):
+                g = order[i]
+                lane = off + keys[g] % lanes - lo
+                logged = g < log.shape[0]
+                keep = 0
+                pos = positions
+                step = 0
+                while True:
+                    k = keep
+                    while size[k] < n_dice:
+                        k = child[k, die(rng, g)]
+                    r = k - first_roll
+                    s = 1 if sharp and keep == 0 else 0
+                    if logged:
+                        log[g, turn, step, 0] = keep
+                        log[g, turn, step, 1] = r
+                        log[g, turn, step, 2] = 0
+                        step += 1
+                    if pos == 0:
                         break
-                    v = table[pos - 1, q, lane]
-                    if v > best:
-                        best = v
-                        choice = q
-                if choice < 0:
-                    break
-                keep = choice
-                pos -= 1
-            level = start + pos if pos <= usable else fr
-            u = int(up[g])
-            box, p, extra = best_box(
-                m, arm, level, u, s, r, values, base, upper, allowed, alike, five, track, n_free, joker,
-                jpts, jbonus, threshold, upper_bonus,
-            )  # fmt: skip
-            gained = p + extra
-            if upper[box] == 1:
-                if u < threshold <= u + p:
-                    gained += upper_bonus
-                    flags[g] |= 1
-                up[g] = min(u + p, threshold)
-            if box == five and p > 0:
-                flags[g] |= 2
-            if extra > 0:
-                extras[g] += 1
-            if track and box == five:
-                armed[g] = 1 if p > 0 else 0
-            mask[g] = m | (1 << box)
-            free[g] = level
-            score[g] += gained
-            if logged:
-                log[g, turn, step, 0] = -2
-                log[g, turn, step, 1] = box
-                log[g, turn, step, 2] = (p << 16) | extra
+                    level = start + pos if pos <= usable else fr
+                    best = sv[level, s, r, lane]
+                    choice = -1
+                    for j in range(subs.shape[1]):
+                        q = subs[r, j]
+                        if q < 0:
+                            break
+                        v = table[pos - 1, q, lane]
+                        if v > best:
+                            best = v
+                            choice = q
+                    if choice < 0:
+                        break
+                    keep = choice
+                    pos -= 1
+                level = start + pos if pos <= usable else fr
+                u = int(up[g])
+                box, p, extra = best_box(
+                    m, arm, level, u, s, r, values, base, upper, allowed, alike, five, track, n_free, joker,
+                    jpts, jbonus, threshold, upper_bonus,
+                )  # fmt: skip
+                gained = p + extra
+                if upper[box] == 1:
+                    if u < threshold <= u + p:
+                        gained += upper_bonus
+                        flags[g] |= 1
+                    up[g] = min(u + p, threshold)
+                if box == five and p > 0:
+                    flags[g] |= 2
+                if extra > 0:
+                    extras[g] += 1
+                if track and box == five:
+                    armed[g] = 1 if p > 0 else 0
+                mask[g] = m | (1 << box)
+                free[g] = level
+                score[g] += gained
+                if logged:
+                    log[g, turn, step, 0] = -2
+                    log[g, turn, step, 1] = box
+                    log[g, turn, step, 2] = (p << 16) | extra
+            off += nl
 
 
 @njit(cache=True, nogil=True)
