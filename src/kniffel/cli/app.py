@@ -352,6 +352,55 @@ def review_command(
         console.print(reviewing.ESTIMATE_NOTE)
 
 
+@app.command("simulate")
+@reports_errors
+def simulate_command(
+    rules_id: RulesOption = None,
+    option: OptionsOption = None,
+    strategy: Annotated[
+        str,
+        typer.Option(
+            "--strategy",
+            help="optimal (the solver's policy; single-column rule sets and Knoeffel), bot or bot:NAME.",
+        ),
+    ] = "optimal",
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games to play.", min=1)] = 10000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same result.")] = 0,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            "--plot",
+            help="Draw a histogram of the final scores to this file (.png, .svg).",
+            show_default=False,
+            dir_okay=False,
+        ),
+    ] = None,
+    json_output: JsonOption = False,
+) -> None:
+    """Play many games with one strategy and report the distribution of final scores."""
+    from kniffel.simulate import plot_histogram, simulate
+
+    rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
+    with solving.solve_progress(not json_output, f"Playing {rules.id}", "games") as progress:
+        result = simulate(rules, strategy=strategy, games=games, seed=seed, progress=progress)
+    if plot is not None:
+        try:
+            plot_histogram(result, plot)
+        except RuntimeError as error:  # matplotlib is missing
+            raise CliError(str(error)) from None
+    if json_output:
+        print(json.dumps(result.to_json()))
+        return
+    console = Console(highlight=False)
+    console.print(
+        f"{rules.id} ({strategy}): {result.games} games, mean {result.mean:.2f} "
+        f"(± {result.stderr:.2f}), sd {result.std:.2f}, min {result.min}, max {result.max}, "
+        f"{result.games_per_second:,.0f} games/s"
+    )
+    if plot is not None:
+        console.print(f"Histogram written to {plot}")
+
+
 @app.command("serve")
 @reports_errors
 def serve_command(

@@ -61,7 +61,9 @@ def column_rules(rules: RuleSet, column: str | None) -> RuleSet:
 
 
 @contextmanager
-def solve_progress(show: bool, label: str) -> Iterator[Callable[[int, int], None] | None]:
+def solve_progress(
+    show: bool, label: str, unit: str = "sheets"
+) -> Iterator[Callable[[int, int], None] | None]:
     """A Rich progress bar on stderr fed by the solver's ``progress(done, total)``; nothing when
     ``show`` is false or stderr is not a terminal."""
     console = Console(stderr=True)
@@ -71,7 +73,7 @@ def solve_progress(show: bool, label: str) -> Iterator[Callable[[int, int], None
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
-        TextColumn("{task.completed}/{task.total} sheets"),
+        TextColumn("{task.completed}/{task.total} " + unit),
         TimeElapsedColumn(),
         console=console,
         transient=True,

@@ -1,0 +1,77 @@
+"""``kniffel simulate``: the statistics of many games, reproducible by seed, with a histogram."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from kniffel.cli import app
+
+pytestmark = pytest.mark.usefixtures("solver_cache")
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(app, ["simulate", *args])
+
+
+def run_json(*args: str) -> dict[str, Any]:
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_optimal_yahtzee_games_average_the_solved_expectation() -> None:
+    data = run_json("--rules", "yahtzee", "--option", "joker=free", "--games", "20000", "--seed", "5")
+    assert data["games"] == 20000
+    assert {"mean", "std", "min", "max"} <= data.keys()
+    assert isinstance(data["min"], int)
+    assert isinstance(data["max"], int)
+    assert data["min"] <= data["mean"] <= data["max"]
+    # 254.5896 is the published optimum; the mean of 20,000 games lies within 4 standard errors.
+    assert abs(data["mean"] - 254.5896) < 4 * data["std"] / math.sqrt(20000)
+
+
+def test_the_same_seed_gives_the_same_result_and_another_seed_does_not() -> None:
+    args = ("--rules", "kniffel", "--games", "3000")
+    first = run_json(*args, "--seed", "11")
+    again = run_json(*args, "--seed", "11")
+    other = run_json(*args, "--seed", "12")
+    for key in ("mean", "std", "min", "max"):
+        assert first[key] == again[key]
+    assert first["mean"] != other["mean"]
+
+
+def test_the_heuristic_bot_plays_multi_column_sheets() -> None:
+    data = run_json("--rules", "kniffel-3col", "--strategy", "bot", "--games", "2", "--seed", "1")
+    assert data["games"] == 2
+    assert data["min"] > 300, "three columns of a sensible bot score far above chance"
+
+
+def test_plot_writes_a_png_histogram(tmp_path: Path) -> None:
+    plot = tmp_path / "scores.png"
+    result = run("--rules", "yatzy", "--games", "2000", "--seed", "3", "--plot", str(plot))
+    assert result.exit_code == 0, result.output
+    assert plot.read_bytes().startswith(b"\x89PNG")
+    assert "mean" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--rules", "kniffel-4col"), "single-column"),
+        (("--rules", "nope"), "unknown rule set"),
+        (("--strategy", "perfect"), "unknown strategy"),
+        (("--plot", "/nonexistent-dir/x.png", "--games", "10"), "nonexistent-dir"),
+    ],
+)
+def test_bad_requests_exit_2_with_one_line(args: tuple[str, ...], message: str) -> None:
+    result = run(*args, "--json")
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
