@@ -15,8 +15,6 @@ import numpy as np
 from numba import njit, prange
 
 NEG = -1.0e300
-NARROW = 2
-"""Up to this many lanes, a roll's best entry is found lane by lane."""
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -33,9 +31,10 @@ def candidate(
     upper_bonus: int,
     out: Any,
     row: int,
+    col: int,
 ) -> None:  # pragma: no cover
-    """``out[row, lane]``: points now (with the upper bonus if the score crosses the threshold) plus the
-    value of state ``values[aux, child]`` after scoring ``p`` in a box."""
+    """``out[row, col + lane]``: points now (with the upper bonus if the score crosses the threshold) plus
+    the value of state ``values[aux, child]`` at upper score ``lo + lane`` after scoring ``p`` in a box."""
     add = p + extra
     if is_upper:
         # lanes that stay below the threshold, those that cross it (bonus), those already above it
@@ -43,27 +42,26 @@ def candidate(
         above = min(max(threshold - lo, cross), nl)
         shift = lo + p
         for lane in range(cross):
-            out[row, lane] = add + values[aux, child, shift + lane]
+            out[row, col + lane] = add + values[aux, child, shift + lane]
         top = add + upper_bonus + values[aux, child, threshold]
         for lane in range(cross, above):
-            out[row, lane] = top
+            out[row, col + lane] = top
         top = add + values[aux, child, threshold]
         for lane in range(above, nl):
-            out[row, lane] = top
+            out[row, col + lane] = top
     else:
         for lane in range(nl):
-            out[row, lane] = add + values[aux, child, lo + lane]
+            out[row, col + lane] = add + values[aux, child, lo + lane]
 
 
 @njit(cache=True, nogil=True)
-def score_values(
-    mask: int,
-    armed: int,
+def score_segments(
+    seg_mask: Any,
+    seg_armed: Any,
+    seg_lo: Any,
+    seg_nl: Any,
     free: int,
-    lo: int,
-    nl: int,
     out: Any,
-    off: int,
     values: Any,
     base: Any,
     upper: Any,
@@ -81,90 +79,88 @@ def score_values(
     pair_pts: Any,
     nonzero: Any,
 ) -> None:  # pragma: no cover
-    """``out[s, roll, off + lane]``: the best points-now-plus-future of scoring each roll (thrown at once
-    or not) in state ``mask``/``armed``/``free`` at upper score ``lo + lane``.
+    """``out[s, roll, lane]``: the best points-now-plus-future of entering each roll (thrown at once or
+    not) with ``free`` free throws left, for several states side by side: segment ``i`` is state
+    ``seg_mask[i]`` / ``seg_armed[i]`` at upper scores ``seg_lo[i] ..`` in the next ``seg_nl[i]`` lanes.
 
-    Any box a roll may be scored in may be struck instead, so the best 0-point entry ``dump`` is an option
-    for every roll, and only the boxes where a roll scores points need a look of their own: the
-    candidates of every distinct ``(box, points)`` pair are computed once, not once per roll.
-    """
+    Any box a roll may be entered in may be struck instead, so the best 0-point entry ``dump`` is an
+    option for every roll, and only the boxes where a roll scores points need a look of their own: the
+    candidates of every distinct ``(box, points)`` pair are computed once, not once per roll, and laid out
+    over all lanes (NEG where the segment's box is filled), so that a roll takes one pass over all lanes
+    per pair instead of one per segment."""
     n_s, n_rolls, n_boxes = base.shape
     n_pairs = pair_box.shape[0]
-    allow = allowed[mask]
-    aux = armed * n_free + free
-    dump = np.full(nl, NEG)
-    for b in range(n_boxes):
-        if (allow >> b) & 1 == 0:
-            continue
-        a0 = free if track and b == five else aux
-        child = mask | (1 << b)
-        for lane in range(nl):
-            v = values[a0, child, lo + lane]
-            dump[lane] = v if v > dump[lane] else dump[lane]
-    # row ``n_pairs`` is scratch for the joker case; row ``n_pairs + 1`` (and the rows of filled boxes)
-    # hold NEG, so that the narrow path below needs no tests
-    cand = np.empty((n_pairs + 2, nl))
-    for lane in range(nl):
-        cand[n_pairs + 1, lane] = NEG
-    for j in range(n_pairs):
-        b = pair_box[j]
-        if (allow >> b) & 1 == 0:
+    width = out.shape[2]
+    dump = np.full(width, NEG)
+    cand = np.empty((n_pairs + 1, width))
+    off = 0
+    for i in range(seg_mask.shape[0]):
+        mask, armed, lo, nl = seg_mask[i], seg_armed[i], seg_lo[i], seg_nl[i]
+        allow = allowed[mask]
+        aux = armed * n_free + free
+        for b in range(n_boxes):
+            if (allow >> b) & 1 == 0:
+                continue
+            a0 = free if track and b == five else aux
+            child = mask | (1 << b)
             for lane in range(nl):
-                cand[j, lane] = NEG
-            continue
-        p = np.int64(pair_pts[j])
-        a2 = (1 if p > 0 else 0) if track and b == five else armed
-        candidate(
-            values, a2 * n_free + free, mask | (1 << b), p, 0, upper[b] == 1, lo, nl, threshold, upper_bonus,
-            cand, j,
-        )  # fmt: skip
-    special_here = joker and five >= 0 and (mask >> five) & 1 == 1
-    # the best of each roll gathers in ``acc`` (a fresh buffer the compiler knows is not ``cand``), and
-    # goes to ``out`` once
-    acc = np.empty(nl)
+                v = values[a0, child, lo + lane]
+                dump[off + lane] = v if v > dump[off + lane] else dump[off + lane]
+        for j in range(n_pairs):
+            b = pair_box[j]
+            if (allow >> b) & 1 == 0:
+                for lane in range(nl):
+                    cand[j, off + lane] = NEG
+                continue
+            p = np.int64(pair_pts[j])
+            a2 = (1 if p > 0 else 0) if track and b == five else armed
+            candidate(
+                values, a2 * n_free + free, mask | (1 << b), p, 0, upper[b] == 1, lo, nl, threshold,
+                upper_bonus, cand, j, off,
+            )  # fmt: skip
+        off += nl
+    acc = np.empty(width)
     for s in range(n_s):
         for r in range(n_rolls):
-            face = alike[r]
-            if special_here and face >= 0:
-                for lane in range(nl):
-                    acc[lane] = NEG
-                extra = np.int64(jbonus[mask, armed, face])
-                for b in range(n_boxes):
-                    p = np.int64(jpts[mask, armed, s, face, b])
-                    if p < 0:
-                        continue
-                    a2 = (1 if p > 0 else 0) if track and b == five else armed
-                    candidate(
-                        values, a2 * n_free + free, mask | (1 << b), p, extra, upper[b] == 1, lo, nl,
-                        threshold, upper_bonus, cand, n_pairs,
-                    )  # fmt: skip
-                    for lane in range(nl):
-                        x = cand[n_pairs, lane]
-                        acc[lane] = x if x > acc[lane] else acc[lane]
-            elif nl <= NARROW:
-                # a few lanes: one lane at a time over a fixed number of pairs without branches (a
-                # vector loop's set-up would cost more than its work)
-                for lane in range(nl):
-                    best = dump[lane]
-                    for i in range(nonzero.shape[2]):
-                        j = nonzero[s, r, i]
-                        x = cand[j if j >= 0 else n_pairs + 1, lane]
-                        best = x if x > best else best
-                    acc[lane] = best
-            else:
-                for lane in range(nl):
-                    acc[lane] = dump[lane]
-                for i in range(nonzero.shape[2]):
-                    j = nonzero[s, r, i]
-                    if j < 0:
-                        break
-                    if (allow >> pair_box[j]) & 1 == 0:
+            for lane in range(width):
+                acc[lane] = dump[lane]
+            for i in range(nonzero.shape[2]):
+                j = nonzero[s, r, i]
+                if j < 0:
+                    break
+                for lane in range(width):
+                    x = cand[j, lane]
+                    acc[lane] = x if x > acc[lane] else acc[lane]
+            for lane in range(width):
+                out[s, r, lane] = acc[lane]
+    if not joker or five < 0:
+        return
+    # a further five of a kind where the five-of-a-kind box is filled: the extra rules decide
+    off = 0
+    for i in range(seg_mask.shape[0]):
+        mask, armed, lo, nl = seg_mask[i], seg_armed[i], seg_lo[i], seg_nl[i]
+        if (mask >> five) & 1 == 1:
+            for s in range(n_s):
+                for r in range(n_rolls):
+                    face = alike[r]
+                    if face < 0:
                         continue
                     for lane in range(nl):
-                        x = cand[j, lane]
-                        acc[lane] = x if x > acc[lane] else acc[lane]
-            for lane in range(nl):
-                out[s, r, off + lane] = acc[lane]
+                        out[s, r, off + lane] = NEG
+                    extra = np.int64(jbonus[mask, armed, face])
+                    for b in range(n_boxes):
+                        p = np.int64(jpts[mask, armed, s, face, b])
+                        if p < 0:
+                            continue
+                        candidate(
+                            values, armed * n_free + free, mask | (1 << b), p, extra, upper[b] == 1, lo, nl,
+                            threshold, upper_bonus, cand, n_pairs, off,
+                        )  # fmt: skip
+                        for lane in range(nl):
+                            x = cand[n_pairs, off + lane]
+                            y = out[s, r, off + lane]
+                            out[s, r, off + lane] = x if x > y else y
+        off += nl
 
 
 @njit(cache=True, nogil=True)
@@ -313,18 +309,26 @@ def solve_bundle(
     for i in range(masks.shape[0]):
         _, nl, na = mask_lanes(masks[i], five, n_armed, lanes, upper_mask)
         width += na * nl
-    sv = np.empty((n_free, n_s, n_rolls, width))
-    off = 0
+    n_seg = 0
     for i in range(masks.shape[0]):
-        mask = masks[i]
-        lo, nl, na = mask_lanes(mask, five, n_armed, lanes, upper_mask)
+        _, _, na = mask_lanes(masks[i], five, n_armed, lanes, upper_mask)
+        n_seg += na
+    seg_mask = np.empty(n_seg, dtype=np.int64)
+    seg_armed = np.empty(n_seg, dtype=np.int64)
+    seg_lo = np.empty(n_seg, dtype=np.int64)
+    seg_nl = np.empty(n_seg, dtype=np.int64)
+    n_seg = 0
+    for i in range(masks.shape[0]):
+        lo, nl, na = mask_lanes(masks[i], five, n_armed, lanes, upper_mask)
         for a in range(na):
-            for f in range(n_free):
-                score_values(
-                    mask, a, f, lo, nl, sv[f], off + a * nl, values, base, upper, allowed, alike, five,
-                    track, n_free, joker, jpts, jbonus, threshold, upper_bonus, pair_box, pair_pts, nonzero,
-                )  # fmt: skip
-        off += na * nl
+            seg_mask[n_seg], seg_armed[n_seg], seg_lo[n_seg], seg_nl[n_seg] = masks[i], a, lo, nl
+            n_seg += 1
+    sv = np.empty((n_free, n_s, n_rolls, width))
+    for f in range(n_free):
+        score_segments(
+            seg_mask, seg_armed, seg_lo, seg_nl, f, sv[f], values, base, upper, allowed, alike, five, track,
+            n_free, joker, jpts, jbonus, threshold, upper_bonus, pair_box, pair_pts, nonzero,
+        )  # fmt: skip
     ev = np.empty((child.shape[0], width))
     at_once = np.empty((n_rolls if sharp else 1, width))
     total = np.empty(width)

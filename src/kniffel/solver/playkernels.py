@@ -1,6 +1,6 @@
 """numba kernels of :mod:`kniffel.solver.play`: dice streams, one turn of many games, the best box.
 
-The turn's tables come from the DP's own kernels (:func:`~kniffel.solver.kernels.score_values`,
+The turn's tables come from the DP's own kernels (:func:`~kniffel.solver.kernels.score_segments`,
 :func:`~kniffel.solver.kernels.keep_expect`, :func:`~kniffel.solver.kernels.keep_max`) over the same
 compiled rule tables, so the games follow exactly the rules the values were solved for.
 """
@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from kniffel.solver.kernels import NEG, keep_expect, keep_max, score_values
+from kniffel.solver.kernels import NEG, keep_expect, keep_max, score_segments
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -70,7 +70,7 @@ def best_box(
     upper_bonus: int,
 ) -> tuple[int, int, int]:  # pragma: no cover
     """The box roll ``r`` is best entered in, its points and the extra bonus, for the same choices
-    :func:`~kniffel.solver.kernels.score_values` maximises over (a score, or a strike for 0)."""
+    :func:`~kniffel.solver.kernels.score_segments` maximises over (a score, or a strike for 0)."""
     n_boxes = base.shape[2]
     face = alike[r]
     special = joker and five >= 0 and (mask >> five) & 1 == 1 and face >= 0
@@ -270,19 +270,24 @@ def play_turn(
         for item in range(first_item, last_item):
             width += keys[order[starts[item + 1] - 1]] % lanes - keys[order[starts[item]]] % lanes + 1
         # the scoring values of every roll in each item's lanes, then the keep values of all lanes
-        sv = np.empty((n_free, n_s, n_rolls, width))
-        off = 0
+        n_items = last_item - first_item
+        seg_mask = np.empty(n_items, dtype=np.int64)
+        seg_armed = np.empty(n_items, dtype=np.int64)
+        seg_lo = np.empty(n_items, dtype=np.int64)
+        seg_nl = np.empty(n_items, dtype=np.int64)
         for item in range(first_item, last_item):
             g0 = order[starts[item]]
             lo = keys[g0] % lanes
-            nl = keys[order[starts[item + 1] - 1]] % lanes - lo + 1
-            for f in range(start, fr + 1):
-                score_values(
-                    mask[g0], int(armed[g0]), f, lo, nl, sv[f], off, values, base, upper, allowed, alike,
-                    five, track, n_free, joker, jpts, jbonus, threshold, upper_bonus, pair_box, pair_pts,
-                    nonzero,
-                )  # fmt: skip
-            off += nl
+            seg_mask[item - first_item] = mask[g0]
+            seg_armed[item - first_item] = armed[g0]
+            seg_lo[item - first_item] = lo
+            seg_nl[item - first_item] = keys[order[starts[item + 1] - 1]] % lanes - lo + 1
+        sv = np.empty((n_free, n_s, n_rolls, width))
+        for f in range(start, fr + 1):
+            score_segments(
+                seg_mask, seg_armed, seg_lo, seg_nl, f, sv[f], values, base, upper, allowed, alike, five,
+                track, n_free, joker, jpts, jbonus, threshold, upper_bonus, pair_box, pair_pts, nonzero,
+            )  # fmt: skip
         table = np.empty((positions, first_roll, width))
         turn_tables(sv, table, fr, per_turn, child, parent, padded, first_roll, probs)
 

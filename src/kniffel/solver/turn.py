@@ -63,7 +63,7 @@ class Turns:
 
     def score_values(self, mask: int, armed: int, free: int, up: int) -> F64:
         """``[at_once, roll]``: the best points-now-plus-future of entering each roll: a box's points, or
-        a strike for 0 (as :func:`kniffel.solver.kernels.score_values`)."""
+        a strike for 0 (as :func:`kniffel.solver.kernels.score_segments`)."""
         c = self.c
         lut = self.entry_values(mask, armed, free, up)
         allowed = np.flatnonzero((int(c.allowed[mask]) >> self.boxes) & 1)
