@@ -21,9 +21,13 @@ from kniffel.solver import Solution, compile_rules, single_column, solve
 from kniffel.solver.keeps import sub_keeps
 
 
-@cache
 def solved(rules_id: str, options: tuple[tuple[str, str], ...] = ()) -> Solution:
     """The solution of a rule set (one column of a multi-column one), once per session."""
+    return _solved(rules_id, tuple(sorted(options)))
+
+
+@cache
+def _solved(rules_id: str, options: tuple[tuple[str, str], ...]) -> Solution:
     return solve(single_column(rules.get(rules_id, dict(options))))
 
 
