@@ -10,7 +10,8 @@ For each variant (Yahtzee with the free joker = the peer's ``american``; Scandin
 * the whole process that solves without a table cache (ours: ``kniffel solve --no-cache --json`` when the
   CLI has it, else the same through the Python API),
 * the peak resident memory of each solve,
-* loading our cached table, and one advisor query (every option of a random situation) for both.
+* loading our cached table (with and without importing the package), the first advisor query after it,
+  and one advisor query (every option of a random situation) for both.
 
 The figures are printed as a table, or as JSON with ``--json``. Nothing here is a test: timings depend on
 the machine and its load.
@@ -110,16 +111,21 @@ def load_and_query(rules_id: str, options: dict[str, str], queries: int, directo
     )
     result, _ = child(
         f"""
-        import random, time
+        import random, sys, time
         from pathlib import Path
         start = time.perf_counter()
         from kniffel import rules
         from kniffel.solver import Advisor, cache
+        imported = time.perf_counter()
         s = cache.table(rules.get({rules_id!r}, {options!r}), directory=Path({directory!r}))
         load = time.perf_counter() - start
+        load_alone = time.perf_counter() - imported
         assert s.seconds == 0.0, "the table was not loaded from the cache"
+        start = time.perf_counter()
         advisor = Advisor(s)
-        advisor.options({{}}, [1, 2, 3, 4, 5], 2)  # JIT warm-up
+        advisor.options({{}}, [1, 2, 3, 4, 5], 2)
+        first_query = time.perf_counter() - start
+        numba_loaded = "numba" in sys.modules
         rng = random.Random(1)
         boxes = [b.id for b in s.rules.boxes if b.id not in ("yahtzee", "yatzy")]
         situations = []
@@ -130,7 +136,10 @@ def load_and_query(rules_id: str, options: dict[str, str], queries: int, directo
         for filled, dice, left in situations:
             advisor.options(filled, dice, left)
         query = (time.perf_counter() - start) / len(situations)
-        RESULT = {{"load_seconds": load, "query_ms": query * 1000}}
+        RESULT = {{
+            "load_seconds": load, "load_alone_seconds": load_alone, "first_query_ms": first_query * 1000,
+            "query_ms": query * 1000, "numba_imported": numba_loaded,
+        }}
         """
     )
     return result
@@ -173,7 +182,9 @@ def main() -> None:
         sys.exit("yatzy-solver is not installed: pip install -e '.[bench]'")
     # warm numba's cache once so that every later process only loads it
     ours_solve("yahtzee", {"joker": "free"})
-    report: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}}
+    report: dict[str, Any] = {
+        "machine": {"cpus": os.cpu_count(), "load": os.getloadavg()[0], "python": sys.version.split()[0]}
+    }
     for name in args.variants:
         rules_id, options, variant = VARIANTS[name]
         ours, _ = ours_solve(rules_id, options)
@@ -196,6 +207,9 @@ def main() -> None:
             },
             "peak_rss_mb": {"ours": ours["maxrss_mb"], "peer": peer["maxrss_mb"]},
             "cached_table_load_seconds": loaded["load_seconds"],
+            "cached_table_load_alone_seconds": loaded["load_alone_seconds"],
+            "advisor_first_query_ms": loaded["first_query_ms"],
+            "advisor_imports_numba": loaded["numba_imported"],
             "advisor_query_ms": {
                 "ours": loaded["query_ms"],
                 "peer": peer_query(variant, min(args.queries, 500)),
@@ -204,6 +218,7 @@ def main() -> None:
     if args.json:
         print(json.dumps(report, indent=2))
         return
+    print(f"cpus {report['machine']['cpus']}, load {report['machine']['load']:.2f}")
     for name in args.variants:
         r = report[name]
         print(f"== {name}")
@@ -222,7 +237,11 @@ def main() -> None:
         print(f"  peak RSS           ours {m['ours']:.0f} MB   peer {m['peer']:.0f} MB")
         q = r["advisor_query_ms"]
         print(f"  advisor query      ours {q['ours']:.3f} ms   peer {q['peer']:.3f} ms")
-        print(f"  cached table load  {r['cached_table_load_seconds']:.3f} s")
+        print(
+            f"  cached table load  {r['cached_table_load_seconds']:.3f} s with imports, "
+            f"{r['cached_table_load_alone_seconds']:.3f} s without; first query "
+            f"{r['advisor_first_query_ms']:.2f} ms (numba imported: {r['advisor_imports_numba']})"
+        )
 
 
 if __name__ == "__main__":

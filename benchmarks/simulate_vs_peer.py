@@ -1,0 +1,105 @@
+"""Optimal-policy simulation speed against the peer package ``yatzy-solver``, in the same run.
+
+    .venv/bin/pip install -e '.[bench]'          # or: pip install yatzy-solver
+    .venv/bin/python benchmarks/simulate_vs_peer.py [--variants yahtzee yatzy] [--peer-games 20000]
+                                                    [--games 20000 100000 1000000] [--json]
+
+For each variant (Yahtzee with the free joker = the peer's ``american``; Scandinavian Yatzy = its
+``yatzy-scandinavian``) both sides first get their solved table (not timed: ours from the disk cache,
+the peer's built in memory), then play optimal games with a seed; games per second count the playing
+alone, on all cores for both. Ours is measured at several game counts because games in the same state
+share their turn tables, so larger runs go faster; the ratio is given at the peer's game count and at
+each of ours. The means are printed beside the exact expectation as a sanity check. Nothing here is a
+test: timings depend on the machine and its load (see ``uptime``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+import os
+import sys
+import time
+from typing import Any
+
+VARIANTS: dict[str, tuple[str, dict[str, str], str]] = {
+    "yahtzee": ("yahtzee", {"joker": "free"}, "american"),
+    "yatzy": ("yatzy", {}, "yatzy-scandinavian"),
+}
+
+
+def peer_rate(variant: str, games: int, seed: int) -> dict[str, float]:
+    import yatzy_solver as ys
+
+    solver = ys.Solver.build(ys.Variant(variant))
+    solver.simulate(100, seed=seed)  # warm up the thread pool
+    start = time.perf_counter()
+    result = solver.simulate(games, seed=seed)
+    seconds = time.perf_counter() - start
+    return {"games": games, "seconds": seconds, "games_per_second": games / seconds, "mean": result["mean"]}
+
+
+def our_rate(rules_id: str, options: dict[str, str], games: int, seed: int) -> dict[str, float]:
+    from kniffel import rules, solver
+    from kniffel.simulate import simulate
+
+    ruleset = rules.get(rules_id, options)
+    table = solver.table(ruleset)
+    result = simulate(ruleset, games=games, seed=seed, solution=table)
+    return {
+        "games": games,
+        "seconds": result.seconds,
+        "games_per_second": result.games_per_second,
+        "mean": result.mean,
+        "stderr": result.stderr,
+        "expected": table.expected_score,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--variants", nargs="+", default=["yahtzee", "yatzy"], choices=list(VARIANTS))
+    parser.add_argument("--peer-games", type=int, default=20_000)
+    parser.add_argument("--games", type=int, nargs="+", default=[20_000, 100_000, 1_000_000])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if importlib.util.find_spec("yatzy_solver") is None:
+        sys.exit("yatzy-solver is not installed: pip install -e '.[bench]'")
+    report: dict[str, Any] = {
+        "machine": {"cpus": os.cpu_count(), "load": os.getloadavg()[0], "python": sys.version.split()[0]}
+    }
+    for name in args.variants:
+        rules_id, options, variant = VARIANTS[name]
+        peer = peer_rate(variant, args.peer_games, args.seed)
+        counts = sorted({args.peer_games, *args.games})
+        ours = [our_rate(rules_id, options, n, args.seed) for n in counts]
+        for row in ours:
+            row["ratio"] = row["games_per_second"] / peer["games_per_second"]
+        report[name] = {"peer": peer, "ours": ours}
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return
+    print(f"cpus {report['machine']['cpus']}, load {report['machine']['load']:.2f}")
+    for name in args.variants:
+        peer = report[name]["peer"]
+        print(f"== {name}")
+        print(
+            f"  peer  {peer['games']:>9,} games  {peer['seconds']:7.3f} s  "
+            f"{peer['games_per_second']:>10,.0f} games/s  mean {peer['mean']:.3f}"
+        )
+        for row in report[name]["ours"]:
+            z = (row["mean"] - row["expected"]) / row["stderr"] if row["stderr"] else math.nan
+            print(
+                f"  ours  {row['games']:>9,} games  {row['seconds']:7.3f} s  "
+                f"{row['games_per_second']:>10,.0f} games/s  mean {row['mean']:.3f} "
+                f"(exact {row['expected']:.3f}, z {z:+.1f})  ratio {row['ratio']:.1f}x"
+            )
+
+
+if __name__ == "__main__":
+    main()
