@@ -4,8 +4,10 @@ Deciding a turn optimally needs the turn's tables (the value of every keep befor
 cost as much as one state of the dynamic programme. Games therefore advance turn by turn in lockstep:
 before each turn they are sorted by state, and the games in one state (filled boxes, armed flag, free
 throws) with nearby upper scores share one computation of those tables, vectorised over the upper scores
-like the DP itself. Early turns are shared by nearly every game; later ones by fewer, and a state never
-recurs in another turn (a turn fills one box), so nothing is lost by forgetting the tables at once.
+like the DP itself (several such groups share one pass over the keep lattice, as the DP's masks do).
+Early turns are shared by nearly every game; later ones by fewer, and a state never recurs in another
+turn (a turn fills one box), so nothing is lost by forgetting the tables at once. The decisions then
+only compare table entries: the best keep among the roll's sub-multisets, or the best box.
 
 Every game draws its dice from its own stream, derived from the seed and the game's number alone, so the
 scores do not depend on the batch size, the grouping or the number of threads.
@@ -24,7 +26,6 @@ import numpy.typing as npt
 from kniffel.solver.dp import Solution, kernel_tables
 from kniffel.solver.keeps import keep_tables, sub_keeps
 
-GOLDEN = 0x9E3779B97F4A7C15
 MASK64 = (1 << 64) - 1
 LANE_GAP = 8
 """Games of one state whose upper scores are further apart than this get tables of their own: computing
@@ -136,7 +137,7 @@ def play(
     five = np.zeros(games, dtype=np.bool_)
     extras = np.zeros(games, dtype=np.int64)
     turns = c.n_boxes
-    no_log = np.zeros((0, 1, 1, 2), dtype=np.int32)
+    no_log = np.zeros((0, 1, 1, 3), dtype=np.int32)
     start = time.perf_counter()
     # bundles differ in work, so threads take one at a time as they finish
     chunk = numba.set_parallel_chunksize(1)
@@ -199,9 +200,11 @@ def trace(solution: Solution, seed: int, game: int = 0) -> tuple[list[TurnRecord
     for turn in range(c.n_boxes):
         throws: list[Throw] = []
         for step in range(steps):
-            keep, roll, extra = (int(x) for x in log[0, turn, step])
+            keep, roll, packed = (int(x) for x in log[0, turn, step])
             if keep == -2:
-                records.append(TurnRecord(tuple(throws), c.rules.boxes[roll].id, extra >> 16, extra & 0xFFFF))
+                records.append(
+                    TurnRecord(tuple(throws), c.rules.boxes[roll].id, packed >> 16, packed & 0xFFFF)
+                )
                 break
             throws.append(Throw(k.keeps[keep], k.keeps[k.first_roll + roll]))
     return records, int(g.score[0])
