@@ -74,6 +74,13 @@ def test_bad_situations_are_refused() -> None:
         adv.options({"ones": 40}, [1, 2, 3, 4, 5], 2)
 
 
+def test_sheets_an_ordered_column_cannot_reach_are_refused() -> None:
+    adv = Advisor(solved("kniffel", (("strict", "on"),)))
+    assert adv.options({"ones": 3}, [1, 1, 2, 3, 4], 0)[0].is_score
+    with pytest.raises(ValueError, match="in this order"):
+        adv.options({"twos": 4}, [1, 1, 2, 3, 4], 0)
+
+
 def test_strategy_chooses_the_best_option() -> None:
     strategy = Strategy(solved("yahtzee", (("joker", "free"),)))
     assert strategy.choose({}, [1, 3, 3, 5, 6], 2).keep == (3, 3)

@@ -78,6 +78,9 @@ class Advisor:
                 up += int(points)
         if up < 0:
             raise ValueError("the upper section cannot hold a negative score")
+        if mask != c.full_mask and not c.allowed[mask]:
+            # a column filled in order reaches only some sheets; the tables hold nothing for the others
+            raise ValueError(f"{self.rules.id} cannot fill these boxes in this order")
         up = min(up, c.threshold)
         broadcast = mask & c.upper_mask == c.upper_mask
         if not broadcast and up >= c.nup[mask]:
