@@ -172,36 +172,34 @@ class FreeThrow(Roll):
 
 
 @dataclass(frozen=True)
-class Announce(Action):
+class BoxAction(Action):
+    """An action that names one box."""
+
+    box: str
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.box}"
+
+
+@dataclass(frozen=True)
+class Announce(BoxAction):
     """Name the box of an announced column this turn's roll is meant for (after the first roll)."""
 
     name: ClassVar[str] = "announce"
-    box: str
-
-    def __str__(self) -> str:
-        return f"{self.name} {self.box}"
 
 
 @dataclass(frozen=True)
-class Score(Action):
+class Score(BoxAction):
     """Enter the dice in a box; ends the turn."""
 
     name: ClassVar[str] = "score"
-    box: str
-
-    def __str__(self) -> str:
-        return f"{self.name} {self.box}"
 
 
 @dataclass(frozen=True)
-class Strike(Action):
+class Strike(BoxAction):
     """Fill a box with 0; ends the turn."""
 
     name: ClassVar[str] = "strike"
-    box: str
-
-    def __str__(self) -> str:
-        return f"{self.name} {self.box}"
 
 
 ACTION_TYPES: dict[str, type[Action]] = {cls.name: cls for cls in (Roll, FreeThrow, Announce, Score, Strike)}
@@ -368,7 +366,7 @@ class Game:
         turn, rules = self.turn, self.rules
         if isinstance(action, Roll):
             return self._roll_reason(action)
-        if not isinstance(action, Announce | Score | Strike):
+        if not isinstance(action, BoxAction):
             return f"unknown action {action!r}"
         try:
             column, _ = rules.locate(action.box)

@@ -174,7 +174,7 @@ class ExactPlanner:
 
 def _best_first(choices: list[Choice]) -> list[Choice]:
     """Sorted by value; ties keep the order given (scores before strikes before keeps)."""
-    order = {Score: 0, Strike: 1, Announce: 3}
+    order: dict[type[Action], int] = {Score: 0, Strike: 1, Announce: 3}
     choices.sort(key=lambda c: order.get(type(c.action), 2))
     choices.sort(key=lambda c: -c.value)
     return choices
