@@ -45,6 +45,22 @@ OptionsOption = Annotated[
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 LangOption = Annotated[str, typer.Option("--lang", help="Language of the box labels: en or de.")]
+DiceWordsArgument = Annotated[
+    list[str] | None,
+    typer.Argument(metavar="[DICE]...", help="The dice, if not given with --dice.", show_default=False),
+]
+DiceOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--dice",
+        "-d",
+        help="The dice: --dice 3 3 3 3 3, --dice 33333 or --dice 3,3,3,3,3.",
+        show_default=False,
+    ),
+]
+SheetOption = Annotated[
+    str, typer.Option("--sheet", "-s", help="Filled boxes: box=points,... ('-' for struck).")
+]
 
 
 def _language(lang: str) -> str:
@@ -68,24 +84,11 @@ def rules_command(json_output: JsonOption = False) -> None:
 @app.command("score")
 @reports_errors
 def score_command(
-    dice_words: Annotated[
-        list[str] | None,
-        typer.Argument(metavar="[DICE]...", help="The dice, if not given with --dice.", show_default=False),
-    ] = None,
+    dice_words: DiceWordsArgument = None,
     rules_id: RulesOption = None,
     option: OptionsOption = None,
-    sheet: Annotated[
-        str, typer.Option("--sheet", "-s", help="Filled boxes: box=points,... ('-' for struck).")
-    ] = "",
-    dice: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--dice",
-            "-d",
-            help="The dice: --dice 3 3 3 3 3, --dice 33333 or --dice 3,3,3,3,3.",
-            show_default=False,
-        ),
-    ] = None,
+    sheet: SheetOption = "",
+    dice: DiceOption = None,
     thrown_at_once: Annotated[
         bool, typer.Option("--thrown-at-once", help="All dice came in one throw (the sharp option doubles).")
     ] = False,
@@ -230,20 +233,12 @@ def solve_command(
 @app.command("advise")
 @reports_errors
 def advise_command(
-    dice_words: Annotated[
-        list[str] | None,
-        typer.Argument(metavar="[DICE]...", help="The dice, if not given with --dice.", show_default=False),
-    ] = None,
+    dice_words: DiceWordsArgument = None,
     rules_id: RulesOption = None,
     option: OptionsOption = None,
     column: ColumnOption = None,
-    sheet: Annotated[
-        str, typer.Option("--sheet", "-s", help="Filled boxes: box=points,... ('-' for struck).")
-    ] = "",
-    dice: Annotated[
-        list[str] | None,
-        typer.Option("--dice", "-d", help="The dice: --dice 3 3 5 6 6 or --dice 33566.", show_default=False),
-    ] = None,
+    sheet: SheetOption = "",
+    dice: DiceOption = None,
     rolls_left: Annotated[
         int | None,
         typer.Option(
