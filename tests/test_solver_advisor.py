@@ -14,7 +14,7 @@ from kniffel import rules
 from kniffel.dice import sorted_rolls
 from kniffel.rules import Section
 from kniffel.solver import Advisor, Strategy
-from kniffel.solver.keeps import keep_tables
+from kniffel.keeps import keep_lattice
 from test_solver_values import solved
 
 
@@ -44,7 +44,7 @@ def test_last_throw_offers_only_scores() -> None:
 
 def test_a_turn_is_worth_the_mean_of_its_best_first_throws() -> None:
     adv = advisor()
-    probs = keep_tables(5).roll_probs
+    probs = keep_lattice(5).roll_probs
     for sheet in ({}, {"ones": 3, "yahtzee": 50}, {"sixes": 24, "fives": 20, "chance": 22, "yahtzee": 0}):
         expected = sum(
             p * adv.best(sheet, roll, rolls_left=2).value

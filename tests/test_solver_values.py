@@ -18,7 +18,7 @@ from kniffel.dice import multinomial, sorted_rolls
 from kniffel.rules import Box, Column, Extra, Order, RuleSet, Section, placements
 from kniffel.rules.scoring import Pattern, Run, Upper
 from kniffel.solver import Solution, compile_rules, single_column, solve
-from kniffel.solver.keeps import sub_keeps
+from kniffel.keeps import keep_lattice
 
 
 def solved(rules_id: str, options: tuple[tuple[str, str], ...] = ()) -> Solution:
@@ -111,7 +111,7 @@ def brute_force(rules_: RuleSet) -> float:
         filled: Sheet, free: int, roll: tuple[int, ...], at_once: bool, left: int, used: int
     ) -> float:
         best = best_score(filled, free, roll, at_once)
-        keeps = [keep for keep in sub_keeps(roll) if len(keep) < len(roll)]
+        keeps = list(keep_lattice(len(roll)).keeps_of(roll)[:-1])
         if left > 0:
             best = max([best, *(keep_value(filled, free, keep, left - 1, used) for keep in keeps)])
         elif free > 0 and used < rules_.free_throws_per_turn:

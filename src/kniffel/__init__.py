@@ -5,6 +5,7 @@
 """
 
 from kniffel import rules
+from kniffel.errors import KniffelError
 from kniffel.game import (
     Action,
     Announce,
@@ -30,6 +31,7 @@ __all__ = [
     "Game",
     "GameFormatError",
     "IllegalActionError",
+    "KniffelError",
     "Roll",
     "RuleSet",
     "RulesError",

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from kniffel.dice import FACES, validate_dice
+from kniffel.errors import KniffelError
+from kniffel.keeps import keep_lattice
 from kniffel.rules import Order, Placement, RuleSet, placements, strikeable
 from kniffel.rules import get as get_rules
 from kniffel.sheet import ScoreSheet, SheetError
@@ -32,11 +34,11 @@ Faces = tuple[int, ...]
 """Dice, sorted ascending."""
 
 
-class IllegalActionError(ValueError):
+class IllegalActionError(KniffelError):
     """An action the rules do not allow now; the message says why."""
 
 
-class GameFormatError(ValueError):
+class GameFormatError(KniffelError):
     """A saved game or an action text that cannot be read."""
 
 
@@ -338,12 +340,10 @@ class Game:
             actions += [Strike(k) for k in self._strikeable()]
         return actions
 
-    def _keeps(self) -> list[Faces]:
-        dice = self.turn.dice or ()
-        keeps: set[Faces] = set()
-        for mask in range(2 ** len(dice)):
-            keeps.add(tuple(d for i, d in enumerate(dice) if mask >> i & 1))
-        return sorted(keeps, key=lambda k: (len(k), k))
+    def _keeps(self) -> tuple[Faces, ...]:
+        if self.turn.dice is None:
+            return ((),)
+        return keep_lattice(self.rules.dice).keeps_of(self.turn.dice)
 
     def _strikeable(self) -> list[str]:
         if self.turn.dice is None:

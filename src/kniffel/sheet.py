@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from kniffel.errors import KniffelError
 from kniffel.rules import Column, RuleSet
 
 
-class SheetError(ValueError):
+class SheetError(KniffelError):
     """A sheet that cannot exist under the rules: unknown box, impossible points, malformed text."""
 
 

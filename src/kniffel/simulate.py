@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.errors import KniffelError
 from kniffel.rules import Order, RuleSet
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 STRATEGIES = ("optimal", "bot")
 
 
-class SimulationError(ValueError):
+class SimulationError(KniffelError):
     """A simulation that cannot be run as asked (bad count, unknown strategy, unsupported rules)."""
 
 

@@ -25,14 +25,16 @@ from functools import cached_property
 from math import comb
 
 import numpy as np
+import numpy.typing as npt
 
-from kniffel.bots.tables import DiceTables, Matrix, best_keep_values, dice_tables
 from kniffel.dice import roll_index, roll_probabilities
 from kniffel.game import Action, Announce, FreeThrow, Game, Roll, Score, Strike
+from kniffel.keeps import KeepLattice, keep_lattice
 from kniffel.rules import Column, RuleSet, placements, strikeable
 from kniffel.rules.model import Box
 
 NEG_INF = float("-inf")
+Matrix = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,7 @@ class RuleModel:
     def __init__(self, rules: RuleSet, weights: Weights) -> None:
         self.rules = rules
         self.weights = weights
-        self.tables: DiceTables = dice_tables(rules.dice)
+        self.tables: KeepLattice = keep_lattice(rules.dice)
         self.first_roll = roll_probabilities(rules.dice)
         self.baseline = {
             box.id: weights.baseline_scale * self._targeted(b, rules.rolls + weights.baseline_extra_rolls)
@@ -87,8 +89,7 @@ class RuleModel:
         score = self.rules.score_table[:, column].astype(np.float64)
         value = score
         for _ in range(rolls - 1):
-            keeps = best_keep_values(tables, value)
-            value = np.maximum(score, keeps[tables.sub_keeps].max(axis=1))
+            value = np.maximum(score, tables.best_throw(tables.keep_values(value)))
         return float(self.first_roll @ value)
 
     def _upper_survival(self) -> Matrix:
@@ -329,7 +330,7 @@ class _Plan:
 
     def _continue(self, after: dict[bool, Matrix]) -> Matrix:
         """Value of each keep when the following roll leads to the per-roll values ``after``."""
-        return best_keep_values(self.tables, after[False], after.get(True))
+        return self.tables.keep_values(after[False], after.get(True))
 
     def stage(self, kind: str, number: int, announced: str | None) -> dict[bool, Matrix]:
         """Per-roll value of the position before deciding, by whether the dice were all thrown at once.
@@ -352,7 +353,7 @@ class _Plan:
             used = number if kind == "free" else 0
             result = {s: self.stop_values(used, s, announced) for s in self.sharps}
             if after is not None:
-                go_on = self._continue(after)[self.tables.sub_keeps].max(axis=1)
+                go_on = self.tables.best_throw(self._continue(after))
                 result = {s: np.maximum(value, go_on) for s, value in result.items()}
         self._stages[key] = result
         return result
@@ -371,7 +372,7 @@ class _Plan:
             values = np.full(len(self.tables.keeps), NEG_INF)
         sharp = turn.thrown_at_once and self.rules.sharp
         stop = self.stop_values(turn.free_throws, sharp, announced)
-        values[self.tables.full_keep[self.row]] = stop[self.row]
+        values[self.tables.first_roll + self.row] = stop[self.row]
         return values, free
 
     @cached_property
@@ -379,23 +380,29 @@ class _Plan:
         assert self.turn.dice is not None
         return roll_index(self.rules.dice)[self.turn.dice]
 
+    @cached_property
+    def choices(self) -> npt.NDArray[np.intp]:
+        """The keeps of the dice showing, the whole roll (stop throwing) included."""
+        row = self.tables.choices[self.row]
+        return np.append(row[row >= 0], self.tables.first_roll + self.row).astype(np.intp)
+
     def decide(self) -> Action:
         turn, game = self.turn, self.game
-        choices = self.tables.sub_keeps[self.row]
+        choices = self.choices
         values, free = self.keep_values(turn.announced)
         if turn.rolls == 1 and turn.announced is None:
             announce = self._best_announcement(float(values[choices].max()))
             if announce is not None:
                 return announce
         keep = int(choices[int(np.argmax(values[choices]))])
-        if keep == self.tables.full_keep[self.row]:
+        if keep == self.tables.first_roll + self.row:
             return _best_stop(self.bot, game) or game.legal_actions()[0]
         kept = self.tables.keeps[keep]
         return FreeThrow(keep=kept) if free else Roll(keep=kept)
 
     def _best_announcement(self, without: float) -> Announce | None:
         """The announcement worth most, if it beats going on without one."""
-        choices = self.tables.sub_keeps[self.row]
+        choices = self.choices
         best: tuple[float, Announce] | None = None
         for action in self.game.legal_actions():
             if isinstance(action, Announce):

@@ -29,15 +29,17 @@ from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+import numpy.typing as npt
 
-from kniffel.bots.tables import Matrix, best_keep_values, dice_tables
 from kniffel.dice import roll_index
 from kniffel.game import Action, Announce, FreeThrow, Game, Roll, Score, Strike
+from kniffel.keeps import keep_lattice
 from kniffel.rules import Column, Order, Placement, RuleSet, Section, placements, strikeable
 from kniffel.sheet import ScoreSheet
 from kniffel.solver import Advisor, UnsupportedRulesError, compile_rules, single_column, table
 
 NEG_INF = float("-inf")
+Matrix = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -222,7 +224,7 @@ class ColumnPlanner:
     def __init__(self, rules: RuleSet, directory: Path | None = None) -> None:
         self.rules = rules
         self.models = [column_model(rules, i, directory) for i in range(len(rules.columns))]
-        self.tables = dice_tables(rules.dice)
+        self.tables = keep_lattice(rules.dice)
         self.upper = {box.id for box in rules.boxes if box.section is Section.UPPER}
         # Per column state: the value of the best placement of every roll in that column. A sheet
         # changes one column a turn, so most of these outlive many decisions.
@@ -388,7 +390,7 @@ class _Turn:
         return any(c.open and c.left >= number for c in self.columns)
 
     def keep_values(self, after: dict[bool, Matrix]) -> Matrix:
-        return best_keep_values(self.tables, after[False], after.get(True))
+        return self.tables.keep_values(after[False], after.get(True))
 
     def stage(self, kind: str, number: int, announced: str | None) -> dict[bool, Matrix]:
         """Per roll (and by "thrown at once"): the value of the position before deciding, with
@@ -408,7 +410,7 @@ class _Turn:
             used = number if kind == "free" else 0
             result = {s: self.stop(used, s, announced) for s in self.sharps}
             if after is not None:
-                go_on = self.keep_values(after)[self.tables.sub_keeps].max(axis=1)
+                go_on = self.tables.best_throw(self.keep_values(after))
                 result = {s: np.maximum(v, go_on) for s, v in result.items()}
         self._stages[key] = result
         return result
@@ -440,7 +442,7 @@ class _Turn:
                 value = self.column_of(action.box).gain(box_id, placement, used)
             elif isinstance(action, Roll):
                 if throws is not None and throws[1] == isinstance(action, FreeThrow):
-                    value = float(throws[0][self.tables.keep_index[action.keep]])
+                    value = float(throws[0][self.tables.index(action.keep)])
             elif isinstance(action, Announce):
                 value = self.announced_value(action.box)
             if value is not None:
@@ -452,8 +454,7 @@ class _Turn:
         best = float(self.stop(self.turn.free_throws, self.turn.thrown_at_once, box_key)[self.row])
         throws = self.throw_values(box_key)
         if throws is not None:
-            keeps = self.tables.sub_keeps[self.row]
-            best = max(best, float(throws[0][keeps].max()))
+            best = max(best, float(self.tables.best_throw(throws[0])[self.row]))
         return best
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 
+from kniffel.errors import KniffelError
 from kniffel.rules.builtin import BUILTIN, COMMON_OPTIONS, SPECIFIC_OPTIONS, Option
 from kniffel.rules.model import Box, Column, Extra, Order, RuleSet, Section
 from kniffel.rules.placement import Placement, placements, reachable_boxes, strikeable
@@ -31,13 +32,14 @@ __all__ = [
     "parse_options",
     "placements",
     "reachable_boxes",
+    "single_column",
     "strikeable",
 ]
 
 _REGISTRY: dict[str, RuleSet] = {rules.id: rules for rules in BUILTIN}
 
 
-class RulesError(ValueError):
+class RulesError(KniffelError):
     """An unknown rule set or a bad option; the message says what is allowed."""
 
 
@@ -84,6 +86,34 @@ def get(rules_id: str, options: Mapping[str, str] | None = None) -> RuleSet:
     if chosen:
         rules = dataclasses.replace(rules, options=chosen)
     return rules
+
+
+def single_column(rules: RuleSet, column: int | str | Column = 0) -> RuleSet:
+    """The rule set of a sheet that is only one of the columns of ``rules``: the same boxes and policies,
+    that column's fill order, box keys that are plain box ids. ``column`` is an index, a column id or a
+    :class:`Column` of ``rules``; a single-column rule set comes back as it is.
+
+    This is the one place that decides what "one column alone" means: the solver solves it, the planners
+    value each column of a multi-column sheet by it, and simulations of sheets whose columns are alike
+    play it.
+    """
+    if isinstance(column, Column):
+        if column not in rules.columns:
+            raise RulesError(f"{rules.id} has no column {column.id!r}")
+        chosen = column
+    elif isinstance(column, str):
+        matches = [c for c in rules.columns if c.id == column]
+        if not matches:
+            ids = ", ".join(c.id for c in rules.columns)
+            raise RulesError(f"{rules.id} has no column {column!r}; columns: {ids}")
+        chosen = matches[0]
+    else:
+        if not -len(rules.columns) <= column < len(rules.columns):
+            raise RulesError(f"{rules.id} has {len(rules.columns)} column(s), not a column {column}")
+        chosen = rules.columns[column]
+    if not rules.multi_column:
+        return rules
+    return dataclasses.replace(rules, columns=(Column("1", chosen.order),))
 
 
 def parse_options(pairs: Iterable[str]) -> dict[str, str]:

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from kniffel.rules import single_column
 from kniffel.solver.advisor import Advisor, Option, State, Strategy
 from kniffel.solver.cache import cache_dir, table
 from kniffel.solver.compile import (
@@ -17,7 +18,6 @@ from kniffel.solver.compile import (
     Compiled,
     UnsupportedRulesError,
     compile_rules,
-    single_column,
 )
 from kniffel.solver.dp import Solution, solve
 

@@ -15,10 +15,10 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.dice import validate_dice
+from kniffel.keeps import keep_lattice
 from kniffel.rules import Section, placements
 from kniffel.solver import turn
 from kniffel.solver.dp import Solution
-from kniffel.solver.keeps import keep_tables, sub_keeps
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class Advisor:
         self.solution = solution
         self.compiled = solution.compiled
         self.rules = solution.rules
-        self._keeps = keep_tables(self.rules.dice)
+        self._keeps = keep_lattice(self.rules.dice)
         self._turns = turn.Turns(self.compiled, solution.values)
         self._upper = {box.id for box in self.rules.boxes if box.section is Section.UPPER}
 
@@ -140,7 +140,7 @@ class Advisor:
             keep_values = self._keep_values(s, s.free - 1, 0, usable - 1)
             free_throw = True
         if keep_values is not None:
-            for keep in sub_keeps(roll):
+            for keep in self._keeps.keeps_of(roll):
                 if len(keep) == len(roll):
                     continue
                 action = " ".join(["keep", *map(str, keep)])

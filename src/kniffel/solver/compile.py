@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.dice import FACES, Roll, roll_index, sorted_rolls
+from kniffel.errors import KniffelError
 from kniffel.rules import Column, Extra, Order, RuleSet, Section, placements, reachable_boxes
 
 SOLVER_VERSION = 1
@@ -31,22 +32,8 @@ I32 = npt.NDArray[np.int32]
 I64 = npt.NDArray[np.int64]
 
 
-class UnsupportedRulesError(ValueError):
+class UnsupportedRulesError(KniffelError):
     """A rule set (or column) the exact solver does not handle."""
-
-
-def single_column(rules: RuleSet, column: int | str = 0) -> RuleSet:
-    """The rule set restricted to one of its columns (box keys become plain box ids)."""
-    if not rules.multi_column:
-        return rules
-    if isinstance(column, str):
-        matches = [c for c in rules.columns if c.id == column]
-        if not matches:
-            raise UnsupportedRulesError(f"{rules.id} has no column {column!r}")
-        chosen = matches[0]
-    else:
-        chosen = rules.columns[column]
-    return dataclasses.replace(rules, columns=(Column("1", chosen.order),))
 
 
 @dataclass(frozen=True, eq=False)

@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.keeps import KeepLattice, keep_lattice
 from kniffel.rules import RuleSet
 from kniffel.solver.compile import Compiled, compile_rules
-from kniffel.solver.keeps import KeepTables, keep_tables
 
 Values = npt.NDArray[np.float64]
 
@@ -43,7 +43,7 @@ class Solution:
 
 def kernel_tables(c: Compiled) -> tuple[Any, ...]:
     """The arguments :func:`kernels.solve_level` takes after ``masks`` and ``V``."""
-    k = keep_tables(c.rules.dice)
+    k = keep_lattice(c.rules.dice)
     return (
         c.base,
         c.upper,
@@ -114,5 +114,5 @@ def solve(rules: RuleSet) -> Solution:
     return solve_compiled(compile_rules(rules))
 
 
-def keeps_of(c: Compiled) -> KeepTables:
-    return keep_tables(c.rules.dice)
+def keeps_of(c: Compiled) -> KeepLattice:
+    return keep_lattice(c.rules.dice)

@@ -18,13 +18,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.keeps import keep_lattice
 from kniffel.solver.dp import Solution, kernel_tables
-from kniffel.solver.keeps import keep_tables, sub_keeps
 
 MASK64 = (1 << 64) - 1
 LANE_GAP = 8
@@ -93,19 +92,6 @@ def stream_base(seed: int) -> int:
     return mix64((seed & MASK64) ^ mix64((seed >> 64) & MASK64))
 
 
-@cache
-def sub_keep_table(n_dice: int) -> npt.NDArray[np.int32]:
-    """``[roll, j]``: the keep indices of the proper sub-multisets of each roll (-1 pads)."""
-    k = keep_tables(n_dice)
-    rolls = k.keeps[k.first_roll :]
-    lists = [[k.index(s) for s in sub_keeps(roll) if len(s) < n_dice] for roll in rolls]
-    table = np.full((len(rolls), max(map(len, lists))), -1, dtype=np.int32)
-    for r, found in enumerate(lists):
-        table[r, : len(found)] = found
-    table.flags.writeable = False
-    return table
-
-
 def play(
     solution: Solution,
     games: int,
@@ -129,8 +115,9 @@ def play(
         raise ValueError(f"the number of games must be at least 0, got {games}")
     c = solution.compiled
     args = kernel_tables(c)
-    subs = sub_keep_table(c.rules.dice)
-    size = keep_tables(c.rules.dice).size
+    lattice = keep_lattice(c.rules.dice)
+    subs = lattice.choices
+    size = lattice.size
     base = stream_base(seed)
     scores = np.zeros(games, dtype=np.int64)
     bonus = np.zeros(games, dtype=np.bool_)
@@ -185,8 +172,8 @@ def trace(solution: Solution, seed: int, game: int = 0) -> tuple[list[TurnRecord
 
     c = solution.compiled
     args = kernel_tables(c)
-    k = keep_tables(c.rules.dice)
-    subs = sub_keep_table(c.rules.dice)
+    k = keep_lattice(c.rules.dice)
+    subs = k.choices
     g = Games.new(1, c.n_free - 1, stream_base(seed), game)
     steps = c.rules.rolls + c.rules.free_throws_per_turn + 1
     log = np.full((1, c.n_boxes, steps, 3), -1, dtype=np.int32)

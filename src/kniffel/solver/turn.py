@@ -15,8 +15,8 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.keeps import keep_lattice
 from kniffel.solver.compile import Compiled
-from kniffel.solver.keeps import keep_tables
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
@@ -25,7 +25,7 @@ I64 = npt.NDArray[np.int64]
 @cache
 def _keeps_by_size(n_dice: int) -> tuple[I64, ...]:
     """Keep indices of each size (``[size]``)."""
-    size = keep_tables(n_dice).size
+    size = keep_lattice(n_dice).size
     return tuple(np.flatnonzero(size == s) for s in range(n_dice + 1))
 
 
@@ -93,7 +93,7 @@ class Turns:
 
 def _keep_values(t: Turns, mask: int, armed: int, free: int, up: int, stages: int, usable: int) -> F64:
     c = t.c
-    k = keep_tables(c.rules.dice)
+    k = keep_lattice(c.rules.dice)
     sizes = _keeps_by_size(c.rules.dice)
     n_s = c.base.shape[0]
     sharp = n_s == 2
