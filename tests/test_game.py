@@ -15,8 +15,10 @@ from kniffel import (
     Announce,
     FreeThrow,
     Game,
+    GameError,
     GameFormatError,
     IllegalActionError,
+    Outcome,
     Roll,
     Score,
     ScoreSheet,
@@ -141,7 +143,7 @@ def test_one_to_eight_players(players: list[str]) -> None:
     ],
 )
 def test_bad_player_lists(players: list[str], message: str) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(GameError, match=message):
         Game(rules.get("kniffel"), players)
 
 
@@ -181,7 +183,7 @@ def test_rolls_up_to_three_then_score() -> None:
 
 def test_legal_actions_after_a_roll() -> None:
     game = new_game("kniffel")
-    assert game.apply(Roll(dice=(2, 2, 3, 5, 6))) == Roll(dice=(2, 2, 3, 5, 6))
+    assert game.apply(Roll(dice=(2, 2, 3, 5, 6))) == Outcome(Roll(dice=(2, 2, 3, 5, 6)), player=0)
     actions = game.legal_actions()
     rolls = [a for a in actions if isinstance(a, Roll)]
     # Every distinct choice of dice to keep, from none to all but one: 3*2*2*2 = 24 sub-multisets
@@ -613,8 +615,8 @@ def test_undo_back_to_the_very_start() -> None:
     assert state(game) == fresh
     assert game.sheets[0].entries == {}
     assert isinstance(undone[0], Score | Strike)
-    assert undone[-1] == game.apply(undone[-1])
-    with pytest.raises(IndexError, match="nothing to undo"):
+    assert undone[-1] == game.apply(undone[-1]).action
+    with pytest.raises(GameError, match="nothing to undo"):
         new_game("kniffel").undo()
 
 
@@ -668,8 +670,12 @@ def _saved() -> dict[str, Any]:
     return data
 
 
-def _tamper(change: dict[str, Any]) -> dict[str, Any]:
+def _tamper(change: dict[str, Any], *, declared: bool = True) -> dict[str, Any]:
+    """A saved game with ``change`` made; ``declared=False`` drops the rule set's declaration, as in
+    saves that only name a built-in rule set."""
     data = _saved()
+    if not declared:
+        del data["ruleset"]
     data.update(change)
     return data
 
@@ -687,9 +693,16 @@ def _tamper_action(index: int, action: Any) -> dict[str, Any]:
         (_tamper({"format": 2}), "unsupported save format 2"),
         (_tamper({"format": None}), "unsupported save format None"),
         (_tamper({"totals": [1, 2]}), "the saved totals do not match the replayed game"),
-        (_tamper({"rules": "kniffle"}), "unknown rule set 'kniffle'"),
-        (_tamper({"options": {"sharp": "maybe"}}), "option sharp must be one of off, on"),
-        (_tamper({"options": {"joker": "free"}}), "kniffel has no option 'joker'"),
+        (_tamper({"rules": "kniffle"}, declared=False), "unknown rule set 'kniffle'"),
+        (_tamper({"options": {"sharp": "maybe"}}, declared=False), "option sharp must be one of off, on"),
+        (_tamper({"options": {"joker": "free"}}, declared=False), "kniffel has no option 'joker'"),
+        (_tamper({"rules": "yahtzee"}), r"the saved rule set is kniffel \{\}, but the save names yahtzee"),
+        (_tamper({"options": {"sharp": "on"}}), "the saved rule set is kniffel"),
+        (
+            _tamper({"ruleset": {"id": "kniffel"}}),
+            "the saved rule set is damaged: a rule set needs name, boxes",
+        ),
+        (_tamper({"ruleset": []}), "the saved rule set is damaged: a rule set is a JSON object"),
         (_tamper({"players": "Ada"}), "players and actions must be lists"),
         (_tamper({"actions": {}}), "players and actions must be lists"),
         (_tamper({"players": [f"P{i}" for i in range(9)]}), "a game has 1 to 8 players"),
@@ -722,6 +735,8 @@ def test_a_save_that_lacks_a_field() -> None:
     for field in ("rules", "players", "actions"):
         data = _saved()
         del data[field]
+        if field == "rules":  # the declaration names the rules as well
+            del data["ruleset"]
         with pytest.raises(GameFormatError, match=f"saved game lacks '{field}'"):
             Game.from_json(data)
 
@@ -873,7 +888,7 @@ def test_the_same_seed_gives_the_same_game() -> None:
 
 def test_rolls_without_dice_use_the_game_dice_source() -> None:
     game = new_game("yatzy-deluxe", seed=8)
-    completed = game.apply(Roll())
+    completed = game.apply(Roll()).action
     assert isinstance(completed, Roll)
     assert completed.dice == game.dice
     assert completed.dice == tuple(sorted(SeededDice(8).throw(6)))

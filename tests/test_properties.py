@@ -74,7 +74,12 @@ def check_step(game: Game, action: Action) -> None:
     # The sheet changes in place: keep what it held.
     entries, extra_bonus = dict(game.sheet.entries), dict(game.sheet.extra_bonus)
     offered = game.placements()
-    done = game.apply(action)
+    upper_bonus = {c.id: game.sheet.column_totals(c).upper_bonus for c in game.rules.columns}
+    outcome = game.apply(action)
+    done = outcome.action
+    assert outcome.player == player
+    assert game.log[-1] == done
+    assert outcome.ends_turn == isinstance(action, Score | Strike)
     if isinstance(action, Roll):
         assert isinstance(done, Roll)
         assert done.dice is not None
@@ -97,6 +102,12 @@ def check_step(game: Game, action: Action) -> None:
         column, _ = game.rules.locate(action.box)
         gained = after.extra_bonus.get(column.id, 0) - extra_bonus.get(column.id, 0)
         assert gained == (placement.bonus if placement else 0)
+        assert (outcome.box, outcome.points, outcome.extra_bonus) == (
+            action.box,
+            after.entries[action.box],
+            gained,
+        )
+        assert outcome.upper_bonus == after.column_totals(column).upper_bonus - upper_bonus[column.id]
         assert after.entries == {**entries, action.box: after.entries[action.box]}
         assert can_hold(game.rules, action.box, after.entries[action.box])
         assert game.current == (player + 1) % len(game.players)

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import fill_except, ruleset, where
 from kniffel import rules
-from kniffel.rules import Order, RulesError, Section
+from kniffel.rules import Order, RulesError, Section, UnknownBoxError
 
 KNIFFEL_BOXES = [
     "ones",
@@ -164,11 +164,11 @@ def test_box_keys_and_locate() -> None:
     column, box = multi.locate("2:chance")
     assert (column.id, column.order, box.id) == ("2", Order.BOTTOM_UP, "chance")
     assert single.locate("chance")[1].id == "chance"
-    with pytest.raises(KeyError, match="no box 'chance' in kniffel-4col"):
+    with pytest.raises(UnknownBoxError, match="no box 'chance' in kniffel-4col"):
         multi.locate("chance")
-    with pytest.raises(KeyError, match="no box '1:chance' in kniffel"):
+    with pytest.raises(UnknownBoxError, match="no box '1:chance' in kniffel"):
         single.locate("1:chance")
-    with pytest.raises(KeyError, match="no box '5:chance'"):
+    with pytest.raises(UnknownBoxError, match="no box '5:chance'"):
         multi.locate("5:chance")
 
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from conftest import ruleset
-from kniffel import ScoreSheet, SheetError, rules
+from kniffel import ScoreSheet, SheetError, UnknownBoxError, rules
 from kniffel.sheet import ColumnTotals, possible_points
 
 # Seed 000, "Spielblock": the template filled in for two games (its dashes are struck boxes: "-" or "x").
@@ -61,7 +61,7 @@ def test_reading_boxes() -> None:
     assert sheet["twos"] is None
     assert len(sheet.free_keys) == 12
     assert not sheet.is_full
-    with pytest.raises(KeyError, match="no box 'pairs'"):
+    with pytest.raises(UnknownBoxError, match="no box 'pairs'"):
         sheet["pairs"]
 
 

@@ -5,33 +5,37 @@
 """
 
 from kniffel import rules
-from kniffel.errors import KniffelError
-from kniffel.game import (
-    Action,
-    Announce,
-    FreeThrow,
-    Game,
+from kniffel.actions import Action, Announce, FreeThrow, LegalActions, Outcome, Roll, Score, Strike
+from kniffel.errors import (
+    DiceError,
+    GameError,
     GameFormatError,
     IllegalActionError,
-    Roll,
-    Score,
-    SecureDice,
-    SeededDice,
-    Strike,
+    KniffelError,
+    RulesError,
+    SheetError,
+    SituationError,
+    UnknownBoxError,
 )
-from kniffel.rules import RulesError, RuleSet
-from kniffel.sheet import ScoreSheet, SheetError
+from kniffel.game import Game, SecureDice, SeededDice
+from kniffel.rules import RuleSet
+from kniffel.sheet import ScoreSheet
+from kniffel.situation import Situation
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Action",
     "Announce",
+    "DiceError",
     "FreeThrow",
     "Game",
+    "GameError",
     "GameFormatError",
     "IllegalActionError",
     "KniffelError",
+    "LegalActions",
+    "Outcome",
     "Roll",
     "RuleSet",
     "RulesError",
@@ -40,6 +44,9 @@ __all__ = [
     "SecureDice",
     "SeededDice",
     "SheetError",
+    "Situation",
+    "SituationError",
     "Strike",
+    "UnknownBoxError",
     "rules",
 ]

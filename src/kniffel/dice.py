@@ -14,6 +14,8 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.errors import DiceError
+
 FACES = 6
 
 Roll = tuple[int, ...]
@@ -60,13 +62,13 @@ def roll_probabilities(n_dice: int) -> npt.NDArray[np.float64]:
 def validate_dice(dice: object, n_dice: int) -> Roll:
     """Check that ``dice`` are ``n_dice`` faces from 1 to 6 and return them sorted.
 
-    Raises ``ValueError`` with a message that names what is wrong.
+    Raises :class:`~kniffel.errors.DiceError` with a message that names what is wrong.
     """
     if not isinstance(dice, list | tuple):
-        raise ValueError(f"dice must be a list of {n_dice} faces, got {dice!r}")
+        raise DiceError(f"dice must be a list of {n_dice} faces, got {dice!r}")
     if len(dice) != n_dice:
-        raise ValueError(f"expected {n_dice} dice, got {len(dice)}")
+        raise DiceError(f"expected {n_dice} dice, got {len(dice)}")
     for face in dice:
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= FACES:
-            raise ValueError(f"a die shows 1 to {FACES}, got {face!r}")
+            raise DiceError(f"a die shows 1 to {FACES}, got {face!r}")
     return tuple(sorted(dice))

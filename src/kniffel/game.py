@@ -1,8 +1,11 @@
 """The game engine: players take turns rolling, keeping and scoring until every sheet is full.
 
-Every move is a small immutable :class:`Action`. A :class:`Game` lists its legal actions, tells why an
-illegal one is refused (:meth:`Game.check`), applies actions, undoes them and saves itself as JSON
-that replays to the same position.
+Every move is a small immutable :class:`~kniffel.actions.Action`. A :class:`Game` knows its legal
+actions (:attr:`Game.legal`, computed once per position), tells why an illegal one is refused
+(:meth:`Game.check`), applies actions (saying what each did, :class:`~kniffel.actions.Outcome`), undoes
+them, and saves itself as JSON that replays to the same position under the rule set it was played by.
+:meth:`Game.situation` and :meth:`Game.from_situation` move between a game and the one-line
+:class:`~kniffel.situation.Situation` of the player to move.
 
 >>> from kniffel import Game, rules
 >>> game = Game(rules.get("kniffel"), ["Ada", "Bob"], dice=SeededDice(7))
@@ -18,28 +21,41 @@ import random
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from types import MappingProxyType
+from typing import Any, Protocol
 
+from kniffel.actions import (
+    ACTION_TYPES,
+    Action,
+    Announce,
+    BoxAction,
+    Faces,
+    FreeThrow,
+    LegalActions,
+    Outcome,
+    Roll,
+    Score,
+    Strike,
+    is_submultiset,
+)
 from kniffel.dice import FACES, validate_dice
-from kniffel.errors import KniffelError
+from kniffel.errors import (
+    DiceError,
+    GameError,
+    GameFormatError,
+    IllegalActionError,
+    KniffelError,
+    SheetError,
+    UnknownBoxError,
+)
 from kniffel.keeps import keep_lattice
 from kniffel.rules import Order, Placement, RuleSet, placements, strikeable
 from kniffel.rules import get as get_rules
-from kniffel.sheet import ScoreSheet, SheetError
+from kniffel.sheet import ScoreSheet
+from kniffel.situation import Situation
 
 FORMAT_VERSION = 1
 MAX_PLAYERS = 8
-
-Faces = tuple[int, ...]
-"""Dice, sorted ascending."""
-
-
-class IllegalActionError(KniffelError):
-    """An action the rules do not allow now; the message says why."""
-
-
-class GameFormatError(KniffelError):
-    """A saved game or an action text that cannot be read."""
 
 
 # --- dice sources ----------------------------------------------------------------------------------
@@ -72,141 +88,6 @@ class SeededDice:
         return tuple(self._rng.randint(1, FACES) for _ in range(n))
 
 
-# --- actions ---------------------------------------------------------------------------------------
-
-
-def _faces(text: Iterable[str]) -> Faces:
-    try:
-        return tuple(int(t) for t in text)
-    except ValueError:
-        raise GameFormatError(f"dice are numbers 1-6, got {' '.join(text)!r}") from None
-
-
-@dataclass(frozen=True)
-class Action:
-    """Base of every action. ``str(action)`` and :meth:`parse` round-trip."""
-
-    name: ClassVar[str]
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"action": self.name}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if value is not None:
-                data[f.name] = list(value) if isinstance(value, tuple) else value
-        return data
-
-    @staticmethod
-    def from_json(data: object) -> Action:
-        if not isinstance(data, Mapping) or not isinstance(data.get("action"), str):
-            raise GameFormatError(f"not an action: {data!r}")
-        if data["action"] not in ACTION_TYPES:
-            raise GameFormatError(f"not an action: {data!r}")
-        cls = ACTION_TYPES[data["action"]]
-        kwargs: dict[str, Any] = {}
-        for f in dataclasses.fields(cls):
-            if f.name not in data:
-                continue
-            value = data[f.name]
-            if f.name in ("keep", "dice"):
-                if not isinstance(value, list) or not all(
-                    isinstance(v, int) and not isinstance(v, bool) for v in value
-                ):
-                    raise GameFormatError(f"{f.name} must be a list of faces, got {value!r}")
-                value = tuple(value)
-            elif not isinstance(value, str):
-                raise GameFormatError(f"{f.name} must be a box name, got {value!r}")
-            kwargs[f.name] = value
-        try:
-            return cls(**kwargs)
-        except TypeError as error:
-            raise GameFormatError(f"incomplete action {data!r}: {error}") from None
-
-    @staticmethod
-    def parse(text: str) -> Action:
-        """``roll``, ``roll keep 3 3 5``, ``roll keep 3 3 = 1 3 3 4 6``, ``free keep 6 6``,
-        ``announce 3:full_house``, ``score chance``, ``strike ones``."""
-        words = text.split()
-        if not words or words[0] not in ACTION_TYPES:
-            raise GameFormatError(f"unknown action {text!r}; actions: {', '.join(ACTION_TYPES)}")
-        cls = ACTION_TYPES[words[0]]
-        rest = words[1:]
-        if issubclass(cls, Roll):
-            dice: Faces | None = None
-            if "=" in rest:
-                at = rest.index("=")
-                dice, rest = _faces(rest[at + 1 :]), rest[:at]
-            if rest and rest[0] == "keep":
-                rest = rest[1:]
-            elif rest:
-                raise GameFormatError(f"expected 'keep' after {words[0]!r}, got {rest[0]!r}")
-            return cls(keep=_faces(rest), dice=dice)
-        if len(rest) != 1:
-            raise GameFormatError(f"{words[0]} takes one box, e.g. '{words[0]} chance'")
-        return cls(rest[0])  # type: ignore[call-arg]
-
-
-@dataclass(frozen=True)
-class Roll(Action):
-    """Throw the dice not kept. ``keep`` is the multiset of current dice set aside (empty for the
-    first roll); ``dice`` is the result: given for a score pad or a replay, else drawn."""
-
-    name: ClassVar[str] = "roll"
-    keep: Faces = ()
-    dice: Faces | None = None
-
-    def __post_init__(self) -> None:
-        # Dice are multisets: (5, 3) and (3, 5) are the same keep, so store them sorted.
-        object.__setattr__(self, "keep", tuple(sorted(self.keep)))
-        if self.dice is not None:
-            object.__setattr__(self, "dice", tuple(sorted(self.dice)))
-
-    def __str__(self) -> str:
-        text = self.name + ("" if not self.keep else " keep " + " ".join(map(str, self.keep)))
-        return text if self.dice is None else text + " = " + " ".join(map(str, self.dice))
-
-
-@dataclass(frozen=True)
-class FreeThrow(Roll):
-    """A roll beyond the regular ones, paid from the column's free-throw box (Knöffel)."""
-
-    name: ClassVar[str] = "free"
-
-
-@dataclass(frozen=True)
-class BoxAction(Action):
-    """An action that names one box."""
-
-    box: str
-
-    def __str__(self) -> str:
-        return f"{self.name} {self.box}"
-
-
-@dataclass(frozen=True)
-class Announce(BoxAction):
-    """Name the box of an announced column this turn's roll is meant for (after the first roll)."""
-
-    name: ClassVar[str] = "announce"
-
-
-@dataclass(frozen=True)
-class Score(BoxAction):
-    """Enter the dice in a box; ends the turn."""
-
-    name: ClassVar[str] = "score"
-
-
-@dataclass(frozen=True)
-class Strike(BoxAction):
-    """Fill a box with 0; ends the turn."""
-
-    name: ClassVar[str] = "strike"
-
-
-ACTION_TYPES: dict[str, type[Action]] = {cls.name: cls for cls in (Roll, FreeThrow, Announce, Score, Strike)}
-
-
 # --- the game --------------------------------------------------------------------------------------
 
 
@@ -230,7 +111,9 @@ class Standing:
 
 
 class Game:
-    """A game of any rule set for 1 to 8 players."""
+    """A game of any rule set for 1 to 8 players.
+
+    The position changes only through :meth:`apply` and :meth:`undo`; everyone else reads it."""
 
     def __init__(
         self,
@@ -240,12 +123,12 @@ class Game:
         dice: DiceSource | None = None,
     ) -> None:
         if not 1 <= len(players) <= MAX_PLAYERS:
-            raise ValueError(f"a game has 1 to {MAX_PLAYERS} players, got {len(players)}")
+            raise GameError(f"a game has 1 to {MAX_PLAYERS} players, got {len(players)}")
         names = [str(p).strip() for p in players]
         if any(not n for n in names):
-            raise ValueError("every player needs a name")
+            raise GameError("every player needs a name")
         if len(set(names)) != len(names):
-            raise ValueError("player names must differ")
+            raise GameError("player names must differ")
         self.rules = rules
         self.players: tuple[str, ...] = tuple(names)
         self.dice_source: DiceSource = dice if dice is not None else SecureDice()
@@ -254,6 +137,7 @@ class Game:
         self.turn = Turn()
         self.log: list[Action] = []
         self._history: list[tuple[int, Turn, ScoreSheet | None]] = []
+        self._legal: LegalActions | None = None
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -302,76 +186,119 @@ class Game:
             return []
         return [s.name for s in self.standings() if s.rank == 1]
 
-    def placements(self) -> dict[str, Placement]:
-        """Where the current dice may be scored and what each box pays (empty before the first roll)."""
-        if self.turn.dice is None or self.is_over:
-            return {}
-        options = placements(
+    def situation(self) -> Situation:
+        """The situation of the player to move (``GameError`` once the game is over)."""
+        if self.is_over:
+            raise GameError("the game is over: no player is to move")
+        turn = self.turn
+        return Situation(
             self.rules,
-            self.sheet.entries,
-            self.turn.dice,
-            thrown_at_once=self.turn.thrown_at_once,
-            announced=self.turn.announced,
+            self.sheet,
+            turn.dice,
+            self.rolls_left,
+            free_throws=turn.free_throws,
+            thrown_at_once=turn.thrown_at_once,
+            announced=turn.announced,
         )
-        return {k: v for k, v in options.items() if self._free_throws_fit(k)}
 
-    def _free_throws_fit(self, key: str) -> bool:
-        column, _ = self.rules.locate(key)
-        return self.sheet.free_throws_left(column) >= self.turn.free_throws
+    # --- the legal actions ---------------------------------------------------------------------
+
+    @property
+    def legal(self) -> LegalActions:
+        """Every action allowed now; worked out once per position."""
+        if self._legal is None:
+            self._legal = self._find_legal()
+        return self._legal
 
     def legal_actions(self) -> list[Action]:
         """Every action allowed now; rolls are listed once per distinct set of kept dice."""
-        if self.is_over:
-            return []
-        actions: list[Action] = []
-        for keep in self._keeps():
-            for cls in (Roll, FreeThrow):
-                action = cls(keep=keep)
-                if self._reason(action) is None:
-                    actions.append(action)
-        if self.turn.dice is not None:
-            if self.turn.rolls == 1 and self.turn.announced is None:
-                actions += [
-                    Announce(k)
-                    for k in self.sheet.free_keys
-                    if self.rules.locate(k)[0].order is Order.ANNOUNCED
-                ]
-            actions += [Score(k) for k in self.placements()]
-            actions += [Strike(k) for k in self._strikeable()]
-        return actions
+        return list(self.legal)
 
-    def _keeps(self) -> tuple[Faces, ...]:
-        if self.turn.dice is None:
-            return ((),)
-        return keep_lattice(self.rules.dice).keeps_of(self.turn.dice)
-
-    def _strikeable(self) -> list[str]:
-        if self.turn.dice is None:
-            return []
-        keys = strikeable(self.rules, self.sheet.entries, self.turn.dice, announced=self.turn.announced)
-        return [k for k in keys if self._free_throws_fit(k)]
+    def placements(self) -> dict[str, Placement]:
+        """Where the current dice may be scored and what each box pays (empty before the first roll)."""
+        return dict(self.legal.placements)
 
     def can_apply(self, action: Action) -> bool:
-        return self._reason(action) is None
+        return action in self.legal
 
     def check(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` saying why ``action`` is not allowed now."""
-        reason = self._reason(action)
-        if reason is not None:
-            raise IllegalActionError(reason)
+        if action not in self.legal:
+            raise IllegalActionError(self._why_not(action))
 
-    def _reason(self, action: Action) -> str | None:
+    def _find_legal(self) -> LegalActions:
+        rules, turn, sheet = self.rules, self.turn, self.sheet
+        if self.is_over:
+            return LegalActions(n_dice=rules.dice)
+        keeps: tuple[Faces, ...] = ()
+        free = False
+        if self._throw_blocker(free=False) is None:
+            keeps = self._keeps()
+        elif self._throw_blocker(free=True) is None:
+            keeps, free = self._keeps(), True
+        if turn.dice is None:
+            return LegalActions(keeps, free, n_dice=rules.dice)
+        found = placements(
+            rules, sheet.entries, turn.dice, thrown_at_once=turn.thrown_at_once, announced=turn.announced
+        )
+        strikes = strikeable(rules, sheet.entries, turn.dice, announced=turn.announced)
+        announces: tuple[str, ...] = ()
+        if turn.rolls == 1 and turn.announced is None:
+            announces = tuple(k for k in sheet.free_keys if rules.locate(k)[0].order is Order.ANNOUNCED)
+        return LegalActions(
+            keeps,
+            free,
+            MappingProxyType({k: p for k, p in found.items() if self._free_throws_fit(k)}),
+            tuple(k for k in strikes if self._free_throws_fit(k)),
+            announces,
+            rules.dice,
+        )
+
+    def _keeps(self) -> tuple[Faces, ...]:
+        """Every distinct set of dice that may be held for a throw (not all of them)."""
+        if self.turn.dice is None:
+            return ((),)
+        return keep_lattice(self.rules.dice).keeps_of(self.turn.dice)[:-1]
+
+    def _free_throws_fit(self, key: str) -> bool:
+        """The column of ``key`` can pay for the free throws taken this turn."""
+        column, _ = self.rules.locate(key)
+        return self.sheet.free_throws_left(column) >= self.turn.free_throws
+
+    def _throw_blocker(self, *, free: bool) -> str | None:
+        """Why no (free) throw at all is allowed now; None if one is."""
+        turn, rules = self.turn, self.rules
+        if not free:
+            if turn.rolls >= rules.rolls:
+                return f"no rolls left ({rules.rolls} per turn): score or strike a box"
+            return None
+        if not rules.free_throws:
+            return f"{rules.id} has no free throws"
+        if turn.rolls < rules.rolls:
+            return "a free throw comes after the regular rolls"
+        if turn.free_throws >= rules.free_throws_per_turn:
+            return f"at most {rules.free_throws_per_turn} free throw(s) per turn"
+        if not any(
+            self.sheet.free_throws_left(c) > turn.free_throws
+            and any(rules.key(c, b) not in self.sheet.entries for b in rules.boxes)
+            for c in rules.columns
+        ):
+            return "no free throws left"
+        return None
+
+    def _why_not(self, action: Action) -> str:
+        """Why an action that is not legal now is refused, in one line."""
         if self.is_over:
             return "the game is over"
-        turn, rules = self.turn, self.rules
         if isinstance(action, Roll):
-            return self._roll_reason(action)
+            return self._throw_blocker(free=isinstance(action, FreeThrow)) or self._keep_problem(action)
         if not isinstance(action, BoxAction):
             return f"unknown action {action!r}"
+        turn, rules = self.turn, self.rules
         try:
             column, _ = rules.locate(action.box)
-        except KeyError as error:
-            return str(error.args[0])
+        except UnknownBoxError as error:
+            return str(error)
         if turn.dice is None:
             return "roll the dice first"
         if action.box in self.sheet.entries:
@@ -381,63 +308,45 @@ class Game:
                 return f"{action.box} is not in an announced column"
             if turn.announced is not None:
                 return f"{turn.announced} is already announced"
-            if turn.rolls != 1:
-                return "announce right after the first roll"
-            return None
+            return "announce right after the first roll"
         if not self._free_throws_fit(action.box):
             return f"column {column.id} has no free throws left to pay for this turn's"
         if isinstance(action, Score):
-            if action.box in self.placements():
-                return None
             if turn.announced is not None:
                 return f"{turn.announced} is announced: score it or strike a box"
             if column.order is Order.ANNOUNCED:
                 return f"{action.box} can only be filled after announcing it"
             if column.order is not Order.FREE:
                 return f"column {column.id} is filled {column.order.value}: {action.box} is not next"
-            return f"the joker rule sends these dice elsewhere: {', '.join(self.placements())}"
-        if action.box not in self._strikeable():
-            return f"{action.box} cannot be struck now; allowed: {', '.join(self._strikeable())}"
-        return None
+            return f"the joker rule sends these dice elsewhere: {', '.join(self.legal.placements)}"
+        return f"{action.box} cannot be struck now; allowed: {', '.join(self.legal.strikeable)}"
 
-    def _roll_reason(self, action: Roll) -> str | None:
+    def _keep_problem(self, action: Roll) -> str:
         turn, rules = self.turn, self.rules
-        if isinstance(action, FreeThrow):
-            if not rules.free_throws:
-                return f"{rules.id} has no free throws"
-            if turn.rolls < rules.rolls:
-                return "a free throw comes after the regular rolls"
-            if turn.free_throws >= rules.free_throws_per_turn:
-                return f"at most {rules.free_throws_per_turn} free throw(s) per turn"
-            if not any(
-                self.sheet.free_throws_left(c) > turn.free_throws
-                and any(rules.key(c, b) not in self.sheet.entries for b in rules.boxes)
-                for c in rules.columns
-            ):
-                return "no free throws left"
-        elif turn.rolls >= rules.rolls:
-            return f"no rolls left ({rules.rolls} per turn): score or strike a box"
         if turn.dice is None and action.keep:
             return "nothing to keep before the first roll"
-        if turn.dice is not None and not _is_submultiset(action.keep, turn.dice):
+        if turn.dice is not None and not is_submultiset(action.keep, turn.dice):
             return f"can only keep dice that are showing: {' '.join(map(str, turn.dice))}"
         if len(action.keep) >= rules.dice:
             return "keeping every die leaves nothing to roll; score or strike a box instead"
         if action.dice is not None:
             try:
                 validate_dice(list(action.dice), rules.dice)
-            except ValueError as error:
+            except DiceError as error:
                 return str(error)
-            if not _is_submultiset(action.keep, action.dice):
+            if not is_submultiset(action.keep, action.dice):
                 return "the rolled dice must include the kept ones"
-        return None
+        return f"{action} is not allowed now"
 
     # --- changing ------------------------------------------------------------------------------
 
-    def apply(self, action: Action) -> Action:
-        """Apply a legal action and return it completed (a roll with its dice), as it is logged."""
+    def apply(self, action: Action) -> Outcome:
+        """Apply a legal action (:class:`IllegalActionError` saying why not, else) and return what it
+        did: the action as it is logged (a roll with its dice), and for a score or strike the box, the
+        points, the extra bonus and the upper bonus it earned."""
         self.check(action)
-        history_entry: tuple[int, Turn, ScoreSheet | None] = (self.current, self.turn, None)
+        player = self.current
+        history_entry: tuple[int, Turn, ScoreSheet | None] = (player, self.turn, None)
         if isinstance(action, Roll):
             dice = action.dice
             if dice is None:
@@ -450,59 +359,92 @@ class Game:
                 free_throws=self.turn.free_throws + isinstance(action, FreeThrow),
                 thrown_at_once=not action.keep,
             )
+            outcome = Outcome(action, player)
         elif isinstance(action, Announce):
             self.turn = dataclasses.replace(self.turn, announced=action.box)
+            outcome = Outcome(action, player)
         else:
             assert isinstance(action, Score | Strike)
-            before = _copy_sheet(self.sheet)
-            history_entry = (self.current, self.turn, before)
-            placement = self.placements()[action.box] if isinstance(action, Score) else Placement(0)
-            column, _ = self.rules.locate(action.box)
             sheet = self.sheet
+            history_entry = (player, self.turn, _copy_sheet(sheet))
+            placement = self.legal.placements[action.box] if isinstance(action, Score) else Placement(0)
+            column, _ = self.rules.locate(action.box)
+            upper_bonus_before = sheet.column_totals(column).upper_bonus
             sheet.entries[action.box] = placement.points
             if placement.bonus:
                 sheet.extra_bonus[column.id] = sheet.extra_bonus.get(column.id, 0) + placement.bonus
             if self.turn.free_throws:
                 used = sheet.free_throws_used.get(column.id, 0)
                 sheet.free_throws_used[column.id] = used + self.turn.free_throws
+            outcome = Outcome(
+                action,
+                player,
+                action.box,
+                placement.points,
+                placement.bonus,
+                sheet.column_totals(column).upper_bonus - upper_bonus_before,
+            )
             self.current = (self.current + 1) % len(self.players)
             self.turn = Turn()
         self._history.append(history_entry)
-        self.log.append(action)
-        return action
+        self.log.append(outcome.action)
+        self._legal = None
+        return outcome
 
     def undo(self) -> Action:
-        """Take back the last action and return it; ``IndexError`` if there is none."""
+        """Take back the last action and return it; :class:`GameError` if there is none."""
         if not self.log:
-            raise IndexError("nothing to undo")
+            raise GameError("nothing to undo")
         player, turn, sheet = self._history.pop()
         action = self.log.pop()
         if sheet is not None:
             self.sheets[player] = sheet
         self.current, self.turn = player, turn
+        self._legal = None
         return action
 
     def roll(self, keep: Iterable[int] = ()) -> Faces:
         """Roll, keeping ``keep``; returns the dice now showing."""
-        action = self.apply(Roll(keep=tuple(keep)))
-        assert isinstance(action, Roll)
-        assert action.dice is not None
-        return action.dice
+        dice = self.apply(Roll(keep=tuple(keep))).dice
+        assert dice is not None
+        return dice
 
-    def score(self, box: str) -> Action:
+    def score(self, box: str) -> Outcome:
+        """Enter the dice in ``box``; what it earned."""
         return self.apply(Score(box))
 
-    def strike(self, box: str) -> Action:
+    def strike(self, box: str) -> Outcome:
+        """Enter 0 in ``box``."""
         return self.apply(Strike(box))
+
+    # --- situations ----------------------------------------------------------------------------
+
+    @classmethod
+    def from_situation(
+        cls, situation: Situation, *, player: str = "Player", dice: DiceSource | None = None
+    ) -> Game:
+        """A one-player game in ``situation`` (with no history to undo), e.g. for a planner to value."""
+        game = cls(situation.rules, [player], dice=dice)
+        game.sheets[0] = _copy_sheet(situation.sheet)
+        game.turn = Turn(
+            dice=situation.dice,
+            rolls=situation.rules.rolls - situation.rolls_left,
+            free_throws=situation.free_throws,
+            announced=situation.announced,
+            thrown_at_once=situation.thrown_at_once,
+        )
+        return game
 
     # --- saving --------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """Rules, players and the action log with every roll's dice: enough to replay the game."""
+        """The rule set's declaration (its id and options too, for readers that know only those),
+        players and the action log with every roll's dice: enough to replay the game."""
         return {
             "format": FORMAT_VERSION,
             "rules": self.rules.id,
             "options": dict(self.rules.options),
+            "ruleset": self.rules.to_json(),
             "players": list(self.players),
             "actions": [a.to_json() for a in self.log],
             "totals": self.totals(),
@@ -513,29 +455,28 @@ class Game:
 
     @classmethod
     def from_json(cls, data: object, *, dice: DiceSource | None = None) -> Game:
-        """Replay a saved game; :class:`GameFormatError` if it is damaged or not a game."""
+        """Replay a saved game; :class:`GameFormatError` if it is damaged or not a game.
+
+        The rules are the saved declaration (``ruleset``) when there is one, so a game keeps the rules it
+        was played by and a rule set of one's own loads too; older saves name a built-in rule set by id
+        and options."""
         if not isinstance(data, Mapping):
             raise GameFormatError("a saved game is a JSON object")
         if data.get("format") != FORMAT_VERSION:
             raise GameFormatError(f"unsupported save format {data.get('format')!r}")
-        options = data.get("options") or {}
-        if not isinstance(options, Mapping):
-            raise GameFormatError(f"options must be an object of name: value, got {options!r}")
+        rules = _saved_rules(data)
         try:
-            rules = get_rules(str(data["rules"]), options)
             players = data["players"]
             actions = data["actions"]
         except KeyError as error:
             raise GameFormatError(f"saved game lacks {error.args[0]!r}") from None
-        except ValueError as error:
-            raise GameFormatError(str(error)) from None
         if not isinstance(players, list) or not isinstance(actions, list):
             raise GameFormatError("players and actions must be lists")
         if not all(isinstance(p, str) for p in players):
             raise GameFormatError(f"player names must be strings, got {players!r}")
         try:
             game = cls(rules, players, dice=dice)
-        except ValueError as error:
+        except GameError as error:
             raise GameFormatError(str(error)) from None
         for number, item in enumerate(actions, 1):
             action = Action.from_json(item)
@@ -558,13 +499,28 @@ class Game:
         return cls.from_json(data, dice=dice)
 
 
-def _is_submultiset(part: Sequence[int], whole: Sequence[int]) -> bool:
-    rest = list(whole)
-    for face in part:
-        if face not in rest:
-            return False
-        rest.remove(face)
-    return True
+def _saved_rules(data: Mapping[str, Any]) -> RuleSet:
+    """The rule set of a saved game: its declaration, else the built-in one it names."""
+    options = data.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise GameFormatError(f"options must be an object of name: value, got {options!r}")
+    if "ruleset" in data:
+        try:
+            rules = RuleSet.from_json(data["ruleset"])
+        except KniffelError as error:
+            raise GameFormatError(f"the saved rule set is damaged: {error}") from None
+        if data.get("rules", rules.id) != rules.id or dict(options) != dict(rules.options):
+            raise GameFormatError(
+                f"the saved rule set is {rules.id} {dict(rules.options)}, but the save names "
+                f"{data.get('rules')} {dict(options)}"
+            )
+        return rules
+    if "rules" not in data:
+        raise GameFormatError("saved game lacks 'rules'")
+    try:
+        return get_rules(str(data["rules"]), options)
+    except KniffelError as error:
+        raise GameFormatError(str(error)) from None
 
 
 def _copy_sheet(sheet: ScoreSheet) -> ScoreSheet:
@@ -572,18 +528,24 @@ def _copy_sheet(sheet: ScoreSheet) -> ScoreSheet:
 
 
 __all__ = [
+    "ACTION_TYPES",
     "Action",
     "Announce",
+    "BoxAction",
     "DiceSource",
     "FreeThrow",
     "Game",
+    "GameError",
     "GameFormatError",
     "IllegalActionError",
+    "LegalActions",
+    "Outcome",
     "Roll",
     "Score",
     "SecureDice",
     "SeededDice",
     "SheetError",
+    "Situation",
     "Standing",
     "Strike",
     "Turn",

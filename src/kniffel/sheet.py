@@ -1,17 +1,37 @@
-"""A player's score sheet: what is entered in each box, and the totals as the printed sheet adds them."""
+"""A player's score sheet: what is entered in each box, and the totals as the printed sheet adds them.
+
+The text of a sheet (``str(sheet)``, read back by :meth:`ScoreSheet.parse`) lists what is written on it,
+column by column in sheet order, separated by spaces::
+
+    ones=3 fives=15 yahtzee=50 extra_bonus=100
+    1:ones=3 1:chance=22 1:free_throws_used=1 2:knoeffel=20
+
+A box key is the box id, with its column in front on a multi-column sheet (``2:chance``); a struck box
+holds 0 (``-``, ``x`` and the printed sheet's dash are read as 0 too). ``extra_bonus`` is a column's
+bonus for further five-of-a-kind rolls, ``free_throws_used`` the free throws it has paid for (Knöffel),
+written only when not 0 and prefixed with the column like a box. ``empty`` is a sheet with nothing on it.
+The older form ``ones=3,kniffel=50`` (commas) is read as well.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kniffel.errors import KniffelError
-from kniffel.rules import Column, RuleSet
+from kniffel.errors import SheetError, UnknownBoxError
+from kniffel.rules import Column, Order, RuleSet
+from kniffel.rules.placement import reachable_boxes
 
+EXTRA_BONUS = "extra_bonus"
+FREE_THROWS_USED = "free_throws_used"
+EMPTY = "empty"
+STRUCK = ("-", "x", "\u2013", "\u2014")
+"""What may stand for 0 in a box: a dash (also the printed sheet's en and em dashes) or an x."""
 
-class SheetError(KniffelError):
-    """A sheet that cannot exist under the rules: unknown box, impossible points, malformed text."""
+_ITEM_SEPARATORS = re.compile(r"[\s,]+")
+_AROUND_EQUALS = re.compile(r"\s*=\s*")
 
 
 @dataclass(frozen=True)
@@ -44,6 +64,8 @@ class ScoreSheet:
     # --- reading -------------------------------------------------------------------------------
 
     def __getitem__(self, key: str) -> int | None:
+        """Points in the box ``key`` (None while it is free); ``UnknownBoxError`` for a key the rules
+        do not have."""
         self.rules.locate(key)
         return self.entries.get(key)
 
@@ -78,7 +100,40 @@ class ScoreSheet:
     def total(self) -> int:
         return sum(t.total for t in self.totals)
 
+    def check_fill_order(self) -> None:
+        """``SheetError`` if a column filled top-down or bottom-up holds boxes its order cannot have
+        reached yet (a gap before a filled box)."""
+        rules = self.rules
+        for column in rules.columns:
+            if column.order not in (Order.TOP_DOWN, Order.BOTTOM_UP):
+                continue
+            filled: dict[str, int] = {}
+            own = [rules.key(column, box) for box in rules.boxes if rules.key(column, box) in self.entries]
+            while len(filled) < len(own):
+                reachable = [rules.key(column, b) for b in reachable_boxes(rules, filled, column)]
+                if not reachable or reachable[0] not in self.entries:
+                    missing = ", ".join(k for k in own if k not in filled)
+                    which = f"column {column.id}" if rules.multi_column else "its column"
+                    raise SheetError(
+                        f"{rules.id} fills {which} {column.order.value}: {missing} cannot be filled yet"
+                    )
+                filled[reachable[0]] = self.entries[reachable[0]]
+
     # --- text and JSON -------------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        """The text :meth:`parse` reads (see the module docstring)."""
+        rules = self.rules
+        items: list[str] = []
+        for column in rules.columns:
+            for box in rules.boxes:
+                key = rules.key(column, box)
+                if key in self.entries:
+                    items.append(f"{key}={self.entries[key]}")
+            for name, values in ((EXTRA_BONUS, self.extra_bonus), (FREE_THROWS_USED, self.free_throws_used)):
+                if values.get(column.id, 0):
+                    items.append(f"{_column_word(rules, column, name)}={values[column.id]}")
+        return " ".join(items) or EMPTY
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -107,6 +162,8 @@ class ScoreSheet:
                 raise SheetError(
                     f"column {column_id}: {used} free throws taken, only {rules.free_throws} allowed"
                 )
+        for column in rules.columns:
+            _check_extra_bonus(sheet, column)
         return sheet
 
     @classmethod
@@ -116,8 +173,8 @@ class ScoreSheet:
         for key, points in entries.items():
             try:
                 _, box = rules.locate(key)
-            except KeyError as error:
-                raise SheetError(error.args[0]) from None
+            except UnknownBoxError as error:
+                raise SheetError(str(error)) from None
             if points not in possible_points(rules, box.id):
                 raise SheetError(f"{key} cannot hold {points} points under {rules.id}")
             sheet.entries[key] = points
@@ -125,23 +182,56 @@ class ScoreSheet:
 
     @classmethod
     def parse(cls, rules: RuleSet, text: str) -> ScoreSheet:
-        """``"ones=3,kniffel=50"`` (``-``, ``x`` or the dash of the printed sheet for a struck box)."""
-        entries: dict[str, int] = {}
-        for item in filter(None, (part.strip() for part in text.split(","))):
+        """The sheet written as ``text`` (see the module docstring): ``"ones=3 kniffel=50"``,
+        ``"ones=3,kniffel=50"``, ``"1:chance=20 1:free_throws_used=2"``; ``SheetError`` says what is
+        wrong."""
+        column_words = {
+            _column_word(rules, column, name): (name, column.id)
+            for column in rules.columns
+            for name in (EXTRA_BONUS, FREE_THROWS_USED)
+        }
+        data: dict[str, dict[str, int]] = {"entries": {}, EXTRA_BONUS: {}, FREE_THROWS_USED: {}}
+        seen: set[str] = set()
+        text = _AROUND_EQUALS.sub("=", text.strip())
+        items = [] if text.lower() == EMPTY else [item for item in _ITEM_SEPARATORS.split(text) if item]
+        for item in items:
             key, sep, value = item.partition("=")
-            key, value = key.strip(), value.strip()
             if not sep or not key or not value:
                 raise SheetError(f"a sheet entry is box=points, got {item!r}")
-            if key in entries:
-                raise SheetError(f"box {key} is given twice")
-            if value.lower() in ("-", "x", "\u2013", "\u2014"):
-                entries[key] = 0
+            name, column_id = column_words.get(key, ("entries", key))
+            if key in seen:
+                raise SheetError(f"{'box ' if name == 'entries' else ''}{key} is given twice")
+            seen.add(key)
+            if name == "entries" and value.lower() in STRUCK:
+                data[name][column_id] = 0
                 continue
             try:
-                entries[key] = int(value)
+                data[name][column_id] = int(value)
             except ValueError:
                 raise SheetError(f"points for {key} must be a whole number, got {value!r}") from None
-        return cls.from_entries(rules, entries)
+        return cls.from_json(rules, data)
+
+
+def _column_word(rules: RuleSet, column: Column, name: str) -> str:
+    """How a column's own line (``extra_bonus``, ``free_throws_used``) is keyed in the text."""
+    return f"{column.id}:{name}" if rules.multi_column else name
+
+
+def _check_extra_bonus(sheet: ScoreSheet, column: Column) -> None:
+    """Extra bonuses come in steps of the rules' bonus, and only while the five-of-a-kind box holds
+    points."""
+    rules = sheet.rules
+    bonus = sheet.extra_bonus.get(column.id, 0)
+    if not bonus:
+        return
+    where = f"{EXTRA_BONUS}: column {column.id}"
+    if not rules.extra_bonus or bonus % rules.extra_bonus:
+        step = f"comes in steps of {rules.extra_bonus}" if rules.extra_bonus else "is never earned"
+        raise SheetError(f"{where}: {bonus} is not possible under {rules.id} (the bonus {step})")
+    assert rules.five_box is not None  # a rule set with an extra bonus has a five-of-a-kind box
+    five = rules.key(column, rules.box(rules.five_box))
+    if not sheet.entries.get(five):
+        raise SheetError(f"{where}: a bonus is earned only while {five} holds points")
 
 
 def _int_map(value: object, name: str) -> dict[str, int]:
@@ -164,3 +254,6 @@ def possible_points(rules: RuleSet, box_id: str) -> frozenset[int]:
     if rules.sharp and box.figure:
         values |= {2 * v for v in values}
     return frozenset(values)
+
+
+__all__ = ["ColumnTotals", "ScoreSheet", "SheetError", "possible_points"]

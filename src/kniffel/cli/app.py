@@ -23,6 +23,7 @@ from kniffel.cli.render import LANGUAGES, placements_table, rules_json, rules_ta
 from kniffel.rules import Order, parse_options, placements
 from kniffel.rules import get as get_rules
 from kniffel.sheet import ScoreSheet
+from kniffel.situation import Situation
 
 app = typer.Typer(
     name="kniffel",
@@ -274,6 +275,15 @@ def advise_command(
             dir_okay=False,
         ),
     ] = None,
+    situation_text: Annotated[
+        str | None,
+        typer.Option(
+            "--situation",
+            help="A whole situation as hints print it, of any rule set, e.g. "
+            "'yahtzee | ones=3 yahtzee=50 | 2 2 3 5 5 | rolls left 1'.",
+            show_default=False,
+        ),
+    ] = None,
     json_output: JsonOption = False,
 ) -> None:
     """Every option in a situation with its value, best first.
@@ -284,6 +294,26 @@ def advise_command(
     """
     from kniffel.solver import Advisor, table
 
+    if situation_text is not None:
+        given = {
+            "--rules": rules_id is not None,
+            "--option": bool(option),
+            "--column": column is not None,
+            "--sheet": bool(sheet),
+            "--dice": bool(dice or dice_words),
+            "--rolls-left": rolls_left is not None,
+            "--thrown-at-once": thrown_at_once is not None,
+            "--free-throws-left": free_throws_left is not None,
+            "--free-throws-used": bool(free_throws_used),
+            "--batch": batch is not None,
+        }
+        if any(given.values()):
+            clash = "/".join(name for name, present in given.items() if present)
+            raise CliError(
+                f"--situation gives the rules, sheet, dice and rolls left itself; leave out {clash}"
+            )
+        _advise_situation(Situation.parse(situation_text), json_output)
+        return
     rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
     alone = solving.column_rules(rules, column)
     if batch is not None:
@@ -299,7 +329,7 @@ def advise_command(
         return
     if rolls_left is None:
         raise CliError("--rolls-left is needed (0 to 2: regular throws still allowed this turn)")
-    situation = solving.Situation(
+    situation = solving.ColumnSituation(
         dict(ScoreSheet.parse(alone, sheet).entries),
         parse_dice([*(dice or []), *(dice_words or [])], alone.dice),
         rolls_left,
@@ -315,6 +345,21 @@ def advise_command(
         print(json.dumps({"options": options}))
         return
     Console(highlight=False).print(solving.options_table(options))
+
+
+def _advise_situation(situation: Situation, json_output: bool) -> None:
+    with solving.solve_progress(
+        not json_output, f"Solving the tables of {situation.rules.id} (once, then cached)"
+    ):
+        options, exact = solving.advise_situation(situation)
+    if json_output:
+        print(json.dumps({"situation": str(situation), "exact": exact, "options": options}))
+        return
+    console = Console(highlight=False)
+    console.print(f"Situation: {situation}", markup=False)
+    console.print(solving.options_table(options))
+    if not exact:
+        console.print(reviewing.ESTIMATE_NOTE)
 
 
 @app.command("review")

@@ -13,9 +13,7 @@ from typing import ParamSpec, TypeVar
 
 import typer
 
-from kniffel.game import GameFormatError, IllegalActionError
-from kniffel.rules import RulesError
-from kniffel.sheet import SheetError
+from kniffel.errors import KniffelError
 
 USAGE_ERROR = 2
 """Exit status for bad input, as Click uses for usage errors."""
@@ -28,17 +26,9 @@ class CliError(Exception):
     """Bad input noticed by the command line itself (not by the library)."""
 
 
-# Subclasses of ValueError are listed for the reader: these are the errors the library promises.
-EXPECTED: tuple[type[BaseException], ...] = (
-    CliError,
-    RulesError,
-    SheetError,
-    GameFormatError,
-    IllegalActionError,
-    ValueError,
-    KeyError,
-    OSError,
-)
+EXPECTED: tuple[type[BaseException], ...] = (CliError, KniffelError, OSError)
+"""What bad input raises: the command line's own refusals, everything the library refuses, and files that
+cannot be read or written. Anything else is a bug and keeps its traceback."""
 
 
 def message(error: BaseException) -> str:
@@ -46,9 +36,6 @@ def message(error: BaseException) -> str:
     if isinstance(error, OSError) and error.strerror:
         where = f"{error.filename}: " if error.filename else ""
         text = f"{where}{error.strerror}"
-    elif isinstance(error, KeyError) and error.args:
-        # str(KeyError) wraps the message in quotes; the library's messages are complete sentences.
-        text = str(error.args[0])
     else:
         text = str(error) or type(error).__name__
     return " ".join(text.split())

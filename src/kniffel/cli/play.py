@@ -6,6 +6,7 @@ pay) goes to :class:`kniffel.Game`, whose error messages are shown as they are.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -18,6 +19,7 @@ from typing import Any
 
 from rich.console import Console
 
+from kniffel.actions import Action, Announce, BoxAction, FreeThrow, Outcome, Roll, Score, Strike
 from kniffel.bots import Bot
 from kniffel.bots import make as make_bot
 from kniffel.cli.errors import CliError, message
@@ -25,20 +27,8 @@ from kniffel.cli.parsing import faces, parse_dice, parse_players, resolve_box
 from kniffel.cli.render import dice_text, sheet_json, sheet_table
 from kniffel.cli.reviewing import ESTIMATE_NOTE, decisions_table, hint_choices, hint_lines, summary_table
 from kniffel.dice import validate_dice
-from kniffel.game import (
-    Action,
-    Announce,
-    DiceSource,
-    FreeThrow,
-    Game,
-    GameFormatError,
-    IllegalActionError,
-    Roll,
-    Score,
-    SecureDice,
-    SeededDice,
-    Strike,
-)
+from kniffel.errors import GameFormatError, IllegalActionError, KniffelError
+from kniffel.game import DiceSource, Game, SecureDice, SeededDice
 from kniffel.rules import RuleSet
 
 HINTS = 5
@@ -48,12 +38,13 @@ SAVE_KEY = "cli"
 """Key of the command line's own data in a save file; :meth:`Game.from_json` ignores it."""
 
 # Commands that the library reports as errors while the player types: shown, then re-prompted.
-TYPING_ERRORS = (CliError, IllegalActionError, GameFormatError, ValueError, KeyError)
+TYPING_ERRORS = (CliError, KniffelError, OSError)
 
 HELP = """\
-Commands (a box is its id, label or an unambiguous start of one: "s full", "s 2:ch", "s Dreierpasch"):
+Commands (a box is its id, label or an unambiguous start of one: "s full", "s 2:ch", "s Dreierpasch";
+every action as hints print it is understood too: "roll keep 3 3", "score 2:chance"):
   roll, r               throw all dice (first roll, or re-roll everything)
-  keep 3 3 5, k 3 3 5   keep those faces (as shown under Dice) and throw the others
+  keep 3 3 5, k 3 3 5   keep those faces (as shown under Dice) and throw the others (roll keep 3 3 5)
   score BOX, s BOX      enter the dice in BOX
   strike BOX, x BOX     enter 0 in BOX
   announce BOX, a BOX   announce the box of an announced column (right after the first roll)
@@ -69,10 +60,28 @@ Commands (a box is its id, label or an unambiguous start of one: "s full", "s 2:
 
 PAD_HELP = """\
 Score pad (--pad): you throw real dice and type what they show.
-  roll 1 3 3 5 6        all dice were thrown: type every face
+  roll 1 3 3 5 6        all dice were thrown: type every face (also: roll = 1 3 3 5 6)
   keep 3 3              you kept 3 3: the program asks for the faces of the dice you threw
+  roll keep 3 3 = 1 3 3 4 6   kept 3 3 and the throw gave 1 3 3 4 6
   free [keep 6 6]       likewise for a free throw
   undo                  also takes back a mistyped throw"""
+
+
+ACTION_COMMANDS: dict[str, type[Action]] = {
+    "roll": Roll,
+    "r": Roll,
+    "keep": Roll,
+    "k": Roll,
+    "free": FreeThrow,
+    "f": FreeThrow,
+    "score": Score,
+    "s": Score,
+    "strike": Strike,
+    "x": Strike,
+    "announce": Announce,
+    "a": Announce,
+}
+"""The commands that are actions: the words of ``str(action)`` and their short forms."""
 
 
 class CountingDice:
@@ -184,7 +193,15 @@ class Session:
 
     @staticmethod
     def _make_bots(specs: Mapping[int, str], seed: int | None) -> dict[int, Bot]:
-        return {i: make_bot(spec, seed=bot_seed(seed, i)) for i, spec in specs.items()}
+        bots: dict[int, Bot] = {}
+        for i, spec in specs.items():
+            try:
+                bots[i] = make_bot(spec, seed=bot_seed(seed, i))
+            except ValueError as error:
+                # bots.make refuses an unknown name with a plain ValueError (not yet a KniffelError);
+                # caught at this one call only, so nothing else is hidden.
+                raise CliError(str(error)) from None
+        return bots
 
     def prepare_bots(self) -> None:
         """Load (or solve, once) the tables bots need before play starts, not in the middle of it."""
@@ -305,11 +322,16 @@ class Session:
         while True:
             action = self._replayed(index) or self.bots[index].choose(game)
             try:
-                done, bonus = self.apply(action)
+                outcome = self.apply(action)
             except IllegalActionError as error:
                 raise CliError(f"{name} chose an illegal action ({action}): {error}") from None
-            steps.append(self.describe(done, index) + (f" (+{bonus} bonus)" if bonus else ""))
-            if isinstance(done, Score | Strike):
+            bonuses = [
+                f"+{points} {kind}"
+                for points, kind in ((outcome.extra_bonus, "bonus"), (outcome.upper_bonus, "upper bonus"))
+                if points
+            ]
+            steps.append(self.describe(outcome) + (f" ({', '.join(bonuses)})" if bonuses else ""))
+            if outcome.ends_turn:
                 break
         if not (self.settings.json and self.all_bots):
             self.say(f"{name}: " + " · ".join(steps))
@@ -324,18 +346,19 @@ class Session:
         self.replay.pop(0)
         return action
 
-    def describe(self, action: Action, actor: int) -> str:
+    def describe(self, outcome: Outcome) -> str:
         """What an applied action did, in a few words."""
+        action = outcome.action
         if isinstance(action, Roll):
             kind = "free throw, " if isinstance(action, FreeThrow) else ""
             kept = f"keep {' '.join(map(str, action.keep))} → " if action.keep else "roll "
-            return f"{kind}{kept}{' '.join(map(str, action.dice or ()))}"
+            return f"{kind}{kept}{' '.join(map(str, outcome.dice or ()))}"
+        assert isinstance(action, BoxAction)
         if isinstance(action, Announce):
             return f"announces {self.label(action.box)}"
-        assert isinstance(action, Score | Strike)
         if isinstance(action, Strike):
             return f"strikes {self.label(action.box)}"
-        return f"scores {self.game.sheets[actor].entries.get(action.box, 0)} in {self.label(action.box)}"
+        return f"scores {outcome.points} in {self.label(action.box)}"
 
     def label(self, key: str) -> str:
         column, box = self.game.rules.locate(key)
@@ -396,19 +419,13 @@ class Session:
             handler(args)
         except TYPING_ERRORS as error:
             self.say(f"error: {message(error)}", style="red")
-        except OSError as error:
-            self.say(f"error: {message(error)}", style="red")
         return True
 
     def commands(self) -> dict[str, Callable[[list[str]], None]]:
         table: dict[str, Callable[[list[str]], None]] = {}
+        for name in ACTION_COMMANDS:
+            table[name] = functools.partial(self.do_action, name)
         for names, handler in (
-            (("roll", "r"), self.do_roll),
-            (("keep", "k"), self.do_keep),
-            (("score", "s"), self.do_score),
-            (("strike", "x"), self.do_strike),
-            (("announce", "a"), self.do_announce),
-            (("free", "f"), self.do_free),
             (("options", "o"), self.do_options),
             (("hint",), self.do_hint),
             (("review",), self.do_review),
@@ -421,60 +438,79 @@ class Session:
                 table[name] = handler
         return table
 
-    def apply(self, action: Action) -> tuple[Action, int]:
-        """Apply and autosave; the action as logged and the extra bonus it earned."""
-        # The bonus is not part of the logged action; it is known only before the dice are entered.
-        placement = self.game.placements().get(action.box) if isinstance(action, Score) else None
-        done = self.game.apply(action)
+    def apply(self, action: Action) -> Outcome:
+        """Apply and autosave; what the action did."""
+        outcome = self.game.apply(action)
         self.autosave()
-        return done, placement.bonus if placement is not None else 0
+        return outcome
 
     def act(self, action: Action) -> None:
         """A human's action: apply it and say what it did."""
-        actor = self.game.current
-        done, bonus = self.apply(action)
-        if isinstance(done, Score | Strike | Announce):
-            self.say(f"{self.game.players[actor]} {self.describe(done, actor)}.")
-        if bonus:
-            self.say(f"Extra bonus: +{bonus}!", style="bold")
+        outcome = self.apply(action)
+        if outcome.ends_turn or isinstance(outcome.action, Announce):
+            self.say(f"{self.game.players[outcome.player]} {self.describe(outcome)}.")
+        if outcome.extra_bonus:
+            self.say(f"Extra bonus: +{outcome.extra_bonus}!", style="bold")
+        if outcome.upper_bonus:
+            self.say(f"Upper bonus: +{outcome.upper_bonus}!", style="bold")
 
-    def do_roll(self, args: list[str]) -> None:
-        if args and args[0] == "keep":  # "roll keep 3 3", as actions are written
-            self.do_keep(args[1:])
-            return
-        if args and not self.settings.pad:
-            raise CliError("the program rolls the dice; to keep some, type keep 3 3 (or play with --pad)")
-        self._throw(Roll(), args)
+    def do_action(self, command: str, args: list[str]) -> None:
+        action = self.typed_action(command, args)
+        if isinstance(action, Roll):
+            self._throw(action)
+        else:
+            self.act(action)
 
-    def do_keep(self, args: list[str]) -> None:
-        keep = faces(args)
-        if not keep:
-            raise CliError("name the faces to keep, e.g. keep 6 6 (roll throws all dice)")
-        self._throw(Roll(keep=tuple(sorted(keep))), [])
+    def typed_action(self, command: str, args: Sequence[str]) -> Action:
+        """The action a typed command names: any action as ``str(action)`` writes it (``roll keep 3 3``,
+        ``free``, ``score 2:chance``, ``announce 3:full_house``) or a short form of it (``k 3 3``,
+        ``s ch``, ``a 3:full``); box names are resolved by :func:`resolve_box`. A roll comes back without
+        dice unless they were typed (score pad)."""
+        kind = ACTION_COMMANDS[command]
+        if issubclass(kind, Roll):
+            return self._typed_throw(command, kind, list(args))
+        legal = self.game.legal
+        relevant = {
+            Score: list(legal.placements),
+            Strike: list(legal.strikeable),
+            Announce: list(legal.announceable),
+        }
+        assert issubclass(kind, Score | Strike | Announce)
+        return kind(self._box(args, relevant[kind]))
 
-    def do_free(self, args: list[str]) -> None:
-        if args and args[0] == "keep":
-            args = args[1:]
-        self._throw(FreeThrow(keep=tuple(sorted(faces(args)))), [])
-
-    def _throw(self, action: Roll, typed: list[str]) -> None:
-        """Roll, or on a score pad ask for what the real dice show (``typed``: a whole throw given)."""
-        self.game.check(action)
-        if self.settings.pad:
-            n = self.game.rules.dice
+    def _typed_throw(self, command: str, kind: type[Roll], words: list[str]) -> Roll:
+        typed: list[str] = []
+        if "=" in words:  # roll keep 3 3 = 1 3 3 4 6: the throw's result, as actions are written
+            at = words.index("=")
+            words, typed = words[:at], words[at + 1 :]
+            if not typed:
+                raise CliError("after '=' come the dice the throw gave, e.g. roll keep 3 3 = 1 3 3 4 6")
+        if command in ("keep", "k"):
+            if not words:
+                raise CliError("name the faces to keep, e.g. keep 6 6 (roll throws all dice)")
+        elif words and words[0] == "keep":
+            words = words[1:]
+        elif words and kind is Roll:
+            # roll 1 3 3 5 6 on a score pad: every die was thrown, these are the faces
             if typed:
-                dice = parse_dice(typed, n)
-                if action.keep:
-                    raise CliError(
-                        "give either the kept faces (keep 3 3) or the whole throw (roll 1 3 3 5 6)"
-                    )
-            else:
-                thrown = self.ask_dice(n - len(action.keep))
-                if thrown is None:
-                    self.say("Nothing thrown.")
-                    return
-                dice = validate_dice([*action.keep, *thrown], n)
-            action = type(action)(keep=action.keep, dice=dice)
+                raise CliError("write the kept dice after 'keep': roll keep 3 3 = 1 3 3 4 6")
+            words, typed = [], words
+        keep = tuple(sorted(faces(words)))
+        if typed and not self.settings.pad:
+            raise CliError("the program rolls the dice; to keep some, type keep 3 3 (or play with --pad)")
+        dice = parse_dice(typed, self.game.rules.dice) if typed else None
+        return kind(keep=keep, dice=dice)
+
+    def _throw(self, action: Roll) -> None:
+        """Roll, or on a score pad ask for what the real dice show (unless they were typed)."""
+        self.game.check(action)
+        if self.settings.pad and action.dice is None:
+            n = self.game.rules.dice
+            thrown = self.ask_dice(n - len(action.keep))
+            if thrown is None:
+                self.say("Nothing thrown.")
+                return
+            action = type(action)(keep=action.keep, dice=validate_dice([*action.keep, *thrown], n))
         self.act(action)
 
     def ask_dice(self, count: int) -> tuple[int, ...] | None:
@@ -488,44 +524,31 @@ class Session:
             except CliError as error:
                 self.say(f"error: {error}", style="red")
 
-    def _box(self, args: list[str], relevant: Sequence[str]) -> str:
+    def _box(self, args: Sequence[str], relevant: Sequence[str]) -> str:
         if not args:
             raise CliError("name a box, e.g. 'score chance'; options lists where the dice may go")
         return resolve_box(self.game.rules, " ".join(args), relevant)
 
-    def _legal_boxes(self, kind: type[Announce | Score | Strike]) -> list[str]:
-        return [a.box for a in self.game.legal_actions() if isinstance(a, kind)]
-
-    def do_score(self, args: list[str]) -> None:
-        self.act(Score(self._box(args, list(self.game.placements()))))
-
-    def do_strike(self, args: list[str]) -> None:
-        self.act(Strike(self._box(args, self._legal_boxes(Strike))))
-
-    def do_announce(self, args: list[str]) -> None:
-        self.act(Announce(self._box(args, self._legal_boxes(Announce))))
-
     def do_options(self, args: list[str]) -> None:
-        game = self.game
+        game, legal = self.game, self.game.legal
         if game.turn.dice is None:
             raise CliError("roll the dice first")
-        placements = game.placements()
+        placements = legal.placements
         if placements:
             for key, placement in sorted(placements.items(), key=lambda kv: -kv[1].total):
                 bonus = f" + {placement.bonus} bonus" if placement.bonus else ""
                 self.say(f"  score {key:<18} {placement.points:>4}{bonus}   {self.label(key)}")
         else:
             self.say("  no box takes these dice now")
-        strikes = [k for k in self._legal_boxes(Strike) if k not in placements]
+        strikes = [k for k in legal.strikeable if k not in placements]
         if strikes:
             self.say("  strike (0): " + ", ".join(strikes))
-        announces = self._legal_boxes(Announce)
-        if announces:
-            self.say("  announce: " + ", ".join(announces))
+        if legal.announceable:
+            self.say("  announce: " + ", ".join(legal.announceable))
         extra = []
         if game.rolls_left:
             extra.append(f"{game.rolls_left} roll(s) left: keep FACES or roll")
-        if any(isinstance(a, FreeThrow) for a in game.legal_actions()):
+        if legal.can_throw and legal.free_throw:
             extra.append("a free throw is possible: free [keep FACES]")
         if extra:
             self.say("  " + "; ".join(extra))
@@ -541,6 +564,7 @@ class Session:
             raise CliError("hint N: N is at least 1")
         with self.console.status("Loading the solver's tables..."):
             choices, exact = hint_choices(self.game, count)
+        self.say(f"Situation: {self.game.situation()}")
         self.say("Best options (value: expected points still to come):")
         for line in hint_lines(choices):
             self.say(line)
@@ -555,6 +579,8 @@ class Session:
         if not result.decisions:
             self.say("No decisions to review yet.")
             return
+        if not self.game.is_over:
+            self.say(f"Situation: {self.game.situation()}")
         self.console.print(summary_table(result))
         humans = [name for i, name in enumerate(self.game.players) if i not in self.bots]
         self.console.print(decisions_table(result, players=humans or None))

@@ -8,6 +8,10 @@ column twice, each with its own free throws). Announced columns are not solved e
 one process so the table is loaded once. A line that cannot be read or describes an impossible
 situation gets ``{"line": N, "error": "..."}`` instead, and the others are still answered; the exit
 status is then 2, so scripts notice. Blank lines are skipped.
+
+``advise --situation TEXT`` takes a whole situation as :class:`kniffel.Situation` writes it (hints print
+it), of any rule set: the planner values its options, exactly where the solver covers the rules and as
+the multi-column estimate elsewhere (the output says which).
 """
 
 from __future__ import annotations
@@ -25,11 +29,11 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from kniffel.cli.errors import CliError, message
-from kniffel.rules import Order, RuleSet, reachable_boxes
+from kniffel.errors import KniffelError
+from kniffel.game import Game
+from kniffel.rules import Order, RuleSet
 from kniffel.sheet import ScoreSheet, SheetError
-
-VALUE_DIGITS = 4
-"""Values are printed rounded to this many decimals (they are expectations, not exact points)."""
+from kniffel.situation import Situation
 
 
 def column_rules(rules: RuleSet, column: str | None) -> RuleSet:
@@ -138,7 +142,10 @@ def solve_json(rules: RuleSet, column: RuleSet, solved: Solved) -> dict[str, Any
 
 
 @dataclass(frozen=True)
-class Situation:
+class ColumnSituation:
+    """A single-column situation as the advisor reads it (the options of ``advise`` without
+    ``--situation``)."""
+
     sheet: dict[str, int]
     dice: tuple[int, ...]
     rolls_left: int
@@ -147,13 +154,13 @@ class Situation:
     free_throws_used: int = 0
 
 
-def check_situation(rules: RuleSet, s: Situation) -> None:
+def check_situation(rules: RuleSet, s: ColumnSituation) -> None:
     """Range checks that name the command's own options (the advisor checks the rest)."""
     if not 0 <= s.rolls_left < rules.rolls:
         raise CliError(f"rolls left must be 0 to {rules.rolls - 1}, got {s.rolls_left}")
     if len(s.sheet) == len(rules.boxes):
         raise CliError("the sheet is full: there is nothing to advise")
-    check_fill_order(rules, s.sheet)
+    ScoreSheet(rules, dict(s.sheet)).check_fill_order()
     if not rules.free_throws:
         if s.free_throws_left is not None or s.free_throws_used:
             raise CliError(f"{rules.id} has no free throws")
@@ -168,25 +175,8 @@ def check_situation(rules: RuleSet, s: Situation) -> None:
         raise CliError("free throws come after the regular rolls: rolls left must be 0")
 
 
-def check_fill_order(rules: RuleSet, sheet: Mapping[str, int]) -> None:
-    """A column filled top-down or bottom-up holds a run of boxes from its start: refuse sheets its
-    fill order cannot produce (the tables hold no values for them)."""
-    column = rules.columns[0]
-    if column.order is Order.FREE:
-        return
-    filled: dict[str, int] = {}
-    while len(filled) < len(sheet):
-        nxt = [b.id for b in reachable_boxes(rules, filled, column) if b.id in sheet]
-        if not nxt:
-            missing = ", ".join(k for k in sheet if k not in filled)
-            raise CliError(
-                f"{rules.id} fills its column {column.order.value}: {missing} cannot be filled yet"
-            )
-        filled[nxt[0]] = sheet[nxt[0]]
-
-
-def advise(advisor: Any, rules: RuleSet, s: Situation) -> list[dict[str, Any]]:
-    """Every option of the situation, best first, as ``{"action", "value"}``."""
+def advise(advisor: Any, rules: RuleSet, s: ColumnSituation) -> list[dict[str, Any]]:
+    """Every option of the situation, best first, as ``{"action", "value"}`` (full precision)."""
     check_situation(rules, s)
     options = advisor.options(
         s.sheet,
@@ -196,7 +186,19 @@ def advise(advisor: Any, rules: RuleSet, s: Situation) -> list[dict[str, Any]]:
         free_throws_left=s.free_throws_left,
         free_throws_used=s.free_throws_used,
     )
-    return [{"action": o.action, "value": round(o.value, VALUE_DIGITS)} for o in options]
+    return [{"action": o.action, "value": o.value} for o in options]
+
+
+def advise_situation(situation: Situation) -> tuple[list[dict[str, Any]], bool]:
+    """Every option of a whole situation, best first, as ``{"action", "value"}``, and whether the values
+    are exact (else the planner's multi-column estimate)."""
+    from kniffel.planning import planner_for
+
+    if situation.dice is None:
+        raise CliError("the situation has no dice yet: advice starts after the turn's first roll")
+    planner = planner_for(situation.rules)
+    choices = planner.choices(Game.from_situation(situation))
+    return [{"action": str(c.action), "value": c.value} for c in choices], planner.exact
 
 
 def options_table(options: list[dict[str, Any]]) -> Table:
@@ -223,7 +225,7 @@ def _int(data: Mapping[str, Any], key: str, default: int | None = None) -> int |
     return value
 
 
-def parse_situation(rules: RuleSet, line: str) -> Situation:
+def parse_situation(rules: RuleSet, line: str) -> ColumnSituation:
     """One batch line: ``{"sheet": {box: points}, "dice": [...], "rolls_left": n}`` plus the optional
     ``thrown_at_once``, ``free_throws_left`` and ``free_throws_used``. The sheet may also be given as
     the text of ``--sheet``."""
@@ -265,7 +267,7 @@ def parse_situation(rules: RuleSet, line: str) -> Situation:
         raise CliError(f"thrown_at_once must be true or false, got {at_once!r}")
     rolls_left = _int(data, "rolls_left")
     assert rolls_left is not None
-    return Situation(
+    return ColumnSituation(
         dict(sheet.entries),
         dice,
         rolls_left,
@@ -275,7 +277,7 @@ def parse_situation(rules: RuleSet, line: str) -> Situation:
     )
 
 
-BATCH_ERRORS = (CliError, SheetError, ValueError, KeyError)
+BATCH_ERRORS = (CliError, KniffelError)
 
 
 def run_batch(advisor: Any, rules: RuleSet, stream: IO[str], out: IO[str]) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 
-from kniffel.errors import KniffelError
+from kniffel.errors import RulesError, UnknownBoxError
 from kniffel.rules.builtin import BUILTIN, COMMON_OPTIONS, SPECIFIC_OPTIONS, Option
 from kniffel.rules.model import Box, Column, Extra, Order, RuleSet, Section
 from kniffel.rules.placement import Placement, placements, reachable_boxes, strikeable
@@ -26,6 +26,7 @@ __all__ = [
     "RuleSet",
     "RulesError",
     "Section",
+    "UnknownBoxError",
     "available",
     "get",
     "options_for",
@@ -37,10 +38,6 @@ __all__ = [
 ]
 
 _REGISTRY: dict[str, RuleSet] = {rules.id: rules for rules in BUILTIN}
-
-
-class RulesError(KniffelError):
-    """An unknown rule set or a bad option; the message says what is allowed."""
 
 
 def available() -> list[str]:

@@ -1,22 +1,39 @@
 """The rule-set declaration: boxes, columns, bonuses and the policies that make each game different.
 
-A :class:`RuleSet` is plain, frozen data. Behaviour that depends on the state of a sheet (where a
-roll may go and what it pays there) lives in :mod:`kniffel.rules.placement`, which reads only this
-declaration and the score table derived from it.
+A :class:`RuleSet` is plain, frozen data, checked when it is made (:class:`~kniffel.errors.RulesError`
+says what is wrong), and written down as JSON by :meth:`RuleSet.to_json`, so a saved game carries the
+rules it was played by. Behaviour that depends on the state of a sheet (where a roll may go and what it
+pays there) lives in :mod:`kniffel.rules.placement`, which reads only this declaration and the score
+table derived from it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from kniffel.dice import counts_of, sorted_rolls
-from kniffel.rules.scoring import Scorer
+from kniffel.errors import RulesError, UnknownBoxError
+from kniffel.rules.scoring import Scorer, scorer_from_json, scorer_to_json
+
+RULES_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+"""A rule set id: one word, as situation texts and file names need it."""
+BOX_ID = re.compile(r"[a-z][a-z0-9_]*")
+COLUMN_ID = re.compile(r"[A-Za-z0-9_]+")
+RESERVED_BOX_IDS = frozenset({"extra_bonus", "free_throws_used"})
+"""Words of the sheet text (:meth:`kniffel.sheet.ScoreSheet.parse`) that cannot name a box."""
+MAX_DICE = 10
+MAX_ROLLS = 10
+
+E = TypeVar("E", bound=enum.Enum)
 
 
 class Section(enum.Enum):
@@ -74,11 +91,56 @@ class Box:
     def label(self, language: str = "en") -> str:
         return self.label_de if language == "de" else self.label_en
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "section": self.section.value,
+            "score": scorer_to_json(self.score),
+            "label_en": self.label_en,
+            "label_de": self.label_de,
+            "joker_points": self.joker_points,
+            "figure": self.figure,
+        }
+
+    @staticmethod
+    def from_json(data: object) -> Box:
+        fields = _fields(data, "a box", Box, required=("id", "section", "score", "label_en", "label_de"))
+        fields["section"] = _enum(Section, fields["section"], "section")
+        fields["score"] = scorer_from_json(fields["score"])
+        return Box(**fields)
+
+    def _check(self, rules_id: str) -> None:
+        where = f"{rules_id}: box {self.id!r}"
+        if not isinstance(self.id, str) or not BOX_ID.fullmatch(self.id) or self.id in RESERVED_BOX_IDS:
+            reserved = ", ".join(sorted(RESERVED_BOX_IDS))
+            raise RulesError(f"{where}: a box id is lower-case letters, digits and _ (not {reserved})")
+        if not isinstance(self.section, Section):
+            raise RulesError(f"{where}: section must be upper or lower, got {self.section!r}")
+        if not callable(self.score):
+            raise RulesError(f"{where}: score must be a scorer, got {self.score!r}")
+        for name in ("label_en", "label_de"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name).strip():
+                raise RulesError(f"{where}: {name} must be a non-empty text")
+        if self.joker_points is not None and not _is_count(self.joker_points):
+            raise RulesError(f"{where}: joker_points must be 0 or more, got {self.joker_points!r}")
+        if not isinstance(self.figure, bool):
+            raise RulesError(f"{where}: figure must be true or false, got {self.figure!r}")
+
 
 @dataclass(frozen=True)
 class Column:
     id: str
     order: Order = Order.FREE
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "order": self.order.value}
+
+    @staticmethod
+    def from_json(data: object) -> Column:
+        fields = _fields(data, "a column", Column, required=("id",))
+        if "order" in fields:
+            fields["order"] = _enum(Order, fields["order"], "order")
+        return Column(**fields)
 
 
 @dataclass(frozen=True)
@@ -110,11 +172,68 @@ class RuleSet:
     """The option values this rule set was built with (``{"extra": "100"}``)."""
 
     def __post_init__(self) -> None:
+        self._check()
+
+    def _check(self) -> None:
+        """Refuse a declaration that cannot be played, saying what is wrong (``RulesError``)."""
+        if not isinstance(self.id, str) or not RULES_ID.fullmatch(self.id):
+            raise RulesError(
+                f"a rule set id is one word of letters, digits, '-', '_' or '.', got {self.id!r}"
+            )
+        where = self.id
+        for name in ("name", "source", "description"):
+            if not isinstance(getattr(self, name), str):
+                raise RulesError(f"{where}: {name} must be a text")
+        if not self.name.strip():
+            raise RulesError(f"{where}: the rule set needs a name")
+        if not isinstance(self.boxes, tuple) or not self.boxes:
+            raise RulesError(f"{where}: a rule set needs at least one box")
+        for box in self.boxes:
+            if not isinstance(box, Box):
+                raise RulesError(f"{where}: boxes must be Box declarations, got {box!r}")
+            box._check(where)
         ids = [box.id for box in self.boxes]
         if len(set(ids)) != len(ids):
-            raise ValueError(f"{self.id}: duplicate box ids")
+            raise RulesError(f"{where}: duplicate box ids")
+        if not isinstance(self.columns, tuple) or not self.columns:
+            raise RulesError(f"{where}: a rule set needs at least one column")
+        for column in self.columns:
+            if not isinstance(column, Column) or not isinstance(column.order, Order):
+                raise RulesError(f"{where}: columns must be Column declarations, got {column!r}")
+            if not isinstance(column.id, str) or not COLUMN_ID.fullmatch(column.id):
+                raise RulesError(f"{where}: a column id is letters, digits and _, got {column.id!r}")
+        if len({c.id for c in self.columns}) != len(self.columns):
+            raise RulesError(f"{where}: duplicate column ids")
+        for name, low, high in (
+            ("dice", 1, MAX_DICE),
+            ("rolls", 1, MAX_ROLLS),
+            ("free_throws_per_turn", 1, None),
+        ):
+            value = getattr(self, name)
+            if not _is_count(value) or value < low or (high is not None and value > high):
+                bounds = f"{low} to {high}" if high is not None else f"{low} or more"
+                raise RulesError(f"{where}: {name} must be {bounds}, got {value!r}")
+        for name in (
+            "upper_bonus_threshold",
+            "upper_bonus",
+            "extra_bonus",
+            "free_throws",
+            "free_throw_points",
+        ):
+            if not _is_count(getattr(self, name)):
+                raise RulesError(f"{where}: {name} must be 0 or more, got {getattr(self, name)!r}")
         if self.five_box is not None and self.five_box not in ids:
-            raise ValueError(f"{self.id}: five-of-a-kind box {self.five_box!r} is not a box")
+            raise RulesError(f"{where}: five-of-a-kind box {self.five_box!r} is not a box")
+        if not isinstance(self.extra, Extra):
+            raise RulesError(f"{where}: extra must be one of {', '.join(e.value for e in Extra)}")
+        if self.five_box is None and (self.extra is not Extra.NONE or self.extra_bonus):
+            raise RulesError(f"{where}: the extra five-of-a-kind rules need a five_box")
+        if not isinstance(self.sharp, bool):
+            raise RulesError(f"{where}: sharp must be true or false, got {self.sharp!r}")
+        if not isinstance(self.options, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in self.options.items()
+        ):
+            raise RulesError(f"{where}: options must map option names to values")
 
     # --- layout -------------------------------------------------------------------------------
 
@@ -141,17 +260,19 @@ class RuleSet:
         return {self.key(c, b): (c, b) for c in self.columns for b in self.boxes}
 
     def locate(self, key: str) -> tuple[Column, Box]:
-        """Column and box of a box key; ``KeyError`` with the valid keys if it does not exist."""
+        """Column and box of a box key; :class:`~kniffel.errors.UnknownBoxError` listing the valid keys
+        if it does not exist."""
         try:
             return self._by_key[key]
-        except KeyError:
-            raise KeyError(f"no box {key!r} in {self.id}; boxes: {', '.join(self.box_keys)}") from None
+        except (KeyError, TypeError):
+            raise UnknownBoxError(f"no box {key!r} in {self.id}; boxes: {', '.join(self.box_keys)}") from None
 
     def box(self, box_id: str) -> Box:
+        """The box with this id (on any column); :class:`~kniffel.errors.UnknownBoxError` if none."""
         for box in self.boxes:
             if box.id == box_id:
                 return box
-        raise KeyError(f"no box {box_id!r} in {self.id}")
+        raise UnknownBoxError(f"no box {box_id!r} in {self.id}; boxes: {', '.join(b.id for b in self.boxes)}")
 
     @cached_property
     def box_index(self) -> dict[str, int]:
@@ -208,3 +329,64 @@ class RuleSet:
             "sharp": self.sharp,
             "options": dict(self.options),
         }
+
+    # --- as JSON --------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole declaration, as :meth:`from_json` reads it: boxes with their scorers, columns and
+        their orders, bonuses, the extra five-of-a-kind policy, free throws, sharp, the options it was
+        built with, name, source and description. ``RulesError`` if a box has a scorer that cannot be
+        written down (one not from :mod:`kniffel.rules.scoring`)."""
+        data: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name in ("boxes", "columns"):
+                value = [item.to_json() for item in value]
+            elif isinstance(value, enum.Enum):
+                value = value.value
+            elif isinstance(value, Mapping):
+                value = dict(value)
+            data[f.name] = value
+        return data
+
+    @staticmethod
+    def from_json(data: object) -> RuleSet:
+        """The rule set :meth:`to_json` wrote. Every field is checked; fields left out take their
+        defaults except ``id``, ``name`` and ``boxes``. ``RulesError`` says what is wrong."""
+        fields = _fields(data, "a rule set", RuleSet, required=("id", "name", "boxes"))
+        for name in ("boxes", "columns"):
+            if name in fields:
+                if not isinstance(fields[name], list):
+                    raise RulesError(f"{name} must be a list, got {fields[name]!r}")
+                read = Box.from_json if name == "boxes" else Column.from_json
+                fields[name] = tuple(read(item) for item in fields[name])
+        if "extra" in fields:
+            fields["extra"] = _enum(Extra, fields["extra"], "extra")
+        fields.setdefault("source", "")
+        fields.setdefault("description", "")
+        return RuleSet(**fields)
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _fields(data: object, what: str, cls: type, *, required: tuple[str, ...]) -> dict[str, Any]:
+    """The fields of a JSON object declaring ``cls``: unknown and missing ones refused by name."""
+    if not isinstance(data, Mapping):
+        raise RulesError(f"{what} is a JSON object, got {data!r}")
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(str(k) for k in data if k not in names)
+    if unknown:
+        raise RulesError(f"{what} has no field(s) {', '.join(unknown)}")
+    missing = [name for name in required if name not in data]
+    if missing:
+        raise RulesError(f"{what} needs {', '.join(missing)}")
+    return dict(data)
+
+
+def _enum(cls: type[E], value: object, name: str) -> E:
+    for member in cls:
+        if member.value == value:
+            return member
+    raise RulesError(f"{name} must be one of {', '.join(m.value for m in cls)}, got {value!r}")

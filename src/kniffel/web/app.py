@@ -24,7 +24,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from kniffel import rules as rules_module
-from kniffel.game import Action, GameFormatError
+from kniffel.actions import Action
+from kniffel.errors import GameFormatError
 from kniffel.web import advice
 from kniffel.web.service import CreateRequest, GameService, LiveGame, WebError, game_state
 from kniffel.web.store import Store
@@ -311,7 +312,7 @@ async def _handle(service: GameService, live: LiveGame, connection: Connection, 
         elif kind == "action":
             try:
                 action = Action.from_json(data.get("action"))
-            except (GameFormatError, TypeError, ValueError) as error:
+            except GameFormatError as error:
                 raise WebError("malformed", str(error)) from None
             await service.act(live, connection.seats, data.get("seq"), action, seat=data.get("seat"))
         elif kind == "ping":

@@ -20,20 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from kniffel import rules as rules_module
-from kniffel.game import (
-    MAX_PLAYERS,
-    Action,
-    Announce,
-    FreeThrow,
-    Game,
-    GameFormatError,
-    IllegalActionError,
-    Roll,
-    Score,
-    SecureDice,
-    Strike,
-)
-from kniffel.rules import Order
+from kniffel.errors import IllegalActionError, KniffelError
+from kniffel.game import MAX_PLAYERS, Action, Announce, Game, Outcome, Roll, Score, SecureDice, Strike
 from kniffel.web import advice
 from kniffel.web.store import (
     SEAT_KINDS,
@@ -173,24 +161,7 @@ class LiveGame:
 def game_state(live: LiveGame) -> dict[str, Any]:
     """Everything a client needs to draw the table; all of it is public in a dice game."""
     game, ruleset = live.game, live.game.rules
-    # Game.legal_actions() would list every keep (up to 64 checks); the table needs only these answers,
-    # and each still comes from the engine.
-    turn = game.turn
-    allowed = game.placements()
-    placements = {key: {"points": p.points, "bonus": p.bonus} for key, p in allowed.items()}
-    can_roll = game.can_apply(Roll())
-    can_free = bool(ruleset.free_throws) and game.can_apply(FreeThrow())
-    strikeable: list[str] = []
-    announce: list[str] = []
-    if turn.dice is not None and not game.is_over:
-        candidates = rules_module.strikeable(ruleset, game.sheet.entries, turn.dice, announced=turn.announced)
-        strikeable = [k for k in candidates if k in allowed or game.can_apply(Strike(k))]
-        if (
-            turn.rolls == 1
-            and turn.announced is None
-            and any(c.order is Order.ANNOUNCED for c in ruleset.columns)
-        ):
-            announce = [k for k in ruleset.box_keys if game.can_apply(Announce(k))]
+    turn, legal = game.turn, game.legal
     players = []
     for seat, sheet in zip(live.seats, game.sheets, strict=True):
         players.append(
@@ -230,11 +201,11 @@ def game_state(live: LiveGame) -> dict[str, Any]:
             "announced": turn.announced,
             "thrown_at_once": turn.thrown_at_once,
         },
-        "can_roll": can_roll,
-        "can_free": can_free,
-        "placements": placements,
-        "strikeable": strikeable,
-        "announce": announce,
+        "can_roll": legal.can_throw and not legal.free_throw,
+        "can_free": legal.can_throw and legal.free_throw,
+        "placements": {key: {"points": p.points, "bonus": p.bonus} for key, p in legal.placements.items()},
+        "strikeable": list(legal.strikeable),
+        "announce": list(legal.announceable),
         "log": [
             {"seq": i + 1, "seat": live.seat_of_action[i], "text": str(game.log[i])}
             for i in range(first, len(game.log))
@@ -255,18 +226,16 @@ def _bot_factory() -> Any:
 def fallback_move(game: Game) -> Action:
     """A plain legal move, used only if the bot package is missing or fails: take the best-paying box
     after the regular rolls, announcing whatever an announced column allows."""
-    legal = game.legal_actions()
-    scores = [a for a in legal if isinstance(a, Score)]
-    if game.turn.dice is None or (game.rolls_left > 0 and not scores):
+    legal = game.legal
+    if game.turn.dice is None or (game.rolls_left > 0 and not legal.placements):
         return Roll()
-    if scores:
-        placements = game.placements()
-        return max(scores, key=lambda a: placements[a.box].total)
-    for kind in (Announce, Strike, Roll):
-        for action in legal:
-            if type(action) is kind:
-                return action
-    return legal[0]
+    if legal.placements:
+        return Score(max(legal.placements, key=lambda box: legal.placements[box].total))
+    if legal.announceable:
+        return Announce(legal.announceable[0])
+    if legal.strikeable:
+        return Strike(legal.strikeable[0])
+    return next(iter(legal))
 
 
 class GameService:
@@ -341,7 +310,7 @@ class GameService:
             game = Game(ruleset, [s.name for s in stored.seats], dice=SecureDice())
             for item in stored.actions:
                 game.apply(Action.from_json(item.action))
-        except (GameFormatError, IllegalActionError, ValueError) as error:
+        except KniffelError as error:
             raise WebError("corrupt", f"game {game_id} cannot be replayed: {error}") from None
         hints = await asyncio.to_thread(advice.available, ruleset)
         return LiveGame(stored, game, [a.seat for a in stored.actions], hints=hints)
@@ -365,7 +334,7 @@ class GameService:
 
     async def act(
         self, live: LiveGame, seats: frozenset[int], seq: object, action: Action, *, seat: object = None
-    ) -> Action:
+    ) -> Outcome:
         """Apply ``action`` for one of ``seats`` at position ``seq``, commit it, then broadcast."""
         if isinstance(seq, bool) or not isinstance(seq, int):
             raise WebError("malformed", "seq must be the number of actions the client has seen")
@@ -380,7 +349,7 @@ class GameService:
 
     async def _apply(
         self, live: LiveGame, seats: frozenset[int], action: Action, seat: object, *, by_bot: bool = False
-    ) -> Action:
+    ) -> Outcome:
         game = live.game
         if game.is_over:
             raise WebError("game_over", "the game is over")
@@ -395,7 +364,7 @@ class GameService:
             if not live.stored.pad and action.dice is not None:
                 raise WebError("illegal", "the server rolls the dice in an online game")
         try:
-            completed = game.apply(action)
+            outcome = game.apply(action)
         except IllegalActionError as error:
             raise WebError("illegal", str(error)) from None
         try:
@@ -404,7 +373,7 @@ class GameService:
                 live.id,
                 live.seq,
                 mover,
-                completed.to_json(),
+                outcome.action.to_json(),
                 status="over" if game.is_over else "playing",
                 to_move=game.current,
             )
@@ -423,7 +392,7 @@ class GameService:
         live.changed()
         if not by_bot:
             self._schedule_bots(live)
-        return completed
+        return outcome
 
     # --- bots ----------------------------------------------------------------------------------
 

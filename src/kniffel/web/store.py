@@ -41,11 +41,13 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from kniffel.errors import KniffelError
+
 DATABASE_ENV = "KNIFFEL_DATABASE_URL"
 SEAT_KINDS = ("human", "bot")
 
 
-class StoreError(ValueError):
+class StoreError(KniffelError):
     """A request the store cannot serve: unknown game, bad seat list."""
 
 
