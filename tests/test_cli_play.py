@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -13,10 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner, Result
 
-from kniffel import Game, SeededDice, rules
+from kniffel import Game, Roll, Score, SeededDice, Strike, rules
 from kniffel.cli import app
+from kniffel.cli.errors import CliError
+from kniffel.cli.play import Session, Settings, dice_source
 
 KNIFFEL_BOXES = rules.get("kniffel").box_keys
 
@@ -382,3 +387,107 @@ def test_score_pad_extra_yahtzee_and_the_forced_joker() -> None:
     assert "Ada scores 50 in Yahtzee." in result.stdout
     assert "error: the joker rule sends these dice elsewhere: sixes" in result.stdout
     assert "Ada scores 30 in Sixes.\nExtra bonus: +100!" in result.stdout
+
+
+# --- the action grammar at the prompt --------------------------------------------------------------
+
+GRAMMAR_RULE_SETS = ["kniffel", "yahtzee", "knoeffel", "kniffel-4col", "yatzy-deluxe", "yams"]
+
+
+def _session(game: Game, *, pad: bool = False) -> Session:
+    return Session(game, dice_source(None), {}, {}, Settings(pad=pad), Console(file=io.StringIO()))
+
+
+@pytest.mark.parametrize("rules_id", GRAMMAR_RULE_SETS)
+def test_the_prompt_reads_every_legal_action_as_str_writes_it(rules_id: str) -> None:
+    """In many positions of a randomly played game, every legal action's text names that action."""
+    game = Game(rules.get(rules_id), ["Ada", "Bob"], dice=SeededDice(7))
+    session = _session(game)
+    choose = random.Random(rules_id)
+    positions = 0
+    while not game.is_over and positions < 60:
+        for action in game.legal_actions():
+            command, *args = str(action).split()
+            assert session.typed_action(command, args) == action, str(action)
+        positions += 1
+        game.apply(choose.choice(game.legal_actions()))
+
+
+@pytest.mark.parametrize("rules_id", ["yahtzee", "knoeffel", "kniffel-4col"])
+def test_typing_the_actions_verbatim_plays_the_same_game(rules_id: str, tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    game = Game(rules.get(rules_id), ["Ada"], dice=SeededDice(3))  # the dice the command line draws
+    choose = random.Random(5)
+    typed = []
+    while len(game.log) < 40:
+        action = choose.choice(game.legal_actions())
+        typed.append(str(action))
+        game.apply(action)
+    result = play(["-r", rules_id, "-p", "Ada", "--seed", "3", "--save", str(path)], "\n".join(typed) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "error" not in result.stdout
+    assert saved(path)["actions"] == [a.to_json() for a in game.log]
+
+
+def test_short_forms_and_the_score_pad_grammar() -> None:
+    game = Game(rules.get("kniffel"), ["Ada"], dice=SeededDice(1))
+    session = _session(game)
+    game.apply(Roll(dice=(1, 3, 3, 5, 6)))
+    assert session.typed_action("k", ["3", "3"]) == Roll(keep=(3, 3))
+    assert session.typed_action("keep", ["33"]) == Roll(keep=(3, 3))
+    assert session.typed_action("roll", ["keep"]) == Roll()
+    assert session.typed_action("r", []) == Roll()
+    assert session.typed_action("s", ["ch"]) == Score("chance")
+    assert session.typed_action("x", ["Einser"]) == Strike("ones")
+    with pytest.raises(CliError, match="the program rolls the dice"):
+        session.typed_action("roll", ["keep", "3", "3", "=", "1", "3", "3", "4", "6"])
+    pad = _session(game, pad=True)
+    assert pad.typed_action("roll", ["keep", "3", "3", "=", "1", "3", "3", "4", "6"]) == Roll(
+        keep=(3, 3), dice=(1, 3, 3, 4, 6)
+    )
+    assert pad.typed_action("roll", ["=", "6", "5", "4", "3", "2"]) == Roll(dice=(2, 3, 4, 5, 6))
+    assert pad.typed_action("roll", ["6", "5", "4", "3", "2"]) == Roll(dice=(2, 3, 4, 5, 6))
+    with pytest.raises(CliError, match="after '=' come the dice"):
+        pad.typed_action("roll", ["keep", "3", "="])
+    with pytest.raises(CliError, match="expected 5 dice, got 4"):
+        pad.typed_action("roll", ["=", "1", "2", "3", "4"])
+
+
+def test_score_pad_takes_a_throw_written_as_an_action(tmp_path: Path) -> None:
+    path = tmp_path / "pad.json"
+    script = "roll = 1 3 3 5 6\nroll keep 3 3 = 1 3 3 4 6\nroll keep 3 3 = 2 2 4 4 6\ns chance\n"
+    result = play(["-p", "Ada", "--pad", "--save", str(path)], script)
+    assert result.exit_code == 0, result.output
+    errors = [line for line in result.stdout.splitlines() if line.startswith("error: ")]
+    assert errors == ["error: the rolled dice must include the kept ones"]
+    assert saved(path)["actions"] == [
+        {"action": "roll", "keep": [], "dice": [1, 3, 3, 5, 6]},
+        {"action": "roll", "keep": [3, 3], "dice": [1, 3, 3, 4, 6]},
+        {"action": "score", "box": "chance"},
+    ]
+
+
+def test_the_upper_bonus_is_announced_when_earned() -> None:
+    script = "".join(f"roll {dice}\ns {box}\n" for box, dice, _ in PAD_GAME[:6])
+    result = play(["-p", "Ada", "--pad"], script)
+    assert "Ada scores 18 in Sixes.\nUpper bonus: +35!" in result.stdout
+    assert result.stdout.count("Upper bonus") == 1
+
+
+@pytest.mark.usefixtures("solver_cache")
+def test_a_hint_can_be_typed_back_verbatim() -> None:
+    """``printf 'r\\nhint\\nroll\\n' | kniffel play -r yahtzee -p You --seed 1``, and the best hint typed
+    as printed."""
+    from kniffel.planning import planner_for
+
+    game = Game(rules.get("yahtzee"), ["You"], dice=SeededDice(1))
+    game.roll()
+    best = planner_for(game.rules).choices(game)[0].action
+    for typed in ("roll", str(best)):
+        result = play(["-r", "yahtzee", "-p", "You", "--seed", "1"], f"r\nhint\n{typed}\n")
+        assert result.exit_code == 0, result.output
+        assert "error" not in result.stdout
+        assert f"Situation: {game.situation()}" in result.stdout
+        assert "Best options" in result.stdout
+        # Prompts with dice: before the hint, after it, and after the typed action was taken.
+        assert result.stdout.count("You [") == 3

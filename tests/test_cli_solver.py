@@ -233,3 +233,96 @@ def test_ordered_columns_refuse_sheets_their_order_cannot_produce() -> None:
     assert "fills its column top-down: chance cannot be filled yet" in result.stderr
     options = run_json([*base, "--sheet", "ones=2,twos=4"])["options"]
     assert [o["action"] for o in options] == ["score threes"]  # the next box, and only it
+
+
+def test_advice_values_keep_their_full_precision() -> None:
+    options = advise("--dice", "13356", "--rolls-left", "2")
+    assert any(round(o["value"], 4) != o["value"] for o in options)
+    advisor = yahtzee_advisor()
+    (best,) = [o for o in advisor.options({}, (1, 3, 3, 5, 6), 2) if o.action == options[0]["action"]]
+    assert options[0]["value"] == best.value
+
+
+# --- advise --situation ----------------------------------------------------------------------------
+
+
+def _situation_json(text: str) -> dict[str, Any]:
+    return run_json(["advise", "--situation", text])
+
+
+def test_a_situation_gets_the_advice_of_its_sheet_dice_and_rolls() -> None:
+    """The planner's values for a whole situation are the advisor's for the same sheet and dice."""
+    text = "yahtzee joker=free | threes=9 chance=20 | 1 3 3 5 6 | rolls left 2"
+    data = _situation_json(text)
+    assert data["situation"] == text
+    assert data["exact"] is True
+    by_action = {o["action"]: o["value"] for o in data["options"]}
+    plain = advise("--sheet", "chance=20,threes=9", "--dice", "13356", "--rolls-left", "2")
+
+    def as_action(advised: str) -> str:
+        """The advisor's ``keep 3 3`` is the action ``roll keep 3 3``; ``keep`` alone is ``roll``."""
+        return (
+            advised.replace("keep", "roll keep", 1).removesuffix(" keep")
+            if advised.startswith("keep")
+            else advised
+        )
+
+    for option in plain:
+        assert by_action[as_action(option["action"])] == pytest.approx(option["value"], abs=1e-9)
+    values = [o["value"] for o in data["options"]]
+    assert values == sorted(values, reverse=True)
+    assert data["options"][0]["action"] == as_action(plain[0]["action"])
+
+
+def test_situation_advice_as_a_table() -> None:
+    result = invoke(["advise", "--situation", "yahtzee | yahtzee=50 | 6 6 6 6 6 | rolls left 0"])
+    assert result.exit_code == 0, result.output
+    assert "Situation: yahtzee | yahtzee=50 | 6 6 6 6 6 | rolls left 0" in result.stdout
+    assert "score sixes" in result.stdout
+    assert "estimates" not in result.stdout
+
+
+def test_multi_column_situations_are_marked_as_estimates() -> None:
+    text = "knoeffel | 1:chance=22 2:free_throws_used=1 | 2 2 2 5 6 | rolls left 0"
+    data = _situation_json(text)
+    assert data["exact"] is False
+    actions = [o["action"] for o in data["options"]]
+    assert any(a.startswith("free") for a in actions)  # free throws after the last roll
+    assert "score 2:three_of_a_kind" in actions
+    assert "score 1:chance" not in actions
+    result = invoke(["advise", "--situation", text])
+    assert result.exit_code == 0, result.output
+    assert "estimates" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["--rules", "kniffel"], "leave out --rules"),
+        (["--sheet", "ones=3"], "leave out --sheet"),
+        (["--dice", "12345", "-n", "1"], "leave out --dice/--rolls-left"),
+        (["--batch", "-"], "leave out --batch"),
+    ],
+)
+def test_a_situation_excludes_the_options_it_gives_itself(args: list[str], error: str) -> None:
+    result = invoke(["advise", "--situation", "kniffel | empty | 1 2 3 4 5 | rolls left 1", *args])
+    assert result.exit_code == 2
+    assert error in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("kniffel | empty | no dice | rolls left 3", "advice starts after the turn's first roll"),
+        ("kniffel | empty | 1 2 3 4 5", "must say how many rolls are left"),
+        ("kniffel | ones=7 | 1 2 3 4 5 | rolls left 1", "ones cannot hold 7"),
+        ("kniffle | empty | 1 2 3 4 5 | rolls left 1", "unknown rule set"),
+    ],
+)
+def test_bad_situations_are_one_line_errors(text: str, error: str) -> None:
+    result = invoke(["advise", "--situation", text, "--json"])
+    assert result.exit_code == 2
+    assert error in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert result.stdout == ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -13,20 +14,28 @@ from conftest import new_game, score, state, strike
 from kniffel import (
     Action,
     Announce,
+    DiceError,
     FreeThrow,
     Game,
     GameError,
     GameFormatError,
     IllegalActionError,
+    KniffelError,
     Outcome,
     Roll,
+    RulesError,
     Score,
     ScoreSheet,
     SecureDice,
     SeededDice,
+    SheetError,
+    Situation,
+    SituationError,
     Strike,
+    UnknownBoxError,
     rules,
 )
+from kniffel.dice import validate_dice
 from kniffel.game import Turn
 from kniffel.rules import Placement
 from kniffel.sheet import ColumnTotals
@@ -893,3 +902,64 @@ def test_rolls_without_dice_use_the_game_dice_source() -> None:
     assert completed.dice == game.dice
     assert completed.dice == tuple(sorted(SeededDice(8).throw(6)))
     assert game.log == [completed]
+
+
+# --- what an action did ---------------------------------------------------------------------------
+
+
+def test_apply_says_what_a_score_earned() -> None:
+    game = new_game("yahtzee", ["Ada"])
+    roll = game.apply(Roll(dice=(6, 6, 6, 6, 6)))
+    assert roll == Outcome(Roll(dice=(6, 6, 6, 6, 6)), player=0)
+    assert (roll.dice, roll.box, roll.ends_turn, roll.total) == ((6, 6, 6, 6, 6), None, False, 0)
+    scored = game.score("yahtzee")
+    assert scored == Outcome(Score("yahtzee"), 0, "yahtzee", 50)
+    assert scored.ends_turn
+    game.apply(Roll(dice=(6, 6, 6, 6, 6)))
+    extra = game.score("sixes")
+    assert (extra.points, extra.extra_bonus, extra.upper_bonus, extra.total) == (30, 100, 0, 130)
+    for box, dice in (("ones", (1, 1, 1, 2, 3)), ("twos", (2, 2, 2, 3, 4)), ("threes", (3, 3, 3, 1, 2))):
+        game.apply(Roll(dice=dice))
+        assert game.score(box).upper_bonus == 0
+    game.apply(Roll(dice=(4, 4, 4, 1, 2)))
+    done = game.score("fours")  # 30 + 3 + 6 + 9 + 12 = 60: not yet
+    assert done.upper_bonus == 0
+    game.apply(Roll(dice=(5, 1, 1, 2, 3)))
+    done = game.score("fives")  # 65
+    assert (done.points, done.upper_bonus, done.total) == (5, 35, 40)
+    game.apply(Roll(dice=(1, 2, 3, 4, 6)))
+    struck = game.strike("chance")
+    assert struck == Outcome(Strike("chance"), 0, "chance", 0)
+    assert game.sheet.total == 50 + 130 + 3 + 6 + 9 + 12 + 5 + 35
+
+
+def test_outcomes_name_the_player_who_acted() -> None:
+    game = new_game("kniffel", ["Ada", "Bob"])
+    game.apply(Roll(dice=(1, 2, 3, 4, 5)))
+    assert game.score("large_straight").player == 0
+    assert game.apply(Roll(dice=(1, 2, 3, 4, 5))).player == 1
+
+
+# --- one error hierarchy ----------------------------------------------------------------------------
+
+
+def test_every_refusal_is_a_kniffel_error() -> None:
+    game = new_game("kniffel")
+    refusals: list[tuple[type[KniffelError], Callable[[], object]]] = [
+        (RulesError, lambda: rules.get("kniffle")),
+        (UnknownBoxError, lambda: game.rules.locate("pairs")),
+        (UnknownBoxError, lambda: game.rules.box("pairs")),
+        (UnknownBoxError, lambda: game.sheet["pairs"]),
+        (DiceError, lambda: validate_dice([1, 2, 3], 5)),
+        (GameError, lambda: Game(game.rules, [])),
+        (GameError, game.undo),
+        (IllegalActionError, lambda: game.apply(Score("chance"))),
+        (GameFormatError, lambda: Game.loads("{")),
+        (GameFormatError, lambda: Action.parse("jump")),
+        (SheetError, lambda: ScoreSheet.parse(game.rules, "ones=9")),
+        (SituationError, lambda: Situation.parse("kniffel")),
+    ]
+    for error, attempt in refusals:
+        assert issubclass(error, KniffelError)
+        with pytest.raises(error):
+            attempt()

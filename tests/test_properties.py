@@ -29,6 +29,19 @@ def rule_sets(draw: st.DrawFn, /, ids: tuple[str, ...] | None = None, **fixed: s
     return rules.get(rules_id, options)
 
 
+@st.composite
+def positions(draw: st.DrawFn, /, ids: tuple[str, ...] | None = None, max_actions: int = 80) -> Game:
+    """A game of a random rule set after up to ``max_actions`` random legal actions (often mid-turn)."""
+    rs = draw(rule_sets(ids))
+    players = draw(st.integers(1, 2))
+    game = Game(rs, [f"P{i}" for i in range(players)], dice=SeededDice(draw(st.integers(0, 2**32))))
+    for _ in range(draw(st.integers(0, max_actions), label="actions")):
+        if game.is_over:
+            break
+        game.apply(draw(st.sampled_from(game.legal_actions())))
+    return game
+
+
 _POSSIBLE: dict[tuple[str, str, str], frozenset[int]] = {}
 
 

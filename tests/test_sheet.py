@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
 
 from conftest import ruleset
-from kniffel import ScoreSheet, SheetError, UnknownBoxError, rules
-from kniffel.sheet import ColumnTotals, possible_points
+from kniffel import Game, ScoreSheet, SheetError, UnknownBoxError, rules
+from kniffel.rules.model import RESERVED_BOX_IDS
+from kniffel.sheet import EXTRA_BONUS, FREE_THROWS_USED, ColumnTotals, possible_points
+from test_properties import positions
 
 # Seed 000, "Spielblock": the template filled in for two games (its dashes are struck boxes: "-" or "x").
 SEED_GAME_1 = (
@@ -232,3 +235,73 @@ def test_json_errors(data: Any, message: str) -> None:
 
 def test_sheet_error_is_a_value_error() -> None:
     assert issubclass(SheetError, ValueError)
+
+
+# --- the text form ----------------------------------------------------------------------------
+
+
+@given(positions())
+def test_text_round_trip_of_every_sheet_a_game_writes(game: Game) -> None:
+    for sheet in game.sheets:
+        text = str(sheet)
+        assert "\n" not in text
+        again = ScoreSheet.parse(game.rules, text)
+        assert again == sheet
+        assert str(again) == text
+
+
+def test_text_lists_columns_extra_bonuses_and_free_throws() -> None:
+    knoeffel = rules.get("knoeffel")
+    sheet = ScoreSheet.parse(knoeffel, "2:chance=22 1:ones=0 1:free_throws_used=2 2:knoeffel=20")
+    assert sheet.free_throws_used == {"1": 2}
+    assert str(sheet) == "1:ones=0 1:free_throws_used=2 2:knoeffel=20 2:chance=22"
+    yahtzee = ScoreSheet.parse(rules.get("yahtzee"), "yahtzee=50, extra_bonus=200, threes=-")
+    assert (yahtzee.extra_bonus, yahtzee.entries["threes"]) == ({"1": 200}, 0)
+    assert str(yahtzee) == "threes=0 yahtzee=50 extra_bonus=200"
+    four = ScoreSheet.parse(rules.get("kniffel-4col"), "3:kniffel=50 3:extra_bonus=50")
+    assert str(four) == "3:kniffel=50 3:extra_bonus=50"
+    assert str(ScoreSheet(knoeffel)) == "empty"
+    assert ScoreSheet.parse(knoeffel, "empty") == ScoreSheet.parse(knoeffel, " ") == ScoreSheet(knoeffel)
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "text", "message"),
+    [
+        ("yahtzee", "yahtzee=50 extra_bonus=150", "150 is not possible under yahtzee .*steps of 100"),
+        ("yahtzee", "yahtzee=0 extra_bonus=100", "only while yahtzee holds points"),
+        ("yahtzee", "extra_bonus=100", "only while yahtzee holds points"),
+        ("yatzy", "yatzy=50 extra_bonus=50", "the bonus is never earned"),
+        ("yahtzee", "extra_bonus=x", "points for extra_bonus must be a whole number"),
+        ("yahtzee", "yahtzee=50 extra_bonus=100 extra_bonus=100", "^extra_bonus is given twice"),
+        ("kniffel", "free_throws_used=1", "1 free throws taken, only 0 allowed"),
+        ("knoeffel", "1:free_throws_used=4", "column 1: 4 free throws taken, only 3 allowed"),
+        ("knoeffel", "free_throws_used=1", "no box 'free_throws_used' in knoeffel"),
+        ("kniffel", "1:extra_bonus=50", "no box '1:extra_bonus' in kniffel"),
+    ],
+)
+def test_text_errors_for_column_lines(rules_id: str, text: str, message: str) -> None:
+    with pytest.raises(SheetError, match=message):
+        ScoreSheet.parse(rules.get(rules_id), text)
+
+
+def test_the_words_of_column_lines_cannot_name_boxes() -> None:
+    assert {EXTRA_BONUS, FREE_THROWS_USED} <= RESERVED_BOX_IDS
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "text", "message"),
+    [
+        ("kniffel-3col", "1:ones=1 1:threes=3", "kniffel-3col fills column 1 top-down: 1:threes cannot"),
+        ("kniffel-3col", "2:ones=1", "fills column 2 bottom-up: 2:ones cannot be filled yet"),
+        ("super-kniffel", "1:twos=2", "fills column 1 top-down"),
+    ],
+)
+def test_ordered_columns_are_filled_in_their_order(rules_id: str, text: str, message: str) -> None:
+    sheet = ScoreSheet.parse(rules.get(rules_id), text)
+    with pytest.raises(SheetError, match=message):
+        sheet.check_fill_order()
+
+
+def test_sheets_in_fill_order_pass() -> None:
+    rs = rules.get("kniffel-4col")
+    ScoreSheet.parse(rs, "1:ones=1 1:twos=2 2:chance=20 2:kniffel=0 3:fours=8 4:sixes=12").check_fill_order()

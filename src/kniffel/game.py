@@ -262,6 +262,8 @@ class Game:
 
     def _free_throws_fit(self, key: str) -> bool:
         """The column of ``key`` can pay for the free throws taken this turn."""
+        if not self.turn.free_throws:
+            return True
         column, _ = self.rules.locate(key)
         return self.sheet.free_throws_left(column) >= self.turn.free_throws
 

@@ -149,7 +149,7 @@ class Situation:
         :class:`~kniffel.errors.KniffelError` says what is wrong (``SituationError`` for the text and the
         turn, ``RulesError`` and ``SheetError`` for those parts)."""
         parts = [part.strip() for part in text.split("|")]
-        if len(parts) < 4:
+        if len(parts) < 3:
             raise SituationError(
                 f"a situation is RULES | SHEET | DICE | rolls left N [| ...], got {text.strip()!r}"
             )
