@@ -9,7 +9,8 @@ Its text (``str(situation)``, read back by :meth:`Situation.parse`) is parts sep
     RULES [OPTION=VALUE ...] | SHEET | DICE | rolls left N [| free throws taken N] [| thrown at once]
         [| announced BOX]
 
-* ``RULES``: the rule set id and its options (``yahtzee joker=free``).
+* ``RULES``: the rule set id and its options (``yahtzee joker=free``); reading it back takes a built-in
+  rule set (a rule set of one's own travels as JSON, :meth:`kniffel.RuleSet.to_json`).
 * ``SHEET``: the sheet as :class:`kniffel.ScoreSheet` writes it (every column, extra bonuses, free
   throws used), ``empty`` if nothing is entered yet.
 * ``DICE``: the dice showing (``2 2 3 5 5``), ``no dice`` before the turn's first roll.
