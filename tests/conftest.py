@@ -6,9 +6,12 @@ that parametrised tables can call them directly and mypy sees their signatures.
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -55,6 +58,25 @@ def fill_except(rs: RuleSet, keep_free: Iterable[str], points: Mapping[str, int]
     items = [f"{key}={points.pop(key, 0)}" for key in rs.box_keys if key not in free]
     assert not points, f"entries for boxes left free: {points}"
     return ",".join(items)
+
+
+DATA = Path(__file__).parent / "data"
+
+
+@functools.cache
+def seed_examples() -> dict[str, Any]:
+    """``tests/data/seed_examples.json``: the seeds' own examples, each with its seed file and words."""
+    data: dict[str, Any] = json.loads((DATA / "seed_examples.json").read_text(encoding="utf-8"))
+    return data
+
+
+def seed_sheet(rs: RuleSet, case: Mapping[str, Any]) -> str:
+    """The sheet of a seed example as text: its ``sheet``, and with ``all_other_boxes_struck_but`` every
+    other box struck except those."""
+    sheet: str = case["sheet"]
+    if "all_other_boxes_struck_but" not in case:
+        return sheet
+    return fill_except(rs, case["all_other_boxes_struck_but"], ScoreSheet.parse(rs, sheet).entries)
 
 
 def new_game(rules_id: str, players: Sequence[str] = ("Ada", "Bob"), seed: int = 1, **options: str) -> Game:

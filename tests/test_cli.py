@@ -37,12 +37,12 @@ def test_rules_json_lists_every_rule_set_with_its_options() -> None:
     assert list(listed) == rules.available()
     kniffel = listed["kniffel"]
     assert kniffel["name"] == "Kniffel (Schmidt)"
-    assert kniffel["source"].startswith("000_")
+    assert kniffel["source"] == "Wikipedia: Kniffel"
     assert [b["id"] for b in kniffel["boxes"]][-2:] == ["kniffel", "chance"]
     options = {o["key"]: o for o in kniffel["options"]}
     assert options["extra"]["values"] == ["50", "100"]
     assert options["extra"]["default"] == "50"
-    assert "seed 001" in options["sharp"]["help"]
+    assert "Kniffel article (English translation)" in options["sharp"]["help"]
     assert "joker" in {o["key"] for o in listed["yahtzee"]["options"]}
     assert "joker" not in options
     assert len(listed["yatzy-deluxe"]["boxes"]) == 14
