@@ -6,9 +6,12 @@ that parametrised tables can call them directly and mypy sees their signatures.
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -57,6 +60,25 @@ def fill_except(rs: RuleSet, keep_free: Iterable[str], points: Mapping[str, int]
     return ",".join(items)
 
 
+DATA = Path(__file__).parent / "data"
+
+
+@functools.cache
+def seed_examples() -> dict[str, Any]:
+    """``tests/data/seed_examples.json``: the seeds' own examples, each with its seed file and words."""
+    data: dict[str, Any] = json.loads((DATA / "seed_examples.json").read_text(encoding="utf-8"))
+    return data
+
+
+def seed_sheet(rs: RuleSet, case: Mapping[str, Any]) -> str:
+    """The sheet of a seed example as text: its ``sheet``, and with ``all_other_boxes_struck_but`` every
+    other box struck except those."""
+    sheet: str = case["sheet"]
+    if "all_other_boxes_struck_but" not in case:
+        return sheet
+    return fill_except(rs, case["all_other_boxes_struck_but"], ScoreSheet.parse(rs, sheet).entries)
+
+
 def new_game(rules_id: str, players: Sequence[str] = ("Ada", "Bob"), seed: int = 1, **options: str) -> Game:
     return Game(ruleset(rules_id, **options), list(players), dice=SeededDice(seed))
 
@@ -96,10 +118,11 @@ def state(game: Game) -> tuple[object, ...]:
 # --- solver tables for the advisor, bot and review tests ------------------------------------------
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="session", autouse=True)
 def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """One table cache for the whole session (``KNIFFEL_CACHE_DIR``), so each table is solved once and
-    the user's own cache is neither read nor written."""
+    the user's own cache is neither read nor written. Set before the first test, so that every process
+    a test starts (web servers, the CLI under pexpect) inherits it too."""
     directory = tmp_path_factory.mktemp("solver-cache")
     before = os.environ.get("KNIFFEL_CACHE_DIR")
     os.environ["KNIFFEL_CACHE_DIR"] = str(directory)
@@ -108,3 +131,28 @@ def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         del os.environ["KNIFFEL_CACHE_DIR"]
     else:
         os.environ["KNIFFEL_CACHE_DIR"] = before
+
+
+ADVISED_RULES = ("kniffel",)
+"""The rule sets whose hints and reviews the web tests ask a server for."""
+
+
+@pytest.fixture(scope="session")
+def prepared_solver(solver_cache: Path) -> Path:
+    """The session's table cache holding the tables the web servers of the tests use, with the solver's
+    kernels compiled: a whole game is reviewed and a position hinted, as a server will.
+
+    A page or a client waits a fixed time for each step. On a fresh checkout a server's first review of
+    a Kniffel game would compile numba's kernels and solve the Kniffel table while the page waits, which
+    has taken longer than any sensible wait on a busy machine. Done here once, before a server starts,
+    the kernels land in numba's on-disk cache and the table in ``solver_cache``, which servers read."""
+    from kniffel import bots
+    from kniffel.web import advice
+
+    for rules_id in ADVISED_RULES:
+        game = bots.play(Game(rules.get(rules_id), ["Ada"], dice=SeededDice(1)), [bots.make("bot")])
+        assert advice.review(game), f"no review for {rules_id}: the web tests expect one"
+        start = Game(rules.get(rules_id), ["Ada"], dice=SeededDice(1))
+        start.roll()
+        assert advice.hints(start), f"no hints for {rules_id}"
+    return solver_cache

@@ -37,12 +37,12 @@ def test_rules_json_lists_every_rule_set_with_its_options() -> None:
     assert list(listed) == rules.available()
     kniffel = listed["kniffel"]
     assert kniffel["name"] == "Kniffel (Schmidt)"
-    assert kniffel["source"].startswith("000_")
+    assert kniffel["source"] == "Wikipedia: Kniffel"
     assert [b["id"] for b in kniffel["boxes"]][-2:] == ["kniffel", "chance"]
     options = {o["key"]: o for o in kniffel["options"]}
     assert options["extra"]["values"] == ["50", "100"]
     assert options["extra"]["default"] == "50"
-    assert "seed 001" in options["sharp"]["help"]
+    assert "Kniffel article (English translation)" in options["sharp"]["help"]
     assert "joker" in {o["key"] for o in listed["yahtzee"]["options"]}
     assert "joker" not in options
     assert len(listed["yatzy-deluxe"]["boxes"]) == 14
@@ -63,7 +63,7 @@ def test_rules_table_names_every_rule_set_and_option() -> None:
 
 def test_score_on_an_empty_sheet_lists_every_box() -> None:
     data = score("--rules", "kniffel", "--dice", "3", "3", "3", "4", "4")
-    assert data["bonus"] == 0
+    assert data["bonus"] == dict.fromkeys(data["scores"], 0)
     assert list(data["scores"]) == list(rules.get("kniffel").box_keys)
     assert data["scores"]["full_house"] == 25
     assert data["scores"]["three_of_a_kind"] == 17
@@ -95,12 +95,12 @@ def test_score_leaves_out_filled_boxes() -> None:
 
 def test_extra_kniffel_is_forced_into_the_matching_upper_box_with_50_bonus() -> None:
     data = score("--rules", "kniffel", "--sheet", "kniffel=50", "--dice", "66666")
-    assert data == {"scores": {"sixes": 30}, "bonus": 50}
+    assert data == {"scores": {"sixes": 30}, "bonus": {"sixes": 50}}
 
 
 def test_forced_joker_pays_full_value_in_lower_boxes_once_the_upper_box_is_filled() -> None:
     data = score("--rules", "kniffel", "--sheet", "kniffel=50,sixes=24,chance=20", "--dice", "66666")
-    assert data["bonus"] == 50
+    assert data["bonus"] == dict.fromkeys(data["scores"], 50)
     assert data["scores"] == {
         "three_of_a_kind": 30,
         "four_of_a_kind": 30,
@@ -112,17 +112,17 @@ def test_forced_joker_pays_full_value_in_lower_boxes_once_the_upper_box_is_fille
 
 def test_struck_kniffel_box_still_forces_the_joker_but_earns_no_bonus() -> None:
     data = score("--rules", "kniffel", "--sheet", "kniffel=0", "--dice", "22222")
-    assert data == {"scores": {"twos": 10}, "bonus": 0}
+    assert data == {"scores": {"twos": 10}, "bonus": {"twos": 0}}
 
 
 def test_extra_yahtzee_earns_100() -> None:
     data = score("--rules", "yahtzee", "--sheet", "yahtzee=50", "--dice", "55555")
-    assert data == {"scores": {"fives": 25}, "bonus": 100}
+    assert data == {"scores": {"fives": 25}, "bonus": {"fives": 100}}
 
 
 def test_house_rule_extra_100_lets_a_kniffel_go_anywhere() -> None:
     data = score("--rules", "kniffel", "--option", "extra=100", "--sheet", "kniffel=50", "--dice", "44444")
-    assert data["bonus"] == 100
+    assert data["bonus"] == dict.fromkeys(data["scores"], 100)
     assert len(data["scores"]) == 12
     assert data["scores"]["fours"] == 20
 
@@ -147,7 +147,7 @@ def test_multi_column_sheet_follows_each_column_order_and_announcements() -> Non
     assert {k for k in keys if not k.startswith("4:")} == {"1:ones", "2:chance"}
     assert sum(k.startswith("4:") for k in keys) == 13
     announced = score("--rules", "kniffel-4col", "--dice", "12345", "--announced", "3:large")
-    assert announced == {"scores": {"3:large_straight": 40}, "bonus": 0}
+    assert announced == {"scores": {"3:large_straight": 40}, "bonus": {"3:large_straight": 0}}
 
 
 def test_score_table_output() -> None:

@@ -7,12 +7,20 @@ import dataclasses
 import itertools
 import json
 from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from conftest import fill_except, ruleset, where
+from conftest import fill_except, ruleset, seed_examples, seed_sheet, where
 from kniffel import rules
-from kniffel.rules import Order, RulesError, Section, UnknownBoxError
+from kniffel.dice import roll_index
+from kniffel.rules import Order, RulesError, RuleSet, Section, UnknownBoxError
+
+
+def table_points(rs: RuleSet, dice: tuple[int, ...], box: str) -> int:
+    return int(rs.score_table[roll_index(rs.dice)[dice], rs.box_index[box]])
+
 
 KNIFFEL_BOXES = [
     "ones",
@@ -95,27 +103,47 @@ def test_boxes_in_sheet_order(rules_id: str, boxes: list[str]) -> None:
     assert [b.face for b in rs.upper_boxes] == [1, 2, 3, 4, 5, 6]
 
 
+WIKIPEDIA = "Wikipedia: Kniffel"
+ARTICLE_EN = "Kniffel article (English translation)"
+SUPER_KNIFFEL = "Super Kniffel / Yahtzee rules"
+
+
 @pytest.mark.parametrize(
-    ("rules_id", "dice", "keys", "threshold", "bonus", "five_box"),
+    ("rules_id", "dice", "keys", "threshold", "bonus", "five_box", "source"),
     [
-        ("kniffel", 5, 13, 63, 35, "kniffel"),
-        ("yahtzee", 5, 13, 63, 35, "yahtzee"),
-        ("yatzy", 5, 15, 63, 50, "yatzy"),
-        ("knoeffel", 5, 26, 63, 35, "knoeffel"),
-        ("yatzy-deluxe", 6, 14, 84, 50, None),
-        ("kniffel-3col", 5, 39, 63, 35, "kniffel"),
-        ("kniffel-4col", 5, 52, 63, 35, "kniffel"),
-        ("super-kniffel", 5, 52, 63, 35, "kniffel"),
-        ("yams", 5, 52, 63, 35, "yams"),
+        ("kniffel", 5, 13, 63, 35, "kniffel", WIKIPEDIA),
+        ("yahtzee", 5, 13, 63, 35, "yahtzee", SUPER_KNIFFEL),
+        ("yatzy", 5, 15, 63, 50, "yatzy", WIKIPEDIA),
+        ("knoeffel", 5, 26, 63, 35, "knoeffel", "Knöffel rules"),
+        ("yatzy-deluxe", 6, 14, 84, 50, None, "Yatzy-Deluxe rules"),
+        ("kniffel-3col", 5, 39, 63, 35, "kniffel", ARTICLE_EN),
+        ("kniffel-4col", 5, 52, 63, 35, "kniffel", ARTICLE_EN),
+        ("super-kniffel", 5, 52, 63, 35, "kniffel", SUPER_KNIFFEL),
+        ("yams", 5, 52, 63, 35, "yams", WIKIPEDIA),
     ],
 )
 def test_rule_set_essentials(
-    rules_id: str, dice: int, keys: int, threshold: int, bonus: int, five_box: str | None
+    rules_id: str, dice: int, keys: int, threshold: int, bonus: int, five_box: str | None, source: str
 ) -> None:
     rs = rules.get(rules_id)
     assert (rs.dice, rs.rolls, len(rs.box_keys), rs.turns) == (dice, 3, keys, keys)
     assert (rs.upper_bonus_threshold, rs.upper_bonus, rs.five_box) == (threshold, bonus, five_box)
-    assert rs.source.endswith(".txt"), "every rule set names its seed"
+    assert rs.source == source, "every rule set names the document it comes from"
+
+
+def test_sources_are_named_for_people_and_traced_in_the_docs() -> None:
+    """Users see the documents by name; docs/rules.md maps each name to its seed file."""
+    sources: dict[str, str] = seed_examples()["sources"]
+    assert sorted(sources.values()) == sorted(rules.SOURCES)
+    assert {rules.get(r).source for r in rules.available()} <= set(rules.SOURCES)
+    docs = (Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    for file, name in sources.items():
+        assert f"`{file}`" in docs, file
+        assert name in docs, name
+    for rules_id in rules.available():
+        for option in rules.options_for(rules_id):
+            assert ".txt" not in option.help, option.key
+            assert "seed" not in option.help.lower(), option.key
 
 
 @pytest.mark.parametrize(
@@ -289,9 +317,32 @@ LOWER_KNIFFEL = [
 ]
 
 
-def test_seed_example_a_further_kniffel_of_twos() -> None:
-    """Seed 000: "ein Kniffel auf fünf Zweien bringt dann also 10 Punkte im oberen Feld + 50 Punkte Bonus"."""
-    assert where(ruleset("kniffel"), "kniffel=50", [2] * 5) == {"twos": (10, 50)}
+SEED_PLACEMENTS: list[dict[str, Any]] = seed_examples()["placements"]
+
+
+def _placement_id(case: dict[str, Any]) -> str:
+    options = "".join(f"-{k}={v}" for k, v in case.get("options", {}).items())
+    return f"{case['rules']}{options}-{''.join(map(str, case['dice']))}-{case['source'][:3]}"
+
+
+@pytest.mark.parametrize("case", SEED_PLACEMENTS, ids=[_placement_id(c) for c in SEED_PLACEMENTS])
+def test_seed_placements(case: dict[str, Any]) -> None:
+    """The seeds' own words on where a roll may go and what it pays (tests/data/seed_examples.json):
+    the extra Kniffel of the Wikipedia article and of the Kniffel article, the sharp and strict variants,
+    Hasbro's free joker."""
+    rs = rules.get(case["rules"], case.get("options"))
+    offered = where(
+        rs,
+        seed_sheet(rs, case),
+        case["dice"],
+        at_once=case.get("thrown_at_once", False),
+        announced=case.get("announced"),
+    )
+    if "offered" in case:
+        assert offered == {key: tuple(value) for key, value in case["offered"].items()}
+    else:
+        expected = {key: tuple(value) for key, value in case["includes"].items()}
+        assert {key: offered.get(key) for key in expected} == expected
 
 
 @pytest.mark.parametrize(("rules_id", "bonus"), [("kniffel", 50), ("yahtzee", 100)])
@@ -345,26 +396,7 @@ def test_yahtzee_bonus_off() -> None:
     assert where(rs, "yahtzee=50", [3] * 5) == {"threes": (15, 0)}
 
 
-# --- Hasbro's free joker (seed 003) -------------------------------------------------------------
-
-
-def test_free_joker_any_box_but_fixed_values_only_with_the_upper_box_filled() -> None:
-    rs = ruleset("yahtzee", joker="free")
-    open_upper = where(rs, "yahtzee=50", [3] * 5)
-    assert set(open_upper) == set(rs.box_keys) - {"yahtzee"}
-    assert open_upper["threes"] == (15, 100)
-    assert open_upper["fours"] == (0, 100)
-    assert open_upper["three_of_a_kind"] == (15, 100)
-    assert open_upper["chance"] == (15, 100)
-    for box in ("full_house", "small_straight", "large_straight"):
-        assert open_upper[box] == (0, 100), box
-    filled_upper = where(rs, "yahtzee=50,threes=9", [3] * 5)
-    assert filled_upper["full_house"] == (25, 100)
-    assert filled_upper["small_straight"] == (30, 100)
-    assert filled_upper["large_straight"] == (40, 100)
-    assert filled_upper["ones"] == (0, 100)
-    # A struck Yahtzee box still makes a joker, without the bonus.
-    assert where(rs, "yahtzee=0,threes=9", [3] * 5)["full_house"] == (25, 0)
+# --- Hasbro's free joker (seed 003; its own words are in the data file) --------------------------
 
 
 def test_no_joker() -> None:
@@ -378,44 +410,34 @@ def test_no_joker() -> None:
     assert where(no_bonus, "yahtzee=50", [3] * 5)["threes"] == (15, 0)
 
 
-# --- seed 001's house rule: a further Kniffel is worth 100 anywhere --------------------------------
+# --- the Kniffel article's extra Kniffel (option extra=100); its own words are in the data file -------
 
 
-def test_extra_100_any_free_box() -> None:
+def test_extra_100_with_the_kniffel_box_struck_is_an_ordinary_roll_that_is_also_a_full_house() -> None:
+    """No forced joker: a Kniffel that earns no 100 may go wherever the dice could, at their value, and
+    in the full house for 25 (the article's words are in tests/data/seed_examples.json)."""
     rs = ruleset("kniffel", extra="100")
-    offered = where(rs, "kniffel=50,chance=20", [3] * 5)
-    assert set(offered) == set(rs.box_keys) - {"kniffel", "chance"}
-    # Upper boxes: 100 + the dice that count there ("100 + the cubes which can be counted").
-    assert offered["threes"] == (15, 100)
-    assert offered["fours"] == (0, 100)
-    # Lower boxes: 100 instead of the box's value.
-    for box in ("three_of_a_kind", "full_house", "large_straight"):
-        assert offered[box] == (0, 100)
+    offered = where(rs, "kniffel=0", [6] * 5)
+    assert set(offered) == set(rs.box_keys) - {"kniffel"}
+    assert offered["sixes"] == (30, 0)
+    assert offered["full_house"] == (25, 0)
+    assert (offered["small_straight"], offered["large_straight"]) == ((0, 0), (0, 0))
+    assert all(bonus == 0 for _, bonus in offered.values())
+    # Without the option five alike is never a full house, and a struck box still forces the joker.
+    assert where(ruleset("kniffel"), "", [6] * 5)["full_house"] == (0, 0)
+    assert where(ruleset("kniffel"), "kniffel=0", [6] * 5) == {"sixes": (30, 0)}
 
 
-def test_extra_100_with_the_kniffel_box_struck_is_the_forced_joker_without_bonus() -> None:
-    rs = ruleset("kniffel", extra="100")
-    assert where(rs, "kniffel=0", [3] * 5) == {"threes": (15, 0)}
-    assert where(rs, "kniffel=0,threes=9", [3] * 5)["full_house"] == (25, 0)
+def test_extra_100_full_house_in_every_column() -> None:
+    rs = ruleset("kniffel-4col", extra="100")
+    offered = where(rs, "", [5] * 5, announced="3:full_house")
+    assert offered == {"3:full_house": (25, 0)}
+    assert where(rs, "2:chance=20,2:kniffel=50,2:large_straight=0,2:small_straight=0", [5] * 5)[
+        "2:full_house"
+    ] == (0, 100)
 
 
-# --- the sharp variant (seed 001) -----------------------------------------------------------------
-
-
-def test_sharp_doubles_figures_thrown_at_once() -> None:
-    rs = ruleset("kniffel", sharp="on")
-    at_once = where(rs, "", [6] * 5, at_once=True)
-    # "a Kniffel with then 100 instead of 50"
-    assert at_once["kniffel"] == (100, 0)
-    assert at_once["three_of_a_kind"] == (60, 0)
-    assert at_once["four_of_a_kind"] == (60, 0)
-    # Chance and the boxes for the bonus are never doubled.
-    assert at_once["chance"] == (30, 0)
-    assert at_once["sixes"] == (30, 0)
-    assert where(rs, "", [6] * 5)["kniffel"] == (50, 0)
-    straight = where(rs, "", [1, 2, 3, 4, 5], at_once=True)
-    assert (straight["small_straight"], straight["large_straight"]) == ((60, 0), (80, 0))
-    assert where(rs, "", [2, 2, 3, 3, 3], at_once=True)["full_house"] == (50, 0)
+# --- the sharp variant (seed 001; its own words are in the data file) -------------------------------
 
 
 def test_sharp_doubles_the_joker_but_not_its_bonus() -> None:
@@ -455,20 +477,51 @@ def test_strict_fills_top_to_bottom() -> None:
     assert set(where(rs, fill_except(rs, ["chance"]), [1, 2, 3, 4, 5])) == {"chance"}
 
 
-def test_strict_five_alike_before_the_kniffel_box() -> None:
-    """Seed 001: "If one gets a Kniffel in a Dreierpasch, one counts also only as Dreierpasch (z. B.
-    with Sechsen 30 points) ... A Kniffel in Full House counts as Full House"."""
-    rs = ruleset("kniffel", strict="on")
-    upper = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18"
-    assert where(rs, upper, [6] * 5) == {"three_of_a_kind": (30, 0)}
-    assert where(rs, upper + ",three_of_a_kind=20,four_of_a_kind=0", [4] * 5) == {"full_house": (25, 0)}
+@pytest.mark.parametrize(
+    ("rules_id", "options", "five", "chance"),
+    [
+        ("kniffel", {}, "kniffel", (0, 100)),
+        ("kniffel", {"extra": "100"}, "kniffel", (0, 100)),
+        ("yahtzee", {}, "yahtzee", (0, 100)),
+        ("yahtzee", {"joker": "free"}, "yahtzee", (0, 100)),
+        ("yahtzee", {"joker": "none"}, "yahtzee", (0, 100)),
+        # No reward for a further five of a kind: chance takes the dice.
+        ("yahtzee", {"bonus": "off"}, "yahtzee", (25, 0)),
+        ("kniffel-4col", {}, "4:kniffel", (0, 100)),
+    ],
+)
+def test_strict_a_further_five_of_a_kind_counts_100_in_chance(
+    rules_id: str, options: dict[str, str], five: str, chance: tuple[int, int]
+) -> None:
+    """The article's "only a Kniffel in chance can 100 count" for every rule set that rewards a further
+    five of a kind, shown as extra=100 shows it (the bonus, the box holding 0)."""
+    rs = ruleset(rules_id, strict="on", **options)
+    chance_key = five.replace(rs.five_box or "", "chance")
+    sheet = fill_except(rs, [chance_key], {five: 50})
+    assert where(rs, sheet, [5] * 5) == {chance_key: chance}
 
 
-def test_strict_kniffel_in_chance_after_a_kniffel_counts_extra() -> None:
-    """Seed 001: "only a Kniffel in chance can 100 count, if one had before a Kniffel"."""
-    rs = ruleset("kniffel", strict="on")
-    assert where(rs, fill_except(rs, ["chance"], {"kniffel": 50}), [5] * 5) == {"chance": (25, 50)}
-    assert where(rs, fill_except(rs, ["chance"]), [5] * 5) == {"chance": (25, 0)}
+def test_strict_full_house_only_in_the_columns_strict_orders() -> None:
+    """kniffel-4col: strict orders columns 1 and 4 top to bottom; the bottom-up column 2 and the
+    announced column 3 keep the plain full house (the data file has the placements)."""
+    rs = ruleset("kniffel-4col", strict="on")
+    assert [rules.strict_governs(rs, c) for c in rs.columns] == [True, False, False, True]
+    assert not any(rules.strict_governs(ruleset("kniffel-4col"), c) for c in rs.columns)
+    # The sheet's score table is the plain one (placement decides column by column); each column alone
+    # says in its own table what placement gives in that column.
+    assert (rs.score_table == rules.get("kniffel-4col").score_table).all()
+    assert table_points(rs, (3,) * 5, "full_house") == 0
+    alone = [table_points(rules.single_column(rs, i), (3,) * 5, "full_house") for i in range(4)]
+    assert alone == [25, 0, 0, 25]
+    assert table_points(rules.single_column(ruleset("kniffel-4col"), 0), (3,) * 5, "full_house") == 0
+
+
+def test_strict_on_a_sheet_it_orders_entirely_says_it_in_the_score_table() -> None:
+    for rules_id in ("kniffel", "yahtzee", "knoeffel", "super-kniffel"):
+        rs = ruleset(rules_id, strict="on")
+        assert all(rules.strict_governs(rs, c) for c in rs.columns)
+        assert table_points(rs, (4,) * 5, "full_house") == 25, rules_id
+        assert rules.single_column(rs, -1) == rules.single_column(rs, 0)
 
 
 def test_strict_on_multi_column_sheets_orders_only_free_columns() -> None:

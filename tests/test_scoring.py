@@ -1,8 +1,9 @@
 """What a roll scores in each box of each rule set, before any joker or extra rule.
 
-The tables below are the seeds' own examples plus the tricky cases; the exhaustive tests at the end
-compare the whole score table of each rule set with scorers written independently from the seed
-texts, so a wrong entry anywhere in the 252 (462) rows is caught.
+The cases are the seeds' own examples (``tests/data/seed_examples.json``, each with its source) and the
+Yatzy rule book's; the exhaustive tests at the end compare the whole score table of each rule set with
+scorers written independently from the seed texts, so a wrong entry anywhere in the 252 (462) rows is
+caught.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from conftest import ruleset, where
+from conftest import ruleset, seed_examples, where
 from kniffel import rules
 from kniffel.dice import multinomial, roll_index, roll_probabilities, sorted_rolls, validate_dice
 from kniffel.rules import RuleSet
@@ -25,69 +26,24 @@ def table_points(rs: RuleSet, dice: tuple[int, ...], box: str) -> int:
 
 
 Case = tuple[str, tuple[int, ...], str, int]
+OptionCase = tuple[str, dict[str, str], tuple[int, ...], str, int]
 
-# Seed 000 ("Oberer Block" / "Unterer Block"): the sheet's examples are pictures; these dice give the
-# values printed next to them ("zählt 3", "zählt 17", ...).
-KNIFFEL_SEED_EXAMPLES: list[Case] = [
-    ("kniffel", (1, 1, 1, 4, 5), "ones", 3),
-    ("kniffel", (2, 2, 2, 3, 4), "twos", 6),
-    ("kniffel", (3, 3, 3, 3, 6), "threes", 12),
-    ("kniffel", (4, 4, 1, 2, 3), "fours", 8),
-    ("kniffel", (1, 2, 3, 4, 6), "fives", 0),
-    ("kniffel", (6, 6, 6, 2, 3), "sixes", 18),
-    ("kniffel", (2, 3, 4, 4, 4), "three_of_a_kind", 17),
-    ("kniffel", (5, 5, 5, 5, 4), "four_of_a_kind", 24),
-    ("kniffel", (2, 2, 5, 5, 5), "full_house", 25),
-    ("kniffel", (1, 2, 3, 4, 6), "small_straight", 30),
-    ("kniffel", (2, 3, 4, 5, 6), "large_straight", 40),
-    ("kniffel", (3, 3, 3, 3, 3), "kniffel", 50),
-    ("kniffel", (1, 1, 2, 3, 6), "chance", 13),
+# The seeds' own examples (tests/data/seed_examples.json), each with the seed file and the words it
+# comes from: the score tables of the Kniffel article, Yatzy-Deluxe's examples and the substitutions it
+# allows, straights, full houses and the Knöffel.
+SEED_CASES: list[Case] = [
+    (c["rules"], tuple(c["dice"]), c["box"], c["points"])
+    for c in seed_examples()["box_scores"]
+    if "options" not in c
+]
+WITH_OPTIONS: list[OptionCase] = [
+    (c["rules"], c["options"], tuple(c["dice"]), c["box"], c["points"])
+    for c in seed_examples()["box_scores"]
+    if "options" in c
 ]
 
-KNIFFEL_TRICKY: list[Case] = [
-    # Duplicates inside straights do not break them; a gap does.
-    ("kniffel", (1, 2, 3, 3, 4), "small_straight", 30),
-    ("kniffel", (3, 4, 5, 6, 6), "small_straight", 30),
-    ("kniffel", (1, 3, 4, 5, 6), "small_straight", 30),
-    ("kniffel", (1, 2, 3, 5, 6), "small_straight", 0),
-    ("kniffel", (1, 2, 4, 5, 6), "small_straight", 0),
-    ("kniffel", (1, 2, 3, 4, 4), "large_straight", 0),
-    ("kniffel", (1, 3, 4, 5, 6), "large_straight", 0),
-    ("kniffel", (1, 2, 3, 4, 5), "large_straight", 40),
-    # A large straight is also a small one (seed 001), for 30 only.
-    ("kniffel", (1, 2, 3, 4, 5), "small_straight", 30),
-    ("kniffel", (2, 3, 4, 5, 6), "small_straight", 30),
-    # Five alike is not a full house by the official rule (seed 003), nor is four plus one.
-    ("kniffel", (4, 4, 4, 4, 4), "full_house", 0),
-    ("kniffel", (2, 2, 2, 2, 3), "full_house", 0),
-    ("kniffel", (3, 3, 3, 2, 2), "full_house", 25),
-    ("kniffel", (1, 1, 2, 2, 3), "full_house", 0),
-    # "Mindestens drei / vier gleiche": more alike still count, with all dice summed.
-    ("kniffel", (6, 6, 6, 6, 6), "three_of_a_kind", 30),
-    ("kniffel", (6, 6, 6, 6, 6), "four_of_a_kind", 30),
-    ("kniffel", (1, 1, 1, 1, 6), "three_of_a_kind", 10),
-    ("kniffel", (2, 2, 3, 3, 4), "three_of_a_kind", 0),
-    ("kniffel", (3, 3, 3, 4, 4), "four_of_a_kind", 0),
-    ("kniffel", (4, 4, 4, 4, 3), "kniffel", 0),
-    ("kniffel", (6, 6, 6, 6, 6), "chance", 30),
-    ("kniffel", (6, 6, 6, 6, 6), "sixes", 30),
-    ("kniffel", (1, 1, 1, 1, 1), "ones", 5),
-    ("kniffel", (2, 3, 4, 5, 6), "ones", 0),
-    ("kniffel", (5, 5, 1, 2, 3), "fives", 10),
-    ("yahtzee", (5, 5, 5, 5, 5), "yahtzee", 50),
-    ("yahtzee", (5, 5, 5, 5, 6), "yahtzee", 0),
-    ("yahtzee", (6, 6, 6, 6, 6), "full_house", 0),
-    ("yahtzee", (1, 2, 3, 3, 4), "small_straight", 30),
-    ("yahtzee", (1, 1, 1, 2, 2), "full_house", 25),
-    # Knöffel is worth 20 (seed 002); the other Knöffel boxes are Kniffel's.
-    ("knoeffel", (5, 5, 5, 5, 5), "knoeffel", 20),
-    ("knoeffel", (5, 5, 5, 5, 4), "knoeffel", 0),
-    ("knoeffel", (5, 5, 5, 5, 4), "four_of_a_kind", 24),
-    ("yams", (2, 2, 2, 2, 2), "yams", 50),
-    ("yams", (2, 2, 2, 2, 1), "yams", 0),
-]
-
-# Scandinavian Yatzy: pairs of different faces, only the matching dice count, fixed straights.
+# Scandinavian Yatzy: pairs of different faces, only the matching dice count, fixed straights. The seeds
+# only name Yatzy's extra boxes; the scoring is the Scandinavian rule book's (docs/rules.md).
 YATZY: list[Case] = [
     ("yatzy", (1, 1, 2, 3, 4), "ones", 2),
     ("yatzy", (2, 2, 2, 2, 5), "twos", 8),
@@ -125,57 +81,7 @@ YATZY: list[Case] = [
     ("yatzy", (4, 4, 4, 4, 3), "yatzy", 0),
 ]
 
-# Seed 004, section 2, every example it gives, plus the substitutions it allows.
-DELUXE: list[Case] = [
-    ("yatzy-deluxe", (1, 1, 1, 2, 2, 5), "ones", 3),
-    ("yatzy-deluxe", (1, 1, 1, 2, 2, 5), "twos", 4),
-    ("yatzy-deluxe", (1, 1, 1, 2, 2, 5), "fives", 5),
-    ("yatzy-deluxe", (1, 1, 1, 2, 2, 5), "threes", 0),
-    ("yatzy-deluxe", (3, 3, 4, 5, 6, 6), "threes", 6),
-    ("yatzy-deluxe", (4, 4, 4, 4, 1, 2), "fours", 16),
-    ("yatzy-deluxe", (6, 6, 6, 6, 1, 2), "sixes", 24),
-    ("yatzy-deluxe", (2, 2, 5, 5, 6, 6), "three_pairs", 20),
-    ("yatzy-deluxe", (1, 1, 2, 2, 3, 4), "three_pairs", 0),
-    ("yatzy-deluxe", (1, 1, 1, 4, 4, 4), "three_pairs", 0),
-    ("yatzy-deluxe", (1, 1, 1, 4, 4, 4), "two_triples", 30),
-    ("yatzy-deluxe", (1, 1, 1, 1, 4, 4), "two_triples", 0),
-    ("yatzy-deluxe", (3, 3, 3, 3, 5, 5), "full_house", 40),
-    ("yatzy-deluxe", (3, 3, 3, 3, 5, 5), "three_pairs", 20),  # "auch als Drei Paare"
-    ("yatzy-deluxe", (1, 1, 1, 4, 4, 4), "full_house", 0),
-    ("yatzy-deluxe", (3, 3, 3, 3, 3, 5), "full_house", 0),
-    ("yatzy-deluxe", (1, 2, 3, 4, 5, 6), "straight", 50),
-    ("yatzy-deluxe", (1, 2, 3, 4, 5, 6), "five_straight", 21),  # "auch als 5er-Straße"
-    ("yatzy-deluxe", (1, 2, 3, 4, 5, 5), "straight", 0),
-    ("yatzy-deluxe", (2, 2, 2, 2, 2, 2), "yatzy", 60),
-    ("yatzy-deluxe", (2, 2, 2, 2, 2, 2), "five_yatzy", 12),  # "auch als 5er-Yatzy, Full House, ..."
-    ("yatzy-deluxe", (2, 2, 2, 2, 2, 2), "full_house", 40),
-    ("yatzy-deluxe", (2, 2, 2, 2, 2, 2), "two_triples", 30),
-    ("yatzy-deluxe", (2, 2, 2, 2, 2, 2), "three_pairs", 20),
-    ("yatzy-deluxe", (3, 3, 3, 3, 3, 5), "yatzy", 0),
-    ("yatzy-deluxe", (1, 2, 2, 3, 4, 5), "five_straight", 17),
-    ("yatzy-deluxe", (2, 3, 4, 5, 6, 6), "five_straight", 26),
-    ("yatzy-deluxe", (1, 2, 3, 4, 6, 6), "five_straight", 0),
-    ("yatzy-deluxe", (3, 3, 3, 3, 3, 5), "five_yatzy", 20),
-    ("yatzy-deluxe", (3, 3, 3, 3, 5, 5), "five_yatzy", 0),
-    ("yatzy-deluxe", (1, 2, 3, 4, 5, 6), "chance", 21),
-]
-
-# Options that change what a box scores, by themselves (the joker rules are in test_rules.py).
-WITH_OPTIONS: list[tuple[str, dict[str, str], tuple[int, ...], str, int]] = [
-    ("kniffel", {"five_full_house": "on"}, (4, 4, 4, 4, 4), "full_house", 25),
-    ("kniffel", {"five_full_house": "on"}, (2, 2, 2, 2, 3), "full_house", 0),
-    ("kniffel", {"strict": "on"}, (4, 4, 4, 4, 4), "full_house", 25),
-    ("yahtzee", {"five_full_house": "on"}, (1, 1, 1, 1, 1), "full_house", 25),
-    ("yatzy", {"five_full_house": "on"}, (4, 4, 4, 4, 4), "full_house", 20),
-    ("yatzy", {"strict": "on"}, (4, 4, 4, 4, 4), "full_house", 20),
-    ("knoeffel", {"five_full_house": "on"}, (6, 6, 6, 6, 6), "full_house", 25),
-    ("yams", {"five_full_house": "on"}, (6, 6, 6, 6, 6), "full_house", 25),
-    # Six dice: the option is about five alike and leaves the 4+2 full house as it is.
-    ("yatzy-deluxe", {"five_full_house": "on"}, (3, 3, 3, 3, 3, 5), "full_house", 0),
-    ("yatzy-deluxe", {"strict": "on"}, (2, 2, 2, 2, 2, 2), "full_house", 40),
-]
-
-ALL_CASES = KNIFFEL_SEED_EXAMPLES + KNIFFEL_TRICKY + YATZY + DELUXE
+ALL_CASES = SEED_CASES + YATZY
 
 
 def _case_id(case: Case) -> str:
@@ -189,7 +95,17 @@ def test_box_scores(case: Case) -> None:
     assert table_points(rules.get(rules_id), dice, box) == points
 
 
-@pytest.mark.parametrize(("rules_id", "options", "dice", "box", "points"), WITH_OPTIONS)
+def _option_case_id(case: OptionCase) -> str:
+    rules_id, options, dice, box, points = case
+    chosen = "-".join(f"{k}={v}" for k, v in options.items())
+    return f"{rules_id}-{chosen}-{''.join(map(str, dice))}-{box}-{points}"
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "options", "dice", "box", "points"),
+    WITH_OPTIONS,
+    ids=[_option_case_id(c) for c in WITH_OPTIONS],
+)
 def test_box_scores_with_option(
     rules_id: str, options: dict[str, str], dice: tuple[int, ...], box: str, points: int
 ) -> None:

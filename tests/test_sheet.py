@@ -7,29 +7,22 @@ from typing import Any
 import pytest
 from hypothesis import given
 
-from conftest import ruleset
+from conftest import ruleset, seed_examples
 from kniffel import Game, ScoreSheet, SheetError, UnknownBoxError, rules
 from kniffel.rules.model import RESERVED_BOX_IDS
 from kniffel.sheet import EXTRA_BONUS, FREE_THROWS_USED, ColumnTotals, possible_points
 from test_properties import positions
 
-# Seed 000, "Spielblock": the template filled in for two games (its dashes are struck boxes: "-" or "x").
-SEED_GAME_1 = (
-    "ones=-,twos=6,threes=9,fours=12,fives=15,sixes=24,"
-    "three_of_a_kind=23,four_of_a_kind=-,full_house=25,small_straight=30,large_straight=40,kniffel=50,chance=21"
-)
-SEED_GAME_2 = (
-    "ones=3,twos=6,threes=12,fours=8,fives=15,sixes=18,"
-    "three_of_a_kind=21,four_of_a_kind=27,full_house=25,small_straight=30,large_straight=x,kniffel=x,chance=19"
-)
+# Seed 000, "Spielblock": the template filled in for two games (its dashes are struck boxes: "-" or "x"),
+# with the totals it prints (tests/data/seed_examples.json).
+SPIELBLOCK = seed_examples()["spielblock"]
+SEED_GAME_1, SEED_GAME_2 = (game["sheet"] for game in SPIELBLOCK)
+ROWS = ("upper_sum", "upper_bonus", "upper_total", "lower_sum", "total")
 
 
 @pytest.mark.parametrize(
     ("text", "upper_sum", "bonus", "upper_total", "lower_sum", "total"),
-    [
-        (SEED_GAME_1, 66, 35, 101, 189, 290),
-        (SEED_GAME_2, 62, 0, 62, 122, 184),
-    ],
+    [(game["sheet"], *(game["totals"][row] for row in ROWS)) for game in SPIELBLOCK],
 )
 def test_seed_spielblock(
     text: str, upper_sum: int, bonus: int, upper_total: int, lower_sum: int, total: int

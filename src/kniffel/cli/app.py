@@ -19,7 +19,14 @@ from kniffel.cli import reviewing, solving
 from kniffel.cli.errors import CliError, reports_errors
 from kniffel.cli.parsing import parse_dice, resolve_box
 from kniffel.cli.play import Session, Settings, make_console
-from kniffel.cli.render import LANGUAGES, placements_table, rules_json, rules_tables
+from kniffel.cli.render import (
+    LANGUAGES,
+    placements_table,
+    rule_set_json,
+    rule_set_view,
+    rules_json,
+    rules_tables,
+)
 from kniffel.rules import Order, parse_options, placements
 from kniffel.rules import get as get_rules
 from kniffel.sheet import ScoreSheet
@@ -72,14 +79,35 @@ def _language(lang: str) -> str:
 
 @app.command("rules")
 @reports_errors
-def rules_command(json_output: JsonOption = False) -> None:
-    """The built-in rule sets and their options."""
+def rules_command(
+    rules_id: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[ID]", help="A rule set to show in full (all are listed without).", show_default=False
+        ),
+    ] = None,
+    option: OptionsOption = None,
+    json_output: JsonOption = False,
+) -> None:
+    """The built-in rule sets and their options; with an ID, that rule set in full: its sheet, how every
+    box scores, bonuses, what a further five of a kind does, free throws and options."""
+    if rules_id is None:
+        if option:
+            raise CliError("--option needs a rule set: kniffel rules ID --option key=value")
+        if json_output:
+            print(json.dumps(rules_json(), indent=1, ensure_ascii=False))
+            return
+        console = Console(highlight=False)
+        for table in rules_tables():
+            console.print(table)
+        return
+    rules = get_rules(rules_id, parse_options(option or []))
     if json_output:
-        print(json.dumps(rules_json(), indent=1, ensure_ascii=False))
+        print(json.dumps(rule_set_json(rules), indent=1, ensure_ascii=False))
         return
     console = Console(highlight=False)
-    for table in rules_tables():
-        console.print(table)
+    for part in rule_set_view(rules):
+        console.print(part)
 
 
 @app.command("score")
@@ -102,7 +130,7 @@ def score_command(
     """Every box these dice may be scored in now, on this sheet, and what each pays.
 
     Boxes the rules forbid for this roll (the forced joker) are left out; "bonus" is what the roll
-    earns on top (an extra Kniffel).
+    earns on top in each box (an extra Kniffel).
     """
     language = _language(lang)
     rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
@@ -120,9 +148,11 @@ def score_command(
         if announced_key in filled.entries:
             raise CliError(f"{announced_key} is already filled")
     options = placements(rules, filled.entries, roll, thrown_at_once=thrown_at_once, announced=announced_key)
-    bonus = max((p.bonus for p in options.values()), default=0)
     if json_output:
-        print(json.dumps({"scores": {k: p.points for k, p in options.items()}, "bonus": bonus}))
+        # Each placement's own bonus: on a multi-column sheet one column's five-of-a-kind box may hold
+        # points and another's not.
+        scores = {k: p.points for k, p in options.items()}
+        print(json.dumps({"scores": scores, "bonus": {k: p.bonus for k, p in options.items()}}))
         return
     console = Console(highlight=False)
     console.print(f"{rules.name}, dice {' '.join(map(str, roll))}")
@@ -130,7 +160,8 @@ def score_command(
         console.print(placements_table(rules, options, language))
     else:
         console.print("No box takes these dice now.")
-    if bonus:
+    bonuses = {p.bonus for p in options.values()}
+    if len(bonuses) == 1 and (bonus := bonuses.pop()):
         console.print(f"Extra bonus for this roll: {bonus}")
 
 

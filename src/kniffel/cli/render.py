@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from kniffel.game import Game
-from kniffel.rules import Option, Placement, RuleSet, Section, available, options_for
+from kniffel.rules import Extra, Option, Placement, RuleSet, Section, available, options_for
 from kniffel.rules import get as get_rules
+from kniffel.rules.builtin import ORDER_TEXT, extra_text, scoring_text
 from kniffel.sheet import ScoreSheet
 
 LANGUAGES = ("en", "de")
@@ -125,18 +127,50 @@ def dice_text(dice: Sequence[int] | None) -> str:
 # --- rule sets ---------------------------------------------------------------------------------
 
 
-def option_json(option: Option) -> dict[str, object]:
-    return {"key": option.key, "values": list(option.values), "default": option.default, "help": option.help}
+def option_json(option: Option, value: str | None = None) -> dict[str, object]:
+    entry: dict[str, object] = {
+        "key": option.key,
+        "values": list(option.values),
+        "default": option.default,
+        "help": option.help,
+    }
+    if value is not None:
+        entry["value"] = value
+    return entry
+
+
+def rule_set_json(rules: RuleSet) -> dict[str, object]:
+    """One rule set in full: :meth:`RuleSet.describe` with how each box scores, the order each column is
+    filled in, what a further five of a kind does, the free throws, and every option with its value."""
+    description = rules.describe()
+    description["columns"] = [
+        {"id": c.id, "order": c.order.value, "fills": ORDER_TEXT[c.order]} for c in rules.columns
+    ]
+    description["boxes"] = [
+        {
+            "id": box.id,
+            "section": box.section.value,
+            "en": box.label_en,
+            "de": box.label_de,
+            "scores": scoring_text(box.score),
+            "joker_points": box.joker_points,
+            "figure": box.figure,
+        }
+        for box in rules.boxes
+    ]
+    description["extra_rule"] = extra_text(rules)
+    description["free_throws"] = rules.free_throws
+    description["free_throw_points"] = rules.free_throw_points
+    description["free_throws_per_turn"] = rules.free_throws_per_turn
+    description["options"] = [
+        option_json(o, rules.options.get(o.key, o.default)) for o in options_for(rules.id)
+    ]
+    return description
 
 
 def rules_json() -> list[dict[str, object]]:
-    """Every built-in rule set as :meth:`RuleSet.describe` gives it, with the options it accepts."""
-    result = []
-    for rules_id in available():
-        description = get_rules(rules_id).describe()
-        description["options"] = [option_json(o) for o in options_for(rules_id)]
-        result.append(description)
-    return result
+    """Every built-in rule set, with its default options, as :func:`rule_set_json` gives it."""
+    return [rule_set_json(get_rules(rules_id)) for rules_id in available()]
 
 
 def _column_orders(rules: RuleSet) -> str:
@@ -147,9 +181,13 @@ def _column_orders(rules: RuleSet) -> str:
 
 def rules_tables() -> list[Table]:
     """The rule sets, then every option with the rule sets that accept it."""
-    sets = Table(title="Rule sets (--rules ID)", show_lines=True, header_style="bold")
+    sets = Table(
+        title="Rule sets (--rules ID; 'kniffel rules ID' shows one in full)",
+        show_lines=True,
+        header_style="bold",
+    )
     sets.add_column("Id", no_wrap=True)
-    sets.add_column("Name, seed, dice", max_width=24)
+    sets.add_column("Name, source, dice", max_width=24)
     sets.add_column("Columns", no_wrap=True)
     sets.add_column("Boxes", ratio=1)
     users: dict[str, list[str]] = {}
@@ -158,7 +196,7 @@ def rules_tables() -> list[Table]:
         rules = get_rules(rules_id)
         sets.add_row(
             rules.id,
-            f"{rules.name}\nseed {rules.source.split('_')[0]}, {rules.dice} dice, {rules.rolls} rolls",
+            f"{rules.name}\n{rules.source}, {rules.dice} dice, {rules.rolls} rolls",
             _column_orders(rules),
             " ".join(b.id for b in rules.boxes),
         )
@@ -176,6 +214,70 @@ def rules_tables() -> list[Table]:
         applies = "all" if set(users[key]) == everyone else ", ".join(users[key])
         options.add_row(key, "|".join(option.values), option.default, applies, option.help)
     return [sets, options]
+
+
+def rule_set_view(rules: RuleSet) -> list[RenderableType]:
+    """One rule set in full, for the terminal: what :func:`rule_set_json` holds."""
+    chosen = "".join(f" {k}={v}" for k, v in sorted(rules.options.items()))
+    per_column = " per column" if rules.multi_column else ""
+    facts = Table.grid(padding=(0, 2))
+    facts.add_column(style="bold", no_wrap=True)
+    facts.add_column(ratio=1)
+    facts.add_row("Source", rules.source)
+    facts.add_row("Dice", f"{rules.dice} dice, up to {rules.rolls} rolls a turn")
+    facts.add_row(
+        "Sheet",
+        "; ".join(
+            f"column {c.id}: {ORDER_TEXT[c.order]}" if rules.multi_column else ORDER_TEXT[c.order]
+            for c in rules.columns
+        ),
+    )
+    facts.add_row(
+        "Upper bonus",
+        f"{rules.upper_bonus} when the upper boxes reach {rules.upper_bonus_threshold}{per_column}",
+    )
+    facts.add_row("Five alike again", extra_text(rules))
+    if rules.free_throws:
+        facts.add_row(
+            "Free throws",
+            f"{rules.free_throws}{per_column}, at most {rules.free_throws_per_turn} a turn; each one unused "
+            f"is worth {rules.free_throw_points} at the end",
+        )
+    facts.add_row(
+        "Sharp",
+        "figures thrown with all dice in one throw score double" if rules.sharp else "off",
+    )
+    boxes = Table(title="Boxes", header_style="bold", show_lines=False)
+    boxes.add_column("Box", no_wrap=True)
+    boxes.add_column("Label")
+    boxes.add_column("German")
+    boxes.add_column("Scores", ratio=1)
+    for box in rules.boxes:
+        scores = scoring_text(box.score)
+        if box.joker_points is not None and rules.extra in (Extra.FORCED_JOKER, Extra.FREE_JOKER):
+            scores += f" (as a joker: {box.joker_points})"
+        boxes.add_row(box.id, box.label_en, box.label_de, scores, end_section=box is rules.upper_boxes[-1])
+    options = Table(title="Options (--option key=value)", header_style="bold")
+    options.add_column("Option", no_wrap=True)
+    options.add_column("Value", no_wrap=True)
+    options.add_column("Values", no_wrap=True)
+    options.add_column("Default", no_wrap=True)
+    options.add_column("Meaning", ratio=1)
+    for option in options_for(rules.id):
+        options.add_row(
+            option.key,
+            rules.options.get(option.key, option.default),
+            "|".join(option.values),
+            option.default,
+            option.help,
+        )
+    return [
+        Text(f"{rules.name} ({rules.id}{chosen})", style="bold"),
+        Text(rules.description),
+        facts,
+        boxes,
+        options,
+    ]
 
 
 # --- where a roll may go -------------------------------------------------------------------------

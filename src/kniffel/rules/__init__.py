@@ -12,11 +12,19 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 
 from kniffel.errors import RulesError, UnknownBoxError
-from kniffel.rules.builtin import BUILTIN, COMMON_OPTIONS, SPECIFIC_OPTIONS, Option
+from kniffel.rules.builtin import (
+    BUILTIN,
+    COMMON_OPTIONS,
+    SOURCES,
+    SPECIFIC_OPTIONS,
+    Option,
+    with_five_alike_full_house,
+)
 from kniffel.rules.model import Box, Column, Extra, Order, RuleSet, Section
-from kniffel.rules.placement import Placement, placements, reachable_boxes, strikeable
+from kniffel.rules.placement import Placement, placements, reachable_boxes, strict_governs, strikeable
 
 __all__ = [
+    "SOURCES",
     "Box",
     "Column",
     "Extra",
@@ -34,6 +42,7 @@ __all__ = [
     "placements",
     "reachable_boxes",
     "single_column",
+    "strict_governs",
     "strikeable",
 ]
 
@@ -110,7 +119,9 @@ def single_column(rules: RuleSet, column: int | str | Column = 0) -> RuleSet:
         chosen = rules.columns[column]
     if not rules.multi_column:
         return rules
-    return dataclasses.replace(rules, columns=(Column("1", chosen.order),))
+    alone = dataclasses.replace(rules, columns=(Column("1", chosen.order),))
+    # The score table of a column alone says what placement decides per column on the whole sheet.
+    return with_five_alike_full_house(alone) if strict_governs(rules, chosen) else alone
 
 
 def parse_options(pairs: Iterable[str]) -> dict[str, str]:

@@ -10,8 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kniffel.dice import Roll, roll_index
+from kniffel.dice import Roll, counts_of, roll_index
+from kniffel.rules.builtin import five_alike_as_full_house
 from kniffel.rules.model import Box, Column, Extra, Order, RuleSet, Section
+
+STRICT_EXTRA = 100
+"""What a further five of a kind counts in a column strict governs (the Kniffel article's strict Kniffel:
+"only a Kniffel in chance can 100 count, if one had before a Kniffel")."""
 
 
 @dataclass(frozen=True)
@@ -49,8 +54,21 @@ def is_five_alike(rules: RuleSet, roll: Roll) -> bool:
     return rules.five_box is not None and len(set(roll)) == 1
 
 
+def strict_governs(rules: RuleSet, column: Column) -> bool:
+    """Whether the strict variant (option ``strict=on``) rules ``column``: the columns it fills top to
+    bottom, the free ones it ordered and those already ordered so. Bottom-up and announced columns keep
+    their own rules."""
+    return column.order is Order.TOP_DOWN and rules.options.get("strict") == "on"
+
+
 def _base_points(rules: RuleSet, box: Box, roll: Roll) -> int:
     return int(rules.score_table[roll_index(rules.dice)[roll], rules.box_index[box.id]])
+
+
+def _strict_points(rules: RuleSet, box: Box, roll: Roll) -> int:
+    """What five alike give in ``box`` of a strict column: what the box asks for, a full house too (the
+    Kniffel article: "A Kniffel in fill House counts as fill House")."""
+    return five_alike_as_full_house(box).score(counts_of(roll))
 
 
 def placements(
@@ -111,13 +129,28 @@ def _column_placements(
     if not candidates:
         return {}
     five_key = rules.key(column, rules.box(rules.five_box)) if rules.five_box else None
-    if five_key is None or five_key not in filled or not is_five_alike(rules, roll):
+    if five_key is None or not is_five_alike(rules, roll):
         return {box: Placement(_base_points(rules, box, roll)) for box in candidates}
+    strict = strict_governs(rules, column)
+    if five_key not in filled:
+        # A first five of a kind is an ordinary roll (in a strict column also a full house).
+        points = _strict_points if strict else _base_points
+        return {box: Placement(points(rules, box, roll)) for box in candidates}
     armed = filled[five_key] > 0
     bonus = rules.extra_bonus if armed else 0
-    if rules.extra is Extra.NONE:
+    if strict and armed and bonus:
+        # Strict order leaves only the boxes below the five-of-a-kind box (Kniffel: chance); a further
+        # one counts 100 there, shown as extra=100 shows it: the bonus, with a lower box holding 0.
+        return {
+            box: Placement(
+                _base_points(rules, box, roll) if box.section is Section.UPPER else 0, STRICT_EXTRA
+            )
+            for box in candidates
+        }
+    if rules.extra is Extra.NONE or (rules.extra is Extra.HUNDRED and not armed):
+        # HUNDRED with the box struck: an ordinary roll, which its score table lets count as a full house.
         return {box: Placement(_base_points(rules, box, roll), bonus) for box in candidates}
-    if rules.extra is Extra.HUNDRED and armed:
+    if rules.extra is Extra.HUNDRED:
         return {
             box: Placement(_base_points(rules, box, roll) if box.section is Section.UPPER else 0, bonus)
             for box in candidates
@@ -134,9 +167,9 @@ def _column_placements(
             )
             for box in candidates
         }
-    # Forced joker (also HUNDRED with a struck box). In a column with a fill order or an announcement
-    # those decide where the roll goes; in a free column it must go to the matching upper box if that
-    # is free, else to a free lower box, else (0 points) to any free upper box.
+    # Forced joker. In a column with a fill order or an announcement those decide where the roll goes;
+    # in a free column it must go to the matching upper box if that is free, else to a free lower box,
+    # else (0 points) to any free upper box.
     allowed = candidates
     if column.order is Order.FREE:
         matching = [b for b in candidates if b.face == face]

@@ -1,7 +1,8 @@
 """A real server in a child process, for the tests, the end-to-end tests and the load benchmark.
 
 The server runs exactly as ``kniffel serve`` would (uvicorn, a database file), so a test can kill it
-with SIGKILL mid-game and start it again on the same database and port.
+with SIGKILL mid-game and start it again on the same database and port. Its solver tables go to
+``cache_dir`` (``KNIFFEL_CACHE_DIR``), so a test run never writes the user's own cache.
 """
 
 from __future__ import annotations
@@ -25,8 +26,16 @@ def free_port() -> int:
         return port
 
 
+START_TIMEOUT = 120.0
+"""Seconds a server may take to answer: importing numpy, numba and the app on a machine busy with other
+work has taken tens of seconds. :meth:`ServerProcess.start` returns as soon as it answers."""
+
+
 class ServerProcess:
-    """``python -m kniffel.web`` on 127.0.0.1; :meth:`start` returns once it answers."""
+    """``python -m kniffel.web`` on 127.0.0.1; :meth:`start` returns once it answers.
+
+    ``cache_dir`` is the solver's table cache for the server (``KNIFFEL_CACHE_DIR``); without it the
+    server inherits this process's environment, so tests pass their session's cache."""
 
     def __init__(
         self,
@@ -34,13 +43,15 @@ class ServerProcess:
         *,
         port: int | None = None,
         bot_delay: float = 0.0,
+        cache_dir: Path | None = None,
         env: dict[str, str] | None = None,
         log_path: Path | None = None,
     ) -> None:
         self.database_url = database_url
         self.port = port or free_port()
         self.bot_delay = bot_delay
-        self.env = {**os.environ, **(env or {})}
+        cache = {"KNIFFEL_CACHE_DIR": str(cache_dir)} if cache_dir is not None else {}
+        self.env = {**os.environ, **cache, **(env or {})}
         self.log_path = log_path
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -52,7 +63,7 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 20.0) -> ServerProcess:
+    def start(self, timeout: float = START_TIMEOUT) -> ServerProcess:
         command = [
             sys.executable,
             "-m",

@@ -1,0 +1,221 @@
+"""``kniffel rules ID``: one rule set in full, in the terminal and as JSON; what users see names the
+documents the rules come from, never the seed files; ``kniffel score --json`` gives each box its bonus."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from kniffel import rules
+from kniffel.cli import app
+from kniffel.rules.builtin import scoring_text
+
+
+def invoke(args: Sequence[str]) -> Result:
+    return CliRunner().invoke(app, list(args))
+
+
+def shown(*args: str) -> dict[str, Any]:
+    result = invoke(["rules", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def text(*args: str) -> str:
+    result = invoke(["rules", *args])
+    assert result.exit_code == 0, result.output
+    # Rich wraps long cells; the words are what matters.
+    return " ".join(result.stdout.replace("│", " ").split())
+
+
+# --- one rule set in full -------------------------------------------------------------------------
+
+
+def test_kniffel_in_full() -> None:
+    data = shown("kniffel")
+    assert (data["id"], data["name"], data["source"]) == (
+        "kniffel",
+        "Kniffel (Schmidt)",
+        "Wikipedia: Kniffel",
+    )
+    assert (data["dice"], data["rolls"]) == (5, 3)
+    assert data["columns"] == [{"id": "1", "order": "free", "fills": "any order"}]
+    boxes = {b["id"]: b for b in data["boxes"]}
+    assert list(boxes) == [b.id for b in rules.get("kniffel").boxes]
+    assert boxes["fives"]["scores"] == "sum of the fives"
+    assert boxes["fives"]["section"] == "upper"
+    assert boxes["full_house"]["scores"] == "25 for three of one face and two of another"
+    assert boxes["full_house"]["joker_points"] == 25
+    assert boxes["three_of_a_kind"]["scores"] == "sum of all dice for at least three alike"
+    assert boxes["small_straight"]["scores"] == "30 for four consecutive faces"
+    assert boxes["kniffel"]["scores"] == "50 for five alike"
+    assert boxes["chance"]["scores"] == "sum of all dice"
+    assert (boxes["kniffel"]["de"], boxes["three_of_a_kind"]["de"]) == ("Kniffel", "Dreierpasch")
+    assert data["upper_bonus"] == {"threshold": 63, "points": 35}
+    assert "matching upper box" in data["extra_rule"]
+    assert "+50 while the Kniffel box holds points" in data["extra_rule"]
+    assert (data["free_throws"], data["sharp"]) == (0, False)
+    options = {o["key"]: o for o in data["options"]}
+    assert list(options) == ["extra", "sharp", "strict", "five_full_house"]
+    assert options["extra"] == {
+        "key": "extra",
+        "values": ["50", "100"],
+        "default": "50",
+        "help": rules.options_for("kniffel")[0].help,
+        "value": "50",
+    }
+
+
+def test_options_change_what_is_shown() -> None:
+    data = shown("kniffel-4col", "--option", "strict=on", "-o", "extra=100")
+    assert [c["fills"] for c in data["columns"]] == [
+        "top to bottom",
+        "bottom to top",
+        "announced after the first roll",
+        "top to bottom",
+    ]
+    options = {o["key"]: o["value"] for o in data["options"]}
+    assert (options["strict"], options["extra"], options["sharp"]) == ("on", "100", "off")
+    boxes = {b["id"]: b for b in data["boxes"]}
+    # extra=100: five alike is a full house in every column.
+    assert boxes["full_house"]["scores"] == "25 for three of one face and two of another, or five alike"
+    assert "100 instead of a lower box's value" in data["extra_rule"]
+    assert "a further one counts 100" in data["extra_rule"]
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "box", "scores"),
+    [
+        ("yatzy", "one_pair", "sum of the highest pair"),
+        ("yatzy", "two_pairs", "sum of the two highest pairs of different faces"),
+        ("yatzy", "three_of_a_kind", "sum of three dice of one face (the highest face that has them)"),
+        ("yatzy", "small_straight", "sum of all dice for exactly 1-2-3-4-5"),
+        ("yatzy", "full_house", "sum of all dice for three of one face and two of another"),
+        ("knoeffel", "knoeffel", "20 for five alike"),
+        ("yatzy-deluxe", "two_triples", "30 for three of one face and three of another, or six alike"),
+        ("yatzy-deluxe", "full_house", "40 for four of one face and two of another, or six alike"),
+        ("yatzy-deluxe", "five_straight", "sum of all dice for five consecutive faces"),
+        ("yatzy-deluxe", "straight", "50 for six consecutive faces"),
+    ],
+)
+def test_every_kind_of_box_in_words(rules_id: str, box: str, scores: str) -> None:
+    assert {b["id"]: b["scores"] for b in shown(rules_id)["boxes"]}[box] == scores
+
+
+@pytest.mark.parametrize("rules_id", rules.available())
+def test_every_box_of_every_rule_set_is_described_from_its_scorer(rules_id: str) -> None:
+    """No scorer falls through to its class name: a new kind of box needs its words."""
+    for box in rules.get(rules_id).boxes:
+        words = scoring_text(box.score)
+        assert words != type(box.score).__name__
+        assert words[:1].islower() or words[:1].isdigit(), words
+
+
+def test_free_throws_and_columns_of_knoeffel() -> None:
+    data = shown("knoeffel", "-o", "free_throws_per_turn=2")
+    assert (data["free_throws"], data["free_throw_points"], data["free_throws_per_turn"]) == (3, 5, 2)
+    assert len(data["columns"]) == 2
+    words = text("knoeffel")
+    assert "Free throws 3 per column, at most 1 a turn; each one unused is worth 5 at the end" in words
+    assert "column 1: any order; column 2: any order" in words
+
+
+def test_the_terminal_view() -> None:
+    words = text("kniffel-4col")
+    assert words.startswith("Kniffel, four columns (kniffel-4col)")
+    for part in (
+        "Source Kniffel article (English translation)",
+        "Dice 5 dice, up to 3 rolls a turn",
+        "column 1: top to bottom; column 2: bottom to top; column 3: announced after the first roll; "
+        "column 4: any order",
+        "Upper bonus 35 when the upper boxes reach 63 per column",
+        "sum of the fives",
+        "25 for three of one face and two of another (as a joker: 25)",
+        "Sharp off",
+    ):
+        assert part in words, part
+    # Every option with its value, its values, its default and its meaning.
+    assert "strict off off|on off fill every free column top to bottom" in words
+    assert "kniffel-4col strict=on" in text("kniffel-4col", "-o", "strict=on")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["rules", "kniffle"], "unknown rule set 'kniffle'; choose one of: kniffel"),
+        (["rules", "yatzy", "-o", "extra=100"], "yatzy has no option 'extra'"),
+        (["rules", "kniffel", "-o", "strict"], "an option is key=value"),
+        (["rules", "-o", "strict=on"], "--option needs a rule set"),
+    ],
+)
+def test_bad_rules_arguments_are_one_line_errors(args: list[str], message: str) -> None:
+    result = invoke(args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_rules_without_id_still_lists_every_rule_set() -> None:
+    listed = json.loads(invoke(["rules", "--json"]).stdout)
+    assert [entry["id"] for entry in listed] == rules.available()
+    assert listed[0] == shown("kniffel")
+    words = text()
+    for rules_id in rules.available():
+        assert rules_id in words
+    assert "Wikipedia: Kniffel, 5" in words
+
+
+# --- what users see names documents, not files ------------------------------------------------------
+
+SEED_FILE_MARKS = (".txt", "000_", "001_", "002_", "003_", "004_", "seed 0", "seed0")
+
+
+def _assert_no_seed_files(output: str) -> None:
+    for mark in SEED_FILE_MARKS:
+        assert mark not in output, mark
+
+
+def test_no_seed_file_names_in_any_rules_output() -> None:
+    _assert_no_seed_files(invoke(["rules"]).stdout)
+    _assert_no_seed_files(invoke(["rules", "--json"]).stdout)
+    for rules_id in rules.available():
+        _assert_no_seed_files(invoke(["rules", rules_id]).stdout)
+        _assert_no_seed_files(invoke(["rules", rules_id, "--json"]).stdout)
+        # The web app lists describe() and the option help.
+        _assert_no_seed_files(json.dumps(rules.get(rules_id).describe(), ensure_ascii=False))
+        for option in rules.options_for(rules_id):
+            _assert_no_seed_files(option.help)
+
+
+# --- kniffel score --json: a bonus per placement ----------------------------------------------------
+
+
+def score(*args: str) -> dict[str, Any]:
+    result = invoke(["score", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_score_json_gives_each_placement_its_own_bonus() -> None:
+    """Column 4's Kniffel box holds 50, column 1's is free: only the column-4 placement earns the 50."""
+    data = score("--rules", "kniffel-4col", "--sheet", "4:kniffel=50", "--dice", "33333")
+    assert data["scores"]["4:threes"] == 15
+    assert data["bonus"]["4:threes"] == 50
+    assert (data["scores"]["1:ones"], data["bonus"]["1:ones"]) == (0, 0)
+    assert (data["scores"]["2:chance"], data["bonus"]["2:chance"]) == (15, 0)
+    assert set(data["bonus"]) == set(data["scores"]) == {"1:ones", "2:chance", "4:threes"}
+
+
+def test_score_table_shows_the_bonus_per_box_when_they_differ() -> None:
+    result = invoke(["score", "--rules", "kniffel-4col", "--sheet", "4:kniffel=50", "--dice", "33333"])
+    assert result.exit_code == 0
+    assert "Extra bonus for this roll" not in result.stdout
+    rows = {line.split("│")[1].strip(): line for line in result.stdout.splitlines() if line.count("│") > 3}
+    assert rows["4:threes"].split("│")[4].strip() == "50"
+    assert rows["1:ones"].split("│")[4].strip() == ""
