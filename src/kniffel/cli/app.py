@@ -279,8 +279,8 @@ def advise_command(
     """Every option in a situation with its value, best first.
 
     A value is the expected number of points still to come (this turn's included, the sheet's points
-    excluded) when playing optimally from there. "keep D D" holds those dice and throws the others;
-    "keep" alone throws all of them again.
+    excluded) when playing optimally from there. "roll keep D D" holds those dice and throws the others;
+    "roll" throws all of them again ("free ..." for a free throw).
     """
     from kniffel.solver import Advisor, table
 

@@ -196,7 +196,7 @@ def advise(advisor: Any, rules: RuleSet, s: Situation) -> list[dict[str, Any]]:
         free_throws_left=s.free_throws_left,
         free_throws_used=s.free_throws_used,
     )
-    return [{"action": o.action, "value": round(o.value, VALUE_DIGITS)} for o in options]
+    return [{"action": str(o.action), "value": round(o.value, VALUE_DIGITS)} for o in options]
 
 
 def options_table(options: list[dict[str, Any]]) -> Table:
