@@ -356,9 +356,10 @@ def simulate_command(
         str,
         typer.Option(
             "--strategy",
-            help="optimal (the solver's policy; single-column rule sets and Knoeffel), bot or bot:NAME.",
+            help="bot:optimal (the solver's policy, compiled for single-column rule sets and Knoeffel), "
+            "bot (the heuristic) or bot:NAME.",
         ),
-    ] = "optimal",
+    ] = "bot:optimal",
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games to play.", min=1)] = 10000,
     seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same result.")] = 0,
     plot: Annotated[
