@@ -81,18 +81,16 @@ class HeuristicPlanner:
 
     # --- the value of an entry -------------------------------------------------------------------
 
-    def column_state(self, entries: Mapping[str, int], column: Column) -> ColumnState:
-        rules = self.rules
+    def column_state(self, own: Mapping[str, int]) -> ColumnState:
+        """The state of a column whose filled boxes are ``own`` (box id -> points)."""
         upper_sum = 0
         mask = 0
         for i, box_id in enumerate(self.upper):
-            key = rules.key(column, rules.box(box_id))
-            if key in entries:
-                upper_sum += entries[key]
+            if box_id in own:
+                upper_sum += own[box_id]
             else:
                 mask |= 1 << i
-        open_boxes = sum(rules.key(column, box) not in entries for box in rules.boxes)
-        return ColumnState(upper_sum, mask, open_boxes)
+        return ColumnState(upper_sum, mask, len(self.rules.boxes) - len(own))
 
     def worth(self, state: ColumnState, box: Box, points: int, bonus: int) -> float:
         """What entering ``points`` (and earning ``bonus``) in ``box`` is worth."""
@@ -160,34 +158,35 @@ class HeuristicValuation:
         self.entries = game.sheet.entries
         self.free_throw_cost = self.rules.free_throw_points + planner.weights.free_throw_margin
         self.announce_margin = planner.weights.announce_margin
-        self._states: dict[str, ColumnState] = {}
+        self._columns: dict[str, tuple[tuple[tuple[str, int], ...], ColumnState]] = {}
 
-    def state(self, column: Column) -> ColumnState:
-        found = self._states.get(column.id)
+    def column(self, column: Column) -> tuple[tuple[tuple[str, int], ...], ColumnState]:
+        """The column's filled boxes (sorted (box id, points) pairs) and its state."""
+        found = self._columns.get(column.id)
         if found is None:
-            found = self._states[column.id] = self.planner.column_state(self.entries, column)
+            own = own_entries(self.rules, self.entries, column)
+            found = self._columns[column.id] = (tuple(sorted(own.items())), self.planner.column_state(own))
         return found
 
     def roll_values(self, column: Column, used: int, at_once: bool, announced: str | None) -> Matrix:
         # The free throws used change nothing: the lookahead charges them after the entry.
-        own = own_entries(self.rules, self.entries, column)
-        key = (column.id, tuple(sorted(own.items())), announced, at_once)
+        own, state = self.column(column)
         planner = self.planner
         alone = planner.alone[column.id]
         return planner.columns.get(
-            key,
+            (column.id, own, announced, at_once),
             lambda: best_entries(
                 alone,
-                own,
+                dict(own),
                 at_once,
                 announced,
-                lambda box_id, p: planner.worth(self.state(column), alone.box(box_id), p.points, p.bonus),
+                lambda box_id, p: planner.worth(state, alone.box(box_id), p.points, p.bonus),
             ),
         )
 
     def entry(self, key: str, placement: Placement, used: int) -> float:
         column, box = self.rules.locate(key)
-        return self.planner.worth(self.state(column), box, placement.points, placement.bonus)
+        return self.planner.worth(self.column(column)[1], box, placement.points, placement.bonus)
 
 
 __all__ = ["ColumnState", "HeuristicPlanner", "HeuristicValuation", "Weights"]
