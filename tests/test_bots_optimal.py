@@ -7,8 +7,9 @@ import statistics
 import pytest
 
 from kniffel import Game, SeededDice, bots, rules
-from kniffel.bots.optimal import ColumnPlanner, ExactPlanner, OptimalBot, planner_for
+from kniffel.bots import OptimalBot
 from kniffel.game import Announce, FreeThrow, Roll
+from kniffel.planning import ColumnPlanner, ExactPlanner, planner_for
 from kniffel.review import review
 from kniffel.rules import RuleSet
 from kniffel.solver import single_column
@@ -29,13 +30,20 @@ def test_optimal_is_registered_and_made_by_name() -> None:
 
 @pytest.mark.parametrize(
     ("rules_id", "options"),
-    [("yahtzee", {"joker": "free"}), ("kniffel", {}), ("knoeffel", {})],
+    [
+        ("yahtzee", {"joker": "free"}),
+        ("kniffel", {}),
+        ("knoeffel", {}),
+        ("kniffel", {"sharp": "on"}),
+        ("kniffel", {"strict": "on"}),
+    ],
 )
 def test_the_column_planner_reproduces_the_exact_solver_on_one_column(
     rules_id: str, options: dict[str, str]
 ) -> None:
-    """The expectimax over a turn with the table's values at its ends is the solver's own recursion:
-    on a single column the estimate must be exact (forced joker, free throws included)."""
+    """The lookahead over a turn with the table's values at its ends is the solver's own recursion:
+    on a single column the estimate must be exact (forced joker, free throws, the sharp variant's
+    throws at once and a fill order included)."""
     rs = single_column(rules.get(rules_id, options))
     exact = planner_for(rs)
     assert isinstance(exact, ExactPlanner)

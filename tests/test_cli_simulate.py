@@ -53,6 +53,13 @@ def test_the_heuristic_bot_plays_multi_column_sheets() -> None:
     assert data["min"] > 300, "three columns of a sensible bot score far above chance"
 
 
+def test_the_default_plays_multi_column_sheets_through_the_game() -> None:
+    data = run_json("--rules", "kniffel-3col", "--games", "1", "--seed", "1")
+    assert (data["strategy"], data["columns"], data["games"]) == ("bot:optimal", 3, 1)
+    assert "expected" not in data
+    assert data["min"] > 300
+
+
 def test_plot_writes_a_png_histogram(tmp_path: Path) -> None:
     plot = tmp_path / "scores.png"
     result = run("--rules", "yatzy", "--games", "2000", "--seed", "3", "--plot", str(plot))
@@ -64,9 +71,9 @@ def test_plot_writes_a_png_histogram(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--rules", "kniffel-4col"), "single-column"),
         (("--rules", "nope"), "unknown rule set"),
         (("--strategy", "perfect"), "unknown strategy"),
+        (("--strategy", "optimal"), "unknown strategy"),
         (("--plot", "/nonexistent-dir/x.png", "--games", "10"), "nonexistent-dir"),
     ],
 )

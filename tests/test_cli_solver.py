@@ -114,10 +114,10 @@ def test_a_yahtzee_is_best_scored_as_yahtzee() -> None:
 def test_every_keep_is_listed_with_the_pair_best() -> None:
     options = advise("--dice", "13356", "--rolls-left", "2")
     actions = [o["action"] for o in options]
-    assert actions[0] == "keep 3 3"
+    assert actions[0] == "roll keep 3 3"
     # 2 * 3 * 2 * 2 sub-multisets of 1 3 3 5 6, less keeping all five, plus a score per box
-    assert sum(a.startswith("keep") for a in actions) == 23
-    assert "keep" in actions
+    assert sum(a.startswith("roll") for a in actions) == 23
+    assert "roll" in actions
     assert sum(a.startswith("score") for a in actions) == 13
 
 
@@ -134,7 +134,7 @@ def test_values_exclude_the_sheet_points_but_count_the_upper_bonus() -> None:
 def test_knoeffel_advice_offers_free_throws_after_the_last_roll() -> None:
     base = ["advise", "--rules", "knoeffel", "--dice", "12336", "--rolls-left", "0"]
     options = run_json([*base, "--free-throws-left", "2"])["options"]
-    assert any(o["action"].startswith("keep") for o in options)  # each a free throw
+    assert any(o["action"].startswith("free") for o in options)  # each a free throw
     spent = run_json([*base, "--free-throws-left", "2", "--free-throws-used", "1"])["options"]
     assert all(o["action"].startswith("score") for o in spent)  # one free throw per turn
     none_left = run_json([*base, "--free-throws-left", "0"])["options"]
@@ -146,7 +146,7 @@ def test_knoeffel_advice_offers_free_throws_after_the_last_roll() -> None:
 def test_advise_table_output() -> None:
     result = invoke(["advise", *YAHTZEE, "--dice", "13356", "--rolls-left", "2"])
     assert result.exit_code == 0, result.output
-    assert "keep 3 3" in result.stdout
+    assert "roll keep 3 3" in result.stdout
 
 
 def test_batch_answers_every_line_and_flags_bad_ones(tmp_path: Path) -> None:
@@ -182,7 +182,7 @@ def test_a_clean_batch_from_stdin_exits_0() -> None:
     assert result.exit_code == 0, result.output
     first, second = (json.loads(x) for x in result.stdout.splitlines())
     assert first == second
-    assert first["options"][0]["action"] == "keep 2 2 2"
+    assert first["options"][0]["action"] == "roll keep 2 2 2"
 
 
 @pytest.mark.parametrize(
@@ -239,7 +239,7 @@ def test_advice_values_keep_their_full_precision() -> None:
     options = advise("--dice", "13356", "--rolls-left", "2")
     assert any(round(o["value"], 4) != o["value"] for o in options)
     advisor = yahtzee_advisor()
-    (best,) = [o for o in advisor.options({}, (1, 3, 3, 5, 6), 2) if o.action == options[0]["action"]]
+    (best,) = [o for o in advisor.options({}, (1, 3, 3, 5, 6), 2) if str(o.action) == options[0]["action"]]
     assert options[0]["value"] == best.value
 
 

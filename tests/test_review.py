@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kniffel import Game, SeededDice, bots, rules
-from kniffel.bots.optimal import OptimalBot
+from kniffel.bots import OptimalBot
 from kniffel.game import Roll, Score
 from kniffel.review import ACCURACY_SCALE, PlayerSummary, review
 from kniffel.solver import Advisor, table
@@ -38,7 +38,7 @@ def test_a_blunder_costs_what_the_advisor_says() -> None:
     first = result.decisions[0]
     assert (first.player, first.chosen, first.best) == ("Ada", "score chance", "score yahtzee")
     assert (first.number, first.round, first.dice, first.rolls_left) == (2, 1, (6, 6, 6, 6, 6), 2)
-    options = {o.action: o.value for o in Advisor(table(YAHTZEE)).options({}, [6] * 5, 2)}
+    options = {str(o.action): o.value for o in Advisor(table(YAHTZEE)).options({}, [6] * 5, 2)}
     assert first.loss == pytest.approx(options["score yahtzee"] - options["score chance"])
     assert first.loss > 20
     assert ada.loss == pytest.approx(first.loss)
@@ -135,3 +135,26 @@ def test_hint_before_the_first_roll_and_for_an_estimated_rule_set() -> None:
     assert result.exit_code == 0, result.output
     assert "roll first" in result.stdout
     assert "estimates built from single-column tables" in result.stdout
+
+
+def test_hints_print_actions_as_the_prompt_takes_them() -> None:
+    from kniffel.cli import app
+    from kniffel.cli.reviewing import hint_lines
+    from kniffel.planning import Choice
+
+    lines = hint_lines([Choice(Roll(keep=(3, 3)), 20.0), Choice(Roll(), 18.5), Choice(Score("chance"), 17.0)])
+    assert [line.split("  ")[1].strip() for line in lines] == [
+        "1. roll keep 3 3",
+        "2. roll",
+        "3. score chance",
+    ]
+    assert lines[1].endswith("-1.50")
+
+    args = ["play", "-r", "yahtzee", "-o", "joker=free", "-p", "Ada", "--seed", "5"]
+    shown = CliRunner().invoke(app, args, input="r\nhint 1\nq\n")
+    assert shown.exit_code == 0, shown.output
+    best = shown.stdout.split("Best options")[1].splitlines()[1].split("1. ")[1].split("  ")[0].strip()
+    assert best.startswith(("roll", "score"))
+    typed = CliRunner().invoke(app, args, input=f"r\n{best}\nq\n")  # the same dice: the same seed
+    assert typed.exit_code == 0, typed.output
+    assert "error" not in typed.stdout + typed.stderr

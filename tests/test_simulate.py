@@ -13,7 +13,7 @@ import pytest
 from kniffel import Game, rules
 from kniffel.game import FreeThrow, Roll, Score, Strike
 from kniffel.rules import RuleSet
-from kniffel.simulate import SimulationError, optimal_rules, plot_histogram, simulate
+from kniffel.simulate import SimulationError, compiled_rules, plot_histogram, simulate
 from kniffel.solver import Advisor, Solution, solve
 from kniffel.solver.play import play, trace
 from test_solver_values import REDUCED, solved
@@ -102,6 +102,7 @@ def test_optimal_mean_converges_to_the_expected_score() -> None:
         solution=solved("yahtzee", (("joker", "free"),)),
     )
     assert result.expected == pytest.approx(254.5896, abs=1e-4)
+    assert result.strategy == "bot:optimal"
     assert abs(result.mean - 254.5896) < 3 * result.stderr
     assert 0.6 < result.upper_bonus_rate < 0.75  # about 68% with optimal play
     assert result.five_rate is not None
@@ -158,6 +159,7 @@ def test_bot_strategy_plays_whole_games_reproducibly() -> None:
         ({"games": 0, "seed": 1}, "positive"),
         ({"games": 10, "seed": 1.5}, "seed"),
         ({"games": 10, "seed": 1, "strategy": "random"}, "unknown strategy"),
+        ({"games": 10, "seed": 1, "strategy": "optimal"}, r"unknown strategy .*bot:optimal"),
         ({"games": 10, "seed": 1, "strategy": "bot:nobody"}, "unknown bot"),
     ],
 )
@@ -166,12 +168,23 @@ def test_bad_requests_are_refused(kwargs: dict[str, object], message: str) -> No
         simulate(rules.get("yatzy"), **kwargs)  # type: ignore[arg-type]
 
 
-def test_optimal_play_needs_free_columns() -> None:
-    with pytest.raises(SimulationError, match="single-column"):
-        simulate(rules.get("kniffel-3col"), games=10, seed=1)
-    knoeffel = optimal_rules(rules.get("knoeffel"))
+def test_bot_optimal_is_compiled_where_the_solver_covers_the_rules() -> None:
+    yatzy = rules.get("yatzy")
+    assert compiled_rules(yatzy) is yatzy
+    knoeffel = compiled_rules(rules.get("knoeffel"))
+    assert knoeffel is not None
     assert not knoeffel.multi_column
     assert knoeffel.free_throws == 3
+    assert compiled_rules(rules.get("kniffel-3col")) is None  # fill orders and an announced column
+    assert compiled_rules(rules.get("kniffel-4col")) is None
+
+
+def test_bot_optimal_plays_through_the_game_where_it_cannot_be_compiled(solver_cache: Path) -> None:
+    result = simulate(rules.get("kniffel-3col"), strategy="bot:optimal", games=1, seed=2)
+    assert (result.strategy, result.columns, result.games, result.expected) == ("bot:optimal", 3, 1, None)
+    assert result.min > 300, "three columns of a sensible bot score far above chance"
+    with pytest.raises(SimulationError, match="of no use"):
+        simulate(rules.get("kniffel-3col"), games=1, seed=2, solution=solved("yahtzee", ()))
 
 
 def test_histogram_is_drawn(tmp_path: Path) -> None:

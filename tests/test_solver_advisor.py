@@ -1,4 +1,4 @@
-"""The advisor and the optimal strategy: values of every option, consistent with the solved table, and
+"""The advisor: values of every option, as the game's actions, consistent with the solved table, and
 option by option equal to the peer package ``yatzy-solver`` where it is installed."""
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ import pytest
 
 from kniffel import rules
 from kniffel.dice import sorted_rolls
-from kniffel.rules import Section
-from kniffel.solver import Advisor, Strategy
+from kniffel.game import Action, FreeThrow, Roll, Score
 from kniffel.keeps import keep_lattice
+from kniffel.rules import Section
+from kniffel.solver import Advisor
 from test_solver_values import solved
 
 
@@ -26,20 +27,24 @@ def advisor(rules_id: str = "yahtzee", joker: str = "free") -> Advisor:
 
 def test_the_classic_opening_keeps_the_pair() -> None:
     options = advisor().options({}, [1, 3, 3, 5, 6], rolls_left=2)
-    assert options[0].action == "keep 3 3"
+    assert options[0].action == Roll(keep=(3, 3))
+    assert str(options[0].action) == "roll keep 3 3"
     assert options[0].keep == (3, 3)
+    assert options[0].to_json() == {"action": "roll keep 3 3", "value": options[0].value}
     assert [o.value for o in options] == sorted((o.value for o in options), reverse=True)
-    actions = [o.action for o in options]
-    assert "keep" in actions  # reroll everything
-    assert "keep 1 3 3 5 6" not in actions
+    actions = [str(o.action) for o in options]
+    assert "roll" in actions  # reroll everything
+    assert "roll keep 1 3 3 5 6" not in actions
     assert len(actions) == len(set(actions)) == 13 + 23  # 24 distinct holds, less "keep all"
+    assert all(Action.parse(text) == o.action for text, o in zip(actions, options, strict=True))
 
 
 def test_last_throw_offers_only_scores() -> None:
     options = advisor().options({"chance": 20}, [2, 3, 4, 5, 5], rolls_left=0)
     assert all(o.is_score for o in options)
     assert {o.box for o in options} == set(rules.get("yahtzee").box_keys) - {"chance"}
-    assert options[0].action == "score large_straight" or options[0].action == "score small_straight"
+    assert options[0].action in (Score("large_straight"), Score("small_straight"))
+    assert all(isinstance(o.action, Score) and o.box == o.action.box and o.keep is None for o in options)
 
 
 def test_a_turn_is_worth_the_mean_of_its_best_first_throws() -> None:
@@ -81,10 +86,11 @@ def test_sheets_an_ordered_column_cannot_reach_are_refused() -> None:
         adv.options({"twos": 4}, [1, 1, 2, 3, 4], 0)
 
 
-def test_strategy_chooses_the_best_option() -> None:
-    strategy = Strategy(solved("yahtzee", (("joker", "free"),)))
-    assert strategy.choose({}, [1, 3, 3, 5, 6], 2).keep == (3, 3)
-    assert strategy.choose({}, [6, 6, 6, 6, 6], 2).box == "yahtzee"
+def test_best_is_the_first_option() -> None:
+    adv = advisor()
+    assert adv.best({}, [1, 3, 3, 5, 6], 2).keep == (3, 3)
+    assert adv.best({}, [6, 6, 6, 6, 6], 2).box == "yahtzee"
+    assert adv.best({}, [6, 6, 6, 6, 6], 2) == adv.options({}, [6, 6, 6, 6, 6], 2)[0]
 
 
 def test_free_throws_are_offered_after_the_last_regular_throw() -> None:
@@ -92,6 +98,8 @@ def test_free_throws_are_offered_after_the_last_regular_throw() -> None:
     options = adv.options({}, [1, 2, 3, 3, 6], 0, free_throws_left=3)
     assert any(o.free_throw for o in options)
     assert all(o.free_throw for o in options if o.keep is not None)
+    assert FreeThrow(keep=(3, 3)) in {o.action for o in options}
+    assert not any(type(o.action) is Roll for o in options)
     assert not any(o.keep is not None for o in adv.options({}, [1, 2, 3, 3, 6], 0, free_throws_left=0))
     used = adv.options({}, [1, 2, 3, 3, 6], 0, free_throws_left=2, free_throws_used=1)
     assert all(o.is_score for o in used)
@@ -161,7 +169,11 @@ def test_option_values_equal_the_peer_solver(
             action.replace("five_of_a_kind", five or "").replace("keep -", "keep"): value
             for action, value in peer.option_values(notation)
         }
-        mine = {o.action: o.value for o in ours.options(filled, dice, rolls_left)}
+        # the peer writes "keep 3 3" (and "keep" for all dice) where the game writes "roll keep 3 3"
+        mine = {
+            str(o.action).replace("roll keep", "keep").replace("roll", "keep"): o.value
+            for o in ours.options(filled, dice, rolls_left)
+        }
         assert mine.keys() == theirs.keys(), notation
         for action, value in mine.items():
             assert value == pytest.approx(theirs[action], abs=1e-6), (notation, action)

@@ -2,11 +2,11 @@
 
 A *decision* is anything a player chooses after seeing dice: what to keep before a throw (regular or
 free), what to announce, where to score or what to strike. The first throw of a turn is not one. Each
-decision is valued by the bot's planner (:mod:`kniffel.bots.optimal`) as the expected points still to
-come; its *loss* is the best option's value less the chosen one's, so optimal play loses 0.
+decision is valued by the optimal planner (:func:`kniffel.planning.planner_for`) as the expected points
+still to come; its *loss* is the best option's value less the chosen one's, so optimal play loses 0.
 
 For rule sets the exact solver covers (one column that is not announced) the values are exact. For the
-others (several columns, announced columns) they come from the column-table estimate the optimal bot
+others (several columns, announced columns) they come from the column-table estimate ``bot:optimal``
 plays by; such a review says ``exact: false`` and its losses measure the distance from that bot's play,
 not from perfect play.
 
@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from kniffel.game import Action, Game, Roll, Score, Strike
+from kniffel.planning import planner_for
 
 TOLERANCE = 1e-6
 """A decision within this many expected points of the best counts as optimal (rounding noise)."""
@@ -130,10 +131,8 @@ def _undiced(action: Action) -> Action:
 def review(game: Game, *, directory: Path | None = None) -> Review:
     """Review every decision in ``game``'s log (finished or not). The first review of a rule set may
     solve tables (seconds)."""
-    from kniffel.bots.optimal import planner_for
-
     rules = game.rules
-    planner = planner_for(rules, directory)
+    planner = planner_for(rules, directory=directory)
     replay = Game(rules, list(game.players))
     decisions: list[Decision] = []
     turns = [0] * len(game.players)

@@ -3,14 +3,16 @@
 >>> from kniffel import rules
 >>> from kniffel.simulate import simulate
 >>> result = simulate(rules.get("yahtzee", {"joker": "free"}), games=100_000, seed=1)   # doctest: +SKIP
->>> round(result.mean, 1), result.games                                                # doctest: +SKIP
-(254.6, 100000)
+>>> round(result.mean, 1), result.games, result.strategy                               # doctest: +SKIP
+(254.6, 100000, 'bot:optimal')
 
-``strategy="optimal"`` plays the solver's optimal policy (single-column rule sets; a Knöffel sheet's
-columns are alike and independent for the policy, so one column is played), all games at once in compiled
-code (:mod:`kniffel.solver.play`). ``strategy="bot"`` (or any ``bot:NAME`` of :mod:`kniffel.bots`) plays
-each game through :class:`~kniffel.game.Game`, slowly, on every rule set. The same seed gives the same
-games: game ``i`` draws its dice from a stream derived from ``(seed, i)`` alone.
+Strategies are the bots of :mod:`kniffel.bots`: ``bot`` (the heuristic), ``bot:optimal`` or any
+``bot:NAME``. Each game is played through :class:`~kniffel.game.Game`, on every rule set, except where
+``bot:optimal`` is the solver's optimal policy: single-column rule sets the solver covers, and sheets of
+alike free columns (Knöffel), whose columns are independent for the policy, so one column is played.
+Those games are played all at once in compiled code (:mod:`kniffel.solver.play`), thousands a second.
+The same seed gives the same games: game ``i`` draws its dice from a stream derived from ``(seed, i)``
+alone.
 """
 
 from __future__ import annotations
@@ -25,13 +27,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from kniffel import bots
 from kniffel.errors import KniffelError
-from kniffel.rules import Order, RuleSet
+from kniffel.game import Game, SeededDice
+from kniffel.planning import is_exact
+from kniffel.rules import Order, RuleSet, single_column
 
 if TYPE_CHECKING:
     from kniffel.solver import Solution
 
-STRATEGIES = ("optimal", "bot")
+OPTIMAL = "bot:optimal"
+"""The strategy that :func:`simulate` plays in compiled code where the rules allow."""
 
 
 class SimulationError(KniffelError):
@@ -57,7 +63,7 @@ class SimulationResult:
     extra_bonuses: float
     """Extra bonuses (further five of a kinds) per game."""
     columns: int = 1
-    """Columns played per game (1 for the optimal strategy, which plays one column of Knöffel)."""
+    """Columns played per game (1 for compiled optimal play, which plays one column of Knöffel)."""
     expected: float | None = None
     """The exact expected score of the strategy, where known (optimal play)."""
 
@@ -122,47 +128,46 @@ class SimulationResult:
 def simulate(
     rules: RuleSet,
     *,
-    strategy: str = "optimal",
+    strategy: str = OPTIMAL,
     games: int,
     seed: int,
     progress: Callable[[int, int], None] | None = None,
     solution: Solution | None = None,
 ) -> SimulationResult:
-    """Play ``games`` games of ``rules`` with ``strategy`` (``"optimal"``, ``"bot"`` or ``"bot:NAME"``).
+    """Play ``games`` games of ``rules`` with ``strategy`` (``"bot"``, ``"bot:optimal"`` or any
+    ``"bot:NAME"`` of :func:`kniffel.bots.available`).
 
-    ``progress(done, games)`` is called as games complete. For the optimal strategy the solved table comes
-    from :func:`kniffel.solver.table` (the disk cache) unless ``solution`` (a
-    :class:`~kniffel.solver.Solution` of the same rules) is given. Raises :class:`SimulationError` for a
-    bad request.
+    ``progress(done, games)`` is called as games complete. Where ``bot:optimal`` is played in compiled
+    code (see :func:`compiled_rules`) the solved table comes from :func:`kniffel.solver.table` (the disk
+    cache) unless ``solution`` (a :class:`~kniffel.solver.Solution` of those rules) is given. Raises
+    :class:`SimulationError` for a bad request.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise SimulationError(f"the number of games must be a positive whole number, got {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise SimulationError(f"the seed must be a whole number, got {seed!r}")
-    if strategy == "optimal":
-        return _optimal(rules, games, seed, progress, solution)
-    if strategy == "bot" or strategy.startswith("bot:"):
-        return _bots(rules, strategy, games, seed, progress)
-    raise SimulationError(f"unknown strategy {strategy!r}; choose optimal, bot or bot:NAME")
+    if strategy != "bot" and not strategy.startswith("bot:"):
+        raise SimulationError(f"unknown strategy {strategy!r}; choose one of: {', '.join(bots.available())}")
+    compiled = compiled_rules(rules) if strategy == OPTIMAL else None
+    if compiled is not None:
+        return _compiled(rules, compiled, games, seed, progress, solution)
+    if solution is not None:
+        raise SimulationError(f"{strategy} plays {rules.id} through the game: a solved table is of no use")
+    return _bots(rules, strategy, games, seed, progress)
 
 
-def optimal_rules(rules: RuleSet) -> RuleSet:
-    """The rule set the optimal strategy plays: ``rules`` itself, or one column of a sheet whose columns
-    are all filled freely (Knöffel); :class:`SimulationError` for other multi-column sheets."""
-    from kniffel.solver import single_column
-
-    if not rules.multi_column:
-        return rules
-    if all(c.order is Order.FREE for c in rules.columns):
-        return single_column(rules)
-    raise SimulationError(
-        f"{rules.id}: the optimal strategy plays single-column rule sets (its columns have fill orders); "
-        "use --strategy bot"
-    )
+def compiled_rules(rules: RuleSet) -> RuleSet | None:
+    """The rule set whose optimal play stands for ``bot:optimal``'s on ``rules`` in compiled code:
+    ``rules`` itself where the solver covers them, one column of a sheet whose columns are all filled
+    freely (Knöffel), else None (the bot then plays through the game)."""
+    if rules.multi_column and all(c.order is Order.FREE for c in rules.columns):
+        rules = single_column(rules)
+    return rules if is_exact(rules) else None
 
 
-def _optimal(
+def _compiled(
     rules: RuleSet,
+    played_rules: RuleSet,
     games: int,
     seed: int,
     progress: Callable[[int, int], None] | None,
@@ -171,21 +176,17 @@ def _optimal(
     from kniffel import solver
     from kniffel.solver import play
 
-    played_rules = optimal_rules(rules)
-    try:
-        if solution is None:
-            solution = solver.table(played_rules)
-        elif solution.rules != played_rules:
-            raise SimulationError(f"the table given is for {solution.rules.id}, not {played_rules.id}")
-    except solver.UnsupportedRulesError as error:
-        raise SimulationError(str(error)) from None
+    if solution is None:
+        solution = solver.table(played_rules)
+    elif solution.rules != played_rules:
+        raise SimulationError(f"the table given is for {solution.rules.id}, not {played_rules.id}")
     play.play(solution, 1, seed)  # load (or compile) the kernels outside the timing
     played = play.play(solution, games, seed, progress=progress)
     five = solution.compiled.five >= 0
     return SimulationResult(
         rules.id,
         dict(rules.options),
-        "optimal",
+        OPTIMAL,
         seed,
         played.scores,
         played.seconds,
@@ -203,13 +204,11 @@ def _bots(
     seed: int,
     progress: Callable[[int, int], None] | None,
 ) -> SimulationResult:
-    from kniffel import bots
-    from kniffel.game import Game, SeededDice
     from kniffel.solver.play import MASK64, stream_base
 
     try:
         bots.make(strategy, seed=0)
-    except ValueError as error:
+    except bots.BotError as error:
         raise SimulationError(str(error)) from None
     scores = np.zeros(games, dtype=np.int64)
     bonus = five = extras = 0

@@ -320,8 +320,8 @@ def advise_command(
     """Every option in a situation with its value, best first.
 
     A value is the expected number of points still to come (this turn's included, the sheet's points
-    excluded) when playing optimally from there. "keep D D" holds those dice and throws the others;
-    "keep" alone throws all of them again.
+    excluded) when playing optimally from there. "roll keep D D" holds those dice and throws the others;
+    "roll" throws all of them again ("free ..." for a free throw).
     """
     from kniffel.solver import Advisor, table
 
@@ -432,9 +432,10 @@ def simulate_command(
         str,
         typer.Option(
             "--strategy",
-            help="optimal (the solver's policy; single-column rule sets and Knoeffel), bot or bot:NAME.",
+            help="bot:optimal (the solver's policy, compiled for single-column rule sets and Knoeffel), "
+            "bot (the heuristic) or bot:NAME.",
         ),
-    ] = "optimal",
+    ] = "bot:optimal",
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games to play.", min=1)] = 10000,
     seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same result.")] = 0,
     plot: Annotated[

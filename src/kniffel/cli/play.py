@@ -193,15 +193,7 @@ class Session:
 
     @staticmethod
     def _make_bots(specs: Mapping[int, str], seed: int | None) -> dict[int, Bot]:
-        bots: dict[int, Bot] = {}
-        for i, spec in specs.items():
-            try:
-                bots[i] = make_bot(spec, seed=bot_seed(seed, i))
-            except ValueError as error:
-                # bots.make refuses an unknown name with a plain ValueError (not yet a KniffelError);
-                # caught at this one call only, so nothing else is hidden.
-                raise CliError(str(error)) from None
-        return bots
+        return {i: make_bot(spec, seed=bot_seed(seed, i)) for i, spec in specs.items()}
 
     def prepare_bots(self) -> None:
         """Load (or solve, once) the tables bots need before play starts, not in the middle of it."""

@@ -1,7 +1,8 @@
 """Advice at the terminal: hints during play and the review of a game, as Rich tables.
 
-Both ask the optimal bot's planner (:mod:`kniffel.bots.optimal`), so they cover every rule set: exactly
-where the solver does, else with the estimate the optimal bot plays by (and they say so).
+Both ask the optimal planner (:mod:`kniffel.planning`), so they cover every rule set: exactly where the
+solver does, else with the estimate ``bot:optimal`` plays by (and they say so). Actions are printed in
+the game's text form (``roll keep 3 3``), which the prompt takes as typed.
 """
 
 from __future__ import annotations
@@ -12,14 +13,13 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 
 from kniffel.game import Game, Score, Strike
+from kniffel.planning import Choice, planner_for
 
 if TYPE_CHECKING:
-    from kniffel.bots.optimal import Choice
     from kniffel.review import Review
 
 ESTIMATE_NOTE = (
-    "Values for this rule set are estimates built from single-column tables (the optimal bot's view), "
-    "not exact."
+    "Values for this rule set are estimates built from single-column tables (bot:optimal's view), not exact."
 )
 MISTAKE = 0.005
 """Decisions that lost less than this (in expected points) are not listed as mistakes."""
@@ -28,8 +28,6 @@ MISTAKE = 0.005
 def hint_choices(game: Game, count: int) -> tuple[list[Choice], bool]:
     """The ``count`` best options of the player to move and whether the values are exact. A strike is
     left out where scoring the same box is listed too (scoring never pays less)."""
-    from kniffel.bots.optimal import planner_for
-
     planner = planner_for(game.rules)
     choices = planner.choices(game)
     scored = {c.action.box for c in choices if isinstance(c.action, Score)}
@@ -45,13 +43,8 @@ def hint_lines(choices: Sequence[Choice]) -> list[str]:
     for n, choice in enumerate(choices, 1):
         loss = best - choice.value
         cost = "best" if n == 1 else f"-{loss:.2f}"
-        lines.append(f"  {n}. {short(str(choice.action)):<28} {choice.value:8.2f}  {cost}")
+        lines.append(f"  {n}. {choice.action!s:<28} {choice.value:8.2f}  {cost}")
     return lines
-
-
-def short(action: str) -> str:
-    """``roll keep 3 3`` as the prompt takes it: ``keep 3 3``."""
-    return action.removeprefix("roll ") if action != "roll" else "reroll all"
 
 
 def summary_table(review: Review) -> Table:
@@ -101,8 +94,8 @@ def decisions_table(
             str(d.round),
             " ".join(map(str, d.dice)),
             str(d.rolls_left),
-            short(d.chosen),
-            short(d.best),
+            d.chosen,
+            d.best,
             f"{d.loss:.2f}",
         )
     return table

@@ -186,7 +186,7 @@ def advise(advisor: Any, rules: RuleSet, s: ColumnSituation) -> list[dict[str, A
         free_throws_left=s.free_throws_left,
         free_throws_used=s.free_throws_used,
     )
-    return [{"action": o.action, "value": o.value} for o in options]
+    return [{"action": str(o.action), "value": o.value} for o in options]
 
 
 def advise_situation(situation: Situation) -> tuple[list[dict[str, Any]], bool]:

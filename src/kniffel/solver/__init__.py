@@ -4,14 +4,14 @@
 >>> solved = solver.table(rules.get("yahtzee", {"joker": "free"}))   # doctest: +SKIP
 >>> round(solved.expected_score, 4)                                   # doctest: +SKIP
 254.5896
->>> solver.Advisor(solved).best({}, [1, 3, 3, 5, 6], rolls_left=2).action   # doctest: +SKIP
-'keep 3 3'
+>>> str(solver.Advisor(solved).best({}, [1, 3, 3, 5, 6], rolls_left=2).action)   # doctest: +SKIP
+'roll keep 3 3'
 """
 
 from __future__ import annotations
 
 from kniffel.rules import single_column
-from kniffel.solver.advisor import Advisor, Option, State, Strategy
+from kniffel.solver.advisor import Advisor, Option, State
 from kniffel.solver.cache import cache_dir, table
 from kniffel.solver.compile import (
     SOLVER_VERSION,
@@ -28,7 +28,6 @@ __all__ = [
     "Option",
     "Solution",
     "State",
-    "Strategy",
     "UnsupportedRulesError",
     "cache_dir",
     "compile_rules",

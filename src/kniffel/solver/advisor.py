@@ -1,4 +1,4 @@
-"""The value of every option in a situation, from a solved table: hints, reviews and the optimal bot.
+"""The value of every option in a situation, from a solved table: what exact planning and advice read.
 
 A *situation* is a single-column sheet (box id -> points), the dice on the table, the throws left and,
 where the rules need them, whether the last throw was of all dice at once (sharp) and the free throws
@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.dice import validate_dice
+from kniffel.game import FreeThrow, Roll, Score
 from kniffel.keeps import keep_lattice
 from kniffel.rules import Section, placements
 from kniffel.solver import turn
@@ -23,22 +24,33 @@ from kniffel.solver.dp import Solution
 
 @dataclass(frozen=True)
 class Option:
-    """One thing the player may do now, with its value."""
+    """One thing the player may do now, with its value: ``Score(box)``, ``Roll(keep=...)`` (hold those
+    dice, throw the others) or ``FreeThrow(keep=...)`` (the same, paid from the free throws)."""
 
-    action: str
-    """``"score BOX"``, or ``"keep D D ..."`` with the held dice ascending (``"keep"`` rerolls all)."""
+    action: Score | Roll
     value: float
-    box: str | None = None
-    keep: tuple[int, ...] | None = None
-    free_throw: bool = False
-    """The throw after this keep is a free throw (it costs one)."""
+
+    @property
+    def box(self) -> str | None:
+        """The box to score in, for a score."""
+        return self.action.box if isinstance(self.action, Score) else None
+
+    @property
+    def keep(self) -> tuple[int, ...] | None:
+        """The dice held, for a throw (ascending; ``()`` throws all)."""
+        return self.action.keep if isinstance(self.action, Roll) else None
+
+    @property
+    def free_throw(self) -> bool:
+        """The throw after this keep is a free throw (it costs one)."""
+        return isinstance(self.action, FreeThrow)
 
     @property
     def is_score(self) -> bool:
-        return self.box is not None
+        return isinstance(self.action, Score)
 
     def to_json(self) -> dict[str, object]:
-        return {"action": self.action, "value": self.value}
+        return {"action": str(self.action), "value": self.value}
 
 
 @dataclass(frozen=True)
@@ -112,7 +124,8 @@ class Advisor:
         free_throws_left: int | None = None,
         free_throws_used: int = 0,
     ) -> list[Option]:
-        """Every legal option, best first (ties: scoring before keeping, then as listed by the rules).
+        """Every legal option, best first (ties: scoring before throwing, boxes as listed by the rules,
+        keeps smallest first).
 
         ``rolls_left`` counts the regular throws still allowed this turn; ``thrown_at_once`` defaults to
         "this is the turn's first throw"; ``free_throws_used`` are those already taken this turn.
@@ -128,24 +141,23 @@ class Advisor:
         if s.mask == c.full_mask:
             raise ValueError("the sheet is full")
         result = [
-            Option(f"score {key}", value, box=key)
+            Option(Score(key), value)
             for key, value in self._score_values(filled, s, roll, thrown_at_once).items()
         ]
         usable = max(0, min(c.free_per_turn - free_throws_used, s.free))
         keep_values: npt.NDArray[np.float64] | None = None
-        free_throw = False
+        throw: type[Roll] = Roll
         if rolls_left > 0:
             keep_values = self._keep_values(s, s.free, rolls_left - 1, usable)
         elif usable > 0:
             keep_values = self._keep_values(s, s.free - 1, 0, usable - 1)
-            free_throw = True
+            throw = FreeThrow
         if keep_values is not None:
             for keep in self._keeps.keeps_of(roll):
                 if len(keep) == len(roll):
                     continue
-                action = " ".join(["keep", *map(str, keep)])
                 value = float(keep_values[self._keeps.index(keep)])
-                result.append(Option(action, value, keep=keep, free_throw=free_throw))
+                result.append(Option(throw(keep=keep), value))
         result.sort(key=lambda o: -o.value)
         return result
 
@@ -201,33 +213,3 @@ class Advisor:
 
     def _keep_values(self, s: State, free: int, stages: int, usable: int) -> npt.NDArray[np.float64]:
         return self._turns.keep_values(s.mask, s.armed, free, s.up, stages, usable)
-
-
-class Strategy:
-    """The optimal policy of a solved single-column rule set, for bots and simulations."""
-
-    name = "optimal"
-
-    def __init__(self, solution: Solution) -> None:
-        self.advisor = Advisor(solution)
-
-    def choose(
-        self,
-        filled: Mapping[str, int],
-        dice: Sequence[int],
-        rolls_left: int,
-        *,
-        thrown_at_once: bool | None = None,
-        free_throws_left: int | None = None,
-        free_throws_used: int = 0,
-    ) -> Option:
-        """The best action: an :class:`Option` with ``box`` (score there) or ``keep`` (hold these dice and
-        throw the rest; ``free_throw`` if that throw is a free one)."""
-        return self.advisor.best(
-            filled,
-            dice,
-            rolls_left,
-            thrown_at_once=thrown_at_once,
-            free_throws_left=free_throws_left,
-            free_throws_used=free_throws_used,
-        )

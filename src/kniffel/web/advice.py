@@ -1,9 +1,9 @@
 """The hook to the solver's advisor: hints during play and the review after a game.
 
 The exact solver covers single-column rule sets only; this module is the one place in the web package
-that knows about it, and it asks the optimal bot's planner and :mod:`kniffel.review`, which the
-terminal uses too. When they cannot help, :func:`available` is false and the front end hides the hint
-and review panels.
+that knows about it, and it asks the optimal planner (:mod:`kniffel.planning`) and
+:mod:`kniffel.review`, which the terminal uses too. When they cannot help, :func:`available` is false
+and the front end hides the hint and review panels.
 
 The advisor values every option as the expected points still to come; a hint lists those values best
 first, a review puts each decision of a finished game next to the best one.
@@ -14,8 +14,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from kniffel.bots.optimal import Choice, is_exact, planner_for
 from kniffel.game import Game
+from kniffel.planning import Choice, is_exact, planner_for
 from kniffel.review import review as review_game
 from kniffel.rules import RuleSet
 

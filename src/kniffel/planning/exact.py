@@ -1,0 +1,98 @@
+"""Optimal play of the rule sets the solver covers (one column that is not announced): its tables' values.
+
+Values follow :class:`kniffel.solver.Advisor`: the expected points still to come, points already on the
+sheet excluded, bonuses and unused free throws to come included.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from kniffel.game import Action, Game, Score, Strike
+from kniffel.planning.interface import Choice, best_first
+from kniffel.rules import RuleSet
+from kniffel.solver import Advisor, UnsupportedRulesError, compile_rules, table
+
+_lock = threading.RLock()
+_advisors: dict[tuple[object, ...], tuple[RuleSet, Advisor]] = {}
+
+
+def rules_key(rules: RuleSet) -> tuple[object, ...]:
+    """A hashable stand-in for ``rules`` (rule sets hold a dict); equal rule sets have equal keys."""
+    return (rules.id, tuple(sorted(rules.options.items())), tuple((c.id, c.order) for c in rules.columns))
+
+
+def advisor_for(rules: RuleSet, directory: Path | None = None) -> Advisor:
+    """The advisor of a single-column rule set, its table loaded from the cache or solved once per
+    process (``UnsupportedRulesError`` if the solver does not handle it)."""
+    key = (*rules_key(rules), directory)
+    with _lock:
+        found = _advisors.get(key)
+        if found is not None and found[0] == rules:
+            return found[1]
+        advisor = Advisor(table(rules, directory=directory))
+        _advisors[key] = (rules, advisor)
+        return advisor
+
+
+def is_exact(rules: RuleSet) -> bool:
+    """Whether the exact solver covers ``rules`` (cheap: no table is built)."""
+    if rules.multi_column:
+        return False
+    try:
+        compile_rules(rules, check=0)
+    except UnsupportedRulesError:
+        return False
+    return True
+
+
+def free_throws_arg(rules: RuleSet, left: int) -> int | None:
+    """The advisor's ``free_throws_left`` argument: only rule sets with free throws have that state."""
+    return left if rules.free_throws else None
+
+
+class ExactPlanner:
+    """Optimal play of a single-column rule set: the advisor's options are the game's actions."""
+
+    exact = True
+
+    def __init__(self, rules: RuleSet, advisor: Advisor) -> None:
+        self.rules = rules
+        self.advisor = advisor
+
+    def choices(self, game: Game) -> list[Choice]:
+        turn = game.turn
+        if game.is_over or turn.dice is None:
+            return []
+        rules = self.rules
+        sheet = game.sheet
+        # The advisor counts the free throws still to be paid for: those taken this turn are charged
+        # to the column when the box is filled, so they are not left any more.
+        left = free_throws_arg(rules, sheet.free_throws_left(rules.columns[0]) - turn.free_throws)
+        entries = dict(sheet.entries)
+        options = self.advisor.options(
+            entries,
+            turn.dice,
+            game.rolls_left,
+            thrown_at_once=turn.thrown_at_once,
+            free_throws_left=left,
+            free_throws_used=turn.free_throws,
+        )
+        values: dict[Action, float] = {o.action: o.value for o in options}
+        found = game.placements()
+        result: list[Choice] = []
+        for action in game.legal_actions():
+            value = values.get(action)
+            if value is None and isinstance(action, Strike):
+                placement = found.get(action.box)
+                if placement is not None and placement.total == 0:
+                    value = values.get(Score(action.box))
+                else:  # a box that would pay, struck: the advisor does not list such a waste
+                    value = self.advisor.value({**entries, action.box: 0}, left)
+            if value is not None:
+                result.append(Choice(action, value))
+        return best_first(result)
+
+
+__all__ = ["ExactPlanner", "advisor_for", "free_throws_arg", "is_exact", "rules_key"]

@@ -1,0 +1,48 @@
+"""What every planner answers: each legal action of the player to move, with its value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from kniffel.errors import KniffelError
+from kniffel.game import Action, Announce, Game, Score, Strike
+from kniffel.rules import RuleSet
+
+
+class PlanningError(KniffelError):
+    """A planner asked for something it cannot do (an unknown kind, rules it does not cover)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A legal decision and the expected points still to come if it is taken (and play is optimal,
+    or as good as the planner can make it, afterwards)."""
+
+    action: Action
+    value: float
+
+
+class Planner(Protocol):
+    rules: RuleSet
+    exact: bool
+    """Whether the values are those of optimal play (else an estimate)."""
+
+    def choices(self, game: Game) -> list[Choice]:
+        """Every legal decision of the player to move, best first; ``[]`` before the first throw of a
+        turn (there is nothing to decide) and when the game is over."""
+        ...
+
+
+_TIE_ORDER: dict[type[Action], int] = {Score: 0, Strike: 1, Announce: 3}
+"""Among equal values: scoring, then striking, then throwing (rolls and free throws), then announcing."""
+
+
+def best_first(choices: list[Choice]) -> list[Choice]:
+    """Sorted by value, ties in :data:`_TIE_ORDER` and then in the order given; sorts in place."""
+    choices.sort(key=lambda c: _TIE_ORDER.get(type(c.action), 2))
+    choices.sort(key=lambda c: -c.value)
+    return choices
+
+
+__all__ = ["Choice", "Planner", "PlanningError", "best_first"]
