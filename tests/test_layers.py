@@ -1,6 +1,6 @@
 """The layer arrows of the package, as a test: a module imports only from its own layer or lower ones.
 
-    errors, dice, keeps -> rules -> sheet, game -> solver -> planning -> bots -> review, simulate
+    errors, dice, keeps, i18n -> rules -> sheet, game -> solver -> planning -> bots -> review, simulate
     -> front ends (cli, web, tui, env)
 
 Every import counts, including those made inside functions or only for type checking: a lazy import is
@@ -20,7 +20,7 @@ import kniffel
 PACKAGE = Path(kniffel.__file__).parent
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("kniffel.errors", "kniffel.dice", "kniffel.keeps"),
+    ("kniffel.errors", "kniffel.dice", "kniffel.keeps", "kniffel.i18n"),
     ("kniffel.rules",),
     ("kniffel.sheet", "kniffel.actions", "kniffel.game", "kniffel.situation", "kniffel"),
     ("kniffel.solver",),

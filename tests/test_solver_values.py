@@ -15,10 +15,10 @@ import pytest
 
 from kniffel import rules
 from kniffel.dice import multinomial, sorted_rolls
+from kniffel.keeps import keep_lattice
 from kniffel.rules import Box, Column, Extra, Order, RuleSet, Section, placements
 from kniffel.rules.scoring import Pattern, Run, Upper
 from kniffel.solver import Solution, compile_rules, single_column, solve
-from kniffel.keeps import keep_lattice
 
 
 def solved(rules_id: str, options: tuple[tuple[str, str], ...] = ()) -> Solution:
