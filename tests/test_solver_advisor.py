@@ -12,6 +12,7 @@ import pytest
 
 from kniffel import rules
 from kniffel.dice import sorted_rolls
+from kniffel.errors import DiceError, SituationError, UnknownBoxError
 from kniffel.game import Action, FreeThrow, Roll, Score
 from kniffel.keeps import keep_lattice
 from kniffel.rules import Section
@@ -52,7 +53,7 @@ def test_a_turn_is_worth_the_mean_of_its_best_first_throws() -> None:
     probs = keep_lattice(5).roll_probs
     for sheet in ({}, {"ones": 3, "yahtzee": 50}, {"sixes": 24, "fives": 20, "chance": 22, "yahtzee": 0}):
         expected = sum(
-            p * adv.best(sheet, roll, rolls_left=2).value
+            p * adv.options(sheet, roll, rolls_left=2)[0].value
             for roll, p in zip(sorted_rolls(5), probs, strict=True)
         )
         assert expected == pytest.approx(adv.value(sheet), abs=1e-9)
@@ -69,28 +70,27 @@ def test_scoring_value_adds_the_points_and_the_bonuses() -> None:
 
 def test_bad_situations_are_refused() -> None:
     adv = advisor()
-    with pytest.raises(ValueError, match="no box"):
+    with pytest.raises(UnknownBoxError, match="no box"):
         adv.options({"nope": 1}, [1, 2, 3, 4, 5], 2)
-    with pytest.raises(ValueError, match="dice"):
+    with pytest.raises(DiceError, match="dice"):
         adv.options({}, [1, 2, 3], 2)
-    with pytest.raises(ValueError, match="rolls left"):
+    with pytest.raises(SituationError, match="rolls left"):
         adv.options({}, [1, 2, 3, 4, 5], 3)
-    with pytest.raises(ValueError, match="cannot be reached"):
+    with pytest.raises(SituationError, match="cannot be reached"):
         adv.options({"ones": 40}, [1, 2, 3, 4, 5], 2)
 
 
 def test_sheets_an_ordered_column_cannot_reach_are_refused() -> None:
     adv = Advisor(solved("kniffel", (("strict", "on"),)))
     assert adv.options({"ones": 3}, [1, 1, 2, 3, 4], 0)[0].is_score
-    with pytest.raises(ValueError, match="in this order"):
+    with pytest.raises(SituationError, match="in this order"):
         adv.options({"twos": 4}, [1, 1, 2, 3, 4], 0)
 
 
-def test_best_is_the_first_option() -> None:
+def test_the_first_option_is_the_best() -> None:
     adv = advisor()
-    assert adv.best({}, [1, 3, 3, 5, 6], 2).keep == (3, 3)
-    assert adv.best({}, [6, 6, 6, 6, 6], 2).box == "yahtzee"
-    assert adv.best({}, [6, 6, 6, 6, 6], 2) == adv.options({}, [6, 6, 6, 6, 6], 2)[0]
+    assert adv.options({}, [1, 3, 3, 5, 6], 2)[0].keep == (3, 3)
+    assert adv.options({}, [6, 6, 6, 6, 6], 2)[0].box == "yahtzee"
 
 
 def test_free_throws_are_offered_after_the_last_regular_throw() -> None:

@@ -4,7 +4,7 @@
 >>> solved = solver.table(rules.get("yahtzee", {"joker": "free"}))   # doctest: +SKIP
 >>> round(solved.expected_score, 4)                                   # doctest: +SKIP
 254.5896
->>> str(solver.Advisor(solved).best({}, [1, 3, 3, 5, 6], rolls_left=2).action)   # doctest: +SKIP
+>>> str(solver.Advisor(solved).options({}, [1, 3, 3, 5, 6], rolls_left=2)[0].action)   # doctest: +SKIP
 'roll keep 3 3'
 """
 

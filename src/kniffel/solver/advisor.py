@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.dice import validate_dice
+from kniffel.errors import SituationError, UnknownBoxError
 from kniffel.game import FreeThrow, Roll, Score
 from kniffel.keeps import keep_lattice
 from kniffel.rules import Section, placements
@@ -84,25 +85,25 @@ class Advisor:
         up = 0
         for key, points in filled.items():
             if key not in index:
-                raise ValueError(f"no box {key!r} in {self.rules.id}; boxes: {', '.join(index)}")
+                raise UnknownBoxError(f"no box {key!r} in {self.rules.id}; boxes: {', '.join(index)}")
             mask |= 1 << index[key]
             if key in self._upper:
                 up += int(points)
         if up < 0:
-            raise ValueError("the upper section cannot hold a negative score")
+            raise SituationError("the upper section cannot hold a negative score")
         if mask != c.full_mask and not c.allowed[mask]:
             # a column filled in order reaches only some sheets; the tables hold nothing for the others
-            raise ValueError(f"{self.rules.id} cannot fill these boxes in this order")
+            raise SituationError(f"{self.rules.id} cannot fill these boxes in this order")
         up = min(up, c.threshold)
         broadcast = mask & c.upper_mask == c.upper_mask
         if not broadcast and up >= c.nup[mask]:
-            raise ValueError(f"an upper score of {up} cannot be reached with these boxes filled")
+            raise SituationError(f"an upper score of {up} cannot be reached with these boxes filled")
         armed = 0
         if c.n_armed == 2 and c.five >= 0 and mask >> c.five & 1:
             armed = int(filled[self.rules.boxes[c.five].id] > 0)
         free = c.n_free - 1 if free_throws_left is None else free_throws_left
         if not 0 <= free < c.n_free:
-            raise ValueError(f"free throws left must be 0 to {c.n_free - 1}, got {free}")
+            raise SituationError(f"free throws left must be 0 to {c.n_free - 1}, got {free}")
         return State(mask, up if not broadcast else 0, armed, free)
 
     def value(self, filled: Mapping[str, int], free_throws_left: int | None = None) -> float:
@@ -134,12 +135,12 @@ class Advisor:
         c = self.compiled
         roll = validate_dice(list(dice), rules.dice)
         if not 0 <= rolls_left < rules.rolls:
-            raise ValueError(f"rolls left must be 0 to {rules.rolls - 1}, got {rolls_left}")
+            raise SituationError(f"rolls left must be 0 to {rules.rolls - 1}, got {rolls_left}")
         if thrown_at_once is None:
             thrown_at_once = rolls_left == rules.rolls - 1
         s = self.state(filled, free_throws_left)
         if s.mask == c.full_mask:
-            raise ValueError("the sheet is full")
+            raise SituationError("the sheet is full")
         result = [
             Option(Score(key), value)
             for key, value in self._score_values(filled, s, roll, thrown_at_once).items()
@@ -160,26 +161,6 @@ class Advisor:
                 result.append(Option(throw(keep=keep), value))
         result.sort(key=lambda o: -o.value)
         return result
-
-    def best(
-        self,
-        filled: Mapping[str, int],
-        dice: Sequence[int],
-        rolls_left: int,
-        *,
-        thrown_at_once: bool | None = None,
-        free_throws_left: int | None = None,
-        free_throws_used: int = 0,
-    ) -> Option:
-        """The best option (the first of :meth:`options`)."""
-        return self.options(
-            filled,
-            dice,
-            rolls_left,
-            thrown_at_once=thrown_at_once,
-            free_throws_left=free_throws_left,
-            free_throws_used=free_throws_used,
-        )[0]
 
     def _score_values(
         self, filled: Mapping[str, int], s: State, roll: tuple[int, ...], at_once: bool
