@@ -64,8 +64,9 @@ class Extra(enum.Enum):
     already filled; ``extra_bonus`` while the five-of-a-kind box holds points (Hasbro's alternative)."""
     HUNDRED = "hundred"
     """While the five-of-a-kind box holds points: any free box, ``extra_bonus`` (100) on top of what the
-    dice give in an upper box, instead of the box's value in a lower one (seed 001 house rule). With the
-    box struck it behaves like FORCED_JOKER without a bonus."""
+    dice give in an upper box, instead of the box's value in a lower one (the house rule of the Kniffel
+    article's English translation). While the box holds no Kniffel (free or struck), a five of a kind is an
+    ordinary roll that also counts as a full house (25): see ``docs/rules.md``."""
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,8 @@ class RuleSet:
     id: str
     name: str
     source: str
-    """The seed document the rules come from."""
+    """The document the rules come from, named for people ("Wikipedia: Kniffel"); ``docs/rules.md`` traces
+    every decision to it."""
     description: str
     boxes: tuple[Box, ...]
     dice: int = 5
