@@ -201,6 +201,7 @@ function project(base, pending) {
 
 function update() {
   state = serverState ? project(serverState, queue) : null;
+  showStatus();
   render();
 }
 
