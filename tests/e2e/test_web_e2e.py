@@ -338,6 +338,19 @@ def test_a_hot_seat_game_at_one_screen(browser: Browser, server: ServerProcess) 
             screenshot(page, "table-held-die")
             assert axe_violations(page) == []
             page.click(".die >> nth=1")
+        if turn == 1 and page.is_visible("#hint"):  # the solver advises on Kniffel: hints on
+            page.click("#hint")
+            best = page.wait_for_selector("#sheet td.best button.score", timeout=FIRST_TIME)
+            assert best is not None
+            assert best.inner_text().startswith("★")
+            assert "best for this roll" in (best.get_attribute("aria-label") or "")
+            advice = page.locator("#hint-list li").all_inner_texts()
+            label = page.inner_text("#sheet tbody tr:has(td.best) th")
+            first_entry = next(text for text in advice if "scores" in text or "strikes" in text)
+            assert label in first_entry, "the marked box is the advisor's best entry"
+            screenshot(page, "table-hints")
+            page.click("#hint")
+            assert page.locator("#sheet td.best").count() == 0
         options = page.locator("#sheet button.score")
         points = [int(re.sub(r"\D.*", "", text) or 0) for text in options.all_inner_texts()]
         best = points.index(max(points))
