@@ -27,6 +27,7 @@ let hintsOn = localStorage.getItem(HINTS_KEY) === "1";
 let hintData = null; // {seq, options} for the position on screen
 let hintAsked = -1;
 let rematchTimer = 0;
+let rematchId = null; // the rematch of this game, once someone has started it
 let isHost = false;
 let held = new Set();
 let heldFor = "";
@@ -627,7 +628,7 @@ function renderRanking() {
     }),
   );
   $("review-button").hidden = !state.hints;
-  $("rematch").hidden = !(mySeats.length || isHost);
+  $("rematch").hidden = !(mySeats.length || isHost) || rematchId !== null;
 }
 
 // --- rematch, links and this browser's list of games ------------------------------------------
@@ -658,11 +659,13 @@ async function startRematch() {
 
 function watchForRematch() {
   if (rematchTimer) return;
+  let pause = 2000; // a table left open looks less and less often
   const look = async () => {
     try {
       const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/rematch`);
       if (response.ok) {
         const body = await response.json();
+        rematchId = body.id;
         const link = $("rematch-link");
         link.href = gameUrl(body.id);
         link.textContent = t(mySeats.length || isHost ? "rematchJoin" : "rematchWatch");
@@ -677,7 +680,8 @@ function watchForRematch() {
     } catch {
       // Offline: look again later.
     }
-    rematchTimer = setTimeout(look, 3000);
+    pause = Math.min(30000, pause * 1.5);
+    rematchTimer = setTimeout(look, pause);
   };
   rematchTimer = setTimeout(look, 0);
 }
