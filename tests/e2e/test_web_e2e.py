@@ -337,8 +337,11 @@ def test_a_hot_seat_game_at_one_screen(browser: Browser, server: ServerProcess) 
             assert label == '"held"', "and says so in words, not by colour alone"
             screenshot(page, "table-held-die")
             assert axe_violations(page) == []
-            page.click(".die >> nth=1")
-        if turn == 1 and page.is_visible("#hint"):  # the solver advises on Kniffel: hints on
+            page.click("#roll")
+            wait_seq(page, start + 2)
+            assert page.locator(".die.rolling").count() == 4, "the held die stays still"
+            start += 1
+        if turn == 1:  # the solver advises on Kniffel: hints on
             page.click("#hint")
             best = page.wait_for_selector("#sheet td.best button.score", timeout=FIRST_TIME)
             assert best is not None
