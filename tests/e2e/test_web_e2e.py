@@ -317,6 +317,7 @@ def test_a_hot_seat_game_at_one_screen(browser: Browser, server: ServerProcess) 
     assert axe_violations(page) == []
     create_on_home_page(page, server, "kniffel", [("Ada", "human"), ("Bob", "human")], hotseat=True)
     watch = page.locator("#links .watch").input_value()
+    assert axe_violations(page) == []
     page.click("#open-table")
     page.wait_for_selector("#banner[data-mine='1']")
     for turn, name in enumerate(["Ada", "Bob", "Ada", "Bob"]):
@@ -370,6 +371,7 @@ def test_a_hot_seat_game_at_one_screen(browser: Browser, server: ServerProcess) 
     games = page.locator("#game-list li")
     assert games.count() == 1
     assert "Ada, Bob" in games.first.inner_text()
+    assert axe_violations(page) == []
     games.first.locator("a").click()
     page.wait_for_selector("#banner[data-mine='1']")
     assert page.inner_text("#banner") == "Your turn, Ada", "the list leads back to the seat"

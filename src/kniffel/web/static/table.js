@@ -490,19 +490,25 @@ function boxCell(player, column, box) {
   }
   const strikeable = state.strikeable.includes(key);
   const label = keyLabel(key);
+  let button = null;
   if (strikeMode && strikeable) {
-    td.append(actionButton("strike", key, "✗", t("strike", { box: label })));
+    button = actionButton("strike", key, "✗", t("strike", { box: label }));
   } else if (placement) {
-    const best = key === bestBox();
-    const text = best ? `★ ${shown}` : shown;
     const name = unknown ? t("scoreOffline", { box: label }) : t("score", { points: shown, box: label });
-    td.append(actionButton("score", key, text, best ? `${name} (${t("bestBox")})` : name));
-    if (best) td.classList.add("best");
+    button = actionButton("score", key, shown, name);
   } else if (state.announce.includes(key)) {
-    td.append(actionButton("announce", key, "!", t("announce", { box: label })));
+    button = actionButton("announce", key, "!", t("announce", { box: label }));
   } else if (strikeable && !Object.keys(state.placements).length) {
-    td.append(actionButton("strike", key, "✗", t("strike", { box: label })));
+    button = actionButton("strike", key, "✗", t("strike", { box: label }));
   }
+  if (!button) return td;
+  if (key === bestBox() && button.dataset.act !== "announce") {
+    // Marked by a star and a frame as well as colour.
+    button.textContent = `★ ${button.textContent}`;
+    button.setAttribute("aria-label", `${button.getAttribute("aria-label")} (${t("bestBox")})`);
+    td.classList.add("best");
+  }
+  td.append(button);
   return td;
 }
 
