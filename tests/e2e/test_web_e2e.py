@@ -398,6 +398,10 @@ def test_a_score_pad_works_offline_and_syncs_in_order(browser: Browser, server: 
     page.goto(server.url + f"/g/{game['id']}#t={game['host_token']}")
     page.wait_for_selector("#pad:not([hidden])")
     page.wait_for_function("navigator.serviceWorker.controller !== null")
+    installable = page.context.new_cdp_session(page).send("Page.getInstallabilityErrors")
+    # A test browser's profile is private ("in-incognito"); any other finding is the app's own.
+    problems = [e["errorId"] for e in installable["installabilityErrors"] if e["errorId"] != "in-incognito"]
+    assert problems == [], "Chromium would offer to install the app"
     enter_pad_roll(page, [2, 3, 4, 5, 6])
     wait_seq(page, 1)
     page.click("#sheet button.score[data-box='large_straight']")
