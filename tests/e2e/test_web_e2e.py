@@ -431,6 +431,27 @@ def test_a_score_pad_works_offline_and_syncs_in_order(browser: Browser, server: 
     assert state["players"][1]["entries"] == {"kniffel": 50}
     assert page.inner_text("#sheet td.filled[data-box='kniffel']") == "50"
     assert "50 points" in page.locator("#log li").first.inner_text()
+
+    # Offline again, while another device at the table enters a roll first: the queue no longer fits.
+    page.context.set_offline(True)
+    page.wait_for_function("!navigator.onLine")
+    enter_pad_roll(page, [1, 1, 1, 1, 1])
+    page.wait_for_selector("body[data-pending='1']")
+    with ws_connect(f"{server.ws_url}/ws/{game['id']}") as other:
+        other.send(json.dumps({"type": "hello", "token": game["host_token"]}))
+        roll = {"action": "roll", "keep": [], "dice": [2, 2, 2, 2, 2]}
+        other.send(json.dumps({"type": "action", "seq": 4, "action": roll}))
+        while True:
+            message = json.loads(other.recv(timeout=10))
+            assert message["type"] != "error", message
+            if message["type"] == "state" and message["state"]["seq"] == 5:
+                break
+    page.context.set_offline(False)
+    page.wait_for_selector("body[data-pending='0']")
+    wait_seq(page, 5)
+    assert "not accepted: the game went on without them" in page.inner_text("#error")
+    assert page.get_attribute("#dice", "aria-label") == "2 2 2 2 2", "the table shows what the server kept"
+    assert server_state(server, game["id"])["seq"] == 5
     assert errors(page) == []
 
 

@@ -99,6 +99,7 @@ const TEXT = {
     queueDropped: "{n} entries made offline were not accepted: {reason}",
     scoreOffline: "Enter in {box} (points when back online)",
     sheetLabel: "Score sheet",
+    movedOn: "the game went on without them",
   },
   de: {
     title: "Kniffel",
@@ -198,6 +199,7 @@ const TEXT = {
     queueDropped: "{n} offline gemachte Einträge wurden nicht angenommen: {reason}",
     scoreOffline: "Bei {box} eintragen (Punkte, sobald wieder online)",
     sheetLabel: "Spielblock",
+    movedOn: "das Spiel ging ohne sie weiter",
   },
 };
 

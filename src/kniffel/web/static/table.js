@@ -19,8 +19,9 @@ const MAX_GAMES = 30;
 let serverState = null; // the last state the server sent
 let state = null; // what is drawn: serverState with the offline queue applied
 let mySeats = [];
-let queue = loadJson(QUEUE_KEY, []); // [{action, seat}] made offline, oldest first
-let inFlight = -1; // the seq a queued action was sent at, until the server answers
+let queue = loadJson(QUEUE_KEY, []); // [{action, seat, at}] made offline at position `at`, oldest first
+let waiting = false; // a queued action is on its way and the server has not answered yet
+let answerDue = false; // the refusal of a queued action already known to be out of date is still to come
 let welcomed = false;
 let rolledAt = -1; // the last seq whose roll has been animated
 let hintsOn = localStorage.getItem(HINTS_KEY) === "1";
@@ -60,7 +61,8 @@ function connect() {
       $("banner").textContent = t("noGame");
     }
     welcomed = false;
-    inFlight = -1;
+    waiting = false;
+    answerDue = false;
     if (gone) return;
     setStatus("reconnecting");
     retry += 1;
@@ -85,12 +87,7 @@ function showStatus() {
 function receive(message) {
   if (message.type === "state") {
     serverState = message.state;
-    if (inFlight >= 0 && serverState.seq > inFlight) {
-      // The queued action sent at inFlight was taken (a stale one would have been refused).
-      queue.shift();
-      saveQueue();
-      inFlight = -1;
-    }
+    settle();
     if (serverState.pad) saveJson(STATE_KEY, { state: serverState, seats: mySeats });
     update();
     flush();
@@ -101,12 +98,12 @@ function receive(message) {
     update();
     flush();
   } else if (message.type === "error") {
-    if (inFlight >= 0) {
-      const dropped = queue.length;
-      queue = [];
-      saveQueue();
-      inFlight = -1;
-      showError(t("queueDropped", { n: dropped, reason: message.message }));
+    if (answerDue) {
+      answerDue = false; // already told: the game went on without the queued actions
+      return;
+    }
+    if (waiting) {
+      dropQueue(message.message);
       update();
       return;
     }
@@ -142,10 +139,40 @@ function connected() {
   return navigator.onLine && socket && socket.readyState === WebSocket.OPEN && welcomed;
 }
 
+function dropQueue(reason) {
+  showError(t("queueDropped", { n: queue.length, reason }));
+  queue = [];
+  waiting = false;
+  saveQueue();
+}
+
+// Whether the server's log entry is the queued action (the same seat, kind, box or dice).
+function isQueued(entry, queued) {
+  return Boolean(entry) && entry.seat === queued.seat && entry.text.startsWith(actionString(queued.action));
+}
+
+// Take off the queue what the server has applied, also when its answer was lost with the connection.
+// If the game went on another way (someone else moved first), the rest of the queue no longer fits.
+function settle() {
+  while (queue.length && serverState.seq > queue[0].at) {
+    const entry = serverState.log.find((e) => e.seq === queue[0].at + 1);
+    if (!isQueued(entry, queue[0])) {
+      answerDue = waiting;
+      dropQueue(t("movedOn"));
+      return;
+    }
+    queue.shift();
+    waiting = false;
+  }
+  saveQueue();
+}
+
 function flush() {
-  if (!queue.length || inFlight >= 0 || !connected() || !serverState) return;
-  inFlight = serverState.seq;
-  socket.send(JSON.stringify({ type: "action", seq: inFlight, action: queue[0].action }));
+  if (!queue.length || waiting || !connected() || !serverState) return;
+  const next = queue[0];
+  waiting = true;
+  // The position it was made at: the server refuses it if the game is elsewhere now.
+  socket.send(JSON.stringify({ type: "action", seq: next.at, seat: next.seat, action: next.action }));
 }
 
 // The text of an action in the shared grammar ("roll keep 3 3 = 1 3 3 4 6", "score chance").
@@ -215,7 +242,7 @@ function showError(text) {
 function send(action) {
   if (!state) return;
   if (state.pad && (queue.length || !connected())) {
-    queue.push({ action, seat: state.current });
+    queue.push({ action, seat: state.current, at: state.seq });
     saveQueue();
     update();
     flush();
