@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from kniffel.web.app import STATIC, create_app
+from kniffel.web.store import SeatSpec, Store, StoreError
 
 
 @pytest.fixture
@@ -174,3 +175,20 @@ def test_the_service_worker_covers_the_site_and_keeps_the_pages_files(client: Te
         assert client.get(path).status_code == 200, path
     scripts = {p.name for p in STATIC.glob("*.js")} - {"sw.js"}
     assert {f"/static/{name}" for name in scripts} <= set(files), "every script the pages load is kept"
+
+
+def test_a_game_made_with_earlier_tokens_stores_only_their_hashes(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    seats = [SeatSpec("Ada"), SeatSpec("Bob")]
+    first = store.create_game("kniffel", {}, seats)
+    old = store.load(first.id)
+    hashes = (old.host_token_hash, [seat.token_hash for seat in old.seats])
+    again = store.create_game("kniffel", {}, seats, token_hashes=hashes)
+    assert again.host_token == ""
+    assert again.seat_tokens == ("", ""), "nobody but the holders knows the tokens"
+    new = store.load(again.id)
+    assert new.host_token_hash == old.host_token_hash
+    assert [s.token_hash for s in new.seats] == hashes[1]
+    with pytest.raises(StoreError, match="as many seats"):
+        store.create_game("kniffel", {}, seats[:1], token_hashes=hashes)
+    store.close()

@@ -12,18 +12,17 @@ watch link (``/g/NEW``, no token).
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
-from sqlalchemy import String, update
+from sqlalchemy import String
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from kniffel.web.service import CreateRequest, GameService, LiveGame, WebError
-from kniffel.web.store import GameRow, SeatRow, SeatSpec, Store, StoredGame
+from kniffel.web.service import CreateRequest, GameService, WebError
+from kniffel.web.store import SeatSpec, Store
 
 MAX_TOKEN = 64
 TOKEN_HEADER = "x-kniffel-token"
@@ -55,25 +54,15 @@ class Rematches:
             row = session.get(RematchRow, game_id)
             return row.new_game_id if row is not None else None
 
-    def record(self, old: StoredGame, new_game_id: str) -> str:
-        """Give the new game the old one's token hashes and record it as the rematch; if another
-        process recorded one first, that one is the rematch (the new game stays unused)."""
-        with Session(self.store.engine) as session, session.begin():
-            session.execute(
-                update(GameRow).where(GameRow.id == new_game_id).values(host_token_hash=old.host_token_hash)
-            )
-            for seat in old.seats:
-                session.execute(
-                    update(SeatRow)
-                    .where(SeatRow.game_id == new_game_id, SeatRow.index == seat.index)
-                    .values(token_hash=seat.token_hash)
-                )
+    def record(self, game_id: str, new_game_id: str) -> str:
+        """Record the rematch of a game; if another process recorded one first, that one is the
+        rematch (the new game stays unplayed)."""
         try:
             with Session(self.store.engine) as session, session.begin():
-                session.add(RematchRow(game_id=old.id, new_game_id=new_game_id))
+                session.add(RematchRow(game_id=game_id, new_game_id=new_game_id))
         except IntegrityError:
             pass
-        found = self.find(old.id)
+        found = self.find(game_id)
         assert found is not None
         return found
 
@@ -89,15 +78,6 @@ def _rematches(request: Request) -> Rematches:
 
 def _token(request: Request) -> str:
     return request.headers.get(TOKEN_HEADER, "")[:MAX_TOKEN]
-
-
-def _same_tokens(live: LiveGame, old: StoredGame) -> None:
-    """The in-memory copy of the new game learns the hashes just written to the database."""
-    seats = tuple(
-        dataclasses.replace(seat, token_hash=before.token_hash)
-        for seat, before in zip(live.stored.seats, old.seats, strict=True)
-    )
-    live.stored = dataclasses.replace(live.stored, host_token_hash=old.host_token_hash, seats=seats)
 
 
 router = APIRouter()
@@ -130,12 +110,11 @@ async def start_rematch(game_id: str, request: Request) -> Response:
         if new_game_id is None:
             old = live.stored
             seats = tuple(SeatSpec(seat.name, seat.kind) for seat in old.seats)
-            new, fresh = await service.create(
-                CreateRequest(old.rules_id, dict(old.options), seats, old.hotseat, old.pad)
+            new, _ = await service.create(
+                CreateRequest(old.rules_id, dict(old.options), seats, old.hotseat, old.pad),
+                same_tokens_as=old,
             )
-            new_game_id = await asyncio.to_thread(rematches.record, old, new.id)
-            if new_game_id == new.id:
-                _same_tokens(fresh, old)
+            new_game_id = await asyncio.to_thread(rematches.record, game_id, new.id)
     return JSONResponse({"id": new_game_id}, status_code=201)
 
 

@@ -285,7 +285,13 @@ class GameService:
 
     # --- games ---------------------------------------------------------------------------------
 
-    async def create(self, request: CreateRequest) -> tuple[NewGame, LiveGame]:
+    async def create(
+        self, request: CreateRequest, *, same_tokens_as: StoredGame | None = None
+    ) -> tuple[NewGame, LiveGame]:
+        """A new game; ``same_tokens_as`` gives it the links of that game's seats (a rematch)."""
+        hashes = None
+        if same_tokens_as is not None:
+            hashes = (same_tokens_as.host_token_hash, [s.token_hash for s in same_tokens_as.seats])
         new = await asyncio.to_thread(
             self.store.create_game,
             request.rules_id,
@@ -293,6 +299,7 @@ class GameService:
             request.seats,
             hotseat=request.hotseat,
             pad=request.pad,
+            token_hashes=hashes,
         )
         live = await self.get(new.id)
         self._schedule_bots(live)
