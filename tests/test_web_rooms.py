@@ -1,9 +1,11 @@
 """Around one game: the game log's points, the rematch with the same seats and links, and the files that
-make the pages an installable app. In process (Starlette's test client), over a real SQLite file."""
+make the pages an installable app. In process (Starlette's test client), over a real SQLite file, and
+PostgreSQL too with ``KNIFFEL_TEST_POSTGRES_URL`` set."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import struct
 from collections.abc import Iterator
@@ -17,10 +19,22 @@ from starlette.testclient import WebSocketTestSession
 from kniffel.web.app import STATIC, create_app
 from kniffel.web.store import SeatSpec, Store, StoreError
 
+POSTGRES_ENV = "KNIFFEL_TEST_POSTGRES_URL"
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}", bot_delay=0, rate=1000, burst=1000)
+
+@pytest.fixture(
+    params=[
+        "sqlite",
+        pytest.param(
+            "postgres",
+            marks=pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POSTGRES_ENV} is not set"),
+        ),
+    ]
+)
+def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    sqlite = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    url = os.environ[POSTGRES_ENV] if request.param == "postgres" else sqlite
+    app = create_app(url, bot_delay=0, rate=1000, burst=1000)
     with TestClient(app) as running:
         yield running
 
