@@ -67,12 +67,13 @@ class Rematches:
         return found
 
 
-def _rematches(request: Request) -> Rematches:
+async def _rematches(request: Request) -> Rematches:
+    """This process's rematch records (the table is created on first use, off the event loop)."""
     state = request.app.state
     service: GameService = state.service
     existing: Rematches | None = getattr(state, "rematches", None)
     if existing is None or existing.store is not service.store:
-        existing = state.rematches = Rematches(service.store)
+        existing = state.rematches = await asyncio.to_thread(Rematches, service.store)
     return existing
 
 
@@ -88,7 +89,7 @@ async def find_rematch(game_id: str, request: Request) -> Any:
     """The rematch of a game, if someone started one (open to everyone, like the game itself)."""
     service: GameService = request.app.state.service
     await service.get(game_id)
-    new_game_id = await asyncio.to_thread(_rematches(request).find, game_id)
+    new_game_id = await asyncio.to_thread((await _rematches(request)).find, game_id)
     if new_game_id is None:
         raise WebError("not_found", "no rematch of this game yet")
     return {"id": new_game_id}
@@ -104,7 +105,7 @@ async def start_rematch(game_id: str, request: Request) -> Response:
         raise WebError("unauthorized", "a rematch is started by a player of the game: send your seat's token")
     if not live.game.is_over:
         raise WebError("illegal", "a rematch can be started when the game is over")
-    rematches = _rematches(request)
+    rematches = await _rematches(request)
     async with rematches.lock:
         new_game_id = await asyncio.to_thread(rematches.find, game_id)
         if new_game_id is None:
