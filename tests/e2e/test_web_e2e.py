@@ -6,14 +6,19 @@ browser downloads are never used. Screenshots of the table go to ``test-artifact
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import os
 import re
 import shutil
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
+from websockets.sync.client import connect as ws_connect
 
 from kniffel.web.testing import ServerProcess
 
@@ -33,6 +38,10 @@ TIMEOUT = 30_000
 """Milliseconds a page waits for a step (the browser and the server share a machine with other work)."""
 FIRST_TIME = 120_000
 """Milliseconds for steps that may do first-time work in the server: its first review of a game."""
+
+_AXE_PACKAGE = importlib.util.find_spec("axe_playwright_python")
+AXE = Path(_AXE_PACKAGE.origin if _AXE_PACKAGE and _AXE_PACKAGE.origin else ".").parent / "axe.min.js"
+"""axe-core as the PyPI package axe-playwright-python ships it: nothing is fetched when the tests run."""
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
@@ -89,7 +98,7 @@ def wait_seq(page: Page, at_least: int) -> None:
 
 
 def create_on_home_page(
-    page: Page, server: ServerProcess, rules: str, seats: list[tuple[str, str]]
+    page: Page, server: ServerProcess, rules: str, seats: list[tuple[str, str]], *, hotseat: bool = False
 ) -> list[str]:
     """Fill the home page form; returns the invite links (one per human seat)."""
     page.goto(server.url + "/")
@@ -103,6 +112,8 @@ def create_on_home_page(
     for row, (name, kind) in zip(rows.all(), seats, strict=True):
         row.locator(".seat-name").fill(name)
         row.locator(".seat-kind").select_option(kind)
+    if hotseat:
+        page.check("#hotseat")
     page.click("#create-button")
     page.wait_for_selector("#result:not([hidden])")
     return [field.input_value() for field in page.locator("#links .invite").all()]
@@ -230,3 +241,247 @@ def test_a_turn_by_keyboard_alone(browser: Browser, server: ServerProcess) -> No
     screenshot(page, "table-keyboard-german")
     page.keyboard.press("l")
     assert errors(page) == []
+
+
+# --- a table people enjoy: hot seat, score pad offline, watching, rematch, accessibility ------------
+
+
+def create_game(server: ServerProcess, seats: list[tuple[str, str]], **flags: bool) -> dict[str, Any]:
+    body = {"rules": "kniffel", "seats": [{"name": n, "kind": k} for n, k in seats], **flags}
+    request = urllib.request.Request(
+        server.url + "/api/games", json.dumps(body).encode(), {"content-type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        created: dict[str, Any] = json.load(response)
+        return created
+
+
+def server_state(server: ServerProcess, game_id: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{server.url}/api/games/{game_id}", timeout=10) as response:
+        state: dict[str, Any] = json.load(response)
+        return state
+
+
+def play_to_the_end(server: ServerProcess, game_id: str, token: str) -> None:
+    """Finish a game over the WebSocket, playing the token's seat as fast as the server takes it."""
+    with ws_connect(f"{server.ws_url}/ws/{game_id}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        seats: list[int] = []
+        acted_at = -1
+        while True:
+            message = json.loads(ws.recv(timeout=10))
+            assert message["type"] != "error", message
+            if message["type"] == "welcome":
+                seats = message["seats"]
+            if message["type"] != "state":
+                continue
+            state = message["state"]
+            if state["over"]:
+                return
+            if state["current"] not in seats or state["seq"] <= acted_at:
+                continue
+            acted_at = state["seq"]
+            if state["turn"]["dice"] is None:
+                action: dict[str, Any] = {"action": "roll"}
+            elif state["placements"]:
+                action = {"action": "score", "box": next(iter(state["placements"]))}
+            else:
+                action = {"action": "strike", "box": state["strikeable"][0]}
+            ws.send(json.dumps({"type": "action", "seq": state["seq"], "action": action}))
+
+
+def axe_violations(page: Page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now (axe from its PyPI package)."""
+    assert AXE.exists(), "axe-core comes with the test extra: pip install -e '.[test]'"
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def enter_pad_roll(page: Page, dice: list[int]) -> None:
+    for field, face in zip(page.locator("#pad-dice input").all(), dice, strict=True):
+        if field.is_enabled():
+            field.fill(str(face))
+    page.click("#roll")
+
+
+def test_a_hot_seat_game_at_one_screen(browser: Browser, server: ServerProcess) -> None:
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    assert "No games yet" in page.inner_text("#game-list")
+    assert axe_violations(page) == []
+    create_on_home_page(page, server, "kniffel", [("Ada", "human"), ("Bob", "human")], hotseat=True)
+    watch = page.locator("#links .watch").input_value()
+    assert axe_violations(page) == []
+    page.click("#open-table")
+    page.wait_for_selector("#banner[data-mine='1']")
+    for turn, name in enumerate(["Ada", "Bob", "Ada", "Bob"]):
+        page.wait_for_selector("#banner[data-mine='1']")
+        assert page.inner_text("#banner") == f"Your turn, {name}", "one screen plays every seat in turn"
+        start = seq(page)
+        page.click("#roll")
+        wait_seq(page, start + 1)
+        thrown = page.locator(".die.rolling")
+        assert thrown.count() == 5, "a first roll throws every die"
+        duration = thrown.first.evaluate("e => parseFloat(getComputedStyle(e).animationDuration)")
+        assert 0 < duration < 0.4
+        if turn == 0:
+            page.click(".die >> nth=1")
+            held_die = page.locator(".die[aria-pressed='true']")
+            assert held_die.count() == 1
+            lifted = held_die.evaluate("e => new DOMMatrix(getComputedStyle(e).transform).m42")
+            assert lifted < -8, "a held die stands apart from the others"
+            label = held_die.evaluate("e => getComputedStyle(e, '::after').content")
+            assert label == '"held"', "and says so in words, not by colour alone"
+            screenshot(page, "table-held-die")
+            assert axe_violations(page) == []
+            page.click("#roll")
+            wait_seq(page, start + 2)
+            assert page.locator(".die.rolling").count() == 4, "the held die stays still"
+            start += 1
+        if turn == 1:  # the solver advises on Kniffel: hints on
+            page.click("#hint")
+            marked = page.wait_for_selector("#sheet td.best button.score", timeout=FIRST_TIME)
+            assert marked is not None
+            assert marked.inner_text().startswith("★")
+            assert "best for this roll" in (marked.get_attribute("aria-label") or "")
+            advice = page.locator("#hint-list li").all_inner_texts()
+            label = page.inner_text("#sheet tbody tr:has(td.best) th")
+            first_entry = next(text for text in advice if "scores" in text or "strikes" in text)
+            assert label in first_entry, "the marked box is the advisor's best entry"
+            screenshot(page, "table-hints")
+            page.click("#hint")
+            assert page.locator("#sheet td.best").count() == 0
+        options = page.locator("#sheet button.score")
+        points = [int(re.sub(r"\D.*", "", text) or 0) for text in options.all_inner_texts()]
+        best = points.index(max(points))
+        box = options.nth(best).get_attribute("data-box")
+        options.nth(best).click()
+        wait_seq(page, start + 2)
+        assert f"{max(points)} points" in page.locator("#log li").first.inner_text()
+        assert page.locator(f"#sheet td.filled[data-box='{box}']").count() >= 1
+        assert page.locator("#sheet td.filled").count() == turn + 1
+    assert page.get_attribute("#watch-link", "href") == watch
+    page.goto(server.url + "/")
+    games = page.locator("#game-list li")
+    assert games.count() == 1
+    assert "Ada, Bob" in games.first.inner_text()
+    assert axe_violations(page) == []
+    games.first.locator("a").click()
+    page.wait_for_selector("#banner[data-mine='1']")
+    assert page.inner_text("#banner") == "Your turn, Ada", "the list leads back to the seat"
+    assert errors(page) == []
+
+
+def test_no_tumbling_dice_for_those_who_want_less_motion(browser: Browser, server: ServerProcess) -> None:
+    context = browser.new_context(viewport={"width": 800, "height": 800}, reduced_motion="reduce")
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    game = create_game(server, [("Ada", "human")])
+    page.goto(server.url + game["seats"][0]["url"])
+    page.wait_for_selector("#banner[data-mine='1']")
+    page.click("#roll")
+    wait_seq(page, 1)
+    assert page.locator(".die.rolling").count() == 5
+    assert page.locator(".die.rolling").first.evaluate("e => getComputedStyle(e).animationName") == "none"
+    context.close()
+
+
+def test_a_score_pad_works_offline_and_syncs_in_order(browser: Browser, server: ServerProcess) -> None:
+    page = new_page(browser, width=390, height=844)
+    game = create_game(server, [("Ada", "human"), ("Bob", "human")], pad=True, hotseat=True)
+    page.goto(server.url + f"/g/{game['id']}#t={game['host_token']}")
+    page.wait_for_selector("#pad:not([hidden])")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    installable = page.context.new_cdp_session(page).send("Page.getInstallabilityErrors")
+    # A test browser's profile is private ("in-incognito"); any other finding is the app's own.
+    problems = [e["errorId"] for e in installable["installabilityErrors"] if e["errorId"] != "in-incognito"]
+    assert problems == [], "Chromium would offer to install the app"
+    enter_pad_roll(page, [2, 3, 4, 5, 6])
+    wait_seq(page, 1)
+    page.click("#sheet button.score[data-box='large_straight']")
+    wait_seq(page, 2)
+
+    page.context.set_offline(True)
+    page.wait_for_function("!navigator.onLine")
+    enter_pad_roll(page, [6, 6, 6, 6, 6])  # Bob, offline
+    page.wait_for_selector("body[data-pending='1']")
+    assert page.get_attribute("#dice", "aria-label") == "6 6 6 6 6"
+    page.click("#sheet button.score[data-box='kniffel']")
+    page.wait_for_selector("body[data-pending='2']")
+    assert "Offline: 2 waiting" in page.inner_text("#connection")
+    assert "waiting to be sent" in page.inner_text("#log")
+    assert page.inner_text("#banner") == "Your turn, Ada"
+    page.reload()  # the installed app opens again without a connection: the service worker has the page
+    page.wait_for_selector("body[data-pending='2']")
+    assert page.inner_text("#banner") == "Your turn, Ada"
+    screenshot(page, "table-pad-offline")
+    assert server_state(server, game["id"])["seq"] == 2, "nothing reached the server while offline"
+
+    page.context.set_offline(False)
+    page.wait_for_selector("body[data-pending='0']")
+    wait_seq(page, 4)
+    state = server_state(server, game["id"])
+    assert state["seq"] == 4
+    assert state["players"][1]["entries"] == {"kniffel": 50}
+    assert page.inner_text("#sheet td.filled[data-box='kniffel']") == "50"
+    assert "50 points" in page.locator("#log li").first.inner_text()
+
+    # Offline again, while another device at the table enters a roll first: the queue no longer fits.
+    page.context.set_offline(True)
+    page.wait_for_function("!navigator.onLine")
+    enter_pad_roll(page, [1, 1, 1, 1, 1])
+    page.wait_for_selector("body[data-pending='1']")
+    with ws_connect(f"{server.ws_url}/ws/{game['id']}") as other:
+        other.send(json.dumps({"type": "hello", "token": game["host_token"]}))
+        roll = {"action": "roll", "keep": [], "dice": [2, 2, 2, 2, 2]}
+        other.send(json.dumps({"type": "action", "seq": 4, "action": roll}))
+        while True:
+            message = json.loads(other.recv(timeout=10))
+            assert message["type"] != "error", message
+            if message["type"] == "state" and message["state"]["seq"] == 5:
+                break
+    page.context.set_offline(False)
+    page.wait_for_selector("body[data-pending='0']")
+    wait_seq(page, 5)
+    assert "not accepted: the game went on without them" in page.inner_text("#error")
+    assert page.get_attribute("#dice", "aria-label") == "2 2 2 2 2", "the table shows what the server kept"
+    assert server_state(server, game["id"])["seq"] == 5
+    assert errors(page) == []
+
+
+def test_watchers_cannot_act_and_all_follow_the_rematch(browser: Browser, server: ServerProcess) -> None:
+    game = create_game(server, [("Ada", "human"), ("Robo", "bot")])
+    ada_link = server.url + game["seats"][0]["url"]
+    watcher = new_page(browser)
+    watcher.goto(f"{server.url}/g/{game['id']}")
+    watcher.wait_for_selector("#connection[data-status='connected']")
+    wait_seq(watcher, 0)
+    assert watcher.inner_text("#banner").startswith("You are watching")
+    assert watcher.is_disabled("#roll")
+    assert watcher.is_hidden("#hint")
+    assert axe_violations(watcher) == []
+
+    play_to_the_end(server, game["id"], game["seats"][0]["token"])
+    watcher.wait_for_selector("body[data-over='1']")
+    assert watcher.is_hidden("#rematch"), "a watcher cannot start a rematch"
+    ada = new_page(browser)
+    ada.goto(ada_link)
+    ada.wait_for_selector("#rematch:not([hidden])")
+    screenshot(ada, "table-game-over")
+    assert axe_violations(ada) == []
+    ada.click("#rematch")
+    ada.wait_for_url(re.compile(r"/g/(?!" + re.escape(game["id"]) + r")"))
+    ada.wait_for_selector("#roll:not([disabled])")
+    assert ada.inner_text("#banner") == "Your turn, Ada"
+    new_id = ada.evaluate("location.pathname.split('/').pop()")
+    link = watcher.wait_for_selector("#rematch-link[href*='" + new_id + "']")
+    assert link is not None
+    assert link.inner_text() == "Watch the rematch"
+    assert errors(watcher) == []
+    assert errors(ada) == []

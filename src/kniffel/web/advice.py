@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from kniffel.game import Game
+from kniffel.game import Game, Score, Strike
 from kniffel.planning import Choice, is_exact, planner_for
 from kniffel.review import review as review_game
 from kniffel.rules import RuleSet
@@ -22,7 +22,8 @@ from kniffel.rules import RuleSet
 log = logging.getLogger("kniffel.web")
 
 MAX_OPTIONS = 12
-"""Hints list this many options, best first; the rest are rarely worth reading."""
+"""Hints list this many options, best first; the rest are rarely worth reading. The best entry on the
+sheet (score or strike) is listed too even when it ranks lower: the table marks its box."""
 
 _covered: dict[RuleSet, bool] = {}
 
@@ -57,7 +58,11 @@ def hints(game: Game) -> list[dict[str, Any]] | None:
     found = options(game)
     if found is None:
         return None
-    return [{"action": str(c.action), "value": round(c.value, 2)} for c in found[:MAX_OPTIONS]]
+    shown = found[:MAX_OPTIONS]
+    best_entry = next((c for c in found if isinstance(c.action, Score | Strike)), None)
+    if best_entry is not None and best_entry not in shown:
+        shown.append(best_entry)
+    return [{"action": str(c.action), "value": round(c.value, 2)} for c in shown]
 
 
 def review(game: Game) -> list[dict[str, Any]] | None:

@@ -26,7 +26,7 @@ from starlette.websockets import WebSocketDisconnect
 from kniffel import rules as rules_module
 from kniffel.actions import Action
 from kniffel.errors import GameFormatError
-from kniffel.web import advice
+from kniffel.web import advice, rooms
 from kniffel.web.service import CreateRequest, GameService, LiveGame, WebError, game_state
 from kniffel.web.store import Store
 
@@ -143,6 +143,7 @@ def create_app(
 
     app = FastAPI(title="kniffel", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    rooms.register(app, STATIC)
 
     def service_of(request: Request | WebSocket) -> GameService:
         service: GameService = request.app.state.service

@@ -115,6 +115,8 @@ class LiveGame:
     stored: StoredGame
     game: Game
     seat_of_action: list[int]
+    outcomes: list[Outcome] = field(default_factory=list)
+    """What each action of the log did (points and bonuses), for the game log on the table."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
@@ -206,13 +208,24 @@ def game_state(live: LiveGame) -> dict[str, Any]:
         "placements": {key: {"points": p.points, "bonus": p.bonus} for key, p in legal.placements.items()},
         "strikeable": list(legal.strikeable),
         "announce": list(legal.announceable),
-        "log": [
-            {"seq": i + 1, "seat": live.seat_of_action[i], "text": str(game.log[i])}
-            for i in range(first, len(game.log))
-        ],
+        "log": [log_entry(live, i) for i in range(first, len(game.log))],
         "standings": [vars(s) for s in game.standings()] if game.is_over else [],
         "hints": live.hints,
     }
+
+
+def log_entry(live: LiveGame, index: int) -> dict[str, Any]:
+    """Line ``index`` of the table's game log: the action, and for a score or strike what it earned
+    (when the outcome is known: a game put together outside the service has only its log)."""
+    entry: dict[str, Any] = {
+        "seq": index + 1,
+        "seat": live.seat_of_action[index],
+        "text": str(live.game.log[index]),
+    }
+    outcome = live.outcomes[index] if index < len(live.outcomes) else None
+    if outcome is not None and outcome.box is not None:
+        entry |= {"points": outcome.points, "bonus": outcome.extra_bonus + outcome.upper_bonus}
+    return entry
 
 
 def _bot_factory() -> Any:
@@ -272,7 +285,13 @@ class GameService:
 
     # --- games ---------------------------------------------------------------------------------
 
-    async def create(self, request: CreateRequest) -> tuple[NewGame, LiveGame]:
+    async def create(
+        self, request: CreateRequest, *, same_tokens_as: StoredGame | None = None
+    ) -> tuple[NewGame, LiveGame]:
+        """A new game; ``same_tokens_as`` gives it the links of that game's seats (a rematch)."""
+        hashes = None
+        if same_tokens_as is not None:
+            hashes = (same_tokens_as.host_token_hash, [s.token_hash for s in same_tokens_as.seats])
         new = await asyncio.to_thread(
             self.store.create_game,
             request.rules_id,
@@ -280,6 +299,7 @@ class GameService:
             request.seats,
             hotseat=request.hotseat,
             pad=request.pad,
+            token_hashes=hashes,
         )
         live = await self.get(new.id)
         self._schedule_bots(live)
@@ -308,12 +328,11 @@ class GameService:
         try:
             ruleset = rules_module.get(stored.rules_id, stored.options)
             game = Game(ruleset, [s.name for s in stored.seats], dice=SecureDice())
-            for item in stored.actions:
-                game.apply(Action.from_json(item.action))
+            outcomes = [game.apply(Action.from_json(item.action)) for item in stored.actions]
         except KniffelError as error:
             raise WebError("corrupt", f"game {game_id} cannot be replayed: {error}") from None
         hints = await asyncio.to_thread(advice.available, ruleset)
-        return LiveGame(stored, game, [a.seat for a in stored.actions], hints=hints)
+        return LiveGame(stored, game, [a.seat for a in stored.actions], outcomes, hints=hints)
 
     def _evict(self) -> None:
         for game_id in list(self._live):
@@ -389,6 +408,7 @@ class GameService:
                 "unavailable", "the action could not be saved; nothing changed, try again"
             ) from None
         live.seat_of_action.append(mover)
+        live.outcomes.append(outcome)
         live.changed()
         if not by_bot:
             self._schedule_bots(live)

@@ -225,7 +225,10 @@ class Store:
         *,
         hotseat: bool = False,
         pad: bool = False,
+        token_hashes: tuple[str, Sequence[str]] | None = None,
     ) -> NewGame:
+        """A new game; ``token_hashes`` (host, one per seat) gives it the tokens of an earlier game (a
+        rematch), and the returned tokens are then empty: only their holders know them."""
         if not seats:
             raise StoreError("a game needs at least one seat")
         for seat in seats:
@@ -234,6 +237,12 @@ class Store:
         game_id = secrets.token_urlsafe(9)
         host_token = secrets.token_urlsafe(16)
         tokens = tuple(secrets.token_urlsafe(16) for _ in seats)
+        host_hash, seat_hashes = hash_token(host_token), [hash_token(token) for token in tokens]
+        if token_hashes is not None:
+            host_hash, seat_hashes = token_hashes[0], list(token_hashes[1])
+            host_token, tokens = "", tuple("" for _ in seats)
+            if len(seat_hashes) != len(seats):
+                raise StoreError("a rematch has as many seats as its game")
         now = _now()
         with Session(self.engine) as session, session.begin():
             session.add(
@@ -247,18 +256,18 @@ class Store:
                     to_move=0,
                     hotseat=hotseat,
                     pad=pad,
-                    host_token_hash=hash_token(host_token),
+                    host_token_hash=host_hash,
                 )
             )
             session.flush()
-            for index, (seat, token) in enumerate(zip(seats, tokens, strict=True)):
+            for index, (seat, token_hash) in enumerate(zip(seats, seat_hashes, strict=True)):
                 session.add(
                     SeatRow(
                         game_id=game_id,
                         index=index,
                         name=seat.name,
                         kind=seat.kind,
-                        token_hash=hash_token(token),
+                        token_hash=token_hash,
                     )
                 )
         return NewGame(game_id, host_token, tokens)

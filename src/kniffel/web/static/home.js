@@ -114,16 +114,17 @@ function showResult(game) {
   const links = $("links");
   links.replaceChildren();
   const invites = [];
-  for (const seat of game.seats) {
+  const watch = { name: t("watchLink"), url: `/g/${game.id}`, watch: true };
+  for (const seat of [...game.seats, watch]) {
     if (!seat.url) continue;
-    invites.push({ name: seat.name, url: base + seat.url });
+    if (!seat.watch) invites.push({ name: seat.name, url: base + seat.url });
     const li = document.createElement("li");
     const label = document.createElement("span");
     label.textContent = seat.name;
     const field = document.createElement("input");
     field.readOnly = true;
     field.value = base + seat.url;
-    field.className = "invite";
+    field.className = seat.watch ? "watch" : "invite";
     field.setAttribute("aria-label", seat.name);
     const copy = document.createElement("button");
     copy.type = "button";
@@ -150,8 +151,60 @@ function showResult(game) {
   $("open-table").focus();
 }
 
+// The games this browser has opened (the table page keeps the list), newest first.
+const GAMES_KEY = "kniffel.games";
+
+function savedGames() {
+  try {
+    const games = JSON.parse(localStorage.getItem(GAMES_KEY) || "[]");
+    return Array.isArray(games) ? games.filter((g) => g && typeof g.id === "string" && typeof g.url === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+function showGames() {
+  const games = savedGames();
+  const list = $("game-list");
+  if (!games.length) {
+    const empty = document.createElement("li");
+    empty.className = "muted";
+    empty.textContent = t("noGames");
+    list.replaceChildren(empty);
+    return;
+  }
+  list.replaceChildren(
+    ...games.map((game) => {
+      const li = document.createElement("li");
+      li.dataset.game = game.id;
+      const link = document.createElement("a");
+      // Only links into this site: a stored entry cannot send the page elsewhere.
+      const url = new URL(game.url, location.origin);
+      link.href = url.origin === location.origin ? url.pathname + url.hash : "/";
+      link.textContent = `${game.rules || "Kniffel"}: ${(game.players || []).join(", ")}`;
+      const status = document.createElement("span");
+      status.className = game.over ? "muted small" : "small playing";
+      status.textContent = t(game.over ? "finished" : "playing");
+      const forget = document.createElement("button");
+      forget.type = "button";
+      forget.className = "remove";
+      forget.textContent = "×";
+      forget.title = t("forget");
+      forget.setAttribute("aria-label", t("forgetGame", { id: link.textContent }));
+      forget.addEventListener("click", () => {
+        localStorage.setItem(GAMES_KEY, JSON.stringify(savedGames().filter((g) => g.id !== game.id)));
+        showGames();
+      });
+      li.append(link, status, forget);
+      return li;
+    }),
+  );
+}
+
 async function init() {
   translatePage();
+  showGames();
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
   $("lang").addEventListener("click", () => {
     toggleLang();
     translatePage();
@@ -160,6 +213,7 @@ async function init() {
       kind.options[0].text = t("human");
       kind.options[1].text = t("bot");
     }
+    showGames();
   });
   $("add-seat").addEventListener("click", addSeat);
   $("create").addEventListener("submit", create);

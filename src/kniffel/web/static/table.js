@@ -1,5 +1,8 @@
 // The table: dice, the score sheets of every player, the log. The server holds the game; this page
-// draws each state snapshot it receives and sends the player's actions, nothing more.
+// draws each state snapshot it receives and sends the player's actions. One exception: in a score-pad
+// game, actions entered while offline wait in this browser (localStorage) and are drawn on top of the
+// last state the server sent; they are sent in order when the connection returns, each naming the
+// position it was made at, so the server's seq check refuses them if the game moved on meanwhile.
 
 import { boxLabel, lang, t, toggleLang, translatePage } from "/static/i18n.js";
 
@@ -7,8 +10,26 @@ const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
 
-let state = null;
+const QUEUE_KEY = `kniffel.queue.${gameId}`;
+const STATE_KEY = `kniffel.state.${gameId}`;
+const GAMES_KEY = "kniffel.games";
+const HINTS_KEY = "kniffel.hints";
+const MAX_GAMES = 30;
+
+let serverState = null; // the last state the server sent
+let state = null; // what is drawn: serverState with the offline queue applied
 let mySeats = [];
+let queue = loadJson(QUEUE_KEY, []); // [{action, seat, at}] made offline at position `at`, oldest first
+let waiting = false; // a queued action is on its way and the server has not answered yet
+let answerDue = false; // the refusal of a queued action already known to be out of date is still to come
+let welcomed = false;
+let rolledAt = -1; // the last seq whose roll has been animated
+let hintsOn = localStorage.getItem(HINTS_KEY) === "1";
+let hintData = null; // {seq, options} for the position on screen
+let hintAsked = -1;
+let rematchTimer = 0;
+let rematchId = null; // the rematch of this game, once someone has started it
+let isHost = false;
 let held = new Set();
 let heldFor = "";
 let strikeMode = false;
@@ -16,7 +37,6 @@ let socket = null;
 let retry = 0;
 let gone = false;
 let errorTimer = 0;
-let hintSeq = -1;
 
 // Pip positions on a 3x3 grid (cells 1..9, reading order) for each face.
 const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
@@ -30,6 +50,7 @@ function connect() {
   setStatus(retry ? "reconnecting" : "connecting");
   socket.addEventListener("open", () => {
     retry = 0;
+    welcomed = !token;
     setStatus("connected");
     if (token) socket.send(JSON.stringify({ type: "hello", token }));
   });
@@ -39,6 +60,9 @@ function connect() {
       gone = true;
       $("banner").textContent = t("noGame");
     }
+    welcomed = false;
+    waiting = false;
+    answerDue = false;
     if (gone) return;
     setStatus("reconnecting");
     retry += 1;
@@ -49,19 +73,164 @@ function connect() {
 function setStatus(key) {
   const el = $("connection");
   el.dataset.status = key;
-  el.textContent = t(key);
+  showStatus();
+}
+
+function showStatus() {
+  const el = $("connection");
+  const offline = !navigator.onLine || el.dataset.status !== "connected";
+  if (queue.length) el.textContent = t(offline ? "offlineQueued" : "syncing", { n: queue.length });
+  else el.textContent = t(!navigator.onLine ? "offline" : el.dataset.status || "connecting");
+  document.body.dataset.pending = String(queue.length);
 }
 
 function receive(message) {
   if (message.type === "state") {
-    state = message.state;
-    render();
+    serverState = message.state;
+    settle();
+    if (serverState.pad) saveJson(STATE_KEY, { state: serverState, seats: mySeats });
+    update();
+    flush();
   } else if (message.type === "welcome") {
     mySeats = message.seats;
-    render();
+    isHost = message.host;
+    welcomed = true;
+    update();
+    flush();
   } else if (message.type === "error") {
+    if (answerDue) {
+      answerDue = false; // already told: the game went on without the queued actions
+      return;
+    }
+    if (waiting) {
+      dropQueue(message.message);
+      update();
+      return;
+    }
     showError(message.message);
   }
+}
+
+// --- the offline queue (score-pad games) ---------------------------------------------------------
+
+function loadJson(key, fallback) {
+  try {
+    const text = localStorage.getItem(key);
+    return text ? JSON.parse(text) : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function saveJson(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage full or disabled: the page still works, it just forgets on reload.
+  }
+}
+
+function saveQueue() {
+  if (queue.length) saveJson(QUEUE_KEY, queue);
+  else localStorage.removeItem(QUEUE_KEY);
+}
+
+function connected() {
+  return navigator.onLine && socket && socket.readyState === WebSocket.OPEN && welcomed;
+}
+
+function dropQueue(reason) {
+  showError(t("queueDropped", { n: queue.length, reason }));
+  queue = [];
+  waiting = false;
+  saveQueue();
+}
+
+// Whether the server's log entry is the queued action (the same seat, kind, box or dice).
+function isQueued(entry, queued) {
+  return Boolean(entry) && entry.seat === queued.seat && entry.text.startsWith(actionString(queued.action));
+}
+
+// Take off the queue what the server has applied, also when its answer was lost with the connection.
+// If the game went on another way (someone else moved first), the rest of the queue no longer fits.
+function settle() {
+  while (queue.length && serverState.seq > queue[0].at) {
+    const entry = serverState.log.find((e) => e.seq === queue[0].at + 1);
+    if (!isQueued(entry, queue[0])) {
+      answerDue = waiting;
+      dropQueue(t("movedOn"));
+      return;
+    }
+    queue.shift();
+    waiting = false;
+  }
+  saveQueue();
+}
+
+function flush() {
+  if (!queue.length || waiting || !connected() || !serverState) return;
+  const next = queue[0];
+  waiting = true;
+  // The position it was made at: the server refuses it if the game is elsewhere now.
+  socket.send(JSON.stringify({ type: "action", seq: next.at, seat: next.seat, action: next.action }));
+}
+
+// The text of an action in the shared grammar ("roll keep 3 3 = 1 3 3 4 6", "score chance").
+function actionString(action) {
+  if (action.action === "roll" || action.action === "free") {
+    const keep = action.keep && action.keep.length ? ` keep ${action.keep.join(" ")}` : "";
+    return `${action.action}${keep}${action.dice ? ` = ${action.dice.join(" ")}` : ""}`;
+  }
+  return `${action.action} ${action.box}`;
+}
+
+// What the table looks like once the queued actions are made: dice entered, boxes filled (their
+// points are known only when the server has scored them), the turn passed on.
+function project(base, pending) {
+  if (!pending.length) return base;
+  const view = structuredClone(base);
+  for (const { action, seat } of pending) {
+    const player = view.players[view.current];
+    if (action.action === "roll" || action.action === "free") {
+      view.turn.dice = action.dice;
+      if (action.action === "roll") {
+        view.turn.rolls += 1;
+        view.turn.rolls_left = Math.max(0, view.turn.rolls_left - 1);
+      } else {
+        view.turn.free_throws += 1;
+      }
+      const open = [];
+      for (const column of view.rules.columns) {
+        for (const box of view.rules.boxes) {
+          const key = view.rules.columns.length > 1 ? `${column.id}:${box.id}` : box.id;
+          if (player.entries[key] === undefined) open.push(key);
+        }
+      }
+      view.placements = Object.fromEntries(open.map((key) => [key, { points: null, bonus: 0 }]));
+      view.strikeable = open;
+      view.announce = [];
+      view.can_roll = view.turn.rolls_left > 0;
+      view.can_free = false;
+    } else {
+      player.entries[action.box] = action.action === "score" ? "…" : 0;
+      view.current = (view.current + 1) % view.players.length;
+      view.turn = { dice: null, rolls: 0, rolls_left: view.rules.rolls, free_throws: 0, announced: null, thrown_at_once: false };
+      view.placements = {};
+      view.strikeable = [];
+      view.announce = [];
+      view.can_roll = true;
+      view.can_free = false;
+    }
+    view.seq += 1;
+    view.log.push({ seq: view.seq, seat, text: actionString(action), pending: true });
+  }
+  return view;
+}
+
+function update() {
+  state = serverState ? project(serverState, queue) : null;
+  showStatus();
+  render();
 }
 
 function showError(text) {
@@ -71,7 +240,15 @@ function showError(text) {
 }
 
 function send(action) {
-  if (!socket || socket.readyState !== WebSocket.OPEN || !state) return;
+  if (!state) return;
+  if (state.pad && (queue.length || !connected())) {
+    queue.push({ action, seat: state.current, at: state.seq });
+    saveQueue();
+    update();
+    flush();
+    return;
+  }
+  if (!connected()) return;
   socket.send(JSON.stringify({ type: "action", seq: state.seq, action }));
 }
 
@@ -151,6 +328,7 @@ function render() {
   document.body.dataset.seq = String(state.seq);
   document.body.dataset.current = String(state.current);
   document.body.dataset.over = state.over ? "1" : "0";
+  document.body.dataset.pending = String(queue.length);
   $("rules-name").textContent = state.rules.name;
   $("round").textContent = state.over ? "" : t("round", { n: state.round, of: state.rules.turns });
   renderBanner();
@@ -160,6 +338,9 @@ function render() {
   renderLog();
   renderRanking();
   renderInvites();
+  rememberGame();
+  askHints();
+  if (state.over) watchForRematch();
   if (focusKey) {
     const again = document.querySelector(`[data-fk="${CSS.escape(focusKey)}"]`);
     if (again && !again.disabled) again.focus();
@@ -175,16 +356,19 @@ function renderBanner() {
     banner.textContent = `${t("gameOver")} · ${t(best.length > 1 ? "winners" : "winner", { names: best.join(", ") })}`;
   } else if (canAct()) {
     banner.textContent = t("yourTurn", { name: player.name });
+  } else if (!mySeats.length) {
+    banner.textContent = t("watching", { name: player.name });
   } else {
     banner.textContent = t(player.kind === "bot" ? "botThinking" : "turnOf", { name: player.name });
   }
   banner.dataset.mine = canAct() ? "1" : "0";
 }
 
-function die(face, index, isHeld, enabled) {
+function die(face, index, isHeld, enabled, rolling) {
   const button = document.createElement("button");
   button.type = "button";
-  button.className = "die";
+  button.className = rolling ? "die rolling" : "die";
+  button.dataset.heldLabel = t("held");
   button.dataset.fk = `die-${index}`;
   button.dataset.face = String(face ?? 0);
   button.setAttribute("aria-pressed", isHeld ? "true" : "false");
@@ -203,13 +387,32 @@ function die(face, index, isHeld, enabled) {
   return button;
 }
 
+// The dice a roll just threw (those it did not keep): only they tumble, once per roll.
+function thrownNow() {
+  const last = state.log[state.log.length - 1];
+  if (!state.turn.dice || !last || last.seq !== state.seq || last.seq === rolledAt) return new Set();
+  const [head, shown] = last.text.split(" = ");
+  if (!shown || !/^(roll|free)\b/.test(head)) return new Set();
+  rolledAt = last.seq;
+  const kept = head.split(" ").slice(2).map(Number);
+  const thrown = new Set();
+  state.turn.dice.forEach((face, i) => {
+    const k = kept.indexOf(face);
+    if (k >= 0) kept.splice(k, 1);
+    else thrown.add(i);
+  });
+  return thrown;
+}
+
 function renderDice() {
   const dice = state.turn.dice;
   const box = $("dice");
+  const thrown = thrownNow();
   box.setAttribute("aria-label", dice ? dice.join(" ") : "");
+  box.dataset.held = String(held.size);
   box.replaceChildren(
     ...Array.from({ length: state.rules.dice }, (_, i) =>
-      die(dice ? dice[i] : null, i, held.has(i), Boolean(dice) && canAct()),
+      die(dice ? dice[i] : null, i, held.has(i), Boolean(dice) && canAct(), thrown.has(i)),
     ),
   );
   const pad = $("pad");
@@ -255,7 +458,8 @@ function renderControls() {
   const strike = $("strike-mode");
   strike.disabled = !mine || !state.strikeable.length;
   strike.setAttribute("aria-pressed", strikeMode ? "true" : "false");
-  $("hint").hidden = !(state.hints && mine && state.turn.dice);
+  $("hint").hidden = !state.hints || !mySeats.length || state.over;
+  $("hint").setAttribute("aria-pressed", hintsOn ? "true" : "false");
   const info = [];
   if (!state.over) info.push(t("rollsLeft", { n: state.turn.rolls_left }));
   if (state.turn.free_throws) info.push(t("freeThrowsTaken", { n: state.turn.free_throws }));
@@ -265,7 +469,7 @@ function renderControls() {
   if (state.rules.sharp && state.turn.dice && state.turn.thrown_at_once) notes.push(t("sharpAtOnce"));
   if (strikeMode) notes.push(t("strikeOn"));
   $("turn-notes").textContent = notes.join(" · ");
-  if (!mine || state.seq !== hintSeq) $("hints").hidden = true;
+  $("hints").hidden = !(mine && hintsOn && hintData && hintData.seq === state.seq);
 }
 
 function cell(tag, text, className) {
@@ -286,6 +490,13 @@ function actionButton(kind, key, text, label) {
   return button;
 }
 
+// The box the hints rate best for the dice on the table (their best score or strike).
+function bestBox() {
+  if (!hintsOn || !hintData || hintData.seq !== state.seq || !canAct()) return null;
+  const option = hintData.options.find((o) => /^(score|strike) /.test(o.action));
+  return option ? option.action.split(" ")[1] : null;
+}
+
 function boxCell(player, column, box) {
   const key = keyOf(column, box);
   const td = cell("td");
@@ -298,22 +509,33 @@ function boxCell(player, column, box) {
   }
   if (player.index !== state.current || !state.turn.dice || state.over) return td;
   const placement = state.placements[key];
-  const shown = placement ? placement.points + (placement.bonus ? ` +${placement.bonus}` : "") : "";
+  const unknown = placement && placement.points === null; // entered offline: scored when synced
+  const shown = !placement ? "" : unknown ? "?" : placement.points + (placement.bonus ? ` +${placement.bonus}` : "");
   if (!canAct()) {
     if (placement) td.append(cell("span", shown, "preview"));
     return td;
   }
   const strikeable = state.strikeable.includes(key);
   const label = keyLabel(key);
+  let button = null;
   if (strikeMode && strikeable) {
-    td.append(actionButton("strike", key, "✗", t("strike", { box: label })));
+    button = actionButton("strike", key, "✗", t("strike", { box: label }));
   } else if (placement) {
-    td.append(actionButton("score", key, shown, t("score", { points: shown, box: label })));
+    const name = unknown ? t("scoreOffline", { box: label }) : t("score", { points: shown, box: label });
+    button = actionButton("score", key, shown, name);
   } else if (state.announce.includes(key)) {
-    td.append(actionButton("announce", key, "!", t("announce", { box: label })));
+    button = actionButton("announce", key, "!", t("announce", { box: label }));
   } else if (strikeable && !Object.keys(state.placements).length) {
-    td.append(actionButton("strike", key, "✗", t("strike", { box: label })));
+    button = actionButton("strike", key, "✗", t("strike", { box: label }));
   }
+  if (!button) return td;
+  if (key === bestBox() && button.dataset.act !== "announce") {
+    // Marked by a star and a frame as well as colour.
+    button.textContent = `★ ${button.textContent}`;
+    button.setAttribute("aria-label", `${button.getAttribute("aria-label")} (${t("bestBox")})`);
+    td.classList.add("best");
+  }
+  td.append(button);
   return td;
 }
 
@@ -412,13 +634,17 @@ function actionText(text) {
 
 function describe(entry) {
   const name = state.players[entry.seat]?.name ?? "?";
-  return `${name}: ${actionText(entry.text)}`;
+  let text = `${name}: ${actionText(entry.text)}`;
+  if (entry.points !== undefined) text += ` · ${t("points", { n: entry.points })}`;
+  if (entry.bonus) text += ` (+${entry.bonus} ${t("bonus")})`;
+  if (entry.pending) text += ` (${t("pending")})`;
+  return text;
 }
 
 function renderLog() {
   const list = $("log");
   list.replaceChildren(...state.log.slice().reverse().map((entry) => {
-    const li = cell("li", describe(entry));
+    const li = cell("li", describe(entry), entry.pending ? "pending" : entry.points !== undefined ? "scored" : "");
     li.value = entry.seq;
     return li;
   }));
@@ -435,17 +661,86 @@ function renderRanking() {
     }),
   );
   $("review-button").hidden = !state.hints;
+  $("rematch").hidden = !(mySeats.length || isHost) || rematchId !== null;
+}
+
+// --- rematch, links and this browser's list of games ------------------------------------------
+
+function gameUrl(id) {
+  return `${location.origin}/g/${encodeURIComponent(id)}${token ? `#t=${token}` : ""}`;
+}
+
+function goToRematch(id) {
+  // The creator's invite links lead to the same seats of the rematch: only the game id changes.
+  const invites = loadJson(`kniffel.invites.${gameId}`, []);
+  if (invites.length) {
+    const moved = invites.map((i) => ({ ...i, url: i.url.replace(`/g/${gameId}`, `/g/${id}`) }));
+    saveJson(`kniffel.invites.${id}`, moved);
+  }
+  location.assign(gameUrl(id));
+}
+
+async function startRematch() {
+  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/rematch`, {
+    method: "POST",
+    headers: { "x-kniffel-token": token },
+  });
+  const body = await response.json();
+  if (!response.ok) return showError(body.message);
+  goToRematch(body.id);
+}
+
+function watchForRematch() {
+  if (rematchTimer) return;
+  let pause = 2000; // a table left open looks less and less often
+  const look = async () => {
+    try {
+      const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/rematch`);
+      if (response.ok) {
+        const body = await response.json();
+        rematchId = body.id;
+        const link = $("rematch-link");
+        link.href = gameUrl(body.id);
+        link.textContent = t(mySeats.length || isHost ? "rematchJoin" : "rematchWatch");
+        link.onclick = (event) => {
+          event.preventDefault();
+          goToRematch(body.id);
+        };
+        $("rematch-ready").hidden = false;
+        $("rematch").hidden = true;
+        return;
+      }
+    } catch {
+      // Offline: look again later.
+    }
+    pause = Math.min(30000, pause * 1.5);
+    rematchTimer = setTimeout(look, pause);
+  };
+  rematchTimer = setTimeout(look, 0);
+}
+
+function rememberGame() {
+  const games = loadJson(GAMES_KEY, []).filter((g) => g.id !== gameId);
+  const entry = {
+    id: gameId,
+    url: gameUrl(gameId),
+    rules: state.rules.name,
+    players: state.players.map((p) => p.name),
+    over: state.over,
+    seen: Date.now(),
+  };
+  saveJson(GAMES_KEY, [entry, ...games].slice(0, MAX_GAMES));
 }
 
 function renderInvites() {
-  const saved = localStorage.getItem(`kniffel.invites.${gameId}`);
-  const invites = saved ? JSON.parse(saved) : [];
-  $("invites").hidden = !invites.length || state.over;
+  const invites = state.over ? [] : loadJson(`kniffel.invites.${gameId}`, []);
+  const watch = { name: t("watchLink"), url: `${location.origin}/g/${encodeURIComponent(gameId)}` };
   $("invite-list").replaceChildren(
-    ...invites.map((invite) => {
+    ...[...invites, watch].map((invite) => {
       const li = cell("li");
       const a = cell("a", invite.name);
       a.href = invite.url;
+      if (invite === watch) a.id = "watch-link";
       li.append(a);
       return li;
     }),
@@ -454,18 +749,35 @@ function renderInvites() {
 
 // --- advice (shown only when the server has an advisor for these rules) -----------------------
 
-async function showHints() {
-  if (!canAct() || !state.hints) return;
-  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/hints`, {
-    headers: { "x-kniffel-token": token },
-  });
-  const body = await response.json();
-  if (!response.ok) return showError(body.message);
-  hintSeq = body.seq;
+function toggleHints() {
+  if (!state || !state.hints) return;
+  hintsOn = !hintsOn;
+  localStorage.setItem(HINTS_KEY, hintsOn ? "1" : "0");
+  render();
+}
+
+// With hints on, every position of the player to move is rated by the server's advisor.
+async function askHints() {
+  if (!hintsOn || !canAct() || !state.hints || queue.length || !state.turn.dice || hintAsked === state.seq) return;
+  hintAsked = state.seq;
+  let body;
+  try {
+    const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/hints`, {
+      headers: { "x-kniffel-token": token },
+    });
+    body = await response.json();
+    if (!response.ok) return showError(body.message);
+  } catch {
+    hintAsked = -1;
+    return;
+  }
+  if (!state || body.seq !== state.seq) return;
+  hintData = body;
   $("hint-list").replaceChildren(
     ...body.options.map((o) => cell("li", `${actionText(o.action)} · ${t("expected", { n: o.value.toFixed(1) })}`)),
   );
   $("hints").hidden = false;
+  renderSheet();
 }
 
 async function showReview() {
@@ -501,7 +813,7 @@ function onKey(event) {
   } else if (key === "s") {
     if (canAct() && state.strikeable.length) setStrikeMode(!strikeMode);
   } else if (key === "h") {
-    showHints();
+    toggleHints();
   } else if (key === "l") {
     switchLanguage();
   }
@@ -511,7 +823,7 @@ function switchLanguage() {
   toggleLang();
   translatePage();
   setStatus($("connection").dataset.status || "connecting");
-  render();
+  if (state) render();
 }
 
 function init() {
@@ -520,7 +832,21 @@ function init() {
   $("roll").addEventListener("click", () => roll());
   $("free").addEventListener("click", () => roll("free"));
   $("strike-mode").addEventListener("click", () => setStrikeMode(!strikeMode));
-  $("hint").addEventListener("click", showHints);
+  $("hint").addEventListener("click", toggleHints);
+  $("rematch").addEventListener("click", startRematch);
+  window.addEventListener("online", () => {
+    showStatus();
+    if (socket && socket.readyState === WebSocket.OPEN) flush();
+  });
+  window.addEventListener("offline", showStatus);
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+  const cached = loadJson(STATE_KEY, null);
+  if (cached && cached.state) {
+    // A score-pad table opened again without a connection: draw the last state and the queue.
+    serverState = cached.state;
+    mySeats = cached.seats || [];
+    update();
+  }
   $("review-button").addEventListener("click", showReview);
   $("sheet").addEventListener("click", (event) => {
     const button = event.target.closest("button[data-act]");

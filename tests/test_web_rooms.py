@@ -1,0 +1,208 @@
+"""Around one game: the game log's points, the rematch with the same seats and links, and the files that
+make the pages an installable app. In process (Starlette's test client), over a real SQLite file, and
+PostgreSQL too with ``KNIFFEL_TEST_POSTGRES_URL`` set."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import struct
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from kniffel.web.app import STATIC, create_app
+from kniffel.web.store import SeatSpec, Store, StoreError
+
+POSTGRES_ENV = "KNIFFEL_TEST_POSTGRES_URL"
+
+
+@pytest.fixture(
+    params=[
+        "sqlite",
+        pytest.param(
+            "postgres",
+            marks=pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POSTGRES_ENV} is not set"),
+        ),
+    ]
+)
+def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    sqlite = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    url = os.environ[POSTGRES_ENV] if request.param == "postgres" else sqlite
+    app = create_app(url, bot_delay=0, rate=1000, burst=1000)
+    with TestClient(app) as running:
+        yield running
+
+
+def create(client: TestClient, *seats: tuple[str, str], **flags: Any) -> dict[str, Any]:
+    body = {"rules": "kniffel", "seats": [{"name": n, "kind": k} for n, k in seats], **flags}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def next_state(ws: WebSocketTestSession) -> dict[str, Any]:
+    while True:
+        message = ws.receive_json()
+        assert message["type"] != "error", message
+        if message["type"] == "state":
+            state: dict[str, Any] = message["state"]
+            return state
+
+
+def hello(ws: WebSocketTestSession, token: str) -> tuple[list[int], dict[str, Any]]:
+    ws.send_json({"type": "hello", "token": token})
+    while (message := ws.receive_json())["type"] != "welcome":
+        assert message["type"] == "state"
+    return message["seats"], next_state(ws)
+
+
+def play_out(client: TestClient, game_id: str, token: str, turns: int = 99) -> dict[str, Any]:
+    """Play the token's seats (rolling once, then the best-paying box or a strike) for ``turns`` turns
+    or to the end; returns the last state seen."""
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        seats, state = hello(ws, token)
+        while not state["over"] and turns > 0:
+            if state["current"] not in seats:
+                state = next_state(ws)
+                continue
+            if state["turn"]["dice"] is None:
+                action: dict[str, Any] = {"action": "roll"}
+            elif state["placements"]:
+                box = max(state["placements"], key=lambda key: state["placements"][key]["points"])
+                action = {"action": "score", "box": box}
+                turns -= 1
+            else:
+                action = {"action": "strike", "box": state["strikeable"][0]}
+                turns -= 1
+            sent = state["seq"]
+            ws.send_json({"type": "action", "seq": sent, "action": action})
+            while (state := next_state(ws))["seq"] <= sent:
+                pass
+        return state
+
+
+def test_the_log_says_what_each_entry_scored(client: TestClient) -> None:
+    game = create(client, ("Ada", "human"))
+    state = play_out(client, game["id"], game["seats"][0]["token"], turns=3)
+    scored = [entry for entry in state["log"] if entry["text"].startswith(("score", "strike"))]
+    rolls = [entry for entry in state["log"] if entry["text"].startswith("roll")]
+    assert len(scored) == 3
+    assert len(rolls) == 3
+    entries = state["players"][0]["entries"]
+    for entry in scored:
+        box = entry["text"].split()[1]
+        assert entry["points"] == entries[box]
+        assert entry["bonus"] == 0
+    assert all("points" not in entry for entry in rolls)
+
+
+def test_a_rematch_has_the_same_rules_seats_and_links(client: TestClient) -> None:
+    game = create(client, ("Ada", "human"), ("Robo", "bot"))
+    ada = game["seats"][0]["token"]
+    old = game["id"]
+    refused = client.post(f"/api/games/{old}/rematch", headers={"x-kniffel-token": ada})
+    assert refused.status_code == 409
+    assert "over" in refused.json()["message"]
+    assert client.get(f"/api/games/{old}/rematch").status_code == 404
+    final = play_out(client, old, ada)
+    assert final["over"]
+    stranger = client.post(f"/api/games/{old}/rematch", headers={"x-kniffel-token": "not-a-seat"})
+    assert stranger.status_code == 403
+    assert client.post(f"/api/games/{old}/rematch").status_code == 403  # spectators watch, not start
+
+    started = client.post(f"/api/games/{old}/rematch", headers={"x-kniffel-token": ada})
+    assert started.status_code == 201
+    new = started.json()["id"]
+    assert new != old
+    again = client.post(f"/api/games/{old}/rematch", headers={"x-kniffel-token": ada})
+    assert again.json()["id"] == new, "asking twice joins the same rematch"
+    assert client.get(f"/api/games/{old}/rematch").json() == {"id": new}
+
+    state = client.get(f"/api/games/{new}").json()
+    assert state["seq"] == 0
+    assert not state["over"]
+    assert state["rules"]["id"] == final["rules"]["id"]
+    assert [(p["name"], p["kind"]) for p in state["players"]] == [("Ada", "human"), ("Robo", "bot")]
+    assert (state["hotseat"], state["pad"]) == (final["hotseat"], final["pad"])
+    with client.websocket_connect(f"/ws/{new}") as ws:
+        seats, _ = hello(ws, ada)  # Ada's old link, with the new game's id, is her seat again
+        assert seats == [0]
+        ws.send_json({"type": "hello", "token": "not-a-seat"})
+        assert ws.receive_json()["code"] == "unauthorized"
+
+
+def test_a_hot_seat_rematch_is_played_with_the_host_link(client: TestClient) -> None:
+    game = create(client, ("Ada", "human"), ("Bob", "human"), hotseat=True)
+    host = game["host_token"]
+    assert play_out(client, game["id"], host)["over"]
+    new = client.post(f"/api/games/{game['id']}/rematch", headers={"x-kniffel-token": host}).json()["id"]
+    with client.websocket_connect(f"/ws/{new}") as ws:
+        seats, _ = hello(ws, host)
+        assert seats == [0, 1]
+        seats, _ = hello(ws, game["seats"][1]["token"])
+        assert seats == [1]
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_the_app_can_be_installed(client: TestClient) -> None:
+    response = client.get("/manifest.webmanifest")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("application/manifest+json")
+    manifest = response.json()
+    assert manifest["start_url"] == "/"
+    assert manifest["display"] == "standalone"
+    sizes = set()
+    for icon in manifest["icons"]:
+        image = client.get(icon["src"])
+        assert image.status_code == 200, icon["src"]
+        if icon["type"] == "image/png":
+            width, height = png_size(image.content)
+            assert icon["sizes"] == f"{width}x{height}"
+            sizes.add(width)
+    assert {192, 512} <= sizes, "phones want a 192 and a 512 pixel icon"
+    for page in ("/", "/g/anything"):
+        assert 'rel="manifest"' in client.get(page).text
+
+
+def test_the_service_worker_covers_the_site_and_keeps_the_pages_files(client: TestClient) -> None:
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert "javascript" in response.headers["content-type"]
+    assert response.headers["cache-control"] == "no-cache"
+    listed = re.search(r"const FILES = (\[.*?\]);", response.text, re.S)
+    assert listed is not None
+    files = json.loads(re.sub(r",\s*\]", "]", listed.group(1)))
+    for path in files:
+        assert client.get(path).status_code == 200, path
+    scripts = {p.name for p in STATIC.glob("*.js")} - {"sw.js"}
+    assert {f"/static/{name}" for name in scripts} <= set(files), "every script the pages load is kept"
+
+
+def test_a_game_made_with_earlier_tokens_stores_only_their_hashes(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    seats = [SeatSpec("Ada"), SeatSpec("Bob")]
+    first = store.create_game("kniffel", {}, seats)
+    old = store.load(first.id)
+    hashes = (old.host_token_hash, [seat.token_hash for seat in old.seats])
+    again = store.create_game("kniffel", {}, seats, token_hashes=hashes)
+    assert again.host_token == ""
+    assert again.seat_tokens == ("", ""), "nobody but the holders knows the tokens"
+    new = store.load(again.id)
+    assert new.host_token_hash == old.host_token_hash
+    assert [s.token_hash for s in new.seats] == hashes[1]
+    with pytest.raises(StoreError, match="as many seats"):
+        store.create_game("kniffel", {}, seats[:1], token_hashes=hashes)
+    store.close()
