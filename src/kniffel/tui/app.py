@@ -141,7 +141,7 @@ class KniffelApp(App[int]):
     Screen { layout: vertical; }
     #main { height: 1fr; }
     #sheet { width: 1fr; height: 100%; }
-    #side { width: 38; height: 100%; padding: 0 1; }
+    #side { width: 40%; min-width: 38; height: 100%; padding: 0 1; }
     #status { height: auto; }
     #dice { height: 3; margin-top: 1; }
     #holds { height: 1; }
@@ -257,12 +257,8 @@ class KniffelApp(App[int]):
     def show_status(self) -> None:
         game, turn = self.game, self.game.turn
         lines = [
-            self.t(
-                "{rules} · round {round} of {turns}",
-                rules=self.rules.name,
-                round=game.round,
-                turns=self.rules.turns,
-            )
+            self.rules.name,
+            self.t("Round {round} of {turns}", round=game.round, turns=self.rules.turns),
         ]
         if game.is_over:
             lines.append(self.t("Game over"))
@@ -384,7 +380,13 @@ class KniffelApp(App[int]):
             c for c, (p, key) in self.cells.items() if p == current and key not in self.game.sheet.entries
         ]
         if free:
-            table.cursor_coordinate = min(free, key=lambda c: (c.column, c.row))
+            target = min(free, key=lambda c: (c.column, c.row))
+            table.cursor_coordinate = target
+            # The player's columns start at the left edge where the sheet is wider than the screen.
+            first = min(c.column for c, (p, _) in self.cells.items() if p == current)
+            columns = list(table.columns.values())[1:first]
+            x = sum(column.get_render_width(table) for column in columns)
+            self.call_after_refresh(table.scroll_to, x=x, animate=False)
 
     # --- playing ---------------------------------------------------------------------------------
 
@@ -431,8 +433,17 @@ class KniffelApp(App[int]):
         return self.t("{player}: scores {points} in {box}", player=name, points=outcome.points, box=box)
 
     def after(self, outcome: Outcome) -> None:
-        """Show what an action did and go on to whoever moves next."""
-        self.say(self.describe(outcome))
+        """Show what a person's action did and go on to whoever moves next."""
+        self.record(outcome)
+        self.hide_hints()
+        self.refresh_all()
+        if outcome.ends_turn:
+            self.place_cursor()
+            self.advance()
+
+    def record(self, outcome: Outcome, style: str = "") -> None:
+        """Say what an action did, and carry the held dice through a throw."""
+        self.say(self.describe(outcome), style)
         if outcome.extra_bonus:
             self.say(self.t("Extra bonus: +{points}!", points=outcome.extra_bonus), style="bold")
         if outcome.upper_bonus:
@@ -441,11 +452,6 @@ class KniffelApp(App[int]):
             self.held = held_after(outcome.dice or (), outcome.action.keep)
         elif outcome.ends_turn:
             self.held = [False] * self.rules.dice
-        self.hide_hints()
-        self.refresh_all()
-        if outcome.ends_turn:
-            self.place_cursor()
-            self.advance()
 
     def advance(self) -> None:
         """Let the bots play their turns, then end the game or wait for a person."""
@@ -475,16 +481,10 @@ class KniffelApp(App[int]):
             self.bots_playing = False
             self.complain(error)
             return
-        self.say(self.describe(outcome), style="dim" if isinstance(outcome.action, Roll) else "")
-        if isinstance(outcome.action, Roll):
-            self.held = held_after(outcome.dice or (), outcome.action.keep)
-        elif outcome.ends_turn:
-            self.held = [False] * self.rules.dice
-        self.refresh_all()
+        self.record(outcome, style="dim" if isinstance(outcome.action, Roll) else "")
         if self.bot_delay > 0:
+            self.refresh_all()
             self.set_timer(self.bot_delay, self.bot_step)
-        elif self.game.is_over or self.game.current not in self.session.bots:
-            self.bot_step()
 
     def finish(self) -> None:
         game = self.game
@@ -633,11 +633,11 @@ class KniffelApp(App[int]):
             return  # the game moved on while the planner thought
         hints = self.query_one("#hints", RichLog)
         hints.clear()
-        hints.write(Text(self.t("Options (value: expected points still to come):"), style="bold"))
+        hints.write(Text(self.t("Options (expected points to come)"), style="bold"))
         best = choices[0].value if choices else 0.0
-        for n, choice in enumerate(choices, 1):
-            cost = self.t("best") if n == 1 else f"-{best - choice.value:.2f}"
-            hints.write(f"{n:>2}. {choice.action!s:<22} {choice.value:7.2f} {cost}")
+        for n, choice in enumerate(choices):
+            cost = self.t("best") if n == 0 else f"-{best - choice.value:.2f}"
+            hints.write(f"{choice.action!s:<21}{choice.value:7.1f} {cost:>5}")
         if not exact:
             hints.write(
                 Text(self.t("Values are estimates from single-column tables, not exact."), style="dim")

@@ -30,7 +30,7 @@ CATALOG: dict[str, str] = {
     "Total": "Gesamtsumme",
     "Grand total": "Endsumme",
     # the turn
-    "{rules} · round {round} of {turns}": "{rules} · Runde {round} von {turns}",
+    "Round {round} of {turns}": "Runde {round} von {turns}",
     "Game over": "Spiel vorbei",
     "{player} to move: roll (space)": "{player} ist am Zug: würfeln (Leertaste)",
     "{player} to move: {n} rolls left": "{player} ist am Zug: noch {n} Würfe",
@@ -89,7 +89,7 @@ CATALOG: dict[str, str] = {
     "Loading the tables of the {bot} bot...": "Die Tabellen des Bots {bot} werden geladen...",
     # hints and review
     "Thinking...": "Einen Moment...",
-    "Options (value: expected points still to come):": "Möglichkeiten (Wert: erwartete weitere Punkte):",
+    "Options (expected points to come)": "Möglichkeiten (erwartete Punkte)",
     "best": "beste",
     "Values are estimates from single-column tables, not exact.": (
         "Die Werte sind Schätzungen aus Tabellen für einzelne Spalten, nicht exakt."
