@@ -102,9 +102,9 @@ async def test_a_game_against_a_bot() -> None:
         assert app.game.current == 0
         assert len(app.game.sheets[1].entries) == 1
         assert "Bot 1: scores" in news(app)
-        while not app.game.is_over:
-            await pilot.press("space", "enter")
-        assert all(sheet.is_full for sheet in app.game.sheets)
+        await pilot.press("space", "enter", "space", "enter")
+        assert app.game.round == 4
+        assert [len(sheet.entries) for sheet in app.game.sheets] == [3, 3]
 
 
 async def test_an_announcement_in_the_announced_column() -> None:

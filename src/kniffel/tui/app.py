@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
@@ -13,6 +14,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.coordinate import Coordinate
+from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Input, RichLog, Static
 
@@ -31,6 +33,15 @@ BOT_DELAY = 0.7
 """Seconds between a bot's actions, so that a person can follow them."""
 MISTAKE = 0.005
 """Decisions that lost less than this (in expected points) are not listed in the review."""
+
+
+def translate_keys(node: DOMNode, lang: str) -> None:
+    """Show the descriptions of ``node``'s keys (in the footer) in ``lang``."""
+    # Textual reads a key's description from the binding itself; bindings are immutable, so each is
+    # replaced by a translated copy.
+    keys = node._bindings.key_to_bindings
+    for key, bindings in keys.items():
+        keys[key] = [dataclasses.replace(b, description=translate(lang, b.description)) for b in bindings]
 
 
 def points_text(points: int) -> str:
@@ -81,6 +92,7 @@ class ReviewScreen(ModalScreen[None]):
     def __init__(self, result: Review, game: Game, lang: str, humans: Sequence[str]) -> None:
         super().__init__()
         self.result, self.game, self.lang, self.humans = result, game, lang, humans
+        translate_keys(self, lang)
 
     def t(self, text: str, **fields: object) -> str:
         return translate(self.lang, text, **fields)
@@ -91,7 +103,7 @@ class ReviewScreen(ModalScreen[None]):
             yield DataTable(id="review-summary", cursor_type="none")
             yield Static(self.note(), id="review-note")
             yield DataTable(id="review-decisions", cursor_type="row")
-        yield Footer()
+        yield Footer(compact=True)
 
     def note(self) -> str:
         lines = []
@@ -129,9 +141,6 @@ class ReviewScreen(ModalScreen[None]):
             dice = "".join(map(str, d.dice))
             decisions.add_row(str(d.number), d.player, str(d.round), dice, d.chosen, d.best, f"{d.loss:.2f}")
 
-    def action_dismiss(self) -> None:  # type: ignore[override]
-        self.dismiss(None)
-
 
 class KniffelApp(App[int]):
     """A game of any rule set for 1 to 8 players, people and bots, played through a :class:`Session`."""
@@ -159,8 +168,8 @@ class KniffelApp(App[int]):
         Binding("f", "free", "Free throw", show=False),
         Binding("u", "undo", "Undo"),
         Binding("h", "hints", "Hints"),
-        Binding("s", "save", "Save"),
         Binding("q", "quit_game", "Quit"),
+        Binding("s", "save", "Save"),
         Binding("r", "review", "Review", show=False),
         Binding("escape", "cancel", "Cancel", show=False),
     ]
@@ -186,6 +195,7 @@ class KniffelApp(App[int]):
         self._saved: tuple[Path, int] | None = None
         self.messages: list[str] = []
         """Everything said in the news column, in order."""
+        translate_keys(self, self.lang)
 
     def t(self, text: str, **fields: object) -> str:
         return translate(self.lang, text, **fields)
@@ -212,22 +222,12 @@ class KniffelApp(App[int]):
                 yield RichLog(id="news", wrap=True, markup=False, auto_scroll=True, min_width=20)
                 yield RichLog(id="hints", wrap=False, markup=False, auto_scroll=False, min_width=20)
                 yield Input(id="ask")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = self.rules.name
         self.query_one("#ask").display = False
         self.hide_hints()
-        if self.lang != "en":
-            for binding in self.BINDINGS:
-                assert isinstance(binding, Binding)
-                self.bind(
-                    binding.key,
-                    binding.action,
-                    description=self.t(binding.description),
-                    show=binding.show,
-                    key_display=binding.key_display,
-                )
         if self.game.is_over:
             self.refresh_all()
             self.finish()
