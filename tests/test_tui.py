@@ -107,6 +107,21 @@ async def test_a_game_against_a_bot() -> None:
         assert [len(sheet.entries) for sheet in app.game.sheets] == [3, 3]
 
 
+async def test_strike_where_the_dice_cannot_be_scored() -> None:
+    app = make_app("kniffel-3col", seed=12)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        assert "error: roll first (space)" in news(app)
+        await pilot.press("space")
+        cursor_to(app, "3:chance")  # an announced column's box takes dice only when announced
+        await pilot.press("enter")
+        assert "error: Chance (3) does not take these dice; x strikes it" in news(app)
+        assert app.game.sheets[0].entries == {}
+        await pilot.press("x")
+        assert app.game.sheets[0].entries == {"3:chance": 0}
+        assert "You: strikes Chance (3)" in news(app)
+
+
 async def test_an_announcement_in_the_announced_column() -> None:
     app = make_app("kniffel-4col", seed=2)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -198,6 +213,11 @@ async def test_the_score_pad_takes_typed_dice() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("space")
         line = app.query_one("#ask", Input)
+        assert line.display
+        await pilot.press("escape")  # thought better of it
+        assert not line.display
+        assert app.game.log == []
+        await pilot.press("space")
         assert line.display
         assert "5 dice" in line.placeholder
         await pilot.press(*"6612", "enter")

@@ -297,51 +297,51 @@ class KniffelApp(App[int]):
         self.query_one("#holds", Static).update("".join(f"{m:^6}" for m in marks))
 
     def show_sheet(self) -> None:
+        """Every player's sheet, with what each free box of the player to move would pay now.
+
+        The table is laid out once; later only the cells that changed are written again."""
         game, rules = self.game, self.rules
         table = self.query_one("#sheet", DataTable)
-        cursor = table.cursor_coordinate
-        scroll = (table.scroll_x, table.scroll_y)
-        table.clear(columns=True)
-        self.cells = {}
         legal = game.legal
         moving = not game.is_over and game.turn.dice is not None
-        table.add_column(self.t("Box"), key="label")
+        headers: list[Text] = []
         for index, name in enumerate(game.players):
-            marker = "▶" if index == game.current and not game.is_over else ""
+            # The marker's place is kept when it moves on, so that the columns keep their width.
+            marker = "▶" if index == game.current and not game.is_over else " "
             for number, column in enumerate(rules.columns):
-                header = f"{marker}{name}" if number == 0 else ""
+                title = f"{marker}{name}" if number == 0 else ""
                 if rules.multi_column:
-                    header += f"\n{column.id:>3}"
-                table.add_column(Text(header, justify="right"), key=f"{index}:{column.id}")
+                    title += f"\n{column.id:>3}"
+                headers.append(Text(title, justify="right"))
+        rows: list[list[Text]] = []
+        cells: dict[Coordinate, tuple[int, str]] = {}
 
         def box_row(box_index: int) -> None:
             box = rules.boxes[box_index]
-            cells: list[str | Text] = [box.label(self.lang)]
-            row = table.row_count
+            row = [Text(box.label(self.lang))]
             for index, sheet in enumerate(game.sheets):
                 for column in rules.columns:
                     key = rules.key(column, box)
-                    self.cells[Coordinate(row, len(cells))] = (index, key)
+                    cells[Coordinate(len(rows), len(row))] = (index, key)
                     points = sheet.entries.get(key)
                     if points is not None:
-                        cells.append(Text(points_text(points), justify="right"))
+                        row.append(Text(points_text(points), justify="right"))
                     elif moving and index == game.current and key in legal.placements:
-                        cells.append(
-                            Text(str(legal.placements[key].total), style="italic green", justify="right")
-                        )
+                        total = str(legal.placements[key].total)
+                        row.append(Text(total, style="italic green", justify="right"))
                     elif moving and index == game.current and key in legal.strikeable:
-                        cells.append(Text("·", style="dim", justify="right"))
+                        row.append(Text("·", style="dim", justify="right"))
                     else:
-                        cells.append(Text(""))
-            table.add_row(*cells)
+                        row.append(Text(""))
+            rows.append(row)
 
         def sum_row(label: str, field: str, style: str = "cyan") -> None:
-            cells: list[str | Text] = [Text(self.t(label), style="bold " + style)]
+            row = [Text(self.t(label), style="bold " + style)]
             for sheet in game.sheets:
                 for column in rules.columns:
                     value = getattr(sheet.column_totals(column), field)
-                    cells.append(Text(str(value), style=style, justify="right"))
-            table.add_row(*cells)
+                    row.append(Text(str(value), style=style, justify="right"))
+            rows.append(row)
 
         for i, box in enumerate(rules.boxes):
             if box.section is Section.UPPER:
@@ -359,13 +359,27 @@ class KniffelApp(App[int]):
         sum_row("Lower total", "lower_total")
         sum_row("Total", "total", "bold")
         if rules.multi_column:
-            cells: list[str | Text] = [Text(self.t("Grand total"), style="bold")]
+            row = [Text(self.t("Grand total"), style="bold")]
             for sheet in game.sheets:
-                cells += [Text(str(sheet.total), style="bold", justify="right")]
-                cells += [Text("")] * (len(rules.columns) - 1)
-            table.add_row(*cells)
-        table.cursor_coordinate = cursor
-        table.scroll_to(*scroll, animate=False, immediate=True)
+                row += [Text(str(sheet.total), style="bold", justify="right")]
+                row += [Text("") for _ in rules.columns[1:]]
+            rows.append(row)
+
+        if not table.columns:
+            table.add_column(self.t("Box"))
+            for header in headers:
+                table.add_column(header)
+            for row in rows:
+                table.add_row(*row)
+            self.cells = cells
+        else:
+            for shown, header in zip(list(table.columns.values())[1:], headers, strict=True):
+                shown.label = header
+            for y, row in enumerate(rows):
+                for x, text in enumerate(row):
+                    old = table.get_cell_at(Coordinate(y, x))
+                    if not (isinstance(old, Text) and (old.plain, old.style) == (text.plain, text.style)):
+                        table.update_cell_at(Coordinate(y, x), text)
 
     def place_cursor(self) -> None:
         """Put the sheet's cursor on a free box of the player to move, unless it is on one."""
