@@ -258,8 +258,9 @@ async def test_german() -> None:
     app = make_app(players=("Ada", "bot"), lang="de")
     async with app.run_test(size=(80, 24)) as pilot:
         assert "Ada ist am Zug: würfeln (Leertaste)" in status(app)
-        await pilot.press("space", "enter")
+        await pilot.press("space", "enter", "question_mark")
         assert "Bot 1: trägt" in news(app)
+        assert news(app).endswith("s sichert, q beendet.")
         headers = [str(c.label) for c in app.query_one("#sheet", DataTable).columns.values()]
         assert headers[0] == "Feld"
 
@@ -285,6 +286,7 @@ def test_every_word_of_the_game_has_a_german_translation() -> None:
     source = Path(module.__file__).read_text(encoding="utf-8")
     words = set(re.findall(r'self\.t\(\s*"([^"]*)"\s*[,)]', source))
     words |= set(re.findall(r'sum_row\("([^"]*)"', source))
+    words.add(module.KEYS)
     bindings = (*KniffelApp.BINDINGS, *ReviewScreen.BINDINGS)
     words |= {binding.description for binding in bindings if isinstance(binding, Binding)}
     assert len(words) > 50

@@ -21,7 +21,6 @@ from textual.widgets import DataTable, Footer, Input, RichLog, Static
 from kniffel.actions import Action, Announce, FreeThrow, Outcome, Roll, Score, Strike
 from kniffel.dice import validate_dice
 from kniffel.errors import GameError, KniffelError
-from kniffel.game import Game
 from kniffel.i18n import translate
 from kniffel.planning import Choice
 from kniffel.review import Review, review
@@ -31,6 +30,12 @@ from kniffel.tui import catalog_de  # noqa: F401 - registers the German words
 
 BOT_DELAY = 0.7
 """Seconds between a bot's actions, so that a person can follow them."""
+KEYS = (
+    "Keys: space rolls (the held dice stay), 1-{n} or a click hold a die or let it go, the arrows move "
+    "on the sheet, enter scores there, x strikes, a announces, f takes a free throw, u undoes, h shows "
+    "every option with its value, r reviews the game, s saves, q leaves."
+)
+"""What ``?`` says."""
 MISTAKE = 0.005
 """Decisions that lost less than this (in expected points) are not listed in the review."""
 
@@ -89,9 +94,9 @@ class ReviewScreen(ModalScreen[None]):
     #review-decisions { height: 1fr; }
     """
 
-    def __init__(self, result: Review, game: Game, lang: str, humans: Sequence[str]) -> None:
+    def __init__(self, result: Review, lang: str, humans: Sequence[str]) -> None:
         super().__init__()
-        self.result, self.game, self.lang, self.humans = result, game, lang, humans
+        self.result, self.lang, self.humans = result, lang, humans
         translate_keys(self, lang)
 
     def t(self, text: str, **fields: object) -> str:
@@ -154,7 +159,7 @@ class KniffelApp(App[int]):
     #status { height: auto; }
     #dice { height: 3; margin-top: 1; }
     #holds { height: 1; }
-    #news { height: 1fr; border-top: solid $foreground 30%; }
+    #news { height: 1fr; border-top: solid $foreground 30%; scrollbar-size-vertical: 1; }
     #hints { height: 1fr; border-top: solid $accent; }
     """
     ENABLE_COMMAND_PALETTE = False
@@ -171,6 +176,7 @@ class KniffelApp(App[int]):
         Binding("q", "quit_game", "Quit"),
         Binding("s", "save", "Save"),
         Binding("r", "review", "Review", show=False),
+        Binding("question_mark", "help", "Help", show=False, key_display="?"),
         Binding("escape", "cancel", "Cancel", show=False),
     ]
 
@@ -196,6 +202,8 @@ class KniffelApp(App[int]):
         self.messages: list[str] = []
         """Everything said in the news column, in order."""
         translate_keys(self, self.lang)
+        keys = self._bindings.key_to_bindings
+        keys["1"] = [dataclasses.replace(b, key_display=f"1-{self.rules.dice}") for b in keys["1"]]
 
     def t(self, text: str, **fields: object) -> str:
         return translate(self.lang, text, **fields)
@@ -232,7 +240,7 @@ class KniffelApp(App[int]):
             self.refresh_all()
             self.finish()
             return
-        self.say(self.t("Space rolls, 1-{n} hold dice, enter scores, h hints.", n=self.rules.dice))
+        self.say(self.t("Space rolls, 1-{n} hold dice, enter scores, ? lists the keys.", n=self.rules.dice))
         self.refresh_all()
         self.place_cursor()
         self.query_one("#sheet", DataTable).focus()
@@ -625,6 +633,10 @@ class KniffelApp(App[int]):
         self.refresh_all()
         self.place_cursor()
 
+    def action_help(self) -> None:
+        self.hide_hints()
+        self.say(self.t(KEYS, n=self.rules.dice))
+
     # --- hints and review ------------------------------------------------------------------------
 
     def action_hints(self) -> None:
@@ -684,7 +696,7 @@ class KniffelApp(App[int]):
             return
         self.review_result = result
         humans = [name for i, name in enumerate(self.game.players) if i not in self.session.bots]
-        self.push_screen(ReviewScreen(result, self.game, self.lang, humans or list(self.game.players)))
+        self.push_screen(ReviewScreen(result, self.lang, humans or list(self.game.players)))
 
     # --- the input line: score-pad dice, a file to save to ----------------------------------------
 

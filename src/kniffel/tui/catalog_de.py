@@ -40,9 +40,18 @@ CATALOG: dict[str, str] = {
     "A free throw is possible (f)": "Ein Freiwurf ist möglich (f)",
     "Announce a box (a) or roll on": "Ein Feld ansagen (a) oder weiterwürfeln",
     "held": "hält",
-    "Space rolls, 1-{n} hold dice, enter scores, h hints.": (
-        "Leertaste würfelt, 1-{n} halten Würfel, Enter trägt ein, h gibt Tipps."
+    "Space rolls, 1-{n} hold dice, enter scores, ? lists the keys.": (
+        "Leertaste würfelt, 1-{n} halten Würfel, Enter trägt ein, ? zeigt alle Tasten."
     ),
+    "Keys: space rolls (the held dice stay), 1-{n} or a click hold a die or let it go, the arrows move "
+    "on the sheet, enter scores there, x strikes, a announces, f takes a free throw, u undoes, h shows "
+    "every option with its value, r reviews the game, s saves, q leaves.": (
+        "Tasten: Leertaste würfelt (gehaltene Würfel bleiben liegen), 1-{n} oder ein Klick halten einen "
+        "Würfel oder geben ihn frei, die Pfeiltasten bewegen sich auf dem Block, Enter trägt dort ein, "
+        "x streicht, a sagt an, f nimmt einen Freiwurf, u nimmt zurück, h zeigt jede Möglichkeit mit "
+        "ihrem Wert, r analysiert das Spiel, s sichert, q beendet."
+    ),
+    "Help": "Hilfe",
     "{player}: rolls {dice}": "{player}: würfelt {dice}",
     "{player}: keeps {kept} → {dice}": "{player}: hält {kept} → {dice}",
     "{player}: free throw → {dice}": "{player}: Freiwurf → {dice}",
