@@ -22,6 +22,7 @@ from kniffel.bots import Bot
 from kniffel.bots import make as make_bot
 from kniffel.errors import GameError, GameFormatError
 from kniffel.game import DiceSource, Game, SecureDice, SeededDice
+from kniffel.i18n import LANGUAGES
 from kniffel.planning import Choice, planner_for
 from kniffel.rules import RuleSet
 
@@ -96,16 +97,22 @@ def bot_seed(seed: int | None, index: int) -> int | None:
 
 def write_atomically(path: Path, text: str) -> None:
     """Replace ``path`` by ``text`` all at once: a crash leaves the old file or the new, never half."""
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    # Errors name ``path``, not the temporary file written beside it.
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    except OSError as error:
+        raise type(error)(error.errno, error.strerror, str(path)) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as stream:
             stream.write(text)
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         with suppress(OSError):
             os.unlink(temporary)
+        if isinstance(error, OSError):
+            raise type(error)(error.errno, error.strerror, str(path)) from None
         raise
 
 
@@ -128,6 +135,8 @@ def hint_choices(game: Game, count: int | None = None) -> tuple[list[Choice], bo
 @dataclass
 class Settings:
     lang: str = "en"
+    lang_given: str | None = None
+    """The language asked for (``--lang``), which beats the one a loaded game was saved in."""
     pad: bool = False
     save: Path | None = None
     seed: int | None = None
@@ -181,18 +190,28 @@ class Session:
         if not isinstance(extra, dict) or not isinstance(names, list):
             raise GameFormatError(f"{path}: not a saved game")
         saved_seed, drawn, by_name = extra.get("seed"), extra.get("drawn", 0), extra.get("bots", {})
+        saved_lang = extra.get("lang", settings.lang)
         if not (saved_seed is None or type(saved_seed) is int) or type(drawn) is not int or drawn < 0:
             raise GameFormatError(f"{path}: damaged dice record")
         if not isinstance(by_name, dict) or not all(isinstance(v, str) for v in by_name.values()):
             raise GameFormatError(f"{path}: damaged bot list")
-        if settings.seed is None:
-            # Continue the saved dice stream where it stopped.
+        if settings.lang_given is None and saved_lang in LANGUAGES:
+            settings.lang = saved_lang
+        continues = settings.seed is None
+        if continues:
             settings.seed = saved_seed
-            dice = dice_source(saved_seed, drawn)
-        else:
-            dice = dice_source(settings.seed)
+        dice = dice_source(settings.seed)
         settings.pad = settings.pad or bool(extra.get("pad", False))
         game = Game.from_json(data, dice=dice)
+        if continues and saved_seed is not None:
+            # Continue the saved dice stream where it stopped; a count no game can reach is damage, and
+            # skipping it would take forever.
+            most = len(game.players) * game.rules.turns * (game.rules.rolls + game.rules.free_throws_per_turn)
+            if drawn > most * game.rules.dice:
+                raise GameFormatError(
+                    f"{path}: damaged dice record (drawn {drawn}, at most {most * game.rules.dice})"
+                )
+            dice.skip(drawn)
         specs = {i: by_name[name] for i, name in enumerate(game.players) if name in by_name}
         return cls(game, dice, cls._make_bots(specs, settings.seed), specs, settings, *args)
 
@@ -217,6 +236,7 @@ class Session:
             "seed": self.settings.seed,
             "drawn": self.dice.drawn,
             "pad": self.settings.pad,
+            "lang": self.settings.lang,
         }
         return data
 
