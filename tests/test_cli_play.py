@@ -346,7 +346,11 @@ def test_human_against_bot_through_a_terminal(tmp_path: Path) -> None:
     assert script is not None
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}
     child = pexpect.spawn(
-        script, ["play", "-p", "Ada", "-p", "bot", "--seed", "12"], env=env, encoding="utf-8", timeout=30
+        script,
+        ["play", "--plain", "-p", "Ada", "-p", "bot", "--seed", "12"],
+        env=env,
+        encoding="utf-8",
+        timeout=30,
     )
     child.delaybeforesend = None
     prompt = re.compile(r"Ada(?: \[([1-6 ]+)\])?> ")

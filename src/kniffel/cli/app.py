@@ -29,6 +29,7 @@ from kniffel.cli.render import (
 )
 from kniffel.rules import Order, parse_options, placements
 from kniffel.rules import get as get_rules
+from kniffel.session import Session as GameSession
 from kniffel.sheet import ScoreSheet
 from kniffel.situation import Situation
 
@@ -203,21 +204,39 @@ def play_command(
     pad: Annotated[
         bool, typer.Option("--pad", help="Score pad: roll real dice and type what they show.")
     ] = False,
+    plain: Annotated[
+        bool,
+        typer.Option(
+            "--plain", help="The line interface, not the full-screen game (always in scripts and pipes)."
+        ),
+    ] = False,
+    bot_delay: Annotated[
+        float,
+        typer.Option("--bot-delay", min=0, help="Seconds between a bot's moves in the full-screen game."),
+    ] = 0.7,
 ) -> None:
     """Play a game in the terminal: humans and bots, 1 to 8 players. Type help during the game."""
     settings = Settings(lang=_language(lang), pad=pad, json=json_output, save=save, seed=seed)
+    fullscreen = not (plain or json_output) and sys.stdin.isatty() and sys.stdout.isatty()
     console = make_console(settings)
+    session_type: type[GameSession] = GameSession if fullscreen else Session
+    fields = () if fullscreen else (console,)
     if load is not None:
         if rules_id or option or player:
             raise CliError(
                 "--load takes the rules and players from the saved game; leave out --rules/--option/--player"
             )
         settings.save = settings.save or load
-        session = Session.load(load, settings, console)
+        game = session_type.load(load, settings, *fields)
     else:
         rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
-        session = Session.new(rules, player or [], settings, console)
-    status = session.run()
+        game = session_type.new(rules, player or [], settings, *fields)
+    if isinstance(game, Session):
+        status = game.run()
+    else:
+        from kniffel import tui
+
+        status = tui.play(game, bot_delay=bot_delay)
     if status:
         raise typer.Exit(status)
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
 
 from kniffel.cli.errors import CliError
 from kniffel.dice import FACES, validate_dice
 from kniffel.rules import RuleSet
+from kniffel.session import PlayerSpec as PlayerSpec  # the players are read below the front ends
+from kniffel.session import parse_players as parse_players
 
 _SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -95,35 +96,3 @@ def resolve_box(rules: RuleSet, text: str, relevant: Collection[str] = ()) -> st
         shown = ", ".join((usable or matches)[:8])
         raise CliError(f"{text.strip()!r} could be {shown}; type more of the name")
     return matches[0]
-
-
-# --- players ---------------------------------------------------------------------------------------
-
-BOT_PREFIX = "bot"
-
-
-@dataclass(frozen=True)
-class PlayerSpec:
-    name: str
-    bot: str | None = None
-    """The bot spec handed to ``kniffel.bots.make`` (``bot``, ``bot:heuristic``), None for a human."""
-
-
-def is_bot_spec(text: str) -> bool:
-    word = text.strip().lower()
-    return word == BOT_PREFIX or word.startswith(BOT_PREFIX + ":")
-
-
-def parse_players(specs: Sequence[str]) -> list[PlayerSpec]:
-    """``["Ada", "bot", "bot:heuristic"]`` -> Ada and two bots named "Bot 1" and "Bot 2"."""
-    if not specs:
-        raise CliError("name the players: --player NAME for a human, --player bot for a bot (1 to 8)")
-    players: list[PlayerSpec] = []
-    bots = 0
-    for spec in specs:
-        if is_bot_spec(spec):
-            bots += 1
-            players.append(PlayerSpec(f"Bot {bots}", spec.strip().lower()))
-        else:
-            players.append(PlayerSpec(spec.strip()))
-    return players

@@ -8,34 +8,27 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import sys
-import tempfile
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import suppress
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
+from kniffel import session
 from kniffel.actions import Action, Announce, BoxAction, FreeThrow, Outcome, Roll, Score, Strike
-from kniffel.bots import Bot
-from kniffel.bots import make as make_bot
 from kniffel.cli.errors import CliError, message
-from kniffel.cli.parsing import faces, parse_dice, parse_players, resolve_box
+from kniffel.cli.parsing import faces, parse_dice, resolve_box
 from kniffel.cli.render import dice_text, sheet_json, sheet_table
-from kniffel.cli.reviewing import ESTIMATE_NOTE, decisions_table, hint_choices, hint_lines, summary_table
+from kniffel.cli.reviewing import ESTIMATE_NOTE, decisions_table, hint_lines, summary_table
 from kniffel.dice import validate_dice
-from kniffel.errors import GameFormatError, IllegalActionError, KniffelError
-from kniffel.game import DiceSource, Game, SecureDice, SeededDice
-from kniffel.rules import RuleSet
+from kniffel.errors import IllegalActionError, KniffelError
+from kniffel.session import dice_source as dice_source  # tests make sessions by hand
+from kniffel.session import hint_choices
 
 HINTS = 5
 """Options a hint lists unless told otherwise."""
-
-SAVE_KEY = "cli"
-"""Key of the command line's own data in a save file; :meth:`Game.from_json` ignores it."""
 
 # Commands that the library reports as errors while the player types: shown, then re-prompted.
 TYPING_ERRORS = (CliError, KniffelError, OSError)
@@ -84,149 +77,28 @@ ACTION_COMMANDS: dict[str, type[Action]] = {
 """The commands that are actions: the words of ``str(action)`` and their short forms."""
 
 
-class CountingDice:
-    """Passes throws through and counts the dice drawn, so a seeded game saved halfway resumes with
-    the dice it would have had without the break."""
-
-    def __init__(self, source: DiceSource, drawn: int = 0) -> None:
-        self.source = source
-        self.drawn = 0
-        self.skip(drawn)
-
-    def skip(self, n: int) -> None:
-        if n:
-            self.throw(n)
-
-    def throw(self, n: int) -> tuple[int, ...]:
-        self.drawn += n
-        return self.source.throw(n)
-
-
-def dice_source(seed: int | None, drawn: int = 0) -> CountingDice:
-    return CountingDice(SecureDice() if seed is None else SeededDice(seed), drawn if seed is not None else 0)
-
-
-def bot_seed(seed: int | None, index: int) -> int | None:
-    """Each bot's own seed, derived from the game's so that ``--seed`` fixes the bots' choices too."""
-    return None if seed is None else seed * 16 + index + 1
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` by ``text`` all at once: a crash leaves the old file or the new, never half."""
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
 @dataclass
-class Settings:
-    lang: str = "en"
-    pad: bool = False
+class Settings(session.Settings):
     json: bool = False
-    save: Path | None = None
-    seed: int | None = None
 
 
 @dataclass
-class Session:
-    """A game in progress at the terminal: who is a bot, where it is saved, what to show."""
+class Session(session.Session):
+    """A game in progress at the terminal: what to show, and how."""
 
-    game: Game
-    dice: CountingDice
-    bots: dict[int, Bot]
-    specs: dict[int, str]
-    """The spec each bot was made from, saved so that a resumed game has the same bots."""
     settings: Settings
     console: Console
-    replay: list[tuple[int, Action]] = field(default_factory=list)
-    """Bot actions taken back by an undo, applied again (same dice) when the bots' turns come."""
     _shown: tuple[int, int] | None = None
     _saved: tuple[Path, list[Action]] | None = None
     """Where the ``save`` command last wrote the game, and the moves it held."""
 
-    # --- setting up -----------------------------------------------------------------------------
-
-    @classmethod
-    def new(cls, rules: RuleSet, players: Sequence[str], settings: Settings, console: Console) -> Session:
-        specs = parse_players(players)
-        dice = dice_source(settings.seed)
-        game = Game(rules, [p.name for p in specs], dice=dice)
-        chosen = {i: p.bot for i, p in enumerate(specs) if p.bot is not None}
-        return cls(game, dice, cls._make_bots(chosen, settings.seed), chosen, settings, console)
-
-    @classmethod
-    def load(cls, path: Path, settings: Settings, console: Console) -> Session:
-        text = path.read_text(encoding="utf-8")
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise GameFormatError(f"{path}: not a saved game ({error})") from None
-        if not isinstance(data, dict):
-            raise GameFormatError(f"{path}: not a saved game")
-        extra = data.get(SAVE_KEY) or {}
-        names = data.get("players")
-        if not isinstance(extra, dict) or not isinstance(names, list):
-            raise GameFormatError(f"{path}: not a saved game")
-        saved_seed, drawn, by_name = extra.get("seed"), extra.get("drawn", 0), extra.get("bots", {})
-        if not (saved_seed is None or type(saved_seed) is int) or type(drawn) is not int or drawn < 0:
-            raise GameFormatError(f"{path}: damaged dice record")
-        if not isinstance(by_name, dict) or not all(isinstance(v, str) for v in by_name.values()):
-            raise GameFormatError(f"{path}: damaged bot list")
-        if settings.seed is None:
-            # Continue the saved dice stream where it stopped.
-            settings.seed = saved_seed
-            dice = dice_source(saved_seed, drawn)
-        else:
-            dice = dice_source(settings.seed)
-        settings.pad = settings.pad or bool(extra.get("pad", False))
-        game = Game.from_json(data, dice=dice)
-        specs = {i: by_name[name] for i, name in enumerate(game.players) if name in by_name}
-        return cls(game, dice, cls._make_bots(specs, settings.seed), specs, settings, console)
-
-    @staticmethod
-    def _make_bots(specs: Mapping[int, str], seed: int | None) -> dict[int, Bot]:
-        return {i: make_bot(spec, seed=bot_seed(seed, i)) for i, spec in specs.items()}
+    # --- running --------------------------------------------------------------------------------
 
     def prepare_bots(self) -> None:
         """Load (or solve, once) the tables bots need before play starts, not in the middle of it."""
-        for bot in self.bots.values():
-            prepare = getattr(bot, "prepare", None)
-            if callable(prepare):
-                with self.console.status(f"Loading the tables of the {bot.name} bot..."):
-                    prepare(self.game.rules)
-
-    # --- saving ---------------------------------------------------------------------------------
-
-    def to_json(self) -> dict[str, Any]:
-        data = self.game.to_json()
-        data[SAVE_KEY] = {
-            "bots": {self.game.players[i]: spec for i, spec in self.specs.items()},
-            "seed": self.settings.seed,
-            "drawn": self.dice.drawn,
-            "pad": self.settings.pad,
-        }
-        return data
-
-    def save(self, path: Path) -> None:
-        write_atomically(path, json.dumps(self.to_json(), indent=1) + "\n")
-
-    def autosave(self) -> None:
-        if self.settings.save is not None:
-            self.save(self.settings.save)
-
-    # --- running --------------------------------------------------------------------------------
-
-    @property
-    def all_bots(self) -> bool:
-        return len(self.bots) == len(self.game.players)
+        for bot in self.bots_to_prepare():
+            with self.console.status(f"Loading the tables of the {bot.name} bot..."):
+                self.prepare(bot)
 
     def say(self, text: str, **style: Any) -> None:
         self.console.print(text, markup=False, highlight=False, soft_wrap=True, **style)
@@ -312,7 +184,7 @@ class Session:
         name = game.players[index]
         steps: list[str] = []
         while True:
-            action = self._replayed(index) or self.bots[index].choose(game)
+            action = self.bot_action()
             try:
                 outcome = self.apply(action)
             except IllegalActionError as error:
@@ -327,16 +199,6 @@ class Session:
                 break
         if not (self.settings.json and self.all_bots):
             self.say(f"{name}: " + " · ".join(steps))
-
-    def _replayed(self, index: int) -> Action | None:
-        if not self.replay:
-            return None
-        actor, action = self.replay[0]
-        if actor != index or not self.game.can_apply(action):
-            self.replay.clear()
-            return None
-        self.replay.pop(0)
-        return action
 
     def describe(self, outcome: Outcome) -> str:
         """What an applied action did, in a few words."""
@@ -429,12 +291,6 @@ class Session:
             for name in names:
                 table[name] = handler
         return table
-
-    def apply(self, action: Action) -> Outcome:
-        """Apply and autosave; what the action did."""
-        outcome = self.game.apply(action)
-        self.autosave()
-        return outcome
 
     def act(self, action: Action) -> None:
         """A human's action: apply it and say what it did."""
@@ -596,35 +452,11 @@ class Session:
         self.say(f"Saved to {path}; resume with: kniffel play --load {path}")
 
     def do_undo(self, args: list[str]) -> None:
-        """Take back the last decision made at the keyboard.
-
-        Bots' actions after it are taken back too and replayed with the same dice once the bots'
-        turns come again; a human roll in between stops the undo, because virtual dice must not be
-        thrown again (on a score pad the typed throw can be taken back and typed anew).
-        """
-        game = self.game
-        taken: list[tuple[int, Action]] = []
-        while game.log:
-            action = game.undo()
-            actor = game.current
-            taken.append((actor, action))
-            if actor in self.bots:
-                continue
-            if isinstance(action, Roll) and not self.settings.pad:
-                self._redo(taken)
-                raise CliError("dice can't be re-rolled: only a score, strike or announcement can be undone")
-            self.replay = [*reversed(taken[:-1]), *self.replay]
-            self.autosave()
-            self.say(f"Undone: {game.players[actor]}'s {action}.")
-            if len(taken) > 1:
-                self.say("The bots' turns since then will be played again with the same dice.")
-            return
-        self._redo(taken)
-        raise CliError("nothing to undo")
-
-    def _redo(self, taken: list[tuple[int, Action]]) -> None:
-        for _, action in reversed(taken):
-            self.game.apply(action)
+        """Take back the last decision made at the keyboard (:meth:`kniffel.session.Session.undo`)."""
+        undone = self.undo()
+        self.say(f"Undone: {self.game.players[undone.player]}'s {undone.action}.")
+        if undone.bot_actions:
+            self.say("The bots' turns since then will be played again with the same dice.")
 
 
 def make_console(settings: Settings) -> Console:

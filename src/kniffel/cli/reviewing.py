@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING
 
 from rich.table import Table
 
-from kniffel.game import Game, Score, Strike
-from kniffel.planning import Choice, planner_for
+from kniffel.planning import Choice
 
 if TYPE_CHECKING:
     from kniffel.review import Review
@@ -23,16 +22,6 @@ ESTIMATE_NOTE = (
 )
 MISTAKE = 0.005
 """Decisions that lost less than this (in expected points) are not listed as mistakes."""
-
-
-def hint_choices(game: Game, count: int) -> tuple[list[Choice], bool]:
-    """The ``count`` best options of the player to move and whether the values are exact. A strike is
-    left out where scoring the same box is listed too (scoring never pays less)."""
-    planner = planner_for(game.rules)
-    choices = planner.choices(game)
-    scored = {c.action.box for c in choices if isinstance(c.action, Score)}
-    shown = [c for c in choices if not (isinstance(c.action, Strike) and c.action.box in scored)]
-    return shown[:count], planner.exact
 
 
 def hint_lines(choices: Sequence[Choice]) -> list[str]:

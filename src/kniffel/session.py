@@ -1,0 +1,319 @@
+"""A game as people play it, whatever shows it: players and bots, dice that resume, saving, undo, hints.
+
+Both front ends that seat people at a game, the line interface (:mod:`kniffel.cli.play`) and the
+full-screen game (:mod:`kniffel.tui`), play through a :class:`Session`; a game saved by one resumes in the
+other. The session owns no rules and shows nothing: every question goes to :class:`kniffel.Game`, every
+word is the front end's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from contextlib import suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Self
+
+from kniffel.actions import Action, Outcome, Roll, Score, Strike
+from kniffel.bots import Bot
+from kniffel.bots import make as make_bot
+from kniffel.errors import GameError, GameFormatError
+from kniffel.game import DiceSource, Game, SecureDice, SeededDice
+from kniffel.i18n import LANGUAGES
+from kniffel.planning import Choice, planner_for
+from kniffel.rules import RuleSet
+
+SAVE_KEY = "cli"
+"""Key of the sessions' own data in a save file (bots, dice drawn); :meth:`Game.from_json` ignores it."""
+
+
+# --- players ---------------------------------------------------------------------------------------
+
+BOT_PREFIX = "bot"
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    name: str
+    bot: str | None = None
+    """The bot spec handed to ``kniffel.bots.make`` (``bot``, ``bot:heuristic``), None for a human."""
+
+
+def is_bot_spec(text: str) -> bool:
+    word = text.strip().lower()
+    return word == BOT_PREFIX or word.startswith(BOT_PREFIX + ":")
+
+
+def parse_players(specs: Sequence[str]) -> list[PlayerSpec]:
+    """``["Ada", "bot", "bot:heuristic"]`` -> Ada and two bots named "Bot 1" and "Bot 2"."""
+    if not specs:
+        raise GameError("name the players: --player NAME for a human, --player bot for a bot (1 to 8)")
+    players: list[PlayerSpec] = []
+    bots = 0
+    for spec in specs:
+        if is_bot_spec(spec):
+            bots += 1
+            players.append(PlayerSpec(f"Bot {bots}", spec.strip().lower()))
+        else:
+            players.append(PlayerSpec(spec.strip()))
+    return players
+
+
+# --- dice ------------------------------------------------------------------------------------------
+
+
+class CountingDice:
+    """Passes throws through and counts the dice drawn, so a seeded game saved halfway resumes with
+    the dice it would have had without the break."""
+
+    def __init__(self, source: DiceSource, drawn: int = 0) -> None:
+        self.source = source
+        self.drawn = 0
+        self.skip(drawn)
+
+    def skip(self, n: int) -> None:
+        if n:
+            self.throw(n)
+
+    def throw(self, n: int) -> tuple[int, ...]:
+        self.drawn += n
+        return self.source.throw(n)
+
+
+def dice_source(seed: int | None, drawn: int = 0) -> CountingDice:
+    return CountingDice(SecureDice() if seed is None else SeededDice(seed), drawn if seed is not None else 0)
+
+
+def bot_seed(seed: int | None, index: int) -> int | None:
+    """Each bot's own seed, derived from the game's so that ``--seed`` fixes the bots' choices too."""
+    return None if seed is None else seed * 16 + index + 1
+
+
+# --- files -----------------------------------------------------------------------------------------
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Replace ``path`` by ``text`` all at once: a crash leaves the old file or the new, never half."""
+    # Errors name ``path``, not the temporary file written beside it.
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    except OSError as error:
+        raise type(error)(error.errno, error.strerror, str(path)) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException as error:
+        with suppress(OSError):
+            os.unlink(temporary)
+        if isinstance(error, OSError):
+            raise type(error)(error.errno, error.strerror, str(path)) from None
+        raise
+
+
+# --- advice ----------------------------------------------------------------------------------------
+
+
+def hint_choices(game: Game, count: int | None = None) -> tuple[list[Choice], bool]:
+    """The ``count`` best options (all with None) of the player to move and whether the values are
+    exact. A strike is left out where scoring the same box is listed too (scoring never pays less)."""
+    planner = planner_for(game.rules)
+    choices = planner.choices(game)
+    scored = {c.action.box for c in choices if isinstance(c.action, Score)}
+    shown = [c for c in choices if not (isinstance(c.action, Strike) and c.action.box in scored)]
+    return shown[:count], planner.exact
+
+
+# --- the session -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Settings:
+    lang: str = "en"
+    lang_given: str | None = None
+    """The language asked for (``--lang``), which beats the one a loaded game was saved in."""
+    pad: bool = False
+    save: Path | None = None
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class Undone:
+    """What :meth:`Session.undo` took back: a person's decision, and how many bot actions after it."""
+
+    player: int
+    action: Action
+    bot_actions: int
+
+
+@dataclass
+class Session:
+    """A game in progress: who is a bot, where it is saved, the dice it draws."""
+
+    game: Game
+    dice: CountingDice
+    bots: dict[int, Bot]
+    specs: dict[int, str]
+    """The spec each bot was made from, saved so that a resumed game has the same bots."""
+    settings: Settings
+    replay: list[tuple[int, Action]] = field(default_factory=list, init=False)
+    """Bot actions taken back by an undo, applied again (same dice) when the bots' turns come."""
+
+    # --- setting up -----------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, rules: RuleSet, players: Sequence[str], settings: Settings, *args: Any) -> Self:
+        """A new game; ``args`` are the front end's own fields."""
+        specs = parse_players(players)
+        dice = dice_source(settings.seed)
+        game = Game(rules, [p.name for p in specs], dice=dice)
+        chosen = {i: p.bot for i, p in enumerate(specs) if p.bot is not None}
+        return cls(game, dice, cls._make_bots(chosen, settings.seed), chosen, settings, *args)
+
+    @classmethod
+    def load(cls, path: Path, settings: Settings, *args: Any) -> Self:
+        """The game saved in ``path`` (by either front end); ``args`` are the front end's own fields."""
+        text = path.read_text(encoding="utf-8")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise GameFormatError(f"{path}: not a saved game ({error})") from None
+        if not isinstance(data, dict):
+            raise GameFormatError(f"{path}: not a saved game")
+        extra = data.get(SAVE_KEY) or {}
+        names = data.get("players")
+        if not isinstance(extra, dict) or not isinstance(names, list):
+            raise GameFormatError(f"{path}: not a saved game")
+        saved_seed, drawn, by_name = extra.get("seed"), extra.get("drawn", 0), extra.get("bots", {})
+        saved_lang = extra.get("lang", settings.lang)
+        if not (saved_seed is None or type(saved_seed) is int) or type(drawn) is not int or drawn < 0:
+            raise GameFormatError(f"{path}: damaged dice record")
+        if not isinstance(by_name, dict) or not all(isinstance(v, str) for v in by_name.values()):
+            raise GameFormatError(f"{path}: damaged bot list")
+        if settings.lang_given is None and saved_lang in LANGUAGES:
+            settings.lang = saved_lang
+        continues = settings.seed is None
+        if continues:
+            settings.seed = saved_seed
+        dice = dice_source(settings.seed)
+        settings.pad = settings.pad or bool(extra.get("pad", False))
+        game = Game.from_json(data, dice=dice)
+        if continues and saved_seed is not None:
+            # Continue the saved dice stream where it stopped; a count no game can reach is damage, and
+            # skipping it would take forever.
+            most = len(game.players) * game.rules.turns * (game.rules.rolls + game.rules.free_throws_per_turn)
+            if drawn > most * game.rules.dice:
+                raise GameFormatError(
+                    f"{path}: damaged dice record (drawn {drawn}, at most {most * game.rules.dice})"
+                )
+            dice.skip(drawn)
+        specs = {i: by_name[name] for i, name in enumerate(game.players) if name in by_name}
+        return cls(game, dice, cls._make_bots(specs, settings.seed), specs, settings, *args)
+
+    @staticmethod
+    def _make_bots(specs: Mapping[int, str], seed: int | None) -> dict[int, Bot]:
+        return {i: make_bot(spec, seed=bot_seed(seed, i)) for i, spec in specs.items()}
+
+    def bots_to_prepare(self) -> list[Bot]:
+        """The bots that load (or solve, once) tables before they can play."""
+        return [bot for bot in self.bots.values() if callable(getattr(bot, "prepare", None))]
+
+    def prepare(self, bot: Bot) -> None:
+        """Load the tables ``bot`` needs, before play starts rather than in the middle of it."""
+        getattr(bot, "prepare")(self.game.rules)  # noqa: B009 - not every bot has tables
+
+    # --- saving ---------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.game.to_json()
+        data[SAVE_KEY] = {
+            "bots": {self.game.players[i]: spec for i, spec in self.specs.items()},
+            "seed": self.settings.seed,
+            "drawn": self.dice.drawn,
+            "pad": self.settings.pad,
+            "lang": self.settings.lang,
+        }
+        return data
+
+    def save(self, path: Path) -> None:
+        write_atomically(path, json.dumps(self.to_json(), indent=1) + "\n")
+
+    def autosave(self) -> None:
+        if self.settings.save is not None:
+            self.save(self.settings.save)
+
+    # --- playing --------------------------------------------------------------------------------
+
+    @property
+    def all_bots(self) -> bool:
+        return len(self.bots) == len(self.game.players)
+
+    def apply(self, action: Action) -> Outcome:
+        """Apply and autosave; what the action did."""
+        outcome = self.game.apply(action)
+        self.autosave()
+        return outcome
+
+    def bot_action(self) -> Action:
+        """The action of the bot to move: one taken back by an undo, else the bot's choice."""
+        index = self.game.current
+        return self._replayed(index) or self.bots[index].choose(self.game)
+
+    def _replayed(self, index: int) -> Action | None:
+        if not self.replay:
+            return None
+        actor, action = self.replay[0]
+        if actor != index or not self.game.can_apply(action):
+            self.replay.clear()
+            return None
+        self.replay.pop(0)
+        return action
+
+    def undo(self) -> Undone:
+        """Take back the last decision made by a person.
+
+        Bots' actions after it are taken back too and replayed with the same dice once the bots'
+        turns come again; a person's roll in between stops the undo, because virtual dice must not be
+        thrown again (on a score pad the typed throw can be taken back and typed anew).
+        """
+        game = self.game
+        taken: list[tuple[int, Action]] = []
+        while game.log:
+            action = game.undo()
+            actor = game.current
+            taken.append((actor, action))
+            if actor in self.bots:
+                continue
+            if isinstance(action, Roll) and not self.settings.pad:
+                self._redo(taken)
+                raise GameError("dice can't be re-rolled: only a score, strike or announcement can be undone")
+            self.replay = [*reversed(taken[:-1]), *self.replay]
+            self.autosave()
+            return Undone(actor, action, len(taken) - 1)
+        self._redo(taken)
+        raise GameError("nothing to undo")
+
+    def _redo(self, taken: list[tuple[int, Action]]) -> None:
+        for _, action in reversed(taken):
+            self.game.apply(action)
+
+
+__all__ = [
+    "SAVE_KEY",
+    "CountingDice",
+    "PlayerSpec",
+    "Session",
+    "Settings",
+    "Undone",
+    "bot_seed",
+    "dice_source",
+    "hint_choices",
+    "is_bot_spec",
+    "parse_players",
+    "write_atomically",
+]

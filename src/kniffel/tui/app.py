@@ -1,0 +1,803 @@
+"""The full-screen game as a Textual app: the sheets on the left, dice, news and hints on the right."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+from typing import ClassVar
+
+from rich.console import Console
+from rich.text import Text
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.coordinate import Coordinate
+from textual.dom import DOMNode
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Footer, Input, RichLog, Static
+
+from kniffel.actions import Action, Announce, FreeThrow, Outcome, Roll, Score, Strike
+from kniffel.dice import validate_dice
+from kniffel.errors import GameError, KniffelError
+from kniffel.i18n import translate
+from kniffel.planning import Choice
+from kniffel.review import Review, review
+from kniffel.rules import Section
+from kniffel.session import Session, hint_choices
+from kniffel.tui import catalog_de  # noqa: F401 - registers the German words
+
+BOT_DELAY = 0.7
+"""Seconds between a bot's actions, so that a person can follow them."""
+KEYS = (
+    "Keys: space rolls (the held dice stay), 1-{n} or a click hold a die or let it go, the arrows move "
+    "on the sheet, enter scores there, x strikes, a announces, f takes a free throw, u undoes, h shows "
+    "every option with its value, r reviews the game, s saves, q leaves."
+)
+"""What ``?`` says."""
+MISTAKE = 0.005
+"""Decisions that lost less than this (in expected points) are not listed in the review."""
+
+
+def translate_keys(node: DOMNode, lang: str) -> None:
+    """Show the descriptions of ``node``'s keys (in the footer) in ``lang``."""
+    # Textual reads a key's description from the binding itself; bindings are immutable, so each is
+    # replaced by a translated copy.
+    keys = node._bindings.key_to_bindings
+    for key, bindings in keys.items():
+        keys[key] = [dataclasses.replace(b, description=translate(lang, b.description)) for b in bindings]
+
+
+def points_text(points: int) -> str:
+    # A struck box and a zero look alike on paper: the seed's sheet writes a dash for both.
+    return "\N{EN DASH}" if points == 0 else str(points)
+
+
+def held_after(dice: Sequence[int], keep: Sequence[int]) -> list[bool]:
+    """Which of the (sorted) ``dice`` stand for the ``keep`` held through a throw: they stay held."""
+    left = list(keep)
+    held = []
+    for face in dice:
+        held.append(face in left)
+        if face in left:
+            left.remove(face)
+    return held
+
+
+class Die(Static):
+    """One die; a click holds it or lets it go."""
+
+    DEFAULT_CSS = """
+    Die { width: 5; height: 3; border: round $foreground 40%; content-align: center middle; margin-right: 1; }
+    Die.held { border: heavy $accent; background: $accent 25%; text-style: bold; }
+    """
+
+    def __init__(self, position: int) -> None:
+        super().__init__("·", id=f"die-{position}")
+        self.position = position
+
+    async def on_click(self) -> None:
+        await self.app.run_action(f"hold({self.position})")
+
+
+class ReviewScreen(ModalScreen[None]):
+    """Every player's summary and the decisions that cost points."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,r", "dismiss", "Back"),
+    ]
+    DEFAULT_CSS = """
+    ReviewScreen { align: center middle; }
+    #review { width: 100%; height: 100%; border: round $accent; padding: 0 1; background: $surface; }
+    #review-summary { height: auto; max-height: 11; }
+    #review-decisions { height: 1fr; }
+    """
+
+    def __init__(self, result: Review, lang: str, humans: Sequence[str]) -> None:
+        super().__init__()
+        self.result, self.lang, self.humans = result, lang, humans
+        translate_keys(self, lang)
+
+    def t(self, text: str, **fields: object) -> str:
+        return translate(self.lang, text, **fields)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="review"):
+            yield Static(self.t("Review: expected points lost against the best decision"), id="review-title")
+            yield DataTable(id="review-summary", cursor_type="none")
+            yield Static(self.note(), id="review-note")
+            yield DataTable(id="review-decisions", cursor_type="row")
+        yield Footer(compact=True)
+
+    def note(self) -> str:
+        lines = []
+        if not self.result.exact:
+            lines.append(self.t("Values are estimates from single-column tables, not exact."))
+        if not any(self.shown()):
+            lines.append(self.t("No decision cost points."))
+        else:
+            lines.append(self.t("Decisions that cost points:"))
+        return "\n".join(lines)
+
+    def shown(self) -> list[int]:
+        return [
+            n for n, d in enumerate(self.result.decisions) if d.player in self.humans and d.loss >= MISTAKE
+        ]
+
+    def on_mount(self) -> None:
+        summary = self.query_one("#review-summary", DataTable)
+        for header in ("Player", "Score", "Decisions", "Optimal", "Loss", "Accuracy"):
+            summary.add_column(self.t(header))
+        for p in self.result.players:
+            summary.add_row(
+                p.name,
+                str(p.score),
+                str(p.decisions),
+                f"{p.optimal} ({100 * p.optimal_share:.0f}%)",
+                f"{p.loss:.2f}",
+                f"{p.accuracy:.1f}",
+            )
+        decisions = self.query_one("#review-decisions", DataTable)
+        for header in ("#", "Player", "Round", "Dice", "Chosen", "Best", "Loss"):
+            decisions.add_column(self.t(header))
+        for n in self.shown():
+            d = self.result.decisions[n]
+            dice = "".join(map(str, d.dice))
+            decisions.add_row(str(d.number), d.player, str(d.round), dice, d.chosen, d.best, f"{d.loss:.2f}")
+
+
+class KniffelApp(App[int]):
+    """A game of any rule set for 1 to 8 players, people and bots, played through a :class:`Session`."""
+
+    TITLE = "kniffel"
+    CSS = """
+    Screen { layout: vertical; }
+    #main { height: 1fr; }
+    #sheet { width: 1fr; height: 100%; }
+    #side { width: 40%; min-width: 38; height: 100%; padding: 0 1; }
+    #status { height: auto; }
+    #dice { height: 3; margin-top: 1; }
+    #holds { height: 1; }
+    #news { height: 1fr; border-top: solid $foreground 30%; scrollbar-size-vertical: 1; }
+    #hints { height: 1fr; border-top: solid $accent; }
+    """
+    ENABLE_COMMAND_PALETTE = False
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "roll", "Roll"),
+        *(Binding(str(n), f"hold({n - 1})", "Hold", show=n == 1, key_display="1-6") for n in range(1, 7)),
+        Binding("enter", "score", "Score", key_display="⏎", priority=True),
+        Binding("x", "strike", "Strike"),
+        Binding("a", "announce", "Announce", show=False),
+        Binding("f", "free", "Free throw", show=False),
+        Binding("u", "undo", "Undo"),
+        Binding("h", "hints", "Hints"),
+        Binding("q", "quit_game", "Quit"),
+        Binding("s", "save", "Save"),
+        Binding("r", "review", "Review", show=False),
+        Binding("question_mark", "help", "Help", show=False, key_display="?"),
+        Binding("escape", "cancel", "Cancel", show=False),
+    ]
+
+    def __init__(self, session: Session, *, bot_delay: float = BOT_DELAY) -> None:
+        super().__init__()
+        self.session = session
+        self.game = session.game
+        self.rules = session.game.rules
+        self.lang = session.settings.lang
+        self.bot_delay = bot_delay
+        self.held: list[bool] = [False] * self.rules.dice
+        self.cells: dict[Coordinate, tuple[int, str]] = {}
+        """Sheet cells that are boxes: the player and the box key."""
+        self.asking: str | None = None
+        """What the input line is asked for: ``dice`` (score pad), ``save`` (a file name)."""
+        self.pending: Roll | None = None
+        """The throw a score pad waits to be told the dice of."""
+        self.bots_playing = False
+        self.review_result: Review | None = None
+        self.farewell = ""
+        """What to tell the player after the screen closes (where the game was saved)."""
+        self._saved: tuple[Path, int] | None = None
+        self.messages: list[str] = []
+        """Everything said in the news column, in order."""
+        translate_keys(self, self.lang)
+        keys = self._bindings.key_to_bindings
+        keys["1"] = [dataclasses.replace(b, key_display=f"1-{self.rules.dice}") for b in keys["1"]]
+
+    def t(self, text: str, **fields: object) -> str:
+        return translate(self.lang, text, **fields)
+
+    # --- layout ----------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        multi = self.rules.multi_column
+        with Horizontal(id="main"):
+            yield DataTable(
+                id="sheet",
+                cursor_type="cell",
+                fixed_columns=1,
+                header_height=2 if multi else 1,
+                cell_padding=1 if len(self.game.players) * len(self.rules.columns) <= 4 else 0,
+                zebra_stripes=False,
+            )
+            with Vertical(id="side"):
+                yield Static(id="status")
+                with Horizontal(id="dice"):
+                    for position in range(self.rules.dice):
+                        yield Die(position)
+                yield Static(id="holds")
+                yield RichLog(id="news", wrap=True, markup=False, auto_scroll=True, min_width=20)
+                yield RichLog(id="hints", wrap=False, markup=False, auto_scroll=False, min_width=20)
+                yield Input(id="ask")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.title = self.rules.name
+        self.query_one("#ask").display = False
+        self.hide_hints()
+        if self.game.is_over:
+            self.refresh_all()
+            self.finish()
+            return
+        self.say(self.t("Space rolls, 1-{n} hold dice, enter scores, ? lists the keys.", n=self.rules.dice))
+        self.refresh_all()
+        self.place_cursor()
+        self.query_one("#sheet", DataTable).focus()
+        self.advance()
+
+    # --- showing ---------------------------------------------------------------------------------
+
+    def say(self, text: str, style: str = "") -> None:
+        self.messages.append(text)
+        self.query_one("#news", RichLog).write(Text(text, style=style))
+
+    def refresh_all(self) -> None:
+        self.show_status()
+        self.show_dice()
+        self.show_sheet()
+
+    def label(self, key: str) -> str:
+        column, box = self.rules.locate(key)
+        text = box.label(self.lang)
+        return f"{text} ({column.id})" if self.rules.multi_column else text
+
+    def show_status(self) -> None:
+        game, turn = self.game, self.game.turn
+        lines = [
+            self.rules.name,
+            self.t("Round {round} of {turns}", round=game.round, turns=self.rules.turns),
+        ]
+        if game.is_over:
+            lines.append(self.t("Game over"))
+            for standing in game.standings():
+                lines.append(f"{standing.rank}. {standing.name}  {standing.total}")
+        else:
+            who = game.player
+            if turn.dice is None:
+                lines.append(self.t("{player} to move: roll (space)", player=who))
+            else:
+                left = game.rolls_left
+                lines.append(
+                    self.t("{player} to move: {n} rolls left", player=who, n=left)
+                    if left != 1
+                    else self.t("{player} to move: 1 roll left", player=who)
+                )
+            if turn.announced:
+                lines.append(self.t("Announced: {box}", box=self.label(turn.announced)))
+            if turn.free_throws:
+                lines.append(self.t("Free throws this turn: {n}", n=turn.free_throws))
+            if self.game.legal.free_throw and self.game.legal.can_throw and turn.dice is not None:
+                lines.append(self.t("A free throw is possible (f)"))
+            if self.game.legal.announceable:
+                lines.append(self.t("Announce a box (a) or roll on"))
+        self.query_one("#status", Static).update("\n".join(lines))
+
+    def show_dice(self) -> None:
+        dice = self.game.turn.dice
+        marks = []
+        for position in range(self.rules.dice):
+            die = self.query_one(f"#die-{position}", Die)
+            die.update("·" if dice is None else str(dice[position]))
+            held = dice is not None and self.held[position]
+            die.set_class(held, "held")
+            marks.append(self.t("held") if held else str(position + 1))
+        self.query_one("#holds", Static).update("".join(f"{m:^6}" for m in marks))
+
+    def show_sheet(self) -> None:
+        """Every player's sheet, with what each free box of the player to move would pay now.
+
+        The table is laid out once; later only the cells that changed are written again."""
+        game, rules = self.game, self.rules
+        table = self.query_one("#sheet", DataTable)
+        legal = game.legal
+        moving = not game.is_over and game.turn.dice is not None
+        headers: list[Text] = []
+        for index, name in enumerate(game.players):
+            # The marker's place is kept when it moves on, so that the columns keep their width.
+            marker = "▶" if index == game.current and not game.is_over else " "
+            for number, column in enumerate(rules.columns):
+                title = f"{marker}{name}" if number == 0 else ""
+                if rules.multi_column:
+                    title += f"\n{column.id:>3}"
+                headers.append(Text(title, justify="right"))
+        rows: list[list[Text]] = []
+        cells: dict[Coordinate, tuple[int, str]] = {}
+
+        def box_row(box_index: int) -> None:
+            box = rules.boxes[box_index]
+            row = [Text(box.label(self.lang))]
+            for index, sheet in enumerate(game.sheets):
+                for column in rules.columns:
+                    key = rules.key(column, box)
+                    cells[Coordinate(len(rows), len(row))] = (index, key)
+                    points = sheet.entries.get(key)
+                    if points is not None:
+                        row.append(Text(points_text(points), justify="right"))
+                    elif moving and index == game.current and key in legal.placements:
+                        total = str(legal.placements[key].total)
+                        row.append(Text(total, style="italic green", justify="right"))
+                    elif moving and index == game.current and key in legal.strikeable:
+                        row.append(Text("·", style="dim", justify="right"))
+                    else:
+                        row.append(Text(""))
+            rows.append(row)
+
+        def sum_row(label: str, field: str, style: str = "cyan") -> None:
+            row = [Text(self.t(label), style="bold " + style)]
+            for sheet in game.sheets:
+                for column in rules.columns:
+                    value = getattr(sheet.column_totals(column), field)
+                    row.append(Text(str(value), style=style, justify="right"))
+            rows.append(row)
+
+        for i, box in enumerate(rules.boxes):
+            if box.section is Section.UPPER:
+                box_row(i)
+        sum_row("Upper sum", "upper_sum")
+        sum_row("Bonus", "upper_bonus")
+        sum_row("Upper total", "upper_total")
+        for i, box in enumerate(rules.boxes):
+            if box.section is Section.LOWER:
+                box_row(i)
+        if rules.extra_bonus:
+            sum_row("Extra bonus", "extra_bonus")
+        if rules.free_throws:
+            sum_row("Free throws", "free_throws")
+        sum_row("Lower total", "lower_total")
+        sum_row("Total", "total", "bold")
+        if rules.multi_column:
+            row = [Text(self.t("Grand total"), style="bold")]
+            for sheet in game.sheets:
+                row += [Text(str(sheet.total), style="bold", justify="right")]
+                row += [Text("") for _ in rules.columns[1:]]
+            rows.append(row)
+
+        if not table.columns:
+            table.add_column(self.t("Box"))
+            for header in headers:
+                table.add_column(header)
+            for row in rows:
+                table.add_row(*row)
+            self.cells = cells
+        else:
+            for shown, header in zip(list(table.columns.values())[1:], headers, strict=True):
+                shown.label = header
+            for y, row in enumerate(rows):
+                for x, text in enumerate(row):
+                    old = table.get_cell_at(Coordinate(y, x))
+                    if not (isinstance(old, Text) and (old.plain, old.style) == (text.plain, text.style)):
+                        table.update_cell_at(Coordinate(y, x), text)
+
+    def place_cursor(self) -> None:
+        """Put the sheet's cursor on a free box of the player to move, unless it is on one."""
+        if self.game.is_over:
+            return
+        table = self.query_one("#sheet", DataTable)
+        here = self.cells.get(table.cursor_coordinate)
+        current = self.game.current
+        if here is not None and here[0] == current and here[1] not in self.game.sheet.entries:
+            return
+        free = [
+            c for c, (p, key) in self.cells.items() if p == current and key not in self.game.sheet.entries
+        ]
+        if free:
+            target = min(free, key=lambda c: (c.column, c.row))
+            table.cursor_coordinate = target
+            # The player's columns start at the left edge where the sheet is wider than the screen.
+            first = min(c.column for c, (p, _) in self.cells.items() if p == current)
+            columns = list(table.columns.values())[1:first]
+            x = sum(column.get_render_width(table) for column in columns)
+            self.call_after_refresh(table.scroll_to, x=x, animate=False)
+
+    # --- playing ---------------------------------------------------------------------------------
+
+    def human_may_act(self) -> bool:
+        if self.game.is_over or self.bots_playing or self.asking is not None:
+            return False
+        return self.game.current not in self.session.bots
+
+    def try_apply(self, action: Action) -> Outcome | None:
+        try:
+            outcome = self.session.apply(action)
+        except (KniffelError, OSError) as error:
+            self.complain(error)
+            return None
+        self.after(outcome)
+        return outcome
+
+    def complain(self, error: BaseException) -> None:
+        if isinstance(error, OSError) and error.strerror:
+            text = f"{error.filename}: {error.strerror}" if error.filename else error.strerror
+        else:
+            text = str(error)
+        self.say(self.t("error: {message}", message=self.t(" ".join(text.split()))), style="red")
+        self.bell()
+
+    def describe(self, outcome: Outcome) -> str:
+        """What an applied action did, in a few words."""
+        action = outcome.action
+        name = self.game.players[outcome.player]
+        dice = " ".join(map(str, outcome.dice or ()))
+        if isinstance(action, FreeThrow):
+            return self.t("{player}: free throw → {dice}", player=name, dice=dice)
+        if isinstance(action, Roll):
+            if action.keep:
+                kept = " ".join(map(str, action.keep))
+                return self.t("{player}: keeps {kept} → {dice}", player=name, kept=kept, dice=dice)
+            return self.t("{player}: rolls {dice}", player=name, dice=dice)
+        assert isinstance(action, Score | Strike | Announce)
+        box = self.label(action.box)
+        if isinstance(action, Announce):
+            return self.t("{player}: announces {box}", player=name, box=box)
+        if isinstance(action, Strike):
+            return self.t("{player}: strikes {box}", player=name, box=box)
+        return self.t("{player}: scores {points} in {box}", player=name, points=outcome.points, box=box)
+
+    def after(self, outcome: Outcome) -> None:
+        """Show what a person's action did and go on to whoever moves next."""
+        self.record(outcome)
+        self.hide_hints()
+        self.refresh_all()
+        if outcome.ends_turn:
+            self.place_cursor()
+            self.advance()
+
+    def record(self, outcome: Outcome, style: str = "") -> None:
+        """Say what an action did, and carry the held dice through a throw."""
+        self.say(self.describe(outcome), style)
+        if outcome.extra_bonus:
+            self.say(self.t("Extra bonus: +{points}!", points=outcome.extra_bonus), style="bold")
+        if outcome.upper_bonus:
+            self.say(self.t("Upper bonus: +{points}!", points=outcome.upper_bonus), style="bold")
+        if isinstance(outcome.action, Roll):
+            self.held = held_after(outcome.dice or (), outcome.action.keep)
+        elif outcome.ends_turn:
+            self.held = [False] * self.rules.dice
+
+    def advance(self) -> None:
+        """Let the bots play their turns, then end the game or wait for a person."""
+        if self.game.is_over:
+            self.finish()
+        elif self.game.current in self.session.bots and not self.bots_playing:
+            self.bots_playing = True
+            if self.bot_delay > 0:
+                self.set_timer(self.bot_delay, self.bot_step)
+            else:
+                while self.bots_playing:
+                    self.bot_step()
+
+    def bot_step(self) -> None:
+        """One action of the bot to move; the next after a pause, until a person is to move."""
+        if self.game.is_over or self.game.current not in self.session.bots:
+            self.bots_playing = False
+            self.refresh_all()
+            self.place_cursor()
+            if self.game.is_over:
+                self.finish()
+            return
+        action = self.session.bot_action()
+        try:
+            outcome = self.session.apply(action)
+        except (KniffelError, OSError) as error:
+            self.bots_playing = False
+            self.complain(error)
+            return
+        self.record(outcome, style="dim" if isinstance(outcome.action, Roll) else "")
+        if self.bot_delay > 0:
+            self.refresh_all()
+            self.set_timer(self.bot_delay, self.bot_step)
+
+    def finish(self) -> None:
+        game = self.game
+        best = game.standings()[0].total
+        winners = game.winners()
+        if len(winners) == 1:
+            self.say(self.t("{player} wins with {points} points.", player=winners[0], points=best), "bold")
+        else:
+            self.say(
+                self.t(
+                    "Tie: {players} share first place with {points} points.",
+                    players=", ".join(winners),
+                    points=best,
+                ),
+                "bold",
+            )
+        self.session.autosave()
+        if not self.session.all_bots:
+            self.say(self.t("r: the review of the game; q: quit."))
+            self.action_review()
+
+    # --- the player's keys -----------------------------------------------------------------------
+
+    def held_faces(self) -> tuple[int, ...]:
+        dice = self.game.turn.dice
+        if dice is None:
+            return ()
+        return tuple(face for face, held in zip(dice, self.held, strict=True) if held)
+
+    def action_hold(self, position: int) -> None:
+        if not self.human_may_act() or self.game.turn.dice is None or position >= self.rules.dice:
+            return
+        self.held[position] = not self.held[position]
+        self.show_dice()
+
+    def action_roll(self) -> None:
+        self.throw(Roll)
+
+    def action_free(self) -> None:
+        self.throw(FreeThrow)
+
+    def throw(self, kind: type[Roll]) -> None:
+        if not self.human_may_act():
+            return
+        if kind is Roll and self.game.legal.free_throw:
+            kind = FreeThrow  # the regular rolls are used up: space takes the free throw
+        action = kind(keep=self.held_faces() if self.game.turn.dice is not None else ())
+        try:
+            self.game.check(action)
+        except KniffelError as error:
+            self.complain(error)
+            return
+        if self.session.settings.pad:
+            self.pending = action
+            count = self.rules.dice - len(action.keep)
+            self.ask("dice", self.t("Type the {n} dice you threw (esc: cancel)", n=count))
+            return
+        self.try_apply(action)
+
+    def box_under_cursor(self) -> str | None:
+        table = self.query_one("#sheet", DataTable)
+        here = self.cells.get(table.cursor_coordinate)
+        if here is None or here[0] != self.game.current:
+            self.complain(
+                GameError(self.t("move the cursor to a free box of {player}", player=self.game.player))
+            )
+            return None
+        return here[1]
+
+    def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
+        if event.data_table.id == "sheet":
+            self.action_score()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Enter submits the input line while it is open, and selects rows on the review screen.
+        return not (action == "score" and (self.asking is not None or len(self.screen_stack) > 1))
+
+    def action_score(self) -> None:
+        """Enter the dice in the box under the cursor."""
+        if not self.human_may_act():
+            return
+        if self.game.turn.dice is None:
+            self.complain(GameError(self.t("roll first (space)")))
+            return
+        key = self.box_under_cursor()
+        if key is None:
+            return
+        if key not in self.game.legal.placements and key in self.game.legal.strikeable:
+            self.complain(
+                GameError(self.t("{box} does not take these dice; x strikes it", box=self.label(key)))
+            )
+            return
+        self.try_apply(Score(key))
+
+    def action_strike(self) -> None:
+        if self.human_may_act() and (key := self.box_under_cursor()) is not None:
+            self.try_apply(Strike(key))
+
+    def action_announce(self) -> None:
+        if self.human_may_act() and (key := self.box_under_cursor()) is not None:
+            self.try_apply(Announce(key))
+
+    def action_undo(self) -> None:
+        if self.bots_playing or self.asking is not None:
+            return
+        try:
+            undone = self.session.undo()
+        except KniffelError as error:
+            self.complain(error)
+            return
+        self.say(
+            self.t(
+                "Undone: {action} ({player}).",
+                player=self.game.players[undone.player],
+                action=str(undone.action),
+            )
+        )
+        if undone.bot_actions:
+            self.say(self.t("The bots' turns since then will be played again with the same dice."))
+        self.held = [False] * self.rules.dice
+        if isinstance(undone.action, Roll) and self.game.turn.dice is not None:
+            self.held = held_after(self.game.turn.dice, undone.action.keep)
+        self.hide_hints()
+        self.refresh_all()
+        self.place_cursor()
+
+    def action_help(self) -> None:
+        self.hide_hints()
+        self.say(self.t(KEYS, n=self.rules.dice))
+
+    # --- hints and review ------------------------------------------------------------------------
+
+    def action_hints(self) -> None:
+        if self.query_one("#hints").display:
+            self.hide_hints()
+            return
+        if self.game.is_over or self.game.turn.dice is None:
+            self.complain(GameError(self.t("roll first: there is nothing to decide before the first throw")))
+            return
+        self.say(self.t("Thinking..."), style="dim")
+        self.find_hints()
+
+    @work(thread=True, exclusive=True, group="hints")
+    def find_hints(self) -> None:
+        choices, exact = hint_choices(self.game)
+        self.call_from_thread(self.show_hints, choices, exact, len(self.game.log))
+
+    def show_hints(self, choices: Sequence[Choice], exact: bool, moves: int) -> None:
+        if moves != len(self.game.log):
+            return  # the game moved on while the planner thought
+        hints = self.query_one("#hints", RichLog)
+        hints.clear()
+        hints.write(Text(self.t("Options (expected points to come)"), style="bold"))
+        best = choices[0].value if choices else 0.0
+        for n, choice in enumerate(choices):
+            cost = self.t("best") if n == 0 else f"-{best - choice.value:.2f}"
+            hints.write(f"{choice.action!s:<21}{choice.value:7.1f} {cost:>5}")
+        if not exact:
+            hints.write(
+                Text(self.t("Values are estimates from single-column tables, not exact."), style="dim")
+            )
+        self.showing_hints(True)
+
+    def hide_hints(self) -> None:
+        self.showing_hints(False)
+
+    def showing_hints(self, shown: bool) -> None:
+        self.query_one("#hints").display = shown
+        self.query_one("#news").display = not shown
+
+    def action_review(self) -> None:
+        if self.asking is not None or self.bots_playing:
+            return
+        if not self.game.log:
+            self.complain(GameError(self.t("No decisions to review yet.")))
+            return
+        self.say(self.t("Reviewing the game..."), style="dim")
+        self.find_review(len(self.game.log))
+
+    @work(thread=True, exclusive=True, group="review")
+    def find_review(self, moves: int) -> None:
+        result = review(self.game)
+        self.call_from_thread(self.show_review, result, moves)
+
+    def show_review(self, result: Review, moves: int) -> None:
+        if moves != len(self.game.log):
+            return
+        self.review_result = result
+        humans = [name for i, name in enumerate(self.game.players) if i not in self.session.bots]
+        self.push_screen(ReviewScreen(result, self.lang, humans or list(self.game.players)))
+
+    # --- the input line: score-pad dice, a file to save to ----------------------------------------
+
+    def ask(self, what: str, placeholder: str, value: str = "") -> None:
+        self.asking = what
+        line = self.query_one("#ask", Input)
+        line.placeholder = placeholder
+        line.value = value
+        line.display = True
+        line.focus()
+
+    def action_cancel(self) -> None:
+        if self.asking is not None:
+            self.stop_asking()
+        else:
+            self.hide_hints()
+
+    def stop_asking(self) -> None:
+        self.asking = None
+        self.pending = None
+        self.query_one("#ask").display = False
+        self.query_one("#sheet", DataTable).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if self.asking == "dice" and self.pending is not None:
+            pending = self.pending
+            thrown = [int(c) for c in text if c.isdigit()]
+            count = self.rules.dice - len(pending.keep)
+            if len(thrown) != count or any(c.isalpha() for c in text):
+                self.complain(
+                    GameError(
+                        self.t(
+                            "expected {n} dice, e.g. {example}", n=count, example=" ".join("65432"[:count])
+                        )
+                    )
+                )
+                return
+            try:
+                dice = validate_dice([*pending.keep, *thrown], self.rules.dice)
+            except KniffelError as error:
+                self.complain(error)
+                return
+            self.stop_asking()
+            self.try_apply(type(pending)(keep=pending.keep, dice=dice))
+        elif self.asking == "save":
+            if not text:
+                return
+            self.stop_asking()
+            self.save_to(Path(text).expanduser())
+
+    def action_save(self) -> None:
+        if self.asking is not None:
+            return
+        if self.session.settings.save is not None:
+            self.save_to(self.session.settings.save)
+        else:
+            self.ask("save", self.t("Save the game to this file (esc: cancel)"), "kniffel-game.json")
+
+    def save_to(self, path: Path) -> None:
+        try:
+            self.session.save(path)
+        except (KniffelError, OSError) as error:
+            self.complain(error)
+            return
+        self._saved = (path, len(self.game.log))
+        self.say(self.t("Saved to {path}; resume with: kniffel play --load {path}", path=path), "bold")
+
+    def action_quit_game(self) -> None:
+        if self.asking is not None:
+            return
+        settings = self.session.settings
+        if self.game.is_over:
+            self.farewell = ""
+        elif settings.save is not None:
+            try:
+                self.session.autosave()
+            except OSError as error:
+                self.complain(error)
+                return
+            self.farewell = self.t(
+                "Game saved to {path}; resume with: kniffel play --load {path}", path=settings.save
+            )
+        elif self._saved is not None and self._saved[1] == len(self.game.log):
+            self.farewell = self.t("The game is saved in {path}.", path=self._saved[0])
+        else:
+            self.farewell = self.t("The game was not saved (play with --save FILE to keep it).")
+        self.exit(0)
+
+
+def play(session: Session, *, bot_delay: float = BOT_DELAY) -> int:
+    """Play ``session`` full-screen until the game ends and the player leaves; the exit status."""
+    console = Console(highlight=False)
+    session.autosave()  # a save path that cannot be written is reported before anyone plays
+    for bot in session.bots_to_prepare():
+        with console.status(
+            translate(session.settings.lang, "Loading the tables of the {bot} bot...", bot=bot.name)
+        ):
+            session.prepare(bot)
+    app = KniffelApp(session, bot_delay=bot_delay)
+    status = app.run()
+    if app.farewell:
+        console.print(app.farewell, markup=False, highlight=False)
+    return status or 0

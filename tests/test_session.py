@@ -1,0 +1,53 @@
+"""The session both front ends play through: saving and loading, the language, bad save files, bots."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kniffel.errors import GameError, GameFormatError
+from kniffel.rules import get as get_rules
+from kniffel.session import Session, Settings, parse_players, write_atomically
+
+
+def saved_game(tmp_path: Path, **settings: object) -> Path:
+    session = Session.new(get_rules("kniffel"), ["Ada", "bot"], Settings(seed=4, **settings))  # type: ignore[arg-type]
+    session.apply(session.game.legal_actions()[0])
+    path = tmp_path / "game.json"
+    session.save(path)
+    return path
+
+
+def test_a_saved_game_keeps_its_language_unless_another_is_asked_for(tmp_path: Path) -> None:
+    path = saved_game(tmp_path, lang="de")
+    assert json.loads(path.read_text(encoding="utf-8"))["cli"]["lang"] == "de"
+    assert Session.load(path, Settings()).settings.lang == "de"
+    assert Session.load(path, Settings(lang="en", lang_given="en")).settings.lang == "en"
+
+
+def test_a_dice_count_no_game_reaches_is_refused_at_once(tmp_path: Path) -> None:
+    path = saved_game(tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["cli"]["drawn"] = 10**30
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(GameFormatError, match=r"damaged dice record \(drawn 10+, at most 520\)"):
+        Session.load(path, Settings())
+
+
+def test_a_file_that_cannot_be_written_is_named_as_the_user_gave_it(tmp_path: Path) -> None:
+    path = tmp_path / "missing" / "game.json"
+    with pytest.raises(FileNotFoundError) as caught:
+        write_atomically(path, "{}")
+    assert caught.value.filename == str(path)
+
+
+def test_players_and_bots() -> None:
+    assert [(p.name, p.bot) for p in parse_players(["Ada", "bot:optimal", "Bot"])] == [
+        ("Ada", None),
+        ("Bot 1", "bot:optimal"),
+        ("Bot 2", "bot"),
+    ]
+    with pytest.raises(GameError, match="name the players"):
+        parse_players([])

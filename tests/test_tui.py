@@ -1,0 +1,293 @@
+"""The full-screen game, driven as a person plays it: keys through Textual's test pilot."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from pathlib import Path
+
+import pytest
+from textual.binding import Binding
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, RichLog, Static
+
+from kniffel.actions import Action, Announce, FreeThrow, Roll
+from kniffel.rules import get as get_rules
+from kniffel.session import Session, Settings
+from kniffel.tui import KniffelApp
+from kniffel.tui.app import ReviewScreen, held_after
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def make_app(
+    rules_id: str = "kniffel",
+    players: tuple[str, ...] = ("You",),
+    *,
+    seed: int = 1,
+    pad: bool = False,
+    lang: str = "en",
+    save: Path | None = None,
+) -> KniffelApp:
+    settings = Settings(lang=lang, pad=pad, seed=seed, save=save)
+    return KniffelApp(Session.new(get_rules(rules_id), list(players), settings), bot_delay=0)
+
+
+def news(app: KniffelApp) -> str:
+    return "\n".join(app.messages)
+
+
+def status(app: KniffelApp) -> str:
+    return str(app.query_one("#status", Static).render())
+
+
+def cursor_to(app: KniffelApp, box: str) -> None:
+    """Put the sheet's cursor on ``box`` of the player to move (as the arrow keys would)."""
+    table = app.query_one("#sheet", DataTable)
+    table.cursor_coordinate = next(
+        c for c, (p, key) in app.cells.items() if p == app.game.current and key == box
+    )
+
+
+async def finish_work(app: KniffelApp, pilot: Pilot[int]) -> None:
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+def test_held_dice_stay_held_through_a_throw(anyio_backend: str) -> None:
+    assert held_after((2, 3, 3, 5, 6), (3, 5)) == [False, True, False, True, False]
+    assert held_after((1, 2, 3, 4, 5), ()) == [False] * 5
+
+
+async def test_a_whole_game_typed_to_the_end_then_its_review() -> None:
+    app = make_app(seed=7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert "You to move: roll (space)" in status(app)
+        turns = 0
+        await pilot.press("space", "1", "2", "space")  # roll, hold the two lowest dice, roll again
+        first, kept = app.game.log[:2]
+        assert isinstance(first, Roll)
+        assert isinstance(kept, Roll)
+        assert first.dice is not None
+        assert kept.keep == first.dice[:2]
+        while not app.game.is_over:
+            await pilot.press("space", "enter")  # (roll and) score in the first free box
+            turns += 1
+        assert turns == 13
+        assert app.game.sheets[0].is_full
+        assert "Game over" in status(app)
+        assert f"You wins with {app.game.sheets[0].total} points." in news(app)
+        await finish_work(app, pilot)
+        assert isinstance(app.screen, ReviewScreen)
+        assert app.screen.result.players[0].decisions == 15  # two throws and thirteen boxes
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ReviewScreen)
+        await pilot.press("q")
+    assert app.return_value == 0
+
+
+async def test_a_game_against_a_bot() -> None:
+    app = make_app(players=("You", "bot"), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space", "down", "down", "enter")
+        assert app.game.sheets[0].entries == {"threes": 3}
+        # The bot played its whole turn at once (no delay in tests), and it is our turn again.
+        assert app.game.current == 0
+        assert len(app.game.sheets[1].entries) == 1
+        assert "Bot 1: scores" in news(app)
+        await pilot.press("space", "enter", "space", "enter")
+        assert app.game.round == 4
+        assert [len(sheet.entries) for sheet in app.game.sheets] == [3, 3]
+
+
+async def test_strike_where_the_dice_cannot_be_scored() -> None:
+    app = make_app("kniffel-3col", seed=12)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        assert "error: roll first (space)" in news(app)
+        await pilot.press("space")
+        cursor_to(app, "3:chance")  # an announced column's box takes dice only when announced
+        await pilot.press("enter")
+        assert "error: Chance (3) does not take these dice; x strikes it" in news(app)
+        assert app.game.sheets[0].entries == {}
+        await pilot.press("x")
+        assert app.game.sheets[0].entries == {"3:chance": 0}
+        assert "You: strikes Chance (3)" in news(app)
+
+
+async def test_an_announcement_in_the_announced_column() -> None:
+    app = make_app("kniffel-4col", seed=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space")
+        cursor_to(app, "3:chance")
+        await pilot.press("a")
+        assert app.game.turn.announced == "3:chance"
+        assert "Announced: Chance (3)" in status(app)
+        await pilot.press("space", "space")
+        await pilot.press("enter")  # the cursor is still on the announced box
+        assert "3:chance" in app.game.sheets[0].entries
+        assert app.game.log[1] == Announce("3:chance")
+
+
+async def test_a_free_throw_in_knoeffel() -> None:
+    app = make_app("knoeffel", seed=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space", "space", "space")
+        assert app.game.rolls_left == 0
+        assert "A free throw is possible (f)" in status(app)
+        await pilot.press("space")  # the regular rolls are used up: space takes the free throw
+        assert isinstance(app.game.log[-1], FreeThrow)
+        assert "Free throws this turn: 1" in status(app)
+        await pilot.press("f")  # one a turn
+        assert "error:" in news(app)
+        await pilot.press("enter")
+        assert app.game.sheets[0].free_throws_used == {"1": 1}
+        await pilot.press("space", "space", "space", "1", "f")  # f throws one on purpose, holding a die
+        free = app.game.log[-1]
+        assert isinstance(free, FreeThrow)
+        assert len(free.keep) == 1
+
+
+async def test_undo_takes_back_a_score_and_refuses_to_reroll() -> None:
+    app = make_app(players=("You", "bot"), seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space", "enter")
+        dice = app.game.log[0].dice if isinstance(app.game.log[0], Roll) else None
+        assert app.game.sheets[0].entries
+        await pilot.press("u")
+        assert app.game.sheets[0].entries == {}
+        assert app.game.current == 0
+        assert app.game.turn.dice == dice
+        assert "The bots' turns since then will be played again with the same dice." in news(app)
+        await pilot.press("u")
+        assert "error: dice can't be re-rolled" in news(app)
+        cursor_to(app, "chance")  # and decide otherwise
+        await pilot.press("enter")
+        assert list(app.game.sheets[0].entries) == ["chance"]
+
+
+async def test_save_and_resume_in_either_front_end(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    app = make_app(players=("You", "bot"), seed=6)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space", "enter", "space")
+        await pilot.press("s")
+        line = app.query_one("#ask", Input)
+        assert line.display
+        line.value = str(path)
+        await pilot.press("enter")
+        assert f"Saved to {path}" in news(app)
+        dice = app.game.turn.dice
+        await pilot.press("q")
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["cli"]["bots"] == {"Bot 1": "bot"}
+    assert app.farewell == f"The game is saved in {path}."
+    # The line interface reads the file as well.
+    from kniffel.cli import play as line_interface
+
+    settings = line_interface.Settings()
+    plain = line_interface.Session.load(path, settings, line_interface.make_console(settings))
+    assert plain.game.log == app.game.log
+    resumed = KniffelApp(Session.load(path, Settings()), bot_delay=0)
+    async with resumed.run_test(size=(80, 24)) as pilot:
+        assert resumed.game.turn.dice == dice
+        await pilot.press("enter", "space")
+    # The seeded dice go on where they stopped: the same throws as the game would have had without
+    # the break (the original session plays the same moves on).
+    after = resumed.game.log[len(app.game.log) :]
+    assert len(after) >= 4
+    for action in after:
+        app.session.apply(dataclasses.replace(action, dice=None) if isinstance(action, Roll) else action)
+    assert app.game.log == resumed.game.log
+
+
+async def test_the_score_pad_takes_typed_dice() -> None:
+    app = make_app(players=("You",), pad=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space")
+        line = app.query_one("#ask", Input)
+        assert line.display
+        await pilot.press("escape")  # thought better of it
+        assert not line.display
+        assert app.game.log == []
+        await pilot.press("space")
+        assert line.display
+        assert "5 dice" in line.placeholder
+        await pilot.press(*"6612", "enter")
+        assert "error: expected 5 dice" in news(app)
+        await pilot.press("3", "enter")
+        assert app.game.turn.dice == (1, 2, 3, 6, 6)
+        await pilot.press("4", "5", "space")  # hold 6 6, the pad asks for three dice
+        assert "3 dice" in line.placeholder
+        await pilot.press(*"666", "enter")
+        assert app.game.log[-1] == Roll(keep=(6, 6), dice=(6, 6, 6, 6, 6))
+        assert not line.display
+
+
+async def test_hints_list_every_option_as_typed_actions() -> None:
+    app = make_app(seed=8)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")
+        assert "error: roll first" in news(app)
+        await pilot.press("space", "h")
+        await finish_work(app, pilot)
+        hints = app.query_one("#hints", RichLog)
+        assert hints.display
+        text = [line.text for line in hints.lines]
+        assert text[0].startswith("Options")
+        lines = text[1:]
+        assert lines[0].endswith(" best")
+        # Every option reads back as the action it names, values best first.
+        values = [float(line.split()[-2]) for line in lines]
+        assert values == sorted(values, reverse=True)
+        actions = [Action.parse(line.rsplit(maxsplit=2)[0]) for line in lines]
+        assert len(actions) == len(set(actions)) > 10
+        assert all(app.game.can_apply(action) for action in actions)
+        await pilot.press("h")
+        assert not hints.display
+
+
+async def test_german() -> None:
+    app = make_app(players=("Ada", "bot"), lang="de")
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert "Ada ist am Zug: würfeln (Leertaste)" in status(app)
+        await pilot.press("space", "enter", "question_mark")
+        assert "Bot 1: trägt" in news(app)
+        assert news(app).endswith("s sichert, q beendet.")
+        headers = [str(c.label) for c in app.query_one("#sheet", DataTable).columns.values()]
+        assert headers[0] == "Feld"
+
+
+@pytest.mark.parametrize("players", [1, 8])
+async def test_multi_column_sheets_for_many_players(players: int) -> None:
+    names = ("You", *["bot"] * (players - 1))
+    app = make_app("yams", names, seed=9)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = app.query_one("#sheet", DataTable)
+        assert len(table.columns) == 1 + 4 * players
+        await pilot.press("space", "enter")
+        assert app.game.current == 0
+        assert app.game.round == 2
+        assert all(len(sheet.entries) == 1 for sheet in app.game.sheets)
+
+
+def test_every_word_of_the_game_has_a_german_translation() -> None:
+    """Every literal the app passes through ``translate`` (its ``t``) and every key's description."""
+    from kniffel.tui import app as module
+    from kniffel.tui.catalog_de import CATALOG
+
+    source = Path(module.__file__).read_text(encoding="utf-8")
+    words = set(re.findall(r'self\.t\(\s*"([^"]*)"\s*[,)]', source))
+    words |= set(re.findall(r'sum_row\("([^"]*)"', source))
+    words.add(module.KEYS)
+    bindings = (*KniffelApp.BINDINGS, *ReviewScreen.BINDINGS)
+    words |= {binding.description for binding in bindings if isinstance(binding, Binding)}
+    assert len(words) > 50
+    assert sorted(words - set(CATALOG)) == []
