@@ -30,7 +30,6 @@ import json
 import os
 import random
 import subprocess
-import sys
 import time
 import warnings
 from typing import Any
@@ -153,4 +152,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

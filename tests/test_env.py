@@ -278,7 +278,7 @@ def test_the_table_refuses_an_illegal_action_and_a_wrong_size() -> None:
 # --- the vectorised environment ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("rules_id", "options"), [("yahtzee", {}), ("kniffel", {"extra": "100"})])
+@pytest.mark.parametrize(("rules_id", "options"), [("yahtzee", {}), ("yatzy", {})])
 def test_the_vectorised_games_play_by_the_game_engine(rules_id: str, options: dict[str, str]) -> None:
     envs = VectorKniffelEnv(6, rules_id, options)
     encoding = envs.encoding
@@ -334,3 +334,17 @@ def test_the_vectorised_environment_needs_a_compiled_sheet() -> None:
     envs = VectorKniffelEnv(2, one_column)
     obs, _ = envs.reset(seed=0)
     assert obs[0, envs.encoding.layout["free_throws_left"]].tolist() == [3.0]
+
+
+def test_render_shows_the_situation_as_text() -> None:
+    env = KniffelEnv("yatzy", render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert text is not None
+    assert text.startswith("yatzy | empty | ")
+    assert "| rolls left 2" in text
+    table = KniffelAECEnv("kniffel", players=2, render_mode="ansi")
+    table.reset(seed=1)
+    shown = table.render()
+    assert shown is not None
+    assert "player_0 to move: kniffel | empty" in shown

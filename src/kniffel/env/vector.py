@@ -19,6 +19,7 @@ stream derived from the seed, so a seed gives the same games whatever else runs.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,9 +32,10 @@ from kniffel.dice import FACES, sorted_rolls
 from kniffel.env import kernels
 from kniffel.env.encoding import Encoding, EnvActionError
 from kniffel.errors import KniffelError
+from kniffel.planning import rules_key
 from kniffel.rules import RuleSet
 from kniffel.rules import get as get_rules
-from kniffel.solver import compile_rules
+from kniffel.solver import Compiled, compile_rules
 from kniffel.solver.play import MASK64, stream_base
 from kniffel.solver.playkernels import streams
 
@@ -55,11 +57,25 @@ def check_invalid_action(mode: str) -> str:
     return mode
 
 
+_tables: dict[tuple[object, ...], tuple[RuleSet, Compiled]] = {}
+_tables_lock = threading.Lock()
+
+
+def compiled_tables(rules: RuleSet) -> Compiled:
+    """The solver's compiled tables of ``rules``, built once per process (some take seconds)."""
+    key = rules_key(rules)
+    with _tables_lock:
+        found = _tables.get(key)
+        if found is None or found[0] != rules:
+            found = _tables[key] = (rules, compile_rules(rules))
+        return found[1]
+
+
 class CompiledGames:
     """The state of ``n`` single-column games in arrays, and the compiled tables that move them."""
 
     def __init__(self, rules: RuleSet, n: int) -> None:
-        c = compile_rules(rules)
+        c = compiled_tables(rules)
         self.rules = rules
         self.encoding = Encoding(rules)
         n_dice, n_boxes = rules.dice, c.n_boxes
