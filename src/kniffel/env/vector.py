@@ -32,7 +32,7 @@ from kniffel.dice import FACES, sorted_rolls
 from kniffel.env import kernels
 from kniffel.env.encoding import Encoding, EnvActionError
 from kniffel.errors import KniffelError
-from kniffel.planning import rules_key
+from kniffel.planning.exact import rules_key
 from kniffel.rules import RuleSet
 from kniffel.rules import get as get_rules
 from kniffel.solver import Compiled, compile_rules
