@@ -17,7 +17,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
-from kniffel import Game, SeededDice, rules
+from kniffel import Game, ScoreSheet, SeededDice, rules
 from kniffel.env import ENV_ID, Encoding, EnvActionError, KniffelAECEnv, KniffelEnv, VectorKniffelEnv
 from kniffel.errors import KniffelError
 from kniffel.game import Roll, Score, Strike
@@ -26,14 +26,20 @@ from kniffel.rules import RuleSet, single_column
 from kniffel.solver import UnsupportedRulesError
 
 COMPILED = [
-    ("kniffel", {}),
-    ("kniffel", {"extra": "100"}),
-    ("kniffel", {"sharp": "on"}),
-    ("kniffel", {"strict": "on"}),
-    ("yahtzee", {}),
-    ("yahtzee", {"joker": "free"}),
-    ("yatzy", {}),
-    ("yatzy-deluxe", {}),
+    pytest.param(rules.get(rules_id, options), id=f"{rules_id}{options or ''}")
+    for rules_id, options in [
+        ("kniffel", {}),
+        ("kniffel", {"extra": "100"}),
+        ("kniffel", {"sharp": "on"}),
+        ("kniffel", {"strict": "on"}),
+        ("yahtzee", {}),
+        ("yahtzee", {"joker": "free"}),
+        ("yatzy", {}),
+        ("yatzy-deluxe", {}),
+    ]
+] + [
+    pytest.param(single_column(rules.get("knoeffel", {"free_throws_per_turn": n})), id=f"knoeffel-column-{n}")
+    for n in ("1", "2")
 ]
 
 
@@ -105,11 +111,11 @@ def test_ordered_columns_pass_the_checker_in_penalty_mode() -> None:
     check_env(KniffelEnv("kniffel-4col", invalid_action="penalty"))
 
 
-@pytest.mark.parametrize(("rules_id", "options"), COMPILED)
-def test_the_compiled_engine_plays_by_the_game_engine(rules_id: str, options: dict[str, str]) -> None:
-    env = KniffelEnv(rules_id, options, engine="compiled")
+@pytest.mark.parametrize("played", COMPILED)
+def test_the_compiled_engine_plays_by_the_game_engine(played: RuleSet) -> None:
+    env = KniffelEnv(played, engine="compiled")
     encoding = env.encoding
-    rnd = random.Random(rules_id)
+    rnd = random.Random(played.id)
     for episode in range(3):
         obs, info = env.reset(seed=episode)
         game = Game(env.rules, ["player"])
@@ -127,7 +133,7 @@ def test_the_compiled_engine_plays_by_the_game_engine(rules_id: str, options: di
         assert game.is_over
         np.testing.assert_array_equal(obs, encoding.observe(game))
         assert env.to_game().sheet == game.sheet
-        assert returned == game.sheet.total
+        assert returned == game.sheet.total - ScoreSheet(played).total
 
 
 def test_a_seeded_episode_replays_through_the_game() -> None:
