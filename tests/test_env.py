@@ -318,7 +318,9 @@ def test_the_vectorised_games_follow_the_seed_and_refuse_illegal_actions() -> No
     np.testing.assert_array_equal(obs, again)
     envs.step(np.zeros(4, dtype=np.int64))
     obs, *_, info = envs.step(np.zeros(4, dtype=np.int64))
-    with pytest.raises(EnvActionError, match=r"game 0: action 0 \(throw all dice\) is not allowed now"):
+    with pytest.raises(
+        EnvActionError, match=r"game 0: action 0 \(throw all dice\) is refused: no rolls left"
+    ):
         envs.step(np.zeros(4, dtype=np.int64))
     with pytest.raises(EnvActionError, match="4 integers"):
         envs.step(np.zeros(3, dtype=np.int64))

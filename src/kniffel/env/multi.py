@@ -25,8 +25,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from kniffel.env.encoding import F32, Encoding, EnvActionError
-from kniffel.env.vector import check_invalid_action, rules_of
-from kniffel.errors import GameError, IllegalActionError, KniffelError
+from kniffel.env.vector import check_invalid_action, refusal, rules_of
+from kniffel.errors import KniffelError
 from kniffel.game import MAX_PLAYERS, Game, Roll, SeededDice
 from kniffel.rules import RuleSet
 
@@ -130,17 +130,14 @@ class KniffelAECEnv(AECEnv[str, F32, int | None]):  # type: ignore[misc]  # pett
 
     def _refusal(self, action: object) -> str | None:
         """Why ``action`` is refused now (None if it is legal)."""
+        game = self.game
         try:
             index = self.encoding.check_index(action)
         except EnvActionError as error:
             return str(error)
-        game = self.game
-        move = self.encoding.action(index, game.dice, free=game.legal.free_throw)
-        try:
-            game.check(move)
-        except (IllegalActionError, GameError) as error:
-            return f"action {index} ({self.encoding.describe(index)}) is refused: {error}"
-        return None
+        if self.encoding.action(index, game.dice, free=game.legal.free_throw) in game.legal:
+            return None
+        return refusal(self.encoding, game, index)
 
     def _update_infos(self) -> None:
         mask = self.encoding.mask(self.game.legal)

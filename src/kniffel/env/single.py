@@ -38,12 +38,11 @@ from gymnasium import spaces
 
 from kniffel.actions import Action, Roll, Score, Strike
 from kniffel.env.encoding import F32, Encoding, EnvActionError, Mask
-from kniffel.env.vector import CompiledGames, check_invalid_action, rules_of
-from kniffel.errors import GameError, IllegalActionError, KniffelError
+from kniffel.env.vector import CompiledGames, check_invalid_action, refusal, rules_of
+from kniffel.errors import GameError, KniffelError
 from kniffel.game import Game, SeededDice
 from kniffel.planning import is_exact, planner_for
 from kniffel.rules import RuleSet
-from kniffel.sheet import ScoreSheet
 from kniffel.situation import Situation
 
 Engine = Literal["auto", "compiled", "game"]
@@ -180,19 +179,7 @@ class KniffelEnv(gymnasium.Env[F32, np.int64]):
         assert c is not None
         if self._over:
             raise GameError("the game is over: no player is to move")
-        rules = self.rules
-        column = rules.columns[0].id
-        entries = {box.id: int(c.points[0, b]) for b, box in enumerate(rules.boxes) if c.filled[0] >> b & 1}
-        extra = {column: int(c.extra[0])} if c.extra[0] else {}
-        used = rules.free_throws - int(c.free_left[0])
-        return Situation(
-            rules,
-            ScoreSheet(rules, entries, extra, {column: used} if used else {}),
-            _faces(c.dice[0].tobytes()),
-            rules.rolls - int(c.rolls[0]),
-            free_throws=int(c.taken[0]),
-            thrown_at_once=bool(c.at_once[0]),
-        )
+        return c.situation(0)
 
     # --- inside --------------------------------------------------------------------------------
 
@@ -234,13 +221,7 @@ class KniffelEnv(gymnasium.Env[F32, np.int64]):
 
     def _why_not(self, index: int) -> str:
         game = self._game if self._game is not None else Game.from_situation(self.situation())
-        action = self.encoding.action(index, game.dice, free=game.legal.free_throw)
-        try:
-            game.check(action)
-            reason = "not allowed now"
-        except IllegalActionError as error:
-            reason = str(error)
-        return f"action {index} ({self.encoding.describe(index)}) is refused: {reason}"
+        return refusal(self.encoding, game, index)
 
     def _observe(self) -> F32:
         if self._game is not None:

@@ -31,10 +31,13 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from kniffel.dice import FACES, sorted_rolls
 from kniffel.env import kernels
 from kniffel.env.encoding import Encoding, EnvActionError
-from kniffel.errors import KniffelError
+from kniffel.errors import GameError, KniffelError
+from kniffel.game import Game
 from kniffel.planning.exact import rules_key
 from kniffel.rules import RuleSet
 from kniffel.rules import get as get_rules
+from kniffel.sheet import ScoreSheet
+from kniffel.situation import Situation
 from kniffel.solver import Compiled, compile_rules
 from kniffel.solver.play import MASK64, stream_base
 from kniffel.solver.playkernels import streams
@@ -154,15 +157,41 @@ class CompiledGames:
             obs, masks, self.offsets, *self._state(), *self._rules_args, *self._table_args
         )
 
-    def describe(self, g: int, action: int) -> str:
-        """Why action ``action`` of game ``g`` is refused, naming it."""
-        encoding = self.encoding
-        try:
-            index = encoding.check_index(action)
-        except EnvActionError as error:
-            return str(error)
-        dice = " ".join(str(int(d)) for d in self.dice[g])
-        return f"action {index} ({encoding.describe(index)}) is not allowed now (dice {dice})"
+    def situation(self, g: int) -> Situation:
+        """The position of game ``g`` (between its moves, the game not over)."""
+        rules = self.rules
+        column = rules.columns[0].id
+        filled = int(self.filled[g])
+        entries = {box.id: int(self.points[g, b]) for b, box in enumerate(rules.boxes) if filled >> b & 1}
+        extra = {column: int(self.extra[g])} if self.extra[g] else {}
+        used = rules.free_throws - int(self.free_left[g])
+        return Situation(
+            rules,
+            ScoreSheet(rules, entries, extra, {column: used} if used else {}),
+            tuple(int(d) for d in self.dice[g]),
+            rules.rolls - int(self.rolls[g]),
+            free_throws=int(self.taken[g]),
+            thrown_at_once=bool(self.at_once[g]),
+        )
+
+    def why_not(self, g: int, action: object) -> str:
+        """Why ``action`` is refused in game ``g``, naming it (the game engine's reason)."""
+        return refusal(self.encoding, Game.from_situation(self.situation(g)), action)
+
+
+def refusal(encoding: Encoding, game: Game, action: object) -> str:
+    """Why ``action`` (an index, or anything else) is refused in ``game``, naming it."""
+    try:
+        index = encoding.check_index(action)
+    except EnvActionError as error:
+        return str(error)
+    move = encoding.action(index, game.dice, free=game.legal.free_throw)
+    try:
+        game.check(move)
+        reason = "not allowed now"
+    except GameError as error:
+        reason = str(error)
+    return f"action {index} ({encoding.describe(index)}) is refused: {reason}"
 
 
 class VectorKniffelEnv(VectorEnv[Any, Any, Any]):
@@ -235,7 +264,7 @@ class VectorKniffelEnv(VectorEnv[Any, Any, Any]):
             allowed = inside & (self._masks[np.arange(self.num_envs), np.where(inside, acts, 0)] == 1)
             if not allowed.all():
                 bad = int(np.argmin(allowed))
-                raise EnvActionError(f"game {bad}: {self.games.describe(bad, int(acts[bad]))}")
+                raise EnvActionError(f"game {bad}: {self.games.why_not(bad, int(acts[bad]))}")
         self._final[:] = np.nan
         self.games.step(
             acts,
@@ -266,4 +295,11 @@ class VectorKniffelEnv(VectorEnv[Any, Any, Any]):
         return array.copy() if self.copy else array
 
 
-__all__ = ["INVALID_ACTIONS", "CompiledGames", "VectorKniffelEnv", "check_invalid_action", "rules_of"]
+__all__ = [
+    "INVALID_ACTIONS",
+    "CompiledGames",
+    "VectorKniffelEnv",
+    "check_invalid_action",
+    "refusal",
+    "rules_of",
+]
