@@ -324,9 +324,13 @@ def test_the_vectorised_games_follow_the_seed_and_refuse_illegal_actions() -> No
         envs.step(np.zeros(4, dtype=np.int64))
     with pytest.raises(EnvActionError, match="4 integers"):
         envs.step(np.zeros(3, dtype=np.int64))
-    np.testing.assert_array_equal(
-        envs.step(np.full(4, 31 + 14))[0][:, envs.encoding.layout["filled"]].sum(), 4
-    )
+    now, masks = np.zeros_like(obs), np.zeros_like(info["action_mask"])
+    envs.games.observe(now, masks)
+    np.testing.assert_array_equal(now, obs)  # nothing changed
+    chance = envs.encoding.index(Score("chance"), None)
+    after, rewards, *_ = envs.step(np.full(4, chance))
+    assert after[:, envs.encoding.layout["filled"]].sum() == 4
+    np.testing.assert_array_equal(rewards, obs[:, envs.encoding.layout["dice"]].sum(axis=1))
     penalised = VectorKniffelEnv(2, "yatzy", invalid_action="penalty", penalty=3.0)
     start, _ = penalised.reset(seed=1)
     after, rewards, _, _, info = penalised.step(np.array([-1, 31 + 30 + 99]))
