@@ -1,0 +1,28 @@
+"""Reinforcement-learning environments of the Kniffel family (needs the ``rl`` extra:
+``pip install 'kniffel[rl]'``).
+
+* :class:`KniffelEnv`: Gymnasium, one player of any rule set; importing this package registers it as
+  ``kniffel/Kniffel-v0`` (``gymnasium.make("kniffel/Kniffel-v0", rules="yatzy", options={...})``).
+* :class:`KniffelAECEnv`: PettingZoo AEC, 2 to 8 players at one table.
+* :class:`VectorKniffelEnv`: many single-column games stepped at once in compiled code.
+
+They share one encoding of actions and observations (:mod:`kniffel.env.encoding`): a ``Discrete``
+space of every throw (a bit mask of the dice held), every score, strike and announcement, the legal ones
+marked in ``info["action_mask"]``, and a flat vector of what the player sees.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from kniffel.env.encoding import Encoding, EnvActionError
+from kniffel.env.multi import KniffelAECEnv
+from kniffel.env.single import KniffelEnv
+from kniffel.env.vector import VectorKniffelEnv
+
+ENV_ID = "kniffel/Kniffel-v0"
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="kniffel.env.single:KniffelEnv")
+
+__all__ = ["ENV_ID", "Encoding", "EnvActionError", "KniffelAECEnv", "KniffelEnv", "VectorKniffelEnv"]
