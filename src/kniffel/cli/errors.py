@@ -6,9 +6,12 @@ messages already say what is wrong; the command line only has to show them witho
 
 from __future__ import annotations
 
+import errno
 import functools
+import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import ParamSpec, TypeVar
 
 import typer
@@ -31,30 +34,54 @@ EXPECTED: tuple[type[BaseException], ...] = (CliError, KniffelError, OSError)
 cannot be read or written. Anything else is a bug and keeps its traceback."""
 
 
-def message(error: BaseException) -> str:
-    """One line saying what went wrong."""
+def message(error: BaseException, language: str = "en") -> str:
+    """One line saying what went wrong, in ``language`` (see :func:`kniffel.cli.language.error_text`)."""
+    from kniffel.cli.language import error_text
+
     if isinstance(error, OSError) and error.strerror:
         where = f"{error.filename}: " if error.filename else ""
-        text = f"{where}{error.strerror}"
+        text = f"{where}{error_text(language, error.strerror)}"
     else:
-        text = str(error) or type(error).__name__
+        text = error_text(language, str(error) or type(error).__name__)
     return " ".join(text.split())
 
 
-def fail(text: str) -> typer.Exit:
+def check_writable(path: Path) -> None:
+    """Refuse, naming ``path``, a file that cannot be written: a folder, one in a missing or read-only
+    folder, or a read-only file. Commands call it before the work whose result the file is to keep."""
+    folder = path.parent
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", str(path))
+    if not folder.is_dir():
+        raise FileNotFoundError(errno.ENOENT, f"the folder {folder} does not exist", str(path))
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise PermissionError(errno.EACCES, "cannot be written", str(path))
+
+
+def fail(text: str, language: str = "en") -> typer.Exit:
     """Print ``kniffel: error: text`` on stderr; the caller raises the returned exit."""
-    print(f"kniffel: error: {text}", file=sys.stderr)
+    from kniffel.i18n import translate
+
+    print(translate(language, "kniffel: error: {message}", message=text), file=sys.stderr)
     return typer.Exit(USAGE_ERROR)
 
 
 def reports_errors(command: Callable[P, T]) -> Callable[P, T]:
-    """Run ``command``; turn the library's exceptions into a one-line error and exit status 2."""
+    """Run ``command``; turn the library's exceptions into a one-line error and exit status 2, in the
+    command's language (its ``lang`` argument, else the locale's)."""
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
         try:
             return command(*args, **kwargs)
         except EXPECTED as error:
-            raise fail(message(error)) from None
+            language = _language_of(kwargs.get("lang"))
+            raise fail(message(error, language), language) from None
 
     return wrapper
+
+
+def _language_of(lang: object) -> str:
+    from kniffel.i18n import LANGUAGES, language_from_environment
+
+    return lang if isinstance(lang, str) and lang in LANGUAGES else language_from_environment()
