@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args, get_origin
 
 from kniffel.cli import catalog_de
 from kniffel.i18n import LANGUAGES, language_from_environment, translate
@@ -188,9 +188,15 @@ _METAVARS = {bool: "", int: "N", float: "N", Path: "FILE", str: "TEXT"}
 
 def _plain_metavars(command: Any) -> None:
     for param in command.params:
+        if param.param_type_name == "argument":
+            # An argument's metavar names it already; Typer would add its Python type.
+            param.display_type_rich = lambda ctx: None
+            continue
         if param.param_type_name != "option" or param.metavar is not None:
             continue
         annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+        if get_origin(annotation) is list:  # a repeatable option: one value each time
+            (annotation,) = get_args(annotation)
         if getattr(param, "is_flag", False):
             param.metavar = ""
         elif isinstance(annotation, type) and annotation in _METAVARS:

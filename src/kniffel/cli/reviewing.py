@@ -112,6 +112,8 @@ def decisions_table(
             no_wrap=header not in ("Player", "Chosen", "Best"),
             min_width=6 if header in ("Player", "Chosen", "Best") else None,
             ratio=1 if header in ("Chosen", "Best") else None,
+            # An action is typed back as printed: it wraps, never loses characters to "…".
+            overflow="fold",
         )
     for d in listed:
         table.add_row(
