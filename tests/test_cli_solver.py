@@ -122,11 +122,18 @@ def test_every_keep_is_listed_with_the_pair_best() -> None:
 
 
 def test_values_exclude_the_sheet_points_but_count_the_upper_bonus() -> None:
-    low = {o["action"]: o["value"] for o in advise("--dice", "44422", "--rolls-left", "0", "--sheet", "chance=5")}
-    high = {o["action"]: o["value"] for o in advise("--dice", "44422", "--rolls-left", "0", "--sheet", "chance=30")}
+    low = {
+        o["action"]: o["value"] for o in advise("--dice", "44422", "--rolls-left", "0", "--sheet", "chance=5")
+    }
+    high = {
+        o["action"]: o["value"]
+        for o in advise("--dice", "44422", "--rolls-left", "0", "--sheet", "chance=30")
+    }
     assert low == high
     sheet = "sixes=30,fives=25"  # 55: four more in fours reach 63
-    options = {o["action"]: o["value"] for o in advise("--dice", "44422", "--rolls-left", "0", "--sheet", sheet)}
+    options = {
+        o["action"]: o["value"] for o in advise("--dice", "44422", "--rolls-left", "0", "--sheet", sheet)
+    }
     after = yahtzee_advisor().value({"sixes": 30, "fives": 25, "fours": 12})
     assert options["score fours"] == pytest.approx(12 + 35 + after, abs=1e-3)
 

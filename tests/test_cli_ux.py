@@ -12,9 +12,9 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from kniffel.cli import app
+from kniffel.cli.errors import CliError
 from kniffel.cli.parsing import resolve_box
 from kniffel.cli.reviewing import decisions_table, summary_table
-from kniffel.cli.errors import CliError
 from kniffel.review import Decision, PlayerSummary, Review
 from kniffel.rules import get as get_rules
 
@@ -102,7 +102,8 @@ def test_a_score_pad_takes_bare_dice() -> None:
 
 def test_sentences_read_well_for_a_player_called_you() -> None:
     result = invoke(["play", "-r", "yahtzee", "-p", "You", "--seed", "1"], "r\ns chance\n")
-    assert "You's" not in result.stdout and "You scores" not in result.stdout
+    assert "You's" not in result.stdout
+    assert "You scores" not in result.stdout
     assert re.search(r"^You: \d+ points in Chance\.$", result.stdout, re.MULTILINE)
     assert "Round 2 of 13, You to play" in result.stdout
 
@@ -114,7 +115,8 @@ def test_the_estimate_note_comes_once_a_game() -> None:
 
 def test_play_json_help_says_what_is_shown() -> None:
     result = invoke(["play", "-p", "bot", "--json", "--seed", "1"])
-    assert result.exit_code == 0 and result.stderr == ""
+    assert result.exit_code == 0
+    assert result.stderr == ""
     human = invoke(["play", "-p", "Ada", "--json", "--seed", "1"], "q\n")
     assert "Ada>" in human.stderr
     assert "a game of bots only is not shown" in flat(invoke(["play", "--help"]).stdout)
@@ -165,7 +167,8 @@ def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, 
 
 def test_version_and_help_without_python_types(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_main(["--version"], capsys)
-    assert status == 0 and re.fullmatch(r"kniffel \d+\.\d+\.\d+\n", out)
+    assert status == 0
+    assert re.fullmatch(r"kniffel \d+\.\d+\.\d+\n", out)
     for command in ("play", "simulate", "advise", "score", "review", "solve", "rules", "serve"):
         status, out, _ = run_main([command, "--help"], capsys)
         assert status == 0
@@ -193,8 +196,11 @@ def test_review_tables_fit_80_columns_without_losing_figures() -> None:
     console.print(decisions_table(review))
     text = console.export_text()
     assert "…" not in text
-    assert "Player" in text and "Ada" in text
-    assert "122.75" in text and "123.45" in text and "1234" in text
+    assert "Player" in text
+    assert "Ada" in text
+    assert "122.75" in text
+    assert "123.45" in text
+    assert "1234" in text
     rows = [line.split("│") for line in text.splitlines() if line.startswith("│")]
     chosen = "".join(row[6].strip() for row in rows[-6:-3])  # the first decision's lines
     assert chosen == "score4:three_of_a_kind"
@@ -234,11 +240,15 @@ def test_a_plot_that_cannot_be_drawn_is_refused_before_the_games(
     assert error in one_line_error(invoke(["simulate", "--plot", str(tmp_path / name)]))
 
 
-def test_plotting_without_matplotlib_is_refused_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_plotting_without_matplotlib_is_refused_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import sys
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    error = one_line_error(invoke(["simulate", "-r", "yahtzee", "--strategy", "bot", "--plot", str(tmp_path / "h.png")]))
+    error = one_line_error(
+        invoke(["simulate", "-r", "yahtzee", "--strategy", "bot", "--plot", str(tmp_path / "h.png")])
+    )
     assert "needs matplotlib" in error
 
 
@@ -251,10 +261,12 @@ def test_simulate_reports_percentiles_and_writes_every_score(tmp_path: Path) -> 
     assert list(data["percentiles"]) == ["1", "5", "10", "25", "50", "75", "90", "95", "99"]
     assert data["percentiles"]["50"] == data["median"]
     rows = scores.read_text(encoding="utf-8").splitlines()
-    assert rows[0] == "game,score" and len(rows) == 21
+    assert rows[0] == "game,score"
+    assert len(rows) == 21
     assert min(int(row.split(",")[1]) for row in rows[1:]) == data["min"]
     table = invoke(args)
-    assert "25%" in table.stdout and "99%" in table.stdout
+    assert "25%" in table.stdout
+    assert "99%" in table.stdout
 
 
 # --- serve --------------------------------------------------------------------------------------------
@@ -268,7 +280,9 @@ def test_simulate_reports_percentiles_and_writes_every_score(tmp_path: Path) -> 
         ("not a url at all", "is not a database URL"),
     ],
 )
-def test_serve_names_a_bad_database_in_one_line(monkeypatch: pytest.MonkeyPatch, url: str, error: str) -> None:
+def test_serve_names_a_bad_database_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, url: str, error: str
+) -> None:
     pytest.importorskip("sqlalchemy")
     import kniffel.web
 

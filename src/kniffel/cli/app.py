@@ -227,8 +227,12 @@ def play_command(
         int | None, typer.Option("--seed", help="Seed for reproducible dice (and bots).", show_default=False)
     ] = None,
     json_output: Annotated[
-        bool, typer.Option("--json", help="Print the result as JSON on stdout; a game with a human is shown on stderr, "
-            "a game of bots only is not shown.")
+        bool,
+        typer.Option(
+            "--json",
+            help="Print the result as JSON on stdout; a game with a human is shown on stderr, "
+            "a game of bots only is not shown.",
+        ),
     ] = False,
     load: Annotated[
         Path | None,

@@ -120,7 +120,7 @@ def _localize_command(command: Any, language: str) -> None:
     command.short_help = words(command.short_help)
     for param in command.params:
         if getattr(param, "help", None):
-            param.help = words(param.help)  # type: ignore[attr-defined]
+            param.help = words(param.help)
     _wrap_help_option(command, language)
     for sub in getattr(command, "commands", {}).values():
         _localize_command(sub, language)
@@ -174,7 +174,7 @@ def _typer_words(language: str) -> Iterator[None]:
         for name, value in saved.items():
             setattr(rich_utils, name, translate(language, value))
         HelpFormatter.write_usage = usage  # type: ignore[method-assign]
-        rich_utils.rich_format_error = error
+        setattr(rich_utils, "rich_format_error", error)  # noqa: B010 (typed for Click's exception only)
         yield
     finally:
         for name, value in saved.items():
