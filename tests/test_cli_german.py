@@ -185,3 +185,12 @@ def test_every_catalogued_sentence_keeps_its_fields() -> None:
     field = re.compile(r"\{(\w+)")
     for english, german in {**catalog_de.UI, **catalog_de.ERRORS}.items():
         assert sorted(field.findall(english)) == sorted(field.findall(german)), english
+
+
+def test_the_default_rule_set_in_german() -> None:
+    result = invoke(["rules", "kniffel", "--lang", "de"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    for german in ("Quelle", "Spielblock", "Pflicht-Joker", "Summe der Einser", "Bedeutung", "Englisch"):
+        assert german in result.stdout
+    for english in ("Source", "Sheet", "forced joker", "sum of", "Meaning", "Label"):
+        assert english not in result.stdout

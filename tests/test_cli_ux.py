@@ -297,3 +297,16 @@ def test_serve_names_an_unreachable_postgresql(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(kniffel.web, "serve", lambda *a, **k: pytest.fail("the server started"))
     error = one_line_error(invoke(["serve", "--database-url", "postgresql+psycopg://u@127.0.0.1:1/k"]))
     assert "cannot connect" in error
+
+
+def test_the_progress_bar_says_the_solver_compiles_before_it_knows_a_total() -> None:
+    from rich.progress import Progress
+
+    from kniffel.cli.solving import _Count
+
+    column = _Count("sheets", "compiling the solver, first run only...")
+    with Progress(column, disable=True) as progress:
+        task = progress.add_task("Solving", total=None)
+        assert str(column.render(progress.tasks[task])) == "compiling the solver, first run only..."
+        progress.update(task, completed=5, total=1200)
+        assert str(column.render(progress.tasks[task])) == "5/1,200 sheets"

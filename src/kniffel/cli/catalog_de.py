@@ -389,6 +389,35 @@ UI: dict[str, str] = {
     "30 for four consecutive faces": "30 für vier aufeinanderfolgende Augenzahlen",
     "40 for five consecutive faces": "40 für fünf aufeinanderfolgende Augenzahlen",
     "50 for five alike": "50 für fünf gleiche",
+    "Kniffel as Schmidt prints it: 13 boxes, 35 bonus at 63, a further Kniffel earns 50 and must go to the matching upper box if free (forced joker).": (
+        "Kniffel, wie Schmidt es druckt: 13 Felder, 35 Bonus ab 63, ein weiterer Kniffel bringt 50 und muss "
+        "in das passende obere Feld, wenn es frei ist (Pflicht-Joker)."
+    ),
+    "once the Kniffel box is filled, a further five alike must go to the matching upper box if it is free, else to any free lower box at full value (full house 25, straights 30 and 40), else for 0 to a free upper box (forced joker; fill orders and announcements decide first); +50 while the Kniffel box holds points, none once it is struck": (
+        "ist das Kniffel-Feld gefüllt, muss ein weiterer Fünferpasch in das passende obere Feld, wenn es frei "
+        "ist, sonst in ein freies unteres Feld zum vollen Wert (Full House 25, Straßen 30 und 40), sonst für 0 "
+        "in ein freies oberes Feld (Pflicht-Joker; Füllreihenfolge und Ansagen gehen vor); +50, solange das "
+        "Kniffel-Feld Punkte hat, keine, sobald es gestrichen ist"
+    ),
+    "a further Kniffel: 50 on the back and the forced joker (Schmidt), or 100 in any free box, 100 + dice in an upper box, and any other Kniffel is also a full house (Kniffel article (English translation))": (
+        "ein weiterer Kniffel: 50 auf der Rückseite und der Pflicht-Joker (Schmidt), oder 100 in jedem freien "
+        "Feld, 100 + Augen in einem oberen Feld, und jeder weitere Kniffel ist auch ein Full House "
+        "(Kniffel-Artikel)"
+    ),
+    "figures thrown with all dice in one throw score double (Kniffel article (English translation): the sharp variant)": (
+        "Figuren, die mit allen Würfeln in einem Wurf fallen, zählen doppelt (Kniffel-Artikel: die scharfe "
+        "Variante)"
+    ),
+    "fill every free column top to bottom; in the top-down columns five alike before the five-of-a-kind box counts as what the box asks for, as a full house too, and a further one counts 100 (Kniffel article (English translation): strict Kniffel)": (
+        "jede freie Spalte von oben nach unten füllen; in diesen Spalten zählt ein Fünferpasch vor dem "
+        "Kniffel-Feld als das, was das Feld verlangt, auch als Full House, und ein weiterer zählt 100 "
+        "(Kniffel-Artikel: strenger Kniffel)"
+    ),
+    "five alike is always a valid full house (Super Kniffel / Yahtzee rules: 'Some players count a Yahtzee as being a valid Full House')": (
+        "fünf gleiche sind immer ein gültiges Full House (Super-Kniffel-/Yahtzee-Regeln: 'Some players count "
+        "a Yahtzee as being a valid Full House')"
+    ),
+    "English": "Englisch",
 }
 
 ERRORS: dict[str, str] = {

@@ -266,7 +266,7 @@ def rule_set_view(rules: RuleSet, lang: str = "en") -> list[RenderableType]:
     )
     boxes = Table(title=t("Boxes"), header_style="bold", show_lines=False)
     boxes.add_column(t("Box"), no_wrap=True)
-    boxes.add_column(t("Label"))
+    boxes.add_column(t("English"))
     boxes.add_column(t("German"))
     boxes.add_column(t("Scores"), ratio=1)
     for box in rules.boxes:
