@@ -194,3 +194,18 @@ def test_the_default_rule_set_in_german() -> None:
         assert german in result.stdout
     for english in ("Source", "Sheet", "forced joker", "sum of", "Meaning", "Label"):
         assert english not in result.stdout
+
+
+def test_lang_before_the_command_and_a_language_we_do_not_speak(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("sqlalchemy")
+    import kniffel.web
+
+    monkeypatch.setattr(kniffel.web, "serve", lambda *a, **k: pytest.fail("the server started"))
+    german = invoke(["--lang", "de", "serve", "--database-url", "nonsense://x"])
+    assert german.exit_code == 2
+    assert german.stderr == "kniffel: Fehler: nonsense://x: unbekannte Art von Datenbank 'nonsense'\n"
+    french = invoke(["--lang", "fr", "rules"])
+    assert french.exit_code == 2
+    assert french.stderr == "kniffel: error: --lang is one of en, de, got 'fr'\n"
+    # The next command, without --lang, is in the locale's language again.
+    assert "Rule sets" in invoke(["rules"], env={"LANG": "C", "LC_ALL": ""}).stdout

@@ -83,6 +83,7 @@ LangOption = Annotated[
 
 
 @app.callback()
+@reports_errors
 def _main(
     version: Annotated[
         bool,
@@ -91,6 +92,8 @@ def _main(
     lang: LangOption = None,
 ) -> None:
     """Kniffel, Yahtzee, Yatzy and friends: rule sets, scoring and terminal play."""
+    language.set_default(None)  # nothing of an earlier run in the same process stays
+    language.set_default(None if lang is None else language.choose(lang))
 
 
 DiceWordsArgument = Annotated[
@@ -567,6 +570,7 @@ def serve_command(
             show_default=False,
         ),
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Play in the browser: online tables with invite links, bots, hot seat and score pad."""
     try:

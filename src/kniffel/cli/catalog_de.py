@@ -345,8 +345,8 @@ UI: dict[str, str] = {
     "Meaning": "Bedeutung",
     "all": "alle",
     "free": "frei",
-    "top_down": "von oben nach unten",
-    "bottom_up": "von unten nach oben",
+    "top-down": "von oben nach unten",
+    "bottom-up": "von unten nach oben",
     "announced": "angesagt",
     " per column": " je Spalte",
     "Source": "Quelle",
@@ -497,7 +497,42 @@ ERRORS: dict[str, str] = {
         "{url} ist keine Datenbank-URL (z. B. sqlite:///games.sqlite3 oder "
         "postgresql+psycopg://user@host/kniffel)"
     ),
+    "--batch reads the situations from the file; leave out --sheet/--dice/--rolls-left": (
+        "--batch liest die Situationen aus der Datei; --sheet/--dice/--rolls-left weglassen"
+    ),
+    "--option needs a rule set: kniffel rules ID --option key=value": (
+        "--option braucht einen Regelsatz: kniffel rules ID --option schlüssel=wert"
+    ),
+    "--situation gives the rules, sheet, dice and rolls left itself; leave out {options}": (
+        "--situation gibt Regeln, Block, Würfel und übrige Würfe selbst an; {options} weglassen"
+    ),
+    "free throws come after the regular rolls: rolls left must be 0": (
+        "Freiwürfe kommen nach den regulären Würfen: übrige Würfe müssen 0 sein"
+    ),
+    "free throws left must be 0 to {most}, got {value}": "übrige Freiwürfe müssen 0 bis {most} sein, nicht {value}",
+    "free throws used must be 0 to {most}, got {value}": "genommene Freiwürfe müssen 0 bis {most} sein, nicht {value}",
+    "the web app needs the web extra: pip install 'kniffel[web]' ({reason})": (
+        "die Web-App braucht das Extra web: pip install 'kniffel[web]' ({reason})"
+    ),
+    "{player} chose an illegal action ({action}): {reason}": "{player} wählte eine unerlaubte Aktion ({action}): {reason}",
+    "a situation is a JSON object with sheet, dice and rolls_left": (
+        "eine Situation ist ein JSON-Objekt mit sheet, dice und rolls_left"
+    ),
+    "a situation needs dice and rolls_left": "eine Situation braucht dice und rolls_left",
+    "unknown field(s): {fields}": "unbekannte Felder: {fields}",
+    "{key} must be a whole number, got {value}": "{key} muss eine ganze Zahl sein, nicht {value}",
+    "thrown_at_once must be true or false, got {value}": "thrown_at_once ist true oder false, nicht {value}",
+    "at most {n} free throw(s) per turn, got {value}": "höchstens {n} Freiwurf/Freiwürfe je Zug, nicht {value}",
+    "{rules} fills its column {order}: {boxes} cannot be filled yet": (
+        "{rules} füllt seine Spalte {order}: {boxes} kann noch nicht gefüllt werden"
+    ),
+    "{rules} fills column {column} {order}: {boxes} cannot be filled yet": (
+        "{rules} füllt Spalte {column} {order}: {boxes} kann noch nicht gefüllt werden"
+    ),
+    "top-down": "von oben nach unten",
+    "bottom-up": "von unten nach oben",
     # --- Typer's ---
+    "Missing command.": "Befehl fehlt.",
     "No such option: {option}": "Unbekannte Option: {option}",
     "No such command {command}.": "Unbekannter Befehl {command}.",
     "Missing option {option}.": "Fehlende Option {option}.",

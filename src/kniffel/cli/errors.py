@@ -82,6 +82,10 @@ def reports_errors(command: Callable[P, T]) -> Callable[P, T]:
 
 
 def _language_of(lang: object) -> str:
-    from kniffel.i18n import LANGUAGES, language_from_environment
+    from kniffel.cli.language import choose
+    from kniffel.i18n import LANGUAGES
 
-    return lang if isinstance(lang, str) and lang in LANGUAGES else language_from_environment()
+    try:
+        return choose(lang if isinstance(lang, str) and lang in LANGUAGES else None)
+    except CliError:
+        return "en"

@@ -41,10 +41,22 @@ def from_arguments(argv: Sequence[str], environ: Mapping[str, str] | None = None
     return language_from_environment(environ)
 
 
+_given_before_the_command: list[str | None] = [None]
+"""``--lang`` as given before the command's name (``kniffel --lang de play``); set for every run."""
+
+
+def set_default(lang: str | None) -> None:
+    """Remember the ``--lang`` given before the command's name, for :func:`choose`."""
+    _given_before_the_command[0] = lang
+
+
 def choose(lang: str | None) -> str:
-    """The language of a command: ``--lang`` if given (checked), else the locale's."""
+    """The language of a command: its ``--lang`` if given (checked), else one given before the command's
+    name, else the locale's."""
     from kniffel.cli.errors import CliError
 
+    if lang is None:
+        lang = _given_before_the_command[0]
     if lang is None:
         return language_from_environment()
     if lang not in LANGUAGES:
@@ -79,9 +91,9 @@ def error_text(language: str, text: str) -> str:
     with fields (see the module docstring); else unchanged."""
     if language == "en":
         return text
-    exact = translate(language, text)
-    if exact != text:
-        return exact
+    if text in catalog_de.ERRORS:
+        # Only refusals: a field such as an action ("free") or a box is not a word of the interface.
+        return translate(language, text)
     for pattern, english in _patterns(language):
         match = pattern.fullmatch(text)
         if match:

@@ -15,6 +15,10 @@ MAX_WS_MESSAGE = 65536
 with a clear error; this bounds the memory a hostile client can make the server buffer)."""
 
 
+CONNECT_TIMEOUT = 10
+"""Seconds :func:`check_database` waits for a database server to answer."""
+
+
 class DatabaseError(KniffelError):
     """A database the server cannot use: a URL that is not one, a driver that is missing, a server that
     does not answer, an SQLite file in a folder that does not exist."""
@@ -23,6 +27,7 @@ class DatabaseError(KniffelError):
 def check_database(database_url: str | None = None) -> None:
     """Connect once to the database :func:`serve` would use and raise :class:`DatabaseError` saying in
     one line what is wrong, so that a bad ``--database-url`` is not a traceback from inside the server."""
+    from sqlalchemy import create_engine
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
@@ -40,7 +45,11 @@ def check_database(database_url: str | None = None) -> None:
         if not folder.is_dir():
             raise DatabaseError(f"{shown}: the folder {folder} does not exist")
     try:
-        engine = make_engine(url_text)
+        if url.get_backend_name() == "postgresql":
+            # A host that drops packets would otherwise keep the command waiting for minutes.
+            engine = create_engine(url, connect_args={"connect_timeout": CONNECT_TIMEOUT})
+        else:
+            engine = make_engine(url_text)
     except NoSuchModuleError:
         raise DatabaseError(f"{shown}: unknown kind of database {url.drivername!r}") from None
     except ImportError as error:
