@@ -209,3 +209,13 @@ def test_lang_before_the_command_and_a_language_we_do_not_speak(monkeypatch: pyt
     assert french.stderr == "kniffel: error: --lang is one of en, de, got 'fr'\n"
     # The next command, without --lang, is in the locale's language again.
     assert "Rule sets" in invoke(["rules"], env={"LANG": "C", "LC_ALL": ""}).stdout
+
+
+def test_the_usage_line_and_placeholders_in_german(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = main_output(["--lang", "de"], capsys, monkeypatch)
+    assert "Aufruf: kniffel [OPTIONEN] BEFEHL [ARGUMENTE]..." in text
+    score = main_output(["score", "--help", "--lang", "de"], capsys, monkeypatch)
+    assert "Aufruf: kniffel score [OPTIONEN] [WÜRFEL]..." in score
+    assert "FELD=PUNKTE,..." in score

@@ -98,7 +98,7 @@ def _main(
 
 DiceWordsArgument = Annotated[
     list[str] | None,
-    typer.Argument(metavar="[DICE]...", help="The dice, if not given with --dice.", show_default=False),
+    typer.Argument(metavar="DICE", help="The dice, if not given with --dice.", show_default=False),
 ]
 DiceOption = Annotated[
     list[str] | None,
@@ -168,7 +168,8 @@ def score_command(
         bool, typer.Option("--thrown-at-once", help="All dice came in one throw (the sharp option doubles).")
     ] = False,
     announced: Annotated[
-        str | None, typer.Option("--announced", help="The box announced this turn.", show_default=False)
+        str | None,
+        typer.Option("--announced", metavar="BOX", help="The box announced this turn.", show_default=False),
     ] = None,
     lang: LangOption = None,
     json_output: JsonOption = False,
@@ -221,6 +222,7 @@ def play_command(
         typer.Option(
             "--player",
             "-p",
+            metavar="PLAYER",
             help="A player, in turn order: a name for a human, 'bot' (bot:heuristic) or 'bot:optimal' "
             "for a bot. Repeat for each player (1 to 8).",
             show_default=False,
@@ -587,6 +589,8 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``kniffel`` console script: the help and Click's own words in the language of
     ``--lang`` or the locale."""
     arguments = sys.argv[1:] if argv is None else argv
+    if arguments in (["--lang", "en"], ["--lang", "de"], ["--lang=en"], ["--lang=de"]):
+        arguments = [*arguments, "--help"]  # as without arguments: the overview, in that language
     command = typer.main.get_command(app)
     with language.localized(command, language.from_arguments(arguments)):
         command.main(args=arguments, prog_name="kniffel")

@@ -193,6 +193,15 @@ UI: dict[str, str] = {
     ),
     # --- Typer's own words ---
     "Usage: ": "Aufruf: ",
+    "[OPTIONS]": "[OPTIONEN]",
+    "KEY=VALUE": "SCHLÜSSEL=WERT",
+    "BOX=POINTS,...": "FELD=PUNKTE,...",
+    "BOX": "FELD",
+    "DICE": "WÜRFEL",
+    "FILE": "DATEI",
+    "FILE.csv": "DATEI.csv",
+    "PLAYER": "SPIELER",
+    "COMMAND [ARGS]...": "BEFEHL [ARGUMENTE]...",
     "Options": "Optionen",
     "Arguments": "Argumente",
     "Commands": "Befehle",
@@ -531,6 +540,14 @@ ERRORS: dict[str, str] = {
     ),
     "top-down": "von oben nach unten",
     "bottom-up": "von unten nach oben",
+    "rolls left must be 0 to {most} once the dice are showing, got {value}": (
+        "übrige Würfe müssen 0 bis {most} sein, sobald Würfel liegen, nicht {value}"
+    ),
+    "rolls left must be a whole number, got {value}": "übrige Würfe müssen eine ganze Zahl sein, nicht {value}",
+    "before the first roll there are no dice, {rolls} rolls left and nothing else": (
+        "vor dem ersten Wurf gibt es keine Würfel, {rolls} übrige Würfe und sonst nichts"
+    ),
+    "unknown bot {bot}; choose one of: {choices}": "unbekannter Bot {bot}; zur Wahl: {choices}",
     # --- Typer's ---
     "Missing command.": "Befehl fehlt.",
     "No such option: {option}": "Unbekannte Option: {option}",

@@ -130,9 +130,14 @@ def _localize_command(command: Any, language: str) -> None:
 
     command.help = words(command.help)
     command.short_help = words(command.short_help)
+    for usage_word in ("options_metavar", "subcommand_metavar"):
+        if isinstance(getattr(command, usage_word, None), str):
+            setattr(command, usage_word, translate(language, getattr(command, usage_word)))
     for param in command.params:
         if getattr(param, "help", None):
             param.help = words(param.help)
+        if isinstance(param.metavar, str):
+            param.metavar = translate(language, param.metavar)
     _wrap_help_option(command, language)
     for sub in getattr(command, "commands", {}).values():
         _localize_command(sub, language)
