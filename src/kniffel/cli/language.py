@@ -2,8 +2,8 @@
 
 The language is ``--lang`` where given, else the locale (:func:`kniffel.i18n.language_from_environment`).
 It has to be known before Click renders a command's help, so :func:`from_arguments` reads it from the raw
-arguments, and :func:`localize` translates the help of every command and option and the words Click and
-Typer add themselves (``Usage``, ``Options``, their error messages) once, before the command runs.
+arguments, and :func:`localized` translates the help of every command and option and the words Typer
+adds itself (``Usage``, ``Options``, its error messages) while the command runs.
 
 The library writes its refusals (:class:`kniffel.errors.KniffelError`) in English, with the details filled
 into fixed sentences. :func:`error_text` translates such a message by matching it against the English
@@ -25,6 +25,9 @@ from kniffel.cli import catalog_de
 from kniffel.i18n import LANGUAGES, language_from_environment, translate
 
 _FIELD = re.compile(r"\{(\w+)(?:![rs])?\}")
+
+ERROR_CATALOGS: dict[str, Mapping[str, str]] = {"de": catalog_de.ERRORS}
+"""Per language, the refusals (English sentence -> translation) that :func:`error_text` reads messages as."""
 
 
 def from_arguments(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> str:
@@ -71,7 +74,7 @@ def choose(lang: str | None) -> str:
 def _patterns(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     """The catalog's sentences with fields, as patterns matching the English text they produce."""
     found: list[tuple[re.Pattern[str], str]] = []
-    for english in catalog_de.ERRORS:
+    for english in ERROR_CATALOGS.get(language, {}):
         pattern, seen, at = [], set(), 0
         for field in _FIELD.finditer(english):
             pattern.append(re.escape(english[at : field.start()]))
@@ -91,7 +94,7 @@ def error_text(language: str, text: str) -> str:
     with fields (see the module docstring); else unchanged."""
     if language == "en":
         return text
-    if text in catalog_de.ERRORS:
+    if text in ERROR_CATALOGS.get(language, {}):
         # Only refusals: a field such as an action ("free") or a box is not a word of the interface.
         return translate(language, text)
     for pattern, english in _patterns(language):
