@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -40,9 +43,19 @@ def one_line_error(result: Any) -> str:
 
 
 def test_the_hint_for_throwing_everything_is_roll_and_the_prompt_takes_it() -> None:
-    # printf 'r\nhint\nroll\n' | kniffel play -r yahtzee -p You --seed 1
-    result = invoke(["play", "-r", "yahtzee", "-p", "You", "--seed", "1"], "r\nhint\nroll\n")
-    assert result.exit_code == 0, result.output
+    # printf 'r\nhint\nroll\n' | kniffel play -r yahtzee -p You --seed 1, as a user runs it
+    command = [sys.executable, "-m", "kniffel", "play", "-r", "yahtzee", "-p", "You", "--seed", "1"]
+    environment = {**os.environ, "LANG": "C", "LC_ALL": "", "COLUMNS": "80"}
+    result = subprocess.run(
+        command,
+        input="r\nhint\nroll\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=environment,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
     hints = result.stdout.split("Best options")[1].split("You [")[0]
     assert re.search(r"^  \d\. roll +\d", hints, re.MULTILINE)
     assert "reroll" not in result.stdout
@@ -98,6 +111,9 @@ def test_a_score_pad_takes_bare_dice() -> None:
     assert result.exit_code == 0, result.output
     assert "error" not in result.stdout
     assert "Ada: 24 points in Sixes." in result.stdout
+    again = invoke(["play", "-r", "yahtzee", "-p", "Ada", "--pad"], "1 2 3 4 5\n1 2 3 4 5\ns chance\n")
+    assert "error" not in again.stdout
+    assert "Ada: 15 points in Chance." in again.stdout
 
 
 def test_sentences_read_well_for_a_player_called_you() -> None:

@@ -443,6 +443,9 @@ class Session:
             if face in before:
                 before.remove(face)
                 kept.append(face)
+        if len(kept) == len(shown):
+            # The thrown dice came up as they were: some die was thrown, though not all at once.
+            kept.pop()
         if self.game.turn.dice is not None and not self.game.rolls_left and self.game.legal.free_throw:
             self.act(FreeThrow(keep=tuple(kept), dice=shown))
             return
