@@ -208,7 +208,7 @@ BAD_INPUT = [
     (["play", "-p", "Ada", "-p", "Ada"], "player names must differ"),
     (["play", "--load", "no/such/file.json"], "No such file or directory"),
     (["play", "--load", "x.json", "-p", "Ada"], "--load takes the rules and players from the saved game"),
-    (["play", "-p", "bot", "--save", "no/such/dir/game.json"], "No such file or directory"),
+    (["play", "-p", "bot", "--save", "no/such/dir/game.json"], "the folder no/such/dir does not exist"),
 ]
 
 

@@ -83,7 +83,7 @@ def test_all_bot_game_without_json_prints_the_turns_and_the_ranking() -> None:
     assert result.stdout.count("Bot 1: roll ") == 13
     assert "Final score" in result.stdout
     assert re.search(r"^1\. Bot \d  \d+$", result.stdout, re.MULTILINE)
-    assert re.search(r"(wins with \d+ points|Tie: )", result.stdout)
+    assert re.search(r"(Winner: .+, with \d+ points|Tie: )", result.stdout)
 
 
 def test_entry_points_run_the_same_game() -> None:
@@ -110,7 +110,7 @@ def test_solo_game_through_stdin_scores_what_the_library_scores() -> None:
     for box in KNIFFEL_BOXES:
         game.roll()
         game.score(box)
-    assert f"Ada wins with {game.sheets[0].total} points." in result.stdout
+    assert f"Winner: Ada, with {game.sheets[0].total} points." in result.stdout
     assert "Final score" in result.stdout
     assert "error" not in result.stdout
 
@@ -175,7 +175,7 @@ def test_german_labels_and_box_names() -> None:
     result = play(["-p", "Ada", "--lang", "de", "--seed", "1"], "r\ns Dreierpasch\n")
     assert "Summe oben" in result.stdout
     assert "Gesamtsumme" in result.stdout
-    assert re.search(r"^Ada scores \d+ in Dreierpasch\.$", result.stdout, re.MULTILINE)
+    assert re.search(r"^Ada: \d+ Punkte in Dreierpasch\.$", result.stdout, re.MULTILINE)
 
 
 # --- undo ------------------------------------------------------------------------------------------
@@ -191,7 +191,7 @@ def test_undo_takes_back_a_decision_and_replays_the_bots_dice(tmp_path: Path) ->
     plain, undone = tmp_path / "plain.json", tmp_path / "undone.json"
     play([*args, "--save", str(plain)], "r\ns ones\nr\n")
     result = play([*args, "--save", str(undone)], "r\ns chance\nundo\ns ones\nr\n")
-    assert "Undone: Ada's score chance." in result.stdout
+    assert "Undone for Ada: score chance." in result.stdout
     # The bot's turn, taken back with Ada's decision, comes again with the same dice.
     assert saved(undone)["actions"] == saved(plain)["actions"]
     game = Game.loads(undone.read_text(encoding="utf-8"))
@@ -255,9 +255,9 @@ def test_announcing_a_box(tmp_path: Path) -> None:
     script = "r\na 1:ones\na 3:kniff\ns 1:ones\nx 3:kn\n"
     result = play(["-r", "kniffel-3col", "-p", "Ada", "--seed", "2", "--save", str(path)], script)
     assert "error: 1:ones is not in an announced column" in result.stdout
-    assert "Ada announces Kniffel (3)." in result.stdout
+    assert "Ada: Kniffel (3) announced." in result.stdout
     assert "error: 3:kniffel is announced: score it or strike a box" in result.stdout
-    assert "Ada strikes Kniffel (3)." in result.stdout
+    assert "Ada: Kniffel (3) struck." in result.stdout
     assert Game.loads(path.read_text(encoding="utf-8")).sheets[0].entries == {"3:kniffel": 0}
 
 
@@ -326,7 +326,7 @@ def test_score_pad_asks_for_the_dice_thrown_after_keeping(tmp_path: Path) -> Non
         "error: dice are numbers 1 to 6, got 'x'",
     ]
     # A mistyped throw can be taken back on a score pad, and typed again.
-    assert "Undone: Ada's roll keep 6 6 = 6 6 6 6 6." in result.stdout
+    assert "Undone for Ada: roll keep 6 6 = 6 6 6 6 6." in result.stdout
     actions = saved(path)["actions"]
     assert actions == [
         {"action": "roll", "keep": [], "dice": [1, 2, 3, 6, 6]},
@@ -357,7 +357,7 @@ def test_human_against_bot_through_a_terminal(tmp_path: Path) -> None:
     ansi = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
     turns = keeps = 0
     while True:
-        if child.expect([prompt, r"wins with \d+ points|Tie: "]) == 1:
+        if child.expect([prompt, r"Winner: .+, with \d+ points|Tie: "]) == 1:
             break
         dice = child.match.group(1)
         if dice is None:
@@ -388,9 +388,9 @@ def test_human_against_bot_through_a_terminal(tmp_path: Path) -> None:
 def test_score_pad_extra_yahtzee_and_the_forced_joker() -> None:
     script = "roll 66666\ns yahtzee\nroll 66666\ns chance\ns sixes\n"
     result = play(["-r", "yahtzee", "-p", "Ada", "--pad"], script)
-    assert "Ada scores 50 in Yahtzee." in result.stdout
+    assert "Ada: 50 points in Yahtzee." in result.stdout
     assert "error: the joker rule sends these dice elsewhere: sixes" in result.stdout
-    assert "Ada scores 30 in Sixes.\nExtra bonus: +100!" in result.stdout
+    assert "Ada: 30 points in Sixes.\nExtra bonus: +100!" in result.stdout
 
 
 # --- the action grammar at the prompt --------------------------------------------------------------
@@ -474,7 +474,7 @@ def test_score_pad_takes_a_throw_written_as_an_action(tmp_path: Path) -> None:
 def test_the_upper_bonus_is_announced_when_earned() -> None:
     script = "".join(f"roll {dice}\ns {box}\n" for box, dice, _ in PAD_GAME[:6])
     result = play(["-p", "Ada", "--pad"], script)
-    assert "Ada scores 18 in Sixes.\nUpper bonus: +35!" in result.stdout
+    assert "Ada: 18 points in Sixes.\nUpper bonus: +35!" in result.stdout
     assert result.stdout.count("Upper bonus") == 1
 
 

@@ -122,11 +122,18 @@ def test_every_keep_is_listed_with_the_pair_best() -> None:
 
 
 def test_values_exclude_the_sheet_points_but_count_the_upper_bonus() -> None:
-    low = {o["action"]: o["value"] for o in advise("--dice", "44422", "-n", "0", "--sheet", "chance=5")}
-    high = {o["action"]: o["value"] for o in advise("--dice", "44422", "-n", "0", "--sheet", "chance=30")}
+    low = {
+        o["action"]: o["value"] for o in advise("--dice", "44422", "--rolls-left", "0", "--sheet", "chance=5")
+    }
+    high = {
+        o["action"]: o["value"]
+        for o in advise("--dice", "44422", "--rolls-left", "0", "--sheet", "chance=30")
+    }
     assert low == high
     sheet = "sixes=30,fives=25"  # 55: four more in fours reach 63
-    options = {o["action"]: o["value"] for o in advise("--dice", "44422", "-n", "0", "--sheet", sheet)}
+    options = {
+        o["action"]: o["value"] for o in advise("--dice", "44422", "--rolls-left", "0", "--sheet", sheet)
+    }
     after = yahtzee_advisor().value({"sixes": 30, "fives": 25, "fours": 12})
     assert options["score fours"] == pytest.approx(12 + 35 + after, abs=1e-3)
 
@@ -188,16 +195,15 @@ def test_a_clean_batch_from_stdin_exits_0() -> None:
 @pytest.mark.parametrize(
     ("args", "error"),
     [
-        (["--dice", "1234", "-n", "1"], "expected 5 dice, got 4"),
-        (["--dice", "12347", "-n", "1"], "a die shows 1 to 6"),
-        (["--dice", "12345", "-n", "3"], "rolls left must be 0 to 2"),
-        (["--dice", "12345", "-n", "-1"], "rolls left must be 0 to 2"),
-        (["--dice", "12345"], "--rolls-left is needed"),
-        (["--dice", "12345", "-n", "1", "--sheet", "fivs=5"], "no box 'fivs'"),
-        (["--dice", "12345", "-n", "1", "--sheet", "ones=7"], "ones cannot hold 7"),
-        (["--dice", "12345", "-n", "1", "--sheet", "ones"], "box=points"),
-        (["--dice", "12345", "-n", "1", "--free-throws-left", "1"], "has no free throws"),
-        (["--dice", "12345", "-n", "1", "--batch", "x.jsonl"], "leave out"),
+        (["--dice", "1234", "--rolls-left", "1"], "expected 5 dice, got 4"),
+        (["--dice", "12347", "--rolls-left", "1"], "a die shows 1 to 6"),
+        (["--dice", "12345", "--rolls-left", "3"], "rolls left must be 0 to 2"),
+        (["--dice", "12345", "--rolls-left", "-1"], "rolls left must be 0 to 2"),
+        (["--dice", "12345", "--rolls-left", "1", "--sheet", "fivs=5"], "no box 'fivs'"),
+        (["--dice", "12345", "--rolls-left", "1", "--sheet", "ones=7"], "ones cannot hold 7"),
+        (["--dice", "12345", "--rolls-left", "1", "--sheet", "ones"], "box=points"),
+        (["--dice", "12345", "--rolls-left", "1", "--free-throws-left", "1"], "has no free throws"),
+        (["--dice", "12345", "--rolls-left", "1", "--batch", "x.jsonl"], "leave out"),
         (["--batch", "/nonexistent/x.jsonl"], "No such file"),
     ],
 )
@@ -211,13 +217,13 @@ def test_bad_advice_requests_are_one_line_errors(args: list[str], error: str) ->
 
 def test_a_full_sheet_has_nothing_to_advise() -> None:
     full = ",".join(f"{box}=0" for box in rules.get("yahtzee").box_keys)
-    result = invoke(["advise", *YAHTZEE, "--dice", "12345", "-n", "0", "--sheet", full])
+    result = invoke(["advise", *YAHTZEE, "--dice", "12345", "--rolls-left", "0", "--sheet", full])
     assert result.exit_code == 2
     assert "sheet is full" in result.stderr
 
 
 def test_free_throws_out_of_range_are_refused() -> None:
-    base = ["advise", "--rules", "knoeffel", "--dice", "12345", "-n", "0"]
+    base = ["advise", "--rules", "knoeffel", "--dice", "12345", "--rolls-left", "0"]
     result = invoke([*base, "--free-throws-left", "7"])
     assert result.exit_code == 2
     assert "free throws left must be 0 to 3" in result.stderr
@@ -227,7 +233,7 @@ def test_free_throws_out_of_range_are_refused() -> None:
 
 
 def test_ordered_columns_refuse_sheets_their_order_cannot_produce() -> None:
-    base = ["advise", "--rules", "kniffel", "--option", "strict=on", "--dice", "12345", "-n", "0"]
+    base = ["advise", "--rules", "kniffel", "--option", "strict=on", "--dice", "12345", "--rolls-left", "0"]
     result = invoke([*base, "--sheet", "chance=20"])
     assert result.exit_code == 2
     assert "fills its column top-down: chance cannot be filled yet" in result.stderr
@@ -300,7 +306,7 @@ def test_multi_column_situations_are_marked_as_estimates() -> None:
     [
         (["--rules", "kniffel"], "leave out --rules"),
         (["--sheet", "ones=3"], "leave out --sheet"),
-        (["--dice", "12345", "-n", "1"], "leave out --dice/--rolls-left"),
+        (["--dice", "12345", "--rolls-left", "1"], "leave out --dice/--rolls-left"),
         (["--batch", "-"], "leave out --batch"),
     ],
 )

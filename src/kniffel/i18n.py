@@ -23,10 +23,18 @@ _CATALOGS: dict[str, dict[str, str]] = {language: {} for language in LANGUAGES}
 
 
 def register(language: str, catalog: Mapping[str, str]) -> None:
-    """Add translations (English text -> text in ``language``); a later entry replaces an earlier one."""
+    """Add translations (English text -> text in ``language``).
+
+    Every front end's catalog lands in one table, so the same English words must read the same in all of
+    them: a second, different translation of a text is refused (an English text that means two things
+    needs two English texts)."""
     if language not in _CATALOGS:
         raise ValueError(f"unknown language {language!r}; languages: {', '.join(LANGUAGES)}")
-    _CATALOGS[language].update(catalog)
+    known = _CATALOGS[language]
+    clashes = [text for text, translated in catalog.items() if known.get(text, translated) != translated]
+    if clashes:
+        raise ValueError(f"{language}: a second translation of {clashes[0]!r} (and {len(clashes) - 1} more)")
+    known.update(catalog)
 
 
 def translate(language: str, text: str, /, **fields: object) -> str:

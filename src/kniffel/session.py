@@ -8,6 +8,7 @@ word is the front end's.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import tempfile
@@ -95,9 +96,22 @@ def bot_seed(seed: int | None, index: int) -> int | None:
 # --- files -----------------------------------------------------------------------------------------
 
 
+def check_writable(path: Path) -> None:
+    """Refuse, naming ``path``, a file that cannot be written: a folder, one in a missing or read-only
+    folder, or a read-only file. Front ends call it before the work whose result the file is to keep."""
+    folder = path.parent
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", str(path))
+    if not folder.is_dir():
+        raise FileNotFoundError(errno.ENOENT, f"the folder {folder} does not exist", str(path))
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise PermissionError(errno.EACCES, "cannot be written", str(path))
+
+
 def write_atomically(path: Path, text: str) -> None:
     """Replace ``path`` by ``text`` all at once: a crash leaves the old file or the new, never half."""
     # Errors name ``path``, not the temporary file written beside it.
+    check_writable(path)
     try:
         fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
     except OSError as error:
@@ -311,6 +325,7 @@ __all__ = [
     "Settings",
     "Undone",
     "bot_seed",
+    "check_writable",
     "dice_source",
     "hint_choices",
     "is_bot_spec",

@@ -39,6 +39,13 @@ if TYPE_CHECKING:
 OPTIMAL = "bot:optimal"
 """The strategy that :func:`simulate` plays in compiled code where the rules allow."""
 
+MAX_GAMES = 10_000_000
+"""The most games one simulation plays: every final score is kept (with per-game records while
+playing), so memory grows with the count; this many take well under a gigabyte."""
+
+PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
+"""The percentiles of the final scores a result reports."""
+
 
 class SimulationError(KniffelError):
     """A simulation that cannot be run as asked (bad count, unknown strategy, unsupported rules)."""
@@ -98,6 +105,13 @@ class SimulationResult:
         return float(np.median(self.scores))
 
     @property
+    def percentiles(self) -> dict[int, float]:
+        """The final score below which ``p`` percent of the games fall, for each ``p`` of
+        :data:`PERCENTILES` (linear interpolation, as :func:`numpy.percentile`)."""
+        values = np.percentile(self.scores, PERCENTILES)
+        return {p: float(v) for p, v in zip(PERCENTILES, values, strict=True)}
+
+    @property
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds > 0 else math.inf
 
@@ -109,6 +123,7 @@ class SimulationResult:
             "min": self.min,
             "max": self.max,
             "median": self.median,
+            "percentiles": {str(p): v for p, v in self.percentiles.items()},
             "stderr": self.stderr,
             "rules": self.rules_id,
             "options": dict(self.options),
@@ -144,6 +159,8 @@ def simulate(
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise SimulationError(f"the number of games must be a positive whole number, got {games!r}")
+    if games > MAX_GAMES:
+        raise SimulationError(f"at most {MAX_GAMES:,} games a simulation, got {games:,}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise SimulationError(f"the seed must be a whole number, got {seed!r}")
     if strategy != "bot" and not strategy.startswith("bot:"):

@@ -15,22 +15,22 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from kniffel.cli import reviewing, solving
+from kniffel.cli import language, reviewing, simulating, solving
 from kniffel.cli.errors import CliError, reports_errors
-from kniffel.cli.parsing import parse_dice, resolve_box
+from kniffel.cli.parsing import parse_dice, parse_sheet, resolve_box
 from kniffel.cli.play import Session, Settings, make_console
 from kniffel.cli.render import (
-    LANGUAGES,
     placements_table,
     rule_set_json,
     rule_set_view,
     rules_json,
     rules_tables,
 )
+from kniffel.i18n import translate
 from kniffel.rules import Order, parse_options, placements
 from kniffel.rules import get as get_rules
 from kniffel.session import Session as GameSession
-from kniffel.sheet import ScoreSheet
+from kniffel.session import check_writable
 from kniffel.situation import Situation
 
 app = typer.Typer(
@@ -43,39 +43,84 @@ app = typer.Typer(
 
 DEFAULT_RULES = "kniffel"
 
+
+def _version(show: bool) -> None:
+    if show:
+        from kniffel import __version__
+
+        print(f"kniffel {__version__}")
+        raise typer.Exit()
+
+
 RulesOption = Annotated[
-    str | None, typer.Option("--rules", "-r", help="Rule set id (see 'kniffel rules').", show_default=False)
+    str | None,
+    typer.Option(
+        "--rules",
+        "-r",
+        metavar="ID",
+        help="Rule set id (see 'kniffel rules'); default: kniffel.",
+        show_default=False,
+    ),
 ]
 OptionsOption = Annotated[
     list[str] | None,
     typer.Option(
-        "--option", "-o", help="Rule option key=value, repeatable (e.g. sharp=on).", show_default=False
+        "--option",
+        "-o",
+        metavar="KEY=VALUE",
+        help="Rule option key=value, repeatable (e.g. sharp=on).",
+        show_default=False,
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
-LangOption = Annotated[str, typer.Option("--lang", help="Language of the box labels: en or de.")]
+LangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        metavar="en|de",
+        help="Language: en or de (default: from the locale, LANG).",
+        show_default=False,
+    ),
+]
+
+
+@app.callback()
+@reports_errors
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", help="Show the version and exit.", callback=_version, is_eager=True),
+    ] = False,
+    lang: LangOption = None,
+) -> None:
+    """Kniffel, Yahtzee, Yatzy and friends: rule sets, scoring and terminal play."""
+    language.set_default(None)  # nothing of an earlier run in the same process stays
+    language.set_default(None if lang is None else language.choose(lang))
+
+
 DiceWordsArgument = Annotated[
     list[str] | None,
-    typer.Argument(metavar="[DICE]...", help="The dice, if not given with --dice.", show_default=False),
+    typer.Argument(metavar="DICE", help="The dice, if not given with --dice.", show_default=False),
 ]
 DiceOption = Annotated[
     list[str] | None,
     typer.Option(
         "--dice",
         "-d",
+        metavar="DICE",
         help="The dice: --dice 3 3 3 3 3, --dice 33333 or --dice 3,3,3,3,3.",
         show_default=False,
     ),
 ]
 SheetOption = Annotated[
-    str, typer.Option("--sheet", "-s", help="Filled boxes: box=points,... ('-' for struck).")
+    str,
+    typer.Option(
+        "--sheet",
+        "-s",
+        metavar="BOX=POINTS,...",
+        help="Filled boxes: box=points,... (a box by id or label; '-' for struck).",
+    ),
 ]
-
-
-def _language(lang: str) -> str:
-    if lang not in LANGUAGES:
-        raise CliError(f"--lang is one of {', '.join(LANGUAGES)}, got {lang!r}")
-    return lang
 
 
 @app.command("rules")
@@ -89,9 +134,11 @@ def rules_command(
     ] = None,
     option: OptionsOption = None,
     json_output: JsonOption = False,
+    lang: LangOption = None,
 ) -> None:
     """The built-in rule sets and their options; with an ID, that rule set in full: its sheet, how every
     box scores, bonuses, what a further five of a kind does, free throws and options."""
+    words = language.choose(lang)
     if rules_id is None:
         if option:
             raise CliError("--option needs a rule set: kniffel rules ID --option key=value")
@@ -99,7 +146,7 @@ def rules_command(
             print(json.dumps(rules_json(), indent=1, ensure_ascii=False))
             return
         console = Console(highlight=False)
-        for table in rules_tables():
+        for table in rules_tables(words):
             console.print(table)
         return
     rules = get_rules(rules_id, parse_options(option or []))
@@ -107,7 +154,7 @@ def rules_command(
         print(json.dumps(rule_set_json(rules), indent=1, ensure_ascii=False))
         return
     console = Console(highlight=False)
-    for part in rule_set_view(rules):
+    for part in rule_set_view(rules, words):
         console.print(part)
 
 
@@ -123,9 +170,10 @@ def score_command(
         bool, typer.Option("--thrown-at-once", help="All dice came in one throw (the sharp option doubles).")
     ] = False,
     announced: Annotated[
-        str | None, typer.Option("--announced", help="The box announced this turn.", show_default=False)
+        str | None,
+        typer.Option("--announced", metavar="BOX", help="The box announced this turn.", show_default=False),
     ] = None,
-    lang: LangOption = "en",
+    lang: LangOption = None,
     json_output: JsonOption = False,
 ) -> None:
     """Every box these dice may be scored in now, on this sheet, and what each pays.
@@ -133,9 +181,9 @@ def score_command(
     Boxes the rules forbid for this roll (the forced joker) are left out; "bonus" is what the roll
     earns on top in each box (an extra Kniffel).
     """
-    language = _language(lang)
+    words = language.choose(lang)
     rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
-    filled = ScoreSheet.parse(rules, sheet)
+    filled = parse_sheet(rules, sheet)
     # Click reads "--dice 3 3 3" as one value for --dice and the rest as arguments: both are dice.
     roll = parse_dice([*(dice or []), *(dice_words or [])], rules.dice)
     if filled.is_full:
@@ -156,14 +204,14 @@ def score_command(
         print(json.dumps({"scores": scores, "bonus": {k: p.bonus for k, p in options.items()}}))
         return
     console = Console(highlight=False)
-    console.print(f"{rules.name}, dice {' '.join(map(str, roll))}")
+    console.print(translate(words, "{rules}, dice {dice}", rules=rules.name, dice=" ".join(map(str, roll))))
     if options:
-        console.print(placements_table(rules, options, language))
+        console.print(placements_table(rules, options, words))
     else:
-        console.print("No box takes these dice now.")
+        console.print(translate(words, "No box takes these dice now."))
     bonuses = {p.bonus for p in options.values()}
     if len(bonuses) == 1 and (bonus := bonuses.pop()):
-        console.print(f"Extra bonus for this roll: {bonus}")
+        console.print(translate(words, "Extra bonus for this roll: {points}", points=bonus))
 
 
 @app.command("play")
@@ -176,6 +224,7 @@ def play_command(
         typer.Option(
             "--player",
             "-p",
+            metavar="PLAYER",
             help="A player, in turn order: a name for a human, 'bot' (bot:heuristic) or 'bot:optimal' "
             "for a bot. Repeat for each player (1 to 8).",
             show_default=False,
@@ -185,7 +234,12 @@ def play_command(
         int | None, typer.Option("--seed", help="Seed for reproducible dice (and bots).", show_default=False)
     ] = None,
     json_output: Annotated[
-        bool, typer.Option("--json", help="Print the result as JSON on stdout (the game itself on stderr).")
+        bool,
+        typer.Option(
+            "--json",
+            help="Print the result as JSON on stdout; a game with a human is shown on stderr, "
+            "a game of bots only is not shown.",
+        ),
     ] = False,
     load: Annotated[
         Path | None,
@@ -200,7 +254,7 @@ def play_command(
         Path | None,
         typer.Option("--save", help="Save the game to this file after every move.", show_default=False),
     ] = None,
-    lang: LangOption = "en",
+    lang: LangOption = None,
     pad: Annotated[
         bool, typer.Option("--pad", help="Score pad: roll real dice and type what they show.")
     ] = False,
@@ -216,7 +270,11 @@ def play_command(
     ] = 0.7,
 ) -> None:
     """Play a game in the terminal: humans and bots, 1 to 8 players. Type help during the game."""
-    settings = Settings(lang=_language(lang), pad=pad, json=json_output, save=save, seed=seed)
+    settings = Settings(
+        lang=language.choose(lang), lang_given=lang, pad=pad, json=json_output, save=save, seed=seed
+    )
+    if save is not None:
+        check_writable(save)
     fullscreen = not (plain or json_output) and sys.stdin.isatty() and sys.stdout.isatty()
     console = make_console(settings)
     session_type: type[GameSession] = GameSession if fullscreen else Session
@@ -245,6 +303,7 @@ ColumnOption = Annotated[
     str | None,
     typer.Option(
         "--column",
+        metavar="ID",
         help="Multi-column rule sets: the column to solve (id, e.g. 1); needed when the columns differ.",
         show_default=False,
     ),
@@ -261,24 +320,35 @@ def solve_command(
         bool, typer.Option("--no-cache", help="Solve afresh; neither read nor write the table cache.")
     ] = False,
     json_output: JsonOption = False,
+    lang: LangOption = None,
 ) -> None:
     """The expected score of optimal play, solved exactly (one column of a multi-column sheet).
 
     Tables are cached on disk ($KNIFFEL_CACHE_DIR or the user cache directory); "seconds" is the time
     of the dynamic programme alone, and for a cached table the time it took when it was built.
     """
+    words = language.choose(lang)
     rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
     alone = solving.column_rules(rules, column)
-    solved = solving.solve(alone, use_cache=not no_cache, show_progress=not json_output)
+    solved = solving.solve(alone, use_cache=not no_cache, show_progress=not json_output, lang=words)
     if json_output:
         print(json.dumps(solving.solve_json(rules, alone, solved)))
         return
     what = rules.id + "".join(f" {k}={v}" for k, v in sorted(rules.options.items()))
     if rules.multi_column:
-        what += f", one {alone.columns[0].order.value} column"
-    how = "cached table" if solved.cached else "solved"
+        what += translate(words, ", one {order} column", order=translate(words, alone.columns[0].order.value))
+    how = translate(words, "cached table" if solved.cached else "solved")
     console = Console(highlight=False)
-    console.print(f"{what}: expected score {solved.expected_score:.4f} ({how}, DP {solved.seconds:.2f} s)")
+    console.print(
+        translate(
+            words,
+            "{what}: expected score {score} ({how}, DP {seconds} s)",
+            what=what,
+            score=f"{solved.expected_score:.4f}",
+            how=how,
+            seconds=f"{solved.seconds:.2f}",
+        )
+    )
 
 
 @app.command("advise")
@@ -293,7 +363,10 @@ def advise_command(
     rolls_left: Annotated[
         int | None,
         typer.Option(
-            "--rolls-left", "-n", help="Regular throws still allowed this turn (0 to 2).", show_default=False
+            "--rolls-left",
+            help="Regular throws still allowed this turn (0 to 2; default: all but the first, as right "
+            "after a turn's first roll).",
+            show_default=False,
         ),
     ] = None,
     thrown_at_once: Annotated[
@@ -335,6 +408,7 @@ def advise_command(
         ),
     ] = None,
     json_output: JsonOption = False,
+    lang: LangOption = None,
 ) -> None:
     """Every option in a situation with its value, best first.
 
@@ -344,6 +418,7 @@ def advise_command(
     """
     from kniffel.solver import Advisor, table
 
+    words = language.choose(lang)
     if situation_text is not None:
         given = {
             "--rules": rules_id is not None,
@@ -362,7 +437,7 @@ def advise_command(
             raise CliError(
                 f"--situation gives the rules, sheet, dice and rolls left itself; leave out {clash}"
             )
-        _advise_situation(Situation.parse(situation_text), json_output)
+        _advise_situation(Situation.parse(situation_text), json_output, words)
         return
     rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
     alone = solving.column_rules(rules, column)
@@ -378,9 +453,9 @@ def advise_command(
             raise typer.Exit(2)
         return
     if rolls_left is None:
-        raise CliError("--rolls-left is needed (0 to 2: regular throws still allowed this turn)")
+        rolls_left = alone.rolls - 1
     situation = solving.ColumnSituation(
-        dict(ScoreSheet.parse(alone, sheet).entries),
+        dict(parse_sheet(alone, sheet, whole=rules, column=column).entries),
         parse_dice([*(dice or []), *(dice_words or [])], alone.dice),
         rolls_left,
         thrown_at_once,
@@ -388,28 +463,28 @@ def advise_command(
         free_throws_used,
     )
     solving.check_situation(alone, situation)
-    with solving.solve_progress(not json_output, f"Solving {alone.id} (once, then cached)") as progress:
+    label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
+    with solving.solve_progress(not json_output, label, lang=words) as progress:
         advisor = Advisor(table(alone, progress=progress))
     options = solving.advise(advisor, alone, situation)
     if json_output:
         print(json.dumps({"options": options}))
         return
-    Console(highlight=False).print(solving.options_table(options))
+    Console(highlight=False).print(solving.options_table(options, words))
 
 
-def _advise_situation(situation: Situation, json_output: bool) -> None:
-    with solving.solve_progress(
-        not json_output, f"Solving the tables of {situation.rules.id} (once, then cached)"
-    ):
+def _advise_situation(situation: Situation, json_output: bool, words: str) -> None:
+    label = translate(words, "Solving the tables of {rules} (once, then cached)", rules=situation.rules.id)
+    with solving.solve_progress(not json_output, label, lang=words):
         options, exact = solving.advise_situation(situation)
     if json_output:
         print(json.dumps({"situation": str(situation), "exact": exact, "options": options}))
         return
     console = Console(highlight=False)
-    console.print(f"Situation: {situation}", markup=False)
-    console.print(solving.options_table(options))
+    console.print(translate(words, "Situation: {situation}", situation=situation), markup=False)
+    console.print(solving.options_table(options, words))
     if not exact:
-        console.print(reviewing.ESTIMATE_NOTE)
+        console.print(translate(words, reviewing.ESTIMATE_NOTE))
 
 
 @app.command("review")
@@ -420,6 +495,7 @@ def review_command(
         bool, typer.Option("--all", help="List every decision, not only those that cost points.")
     ] = False,
     json_output: JsonOption = False,
+    lang: LangOption = None,
 ) -> None:
     """Every decision of a saved game next to the best one, what it cost, and a grade per player.
 
@@ -430,16 +506,17 @@ def review_command(
     from kniffel.game import Game
     from kniffel.review import review
 
+    words = language.choose(lang)
     game = Game.loads(path.read_text(encoding="utf-8"))
     result = review(game)
     if json_output:
         print(json.dumps(result.to_json()))
         return
     console = Console(highlight=False)
-    console.print(reviewing.summary_table(result))
-    console.print(reviewing.decisions_table(result, everything=everything))
+    console.print(reviewing.summary_table(result, words))
+    console.print(reviewing.decisions_table(result, everything=everything, lang=words))
     if not result.exact:
-        console.print(reviewing.ESTIMATE_NOTE)
+        console.print(translate(words, reviewing.ESTIMATE_NOTE))
 
 
 @app.command("simulate")
@@ -451,45 +528,54 @@ def simulate_command(
         str,
         typer.Option(
             "--strategy",
+            metavar="BOT",
             help="bot:optimal (the solver's policy, compiled for single-column rule sets and Knoeffel), "
             "bot (the heuristic) or bot:NAME.",
         ),
     ] = "bot:optimal",
-    games: Annotated[int, typer.Option("--games", "-n", help="Number of games to play.", min=1)] = 10000,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games", "-n", help=f"Number of games to play (1 to {simulating.MAX_GAMES:,}).", min=1
+        ),
+    ] = 10000,
     seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same result.")] = 0,
     plot: Annotated[
         Path | None,
         typer.Option(
             "--plot",
-            help="Draw a histogram of the final scores to this file (.png, .svg).",
+            metavar="FILE",
+            help="Draw a histogram of the final scores to this file (.png, .svg, .pdf).",
+            show_default=False,
+            dir_okay=False,
+        ),
+    ] = None,
+    scores: Annotated[
+        Path | None,
+        typer.Option(
+            "--scores",
+            metavar="FILE.csv",
+            help="Write every game's final score to this CSV file (game, score).",
             show_default=False,
             dir_okay=False,
         ),
     ] = None,
     json_output: JsonOption = False,
+    lang: LangOption = None,
 ) -> None:
     """Play many games with one strategy and report the distribution of final scores."""
-    from kniffel.simulate import plot_histogram, simulate
-
+    words = language.choose(lang)
     rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
-    with solving.solve_progress(not json_output, f"Playing {rules.id}", "games") as progress:
-        result = simulate(rules, strategy=strategy, games=games, seed=seed, progress=progress)
-    if plot is not None:
-        try:
-            plot_histogram(result, plot)
-        except RuntimeError as error:  # matplotlib is missing
-            raise CliError(str(error)) from None
-    if json_output:
-        print(json.dumps(result.to_json()))
-        return
-    console = Console(highlight=False)
-    console.print(
-        f"{rules.id} ({strategy}): {result.games} games, mean {result.mean:.2f} "
-        f"(± {result.stderr:.2f}), sd {result.std:.2f}, min {result.min}, max {result.max}, "
-        f"{result.games_per_second:,.0f} games/s"
+    simulating.run(
+        rules,
+        strategy=strategy,
+        games=games,
+        seed=seed,
+        plot=plot,
+        scores=scores,
+        json_output=json_output,
+        lang=words,
     )
-    if plot is not None:
-        console.print(f"Histogram written to {plot}")
 
 
 @app.command("serve")
@@ -506,15 +592,25 @@ def serve_command(
             show_default=False,
         ),
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Play in the browser: online tables with invite links, bots, hot seat and score pad."""
     try:
         from kniffel.web import serve
     except ImportError as error:  # the web extra is not installed
         raise CliError(f"the web app needs the web extra: pip install 'kniffel[web]' ({error})") from None
+    from kniffel.web import check_database
+
+    check_database(database_url)
     serve(host, port, database_url)
 
 
-def main() -> None:
-    """Entry point of the ``kniffel`` console script."""
-    app(prog_name="kniffel")
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``kniffel`` console script: the help and Click's own words in the language of
+    ``--lang`` or the locale."""
+    arguments = sys.argv[1:] if argv is None else argv
+    if arguments in (["--lang", "en"], ["--lang", "de"], ["--lang=en"], ["--lang=de"]):
+        arguments = [*arguments, "--help"]  # as without arguments: the overview, in that language
+    command = typer.main.get_command(app)
+    with language.localized(command, language.from_arguments(arguments)):
+        command.main(args=arguments, prog_name="kniffel")

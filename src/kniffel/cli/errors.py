@@ -31,30 +31,46 @@ EXPECTED: tuple[type[BaseException], ...] = (CliError, KniffelError, OSError)
 cannot be read or written. Anything else is a bug and keeps its traceback."""
 
 
-def message(error: BaseException) -> str:
-    """One line saying what went wrong."""
+def message(error: BaseException, language: str = "en") -> str:
+    """One line saying what went wrong, in ``language`` (see :func:`kniffel.cli.language.error_text`)."""
+    from kniffel.cli.language import error_text
+
     if isinstance(error, OSError) and error.strerror:
         where = f"{error.filename}: " if error.filename else ""
-        text = f"{where}{error.strerror}"
+        text = f"{where}{error_text(language, error.strerror)}"
     else:
-        text = str(error) or type(error).__name__
+        text = error_text(language, str(error) or type(error).__name__)
     return " ".join(text.split())
 
 
-def fail(text: str) -> typer.Exit:
+def fail(text: str, language: str = "en") -> typer.Exit:
     """Print ``kniffel: error: text`` on stderr; the caller raises the returned exit."""
-    print(f"kniffel: error: {text}", file=sys.stderr)
+    from kniffel.i18n import translate
+
+    print(translate(language, "kniffel: error: {message}", message=text), file=sys.stderr)
     return typer.Exit(USAGE_ERROR)
 
 
 def reports_errors(command: Callable[P, T]) -> Callable[P, T]:
-    """Run ``command``; turn the library's exceptions into a one-line error and exit status 2."""
+    """Run ``command``; turn the library's exceptions into a one-line error and exit status 2, in the
+    command's language (its ``lang`` argument, else the locale's)."""
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
         try:
             return command(*args, **kwargs)
         except EXPECTED as error:
-            raise fail(message(error)) from None
+            language = _language_of(kwargs.get("lang"))
+            raise fail(message(error, language), language) from None
 
     return wrapper
+
+
+def _language_of(lang: object) -> str:
+    from kniffel.cli.language import choose
+    from kniffel.i18n import LANGUAGES
+
+    try:
+        return choose(lang if isinstance(lang, str) and lang in LANGUAGES else None)
+    except CliError:
+        return "en"

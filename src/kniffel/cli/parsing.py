@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from collections.abc import Collection, Sequence
@@ -11,6 +12,7 @@ from kniffel.dice import FACES, validate_dice
 from kniffel.rules import RuleSet
 from kniffel.session import PlayerSpec as PlayerSpec  # the players are read below the front ends
 from kniffel.session import parse_players as parse_players
+from kniffel.sheet import ScoreSheet
 
 _SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -88,7 +90,7 @@ def resolve_box(rules: RuleSet, text: str, relevant: Collection[str] = ()) -> st
     exact = [key for key, aliases in names.items() if wanted in aliases]
     matches = exact or [key for key, aliases in names.items() if any(a.startswith(wanted) for a in aliases)]
     if not matches:
-        raise CliError(f"no box {text.strip()!r} in {rules.id}; boxes: {', '.join(rules.box_keys)}")
+        raise CliError(f"no box {text.strip()!r} in {rules.id}{_closest(names, wanted)}")
     if len(matches) > 1:
         usable = [key for key in matches if key in relevant]
         if len(usable) == 1:
@@ -96,3 +98,49 @@ def resolve_box(rules: RuleSet, text: str, relevant: Collection[str] = ()) -> st
         shown = ", ".join((usable or matches)[:8])
         raise CliError(f"{text.strip()!r} could be {shown}; type more of the name")
     return matches[0]
+
+
+def _closest(names: dict[str, set[str]], wanted: str) -> str:
+    """``; did you mean ...?`` naming the boxes closest to what was typed, or the way to list them."""
+    by_alias = {alias: key for key, aliases in names.items() for alias in aliases}
+    close = difflib.get_close_matches(wanted, by_alias, n=6, cutoff=0.6)
+    keys = list(dict.fromkeys(by_alias[alias] for alias in close))[:3]
+    if not keys:
+        return "; 'kniffel rules ID' lists the boxes"
+    return f"; did you mean {' or '.join(keys)}?"
+
+
+_SHEET_ITEM = re.compile(r"\s*=\s*")
+
+
+def parse_sheet(
+    rules: RuleSet, text: str, *, whole: RuleSet | None = None, column: str | None = None
+) -> ScoreSheet:
+    """A sheet as ``--sheet`` takes it: ``box=points`` items where a box is named as everywhere else
+    (key, id or label, see :func:`resolve_box`). ``rules`` may be one column of ``whole`` (``advise
+    --column``): a box may then be named as on the whole sheet (``1:twos``) when it is in that column."""
+    items = [item for item in re.split(r"[\s,;]+", _SHEET_ITEM.sub("=", text.strip())) if item]
+    if len(items) == 1 and items[0].lower() == "empty":
+        return ScoreSheet.parse(rules, text)
+    named: list[str] = []
+    for item in items:
+        name, sep, points = item.partition("=")
+        if sep and name and name not in rules.box_keys and not _is_sheet_word(rules, name):
+            name = _sheet_box(rules, name, whole, column)
+        named.append(f"{name}{sep}{points}")
+    return ScoreSheet.parse(rules, " ".join(named))
+
+
+def _is_sheet_word(rules: RuleSet, name: str) -> bool:
+    """The sheet's own words besides boxes (``extra_bonus``, ``free_throws_used``, maybe per column)."""
+    return name.split(":")[-1] in ("extra_bonus", "free_throws_used")
+
+
+def _sheet_box(rules: RuleSet, name: str, whole: RuleSet | None, column: str | None) -> str:
+    if whole is not None and whole.multi_column:
+        key = resolve_box(whole, name)
+        chosen, box = whole.locate(key)
+        if column is not None and chosen.id != column:
+            raise CliError(f"{key} is not in column {column}")
+        return box.id
+    return resolve_box(rules, name)

@@ -24,6 +24,7 @@ from kniffel.cli.render import dice_text, sheet_json, sheet_table
 from kniffel.cli.reviewing import ESTIMATE_NOTE, decisions_table, hint_lines, summary_table
 from kniffel.dice import validate_dice
 from kniffel.errors import IllegalActionError, KniffelError
+from kniffel.i18n import translate
 from kniffel.session import dice_source as dice_source  # tests make sessions by hand
 from kniffel.session import hint_choices
 
@@ -53,6 +54,7 @@ every action as hints print it is understood too: "roll keep 3 3", "score 2:chan
 
 PAD_HELP = """\
 Score pad (--pad): you throw real dice and type what they show.
+  1 3 3 5 6             the dice now showing; those that were showing before count as kept
   roll 1 3 3 5 6        all dice were thrown: type every face (also: roll = 1 3 3 5 6)
   keep 3 3              you kept 3 3: the program asks for the faces of the dice you threw
   roll keep 3 3 = 1 3 3 4 6   kept 3 3 and the throw gave 1 3 3 4 6
@@ -91,34 +93,43 @@ class Session(session.Session):
     _shown: tuple[int, int] | None = None
     _saved: tuple[Path, list[Action]] | None = None
     """Where the ``save`` command last wrote the game, and the moves it held."""
+    _noted_estimate: bool = False
+    """Whether the note that values are estimates was shown (once a game is enough)."""
 
     # --- running --------------------------------------------------------------------------------
 
     def prepare_bots(self) -> None:
         """Load (or solve, once) the tables bots need before play starts, not in the middle of it."""
         for bot in self.bots_to_prepare():
-            with self.console.status(f"Loading the tables of the {bot.name} bot..."):
+            with self.console.status(self.t("Loading the tables of the {bot} bot...", bot=bot.name)):
                 self.prepare(bot)
+
+    def t(self, text: str, **fields: object) -> str:
+        """``text`` in the game's language."""
+        return translate(self.settings.lang, text, **fields)
 
     def say(self, text: str, **style: Any) -> None:
         self.console.print(text, markup=False, highlight=False, soft_wrap=True, **style)
+
+    def error(self, error: BaseException) -> None:
+        self.say(self.t("error: {message}", message=message(error, self.settings.lang)), style="red")
 
     def run(self) -> int:
         """Play until the game ends or the player leaves; the exit status."""
         self.autosave()  # a save path that cannot be written is reported before anyone plays
         self.prepare_bots()
         if not self.game.is_over and not self.all_bots:
-            self.say(f"{self.game.rules.name}: type help for the commands.")
+            self.say(self.t("{rules}: type help for the commands.", rules=self.game.rules.name))
         try:
             while not self.game.is_over:
                 if self.game.current in self.bots:
                     self.bot_turn()
                 elif not self.human_step():
-                    return self.leave("Bye.")
+                    return self.leave(self.t("Bye."))
         except EOFError:
-            return self.leave("End of input.")
+            return self.leave(self.t("End of input."))
         except KeyboardInterrupt:
-            self.leave("Interrupted.")
+            self.leave(self.t("Interrupted."))
             return 130
         self.finish()
         self.offer_review()
@@ -128,11 +139,15 @@ class Session(session.Session):
         if self.settings.save is not None:
             self.autosave()
             where = self.settings.save
-            self.say(f"{why} Game saved to {where}; resume with: kniffel play --load {where}")
+            self.say(
+                why
+                + " "
+                + self.t("Game saved to {path}; resume with: kniffel play --load {path}", path=where)
+            )
         elif self._saved is not None and self._saved[1] == self.game.log:
-            self.say(f"{why} The game is saved in {self._saved[0]}.")
+            self.say(why + " " + self.t("The game is saved in {path}.", path=self._saved[0]))
         else:
-            self.say(f"{why} The game was not saved (play with --save FILE to keep it).")
+            self.say(why + " " + self.t("The game was not saved (play with --save FILE to keep it)."))
         return 0
 
     def finish(self) -> None:
@@ -142,22 +157,32 @@ class Session(session.Session):
             print(json.dumps(self.result_json()))
             if self.all_bots:
                 return
-        self.console.print(sheet_table(game, lang=self.settings.lang, title="Final score"))
+        self.console.print(sheet_table(game, lang=self.settings.lang, title=self.t("Final score")))
         for standing in game.standings():
             self.say(f"{standing.rank}. {standing.name}  {standing.total}")
         winners = game.winners()
         best = game.standings()[0].total
         if len(winners) == 1:
-            self.say(f"{winners[0]} wins with {best} points.", style="bold")
+            self.say(
+                self.t("Winner: {player}, with {points} points.", player=winners[0], points=best),
+                style="bold",
+            )
         else:
-            self.say(f"Tie: {', '.join(winners)} share first place with {best} points.", style="bold")
+            self.say(
+                self.t(
+                    "Tie: {players} share first place with {points} points.",
+                    players=", ".join(winners),
+                    points=best,
+                ),
+                style="bold",
+            )
 
     def offer_review(self) -> None:
         """Ask humans whether they want the review of the game just finished (not with --json)."""
         if self.all_bots or self.settings.json:
             return
         try:
-            answer = self.read("Review the game (y/N)? ")
+            answer = self.read(self.t("Review the game (y/N)? "))
         except (EOFError, KeyboardInterrupt):
             return
         if answer.strip().lower() in ("y", "yes", "j", "ja"):
@@ -190,7 +215,7 @@ class Session(session.Session):
             except IllegalActionError as error:
                 raise CliError(f"{name} chose an illegal action ({action}): {error}") from None
             bonuses = [
-                f"+{points} {kind}"
+                f"+{points} {self.t(kind)}"
                 for points, kind in ((outcome.extra_bonus, "bonus"), (outcome.upper_bonus, "upper bonus"))
                 if points
             ]
@@ -201,18 +226,26 @@ class Session(session.Session):
             self.say(f"{name}: " + " · ".join(steps))
 
     def describe(self, outcome: Outcome) -> str:
-        """What an applied action did, in a few words."""
+        """What an applied action did, in a few words that read well after any name and a colon."""
         action = outcome.action
         if isinstance(action, Roll):
-            kind = "free throw, " if isinstance(action, FreeThrow) else ""
-            kept = f"keep {' '.join(map(str, action.keep))} → " if action.keep else "roll "
-            return f"{kind}{kept}{' '.join(map(str, outcome.dice or ()))}"
+            dice = " ".join(map(str, outcome.dice or ()))
+            kept = " ".join(map(str, action.keep))
+            if isinstance(action, FreeThrow):
+                if action.keep:
+                    return self.t("free throw, keep {kept} → {dice}", kept=kept, dice=dice)
+                return self.t("free throw {dice}", dice=dice)
+            return (
+                self.t("keep {kept} → {dice}", kept=kept, dice=dice)
+                if action.keep
+                else self.t("roll {dice}", dice=dice)
+            )
         assert isinstance(action, BoxAction)
         if isinstance(action, Announce):
-            return f"announces {self.label(action.box)}"
+            return self.t("{box} announced", box=self.label(action.box))
         if isinstance(action, Strike):
-            return f"strikes {self.label(action.box)}"
-        return f"scores {outcome.points} in {self.label(action.box)}"
+            return self.t("{box} struck", box=self.label(action.box))
+        return self.t("{points} points in {box}", points=outcome.points, box=self.label(action.box))
 
     def label(self, key: str) -> str:
         column, box = self.game.rules.locate(key)
@@ -226,14 +259,39 @@ class Session(session.Session):
         turn = game.turn
         self.console.print(sheet_table(game, lang=self.settings.lang, hints=game.placements()))
         if turn.dice is None:
-            self.say(f"{game.player}'s turn, round {game.round} of {game.rules.turns}: roll (r) to throw.")
+            self.say(
+                self.t(
+                    "Round {round} of {turns}, {player} to play: roll (r) to throw.",
+                    round=game.round,
+                    turns=game.rules.turns,
+                    player=game.player,
+                )
+            )
             return
-        left = f"{game.rolls_left} roll{'s' if game.rolls_left != 1 else ''} left"
+        left = self.t("1 roll left" if game.rolls_left == 1 else "{n} rolls left", n=game.rolls_left)
         if turn.free_throws:
-            left += f", free throws this turn: {turn.free_throws}"
+            left += self.t(", free throws this turn: {n}", n=turn.free_throws)
         if turn.announced:
-            left += f", announced: {self.label(turn.announced)}"
-        self.say(f"Dice  {dice_text(turn.dice)}   ({left})", style="bold")
+            left += self.t(", announced: {box}", box=self.label(turn.announced))
+        self.say(f"{self.t('Dice')}  {dice_text(turn.dice)}   ({left})", style="bold")
+
+    def do_pad_dice(self, args: list[str]) -> None:
+        """Score pad: the faces the dice show now. Before the turn's first throw every die was thrown;
+        after it, the dice still showing from before count as kept (the largest keep that fits)."""
+        shown = parse_dice(args, self.game.rules.dice)
+        before = list(self.game.turn.dice or ())
+        kept = []
+        for face in shown:
+            if face in before:
+                before.remove(face)
+                kept.append(face)
+        if len(kept) == len(shown):
+            # The thrown dice came up as they were: some die was thrown, though not all at once.
+            kept.pop()
+        if self.game.turn.dice is not None and not self.game.rolls_left and self.game.legal.free_throw:
+            self.act(FreeThrow(keep=tuple(kept), dice=shown))
+            return
+        self.act(Roll(keep=tuple(kept) if self.game.turn.dice is not None else (), dice=shown))
 
     def prompt(self) -> str:
         game = self.game
@@ -267,12 +325,16 @@ class Session(session.Session):
         if command in ("quit", "q", "exit"):
             return False
         handler = self.commands().get(command)
+        if handler is None and self.settings.pad and command.isdigit():
+            # Score pad: bare dice are what the dice show now.
+            command, args = "dice", words
+            handler = self.do_pad_dice
         try:
             if handler is None:
                 raise CliError(f"unknown command {command!r}; type help for the list")
             handler(args)
         except TYPING_ERRORS as error:
-            self.say(f"error: {message(error)}", style="red")
+            self.error(error)
         return True
 
     def commands(self) -> dict[str, Callable[[list[str]], None]]:
@@ -296,11 +358,11 @@ class Session(session.Session):
         """A human's action: apply it and say what it did."""
         outcome = self.apply(action)
         if outcome.ends_turn or isinstance(outcome.action, Announce):
-            self.say(f"{self.game.players[outcome.player]} {self.describe(outcome)}.")
+            self.say(f"{self.game.players[outcome.player]}: {self.describe(outcome)}.")
         if outcome.extra_bonus:
-            self.say(f"Extra bonus: +{outcome.extra_bonus}!", style="bold")
+            self.say(self.t("Extra bonus: +{points}!", points=outcome.extra_bonus), style="bold")
         if outcome.upper_bonus:
-            self.say(f"Upper bonus: +{outcome.upper_bonus}!", style="bold")
+            self.say(self.t("Upper bonus: +{points}!", points=outcome.upper_bonus), style="bold")
 
     def do_action(self, command: str, args: list[str]) -> None:
         action = self.typed_action(command, args)
@@ -356,7 +418,7 @@ class Session(session.Session):
             n = self.game.rules.dice
             thrown = self.ask_dice(n - len(action.keep))
             if thrown is None:
-                self.say("Nothing thrown.")
+                self.say(self.t("Nothing thrown."))
                 return
             action = type(action)(keep=action.keep, dice=validate_dice([*action.keep, *thrown], n))
         self.act(action)
@@ -364,13 +426,13 @@ class Session(session.Session):
     def ask_dice(self, count: int) -> tuple[int, ...] | None:
         """The faces of ``count`` dice thrown by hand; None if the player gives up (empty line)."""
         while True:
-            line = self.read(f"Type the {count} dice you threw (empty line: cancel): ")
+            line = self.read(self.t("Type the {n} dice you threw (empty line: cancel): ", n=count))
             if not line.strip():
                 return None
             try:
                 return parse_dice([line], count)
             except CliError as error:
-                self.say(f"error: {error}", style="red")
+                self.error(error)
 
     def _box(self, args: Sequence[str], relevant: Sequence[str]) -> str:
         if not args:
@@ -384,10 +446,10 @@ class Session(session.Session):
         placements = legal.placements
         if placements:
             for key, placement in sorted(placements.items(), key=lambda kv: -kv[1].total):
-                bonus = f" + {placement.bonus} bonus" if placement.bonus else ""
+                bonus = self.t(" + {points} bonus", points=placement.bonus) if placement.bonus else ""
                 self.say(f"  score {key:<18} {placement.points:>4}{bonus}   {self.label(key)}")
         else:
-            self.say("  no box takes these dice now")
+            self.say("  " + self.t("no box takes these dice now"))
         strikes = [k for k in legal.strikeable if k not in placements]
         if strikes:
             self.say("  strike (0): " + ", ".join(strikes))
@@ -395,9 +457,9 @@ class Session(session.Session):
             self.say("  announce: " + ", ".join(legal.announceable))
         extra = []
         if game.rolls_left:
-            extra.append(f"{game.rolls_left} roll(s) left: keep FACES or roll")
+            extra.append(self.t("{n} roll(s) left: keep FACES or roll", n=game.rolls_left))
         if legal.can_throw and legal.free_throw:
-            extra.append("a free throw is possible: free [keep FACES]")
+            extra.append(self.t("a free throw is possible: free [keep FACES]"))
         if extra:
             self.say("  " + "; ".join(extra))
 
@@ -410,38 +472,44 @@ class Session(session.Session):
             raise CliError(f"hint N: N is a number of options, got {args[0]!r}") from None
         if count < 1:
             raise CliError("hint N: N is at least 1")
-        with self.console.status("Loading the solver's tables..."):
+        with self.console.status(self.t("Loading the solver's tables...")):
             choices, exact = hint_choices(self.game, count)
-        self.say(f"Situation: {self.game.situation()}")
-        self.say("Best options (value: expected points still to come):")
-        for line in hint_lines(choices):
+        self.say(self.t("Situation: {situation}", situation=self.game.situation()))
+        self.say(self.t("Best options (value: expected points still to come):"))
+        for line in hint_lines(choices, self.settings.lang):
             self.say(line)
         if not exact:
-            self.say(ESTIMATE_NOTE)
+            self.note_estimate()
+
+    def note_estimate(self) -> None:
+        if not self._noted_estimate:
+            self._noted_estimate = True
+            self.say(self.t(ESTIMATE_NOTE))
 
     def do_review(self, args: list[str]) -> None:
         from kniffel.review import review
 
-        with self.console.status("Reviewing the game..."):
+        with self.console.status(self.t("Reviewing the game...")):
             result = review(self.game)
         if not result.decisions:
-            self.say("No decisions to review yet.")
+            self.say(self.t("No decisions to review yet."))
             return
         if not self.game.is_over:
-            self.say(f"Situation: {self.game.situation()}")
-        self.console.print(summary_table(result))
+            self.say(self.t("Situation: {situation}", situation=self.game.situation()))
+        lang = self.settings.lang
+        self.console.print(summary_table(result, lang))
         humans = [name for i, name in enumerate(self.game.players) if i not in self.bots]
-        self.console.print(decisions_table(result, players=humans or None))
+        self.console.print(decisions_table(result, players=humans or None, lang=lang))
         if not result.exact:
-            self.say(ESTIMATE_NOTE)
+            self.note_estimate()
 
     def do_sheet(self, args: list[str]) -> None:
         self._shown = None
 
     def do_help(self, args: list[str]) -> None:
-        self.say(HELP)
+        self.say(self.t(HELP))
         if self.settings.pad:
-            self.say(PAD_HELP)
+            self.say(self.t(PAD_HELP))
 
     def do_save(self, args: list[str]) -> None:
         if not args:
@@ -449,14 +517,15 @@ class Session(session.Session):
         path = Path(" ".join(args)).expanduser()
         self.save(path)
         self._saved = (path, list(self.game.log))
-        self.say(f"Saved to {path}; resume with: kniffel play --load {path}")
+        self.say(self.t("Saved to {path}; resume with: kniffel play --load {path}", path=path))
 
     def do_undo(self, args: list[str]) -> None:
         """Take back the last decision made at the keyboard (:meth:`kniffel.session.Session.undo`)."""
         undone = self.undo()
-        self.say(f"Undone: {self.game.players[undone.player]}'s {undone.action}.")
+        player = self.game.players[undone.player]
+        self.say(self.t("Undone for {player}: {action}.", player=player, action=undone.action))
         if undone.bot_actions:
-            self.say("The bots' turns since then will be played again with the same dice.")
+            self.say(self.t("The bots' turns since then will be played again with the same dice."))
 
 
 def make_console(settings: Settings) -> Console:

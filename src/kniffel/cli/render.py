@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 
 from rich.console import RenderableType
@@ -9,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kniffel.game import Game
+from kniffel.i18n import translate
 from kniffel.rules import Extra, Option, Placement, RuleSet, Section, available, options_for
 from kniffel.rules import get as get_rules
 from kniffel.rules.builtin import ORDER_TEXT, extra_text, scoring_text
@@ -118,9 +120,9 @@ def sheet_table(
     return table
 
 
-def dice_text(dice: Sequence[int] | None) -> str:
+def dice_text(dice: Sequence[int] | None, lang: str = "en") -> str:
     if dice is None:
-        return "not rolled yet"
+        return translate(lang, "not rolled yet")
     return "  ".join(f"[{d}]" for d in dice)
 
 
@@ -173,107 +175,122 @@ def rules_json() -> list[dict[str, object]]:
     return [rule_set_json(get_rules(rules_id)) for rules_id in available()]
 
 
-def _column_orders(rules: RuleSet) -> str:
+def _column_orders(rules: RuleSet, lang: str = "en") -> str:
     if not rules.multi_column:
-        return rules.columns[0].order.value
-    return "\n".join(f"{c.id} {c.order.value}" for c in rules.columns)
+        return translate(lang, rules.columns[0].order.value)
+    return "\n".join(f"{c.id} {translate(lang, c.order.value)}" for c in rules.columns)
 
 
-def rules_tables() -> list[Table]:
+def rules_tables(lang: str = "en") -> list[Table]:
     """The rule sets, then every option with the rule sets that accept it."""
+    t = functools.partial(translate, lang)
     sets = Table(
-        title="Rule sets (--rules ID; 'kniffel rules ID' shows one in full)",
+        title=t("Rule sets (--rules ID; 'kniffel rules ID' shows one in full)"),
         show_lines=True,
         header_style="bold",
     )
-    sets.add_column("Id", no_wrap=True)
-    sets.add_column("Name, source, dice", max_width=24)
-    sets.add_column("Columns", no_wrap=True)
-    sets.add_column("Boxes", ratio=1)
+    sets.add_column(t("Id"), no_wrap=True)
+    sets.add_column(t("Name, source, dice"), max_width=24)
+    sets.add_column(t("Columns"), no_wrap=True)
+    sets.add_column(t("Boxes"), ratio=1)
     users: dict[str, list[str]] = {}
     described: dict[str, Option] = {}
     for rules_id in available():
         rules = get_rules(rules_id)
         sets.add_row(
             rules.id,
-            f"{rules.name}\n{rules.source}, {rules.dice} dice, {rules.rolls} rolls",
-            _column_orders(rules),
+            f"{rules.name}\n{rules.source}, "
+            + t("{dice} dice, {rolls} rolls", dice=rules.dice, rolls=rules.rolls),
+            _column_orders(rules, lang),
             " ".join(b.id for b in rules.boxes),
         )
         for option in options_for(rules_id):
             users.setdefault(option.key, []).append(rules_id)
             described.setdefault(option.key, option)
-    options = Table(title="Options (--option key=value)", show_lines=True, header_style="bold")
-    options.add_column("Option", no_wrap=True)
-    options.add_column("Values", no_wrap=True)
-    options.add_column("Default")
-    options.add_column("Rule sets")
-    options.add_column("Meaning", ratio=1)
+    options = Table(title=t("Options (--option key=value)"), show_lines=True, header_style="bold")
+    options.add_column(t("Option"), no_wrap=True)
+    options.add_column(t("Values"), no_wrap=True)
+    options.add_column(t("Default"))
+    options.add_column(t("Rule sets"))
+    options.add_column(t("Meaning"), ratio=1)
     everyone = set(available())
     for key, option in described.items():
-        applies = "all" if set(users[key]) == everyone else ", ".join(users[key])
-        options.add_row(key, "|".join(option.values), option.default, applies, option.help)
+        applies = t("all") if set(users[key]) == everyone else ", ".join(users[key])
+        options.add_row(key, "|".join(option.values), option.default, applies, t(option.help))
     return [sets, options]
 
 
-def rule_set_view(rules: RuleSet) -> list[RenderableType]:
+def rule_set_view(rules: RuleSet, lang: str = "en") -> list[RenderableType]:
     """One rule set in full, for the terminal: what :func:`rule_set_json` holds."""
+    t = functools.partial(translate, lang)
     chosen = "".join(f" {k}={v}" for k, v in sorted(rules.options.items()))
-    per_column = " per column" if rules.multi_column else ""
+    per_column = t(" per column") if rules.multi_column else ""
     facts = Table.grid(padding=(0, 2))
     facts.add_column(style="bold", no_wrap=True)
     facts.add_column(ratio=1)
-    facts.add_row("Source", rules.source)
-    facts.add_row("Dice", f"{rules.dice} dice, up to {rules.rolls} rolls a turn")
+    facts.add_row(t("Source"), rules.source)
+    facts.add_row(t("Dice"), t("{dice} dice, up to {rolls} rolls a turn", dice=rules.dice, rolls=rules.rolls))
     facts.add_row(
-        "Sheet",
+        t("Sheet"),
         "; ".join(
-            f"column {c.id}: {ORDER_TEXT[c.order]}" if rules.multi_column else ORDER_TEXT[c.order]
+            t("column {column}: {order}", column=c.id, order=t(ORDER_TEXT[c.order]))
+            if rules.multi_column
+            else t(ORDER_TEXT[c.order])
             for c in rules.columns
         ),
     )
     facts.add_row(
-        "Upper bonus",
-        f"{rules.upper_bonus} when the upper boxes reach {rules.upper_bonus_threshold}{per_column}",
+        t("Upper bonus"),
+        t(
+            "{bonus} when the upper boxes reach {threshold}{per_column}",
+            bonus=rules.upper_bonus,
+            threshold=rules.upper_bonus_threshold,
+            per_column=per_column,
+        ),
     )
-    facts.add_row("Five alike again", extra_text(rules))
+    facts.add_row(t("Five alike again"), t(extra_text(rules)))
     if rules.free_throws:
         facts.add_row(
-            "Free throws",
-            f"{rules.free_throws}{per_column}, at most {rules.free_throws_per_turn} a turn; each one unused "
-            f"is worth {rules.free_throw_points} at the end",
+            t("Free throws"),
+            t(
+                "{n}{per_column}, at most {per_turn} a turn; each one unused is worth {points} at the end",
+                n=rules.free_throws,
+                per_column=per_column,
+                per_turn=rules.free_throws_per_turn,
+                points=rules.free_throw_points,
+            ),
         )
     facts.add_row(
-        "Sharp",
-        "figures thrown with all dice in one throw score double" if rules.sharp else "off",
+        t("Sharp"),
+        t("figures thrown with all dice in one throw score double") if rules.sharp else t("off"),
     )
-    boxes = Table(title="Boxes", header_style="bold", show_lines=False)
-    boxes.add_column("Box", no_wrap=True)
-    boxes.add_column("Label")
-    boxes.add_column("German")
-    boxes.add_column("Scores", ratio=1)
+    boxes = Table(title=t("Boxes"), header_style="bold", show_lines=False)
+    boxes.add_column(t("Box"), no_wrap=True)
+    boxes.add_column(t("English"))
+    boxes.add_column(t("German"))
+    boxes.add_column(t("Scores"), ratio=1)
     for box in rules.boxes:
-        scores = scoring_text(box.score)
+        scores = t(scoring_text(box.score))
         if box.joker_points is not None and rules.extra in (Extra.FORCED_JOKER, Extra.FREE_JOKER):
-            scores += f" (as a joker: {box.joker_points})"
+            scores += t(" (as a joker: {points})", points=box.joker_points)
         boxes.add_row(box.id, box.label_en, box.label_de, scores, end_section=box is rules.upper_boxes[-1])
-    options = Table(title="Options (--option key=value)", header_style="bold")
-    options.add_column("Option", no_wrap=True)
-    options.add_column("Value", no_wrap=True)
-    options.add_column("Values", no_wrap=True)
-    options.add_column("Default", no_wrap=True)
-    options.add_column("Meaning", ratio=1)
+    options = Table(title=t("Options (--option key=value)"), header_style="bold")
+    options.add_column(t("Option"), no_wrap=True)
+    options.add_column(t("Value"), no_wrap=True)
+    options.add_column(t("Values"), no_wrap=True)
+    options.add_column(t("Default"), no_wrap=True)
+    options.add_column(t("Meaning"), ratio=1)
     for option in options_for(rules.id):
         options.add_row(
             option.key,
             rules.options.get(option.key, option.default),
             "|".join(option.values),
             option.default,
-            option.help,
+            t(option.help),
         )
     return [
         Text(f"{rules.name} ({rules.id}{chosen})", style="bold"),
-        Text(rules.description),
+        Text(t(rules.description)),
         facts,
         boxes,
         options,
@@ -284,11 +301,12 @@ def rule_set_view(rules: RuleSet) -> list[RenderableType]:
 
 
 def placements_table(rules: RuleSet, options: Mapping[str, Placement], lang: str = "en") -> Table:
+    t = functools.partial(translate, lang)
     table = Table(header_style="bold")
-    table.add_column("Box")
-    table.add_column("Label")
-    table.add_column("Points", justify="right")
-    table.add_column("Bonus", justify="right")
+    table.add_column(t("Box"))
+    table.add_column(t("Label"))
+    table.add_column(t("Points"), justify="right")
+    table.add_column(t("Bonus"), justify="right")
     for key, placement in options.items():
         _, box = rules.locate(key)
         table.add_row(key, box.label(lang), str(placement.points), str(placement.bonus or ""))

@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from rich.console import RenderableType
 from rich.table import Table
+from rich.text import Text
 
+from kniffel.i18n import translate
 from kniffel.planning import Choice
 
 if TYPE_CHECKING:
-    from kniffel.review import Review
+    from kniffel.review import Decision, Review
 
 ESTIMATE_NOTE = (
     "Values for this rule set are estimates built from single-column tables (bot:optimal's view), not exact."
@@ -24,20 +27,20 @@ MISTAKE = 0.005
 """Decisions that lost less than this (in expected points) are not listed as mistakes."""
 
 
-def hint_lines(choices: Sequence[Choice]) -> list[str]:
+def hint_lines(choices: Sequence[Choice], lang: str = "en") -> list[str]:
     if not choices:
         return []
     best = choices[0].value
     lines = []
     for n, choice in enumerate(choices, 1):
         loss = best - choice.value
-        cost = "best" if n == 1 else f"-{loss:.2f}"
+        cost = translate(lang, "best") if n == 1 else f"-{loss:.2f}"
         lines.append(f"  {n}. {choice.action!s:<28} {choice.value:8.2f}  {cost}")
     return lines
 
 
-def summary_table(review: Review) -> Table:
-    table = Table(title="Review: expected points lost against the best decision")
+def summary_table(review: Review, lang: str = "en") -> Table:
+    table = Table(title=translate(lang, "Review: expected points lost against the best decision"))
     for header, justify in (
         ("Player", "left"),
         ("Score", "right"),
@@ -46,7 +49,13 @@ def summary_table(review: Review) -> Table:
         ("Loss", "right"),
         ("Accuracy", "right"),
     ):
-        table.add_column(header, justify=justify)  # type: ignore[arg-type]
+        # Figures never wrap or shrink to "…": the name gives way on a narrow terminal.
+        table.add_column(
+            translate(lang, header),
+            justify=justify,  # type: ignore[arg-type]
+            no_wrap=header != "Player",
+            min_width=8 if header == "Player" else None,
+        )
     for p in review.players:
         table.add_row(
             p.name,
@@ -59,27 +68,45 @@ def summary_table(review: Review) -> Table:
     return table
 
 
-def decisions_table(
+def listed_decisions(
     review: Review, *, everything: bool = False, players: Sequence[str] | None = None
-) -> Table:
+) -> list[Decision]:
     """The decisions that cost points (all of them with ``everything``), of ``players`` (default all)."""
+    return [
+        d
+        for d in review.decisions
+        if (players is None or d.player in players) and (everything or d.loss >= MISTAKE)
+    ]
+
+
+def decisions_table(
+    review: Review, *, everything: bool = False, players: Sequence[str] | None = None, lang: str = "en"
+) -> RenderableType:
+    """The decisions that cost points (all of them with ``everything``), of ``players`` (default all);
+    a sentence when there are none."""
+    listed = listed_decisions(review, everything=everything, players=players)
+    if not listed:
+        return Text(translate(lang, "No decision cost points." if not everything else "No decisions yet."))
     title = "Every decision" if everything else "Decisions that cost points"
-    table = Table(title=title)
+    # 80 columns hold every column when the actions may wrap between their words; a single player's
+    # name needs no column at all.
+    named = len({d.player for d in listed}) > 1 or len(review.players) > 1
+    table = Table(title=translate(lang, title), padding=(0, 1), collapse_padding=True)
     for header in ("#", "Player", "Round", "Dice", "Left", "Chosen", "Best", "Loss"):
-        # Everything but the name stays on one line; names give way on a narrow terminal.
+        if header == "Player" and not named:
+            continue
         table.add_column(
-            header,
+            translate(lang, header),
             justify="right" if header in ("#", "Round", "Left", "Loss") else "left",
-            no_wrap=header != "Player",
+            no_wrap=header not in ("Player", "Chosen", "Best"),
+            min_width=6 if header in ("Player", "Chosen", "Best") else None,
+            ratio=1 if header in ("Chosen", "Best") else None,
+            # An action is typed back as printed: it wraps, never loses characters to "…".
+            overflow="fold",
         )
-    for d in review.decisions:
-        if players is not None and d.player not in players:
-            continue
-        if not everything and d.loss < MISTAKE:
-            continue
+    for d in listed:
         table.add_row(
-            str(d.number),
-            d.player,
+            *((str(d.number), d.player) if named else (str(d.number),)),
             str(d.round),
             " ".join(map(str, d.dice)),
             str(d.rolls_left),

@@ -25,12 +25,14 @@ from pathlib import Path
 from typing import IO, Any
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from kniffel.cli.errors import CliError, message
 from kniffel.errors import KniffelError
 from kniffel.game import Game
+from kniffel.i18n import translate
 from kniffel.rules import Order, RuleSet
 from kniffel.sheet import ScoreSheet, SheetError
 from kniffel.situation import Situation
@@ -64,9 +66,23 @@ def column_rules(rules: RuleSet, column: str | None) -> RuleSet:
         raise CliError(str(error)) from None
 
 
+class _Count(ProgressColumn):
+    """``done/total unit``, or what is happening while the total is not known yet (the kernels compile
+    before the first sheet is solved or the first game played)."""
+
+    def __init__(self, unit: str, waiting: str) -> None:
+        super().__init__()
+        self.unit, self.waiting = unit, waiting
+
+    def render(self, task: Task) -> Text:
+        if task.total is None:
+            return Text(self.waiting)
+        return Text(f"{task.completed:,.0f}/{task.total:,.0f} {self.unit}")
+
+
 @contextmanager
 def solve_progress(
-    show: bool, label: str, unit: str = "sheets"
+    show: bool, label: str, unit: str = "sheets", lang: str = "en"
 ) -> Iterator[Callable[[int, int], None] | None]:
     """A Rich progress bar on stderr fed by the solver's ``progress(done, total)``; nothing when
     ``show`` is false or stderr is not a terminal."""
@@ -74,10 +90,11 @@ def solve_progress(
     if not show or not console.is_terminal:
         yield None
         return
+    waiting = translate(lang, "compiling the solver, first run only...")
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
-        TextColumn("{task.completed}/{task.total} " + unit),
+        _Count(translate(lang, unit), waiting),
         TimeElapsedColumn(),
         console=console,
         transient=True,
@@ -113,10 +130,11 @@ def stored_seconds(rules: RuleSet) -> float:
     return float(seconds)
 
 
-def solve(rules: RuleSet, *, use_cache: bool, show_progress: bool) -> Solved:
+def solve(rules: RuleSet, *, use_cache: bool, show_progress: bool, lang: str = "en") -> Solved:
     from kniffel.solver import table
 
-    with solve_progress(show_progress, f"Solving {rules.id}") as progress:
+    label = translate(lang, "Solving {rules}", rules=rules.id)
+    with solve_progress(show_progress, label, lang=lang) as progress:
         solution = table(rules, use_cache=use_cache, progress=progress)
     # A table loaded from the cache reports no DP time: a real solve never takes exactly 0 s.
     cached = use_cache and solution.seconds == 0.0
@@ -201,12 +219,12 @@ def advise_situation(situation: Situation) -> tuple[list[dict[str, Any]], bool]:
     return [{"action": str(c.action), "value": c.value} for c in choices], planner.exact
 
 
-def options_table(options: list[dict[str, Any]]) -> Table:
-    table = Table(title="Options, best first (value: expected points still to come)")
+def options_table(options: list[dict[str, Any]], lang: str = "en") -> Table:
+    table = Table(title=translate(lang, "Options, best first (value: expected points still to come)"))
     table.add_column("#", justify="right")
-    table.add_column("Action")
-    table.add_column("Value", justify="right")
-    table.add_column("Loss", justify="right")
+    table.add_column(translate(lang, "Action"))
+    table.add_column(translate(lang, "Value"), justify="right")
+    table.add_column(translate(lang, "Loss"), justify="right")
     best = options[0]["value"] if options else 0.0
     for n, option in enumerate(options, 1):
         table.add_row(str(n), option["action"], f"{option['value']:.2f}", f"{best - option['value']:.2f}")

@@ -167,7 +167,7 @@ class KniffelApp(App[int]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "roll", "Roll"),
         *(Binding(str(n), f"hold({n - 1})", "Hold", show=n == 1, key_display="1-6") for n in range(1, 7)),
-        Binding("enter", "score", "Score", key_display="⏎", priority=True),
+        Binding("enter", "score", "Fill box", key_display="⏎", priority=True),
         Binding("x", "strike", "Strike"),
         Binding("a", "announce", "Announce", show=False),
         Binding("f", "free", "Free throw", show=False),

@@ -8,7 +8,7 @@ CATALOG: dict[str, str] = {
     # keys
     "Roll": "Würfeln",
     "Hold": "Halten",
-    "Score": "Setzen",
+    "Fill box": "Eintragen",
     "Strike": "Streichen",
     "Announce": "Ansagen",
     "Free throw": "Freiwurf",
@@ -62,7 +62,7 @@ CATALOG: dict[str, str] = {
     "Upper bonus: +{points}!": "Bonus oben: +{points}!",
     "{player} wins with {points} points.": "{player} gewinnt mit {points} Punkten.",
     "Tie: {players} share first place with {points} points.": (
-        "Gleichstand: {players} teilen sich Platz 1 mit {points} Punkten."
+        "Gleichstand: {players} teilen sich Platz eins mit {points} Punkten."
     ),
     "r: the review of the game; q: quit.": "r: Analyse des Spiels; q: Ende.",
     "Undone: {action} ({player}).": "Zurückgenommen: {action} ({player}).",
@@ -80,22 +80,23 @@ CATALOG: dict[str, str] = {
     "expected {n} dice, e.g. {example}": "{n} Würfel erwartet, z. B. {example}",
     "nothing to undo": "nichts zurückzunehmen",
     "dice can't be re-rolled: only a score, strike or announcement can be undone": (
-        "Würfe lassen sich nicht wiederholen: nur Eintragen, Streichen und Ansagen lassen sich zurücknehmen"
+        "Würfe lassen sich nicht wiederholen: nur Eintragen, Streichen oder Ansagen kann "
+        "zurückgenommen werden"
     ),
     # score pad, saving
     "Type the {n} dice you threw (esc: cancel)": "Die {n} geworfenen Würfel eingeben (Esc: abbrechen)",
     "Save the game to this file (esc: cancel)": "Das Spiel in diese Datei speichern (Esc: abbrechen)",
     "Saved to {path}; resume with: kniffel play --load {path}": (
-        "Gespeichert in {path}; weiterspielen mit: kniffel play --load {path}"
+        "Gespeichert in {path}; weiter mit: kniffel play --load {path}"
     ),
     "Game saved to {path}; resume with: kniffel play --load {path}": (
-        "Spiel gespeichert in {path}; weiterspielen mit: kniffel play --load {path}"
+        "Spiel gespeichert in {path}; weiter mit: kniffel play --load {path}"
     ),
     "The game is saved in {path}.": "Das Spiel ist in {path} gespeichert.",
     "The game was not saved (play with --save FILE to keep it).": (
         "Das Spiel wurde nicht gespeichert (mit --save DATEI spielen, um es zu behalten)."
     ),
-    "Loading the tables of the {bot} bot...": "Die Tabellen des Bots {bot} werden geladen...",
+    "Loading the tables of the {bot} bot...": "Lade die Tabellen des Bots {bot}...",
     # hints and review
     "Thinking...": "Einen Moment...",
     "Options (expected points to come)": "Möglichkeiten (erwartete Punkte)",
@@ -103,10 +104,10 @@ CATALOG: dict[str, str] = {
     "Values are estimates from single-column tables, not exact.": (
         "Die Werte sind Schätzungen aus Tabellen für einzelne Spalten, nicht exakt."
     ),
-    "Reviewing the game...": "Das Spiel wird analysiert...",
-    "No decisions to review yet.": "Noch keine Entscheidungen zu analysieren.",
+    "Reviewing the game...": "Werte das Spiel aus...",
+    "No decisions to review yet.": "Noch keine Entscheidungen zum Auswerten.",
     "Review: expected points lost against the best decision": (
-        "Analyse: erwartete Punkte, die gegenüber der besten Entscheidung verloren gingen"
+        "Auswertung: erwartete Punkte, die gegenüber der besten Entscheidung verloren gingen"
     ),
     "Decisions that cost points:": "Entscheidungen, die Punkte gekostet haben:",
     "No decision cost points.": "Keine Entscheidung hat Punkte gekostet.",

@@ -1,0 +1,226 @@
+"""The command line's language: chosen before anything is shown, applied to help, messages and errors.
+
+The language is ``--lang`` where given, else the locale (:func:`kniffel.i18n.language_from_environment`).
+It has to be known before Click renders a command's help, so :func:`from_arguments` reads it from the raw
+arguments, and :func:`localized` translates the help of every command and option and the words Typer
+adds itself (``Usage``, ``Options``, its error messages) while the command runs.
+
+The library writes its refusals (:class:`kniffel.errors.KniffelError`) in English, with the details filled
+into fixed sentences. :func:`error_text` translates such a message by matching it against the English
+sentences of the catalog that have fields (``no box {box} in {rules}; boxes: {boxes}``): the matched
+fields are put into the translated sentence, and a field that is itself such a sentence (the reason in
+"action 3 (score x) is illegal: ...") is translated too. A message no sentence matches stays English.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, get_args, get_origin
+
+from kniffel.cli import catalog_de
+from kniffel.i18n import LANGUAGES, language_from_environment, translate
+
+_FIELD = re.compile(r"\{(\w+)(?:![rs])?\}")
+
+ERROR_CATALOGS: dict[str, Mapping[str, str]] = {"de": catalog_de.ERRORS}
+"""Per language, the refusals (English sentence -> translation) that :func:`error_text` reads messages as."""
+
+
+def from_arguments(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> str:
+    """The language asked for with ``--lang X`` (or ``--lang=X``) in ``argv``, else the locale's. An unknown
+    value is left to the command to refuse; the help then stays English."""
+    for index, word in enumerate(argv):
+        value = None
+        if word == "--lang" and index + 1 < len(argv):
+            value = argv[index + 1]
+        elif word.startswith("--lang="):
+            value = word.partition("=")[2]
+        if value is not None:
+            return value if value in LANGUAGES else "en"
+    return language_from_environment(environ)
+
+
+_given_before_the_command: list[str | None] = [None]
+"""``--lang`` as given before the command's name (``kniffel --lang de play``); set for every run."""
+
+
+def set_default(lang: str | None) -> None:
+    """Remember the ``--lang`` given before the command's name, for :func:`choose`."""
+    _given_before_the_command[0] = lang
+
+
+def choose(lang: str | None) -> str:
+    """The language of a command: its ``--lang`` if given (checked), else one given before the command's
+    name, else the locale's."""
+    from kniffel.cli.errors import CliError
+
+    if lang is None:
+        lang = _given_before_the_command[0]
+    if lang is None:
+        return language_from_environment()
+    if lang not in LANGUAGES:
+        raise CliError(f"--lang is one of {', '.join(LANGUAGES)}, got {lang!r}")
+    return lang
+
+
+# --- library messages --------------------------------------------------------------------------------
+
+
+@functools.cache
+def _patterns(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """The catalog's sentences with fields, as patterns matching the English text they produce."""
+    found: list[tuple[re.Pattern[str], str]] = []
+    for english in ERROR_CATALOGS.get(language, {}):
+        pattern, seen, at = [], set(), 0
+        for field in _FIELD.finditer(english):
+            pattern.append(re.escape(english[at : field.start()]))
+            name = field.group(1)
+            pattern.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+            seen.add(name)
+            at = field.end()
+        pattern.append(re.escape(english[at:]))
+        found.append((re.compile("".join(pattern), re.DOTALL), english))
+    # Longer sentences first: "a is b: c" must not be read by a shorter "a: c".
+    found.sort(key=lambda item: -len(_FIELD.sub("", item[1])))
+    return tuple(found)
+
+
+def error_text(language: str, text: str) -> str:
+    """A library message in ``language``: exactly as catalogued, or matched against a catalogued sentence
+    with fields (see the module docstring); else unchanged."""
+    if language == "en":
+        return text
+    if text in ERROR_CATALOGS.get(language, {}):
+        # Only refusals: a field such as an action ("free") or a box is not a word of the interface.
+        return translate(language, text)
+    for pattern, english in _patterns(language):
+        match = pattern.fullmatch(text)
+        if match:
+            fields = {name: error_text(language, value) for name, value in match.groupdict().items()}
+            return translate(language, _FIELD.sub(lambda m: "{" + m.group(1) + "}", english), **fields)
+    return text
+
+
+# --- help ----------------------------------------------------------------------------------------------
+
+
+@contextmanager
+def localized(command: Any, language: str) -> Iterator[None]:
+    """While in the block: the help of ``command``, its subcommands and their parameters in ``language``,
+    and the words Typer adds itself (``Usage``, ``Options``, its error messages); option values named
+    plainly (``N``, ``FILE``, nothing for a flag) where Typer would show Python types (``<int>``).
+    The command's help is translated in place; Typer's own words are restored on leaving."""
+    _plain_metavars(command)
+    if language == "en":
+        yield
+        return
+    _localize_command(command, language)
+    with _typer_words(language):
+        yield
+
+
+def _localize_command(command: Any, language: str) -> None:
+    def words(text: str | None) -> str | None:
+        # Docstrings wrap at the source's line length: the catalog holds each paragraph on one line.
+        if text is None:
+            return None
+        paragraphs = (" ".join(part.split()) for part in text.split("\n\n"))
+        return "\n\n".join(translate(language, part) for part in paragraphs)
+
+    command.help = words(command.help)
+    command.short_help = words(command.short_help)
+    for usage_word in ("options_metavar", "subcommand_metavar"):
+        if isinstance(getattr(command, usage_word, None), str):
+            setattr(command, usage_word, translate(language, getattr(command, usage_word)))
+    for param in command.params:
+        if getattr(param, "help", None):
+            param.help = words(param.help)
+        if isinstance(param.metavar, str):
+            param.metavar = translate(language, param.metavar)
+    _wrap_help_option(command, language)
+    for sub in getattr(command, "commands", {}).values():
+        _localize_command(sub, language)
+
+
+def _wrap_help_option(command: Any, language: str) -> None:
+    """``--help`` (made afresh for each run) without a type shown, its text in ``language``."""
+    original = command.get_help_option
+
+    def get_help_option(ctx: Any) -> Any:
+        option = original(ctx)
+        if option is not None:
+            option.metavar = ""
+            option.help = translate(language, option.help)
+        return option
+
+    command.get_help_option = get_help_option
+
+
+_TYPER_CONSTANTS = (
+    "DEFAULT_STRING",
+    "ENVVAR_STRING",
+    "REQUIRED_LONG_STRING",
+    "ARGUMENTS_PANEL_TITLE",
+    "OPTIONS_PANEL_TITLE",
+    "COMMANDS_PANEL_TITLE",
+    "ERRORS_PANEL_TITLE",
+    "ABORTED_TEXT",
+    "RICH_HELP",
+)
+
+
+@contextmanager
+def _typer_words(language: str) -> Iterator[None]:
+    """Typer's own words in ``language``: its panel titles, the usage line and its error messages."""
+    from typer import rich_utils
+    from typer._click.formatting import HelpFormatter
+
+    saved: dict[str, Any] = {name: getattr(rich_utils, name) for name in _TYPER_CONSTANTS}
+    write_usage, format_error = HelpFormatter.write_usage, rich_utils.rich_format_error
+
+    def usage(self: HelpFormatter, prog: str, args: str = "", prefix: str | None = None) -> None:
+        write_usage(self, prog, args, translate(language, "Usage: ") if prefix is None else prefix)
+
+    def error(exception: Any) -> None:
+        english = exception.format_message
+        exception.format_message = lambda: error_text(language, english())
+        format_error(exception)
+
+    try:
+        for name, value in saved.items():
+            setattr(rich_utils, name, translate(language, value))
+        HelpFormatter.write_usage = usage  # type: ignore[method-assign]
+        setattr(rich_utils, "rich_format_error", error)  # noqa: B010 (typed for Click's exception only)
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(rich_utils, name, value)
+        HelpFormatter.write_usage = write_usage  # type: ignore[method-assign]
+        rich_utils.rich_format_error = format_error
+
+
+_METAVARS = {bool: "", int: "N", float: "N", Path: "FILE", str: "TEXT"}
+
+
+def _plain_metavars(command: Any) -> None:
+    for param in command.params:
+        if param.param_type_name == "argument":
+            # An argument's metavar names it already; Typer would add its Python type.
+            param.display_type_rich = lambda ctx: None
+            continue
+        if param.param_type_name != "option" or param.metavar is not None:
+            continue
+        annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+        if get_origin(annotation) is list:  # a repeatable option: one value each time
+            (annotation,) = get_args(annotation)
+        if getattr(param, "is_flag", False):
+            param.metavar = ""
+        elif isinstance(annotation, type) and annotation in _METAVARS:
+            param.metavar = _METAVARS[annotation]
+    _wrap_help_option(command, "en")
+    for sub in getattr(command, "commands", {}).values():
+        _plain_metavars(sub)

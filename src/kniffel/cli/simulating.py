@@ -1,0 +1,109 @@
+"""``kniffel simulate``: many games by one strategy, their score distribution, a histogram and a CSV.
+
+Every file the command will write is checked before the games are played (a simulation can take
+minutes, and its result should not be lost to a typo in a file name).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from kniffel.cli import solving
+from kniffel.cli.errors import CliError
+from kniffel.i18n import translate
+from kniffel.rules import RuleSet
+from kniffel.session import check_writable
+from kniffel.simulate import MAX_GAMES, SimulationResult, plot_histogram, simulate
+
+PLOT_FORMATS = ("png", "svg", "pdf")
+"""Histogram formats that matplotlib's Agg canvas writes without further libraries."""
+
+__all__ = ["MAX_GAMES", "PLOT_FORMATS", "check_plot", "percentiles_table", "run", "write_scores"]
+
+
+def check_plot(path: Path) -> None:
+    """Refuse a histogram that could not be drawn: no matplotlib, an unknown format, an unwritable file."""
+    suffix = path.suffix.lower().lstrip(".")
+    if suffix not in PLOT_FORMATS:
+        raise CliError(
+            f"--plot {path}: the file name ends in one of {', '.join('.' + f for f in PLOT_FORMATS)}"
+        )
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise CliError("--plot needs matplotlib: pip install matplotlib") from None
+    check_writable(path)
+
+
+def write_scores(result: SimulationResult, path: Path) -> None:
+    """Every game's final score, one row a game: ``game,score`` (games numbered from 1)."""
+    with path.open("w", encoding="utf-8", newline="") as stream:
+        writer = csv.writer(stream)
+        writer.writerow(["game", "score"])
+        writer.writerows(enumerate(result.scores.tolist(), 1))
+
+
+def percentiles_table(result: SimulationResult, lang: str = "en") -> Table:
+    """The spread of the final scores: the extremes and the percentiles, in one row."""
+    table = Table(title=translate(lang, "Final scores: percentiles"), header_style="bold")
+    cells = [("min", str(result.min))]
+    cells += [(f"{p}%", f"{v:g}") for p, v in result.percentiles.items()]
+    cells.append(("max", str(result.max)))
+    for name, _ in cells:
+        table.add_column(name, justify="right", no_wrap=True)
+    table.add_row(*(value for _, value in cells))
+    return table
+
+
+def run(
+    rules: RuleSet,
+    *,
+    strategy: str,
+    games: int,
+    seed: int,
+    plot: Path | None,
+    scores: Path | None,
+    json_output: bool,
+    lang: str,
+) -> None:
+    """The ``simulate`` command: check the output files, play, report."""
+    if games > MAX_GAMES:
+        raise CliError(f"--games is at most {MAX_GAMES:,}, got {games:,}")
+    if plot is not None:
+        check_plot(plot)
+    if scores is not None:
+        check_writable(scores)
+    label = translate(lang, "Playing {rules}", rules=rules.id)
+    with solving.solve_progress(not json_output, label, "games", lang=lang) as progress:
+        result = simulate(rules, strategy=strategy, games=games, seed=seed, progress=progress)
+    if plot is not None:
+        plot_histogram(result, plot)
+    if scores is not None:
+        write_scores(result, scores)
+    if json_output:
+        print(json.dumps(result.to_json()))
+        return
+    console = Console(highlight=False)
+    console.print(
+        translate(
+            lang,
+            "{rules} ({strategy}): {games} games, mean {mean} (± {stderr}), sd {std}, {speed} games/s",
+            rules=rules.id,
+            strategy=strategy,
+            games=f"{result.games:,}",
+            mean=f"{result.mean:.2f}",
+            stderr=f"{result.stderr:.2f}",
+            std=f"{result.std:.2f}",
+            speed=f"{result.games_per_second:,.0f}",
+        )
+    )
+    console.print(percentiles_table(result, lang))
+    if plot is not None:
+        console.print(translate(lang, "Histogram written to {path}", path=plot))
+    if scores is not None:
+        console.print(translate(lang, "Scores written to {path}", path=scores))

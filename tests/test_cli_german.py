@@ -1,0 +1,221 @@
+"""``--lang de`` (or a German locale): every word the command line shows is German, errors included.
+
+The action grammar (``roll keep 3 3``, ``score chance``) and the situation text are the same in every
+language (they are typed back at the prompt and into ``--situation``), so the transcript checks leave out
+the lines that quote them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+import typer.main
+from typer.testing import CliRunner
+
+from kniffel.cli import app, catalog_de
+from kniffel.cli.language import error_text
+from kniffel.i18n import translate
+
+ENGLISH_WORDS = (
+    "Round",
+    "Dice",
+    "points",
+    "Winner",
+    "wins",
+    "Total",
+    "Upper",
+    "Lower",
+    "Best options",
+    "Review",
+    "Player",
+    "Decisions",
+    "Accuracy",
+    "Loss",
+    "error",
+    "Bye",
+    "type help",
+    "Undone",
+    "saved",
+    "turn",
+    "Final",
+    "nothing",
+    "cannot",
+    "only",
+    "already",
+    "Box",
+    "Sum",
+    "Extra bonus",
+    "Type the",
+    "to play",
+    "throw",
+)
+"""Words of the English interface that must not reach a German user."""
+
+
+def invoke(args: list[str], input: str | None = None, env: dict[str, str] | None = None) -> Any:
+    return CliRunner().invoke(app, args, input=input, env=env)
+
+
+def shown_words(transcript: str) -> str:
+    """The transcript without the lines that quote actions or situations (the shared grammar)."""
+    kept = []
+    for line in transcript.splitlines():
+        quoted = line.startswith(("Situation:", "  score ", "  strike", "  announce")) or re.match(
+            r"^\s+\d+\. (roll|free|score|strike|announce)", line
+        )
+        if not quoted:
+            # The prompt echoes what was typed: the player's name and the dice, then a command.
+            kept.append(line.split("> ", 1)[0] if re.match(r"^\w+( \[[\d ]+\])?> ", line) else line)
+    return "\n".join(kept)
+
+
+def assert_german(transcript: str) -> None:
+    text = shown_words(transcript)
+    found = [word for word in ENGLISH_WORDS if re.search(rf"\b{re.escape(word)}\b", text)]
+    assert not found, (found, text)
+
+
+def test_a_german_game_shows_no_english(tmp_path: Any) -> None:
+    script = (
+        "help\nhint\nr\nkeep 7\nhint 2\no\nx zzz\ns Dreierpasch\nundo\ns Dreierpasch\nsheet\nreview\n"
+        + "".join("r\ns chance\n" for _ in range(2))
+        + "save\nfoo\nq\n"
+    )
+    path = tmp_path / "g.json"
+    result = invoke(
+        ["play", "--lang", "de", "-p", "Ada", "-p", "bot", "--seed", "5", "--save", str(path)], script
+    )
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Fehler: " in out
+    assert "Runde 1 von 13" in out
+    assert "Würfel" in out
+    assert_german(out)
+
+
+def test_a_finished_german_game_and_its_review(tmp_path: Any) -> None:
+    boxes = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind", "four_of_a_kind"]
+    boxes += ["full_house", "small_straight", "large_straight", "yahtzee", "chance"]
+    script = "".join(f"r\nx {box}\n" for box in boxes) + "j\n"
+    result = invoke(["play", "--lang", "de", "-r", "yahtzee", "-p", "Ada", "--seed", "2"], script)
+    assert result.exit_code == 0, result.output
+    assert "Sieg: Ada" in result.stdout
+    assert "Auswertung" in result.stdout
+    assert_german(result.stdout)
+
+
+def test_a_german_locale_is_used_without_lang() -> None:
+    result = invoke(["play", "-p", "Ada", "--seed", "1"], "r\nq\n", env={"LANG": "de_DE.UTF-8", "LC_ALL": ""})
+    assert "Runde 1 von 13" in result.stdout
+    assert "Tschüss." in result.stdout
+
+
+def main_output(args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> str:
+    from kniffel.cli import main
+
+    monkeypatch.setenv("COLUMNS", "100")
+    with pytest.raises(SystemExit):
+        main(args)
+    captured = capsys.readouterr()
+    return " ".join(re.sub(r"[│╭╮╰╯─]+", " ", captured.out + captured.err).split())
+
+
+def test_help_in_german(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    text = main_output(["play", "--help", "--lang", "de"], capsys, monkeypatch)
+    assert "Aufruf: kniffel play" in text
+    assert "Optionen" in text
+    assert "Ein Spiel im Terminal" in text
+    assert "Diese Hilfe zeigen und beenden." in text
+    assert "Show this message" not in text
+    assert "Usage" not in text
+    assert "Play a game" not in text
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    assert "Befehle" in main_output(["--help"], capsys, monkeypatch)
+    # The English help is whole again afterwards: nothing of the German run stays behind.
+    monkeypatch.setenv("LANG", "C")
+    english = main_output(["play", "--help"], capsys, monkeypatch)
+    assert "Usage: kniffel play" in english
+    assert "Show this message and exit." in english
+
+
+def test_every_help_text_has_a_german_translation() -> None:
+    command = typer.main.get_command(app)
+    missing = []
+
+    def walk(cmd: Any) -> None:
+        texts = [cmd.help, *(getattr(p, "help", None) for p in cmd.params)]
+        for text in filter(None, texts):
+            for paragraph in text.split("\n\n"):
+                english = " ".join(paragraph.split())
+                if translate("de", english) == english:
+                    missing.append(english)
+        for sub in getattr(cmd, "commands", {}).values():
+            walk(sub)
+
+    walk(command)
+    assert not missing
+
+
+def test_german_errors_from_the_library_and_the_command_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result = invoke(["score", "--lang", "de", "-r", "nosuch", "12345"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("kniffel: Fehler: unbekannter Regelsatz 'nosuch'; zur Wahl: ")
+    game = invoke(["play", "--lang", "de", "-p", "Ada", "--seed", "1"], "keep 6\nr\nkeep 6\nq\n")
+    assert "Fehler: vor dem ersten Wurf gibt es nichts zu behalten" in game.stdout
+    assert "Fehler: nur liegende Würfel lassen sich behalten: " in game.stdout
+    assert "Unbekannte Option: --bogus" in main_output(
+        ["simulate", "--bogus", "--lang", "de"], capsys, monkeypatch
+    )
+
+
+def test_error_sentences_with_fields_translate_nested_reasons() -> None:
+    text = "action 3 (score chance) is illegal: chance is already filled"
+    assert error_text("de", text) == "Aktion 3 (score chance) ist nicht erlaubt: chance ist schon gefüllt"
+    assert error_text("de", "something new") == "something new"
+    assert error_text("en", text) == text
+
+
+def test_every_catalogued_sentence_keeps_its_fields() -> None:
+    field = re.compile(r"\{(\w+)")
+    for english, german in {**catalog_de.UI, **catalog_de.ERRORS}.items():
+        assert sorted(field.findall(english)) == sorted(field.findall(german)), english
+
+
+def test_the_default_rule_set_in_german() -> None:
+    result = invoke(["rules", "kniffel", "--lang", "de"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    for german in ("Quelle", "Spielblock", "Pflicht-Joker", "Summe der Einser", "Bedeutung", "Englisch"):
+        assert german in result.stdout
+    for english in ("Source", "Sheet", "forced joker", "sum of", "Meaning", "Label"):
+        assert english not in result.stdout
+
+
+def test_lang_before_the_command_and_a_language_we_do_not_speak(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("sqlalchemy")
+    import kniffel.web
+
+    monkeypatch.setattr(kniffel.web, "serve", lambda *a, **k: pytest.fail("the server started"))
+    german = invoke(["--lang", "de", "serve", "--database-url", "nonsense://x"])
+    assert german.exit_code == 2
+    assert german.stderr == "kniffel: Fehler: nonsense://x: unbekannte Art von Datenbank 'nonsense'\n"
+    french = invoke(["--lang", "fr", "rules"])
+    assert french.exit_code == 2
+    assert french.stderr == "kniffel: error: --lang is one of en, de, got 'fr'\n"
+    # The next command, without --lang, is in the locale's language again.
+    assert "Rule sets" in invoke(["rules"], env={"LANG": "C", "LC_ALL": ""}).stdout
+
+
+def test_the_usage_line_and_placeholders_in_german(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = main_output(["--lang", "de"], capsys, monkeypatch)
+    assert "Aufruf: kniffel [OPTIONEN] BEFEHL [ARGUMENTE]..." in text
+    score = main_output(["score", "--help", "--lang", "de"], capsys, monkeypatch)
+    assert "Aufruf: kniffel score [OPTIONEN] [WÜRFEL]..." in score
+    assert "FELD=PUNKTE,..." in score

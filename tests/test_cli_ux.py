@@ -1,0 +1,328 @@
+"""The command line as a new user meets it: each rough edge of the terminal-game issue, reproduced."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from kniffel.cli import app
+from kniffel.cli.errors import CliError
+from kniffel.cli.parsing import resolve_box
+from kniffel.cli.reviewing import decisions_table, summary_table
+from kniffel.review import Decision, PlayerSummary, Review
+from kniffel.rules import get as get_rules
+
+
+def invoke(args: list[str], input: str | None = None) -> Any:
+    return CliRunner().invoke(app, args, input=input)
+
+
+def flat(text: str) -> str:
+    """Help text without its frame and line breaks."""
+    return re.sub(r"[│\s]+", " ", text)
+
+
+def one_line_error(result: Any) -> str:
+    assert result.exit_code == 2, result.output
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert "Traceback" not in result.output
+    text: str = result.stderr
+    return text
+
+
+# --- play ---------------------------------------------------------------------------------------------
+
+
+def test_the_hint_for_throwing_everything_is_roll_and_the_prompt_takes_it() -> None:
+    # printf 'r\nhint\nroll\n' | kniffel play -r yahtzee -p You --seed 1, as a user runs it
+    command = [sys.executable, "-m", "kniffel", "play", "-r", "yahtzee", "-p", "You", "--seed", "1"]
+    environment = {**os.environ, "LANG": "C", "LC_ALL": "", "COLUMNS": "80"}
+    result = subprocess.run(
+        command,
+        input="r\nhint\nroll\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=environment,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    hints = result.stdout.split("Best options")[1].split("You [")[0]
+    assert re.search(r"^  \d\. roll +\d", hints, re.MULTILINE)
+    assert "reroll" not in result.stdout
+    assert "error" not in result.stdout
+    assert result.stdout.count("(1 roll left)") == 1
+
+
+def test_a_save_file_that_cannot_be_written_is_named_before_the_game(tmp_path: Path) -> None:
+    missing = one_line_error(invoke(["play", "-p", "bot", "--save", "/nonexistent/dir/g.json"]))
+    assert "/nonexistent/dir/g.json: the folder /nonexistent/dir does not exist" in missing
+    folder = invoke(["play", "-p", "bot", "--save", str(tmp_path)])
+    assert f"{tmp_path}: is a folder, not a file" in one_line_error(folder)
+    assert ".tmp" not in missing + folder.stderr
+    assert folder.stdout == ""  # refused before any turn is played
+
+
+def test_a_save_that_cannot_be_written_mid_game_names_the_users_path(tmp_path: Path) -> None:
+    target = tmp_path / "sub" / "g.json"
+    result = invoke(["play", "-p", "Ada", "--seed", "1"], f"r\nsave {target}\nq\n")
+    assert f"error: {target}: the folder {target.parent} does not exist" in result.stdout
+
+
+def saved_game(tmp_path: Path, **cli: Any) -> Path:
+    path = tmp_path / "g.json"
+    result = invoke(["play", "-p", "Ada", "--seed", "4", "--save", str(path)], "r\ns chance\nq\n")
+    assert result.exit_code == 0, result.output
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["cli"].update(cli)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("drawn", [10**30, 1e30, -1, "5"])
+def test_an_impossible_dice_count_in_a_save_is_refused_not_skipped(tmp_path: Path, drawn: object) -> None:
+    path = saved_game(tmp_path, drawn=drawn)
+    error = one_line_error(invoke(["play", "--load", str(path)], "q\n"))
+    assert "damaged dice record" in error
+
+
+def test_the_language_is_kept_in_the_save_and_used_on_load(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    invoke(["play", "-p", "Ada", "--seed", "4", "--lang", "de", "--save", str(path)], "r\nq\n")
+    assert json.loads(path.read_text(encoding="utf-8"))["cli"]["lang"] == "de"
+    resumed = invoke(["play", "--load", str(path)], "q\n")
+    assert "Tschüss." in resumed.stdout
+    english = invoke(["play", "--load", str(path), "--lang", "en"], "q\n")
+    assert "Bye." in english.stdout
+
+
+def test_a_score_pad_takes_bare_dice() -> None:
+    script = "6 6 6 1 2\n6 6 6 6 3\ns sixes\n"
+    result = invoke(["play", "-r", "yahtzee", "-p", "Ada", "--pad"], script)
+    assert result.exit_code == 0, result.output
+    assert "error" not in result.stdout
+    assert "Ada: 24 points in Sixes." in result.stdout
+    again = invoke(["play", "-r", "yahtzee", "-p", "Ada", "--pad"], "1 2 3 4 5\n1 2 3 4 5\ns chance\n")
+    assert "error" not in again.stdout
+    assert "Ada: 15 points in Chance." in again.stdout
+
+
+def test_sentences_read_well_for_a_player_called_you() -> None:
+    result = invoke(["play", "-r", "yahtzee", "-p", "You", "--seed", "1"], "r\ns chance\n")
+    assert "You's" not in result.stdout
+    assert "You scores" not in result.stdout
+    assert re.search(r"^You: \d+ points in Chance\.$", result.stdout, re.MULTILINE)
+    assert "Round 2 of 13, You to play" in result.stdout
+
+
+def test_the_estimate_note_comes_once_a_game() -> None:
+    result = invoke(["play", "-r", "kniffel-3col", "-p", "Ada", "--seed", "3"], "r\nhint 1\nhint 1\nq\n")
+    assert result.stdout.count("estimates") == 1
+
+
+def test_play_json_help_says_what_is_shown() -> None:
+    result = invoke(["play", "-p", "bot", "--json", "--seed", "1"])
+    assert result.exit_code == 0
+    assert result.stderr == ""
+    human = invoke(["play", "-p", "Ada", "--json", "--seed", "1"], "q\n")
+    assert "Ada>" in human.stderr
+    assert "a game of bots only is not shown" in flat(invoke(["play", "--help"]).stdout)
+
+
+# --- box names ----------------------------------------------------------------------------------------
+
+
+def test_box_names_are_the_same_everywhere() -> None:
+    yahtzee = get_rules("yahtzee")
+    assert resolve_box(yahtzee, "Zweier") == "twos"
+    with pytest.raises(CliError, match=r"did you mean chance\?$"):
+        resolve_box(yahtzee, "chnace")
+    with pytest.raises(CliError) as refused:
+        resolve_box(get_rules("kniffel-4col"), "qwertz")
+    assert "4:chance" not in str(refused.value)  # no list of all 52 boxes
+    by_label = invoke(["score", "-r", "yahtzee", "--sheet", "Zweier=6", "--json", "12345"])
+    by_id = invoke(["score", "-r", "yahtzee", "--sheet", "twos=6", "--json", "12345"])
+    assert by_label.exit_code == 0, by_label.output
+    assert by_label.stdout == by_id.stdout
+    column = ["advise", "-r", "kniffel-3col", "--column", "1", "--dice", "12345", "--json"]
+    named = invoke([*column, "--sheet", "1:ones=3"])
+    plain = invoke([*column, "--sheet", "ones=3"])
+    assert named.exit_code == 0, named.output
+    assert named.stdout == plain.stdout
+    assert "2:ones is not in column 1" in one_line_error(invoke([*column, "--sheet", "2:ones=3"]))
+
+
+def test_advise_needs_no_rolls_left_and_n_means_games_only() -> None:
+    default = invoke(["advise", "-r", "yahtzee", "--dice", "12345", "--json"])
+    given = invoke(["advise", "-r", "yahtzee", "--dice", "12345", "--rolls-left", "2", "--json"])
+    assert default.exit_code == 0, default.output
+    assert default.stdout == given.stdout
+    assert invoke(["advise", "-r", "yahtzee", "--dice", "12345", "-n", "1"]).exit_code == 2
+
+
+# --- help ---------------------------------------------------------------------------------------------
+
+
+def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    from kniffel.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    out = capsys.readouterr()
+    return int(exit_.value.code or 0), out.out, out.err
+
+
+def test_version_and_help_without_python_types(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_main(["--version"], capsys)
+    assert status == 0
+    assert re.fullmatch(r"kniffel \d+\.\d+\.\d+\n", out)
+    for command in ("play", "simulate", "advise", "score", "review", "solve", "rules", "serve"):
+        status, out, _ = run_main([command, "--help"], capsys)
+        assert status == 0
+        assert not re.search(r"<(bool|int|str|list|path|float)", out), (command, out)
+    _, out, _ = run_main(["play", "--help"], capsys)
+    assert "default: kniffel" in flat(out)
+
+
+# --- review -------------------------------------------------------------------------------------------
+
+
+def wide_review() -> Review:
+    decisions = [
+        Decision(n, name, 3, (3, 4, 5, 6, 6), 0, "score 4:three_of_a_kind", 1000.5, "score 2:chance", 1123.25)
+        for n, name in ((12, "Ada Lovelace"), (13, "Bot 2"))
+    ]
+    players = [PlayerSummary(name, 1234, 328, 250, 52, 123.45) for name in ("Ada Lovelace", "Bot 2")]
+    return Review("kniffel-4col", {}, False, decisions, players)
+
+
+def test_review_tables_fit_80_columns_without_losing_figures() -> None:
+    console = Console(width=80, record=True, color_system=None)
+    review = wide_review()
+    console.print(summary_table(review))
+    console.print(decisions_table(review))
+    text = console.export_text()
+    assert "…" not in text
+    assert "Player" in text
+    assert "Ada" in text
+    assert "122.75" in text
+    assert "123.45" in text
+    assert "1234" in text
+    rows = [line.split("│") for line in text.splitlines() if line.startswith("│")]
+    chosen = "".join(row[6].strip() for row in rows[-6:-3])  # the first decision's lines
+    assert chosen == "score4:three_of_a_kind"
+    assert max(len(line) for line in text.splitlines()) <= 80
+
+
+def test_no_decision_that_cost_points_is_a_sentence_not_an_empty_table() -> None:
+    review = wide_review()
+    perfect = Review(review.rules, {}, True, [], review.players)
+    console = Console(width=80, record=True, color_system=None)
+    console.print(decisions_table(perfect))
+    assert console.export_text().strip() == "No decision cost points."
+
+
+# --- simulate -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("games", ["1000000000000", "99999999999999999999"])
+def test_huge_game_counts_get_one_line_naming_the_limit(games: str) -> None:
+    error = one_line_error(invoke(["simulate", "--games", games]))
+    assert "--games is at most 10,000,000" in error
+
+
+@pytest.mark.parametrize(
+    ("name", "error"),
+    [("hist.jpg", "ends in one of .png, .svg, .pdf"), ("missing/hist.png", "does not exist")],
+)
+def test_a_plot_that_cannot_be_drawn_is_refused_before_the_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, error: str
+) -> None:
+    import kniffel.cli.simulating as simulating
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the simulation ran")
+
+    monkeypatch.setattr(simulating, "simulate", never)
+    assert error in one_line_error(invoke(["simulate", "--plot", str(tmp_path / name)]))
+
+
+def test_plotting_without_matplotlib_is_refused_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    error = one_line_error(
+        invoke(["simulate", "-r", "yahtzee", "--strategy", "bot", "--plot", str(tmp_path / "h.png")])
+    )
+    assert "needs matplotlib" in error
+
+
+def test_simulate_reports_percentiles_and_writes_every_score(tmp_path: Path) -> None:
+    scores = tmp_path / "scores.csv"
+    args = ["simulate", "-r", "yahtzee", "--strategy", "bot", "-n", "20", "--seed", "2"]
+    result = invoke([*args, "--json", "--scores", str(scores)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert list(data["percentiles"]) == ["1", "5", "10", "25", "50", "75", "90", "95", "99"]
+    assert data["percentiles"]["50"] == data["median"]
+    rows = scores.read_text(encoding="utf-8").splitlines()
+    assert rows[0] == "game,score"
+    assert len(rows) == 21
+    assert min(int(row.split(",")[1]) for row in rows[1:]) == data["min"]
+    table = invoke(args)
+    assert "25%" in table.stdout
+    assert "99%" in table.stdout
+
+
+# --- serve --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "error"),
+    [
+        ("nonsense://x", "unknown kind of database 'nonsense'"),
+        ("sqlite:////nonexistent/dir/k.sqlite3", "the folder /nonexistent/dir does not exist"),
+        ("not a url at all", "is not a database URL"),
+    ],
+)
+def test_serve_names_a_bad_database_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, url: str, error: str
+) -> None:
+    pytest.importorskip("sqlalchemy")
+    import kniffel.web
+
+    monkeypatch.setattr(kniffel.web, "serve", lambda *a, **k: pytest.fail("the server started"))
+    assert error in one_line_error(invoke(["serve", "--database-url", url]))
+
+
+def test_serve_names_an_unreachable_postgresql(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("psycopg")
+    import kniffel.web
+
+    monkeypatch.setattr(kniffel.web, "serve", lambda *a, **k: pytest.fail("the server started"))
+    error = one_line_error(invoke(["serve", "--database-url", "postgresql+psycopg://u@127.0.0.1:1/k"]))
+    assert "cannot connect" in error
+
+
+def test_the_progress_bar_says_the_solver_compiles_before_it_knows_a_total() -> None:
+    from rich.progress import Progress
+
+    from kniffel.cli.solving import _Count
+
+    column = _Count("sheets", "compiling the solver, first run only...")
+    with Progress(column, disable=True) as progress:
+        task = progress.add_task("Solving", total=None)
+        assert str(column.render(progress.tasks[task])) == "compiling the solver, first run only..."
+        progress.update(task, completed=5, total=1200)
+        assert str(column.render(progress.tasks[task])) == "5/1,200 sheets"
