@@ -1,6 +1,7 @@
 """The layer arrows of the package, as a test: a module imports only from its own layer or lower ones.
 
-    errors, dice, keeps, i18n -> rules -> sheet, game -> solver -> planning -> bots -> review, simulate
+    errors, dice, keeps, i18n -> rules -> sheet, game -> solver -> planning -> bots -> review, simulate,
+    tournament, cluster
     -> front ends (cli, web, tui, env)
 
 Every import counts, including those made inside functions or only for type checking: a lazy import is
@@ -26,7 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("kniffel.solver",),
     ("kniffel.planning",),
     ("kniffel.bots",),
-    ("kniffel.review", "kniffel.simulate"),
+    ("kniffel.review", "kniffel.simulate", "kniffel.tournament", "kniffel.cluster"),
     ("kniffel.cli", "kniffel.web", "kniffel.tui", "kniffel.env", "kniffel.__main__"),
 )
 FRONT_ENDS = LAYERS[-1]
