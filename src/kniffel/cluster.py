@@ -122,7 +122,7 @@ def run(
                 progress(done, total)
     except BaseException:
         for ref in pending:
-            ray.cancel(ref, recursive=True)
+            ray.cancel(ref, force=True)
         raise
     return [results[i] for i in range(len(calls))]
 
