@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from kniffel import cluster, rules
 from kniffel.cli import app
 from kniffel.cluster import ClusterError
-from kniffel.simulate import SimulationResult, simulate
+from kniffel.simulate import SimulationError, SimulationResult, combine, play_chunk, simulate
 from kniffel.tournament import tournament
 
 KNIFFEL = rules.get("kniffel")
@@ -46,6 +46,17 @@ def ray_session(solver_cache: Path, pytestconfig: pytest.Config) -> Iterator[Any
 def same(a: SimulationResult, b: SimulationResult) -> None:
     assert np.array_equal(a.scores, b.scores)
     assert {**a.to_json(), "seconds": 0} == {**b.to_json(), "seconds": 0}
+
+
+@pytest.mark.parametrize("strategy", ["bot:optimal", "bot"])
+def test_chunks_of_a_simulation_add_up_to_the_whole_run(strategy: str) -> None:
+    games = 3 if strategy == "bot" else 500
+    whole = simulate(KNIFFEL, strategy=strategy, games=games, seed=4)
+    cut = [play_chunk(KNIFFEL, strategy, 4, first, size) for first, size in cluster.spans(games, 2)]
+    assert [chunk.first_game for chunk in cut] == [0, (games + 1) // 2]
+    same(combine(KNIFFEL, strategy, 4, cut[::-1]), whole)
+    with pytest.raises(SimulationError, match="consecutive"):
+        combine(KNIFFEL, strategy, 4, cut[1:])
 
 
 def test_optimal_play_gives_the_in_process_games_whatever_the_chunks(ray_session: Any) -> None:

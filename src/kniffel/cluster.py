@@ -76,7 +76,7 @@ def connect(address: str, *, cpus: int | None = None) -> int:
     if not ray.is_initialized():
         if not address.strip():
             raise ClusterError("the cluster address is empty: give 'local' or the address of a Ray cluster")
-        options: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": False}
+        options: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
         try:
             if address == LOCAL:
                 ray.init(num_cpus=cpus, include_dashboard=False, **options)

@@ -165,17 +165,17 @@ def check_request(strategy: str, games: int, seed: int) -> None:
 
 @dataclass(frozen=True)
 class Chunk:
-    """Games ``first_game``, ``first_game + 1``... of a simulation, game by game: the part of a run that
-    :func:`play_chunk` plays in one place and :func:`combine` adds up, so that a run split over processes
-    or machines gives the result of one run."""
+    """Games ``first_game``, ``first_game + 1``... of a simulation: their scores and bonus counts, the part
+    of a run that :func:`play_chunk` plays in one place and :func:`combine` adds up, so that a run split
+    over processes or machines gives the result of one run."""
 
     first_game: int
     scores: npt.NDArray[np.int64]
-    upper_bonuses: npt.NDArray[np.int64]
-    """Columns that reached the upper bonus, per game."""
-    fives: npt.NDArray[np.int64]
-    """Columns with points in the five-of-a-kind box, per game."""
-    extra_bonuses: npt.NDArray[np.int64]
+    upper_bonuses: int
+    """Columns that reached the upper bonus, in all the chunk's games."""
+    fives: int
+    """Columns with points in the five-of-a-kind box."""
+    extra_bonuses: int
     seconds: float
     columns: int
     expected: float | None
@@ -203,10 +203,15 @@ def play_chunk(
 
 
 def combine(rules: RuleSet, strategy: str, seed: int, chunks: Sequence[Chunk]) -> SimulationResult:
-    """The result of the run whose games ``chunks`` hold (in any order, together every game once)."""
+    """The result of the run whose games ``chunks`` hold (in any order; together games 0, 1... once
+    each)."""
     ordered = sorted(chunks, key=lambda chunk: chunk.first_game)
-    if not ordered or any(a.first_game + a.scores.shape[0] != b.first_game for a, b in pairwise(ordered)):
-        raise SimulationError("the chunks of a simulation must hold consecutive games")
+    if (
+        not ordered
+        or ordered[0].first_game != 0
+        or any(a.first_game + a.scores.shape[0] != b.first_game for a, b in pairwise(ordered))
+    ):
+        raise SimulationError("the chunks of a simulation must hold consecutive games from game 0")
     first = ordered[0]
     games = sum(chunk.scores.shape[0] for chunk in ordered)
     cells = games * first.columns
@@ -217,11 +222,9 @@ def combine(rules: RuleSet, strategy: str, seed: int, chunks: Sequence[Chunk]) -
         seed,
         np.concatenate([chunk.scores for chunk in ordered]),
         sum(chunk.seconds for chunk in ordered),
-        upper_bonus_rate=sum(int(chunk.upper_bonuses.sum()) for chunk in ordered) / cells,
-        five_rate=(
-            sum(int(chunk.fives.sum()) for chunk in ordered) / cells if rules.five_box is not None else None
-        ),
-        extra_bonuses=sum(int(chunk.extra_bonuses.sum()) for chunk in ordered) / games,
+        upper_bonus_rate=sum(chunk.upper_bonuses for chunk in ordered) / cells,
+        five_rate=sum(chunk.fives for chunk in ordered) / cells if rules.five_box is not None else None,
+        extra_bonuses=sum(chunk.extra_bonuses for chunk in ordered) / games,
         columns=first.columns,
         expected=first.expected,
     )
@@ -256,9 +259,9 @@ def _compiled(
     return Chunk(
         first_game,
         played.scores,
-        played.upper_bonus.astype(np.int64),
-        played.five.astype(np.int64),
-        played.extra_bonuses,
+        int(played.upper_bonus.sum()),
+        int(played.five.sum()),
+        int(played.extra_bonuses.sum()),
         played.seconds,
         columns=1,
         expected=solution.expected_score,
@@ -276,9 +279,7 @@ def _bots(
     from kniffel.solver.play import MASK64, stream_base
 
     scores = np.zeros(games, dtype=np.int64)
-    bonus = np.zeros(games, dtype=np.int64)
-    five = np.zeros(games, dtype=np.int64)
-    extras = np.zeros(games, dtype=np.int64)
+    bonus = five = extras = 0
     base = stream_base(seed)
     start = time.perf_counter()
     for g in range(games):
@@ -290,10 +291,10 @@ def _bots(
         scores[g] = sheet.total
         for column in rules.columns:
             totals = sheet.column_totals(column)
-            bonus[g] += totals.upper_bonus > 0
-            extras[g] += totals.extra_bonus // rules.extra_bonus if rules.extra_bonus else 0
+            bonus += totals.upper_bonus > 0
+            extras += totals.extra_bonus // rules.extra_bonus if rules.extra_bonus else 0
             if rules.five_box is not None:
-                five[g] += sheet.entries.get(rules.key(column, rules.box(rules.five_box)), 0) > 0
+                five += sheet.entries.get(rules.key(column, rules.box(rules.five_box)), 0) > 0
         if progress is not None:
             progress(g + 1, games)
     seconds = time.perf_counter() - start
