@@ -21,7 +21,7 @@ ClusterOption = Annotated[
     typer.Option(
         "--cluster",
         help="Split the games into Ray tasks: 'local' (Ray on this machine) or a cluster's address "
-        "(ray://host:10001). The same seed gives the same results. Needs kniffel[cluster].",
+        "(ray://host:10001). The same seed gives the same results. Needs the cluster extra of kniffel.",
         show_default=False,
         metavar="ADDRESS|local",
     ),
