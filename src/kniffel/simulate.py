@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -157,6 +158,14 @@ def simulate(
     cache) unless ``solution`` (a :class:`~kniffel.solver.Solution` of those rules) is given. Raises
     :class:`SimulationError` for a bad request.
     """
+    check_request(strategy, games, seed)
+    chunk = play_chunk(rules, strategy, seed, 0, games, progress=progress, solution=solution)
+    return combine(rules, strategy, seed, [chunk])
+
+
+def check_request(strategy: str, games: int, seed: int) -> None:
+    """:class:`SimulationError` unless ``games`` is a positive count, ``seed`` a whole number and
+    ``strategy`` a bot's name."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise SimulationError(f"the number of games must be a positive whole number, got {games!r}")
     if games > MAX_GAMES:
@@ -165,12 +174,77 @@ def simulate(
         raise SimulationError(f"the seed must be a whole number, got {seed!r}")
     if strategy != "bot" and not strategy.startswith("bot:"):
         raise SimulationError(f"unknown strategy {strategy!r}; choose one of: {', '.join(bots.available())}")
+    try:
+        bots.make(strategy, seed=0)
+    except bots.BotError as error:
+        raise SimulationError(str(error)) from None
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Games ``first_game``, ``first_game + 1``... of a simulation: their scores and bonus counts, the part
+    of a run that :func:`play_chunk` plays in one place and :func:`combine` adds up, so that a run split
+    over processes or machines gives the result of one run."""
+
+    first_game: int
+    scores: npt.NDArray[np.int64]
+    upper_bonuses: int
+    """Columns that reached the upper bonus, in all the chunk's games."""
+    fives: int
+    """Columns with points in the five-of-a-kind box."""
+    extra_bonuses: int
+    seconds: float
+    columns: int
+    expected: float | None
+
+
+def play_chunk(
+    rules: RuleSet,
+    strategy: str,
+    seed: int,
+    first_game: int,
+    games: int,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    solution: Solution | None = None,
+) -> Chunk:
+    """Games ``first_game`` to ``first_game + games - 1`` of the run of :func:`simulate` with ``seed``:
+    game ``i`` is the same game whichever chunk plays it. ``progress(done, games)`` counts this chunk's
+    games."""
     compiled = compiled_rules(rules) if strategy == OPTIMAL else None
     if compiled is not None:
-        return _compiled(rules, compiled, games, seed, progress, solution)
+        return _compiled(compiled, seed, first_game, games, progress, solution)
     if solution is not None:
         raise SimulationError(f"{strategy} plays {rules.id} through the game: a solved table is of no use")
-    return _bots(rules, strategy, games, seed, progress)
+    return _bots(rules, strategy, seed, first_game, games, progress)
+
+
+def combine(rules: RuleSet, strategy: str, seed: int, chunks: Sequence[Chunk]) -> SimulationResult:
+    """The result of the run whose games ``chunks`` hold (in any order; together games 0, 1... once
+    each)."""
+    ordered = sorted(chunks, key=lambda chunk: chunk.first_game)
+    if (
+        not ordered
+        or ordered[0].first_game != 0
+        or any(a.first_game + a.scores.shape[0] != b.first_game for a, b in pairwise(ordered))
+    ):
+        raise SimulationError("the chunks of a simulation must hold consecutive games from game 0")
+    first = ordered[0]
+    games = sum(chunk.scores.shape[0] for chunk in ordered)
+    cells = games * first.columns
+    return SimulationResult(
+        rules.id,
+        dict(rules.options),
+        strategy,
+        seed,
+        np.concatenate([chunk.scores for chunk in ordered]),
+        sum(chunk.seconds for chunk in ordered),
+        upper_bonus_rate=sum(chunk.upper_bonuses for chunk in ordered) / cells,
+        five_rate=sum(chunk.fives for chunk in ordered) / cells if rules.five_box is not None else None,
+        extra_bonuses=sum(chunk.extra_bonuses for chunk in ordered) / games,
+        columns=first.columns,
+        expected=first.expected,
+    )
 
 
 def compiled_rules(rules: RuleSet) -> RuleSet | None:
@@ -183,13 +257,13 @@ def compiled_rules(rules: RuleSet) -> RuleSet | None:
 
 
 def _compiled(
-    rules: RuleSet,
     played_rules: RuleSet,
-    games: int,
     seed: int,
+    first_game: int,
+    games: int,
     progress: Callable[[int, int], None] | None,
     solution: Solution | None,
-) -> SimulationResult:
+) -> Chunk:
     from kniffel import solver
     from kniffel.solver import play
 
@@ -198,18 +272,15 @@ def _compiled(
     elif solution.rules != played_rules:
         raise SimulationError(f"the table given is for {solution.rules.id}, not {played_rules.id}")
     play.play(solution, 1, seed)  # load (or compile) the kernels outside the timing
-    played = play.play(solution, games, seed, progress=progress)
-    five = solution.compiled.five >= 0
-    return SimulationResult(
-        rules.id,
-        dict(rules.options),
-        OPTIMAL,
-        seed,
+    played = play.play(solution, games, seed, progress=progress, first_game=first_game)
+    return Chunk(
+        first_game,
         played.scores,
+        int(played.upper_bonus.sum()),
+        int(played.five.sum()),
+        int(played.extra_bonuses.sum()),
         played.seconds,
-        upper_bonus_rate=float(played.upper_bonus.mean()),
-        five_rate=float(played.five.mean()) if five else None,
-        extra_bonuses=float(played.extra_bonuses.mean()),
+        columns=1,
         expected=solution.expected_score,
     )
 
@@ -217,22 +288,19 @@ def _compiled(
 def _bots(
     rules: RuleSet,
     strategy: str,
-    games: int,
     seed: int,
+    first_game: int,
+    games: int,
     progress: Callable[[int, int], None] | None,
-) -> SimulationResult:
+) -> Chunk:
     from kniffel.solver.play import MASK64, stream_base
 
-    try:
-        bots.make(strategy, seed=0)
-    except bots.BotError as error:
-        raise SimulationError(str(error)) from None
     scores = np.zeros(games, dtype=np.int64)
     bonus = five = extras = 0
     base = stream_base(seed)
     start = time.perf_counter()
     for g in range(games):
-        game_seed = (base + g) & MASK64
+        game_seed = (base + first_game + g) & MASK64
         game = bots.play(
             Game(rules, ["bot"], dice=SeededDice(game_seed)), [bots.make(strategy, seed=game_seed)]
         )
@@ -247,19 +315,7 @@ def _bots(
         if progress is not None:
             progress(g + 1, games)
     seconds = time.perf_counter() - start
-    cells = games * len(rules.columns)
-    return SimulationResult(
-        rules.id,
-        dict(rules.options),
-        strategy,
-        seed,
-        scores,
-        seconds,
-        upper_bonus_rate=bonus / cells,
-        five_rate=five / cells if rules.five_box is not None else None,
-        extra_bonuses=extras / games,
-        columns=len(rules.columns),
-    )
+    return Chunk(first_game, scores, bonus, five, extras, seconds, columns=len(rules.columns), expected=None)
 
 
 def plot_histogram(result: SimulationResult, path: str | Path, *, title: str | None = None) -> Path:

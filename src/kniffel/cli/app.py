@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 
 from kniffel.cli import language, reviewing, simulating, solving
+from kniffel.cli.cluster import ClusterOption
 from kniffel.cli.errors import CliError, reports_errors
 from kniffel.cli.parsing import parse_dice, parse_sheet, resolve_box
 from kniffel.cli.play import Session, Settings, make_console
@@ -562,6 +563,7 @@ def simulate_command(
     ] = None,
     json_output: JsonOption = False,
     lang: LangOption = None,
+    cluster: ClusterOption = None,
 ) -> None:
     """Play many games with one strategy and report the distribution of final scores."""
     words = language.choose(lang)
@@ -575,6 +577,55 @@ def simulate_command(
         scores=scores,
         json_output=json_output,
         lang=words,
+        cluster=cluster,
+    )
+
+
+@app.command("tournament")
+@reports_errors
+def tournament_command(
+    player: Annotated[
+        list[str],
+        typer.Option(
+            "--player", "-p", help="A bot (bot, bot:optimal, bot:NAME); repeat for each player, at least two."
+        ),
+    ],
+    rules_id: RulesOption = None,
+    option: OptionsOption = None,
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Games per pairing, each played twice, seats swapped.", min=1)
+    ] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same result.")] = 0,
+    table: Annotated[
+        bool, typer.Option("--table", help="All players at one table, the seats rotated, not in pairs.")
+    ] = False,
+    csv_path: Annotated[
+        Path | None,
+        typer.Option("--csv", help="Write the results to this CSV file.", show_default=False, dir_okay=False),
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            "--plot", help="Draw win rates and ratings to this file (.png, .svg).", show_default=False
+        ),
+    ] = None,
+    json_output: JsonOption = False,
+    cluster: ClusterOption = None,
+) -> None:
+    """Bots against bots on the same dice: win rates with 95 % intervals, mean scores and a rating each."""
+    from kniffel.cli import tournament
+
+    rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
+    tournament.run(
+        rules,
+        player,
+        games=games,
+        seed=seed,
+        table=table,
+        cluster=cluster,
+        json_output=json_output,
+        csv_path=csv_path,
+        plot_path=plot,
     )
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from kniffel.cli import solving
+from kniffel.cli.cluster import Tally
 from kniffel.cli.errors import CliError
 from kniffel.i18n import translate
 from kniffel.rules import RuleSet
@@ -70,6 +70,7 @@ def run(
     scores: Path | None,
     json_output: bool,
     lang: str,
+    cluster: str | None = None,
 ) -> None:
     """The ``simulate`` command: check the output files, play, report."""
     if games > MAX_GAMES:
@@ -79,8 +80,15 @@ def run(
     if scores is not None:
         check_writable(scores)
     label = translate(lang, "Playing {rules}", rules=rules.id)
-    with solving.solve_progress(not json_output, label, "games", lang=lang) as progress:
-        result = simulate(rules, strategy=strategy, games=games, seed=seed, progress=progress)
+    with Tally(not json_output, label, games, lang).running(cluster) as progress:
+        if cluster is None:
+            result = simulate(rules, strategy=strategy, games=games, seed=seed, progress=progress)
+        else:
+            from kniffel import cluster as ray_cluster
+
+            result = ray_cluster.simulate(
+                rules, strategy=strategy, games=games, seed=seed, address=cluster, progress=progress
+            )
     if plot is not None:
         plot_histogram(result, plot)
     if scores is not None:

@@ -1,0 +1,64 @@
+"""What ``kniffel simulate`` and ``kniffel tournament`` share: ``--cluster``, the progress bar that counts
+games, and Ctrl-C, which stops the run (on a cluster, cancels its tasks) with one line instead of a
+traceback and exit status 130, as a shell reports an interrupted program."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Annotated
+
+import typer
+
+from kniffel.cli import solving
+from kniffel.i18n import translate
+
+INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT)."""
+
+ClusterOption = Annotated[
+    str | None,
+    typer.Option(
+        "--cluster",
+        help="Split the games into Ray tasks: 'local' (Ray on this machine) or a cluster's address "
+        "(ray://host:10001). The same seed gives the same results. Needs the cluster extra of kniffel.",
+        show_default=False,
+        metavar="ADDRESS|local",
+    ),
+]
+
+
+class Tally:
+    """A ``progress(done, total)`` callback that remembers how far the run got and feeds a bar."""
+
+    def __init__(self, show: bool, label: str, total: int, lang: str = "en") -> None:
+        self.show = show
+        self.label = label
+        self.lang = lang
+        self.done = 0
+        self.total = total
+        self._bar: Callable[[int, int], None] | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        self.done, self.total = done, total
+        if self._bar is not None:
+            self._bar(done, total)
+
+    @contextmanager
+    def running(self, cluster: str | None) -> Iterator[Tally]:
+        """The bar on stderr while the body runs; Ctrl-C ends the command with one line."""
+        try:
+            with solving.solve_progress(self.show, self.label, "games", lang=self.lang) as bar:
+                self._bar = bar
+                yield self
+        except KeyboardInterrupt:
+            text = (
+                "kniffel: interrupted after {done} of {total} games, its unfinished tasks cancelled"
+                if cluster
+                else "kniffel: interrupted after {done} of {total} games, stopped"
+            )
+            print(translate(self.lang, text, done=f"{self.done:,}", total=f"{self.total:,}"), file=sys.stderr)
+            raise typer.Exit(INTERRUPTED) from None
+        finally:
+            self._bar = None

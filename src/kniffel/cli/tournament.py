@@ -1,0 +1,127 @@
+"""``kniffel tournament``: bots against bots, as tables of win rates, scores and ratings.
+
+The games are those of :func:`kniffel.tournament.tournament` (its description says how dice, ties,
+intervals and ratings are worked out); ``--cluster`` plays them as Ray tasks (:mod:`kniffel.cluster`)
+with the same result.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from kniffel.cli.cluster import Tally
+from kniffel.cli.errors import CliError
+from kniffel.rules import RuleSet
+from kniffel.tournament import CSV_COLUMNS, Record, TournamentResult, check_request, tables
+
+NOTE = (
+    "W/T/L: games won, tied for first place, lost; points: the player's mean score less the opponent's. "
+    "Each game is played once from every seat with the same dice (twice in a pairing, seats swapped). "
+    "A shared first place counts as an equal share of a win (half a win each of two). Win rates with "
+    "95 % Wilson intervals; ratings on the Elo scale (400 points = 10:1 odds), fitted by Bradley-Terry "
+    "maximum likelihood, mean 1500, ± one standard error."
+)
+
+
+def run(
+    rules: RuleSet,
+    specs: Sequence[str],
+    *,
+    games: int,
+    seed: int,
+    table: bool,
+    cluster: str | None,
+    json_output: bool,
+    csv_path: Path | None,
+    plot_path: Path | None,
+) -> None:
+    check_request(specs, games, seed, table=table)
+    total = sum(games * len(players) for players in tables(len(specs), table=table))
+    tally = Tally(not json_output, f"Tournament {rules.id}", total)
+    with tally.running(cluster):
+        if cluster is None:
+            from kniffel.tournament import tournament
+
+            result = tournament(rules, specs, deals=games, seed=seed, table=table, progress=tally)
+        else:
+            from kniffel import cluster as ray_cluster
+
+            result = ray_cluster.tournament(
+                rules, specs, deals=games, seed=seed, table=table, address=cluster, progress=tally
+            )
+    if csv_path is not None:
+        write_csv(result, csv_path)
+    if plot_path is not None:
+        from kniffel.tournament import plot
+
+        try:
+            plot(result, plot_path)
+        except RuntimeError as error:  # matplotlib is missing
+            raise CliError(str(error)) from None
+    if json_output:
+        print(json.dumps(result.to_json()))
+        return
+    console = Console(highlight=False)
+    console.print(standings_table(result))
+    console.print(pairings_table(result))
+    console.print(NOTE, style="dim")
+    for path, what in ((csv_path, "Table"), (plot_path, "Plot")):
+        if path is not None:
+            console.print(f"{what} written to {path}")
+
+
+def write_csv(result: TournamentResult, path: Path) -> None:
+    with path.open("w", newline="", encoding="utf-8") as file:
+        writer = csv.DictWriter(file, fieldnames=CSV_COLUMNS)
+        writer.writeheader()
+        writer.writerows(result.csv_rows())
+
+
+def _rate(record: Record) -> tuple[str, str]:
+    rate = record.win_rate
+    return f"{rate.value:.1%}", f"{100 * rate.low:.1f}-{rate.high:.1%}"
+
+
+def standings_table(result: TournamentResult) -> Table:
+    layout = "one table" if result.table else "every pairing"
+    title = (
+        f"{result.rules_id}: {result.games:,} games ({layout}, {result.deals:,} deals, seed {result.seed})"
+    )
+    table = Table(title=title)
+    table.add_column("player", no_wrap=True)
+    for column in ("rating", "games", "W/T/L", "win rate", "95 %", "mean"):
+        table.add_column(column, justify="right", no_wrap=True)
+    for record in result.standings():
+        table.add_row(
+            record.player,
+            f"{record.rating:.0f} ± {record.rating_stderr:.0f}",
+            f"{record.games:,}",
+            f"{record.wins}/{record.ties}/{record.losses}",
+            *_rate(record),
+            f"{record.mean_score:.2f}",
+        )
+    return table
+
+
+def pairings_table(result: TournamentResult) -> Table:
+    table = Table(title="Pairings")
+    table.add_column("player", no_wrap=True)
+    table.add_column("opponent", no_wrap=True)
+    for column in ("games", "W/T/L", "win rate", "95 %", "points"):
+        table.add_column(column, justify="right", no_wrap=True)
+    for record in result.pairings():
+        table.add_row(
+            record.player,
+            record.opponent or "",
+            f"{record.games:,}",
+            f"{record.wins}/{record.ties}/{record.losses}",
+            *_rate(record),
+            f"{record.mean_score - (record.opponent_mean_score or 0):+.2f}",
+        )
+    return table

@@ -1,0 +1,238 @@
+"""Tournaments: duplicate dice, seats swapped, ties shared, Wilson intervals, Bradley-Terry ratings, the
+command line."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner, Result
+
+import kniffel.tournament
+from kniffel import Game, rules
+from kniffel.cli import app
+from kniffel.errors import KniffelError
+from kniffel.game import Roll, Score
+from kniffel.tournament import (
+    DealDice,
+    Match,
+    Rate,
+    TournamentError,
+    TournamentResult,
+    bradley_terry,
+    combine,
+    play_match,
+    tournament,
+)
+
+KNIFFEL = rules.get("kniffel")
+
+
+def result_of(players: int, matches: list[Match], *, table: bool = False) -> TournamentResult:
+    return combine(KNIFFEL, ["bot"] * players, 0, matches, table=table)
+
+
+# --- dice ----------------------------------------------------------------------------------------------
+
+
+def test_a_throw_of_fewer_dice_takes_the_first_of_the_same_five() -> None:
+    game = Game(KNIFFEL, ["a", "b"])
+    five, two = DealDice(7), DealDice(7)
+    five.follow(game)
+    two.follow(game)
+    assert five.throw(5)[:2] == two.throw(2)
+    other = DealDice(8)
+    other.follow(game)
+    assert [other.throw(5) for _ in range(3)] != [five.throw(5) for _ in range(3)]
+
+
+def test_a_seats_dice_do_not_depend_on_how_the_other_seat_played() -> None:
+    def second_seats_first_roll(rolls_of_first_seat: int) -> tuple[int, ...]:
+        dice = DealDice(3)
+        game = Game(KNIFFEL, ["a", "b"], dice=dice)
+        dice.follow(game)
+        for _ in range(rolls_of_first_seat):
+            game.apply(Roll())
+        game.apply(Score("chance"))
+        game.apply(Roll())
+        assert game.dice is not None
+        return game.dice
+
+    assert second_seats_first_roll(1) == second_seats_first_roll(3)
+
+
+def test_the_dice_follow_the_seat_turn_and_throw() -> None:
+    dice = DealDice(3)
+    game = Game(KNIFFEL, ["a", "b"], dice=dice)
+    dice.follow(game)
+    first = dice.throw(5)
+    assert dice.throw(5) != first, "the second throw of a turn draws new dice"
+    game.apply(Roll())
+    again = DealDice(3)
+    again.follow(Game(KNIFFEL, ["a", "b"]))
+    assert again.throw(5) == first
+    game.apply(Score("chance"))
+    assert dice.throw(5) != first, "the other seat has dice of its own"
+
+
+# --- playing -------------------------------------------------------------------------------------------
+
+
+def test_a_bot_against_itself_wins_exactly_half_with_the_seats_swapped() -> None:
+    result = tournament(KNIFFEL, ["bot", "bot"], deals=2, seed=5)
+    (match,) = result.matches
+    assert match.scores.shape == (2, 2, 2)
+    # seating 1 puts the second player on the first seat's dice: it scores what the first did there
+    assert np.array_equal(match.scores[:, 1, :], match.scores[:, 0, ::-1])
+    (pair,) = result.pairings()
+    assert (pair.player, pair.opponent, pair.games) == ("bot", "bot #2", 4)
+    assert pair.won == 2.0
+    assert pair.wins == pair.losses
+    first, second = result.standings()
+    assert first.rating == pytest.approx(1500)
+    assert second.rating == pytest.approx(1500)
+
+
+def test_at_one_table_every_player_plays_every_seats_dice() -> None:
+    result = tournament(KNIFFEL, ["bot", "bot", "bot"], deals=1, seed=2, table=True)
+    (match,) = result.matches
+    assert match.players == (0, 1, 2)
+    scores = match.scores[0]
+    for seating in range(3):
+        assert sorted(scores[seating]) == sorted(scores[0])
+        assert np.array_equal(scores[seating], np.roll(scores[0], seating))
+    assert sum(record.won for record in result.standings()) == pytest.approx(3)
+
+
+def test_chunks_of_deals_are_the_same_games_in_any_order() -> None:
+    specs = ["bot", "bot:heuristic"]
+    whole = play_match(KNIFFEL, specs, (0, 1), 9, 0, 2)
+    later = play_match(KNIFFEL, specs, (0, 1), 9, 1, 1)
+    assert np.array_equal(whole.scores[1:], later.scores)
+    parts = [later, play_match(KNIFFEL, specs, (0, 1), 9, 0, 1)]
+    assert np.array_equal(combine(KNIFFEL, specs, 9, parts).matches[0].scores, whole.scores)
+    with pytest.raises(TournamentError, match="deal 0"):
+        combine(KNIFFEL, specs, 9, [later])
+
+
+def test_progress_counts_every_game() -> None:
+    calls: list[tuple[int, int]] = []
+    tournament(KNIFFEL, ["bot", "bot", "bot"], deals=1, seed=1, progress=lambda d, t: calls.append((d, t)))
+    assert calls[-1] == (6, 6)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+
+
+@pytest.mark.parametrize(
+    ("specs", "deals", "table", "message"),
+    [
+        (["bot"], 1, False, "at least 2 players"),
+        (["bot", "bot:nobody"], 1, False, "unknown bot"),
+        (["bot"] * 9, 1, True, "at most 8"),
+        (["bot", "bot"], 0, False, "positive whole number"),
+    ],
+)
+def test_bad_requests_are_refused(specs: list[str], deals: int, table: bool, message: str) -> None:
+    with pytest.raises(TournamentError, match=message) as caught:
+        tournament(KNIFFEL, specs, deals=deals, seed=0, table=table)
+    assert isinstance(caught.value, KniffelError)
+
+
+# --- counting ------------------------------------------------------------------------------------------
+
+
+def test_ties_count_half_a_win_each() -> None:
+    scores = np.array([[[200, 200], [250, 180]]], dtype=np.int64)  # deal 0: a tie, then player 0 wins
+    result = result_of(2, [Match((0, 1), 0, scores, 0.0)])
+    (pair,) = result.pairings()
+    assert (pair.wins, pair.ties, pair.losses, pair.won) == (1, 1, 0, 1.5)
+    assert pair.win_rate.value == 0.75
+    records = {record.player: record for record in result.standings()}
+    assert (records["bot #2"].wins, records["bot #2"].ties, records["bot #2"].won) == (0, 1, 0.5)
+
+
+def test_a_shared_first_place_at_a_table_is_an_equal_share() -> None:
+    scores = np.array([[[240, 240, 100], [240, 100, 240], [100, 240, 240]]], dtype=np.int64)
+    result = result_of(3, [Match((0, 1, 2), 0, scores, 0.0)], table=True)
+    for record in result.standings():
+        assert (record.wins, record.ties, record.losses) == (0, 2, 1)
+        assert record.won == pytest.approx(1.0)
+        assert record.rating == pytest.approx(1500)
+
+
+def test_wilson_intervals_match_the_textbook() -> None:
+    half = Rate.wilson(5, 10)
+    assert (half.value, round(half.low, 4), round(half.high, 4)) == (0.5, 0.2366, 0.7634)
+    none = Rate.wilson(0, 10)
+    assert (none.low, round(none.high, 4)) == (0.0, 0.2775)
+    assert math.isnan(Rate.wilson(0, 0).value)
+
+
+def test_bradley_terry_recovers_the_ratings_behind_exact_win_rates() -> None:
+    truth = np.array([1700.0, 1500.0, 1300.0])
+    p = 1 / (1 + 10 ** ((truth[None, :] - truth[:, None]) / 400))
+    games = np.full((3, 3), 1000.0) - np.diag([1000.0] * 3)
+    ratings, errors = bradley_terry(p * games, games)
+    assert ratings == pytest.approx(truth, abs=1e-6)
+    assert np.all(errors > 0)
+    assert np.all(errors < 20)
+    two, _ = bradley_terry(np.array([[0.0, 3.0], [1.0, 0.0]]), np.array([[0.0, 4.0], [4.0, 0.0]]))
+    assert two[0] - two[1] == pytest.approx(400 * math.log10(3))
+
+
+def test_a_player_who_never_loses_still_gets_a_finite_rating() -> None:
+    scores = np.array([[[300, 100], [300, 100]]] * 3, dtype=np.int64)
+    ratings, _ = result_of(2, [Match((0, 1), 0, scores, 0.0)]).ratings()
+    assert np.all(np.isfinite(ratings))
+    assert ratings[0] > ratings[1]
+
+
+# --- the command ---------------------------------------------------------------------------------------
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(app, ["tournament", *args])
+
+
+def test_the_command_writes_json_csv_and_a_plot(tmp_path: Path) -> None:
+    table, picture = tmp_path / "t.csv", tmp_path / "t.png"
+    args = ("-p", "bot", "-p", "bot:heuristic", "-n", "1", "--seed", "3")
+    result = run(*args, "--json", "--csv", str(table), "--plot", str(picture))
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    assert (data["rules"], data["deals"], data["games"], data["format"]) == ("kniffel", 1, 2, "pairings")
+    assert {p["player"] for p in data["players"]} == {"bot", "bot:heuristic"}
+    assert data["pairings"][0]["games"] == 2
+    rows = list(csv.DictReader(table.open(encoding="utf-8")))
+    assert [row["opponent"] for row in rows] == ["", "", "bot:heuristic"]
+    assert picture.read_bytes().startswith(b"\x89PNG")
+    again = json.loads(run(*args, "--json").stdout)
+    assert again["players"] == data["players"]
+
+
+def test_the_command_prints_tables() -> None:
+    result = run("-p", "bot", "-p", "bot", "-n", "1", "--table")
+    assert result.exit_code == 0, result.output
+    assert "one table" in result.output
+    assert "Pairings" in result.output
+    assert "Wilson" in result.output
+
+
+def test_the_command_refuses_a_lone_player_in_one_line() -> None:
+    result = run("-p", "bot")
+    assert result.exit_code == 2
+    assert result.output.strip() == "kniffel: error: a tournament needs at least 2 players, got 1"
+
+
+def test_ctrl_c_stops_the_command_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*args: object, **kwargs: object) -> TournamentResult:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(kniffel.tournament, "tournament", interrupted)
+    result = run("-p", "bot", "-p", "bot", "-n", "3")
+    assert result.exit_code == 130
+    assert result.output.strip() == "kniffel: interrupted after 0 of 6 games, stopped"
