@@ -90,16 +90,21 @@ def parse_json(raw: str | bytes, what: str = "the request body") -> Any:
 
 class RateLimit:
     """A token bucket: ``rate`` messages a second on average, ``burst`` at once. Refused messages
-    fill a second bucket that drains at the same rate; when it overflows the client is flooding."""
+    fill a second bucket that drains at the same rate; when it overflows the client is flooding and
+    everything it sends is refused for ``penalty`` seconds (by default while ten bursts would drain)."""
 
-    def __init__(self, rate: float, burst: float) -> None:
+    def __init__(self, rate: float, burst: float, penalty: float | None = None) -> None:
         self.rate, self.burst = rate, burst
+        self.penalty = penalty if penalty is not None else 10 * burst / max(rate, 1e-9)
         self.tokens = burst
         self.excess = 0.0
         self.stamp = time.monotonic()
+        self.blocked_until = 0.0
 
     def allow(self, cost: float = 1.0) -> bool:
         now = time.monotonic()
+        if now < self.blocked_until:
+            return False
         elapsed, self.stamp = now - self.stamp, now
         self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
         self.excess = max(0.0, self.excess - elapsed * self.rate)
@@ -107,11 +112,13 @@ class RateLimit:
             self.tokens -= cost
             return True
         self.excess += cost
+        if self.excess > 10 * self.burst:
+            self.blocked_until, self.excess = now + self.penalty, 0.0
         return False
 
     @property
     def flooding(self) -> bool:
-        return self.excess > 10 * self.burst
+        return time.monotonic() < self.blocked_until
 
 
 class ClientLimits:
