@@ -96,11 +96,12 @@ class Player:
             return {"action": "score", "box": box}
         return {"action": "strike", "box": state["strikeable"][0]}
 
-    async def play(self, deadline: float) -> bool:
-        """Play this seat until the game is over (``True``) or the time is up (``False``)."""
-        async with connect(self.url, max_size=2**22) as ws:
+    async def play(self, start: float, deadline: float) -> bool:
+        """Play this seat from ``start`` until the game is over (``True``) or the time is up (``False``)."""
+        async with connect(self.url, max_size=2**22, open_timeout=60) as ws:
             reader = asyncio.create_task(self.read(ws))
             await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            await asyncio.sleep(max(0.0, start - time.monotonic()))
             try:
                 while time.monotonic() < deadline:
                     state = self.state
@@ -128,23 +129,36 @@ class Player:
                     await reader
 
 
+async def create_game(client: httpx.AsyncClient, rules: str, results: Results) -> dict[str, Any] | None:
+    body = {"rules": rules, "seats": [{"name": "A"}, {"name": "B"}]}
+    response = await client.post("/api/games", json=body)
+    if response.status_code != 201:
+        results.errors[f"create {response.status_code}"] += 1
+        return None
+    results.games_started += 1
+    game: dict[str, Any] = response.json()
+    return game
+
+
 async def table(
-    number: int, urls: list[str], rules: str, think: float, results: Results, start: float, deadline: float
+    number: int,
+    urls: list[str],
+    first: dict[str, Any] | None,
+    rules: str,
+    think: float,
+    results: Results,
+    start: float,
+    deadline: float,
 ) -> None:
-    """Two players playing one game after another until ``deadline``; seat ``i`` connects to process
-    ``number + i`` (mod the number of processes)."""
-    home = urls[number % len(urls)]
-    async with httpx.AsyncClient(base_url=home, timeout=30) as client:
-        await asyncio.sleep(max(0.0, start - time.monotonic()))
+    """Two players playing one game after another until ``deadline``, the first one from ``start``;
+    seat ``i`` connects to process ``number + i`` (mod the number of processes)."""
+    async with httpx.AsyncClient(base_url=urls[number % len(urls)], timeout=60) as client:
+        game = first
         while time.monotonic() < deadline:
-            body = {"rules": rules, "seats": [{"name": "A"}, {"name": "B"}]}
-            response = await client.post("/api/games", json=body)
-            if response.status_code != 201:
-                results.errors[f"create {response.status_code}"] += 1
+            if game is None:
                 await asyncio.sleep(1)
+                game = await create_game(client, rules, results)
                 continue
-            game = response.json()
-            results.games_started += 1
             players = [
                 Player(
                     urls[(number + seat["index"]) % len(urls)].replace("http", "ws", 1),
@@ -156,23 +170,32 @@ async def table(
                 )
                 for seat in game["seats"]
             ]
-            over = await asyncio.gather(*(p.play(deadline) for p in players))
+            over = await asyncio.gather(*(p.play(start, deadline) for p in players))
             if all(over):
                 results.games_finished += 1
+            game = await create_game(client, rules, results)
 
 
 async def run(
     urls: list[str], players: int, duration: float, rules: str, think: float
 ) -> tuple[Results, float]:
+    """Create every table's first game, connect everybody, then play for ``duration`` seconds."""
     results = Results()
     tables = (players + 1) // 2
-    # Tables start spread over the first second, as people arrive, not all in one instant.
-    start = time.monotonic() + 1.0
+    gate = asyncio.Semaphore(32)
+
+    async def first_game(number: int) -> dict[str, Any] | None:
+        async with gate, httpx.AsyncClient(base_url=urls[number % len(urls)], timeout=60) as client:
+            return await create_game(client, rules, results)
+
+    firsts = await asyncio.gather(*(first_game(n) for n in range(tables)))
+    # Time to connect every player before the clock starts (a few hundred connections a second).
+    start = time.monotonic() + 2.0 + players / 300
     deadline = start + duration
     await asyncio.gather(
-        *(table(n, urls, rules, think, results, start + n / tables, deadline) for n in range(tables))
+        *(table(n, urls, firsts[n], rules, think, results, start, deadline) for n in range(tables))
     )
-    return results, time.monotonic() - start
+    return results, deadline - start
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -361,6 +361,9 @@ class GameService:
                 live = await self._load(game_id)
                 self._live[game_id] = live
                 self._evict()
+                if self.store.announces:
+                    # A change announced while the game was being read went unheard: look once more.
+                    self.announced(game_id, live.seq + 1, "")
         return live
 
     async def _load(self, game_id: str) -> LiveGame:
