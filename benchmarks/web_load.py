@@ -143,6 +143,7 @@ async def create_game(client: httpx.AsyncClient, rules: str, results: Results) -
 async def table(
     number: int,
     urls: list[str],
+    client: httpx.AsyncClient,
     first: dict[str, Any] | None,
     rules: str,
     think: float,
@@ -151,29 +152,30 @@ async def table(
     deadline: float,
 ) -> None:
     """Two players playing one game after another until ``deadline``, the first one from ``start``;
-    seat ``i`` connects to process ``number + i`` (mod the number of processes)."""
-    async with httpx.AsyncClient(base_url=urls[number % len(urls)], timeout=60) as client:
-        game = first
-        while time.monotonic() < deadline:
-            if game is None:
-                await asyncio.sleep(1)
-                game = await create_game(client, rules, results)
-                continue
-            players = [
-                Player(
-                    urls[(number + seat["index"]) % len(urls)].replace("http", "ws", 1),
-                    game["id"],
-                    seat["index"],
-                    seat["token"],
-                    results,
-                    think,
-                )
-                for seat in game["seats"]
-            ]
-            over = await asyncio.gather(*(p.play(start, deadline) for p in players))
-            if all(over):
-                results.games_finished += 1
+    seat ``i`` connects to process ``number + i`` (mod the number of processes), games are created
+    through ``client`` (one per process: each new HTTP client costs milliseconds of CPU)."""
+    game = first
+    while time.monotonic() < deadline:
+        if game is None:
+            await asyncio.sleep(1)
             game = await create_game(client, rules, results)
+            continue
+        players = [
+            Player(
+                urls[(number + seat["index"]) % len(urls)].replace("http", "ws", 1),
+                game["id"],
+                seat["index"],
+                seat["token"],
+                results,
+                think,
+            )
+            for seat in game["seats"]
+        ]
+        over = await asyncio.gather(*(p.play(start, deadline) for p in players))
+        if not all(over):
+            return  # the time is up
+        results.games_finished += 1
+        game = await create_game(client, rules, results)
 
 
 async def run(
@@ -183,18 +185,25 @@ async def run(
     results = Results()
     tables = (players + 1) // 2
     gate = asyncio.Semaphore(32)
+    async with contextlib.AsyncExitStack() as stack:
+        clients = [
+            await stack.enter_async_context(httpx.AsyncClient(base_url=url, timeout=60)) for url in urls
+        ]
 
-    async def first_game(number: int) -> dict[str, Any] | None:
-        async with gate, httpx.AsyncClient(base_url=urls[number % len(urls)], timeout=60) as client:
-            return await create_game(client, rules, results)
+        async def first_game(number: int) -> dict[str, Any] | None:
+            async with gate:
+                return await create_game(clients[number % len(urls)], rules, results)
 
-    firsts = await asyncio.gather(*(first_game(n) for n in range(tables)))
-    # Time to connect every player before the clock starts (a few hundred connections a second).
-    start = time.monotonic() + 2.0 + players / 300
-    deadline = start + duration
-    await asyncio.gather(
-        *(table(n, urls, firsts[n], rules, think, results, start, deadline) for n in range(tables))
-    )
+        firsts = await asyncio.gather(*(first_game(n) for n in range(tables)))
+        # Time to connect every player before the clock starts (a few hundred connections a second).
+        start = time.monotonic() + 2.0 + players / 300
+        deadline = start + duration
+        await asyncio.gather(
+            *(
+                table(n, urls, clients[n % len(urls)], firsts[n], rules, think, results, start, deadline)
+                for n in range(tables)
+            )
+        )
     return results, deadline - start
 
 
@@ -241,22 +250,22 @@ def main() -> None:
         finally:
             for server in servers:
                 server.stop()
-    latencies = results.latencies
-    if not latencies:
-        sys.exit("no action completed")
+    latencies = results.latencies or [float("nan")]
     tables = (args.players + 1) // 2
     print(
         f"players          {args.players} at {tables} two-player tables of {args.rules}, think {args.think} s"
     )
     print(f"processes        {len(urls)}")
     print(f"duration         {elapsed:.1f} s")
-    print(f"actions          {len(latencies)}")
-    print(f"actions/s        {len(latencies) / elapsed:.0f}")
+    print(f"actions          {len(results.latencies)}")
+    print(f"actions/s        {len(results.latencies) / elapsed:.0f}")
     print(f"round trip p50   {percentile(latencies, 0.50) * 1000:.1f} ms")
     print(f"round trip p99   {percentile(latencies, 0.99) * 1000:.1f} ms")
     print(f"round trip mean  {statistics.fmean(latencies) * 1000:.1f} ms")
     print(f"games            {results.games_finished} finished of {results.games_started} started")
     print(f"errors           {dict(results.errors) or 0}")
+    if not results.latencies:
+        sys.exit("no action completed")
 
 
 if __name__ == "__main__":

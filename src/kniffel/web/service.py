@@ -436,6 +436,9 @@ class GameService:
         self._advice_waiting += 1
         try:
             return await asyncio.get_running_loop().run_in_executor(self._advice_threads, work)
+        except Exception:
+            log.exception("the advisor failed")
+            raise WebError("unavailable", "the advisor failed: try again later") from None
         finally:
             self._advice_waiting -= 1
 
