@@ -515,11 +515,25 @@ class GameService:
         if applied:
             live.changed()
 
-    def announced(self, game_id: str, seq: int, origin: str) -> None:
-        """Another process committed position ``seq`` of ``game_id``: catch up if we hold that game."""
+    def announced(
+        self, game_id: str, seq: int, origin: str, seat: int | None = None, action: str | None = None
+    ) -> None:
+        """Another process committed position ``seq`` of ``game_id`` (``seat``'s ``action``, as JSON):
+        if we hold that game, apply it at once when it is the next one and nothing else is under way,
+        else catch up from the database."""
         live = self._live.get(game_id)
         if live is None or origin == self.origin or seq <= live.seq:
             return
+        if seq == live.seq + 1 and seat is not None and action is not None and not live.lock.locked():
+            try:
+                live.game.apply(Action.from_json(json.loads(action)))
+            except (KniffelError, ValueError):
+                log.warning("game %s: announced action %d does not apply; reading it back", game_id, seq)
+            else:
+                live.seat_of_action.append(seat)
+                live.changed()
+                self._schedule_bots(live)
+                return
         live.announced_seq = max(live.announced_seq, seq)
         if not live.following:
             live.following = True
@@ -550,10 +564,15 @@ class GameService:
                     for live in list(self._live.values()):  # changes made while nobody listened
                         self.announced(live.id, live.seq + 1, "")
                     async for notice in connection.notifies():
-                        game_id, _, rest = notice.payload.partition(" ")
-                        seq, _, origin = rest.partition(" ")
+                        game_id, seq, origin, seat, action = (notice.payload.split(" ", 4) + [""] * 4)[:5]
                         if seq.isdigit():
-                            self.announced(game_id, int(seq), origin)
+                            self.announced(
+                                game_id,
+                                int(seq),
+                                origin,
+                                int(seat) if seat.isdigit() else None,
+                                action or None,
+                            )
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # a lost connection: listen again shortly

@@ -49,7 +49,8 @@ from kniffel.errors import KniffelError
 DATABASE_ENV = "KNIFFEL_DATABASE_URL"
 SEAT_KINDS = ("human", "bot")
 CHANNEL = "kniffel_games"
-"""PostgreSQL channel of the change announcements: ``"<game id> <seq> <origin>"`` per commit."""
+"""PostgreSQL channel of the change announcements, one per commit: ``"<game id> <seq> <origin> <seat>
+<action JSON>"``, so a process holding the game can apply the action without reading it back."""
 
 
 class StoreError(KniffelError):
@@ -339,7 +340,7 @@ class Store:
                 connection.execute(insert(ActionRow), [row])
                 connection.execute(change)
                 if self.announces:
-                    note = f"{game_id} {seq} {origin}"
+                    note = f"{game_id} {seq} {origin} {seat} {row['action']}"
                     connection.execute(
                         text("select pg_notify(:channel, :note)"), {"channel": CHANNEL, "note": note}
                     )
