@@ -14,6 +14,9 @@ contains it: checking, committing to the database and broadcasting.
     .venv/bin/python benchmarks/web_load.py --players 2000 --think 1 --processes 3 \\
         --database-url postgresql+psycopg://kniffel:kniffel@127.0.0.1:5432/kniffel_test
 
+``--bot-games 1000`` adds that many watched all-bot games (the bots move every ``--bot-delay`` seconds,
+0.6 as served) to see what they leave the people: their moves share a small pool of workers.
+
 Reports actions per second, the p50/p99 round trip, the games finished and every error by code. A
 player never acts on a finished game and waits for the next state after an error, so the counts are
 honest: an error is a refusal the server really sent. Without ``--think`` every player acts the moment
@@ -49,6 +52,7 @@ class Results:
     errors: Counter[str] = field(default_factory=Counter)
     games_finished: int = 0
     games_started: int = 0
+    bot_states: int = 0
 
 
 class Player:
@@ -178,10 +182,20 @@ async def table(
         game = await create_game(client, rules, results)
 
 
+async def watch(ws_url: str, game_id: str, deadline: float, results: Results) -> None:
+    """Watch a bot game (bots move only in watched games) until ``deadline``, counting its moves."""
+    async with connect(f"{ws_url}/ws/{game_id}", max_size=2**22, open_timeout=60) as ws:
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+                async for _ in ws:
+                    results.bot_states += 1
+
+
 async def run(
-    urls: list[str], players: int, duration: float, rules: str, think: float
+    urls: list[str], players: int, duration: float, rules: str, think: float, bot_games: int = 0
 ) -> tuple[Results, float]:
-    """Create every table's first game, connect everybody, then play for ``duration`` seconds."""
+    """Create every table's first game and ``bot_games`` watched all-bot games, connect everybody, then
+    play for ``duration`` seconds."""
     results = Results()
     tables = (players + 1) // 2
     gate = asyncio.Semaphore(32)
@@ -195,6 +209,16 @@ async def run(
                 return await create_game(clients[number % len(urls)], rules, results)
 
         firsts = await asyncio.gather(*(first_game(n) for n in range(tables)))
+
+        async def bot_game(number: int) -> str:
+            async with gate:
+                body = {"rules": rules, "seats": [{"name": "R", "kind": "bot"}, {"name": "M", "kind": "bot"}]}
+                response = await clients[number % len(urls)].post("/api/games", json=body)
+                response.raise_for_status()
+                game_id: str = response.json()["id"]
+                return game_id
+
+        bots = await asyncio.gather(*(bot_game(n) for n in range(bot_games)))
         # Time to connect every player before the clock starts (a few hundred connections a second).
         start = time.monotonic() + 2.0 + players / 300
         deadline = start + duration
@@ -202,7 +226,11 @@ async def run(
             *(
                 table(n, urls, clients[n % len(urls)], firsts[n], rules, think, results, start, deadline)
                 for n in range(tables)
-            )
+            ),
+            *(
+                watch(urls[n % len(urls)].replace("http", "ws", 1), game_id, deadline, results)
+                for n, game_id in enumerate(bots)
+            ),
         )
     return results, deadline - start
 
@@ -228,6 +256,8 @@ def main() -> None:
     parser.add_argument("--rules", default="kniffel")
     parser.add_argument("--think", type=float, default=0.0, help="mean pause before each action (s)")
     parser.add_argument("--processes", type=int, default=1, help="server processes on one database")
+    parser.add_argument("--bot-games", type=int, default=0, help="watched all-bot games alongside")
+    parser.add_argument("--bot-delay", type=float, default=0.6, help="the servers' pause between bot moves")
     parser.add_argument("--url", action="append", help="an already running server (repeatable)")
     parser.add_argument("--database-url", default=None, help="database of the started servers")
     args = parser.parse_args()
@@ -241,12 +271,19 @@ def main() -> None:
         if not urls:
             database = args.database_url or f"sqlite:///{Path(directory) / 'load.sqlite3'}"
             servers = [
-                ServerProcess(database, env=UNLIMITED, log_path=Path(directory) / f"server{n}.log").launch()
+                ServerProcess(
+                    database,
+                    bot_delay=args.bot_delay,
+                    env=UNLIMITED,
+                    log_path=Path(directory) / f"server{n}.log",
+                ).launch()
                 for n in range(args.processes)
             ]
             urls = [server.wait().url for server in servers]
         try:
-            results, elapsed = asyncio.run(run(urls, args.players, args.duration, args.rules, args.think))
+            results, elapsed = asyncio.run(
+                run(urls, args.players, args.duration, args.rules, args.think, args.bot_games)
+            )
         finally:
             for server in servers:
                 server.stop()
@@ -263,6 +300,8 @@ def main() -> None:
     print(f"round trip p99   {percentile(latencies, 0.99) * 1000:.1f} ms")
     print(f"round trip mean  {statistics.fmean(latencies) * 1000:.1f} ms")
     print(f"games            {results.games_finished} finished of {results.games_started} started")
+    if args.bot_games:
+        print(f"bot games        {args.bot_games} watched, {results.bot_states} bot states sent")
     print(f"errors           {dict(results.errors) or 0}")
     if not results.latencies:
         sys.exit("no action completed")
