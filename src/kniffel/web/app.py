@@ -263,6 +263,13 @@ def create_app(
                     break
                 if not limit.allow():
                     if limit.flooding:
+                        # Say why before hanging up: stop the writer, whose queue may be far behind.
+                        writer.cancel()
+                        with contextlib.suppress(asyncio.CancelledError, Exception):
+                            await writer
+                        refusal = WebError("rate_limited", "too many messages: the connection is closed")
+                        with contextlib.suppress(Exception):
+                            await websocket.send_text(json.dumps(refusal.to_json()))
                         await websocket.close(1008, "flooding")
                         break
                     if not warned:

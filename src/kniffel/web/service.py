@@ -291,12 +291,16 @@ class GameService:
         bot_delay: float = 0.6,
         max_cached: int = 2000,
         bot_workers: int = 2,
+        bot_share: float = 0.25,
         max_advice_waiting: int = 8,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.max_cached = max_cached
         self.bot_workers = bot_workers
+        self.bot_share = bot_share
+        """The share of the process's time the bots may take: each worker rests after a move in
+        proportion to the time the move took, however many bot games are waiting."""
         self.max_advice_waiting = max_advice_waiting
         self.origin = secrets.token_hex(6)
         """This process's name in change announcements, to skip its own."""
@@ -600,14 +604,18 @@ class GameService:
             self._bot_queue.put_nowait(live)
 
     async def _bot_worker(self) -> None:
+        loop = asyncio.get_running_loop()
+        rest = max(0.0, self.bot_workers / self.bot_share - 1)
         while True:
             live = await self._bot_queue.get()
+            started = loop.time()
             try:
                 await self._bot_turn(live)
             except Exception:
                 log.exception("the bots of game %s stopped", live.id)
             finally:
                 live.bots_due = False
+            await asyncio.sleep((loop.time() - started) * rest)
             self._schedule_bots(live)
             if live.game.is_over:
                 for seat in range(len(live.seats)):
