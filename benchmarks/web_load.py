@@ -1,17 +1,27 @@
 """Load test of the web server: hundreds of simulated players over WebSocket on loopback.
 
-Starts ``python -m kniffel.web`` on a fresh SQLite file (or uses ``--url``), creates two-player games,
-connects every player with their own token and lets them play as fast as the server answers: roll,
-keep the most common face and roll again once, then score the best-paying box. The round trip of an
-action is the time from sending it to receiving the state that contains it, so it includes checking,
-committing to the database and broadcasting to both players.
+Starts ``--processes`` servers (``python -m kniffel.web``) on one database (a fresh SQLite file for one
+process; several processes need PostgreSQL: ``--database-url postgresql+psycopg://...``), or uses
+``--url``. Players sit at two-player tables; a table plays one game after another until the time is
+up, each game created over HTTP like a browser would. The two players of a table connect to different
+processes, so with several processes every action travels from one process to the other through the
+database's announcements. Players roll, keep the most common face and roll again once, then score the
+best-paying box. The round trip of an action is the time from sending it to receiving the state that
+contains it: checking, committing to the database and broadcasting.
 
     .venv/bin/python benchmarks/web_load.py --players 300 --duration 20             # saturated
     .venv/bin/python benchmarks/web_load.py --players 300 --duration 20 --think 1   # human pace
+    .venv/bin/python benchmarks/web_load.py --players 2000 --think 1 --processes 3 \\
+        --database-url postgresql+psycopg://kniffel:kniffel@127.0.0.1:5432/kniffel_test
 
-Reports actions per second and the p50/p99 round-trip latency. Without ``--think`` every player acts the
-moment it may, so the server is saturated and the latency is mostly queueing; ``--think`` pauses each
-player before each action, as people do.
+``--bot-games 1000`` adds that many watched all-bot games (the bots move every ``--bot-delay`` seconds,
+0.6 as served) to see what they leave the people: their moves share a small pool of workers.
+
+Reports actions per second, the p50/p99 round trip, the games finished and every error by code. A
+player never acts on a finished game and waits for the next state after an error, so the counts are
+honest: an error is a refusal the server really sent. Without ``--think`` every player acts the moment
+it may, so the server is saturated and the latency is mostly queueing; ``--think`` pauses each player
+before each action, as people do.
 """
 
 from __future__ import annotations
@@ -41,9 +51,13 @@ class Results:
     latencies: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     games_finished: int = 0
+    games_started: int = 0
+    bot_states: int = 0
 
 
 class Player:
+    """One seat of one game, on one server process."""
+
     def __init__(
         self, ws_url: str, game_id: str, seat: int, token: str, results: Results, think: float
     ) -> None:
@@ -53,6 +67,7 @@ class Player:
         self.token = token
         self.results = results
         self.state: dict[str, Any] | None = None
+        self.errors = 0
         self.changed = asyncio.Event()
 
     async def read(self, ws: ClientConnection) -> None:
@@ -62,13 +77,15 @@ class Player:
                 self.state = message["state"]
             elif message["type"] == "error":
                 self.results.errors[message["code"]] += 1
+                self.errors += 1
             self.changed.set()
 
     def seq(self) -> int:
         return -1 if self.state is None else int(self.state["seq"])
 
-    async def next_change(self) -> None:
-        await self.changed.wait()
+    async def next_change(self, deadline: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.changed.wait(), max(0.01, deadline - time.monotonic()))
         self.changed.clear()
 
     def decide(self, state: dict[str, Any]) -> dict[str, Any]:
@@ -83,58 +100,153 @@ class Player:
             return {"action": "score", "box": box}
         return {"action": "strike", "box": state["strikeable"][0]}
 
-    async def play(self, deadline: float) -> None:
-        async with connect(self.url, max_size=2**22) as ws:
+    async def play(self, start: float, deadline: float) -> bool:
+        """Play this seat from ``start`` until the game is over (``True``) or the time is up (``False``)."""
+        async with connect(self.url, max_size=2**22, open_timeout=60) as ws:
             reader = asyncio.create_task(self.read(ws))
             await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            await asyncio.sleep(max(0.0, start - time.monotonic()))
             try:
                 while time.monotonic() < deadline:
                     state = self.state
+                    if state is not None and state["over"]:
+                        return True
                     if state is None or state["current"] != self.seat:
-                        if state is not None and state["over"]:
-                            if self.seat == 0:
-                                self.results.games_finished += 1
-                            return
-                        with contextlib.suppress(TimeoutError):
-                            await asyncio.wait_for(self.next_change(), max(0.01, deadline - time.monotonic()))
+                        await self.next_change(deadline)
                         continue
                     if self.think:
                         await asyncio.sleep(random.uniform(0.5, 1.5) * self.think)
-                    sent = state["seq"]
+                    sent, errors = state["seq"], self.errors
                     message = {"type": "action", "seq": sent, "action": self.decide(state)}
                     start = time.perf_counter()
                     await ws.send(json.dumps(message))
-                    errors = sum(self.results.errors.values())
-                    while self.seq() <= sent and sum(self.results.errors.values()) == errors:
-                        await self.next_change()
+                    while self.seq() <= sent and self.errors == errors and time.monotonic() < deadline:
+                        await self.next_change(deadline)
                     if self.seq() > sent:
                         self.results.latencies.append(time.perf_counter() - start)
+                    elif self.errors != errors:
+                        await self.next_change(min(deadline, time.monotonic() + 1))  # the fresh state
+                return False
             finally:
                 reader.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await reader
 
 
-async def run(url: str, players: int, duration: float, rules: str, think: float) -> tuple[Results, float]:
+async def create_game(client: httpx.AsyncClient, rules: str, results: Results) -> dict[str, Any] | None:
+    body = {"rules": rules, "seats": [{"name": "A"}, {"name": "B"}]}
+    response = await client.post("/api/games", json=body)
+    if response.status_code != 201:
+        results.errors[f"create {response.status_code}"] += 1
+        return None
+    results.games_started += 1
+    game: dict[str, Any] = response.json()
+    return game
+
+
+async def table(
+    number: int,
+    urls: list[str],
+    client: httpx.AsyncClient,
+    first: dict[str, Any] | None,
+    rules: str,
+    think: float,
+    results: Results,
+    start: float,
+    deadline: float,
+) -> None:
+    """Two players playing one game after another until ``deadline``, the first one from ``start``;
+    seat ``i`` connects to process ``number + i`` (mod the number of processes), games are created
+    through ``client`` (one per process: each new HTTP client costs milliseconds of CPU)."""
+    game = first
+    while time.monotonic() < deadline:
+        if game is None:
+            await asyncio.sleep(1)
+            game = await create_game(client, rules, results)
+            continue
+        players = [
+            Player(
+                urls[(number + seat["index"]) % len(urls)].replace("http", "ws", 1),
+                game["id"],
+                seat["index"],
+                seat["token"],
+                results,
+                think,
+            )
+            for seat in game["seats"]
+        ]
+        over = await asyncio.gather(*(p.play(start, deadline) for p in players))
+        if not all(over):
+            return  # the time is up
+        results.games_finished += 1
+        game = await create_game(client, rules, results)
+
+
+async def watch(ws_url: str, game_id: str, deadline: float, results: Results) -> None:
+    """Watch a bot game (bots move only in watched games) until ``deadline``, counting its moves."""
+    async with connect(f"{ws_url}/ws/{game_id}", max_size=2**22, open_timeout=60) as ws:
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+                async for _ in ws:
+                    results.bot_states += 1
+
+
+async def run(
+    urls: list[str], players: int, duration: float, rules: str, think: float, bot_games: int = 0
+) -> tuple[Results, float]:
+    """Create every table's first game and ``bot_games`` watched all-bot games, connect everybody, then
+    play for ``duration`` seconds."""
     results = Results()
-    ws_url = url.replace("http", "ws", 1)
-    seats: list[Player] = []
-    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
-        for _ in range((players + 1) // 2):
-            body = {"rules": rules, "seats": [{"name": "A"}, {"name": "B"}]}
-            response = await client.post("/api/games", json=body)
-            response.raise_for_status()
-            game = response.json()
-            for seat in game["seats"]:
-                seats.append(Player(ws_url, game["id"], seat["index"], seat["token"], results, think))
-    start = time.monotonic()
-    await asyncio.gather(*(p.play(start + duration) for p in seats[:players]))
-    return results, time.monotonic() - start
+    tables = (players + 1) // 2
+    gate = asyncio.Semaphore(32)
+    async with contextlib.AsyncExitStack() as stack:
+        clients = [
+            await stack.enter_async_context(httpx.AsyncClient(base_url=url, timeout=60)) for url in urls
+        ]
+
+        async def first_game(number: int) -> dict[str, Any] | None:
+            async with gate:
+                return await create_game(clients[number % len(urls)], rules, results)
+
+        firsts = await asyncio.gather(*(first_game(n) for n in range(tables)))
+
+        async def bot_game(number: int) -> str:
+            async with gate:
+                body = {"rules": rules, "seats": [{"name": "R", "kind": "bot"}, {"name": "M", "kind": "bot"}]}
+                response = await clients[number % len(urls)].post("/api/games", json=body)
+                response.raise_for_status()
+                game_id: str = response.json()["id"]
+                return game_id
+
+        bots = await asyncio.gather(*(bot_game(n) for n in range(bot_games)))
+        # Time to connect every player before the clock starts (a few hundred connections a second).
+        start = time.monotonic() + 2.0 + players / 300
+        deadline = start + duration
+        await asyncio.gather(
+            *(
+                table(n, urls, clients[n % len(urls)], firsts[n], rules, think, results, start, deadline)
+                for n in range(tables)
+            ),
+            *(
+                watch(urls[n % len(urls)].replace("http", "ws", 1), game_id, deadline, results)
+                for n, game_id in enumerate(bots)
+            ),
+        )
+    return results, deadline - start
 
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+UNLIMITED = {
+    # The limits per client protect against floods, not against one machine playing many players.
+    "KNIFFEL_WS_RATE": "1000000",
+    "KNIFFEL_WS_BURST": "1000000",
+    "KNIFFEL_CREATE_RATE": "1000000",
+    "KNIFFEL_CREATE_BURST": "1000000",
+}
 
 
 def main() -> None:
@@ -143,36 +255,56 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=20.0, help="seconds of play (bounded)")
     parser.add_argument("--rules", default="kniffel")
     parser.add_argument("--think", type=float, default=0.0, help="mean pause before each action (s)")
-    parser.add_argument("--url", default=None, help="an already running server (default: start one)")
-    parser.add_argument("--database-url", default=None, help="database of the started server")
+    parser.add_argument("--processes", type=int, default=1, help="server processes on one database")
+    parser.add_argument("--bot-games", type=int, default=0, help="watched all-bot games alongside")
+    parser.add_argument("--bot-delay", type=float, default=0.6, help="the servers' pause between bot moves")
+    parser.add_argument("--url", action="append", help="an already running server (repeatable)")
+    parser.add_argument("--database-url", default=None, help="database of the started servers")
     args = parser.parse_args()
-    server = None
+    if args.processes > 1 and not args.url and not (args.database_url or "").startswith("postgresql"):
+        sys.exit(
+            "several processes share a PostgreSQL database: pass --database-url postgresql+psycopg://..."
+        )
+    servers: list[ServerProcess] = []
     with tempfile.TemporaryDirectory() as directory:
-        url = args.url
-        if url is None:
+        urls = args.url
+        if not urls:
             database = args.database_url or f"sqlite:///{Path(directory) / 'load.sqlite3'}"
-            # The per-connection rate limit protects against floods, not against this benchmark.
-            env = {"KNIFFEL_WS_RATE": "10000", "KNIFFEL_WS_BURST": "10000"}
-            server = ServerProcess(database, env=env, log_path=Path(directory) / "server.log").start()
-            url = server.url
+            servers = [
+                ServerProcess(
+                    database,
+                    bot_delay=args.bot_delay,
+                    env=UNLIMITED,
+                    log_path=Path(directory) / f"server{n}.log",
+                ).launch()
+                for n in range(args.processes)
+            ]
+            urls = [server.wait().url for server in servers]
         try:
-            results, elapsed = asyncio.run(run(url, args.players, args.duration, args.rules, args.think))
+            results, elapsed = asyncio.run(
+                run(urls, args.players, args.duration, args.rules, args.think, args.bot_games)
+            )
         finally:
-            if server is not None:
+            for server in servers:
                 server.stop()
-    latencies = results.latencies
-    if not latencies:
-        sys.exit("no action completed")
-    games = (args.players + 1) // 2
-    print(f"players          {args.players} ({games} two-player games of {args.rules}, think {args.think} s)")
+    latencies = results.latencies or [float("nan")]
+    tables = (args.players + 1) // 2
+    print(
+        f"players          {args.players} at {tables} two-player tables of {args.rules}, think {args.think} s"
+    )
+    print(f"processes        {len(urls)}")
     print(f"duration         {elapsed:.1f} s")
-    print(f"actions          {len(latencies)}")
-    print(f"actions/s        {len(latencies) / elapsed:.0f}")
+    print(f"actions          {len(results.latencies)}")
+    print(f"actions/s        {len(results.latencies) / elapsed:.0f}")
     print(f"round trip p50   {percentile(latencies, 0.50) * 1000:.1f} ms")
     print(f"round trip p99   {percentile(latencies, 0.99) * 1000:.1f} ms")
     print(f"round trip mean  {statistics.fmean(latencies) * 1000:.1f} ms")
-    print(f"games finished   {results.games_finished}")
+    print(f"games            {results.games_finished} finished of {results.games_started} started")
+    if args.bot_games:
+        print(f"bot games        {args.bot_games} watched, {results.bot_states} bot states sent")
     print(f"errors           {dict(results.errors) or 0}")
+    if not results.latencies:
+        sys.exit("no action completed")
 
 
 if __name__ == "__main__":

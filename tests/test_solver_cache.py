@@ -5,12 +5,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
-from kniffel.solver import cache
+from kniffel.solver import cache, dp
 from kniffel.solver.compile import compile_rules
 from test_solver_values import reduced
 
@@ -66,7 +68,25 @@ def _not_an_array(path: Path) -> None:
     path.write_bytes(b"hello")
 
 
-@pytest.mark.parametrize("damage", [_corrupt_bytes, _truncate, _garbage_meta, _drop_meta, _not_an_array])
+def _empty(path: Path) -> None:
+    path.write_bytes(b"")
+
+
+def _header_byte(path: Path) -> None:
+    """One changed byte in the ``.npy`` header (its dict literal), which numpy parses as Python."""
+    data = bytearray(path.read_bytes())
+    data[data.index(b"{")] = ord("(")
+    path.write_bytes(bytes(data))
+
+
+def _empty_meta(path: Path) -> None:
+    path.with_suffix(".json").write_bytes(b"")
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [_corrupt_bytes, _truncate, _garbage_meta, _drop_meta, _not_an_array, _empty, _header_byte, _empty_meta],
+)
 def test_a_damaged_table_is_rebuilt(tmp_path: Path, damage: object) -> None:
     game = reduced()
     good = cache.table(game, directory=tmp_path)
@@ -121,3 +141,23 @@ def test_an_unwritable_cache_is_not_an_error(tmp_path: Path) -> None:
     blocker.write_text("not a directory", encoding="utf-8")
     solution = cache.table(reduced(), directory=blocker / "sub")
     assert solution.seconds > 0
+
+
+def test_processes_sharing_a_directory_solve_a_table_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lock beside a table makes a second solver wait for the first and read its file."""
+    game = reduced()
+    solved: list[int] = []
+    solve = dp.solve_compiled
+
+    def counting(compiled: Any, **kwargs: Any) -> Any:
+        solved.append(1)
+        return solve(compiled, **kwargs)
+
+    monkeypatch.setattr(cache, "solve_compiled", counting)
+    with ThreadPoolExecutor(4) as pool:
+        tables = list(pool.map(lambda _: cache.table(game, directory=tmp_path), range(4)))
+    assert solved == [1]
+    assert all(np.array_equal(t.values, tables[0].values) for t in tables)
+    assert cache.table_path(game, tmp_path).with_suffix(".lock").exists()

@@ -8,6 +8,7 @@ PostgreSQL too.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import threading
@@ -57,13 +58,32 @@ def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
     assert "Traceback" not in (directory / "server.log").read_text(), "the server logged a crash"
 
 
-class Client:
-    """A WebSocket client that reads the server's messages by type, with timeouts."""
+_addresses = itertools.count(1)
 
-    def __init__(self, server: ServerProcess, game_id: str, token: str | None = None) -> None:
+
+def new_address() -> dict[str, str]:
+    """Headers that make a request come from an address of its own: the server trusts the forwarding
+    header from loopback (as behind a proxy), and its limits belong to the client's address."""
+    number = next(_addresses)
+    return {"x-forwarded-for": f"10.{number >> 16 & 255}.{number >> 8 & 255}.{number & 255}"}
+
+
+class Client:
+    """A WebSocket client that reads the server's messages by type, with timeouts; each client comes
+    from an address of its own unless given ``address`` headers."""
+
+    def __init__(
+        self,
+        server: ServerProcess,
+        game_id: str,
+        token: str | None = None,
+        address: dict[str, str] | None = None,
+    ) -> None:
         self._exit = contextlib.ExitStack()
         self.ws: ClientConnection = self._exit.enter_context(
-            connect(f"{server.ws_url}/ws/{game_id}", open_timeout=10)
+            connect(
+                f"{server.ws_url}/ws/{game_id}", open_timeout=10, additional_headers=address or new_address()
+            )
         )
         self.state: dict[str, Any] = self.expect("state")["state"]
         if token is not None:
@@ -125,7 +145,9 @@ def create(server: ServerProcess, *seats: str, **body: Any) -> dict[str, Any]:
     specs = [
         {"name": s.removeprefix("bot:"), "kind": "bot" if s.startswith("bot:") else "human"} for s in seats
     ]
-    response = httpx.post(f"{server.url}/api/games", json={"seats": specs, **body}, timeout=10)
+    response = httpx.post(
+        f"{server.url}/api/games", json={"seats": specs, **body}, headers=new_address(), timeout=10
+    )
     assert response.status_code == 201, response.text
     result: dict[str, Any] = response.json()
     return result
@@ -187,12 +209,18 @@ def test_creating_a_game_gives_invite_links_for_human_seats_only(server: ServerP
         (b"[]", 400, "malformed"),
         (b'{"seats": [{"name": "Ada"}], "rules": "chess"}', 422, "invalid"),
         (b'{"seats": [{"name": "' + b"x" * 20000 + b'"}]}', 413, "too_large"),
+        (b"[" * 5000 + b"]" * 5000, 400, "malformed"),
+        (b'{"seats": [{"name": "Ada", "kind": ' + b"[" * 900 + b"]" * 900 + b"}]}", 400, "malformed"),
+        (b'{"seats": [{"name": "Ada"}], "hotseat": ' + b"7" * 5000 + b"}", 400, "malformed"),
+        (b'{"seats": [{"name": "\\ud800"}]}', 400, "malformed"),
+        (b'{"seats": [{"name": "Ada\\u0000"}]}', 400, "malformed"),
     ],
+    ids=["not-json", "list", "rules", "large", "nested", "nested-seats", "huge-int", "surrogate", "nul"],
 )
 def test_bad_creation_requests_get_one_line_errors(
     server: ServerProcess, body: bytes, status: int, error: str
 ) -> None:
-    response = httpx.post(f"{server.url}/api/games", content=body, timeout=10)
+    response = httpx.post(f"{server.url}/api/games", content=body, headers=new_address(), timeout=10)
     assert response.status_code == status
     assert response.json()["error"] == error
     assert "\n" not in response.json()["message"]
@@ -325,6 +353,8 @@ def test_hints_for_the_player_to_move_when_the_solver_covers_the_rules(server: S
     ("message", "code"),
     [
         ("x" * 5000, "too_large"),
+        ("[" * 2000 + "]" * 2000, "malformed"),
+        ('{"type": "ping", "n": ' + "1" * 3000 + "}", "malformed"),
         ("{oops", "malformed"),
         ("[1, 2, 3]", "malformed"),
         ('{"type": "dance"}', "malformed"),
@@ -395,9 +425,10 @@ def test_an_oversized_frame_closes_only_that_connection(server: ServerProcess) -
 def test_flooding_is_rate_limited_then_cut_off_and_other_games_play_on(server: ServerProcess) -> None:
     game, other = create(server, "Ada"), create(server, "Bob")
     bob = Client(server, other["id"], token(other, 0))
+    flooder = new_address()
     # The server stops reading a flooder's frames once it hangs up, so the client's closing handshake
     # can only time out: keep that wait short.
-    with connect(f"{server.ws_url}/ws/{game['id']}", close_timeout=1) as ws:
+    with connect(f"{server.ws_url}/ws/{game['id']}", close_timeout=1, additional_headers=flooder) as ws:
         ws.recv(10)
         # 1000 pings (22 KB) fit the socket buffers, so the sender never blocks on a closed peer.
         with contextlib.suppress(ConnectionClosed):
@@ -406,9 +437,58 @@ def test_flooding_is_rate_limited_then_cut_off_and_other_games_play_on(server: S
         codes = [message.get("code", message["type"]) for message in read_until_closed(ws)]
         assert ws.close_code == 1008
         assert "rate_limited" in codes
+    with connect(f"{server.ws_url}/ws/{game['id']}", close_timeout=1, additional_headers=flooder) as ws:
+        ws.recv(10)
+        ws.send('{"type": "ping"}')
+        read_until_closed(ws)
+        assert ws.close_code == 1008, "the limit is the client's: reconnecting does not reset it"
     assert bob.act({"action": "roll"})["seq"] == 1
     assert server.alive()
     bob.close()
+
+
+def test_a_cross_site_form_creates_no_game_and_pages_forbid_framing(server: ServerProcess) -> None:
+    body = json.dumps({"seats": [{"name": "Ada"}]})
+    headers = {"content-type": "text/plain", "origin": "https://evil.example", **new_address()}
+    response = httpx.post(f"{server.url}/api/games", content=body, headers=headers, timeout=10)
+    assert response.status_code == 403
+    plain = httpx.post(
+        f"{server.url}/api/games", content=body, headers={"content-type": "text/plain"}, timeout=10
+    )
+    assert plain.status_code == 415
+    page = httpx.get(server.url + "/", timeout=10)
+    assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
+    assert page.headers["x-frame-options"] == "DENY"
+
+
+def test_polls_during_play_see_committed_states_only(server: ServerProcess) -> None:
+    """Reading a game while its player acts never fails and never shows a half-saved action."""
+    game = create(server, "Ada")
+    ada = Client(server, game["id"], token(game, 0))
+    statuses: list[int] = []
+    done = threading.Event()
+
+    def poll() -> None:
+        with httpx.Client(base_url=server.url, timeout=10) as http:
+            while not done.is_set():
+                for path in (f"/api/games/{game['id']}", f"/api/games/{game['id']}/export"):
+                    statuses.append(http.get(path).status_code)
+
+    poller = threading.Thread(target=poll)
+    poller.start()
+    try:
+        while not statuses:
+            time.sleep(0.01)
+        for turn in range(13):
+            play_turn(ada)
+            if turn >= 4 and len(statuses) >= 20:
+                break
+    finally:
+        done.set()
+        poller.join()
+    assert statuses
+    assert set(statuses) == {200}
+    ada.close()
 
 
 # --- restart ---------------------------------------------------------------------------------------

@@ -97,7 +97,7 @@ def test_a_position_can_be_written_once(url: str) -> None:
 
 def test_two_servers_racing_on_one_database_apply_once(url: str) -> None:
     """Two processes serving the same game both accept a roll at position 0: one commit wins, the
-    other is told it is stale and its in-memory copy is thrown away."""
+    other is told it is stale, takes its own roll back and catches up with the winner's."""
 
     async def body() -> None:
         one, two = GameService(Store(url)), GameService(Store(url))
@@ -108,10 +108,10 @@ def test_two_servers_racing_on_one_database_apply_once(url: str) -> None:
         with pytest.raises(WebError) as refused:
             await two.act(live_two, seats, 0, Roll())
         assert refused.value.code == "stale"
-        assert live_two.seq == 0, "the losing copy took its action back"
-        fresh = await two.get(new.id)
-        assert fresh is not live_two
-        assert fresh.game.turn.dice == live_one.game.turn.dice
+        assert live_two.seq == 1, "the losing copy took its action back and read the winner's"
+        assert live_two.game.turn.dice == live_one.game.turn.dice
+        assert live_two.seat_of_action == [0]
+        assert await two.get(new.id) is live_two, "subscribers of the copy keep hearing of the game"
 
     run(body)
     assert len(action_rows(url)) == 1
@@ -186,11 +186,23 @@ def test_without_hotseat_the_host_token_plays_no_seat(url: str) -> None:
     run(body)
 
 
+class Watcher:
+    """A subscriber that keeps every state it is sent."""
+
+    def __init__(self) -> None:
+        self.states: list[str] = []
+
+    def push(self, text: str) -> None:
+        self.states.append(text)
+
+
 def test_bots_play_a_whole_game_and_it_is_saved(url: str) -> None:
     async def body() -> tuple[str, int]:
         service = GameService(Store(url), bot_delay=0)
         new, live = await service.create(request("bot:Robo", "bot:Marvin", rules="yatzy"))
-        await until(lambda: live.game.is_over and live.bot_task is None)
+        service.subscribe(live, Watcher())
+        await until(lambda: live.game.is_over and not live.bots_due)
+        await service.stop()
         return new.id, live.seq
 
     game_id, seq = run(body)
@@ -217,7 +229,9 @@ def test_a_restarted_server_resumes_the_bot_to_move(url: str) -> None:
         service = GameService(Store(url), bot_delay=0)
         await service.start()
         live = await service.get(game_id)
+        service.subscribe(live, Watcher())
         await until(lambda: live.game.current == 0)
+        await service.stop()
         return live.seq
 
     assert run(after) > 2
@@ -309,3 +323,101 @@ def test_the_table_offers_exactly_the_engines_legal_actions(rules_id: str) -> No
             break
         game.apply(choose.choice(legal))
         live.seat_of_action.append(0)
+
+
+def test_bot_games_nobody_watches_wait_for_a_visitor(url: str) -> None:
+    async def body() -> None:
+        service = GameService(Store(url), bot_delay=0)
+        await service.start()
+        _, live = await service.create(request("bot:Robo", "bot:Marvin"))
+        for _ in range(50):
+            await asyncio.sleep(0)
+        await asyncio.sleep(0.05)
+        assert live.seq == 0, "no bot moves while nobody watches"
+        watcher = Watcher()
+        service.subscribe(live, watcher)
+        await until(lambda: live.seq >= 6)
+        service.unsubscribe(live, watcher)
+        await until(lambda: not live.bots_due)
+        stopped_at = live.seq
+        await asyncio.sleep(0.05)
+        assert live.seq == stopped_at, "the bots stop when the last watcher leaves"
+        await service.stop()
+
+    run(body)
+
+
+def test_bots_of_many_games_share_a_bounded_pool(url: str) -> None:
+    """Forty watched all-bot games make no task per game: two workers take turns, so at most two bot
+    moves are ever under way, and a person's action in another game is taken between them."""
+
+    async def body() -> None:
+        service = GameService(Store(url), bot_delay=0, bot_workers=2)
+        await service.start()
+        tasks_before = len(asyncio.all_tasks())
+        under_way = most = 0
+        apply = service._apply
+
+        async def counted(live: LiveGame, *args: Any, by_bot: bool = False, **kwargs: Any) -> Any:
+            nonlocal under_way, most
+            under_way += by_bot
+            most = max(most, under_way)
+            try:
+                return await apply(live, *args, by_bot=by_bot, **kwargs)
+            finally:
+                under_way -= by_bot
+
+        service._apply = counted  # type: ignore[method-assign]
+        games = []
+        for _ in range(40):
+            _, live = await service.create(request("bot:Robo", "bot:Marvin"))
+            service.subscribe(live, Watcher())
+            games.append(live)
+        assert len(asyncio.all_tasks()) <= tasks_before + 1
+        new, mine = await service.create(request("Ada"))
+        seats = mine.seats_for(new.seat_tokens[0])
+        for seq in range(6):
+            await service.act(
+                mine, seats, seq, Roll() if seq % 2 == 0 else Strike(("ones", "twos", "threes")[seq // 2])
+            )
+        assert sum(g.seq for g in games) > 0, "the bots played meanwhile"
+        assert most <= 2
+        await service.stop()
+
+    run(body)
+
+
+def test_reads_see_only_committed_state(url: str) -> None:
+    """While an action is being saved, the state and the export show the position before it."""
+
+    class SlowStore(Store):
+        entered = False
+
+        def append(self, *args: Any, **kwargs: Any) -> None:
+            import time
+
+            self.entered = True
+            time.sleep(0.2)
+            super().append(*args, **kwargs)
+
+    async def body() -> None:
+        store = SlowStore(url)
+        service = GameService(store)
+        new, live = await service.create(request("Ada", "Bob"))
+        acting = asyncio.create_task(service.act(live, live.seats_for(new.seat_tokens[0]), 0, Roll()))
+        await until(lambda: store.entered)
+        assert '"seq": 0' in live.state_json()
+        assert '"seq": 0' in live.state_text()
+        export = asyncio.create_task(service.export(live))
+        await acting
+        assert len((await export)["actions"]) == 1, "the export waited for the commit"
+        assert '"seq": 1' in live.state_json()
+
+    run(body)
+
+
+@pytest.mark.parametrize("name", ["Ada\x00", "\ud800", "A\x07da", "Ada\u0378"])
+def test_names_are_checked_the_same_way_on_every_database(name: str) -> None:
+    with pytest.raises(WebError, match="cannot contain") as refused:
+        CreateRequest.parse({"seats": [{"name": name}]})
+    assert refused.value.code == "malformed"

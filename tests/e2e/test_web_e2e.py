@@ -72,7 +72,11 @@ ERRORS: dict[int, list[str]] = {}
 
 def new_page(browser: Browser, width: int = 1200, height: int = 900) -> Page:
     """A page in a context of its own: its own cookies and storage, like a second person's browser."""
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    # The waits below evaluate strings, which the pages' Content-Security-Policy forbids (no eval);
+    # test_web_csp.py checks the pages under their policy.
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, locale="en-US", bypass_csp=True
+    )
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
     errors = ERRORS.setdefault(id(page), [])

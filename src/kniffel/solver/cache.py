@@ -4,7 +4,10 @@ The file name carries the rule set id, its options and a key: a hash of everythi
 (the rule declaration, its score table, the solver version). Beside each table a small JSON file holds
 that key, the array's shape and a checksum of its bytes; it is written last, so a table without a
 matching description is unfinished or foreign. A damaged, truncated, foreign or stale file is detected
-on load and rebuilt.
+on load and rebuilt: whatever reading a file raises, it counts as missing.
+
+Several processes may share one directory (web servers behind a load balancer, parallel simulations):
+a lock file beside each table makes one of them solve it while the others wait and then read it.
 
 The directory is ``$KNIFFEL_CACHE_DIR`` if set, else the user's cache directory (``$XDG_CACHE_HOME`` or
 ``~/.cache`` on Linux, ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows) plus ``kniffel``.
@@ -19,7 +22,7 @@ import os
 import re
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -103,7 +106,7 @@ def load(compiled: Compiled, directory: Path | None = None) -> Solution | None:
         if not np.isfinite(solution.expected_score) or solution.expected_score != meta.get("expected_score"):
             return None
         return solution
-    except (OSError, ValueError, TypeError, KeyError):
+    except Exception:  # numpy's header parser alone raises EOFError, TokenError, SyntaxError...
         return None
 
 
@@ -149,12 +152,41 @@ def table(
     """The solved table of a single-column rule set: from the cache when a sound copy is there, else
     solved (and then cached, if ``use_cache``). A cache that cannot be written is not an error."""
     compiled = compile_rules(rules)
-    if use_cache:
-        found = load(compiled, directory)
+    if not use_cache:
+        return solve_compiled(compiled, progress=progress)
+    found = load(compiled, directory)
+    if found is not None:
+        return found
+    with _solving(table_path(rules, directory)):
+        found = load(compiled, directory)  # another process may have solved it while we waited
         if found is not None:
             return found
-    solution = solve_compiled(compiled, progress=progress)
-    if use_cache:
+        solution = solve_compiled(compiled, progress=progress)
         with contextlib.suppress(OSError):
             save(solution, directory)
-    return solution
+    # The saved copy is file-backed memory the system can reclaim; the solved array is not.
+    saved = load(compiled, directory)
+    return solution if saved is None else Solution(compiled, saved.values, solution.seconds)
+
+
+@contextlib.contextmanager
+def _solving(path: Path) -> Iterator[None]:
+    """Hold ``path``'s lock file while solving, so processes sharing the directory solve a table once.
+    Without a usable lock (no ``fcntl``, an unwritable directory) each process just solves."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory locks across processes here
+        yield
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path.with_suffix(".lock"), "a+b")  # noqa: SIM115 - held across the yield
+    except OSError:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

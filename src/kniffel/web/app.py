@@ -13,7 +13,6 @@ import contextlib
 import json
 import logging
 import os
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -26,8 +25,9 @@ from starlette.websockets import WebSocketDisconnect
 from kniffel import rules as rules_module
 from kniffel.actions import Action
 from kniffel.errors import GameFormatError
-from kniffel.web import advice, rooms
-from kniffel.web.service import CreateRequest, GameService, LiveGame, WebError, game_state
+from kniffel.web import advice, guard, rooms
+from kniffel.web.guard import ClientLimits
+from kniffel.web.service import CreateRequest, GameService, LiveGame, WebError
 from kniffel.web.store import Store
 
 log = logging.getLogger("kniffel.web")
@@ -54,6 +54,10 @@ STATUS = {
     "unavailable": 503,
     "corrupt": 500,
     "no_advice": 404,
+    "cross_site": 403,
+    "not_json": 415,
+    "rate_limited": 429,
+    "busy": 503,
 }
 
 
@@ -62,32 +66,6 @@ def _env_float(name: str, default: float) -> float:
         return float(os.environ.get(name, default))
     except ValueError:
         return default
-
-
-class RateLimit:
-    """A token bucket: ``rate`` messages a second on average, ``burst`` at once. Refused messages
-    fill a second bucket that drains at the same rate; when it overflows the client is flooding."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.excess = 0.0
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        elapsed, self.stamp = now - self.stamp, now
-        self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
-        self.excess = max(0.0, self.excess - elapsed * self.rate)
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        self.excess += 1
-        return False
-
-    @property
-    def flooding(self) -> bool:
-        return self.excess > 10 * self.burst
 
 
 class Connection:
@@ -121,13 +99,30 @@ def create_app(
     bot_delay: float | None = None,
     rate: float | None = None,
     burst: float | None = None,
+    create_rate: float | None = None,
+    create_burst: float | None = None,
+    advice_rate: float | None = None,
+    advice_burst: float | None = None,
 ) -> FastAPI:
     """The app; ``None`` settings come from ``KNIFFEL_DATABASE_URL``, ``KNIFFEL_BOT_DELAY`` (seconds
-    between bot actions, 0.6), ``KNIFFEL_WS_RATE`` and ``KNIFFEL_WS_BURST`` (messages per connection and
-    second, 20 and 40)."""
+    between bot actions, 0.6), ``KNIFFEL_WS_RATE`` and ``KNIFFEL_WS_BURST`` (WebSocket messages per
+    client and second, 20 and 40), ``KNIFFEL_CREATE_RATE`` and ``KNIFFEL_CREATE_BURST`` (games a client
+    may create per second, 0.2 and 20) and ``KNIFFEL_ADVICE_RATE`` and ``KNIFFEL_ADVICE_BURST`` (hints and
+    reviews per client and second, 1 and 20). A client is an address: its allowance is shared by all
+    its connections and survives reconnecting."""
     delay = bot_delay if bot_delay is not None else _env_float("KNIFFEL_BOT_DELAY", 0.6)
-    ws_rate = rate if rate is not None else _env_float("KNIFFEL_WS_RATE", 20)
-    ws_burst = burst if burst is not None else _env_float("KNIFFEL_WS_BURST", 40)
+    ws_limits = ClientLimits(
+        rate if rate is not None else _env_float("KNIFFEL_WS_RATE", 20),
+        burst if burst is not None else _env_float("KNIFFEL_WS_BURST", 40),
+    )
+    create_limits = ClientLimits(
+        create_rate if create_rate is not None else _env_float("KNIFFEL_CREATE_RATE", 0.2),
+        create_burst if create_burst is not None else _env_float("KNIFFEL_CREATE_BURST", 20),
+    )
+    advice_limits = ClientLimits(
+        advice_rate if advice_rate is not None else _env_float("KNIFFEL_ADVICE_RATE", 1),
+        advice_burst if advice_burst is not None else _env_float("KNIFFEL_ADVICE_BURST", 20),
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -152,6 +147,13 @@ def create_app(
     @app.exception_handler(WebError)
     async def refused(_request: Request, error: WebError) -> Response:
         return JSONResponse({"error": error.code, "message": error.message}, status_code=STATUS[error.code])
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        for name, value in guard.SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
 
     @app.get("/")
     async def home() -> Response:
@@ -179,6 +181,12 @@ def create_app(
 
     @app.post("/api/games")
     async def create(request: Request) -> Response:
+        if guard.cross_site(request.headers, request.headers.get("host", "")):
+            raise WebError("cross_site", "games are created from this site's own pages")
+        if not guard.is_json(request.headers.get("content-type")):
+            raise WebError("not_json", "send the game as application/json")
+        if not create_limits.of(client_of(request)).allow():
+            raise WebError("rate_limited", "too many new games from your address: wait a little")
         data = await _read_json(request)
         new, live = await service_of(request).create(CreateRequest.parse(data))
         seats: list[dict[str, Any]] = []
@@ -197,32 +205,39 @@ def create_app(
     @app.get("/api/games/{game_id}")
     async def state(game_id: str, request: Request) -> Response:
         live = await service_of(request).get(game_id)
-        return JSONResponse(game_state(live))
+        return Response(live.state_json(), media_type="application/json")
 
     @app.get("/api/games/{game_id}/export")
     async def export(game_id: str, request: Request) -> dict[str, Any]:
         """The game in the library's save format (``Game.loads`` / ``kniffel play --load``)."""
-        live = await service_of(request).get(game_id)
-        return live.game.to_json()
+        service = service_of(request)
+        return await service.export(await service.get(game_id))
 
     @app.get("/api/games/{game_id}/hints")
     async def hints(game_id: str, request: Request) -> Any:
-        live = await service_of(request).get(game_id)
+        service = service_of(request)
+        live = await service.get(game_id)
         token = request.headers.get("x-kniffel-token", "")[:MAX_TOKEN]
-        if live.game.current not in live.seats_for(token):
+        seq, game = await service.position(live)
+        if game.current not in live.seats_for(token):
             raise WebError("unauthorized", "hints are for the player to move: send that seat's token")
-        async with live.lock:
-            result = await asyncio.to_thread(advice.hints, live.game)
+        if not advice_limits.of(client_of(request)).allow():
+            raise WebError("rate_limited", "too many hints from your address: wait a little")
+        result = await service.advise(lambda: advice.hints(game))
         if result is None:
             raise WebError("no_advice", "no advice for these rules")
-        return {"seq": live.seq, "options": result}
+        return {"seq": seq, "options": result}
 
     @app.get("/api/games/{game_id}/review")
     async def review(game_id: str, request: Request) -> Any:
-        live = await service_of(request).get(game_id)
-        if not live.game.is_over:
+        service = service_of(request)
+        live = await service.get(game_id)
+        _, game = await service.position(live)
+        if not game.is_over:
             raise WebError("illegal", "the review is ready when the game is over")
-        result = await asyncio.to_thread(advice.review, live.game)
+        if not advice_limits.of(client_of(request)).allow():
+            raise WebError("rate_limited", "too many reviews from your address: wait a little")
+        result = await service.advise(lambda: advice.review(game))
         if result is None:
             raise WebError("no_advice", "no advice for these rules")
         return {"decisions": result}
@@ -240,7 +255,7 @@ def create_app(
         connection = Connection(websocket)
         writer = asyncio.create_task(connection.writer())
         service.subscribe(live, connection)
-        limit = RateLimit(ws_rate, ws_burst)
+        limit = ws_limits.of(client_of(websocket))
         warned = False
         try:
             while True:
@@ -249,6 +264,13 @@ def create_app(
                     break
                 if not limit.allow():
                     if limit.flooding:
+                        # Say why before hanging up: stop the writer, whose queue may be far behind.
+                        writer.cancel()
+                        with contextlib.suppress(asyncio.CancelledError, Exception):
+                            await writer
+                        refusal = WebError("rate_limited", "too many messages: the connection is closed")
+                        with contextlib.suppress(Exception):
+                            await websocket.send_text(json.dumps(refusal.to_json()))
                         await websocket.close(1008, "flooding")
                         break
                     if not warned:
@@ -277,10 +299,12 @@ async def _read_json(request: Request) -> Any:
         body += chunk
         if len(body) > MAX_BODY:
             raise WebError("too_large", f"a request body is at most {MAX_BODY} bytes")
-    try:
-        return json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise WebError("malformed", "the request body is not JSON") from None
+    return guard.parse_json(bytes(body))
+
+
+def client_of(connection: Request | WebSocket) -> str:
+    """The client's address, which its allowances belong to."""
+    return connection.client.host if connection.client is not None else "unknown"
 
 
 async def _handle(service: GameService, live: LiveGame, connection: Connection, message: Any) -> LiveGame:
@@ -293,9 +317,9 @@ async def _handle(service: GameService, live: LiveGame, connection: Connection, 
         connection.send(WebError("too_large", f"a message is at most {MAX_MESSAGE} bytes").to_json())
         return live
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        connection.send(WebError("malformed", "a message is a JSON object").to_json())
+        data = guard.parse_json(text, "a message")
+    except WebError as error:
+        connection.send(error.to_json())
         return live
     kind = data.get("type") if isinstance(data, dict) else None
     try:

@@ -4,7 +4,16 @@ Every game in play lives in memory as a :class:`kniffel.Game` rebuilt from the d
 accepted only if it comes from a token entitled to the seat to move, names the position the client saw
 (``seq``), and the engine allows it. It is then committed; only after the commit succeeds do the
 subscribers see the new state. A failed commit takes the action back, so memory never runs ahead of the
-database. Bots move from a task of their own, through the same path.
+database; readers (HTTP polls, new subscribers) get the snapshot of the last committed state.
+
+Bots move through the same path from a small pool of workers (not a task per game), and only in games
+someone watches: a bot game nobody looks at waits for its next visitor. Advice (hints, reviews) runs on a
+worker thread of its own with a bounded queue, never on the threads the database writes use.
+
+Several server processes may serve one PostgreSQL database: each commit is announced with
+``NOTIFY``, and every process that holds the game in memory catches up from the database and tells its
+own subscribers. Whoever commits a position first wins it (the primary key on ``(game_id, seq)``); the
+other copy takes its action back and catches up, so a bot's turn is played exactly once.
 """
 
 from __future__ import annotations
@@ -14,16 +23,20 @@ import contextlib
 import importlib
 import json
 import logging
+import secrets
+import unicodedata
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from kniffel import rules as rules_module
 from kniffel.errors import IllegalActionError, KniffelError
 from kniffel.game import MAX_PLAYERS, Action, Announce, Game, Outcome, Roll, Score, SecureDice, Strike
 from kniffel.web import advice
 from kniffel.web.store import (
+    CHANNEL,
     SEAT_KINDS,
     NewGame,
     SeatSpec,
@@ -36,6 +49,7 @@ from kniffel.web.store import (
 )
 
 log = logging.getLogger("kniffel.web")
+T = TypeVar("T")
 
 MAX_NAME = 24
 LOG_TAIL = 60
@@ -91,6 +105,9 @@ class CreateRequest:
             name, kind = seat.get("name"), seat.get("kind", "human")
             if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
                 raise WebError("malformed", f"seat {number} needs a name of 1 to {MAX_NAME} characters")
+            problem = name_problem(name)
+            if problem is not None:
+                raise WebError("malformed", f"seat {number}: {problem}")
             if kind not in SEAT_KINDS:
                 raise WebError("malformed", f"seat {number} is 'human' or 'bot', got {kind!r}")
             specs.append(SeatSpec(" ".join(name.split()), str(kind)))
@@ -108,6 +125,15 @@ class CreateRequest:
         return CreateRequest(rules_id, dict(options), tuple(specs), flags["hotseat"], flags["pad"])
 
 
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a player's name, or ``None``. Control characters (NUL included), lone
+    surrogates and unassigned code points are refused here, so every database stores the same names."""
+    for char in name:
+        if unicodedata.category(char) in ("Cc", "Cs", "Cn"):
+            return f"a name cannot contain the character U+{ord(char):04X}"
+    return None
+
+
 @dataclass(eq=False)
 class LiveGame:
     """A game in play, in memory."""
@@ -119,10 +145,23 @@ class LiveGame:
     """What each action of the log did (points and bonuses), for the game log on the table."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
-    bot_task: asyncio.Task[None] | None = None
+    bots_due: bool = False
+    """A bot's move is waiting for a bot worker."""
     hints: bool = False
     """The solver can advise on these rules (hint and review panels)."""
-    _state_text: str | None = None
+    announced_seq: int = 0
+    """The highest position another process announced for this game."""
+    following: bool = False
+    """A task is catching this copy up with the database."""
+    _state_json: str = ""
+    _state_text: str = ""
+
+    def __post_init__(self) -> None:
+        self._snapshot()
+
+    def _snapshot(self) -> None:
+        self._state_json = json.dumps(game_state(self))
+        self._state_text = f'{{"type": "state", "state": {self._state_json}}}'
 
     @property
     def id(self) -> str:
@@ -148,14 +187,18 @@ class LiveGame:
     def is_host(self, token: str) -> bool:
         return bool(token) and token_matches(token, self.stored.host_token_hash)
 
+    def state_json(self) -> str:
+        """The last committed state as JSON (what ``GET /api/games/{id}`` answers): never a position
+        whose action is still being saved."""
+        return self._state_json
+
     def state_text(self) -> str:
-        if self._state_text is None:
-            self._state_text = json.dumps({"type": "state", "state": game_state(self)})
+        """The last committed state as a ``state`` message."""
         return self._state_text
 
     def changed(self) -> None:
-        self._state_text = None
-        text = self.state_text()
+        self._snapshot()
+        text = self._state_text
         for subscriber in list(self.subscribers):
             subscriber.push(text)
 
@@ -254,34 +297,60 @@ def fallback_move(game: Game) -> Action:
 class GameService:
     """Creates, loads and advances online games; one instance per server process."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.6, max_cached: int = 2000) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.6,
+        max_cached: int = 2000,
+        bot_workers: int = 2,
+        bot_share: float = 0.25,
+        max_advice_waiting: int = 8,
+    ) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.max_cached = max_cached
+        self.bot_workers = bot_workers
+        self.bot_share = bot_share
+        """The share of the process's time the bots may take: each worker rests after a move in
+        proportion to the time the move took, however many bot games are waiting."""
+        self.max_advice_waiting = max_advice_waiting
+        self.origin = secrets.token_hex(6)
+        """This process's name in change announcements, to skip its own."""
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._load_lock = asyncio.Lock()
         self._bot_make = _bot_factory()
         self._bots: dict[tuple[str, int], Any] = {}
+        self._bot_queue: asyncio.Queue[LiveGame] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        # Bots think and advisors solve on threads of their own: the default pool is the database's.
+        self._bot_threads = ThreadPoolExecutor(1, thread_name_prefix="kniffel-bots")
+        self._advice_threads = ThreadPoolExecutor(1, thread_name_prefix="kniffel-advice")
+        self._advice_waiting = 0
         self._closing = False
 
     # --- lifecycle -----------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Resume the bots that were to move when the server last stopped."""
-        for game_id in await asyncio.to_thread(self.store.games_waiting_for_bots):
-            try:
-                self._schedule_bots(await self.get(game_id))
-            except WebError as error:
-                log.warning("cannot resume game %s: %s", game_id, error.message)
+        """Start the bot workers and, on a database shared by several processes, listen for the
+        changes the others commit (returns once listening). Bot games resume when someone watches."""
+        self._start_bot_workers()
+        if self.store.announces:
+            listening = asyncio.Event()
+            self._tasks.append(asyncio.create_task(self._listen(listening), name="kniffel-listen"))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(listening.wait(), 30)
 
     async def stop(self) -> None:
         self._closing = True
-        tasks = [live.bot_task for live in self._live.values() if live.bot_task is not None]
-        for task in tasks:
+        for task in self._tasks:
             task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self._tasks.clear()
+        self._bot_threads.shutdown(wait=False, cancel_futures=True)
+        self._advice_threads.shutdown(wait=False, cancel_futures=True)
 
     # --- games ---------------------------------------------------------------------------------
 
@@ -316,6 +385,9 @@ class GameService:
                 live = await self._load(game_id)
                 self._live[game_id] = live
                 self._evict()
+                if self.store.announces:
+                    # A change announced while the game was being read went unheard: look once more.
+                    self.announced(game_id, live.seq + 1, "")
         return live
 
     async def _load(self, game_id: str) -> LiveGame:
@@ -339,12 +411,13 @@ class GameService:
             if len(self._live) <= self.max_cached:
                 return
             live = self._live[game_id]
-            if not live.subscribers and live.bot_task is None and not live.lock.locked():
+            if not live.subscribers and not live.bots_due and not live.lock.locked():
                 del self._live[game_id]
 
     def subscribe(self, live: LiveGame, subscriber: Subscriber) -> None:
         live.subscribers.add(subscriber)
         subscriber.push(live.state_text())
+        self._schedule_bots(live)  # a bot game nobody watched resumes now
 
     def unsubscribe(self, live: LiveGame, subscriber: Subscriber) -> None:
         live.subscribers.discard(subscriber)
@@ -362,9 +435,35 @@ class GameService:
         if not seats:
             raise WebError("unauthorized", "send a valid seat token (hello) before acting")
         async with live.lock:
+            if seq > live.seq and self.store.announces:
+                await self._catch_up(live)  # the client heard of a change this copy has not read yet
             if seq != live.seq:
                 raise WebError("stale", f"the game is at action {live.seq}, not {seq}: reload and retry")
             return await self._apply(live, seats, action, seat)
+
+    async def export(self, live: LiveGame) -> dict[str, Any]:
+        """The game in the library's save format, as committed."""
+        async with live.lock:
+            return live.game.to_json()
+
+    async def position(self, live: LiveGame) -> tuple[int, Game]:
+        """A copy of the committed position (for advice computed outside the game's lock)."""
+        async with live.lock:
+            return live.seq, Game.from_json(live.game.to_json())
+
+    async def advise(self, work: Callable[[], T]) -> T:
+        """Run advice (which may solve a table for minutes) on the advisor's own thread; with too many
+        requests already waiting, refuse (``busy``) rather than queue without bound."""
+        if self._advice_waiting >= self.max_advice_waiting:
+            raise WebError("busy", "the advisor is busy: try again in a moment")
+        self._advice_waiting += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._advice_threads, work)
+        except Exception:
+            log.exception("the advisor failed")
+            raise WebError("unavailable", "the advisor failed: try again later") from None
+        finally:
+            self._advice_waiting -= 1
 
     async def _apply(
         self, live: LiveGame, seats: frozenset[int], action: Action, seat: object, *, by_bot: bool = False
@@ -395,11 +494,12 @@ class GameService:
                 outcome.action.to_json(),
                 status="over" if game.is_over else "playing",
                 to_move=game.current,
+                origin=self.origin,
             )
         except StaleError:
-            # Another process wrote this position: our copy is behind. Drop it; the next request reloads.
+            # Another process wrote this position first: take ours back and read what it saved.
             game.undo()
-            self._live.pop(live.id, None)
+            await self._catch_up(live)
             raise WebError("stale", "another action was saved first: reload and retry") from None
         except Exception:
             game.undo()
@@ -414,43 +514,149 @@ class GameService:
             self._schedule_bots(live)
         return outcome
 
+    # --- other processes ----------------------------------------------------------------------
+
+    async def _catch_up(self, live: LiveGame) -> None:
+        """Apply the actions other processes committed after this copy's position (``live.lock``
+        held) and tell the subscribers."""
+        try:
+            newer = await asyncio.to_thread(self.store.actions_after, live.id, live.seq)
+        except Exception:
+            log.exception("reading the new actions of game %s failed", live.id)
+            return
+        applied = False
+        for item in newer:
+            if item.seq != live.seq + 1:
+                break
+            try:
+                live.game.apply(Action.from_json(item.action))
+            except KniffelError:
+                log.exception("game %s cannot replay action %d; dropping the copy", live.id, item.seq)
+                self._live.pop(live.id, None)
+                return
+            live.seat_of_action.append(item.seat)
+            applied = True
+        if applied:
+            live.changed()
+
+    def announced(
+        self, game_id: str, seq: int, origin: str, seat: int | None = None, action: str | None = None
+    ) -> None:
+        """Another process committed position ``seq`` of ``game_id`` (``seat``'s ``action``, as JSON):
+        if we hold that game, apply it at once when it is the next one and nothing else is under way,
+        else catch up from the database."""
+        live = self._live.get(game_id)
+        if live is None or origin == self.origin or seq <= live.seq:
+            return
+        if seq == live.seq + 1 and seat is not None and action is not None and not live.lock.locked():
+            try:
+                live.game.apply(Action.from_json(json.loads(action)))
+            except (KniffelError, ValueError):
+                log.warning("game %s: announced action %d does not apply; reading it back", game_id, seq)
+            else:
+                live.seat_of_action.append(seat)
+                live.changed()
+                self._schedule_bots(live)
+                return
+        live.announced_seq = max(live.announced_seq, seq)
+        if not live.following:
+            live.following = True
+            asyncio.get_running_loop().create_task(self._follow(live))
+
+    async def _follow(self, live: LiveGame) -> None:
+        try:
+            while live.announced_seq > live.seq:
+                async with live.lock:
+                    before = live.seq
+                    await self._catch_up(live)
+                if live.seq == before:
+                    break  # announced but not visible (yet): the next announcement retries
+        finally:
+            live.following = False
+        self._schedule_bots(live)
+
+    async def _listen(self, listening: asyncio.Event) -> None:
+        """Hear every commit of the other processes (PostgreSQL ``LISTEN``), reconnecting as needed."""
+        import psycopg  # only databases that announce (PostgreSQL through psycopg 3) get here
+
+        while not self._closing:
+            try:
+                connection = await psycopg.AsyncConnection.connect(self.store.listen_dsn(), autocommit=True)
+                async with connection:
+                    await connection.execute(f"LISTEN {CHANNEL}")
+                    listening.set()
+                    for live in list(self._live.values()):  # changes made while nobody listened
+                        self.announced(live.id, live.seq + 1, "")
+                    async for notice in connection.notifies():
+                        game_id, seq, origin, seat, action = (notice.payload.split(" ", 4) + [""] * 4)[:5]
+                        if seq.isdigit():
+                            self.announced(
+                                game_id,
+                                int(seq),
+                                origin,
+                                int(seat) if seat.isdigit() else None,
+                                action or None,
+                            )
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # a lost connection: listen again shortly
+                log.warning("listening for other processes' changes failed: %s", error)
+                await asyncio.sleep(1)
+
     # --- bots ----------------------------------------------------------------------------------
 
+    def _start_bot_workers(self) -> None:
+        if not self._closing and not any(t.get_name().startswith("kniffel-bots") for t in self._tasks):
+            for number in range(self.bot_workers):
+                self._tasks.append(asyncio.create_task(self._bot_worker(), name=f"kniffel-bots-{number}"))
+
     def _schedule_bots(self, live: LiveGame) -> None:
-        if self._closing or live.bot_task is not None or live.game.is_over:
+        """Queue the game for a bot worker if a bot is to move and someone is watching."""
+        if self._closing or live.bots_due or live.game.is_over or not live.subscribers:
             return
         if live.seats[live.game.current].kind != "bot":
             return
-        live.bot_task = asyncio.create_task(self._run_bots(live), name=f"bots-{live.id}")
+        self._start_bot_workers()
+        live.bots_due = True
+        if self.bot_delay > 0:
+            asyncio.get_running_loop().call_later(self.bot_delay, self._bot_queue.put_nowait, live)
+        else:
+            self._bot_queue.put_nowait(live)
 
-    async def _run_bots(self, live: LiveGame) -> None:
-        try:
-            while True:
-                await asyncio.sleep(self.bot_delay)
-                async with live.lock:
-                    game = live.game
-                    if game.is_over or live.seats[game.current].kind != "bot":
-                        return
-                    seat = game.current
-                    action = self._bot_move(live, seat)
-                    try:
-                        await self._apply(live, frozenset({seat}), action, None, by_bot=True)
-                    except WebError as error:
-                        if error.code == "stale":
-                            return
-                        if error.code == "unavailable":
-                            continue  # the database hiccuped: try again after the next pause
-                        log.warning("bot move %s in game %s refused: %s", action, live.id, error.message)
-                        await self._apply(live, frozenset({seat}), fallback_move(game), None, by_bot=True)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("the bots of game %s stopped", live.id)
-        finally:
-            live.bot_task = None
+    async def _bot_worker(self) -> None:
+        loop = asyncio.get_running_loop()
+        rest = max(0.0, self.bot_workers / self.bot_share - 1)
+        while True:
+            live = await self._bot_queue.get()
+            started = loop.time()
+            try:
+                await self._bot_turn(live)
+            except Exception:
+                log.exception("the bots of game %s stopped", live.id)
+            finally:
+                live.bots_due = False
+            await asyncio.sleep((loop.time() - started) * rest)
+            self._schedule_bots(live)
             if live.game.is_over:
                 for seat in range(len(live.seats)):
                     self._bots.pop((live.id, seat), None)
+
+    async def _bot_turn(self, live: LiveGame) -> None:
+        """One bot action, through the same checks and commit as a person's."""
+        async with live.lock:
+            game = live.game
+            if game.is_over or live.seats[game.current].kind != "bot":
+                return
+            seat = game.current
+            loop = asyncio.get_running_loop()
+            action = await loop.run_in_executor(self._bot_threads, self._bot_move, live, seat)
+            try:
+                await self._apply(live, frozenset({seat}), action, None, by_bot=True)
+            except WebError as error:
+                if error.code in ("stale", "unavailable"):
+                    return  # another process played it, or the database hiccuped: look again later
+                log.warning("bot move %s in game %s refused: %s", action, live.id, error.message)
+                await self._apply(live, frozenset({seat}), fallback_move(game), None, by_bot=True)
 
     def _bot_move(self, live: LiveGame, seat: int) -> Action:
         if self._bot_make is not None:

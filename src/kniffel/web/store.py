@@ -6,6 +6,8 @@ key ``(game_id, seq)``: two writers racing for the same position cannot both com
 they run in; the loser gets :class:`StaleError` and nothing changes.
 
 SQLite in a per-user data directory is the default; any SQLAlchemy URL works (``postgresql+psycopg://``).
+On PostgreSQL every commit is also announced on the channel :data:`CHANNEL` (``NOTIFY``, delivered when
+the transaction commits), so several server processes can share one database.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError
@@ -45,6 +48,9 @@ from kniffel.errors import KniffelError
 
 DATABASE_ENV = "KNIFFEL_DATABASE_URL"
 SEAT_KINDS = ("human", "bot")
+CHANNEL = "kniffel_games"
+"""PostgreSQL channel of the change announcements, one per commit: ``"<game id> <seq> <origin> <seat>
+<action JSON>"``, so a process holding the game can apply the action without reading it back."""
 
 
 class StoreError(KniffelError):
@@ -214,6 +220,15 @@ class Store:
             threading.Lock() if self.url.startswith("sqlite") else contextlib.nullcontext()
         )
 
+    @property
+    def announces(self) -> bool:
+        """Whether commits are announced to other processes (PostgreSQL); SQLite serves one process."""
+        return self.engine.dialect.name == "postgresql"
+
+    def listen_dsn(self) -> str:
+        """The database as a libpq connection string, for a psycopg connection that listens."""
+        return self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
     def close(self) -> None:
         self.engine.dispose()
 
@@ -294,11 +309,30 @@ class Store:
                 actions=tuple(StoredAction(a.seq, a.seat, json.loads(a.action)) for a in actions),
             )
 
+    def actions_after(self, game_id: str, seq: int) -> list[StoredAction]:
+        """The committed actions of a game after position ``seq``, in order."""
+        with Session(self.engine) as session:
+            query = (
+                select(ActionRow)
+                .where(ActionRow.game_id == game_id, ActionRow.seq > seq)
+                .order_by(ActionRow.seq)
+            )
+            return [StoredAction(a.seq, a.seat, json.loads(a.action)) for a in session.scalars(query)]
+
     def append(
-        self, game_id: str, seq: int, seat: int, action: Mapping[str, Any], *, status: str, to_move: int
+        self,
+        game_id: str,
+        seq: int,
+        seat: int,
+        action: Mapping[str, Any],
+        *,
+        status: str,
+        to_move: int,
+        origin: str = "",
     ) -> None:
         """Commit the action at position ``seq`` (1-based); :class:`StaleError` if that position is
-        already taken, in which case nothing was written."""
+        already taken, in which case nothing was written. Where commits are announced, the announcement
+        names ``origin`` so the process that wrote it can skip its own."""
         now = _now()
         row = {
             "game_id": game_id,
@@ -314,6 +348,11 @@ class Store:
             with self._write_lock, self.engine.begin() as connection:
                 connection.execute(insert(ActionRow), [row])
                 connection.execute(change)
+                if self.announces:
+                    note = f"{game_id} {seq} {origin} {seat} {row['action']}"
+                    connection.execute(
+                        text("select pg_notify(:channel, :note)"), {"channel": CHANNEL, "note": note}
+                    )
         except IntegrityError:
             raise StaleError(f"action {seq} of game {game_id} was already taken") from None
 

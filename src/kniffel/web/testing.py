@@ -64,6 +64,10 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = START_TIMEOUT) -> ServerProcess:
+        return self.launch().wait(timeout)
+
+    def launch(self) -> ServerProcess:
+        """Start the process without waiting for it to answer (start several, then :meth:`wait`)."""
         command = [
             sys.executable,
             "-m",
@@ -77,6 +81,11 @@ class ServerProcess:
         ]
         output = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(command, env=self.env, stdout=output, stderr=output)
+        return self
+
+    def wait(self, timeout: float = START_TIMEOUT) -> ServerProcess:
+        """Return once the launched server answers."""
+        assert self.process is not None, "launch() first"
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
