@@ -17,19 +17,23 @@ import dataclasses
 import random
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from kniffel.dice import FACES, Roll, roll_index, sorted_rolls
 from kniffel.errors import KniffelError
+from kniffel.keeps import keep_lattice
 from kniffel.rules import Column, Extra, Order, RuleSet, Section, placements, reachable_boxes
 
 SOLVER_VERSION = 1
 """Bumped whenever the tables or their meaning change; part of every cache key."""
 
+I16 = npt.NDArray[np.int16]
 I32 = npt.NDArray[np.int32]
 I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
 
 
 class UnsupportedRulesError(KniffelError):
@@ -117,6 +121,39 @@ class Compiled:
     def aux(self, armed: int, free: int) -> int:
         return armed * self.n_free + free
 
+    @cached_property
+    def kernel_tables(self) -> KernelTables:
+        """These tables and the keep lattice of the rule set's dice, as the compiled kernels take them."""
+        lattice = keep_lattice(self.rules.dice)
+        pair_box, pair_pts, nonzero = self.pairs
+        return KernelTables(
+            n_boxes=self.n_boxes,
+            five=int(self.five),
+            n_armed=int(self.n_armed),
+            n_free=int(self.n_free),
+            free_points=int(self.free_points),
+            per_turn=int(self.free_per_turn),
+            rolls=int(self.rules.rolls),
+            joker=bool(self.joker),
+            threshold=int(self.threshold),
+            upper_bonus=int(self.upper_bonus),
+            upper_mask=int(self.upper_mask),
+            allowed=self.allowed,
+            alike=self.alike,
+            jpts=self.jpts,
+            jbonus=self.jbonus,
+            lanes=self.lanes,
+            pair_box=pair_box,
+            pair_pts=pair_pts,
+            nonzero=nonzero,
+            first_roll=lattice.first_roll,
+            size=lattice.size,
+            child=lattice.child,
+            parent=lattice.parent,
+            roll_probs=lattice.roll_probs,
+            choices=lattice.choices,
+        )
+
     # --- the solver's view of a placement, for checks against the rules -------------------------
 
     def view(self, mask: int, armed: int, at_once: int, roll: int) -> dict[str, tuple[int, int]]:
@@ -187,6 +224,45 @@ class Compiled:
             for s in range(self.n_at_once)
             for r in rolls
         ]
+
+
+class KernelTables(NamedTuple):
+    """Everything the compiled kernels (:mod:`kniffel.solver.kernels`) read about a rule set, as one argument
+    (numba passes a named tuple of arrays and numbers as one struct, compiled once for every rule set): the
+    tables of :class:`Compiled` and the keep lattice of its dice (:class:`kniffel.keeps.KeepLattice`), in
+    fields of the same name. Built by :attr:`Compiled.kernel_tables` alone. Flat, because numba's parallel
+    loops do not take a tuple nested in their arguments."""
+
+    n_boxes: int
+    five: int
+    n_armed: int
+    n_free: int
+    free_points: int
+    per_turn: int
+    """:attr:`Compiled.free_per_turn`."""
+    rolls: int
+    """Regular throws a turn."""
+    joker: bool
+    threshold: int
+    upper_bonus: int
+    upper_mask: int
+    allowed: I64
+    alike: I32
+    jpts: I16
+    jbonus: I16
+    lanes: I32
+    pair_box: I32
+    """:attr:`Compiled.pairs`: the box of each distinct ``(box, points > 0)`` pair of the base table ..."""
+    pair_pts: I32
+    """... its points ..."""
+    nonzero: I32
+    """... and ``[at_once, roll, i]`` the pairs a roll scores in (-1 pads)."""
+    first_roll: int
+    size: I32
+    child: I32
+    parent: I32
+    roll_probs: F64
+    choices: I32
 
 
 def compile_rules(rules: RuleSet, *, check: int = 64) -> Compiled:

@@ -5,12 +5,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.keeps import KeepLattice, keep_lattice
 from kniffel.rules import RuleSet
 from kniffel.solver.compile import Compiled, compile_rules
 
@@ -41,35 +39,6 @@ class Solution:
         return float(self.values[c.aux(0, c.n_free - 1), 0, 0])
 
 
-def kernel_tables(c: Compiled) -> tuple[Any, ...]:
-    """The arguments :func:`kernels.solve_level` takes after ``masks`` and ``V``."""
-    k = keep_lattice(c.rules.dice)
-    return (
-        c.base,
-        c.upper,
-        c.allowed,
-        c.alike,
-        c.five,
-        c.n_armed,
-        c.n_free,
-        c.joker,
-        c.jpts,
-        c.jbonus,
-        c.threshold,
-        c.upper_bonus,
-        c.lanes,
-        c.upper_mask,
-        c.rules.rolls,
-        c.free_per_turn,
-        k.child,
-        k.parent,
-        k.padded_parent,
-        k.first_roll,
-        k.roll_probs,
-        *c.pairs,
-    )
-
-
 def empty_values(c: Compiled) -> Values:
     """The value array with only the full sheet filled in (unused free throws)."""
     values = np.zeros((c.n_aux, c.n_masks, c.threshold + 1), dtype=np.float64)
@@ -86,11 +55,11 @@ def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = No
 
     from kniffel.solver import kernels
 
-    args = kernel_tables(c)
+    tables = c.kernel_tables
     values = empty_values(c)
     levels = [level for level in reversed(c.levels[:-1]) if len(level)]
     total = sum(len(level) for level in levels)
-    kernels.solve_level(np.empty(0, dtype=np.int64), values, *args)  # compile or load the JIT cache now
+    kernels.solve_level(np.empty(0, dtype=np.int64), values, tables)  # compile or load the JIT cache now
     done = 0
     seconds = 0.0
     # bundles of masks differ in work, so threads take one at a time as they finish
@@ -98,7 +67,7 @@ def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = No
     try:
         for level in levels:
             start = time.perf_counter()
-            kernels.solve_level(level, values, *args)
+            kernels.solve_level(level, values, tables)
             seconds += time.perf_counter() - start
             done += len(level)
             if progress is not None:
@@ -112,7 +81,3 @@ def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = No
 def solve(rules: RuleSet) -> Solution:
     """Solve a single-column rule set in memory (no cache)."""
     return solve_compiled(compile_rules(rules))
-
-
-def keeps_of(c: Compiled) -> KeepLattice:
-    return keep_lattice(c.rules.dice)

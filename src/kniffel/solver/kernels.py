@@ -1,49 +1,102 @@
-"""numba kernels of the dynamic programme: scoring, the keep lattice, one turn, one level of states.
+"""numba kernels of the solver: entering points in a box, the best entry of each roll, the sweep over the
+keep lattice, and the dynamic programme built from them (the optimal games of
+:mod:`kniffel.solver.playkernels` use the same pieces).
 
-Every array of values is laid out ``[..., lane]`` where a lane is one upper score (``lo + lane``), so the
-inner loops run over contiguous memory and vectorise. The loops index the arrays directly instead of
-taking row views: a view costs a reference-count update, which is slow and, shared between threads,
-contended. The tables come from :class:`kniffel.solver.compile.Compiled`; the argument lists are long
-because numba wants plain arrays.
+Every array of values is laid out ``[..., lane]`` where a lane is one upper score of some state (``lo +
+lane``), so the inner loops run over contiguous memory and vectorise. The loops index the arrays directly
+instead of taking row views: a view costs a reference-count update, which is slow and, shared between
+threads, contended. The rule set's tables come as one :class:`~kniffel.solver.compile.KernelTables`
+(``t``), passed to the kernels that do a bundle's worth of work per call; the small helpers called in
+their loops take the numbers they need as a :class:`Scoring` and the arrays they read.
+
+A *segment* is one state's run of lanes: a row ``(mask, armed, lo, nl)`` of a ``segments`` array is state
+``mask`` / ``armed`` at the upper scores ``lo .. lo + nl - 1``, and the segments' lanes follow each other.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit, prange
 
+from kniffel.solver.compile import KernelTables
+
 NEG = -1.0e300
 
 
+class Scoring(NamedTuple):
+    """The numbers of the :class:`~kniffel.solver.compile.KernelTables` that entering points reads. Kernels
+    hand this to their small helpers instead of the whole bundle: passing a tuple copies it, and copying
+    the bundle takes a reference to each of its arrays, atomic operations that the threads contend for."""
+
+    n_boxes: int
+    five: int
+    n_armed: int
+    n_free: int
+    joker: bool
+    threshold: int
+    upper_bonus: int
+    upper_mask: int
+
+
+@njit(cache=True, nogil=True)
+def scoring(t: KernelTables) -> Scoring:  # pragma: no cover
+    return Scoring(t.n_boxes, t.five, t.n_armed, t.n_free, t.joker, t.threshold, t.upper_bonus, t.upper_mask)
+
+
+# --- entering points in a box ---------------------------------------------------------------------------
+
+
 @njit(cache=True, nogil=True, inline="always")
-def candidate(
+def entry(
+    n: Scoring, mask: int, armed: int, box: int, points: int, up: int
+) -> tuple[int, int, int, bool]:  # pragma: no cover
+    """Entering ``points`` in ``box`` in state ``mask`` / ``armed`` at upper score ``up``: the filled boxes
+    after, the armed flag after (points in the five-of-a-kind box arm it, a strike there disarms it), the
+    upper score after (capped at the threshold) and whether it crossed the bonus threshold."""
+    child = mask | (1 << box)
+    if n.n_armed == 2 and box == n.five:
+        armed = 1 if points > 0 else 0
+    crossed = False
+    if (n.upper_mask >> box) & 1 == 1:
+        crossed = up < n.threshold <= up + points
+        up = min(up + points, n.threshold)
+    return child, armed, up, crossed
+
+
+@njit(cache=True, nogil=True, inline="always")
+def enter(
     values: Any,
-    aux: int,
-    child: int,
-    p: Any,
-    extra: Any,
-    is_upper: bool,
+    n: Scoring,
+    mask: int,
+    armed: int,
+    free: int,
+    box: int,
+    points: int,
+    extra: int,
     lo: int,
     nl: int,
-    threshold: int,
-    upper_bonus: int,
     out: Any,
     row: int,
     col: int,
 ) -> None:  # pragma: no cover
-    """``out[row, col + lane]``: points now (with the upper bonus if the score crosses the threshold) plus
-    the value of state ``values[aux, child]`` at upper score ``lo + lane`` after scoring ``p`` in a box."""
-    add = p + extra
-    if is_upper:
-        # lanes that stay below the threshold, those that cross it (bonus), those already above it
-        cross = min(max(threshold - p - lo, 0), nl)
+    """``out[row, col + lane]`` for the upper scores ``lo + lane``, ``lane < nl``: the value of
+    :func:`entry` with ``free`` free throws left after the turn: the points, the extra bonus ``extra``, the
+    upper bonus where the score crosses the threshold, and the value of the state after."""
+    child, armed, _, _ = entry(n, mask, armed, box, points, lo)
+    aux = armed * n.n_free + free
+    add = points + extra
+    if (n.upper_mask >> box) & 1 == 1:
+        # lanes that stay below the threshold, those that cross it (bonus), those already at it: one
+        # contiguous loop each instead of a test per lane
+        threshold = n.threshold
+        cross = min(max(threshold - points - lo, 0), nl)
         above = min(max(threshold - lo, cross), nl)
-        shift = lo + p
+        shift = lo + points
         for lane in range(cross):
             out[row, col + lane] = add + values[aux, child, shift + lane]
-        top = add + upper_bonus + values[aux, child, threshold]
+        top = add + n.upper_bonus + values[aux, child, threshold]
         for lane in range(cross, above):
             out[row, col + lane] = top
         top = add + values[aux, child, threshold]
@@ -54,148 +107,223 @@ def candidate(
             out[row, col + lane] = add + values[aux, child, lo + lane]
 
 
+# --- the best entry of each roll ---------------------------------------------------------------------------
+
+
 @njit(cache=True, nogil=True)
-def score_segments(
-    seg_mask: Any,
-    seg_armed: Any,
-    seg_lo: Any,
-    seg_nl: Any,
+def entry_rows(t: KernelTables, levels: int, width: int) -> tuple[Any, Any]:  # pragma: no cover
+    """Space for :func:`entry_values` at ``levels`` free-throw levels: ``rows[level]`` holds a row per
+    distinct ``(box, points > 0)`` pair, then the rows ``STRIKE`` and ``ONE``; ``strike_box[level]``."""
+    rows = np.empty((levels, t.pair_box.shape[0] + 2, width))
+    return rows, np.empty((levels, width), dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def entry_values(
+    segments: Any,
     free: int,
-    out: Any,
     values: Any,
-    base: Any,
-    upper: Any,
+    n: Scoring,
     allowed: Any,
-    alike: Any,
-    five: int,
-    track: bool,
-    n_free: int,
-    joker: bool,
-    jpts: Any,
-    jbonus: Any,
-    threshold: int,
-    upper_bonus: int,
     pair_box: Any,
     pair_pts: Any,
-    nonzero: Any,
+    rows: Any,
+    strike_box: Any,
 ) -> None:  # pragma: no cover
-    """``out[s, roll, lane]``: the best points-now-plus-future of entering each roll (thrown at once or
-    not) with ``free`` free throws left, for several states side by side: segment ``i`` is state
-    ``seg_mask[i]`` / ``seg_armed[i]`` at upper scores ``seg_lo[i] ..`` in the next ``seg_nl[i]`` lanes.
-
-    Any box a roll may be entered in may be struck instead, so the best 0-point entry ``dump`` is an
-    option for every roll, and only the boxes where a roll scores points need a look of their own: the
-    candidates of every distinct ``(box, points)`` pair are computed once, not once per roll, and laid out
-    over all lanes (NEG where the segment's box is filled), so that a roll takes one pass over all lanes
-    per pair instead of one per segment."""
-    n_s, n_rolls, n_boxes = base.shape
-    n_pairs = pair_box.shape[0]
-    width = out.shape[2]
-    dump = np.full(width, NEG)
-    cand = np.empty((n_pairs + 1, width))
+    """What a roll may be entered as, valued in every lane of ``segments`` with ``free`` free throws left
+    after the turn: ``rows[j, lane]`` for each distinct ``(box, points > 0)`` pair ``j`` of the base
+    table (NEG where the box is not open), and ``rows[STRIKE, lane]`` the best entry of 0 points, in box
+    ``strike_box[lane]`` if asked for (not None; ``rows[ONE]`` is scratch). Any box a roll may be entered
+    in may be struck instead, so outside the joker these are all a roll's options, and none depends on the
+    roll: they are computed once for all rolls."""
+    strike, one = rows.shape[0] - 2, rows.shape[0] - 1
     off = 0
-    for i in range(seg_mask.shape[0]):
-        mask, armed, lo, nl = seg_mask[i], seg_armed[i], seg_lo[i], seg_nl[i]
+    for i in range(segments.shape[0]):
+        mask, armed, lo, nl = segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3]
         allow = allowed[mask]
-        aux = armed * n_free + free
-        for b in range(n_boxes):
+        for lane in range(nl):
+            rows[strike, off + lane] = NEG
+        for b in range(n.n_boxes):
             if (allow >> b) & 1 == 0:
                 continue
-            a0 = free if track and b == five else aux
-            child = mask | (1 << b)
+            enter(values, n, mask, armed, free, b, 0, 0, lo, nl, rows, one, off)
             for lane in range(nl):
-                v = values[a0, child, lo + lane]
-                dump[off + lane] = v if v > dump[off + lane] else dump[off + lane]
-        for j in range(n_pairs):
+                x = rows[one, off + lane]
+                better = x > rows[strike, off + lane]
+                rows[strike, off + lane] = x if better else rows[strike, off + lane]
+                if strike_box is not None:
+                    strike_box[off + lane] = b if better else strike_box[off + lane]
+        for j in range(strike):
             b = pair_box[j]
             if (allow >> b) & 1 == 0:
                 for lane in range(nl):
-                    cand[j, off + lane] = NEG
+                    rows[j, off + lane] = NEG
                 continue
-            p = np.int64(pair_pts[j])
-            a2 = (1 if p > 0 else 0) if track and b == five else armed
-            candidate(
-                values, a2 * n_free + free, mask | (1 << b), p, 0, upper[b] == 1, lo, nl, threshold,
-                upper_bonus, cand, j, off,
-            )  # fmt: skip
+            enter(values, n, mask, armed, free, b, int(pair_pts[j]), 0, lo, nl, rows, j, off)
         off += nl
+
+
+@njit(cache=True, nogil=True)
+def best_entries(rows: Any, nonzero: Any, out: Any, choice: Any) -> None:  # pragma: no cover
+    """``out[s, roll, lane]``: the best of :func:`entry_values` each roll (thrown at once: ``s`` = 1) may
+    take, the best strike or a pair it scores. With ``choice`` (None: not asked for, and not compiled in),
+    ``choice[s, roll, lane]`` is the row that gives it."""
+    strike = rows.shape[0] - 2
+    n_s, n_rolls, width = out.shape
     acc = np.empty(width)
     for s in range(n_s):
         for r in range(n_rolls):
             for lane in range(width):
-                acc[lane] = dump[lane]
+                acc[lane] = rows[strike, lane]
+            if choice is not None:
+                for lane in range(width):
+                    choice[s, r, lane] = strike
             for i in range(nonzero.shape[2]):
                 j = nonzero[s, r, i]
                 if j < 0:
                     break
-                for lane in range(width):
-                    x = cand[j, lane]
-                    acc[lane] = x if x > acc[lane] else acc[lane]
+                if choice is None:
+                    for lane in range(width):
+                        x = rows[j, lane]
+                        acc[lane] = x if x > acc[lane] else acc[lane]
+                else:
+                    for lane in range(width):
+                        x = rows[j, lane]
+                        better = x > acc[lane]
+                        acc[lane] = x if better else acc[lane]
+                        choice[s, r, lane] = j if better else choice[s, r, lane]
             for lane in range(width):
                 out[s, r, lane] = acc[lane]
-    if not joker or five < 0:
-        return
-    # a further five of a kind where the five-of-a-kind box is filled: the extra rules decide
+
+
+@njit(cache=True, nogil=True)
+def joker_entry(
+    values: Any,
+    n: Scoring,
+    jpts: Any,
+    jbonus: Any,
+    mask: int,
+    armed: int,
+    free: int,
+    s: int,
+    r: int,
+    face: int,
+    lo: int,
+    nl: int,
+    rows: Any,
+    col: int,
+    out: Any,
+    choice: Any,
+) -> None:  # pragma: no cover
+    """``out[s, r, col + lane]``: the best entry of roll ``r``, a further five of a kind of ``face``
+    (thrown at once: ``s`` = 1), in state ``mask`` / ``armed`` whose five-of-a-kind box is filled: the
+    extra rules decide the boxes it may go in, what it pays there and the extra bonus on top. With
+    ``choice`` (None: not asked for), ``choice[s, r, col + lane]`` is ``-1 - box``."""
+    one = rows.shape[0] - 1
+    extra = int(jbonus[mask, armed, face])
+    for lane in range(nl):
+        out[s, r, col + lane] = NEG
+    for b in range(n.n_boxes):
+        p = int(jpts[mask, armed, s, face, b])
+        if p < 0:
+            continue
+        enter(values, n, mask, armed, free, b, p, extra, lo, nl, rows, one, col)
+        for lane in range(nl):
+            x = rows[one, col + lane]
+            better = x > out[s, r, col + lane]
+            out[s, r, col + lane] = x if better else out[s, r, col + lane]
+            if choice is not None:
+                choice[s, r, col + lane] = -1 - b if better else choice[s, r, col + lane]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def joker_applies(n: Scoring, mask: int) -> bool:  # pragma: no cover
+    """Whether the extra rules decide where a five of a kind goes (its box is filled)."""
+    return n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1
+
+
+@njit(cache=True, nogil=True)
+def score_values(
+    segments: Any,
+    free: int,
+    values: Any,
+    t: KernelTables,
+    rows: Any,
+    strike_box: Any,
+    out: Any,
+    choice: Any,
+) -> None:  # pragma: no cover
+    """``out[s, roll, lane]``: the best points-now-plus-future of entering each roll (thrown at once:
+    ``s`` = 1) in every lane of ``segments`` with ``free`` free throws left after the turn. With ``choice``
+    (None: not asked for), ``choice[s, roll, lane]`` says which entry gives it: a pair row of ``rows``
+    (:func:`entry_rows`, one level), the strike row (the box in ``strike_box[lane]``), or ``-1 - box`` for
+    a five of a kind the extra rules place."""
+    n = scoring(t)
+    entry_values(segments, free, values, n, t.allowed, t.pair_box, t.pair_pts, rows, strike_box)
+    best_entries(rows, t.nonzero, out, choice)
+    n_s, n_rolls, _ = out.shape
     off = 0
-    for i in range(seg_mask.shape[0]):
-        mask, armed, lo, nl = seg_mask[i], seg_armed[i], seg_lo[i], seg_nl[i]
-        if (mask >> five) & 1 == 1:
+    for i in range(segments.shape[0]):
+        mask, armed, lo, nl = segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3]
+        if joker_applies(n, mask):
             for s in range(n_s):
                 for r in range(n_rolls):
-                    face = alike[r]
-                    if face < 0:
-                        continue
-                    for lane in range(nl):
-                        out[s, r, off + lane] = NEG
-                    extra = np.int64(jbonus[mask, armed, face])
-                    for b in range(n_boxes):
-                        p = np.int64(jpts[mask, armed, s, face, b])
-                        if p < 0:
-                            continue
-                        candidate(
-                            values, armed * n_free + free, mask | (1 << b), p, extra, upper[b] == 1, lo, nl,
-                            threshold, upper_bonus, cand, n_pairs, off,
+                    face = t.alike[r]
+                    if face >= 0:
+                        joker_entry(
+                            values, n, t.jpts, t.jbonus, mask, armed, free, s, r, face, lo, nl, rows, off,
+                            out, choice,
                         )  # fmt: skip
-                        for lane in range(nl):
-                            x = cand[n_pairs, off + lane]
-                            y = out[s, r, off + lane]
-                            out[s, r, off + lane] = x if x > y else y
         off += nl
+
+
+# --- the keep lattice -----------------------------------------------------------------------------------
 
 
 @njit(cache=True, nogil=True)
 def keep_expect(
-    ev: Any, width: int, child: Any, first_roll: int, probs: Any, sharp: bool, at_once: Any
+    ev: Any, width: int, child: Any, first_roll: int, probs: Any, sharp: bool, at_once: Any, lattice: bool
 ) -> None:  # pragma: no cover
     """``ev[keep]`` for every keep that is not a full roll: the expected value of throwing the dice it
     lacks, from the values of the rolls in ``ev[first_roll:]`` (one die at a time). With the sharp rule the
-    empty keep throws all dice at once and takes its values from ``at_once[roll]`` instead."""
-    sixth = 1.0 / 6.0
-    for k in range(first_roll - 1, -1, -1):
-        c0, c1, c2 = child[k, 0], child[k, 1], child[k, 2]
-        c3, c4, c5 = child[k, 3], child[k, 4], child[k, 5]
-        for lane in range(width):
-            ev[k, lane] = (
-                ev[c0, lane] + ev[c1, lane] + ev[c2, lane] + ev[c3, lane] + ev[c4, lane] + ev[c5, lane]
-            ) * sixth
-    if sharp:
+    empty keep throws all dice at once and takes its values from ``at_once[roll]`` instead. Without
+    ``lattice``, only the empty keep."""
+    if lattice:
+        sixth = 1.0 / 6.0
+        for k in range(first_roll - 1, -1, -1):
+            c0, c1, c2 = child[k, 0], child[k, 1], child[k, 2]
+            c3, c4, c5 = child[k, 3], child[k, 4], child[k, 5]
+            for lane in range(width):
+                ev[k, lane] = (
+                    ev[c0, lane] + ev[c1, lane] + ev[c2, lane] + ev[c3, lane] + ev[c4, lane] + ev[c5, lane]
+                ) * sixth
+    if sharp or not lattice:
         for lane in range(width):
             ev[0, lane] = 0.0
-        for r in range(at_once.shape[0]):
+        for r in range(probs.shape[0]):
             p = probs[r]
-            for lane in range(width):
-                ev[0, lane] += p * at_once[r, lane]
+            if sharp:
+                for lane in range(width):
+                    ev[0, lane] += p * at_once[r, lane]
+            else:
+                for lane in range(width):
+                    ev[0, lane] += p * ev[first_roll + r, lane]
 
 
 @njit(cache=True, nogil=True)
-def keep_max(ev: Any, width: int, parent: Any, padded: Any) -> None:  # pragma: no cover
-    """In place: ``ev[keep]`` becomes the best value over the keep and every sub-multiset of it (keeps
-    come smallest first, so a keep's parents are final when it is reached)."""
+def keep_max(ev: Any, width: int, parent: Any, first_roll: int) -> None:  # pragma: no cover
+    """In place: ``ev[keep]`` becomes the best value over the keep and every sub-multiset of it, and
+    ``ev[roll]`` the best over its proper sub-multisets (the best keep to throw from). Keeps come smallest
+    first, so a keep's parents are final when it is reached."""
     acc = np.empty(width)
     n_links = parent.shape[1]
     for k in range(1, ev.shape[0]):
-        for lane in range(width):
-            acc[lane] = ev[k, lane]
+        if k < first_roll:
+            for lane in range(width):
+                acc[lane] = ev[k, lane]
+        else:
+            for lane in range(width):
+                acc[lane] = NEG
         for j in range(n_links):
             q = parent[k, j]
             if q < 0:
@@ -208,40 +336,43 @@ def keep_max(ev: Any, width: int, parent: Any, padded: Any) -> None:  # pragma: 
 
 
 @njit(cache=True, nogil=True)
-def roll_values(
-    sv: Any,
-    free: int,
-    usable: int,
-    stages: int,
-    width: int,
-    ev: Any,
-    at_once: Any,
-    child: Any,
-    parent: Any,
-    padded: Any,
-    first_roll: int,
-    probs: Any,
-) -> None:  # pragma: no cover
-    """The value of a roll just thrown, with ``stages`` regular throws left after it, ``free`` free throws
-    left and ``usable`` of them allowed this turn: in ``ev[first_roll + roll]`` (and, with the sharp rule,
-    ``at_once[roll]`` for a roll of all the dice at once). ``sv[free, at_once, roll]`` are the scoring
-    values; ``ev`` is also the scratch space of the keep lattice."""
-    n_s, n_rolls = sv.shape[1], sv.shape[2]
+def sweep(sv: Any, free: int, positions: int, t: KernelTables, table: Any) -> None:  # pragma: no cover
+    """The keep values of a turn with ``free`` free throws left, from ``sv[f, at_once, roll, lane]``
+    (:func:`score_values` with ``f`` free throws left after the turn). Position ``q`` is a throw that leaves
+    ``q`` throws, free ones included: the turn's first throw leaves ``usable + rolls - 1``. The sweep goes
+    through the positions ``0 .. positions - 1`` and writes the last ``table.shape[0]`` of them:
+    ``table[i, keep, lane]`` is the value of holding ``keep`` (one of the first ``table.shape[1]``) and
+    throwing the rest at position ``positions - table.shape[0] + i``. The simulator asks for every keep
+    before every throw it chooses; the DP for the empty keep of the turn's start, which is the value of the
+    state."""
+    n_s, n_rolls, width = sv.shape[1], sv.shape[2], sv.shape[3]
     sharp = n_s == 2
+    usable = min(t.per_turn, free)
     start = free - usable
+    first = t.first_roll
+    child, parent, probs = t.child, t.parent, t.roll_probs
+    n_keeps = table.shape[1]
+    skip = positions - table.shape[0]
+    ev = np.empty((child.shape[0], width))
+    at_once = np.empty((n_rolls if sharp else 1, width))
     for r in range(n_rolls):
-        k = first_roll + r
         for lane in range(width):
-            ev[k, lane] = sv[start, 0, r, lane]
+            ev[first + r, lane] = sv[start, 0, r, lane]
         if sharp:
             for lane in range(width):
                 at_once[r, lane] = sv[start, 1, r, lane]
-    for step in range(usable + stages):
-        level = start + step + 1 if step < usable else free
-        keep_expect(ev, width, child, first_roll, probs, sharp, at_once)
-        keep_max(ev, width, parent, padded)
+    for q in range(positions):
+        keep_expect(ev, width, child, first, probs, sharp, at_once, n_keeps > 1 or q + 1 < positions)
+        if q >= skip:
+            for k in range(n_keeps):
+                for lane in range(width):
+                    table[q - skip, k, lane] = ev[k, lane]
+        if q + 1 == positions:
+            break
+        keep_max(ev, width, parent, first)
+        level = start + q + 1 if q + 1 <= usable else free
         for r in range(n_rolls):
-            k = first_roll + r
+            k = first + r
             if sharp:
                 for lane in range(width):
                     x = sv[level, 1, r, lane]
@@ -251,150 +382,80 @@ def roll_values(
                 ev[k, lane] = x if x > ev[k, lane] else ev[k, lane]
 
 
+# --- the dynamic programme ---------------------------------------------------------------------------------
+
 BUNDLE = 64
 """Masks are solved in bundles of at least this many lanes: the keep lattice does not care which mask
 a lane belongs to, and a row of a few lanes costs nearly as much loop overhead as a row of many."""
 
 
 @njit(cache=True, nogil=True)
-def mask_lanes(mask: int, five: int, n_armed: int, lanes: Any, upper_mask: int) -> tuple[int, int, int]:
+def mask_lanes(mask: int, n: Scoring, lanes: Any) -> tuple[int, int, int]:  # pragma: no cover
     """The first upper score computed for ``mask``, how many are, and the armed variants (lanes are
     ``armed * count + score - first``)."""
-    if (mask & upper_mask) == upper_mask:
+    if (mask & n.upper_mask) == n.upper_mask:
         lo, nl = 0, 1
     else:
         lo, nl = lanes[mask, 0], lanes[mask, 1] - lanes[mask, 0]
-    na = n_armed if five >= 0 and (mask >> five) & 1 == 1 else 1
+    na = n.n_armed if n.five >= 0 and (mask >> n.five) & 1 == 1 else 1
     return lo, nl, na
 
 
 @njit(cache=True, nogil=True)
-def solve_bundle(
-    masks: Any,
-    values: Any,
-    base: Any,
-    upper: Any,
-    allowed: Any,
-    alike: Any,
-    five: int,
-    n_armed: int,
-    n_free: int,
-    joker: bool,
-    jpts: Any,
-    jbonus: Any,
-    threshold: int,
-    upper_bonus: int,
-    lanes: Any,
-    upper_mask: int,
-    rolls: int,
-    per_turn: int,
-    child: Any,
-    parent: Any,
-    padded: Any,
-    first_roll: int,
-    probs: Any,
-    pair_box: Any,
-    pair_pts: Any,
-    nonzero: Any,
-) -> None:  # pragma: no cover
+def solve_bundle(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: no cover
     """Fill ``values[aux, mask, :]``, the expected points to come from the start of a turn, for every mask
     of ``masks``, every armed / free-throw variant and every upper score the mask can have. Only the
     upper scores ``lanes[mask, 0] .. lanes[mask, 1] - 1`` are computed: lower ones cannot reach the bonus
     any more, so they are all worth what the lowest computed one is (and with every upper box filled,
     every upper score is). The masks' lanes (armed variants included) share one keep lattice."""
-    n_s, n_rolls, _ = base.shape
-    sharp = n_s == 2
-    track = n_armed == 2
+    n = scoring(t)
+    n_s, n_rolls, _ = t.nonzero.shape
     width = 0
+    n_seg = 0
     for i in range(masks.shape[0]):
-        _, nl, na = mask_lanes(masks[i], five, n_armed, lanes, upper_mask)
+        _, nl, na = mask_lanes(masks[i], n, t.lanes)
         width += na * nl
-    n_seg = 0
-    for i in range(masks.shape[0]):
-        _, _, na = mask_lanes(masks[i], five, n_armed, lanes, upper_mask)
         n_seg += na
-    seg_mask = np.empty(n_seg, dtype=np.int64)
-    seg_armed = np.empty(n_seg, dtype=np.int64)
-    seg_lo = np.empty(n_seg, dtype=np.int64)
-    seg_nl = np.empty(n_seg, dtype=np.int64)
+    segments = np.empty((n_seg, 4), dtype=np.int64)
     n_seg = 0
     for i in range(masks.shape[0]):
-        lo, nl, na = mask_lanes(masks[i], five, n_armed, lanes, upper_mask)
+        lo, nl, na = mask_lanes(masks[i], n, t.lanes)
         for a in range(na):
-            seg_mask[n_seg], seg_armed[n_seg], seg_lo[n_seg], seg_nl[n_seg] = masks[i], a, lo, nl
+            segments[n_seg, 0], segments[n_seg, 1], segments[n_seg, 2], segments[n_seg, 3] = (
+                masks[i],
+                a,
+                lo,
+                nl,
+            )
             n_seg += 1
-    sv = np.empty((n_free, n_s, n_rolls, width))
-    for f in range(n_free):
-        score_segments(
-            seg_mask, seg_armed, seg_lo, seg_nl, f, sv[f], values, base, upper, allowed, alike, five, track,
-            n_free, joker, jpts, jbonus, threshold, upper_bonus, pair_box, pair_pts, nonzero,
-        )  # fmt: skip
-    ev = np.empty((child.shape[0], width))
-    at_once = np.empty((n_rolls if sharp else 1, width))
-    total = np.empty(width)
-    for f in range(n_free):
-        roll_values(
-            sv, f, min(per_turn, f), rolls - 1, width, ev, at_once, child, parent, padded, first_roll, probs
-        )
-        for lane in range(width):
-            total[lane] = 0.0
-        for r in range(n_rolls):
-            p = probs[r]
-            if sharp:
-                for lane in range(width):
-                    total[lane] += p * at_once[r, lane]
-            else:
-                k = first_roll + r
-                for lane in range(width):
-                    total[lane] += p * ev[k, lane]
+    sv = np.empty((n.n_free, n_s, n_rolls, width))
+    rows, _ = entry_rows(t, 1, width)
+    for f in range(n.n_free):
+        score_values(segments, f, values, t, rows[0], None, sv[f], None)
+    total = np.empty((1, 1, width))
+    for f in range(n.n_free):
+        sweep(sv, f, min(t.per_turn, f) + t.rolls, t, total)
         off = 0
         for i in range(masks.shape[0]):
             mask = masks[i]
-            lo, nl, na = mask_lanes(mask, five, n_armed, lanes, upper_mask)
+            lo, nl, na = mask_lanes(mask, n, t.lanes)
             for a in range(na):
-                aux = a * n_free + f
+                aux = a * n.n_free + f
                 first = off + a * nl
                 for lane in range(nl):
-                    values[aux, mask, lo + lane] = total[first + lane]
+                    values[aux, mask, lo + lane] = total[0, 0, first + lane]
                 for lane in range(lo):
-                    values[aux, mask, lane] = total[first]
-                if (mask & upper_mask) == upper_mask:
+                    values[aux, mask, lane] = total[0, 0, first]
+                if (mask & n.upper_mask) == n.upper_mask:
                     for lane in range(1, values.shape[2]):
-                        values[aux, mask, lane] = total[first]
+                        values[aux, mask, lane] = total[0, 0, first]
             off += na * nl
 
 
-@njit(cache=True, parallel=True)
-def solve_level(
-    masks: Any,
-    values: Any,
-    base: Any,
-    upper: Any,
-    allowed: Any,
-    alike: Any,
-    five: int,
-    n_armed: int,
-    n_free: int,
-    joker: bool,
-    jpts: Any,
-    jbonus: Any,
-    threshold: int,
-    upper_bonus: int,
-    lanes: Any,
-    upper_mask: int,
-    rolls: int,
-    per_turn: int,
-    child: Any,
-    parent: Any,
-    padded: Any,
-    first_roll: int,
-    probs: Any,
-    pair_box: Any,
-    pair_pts: Any,
-    nonzero: Any,
-) -> None:  # pragma: no cover
-    """Every mask of one level (same number of filled boxes), in bundles of :data:`BUNDLE` lanes or more,
-    in parallel."""
+@njit(cache=True, nogil=True)
+def bundles(masks: Any, t: KernelTables) -> Any:  # pragma: no cover
+    """Where each bundle of at least :data:`BUNDLE` lanes starts in ``masks`` (and, last, the end)."""
+    n = scoring(t)
     starts = np.empty(masks.shape[0] + 1, dtype=np.int64)
     count = 0
     width = BUNDLE
@@ -403,12 +464,16 @@ def solve_level(
             starts[count] = i
             count += 1
             width = 0
-        _, nl, na = mask_lanes(masks[i], five, n_armed, lanes, upper_mask)
+        _, nl, na = mask_lanes(masks[i], n, t.lanes)
         width += na * nl
     starts[count] = masks.shape[0]
-    for b in prange(count):
-        solve_bundle(
-            masks[starts[b] : starts[b + 1]], values, base, upper, allowed, alike, five, n_armed, n_free,
-            joker, jpts, jbonus, threshold, upper_bonus, lanes, upper_mask, rolls, per_turn, child, parent,
-            padded, first_roll, probs, pair_box, pair_pts, nonzero,
-        )  # fmt: skip
+    return starts[: count + 1]
+
+
+@njit(cache=True, parallel=True)
+def solve_level(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: no cover
+    """Every mask of one level (same number of filled boxes), in bundles of :data:`BUNDLE` lanes or more,
+    in parallel."""
+    starts = bundles(masks, t)
+    for b in prange(starts.shape[0] - 1):
+        solve_bundle(masks[starts[b] : starts[b + 1]], values, t)

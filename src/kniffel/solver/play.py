@@ -18,12 +18,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from kniffel.keeps import keep_lattice
-from kniffel.solver.dp import Solution, kernel_tables
+from kniffel.solver.dp import Solution
 
 MASK64 = (1 << 64) - 1
 LANE_GAP = 8
@@ -35,9 +36,8 @@ BUNDLE = 64
 """Work items share one pass over the keep lattice until they have this many lanes (upper scores)."""
 
 
-@dataclass(frozen=True)
-class Games:
-    """The state of a batch of games between turns (one entry per game)."""
+class Games(NamedTuple):
+    """The state of a batch of games between turns (one entry per game), as the kernels take it."""
 
     mask: npt.NDArray[np.int64]
     up: npt.NDArray[np.int32]
@@ -114,10 +114,7 @@ def play(
     if games < 0:
         raise ValueError(f"the number of games must be at least 0, got {games}")
     c = solution.compiled
-    args = kernel_tables(c)
-    lattice = keep_lattice(c.rules.dice)
-    subs = lattice.choices
-    size = lattice.size
+    tables = c.kernel_tables
     base = stream_base(seed)
     scores = np.zeros(games, dtype=np.int64)
     bonus = np.zeros(games, dtype=np.bool_)
@@ -133,10 +130,7 @@ def play(
             n = min(batch, games - lo)
             g = Games.new(n, c.n_free - 1, base, first_game + lo)
             for turn in range(turns):
-                playkernels.play_turn(
-                    g.mask, g.up, g.armed, g.free, g.score, g.rng, g.flags, g.extras, no_log, turn,
-                    solution.values, subs, size, c.n_aux, c.free_points, LANE_GAP, CHUNK, BUNDLE, *args,
-                )  # fmt: skip
+                playkernels.play_turn(g, no_log, turn, solution.values, tables, LANE_GAP, CHUNK, BUNDLE)
                 if progress is not None:
                     progress(lo + (n * (turn + 1)) // turns, games)
             playkernels.finish(g.score, g.free, c.free_points)
@@ -171,17 +165,12 @@ def trace(solution: Solution, seed: int, game: int = 0) -> tuple[list[TurnRecord
     from kniffel.solver import playkernels
 
     c = solution.compiled
-    args = kernel_tables(c)
     k = keep_lattice(c.rules.dice)
-    subs = k.choices
     g = Games.new(1, c.n_free - 1, stream_base(seed), game)
     steps = c.rules.rolls + c.rules.free_throws_per_turn + 1
     log = np.full((1, c.n_boxes, steps, 3), -1, dtype=np.int32)
     for turn in range(c.n_boxes):
-        playkernels.play_turn(
-            g.mask, g.up, g.armed, g.free, g.score, g.rng, g.flags, g.extras, log, turn,
-            solution.values, subs, k.size, c.n_aux, c.free_points, LANE_GAP, CHUNK, BUNDLE, *args,
-        )  # fmt: skip
+        playkernels.play_turn(g, log, turn, solution.values, c.kernel_tables, LANE_GAP, CHUNK, BUNDLE)
     playkernels.finish(g.score, g.free, c.free_points)
     records = []
     for turn in range(c.n_boxes):

@@ -1,8 +1,10 @@
-"""numba kernels of :mod:`kniffel.solver.play`: dice streams, one turn of many games, the best box.
+"""numba kernels of :mod:`kniffel.solver.play`: dice streams and one turn of many games.
 
-The turn's tables come from the DP's own kernels (:func:`~kniffel.solver.kernels.score_segments`,
-:func:`~kniffel.solver.kernels.keep_expect`, :func:`~kniffel.solver.kernels.keep_max`) over the same
-compiled rule tables, so the games follow exactly the rules the values were solved for.
+A turn is decided with the DP's own kernels over the same tables: the scoring values of every roll and
+the entry each is the best of (:func:`~kniffel.solver.kernels.score_values`), the keep values before every
+throw (:func:`~kniffel.solver.kernels.sweep`), and what entering points does to a game
+(:func:`~kniffel.solver.kernels.entry`), so the games follow exactly the rules and values the table was
+solved for.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from kniffel.solver.kernels import NEG, keep_expect, keep_max, score_segments
+from kniffel.solver.compile import KernelTables
+from kniffel.solver.kernels import entry, entry_rows, score_values, scoring, sweep
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -48,184 +51,27 @@ def die(rng: Any, g: int) -> Any:  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def best_box(
-    mask: int,
-    armed: int,
-    free: int,
-    up: int,
-    s: int,
-    r: int,
-    values: Any,
-    base: Any,
-    upper: Any,
-    allowed: Any,
-    alike: Any,
-    five: int,
-    track: bool,
-    n_free: int,
-    joker: bool,
-    jpts: Any,
-    jbonus: Any,
-    threshold: int,
-    upper_bonus: int,
-) -> tuple[int, int, int]:  # pragma: no cover
-    """The box roll ``r`` is best entered in, its points and the extra bonus, for the same choices
-    :func:`~kniffel.solver.kernels.score_segments` maximises over (a score, or a strike for 0)."""
-    n_boxes = base.shape[2]
-    face = alike[r]
-    special = joker and five >= 0 and (mask >> five) & 1 == 1 and face >= 0
-    extra = int(jbonus[mask, armed, face]) if special else 0
-    allow = allowed[mask]
-    best = NEG
-    best_b = -1
-    best_p = 0
-    for b in range(n_boxes):
-        if special:
-            p = int(jpts[mask, armed, s, face, b])
-            if p < 0:
-                continue
-        else:
-            if (allow >> b) & 1 == 0:
-                continue
-            p = int(base[s, r, b])
-        child = mask | (1 << b)
-        # the points, then (outside the joker case) striking the box for 0 instead
-        for attempt in range(2):
-            if attempt == 1:
-                if special or p == 0:
-                    break
-                p = 0
-            a2 = (1 if p > 0 else 0) if track and b == five else armed
-            v = float(p + extra)
-            nu = up
-            if upper[b] == 1:
-                nu = min(up + p, threshold)
-                if up < threshold <= up + p:
-                    v += upper_bonus
-            v += values[a2 * n_free + free, child, nu]
-            if v > best:
-                best = v
-                best_b = b
-                best_p = p
-    return best_b, best_p, extra
-
-
-@njit(cache=True, nogil=True)
-def turn_tables(
-    sv: Any,
-    table: Any,
-    fr: int,
-    per_turn: int,
-    child: Any,
-    parent: Any,
-    padded: Any,
-    first_roll: int,
-    probs: Any,
-) -> None:  # pragma: no cover
-    """The keep values of a turn with ``fr`` free throws left, from ``sv[f, at_once, roll, lane]``, the
-    best entry of each roll with ``f`` free throws left after the turn: ``table[q, keep, lane]`` is the
-    value of holding ``keep`` and throwing the rest when the throw leads to position ``q`` (throws left
-    after it, free ones included). Lanes are independent: they may belong to different states."""
-    n_s, n_rolls, width = sv.shape[1], sv.shape[2], sv.shape[3]
-    sharp = n_s == 2
-    usable = min(per_turn, fr)
-    start = fr - usable
-    positions = table.shape[0]
-    ev = np.empty((child.shape[0], width))
-    at_once = np.empty((n_rolls if sharp else 1, width))
-    for r in range(n_rolls):
-        for lane in range(width):
-            ev[first_roll + r, lane] = sv[start, 0, r, lane]
-        if sharp:
-            for lane in range(width):
-                at_once[r, lane] = sv[start, 1, r, lane]
-    for q in range(positions):
-        keep_expect(ev, width, child, first_roll, probs, sharp, at_once)
-        for k in range(first_roll):
-            for lane in range(width):
-                table[q, k, lane] = ev[k, lane]
-        if q + 1 == positions:
-            break
-        keep_max(ev, width, parent, padded)
-        level = start + q + 1 if q + 1 <= usable else fr
-        for r in range(n_rolls):
-            k = first_roll + r
-            if sharp:
-                for lane in range(width):
-                    x = sv[level, 1, r, lane]
-                    at_once[r, lane] = x if x > ev[k, lane] else ev[k, lane]
-            for lane in range(width):
-                x = sv[level, 0, r, lane]
-                ev[k, lane] = x if x > ev[k, lane] else ev[k, lane]
-
-
-@njit(cache=True, parallel=True)
-def play_turn(
-    mask: Any,
-    up: Any,
-    armed: Any,
-    free: Any,
-    score: Any,
-    rng: Any,
-    flags: Any,
-    extras: Any,
-    log: Any,
-    turn: int,
-    values: Any,
-    subs: Any,
-    size: Any,
-    n_aux: int,
-    free_points: int,
-    gap: int,
-    chunk: int,
-    bundle: int,
-    base: Any,
-    upper: Any,
-    allowed: Any,
-    alike: Any,
-    five: int,
-    n_armed: int,
-    n_free: int,
-    joker: bool,
-    jpts: Any,
-    jbonus: Any,
-    threshold: int,
-    upper_bonus: int,
-    lanes_of: Any,
-    upper_mask: int,
-    rolls: int,
-    per_turn: int,
-    child: Any,
-    parent: Any,
-    padded: Any,
-    first_roll: int,
-    probs: Any,
-    pair_box: Any,
-    pair_pts: Any,
-    nonzero: Any,
-) -> None:  # pragma: no cover
-    """Play one turn of every game: group the games by state, compute each group's turn tables once,
-    then throw, keep and score for each of its games. With ``log`` (``[game, turn, step, 3]``) the first
-    games record every throw as ``(keep, roll, 0)`` and the entry as ``(-2, box, points << 16 | extra)``."""
+def work(
+    games: Any, t: KernelTables, gap: int, chunk: int, bundle: int
+) -> tuple[Any, Any, Any, Any]:  # pragma: no cover
+    """The games grouped for one turn: ``keys`` (their states as sortable numbers), ``order`` (the games by
+    key), ``starts`` (where each work item starts in ``order``: a run of one state with upper scores no
+    more than ``gap`` apart, at most ``chunk`` games) and ``bundles`` (where each bundle starts among the
+    items: consecutive items with the same free throws and at least ``bundle`` lanes between them share one
+    pass over the keep lattice); ``starts`` and ``bundles`` end with the total."""
+    mask, up, armed, free = games.mask, games.up, games.armed, games.free
     n = mask.shape[0]
-    n_s, n_rolls, _ = base.shape
-    sharp = n_s == 2
-    track = n_armed == 2
-    n_keeps = child.shape[0]
-    n_dice = size[n_keeps - 1]
-    lanes = threshold + 1
-
-    # states as sortable keys; the upper score only matters while an upper box is open and the bonus
-    # can still be reached (below ``lanes_of[mask, 0]`` every score is worth the same)
+    lanes = t.threshold + 1
+    # the upper score only matters while an upper box is open and the bonus can still be reached (below
+    # ``t.lanes[mask, 0]`` every score is worth the same)
     keys = np.empty(n, dtype=np.int64)
     for i in range(n):
         bits = mask[i]
-        keys[i] = (bits * n_aux + armed[i] * n_free + free[i]) * lanes
-        if (bits & upper_mask) != upper_mask:
-            keys[i] += max(up[i], lanes_of[bits, 0])
+        keys[i] = (bits * t.n_armed * t.n_free + armed[i] * t.n_free + free[i]) * lanes
+        if (bits & t.upper_mask) != t.upper_mask:
+            keys[i] += max(up[i], t.lanes[bits, 0])
     order = np.argsort(keys)
 
-    # work items: runs of one state, upper scores without wide gaps, at most ``chunk`` games
     starts = np.empty(n + 1, dtype=np.int64)
     count = 0
     prev_group = -1
@@ -243,8 +89,6 @@ def play_turn(
         prev_up = key_up
     starts[count] = n
 
-    # bundles: consecutive items with the same free throws and at least ``bundle`` lanes between them
-    # share one pass over the keep lattice
     bundles = np.empty(count + 1, dtype=np.int64)
     n_bundles = 0
     width = bundle
@@ -258,109 +102,144 @@ def play_turn(
         prev_free = free[g0]
         width += keys[order[starts[item + 1] - 1]] % lanes - keys[g0] % lanes + 1
     bundles[n_bundles] = count
+    return keys, order, starts[: count + 1], bundles[: n_bundles + 1]
 
-    for bi in prange(n_bundles):
-        first_item = bundles[bi]
-        last_item = bundles[bi + 1]
-        fr = int(free[order[starts[first_item]]])
-        usable = min(per_turn, fr)
-        start = fr - usable
-        positions = usable + rolls - 1
-        width = 0
-        for item in range(first_item, last_item):
-            width += keys[order[starts[item + 1] - 1]] % lanes - keys[order[starts[item]]] % lanes + 1
-        # the scoring values of every roll in each item's lanes, then the keep values of all lanes
-        n_items = last_item - first_item
-        seg_mask = np.empty(n_items, dtype=np.int64)
-        seg_armed = np.empty(n_items, dtype=np.int64)
-        seg_lo = np.empty(n_items, dtype=np.int64)
-        seg_nl = np.empty(n_items, dtype=np.int64)
-        for item in range(first_item, last_item):
-            g0 = order[starts[item]]
-            lo = keys[g0] % lanes
-            seg_mask[item - first_item] = mask[g0]
-            seg_armed[item - first_item] = armed[g0]
-            seg_lo[item - first_item] = lo
-            seg_nl[item - first_item] = keys[order[starts[item + 1] - 1]] % lanes - lo + 1
-        sv = np.empty((n_free, n_s, n_rolls, width))
-        for f in range(start, fr + 1):
-            score_segments(
-                seg_mask, seg_armed, seg_lo, seg_nl, f, sv[f], values, base, upper, allowed, alike, five,
-                track, n_free, joker, jpts, jbonus, threshold, upper_bonus, pair_box, pair_pts, nonzero,
-            )  # fmt: skip
-        table = np.empty((positions, first_roll, width))
-        turn_tables(sv, table, fr, per_turn, child, parent, padded, first_roll, probs)
 
-        off = 0
-        for item in range(first_item, last_item):
-            a = starts[item]
-            b = starts[item + 1]
-            g0 = order[a]
-            m = mask[g0]
-            arm = int(armed[g0])
-            lo = keys[g0] % lanes
-            nl = keys[order[b - 1]] % lanes - lo + 1
-            for i in range(a, b):
-                g = order[i]
-                lane = off + keys[g] % lanes - lo
-                logged = g < log.shape[0]
-                keep = 0
-                pos = positions
-                step = 0
-                while True:
-                    k = keep
-                    while size[k] < n_dice:
-                        k = child[k, die(rng, g)]
-                    r = k - first_roll
-                    s = 1 if sharp and keep == 0 else 0
-                    if logged:
-                        log[g, turn, step, 0] = keep
-                        log[g, turn, step, 1] = r
-                        log[g, turn, step, 2] = 0
-                        step += 1
-                    if pos == 0:
-                        break
-                    level = start + pos if pos <= usable else fr
-                    best = sv[level, s, r, lane]
-                    choice = -1
-                    for j in range(subs.shape[1]):
-                        q = subs[r, j]
-                        if q < 0:
-                            break
-                        v = table[pos - 1, q, lane]
-                        if v > best:
-                            best = v
-                            choice = q
-                    if choice < 0:
-                        break
-                    keep = choice
-                    pos -= 1
-                level = start + pos if pos <= usable else fr
-                u = int(up[g])
-                box, p, extra = best_box(
-                    m, arm, level, u, s, r, values, base, upper, allowed, alike, five, track, n_free, joker,
-                    jpts, jbonus, threshold, upper_bonus,
-                )  # fmt: skip
-                gained = p + extra
-                if upper[box] == 1:
-                    if u < threshold <= u + p:
-                        gained += upper_bonus
-                        flags[g] |= 1
-                    up[g] = min(u + p, threshold)
-                if box == five and p > 0:
-                    flags[g] |= 2
-                if extra > 0:
-                    extras[g] += 1
-                if track and box == five:
-                    armed[g] = 1 if p > 0 else 0
-                mask[g] = m | (1 << box)
-                free[g] = level
-                score[g] += gained
+@njit(cache=True, nogil=True)
+def play_bundle(
+    games: Any,
+    log: Any,
+    turn: int,
+    values: Any,
+    t: KernelTables,
+    keys: Any,
+    order: Any,
+    starts: Any,
+    first_item: int,
+    last_item: int,
+) -> None:  # pragma: no cover
+    """One turn of the games of work items ``first_item .. last_item - 1`` (:func:`work`): their turn
+    tables, then each game's throws, keeps and entry."""
+    mask, up, armed, free, score = games.mask, games.up, games.armed, games.free, games.score
+    rng, flags, extras = games.rng, games.flags, games.extras
+    size, child, subs = t.size, t.child, t.choices
+    pair_box, pair_pts, alike, jpts, jbonus = t.pair_box, t.pair_pts, t.alike, t.jpts, t.jbonus
+    n = scoring(t)
+    n_s, n_rolls, _ = t.nonzero.shape
+    sharp = n_s == 2
+    n_dice = size[child.shape[0] - 1]
+    lanes = t.threshold + 1
+    fr = int(free[order[starts[first_item]]])
+    usable = min(t.per_turn, fr)
+    start = fr - usable
+    positions = usable + t.rolls - 1
+
+    # one segment per item: its state at the upper scores from its lowest game's to its highest's
+    n_items = last_item - first_item
+    segments = np.empty((n_items, 4), dtype=np.int64)
+    width = 0
+    for item in range(first_item, last_item):
+        g0 = order[starts[item]]
+        lo = keys[g0] % lanes
+        nl = keys[order[starts[item + 1] - 1]] % lanes - lo + 1
+        i = item - first_item
+        segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3] = mask[g0], armed[g0], lo, nl
+        width += nl
+    # the scoring values of every roll after the turn and the entries that give them, then the keep
+    # values before every throw
+    sv = np.empty((t.n_free, n_s, n_rolls, width))
+    rows, strike_box = entry_rows(t, t.n_free, width)
+    choice = np.empty((t.n_free, n_s, n_rolls, width), dtype=np.int32)
+    for f in range(start, fr + 1):
+        score_values(segments, f, values, t, rows[f], strike_box[f], sv[f], choice[f])
+    table = np.empty((positions, t.first_roll, width))
+    sweep(sv, fr, positions, t, table)
+    strike = rows.shape[1] - 2
+
+    off = 0
+    for item in range(first_item, last_item):
+        i = item - first_item
+        m, arm, lo, nl = segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3]
+        for at in range(starts[item], starts[item + 1]):
+            g = order[at]
+            lane = off + keys[g] % lanes - lo
+            logged = g < log.shape[0]
+            keep = 0
+            pos = positions
+            step = 0
+            while True:
+                k = keep
+                while size[k] < n_dice:
+                    k = child[k, die(rng, g)]
+                r = k - t.first_roll
+                s = 1 if sharp and keep == 0 else 0
                 if logged:
-                    log[g, turn, step, 0] = -2
-                    log[g, turn, step, 1] = box
-                    log[g, turn, step, 2] = (p << 16) | extra
-            off += nl
+                    log[g, turn, step, 0] = keep
+                    log[g, turn, step, 1] = r
+                    log[g, turn, step, 2] = 0
+                    step += 1
+                if pos == 0:
+                    break
+                level = start + pos if pos <= usable else fr
+                best = sv[level, s, r, lane]
+                keep = -1
+                for j in range(subs.shape[1]):
+                    q = subs[r, j]
+                    if q < 0:
+                        break
+                    v = table[pos - 1, q, lane]
+                    if v > best:
+                        best = v
+                        keep = q
+                if keep < 0:
+                    break
+                pos -= 1
+            # the entry the scoring value was the best of (as score_values records it)
+            level = start + pos if pos <= usable else fr
+            j = int(choice[level, s, r, lane])
+            extra = 0
+            if j < 0:
+                box = -1 - j
+                p = int(jpts[m, arm, s, alike[r], box])
+                extra = int(jbonus[m, arm, alike[r]])
+            elif j == strike:
+                box = int(strike_box[level, lane])
+                p = 0
+            else:
+                box = int(pair_box[j])
+                p = int(pair_pts[j])
+            after, armed_after, up_after, crossed = entry(n, m, arm, box, p, int(up[g]))
+            gained = p + extra
+            if crossed:
+                gained += t.upper_bonus
+                flags[g] |= 1
+            if box == t.five and p > 0:
+                flags[g] |= 2
+            if extra > 0:
+                extras[g] += 1
+            mask[g] = after
+            armed[g] = armed_after
+            up[g] = up_after
+            free[g] = level
+            score[g] += gained
+            if logged:
+                log[g, turn, step, 0] = -2
+                log[g, turn, step, 1] = box
+                log[g, turn, step, 2] = (p << 16) | extra
+        off += nl
+
+
+@njit(cache=True, parallel=True)
+def play_turn(
+    games: Any, log: Any, turn: int, values: Any, t: KernelTables, gap: int, chunk: int, bundle: int
+) -> None:  # pragma: no cover
+    """Play one turn of every game of ``games`` (:class:`~kniffel.solver.play.Games`): group the games by
+    state, compute each group's turn tables once, then throw, keep and score for each of its games. With
+    ``log`` (``[game, turn, step, 3]``) the first games record every throw as ``(keep, roll, 0)`` and the
+    entry as ``(-2, box, points << 16 | extra)``."""
+    keys, order, starts, bundles = work(games, t, gap, chunk, bundle)
+    for b in prange(bundles.shape[0] - 1):
+        play_bundle(games, log, turn, values, t, keys, order, starts, bundles[b], bundles[b + 1])
 
 
 @njit(cache=True, nogil=True)

@@ -2,15 +2,13 @@
 
 The dynamic programme computes the same quantities for every state at once with the numba kernels of
 :mod:`kniffel.solver.kernels`; a single situation is small enough for a few dozen whole-array numpy
-operations (well under a millisecond), which spares the advisor importing numba and loading compiled
-code, so that a table loaded from the cache answers its first question at once. The tests check the two
-against each other (the advisor's values average to the DP's state values, and simulated games, played
-by the kernels, choose what the advisor rates best).
+operations (well under a millisecond) over the keep lattice's own numpy sweep
+(:meth:`kniffel.keeps.KeepLattice.keep_values`), which spares the advisor importing numba and loading
+compiled code, so that a table loaded from the cache answers its first question at once. The tests hold
+the two equal (``tests/test_solver_kernels.py``).
 """
 
 from __future__ import annotations
-
-from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -20,13 +18,6 @@ from kniffel.solver.compile import Compiled
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
-
-
-@cache
-def _keeps_by_size(n_dice: int) -> tuple[I64, ...]:
-    """Keep indices of each size (``[size]``)."""
-    size = keep_lattice(n_dice).size
-    return tuple(np.flatnonzero(size == s) for s in range(n_dice + 1))
 
 
 class Turns:
@@ -63,7 +54,7 @@ class Turns:
 
     def score_values(self, mask: int, armed: int, free: int, up: int) -> F64:
         """``[at_once, roll]``: the best points-now-plus-future of entering each roll: a box's points, or
-        a strike for 0 (as :func:`kniffel.solver.kernels.score_segments`)."""
+        a strike for 0 (as :func:`kniffel.solver.kernels.score_values`)."""
         c = self.c
         lut = self.entry_values(mask, armed, free, up)
         allowed = np.flatnonzero((int(c.allowed[mask]) >> self.boxes) & 1)
@@ -86,42 +77,17 @@ class Turns:
 
     def keep_values(self, mask: int, armed: int, free: int, up: int, stages: int, usable: int) -> F64:
         """``[keep]``: the value of holding each keep and throwing the rest, when that throw leaves
-        ``stages`` regular throws and ``usable`` free throws of the ``free`` left (as
-        the kernels' :func:`~kniffel.solver.kernels.roll_values`)."""
-        return _keep_values(self, mask, armed, free, up, stages, usable)
-
-
-def _keep_values(t: Turns, mask: int, armed: int, free: int, up: int, stages: int, usable: int) -> F64:
-    c = t.c
-    k = keep_lattice(c.rules.dice)
-    sizes = _keeps_by_size(c.rules.dice)
-    n_s = c.base.shape[0]
-    sharp = n_s == 2
-    start = free - usable
-    sv = {f: t.score_values(mask, armed, f, up) for f in range(start, free + 1)}
-    rolls = sizes[-1]
-    ev = np.empty(k.n_keeps)
-    ev[rolls] = sv[start][0]
-    at_once = sv[start][-1]
-    for step in range(usable + stages + 1):
-        _expect(ev, k.child, sizes, k.roll_probs, at_once if sharp else None)
-        if step == usable + stages:
-            break
-        level = start + step + 1 if step < usable else free
-        for size in sizes[1:]:  # smallest first: a keep's parents are final when it is reached
-            ev[size] = np.maximum(ev[size], ev[k.padded_parent[size]].max(axis=1))
-        best_keep = ev[rolls].copy()
-        at_once = np.maximum(sv[level][-1], best_keep)
-        ev[rolls] = np.maximum(sv[level][0], best_keep)
-    return ev
-
-
-def _expect(
-    ev: F64, child: npt.NDArray[np.int32], sizes: tuple[I64, ...], probs: F64, at_once: F64 | None
-) -> None:
-    """In place: the expected value of every keep short of a full roll, one die at a time (the empty
-    keep from ``at_once``, the rolls thrown all at once, when the sharp rule makes that differ)."""
-    for size in reversed(sizes[:-1]):
-        ev[size] = ev[child[size]].sum(axis=1) * (1.0 / 6.0)
-    if at_once is not None:
-        ev[0] = float(probs @ at_once)
+        ``stages`` regular throws and ``usable`` free throws of the ``free`` left (as the kernels'
+        :func:`~kniffel.solver.kernels.sweep`); full keeps (nothing thrown) are ``-inf``."""
+        lattice = keep_lattice(self.c.rules.dice)
+        sharp = self.c.n_at_once == 2
+        start = free - usable
+        scores = {f: self.score_values(mask, armed, f, up) for f in range(start, free + 1)}
+        after = scores[start]
+        for step in range(usable + stages):
+            # a throw earlier: the best of entering the roll (with one free throw more left after the turn
+            # while the turn's free throws are being counted back) and throwing again from the best keep
+            level = start + step + 1 if step < usable else free
+            best = lattice.best_throw(lattice.keep_values(after[0], after[-1] if sharp else None))
+            after = np.maximum(scores[level], best)
+        return lattice.keep_values(after[0], after[-1] if sharp else None)
