@@ -112,6 +112,60 @@ def test_a_german_locale_is_used_without_lang() -> None:
     assert "Tschüss." in result.stdout
 
 
+TOURNAMENT_ENGLISH = (
+    "Tournament",
+    "Pairings",
+    "player",
+    "opponent",
+    "rating",
+    "games",
+    "W/T/L",
+    "win rate",
+    "mean",
+    "points",
+    "deals",
+    "seed",
+    "pairing",
+    "written",
+    "won",
+)
+"""The English words of the tournament's tables, note and messages."""
+
+
+def test_a_german_tournament_shows_german_headers(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = ["tournament", "--lang", "de", "-r", "kniffel", "-p", "bot", "-p", "bot:heuristic"]
+    result = invoke([*args, "--games", "2", "--seed", "1", "--csv", "t.csv"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "kniffel: 4 Spiele (jede Paarung, 2 Würfelfolgen, Startwert 1)" in out
+    for header in ("Paarungen", "Spieler", "Gegner", "Wertung", "S/U/N", "Siegquote", "Mittel", "Punkte"):
+        assert header in out
+    assert "Tabelle geschrieben nach t.csv" in out
+    found = [word for word in TOURNAMENT_ENGLISH if re.search(rf"\b{re.escape(word)}\b", out, re.IGNORECASE)]
+    assert not found, (found, out)
+    assert_german(out)
+
+
+def test_german_tournament_refusals_and_interruption(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kniffel.tournament
+
+    lone = invoke(["tournament", "--lang", "de", "-p", "bot"])
+    assert lone.exit_code == 2
+    assert lone.stderr == "kniffel: Fehler: ein Turnier braucht mindestens 2 Spieler, nicht 1\n"
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(kniffel.tournament, "tournament", interrupted)
+    stopped = invoke(["tournament", "--lang", "de", "-p", "bot", "-p", "bot", "-n", "3"])
+    assert stopped.exit_code == 130
+    assert stopped.stderr == "kniffel: unterbrochen nach 0 von 6 Spielen, angehalten\n"
+    assert error_text("de", "cannot reach the Ray cluster at ray://x:1: refused") == (
+        "der Ray-Cluster unter ray://x:1 ist nicht erreichbar: refused"
+    )
+
+
 def main_output(args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> str:
     from kniffel.cli import main
 

@@ -587,7 +587,10 @@ def tournament_command(
     player: Annotated[
         list[str],
         typer.Option(
-            "--player", "-p", help="A bot (bot, bot:optimal, bot:NAME); repeat for each player, at least two."
+            "--player",
+            "-p",
+            metavar="BOT",
+            help="A bot (bot, bot:optimal, bot:NAME); repeat for each player, at least two.",
         ),
     ],
     rules_id: RulesOption = None,
@@ -610,11 +613,13 @@ def tournament_command(
         ),
     ] = None,
     json_output: JsonOption = False,
+    lang: LangOption = None,
     cluster: ClusterOption = None,
 ) -> None:
     """Bots against bots on the same dice: win rates with 95 % intervals, mean scores and a rating each."""
     from kniffel.cli import tournament
 
+    words = language.choose(lang)
     rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
     tournament.run(
         rules,
@@ -626,6 +631,7 @@ def tournament_command(
         json_output=json_output,
         csv_path=csv_path,
         plot_path=plot,
+        lang=words,
     )
 
 

@@ -197,6 +197,30 @@ UI: dict[str, str] = {
     "SQLAlchemy URL (default: SQLite in the per-user data directory).": (
         "SQLAlchemy-URL (Standard: SQLite im Datenverzeichnis des Benutzers)."
     ),
+    "Bots against bots on the same dice: win rates with 95 % intervals, mean scores and a rating each.": (
+        "Bots gegen Bots mit denselben Würfeln: Siegquoten mit 95-%-Intervallen, mittlere Endstände und eine "
+        "Wertung je Bot."
+    ),
+    "A bot (bot, bot:optimal, bot:NAME); repeat for each player, at least two.": (
+        "Ein Bot (bot, bot:optimal, bot:NAME); einmal je Spieler, mindestens zwei."
+    ),
+    "Games per pairing, each played twice, seats swapped.": (
+        "Spiele je Paarung, jedes zweimal gespielt, mit getauschten Plätzen."
+    ),
+    "All players at one table, the seats rotated, not in pairs.": (
+        "Alle Spieler an einem Tisch, die Plätze reihum getauscht, nicht paarweise."
+    ),
+    "Write the results to this CSV file.": "Die Ergebnisse in diese CSV-Datei schreiben.",
+    "Draw win rates and ratings to this file (.png, .svg).": (
+        "Siegquoten und Wertungen in diese Datei zeichnen (.png, .svg)."
+    ),
+    "Split the games into Ray tasks: 'local' (Ray on this machine) or a cluster's address "
+    "(ray://host:10001). The same seed gives the same results. Needs the cluster extra of kniffel.": (
+        "Die Spiele auf Ray-Aufgaben verteilen: 'local' (Ray auf diesem Rechner) oder die Adresse eines "
+        "Clusters (ray://host:10001). Derselbe Startwert gibt dieselben Ergebnisse. Braucht das Extra "
+        "cluster von kniffel."
+    ),
+    "ADDRESS|local": "ADRESSE|local",
     # --- Typer's own words ---
     "Usage: ": "Aufruf: ",
     "[OPTIONS]": "[OPTIONEN]",
@@ -343,6 +367,42 @@ UI: dict[str, str] = {
     "Final scores: percentiles": "Endstände: Perzentile",
     "Histogram written to {path}": "Histogramm geschrieben nach {path}",
     "Scores written to {path}": "Endstände geschrieben nach {path}",
+    "kniffel: interrupted after {done} of {total} games, stopped": (
+        "kniffel: unterbrochen nach {done} von {total} Spielen, angehalten"
+    ),
+    "kniffel: interrupted after {done} of {total} games, its unfinished tasks cancelled": (
+        "kniffel: unterbrochen nach {done} von {total} Spielen, die offenen Aufgaben abgebrochen"
+    ),
+    # --- tournament ---
+    "Tournament {rules}": "Turnier {rules}",
+    "{rules}: {games} games (one table, {deals} deals, seed {seed})": (
+        "{rules}: {games} Spiele (ein Tisch, {deals} Würfelfolgen, Startwert {seed})"
+    ),
+    "{rules}: {games} games (every pairing, {deals} deals, seed {seed})": (
+        "{rules}: {games} Spiele (jede Paarung, {deals} Würfelfolgen, Startwert {seed})"
+    ),
+    "Pairings": "Paarungen",
+    "player": "Spieler",
+    "opponent": "Gegner",
+    "rating": "Wertung",
+    "W/T/L": "S/U/N",
+    "win rate": "Siegquote",
+    "mean": "Mittel",
+    "points": "Punkte",
+    "W/T/L: games won, tied for first place, lost; points: the player's mean score less the opponent's. "
+    "Each game is played once from every seat with the same dice (twice in a pairing, seats swapped). "
+    "A shared first place counts as an equal share of a win (half a win each of two). Win rates with "
+    "95 % Wilson intervals; ratings on the Elo scale (400 points = 10:1 odds), fitted by Bradley-Terry "
+    "maximum likelihood, mean 1500, ± one standard error.": (
+        "S/U/N: Spiele gewonnen, unentschieden (Platz eins geteilt), verloren; Punkte: der mittlere Endstand "
+        "des Spielers weniger dem des Gegners. Jedes Spiel wird von jedem Platz aus einmal mit denselben Würfeln "
+        "gespielt (in einer Paarung zweimal, mit getauschten Plätzen). Ein geteilter erster Platz zählt als "
+        "gleicher Anteil eines Siegs (bei zweien je ein halber Sieg). Siegquoten mit 95-%-Intervallen nach "
+        "Wilson; Wertungen auf der Elo-Skala (400 Punkte = Chancen 10:1), geschätzt nach Bradley-Terry mit "
+        "größter Likelihood, Mittel 1500, ± ein Standardfehler."
+    ),
+    "Table written to {path}": "Tabelle geschrieben nach {path}",
+    "Plot written to {path}": "Grafik geschrieben nach {path}",
     # --- rules ---
     "Rule sets (--rules ID; 'kniffel rules ID' shows one in full)": (
         "Regelsätze (--rules ID; 'kniffel rules ID' zeigt einen vollständig)"
@@ -639,6 +699,25 @@ ERRORS: dict[str, str] = {
     "free column's table)": (
         "{rules}: Spalte {column} wird angesagt, was der exakte Löser nicht behandelt (Bots spielen sie mit "
         "der Tabelle der freien Spalte)"
+    ),
+    # --- tournament and cluster ---
+    "a tournament needs at least 2 players, got {n}": "ein Turnier braucht mindestens 2 Spieler, nicht {n}",
+    "a table seats at most {most} players, got {n}": "an einem Tisch sitzen höchstens {most} Spieler, nicht {n}",
+    "the seed must be a whole number, got {value}": "der Startwert muss eine ganze Zahl sein, nicht {value}",
+    "no games from deal 0 for the table {players}": "keine Spiele ab Würfelfolge 0 für den Tisch {players}",
+    "the deals of the table {players} are not consecutive": (
+        "die Würfelfolgen des Tisches {players} folgen nicht lückenlos aufeinander"
+    ),
+    "every table must play the same deals": "jeder Tisch muss dieselben Würfelfolgen spielen",
+    "plotting needs matplotlib: pip install matplotlib": "Zeichnen braucht matplotlib: pip install matplotlib",
+    "running on a cluster needs Ray: pip install 'kniffel[cluster]'": (
+        "ein Cluster braucht Ray: pip install 'kniffel[cluster]'"
+    ),
+    "the cluster address is empty: give 'local' or the address of a Ray cluster": (
+        "die Adresse des Clusters ist leer: 'local' oder die Adresse eines Ray-Clusters angeben"
+    ),
+    "cannot reach the Ray cluster at {address}: {reason}": (
+        "der Ray-Cluster unter {address} ist nicht erreichbar: {reason}"
     ),
 }
 

@@ -17,6 +17,7 @@ from rich.table import Table
 
 from kniffel.cli.cluster import Tally
 from kniffel.cli.errors import CliError
+from kniffel.i18n import translate
 from kniffel.rules import RuleSet
 from kniffel.tournament import CSV_COLUMNS, Record, TournamentResult, check_request, tables
 
@@ -40,10 +41,11 @@ def run(
     json_output: bool,
     csv_path: Path | None,
     plot_path: Path | None,
+    lang: str = "en",
 ) -> None:
     check_request(specs, games, seed, table=table)
     total = sum(games * len(players) for players in tables(len(specs), table=table))
-    tally = Tally(not json_output, f"Tournament {rules.id}", total)
+    tally = Tally(not json_output, translate(lang, "Tournament {rules}", rules=rules.id), total, lang)
     with tally.running(cluster):
         if cluster is None:
             from kniffel.tournament import tournament
@@ -68,12 +70,12 @@ def run(
         print(json.dumps(result.to_json()))
         return
     console = Console(highlight=False)
-    console.print(standings_table(result))
-    console.print(pairings_table(result))
-    console.print(NOTE, style="dim")
-    for path, what in ((csv_path, "Table"), (plot_path, "Plot")):
+    console.print(standings_table(result, lang))
+    console.print(pairings_table(result, lang))
+    console.print(translate(lang, NOTE), style="dim")
+    for path, written in ((csv_path, "Table written to {path}"), (plot_path, "Plot written to {path}")):
         if path is not None:
-            console.print(f"{what} written to {path}")
+            console.print(translate(lang, written, path=path))
 
 
 def write_csv(result: TournamentResult, path: Path) -> None:
@@ -88,15 +90,21 @@ def _rate(record: Record) -> tuple[str, str]:
     return f"{rate.value:.1%}", f"{100 * rate.low:.1f}-{rate.high:.1%}"
 
 
-def standings_table(result: TournamentResult) -> Table:
-    layout = "one table" if result.table else "every pairing"
-    title = (
-        f"{result.rules_id}: {result.games:,} games ({layout}, {result.deals:,} deals, seed {result.seed})"
+def standings_table(result: TournamentResult, lang: str = "en") -> Table:
+    title = translate(
+        lang,
+        "{rules}: {games} games (one table, {deals} deals, seed {seed})"
+        if result.table
+        else "{rules}: {games} games (every pairing, {deals} deals, seed {seed})",
+        rules=result.rules_id,
+        games=f"{result.games:,}",
+        deals=f"{result.deals:,}",
+        seed=result.seed,
     )
     table = Table(title=title)
-    table.add_column("player", no_wrap=True)
+    table.add_column(translate(lang, "player"), no_wrap=True)
     for column in ("rating", "games", "W/T/L", "win rate", "95 %", "mean"):
-        table.add_column(column, justify="right", no_wrap=True)
+        table.add_column(translate(lang, column), justify="right", no_wrap=True)
     for record in result.standings():
         table.add_row(
             record.player,
@@ -109,12 +117,12 @@ def standings_table(result: TournamentResult) -> Table:
     return table
 
 
-def pairings_table(result: TournamentResult) -> Table:
-    table = Table(title="Pairings")
-    table.add_column("player", no_wrap=True)
-    table.add_column("opponent", no_wrap=True)
+def pairings_table(result: TournamentResult, lang: str = "en") -> Table:
+    table = Table(title=translate(lang, "Pairings"))
+    for column in ("player", "opponent"):
+        table.add_column(translate(lang, column), no_wrap=True)
     for column in ("games", "W/T/L", "win rate", "95 %", "points"):
-        table.add_column(column, justify="right", no_wrap=True)
+        table.add_column(translate(lang, column), justify="right", no_wrap=True)
     for record in result.pairings():
         table.add_row(
             record.player,
