@@ -130,6 +130,21 @@ def test_one_planner_per_rule_set_and_kind() -> None:
     assert planner_for(rules.get("kniffel", {"sharp": "on"})) is not planner_for(kniffel)
 
 
+def test_only_the_most_recently_used_tables_stay_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kniffel.planning import exact
+
+    monkeypatch.setattr(exact, "MAX_TABLES", 2)
+    monkeypatch.setattr(exact, "_advisors", type(exact._advisors)())
+    kniffel, yahtzee, yatzy = (rules.get(name) for name in ("kniffel", "yahtzee", "yatzy"))
+    first = exact.advisor_for(kniffel)
+    exact.advisor_for(yahtzee)
+    assert exact.advisor_for(kniffel) is first  # used again: now the most recent
+    exact.advisor_for(yatzy)
+    held = [found[0].id for found in exact._advisors.values()]
+    assert held == ["kniffel", "yatzy"]  # yahtzee, the least recently used, was given up
+    assert exact.advisor_for(kniffel) is first
+
+
 def test_planner_for_is_safe_from_several_threads() -> None:
     rs = rules.get("yatzy", {"strict": "on"})
     with ThreadPoolExecutor(8) as pool:

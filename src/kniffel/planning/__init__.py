@@ -26,6 +26,7 @@ turn (:mod:`kniffel.planning.lookahead`) and differ only in their :class:`Valuat
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Literal
 
@@ -40,8 +41,10 @@ PlannerKind = Literal["optimal", "exact", "column", "heuristic"]
 KINDS: tuple[PlannerKind, ...] = ("optimal", "exact", "column", "heuristic")
 
 _lock = threading.RLock()
-_planners: dict[tuple[object, ...], tuple[RuleSet, Planner]] = {}
-_MAX_PLANNERS = 64
+_planners: OrderedDict[tuple[object, ...], tuple[RuleSet, Planner]] = OrderedDict()
+_MAX_PLANNERS = 16
+"""Planners kept at once, the least recently used given up first: they hold solved tables (see
+:data:`kniffel.planning.exact.MAX_TABLES`)."""
 
 
 def planner_for(
@@ -64,6 +67,7 @@ def planner_for(
     with _lock:
         found = _planners.get(key)
         if found is not None and (found[0] is rules or found[0] == rules):
+            _planners.move_to_end(key)
             return found[1]
         planner: Planner
         if kind == "optimal":
@@ -78,9 +82,9 @@ def planner_for(
             planner = ColumnPlanner(rules, directory)
         else:
             planner = HeuristicPlanner(rules, weights)
-        if len(_planners) >= _MAX_PLANNERS:
-            _planners.pop(next(iter(_planners)))
         _planners[key] = (rules, planner)
+        while len(_planners) > _MAX_PLANNERS:
+            _planners.popitem(last=False)
         return planner
 
 

@@ -7,6 +7,7 @@ sheet excluded, bonuses and unused free throws to come included.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from pathlib import Path
 
 from kniffel.game import Action, Game, Score, Strike
@@ -15,7 +16,10 @@ from kniffel.rules import RuleSet
 from kniffel.solver import Advisor, UnsupportedRulesError, compile_rules, table
 
 _lock = threading.RLock()
-_advisors: dict[tuple[object, ...], tuple[RuleSet, Advisor]] = {}
+_advisors: OrderedDict[tuple[object, ...], tuple[RuleSet, Advisor]] = OrderedDict()
+MAX_TABLES = 16
+"""Solved tables kept in memory at once, the least recently used given up first (a server that is asked
+about every rule set and option would otherwise keep them all)."""
 
 
 def rules_key(rules: RuleSet) -> tuple[object, ...]:
@@ -30,9 +34,12 @@ def advisor_for(rules: RuleSet, directory: Path | None = None) -> Advisor:
     with _lock:
         found = _advisors.get(key)
         if found is not None and found[0] == rules:
+            _advisors.move_to_end(key)
             return found[1]
         advisor = Advisor(table(rules, directory=directory))
         _advisors[key] = (rules, advisor)
+        while len(_advisors) > MAX_TABLES:
+            _advisors.popitem(last=False)
         return advisor
 
 
