@@ -149,15 +149,12 @@ def keep_lattice(n_dice: int) -> KeepLattice:
     padded[:, :width] = np.where(parent[:, :width] >= 0, parent[:, :width], padded)
     first_roll = n - len(sorted_rolls(n_dice))
 
-    # every sub-multiset of each roll, found by walking the parent links down from the roll
-    found: list[list[int]] = []
-    for r in range(n - first_roll):
-        seen = {first_roll + r}
-        frontier = [first_roll + r]
-        while frontier:
-            frontier = [int(q) for k in frontier for q in parent[k] if q >= 0 and int(q) not in seen]
-            seen.update(frontier)
-        found.append(sorted(seen - {first_roll + r}))
+    # every sub-multiset of every keep: itself and those of the keeps one die smaller (keeps come
+    # smallest first, so those are known when a keep is reached)
+    below: list[frozenset[int]] = []
+    for k, links in enumerate(parent.tolist()):
+        below.append(frozenset({k}).union(*(below[q] for q in links if q >= 0)))
+    found = [sorted(below[first_roll + r] - {first_roll + r}) for r in range(n - first_roll)]
     choices = np.full((len(found), max(map(len, found))), -1, dtype=np.int32)
     for r, subs in enumerate(found):
         choices[r, : len(subs)] = subs
