@@ -93,15 +93,21 @@ class KeepLattice:
     def keeps_of(self, roll: Roll) -> tuple[Roll, ...]:
         """Every distinct multiset that can be held from the sorted ``roll``, smallest first, the whole
         roll included."""
-        return self._keeps_of[self.roll_index(roll)]
+        r = self.roll_index(roll)
+        found = self._keeps_of.get(r)
+        if found is None:
+            keeps = self.keeps
+            found = (*(keeps[k] for k in self._choice_lists[r] if k >= 0), keeps[self.first_roll + r])
+            self._keeps_of[r] = found
+        return found
 
     @cached_property
-    def _keeps_of(self) -> tuple[tuple[Roll, ...], ...]:
-        keeps = self.keeps
-        return tuple(
-            (*(keeps[int(k)] for k in row if k >= 0), keeps[self.first_roll + r])
-            for r, row in enumerate(self.choices)
-        )
+    def _keeps_of(self) -> dict[int, tuple[Roll, ...]]:
+        return {}
+
+    @cached_property
+    def _choice_lists(self) -> list[list[int]]:
+        return self.choices.tolist()  # type: ignore[no-any-return]
 
     # --- the numpy sweep ---------------------------------------------------------------------------
 
