@@ -25,6 +25,7 @@ from kniffel.errors import GameError, GameFormatError
 from kniffel.game import DiceSource, Game, SecureDice, SeededDice
 from kniffel.i18n import LANGUAGES
 from kniffel.planning import Choice, planner_for
+from kniffel.review import PlayerSummary
 from kniffel.rules import RuleSet
 
 SAVE_KEY = "cli"
@@ -131,6 +132,25 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 # --- advice ----------------------------------------------------------------------------------------
+
+
+MISTAKE = 0.005
+"""Decisions that lost less than this (in expected points) are not shown as mistakes."""
+
+SUMMARY_HEADERS = ("Player", "Score", "Decisions", "Optimal", "Loss", "Accuracy")
+"""The columns of a review's summary, one row a player (English: front ends translate them)."""
+
+
+def summary_cells(player: PlayerSummary) -> tuple[str, ...]:
+    """A player's row of a review's summary, under :data:`SUMMARY_HEADERS`."""
+    return (
+        player.name,
+        str(player.score),
+        str(player.decisions),
+        f"{player.optimal} ({100 * player.optimal_share:.0f}%)",
+        f"{player.loss:.2f}",
+        f"{player.accuracy:.1f}",
+    )
 
 
 def hint_choices(game: Game, count: int | None = None) -> tuple[list[Choice], bool]:
@@ -318,7 +338,9 @@ class Session:
 
 
 __all__ = [
+    "MISTAKE",
     "SAVE_KEY",
+    "SUMMARY_HEADERS",
     "CountingDice",
     "PlayerSpec",
     "Session",
@@ -330,5 +352,6 @@ __all__ = [
     "hint_choices",
     "is_bot_spec",
     "parse_players",
+    "summary_cells",
     "write_atomically",
 ]

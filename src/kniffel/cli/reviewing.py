@@ -16,6 +16,7 @@ from rich.text import Text
 
 from kniffel.i18n import translate
 from kniffel.planning import Choice
+from kniffel.session import MISTAKE, SUMMARY_HEADERS, summary_cells
 
 if TYPE_CHECKING:
     from kniffel.review import Decision, Review
@@ -23,8 +24,6 @@ if TYPE_CHECKING:
 ESTIMATE_NOTE = (
     "Values for this rule set are estimates built from single-column tables (bot:optimal's view), not exact."
 )
-MISTAKE = 0.005
-"""Decisions that lost less than this (in expected points) are not listed as mistakes."""
 
 
 def hint_lines(choices: Sequence[Choice], lang: str = "en") -> list[str]:
@@ -41,30 +40,16 @@ def hint_lines(choices: Sequence[Choice], lang: str = "en") -> list[str]:
 
 def summary_table(review: Review, lang: str = "en") -> Table:
     table = Table(title=translate(lang, "Review: expected points lost against the best decision"))
-    for header, justify in (
-        ("Player", "left"),
-        ("Score", "right"),
-        ("Decisions", "right"),
-        ("Optimal", "right"),
-        ("Loss", "right"),
-        ("Accuracy", "right"),
-    ):
+    for header in SUMMARY_HEADERS:
         # Figures never wrap or shrink to "…": the name gives way on a narrow terminal.
         table.add_column(
             translate(lang, header),
-            justify=justify,  # type: ignore[arg-type]
+            justify="left" if header == "Player" else "right",
             no_wrap=header != "Player",
             min_width=8 if header == "Player" else None,
         )
     for p in review.players:
-        table.add_row(
-            p.name,
-            str(p.score),
-            str(p.decisions),
-            f"{p.optimal} ({100 * p.optimal_share:.0f}%)",
-            f"{p.loss:.2f}",
-            f"{p.accuracy:.1f}",
-        )
+        table.add_row(*summary_cells(p))
     return table
 
 

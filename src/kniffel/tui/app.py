@@ -25,7 +25,7 @@ from kniffel.i18n import translate
 from kniffel.planning import Choice
 from kniffel.review import Review, review
 from kniffel.rules import Section
-from kniffel.session import Session, hint_choices
+from kniffel.session import MISTAKE, SUMMARY_HEADERS, Session, hint_choices, summary_cells
 from kniffel.tui import catalog_de  # noqa: F401 - registers the German words
 
 BOT_DELAY = 0.7
@@ -36,8 +36,6 @@ KEYS = (
     "every option with its value, r reviews the game, s saves, q leaves."
 )
 """What ``?`` says."""
-MISTAKE = 0.005
-"""Decisions that lost less than this (in expected points) are not listed in the review."""
 
 
 def translate_keys(node: DOMNode, lang: str) -> None:
@@ -127,17 +125,10 @@ class ReviewScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         summary = self.query_one("#review-summary", DataTable)
-        for header in ("Player", "Score", "Decisions", "Optimal", "Loss", "Accuracy"):
+        for header in SUMMARY_HEADERS:
             summary.add_column(self.t(header))
         for p in self.result.players:
-            summary.add_row(
-                p.name,
-                str(p.score),
-                str(p.decisions),
-                f"{p.optimal} ({100 * p.optimal_share:.0f}%)",
-                f"{p.loss:.2f}",
-                f"{p.accuracy:.1f}",
-            )
+            summary.add_row(*summary_cells(p))
         decisions = self.query_one("#review-decisions", DataTable)
         for header in ("#", "Player", "Round", "Dice", "Chosen", "Best", "Loss"):
             decisions.add_column(self.t(header))
