@@ -383,7 +383,10 @@ def test_a_hot_seat_game_at_one_screen(browser: Browser, server: ServerProcess) 
 
 
 def test_no_tumbling_dice_for_those_who_want_less_motion(browser: Browser, server: ServerProcess) -> None:
-    context = browser.new_context(viewport={"width": 800, "height": 800}, reduced_motion="reduce")
+    # like new_page: the string waits below are evaluated in the page (its policy is tested elsewhere)
+    context = browser.new_context(
+        viewport={"width": 800, "height": 800}, reduced_motion="reduce", locale="en-US", bypass_csp=True
+    )
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
     game = create_game(server, [("Ada", "human")])
