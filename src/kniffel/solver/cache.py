@@ -24,7 +24,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -73,7 +73,7 @@ def table_path(rules: RuleSet, directory: Path | None = None) -> Path:
     return (directory or cache_dir()) / f"{name}.{table_key(rules)}.npy"
 
 
-def _checksum(values: npt.NDArray[np.float64]) -> str:
+def _checksum(values: npt.NDArray[Any]) -> str:
     return hashlib.blake2b(np.ascontiguousarray(values).data.cast("B"), digest_size=16).hexdigest()
 
 
@@ -129,6 +129,80 @@ def save(solution: Solution, directory: Path | None = None) -> Path:
     _atomic_write(path, lambda f: np.save(f, np.ascontiguousarray(solution.values), allow_pickle=False))
     _atomic_write(_meta_path(path), lambda f: f.write(json.dumps(meta, indent=1).encode()))
     return path
+
+
+def derived_path(rules: RuleSet, kind: str, directory: Path | None = None) -> Path:
+    """Where a table derived from the same rules (``kind``: ``target-475``, ...) is kept: beside the value
+    table, with the same key."""
+    path = table_path(rules, directory)
+    return path.with_name(f"{path.stem}.{kind}.npy")
+
+
+def load_array(path: Path, key: str, shape: tuple[int, ...], dtype: npt.DTypeLike) -> npt.NDArray[Any] | None:
+    """A derived table written by :func:`save_array` if a sound one is at ``path`` (its description names
+    ``key``, the shape, the type and the checksum of its bytes), memory-mapped; else None."""
+    try:
+        meta = json.loads(_meta_path(path).read_text(encoding="utf-8"))
+        if (
+            not isinstance(meta, dict)
+            or meta.get("format") != FORMAT
+            or meta.get("key") != key
+            or meta.get("solver_version") != SOLVER_VERSION
+            or tuple(meta.get("shape", ())) != shape
+        ):
+            return None
+        array = np.asarray(np.load(path, mmap_mode="r", allow_pickle=False))
+        if array.shape != shape or array.dtype != np.dtype(dtype) or not array.flags.c_contiguous:
+            return None
+        if _checksum(array) != meta.get("checksum"):
+            return None
+        return array
+    except Exception:  # as in load: whatever reading raises, the table counts as missing
+        return None
+
+
+def save_array(path: Path, key: str, array: npt.NDArray[Any], details: dict[str, object]) -> None:
+    """Write a derived table and its description atomically (the description last)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = {
+        **details,
+        "format": FORMAT,
+        "key": key,
+        "solver_version": SOLVER_VERSION,
+        "shape": list(array.shape),
+        "checksum": _checksum(array),
+    }
+    _meta_path(path).unlink(missing_ok=True)
+    _atomic_write(path, lambda f: np.save(f, np.ascontiguousarray(array), allow_pickle=False))
+    _atomic_write(_meta_path(path), lambda f: f.write(json.dumps(meta, indent=1).encode()))
+
+
+def cached_array(
+    path: Path,
+    key: str,
+    shape: tuple[int, ...],
+    dtype: npt.DTypeLike,
+    build: Callable[[], tuple[npt.NDArray[Any], dict[str, object]]],
+    *,
+    use_cache: bool = True,
+) -> tuple[npt.NDArray[Any], bool]:
+    """A derived table from ``path`` if sound, else ``build()`` (array and details for its description),
+    saved when ``use_cache``; one process builds while others sharing the directory wait. Also says
+    whether it was built."""
+    if not use_cache:
+        return build()[0], True
+    found = load_array(path, key, shape, dtype)
+    if found is not None:
+        return found, False
+    with _solving(path):
+        found = load_array(path, key, shape, dtype)
+        if found is not None:
+            return found, False
+        array, details = build()
+        with contextlib.suppress(OSError):
+            save_array(path, key, array, details)
+    saved = load_array(path, key, shape, dtype)
+    return (array if saved is None else saved), True
 
 
 def _atomic_write(path: Path, write: Callable[[BinaryIO], object]) -> None:

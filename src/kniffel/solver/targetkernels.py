@@ -1,0 +1,202 @@
+"""numba kernels of the target tables (:mod:`kniffel.solver.target`): the probability of still making at
+least ``u`` more points, played to make that probability as large as possible.
+
+It is the expected-score recursion of :mod:`kniffel.solver.kernels` with a vector over ``u`` where that
+one has a number: entering ``g`` points shifts the child state's vector by ``g``, and the keep lattice takes
+means and maxima lane by lane, so the lattice sweep (:func:`~kniffel.solver.kernels.sweep`) and the best
+entry of each roll (:func:`~kniffel.solver.kernels.best_entries`) are the solver's own. Only entering
+points differs (a shift instead of a sum), and so the steps that call it.
+
+A *row* is the vector of one state ``(aux, mask, up)``: ``prob[start + u]`` for ``u`` in ``0 .. width[mask]
+- 1``, ``start = starts[aux, mask] + (up - lanes[mask, 0]) * width[mask]`` (one row per upper score the DP
+computes; lower ones are worth the lowest's). Below the row, ``u <= 0``, the probability is 1; past it 0:
+the open boxes cannot pay that much, or the table stops at its limit there (see
+:class:`~kniffel.solver.target.TargetTable`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit, prange
+
+from kniffel.solver.compile import KernelTables
+from kniffel.solver.kernels import NEG, Scoring, best_entries, entry, entry_rows, scoring, sweep
+
+
+@njit(cache=True, nogil=True, inline="always")
+def row_start(
+    starts: Any, widths: Any, lanes: Any, upper_mask: int, aux: int, mask: int, up: int
+) -> int:  # pragma: no cover
+    """Where the row of state ``aux`` / ``mask`` at upper score ``up`` starts in ``prob``."""
+    if (mask & upper_mask) == upper_mask:
+        return int(starts[aux, mask])
+    lo = lanes[mask, 0]
+    return int(starts[aux, mask] + (up - lo if up > lo else 0) * widths[mask])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def enter_target(
+    prob: Any,
+    starts: Any,
+    widths: Any,
+    lanes: Any,
+    n: Scoring,
+    mask: int,
+    armed: int,
+    free: int,
+    box: int,
+    points: int,
+    extra: int,
+    up: int,
+    u0: int,
+    w: int,
+    out: Any,
+    row: int,
+    col: int,
+) -> None:  # pragma: no cover
+    """``out[row, col + lane]``: the probability of making ``u0 + lane`` more points from here when
+    ``points`` go in ``box`` (``extra`` bonus on top, the upper bonus if the score crosses the threshold)
+    with ``free`` free throws left after the turn: the child state's row shifted by what was gained."""
+    child, armed_after, up_after, crossed = entry(n, mask, armed, box, points, up)
+    gained = points + extra + (n.upper_bonus if crossed else 0)
+    base = row_start(starts, widths, lanes, n.upper_mask, armed_after * n.n_free + free, child, up_after)
+    width = widths[child]
+    # lanes made certain by the points gained, those the child's row answers, those out of its reach
+    certain = min(max(gained + 1 - u0, 0), w)
+    beyond = min(max(gained + width - u0, certain), w)
+    for lane in range(certain):
+        out[row, col + lane] = 1.0
+    shift = base + u0 - gained
+    for lane in range(certain, beyond):
+        out[row, col + lane] = prob[shift + lane]
+    for lane in range(beyond, w):
+        out[row, col + lane] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def score_probabilities(
+    mask: int,
+    armed: int,
+    up: int,
+    free: int,
+    u0: int,
+    w: int,
+    prob: Any,
+    starts: Any,
+    widths: Any,
+    t: KernelTables,
+    rows: Any,
+    out: Any,
+) -> None:  # pragma: no cover
+    """``out[s, roll, lane]``: the best probability of making ``u0 + lane`` more points by entering each
+    roll (thrown at once: ``s`` = 1) in state ``mask`` / ``armed`` at upper score ``up``, with ``free`` free
+    throws left after the turn (the target counterpart of :func:`kniffel.solver.kernels.score_values`:
+    ``rows`` holds a row per distinct ``(box, points > 0)`` pair, then the best strike, then scratch)."""
+    n = scoring(t)
+    strike, one = rows.shape[0] - 2, rows.shape[0] - 1
+    allow = t.allowed[mask]
+    lanes = t.lanes
+    for lane in range(w):
+        rows[strike, lane] = NEG
+    for b in range(n.n_boxes):
+        if (allow >> b) & 1 == 0:
+            continue
+        enter_target(prob, starts, widths, lanes, n, mask, armed, free, b, 0, 0, up, u0, w, rows, one, 0)
+        for lane in range(w):
+            x = rows[one, lane]
+            rows[strike, lane] = x if x > rows[strike, lane] else rows[strike, lane]
+    for j in range(strike):
+        b = t.pair_box[j]
+        if (allow >> b) & 1 == 0:
+            for lane in range(w):
+                rows[j, lane] = NEG
+            continue
+        enter_target(
+            prob, starts, widths, lanes, n, mask, armed, free, b, int(t.pair_pts[j]), 0, up, u0, w, rows, j, 0
+        )
+    best_entries(rows[:, :w], t.nonzero, out, None)
+    if n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1:
+        # a further five of a kind: the extra rules decide where it may go, what it pays and the bonus
+        n_s, n_rolls, _ = out.shape
+        for s in range(n_s):
+            for r in range(n_rolls):
+                face = t.alike[r]
+                if face < 0:
+                    continue
+                extra = int(t.jbonus[mask, armed, face])
+                for lane in range(w):
+                    out[s, r, lane] = NEG
+                for b in range(n.n_boxes):
+                    p = int(t.jpts[mask, armed, s, face, b])
+                    if p < 0:
+                        continue
+                    enter_target(
+                        prob, starts, widths, lanes, n, mask, armed, free, b, p, extra, up, u0, w, rows, one,
+                        0,
+                    )  # fmt: skip
+                    for lane in range(w):
+                        x = rows[one, lane]
+                        out[s, r, lane] = x if x > out[s, r, lane] else out[s, r, lane]
+
+
+@njit(cache=True, nogil=True)
+def turn_probabilities(
+    mask: int,
+    armed: int,
+    up: int,
+    free: int,
+    usable: int,
+    positions: int,
+    u0: int,
+    w: int,
+    prob: Any,
+    starts: Any,
+    widths: Any,
+    t: KernelTables,
+    table: Any,
+) -> Any:  # pragma: no cover
+    """The keep probabilities of a turn in one state for the lanes ``u0 .. u0 + w - 1``, written into
+    ``table`` as :func:`~kniffel.solver.kernels.sweep` writes keep values, with ``free`` free throws left of
+    which ``usable`` may still be thrown this turn. Returns the scoring probabilities
+    ``[free level, at_once, roll, lane]`` (levels ``free - usable .. free``, from 0)."""
+    n_s, n_rolls, _ = t.nonzero.shape
+    sv = np.empty((usable + 1, n_s, n_rolls, w))
+    rows, _ = entry_rows(t, 1, w)
+    for level in range(usable + 1):
+        score_probabilities(
+            mask, armed, up, free - usable + level, u0, w, prob, starts, widths, t, rows[0], sv[level]
+        )
+    # the sweep counts free-throw levels from 0 with every one of them usable
+    sweep(sv, usable, positions, t, table)
+    return sv
+
+
+@njit(cache=True, nogil=True)
+def solve_row(
+    mask: int, armed: int, up: int, prob: Any, starts: Any, widths: Any, t: KernelTables
+) -> None:  # pragma: no cover
+    """The rows of state ``mask`` / ``armed`` at upper score ``up``, every free-throw level."""
+    n = scoring(t)
+    w = int(widths[mask])
+    n_s, n_rolls, _ = t.nonzero.shape
+    sv = np.empty((n.n_free, n_s, n_rolls, w))
+    rows, _ = entry_rows(t, 1, w)
+    for f in range(n.n_free):
+        score_probabilities(mask, armed, up, f, 0, w, prob, starts, widths, t, rows[0], sv[f])
+    total = np.empty((1, 1, w))
+    for f in range(n.n_free):
+        sweep(sv, f, min(t.per_turn, f) + t.rolls, t, total)
+        base = row_start(starts, widths, t.lanes, n.upper_mask, armed * n.n_free + f, mask, up)
+        prob[base] = 1.0
+        for lane in range(1, w):
+            prob[base + lane] = total[0, 0, lane]
+
+
+@njit(cache=True, parallel=True)
+def solve_level(items: Any, prob: Any, starts: Any, widths: Any, t: KernelTables) -> None:  # pragma: no cover
+    """Every row ``items[i] = (mask, armed, up)`` of one level (same number of filled boxes), in
+    parallel: their children are all in later levels."""
+    for i in prange(items.shape[0]):
+        solve_row(items[i, 0], items[i, 1], items[i, 2], prob, starts, widths, t)

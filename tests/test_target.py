@@ -1,0 +1,194 @@
+"""Target tables: the largest probability of making at least so many points, against an independent brute
+force on reduced games, against expected-score play, and through the cache."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+import numpy as np
+import pytest
+from test_solver_values import REDUCED, Sheet, outcomes, reduced
+
+from kniffel.keeps import keep_lattice
+from kniffel.rules import RuleSet, Section, placements
+from kniffel.solver import Advisor, compile_rules, solve
+from kniffel.solver.target import TargetAdvisor, TargetTable, solve_target, target_table
+
+
+def brute_force_target(rules_: RuleSet) -> Callable[[int], float]:
+    """``P(needed)``: the largest probability of making at least ``needed`` points from the empty sheet,
+    by expectimax straight from :func:`placements` (no lattice, no tables), each target on its own."""
+    boxes = [box.id for box in rules_.boxes]
+    upper = {box.id for box in rules_.boxes if box.section is Section.UPPER}
+    threshold, bonus = rules_.upper_bonus_threshold, rules_.upper_bonus
+    five = rules_.five_box
+
+    @cache
+    def turn_start(filled: Sheet, free: int, needed: int) -> float:
+        if needed <= 0:
+            return 1.0
+        if len(filled) == len(boxes):
+            return 1.0 if rules_.free_throw_points * free >= needed else 0.0
+        return sum(
+            p * after_throw(filled, free, roll, True, rules_.rolls - 1, 0, needed)
+            for roll, p in outcomes(rules_.dice)
+        )
+
+    @cache
+    def best_score(filled: Sheet, free: int, roll: tuple[int, ...], at_once: bool, needed: int) -> float:
+        sheet = dict(filled)
+        up = min(threshold, sum(points for key, points in sheet.items() if key in upper))
+        best = -1.0
+        for key, placement in placements(rules_, sheet, roll, thrown_at_once=at_once).items():
+            gained = placement.total
+            if key in upper and up < threshold <= up + placement.points:
+                gained += bonus
+            if key in upper:
+                points = min(placement.points, threshold - up)
+            else:
+                points = min(placement.points, 1) if key == five else 0
+            best = max(best, turn_start(filled | {(key, points)}, free, needed - gained))
+        return best
+
+    @cache
+    def keep_value(
+        filled: Sheet, free: int, keep: tuple[int, ...], left: int, used: int, needed: int
+    ) -> float:
+        return sum(
+            p * after_throw(filled, free, tuple(sorted(keep + rest)), not keep, left, used, needed)
+            for rest, p in outcomes(rules_.dice - len(keep))
+        )
+
+    @cache
+    def after_throw(
+        filled: Sheet, free: int, roll: tuple[int, ...], at_once: bool, left: int, used: int, needed: int
+    ) -> float:
+        best = best_score(filled, free, roll, at_once, needed)
+        keeps = list(keep_lattice(len(roll)).keeps_of(roll)[:-1])
+        if left > 0:
+            best = max([best, *(keep_value(filled, free, keep, left - 1, used, needed) for keep in keeps)])
+        elif free > 0 and used < rules_.free_throws_per_turn:
+            best = max([best, *(keep_value(filled, free - 1, keep, 0, used + 1, needed) for keep in keeps)])
+        return best
+
+    return lambda needed: turn_start(frozenset(), rules_.free_throws, needed)
+
+
+@cache
+def reduced_table(name: str) -> TargetTable:
+    return solve_target(compile_rules(REDUCED[name]))
+
+
+@pytest.mark.parametrize("name", list(REDUCED))
+def test_matches_brute_force_on_a_reduced_game(name: str) -> None:
+    table = reduced_table(name)
+    brute = brute_force_target(REDUCED[name])
+    advisor = TargetAdvisor(Advisor(solve(REDUCED[name])), table)
+    free = REDUCED[name].free_throws if REDUCED[name].free_throws else None
+    for needed in (*range(0, 60, 7), 80, 101, 140, table.limit):
+        assert advisor.probability({}, needed, free) == pytest.approx(brute(needed), abs=2e-6), needed
+
+
+def test_every_row_falls_from_one_to_zero() -> None:
+    table = reduced_table("forced joker")
+    c = table.compiled
+    for mask in range(c.n_masks):
+        start = table.layout.starts[0, mask]
+        if start < 0:
+            continue
+        width = int(table.layout.widths[mask])
+        row = table.prob[start : start + width]
+        assert row[0] == 1.0
+        assert np.all(np.diff(row) <= 1e-6)
+        assert row.min() >= 0.0
+
+
+def test_playing_for_the_target_beats_playing_for_points() -> None:
+    """At every target the target table's probability is at least that of expected-score play, whose
+    distribution the brute force gives here by following the expected-score choices."""
+    game = REDUCED["free joker"]
+    table = reduced_table("free joker")
+    solution = solve(game)
+    advisor = TargetAdvisor(Advisor(solution), table)
+    mean_play = _expected_score_play_distribution(game)
+    for needed in range(0, table.limit + 1, 5):
+        at_least = float(mean_play[needed:].sum())
+        assert advisor.probability({}, needed) >= at_least - 2e-6
+
+
+def _expected_score_play_distribution(game: RuleSet) -> np.ndarray:  # type: ignore[type-arg]
+    """The final-score distribution of expected-score play from the empty sheet, by following the
+    advisor's best option through every throw (an independent check of the table's optimality)."""
+    advisor = Advisor(solve(game))
+    upper = {box.id for box in game.boxes if box.section is Section.UPPER}
+    size = 1000
+
+    def shift(pmf: np.ndarray, by: int) -> np.ndarray:  # type: ignore[type-arg]
+        out = np.zeros(size)
+        out[by:] = pmf[: size - by]
+        return out
+
+    @cache
+    def turn(filled: Sheet) -> np.ndarray:  # type: ignore[type-arg]
+        if len(filled) == len(game.boxes):
+            done = np.zeros(size)
+            done[0] = 1.0
+            return done
+        return sum(  # type: ignore[return-value]
+            p * decide(filled, roll, game.rolls - 1) for roll, p in outcomes(game.dice)
+        )
+
+    @cache
+    def decide(filled: Sheet, roll: tuple[int, ...], left: int) -> np.ndarray:  # type: ignore[type-arg]
+        sheet = dict(filled)
+        best = advisor.options(sheet, roll, left)[0]
+        if best.box is not None:
+            placement = placements(game, sheet, roll, thrown_at_once=left == game.rolls - 1)[best.box]
+            before = sum(v for k, v in sheet.items() if k in upper)
+            gained = placement.total
+            if best.box in upper and before < game.upper_bonus_threshold <= before + placement.points:
+                gained += game.upper_bonus
+            return shift(turn(filled | {(best.box, placement.points)}), gained)
+        keep = best.keep or ()
+        return sum(  # type: ignore[return-value]
+            q * decide(filled, tuple(sorted(keep + rest)), left - 1)
+            for rest, q in outcomes(game.dice - len(keep))
+        )
+
+    result = turn(frozenset())
+    assert result.sum() == pytest.approx(1.0)
+    return result
+
+
+def test_options_in_a_situation_agree_with_the_brute_force_by_hand() -> None:
+    """Mid-turn: the best option's probability is the brute force's value of that turn position."""
+    game = reduced()
+    table = reduced_table("forced joker")
+    advisor = TargetAdvisor(Advisor(solve(game)), table)
+    options = advisor.options({}, [2, 2, 5], 2, 30)
+    assert options == sorted(options, key=lambda o: -o.value)
+    brute = brute_force_target(game)
+    # the turn's first throw, averaged over every roll, is the value of the empty sheet
+    expected = sum(p * advisor.options({}, roll, 2, 30)[0].value for roll, p in outcomes(game.dice))
+    assert expected == pytest.approx(brute(30), abs=2e-6)
+
+
+def test_cached_table_is_the_solved_one(tmp_path: object) -> None:
+    from pathlib import Path
+
+    directory = Path(str(tmp_path))
+    game = reduced()
+    built = target_table(game, directory=directory)
+    loaded = target_table(game, directory=directory)
+    assert loaded.seconds == 0.0
+    assert np.array_equal(built.prob, loaded.prob)
+    expected = np.array(built.prob)  # the tables map the file that is damaged below
+    del built, loaded
+    # a damaged file is rebuilt, not trusted
+    files = sorted(directory.glob("*.target-*.npy"))
+    assert len(files) == 1
+    files[0].write_bytes(b"")
+    again = target_table(game, directory=directory)
+    assert again.seconds > 0.0
+    assert np.array_equal(again.prob, expected)
