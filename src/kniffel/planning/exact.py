@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from kniffel.game import Action, Game, Score, Strike
@@ -59,6 +61,52 @@ def free_throws_arg(rules: RuleSet, left: int) -> int | None:
     return left if rules.free_throws else None
 
 
+@dataclass(frozen=True)
+class ColumnPosition:
+    """The position of the player to move on a single-column sheet, as the advisors take it."""
+
+    entries: dict[str, int]
+    dice: tuple[int, ...]
+    rolls_left: int
+    thrown_at_once: bool
+    free_throws_left: int | None
+    """The free throws still to be paid for (those taken this turn are charged when the box is filled,
+    so they are not left any more); None for rules without free throws."""
+    free_throws_used: int
+
+
+def column_position(game: Game) -> ColumnPosition | None:
+    """The position of the player to move; None before the turn's first throw and when the game is
+    over (there is nothing to decide)."""
+    turn = game.turn
+    if game.is_over or turn.dice is None:
+        return None
+    rules = game.rules
+    left = free_throws_arg(rules, game.sheet.free_throws_left(rules.columns[0]) - turn.free_throws)
+    return ColumnPosition(
+        dict(game.sheet.entries), turn.dice, game.rolls_left, turn.thrown_at_once, left, turn.free_throws
+    )
+
+
+def legal_choices(game: Game, values: Mapping[Action, float], struck: Callable[[str], float]) -> list[Choice]:
+    """The legal actions of ``game`` valued by an advisor's ``values`` of its options, best first. The
+    advisors list no strike of a box that would pay (a waste they never advise): ``struck(box)`` values
+    one (a strike of a box that pays nothing is the same as scoring it)."""
+    found = game.placements()
+    result: list[Choice] = []
+    for action in game.legal_actions():
+        value = values.get(action)
+        if value is None and isinstance(action, Strike):
+            placement = found.get(action.box)
+            if placement is not None and placement.total == 0:
+                value = values.get(Score(action.box))
+            else:
+                value = struck(action.box)
+        if value is not None:
+            result.append(Choice(action, value))
+    return best_first(result)
+
+
 class ExactPlanner:
     """Optimal play of a single-column rule set: the advisor's options are the game's actions."""
 
@@ -69,37 +117,31 @@ class ExactPlanner:
         self.advisor = advisor
 
     def choices(self, game: Game) -> list[Choice]:
-        turn = game.turn
-        if game.is_over or turn.dice is None:
+        at = column_position(game)
+        if at is None:
             return []
-        rules = self.rules
-        sheet = game.sheet
-        # The advisor counts the free throws still to be paid for: those taken this turn are charged
-        # to the column when the box is filled, so they are not left any more.
-        left = free_throws_arg(rules, sheet.free_throws_left(rules.columns[0]) - turn.free_throws)
-        entries = dict(sheet.entries)
         options = self.advisor.options(
-            entries,
-            turn.dice,
-            game.rolls_left,
-            thrown_at_once=turn.thrown_at_once,
-            free_throws_left=left,
-            free_throws_used=turn.free_throws,
+            at.entries,
+            at.dice,
+            at.rolls_left,
+            thrown_at_once=at.thrown_at_once,
+            free_throws_left=at.free_throws_left,
+            free_throws_used=at.free_throws_used,
         )
-        values: dict[Action, float] = {o.action: o.value for o in options}
-        found = game.placements()
-        result: list[Choice] = []
-        for action in game.legal_actions():
-            value = values.get(action)
-            if value is None and isinstance(action, Strike):
-                placement = found.get(action.box)
-                if placement is not None and placement.total == 0:
-                    value = values.get(Score(action.box))
-                else:  # a box that would pay, struck: the advisor does not list such a waste
-                    value = self.advisor.value({**entries, action.box: 0}, left)
-            if value is not None:
-                result.append(Choice(action, value))
-        return best_first(result)
+        return legal_choices(
+            game,
+            {o.action: o.value for o in options},
+            lambda box: self.advisor.value({**at.entries, box: 0}, at.free_throws_left),
+        )
 
 
-__all__ = ["ExactPlanner", "advisor_for", "free_throws_arg", "is_exact", "rules_key"]
+__all__ = [
+    "ColumnPosition",
+    "ExactPlanner",
+    "advisor_for",
+    "column_position",
+    "free_throws_arg",
+    "is_exact",
+    "legal_choices",
+    "rules_key",
+]

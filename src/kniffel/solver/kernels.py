@@ -170,7 +170,7 @@ def best_entries(rows: Any, nonzero: Any, out: Any, choice: Any) -> None:  # pra
     ``choice[s, roll, lane]`` is the row that gives it."""
     strike = rows.shape[0] - 2
     n_s, n_rolls, width = out.shape
-    acc = np.empty(width)
+    acc = np.empty(width, dtype=out.dtype)
     for s in range(n_s):
         for r in range(n_rolls):
             for lane in range(width):
@@ -289,7 +289,10 @@ def keep_expect(
     empty keep throws all dice at once and takes its values from ``at_once[roll]`` instead. Without
     ``lattice``, only the empty keep."""
     if lattice:
-        sixth = 1.0 / 6.0
+        # in the values' own precision: a float64 factor would widen every float32 lane
+        one = np.empty(1, dtype=ev.dtype)
+        one[0] = 1.0 / 6.0
+        sixth = one[0]
         for k in range(first_roll - 1, -1, -1):
             c0, c1, c2 = child[k, 0], child[k, 1], child[k, 2]
             c3, c4, c5 = child[k, 3], child[k, 4], child[k, 5]
@@ -315,7 +318,7 @@ def keep_max(ev: Any, width: int, parent: Any, first_roll: int) -> None:  # prag
     """In place: ``ev[keep]`` becomes the best value over the keep and every sub-multiset of it, and
     ``ev[roll]`` the best over its proper sub-multisets (the best keep to throw from). Keeps come smallest
     first, so a keep's parents are final when it is reached."""
-    acc = np.empty(width)
+    acc = np.empty(width, dtype=ev.dtype)
     n_links = parent.shape[1]
     for k in range(1, ev.shape[0]):
         if k < first_roll:
@@ -353,8 +356,9 @@ def sweep(sv: Any, free: int, positions: int, t: KernelTables, table: Any) -> No
     child, parent, probs = t.child, t.parent, t.roll_probs
     n_keeps = table.shape[1]
     skip = positions - table.shape[0]
-    ev = np.empty((child.shape[0], width))
-    at_once = np.empty((n_rolls if sharp else 1, width))
+    # the values' precision: float64 for the DP, float32 for the wide lanes of the target tables
+    ev = np.empty((child.shape[0], width), dtype=sv.dtype)
+    at_once = np.empty((n_rolls if sharp else 1, width), dtype=sv.dtype)
     for r in range(n_rolls):
         for lane in range(width):
             ev[first + r, lane] = sv[start, 0, r, lane]
