@@ -332,3 +332,75 @@ def test_bad_situations_are_one_line_errors(text: str, error: str) -> None:
     assert error in result.stderr
     assert result.stderr.count("\n") == 1
     assert result.stdout == ""
+
+
+# --- playing for a target ------------------------------------------------------------------------------
+
+STRICT = ["--rules", "kniffel", "--option", "strict=on"]
+"""Strict Kniffel fills its boxes top to bottom: its target table is solved in a moment."""
+
+
+def test_advise_for_a_target_gives_chances_that_agree_with_the_library() -> None:
+    from kniffel.solver.target import TargetAdvisor, target_table
+
+    data = run_json(["advise", *STRICT, "--goal", "target:200", "--sheet", "ones=3", "--dice", "2 2 2 5 6"])
+    assert data["goal"] == "target:200"
+    assert data["needed"] == 197
+    values = [o["value"] for o in data["options"]]
+    assert values == sorted(values, reverse=True)
+    assert all(0.0 <= v <= 1.0 for v in values)
+    strict = rules.get("kniffel", {"strict": "on"})
+    library = TargetAdvisor(Advisor(table(strict)), target_table(strict)).options(
+        {"ones": 3}, [2, 2, 2, 5, 6], 2, 197
+    )
+    assert {str(o.action): o.value for o in library} == {o["action"]: o["value"] for o in data["options"]}
+    # playing for points lists the same options, valued otherwise
+    points = run_json(["advise", *STRICT, "--sheet", "ones=3", "--dice", "2 2 2 5 6"])["options"]
+    assert {o["action"] for o in points} == {o["action"] for o in data["options"]}
+
+
+def test_a_target_already_reached_is_certain_and_the_table_shows_percentages() -> None:
+    data = run_json(["advise", *STRICT, "--goal", "target:3", "--sheet", "ones=3", "--dice", "2 2 2 5 6"])
+    assert {o["value"] for o in data["options"]} == {1.0}
+    result = invoke(["advise", *STRICT, "--goal", "target:250", "--sheet", "ones=3", "--dice", "2 2 2 5 6"])
+    assert result.exit_code == 0, result.output
+    assert "chance of finishing with at least 250" in " ".join(result.stdout.split())
+    assert " %" in result.stdout
+
+
+def test_advise_a_situation_for_a_target() -> None:
+    text = "kniffel strict=on | ones=3 twos=6 | 3 3 3 4 6 | rolls left 1"
+    data = run_json(["advise", "--situation", text, "--goal", "target:150"])
+    assert data["goal"] == "target:150"
+    assert data["options"][0]["action"].startswith(("roll keep 3 3 3", "score threes"))
+    refused = invoke(
+        ["advise", "--situation", "kniffel-4col | empty | 1 2 3 4 5 | rolls left 2", "--goal", "target:300"]
+    )
+    assert refused.exit_code == 2
+    assert "exact solver" in refused.output
+
+
+def test_batch_for_a_target() -> None:
+    lines = (
+        '{"sheet": {"ones": 3}, "dice": [2, 2, 2, 5, 6], "rolls_left": 2}\n{"dice": [1], "rolls_left": 2}\n'
+    )
+    result = invoke(["advise", *STRICT, "--goal", "target:200", "--batch", "-"], stdin=lines)
+    assert result.exit_code == 2
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
+    assert first["options"][0]["value"] > 0
+    assert second["line"] == 2
+
+
+@pytest.mark.parametrize(
+    ("goal", "reason"),
+    [
+        ("target:", "whole number"),
+        ("target:-5", "whole number"),
+        ("win", "unknown goal"),
+        ("target:x", "whole number"),
+    ],
+)
+def test_bad_goals_are_refused(goal: str, reason: str) -> None:
+    result = invoke(["advise", *STRICT, "--goal", goal, "--dice", "1 2 3 4 5"])
+    assert result.exit_code == 2
+    assert reason in result.output

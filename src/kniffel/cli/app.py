@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from kniffel.cli import language, reviewing, simulating, solving
+from kniffel.cli import goals, language, reviewing, simulating, solving
 from kniffel.cli.cluster import ClusterOption
 from kniffel.cli.errors import CliError, reports_errors
 from kniffel.cli.parsing import parse_dice, parse_sheet, resolve_box
@@ -408,18 +408,29 @@ def advise_command(
             show_default=False,
         ),
     ] = None,
+    goal_text: Annotated[
+        str,
+        typer.Option(
+            "--goal",
+            help="What to play for: mean (the most points on average) or target:T (the best chance of "
+            "finishing with at least T points; its table is solved once, in a few minutes).",
+            metavar="GOAL",
+        ),
+    ] = "mean",
     json_output: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
     """Every option in a situation with its value, best first.
 
     A value is the expected number of points still to come (this turn's included, the sheet's points
-    excluded) when playing optimally from there. "roll keep D D" holds those dice and throws the others;
-    "roll" throws all of them again ("free ..." for a free throw).
+    excluded) when playing optimally from there, or with --goal target:T the chance of finishing with at
+    least T points. "roll keep D D" holds those dice and throws the others; "roll" throws all of them
+    again ("free ..." for a free throw).
     """
     from kniffel.solver import Advisor, table
 
     words = language.choose(lang)
+    goal = goals.parse_goal(goal_text)
     if situation_text is not None:
         given = {
             "--rules": rules_id is not None,
@@ -438,7 +449,7 @@ def advise_command(
             raise CliError(
                 f"--situation gives the rules, sheet, dice and rolls left itself; leave out {clash}"
             )
-        _advise_situation(Situation.parse(situation_text), json_output, words)
+        _advise_situation(Situation.parse(situation_text), json_output, words, goal)
         return
     rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
     alone = solving.column_rules(rules, column)
@@ -448,8 +459,11 @@ def advise_command(
                 "--batch reads the situations from the file; leave out --sheet/--dice/--rolls-left"
             )
         stream = solving.open_batch(batch)
-        advisor = Advisor(table(alone))
-        errors = solving.run_batch(advisor, alone, stream, sys.stdout)
+        if goal.target is None:
+            errors = solving.run_batch(Advisor(table(alone)), alone, stream, sys.stdout)
+        else:
+            target = goals.target_options(alone, goal.target, show_progress=False, lang=words)
+            errors = goals.run_batch(target, alone, stream, sys.stdout)
         if errors:
             raise typer.Exit(2)
         return
@@ -464,6 +478,15 @@ def advise_command(
         free_throws_used,
     )
     solving.check_situation(alone, situation)
+    if goal.target is not None:
+        target = goals.target_options(alone, goal.target, show_progress=not json_output, lang=words)
+        options = solving.advise(target, alone, situation)
+        if json_output:
+            needed = target.needed(situation.sheet)
+            print(json.dumps({"goal": str(goal), "needed": needed, "options": options}))
+            return
+        Console(highlight=False).print(goals.options_table(options, goal, words))
+        return
     label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
     with solving.solve_progress(not json_output, label, lang=words) as progress:
         advisor = Advisor(table(alone, progress=progress))
@@ -474,7 +497,20 @@ def advise_command(
     Console(highlight=False).print(solving.options_table(options, words))
 
 
-def _advise_situation(situation: Situation, json_output: bool, words: str) -> None:
+def _advise_situation(situation: Situation, json_output: bool, words: str, goal: goals.Goal) -> None:
+    if goal.target is not None:
+        label = translate(
+            words, "Solving the target table of {rules} (once, then cached)", rules=situation.rules.id
+        )
+        with solving.solve_progress(not json_output, label, lang=words):
+            options = goals.advise_situation(situation, goal)
+        if json_output:
+            print(json.dumps({"situation": str(situation), "goal": str(goal), "options": options}))
+            return
+        console = Console(highlight=False)
+        console.print(translate(words, "Situation: {situation}", situation=situation), markup=False)
+        console.print(goals.options_table(options, goal, words))
+        return
     label = translate(words, "Solving the tables of {rules} (once, then cached)", rules=situation.rules.id)
     with solving.solve_progress(not json_output, label, lang=words):
         options, exact = solving.advise_situation(situation)

@@ -131,11 +131,18 @@ UI: dict[str, str] = {
         "Jede Möglichkeit einer Spielsituation mit ihrem Wert, die beste zuerst."
     ),
     "A value is the expected number of points still to come (this turn's included, the sheet's points "
-    'excluded) when playing optimally from there. "roll keep D D" holds those dice and throws the others; '
-    '"roll" throws all of them again ("free ..." for a free throw).': (
+    "excluded) when playing optimally from there, or with --goal target:T the chance of finishing with at "
+    'least T points. "roll keep D D" holds those dice and throws the others; "roll" throws all of them '
+    'again ("free ..." for a free throw).': (
         "Ein Wert ist die erwartete Zahl der noch kommenden Punkte (dieser Zug eingeschlossen, die Punkte "
-        "auf dem Block nicht) bei optimalem Weiterspiel. „roll keep D D“ behält diese Würfel und wirft die "
-        "anderen; „roll“ wirft alle neu („free ...“ für einen Freiwurf)."
+        "auf dem Block nicht) bei optimalem Weiterspiel, oder mit --goal target:T die Chance, mit mindestens "
+        "T Punkten zu enden. „roll keep D D“ behält diese Würfel und wirft die anderen; „roll“ wirft alle "
+        "neu („free ...“ für einen Freiwurf)."
+    ),
+    "What to play for: mean (the most points on average) or target:T (the best chance of finishing with "
+    "at least T points; its table is solved once, in a few minutes).": (
+        "Wofür gespielt wird: mean (im Mittel die meisten Punkte) oder target:T (die beste Chance, mit "
+        "mindestens T Punkten zu enden; ihre Tabelle wird einmal gelöst, in einigen Minuten)."
     ),
     "Regular throws still allowed this turn (0 to 2; default: all but the first, as right after a turn's "
     "first roll).": (
@@ -336,6 +343,13 @@ UI: dict[str, str] = {
     ),
     "Action": "Aktion",
     "Value": "Wert",
+    "Chance": "Chance",
+    "Options, best first (chance of finishing with at least {target})": (
+        "Möglichkeiten, die beste zuerst (Chance, mit mindestens {target} Punkten zu enden)"
+    ),
+    "Solving the target table of {rules} (once, then cached)": (
+        "Löse die Zieltabelle von {rules} (einmal, dann gespeichert)"
+    ),
     "Solving {rules}": "Löse {rules}",
     "Solving {rules} (once, then cached)": "Löse {rules} (einmal, dann gespeichert)",
     "Solving the tables of {rules} (once, then cached)": (
@@ -614,6 +628,12 @@ ERRORS: dict[str, str] = {
         "vor dem ersten Wurf gibt es keine Würfel, {rolls} übrige Würfe und sonst nichts"
     ),
     "unknown bot {bot}; choose one of: {choices}": "unbekannter Bot {bot}; zur Wahl: {choices}",
+    "unknown goal {goal}; choose mean or target:T (T the final score to reach)": (
+        "unbekanntes Ziel {goal}; zur Wahl: mean oder target:T (T die zu erreichende Endpunktzahl)"
+    ),
+    "a target is a whole number of points, as in target:250; got {goal}": (
+        "ein Ziel ist eine ganze Punktzahl, wie in target:250; erhalten: {goal}"
+    ),
     # --- Typer's ---
     "Missing command.": "Befehl fehlt.",
     "No such option: {option}": "Unbekannte Option: {option}",
