@@ -22,6 +22,7 @@ import os
 import re
 import sys
 import tempfile
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -131,6 +132,12 @@ def save(solution: Solution, directory: Path | None = None) -> Path:
     return path
 
 
+def _crc(array: npt.NDArray[Any]) -> str:
+    """A checksum of a derived table's bytes: CRC-32 finds damage five times as fast as BLAKE2 reads a
+    table of several hundred megabytes, which is what loading one costs."""
+    return f"crc32:{zlib.crc32(np.ascontiguousarray(array).data.cast('B')):08x}"
+
+
 def derived_path(rules: RuleSet, kind: str, directory: Path | None = None) -> Path:
     """Where a table derived from the same rules (``kind``: ``target-475``, ...) is kept: beside the value
     table, with the same key."""
@@ -154,7 +161,7 @@ def load_array(path: Path, key: str, shape: tuple[int, ...], dtype: npt.DTypeLik
         array = np.asarray(np.load(path, mmap_mode="r", allow_pickle=False))
         if array.shape != shape or array.dtype != np.dtype(dtype) or not array.flags.c_contiguous:
             return None
-        if _checksum(array) != meta.get("checksum"):
+        if _crc(array) != meta.get("checksum"):
             return None
         return array
     except Exception:  # as in load: whatever reading raises, the table counts as missing
@@ -170,7 +177,7 @@ def save_array(path: Path, key: str, array: npt.NDArray[Any], details: dict[str,
         "key": key,
         "solver_version": SOLVER_VERSION,
         "shape": list(array.shape),
-        "checksum": _checksum(array),
+        "checksum": _crc(array),
     }
     _meta_path(path).unlink(missing_ok=True)
     _atomic_write(path, lambda f: np.save(f, np.ascontiguousarray(array), allow_pickle=False))
