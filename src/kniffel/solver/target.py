@@ -257,47 +257,68 @@ class TargetAdvisor:
         upper = sum(int(p) for key, p in filled.items() if key in self._upper)
         return sum(int(p) for p in filled.values()) + (c.upper_bonus if upper >= c.threshold else 0)
 
-    def curve(
-        self, filled: Mapping[str, int], first: int, count: int, free_throws_left: int | None = None
-    ) -> F64:
-        """``[i]``: the probability of making at least ``first + i`` more points from the start of a
-        turn (each target played for on its own)."""
+    def fold(self, state: State, first: int, weights: F64) -> tuple[int, F64]:
+        """The targets of ``weights`` that the table answers from ``state``: past the limit, a state that
+        can still make more reads them at the limit (an upper bound: their weights move onto it), and one
+        that cannot makes none of them (their weights go)."""
+        last = first + len(weights) - 1
+        if last <= self.limit:
+            return first, weights
+        inside = max(0, self.limit - first + 1)
+        rest = float(weights[inside:].sum()) if self.table.open_ended(state) else 0.0
+        if inside == 0:
+            return self.limit, np.array([rest])
+        folded = weights[:inside].copy()
+        folded[-1] += rest
+        return first, folded
+
+    def worth(
+        self, filled: Mapping[str, int], first: int, weights: F64, free_throws_left: int | None = None
+    ) -> float:
+        """From the start of a turn: ``sum(weights[i] * P(making at least first + i more points))``,
+        each target played for on its own (with one weight of 1, the probability of that target)."""
         state = self.advisor.state(filled, free_throws_left)
-        return shifted(self.table.row(state), self.table.open_ended(state), first, count)
+        weights = np.asarray(weights, dtype=np.float64)
+        curve = shifted(self.table.row(state), self.table.open_ended(state), first, len(weights))
+        return float(np.dot(weights, curve))
 
     def probability(
         self, filled: Mapping[str, int], needed: int, free_throws_left: int | None = None
     ) -> float:
         """The probability of making at least ``needed`` more points from the start of a turn."""
-        return float(self.curve(filled, needed, 1, free_throws_left)[0])
+        return self.worth(filled, needed, np.ones(1), free_throws_left)
 
-    def option_curves(
+    def option_values(
         self,
         filled: Mapping[str, int],
         dice: Sequence[int],
         rolls_left: int,
         first: int,
-        count: int,
+        weights: F64,
         *,
         thrown_at_once: bool | None = None,
         free_throws_left: int | None = None,
         free_throws_used: int = 0,
-    ) -> list[tuple[Score | Roll, F64]]:
-        """Every legal option of a situation (as :meth:`Advisor.options` lists them) with ``[i]``: the
-        probability of making at least ``first + i`` more points (this turn's included) if it is taken."""
+    ) -> list[Option]:
+        """Every legal option of a situation (as :meth:`Advisor.options` lists them), best first, valued
+        by ``sum(weights[i] * P(making at least first + i more points, this turn's included))`` when the
+        rest of the turn is played for that sum and later turns for each target on its own. With one
+        weight of 1 that is the largest probability of making ``first`` more points; with the chances of
+        the other players' best final score it is a chance of finishing first."""
         rules = self.rules
         c = self.compiled
         roll = validate_dice(list(dice), rules.dice)
         if not 0 <= rolls_left < rules.rolls:
             raise SituationError(f"rolls left must be 0 to {rules.rolls - 1}, got {rolls_left}")
-        if count < 1:
-            raise SituationError(f"ask for at least one target, got {count}")
+        if len(weights) < 1:
+            raise SituationError("weigh at least one target")
         if thrown_at_once is None:
             thrown_at_once = rolls_left == rules.rolls - 1
         s = self.advisor.state(filled, free_throws_left)
         if s.mask == c.full_mask:
             raise SituationError("the sheet is full")
-        result: list[tuple[Score | Roll, F64]] = []
+        weights = np.asarray(weights, dtype=np.float64)
+        result: list[Option] = []
         up_total = sum(int(p) for key, p in filled.items() if key in self._upper)
         for key, placement in placements(rules, filled, roll, thrown_at_once=thrown_at_once).items():
             b = rules.box_index[key]
@@ -309,21 +330,22 @@ class TargetAdvisor:
                 up = min(c.threshold, up_total + placement.points)
             armed = int(placement.points > 0) if c.n_armed == 2 and b == c.five else s.armed
             after = State(s.mask | 1 << b, up, armed, s.free)
-            row = self.table.row(after)
-            curve = shifted(row, self.table.open_ended(after), first - gained, count)
-            result.append((Score(key), curve))
+            curve = shifted(self.table.row(after), self.table.open_ended(after), first - gained, len(weights))
+            result.append(Option(Score(key), float(np.dot(weights, curve))))
         usable = max(0, min(c.free_per_turn - free_throws_used, s.free))
         throw: type[Roll] = Roll
         if rolls_left > 0:
-            keep_values = self._keep_curves(s, s.free, rolls_left - 1, usable, first, count)
+            keep_values = self._keep_values(s, s.free, rolls_left - 1, usable, first, weights)
         elif usable > 0:
-            keep_values = self._keep_curves(s, s.free - 1, 0, usable - 1, first, count)
+            keep_values = self._keep_values(s, s.free - 1, 0, usable - 1, first, weights)
             throw = FreeThrow
         else:
-            return result
-        for keep in self._keeps.keeps_of(roll):
-            if len(keep) < len(roll):
-                result.append((throw(keep=keep), keep_values[self._keeps.index(keep)]))
+            keep_values = None
+        if keep_values is not None:
+            for keep in self._keeps.keeps_of(roll):
+                if len(keep) < len(roll):
+                    result.append(Option(throw(keep=keep), float(keep_values[self._keeps.index(keep)])))
+        result.sort(key=lambda o: -o.value)
         return result
 
     def options(
@@ -339,38 +361,29 @@ class TargetAdvisor:
     ) -> list[Option]:
         """Every legal option with the largest probability of making at least ``needed`` more points
         (this turn's included) once it is taken, best first (ties as :meth:`Advisor.options`)."""
-        curves = self.option_curves(
+        return self.option_values(
             filled,
             dice,
             rolls_left,
             needed,
-            1,
+            np.ones(1),
             thrown_at_once=thrown_at_once,
             free_throws_left=free_throws_left,
             free_throws_used=free_throws_used,
         )
-        options = [Option(action, float(curve[0])) for action, curve in curves]
-        options.sort(key=lambda o: -o.value)
-        return options
 
-    def _keep_curves(self, s: State, free: int, stages: int, usable: int, first: int, count: int) -> F64:
-        """``[keep, i]``: the probability of making ``first + i`` more points when holding each keep
-        (not full rolls) and throwing the rest, with ``stages`` regular and ``usable`` free throws after
-        that one (targets past the limit read at the limit: an upper bound)."""
+    def _keep_values(self, s: State, free: int, stages: int, usable: int, first: int, weights: F64) -> F64:
+        """``[keep]``: the weighted value of holding each keep (not full rolls) and throwing the rest,
+        with ``stages`` regular and ``usable`` free throws after that one."""
         from kniffel.solver import targetkernels
 
         c = self.compiled
-        # the lanes computed: the targets asked for that are above 0, those past the limit read there
-        low = min(max(first, 1), self.limit)
-        high = min(max(first + count - 1, low), self.limit)
-        table = np.empty((1, self._keeps.first_roll, high - low + 1))
+        first, weights = self.fold(s, first, weights)
+        table = np.empty((1, self._keeps.first_roll, 1))
         targetkernels.turn_probabilities(
-            s.mask, s.armed, s.up, free, usable, usable + stages + 1, low, high - low + 1,
-            self.table.prob, self.table.layout.starts, self.table.layout.widths, c.kernel_tables, table,
+            s.mask, s.armed, s.up, free, usable, usable + stages + 1, first, len(weights),
+            self.table.prob, self.table.layout.starts, self.table.layout.widths, c.kernel_tables,
+            np.ascontiguousarray(weights), table,
         )  # fmt: skip
-        targets = np.arange(first, first + count)
-        out: F64 = np.ones((self._keeps.first_roll, count))
-        above = targets > 0
-        out[:, above] = table[0][:, np.minimum(targets[above], self.limit) - low]
-        out[:, targets > self.table.layout.reach[s.mask]] = 0.0
-        return out
+        values: F64 = table[0, :, 0]
+        return values

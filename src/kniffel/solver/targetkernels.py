@@ -75,6 +75,17 @@ def enter_target(
         out[row, col + lane] = 0.0
 
 
+@njit(cache=True, nogil=True, inline="always")
+def reduce(rows: Any, row: int, w: int, weights: Any) -> None:  # pragma: no cover
+    """With ``weights``, ``rows[row, 0]`` becomes the weighted sum of the row's ``w`` lanes (else
+    nothing: each lane stands on its own)."""
+    if weights is not None:
+        acc = 0.0
+        for lane in range(w):
+            acc += rows[row, lane] * weights[lane]
+        rows[row, 0] = acc
+
+
 @njit(cache=True, nogil=True)
 def score_probabilities(
     mask: int,
@@ -89,34 +100,42 @@ def score_probabilities(
     t: KernelTables,
     rows: Any,
     out: Any,
+    weights: Any,
 ) -> None:  # pragma: no cover
     """``out[s, roll, lane]``: the best probability of making ``u0 + lane`` more points by entering each
     roll (thrown at once: ``s`` = 1) in state ``mask`` / ``armed`` at upper score ``up``, with ``free`` free
     throws left after the turn (the target counterpart of :func:`kniffel.solver.kernels.score_values`:
-    ``rows`` holds a row per distinct ``(box, points > 0)`` pair, then the best strike, then scratch)."""
+    ``rows`` holds a row per distinct ``(box, points > 0)`` pair, then the best strike, then scratch).
+
+    With ``weights`` (None: each lane on its own) every entry is valued by the weighted sum of its
+    ``w`` lanes before entries are compared, and ``out`` has one lane: the best such sum (a chance of
+    winning, when the weights are the chances of the others' best score)."""
     n = scoring(t)
     strike, one = rows.shape[0] - 2, rows.shape[0] - 1
     allow = t.allowed[mask]
     lanes = t.lanes
-    for lane in range(w):
+    width = w if weights is None else 1
+    for lane in range(width):
         rows[strike, lane] = NEG
     for b in range(n.n_boxes):
         if (allow >> b) & 1 == 0:
             continue
         enter_target(prob, starts, widths, lanes, n, mask, armed, free, b, 0, 0, up, u0, w, rows, one, 0)
-        for lane in range(w):
+        reduce(rows, one, w, weights)
+        for lane in range(width):
             x = rows[one, lane]
             rows[strike, lane] = x if x > rows[strike, lane] else rows[strike, lane]
     for j in range(strike):
         b = t.pair_box[j]
         if (allow >> b) & 1 == 0:
-            for lane in range(w):
+            for lane in range(width):
                 rows[j, lane] = NEG
             continue
         enter_target(
             prob, starts, widths, lanes, n, mask, armed, free, b, int(t.pair_pts[j]), 0, up, u0, w, rows, j, 0
         )
-    best_entries(rows, t.nonzero, out, None)
+        reduce(rows, j, w, weights)
+    best_entries(rows[:, :width], t.nonzero, out, None)
     if n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1:
         # a further five of a kind: the extra rules decide where it may go, what it pays and the bonus
         n_s, n_rolls, _ = out.shape
@@ -126,7 +145,7 @@ def score_probabilities(
                 if face < 0:
                     continue
                 extra = int(t.jbonus[mask, armed, face])
-                for lane in range(w):
+                for lane in range(width):
                     out[s, r, lane] = NEG
                 for b in range(n.n_boxes):
                     p = int(t.jpts[mask, armed, s, face, b])
@@ -136,7 +155,8 @@ def score_probabilities(
                         prob, starts, widths, lanes, n, mask, armed, free, b, p, extra, up, u0, w, rows, one,
                         0,
                     )  # fmt: skip
-                    for lane in range(w):
+                    reduce(rows, one, w, weights)
+                    for lane in range(width):
                         x = rows[one, lane]
                         out[s, r, lane] = x if x > out[s, r, lane] else out[s, r, lane]
 
@@ -155,22 +175,23 @@ def turn_probabilities(
     starts: Any,
     widths: Any,
     t: KernelTables,
+    weights: Any,
     table: Any,
-) -> Any:  # pragma: no cover
-    """The keep probabilities of a turn in one state for the lanes ``u0 .. u0 + w - 1``, written into
-    ``table`` as :func:`~kniffel.solver.kernels.sweep` writes keep values, with ``free`` free throws left of
-    which ``usable`` may still be thrown this turn. Returns the scoring probabilities
-    ``[free level, at_once, roll, lane]`` (levels ``free - usable .. free``, from 0)."""
+) -> None:  # pragma: no cover
+    """The keep probabilities of a turn in one state for the lanes ``u0 .. u0 + w - 1`` (with
+    ``weights``, their weighted sum, one lane), written into ``table`` as
+    :func:`~kniffel.solver.kernels.sweep` writes keep values, with ``free`` free throws left of which
+    ``usable`` may still be thrown this turn."""
     n_s, n_rolls, _ = t.nonzero.shape
-    sv = np.empty((usable + 1, n_s, n_rolls, w), dtype=np.float32)
-    rows = np.empty((t.pair_box.shape[0] + 2, w), dtype=np.float32)
+    width = w if weights is None else 1
+    sv = np.empty((usable + 1, n_s, n_rolls, width))
+    rows = np.empty((t.pair_box.shape[0] + 2, w))
     for level in range(usable + 1):
         score_probabilities(
-            mask, armed, up, free - usable + level, u0, w, prob, starts, widths, t, rows, sv[level]
+            mask, armed, up, free - usable + level, u0, w, prob, starts, widths, t, rows, sv[level], weights
         )
     # the sweep counts free-throw levels from 0 with every one of them usable
     sweep(sv, usable, positions, t, table)
-    return sv
 
 
 @njit(cache=True, nogil=True)
@@ -185,7 +206,7 @@ def solve_row(
     # float32 lanes: twice as many to a vector instruction, and a row of keeps stays in the cache
     rows = np.empty((t.pair_box.shape[0] + 2, w), dtype=np.float32)
     for f in range(n.n_free):
-        score_probabilities(mask, armed, up, f, 0, w, prob, starts, widths, t, rows, sv[f])
+        score_probabilities(mask, armed, up, f, 0, w, prob, starts, widths, t, rows, sv[f], None)
     total = np.empty((1, 1, w), dtype=np.float32)
     for f in range(n.n_free):
         sweep(sv, f, min(t.per_turn, f) + t.rolls, t, total)
