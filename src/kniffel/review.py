@@ -10,6 +10,11 @@ others (several columns, announced columns) they come from the column-table esti
 plays by; such a review says ``exact: false`` and its losses measure the distance from that bot's play,
 not from perfect play.
 
+With ``by_win`` (games of several players on rules the exact solver covers) each decision is also
+valued by the chance of finishing first it leaves (:class:`kniffel.planning.WinPlanner`), its *win loss*
+being the best chance less the chosen one's, and the review records every player's chance of winning
+after each turn.
+
 Each player's summary gives the total expected loss and two grades:
 
 * ``optimal_share``: the share of decisions that were optimal (loss at most :data:`TOLERANCE`);
@@ -27,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from kniffel.game import Action, Game, Roll, Score, Strike
-from kniffel.planning import planner_for
+from kniffel.planning import PlanningError, is_exact, planner_for, win_chances
 
 TOLERANCE = 1e-6
 """A decision within this many expected points of the best counts as optimal (rounding noise)."""
@@ -48,10 +53,22 @@ class Decision:
     chosen_value: float
     best: str
     best_value: float
+    chosen_win: float | None = None
+    """With a review by win chance: the chance of finishing first after the chosen action ..."""
+    best_win: float | None = None
+    """... and after the action that gives the best chance (not always the best for points)."""
+    best_for_win: str | None = None
 
     @property
     def loss(self) -> float:
         return max(0.0, self.best_value - self.chosen_value)
+
+    @property
+    def win_loss(self) -> float | None:
+        """The chance of finishing first the decision gave away (None without a review by win chance)."""
+        if self.chosen_win is None or self.best_win is None:
+            return None
+        return max(0.0, self.best_win - self.chosen_win)
 
     @property
     def optimal(self) -> bool:
@@ -69,6 +86,16 @@ class Decision:
             "best": self.best,
             "best_value": round(self.best_value, 4),
             "loss": round(self.loss, 4),
+            **(
+                {}
+                if self.win_loss is None
+                else {
+                    "chosen_win": round(self.chosen_win or 0.0, 6),
+                    "best_for_win": self.best_for_win,
+                    "best_win": round(self.best_win or 0.0, 6),
+                    "win_loss": round(self.win_loss, 6),
+                }
+            ),
         }
 
 
@@ -80,6 +107,8 @@ class PlayerSummary:
     optimal: int
     turns: int
     loss: float
+    win_loss: float | None = None
+    """With a review by win chance: the chance of finishing first given away over the game."""
 
     @property
     def optimal_share(self) -> float:
@@ -101,6 +130,7 @@ class PlayerSummary:
             "turns": self.turns,
             "loss": round(self.loss, 4),
             "accuracy": round(self.accuracy, 1),
+            **({} if self.win_loss is None else {"win_loss": round(self.win_loss, 6)}),
         }
 
 
@@ -112,6 +142,9 @@ class Review:
     """Whether the values are those of optimal play (see the module docstring)."""
     decisions: list[Decision]
     players: list[PlayerSummary]
+    chances: list[list[float]] | None = None
+    """With a review by win chance: every player's chance of finishing first before the game and after
+    each turn (each playing for points from there), for a chart of the game."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -120,6 +153,11 @@ class Review:
             "exact": self.exact,
             "players": [p.to_json() for p in self.players],
             "decisions": [d.to_json() for d in self.decisions],
+            **(
+                {}
+                if self.chances is None
+                else {"chances": [[round(c, 6) for c in row] for row in self.chances]}
+            ),
         }
 
 
@@ -128,14 +166,27 @@ def _undiced(action: Action) -> Action:
     return dataclasses.replace(action, dice=None) if isinstance(action, Roll) else action
 
 
-def review(game: Game, *, directory: Path | None = None) -> Review:
+def can_review_by_win(game: Game) -> bool:
+    """Whether :func:`review` can grade ``game`` by win chance: several players, rules the exact
+    solver covers."""
+    return len(game.players) > 1 and is_exact(game.rules)
+
+
+def review(game: Game, *, directory: Path | None = None, by_win: bool = False) -> Review:
     """Review every decision in ``game``'s log (finished or not). The first review of a rule set may
-    solve tables (seconds)."""
+    solve tables (seconds; a review ``by_win`` also needs the target table, minutes the first time).
+
+    ``by_win`` also values each decision by the chance of finishing first (:mod:`kniffel.planning.goals`)
+    and records every player's chance after each turn; it needs :func:`can_review_by_win`."""
     rules = game.rules
+    if by_win and not can_review_by_win(game):
+        raise PlanningError("a review by win chance needs several players and rules the exact solver covers")
     planner = planner_for(rules, directory=directory)
+    winning = planner_for(rules, "win", directory=directory) if by_win else None
     replay = Game(rules, list(game.players))
     decisions: list[Decision] = []
     turns = [0] * len(game.players)
+    chances = [win_chances(replay, directory)] if by_win else None
     for number, action in enumerate(game.log, 1):
         turn = replay.turn
         if isinstance(action, Score | Strike):
@@ -145,6 +196,8 @@ def review(game: Game, *, directory: Path | None = None) -> Review:
             chosen = _undiced(action)
             value = next((c.value for c in choices if c.action == chosen), None)
             if choices and value is not None:
+                wins = winning.choices(replay) if winning is not None else []
+                win = next((c.value for c in wins if c.action == chosen), None)
                 decisions.append(
                     Decision(
                         number,
@@ -156,9 +209,14 @@ def review(game: Game, *, directory: Path | None = None) -> Review:
                         value,
                         str(choices[0].action),
                         choices[0].value,
+                        win,
+                        wins[0].value if wins and win is not None else None,
+                        str(wins[0].action) if wins and win is not None else None,
                     )
                 )
         replay.apply(action)
+        if chances is not None and isinstance(action, Score | Strike):
+            chances.append(win_chances(replay, directory))
     players = []
     for index, name in enumerate(game.players):
         own = [d for d in decisions if d.player == name]
@@ -170,6 +228,7 @@ def review(game: Game, *, directory: Path | None = None) -> Review:
                 sum(d.optimal for d in own),
                 turns[index],
                 sum(d.loss for d in own),
+                sum(d.win_loss or 0.0 for d in own) if by_win else None,
             )
         )
-    return Review(rules.id, dict(rules.options), planner.exact, decisions, players)
+    return Review(rules.id, dict(rules.options), planner.exact, decisions, players, chances)

@@ -24,7 +24,7 @@ from kniffel.bots import make as make_bot
 from kniffel.errors import GameError, GameFormatError
 from kniffel.game import DiceSource, Game, SecureDice, SeededDice
 from kniffel.i18n import LANGUAGES
-from kniffel.planning import Choice, planner_for
+from kniffel.planning import Choice, is_exact, planner_for, win_chances
 from kniffel.review import PlayerSummary
 from kniffel.rules import RuleSet
 
@@ -161,6 +161,30 @@ def hint_choices(game: Game, count: int | None = None) -> tuple[list[Choice], bo
     scored = {c.action.box for c in choices if isinstance(c.action, Score)}
     shown = [c for c in choices if not (isinstance(c.action, Strike) and c.action.box in scored)]
     return shown[:count], planner.exact
+
+
+def plays_to_win(game: Game) -> bool:
+    """Whether chances of winning can be told in ``game``: several players, rules the exact solver
+    covers."""
+    return len(game.players) > 1 and is_exact(game.rules)
+
+
+def hint_win_chances(game: Game, choices: Sequence[Choice]) -> list[float | None] | None:
+    """Beside hints in a game of several players: each listed choice's chance of finishing first
+    (:class:`kniffel.planning.WinPlanner`); None where chances cannot be told. The first call per rule
+    set may solve the target table (minutes)."""
+    if not plays_to_win(game) or game.is_over:
+        return None
+    wins = {c.action: c.value for c in planner_for(game.rules, "win").choices(game)}
+    return [wins.get(c.action) for c in choices]
+
+
+def live_chances(game: Game) -> list[float] | None:
+    """Every player's chance of finishing first, each playing for points from where they stand; None
+    where chances cannot be told (one player, rules the solver does not cover)."""
+    if not plays_to_win(game):
+        return None
+    return win_chances(game)
 
 
 # --- the session -----------------------------------------------------------------------------------
@@ -350,8 +374,11 @@ __all__ = [
     "check_writable",
     "dice_source",
     "hint_choices",
+    "hint_win_chances",
     "is_bot_spec",
+    "live_chances",
     "parse_players",
+    "plays_to_win",
     "summary_cells",
     "write_atomically",
 ]

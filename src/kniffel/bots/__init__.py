@@ -9,9 +9,10 @@ True
 Bots read a :class:`~kniffel.game.Game` and answer with an action; they never change the game. The
 thinking is the planners' (:mod:`kniffel.planning`): ``bot`` (``bot:heuristic``) plays the heuristic
 planner, fast and without tables; ``bot:optimal`` plays optimally where the solver covers the rules and
-by the column estimate elsewhere. These names are also :func:`kniffel.simulate.simulate`'s strategies.
-A strategy from elsewhere joins with :func:`register`, so front ends offer every bot through
-:func:`make` without knowing where it lives.
+by the column estimate elsewhere; ``bot:win`` plays to finish first (:mod:`kniffel.planning.goals`).
+These names are also :func:`kniffel.simulate.simulate`'s strategies. A strategy from elsewhere joins
+with :func:`register`, so front ends offer every bot through :func:`make` without knowing where it
+lives.
 """
 
 from __future__ import annotations
@@ -94,10 +95,21 @@ class OptimalBot(PlannerBot):
         super().__init__(seed=seed, directory=directory)
 
 
+class WinBot(PlannerBot):
+    """Plays to finish first: the chance of winning where the solver covers the rules (2-8 players),
+    optimal play for points elsewhere and alone."""
+
+    name = "win"
+    kind = "win"
+
+    def __init__(self, *, seed: int | None = None, directory: Path | None = None) -> None:
+        super().__init__(seed=seed, directory=directory)
+
+
 BotFactory = Callable[..., Bot]
 """Called as ``factory(seed=seed)``."""
 
-_REGISTRY: dict[str, BotFactory] = {"heuristic": HeuristicBot, "optimal": OptimalBot}
+_REGISTRY: dict[str, BotFactory] = {"heuristic": HeuristicBot, "optimal": OptimalBot, "win": WinBot}
 _DEFAULT = "heuristic"
 
 
@@ -143,6 +155,7 @@ __all__ = [
     "OptimalBot",
     "PlannerBot",
     "Weights",
+    "WinBot",
     "available",
     "make",
     "play",

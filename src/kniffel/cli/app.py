@@ -531,6 +531,14 @@ def review_command(
     everything: Annotated[
         bool, typer.Option("--all", help="List every decision, not only those that cost points.")
     ] = False,
+    by_win: Annotated[
+        bool,
+        typer.Option(
+            "--by-win",
+            help="Also grade each decision by the chance of winning it gave away, and show every "
+            "player's chance after each turn (several players, rules the exact solver covers).",
+        ),
+    ] = False,
     json_output: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
@@ -541,17 +549,23 @@ def review_command(
     for the others the values are the optimal bot's estimates (the output says so).
     """
     from kniffel.game import Game
-    from kniffel.review import review
+    from kniffel.review import can_review_by_win, review
 
     words = language.choose(lang)
     game = Game.loads(path.read_text(encoding="utf-8"))
-    result = review(game)
+    if by_win and not can_review_by_win(game):
+        raise CliError("--by-win needs a game of several players on rules the exact solver covers")
+    label = translate(words, "Reviewing the game...")
+    with solving.solve_progress(not json_output and by_win, label, lang=words):
+        result = review(game, by_win=by_win)
     if json_output:
         print(json.dumps(result.to_json()))
         return
     console = Console(highlight=False)
     console.print(reviewing.summary_table(result, words))
     console.print(reviewing.decisions_table(result, everything=everything, lang=words))
+    if result.chances is not None:
+        console.print(reviewing.chances_table(result, game.players, words))
     if not result.exact:
         console.print(translate(words, reviewing.ESTIMATE_NOTE))
 

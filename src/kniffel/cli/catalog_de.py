@@ -23,6 +23,8 @@ Befehle (ein Feld ist seine Id, sein Name oder ein eindeutiger Anfang davon: "s 
   free [keep 6 6], f    ein Freiwurf nach den regulären Würfen (Knöffel), mit den genannten Augen
   options, o            wohin die Würfel jetzt dürfen und was sie bringen
   hint [N]              die N besten Möglichkeiten (Standard 5) mit ihrem Wert, vom Löser
+                        (und bei mehreren Spielern jeweils die Gewinnchance)
+  chances, c            die Gewinnchance jedes Spielers von hier an (mehrere Spieler)
   review                jede Entscheidung bisher neben der besten, und was sie gekostet hat
   sheet, t              den Spielblock zeigen
   undo, u               die letzte Entscheidung zurücknehmen (eintragen, streichen, ansagen)
@@ -344,6 +346,21 @@ UI: dict[str, str] = {
     "Action": "Aktion",
     "Value": "Wert",
     "Chance": "Chance",
+    "Chances of winning after each round": "Gewinnchancen nach jeder Runde",
+    "Chances of winning, each playing for points from here:": (
+        "Gewinnchancen, wenn jeder von hier an auf Punkte spielt:"
+    ),
+    "Weighing the chances of winning (the first time: minutes)...": (
+        "Wäge die Gewinnchancen ab (beim ersten Mal: Minuten)..."
+    ),
+    "Best options (value: expected points still to come; chance of winning):": (
+        "Beste Möglichkeiten (Wert: erwartete noch kommende Punkte; Gewinnchance):"
+    ),
+    "Also grade each decision by the chance of winning it gave away, and show every player's chance "
+    "after each turn (several players, rules the exact solver covers).": (
+        "Jede Entscheidung auch nach der verschenkten Gewinnchance bewerten und die Chance jedes Spielers "
+        "nach jedem Zug zeigen (mehrere Spieler, Regeln, die der exakte Löser abdeckt)."
+    ),
     "Options, best first (chance of finishing with at least {target})": (
         "Möglichkeiten, die beste zuerst (Chance, mit mindestens {target} Punkten zu enden)"
     ),
@@ -628,6 +645,12 @@ ERRORS: dict[str, str] = {
         "vor dem ersten Wurf gibt es keine Würfel, {rolls} übrige Würfe und sonst nichts"
     ),
     "unknown bot {bot}; choose one of: {choices}": "unbekannter Bot {bot}; zur Wahl: {choices}",
+    "chances of winning need several players and rules the exact solver covers": (
+        "Gewinnchancen brauchen mehrere Spieler und Regeln, die der exakte Löser abdeckt"
+    ),
+    "--by-win needs a game of several players on rules the exact solver covers": (
+        "--by-win braucht ein Spiel mehrerer Spieler mit Regeln, die der exakte Löser abdeckt"
+    ),
     "unknown goal {goal}; choose mean or target:T (T the final score to reach)": (
         "unbekanntes Ziel {goal}; zur Wahl: mean oder target:T (T die zu erreichende Endpunktzahl)"
     ),

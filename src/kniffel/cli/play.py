@@ -26,7 +26,7 @@ from kniffel.dice import validate_dice
 from kniffel.errors import IllegalActionError, KniffelError
 from kniffel.i18n import translate
 from kniffel.session import dice_source as dice_source  # tests make sessions by hand
-from kniffel.session import hint_choices
+from kniffel.session import hint_choices, hint_win_chances, live_chances, plays_to_win
 
 HINTS = 5
 """Options a hint lists unless told otherwise."""
@@ -45,6 +45,8 @@ every action as hints print it is understood too: "roll keep 3 3", "score 2:chan
   free [keep 6 6], f    a free throw after the regular rolls (Knöffel), keeping the faces given
   options, o            where the dice may go now and what they pay
   hint [N]              the N best options (default 5) with their values, from the solver
+                        (and with several players each one's chance of winning)
+  chances, c            every player's chance of winning from here (several players)
   review                every decision so far next to the best one, and what it cost
   sheet, t              show the score sheet
   undo, u               take back the last decision (score, strike, announce)
@@ -344,6 +346,7 @@ class Session(session.Session):
         for names, handler in (
             (("options", "o"), self.do_options),
             (("hint",), self.do_hint),
+            (("chances", "c"), self.do_chances),
             (("review",), self.do_review),
             (("sheet", "t"), self.do_sheet),
             (("undo", "u"), self.do_undo),
@@ -474,12 +477,29 @@ class Session(session.Session):
             raise CliError("hint N: N is at least 1")
         with self.console.status(self.t("Loading the solver's tables...")):
             choices, exact = hint_choices(self.game, count)
+        wins = None
+        if plays_to_win(self.game):
+            with self.console.status(self.t("Weighing the chances of winning (the first time: minutes)...")):
+                wins = hint_win_chances(self.game, choices)
         self.say(self.t("Situation: {situation}", situation=self.game.situation()))
-        self.say(self.t("Best options (value: expected points still to come):"))
-        for line in hint_lines(choices, self.settings.lang):
+        if wins is None:
+            self.say(self.t("Best options (value: expected points still to come):"))
+        else:
+            self.say(self.t("Best options (value: expected points still to come; chance of winning):"))
+        for line in hint_lines(choices, self.settings.lang, wins):
             self.say(line)
         if not exact:
             self.note_estimate()
+
+    def do_chances(self, args: list[str]) -> None:
+        if not plays_to_win(self.game):
+            raise CliError("chances of winning need several players and rules the exact solver covers")
+        with self.console.status(self.t("Weighing the chances of winning (the first time: minutes)...")):
+            chances = live_chances(self.game)
+        assert chances is not None
+        self.say(self.t("Chances of winning, each playing for points from here:"))
+        for name, chance in zip(self.game.players, chances, strict=True):
+            self.say(f"  {name:<20} {100 * chance:6.1f} %")
 
     def note_estimate(self) -> None:
         if not self._noted_estimate:

@@ -26,7 +26,11 @@ ESTIMATE_NOTE = (
 )
 
 
-def hint_lines(choices: Sequence[Choice], lang: str = "en") -> list[str]:
+def hint_lines(
+    choices: Sequence[Choice], lang: str = "en", wins: Sequence[float | None] | None = None
+) -> list[str]:
+    """A line per choice: the action, its value, what it costs against the best, and with ``wins`` its
+    chance of winning."""
     if not choices:
         return []
     best = choices[0].value
@@ -34,7 +38,10 @@ def hint_lines(choices: Sequence[Choice], lang: str = "en") -> list[str]:
     for n, choice in enumerate(choices, 1):
         loss = best - choice.value
         cost = translate(lang, "best") if n == 1 else f"-{loss:.2f}"
-        lines.append(f"  {n}. {choice.action!s:<28} {choice.value:8.2f}  {cost}")
+        line = f"  {n}. {choice.action!s:<28} {choice.value:8.2f}  {cost:>6}"
+        if wins is not None and wins[n - 1] is not None:
+            line += f"  {100 * (wins[n - 1] or 0.0):5.1f} %"
+        lines.append(line)
     return lines
 
 
@@ -99,4 +106,19 @@ def decisions_table(
             d.best,
             f"{d.loss:.2f}",
         )
+    return table
+
+
+def chances_table(review: Review, players: Sequence[str], lang: str = "en") -> Table:
+    """Every player's chance of winning before the game and after each round (a review ``by_win``)."""
+    assert review.chances is not None
+    table = Table(title=translate(lang, "Chances of winning after each round"))
+    table.add_column(translate(lang, "Round"), justify="right")
+    for name in players:
+        table.add_column(name, justify="right", overflow="fold")
+    rounds = review.chances[:: len(players)]
+    if (len(review.chances) - 1) % len(players):
+        rounds.append(review.chances[-1])  # an unfinished round: where it stands now
+    for number, row in enumerate(rounds):
+        table.add_row(str(number), *(f"{100 * chance:.1f} %" for chance in row))
     return table

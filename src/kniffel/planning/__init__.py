@@ -17,6 +17,8 @@ reviews price each decision against the best one. Three planners exist, made by 
   is not announced); its best choice is optimal play.
 * ``column`` (:class:`ColumnPlanner`): every other sheet, valued as the sum of its columns' tables.
 * ``heuristic`` (:class:`HeuristicPlanner`): no tables, a fast estimate of what each box is worth.
+* ``win`` (:class:`WinPlanner`): the chance of finishing first, where the exact solver covers the rules
+  (:mod:`kniffel.planning.goals`; :class:`TargetPlanner` plays for a target score there).
 
 ``optimal`` (the default) is the exact planner where the solver covers the rules, else the column one.
 The exact planner reads the solver's advice; the other two share one expectimax over the rest of the
@@ -32,13 +34,14 @@ from typing import Literal
 
 from kniffel.planning.columns import ORDERED_EXTRA_ROLLS, ColumnPlanner
 from kniffel.planning.exact import ExactPlanner, advisor_for, is_exact, rules_key
+from kniffel.planning.goals import TargetPlanner, WinPlanner, final_scores, win_chances
 from kniffel.planning.heuristic import HeuristicPlanner, Weights
 from kniffel.planning.interface import Choice, Planner, PlanningError
 from kniffel.planning.lookahead import Lookahead, Valuation
 from kniffel.rules import RuleSet
 
-PlannerKind = Literal["optimal", "exact", "column", "heuristic"]
-KINDS: tuple[PlannerKind, ...] = ("optimal", "exact", "column", "heuristic")
+PlannerKind = Literal["optimal", "exact", "column", "heuristic", "win"]
+KINDS: tuple[PlannerKind, ...] = ("optimal", "exact", "column", "heuristic", "win")
 
 _lock = threading.RLock()
 _planners: OrderedDict[tuple[object, ...], tuple[RuleSet, Planner]] = OrderedDict()
@@ -78,6 +81,11 @@ def planner_for(
                     f"{rules.id}: the exact solver covers one column that is not announced, not these rules"
                 )
             planner = ExactPlanner(rules, advisor_for(rules, directory))
+        elif kind == "win":
+            # win play needs the exact tables; elsewhere it plays for points
+            planner = (
+                WinPlanner(rules, directory) if is_exact(rules) else planner_for(rules, directory=directory)
+            )
         elif kind == "column":
             planner = ColumnPlanner(rules, directory)
         else:
@@ -99,8 +107,12 @@ __all__ = [
     "Planner",
     "PlannerKind",
     "PlanningError",
+    "TargetPlanner",
     "Valuation",
     "Weights",
+    "WinPlanner",
+    "final_scores",
     "is_exact",
     "planner_for",
+    "win_chances",
 ]

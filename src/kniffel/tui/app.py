@@ -25,7 +25,16 @@ from kniffel.i18n import translate
 from kniffel.planning import Choice
 from kniffel.review import Review, review
 from kniffel.rules import Section
-from kniffel.session import MISTAKE, SUMMARY_HEADERS, Session, hint_choices, summary_cells
+from kniffel.session import (
+    MISTAKE,
+    SUMMARY_HEADERS,
+    Session,
+    hint_choices,
+    hint_win_chances,
+    live_chances,
+    plays_to_win,
+    summary_cells,
+)
 from kniffel.tui import catalog_de  # noqa: F401 - registers the German words
 
 BOT_DELAY = 0.7
@@ -33,7 +42,8 @@ BOT_DELAY = 0.7
 KEYS = (
     "Keys: space rolls (the held dice stay), 1-{n} or a click hold a die or let it go, the arrows move "
     "on the sheet, enter scores there, x strikes, a announces, f takes a free throw, u undoes, h shows "
-    "every option with its value, r reviews the game, s saves, q leaves."
+    "every option with its value, w shows every player's chance of winning, r reviews the game, s saves, "
+    "q leaves."
 )
 """What ``?`` says."""
 
@@ -164,6 +174,7 @@ class KniffelApp(App[int]):
         Binding("f", "free", "Free throw", show=False),
         Binding("u", "undo", "Undo"),
         Binding("h", "hints", "Hints"),
+        Binding("w", "chances", "Chances", show=False),
         Binding("q", "quit_game", "Quit"),
         Binding("s", "save", "Save"),
         Binding("r", "review", "Review", show=False),
@@ -179,6 +190,11 @@ class KniffelApp(App[int]):
         self.lang = session.settings.lang
         self.bot_delay = bot_delay
         self.held: list[bool] = [False] * self.rules.dice
+        self.chances_shown = False
+        """Every player's chance of winning shows under the status (key w)."""
+        self.chances: list[float] | None = None
+        self.chances_at = -1
+        """The number of actions the shown (or coming) chances were weighed after."""
         self.cells: dict[Coordinate, tuple[int, str]] = {}
         """Sheet cells that are boxes: the player and the box key."""
         self.asking: str | None = None
@@ -247,6 +263,8 @@ class KniffelApp(App[int]):
         self.show_status()
         self.show_dice()
         self.show_sheet()
+        if self.chances_shown and self.chances_at != len(self.game.log):
+            self.find_chances()
 
     def label(self, key: str) -> str:
         column, box = self.rules.locate(key)
@@ -282,6 +300,15 @@ class KniffelApp(App[int]):
                 lines.append(self.t("A free throw is possible (f)"))
             if self.game.legal.announceable:
                 lines.append(self.t("Announce a box (a) or roll on"))
+        if self.chances_shown:
+            if self.chances is None:
+                lines.append(self.t("Chances of winning: weighing..."))
+            else:
+                shares = " · ".join(
+                    f"{name} {100 * chance:.0f}%"
+                    for name, chance in zip(game.players, self.chances, strict=True)
+                )
+                lines.append(self.t("Chances of winning: {shares}", shares=shares))
         self.query_one("#status", Static).update("\n".join(lines))
 
     def show_dice(self) -> None:
@@ -643,23 +670,57 @@ class KniffelApp(App[int]):
     @work(thread=True, exclusive=True, group="hints")
     def find_hints(self) -> None:
         choices, exact = hint_choices(self.game)
-        self.call_from_thread(self.show_hints, choices, exact, len(self.game.log))
+        wins = hint_win_chances(self.game, choices)
+        self.call_from_thread(self.show_hints, choices, exact, len(self.game.log), wins)
 
-    def show_hints(self, choices: Sequence[Choice], exact: bool, moves: int) -> None:
+    def show_hints(
+        self, choices: Sequence[Choice], exact: bool, moves: int, wins: Sequence[float | None] | None = None
+    ) -> None:
         if moves != len(self.game.log):
             return  # the game moved on while the planner thought
         hints = self.query_one("#hints", RichLog)
         hints.clear()
-        hints.write(Text(self.t("Options (expected points to come)"), style="bold"))
+        title = (
+            "Options (expected points to come)" if wins is None else "Options (points to come, win chance)"
+        )
+        hints.write(Text(self.t(title), style="bold"))
         best = choices[0].value if choices else 0.0
         for n, choice in enumerate(choices):
             cost = self.t("best") if n == 0 else f"-{best - choice.value:.2f}"
-            hints.write(f"{choice.action!s:<21}{choice.value:7.1f} {cost:>5}")
+            line = f"{choice.action!s:<21}{choice.value:7.1f} {cost:>5}"
+            if wins is not None and wins[n] is not None:
+                line += f" {100 * (wins[n] or 0.0):5.1f}%"
+            hints.write(line)
         if not exact:
             hints.write(
                 Text(self.t("Values are estimates from single-column tables, not exact."), style="dim")
             )
         self.showing_hints(True)
+
+    def action_chances(self) -> None:
+        """Show or hide every player's chance of winning, weighed again after every action."""
+        if not plays_to_win(self.game):
+            self.complain(
+                GameError(self.t("chances of winning need several players and rules the exact solver covers"))
+            )
+            return
+        self.chances_shown = not self.chances_shown
+        self.chances = None
+        self.chances_at = -1
+        self.refresh_all()
+
+    @work(thread=True, exclusive=True, group="chances")
+    def find_chances(self) -> None:
+        moves = len(self.game.log)
+        self.chances_at = moves
+        chances = live_chances(self.game)
+        self.call_from_thread(self.show_chances, chances, moves)
+
+    def show_chances(self, chances: list[float] | None, moves: int) -> None:
+        if moves != len(self.game.log):
+            return  # a newer weighing is on its way
+        self.chances = chances
+        self.show_status()
 
     def hide_hints(self) -> None:
         self.showing_hints(False)

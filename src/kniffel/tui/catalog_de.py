@@ -14,6 +14,10 @@ CATALOG: dict[str, str] = {
     "Free throw": "Freiwurf",
     "Undo": "Zurück",
     "Hints": "Tipps",
+    "Chances": "Chancen",
+    "Chances of winning: weighing...": "Gewinnchancen: werden abgewogen...",
+    "Chances of winning: {shares}": "Gewinnchancen: {shares}",
+    "Options (points to come, win chance)": "Möglichkeiten (kommende Punkte, Gewinnchance)",
     "Save": "Sichern",
     "Quit": "Ende",
     "Review": "Analyse",
@@ -45,11 +49,12 @@ CATALOG: dict[str, str] = {
     ),
     "Keys: space rolls (the held dice stay), 1-{n} or a click hold a die or let it go, the arrows move "
     "on the sheet, enter scores there, x strikes, a announces, f takes a free throw, u undoes, h shows "
-    "every option with its value, r reviews the game, s saves, q leaves.": (
+    "every option with its value, w shows every player's chance of winning, r reviews the game, s saves, "
+    "q leaves.": (
         "Tasten: Leertaste würfelt (gehaltene Würfel bleiben liegen), 1-{n} oder ein Klick halten einen "
         "Würfel oder geben ihn frei, die Pfeiltasten bewegen sich auf dem Block, Enter trägt dort ein, "
         "x streicht, a sagt an, f nimmt einen Freiwurf, u nimmt zurück, h zeigt jede Möglichkeit mit "
-        "ihrem Wert, r analysiert das Spiel, s sichert, q beendet."
+        "ihrem Wert, w zeigt die Gewinnchance jedes Spielers, r analysiert das Spiel, s sichert, q beendet."
     ),
     "Help": "Hilfe",
     "{player}: rolls {dice}": "{player}: würfelt {dice}",
