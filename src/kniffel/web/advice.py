@@ -6,18 +6,24 @@ that knows about it, and it asks the optimal planner (:mod:`kniffel.planning`) a
 and the front end hides the hint and review panels.
 
 The advisor values every option as the expected points still to come; a hint lists those values best
-first, a review puts each decision of a finished game next to the best one.
+first, a review puts each decision of a finished game next to the best one. With several players the
+hints and the review also give chances of winning (:mod:`kniffel.planning.goals`), and
+:func:`chances` every player's chance after every action, for the bars beside the players.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from kniffel.game import Game, Score, Strike
-from kniffel.planning import Choice, is_exact, planner_for
+from kniffel.planning import Choice, is_exact, planner_for, win_chances
+from kniffel.review import can_review_by_win
 from kniffel.review import review as review_game
 from kniffel.rules import RuleSet
+from kniffel.session import hint_win_chances, plays_to_win
 
 log = logging.getLogger("kniffel.web")
 
@@ -54,7 +60,8 @@ def options(game: Game) -> list[Choice] | None:
 
 
 def hints(game: Game) -> list[dict[str, Any]] | None:
-    """The options of the player to move with their values, best first; ``None`` if no advice."""
+    """The options of the player to move with their values, best first; ``None`` if no advice. With
+    several players each option also has ``win``: its chance of finishing first."""
     found = options(game)
     if found is None:
         return None
@@ -62,21 +69,60 @@ def hints(game: Game) -> list[dict[str, Any]] | None:
     best_entry = next((c for c in found if isinstance(c.action, Score | Strike)), None)
     if best_entry is not None and best_entry not in shown:
         shown.append(best_entry)
-    return [{"action": str(c.action), "value": round(c.value, 2)} for c in shown]
+    wins = hint_win_chances(game, shown)
+    listed: list[dict[str, Any]] = []
+    for n, c in enumerate(shown):
+        option: dict[str, Any] = {"action": str(c.action), "value": round(c.value, 2)}
+        if wins is not None and wins[n] is not None:
+            option["win"] = round(wins[n] or 0.0, 4)
+        listed.append(option)
+    return listed
 
 
-def review(game: Game) -> list[dict[str, Any]] | None:
+_chances: OrderedDict[tuple[str, int], list[float]] = OrderedDict()
+_chances_lock = threading.Lock()
+MAX_CHANCES = 1024
+"""Positions whose chances are kept: every client of a game asks after every action."""
+
+
+def chances(game: Game, key: tuple[str, int]) -> list[float] | None:
+    """Every player's chance of finishing first in the position ``key`` (game id, actions played), each
+    playing for points from there; ``None`` where chances cannot be told (one player, rules the solver
+    does not cover)."""
+    if not available(game.rules) or not plays_to_win(game):
+        return None
+    with _chances_lock:
+        found = _chances.get(key)
+        if found is not None:
+            return found
+    found = [round(c, 4) for c in win_chances(game)]
+    with _chances_lock:
+        _chances[key] = found
+        while len(_chances) > MAX_CHANCES:
+            _chances.popitem(last=False)
+    return found
+
+
+def review(game: Game) -> dict[str, Any] | None:
     """Every decision of the game next to the best one (:func:`kniffel.review.review`); ``None`` if no
-    advice for these rules. ``loss`` is the expected points the choice gave away (0 for the best)."""
+    advice for these rules. ``loss`` is the expected points the choice gave away (0 for the best). With
+    several players each decision also has ``win_loss`` (the chance of winning it gave away) and
+    ``chances`` holds every player's chance before the game and after each turn, for a chart."""
     if not available(game.rules):
         return None
-    return [
-        {
+    by_win = can_review_by_win(game)
+    result = review_game(game, by_win=by_win)
+    decisions = []
+    for d in result.decisions:
+        decision: dict[str, Any] = {
             "seq": d.number,
             "player": d.player,
             "chosen": d.chosen,
             "best": d.best,
             "loss": round(d.loss, 2),
         }
-        for d in review_game(game).decisions
-    ]
+        if d.win_loss is not None:
+            decision["win_loss"] = round(d.win_loss, 4)
+        decisions.append(decision)
+    chart = None if result.chances is None else [[round(c, 4) for c in row] for row in result.chances]
+    return {"decisions": decisions, "chances": chart}

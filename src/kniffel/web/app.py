@@ -240,7 +240,20 @@ def create_app(
         result = await service.advise(lambda: advice.review(game))
         if result is None:
             raise WebError("no_advice", "no advice for these rules")
-        return {"decisions": result}
+        return result
+
+    @app.get("/api/games/{game_id}/chances")
+    async def chances(game_id: str, request: Request) -> Any:
+        """Every player's chance of finishing first now (anyone who can see the table may ask)."""
+        service = service_of(request)
+        live = await service.get(game_id)
+        seq, game = await service.position(live)
+        if not advice_limits.of(client_of(request)).allow():
+            raise WebError("rate_limited", "too many requests for chances from your address: wait a little")
+        result = await service.advise(lambda: advice.chances(game, (game_id, seq)))
+        if result is None:
+            raise WebError("no_advice", "no chances of winning for this table")
+        return {"seq": seq, "chances": result}
 
     @app.websocket("/ws/{game_id}")
     async def play(websocket: WebSocket, game_id: str) -> None:

@@ -27,6 +27,8 @@ let rolledAt = -1; // the last seq whose roll has been animated
 let hintsOn = localStorage.getItem(HINTS_KEY) === "1";
 let hintData = null; // {seq, options} for the position on screen
 let hintAsked = -1;
+let chancesAsked = -1; // the last seq whose chances of winning were asked for
+let chancesOff = false; // the server cannot tell chances for this table
 let rematchTimer = 0;
 let rematchId = null; // the rematch of this game, once someone has started it
 let isHost = false;
@@ -340,6 +342,7 @@ function render() {
   renderInvites();
   rememberGame();
   askHints();
+  askChances();
   if (state.over) watchForRematch();
   if (focusKey) {
     const again = document.querySelector(`[data-fk="${CSS.escape(focusKey)}"]`);
@@ -774,22 +777,113 @@ async function askHints() {
   if (!state || body.seq !== state.seq) return;
   hintData = body;
   $("hint-list").replaceChildren(
-    ...body.options.map((o) => cell("li", `${actionText(o.action)} · ${t("expected", { n: o.value.toFixed(1) })}`)),
+    ...body.options.map((o) => {
+      let text = `${actionText(o.action)} · ${t("expected", { n: o.value.toFixed(1) })}`;
+      if (o.win !== undefined) text += ` · ${t("winChance", { n: percent(o.win) })}`;
+      return cell("li", text);
+    }),
   );
   $("hints").hidden = false;
   renderSheet();
+}
+
+function percent(chance) {
+  return (100 * chance).toFixed(chance > 0.995 || chance < 0.005 ? 1 : 0);
+}
+
+// Every player's chance of winning, asked for after every action (several players, rules the solver
+// covers); the bars stay as they are until the new figures arrive.
+async function askChances() {
+  if (chancesOff || !state.hints || state.players.length < 2 || queue.length || chancesAsked === state.seq) return;
+  chancesAsked = state.seq;
+  let body;
+  try {
+    const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/chances`);
+    body = await response.json();
+    if (response.status === 404) {
+      chancesOff = true;
+      return;
+    }
+    if (!response.ok) {
+      chancesAsked = -1;
+      return;
+    }
+  } catch {
+    chancesAsked = -1;
+    return;
+  }
+  if (!state || body.seq !== state.seq) return;
+  renderChances(body.chances);
+}
+
+function renderChances(chances) {
+  $("chances").hidden = false;
+  document.body.dataset.chancesSeq = String(state.seq);
+  $("chance-list").replaceChildren(
+    ...state.players.map((player, seat) => {
+      const li = cell("li", "", "chance");
+      const name = cell("span", player.name, "chance-name");
+      const bar = document.createElement("span");
+      bar.className = "chance-bar";
+      bar.setAttribute("role", "meter");
+      bar.setAttribute("aria-valuemin", "0");
+      bar.setAttribute("aria-valuemax", "100");
+      bar.setAttribute("aria-valuenow", String(Math.round(100 * chances[seat])));
+      bar.setAttribute("aria-label", t("winChanceOf", { name: player.name }));
+      const fill = document.createElement("span");
+      fill.className = "chance-fill";
+      fill.style.width = `${(100 * chances[seat]).toFixed(1)}%`;
+      bar.append(fill);
+      li.dataset.chance = String(chances[seat]);
+      li.append(name, bar, cell("span", `${percent(chances[seat])} %`, "chance-value"));
+      return li;
+    }),
+  );
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+// The chances of every player through the game, a line each (turns across, 0-100 % up).
+function drawChart(chances) {
+  const chart = $("review-chart");
+  const width = 320;
+  const height = 120;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("chartTitle"));
+  const steps = Math.max(1, chances.length - 1);
+  state.players.forEach((player, seat) => {
+    const line = document.createElementNS(SVG, "polyline");
+    const points = chances.map((row, i) => `${((i / steps) * width).toFixed(1)},${((1 - row[seat]) * height).toFixed(1)}`);
+    line.setAttribute("points", points.join(" "));
+    line.setAttribute("class", `chart-line seat-${seat % 8}`);
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = player.name;
+    line.append(title);
+    svg.append(line);
+  });
+  const legend = cell("p", "", "chart-legend");
+  state.players.forEach((player, seat) => {
+    legend.append(cell("span", `${player.name} ${percent(chances[chances.length - 1][seat])} %`, `seat-${seat % 8}`));
+  });
+  chart.replaceChildren(cell("figcaption", t("chartTitle")), svg, legend);
+  chart.hidden = false;
 }
 
 async function showReview() {
   const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/review`);
   const body = await response.json();
   if (!response.ok) return showError(body.message);
+  if (body.chances) drawChart(body.chances);
   $("review-list").replaceChildren(
     ...body.decisions
-      .filter((d) => d.loss > 0)
-      .map((d) =>
-        cell("li", `${d.player}: ${actionText(d.chosen)} (${t("reviewLoss", { n: d.loss })}; ${t("best")}: ${actionText(d.best)})`),
-      ),
+      .filter((d) => d.loss > 0 || d.win_loss > 0)
+      .map((d) => {
+        let text = `${d.player}: ${actionText(d.chosen)} (${t("reviewLoss", { n: d.loss })}`;
+        if (d.win_loss !== undefined) text += `, ${t("winLoss", { n: percent(d.win_loss) })}`;
+        return cell("li", `${text}; ${t("best")}: ${actionText(d.best)})`);
+      }),
   );
 }
 

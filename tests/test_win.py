@@ -1,0 +1,191 @@
+"""Playing to win: the win planner against target play where the others have finished, every player's
+chance of winning against simulated games, bot:win in games, and hints and reviews by win chance.
+
+Strict Kniffel fills its boxes top to bottom, so its tables are solved in a moment; the planners do not
+know that, so what holds there holds on any single-column rule set.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from kniffel import Game, SeededDice, bots, rules
+from kniffel.planning import TargetPlanner, WinPlanner, final_scores, planner_for, win_chances
+from kniffel.planning.goals import FinalScores, best_of, scored
+from kniffel.review import review
+from kniffel.session import hint_choices, hint_win_chances, live_chances, plays_to_win
+from kniffel.simulate import simulate
+
+pytestmark = pytest.mark.usefixtures("solver_cache")
+
+STRICT = rules.get("kniffel", {"strict": "on"})
+
+
+def played(players: int, seed: int, until: int | None = None, specs: tuple[str, ...] = ()) -> Game:
+    """A game of strict Kniffel played by ``bot:optimal`` (or ``specs``) for ``until`` actions (all)."""
+    game = Game(STRICT, [f"P{i}" for i in range(players)], dice=SeededDice(seed))
+    players_bots = [bots.make(specs[i] if specs else "bot:optimal") for i in range(players)]
+    count = 0
+    while not game.is_over and (until is None or count < until):
+        game.apply(players_bots[game.current].choose(game))
+        count += 1
+    return game
+
+
+def test_the_best_of_independent_scores() -> None:
+    a = FinalScores(10, np.array([0.5, 0.5]))  # 10 or 11
+    b = FinalScores(11, np.array([0.25, 0.75]))  # 11 or 12
+    best = best_of([a, b])
+    assert best.first == 11
+    assert best.pmf.tolist() == pytest.approx([0.25, 0.75])
+    assert best_of([a]).pmf.tolist() == pytest.approx([0.5, 0.5])
+
+
+def test_final_scores_of_a_player_between_turns_and_in_a_turn() -> None:
+    game = played(2, seed=3, until=25)
+    for player in range(2):
+        found = final_scores(game, player)
+        assert found.pmf.sum() == pytest.approx(1.0, abs=1e-9)
+        assert found.first >= scored(game.sheets[player])
+        mean = found.first + float(np.dot(np.arange(len(found.pmf)), found.pmf))
+        advisor = planner_for(STRICT, "exact").advisor  # type: ignore[attr-defined]
+        if player != game.current or game.turn.dice is None:
+            expected = scored(game.sheets[player]) + advisor.value(dict(game.sheets[player].entries))
+            assert mean == pytest.approx(expected, abs=1e-6)
+
+
+def test_a_finished_game_has_certain_chances() -> None:
+    game = played(3, seed=5)
+    chances = win_chances(game)
+    winners = set(game.winners())
+    assert chances == [1.0 if name in winners else 0.0 for name in game.players]
+
+
+def test_chances_of_two_players_add_up_to_one_and_the_ties() -> None:
+    game = played(2, seed=8, until=30)
+    a, b = win_chances(game)
+    first, second = final_scores(game, 0), final_scores(game, 1)
+    tie = sum(
+        p * (second.pmf[s - second.first] if 0 <= s - second.first < len(second.pmf) else 0.0)
+        for s, p in zip(range(first.first, first.first + len(first.pmf)), first.pmf, strict=True)
+    )
+    assert a + b == pytest.approx(1.0 + tie, abs=1e-9)
+
+
+def test_the_chance_at_the_start_agrees_with_simulated_games() -> None:
+    """Two players who play for points: the chance that the first finishes at least level with the
+    second, from the exact distributions, against 40,000 simulated pairs of games."""
+    game = Game(STRICT, ["A", "B"])
+    predicted = win_chances(game)[0]
+    scores = simulate(STRICT, games=80_000, seed=11).scores
+    a, b = scores[:40_000], scores[40_000:]
+    observed = float(np.mean(a >= b))
+    error = math.sqrt(predicted * (1 - predicted) / len(a))
+    assert abs(observed - predicted) < 4 * error
+
+
+def test_once_the_others_have_finished_winning_is_reaching_their_best() -> None:
+    """The last player's last turn: the win planner's values are target play's for the others' best."""
+    game = played(2, seed=21)
+    # replay up to the last player's last turn, after its first throw
+    last = Game(STRICT, list(game.players), dice=SeededDice(21))
+    for action in game.log:
+        if last.current == 1 and len(last.sheets[1].entries) == len(STRICT.boxes) - 1 and last.turn.dice:
+            break
+        last.apply(action)
+    assert last.sheets[0].is_full and last.turn.dice is not None
+    best = last.sheets[0].total
+    wins = {c.action: c.value for c in WinPlanner(STRICT).choices(last)}
+    target = {c.action: c.value for c in TargetPlanner(STRICT, best).choices(last)}
+    assert wins.keys() == target.keys()
+    for action, value in wins.items():
+        assert value == pytest.approx(target[action], abs=1e-6)
+
+
+def test_bot_win_plays_whole_games_of_two_to_four_players() -> None:
+    for players in (2, 4):
+        specs = ("bot:win", *("bot:optimal",) * (players - 1))
+        game = played(players, seed=players, specs=specs)
+        assert game.is_over
+
+
+def test_the_win_planner_behind_takes_the_long_shot() -> None:
+    """Far behind in the last round, the bot gives up points on average for a chance of catching up:
+    its choice is never worse for winning than the expected-score choice, and sometimes different."""
+    different = 0
+    for seed in range(40):
+        game = played(2, seed=seed)
+        replay = Game(STRICT, list(game.players), dice=SeededDice(seed))
+        for action in game.log:
+            if replay.current == 1 and replay.turn.dice is not None and replay.sheets[0].is_full:
+                wins = WinPlanner(STRICT).choices(replay)
+                points = planner_for(STRICT, "exact").choices(replay)
+                by_action = {c.action: c.value for c in wins}
+                assert wins[0].value >= by_action[points[0].action] - 1e-9
+                different += wins[0].action != points[0].action
+            replay.apply(action)
+    assert different > 0
+
+
+def test_hints_and_live_chances_beside_play() -> None:
+    game = played(2, seed=4, until=9)
+    if game.turn.dice is None:
+        game.apply(bots.make("bot:optimal").choose(game))
+    assert plays_to_win(game)
+    choices, _ = hint_choices(game, 5)
+    wins = hint_win_chances(game, choices)
+    assert wins is not None and len(wins) == len(choices)
+    assert all(w is None or 0.0 <= w <= 1.0 for w in wins)
+    chances = live_chances(game)
+    assert chances is not None and len(chances) == 2
+    solo = Game(STRICT, ["Ada"], dice=SeededDice(1))
+    assert not plays_to_win(solo)
+    assert live_chances(solo) is None
+
+
+def test_a_review_by_win_chance() -> None:
+    game = played(2, seed=6, specs=("bot:win", "bot:optimal"))
+    result = review(game, by_win=True)
+    assert result.chances is not None
+    assert len(result.chances) == 1 + 2 * len(STRICT.boxes)
+    assert result.chances[-1] == win_chances(game)
+    graded = [d for d in result.decisions if d.win_loss is not None]
+    assert graded
+    # bot:win's own decisions give nothing away by its own measure
+    assert all(d.win_loss == pytest.approx(0.0, abs=1e-9) for d in graded if d.player == "P0")
+    data: dict[str, Any] = result.to_json()
+    assert "chances" in data and "win_loss" in data["players"][0]
+
+
+def test_review_by_win_from_the_command_line(tmp_path: Any) -> None:
+    from kniffel.cli import app
+
+    game = played(2, seed=7)
+    path = tmp_path / "game.json"
+    path.write_text(game.dumps(), encoding="utf-8")
+    result = CliRunner().invoke(app, ["review", str(path), "--by-win", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert len(data["chances"]) == 1 + 2 * len(STRICT.boxes)
+    shown = CliRunner().invoke(app, ["review", str(path), "--by-win"])
+    assert "Chances of winning after each round" in " ".join(shown.stdout.split())
+    solo = Game(STRICT, ["Ada"], dice=SeededDice(2))
+    solo_path = tmp_path / "solo.json"
+    solo_path.write_text(solo.dumps(), encoding="utf-8")
+    refused = CliRunner().invoke(app, ["review", str(solo_path), "--by-win"])
+    assert refused.exit_code == 2
+    assert "several players" in refused.output
+
+
+def test_bot_win_alone_plays_for_points() -> None:
+    game = Game(STRICT, ["Ada"], dice=SeededDice(9))
+    game.roll()
+    bot = bots.make("bot:win")
+    best = planner_for(STRICT, "exact").choices(game)[0].action
+    assert bot.choose(game) == best
