@@ -99,7 +99,8 @@ def test_once_the_others_have_finished_winning_is_reaching_their_best() -> None:
         if last.current == 1 and len(last.sheets[1].entries) == len(STRICT.boxes) - 1 and last.turn.dice:
             break
         last.apply(action)
-    assert last.sheets[0].is_full and last.turn.dice is not None
+    assert last.sheets[0].is_full
+    assert last.turn.dice is not None
     best = last.sheets[0].total
     wins = {c.action: c.value for c in WinPlanner(STRICT).choices(last)}
     target = {c.action: c.value for c in TargetPlanner(STRICT, best).choices(last)}
@@ -140,10 +141,12 @@ def test_hints_and_live_chances_beside_play() -> None:
     assert plays_to_win(game)
     choices, _ = hint_choices(game, 5)
     wins = hint_win_chances(game, choices)
-    assert wins is not None and len(wins) == len(choices)
+    assert wins is not None
+    assert len(wins) == len(choices)
     assert all(w is None or 0.0 <= w <= 1.0 for w in wins)
     chances = live_chances(game)
-    assert chances is not None and len(chances) == 2
+    assert chances is not None
+    assert len(chances) == 2
     solo = Game(STRICT, ["Ada"], dice=SeededDice(1))
     assert not plays_to_win(solo)
     assert live_chances(solo) is None
@@ -160,7 +163,8 @@ def test_a_review_by_win_chance() -> None:
     # bot:win's own decisions give nothing away by its own measure
     assert all(d.win_loss == pytest.approx(0.0, abs=1e-9) for d in graded if d.player == "P0")
     data: dict[str, Any] = result.to_json()
-    assert "chances" in data and "win_loss" in data["players"][0]
+    assert "chances" in data
+    assert "win_loss" in data["players"][0]
 
 
 def test_review_by_win_from_the_command_line(tmp_path: Any) -> None:
