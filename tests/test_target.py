@@ -8,12 +8,12 @@ from functools import cache
 
 import numpy as np
 import pytest
-from test_solver_values import REDUCED, Sheet, outcomes, reduced
 
 from kniffel.keeps import keep_lattice
 from kniffel.rules import RuleSet, Section, placements
 from kniffel.solver import Advisor, compile_rules, solve
 from kniffel.solver.target import TargetAdvisor, TargetTable, solve_target, target_table
+from test_solver_values import REDUCED, Sheet, outcomes, reduced
 
 
 def brute_force_target(rules_: RuleSet) -> Callable[[int], float]:
