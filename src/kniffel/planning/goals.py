@@ -135,16 +135,16 @@ def best_of(scores: Sequence[FinalScores]) -> FinalScores:
 
 def final_scores(game: Game, player: int, directory: Path | None = None) -> FinalScores:
     """The distribution of ``player``'s final score when playing for points from where they stand (the
-    exact distribution of optimal expected-score play)."""
+    exact distribution of optimal expected-score play, :mod:`kniffel.solver.distribution`)."""
     from kniffel.solver import distribution
 
     sheet = game.sheets[player]
-    now = scored(sheet)
     if sheet.is_full:
-        return FinalScores.certain(now + sum(t.free_throws for t in sheet.totals))
+        return FinalScores.certain(sheet.total)
     rules = game.rules
     column = rules.columns[0]
     solution = advisor_for(rules, directory).solution
+    extra = sheet.extra_bonus.get(column.id, 0)
     if player == game.current and game.turn.dice is not None:
         at = column_position(game)
         assert at is not None
@@ -156,11 +156,12 @@ def final_scores(game: Game, player: int, directory: Path | None = None) -> Fina
             thrown_at_once=at.thrown_at_once,
             free_throws_left=at.free_throws_left,
             free_throws_used=at.free_throws_used,
+            extra_bonus=extra,
         )
     else:
         left = free_throws_arg(rules, sheet.free_throws_left(column))
-        found = distribution.state_distribution(solution, dict(sheet.entries), left)
-    return FinalScores(now + found.first, np.asarray(found.pmf, dtype=np.float64))
+        found = distribution.state_distribution(solution, dict(sheet.entries), left, extra_bonus=extra)
+    return FinalScores(found.low, np.asarray(found.probabilities, dtype=np.float64))
 
 
 def win_chances(game: Game, directory: Path | None = None) -> list[float]:
