@@ -1,0 +1,185 @@
+"""``bot:win`` against ``bot:optimal``: its win rate, and how well the predicted chances of winning are
+calibrated.
+
+    .venv/bin/python benchmarks/win_rate.py --rules kniffel --deals 1000 [--players 2] [--seed 1] [--json]
+
+Every deal is played from every seat (duplicate play on the tournament's seat-bound dice,
+:mod:`kniffel.tournament`), so luck is shared out alike. A tie for first is half a win between two players
+(a third among three...), as the tournament counts it; the win rate comes with a 95 % Wilson interval.
+``--players 3`` or ``4`` seats ``bot:win`` against that many less one ``bot:optimal``: an even share is
+then 1/3 or 1/4.
+
+Calibration: before every turn of every game, each player's predicted chance of winning
+(:func:`kniffel.planning.win_chances`: every player playing for points from there) is recorded with
+whether that player went on to win (ties counted as the rules count them: a tied player wins). The
+predictions are binned by tenths; in each bin the observed frequency should lie within the bin (the
+reliability table), and the Brier score is the mean squared error of the predictions. ``bot:win`` plays to
+win rather than for points, so its own chances are a little underestimated; ``--calibrate-optimal`` plays
+``bot:optimal`` against itself instead, where the model is exact.
+
+Nothing here is a test: it prints figures. ``--processes N`` splits the deals over N processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from kniffel import bots, rules
+from kniffel.game import Game
+from kniffel.planning import win_chances
+from kniffel.rules import parse_options
+from kniffel.tournament import DealDice, deal_seed
+
+Z95 = 1.959963984540054
+
+
+def wilson(won: float, games: int) -> tuple[float, float]:
+    if not games:
+        return 0.0, 1.0
+    p = won / games
+    centre = (p + Z95**2 / (2 * games)) / (1 + Z95**2 / games)
+    half = Z95 * math.sqrt(p * (1 - p) / games + Z95**2 / (4 * games**2)) / (1 + Z95**2 / games)
+    return centre - half, centre + half
+
+
+def play_deals(args: tuple[str, dict[str, str], list[str], int, int, int]) -> dict[str, Any]:
+    """Deals ``first .. first + count - 1``, each from every seat rotation: the win shares of every spec,
+    and (prediction, outcome) pairs for calibration."""
+    rules_id, options, specs, seed, first, count = args
+    ruleset = rules.get(rules_id, options)
+    players = len(specs)
+    # by role: role 0 is the bot under test, whatever seat it has in a rotation
+    shares = [0.0] * players
+    scores: list[list[int]] = [[] for _ in specs]
+    predictions: list[float] = []
+    outcomes: list[int] = []
+    made = [bots.make(spec) for spec in specs]
+    for deal in range(first, first + count):
+        for rotation in range(players):
+            seated = [(i + rotation) % players for i in range(players)]
+            dice = DealDice(deal_seed(seed, deal))
+            game = Game(ruleset, [f"P{i}" for i in range(players)], dice=dice)
+            dice.follow(game)
+            pending: list[list[float]] = []
+            while not game.is_over:
+                if game.turn.dice is None and game.rolls_left == ruleset.rolls:
+                    pending.append(win_chances(game))
+                game.apply(made[seated[game.current]].choose(game))
+            winners = set(game.winners())
+            for row in pending:
+                for seat, chance in enumerate(row):
+                    predictions.append(chance)
+                    outcomes.append(int(f"P{seat}" in winners))
+            for seat, role in enumerate(seated):
+                scores[role].append(game.sheets[seat].total)
+                if f"P{seat}" in winners:
+                    shares[role] += 1.0 / len(winners)
+    return {"shares": shares, "scores": scores, "predictions": predictions, "outcomes": outcomes}
+
+
+def reliability(predictions: np.ndarray, outcomes: np.ndarray) -> list[dict[str, Any]]:  # type: ignore[type-arg]
+    rows = []
+    for low in np.arange(0.0, 1.0, 0.1):
+        high = low + 0.1
+        inside = (predictions >= low) & ((predictions < high) | (high >= 1.0) & (predictions <= 1.0))
+        n = int(inside.sum())
+        if not n:
+            continue
+        observed = float(outcomes[inside].mean())
+        rows.append(
+            {
+                "bin": f"{low:.1f}-{high:.1f}",
+                "count": n,
+                "predicted": float(predictions[inside].mean()),
+                "observed": observed,
+                "observed_95": wilson(observed * n, n),
+            }
+        )
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rules", default="kniffel")
+    parser.add_argument("--option", action="append", default=[])
+    parser.add_argument("--deals", type=int, default=500)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--calibrate-optimal", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    options = parse_options(args.option)
+    tested = "bot:optimal" if args.calibrate_optimal else "bot:win"
+    specs = [tested] + ["bot:optimal"] * (args.players - 1)
+    start = time.perf_counter()
+    chunks = max(1, args.processes)
+    size = math.ceil(args.deals / chunks)
+    work = [
+        (args.rules, options, specs, args.seed, first, min(size, args.deals - first))
+        for first in range(0, args.deals, size)
+    ]
+    if chunks > 1:
+        with ProcessPoolExecutor(chunks) as pool:
+            parts = list(pool.map(play_deals, work))
+    else:
+        parts = [play_deals(w) for w in work]
+    seconds = time.perf_counter() - start
+    won = sum(p["shares"][0] for p in parts)
+    games = sum(len(p["scores"][0]) for p in parts)
+    means = {
+        f"{spec} (role {role})": float(np.mean([s for p in parts for s in p["scores"][role]]))
+        for role, spec in enumerate(specs)
+    }
+    predictions = np.array([x for p in parts for x in p["predictions"]])
+    outcomes = np.array([x for p in parts for x in p["outcomes"]])
+    first = tested
+    low, high = wilson(won, games)
+    result = {
+        "rules": args.rules,
+        "options": options,
+        "players": args.players,
+        "specs": specs,
+        "games": games,
+        "seconds": seconds,
+        "games_per_second": games / seconds,
+        "win_rate": won / games,
+        "win_rate_95": [low, high],
+        "even_share": 1 / args.players,
+        "mean_scores": means,
+        "brier": float(np.mean((predictions - outcomes) ** 2)) if len(predictions) else None,
+        "reliability": reliability(predictions, outcomes),
+        "loadavg": os.getloadavg()[0],
+    }
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return
+    print(
+        f"{args.rules} {options or ''}: {games} games of {args.players} players in {seconds:.0f} s "
+        f"({games / seconds:.1f} games/s, load {result['loadavg']:.1f})"
+    )
+    print(
+        f"{first}: win rate {100 * result['win_rate']:.2f} % (95 %: {100 * low:.2f}-{100 * high:.2f} %; "
+        f"an even share is {100 / args.players:.1f} %)"
+    )
+    print("mean scores: " + ", ".join(f"{spec} {mean:.2f}" for spec, mean in means.items()))
+    print(f"Brier score of the predicted chances: {result['brier']:.4f} over {len(predictions)} predictions")
+    print(f"{'bin':>9} {'count':>8} {'predicted':>10} {'observed':>9} {'95 %':>15}")
+    for row in result["reliability"]:
+        lo, hi = row["observed_95"]
+        print(
+            f"{row['bin']:>9} {row['count']:>8} {row['predicted']:>10.3f} {row['observed']:>9.3f} "
+            f"{lo:>7.3f}-{hi:.3f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
