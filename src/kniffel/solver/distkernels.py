@@ -32,13 +32,6 @@ from numba import njit, prange
 from kniffel.solver.compile import KernelTables
 from kniffel.solver.kernels import entry, entry_rows, mask_lanes, score_values, scoring, sweep
 
-TAIL = 1.0e-15
-"""Probability at either end of a lane's distribution that is folded into the nearest kept total: the
-long tail of repeated extra bonuses would otherwise make every distribution as wide as the most a sheet
-can score. The mean moves by less than ``TAIL`` times the width at each of a game's turns (well below
-1e-10 over a whole game); the total stays 1."""
-
-
 # --- one turn ------------------------------------------------------------------------------------------
 
 
@@ -365,10 +358,12 @@ def combine(
     out: Any,
     at: int,
     size: int,
+    tail: float,
 ) -> tuple[int, int]:  # pragma: no cover
     """``out[at : at + size]``: the distribution of points to come, from totals ``low`` on, of a turn with
-    these outcomes followed by the distributions of the states they lead to; then trimmed (:data:`TAIL`)
-    and moved to start at ``at``. Returns the lowest kept total and how many are kept."""
+    these outcomes followed by the distributions of the states they lead to; then trimmed (the probability
+    ``tail`` at either end folded into the nearest kept total) and moved to start at ``at``. Returns the
+    lowest kept total and how many are kept."""
     for i in range(size):
         out[at + i] = 0.0
     for o in range(count):
@@ -380,12 +375,12 @@ def combine(
             out[shift + i] += p * pmf[src + i]
     a, b = at, at + size - 1
     acc = 0.0
-    while a < b and acc + out[a] < TAIL:
+    while a < b and acc + out[a] < tail:
         acc += out[a]
         a += 1
     out[a] += acc
     acc = 0.0
-    while b > a and acc + out[b] < TAIL:
+    while b > a and acc + out[b] < tail:
         acc += out[b]
         b -= 1
     out[b] += acc
@@ -411,12 +406,13 @@ def chunk_distributions(
     out: Any,
     new_first: Any,
     new_length: Any,
+    tail: float,
 ) -> None:  # pragma: no cover
     """:func:`combine` for every lane of a chunk, in parallel; each writes its own stretch of ``out``."""
     for row in prange(out_count.shape[0]):
         f, k = combine(
             out_count[row], out_lane[row], out_gain[row], out_prob[row], pmf, offset, first, length,
-            lows[row], out, at[row], sizes[row],
+            lows[row], out, at[row], sizes[row], tail,
         )  # fmt: skip
         new_first[row] = f
         new_length[row] = k

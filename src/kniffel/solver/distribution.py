@@ -45,7 +45,6 @@ from kniffel.rules import RuleSet, Section, placements
 from kniffel.solver import cache
 from kniffel.solver.advisor import Advisor, Option
 from kniffel.solver.compile import SOLVER_VERSION, Compiled
-from kniffel.solver.distkernels import TAIL
 from kniffel.solver.dp import Solution
 
 F64 = npt.NDArray[np.float64]
@@ -54,6 +53,11 @@ I64 = npt.NDArray[np.int64]
 FORMAT = "kniffel-score-distributions"
 VERSION = 1
 """Bumped whenever the stored distributions or their layout change; part of the cache's description."""
+TAIL = 1.0e-15
+"""Probability at either end of a state's distribution that is folded into the nearest kept total: the
+long tail of repeated extra bonuses would otherwise make every distribution as wide as the most a sheet
+can score. Each fold moves the mean by less than ``TAIL`` times the distribution's width, at every turn of
+a game: far below 1e-10 in all; the total stays 1."""
 CHUNK_LANES = 8192
 """Lanes whose turn outcomes are held at once while the table is built (bounds the scratch memory)."""
 
@@ -309,7 +313,7 @@ def _level(solution: Solution, layout: LaneLayout, masks: I64, n: int, children:
         new_length = np.empty(rows, dtype=np.int64)
         distkernels.chunk_distributions(
             count, out_lane, out_gain, out_prob, children, offset, first, length, lows, at, sizes, out,
-            new_first, new_length,
+            new_first, new_length, TAIL,
         )  # fmt: skip
         kept = int(distkernels.compact(out, at, new_length))
         parts.append(out[:kept].copy())
