@@ -151,13 +151,14 @@ class LaneLayout:
         return int(self.level_start[-1])
 
 
-def lane_layout(c: Compiled) -> LaneLayout:
+def lane_layout(c: Compiled, root: int = 0) -> LaneLayout:
+    """The lanes of every sheet that fills at least the boxes of ``root``."""
     lane_base = np.full((c.n_aux, c.n_masks), -1, dtype=np.int64)
     level_start = np.zeros(len(c.levels) + 1, dtype=np.int64)
     cursor = 0
     for n, level in enumerate(c.levels):
         level_start[n] = cursor
-        for mask in level.tolist():
+        for mask in level[(level & root) == root].tolist():
             widths = _widths(c, mask)
             for armed in range(widths[1]):
                 for free in range(c.n_free):
@@ -186,6 +187,8 @@ class DistributionTable:
     """``[0, lane]`` offset in :attr:`pmf`, ``[1, lane]`` lowest total, ``[2, lane]`` how many."""
     seconds: float
     """Time to build it (0 when loaded from the cache)."""
+    root: int = 0
+    """The boxes every sheet the table covers has filled (a bit mask; 0: every sheet)."""
 
     @property
     def compiled(self) -> Compiled:
@@ -201,6 +204,11 @@ class DistributionTable:
 
     def lane(self, armed: int, free: int, mask: int, up: int) -> int:
         c = self.compiled
+        if (mask & self.root) != self.root:
+            filled = [box.id for b, box in enumerate(c.rules.boxes) if self.root >> b & 1]
+            raise SituationError(
+                f"this distribution table covers only sheets with {', '.join(filled)} filled"
+            )
         base = int(self.layout.lane_base[c.aux(armed, free), mask])
         nl, _ = _widths(c, mask)
         lo = 0 if nl == 1 and mask & c.upper_mask == c.upper_mask else int(c.lanes[mask, 0])
@@ -211,16 +219,28 @@ class DistributionTable:
         return ScoreDistribution(low, np.array(self.pmf[offset : offset + count]))
 
 
-def build_table(solution: Solution, progress: Callable[[int, int], None] | None = None) -> DistributionTable:
+def build_table(
+    solution: Solution,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    within: Mapping[str, int] | None = None,
+) -> DistributionTable:
     """Compute the distribution table of a solved rule set in memory (no cache); ``progress(done, total)``
-    after each level of masks."""
+    after each level of masks. With ``within`` (a sheet), only the sheets that fill at least its boxes
+    are computed: a small table for the rest of one game (asking it about other sheets is an error)."""
+    root = 0
+    if within is not None:
+        root = Advisor(solution).state(within).mask
     parts: list[F64] = []
-    layout, index, seconds = _build(solution, parts.append, progress)
-    return DistributionTable(solution, layout, np.concatenate(parts), index, seconds)
+    layout, index, seconds = _build(solution, parts.append, progress, root)
+    return DistributionTable(solution, layout, np.concatenate(parts), index, seconds, root)
 
 
 def _build(
-    solution: Solution, write: Callable[[F64], object], progress: Callable[[int, int], None] | None
+    solution: Solution,
+    write: Callable[[F64], object],
+    progress: Callable[[int, int], None] | None,
+    root: int = 0,
 ) -> tuple[LaneLayout, I64, float]:
     """Compute every lane's distribution, from the full sheet back to the empty one; each level's
     probabilities go to ``write`` as soon as they are done (a level only reads the one after it, so no
@@ -229,7 +249,7 @@ def _build(
     import numba
 
     c = solution.compiled
-    layout = lane_layout(c)
+    layout = lane_layout(c, root)
     index = np.zeros((3, layout.n_lanes), dtype=np.int64)
     top = len(c.levels) - 1
     full = c.full_mask
@@ -240,15 +260,16 @@ def _build(
             index[:, lane] = (lane - layout.level_start[top], c.free_points * free, 1)
     children = np.ones(int(layout.level_start[top + 1] - layout.level_start[top]))
     written = 0
-    total = sum(len(level) for level in c.levels[:-1])
+    levels = [level[(level & root) == root] for level in c.levels]
+    total = sum(len(level) for level in levels[:-1])
     done = 0
     start = time.perf_counter()
     # bundles of masks differ in work, so threads take one at a time as they finish
     chunk = numba.set_parallel_chunksize(1)
     try:
         for n in range(top - 1, -1, -1):
-            level = _level(solution, layout, c.levels[n], n, children, index)
-            done += len(c.levels[n])
+            level = _level(solution, layout, levels[n], n, children, index)
+            done += len(levels[n])
             if progress is not None:
                 progress(done, total)
             written = _flush(write, children, index, layout, n + 1, written)
@@ -590,6 +611,7 @@ class _Turn:
         state = dist.advisor.state(sheet, free_throws_left)
         if state.mask == c.full_mask:
             raise SituationError("the sheet is full")
+        dist.lane(state.armed, state.free, state.mask, state.up)  # refuses a sheet the table does not cover
         if not 0 <= free_throws_used <= c.free_per_turn:
             raise SituationError(f"free throws used must be 0 to {c.free_per_turn}, got {free_throws_used}")
         if free_throws_used and rolls_left:
