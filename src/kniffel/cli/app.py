@@ -322,6 +322,22 @@ def solve_command(
     ] = False,
     json_output: JsonOption = False,
     lang: LangOption = None,
+    distribution: Annotated[
+        bool,
+        typer.Option(
+            "--distribution",
+            help="Also the exact distribution of the final score: percentiles and the chance of reaching "
+            "each score (a table of every state, built once, then cached).",
+        ),
+    ] = False,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            "--plot",
+            metavar="FILE",
+            help="Draw the distribution to FILE (.png, .svg, .pdf; implies --distribution).",
+        ),
+    ] = None,
 ) -> None:
     """The expected score of optimal play, solved exactly (one column of a multi-column sheet).
 
@@ -331,6 +347,13 @@ def solve_command(
     words = language.choose(lang)
     rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
     alone = solving.column_rules(rules, column)
+    if distribution or plot is not None:
+        from kniffel.cli import distribution as distribution_cli
+
+        distribution_cli.run(
+            rules, alone, use_cache=not no_cache, json_output=json_output, plot_path=plot, lang=words
+        )
+        return
     solved = solving.solve(alone, use_cache=not no_cache, show_progress=not json_output, lang=words)
     if json_output:
         print(json.dumps(solving.solve_json(rules, alone, solved)))

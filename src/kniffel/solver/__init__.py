@@ -19,19 +19,33 @@ from kniffel.solver.compile import (
     UnsupportedRulesError,
     compile_rules,
 )
+from kniffel.solver.distribution import (
+    DistributionTable,
+    ScoreDistribution,
+    distribution_table,
+    option_distributions,
+    situation_distribution,
+    state_distribution,
+)
 from kniffel.solver.dp import Solution, solve
 
 __all__ = [
     "SOLVER_VERSION",
     "Advisor",
     "Compiled",
+    "DistributionTable",
     "Option",
+    "ScoreDistribution",
     "Solution",
     "State",
     "UnsupportedRulesError",
     "cache_dir",
     "compile_rules",
+    "distribution_table",
+    "option_distributions",
     "single_column",
+    "situation_distribution",
     "solve",
+    "state_distribution",
     "table",
 ]

@@ -1,0 +1,686 @@
+"""Exact distributions of the final score under optimal (expected-score) play, not simulations.
+
+The policy is the one the solver's table defines and :mod:`kniffel.solver.play` plays: every decision
+maximises the expected final score, ties broken as the simulator breaks them. Under it each turn is a
+Markov chain over keeps and rolls (:mod:`kniffel.solver.distkernels` pushes the probability through it),
+so the distribution of the points still to come from a between-turn state is the mixture of its turn's
+outcomes, each the distribution of the state it leads to shifted by the points it gained. Computed from
+the full sheet back to the empty one, that is one table for every state: a
+:class:`DistributionTable`, cached on disk like the solved values (checksummed, locked while built,
+rebuilt when damaged). A between-turn state's distribution is then a lookup
+(:func:`state_distribution`), and a situation partway through a turn one turn's push and a mixture of
+looked-up rows (:func:`situation_distribution`, :func:`option_distributions`).
+
+>>> from kniffel import rules
+>>> from kniffel.solver.distribution import state_distribution
+>>> start = state_distribution(rules.get("yahtzee"), {})          # doctest: +SKIP
+>>> round(start.mean, 4), start.percentile(50), round(start.at_least(300), 4)  # doctest: +SKIP
+
+Each stored distribution drops the probability (below 1e-15 at either end, :data:`TAIL`) of totals that
+repeated extra bonuses make possible but practically never happen, folding it into the nearest kept
+total: the probabilities still sum to 1 and the mean moves by less than 1e-10.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.dice import validate_dice
+from kniffel.errors import SituationError
+from kniffel.game import Score
+from kniffel.keeps import keep_lattice
+from kniffel.rules import RuleSet, Section, placements
+from kniffel.solver import cache
+from kniffel.solver.advisor import Advisor, Option
+from kniffel.solver.compile import SOLVER_VERSION, Compiled
+from kniffel.solver.dp import Solution
+
+F64 = npt.NDArray[np.float64]
+I64 = npt.NDArray[np.int64]
+
+FORMAT = "kniffel-score-distributions"
+VERSION = 1
+"""Bumped whenever the stored distributions or their layout change; part of the cache's description."""
+TAIL = 1.0e-15
+"""Probability at either end of a state's distribution that is folded into the nearest kept total: the
+long tail of repeated extra bonuses would otherwise make every distribution as wide as the most a sheet
+can score. Each fold moves the mean by less than ``TAIL`` times the distribution's width, at every turn of
+a game: far below 1e-10 in all; the total stays 1."""
+CHUNK_LANES = 8192
+"""Lanes whose turn outcomes are held at once while the table is built (bounds the scratch memory)."""
+
+
+# --- one distribution ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreDistribution:
+    """The probability of every final score: ``probabilities[i]`` is P(final score = ``low + i``)."""
+
+    low: int
+    probabilities: F64
+
+    @property
+    def high(self) -> int:
+        """The highest final score with a stored probability."""
+        return self.low + len(self.probabilities) - 1
+
+    @property
+    def scores(self) -> I64:
+        return np.arange(self.low, self.high + 1, dtype=np.int64)
+
+    @property
+    def total(self) -> float:
+        """The sum of the probabilities (1 up to rounding)."""
+        return float(self.probabilities.sum())
+
+    @property
+    def mean(self) -> float:
+        return float(self.probabilities @ self.scores)
+
+    @property
+    def std(self) -> float:
+        deviation = self.scores - self.mean
+        return float(np.sqrt(self.probabilities @ (deviation * deviation)))
+
+    @cached_property
+    def survival(self) -> F64:
+        """``[i]``: P(final score >= ``low + i``), summed from the top so that small tails stay exact."""
+        tail: F64 = np.cumsum(self.probabilities[::-1])[::-1]
+        return tail
+
+    def at_least(self, score: int) -> float:
+        """P(final score >= ``score``)."""
+        i = int(score) - self.low
+        if i <= 0:
+            return 1.0
+        if i >= len(self.probabilities):
+            return 0.0
+        return float(self.survival[i])
+
+    def percentile(self, q: float) -> int:
+        """The smallest final score ``s`` with P(final score <= ``s``) >= ``q`` percent (within 1e-12, so
+        that a median of exactly one half is not moved by rounding)."""
+        if not 0 <= q <= 100:
+            raise ValueError(f"a percentile is 0 to 100, got {q}")
+        cdf = np.cumsum(self.probabilities)
+        i = int(np.searchsorted(cdf, q / 100 - 1e-12, side="left"))
+        return self.low + min(i, len(self.probabilities) - 1)
+
+    def shifted(self, points: int) -> ScoreDistribution:
+        return ScoreDistribution(self.low + points, self.probabilities)
+
+    def to_json(self, percentiles: Sequence[float] = (1, 5, 10, 25, 50, 75, 90, 95, 99)) -> dict[str, Any]:
+        """Every probability at full precision, the mean, the standard deviation and percentiles."""
+        return {
+            "low": self.low,
+            "high": self.high,
+            "mean": self.mean,
+            "std": self.std,
+            "percentiles": {str(q): self.percentile(q) for q in percentiles},
+            "probabilities": self.probabilities.tolist(),
+        }
+
+
+# --- the table of every state -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class LaneLayout:
+    """Where each between-turn state's distribution sits (see :mod:`kniffel.solver.distkernels`)."""
+
+    lane_base: I64
+    """``[aux, mask]``: the lane of the mask's lowest computed upper score (-1: unreachable mask)."""
+    level_start: I64
+    """``[n]``: the first lane of the masks with ``n`` filled boxes (lanes come by level); last the total."""
+
+    @property
+    def n_lanes(self) -> int:
+        return int(self.level_start[-1])
+
+
+def lane_layout(c: Compiled, root: int = 0) -> LaneLayout:
+    """The lanes of every sheet that fills at least the boxes of ``root``."""
+    lane_base = np.full((c.n_aux, c.n_masks), -1, dtype=np.int64)
+    level_start = np.zeros(len(c.levels) + 1, dtype=np.int64)
+    cursor = 0
+    for n, level in enumerate(c.levels):
+        level_start[n] = cursor
+        for mask in level[(level & root) == root].tolist():
+            widths = _widths(c, mask)
+            for armed in range(widths[1]):
+                for free in range(c.n_free):
+                    lane_base[c.aux(armed, free), mask] = cursor
+                    cursor += widths[0]
+    level_start[-1] = cursor
+    return LaneLayout(lane_base, level_start)
+
+
+def _widths(c: Compiled, mask: int) -> tuple[int, int]:
+    """Upper scores computed for ``mask`` and its armed variants (as the DP's kernels count them)."""
+    nl = 1 if mask & c.upper_mask == c.upper_mask else int(c.lanes[mask, 1] - c.lanes[mask, 0])
+    na = c.n_armed if c.five >= 0 and mask >> c.five & 1 else 1
+    return nl, na
+
+
+@dataclass(frozen=True, eq=False)
+class DistributionTable:
+    """The distribution of the points still to come from every between-turn state of a solved rule set."""
+
+    solution: Solution
+    layout: LaneLayout
+    pmf: F64
+    """The stored probabilities of every lane, one after the other."""
+    index: I64
+    """``[0, lane]`` offset in :attr:`pmf`, ``[1, lane]`` lowest total, ``[2, lane]`` how many."""
+    seconds: float
+    """Time to build it (0 when loaded from the cache)."""
+    root: int = 0
+    """The boxes every sheet the table covers has filled (a bit mask; 0: every sheet)."""
+
+    @property
+    def compiled(self) -> Compiled:
+        return self.solution.compiled
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.solution.rules
+
+    @cached_property
+    def advisor(self) -> Advisor:
+        return Advisor(self.solution)
+
+    def lane(self, armed: int, free: int, mask: int, up: int) -> int:
+        c = self.compiled
+        if (mask & self.root) != self.root:
+            filled = [box.id for b, box in enumerate(c.rules.boxes) if self.root >> b & 1]
+            raise SituationError(
+                f"this distribution table covers only sheets with {', '.join(filled)} filled"
+            )
+        base = int(self.layout.lane_base[c.aux(armed, free), mask])
+        nl, _ = _widths(c, mask)
+        lo = 0 if nl == 1 and mask & c.upper_mask == c.upper_mask else int(c.lanes[mask, 0])
+        return base + min(max(up - lo, 0), nl - 1)
+
+    def points_to_come(self, lane: int) -> ScoreDistribution:
+        offset, low, count = (int(x) for x in self.index[:, lane])
+        return ScoreDistribution(low, np.array(self.pmf[offset : offset + count]))
+
+
+def build_table(
+    solution: Solution,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    within: Mapping[str, int] | None = None,
+) -> DistributionTable:
+    """Compute the distribution table of a solved rule set in memory (no cache); ``progress(done, total)``
+    after each level of masks. With ``within`` (a sheet), only the sheets that fill at least its boxes
+    are computed: a small table for the rest of one game (asking it about other sheets is an error)."""
+    root = 0
+    if within is not None:
+        root = Advisor(solution).state(within).mask
+    parts: list[F64] = []
+    layout, index, seconds = _build(solution, parts.append, progress, root)
+    return DistributionTable(solution, layout, np.concatenate(parts), index, seconds, root)
+
+
+def _build(
+    solution: Solution,
+    write: Callable[[F64], object],
+    progress: Callable[[int, int], None] | None,
+    root: int = 0,
+) -> tuple[LaneLayout, I64, float]:
+    """Compute every lane's distribution, from the full sheet back to the empty one; each level's
+    probabilities go to ``write`` as soon as they are done (a level only reads the one after it, so no
+    more than two are held at once). Returns the layout, the index (offsets in the order written) and
+    the seconds it took."""
+    import numba
+
+    c = solution.compiled
+    layout = lane_layout(c, root)
+    index = np.zeros((3, layout.n_lanes), dtype=np.int64)
+    top = len(c.levels) - 1
+    full = c.full_mask
+    # the full sheet: the unused free throws' worth, for certain
+    for armed in range(_widths(c, full)[1]):
+        for free in range(c.n_free):
+            lane = int(layout.lane_base[c.aux(armed, free), full])
+            index[:, lane] = (lane - layout.level_start[top], c.free_points * free, 1)
+    children = np.ones(int(layout.level_start[top + 1] - layout.level_start[top]))
+    written = 0
+    levels = [level[(level & root) == root] for level in c.levels]
+    total = sum(len(level) for level in levels[:-1])
+    done = 0
+    start = time.perf_counter()
+    # bundles of masks differ in work, so threads take one at a time as they finish
+    chunk = numba.set_parallel_chunksize(1)
+    try:
+        for n in range(top - 1, -1, -1):
+            level = _level(solution, layout, levels[n], n, children, index)
+            done += len(levels[n])
+            if progress is not None:
+                progress(done, total)
+            written = _flush(write, children, index, layout, n + 1, written)
+            children = level
+        _flush(write, children, index, layout, 0, written)
+    finally:
+        numba.set_parallel_chunksize(chunk)
+    return layout, index, time.perf_counter() - start
+
+
+def _flush(
+    write: Callable[[F64], object], probabilities: F64, index: I64, layout: LaneLayout, n: int, written: int
+) -> int:
+    """Hand level ``n``'s probabilities to ``write`` after ``written`` others: its offsets become global."""
+    write(probabilities)
+    index[0, int(layout.level_start[n]) : int(layout.level_start[n + 1])] += written
+    return written + len(probabilities)
+
+
+def _level(solution: Solution, layout: LaneLayout, masks: I64, n: int, children: F64, index: I64) -> F64:
+    """The distributions of every lane of the masks of level ``n`` (``children``: level ``n + 1``'s
+    probabilities); fills their rows of ``index`` (offsets within the level) and returns the level's
+    probabilities."""
+    from kniffel.solver import distkernels, kernels
+
+    c = solution.compiled
+    t = c.kernel_tables
+    if not len(masks):
+        return np.empty(0)
+    width = int(distkernels.max_outcomes(t, min(c.free_per_turn, c.n_free - 1)))
+    starts = kernels.bundles(masks, t)
+    per_mask = [_widths(c, mask) for mask in masks.tolist()]
+    before = np.concatenate([[0], np.cumsum([nl * na * c.n_free for nl, na in per_mask])])
+    level_base = int(layout.level_start[n])
+    offset, first, length = index[0], index[1], index[2]
+    parts: list[F64] = []
+    stored = 0
+    b = 0
+    n_bundles = len(starts) - 1
+    while b < n_bundles:
+        # bundles until the chunk's outcomes would hold too many lanes (at least one bundle)
+        e = b + 1
+        while e < n_bundles and before[starts[e + 1]] - before[starts[b]] <= CHUNK_LANES:
+            e += 1
+        m0, m1 = int(starts[b]), int(starts[e])
+        lo_lane, hi_lane = level_base + int(before[m0]), level_base + int(before[m1])
+        rows = hi_lane - lo_lane
+        count = np.zeros(rows, dtype=np.int64)
+        out_lane = np.empty((rows, width), dtype=np.int64)
+        out_gain = np.empty((rows, width), dtype=np.int64)
+        out_prob = np.empty((rows, width), dtype=np.float64)
+        distkernels.chunk_outcomes(
+            masks[m0:m1], starts[b : e + 1] - m0, solution.values, t, layout.lane_base, lo_lane,
+            count, out_lane, out_gain, out_prob,
+        )  # fmt: skip
+        lows = np.empty(rows, dtype=np.int64)
+        sizes = np.empty(rows, dtype=np.int64)
+        distkernels.supports(count, out_lane, out_gain, first, length, lows, sizes)
+        at = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        out = np.empty(int(sizes.sum()))
+        new_first = np.empty(rows, dtype=np.int64)
+        new_length = np.empty(rows, dtype=np.int64)
+        distkernels.chunk_distributions(
+            count, out_lane, out_gain, out_prob, children, offset, first, length, lows, at, sizes, out,
+            new_first, new_length, TAIL,
+        )  # fmt: skip
+        kept = int(distkernels.compact(out, at, new_length))
+        parts.append(out[:kept].copy())
+        offset[lo_lane:hi_lane] = at + stored
+        first[lo_lane:hi_lane] = new_first
+        length[lo_lane:hi_lane] = new_length
+        stored += kept
+        b = e
+    return np.concatenate(parts)
+
+
+# --- the cache ----------------------------------------------------------------------------------------------
+
+
+def table_paths(rules: RuleSet, directory: Path | None = None) -> tuple[Path, Path, Path]:
+    """The probabilities (raw float64), the index (``.npy``) and the description (JSON, written last) of
+    a rule set's cached distribution table, beside its solved values."""
+    base = cache.table_path(rules, directory)
+    return base.with_suffix(".dist.bin"), base.with_suffix(".dist-index.npy"), base.with_suffix(".dist.json")
+
+
+def _file_checksum(path: Path) -> str:
+    digest = hashlib.blake2b(digest_size=16)
+    with path.open("rb") as stream:
+        while block := stream.read(1 << 24):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def load_table(solution: Solution, directory: Path | None = None) -> DistributionTable | None:
+    """The cached distribution table of ``solution``'s rules if a sound one exists, else None."""
+    rules = solution.rules
+    pmf_path, index_path, meta_path = table_paths(rules, directory)
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        layout = lane_layout(solution.compiled)
+        if (
+            not isinstance(meta, dict)
+            or meta.get("format") != FORMAT
+            or meta.get("version") != VERSION
+            or meta.get("solver_version") != SOLVER_VERSION
+            or meta.get("key") != cache.table_key(rules)
+            or meta.get("lanes") != layout.n_lanes
+            or meta.get("tail") != TAIL
+        ):
+            return None
+        count = int(meta["probabilities"])
+        if pmf_path.stat().st_size != count * 8 or _file_checksum(pmf_path) != meta.get("checksum"):
+            return None
+        index = np.load(index_path, allow_pickle=False)
+        if index.shape != (3, layout.n_lanes) or index.dtype != np.int64:
+            return None
+        if cache._checksum(index.view(np.float64)) != meta.get("index_checksum"):
+            return None
+        if (index[0] < 0).any() or (index[2] < 1).any() or (index[0] + index[2] > count).any():
+            return None
+        pmf = np.asarray(np.memmap(pmf_path, dtype="<f8", mode="r", shape=(count,)))
+        return DistributionTable(solution, layout, pmf, index, 0.0)
+    except Exception:  # any damage counts as a missing table, as for the solved values
+        return None
+
+
+def _save(
+    solution: Solution, directory: Path | None, progress: Callable[[int, int], None] | None
+) -> tuple[float, dict[str, Any]]:
+    """Build the table straight into the cache's files (its probabilities never all in memory)."""
+    rules = solution.rules
+    pmf_path, index_path, meta_path = table_paths(rules, directory)
+    pmf_path.parent.mkdir(parents=True, exist_ok=True)
+    meta_path.unlink(missing_ok=True)
+    digest = hashlib.blake2b(digest_size=16)
+    count = 0
+    fd, tmp = tempfile.mkstemp(dir=pmf_path.parent, prefix=pmf_path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as stream:
+
+            def write(level: F64) -> None:
+                nonlocal count
+                data = np.ascontiguousarray(level, dtype="<f8").data.cast("B")
+                stream.write(data)
+                digest.update(data)
+                count += len(level)
+
+            layout, index, seconds = _build(solution, write, progress)
+        os.replace(tmp, pmf_path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    cache._atomic_write(index_path, lambda f: np.save(f, index, allow_pickle=False))
+    meta = {
+        "format": FORMAT,
+        "version": VERSION,
+        "solver_version": SOLVER_VERSION,
+        "key": cache.table_key(rules),
+        "rules": rules.id,
+        "options": dict(rules.options),
+        "lanes": layout.n_lanes,
+        "tail": TAIL,
+        "probabilities": count,
+        "checksum": digest.hexdigest(),
+        "index_checksum": cache._checksum(index.view(np.float64)),
+        "seconds": seconds,
+    }
+    cache._atomic_write(meta_path, lambda f: f.write(json.dumps(meta, indent=1).encode()))
+    return seconds, meta
+
+
+def distribution_table(
+    source: RuleSet | Solution,
+    *,
+    use_cache: bool = True,
+    directory: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> DistributionTable:
+    """The distribution table of a single-column rule set (or of a solved one): from the cache when a
+    sound copy is there, else built (and cached, if ``use_cache``; processes sharing the directory build
+    it once). A cache that cannot be written is not an error."""
+    solution = source if isinstance(source, Solution) else cache.table(source, use_cache=use_cache)
+    if not use_cache:
+        return build_table(solution, progress)
+    found = load_table(solution, directory)
+    if found is not None:
+        return found
+    pmf_path = table_paths(solution.rules, directory)[0]
+    with cache._solving(pmf_path):
+        found = load_table(solution, directory)
+        if found is not None:
+            return found
+        try:
+            seconds, _ = _save(solution, directory, progress)
+        except OSError:
+            return build_table(solution, progress)
+    saved = load_table(solution, directory)
+    if saved is None:  # written but unreadable (a full disk, a foreign process): keep it in memory
+        return build_table(solution, progress)
+    return DistributionTable(solution, saved.layout, saved.pmf, saved.index, seconds)
+
+
+_loaded: dict[tuple[str, str | None], DistributionTable] = {}
+
+
+def _table_of(source: RuleSet | Solution | DistributionTable) -> DistributionTable:
+    """A table for any of the ways to name one; each rule set's is loaded once per process."""
+    if isinstance(source, DistributionTable):
+        return source
+    rules = source.rules if isinstance(source, Solution) else source
+    key = (cache.table_key(rules), os.environ.get(cache.ENV))
+    found = _loaded.get(key)
+    if found is None:
+        found = _loaded[key] = distribution_table(source)
+    return found
+
+
+# --- questions about situations ---------------------------------------------------------------------------
+
+
+def banked_points(rules: RuleSet, sheet: Mapping[str, int], extra_bonus: int = 0) -> int:
+    """The points a single-column sheet already holds: its boxes, the upper bonus once reached, and the
+    extra bonuses earned (``extra_bonus``; a box->points sheet does not record them). Unused free throws
+    are not counted: the distributions count them at the end."""
+    upper = {box.id for box in rules.boxes if box.section is Section.UPPER}
+    up = sum(int(p) for key, p in sheet.items() if key in upper)
+    bonus = rules.upper_bonus if up >= rules.upper_bonus_threshold else 0
+    return sum(int(p) for p in sheet.values()) + bonus + int(extra_bonus)
+
+
+def state_distribution(
+    source: RuleSet | Solution | DistributionTable,
+    sheet: Mapping[str, int],
+    free_throws_left: int | None = None,
+    *,
+    extra_bonus: int = 0,
+) -> ScoreDistribution:
+    """The distribution of the final score of a single-column sheet (box id -> points) before its next
+    turn, under optimal play: a lookup in the cached table (built on first use, then loaded once per
+    process). ``free_throws_left`` defaults to all (Knöffel); ``extra_bonus`` is the extra bonuses
+    already on the sheet."""
+    dist = _table_of(source)
+    state = dist.advisor.state(sheet, free_throws_left)
+    to_come = dist.points_to_come(dist.lane(state.armed, state.free, state.mask, state.up))
+    return to_come.shifted(banked_points(dist.rules, sheet, extra_bonus))
+
+
+def situation_distribution(
+    source: RuleSet | Solution | DistributionTable,
+    sheet: Mapping[str, int],
+    dice: Sequence[int] | None = None,
+    rolls_left: int | None = None,
+    *,
+    thrown_at_once: bool | None = None,
+    free_throws_left: int | None = None,
+    free_throws_used: int = 0,
+    extra_bonus: int = 0,
+) -> ScoreDistribution:
+    """The distribution of the final score from any single-column situation under optimal play: before
+    the next turn without ``dice``, else with those dice showing and ``rolls_left`` regular throws left
+    (the arguments of :meth:`kniffel.solver.Advisor.options`)."""
+    if dice is None:
+        return state_distribution(source, sheet, free_throws_left, extra_bonus=extra_bonus)
+    dist = _table_of(source)
+    turn = _Turn.of(dist, sheet, dice, rolls_left, thrown_at_once, free_throws_left, free_throws_used)
+    lanes, gains, probs = turn.outcomes(keep=-1)
+    return turn.mixture(lanes, gains, probs).shifted(banked_points(dist.rules, sheet, extra_bonus))
+
+
+def option_distributions(
+    source: RuleSet | Solution | DistributionTable,
+    sheet: Mapping[str, int],
+    dice: Sequence[int],
+    rolls_left: int,
+    *,
+    thrown_at_once: bool | None = None,
+    free_throws_left: int | None = None,
+    free_throws_used: int = 0,
+    extra_bonus: int = 0,
+) -> list[tuple[Option, ScoreDistribution]]:
+    """Every option of a situation (as :meth:`kniffel.solver.Advisor.options` lists them, best first)
+    with the distribution of the final score if it is taken and optimal play follows."""
+    dist = _table_of(source)
+    turn = _Turn.of(dist, sheet, dice, rolls_left, thrown_at_once, free_throws_left, free_throws_used)
+    banked = banked_points(dist.rules, sheet, extra_bonus)
+    options = dist.advisor.options(
+        sheet,
+        dice,
+        int(rolls_left),
+        thrown_at_once=thrown_at_once,
+        free_throws_left=free_throws_left,
+        free_throws_used=free_throws_used,
+    )
+    lattice = keep_lattice(dist.rules.dice)
+    result = []
+    for option in options:
+        if isinstance(option.action, Score):
+            lanes, gains, probs = turn.entry(option.action.box)
+        else:
+            lanes, gains, probs = turn.outcomes(keep=lattice.index(option.action.keep))
+        result.append((option, turn.mixture(lanes, gains, probs).shifted(banked)))
+    return result
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """A situation partway through a turn, as the kernels take it."""
+
+    dist: DistributionTable
+    sheet: Mapping[str, int]
+    roll: tuple[int, ...]
+    at_once: bool
+    mask: int
+    armed: int
+    up: int
+    free: int
+    start: int
+    usable: int
+    pos: int
+    """Throws left after the roll showing (the free throws still usable included)."""
+
+    @classmethod
+    def of(
+        cls,
+        dist: DistributionTable,
+        sheet: Mapping[str, int],
+        dice: Sequence[int],
+        rolls_left: int | None,
+        thrown_at_once: bool | None,
+        free_throws_left: int | None,
+        free_throws_used: int,
+    ) -> _Turn:
+        rules = dist.rules
+        c = dist.compiled
+        roll = validate_dice(list(dice), rules.dice)
+        if rolls_left is None or not 0 <= rolls_left < rules.rolls:
+            raise SituationError(f"rolls left must be 0 to {rules.rolls - 1}, got {rolls_left}")
+        state = dist.advisor.state(sheet, free_throws_left)
+        if state.mask == c.full_mask:
+            raise SituationError("the sheet is full")
+        dist.lane(state.armed, state.free, state.mask, state.up)  # refuses a sheet the table does not cover
+        if not 0 <= free_throws_used <= c.free_per_turn:
+            raise SituationError(f"free throws used must be 0 to {c.free_per_turn}, got {free_throws_used}")
+        if free_throws_used and rolls_left:
+            raise SituationError("free throws come after the regular rolls: rolls left must be 0")
+        if thrown_at_once is None:
+            thrown_at_once = rolls_left == rules.rolls - 1
+        usable = max(0, min(c.free_per_turn - free_throws_used, state.free))
+        return cls(
+            dist,
+            sheet,
+            roll,
+            bool(thrown_at_once) and c.n_at_once == 2,
+            state.mask,
+            state.armed,
+            state.up,
+            state.free,
+            state.free - usable,
+            usable,
+            rolls_left + usable,
+        )
+
+    def outcomes(self, keep: int) -> tuple[I64, I64, F64]:
+        """The turn's outcomes from the roll showing (``keep`` < 0), or from holding keep number ``keep``
+        and throwing the rest."""
+        from kniffel.solver import distkernels
+
+        c = self.dist.compiled
+        lattice = keep_lattice(c.rules.dice)
+        roll = lattice.roll_index(self.roll)
+        pos = self.pos if keep < 0 else self.pos - 1
+        found: tuple[I64, I64, F64] = distkernels.situation_outcomes(
+            self.mask, self.armed, self.up, self.start, self.usable, self.dist.solution.values,
+            c.kernel_tables, self.dist.layout.lane_base, pos, keep, roll, int(self.at_once),
+        )  # fmt: skip
+        return found
+
+    def entry(self, box: str) -> tuple[I64, I64, F64]:
+        """Scoring the roll showing in ``box``: one outcome for certain (the free throws still usable stay
+        unused)."""
+        from kniffel.solver import kernels
+
+        c = self.dist.compiled
+        placement = placements(c.rules, dict(self.sheet), self.roll, thrown_at_once=self.at_once)[box]
+        b = c.rules.box_index[box]
+        child, armed, up, crossed = kernels.entry(
+            kernels.scoring(c.kernel_tables), self.mask, self.armed, b, placement.points, self.up
+        )
+        gain = placement.total + (c.upper_bonus if crossed else 0)
+        lane = self.dist.lane(armed, self.free, child, up)
+        return np.array([lane]), np.array([gain]), np.array([1.0])
+
+    def mixture(self, lanes: I64, gains: I64, probs: F64) -> ScoreDistribution:
+        from kniffel.solver import distkernels
+
+        d = self.dist
+        low, pmf = distkernels.situation_distribution(
+            lanes, gains, probs, d.pmf, d.index[0], d.index[1], d.index[2]
+        )
+        return ScoreDistribution(int(low), pmf)
+
+
+__all__ = [
+    "DistributionTable",
+    "ScoreDistribution",
+    "banked_points",
+    "build_table",
+    "distribution_table",
+    "load_table",
+    "option_distributions",
+    "situation_distribution",
+    "state_distribution",
+]
