@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, settings
 
 from kniffel import Game, ScoreSheet, SeededDice, rules
 from kniffel.game import Action, Roll, Score, Strike
+from kniffel.planning.goals import PREPARE_ENV, prepare_tables
 from kniffel.rules import RuleSet
 
 # Property tests run a modest number of examples by default so the core suite stays within seconds;
@@ -126,15 +127,22 @@ def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     directory = tmp_path_factory.mktemp("solver-cache")
     before = os.environ.get("KNIFFEL_CACHE_DIR")
     os.environ["KNIFFEL_CACHE_DIR"] = str(directory)
+    # A hint in any game of two would otherwise start solving that rule set's win tables in the
+    # background (minutes of both cores); the tests of chances of winning solve theirs themselves.
+    prepare = os.environ.get(PREPARE_ENV)
+    os.environ[PREPARE_ENV] = "0"
     yield directory
-    if before is None:
-        del os.environ["KNIFFEL_CACHE_DIR"]
-    else:
-        os.environ["KNIFFEL_CACHE_DIR"] = before
+    for name, value in (("KNIFFEL_CACHE_DIR", before), (PREPARE_ENV, prepare)):
+        if value is None:
+            del os.environ[name]
+        else:
+            os.environ[name] = value
 
 
 ADVISED_RULES = ("kniffel",)
 """The rule sets whose hints and reviews the web tests ask a server for."""
+WIN_RULES = (("kniffel", {"strict": "on"}),)
+"""The rule sets whose chances of winning the web tests show (their win tables are solved in a moment)."""
 
 
 @pytest.fixture(scope="session")
@@ -155,4 +163,6 @@ def prepared_solver(solver_cache: Path) -> Path:
         start = Game(rules.get(rules_id), ["Ada"], dice=SeededDice(1))
         start.roll()
         assert advice.hints(start), f"no hints for {rules_id}"
+    for rules_id, options in WIN_RULES:
+        prepare_tables(rules.get(rules_id, options))
     return solver_cache

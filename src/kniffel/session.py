@@ -25,6 +25,7 @@ from kniffel.errors import GameError, GameFormatError
 from kniffel.game import DiceSource, Game, SecureDice, SeededDice
 from kniffel.i18n import LANGUAGES
 from kniffel.planning import Choice, is_exact, planner_for, win_chances
+from kniffel.planning.goals import prepare_in_background, tables_ready
 from kniffel.review import PlayerSummary
 from kniffel.rules import RuleSet
 
@@ -169,20 +170,32 @@ def plays_to_win(game: Game) -> bool:
     return len(game.players) > 1 and is_exact(game.rules)
 
 
-def hint_win_chances(game: Game, choices: Sequence[Choice]) -> list[float | None] | None:
+def _tables(game: Game, wait: bool) -> bool:
+    """Whether the win tables are there (after solving them, with ``wait``); without ``wait`` they are
+    prepared in the background for a later call."""
+    if wait or tables_ready(game.rules):
+        return True
+    prepare_in_background(game.rules)
+    return False
+
+
+def hint_win_chances(
+    game: Game, choices: Sequence[Choice], *, wait: bool = False
+) -> list[float | None] | None:
     """Beside hints in a game of several players: each listed choice's chance of finishing first
-    (:class:`kniffel.planning.WinPlanner`); None where chances cannot be told. The first call per rule
-    set may solve the target table (minutes)."""
-    if not plays_to_win(game) or game.is_over:
+    (:class:`kniffel.planning.WinPlanner`); None where chances cannot be told, and until the tables are
+    there (the first time for a rule set: solved in the background, minutes; ``wait`` waits)."""
+    if not plays_to_win(game) or game.is_over or not _tables(game, wait):
         return None
     wins = {c.action: c.value for c in planner_for(game.rules, "win").choices(game)}
     return [wins.get(c.action) for c in choices]
 
 
-def live_chances(game: Game) -> list[float] | None:
+def live_chances(game: Game, *, wait: bool = False) -> list[float] | None:
     """Every player's chance of finishing first, each playing for points from where they stand; None
-    where chances cannot be told (one player, rules the solver does not cover)."""
-    if not plays_to_win(game):
+    where chances cannot be told (one player, rules the solver does not cover) and until the tables are
+    there (see :func:`hint_win_chances`)."""
+    if not plays_to_win(game) or not _tables(game, wait):
         return None
     return win_chances(game)
 

@@ -492,3 +492,46 @@ def test_watchers_cannot_act_and_all_follow_the_rematch(browser: Browser, server
     assert link.inner_text() == "Watch the rematch"
     assert errors(watcher) == []
     assert errors(ada) == []
+
+
+def test_chances_of_winning_beside_the_players_and_through_the_game(
+    browser: Browser, server: ServerProcess
+) -> None:
+    """Strict Kniffel, whose win tables the session solved: a bar per player after every action, and the
+    review's chart of the chances through the game."""
+    body = {
+        "rules": "kniffel",
+        "options": {"strict": "on"},
+        "seats": [{"name": "Ada", "kind": "human"}, {"name": "Robo", "kind": "bot"}],
+    }
+    request = urllib.request.Request(
+        server.url + "/api/games", json.dumps(body).encode(), {"content-type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        game: dict[str, Any] = json.load(response)
+    ada = new_page(browser)
+    ada.goto(server.url + game["seats"][0]["url"])
+    ada.wait_for_selector("#chances:not([hidden])", timeout=FIRST_TIME)
+    chances = ada.locator("#chance-list li").evaluate_all(
+        "items => items.map((li) => Number(li.dataset.chance))"
+    )
+    assert len(chances) == 2
+    assert 1.0 <= sum(chances) <= 1.05  # a tie counts for both players
+    assert ada.locator("#chance-list [role='meter']").count() == 2
+    assert axe_violations(ada) == []
+    play_to_the_end(server, game["id"], game["seats"][0]["token"])
+    ada.wait_for_selector("body[data-over='1']")
+    # the bars follow the game to its end: the winner's chance is certain
+    ada.wait_for_function(
+        "() => document.body.dataset.chancesSeq === document.body.dataset.seq", timeout=FIRST_TIME
+    )
+    final = ada.locator("#chance-list li").evaluate_all(
+        "items => items.map((li) => Number(li.dataset.chance))"
+    )
+    assert sorted(final)[-1] == 1.0
+    ada.click("#review-button")
+    ada.wait_for_selector("#review-chart svg polyline", timeout=FIRST_TIME)
+    assert ada.locator("#review-chart polyline").count() == 2
+    assert "Chances of winning through the game" in ada.inner_text("#review-chart")
+    screenshot(ada, "table-chances-review")
+    assert errors(ada) == []

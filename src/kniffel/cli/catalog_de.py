@@ -347,6 +347,11 @@ UI: dict[str, str] = {
     "Value": "Wert",
     "Chance": "Chance",
     "Chances of winning after each round": "Gewinnchancen nach jeder Runde",
+    "Chances of winning join the hints once their tables are ready (the first time they are solved in "
+    "the background, in minutes; 'chances' waits for them).": (
+        "Gewinnchancen erscheinen bei den Tipps, sobald ihre Tabellen bereit sind (beim ersten Mal werden "
+        "sie im Hintergrund gelöst, in Minuten; 'chances' wartet auf sie)."
+    ),
     "Chances of winning, each playing for points from here:": (
         "Gewinnchancen, wenn jeder von hier an auf Punkte spielt:"
     ),

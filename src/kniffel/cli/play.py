@@ -54,6 +54,11 @@ every action as hints print it is understood too: "roll keep 3 3", "score 2:chan
   help, h, ?            this text
   quit, q               leave (the game is saved first when --save was given)"""
 
+PREPARING = (
+    "Chances of winning join the hints once their tables are ready (the first time they are solved in "
+    "the background, in minutes; 'chances' waits for them)."
+)
+
 PAD_HELP = """\
 Score pad (--pad): you throw real dice and type what they show.
   1 3 3 5 6             the dice now showing; those that were showing before count as kept
@@ -477,10 +482,7 @@ class Session(session.Session):
             raise CliError("hint N: N is at least 1")
         with self.console.status(self.t("Loading the solver's tables...")):
             choices, exact = hint_choices(self.game, count)
-        wins = None
-        if plays_to_win(self.game):
-            with self.console.status(self.t("Weighing the chances of winning (the first time: minutes)...")):
-                wins = hint_win_chances(self.game, choices)
+        wins = hint_win_chances(self.game, choices) if plays_to_win(self.game) else None
         self.say(self.t("Situation: {situation}", situation=self.game.situation()))
         if wins is None:
             self.say(self.t("Best options (value: expected points still to come):"))
@@ -488,6 +490,8 @@ class Session(session.Session):
             self.say(self.t("Best options (value: expected points still to come; chance of winning):"))
         for line in hint_lines(choices, self.settings.lang, wins):
             self.say(line)
+        if wins is None and plays_to_win(self.game) and not self.game.is_over:
+            self.say(self.t(PREPARING))
         if not exact:
             self.note_estimate()
 
@@ -495,7 +499,7 @@ class Session(session.Session):
         if not plays_to_win(self.game):
             raise CliError("chances of winning need several players and rules the exact solver covers")
         with self.console.status(self.t("Weighing the chances of winning (the first time: minutes)...")):
-            chances = live_chances(self.game)
+            chances = live_chances(self.game, wait=True)
         assert chances is not None
         self.say(self.t("Chances of winning, each playing for points from here:"))
         for name, chance in zip(self.game.players, chances, strict=True):

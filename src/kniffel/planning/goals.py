@@ -15,6 +15,9 @@
 
 from __future__ import annotations
 
+import json
+import logging
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -40,6 +43,7 @@ from kniffel.sheet import ScoreSheet
 from kniffel.solver.target import TargetAdvisor, target_table
 
 F64 = npt.NDArray[np.float64]
+log = logging.getLogger("kniffel.planning")
 
 _lock = threading.RLock()
 _targets: OrderedDict[tuple[object, ...], tuple[RuleSet, TargetAdvisor]] = OrderedDict()
@@ -61,6 +65,72 @@ def target_advisor_for(rules: RuleSet, directory: Path | None = None) -> TargetA
         while len(_targets) > MAX_TARGET_TABLES:
             _targets.popitem(last=False)
         return advisor
+
+
+_preparing: set[tuple[object, ...]] = set()
+
+
+def tables_ready(rules: RuleSet, directory: Path | None = None) -> bool:
+    """Whether the tables that win play reads (target probabilities, score distributions) can be had
+    without solving: in memory, or described on disk. Cheap: nothing is read but the descriptions."""
+    from kniffel.solver import cache
+    from kniffel.solver import distribution as dist
+    from kniffel.solver.target import KIND, default_limit
+
+    key = (*rules_key(rules), directory)
+    with _lock:
+        held = key in _targets
+    try:
+        compiled = advisor_for(rules, directory).compiled
+        described = [
+            cache.derived_path(rules, f"{KIND}-{default_limit(compiled)}", directory).with_suffix(".json")
+        ]
+        described.append(dist.table_paths(rules, directory)[2])
+        table_key = cache.table_key(rules)
+        for path in described[0 if not held else 1 :]:
+            meta = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(meta, dict) or meta.get("key") != table_key:
+                return False
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def prepare_tables(rules: RuleSet, directory: Path | None = None) -> None:
+    """Load or solve the tables win play reads (minutes the first time for a full rule set)."""
+    from kniffel.solver import distribution as dist
+
+    target_advisor_for(rules, directory)
+    dist.distribution_table(advisor_for(rules, directory).solution, directory=directory)
+
+
+PREPARE_ENV = "KNIFFEL_PREPARE_WIN_TABLES"
+"""Set to 0, nothing solves win tables in the background: chances of winning then show only for rule sets
+whose tables were solved before (``kniffel advise --goal target:T``, ``kniffel review --by-win``), as a
+server short of memory may want (a full rule set's tables take a gigabyte or two while solved)."""
+
+
+def prepare_in_background(rules: RuleSet, directory: Path | None = None) -> None:
+    """Start :func:`prepare_tables` on a thread of its own, once per rule set at a time, so that a front
+    end can go on and offer chances of winning once they are there (not with :data:`PREPARE_ENV` = 0)."""
+    if os.environ.get(PREPARE_ENV, "1").strip() == "0":
+        return
+    key = (*rules_key(rules), directory)
+    with _lock:
+        if key in _preparing:
+            return
+        _preparing.add(key)
+
+    def run() -> None:
+        try:
+            prepare_tables(rules, directory)
+        except Exception:  # a front end asks again later; a broken table is rebuilt then
+            log.exception("preparing the win tables of %s failed", rules.id)
+        finally:
+            with _lock:
+                _preparing.discard(key)
+
+    threading.Thread(target=run, name=f"kniffel-win-tables-{rules.id}", daemon=True).start()
 
 
 def scored(sheet: ScoreSheet) -> int:

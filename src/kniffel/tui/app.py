@@ -713,7 +713,7 @@ class KniffelApp(App[int]):
     def find_chances(self) -> None:
         moves = len(self.game.log)
         self.chances_at = moves
-        chances = live_chances(self.game)
+        chances = live_chances(self.game, wait=True)
         self.call_from_thread(self.show_chances, chances, moves)
 
     def show_chances(self, chances: list[float] | None, moves: int) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 
 from kniffel.game import Game, Score, Strike
 from kniffel.planning import Choice, is_exact, planner_for, win_chances
+from kniffel.planning.goals import prepare_in_background, tables_ready
 from kniffel.review import can_review_by_win
 from kniffel.review import review as review_game
 from kniffel.rules import RuleSet
@@ -85,22 +86,25 @@ MAX_CHANCES = 1024
 """Positions whose chances are kept: every client of a game asks after every action."""
 
 
-def chances(game: Game, key: tuple[str, int]) -> list[float] | None:
+def chances(game: Game, key: tuple[str, int]) -> dict[str, Any] | None:
     """Every player's chance of finishing first in the position ``key`` (game id, actions played), each
-    playing for points from there; ``None`` where chances cannot be told (one player, rules the solver
-    does not cover)."""
+    playing for points from there, as ``{"chances": [...]}``; ``{"preparing": true}`` while the tables are
+    solved in the background (the first time for a rule set); ``None`` where chances cannot be told (one
+    player, rules the solver does not cover)."""
     if not available(game.rules) or not plays_to_win(game):
         return None
     with _chances_lock:
         found = _chances.get(key)
-        if found is not None:
-            return found
-    found = [round(c, 4) for c in win_chances(game)]
-    with _chances_lock:
-        _chances[key] = found
-        while len(_chances) > MAX_CHANCES:
-            _chances.popitem(last=False)
-    return found
+    if found is None:
+        if not tables_ready(game.rules):
+            prepare_in_background(game.rules)
+            return {"preparing": True}
+        found = [round(c, 4) for c in win_chances(game)]
+        with _chances_lock:
+            _chances[key] = found
+            while len(_chances) > MAX_CHANCES:
+                _chances.popitem(last=False)
+    return {"chances": found}
 
 
 def review(game: Game) -> dict[str, Any] | None:
@@ -110,7 +114,9 @@ def review(game: Game) -> dict[str, Any] | None:
     ``chances`` holds every player's chance before the game and after each turn, for a chart."""
     if not available(game.rules):
         return None
-    by_win = can_review_by_win(game)
+    by_win = can_review_by_win(game) and tables_ready(game.rules)
+    if can_review_by_win(game) and not by_win:
+        prepare_in_background(game.rules)  # the next review grades by win chance too
     result = review_game(game, by_win=by_win)
     decisions = []
     for d in result.decisions:

@@ -253,7 +253,7 @@ def create_app(
         result = await service.advise(lambda: advice.chances(game, (game_id, seq)))
         if result is None:
             raise WebError("no_advice", "no chances of winning for this table")
-        return {"seq": seq, "chances": result}
+        return {"seq": seq, **result}
 
     @app.websocket("/ws/{game_id}")
     async def play(websocket: WebSocket, game_id: str) -> None:

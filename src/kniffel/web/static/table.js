@@ -812,6 +812,12 @@ async function askChances() {
     chancesAsked = -1;
     return;
   }
+  if (body.preparing) {
+    // the server solves the tables the first time: ask again in a while
+    chancesAsked = -1;
+    setTimeout(() => state && askChances(), 5000);
+    return;
+  }
   if (!state || body.seq !== state.seq) return;
   renderChances(body.chances);
 }
