@@ -291,3 +291,34 @@ def test_every_word_of_the_game_has_a_german_translation() -> None:
     words |= {binding.description for binding in bindings if isinstance(binding, Binding)}
     assert len(words) > 50
     assert sorted(words - set(CATALOG)) == []
+
+
+async def test_chances_of_winning_follow_the_game_and_join_the_hints() -> None:
+    """Two players of strict Kniffel (its win tables solve in a moment): w shows every player's chance
+    of winning, weighed again after each action; hints give each option's chance."""
+    from kniffel.planning.goals import prepare_tables
+
+    strict = get_rules("kniffel", {"strict": "on"})
+    prepare_tables(strict)
+    settings = Settings(seed=3)
+    app = KniffelApp(Session.new(strict, ["Ada", "Bob"], settings), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("w")
+        await finish_work(app, pilot)
+        assert re.search(r"Chances of winning: Ada \d+% · Bob \d+%", status(app))
+        before = app.chances
+        await pilot.press("space")
+        await finish_work(app, pilot)
+        assert app.chances is not None
+        assert app.chances != before
+        await pilot.press("h")
+        await finish_work(app, pilot)
+        text = [line.text for line in app.query_one("#hints", RichLog).lines]
+        assert text[0] == "Options (points to come, win chance)"
+        assert all(line.endswith("%") for line in text[1:])
+        await pilot.press("w")
+        assert "Chances of winning" not in status(app)
+    solo = make_app()
+    async with solo.run_test(size=(80, 24)) as pilot:
+        await pilot.press("w")
+        assert "chances of winning need several players" in news(solo)

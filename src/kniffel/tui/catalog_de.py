@@ -17,6 +17,9 @@ CATALOG: dict[str, str] = {
     "Chances": "Chancen",
     "Chances of winning: weighing...": "Gewinnchancen: werden abgewogen...",
     "Chances of winning: {shares}": "Gewinnchancen: {shares}",
+    "chances of winning need several players and rules the exact solver covers": (
+        "Gewinnchancen brauchen mehrere Spieler und Regeln, die der exakte Löser abdeckt"
+    ),
     "Options (points to come, win chance)": "Möglichkeiten (kommende Punkte, Gewinnchance)",
     "Save": "Sichern",
     "Quit": "Ende",
