@@ -7,6 +7,7 @@ from collections.abc import Callable
 from functools import cache
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from kniffel.keeps import keep_lattice
@@ -117,20 +118,20 @@ def test_playing_for_the_target_beats_playing_for_points() -> None:
         assert advisor.probability({}, needed) >= at_least - 2e-6
 
 
-def _expected_score_play_distribution(game: RuleSet) -> np.ndarray:  # type: ignore[type-arg]
+def _expected_score_play_distribution(game: RuleSet) -> npt.NDArray[np.float64]:
     """The final-score distribution of expected-score play from the empty sheet, by following the
     advisor's best option through every throw (an independent check of the table's optimality)."""
     advisor = Advisor(solve(game))
     upper = {box.id for box in game.boxes if box.section is Section.UPPER}
     size = 1000
 
-    def shift(pmf: np.ndarray, by: int) -> np.ndarray:  # type: ignore[type-arg]
+    def shift(pmf: npt.NDArray[np.float64], by: int) -> npt.NDArray[np.float64]:
         out = np.zeros(size)
         out[by:] = pmf[: size - by]
         return out
 
     @cache
-    def turn(filled: Sheet) -> np.ndarray:  # type: ignore[type-arg]
+    def turn(filled: Sheet) -> npt.NDArray[np.float64]:
         if len(filled) == len(game.boxes):
             done = np.zeros(size)
             done[0] = 1.0
@@ -140,7 +141,7 @@ def _expected_score_play_distribution(game: RuleSet) -> np.ndarray:  # type: ign
         )
 
     @cache
-    def decide(filled: Sheet, roll: tuple[int, ...], left: int) -> np.ndarray:  # type: ignore[type-arg]
+    def decide(filled: Sheet, roll: tuple[int, ...], left: int) -> npt.NDArray[np.float64]:
         sheet = dict(filled)
         best = advisor.options(sheet, roll, left)[0]
         if best.box is not None:

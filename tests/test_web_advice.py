@@ -65,8 +65,10 @@ def test_a_review_prices_every_decision_of_the_game() -> None:
     game = Game(rules.get("kniffel"), ["Ada"], dice=SeededDice(9))
     while not game.is_over:
         game.apply(fallback_move(game))
-    decisions = advice.review(game)
-    assert decisions is not None
+    reviewed = advice.review(game)
+    assert reviewed is not None
+    assert reviewed["chances"] is None  # one player: no chances of winning
+    decisions = reviewed["decisions"]
     # The plain bot throws once and scores: one decision (the score) per turn.
     assert len(decisions) == game.rules.turns
     assert all(d["loss"] >= 0 for d in decisions)

@@ -11,6 +11,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from kniffel.game import Action, Game, Score, Strike
 from kniffel.planning.interface import Choice, best_first
@@ -74,6 +75,15 @@ class ColumnPosition:
     so they are not left any more); None for rules without free throws."""
     free_throws_used: int
 
+    @property
+    def turn(self) -> dict[str, Any]:
+        """The keyword arguments an advisor's ``options`` takes for the state of the turn."""
+        return {
+            "thrown_at_once": self.thrown_at_once,
+            "free_throws_left": self.free_throws_left,
+            "free_throws_used": self.free_throws_used,
+        }
+
 
 def column_position(game: Game) -> ColumnPosition | None:
     """The position of the player to move; None before the turn's first throw and when the game is
@@ -120,14 +130,7 @@ class ExactPlanner:
         at = column_position(game)
         if at is None:
             return []
-        options = self.advisor.options(
-            at.entries,
-            at.dice,
-            at.rolls_left,
-            thrown_at_once=at.thrown_at_once,
-            free_throws_left=at.free_throws_left,
-            free_throws_used=at.free_throws_used,
-        )
+        options = self.advisor.options(at.entries, at.dice, at.rolls_left, **at.turn)
         return legal_choices(
             game,
             {o.action: o.value for o in options},

@@ -156,15 +156,7 @@ class TargetPlanner:
         if at is None:
             return []
         needed = self.target - scored(game.sheet)
-        options = self.advisor.options(
-            at.entries,
-            at.dice,
-            at.rolls_left,
-            needed,
-            thrown_at_once=at.thrown_at_once,
-            free_throws_left=at.free_throws_left,
-            free_throws_used=at.free_throws_used,
-        )
+        options = self.advisor.options(at.entries, at.dice, at.rolls_left, needed, **at.turn)
         return legal_choices(
             game,
             {o.action: o.value for o in options},
@@ -219,14 +211,7 @@ def final_scores(game: Game, player: int, directory: Path | None = None) -> Fina
         at = column_position(game)
         assert at is not None
         found = distribution.situation_distribution(
-            solution,
-            at.entries,
-            at.dice,
-            at.rolls_left,
-            thrown_at_once=at.thrown_at_once,
-            free_throws_left=at.free_throws_left,
-            free_throws_used=at.free_throws_used,
-            extra_bonus=extra,
+            solution, at.entries, at.dice, at.rolls_left, **at.turn, extra_bonus=extra
         )
     else:
         left = free_throws_arg(rules, sheet.free_throws_left(column))
@@ -285,16 +270,7 @@ class WinPlanner:
         # I win when my final score is at least the others' best: P(win) = sum over their best s of
         # P(best = s) * P(I make at least s - what I have)
         first = others.first - scored(game.sheet)
-        options = self.targets.option_values(
-            at.entries,
-            at.dice,
-            at.rolls_left,
-            first,
-            others.pmf,
-            thrown_at_once=at.thrown_at_once,
-            free_throws_left=at.free_throws_left,
-            free_throws_used=at.free_throws_used,
-        )
+        options = self.targets.option_values(at.entries, at.dice, at.rolls_left, first, others.pmf, **at.turn)
         return legal_choices(
             game,
             {o.action: o.value for o in options},

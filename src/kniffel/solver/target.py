@@ -104,7 +104,7 @@ def layout(c: Compiled, limit: int) -> Layout:
 
 def _items(c: Compiled, level: I64) -> I64:
     """The rows ``(mask, armed, up)`` of one level that the DP computes (free-throw levels together)."""
-    items = []
+    items: list[tuple[int, int, int]] = []
     for mask in level.tolist():
         lo, hi = (
             (0, 1) if mask & c.upper_mask == c.upper_mask else (int(c.lanes[mask, 0]), int(c.lanes[mask, 1]))
