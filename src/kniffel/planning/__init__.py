@@ -71,6 +71,11 @@ def planner_for(
         found = _planners.get(key)
         if found is not None and (found[0] is rules or found[0] == rules):
             _planners.move_to_end(key)
+            if kind == "optimal":
+                # the planner it stands for ages with it, so that both names keep giving one planner
+                for concrete in ("exact", "column"):
+                    if (concrete, *key[1:]) in _planners:
+                        _planners.move_to_end((concrete, *key[1:]))
             return found[1]
         planner: Planner
         if kind == "optimal":
