@@ -168,7 +168,7 @@ def test_every_situation_of_a_game_has_the_advisors_mean(name: str) -> None:
     ruleset = RULE_SETS[name]
     solution = table(ruleset)
     advisor = Advisor(solution)
-    after = 4
+    after = 6
     records, _ = trace(solution, 5)
     rest = build_table(solution, within={r.box: r.points for r in records[:after]})
     checked = 0
@@ -242,10 +242,11 @@ def test_the_cached_table_is_checked_and_rebuilt_when_damaged(tmp_path: Path) ->
     solution = table(rules.get("kniffel", {"strict": "on"}))
     built = distribution_table(solution, directory=tmp_path)
     assert built.seconds > 0
+    original = np.array(built.pmf)  # the returned table maps the file this test damages
     loaded = load_table(solution, tmp_path)
     assert loaded is not None
     assert loaded.seconds == 0
-    assert np.array_equal(np.asarray(loaded.pmf), np.asarray(built.pmf))
+    assert np.array_equal(np.asarray(loaded.pmf), original)
     assert np.array_equal(loaded.index, built.index)
     probabilities, index, meta = table_paths(solution.rules, tmp_path)
     raw = bytearray(probabilities.read_bytes())
@@ -254,7 +255,7 @@ def test_the_cached_table_is_checked_and_rebuilt_when_damaged(tmp_path: Path) ->
     assert load_table(solution, tmp_path) is None
     rebuilt = distribution_table(solution, directory=tmp_path)
     assert rebuilt.seconds > 0
-    assert np.array_equal(np.asarray(rebuilt.pmf), np.asarray(built.pmf))
+    assert np.array_equal(np.asarray(rebuilt.pmf), original)
     index.write_bytes(index.read_bytes()[:-8])
     assert load_table(solution, tmp_path) is None
     meta.unlink()
@@ -297,6 +298,7 @@ def test_solve_distribution_prints_tables_and_plots(tmp_path: Path) -> None:
     assert plot.read_bytes().startswith(b"\x89PNG")
     german = invoke(*STRICT, "--lang", "de")
     assert german.exit_code == 0, german.output
+    assert "Standardabweichung" in german.stdout
     assert "Chance, eine Punktzahl zu erreichen" in german.stdout
 
 
