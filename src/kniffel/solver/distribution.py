@@ -339,7 +339,7 @@ def _level(solution: Solution, layout: LaneLayout, masks: I64, n: int, children:
             new_first, new_length, TAIL,
         )  # fmt: skip
         kept = int(distkernels.compact(out, at, new_length))
-        parts.append(out[:kept].copy())
+        parts.append(out[:kept])  # copied once, when the level's parts are joined
         offset[lo_lane:hi_lane] = at + stored
         first[lo_lane:hi_lane] = new_first
         length[lo_lane:hi_lane] = new_length
