@@ -529,6 +529,24 @@ UI: dict[str, str] = {
         "a Yahtzee as being a valid Full House')"
     ),
     "English": "Englisch",
+    # --- solve --distribution ---
+    "Also the exact distribution of the final score: percentiles and the chance of reaching each score (a table of every state, built once, then cached).": (
+        "Auch die exakte Verteilung der Endpunktzahl: Perzentile und die Chance, jede Punktzahl zu erreichen "
+        "(eine Tabelle aller Stände, einmal berechnet, dann gespeichert)."
+    ),
+    "Draw the distribution to FILE (.png, .svg, .pdf; implies --distribution).": (
+        "Die Verteilung in DATEI zeichnen (.png, .svg, .pdf; schließt --distribution ein)."
+    ),
+    "Score distributions of {rules} (once, then cached)": "Punkteverteilungen von {rules} (einmal, dann gespeichert)",
+    "{what}: expected score {score}, standard deviation {std} (exact, optimal play)": (
+        "{what}: erwartete Punktzahl {score}, Standardabweichung {std} (exakt, optimales Spiel)"
+    ),
+    "Final score under optimal play: percentiles": "Endpunktzahl bei optimalem Spiel: Perzentile",
+    "Chance of reaching a score": "Chance, eine Punktzahl zu erreichen",
+    "{what}: final score under optimal play": "{what}: Endpunktzahl bei optimalem Spiel",
+    "final score": "Endpunktzahl",
+    "probability": "Wahrscheinlichkeit",
+    "chance of at least this score": "Chance auf mindestens diese Punktzahl",
 }
 
 ERRORS: dict[str, str] = {

@@ -60,7 +60,7 @@ def percentiles_table(dist: ScoreDistribution, lang: str) -> Table:
 
 
 def reach_table(dist: ScoreDistribution, lang: str) -> Table:
-    table = Table(title=translate(lang, "Chance of reaching a score"), header_style="bold")
+    table = Table(title=translate(lang, "Chance of reaching a score"), header_style="bold", min_width=40)
     table.add_column(translate(lang, "Score"), justify="right")
     table.add_column("P(≥)", justify="right")
     for t in thresholds(dist):

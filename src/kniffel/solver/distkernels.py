@@ -43,7 +43,8 @@ def turn_tables(
     use and ``start`` left after them: ``sv[k, at_once, roll, lane]`` (scoring values at local level
     ``k``), ``strike_box[k, lane]``, ``choice[k, at_once, roll, lane]`` (the entry each is the best of)
     and ``table[pos - 1, keep, lane]`` (the value of holding a keep when the throw leaves ``pos - 1``
-    throws)."""
+    throws). :func:`kniffel.solver.playkernels.play_bundle` sets up the same tables inline (counting
+    levels from 0 rather than ``start``); it could call this instead."""
     n_s, n_rolls, _ = t.nonzero.shape
     width = 0
     for i in range(segments.shape[0]):

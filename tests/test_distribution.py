@@ -1,0 +1,316 @@
+"""Exact final-score distributions under optimal play: they sum to 1, their means are the solver's values
+(at the start, between turns and partway through a turn, for every option), they agree with simulations
+of the same policy, the table survives the cache, and ``kniffel solve --distribution`` reports them."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from kniffel import rules
+from kniffel.dice import sorted_rolls
+from kniffel.errors import KniffelError, SituationError
+from kniffel.rules import RuleSet, single_column
+from kniffel.simulate import simulate
+from kniffel.solver import Advisor, Solution, table
+from kniffel.solver.distribution import (
+    DistributionTable,
+    ScoreDistribution,
+    banked_points,
+    build_table,
+    distribution_table,
+    load_table,
+    option_distributions,
+    situation_distribution,
+    state_distribution,
+    table_paths,
+)
+from kniffel.solver.play import trace
+
+pytestmark = pytest.mark.usefixtures("solver_cache")
+
+EXACT = 1e-9
+"""How close a distribution's mean is to the solver's value (and its total to 1)."""
+
+
+def column(rules_id: str, **options: str) -> RuleSet:
+    ruleset = rules.get(rules_id, options)
+    return single_column(ruleset, 0) if ruleset.multi_column else ruleset
+
+
+# --- one distribution ------------------------------------------------------------------------------------
+
+
+def two_dice() -> ScoreDistribution:
+    ways = np.array([1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1], dtype=np.float64)
+    return ScoreDistribution(2, ways / 36)
+
+
+def test_a_distribution_answers_from_its_probabilities() -> None:
+    dist = two_dice()
+    assert dist.mean == pytest.approx(7)
+    assert dist.std == pytest.approx(math.sqrt(35 / 6))
+    assert (dist.low, dist.high) == (2, 12)
+    assert dist.at_least(7) == pytest.approx(21 / 36)
+    assert dist.at_least(12) == pytest.approx(1 / 36)
+    assert (dist.at_least(-3), dist.at_least(2), dist.at_least(13)) == (1.0, 1.0, 0.0)
+    assert dist.survival[0] == pytest.approx(1)
+    assert [dist.percentile(q) for q in (0, 50, 100)] == [2, 7, 12]
+    assert dist.percentile(100 * 6 / 36) == 4  # exactly the cumulative probability of 4: no rounding up
+    assert dist.shifted(10).at_least(17) == dist.at_least(7)
+    data = dist.to_json()
+    assert data["low"] == 2
+    assert data["percentiles"]["50"] == 7
+    assert sum(data["probabilities"]) == pytest.approx(1)
+    with pytest.raises(ValueError, match="percentile"):
+        dist.percentile(101)
+
+
+# --- tables ----------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def yahtzee() -> DistributionTable:
+    """The whole Yahtzee table, in memory: the cache is tested with a smaller table, and this one would
+    leave 2 GB in the session's cache directory."""
+    return build_table(table(rules.get("yahtzee")))
+
+
+@pytest.fixture(scope="module")
+def strict() -> DistributionTable:
+    """Kniffel filled top-down: few sheets, so its whole table is small."""
+    return distribution_table(rules.get("kniffel", {"strict": "on"}))
+
+
+def test_the_start_of_a_game_sums_to_one_with_the_solvers_mean(
+    yahtzee: DistributionTable, strict: DistributionTable
+) -> None:
+    for dist in (yahtzee, strict):
+        start = state_distribution(dist, {})
+        assert start.total == pytest.approx(1, abs=EXACT)
+        assert start.mean == pytest.approx(dist.solution.expected_score, abs=EXACT)
+        assert (start.probabilities >= 0).all()
+        assert start.percentile(1) < start.percentile(50) < start.percentile(99)
+
+
+def thresholds(dist: ScoreDistribution) -> list[int]:
+    qs = (0.5, 1, 5, 10, 25, 40, 50, 60, 75, 90, 95, 99, 99.5)
+    return sorted({dist.percentile(q) for q in qs})
+
+
+@pytest.mark.parametrize("which", ["yahtzee", "strict"])
+def test_a_million_simulated_games_agree_with_the_distribution(
+    which: str, request: pytest.FixtureRequest
+) -> None:
+    dist: DistributionTable = request.getfixturevalue(which)
+    exact = state_distribution(dist, {})
+    games = 1_000_000
+    scores = simulate(dist.rules, games=games, seed=11).scores
+    points = thresholds(exact)
+    assert len(points) >= 10
+    for t in points:
+        p = exact.at_least(t)
+        assert 0 < p < 1
+        seen = float((scores >= t).mean())
+        standard_error = math.sqrt(p * (1 - p) / games)
+        assert abs(seen - p) <= 4 * standard_error, (t, p, seen, standard_error)
+
+
+# --- states and situations along optimal games -----------------------------------------------------------
+
+RULE_SETS = {
+    "yahtzee": column("yahtzee"),
+    "kniffel": column("kniffel"),
+    "yatzy": column("yatzy"),
+    "kniffel sharp": column("kniffel", sharp="on"),
+    "kniffel strict": column("kniffel", strict="on"),
+    "knoeffel column": column("knoeffel"),
+}
+
+
+def situations(solution: Solution, seed: int, after: int) -> Iterator[dict[str, Any]]:
+    """The situations of an optimal game from turn ``after`` on: each turn's start (without dice) and each
+    throw (with dice), with the extra bonuses and free throws as they stood."""
+    ruleset = solution.rules
+    records, _ = trace(solution, seed)
+    sheet: dict[str, int] = {}
+    extra = 0
+    free = ruleset.free_throws
+    for turn, record in enumerate(records):
+        if turn >= after:
+            yield {"sheet": dict(sheet), "extra_bonus": extra, "free_throws_left": free}
+            for i, throw in enumerate(record.throws):
+                used = max(0, i + 1 - ruleset.rolls)
+                yield {
+                    "sheet": dict(sheet),
+                    "extra_bonus": extra,
+                    "dice": throw.dice,
+                    "rolls_left": max(0, ruleset.rolls - 1 - i),
+                    "thrown_at_once": not throw.keep,
+                    "free_throws_left": free - used,
+                    "free_throws_used": used,
+                }
+        sheet[record.box] = record.points
+        extra += record.extra
+        free -= max(0, len(record.throws) - ruleset.rolls)
+
+
+@pytest.mark.parametrize("name", list(RULE_SETS))
+def test_every_situation_of_a_game_has_the_advisors_mean(name: str) -> None:
+    ruleset = RULE_SETS[name]
+    solution = table(ruleset)
+    advisor = Advisor(solution)
+    after = 6
+    records, _ = trace(solution, 5)
+    rest = build_table(solution, within={r.box: r.points for r in records[:after]})
+    checked = 0
+    for s in situations(solution, 5, after):
+        free = s["free_throws_left"] if ruleset.free_throws else None
+        banked = banked_points(ruleset, s["sheet"], s["extra_bonus"])
+        if "dice" not in s:
+            dist = state_distribution(rest, s["sheet"], free, extra_bonus=s["extra_bonus"])
+            assert dist.total == pytest.approx(1, abs=EXACT)
+            assert dist.mean == pytest.approx(banked + advisor.value(s["sheet"], free), abs=EXACT)
+            continue
+        how = {
+            "thrown_at_once": s["thrown_at_once"],
+            "free_throws_left": free,
+            "free_throws_used": s["free_throws_used"],
+        }
+        options = option_distributions(
+            rest, s["sheet"], s["dice"], s["rolls_left"], extra_bonus=s["extra_bonus"], **how
+        )
+        for option, dist in options:
+            assert dist.total == pytest.approx(1, abs=EXACT), option
+            assert dist.mean == pytest.approx(banked + option.value, abs=EXACT), option
+        now = situation_distribution(
+            rest, s["sheet"], s["dice"], s["rolls_left"], extra_bonus=s["extra_bonus"], **how
+        )
+        assert now.mean == pytest.approx(options[0][1].mean, abs=EXACT)
+        checked += 1
+    assert checked >= 2 * (len(ruleset.boxes) - after)
+
+
+@pytest.mark.parametrize("name", ["yahtzee", "kniffel sharp"])
+def test_a_turn_is_the_mixture_of_its_first_rolls(name: str) -> None:
+    """Between turns, a state's stored distribution equals the first rolls' distributions (each a turn
+    pushed through the policy from that roll) weighted by their probabilities."""
+    ruleset = RULE_SETS[name]
+    solution = table(ruleset)
+    records, _ = trace(solution, 2)
+    sheet = {r.box: r.points for r in records[:6]}
+    rest = build_table(solution, within=sheet)
+    whole = state_distribution(rest, sheet)
+    mixed = np.zeros(len(whole.probabilities) + 2000)
+    low = whole.low - 1000
+    rolls = sorted_rolls(ruleset.dice)
+    probabilities = Advisor(solution)._keeps.roll_probs
+    for roll, p in zip(rolls, probabilities, strict=True):
+        dist = situation_distribution(rest, sheet, roll, ruleset.rolls - 1, thrown_at_once=True)
+        at = dist.low - low
+        mixed[at : at + len(dist.probabilities)] += p * dist.probabilities
+    at = whole.low - low
+    assert np.allclose(mixed[at : at + len(whole.probabilities)], whole.probabilities, rtol=0, atol=1e-13)
+    assert mixed.sum() == pytest.approx(1, abs=EXACT)
+
+
+def test_impossible_questions_are_refused_clearly(strict: DistributionTable) -> None:
+    with pytest.raises(KniffelError, match="no box"):
+        state_distribution(strict, {"sevens": 3})
+    with pytest.raises(SituationError, match="cannot fill these boxes in this order"):
+        state_distribution(strict, {"chance": 20})
+    with pytest.raises(SituationError, match="rolls left"):
+        situation_distribution(strict, {}, [1, 2, 3, 4, 5], 7)
+    solution = table(RULE_SETS["yahtzee"])
+    rest = build_table(solution, within={"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15})
+    with pytest.raises(SituationError, match="covers only sheets with"):
+        state_distribution(rest, {"ones": 3})
+
+
+# --- the cache ---------------------------------------------------------------------------------------------
+
+
+def test_the_cached_table_is_checked_and_rebuilt_when_damaged(tmp_path: Path) -> None:
+    solution = table(rules.get("kniffel", {"strict": "on"}))
+    built = distribution_table(solution, directory=tmp_path)
+    assert built.seconds > 0
+    original = np.array(built.pmf)  # the returned table maps the file this test damages
+    loaded = load_table(solution, tmp_path)
+    assert loaded is not None
+    assert loaded.seconds == 0
+    assert np.array_equal(np.asarray(loaded.pmf), original)
+    assert np.array_equal(loaded.index, built.index)
+    probabilities, index, meta = table_paths(solution.rules, tmp_path)
+    raw = bytearray(probabilities.read_bytes())
+    raw[len(raw) // 2] ^= 0xFF
+    probabilities.write_bytes(bytes(raw))
+    assert load_table(solution, tmp_path) is None
+    rebuilt = distribution_table(solution, directory=tmp_path)
+    assert rebuilt.seconds > 0
+    assert np.array_equal(np.asarray(rebuilt.pmf), original)
+    index.write_bytes(index.read_bytes()[:-8])
+    assert load_table(solution, tmp_path) is None
+    meta.unlink()
+    assert load_table(solution, tmp_path) is None
+
+
+# --- kniffel solve --distribution --------------------------------------------------------------------------
+
+STRICT = ["solve", "--rules", "kniffel", "--option", "strict=on", "--distribution"]
+
+
+def invoke(*args: str) -> Any:
+    from kniffel.cli import app
+
+    return CliRunner().invoke(app, list(args))
+
+
+def test_solve_distribution_json_has_every_probability(strict: DistributionTable) -> None:
+    result = invoke(*STRICT, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    dist = data["distribution"]
+    assert sum(dist["probabilities"]) == pytest.approx(1, abs=EXACT)
+    scores = np.arange(dist["low"], dist["high"] + 1)
+    assert float(np.dot(scores, dist["probabilities"])) == pytest.approx(data["expected_score"], abs=EXACT)
+    assert dist["mean"] == pytest.approx(data["expected_score"], abs=EXACT)
+    assert dist["probabilities"] == state_distribution(strict, {}).probabilities.tolist()
+    reach = [(int(t), p) for t, p in dist["at_least"].items()]
+    assert len(reach) >= 8
+    assert all(a[1] >= b[1] for a, b in itertools.pairwise(reach))
+    assert list(dist["percentiles"]) == ["1", "5", "10", "25", "50", "75", "90", "95", "99"]
+
+
+def test_solve_distribution_prints_tables_and_plots(tmp_path: Path) -> None:
+    plot = tmp_path / "scores.png"
+    result = invoke(*STRICT, "--plot", str(plot))
+    assert result.exit_code == 0, result.output
+    assert "standard deviation" in result.stdout
+    assert "P(≥)" in result.stdout
+    assert plot.read_bytes().startswith(b"\x89PNG")
+    german = invoke(*STRICT, "--lang", "de")
+    assert german.exit_code == 0, german.output
+    assert "Standardabweichung" in german.stdout
+    assert "Chance, eine Punktzahl zu erreichen" in german.stdout
+
+
+def test_solve_distribution_refuses_a_plot_it_cannot_draw(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result = invoke(*STRICT, "--plot", str(tmp_path / "scores.txt"))
+    assert result.exit_code == 2
+    assert ".png" in result.output
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    result = invoke(*STRICT, "--plot", str(tmp_path / "scores.png"))
+    assert result.exit_code == 2
+    assert "needs matplotlib" in result.output
+    assert not (tmp_path / "scores.png").exists()
