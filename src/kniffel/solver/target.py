@@ -250,12 +250,12 @@ class TargetAdvisor:
     def limit(self) -> int:
         return self.table.limit
 
-    def scored(self, filled: Mapping[str, int]) -> int:
-        """The points of a sheet so far: its boxes and the upper bonus once earned (extra bonuses are
-        not in ``filled``: add them)."""
-        c = self.compiled
-        upper = sum(int(p) for key, p in filled.items() if key in self._upper)
-        return sum(int(p) for p in filled.values()) + (c.upper_bonus if upper >= c.threshold else 0)
+    def scored(self, filled: Mapping[str, int], extra_bonus: int = 0) -> int:
+        """The points of a sheet so far: its boxes, the upper bonus once earned and the extra bonuses
+        (not in ``filled``: give them)."""
+        from kniffel.solver.distribution import banked_points
+
+        return banked_points(self.rules, filled, extra_bonus)
 
     def fold(self, state: State, first: int, weights: F64) -> tuple[int, F64]:
         """The targets of ``weights`` that the table answers from ``state``: past the limit, a state that
