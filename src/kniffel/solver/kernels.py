@@ -9,6 +9,11 @@ threads, contended. The rule set's tables come as one :class:`~kniffel.solver.co
 (``t``), passed to the kernels that do a bundle's worth of work per call; the small helpers called in
 their loops take the numbers they need as a :class:`Scoring` and the arrays they read.
 
+``score_values``, ``sweep`` and ``solve_bundle`` are inlined into their callers rather than compiled on
+their own: numba links a compiled callee into every caller and optimises it again there, so each level
+of calls made the first run (which compiles everything the DP needs) a few seconds longer. The small
+helpers stay separate: inlining those as well made it longer still.
+
 A *segment* is one state's run of lanes: a row ``(mask, armed, lo, nl)`` of a ``segments`` array is state
 ``mask`` / ``armed`` at the upper scores ``lo .. lo + nl - 1``, and the segments' lanes follow each other.
 """
@@ -18,7 +23,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from kniffel.solver.compile import KernelTables
 
@@ -242,7 +247,14 @@ def joker_applies(n: Scoring, mask: int) -> bool:  # pragma: no cover
     return n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
+def _zero(a: Any) -> Any:  # pragma: no cover
+    """0, typed as a run-time integer: numba types a variable that starts as a literal ``0`` both as the
+    literal and as an integer, and compiles every kernel it is passed to once for each."""
+    return a.shape[0] - a.shape[0]
+
+
+@njit(cache=True, nogil=True, inline="always")
 def score_values(
     segments: Any,
     free: int,
@@ -262,7 +274,7 @@ def score_values(
     entry_values(segments, free, values, n, t.allowed, t.pair_box, t.pair_pts, rows, strike_box)
     best_entries(rows, t.nonzero, out, choice)
     n_s, n_rolls, _ = out.shape
-    off = 0
+    off = _zero(segments)
     for i in range(segments.shape[0]):
         mask, armed, lo, nl = segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3]
         if joker_applies(n, mask):
@@ -335,7 +347,7 @@ def keep_max(ev: Any, width: int, parent: Any, first_roll: int) -> None:  # prag
             ev[k, lane] = acc[lane]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def sweep(sv: Any, free: int, positions: int, t: KernelTables, table: Any) -> None:  # pragma: no cover
     """The keep values of a turn with ``free`` free throws left, from ``sv[f, at_once, roll, lane]``
     (:func:`score_values` with ``f`` free throws left after the turn). Position ``q`` is a throw that leaves
@@ -401,7 +413,7 @@ def mask_lanes(mask: int, n: Scoring, lanes: Any) -> tuple[int, int, int]:  # pr
     return lo, nl, na
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def solve_bundle(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: no cover
     """Fill ``values[aux, mask, :]``, the expected points to come from the start of a turn, for every mask
     of ``masks``, every armed / free-throw variant and every upper score the mask can have. Only the
@@ -410,7 +422,7 @@ def solve_bundle(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: n
     every upper score is). The masks' lanes (armed variants included) share one keep lattice."""
     n = scoring(t)
     n_s, n_rolls, _ = t.nonzero.shape
-    width = 0
+    width = _zero(masks)
     n_seg = 0
     for i in range(masks.shape[0]):
         _, nl, na = mask_lanes(masks[i], n, t.lanes)
@@ -452,7 +464,7 @@ def solve_bundle(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: n
             off += na * nl
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def bundles(masks: Any, t: KernelTables) -> Any:  # pragma: no cover
     """Where each bundle of at least :data:`BUNDLE` lanes starts in ``masks`` (and, last, the end)."""
     n = scoring(t)
@@ -470,10 +482,12 @@ def bundles(masks: Any, t: KernelTables) -> Any:  # pragma: no cover
     return starts[: count + 1]
 
 
-@njit(cache=True, parallel=True)
-def solve_level(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: no cover
-    """Every mask of one level (same number of filled boxes), in bundles of :data:`BUNDLE` lanes or more,
-    in parallel."""
+@njit(cache=True, nogil=True)
+def solve_masks(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: no cover
+    """Every mask of ``masks`` (part of one level: same number of filled boxes), in bundles of
+    :data:`BUNDLE` lanes or more. The caller runs disjoint parts of a level in threads (the GIL is
+    released here): a ``parallel=True`` kernel would do the same, but compiling numba's parallel loop
+    took longer than all the other kernels together on a first run."""
     starts = bundles(masks, t)
-    for b in prange(starts.shape[0] - 1):
+    for b in range(starts.shape[0] - 1):
         solve_bundle(masks[starts[b] : starts[b + 1]], values, t)
