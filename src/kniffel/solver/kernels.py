@@ -350,8 +350,19 @@ def keep_max(ev: Any, width: int, parent: Any, first_roll: int) -> None:  # prag
 @njit(cache=True, nogil=True, inline="always")
 def sweep(sv: Any, free: int, positions: int, t: KernelTables, table: Any) -> None:  # pragma: no cover
     """The keep values of a turn with ``free`` free throws left, from ``sv[f, at_once, roll, lane]``
-    (:func:`score_values` with ``f`` free throws left after the turn). Position ``q`` is a throw that leaves
-    ``q`` throws, free ones included: the turn's first throw leaves ``usable + rolls - 1``. The sweep goes
+    (:func:`score_values` with ``f`` free throws left after the turn): :func:`sweep_from` with as many of
+    them usable as a turn allows."""
+    sweep_from(sv, free, min(t.per_turn, free), positions, t, table)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def sweep_from(
+    sv: Any, free: int, usable: int, positions: int, t: KernelTables, table: Any
+) -> None:  # pragma: no cover
+    """The keep values of a turn with ``free`` free throws left of which ``usable`` may still be taken
+    this turn, from ``sv[f, at_once, roll, lane]`` (:func:`score_values` with ``f`` free throws left after
+    the turn). Position ``q`` is a throw that leaves ``q`` throws, free ones included: the turn's first
+    throw leaves ``usable + rolls - 1``. The sweep goes
     through the positions ``0 .. positions - 1`` and writes the last ``table.shape[0]`` of them:
     ``table[i, keep, lane]`` is the value of holding ``keep`` (one of the first ``table.shape[1]``) and
     throwing the rest at position ``positions - table.shape[0] + i``. The simulator asks for every keep
@@ -359,7 +370,6 @@ def sweep(sv: Any, free: int, positions: int, t: KernelTables, table: Any) -> No
     state."""
     n_s, n_rolls, width = sv.shape[1], sv.shape[2], sv.shape[3]
     sharp = n_s == 2
-    usable = min(t.per_turn, free)
     start = free - usable
     first = t.first_roll
     child, parent, probs = t.child, t.parent, t.roll_probs
@@ -491,3 +501,59 @@ def solve_masks(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: no
     starts = bundles(masks, t)
     for b in range(starts.shape[0] - 1):
         solve_bundle(masks[starts[b] : starts[b + 1]], values, t)
+
+
+# --- the advisor: every option of single situations -------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def situation_values(
+    values: Any, t: KernelTables, situations: Any, boxes: Any, keeps: Any
+) -> None:  # pragma: no cover
+    """The options of each situation ``situations[i] = (mask, armed, up, free, roll, at_once, sweep_free,
+    usable, throws)``, one state (lane) at a time with the DP's kernels: ``boxes[i, box]`` is the value of
+    entering roll ``roll`` (thrown at once: ``at_once``) in each box with ``free`` free throws left after
+    the turn (NEG where it may not go), and ``keeps[i, keep]`` the value of holding each keep and throwing
+    the rest, where that throw leaves ``throws`` regular throws and ``usable`` of ``sweep_free`` free
+    throws (:func:`sweep_from`; not computed when ``throws`` < 0: no throw is left)."""
+    n = scoring(t)
+    n_s, n_rolls, _ = t.nonzero.shape
+    segment = np.empty((1, 4), dtype=np.int64)
+    sv = np.empty((n.n_free, n_s, n_rolls, 1))
+    rows, _ = entry_rows(t, 1, 1)
+    table = np.empty((1, keeps.shape[1], 1))
+    for i in range(situations.shape[0]):
+        mask, armed, up, free = situations[i, 0], situations[i, 1], situations[i, 2], situations[i, 3]
+        roll, s = situations[i, 4], situations[i, 5]
+        face = t.alike[roll]
+        if joker_applies(n, mask) and face >= 0:
+            extra = int(t.jbonus[mask, armed, face])
+            for b in range(n.n_boxes):
+                p = int(t.jpts[mask, armed, s, face, b])
+                if p < 0:
+                    boxes[i, b] = NEG
+                else:
+                    enter(values, n, mask, armed, free, b, p, extra, up, 1, boxes, i, b)
+        else:
+            allow = t.allowed[mask]
+            for b in range(n.n_boxes):
+                if (allow >> b) & 1 == 0:
+                    boxes[i, b] = NEG
+                    continue
+                p = 0
+                for j in range(t.nonzero.shape[2]):
+                    pair = t.nonzero[s, roll, j]
+                    if pair < 0:
+                        break
+                    if t.pair_box[pair] == b:
+                        p = int(t.pair_pts[pair])
+                enter(values, n, mask, armed, free, b, p, 0, up, 1, boxes, i, b)
+        sweep_free, usable, throws = situations[i, 6], situations[i, 7], situations[i, 8]
+        if throws < 0:
+            continue
+        segment[0, 0], segment[0, 1], segment[0, 2], segment[0, 3] = mask, armed, up, 1
+        for f in range(sweep_free - usable, sweep_free + 1):
+            score_values(segment, f, values, t, rows[0], None, sv[f], None)
+        sweep_from(sv, sweep_free, usable, usable + throws + 1, t, table)
+        for k in range(keeps.shape[1]):
+            keeps[i, k] = table[0, k, 0]
