@@ -394,7 +394,8 @@ def advise_command(
         Path | None,
         typer.Option(
             "--batch",
-            help="Read one situation per line as JSON ('-' for stdin) and print one JSON line each.",
+            help="Read one situation per line, as JSON or as a situation's text ('-' for stdin), and "
+            "print one JSON line each; a bad line gets an error line and the batch goes on (exit 2).",
             show_default=False,
             dir_okay=False,
         ),

@@ -4,10 +4,12 @@ The solver handles one column at a time. A multi-column rule set is solved for o
 the column given with ``--column``, or the only kind it has (Knöffel's two free columns are the same
 column twice, each with its own free throws). Announced columns are not solved exactly and are refused.
 
-``advise --batch FILE`` reads one situation a line (JSON) and writes one JSON line per situation, in
-one process so the table is loaded once. A line that cannot be read or describes an impossible
-situation gets ``{"line": N, "error": "..."}`` instead, and the others are still answered; the exit
-status is then 2, so scripts notice. Blank lines are skipped.
+``advise --batch FILE`` reads one situation a line and writes one JSON line per situation, in one
+process so the table is loaded once. A line is either a JSON object (:func:`parse_situation`) or a
+situation's text as :class:`kniffel.Situation` writes it (``yahtzee | ones=3 | 2 2 3 5 5 | rolls left
+1``), which must be of the rule set the batch advises. A line that cannot be read or describes an
+impossible situation gets ``{"line": N, "error": "..."}`` instead, and the batch goes on with the next
+one; the exit status is then 2, so scripts notice. Blank lines are skipped.
 
 ``advise --situation TEXT`` takes a whole situation as :class:`kniffel.Situation` writes it (hints print
 it), of any rule set: the planner values its options, exactly where the solver covers the rules and as
@@ -295,6 +297,29 @@ def parse_situation(rules: RuleSet, line: str) -> ColumnSituation:
     )
 
 
+def parse_line(rules: RuleSet, line: str) -> ColumnSituation:
+    """One batch line: a JSON object (:func:`parse_situation`) or a situation's text."""
+    if line.lstrip().startswith("{"):
+        return parse_situation(rules, line)
+    try:
+        situation = Situation.parse(line)
+    except KniffelError as error:
+        raise CliError(f"neither JSON nor a situation: {message(error)}") from None
+    if situation.rules != rules:
+        raise CliError(f"the situation is one of {situation.rules.id}, the batch advises {rules.id}")
+    if situation.dice is None:
+        raise CliError("the situation has no dice yet: advice starts after the turn's first roll")
+    sheet = situation.sheet
+    return ColumnSituation(
+        dict(sheet.entries),
+        situation.dice,
+        situation.rolls_left,
+        situation.thrown_at_once,
+        sheet.free_throws_left(rules.columns[0]) if rules.free_throws else None,
+        situation.free_throws,
+    )
+
+
 BATCH_ERRORS = (CliError, KniffelError)
 
 
@@ -305,7 +330,7 @@ def run_batch(advisor: Any, rules: RuleSet, stream: IO[str], out: IO[str]) -> in
         if not line.strip():
             continue
         try:
-            result: dict[str, Any] = {"options": advise(advisor, rules, parse_situation(rules, line))}
+            result: dict[str, Any] = {"options": advise(advisor, rules, parse_line(rules, line))}
         except BATCH_ERRORS as error:
             errors += 1
             result = {"line": number, "error": message(error)}
