@@ -245,10 +245,13 @@ def _int(data: Mapping[str, Any], key: str, default: int | None = None) -> int |
     return value
 
 
-def parse_situation(rules: RuleSet, line: str) -> ColumnSituation:
+def parse_situation(
+    rules: RuleSet, line: str, checked: set[tuple[str, int]] | None = None
+) -> ColumnSituation:
     """One batch line: ``{"sheet": {box: points}, "dice": [...], "rolls_left": n}`` plus the optional
     ``thrown_at_once``, ``free_throws_left`` and ``free_throws_used``. The sheet may also be given as
-    the text of ``--sheet``."""
+    the text of ``--sheet``. ``checked`` holds the sheet entries found sound on earlier lines: checking
+    an entry passes over every roll, and a batch has the same few hundred entries over and over."""
     try:
         data = json.loads(line)
     except json.JSONDecodeError as error:
@@ -273,8 +276,12 @@ def parse_situation(rules: RuleSet, line: str) -> ColumnSituation:
         for key, points in raw.items():
             if isinstance(points, bool) or not isinstance(points, int):
                 raise SheetError(f"points for {key} must be a whole number, got {points!r}")
+            if checked is None or (key, points) not in checked:
+                ScoreSheet.from_entries(rules, {key: points})
+                if checked is not None:
+                    checked.add((key, points))
             entries[key] = points
-        sheet = ScoreSheet.from_entries(rules, entries)
+        sheet = ScoreSheet(rules, entries)
     else:
         raise SheetError("sheet must be an object of box: points")
     from kniffel.dice import validate_dice
@@ -297,10 +304,10 @@ def parse_situation(rules: RuleSet, line: str) -> ColumnSituation:
     )
 
 
-def parse_line(rules: RuleSet, line: str) -> ColumnSituation:
+def parse_line(rules: RuleSet, line: str, checked: set[tuple[str, int]] | None = None) -> ColumnSituation:
     """One batch line: a JSON object (:func:`parse_situation`) or a situation's text."""
     if line.lstrip().startswith("{"):
-        return parse_situation(rules, line)
+        return parse_situation(rules, line, checked)
     try:
         situation = Situation.parse(line)
     except KniffelError as error:
@@ -326,11 +333,12 @@ BATCH_ERRORS = (CliError, KniffelError)
 def run_batch(advisor: Any, rules: RuleSet, stream: IO[str], out: IO[str]) -> int:
     """Answer every line of ``stream``; the number of lines that got an error."""
     errors = 0
+    checked: set[tuple[str, int]] = set()
     for number, line in enumerate(stream, 1):
         if not line.strip():
             continue
         try:
-            result: dict[str, Any] = {"options": advise(advisor, rules, parse_line(rules, line))}
+            result: dict[str, Any] = {"options": advise(advisor, rules, parse_line(rules, line, checked))}
         except BATCH_ERRORS as error:
             errors += 1
             result = {"line": number, "error": message(error)}
