@@ -449,7 +449,10 @@ def advise_command(
                 "--batch reads the situations from the file; leave out --sheet/--dice/--rolls-left"
             )
         stream = solving.open_batch(batch)
-        advisor = Advisor(table(alone))
+        label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
+        with solving.solve_progress(True, label, lang=words) as progress:
+            advisor = Advisor(table(alone, progress=progress))
+            advisor.prepare()
         errors = solving.run_batch(advisor, alone, stream, sys.stdout)
         if errors:
             raise typer.Exit(2)
@@ -468,6 +471,7 @@ def advise_command(
     label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
     with solving.solve_progress(not json_output, label, lang=words) as progress:
         advisor = Advisor(table(alone, progress=progress))
+        advisor.prepare()
     options = solving.advise(advisor, alone, situation)
     if json_output:
         print(json.dumps({"options": options}))

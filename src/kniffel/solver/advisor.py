@@ -93,6 +93,19 @@ class Advisor:
         self._boxes = np.empty((1, self.compiled.n_boxes))
         self._keep_values = np.empty((1, self._keeps.first_roll))
 
+    def prepare(self) -> None:
+        """Compile the advisor's kernel, or load it from numba's cache, now rather than at the first
+        query (a first run compiles for some seconds; a front end can say so meanwhile)."""
+        from kniffel.solver import kernels
+
+        kernels.situation_values(
+            self.solution.values,
+            self.compiled.kernel_tables,
+            self._situations[:0],
+            self._boxes[:0],
+            self._keep_values[:0],
+        )
+
     # --- states ---------------------------------------------------------------------------------
 
     def state(self, filled: Mapping[str, int], free_throws_left: int | None = None) -> State:

@@ -64,8 +64,11 @@ def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = No
     values = empty_values(c)
     levels = [level for level in reversed(c.levels[:-1]) if len(level)]
     total = sum(len(level) for level in levels)
-    # compile or load the JIT cache now, in this thread, before the threads call it
+    # compile or load the JIT cache now, in this thread, before the threads call it; a progress display
+    # learns the total only then, so that it can say it is compiling until it is done
     kernels.solve_masks(np.empty(0, dtype=np.int64), values, tables)
+    if progress is not None:
+        progress(0, total)
     threads = _threads()
     done = 0
     seconds = 0.0
