@@ -79,7 +79,6 @@ class Advisor:
         self._keeps = keep_lattice(self.rules.dice)
         self._upper = {box.id for box in self.rules.boxes if box.section is Section.UPPER}
         self._index = self.rules.box_index
-        self._full_sheet = self.compiled.full_mask
         self._scores = [Score(box.id) for box in self.rules.boxes]
         self._rolls = [Roll(keep=keep) for keep in self._keeps.keeps[: self._keeps.first_roll]]
         self._free_throws: list[Roll] = [
@@ -89,9 +88,6 @@ class Advisor:
             (row[row >= 0].astype(np.intp), [int(k) for k in row if k >= 0]) for row in self._keeps.choices
         ]
         """Per roll: the keeps a player may throw from, as an index array and as a list."""
-        self._situations = np.zeros((1, 9), dtype=np.int64)
-        self._boxes = np.empty((1, self.compiled.n_boxes))
-        self._keep_values = np.empty((1, self._keeps.first_roll))
 
     def prepare(self) -> None:
         """Compile the advisor's kernel, or load it from numba's cache, now rather than at the first
@@ -101,9 +97,9 @@ class Advisor:
         kernels.situation_values(
             self.solution.values,
             self.compiled.kernel_tables,
-            self._situations[:0],
-            self._boxes[:0],
-            self._keep_values[:0],
+            np.empty((0, 9), dtype=np.int64),
+            np.empty((0, self.compiled.n_boxes)),
+            np.empty((0, self._keeps.first_roll)),
         )
 
     # --- states ---------------------------------------------------------------------------------
@@ -168,8 +164,10 @@ class Advisor:
         )
         from kniffel.solver import kernels
 
-        boxes, keeps, situations = self._boxes, self._keep_values, self._situations
-        situations[0] = situation
+        # arrays of this call's own: one advisor may answer several threads at once (a web server)
+        boxes = np.empty((1, self.compiled.n_boxes))
+        keeps = np.empty((1, self._keeps.first_roll))
+        situations = np.array([situation], dtype=np.int64)
         kernels.situation_values(self.solution.values, self.compiled.kernel_tables, situations, boxes, keeps)
         return self._listed(situation[4], throw, boxes[0].tolist(), keeps[0], kernels.NEG)
 
