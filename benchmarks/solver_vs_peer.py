@@ -107,13 +107,14 @@ def peer_build(variant: str) -> tuple[dict[str, Any], float]:
 
 
 def load_and_query(rules_id: str, options: dict[str, str], queries: int, directory: str) -> dict[str, Any]:
-    """Fill the cache, then in a fresh process: load time and the mean time of an advisor query."""
+    """Fill the table cache (and numba's, for the advisor's kernel), then in a fresh process: load time,
+    the first query and the mean time of an advisor query."""
     child(
         f"""
         from pathlib import Path
         from kniffel import rules
-        from kniffel.solver import cache
-        cache.table(rules.get({rules_id!r}, {options!r}), directory=Path({directory!r}))
+        from kniffel.solver import Advisor, cache
+        Advisor(cache.table(rules.get({rules_id!r}, {options!r}), directory=Path({directory!r}))).prepare()
         RESULT = {{}}
         """
     )

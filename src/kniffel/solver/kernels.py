@@ -1,6 +1,6 @@
 """numba kernels of the solver: entering points in a box, the best entry of each roll, the sweep over the
-keep lattice, and the dynamic programme built from them (the optimal games of
-:mod:`kniffel.solver.playkernels` use the same pieces).
+keep lattice, and the dynamic programme built from them; the optimal games of
+:mod:`kniffel.solver.playkernels` and the advisor (:func:`situation_values`) use the same pieces.
 
 Every array of values is laid out ``[..., lane]`` where a lane is one upper score of some state (``lo +
 lane``), so the inner loops run over contiguous memory and vectorise. The loops index the arrays directly
@@ -9,10 +9,11 @@ threads, contended. The rule set's tables come as one :class:`~kniffel.solver.co
 (``t``), passed to the kernels that do a bundle's worth of work per call; the small helpers called in
 their loops take the numbers they need as a :class:`Scoring` and the arrays they read.
 
-``score_values``, ``sweep`` and ``solve_bundle`` are inlined into their callers rather than compiled on
-their own: numba links a compiled callee into every caller and optimises it again there, so each level
-of calls made the first run (which compiles everything the DP needs) a few seconds longer. The small
-helpers stay separate: inlining those as well made it longer still.
+``score_values``, ``sweep`` (``sweep_from``), ``solve_bundle`` and ``bundles`` are inlined into their
+callers rather than compiled on their own: numba links a compiled callee into every caller and
+optimises it again there, so each level of calls made the first run (which compiles everything the DP
+needs) a few seconds longer. The small helpers stay separate: inlining those as well made it longer
+still.
 
 A *segment* is one state's run of lanes: a row ``(mask, armed, lo, nl)`` of a ``segments`` array is state
 ``mask`` / ``armed`` at the upper scores ``lo .. lo + nl - 1``, and the segments' lanes follow each other.
