@@ -8,10 +8,17 @@ For each variant (Yahtzee with the free joker = the peer's ``american``; Scandin
 
 * the DP time alone (ours: :attr:`Solution.seconds`, JIT cache warm; the peer: ``Solver.build``),
 * the whole process that solves without a table cache (ours: ``kniffel solve --no-cache --json`` when the
-  CLI has it, else the same through the Python API),
+  CLI has it, else the same through the Python API), best of ``--repeat`` runs of each,
 * the peak resident memory of each solve,
 * loading our cached table (with and without importing the package), the first advisor query after it,
-  and one advisor query (every option of a random situation) for both.
+  and one advisor query (every option of a random situation) for both, best of three rounds,
+* batch advice in situations per second: ours through ``kniffel advise --batch``'s own loop (JSON lines
+  in, JSON lines out, in process, the table loaded), the peer's ``option_values`` one by one and its
+  ``option_values_batch`` on arrays (its text parsed to arrays beforehand, not timed),
+* the first run on a fresh install: ``kniffel solve --no-cache`` with an empty numba cache (a new
+  ``NUMBA_CACHE_DIR``, so the shared one is left alone), which compiles the kernels.
+
+Every figure comes with the load average when it was taken: on a shared machine they move with it.
 
 The figures are printed as a table, or as JSON with ``--json``. Nothing here is a test: timings depend on
 the machine and its load.
@@ -23,6 +30,7 @@ import argparse
 import importlib.util
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -99,13 +107,14 @@ def peer_build(variant: str) -> tuple[dict[str, Any], float]:
 
 
 def load_and_query(rules_id: str, options: dict[str, str], queries: int, directory: str) -> dict[str, Any]:
-    """Fill the cache, then in a fresh process: load time and the mean time of an advisor query."""
+    """Fill the table cache (and numba's, for the advisor's kernel), then in a fresh process: load time,
+    the first query and the mean time of an advisor query."""
     child(
         f"""
         from pathlib import Path
         from kniffel import rules
-        from kniffel.solver import cache
-        cache.table(rules.get({rules_id!r}, {options!r}), directory=Path({directory!r}))
+        from kniffel.solver import Advisor, cache
+        Advisor(cache.table(rules.get({rules_id!r}, {options!r}), directory=Path({directory!r}))).prepare()
         RESULT = {{}}
         """
     )
@@ -132,20 +141,36 @@ def load_and_query(rules_id: str, options: dict[str, str], queries: int, directo
         for _ in range({queries}):
             filled = {{b: 0 for b in rng.sample(boxes, rng.randrange(len(boxes)))}}
             situations.append((filled, [rng.randint(1, 6) for _ in range(5)], rng.randrange(3)))
-        start = time.perf_counter()
-        for filled, dice, left in situations:
-            advisor.options(filled, dice, left)
-        query = (time.perf_counter() - start) / len(situations)
+        rounds = []
+        for _ in range(3):
+            start = time.perf_counter()
+            for filled, dice, left in situations:
+                advisor.options(filled, dice, left)
+            rounds.append((time.perf_counter() - start) / len(situations))
+        import io, json
+        from kniffel.cli import solving
+        lines = "".join(
+            json.dumps({{"sheet": filled, "dice": dice, "rolls_left": left}}) + "\\n"
+            for filled, dice, left in situations
+        )
+        batch = []
+        for _ in range(3):
+            start = time.perf_counter()
+            errors = solving.run_batch(advisor, s.rules, io.StringIO(lines), io.StringIO())
+            batch.append(time.perf_counter() - start)
+        assert errors == 0
         RESULT = {{
             "load_seconds": load, "load_alone_seconds": load_alone, "first_query_ms": first_query * 1000,
-            "query_ms": query * 1000, "numba_imported": numba_loaded,
+            "query_ms": min(rounds) * 1000, "numba_imported": numba_loaded,
+            "batch_per_second": len(situations) / min(batch),
         }}
         """
     )
     return result
 
 
-def peer_query(variant: str, queries: int) -> float:
+def peer_query(variant: str, queries: int) -> dict[str, float]:
+    """The peer's mean query time one by one (best of three rounds) and its batch rate on arrays."""
     result, _ = child(
         f"""
         import random, time
@@ -161,13 +186,46 @@ def peer_query(variant: str, queries: int) -> float:
             dice = " ".join(str(d) for d in sorted(rng.randint(1, 6) for _ in range(5)))
             listed = ",".join(filled) or "-"
             situations.append(f"dice {{dice}} | rolls {{rng.randrange(3)}} | upper 0 | filled {{listed}}")
-        start = time.perf_counter()
-        for sit in situations:
-            s.option_values(sit)
-        RESULT = {{"query_ms": (time.perf_counter() - start) / len(situations) * 1000}}
+        rounds = []
+        for _ in range(3):
+            start = time.perf_counter()
+            for sit in situations:
+                s.option_values(sit)
+            rounds.append((time.perf_counter() - start) / len(situations))
+        arrays = v.situation_arrays(situations)
+        batch = []
+        for _ in range(3):
+            start = time.perf_counter()
+            s.option_values_batch(**arrays)
+            batch.append(time.perf_counter() - start)
+        RESULT = {{"query_ms": min(rounds) * 1000, "batch_per_second": len(situations) / min(batch)}}
         """
     )
-    return float(result["query_ms"])
+    return {"query_ms": float(result["query_ms"]), "batch_per_second": float(result["batch_per_second"])}
+
+
+def first_run(rules_id: str, options: dict[str, str]) -> tuple[float, float]:
+    """Wall time of ``kniffel solve --no-cache`` compiling every kernel it needs (an empty numba cache),
+    and the processor time it took (which a busy machine stretches less than the wall time)."""
+    kniffel = shutil.which("kniffel", path=str(Path(PYTHON).parent))
+    if kniffel is None:
+        return float("nan"), float("nan")
+    args = [kniffel, "solve", "--rules", rules_id, "--no-cache", "--json"]
+    for key, value in options.items():
+        args += ["--option", f"{key}={value}"]
+    with tempfile.TemporaryDirectory() as numba_cache:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(
+            args,
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "NUMBA_CACHE_DIR": numba_cache},
+        )
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
 def main() -> None:
@@ -177,6 +235,10 @@ def main() -> None:
     parser.add_argument("--variants", nargs="+", default=["yahtzee", "yatzy"], choices=list(VARIANTS))
     parser.add_argument("--queries", type=int, default=2000)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--repeat", type=int, default=3, help="Whole-process runs of each, best taken.")
+    parser.add_argument(
+        "--no-first-run", dest="first_run", action="store_false", help="Skip the cold-compile run (slow)."
+    )
     args = parser.parse_args()
     if importlib.util.find_spec("yatzy_solver") is None:
         sys.exit("yatzy-solver is not installed: pip install -e '.[bench]'")
@@ -188,11 +250,25 @@ def main() -> None:
     for name in args.variants:
         rules_id, options, variant = VARIANTS[name]
         ours, _ = ours_solve(rules_id, options)
-        ours_wall, how = ours_whole_process(rules_id, options)
-        peer, peer_wall = peer_build(variant)
+        load_solve = os.getloadavg()[0]
+        # best of --repeat runs each: a busy machine stretches single runs by seconds
+        ours_wall, how = min(ours_whole_process(rules_id, options) for _ in range(args.repeat))
+        peer, peer_wall = min((peer_build(variant) for _ in range(args.repeat)), key=lambda run: run[1])
         with tempfile.TemporaryDirectory() as directory:
             loaded = load_and_query(rules_id, options, args.queries, directory)
+        load_query = os.getloadavg()[0]
+        theirs = peer_query(variant, args.queries)
+        cold, cold_cpu = first_run(rules_id, options) if args.first_run else (float("nan"), float("nan"))
         report[name] = {
+            "load_average": {"solving": load_solve, "querying": load_query, "end": os.getloadavg()[0]},
+            "first_run_seconds": {"wall": cold, "cpu": cold_cpu},
+            "batch_situations_per_second": {
+                "ours": loaded["batch_per_second"],
+                "peer_one_by_one": 1000 / theirs["query_ms"],
+                "peer_batch": theirs["batch_per_second"],
+                "ratio_to_one_by_one": loaded["batch_per_second"] * theirs["query_ms"] / 1000,
+                "ratio_to_batch": loaded["batch_per_second"] / theirs["batch_per_second"],
+            },
             "expected_score": {"ours": ours["expected_score"], "peer": peer["expected_score"]},
             "dp_seconds": {
                 "ours": ours["seconds"],
@@ -210,10 +286,7 @@ def main() -> None:
             "cached_table_load_alone_seconds": loaded["load_alone_seconds"],
             "advisor_first_query_ms": loaded["first_query_ms"],
             "advisor_imports_numba": loaded["numba_imported"],
-            "advisor_query_ms": {
-                "ours": loaded["query_ms"],
-                "peer": peer_query(variant, min(args.queries, 500)),
-            },
+            "advisor_query_ms": {"ours": loaded["query_ms"], "peer": theirs["query_ms"]},
         }
     if args.json:
         print(json.dumps(report, indent=2))
@@ -236,7 +309,20 @@ def main() -> None:
         m = r["peak_rss_mb"]
         print(f"  peak RSS           ours {m['ours']:.0f} MB   peer {m['peer']:.0f} MB")
         q = r["advisor_query_ms"]
-        print(f"  advisor query      ours {q['ours']:.3f} ms   peer {q['peer']:.3f} ms")
+        print(f"  advisor query      ours {q['ours']:.4f} ms   peer {q['peer']:.4f} ms")
+        b = r["batch_situations_per_second"]
+        print(
+            f"  batch advice       ours {b['ours']:,.0f}/s   peer {b['peer_one_by_one']:,.0f}/s one by one, "
+            f"{b['peer_batch']:,.0f}/s on arrays   "
+            f"ratio {b['ratio_to_one_by_one']:.2f} / {b['ratio_to_batch']:.2f}"
+        )
+        f = r["first_run_seconds"]
+        print(f"  first run (cold numba cache) {f['wall']:.2f} s wall, {f['cpu']:.2f} s processor")
+        la = r["load_average"]
+        print(
+            f"  load average       {la['solving']:.2f} solving, {la['querying']:.2f} querying, "
+            f"{la['end']:.2f} at the end"
+        )
         print(
             f"  cached table load  {r['cached_table_load_seconds']:.3f} s with imports, "
             f"{r['cached_table_load_alone_seconds']:.3f} s without; first query "

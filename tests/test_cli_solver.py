@@ -176,7 +176,7 @@ def test_batch_answers_every_line_and_flags_bad_ones(tmp_path: Path) -> None:
     single = advise("--sheet", "chance=20", "--dice", "13356", "--rolls-left", "2")
     assert out[0] == {"options": single}
     assert [o.get("line") for o in out[1:5]] == [2, 4, 5, 6]
-    assert "not JSON" in out[1]["error"]
+    assert "neither JSON nor a situation" in out[1]["error"]
     assert "expected 5 dice" in out[2]["error"]
     assert "rolls left must be 0 to 2" in out[3]["error"]
     assert "chance cannot hold 99" in out[4]["error"]
@@ -332,6 +332,28 @@ def test_bad_situations_are_one_line_errors(text: str, error: str) -> None:
     assert error in result.stderr
     assert result.stderr.count("\n") == 1
     assert result.stdout == ""
+
+
+def test_a_batch_takes_situations_as_text_too() -> None:
+    text = "yahtzee joker=free | chance=20 | 1 3 3 5 6 | rolls left 2"
+    lines = [
+        text,
+        json.dumps({"sheet": {"chance": 20}, "dice": [1, 3, 3, 5, 6], "rolls_left": 2}),
+        "kniffel | empty | 1 3 3 5 6 | rolls left 2",
+        "yahtzee joker=free | chance=20 | 1 3 3 5 6",
+    ]
+    result = invoke(["advise", *YAHTZEE, "--batch", "-"], stdin="\n".join(lines) + "\n")
+    assert result.exit_code == 2
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    assert (
+        out[0]
+        == out[1]
+        == {"options": advise("--sheet", "chance=20", "--dice", "13356", "--rolls-left", "2")}
+    )
+    assert out[2]["line"] == 3
+    assert "the situation is one of kniffel, the batch advises yahtzee" in out[2]["error"]
+    assert out[3]["line"] == 4
+    assert "rolls left" in out[3]["error"]
 
 
 # --- playing for a target ------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any
 
@@ -177,3 +178,14 @@ def test_option_values_equal_the_peer_solver(
         assert mine.keys() == theirs.keys(), notation
         for action, value in mine.items():
             assert value == pytest.approx(theirs[action], abs=1e-6), (notation, action)
+
+
+def test_one_advisor_answers_several_threads_at_once() -> None:
+    """A web server asks one advisor from several threads; the compiled kernel runs without the GIL, so
+    each query must work in arrays of its own."""
+    adv = advisor()
+    situations = list(random_situations("yahtzee", 60, seed=5))
+    alone = [adv.options(filled, dice, rolls_left) for filled, dice, rolls_left in situations]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda s: adv.options(*s), situations * 4))
+    assert together == alone * 4

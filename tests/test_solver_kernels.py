@@ -1,9 +1,11 @@
-"""The compiled turn (the kernels the DP and the simulator share) against its numpy twin in solver/turn.py.
+"""The compiled turn (the kernels the DP, the optimal games and the advisor share) against a numpy twin.
 
-The advisor values a situation with :class:`kniffel.solver.turn.Turns`, in numpy, so that it need not load
-numba; the DP and the optimal games use :func:`kernels.score_values` and :func:`kernels.sweep`. Both must
-give the same scoring values and keep values in every state, for every rule that changes them. Neither
-needs solved values for that: random ones, differing in every state, show any disagreement at once.
+:class:`Turns` below computes the values of one turn in one state with whole-array numpy operations over
+the keep lattice's own numpy sweep (:meth:`kniffel.keeps.KeepLattice.keep_values`), written independently
+of the kernels' loops; :func:`kernels.score_values`, :func:`kernels.sweep` and the advisor
+(:func:`kernels.situation_values`) must give the same scoring values, keep values and option values in
+every state, for every rule that changes them. Neither needs solved values for that: random ones,
+differing in every state, show any disagreement at once.
 """
 
 from __future__ import annotations
@@ -15,11 +17,87 @@ import numpy.typing as npt
 import pytest
 
 from kniffel import rules
-from kniffel.solver import compile_rules, kernels, single_column
+from kniffel.dice import sorted_rolls
+from kniffel.keeps import keep_lattice
+from kniffel.solver import Advisor, Solution, compile_rules, kernels, single_column
 from kniffel.solver.compile import Compiled
-from kniffel.solver.turn import Turns
 
 I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+
+
+class Turns:
+    """Turn values of one solved rule set (what does not depend on the state is prepared once)."""
+
+    def __init__(self, c: Compiled, values: F64) -> None:
+        self.c = c
+        self.values = values
+        top = int(c.base.max())
+        if c.joker and c.jpts.shape[0] > 1:
+            top = max(top, int(c.jpts.max()))
+        self.points = np.arange(top + 1, dtype=np.int64)
+        """Every number of points a box can pay, 0 included."""
+        self.boxes = np.arange(c.n_boxes, dtype=np.int64)
+        self.alike = np.flatnonzero(c.alike >= 0)
+        self.faces = c.alike[self.alike].astype(np.int64)
+
+    def entry_values(self, mask: int, armed: int, free: int, up: int) -> F64:
+        """``[box, points]``: entering that many points in each box in state ``mask`` / ``armed`` at
+        upper score ``up`` (with ``free`` free throws left after the turn): the points, the upper bonus
+        if the score crosses the threshold, and the value of the state after; ``-inf`` for filled
+        boxes."""
+        c = self.c
+        pts = self.points[None, :]
+        upper = (c.upper == 1)[:, None]
+        new_up = np.where(upper, np.minimum(up + pts, c.threshold), up)
+        bonus = np.where(upper & (up < c.threshold) & (up + pts >= c.threshold), c.upper_bonus, 0)
+        five = ((c.n_armed == 2) & (self.boxes == c.five))[:, None]
+        new_armed = np.where(five, (pts > 0).astype(np.int64), armed)
+        children = (mask | (1 << self.boxes))[:, None]
+        lut: F64 = pts + bonus + self.values[new_armed * c.n_free + free, children, new_up]
+        lut[(mask >> self.boxes) & 1 == 1] = -np.inf
+        return lut
+
+    def score_values(self, mask: int, armed: int, free: int, up: int) -> F64:
+        """``[at_once, roll]``: the best points-now-plus-future of entering each roll: a box's points, or
+        a strike for 0 (as :func:`kniffel.solver.kernels.score_values`)."""
+        c = self.c
+        lut = self.entry_values(mask, armed, free, up)
+        allowed = np.flatnonzero((int(c.allowed[mask]) >> self.boxes) & 1)
+        n_s, n_rolls, _ = c.base.shape
+        out = np.full((n_s, n_rolls), -np.inf)
+        if len(allowed):
+            # a strike is 0 points in any allowed box (disarming the five-of-a-kind box)
+            strike = float(lut[allowed, 0].max())
+            for s in range(n_s):
+                best = lut[allowed[None, :], c.base[s][:, allowed]].max(axis=1)
+                out[s] = np.maximum(best, strike)
+        if c.joker and c.five >= 0 and mask >> c.five & 1 and len(self.alike):
+            # a further five of a kind: where the extra rules send it, and what they pay
+            extra = c.jbonus[mask, armed, self.faces].astype(np.float64)
+            for s in range(n_s):
+                pts = c.jpts[mask, armed, s][self.faces].astype(np.int64)
+                paid = np.where(pts >= 0, lut[self.boxes[None, :], np.maximum(pts, 0)], -np.inf)
+                out[s, self.alike] = paid.max(axis=1) + extra
+        return out
+
+    def keep_values(self, mask: int, armed: int, free: int, up: int, stages: int, usable: int) -> F64:
+        """``[keep]``: the value of holding each keep and throwing the rest, when that throw leaves
+        ``stages`` regular throws and ``usable`` free throws of the ``free`` left (as the kernels'
+        :func:`~kniffel.solver.kernels.sweep`); full keeps (nothing thrown) are ``-inf``."""
+        lattice = keep_lattice(self.c.rules.dice)
+        sharp = self.c.n_at_once == 2
+        start = free - usable
+        scores = {f: self.score_values(mask, armed, f, up) for f in range(start, free + 1)}
+        after = scores[start]
+        for step in range(usable + stages):
+            # a throw earlier: the best of entering the roll (with one free throw more left after the turn
+            # while the turn's free throws are being counted back) and throwing again from the best keep
+            level = start + step + 1 if step < usable else free
+            best = lattice.best_throw(lattice.keep_values(after[0], after[-1] if sharp else None))
+            after = np.maximum(scores[level], best)
+        return lattice.keep_values(after[0], after[-1] if sharp else None)
+
 
 CASES: list[tuple[str, Mapping[str, str]]] = [
     ("yahtzee", {"joker": "free"}),
@@ -130,3 +208,67 @@ def test_the_chosen_entry_pays_the_scoring_value(rules_id: str, options: Mapping
                     box, points, extra = int(pair_box[j]), int(pair_pts[j]), 0
                 assert c.allowed[mask] >> box & 1 or j < 0
                 assert entries[box, points] + extra == pytest.approx(sv[0, s, r, lane], abs=1e-9)
+
+
+def solution_of_random_values(c: Compiled, seed: int) -> Solution:
+    """A "solved" table of random values, but a full sheet worth its unused free throws, as the DP has
+    it (the advisor reads the full sheet's values from the table)."""
+    values = np.random.default_rng(seed).normal(150.0, 40.0, (c.n_aux, c.n_masks, c.threshold + 1))
+    for armed in range(c.n_armed):
+        for free in range(c.n_free):
+            values[c.aux(armed, free), c.full_mask] = c.free_points * free
+    values.flags.writeable = False
+    return Solution(c, values, 0.0)
+
+
+@pytest.mark.parametrize(("rules_id", "options"), CASES, ids=[f"{r}{dict(o)}" for r, o in CASES])
+def test_the_advisor_values_every_option_as_the_numpy_twin(rules_id: str, options: Mapping[str, str]) -> None:
+    """Every option of situations in random states: a score is its points and bonuses (as the tables,
+    checked against the rules, pay them) plus the twin's value of the state after; a throw is the twin's
+    value of the keep, with the regular throws left or, after the last, a free throw."""
+    c = compile_rules(single_column(rules.get(rules_id, options)))
+    solution = solution_of_random_values(c, 3)
+    advisor = Advisor(solution)
+    turns = Turns(c, solution.values)
+    lattice = keep_lattice(c.rules.dice)
+    rolls = sorted_rolls(c.rules.dice)
+    rng = np.random.default_rng(9)
+    upper_boxes = [box.id for b, box in enumerate(c.rules.boxes) if c.upper[b]]
+    for mask, armed, up, _ in random_segments(c, rng, 6):
+        filled = c.filled_of(int(mask), int(armed))
+        holder = next((key for key in upper_boxes if key in filled), None)
+        if holder is not None:
+            filled[holder] = int(up)
+        for free in range(c.n_free):
+            for rolls_left in range(c.rules.rolls):
+                for used in range(c.free_per_turn + 1 if rolls_left == 0 else 1):
+                    r = int(rng.integers(len(rolls)))
+                    at_once = bool(rng.integers(2))
+                    s = advisor.state(filled, free)
+                    got = advisor.options(
+                        filled,
+                        rolls[r],
+                        rolls_left,
+                        thrown_at_once=at_once,
+                        free_throws_left=free,
+                        free_throws_used=used,
+                    )
+                    entries = turns.entry_values(s.mask, s.armed, free, s.up)
+                    want = {
+                        f"score {key}": entries[c.rules.box_index[key], points] + bonus
+                        for key, (points, bonus) in c.view(s.mask, s.armed, int(at_once), r).items()
+                    }
+                    usable = max(0, min(c.free_per_turn - used, free))
+                    if rolls_left > 0:
+                        keeps = turns.keep_values(s.mask, s.armed, free, s.up, rolls_left - 1, usable)
+                        word = "roll"
+                    elif usable > 0:
+                        keeps = turns.keep_values(s.mask, s.armed, free - 1, s.up, 0, usable - 1)
+                        word = "free"
+                    for keep in lattice.keeps_of(rolls[r])[:-1] if rolls_left > 0 or usable > 0 else ():
+                        text = word + (" keep " + " ".join(map(str, keep)) if keep else "")
+                        want[text] = float(keeps[lattice.index(keep)])
+                    assert {str(o.action) for o in got} == set(want)
+                    for option in got:
+                        assert option.value == pytest.approx(want[str(option.action)], abs=1e-9)
+                    assert [o.value for o in got] == sorted((o.value for o in got), reverse=True)

@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from kniffel import rules
@@ -22,7 +23,8 @@ from kniffel.dice import multinomial, sorted_rolls
 from kniffel.keeps import keep_lattice
 from kniffel.rules import Box, Column, Extra, Order, RuleSet, Section, placements
 from kniffel.rules.scoring import Pattern, Run, Upper
-from kniffel.solver import Solution, compile_rules, single_column, solve
+from kniffel.solver import Solution, compile_rules, dp, single_column, solve
+from kniffel.solver.dp import solve_compiled
 
 
 def solved(rules_id: str, options: tuple[tuple[str, str], ...] = ()) -> Solution:
@@ -212,3 +214,19 @@ def test_reduced_outcomes_sum_to_one() -> None:
     for n in range(4):
         assert sum(p for _, p in outcomes(n)) == pytest.approx(1.0)
     assert len(list(itertools.chain(outcomes(3)))) == 56
+
+
+def test_the_dp_reports_its_progress_and_gives_the_same_values_in_one_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Progress starts at (0, total) once the kernels are compiled or loaded, so that a display can say it
+    is compiling until then, and counts every sheet; the levels' parts may run in any number of threads."""
+    compiled = compile_rules(rules.get("yahtzee"))
+    total = sum(len(level) for level in compiled.levels[:-1])
+    calls: list[tuple[int, int]] = []
+    threaded = solve_compiled(compiled, progress=lambda done, of: calls.append((done, of)))
+    assert calls[0] == (0, total)
+    assert calls[-1] == (total, total)
+    assert [done for done, _ in calls] == sorted({done for done, _ in calls})
+    monkeypatch.setattr(dp, "_threads", lambda: 1)
+    assert np.array_equal(solve_compiled(compiled).values, threaded.values)

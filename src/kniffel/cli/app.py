@@ -417,7 +417,8 @@ def advise_command(
         Path | None,
         typer.Option(
             "--batch",
-            help="Read one situation per line as JSON ('-' for stdin) and print one JSON line each.",
+            help="Read one situation per line, as JSON or as a situation's text ('-' for stdin), and "
+            "print one JSON line each; a bad line gets an error line and the batch goes on (exit 2).",
             show_default=False,
             dir_okay=False,
         ),
@@ -483,9 +484,13 @@ def advise_command(
             )
         stream = solving.open_batch(batch)
         if goal.target is None:
-            errors = solving.run_batch(Advisor(table(alone)), alone, stream, sys.stdout)
+            label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
+            with solving.solve_progress(True, label, lang=words) as progress:
+                advisor = Advisor(table(alone, progress=progress))
+                advisor.prepare()
+            errors = solving.run_batch(advisor, alone, stream, sys.stdout)
         else:
-            target = goals.target_options(alone, goal.target, show_progress=False, lang=words)
+            target = goals.target_options(alone, goal.target, show_progress=True, lang=words)
             errors = goals.run_batch(target, alone, stream, sys.stdout)
         if errors:
             raise typer.Exit(2)
@@ -513,6 +518,7 @@ def advise_command(
     label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
     with solving.solve_progress(not json_output, label, lang=words) as progress:
         advisor = Advisor(table(alone, progress=progress))
+        advisor.prepare()
     options = solving.advise(advisor, alone, situation)
     if json_output:
         print(json.dumps({"options": options}))

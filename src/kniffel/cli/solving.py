@@ -4,10 +4,12 @@ The solver handles one column at a time. A multi-column rule set is solved for o
 the column given with ``--column``, or the only kind it has (Knöffel's two free columns are the same
 column twice, each with its own free throws). Announced columns are not solved exactly and are refused.
 
-``advise --batch FILE`` reads one situation a line (JSON) and writes one JSON line per situation, in
-one process so the table is loaded once. A line that cannot be read or describes an impossible
-situation gets ``{"line": N, "error": "..."}`` instead, and the others are still answered; the exit
-status is then 2, so scripts notice. Blank lines are skipped.
+``advise --batch FILE`` reads one situation a line and writes one JSON line per situation, in one
+process so the table is loaded once. A line is either a JSON object (:func:`parse_situation`) or a
+situation's text as :class:`kniffel.Situation` writes it (``yahtzee | ones=3 | 2 2 3 5 5 | rolls left
+1``), which must be of the rule set the batch advises. A line that cannot be read or describes an
+impossible situation gets ``{"line": N, "error": "..."}`` instead, and the batch goes on with the next
+one; the exit status is then 2, so scripts notice. Blank lines are skipped.
 
 ``advise --situation TEXT`` takes a whole situation as :class:`kniffel.Situation` writes it (hints print
 it), of any rule set: the planner values its options, exactly where the solver covers the rules and as
@@ -243,10 +245,13 @@ def _int(data: Mapping[str, Any], key: str, default: int | None = None) -> int |
     return value
 
 
-def parse_situation(rules: RuleSet, line: str) -> ColumnSituation:
+def parse_situation(
+    rules: RuleSet, line: str, checked: set[tuple[str, int]] | None = None
+) -> ColumnSituation:
     """One batch line: ``{"sheet": {box: points}, "dice": [...], "rolls_left": n}`` plus the optional
     ``thrown_at_once``, ``free_throws_left`` and ``free_throws_used``. The sheet may also be given as
-    the text of ``--sheet``."""
+    the text of ``--sheet``. ``checked`` holds the sheet entries found sound on earlier lines: checking
+    an entry passes over every roll, and a batch has the same few hundred entries over and over."""
     try:
         data = json.loads(line)
     except json.JSONDecodeError as error:
@@ -271,8 +276,12 @@ def parse_situation(rules: RuleSet, line: str) -> ColumnSituation:
         for key, points in raw.items():
             if isinstance(points, bool) or not isinstance(points, int):
                 raise SheetError(f"points for {key} must be a whole number, got {points!r}")
+            if checked is None or (key, points) not in checked:
+                ScoreSheet.from_entries(rules, {key: points})
+                if checked is not None:
+                    checked.add((key, points))
             entries[key] = points
-        sheet = ScoreSheet.from_entries(rules, entries)
+        sheet = ScoreSheet(rules, entries)
     else:
         raise SheetError("sheet must be an object of box: points")
     from kniffel.dice import validate_dice
@@ -295,17 +304,41 @@ def parse_situation(rules: RuleSet, line: str) -> ColumnSituation:
     )
 
 
+def parse_line(rules: RuleSet, line: str, checked: set[tuple[str, int]] | None = None) -> ColumnSituation:
+    """One batch line: a JSON object (:func:`parse_situation`) or a situation's text."""
+    if line.lstrip().startswith("{"):
+        return parse_situation(rules, line, checked)
+    try:
+        situation = Situation.parse(line)
+    except KniffelError as error:
+        raise CliError(f"neither JSON nor a situation: {message(error)}") from None
+    if situation.rules != rules:
+        raise CliError(f"the situation is one of {situation.rules.id}, the batch advises {rules.id}")
+    if situation.dice is None:
+        raise CliError("the situation has no dice yet: advice starts after the turn's first roll")
+    sheet = situation.sheet
+    return ColumnSituation(
+        dict(sheet.entries),
+        situation.dice,
+        situation.rolls_left,
+        situation.thrown_at_once,
+        sheet.free_throws_left(rules.columns[0]) if rules.free_throws else None,
+        situation.free_throws,
+    )
+
+
 BATCH_ERRORS = (CliError, KniffelError)
 
 
 def run_batch(advisor: Any, rules: RuleSet, stream: IO[str], out: IO[str]) -> int:
     """Answer every line of ``stream``; the number of lines that got an error."""
     errors = 0
+    checked: set[tuple[str, int]] = set()
     for number, line in enumerate(stream, 1):
         if not line.strip():
             continue
         try:
-            result: dict[str, Any] = {"options": advise(advisor, rules, parse_situation(rules, line))}
+            result: dict[str, Any] = {"options": advise(advisor, rules, parse_line(rules, line, checked))}
         except BATCH_ERRORS as error:
             errors += 1
             result = {"line": number, "error": message(error)}

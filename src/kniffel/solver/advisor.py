@@ -18,9 +18,10 @@ from kniffel.dice import validate_dice
 from kniffel.errors import SituationError, UnknownBoxError
 from kniffel.game import FreeThrow, Roll, Score
 from kniffel.keeps import keep_lattice
-from kniffel.rules import Section, placements
-from kniffel.solver import turn
+from kniffel.rules import Section
 from kniffel.solver.dp import Solution
+
+F64 = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -65,29 +66,56 @@ class State:
 
 
 class Advisor:
-    """Answers "what is every option worth" for one solved single-column rule set."""
+    """Answers "what is every option worth" for one solved single-column rule set.
+
+    A situation is valued by the compiled kernels of the DP (:func:`kniffel.solver.kernels.situation_values`
+    over the one state), so advice and the solved table come from the same code; the actions are made
+    once, so a query costs the kernel and a list of options."""
 
     def __init__(self, solution: Solution) -> None:
         self.solution = solution
         self.compiled = solution.compiled
         self.rules = solution.rules
         self._keeps = keep_lattice(self.rules.dice)
-        self._turns = turn.Turns(self.compiled, solution.values)
         self._upper = {box.id for box in self.rules.boxes if box.section is Section.UPPER}
+        self._index = self.rules.box_index
+        self._scores = [Score(box.id) for box in self.rules.boxes]
+        self._rolls = [Roll(keep=keep) for keep in self._keeps.keeps[: self._keeps.first_roll]]
+        self._free_throws: list[Roll] = [
+            FreeThrow(keep=keep) for keep in self._keeps.keeps[: self._keeps.first_roll]
+        ]
+        self._choices = [
+            (row[row >= 0].astype(np.intp), [int(k) for k in row if k >= 0]) for row in self._keeps.choices
+        ]
+        """Per roll: the keeps a player may throw from, as an index array and as a list."""
+
+    def prepare(self) -> None:
+        """Compile the advisor's kernel, or load it from numba's cache, now rather than at the first
+        query (a first run compiles for some seconds; a front end can say so meanwhile)."""
+        from kniffel.solver import kernels
+
+        kernels.situation_values(
+            self.solution.values,
+            self.compiled.kernel_tables,
+            np.empty((0, 9), dtype=np.int64),
+            np.empty((0, self.compiled.n_boxes)),
+            np.empty((0, self._keeps.first_roll)),
+        )
 
     # --- states ---------------------------------------------------------------------------------
 
     def state(self, filled: Mapping[str, int], free_throws_left: int | None = None) -> State:
         """Index the sheet ``filled``; ``ValueError`` for unknown boxes or an impossible upper score."""
         c = self.compiled
-        index = self.rules.box_index
+        index = self._index
+        upper = self._upper
         mask = 0
         up = 0
         for key, points in filled.items():
             if key not in index:
                 raise UnknownBoxError(f"no box {key!r} in {self.rules.id}; boxes: {', '.join(index)}")
             mask |= 1 << index[key]
-            if key in self._upper:
+            if key in upper:
                 up += int(points)
         if up < 0:
             raise SituationError("the upper section cannot hold a negative score")
@@ -131,6 +159,29 @@ class Advisor:
         ``rolls_left`` counts the regular throws still allowed this turn; ``thrown_at_once`` defaults to
         "this is the turn's first throw"; ``free_throws_used`` are those already taken this turn.
         """
+        situation, throw = self._situation(
+            filled, dice, rolls_left, thrown_at_once, free_throws_left, free_throws_used
+        )
+        from kniffel.solver import kernels
+
+        # arrays of this call's own: one advisor may answer several threads at once (a web server)
+        boxes = np.empty((1, self.compiled.n_boxes))
+        keeps = np.empty((1, self._keeps.first_roll))
+        situations = np.array([situation], dtype=np.int64)
+        kernels.situation_values(self.solution.values, self.compiled.kernel_tables, situations, boxes, keeps)
+        return self._listed(situation[4], throw, boxes[0].tolist(), keeps[0], kernels.NEG)
+
+    def _situation(
+        self,
+        filled: Mapping[str, int],
+        dice: Sequence[int],
+        rolls_left: int,
+        thrown_at_once: bool | None,
+        free_throws_left: int | None,
+        free_throws_used: int,
+    ) -> tuple[list[int], list[Roll] | None]:
+        """A situation as :func:`kniffel.solver.kernels.situation_values` takes it, and the actions of
+        its throws (None: no throw is left)."""
         rules = self.rules
         c = self.compiled
         roll = validate_dice(list(dice), rules.dice)
@@ -141,56 +192,31 @@ class Advisor:
         s = self.state(filled, free_throws_left)
         if s.mask == c.full_mask:
             raise SituationError("the sheet is full")
-        result = [
-            Option(Score(key), value)
-            for key, value in self._score_values(filled, s, roll, thrown_at_once).items()
-        ]
         usable = max(0, min(c.free_per_turn - free_throws_used, s.free))
-        keep_values: npt.NDArray[np.float64] | None = None
-        throw: type[Roll] = Roll
+        throw: list[Roll] | None = self._rolls
         if rolls_left > 0:
-            keep_values = self._keep_values(s, s.free, rolls_left - 1, usable)
+            sweep = (s.free, usable, rolls_left - 1)
         elif usable > 0:
-            keep_values = self._keep_values(s, s.free - 1, 0, usable - 1)
-            throw = FreeThrow
-        if keep_values is not None:
-            for keep in self._keeps.keeps_of(roll):
-                if len(keep) == len(roll):
-                    continue
-                value = float(keep_values[self._keeps.index(keep)])
-                result.append(Option(throw(keep=keep), value))
-        result.sort(key=lambda o: -o.value)
+            sweep = (s.free - 1, usable - 1, 0)
+            throw = self._free_throws
+        else:
+            sweep = (s.free, 0, -1)
+            throw = None
+        at_once = int(thrown_at_once and c.n_at_once == 2)
+        return [s.mask, s.armed, s.up, s.free, self._keeps.roll_index(roll), at_once, *sweep], throw
+
+    def _listed(
+        self, roll: int, throw: list[Roll] | None, boxes: list[float], keeps: F64, closed: float
+    ) -> list[Option]:
+        """The options of one situation from its kernel values (``closed`` for a box the roll may not go
+        in), best first: a stable sort, so the order before it, boxes then keeps, breaks ties."""
+        result = [Option(self._scores[b], v) for b, v in enumerate(boxes) if v != closed]
+        if throw is not None:
+            indices, listed = self._choices[roll]
+            result.extend(map(Option, [throw[k] for k in listed], keeps[indices].tolist()))
+        result.sort(key=_by_value)
         return result
 
-    def _score_values(
-        self, filled: Mapping[str, int], s: State, roll: tuple[int, ...], at_once: bool
-    ) -> dict[str, float]:
-        c = self.compiled
-        values = self.solution.values
-        index = self.rules.box_index
-        up_total = sum(int(p) for key, p in filled.items() if key in self._upper)
-        result: dict[str, float] = {}
-        for key, placement in placements(self.rules, filled, roll, thrown_at_once=at_once).items():
-            b = index[key]
-            mask = s.mask | 1 << b
-            gained = float(placement.total)
-            up = s.up
-            if key in self._upper:
-                if up_total < c.threshold <= up_total + placement.points:
-                    gained += c.upper_bonus
-                up = min(c.threshold, up_total + placement.points)
-            armed = s.armed
-            if c.n_armed == 2 and b == c.five:
-                armed = int(placement.points > 0)
-            if mask & c.upper_mask == c.upper_mask:
-                up = 0
-            future = (
-                c.free_points * s.free
-                if mask == c.full_mask
-                else float(values[c.aux(armed, s.free), mask, up])
-            )
-            result[key] = gained + future
-        return result
 
-    def _keep_values(self, s: State, free: int, stages: int, usable: int) -> npt.NDArray[np.float64]:
-        return self._turns.keep_values(s.mask, s.armed, free, s.up, stages, usable)
+def _by_value(option: Option) -> float:
+    return -option.value

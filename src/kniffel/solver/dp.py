@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,34 +50,48 @@ def empty_values(c: Compiled) -> Values:
     return values
 
 
+PARTS_PER_THREAD = 4
+"""A level is cut into this many parts per thread, taken in turn as threads finish: masks differ in
+work, and on a busy machine one thread may get less of the processor than another."""
+
+
 def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = None) -> Solution:
     """Run the dynamic programme; ``progress(done, total)`` is called after each level of masks (its own
     time is not counted in :attr:`Solution.seconds`)."""
-    import numba
-
     from kniffel.solver import kernels
 
     tables = c.kernel_tables
     values = empty_values(c)
     levels = [level for level in reversed(c.levels[:-1]) if len(level)]
     total = sum(len(level) for level in levels)
-    kernels.solve_level(np.empty(0, dtype=np.int64), values, tables)  # compile or load the JIT cache now
+    # compile or load the JIT cache now, in this thread, before the threads call it; a progress display
+    # learns the total only then, so that it can say it is compiling until it is done
+    kernels.solve_masks(np.empty(0, dtype=np.int64), values, tables)
+    if progress is not None:
+        progress(0, total)
+    threads = _threads()
     done = 0
     seconds = 0.0
-    # bundles of masks differ in work, so threads take one at a time as they finish
-    chunk = numba.set_parallel_chunksize(1)
-    try:
+    with ThreadPoolExecutor(threads) as pool:
         for level in levels:
             start = time.perf_counter()
-            kernels.solve_level(level, values, tables)
+            parts = np.array_split(level, min(len(level), threads * PARTS_PER_THREAD))
+            for part in [pool.submit(kernels.solve_masks, part, values, tables) for part in parts]:
+                part.result()
             seconds += time.perf_counter() - start
             done += len(level)
             if progress is not None:
                 progress(done, total)
-    finally:
-        numba.set_parallel_chunksize(chunk)
     values.flags.writeable = False
     return Solution(c, values, seconds)
+
+
+def _threads() -> int:
+    """Threads for the DP: numba's own setting (``NUMBA_NUM_THREADS``, by default the processors this
+    process may use)."""
+    import numba
+
+    return max(1, int(getattr(numba.config, "NUMBA_NUM_THREADS", os.cpu_count() or 1)))
 
 
 def solve(rules: RuleSet) -> Solution:

@@ -1,6 +1,6 @@
 """numba kernels of the solver: entering points in a box, the best entry of each roll, the sweep over the
-keep lattice, and the dynamic programme built from them (the optimal games of
-:mod:`kniffel.solver.playkernels` use the same pieces).
+keep lattice, and the dynamic programme built from them; the optimal games of
+:mod:`kniffel.solver.playkernels` and the advisor (:func:`situation_values`) use the same pieces.
 
 Every array of values is laid out ``[..., lane]`` where a lane is one upper score of some state (``lo +
 lane``), so the inner loops run over contiguous memory and vectorise. The loops index the arrays directly
@@ -8,6 +8,12 @@ instead of taking row views: a view costs a reference-count update, which is slo
 threads, contended. The rule set's tables come as one :class:`~kniffel.solver.compile.KernelTables`
 (``t``), passed to the kernels that do a bundle's worth of work per call; the small helpers called in
 their loops take the numbers they need as a :class:`Scoring` and the arrays they read.
+
+``score_values``, ``sweep`` (``sweep_from``), ``solve_bundle`` and ``bundles`` are inlined into their
+callers rather than compiled on their own: numba links a compiled callee into every caller and
+optimises it again there, so each level of calls made the first run (which compiles everything the DP
+needs) a few seconds longer. The small helpers stay separate: inlining those as well made it longer
+still.
 
 A *segment* is one state's run of lanes: a row ``(mask, armed, lo, nl)`` of a ``segments`` array is state
 ``mask`` / ``armed`` at the upper scores ``lo .. lo + nl - 1``, and the segments' lanes follow each other.
@@ -18,7 +24,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from kniffel.solver.compile import KernelTables
 
@@ -242,7 +248,14 @@ def joker_applies(n: Scoring, mask: int) -> bool:  # pragma: no cover
     return n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
+def _zero(a: Any) -> Any:  # pragma: no cover
+    """0, typed as a run-time integer: numba types a variable that starts as a literal ``0`` both as the
+    literal and as an integer, and compiles every kernel it is passed to once for each."""
+    return a.shape[0] - a.shape[0]
+
+
+@njit(cache=True, nogil=True, inline="always")
 def score_values(
     segments: Any,
     free: int,
@@ -262,7 +275,7 @@ def score_values(
     entry_values(segments, free, values, n, t.allowed, t.pair_box, t.pair_pts, rows, strike_box)
     best_entries(rows, t.nonzero, out, choice)
     n_s, n_rolls, _ = out.shape
-    off = 0
+    off = _zero(segments)
     for i in range(segments.shape[0]):
         mask, armed, lo, nl = segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3]
         if joker_applies(n, mask):
@@ -338,11 +351,22 @@ def keep_max(ev: Any, width: int, parent: Any, first_roll: int) -> None:  # prag
             ev[k, lane] = acc[lane]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def sweep(sv: Any, free: int, positions: int, t: KernelTables, table: Any) -> None:  # pragma: no cover
     """The keep values of a turn with ``free`` free throws left, from ``sv[f, at_once, roll, lane]``
-    (:func:`score_values` with ``f`` free throws left after the turn). Position ``q`` is a throw that leaves
-    ``q`` throws, free ones included: the turn's first throw leaves ``usable + rolls - 1``. The sweep goes
+    (:func:`score_values` with ``f`` free throws left after the turn): :func:`sweep_from` with as many of
+    them usable as a turn allows."""
+    sweep_from(sv, free, min(t.per_turn, free), positions, t, table)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def sweep_from(
+    sv: Any, free: int, usable: int, positions: int, t: KernelTables, table: Any
+) -> None:  # pragma: no cover
+    """The keep values of a turn with ``free`` free throws left of which ``usable`` may still be taken
+    this turn, from ``sv[f, at_once, roll, lane]`` (:func:`score_values` with ``f`` free throws left after
+    the turn). Position ``q`` is a throw that leaves ``q`` throws, free ones included: the turn's first
+    throw leaves ``usable + rolls - 1``. The sweep goes
     through the positions ``0 .. positions - 1`` and writes the last ``table.shape[0]`` of them:
     ``table[i, keep, lane]`` is the value of holding ``keep`` (one of the first ``table.shape[1]``) and
     throwing the rest at position ``positions - table.shape[0] + i``. The simulator asks for every keep
@@ -350,7 +374,6 @@ def sweep(sv: Any, free: int, positions: int, t: KernelTables, table: Any) -> No
     state."""
     n_s, n_rolls, width = sv.shape[1], sv.shape[2], sv.shape[3]
     sharp = n_s == 2
-    usable = min(t.per_turn, free)
     start = free - usable
     first = t.first_roll
     child, parent, probs = t.child, t.parent, t.roll_probs
@@ -405,7 +428,7 @@ def mask_lanes(mask: int, n: Scoring, lanes: Any) -> tuple[int, int, int]:  # pr
     return lo, nl, na
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def solve_bundle(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: no cover
     """Fill ``values[aux, mask, :]``, the expected points to come from the start of a turn, for every mask
     of ``masks``, every armed / free-throw variant and every upper score the mask can have. Only the
@@ -414,7 +437,7 @@ def solve_bundle(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: n
     every upper score is). The masks' lanes (armed variants included) share one keep lattice."""
     n = scoring(t)
     n_s, n_rolls, _ = t.nonzero.shape
-    width = 0
+    width = _zero(masks)
     n_seg = 0
     for i in range(masks.shape[0]):
         _, nl, na = mask_lanes(masks[i], n, t.lanes)
@@ -456,7 +479,7 @@ def solve_bundle(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: n
             off += na * nl
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def bundles(masks: Any, t: KernelTables) -> Any:  # pragma: no cover
     """Where each bundle of at least :data:`BUNDLE` lanes starts in ``masks`` (and, last, the end)."""
     n = scoring(t)
@@ -474,10 +497,68 @@ def bundles(masks: Any, t: KernelTables) -> Any:  # pragma: no cover
     return starts[: count + 1]
 
 
-@njit(cache=True, parallel=True)
-def solve_level(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: no cover
-    """Every mask of one level (same number of filled boxes), in bundles of :data:`BUNDLE` lanes or more,
-    in parallel."""
+@njit(cache=True, nogil=True)
+def solve_masks(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: no cover
+    """Every mask of ``masks`` (part of one level: same number of filled boxes), in bundles of
+    :data:`BUNDLE` lanes or more. The caller runs disjoint parts of a level in threads (the GIL is
+    released here): a ``parallel=True`` kernel would do the same, but compiling numba's parallel loop
+    took longer than all the other kernels together on a first run."""
     starts = bundles(masks, t)
-    for b in prange(starts.shape[0] - 1):
+    for b in range(starts.shape[0] - 1):
         solve_bundle(masks[starts[b] : starts[b + 1]], values, t)
+
+
+# --- the advisor: every option of single situations -------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def situation_values(
+    values: Any, t: KernelTables, situations: Any, boxes: Any, keeps: Any
+) -> None:  # pragma: no cover
+    """The options of each situation ``situations[i] = (mask, armed, up, free, roll, at_once, sweep_free,
+    usable, throws)``, one state (lane) at a time with the DP's kernels: ``boxes[i, box]`` is the value of
+    entering roll ``roll`` (thrown at once: ``at_once``) in each box with ``free`` free throws left after
+    the turn (NEG where it may not go), and ``keeps[i, keep]`` the value of holding each keep and throwing
+    the rest, where that throw leaves ``throws`` regular throws and ``usable`` of ``sweep_free`` free
+    throws (:func:`sweep_from`; not computed when ``throws`` < 0: no throw is left)."""
+    n = scoring(t)
+    n_s, n_rolls, _ = t.nonzero.shape
+    segment = np.empty((1, 4), dtype=np.int64)
+    sv = np.empty((n.n_free, n_s, n_rolls, 1))
+    rows, _ = entry_rows(t, 1, 1)
+    table = np.empty((1, keeps.shape[1], 1))
+    for i in range(situations.shape[0]):
+        mask, armed, up, free = situations[i, 0], situations[i, 1], situations[i, 2], situations[i, 3]
+        roll, s = situations[i, 4], situations[i, 5]
+        face = t.alike[roll]
+        if joker_applies(n, mask) and face >= 0:
+            extra = int(t.jbonus[mask, armed, face])
+            for b in range(n.n_boxes):
+                p = int(t.jpts[mask, armed, s, face, b])
+                if p < 0:
+                    boxes[i, b] = NEG
+                else:
+                    enter(values, n, mask, armed, free, b, p, extra, up, 1, boxes, i, b)
+        else:
+            allow = t.allowed[mask]
+            for b in range(n.n_boxes):
+                if (allow >> b) & 1 == 0:
+                    boxes[i, b] = NEG
+                    continue
+                p = 0
+                for j in range(t.nonzero.shape[2]):
+                    pair = t.nonzero[s, roll, j]
+                    if pair < 0:
+                        break
+                    if t.pair_box[pair] == b:
+                        p = int(t.pair_pts[pair])
+                enter(values, n, mask, armed, free, b, p, 0, up, 1, boxes, i, b)
+        sweep_free, usable, throws = situations[i, 6], situations[i, 7], situations[i, 8]
+        if throws < 0:
+            continue
+        segment[0, 0], segment[0, 1], segment[0, 2], segment[0, 3] = mask, armed, up, 1
+        for f in range(sweep_free - usable, sweep_free + 1):
+            score_values(segment, f, values, t, rows[0], None, sv[f], None)
+        sweep_from(sv, sweep_free, usable, usable + throws + 1, t, table)
+        for k in range(keeps.shape[1]):
+            keeps[i, k] = table[0, k, 0]
