@@ -158,8 +158,10 @@ UI: dict[str, str] = {
         "Knöffel: Freiwürfe, die die Spalte nach denen dieses Zuges noch bezahlen kann (Standard: alle)."
     ),
     "Knöffel: free throws already taken this turn.": "Knöffel: in diesem Zug schon genommene Freiwürfe.",
-    "Read one situation per line as JSON ('-' for stdin) and print one JSON line each.": (
-        "Eine Situation je Zeile als JSON lesen ('-' für stdin) und je eine JSON-Zeile ausgeben."
+    "Read one situation per line, as JSON or as a situation's text ('-' for stdin), and print one JSON "
+    "line each; a bad line gets an error line and the batch goes on (exit 2).": (
+        "Eine Situation je Zeile lesen, als JSON oder als Text einer Situation ('-' für stdin), und je eine "
+        "JSON-Zeile ausgeben; eine fehlerhafte Zeile bekommt eine Fehlerzeile, und es geht weiter (Status 2)."
     ),
     "A whole situation as hints print it, of any rule set, e.g. "
     "'yahtzee | ones=3 yahtzee=50 | 2 2 3 5 5 | rolls left 1'.": (
