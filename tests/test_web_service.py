@@ -10,14 +10,14 @@ import asyncio
 import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import pytest
 from sqlalchemy.exc import OperationalError
 
 from kniffel.game import Roll, Score, Strike
 from kniffel.web.service import CreateRequest, GameService, LiveGame, WebError, fallback_move
-from kniffel.web.store import SeatSpec, StaleError, Store
+from kniffel.web.store import SeatSpec, StaleError, Store, Write
 
 T = TypeVar("T")
 
@@ -93,6 +93,51 @@ def test_a_position_can_be_written_once(url: str) -> None:
     with pytest.raises(StaleError):
         store.append(new.id, 1, 0, {"action": "roll", "dice": [6, 6, 6, 6, 6]}, status="playing", to_move=0)
     assert [a.action["dice"] for a in store.load(new.id).actions] == [[1, 2, 3, 4, 5]]
+
+
+def test_actions_committed_together_keep_their_own_fate(url: str) -> None:
+    """A group commit with one taken position writes the others and reports only that one stale."""
+    store = Store(url)
+    games = [store.create_game("kniffel", {}, [SeatSpec("Ada")]).id for _ in range(3)]
+    roll = '{"action": "roll", "dice": [1, 2, 3, 4, 5]}'
+    store.append(games[1], 1, 0, {"action": "roll", "dice": [6, 6, 6, 6, 6]}, status="playing", to_move=0)
+    written = store.append_many(
+        [Write(game, 1, 0, roll, "playing", 0) for game in games] + [Write(games[2], 2, 0, roll, "over", 0)]
+    )
+    assert written == [True, False, True, True]
+    assert [a.action["dice"] for a in store.load(games[1]).actions] == [[6, 6, 6, 6, 6]]
+    assert [len(store.load(game).actions) for game in games] == [1, 1, 2]
+    assert store.load(games[2]).status == "over"
+
+
+def test_actions_arriving_during_a_commit_share_the_next_one(url: str) -> None:
+    """While one commit is under way, the actions of other games wait and then go in one transaction;
+    each is acknowledged only after its own commit."""
+
+    class CountingStore(Store):
+        groups: ClassVar[list[int]] = []
+
+        def append_many(self, items: Any) -> list[bool]:
+            import time
+
+            self.groups.append(len(items))
+            time.sleep(0.05)
+            return super().append_many(items)
+
+    async def body() -> None:
+        store = CountingStore(url)
+        service = GameService(store)
+        created = [await service.create(request("Ada")) for _ in range(6)]
+        await asyncio.gather(
+            *(service.act(live, live.seats_for(new.seat_tokens[0]), 0, Roll()) for new, live in created)
+        )
+        assert sum(store.groups) == 6
+        assert len(store.groups) < 6, store.groups
+        assert all(live.seq == 1 for _, live in created)
+        await service.stop()
+
+    run(body)
+    assert len(action_rows(url)) == 6
 
 
 def test_two_servers_racing_on_one_database_apply_once(url: str) -> None:
@@ -239,7 +284,7 @@ def test_a_restarted_server_resumes_the_bot_to_move(url: str) -> None:
 
 def test_a_failed_commit_takes_the_action_back(url: str) -> None:
     class BrokenStore(Store):
-        def append(self, *args: Any, **kwargs: Any) -> None:
+        def append_many(self, *args: Any, **kwargs: Any) -> list[bool]:
             raise OperationalError("insert", {}, Exception("disk I/O error"))
 
     async def body() -> None:
@@ -393,12 +438,12 @@ def test_reads_see_only_committed_state(url: str) -> None:
     class SlowStore(Store):
         entered = False
 
-        def append(self, *args: Any, **kwargs: Any) -> None:
+        def append_many(self, *args: Any, **kwargs: Any) -> list[bool]:
             import time
 
             self.entered = True
             time.sleep(0.2)
-            super().append(*args, **kwargs)
+            return super().append_many(*args, **kwargs)
 
     async def body() -> None:
         store = SlowStore(url)

@@ -40,11 +40,11 @@ from kniffel.web.store import (
     SEAT_KINDS,
     NewGame,
     SeatSpec,
-    StaleError,
     Store,
     StoredGame,
     StoredSeat,
     StoreError,
+    Write,
     token_matches,
 )
 
@@ -306,6 +306,7 @@ class GameService:
         bot_workers: int = 2,
         bot_share: float = 0.25,
         max_advice_waiting: int = 8,
+        max_group: int = 200,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
@@ -328,6 +329,12 @@ class GameService:
         self._advice_threads = ThreadPoolExecutor(1, thread_name_prefix="kniffel-advice")
         self._advice_waiting = 0
         self._closing = False
+        self.max_group = max_group
+        """Actions committed in one transaction at most."""
+        # One writer thread: its commits are the group commits, so they never overtake each other.
+        self._write_threads = ThreadPoolExecutor(1, thread_name_prefix="kniffel-writes")
+        self._writes: list[tuple[Write, asyncio.Future[bool]]] = []
+        self._writer: asyncio.Task[None] | None = None
 
     # --- lifecycle -----------------------------------------------------------------------------
 
@@ -349,6 +356,10 @@ class GameService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
+        if self._writer is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._writer  # acknowledge what is being committed rather than drop it
+        self._write_threads.shutdown(wait=False)
         self._bot_threads.shutdown(wait=False, cancel_futures=True)
         self._advice_threads.shutdown(wait=False, cancel_futures=True)
 
@@ -451,6 +462,34 @@ class GameService:
         async with live.lock:
             return live.seq, Game.from_json(live.game.to_json())
 
+    async def _commit(self, write: Write) -> bool:
+        """Commit one action (``False``: its position was taken first). Actions arriving while a
+        commit is under way wait for it and then go to the database together: under load one
+        transaction and one flush to disk serve many games, and an idle server commits at once."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[bool] = loop.create_future()
+        self._writes.append((write, done))
+        if self._writer is None or self._writer.done():
+            self._writer = loop.create_task(self._write_groups())
+        return await done
+
+    async def _write_groups(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._writes:
+            group, self._writes = self._writes[: self.max_group], self._writes[self.max_group :]
+            try:
+                written = await loop.run_in_executor(
+                    self._write_threads, self.store.append_many, [write for write, _ in group]
+                )
+            except Exception as error:
+                for _, done in group:
+                    if not done.done():
+                        done.set_exception(error)
+            else:
+                for (_, done), ok in zip(group, written, strict=True):
+                    if not done.done():
+                        done.set_result(ok)
+
     async def advise(self, work: Callable[[], T]) -> T:
         """Run advice (which may solve a table for minutes) on the advisor's own thread; with too many
         requests already waiting, refuse (``busy``) rather than queue without bound."""
@@ -485,28 +524,21 @@ class GameService:
             outcome = game.apply(action)
         except IllegalActionError as error:
             raise WebError("illegal", str(error)) from None
+        status = "over" if game.is_over else "playing"
+        write = Write(live.id, live.seq, mover, json.dumps(outcome.action.to_json()), status, game.current)
         try:
-            await asyncio.to_thread(
-                self.store.append,
-                live.id,
-                live.seq,
-                mover,
-                outcome.action.to_json(),
-                status="over" if game.is_over else "playing",
-                to_move=game.current,
-                origin=self.origin,
-            )
-        except StaleError:
-            # Another process wrote this position first: take ours back and read what it saved.
-            game.undo()
-            await self._catch_up(live)
-            raise WebError("stale", "another action was saved first: reload and retry") from None
+            written = await self._commit(write)
         except Exception:
             game.undo()
             log.exception("saving an action of game %s failed", live.id)
             raise WebError(
                 "unavailable", "the action could not be saved; nothing changed, try again"
             ) from None
+        if not written:
+            # Another process wrote this position first: take ours back and read what it saved.
+            game.undo()
+            await self._catch_up(live)
+            raise WebError("stale", "another action was saved first: reload and retry")
         live.seat_of_action.append(mover)
         live.outcomes.append(outcome)
         live.changed()
@@ -588,15 +620,16 @@ class GameService:
                     for live in list(self._live.values()):  # changes made while nobody listened
                         self.announced(live.id, live.seq + 1, "")
                     async for notice in connection.notifies():
-                        game_id, seq, origin, seat, action = (notice.payload.split(" ", 4) + [""] * 4)[:5]
-                        if seq.isdigit():
-                            self.announced(
-                                game_id,
-                                int(seq),
-                                origin,
-                                int(seat) if seat.isdigit() else None,
-                                action or None,
-                            )
+                        for line in notice.payload.split("\n"):
+                            game_id, seq, origin, seat, action = (line.split(" ", 4) + [""] * 4)[:5]
+                            if seq.isdigit():
+                                self.announced(
+                                    game_id,
+                                    int(seq),
+                                    origin,
+                                    int(seat) if seat.isdigit() else None,
+                                    action or None,
+                                )
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # a lost connection: listen again shortly
