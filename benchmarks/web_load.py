@@ -30,6 +30,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import statistics
 import sys
@@ -235,6 +236,15 @@ async def run(
     return results, deadline - start
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) a process has used so far; 0 where ``/proc`` is missing."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -280,10 +290,14 @@ def main() -> None:
                 for n in range(args.processes)
             ]
             urls = [server.wait().url for server in servers]
+        pids = [server.process.pid for server in servers if server.process is not None]
+        own_before, servers_before = time.process_time(), [cpu_seconds(pid) for pid in pids]
         try:
             results, elapsed = asyncio.run(
                 run(urls, args.players, args.duration, args.rules, args.think, args.bot_games)
             )
+            own = time.process_time() - own_before
+            served = sum(cpu_seconds(pid) for pid in pids) - sum(servers_before)
         finally:
             for server in servers:
                 server.stop()
@@ -303,6 +317,9 @@ def main() -> None:
     if args.bot_games:
         print(f"bot games        {args.bot_games} watched, {results.bot_states} bot states sent")
     print(f"errors           {dict(results.errors) or 0}")
+    # The whole run (connecting included), so the generator's share of the machine is visible.
+    print(f"cpu seconds      load generator {own:.1f}, servers {served:.1f} (whole run)")
+    print(f"load average     {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")
     if not results.latencies:
         sys.exit("no action completed")
 

@@ -31,6 +31,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+import orjson
+
 from kniffel import rules as rules_module
 from kniffel.errors import IllegalActionError, KniffelError
 from kniffel.game import MAX_PLAYERS, Action, Announce, Game, Outcome, Roll, Score, SecureDice, Strike
@@ -155,13 +157,14 @@ class LiveGame:
     """A task is catching this copy up with the database."""
     _state_json: str = ""
     _state_text: str = ""
+    _parts: SnapshotParts = field(default_factory=lambda: SnapshotParts())
 
     def __post_init__(self) -> None:
         self._snapshot()
 
     def _snapshot(self) -> None:
-        self._state_json = json.dumps(game_state(self))
-        self._state_text = f'{{"type": "state", "state": {self._state_json}}}'
+        self._state_json = orjson.dumps(game_state(self)).decode()
+        self._state_text = f'{{"type":"state","state":{self._state_json}}}'
 
     @property
     def id(self) -> str:
@@ -203,41 +206,64 @@ class LiveGame:
             subscriber.push(text)
 
 
+@dataclass
+class SnapshotParts:
+    """The parts of a game's state that most actions leave as they were, kept from one snapshot to the
+    next: a snapshot goes out after every action, and rebuilding all of it cost more than the commit."""
+
+    rules: dict[str, Any] | None = None
+    players: list[tuple[object, dict[str, Any]]] = field(default_factory=list)
+    """Per seat: what its sheet held, and the player's part of the state built from that."""
+    log: list[tuple[object, dict[str, Any]]] = field(default_factory=list)
+    """Per position: the action, and its line of the game log."""
+
+
 def game_state(live: LiveGame) -> dict[str, Any]:
     """Everything a client needs to draw the table; all of it is public in a dice game."""
-    game, ruleset = live.game, live.game.rules
+    game, ruleset, parts = live.game, live.game.rules, live._parts
     turn, legal = game.turn, game.legal
-    players = []
+    if parts.rules is None:
+        parts.rules = ruleset.describe() | {
+            "turns": ruleset.turns,
+            "free_throws_per_turn": ruleset.free_throws_per_turn,
+        }
+    del parts.players[len(live.seats) :]
     for seat, sheet in zip(live.seats, game.sheets, strict=True):
-        players.append(
-            {
-                "index": seat.index,
-                "name": seat.name,
-                "kind": seat.kind,
-                "entries": dict(sheet.entries),
-                "columns": [
-                    {
-                        "id": c.id,
-                        **vars(sheet.column_totals(c)),
-                        "free_throws_left": sheet.free_throws_left(c),
-                    }
-                    for c in ruleset.columns
-                ],
-                "total": sheet.total,
-            }
+        # Everything the totals are computed from: the same content gives the same part.
+        held = (
+            tuple(sheet.entries.items()),
+            tuple(sheet.extra_bonus.items()),
+            tuple(sheet.free_throws_used.items()),
         )
+        if seat.index < len(parts.players) and parts.players[seat.index][0] == held:
+            continue
+        totals = [sheet.column_totals(c) for c in ruleset.columns]
+        player = {
+            "index": seat.index,
+            "name": seat.name,
+            "kind": seat.kind,
+            "entries": dict(sheet.entries),
+            "columns": [
+                {"id": c.id, **vars(t), "free_throws_left": sheet.free_throws_left(c)}
+                for c, t in zip(ruleset.columns, totals, strict=True)
+            ],
+            "total": sheet.total,
+        }
+        if seat.index < len(parts.players):
+            parts.players[seat.index] = (held, player)
+        else:
+            parts.players.append((held, player))
     first = max(0, len(game.log) - LOG_TAIL)
     return {
         "id": live.id,
-        "rules": ruleset.describe()
-        | {"turns": ruleset.turns, "free_throws_per_turn": ruleset.free_throws_per_turn},
+        "rules": parts.rules,
         "hotseat": live.stored.hotseat,
         "pad": live.stored.pad,
         "seq": live.seq,
         "over": game.is_over,
         "current": game.current,
         "round": game.round,
-        "players": players,
+        "players": [player for _, player in parts.players],
         "turn": {
             "dice": list(turn.dice) if turn.dice is not None else None,
             "rolls": turn.rolls,
@@ -251,10 +277,24 @@ def game_state(live: LiveGame) -> dict[str, Any]:
         "placements": {key: {"points": p.points, "bonus": p.bonus} for key, p in legal.placements.items()},
         "strikeable": list(legal.strikeable),
         "announce": list(legal.announceable),
-        "log": [log_entry(live, i) for i in range(first, len(game.log))],
+        "log": [_log_line(live, i) for i in range(first, len(game.log))],
         "standings": [vars(s) for s in game.standings()] if game.is_over else [],
         "hints": live.hints,
     }
+
+
+def _log_line(live: LiveGame, index: int) -> dict[str, Any]:
+    """:func:`log_entry`, kept while the log holds the same action at ``index`` (a line never changes
+    once its action is committed; an action taken back is a different object)."""
+    cache, action = live._parts.log, live.game.log[index]
+    if index < len(cache):
+        if cache[index][0] is action:
+            return cache[index][1]
+        del cache[index:]
+    entry = log_entry(live, index)
+    if index == len(cache):
+        cache.append((action, entry))
+    return entry
 
 
 def log_entry(live: LiveGame, index: int) -> dict[str, Any]:
@@ -561,12 +601,13 @@ class GameService:
             if item.seq != live.seq + 1:
                 break
             try:
-                live.game.apply(Action.from_json(item.action))
+                outcome = live.game.apply(Action.from_json(item.action))
             except KniffelError:
                 log.exception("game %s cannot replay action %d; dropping the copy", live.id, item.seq)
                 self._live.pop(live.id, None)
                 return
             live.seat_of_action.append(item.seat)
+            live.outcomes.append(outcome)
             applied = True
         if applied:
             live.changed()
@@ -582,11 +623,12 @@ class GameService:
             return
         if seq == live.seq + 1 and seat is not None and action is not None and not live.lock.locked():
             try:
-                live.game.apply(Action.from_json(json.loads(action)))
+                outcome = live.game.apply(Action.from_json(json.loads(action)))
             except (KniffelError, ValueError):
                 log.warning("game %s: announced action %d does not apply; reading it back", game_id, seq)
             else:
                 live.seat_of_action.append(seat)
+                live.outcomes.append(outcome)
                 live.changed()
                 self._schedule_bots(live)
                 return
