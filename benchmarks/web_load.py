@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import random
 import statistics
@@ -42,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 from kniffel.web.testing import ServerProcess
@@ -73,7 +73,7 @@ class Player:
 
     async def read(self, ws: ClientConnection) -> None:
         async for raw in ws:
-            message = json.loads(raw)
+            message = orjson.loads(raw)
             if message["type"] == "state":
                 self.state = message["state"]
             elif message["type"] == "error":
@@ -105,7 +105,7 @@ class Player:
         """Play this seat from ``start`` until the game is over (``True``) or the time is up (``False``)."""
         async with connect(self.url, max_size=2**22, open_timeout=60) as ws:
             reader = asyncio.create_task(self.read(ws))
-            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            await ws.send(orjson.dumps({"type": "hello", "token": self.token}).decode())
             await asyncio.sleep(max(0.0, start - time.monotonic()))
             try:
                 while time.monotonic() < deadline:
@@ -120,7 +120,7 @@ class Player:
                     sent, errors = state["seq"], self.errors
                     message = {"type": "action", "seq": sent, "action": self.decide(state)}
                     start = time.perf_counter()
-                    await ws.send(json.dumps(message))
+                    await ws.send(orjson.dumps(message).decode())
                     while self.seq() <= sent and self.errors == errors and time.monotonic() < deadline:
                         await self.next_change(deadline)
                     if self.seq() > sent:
