@@ -54,6 +54,10 @@ class Results:
     games_finished: int = 0
     games_started: int = 0
     bot_states: int = 0
+    cpu_servers: float = 0.0
+    """CPU seconds the started servers used while the clock ran (0 for servers given by ``--url``)."""
+    cpu_generator: float = 0.0
+    """CPU seconds this load generator used while the clock ran."""
 
 
 class Player:
@@ -195,11 +199,27 @@ async def watch(ws_url: str, game_id: str, deadline: float, results: Results) ->
                     results.bot_states += 1
 
 
+async def meter(pids: list[int], start: float, deadline: float, results: Results) -> None:
+    """The CPU time the servers and this generator spend from ``start`` to ``deadline``: setting up
+    games and connections before the clock starts is not part of serving actions."""
+    await asyncio.sleep(max(0.0, start - time.monotonic()))
+    servers, own = sum(map(cpu_seconds, pids)), time.process_time()
+    await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+    results.cpu_servers = sum(map(cpu_seconds, pids)) - servers
+    results.cpu_generator = time.process_time() - own
+
+
 async def run(
-    urls: list[str], players: int, duration: float, rules: str, think: float, bot_games: int = 0
+    urls: list[str],
+    players: int,
+    duration: float,
+    rules: str,
+    think: float,
+    bot_games: int = 0,
+    pids: tuple[int, ...] = (),
 ) -> tuple[Results, float]:
     """Create every table's first game and ``bot_games`` watched all-bot games, connect everybody, then
-    play for ``duration`` seconds."""
+    play for ``duration`` seconds; ``pids`` are the server processes whose CPU time is measured."""
     results = Results()
     tables = (players + 1) // 2
     gate = asyncio.Semaphore(32)
@@ -227,6 +247,7 @@ async def run(
         start = time.monotonic() + 2.0 + players / 300
         deadline = start + duration
         await asyncio.gather(
+            meter(list(pids), start, deadline, results),
             *(
                 table(n, urls, clients[n % len(urls)], firsts[n], rules, think, results, start, deadline)
                 for n in range(tables)
@@ -293,14 +314,11 @@ def main() -> None:
                 for n in range(args.processes)
             ]
             urls = [server.wait().url for server in servers]
-        pids = [server.process.pid for server in servers if server.process is not None]
-        own_before, servers_before = time.process_time(), [cpu_seconds(pid) for pid in pids]
+        pids = tuple(server.process.pid for server in servers if server.process is not None)
         try:
             results, elapsed = asyncio.run(
-                run(urls, args.players, args.duration, args.rules, args.think, args.bot_games)
+                run(urls, args.players, args.duration, args.rules, args.think, args.bot_games, pids)
             )
-            own = time.process_time() - own_before
-            served = sum(cpu_seconds(pid) for pid in pids) - sum(servers_before)
         finally:
             for server in servers:
                 server.stop()
@@ -320,8 +338,13 @@ def main() -> None:
     if args.bot_games:
         print(f"bot games        {args.bot_games} watched, {results.bot_states} bot states sent")
     print(f"errors           {dict(results.errors) or 0}")
-    # The whole run (connecting included), so the generator's share of the machine is visible.
-    print(f"cpu seconds      load generator {own:.1f}, servers {served:.1f} (whole run)")
+    # While the clock ran: how much of the 2 cores each side took, and what one action cost.
+    per_action = 1000 / max(1, len(results.latencies))
+    print(
+        f"cpu while timed  servers {results.cpu_servers:.1f} s ({results.cpu_servers * per_action:.2f} ms "
+        f"an action), load generator {results.cpu_generator:.1f} s "
+        f"({results.cpu_generator * per_action:.2f} ms an action)"
+    )
     print(f"load average     {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")
     if not results.latencies:
         sys.exit("no action completed")

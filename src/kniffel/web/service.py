@@ -565,7 +565,9 @@ class GameService:
         except IllegalActionError as error:
             raise WebError("illegal", str(error)) from None
         status = "over" if game.is_over else "playing"
-        write = Write(live.id, live.seq, mover, json.dumps(outcome.action.to_json()), status, game.current)
+        write = Write(
+            live.id, live.seq, mover, orjson.dumps(outcome.action.to_json()).decode(), status, game.current
+        )
         try:
             written = await self._commit(write)
         except Exception:
