@@ -58,6 +58,9 @@ class Results:
     """CPU seconds the started servers used while the clock ran (0 for servers given by ``--url``)."""
     cpu_generator: float = 0.0
     """CPU seconds this load generator used while the clock ran."""
+    lags: list[float] = field(default_factory=list)
+    """How late the generator's own event loop woke up, sampled while the clock ran: a round trip
+    includes this much of the generator's own waiting."""
 
 
 class Player:
@@ -204,7 +207,9 @@ async def meter(pids: list[int], start: float, deadline: float, results: Results
     games and connections before the clock starts is not part of serving actions."""
     await asyncio.sleep(max(0.0, start - time.monotonic()))
     servers, own = sum(map(cpu_seconds, pids)), time.process_time()
-    await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+    while (now := time.monotonic()) < deadline:
+        await asyncio.sleep(0.01)
+        results.lags.append(time.monotonic() - now - 0.01)
     results.cpu_servers = sum(map(cpu_seconds, pids)) - servers
     results.cpu_generator = time.process_time() - own
 
@@ -334,6 +339,8 @@ def main() -> None:
     print(f"round trip p50   {percentile(latencies, 0.50) * 1000:.1f} ms")
     print(f"round trip p99   {percentile(latencies, 0.99) * 1000:.1f} ms")
     print(f"round trip mean  {statistics.fmean(latencies) * 1000:.1f} ms")
+    lags = [lag * 1000 for lag in results.lags] or [float("nan")]
+    print(f"generator lag    p50 {percentile(lags, 0.5):.1f} ms, p99 {percentile(lags, 0.99):.1f} ms")
     print(f"games            {results.games_finished} finished of {results.games_started} started")
     if args.bot_games:
         print(f"bot games        {args.bot_games} watched, {results.bot_states} bot states sent")
