@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import multiprocessing
 import os
 import random
 import statistics
@@ -37,6 +38,8 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from multiprocessing.queues import Queue
+from multiprocessing.synchronize import Barrier
 from pathlib import Path
 from typing import Any
 
@@ -222,11 +225,16 @@ async def run(
     think: float,
     bot_games: int = 0,
     pids: tuple[int, ...] = (),
+    *,
+    part: int = 0,
+    parts: int = 1,
+    ready: Barrier | None = None,
 ) -> tuple[Results, float]:
-    """Create every table's first game and ``bot_games`` watched all-bot games, connect everybody, then
+    """Create the first game of every ``parts``-th table from ``part`` on (and as many of the
+    ``bot_games`` watched all-bot games), wait at ``ready`` for the other parts, connect everybody, then
     play for ``duration`` seconds; ``pids`` are the server processes whose CPU time is measured."""
     results = Results()
-    tables = (players + 1) // 2
+    tables = range(part, (players + 1) // 2, parts)
     gate = asyncio.Semaphore(32)
     async with contextlib.AsyncExitStack() as stack:
         clients = [
@@ -237,7 +245,7 @@ async def run(
             async with gate:
                 return await create_game(clients[number % len(urls)], rules, results)
 
-        firsts = await asyncio.gather(*(first_game(n) for n in range(tables)))
+        firsts = dict(zip(tables, await asyncio.gather(*(first_game(n) for n in tables)), strict=True))
 
         async def bot_game(number: int) -> str:
             async with gate:
@@ -247,7 +255,9 @@ async def run(
                 game_id: str = response.json()["id"]
                 return game_id
 
-        bots = await asyncio.gather(*(bot_game(n) for n in range(bot_games)))
+        bots = await asyncio.gather(*(bot_game(n) for n in range(part, bot_games, parts)))
+        if ready is not None:
+            await asyncio.to_thread(ready.wait)  # every part starts its clock together (one system clock)
         # Time to connect every player before the clock starts (a few hundred connections a second).
         start = time.monotonic() + 2.0 + players / 300
         deadline = start + duration
@@ -255,7 +265,7 @@ async def run(
             meter(list(pids), start, deadline, results),
             *(
                 table(n, urls, clients[n % len(urls)], firsts[n], rules, think, results, start, deadline)
-                for n in range(tables)
+                for n in tables
             ),
             *(
                 watch(urls[n % len(urls)].replace("http", "ws", 1), game_id, deadline, results)
@@ -263,6 +273,60 @@ async def run(
             ),
         )
     return results, deadline - start
+
+
+def generate(
+    queue: Queue[tuple[Results, float]], ready: Barrier, part: int, parts: int, *arguments: Any
+) -> None:
+    """One of ``--generators`` processes: play its part of the tables and hand back what it measured."""
+    queue.put(asyncio.run(run(*arguments, part=part, parts=parts, ready=ready)))
+
+
+def run_parts(parts: int, *arguments: Any) -> tuple[Results, float]:
+    """:func:`run` in ``parts`` processes, merged; only the first one meters the servers' CPU time. One
+    asyncio process gets about one core at most (less on a machine others keep busy), so a single
+    generator can become what limits the figures."""
+    if parts == 1:
+        return asyncio.run(run(*arguments))
+    context = multiprocessing.get_context("spawn")
+    queue: Queue[tuple[Results, float]] = context.Queue()
+    ready = context.Barrier(parts)
+    urls, players, duration, rules, think, bot_games, pids = arguments
+    workers = [
+        context.Process(
+            target=generate,
+            args=(
+                queue,
+                ready,
+                n,
+                parts,
+                urls,
+                players,
+                duration,
+                rules,
+                think,
+                bot_games,
+                pids if n == 0 else (),
+            ),
+        )
+        for n in range(parts)
+    ]
+    for worker in workers:
+        worker.start()
+    gathered = [queue.get() for _ in workers]
+    for worker in workers:
+        worker.join()
+    merged, elapsed = Results(), gathered[0][1]
+    for results, _ in gathered:
+        merged.latencies += results.latencies
+        merged.errors += results.errors
+        merged.games_finished += results.games_finished
+        merged.games_started += results.games_started
+        merged.bot_states += results.bot_states
+        merged.cpu_servers += results.cpu_servers
+        merged.cpu_generator += results.cpu_generator
+        merged.lags += results.lags
+    return merged, elapsed
 
 
 def cpu_seconds(pid: int) -> float:
@@ -297,6 +361,7 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1, help="server processes on one database")
     parser.add_argument("--bot-games", type=int, default=0, help="watched all-bot games alongside")
     parser.add_argument("--bot-delay", type=float, default=0.6, help="the servers' pause between bot moves")
+    parser.add_argument("--generators", type=int, default=1, help="load generator processes (1)")
     parser.add_argument("--url", action="append", help="an already running server (repeatable)")
     parser.add_argument("--database-url", default=None, help="database of the started servers")
     args = parser.parse_args()
@@ -321,8 +386,15 @@ def main() -> None:
             urls = [server.wait().url for server in servers]
         pids = tuple(server.process.pid for server in servers if server.process is not None)
         try:
-            results, elapsed = asyncio.run(
-                run(urls, args.players, args.duration, args.rules, args.think, args.bot_games, pids)
+            results, elapsed = run_parts(
+                args.generators,
+                urls,
+                args.players,
+                args.duration,
+                args.rules,
+                args.think,
+                args.bot_games,
+                pids,
             )
         finally:
             for server in servers:
@@ -332,7 +404,7 @@ def main() -> None:
     print(
         f"players          {args.players} at {tables} two-player tables of {args.rules}, think {args.think} s"
     )
-    print(f"processes        {len(urls)}")
+    print(f"processes        {len(urls)} serving, {args.generators} generating")
     print(f"duration         {elapsed:.1f} s")
     print(f"actions          {len(results.latencies)}")
     print(f"actions/s        {len(results.latencies) / elapsed:.0f}")
