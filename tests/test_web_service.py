@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from kniffel.game import Roll, Score, Strike
-from kniffel.web.service import CreateRequest, GameService, LiveGame, WebError, fallback_move
+from kniffel.web.service import CreateRequest, GameService, LiveGame, WebError, fallback_move, game_state
 from kniffel.web.store import SeatSpec, StaleError, Store, Write
 
 T = TypeVar("T")
@@ -160,6 +160,34 @@ def test_two_servers_racing_on_one_database_apply_once(url: str) -> None:
 
     run(body)
     assert len(action_rows(url)) == 1
+
+
+def test_a_copy_that_catches_up_shows_what_each_action_earned(url: str) -> None:
+    """The game log of a copy that read another process's actions carries their points, like the
+    writer's own; a later action of its own then gets its own line, not a neighbour's."""
+
+    async def body() -> None:
+        one, two = GameService(Store(url)), GameService(Store(url))
+        new, live_one = await one.create(request("Ada"))
+        live_two = await two.get(new.id)
+        seats = live_one.seats_for(new.seat_tokens[0])
+        await one.act(live_one, seats, 0, Roll())
+        await one.act(live_one, seats, 1, Score("chance"))
+        with pytest.raises(WebError):
+            await two.act(live_two, seats, 0, Roll())  # stale: the copy reads both actions
+        await two.act(live_two, seats, 2, Roll())
+        await two.act(live_two, seats, 3, Score("ones"))
+        await one.stop()
+        await two.stop()
+        log = [(e["text"], e.get("points")) for e in game_state(live_two)["log"]]
+        assert [points for _, points in log] == [
+            None,
+            live_one.game.sheets[0].entries["chance"],
+            None,
+            live_two.game.sheets[0].entries["ones"],
+        ]
+
+    run(body)
 
 
 @pytest.mark.parametrize(
@@ -348,7 +376,6 @@ def test_the_table_offers_exactly_the_engines_legal_actions(rules_id: str) -> No
     from kniffel import Game, SeededDice
     from kniffel import rules as rules_module
     from kniffel.game import Announce, FreeThrow
-    from kniffel.web.service import game_state
     from kniffel.web.store import StoredGame, StoredSeat
 
     game = Game(rules_module.get(rules_id), ["A", "B"], dice=SeededDice(5))
