@@ -21,7 +21,31 @@ Reports actions per second, the p50/p99 round trip, the games finished and every
 player never acts on a finished game and waits for the next state after an error, so the counts are
 honest: an error is a refusal the server really sent. Without ``--think`` every player acts the moment
 it may, so the server is saturated and the latency is mostly queueing; ``--think`` pauses each player
-before each action, as people do.
+before each action, as people do. It also reports the CPU time the started servers and the generator
+spent while the clock ran (per action) and how late the generator's own event loop woke: one asyncio
+process gets at most one core, less when others keep the machine busy, so ``--generators 3`` spreads
+the players over three processes that start together.
+
+Measured on 2 cores shared with other work (load average 6 to 11 throughout, so most of a round trip is
+waiting for a core), ``--duration 20 --generators 3``, load average at start and end:
+
+    database    servers  players, think   actions/s   p50 ms   p99 ms   server CPU/action  load
+    PostgreSQL  1        300, 0 (sat.)       614       184      637       0.58 ms         9.3-9.3
+    PostgreSQL  1        600, 1 s            288        12.8     82.9     1.44 ms         9.3-7.9
+    PostgreSQL  1        2000, 1 s           676       252     1940       0.56 ms         7.9-7.5
+    SQLite      1        300, 0 (sat.)      1031       117      384       0.41 ms         7.5-7.0
+    SQLite      1        600, 1 s            291         2.4     18.1     1.20 ms         7.0-6.0
+    SQLite      1        2000, 1 s           783        65      887       0.56 ms         6.0-6.2
+    PostgreSQL  3        300, 0 (sat.)       779       141      521       0.87 ms         6.2-8.1
+    PostgreSQL  3        600, 1 s            287        16.4     96.4     2.39 ms         8.1-8.2
+    PostgreSQL  3        2000, 1 s           697       218     1471       0.88 ms         8.2-10.9
+
+Before group commit and the cheaper snapshots (one generator, PostgreSQL, one server, load 7 to 9):
+300 saturated 301 actions/s, p50 502 ms, 2.16 ms server CPU an action; 2000 at 1 s 297 actions/s,
+p50 1960 ms, p99 3070 ms. With three servers an action costs about twice as much CPU: the two seats of
+a table sit on different processes, so each action is applied and sent by both. The goal of 2,000
+players at human pace with p99 under 50 ms was not reached on this machine: the servers used well under
+one core (a single event loop gets about its share of two cores among 6 to 11 runnable tasks).
 """
 
 from __future__ import annotations
@@ -29,7 +53,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
+import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -37,10 +62,13 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from multiprocessing.queues import Queue
+from multiprocessing.synchronize import Barrier
 from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 from kniffel.web.testing import ServerProcess
@@ -53,6 +81,13 @@ class Results:
     games_finished: int = 0
     games_started: int = 0
     bot_states: int = 0
+    cpu_servers: float = 0.0
+    """CPU seconds the started servers used while the clock ran (0 for servers given by ``--url``)."""
+    cpu_generator: float = 0.0
+    """CPU seconds this load generator used while the clock ran."""
+    lags: list[float] = field(default_factory=list)
+    """How late the generator's own event loop woke up, sampled while the clock ran: a round trip
+    includes this much of the generator's own waiting."""
 
 
 class Player:
@@ -72,7 +107,7 @@ class Player:
 
     async def read(self, ws: ClientConnection) -> None:
         async for raw in ws:
-            message = json.loads(raw)
+            message = orjson.loads(raw)
             if message["type"] == "state":
                 self.state = message["state"]
             elif message["type"] == "error":
@@ -84,8 +119,11 @@ class Player:
         return -1 if self.state is None else int(self.state["seq"])
 
     async def next_change(self, deadline: float) -> None:
+        # asyncio.timeout rather than wait_for: no task per wait, and the generator shares the cores
+        # with the servers it measures.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.changed.wait(), max(0.01, deadline - time.monotonic()))
+            async with asyncio.timeout(max(0.01, deadline - time.monotonic())):
+                await self.changed.wait()
         self.changed.clear()
 
     def decide(self, state: dict[str, Any]) -> dict[str, Any]:
@@ -104,7 +142,7 @@ class Player:
         """Play this seat from ``start`` until the game is over (``True``) or the time is up (``False``)."""
         async with connect(self.url, max_size=2**22, open_timeout=60) as ws:
             reader = asyncio.create_task(self.read(ws))
-            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            await ws.send(orjson.dumps({"type": "hello", "token": self.token}).decode())
             await asyncio.sleep(max(0.0, start - time.monotonic()))
             try:
                 while time.monotonic() < deadline:
@@ -119,7 +157,7 @@ class Player:
                     sent, errors = state["seq"], self.errors
                     message = {"type": "action", "seq": sent, "action": self.decide(state)}
                     start = time.perf_counter()
-                    await ws.send(json.dumps(message))
+                    await ws.send(orjson.dumps(message).decode())
                     while self.seq() <= sent and self.errors == errors and time.monotonic() < deadline:
                         await self.next_change(deadline)
                     if self.seq() > sent:
@@ -191,13 +229,36 @@ async def watch(ws_url: str, game_id: str, deadline: float, results: Results) ->
                     results.bot_states += 1
 
 
+async def meter(pids: list[int], start: float, deadline: float, results: Results) -> None:
+    """The CPU time the servers and this generator spend from ``start`` to ``deadline``: setting up
+    games and connections before the clock starts is not part of serving actions."""
+    await asyncio.sleep(max(0.0, start - time.monotonic()))
+    servers, own = sum(map(cpu_seconds, pids)), time.process_time()
+    while (now := time.monotonic()) < deadline:
+        await asyncio.sleep(0.01)
+        results.lags.append(time.monotonic() - now - 0.01)
+    results.cpu_servers = sum(map(cpu_seconds, pids)) - servers
+    results.cpu_generator = time.process_time() - own
+
+
 async def run(
-    urls: list[str], players: int, duration: float, rules: str, think: float, bot_games: int = 0
+    urls: list[str],
+    players: int,
+    duration: float,
+    rules: str,
+    think: float,
+    bot_games: int = 0,
+    pids: tuple[int, ...] = (),
+    *,
+    part: int = 0,
+    parts: int = 1,
+    ready: Barrier | None = None,
 ) -> tuple[Results, float]:
-    """Create every table's first game and ``bot_games`` watched all-bot games, connect everybody, then
-    play for ``duration`` seconds."""
+    """Create the first game of every ``parts``-th table from ``part`` on (and as many of the
+    ``bot_games`` watched all-bot games), wait at ``ready`` for the other parts, connect everybody, then
+    play for ``duration`` seconds; ``pids`` are the server processes whose CPU time is measured."""
     results = Results()
-    tables = (players + 1) // 2
+    tables = range(part, (players + 1) // 2, parts)
     gate = asyncio.Semaphore(32)
     async with contextlib.AsyncExitStack() as stack:
         clients = [
@@ -208,7 +269,7 @@ async def run(
             async with gate:
                 return await create_game(clients[number % len(urls)], rules, results)
 
-        firsts = await asyncio.gather(*(first_game(n) for n in range(tables)))
+        firsts = dict(zip(tables, await asyncio.gather(*(first_game(n) for n in tables)), strict=True))
 
         async def bot_game(number: int) -> str:
             async with gate:
@@ -218,14 +279,17 @@ async def run(
                 game_id: str = response.json()["id"]
                 return game_id
 
-        bots = await asyncio.gather(*(bot_game(n) for n in range(bot_games)))
+        bots = await asyncio.gather(*(bot_game(n) for n in range(part, bot_games, parts)))
+        if ready is not None:
+            await asyncio.to_thread(ready.wait)  # every part starts its clock together (one system clock)
         # Time to connect every player before the clock starts (a few hundred connections a second).
         start = time.monotonic() + 2.0 + players / 300
         deadline = start + duration
         await asyncio.gather(
+            meter(list(pids), start, deadline, results),
             *(
                 table(n, urls, clients[n % len(urls)], firsts[n], rules, think, results, start, deadline)
-                for n in range(tables)
+                for n in tables
             ),
             *(
                 watch(urls[n % len(urls)].replace("http", "ws", 1), game_id, deadline, results)
@@ -233,6 +297,69 @@ async def run(
             ),
         )
     return results, deadline - start
+
+
+def generate(
+    queue: Queue[tuple[Results, float]], ready: Barrier, part: int, parts: int, *arguments: Any
+) -> None:
+    """One of ``--generators`` processes: play its part of the tables and hand back what it measured."""
+    queue.put(asyncio.run(run(*arguments, part=part, parts=parts, ready=ready)))
+
+
+def run_parts(parts: int, *arguments: Any) -> tuple[Results, float]:
+    """:func:`run` in ``parts`` processes, merged; only the first one meters the servers' CPU time. One
+    asyncio process gets about one core at most (less on a machine others keep busy), so a single
+    generator can become what limits the figures."""
+    if parts == 1:
+        return asyncio.run(run(*arguments))
+    context = multiprocessing.get_context("spawn")
+    queue: Queue[tuple[Results, float]] = context.Queue()
+    ready = context.Barrier(parts)
+    urls, players, duration, rules, think, bot_games, pids = arguments
+    workers = [
+        context.Process(
+            target=generate,
+            args=(
+                queue,
+                ready,
+                n,
+                parts,
+                urls,
+                players,
+                duration,
+                rules,
+                think,
+                bot_games,
+                pids if n == 0 else (),
+            ),
+        )
+        for n in range(parts)
+    ]
+    for worker in workers:
+        worker.start()
+    gathered = [queue.get() for _ in workers]
+    for worker in workers:
+        worker.join()
+    merged, elapsed = Results(), gathered[0][1]
+    for results, _ in gathered:
+        merged.latencies += results.latencies
+        merged.errors += results.errors
+        merged.games_finished += results.games_finished
+        merged.games_started += results.games_started
+        merged.bot_states += results.bot_states
+        merged.cpu_servers += results.cpu_servers
+        merged.cpu_generator += results.cpu_generator
+        merged.lags += results.lags
+    return merged, elapsed
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) a process has used so far; 0 where ``/proc`` is missing."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -258,6 +385,7 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1, help="server processes on one database")
     parser.add_argument("--bot-games", type=int, default=0, help="watched all-bot games alongside")
     parser.add_argument("--bot-delay", type=float, default=0.6, help="the servers' pause between bot moves")
+    parser.add_argument("--generators", type=int, default=1, help="load generator processes (1)")
     parser.add_argument("--url", action="append", help="an already running server (repeatable)")
     parser.add_argument("--database-url", default=None, help="database of the started servers")
     args = parser.parse_args()
@@ -280,9 +408,17 @@ def main() -> None:
                 for n in range(args.processes)
             ]
             urls = [server.wait().url for server in servers]
+        pids = tuple(server.process.pid for server in servers if server.process is not None)
         try:
-            results, elapsed = asyncio.run(
-                run(urls, args.players, args.duration, args.rules, args.think, args.bot_games)
+            results, elapsed = run_parts(
+                args.generators,
+                urls,
+                args.players,
+                args.duration,
+                args.rules,
+                args.think,
+                args.bot_games,
+                pids,
             )
         finally:
             for server in servers:
@@ -292,17 +428,27 @@ def main() -> None:
     print(
         f"players          {args.players} at {tables} two-player tables of {args.rules}, think {args.think} s"
     )
-    print(f"processes        {len(urls)}")
+    print(f"processes        {len(urls)} serving, {args.generators} generating")
     print(f"duration         {elapsed:.1f} s")
     print(f"actions          {len(results.latencies)}")
     print(f"actions/s        {len(results.latencies) / elapsed:.0f}")
     print(f"round trip p50   {percentile(latencies, 0.50) * 1000:.1f} ms")
     print(f"round trip p99   {percentile(latencies, 0.99) * 1000:.1f} ms")
     print(f"round trip mean  {statistics.fmean(latencies) * 1000:.1f} ms")
+    lags = [lag * 1000 for lag in results.lags] or [float("nan")]
+    print(f"generator lag    p50 {percentile(lags, 0.5):.1f} ms, p99 {percentile(lags, 0.99):.1f} ms")
     print(f"games            {results.games_finished} finished of {results.games_started} started")
     if args.bot_games:
         print(f"bot games        {args.bot_games} watched, {results.bot_states} bot states sent")
     print(f"errors           {dict(results.errors) or 0}")
+    # While the clock ran: how much of the 2 cores each side took, and what one action cost.
+    per_action = 1000 / max(1, len(results.latencies))
+    print(
+        f"cpu while timed  servers {results.cpu_servers:.1f} s ({results.cpu_servers * per_action:.2f} ms "
+        f"an action), load generator {results.cpu_generator:.1f} s "
+        f"({results.cpu_generator * per_action:.2f} ms an action)"
+    )
+    print(f"load average     {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")
     if not results.latencies:
         sys.exit("no action completed")
 

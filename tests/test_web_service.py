@@ -10,14 +10,14 @@ import asyncio
 import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import pytest
 from sqlalchemy.exc import OperationalError
 
 from kniffel.game import Roll, Score, Strike
-from kniffel.web.service import CreateRequest, GameService, LiveGame, WebError, fallback_move
-from kniffel.web.store import SeatSpec, StaleError, Store
+from kniffel.web.service import CreateRequest, GameService, LiveGame, WebError, fallback_move, game_state
+from kniffel.web.store import SeatSpec, StaleError, Store, Write
 
 T = TypeVar("T")
 
@@ -95,6 +95,51 @@ def test_a_position_can_be_written_once(url: str) -> None:
     assert [a.action["dice"] for a in store.load(new.id).actions] == [[1, 2, 3, 4, 5]]
 
 
+def test_actions_committed_together_keep_their_own_fate(url: str) -> None:
+    """A group commit with one taken position writes the others and reports only that one stale."""
+    store = Store(url)
+    games = [store.create_game("kniffel", {}, [SeatSpec("Ada")]).id for _ in range(3)]
+    roll = '{"action": "roll", "dice": [1, 2, 3, 4, 5]}'
+    store.append(games[1], 1, 0, {"action": "roll", "dice": [6, 6, 6, 6, 6]}, status="playing", to_move=0)
+    written = store.append_many(
+        [Write(game, 1, 0, roll, "playing", 0) for game in games] + [Write(games[2], 2, 0, roll, "over", 0)]
+    )
+    assert written == [True, False, True, True]
+    assert [a.action["dice"] for a in store.load(games[1]).actions] == [[6, 6, 6, 6, 6]]
+    assert [len(store.load(game).actions) for game in games] == [1, 1, 2]
+    assert store.load(games[2]).status == "over"
+
+
+def test_actions_arriving_during_a_commit_share_the_next_one(url: str) -> None:
+    """While one commit is under way, the actions of other games wait and then go in one transaction;
+    each is acknowledged only after its own commit."""
+
+    class CountingStore(Store):
+        groups: ClassVar[list[int]] = []
+
+        def append_many(self, items: Any) -> list[bool]:
+            import time
+
+            self.groups.append(len(items))
+            time.sleep(0.05)
+            return super().append_many(items)
+
+    async def body() -> None:
+        store = CountingStore(url)
+        service = GameService(store)
+        created = [await service.create(request("Ada")) for _ in range(6)]
+        await asyncio.gather(
+            *(service.act(live, live.seats_for(new.seat_tokens[0]), 0, Roll()) for new, live in created)
+        )
+        assert sum(store.groups) == 6
+        assert len(store.groups) < 6, store.groups
+        assert all(live.seq == 1 for _, live in created)
+        await service.stop()
+
+    run(body)
+    assert len(action_rows(url)) == 6
+
+
 def test_two_servers_racing_on_one_database_apply_once(url: str) -> None:
     """Two processes serving the same game both accept a roll at position 0: one commit wins, the
     other is told it is stale, takes its own roll back and catches up with the winner's."""
@@ -115,6 +160,34 @@ def test_two_servers_racing_on_one_database_apply_once(url: str) -> None:
 
     run(body)
     assert len(action_rows(url)) == 1
+
+
+def test_a_copy_that_catches_up_shows_what_each_action_earned(url: str) -> None:
+    """The game log of a copy that read another process's actions carries their points, like the
+    writer's own; a later action of its own then gets its own line, not a neighbour's."""
+
+    async def body() -> None:
+        one, two = GameService(Store(url)), GameService(Store(url))
+        new, live_one = await one.create(request("Ada"))
+        live_two = await two.get(new.id)
+        seats = live_one.seats_for(new.seat_tokens[0])
+        await one.act(live_one, seats, 0, Roll())
+        await one.act(live_one, seats, 1, Score("chance"))
+        with pytest.raises(WebError):
+            await two.act(live_two, seats, 0, Roll())  # stale: the copy reads both actions
+        await two.act(live_two, seats, 2, Roll())
+        await two.act(live_two, seats, 3, Score("ones"))
+        await one.stop()
+        await two.stop()
+        log = [(e["text"], e.get("points")) for e in game_state(live_two)["log"]]
+        assert [points for _, points in log] == [
+            None,
+            live_one.game.sheets[0].entries["chance"],
+            None,
+            live_two.game.sheets[0].entries["ones"],
+        ]
+
+    run(body)
 
 
 @pytest.mark.parametrize(
@@ -239,7 +312,7 @@ def test_a_restarted_server_resumes_the_bot_to_move(url: str) -> None:
 
 def test_a_failed_commit_takes_the_action_back(url: str) -> None:
     class BrokenStore(Store):
-        def append(self, *args: Any, **kwargs: Any) -> None:
+        def append_many(self, *args: Any, **kwargs: Any) -> list[bool]:
             raise OperationalError("insert", {}, Exception("disk I/O error"))
 
     async def body() -> None:
@@ -303,7 +376,6 @@ def test_the_table_offers_exactly_the_engines_legal_actions(rules_id: str) -> No
     from kniffel import Game, SeededDice
     from kniffel import rules as rules_module
     from kniffel.game import Announce, FreeThrow
-    from kniffel.web.service import game_state
     from kniffel.web.store import StoredGame, StoredSeat
 
     game = Game(rules_module.get(rules_id), ["A", "B"], dice=SeededDice(5))
@@ -319,8 +391,16 @@ def test_the_table_offers_exactly_the_engines_legal_actions(rules_id: str) -> No
         assert set(state["placements"]) == {a.box for a in legal if isinstance(a, Score)}
         assert set(state["strikeable"]) == {a.box for a in legal if isinstance(a, Strike)}
         assert set(state["announce"]) == {a.box for a in legal if isinstance(a, Announce)}
+        # The parts kept from earlier snapshots give what a snapshot from nothing gives.
+        assert state == game_state(LiveGame(stored, game, list(live.seat_of_action)))
         if game.is_over:
             break
+        if choose.random() < 0.2:  # an action taken back (a failed commit) must leave no trace
+            game.apply(choose.choice(legal))
+            live.seat_of_action.append(0)
+            game_state(live)
+            game.undo()
+            live.seat_of_action.pop()
         game.apply(choose.choice(legal))
         live.seat_of_action.append(0)
 
@@ -393,12 +473,12 @@ def test_reads_see_only_committed_state(url: str) -> None:
     class SlowStore(Store):
         entered = False
 
-        def append(self, *args: Any, **kwargs: Any) -> None:
+        def append_many(self, *args: Any, **kwargs: Any) -> list[bool]:
             import time
 
             self.entered = True
             time.sleep(0.2)
-            super().append(*args, **kwargs)
+            return super().append_many(*args, **kwargs)
 
     async def body() -> None:
         store = SlowStore(url)
@@ -406,12 +486,12 @@ def test_reads_see_only_committed_state(url: str) -> None:
         new, live = await service.create(request("Ada", "Bob"))
         acting = asyncio.create_task(service.act(live, live.seats_for(new.seat_tokens[0]), 0, Roll()))
         await until(lambda: store.entered)
-        assert '"seq": 0' in live.state_json()
-        assert '"seq": 0' in live.state_text()
+        assert '"seq":0' in live.state_json()
+        assert '"seq":0' in live.state_text()
         export = asyncio.create_task(service.export(live))
         await acting
         assert len((await export)["actions"]) == 1, "the export waited for the commit"
-        assert '"seq": 1' in live.state_json()
+        assert '"seq":1' in live.state_json()
 
     run(body)
 

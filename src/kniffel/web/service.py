@@ -31,6 +31,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+import orjson
+
 from kniffel import rules as rules_module
 from kniffel.errors import IllegalActionError, KniffelError
 from kniffel.game import MAX_PLAYERS, Action, Announce, Game, Outcome, Roll, Score, SecureDice, Strike
@@ -40,11 +42,11 @@ from kniffel.web.store import (
     SEAT_KINDS,
     NewGame,
     SeatSpec,
-    StaleError,
     Store,
     StoredGame,
     StoredSeat,
     StoreError,
+    Write,
     token_matches,
 )
 
@@ -155,13 +157,14 @@ class LiveGame:
     """A task is catching this copy up with the database."""
     _state_json: str = ""
     _state_text: str = ""
+    _parts: SnapshotParts = field(default_factory=lambda: SnapshotParts())
 
     def __post_init__(self) -> None:
         self._snapshot()
 
     def _snapshot(self) -> None:
-        self._state_json = json.dumps(game_state(self))
-        self._state_text = f'{{"type": "state", "state": {self._state_json}}}'
+        self._state_json = orjson.dumps(game_state(self)).decode()
+        self._state_text = f'{{"type":"state","state":{self._state_json}}}'
 
     @property
     def id(self) -> str:
@@ -203,41 +206,64 @@ class LiveGame:
             subscriber.push(text)
 
 
+@dataclass
+class SnapshotParts:
+    """The parts of a game's state that most actions leave as they were, kept from one snapshot to the
+    next: a snapshot goes out after every action, and rebuilding all of it cost more than the commit."""
+
+    rules: dict[str, Any] | None = None
+    players: list[tuple[object, dict[str, Any]]] = field(default_factory=list)
+    """Per seat: what its sheet held, and the player's part of the state built from that."""
+    log: list[tuple[object, dict[str, Any]]] = field(default_factory=list)
+    """Per position: the action, and its line of the game log."""
+
+
 def game_state(live: LiveGame) -> dict[str, Any]:
     """Everything a client needs to draw the table; all of it is public in a dice game."""
-    game, ruleset = live.game, live.game.rules
+    game, ruleset, parts = live.game, live.game.rules, live._parts
     turn, legal = game.turn, game.legal
-    players = []
+    if parts.rules is None:
+        parts.rules = ruleset.describe() | {
+            "turns": ruleset.turns,
+            "free_throws_per_turn": ruleset.free_throws_per_turn,
+        }
+    del parts.players[len(live.seats) :]
     for seat, sheet in zip(live.seats, game.sheets, strict=True):
-        players.append(
-            {
-                "index": seat.index,
-                "name": seat.name,
-                "kind": seat.kind,
-                "entries": dict(sheet.entries),
-                "columns": [
-                    {
-                        "id": c.id,
-                        **vars(sheet.column_totals(c)),
-                        "free_throws_left": sheet.free_throws_left(c),
-                    }
-                    for c in ruleset.columns
-                ],
-                "total": sheet.total,
-            }
+        # Everything the totals are computed from: the same content gives the same part.
+        held = (
+            tuple(sheet.entries.items()),
+            tuple(sheet.extra_bonus.items()),
+            tuple(sheet.free_throws_used.items()),
         )
+        if seat.index < len(parts.players) and parts.players[seat.index][0] == held:
+            continue
+        totals = [sheet.column_totals(c) for c in ruleset.columns]
+        player = {
+            "index": seat.index,
+            "name": seat.name,
+            "kind": seat.kind,
+            "entries": dict(sheet.entries),
+            "columns": [
+                {"id": c.id, **vars(t), "free_throws_left": sheet.free_throws_left(c)}
+                for c, t in zip(ruleset.columns, totals, strict=True)
+            ],
+            "total": sheet.total,
+        }
+        if seat.index < len(parts.players):
+            parts.players[seat.index] = (held, player)
+        else:
+            parts.players.append((held, player))
     first = max(0, len(game.log) - LOG_TAIL)
     return {
         "id": live.id,
-        "rules": ruleset.describe()
-        | {"turns": ruleset.turns, "free_throws_per_turn": ruleset.free_throws_per_turn},
+        "rules": parts.rules,
         "hotseat": live.stored.hotseat,
         "pad": live.stored.pad,
         "seq": live.seq,
         "over": game.is_over,
         "current": game.current,
         "round": game.round,
-        "players": players,
+        "players": [player for _, player in parts.players],
         "turn": {
             "dice": list(turn.dice) if turn.dice is not None else None,
             "rolls": turn.rolls,
@@ -251,10 +277,24 @@ def game_state(live: LiveGame) -> dict[str, Any]:
         "placements": {key: {"points": p.points, "bonus": p.bonus} for key, p in legal.placements.items()},
         "strikeable": list(legal.strikeable),
         "announce": list(legal.announceable),
-        "log": [log_entry(live, i) for i in range(first, len(game.log))],
+        "log": [_log_line(live, i) for i in range(first, len(game.log))],
         "standings": [vars(s) for s in game.standings()] if game.is_over else [],
         "hints": live.hints,
     }
+
+
+def _log_line(live: LiveGame, index: int) -> dict[str, Any]:
+    """:func:`log_entry`, kept while the log holds the same action at ``index`` (a line never changes
+    once its action is committed; an action taken back is a different object)."""
+    cache, action = live._parts.log, live.game.log[index]
+    if index < len(cache):
+        if cache[index][0] is action:
+            return cache[index][1]
+        del cache[index:]
+    entry = log_entry(live, index)
+    if index == len(cache):
+        cache.append((action, entry))
+    return entry
 
 
 def log_entry(live: LiveGame, index: int) -> dict[str, Any]:
@@ -306,6 +346,7 @@ class GameService:
         bot_workers: int = 2,
         bot_share: float = 0.25,
         max_advice_waiting: int = 8,
+        max_group: int = 200,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
@@ -328,6 +369,12 @@ class GameService:
         self._advice_threads = ThreadPoolExecutor(1, thread_name_prefix="kniffel-advice")
         self._advice_waiting = 0
         self._closing = False
+        self.max_group = max_group
+        """Actions committed in one transaction at most."""
+        # One writer thread: its commits are the group commits, so they never overtake each other.
+        self._write_threads = ThreadPoolExecutor(1, thread_name_prefix="kniffel-writes")
+        self._writes: list[tuple[Write, asyncio.Future[bool]]] = []
+        self._writer: asyncio.Task[None] | None = None
 
     # --- lifecycle -----------------------------------------------------------------------------
 
@@ -349,6 +396,10 @@ class GameService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
+        if self._writer is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._writer  # acknowledge what is being committed rather than drop it
+        self._write_threads.shutdown(wait=False)
         self._bot_threads.shutdown(wait=False, cancel_futures=True)
         self._advice_threads.shutdown(wait=False, cancel_futures=True)
 
@@ -451,6 +502,34 @@ class GameService:
         async with live.lock:
             return live.seq, Game.from_json(live.game.to_json())
 
+    async def _commit(self, write: Write) -> bool:
+        """Commit one action (``False``: its position was taken first). Actions arriving while a
+        commit is under way wait for it and then go to the database together: under load one
+        transaction and one flush to disk serve many games, and an idle server commits at once."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[bool] = loop.create_future()
+        self._writes.append((write, done))
+        if self._writer is None or self._writer.done():
+            self._writer = loop.create_task(self._write_groups())
+        return await done
+
+    async def _write_groups(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._writes:
+            group, self._writes = self._writes[: self.max_group], self._writes[self.max_group :]
+            try:
+                written = await loop.run_in_executor(
+                    self._write_threads, self.store.append_many, [write for write, _ in group]
+                )
+            except Exception as error:
+                for _, done in group:
+                    if not done.done():
+                        done.set_exception(error)
+            else:
+                for (_, done), ok in zip(group, written, strict=True):
+                    if not done.done():
+                        done.set_result(ok)
+
     async def advise(self, work: Callable[[], T]) -> T:
         """Run advice (which may solve a table for minutes) on the advisor's own thread; with too many
         requests already waiting, refuse (``busy``) rather than queue without bound."""
@@ -485,28 +564,23 @@ class GameService:
             outcome = game.apply(action)
         except IllegalActionError as error:
             raise WebError("illegal", str(error)) from None
+        status = "over" if game.is_over else "playing"
+        write = Write(
+            live.id, live.seq, mover, orjson.dumps(outcome.action.to_json()).decode(), status, game.current
+        )
         try:
-            await asyncio.to_thread(
-                self.store.append,
-                live.id,
-                live.seq,
-                mover,
-                outcome.action.to_json(),
-                status="over" if game.is_over else "playing",
-                to_move=game.current,
-                origin=self.origin,
-            )
-        except StaleError:
-            # Another process wrote this position first: take ours back and read what it saved.
-            game.undo()
-            await self._catch_up(live)
-            raise WebError("stale", "another action was saved first: reload and retry") from None
+            written = await self._commit(write)
         except Exception:
             game.undo()
             log.exception("saving an action of game %s failed", live.id)
             raise WebError(
                 "unavailable", "the action could not be saved; nothing changed, try again"
             ) from None
+        if not written:
+            # Another process wrote this position first: take ours back and read what it saved.
+            game.undo()
+            await self._catch_up(live)
+            raise WebError("stale", "another action was saved first: reload and retry")
         live.seat_of_action.append(mover)
         live.outcomes.append(outcome)
         live.changed()
@@ -529,12 +603,13 @@ class GameService:
             if item.seq != live.seq + 1:
                 break
             try:
-                live.game.apply(Action.from_json(item.action))
+                outcome = live.game.apply(Action.from_json(item.action))
             except KniffelError:
                 log.exception("game %s cannot replay action %d; dropping the copy", live.id, item.seq)
                 self._live.pop(live.id, None)
                 return
             live.seat_of_action.append(item.seat)
+            live.outcomes.append(outcome)
             applied = True
         if applied:
             live.changed()
@@ -550,11 +625,12 @@ class GameService:
             return
         if seq == live.seq + 1 and seat is not None and action is not None and not live.lock.locked():
             try:
-                live.game.apply(Action.from_json(json.loads(action)))
+                outcome = live.game.apply(Action.from_json(json.loads(action)))
             except (KniffelError, ValueError):
                 log.warning("game %s: announced action %d does not apply; reading it back", game_id, seq)
             else:
                 live.seat_of_action.append(seat)
+                live.outcomes.append(outcome)
                 live.changed()
                 self._schedule_bots(live)
                 return
@@ -588,15 +664,16 @@ class GameService:
                     for live in list(self._live.values()):  # changes made while nobody listened
                         self.announced(live.id, live.seq + 1, "")
                     async for notice in connection.notifies():
-                        game_id, seq, origin, seat, action = (notice.payload.split(" ", 4) + [""] * 4)[:5]
-                        if seq.isdigit():
-                            self.announced(
-                                game_id,
-                                int(seq),
-                                origin,
-                                int(seat) if seat.isdigit() else None,
-                                action or None,
-                            )
+                        for line in notice.payload.split("\n"):
+                            game_id, seq, origin, seat, action = (line.split(" ", 4) + [""] * 4)[:5]
+                            if seq.isdigit():
+                                self.announced(
+                                    game_id,
+                                    int(seq),
+                                    origin,
+                                    int(seat) if seat.isdigit() else None,
+                                    action or None,
+                                )
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # a lost connection: listen again shortly

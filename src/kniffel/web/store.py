@@ -28,12 +28,14 @@ from typing import Any
 
 from sqlalchemy import (
     Boolean,
+    Connection,
     DateTime,
     Engine,
     ForeignKey,
     Integer,
     String,
     Text,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -49,8 +51,9 @@ from kniffel.errors import KniffelError
 DATABASE_ENV = "KNIFFEL_DATABASE_URL"
 SEAT_KINDS = ("human", "bot")
 CHANNEL = "kniffel_games"
-"""PostgreSQL channel of the change announcements, one per commit: ``"<game id> <seq> <origin> <seat>
-<action JSON>"``, so a process holding the game can apply the action without reading it back."""
+"""PostgreSQL channel of the change announcements: one line ``"<game id> <seq> <origin> <seat> <action
+JSON>"`` per committed action (several lines when several were committed together), so a process
+holding the game can apply the action without reading it back."""
 
 
 class StoreError(KniffelError):
@@ -133,6 +136,23 @@ class StoredAction:
 
 
 @dataclass(frozen=True)
+class Write:
+    """One action to commit: ``action`` is ``Action.to_json()`` as JSON text, ``status`` and
+    ``to_move`` the game's after it, ``origin`` the writing process (see :data:`CHANNEL`)."""
+
+    game_id: str
+    seq: int
+    seat: int
+    action: str
+    status: str
+    to_move: int
+    origin: str = ""
+
+    def note(self) -> str:
+        return f"{self.game_id} {self.seq} {self.origin} {self.seat} {self.action}"
+
+
+@dataclass(frozen=True)
 class StoredGame:
     id: str
     rules_id: str
@@ -183,6 +203,33 @@ def data_dir() -> Path:
     path = base / "kniffel"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+MAX_NOTE = 7000
+"""Bytes of one announcement; PostgreSQL refuses payloads of 8000 and more."""
+
+_GAME_CHANGE = (
+    update(GameRow).where(GameRow.id == bindparam("g")).values(status=bindparam("s"), to_move=bindparam("m"))
+)
+_NOTIFY = text("select pg_notify(:channel, :note)")
+
+
+def _notes(items: Sequence[Write]) -> list[str]:
+    """The announcements of a group of commits: one line per action, as few payloads as fit, because
+    each announcement wakes every listening process once."""
+    notes: list[str] = []
+    lines: list[str] = []
+    size = 0
+    for item in items:
+        line = item.note()
+        if lines and size + len(line.encode()) + 1 > MAX_NOTE:
+            notes.append("\n".join(lines))
+            lines, size = [], 0
+        lines.append(line)
+        size += len(line.encode()) + 1
+    if lines:
+        notes.append("\n".join(lines))
+    return notes
 
 
 def _now() -> datetime:
@@ -333,28 +380,46 @@ class Store:
         """Commit the action at position ``seq`` (1-based); :class:`StaleError` if that position is
         already taken, in which case nothing was written. Where commits are announced, the announcement
         names ``origin`` so the process that wrote it can skip its own."""
+        item = Write(game_id, seq, seat, json.dumps(dict(action)), status, to_move, origin)
+        if not self.append_many([item])[0]:
+            raise StaleError(f"action {seq} of game {game_id} was already taken")
+
+    def append_many(self, items: Sequence[Write]) -> list[bool]:
+        """Commit several games' actions together, one transaction (one flush to disk) for all, and
+        say for each whether it was written (``False``: its position was already taken, and nothing
+        of it was written). An action never depends on another of the same call, so one stale
+        action must not cost the others their commit: the group is then written one by one."""
+        if not items:
+            return []
         now = _now()
-        row = {
-            "game_id": game_id,
-            "seq": seq,
-            "seat": seat,
-            "action": json.dumps(dict(action)),
-            "created": now,
-        }
-        change = (
-            update(GameRow).where(GameRow.id == game_id).values(status=status, to_move=to_move, updated=now)
-        )
         try:
             with self._write_lock, self.engine.begin() as connection:
-                connection.execute(insert(ActionRow), [row])
-                connection.execute(change)
-                if self.announces:
-                    note = f"{game_id} {seq} {origin} {seat} {row['action']}"
-                    connection.execute(
-                        text("select pg_notify(:channel, :note)"), {"channel": CHANNEL, "note": note}
-                    )
+                self._write(connection, items, now)
+            return [True] * len(items)
         except IntegrityError:
-            raise StaleError(f"action {seq} of game {game_id} was already taken") from None
+            if len(items) == 1:
+                return [False]
+        written = []
+        for item in items:
+            try:
+                with self._write_lock, self.engine.begin() as connection:
+                    self._write(connection, [item], now)
+                written.append(True)
+            except IntegrityError:
+                written.append(False)
+        return written
+
+    def _write(self, connection: Connection, items: Sequence[Write], now: datetime) -> None:
+        rows = [
+            {"game_id": i.game_id, "seq": i.seq, "seat": i.seat, "action": i.action, "created": now}
+            for i in items
+        ]
+        games = [{"g": i.game_id, "s": i.status, "m": i.to_move} for i in items]
+        connection.execute(insert(ActionRow), rows)
+        connection.execute(_GAME_CHANGE.values(updated=now), games)
+        if self.announces:
+            for note in _notes(items):
+                connection.execute(_NOTIFY, {"channel": CHANNEL, "note": note})
 
     def games_waiting_for_bots(self) -> list[str]:
         """Games in play whose seat to move is a bot: a restarted server must make those moves."""
