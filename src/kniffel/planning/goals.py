@@ -110,10 +110,15 @@ whose tables were solved before (``kniffel advise --goal target:T``, ``kniffel r
 server short of memory may want (a full rule set's tables take a gigabyte or two while solved)."""
 
 
+def preparing_allowed() -> bool:
+    """Whether win tables may be solved in the background (see :data:`PREPARE_ENV`)."""
+    return os.environ.get(PREPARE_ENV, "1").strip() != "0"
+
+
 def prepare_in_background(rules: RuleSet, directory: Path | None = None) -> None:
     """Start :func:`prepare_tables` on a thread of its own, once per rule set at a time, so that a front
     end can go on and offer chances of winning once they are there (not with :data:`PREPARE_ENV` = 0)."""
-    if os.environ.get(PREPARE_ENV, "1").strip() == "0":
+    if not preparing_allowed():
         return
     key = (*rules_key(rules), directory)
     with _lock:

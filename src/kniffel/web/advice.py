@@ -20,7 +20,7 @@ from typing import Any
 
 from kniffel.game import Game, Score, Strike
 from kniffel.planning import Choice, is_exact, planner_for, win_chances
-from kniffel.planning.goals import prepare_in_background, tables_ready
+from kniffel.planning.goals import prepare_in_background, preparing_allowed, tables_ready
 from kniffel.review import can_review_by_win
 from kniffel.review import review as review_game
 from kniffel.rules import RuleSet
@@ -97,6 +97,8 @@ def chances(game: Game, key: tuple[str, int]) -> dict[str, Any] | None:
         found = _chances.get(key)
     if found is None:
         if not tables_ready(game.rules):
+            if not preparing_allowed():
+                return None
             prepare_in_background(game.rules)
             return {"preparing": True}
         found = [round(c, 4) for c in win_chances(game)]

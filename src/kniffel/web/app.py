@@ -248,8 +248,8 @@ def create_app(
         service = service_of(request)
         live = await service.get(game_id)
         seq, game = await service.position(live)
-        if not advice_limits.of(client_of(request)).allow():
-            raise WebError("rate_limited", "too many requests for chances from your address: wait a little")
+        # Not counted against the client's advice allowance: every page of a table asks after every
+        # action, and each position is weighed once (later asks are answered from memory).
         result = await service.advise(lambda: advice.chances(game, (game_id, seq)))
         if result is None:
             raise WebError("no_advice", "no chances of winning for this table")

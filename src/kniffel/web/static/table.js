@@ -804,12 +804,11 @@ async function askChances() {
       chancesOff = true;
       return;
     }
-    if (!response.ok) {
-      chancesAsked = -1;
-      return;
-    }
+    if (!response.ok) throw new Error(body.message);
   } catch {
+    // busy or offline: ask again in a while for whatever position is on screen then
     chancesAsked = -1;
+    setTimeout(() => state && askChances(), 3000);
     return;
   }
   if (body.preparing) {
