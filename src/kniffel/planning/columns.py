@@ -23,6 +23,7 @@ from functools import cached_property
 from pathlib import Path
 
 from kniffel.game import Game
+from kniffel.planning.compiled import SheetSearch, covers
 from kniffel.planning.exact import advisor_for, free_throws_arg
 from kniffel.planning.interface import Choice
 from kniffel.planning.lookahead import ColumnCache, Lookahead, Matrix, best_entries, own_entries
@@ -73,11 +74,16 @@ class ColumnPlanner:
         self.models = {c.id: column_model(rules, i, directory) for i, c in enumerate(rules.columns)}
         self.upper = {box.id for box in rules.boxes if box.section is Section.UPPER}
         self.columns = ColumnCache(4096)
+        self.search = SheetSearch(rules, list(self.models.values())) if covers(rules) else None
+        """The compiled turn search where it covers the sheet, else None (the Python lookahead)."""
 
     def choices(self, game: Game) -> list[Choice]:
         if game.is_over or game.turn.dice is None:
             return []
-        return Lookahead(game, ColumnValuation(self, game)).choices()
+        valuation = ColumnValuation(self, game)
+        if self.search is not None:
+            return self.search.choices(game, valuation)
+        return Lookahead(game, valuation).choices()
 
 
 @dataclass(eq=False)
