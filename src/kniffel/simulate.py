@@ -31,7 +31,8 @@ import numpy.typing as npt
 from kniffel import bots
 from kniffel.errors import KniffelError
 from kniffel.game import Game, SeededDice
-from kniffel.planning import is_exact
+from kniffel.planning import ColumnPlanner, is_exact, planner_for
+from kniffel.planning.compiled import SheetSearch, covers
 from kniffel.rules import Order, RuleSet, single_column
 
 if TYPE_CHECKING:
@@ -216,6 +217,9 @@ def play_chunk(
         return _compiled(compiled, seed, first_game, games, progress, solution)
     if solution is not None:
         raise SimulationError(f"{strategy} plays {rules.id} through the game: a solved table is of no use")
+    search = sheet_search(rules, strategy)
+    if search is not None:
+        return _sheet(rules, search, seed, first_game, games, progress)
     return _bots(rules, strategy, seed, first_game, games, progress)
 
 
@@ -254,6 +258,44 @@ def compiled_rules(rules: RuleSet) -> RuleSet | None:
     if rules.multi_column and all(c.order is Order.FREE for c in rules.columns):
         rules = single_column(rules)
     return rules if is_exact(rules) else None
+
+
+def sheet_search(rules: RuleSet, strategy: str) -> SheetSearch | None:
+    """The compiled turn search that plays ``strategy`` on the multi-column sheet ``rules``, or None where
+    the games go through :class:`~kniffel.game.Game` (single columns, which :func:`compiled_rules` plays
+    where it can, other strategies, and the sheets :func:`kniffel.planning.compiled.covers` leaves out:
+    free throws, announced columns)."""
+    if strategy != OPTIMAL or not rules.multi_column or not covers(rules):
+        return None
+    planner = planner_for(rules, "column")
+    assert isinstance(planner, ColumnPlanner)
+    return planner.search
+
+
+def _sheet(
+    rules: RuleSet,
+    search: SheetSearch,
+    seed: int,
+    first_game: int,
+    games: int,
+    progress: Callable[[int, int], None] | None,
+) -> Chunk:
+    from kniffel.solver.play import stream_base
+
+    base = stream_base(seed)
+    search.play(1, base)  # load (or compile) the kernels outside the timing
+    played = search.play(games, base, first_game, progress=progress)
+    totals = played.totals
+    return Chunk(
+        first_game,
+        played.scores,
+        int(totals[:, :, 1].sum()),
+        int(totals[:, :, 2].sum()),
+        int(totals[:, :, 3].sum()),
+        played.seconds,
+        columns=len(rules.columns),
+        expected=None,
+    )
 
 
 def _compiled(

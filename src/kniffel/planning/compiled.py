@@ -12,10 +12,12 @@ roll over the open columns, the keep values before every throw) runs in
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numba
 import numpy as np
 import numpy.typing as npt
 
@@ -60,6 +62,8 @@ class SheetSearch:
     def __init__(self, rules: RuleSet, models: Sequence[ColumnModel]) -> None:
         self.rules = rules
         self.models = tuple(models)
+        self.threads = max(1, numba.get_num_threads())
+        """Threads that play a batch of games side by side (numba's thread count: ``NUMBA_NUM_THREADS``)."""
         self.lattice = keep_lattice(rules.dice)
         compiled = [m.advisor.compiled for m in self.models]
         self.tables = tuple(c.kernel_tables for c in compiled)
@@ -136,9 +140,17 @@ class SheetSearch:
             rng = streams(np.uint64(base), np.uint64(first_game + lo), n)
             state = np.zeros((n, n_cols, 3), dtype=np.int64)
             part = np.zeros((n, n_cols, 4), dtype=np.int64)
-            play_games(
-                self.tables, self.values, self.rules.rolls, rng, state, part, log if lo == 0 and log is not None else no_log
-            )
+            logged = log if lo == 0 and log is not None else no_log
+            bounds = np.linspace(0, n, min(self.threads, n) + 1).astype(int).tolist()
+            with ThreadPoolExecutor(len(bounds) - 1) as pool:
+                for _ in pool.map(
+                    lambda first, last: play_games(
+                        self.tables, self.values, self.rules.rolls, rng, state, part, logged, first, last
+                    ),
+                    bounds[:-1],
+                    bounds[1:],
+                ):
+                    pass
             totals[lo : lo + n] = part
             if progress is not None:
                 progress(lo + n, games)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from kniffel.solver.kernels import NEG, entry, score_values, scoring, sweep
 from kniffel.solver.playkernels import die
@@ -209,10 +209,12 @@ def play_game(
         state[g, c, 0], state[g, c, 1], state[g, c, 2] = mask[c], armed[c], up[c]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def play_games(
-    tables: Any, values: Any, rolls: int, rng: Any, state: Any, totals: Any, log: Any
+    tables: Any, values: Any, rolls: int, rng: Any, state: Any, totals: Any, log: Any, first: int, last: int
 ) -> None:  # pragma: no cover
-    """:func:`play_game` for every game of ``rng`` (one dice stream each), in parallel."""
-    for g in prange(rng.shape[0]):
+    """:func:`play_game` for games ``first .. last - 1`` of ``rng`` (one dice stream each). Threads run
+    parts of a batch side by side (the kernel releases the GIL): numba's parallel loops cannot take the
+    columns' tables, a tuple of tuples of arrays."""
+    for g in range(first, last):
         play_game(g, tables, values, rolls, rng, state, totals, log)
