@@ -74,7 +74,12 @@ class ColumnPlanner:
         self.models = {c.id: column_model(rules, i, directory) for i, c in enumerate(rules.columns)}
         self.upper = {box.id for box in rules.boxes if box.section is Section.UPPER}
         self.columns = ColumnCache(4096)
-        self.search = SheetSearch(rules, list(self.models.values())) if covers(rules) else None
+        self.search: SheetSearch | None = None
+        if covers(rules):
+            models = list(self.models.values())
+            self.search = SheetSearch(
+                rules, [m.advisor.compiled for m in models], [m.advisor.solution.values for m in models]
+            )
         """The compiled turn search where it covers the sheet, else None (the Python lookahead)."""
 
     def choices(self, game: Game) -> list[Choice]:

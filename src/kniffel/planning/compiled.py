@@ -21,13 +21,15 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.game import Game, Roll, Score, Strike
+from kniffel.game import Announce, Game, Roll, Score, Strike
 from kniffel.keeps import keep_lattice
 from kniffel.planning.interface import Choice, best_first
 from kniffel.rules import Order, Placement, RuleSet
 
 if TYPE_CHECKING:
-    from kniffel.planning.columns import ColumnModel, ColumnValuation
+    from kniffel.planning.columns import ColumnValuation
+    from kniffel.planning.heuristic import HeuristicValuation
+    from kniffel.solver.compile import Compiled
 
 I64 = npt.NDArray[np.int64]
 
@@ -36,9 +38,9 @@ BATCH = 4096
 
 
 def covers(rules: RuleSet) -> bool:
-    """Whether :class:`SheetSearch` plays ``rules``: no free throws (their cost moves between columns
-    during a turn) and no announced columns (an announcement changes what every roll may be entered as)."""
-    return not rules.free_throws and all(c.order is not Order.ANNOUNCED for c in rules.columns)
+    """Whether :class:`SheetSearch` plays ``rules``: several columns without free throws (which a column
+    pays for, so that their cost moves between columns during a turn)."""
+    return rules.multi_column and not rules.free_throws
 
 
 @dataclass(frozen=True)
@@ -57,60 +59,79 @@ class SheetGames:
 
 
 class SheetSearch:
-    """The compiled turn search over the columns of ``models`` (one per column of ``rules``)."""
+    """The compiled turn search over the columns of ``rules``: column ``c`` is valued by the table
+    ``values[c]`` (``[aux, mask, up]`` as the solver lays it out) over the states of ``compiled[c]``."""
 
-    def __init__(self, rules: RuleSet, models: Sequence[ColumnModel]) -> None:
+    def __init__(
+        self, rules: RuleSet, compiled: Sequence[Compiled], values: Sequence[npt.NDArray[np.float64]]
+    ) -> None:
         self.rules = rules
-        self.models = tuple(models)
-        self.threads = max(1, numba.get_num_threads())
-        """Threads that play a batch of games side by side (numba's thread count: ``NUMBA_NUM_THREADS``)."""
+        self.compiled = tuple(compiled)
         self.lattice = keep_lattice(rules.dice)
-        compiled = [m.advisor.compiled for m in self.models]
-        self.tables = tuple(c.kernel_tables for c in compiled)
-        tables = [m.advisor.solution.values for m in self.models]
+        self.tables = tuple(c.kernel_tables for c in self.compiled)
+        self.announced = np.array([c.order is Order.ANNOUNCED for c in rules.columns], dtype=np.int64)
         # Columns may track different states (an ordered column may not need the armed flag): one array
         # holds them all, padded, so that the kernels index a column's table by its number.
-        shape = tuple(max(v.shape[i] for v in tables) for i in range(3))
-        self.values = np.zeros((len(tables), *shape))
-        for c, v in enumerate(tables):
+        shape = tuple(max(v.shape[i] for v in values) for i in range(3))
+        self.values = np.zeros((len(values), *shape))
+        for c, v in enumerate(values):
             self.values[c, : v.shape[0], : v.shape[1], : v.shape[2]] = v
+        self.threads = max(1, numba.get_num_threads())
+        """Threads that play a batch of games side by side (numba's thread count: ``NUMBA_NUM_THREADS``)."""
 
     def state(self, game: Game) -> tuple[I64, I64, I64]:
         """The columns' ``(mask, armed, up)`` of the player to move, as the kernels read them."""
-        from kniffel.planning.lookahead import own_entries
-
         entries = game.sheet.entries
-        states = [
-            m.advisor.state(own_entries(self.rules, entries, m.column)) for m in self.models
-        ]
-        return (
-            np.array([s.mask for s in states], dtype=np.int64),
-            np.array([s.armed for s in states], dtype=np.int64),
-            np.array([s.up for s in states], dtype=np.int64),
-        )
+        rules = self.rules
+        mask = np.zeros(len(self.compiled), dtype=np.int64)
+        armed = np.zeros_like(mask)
+        up = np.zeros_like(mask)
+        for c, (column, compiled) in enumerate(zip(rules.columns, self.compiled, strict=True)):
+            for b, box in enumerate(rules.boxes):
+                points = entries.get(rules.key(column, box))
+                if points is None:
+                    continue
+                mask[c] |= 1 << b
+                if compiled.upper[b]:
+                    up[c] += points
+                if b == compiled.five and compiled.n_armed == 2:
+                    armed[c] = points > 0
+            up[c] = min(up[c], compiled.threshold)
+        return mask, armed, up
 
-    def keep_values(self, game: Game) -> npt.NDArray[np.float64]:
-        """``[p - 1, keep]``: the value of holding ``keep`` and throwing with ``p`` throws left, relative
-        to the sheet's value before the turn."""
+    def choices(self, game: Game, valuation: ColumnValuation | HeuristicValuation) -> list[Choice]:
+        """What :class:`~kniffel.planning.lookahead.Lookahead` answers, for a covered sheet."""
         from kniffel.solver.sheetkernels import turn_values
 
+        turn = game.turn
+        assert turn.dice is not None
         mask, armed, up = self.state(game)
-        _, _, _, keeps = turn_values(self.tables, self.values, mask, armed, up, self.rules.rolls)
-        result: npt.NDArray[np.float64] = keeps
-        return result
-
-    def choices(self, game: Game, valuation: ColumnValuation) -> list[Choice]:
-        """What :class:`~kniffel.planning.lookahead.Lookahead` answers, for a covered sheet."""
+        stop, keeps, announceable = turn_values(
+            self.tables, self.values, self.announced, mask, armed, up, self.rules.rolls
+        )
+        lanes = {
+            self.rules.key(self.rules.columns[c], self.rules.boxes[b]): 1 + i
+            for i, (c, b) in enumerate(announceable.tolist())
+        }
         rolls_left = game.rolls_left
-        keeps = self.keep_values(game) if rolls_left > 0 else None
+        lane = 0 if turn.announced is None else lanes[turn.announced]
+        roll = self.lattice.roll_index(turn.dice)
+        at_once = int(turn.thrown_at_once and self.rules.sharp)
+        subs = [k for k in self.lattice.choices[roll].tolist() if k >= 0]
         found = game.placements()
         result: list[Choice] = []
         for action in game.legal_actions():
             if isinstance(action, Score | Strike):
                 placement = found[action.box] if isinstance(action, Score) else Placement(0)
                 value = valuation.entry(action.box, placement, 0)
-            elif isinstance(action, Roll) and keeps is not None:
-                value = float(keeps[rolls_left - 1, self.lattice.index(action.keep)])
+            elif isinstance(action, Roll) and rolls_left > 0:
+                value = float(keeps[rolls_left - 1, self.lattice.index(action.keep), lane])
+            elif isinstance(action, Announce):
+                i = lanes[action.box]
+                value = float(stop[at_once, roll, i])
+                if rolls_left > 0:
+                    value = max(value, float(keeps[rolls_left - 1, subs, i].max()))
+                value -= valuation.announce_margin
             else:
                 continue
             result.append(Choice(action, valuation.before + value))
@@ -131,26 +152,24 @@ class SheetSearch:
         from kniffel.solver.playkernels import streams
         from kniffel.solver.sheetkernels import play_games
 
-        n_cols = len(self.models)
+        n_cols = len(self.compiled)
         totals = np.zeros((games, n_cols, 4), dtype=np.int64)
         no_log = np.zeros((0, 1, 1, 3), dtype=np.int32)
         start = time.perf_counter()
         for lo in range(0, games, BATCH):
             n = min(BATCH, games - lo)
             rng = streams(np.uint64(base), np.uint64(first_game + lo), n)
-            state = np.zeros((n, n_cols, 3), dtype=np.int64)
             part = np.zeros((n, n_cols, 4), dtype=np.int64)
             logged = log if lo == 0 and log is not None else no_log
             bounds = np.linspace(0, n, min(self.threads, n) + 1).astype(int).tolist()
+
+            def run(first: int, last: int) -> None:
+                play_games(
+                    self.tables, self.values, self.announced, self.rules.rolls, rng, part, logged, first, last
+                )
+
             with ThreadPoolExecutor(len(bounds) - 1) as pool:
-                for _ in pool.map(
-                    lambda first, last: play_games(
-                        self.tables, self.values, self.rules.rolls, rng, state, part, logged, first, last
-                    ),
-                    bounds[:-1],
-                    bounds[1:],
-                ):
-                    pass
+                list(pool.map(run, bounds[:-1], bounds[1:]))
             totals[lo : lo + n] = part
             if progress is not None:
                 progress(lo + n, games)
@@ -158,9 +177,10 @@ class SheetSearch:
 
 
 def new_log(rules: RuleSet, games: int) -> npt.NDArray[np.int32]:
-    """Space for :meth:`SheetSearch.play` to record ``games`` games."""
+    """Space for :meth:`SheetSearch.play` to record ``games`` games: a turn's throws, an announcement and
+    the entry."""
     turns = len(rules.columns) * len(rules.boxes)
-    return np.full((games, turns, rules.rolls + 1, 3), -1, dtype=np.int32)
+    return np.full((games, turns, rules.rolls + 2, 3), -1, dtype=np.int32)
 
 
 __all__ = ["SheetGames", "SheetSearch", "covers", "new_log"]

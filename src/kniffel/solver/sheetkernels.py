@@ -1,18 +1,20 @@
 """numba kernels of a turn on a sheet of several columns, each valued by its own single-column table.
 
-A multi-column sheet has no exact table, but each column has one when played alone: entering points in
-a column is valued as the points plus the change in that column's table value (the *column estimate* of
-:mod:`kniffel.planning.columns`). Everything a turn needs is then a solver kernel already: the best entry
-of every roll in one column is :func:`~kniffel.solver.kernels.score_values` of a one-lane segment (the
-column's state) on the column's table, the best over the sheet is the maximum over the open columns of
-that less the column's value before, and the keep values before every throw are
-:func:`~kniffel.solver.kernels.sweep` over those stop values. The planner asks :func:`turn_values` for
-one position; :func:`play_games` plays many whole games with the same two steps, game by game in parallel.
+A multi-column sheet has no exact table, but each column can be given one as if played alone: entering
+points in a column is valued as the points plus the change in that column's table value (the *column
+estimate* of :mod:`kniffel.planning.columns`; the heuristic planner builds such tables too). Everything a
+turn needs is then a solver kernel already: the best entry of every roll in one column is
+:func:`~kniffel.solver.kernels.score_values` of a one-lane segment (the column's state) on the column's
+table, the best over the sheet is the maximum over the open columns of that less the column's value
+before, and the keep values before every throw are :func:`~kniffel.solver.kernels.sweep` over those stop
+values. Announcing a box of an announced column after the first throw is a lane of its own: its stop
+values are the roll's points in that box or else the best strike anywhere, swept like the others.
 
-Columns come as ``tables`` (a tuple of :class:`~kniffel.solver.compile.KernelTables`, one per column, all
-of the same rule set apart from the fill order) and ``values`` (``[column, aux, mask, up]``, the columns'
-tables stacked). Sheets with free throws or announced columns are not covered (see
-:func:`kniffel.planning.compiled.covers`).
+The planner asks :func:`turn_values` for one position; :func:`play_games` plays whole games with the same
+steps. Columns come as ``tables`` (a tuple of :class:`~kniffel.solver.compile.KernelTables`, one per
+column, all of one rule set apart from the fill order), ``values`` (``[column, aux, mask, up]``, the
+columns' tables stacked) and ``announced`` (``[column]``: 1 for an announced column, valued by a free
+column's table). Sheets with free throws are not covered.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from kniffel.solver.kernels import NEG, entry, score_values, scoring, sweep
+from kniffel.solver.kernels import NEG, enter, entry, entry_values, joker_applies, score_values, scoring, sweep
 from kniffel.solver.playkernels import die
 
 
@@ -46,18 +48,21 @@ def scratch(tables: Any) -> tuple[Any, Any, Any, Any]:  # pragma: no cover
 def stop_values(
     tables: Any,
     values: Any,
+    announced: Any,
     mask: Any,
     armed: Any,
     up: Any,
     stop: Any,
     column: Any,
     entries: Any,
+    floor: Any,
     space: tuple[Any, Any, Any, Any],
 ) -> None:  # pragma: no cover
     """``stop[0, at_once, roll, 0]``: the best value of ending the turn on each roll, entered in any open
-    column (the columns' states are ``mask[c]``, ``armed[c]``, ``up[c]``), relative to the columns' values
-    before; ``column[at_once, roll]`` is the column it goes in and ``entries[at_once, roll, 0..2]`` the
-    box, the points and the extra bonus."""
+    column (the columns' states are ``mask[c]``, ``armed[c]``, ``up[c]``) or struck, relative to the
+    columns' values before; ``column[at_once, roll]`` is the column it goes in and ``entries[at_once, roll,
+    0..2]`` the box, the points and the extra bonus. ``floor`` gets ``(value, column, box)`` of the best
+    strike anywhere, which is all an announced column offers without an announcement."""
     rows, strike_box, out, choice = space
     n_s, n_rolls = column.shape
     segment = np.empty((1, 4), dtype=np.int64)
@@ -65,14 +70,25 @@ def stop_values(
         for r in range(n_rolls):
             stop[0, s, r, 0] = NEG
             column[s, r] = -1
+    floor[0], floor[1], floor[2] = NEG, -1, -1
     for c in range(len(tables)):
         t = tables[c]
         if mask[c] == (1 << t.n_boxes) - 1:
             continue
         segment[0, 0], segment[0, 1], segment[0, 2], segment[0, 3] = mask[c], armed[c], up[c], 1
         n_rows = t.pair_box.shape[0] + 2
-        score_values(segment, 0, values[c], t, rows[:n_rows], strike_box, out, choice)
         before = values[c, armed[c] * t.n_free, mask[c], up[c]]
+        if announced[c]:
+            entry_values(
+                segment, 0, values[c], scoring(t), t.allowed, t.pair_box, t.pair_pts, rows[:n_rows], strike_box
+            )
+        else:
+            score_values(segment, 0, values[c], t, rows[:n_rows], strike_box, out, choice)
+        strike = rows[n_rows - 2, 0] - before
+        if strike > floor[0]:
+            floor[0], floor[1], floor[2] = strike, c, strike_box[0]
+        if announced[c]:
+            continue
         for s in range(n_s):
             for r in range(n_rolls):
                 v = out[s, r, 0] - before
@@ -94,25 +110,119 @@ def stop_values(
                         entries[s, r, 0] = t.pair_box[j]
                         entries[s, r, 1] = t.pair_pts[j]
                         entries[s, r, 2] = 0
+    for s in range(n_s):
+        for r in range(n_rolls):
+            if floor[0] > stop[0, s, r, 0]:
+                stop[0, s, r, 0] = floor[0]
+                column[s, r] = int(floor[1])
+                entries[s, r, 0], entries[s, r, 1], entries[s, r, 2] = int(floor[2]), 0, 0
+
+
+@njit(cache=True, nogil=True)
+def announceable(tables: Any, announced: Any, mask: Any) -> Any:  # pragma: no cover
+    """``[lane, (column, box)]``: the open boxes of the announced columns, in column and box order."""
+    count = 0
+    for c in range(len(tables)):
+        if announced[c]:
+            for b in range(tables[c].n_boxes):
+                count += (mask[c] >> b) & 1 == 0
+    lanes = np.empty((count, 2), dtype=np.int64)
+    i = 0
+    for c in range(len(tables)):
+        if announced[c]:
+            for b in range(tables[c].n_boxes):
+                if (mask[c] >> b) & 1 == 0:
+                    lanes[i, 0], lanes[i, 1] = c, b
+                    i += 1
+    return lanes
+
+
+@njit(cache=True, nogil=True)
+def announced_stop(
+    tables: Any, values: Any, mask: Any, armed: Any, up: Any, lanes: Any, floor: Any, stop: Any, points: Any
+) -> None:  # pragma: no cover
+    """``stop[0, at_once, roll, lane]``: the value of ending the turn on each roll once the box of ``lane``
+    (:func:`announceable`) is announced: its points there, or the best strike anywhere (``floor``) if
+    that is better or the roll may not go there; ``points[at_once, roll, lane]`` is ``(points << 16) |
+    extra`` of the entry, -1 for the strike."""
+    n_s, n_rolls = stop.shape[1], stop.shape[2]
+    one = np.empty((1, 1))
+    for lane in range(lanes.shape[0]):
+        c, b = lanes[lane, 0], lanes[lane, 1]
+        t = tables[c]
+        n = scoring(t)
+        m, a = mask[c], armed[c]
+        before = values[c, a * t.n_free, m, up[c]]
+        joker = joker_applies(n, m)
+        for s in range(n_s):
+            for r in range(n_rolls):
+                p = 0
+                extra = 0
+                if joker and t.alike[r] >= 0:
+                    p = int(t.jpts[m, a, s, t.alike[r], b])
+                    extra = int(t.jbonus[m, a, t.alike[r]])
+                else:
+                    for i in range(t.nonzero.shape[2]):
+                        j = t.nonzero[s, r, i]
+                        if j < 0:
+                            break
+                        if t.pair_box[j] == b:
+                            p = int(t.pair_pts[j])
+                v = NEG
+                if p >= 0:
+                    enter(values[c], n, m, a, 0, b, p, extra, up[c], 1, one, 0, 0)
+                    v = one[0, 0] - before
+                if v >= floor[0]:
+                    stop[0, s, r, lane] = v
+                    points[s, r, lane] = (p << 16) | extra
+                else:
+                    stop[0, s, r, lane] = floor[0]
+                    points[s, r, lane] = -1
 
 
 @njit(cache=True, nogil=True)
 def turn_values(
-    tables: Any, values: Any, mask: Any, armed: Any, up: Any, rolls: int
-) -> tuple[Any, Any, Any, Any]:  # pragma: no cover
-    """One position of a sheet: :func:`stop_values` (``stop[at_once, roll]``, ``column``, ``entries``) and
-    ``keeps[p - 1, keep]``, the value of holding ``keep`` and throwing the rest with ``p`` throws left
-    (``p`` from 1 to ``rolls - 1``), all relative to the columns' values before the turn."""
+    tables: Any, values: Any, announced: Any, mask: Any, armed: Any, up: Any, rolls: int
+) -> tuple[Any, Any, Any]:  # pragma: no cover
+    """One position of a sheet, relative to the columns' values before the turn: ``stop[at_once, roll,
+    lane]`` and ``keeps[p - 1, keep, lane]``, the value of holding ``keep`` and throwing the rest with
+    ``p`` throws left (``p`` from 1 to ``rolls - 1``); lane 0 without an announcement, lane ``1 + i``
+    after announcing the box of row ``i`` of the third result (:func:`announceable`)."""
     t0 = tables[0]
     n_s, n_rolls, _ = t0.nonzero.shape
-    stop = np.empty((1, n_s, n_rolls, 1))
+    lanes = announceable(tables, announced, mask)
+    width = lanes.shape[0] + 1
+    stop = np.empty((1, n_s, n_rolls, width))
     column = np.empty((n_s, n_rolls), dtype=np.int64)
     entries = np.empty((n_s, n_rolls, 3), dtype=np.int64)
-    stop_values(tables, values, mask, armed, up, stop, column, entries, scratch(tables))
-    keeps = np.empty((max(rolls - 1, 1), t0.first_roll, 1))
+    floor = np.empty(3)
+    plain = np.empty((1, n_s, n_rolls, 1))
+    stop_values(tables, values, announced, mask, armed, up, plain, column, entries, floor, scratch(tables))
+    stop[:, :, :, 0] = plain[:, :, :, 0]
+    announced_stop(
+        tables, values, mask, armed, up, lanes, floor, stop[:, :, :, 1:],
+        np.empty((n_s, n_rolls, width - 1), dtype=np.int64),
+    )  # fmt: skip
+    keeps = np.empty((max(rolls - 1, 1), t0.first_roll, width))
     if rolls > 1:
         sweep(stop, 0, rolls - 1, t0, keeps)
-    return stop[0, :, :, 0].copy(), column, entries, keeps[:, :, 0].copy()
+    return stop[0].copy(), keeps, lanes
+
+
+@njit(cache=True, nogil=True)
+def best_keep(table: Any, subs: Any, r: int, best: float, lane: int) -> tuple[float, int]:  # pragma: no cover
+    """The best of ``best`` (stopping) and holding a keep of roll ``r`` (``table[keep, lane]``): its value
+    and the keep, -1 for stopping (kept on ties)."""
+    keep = -1
+    for j in range(subs.shape[1]):
+        q = subs[r, j]
+        if q < 0:
+            break
+        v = table[q, lane]
+        if v > best:
+            best = v
+            keep = q
+    return best, keep
 
 
 @njit(cache=True, nogil=True)
@@ -120,16 +230,16 @@ def play_game(
     g: int,
     tables: Any,
     values: Any,
+    announced: Any,
     rolls: int,
     rng: Any,
-    state: Any,
     totals: Any,
     log: Any,
 ) -> None:  # pragma: no cover
-    """Game ``g`` from the empty sheet to the full one: ``state[g, c]`` holds column ``c``'s ``(mask,
-    armed, up)`` as it goes and ``totals[g, c]`` its ``(points, upper bonus, points in the five box,
-    extra bonuses)``. With ``log`` (``[game, turn, step, 3]``, first games only) every throw is recorded as
-    ``(keep, roll, 0)`` and the entry as ``(-2, column, box << 16 | points)``."""
+    """Game ``g`` from the empty sheet to the full one: ``totals[g, c]`` gets column ``c``'s ``(points,
+    upper bonus, points in the five box, extra bonuses)``. With ``log`` (``[game, turn, step, 3]``, first
+    games only) every throw is recorded as ``(keep, roll, 0)``, an announcement as ``(-3, column, box)``
+    and the entry as ``(-2, column, box << 16 | points)``."""
     t0 = tables[0]
     n_cols = len(tables)
     n_s, n_rolls, _ = t0.nonzero.shape
@@ -137,25 +247,37 @@ def play_game(
     size, child, subs = t0.size, t0.child, t0.choices
     n_dice = size[child.shape[0] - 1]
     positions = rolls - 1
-    stop = np.empty((1, n_s, n_rolls, 1))
+    most = 1
+    turns = 0
+    for c in range(n_cols):
+        turns += tables[c].n_boxes
+        if announced[c]:
+            most += tables[c].n_boxes
+    stop = np.empty((1, n_s, n_rolls, most))
+    points = np.empty((n_s, n_rolls, most), dtype=np.int64)
     column = np.empty((n_s, n_rolls), dtype=np.int64)
     entries = np.empty((n_s, n_rolls, 3), dtype=np.int64)
-    keeps = np.empty((max(positions, 1), t0.first_roll, 1))
+    floor = np.empty(3)
+    keeps = np.empty((max(positions, 1), t0.first_roll, most))
     space = scratch(tables)
     mask = np.zeros(n_cols, dtype=np.int64)
     armed = np.zeros(n_cols, dtype=np.int64)
     up = np.zeros(n_cols, dtype=np.int64)
-    turns = 0
-    for c in range(n_cols):
-        turns += tables[c].n_boxes
     logged = g < log.shape[0]
     for turn in range(turns):
-        stop_values(tables, values, mask, armed, up, stop, column, entries, space)
+        stop_values(tables, values, announced, mask, armed, up, stop[:, :, :, :1], column, entries, floor, space)
+        lanes = announceable(tables, announced, mask)
+        width = lanes.shape[0] + 1
+        if width > 1:
+            announced_stop(
+                tables, values, mask, armed, up, lanes, floor, stop[:, :, :, 1:width], points[:, :, 1:width]
+            )
         if positions > 0:
-            sweep(stop, 0, positions, t0, keeps)
+            sweep(stop[:, :, :, :width], 0, positions, t0, keeps[:, :, :width])
         keep = 0
         pos = positions
         step = 0
+        lane = 0
         while True:
             k = keep
             while size[k] < n_dice:
@@ -169,30 +291,31 @@ def play_game(
                 step += 1
             if pos == 0:
                 break
-            best = stop[0, s, r, 0]
-            keep = -1
-            for j in range(subs.shape[1]):
-                q = subs[r, j]
-                if q < 0:
-                    break
-                v = keeps[pos - 1, q, 0]
-                if v > best:
-                    best = v
-                    keep = q
+            best, keep = best_keep(keeps[pos - 1], subs, r, stop[0, s, r, lane], lane)
+            if pos == positions and width > 1:
+                # after the first throw: announcing is chosen only when strictly better
+                for i in range(1, width):
+                    v, q = best_keep(keeps[pos - 1], subs, r, stop[0, s, r, i], i)
+                    if v > best:
+                        best, keep, lane = v, q, i
+                if lane > 0 and logged:
+                    log[g, turn, step, 0] = -3
+                    log[g, turn, step, 1] = lanes[lane - 1, 0]
+                    log[g, turn, step, 2] = lanes[lane - 1, 1]
+                    step += 1
             if keep < 0:
                 break
             pos -= 1
-        c = column[s, r]
-        box, p, extra = entries[s, r, 0], entries[s, r, 1], entries[s, r, 2]
+        if lane > 0 and points[s, r, lane] >= 0:
+            c, box = lanes[lane - 1, 0], lanes[lane - 1, 1]
+            p, extra = points[s, r, lane] >> 16, points[s, r, lane] & 0xFFFF
+        elif lane > 0:
+            c, box, p, extra = int(floor[1]), int(floor[2]), 0, 0
+        else:
+            c = column[s, r]
+            box, p, extra = entries[s, r, 0], entries[s, r, 1], entries[s, r, 2]
         t = tables[c]
-        after, armed_after, up_after, crossed = entry(
-            scoring(t),
-            mask[c],
-            armed[c],
-            box,
-            p,
-            up[c],
-        )
+        after, armed_after, up_after, crossed = entry(scoring(t), mask[c], armed[c], box, p, up[c])
         totals[g, c, 0] += p + extra + (t.upper_bonus if crossed else 0)
         if crossed:
             totals[g, c, 1] = 1
@@ -205,16 +328,14 @@ def play_game(
             log[g, turn, step, 0] = -2
             log[g, turn, step, 1] = c
             log[g, turn, step, 2] = (box << 16) | p
-    for c in range(n_cols):
-        state[g, c, 0], state[g, c, 1], state[g, c, 2] = mask[c], armed[c], up[c]
 
 
 @njit(cache=True, nogil=True)
 def play_games(
-    tables: Any, values: Any, rolls: int, rng: Any, state: Any, totals: Any, log: Any, first: int, last: int
+    tables: Any, values: Any, announced: Any, rolls: int, rng: Any, totals: Any, log: Any, first: int, last: int
 ) -> None:  # pragma: no cover
     """:func:`play_game` for games ``first .. last - 1`` of ``rng`` (one dice stream each). Threads run
     parts of a batch side by side (the kernel releases the GIL): numba's parallel loops cannot take the
     columns' tables, a tuple of tuples of arrays."""
     for g in range(first, last):
-        play_game(g, tables, values, rolls, rng, state, totals, log)
+        play_game(g, tables, values, announced, rolls, rng, totals, log)
