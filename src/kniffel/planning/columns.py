@@ -23,7 +23,7 @@ from functools import cached_property
 from pathlib import Path
 
 from kniffel.game import Game
-from kniffel.planning.compiled import SheetSearch, covers
+from kniffel.planning.compiled import SheetSearch, column_rules, covers
 from kniffel.planning.exact import advisor_for, free_throws_arg
 from kniffel.planning.interface import Choice
 from kniffel.planning.lookahead import ColumnCache, Lookahead, Matrix, best_entries, own_entries
@@ -54,10 +54,7 @@ def column_model(rules: RuleSet, index: int, directory: Path | None = None) -> C
     column = rules.columns[index]
     alone = single_column(rules, index)
     exact = column.order is not Order.ANNOUNCED
-    valued = alone
-    if not exact:  # the solver has no announced columns: a free column stands in
-        free = dataclasses.replace(alone.columns[0], order=Order.FREE)
-        valued = dataclasses.replace(alone, columns=(free,))
+    valued = column_rules(rules, index)  # the solver has no announced columns: a free column stands in
     if rules.multi_column and column.order in (Order.TOP_DOWN, Order.BOTTOM_UP):
         valued = dataclasses.replace(valued, rolls=rules.rolls + ORDERED_EXTRA_ROLLS)
         exact = False

@@ -11,10 +11,12 @@ roll over the open columns, the keep values before every throw) runs in
 
 from __future__ import annotations
 
+import dataclasses
 import time
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numba
@@ -24,11 +26,10 @@ import numpy.typing as npt
 from kniffel.game import Announce, Game, Roll, Score, Strike
 from kniffel.keeps import keep_lattice
 from kniffel.planning.interface import Choice, best_first
-from kniffel.rules import Order, Placement, RuleSet
+from kniffel.rules import Order, Placement, RuleSet, single_column
 
 if TYPE_CHECKING:
-    from kniffel.planning.columns import ColumnValuation
-    from kniffel.planning.heuristic import HeuristicValuation
+    from kniffel.planning.lookahead import Valuation
     from kniffel.solver.compile import Compiled
 
 I64 = npt.NDArray[np.int64]
@@ -41,6 +42,17 @@ def covers(rules: RuleSet) -> bool:
     """Whether :class:`SheetSearch` plays ``rules``: several columns without free throws (which a column
     pays for, so that their cost moves between columns during a turn)."""
     return rules.multi_column and not rules.free_throws
+
+
+def column_rules(rules: RuleSet, index: int) -> RuleSet:
+    """Column ``index`` of ``rules`` alone, as the solver's tables state it: an announced column (which
+    the solver does not handle) as a free one, which takes the same strikes and, once a box is
+    announced, the same points in it."""
+    alone = single_column(rules, index)
+    if alone.columns[0].order is Order.ANNOUNCED:
+        free = dataclasses.replace(alone.columns[0], order=Order.FREE)
+        alone = dataclasses.replace(alone, columns=(free,))
+    return alone
 
 
 @dataclass(frozen=True)
@@ -63,9 +75,16 @@ class SheetSearch:
     ``values[c]`` (``[aux, mask, up]`` as the solver lays it out) over the states of ``compiled[c]``."""
 
     def __init__(
-        self, rules: RuleSet, compiled: Sequence[Compiled], values: Sequence[npt.NDArray[np.float64]]
+        self,
+        rules: RuleSet,
+        compiled: Sequence[Compiled],
+        values: Sequence[npt.NDArray[np.float64]],
+        *,
+        announce_margin: float = 0.0,
     ) -> None:
         self.rules = rules
+        self.announce_margin = announce_margin
+        """Announcing is chosen only when it is worth this much more than not announcing."""
         self.compiled = tuple(compiled)
         self.lattice = keep_lattice(rules.dice)
         self.tables = tuple(c.kernel_tables for c in self.compiled)
@@ -99,7 +118,7 @@ class SheetSearch:
             up[c] = min(up[c], compiled.threshold)
         return mask, armed, up
 
-    def choices(self, game: Game, valuation: ColumnValuation | HeuristicValuation) -> list[Choice]:
+    def choices(self, game: Game, valuation: Valuation) -> list[Choice]:
         """What :class:`~kniffel.planning.lookahead.Lookahead` answers, for a covered sheet."""
         from kniffel.solver.sheetkernels import turn_values
 
@@ -131,7 +150,7 @@ class SheetSearch:
                 value = float(stop[at_once, roll, i])
                 if rolls_left > 0:
                     value = max(value, float(keeps[rolls_left - 1, subs, i].max()))
-                value -= valuation.announce_margin
+                value -= self.announce_margin
             else:
                 continue
             result.append(Choice(action, valuation.before + value))
@@ -156,23 +175,26 @@ class SheetSearch:
         totals = np.zeros((games, n_cols, 4), dtype=np.int64)
         no_log = np.zeros((0, 1, 1, 3), dtype=np.int32)
         start = time.perf_counter()
-        for lo in range(0, games, BATCH):
-            n = min(BATCH, games - lo)
-            rng = streams(np.uint64(base), np.uint64(first_game + lo), n)
-            part = np.zeros((n, n_cols, 4), dtype=np.int64)
-            logged = log if lo == 0 and log is not None else no_log
-            bounds = np.linspace(0, n, min(self.threads, n) + 1).astype(int).tolist()
-
-            def run(first: int, last: int) -> None:
-                play_games(
-                    self.tables, self.values, self.announced, self.rules.rolls, rng, part, logged, first, last
+        with ThreadPoolExecutor(self.threads) as pool:
+            for lo in range(0, games, BATCH):
+                n = min(BATCH, games - lo)
+                rng = streams(np.uint64(base), np.uint64(first_game + lo), n)
+                part = totals[lo : lo + n]
+                run = partial(
+                    play_games,
+                    self.tables,
+                    self.values,
+                    self.announced,
+                    self.rules.rolls,
+                    self.announce_margin,
+                    rng,
+                    part,
+                    log if lo == 0 and log is not None else no_log,
                 )
-
-            with ThreadPoolExecutor(len(bounds) - 1) as pool:
+                bounds = np.linspace(0, n, min(self.threads, n) + 1).astype(int).tolist()
                 list(pool.map(run, bounds[:-1], bounds[1:]))
-            totals[lo : lo + n] = part
-            if progress is not None:
-                progress(lo + n, games)
+                if progress is not None:
+                    progress(lo + n, games)
         return SheetGames(totals, time.perf_counter() - start)
 
 
@@ -183,6 +205,4 @@ def new_log(rules: RuleSet, games: int) -> npt.NDArray[np.int32]:
     return np.full((games, turns, rules.rolls + 2, 3), -1, dtype=np.int32)
 
 
-__all__ = ["SheetGames", "SheetSearch", "covers", "new_log"]
-
-
+__all__ = ["SheetGames", "SheetSearch", "column_rules", "covers", "new_log"]

@@ -24,7 +24,16 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from kniffel.solver.kernels import NEG, enter, entry, entry_values, joker_applies, score_values, scoring, sweep
+from kniffel.solver.kernels import (
+    NEG,
+    enter,
+    entry,
+    entry_values,
+    joker_applies,
+    score_values,
+    scoring,
+    sweep,
+)
 from kniffel.solver.playkernels import die
 
 
@@ -80,7 +89,15 @@ def stop_values(
         before = values[c, armed[c] * t.n_free, mask[c], up[c]]
         if announced[c]:
             entry_values(
-                segment, 0, values[c], scoring(t), t.allowed, t.pair_box, t.pair_pts, rows[:n_rows], strike_box
+                segment,
+                0,
+                values[c],
+                scoring(t),
+                t.allowed,
+                t.pair_box,
+                t.pair_pts,
+                rows[:n_rows],
+                strike_box,
             )
         else:
             score_values(segment, 0, values[c], t, rows[:n_rows], strike_box, out, choice)
@@ -232,6 +249,7 @@ def play_game(
     values: Any,
     announced: Any,
     rolls: int,
+    margin: float,
     rng: Any,
     totals: Any,
     log: Any,
@@ -265,7 +283,9 @@ def play_game(
     up = np.zeros(n_cols, dtype=np.int64)
     logged = g < log.shape[0]
     for turn in range(turns):
-        stop_values(tables, values, announced, mask, armed, up, stop[:, :, :, :1], column, entries, floor, space)
+        stop_values(
+            tables, values, announced, mask, armed, up, stop[:, :, :, :1], column, entries, floor, space
+        )
         lanes = announceable(tables, announced, mask)
         width = lanes.shape[0] + 1
         if width > 1:
@@ -293,11 +313,11 @@ def play_game(
                 break
             best, keep = best_keep(keeps[pos - 1], subs, r, stop[0, s, r, lane], lane)
             if pos == positions and width > 1:
-                # after the first throw: announcing is chosen only when strictly better
+                # after the first throw: announcing is chosen only when better by more than ``margin``
                 for i in range(1, width):
                     v, q = best_keep(keeps[pos - 1], subs, r, stop[0, s, r, i], i)
-                    if v > best:
-                        best, keep, lane = v, q, i
+                    if v - margin > best:
+                        best, keep, lane = v - margin, q, i
                 if lane > 0 and logged:
                     log[g, turn, step, 0] = -3
                     log[g, turn, step, 1] = lanes[lane - 1, 0]
@@ -332,10 +352,19 @@ def play_game(
 
 @njit(cache=True, nogil=True)
 def play_games(
-    tables: Any, values: Any, announced: Any, rolls: int, rng: Any, totals: Any, log: Any, first: int, last: int
+    tables: Any,
+    values: Any,
+    announced: Any,
+    rolls: int,
+    margin: float,
+    rng: Any,
+    totals: Any,
+    log: Any,
+    first: int,
+    last: int,
 ) -> None:  # pragma: no cover
     """:func:`play_game` for games ``first .. last - 1`` of ``rng`` (one dice stream each). Threads run
     parts of a batch side by side (the kernel releases the GIL): numba's parallel loops cannot take the
     columns' tables, a tuple of tuples of arrays."""
     for g in range(first, last):
-        play_game(g, tables, values, announced, rolls, rng, totals, log)
+        play_game(g, tables, values, announced, rolls, margin, rng, totals, log)
