@@ -54,85 +54,103 @@ def scratch(tables: Any) -> tuple[Any, Any, Any, Any]:  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def stop_values(
+def column_values(
+    c: int,
     tables: Any,
     values: Any,
     announced: Any,
     mask: Any,
     armed: Any,
     up: Any,
-    stop: Any,
-    column: Any,
+    gains: Any,
     entries: Any,
-    floor: Any,
+    strikes: Any,
     space: tuple[Any, Any, Any, Any],
 ) -> None:  # pragma: no cover
-    """``stop[0, at_once, roll, 0]``: the best value of ending the turn on each roll, entered in any open
-    column (the columns' states are ``mask[c]``, ``armed[c]``, ``up[c]``) or struck, relative to the
-    columns' values before; ``column[at_once, roll]`` is the column it goes in and ``entries[at_once, roll,
-    0..2]`` the box, the points and the extra bonus. ``floor`` gets ``(value, column, box)`` of the best
-    strike anywhere, which is all an announced column offers without an announcement."""
+    """Column ``c`` (state ``mask[c]``, ``armed[c]``, ``up[c]``) alone: ``gains[c, at_once, roll]``, the
+    value of entering each roll in its best box there relative to the column's value before (NEG in an
+    announced column, which takes points only after an announcement), ``entries[c, at_once, roll]`` that
+    entry's ``(box, points, extra bonus)``, and ``strikes[c]`` the best strike's ``(value, box)``. A turn
+    changes one column, so a game recomputes only that one."""
     rows, strike_box, out, choice = space
-    n_s, n_rolls = column.shape
+    t = tables[c]
+    n_s, n_rolls = gains.shape[1], gains.shape[2]
     segment = np.empty((1, 4), dtype=np.int64)
+    segment[0, 0], segment[0, 1], segment[0, 2], segment[0, 3] = mask[c], armed[c], up[c], 1
+    n_rows = t.pair_box.shape[0] + 2
+    before = values[c, armed[c] * t.n_free, mask[c], up[c]]
+    if announced[c]:
+        entry_values(
+            segment, 0, values[c], scoring(t), t.allowed, t.pair_box, t.pair_pts, rows[:n_rows], strike_box
+        )
+    else:
+        score_values(segment, 0, values[c], t, rows[:n_rows], strike_box, out, choice)
+    strikes[c, 0], strikes[c, 1] = rows[n_rows - 2, 0] - before, strike_box[0]
+    for s in range(n_s):
+        for r in range(n_rolls):
+            if announced[c]:
+                gains[c, s, r] = NEG
+                continue
+            gains[c, s, r] = out[s, r, 0] - before
+            j = int(choice[s, r, 0])
+            if j < 0:
+                box = -1 - j
+                face = t.alike[r]
+                entries[c, s, r, 0] = box
+                entries[c, s, r, 1] = t.jpts[mask[c], armed[c], s, face, box]
+                entries[c, s, r, 2] = t.jbonus[mask[c], armed[c], face]
+            elif j == n_rows - 2:
+                entries[c, s, r, 0], entries[c, s, r, 1], entries[c, s, r, 2] = strike_box[0], 0, 0
+            else:
+                entries[c, s, r, 0], entries[c, s, r, 1], entries[c, s, r, 2] = (
+                    t.pair_box[j],
+                    t.pair_pts[j],
+                    0,
+                )
+
+
+@njit(cache=True, nogil=True)
+def stop_values(
+    tables: Any, mask: Any, gains: Any, strikes: Any, stop: Any, column: Any, floor: Any
+) -> None:  # pragma: no cover
+    """``stop[0, at_once, roll, 0]``: the best value of ending the turn on each roll, entered in any open
+    column (:func:`column_values`) or struck, relative to the columns' values before; ``column[at_once,
+    roll]`` is the column it goes in (its entry is in that column's ``entries``, or is the strike of
+    ``floor`` where ``floor`` beats every entry). ``floor`` gets ``(value, column, box)`` of the best
+    strike anywhere, which is all an announced column offers without an announcement."""
+    n_s, n_rolls = column.shape
     for s in range(n_s):
         for r in range(n_rolls):
             stop[0, s, r, 0] = NEG
             column[s, r] = -1
     floor[0], floor[1], floor[2] = NEG, -1, -1
     for c in range(len(tables)):
-        t = tables[c]
-        if mask[c] == (1 << t.n_boxes) - 1:
+        if mask[c] == (1 << tables[c].n_boxes) - 1:
             continue
-        segment[0, 0], segment[0, 1], segment[0, 2], segment[0, 3] = mask[c], armed[c], up[c], 1
-        n_rows = t.pair_box.shape[0] + 2
-        before = values[c, armed[c] * t.n_free, mask[c], up[c]]
-        if announced[c]:
-            entry_values(
-                segment,
-                0,
-                values[c],
-                scoring(t),
-                t.allowed,
-                t.pair_box,
-                t.pair_pts,
-                rows[:n_rows],
-                strike_box,
-            )
-        else:
-            score_values(segment, 0, values[c], t, rows[:n_rows], strike_box, out, choice)
-        strike = rows[n_rows - 2, 0] - before
-        if strike > floor[0]:
-            floor[0], floor[1], floor[2] = strike, c, strike_box[0]
-        if announced[c]:
-            continue
+        if strikes[c, 0] > floor[0]:
+            floor[0], floor[1], floor[2] = strikes[c, 0], c, strikes[c, 1]
         for s in range(n_s):
             for r in range(n_rolls):
-                v = out[s, r, 0] - before
+                v = gains[c, s, r]
                 if v > stop[0, s, r, 0]:
                     stop[0, s, r, 0] = v
                     column[s, r] = c
-                    j = int(choice[s, r, 0])
-                    if j < 0:
-                        box = -1 - j
-                        face = t.alike[r]
-                        entries[s, r, 0] = box
-                        entries[s, r, 1] = t.jpts[mask[c], armed[c], s, face, box]
-                        entries[s, r, 2] = t.jbonus[mask[c], armed[c], face]
-                    elif j == n_rows - 2:
-                        entries[s, r, 0] = strike_box[0]
-                        entries[s, r, 1] = 0
-                        entries[s, r, 2] = 0
-                    else:
-                        entries[s, r, 0] = t.pair_box[j]
-                        entries[s, r, 1] = t.pair_pts[j]
-                        entries[s, r, 2] = 0
     for s in range(n_s):
         for r in range(n_rolls):
             if floor[0] > stop[0, s, r, 0]:
                 stop[0, s, r, 0] = floor[0]
-                column[s, r] = int(floor[1])
-                entries[s, r, 0], entries[s, r, 1], entries[s, r, 2] = int(floor[2]), 0, 0
+                column[s, r] = -1
+
+
+@njit(cache=True, nogil=True)
+def sheet_space(tables: Any) -> tuple[Any, Any, Any]:  # pragma: no cover
+    """``gains``, ``entries`` and ``strikes`` of :func:`column_values` for every column."""
+    n_s, n_rolls, _ = tables[0].nonzero.shape
+    n_cols = len(tables)
+    gains = np.empty((n_cols, n_s, n_rolls))
+    entries = np.empty((n_cols, n_s, n_rolls, 3), dtype=np.int64)
+    strikes = np.empty((n_cols, 2))
+    return gains, entries, strikes
 
 
 @njit(cache=True, nogil=True)
@@ -211,10 +229,14 @@ def turn_values(
     width = lanes.shape[0] + 1
     stop = np.empty((1, n_s, n_rolls, width))
     column = np.empty((n_s, n_rolls), dtype=np.int64)
-    entries = np.empty((n_s, n_rolls, 3), dtype=np.int64)
     floor = np.empty(3)
+    gains, entries, strikes = sheet_space(tables)
+    space = scratch(tables)
+    for c in range(len(tables)):
+        if mask[c] != (1 << tables[c].n_boxes) - 1:
+            column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
     plain = np.empty((1, n_s, n_rolls, 1))
-    stop_values(tables, values, announced, mask, armed, up, plain, column, entries, floor, scratch(tables))
+    stop_values(tables, mask, gains, strikes, plain, column, floor)
     stop[:, :, :, 0] = plain[:, :, :, 0]
     announced_stop(
         tables, values, mask, armed, up, lanes, floor, stop[:, :, :, 1:],
@@ -274,18 +296,18 @@ def play_game(
     stop = np.empty((1, n_s, n_rolls, most))
     points = np.empty((n_s, n_rolls, most), dtype=np.int64)
     column = np.empty((n_s, n_rolls), dtype=np.int64)
-    entries = np.empty((n_s, n_rolls, 3), dtype=np.int64)
     floor = np.empty(3)
     keeps = np.empty((max(positions, 1), t0.first_roll, most))
     space = scratch(tables)
+    gains, entries, strikes = sheet_space(tables)
     mask = np.zeros(n_cols, dtype=np.int64)
     armed = np.zeros(n_cols, dtype=np.int64)
     up = np.zeros(n_cols, dtype=np.int64)
+    for c in range(n_cols):
+        column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
     logged = g < log.shape[0]
     for turn in range(turns):
-        stop_values(
-            tables, values, announced, mask, armed, up, stop[:, :, :, :1], column, entries, floor, space
-        )
+        stop_values(tables, mask, gains, strikes, stop[:, :, :, :1], column, floor)
         lanes = announceable(tables, announced, mask)
         width = lanes.shape[0] + 1
         if width > 1:
@@ -329,11 +351,11 @@ def play_game(
         if lane > 0 and points[s, r, lane] >= 0:
             c, box = lanes[lane - 1, 0], lanes[lane - 1, 1]
             p, extra = points[s, r, lane] >> 16, points[s, r, lane] & 0xFFFF
-        elif lane > 0:
+        elif lane > 0 or column[s, r] < 0:
             c, box, p, extra = int(floor[1]), int(floor[2]), 0, 0
         else:
             c = column[s, r]
-            box, p, extra = entries[s, r, 0], entries[s, r, 1], entries[s, r, 2]
+            box, p, extra = entries[c, s, r, 0], entries[c, s, r, 1], entries[c, s, r, 2]
         t = tables[c]
         after, armed_after, up_after, crossed = entry(scoring(t), mask[c], armed[c], box, p, up[c])
         totals[g, c, 0] += p + extra + (t.upper_bonus if crossed else 0)
@@ -344,6 +366,8 @@ def play_game(
         if extra > 0:
             totals[g, c, 3] += 1
         mask[c], armed[c], up[c] = after, armed_after, up_after
+        if after != (1 << t.n_boxes) - 1:
+            column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
         if logged:
             log[g, turn, step, 0] = -2
             log[g, turn, step, 1] = c
