@@ -11,7 +11,9 @@ For each rule set and each of ``bot`` (the heuristic) and ``bot:optimal`` (the c
 - *after*: ``--after`` games in :class:`~kniffel.planning.compiled.SheetSearch` (what ``kniffel simulate``
   plays on these sheets), on numba's threads.
 
-Each figure is the best of ``--best-of`` runs with the same seed (the games, and so the mean, are the same
+The two paths draw their dice differently (the engine's seeded dice, the kernels' per-game streams), so
+their games differ: the means agree within noise, not game by game (``tests/test_sheet_search.py``
+replays compiled games through the engine). Each figure is the best of ``--best-of`` runs with the same seed (the games, and so the mean, are the same
 every run), after a warm-up run that loads the tables and compiled kernels. The load average is printed
 with the table: the machine may be shared, and timings follow its load. Nothing here is a test.
 """
@@ -59,7 +61,6 @@ def measure(rules_ids: list[str], before: int, after: int, runs: int, seed: int)
                     "after_games_per_s": fast_rate,
                     "after_mean": float(fast.scores.mean()),
                     "after_stderr": float(fast.scores.std(ddof=1) / fast.scores.shape[0] ** 0.5),
-                    "same_games": bool((fast.scores[:before] == slow.scores).all()),
                     "ratio": fast_rate / slow_rate,
                     "load": os.getloadavg()[0],
                 }
@@ -85,7 +86,7 @@ def main() -> None:
     print(f"numba threads {numba.get_num_threads()}, cores {os.cpu_count()}")
     header = (
         f"{'rules':<14} {'strategy':<12} {'before/s':>9} {'after/s':>9} {'ratio':>7} "
-        f"{'mean before':>11} {'mean after':>14} {'same':>5} {'load':>5}"
+        f"{'mean before':>11} {'mean after':>14} {'load':>5}"
     )
     print(header)
     print("-" * len(header))
@@ -93,8 +94,7 @@ def main() -> None:
         print(
             f"{row['rules']:<14} {row['strategy']:<12} {row['before_games_per_s']:>9.2f} "
             f"{row['after_games_per_s']:>9.0f} {row['ratio']:>7.0f} {row['before_mean']:>11.1f} "
-            f"{row['after_mean']:>8.1f} ±{row['after_stderr']:<4.1f} "
-            f"{'yes' if row['same_games'] else 'NO':>5} {row['load']:>5.1f}"
+            f"{row['after_mean']:>8.1f} ±{row['after_stderr']:<4.1f} {row['load']:>5.1f}"
         )
 
 

@@ -315,7 +315,7 @@ def play_game(
                 tables, values, mask, armed, up, lanes, floor, stop[:, :, :, 1:width], points[:, :, 1:width]
             )
         if positions > 0:
-            sweep(stop[:, :, :, :width], 0, positions, t0, keeps[:, :, :width])
+            sweep(stop[:, :, :, :1], 0, positions, t0, keeps[:, :, :1])
         keep = 0
         pos = positions
         step = 0
@@ -335,8 +335,34 @@ def play_game(
                 break
             best, keep = best_keep(keeps[pos - 1], subs, r, stop[0, s, r, lane], lane)
             if pos == positions and width > 1:
-                # after the first throw: announcing is chosen only when better by more than ``margin``
+                # after the first throw: announcing is chosen only when better by more than ``margin``.
+                # No lane is worth more than its best stop value, so only the lanes whose best beats
+                # that are swept, moved (in order, for the ties) to the front.
+                n_lanes = 1
                 for i in range(1, width):
+                    bound = NEG
+                    for s2 in range(n_s):
+                        for r2 in range(n_rolls):
+                            bound = max(bound, stop[0, s2, r2, i])
+                    if bound - margin <= best:
+                        continue
+                    if i != n_lanes:
+                        for s2 in range(n_s):
+                            for r2 in range(n_rolls):
+                                stop[0, s2, r2, i], stop[0, s2, r2, n_lanes] = (
+                                    stop[0, s2, r2, n_lanes],
+                                    stop[0, s2, r2, i],
+                                )
+                                points[s2, r2, i], points[s2, r2, n_lanes] = (
+                                    points[s2, r2, n_lanes],
+                                    points[s2, r2, i],
+                                )
+                        for j in range(2):
+                            lanes[i - 1, j], lanes[n_lanes - 1, j] = lanes[n_lanes - 1, j], lanes[i - 1, j]
+                    n_lanes += 1
+                if n_lanes > 1:
+                    sweep(stop[:, :, :, 1:n_lanes], 0, positions, t0, keeps[:, :, 1:n_lanes])
+                for i in range(1, n_lanes):
                     v, q = best_keep(keeps[pos - 1], subs, r, stop[0, s, r, i], i)
                     if v - margin > best:
                         best, keep, lane = v - margin, q, i
