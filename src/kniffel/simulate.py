@@ -11,6 +11,9 @@ Strategies are the bots of :mod:`kniffel.bots`: ``bot`` (the heuristic), ``bot:o
 ``bot:optimal`` is the solver's optimal policy: single-column rule sets the solver covers, and sheets of
 alike free columns (Knöffel), whose columns are independent for the policy, so one column is played.
 Those games are played all at once in compiled code (:mod:`kniffel.solver.play`), thousands a second.
+On multi-column sheets without free throws ``bot:optimal`` (the column estimate) and ``bot`` (the
+heuristic) play whole games in their planners' compiled turn search
+(:class:`~kniffel.planning.compiled.SheetSearch`), the very search they use in a game.
 The same seed gives the same games: game ``i`` draws its dice from a stream derived from ``(seed, i)``
 alone.
 """
@@ -31,7 +34,8 @@ import numpy.typing as npt
 from kniffel import bots
 from kniffel.errors import KniffelError
 from kniffel.game import Game, SeededDice
-from kniffel.planning import is_exact
+from kniffel.planning import ColumnPlanner, HeuristicPlanner, Planner, is_exact, planner_for
+from kniffel.planning.compiled import SheetSearch, covers
 from kniffel.rules import Order, RuleSet, single_column
 
 if TYPE_CHECKING:
@@ -39,6 +43,9 @@ if TYPE_CHECKING:
 
 OPTIMAL = "bot:optimal"
 """The strategy that :func:`simulate` plays in compiled code where the rules allow."""
+
+HEURISTIC = ("bot", "bot:heuristic")
+"""The heuristic bot's names: played in compiled code on the multi-column sheets it covers."""
 
 MAX_GAMES = 10_000_000
 """The most games one simulation plays: every final score is kept (with per-game records while
@@ -216,6 +223,9 @@ def play_chunk(
         return _compiled(compiled, seed, first_game, games, progress, solution)
     if solution is not None:
         raise SimulationError(f"{strategy} plays {rules.id} through the game: a solved table is of no use")
+    search = sheet_search(rules, strategy)
+    if search is not None:
+        return _sheet(rules, search, seed, first_game, games, progress)
     return _bots(rules, strategy, seed, first_game, games, progress)
 
 
@@ -254,6 +264,50 @@ def compiled_rules(rules: RuleSet) -> RuleSet | None:
     if rules.multi_column and all(c.order is Order.FREE for c in rules.columns):
         rules = single_column(rules)
     return rules if is_exact(rules) else None
+
+
+def sheet_search(rules: RuleSet, strategy: str) -> SheetSearch | None:
+    """The compiled turn search that plays ``strategy`` (``bot:optimal`` or the heuristic ``bot``) on the
+    multi-column sheet ``rules``, or None where the games go through :class:`~kniffel.game.Game`: single
+    columns (which :func:`compiled_rules` plays where it can), other bots, and the sheets
+    :func:`kniffel.planning.compiled.covers` leaves out (free throws)."""
+    if not rules.multi_column or not covers(rules):
+        return None
+    planner: Planner
+    if strategy == OPTIMAL:
+        planner = planner_for(rules, "column")
+    elif strategy in HEURISTIC:
+        planner = planner_for(rules, "heuristic")
+    else:
+        return None
+    assert isinstance(planner, ColumnPlanner | HeuristicPlanner)
+    return planner.search
+
+
+def _sheet(
+    rules: RuleSet,
+    search: SheetSearch,
+    seed: int,
+    first_game: int,
+    games: int,
+    progress: Callable[[int, int], None] | None,
+) -> Chunk:
+    from kniffel.solver.play import stream_base
+
+    base = stream_base(seed)
+    search.play(1, base)  # load (or compile) the kernels outside the timing
+    played = search.play(games, base, first_game, progress=progress)
+    totals = played.totals
+    return Chunk(
+        first_game,
+        played.scores,
+        int(totals[:, :, 1].sum()),
+        int(totals[:, :, 2].sum()),
+        int(totals[:, :, 3].sum()),
+        played.seconds,
+        columns=len(rules.columns),
+        expected=None,
+    )
 
 
 def _compiled(

@@ -22,7 +22,9 @@ reviews price each decision against the best one. Three planners exist, made by 
 
 ``optimal`` (the default) is the exact planner where the solver covers the rules, else the column one.
 The exact planner reads the solver's advice; the other two share one expectimax over the rest of the
-turn (:mod:`kniffel.planning.lookahead`) and differ only in their :class:`Valuation` of the turn's end.
+turn and differ only in their :class:`Valuation` of the turn's end. On multi-column sheets without free
+throws that search runs in compiled code (:mod:`kniffel.planning.compiled`, each planner's valuation as a
+table per column); elsewhere in Python (:mod:`kniffel.planning.lookahead`).
 """
 
 from __future__ import annotations

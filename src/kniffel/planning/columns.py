@@ -23,6 +23,7 @@ from functools import cached_property
 from pathlib import Path
 
 from kniffel.game import Game
+from kniffel.planning.compiled import SheetSearch, column_rules, covers
 from kniffel.planning.exact import advisor_for, free_throws_arg
 from kniffel.planning.interface import Choice
 from kniffel.planning.lookahead import ColumnCache, Lookahead, Matrix, best_entries, own_entries
@@ -53,10 +54,7 @@ def column_model(rules: RuleSet, index: int, directory: Path | None = None) -> C
     column = rules.columns[index]
     alone = single_column(rules, index)
     exact = column.order is not Order.ANNOUNCED
-    valued = alone
-    if not exact:  # the solver has no announced columns: a free column stands in
-        free = dataclasses.replace(alone.columns[0], order=Order.FREE)
-        valued = dataclasses.replace(alone, columns=(free,))
+    valued = column_rules(rules, index)  # the solver has no announced columns: a free column stands in
     if rules.multi_column and column.order in (Order.TOP_DOWN, Order.BOTTOM_UP):
         valued = dataclasses.replace(valued, rolls=rules.rolls + ORDERED_EXTRA_ROLLS)
         exact = False
@@ -73,11 +71,21 @@ class ColumnPlanner:
         self.models = {c.id: column_model(rules, i, directory) for i, c in enumerate(rules.columns)}
         self.upper = {box.id for box in rules.boxes if box.section is Section.UPPER}
         self.columns = ColumnCache(4096)
+        self.search: SheetSearch | None = None
+        if covers(rules):
+            models = list(self.models.values())
+            self.search = SheetSearch(
+                rules, [m.advisor.compiled for m in models], [m.advisor.solution.values for m in models]
+            )
+        """The compiled turn search where it covers the sheet, else None (the Python lookahead)."""
 
     def choices(self, game: Game) -> list[Choice]:
         if game.is_over or game.turn.dice is None:
             return []
-        return Lookahead(game, ColumnValuation(self, game)).choices()
+        valuation = ColumnValuation(self, game)
+        if self.search is not None:
+            return self.search.choices(game, valuation)
+        return Lookahead(game, valuation).choices()
 
 
 @dataclass(eq=False)

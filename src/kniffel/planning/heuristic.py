@@ -3,15 +3,23 @@
 Within a turn the planner is exact (:mod:`kniffel.planning.lookahead`). What an entry is *worth* is where
 the heuristic lies: entering ``p`` points in a box is valued as
 
-    p + bonus earned - baseline(box) + change in the expected upper bonus + worth of arming the five box
+    p + bonus earned - baseline(box) + change in the expected upper bonus + change in the worth of an
+    armed five box
 
 The baseline is the box's opportunity cost: the points it is expected to bring if it stays open, taken
 as the expected score of going for that box alone with two more rolls than the rules give (a proxy for
 the several chances a game offers). The upper bonus enters as a probability: each open upper box is
 assumed to end with a binomial number of its face, and the change in the chance of reaching the
-threshold is paid at the bonus's worth. A free throw costs its points and a margin. This single value
+threshold is paid at the bonus's worth. Points in the five box are worth the chance of a further five
+alike in each box still open, which every later entry in the column takes away again. A free throw costs
+its points and a margin. This single value
 orders keeps, announcements, free throws and the final choice of box alike, for every rule set, and
 needs no table: it is fast and plays every rule set sensibly.
+
+Every part of the value is the change of a *potential* of the column's state (filled boxes, upper score,
+armed five box) but the points and bonuses earned, so it has the shape of the solver's tables: on sheets
+the compiled search covers (:mod:`kniffel.planning.compiled`), the planner hands it
+:meth:`HeuristicPlanner.potential` and the whole turn runs in compiled code.
 """
 
 from __future__ import annotations
@@ -24,10 +32,13 @@ import numpy as np
 
 from kniffel.game import Game
 from kniffel.keeps import keep_lattice
+from kniffel.planning.compiled import SheetSearch, column_rules, covers
 from kniffel.planning.interface import Choice
 from kniffel.planning.lookahead import ColumnCache, Lookahead, Matrix, best_entries, own_entries
 from kniffel.rules import Column, Placement, RuleSet, single_column
 from kniffel.rules.model import Box
+from kniffel.solver import compile_rules
+from kniffel.solver.compile import Compiled
 
 
 @dataclass(frozen=True)
@@ -55,6 +66,8 @@ class ColumnState:
     open_upper: int
     """Bit mask over :attr:`HeuristicPlanner.upper` of the upper boxes still free."""
     open_boxes: int
+    armed: bool = False
+    """Whether the five box holds points."""
 
 
 class HeuristicPlanner:
@@ -73,11 +86,16 @@ class HeuristicPlanner:
         self.survival = self._upper_survival()
         self.alone = {c.id: single_column(rules, c) for c in rules.columns}
         self.columns = ColumnCache(2048)
+        self.search = self.compiled_search()
+        """The compiled turn search where it covers the sheet, else None (the Python lookahead)."""
 
     def choices(self, game: Game) -> list[Choice]:
         if game.is_over or game.turn.dice is None:
             return []
-        return Lookahead(game, HeuristicValuation(self, game)).choices()
+        valuation = HeuristicValuation(self, game)
+        if self.search is not None:
+            return self.search.choices(game, valuation)
+        return Lookahead(game, valuation).choices()
 
     # --- the value of an entry -------------------------------------------------------------------
 
@@ -90,7 +108,8 @@ class HeuristicPlanner:
                 upper_sum += own[box_id]
             else:
                 mask |= 1 << i
-        return ColumnState(upper_sum, mask, len(self.rules.boxes) - len(own))
+        five = self.rules.five_box
+        return ColumnState(upper_sum, mask, len(self.rules.boxes) - len(own), own.get(five or "", 0) > 0)
 
     def worth(self, state: ColumnState, box: Box, points: int, bonus: int) -> float:
         """What entering ``points`` (and earning ``bonus``) in ``box`` is worth."""
@@ -103,9 +122,50 @@ class HeuristicPlanner:
                 before = float(self.survival[state.open_upper, need])
                 after = float(self.survival[state.open_upper & ~bit, max(need - points, 0)])
                 value = value + rules.upper_bonus * (after - before)
-        if box.id == rules.five_box and rules.extra_bonus and points > 0:
-            value = value + rules.extra_bonus * self.weights.extra_rate * (state.open_boxes - 1)
+        if rules.extra_bonus:
+            rate = rules.extra_bonus * self.weights.extra_rate
+            if box.id == rules.five_box and points > 0:
+                value = value + rate * (state.open_boxes - 1)
+            elif state.armed:
+                value = value - rate
         return value
+
+    def potential(self, compiled: Compiled) -> Matrix:
+        """``[armed, mask, up]`` over the states of ``compiled`` (one column of these rules): a table
+        whose change on entering points, plus the points and bonuses, is :meth:`worth`. The five box's
+        worth needs the armed flag: None where the column's states do not track it."""
+        rules = self.rules
+        boxes = rules.boxes
+        n = len(boxes)
+        masks = np.arange(1 << n)
+        filled = (masks[:, None] >> np.arange(n)) & 1
+        baselines = np.array([self.baseline[box.id] for box in boxes])
+        table = np.zeros((2, 1 << n, rules.upper_bonus_threshold + 1))
+        table += -(filled @ baselines)[None, :, None]
+        if rules.upper_bonus:
+            index = {box.id: b for b, box in enumerate(boxes)}
+            bits = np.array([index[box_id] for box_id in self.upper], dtype=np.int64)
+            open_upper = ((1 - filled[:, bits]) << np.arange(len(bits))).sum(axis=1)
+            need = rules.upper_bonus_threshold - np.arange(rules.upper_bonus_threshold + 1)
+            upper = rules.upper_bonus * self.survival[open_upper[:, None], need[None, :]]
+            upper[:, -1] = 0.0  # reached: the bonus is counted as it is earned
+            table += upper[None]
+        if rules.extra_bonus:
+            rate = rules.extra_bonus * self.weights.extra_rate
+            table[1] += (rate * (n - filled.sum(axis=1)))[:, None]
+        return table[: compiled.n_armed]
+
+    def compiled_search(self) -> SheetSearch | None:
+        """The compiled search of the sheet, where it covers it and the five box's worth fits a table."""
+        rules = self.rules
+        if not covers(rules):
+            return None
+        columns = [compile_rules(column_rules(rules, c)) for c in range(len(rules.columns))]
+        if rules.extra_bonus and any(c.n_armed != 2 for c in columns):
+            return None
+        return SheetSearch(
+            rules, columns, [self.potential(c) for c in columns], announce_margin=self.weights.announce_margin
+        )
 
     # --- derived from the rules --------------------------------------------------------------------
 

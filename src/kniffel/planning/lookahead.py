@@ -9,7 +9,9 @@ the same dice gathered one by one), announcements (after one, only the announced
 strikes no roll can score (boxes of announced columns, or any box after an announcement).
 
 A planner supplies a :class:`Valuation` for the position and asks :class:`Lookahead` for its
-choices. Values sweep the keep lattice with numpy (:meth:`kniffel.keeps.KeepLattice.keep_values`).
+choices, except on the sheets the compiled search covers (:mod:`kniffel.planning.compiled`: several
+columns, no free throws), where the same search runs on the planner's tables instead. Values sweep the
+keep lattice with numpy (:meth:`kniffel.keeps.KeepLattice.keep_values`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,103 @@
+"""Multi-column play: games through the engine against whole games in the compiled sheet search.
+
+    .venv/bin/python benchmarks/multicolumn.py [--before 4] [--after 20000] [--best-of 3] [--json]
+        [--rules kniffel-3col kniffel-4col super-kniffel]
+
+For each rule set and each of ``bot`` (the heuristic) and ``bot:optimal`` (the column estimate):
+
+- *before*: ``--before`` games through :class:`~kniffel.game.Game`, one decision at a time by the bot
+  (the path every rule set can take; its planner now asks the compiled search for each decision, so this
+  is faster than the pure-Python lookahead it replaced);
+- *after*: ``--after`` games in :class:`~kniffel.planning.compiled.SheetSearch` (what ``kniffel simulate``
+  plays on these sheets), on numba's threads.
+
+The two paths draw their dice differently (the engine's seeded dice, the kernels' per-game streams), so
+their games differ: the means agree within noise, not game by game (``tests/test_sheet_search.py``
+replays compiled games through the engine). Each figure is the best of ``--best-of`` runs with the same
+seed (the games, and so the mean, are the same every run), after a warm-up run that loads the tables and
+compiled kernels. The load average is printed
+with the table: the machine may be shared, and timings follow its load. Nothing here is a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import Any
+
+RULES = ("kniffel-3col", "kniffel-4col", "super-kniffel")
+STRATEGIES = ("bot", "bot:optimal")
+
+
+def best_of(runs: int, play: Any) -> Any:
+    """The fastest of ``runs`` calls of ``play`` (a chunk of games)."""
+    return min((play() for _ in range(runs)), key=lambda chunk: chunk.seconds)
+
+
+def measure(rules_ids: list[str], before: int, after: int, runs: int, seed: int) -> list[dict[str, Any]]:
+    from kniffel import rules
+    from kniffel.simulate import _bots, _sheet, sheet_search
+
+    rows = []
+    for rules_id in rules_ids:
+        ruleset = rules.get(rules_id)
+        for strategy in STRATEGIES:
+            search = sheet_search(ruleset, strategy)
+            if search is None:
+                raise SystemExit(f"{rules_id}: {strategy} has no compiled sheet search")
+            _bots(ruleset, strategy, seed, 0, 1, None)  # tables, kernels
+            slow = best_of(runs, lambda: _bots(ruleset, strategy, seed, 0, before, None))  # noqa: B023
+            fast = best_of(runs, lambda: _sheet(ruleset, search, seed, 0, after, None))  # noqa: B023
+            slow_rate = before / slow.seconds
+            fast_rate = after / fast.seconds
+            rows.append(
+                {
+                    "rules": rules_id,
+                    "strategy": strategy,
+                    "before_games": before,
+                    "before_games_per_s": slow_rate,
+                    "before_mean": float(slow.scores.mean()),
+                    "after_games": after,
+                    "after_games_per_s": fast_rate,
+                    "after_mean": float(fast.scores.mean()),
+                    "after_stderr": float(fast.scores.std(ddof=1) / fast.scores.shape[0] ** 0.5),
+                    "ratio": fast_rate / slow_rate,
+                    "load": os.getloadavg()[0],
+                }
+            )
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", type=int, default=4, help="games through the engine")
+    parser.add_argument("--after", type=int, default=20_000, help="games in the compiled search")
+    parser.add_argument("--best-of", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules", nargs="+", default=list(RULES))
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    import numba
+
+    rows = measure(args.rules, args.before, args.after, args.best_of, args.seed)
+    if args.json:
+        print(json.dumps({"threads": numba.get_num_threads(), "rows": rows}, indent=2))
+        return
+    print(f"numba threads {numba.get_num_threads()}, cores {os.cpu_count()}")
+    header = (
+        f"{'rules':<14} {'strategy':<12} {'before/s':>9} {'after/s':>9} {'ratio':>7} "
+        f"{'mean before':>11} {'mean after':>14} {'load':>5}"
+    )
+    print(header)
+    print("-" * len(header))
+    for row in rows:
+        print(
+            f"{row['rules']:<14} {row['strategy']:<12} {row['before_games_per_s']:>9.2f} "
+            f"{row['after_games_per_s']:>9.0f} {row['ratio']:>7.0f} {row['before_mean']:>11.1f} "
+            f"{row['after_mean']:>8.1f} ±{row['after_stderr']:<4.1f} {row['load']:>5.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,208 @@
+"""The column estimate's turn search in compiled code, for the sheets it covers.
+
+:class:`~kniffel.planning.columns.ColumnPlanner` values an entry as its points plus the change in its
+column's single-column table value; on a sheet without free throws and announced columns that is exactly
+what the solver's kernels compute for one state of one column, so the whole turn (the best entry of every
+roll over the open columns, the keep values before every throw) runs in
+:mod:`kniffel.solver.sheetkernels`: the planner asks :meth:`SheetSearch.choices` for one position, and
+:meth:`SheetSearch.play` plays many games at once for :mod:`kniffel.simulate`. Sheets it does not cover
+(free throws, announced columns) keep the Python lookahead of :mod:`kniffel.planning.lookahead`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.game import Announce, Game, Roll, Score, Strike
+from kniffel.keeps import keep_lattice
+from kniffel.planning.interface import Choice, best_first
+from kniffel.rules import Order, Placement, RuleSet, single_column
+
+if TYPE_CHECKING:
+    from kniffel.planning.lookahead import Valuation
+    from kniffel.solver.compile import Compiled
+
+I64 = npt.NDArray[np.int64]
+
+BATCH = 4096
+"""Games played per call of the kernel: progress is reported between calls."""
+
+
+def covers(rules: RuleSet) -> bool:
+    """Whether :class:`SheetSearch` plays ``rules``: several columns without free throws (which a column
+    pays for, so that their cost moves between columns during a turn)."""
+    return rules.multi_column and not rules.free_throws
+
+
+def column_rules(rules: RuleSet, index: int) -> RuleSet:
+    """Column ``index`` of ``rules`` alone, as the solver's tables state it: an announced column (which
+    the solver does not handle) as a free one, which takes the same strikes and, once a box is
+    announced, the same points in it."""
+    alone = single_column(rules, index)
+    if alone.columns[0].order is Order.ANNOUNCED:
+        free = dataclasses.replace(alone.columns[0], order=Order.FREE)
+        alone = dataclasses.replace(alone, columns=(free,))
+    return alone
+
+
+@dataclass(frozen=True)
+class SheetGames:
+    """What :meth:`SheetSearch.play` played: per game and column the points (bonuses included), whether
+    the upper bonus was reached, whether the five-of-a-kind box holds points, and the extra bonuses."""
+
+    totals: I64
+    """``[game, column, (points, upper bonus, five, extra bonuses)]``."""
+    seconds: float
+
+    @property
+    def scores(self) -> I64:
+        scores: I64 = self.totals[:, :, 0].sum(axis=1)
+        return scores
+
+
+class SheetSearch:
+    """The compiled turn search over the columns of ``rules``: column ``c`` is valued by the table
+    ``values[c]`` (``[aux, mask, up]`` as the solver lays it out) over the states of ``compiled[c]``."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        compiled: Sequence[Compiled],
+        values: Sequence[npt.NDArray[np.float64]],
+        *,
+        announce_margin: float = 0.0,
+    ) -> None:
+        self.rules = rules
+        self.announce_margin = announce_margin
+        """Announcing is chosen only when it is worth this much more than not announcing."""
+        self.compiled = tuple(compiled)
+        self.lattice = keep_lattice(rules.dice)
+        self.tables = tuple(c.kernel_tables for c in self.compiled)
+        self.announced = np.array([c.order is Order.ANNOUNCED for c in rules.columns], dtype=np.int64)
+        # Columns may track different states (an ordered column may not need the armed flag): one array
+        # holds them all, padded, so that the kernels index a column's table by its number.
+        shape = tuple(max(v.shape[i] for v in values) for i in range(3))
+        self.values = np.zeros((len(values), *shape))
+        for c, v in enumerate(values):
+            self.values[c, : v.shape[0], : v.shape[1], : v.shape[2]] = v
+        self.threads = max(1, numba.get_num_threads())
+        """Threads that play a batch of games side by side (numba's thread count: ``NUMBA_NUM_THREADS``)."""
+
+    def state(self, game: Game) -> tuple[I64, I64, I64]:
+        """The columns' ``(mask, armed, up)`` of the player to move, as the kernels read them."""
+        entries = game.sheet.entries
+        rules = self.rules
+        mask = np.zeros(len(self.compiled), dtype=np.int64)
+        armed = np.zeros_like(mask)
+        up = np.zeros_like(mask)
+        for c, (column, compiled) in enumerate(zip(rules.columns, self.compiled, strict=True)):
+            for b, box in enumerate(rules.boxes):
+                points = entries.get(rules.key(column, box))
+                if points is None:
+                    continue
+                mask[c] |= 1 << b
+                if compiled.upper[b]:
+                    up[c] += points
+                if b == compiled.five and compiled.n_armed == 2:
+                    armed[c] = points > 0
+            up[c] = min(up[c], compiled.threshold)
+        return mask, armed, up
+
+    def choices(self, game: Game, valuation: Valuation) -> list[Choice]:
+        """What :class:`~kniffel.planning.lookahead.Lookahead` answers, for a covered sheet."""
+        from kniffel.solver.sheetkernels import turn_values
+
+        turn = game.turn
+        assert turn.dice is not None
+        mask, armed, up = self.state(game)
+        stop, keeps, announceable = turn_values(
+            self.tables, self.values, self.announced, mask, armed, up, self.rules.rolls
+        )
+        lanes = {
+            self.rules.key(self.rules.columns[c], self.rules.boxes[b]): 1 + i
+            for i, (c, b) in enumerate(announceable.tolist())
+        }
+        rolls_left = game.rolls_left
+        lane = 0 if turn.announced is None else lanes[turn.announced]
+        roll = self.lattice.roll_index(turn.dice)
+        at_once = int(turn.thrown_at_once and self.rules.sharp)
+        subs = [k for k in self.lattice.choices[roll].tolist() if k >= 0]
+        found = game.placements()
+        result: list[Choice] = []
+        for action in game.legal_actions():
+            if isinstance(action, Score | Strike):
+                placement = found[action.box] if isinstance(action, Score) else Placement(0)
+                value = valuation.entry(action.box, placement, 0)
+            elif isinstance(action, Roll) and rolls_left > 0:
+                value = float(keeps[rolls_left - 1, self.lattice.index(action.keep), lane])
+            elif isinstance(action, Announce):
+                i = lanes[action.box]
+                value = float(stop[at_once, roll, i])
+                if rolls_left > 0:
+                    value = max(value, float(keeps[rolls_left - 1, subs, i].max()))
+                value -= self.announce_margin
+            else:
+                continue
+            result.append(Choice(action, valuation.before + value))
+        return best_first(result)
+
+    def play(
+        self,
+        games: int,
+        base: int,
+        first_game: int = 0,
+        *,
+        log: npt.NDArray[np.int32] | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> SheetGames:
+        """Games ``first_game .. first_game + games - 1`` of the dice streams of ``base``
+        (:func:`kniffel.solver.play.stream_base`), each to the end. ``log`` (``[game, turn, step, 3]``)
+        records the first games' throws and entries (see :func:`~kniffel.solver.sheetkernels.play_game`)."""
+        from kniffel.solver.playkernels import streams
+        from kniffel.solver.sheetkernels import play_games
+
+        n_cols = len(self.compiled)
+        totals = np.zeros((games, n_cols, 4), dtype=np.int64)
+        no_log = np.zeros((0, 1, 1, 3), dtype=np.int32)
+        start = time.perf_counter()
+        with ThreadPoolExecutor(self.threads) as pool:
+            for lo in range(0, games, BATCH):
+                n = min(BATCH, games - lo)
+                rng = streams(np.uint64(base), np.uint64(first_game + lo), n)
+                part = totals[lo : lo + n]
+                run = partial(
+                    play_games,
+                    self.tables,
+                    self.values,
+                    self.announced,
+                    self.rules.rolls,
+                    self.announce_margin,
+                    rng,
+                    part,
+                    log if lo == 0 and log is not None else no_log,
+                )
+                bounds = np.linspace(0, n, min(self.threads, n) + 1).astype(int).tolist()
+                list(pool.map(run, bounds[:-1], bounds[1:]))
+                if progress is not None:
+                    progress(lo + n, games)
+        return SheetGames(totals, time.perf_counter() - start)
+
+
+def new_log(rules: RuleSet, games: int) -> npt.NDArray[np.int32]:
+    """Space for :meth:`SheetSearch.play` to record ``games`` games: a turn's throws, an announcement and
+    the entry."""
+    turns = len(rules.columns) * len(rules.boxes)
+    return np.full((games, turns, rules.rolls + 2, 3), -1, dtype=np.int32)
+
+
+__all__ = ["SheetGames", "SheetSearch", "column_rules", "covers", "new_log"]

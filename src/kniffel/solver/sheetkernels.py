@@ -1,0 +1,420 @@
+"""numba kernels of a turn on a sheet of several columns, each valued by its own single-column table.
+
+A multi-column sheet has no exact table, but each column can be given one as if played alone: entering
+points in a column is valued as the points plus the change in that column's table value (the *column
+estimate* of :mod:`kniffel.planning.columns`; the heuristic planner builds such tables too). Everything a
+turn needs is then a solver kernel already: the best entry of every roll in one column is
+:func:`~kniffel.solver.kernels.score_values` of a one-lane segment (the column's state) on the column's
+table, the best over the sheet is the maximum over the open columns of that less the column's value
+before, and the keep values before every throw are :func:`~kniffel.solver.kernels.sweep` over those stop
+values. Announcing a box of an announced column after the first throw is a lane of its own: its stop
+values are the roll's points in that box or else the best strike anywhere, swept like the others.
+
+The planner asks :func:`turn_values` for one position; :func:`play_games` plays whole games with the same
+steps. Columns come as ``tables`` (a tuple of :class:`~kniffel.solver.compile.KernelTables`, one per
+column, all of one rule set apart from the fill order), ``values`` (``[column, aux, mask, up]``, the
+columns' tables stacked) and ``announced`` (``[column]``: 1 for an announced column, valued by a free
+column's table). Sheets with free throws are not covered.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from kniffel.solver.kernels import (
+    NEG,
+    enter,
+    entry,
+    entry_values,
+    joker_applies,
+    score_values,
+    scoring,
+    sweep,
+)
+from kniffel.solver.playkernels import die
+
+
+@njit(cache=True, nogil=True)
+def scratch(tables: Any) -> tuple[Any, Any, Any, Any]:  # pragma: no cover
+    """Space for :func:`stop_values`: the entry rows (as many as the column with the most pairs needs),
+    the strike box, one column's scoring values and the entry each is the best of."""
+    t0 = tables[0]
+    n_s, n_rolls, _ = t0.nonzero.shape
+    most = 0
+    for c in range(len(tables)):
+        most = max(most, tables[c].pair_box.shape[0])
+    rows = np.empty((most + 2, 1))
+    strike_box = np.empty(1, dtype=np.int64)
+    out = np.empty((n_s, n_rolls, 1))
+    choice = np.empty((n_s, n_rolls, 1), dtype=np.int32)
+    return rows, strike_box, out, choice
+
+
+@njit(cache=True, nogil=True)
+def column_values(
+    c: int,
+    tables: Any,
+    values: Any,
+    announced: Any,
+    mask: Any,
+    armed: Any,
+    up: Any,
+    gains: Any,
+    entries: Any,
+    strikes: Any,
+    space: tuple[Any, Any, Any, Any],
+) -> None:  # pragma: no cover
+    """Column ``c`` (state ``mask[c]``, ``armed[c]``, ``up[c]``) alone: ``gains[c, at_once, roll]``, the
+    value of entering each roll in its best box there relative to the column's value before (NEG in an
+    announced column, which takes points only after an announcement), ``entries[c, at_once, roll]`` that
+    entry's ``(box, points, extra bonus)``, and ``strikes[c]`` the best strike's ``(value, box)``. A turn
+    changes one column, so a game recomputes only that one."""
+    rows, strike_box, out, choice = space
+    t = tables[c]
+    n_s, n_rolls = gains.shape[1], gains.shape[2]
+    segment = np.empty((1, 4), dtype=np.int64)
+    segment[0, 0], segment[0, 1], segment[0, 2], segment[0, 3] = mask[c], armed[c], up[c], 1
+    n_rows = t.pair_box.shape[0] + 2
+    before = values[c, armed[c] * t.n_free, mask[c], up[c]]
+    if announced[c]:
+        entry_values(
+            segment, 0, values[c], scoring(t), t.allowed, t.pair_box, t.pair_pts, rows[:n_rows], strike_box
+        )
+    else:
+        score_values(segment, 0, values[c], t, rows[:n_rows], strike_box, out, choice)
+    strikes[c, 0], strikes[c, 1] = rows[n_rows - 2, 0] - before, strike_box[0]
+    for s in range(n_s):
+        for r in range(n_rolls):
+            if announced[c]:
+                gains[c, s, r] = NEG
+                continue
+            gains[c, s, r] = out[s, r, 0] - before
+            j = int(choice[s, r, 0])
+            if j < 0:
+                box = -1 - j
+                face = t.alike[r]
+                entries[c, s, r, 0] = box
+                entries[c, s, r, 1] = t.jpts[mask[c], armed[c], s, face, box]
+                entries[c, s, r, 2] = t.jbonus[mask[c], armed[c], face]
+            elif j == n_rows - 2:
+                entries[c, s, r, 0], entries[c, s, r, 1], entries[c, s, r, 2] = strike_box[0], 0, 0
+            else:
+                entries[c, s, r, 0], entries[c, s, r, 1], entries[c, s, r, 2] = (
+                    t.pair_box[j],
+                    t.pair_pts[j],
+                    0,
+                )
+
+
+@njit(cache=True, nogil=True)
+def stop_values(
+    tables: Any, mask: Any, gains: Any, strikes: Any, stop: Any, column: Any, floor: Any
+) -> None:  # pragma: no cover
+    """``stop[0, at_once, roll, 0]``: the best value of ending the turn on each roll, entered in any open
+    column (:func:`column_values`) or struck, relative to the columns' values before; ``column[at_once,
+    roll]`` is the column it goes in (its entry is in that column's ``entries``, or is the strike of
+    ``floor`` where ``floor`` beats every entry). ``floor`` gets ``(value, column, box)`` of the best
+    strike anywhere, which is all an announced column offers without an announcement."""
+    n_s, n_rolls = column.shape
+    for s in range(n_s):
+        for r in range(n_rolls):
+            stop[0, s, r, 0] = NEG
+            column[s, r] = -1
+    floor[0], floor[1], floor[2] = NEG, -1, -1
+    for c in range(len(tables)):
+        if mask[c] == (1 << tables[c].n_boxes) - 1:
+            continue
+        if strikes[c, 0] > floor[0]:
+            floor[0], floor[1], floor[2] = strikes[c, 0], c, strikes[c, 1]
+        for s in range(n_s):
+            for r in range(n_rolls):
+                v = gains[c, s, r]
+                if v > stop[0, s, r, 0]:
+                    stop[0, s, r, 0] = v
+                    column[s, r] = c
+    for s in range(n_s):
+        for r in range(n_rolls):
+            if floor[0] > stop[0, s, r, 0]:
+                stop[0, s, r, 0] = floor[0]
+                column[s, r] = -1
+
+
+@njit(cache=True, nogil=True)
+def sheet_space(tables: Any) -> tuple[Any, Any, Any]:  # pragma: no cover
+    """``gains``, ``entries`` and ``strikes`` of :func:`column_values` for every column."""
+    n_s, n_rolls, _ = tables[0].nonzero.shape
+    n_cols = len(tables)
+    gains = np.empty((n_cols, n_s, n_rolls))
+    entries = np.empty((n_cols, n_s, n_rolls, 3), dtype=np.int64)
+    strikes = np.empty((n_cols, 2))
+    return gains, entries, strikes
+
+
+@njit(cache=True, nogil=True)
+def announceable(tables: Any, announced: Any, mask: Any) -> Any:  # pragma: no cover
+    """``[lane, (column, box)]``: the open boxes of the announced columns, in column and box order."""
+    count = 0
+    for c in range(len(tables)):
+        if announced[c]:
+            for b in range(tables[c].n_boxes):
+                count += (mask[c] >> b) & 1 == 0
+    lanes = np.empty((count, 2), dtype=np.int64)
+    i = 0
+    for c in range(len(tables)):
+        if announced[c]:
+            for b in range(tables[c].n_boxes):
+                if (mask[c] >> b) & 1 == 0:
+                    lanes[i, 0], lanes[i, 1] = c, b
+                    i += 1
+    return lanes
+
+
+@njit(cache=True, nogil=True)
+def announced_stop(
+    tables: Any, values: Any, mask: Any, armed: Any, up: Any, lanes: Any, floor: Any, stop: Any, points: Any
+) -> None:  # pragma: no cover
+    """``stop[0, at_once, roll, lane]``: the value of ending the turn on each roll once the box of ``lane``
+    (:func:`announceable`) is announced: its points there, or the best strike anywhere (``floor``) if
+    that is better or the roll may not go there; ``points[at_once, roll, lane]`` is ``(points << 16) |
+    extra`` of the entry, -1 for the strike."""
+    n_s, n_rolls = stop.shape[1], stop.shape[2]
+    one = np.empty((1, 1))
+    for lane in range(lanes.shape[0]):
+        c, b = lanes[lane, 0], lanes[lane, 1]
+        t = tables[c]
+        n = scoring(t)
+        m, a = mask[c], armed[c]
+        before = values[c, a * t.n_free, m, up[c]]
+        joker = joker_applies(n, m)
+        for s in range(n_s):
+            for r in range(n_rolls):
+                p = 0
+                extra = 0
+                if joker and t.alike[r] >= 0:
+                    p = int(t.jpts[m, a, s, t.alike[r], b])
+                    extra = int(t.jbonus[m, a, t.alike[r]])
+                else:
+                    for i in range(t.nonzero.shape[2]):
+                        j = t.nonzero[s, r, i]
+                        if j < 0:
+                            break
+                        if t.pair_box[j] == b:
+                            p = int(t.pair_pts[j])
+                v = NEG
+                if p >= 0:
+                    enter(values[c], n, m, a, 0, b, p, extra, up[c], 1, one, 0, 0)
+                    v = one[0, 0] - before
+                if v >= floor[0]:
+                    stop[0, s, r, lane] = v
+                    points[s, r, lane] = (p << 16) | extra
+                else:
+                    stop[0, s, r, lane] = floor[0]
+                    points[s, r, lane] = -1
+
+
+@njit(cache=True, nogil=True)
+def turn_values(
+    tables: Any, values: Any, announced: Any, mask: Any, armed: Any, up: Any, rolls: int
+) -> tuple[Any, Any, Any]:  # pragma: no cover
+    """One position of a sheet, relative to the columns' values before the turn: ``stop[at_once, roll,
+    lane]`` and ``keeps[p - 1, keep, lane]``, the value of holding ``keep`` and throwing the rest with
+    ``p`` throws left (``p`` from 1 to ``rolls - 1``); lane 0 without an announcement, lane ``1 + i``
+    after announcing the box of row ``i`` of the third result (:func:`announceable`)."""
+    t0 = tables[0]
+    n_s, n_rolls, _ = t0.nonzero.shape
+    lanes = announceable(tables, announced, mask)
+    width = lanes.shape[0] + 1
+    stop = np.empty((1, n_s, n_rolls, width))
+    column = np.empty((n_s, n_rolls), dtype=np.int64)
+    floor = np.empty(3)
+    gains, entries, strikes = sheet_space(tables)
+    space = scratch(tables)
+    for c in range(len(tables)):
+        if mask[c] != (1 << tables[c].n_boxes) - 1:
+            column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
+    plain = np.empty((1, n_s, n_rolls, 1))
+    stop_values(tables, mask, gains, strikes, plain, column, floor)
+    stop[:, :, :, 0] = plain[:, :, :, 0]
+    announced_stop(
+        tables, values, mask, armed, up, lanes, floor, stop[:, :, :, 1:],
+        np.empty((n_s, n_rolls, width - 1), dtype=np.int64),
+    )  # fmt: skip
+    keeps = np.empty((max(rolls - 1, 1), t0.first_roll, width))
+    if rolls > 1:
+        sweep(stop, 0, rolls - 1, t0, keeps)
+    return stop[0].copy(), keeps, lanes
+
+
+@njit(cache=True, nogil=True)
+def best_keep(table: Any, subs: Any, r: int, best: float, lane: int) -> tuple[float, int]:  # pragma: no cover
+    """The best of ``best`` (stopping) and holding a keep of roll ``r`` (``table[keep, lane]``): its value
+    and the keep, -1 for stopping (kept on ties)."""
+    keep = -1
+    for j in range(subs.shape[1]):
+        q = subs[r, j]
+        if q < 0:
+            break
+        v = table[q, lane]
+        if v > best:
+            best = v
+            keep = q
+    return best, keep
+
+
+@njit(cache=True, nogil=True)
+def play_game(
+    g: int,
+    tables: Any,
+    values: Any,
+    announced: Any,
+    rolls: int,
+    margin: float,
+    rng: Any,
+    totals: Any,
+    log: Any,
+) -> None:  # pragma: no cover
+    """Game ``g`` from the empty sheet to the full one: ``totals[g, c]`` gets column ``c``'s ``(points,
+    upper bonus, points in the five box, extra bonuses)``. With ``log`` (``[game, turn, step, 3]``, first
+    games only) every throw is recorded as ``(keep, roll, 0)``, an announcement as ``(-3, column, box)``
+    and the entry as ``(-2, column, box << 16 | points)``."""
+    t0 = tables[0]
+    n_cols = len(tables)
+    n_s, n_rolls, _ = t0.nonzero.shape
+    sharp = n_s == 2
+    size, child, subs = t0.size, t0.child, t0.choices
+    n_dice = size[child.shape[0] - 1]
+    positions = rolls - 1
+    most = 1
+    turns = 0
+    for c in range(n_cols):
+        turns += tables[c].n_boxes
+        if announced[c]:
+            most += tables[c].n_boxes
+    stop = np.empty((1, n_s, n_rolls, most))
+    points = np.empty((n_s, n_rolls, most), dtype=np.int64)
+    column = np.empty((n_s, n_rolls), dtype=np.int64)
+    floor = np.empty(3)
+    keeps = np.empty((max(positions, 1), t0.first_roll, most))
+    space = scratch(tables)
+    gains, entries, strikes = sheet_space(tables)
+    mask = np.zeros(n_cols, dtype=np.int64)
+    armed = np.zeros(n_cols, dtype=np.int64)
+    up = np.zeros(n_cols, dtype=np.int64)
+    for c in range(n_cols):
+        column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
+    logged = g < log.shape[0]
+    for turn in range(turns):
+        stop_values(tables, mask, gains, strikes, stop[:, :, :, :1], column, floor)
+        lanes = announceable(tables, announced, mask)
+        width = lanes.shape[0] + 1
+        if width > 1:
+            announced_stop(
+                tables, values, mask, armed, up, lanes, floor, stop[:, :, :, 1:width], points[:, :, 1:width]
+            )
+        if positions > 0:
+            sweep(stop[:, :, :, :1], 0, positions, t0, keeps[:, :, :1])
+        keep = 0
+        pos = positions
+        step = 0
+        lane = 0
+        while True:
+            k = keep
+            while size[k] < n_dice:
+                k = child[k, die(rng, g)]
+            r = k - t0.first_roll
+            s = 1 if sharp and keep == 0 else 0
+            if logged:
+                log[g, turn, step, 0] = keep
+                log[g, turn, step, 1] = r
+                log[g, turn, step, 2] = 0
+                step += 1
+            if pos == 0:
+                break
+            best, keep = best_keep(keeps[pos - 1], subs, r, stop[0, s, r, lane], lane)
+            if pos == positions and width > 1:
+                # after the first throw: announcing is chosen only when better by more than ``margin``.
+                # No lane is worth more than its best stop value, so only the lanes whose best beats
+                # that are swept, moved (in order, for the ties) to the front.
+                n_lanes = 1
+                for i in range(1, width):
+                    bound = NEG
+                    for s2 in range(n_s):
+                        for r2 in range(n_rolls):
+                            bound = max(bound, stop[0, s2, r2, i])
+                    if bound - margin <= best:
+                        continue
+                    if i != n_lanes:
+                        for s2 in range(n_s):
+                            for r2 in range(n_rolls):
+                                stop[0, s2, r2, i], stop[0, s2, r2, n_lanes] = (
+                                    stop[0, s2, r2, n_lanes],
+                                    stop[0, s2, r2, i],
+                                )
+                                points[s2, r2, i], points[s2, r2, n_lanes] = (
+                                    points[s2, r2, n_lanes],
+                                    points[s2, r2, i],
+                                )
+                        for j in range(2):
+                            lanes[i - 1, j], lanes[n_lanes - 1, j] = lanes[n_lanes - 1, j], lanes[i - 1, j]
+                    n_lanes += 1
+                if n_lanes > 1:
+                    sweep(stop[:, :, :, 1:n_lanes], 0, positions, t0, keeps[:, :, 1:n_lanes])
+                for i in range(1, n_lanes):
+                    v, q = best_keep(keeps[pos - 1], subs, r, stop[0, s, r, i], i)
+                    if v - margin > best:
+                        best, keep, lane = v - margin, q, i
+                if lane > 0 and logged:
+                    log[g, turn, step, 0] = -3
+                    log[g, turn, step, 1] = lanes[lane - 1, 0]
+                    log[g, turn, step, 2] = lanes[lane - 1, 1]
+                    step += 1
+            if keep < 0:
+                break
+            pos -= 1
+        if lane > 0 and points[s, r, lane] >= 0:
+            c, box = lanes[lane - 1, 0], lanes[lane - 1, 1]
+            p, extra = points[s, r, lane] >> 16, points[s, r, lane] & 0xFFFF
+        elif lane > 0 or column[s, r] < 0:
+            c, box, p, extra = int(floor[1]), int(floor[2]), 0, 0
+        else:
+            c = column[s, r]
+            box, p, extra = entries[c, s, r, 0], entries[c, s, r, 1], entries[c, s, r, 2]
+        t = tables[c]
+        after, armed_after, up_after, crossed = entry(scoring(t), mask[c], armed[c], box, p, up[c])
+        totals[g, c, 0] += p + extra + (t.upper_bonus if crossed else 0)
+        if crossed:
+            totals[g, c, 1] = 1
+        if box == t.five and p > 0:
+            totals[g, c, 2] = 1
+        if extra > 0:
+            totals[g, c, 3] += 1
+        mask[c], armed[c], up[c] = after, armed_after, up_after
+        if after != (1 << t.n_boxes) - 1:
+            column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
+        if logged:
+            log[g, turn, step, 0] = -2
+            log[g, turn, step, 1] = c
+            log[g, turn, step, 2] = (box << 16) | p
+
+
+@njit(cache=True, nogil=True)
+def play_games(
+    tables: Any,
+    values: Any,
+    announced: Any,
+    rolls: int,
+    margin: float,
+    rng: Any,
+    totals: Any,
+    log: Any,
+    first: int,
+    last: int,
+) -> None:  # pragma: no cover
+    """:func:`play_game` for games ``first .. last - 1`` of ``rng`` (one dice stream each). Threads run
+    parts of a batch side by side (the kernel releases the GIL): numba's parallel loops cannot take the
+    columns' tables, a tuple of tuples of arrays."""
+    for g in range(first, last):
+        play_game(g, tables, values, announced, rolls, margin, rng, totals, log)
