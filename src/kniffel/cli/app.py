@@ -609,8 +609,8 @@ def simulate_command(
         typer.Option(
             "--strategy",
             metavar="BOT",
-            help="bot:optimal (the solver's policy, compiled for single-column rule sets and Knoeffel), "
-            "bot (the heuristic) or bot:NAME.",
+            help="bot:optimal (the solver's policy), bot (the heuristic), bot:win or bot:NAME; bot:optimal "
+            "plays in compiled code, and so does bot on multi-column sheets without free throws.",
         ),
     ] = "bot:optimal",
     games: Annotated[

@@ -187,10 +187,10 @@ UI: dict[str, str] = {
     "Play many games with one strategy and report the distribution of final scores.": (
         "Viele Spiele mit einer Strategie spielen und die Verteilung der Endstände berichten."
     ),
-    "bot:optimal (the solver's policy, compiled for single-column rule sets and Knoeffel), bot (the "
-    "heuristic) or bot:NAME.": (
-        "bot:optimal (die Strategie des Lösers, kompiliert für einspaltige Regelsätze und Knöffel), bot (die "
-        "Heuristik) oder bot:NAME."
+    "bot:optimal (the solver's policy), bot (the heuristic), bot:win or bot:NAME; bot:optimal plays in "
+    "compiled code, and so does bot on multi-column sheets without free throws.": (
+        "bot:optimal (die Strategie des Lösers), bot (die Heuristik), bot:win oder bot:NAME; bot:optimal "
+        "spielt in kompiliertem Code, ebenso bot auf mehrspaltigen Blöcken ohne Freiwürfe."
     ),
     "Number of games to play (1 to 10,000,000).": "Zahl der Spiele (1 bis 10.000.000).",
     "Seed; the same seed gives the same result.": "Startwert; derselbe Startwert gibt dasselbe Ergebnis.",
