@@ -30,7 +30,16 @@ import numpy as np
 from numba import njit, prange
 
 from kniffel.solver.compile import KernelTables
-from kniffel.solver.kernels import entry, entry_rows, mask_lanes, score_values, scoring, sweep
+from kniffel.solver.kernels import (
+    best_keep,
+    entry,
+    entry_rows,
+    mask_lanes,
+    mask_segments,
+    score_values,
+    scoring,
+    sweep,
+)
 
 # --- one turn ------------------------------------------------------------------------------------------
 
@@ -127,15 +136,7 @@ def push(
                     continue
                 keep = -1
                 if pos > 0:
-                    best = sv[level, s, r, lane]
-                    for j in range(subs.shape[1]):
-                        q = subs[r, j]
-                        if q < 0:
-                            break
-                        v = table[pos - 1, q, lane]
-                        if v > best:
-                            best = v
-                            keep = q
+                    _, keep = best_keep(table, pos - 1, subs, r, sv[level, s, r, lane], lane)
                 if keep >= 0:
                     held[keep] += m
                     again = True
@@ -266,26 +267,11 @@ def bundle_outcomes(
     """The turn outcomes of every lane of ``masks`` (at every free-throw level), written at row ``lane -
     first_lane`` of the ``out_`` arrays."""
     n = scoring(t)
-    n_masks = masks.shape[0]
-    n_seg = 0
-    for i in range(n_masks):
-        _, _, na = mask_lanes(masks[i], n, t.lanes)
-        n_seg += na
-    segments = np.empty((n_seg, 4), dtype=np.int64)
+    segments, _ = mask_segments(masks, n, t.lanes)
+    n_seg = segments.shape[0]
     for fr in range(t.n_free):
         usable = min(t.per_turn, fr)
         start = fr - usable
-        n_seg = 0
-        for i in range(n_masks):
-            lo, nl, na = mask_lanes(masks[i], n, t.lanes)
-            for a in range(na):
-                segments[n_seg, 0], segments[n_seg, 1], segments[n_seg, 2], segments[n_seg, 3] = (
-                    masks[i],
-                    a,
-                    lo,
-                    nl,
-                )
-                n_seg += 1
         sv, strike_box, choice, table = turn_tables(segments, start, usable, values, t)
         held, shown, pair_mass, joker_mass = scratch(t, usable)
         positions = usable + t.rolls - 1

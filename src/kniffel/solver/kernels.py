@@ -326,6 +326,26 @@ def keep_expect(
                     ev[0, lane] += p * ev[first_roll + r, lane]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def best_keep(
+    table: Any, row: int, subs: Any, r: int, best: float, lane: int
+) -> tuple[float, int]:  # pragma: no cover
+    """The policy's choice with roll ``r`` showing: the best of ``best`` (scoring now) and holding one of
+    the roll's keeps (``table[row, keep, lane]``, as :func:`sweep` writes them), with its value; the keep
+    is -1 for scoring, which ties go to. The simulator, the distributions and the sheet search all decide
+    with this one rule."""
+    keep = -1
+    for j in range(subs.shape[1]):
+        q = subs[r, j]
+        if q < 0:
+            break
+        v = table[row, q, lane]
+        if v > best:
+            best = v
+            keep = q
+    return best, keep
+
+
 @njit(cache=True, nogil=True)
 def keep_max(ev: Any, width: int, parent: Any, first_roll: int) -> None:  # pragma: no cover
     """In place: ``ev[keep]`` becomes the best value over the keep and every sub-multiset of it, and
@@ -429,24 +449,19 @@ def mask_lanes(mask: int, n: Scoring, lanes: Any) -> tuple[int, int, int]:  # pr
 
 
 @njit(cache=True, nogil=True, inline="always")
-def solve_bundle(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: no cover
-    """Fill ``values[aux, mask, :]``, the expected points to come from the start of a turn, for every mask
-    of ``masks``, every armed / free-throw variant and every upper score the mask can have. Only the
-    upper scores ``lanes[mask, 0] .. lanes[mask, 1] - 1`` are computed: lower ones cannot reach the bonus
-    any more, so they are all worth what the lowest computed one is (and with every upper box filled,
-    every upper score is). The masks' lanes (armed variants included) share one keep lattice."""
-    n = scoring(t)
-    n_s, n_rolls, _ = t.nonzero.shape
+def mask_segments(masks: Any, n: Scoring, lanes: Any) -> tuple[Any, Any]:  # pragma: no cover
+    """The segments of ``masks`` (one per armed variant, at the upper scores the DP computes, see
+    :func:`mask_lanes`) and how many lanes they hold together."""
     width = _zero(masks)
     n_seg = 0
     for i in range(masks.shape[0]):
-        _, nl, na = mask_lanes(masks[i], n, t.lanes)
+        _, nl, na = mask_lanes(masks[i], n, lanes)
         width += na * nl
         n_seg += na
     segments = np.empty((n_seg, 4), dtype=np.int64)
     n_seg = 0
     for i in range(masks.shape[0]):
-        lo, nl, na = mask_lanes(masks[i], n, t.lanes)
+        lo, nl, na = mask_lanes(masks[i], n, lanes)
         for a in range(na):
             segments[n_seg, 0], segments[n_seg, 1], segments[n_seg, 2], segments[n_seg, 3] = (
                 masks[i],
@@ -455,6 +470,19 @@ def solve_bundle(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: n
                 nl,
             )
             n_seg += 1
+    return segments, width
+
+
+@njit(cache=True, nogil=True, inline="always")
+def solve_bundle(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: no cover
+    """Fill ``values[aux, mask, :]``, the expected points to come from the start of a turn, for every mask
+    of ``masks``, every armed / free-throw variant and every upper score the mask can have. Only the
+    upper scores ``lanes[mask, 0] .. lanes[mask, 1] - 1`` are computed: lower ones cannot reach the bonus
+    any more, so they are all worth what the lowest computed one is (and with every upper box filled,
+    every upper score is). The masks' lanes (armed variants included) share one keep lattice."""
+    n = scoring(t)
+    n_s, n_rolls, _ = t.nonzero.shape
+    segments, width = mask_segments(masks, n, t.lanes)
     sv = np.empty((n.n_free, n_s, n_rolls, width))
     rows, _ = entry_rows(t, 1, width)
     for f in range(n.n_free):

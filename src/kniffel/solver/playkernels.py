@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit, prange
 
 from kniffel.solver.compile import KernelTables
-from kniffel.solver.kernels import entry, entry_rows, score_values, scoring, sweep
+from kniffel.solver.kernels import best_keep, entry, entry_rows, score_values, scoring, sweep
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -181,16 +181,7 @@ def play_bundle(
                 if pos == 0:
                     break
                 level = start + pos if pos <= usable else fr
-                best = sv[level, s, r, lane]
-                keep = -1
-                for j in range(subs.shape[1]):
-                    q = subs[r, j]
-                    if q < 0:
-                        break
-                    v = table[pos - 1, q, lane]
-                    if v > best:
-                        best = v
-                        keep = q
+                _, keep = best_keep(table, pos - 1, subs, r, sv[level, s, r, lane], lane)
                 if keep < 0:
                     break
                 pos -= 1

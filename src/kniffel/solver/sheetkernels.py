@@ -26,6 +26,7 @@ from numba import njit
 
 from kniffel.solver.kernels import (
     NEG,
+    best_keep,
     enter,
     entry,
     entry_values,
@@ -249,22 +250,6 @@ def turn_values(
 
 
 @njit(cache=True, nogil=True)
-def best_keep(table: Any, subs: Any, r: int, best: float, lane: int) -> tuple[float, int]:  # pragma: no cover
-    """The best of ``best`` (stopping) and holding a keep of roll ``r`` (``table[keep, lane]``): its value
-    and the keep, -1 for stopping (kept on ties)."""
-    keep = -1
-    for j in range(subs.shape[1]):
-        q = subs[r, j]
-        if q < 0:
-            break
-        v = table[q, lane]
-        if v > best:
-            best = v
-            keep = q
-    return best, keep
-
-
-@njit(cache=True, nogil=True)
 def play_game(
     g: int,
     tables: Any,
@@ -333,7 +318,7 @@ def play_game(
                 step += 1
             if pos == 0:
                 break
-            best, keep = best_keep(keeps[pos - 1], subs, r, stop[0, s, r, lane], lane)
+            best, keep = best_keep(keeps, pos - 1, subs, r, stop[0, s, r, lane], lane)
             if pos == positions and width > 1:
                 # after the first throw: announcing is chosen only when better by more than ``margin``.
                 # No lane is worth more than its best stop value, so only the lanes whose best beats
@@ -363,7 +348,7 @@ def play_game(
                 if n_lanes > 1:
                     sweep(stop[:, :, :, 1:n_lanes], 0, positions, t0, keeps[:, :, 1:n_lanes])
                 for i in range(1, n_lanes):
-                    v, q = best_keep(keeps[pos - 1], subs, r, stop[0, s, r, i], i)
+                    v, q = best_keep(keeps, pos - 1, subs, r, stop[0, s, r, i], i)
                     if v - margin > best:
                         best, keep, lane = v - margin, q, i
                 if lane > 0 and logged:
