@@ -132,7 +132,7 @@ class TargetTable:
 
     def row(self, state: State) -> F32:
         """``[u]``: the probability of making at least ``u`` more points (1 below the row, 0 past it
-        unless the row reaches the limit; see :meth:`more`)."""
+        unless the row reaches the limit; see :meth:`open_ended`)."""
         c = self.compiled
         start = int(self.layout.starts[c.aux(state.armed, state.free), state.mask])
         if start < 0:
@@ -141,11 +141,6 @@ class TargetTable:
         index = 0 if state.mask & c.upper_mask == c.upper_mask else max(state.up, lo) - lo
         width = int(self.layout.widths[state.mask])
         return self.prob[start + index * width : start + (index + 1) * width]
-
-    def more(self, state: State, needed: int) -> float:
-        """The probability of making at least ``needed`` more points from the start of a turn; past the
-        limit, the probability of reaching the limit (an upper bound)."""
-        return float(shifted(self.row(state), self.open_ended(state), needed, 1)[0])
 
     def open_ended(self, state: State) -> bool:
         """Whether the state's row stops at the limit rather than where the open boxes stop paying: then
