@@ -1,10 +1,15 @@
 """``bot:win`` against ``bot:optimal``: its win rate, and how well the predicted chances of winning are
 calibrated.
 
-    .venv/bin/python benchmarks/win_rate.py --rules kniffel --deals 1000 [--players 2] [--seed 1] [--json]
+    .venv/bin/python benchmarks/win_rate.py --rules kniffel --deals 100000 [--players 2] [--seed 1] [--json]
 
-Every deal is played from every seat (duplicate play on the tournament's seat-bound dice,
-:mod:`kniffel.tournament`), so luck is shared out alike. A tie for first is half a win between two players
+The games run compiled (:func:`kniffel.solver.winplay.play_to_win`: the win planner's values, the
+simulator's turns; ``tests/test_winplay.py`` replays them through the engine and the planners).
+``--engine python`` plays them with the bots through the engine instead (about 11 games/s), a cross-check.
+
+Every deal is played from every seat (duplicate play on seat-bound dice: the tournament's
+:mod:`kniffel.tournament` through the engine, :func:`~kniffel.solver.winplay.seat_streams` compiled), so
+luck is shared out alike. A tie for first is half a win between two players
 (a third among three...), as the tournament counts it; the win rate comes with a 95 % Wilson interval.
 ``--players 3`` or ``4`` seats ``bot:win`` against that many less one ``bot:optimal``: an even share is
 then 1/3 or 1/4.
@@ -17,7 +22,8 @@ reliability table), and the Brier score is the mean squared error of the predict
 win rather than for points, so its own chances are a little underestimated; ``--calibrate-optimal`` plays
 ``bot:optimal`` against itself instead, where the model is exact.
 
-Nothing here is a test: it prints figures. ``--processes N`` splits the deals over N processes.
+Nothing here is a test: it prints figures. ``--processes N`` splits the Python engine's deals over N
+processes (the compiled games use every core already).
 """
 
 from __future__ import annotations
@@ -85,6 +91,46 @@ def play_deals(args: tuple[str, dict[str, str], list[str], int, int, int]) -> di
     return {"shares": shares, "scores": scores, "predictions": predictions, "outcomes": outcomes}
 
 
+def play_compiled(
+    rules_id: str, options: dict[str, str], players: int, seed: int, deals: int, batch: int
+) -> dict[str, Any]:
+    """The same figures from the compiled games, ``batch`` deals at a time."""
+    from kniffel.solver import solve
+    from kniffel.solver.distribution import distribution_table
+    from kniffel.solver.target import target_table
+    from kniffel.solver.winplay import play_to_win
+
+    ruleset = rules.get(rules_id, options)
+    solution = solve(ruleset)
+    targets = target_table(ruleset)
+    distributions = distribution_table(solution)
+    shares = [0.0] * players
+    scores: list[list[int]] = [[] for _ in range(players)]
+    predictions: list[np.ndarray] = []  # type: ignore[type-arg]
+    outcomes: list[np.ndarray] = []  # type: ignore[type-arg]
+    for first in range(0, deals, batch):
+        count = min(batch, deals - first)
+        matches = play_to_win(
+            solution, players=players, deals=count, seed=seed, first_deal=first, predict=True,
+            targets=targets, distributions=distributions,
+        )  # fmt: skip
+        for role, share in enumerate(matches.shares().sum(axis=0)):
+            shares[role] += float(share)
+        for role, column in enumerate(matches.role_scores().T):
+            scores[role].extend(column.tolist())
+        assert matches.predictions is not None
+        predictions.append(matches.predictions.reshape(-1))
+        won = np.broadcast_to(matches.winners[:, None, None, :], matches.predictions.shape)
+        outcomes.append(won.reshape(-1).astype(np.int8))
+        print(f"  {first + count} of {deals} deals", flush=True)
+    return {
+        "shares": shares,
+        "scores": scores,
+        "predictions": np.concatenate(predictions).astype(np.float64),
+        "outcomes": np.concatenate(outcomes),
+    }
+
+
 def reliability(predictions: np.ndarray, outcomes: np.ndarray) -> list[dict[str, Any]]:  # type: ignore[type-arg]
     rows = []
     for low in np.arange(0.0, 1.0, 0.1):
@@ -114,24 +160,31 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--engine", choices=("compiled", "python"), default="compiled")
+    parser.add_argument("--batch", type=int, default=20000, help="deals at a time, compiled")
     parser.add_argument("--calibrate-optimal", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     options = parse_options(args.option)
     tested = "bot:optimal" if args.calibrate_optimal else "bot:win"
     specs = [tested] + ["bot:optimal"] * (args.players - 1)
+    if args.engine == "compiled" and args.calibrate_optimal:
+        parser.error("--calibrate-optimal plays through the engine: add --engine python")
     start = time.perf_counter()
-    chunks = max(1, args.processes)
-    size = math.ceil(args.deals / chunks)
-    work = [
-        (args.rules, options, specs, args.seed, first, min(size, args.deals - first))
-        for first in range(0, args.deals, size)
-    ]
-    if chunks > 1:
-        with ProcessPoolExecutor(chunks) as pool:
-            parts = list(pool.map(play_deals, work))
+    if args.engine == "compiled":
+        parts = [play_compiled(args.rules, options, args.players, args.seed, args.deals, args.batch)]
     else:
-        parts = [play_deals(w) for w in work]
+        chunks = max(1, args.processes)
+        size = math.ceil(args.deals / chunks)
+        work = [
+            (args.rules, options, specs, args.seed, first, min(size, args.deals - first))
+            for first in range(0, args.deals, size)
+        ]
+        if chunks > 1:
+            with ProcessPoolExecutor(chunks) as pool:
+                parts = list(pool.map(play_deals, work))
+        else:
+            parts = [play_deals(w) for w in work]
     seconds = time.perf_counter() - start
     won = sum(p["shares"][0] for p in parts)
     games = sum(len(p["scores"][0]) for p in parts)
@@ -139,8 +192,8 @@ def main() -> None:
         f"{spec} (role {role})": float(np.mean([s for p in parts for s in p["scores"][role]]))
         for role, spec in enumerate(specs)
     }
-    predictions = np.array([x for p in parts for x in p["predictions"]])
-    outcomes = np.array([x for p in parts for x in p["outcomes"]])
+    predictions = np.concatenate([np.asarray(p["predictions"], dtype=np.float64) for p in parts])
+    outcomes = np.concatenate([np.asarray(p["outcomes"], dtype=np.int8) for p in parts])
     first = tested
     low, high = wilson(won, games)
     result = {
@@ -148,6 +201,7 @@ def main() -> None:
         "options": options,
         "players": args.players,
         "specs": specs,
+        "engine": args.engine,
         "games": games,
         "seconds": seconds,
         "games_per_second": games / seconds,
@@ -163,8 +217,8 @@ def main() -> None:
         print(json.dumps(result, indent=1))
         return
     print(
-        f"{args.rules} {options or ''}: {games} games of {args.players} players in {seconds:.0f} s "
-        f"({games / seconds:.1f} games/s, load {result['loadavg']:.1f})"
+        f"{args.rules} {options or ''}: {games} games of {args.players} players ({args.engine}) in "
+        f"{seconds:.0f} s ({games / seconds:.1f} games/s, load {result['loadavg']:.1f})"
     )
     print(
         f"{first}: win rate {100 * result['win_rate']:.2f} % (95 %: {100 * low:.2f}-{100 * high:.2f} %; "

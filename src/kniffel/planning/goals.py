@@ -180,24 +180,27 @@ class FinalScores:
     def certain(cls, score: int) -> FinalScores:
         return cls(score, np.ones(1))
 
-    def cdf_at(self, scores: npt.NDArray[np.int64]) -> F64:
-        """``P(final <= s)`` for each ``s``."""
-        cdf = np.concatenate([[0.0], np.cumsum(self.pmf)])
-        out: F64 = cdf[np.clip(scores - self.first + 1, 0, len(self.pmf))]
-        return out
-
 
 def best_of(scores: Sequence[FinalScores]) -> FinalScores:
     """The distribution of the highest of independent final scores."""
+    from kniffel.solver import winkernels
+
     if not scores:
         raise PlanningError("the best of no scores")
-    first = max(s.first for s in scores)
-    last = max(s.first + len(s.pmf) - 1 for s in scores)
-    grid = np.arange(first - 1, last + 1, dtype=np.int64)
-    cdf = np.ones(len(grid))
-    for s in scores:
-        cdf *= s.cdf_at(grid)
-    return FinalScores(first, np.diff(cdf))
+    counts = np.array([len(s.pmf) for s in scores], dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+    lows = np.array([s.first for s in scores], dtype=np.int64)
+    out = np.empty(int(counts.max()))
+    pmf = np.concatenate([np.asarray(s.pmf, dtype=np.float64) for s in scores])
+    first, length = winkernels.best_of(lows, offsets, counts, pmf, out)
+    return FinalScores(first, out[:length])
+
+
+def chance_at_least(own: FinalScores, best: FinalScores) -> float:
+    """``P(own >= best)`` for independent final scores (a tie is a win for each tied player)."""
+    from kniffel.solver import winkernels
+
+    return float(winkernels.at_least(own.first, own.pmf, best.first, best.pmf))
 
 
 def final_scores(game: Game, player: int, directory: Path | None = None) -> FinalScores:
@@ -234,10 +237,7 @@ def win_chances(game: Game, directory: Path | None = None) -> list[float]:
         if not others:
             chances.append(1.0)
             continue
-        best = best_of(others)
-        # P(own >= best) = sum over own scores x of P(own = x) P(best <= x)
-        grid = np.arange(own.first, own.first + len(own.pmf), dtype=np.int64)
-        chances.append(float(np.dot(own.pmf, best.cdf_at(grid))))
+        chances.append(chance_at_least(own, best_of(others)))
     return chances
 
 
@@ -275,6 +275,10 @@ class WinPlanner:
         # I win when my final score is at least the others' best: P(win) = sum over their best s of
         # P(best = s) * P(I make at least s - what I have)
         first = others.first - scored(game.sheet)
+        certain = self.targets.decided(at.entries, first, len(others.pmf), at.free_throws_left)
+        if certain is not None:
+            # won or lost whatever happens: every option is worth that, and points decide
+            return [Choice(c.action, certain) for c in self.fallback.choices(game)]
         options = self.targets.option_values(at.entries, at.dice, at.rolls_left, first, others.pmf, **at.turn)
         return legal_choices(
             game,

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit, prange
 
 from kniffel.solver.compile import KernelTables
-from kniffel.solver.kernels import best_keep, entry, entry_rows, score_values, scoring, sweep
+from kniffel.solver.kernels import Scoring, best_keep, entry, entry_rows, score_values, scoring, sweep
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -106,6 +106,120 @@ def work(
 
 
 @njit(cache=True, nogil=True)
+def play_game_turn(
+    games: Any,
+    g: int,
+    log: Any,
+    turn: int,
+    t: KernelTables,
+    n: Scoring,
+    table: Any,
+    sv: Any,
+    choice: Any,
+    strike_box: Any,
+    lane: int,
+    fr: int,
+    m: int,
+    arm: int,
+) -> None:  # pragma: no cover
+    """Game ``g``'s throws, keeps and entry in state ``m`` / ``arm`` with ``fr`` free throws left, decided
+    by lane ``lane`` of its turn's tables: ``table`` (the keep values before every throw,
+    :func:`~kniffel.solver.kernels.sweep`), ``sv`` (the scoring value of every roll at every free-throw
+    level) and ``choice`` / ``strike_box`` (the entry each scoring value is the best of, as
+    :func:`~kniffel.solver.kernels.score_values` records it: a pair row, the strike row with its box, or
+    ``-1 - box`` for a five of a kind the extra rules place). Whatever the tables value (points, or a
+    chance of winning), the game is played the same way. With ``log``, see :func:`play_turn`."""
+    up, free, score = games.up, games.free, games.score
+    rng, flags, extras = games.rng, games.flags, games.extras
+    size, child, subs = t.size, t.child, t.choices
+    sharp = sv.shape[1] == 2
+    n_dice = size[child.shape[0] - 1]
+    usable = min(t.per_turn, fr)
+    start = fr - usable
+    positions = usable + t.rolls - 1
+    strike = t.pair_box.shape[0]
+    logged = g < log.shape[0]
+    keep = 0
+    pos = positions
+    step = 0
+    while True:
+        k = keep
+        while size[k] < n_dice:
+            k = child[k, die(rng, g)]
+        r = k - t.first_roll
+        s = 1 if sharp and keep == 0 else 0
+        if logged:
+            log[g, turn, step, 0] = keep
+            log[g, turn, step, 1] = r
+            log[g, turn, step, 2] = 0
+            step += 1
+        if pos == 0:
+            break
+        level = start + pos if pos <= usable else fr
+        _, keep = best_keep(table, pos - 1, subs, r, sv[level, s, r, lane], lane)
+        if keep < 0:
+            break
+        pos -= 1
+    # the entry the scoring value was the best of
+    level = start + pos if pos <= usable else fr
+    j = int(choice[level, s, r, lane])
+    extra = 0
+    if j < 0:
+        box = -1 - j
+        p = int(t.jpts[m, arm, s, t.alike[r], box])
+        extra = int(t.jbonus[m, arm, t.alike[r]])
+    elif j == strike:
+        box = int(strike_box[level, lane])
+        p = 0
+    else:
+        box = int(t.pair_box[j])
+        p = int(t.pair_pts[j])
+    after, armed_after, up_after, crossed = entry(n, m, arm, box, p, int(up[g]))
+    gained = p + extra
+    if crossed:
+        gained += t.upper_bonus
+        flags[g] |= 1
+    if box == t.five and p > 0:
+        flags[g] |= 2
+    if extra > 0:
+        extras[g] += 1
+    games.mask[g] = after
+    games.armed[g] = armed_after
+    up[g] = up_after
+    free[g] = level
+    score[g] += gained
+    if logged:
+        log[g, turn, step, 0] = -2
+        log[g, turn, step, 1] = box
+        log[g, turn, step, 2] = (p << 16) | extra
+
+
+@njit(cache=True, nogil=True)
+def optimal_game_turn(
+    games: Any, g: int, log: Any, turn: int, values: Any, t: KernelTables
+) -> None:  # pragma: no cover
+    """Game ``g``'s turn played for points on its own: :func:`play_bundle`'s tables for its one state."""
+    n = scoring(t)
+    n_s, n_rolls, _ = t.nonzero.shape
+    m, arm, fr = int(games.mask[g]), int(games.armed[g]), int(games.free[g])
+    lo = 0
+    if (m & t.upper_mask) != t.upper_mask:
+        lo = max(int(games.up[g]), int(t.lanes[m, 0]))
+    segments = np.empty((1, 4), dtype=np.int64)
+    segments[0, 0], segments[0, 1], segments[0, 2], segments[0, 3] = m, arm, lo, 1
+    usable = min(t.per_turn, fr)
+    positions = usable + t.rolls - 1
+    sv = np.empty((t.n_free, n_s, n_rolls, 1))
+    rows, strike_box = entry_rows(t, t.n_free, 1)
+    choice = np.empty((t.n_free, n_s, n_rolls, 1), dtype=np.int32)
+    for f in range(fr - usable, fr + 1):
+        score_values(segments, f, values, t, rows[f], strike_box[f], sv[f], choice[f])
+    table = np.empty((positions, t.first_roll, 1))
+    sweep(sv, fr, positions, t, table)
+    play_game_turn(games, g, log, turn, t, n, table, sv, choice, strike_box, 0, fr, m, arm)
+
+
+@njit(cache=True, nogil=True)
 def play_bundle(
     games: Any,
     log: Any,
@@ -120,14 +234,9 @@ def play_bundle(
 ) -> None:  # pragma: no cover
     """One turn of the games of work items ``first_item .. last_item - 1`` (:func:`work`): their turn
     tables, then each game's throws, keeps and entry."""
-    mask, up, armed, free, score = games.mask, games.up, games.armed, games.free, games.score
-    rng, flags, extras = games.rng, games.flags, games.extras
-    size, child, subs = t.size, t.child, t.choices
-    pair_box, pair_pts, alike, jpts, jbonus = t.pair_box, t.pair_pts, t.alike, t.jpts, t.jbonus
+    mask, armed, free = games.mask, games.armed, games.free
     n = scoring(t)
     n_s, n_rolls, _ = t.nonzero.shape
-    sharp = n_s == 2
-    n_dice = size[child.shape[0] - 1]
     lanes = t.threshold + 1
     fr = int(free[order[starts[first_item]]])
     usable = min(t.per_turn, fr)
@@ -154,7 +263,6 @@ def play_bundle(
         score_values(segments, f, values, t, rows[f], strike_box[f], sv[f], choice[f])
     table = np.empty((positions, t.first_roll, width))
     sweep(sv, fr, positions, t, table)
-    strike = rows.shape[1] - 2
 
     off = 0
     for item in range(first_item, last_item):
@@ -163,60 +271,7 @@ def play_bundle(
         for at in range(starts[item], starts[item + 1]):
             g = order[at]
             lane = off + keys[g] % lanes - lo
-            logged = g < log.shape[0]
-            keep = 0
-            pos = positions
-            step = 0
-            while True:
-                k = keep
-                while size[k] < n_dice:
-                    k = child[k, die(rng, g)]
-                r = k - t.first_roll
-                s = 1 if sharp and keep == 0 else 0
-                if logged:
-                    log[g, turn, step, 0] = keep
-                    log[g, turn, step, 1] = r
-                    log[g, turn, step, 2] = 0
-                    step += 1
-                if pos == 0:
-                    break
-                level = start + pos if pos <= usable else fr
-                _, keep = best_keep(table, pos - 1, subs, r, sv[level, s, r, lane], lane)
-                if keep < 0:
-                    break
-                pos -= 1
-            # the entry the scoring value was the best of (as score_values records it)
-            level = start + pos if pos <= usable else fr
-            j = int(choice[level, s, r, lane])
-            extra = 0
-            if j < 0:
-                box = -1 - j
-                p = int(jpts[m, arm, s, alike[r], box])
-                extra = int(jbonus[m, arm, alike[r]])
-            elif j == strike:
-                box = int(strike_box[level, lane])
-                p = 0
-            else:
-                box = int(pair_box[j])
-                p = int(pair_pts[j])
-            after, armed_after, up_after, crossed = entry(n, m, arm, box, p, int(up[g]))
-            gained = p + extra
-            if crossed:
-                gained += t.upper_bonus
-                flags[g] |= 1
-            if box == t.five and p > 0:
-                flags[g] |= 2
-            if extra > 0:
-                extras[g] += 1
-            mask[g] = after
-            armed[g] = armed_after
-            up[g] = up_after
-            free[g] = level
-            score[g] += gained
-            if logged:
-                log[g, turn, step, 0] = -2
-                log[g, turn, step, 1] = box
-                log[g, turn, step, 2] = (p << 16) | extra
+            play_game_turn(games, g, log, turn, t, n, table, sv, choice, strike_box, lane, fr, m, arm)
         off += nl
 
 

@@ -256,16 +256,22 @@ class TargetAdvisor:
         """The targets of ``weights`` that the table answers from ``state``: past the limit, a state that
         can still make more reads them at the limit (an upper bound: their weights move onto it), and one
         that cannot makes none of them (their weights go)."""
-        last = first + len(weights) - 1
-        if last <= self.limit:
-            return first, weights
-        inside = max(0, self.limit - first + 1)
-        rest = float(weights[inside:].sum()) if self.table.open_ended(state) else 0.0
-        if inside == 0:
-            return self.limit, np.array([rest])
-        folded = weights[:inside].copy()
-        folded[-1] += rest
-        return first, folded
+        from kniffel.solver import winkernels
+
+        folded = np.array(weights, dtype=np.float64)
+        first, count = winkernels.fold(first, folded, len(folded), self.limit, self.table.open_ended(state))
+        return first, folded[:count]
+
+    def decided(
+        self, filled: Mapping[str, int], first: int, count: int, free_throws_left: int | None = None
+    ) -> float | None:
+        """From the start of a turn: 1.0 when the targets ``first .. first + count - 1`` are all made
+        already, 0.0 when the open boxes cannot pay the least of them, else None (then options differ)."""
+        from kniffel.solver import winkernels
+
+        state = self.advisor.state(filled, free_throws_left)
+        found = winkernels.decided(first, count, int(self.table.layout.reach[state.mask]))
+        return None if found < 0 else float(found)
 
     def worth(
         self, filled: Mapping[str, int], first: int, weights: F64, free_throws_left: int | None = None
@@ -375,10 +381,11 @@ class TargetAdvisor:
         c = self.compiled
         first, weights = self.fold(s, first, weights)
         table = np.empty((1, self._keeps.first_roll, 1))
+        sv = np.empty((free + 1, 2 if c.rules.sharp else 1, self._keeps.n_rolls, 1))
         targetkernels.turn_probabilities(
             s.mask, s.armed, s.up, free, usable, usable + stages + 1, first, len(weights),
             self.table.prob, self.table.layout.starts, self.table.layout.widths, c.kernel_tables,
-            np.ascontiguousarray(weights), table,
+            np.ascontiguousarray(weights), table, sv, None, None,
         )  # fmt: skip
         values: F64 = table[0, :, 0]
         return values

@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit, prange
 
 from kniffel.solver.compile import KernelTables
-from kniffel.solver.kernels import NEG, Scoring, best_entries, entry, scoring, sweep
+from kniffel.solver.kernels import NEG, Scoring, best_entries, entry, scoring, sweep, sweep_from
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -101,6 +101,8 @@ def score_probabilities(
     rows: Any,
     out: Any,
     weights: Any,
+    choice: Any,
+    strike_box: Any,
 ) -> None:  # pragma: no cover
     """``out[s, roll, lane]``: the best probability of making ``u0 + lane`` more points by entering each
     roll (thrown at once: ``s`` = 1) in state ``mask`` / ``armed`` at upper score ``up``, with ``free`` free
@@ -109,7 +111,11 @@ def score_probabilities(
 
     With ``weights`` (None: each lane on its own) every entry is valued by the weighted sum of its
     ``w`` lanes before entries are compared, and ``out`` has one lane: the best such sum (a chance of
-    winning, when the weights are the chances of the others' best score)."""
+    winning, when the weights are the chances of the others' best score).
+
+    With ``choice`` and ``strike_box`` (None: not asked for) the entry each value is the best of is
+    recorded as :func:`~kniffel.solver.kernels.score_values` records it, for a game to be played by these
+    values (:func:`kniffel.solver.playkernels.play_game_turn`)."""
     n = scoring(t)
     strike, one = rows.shape[0] - 2, rows.shape[0] - 1
     allow = t.allowed[mask]
@@ -124,7 +130,10 @@ def score_probabilities(
         reduce(rows, one, w, weights)
         for lane in range(width):
             x = rows[one, lane]
-            rows[strike, lane] = x if x > rows[strike, lane] else rows[strike, lane]
+            better = x > rows[strike, lane]
+            rows[strike, lane] = x if better else rows[strike, lane]
+            if strike_box is not None:
+                strike_box[lane] = b if better else strike_box[lane]
     for j in range(strike):
         b = t.pair_box[j]
         if (allow >> b) & 1 == 0:
@@ -135,7 +144,7 @@ def score_probabilities(
             prob, starts, widths, lanes, n, mask, armed, free, b, int(t.pair_pts[j]), 0, up, u0, w, rows, j, 0
         )
         reduce(rows, j, w, weights)
-    best_entries(rows[:, :width], t.nonzero, out, None)
+    best_entries(rows[:, :width], t.nonzero, out, choice)
     if n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1:
         # a further five of a kind: the extra rules decide where it may go, what it pays and the bonus
         n_s, n_rolls, _ = out.shape
@@ -158,7 +167,10 @@ def score_probabilities(
                     reduce(rows, one, w, weights)
                     for lane in range(width):
                         x = rows[one, lane]
-                        out[s, r, lane] = x if x > out[s, r, lane] else out[s, r, lane]
+                        better = x > out[s, r, lane]
+                        out[s, r, lane] = x if better else out[s, r, lane]
+                        if choice is not None:
+                            choice[s, r, lane] = -1 - b if better else choice[s, r, lane]
 
 
 @njit(cache=True, nogil=True)
@@ -177,21 +189,28 @@ def turn_probabilities(
     t: KernelTables,
     weights: Any,
     table: Any,
+    sv: Any,
+    choice: Any,
+    strike_box: Any,
 ) -> None:  # pragma: no cover
     """The keep probabilities of a turn in one state for the lanes ``u0 .. u0 + w - 1`` (with
     ``weights``, their weighted sum, one lane), written into ``table`` as
-    :func:`~kniffel.solver.kernels.sweep` writes keep values, with ``free`` free throws left of which
-    ``usable`` may still be thrown this turn."""
-    n_s, n_rolls, _ = t.nonzero.shape
-    width = w if weights is None else 1
-    sv = np.empty((usable + 1, n_s, n_rolls, width))
+    :func:`~kniffel.solver.kernels.sweep_from` writes keep values, with ``free`` free throws left of which
+    ``usable`` may still be thrown this turn. ``sv[f]`` (``f`` = ``free - usable .. free``) receives the
+    scoring values of every roll with ``f`` free throws left after the turn, and ``choice`` /
+    ``strike_box`` (None: not asked for) the entries that give them (:func:`score_probabilities`)."""
     rows = np.empty((t.pair_box.shape[0] + 2, w))
-    for level in range(usable + 1):
-        score_probabilities(
-            mask, armed, up, free - usable + level, u0, w, prob, starts, widths, t, rows, sv[level], weights
-        )
-    # the sweep counts free-throw levels from 0 with every one of them usable
-    sweep(sv, usable, positions, t, table)
+    for f in range(free - usable, free + 1):
+        if choice is None:
+            score_probabilities(
+                mask, armed, up, f, u0, w, prob, starts, widths, t, rows, sv[f], weights, None, None
+            )
+        else:
+            score_probabilities(
+                mask, armed, up, f, u0, w, prob, starts, widths, t, rows, sv[f], weights, choice[f],
+                strike_box[f],
+            )  # fmt: skip
+    sweep_from(sv, free, usable, positions, t, table)
 
 
 @njit(cache=True, nogil=True)
@@ -206,7 +225,7 @@ def solve_row(
     # float32 lanes: twice as many to a vector instruction, and a row of keeps stays in the cache
     rows = np.empty((t.pair_box.shape[0] + 2, w), dtype=np.float32)
     for f in range(n.n_free):
-        score_probabilities(mask, armed, up, f, 0, w, prob, starts, widths, t, rows, sv[f], None)
+        score_probabilities(mask, armed, up, f, 0, w, prob, starts, widths, t, rows, sv[f], None, None, None)
     total = np.empty((1, 1, w), dtype=np.float32)
     for f in range(n.n_free):
         sweep(sv, f, min(t.per_turn, f) + t.rolls, t, total)

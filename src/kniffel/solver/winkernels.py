@@ -1,0 +1,211 @@
+"""numba kernels of playing to win: final-score distributions combined across players, and whole turns of
+many games played for the chance of finishing first (:mod:`kniffel.solver.winplay`).
+
+The chance of winning is read as :mod:`kniffel.planning.goals` describes it: the others' best final
+score has the distribution of the highest of their independent final scores (:func:`best_of`), each
+playing for points from where they stand (:mod:`kniffel.solver.distribution`); a player finishing with
+at least that best wins (a tie names every tied player a winner). The player to move weighs its target
+probabilities (:mod:`kniffel.solver.targetkernels`) by the others' best; the turn is then played by
+those weighted values with the simulator's own turn (:func:`~kniffel.solver.playkernels.play_game_turn`).
+
+A *final-score distribution* here is ``(low, offset, count)`` into a flat array of probabilities: the
+chance of finishing with ``low + i`` points is ``pmf[offset + i]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit, prange
+
+from kniffel.solver.compile import KernelTables
+from kniffel.solver.kernels import scoring
+from kniffel.solver.playkernels import optimal_game_turn, play_game_turn
+from kniffel.solver.targetkernels import turn_probabilities
+
+
+@njit(cache=True, nogil=True)
+def best_of(lows: Any, offsets: Any, counts: Any, pmf: Any, out: Any) -> tuple[int, int]:  # pragma: no cover
+    """The distribution of the highest of independent final scores ``(lows[q], offsets[q], counts[q])``
+    of ``pmf``: written into ``out`` (long enough for the highest score less the highest low, plus one);
+    returns its lowest score and its length."""
+    k = lows.shape[0]
+    first = lows[0]
+    last = lows[0] + counts[0] - 1
+    for q in range(1, k):
+        first = max(first, lows[q])
+        last = max(last, lows[q] + counts[q] - 1)
+    # P(score_q <= x), x from first - 1 on: below the highest low, the others' best cannot be
+    below = np.zeros(k)
+    for q in range(k):
+        for i in range(min(first - lows[q], counts[q])):
+            below[q] += pmf[offsets[q] + i]
+    previous = 1.0
+    for q in range(k):
+        previous *= below[q]
+    for x in range(first, last + 1):
+        cdf = 1.0
+        for q in range(k):
+            i = x - lows[q]
+            if 0 <= i < counts[q]:
+                below[q] += pmf[offsets[q] + i]
+            cdf *= below[q]
+        out[x - first] = cdf - previous
+        previous = cdf
+    return first, last - first + 1
+
+
+@njit(cache=True, nogil=True)
+def at_least(own_low: int, own: Any, best_low: int, best: Any) -> float:  # pragma: no cover
+    """``P(own >= best)`` for independent final scores: own ``own_low + i`` with ``own[i]``, best
+    ``best_low + i`` with ``best[i]`` (a tie counts: every tied player wins)."""
+    total = 0.0
+    below = 0.0  # P(best <= x)
+    j = 0
+    for i in range(own.shape[0]):
+        x = own_low + i
+        while j < best.shape[0] and best_low + j <= x:
+            below += best[j]
+            j += 1
+        total += own[i] * below
+    return total
+
+
+@njit(cache=True, nogil=True)
+def fold(
+    first: int, weights: Any, count: int, limit: int, open_ended: bool
+) -> tuple[int, int]:  # pragma: no cover
+    """The targets ``first .. first + count - 1`` of ``weights`` that a target table with ``limit``
+    answers, folded in place: past the limit, a state that can still make more (``open_ended``) reads
+    them at the limit (an upper bound: their weights move onto it), one that cannot makes none of them
+    (their weights go). Returns the first target and how many are left."""
+    last = first + count - 1
+    if last <= limit:
+        return first, count
+    inside = max(0, limit - first + 1)
+    rest = 0.0
+    if open_ended:
+        for i in range(inside, count):
+            rest += weights[i]
+    if inside == 0:
+        weights[0] = rest
+        return limit, 1
+    weights[inside - 1] += rest
+    return first, inside
+
+
+@njit(cache=True, nogil=True)
+def decided(first: int, count: int, reach: int) -> int:  # pragma: no cover
+    """Whether targets ``first .. first + count - 1`` are all made already (1: every option wins), all
+    out of reach of a state whose open boxes pay at most ``reach`` (0: no option wins), or neither (-1).
+    A player whose game is decided plays for points: every option is worth the same chance."""
+    if first + count - 1 <= 0:
+        return 1
+    if first > reach:
+        return 0
+    return -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def final_of(
+    games: Any, q: int, g: int, dist_index: Any, lane_base: Any, t: KernelTables
+) -> tuple[int, int, int]:  # pragma: no cover
+    """Player ``q``'s final-score distribution in game ``g`` (``games`` holds ``[player, game]``),
+    between turns and playing for points: the distribution table's lane of its state, shifted by the
+    points it holds."""
+    mask = games.mask[q, g]
+    aux = int(games.armed[q, g]) * t.n_free + int(games.free[q, g])
+    lane = lane_base[aux, mask]
+    if (mask & t.upper_mask) != t.upper_mask:
+        lo = t.lanes[mask, 0]
+        nl = t.lanes[mask, 1] - lo
+        lane += min(max(int(games.up[q, g]) - lo, 0), nl - 1)
+    return int(games.score[q, g] + dist_index[1, lane]), int(dist_index[0, lane]), int(dist_index[2, lane])
+
+
+@njit(cache=True, nogil=True)
+def others_best(
+    games: Any, me: int, g: int, dist_pmf: Any, dist_index: Any, lane_base: Any, t: KernelTables, out: Any
+) -> tuple[int, int]:  # pragma: no cover
+    """The distribution of the best final score among the players of game ``g`` other than ``me``, into
+    ``out``: its lowest score and length."""
+    players = games.mask.shape[0]
+    lows = np.empty(players - 1, dtype=np.int64)
+    offsets = np.empty(players - 1, dtype=np.int64)
+    counts = np.empty(players - 1, dtype=np.int64)
+    k = 0
+    for q in range(players):
+        if q != me:
+            lows[k], offsets[k], counts[k] = final_of(games, q, g, dist_index, lane_base, t)
+            k += 1
+    return best_of(lows, offsets, counts, dist_pmf, out)
+
+
+@njit(cache=True, parallel=True)
+def chances(
+    games: Any, dist_pmf: Any, dist_index: Any, lane_base: Any, t: KernelTables, longest: int, out: Any
+) -> None:  # pragma: no cover
+    """``out[g, p]``: player ``p``'s chance of finishing first in game ``g``, every player between turns
+    and playing for points from there (``longest``: the longest final-score distribution of the table)."""
+    players = games.mask.shape[0]
+    for g in prange(games.mask.shape[1]):
+        best = np.empty(longest + 1)
+        for p in range(players):
+            low, offset, count = final_of(games, p, g, dist_index, lane_base, t)
+            first, length = others_best(games, p, g, dist_pmf, dist_index, lane_base, t, best)
+            out[g, p] = at_least(low, dist_pmf[offset : offset + count], first, best[:length])
+
+
+@njit(cache=True, parallel=True)
+def win_turn(
+    games: Any,
+    mine: Any,
+    seat: Any,
+    player: int,
+    log: Any,
+    turn: int,
+    values: Any,
+    prob: Any,
+    starts: Any,
+    widths: Any,
+    reach: Any,
+    limit: int,
+    dist_pmf: Any,
+    dist_index: Any,
+    lane_base: Any,
+    t: KernelTables,
+    longest: int,
+) -> None:  # pragma: no cover
+    """Player ``player``'s turn in every game ``g`` with ``seat[g] == player`` (``games`` holds
+    ``[player, game]``, ``mine`` its row ``player``; ``seat`` says where the player to win sits), played
+    for the chance of finishing first: every keep and entry valued by ``sum over s of P(the others' best
+    = s) * P(making at least s - held more)``, the rest of the turn played for that sum (the value
+    :class:`kniffel.planning.goals.WinPlanner` gives every option; a game already decided either way is
+    played for points, :func:`decided`). ``values`` are the solver's values; ``log`` as
+    :func:`~kniffel.solver.playkernels.play_turn` keeps it, for this player."""
+    n_s, n_rolls, _ = t.nonzero.shape
+    for g in prange(games.mask.shape[1]):
+        if seat[g] != player:
+            continue
+        n = scoring(t)
+        weights = np.empty(longest + 1)
+        first, count = others_best(games, player, g, dist_pmf, dist_index, lane_base, t, weights)
+        mask, armed, up = int(games.mask[player, g]), int(games.armed[player, g]), int(games.up[player, g])
+        fr = int(games.free[player, g])
+        first -= int(games.score[player, g])
+        if decided(first, count, reach[mask]) >= 0:
+            optimal_game_turn(mine, g, log, turn, values, t)
+            continue
+        first, count = fold(first, weights, count, limit, reach[mask] > limit)
+        usable = min(t.per_turn, fr)
+        positions = usable + t.rolls - 1
+        sv = np.empty((t.n_free, n_s, n_rolls, 1))
+        choice = np.empty((t.n_free, n_s, n_rolls, 1), dtype=np.int32)
+        strike_box = np.empty((t.n_free, 1), dtype=np.int64)
+        table = np.empty((positions, t.first_roll, 1))
+        turn_probabilities(
+            mask, armed, up, fr, usable, positions, first, count, prob, starts, widths, t, weights[:count],
+            table, sv, choice, strike_box,
+        )  # fmt: skip
+        play_game_turn(mine, g, log, turn, t, n, table, sv, choice, strike_box, 0, fr, mask, armed)

@@ -1,0 +1,187 @@
+"""Many games of one player playing to win against players playing for points, compiled.
+
+Each *deal* is played once from every seat (duplicate play): the dice of a seat come from the deal's
+stream for that seat, so every rotation of the players meets the same luck seat by seat, as far as the
+players' different keeps let it. Role 0 plays for the chance of finishing first (the value
+:class:`kniffel.planning.goals.WinPlanner` gives every option; :func:`kniffel.solver.winkernels.win_turn`),
+every other role for points (the simulator's turn, :func:`kniffel.solver.playkernels.play_turn`). A tie for
+first names every tied player a winner; the win is then shared.
+
+>>> from kniffel import rules
+>>> from kniffel.solver import solve
+>>> from kniffel.solver.winplay import play_to_win
+>>> matches = play_to_win(solve(rules.get("yahtzee")), players=2, deals=1000, seed=1)  # doctest: +SKIP
+>>> matches.win_rate                                                                 # doctest: +SKIP
+0.52...
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.errors import KniffelError
+from kniffel.solver.distribution import DistributionTable, distribution_table
+from kniffel.solver.dp import Solution
+from kniffel.solver.play import BUNDLE, CHUNK, LANE_GAP, Games, mix64, stream_base
+from kniffel.solver.target import TargetTable, target_table
+
+F32 = npt.NDArray[np.float32]
+F64 = npt.NDArray[np.float64]
+I64 = npt.NDArray[np.int64]
+
+MAX_PLAYERS = 8
+
+
+@dataclass(frozen=True)
+class Matches:
+    """Games of one player to win (role 0) against players for points. Game ``g`` is deal
+    ``g % deals`` with role 0 in seat ``g // deals`` (the others in the seats after it, in turn)."""
+
+    players: int
+    deals: int
+    scores: I64
+    """``[game, seat]``: final scores."""
+    seat: I64
+    """``[game]``: the seat of role 0."""
+    predictions: F32 | None
+    """``[game, turn, mover, seat]``: before the turn of seat ``mover`` in round ``turn``, each seat's chance
+    of finishing first with everyone playing for points from there (None when not asked for)."""
+    seconds: float
+
+    @property
+    def games(self) -> int:
+        return int(self.scores.shape[0])
+
+    @property
+    def winners(self) -> npt.NDArray[np.bool_]:
+        """``[game, seat]``: who finished first (every tied player)."""
+        out: npt.NDArray[np.bool_] = self.scores == self.scores.max(axis=1, keepdims=True)
+        return out
+
+    def roles(self) -> I64:
+        """``[game, role]``: the seat of each role (role ``r`` sits ``r`` seats after role 0)."""
+        out: I64 = (self.seat[:, None] + np.arange(self.players)[None, :]) % self.players
+        return out
+
+    def shares(self) -> F64:
+        """``[game, role]``: each role's share of the win (1 alone, 1/k in a k-way tie, else 0)."""
+        winners = self.winners
+        by_seat = winners / winners.sum(axis=1, keepdims=True)
+        out: F64 = np.take_along_axis(by_seat, self.roles(), axis=1)
+        return out
+
+    def role_scores(self) -> I64:
+        """``[game, role]``: the final scores by role."""
+        out: I64 = np.take_along_axis(self.scores, self.roles(), axis=1)
+        return out
+
+    @property
+    def win_rate(self) -> float:
+        """Role 0's mean share of the win."""
+        return float(self.shares()[:, 0].mean()) if self.games else 0.0
+
+
+def seat_streams(seed: int, players: int, first_deal: int, deals: int) -> npt.NDArray[np.uint64]:
+    """``[seat, deal]``: the starting state of every seat's dice stream in deals ``first_deal ..``."""
+    from kniffel.solver import playkernels
+
+    out = np.empty((players, deals), dtype=np.uint64)
+    for s in range(players):
+        base = mix64(stream_base(seed) ^ mix64(s + 1))
+        out[s] = playkernels.streams(np.uint64(base), np.uint64(first_deal), deals)
+    return out
+
+
+def play_to_win(
+    solution: Solution,
+    *,
+    players: int,
+    deals: int,
+    seed: int,
+    first_deal: int = 0,
+    predict: bool = False,
+    targets: TargetTable | None = None,
+    distributions: DistributionTable | None = None,
+    directory: Path | None = None,
+    log: npt.NDArray[np.int32] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Matches:
+    """Play ``deals`` deals of ``solution``'s rule set (from every seat, so ``deals * players`` games)
+    with role 0 playing to win and the others for points. The target and distribution tables are loaded
+    or solved (minutes the first time) unless given. ``predict`` records every seat's chance of winning
+    before every turn (:attr:`Matches.predictions`). ``log`` (``[seat, game, turn, step, 3]``, as
+    :func:`kniffel.solver.playkernels.play_turn` keeps it) records the first games' every decision.
+    ``progress(done, total)`` is called after every turn."""
+    import numba
+
+    from kniffel.solver import playkernels, winkernels
+
+    if not 2 <= players <= MAX_PLAYERS:
+        raise KniffelError(f"playing to win needs 2 to {MAX_PLAYERS} players, got {players}")
+    if deals < 0:
+        raise KniffelError(f"the number of deals must be at least 0, got {deals}")
+    c = solution.compiled
+    t = c.kernel_tables
+    targets = targets or target_table(c.rules, directory=directory)
+    distributions = distributions or distribution_table(solution, directory=directory)
+    if targets.rules != c.rules or distributions.rules != c.rules:
+        raise KniffelError("the target and distribution tables are of other rules")
+    dist_pmf, dist_index = distributions.pmf, distributions.index
+    lane_base = distributions.layout.lane_base
+    longest = int(dist_index[2].max())
+    n = deals * players
+    streams = seat_streams(seed, players, first_deal, deals)
+    table = Games(
+        np.zeros((players, n), dtype=np.int64),
+        np.zeros((players, n), dtype=np.int32),
+        np.zeros((players, n), dtype=np.int8),
+        np.full((players, n), c.n_free - 1, dtype=np.int8),
+        np.zeros((players, n), dtype=np.int64),
+        np.ascontiguousarray(np.tile(streams, (1, players))),
+        np.zeros((players, n), dtype=np.int8),
+        np.zeros((players, n), dtype=np.int64),
+    )
+    seat = np.repeat(np.arange(players, dtype=np.int64), deals)
+    steps = c.rules.rolls + c.rules.free_throws_per_turn + 1
+    if log is None:
+        log = np.zeros((players, 0, c.n_boxes, steps, 3), dtype=np.int32)
+    turns = c.n_boxes
+    predictions = np.zeros((n, turns, players, players), dtype=np.float32) if predict else None
+    chances = np.empty((n, players))
+    layout = targets.layout
+    start = time.perf_counter()
+    chunk = numba.set_parallel_chunksize(1)
+    try:
+        for turn in range(turns):
+            for mover in range(players):
+                if predictions is not None:
+                    winkernels.chances(table, dist_pmf, dist_index, lane_base, t, longest, chances)
+                    predictions[:, turn, mover, :] = chances
+                mine = Games(*(field[mover] for field in table))
+                winkernels.win_turn(
+                    table, mine, seat, mover, log[mover], turn, solution.values, targets.prob,
+                    layout.starts, layout.widths, layout.reach, targets.limit, dist_pmf, dist_index,
+                    lane_base, t, longest,
+                )  # fmt: skip
+                # the games where ``mover`` plays for points: those with role 0 in another seat
+                for lo, hi in ((0, mover * deals), ((mover + 1) * deals, n)):
+                    if hi > lo:
+                        part = Games(*(field[mover, lo:hi] for field in table))
+                        playkernels.play_turn(
+                            part, log[mover, lo:hi], turn, solution.values, t, LANE_GAP, CHUNK, BUNDLE
+                        )
+                if progress is not None:
+                    progress(turn * players + mover + 1, turns * players)
+    finally:
+        numba.set_parallel_chunksize(chunk)
+    for s in range(players):
+        playkernels.finish(table.score[s], table.free[s], c.free_points)
+    return Matches(
+        players, deals, np.ascontiguousarray(table.score.T), seat, predictions, time.perf_counter() - start
+    )

@@ -1,0 +1,150 @@
+"""The compiled games of playing to win (:mod:`kniffel.solver.winplay`) replayed through the engine: every
+decision of the player to win is the best the win planner (:class:`kniffel.planning.WinPlanner`) sees,
+every decision of the others the best the exact planner sees, the scores are the engine's, and the chances
+recorded before every turn are :func:`kniffel.planning.win_chances` of the replayed game.
+
+Reduced games (three dice, four boxes; from the solver's own tests) and strict Kniffel have tables solved
+in moments and cover the joker rules, free throws and the sharp rule.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from kniffel import Game, KniffelError, rules
+from kniffel.game import FreeThrow, Roll, Score, Strike
+from kniffel.keeps import keep_lattice
+from kniffel.planning import WinPlanner, planner_for, win_chances
+from kniffel.planning.interface import Planner
+from kniffel.rules import RuleSet
+from kniffel.solver import solve
+from kniffel.solver.winplay import Matches, play_to_win
+from test_solver_values import REDUCED
+
+pytestmark = pytest.mark.usefixtures("solver_cache")
+
+STRICT = rules.get("kniffel", {"strict": "on"})
+CASES = {
+    "strict kniffel": STRICT,
+    "forced joker": REDUCED["forced joker"],
+    "free joker": REDUCED["free joker"],
+    "hundred": REDUCED["hundred"],
+}
+CASES.update({name: game for name, game in REDUCED.items() if "free throw" in name or "sharp" in name})
+
+
+class ScriptedDice:
+    """The dice a compiled game threw, handed to the engine in order."""
+
+    def __init__(self) -> None:
+        self.queue: list[tuple[int, ...]] = []
+
+    def throw(self, n: int) -> tuple[int, ...]:
+        dice = self.queue.pop(0)
+        assert len(dice) == n
+        return dice
+
+
+def assert_best(planner: Planner, game: Game, action: object) -> None:
+    choices = planner.choices(game)
+    taken = [c.value for c in choices if c.action == action]
+    assert taken, f"{action} is not among the planner's choices"
+    assert taken[0] == pytest.approx(max(c.value for c in choices), abs=1e-7)
+
+
+def replay(ruleset: RuleSet, matches: Matches, log: npt.NDArray[np.int32], g: int) -> Game:
+    """Game ``g`` through the engine, every decision and every recorded chance checked."""
+    lattice = keep_lattice(ruleset.dice)
+    players = matches.players
+    to_win = WinPlanner(ruleset)
+    for_points = planner_for(ruleset, "exact")
+    dice = ScriptedDice()
+    game = Game(ruleset, [f"P{s}" for s in range(players)], dice=dice)
+    for turn in range(log.shape[2]):
+        for mover in range(players):
+            assert game.current == mover
+            assert matches.predictions is not None
+            expected = win_chances(game)
+            assert matches.predictions[g, turn, mover].tolist() == pytest.approx(expected, abs=1e-6)
+            planner = to_win if matches.seat[g] == mover else for_points
+            for keep_index, second, third in log[mover, g, turn].tolist():
+                if keep_index == -2:
+                    key = ruleset.boxes[second].id
+                    placement = game.placements().get(key)
+                    points = third >> 16
+                    action: Score | Strike = (
+                        Score(key) if placement is not None and placement.points == points else Strike(key)
+                    )
+                    assert_best(planner, game, action)
+                    game.apply(action)
+                    break
+                keep = lattice.keeps[keep_index]
+                thrown = list(lattice.keeps[lattice.first_roll + second])
+                for die in keep:
+                    thrown.remove(die)
+                throw = Roll(keep)
+                if game.turn.dice is not None:
+                    if game.rolls_left == 0:
+                        throw = FreeThrow(keep)
+                    assert_best(planner, game, throw)
+                dice.queue.append(tuple(thrown))
+                game.apply(throw)
+    assert game.is_over
+    return game
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_compiled_games_replay_through_the_engine(name: str) -> None:
+    ruleset = CASES[name]
+    players = 3 if name == "free joker" else 2
+    deals = 3
+    steps = ruleset.rolls + ruleset.free_throws_per_turn + 1
+    n_boxes = len(ruleset.boxes)
+    log = np.full((players, deals * players, n_boxes, steps, 3), -1, dtype=np.int32)
+    matches = play_to_win(solve(ruleset), players=players, deals=deals, seed=11, predict=True, log=log)
+    assert matches.games == deals * players
+    for g in range(matches.games):
+        game = replay(ruleset, matches, log, g)
+        assert [sheet.total for sheet in game.sheets] == matches.scores[g].tolist()
+        winners = set(game.winners())
+        assert matches.winners[g].tolist() == [f"P{s}" in winners for s in range(players)]
+
+
+def test_duplicate_deals_give_every_seat_the_same_first_throws() -> None:
+    ruleset = REDUCED["forced joker"]
+    players, deals = 2, 4
+    steps = ruleset.rolls + ruleset.free_throws_per_turn + 1
+    log = np.full((players, deals * players, len(ruleset.boxes), steps, 3), -1, dtype=np.int32)
+    play_to_win(solve(ruleset), players=players, deals=deals, seed=5, log=log)
+    for seat in range(players):
+        for deal in range(deals):
+            # the opening throw of the first turn does not depend on anyone's decisions
+            assert log[seat, deal, 0, 0, 1] == log[seat, deals + deal, 0, 0, 1]
+
+
+def test_shares_of_a_tie_and_the_roles() -> None:
+    matches = Matches(
+        players=2,
+        deals=2,
+        scores=np.array([[200, 200], [150, 180], [190, 170], [100, 120]]),
+        seat=np.array([0, 0, 1, 1]),
+        predictions=None,
+        seconds=1.0,
+    )
+    # role 0 sits in seat 0 in the first two games and in seat 1 in the others
+    assert matches.shares()[:, 0].tolist() == [0.5, 0.0, 0.0, 1.0]
+    assert matches.role_scores()[:, 0].tolist() == [200, 150, 170, 120]
+    assert matches.win_rate == pytest.approx(1.5 / 4)
+
+
+@pytest.mark.parametrize("players", [1, 9])
+def test_the_number_of_players_is_checked(players: int) -> None:
+    with pytest.raises(KniffelError, match="2 to 8 players"):
+        play_to_win(solve(STRICT), players=players, deals=1, seed=1)
+
+
+def test_a_negative_number_of_deals_is_refused() -> None:
+    with pytest.raises(KniffelError, match="at least 0"):
+        play_to_win(solve(STRICT), players=2, deals=-1, seed=1)
