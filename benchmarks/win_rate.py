@@ -32,6 +32,7 @@ import argparse
 import json
 import math
 import os
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -122,7 +123,7 @@ def play_compiled(
         predictions.append(matches.predictions.reshape(-1))
         won = np.broadcast_to(matches.winners[:, None, None, :], matches.predictions.shape)
         outcomes.append(won.reshape(-1).astype(np.int8))
-        print(f"  {first + count} of {deals} deals", flush=True)
+        print(f"  {first + count} of {deals} deals", file=sys.stderr, flush=True)
     return {
         "shares": shares,
         "scores": scores,

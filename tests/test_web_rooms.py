@@ -206,3 +206,28 @@ def test_a_game_made_with_earlier_tokens_stores_only_their_hashes(tmp_path: Path
     with pytest.raises(StoreError, match="as many seats"):
         store.create_game("kniffel", {}, seats[:1], token_hashes=hashes)
     store.close()
+
+
+def test_the_rematch_table_is_created_once_when_many_ask_at_once(tmp_path: Path) -> None:
+    # two requests (or two processes) meeting a database without the table both try to create it
+    import threading
+
+    from kniffel.web.rooms import Rematches
+
+    for attempt in range(10):
+        store = Store(f"sqlite:///{tmp_path / f'race{attempt}.db'}")
+        errors: list[BaseException] = []
+
+        def create(store: Store = store, errors: list[BaseException] = errors) -> None:
+            try:
+                Rematches(store)
+            except BaseException as error:  # collected: an assertion below names it
+                errors.append(error)
+
+        threads = [threading.Thread(target=create) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == []
+        assert Rematches(store).find("nothing") is None

@@ -17,8 +17,8 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
-from sqlalchemy import String
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import String, inspect
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from kniffel.web.service import CreateRequest, GameService, WebError
@@ -45,7 +45,12 @@ class Rematches:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        _Base.metadata.create_all(store.engine)
+        try:
+            _Base.metadata.create_all(store.engine)
+        except (IntegrityError, OperationalError, ProgrammingError):
+            # another process or thread created the table between the check and the creation
+            if not inspect(store.engine).has_table(RematchRow.__tablename__):
+                raise
         self.lock = asyncio.Lock()
         """One rematch created at a time in this process: two players pressing at once get one game."""
 
