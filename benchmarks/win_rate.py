@@ -107,8 +107,8 @@ def play_compiled(
     distributions = distribution_table(solution)
     shares = [0.0] * players
     scores: list[list[int]] = [[] for _ in range(players)]
-    predictions: list[np.ndarray] = []  # type: ignore[type-arg]
-    outcomes: list[np.ndarray] = []  # type: ignore[type-arg]
+    predictions: list[np.ndarray] = []
+    outcomes: list[np.ndarray] = []
     for first in range(0, deals, batch):
         count = min(batch, deals - first)
         matches = play_to_win(
@@ -132,7 +132,7 @@ def play_compiled(
     }
 
 
-def reliability(predictions: np.ndarray, outcomes: np.ndarray) -> list[dict[str, Any]]:  # type: ignore[type-arg]
+def reliability(predictions: np.ndarray, outcomes: np.ndarray) -> list[dict[str, Any]]:
     rows = []
     for low in np.arange(0.0, 1.0, 0.1):
         high = low + 0.1

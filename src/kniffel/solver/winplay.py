@@ -163,7 +163,7 @@ def play_to_win(
                 if predictions is not None:
                     winkernels.chances(table, dist_pmf, dist_index, lane_base, t, longest, chances)
                     predictions[:, turn, mover, :] = chances
-                mine = Games(*(field[mover] for field in table))
+                mine = Games._make(field[mover] for field in table)
                 winkernels.win_turn(
                     table, mine, seat, mover, log[mover], turn, solution.values, targets.prob,
                     layout.starts, layout.widths, layout.reach, targets.limit, dist_pmf, dist_index,
@@ -172,7 +172,7 @@ def play_to_win(
                 # the games where ``mover`` plays for points: those with role 0 in another seat
                 for lo, hi in ((0, mover * deals), ((mover + 1) * deals, n)):
                     if hi > lo:
-                        part = Games(*(field[mover, lo:hi] for field in table))
+                        part = Games._make(field[mover, lo:hi] for field in table)
                         playkernels.play_turn(
                             part, log[mover, lo:hi], turn, solution.values, t, LANE_GAP, CHUNK, BUNDLE
                         )
