@@ -193,3 +193,22 @@ def test_bot_win_alone_plays_for_points() -> None:
     bot = bots.make("bot:win")
     best = planner_for(STRICT, "exact").choices(game)[0].action
     assert bot.choose(game) == best
+
+
+def test_options_equally_likely_to_win_go_by_their_points() -> None:
+    """The last player's last turn with the win certain or out of reach whatever it does: every option
+    has the same chance, and the options come in the order of their points."""
+    decided = 0
+    for seed in range(30):
+        game = played(2, seed=seed)
+        replay = Game(STRICT, list(game.players), dice=SeededDice(seed))
+        for action in game.log:
+            if replay.current == 1 and replay.turn.dice is not None and replay.sheets[0].is_full:
+                wins = WinPlanner(STRICT).choices(replay)
+                values = {c.value for c in wins}
+                if values in ({0.0}, {1.0}):
+                    decided += 1
+                    points = planner_for(STRICT, "exact").choices(replay)
+                    assert [c.action for c in wins] == [c.action for c in points]
+            replay.apply(action)
+    assert decided > 0

@@ -275,13 +275,14 @@ class WinPlanner:
         # I win when my final score is at least the others' best: P(win) = sum over their best s of
         # P(best = s) * P(I make at least s - what I have)
         first = others.first - scored(game.sheet)
-        certain = self.targets.decided(at.entries, first, len(others.pmf), at.free_throws_left)
-        if certain is not None:
-            # won or lost whatever happens: every option is worth that, and points decide
-            return [Choice(c.action, certain) for c in self.fallback.choices(game)]
         options = self.targets.option_values(at.entries, at.dice, at.rolls_left, first, others.pmf, **at.turn)
-        return legal_choices(
+        choices = legal_choices(
             game,
             {o.action: o.value for o in options},
             lambda box: self.targets.worth({**at.entries, box: 0}, first, others.pmf, at.free_throws_left),
         )
+        # options equally likely to win (a game won or lost whatever happens, say) go by their points
+        by_points = {c.action: rank for rank, c in enumerate(self.fallback.choices(game))}
+        choices.sort(key=lambda c: by_points.get(c.action, len(by_points)))
+        choices.sort(key=lambda c: -c.value)
+        return choices

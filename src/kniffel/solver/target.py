@@ -262,17 +262,6 @@ class TargetAdvisor:
         first, count = winkernels.fold(first, folded, len(folded), self.limit, self.table.open_ended(state))
         return first, folded[:count]
 
-    def decided(
-        self, filled: Mapping[str, int], first: int, count: int, free_throws_left: int | None = None
-    ) -> float | None:
-        """From the start of a turn: 1.0 when the targets ``first .. first + count - 1`` are all made
-        already, 0.0 when the open boxes cannot pay the least of them, else None (then options differ)."""
-        from kniffel.solver import winkernels
-
-        state = self.advisor.state(filled, free_throws_left)
-        found = winkernels.decided(first, count, int(self.table.layout.reach[state.mask]))
-        return None if found < 0 else float(found)
-
     def worth(
         self, filled: Mapping[str, int], first: int, weights: F64, free_throws_left: int | None = None
     ) -> float:
