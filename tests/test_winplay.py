@@ -21,6 +21,7 @@ from kniffel.planning.interface import Planner
 from kniffel.rules import RuleSet
 from kniffel.solver import solve
 from kniffel.solver.winplay import Matches, play_to_win
+from kniffel.tournament import play_match
 from test_solver_values import REDUCED
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
@@ -68,7 +69,8 @@ def replay(ruleset: RuleSet, matches: Matches, log: npt.NDArray[np.int32], g: in
             assert matches.predictions is not None
             expected = win_chances(game)
             assert matches.predictions[g, turn, mover].tolist() == pytest.approx(expected, abs=1e-6)
-            planner = to_win if matches.seat[g] == mover else for_points
+            role = (mover + int(matches.seating[g])) % players
+            planner = to_win if matches.to_win[role] else for_points
             for keep_index, second, third in log[mover, g, turn].tolist():
                 if keep_index == -2:
                     key = ruleset.boxes[second].id
@@ -128,21 +130,58 @@ def test_shares_of_a_tie_and_the_roles() -> None:
     matches = Matches(
         players=2,
         deals=2,
+        to_win=(True, False),
         scores=np.array([[200, 200], [150, 180], [190, 170], [100, 120]]),
-        seat=np.array([0, 0, 1, 1]),
         predictions=None,
         seconds=1.0,
     )
-    # role 0 sits in seat 0 in the first two games and in seat 1 in the others
+    # seating 0 (the first two games): role 0 in seat 0; seating 1: role 0 in seat 1
     assert matches.shares()[:, 0].tolist() == [0.5, 0.0, 0.0, 1.0]
     assert matches.role_scores()[:, 0].tolist() == [200, 150, 170, 120]
-    assert matches.win_rate == pytest.approx(1.5 / 4)
+    assert matches.by_deal().tolist() == [[[200, 200], [170, 190]], [[150, 180], [120, 100]]]
+
+
+def test_the_deals_are_the_tournaments() -> None:
+    """Players for points meet the same dice as in :mod:`kniffel.tournament` through the engine, and play
+    the same games whatever the others do; the players to win there break exact ties their own way."""
+    deals = 3
+    for to_win in ((False, False), (True, False), (False, True)):
+        specs = ["bot:win" if x else "bot:optimal" for x in to_win]
+        engine = play_match(STRICT, specs, (0, 1), seed=4, first_deal=0, deals=deals).scores
+        compiled = play_to_win(solve(STRICT), players=2, deals=deals, seed=4, to_win=to_win).by_deal()
+        for role, wins in enumerate(to_win):
+            if not wins:
+                assert compiled[:, :, role].tolist() == engine[:, :, role].tolist()
+
+
+def test_three_players_two_of_them_to_win_replay() -> None:
+    ruleset = REDUCED["forced joker"]
+    players, deals = 3, 2
+    steps = ruleset.rolls + ruleset.free_throws_per_turn + 1
+    log = np.full((players, deals * players, len(ruleset.boxes), steps, 3), -1, dtype=np.int32)
+    matches = play_to_win(
+        solve(ruleset),
+        players=players,
+        deals=deals,
+        seed=2,
+        to_win=(True, False, True),
+        predict=True,
+        log=log,
+    )
+    for g in range(matches.games):
+        game = replay(ruleset, matches, log, g)
+        assert [sheet.total for sheet in game.sheets] == matches.scores[g].tolist()
 
 
 @pytest.mark.parametrize("players", [1, 9])
 def test_the_number_of_players_is_checked(players: int) -> None:
     with pytest.raises(KniffelError, match="2 to 8 players"):
         play_to_win(solve(STRICT), players=players, deals=1, seed=1)
+
+
+def test_every_player_is_said_to_play_to_win_or_not() -> None:
+    with pytest.raises(KniffelError, match="each of the 2 players"):
+        play_to_win(solve(STRICT), players=2, deals=1, seed=1, to_win=(True,))
 
 
 def test_a_negative_number_of_deals_is_refused() -> None:

@@ -46,7 +46,8 @@ from kniffel import bots
 from kniffel.errors import KniffelError
 from kniffel.game import MAX_PLAYERS, Game
 from kniffel.rules import RuleSet
-from kniffel.solver.play import MASK64, mix64, stream_base
+from kniffel.solver import playkernels
+from kniffel.solver.play import MASK64, deal_seed, mix64
 
 Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95 % interval."""
@@ -64,16 +65,13 @@ class TournamentError(KniffelError):
 # --- dice --------------------------------------------------------------------------------------------
 
 
-def deal_seed(seed: int, deal: int) -> int:
-    """The seed of deal ``deal``: that of game ``deal`` in :func:`kniffel.simulate.simulate`."""
-    return (stream_base(seed) + deal) & MASK64
-
-
 class DealDice:
-    """The dice of one deal, drawn by (seat, turn, throw) so that they do not depend on the play.
+    """The dice of one deal, drawn by (seat, turn, throw) so that they do not depend on the play
+    (:func:`kniffel.solver.playkernels.deal_start`; the compiled games of
+    :mod:`kniffel.solver.winplay` throw the same).
 
     Follows a game (:meth:`follow`) to know who throws in which turn; a throw of ``n`` dice takes the
-    first ``n`` of the five (or however many the rules have) that the throw's position draws."""
+    first ``n`` faces that the throw's position draws."""
 
     def __init__(self, seed: int) -> None:
         self.seed = seed & MASK64
@@ -93,12 +91,9 @@ class DealDice:
             self._position, self._throws = position, 0
         self._throws += 1
         seat, turn = position
-        x = mix64(self.seed ^ mix64((seat << 40) | (turn << 20) | self._throws))
-        faces = []
-        for _ in range(max(n, self._game.rules.dice)):
-            x = mix64((x + 0x9E3779B97F4A7C15) & MASK64)
-            faces.append(x % 6 + 1)
-        return tuple(faces[:n])
+        faces = np.empty(n, dtype=np.int64)
+        playkernels.deal_faces(np.uint64(self.seed), seat, turn, self._throws, faces)
+        return tuple(int(face) for face in faces)
 
 
 # --- playing -----------------------------------------------------------------------------------------

@@ -92,6 +92,12 @@ def stream_base(seed: int) -> int:
     return mix64((seed & MASK64) ^ mix64((seed >> 64) & MASK64))
 
 
+def deal_seed(seed: int, deal: int) -> int:
+    """The seed of deal ``deal`` of a duplicate-play run with ``seed`` (:mod:`kniffel.tournament`,
+    :mod:`kniffel.solver.winplay`): that of game ``deal`` of :func:`play` with that seed."""
+    return (stream_base(seed) + deal) & MASK64
+
+
 def play(
     solution: Solution,
     games: int,
@@ -130,7 +136,7 @@ def play(
             n = min(batch, games - lo)
             g = Games.new(n, c.n_free - 1, base, first_game + lo)
             for turn in range(turns):
-                playkernels.play_turn(g, no_log, turn, solution.values, tables, LANE_GAP, CHUNK, BUNDLE)
+                playkernels.play_turn(g, no_log, turn, solution.values, tables, LANE_GAP, CHUNK, BUNDLE, -1)
                 if progress is not None:
                     progress(lo + (n * (turn + 1)) // turns, games)
             playkernels.finish(g.score, g.free, c.free_points)
@@ -170,7 +176,7 @@ def trace(solution: Solution, seed: int, game: int = 0) -> tuple[list[TurnRecord
     steps = c.rules.rolls + c.rules.free_throws_per_turn + 1
     log = np.full((1, c.n_boxes, steps, 3), -1, dtype=np.int32)
     for turn in range(c.n_boxes):
-        playkernels.play_turn(g, log, turn, solution.values, c.kernel_tables, LANE_GAP, CHUNK, BUNDLE)
+        playkernels.play_turn(g, log, turn, solution.values, c.kernel_tables, LANE_GAP, CHUNK, BUNDLE, -1)
     playkernels.finish(g.score, g.free, c.free_points)
     records = []
     for turn in range(c.n_boxes):

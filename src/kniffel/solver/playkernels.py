@@ -50,6 +50,32 @@ def die(rng: Any, g: int) -> Any:  # pragma: no cover
     return np.int64(((mix(state) >> _S32) * _SIX) >> _S32)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def deal_start(seed: Any, seat: int, turn: int, throw: int) -> Any:  # pragma: no cover
+    """Where the dice of throw ``throw`` (1 for a turn's first) of ``seat``'s turn ``turn`` in the deal
+    with ``seed`` start: the same whoever sits there and whatever was played before (duplicate play,
+    :class:`kniffel.tournament.DealDice`)."""
+    position = np.uint64((seat << 40) | (turn << 20) | throw)
+    return mix(np.uint64(seed) ^ mix(position))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def deal_next(x: Any) -> tuple[Any, int]:  # pragma: no cover
+    """The next face (0-5) of a deal's throw and the state after it; a throw of ``n`` dice takes the
+    first ``n`` faces from its start."""
+    x = mix(x + GOLDEN)
+    return x, np.int64(x % _SIX)
+
+
+@njit(cache=True, nogil=True)
+def deal_faces(seed: Any, seat: int, turn: int, throw: int, out: Any) -> None:  # pragma: no cover
+    """``out[i]``: the faces (1-6) of a deal's throw (:func:`deal_start`), as many as ``out`` holds."""
+    x = deal_start(seed, seat, turn, throw)
+    for i in range(out.shape[0]):
+        x, face = deal_next(x)
+        out[i] = face + 1
+
+
 @njit(cache=True, nogil=True)
 def work(
     games: Any, t: KernelTables, gap: int, chunk: int, bundle: int
@@ -121,6 +147,7 @@ def play_game_turn(
     fr: int,
     m: int,
     arm: int,
+    seat: int,
 ) -> None:  # pragma: no cover
     """Game ``g``'s throws, keeps and entry in state ``m`` / ``arm`` with ``fr`` free throws left, decided
     by lane ``lane`` of its turn's tables: ``table`` (the keep values before every throw,
@@ -128,7 +155,10 @@ def play_game_turn(
     level) and ``choice`` / ``strike_box`` (the entry each scoring value is the best of, as
     :func:`~kniffel.solver.kernels.score_values` records it: a pair row, the strike row with its box, or
     ``-1 - box`` for a five of a kind the extra rules place). Whatever the tables value (points, or a
-    chance of winning), the game is played the same way. With ``log``, see :func:`play_turn`."""
+    chance of winning), the game is played the same way. With ``log``, see :func:`play_turn`.
+
+    The dice: with ``seat`` -1, the next of game ``g``'s stream (``games.rng[g]``, :func:`die`); else the
+    deal's dice of that seat (``games.rng[g]`` is the deal's seed, :func:`deal_start`)."""
     up, free, score = games.up, games.free, games.score
     rng, flags, extras = games.rng, games.flags, games.extras
     size, child, subs = t.size, t.child, t.choices
@@ -142,10 +172,18 @@ def play_game_turn(
     keep = 0
     pos = positions
     step = 0
+    throws = 0
     while True:
         k = keep
-        while size[k] < n_dice:
-            k = child[k, die(rng, g)]
+        if seat < 0:
+            while size[k] < n_dice:
+                k = child[k, die(rng, g)]
+        else:
+            x = deal_start(rng[g], seat, turn, throws + 1)
+            while size[k] < n_dice:
+                x, face = deal_next(x)
+                k = child[k, face]
+        throws += 1
         r = k - t.first_roll
         s = 1 if sharp and keep == 0 else 0
         if logged:
@@ -196,9 +234,10 @@ def play_game_turn(
 
 @njit(cache=True, nogil=True)
 def optimal_game_turn(
-    games: Any, g: int, log: Any, turn: int, values: Any, t: KernelTables
+    games: Any, g: int, log: Any, turn: int, values: Any, t: KernelTables, seat: int
 ) -> None:  # pragma: no cover
-    """Game ``g``'s turn played for points on its own: :func:`play_bundle`'s tables for its one state."""
+    """Game ``g``'s turn played for points on its own: :func:`play_bundle`'s tables for its one state
+    (``seat``: the dice, as :func:`play_game_turn` takes them)."""
     n = scoring(t)
     n_s, n_rolls, _ = t.nonzero.shape
     m, arm, fr = int(games.mask[g]), int(games.armed[g]), int(games.free[g])
@@ -216,7 +255,7 @@ def optimal_game_turn(
         score_values(segments, f, values, t, rows[f], strike_box[f], sv[f], choice[f])
     table = np.empty((positions, t.first_roll, 1))
     sweep(sv, fr, positions, t, table)
-    play_game_turn(games, g, log, turn, t, n, table, sv, choice, strike_box, 0, fr, m, arm)
+    play_game_turn(games, g, log, turn, t, n, table, sv, choice, strike_box, 0, fr, m, arm, seat)
 
 
 @njit(cache=True, nogil=True)
@@ -231,9 +270,11 @@ def play_bundle(
     starts: Any,
     first_item: int,
     last_item: int,
+    seat: int,
 ) -> None:  # pragma: no cover
     """One turn of the games of work items ``first_item .. last_item - 1`` (:func:`work`): their turn
-    tables, then each game's throws, keeps and entry."""
+    tables, then each game's throws, keeps and entry (``seat``: the dice, as :func:`play_game_turn`
+    takes them)."""
     mask, armed, free = games.mask, games.armed, games.free
     n = scoring(t)
     n_s, n_rolls, _ = t.nonzero.shape
@@ -271,21 +312,30 @@ def play_bundle(
         for at in range(starts[item], starts[item + 1]):
             g = order[at]
             lane = off + keys[g] % lanes - lo
-            play_game_turn(games, g, log, turn, t, n, table, sv, choice, strike_box, lane, fr, m, arm)
+            play_game_turn(games, g, log, turn, t, n, table, sv, choice, strike_box, lane, fr, m, arm, seat)
         off += nl
 
 
 @njit(cache=True, parallel=True)
 def play_turn(
-    games: Any, log: Any, turn: int, values: Any, t: KernelTables, gap: int, chunk: int, bundle: int
+    games: Any,
+    log: Any,
+    turn: int,
+    values: Any,
+    t: KernelTables,
+    gap: int,
+    chunk: int,
+    bundle: int,
+    seat: int,
 ) -> None:  # pragma: no cover
     """Play one turn of every game of ``games`` (:class:`~kniffel.solver.play.Games`): group the games by
     state, compute each group's turn tables once, then throw, keep and score for each of its games. With
     ``log`` (``[game, turn, step, 3]``) the first games record every throw as ``(keep, roll, 0)`` and the
-    entry as ``(-2, box, points << 16 | extra)``."""
+    entry as ``(-2, box, points << 16 | extra)``. ``seat`` -1 throws each game's own stream of dice;
+    else ``games.rng`` holds deal seeds and the dice are that seat's in each deal (:func:`deal_start`)."""
     keys, order, starts, bundles = work(games, t, gap, chunk, bundle)
     for b in prange(bundles.shape[0] - 1):
-        play_bundle(games, log, turn, values, t, keys, order, starts, bundles[b], bundles[b + 1])
+        play_bundle(games, log, turn, values, t, keys, order, starts, bundles[b], bundles[b + 1], seat)
 
 
 @njit(cache=True, nogil=True)

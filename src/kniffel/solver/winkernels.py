@@ -22,7 +22,7 @@ from numba import njit, prange
 from kniffel.solver.compile import KernelTables
 from kniffel.solver.kernels import scoring
 from kniffel.solver.playkernels import optimal_game_turn, play_game_turn
-from kniffel.solver.targetkernels import turn_probabilities
+from kniffel.solver.targetkernels import row_start, turn_probabilities
 
 
 @njit(cache=True, nogil=True)
@@ -96,13 +96,18 @@ def fold(
 
 
 @njit(cache=True, nogil=True)
-def decided(first: int, count: int, reach: int) -> int:  # pragma: no cover
-    """Whether targets ``first .. first + count - 1`` are all made already (1: every option wins), all
-    out of reach of a state whose open boxes pay at most ``reach`` (0: no option wins), or neither (-1).
-    A player whose game is decided plays for points: every option is worth the same chance."""
+def decided(first: int, count: int, row: Any, open_ended: bool) -> int:  # pragma: no cover
+    """Whether targets ``first .. first + count - 1`` are all made already (1: every option wins), or
+    the least of them cannot be made from a turn's start whose target row is ``row`` (0: no option
+    wins; past the row, a row cut at the table's limit reads its last value), or neither (-1). A player
+    whose game is decided plays for points: every option is worth the same chance."""
     if first + count - 1 <= 0:
         return 1
-    if first > reach:
+    if first <= 0:  # the least target is made already, the others not
+        return -1
+    if first >= row.shape[0] and not open_ended:
+        return 0
+    if row[min(first, row.shape[0] - 1)] == 0.0:
         return 0
     return -1
 
@@ -161,7 +166,7 @@ def chances(
 def win_turn(
     games: Any,
     mine: Any,
-    seat: Any,
+    wins: Any,
     player: int,
     log: Any,
     turn: int,
@@ -177,16 +182,16 @@ def win_turn(
     t: KernelTables,
     longest: int,
 ) -> None:  # pragma: no cover
-    """Player ``player``'s turn in every game ``g`` with ``seat[g] == player`` (``games`` holds
-    ``[player, game]``, ``mine`` its row ``player``; ``seat`` says where the player to win sits), played
-    for the chance of finishing first: every keep and entry valued by ``sum over s of P(the others' best
-    = s) * P(making at least s - held more)``, the rest of the turn played for that sum (the value
-    :class:`kniffel.planning.goals.WinPlanner` gives every option; a game already decided either way is
-    played for points, :func:`decided`). ``values`` are the solver's values; ``log`` as
-    :func:`~kniffel.solver.playkernels.play_turn` keeps it, for this player."""
+    """The turn of the player in seat ``player`` in every game ``g`` where ``wins[g]`` says it plays to
+    win (``games`` holds ``[seat, game]``, ``mine`` its row ``player``; ``games.rng`` the deals' seeds,
+    the dice are the seat's in the deal), played for the chance of finishing first: every keep and
+    entry valued by ``sum over s of P(the others' best = s) * P(making at least s - held more)``, the
+    rest of the turn played for that sum (the value :class:`kniffel.planning.goals.WinPlanner` gives
+    every option; a game already decided either way is played for points, :func:`decided`). ``values``
+    are the solver's values; ``log`` as :func:`~kniffel.solver.playkernels.play_turn` keeps it."""
     n_s, n_rolls, _ = t.nonzero.shape
     for g in prange(games.mask.shape[1]):
-        if seat[g] != player:
+        if not wins[g]:
             continue
         n = scoring(t)
         weights = np.empty(longest + 1)
@@ -194,8 +199,11 @@ def win_turn(
         mask, armed, up = int(games.mask[player, g]), int(games.armed[player, g]), int(games.up[player, g])
         fr = int(games.free[player, g])
         first -= int(games.score[player, g])
-        if decided(first, count, reach[mask]) >= 0:
-            optimal_game_turn(mine, g, log, turn, values, t)
+        aux = armed * t.n_free + fr
+        base = row_start(starts, widths, t.lanes, t.upper_mask, aux, mask, up)
+        row = prob[base : base + widths[mask]]
+        if decided(first, count, row, reach[mask] > limit) >= 0:
+            optimal_game_turn(mine, g, log, turn, values, t, player)
             continue
         first, count = fold(first, weights, count, limit, reach[mask] > limit)
         usable = min(t.per_turn, fr)
@@ -208,4 +216,4 @@ def win_turn(
             mask, armed, up, fr, usable, positions, first, count, prob, starts, widths, t, weights[:count],
             table, sv, choice, strike_box,
         )  # fmt: skip
-        play_game_turn(mine, g, log, turn, t, n, table, sv, choice, strike_box, 0, fr, mask, armed)
+        play_game_turn(mine, g, log, turn, t, n, table, sv, choice, strike_box, 0, fr, mask, armed, player)

@@ -1,24 +1,26 @@
-"""Many games of one player playing to win against players playing for points, compiled.
+"""Many games of players playing to win against players playing for points, compiled.
 
-Each *deal* is played once from every seat (duplicate play): the dice of a seat come from the deal's
-stream for that seat, so every rotation of the players meets the same luck seat by seat, as far as the
-players' different keeps let it. Role 0 plays for the chance of finishing first (the value
-:class:`kniffel.planning.goals.WinPlanner` gives every option; :func:`kniffel.solver.winkernels.win_turn`),
-every other role for points (the simulator's turn, :func:`kniffel.solver.playkernels.play_turn`). A tie for
-first names every tied player a winner; the win is then shared.
+Each *deal* is played once in every seating, as :mod:`kniffel.tournament` plays it (duplicate play): in
+seating ``s`` seat ``i`` holds role ``(i + s) % n``, and the dice of a seat's throw come from the deal,
+the seat, the turn and the throw alone (:func:`kniffel.solver.playkernels.deal_start`, the dice of
+:class:`kniffel.tournament.DealDice`), so the roles meet the same luck seat by seat. A role plays either
+for the chance of finishing first (the value :class:`kniffel.planning.goals.WinPlanner` gives every
+option; :func:`kniffel.solver.winkernels.win_turn`) or for points (the simulator's turn,
+:func:`kniffel.solver.playkernels.play_turn`). A tie for first names every tied player a winner; the win
+is then shared.
 
 >>> from kniffel import rules
 >>> from kniffel.solver import solve
 >>> from kniffel.solver.winplay import play_to_win
 >>> matches = play_to_win(solve(rules.get("yahtzee")), players=2, deals=1000, seed=1)  # doctest: +SKIP
->>> matches.win_rate                                                                 # doctest: +SKIP
+>>> matches.shares()[:, 0].mean()                                                   # doctest: +SKIP
 0.52...
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +30,7 @@ import numpy.typing as npt
 from kniffel.errors import KniffelError
 from kniffel.solver.distribution import DistributionTable, distribution_table
 from kniffel.solver.dp import Solution
-from kniffel.solver.play import BUNDLE, CHUNK, LANE_GAP, Games, mix64, stream_base
+from kniffel.solver.play import BUNDLE, CHUNK, LANE_GAP, Games, deal_seed
 from kniffel.solver.target import TargetTable, target_table
 
 F32 = npt.NDArray[np.float32]
@@ -40,15 +42,15 @@ MAX_PLAYERS = 8
 
 @dataclass(frozen=True)
 class Matches:
-    """Games of one player to win (role 0) against players for points. Game ``g`` is deal
-    ``g % deals`` with role 0 in seat ``g // deals`` (the others in the seats after it, in turn)."""
+    """Games of roles playing to win or for points. Game ``g`` is deal ``g % deals`` in seating
+    ``g // deals`` (seat ``i`` holds role ``(i + seating) % players``)."""
 
     players: int
     deals: int
+    to_win: tuple[bool, ...]
+    """Which roles play to win (the others play for points)."""
     scores: I64
     """``[game, seat]``: final scores."""
-    seat: I64
-    """``[game]``: the seat of role 0."""
     predictions: F32 | None
     """``[game, turn, mover, seat]``: before the turn of seat ``mover`` in round ``turn``, each seat's chance
     of finishing first with everyone playing for points from there (None when not asked for)."""
@@ -59,14 +61,19 @@ class Matches:
         return int(self.scores.shape[0])
 
     @property
+    def seating(self) -> I64:
+        """``[game]``: its seating."""
+        return np.arange(self.games, dtype=np.int64) // max(self.deals, 1)
+
+    @property
     def winners(self) -> npt.NDArray[np.bool_]:
         """``[game, seat]``: who finished first (every tied player)."""
         out: npt.NDArray[np.bool_] = self.scores == self.scores.max(axis=1, keepdims=True)
         return out
 
     def roles(self) -> I64:
-        """``[game, role]``: the seat of each role (role ``r`` sits ``r`` seats after role 0)."""
-        out: I64 = (self.seat[:, None] + np.arange(self.players)[None, :]) % self.players
+        """``[game, role]``: the seat of each role."""
+        out: I64 = (np.arange(self.players)[None, :] - self.seating[:, None]) % self.players
         return out
 
     def shares(self) -> F64:
@@ -81,21 +88,10 @@ class Matches:
         out: I64 = np.take_along_axis(self.scores, self.roles(), axis=1)
         return out
 
-    @property
-    def win_rate(self) -> float:
-        """Role 0's mean share of the win."""
-        return float(self.shares()[:, 0].mean()) if self.games else 0.0
-
-
-def seat_streams(seed: int, players: int, first_deal: int, deals: int) -> npt.NDArray[np.uint64]:
-    """``[seat, deal]``: the starting state of every seat's dice stream in deals ``first_deal ..``."""
-    from kniffel.solver import playkernels
-
-    out = np.empty((players, deals), dtype=np.uint64)
-    for s in range(players):
-        base = mix64(stream_base(seed) ^ mix64(s + 1))
-        out[s] = playkernels.streams(np.uint64(base), np.uint64(first_deal), deals)
-    return out
+    def by_deal(self) -> I64:
+        """``[deal, seating, role]``: the final scores as :class:`kniffel.tournament.Match` keeps them."""
+        out: I64 = self.role_scores().reshape(self.players, self.deals, self.players).transpose(1, 0, 2)
+        return np.ascontiguousarray(out)
 
 
 def play_to_win(
@@ -104,6 +100,7 @@ def play_to_win(
     players: int,
     deals: int,
     seed: int,
+    to_win: Sequence[bool] | None = None,
     first_deal: int = 0,
     predict: bool = False,
     targets: TargetTable | None = None,
@@ -112,12 +109,13 @@ def play_to_win(
     log: npt.NDArray[np.int32] | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Matches:
-    """Play ``deals`` deals of ``solution``'s rule set (from every seat, so ``deals * players`` games)
-    with role 0 playing to win and the others for points. The target and distribution tables are loaded
-    or solved (minutes the first time) unless given. ``predict`` records every seat's chance of winning
-    before every turn (:attr:`Matches.predictions`). ``log`` (``[seat, game, turn, step, 3]``, as
-    :func:`kniffel.solver.playkernels.play_turn` keeps it) records the first games' every decision.
-    ``progress(done, total)`` is called after every turn."""
+    """Play deals ``first_deal ..`` of ``solution``'s rule set (``deals`` of them, each in every seating:
+    ``deals * players`` games) with the roles ``to_win`` says (role 0 alone by default) playing to win
+    and the others for points. The deals are :mod:`kniffel.tournament`'s for ``seed``. The target and
+    distribution tables are loaded or solved (minutes the first time) unless given. ``predict`` records
+    every seat's chance of winning before every turn (:attr:`Matches.predictions`). ``log`` (``[seat,
+    game, turn, step, 3]``, as :func:`kniffel.solver.playkernels.play_turn` keeps it) records the first
+    games' every decision. ``progress(done, total)`` is called after every turn."""
     import numba
 
     from kniffel.solver import playkernels, winkernels
@@ -126,6 +124,9 @@ def play_to_win(
         raise KniffelError(f"playing to win needs 2 to {MAX_PLAYERS} players, got {players}")
     if deals < 0:
         raise KniffelError(f"the number of deals must be at least 0, got {deals}")
+    roles = tuple(bool(x) for x in to_win) if to_win is not None else (True,) + (False,) * (players - 1)
+    if len(roles) != players:
+        raise KniffelError(f"say for each of the {players} players whether it plays to win")
     c = solution.compiled
     t = c.kernel_tables
     targets = targets or target_table(c.rules, directory=directory)
@@ -136,18 +137,18 @@ def play_to_win(
     lane_base = distributions.layout.lane_base
     longest = int(dist_index[2].max())
     n = deals * players
-    streams = seat_streams(seed, players, first_deal, deals)
+    seeds = np.array([deal_seed(seed, first_deal + d) for d in range(deals)], dtype=np.uint64)
     table = Games(
         np.zeros((players, n), dtype=np.int64),
         np.zeros((players, n), dtype=np.int32),
         np.zeros((players, n), dtype=np.int8),
         np.full((players, n), c.n_free - 1, dtype=np.int8),
         np.zeros((players, n), dtype=np.int64),
-        np.ascontiguousarray(np.tile(streams, (1, players))),
+        np.ascontiguousarray(np.tile(seeds, (players, players))),
         np.zeros((players, n), dtype=np.int8),
         np.zeros((players, n), dtype=np.int64),
     )
-    seat = np.repeat(np.arange(players, dtype=np.int64), deals)
+    seating = np.repeat(np.arange(players, dtype=np.int64), deals)
     steps = c.rules.rolls + c.rules.free_throws_per_turn + 1
     if log is None:
         log = np.zeros((players, 0, c.n_boxes, steps, 3), dtype=np.int32)
@@ -163,19 +164,20 @@ def play_to_win(
                 if predictions is not None:
                     winkernels.chances(table, dist_pmf, dist_index, lane_base, t, longest, chances)
                     predictions[:, turn, mover, :] = chances
-                mine = Games._make(field[mover] for field in table)
-                winkernels.win_turn(
-                    table, mine, seat, mover, log[mover], turn, solution.values, targets.prob,
-                    layout.starts, layout.widths, layout.reach, targets.limit, dist_pmf, dist_index,
-                    lane_base, t, longest,
-                )  # fmt: skip
-                # the games where ``mover`` plays for points: those with role 0 in another seat
-                for lo, hi in ((0, mover * deals), ((mover + 1) * deals, n)):
-                    if hi > lo:
-                        part = Games._make(field[mover, lo:hi] for field in table)
-                        playkernels.play_turn(
-                            part, log[mover, lo:hi], turn, solution.values, t, LANE_GAP, CHUNK, BUNDLE
-                        )
+                wins = np.array(roles)[(mover + seating) % players]
+                if wins.any():
+                    mine = Games._make(field[mover] for field in table)
+                    winkernels.win_turn(
+                        table, mine, wins, mover, log[mover], turn, solution.values, targets.prob,
+                        layout.starts, layout.widths, layout.reach, targets.limit, dist_pmf, dist_index,
+                        lane_base, t, longest,
+                    )  # fmt: skip
+                # the seatings where ``mover``'s role plays for points, in runs of consecutive games
+                for lo, hi in _runs(~wins):
+                    part = Games._make(field[mover, lo:hi] for field in table)
+                    playkernels.play_turn(
+                        part, log[mover, lo:hi], turn, solution.values, t, LANE_GAP, CHUNK, BUNDLE, mover
+                    )
                 if progress is not None:
                     progress(turn * players + mover + 1, turns * players)
     finally:
@@ -183,5 +185,11 @@ def play_to_win(
     for s in range(players):
         playkernels.finish(table.score[s], table.free[s], c.free_points)
     return Matches(
-        players, deals, np.ascontiguousarray(table.score.T), seat, predictions, time.perf_counter() - start
+        players, deals, roles, np.ascontiguousarray(table.score.T), predictions, time.perf_counter() - start
     )
+
+
+def _runs(flags: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
+    """The ``(start, stop)`` of every run of True in ``flags``."""
+    edges = np.diff(np.concatenate([[0], flags.astype(np.int8), [0]]))
+    return list(zip(np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist(), strict=True))
