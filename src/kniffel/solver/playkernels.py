@@ -60,7 +60,7 @@ def deal_start(seed: Any, seat: int, turn: int, throw: int) -> Any:  # pragma: n
 
 
 @njit(cache=True, nogil=True, inline="always")
-def deal_next(x: Any) -> tuple[Any, int]:  # pragma: no cover
+def deal_next(x: Any) -> tuple[Any, Any]:  # pragma: no cover
     """The next face (0-5) of a deal's throw and the state after it; a throw of ``n`` dice takes the
     first ``n`` faces from its start."""
     x = mix(x + GOLDEN)
