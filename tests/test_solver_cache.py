@@ -161,3 +161,27 @@ def test_processes_sharing_a_directory_solve_a_table_once(
     assert solved == [1]
     assert all(np.array_equal(t.values, tables[0].values) for t in tables)
     assert cache.table_path(game, tmp_path).with_suffix(".lock").exists()
+
+
+def test_half_written_files_of_a_killed_builder_are_removed(tmp_path: Path) -> None:
+    """A builder killed on its way (kill -9, a daemon thread at exit) leaves its temporary file; the next
+    build of that table, holding the lock, removes it and leaves other tables' files alone."""
+    from kniffel.solver import distribution
+
+    game = reduced()
+    path = cache.table_path(game, tmp_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    stale = path.parent / f"{path.name}k1ll3d42.tmp"
+    stale.write_bytes(b"half a table")
+    pmf_path, index_path, _ = distribution.table_paths(game, tmp_path)
+    stale_pmf = pmf_path.parent / f"{pmf_path.name}x.tmp"
+    stale_index = index_path.parent / f"{index_path.name}y.tmp"
+    other = path.parent / "another-table.npyz.tmp"
+    for file in (stale_pmf, stale_index, other):
+        file.write_bytes(b"half")
+    solution = cache.table(game, directory=tmp_path)
+    assert not stale.exists()
+    assert stale_pmf.exists()  # the distributions' own build clears them
+    distribution.distribution_table(solution, directory=tmp_path)
+    assert not stale_pmf.exists() and not stale_index.exists()
+    assert other.exists()

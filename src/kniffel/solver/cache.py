@@ -16,6 +16,7 @@ The directory is ``$KNIFFEL_CACHE_DIR`` if set, else the user's cache directory 
 from __future__ import annotations
 
 import contextlib
+import glob
 import hashlib
 import json
 import os
@@ -251,9 +252,11 @@ def table(
 
 
 @contextlib.contextmanager
-def _solving(path: Path) -> Iterator[None]:
+def _solving(path: Path, also: tuple[Path, ...] = ()) -> Iterator[None]:
     """Hold ``path``'s lock file while solving, so processes sharing the directory solve a table once.
-    Without a usable lock (no ``fcntl``, an unwritable directory) each process just solves."""
+    Without a usable lock (no ``fcntl``, an unwritable directory) each process just solves. Holding the
+    lock, the half-written files of ``path`` and ``also`` that a builder killed on its way left are
+    removed (a table is gigabytes)."""
     try:
         import fcntl
     except ImportError:  # Windows: no advisory locks across processes here
@@ -268,6 +271,9 @@ def _solving(path: Path) -> Iterator[None]:
     with handle:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         try:
+            for written in (path, *also):
+                for stale in written.parent.glob(glob.escape(written.name) + "*.tmp"):
+                    stale.unlink(missing_ok=True)
             yield
         finally:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

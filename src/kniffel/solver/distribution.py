@@ -462,8 +462,8 @@ def distribution_table(
     found = load_table(solution, directory)
     if found is not None:
         return found
-    pmf_path = table_paths(solution.rules, directory)[0]
-    with cache._solving(pmf_path):
+    pmf_path, index_path, _ = table_paths(solution.rules, directory)
+    with cache._solving(pmf_path, also=(index_path,)):
         found = load_table(solution, directory)
         if found is not None:
             return found
