@@ -183,5 +183,6 @@ def test_half_written_files_of_a_killed_builder_are_removed(tmp_path: Path) -> N
     assert not stale.exists()
     assert stale_pmf.exists()  # the distributions' own build clears them
     distribution.distribution_table(solution, directory=tmp_path)
-    assert not stale_pmf.exists() and not stale_index.exists()
+    assert not stale_pmf.exists()
+    assert not stale_index.exists()
     assert other.exists()
