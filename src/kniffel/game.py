@@ -241,7 +241,7 @@ class Game:
         found = placements(
             rules, sheet.entries, turn.dice, thrown_at_once=turn.thrown_at_once, announced=turn.announced
         )
-        strikes = strikeable(rules, sheet.entries, turn.dice, announced=turn.announced)
+        strikes = strikeable(rules, sheet.entries, turn.dice, announced=turn.announced, scoreable=found)
         announces: tuple[str, ...] = ()
         if turn.rolls == 1 and turn.announced is None:
             announces = tuple(k for k in sheet.free_keys if rules.locate(k)[0].order is Order.ANNOUNCED)

@@ -7,7 +7,7 @@ engine and the solver both ask it; neither has its own copy of these rules.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from kniffel.dice import Roll, counts_of, roll_index
@@ -103,14 +103,20 @@ def placements(
 
 
 def strikeable(
-    rules: RuleSet, filled: Mapping[str, int], roll: Roll, *, announced: str | None = None
+    rules: RuleSet,
+    filled: Mapping[str, int],
+    roll: Roll,
+    *,
+    announced: str | None = None,
+    scoreable: Iterable[str] | None = None,
 ) -> list[str]:
     """Box keys that may be struck (filled with 0) now.
 
     A box that may be scored may be struck instead. After an announcement, or in an announced column,
-    the player may strike any box the fill order allows, in any column (seed 001).
+    the player may strike any box the fill order allows, in any column (seed 001). ``scoreable``: the
+    keys of :func:`placements` for the same position, when the caller has them already.
     """
-    keys = list(placements(rules, filled, roll, announced=announced))
+    keys = list(placements(rules, filled, roll, announced=announced) if scoreable is None else scoreable)
     for column in rules.columns:
         if announced is None and column.order is not Order.ANNOUNCED:
             continue
