@@ -33,42 +33,13 @@ from kniffel.solver.compile import KernelTables
 from kniffel.solver.kernels import (
     best_keep,
     entry,
-    entry_rows,
     mask_lanes,
     mask_segments,
-    score_values,
     scoring,
-    sweep,
 )
+from kniffel.solver.playkernels import turn_tables
 
 # --- one turn ------------------------------------------------------------------------------------------
-
-
-@njit(cache=True, nogil=True)
-def turn_tables(
-    segments: Any, start: int, usable: int, values: Any, t: KernelTables
-) -> tuple[Any, Any, Any, Any]:  # pragma: no cover
-    """The decision tables of a turn in every lane of ``segments`` with ``usable`` free throws still to
-    use and ``start`` left after them: ``sv[k, at_once, roll, lane]`` (scoring values at local level
-    ``k``), ``strike_box[k, lane]``, ``choice[k, at_once, roll, lane]`` (the entry each is the best of)
-    and ``table[pos - 1, keep, lane]`` (the value of holding a keep when the throw leaves ``pos - 1``
-    throws). :func:`kniffel.solver.playkernels.play_bundle` sets up the same tables inline (counting
-    levels from 0 rather than ``start``); it could call this instead."""
-    n_s, n_rolls, _ = t.nonzero.shape
-    width = 0
-    for i in range(segments.shape[0]):
-        width += segments[i, 3]
-    levels = usable + 1
-    sv = np.empty((levels, n_s, n_rolls, width))
-    rows, strike_box = entry_rows(t, levels, width)
-    choice = np.empty((levels, n_s, n_rolls, width), dtype=np.int32)
-    for k in range(levels):
-        score_values(segments, start + k, values, t, rows[k], strike_box[k], sv[k], choice[k])
-    positions = usable + t.rolls - 1
-    table = np.empty((positions, t.first_roll, width))
-    # the sweep takes all its free throws as usable: with ``usable`` of them, level 0 is ``start``
-    sweep(sv, usable, positions, t, table)
-    return sv, strike_box, choice, table
 
 
 @njit(cache=True, nogil=True)
@@ -116,7 +87,7 @@ def push(
     pair_mass: Any,
     joker_mass: Any,
 ) -> None:  # pragma: no cover
-    """Push a turn's probability through the policy of ``lane``'s tables (:func:`turn_tables`). It starts
+    """Push a turn's probability through the policy of ``lane``'s tables (``turn_tables``). It starts
     as ``held`` keeps about to be thrown (``thrown`` false) or as ``shown`` rolls (``thrown`` true),
     ``pos`` throws left after that throw. The mass of each entry the policy makes is added to
     ``pair_mass[k, row]`` (a pair row of the scoring tables, or the strike row) or ``joker_mass[k, at_once,

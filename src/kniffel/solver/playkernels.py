@@ -150,9 +150,10 @@ def play_game_turn(
     seat: int,
 ) -> None:  # pragma: no cover
     """Game ``g``'s throws, keeps and entry in state ``m`` / ``arm`` with ``fr`` free throws left, decided
-    by lane ``lane`` of its turn's tables: ``table`` (the keep values before every throw,
-    :func:`~kniffel.solver.kernels.sweep`), ``sv`` (the scoring value of every roll at every free-throw
-    level) and ``choice`` / ``strike_box`` (the entry each scoring value is the best of, as
+    by lane ``lane`` of its turn's tables (:func:`turn_tables`): ``table`` (the keep values before every
+    throw), ``sv`` (the scoring value of every roll at every free-throw level, counted from the free
+    throws left once every usable one is taken) and ``choice`` / ``strike_box`` (the entry each scoring
+    value is the best of, as
     :func:`~kniffel.solver.kernels.score_values` records it: a pair row, the strike row with its box, or
     ``-1 - box`` for a five of a kind the extra rules place). Whatever the tables value (points, or a
     chance of winning), the game is played the same way. With ``log``, see :func:`play_turn`.
@@ -193,13 +194,13 @@ def play_game_turn(
             step += 1
         if pos == 0:
             break
-        level = start + pos if pos <= usable else fr
+        level = pos if pos <= usable else usable
         _, keep = best_keep(table, pos - 1, subs, r, sv[level, s, r, lane], lane)
         if keep < 0:
             break
         pos -= 1
     # the entry the scoring value was the best of
-    level = start + pos if pos <= usable else fr
+    level = pos if pos <= usable else usable
     j = int(choice[level, s, r, lane])
     extra = 0
     if j < 0:
@@ -224,7 +225,7 @@ def play_game_turn(
     games.mask[g] = after
     games.armed[g] = armed_after
     up[g] = up_after
-    free[g] = level
+    free[g] = start + level
     score[g] += gained
     if logged:
         log[g, turn, step, 0] = -2
@@ -233,13 +234,37 @@ def play_game_turn(
 
 
 @njit(cache=True, nogil=True)
+def turn_tables(
+    segments: Any, start: int, usable: int, values: Any, t: KernelTables
+) -> tuple[Any, Any, Any, Any]:  # pragma: no cover
+    """The decision tables of a turn in every lane of ``segments`` with ``usable`` free throws still to
+    use and ``start`` left after them: ``sv[k, at_once, roll, lane]`` (scoring values at level ``k``:
+    ``start + k`` free throws left after the turn), ``strike_box[k, lane]``, ``choice[k, at_once, roll,
+    lane]`` (the entry each is the best of) and ``table[pos - 1, keep, lane]`` (the value of holding a
+    keep when the throw leaves ``pos - 1`` throws). The simulator and the distributions decide by them."""
+    n_s, n_rolls, _ = t.nonzero.shape
+    width = 0
+    for i in range(segments.shape[0]):
+        width += segments[i, 3]
+    levels = usable + 1
+    sv = np.empty((levels, n_s, n_rolls, width))
+    rows, strike_box = entry_rows(t, levels, width)
+    choice = np.empty((levels, n_s, n_rolls, width), dtype=np.int32)
+    for k in range(levels):
+        score_values(segments, start + k, values, t, rows[k], strike_box[k], sv[k], choice[k])
+    positions = usable + t.rolls - 1
+    table = np.empty((positions, t.first_roll, width))
+    # the sweep takes all its free throws as usable: with ``usable`` of them, level 0 is ``start``
+    sweep(sv, usable, positions, t, table)
+    return sv, strike_box, choice, table
+
+
+@njit(cache=True, nogil=True)
 def optimal_game_turn(
     games: Any, g: int, log: Any, turn: int, values: Any, t: KernelTables, seat: int
 ) -> None:  # pragma: no cover
-    """Game ``g``'s turn played for points on its own: :func:`play_bundle`'s tables for its one state
-    (``seat``: the dice, as :func:`play_game_turn` takes them)."""
-    n = scoring(t)
-    n_s, n_rolls, _ = t.nonzero.shape
+    """Game ``g``'s turn played for points on its own: :func:`turn_tables` for its one state (``seat``:
+    the dice, as :func:`play_game_turn` takes them)."""
     m, arm, fr = int(games.mask[g]), int(games.armed[g]), int(games.free[g])
     lo = 0
     if (m & t.upper_mask) != t.upper_mask:
@@ -247,15 +272,8 @@ def optimal_game_turn(
     segments = np.empty((1, 4), dtype=np.int64)
     segments[0, 0], segments[0, 1], segments[0, 2], segments[0, 3] = m, arm, lo, 1
     usable = min(t.per_turn, fr)
-    positions = usable + t.rolls - 1
-    sv = np.empty((t.n_free, n_s, n_rolls, 1))
-    rows, strike_box = entry_rows(t, t.n_free, 1)
-    choice = np.empty((t.n_free, n_s, n_rolls, 1), dtype=np.int32)
-    for f in range(fr - usable, fr + 1):
-        score_values(segments, f, values, t, rows[f], strike_box[f], sv[f], choice[f])
-    table = np.empty((positions, t.first_roll, 1))
-    sweep(sv, fr, positions, t, table)
-    play_game_turn(games, g, log, turn, t, n, table, sv, choice, strike_box, 0, fr, m, arm, seat)
+    sv, strike_box, choice, table = turn_tables(segments, fr - usable, usable, values, t)
+    play_game_turn(games, g, log, turn, t, scoring(t), table, sv, choice, strike_box, 0, fr, m, arm, seat)
 
 
 @njit(cache=True, nogil=True)
@@ -277,33 +295,20 @@ def play_bundle(
     takes them)."""
     mask, armed, free = games.mask, games.armed, games.free
     n = scoring(t)
-    n_s, n_rolls, _ = t.nonzero.shape
     lanes = t.threshold + 1
     fr = int(free[order[starts[first_item]]])
     usable = min(t.per_turn, fr)
-    start = fr - usable
-    positions = usable + t.rolls - 1
 
     # one segment per item: its state at the upper scores from its lowest game's to its highest's
     n_items = last_item - first_item
     segments = np.empty((n_items, 4), dtype=np.int64)
-    width = 0
     for item in range(first_item, last_item):
         g0 = order[starts[item]]
         lo = keys[g0] % lanes
         nl = keys[order[starts[item + 1] - 1]] % lanes - lo + 1
         i = item - first_item
         segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3] = mask[g0], armed[g0], lo, nl
-        width += nl
-    # the scoring values of every roll after the turn and the entries that give them, then the keep
-    # values before every throw
-    sv = np.empty((t.n_free, n_s, n_rolls, width))
-    rows, strike_box = entry_rows(t, t.n_free, width)
-    choice = np.empty((t.n_free, n_s, n_rolls, width), dtype=np.int32)
-    for f in range(start, fr + 1):
-        score_values(segments, f, values, t, rows[f], strike_box[f], sv[f], choice[f])
-    table = np.empty((positions, t.first_roll, width))
-    sweep(sv, fr, positions, t, table)
+    sv, strike_box, choice, table = turn_tables(segments, fr - usable, usable, values, t)
 
     off = 0
     for item in range(first_item, last_item):

@@ -370,7 +370,7 @@ class TargetAdvisor:
         c = self.compiled
         first, weights = self.fold(s, first, weights)
         table = np.empty((1, self._keeps.first_roll, 1))
-        sv = np.empty((free + 1, 2 if c.rules.sharp else 1, self._keeps.n_rolls, 1))
+        sv = np.empty((usable + 1, 2 if c.rules.sharp else 1, self._keeps.n_rolls, 1))
         targetkernels.turn_probabilities(
             s.mask, s.armed, s.up, free, usable, usable + stages + 1, first, len(weights),
             self.table.prob, self.table.layout.starts, self.table.layout.widths, c.kernel_tables,

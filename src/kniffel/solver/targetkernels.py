@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit, prange
 
 from kniffel.solver.compile import KernelTables
-from kniffel.solver.kernels import NEG, Scoring, best_entries, entry, scoring, sweep, sweep_from
+from kniffel.solver.kernels import NEG, Scoring, best_entries, entry, scoring, sweep
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -195,22 +195,25 @@ def turn_probabilities(
 ) -> None:  # pragma: no cover
     """The keep probabilities of a turn in one state for the lanes ``u0 .. u0 + w - 1`` (with
     ``weights``, their weighted sum, one lane), written into ``table`` as
-    :func:`~kniffel.solver.kernels.sweep_from` writes keep values, with ``free`` free throws left of which
-    ``usable`` may still be thrown this turn. ``sv[f]`` (``f`` = ``free - usable .. free``) receives the
-    scoring values of every roll with ``f`` free throws left after the turn, and ``choice`` /
-    ``strike_box`` (None: not asked for) the entries that give them (:func:`score_probabilities`)."""
+    :func:`~kniffel.solver.kernels.sweep` writes keep values, with ``free`` free throws left of which
+    ``usable`` may still be thrown this turn. ``sv[k]`` (``k`` = ``0 .. usable``) receives the scoring
+    values of every roll with ``free - usable + k`` free throws left after the turn, and ``choice`` /
+    ``strike_box`` (None: not asked for) the entries that give them (:func:`score_probabilities`), as
+    :func:`kniffel.solver.playkernels.turn_tables` lays them out."""
     rows = np.empty((t.pair_box.shape[0] + 2, w))
-    for f in range(free - usable, free + 1):
+    for k in range(usable + 1):
+        f = free - usable + k
         if choice is None:
             score_probabilities(
-                mask, armed, up, f, u0, w, prob, starts, widths, t, rows, sv[f], weights, None, None
+                mask, armed, up, f, u0, w, prob, starts, widths, t, rows, sv[k], weights, None, None
             )
         else:
             score_probabilities(
-                mask, armed, up, f, u0, w, prob, starts, widths, t, rows, sv[f], weights, choice[f],
-                strike_box[f],
+                mask, armed, up, f, u0, w, prob, starts, widths, t, rows, sv[k], weights, choice[k],
+                strike_box[k],
             )  # fmt: skip
-    sweep_from(sv, free, usable, positions, t, table)
+    # the sweep takes all its free throws as usable: with ``usable`` of them, level 0 is the lowest
+    sweep(sv, usable, positions, t, table)
 
 
 @njit(cache=True, nogil=True)

@@ -208,9 +208,9 @@ def win_turn(
         first, count = fold(first, weights, count, limit, reach[mask] > limit)
         usable = min(t.per_turn, fr)
         positions = usable + t.rolls - 1
-        sv = np.empty((t.n_free, n_s, n_rolls, 1))
-        choice = np.empty((t.n_free, n_s, n_rolls, 1), dtype=np.int32)
-        strike_box = np.empty((t.n_free, 1), dtype=np.int64)
+        sv = np.empty((usable + 1, n_s, n_rolls, 1))
+        choice = np.empty((usable + 1, n_s, n_rolls, 1), dtype=np.int32)
+        strike_box = np.empty((usable + 1, 1), dtype=np.int64)
         table = np.empty((positions, t.first_roll, 1))
         turn_probabilities(
             mask, armed, up, fr, usable, positions, first, count, prob, starts, widths, t, weights[:count],
