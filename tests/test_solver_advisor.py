@@ -17,7 +17,7 @@ from kniffel.errors import DiceError, SituationError, UnknownBoxError
 from kniffel.game import Action, FreeThrow, Roll, Score
 from kniffel.keeps import keep_lattice
 from kniffel.rules import Section
-from kniffel.solver import Advisor
+from kniffel.solver import Advisor, cache_dir
 from test_solver_values import solved
 
 
@@ -135,11 +135,17 @@ def random_situations(
 
 
 def peer_solver(variant: str, config: pytest.Config) -> Any:
-    """The peer's solved table, kept in pytest's cache directory: building it takes the peer several
-    seconds, loading it a few milliseconds. A file the peer does not accept is rebuilt."""
+    """The peer's solved table, kept in pytest's cache directory (beside our own tables when pytest runs
+    without its cache, ``-p no:cacheprovider``): building it takes the peer several seconds, loading it a
+    few milliseconds. A file the peer does not accept is rebuilt."""
     ys = pytest.importorskip("yatzy_solver")
-    assert config.cache is not None
-    path = config.cache.mkdir("yatzy-solver") / f"{variant}.{ys.__version__}.{ys.SOLVER_VERSION}.f64"
+    cache = getattr(config, "cache", None)
+    if cache is not None:
+        directory = cache.mkdir("yatzy-solver")
+    else:
+        directory = cache_dir() / "yatzy-solver"
+        directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{variant}.{ys.__version__}.{ys.SOLVER_VERSION}.f64"
     if path.exists():
         try:
             return ys.Solver.load(str(path), ys.Variant(variant))
