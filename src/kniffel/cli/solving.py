@@ -18,11 +18,13 @@ the multi-column estimate elsewhere (the output says which).
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from json.encoder import encode_basestring_ascii
 from pathlib import Path
 from typing import IO, Any
 
@@ -329,9 +331,19 @@ def parse_line(rules: RuleSet, line: str, checked: set[tuple[str, int]] | None =
 
 BATCH_ERRORS = (CliError, KniffelError)
 
+BLOCK = 512
+"""Lines read before the advisor values them, in one compiled call (:meth:`kniffel.solver.Advisor.ranked`):
+per call the kernel costs about as much as a few situations, per line the Python around it."""
+
 
 def run_batch(advisor: Any, rules: RuleSet, stream: IO[str], out: IO[str]) -> int:
-    """Answer every line of ``stream``; the number of lines that got an error."""
+    """Answer every line of ``stream``; the number of lines that got an error. An
+    :class:`~kniffel.solver.Advisor` answers a block of lines at a time (:class:`_Blocks`); any other
+    advisor (playing for a target) line by line."""
+    from kniffel.solver import Advisor
+
+    if isinstance(advisor, Advisor):
+        return _Blocks(advisor, rules).run(stream, out)
     errors = 0
     checked: set[tuple[str, int]] = set()
     for number, line in enumerate(stream, 1):
@@ -341,10 +353,140 @@ def run_batch(advisor: Any, rules: RuleSet, stream: IO[str], out: IO[str]) -> in
             result: dict[str, Any] = {"options": advise(advisor, rules, parse_line(rules, line, checked))}
         except BATCH_ERRORS as error:
             errors += 1
-            result = {"line": number, "error": message(error)}
+            result = _error(number, error)
         out.write(json.dumps(result) + "\n")
     out.flush()
     return errors
+
+
+def _quoted(text: str) -> str:
+    """``text`` as :func:`json.dumps` writes a string (ASCII, escaped)."""
+    return encode_basestring_ascii(text)
+
+
+def _error(number: int, error: Exception) -> dict[str, Any]:
+    return {"line": number, "error": message(error)}
+
+
+class _Blocks:
+    """``advise --batch`` for an :class:`~kniffel.solver.Advisor`: a block of lines is read and checked as
+    :func:`advise` checks one (:func:`parse_line`, :func:`check_situation`, the advisor's
+    :meth:`~kniffel.solver.Advisor.situation_row`), every sound situation of it valued and ranked in one
+    call of the advisor's kernel, and the block's answers written as one text.
+
+    The answers are the JSON :func:`json.dumps` writes for ``{"options": [{"action", "value"}, ...]}``,
+    put together from pieces made once per action: a block's text is a format string of those pieces
+    with a ``%r`` per value, formatted once (``repr`` is how :mod:`json` writes a finite float)."""
+
+    def __init__(self, advisor: Any, rules: RuleSet) -> None:
+        self.advisor = advisor
+        self.rules = rules
+        self.checked: set[tuple[str, int]] = set()
+        actions = [advisor.actions(False), advisor.actions(True)]
+        self.codes = len(actions[0])
+        # per kind of throw (regular, free), for the first option of a line and the later ones
+        self.pieces: list[str] = []
+        for listed in actions:
+            for lead in ('{"options": [{"action": ', '}, {"action": '):
+                self.pieces.extend(
+                    lead + _quoted(str(action)).replace("%", "%%") + ', "value": %r' for action in listed
+                )
+
+    def run(self, stream: IO[str], out: IO[str]) -> int:
+        errors = 0
+        number = 0
+        lines = iter(stream)
+        while True:
+            block = list(itertools.islice(lines, BLOCK))
+            if not block:
+                break
+            errors += self.block(number, block, out)
+            number += len(block)
+        out.flush()
+        return errors
+
+    def block(self, first: int, lines: list[str], out: IO[str]) -> int:
+        """Answer ``lines``, the first being line ``first + 1``; the number of errors."""
+        rows: list[list[int]] = []
+        free: list[bool] = []
+        answers: list[str | None] = []  # an error's line, or None for the next row's options
+        rules, advisor, checked = self.rules, self.advisor, self.checked
+        for number, line in enumerate(lines, first + 1):
+            if not line.strip():
+                continue
+            try:
+                s = parse_line(rules, line, checked)
+                check_situation(rules, s)
+                row, is_free = advisor.situation_row(
+                    s.sheet,
+                    s.dice,
+                    s.rolls_left,
+                    thrown_at_once=s.thrown_at_once,
+                    free_throws_left=s.free_throws_left,
+                    free_throws_used=s.free_throws_used,
+                )
+            except BATCH_ERRORS as error:
+                answers.append(json.dumps(_error(number, error)) + "\n")
+                continue
+            rows.append(row)
+            free.append(is_free)
+            answers.append(None)
+        out.write(self.text(rows, free, answers))
+        return sum(answer is not None for answer in answers)
+
+    def text(self, rows: list[list[int]], free: list[bool], answers: list[str | None]) -> str:
+        import numpy as np
+
+        if not rows:
+            return "".join(a for a in answers if a is not None)
+        codes, values, counts = self.advisor.ranked(np.array(rows, dtype=np.int64))
+        width = codes.shape[1]
+        listed = np.arange(width) < counts[:, None]
+        # the piece of each option: its code, among its kind's, among the first option's or the later's
+        kind = 2 * np.array(free, dtype=np.int64)[:, None] + (np.arange(width) > 0)
+        pieces = (codes + self.codes * kind)[listed].tolist()
+        numbers = values[listed]
+        if not np.isfinite(numbers).all():
+            return self.slow_text(codes, values, counts, free, answers)
+        ends = np.cumsum(counts).tolist()
+        table = self.pieces
+        template: list[str] = []
+        row = 0
+        start = 0
+        for answer in answers:
+            if answer is not None:
+                template.append(answer.replace("%", "%%"))
+                continue
+            end = ends[row]
+            row += 1
+            if end == start:
+                template.append('{"options": []}\n')
+                continue
+            template.extend([table[p] for p in pieces[start:end]])
+            template.append("}]}\n")
+            start = end
+        return "".join(template) % tuple(numbers.tolist())
+
+    def slow_text(
+        self, codes: Any, values: Any, counts: Any, free: list[bool], answers: list[str | None]
+    ) -> str:
+        """The block through :func:`json.dumps`, for values it writes otherwise than ``repr`` (not
+        finite)."""
+        text: list[str] = []
+        row = 0
+        for answer in answers:
+            if answer is not None:
+                text.append(answer)
+                continue
+            actions = self.advisor.actions(free[row])
+            count = int(counts[row])
+            options = [
+                {"action": str(actions[c]), "value": v}
+                for c, v in zip(codes[row, :count].tolist(), values[row, :count].tolist(), strict=True)
+            ]
+            text.append(json.dumps({"options": options}) + "\n")
+            row += 1
+        return "".join(text)
 
 
 def open_batch(path: Path) -> IO[str]:
