@@ -247,6 +247,31 @@ def _int(data: Mapping[str, Any], key: str, default: int | None = None) -> int |
     return value
 
 
+FIELDS = frozenset(("sheet", "dice", "rolls_left", "thrown_at_once", "free_throws_left", "free_throws_used"))
+"""The fields of a batch line's JSON object."""
+
+# the scanner json.loads itself calls (set in JSONDecoder.__init__; typeshed does not declare it)
+_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+def _loads(line: str) -> Any:
+    """``json.loads(line)`` for a line that starts with ``{``, through the decoder's scanner (what
+    ``loads`` calls, less its own steps); any other line, or one the scanner refuses, through ``loads``
+    itself, which says what is wrong (``CliError``)."""
+    if line[:1] == "{":
+        try:
+            data, end = _SCAN(line, 0)
+        except (StopIteration, ValueError):
+            pass
+        else:
+            if end == len(line) or not line[end:].strip(" \t\n\r"):
+                return data
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as error:
+        raise CliError(f"not JSON: {error}") from None
+
+
 def parse_situation(
     rules: RuleSet, line: str, checked: set[tuple[str, int]] | None = None
 ) -> ColumnSituation:
@@ -254,36 +279,24 @@ def parse_situation(
     ``thrown_at_once``, ``free_throws_left`` and ``free_throws_used``. The sheet may also be given as
     the text of ``--sheet``. ``checked`` holds the sheet entries found sound on earlier lines: checking
     an entry passes over every roll, and a batch has the same few hundred entries over and over."""
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise CliError(f"not JSON: {error}") from None
+    data = _loads(line)
     if not isinstance(data, dict):
         raise CliError("a situation is a JSON object with sheet, dice and rolls_left")
-    unknown = set(data) - {
-        "sheet",
-        "dice",
-        "rolls_left",
-        "thrown_at_once",
-        "free_throws_left",
-        "free_throws_used",
-    }
-    if unknown:
-        raise CliError(f"unknown field(s): {', '.join(sorted(unknown))}")
+    if not data.keys() <= FIELDS:
+        raise CliError(f"unknown field(s): {', '.join(sorted(data.keys() - FIELDS))}")
     raw = data.get("sheet", {})
+    entries: dict[str, int]
     if isinstance(raw, str):
-        sheet = ScoreSheet.parse(rules, raw)
+        entries = dict(ScoreSheet.parse(rules, raw).entries)
     elif isinstance(raw, dict):
-        entries: dict[str, int] = {}
         for key, points in raw.items():
-            if isinstance(points, bool) or not isinstance(points, int):
+            if type(points) is not int and (isinstance(points, bool) or not isinstance(points, int)):
                 raise SheetError(f"points for {key} must be a whole number, got {points!r}")
             if checked is None or (key, points) not in checked:
                 ScoreSheet.from_entries(rules, {key: points})
                 if checked is not None:
                     checked.add((key, points))
-            entries[key] = points
-        sheet = ScoreSheet(rules, entries)
+        entries = raw  # a dict of the line's own, every entry sound
     else:
         raise SheetError("sheet must be an object of box: points")
     from kniffel.dice import validate_dice
@@ -297,7 +310,7 @@ def parse_situation(
     rolls_left = _int(data, "rolls_left")
     assert rolls_left is not None
     return ColumnSituation(
-        dict(sheet.entries),
+        entries,
         dice,
         rolls_left,
         at_once,
@@ -372,25 +385,27 @@ class _Blocks:
     """``advise --batch`` for an :class:`~kniffel.solver.Advisor`: a block of lines is read and checked as
     :func:`advise` checks one (:func:`parse_line`, :func:`check_situation`, the advisor's
     :meth:`~kniffel.solver.Advisor.situation_row`), every sound situation of it valued and ranked in one
-    call of the advisor's kernel, and the block's answers written as one text.
-
-    The answers are the JSON :func:`json.dumps` writes for ``{"options": [{"action", "value"}, ...]}``,
-    put together from pieces made once per action: a block's text is a format string of those pieces
-    with a ``%r`` per value, formatted once (``repr`` is how :mod:`json` writes a finite float)."""
+    call of the advisor's kernel, and the block's answers written by another
+    (:func:`kniffel.solver.batchkernels.answer_lines`): the text :func:`json.dumps` writes for
+    ``{"options": [{"action", "value"}, ...]}``, from pieces made here once per action. A line with a
+    value that kernel does not write goes through :func:`json.dumps` itself."""
 
     def __init__(self, advisor: Any, rules: RuleSet) -> None:
+        import numpy as np
+
         self.advisor = advisor
         self.rules = rules
         self.checked: set[tuple[str, int]] = set()
-        actions = [advisor.actions(False), advisor.actions(True)]
-        self.codes = len(actions[0])
         # per kind of throw (regular, free), for the first option of a line and the later ones
-        self.pieces: list[str] = []
-        for listed in actions:
-            for lead in ('{"options": [{"action": ', '}, {"action": '):
-                self.pieces.extend(
-                    lead + _quoted(str(action)).replace("%", "%%") + ', "value": %r' for action in listed
-                )
+        pieces = [
+            (lead + _quoted(str(action)) + ', "value": ').encode("ascii")
+            for free in (False, True)
+            for lead in ('{"options": [{"action": ', '}, {"action": ')
+            for action in advisor.actions(free)
+        ]
+        self.pieces = np.frombuffer(b"".join(pieces), dtype=np.uint8)
+        self.starts = np.cumsum([0, *map(len, pieces)], dtype=np.int64)
+        self.longest = max(map(len, pieces)) + 32  # a value takes at most 25 bytes
 
     def run(self, stream: IO[str], out: IO[str]) -> int:
         errors = 0
@@ -437,56 +452,40 @@ class _Blocks:
     def text(self, rows: list[list[int]], free: list[bool], answers: list[str | None]) -> str:
         import numpy as np
 
+        from kniffel.solver.batchkernels import answer_lines
+
         if not rows:
             return "".join(a for a in answers if a is not None)
         codes, values, counts = self.advisor.ranked(np.array(rows, dtype=np.int64))
-        width = codes.shape[1]
-        listed = np.arange(width) < counts[:, None]
-        # the piece of each option: its code, among its kind's, among the first option's or the later's
-        kind = 2 * np.array(free, dtype=np.int64)[:, None] + (np.arange(width) > 0)
-        pieces = (codes + self.codes * kind)[listed].tolist()
-        numbers = values[listed]
-        if not np.isfinite(numbers).all():
-            return self.slow_text(codes, values, counts, free, answers)
-        ends = np.cumsum(counts).tolist()
-        table = self.pieces
-        template: list[str] = []
+        kinds = np.array(free, dtype=np.int64)
+        buffer = np.empty(int(counts.sum()) * self.longest + 16 * len(rows), dtype=np.uint8)
+        ends = np.empty(len(rows), dtype=np.int64)
+        end = answer_lines(codes, values, counts, kinds, self.pieces, self.starts, buffer, ends)
+        if len(rows) == len(answers) and ends.min() >= 0:
+            return buffer[:end].tobytes().decode("ascii")
+        text: list[str] = []
         row = 0
         start = 0
         for answer in answers:
             if answer is not None:
-                template.append(answer.replace("%", "%%"))
-                continue
-            end = ends[row]
-            row += 1
-            if end == start:
-                template.append('{"options": []}\n')
-                continue
-            template.extend([table[p] for p in pieces[start:end]])
-            template.append("}]}\n")
-            start = end
-        return "".join(template) % tuple(numbers.tolist())
-
-    def slow_text(
-        self, codes: Any, values: Any, counts: Any, free: list[bool], answers: list[str | None]
-    ) -> str:
-        """The block through :func:`json.dumps`, for values it writes otherwise than ``repr`` (not
-        finite)."""
-        text: list[str] = []
-        row = 0
-        for answer in answers:
-            if answer is not None:
                 text.append(answer)
                 continue
-            actions = self.advisor.actions(free[row])
-            count = int(counts[row])
-            options = [
-                {"action": str(actions[c]), "value": v}
-                for c, v in zip(codes[row, :count].tolist(), values[row, :count].tolist(), strict=True)
-            ]
-            text.append(json.dumps({"options": options}) + "\n")
+            if ends[row] < 0:
+                text.append(self.dumped(codes[row], values[row], int(counts[row]), free[row]))
+            else:
+                text.append(buffer[start : ends[row]].tobytes().decode("ascii"))
+                start = ends[row]
             row += 1
         return "".join(text)
+
+    def dumped(self, codes: Any, values: Any, count: int, free: bool) -> str:
+        """One situation's line through :func:`json.dumps`."""
+        actions = self.advisor.actions(free)
+        options = [
+            {"action": str(actions[c]), "value": v}
+            for c, v in zip(codes[:count].tolist(), values[:count].tolist(), strict=True)
+        ]
+        return json.dumps({"options": options}) + "\n"
 
 
 def open_batch(path: Path) -> IO[str]:
