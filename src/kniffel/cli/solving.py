@@ -408,23 +408,36 @@ class _Blocks:
         self.longest = max(map(len, pieces)) + 32  # a value takes at most 25 bytes
 
     def run(self, stream: IO[str], out: IO[str]) -> int:
+        """Answer every line; the number of errors. The kernels of a block run in a thread of their own
+        (they release the GIL) while the next block is read and checked."""
+        from concurrent.futures import Future, ThreadPoolExecutor
+
         errors = 0
         number = 0
         lines = iter(stream)
-        while True:
-            block = list(itertools.islice(lines, BLOCK))
-            if not block:
-                break
-            errors += self.block(number, block, out)
-            number += len(block)
+        pending: Future[str] | None = None
+        with ThreadPoolExecutor(1) as pool:
+            while True:
+                block = list(itertools.islice(lines, BLOCK))
+                if block:
+                    rows, free, answers = self.read(number, block)
+                    errors += sum(answer is not None for answer in answers)
+                    number += len(block)
+                if pending is not None:
+                    out.write(pending.result())
+                if not block:
+                    break
+                pending = pool.submit(self.text, rows, free, answers)
         out.flush()
         return errors
 
-    def block(self, first: int, lines: list[str], out: IO[str]) -> int:
-        """Answer ``lines``, the first being line ``first + 1``; the number of errors."""
+    def read(self, first: int, lines: list[str]) -> tuple[list[list[int]], list[bool], list[str | None]]:
+        """Check ``lines``, the first being line ``first + 1``: the rows of the sound ones, whether their
+        throws are free throws, and per line that is not blank its error's line or None (the next row's
+        options)."""
         rows: list[list[int]] = []
         free: list[bool] = []
-        answers: list[str | None] = []  # an error's line, or None for the next row's options
+        answers: list[str | None] = []
         rules, advisor, checked = self.rules, self.advisor, self.checked
         for number, line in enumerate(lines, first + 1):
             if not line.strip():
@@ -446,8 +459,7 @@ class _Blocks:
             rows.append(row)
             free.append(is_free)
             answers.append(None)
-        out.write(self.text(rows, free, answers))
-        return sum(answer is not None for answer in answers)
+        return rows, free, answers
 
     def text(self, rows: list[list[int]], free: list[bool], answers: list[str | None]) -> str:
         import numpy as np
