@@ -140,7 +140,8 @@ def float_text(v: float, bits: Any, out: Any, pos: int) -> int:  # pragma: no co
     place on either side (both ends included when ``m`` is even, as reading rounds a tie to even). With
     ``n`` digits after the point, those are the integers ``D`` between the ends times ``10**n``, exact in
     128 bits; the least ``n`` that has one gives the shortest text (any larger ``n`` has one too, so it
-    is found by bisection), and of its ``D`` the nearest to ``v * 10**n`` is the one ``repr`` writes."""
+    is found by bisection), and of its ``D`` the nearest to ``v * 10**n`` is the one ``repr`` writes (the even one of two as near,
+    which happens from ``2**49`` on, where the last place is worth 1/8 or more)."""
     if v == 0.0:
         if bits >> np.uint64(63) == _ONE:
             out[pos] = 45  # -
@@ -177,8 +178,10 @@ def float_text(v: float, bits: Any, out: Any, pos: int) -> int:  # pragma: no co
     hi, lo = _mul(m << np.uint64(2), _POWERS[n])
     q, half, below, _ = _shift(hi, lo, k + 2 - n)
     if half and not below:
-        return -1  # a tie: never within the range covered, left to repr
-    digits = min(max(q + _ONE if half else q, first), last)
+        digits = q + (q & _ONE)  # halfway between two: the even one, as repr has it
+    else:
+        digits = q + _ONE if half else q
+    digits = min(max(digits, first), last)
     if v < 0.0:
         out[pos] = 45
         pos += 1
