@@ -1,7 +1,8 @@
-"""numba kernel of the advisor's listing: every option of many situations, valued and ranked in one call.
+"""numba kernels of the advisor's listing: every option of many situations, valued and ranked in one
+call, and the JSON text of the answers of ``advise --batch``.
 
-The values come from :func:`kniffel.solver.kernels.situation_values` (the DP's own kernels, one state at
-a time); this module only lists them: the boxes a roll may go in, then the keeps the roll may be thrown
+The values come from :func:`kniffel.solver.kernels.situation_values` (the DP's own kernels); this module
+only lists them: the boxes a roll may go in, then the keeps the roll may be thrown
 from (if a throw is left), ranked best first. :meth:`kniffel.solver.Advisor.options` asks it about one
 situation, ``advise --batch`` about a block of them, so a query and a batch list the same options in the
 same order with the same values.
@@ -140,8 +141,8 @@ def float_text(v: float, bits: Any, out: Any, pos: int) -> int:  # pragma: no co
     place on either side (both ends included when ``m`` is even, as reading rounds a tie to even). With
     ``n`` digits after the point, those are the integers ``D`` between the ends times ``10**n``, exact in
     128 bits; the least ``n`` that has one gives the shortest text (any larger ``n`` has one too, so it
-    is found by bisection), and of its ``D`` the nearest to ``v * 10**n`` is the one ``repr`` writes (the even one of two as near,
-    which happens from ``2**49`` on, where the last place is worth 1/8 or more)."""
+    is found by bisection), and of its ``D`` the nearest to ``v * 10**n`` is the one ``repr`` writes (of
+    two as near, the even one: from ``2**49`` on, where the last place is worth 1/8 or more)."""
     if v == 0.0:
         if bits >> np.uint64(63) == _ONE:
             out[pos] = 45  # -
@@ -177,11 +178,8 @@ def float_text(v: float, bits: Any, out: Any, pos: int) -> int:  # pragma: no co
     first, last, _ = _candidates(low, high, even, k, n)
     hi, lo = _mul(m << np.uint64(2), _POWERS[n])
     q, half, below, _ = _shift(hi, lo, k + 2 - n)
-    if half and not below:
-        digits = q + (q & _ONE)  # halfway between two: the even one, as repr has it
-    else:
-        digits = q + _ONE if half else q
-    digits = min(max(digits, first), last)
+    tie = half and not below  # halfway between two: the even one, as repr has it
+    digits = min(max(q + (q & _ONE) if tie else (q + _ONE if half else q), first), last)
     if v < 0.0:
         out[pos] = 45
         pos += 1
