@@ -160,22 +160,34 @@ def float_text(v: float, bits: Any, out: Any, pos: int) -> int:  # pragma: no co
     # the ends and the value, times 4 so that the nearer lower end at a power of two is whole
     low = (m << np.uint64(2)) - (np.uint64(1) if fraction == _ZERO else np.uint64(2))
     high = (m << np.uint64(2)) + np.uint64(2)
-    # 17 significant digits always have a candidate (18 here, should the logarithm be off by one)
-    lo_n, hi_n = -1, max(0, 17 - int(np.floor(np.log10(a))))  # no candidate at lo_n, one at hi_n
-    first, last, fits = _candidates(low, high, even, k, hi_n)
-    if not fits or first > last:
-        return -1
+    # 17 significant digits always have a candidate (18 here, should the logarithm be off by one); the
+    # values advice has mostly need 15 to 17, so 16 and 15 are tried first, then the rest bisected
+    lo_n, hi_n = -1, max(0, 17 - int(np.floor(np.log10(a))))  # no candidate at lo_n; one at hi_n
+    first, last = _ONE, _ZERO  # the candidates at hi_n, once known
+    for n in (hi_n - 2, hi_n - 3, -1):
+        if n <= lo_n:
+            break
+        f, t, fits = _candidates(low, high, even, k, n)
+        if not fits:
+            return -1
+        if f > t:
+            lo_n = n
+            break
+        hi_n, first, last = n, f, t
     while hi_n - lo_n > 1:
         n = (lo_n + hi_n) // 2
         f, t, fits = _candidates(low, high, even, k, n)
         if not fits:
             return -1
         if f <= t:
-            hi_n = n
+            hi_n, first, last = n, f, t
         else:
             lo_n = n
     n = hi_n
-    first, last, _ = _candidates(low, high, even, k, n)
+    if first > last:
+        first, last, fits = _candidates(low, high, even, k, n)
+        if not fits or first > last:
+            return -1
     hi, lo = _mul(m << np.uint64(2), _POWERS[n])
     q, half, below, _ = _shift(hi, lo, k + 2 - n)
     tie = half and not below  # halfway between two: the even one, as repr has it
