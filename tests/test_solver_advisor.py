@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any
 
+import numpy as np
 import pytest
 
 from kniffel import rules
@@ -195,3 +196,21 @@ def test_one_advisor_answers_several_threads_at_once() -> None:
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(lambda s: adv.options(*s), situations * 4))
     assert together == alone * 4
+
+
+def test_ranked_refuses_rows_no_situation_has() -> None:
+    """The array interface checks what the kernel would index with, so that bad rows are an error rather
+    than a read outside the tables; rows of situation_row pass and rank as options() lists."""
+    adv = advisor()
+    row, _ = adv.situation_row({"chance": 20}, [1, 3, 3, 5, 6], 2)
+    codes, values, counts = adv.ranked(np.array([row, row]))
+    listed = adv.options({"chance": 20}, [1, 3, 3, 5, 6], 2)
+    assert [o.value for o in listed] == values[1, : counts[1]].tolist()
+    assert [o.action for o in listed] == [adv.actions()[c] for c in codes[0, : counts[0]]]
+    for column, value in [(0, -1), (0, 1 << 13), (2, 64), (4, 252), (8, -2), (8, 2), (3, 1)]:
+        bad = list(row)
+        bad[column] = value
+        with pytest.raises(ValueError, match="no situation's row"):
+            adv.ranked(np.array([row, bad]))
+    with pytest.raises(ValueError, match="shape"):
+        adv.ranked(np.array(row))

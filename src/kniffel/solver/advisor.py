@@ -86,15 +86,15 @@ class Advisor:
         self._free_throws: list[Roll] = [
             FreeThrow(keep=keep) for keep in self._keeps.keeps[: self._keeps.first_roll]
         ]
-        self._actions: list[Score | Roll] = [*self._scores, *self._rolls]
-        self._free_actions: list[Score | Roll] = [*self._scores, *self._free_throws]
+        self._actions: tuple[Score | Roll, ...] = (*self._scores, *self._rolls)
+        self._free_actions: tuple[Score | Roll, ...] = (*self._scores, *self._free_throws)
         self._width = len(self._scores) + self._keeps.choices.shape[1]
         """The most options a situation has: every box, and every keep a roll may be thrown from."""
 
     def prepare(self) -> None:
         """Compile the advisor's kernel, or load it from numba's cache, now rather than at the first
         query (a first run compiles for some seconds; a front end can say so meanwhile)."""
-        self.ranked(np.empty((0, ROW), dtype=np.int64))
+        self._ranked(np.empty((0, ROW), dtype=np.int64))
 
     # --- states ---------------------------------------------------------------------------------
 
@@ -161,7 +161,7 @@ class Advisor:
             free_throws_left=free_throws_left,
             free_throws_used=free_throws_used,
         )
-        codes, values, counts = self.ranked(np.array([row], dtype=np.int64))
+        codes, values, counts = self._ranked(np.array([row], dtype=np.int64))
         count = int(counts[0])
         actions = self.actions(free)
         return list(map(Option, [actions[c] for c in codes[0, :count].tolist()], values[0, :count].tolist()))
@@ -200,7 +200,7 @@ class Advisor:
         at_once = int(thrown_at_once and c.n_at_once == 2)
         return [s.mask, s.armed, s.up, s.free, self._keeps.roll_index(roll), at_once, *sweep], free
 
-    def actions(self, free: bool = False) -> list[Score | Roll]:
+    def actions(self, free: bool = False) -> tuple[Score | Roll, ...]:
         """The action of each option code of :meth:`ranked` (:mod:`kniffel.solver.batchkernels`): a
         score per box, then a throw per keep, free throws if ``free``."""
         return self._free_actions if free else self._actions
@@ -209,7 +209,42 @@ class Advisor:
         """Every option of many situations at once, rows of :meth:`situation_row`: ``(codes, values,
         counts)``, row ``i`` holding ``counts[i]`` options best first as :meth:`options` lists them, by
         code (:meth:`actions`) and value; the rest of the row is unused. One compiled call for all rows:
-        the array interface of batch advice."""
+        the array interface of batch advice. ``ValueError`` for rows no situation has (the kernel would
+        read outside its tables); a row of :meth:`situation_row` is sound."""
+        rows = np.ascontiguousarray(rows, dtype=np.int64)
+        if rows.ndim != 2 or rows.shape[1] != ROW:
+            raise ValueError(f"rows must be an array of shape (n, {ROW}), got {rows.shape}")
+        c = self.compiled
+        mask, armed, up, free, roll, at_once, sweep_free, usable, throws = rows.T
+        bad = (
+            (mask < 0)
+            | (mask >= c.full_mask)
+            | (armed < 0)
+            | (armed >= c.n_armed)
+            | (up < 0)
+            | (up > c.threshold)
+            | (free < 0)
+            | (free >= c.n_free)
+            | (roll < 0)
+            | (roll >= self._keeps.n_rolls)
+            | (at_once < 0)
+            | (at_once >= c.n_at_once)
+            | (usable < 0)
+            | (usable > sweep_free)
+            | (sweep_free >= c.n_free)
+            | (throws < -1)
+            | (throws >= self.rules.rolls - 1)
+        )
+        if bad.any():
+            raise ValueError(
+                f"row {int(np.argmax(bad))} is no situation's row: {rows[np.argmax(bad)].tolist()}"
+            )
+        return self._ranked(rows)
+
+    def _ranked(
+        self, rows: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.int64], F64, npt.NDArray[np.int64]]:
+        """:meth:`ranked` for rows known to be sound."""
         from kniffel.solver.batchkernels import ranked_options
 
         n = rows.shape[0]
