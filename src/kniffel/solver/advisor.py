@@ -245,20 +245,16 @@ class Advisor:
         self, rows: npt.NDArray[np.int64]
     ) -> tuple[npt.NDArray[np.int64], F64, npt.NDArray[np.int64]]:
         """:meth:`ranked` for rows known to be sound."""
+        from kniffel.solver import kernels
         from kniffel.solver.batchkernels import ranked_options
 
         n = rows.shape[0]
         # arrays of this call's own: one advisor may answer several threads at once (a web server)
+        boxes = np.empty((n, self.compiled.n_boxes))
+        keeps = np.empty((n, self._keeps.first_roll))
+        kernels.situation_values(self.solution.values, self.compiled.kernel_tables, rows, boxes, keeps)
         codes = np.empty((n, self._width), dtype=np.int64)
         values = np.empty((n, self._width))
         counts = np.empty(n, dtype=np.int64)
-        ranked_options(
-            self.solution.values,
-            self.compiled.kernel_tables,
-            rows,
-            self._keeps.choices,
-            codes,
-            values,
-            counts,
-        )
+        ranked_options(rows, boxes, keeps, self._keeps.choices, codes, values, counts)
         return codes, values, counts

@@ -2,7 +2,7 @@
 call, and the JSON text of the answers of ``advise --batch``.
 
 The values come from :func:`kniffel.solver.kernels.situation_values` (the DP's own kernels); this module
-only lists them: the boxes a roll may go in, then the keeps the roll may be thrown
+lists them: the boxes a roll may go in, then the keeps the roll may be thrown
 from (if a throw is left), ranked best first. :meth:`kniffel.solver.Advisor.options` asks it about one
 situation, ``advise --batch`` about a block of them, so a query and a batch list the same options in the
 same order with the same values.
@@ -18,24 +18,23 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from kniffel.solver.kernels import NEG, situation_values
+from kniffel.solver.kernels import NEG
 
 
 @njit(cache=True, nogil=True)
 def ranked_options(
-    values: Any, t: Any, situations: Any, choices: Any, codes: Any, ranked: Any, counts: Any
+    situations: Any, boxes: Any, keeps: Any, choices: Any, codes: Any, ranked: Any, counts: Any
 ) -> None:  # pragma: no cover
-    """For each situation ``situations[i]`` (as :func:`~kniffel.solver.kernels.situation_values` takes
-    it): ``counts[i]`` options, their codes ``codes[i, :counts[i]]`` and values ``ranked[i, :counts[i]]``,
-    best first. Ties keep the order before ranking, boxes as the rules list them, then the keeps roll
-    ``situations[i, 4]`` may be thrown from as ``choices[roll]`` lists them (``-1`` pads its row); a box
-    the roll may not go in is not an option, nor is any keep when no throw is left (``situations[i, 8]``
-    < 0). ``codes`` and ``ranked`` need ``n_boxes + choices.shape[1]`` columns."""
+    """For each situation ``situations[i]`` valued by :func:`~kniffel.solver.kernels.situation_values`
+    (``boxes``, ``keeps``): ``counts[i]`` options, their codes ``codes[i, :counts[i]]`` and values
+    ``ranked[i, :counts[i]]``, best first. Ties keep the order before ranking, boxes as the rules list
+    them, then the keeps roll ``situations[i, 4]`` may be thrown from as ``choices[roll]`` lists them
+    (``-1`` pads its row); a box the roll may not go in is not an option, nor is any keep when no throw
+    is left (``situations[i, 8]`` < 0). ``codes`` and ``ranked`` need ``n_boxes + choices.shape[1]``
+    columns. (Its own kernel, not one calling ``situation_values``: a level of calls more would compile
+    the DP's sweep once more on a first run.)"""
     n = situations.shape[0]
-    n_boxes = t.n_boxes
-    boxes = np.empty((n, n_boxes))
-    keeps = np.empty((n, t.first_roll))
-    situation_values(values, t, situations, boxes, keeps)
+    n_boxes = boxes.shape[1]
     for i in range(n):
         count = 0
         for b in range(n_boxes + choices.shape[1]):

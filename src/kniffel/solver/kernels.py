@@ -580,27 +580,37 @@ def situation_values(
     situation_keeps(values, t, situations, keeps)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def situation_keeps(values: Any, t: KernelTables, situations: Any, keeps: Any) -> None:  # pragma: no cover
     """``keeps[i, keep]`` of :func:`situation_values` for every situation that has a throw left
     (``throws`` >= 0): the situations whose throws are alike (the same ``sweep_free``, ``usable`` and
     ``throws``) are swept together, each its own lane, in bundles of up to :data:`BUNDLE` lanes, as the
-    DP sweeps its states; a lane's values do not depend on the lanes beside it."""
+    DP sweeps its states; a lane's values do not depend on the lanes beside it. Inlined into
+    :func:`situation_values` (see the module docstring: a level of calls costs compile time)."""
     n = scoring(t)
     n_s, n_rolls, _ = t.nonzero.shape
     count = situations.shape[0]
+    # the situations in the order of their kind of throw (a counting sort: few kinds, compiled at once)
+    kinds = n.n_free * (t.per_turn + 1) * t.rolls + 1
     key = np.empty(count, dtype=np.int64)
+    starts = np.zeros(kinds + 1, dtype=np.int64)
     for i in range(count):
         sweep_free, usable, throws = situations[i, 6], situations[i, 7], situations[i, 8]
-        key[i] = -1 if throws < 0 else (sweep_free * (t.per_turn + 1) + usable) * t.rolls + throws
-    order = np.argsort(key, kind="mergesort")
+        key[i] = 0 if throws < 0 else 1 + (sweep_free * (t.per_turn + 1) + usable) * t.rolls + throws
+        starts[key[i] + 1] += 1
+    for k in range(kinds):
+        starts[k + 1] += starts[k]
+    order = np.empty(count, dtype=np.int64)
+    for i in range(count):
+        order[starts[key[i]]] = i
+        starts[key[i]] += 1
     start = 0
     while start < count:
         first = order[start]
         end = start + 1
         while end < count and end - start < BUNDLE and key[order[end]] == key[first]:
             end += 1
-        if key[first] >= 0:
+        if key[first] > 0:
             width = end - start
             segments = np.empty((width, 4), dtype=np.int64)
             for lane in range(width):
