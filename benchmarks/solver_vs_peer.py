@@ -12,9 +12,12 @@ For each variant (Yahtzee with the free joker = the peer's ``american``; Scandin
 * the peak resident memory of each solve,
 * loading our cached table (with and without importing the package), the first advisor query after it,
   and one advisor query (every option of a random situation) for both, best of three rounds,
-* batch advice in situations per second: ours through ``kniffel advise --batch``'s own loop (JSON lines
-  in, JSON lines out, in process, the table loaded), the peer's ``option_values`` one by one and its
-  ``option_values_batch`` on arrays (its text parsed to arrays beforehand, not timed),
+* raced in one process on the same random situations, round by round (best round of each): one advisor
+  query at a time (every option of a situation) and batch advice in situations per second, ours through
+  ``kniffel advise --batch``'s own loop (JSON lines in, JSON lines out, in process, the table loaded)
+  and on arrays (:meth:`Advisor.ranked` on rows of :meth:`Advisor.situation_row`), the peer's
+  ``option_values`` one by one and its ``option_values_batch`` on arrays (the conversion to rows and to
+  the peer's arrays beforehand, not timed),
 * the first run on a fresh install: ``kniffel solve --no-cache`` with an empty numba cache (a new
   ``NUMBA_CACHE_DIR``, so the shared one is left alone), which compiles the kernels.
 
@@ -22,6 +25,25 @@ Every figure comes with the load average when it was taken: on a shared machine 
 
 The figures are printed as a table, or as JSON with ``--json``. Nothing here is a test: timings depend on
 the machine and its load.
+
+Measured 2026-11-23 on 2 shared cores (``nice -n 5 .venv/bin/python benchmarks/solver_vs_peer.py``, load
+average 3.3 to 4.9 throughout, so every figure is a loaded one), 2000 situations:
+
+=====================================  =====================  =====================
+                                       Yahtzee (free joker)   Yatzy
+=====================================  =====================  =====================
+ours, ``advise --batch`` loop (text)   44,948/s               30,430/s
+ours, ``Advisor.ranked`` (arrays)      311,924/s              349,598/s
+peer, ``option_values_batch``          85,318/s               87,474/s
+peer, ``option_values`` one by one     111,958/s              72,112/s
+one query, ours / peer                 0.041 / 0.0089 ms      0.047 / 0.014 ms
+=====================================  =====================  =====================
+
+Before the batch was valued in blocks (the same race, Yahtzee, load 3.6-3.9), ``advise --batch``'s loop
+answered 11,000-11,900 situations a second and a query took 0.029-0.032 ms (0.030 ms after). Of a
+situation's time in the loop now, the Python that reads and checks a line as a single query does (json,
+:func:`~kniffel.cli.solving.parse_line`, ``check_situation``, ``Advisor.situation_row``) takes about two
+thirds; the kernels (values, ranking, the text) run in a thread beside it.
 """
 
 from __future__ import annotations
