@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import json
+import math
+import random
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner, Result
 
 from kniffel import rules
+from kniffel.cli.errors import message
+from kniffel.errors import KniffelError
 from kniffel.solver import Advisor, table
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
@@ -426,3 +432,151 @@ def test_bad_goals_are_refused(goal: str, reason: str) -> None:
     result = invoke(["advise", *STRICT, "--goal", goal, "--dice", "1 2 3 4 5"])
     assert result.exit_code == 2
     assert reason in result.output
+
+
+# --- batches: the same answers as single queries ------------------------------------------------------
+
+BATCH_CASES = [
+    ("yahtzee", {"joker": "free"}),
+    ("kniffel", {}),
+    ("kniffel", {"strict": "on"}),
+    ("kniffel", {"sharp": "on"}),
+    ("yatzy", {}),
+    ("knoeffel", {}),
+]
+
+
+def random_lines(ruleset: rules.RuleSet, rng: random.Random, count: int) -> list[str]:
+    """Situations of a one-column rule set as batch lines: sheets with points the boxes can hold (a prefix
+    of the boxes where the column is filled in order), every number of throws left, thrown at once or
+    not, free throws left and used where the rules have them, and now and then a bad line."""
+    from kniffel.sheet import possible_points
+
+    ordered = ruleset.columns[0].order is not rules.Order.FREE
+    boxes = [box.id for box in ruleset.boxes]
+    lines = []
+    for _ in range(count):
+        if ordered:
+            chosen = boxes[: rng.randrange(len(boxes))]
+        else:
+            chosen = [b for b in boxes if rng.random() < 0.5][: len(boxes) - 1]
+        sheet = {b: rng.choice(sorted(possible_points(ruleset, b))) for b in chosen}
+        data: dict[str, Any] = {
+            "sheet": sheet,
+            "dice": [rng.randint(1, 6) for _ in range(ruleset.dice)],
+            "rolls_left": rng.randrange(ruleset.rolls),
+        }
+        if rng.random() < 0.3:
+            data["thrown_at_once"] = rng.random() < 0.5
+        if ruleset.free_throws and rng.random() < 0.7:
+            data["free_throws_left"] = rng.randrange(ruleset.free_throws + 1)
+            if data["rolls_left"] == 0:
+                data["free_throws_used"] = rng.randrange(ruleset.free_throws_per_turn + 1)
+        line = json.dumps(data)
+        bad = rng.random()
+        if bad < 0.03:
+            line = line[:-2]
+        elif bad < 0.06:
+            line = json.dumps({**data, "dice": [0, *data["dice"][1:]]})
+        elif bad < 0.08:
+            line = ""
+        lines.append(line)
+    return lines
+
+
+@pytest.mark.parametrize(("rules_id", "options"), BATCH_CASES, ids=[f"{r}{o}" for r, o in BATCH_CASES])
+def test_a_batch_answers_each_line_as_a_single_query(
+    rules_id: str, options: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Line by line the text a single query gives (``advise``, through the advisor's options, written by
+    :func:`json.dumps`), over blocks of several sizes (a block's boundary falls anywhere), bad lines and
+    blank ones included."""
+    from kniffel.cli import solving
+
+    alone = solving.column_rules(rules.get(rules_id, options), None)
+    advisor = Advisor(table(alone))
+    lines = random_lines(alone, random.Random(f"{rules_id}{options}"), 400)
+    expected: list[str] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            situation = solving.parse_line(alone, line + "\n")  # a batch's lines end in one
+            answer: dict[str, Any] = {"options": solving.advise(advisor, alone, situation)}
+        except solving.BATCH_ERRORS as error:
+            answer = {"line": number, "error": message(error)}
+        expected.append(json.dumps(answer) + "\n")
+    for block in (512, 7, 1):
+        monkeypatch.setattr(solving, "BLOCK", block)
+        out = io.StringIO()
+        errors = solving.run_batch(advisor, alone, io.StringIO("\n".join(lines) + "\n"), out)
+        assert out.getvalue().splitlines(keepends=True) == expected
+        assert errors == sum('"error"' in e for e in expected)
+    assert errors < len(expected) / 2  # most lines are sound situations
+
+
+def test_ranking_many_situations_at_once_equals_one_at_a_time() -> None:
+    """The kernel sweeps situations together, a lane each: each lane's values are those it has alone."""
+    advisor = yahtzee_advisor()
+    alone = advisor.rules
+    rows = []
+    for line in random_lines(alone, random.Random(3), 300):
+        try:
+            data = json.loads(line)
+            rows.append(advisor.situation_row(data["sheet"], data["dice"], data["rolls_left"])[0])
+        except (ValueError, KniffelError):
+            continue
+    together = advisor.ranked(np.array(rows, dtype=np.int64))
+    for i, row in enumerate(rows):
+        codes, values, counts = advisor.ranked(np.array([row], dtype=np.int64))
+        n = int(counts[0])
+        assert n == together[2][i]
+        assert codes[0, :n].tolist() == together[0][i, :n].tolist()
+        assert values[0, :n].tolist() == together[1][i, :n].tolist()
+
+
+def test_values_are_written_as_json_writes_them() -> None:
+    """The kernel's text of a float is ``repr``'s (what :func:`json.dumps` writes), digit for digit, over
+    random values in the range it covers and their neighbours at powers of two and ten; outside it, it
+    writes nothing."""
+    from kniffel.solver.batchkernels import float_text
+
+    rng = random.Random(12)
+    values = [0.0, -0.0, 0.5, 3.0, 254.5896, 0.1, 1 / 3, 0.001, 2.0**49, 1e15, -12.25]
+    values += [rng.uniform(0, 2000) for _ in range(20000)]
+    values += [math.ldexp(1 + rng.getrandbits(52) / 2**52, rng.randrange(-9, 50)) for _ in range(20000)]
+    values += [round(rng.uniform(0, 500), rng.randrange(1, 17)) for _ in range(5000)]
+    for exponent in [*range(-9, 50), *(d * math.log2(10) for d in range(-2, 15))]:
+        x = 2.0**exponent
+        values += [math.nextafter(x, 0), x, math.nextafter(x, math.inf)]
+    out = np.zeros(64, dtype=np.uint8)
+    bits = np.array(values).view(np.uint64)
+    for value, pattern in zip(values, bits, strict=True):
+        end = float_text(value, pattern, out, 0)
+        assert out[:end].tobytes().decode() == repr(value), value
+    for value in (1e-4, 2.0**50, 1e300, math.inf, math.nan, 5e-324):
+        assert float_text(value, np.array([value]).view(np.uint64)[0], out, 0) == -1
+
+
+def test_a_value_the_kernel_does_not_write_goes_through_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kniffel.cli import solving
+
+    advisor = yahtzee_advisor()
+    real = advisor.ranked
+
+    def odd(rows: Any) -> Any:
+        codes, values, counts = real(rows)
+        values[0, 0] = 1e-7
+        values[1, 1] = math.inf
+        return codes, values, counts
+
+    monkeypatch.setattr(advisor, "ranked", odd)
+    line = json.dumps({"sheet": {}, "dice": [1, 3, 3, 5, 6], "rolls_left": 2})
+    out = io.StringIO()
+    solving.run_batch(advisor, advisor.rules, io.StringIO(f"{line}\nbad\n{line}\n{line}\n"), out)
+    first, error, second, third = out.getvalue().splitlines()
+    assert json.loads(first)["options"][0]["value"] == 1e-7
+    assert '"value": 1e-07}' in first
+    assert "Infinity" in second
+    assert json.loads(error)["line"] == 2
+    assert third == json.dumps({"options": advise("--dice", "13356", "--rolls-left", "2")})

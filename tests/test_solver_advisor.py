@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any
 
+import numpy as np
 import pytest
 
 from kniffel import rules
@@ -17,7 +18,7 @@ from kniffel.errors import DiceError, SituationError, UnknownBoxError
 from kniffel.game import Action, FreeThrow, Roll, Score
 from kniffel.keeps import keep_lattice
 from kniffel.rules import Section
-from kniffel.solver import Advisor
+from kniffel.solver import Advisor, cache_dir
 from test_solver_values import solved
 
 
@@ -135,11 +136,17 @@ def random_situations(
 
 
 def peer_solver(variant: str, config: pytest.Config) -> Any:
-    """The peer's solved table, kept in pytest's cache directory: building it takes the peer several
-    seconds, loading it a few milliseconds. A file the peer does not accept is rebuilt."""
+    """The peer's solved table, kept in pytest's cache directory (beside our own tables when pytest runs
+    without its cache, ``-p no:cacheprovider``): building it takes the peer several seconds, loading it a
+    few milliseconds. A file the peer does not accept is rebuilt."""
     ys = pytest.importorskip("yatzy_solver")
-    assert config.cache is not None
-    path = config.cache.mkdir("yatzy-solver") / f"{variant}.{ys.__version__}.{ys.SOLVER_VERSION}.f64"
+    cache = getattr(config, "cache", None)
+    if cache is not None:
+        directory = cache.mkdir("yatzy-solver")
+    else:
+        directory = cache_dir() / "yatzy-solver"
+        directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{variant}.{ys.__version__}.{ys.SOLVER_VERSION}.f64"
     if path.exists():
         try:
             return ys.Solver.load(str(path), ys.Variant(variant))
@@ -189,3 +196,21 @@ def test_one_advisor_answers_several_threads_at_once() -> None:
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(lambda s: adv.options(*s), situations * 4))
     assert together == alone * 4
+
+
+def test_ranked_refuses_rows_no_situation_has() -> None:
+    """The array interface checks what the kernel would index with, so that bad rows are an error rather
+    than a read outside the tables; rows of situation_row pass and rank as options() lists."""
+    adv = advisor()
+    row, _ = adv.situation_row({"chance": 20}, [1, 3, 3, 5, 6], 2)
+    codes, values, counts = adv.ranked(np.array([row, row]))
+    listed = adv.options({"chance": 20}, [1, 3, 3, 5, 6], 2)
+    assert [o.value for o in listed] == values[1, : counts[1]].tolist()
+    assert [o.action for o in listed] == [adv.actions()[c] for c in codes[0, : counts[0]]]
+    for column, value in [(0, -1), (0, 1 << 13), (2, 64), (4, 252), (8, -2), (8, 2), (3, 1)]:
+        bad = list(row)
+        bad[column] = value
+        with pytest.raises(ValueError, match="no situation's row"):
+            adv.ranked(np.array([row, bad]))
+    with pytest.raises(ValueError, match="shape"):
+        adv.ranked(np.array(row))

@@ -9,7 +9,10 @@ process so the table is loaded once. A line is either a JSON object (:func:`pars
 situation's text as :class:`kniffel.Situation` writes it (``yahtzee | ones=3 | 2 2 3 5 5 | rolls left
 1``), which must be of the rule set the batch advises. A line that cannot be read or describes an
 impossible situation gets ``{"line": N, "error": "..."}`` instead, and the batch goes on with the next
-one; the exit status is then 2, so scripts notice. Blank lines are skipped.
+one; the exit status is then 2, so scripts notice. Blank lines are skipped. The lines are read in blocks
+of :data:`BLOCK` (a block is answered once it is read, or at the end of the input), each checked as a
+single query is and the block valued in one compiled call: a batch answers each line as ``advise`` would,
+byte for byte, several times as fast as one query after another.
 
 ``advise --situation TEXT`` takes a whole situation as :class:`kniffel.Situation` writes it (hints print
 it), of any rule set: the planner values its options, exactly where the solver covers the rules and as
@@ -18,11 +21,13 @@ the multi-column estimate elsewhere (the output says which).
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from json.encoder import encode_basestring_ascii
 from pathlib import Path
 from typing import IO, Any
 
@@ -245,6 +250,31 @@ def _int(data: Mapping[str, Any], key: str, default: int | None = None) -> int |
     return value
 
 
+FIELDS = frozenset(("sheet", "dice", "rolls_left", "thrown_at_once", "free_throws_left", "free_throws_used"))
+"""The fields of a batch line's JSON object."""
+
+# the scanner json.loads itself calls (set in JSONDecoder.__init__; typeshed does not declare it)
+_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+def _loads(line: str) -> Any:
+    """``json.loads(line)`` for a line that starts with ``{``, through the decoder's scanner (what
+    ``loads`` calls, less its own steps); any other line, or one the scanner refuses, through ``loads``
+    itself, which says what is wrong (``CliError``)."""
+    if line[:1] == "{":
+        try:
+            data, end = _SCAN(line, 0)
+        except (StopIteration, ValueError):
+            pass
+        else:
+            if end == len(line) or not line[end:].strip(" \t\n\r"):
+                return data
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as error:
+        raise CliError(f"not JSON: {error}") from None
+
+
 def parse_situation(
     rules: RuleSet, line: str, checked: set[tuple[str, int]] | None = None
 ) -> ColumnSituation:
@@ -252,36 +282,24 @@ def parse_situation(
     ``thrown_at_once``, ``free_throws_left`` and ``free_throws_used``. The sheet may also be given as
     the text of ``--sheet``. ``checked`` holds the sheet entries found sound on earlier lines: checking
     an entry passes over every roll, and a batch has the same few hundred entries over and over."""
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise CliError(f"not JSON: {error}") from None
+    data = _loads(line)
     if not isinstance(data, dict):
         raise CliError("a situation is a JSON object with sheet, dice and rolls_left")
-    unknown = set(data) - {
-        "sheet",
-        "dice",
-        "rolls_left",
-        "thrown_at_once",
-        "free_throws_left",
-        "free_throws_used",
-    }
-    if unknown:
-        raise CliError(f"unknown field(s): {', '.join(sorted(unknown))}")
+    if not data.keys() <= FIELDS:
+        raise CliError(f"unknown field(s): {', '.join(sorted(data.keys() - FIELDS))}")
     raw = data.get("sheet", {})
+    entries: dict[str, int]
     if isinstance(raw, str):
-        sheet = ScoreSheet.parse(rules, raw)
+        entries = dict(ScoreSheet.parse(rules, raw).entries)
     elif isinstance(raw, dict):
-        entries: dict[str, int] = {}
         for key, points in raw.items():
-            if isinstance(points, bool) or not isinstance(points, int):
+            if type(points) is not int and (isinstance(points, bool) or not isinstance(points, int)):
                 raise SheetError(f"points for {key} must be a whole number, got {points!r}")
             if checked is None or (key, points) not in checked:
                 ScoreSheet.from_entries(rules, {key: points})
                 if checked is not None:
                     checked.add((key, points))
-            entries[key] = points
-        sheet = ScoreSheet(rules, entries)
+        entries = raw  # a dict of the line's own, every entry sound
     else:
         raise SheetError("sheet must be an object of box: points")
     from kniffel.dice import validate_dice
@@ -295,7 +313,7 @@ def parse_situation(
     rolls_left = _int(data, "rolls_left")
     assert rolls_left is not None
     return ColumnSituation(
-        dict(sheet.entries),
+        entries,
         dice,
         rolls_left,
         at_once,
@@ -329,9 +347,19 @@ def parse_line(rules: RuleSet, line: str, checked: set[tuple[str, int]] | None =
 
 BATCH_ERRORS = (CliError, KniffelError)
 
+BLOCK = 512
+"""Lines read before the advisor values them, in one compiled call (:meth:`kniffel.solver.Advisor.ranked`):
+per call the kernel costs about as much as a few situations, per line the Python around it."""
+
 
 def run_batch(advisor: Any, rules: RuleSet, stream: IO[str], out: IO[str]) -> int:
-    """Answer every line of ``stream``; the number of lines that got an error."""
+    """Answer every line of ``stream``; the number of lines that got an error. An
+    :class:`~kniffel.solver.Advisor` answers a block of lines at a time (:class:`_Blocks`); any other
+    advisor (playing for a target) line by line."""
+    from kniffel.solver import Advisor
+
+    if isinstance(advisor, Advisor):
+        return _Blocks(advisor, rules).run(stream, out)
     errors = 0
     checked: set[tuple[str, int]] = set()
     for number, line in enumerate(stream, 1):
@@ -341,10 +369,138 @@ def run_batch(advisor: Any, rules: RuleSet, stream: IO[str], out: IO[str]) -> in
             result: dict[str, Any] = {"options": advise(advisor, rules, parse_line(rules, line, checked))}
         except BATCH_ERRORS as error:
             errors += 1
-            result = {"line": number, "error": message(error)}
+            result = _error(number, error)
         out.write(json.dumps(result) + "\n")
     out.flush()
     return errors
+
+
+def _quoted(text: str) -> str:
+    """``text`` as :func:`json.dumps` writes a string (ASCII, escaped)."""
+    return encode_basestring_ascii(text)
+
+
+def _error(number: int, error: Exception) -> dict[str, Any]:
+    return {"line": number, "error": message(error)}
+
+
+class _Blocks:
+    """``advise --batch`` for an :class:`~kniffel.solver.Advisor`: a block of lines is read and checked as
+    :func:`advise` checks one (:func:`parse_line`, :func:`check_situation`, the advisor's
+    :meth:`~kniffel.solver.Advisor.situation_row`), every sound situation of it valued and ranked in one
+    call of the advisor's kernel, and the block's answers written by another
+    (:func:`kniffel.solver.batchkernels.answer_lines`): the text :func:`json.dumps` writes for
+    ``{"options": [{"action", "value"}, ...]}``, from pieces made here once per action. A line with a
+    value that kernel does not write goes through :func:`json.dumps` itself."""
+
+    def __init__(self, advisor: Any, rules: RuleSet) -> None:
+        import numpy as np
+
+        self.advisor = advisor
+        self.rules = rules
+        self.checked: set[tuple[str, int]] = set()
+        # per kind of throw (regular, free), for the first option of a line and the later ones
+        pieces = [
+            (lead + _quoted(str(action)) + ', "value": ').encode("ascii")
+            for free in (False, True)
+            for lead in ('{"options": [{"action": ', '}, {"action": ')
+            for action in advisor.actions(free)
+        ]
+        self.pieces = np.frombuffer(b"".join(pieces), dtype=np.uint8)
+        self.starts = np.cumsum([0, *map(len, pieces)], dtype=np.int64)
+        self.longest = max(map(len, pieces)) + 32  # a value takes at most 25 bytes
+
+    def run(self, stream: IO[str], out: IO[str]) -> int:
+        """Answer every line; the number of errors. The kernels of a block run in a thread of their own
+        (they release the GIL) while the next block is read and checked."""
+        from concurrent.futures import Future, ThreadPoolExecutor
+
+        errors = 0
+        number = 0
+        lines = iter(stream)
+        pending: Future[str] | None = None
+        with ThreadPoolExecutor(1) as pool:
+            while True:
+                block = list(itertools.islice(lines, BLOCK))
+                if block:
+                    rows, free, answers = self.read(number, block)
+                    errors += sum(answer is not None for answer in answers)
+                    number += len(block)
+                if pending is not None:
+                    out.write(pending.result())
+                if not block:
+                    break
+                pending = pool.submit(self.text, rows, free, answers)
+        out.flush()
+        return errors
+
+    def read(self, first: int, lines: list[str]) -> tuple[list[list[int]], list[bool], list[str | None]]:
+        """Check ``lines``, the first being line ``first + 1``: the rows of the sound ones, whether their
+        throws are free throws, and per line that is not blank its error's line or None (the next row's
+        options)."""
+        rows: list[list[int]] = []
+        free: list[bool] = []
+        answers: list[str | None] = []
+        rules, advisor, checked = self.rules, self.advisor, self.checked
+        for number, line in enumerate(lines, first + 1):
+            if not line.strip():
+                continue
+            try:
+                s = parse_line(rules, line, checked)
+                check_situation(rules, s)
+                row, is_free = advisor.situation_row(
+                    s.sheet,
+                    s.dice,
+                    s.rolls_left,
+                    thrown_at_once=s.thrown_at_once,
+                    free_throws_left=s.free_throws_left,
+                    free_throws_used=s.free_throws_used,
+                )
+            except BATCH_ERRORS as error:
+                answers.append(json.dumps(_error(number, error)) + "\n")
+                continue
+            rows.append(row)
+            free.append(is_free)
+            answers.append(None)
+        return rows, free, answers
+
+    def text(self, rows: list[list[int]], free: list[bool], answers: list[str | None]) -> str:
+        import numpy as np
+
+        from kniffel.solver.batchkernels import answer_lines
+
+        if not rows:
+            return "".join(a for a in answers if a is not None)
+        codes, values, counts = self.advisor.ranked(np.array(rows, dtype=np.int64))
+        kinds = np.array(free, dtype=np.int64)
+        buffer = np.empty(int(counts.sum()) * self.longest + 16 * len(rows), dtype=np.uint8)
+        ends = np.empty(len(rows), dtype=np.int64)
+        end = answer_lines(codes, values, counts, kinds, self.pieces, self.starts, buffer, ends)
+        if len(rows) == len(answers) and ends.min() >= 0:
+            return buffer[:end].tobytes().decode("ascii")
+        text: list[str] = []
+        row = 0
+        start = 0
+        for answer in answers:
+            if answer is not None:
+                text.append(answer)
+                continue
+            if ends[row] < 0:
+                text.append(self.dumped(codes[row], values[row], int(counts[row]), free[row]))
+            else:
+                text.append(buffer[start : ends[row]].tobytes().decode("ascii"))
+                start = ends[row]
+            row += 1
+        return "".join(text)
+
+    def dumped(self, codes: Any, values: Any, count: int, free: bool) -> str:
+        """One situation's line through :func:`json.dumps`."""
+        actions = self.advisor.actions(free)
+        options = [
+            {"action": str(actions[c]), "value": v}
+            for c, v in zip(codes[:count].tolist(), values[:count].tolist(), strict=True)
+        ]
+        return json.dumps({"options": options}) + "\n"
 
 
 def open_batch(path: Path) -> IO[str]:

@@ -22,6 +22,8 @@ from kniffel.rules import Section
 from kniffel.solver.dp import Solution
 
 F64 = npt.NDArray[np.float64]
+ROW = 9
+"""Numbers in a situation's row (:meth:`Advisor.situation_row`)."""
 
 
 @dataclass(frozen=True)
@@ -84,23 +86,15 @@ class Advisor:
         self._free_throws: list[Roll] = [
             FreeThrow(keep=keep) for keep in self._keeps.keeps[: self._keeps.first_roll]
         ]
-        self._choices = [
-            (row[row >= 0].astype(np.intp), [int(k) for k in row if k >= 0]) for row in self._keeps.choices
-        ]
-        """Per roll: the keeps a player may throw from, as an index array and as a list."""
+        self._actions: tuple[Score | Roll, ...] = (*self._scores, *self._rolls)
+        self._free_actions: tuple[Score | Roll, ...] = (*self._scores, *self._free_throws)
+        self._width = len(self._scores) + self._keeps.choices.shape[1]
+        """The most options a situation has: every box, and every keep a roll may be thrown from."""
 
     def prepare(self) -> None:
         """Compile the advisor's kernel, or load it from numba's cache, now rather than at the first
         query (a first run compiles for some seconds; a front end can say so meanwhile)."""
-        from kniffel.solver import kernels
-
-        kernels.situation_values(
-            self.solution.values,
-            self.compiled.kernel_tables,
-            np.empty((0, 9), dtype=np.int64),
-            np.empty((0, self.compiled.n_boxes)),
-            np.empty((0, self._keeps.first_roll)),
-        )
+        self._ranked(np.empty((0, ROW), dtype=np.int64))
 
     # --- states ---------------------------------------------------------------------------------
 
@@ -159,32 +153,34 @@ class Advisor:
         ``rolls_left`` counts the regular throws still allowed this turn; ``thrown_at_once`` defaults to
         "this is the turn's first throw"; ``free_throws_used`` are those already taken this turn.
         """
-        situation, throw = self._situation(
-            filled, dice, rolls_left, thrown_at_once, free_throws_left, free_throws_used
+        row, free = self.situation_row(
+            filled,
+            dice,
+            rolls_left,
+            thrown_at_once=thrown_at_once,
+            free_throws_left=free_throws_left,
+            free_throws_used=free_throws_used,
         )
-        from kniffel.solver import kernels
+        codes, values, counts = self._ranked(np.array([row], dtype=np.int64))
+        count = int(counts[0])
+        actions = self.actions(free)
+        return list(map(Option, [actions[c] for c in codes[0, :count].tolist()], values[0, :count].tolist()))
 
-        # arrays of this call's own: one advisor may answer several threads at once (a web server)
-        boxes = np.empty((1, self.compiled.n_boxes))
-        keeps = np.empty((1, self._keeps.first_roll))
-        situations = np.array([situation], dtype=np.int64)
-        kernels.situation_values(self.solution.values, self.compiled.kernel_tables, situations, boxes, keeps)
-        return self._listed(situation[4], throw, boxes[0].tolist(), keeps[0], kernels.NEG)
-
-    def _situation(
+    def situation_row(
         self,
         filled: Mapping[str, int],
         dice: Sequence[int],
         rolls_left: int,
-        thrown_at_once: bool | None,
-        free_throws_left: int | None,
-        free_throws_used: int,
-    ) -> tuple[list[int], list[Roll] | None]:
-        """A situation as :func:`kniffel.solver.kernels.situation_values` takes it, and the actions of
-        its throws (None: no throw is left)."""
+        *,
+        thrown_at_once: bool | None = None,
+        free_throws_left: int | None = None,
+        free_throws_used: int = 0,
+    ) -> tuple[list[int], bool]:
+        """A situation (as :meth:`options` takes it) as a row of :meth:`ranked`'s array, and whether its
+        throws are free throws (which :meth:`actions` they name); ``KniffelError`` if it is impossible."""
         rules = self.rules
         c = self.compiled
-        roll = validate_dice(list(dice), rules.dice)
+        roll = validate_dice(dice if isinstance(dice, list | tuple) else list(dice), rules.dice)
         if not 0 <= rolls_left < rules.rolls:
             raise SituationError(f"rolls left must be 0 to {rules.rolls - 1}, got {rolls_left}")
         if thrown_at_once is None:
@@ -193,30 +189,72 @@ class Advisor:
         if s.mask == c.full_mask:
             raise SituationError("the sheet is full")
         usable = max(0, min(c.free_per_turn - free_throws_used, s.free))
-        throw: list[Roll] | None = self._rolls
+        free = False
         if rolls_left > 0:
             sweep = (s.free, usable, rolls_left - 1)
         elif usable > 0:
             sweep = (s.free - 1, usable - 1, 0)
-            throw = self._free_throws
+            free = True
         else:
             sweep = (s.free, 0, -1)
-            throw = None
         at_once = int(thrown_at_once and c.n_at_once == 2)
-        return [s.mask, s.armed, s.up, s.free, self._keeps.roll_index(roll), at_once, *sweep], throw
+        return [s.mask, s.armed, s.up, s.free, self._keeps.roll_index(roll), at_once, *sweep], free
 
-    def _listed(
-        self, roll: int, throw: list[Roll] | None, boxes: list[float], keeps: F64, closed: float
-    ) -> list[Option]:
-        """The options of one situation from its kernel values (``closed`` for a box the roll may not go
-        in), best first: a stable sort, so the order before it, boxes then keeps, breaks ties."""
-        result = [Option(self._scores[b], v) for b, v in enumerate(boxes) if v != closed]
-        if throw is not None:
-            indices, listed = self._choices[roll]
-            result.extend(map(Option, [throw[k] for k in listed], keeps[indices].tolist()))
-        result.sort(key=_by_value)
-        return result
+    def actions(self, free: bool = False) -> tuple[Score | Roll, ...]:
+        """The action of each option code of :meth:`ranked` (:mod:`kniffel.solver.batchkernels`): a
+        score per box, then a throw per keep, free throws if ``free``."""
+        return self._free_actions if free else self._actions
 
+    def ranked(self, rows: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], F64, npt.NDArray[np.int64]]:
+        """Every option of many situations at once, rows of :meth:`situation_row`: ``(codes, values,
+        counts)``, row ``i`` holding ``counts[i]`` options best first as :meth:`options` lists them, by
+        code (:meth:`actions`) and value; the rest of the row is unused. One compiled call for all rows:
+        the array interface of batch advice. ``ValueError`` for rows no situation has (the kernel would
+        read outside its tables); a row of :meth:`situation_row` is sound."""
+        rows = np.ascontiguousarray(rows, dtype=np.int64)
+        if rows.ndim != 2 or rows.shape[1] != ROW:
+            raise ValueError(f"rows must be an array of shape (n, {ROW}), got {rows.shape}")
+        c = self.compiled
+        mask, armed, up, free, roll, at_once, sweep_free, usable, throws = rows.T
+        bad = (
+            (mask < 0)
+            | (mask >= c.full_mask)
+            | (armed < 0)
+            | (armed >= c.n_armed)
+            | (up < 0)
+            | (up > c.threshold)
+            | (free < 0)
+            | (free >= c.n_free)
+            | (roll < 0)
+            | (roll >= self._keeps.n_rolls)
+            | (at_once < 0)
+            | (at_once >= c.n_at_once)
+            | (usable < 0)
+            | (usable > sweep_free)
+            | (sweep_free >= c.n_free)
+            | (throws < -1)
+            | (throws >= self.rules.rolls - 1)
+        )
+        if bad.any():
+            raise ValueError(
+                f"row {int(np.argmax(bad))} is no situation's row: {rows[np.argmax(bad)].tolist()}"
+            )
+        return self._ranked(rows)
 
-def _by_value(option: Option) -> float:
-    return -option.value
+    def _ranked(
+        self, rows: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.int64], F64, npt.NDArray[np.int64]]:
+        """:meth:`ranked` for rows known to be sound."""
+        from kniffel.solver import kernels
+        from kniffel.solver.batchkernels import ranked_options
+
+        n = rows.shape[0]
+        # arrays of this call's own: one advisor may answer several threads at once (a web server)
+        boxes = np.empty((n, self.compiled.n_boxes))
+        keeps = np.empty((n, self._keeps.first_roll))
+        kernels.situation_values(self.solution.values, self.compiled.kernel_tables, rows, boxes, keeps)
+        codes = np.empty((n, self._width), dtype=np.int64)
+        values = np.empty((n, self._width))
+        counts = np.empty(n, dtype=np.int64)
+        ranked_options(rows, boxes, keeps, self._keeps.choices, codes, values, counts)
+        return codes, values, counts

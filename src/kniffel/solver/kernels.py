@@ -544,17 +544,13 @@ def situation_values(
     values: Any, t: KernelTables, situations: Any, boxes: Any, keeps: Any
 ) -> None:  # pragma: no cover
     """The options of each situation ``situations[i] = (mask, armed, up, free, roll, at_once, sweep_free,
-    usable, throws)``, one state (lane) at a time with the DP's kernels: ``boxes[i, box]`` is the value of
+    usable, throws)``, with the DP's kernels (the boxes one state at a time, the keeps by
+    :func:`situation_keeps`, many states a sweep): ``boxes[i, box]`` is the value of
     entering roll ``roll`` (thrown at once: ``at_once``) in each box with ``free`` free throws left after
     the turn (NEG where it may not go), and ``keeps[i, keep]`` the value of holding each keep and throwing
     the rest, where that throw leaves ``throws`` regular throws and ``usable`` of ``sweep_free`` free
     throws (:func:`sweep_from`; not computed when ``throws`` < 0: no throw is left)."""
     n = scoring(t)
-    n_s, n_rolls, _ = t.nonzero.shape
-    segment = np.empty((1, 4), dtype=np.int64)
-    sv = np.empty((n.n_free, n_s, n_rolls, 1))
-    rows, _ = entry_rows(t, 1, 1)
-    table = np.empty((1, keeps.shape[1], 1))
     for i in range(situations.shape[0]):
         mask, armed, up, free = situations[i, 0], situations[i, 1], situations[i, 2], situations[i, 3]
         roll, s = situations[i, 4], situations[i, 5]
@@ -581,12 +577,55 @@ def situation_values(
                     if t.pair_box[pair] == b:
                         p = int(t.pair_pts[pair])
                 enter(values, n, mask, armed, free, b, p, 0, up, 1, boxes, i, b)
+    situation_keeps(values, t, situations, keeps)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def situation_keeps(values: Any, t: KernelTables, situations: Any, keeps: Any) -> None:  # pragma: no cover
+    """``keeps[i, keep]`` of :func:`situation_values` for every situation that has a throw left
+    (``throws`` >= 0): the situations whose throws are alike (the same ``sweep_free``, ``usable`` and
+    ``throws``) are swept together, each its own lane, in bundles of up to :data:`BUNDLE` lanes, as the
+    DP sweeps its states; a lane's values do not depend on the lanes beside it. Inlined into
+    :func:`situation_values` (see the module docstring: a level of calls costs compile time)."""
+    n = scoring(t)
+    n_s, n_rolls, _ = t.nonzero.shape
+    count = situations.shape[0]
+    # the situations in the order of their kind of throw (a counting sort: few kinds, compiled at once)
+    kinds = n.n_free * (t.per_turn + 1) * t.rolls + 1
+    key = np.empty(count, dtype=np.int64)
+    starts = np.zeros(kinds + 1, dtype=np.int64)
+    for i in range(count):
         sweep_free, usable, throws = situations[i, 6], situations[i, 7], situations[i, 8]
-        if throws < 0:
-            continue
-        segment[0, 0], segment[0, 1], segment[0, 2], segment[0, 3] = mask, armed, up, 1
-        for f in range(sweep_free - usable, sweep_free + 1):
-            score_values(segment, f, values, t, rows[0], None, sv[f], None)
-        sweep_from(sv, sweep_free, usable, usable + throws + 1, t, table)
-        for k in range(keeps.shape[1]):
-            keeps[i, k] = table[0, k, 0]
+        key[i] = 0 if throws < 0 else 1 + (sweep_free * (t.per_turn + 1) + usable) * t.rolls + throws
+        starts[key[i] + 1] += 1
+    for k in range(kinds):
+        starts[k + 1] += starts[k]
+    order = np.empty(count, dtype=np.int64)
+    for i in range(count):
+        order[starts[key[i]]] = i
+        starts[key[i]] += 1
+    start = 0
+    while start < count:
+        first = order[start]
+        end = start + 1
+        while end < count and end - start < BUNDLE and key[order[end]] == key[first]:
+            end += 1
+        if key[first] > 0:
+            width = end - start
+            segments = np.empty((width, 4), dtype=np.int64)
+            for lane in range(width):
+                i = order[start + lane]
+                segments[lane, 0], segments[lane, 1] = situations[i, 0], situations[i, 1]
+                segments[lane, 2], segments[lane, 3] = situations[i, 2], 1
+            sweep_free, usable, throws = situations[first, 6], situations[first, 7], situations[first, 8]
+            sv = np.empty((n.n_free, n_s, n_rolls, width))
+            rows, _ = entry_rows(t, 1, width)
+            for f in range(sweep_free - usable, sweep_free + 1):
+                score_values(segments, f, values, t, rows[0], None, sv[f], None)
+            table = np.empty((1, keeps.shape[1], width))
+            sweep_from(sv, sweep_free, usable, usable + throws + 1, t, table)
+            for lane in range(width):
+                i = order[start + lane]
+                for k in range(keeps.shape[1]):
+                    keeps[i, k] = table[0, k, lane]
+        start = end
