@@ -199,28 +199,18 @@ def box_pairs(tables: Any, announced: Any) -> Any:  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def announced_stop(
-    tables: Any,
-    values: Any,
-    mask: Any,
-    armed: Any,
-    up: Any,
-    lanes: Any,
-    pairs: Any,
-    floor: Any,
-    stop: Any,
-    points: Any,
-    bound: Any,
+def announced_values(
+    tables: Any, values: Any, mask: Any, armed: Any, up: Any, lanes: Any, pairs: Any, worth: Any, points: Any
 ) -> None:  # pragma: no cover
-    """``stop[0, at_once, roll, lane]``: the value of ending the turn on each roll once the box of ``lane``
-    (:func:`announceable`) is announced: its points there, or the best strike anywhere (``floor``) if
-    that is better or the roll may not go there; ``points[at_once, roll, lane]`` is ``(points << 16) |
-    extra`` of the entry, -1 for the strike; ``bound[lane]`` the best of the lane's stop values, which no
-    keep of the lane is worth more than. Outside the joker a roll's value in the box depends only on
-    which pair of ``pairs`` (:func:`box_pairs`) it scores there, so each pair is entered once."""
-    n_s, n_rolls = stop.shape[1], stop.shape[2]
+    """``worth[at_once, roll, lane]``: the value of entering each roll in the box of ``lane``
+    (:func:`announceable`) once it is announced, relative to its column's value before (NEG where the
+    joker may not put it there), and ``points[at_once, roll, lane]`` the entry's ``(points << 16) |
+    extra``. They depend on the announced column alone, so a game recomputes them only when it changes.
+    Outside the joker a roll's value in the box depends only on which pair of ``pairs``
+    (:func:`box_pairs`) it scores there, so each pair is entered once."""
+    n_s, n_rolls = worth.shape[0], worth.shape[1]
     one = np.empty((1, 1))
-    worth = np.empty(tables[0].pair_box.shape[0])
+    paid = np.empty(tables[0].pair_box.shape[0])
     for lane in range(lanes.shape[0]):
         c, b = lanes[lane, 0], lanes[lane, 1]
         t = tables[c]
@@ -233,8 +223,7 @@ def announced_stop(
         for j in range(t.pair_box.shape[0]):
             if t.pair_box[j] == b:
                 enter(values[c], n, m, a, 0, b, int(t.pair_pts[j]), 0, up[c], 1, one, 0, 0)
-                worth[j] = one[0, 0] - before
-        top = NEG
+                paid[j] = one[0, 0] - before
         for s in range(n_s):
             for r in range(n_rolls):
                 if joker and t.alike[r] >= 0:
@@ -250,15 +239,27 @@ def announced_stop(
                     if j < 0:
                         p, v = 0, nothing
                     else:
-                        p, v = int(t.pair_pts[j]), worth[j]
-                if v >= floor[0]:
-                    stop[0, s, r, lane] = v
-                    points[s, r, lane] = (p << 16) | extra
-                else:
-                    stop[0, s, r, lane] = floor[0]
-                    points[s, r, lane] = -1
-                top = max(top, stop[0, s, r, lane])
-        bound[lane] = top
+                        p, v = int(t.pair_pts[j]), paid[j]
+                worth[s, r, lane] = v
+                points[s, r, lane] = (p << 16) | extra
+
+
+@njit(cache=True, nogil=True)
+def announced_stop(worth: Any, width: int, floor: Any, stop: Any, bound: Any) -> None:  # pragma: no cover
+    """``stop[0, at_once, roll, lane]`` for the first ``width`` lanes of :func:`announced_values`: the
+    value of ending the turn on each roll once the lane's box is announced, the entry there or the best
+    strike anywhere (``floor``) where that is better or the roll may not go there; ``bound[lane]`` the
+    best of the lane's stop values, which no keep of the lane is worth more than."""
+    f = floor[0]
+    for lane in range(width):
+        bound[lane] = NEG
+    for s in range(worth.shape[0]):
+        for r in range(worth.shape[1]):
+            for lane in range(width):
+                v = worth[s, r, lane]
+                x = v if v >= f else f
+                stop[0, s, r, lane] = x
+                bound[lane] = max(bound[lane], x)
 
 
 @njit(cache=True, nogil=True)
@@ -284,14 +285,19 @@ def turn_values(
     plain = np.empty((1, n_s, n_rolls, 1))
     stop_values(tables, mask, gains, strikes, plain, column, floor)
     stop[:, :, :, 0] = plain[:, :, :, 0]
-    announced_stop(
-        tables, values, mask, armed, up, lanes, box_pairs(tables, announced), floor, stop[:, :, :, 1:],
-        np.empty((n_s, n_rolls, width - 1), dtype=np.int64), np.empty(width - 1),
-    )  # fmt: skip
+    worth = np.empty((n_s, n_rolls, width - 1))
+    points = np.empty((n_s, n_rolls, width - 1), dtype=np.int64)
+    announced_values(tables, values, mask, armed, up, lanes, box_pairs(tables, announced), worth, points)
+    announced_stop(worth, width - 1, floor, stop[:, :, :, 1:], np.empty(width - 1))
     keeps = np.empty((max(rolls - 1, 1), t0.first_roll, width))
     if rolls > 1:
         sweep(stop, 0, rolls - 1, t0, keeps)
     return stop[0].copy(), keeps, lanes
+
+
+@njit(cache=True, nogil=True, inline="always")
+def padded_width(width: int) -> int:  # pragma: no cover
+    return width if width < 4 else (width + 7) // 8 * 8
 
 
 @njit(cache=True, nogil=True)
@@ -325,11 +331,14 @@ def play_game(
         if announced[c]:
             most += tables[c].n_boxes
     # A sweep costs mostly per call and per vector of lanes, hardly per lane: every lane of a turn goes
-    # in one call, padded past four lanes to a multiple of four (the padding a copy of lane 0). The
-    # turn's arrays are cut from these as contiguous ones, which the sweep's loops vectorise.
-    most = most if most <= 4 else (most + 3) // 4 * 4
+    # in one call, from four lanes on padded to a multiple of eight (the padding a copy of lane 0), which
+    # the sweep's vectorised loops take whole (measured: four or seven lanes cost more than eight). The
+    # turn's arrays are cut from these as contiguous ones.
+    most = padded_width(most)
     stop_space = np.empty(n_s * n_rolls * most)
     keeps_space = np.empty(max(positions, 1) * t0.first_roll * most)
+    # the announced lanes' entries, recomputed when an announced column changes
+    worth = np.empty((n_s, n_rolls, most))
     points = np.empty((n_s, n_rolls, most), dtype=np.int64)
     column = np.empty((n_s, n_rolls), dtype=np.int64)
     floor = np.empty(3)
@@ -341,21 +350,23 @@ def play_game(
     up = np.zeros(n_cols, dtype=np.int64)
     for c in range(n_cols):
         column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
+    lanes = announceable(tables, announced, mask)
+    stale = True
     logged = g < log.shape[0]
     for turn in range(turns):
-        lanes = announceable(tables, announced, mask)
+        if stale:
+            lanes = announceable(tables, announced, mask)
+            announced_values(tables, values, mask, armed, up, lanes, pairs, worth, points)
+            stale = False
         width = lanes.shape[0] + 1
-        padded = width if width <= 4 else (width + 3) // 4 * 4
+        padded = padded_width(width)
         stop = stop_space[: n_s * n_rolls * padded].reshape((1, n_s, n_rolls, padded))
         keeps = keeps_space[: max(positions, 1) * t0.first_roll * padded].reshape(
             (max(positions, 1), t0.first_roll, padded)
         )
         stop_values(tables, mask, gains, strikes, stop[:, :, :, :1], column, floor)
         if width > 1:
-            announced_stop(
-                tables, values, mask, armed, up, lanes, pairs, floor, stop[:, :, :, 1:width],
-                points[:, :, 1:width], bound[1:width],
-            )  # fmt: skip
+            announced_stop(worth, width - 1, floor, stop[:, :, :, 1:width], bound[1:width])
         for s in range(n_s):
             for r in range(n_rolls):
                 for i in range(width, padded):
@@ -399,9 +410,9 @@ def play_game(
             if keep < 0:
                 break
             pos -= 1
-        if lane > 0 and points[s, r, lane] >= 0:
+        if lane > 0 and worth[s, r, lane - 1] >= floor[0]:
             c, box = lanes[lane - 1, 0], lanes[lane - 1, 1]
-            p, extra = points[s, r, lane] >> 16, points[s, r, lane] & 0xFFFF
+            p, extra = points[s, r, lane - 1] >> 16, points[s, r, lane - 1] & 0xFFFF
         elif lane > 0 or column[s, r] < 0:
             c, box, p, extra = int(floor[1]), int(floor[2]), 0, 0
         else:
@@ -417,6 +428,7 @@ def play_game(
         if extra > 0:
             totals[g, c, 3] += 1
         mask[c], armed[c], up[c] = after, armed_after, up_after
+        stale = stale or announced[c] == 1
         if after != (1 << t.n_boxes) - 1:
             column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
         if logged:
