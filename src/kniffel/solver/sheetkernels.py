@@ -352,12 +352,17 @@ def play_game(
         column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
     lanes = announceable(tables, announced, mask)
     stale = True
+    # The announced lanes' stop values change only with their entries and the best strike: while both
+    # stay, their keeps in ``keeps_space`` are still the last sweep's, and lane 0 is swept alone.
+    keeps0 = np.empty((max(positions, 1), t0.first_roll, 1))
+    swept_width, swept_floor = -1, NEG
     logged = g < log.shape[0]
     for turn in range(turns):
         if stale:
             lanes = announceable(tables, announced, mask)
             announced_values(tables, values, mask, armed, up, lanes, pairs, worth, points)
             stale = False
+            swept_width = -1
         width = lanes.shape[0] + 1
         padded = padded_width(width)
         stop = stop_space[: n_s * n_rolls * padded].reshape((1, n_s, n_rolls, padded))
@@ -371,8 +376,14 @@ def play_game(
             for r in range(n_rolls):
                 for i in range(width, padded):
                     stop[0, s, r, i] = stop[0, s, r, 0]
-        if positions > 0:
+        if positions > 0 and width > 1 and width == swept_width and floor[0] == swept_floor:
+            sweep(stop[:, :, :, :1], 0, positions, t0, keeps0)
+            for q in range(positions):
+                for k in range(t0.first_roll):
+                    keeps[q, k, 0] = keeps0[q, k, 0]
+        elif positions > 0:
             sweep(stop, 0, positions, t0, keeps)
+            swept_width, swept_floor = width, floor[0]
         keep = 0
         pos = positions
         step = 0
