@@ -372,10 +372,11 @@ def play_game(
         stop_values(tables, mask, gains, strikes, stop[:, :, :, :1], column, floor)
         if width > 1:
             announced_stop(worth, width - 1, floor, stop[:, :, :, 1:width], bound[1:width])
-        for s in range(n_s):
-            for r in range(n_rolls):
-                for i in range(width, padded):
-                    stop[0, s, r, i] = stop[0, s, r, 0]
+        if padded > width:
+            for s in range(n_s):
+                for r in range(n_rolls):
+                    for i in range(width, padded):
+                        stop[0, s, r, i] = stop[0, s, r, 0]
         if positions > 0 and width > 1 and width == swept_width and floor[0] == swept_floor:
             sweep(stop[:, :, :, :1], 0, positions, t0, keeps0)
             for q in range(positions):
