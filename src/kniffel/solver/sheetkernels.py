@@ -174,15 +174,43 @@ def announceable(tables: Any, announced: Any, mask: Any) -> Any:  # pragma: no c
 
 
 @njit(cache=True, nogil=True)
-def announced_stop(
-    tables: Any, values: Any, mask: Any, armed: Any, up: Any, lanes: Any, floor: Any, stop: Any, points: Any
+def box_pairs(tables: Any, announced: Any) -> Any:  # pragma: no cover
+    """``[column, box, at_once, roll]``: the pair of the column's table (``pair_box``, ``pair_pts``) that a
+    roll scores in the box, -1 where it scores nothing there; for the announced columns, whose lanes take
+    a roll's points in one box, so that a lane looks them up instead of searching the roll's pairs."""
+    t0 = tables[0]
+    n_s, n_rolls, _ = t0.nonzero.shape
+    most = 0
+    for c in range(len(tables)):
+        most = max(most, tables[c].n_boxes)
+    pairs = np.full((len(tables), most, n_s, n_rolls), -1, dtype=np.int32)
+    for c in range(len(tables)):
+        if not announced[c]:
+            continue
+        t = tables[c]
+        for s in range(n_s):
+            for r in range(n_rolls):
+                for i in range(t.nonzero.shape[2]):
+                    j = t.nonzero[s, r, i]
+                    if j < 0:
+                        break
+                    pairs[c, t.pair_box[j], s, r] = j
+    return pairs
+
+
+@njit(cache=True, nogil=True)
+def announced_values(
+    tables: Any, values: Any, mask: Any, armed: Any, up: Any, lanes: Any, pairs: Any, worth: Any, points: Any
 ) -> None:  # pragma: no cover
-    """``stop[0, at_once, roll, lane]``: the value of ending the turn on each roll once the box of ``lane``
-    (:func:`announceable`) is announced: its points there, or the best strike anywhere (``floor``) if
-    that is better or the roll may not go there; ``points[at_once, roll, lane]`` is ``(points << 16) |
-    extra`` of the entry, -1 for the strike."""
-    n_s, n_rolls = stop.shape[1], stop.shape[2]
+    """``worth[at_once, roll, lane]``: the value of entering each roll in the box of ``lane``
+    (:func:`announceable`) once it is announced, relative to its column's value before (NEG where the
+    joker may not put it there), and ``points[at_once, roll, lane]`` the entry's ``(points << 16) |
+    extra``. They depend on the announced column alone, so a game recomputes them only when it changes.
+    Outside the joker a roll's value in the box depends only on which pair of ``pairs``
+    (:func:`box_pairs`) it scores there, so each pair is entered once."""
+    n_s, n_rolls = worth.shape[0], worth.shape[1]
     one = np.empty((1, 1))
+    paid = np.empty(tables[0].pair_box.shape[0])
     for lane in range(lanes.shape[0]):
         c, b = lanes[lane, 0], lanes[lane, 1]
         t = tables[c]
@@ -190,30 +218,48 @@ def announced_stop(
         m, a = mask[c], armed[c]
         before = values[c, a * t.n_free, m, up[c]]
         joker = joker_applies(n, m)
+        enter(values[c], n, m, a, 0, b, 0, 0, up[c], 1, one, 0, 0)
+        nothing = one[0, 0] - before
+        for j in range(t.pair_box.shape[0]):
+            if t.pair_box[j] == b:
+                enter(values[c], n, m, a, 0, b, int(t.pair_pts[j]), 0, up[c], 1, one, 0, 0)
+                paid[j] = one[0, 0] - before
         for s in range(n_s):
             for r in range(n_rolls):
-                p = 0
-                extra = 0
                 if joker and t.alike[r] >= 0:
                     p = int(t.jpts[m, a, s, t.alike[r], b])
                     extra = int(t.jbonus[m, a, t.alike[r]])
+                    v = NEG
+                    if p >= 0:
+                        enter(values[c], n, m, a, 0, b, p, extra, up[c], 1, one, 0, 0)
+                        v = one[0, 0] - before
                 else:
-                    for i in range(t.nonzero.shape[2]):
-                        j = t.nonzero[s, r, i]
-                        if j < 0:
-                            break
-                        if t.pair_box[j] == b:
-                            p = int(t.pair_pts[j])
-                v = NEG
-                if p >= 0:
-                    enter(values[c], n, m, a, 0, b, p, extra, up[c], 1, one, 0, 0)
-                    v = one[0, 0] - before
-                if v >= floor[0]:
-                    stop[0, s, r, lane] = v
-                    points[s, r, lane] = (p << 16) | extra
-                else:
-                    stop[0, s, r, lane] = floor[0]
-                    points[s, r, lane] = -1
+                    j = pairs[c, b, s, r]
+                    extra = 0
+                    if j < 0:
+                        p, v = 0, nothing
+                    else:
+                        p, v = int(t.pair_pts[j]), paid[j]
+                worth[s, r, lane] = v
+                points[s, r, lane] = (p << 16) | extra
+
+
+@njit(cache=True, nogil=True)
+def announced_stop(worth: Any, width: int, floor: Any, stop: Any, bound: Any) -> None:  # pragma: no cover
+    """``stop[0, at_once, roll, lane]`` for the first ``width`` lanes of :func:`announced_values`: the
+    value of ending the turn on each roll once the lane's box is announced, the entry there or the best
+    strike anywhere (``floor``) where that is better or the roll may not go there; ``bound[lane]`` the
+    best of the lane's stop values, which no keep of the lane is worth more than."""
+    f = floor[0]
+    for lane in range(width):
+        bound[lane] = NEG
+    for s in range(worth.shape[0]):
+        for r in range(worth.shape[1]):
+            for lane in range(width):
+                v = worth[s, r, lane]
+                x = v if v >= f else f
+                stop[0, s, r, lane] = x
+                bound[lane] = max(bound[lane], x)
 
 
 @njit(cache=True, nogil=True)
@@ -239,14 +285,19 @@ def turn_values(
     plain = np.empty((1, n_s, n_rolls, 1))
     stop_values(tables, mask, gains, strikes, plain, column, floor)
     stop[:, :, :, 0] = plain[:, :, :, 0]
-    announced_stop(
-        tables, values, mask, armed, up, lanes, floor, stop[:, :, :, 1:],
-        np.empty((n_s, n_rolls, width - 1), dtype=np.int64),
-    )  # fmt: skip
+    worth = np.empty((n_s, n_rolls, width - 1))
+    points = np.empty((n_s, n_rolls, width - 1), dtype=np.int64)
+    announced_values(tables, values, mask, armed, up, lanes, box_pairs(tables, announced), worth, points)
+    announced_stop(worth, width - 1, floor, stop[:, :, :, 1:], np.empty(width - 1))
     keeps = np.empty((max(rolls - 1, 1), t0.first_roll, width))
     if rolls > 1:
         sweep(stop, 0, rolls - 1, t0, keeps)
     return stop[0].copy(), keeps, lanes
+
+
+@njit(cache=True, nogil=True, inline="always")
+def padded_width(width: int) -> int:  # pragma: no cover
+    return width if width < 4 else (width + 7) // 8 * 8
 
 
 @njit(cache=True, nogil=True)
@@ -260,11 +311,12 @@ def play_game(
     rng: Any,
     totals: Any,
     log: Any,
+    pairs: Any,
 ) -> None:  # pragma: no cover
     """Game ``g`` from the empty sheet to the full one: ``totals[g, c]`` gets column ``c``'s ``(points,
     upper bonus, points in the five box, extra bonuses)``. With ``log`` (``[game, turn, step, 3]``, first
     games only) every throw is recorded as ``(keep, roll, 0)``, an announcement as ``(-3, column, box)``
-    and the entry as ``(-2, column, box << 16 | points)``."""
+    and the entry as ``(-2, column, box << 16 | points)``; ``pairs`` is :func:`box_pairs`."""
     t0 = tables[0]
     n_cols = len(tables)
     n_s, n_rolls, _ = t0.nonzero.shape
@@ -278,11 +330,19 @@ def play_game(
         turns += tables[c].n_boxes
         if announced[c]:
             most += tables[c].n_boxes
-    stop = np.empty((1, n_s, n_rolls, most))
+    # A sweep costs mostly per call and per vector of lanes, hardly per lane: every lane of a turn goes
+    # in one call, from four lanes on padded to a multiple of eight (the padding a copy of lane 0), which
+    # the sweep's vectorised loops take whole (measured: four or seven lanes cost more than eight). The
+    # turn's arrays are cut from these as contiguous ones.
+    most = padded_width(most)
+    stop_space = np.empty(n_s * n_rolls * most)
+    keeps_space = np.empty(max(positions, 1) * t0.first_roll * most)
+    # the announced lanes' entries, recomputed when an announced column changes
+    worth = np.empty((n_s, n_rolls, most))
     points = np.empty((n_s, n_rolls, most), dtype=np.int64)
     column = np.empty((n_s, n_rolls), dtype=np.int64)
     floor = np.empty(3)
-    keeps = np.empty((max(positions, 1), t0.first_roll, most))
+    bound = np.empty(most)
     space = scratch(tables)
     gains, entries, strikes = sheet_space(tables)
     mask = np.zeros(n_cols, dtype=np.int64)
@@ -290,17 +350,41 @@ def play_game(
     up = np.zeros(n_cols, dtype=np.int64)
     for c in range(n_cols):
         column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
+    lanes = announceable(tables, announced, mask)
+    stale = True
+    # The announced lanes' stop values change only with their entries and the best strike: while both
+    # stay, their keeps in ``keeps_space`` are still the last sweep's, and lane 0 is swept alone.
+    keeps0 = np.empty((max(positions, 1), t0.first_roll, 1))
+    swept_width, swept_floor = -1, NEG
     logged = g < log.shape[0]
     for turn in range(turns):
-        stop_values(tables, mask, gains, strikes, stop[:, :, :, :1], column, floor)
-        lanes = announceable(tables, announced, mask)
+        if stale:
+            lanes = announceable(tables, announced, mask)
+            announced_values(tables, values, mask, armed, up, lanes, pairs, worth, points)
+            stale = False
+            swept_width = -1
         width = lanes.shape[0] + 1
+        padded = padded_width(width)
+        stop = stop_space[: n_s * n_rolls * padded].reshape((1, n_s, n_rolls, padded))
+        keeps = keeps_space[: max(positions, 1) * t0.first_roll * padded].reshape(
+            (max(positions, 1), t0.first_roll, padded)
+        )
+        stop_values(tables, mask, gains, strikes, stop[:, :, :, :1], column, floor)
         if width > 1:
-            announced_stop(
-                tables, values, mask, armed, up, lanes, floor, stop[:, :, :, 1:width], points[:, :, 1:width]
-            )
-        if positions > 0:
-            sweep(stop[:, :, :, :1], 0, positions, t0, keeps[:, :, :1])
+            announced_stop(worth, width - 1, floor, stop[:, :, :, 1:width], bound[1:width])
+        if padded > width:
+            for s in range(n_s):
+                for r in range(n_rolls):
+                    for i in range(width, padded):
+                        stop[0, s, r, i] = stop[0, s, r, 0]
+        if positions > 0 and width > 1 and width == swept_width and floor[0] == swept_floor:
+            sweep(stop[:, :, :, :1], 0, positions, t0, keeps0)
+            for q in range(positions):
+                for k in range(t0.first_roll):
+                    keeps[q, k, 0] = keeps0[q, k, 0]
+        elif positions > 0:
+            sweep(stop, 0, positions, t0, keeps)
+            swept_width, swept_floor = width, floor[0]
         keep = 0
         pos = positions
         step = 0
@@ -320,34 +404,13 @@ def play_game(
                 break
             best, keep = best_keep(keeps, pos - 1, subs, r, stop[0, s, r, lane], lane)
             if pos == positions and width > 1:
-                # after the first throw: announcing is chosen only when better by more than ``margin``.
-                # No lane is worth more than its best stop value, so only the lanes whose best beats
-                # that are swept, moved (in order, for the ties) to the front.
-                n_lanes = 1
+                # after the first throw: announcing is chosen only when better by more than ``margin``,
+                # the first of equally good lanes in order. No lane is worth more than its best stop
+                # value.
+                base = best
                 for i in range(1, width):
-                    bound = NEG
-                    for s2 in range(n_s):
-                        for r2 in range(n_rolls):
-                            bound = max(bound, stop[0, s2, r2, i])
-                    if bound - margin <= best:
+                    if bound[i] - margin <= base:
                         continue
-                    if i != n_lanes:
-                        for s2 in range(n_s):
-                            for r2 in range(n_rolls):
-                                stop[0, s2, r2, i], stop[0, s2, r2, n_lanes] = (
-                                    stop[0, s2, r2, n_lanes],
-                                    stop[0, s2, r2, i],
-                                )
-                                points[s2, r2, i], points[s2, r2, n_lanes] = (
-                                    points[s2, r2, n_lanes],
-                                    points[s2, r2, i],
-                                )
-                        for j in range(2):
-                            lanes[i - 1, j], lanes[n_lanes - 1, j] = lanes[n_lanes - 1, j], lanes[i - 1, j]
-                    n_lanes += 1
-                if n_lanes > 1:
-                    sweep(stop[:, :, :, 1:n_lanes], 0, positions, t0, keeps[:, :, 1:n_lanes])
-                for i in range(1, n_lanes):
                     v, q = best_keep(keeps, pos - 1, subs, r, stop[0, s, r, i], i)
                     if v - margin > best:
                         best, keep, lane = v - margin, q, i
@@ -359,9 +422,9 @@ def play_game(
             if keep < 0:
                 break
             pos -= 1
-        if lane > 0 and points[s, r, lane] >= 0:
+        if lane > 0 and worth[s, r, lane - 1] >= floor[0]:
             c, box = lanes[lane - 1, 0], lanes[lane - 1, 1]
-            p, extra = points[s, r, lane] >> 16, points[s, r, lane] & 0xFFFF
+            p, extra = points[s, r, lane - 1] >> 16, points[s, r, lane - 1] & 0xFFFF
         elif lane > 0 or column[s, r] < 0:
             c, box, p, extra = int(floor[1]), int(floor[2]), 0, 0
         else:
@@ -377,6 +440,7 @@ def play_game(
         if extra > 0:
             totals[g, c, 3] += 1
         mask[c], armed[c], up[c] = after, armed_after, up_after
+        stale = stale or announced[c] == 1
         if after != (1 << t.n_boxes) - 1:
             column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
         if logged:
@@ -401,5 +465,6 @@ def play_games(
     """:func:`play_game` for games ``first .. last - 1`` of ``rng`` (one dice stream each). Threads run
     parts of a batch side by side (the kernel releases the GIL): numba's parallel loops cannot take the
     columns' tables, a tuple of tuples of arrays."""
+    pairs = box_pairs(tables, announced)
     for g in range(first, last):
-        play_game(g, tables, values, announced, rolls, margin, rng, totals, log)
+        play_game(g, tables, values, announced, rolls, margin, rng, totals, log, pairs)
