@@ -501,3 +501,40 @@ def test_names_are_checked_the_same_way_on_every_database(name: str) -> None:
     with pytest.raises(WebError, match="cannot contain") as refused:
         CreateRequest.parse({"seats": [{"name": name}]})
     assert refused.value.code == "malformed"
+
+
+_PACING = """
+import gc, sys, time, weakref
+from kniffel.web import pace_collections
+
+class Node:
+    pass
+
+def cycle():
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    return weakref.ref(a)
+
+pace_collections(freeze_every=0.05, collect_every=3.0)
+assert gc.get_freeze_count() > 0, "the objects alive at the start are frozen"
+gc.disable()  # so that only the pacing's own full collection can free the cycles below
+time.sleep(0.2)
+made = [cycle() for _ in range(200)]  # garbage the moment it is made: only the collector frees it
+time.sleep(0.2)
+assert any(ref() is not None for ref in made), "frozen, the cycles outlive the collections of the young"
+deadline = time.monotonic() + 30
+while any(ref() is not None for ref in made) and time.monotonic() < deadline:
+    time.sleep(0.05)
+assert all(ref() is None for ref in made), "frozen cycles are freed by the periodic full collection"
+print("ok")
+"""
+
+
+def test_collections_are_paced_and_cycles_still_freed() -> None:
+    # in a process of its own: freezing is for the whole interpreter
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _PACING], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"

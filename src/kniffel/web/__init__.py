@@ -5,6 +5,9 @@
 
 from __future__ import annotations
 
+import gc
+import threading
+import time
 from pathlib import Path
 
 from kniffel.errors import KniffelError
@@ -64,6 +67,38 @@ def check_database(database_url: str | None = None) -> None:
         engine.dispose()
 
 
+FREEZE_EVERY = 5.0
+"""Seconds between moving the objects that have lived this long out of the collector's sight."""
+COLLECT_EVERY = 3600.0
+"""Seconds between full collections of everything (the cycles frozen meanwhile are few)."""
+
+
+def pace_collections(freeze_every: float = FREEZE_EVERY, collect_every: float = COLLECT_EVERY) -> None:
+    """Keep Python's cycle collector from stopping the server for a third of a second every few seconds.
+
+    A server holds a few hundred thousand long-lived objects (every live game's turns, outcomes and
+    sheets), and every full collection walked all of them: measured with 2,000 players, 270-540 ms
+    once every 5-10 s, during which no action was answered (p99 round trip 650 ms; with the collector
+    off, 56 ms). Refcounting frees a finished game whatever its generation; only cycles need the
+    collector, and the server makes few of them (a few hundred objects a minute under that load). So
+    what survives a while is frozen (``gc.freeze``) and the collector walks only what is new; once
+    an hour everything is unfrozen and collected, one pause to free the cycles frozen meanwhile."""
+
+    def run() -> None:
+        last = time.monotonic()
+        while True:
+            time.sleep(freeze_every)
+            if time.monotonic() - last >= collect_every:
+                gc.unfreeze()
+                gc.collect()
+                last = time.monotonic()
+            gc.freeze()
+
+    gc.collect()
+    gc.freeze()
+    threading.Thread(target=run, name="kniffel-gc-pacing", daemon=True).start()
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -79,6 +114,7 @@ def serve(
     from kniffel.web.app import create_app
 
     app = create_app(database_url, bot_delay=bot_delay)
+    pace_collections()
     # No per-message compression: deflating every state for every tab took a sixth of the server's
     # time under load, to save a few kilobytes a second per player.
     uvicorn.run(
