@@ -26,8 +26,24 @@ spent while the clock ran (per action) and how late the generator's own event lo
 process gets at most one core, less when others keep the machine busy, so ``--generators 3`` spreads
 the players over three processes that start together.
 
-Measured on 2 cores shared with other work (load average 6 to 11 throughout, so most of a round trip is
-waiting for a core), ``--duration 20 --generators 3``, load average at start and end:
+Measured on 2 cores with nothing else running (the servers, PostgreSQL and the generators share them;
+load average 1.6-4.6, most of it this run's own), ``--duration 30``, PostgreSQL, after the cycle
+collector was paced (:func:`kniffel.web.pace_collections`):
+
+    servers  players, think   generators  actions/s   p50 ms   p99 ms   server CPU/action
+    1        2000, 1 s        2              956       18.2     132       0.75 ms
+    3        2000, 1 s        3              948       23.7     156       1.22 ms
+    3        600, 1 s         2              292        6.0      28.8     2.69 ms
+    1        300, 0 (sat.)    2             1441       88.0     207       0.56 ms
+    3        300, 0 (sat.)    3             1170       96.7     336       1.00 ms
+
+The same machine just before pacing: 2,000 players at 1 s had p99 564 ms (one server) and 474 ms
+(three). Every full collection of Python's cycle collector walked the live games' few hundred thousand
+objects and held the server for 270-540 ms every 5-10 s; with the collector off, p99 was 56-98 ms, the
+rest being the generators and the servers waiting for a core. The goal, 2,000 players at 1 s with p99
+under 50 ms across processes, is not reached on 2 cores that also run the load generators.
+
+Earlier, on 2 cores shared with other work (load average 6 to 11), ``--duration 20 --generators 3``:
 
     database    servers  players, think   actions/s   p50 ms   p99 ms   server CPU/action  load
     PostgreSQL  1        300, 0 (sat.)       614       184      637       0.58 ms         9.3-9.3
@@ -43,9 +59,7 @@ waiting for a core), ``--duration 20 --generators 3``, load average at start and
 Before group commit and the cheaper snapshots (one generator, PostgreSQL, one server, load 7 to 9):
 300 saturated 301 actions/s, p50 502 ms, 2.16 ms server CPU an action; 2000 at 1 s 297 actions/s,
 p50 1960 ms, p99 3070 ms. With three servers an action costs about twice as much CPU: the two seats of
-a table sit on different processes, so each action is applied and sent by both. The goal of 2,000
-players at human pace with p99 under 50 ms was not reached on this machine: the servers used well under
-one core (a single event loop gets about its share of two cores among 6 to 11 runnable tasks).
+a table sit on different processes, so each action is applied and sent by both.
 """
 
 from __future__ import annotations
