@@ -76,6 +76,39 @@ def deal_faces(seed: Any, seat: int, turn: int, throw: int, out: Any) -> None:  
         out[i] = face + 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def throw(
+    rng: Any, g: int, keep: int, size: Any, child: Any, n_dice: int, seat: int, turn: int, number: int
+) -> int:  # pragma: no cover
+    """The roll (a keep of every die) that throwing the dice ``keep`` lacks shows: with ``seat`` -1 the
+    next faces of game ``g``'s stream (:func:`die`), else throw ``number`` (1 for the turn's first) of
+    ``seat``'s turn ``turn`` in the deal whose seed ``rng[g]`` holds (:func:`deal_start`)."""
+    k = keep
+    if seat < 0:
+        while size[k] < n_dice:
+            k = child[k, die(rng, g)]
+    else:
+        x = deal_start(rng[g], seat, turn, number)
+        while size[k] < n_dice:
+            x, face = deal_next(x)
+            k = child[k, face]
+    return k
+
+
+@njit(cache=True, nogil=True, inline="always")
+def record(
+    log: Any, g: int, turn: int, step: int, first: int, second: int, third: int
+) -> int:  # pragma: no cover
+    """Write step ``step`` of game ``g``'s turn ``turn`` into ``log`` if it keeps that game (see
+    :func:`play_turn`); the next step."""
+    if g >= log.shape[0]:
+        return step
+    log[g, turn, step, 0] = first
+    log[g, turn, step, 1] = second
+    log[g, turn, step, 2] = third
+    return step + 1
+
+
 @njit(cache=True, nogil=True)
 def work(
     games: Any, t: KernelTables, gap: int, chunk: int, bundle: int
@@ -169,29 +202,15 @@ def play_game_turn(
     start = fr - usable
     positions = usable + t.rolls - 1
     strike = t.pair_box.shape[0]
-    logged = g < log.shape[0]
     keep = 0
     pos = positions
     step = 0
     throws = 0
     while True:
-        k = keep
-        if seat < 0:
-            while size[k] < n_dice:
-                k = child[k, die(rng, g)]
-        else:
-            x = deal_start(rng[g], seat, turn, throws + 1)
-            while size[k] < n_dice:
-                x, face = deal_next(x)
-                k = child[k, face]
         throws += 1
-        r = k - t.first_roll
+        r = throw(rng, g, keep, size, child, n_dice, seat, turn, throws) - t.first_roll
         s = 1 if sharp and keep == 0 else 0
-        if logged:
-            log[g, turn, step, 0] = keep
-            log[g, turn, step, 1] = r
-            log[g, turn, step, 2] = 0
-            step += 1
+        step = record(log, g, turn, step, keep, r, 0)
         if pos == 0:
             break
         level = pos if pos <= usable else usable
@@ -227,10 +246,7 @@ def play_game_turn(
     up[g] = up_after
     free[g] = start + level
     score[g] += gained
-    if logged:
-        log[g, turn, step, 0] = -2
-        log[g, turn, step, 1] = box
-        log[g, turn, step, 2] = (p << 16) | extra
+    record(log, g, turn, step, -2, box, (p << 16) | extra)
 
 
 @njit(cache=True, nogil=True)

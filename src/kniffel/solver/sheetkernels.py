@@ -35,7 +35,7 @@ from kniffel.solver.kernels import (
     scoring,
     sweep,
 )
-from kniffel.solver.playkernels import die
+from kniffel.solver.playkernels import record, throw
 
 
 @njit(cache=True, nogil=True)
@@ -356,7 +356,6 @@ def play_game(
     # stay, their keeps in ``keeps_space`` are still the last sweep's, and lane 0 is swept alone.
     keeps0 = np.empty((max(positions, 1), t0.first_roll, 1))
     swept_width, swept_floor = -1, NEG
-    logged = g < log.shape[0]
     for turn in range(turns):
         if stale:
             lanes = announceable(tables, announced, mask)
@@ -390,16 +389,9 @@ def play_game(
         step = 0
         lane = 0
         while True:
-            k = keep
-            while size[k] < n_dice:
-                k = child[k, die(rng, g)]
-            r = k - t0.first_roll
+            r = throw(rng, g, keep, size, child, n_dice, -1, turn, 0) - t0.first_roll
             s = 1 if sharp and keep == 0 else 0
-            if logged:
-                log[g, turn, step, 0] = keep
-                log[g, turn, step, 1] = r
-                log[g, turn, step, 2] = 0
-                step += 1
+            step = record(log, g, turn, step, keep, r, 0)
             if pos == 0:
                 break
             best, keep = best_keep(keeps, pos - 1, subs, r, stop[0, s, r, lane], lane)
@@ -414,11 +406,8 @@ def play_game(
                     v, q = best_keep(keeps, pos - 1, subs, r, stop[0, s, r, i], i)
                     if v - margin > best:
                         best, keep, lane = v - margin, q, i
-                if lane > 0 and logged:
-                    log[g, turn, step, 0] = -3
-                    log[g, turn, step, 1] = lanes[lane - 1, 0]
-                    log[g, turn, step, 2] = lanes[lane - 1, 1]
-                    step += 1
+                if lane > 0:
+                    step = record(log, g, turn, step, -3, lanes[lane - 1, 0], lanes[lane - 1, 1])
             if keep < 0:
                 break
             pos -= 1
@@ -443,10 +432,7 @@ def play_game(
         stale = stale or announced[c] == 1
         if after != (1 << t.n_boxes) - 1:
             column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
-        if logged:
-            log[g, turn, step, 0] = -2
-            log[g, turn, step, 1] = c
-            log[g, turn, step, 2] = (box << 16) | p
+        record(log, g, turn, step, -2, c, (box << 16) | p)
 
 
 @njit(cache=True, nogil=True)
