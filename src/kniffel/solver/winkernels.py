@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit, prange
 
 from kniffel.solver.compile import KernelTables
+from kniffel.solver.distkernels import lane_of
 from kniffel.solver.kernels import scoring
 from kniffel.solver.playkernels import optimal_game_turn, play_game_turn
 from kniffel.solver.targetkernels import row_start, turn_probabilities
@@ -119,13 +120,14 @@ def final_of(
     """Player ``q``'s final-score distribution in game ``g`` (``games`` holds ``[player, game]``),
     between turns and playing for points: the distribution table's lane of its state, shifted by the
     points it holds."""
-    mask = games.mask[q, g]
-    aux = int(games.armed[q, g]) * t.n_free + int(games.free[q, g])
-    lane = lane_base[aux, mask]
-    if (mask & t.upper_mask) != t.upper_mask:
-        lo = t.lanes[mask, 0]
-        nl = t.lanes[mask, 1] - lo
-        lane += min(max(int(games.up[q, g]) - lo, 0), nl - 1)
+    lane = lane_of(
+        t,
+        lane_base,
+        int(games.armed[q, g]),
+        int(games.free[q, g]),
+        int(games.mask[q, g]),
+        int(games.up[q, g]),
+    )
     return int(games.score[q, g] + dist_index[1, lane]), int(dist_index[0, lane]), int(dist_index[2, lane])
 
 
