@@ -281,8 +281,9 @@ class WinPlanner:
             {o.action: o.value for o in options},
             lambda box: self.targets.worth({**at.entries, box: 0}, first, others.pmf, at.free_throws_left),
         )
-        # options equally likely to win (a game won or lost whatever happens, say) go by their points
-        by_points = {c.action: rank for rank, c in enumerate(self.fallback.choices(game))}
-        choices.sort(key=lambda c: by_points.get(c.action, len(by_points)))
-        choices.sort(key=lambda c: -c.value)
+        if len({c.value for c in choices}) < len(choices):
+            # options equally likely to win (a game won or lost whatever happens, say) go by their points
+            by_points = {c.action: rank for rank, c in enumerate(self.fallback.choices(game))}
+            choices.sort(key=lambda c: by_points.get(c.action, len(by_points)))
+            choices.sort(key=lambda c: -c.value)
         return choices
