@@ -166,3 +166,15 @@ def prepared_solver(solver_cache: Path) -> Path:
     for rules_id, options in WIN_RULES:
         prepare_tables(rules.get(rules_id, options))
     return solver_cache
+
+
+class ScriptedDice:
+    """Dice handed to a game in a given order (``queue``): what a compiled game threw, replayed."""
+
+    def __init__(self) -> None:
+        self.queue: list[tuple[int, ...]] = []
+
+    def throw(self, n: int) -> tuple[int, ...]:
+        dice = self.queue.pop(0)
+        assert len(dice) == n
+        return dice

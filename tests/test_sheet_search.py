@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from conftest import ScriptedDice
 from kniffel import Game, SeededDice, bots, rules
 from kniffel.game import Announce, Roll, Score, Strike
 from kniffel.keeps import keep_lattice
@@ -28,18 +29,6 @@ from kniffel.solver.play import MASK64, stream_base
 
 SHEETS = ("kniffel-3col", "kniffel-4col", "super-kniffel", "yams")
 KINDS = ("column", "heuristic")
-
-
-class ScriptedDice:
-    """The dice a compiled game threw, handed to the game in order."""
-
-    def __init__(self) -> None:
-        self.queue: list[tuple[int, ...]] = []
-
-    def throw(self, n: int) -> tuple[int, ...]:
-        dice = self.queue.pop(0)
-        assert len(dice) == n
-        return dice
 
 
 def planner(rules_id: str, kind: str) -> ColumnPlanner | HeuristicPlanner:

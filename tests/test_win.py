@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -36,6 +37,18 @@ def played(players: int, seed: int, until: int | None = None, specs: tuple[str, 
         game.apply(players_bots[game.current].choose(game))
         count += 1
     return game
+
+
+def last_turns(seeds: Iterable[int]) -> Iterator[Game]:
+    """Two-player games of ``bot:optimal`` replayed: every position of the second player's last turn
+    after a throw (the first player has finished), for each seed."""
+    for seed in seeds:
+        game = played(2, seed=seed)
+        replay = Game(STRICT, list(game.players), dice=SeededDice(seed))
+        for action in game.log:
+            if replay.current == 1 and replay.turn.dice is not None and replay.sheets[0].is_full:
+                yield replay
+            replay.apply(action)
 
 
 def test_the_best_of_independent_scores() -> None:
@@ -120,17 +133,12 @@ def test_the_win_planner_behind_takes_the_long_shot() -> None:
     """Far behind in the last round, the bot gives up points on average for a chance of catching up:
     its choice is never worse for winning than the expected-score choice, and sometimes different."""
     different = 0
-    for seed in range(40):
-        game = played(2, seed=seed)
-        replay = Game(STRICT, list(game.players), dice=SeededDice(seed))
-        for action in game.log:
-            if replay.current == 1 and replay.turn.dice is not None and replay.sheets[0].is_full:
-                wins = WinPlanner(STRICT).choices(replay)
-                points = planner_for(STRICT, "exact").choices(replay)
-                by_action = {c.action: c.value for c in wins}
-                assert wins[0].value >= by_action[points[0].action] - 1e-9
-                different += wins[0].action != points[0].action
-            replay.apply(action)
+    for replay in last_turns(range(40)):
+        wins = WinPlanner(STRICT).choices(replay)
+        points = planner_for(STRICT, "exact").choices(replay)
+        by_action = {c.action: c.value for c in wins}
+        assert wins[0].value >= by_action[points[0].action] - 1e-9
+        different += wins[0].action != points[0].action
     assert different > 0
 
 
@@ -199,16 +207,10 @@ def test_options_equally_likely_to_win_go_by_their_points() -> None:
     """The last player's last turn with the win certain or out of reach whatever it does: every option
     has the same chance, and the options come in the order of their points."""
     decided = 0
-    for seed in range(30):
-        game = played(2, seed=seed)
-        replay = Game(STRICT, list(game.players), dice=SeededDice(seed))
-        for action in game.log:
-            if replay.current == 1 and replay.turn.dice is not None and replay.sheets[0].is_full:
-                wins = WinPlanner(STRICT).choices(replay)
-                values = {c.value for c in wins}
-                if values in ({0.0}, {1.0}):
-                    decided += 1
-                    points = planner_for(STRICT, "exact").choices(replay)
-                    assert [c.action for c in wins] == [c.action for c in points]
-            replay.apply(action)
+    for replay in last_turns(range(30)):
+        wins = WinPlanner(STRICT).choices(replay)
+        if {c.value for c in wins} in ({0.0}, {1.0}):
+            decided += 1
+            points = planner_for(STRICT, "exact").choices(replay)
+            assert [c.action for c in wins] == [c.action for c in points]
     assert decided > 0

@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from conftest import ScriptedDice
 from kniffel import Game, KniffelError, rules
 from kniffel.game import FreeThrow, Roll, Score, Strike
 from kniffel.keeps import keep_lattice
@@ -34,18 +35,6 @@ CASES = {
     "hundred": REDUCED["hundred"],
 }
 CASES.update({name: game for name, game in REDUCED.items() if "free throw" in name or "sharp" in name})
-
-
-class ScriptedDice:
-    """The dice a compiled game threw, handed to the engine in order."""
-
-    def __init__(self) -> None:
-        self.queue: list[tuple[int, ...]] = []
-
-    def throw(self, n: int) -> tuple[int, ...]:
-        dice = self.queue.pop(0)
-        assert len(dice) == n
-        return dice
 
 
 def assert_best(planner: Planner, game: Game, action: object) -> None:
