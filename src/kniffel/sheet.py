@@ -20,8 +20,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from kniffel.errors import SheetError, UnknownBoxError
-from kniffel.rules import Column, Order, RuleSet
+from kniffel.rules import Column, RuleSet
 from kniffel.rules.placement import reachable_boxes
 
 EXTRA_BONUS = "extra_bonus"
@@ -105,7 +107,7 @@ class ScoreSheet:
         reached yet (a gap before a filled box)."""
         rules = self.rules
         for column in rules.columns:
-            if column.order not in (Order.TOP_DOWN, Order.BOTTOM_UP):
+            if not column.order.sequential:
                 continue
             filled: dict[str, int] = {}
             own = [rules.key(column, box) for box in rules.boxes if rules.key(column, box) in self.entries]
@@ -250,7 +252,7 @@ def possible_points(rules: RuleSet, box_id: str) -> frozenset[int]:
     sharp variant, and 0 (struck)."""
     box = rules.box(box_id)
     # Joker values (25/30/40) are values the boxes pay for their own figures anyway.
-    values = {0, *(int(v) for v in rules.score_table[:, rules.box_index[box_id]])}
+    values = {0, *np.unique(rules.score_table[:, rules.box_index[box_id]]).tolist()}
     if rules.sharp and box.figure:
         values |= {2 * v for v in values}
     return frozenset(values)

@@ -55,7 +55,7 @@ def column_model(rules: RuleSet, index: int, directory: Path | None = None) -> C
     alone = single_column(rules, index)
     exact = column.order is not Order.ANNOUNCED
     valued = column_rules(rules, index)  # the solver has no announced columns: a free column stands in
-    if rules.multi_column and column.order in (Order.TOP_DOWN, Order.BOTTOM_UP):
+    if rules.multi_column and column.order.sequential:
         valued = dataclasses.replace(valued, rolls=rules.rolls + ORDERED_EXTRA_ROLLS)
         exact = False
     return ColumnModel(column, alone, advisor_for(valued, directory), exact=exact)

@@ -50,6 +50,11 @@ class Order(enum.Enum):
     ANNOUNCED = "announced"
     """A box of this column can only be filled after announcing it right after the first roll."""
 
+    @property
+    def sequential(self) -> bool:
+        """Top-down or bottom-up: one box is next, the sheet's order says which."""
+        return self in (Order.TOP_DOWN, Order.BOTTOM_UP)
+
 
 class Extra(enum.Enum):
     """What a further five of a kind does once the five-of-a-kind box is filled."""
