@@ -487,7 +487,7 @@ def advise_command(
             label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
             with solving.solve_progress(True, label, lang=words) as progress:
                 advisor = Advisor(table(alone, progress=progress))
-                advisor.prepare()
+                solving.prepare_batch(advisor, alone)
             errors = solving.run_batch(advisor, alone, stream, sys.stdout)
         else:
             target = goals.target_options(alone, goal.target, show_progress=True, lang=words)

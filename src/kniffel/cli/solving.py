@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 import json
 import sys
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ from kniffel.i18n import translate
 from kniffel.rules import Order, RuleSet
 from kniffel.sheet import ScoreSheet, SheetError
 from kniffel.situation import Situation
+from kniffel.solver import batchkernels as bk
 
 
 def column_rules(rules: RuleSet, column: str | None) -> RuleSet:
@@ -181,22 +183,29 @@ class ColumnSituation:
 
 def check_situation(rules: RuleSet, s: ColumnSituation) -> None:
     """Range checks that name the command's own options (the advisor checks the rest)."""
-    if not 0 <= s.rolls_left < rules.rolls:
+    problem = bk.turn_problem.py_func(
+        s.rolls_left,
+        s.free_throws_left is not None,
+        s.free_throws_left or 0,
+        s.free_throws_used,
+        rules.rolls,
+        rules.free_throws,
+        rules.free_throws_per_turn,
+    )
+    if problem == bk.ROLLS_LEFT:
         raise CliError(f"rolls left must be 0 to {rules.rolls - 1}, got {s.rolls_left}")
     if len(s.sheet) == len(rules.boxes):
         raise CliError("the sheet is full: there is nothing to advise")
     ScoreSheet(rules, dict(s.sheet)).check_fill_order()
-    if not rules.free_throws:
-        if s.free_throws_left is not None or s.free_throws_used:
-            raise CliError(f"{rules.id} has no free throws")
-        return
-    if s.free_throws_left is not None and not 0 <= s.free_throws_left <= rules.free_throws:
+    if problem == bk.NO_FREE_THROWS:
+        raise CliError(f"{rules.id} has no free throws")
+    if problem == bk.FREE_LEFT:
         raise CliError(f"free throws left must be 0 to {rules.free_throws}, got {s.free_throws_left}")
-    if not 0 <= s.free_throws_used <= rules.free_throws_per_turn:
+    if problem == bk.FREE_USED:
         raise CliError(
             f"free throws used must be 0 to {rules.free_throws_per_turn}, got {s.free_throws_used}"
         )
-    if s.free_throws_used and s.rolls_left:
+    if problem == bk.FREE_BEFORE_ROLLS:
         raise CliError("free throws come after the regular rolls: rolls left must be 0")
 
 
@@ -250,7 +259,7 @@ def _int(data: Mapping[str, Any], key: str, default: int | None = None) -> int |
     return value
 
 
-FIELDS = frozenset(("sheet", "dice", "rolls_left", "thrown_at_once", "free_throws_left", "free_throws_used"))
+FIELDS = frozenset(bk.FIELDS)
 """The fields of a batch line's JSON object."""
 
 # the scanner json.loads itself calls (set in JSONDecoder.__init__; typeshed does not declare it)
@@ -311,7 +320,8 @@ def parse_situation(
     if at_once is not None and not isinstance(at_once, bool):
         raise CliError(f"thrown_at_once must be true or false, got {at_once!r}")
     rolls_left = _int(data, "rolls_left")
-    assert rolls_left is not None
+    if rolls_left is None:
+        raise CliError("rolls_left must be a whole number, got null")
     return ColumnSituation(
         entries,
         dice,
@@ -347,6 +357,10 @@ def parse_line(rules: RuleSet, line: str, checked: set[tuple[str, int]] | None =
 
 BATCH_ERRORS = (CliError, KniffelError)
 
+WORKERS = 2
+"""Threads that value and write blocks at once: valuing and writing a line takes some five times as long
+as reading it, so two keep two cores busy."""
+
 BLOCK = 512
 """Lines read before the advisor values them, in one compiled call (:meth:`kniffel.solver.Advisor.ranked`):
 per call the kernel costs about as much as a few situations, per line the Python around it."""
@@ -359,7 +373,7 @@ def run_batch(advisor: Any, rules: RuleSet, stream: IO[str], out: IO[str]) -> in
     from kniffel.solver import Advisor
 
     if isinstance(advisor, Advisor):
-        return _Blocks(advisor, rules).run(stream, out)
+        return _blocks_of(advisor, rules).run(stream, out)
     errors = 0
     checked: set[tuple[str, int]] = set()
     for number, line in enumerate(stream, 1):
@@ -382,6 +396,25 @@ def _quoted(text: str) -> str:
 
 def _error(number: int, error: Exception) -> dict[str, Any]:
     return {"line": number, "error": message(error)}
+
+
+_BLOCKS: weakref.WeakKeyDictionary[Any, _Blocks] = weakref.WeakKeyDictionary()
+
+
+def prepare_batch(advisor: Any, rules: RuleSet) -> None:
+    """Make ready to answer a batch with ``advisor``: its kernels compiled (a first run takes seconds; a
+    front end can say so meanwhile)."""
+    advisor.prepare()
+    _blocks_of(advisor, rules).prepare()
+
+
+def _blocks_of(advisor: Any, rules: RuleSet) -> _Blocks:
+    """The batch reader and writer of ``advisor``, made once per advisor (a few milliseconds: a process
+    that answers many batches with one table pays them once)."""
+    blocks = _BLOCKS.get(advisor)
+    if blocks is None or blocks.rules != rules:
+        blocks = _BLOCKS[advisor] = _Blocks(advisor, rules)
+    return blocks
 
 
 class _Blocks:
@@ -409,41 +442,69 @@ class _Blocks:
         self.pieces = np.frombuffer(b"".join(pieces), dtype=np.uint8)
         self.starts = np.cumsum([0, *map(len, pieces)], dtype=np.int64)
         self.longest = max(map(len, pieces)) + 32  # a value takes at most 25 bytes
+        self.tables = reader_tables(advisor, rules)
+
+    def prepare(self) -> None:
+        """Compile the reader's and the writer's kernels, or load them from numba's cache, now rather
+        than at the first block (see :meth:`kniffel.solver.Advisor.prepare`)."""
+        import numpy as np
+
+        self.read(0, [])
+        empty = np.empty((0, 1), dtype=np.int64)
+        no_rows = np.empty(0, dtype=np.int64)
+        out = np.empty(0, dtype=np.uint8)
+        bk.answer_lines(empty, np.empty((0, 1)), no_rows, no_rows, self.pieces, self.starts, out, no_rows)
 
     def run(self, stream: IO[str], out: IO[str]) -> int:
-        """Answer every line; the number of errors. The kernels of a block run in a thread of their own
-        (they release the GIL) while the next block is read and checked."""
+        """Answer every line; the number of errors. The kernels of a block (they release the GIL) run in
+        one of :data:`WORKERS` threads while the next blocks are read and checked; the answers are
+        written in the order of the lines."""
+        from collections import deque
         from concurrent.futures import Future, ThreadPoolExecutor
 
         errors = 0
         number = 0
         lines = iter(stream)
-        pending: Future[str] | None = None
-        with ThreadPoolExecutor(1) as pool:
-            while True:
-                block = list(itertools.islice(lines, BLOCK))
-                if block:
-                    rows, free, answers = self.read(number, block)
-                    errors += sum(answer is not None for answer in answers)
-                    number += len(block)
-                if pending is not None:
-                    out.write(pending.result())
-                if not block:
-                    break
-                pending = pool.submit(self.text, rows, free, answers)
+        pending: deque[Future[str]] = deque()
+        with ThreadPoolExecutor(WORKERS) as pool:
+            while block := list(itertools.islice(lines, BLOCK)):
+                rows, free, answers = self.read(number, block)
+                errors += sum(answer is not None for answer in answers)
+                number += len(block)
+                if len(pending) == WORKERS:
+                    out.write(pending.popleft().result())
+                pending.append(pool.submit(self.text, rows, free, answers))
+            while pending:
+                out.write(pending.popleft().result())
         out.flush()
         return errors
 
-    def read(self, first: int, lines: list[str]) -> tuple[list[list[int]], list[bool], list[str | None]]:
+    def read(self, first: int, lines: list[str]) -> tuple[Any, Any, list[str | None]]:
         """Check ``lines``, the first being line ``first + 1``: the rows of the sound ones, whether their
         throws are free throws, and per line that is not blank its error's line or None (the next row's
-        options)."""
-        rows: list[list[int]] = []
-        free: list[bool] = []
-        answers: list[str | None] = []
+        options). The compiled reader (:func:`kniffel.solver.batchkernels.read_situations`) reads what
+        it can be sure of; the rest, and every line of a block it split otherwise than ``lines`` are
+        split, is read here as a single query is."""
+        import numpy as np
+
+        from kniffel.solver.advisor import ROW
+
+        text = np.frombuffer("".join(lines).encode("utf-8", "surrogatepass"), dtype=np.uint8)
+        n = len(lines)
+        rows = np.empty((n, ROW), dtype=np.int64)
+        free = np.zeros(n, dtype=np.bool_)
+        status = np.empty(n, dtype=np.int64)
+        if bk.read_situations(text, *self.tables, rows, free, status) != n:
+            status[:] = bk.UNREAD
+        if not (status == bk.UNREAD).any():
+            read = status == bk.READ
+            return rows[read], free[read], [None] * int(read.sum())
+        errors: dict[int, str] = {}
         rules, advisor, checked = self.rules, self.advisor, self.checked
-        for number, line in enumerate(lines, first + 1):
+        for i in np.flatnonzero(status == bk.UNREAD).tolist():
+            line = lines[i]
             if not line.strip():
+                status[i] = bk.BLANK
                 continue
             try:
                 s = parse_line(rules, line, checked)
@@ -457,22 +518,24 @@ class _Blocks:
                     free_throws_used=s.free_throws_used,
                 )
             except BATCH_ERRORS as error:
-                answers.append(json.dumps(_error(number, error)) + "\n")
+                errors[i] = json.dumps(_error(first + i + 1, error)) + "\n"
                 continue
-            rows.append(row)
-            free.append(is_free)
-            answers.append(None)
-        return rows, free, answers
+            rows[i] = row
+            free[i] = is_free
+            status[i] = bk.READ
+        read = status == bk.READ
+        answers = [errors.get(i) for i in np.flatnonzero(status != bk.BLANK).tolist()]
+        return rows[read], free[read], answers
 
-    def text(self, rows: list[list[int]], free: list[bool], answers: list[str | None]) -> str:
+    def text(self, rows: Any, free: Any, answers: list[str | None]) -> str:
         import numpy as np
 
         from kniffel.solver.batchkernels import answer_lines
 
-        if not rows:
+        if not len(rows):
             return "".join(a for a in answers if a is not None)
-        codes, values, counts = self.advisor.ranked(np.array(rows, dtype=np.int64))
-        kinds = np.array(free, dtype=np.int64)
+        codes, values, counts = self.advisor.ranked(rows)
+        kinds = free.astype(np.int64)
         buffer = np.empty(int(counts.sum()) * self.longest + 16 * len(rows), dtype=np.uint8)
         ends = np.empty(len(rows), dtype=np.int64)
         end = answer_lines(codes, values, counts, kinds, self.pieces, self.starts, buffer, ends)
@@ -501,6 +564,70 @@ class _Blocks:
             for c, v in zip(codes[:count].tolist(), values[:count].tolist(), strict=True)
         ]
         return json.dumps({"options": options}) + "\n"
+
+
+def reader_tables(advisor: Any, rules: RuleSet) -> bk.ReaderTables:
+    """What :func:`kniffel.solver.batchkernels.read_situations` reads lines with, up to the rows: the
+    fields and box names, and what the Python reader would check, made by its own checks: the points
+    each box may hold (:meth:`ScoreSheet.from_entries`), the filled boxes the fill order allows
+    (:meth:`ScoreSheet.check_fill_order`), the advisor's rows of the rolls and the compiled rules."""
+    import numpy as np
+
+    from kniffel.keeps import keep_lattice
+    from kniffel.rules import Section
+    from kniffel.sheet import possible_points
+
+    c = advisor.compiled
+    ids = [box.id for box in rules.boxes]
+    assert [rules.box_index[i] for i in ids] == list(range(len(ids)))
+    fields, field_starts = bk.names_array(bk.FIELDS)
+    boxes, box_starts = bk.names_array(ids)
+    # a box holds the points from_entries lets it hold: those of possible_points, and no others
+    possible = [sorted(possible_points(rules, key)) for key in ids]
+    sound = np.zeros((len(ids), max(p[-1] for p in possible) + 1), dtype=np.bool_)
+    for b, key in enumerate(ids):
+        for points in possible[b]:
+            try:
+                ScoreSheet.from_entries(rules, {key: points})
+            except KniffelError:
+                continue
+            sound[b, points] = True
+    upper = np.array([box.section is Section.UPPER for box in rules.boxes], dtype=np.bool_)
+    # check_fill_order passes any sheet of columns without a fixed order, and it is asked only about
+    # the sheets a fixed order reaches (the others the advisor refuses): a few dozen
+    in_order = np.ones(1 << len(ids), dtype=np.bool_)
+    if any(column.order.sequential for column in rules.columns):
+        in_order[:] = False
+        for mask in np.flatnonzero(c.allowed).tolist():
+            try:
+                ScoreSheet(rules, {key: 0 for b, key in enumerate(ids) if mask >> b & 1}).check_fill_order()
+            except KniffelError:
+                continue
+            in_order[mask] = True
+    keeps = keep_lattice(rules.dice)
+    base = rules.dice + 1
+    roll_of = np.full(base**6, -1, dtype=np.int64)
+    for roll in keeps.rolls:
+        roll_of[sum(base ** (face - 1) for face in roll)] = keeps.roll_index(roll)
+    constants = np.zeros(bk.CONSTANTS, dtype=np.int64)
+    for position, value in (
+        (bk.N_DICE, rules.dice),
+        (bk.ROLLS, rules.rolls),
+        (bk.FREE_THROWS, rules.free_throws),
+        (bk.PER_TURN, rules.free_throws_per_turn),
+        (bk.FULL_MASK, c.full_mask),
+        (bk.THRESHOLD, c.threshold),
+        (bk.UPPER_MASK, c.upper_mask),
+        (bk.N_ARMED, c.n_armed),
+        (bk.FIVE, c.five),
+        (bk.N_FREE, c.n_free),
+        (bk.FREE_PER_TURN, c.free_per_turn),
+        (bk.N_AT_ONCE, c.n_at_once),
+    ):
+        constants[position] = value
+    return bk.ReaderTables(
+        fields, field_starts, boxes, box_starts, sound, upper, in_order, roll_of, c.allowed, c.nup, constants
+    )
 
 
 def open_batch(path: Path) -> IO[str]:

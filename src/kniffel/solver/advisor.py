@@ -19,6 +19,14 @@ from kniffel.errors import SituationError, UnknownBoxError
 from kniffel.game import FreeThrow, Roll, Score
 from kniffel.keeps import keep_lattice
 from kniffel.rules import Section
+from kniffel.solver.batchkernels import (
+    FREE_RANGE,
+    NEGATIVE_UP,
+    UNREACHABLE,
+    UPPER,
+    state_fields,
+    turn_fields,
+)
 from kniffel.solver.dp import Solution
 
 F64 = npt.NDArray[np.float64]
@@ -111,22 +119,32 @@ class Advisor:
             mask |= 1 << index[key]
             if key in upper:
                 up += int(points)
-        if up < 0:
+        five = c.five
+        five_points = filled[self.rules.boxes[five].id] if five >= 0 and mask >> five & 1 else 0
+        problem, up, armed, free = state_fields.py_func(
+            mask,
+            up,
+            five_points,
+            free_throws_left is not None,
+            0 if free_throws_left is None else free_throws_left,
+            c.full_mask,
+            c.allowed,
+            c.threshold,
+            c.upper_mask,
+            c.nup,
+            c.n_armed,
+            five,
+            c.n_free,
+        )
+        if problem == NEGATIVE_UP:
             raise SituationError("the upper section cannot hold a negative score")
-        if mask != c.full_mask and not c.allowed[mask]:
-            # a column filled in order reaches only some sheets; the tables hold nothing for the others
+        if problem == UNREACHABLE:
             raise SituationError(f"{self.rules.id} cannot fill these boxes in this order")
-        up = min(up, c.threshold)
-        broadcast = mask & c.upper_mask == c.upper_mask
-        if not broadcast and up >= c.nup[mask]:
+        if problem == UPPER:
             raise SituationError(f"an upper score of {up} cannot be reached with these boxes filled")
-        armed = 0
-        if c.n_armed == 2 and c.five >= 0 and mask >> c.five & 1:
-            armed = int(filled[self.rules.boxes[c.five].id] > 0)
-        free = c.n_free - 1 if free_throws_left is None else free_throws_left
-        if not 0 <= free < c.n_free:
+        if problem == FREE_RANGE:
             raise SituationError(f"free throws left must be 0 to {c.n_free - 1}, got {free}")
-        return State(mask, up if not broadcast else 0, armed, free)
+        return State(mask, up, armed, free)
 
     def value(self, filled: Mapping[str, int], free_throws_left: int | None = None) -> float:
         """Expected points still to come before the next turn starts."""
@@ -183,22 +201,31 @@ class Advisor:
         roll = validate_dice(dice if isinstance(dice, list | tuple) else list(dice), rules.dice)
         if not 0 <= rolls_left < rules.rolls:
             raise SituationError(f"rolls left must be 0 to {rules.rolls - 1}, got {rolls_left}")
-        if thrown_at_once is None:
-            thrown_at_once = rolls_left == rules.rolls - 1
         s = self.state(filled, free_throws_left)
         if s.mask == c.full_mask:
             raise SituationError("the sheet is full")
-        usable = max(0, min(c.free_per_turn - free_throws_used, s.free))
-        free = False
-        if rolls_left > 0:
-            sweep = (s.free, usable, rolls_left - 1)
-        elif usable > 0:
-            sweep = (s.free - 1, usable - 1, 0)
-            free = True
-        else:
-            sweep = (s.free, 0, -1)
-        at_once = int(thrown_at_once and c.n_at_once == 2)
-        return [s.mask, s.armed, s.up, s.free, self._keeps.roll_index(roll), at_once, *sweep], free
+        at_once, sweep_free, usable, throws, free = turn_fields.py_func(
+            rolls_left,
+            thrown_at_once is not None,
+            bool(thrown_at_once),
+            s.free,
+            free_throws_used,
+            rules.rolls,
+            c.n_at_once,
+            c.free_per_turn,
+        )
+        row = [
+            s.mask,
+            s.armed,
+            s.up,
+            s.free,
+            self._keeps.roll_index(roll),
+            at_once,
+            sweep_free,
+            usable,
+            throws,
+        ]
+        return row, free
 
     def actions(self, free: bool = False) -> tuple[Score | Roll, ...]:
         """The action of each option code of :meth:`ranked` (:mod:`kniffel.solver.batchkernels`): a

@@ -1,0 +1,199 @@
+"""The compiled reader of ``advise --batch`` (:func:`kniffel.solver.batchkernels.read_situations`): a line
+it reads gets exactly the row the Python reader gives it, anything it is not sure of goes to the Python
+reader (which reads it or says what is wrong), and the lines batches have are read by it."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from kniffel import rules
+from kniffel.cli import solving
+from kniffel.errors import KniffelError
+from kniffel.sheet import ScoreSheet, possible_points
+from kniffel.solver import Advisor, table
+from kniffel.solver import batchkernels as bk
+from kniffel.solver.advisor import ROW
+
+pytestmark = pytest.mark.usefixtures("solver_cache")
+
+CASES = [
+    ("yahtzee", {"joker": "free"}),
+    ("kniffel", {"strict": "on"}),
+    ("kniffel", {"sharp": "on"}),
+    ("knoeffel", {}),
+]
+
+
+def sound_line(ruleset: rules.RuleSet, rng: random.Random) -> dict[str, Any]:
+    """A situation the advisor takes, as a batch line's object."""
+    boxes = [box.id for box in ruleset.boxes]
+    if ruleset.columns[0].order.sequential:
+        chosen = boxes[: rng.randrange(len(boxes))]
+    else:
+        chosen = [b for b in boxes if rng.random() < 0.5][: len(boxes) - 1]
+    data: dict[str, Any] = {
+        "sheet": {b: rng.choice(sorted(possible_points(ruleset, b))) for b in chosen},
+        "dice": [rng.randint(1, 6) for _ in range(ruleset.dice)],
+        "rolls_left": rng.randrange(ruleset.rolls),
+    }
+    if rng.random() < 0.3:
+        data["thrown_at_once"] = rng.random() < 0.5
+    if ruleset.free_throws and rng.random() < 0.7:
+        data["free_throws_left"] = rng.randrange(ruleset.free_throws + 1)
+        if data["rolls_left"] == 0:
+            data["free_throws_used"] = rng.randrange(ruleset.free_throws_per_turn + 1)
+    return data
+
+
+def mutated(line: str, data: dict[str, Any], ruleset: rules.RuleSet, rng: random.Random) -> str:
+    """``line`` changed in one of the ways a batch's lines go wrong or differ: other white space, other
+    spellings of the same JSON, numbers and values the advisor refuses, fields twice or missing."""
+    boxes = [box.id for box in ruleset.boxes]
+    sheet = data["sheet"]
+    changes: list[Callable[[], str]] = [
+        lambda: line.replace(", ", ","),
+        lambda: line.replace(": ", ":\t "),
+        lambda: " \t" + line + " \r",
+        lambda: line + " x",
+        lambda: line[:-1],
+        lambda: line.replace('"dice"', '"d\\u0069ce"'),
+        lambda: line.replace('"rolls_left": ', '"rolls_left": 0'),
+        lambda: line.replace('"rolls_left": ', '"rolls_left": -'),
+        lambda: re.sub(r'"rolls_left": (\d)', r'"rolls_left": \1.0', line),
+        lambda: re.sub(r'"rolls_left": (\d)', r'"rolls_left": \g<1>0', line),
+        lambda: re.sub(r'"rolls_left": (\d)', '"rolls_left": true', line),
+        lambda: re.sub(r'"rolls_left": (\d)', '"rolls_left": null', line),
+        lambda: re.sub(r'"rolls_left": (\d)', '"rolls_left": 1234567890123', line),
+        lambda: line[:-1] + ', "rolls_left": 0}',
+        lambda: line[:-1] + ', "extra": 1}',
+        lambda: json.dumps({k: v for k, v in data.items() if k != "dice"}),
+        lambda: json.dumps({k: v for k, v in data.items() if k != "rolls_left"}),
+        lambda: json.dumps({**data, "dice": data["dice"][:-1]}),
+        lambda: json.dumps({**data, "dice": [*data["dice"], 3]}),
+        lambda: json.dumps({**data, "dice": [7, *data["dice"][1:]]}),
+        lambda: json.dumps({**data, "dice": []}),
+        lambda: json.dumps({**data, "thrown_at_once": None}),
+        lambda: json.dumps({**data, "thrown_at_once": 1}),
+        lambda: json.dumps({**data, "free_throws_left": None, "free_throws_used": None}),
+        lambda: json.dumps({**data, "free_throws_left": rng.randrange(5)}),
+        lambda: json.dumps({**data, "free_throws_used": rng.randrange(3)}),
+        lambda: json.dumps({**data, "sheet": {**sheet, rng.choice(boxes): rng.randrange(80)}}),
+        lambda: json.dumps({**data, "sheet": {**sheet, "nobox": 0}}),
+        lambda: json.dumps({**data, "sheet": dict.fromkeys(boxes, 0)}),
+        lambda: json.dumps({**data, "sheet": dict.fromkeys(boxes[1:], 0)}),
+        lambda: json.dumps({**data, "sheet": {b: 0 for b in boxes[:-1] if rng.random() < 0.7}}),
+        lambda: json.dumps({**data, "sheet": " ".join(f"{b}={p}" for b, p in sheet.items()) or "-"}),
+        lambda: json.dumps({**data, "sheet": {**sheet, boxes[0]: -1}}),
+        lambda: json.dumps({**data, "sheet": {**sheet, boxes[0]: "3"}}),
+        lambda: json.dumps(data).replace("{", '{"sheet": {}, ', 1),
+        lambda: json.dumps(data, ensure_ascii=False) + " ü",
+        lambda: "\x0c" + line,
+        lambda: " \t ",
+        lambda: "[" + line + "]",
+        lambda: "{}",
+    ]
+    return rng.choice(changes)()
+
+
+def python_row(advisor: Advisor, ruleset: rules.RuleSet, line: str) -> tuple[list[int], bool] | None:
+    """The row the Python reader gives ``line``, None if it refuses it."""
+    try:
+        s = solving.parse_line(ruleset, line)
+        solving.check_situation(ruleset, s)
+        return advisor.situation_row(
+            s.sheet,
+            s.dice,
+            s.rolls_left,
+            thrown_at_once=s.thrown_at_once,
+            free_throws_left=s.free_throws_left,
+            free_throws_used=s.free_throws_used,
+        )
+    except solving.BATCH_ERRORS:
+        return None
+
+
+def compiled(advisor: Advisor, ruleset: rules.RuleSet, lines: list[str]) -> tuple[Any, Any, Any]:
+    text = np.frombuffer("".join(lines).encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    n = len(lines)
+    rows = np.empty((n, ROW), dtype=np.int64)
+    free = np.zeros(n, dtype=np.bool_)
+    status = np.empty(n, dtype=np.int64)
+    tables = solving.reader_tables(advisor, ruleset)
+    assert bk.read_situations(text, *tables, rows, free, status) == n
+    return status, rows, free
+
+
+@pytest.mark.parametrize(("rules_id", "options"), CASES, ids=[f"{r}{o}" for r, o in CASES])
+def test_a_line_read_compiled_has_the_python_readers_row(rules_id: str, options: dict[str, str]) -> None:
+    alone = solving.column_rules(rules.get(rules_id, options), None)
+    advisor = Advisor(table(alone))
+    rng = random.Random(f"reader {rules_id}{options}")
+    sound: list[str] = []
+    changed: list[str] = []
+    for _ in range(1500):
+        data = sound_line(alone, rng)
+        line = json.dumps(data)
+        sound.append(line + "\n")
+        changed.append(mutated(line, data, alone, rng) + "\n")
+    status, rows, free = compiled(advisor, alone, sound)
+    assert (status == bk.READ).all(), "a line as json.dumps writes a sound situation is read compiled"
+    status, rows, free = compiled(advisor, alone, changed)
+    for line, st, row, is_free in zip(changed, status.tolist(), rows.tolist(), free.tolist(), strict=True):
+        if st == bk.BLANK:
+            assert not line.strip(" \t\r\n")
+        elif st == bk.READ:
+            assert python_row(advisor, alone, line) == (row, is_free), line
+    taken = sum(python_row(advisor, alone, line) is not None for line in changed if line.strip())
+    read = int((status == bk.READ).sum())
+    assert 0.4 * taken < read <= taken  # the reader takes many changed lines, never one Python refuses
+
+
+def test_the_tables_are_the_python_checks() -> None:
+    """The points each box may hold and the sheets the fill order allows, as the reader has them, are
+    what :meth:`ScoreSheet.from_entries` and :meth:`ScoreSheet.check_fill_order` say."""
+    alone = solving.column_rules(rules.get("kniffel", {"strict": "on", "sharp": "on"}), None)
+    advisor = Advisor(table(alone))
+    tables = solving.reader_tables(advisor, alone)
+    sound, in_order = tables.sound, tables.in_order
+    ids = [box.id for box in alone.boxes]
+    for b, key in enumerate(ids):
+        for points in range(sound.shape[1] + 10):
+            try:
+                ScoreSheet.from_entries(alone, {key: points})
+                holds = True
+            except KniffelError:
+                holds = False
+            assert holds == (points < sound.shape[1] and bool(sound[b, points])), (key, points)
+    compiled_rules = advisor.compiled
+    for mask in range(1 << len(ids)):
+        try:
+            ScoreSheet(alone, {k: 0 for b, k in enumerate(ids) if mask >> b & 1}).check_fill_order()
+            ordered = True
+        except KniffelError:
+            ordered = False
+        if compiled_rules.allowed[mask]:
+            assert bool(in_order[mask]) == ordered, mask
+        else:
+            assert not in_order[mask] or mask == compiled_rules.full_mask
+
+
+def test_a_block_split_otherwise_goes_to_the_python_reader() -> None:
+    """A block whose lines hold a line break (a caller's own splitting) is read line by line in Python,
+    every answer still in its place."""
+    alone = solving.column_rules(rules.get("yahtzee", {"joker": "free"}), None)
+    advisor = Advisor(table(alone))
+    line = json.dumps({"sheet": {"ones": 3}, "dice": [1, 1, 2, 3, 6], "rolls_left": 1})
+    blocks = solving._blocks_of(advisor, alone)
+    rows, _free, answers = blocks.read(0, [line + "\n", line + "\n" + line + "\n", line])
+    assert len(rows) == 2
+    assert answers[0] is None
+    assert answers[1] is not None
+    assert json.loads(answers[1])["line"] == 2
+    assert (rows[0] == rows[1]).all()
