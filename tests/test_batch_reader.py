@@ -107,14 +107,7 @@ def python_row(advisor: Advisor, ruleset: rules.RuleSet, line: str) -> tuple[lis
     try:
         s = solving.parse_line(ruleset, line)
         solving.check_situation(ruleset, s)
-        return advisor.situation_row(
-            s.sheet,
-            s.dice,
-            s.rolls_left,
-            thrown_at_once=s.thrown_at_once,
-            free_throws_left=s.free_throws_left,
-            free_throws_used=s.free_throws_used,
-        )
+        return s.asked(advisor.situation_row)
     except solving.BATCH_ERRORS:
         return None
 

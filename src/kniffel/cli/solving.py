@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn
@@ -45,6 +45,8 @@ from kniffel.rules import Order, RuleSet
 from kniffel.sheet import ScoreSheet, SheetError
 from kniffel.situation import Situation
 from kniffel.solver import batchkernels as bk
+
+T = TypeVar("T")
 
 
 def column_rules(rules: RuleSet, column: str | None) -> RuleSet:
@@ -180,6 +182,18 @@ class ColumnSituation:
     free_throws_left: int | None = None
     free_throws_used: int = 0
 
+    def asked(self, query: Callable[..., T]) -> T:
+        """``query`` (an advisor's :meth:`~kniffel.solver.Advisor.options` or
+        :meth:`~kniffel.solver.Advisor.situation_row`) asked about this situation."""
+        return query(
+            self.sheet,
+            self.dice,
+            self.rolls_left,
+            thrown_at_once=self.thrown_at_once,
+            free_throws_left=self.free_throws_left,
+            free_throws_used=self.free_throws_used,
+        )
+
 
 def check_situation(rules: RuleSet, s: ColumnSituation) -> None:
     """Range checks that name the command's own options (the advisor checks the rest)."""
@@ -212,15 +226,7 @@ def check_situation(rules: RuleSet, s: ColumnSituation) -> None:
 def advise(advisor: Any, rules: RuleSet, s: ColumnSituation) -> list[dict[str, Any]]:
     """Every option of the situation, best first, as ``{"action", "value"}`` (full precision)."""
     check_situation(rules, s)
-    options = advisor.options(
-        s.sheet,
-        s.dice,
-        s.rolls_left,
-        thrown_at_once=s.thrown_at_once,
-        free_throws_left=s.free_throws_left,
-        free_throws_used=s.free_throws_used,
-    )
-    return [{"action": str(o.action), "value": o.value} for o in options]
+    return [{"action": str(o.action), "value": o.value} for o in s.asked(advisor.options)]
 
 
 def advise_situation(situation: Situation) -> tuple[list[dict[str, Any]], bool]:
@@ -509,14 +515,7 @@ class _Blocks:
             try:
                 s = parse_line(rules, line, checked)
                 check_situation(rules, s)
-                row, is_free = advisor.situation_row(
-                    s.sheet,
-                    s.dice,
-                    s.rolls_left,
-                    thrown_at_once=s.thrown_at_once,
-                    free_throws_left=s.free_throws_left,
-                    free_throws_used=s.free_throws_used,
-                )
+                row, is_free = s.asked(advisor.situation_row)
             except BATCH_ERRORS as error:
                 errors[i] = json.dumps(_error(first + i + 1, error)) + "\n"
                 continue
