@@ -210,7 +210,9 @@ def race(
             len(peer.option_values(n)) for n in notations
         ), "ours and the peer's list different options"
         n = len(situations)
-        timed = {{k: [] for k in ("cli", "ours_arrays", "ours_query", "peer_arrays", "peer_query")}}
+        timed = {{
+            k: [] for k in ("cli", "ours_arrays", "ours_query", "peer_arrays", "peer_text", "peer_query")
+        }}
         load = [os.getloadavg()[0]]
         for _ in range({rounds}):
             start = time.perf_counter()
@@ -223,6 +225,9 @@ def race(
             start = time.perf_counter()
             peer.option_values_batch(**arrays)
             timed["peer_arrays"].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            peer.option_values_batch(**v.situation_arrays(notations))
+            timed["peer_text"].append(time.perf_counter() - start)
             start = time.perf_counter()
             for filled, dice, left in situations:
                 advisor.options(filled, dice, left)
@@ -237,6 +242,7 @@ def race(
             "cli_per_second": n / best["cli"],
             "ours_arrays_per_second": n / best["ours_arrays"],
             "peer_arrays_per_second": n / best["peer_arrays"],
+            "peer_text_per_second": n / best["peer_text"],
             "ours_query_ms": best["ours_query"] / n * 1000,
             "peer_query_ms": best["peer_query"] / n * 1000,
             "load_average": load,
@@ -311,6 +317,7 @@ def main() -> None:
                 "ours_arrays": raced["ours_arrays_per_second"],
                 "peer_one_by_one": 1000 / raced["peer_query_ms"],
                 "peer_arrays": raced["peer_arrays_per_second"],
+                "peer_from_text": raced["peer_text_per_second"],
                 "ratio_cli_to_peer_arrays": raced["cli_per_second"] / raced["peer_arrays_per_second"],
                 "ratio_arrays": raced["ours_arrays_per_second"] / raced["peer_arrays_per_second"],
                 "load_average": raced["load_average"],
@@ -360,7 +367,7 @@ def main() -> None:
         print(
             f"  batch advice       ours {b['ours_cli']:,.0f}/s through advise --batch's loop (text), "
             f"{b['ours_arrays']:,.0f}/s on arrays; peer {b['peer_arrays']:,.0f}/s on arrays, "
-            f"{b['peer_one_by_one']:,.0f}/s one by one"
+            f"{b['peer_one_by_one']:,.0f}/s one by one, {b['peer_from_text']:,.0f}/s from its own text"
         )
         print(
             f"                     ratio to the peer's arrays: {b['ratio_cli_to_peer_arrays']:.2f} (text), "
