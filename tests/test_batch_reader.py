@@ -4,6 +4,7 @@ reader (which reads it or says what is wrong), and the lines batches have are re
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
@@ -190,3 +191,69 @@ def test_a_block_split_otherwise_goes_to_the_python_reader() -> None:
     assert answers[1] is not None
     assert json.loads(answers[1])["line"] == 2
     assert (rows[0] == rows[1]).all()
+
+
+def test_a_program_asking_through_a_pipe_gets_each_answer_before_its_next_question() -> None:
+    """``advise --batch -`` as a co-process: a line written and flushed is answered while stdin stays
+    open (the batch does not wait for a block of lines), the next one too, then the end of the input
+    ends it; a file's lines come in whole blocks (nothing to wait for)."""
+    import os
+    import selectors
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "kniffel", "advise", "-r", "yahtzee", "--option", "joker=free"]
+    process = subprocess.Popen(
+        [*command, "--batch", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ},
+    )
+    assert process.stdin is not None
+    assert process.stdout is not None
+    waiting = selectors.DefaultSelector()
+    waiting.register(process.stdout, selectors.EVENT_READ)
+    try:
+        for dice, bad in (([1, 1, 2, 3, 6], False), ([6, 6, 6, 6, 6], False), ([0, 1, 2, 3, 4], True)):
+            process.stdin.write(json.dumps({"sheet": {}, "dice": dice, "rolls_left": 1}) + "\n")
+            process.stdin.flush()
+            # the first answer waits for the start-up and the table (generous: a loaded machine)
+            assert waiting.select(timeout=120), "no answer while stdin stays open"
+            answer = json.loads(process.stdout.readline())
+            assert ("error" in answer) == bad
+            if not bad:
+                assert answer["options"][0]["value"] > 0
+        process.stdin.close()
+        assert process.wait(timeout=60) == 2  # one line had an error
+    finally:
+        process.kill()
+        process.wait()
+    assert not solving._trickles(io.StringIO("x\n"))
+
+
+def test_arrivals_gives_what_has_come_and_raises_what_reading_raised() -> None:
+    import os
+    import threading
+
+    read_end, write_end = os.pipe()
+    writer = os.fdopen(write_end, "w")
+    with os.fdopen(read_end, encoding="utf-8") as stream:
+        blocks = solving.arrivals(stream, 3)
+        writer.write("a\n")
+        writer.flush()
+        assert next(blocks) == (["a\n"], False)
+        writer.write("b\nc\nd\ne\n")
+        writer.flush()
+        threading.Event().wait(0.5)  # the reading thread has them all
+        assert next(blocks) == (["b\n", "c\n", "d\n"], True)
+        assert next(blocks) == (["e\n"], False)
+        writer.close()
+        assert list(blocks) == []
+    with open(os.devnull, "rb") as null:
+        broken = io.TextIOWrapper(io.BytesIO(b"ok\n\xff\n"), encoding="utf-8")
+        broken.fileno = null.fileno  # type: ignore[method-assign]  # a pipe's bytes, read in a thread
+        assert solving._trickles(broken)
+        with pytest.raises(UnicodeDecodeError):
+            list(solving.arrivals(broken, 8))

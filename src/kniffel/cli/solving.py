@@ -10,7 +10,8 @@ situation's text as :class:`kniffel.Situation` writes it (``yahtzee | ones=3 | 2
 1``), which must be of the rule set the batch advises. A line that cannot be read or describes an
 impossible situation gets ``{"line": N, "error": "..."}`` instead, and the batch goes on with the next
 one; the exit status is then 2, so scripts notice. Blank lines are skipped. The lines are read in blocks
-of :data:`BLOCK` (a block is answered once it is read, or at the end of the input), each checked as a
+of up to :data:`BLOCK` (from a pipe or a terminal, as many as have come: a program that writes one
+situation and waits for its answer gets it, see :func:`arrivals`), each checked as a
 single query is and the block valued in one compiled call: a batch answers each line as ``advise`` would,
 byte for byte, several times as fast as one query after another.
 
@@ -21,9 +22,14 @@ the multi-column estimate elsewhere (the output says which).
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
+import os
+import queue
+import stat
 import sys
+import threading
 import weakref
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -382,17 +388,77 @@ def run_batch(advisor: Any, rules: RuleSet, stream: IO[str], out: IO[str]) -> in
         return _blocks_of(advisor, rules).run(stream, out)
     errors = 0
     checked: set[tuple[str, int]] = set()
-    for number, line in enumerate(stream, 1):
-        if not line.strip():
-            continue
-        try:
-            result: dict[str, Any] = {"options": advise(advisor, rules, parse_line(rules, line, checked))}
-        except BATCH_ERRORS as error:
-            errors += 1
-            result = _error(number, error)
-        out.write(json.dumps(result) + "\n")
+    number = 0
+    for block, more in arrivals(stream, BLOCK):
+        for line in block:
+            number += 1
+            if not line.strip():
+                continue
+            try:
+                result: dict[str, Any] = {"options": advise(advisor, rules, parse_line(rules, line, checked))}
+            except BATCH_ERRORS as error:
+                errors += 1
+                result = _error(number, error)
+            out.write(json.dumps(result) + "\n")
+        if not more:
+            out.flush()
     out.flush()
     return errors
+
+
+def _trickles(stream: IO[str]) -> bool:
+    """Whether lines may come one at a time with pauses between them (a terminal, a pipe from a program
+    that waits for each answer), not all there is at once (a file, text in memory)."""
+    try:
+        mode = os.fstat(stream.fileno()).st_mode
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return False
+    return not stat.S_ISREG(mode)
+
+
+def arrivals(stream: IO[str], size: int) -> Iterator[tuple[list[str], bool]]:
+    """The lines of ``stream`` in blocks of at most ``size``, each with whether more lines are already
+    there. A file gives whole blocks. A pipe or a terminal gives what has arrived, at least a line: a
+    program that writes a situation and waits for its answer gets it before it writes the next (a
+    thread reads the lines meanwhile; what goes wrong reading them is raised here)."""
+    lines = iter(stream)
+    if not _trickles(stream):
+        while whole := list(itertools.islice(lines, size)):
+            yield whole, True
+        return
+    arrived: queue.Queue[str | BaseException | None] = queue.Queue(maxsize=4 * size)
+
+    def pump() -> None:
+        try:
+            for line in lines:
+                arrived.put(line)
+        except BaseException as error:  # raised in the reading thread, handed to the one answering
+            arrived.put(error)
+        arrived.put(None)
+
+    threading.Thread(target=pump, name="kniffel-batch-input", daemon=True).start()
+    block: list[str] = []
+    while True:
+        if not block:
+            item = arrived.get()
+        else:
+            try:
+                item = arrived.get_nowait()
+            except queue.Empty:
+                yield block, False  # nothing more has come: these are answered now
+                block = []
+                continue
+        if isinstance(item, str):
+            block.append(item)
+            if len(block) == size:
+                yield block, not arrived.empty()
+                block = []
+            continue
+        if block:
+            yield block, False
+        if item is None:
+            return
+        raise item
 
 
 def _quoted(text: str) -> str:
@@ -464,22 +530,26 @@ class _Blocks:
     def run(self, stream: IO[str], out: IO[str]) -> int:
         """Answer every line; the number of errors. The kernels of a block (they release the GIL) run in
         one of :data:`WORKERS` threads while the next blocks are read and checked; the answers are
-        written in the order of the lines."""
+        written in the order of the lines, and at once when no more lines have come
+        (:func:`arrivals`)."""
         from collections import deque
         from concurrent.futures import Future, ThreadPoolExecutor
 
         errors = 0
         number = 0
-        lines = iter(stream)
         pending: deque[Future[str]] = deque()
         with ThreadPoolExecutor(WORKERS) as pool:
-            while block := list(itertools.islice(lines, BLOCK)):
+            for block, more in arrivals(stream, BLOCK):
                 rows, free, answers = self.read(number, block)
                 errors += sum(answer is not None for answer in answers)
                 number += len(block)
                 if len(pending) == WORKERS:
                     out.write(pending.popleft().result())
                 pending.append(pool.submit(self.text, rows, free, answers))
+                if not more:  # the asker may be waiting for these answers before it writes more
+                    while pending:
+                        out.write(pending.popleft().result())
+                    out.flush()
             while pending:
                 out.write(pending.popleft().result())
         out.flush()
