@@ -10,6 +10,10 @@
 
 from __future__ import annotations
 
+from kniffel.solver.kernelcache import use_kernels_cache
+
+use_kernels_cache()  # before any kernel is defined (see kniffel.solver.kernelcache)
+
 from kniffel.rules import single_column
 from kniffel.solver.advisor import Advisor, Option, State
 from kniffel.solver.cache import cache_dir, table

@@ -21,7 +21,6 @@ import hashlib
 import json
 import os
 import re
-import sys
 import tempfile
 import zlib
 from collections.abc import Callable, Iterator
@@ -34,6 +33,7 @@ import numpy.typing as npt
 from kniffel.rules import RuleSet
 from kniffel.solver.compile import SOLVER_VERSION, Compiled, compile_rules
 from kniffel.solver.dp import Solution, solve_compiled
+from kniffel.solver.kernelcache import user_cache_dir
 
 ENV = "KNIFFEL_CACHE_DIR"
 FORMAT = "kniffel-solver-table"
@@ -44,14 +44,7 @@ def cache_dir() -> Path:
     override = os.environ.get(ENV)
     if override:
         return Path(override).expanduser()
-    home = Path.home()
-    if sys.platform == "win32":
-        local = os.environ.get("LOCALAPPDATA")
-        return (Path(local) if local else home / "AppData" / "Local") / "kniffel" / "Cache"
-    if sys.platform == "darwin":
-        return home / "Library" / "Caches" / "kniffel"
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".cache") / "kniffel"
+    return user_cache_dir()
 
 
 def table_key(rules: RuleSet) -> str:

@@ -1,0 +1,66 @@
+"""numba's compiled kernels are kept per version of every kernel file (:mod:`kniffel.solver.kernelcache`):
+a change to one file gives every kernel a new cache, the list of kernel files is complete, and old
+versions' directories go."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from kniffel.solver import kernelcache, kernels
+
+
+def test_every_file_that_defines_kernels_is_hashed() -> None:
+    defining = {
+        str(path.relative_to(kernelcache.PACKAGE))
+        for path in kernelcache.PACKAGE.rglob("*.py")
+        if "@njit" in path.read_text(encoding="utf-8")
+    }
+    assert defining == set(kernelcache.KERNEL_FILES)
+
+
+def test_a_change_to_any_kernel_file_moves_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    copy = tmp_path / "kniffel"
+    for name in kernelcache.KERNEL_FILES:
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(kernelcache.PACKAGE / name, copy / name)
+    monkeypatch.setattr(kernelcache, "PACKAGE", copy)
+    first = kernelcache.sources_key()
+    assert kernelcache.sources_key() == first
+    keys = {first}
+    for name in ("solver/kernels.py", "env/kernels.py"):
+        with (copy / name).open("a", encoding="utf-8") as source:
+            source.write("\n# changed\n")
+        keys.add(kernelcache.sources_key())
+    assert len(keys) == 3
+
+
+def test_the_kernels_are_cached_in_this_versions_directory(monkeypatch: pytest.MonkeyPatch) -> None:
+    directory = kernelcache.kernels_cache_dir()
+    assert directory.name == f"kniffel-{kernelcache.sources_key()}"
+    # numba's cache of a kernel says where it keeps its files (an attribute of numba's own)
+    cache = kernels.situation_values._cache  # type: ignore[attr-defined]
+    assert Path(cache._cache_path).is_relative_to(directory)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "/somewhere")
+    assert kernelcache.kernels_cache_dir() == Path("/somewhere") / directory.name
+
+
+def test_other_versions_unused_for_a_week_are_removed(tmp_path: Path) -> None:
+    current = tmp_path / "kniffel-current"
+    stale, recent, foreign = (tmp_path / n for n in ("kniffel-old", "kniffel-recent", "other-old"))
+    for directory in (current, stale, recent, foreign):
+        (directory / "x").mkdir(parents=True)
+    week_ago = time.time() - (kernelcache.KEEP_DAYS + 1) * 86400
+    for directory in (current, stale, foreign):
+        os.utime(directory, (week_ago, week_ago))
+    kernelcache._remove_stale(current)
+    assert current.exists()
+    assert current.stat().st_mtime > week_ago  # in use: kept fresh for other versions' processes
+    assert not stale.exists()
+    assert recent.exists()
+    assert foreign.exists()
+    kernelcache._remove_stale(tmp_path / "missing" / "kniffel-x")  # nothing there: nothing to do
