@@ -75,17 +75,21 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
+from kniffel.web import pace_collections
 from kniffel.web.testing import ServerProcess
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -313,11 +317,25 @@ async def run(
     return results, deadline - start
 
 
+def play_out(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run ``coroutine`` on uvloop where it is installed (uvicorn's ``standard`` extra brings it on
+    Linux and macOS): the generator shares the cores with the servers it measures, and asyncio's own
+    loop spent a fifth of its time scheduling callbacks and timers."""
+    # The generator holds a thousand players' states and as many connections: unpaced, its own cycle
+    # collector walked all of them every few seconds, and that pause counted as the servers' latency.
+    pace_collections()
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coroutine)
+    return uvloop.run(coroutine)
+
+
 def generate(
     queue: Queue[tuple[Results, float]], ready: Barrier, part: int, parts: int, *arguments: Any
 ) -> None:
     """One of ``--generators`` processes: play its part of the tables and hand back what it measured."""
-    queue.put(asyncio.run(run(*arguments, part=part, parts=parts, ready=ready)))
+    queue.put(play_out(run(*arguments, part=part, parts=parts, ready=ready)))
 
 
 def run_parts(parts: int, *arguments: Any) -> tuple[Results, float]:
@@ -325,7 +343,7 @@ def run_parts(parts: int, *arguments: Any) -> tuple[Results, float]:
     asyncio process gets about one core at most (less on a machine others keep busy), so a single
     generator can become what limits the figures."""
     if parts == 1:
-        return asyncio.run(run(*arguments))
+        return play_out(run(*arguments))
     context = multiprocessing.get_context("spawn")
     queue: Queue[tuple[Results, float]] = context.Queue()
     ready = context.Barrier(parts)
@@ -412,16 +430,21 @@ def main() -> None:
         urls = args.url
         if not urls:
             database = args.database_url or f"sqlite:///{Path(directory) / 'load.sqlite3'}"
-            servers = [
-                ServerProcess(
-                    database,
-                    bot_delay=args.bot_delay,
-                    env=UNLIMITED,
-                    log_path=Path(directory) / f"server{n}.log",
-                ).launch()
-                for n in range(args.processes)
-            ]
-            urls = [server.wait().url for server in servers]
+            for n in range(args.processes):
+                servers.append(
+                    ServerProcess(
+                        database,
+                        bot_delay=args.bot_delay,
+                        env=UNLIMITED,
+                        log_path=Path(directory) / f"server{n}.log",
+                    ).launch()
+                )
+            try:
+                urls = [server.wait().url for server in servers]
+            except RuntimeError:
+                for server in servers:  # one that failed to start must not leave the others running
+                    server.stop()
+                raise
         pids = tuple(server.process.pid for server in servers if server.process is not None)
         try:
             results, elapsed = run_parts(
