@@ -26,9 +26,34 @@ spent while the clock ran (per action) and how late the generator's own event lo
 process gets at most one core, less when others keep the machine busy, so ``--generators 3`` spreads
 the players over three processes that start together.
 
-Measured on 2 cores with nothing else running (the servers, PostgreSQL and the generators share them;
-load average 1.6-4.6, most of it this run's own), ``--duration 30``, PostgreSQL, after the cycle
-collector was paced (:func:`kniffel.web.pace_collections`):
+Measured on 2 cores (the servers, PostgreSQL and the generators share them; load average 2.1-5.7,
+most of it this run's own, the same sitting, before and after alternating), ``--duration 30``,
+PostgreSQL, 2,000 players at 1 s; "before" is this generator before it paced its own collector and ran
+on uvloop:
+
+    .venv/bin/python benchmarks/web_load.py --players 2000 --think 1 --processes 3 --generators 3 \\
+        --duration 30 --database-url postgresql+psycopg://kniffel:kniffel@127.0.0.1:5432/kniffel_load
+
+    servers  generators  generator  actions/s  p50 ms  p99 ms  its lag p99  CPU/action server, generator
+    1        2           before           927    36.9     294        33 ms  0.79 ms, 0.68 ms
+    1        2           after            946    29.9     131        27 ms  0.79 ms, 0.58 ms
+    3        3           before           862    77.8     585        71 ms  1.27 ms, 0.73 ms
+    3        3           after            927    39.0     225        35 ms  1.27 ms, 0.56 ms
+
+The goal, p99 under 50 ms across three processes, is not reached: at 927 actions/s the three servers
+take 1.18 cores, the generators 0.52 and PostgreSQL 0.22 (4.4 s of its CPU in 20 s), 1.9 of the 2
+cores. Measured inside one server (1 process, temporary instrumentation): an action waits 26-41 ms
+(median) for its commit, p99 150-260 ms; a group commit of 12-19 actions takes 10-13 ms, of which
+3.5 ms is the writing thread's CPU, the rest round trips to the database during which that thread
+waits for the event loop's thread to let it run; the loop itself woke late by 40 ms at p99. Young
+collections of the cycle collector still take 15-40 ms of CPU every 0.7 s (the waiting coroutines of
+2,000 connections live about a second, long enough to be walked twice). Tried without a lasting gain:
+freezing every 0.25 s instead of 5 s removed those collections (1.24 s to 0.11 s of collector CPU a
+run) but not the p99 (168 against 171 ms); a switch interval of 0.5 ms instead of 5 ms (p99 196
+against 143 ms); committing through one kept connection instead of one from the pool, checked with a
+round trip before every commit (p99 130 and 154 against 161 and 104 ms: within the noise).
+
+An earlier sitting on a quieter machine, after the servers' collector was paced (generator before):
 
     servers  players, think   generators  actions/s   p50 ms   p99 ms   server CPU/action
     1        2000, 1 s        2              956       18.2     132       0.75 ms
@@ -75,17 +100,21 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
+from kniffel.web import pace_collections
 from kniffel.web.testing import ServerProcess
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -313,11 +342,25 @@ async def run(
     return results, deadline - start
 
 
+def play_out(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run ``coroutine`` on uvloop where it is installed (uvicorn's ``standard`` extra brings it on
+    Linux and macOS): the generator shares the cores with the servers it measures, and asyncio's own
+    loop spent a fifth of its time scheduling callbacks and timers."""
+    # The generator holds a thousand players' states and as many connections: unpaced, its own cycle
+    # collector walked all of them every few seconds, and that pause counted as the servers' latency.
+    pace_collections()
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coroutine)
+    return uvloop.run(coroutine)
+
+
 def generate(
     queue: Queue[tuple[Results, float]], ready: Barrier, part: int, parts: int, *arguments: Any
 ) -> None:
     """One of ``--generators`` processes: play its part of the tables and hand back what it measured."""
-    queue.put(asyncio.run(run(*arguments, part=part, parts=parts, ready=ready)))
+    queue.put(play_out(run(*arguments, part=part, parts=parts, ready=ready)))
 
 
 def run_parts(parts: int, *arguments: Any) -> tuple[Results, float]:
@@ -325,7 +368,7 @@ def run_parts(parts: int, *arguments: Any) -> tuple[Results, float]:
     asyncio process gets about one core at most (less on a machine others keep busy), so a single
     generator can become what limits the figures."""
     if parts == 1:
-        return asyncio.run(run(*arguments))
+        return play_out(run(*arguments))
     context = multiprocessing.get_context("spawn")
     queue: Queue[tuple[Results, float]] = context.Queue()
     ready = context.Barrier(parts)
@@ -412,16 +455,21 @@ def main() -> None:
         urls = args.url
         if not urls:
             database = args.database_url or f"sqlite:///{Path(directory) / 'load.sqlite3'}"
-            servers = [
-                ServerProcess(
-                    database,
-                    bot_delay=args.bot_delay,
-                    env=UNLIMITED,
-                    log_path=Path(directory) / f"server{n}.log",
-                ).launch()
-                for n in range(args.processes)
-            ]
-            urls = [server.wait().url for server in servers]
+            for n in range(args.processes):
+                servers.append(
+                    ServerProcess(
+                        database,
+                        bot_delay=args.bot_delay,
+                        env=UNLIMITED,
+                        log_path=Path(directory) / f"server{n}.log",
+                    ).launch()
+                )
+            try:
+                urls = [server.wait().url for server in servers]
+            except RuntimeError:
+                for server in servers:  # one that failed to start must not leave the others running
+                    server.stop()
+                raise
         pids = tuple(server.process.pid for server in servers if server.process is not None)
         try:
             results, elapsed = run_parts(
