@@ -17,12 +17,12 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
-from sqlalchemy import String, inspect
-from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy import String
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from kniffel.web.service import CreateRequest, GameService, WebError
-from kniffel.web.store import SeatSpec, Store
+from kniffel.web.store import SeatSpec, Store, create_tables
 
 MAX_TOKEN = 64
 TOKEN_HEADER = "x-kniffel-token"
@@ -45,12 +45,7 @@ class Rematches:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        try:
-            _Base.metadata.create_all(store.engine)
-        except (IntegrityError, OperationalError, ProgrammingError):
-            # another process or thread created the table between the check and the creation
-            if not inspect(store.engine).has_table(RematchRow.__tablename__):
-                raise
+        create_tables(store.engine, _Base.metadata)
         self.lock = asyncio.Lock()
         """One rematch created at a time in this process: two players pressing at once get one game."""
 

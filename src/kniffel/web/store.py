@@ -20,6 +20,7 @@ import os
 import secrets
 import sys
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -33,6 +34,7 @@ from sqlalchemy import (
     Engine,
     ForeignKey,
     Integer,
+    MetaData,
     String,
     Text,
     bindparam,
@@ -43,7 +45,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from kniffel.errors import KniffelError
@@ -254,13 +256,35 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
 
 
+SCHEMA_LOCK = 0x6B6E6966  # "knif": the advisory lock of creating tables (any number, the same everywhere)
+
+
+def create_tables(engine: Engine, metadata: MetaData, attempts: int = 10) -> None:
+    """Create the tables of ``metadata`` that the database lacks. Several server processes starting on a
+    new PostgreSQL database create them in turn (a transaction's advisory lock): otherwise two would
+    both find a table missing and the second fail on PostgreSQL's catalogue ("duplicate key ...
+    pg_type"), refusing to start. SQLite creates each table on its own, so a creation that meets
+    another's (two processes started on one file) goes again, making what is still missing."""
+    for attempt in range(attempts):
+        try:
+            with engine.begin() as connection:
+                if connection.dialect.name == "postgresql":
+                    connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+                metadata.create_all(connection)
+            return
+        except (IntegrityError, OperationalError, ProgrammingError):
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.01 * (attempt + 1))
+
+
 class Store:
     """Synchronous, thread-safe access to the games database (the service calls it from a thread pool)."""
 
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_database_url()
         self.engine = make_engine(self.url)
-        Base.metadata.create_all(self.engine)
+        create_tables(self.engine, Base.metadata)
         # SQLite has one writer at a time; queueing writers here is far faster than letting them
         # collide and back off in SQLite's busy handler. Other databases take concurrent writers.
         self._write_lock: contextlib.AbstractContextManager[Any] = (
