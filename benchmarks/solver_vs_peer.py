@@ -16,8 +16,9 @@ For each variant (Yahtzee with the free joker = the peer's ``american``; Scandin
   query at a time (every option of a situation) and batch advice in situations per second, ours through
   ``kniffel advise --batch``'s own loop (JSON lines in, JSON lines out, in process, the table loaded)
   and on arrays (:meth:`Advisor.ranked` on rows of :meth:`Advisor.situation_row`), the peer's
-  ``option_values`` one by one and its ``option_values_batch`` on arrays (the conversion to rows and to
-  the peer's arrays beforehand, not timed),
+  ``option_values`` one by one, its ``option_values_batch`` on arrays (the conversion to rows and to
+  the peer's arrays beforehand, not timed) and the same from the peer's own text (its
+  ``situation_arrays`` of the situations' notation, timed),
 * the first run on a fresh install: ``kniffel solve --no-cache`` with an empty numba cache (a new
   ``NUMBA_CACHE_DIR``, so the shared one is left alone), which compiles the kernels.
 
@@ -26,24 +27,38 @@ Every figure comes with the load average when it was taken: on a shared machine 
 The figures are printed as a table, or as JSON with ``--json``. Nothing here is a test: timings depend on
 the machine and its load.
 
-Measured 2026-11-23 on 2 shared cores (``nice -n 5 .venv/bin/python benchmarks/solver_vs_peer.py``, load
-average 3.3 to 4.9 throughout, so every figure is a loaded one), 2000 situations:
+Measured 2026-11-23 on 2 cores with nothing else running (load average 0.8-1.7, most of it this run's
+own), ``.venv/bin/python benchmarks/solver_vs_peer.py --repeat 3`` (2,000 situations) and ``--queries
+20000 --no-first-run``; the best of 5 rounds each:
 
-=====================================  =====================  =====================
-                                       Yahtzee (free joker)   Yatzy
-=====================================  =====================  =====================
-ours, ``advise --batch`` loop (text)   44,948/s               30,430/s
-ours, ``Advisor.ranked`` (arrays)      311,924/s              349,598/s
-peer, ``option_values_batch``          85,318/s               87,474/s
-peer, ``option_values`` one by one     111,958/s              72,112/s
-one query, ours / peer                 0.041 / 0.0089 ms      0.047 / 0.014 ms
-=====================================  =====================  =====================
+=====================================  ===================  ===================  ==================
+situations a second                    Yahtzee, 2,000       Yahtzee, 20,000      Yatzy, 2,000/20,000
+=====================================  ===================  ===================  ==================
+ours, ``advise --batch`` loop (text)   139,378              210,396              123,550 / 212,063
+ours, ``Advisor.ranked`` (arrays)      295,184              337,286              261,460 / 331,607
+peer, ``option_values_batch`` (arrays) 127,572              162,981              123,786 / 152,479
+peer, from its own text                132,362              153,030              118,551 / 141,783
+peer, ``option_values`` one by one     107,331              115,728              102,701 / 106,508
+ratio, our text to the peer's arrays   1.09                 1.29                 1.00 / 1.39
+one query, ours / peer                 0.033 / 0.0093 ms    0.032 / 0.0086 ms    0.051 / 0.0097 ms
+=====================================  ===================  ===================  ==================
 
-Before the batch was valued in blocks (the same race, Yahtzee, load 3.6-3.9), ``advise --batch``'s loop
-answered 11,000-11,900 situations a second and a query took 0.029-0.032 ms (0.030 ms after). Of a
-situation's time in the loop now, the Python that reads and checks a line as a single query does (json,
-:func:`~kniffel.cli.solving.parse_line`, ``check_situation``, ``Advisor.situation_row``) takes about two
-thirds; the kernels (values, ranking, the text) run in a thread beside it.
+The whole process (``kniffel solve --no-cache``) took 1.76 s against the peer's 6.56 s for Yahtzee
+(0.27x) and 2.55 s against 12.56 s for Yatzy (0.20x); the DP alone 0.39 s against 6.52 s (0.06x). The
+rest of ours is starting Python and numba: importing the command line 0.70 s, numba loading its typing
+registries before the first cached kernel 0.40 s. The first run with an empty numba cache took 12.8 s
+(Yahtzee) and 12.5 s (Yatzy) at load 0.8-1.4; an hour earlier the same commit and the one before the
+batch work both took 11.2-12.0 s at load 1.3, and 8.9-9.5 s was measured on an idle machine a day
+before.
+
+What made the batch loop 3 to 4 times as fast as the earlier same-day figures (44,948/s and 30,430/s for
+2,000 situations at load 3.3-4.9; the peer 85,318/s and 87,474/s then): a compiled reader of the JSON
+lines (:func:`kniffel.solver.batchkernels.read_situations`; the Python reader takes only the lines it
+cannot be sure of), the values written in half the time (:func:`~kniffel.solver.batchkernels.float_text`,
+81 ns a value against ``repr``'s 900), two threads valuing and writing blocks, and the reader's tables
+made once per advisor. Of a situation's processor time (about 10 microseconds), valuing it takes 2.7,
+ranking 0.6, writing its some 21 values 1.7-2.2, reading 1.3; a batch of 2,000 lines also pays the start
+of its threads and the last blocks' wait, hence the higher rate at 20,000.
 """
 
 from __future__ import annotations
