@@ -189,6 +189,17 @@ def test_batch_answers_every_line_and_flags_bad_ones(tmp_path: Path) -> None:
     assert out[5]["options"][0]["action"] == "score yahtzee"
 
 
+def test_a_batch_file_may_start_with_a_byte_order_mark(tmp_path: Path) -> None:
+    batch = tmp_path / "situations.jsonl"
+    line = json.dumps({"sheet": {}, "dice": [1, 2, 3, 4, 5], "rolls_left": 0})
+    batch.write_bytes(("\ufeff" + line + "\n" + line + "\n").encode("utf-8"))
+    result = invoke(["advise", *YAHTZEE, "--batch", str(batch)])
+    assert result.exit_code == 0, result.output
+    first, second = result.output.splitlines()
+    assert first == second
+    assert "options" in json.loads(first)
+
+
 def test_a_clean_batch_from_stdin_exits_0() -> None:
     line = json.dumps({"sheet": {}, "dice": [2, 2, 2, 5, 6], "rolls_left": 1})
     result = invoke(["advise", *YAHTZEE, "--batch", "-"], stdin=line + "\n" + line + "\n")

@@ -700,6 +700,8 @@ def reader_tables(advisor: Any, rules: RuleSet) -> bk.ReaderTables:
 
 
 def open_batch(path: Path) -> IO[str]:
+    """The lines of a batch: standard input for ``-``, else the file as UTF-8, a byte-order mark at its
+    start (editors on Windows write one) left out."""
     if str(path) == "-":
         return sys.stdin
-    return path.open(encoding="utf-8")
+    return path.open(encoding="utf-8-sig")
