@@ -24,7 +24,7 @@ pytestmark = pytest.mark.usefixtures("solver_cache")
 YAHTZEE = ["--rules", "yahtzee", "--option", "joker=free"]
 
 
-def invoke(args: Sequence[str], stdin: str | None = None) -> Result:
+def invoke(args: Sequence[str], stdin: str | bytes | None = None) -> Result:
     from kniffel.cli import app
 
     return CliRunner().invoke(app, list(args), input=stdin)
@@ -198,6 +198,20 @@ def test_a_batch_file_may_start_with_a_byte_order_mark(tmp_path: Path) -> None:
     first, second = result.output.splitlines()
     assert first == second
     assert "options" in json.loads(first)
+
+
+def test_a_line_that_is_not_utf8_is_an_error_and_the_batch_goes_on(tmp_path: Path) -> None:
+    batch = tmp_path / "situations.jsonl"
+    line = json.dumps({"sheet": {}, "dice": [1, 2, 3, 4, 5], "rolls_left": 0}).encode()
+    batch.write_bytes(line + b"\n\xff\xfe latin-1\n" + line + b"\n")
+    result = invoke(["advise", *YAHTZEE, "--batch", str(batch)])
+    assert result.exit_code == 2, result.output
+    first, error, third = (json.loads(text) for text in result.output.splitlines())
+    assert first == third
+    assert error == {"line": 2, "error": "the line is not UTF-8 text"}
+    result = invoke(["advise", *YAHTZEE, "--batch", "-"], stdin=batch.read_bytes())
+    assert result.exit_code == 2
+    assert json.loads(result.output.splitlines()[1])["error"] == "the line is not UTF-8 text"
 
 
 def test_a_clean_batch_from_stdin_exits_0() -> None:

@@ -346,6 +346,11 @@ def parse_situation(
 
 def parse_line(rules: RuleSet, line: str, checked: set[tuple[str, int]] | None = None) -> ColumnSituation:
     """One batch line: a JSON object (:func:`parse_situation`) or a situation's text."""
+    if not line.isascii():
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:  # bytes kept by open_batch that are no UTF-8
+            raise CliError("the line is not UTF-8 text") from None
     if line.lstrip().startswith("{"):
         return parse_situation(rules, line, checked)
     try:
@@ -700,8 +705,12 @@ def reader_tables(advisor: Any, rules: RuleSet) -> bk.ReaderTables:
 
 
 def open_batch(path: Path) -> IO[str]:
-    """The lines of a batch: standard input for ``-``, else the file as UTF-8, a byte-order mark at its
-    start (editors on Windows write one) left out."""
+    """The lines of a batch, standard input for ``-``, read as UTF-8: a byte-order mark at the start
+    (editors on Windows write one) left out, and bytes that are not UTF-8 kept as they are, so that
+    their line gets an error (:func:`parse_line`) and the batch goes on."""
     if str(path) == "-":
-        return sys.stdin
-    return path.open(encoding="utf-8-sig")
+        stdin = sys.stdin
+        if isinstance(stdin, io.TextIOWrapper):
+            stdin.reconfigure(encoding="utf-8-sig", errors="surrogateescape")
+        return stdin
+    return path.open(encoding="utf-8-sig", errors="surrogateescape")
