@@ -193,6 +193,16 @@ def test_version_and_help_without_python_types(capsys: pytest.CaptureFixture[str
     assert "default: kniffel" in flat(out)
 
 
+def test_a_file_that_is_not_utf8_gets_a_one_line_error(tmp_path: Path) -> None:
+    """A saved game or a review's file in another encoding (a stray Latin-1 byte) is refused in a line,
+    not with a traceback."""
+    broken = tmp_path / "game.json"
+    broken.write_bytes(b'{"players": ["Ad\xe9"]}')
+    for args in (["review", str(broken)], ["play", "--load", str(broken), "--plain"]):
+        error = one_line_error(invoke(args, input=""))
+        assert "the file is not UTF-8 text (byte 0xe9 at 16)" in error, args
+
+
 # --- review -------------------------------------------------------------------------------------------
 
 

@@ -26,16 +26,20 @@ class CliError(Exception):
     """Bad input noticed by the command line itself (not by the library)."""
 
 
-EXPECTED: tuple[type[BaseException], ...] = (CliError, KniffelError, OSError)
-"""What bad input raises: the command line's own refusals, everything the library refuses, and files that
-cannot be read or written. Anything else is a bug and keeps its traceback."""
+EXPECTED: tuple[type[BaseException], ...] = (CliError, KniffelError, OSError, UnicodeDecodeError)
+"""What bad input raises: the command line's own refusals, everything the library refuses, files that
+cannot be read or written, and files that are not UTF-8 text. Anything else is a bug and keeps its
+traceback."""
 
 
 def message(error: BaseException, language: str = "en") -> str:
     """One line saying what went wrong, in ``language`` (see :func:`kniffel.cli.language.error_text`)."""
     from kniffel.cli.language import error_text
 
-    if isinstance(error, OSError) and error.strerror:
+    if isinstance(error, UnicodeDecodeError):
+        byte = error.object[error.start : error.start + 1].hex()
+        text = error_text(language, f"the file is not UTF-8 text (byte 0x{byte} at {error.start})")
+    elif isinstance(error, OSError) and error.strerror:
         where = f"{error.filename}: " if error.filename else ""
         text = f"{where}{error_text(language, error.strerror)}"
     else:
