@@ -120,7 +120,7 @@ def compiled(advisor: Advisor, ruleset: rules.RuleSet, lines: list[str]) -> tupl
     free = np.zeros(n, dtype=np.bool_)
     status = np.empty(n, dtype=np.int64)
     tables = solving.reader_tables(advisor, ruleset)
-    assert bk.read_situations(text, *tables, rows, free, status) == n
+    assert bk.read_situations(text, tables, rows, free, status) == n
     return status, rows, free
 
 

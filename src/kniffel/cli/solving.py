@@ -575,7 +575,7 @@ class _Blocks:
         rows = np.empty((n, ROW), dtype=np.int64)
         free = np.zeros(n, dtype=np.bool_)
         status = np.empty(n, dtype=np.int64)
-        if bk.read_situations(text, *self.tables, rows, free, status) != n:
+        if bk.read_situations(text, self.tables, rows, free, status) != n:
             status[:] = bk.UNREAD
         if not (status == bk.UNREAD).any():
             read = status == bk.READ
@@ -604,15 +604,13 @@ class _Blocks:
     def text(self, rows: Any, free: Any, answers: list[str | None]) -> str:
         import numpy as np
 
-        from kniffel.solver.batchkernels import answer_lines
-
         if not len(rows):
             return "".join(a for a in answers if a is not None)
         codes, values, counts = self.advisor.ranked(rows)
         kinds = free.astype(np.int64)
         buffer = np.empty(int(counts.sum()) * self.longest + 16 * len(rows), dtype=np.uint8)
         ends = np.empty(len(rows), dtype=np.int64)
-        end = answer_lines(codes, values, counts, kinds, self.pieces, self.starts, buffer, ends)
+        end = bk.answer_lines(codes, values, counts, kinds, self.pieces, self.starts, buffer, ends)
         if len(rows) == len(answers) and ends.min() >= 0:
             return buffer[:end].tobytes().decode("ascii")
         text: list[str] = []
@@ -641,14 +639,13 @@ class _Blocks:
 
 
 def reader_tables(advisor: Any, rules: RuleSet) -> bk.ReaderTables:
-    """What :func:`kniffel.solver.batchkernels.read_situations` reads lines with, up to the rows: the
-    fields and box names, and what the Python reader would check, made by its own checks: the points
-    each box may hold (:meth:`ScoreSheet.from_entries`), the filled boxes the fill order allows
-    (:meth:`ScoreSheet.check_fill_order`), the advisor's rows of the rolls and the compiled rules."""
+    """What :func:`kniffel.solver.batchkernels.read_situations` reads lines with: the fields and box
+    names, what the Python reader would check, made by its own checks (the points each box may hold:
+    :meth:`ScoreSheet.from_entries`; the filled boxes the fill order allows:
+    :meth:`ScoreSheet.check_fill_order`), the advisor's rows of the rolls and the compiled rules."""
     import numpy as np
 
     from kniffel.keeps import keep_lattice
-    from kniffel.rules import Section
     from kniffel.sheet import possible_points
 
     c = advisor.compiled
@@ -666,7 +663,6 @@ def reader_tables(advisor: Any, rules: RuleSet) -> bk.ReaderTables:
             except KniffelError:
                 continue
             sound[b, points] = True
-    upper = np.array([box.section is Section.UPPER for box in rules.boxes], dtype=np.bool_)
     # check_fill_order passes any sheet of columns without a fixed order, and it is asked only about
     # the sheets a fixed order reaches (the others the advisor refuses): a few dozen
     in_order = np.ones(1 << len(ids), dtype=np.bool_)
@@ -679,28 +675,31 @@ def reader_tables(advisor: Any, rules: RuleSet) -> bk.ReaderTables:
                 continue
             in_order[mask] = True
     keeps = keep_lattice(rules.dice)
-    base = rules.dice + 1
-    roll_of = np.full(base**6, -1, dtype=np.int64)
+    roll_of = np.full((rules.dice + 1) ** 6, -1, dtype=np.int64)
     for roll in keeps.rolls:
-        roll_of[sum(base ** (face - 1) for face in roll)] = keeps.roll_index(roll)
-    constants = np.zeros(bk.CONSTANTS, dtype=np.int64)
-    for position, value in (
-        (bk.N_DICE, rules.dice),
-        (bk.ROLLS, rules.rolls),
-        (bk.FREE_THROWS, rules.free_throws),
-        (bk.PER_TURN, rules.free_throws_per_turn),
-        (bk.FULL_MASK, c.full_mask),
-        (bk.THRESHOLD, c.threshold),
-        (bk.UPPER_MASK, c.upper_mask),
-        (bk.N_ARMED, c.n_armed),
-        (bk.FIVE, c.five),
-        (bk.N_FREE, c.n_free),
-        (bk.FREE_PER_TURN, c.free_per_turn),
-        (bk.N_AT_ONCE, c.n_at_once),
-    ):
-        constants[position] = value
+        roll_of[sum(bk.face_code.py_func(face, rules.dice) for face in roll)] = keeps.roll_index(roll)
     return bk.ReaderTables(
-        fields, field_starts, boxes, box_starts, sound, upper, in_order, roll_of, c.allowed, c.nup, constants
+        fields,
+        field_starts,
+        boxes,
+        box_starts,
+        sound,
+        in_order,
+        roll_of,
+        c.allowed,
+        c.nup,
+        n_dice=rules.dice,
+        rolls=rules.rolls,
+        free_throws=rules.free_throws,
+        per_turn=rules.free_throws_per_turn,
+        full_mask=int(c.full_mask),
+        threshold=int(c.threshold),
+        upper_mask=int(c.upper_mask),
+        n_armed=int(c.n_armed),
+        five=int(c.five),
+        n_free=int(c.n_free),
+        free_per_turn=int(c.free_per_turn),
+        n_at_once=int(c.n_at_once),
     )
 
 

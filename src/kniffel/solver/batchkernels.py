@@ -150,28 +150,45 @@ FIELDS = ("sheet", "dice", "rolls_left", "thrown_at_once", "free_throws_left", "
 """The fields of a batch line's JSON object, in the order of the reader's codes."""
 _SHEET, _DICE, _ROLLS_LEFT, _AT_ONCE, _FREE_LEFT, _FREE_USED = range(len(FIELDS))
 
-# the numbers of :func:`read_situations`' ``constants``, by position
-N_DICE, ROLLS, FREE_THROWS, PER_TURN, FULL_MASK, THRESHOLD, UPPER_MASK, N_ARMED, FIVE, N_FREE = range(10)
-FREE_PER_TURN, N_AT_ONCE = 10, 11
-CONSTANTS = 12
-
 _NOT = (-1, -1)
 
 
 class ReaderTables(NamedTuple):
-    """What :func:`read_situations` reads lines with, in the order of its arguments."""
+    """What :func:`read_situations` reads lines with (numba passes it as one struct): the field and box
+    names (:func:`names_array`), the points ``p`` each box may hold (``sound[box, p]``), the sheets the
+    fill order allows (``in_order[mask]``), the row of each roll by its code (``roll_of``, see
+    :func:`face_code`), and the compiled rules' tables and numbers of the same names
+    (:class:`kniffel.solver.compile.Compiled`; ``rolls``, ``free_throws`` and ``per_turn`` the rule
+    set's)."""
 
     fields: Any
     field_starts: Any
     boxes: Any
     box_starts: Any
     sound: Any
-    upper: Any
     in_order: Any
     roll_of: Any
     allowed: Any
     nup: Any
-    constants: Any
+    n_dice: int
+    rolls: int
+    free_throws: int
+    per_turn: int
+    full_mask: int
+    threshold: int
+    upper_mask: int
+    n_armed: int
+    five: int
+    n_free: int
+    free_per_turn: int
+    n_at_once: int
+
+
+@njit(cache=True, nogil=True, inline="always")
+def face_code(face: int, n_dice: int) -> int:  # pragma: no cover
+    """A die's part of its roll's code: the code of a roll of ``n_dice`` dice is the sum of its dice's,
+    the count of each face ``f`` times ``(n_dice + 1) ** (f - 1)``, one number per roll."""
+    return int((n_dice + 1) ** (face - 1))
 
 
 def names_array(names: Any) -> tuple[Any, Any]:
@@ -255,21 +272,7 @@ def _word(text: Any, pos: int, end: int) -> tuple[int, int]:  # pragma: no cover
 
 @njit(cache=True, nogil=True)
 def _read_line(
-    text: Any,
-    pos: int,
-    end: int,
-    fields: Any,
-    field_starts: Any,
-    boxes: Any,
-    box_starts: Any,
-    sound: Any,
-    upper: Any,
-    in_order: Any,
-    roll_of: Any,
-    allowed: Any,
-    nup: Any,
-    constants: Any,
-    row: Any,
+    text: Any, pos: int, end: int, t: ReaderTables, row: Any
 ) -> tuple[int, bool]:  # pragma: no cover
     """One line of :func:`read_situations`: its status, and whether its throw is a free one."""
     pos = _space(text, pos, end)
@@ -283,17 +286,15 @@ def _read_line(
     up = 0
     five_points = 0
     n_dice = 0
-    roll = 0  # the roll's code: the count of each face f times (dice + 1) ** (f - 1)
+    roll = 0  # the roll's code (face_code)
     rolls_left = -1
     at_once_given = False
     thrown_at_once = False
     free_given = False
     free_left = 0
     used = 0
-    five = constants[FIVE]
-    base = constants[N_DICE] + 1
     while True:
-        field, pos = _name(text, pos, end, fields, field_starts)
+        field, pos = _name(text, pos, end, t.fields, t.field_starts)
         if field < 0 or seen >> field & 1:
             return UNREAD, False
         seen |= 1 << field
@@ -311,19 +312,19 @@ def _read_line(
                 pos += 1
             else:
                 while True:
-                    box, pos = _name(text, pos, end, boxes, box_starts)
+                    box, pos = _name(text, pos, end, t.boxes, t.box_starts)
                     if box < 0 or mask >> box & 1:
                         return UNREAD, False
                     pos = _space(text, pos, end)
                     if pos >= end or text[pos] != 58:
                         return UNREAD, False
                     points, pos = _number(text, _space(text, pos + 1, end), end)
-                    if pos < 0 or points >= sound.shape[1] or not sound[box, points]:
+                    if pos < 0 or points >= t.sound.shape[1] or not t.sound[box, points]:
                         return UNREAD, False
                     mask |= 1 << box
-                    if upper[box]:
+                    if t.upper_mask >> box & 1:
                         up += points
-                    if box == five:
+                    if box == t.five:
                         five_points = points
                     pos = _space(text, pos, end)
                     if pos < end and text[pos] == 44:  # ,
@@ -339,10 +340,10 @@ def _read_line(
             pos = _space(text, pos + 1, end)
             while True:
                 face, pos = _number(text, pos, end)
-                if pos < 0 or not 1 <= face <= 6 or n_dice == constants[N_DICE]:
+                if pos < 0 or not 1 <= face <= 6 or n_dice == t.n_dice:
                     return UNREAD, False
                 n_dice += 1
-                roll += base ** (face - 1)
+                roll += face_code(face, t.n_dice)
                 pos = _space(text, pos, end)
                 if pos < end and text[pos] == 44:
                     pos = _space(text, pos + 1, end)
@@ -377,10 +378,9 @@ def _read_line(
             return UNREAD, False
     if _space(text, pos + 1, end) != end or seen >> _DICE & 1 == 0 or seen >> _ROLLS_LEFT & 1 == 0:
         return UNREAD, False
-    if n_dice != constants[N_DICE] or mask == constants[FULL_MASK] or not in_order[mask]:
+    if n_dice != t.n_dice or mask == t.full_mask or not t.in_order[mask]:
         return UNREAD, False
-    c = constants
-    if turn_problem(rolls_left, free_given, free_left, used, c[ROLLS], c[FREE_THROWS], c[PER_TURN]) != 0:
+    if turn_problem(rolls_left, free_given, free_left, used, t.rolls, t.free_throws, t.per_turn) != 0:
         return UNREAD, False
     problem, up, armed, free = state_fields(
         mask,
@@ -388,25 +388,25 @@ def _read_line(
         five_points,
         free_given,
         free_left,
-        c[FULL_MASK],
-        allowed,
-        c[THRESHOLD],
-        c[UPPER_MASK],
-        nup,
-        c[N_ARMED],
-        five,
-        c[N_FREE],
+        t.full_mask,
+        t.allowed,
+        t.threshold,
+        t.upper_mask,
+        t.nup,
+        t.n_armed,
+        t.five,
+        t.n_free,
     )
     if problem != 0:
         return UNREAD, False
     at_once, sweep_free, usable, throws, free_throw = turn_fields(
-        rolls_left, at_once_given, thrown_at_once, free, used, c[ROLLS], c[N_AT_ONCE], c[FREE_PER_TURN]
+        rolls_left, at_once_given, thrown_at_once, free, used, t.rolls, t.n_at_once, t.free_per_turn
     )
     row[0] = mask
     row[1] = armed
     row[2] = up
     row[3] = free
-    row[4] = roll_of[roll]
+    row[4] = t.roll_of[roll]
     row[5] = at_once
     row[6] = sweep_free
     row[7] = usable
@@ -415,32 +415,14 @@ def _read_line(
 
 
 @njit(cache=True, nogil=True)
-def read_situations(
-    text: Any,
-    fields: Any,
-    field_starts: Any,
-    boxes: Any,
-    box_starts: Any,
-    sound: Any,
-    upper: Any,
-    in_order: Any,
-    roll_of: Any,
-    allowed: Any,
-    nup: Any,
-    constants: Any,
-    rows: Any,
-    free: Any,
-    status: Any,
-) -> int:  # pragma: no cover
+def read_situations(text: Any, t: ReaderTables, rows: Any, free: Any, status: Any) -> int:  # pragma: no cover
     """Read the lines of ``text`` (UTF-8 bytes, lines ending in a newline, the last one perhaps not):
     ``status[i]`` of line ``i`` (:data:`READ`, :data:`BLANK`, :data:`UNREAD`) and, for a line read, its
     row ``rows[i]`` (:meth:`kniffel.solver.Advisor.situation_row`) and whether its throw is a free one,
     ``free[i]``. Returns the number of lines (one more than there are rows if there are more: then
     nothing past the rows is read). A line is read only if it is a JSON object of
-    :data:`FIELDS` that ``advise`` takes as it is: whole numbers without sign, box names of ``boxes`` in
-    the sheet, each holding points ``p`` with ``sound[box, p]``, filled boxes the fill order allows
-    (``in_order[mask]``), the dice's code (see :func:`_read_line`) a roll of ``roll_of``; ``allowed``,
-    ``nup`` and ``constants`` (by the positions :data:`N_DICE` ...) are the rules'."""
+    :data:`FIELDS` that ``advise`` takes as it is (by the tables ``t``): whole numbers without sign, box
+    names in the sheet, each holding points it may hold, boxes filled as the fill order allows."""
     n = 0
     start = 0
     size = text.shape[0]
@@ -450,23 +432,7 @@ def read_situations(
         end = start
         while end < size and text[end] != 10:
             end += 1
-        status[n], free[n] = _read_line(
-            text,
-            start,
-            end,
-            fields,
-            field_starts,
-            boxes,
-            box_starts,
-            sound,
-            upper,
-            in_order,
-            roll_of,
-            allowed,
-            nup,
-            constants,
-            rows[n],
-        )
+        status[n], free[n] = _read_line(text, start, end, t, rows[n])
         n += 1
         start = end + 1
     return n
