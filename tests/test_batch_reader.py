@@ -14,10 +14,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from conftest import batch_situation
 from kniffel import rules
 from kniffel.cli import solving
 from kniffel.errors import KniffelError
-from kniffel.sheet import ScoreSheet, possible_points
+from kniffel.sheet import ScoreSheet
 from kniffel.solver import Advisor, table
 from kniffel.solver import batchkernels as bk
 from kniffel.solver.advisor import ROW
@@ -30,27 +31,6 @@ CASES = [
     ("kniffel", {"sharp": "on"}),
     ("knoeffel", {}),
 ]
-
-
-def sound_line(ruleset: rules.RuleSet, rng: random.Random) -> dict[str, Any]:
-    """A situation the advisor takes, as a batch line's object."""
-    boxes = [box.id for box in ruleset.boxes]
-    if ruleset.columns[0].order.sequential:
-        chosen = boxes[: rng.randrange(len(boxes))]
-    else:
-        chosen = [b for b in boxes if rng.random() < 0.5][: len(boxes) - 1]
-    data: dict[str, Any] = {
-        "sheet": {b: rng.choice(sorted(possible_points(ruleset, b))) for b in chosen},
-        "dice": [rng.randint(1, 6) for _ in range(ruleset.dice)],
-        "rolls_left": rng.randrange(ruleset.rolls),
-    }
-    if rng.random() < 0.3:
-        data["thrown_at_once"] = rng.random() < 0.5
-    if ruleset.free_throws and rng.random() < 0.7:
-        data["free_throws_left"] = rng.randrange(ruleset.free_throws + 1)
-        if data["rolls_left"] == 0:
-            data["free_throws_used"] = rng.randrange(ruleset.free_throws_per_turn + 1)
-    return data
 
 
 def mutated(line: str, data: dict[str, Any], ruleset: rules.RuleSet, rng: random.Random) -> str:
@@ -132,7 +112,7 @@ def test_a_line_read_compiled_has_the_python_readers_row(rules_id: str, options:
     sound: list[str] = []
     changed: list[str] = []
     for _ in range(1500):
-        data = sound_line(alone, rng)
+        data = batch_situation(alone, rng)
         line = json.dumps(data)
         sound.append(line + "\n")
         changed.append(mutated(line, data, alone, rng) + "\n")

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner, Result
 
+from conftest import batch_situation
 from kniffel import rules
 from kniffel.cli.errors import message
 from kniffel.errors import KniffelError
@@ -472,31 +473,11 @@ BATCH_CASES = [
 
 
 def random_lines(ruleset: rules.RuleSet, rng: random.Random, count: int) -> list[str]:
-    """Situations of a one-column rule set as batch lines: sheets with points the boxes can hold (a prefix
-    of the boxes where the column is filled in order), every number of throws left, thrown at once or
-    not, free throws left and used where the rules have them, and now and then a bad line."""
-    from kniffel.sheet import possible_points
-
-    ordered = ruleset.columns[0].order is not rules.Order.FREE
-    boxes = [box.id for box in ruleset.boxes]
+    """Situations of a one-column rule set as batch lines (:func:`conftest.batch_situation`), now and then
+    a bad line."""
     lines = []
     for _ in range(count):
-        if ordered:
-            chosen = boxes[: rng.randrange(len(boxes))]
-        else:
-            chosen = [b for b in boxes if rng.random() < 0.5][: len(boxes) - 1]
-        sheet = {b: rng.choice(sorted(possible_points(ruleset, b))) for b in chosen}
-        data: dict[str, Any] = {
-            "sheet": sheet,
-            "dice": [rng.randint(1, 6) for _ in range(ruleset.dice)],
-            "rolls_left": rng.randrange(ruleset.rolls),
-        }
-        if rng.random() < 0.3:
-            data["thrown_at_once"] = rng.random() < 0.5
-        if ruleset.free_throws and rng.random() < 0.7:
-            data["free_throws_left"] = rng.randrange(ruleset.free_throws + 1)
-            if data["rolls_left"] == 0:
-                data["free_throws_used"] = rng.randrange(ruleset.free_throws_per_turn + 1)
+        data = batch_situation(ruleset, rng)
         line = json.dumps(data)
         bad = rng.random()
         if bad < 0.03:
