@@ -6,6 +6,8 @@ import io
 import json
 import math
 import random
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -222,6 +224,27 @@ def test_a_clean_batch_from_stdin_exits_0() -> None:
     first, second = (json.loads(x) for x in result.stdout.splitlines())
     assert first == second
     assert first["options"][0]["action"] == "roll keep 2 2 2"
+
+
+def test_a_batch_whose_reader_goes_away_ends_quietly(tmp_path: Path) -> None:
+    """``kniffel advise --batch FILE | head -1``: once ``head`` has its line and closes the pipe, the
+    batch ends with exit status 1 and no error message (it said "error: Broken pipe")."""
+    line = json.dumps({"sheet": {}, "dice": [1, 2, 3, 4, 5], "rolls_left": 2})
+    batch = tmp_path / "situations.jsonl"
+    batch.write_text((line + "\n") * 5000)  # several megabytes of answers: far more than a pipe holds
+    with subprocess.Popen(
+        [sys.executable, "-m", "kniffel", "advise", *YAHTZEE, "--batch", str(batch)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        assert process.stdout is not None
+        assert process.stderr is not None
+        first = json.loads(process.stdout.readline())
+        process.stdout.close()
+        errors = process.stderr.read().decode()
+        status = process.wait(timeout=600)
+    assert first["options"][0]["action"] == "score large_straight"
+    assert (status, errors) == (1, "")
 
 
 @pytest.mark.parametrize(

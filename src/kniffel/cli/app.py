@@ -19,7 +19,7 @@ from rich.console import Console
 
 from kniffel.cli import goals, language, reviewing, simulating, solving
 from kniffel.cli.cluster import ClusterOption
-from kniffel.cli.errors import CliError, reports_errors
+from kniffel.cli.errors import OUTPUT_CLOSED, CliError, end_quietly, output_closed, reports_errors
 from kniffel.cli.parsing import parse_dice, parse_sheet, resolve_box
 from kniffel.cli.play import Session, Settings, make_console
 from kniffel.cli.render import (
@@ -755,4 +755,10 @@ def main(argv: list[str] | None = None) -> None:
         arguments = [*arguments, "--help"]  # as without arguments: the overview, in that language
     command = typer.main.get_command(app)
     with language.localized(command, language.from_arguments(arguments)):
-        command.main(args=arguments, prog_name="kniffel")
+        try:
+            command.main(args=arguments, prog_name="kniffel")
+        except BrokenPipeError as error:  # outside a command's body: help, usage text
+            if not output_closed(error):
+                raise
+            end_quietly()
+            sys.exit(OUTPUT_CLOSED)

@@ -7,6 +7,8 @@ messages already say what is wrong; the command line only has to show them witho
 from __future__ import annotations
 
 import functools
+import os
+import select
 import sys
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
@@ -17,6 +19,9 @@ from kniffel.errors import KniffelError
 
 USAGE_ERROR = 2
 """Exit status for bad input, as Click uses for usage errors."""
+
+OUTPUT_CLOSED = 1
+"""Exit status when the reader of the output went away (``kniffel ... | head``), as Python's own."""
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -55,6 +60,27 @@ def fail(text: str, language: str = "en") -> typer.Exit:
     return typer.Exit(USAGE_ERROR)
 
 
+def output_closed(error: BaseException) -> bool:
+    """Whether ``error`` is the reader of standard output having gone away, as ``head`` does once it has
+    its lines: not bad input, so no error message, only a quiet end."""
+    if not isinstance(error, BrokenPipeError):
+        return False
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno())
+    except (AttributeError, ValueError, OSError):  # no poll (Windows) or no real descriptor
+        return not hasattr(select, "poll")
+    return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+
+
+def end_quietly() -> typer.Exit:
+    """Standard output's reader is gone: send whatever is still written to the null device (so the
+    interpreter's last flush does not fail again) and return the exit for the caller to raise."""
+    with open(os.devnull, "wb") as null:
+        os.dup2(null.fileno(), sys.stdout.fileno())
+    return typer.Exit(OUTPUT_CLOSED)
+
+
 def reports_errors(command: Callable[P, T]) -> Callable[P, T]:
     """Run ``command``; turn the library's exceptions into a one-line error and exit status 2, in the
     command's language (its ``lang`` argument, else the locale's)."""
@@ -64,6 +90,8 @@ def reports_errors(command: Callable[P, T]) -> Callable[P, T]:
         try:
             return command(*args, **kwargs)
         except EXPECTED as error:
+            if output_closed(error):
+                raise end_quietly() from None
             language = _language_of(kwargs.get("lang"))
             raise fail(message(error, language), language) from None
 
