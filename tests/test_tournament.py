@@ -26,6 +26,7 @@ from kniffel.tournament import (
     TournamentResult,
     bradley_terry,
     combine,
+    compiled_roles,
     play_match,
     tournament,
 )
@@ -118,6 +119,35 @@ def test_chunks_of_deals_are_the_same_games_in_any_order() -> None:
     assert np.array_equal(combine(KNIFFEL, specs, 9, parts).matches[0].scores, whole.scores)
     with pytest.raises(TournamentError, match="deal 0"):
         combine(KNIFFEL, specs, 9, [later])
+
+
+STRICT = rules.get("kniffel", {"strict": "on"})
+
+
+@pytest.mark.usefixtures("solver_cache")
+def test_tables_of_optimal_and_win_bots_play_compiled_the_engines_games() -> None:
+    """Players for points play the engine's very games; a player to win plays the compiled win games
+    (:mod:`kniffel.solver.winplay`, whose decisions tests/test_winplay.py checks against the planner)."""
+    from kniffel.solver import solve
+    from kniffel.solver.winplay import play_to_win
+
+    specs = ["bot:optimal", "bot:win", "bot:optimal"]
+    for players in ((0, 2), (0, 1), (1, 0, 2)):
+        fast = play_match(STRICT, specs, players, seed=3, first_deal=1, deals=3)
+        roles = tuple(specs[p] == "bot:win" for p in players)
+        played = play_to_win(solve(STRICT), players=len(players), deals=3, seed=3, first_deal=1, to_win=roles)
+        assert fast.scores.tolist() == played.by_deal().tolist()
+        engine = play_match(STRICT, specs, players, seed=3, first_deal=1, deals=3, compiled=False)
+        for k, wins in enumerate(roles):
+            if not wins:
+                assert fast.scores[:, :, k].tolist() == engine.scores[:, :, k].tolist()
+
+
+def test_only_tables_of_optimal_and_win_bots_on_exact_rules_play_compiled() -> None:
+    specs = ["bot:optimal", "bot:win", "bot"]
+    assert compiled_roles(STRICT, specs, (1, 0)) == (True, False)
+    assert compiled_roles(STRICT, specs, (0, 2)) is None
+    assert compiled_roles(rules.get("kniffel-3col"), specs, (0, 1)) is None
 
 
 def test_progress_counts_every_game() -> None:

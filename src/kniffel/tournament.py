@@ -45,6 +45,7 @@ import numpy.typing as npt
 from kniffel import bots
 from kniffel.errors import KniffelError
 from kniffel.game import MAX_PLAYERS, Game
+from kniffel.planning import is_exact
 from kniffel.rules import RuleSet
 from kniffel.solver import playkernels
 from kniffel.solver.play import MASK64, deal_seed, mix64
@@ -160,10 +161,19 @@ def play_match(
     first_deal: int,
     deals: int,
     *,
+    compiled: bool = True,
     progress: Callable[[int, int], None] | None = None,
 ) -> Match:
     """Deals ``first_deal`` to ``first_deal + deals - 1`` at the table of ``players`` (indices into
-    ``specs``), each once per seating. ``progress(done, total)`` counts this call's games."""
+    ``specs``), each once per seating. ``progress(done, total)`` counts this call's games.
+
+    A table of ``bot:optimal`` and ``bot:win`` players on rules the exact solver covers plays all its
+    games at once in compiled code (:func:`kniffel.solver.winplay.play_to_win`, hundreds of games a
+    second instead of about ten) unless ``compiled`` is false: the same dice and the same games, except
+    that a player to win may break an exact tie between equally likely options another way."""
+    roles = compiled_roles(rules, specs, players) if compiled else None
+    if roles is not None:
+        return _play_compiled(rules, players, roles, seed, first_deal, deals, progress)
     names = labels(specs)
     n = len(players)
     scores = np.zeros((deals, n, n), dtype=np.int64)
@@ -186,6 +196,47 @@ def play_match(
             if progress is not None:
                 progress(d * n + seating + 1, deals * n)
     return Match(players, first_deal, scores, time.perf_counter() - start)
+
+
+def compiled_roles(rules: RuleSet, specs: Sequence[str], players: Sequence[int]) -> tuple[bool, ...] | None:
+    """For each player of the table, whether it plays to win, when all of them are the built-in
+    ``bot:optimal`` or ``bot:win`` on rules the exact solver covers; None when the table is played
+    through the engine."""
+    if not is_exact(rules):
+        return None
+    roles = []
+    for p in players:
+        kind = type(bots.make(specs[p], seed=0))
+        if kind not in (bots.OptimalBot, bots.WinBot):
+            return None
+        roles.append(kind is bots.WinBot)
+    return tuple(roles)
+
+
+def _play_compiled(
+    rules: RuleSet,
+    players: tuple[int, ...],
+    roles: tuple[bool, ...],
+    seed: int,
+    first_deal: int,
+    deals: int,
+    progress: Callable[[int, int], None] | None,
+) -> Match:
+    from kniffel.solver import table
+    from kniffel.solver.winplay import play_to_win
+
+    n = len(players)
+    games = deals * n
+
+    def report(done: int, total: int) -> None:
+        if progress is not None:
+            progress(games * done // total, games)
+
+    start = time.perf_counter()
+    played = play_to_win(
+        table(rules), players=n, deals=deals, seed=seed, to_win=roles, first_deal=first_deal, progress=report
+    )
+    return Match(players, first_deal, played.by_deal(), time.perf_counter() - start)
 
 
 def tournament(

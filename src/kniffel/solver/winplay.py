@@ -112,7 +112,8 @@ def play_to_win(
     """Play deals ``first_deal ..`` of ``solution``'s rule set (``deals`` of them, each in every seating:
     ``deals * players`` games) with the roles ``to_win`` says (role 0 alone by default) playing to win
     and the others for points. The deals are :mod:`kniffel.tournament`'s for ``seed``. The target and
-    distribution tables are loaded or solved (minutes the first time) unless given. ``predict`` records
+    distribution tables are loaded or solved (minutes the first time) unless given or unneeded (no role
+    to win, no ``predict``). ``predict`` records
     every seat's chance of winning before every turn (:attr:`Matches.predictions`). ``log`` (``[seat,
     game, turn, step, 3]``, as :func:`kniffel.solver.playkernels.play_turn` keeps it) records the first
     games' every decision. ``progress(done, total)`` is called after every turn."""
@@ -129,13 +130,12 @@ def play_to_win(
         raise KniffelError(f"say for each of the {players} players whether it plays to win")
     c = solution.compiled
     t = c.kernel_tables
-    targets = targets or target_table(c.rules, directory=directory)
-    distributions = distributions or distribution_table(solution, directory=directory)
-    if targets.rules != c.rules or distributions.rules != c.rules:
+    if any(roles) or predict:
+        targets = targets or target_table(c.rules, directory=directory)
+        distributions = distributions or distribution_table(solution, directory=directory)
+    if any(given is not None and given.rules != c.rules for given in (targets, distributions)):
         raise KniffelError("the target and distribution tables are of other rules")
-    dist_pmf, dist_index = distributions.pmf, distributions.index
-    lane_base = distributions.layout.lane_base
-    longest = int(dist_index[2].max())
+    longest = 0 if distributions is None else int(distributions.index[2].max())
     n = deals * players
     seeds = np.array([deal_seed(seed, first_deal + d) for d in range(deals)], dtype=np.uint64)
     table = Games(
@@ -155,22 +155,27 @@ def play_to_win(
     turns = c.n_boxes
     predictions = np.zeros((n, turns, players, players), dtype=np.float32) if predict else None
     chances = np.empty((n, players))
-    layout = targets.layout
     start = time.perf_counter()
     chunk = numba.set_parallel_chunksize(1)
     try:
         for turn in range(turns):
             for mover in range(players):
                 if predictions is not None:
-                    winkernels.chances(table, dist_pmf, dist_index, lane_base, t, longest, chances)
+                    assert distributions is not None
+                    winkernels.chances(
+                        table, distributions.pmf, distributions.index, distributions.layout.lane_base, t,
+                        longest, chances,
+                    )  # fmt: skip
                     predictions[:, turn, mover, :] = chances
                 wins = np.array(roles)[(mover + seating) % players]
                 if wins.any():
+                    assert targets is not None
+                    assert distributions is not None
                     mine = Games._make(field[mover] for field in table)
                     winkernels.win_turn(
                         table, mine, wins, mover, log[mover], turn, solution.values, targets.prob,
-                        layout.starts, layout.widths, layout.reach, targets.limit, dist_pmf, dist_index,
-                        lane_base, t, longest,
+                        targets.layout.starts, targets.layout.widths, targets.layout.reach, targets.limit,
+                        distributions.pmf, distributions.index, distributions.layout.lane_base, t, longest,
                     )  # fmt: skip
                 # the seatings where ``mover``'s role plays for points, in runs of consecutive games
                 for lo, hi in _runs(~wins):
