@@ -49,7 +49,10 @@ rest of ours is starting Python and numba: importing the command line 0.70 s, nu
 registries before the first cached kernel 0.40 s. The first run with an empty numba cache took 12.8 s
 (Yahtzee) and 12.5 s (Yatzy) at load 0.8-1.4; an hour earlier the same commit and the one before the
 batch work both took 11.2-12.0 s at load 1.3, and 8.9-9.5 s was measured on an idle machine a day
-before.
+before. Later the same day, with the DP's callee kernels compiled in a second process on a first run
+(:mod:`kniffel.solver.precompile`) and solve_masks' inlining made shallower: 5.81-6.05 s wall (8.4-8.7 s
+processor time) against 7.78-8.69 s (8.1-9.0 s) for the commit before, Yahtzee, 3 alternating runs each
+of ``kniffel solve --rules yahtzee --no-cache`` with an empty numba cache at load 0.5-0.8.
 
 What made the batch loop 3 to 4 times as fast as the earlier same-day figures (44,948/s and 30,430/s for
 2,000 situations at load 3.3-4.9; the peer 85,318/s and 87,474/s then): a compiled reader of the JSON

@@ -58,15 +58,17 @@ work, and on a busy machine one thread may get less of the processor than anothe
 def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = None) -> Solution:
     """Run the dynamic programme; ``progress(done, total)`` is called after each level of masks (its own
     time is not counted in :attr:`Solution.seconds`)."""
-    from kniffel.solver import kernels
+    from kniffel.solver import kernels, precompile
 
     tables = c.kernel_tables
     values = empty_values(c)
     levels = [level for level in reversed(c.levels[:-1]) if len(level)]
     total = sum(len(level) for level in levels)
     # compile or load the JIT cache now, in this thread, before the threads call it; a progress display
-    # learns the total only then, so that it can say it is compiling until it is done
-    kernels.solve_masks(np.empty(0, dtype=np.int64), values, tables)
+    # learns the total only then, so that it can say it is compiling until it is done. On a first run a
+    # helper process compiles some of the kernels it calls meanwhile (see kniffel.solver.precompile).
+    with precompile.helping(tables):
+        kernels.solve_masks(np.empty(0, dtype=np.int64), values, tables)
     if progress is not None:
         progress(0, total)
     threads = _threads()

@@ -9,11 +9,14 @@ threads, contended. The rule set's tables come as one :class:`~kniffel.solver.co
 (``t``), passed to the kernels that do a bundle's worth of work per call; the small helpers called in
 their loops take the numbers they need as a :class:`Scoring` and the arrays they read.
 
-``score_values``, ``sweep`` (``sweep_from``), ``solve_bundle`` and ``bundles`` are inlined into their
-callers rather than compiled on their own: numba links a compiled callee into every caller and
-optimises it again there, so each level of calls made the first run (which compiles everything the DP
-needs) a few seconds longer. The small helpers stay separate: inlining those as well made it longer
-still.
+``score_values``, ``sweep`` (``sweep_from``) and ``bundles`` are inlined into their callers rather than
+compiled on their own: numba links a compiled callee into every caller and optimises it again there, so
+each level of calls made the first run (which compiles everything the DP needs) a few seconds longer.
+The small helpers stay separate: inlining those as well made it longer still (and on a first run
+:mod:`kniffel.solver.precompile` compiles them in a second process). Inlining has its own cost: numba
+copies the callee's code, block by block, at every level it is inlined through, so the DP's bundle loop
+is written out in :func:`solve_masks` itself and calls :func:`sweep_from` directly (inlining an inlined
+``solve_bundle`` and ``sweep`` took about 0.6 s more of the first run, for the same values bit for bit).
 
 A *segment* is one state's run of lanes: a row ``(mask, armed, lo, nl)`` of a ``segments`` array is state
 ``mask`` / ``armed`` at the upper scores ``lo .. lo + nl - 1``, and the segments' lanes follow each other.
@@ -474,40 +477,6 @@ def mask_segments(masks: Any, n: Scoring, lanes: Any) -> tuple[Any, Any]:  # pra
 
 
 @njit(cache=True, nogil=True, inline="always")
-def solve_bundle(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: no cover
-    """Fill ``values[aux, mask, :]``, the expected points to come from the start of a turn, for every mask
-    of ``masks``, every armed / free-throw variant and every upper score the mask can have. Only the
-    upper scores ``lanes[mask, 0] .. lanes[mask, 1] - 1`` are computed: lower ones cannot reach the bonus
-    any more, so they are all worth what the lowest computed one is (and with every upper box filled,
-    every upper score is). The masks' lanes (armed variants included) share one keep lattice."""
-    n = scoring(t)
-    n_s, n_rolls, _ = t.nonzero.shape
-    segments, width = mask_segments(masks, n, t.lanes)
-    sv = np.empty((n.n_free, n_s, n_rolls, width))
-    rows, _ = entry_rows(t, 1, width)
-    for f in range(n.n_free):
-        score_values(segments, f, values, t, rows[0], None, sv[f], None)
-    total = np.empty((1, 1, width))
-    for f in range(n.n_free):
-        sweep(sv, f, min(t.per_turn, f) + t.rolls, t, total)
-        off = 0
-        for i in range(masks.shape[0]):
-            mask = masks[i]
-            lo, nl, na = mask_lanes(mask, n, t.lanes)
-            for a in range(na):
-                aux = a * n.n_free + f
-                first = off + a * nl
-                for lane in range(nl):
-                    values[aux, mask, lo + lane] = total[0, 0, first + lane]
-                for lane in range(lo):
-                    values[aux, mask, lane] = total[0, 0, first]
-                if (mask & n.upper_mask) == n.upper_mask:
-                    for lane in range(1, values.shape[2]):
-                        values[aux, mask, lane] = total[0, 0, first]
-            off += na * nl
-
-
-@njit(cache=True, nogil=True, inline="always")
 def bundles(masks: Any, t: KernelTables) -> Any:  # pragma: no cover
     """Where each bundle of at least :data:`BUNDLE` lanes starts in ``masks`` (and, last, the end)."""
     n = scoring(t)
@@ -527,13 +496,44 @@ def bundles(masks: Any, t: KernelTables) -> Any:  # pragma: no cover
 
 @njit(cache=True, nogil=True)
 def solve_masks(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: no cover
-    """Every mask of ``masks`` (part of one level: same number of filled boxes), in bundles of
-    :data:`BUNDLE` lanes or more. The caller runs disjoint parts of a level in threads (the GIL is
-    released here): a ``parallel=True`` kernel would do the same, but compiling numba's parallel loop
-    took longer than all the other kernels together on a first run."""
+    """Fill ``values[aux, mask, :]``, the expected points to come from the start of a turn, for every mask
+    of ``masks`` (part of one level: same number of filled boxes), every armed / free-throw variant and
+    every upper score the mask can have, in bundles of :data:`BUNDLE` lanes or more whose lanes (armed
+    variants included) share one keep lattice. Only the upper scores ``lanes[mask, 0] .. lanes[mask, 1]
+    - 1`` are computed: lower ones cannot reach the bonus any more, so they are all worth what the lowest
+    computed one is (and with every upper box filled, every upper score is).
+
+    The caller runs disjoint parts of a level in threads (the GIL is released here): a ``parallel=True``
+    kernel would do the same, but compiling numba's parallel loop took longer than all the other kernels
+    together on a first run."""
+    n = scoring(t)
+    n_s, n_rolls, _ = t.nonzero.shape
     starts = bundles(masks, t)
     for b in range(starts.shape[0] - 1):
-        solve_bundle(masks[starts[b] : starts[b + 1]], values, t)
+        bundle = masks[starts[b] : starts[b + 1]]
+        segments, width = mask_segments(bundle, n, t.lanes)
+        sv = np.empty((n.n_free, n_s, n_rolls, width))
+        rows, _ = entry_rows(t, 1, width)
+        for f in range(n.n_free):
+            score_values(segments, f, values, t, rows[0], None, sv[f], None)
+        total = np.empty((1, 1, width))
+        for f in range(n.n_free):
+            sweep_from(sv, f, min(t.per_turn, f), min(t.per_turn, f) + t.rolls, t, total)
+            off = 0
+            for i in range(bundle.shape[0]):
+                mask = bundle[i]
+                lo, nl, na = mask_lanes(mask, n, t.lanes)
+                for a in range(na):
+                    aux = a * n.n_free + f
+                    first = off + a * nl
+                    for lane in range(nl):
+                        values[aux, mask, lo + lane] = total[0, 0, first + lane]
+                    for lane in range(lo):
+                        values[aux, mask, lane] = total[0, 0, first]
+                    if (mask & n.upper_mask) == n.upper_mask:
+                        for lane in range(1, values.shape[2]):
+                            values[aux, mask, lane] = total[0, 0, first]
+                off += na * nl
 
 
 # --- the advisor: every option of single situations -------------------------------------------------------

@@ -1,0 +1,93 @@
+"""The first run's compile helper (:mod:`kniffel.solver.precompile`): it compiles exactly the signatures
+the DP asks for, the DP then loads them instead of compiling them and its values are the same bit for
+bit, and no helper starts where it cannot help."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kniffel import rules
+from kniffel.solver import precompile, solve
+
+
+def test_the_dp_loads_what_the_helper_compiled_and_its_values_do_not_change(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
+        precompile.HELPER_ENV: "1",  # this test runs the helper itself, to the end
+    }
+    table = rules.single_column(rules.get("yahtzee"))
+    request = subprocess.run(
+        [sys.executable, "-c", _REQUEST], env=env, capture_output=True, check=True
+    ).stdout
+    # standard input stays open: the helper exits when it closes (its parent is gone)
+    helper = subprocess.Popen(
+        [sys.executable, "-m", "kniffel.solver.precompile"], stdin=subprocess.PIPE, env=env
+    )
+    assert helper.stdin is not None
+    helper.stdin.write(request)
+    helper.stdin.flush()
+    assert helper.wait(timeout=300) == 0
+    helper.stdin.close()
+    out = tmp_path / "values.npy"
+    solved = subprocess.run(
+        [sys.executable, "-c", _SOLVE, str(out)], env=env, capture_output=True, text=True, check=True
+    )
+    compiled = solved.stdout.split()
+    assert compiled == ["solve_masks"], "the DP compiled a callee the helper should have given it"
+    assert np.array_equal(np.load(out), solve(table).values)
+
+
+_REQUEST = textwrap.dedent(
+    """
+    import sys
+    from kniffel import rules
+    from kniffel.solver import precompile
+    from kniffel.solver.compile import compile_rules
+    tables = compile_rules(rules.single_column(rules.get("yahtzee"))).kernel_tables
+    sys.stdout.buffer.write(precompile.request(tables))
+    """
+)
+
+_SOLVE = textwrap.dedent(
+    """
+    import sys
+    import numpy as np
+    from numba.core import event
+    from kniffel import rules
+    from kniffel.solver import solve
+    compiled = []
+    class Listener(event.Listener):
+        def on_start(self, e):
+            compiled.append(e.data["dispatcher"].py_func.__name__)
+        def on_end(self, e):
+            pass
+    event.register("numba:compile", Listener())
+    solution = solve(rules.single_column(rules.get("yahtzee")))
+    np.save(sys.argv[1], solution.values)
+    print(" ".join(name for name in compiled if name != "impl"))
+    """
+)
+
+
+def test_no_helper_when_the_kernels_are_in_the_cache() -> None:
+    table = rules.single_column(rules.get("yahtzee"))
+    solve(table)  # compiled or loaded: in this process now
+    from kniffel.solver.compile import compile_rules
+
+    assert precompile.start(compile_rules(table).kernel_tables) is None
+    precompile.stop(None)
+
+
+def test_no_helper_when_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(precompile.HELPER_ENV, "1")
+    from kniffel.solver.compile import compile_rules
+
+    assert precompile.start(compile_rules(rules.single_column(rules.get("yahtzee"))).kernel_tables) is None
