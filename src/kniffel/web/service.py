@@ -399,6 +399,7 @@ class GameService:
         if self._writer is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._writer  # acknowledge what is being committed rather than drop it
+        await self.store.close_async()
         self._write_threads.shutdown(wait=False)
         self._bot_threads.shutdown(wait=False, cancel_futures=True)
         self._advice_threads.shutdown(wait=False, cancel_futures=True)
@@ -517,10 +518,13 @@ class GameService:
         loop = asyncio.get_running_loop()
         while self._writes:
             group, self._writes = self._writes[: self.max_group], self._writes[self.max_group :]
+            items = [write for write, _ in group]
             try:
-                written = await loop.run_in_executor(
-                    self._write_threads, self.store.append_many, [write for write, _ in group]
-                )
+                if self.store.announces:
+                    # PostgreSQL: one statement awaited on this loop, no thread to hand back and forth.
+                    written = await self.store.append_many_async(items)
+                else:
+                    written = await loop.run_in_executor(self._write_threads, self.store.append_many, items)
             except Exception as error:
                 for _, done in group:
                     if not done.done():
@@ -565,9 +569,8 @@ class GameService:
         except IllegalActionError as error:
             raise WebError("illegal", str(error)) from None
         status = "over" if game.is_over else "playing"
-        write = Write(
-            live.id, live.seq, mover, orjson.dumps(outcome.action.to_json()).decode(), status, game.current
-        )
+        action_json = orjson.dumps(outcome.action.to_json()).decode()
+        write = Write(live.id, live.seq, mover, action_json, status, game.current, self.origin)
         try:
             written = await self._commit(write)
         except Exception:
