@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import (
     Boolean,
     Connection,
@@ -221,10 +222,8 @@ NOTE_CHUNK = 3500
 
 APPEND_STATEMENT = f"""
 WITH t AS (
-    SELECT * FROM unnest(
-        %(game_id)s::text[], %(seq)s::int[], %(seat)s::int[], %(action)s::text[],
-        %(status)s::text[], %(to_move)s::int[], %(note)s::text[]
-    ) WITH ORDINALITY AS t(game_id, seq, seat, action, status, to_move, note, i)
+    SELECT * FROM json_to_recordset(%s::json)
+        AS t(i int, game_id text, seq int, seat int, action text, status text, to_move int, note text)
 ), a AS (
     INSERT INTO actions (game_id, seq, seat, action, created)
     SELECT DISTINCT ON (game_id, seq) game_id, seq, seat, action, now() FROM t ORDER BY game_id, seq, i
@@ -247,9 +246,11 @@ SELECT ARRAY(SELECT i FROM w), (SELECT count(*) FROM n)
 """A group of actions committed in one statement (PostgreSQL, autocommit): the positions not yet taken
 are inserted, their games' status updated and the inserted ones announced, together or not at all. A
 taken position is skipped (``ON CONFLICT DO NOTHING``) and is neither updated nor announced; the
-answer lists the 1-based places in the group of the actions written (the first of two for one
-position). One round trip, where a transaction of separate statements took five or more, each of
-them waiting for the server's busy event loop to hand the writing thread the interpreter back."""
+answer lists the 1-based places ``i`` in the group of the actions written (the first of two for one
+position). The group is one JSON parameter: psycopg dumps lists as text arrays in Python, escaping
+every quote of every action with a regular expression (0.5 ms of a 15-action group). One round
+trip, where a transaction of separate statements took five or more, each of them waiting for the
+server's busy event loop to hand the writing thread the interpreter back."""
 
 
 def _notes(items: Sequence[Write]) -> list[str]:
@@ -495,17 +496,23 @@ class Store:
             return []
         if self._async_writer is None or self._async_writer.closed:
             self._async_writer = await psycopg.AsyncConnection.connect(self.listen_dsn(), autocommit=True)
-        parameters = {
-            "game_id": [item.game_id for item in items],
-            "seq": [item.seq for item in items],
-            "seat": [item.seat for item in items],
-            "action": [item.action for item in items],
-            "status": [item.status for item in items],
-            "to_move": [item.to_move for item in items],
-            "note": [item.note() for item in items],
-        }
+        group = orjson.dumps(
+            [
+                {
+                    "i": place,
+                    "game_id": item.game_id,
+                    "seq": item.seq,
+                    "seat": item.seat,
+                    "action": item.action,
+                    "status": item.status,
+                    "to_move": item.to_move,
+                    "note": item.note(),
+                }
+                for place, item in enumerate(items, 1)
+            ]
+        ).decode()
         try:
-            cursor = await self._async_writer.execute(APPEND_STATEMENT, parameters)
+            cursor = await self._async_writer.execute(APPEND_STATEMENT, (group,))
             row = await cursor.fetchone()
         except psycopg.OperationalError:
             await self.close_async()
