@@ -124,6 +124,8 @@ class Results:
     games_finished: int = 0
     games_started: int = 0
     bot_states: int = 0
+    resyncs: int = 0
+    """Changes that did not follow the position a player held (each made it ask for the whole state)."""
     cpu_servers: float = 0.0
     """CPU seconds the started servers used while the clock ran (0 for servers given by ``--url``)."""
     cpu_generator: float = 0.0
@@ -140,7 +142,7 @@ class Player:
         self, ws_url: str, game_id: str, seat: int, token: str, results: Results, think: float
     ) -> None:
         self.think = think
-        self.url = f"{ws_url}/ws/{game_id}"
+        self.url = f"{ws_url}/ws/{game_id}?changes=1"
         self.seat = seat
         self.token = token
         self.results = results
@@ -151,7 +153,16 @@ class Player:
     async def read(self, ws: ClientConnection) -> None:
         async for raw in ws:
             message = orjson.loads(raw)
-            if message["type"] == "state":
+            if message["type"] == "change":
+                # A player needs neither the rules nor the log a change leaves out, so it keeps the
+                # change as its state; one that follows another position than ours means a message
+                # went missing, and the whole state is asked for.
+                if self.state is None or message["base"] != self.state["seq"]:
+                    self.results.resyncs += 1
+                    await ws.send('{"type": "state"}')
+                    continue
+                self.state = message["state"]
+            elif message["type"] == "state":
                 self.state = message["state"]
             elif message["type"] == "error":
                 self.results.errors[message["code"]] += 1
@@ -404,6 +415,7 @@ def run_parts(parts: int, *arguments: Any) -> tuple[Results, float]:
         merged.games_finished += results.games_finished
         merged.games_started += results.games_started
         merged.bot_states += results.bot_states
+        merged.resyncs += results.resyncs
         merged.cpu_servers += results.cpu_servers
         merged.cpu_generator += results.cpu_generator
         merged.lags += results.lags
@@ -503,6 +515,7 @@ def main() -> None:
     if args.bot_games:
         print(f"bot games        {args.bot_games} watched, {results.bot_states} bot states sent")
     print(f"errors           {dict(results.errors) or 0}")
+    print(f"resyncs          {results.resyncs}")
     # While the clock ran: how much of the 2 cores each side took, and what one action cost.
     per_action = 1000 / max(1, len(results.latencies))
     print(
