@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from kniffel import Game
+from kniffel.web.service import LOG_TAIL
 from kniffel.web.testing import ServerProcess
 
 POSTGRES_ENV = "KNIFFEL_TEST_POSTGRES_URL"
@@ -70,7 +71,9 @@ def new_address() -> dict[str, str]:
 
 class Client:
     """A WebSocket client that reads the server's messages by type, with timeouts; each client comes
-    from an address of its own unless given ``address`` headers."""
+    from an address of its own unless given ``address`` headers. Like the table page it asks for
+    ``change`` messages (``changes``) and applies each to the state it holds, which must be the
+    position the change follows; the new state then counts as a ``state`` message."""
 
     def __init__(
         self,
@@ -78,13 +81,19 @@ class Client:
         game_id: str,
         token: str | None = None,
         address: dict[str, str] | None = None,
+        *,
+        changes: bool = True,
     ) -> None:
         self._exit = contextlib.ExitStack()
         self.ws: ClientConnection = self._exit.enter_context(
             connect(
-                f"{server.ws_url}/ws/{game_id}", open_timeout=10, additional_headers=address or new_address()
+                f"{server.ws_url}/ws/{game_id}" + ("?changes=1" if changes else ""),
+                open_timeout=10,
+                additional_headers=address or new_address(),
             )
         )
+        self.kinds: list[str] = []
+        """The type of every message received, in order."""
         self.state: dict[str, Any] = self.expect("state")["state"]
         if token is not None:
             self.send({"type": "hello", "token": token})
@@ -96,6 +105,14 @@ class Client:
 
     def receive(self, timeout: float = 10) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(self.ws.recv(timeout))
+        self.kinds.append(message["type"])
+        if message["type"] == "change":
+            base, state = message["base"], message["state"]
+            assert base == self.state["seq"], f"a change of position {base} reached a client at {self.state}"
+            assert "rules" not in state
+            earlier = [line for line in self.state["log"] if line["seq"] <= base]
+            state["log"] = (earlier + state["log"])[-LOG_TAIL:]
+            message = {"type": "state", "state": {"rules": self.state["rules"]} | state}
         if message["type"] == "state":
             self.state = message["state"]
         return message
@@ -261,6 +278,33 @@ def test_every_client_of_a_game_sees_each_accepted_action(server: ServerProcess)
             "score chance",
         ]
     for client in (ada, bob, watcher):
+        client.close()
+
+
+def test_changes_applied_by_a_client_give_the_whole_state_and_old_clients_get_whole_states(
+    server: ServerProcess,
+) -> None:
+    """A client that asked for changes, applying each, holds what ``GET /api/games/{id}`` answers,
+    log tail included; a client that did not ask (a page from before) receives whole states."""
+    game = create(server, "Ada", "Bob")
+    ada, bob = Client(server, game["id"], token(game, 0)), Client(server, game["id"], token(game, 1))
+    old = Client(server, game["id"], changes=False)
+    final = 0
+    while final < LOG_TAIL + 10:  # past the log's tail: old lines must drop out
+        for client in (ada, bob):
+            client.wait_for(final)
+        mover = ada if ada.state["current"] == 0 else bob
+        mover.act({"action": "roll"})  # rolling twice makes a game long enough
+        play_turn(mover)
+        final = max(ada.state["seq"], bob.state["seq"])
+    whole = httpx.get(f"{server.url}/api/games/{game['id']}", timeout=10).json()
+    for client in (ada, bob, old):
+        assert client.wait_for(final) == whole
+    assert len(whole["log"]) == LOG_TAIL
+    assert "change" in bob.kinds
+    assert "change" in ada.kinds
+    assert "change" not in old.kinds
+    for client in (ada, bob, old):
         client.close()
 
 

@@ -462,6 +462,48 @@ def test_a_score_pad_works_offline_and_syncs_in_order(browser: Browser, server: 
     assert errors(page) == []
 
 
+def test_a_table_that_missed_a_change_asks_for_the_whole_state(
+    browser: Browser, server: ServerProcess
+) -> None:
+    """The table receives each action as a change to the state it holds; when one goes missing (here
+    dropped between the server and the page), the next does not follow what the page holds, and the
+    page asks for the whole state instead of drawing a wrong one."""
+    game = create_game(server, [("Ada", "human"), ("Bob", "human")])
+    page = new_page(browser)
+    seen: list[dict[str, Any]] = []
+
+    def drop_the_first_change(route: Any) -> None:
+        upstream = route.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            seen.append(data)
+            if data["type"] == "change" and [m["type"] for m in seen].count("change") == 1:
+                return  # lost on the way
+            route.send(message)
+
+        upstream.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/ws/"), drop_the_first_change)
+    page.goto(f"{server.url}/g/{game['id']}")
+    page.wait_for_selector("#connection[data-status='connected']")
+    wait_seq(page, 0)
+    with ws_connect(f"{server.ws_url}/ws/{game['id']}") as ada:
+        ada.send(json.dumps({"type": "hello", "token": game["seats"][0]["token"]}))
+        for at, action in enumerate([{"action": "roll"}, {"action": "strike", "box": "ones"}]):
+            ada.send(json.dumps({"type": "action", "seq": at, "action": action}))
+            while (message := json.loads(ada.recv(timeout=10)))["type"] != "state" or message["state"][
+                "seq"
+            ] <= at:
+                assert message["type"] != "error", message
+    wait_seq(page, 2)
+    assert [m["type"] for m in seen].count("change") == 2
+    assert seen[-1]["type"] == "state", "the page asked for the whole state"
+    assert page.locator("#log li").count() == 2
+    assert page.get_attribute("body", "data-current") == "1"
+    assert errors(page) == []
+
+
 def test_watchers_cannot_act_and_all_follow_the_rematch(browser: Browser, server: ServerProcess) -> None:
     game = create_game(server, [("Ada", "human"), ("Robo", "bot")])
     ada_link = server.url + game["seats"][0]["url"]

@@ -1,9 +1,13 @@
 """The web application: pages, a small JSON API and one WebSocket per browser tab.
 
-HTTP creates games and reads them; everything that changes a game arrives over the WebSocket as
-``{"type": "action", "seq": n, "action": {...}}`` and every change goes out to all tabs watching that
-game as a full ``{"type": "state", ...}`` snapshot. Snapshots make reconnecting trivial: a tab that
-lost its connection (or a server that restarted) just receives the current one.
+HTTP creates games and reads them (``GET /api/games/{id}``: the whole state); everything that changes
+a game arrives over the WebSocket as ``{"type": "action", "seq": n, "action": {...}}``. A tab receives
+the whole state (``{"type": "state", "state": {...}}``) when it connects, says hello or asks
+(``{"type": "state"}``), and after every change the whole state again, or, if it connected to
+``/ws/ID?changes=1``, a ``{"type": "change", "base": n, "state": {...}}``: the state without the
+rules and with only the new lines of the log, to apply to the state of position ``n`` (a tab holding
+another position asks for the whole state). Reconnecting stays
+trivial: a tab that lost its connection (or a server that restarted) just receives the current state.
 """
 
 from __future__ import annotations
@@ -39,7 +43,8 @@ MAX_BODY = 16384
 """Bytes of an HTTP request body (creating a game with 8 seats is well under 1 KiB)."""
 MAX_TOKEN = 64
 QUEUE_LIMIT = 64
-"""Messages waiting for a slow client; beyond this only the newest snapshot is kept."""
+"""Messages waiting for a slow client; beyond this only the newest message is kept (a client that then
+holds an older position than a change follows asks for the whole state)."""
 
 STATUS = {
     "malformed": 400,
@@ -72,14 +77,17 @@ class Connection:
     """One WebSocket watching one game; messages go out through a queue so a slow reader cannot stall
     the broadcast to everyone else."""
 
-    def __init__(self, websocket: WebSocket) -> None:
+    def __init__(self, websocket: WebSocket, *, changes: bool = False) -> None:
         self.websocket = websocket
         self.queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_LIMIT)
         self.seats: frozenset[int] = frozenset()
+        self.changes = changes
+        """The client asked for ``change`` messages (``/ws/ID?changes=1``) rather than whole states."""
 
     def push(self, text: str) -> None:
         if self.queue.full():
-            # States are full snapshots: a client this far behind only needs the newest one.
+            # A client this far behind needs only the newest state: a whole one, or a change whose
+            # base it lacks, which makes it ask for the whole state.
             while not self.queue.empty():
                 self.queue.get_nowait()
         self.queue.put_nowait(text)
@@ -265,7 +273,7 @@ def create_app(
             await websocket.send_json(error.to_json())
             await websocket.close(4404)
             return
-        connection = Connection(websocket)
+        connection = Connection(websocket, changes=websocket.query_params.get("changes") == "1")
         writer = asyncio.create_task(connection.writer())
         service.subscribe(live, connection)
         limit = ws_limits.of(client_of(websocket))

@@ -71,7 +71,9 @@ class WebError(Exception):
 
 
 class Subscriber(Protocol):
-    """A connection watching a game; ``push`` must not block."""
+    """A connection watching a game; ``push`` must not block. One with a true attribute ``changes``
+    receives ``change`` messages after each change, any other the whole state (see
+    :meth:`LiveGame.changed`)."""
 
     def push(self, text: str) -> None: ...
 
@@ -155,16 +157,21 @@ class LiveGame:
     """The highest position another process announced for this game."""
     following: bool = False
     """A task is catching this copy up with the database."""
-    _state_json: str = ""
-    _state_text: str = ""
+    _core: dict[str, Any] = field(default_factory=dict)
+    """The committed state without its rules and log (see :func:`state_core`)."""
+    _shown: int = 0
+    """The position :attr:`_core` shows: the last committed one."""
+    _state_json: str | None = None
+    """The committed state as JSON, built when first asked for after a change."""
     _parts: SnapshotParts = field(default_factory=lambda: SnapshotParts())
 
     def __post_init__(self) -> None:
         self._snapshot()
 
     def _snapshot(self) -> None:
-        self._state_json = orjson.dumps(game_state(self)).decode()
-        self._state_text = f'{{"type":"state","state":{self._state_json}}}'
+        self._core = state_core(self)
+        self._shown = self.seq
+        self._state_json = None
 
     @property
     def id(self) -> str:
@@ -192,18 +199,42 @@ class LiveGame:
 
     def state_json(self) -> str:
         """The last committed state as JSON (what ``GET /api/games/{id}`` answers): never a position
-        whose action is still being saved."""
+        whose action is still being saved (built from the parts kept when it was committed: the
+        log's lines before it never change)."""
+        if self._state_json is None:
+            full = {"rules": self._parts.rules} | self._core
+            full["log"] = [_log_line(self, i) for i in range(max(0, self._shown - LOG_TAIL), self._shown)]
+            self._state_json = orjson.dumps(full).decode()
         return self._state_json
 
     def state_text(self) -> str:
         """The last committed state as a ``state`` message."""
-        return self._state_text
+        return f'{{"type":"state","state":{self.state_json()}}}'
 
     def changed(self) -> None:
+        """Tell the subscribers what the committed actions changed, as a ``change`` message: the
+        state without the rules (which never change) and with only the new lines of the log, and
+        ``base``, the position it follows. A client holding the state of ``base`` gets the new state
+        by keeping its rules and appending the lines (keeping :data:`LOG_TAIL`); one that holds
+        another position asks for the whole state (``{"type": "state"}``). A whole state cost the
+        server and every client three to four times as much to write, send and read. Subscribers
+        that did not ask for changes (clients of before) get the whole state, as they always did."""
+        base = self._shown
         self._snapshot()
-        text = self._state_text
+        change: str | None = None
+        whole: str | None = None
         for subscriber in list(self.subscribers):
-            subscriber.push(text)
+            if getattr(subscriber, "changes", False):
+                if change is None:
+                    lines = [
+                        _log_line(self, i) for i in range(max(base, self._shown - LOG_TAIL), self._shown)
+                    ]
+                    message = {"type": "change", "base": base, "state": self._core | {"log": lines}}
+                    change = orjson.dumps(message).decode()
+                subscriber.push(change)
+            else:
+                whole = whole or self.state_text()
+                subscriber.push(whole)
 
 
 @dataclass
@@ -220,6 +251,15 @@ class SnapshotParts:
 
 def game_state(live: LiveGame) -> dict[str, Any]:
     """Everything a client needs to draw the table; all of it is public in a dice game."""
+    core = state_core(live)  # first: it describes the rules the first time
+    state = {"rules": live._parts.rules} | core
+    first = max(0, len(live.game.log) - LOG_TAIL)
+    state["log"] = [_log_line(live, i) for i in range(first, len(live.game.log))]
+    return state
+
+
+def state_core(live: LiveGame) -> dict[str, Any]:
+    """:func:`game_state` without ``rules`` and ``log``: what a change message carries whole."""
     game, ruleset, parts = live.game, live.game.rules, live._parts
     turn, legal = game.turn, game.legal
     if parts.rules is None:
@@ -253,10 +293,8 @@ def game_state(live: LiveGame) -> dict[str, Any]:
             parts.players[seat.index] = (held, player)
         else:
             parts.players.append((held, player))
-    first = max(0, len(game.log) - LOG_TAIL)
     return {
         "id": live.id,
-        "rules": parts.rules,
         "hotseat": live.stored.hotseat,
         "pad": live.stored.pad,
         "seq": live.seq,
@@ -277,7 +315,6 @@ def game_state(live: LiveGame) -> dict[str, Any]:
         "placements": {key: {"points": p.points, "bonus": p.bonus} for key, p in legal.placements.items()},
         "strikeable": list(legal.strikeable),
         "announce": list(legal.announceable),
-        "log": [_log_line(live, i) for i in range(first, len(game.log))],
         "standings": [vars(s) for s in game.standings()] if game.is_over else [],
         "hints": live.hints,
     }
@@ -399,6 +436,7 @@ class GameService:
         if self._writer is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._writer  # acknowledge what is being committed rather than drop it
+        await self.store.close_async()
         self._write_threads.shutdown(wait=False)
         self._bot_threads.shutdown(wait=False, cancel_futures=True)
         self._advice_threads.shutdown(wait=False, cancel_futures=True)
@@ -517,10 +555,13 @@ class GameService:
         loop = asyncio.get_running_loop()
         while self._writes:
             group, self._writes = self._writes[: self.max_group], self._writes[self.max_group :]
+            items = [write for write, _ in group]
             try:
-                written = await loop.run_in_executor(
-                    self._write_threads, self.store.append_many, [write for write, _ in group]
-                )
+                if self.store.announces:
+                    # PostgreSQL: one statement awaited on this loop, no thread to hand back and forth.
+                    written = await self.store.append_many_async(items)
+                else:
+                    written = await loop.run_in_executor(self._write_threads, self.store.append_many, items)
             except Exception as error:
                 for _, done in group:
                     if not done.done():
@@ -565,9 +606,8 @@ class GameService:
         except IllegalActionError as error:
             raise WebError("illegal", str(error)) from None
         status = "over" if game.is_over else "playing"
-        write = Write(
-            live.id, live.seq, mover, orjson.dumps(outcome.action.to_json()).decode(), status, game.current
-        )
+        action_json = orjson.dumps(outcome.action.to_json()).decode()
+        write = Write(live.id, live.seq, mover, action_json, status, game.current, self.origin)
         try:
             written = await self._commit(write)
         except Exception:

@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import (
     Boolean,
     Connection,
@@ -215,6 +216,42 @@ _GAME_CHANGE = (
 )
 _NOTIFY = text("select pg_notify(:channel, :note)")
 
+NOTE_CHUNK = 3500
+"""Bytes of announcement lines :data:`APPEND_STATEMENT` gathers into one payload before starting the next
+(a payload ends within one line of this: a line is far below :data:`MAX_NOTE` - NOTE_CHUNK)."""
+
+APPEND_STATEMENT = f"""
+WITH t AS (
+    SELECT * FROM json_to_recordset(%s::json)
+        AS t(i int, game_id text, seq int, seat int, action text, status text, to_move int, note text)
+), a AS (
+    INSERT INTO actions (game_id, seq, seat, action, created)
+    SELECT DISTINCT ON (game_id, seq) game_id, seq, seat, action, now() FROM t ORDER BY game_id, seq, i
+    ON CONFLICT DO NOTHING
+    RETURNING game_id, seq
+), w AS (
+    SELECT DISTINCT ON (t.game_id, t.seq) t.* FROM t JOIN a USING (game_id, seq)
+    ORDER BY t.game_id, t.seq, t.i
+), u AS (
+    UPDATE games SET status = last.status, to_move = last.to_move, updated = now()
+    FROM (SELECT DISTINCT ON (game_id) * FROM w ORDER BY game_id, seq DESC) AS last
+    WHERE games.id = last.game_id
+), n AS (
+    SELECT pg_notify('{CHANNEL}', string_agg(note, E'\\n' ORDER BY i))
+    FROM (SELECT note, i, sum(octet_length(note) + 1) OVER (ORDER BY i) AS upto FROM w) AS lines
+    GROUP BY (upto - 1) / {NOTE_CHUNK}
+)
+SELECT ARRAY(SELECT i FROM w), (SELECT count(*) FROM n)
+"""
+"""A group of actions committed in one statement (PostgreSQL, autocommit): the positions not yet taken
+are inserted, their games' status updated and the inserted ones announced, together or not at all. A
+taken position is skipped (``ON CONFLICT DO NOTHING``) and is neither updated nor announced; the
+answer lists the 1-based places ``i`` in the group of the actions written (the first of two for one
+position). The group is one JSON parameter: psycopg dumps lists as text arrays in Python, escaping
+every quote of every action with a regular expression (0.5 ms of a 15-action group). One round
+trip, where a transaction of separate statements took five or more, each of them waiting for the
+server's busy event loop to hand the writing thread the interpreter back."""
+
 
 def _notes(items: Sequence[Write]) -> list[str]:
     """The announcements of a group of commits: one line per action, as few payloads as fit, because
@@ -290,6 +327,9 @@ class Store:
         self._write_lock: contextlib.AbstractContextManager[Any] = (
             threading.Lock() if self.url.startswith("sqlite") else contextlib.nullcontext()
         )
+        self._async_writer: Any = None
+        """PostgreSQL: the psycopg ``AsyncConnection`` of :meth:`append_many_async` (opened on first use,
+        on the event loop that uses it)."""
 
     @property
     def announces(self) -> bool:
@@ -444,6 +484,49 @@ class Store:
         if self.announces:
             for note in _notes(items):
                 connection.execute(_NOTIFY, {"channel": CHANNEL, "note": note})
+
+    async def append_many_async(self, items: Sequence[Write]) -> list[bool]:
+        """:meth:`append_many` on PostgreSQL from the event loop itself: the whole group is one
+        statement (:data:`APPEND_STATEMENT`) on a connection of its own in autocommit mode, so the
+        answer means committed and announced. A lost connection raises (nothing is known to be
+        written) and the next call opens a new one."""
+        import psycopg  # only databases that announce (PostgreSQL through psycopg 3) get here
+
+        if not items:
+            return []
+        if self._async_writer is None or self._async_writer.closed:
+            self._async_writer = await psycopg.AsyncConnection.connect(self.listen_dsn(), autocommit=True)
+        group = orjson.dumps(
+            [
+                {
+                    "i": place,
+                    "game_id": item.game_id,
+                    "seq": item.seq,
+                    "seat": item.seat,
+                    "action": item.action,
+                    "status": item.status,
+                    "to_move": item.to_move,
+                    "note": item.note(),
+                }
+                for place, item in enumerate(items, 1)
+            ]
+        ).decode()
+        try:
+            cursor = await self._async_writer.execute(APPEND_STATEMENT, (group,))
+            row = await cursor.fetchone()
+        except psycopg.OperationalError:
+            await self.close_async()
+            raise
+        assert row is not None
+        written = set(row[0])
+        return [place in written for place in range(1, len(items) + 1)]
+
+    async def close_async(self) -> None:
+        """Close the connection of :meth:`append_many_async`, if open."""
+        writer, self._async_writer = self._async_writer, None
+        if writer is not None:
+            with contextlib.suppress(Exception):
+                await writer.close()
 
     def games_waiting_for_bots(self) -> list[str]:
         """Games in play whose seat to move is a bot: a restarted server must make those moves."""

@@ -1,5 +1,5 @@
 // The table: dice, the score sheets of every player, the log. The server holds the game; this page
-// draws each state snapshot it receives and sends the player's actions. One exception: in a score-pad
+// draws each state it receives (whole, or as a change to the last one) and sends the player's actions. One exception: in a score-pad
 // game, actions entered while offline wait in this browser (localStorage) and are drawn on top of the
 // last state the server sent; they are sent in order when the connection returns, each naming the
 // position it was made at, so the server's seq check refuses them if the game moved on meanwhile.
@@ -48,7 +48,7 @@ const ORDER_MARK = { "top-down": "↓", "bottom-up": "↑", announced: "!", free
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(gameId)}`);
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(gameId)}?changes=1`);
   setStatus(retry ? "reconnecting" : "connecting");
   socket.addEventListener("open", () => {
     retry = 0;
@@ -86,8 +86,27 @@ function showStatus() {
   document.body.dataset.pending = String(queue.length);
 }
 
+// Lines of the game log a state carries (the server's LOG_TAIL).
+const LOG_TAIL = 60;
+
+// A change message is the state without the rules and with only the log's new lines, following the
+// state of position `base`; without that state at hand, ask for the whole one.
+function applyChange(message) {
+  if (!serverState || serverState.seq !== message.base) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "state" }));
+    return null;
+  }
+  const next = message.state;
+  next.rules = serverState.rules;
+  next.log = serverState.log.filter((e) => e.seq <= message.base).concat(next.log).slice(-LOG_TAIL);
+  return next;
+}
+
 function receive(message) {
-  if (message.type === "state") {
+  if (message.type === "change") {
+    const next = applyChange(message);
+    if (next) receive({ type: "state", state: next });
+  } else if (message.type === "state") {
     serverState = message.state;
     settle();
     if (serverState.pad) saveJson(STATE_KEY, { state: serverState, seats: mySeats });
