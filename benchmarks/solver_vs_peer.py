@@ -52,7 +52,13 @@ batch work both took 11.2-12.0 s at load 1.3, and 8.9-9.5 s was measured on an i
 before. Later the same day, with the DP's callee kernels compiled in a second process on a first run
 (:mod:`kniffel.solver.precompile`) and solve_masks' inlining made shallower: 5.81-6.05 s wall (8.4-8.7 s
 processor time) against 7.78-8.69 s (8.1-9.0 s) for the commit before, Yahtzee, 3 alternating runs each
-of ``kniffel solve --rules yahtzee --no-cache`` with an empty numba cache at load 0.5-0.8.
+of ``kniffel solve --rules yahtzee --no-cache`` with an empty numba cache at load 0.5-0.8 (5.33 and 5.54 s
+after the merge, load 0.4-1.2).
+
+Since the command line freezes the heap at exit (the interpreter's last collections walked the few
+hundred thousand objects numba leaves, 0.3 s of every run), the whole process took 1.000 s against the
+peer's 4.177 s for Yahtzee (0.24x) and 1.474 s against 9.228 s for Yatzy (0.16x), best of 5 and 3 runs,
+load 0.1-1.2. The peer's own time moves a lot between sittings (4.2-6.6 s for Yahtzee).
 
 What made the batch loop 3 to 4 times as fast as the earlier same-day figures (44,948/s and 30,430/s for
 2,000 situations at load 3.3-4.9; the peer 85,318/s and 87,474/s then): a compiled reader of the JSON
