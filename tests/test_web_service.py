@@ -112,19 +112,13 @@ def test_actions_committed_together_keep_their_own_fate(url: str) -> None:
     assert store.load(games[2]).status == "over"
 
 
-@pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POSTGRES_ENV} is not set")
-def test_postgresql_commits_a_group_in_one_statement_and_announces_only_what_it_wrote() -> None:
-    """The same fates on PostgreSQL, where a group is one statement awaited on the event loop: a taken
-    position is skipped, and the announcement carries the written actions only (another process would
-    otherwise apply an action that lost its position)."""
+def append_listening(
+    store: Store, items: list[Write], games: list[str], **notifies: Any
+) -> tuple[list[bool], list[str]]:
+    """Commit ``items`` as one group on PostgreSQL while listening: which were written, and the
+    announcements (``psycopg``'s ``notifies(**notifies)``) that are about ``games``."""
     import psycopg
 
-    store = Store(os.environ[POSTGRES_ENV])
-    games = [store.create_game("kniffel", {}, [SeatSpec("Ada")]).id for _ in range(3)]
-    roll = '{"action": "roll", "dice": [1, 2, 3, 4, 5]}'
-    store.append(games[1], 1, 0, {"action": "roll", "dice": [6, 6, 6, 6, 6]}, status="playing", to_move=0)
-    items = [Write(game, 1, 0, roll, "playing", 0, "me") for game in games]
-    items += [Write(games[2], 2, 0, roll, "over", 0, "me"), Write(games[0], 1, 0, roll, "over", 0, "me")]
     with psycopg.connect(store.listen_dsn(), autocommit=True) as listener:
         listener.execute(f"LISTEN {CHANNEL}")
 
@@ -134,13 +128,25 @@ def test_postgresql_commits_a_group_in_one_statement_and_announces_only_what_it_
             finally:
                 await store.close_async()
 
-        assert run(body) == [True, False, True, True, False], "the second write of one position loses"
-        lines = [
-            line
-            for notice in listener.notifies(timeout=2, stop_after=1)
-            for line in notice.payload.split("\n")
-            if line.split(" ")[0] in games
-        ]
+        written = run(body)
+        payloads = [n.payload for n in listener.notifies(**notifies) if n.payload.split(" ")[0] in games]
+    return written, payloads
+
+
+@pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POSTGRES_ENV} is not set")
+def test_postgresql_commits_a_group_in_one_statement_and_announces_only_what_it_wrote() -> None:
+    """The same fates on PostgreSQL, where a group is one statement awaited on the event loop: a taken
+    position is skipped, and the announcement carries the written actions only (another process would
+    otherwise apply an action that lost its position)."""
+    store = Store(os.environ[POSTGRES_ENV])
+    games = [store.create_game("kniffel", {}, [SeatSpec("Ada")]).id for _ in range(3)]
+    roll = '{"action": "roll", "dice": [1, 2, 3, 4, 5]}'
+    store.append(games[1], 1, 0, {"action": "roll", "dice": [6, 6, 6, 6, 6]}, status="playing", to_move=0)
+    items = [Write(game, 1, 0, roll, "playing", 0, "me") for game in games]
+    items += [Write(games[2], 2, 0, roll, "over", 0, "me"), Write(games[0], 1, 0, roll, "over", 0, "me")]
+    written, payloads = append_listening(store, items, games, timeout=2, stop_after=1)
+    assert written == [True, False, True, True, False], "the second write of one position loses"
+    lines = [line for payload in payloads for line in payload.split("\n") if line.split(" ")[0] in games]
     assert sorted(" ".join(line.split(" ", 4)[:4]) for line in lines) == sorted(
         [f"{games[0]} 1 me 0", f"{games[2]} 1 me 0", f"{games[2]} 2 me 0"]
     )
@@ -154,23 +160,12 @@ def test_postgresql_commits_a_group_in_one_statement_and_announces_only_what_it_
 def test_a_long_group_is_announced_in_payloads_postgresql_accepts() -> None:
     """PostgreSQL refuses announcements of 8,000 bytes: a large group goes out in several payloads,
     each line whole and each once."""
-    import psycopg
-
     store = Store(os.environ[POSTGRES_ENV])
     games = [store.create_game("kniffel", {}, [SeatSpec("Ada")]).id for _ in range(150)]
     roll = '{"action": "roll", "keep": [6, 6, 6, 6], "dice": [6, 6, 6, 6, 6], "note": "%s"}' % ("x" * 60)
     items = [Write(game, 1, 0, roll, "playing", 0, "me") for game in games]
-    with psycopg.connect(store.listen_dsn(), autocommit=True) as listener:
-        listener.execute(f"LISTEN {CHANNEL}")
-
-        async def body() -> list[bool]:
-            try:
-                return await store.append_many_async(items)
-            finally:
-                await store.close_async()
-
-        assert run(body) == [True] * len(items)
-        payloads = [n.payload for n in listener.notifies(timeout=1) if n.payload.split(" ")[0] in games]
+    written, payloads = append_listening(store, items, games, timeout=1)
+    assert written == [True] * len(items)
     assert len(payloads) > 3
     assert all(len(payload.encode()) < MAX_NOTE for payload in payloads)
     lines = [line for payload in payloads for line in payload.split("\n")]
