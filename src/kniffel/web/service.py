@@ -202,9 +202,7 @@ class LiveGame:
         whose action is still being saved (built from the parts kept when it was committed: the
         log's lines before it never change)."""
         if self._state_json is None:
-            full = {"rules": self._parts.rules} | self._core
-            full["log"] = [_log_line(self, i) for i in range(max(0, self._shown - LOG_TAIL), self._shown)]
-            self._state_json = orjson.dumps(full).decode()
+            self._state_json = orjson.dumps(whole_state(self, self._core, self._shown)).decode()
         return self._state_json
 
     def state_text(self) -> str:
@@ -226,9 +224,7 @@ class LiveGame:
         for subscriber in list(self.subscribers):
             if getattr(subscriber, "changes", False):
                 if change is None:
-                    lines = [
-                        _log_line(self, i) for i in range(max(base, self._shown - LOG_TAIL), self._shown)
-                    ]
+                    lines = log_lines(self, base, self._shown)
                     message = {"type": "change", "base": base, "state": self._core | {"log": lines}}
                     change = orjson.dumps(message).decode()
                 subscriber.push(change)
@@ -252,10 +248,20 @@ class SnapshotParts:
 def game_state(live: LiveGame) -> dict[str, Any]:
     """Everything a client needs to draw the table; all of it is public in a dice game."""
     core = state_core(live)  # first: it describes the rules the first time
+    return whole_state(live, core, len(live.game.log))
+
+
+def whole_state(live: LiveGame, core: dict[str, Any], upto: int) -> dict[str, Any]:
+    """The state a client draws from: the rules, ``core`` (:func:`state_core`) and the log's last
+    lines before position ``upto``."""
     state = {"rules": live._parts.rules} | core
-    first = max(0, len(live.game.log) - LOG_TAIL)
-    state["log"] = [_log_line(live, i) for i in range(first, len(live.game.log))]
+    state["log"] = log_lines(live, 0, upto)
     return state
+
+
+def log_lines(live: LiveGame, since: int, upto: int) -> list[dict[str, Any]]:
+    """The log's lines from position ``since`` to ``upto``, at most the last :data:`LOG_TAIL` of them."""
+    return [_log_line(live, i) for i in range(max(since, upto - LOG_TAIL), upto)]
 
 
 def state_core(live: LiveGame) -> dict[str, Any]:
