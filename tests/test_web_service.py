@@ -578,26 +578,36 @@ def cycle():
     a.other, b.other = b, a
     return weakref.ref(a)
 
-pace_collections(freeze_every=0.05, collect_every=3.0)
+collect_every, collect_after = float(sys.argv[1]), int(sys.argv[2])
+pace_collections(freeze_every=0.05, collect_every=collect_every, collect_after=collect_after)
 assert gc.get_freeze_count() > 0, "the objects alive at the start are frozen"
-gc.disable()  # so that only the pacing's own full collection can free the cycles below
+assert not gc.isenabled(), "only the pacing collects"
 time.sleep(0.2)
 made = [cycle() for _ in range(200)]  # garbage the moment it is made: only the collector frees it
 time.sleep(0.2)
-assert any(ref() is not None for ref in made), "frozen, the cycles outlive the collections of the young"
+assert any(ref() is not None for ref in made), "frozen, the cycles outlive the freezes"
+kept = []
 deadline = time.monotonic() + 30
 while any(ref() is not None for ref in made) and time.monotonic() < deadline:
+    if collect_after < 10**9:
+        kept.append([[] for _ in range(1000)])  # objects that live: the count of what was made grows
     time.sleep(0.05)
-assert all(ref() is None for ref in made), "frozen cycles are freed by the periodic full collection"
+assert all(ref() is None for ref in made), "frozen cycles are freed by a full collection"
 print("ok")
 """
 
 
-def test_collections_are_paced_and_cycles_still_freed() -> None:
+@pytest.mark.parametrize(
+    ("collect_every", "collect_after"),
+    [(3.0, 10**9), (3600.0, 20_000)],
+    ids=["on-time", "after-many-objects"],
+)
+def test_collections_are_paced_and_cycles_still_freed(collect_every: float, collect_after: int) -> None:
     # in a process of its own: freezing is for the whole interpreter
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-c", _PACING], capture_output=True, text=True, timeout=120)
+    command = [sys.executable, "-c", _PACING, str(collect_every), str(collect_after)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"

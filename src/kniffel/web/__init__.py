@@ -67,35 +67,51 @@ def check_database(database_url: str | None = None) -> None:
         engine.dispose()
 
 
-FREEZE_EVERY = 5.0
-"""Seconds between moving the objects that have lived this long out of the collector's sight."""
-COLLECT_EVERY = 3600.0
-"""Seconds between full collections of everything (the cycles frozen meanwhile are few)."""
+FREEZE_EVERY = 1.0
+"""Seconds between moving every object out of the collector's sight (``gc.freeze``)."""
+COLLECT_EVERY = 600.0
+"""Seconds between full collections, which free the cycles frozen meanwhile."""
+COLLECT_AFTER = 5_000_000
+"""Objects made since the last full collection (counted generously) that call for the next one early."""
 
 
-def pace_collections(freeze_every: float = FREEZE_EVERY, collect_every: float = COLLECT_EVERY) -> None:
-    """Keep Python's cycle collector from stopping the server for a third of a second every few seconds.
+def pace_collections(
+    freeze_every: float = FREEZE_EVERY,
+    collect_every: float = COLLECT_EVERY,
+    collect_after: int = COLLECT_AFTER,
+) -> None:
+    """Keep Python's cycle collector from stopping the server while people wait for their dice.
 
     A server holds a few hundred thousand long-lived objects (every live game's turns, outcomes and
-    sheets), and every full collection walked all of them: measured with 2,000 players, 270-540 ms
-    once every 5-10 s, during which no action was answered (p99 round trip 650 ms; with the collector
-    off, 56 ms). Refcounting frees a finished game whatever its generation; only cycles need the
-    collector, and the server makes few of them (a few hundred objects a minute under that load). So
-    what survives a while is frozen (``gc.freeze``) and the collector walks only what is new; once
-    an hour everything is unfrozen and collected, one pause to free the cycles frozen meanwhile."""
+    sheets). Full collections walked all of them: with 2,000 players, 270-540 ms every 5-10 s, during
+    which no action was answered. Freezing what had lived 5 s left the young collections: each of
+    them walks every object made since the last freeze that is still alive, because the count that
+    triggers them falls whenever an old object is freed, so they came every second or two at 20-70
+    ms each and still set the p99. Refcounting frees everything but cycles, and the server makes few
+    of them (a few hundred objects a minute under that load). So the collector is switched off,
+    everything alive is frozen once a second (which costs nothing: a list splice), and a full
+    collection every ``collect_every`` seconds frees the cycles frozen meanwhile, one pause of a few
+    hundred milliseconds. Should something make cycles fast (errors under attack leave tracebacks),
+    the full collection comes early once ``collect_after`` objects were made since the last one;
+    the count (allocations minus frees per second, never below zero) overstates what was made, so
+    this errs towards collecting."""
 
     def run() -> None:
         last = time.monotonic()
+        made = 0
         while True:
             time.sleep(freeze_every)
-            if time.monotonic() - last >= collect_every:
+            made += gc.get_count()[0]
+            if made >= collect_after or time.monotonic() - last >= collect_every:
                 gc.unfreeze()
                 gc.collect()
                 last = time.monotonic()
+                made = 0
             gc.freeze()
 
     gc.collect()
     gc.freeze()
+    gc.disable()
     threading.Thread(target=run, name="kniffel-gc-pacing", daemon=True).start()
 
 
