@@ -18,7 +18,7 @@ from sqlalchemy.exc import OperationalError
 
 from kniffel.game import Roll, Score, Strike
 from kniffel.web.service import CreateRequest, GameService, LiveGame, WebError, fallback_move, game_state
-from kniffel.web.store import CHANNEL, MAX_NOTE, SeatSpec, StaleError, Store, Write
+from kniffel.web.store import CHANNEL, MAX_NOTE, SeatSpec, StaleError, Store, StoredGame, Write
 from test_web_api import POSTGRES_ENV
 
 T = TypeVar("T")
@@ -75,6 +75,54 @@ def test_create_load_and_replay_after_restart(url: str) -> None:
     assert live.game.sheets[0].entries == {"chance": sum(dice)}
     assert live.seats_for(token) == {0}
     assert live.seat_of_action == [0, 0]
+
+
+def test_a_new_game_is_what_a_fresh_process_reads_back(url: str) -> None:
+    """The creating process builds its copy from what it wrote (no read back): another process that
+    loads the game from the database gets the same stored record and the same state."""
+
+    async def body() -> tuple[StoredGame, str, StoredGame, str]:
+        store = Store(url)
+        reads: list[str] = []
+        load = store.load
+
+        def counted_load(game_id: str) -> StoredGame:
+            reads.append(game_id)
+            return load(game_id)
+
+        store.load = counted_load  # type: ignore[method-assign]
+        new, live = await GameService(store).create(request("Ada", "bot:Robo", rules="yahtzee", pad=True))
+        assert reads == []
+        again = await GameService(Store(url)).get(new.id)
+        return live.stored, live.state_json(), again.stored, again.state_json()
+
+    stored, state, reread, restate = run(body)
+    assert stored == reread
+    assert state == restate
+
+
+def test_games_beyond_the_cache_are_forgotten_oldest_first_unless_watched(url: str) -> None:
+    async def body() -> None:
+        service = GameService(Store(url), max_cached=3)
+        games = [(await service.create(request("Ada")))[1] for _ in range(3)]
+        service.subscribe(games[0], _Watcher())
+        await service.create(request("Ada"))
+        await service.create(request("Ada"))
+        assert next(iter(service._live)) == games[0].id
+        assert len(service._live) == 3
+        assert games[1].id not in service._live
+        assert games[2].id not in service._live
+        assert await service.get(games[1].id) is not games[1]  # read again from the database
+        assert (await service.get(games[1].id)).state_json() == games[1].state_json()
+
+    run(body)
+
+
+class _Watcher:
+    changes = False
+
+    def push(self, text: str) -> None:
+        pass
 
 
 def test_tokens_are_stored_only_as_hashes(url: str) -> None:

@@ -47,6 +47,12 @@ def available(rules: RuleSet) -> bool:
     return _covered[rules]
 
 
+def known(rules: RuleSet) -> bool | None:
+    """What :func:`available` says of these rules if it was asked before, else ``None`` (so that a
+    caller on the event loop need not hand the question to a thread every time)."""
+    return _covered.get(rules)
+
+
 def options(game: Game) -> list[Choice] | None:
     """Every option of the player to move after a throw, best first; ``None`` without advice. Before the
     first throw of a turn there is nothing to decide (``[]``). The first call per rule set may solve

@@ -465,7 +465,10 @@ class GameService:
             pad=request.pad,
             token_hashes=hashes,
         )
-        live = await self.get(new.id)
+        # Built from what was written, not read back: no other process has heard of the game yet.
+        live = await self._replay(new.stored)
+        self._live[new.id] = live
+        self._evict()
         self._schedule_bots(live)
         return new, live
 
@@ -492,22 +495,35 @@ class GameService:
             stored = await asyncio.to_thread(self.store.load, game_id)
         except StoreError as error:
             raise WebError("not_found", str(error)) from None
+        return await self._replay(stored)
+
+    async def _replay(self, stored: StoredGame) -> LiveGame:
+        """The game in memory, its log replayed through the engine."""
+        game_id = stored.id
         try:
             ruleset = rules_module.get(stored.rules_id, stored.options)
             game = Game(ruleset, [s.name for s in stored.seats], dice=SecureDice())
             outcomes = [game.apply(Action.from_json(item.action)) for item in stored.actions]
         except KniffelError as error:
             raise WebError("corrupt", f"game {game_id} cannot be replayed: {error}") from None
-        hints = await asyncio.to_thread(advice.available, ruleset)
+        hints = advice.known(ruleset)
+        if hints is None:  # the first game of these rules: the answer may need the solver's files
+            hints = await asyncio.to_thread(advice.available, ruleset)
         return LiveGame(stored, game, [a.seat for a in stored.actions], outcomes, hints=hints)
 
     def _evict(self) -> None:
-        for game_id in list(self._live):
-            if len(self._live) <= self.max_cached:
-                return
-            live = self._live[game_id]
+        """Forget the games least recently used beyond :attr:`max_cached` that nobody needs now."""
+        excess = len(self._live) - self.max_cached
+        if excess <= 0:
+            return
+        idle: list[str] = []
+        for game_id, live in self._live.items():  # oldest first; stops at the excess, not at the end
             if not live.subscribers and not live.bots_due and not live.lock.locked():
-                del self._live[game_id]
+                idle.append(game_id)
+                if len(idle) == excess:
+                    break
+        for game_id in idle:
+            del self._live[game_id]
 
     def subscribe(self, live: LiveGame, subscriber: Subscriber) -> None:
         live.subscribers.add(subscriber)

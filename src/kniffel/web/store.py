@@ -171,11 +171,13 @@ class StoredGame:
 
 @dataclass(frozen=True)
 class NewGame:
-    """What the creator receives once: the tokens are stored only as hashes."""
+    """What the creator receives once (the tokens are stored only as hashes), and the game as it now
+    stands in the database, so that the creating process need not read back what it just wrote."""
 
     id: str
     host_token: str
     seat_tokens: tuple[str, ...]
+    stored: StoredGame
 
 
 def hash_token(token: str) -> str:
@@ -369,55 +371,84 @@ class Store:
             host_token, tokens = "", tuple("" for _ in seats)
             if len(seat_hashes) != len(seats):
                 raise StoreError("a rematch has as many seats as its game")
-        now = _now()
-        with Session(self.engine) as session, session.begin():
-            session.add(
-                GameRow(
-                    id=game_id,
-                    rules_id=rules_id,
-                    options=json.dumps(dict(options), sort_keys=True),
-                    created=now,
-                    updated=now,
-                    status="playing",
-                    to_move=0,
-                    hotseat=hotseat,
-                    pad=pad,
-                    host_token_hash=host_hash,
-                )
+        stored = StoredGame(
+            id=game_id,
+            rules_id=rules_id,
+            options=dict(options),
+            created=_now(),
+            status="playing",
+            hotseat=hotseat,
+            pad=pad,
+            host_token_hash=host_hash,
+            seats=tuple(
+                StoredSeat(index, seat.name, seat.kind, token_hash)
+                for index, (seat, token_hash) in enumerate(zip(seats, seat_hashes, strict=True))
+            ),
+            actions=(),
+        )
+        # Two plain inserts in one transaction: the ORM's unit of work took as long again as the
+        # round trips, and a burst of new games (every table of a tournament round ending at once)
+        # is made of nothing else.
+        with self._write_lock, self.engine.begin() as connection:
+            connection.execute(
+                insert(GameRow),
+                {
+                    "id": game_id,
+                    "rules_id": rules_id,
+                    "options": json.dumps(stored.options, sort_keys=True),
+                    "created": stored.created,
+                    "updated": stored.created,
+                    "status": stored.status,
+                    "to_move": 0,
+                    "hotseat": hotseat,
+                    "pad": pad,
+                    "host_token_hash": host_hash,
+                },
             )
-            session.flush()
-            for index, (seat, token_hash) in enumerate(zip(seats, seat_hashes, strict=True)):
-                session.add(
-                    SeatRow(
-                        game_id=game_id,
-                        index=index,
-                        name=seat.name,
-                        kind=seat.kind,
-                        token_hash=token_hash,
-                    )
-                )
-        return NewGame(game_id, host_token, tokens)
+            connection.execute(
+                insert(SeatRow),
+                [
+                    {
+                        "game_id": game_id,
+                        "index": s.index,
+                        "name": s.name,
+                        "kind": s.kind,
+                        "token_hash": s.token_hash,
+                    }
+                    for s in stored.seats
+                ],
+            )
+        return NewGame(game_id, host_token, tokens, stored)
 
     def load(self, game_id: str) -> StoredGame:
-        with Session(self.engine) as session:
-            row = session.get(GameRow, game_id)
+        with self.engine.connect() as connection:
+            row = connection.execute(select(GameRow.__table__).where(GameRow.id == game_id)).first()
             if row is None:
                 raise StoreError(f"no game {game_id!r}")
-            seats = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.index))
-            actions = session.scalars(
-                select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)
+            seat_rows = connection.execute(
+                select(SeatRow.index, SeatRow.name, SeatRow.kind, SeatRow.token_hash)
+                .where(SeatRow.game_id == game_id)
+                .order_by(SeatRow.index)
+            )
+            action_rows = connection.execute(
+                select(ActionRow.seq, ActionRow.seat, ActionRow.action)
+                .where(ActionRow.game_id == game_id)
+                .order_by(ActionRow.seq)
             )
             return StoredGame(
                 id=row.id,
                 rules_id=row.rules_id,
                 options=json.loads(row.options),
-                created=row.created,
+                # SQLite hands back the UTC time it was given without its zone.
+                created=row.created if row.created.tzinfo else row.created.replace(tzinfo=UTC),
                 status=row.status,
                 hotseat=row.hotseat,
                 pad=row.pad,
                 host_token_hash=row.host_token_hash,
-                seats=tuple(StoredSeat(s.index, s.name, s.kind, s.token_hash) for s in seats),
-                actions=tuple(StoredAction(a.seq, a.seat, json.loads(a.action)) for a in actions),
+                seats=tuple(StoredSeat(*seat) for seat in seat_rows),
+                actions=tuple(
+                    StoredAction(seq, seat, json.loads(action)) for seq, seat, action in action_rows
+                ),
             )
 
     def actions_after(self, game_id: str, seq: int) -> list[StoredAction]:
