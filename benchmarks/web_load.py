@@ -152,6 +152,10 @@ T = TypeVar("T")
 @dataclass
 class Results:
     latencies: list[float] = field(default_factory=list)
+    sent: list[float] = field(default_factory=list)
+    """When each of ``latencies`` was sent (the system's monotonic clock, shared by the generators)."""
+    started: float = 0.0
+    """When the clock started (same clock)."""
     errors: Counter[str] = field(default_factory=Counter)
     games_finished: int = 0
     games_started: int = 0
@@ -163,6 +167,8 @@ class Results:
     cpu_generator: float = 0.0
     """CPU seconds this load generator used while the clock ran."""
     lags: list[float] = field(default_factory=list)
+    lagged: list[float] = field(default_factory=list)
+    """When each of ``lags`` was taken."""
     """How late the generator's own event loop woke up, sampled while the clock ran: a round trip
     includes this much of the generator's own waiting."""
 
@@ -181,6 +187,8 @@ class Player:
         self.state: dict[str, Any] | None = None
         self.errors = 0
         self.changed = asyncio.Event()
+        self.turns = 0
+        """Turns a player has in a game, from the first whole state."""
 
     async def read(self, ws: ClientConnection) -> None:
         async for raw in ws:
@@ -196,6 +204,7 @@ class Player:
                 self.state = message["state"]
             elif message["type"] == "state":
                 self.state = message["state"]
+                self.turns = self.state["rules"]["turns"]
             elif message["type"] == "error":
                 self.results.errors[message["code"]] += 1
                 self.errors += 1
@@ -224,17 +233,23 @@ class Player:
             return {"action": "score", "box": box}
         return {"action": "strike", "box": state["strikeable"][0]}
 
-    async def play(self, start: float, deadline: float) -> bool:
-        """Play this seat from ``start`` until the game is over (``True``) or the time is up (``False``)."""
+    async def play(self, start: float, deadline: float, until: float = 1.0) -> bool:
+        """Play this seat from ``start`` until the game is over (``True``) or the time is up (``False``);
+        with ``until`` below 1, only until that share of the game's rounds has been played."""
         async with connect(self.url, max_size=2**22, open_timeout=60) as ws:
             reader = asyncio.create_task(self.read(ws))
             await ws.send(orjson.dumps({"type": "hello", "token": self.token}).decode())
             await asyncio.sleep(max(0.0, start - time.monotonic()))
+            first_round: int | None = None
             try:
                 while time.monotonic() < deadline:
                     state = self.state
                     if state is not None and state["over"]:
                         return True
+                    if state is not None and until < 1:
+                        first_round = state["round"] if first_round is None else first_round
+                        if state["round"] - first_round >= int(until * self.turns):
+                            return False
                     if state is None or state["current"] != self.seat:
                         await self.next_change(deadline)
                         continue
@@ -242,12 +257,13 @@ class Player:
                         await asyncio.sleep(random.uniform(0.5, 1.5) * self.think)
                     sent, errors = state["seq"], self.errors
                     message = {"type": "action", "seq": sent, "action": self.decide(state)}
-                    start = time.perf_counter()
+                    sent_at = time.monotonic()
                     await ws.send(orjson.dumps(message).decode())
                     while self.seq() <= sent and self.errors == errors and time.monotonic() < deadline:
                         await self.next_change(deadline)
                     if self.seq() > sent:
-                        self.results.latencies.append(time.perf_counter() - start)
+                        self.results.latencies.append(time.monotonic() - sent_at)
+                        self.results.sent.append(sent_at)
                     elif self.errors != errors:
                         await self.next_change(min(deadline, time.monotonic() + 1))  # the fresh state
                 return False
@@ -266,6 +282,28 @@ async def create_game(client: httpx.AsyncClient, rules: str, results: Results) -
     results.games_started += 1
     game: dict[str, Any] = response.json()
     return game
+
+
+async def advance(number: int, urls: list[str], game: dict[str, Any] | None, until: float) -> None:
+    """Play ``game`` at full speed until ``until`` of its rounds are over, before the clock starts: the
+    tables of a real server are at every point of their games, and would not all end them (and
+    create the next) within the same few seconds."""
+    if game is None or until <= 0:
+        return
+    scratch = Results()
+    players = [
+        Player(
+            urls[(number + seat["index"]) % len(urls)].replace("http", "ws", 1),
+            game["id"],
+            seat["index"],
+            seat["token"],
+            scratch,
+            0.0,
+        )
+        for seat in game["seats"]
+    ]
+    now = time.monotonic()
+    await asyncio.gather(*(p.play(now, now + 600, until) for p in players))
 
 
 async def table(
@@ -323,6 +361,7 @@ async def meter(pids: list[int], start: float, deadline: float, results: Results
     while (now := time.monotonic()) < deadline:
         await asyncio.sleep(0.01)
         results.lags.append(time.monotonic() - now - 0.01)
+        results.lagged.append(now)
     results.cpu_servers = sum(map(cpu_seconds, pids)) - servers
     results.cpu_generator = time.process_time() - own
 
@@ -335,6 +374,7 @@ async def run(
     think: float,
     bot_games: int = 0,
     pids: tuple[int, ...] = (),
+    together: bool = False,
     *,
     part: int = 0,
     parts: int = 1,
@@ -366,11 +406,15 @@ async def run(
                 return game_id
 
         bots = await asyncio.gather(*(bot_game(n) for n in range(part, bot_games, parts)))
+        if not together:
+            phases = random.Random(part)
+            await asyncio.gather(*(advance(n, urls, firsts[n], phases.random()) for n in tables))
         if ready is not None:
             await asyncio.to_thread(ready.wait)  # every part starts its clock together (one system clock)
         # Time to connect every player before the clock starts (a few hundred connections a second).
         start = time.monotonic() + 2.0 + players / 300
         deadline = start + duration
+        results.started = start
         await asyncio.gather(
             meter(list(pids), start, deadline, results),
             *(
@@ -415,7 +459,7 @@ def run_parts(parts: int, *arguments: Any) -> tuple[Results, float]:
     context = multiprocessing.get_context("spawn")
     queue: Queue[tuple[Results, float]] = context.Queue()
     ready = context.Barrier(parts)
-    urls, players, duration, rules, think, bot_games, pids = arguments
+    urls, players, duration, rules, think, bot_games, pids, together = arguments
     workers = [
         context.Process(
             target=generate,
@@ -431,6 +475,7 @@ def run_parts(parts: int, *arguments: Any) -> tuple[Results, float]:
                 think,
                 bot_games,
                 pids if n == 0 else (),
+                together,
             ),
         )
         for n in range(parts)
@@ -440,9 +485,10 @@ def run_parts(parts: int, *arguments: Any) -> tuple[Results, float]:
     gathered = [queue.get() for _ in workers]
     for worker in workers:
         worker.join()
-    merged, elapsed = Results(), gathered[0][1]
+    merged, elapsed = Results(started=gathered[0][0].started), gathered[0][1]
     for results, _ in gathered:
         merged.latencies += results.latencies
+        merged.sent += results.sent
         merged.errors += results.errors
         merged.games_finished += results.games_finished
         merged.games_started += results.games_started
@@ -451,6 +497,7 @@ def run_parts(parts: int, *arguments: Any) -> tuple[Results, float]:
         merged.cpu_servers += results.cpu_servers
         merged.cpu_generator += results.cpu_generator
         merged.lags += results.lags
+        merged.lagged += results.lagged
     return merged, elapsed
 
 
@@ -477,6 +524,19 @@ UNLIMITED = {
 }
 
 
+WINDOW = 10.0
+"""Seconds of each part of the run whose p99 is shown on its own: a tail that comes from one moment
+(every table of a run ends its first game at about the same time) shows as one high part."""
+
+
+def windowed_p99(times: list[float], values: list[float], started: float, elapsed: float) -> str:
+    """The p99 in ms of the ``values`` taken at ``times`` in each :data:`WINDOW` of the run."""
+    parts: list[list[float]] = [[] for _ in range(max(1, round(elapsed / WINDOW)))]
+    for at, value in zip(times, values, strict=True):
+        parts[min(len(parts) - 1, max(0, int((at - started) / WINDOW)))].append(value)
+    return " ".join(f"{percentile(part, 0.99) * 1000:.0f}" if part else "-" for part in parts)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=300)
@@ -489,6 +549,12 @@ def main() -> None:
     parser.add_argument("--generators", type=int, default=1, help="load generator processes (1)")
     parser.add_argument("--url", action="append", help="an already running server (repeatable)")
     parser.add_argument("--database-url", default=None, help="database of the started servers")
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="every table starts a new game when the clock starts (by default each first game is played "
+        "at full speed to a random round beforehand, so that games end and begin all the time)",
+    )
     args = parser.parse_args()
     if args.processes > 1 and not args.url and not (args.database_url or "").startswith("postgresql"):
         sys.exit(
@@ -525,6 +591,7 @@ def main() -> None:
                 args.think,
                 args.bot_games,
                 pids,
+                args.together,
             )
         finally:
             for server in servers:
@@ -535,14 +602,21 @@ def main() -> None:
         f"players          {args.players} at {tables} two-player tables of {args.rules}, think {args.think} s"
     )
     print(f"processes        {len(urls)} serving, {args.generators} generating")
+    print(f"first games      {'all new at the start' if args.together else 'each from a random round'}")
     print(f"duration         {elapsed:.1f} s")
     print(f"actions          {len(results.latencies)}")
     print(f"actions/s        {len(results.latencies) / elapsed:.0f}")
     print(f"round trip p50   {percentile(latencies, 0.50) * 1000:.1f} ms")
     print(f"round trip p99   {percentile(latencies, 0.99) * 1000:.1f} ms")
     print(f"round trip mean  {statistics.fmean(latencies) * 1000:.1f} ms")
+    print(
+        f"p99 by {WINDOW:.0f} s      "
+        f"{windowed_p99(results.sent, results.latencies, results.started, elapsed)} ms"
+    )
     lags = [lag * 1000 for lag in results.lags] or [float("nan")]
     print(f"generator lag    p50 {percentile(lags, 0.5):.1f} ms, p99 {percentile(lags, 0.99):.1f} ms")
+    lagged = windowed_p99(results.lagged, results.lags, results.started, elapsed)
+    print(f"lag p99 by {WINDOW:.0f} s  {lagged} ms")
     print(f"games            {results.games_finished} finished of {results.games_started} started")
     if args.bot_games:
         print(f"bot games        {args.bot_games} watched, {results.bot_states} bot states sent")
