@@ -1,16 +1,22 @@
 """numba's compiled kernels are kept per version of every kernel file (:mod:`kniffel.solver.kernelcache`):
 a change to one file gives every kernel a new cache, the list of kernel files is complete, and old
-versions' directories go."""
+versions' directories go; a fresh process loads them without refreshing numba's compiler."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
+import sys
+import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from kniffel import rules
 from kniffel.solver import kernelcache, kernels
 
 
@@ -64,3 +70,49 @@ def test_other_versions_unused_for_a_week_are_removed(tmp_path: Path) -> None:
     assert recent.exists()
     assert foreign.exists()
     kernelcache._remove_stale(tmp_path / "missing" / "kniffel-x")  # nothing there: nothing to do
+
+
+_LOADED = textwrap.dedent(
+    """
+    import json, sys
+    from kniffel import rules
+    from kniffel.simulate import simulate
+    from kniffel.solver import Advisor, kernelcache, solve
+    yahtzee = rules.get("yahtzee")
+    solution = solve(yahtzee)
+    games = simulate(yahtzee, games=500, seed=7, solution=solution)
+    best = Advisor(solution).options({"chance": 20}, [1, 3, 3, 5, 6], rolls_left=2)[0]
+    print(json.dumps({
+        "counts": vars(kernelcache.load_counts),
+        "expected": solution.expected_score,
+        "scores": [int(s) for s in games.scores],
+        "best": [str(best.action), best.value],
+    }))
+    """
+)
+
+
+def test_cached_kernels_load_without_refreshing_numba_and_give_the_same_values() -> None:
+    """A fresh process loads the DP's, the simulator's and the advisor's kernels from the disk cache
+    without numba's compiler refresh (:func:`kernelcache.load_without_refreshing`), and what they
+    compute is what they compute in this process, bit for bit."""
+    from kniffel.simulate import simulate
+    from kniffel.solver import Advisor, solve
+
+    def fresh_process() -> dict[str, Any]:
+        done = subprocess.run([sys.executable, "-c", _LOADED], capture_output=True, text=True, check=True)
+        result: dict[str, Any] = json.loads(done.stdout)
+        return result
+
+    fresh_process()  # compiles into the cache whatever this session has not compiled yet
+    loaded = fresh_process()
+    assert loaded["counts"]["direct"] >= 5
+    assert loaded["counts"]["refreshed"] == 0
+    yahtzee = rules.get("yahtzee")
+    solution = solve(yahtzee)
+    best = Advisor(solution).options({"chance": 20}, [1, 3, 3, 5, 6], rolls_left=2)[0]
+    assert loaded["expected"] == solution.expected_score
+    assert loaded["scores"] == [
+        int(s) for s in simulate(yahtzee, games=500, seed=7, solution=solution).scores
+    ]
+    assert loaded["best"] == [str(best.action), best.value]
