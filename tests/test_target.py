@@ -1,8 +1,10 @@
 """Target tables: the largest probability of making at least so many points, against an independent brute
-force on reduced games, against expected-score play, and through the cache."""
+force on reduced games, against expected-score play, against a million games of their own policy, and
+through the cache."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from functools import cache
 
@@ -113,7 +115,7 @@ def test_playing_for_the_target_beats_playing_for_points() -> None:
     solution = solve(game)
     advisor = TargetAdvisor(Advisor(solution), table)
     mean_play = _expected_score_play_distribution(game)
-    for needed in range(0, table.limit + 1, 5):
+    for needed in range(table.limit + 1):
         at_least = float(mean_play[needed:].sum())
         assert advisor.probability({}, needed) >= at_least - 2e-6
 
@@ -193,3 +195,89 @@ def test_cached_table_is_the_solved_one(tmp_path: object) -> None:
     again = target_table(game, directory=directory)
     assert again.seconds > 0.0
     assert np.array_equal(again.prob, expected)
+
+
+Decision = tuple[str | None, tuple[int, ...]]
+"""A box to score in (``None`` for a throw) and the dice kept for a throw."""
+Situation = tuple[Sheet, int, tuple[int, ...], bool]
+"""The sheet, the points still needed, the dice and whether they were thrown at once."""
+
+
+def simulated_target_play(
+    game: RuleSet,
+    decide: Callable[[Sheet, tuple[int, ...], int, bool, int], Decision],
+    needed: int,
+    games: int,
+) -> int:
+    """How many of ``games`` independent games played by ``decide(filled, roll, rolls_left, thrown_at_once,
+    still_needed)`` (from the empty sheet, no free throws) make at least ``needed`` points.
+
+    Games in the same situation are followed together: their next throws are one multinomial draw over
+    the throw's outcomes, which is how that many independent games' throws are distributed, so a
+    million games cost one decision per situation reached instead of one per game and throw."""
+    rng = np.random.default_rng(needed)
+    upper = {box.id for box in game.boxes if box.section is Section.UPPER}
+    threshold, bonus = game.upper_bonus_threshold, game.upper_bonus
+    made = 0
+
+    def throw(count: int, kept: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
+        rolls = outcomes(game.dice - len(kept))
+        counts = rng.multinomial(count, [p for _, p in rolls])
+        return [(tuple(sorted(kept + roll)), int(n)) for (roll, _), n in zip(rolls, counts, strict=True) if n]
+
+    turn_starts: dict[tuple[Sheet, int], int] = {(frozenset(), needed): games}
+    for _ in game.boxes:
+        after: dict[tuple[Sheet, int], int] = {}
+        thrown: dict[Situation, int] = {}
+        for (filled, still), count in turn_starts.items():
+            for roll, n in throw(count, ()):
+                thrown[filled, still, roll, True] = thrown.get((filled, still, roll, True), 0) + n
+        for left in range(game.rolls - 1, -1, -1):
+            rethrown: dict[Situation, int] = {}
+            for (filled, still, roll, at_once), count in thrown.items():
+                box, kept = decide(filled, roll, left, at_once, still)
+                if box is None:
+                    for new, n in throw(count, kept):
+                        again = (filled, still, new, not kept)
+                        rethrown[again] = rethrown.get(again, 0) + n
+                    continue
+                sheet = dict(filled)
+                placement = placements(game, sheet, roll, thrown_at_once=at_once)[box]
+                up = sum(points for entry, points in sheet.items() if entry in upper)
+                gained = placement.total
+                if box in upper and up < threshold <= up + placement.points:
+                    gained += bonus
+                if still - gained <= 0:
+                    made += count  # points are never taken away: these games have made it
+                    continue
+                start = (filled | {(box, placement.points)}, still - gained)
+                after[start] = after.get(start, 0) + count
+            thrown = rethrown
+        turn_starts = after
+    return made
+
+
+def test_a_million_games_played_for_a_target_make_it_as_often_as_the_table_says() -> None:
+    """The table's probability of making at least ``needed`` points is what its own policy achieves:
+    a million simulated games for each of a dozen targets across the score range, each within 4
+    standard errors."""
+    game = REDUCED["forced joker"]
+    advisor = TargetAdvisor(Advisor(solve(game)), reduced_table("forced joker"))
+
+    @cache
+    def decide(filled: Sheet, roll: tuple[int, ...], left: int, at_once: bool, still: int) -> Decision:
+        best = advisor.options(dict(filled), roll, left, still, thrown_at_once=at_once)[0]
+        return best.box, best.keep or ()
+
+    chances = {t: advisor.probability({}, t) for t in range(advisor.limit + 1)}
+    # the target nearest each of these chances of making it: a dozen points across the whole range
+    targets = sorted(
+        {min(chances, key=lambda t: abs(chances[t] - q)) for q in (0.01, *np.arange(0.05, 1, 0.1), 0.99)}
+    )
+    assert len(targets) >= 10
+    games = 1_000_000
+    for needed in targets:
+        p = chances[needed]
+        seen = simulated_target_play(game, decide, needed, games) / games
+        standard_error = math.sqrt(p * (1 - p) / games)
+        assert abs(seen - p) <= 4 * standard_error, (needed, p, seen, standard_error)
