@@ -60,6 +60,17 @@ hundred thousand objects numba leaves, 0.3 s of every run), the whole process to
 peer's 4.177 s for Yahtzee (0.24x) and 1.474 s against 9.228 s for Yatzy (0.16x), best of 5 and 3 runs,
 load 0.1-1.2. The peer's own time moves a lot between sittings (4.2-6.6 s for Yahtzee).
 
+Since cached kernels load without numba's compiler refresh
+(:func:`kniffel.solver.kernelcache.load_without_refreshing`, 0.1 s of every process that runs a kernel)
+and with kniffel's bytecode compiled beforehand (2026-11-23, later the same day, 2 cores, load 1.1-1.9,
+``--repeat 5``): the whole process took 0.756 s against the peer's 4.204 s for Yahtzee (**0.18x**) and
+1.246 s against 9.520 s for Yatzy (0.13x); the DP alone 0.287 s against 4.181 s (0.07x) and 0.743 s
+against 9.484 s. Of ours, about 0.3 s is importing (numba 0.14 s, numpy 0.06 s, Typer and Rich 0.05 s),
+0.07 s compiling the rules' tables and loading the kernels, the rest the DP. The same run: batch advice
+through ``advise --batch``'s loop 194,713 against the peer's 151,186 situations a second for Yahtzee
+(1.29x) and 146,812 against 143,671 for Yatzy (1.02x), one query 0.031 ms against 0.0094 ms, and the
+first run with an empty numba cache 4.87 s (Yahtzee) and 5.32 s (Yatzy) wall.
+
 What made the batch loop 3 to 4 times as fast as the earlier same-day figures (44,948/s and 30,430/s for
 2,000 situations at load 3.3-4.9; the peer 85,318/s and 87,474/s then): a compiled reader of the JSON
 lines (:func:`kniffel.solver.batchkernels.read_situations`; the Python reader takes only the lines it
