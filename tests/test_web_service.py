@@ -205,6 +205,40 @@ def test_postgresql_commits_a_group_in_one_statement_and_announces_only_what_it_
 
 
 @pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POSTGRES_ENV} is not set")
+def test_a_group_postgresql_undoes_to_break_a_deadlock_goes_again() -> None:
+    """Two processes' groups that lock the same games in the other order deadlock, and PostgreSQL undoes
+    one of them: nothing of it was written, so it is sent again rather than failing its actions."""
+    import psycopg
+
+    store = Store(os.environ[POSTGRES_ENV])
+    games = [store.create_game("kniffel", {}, [SeatSpec("Ada")]).id for _ in range(3)]
+    roll = '{"action": "roll", "dice": [1, 2, 3, 4, 5]}'
+    items = [Write(game, 1, 0, roll, "playing", 0, "me") for game in games]
+    undone: list[Exception] = [psycopg.errors.DeadlockDetected("deadlock detected")] * 2
+
+    async def body() -> list[bool]:
+        try:
+            assert await store.append_many_async(items[:1]) == [True]  # opens the connection
+            connection = store._async_writer
+            execute = connection.execute
+
+            async def undone_twice(*args: Any, **kwargs: Any) -> Any:
+                if undone:
+                    raise undone.pop()
+                return await execute(*args, **kwargs)
+
+            connection.execute = undone_twice
+            return await store.append_many_async(items[1:])
+        finally:
+            await store.close_async()
+
+    assert run(body) == [True, True]
+    assert undone == []
+    assert [len(store.load(game).actions) for game in games] == [1, 1, 1]
+    store.close()
+
+
+@pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POSTGRES_ENV} is not set")
 def test_a_long_group_is_announced_in_payloads_postgresql_accepts() -> None:
     """PostgreSQL refuses announcements of 8,000 bytes: a large group goes out in several payloads,
     each line whole and each once."""

@@ -255,6 +255,10 @@ trip, where a transaction of separate statements took five or more, each of them
 server's busy event loop to hand the writing thread the interpreter back."""
 
 
+DEADLOCK_ATTEMPTS = 5
+"""Tries of a group that PostgreSQL undoes to break a deadlock with another process's group."""
+
+
 def _notes(items: Sequence[Write]) -> list[str]:
     """The announcements of a group of commits: one line per action, as few payloads as fit, because
     each announcement wakes every listening process once."""
@@ -542,12 +546,19 @@ class Store:
                 for place, item in enumerate(items, 1)
             ]
         ).decode()
-        try:
-            cursor = await self._async_writer.execute(APPEND_STATEMENT, (group,))
-            row = await cursor.fetchone()
-        except psycopg.OperationalError:
-            await self.close_async()
-            raise
+        for attempt in range(1, DEADLOCK_ATTEMPTS + 1):
+            try:
+                cursor = await self._async_writer.execute(APPEND_STATEMENT, (group,))
+                row = await cursor.fetchone()
+                break
+            except (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure):
+                # Another process's group locked some of the same games in the other order and
+                # PostgreSQL undid this statement: nothing of it was written, so it goes again.
+                if attempt == DEADLOCK_ATTEMPTS:
+                    raise
+            except psycopg.OperationalError:
+                await self.close_async()
+                raise
         assert row is not None
         written = set(row[0])
         return [place in written for place in range(1, len(items) + 1)]
