@@ -549,6 +549,7 @@ def main() -> None:
     parser.add_argument("--generators", type=int, default=1, help="load generator processes (1)")
     parser.add_argument("--url", action="append", help="an already running server (repeatable)")
     parser.add_argument("--database-url", default=None, help="database of the started servers")
+    parser.add_argument("--server-logs", type=Path, default=None, help="keep the servers' logs in FOLDER")
     parser.add_argument(
         "--together",
         action="store_true",
@@ -571,7 +572,7 @@ def main() -> None:
                         database,
                         bot_delay=args.bot_delay,
                         env=UNLIMITED,
-                        log_path=Path(directory) / f"server{n}.log",
+                        log_path=(args.server_logs or Path(directory)) / f"server{n}.log",
                     ).launch()
                 )
             try:
