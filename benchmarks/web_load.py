@@ -323,20 +323,27 @@ async def advance(number: int, urls: list[str], game: dict[str, Any] | None, unt
     create the next) within the same few seconds."""
     if game is None or until <= 0:
         return
-    scratch = Results()
-    players = [
+    now = time.monotonic()
+    players = seated(number, urls, game, Results(), think=0.0)
+    await asyncio.gather(*(p.play(now, now + 600, until) for p in players))
+
+
+def seated(
+    number: int, urls: list[str], game: dict[str, Any], results: Results, think: float
+) -> list[Player]:
+    """The players of table ``number``'s ``game``: seat ``i`` on process ``number + i`` (mod the
+    number of processes)."""
+    return [
         Player(
             urls[(number + seat["index"]) % len(urls)].replace("http", "ws", 1),
             game["id"],
             seat["index"],
             seat["token"],
-            scratch,
-            0.0,
+            results,
+            think,
         )
         for seat in game["seats"]
     ]
-    now = time.monotonic()
-    await asyncio.gather(*(p.play(now, now + 600, until) for p in players))
 
 
 async def table(
@@ -359,17 +366,7 @@ async def table(
             await asyncio.sleep(1)
             game = await create_game(client, rules, results)
             continue
-        players = [
-            Player(
-                urls[(number + seat["index"]) % len(urls)].replace("http", "ws", 1),
-                game["id"],
-                seat["index"],
-                seat["token"],
-                results,
-                think,
-            )
-            for seat in game["seats"]
-        ]
+        players = seated(number, urls, game, results, think)
         over = await asyncio.gather(*(p.play(start, deadline) for p in players))
         if not all(over):
             return  # the time is up
