@@ -299,6 +299,16 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
 
 
+def _actions_after(connection: Connection, game_id: str, seq: int) -> list[StoredAction]:
+    """A game's committed actions after position ``seq`` (0: all of them), in order."""
+    rows = connection.execute(
+        select(ActionRow.seq, ActionRow.seat, ActionRow.action)
+        .where(ActionRow.game_id == game_id, ActionRow.seq > seq)
+        .order_by(ActionRow.seq)
+    )
+    return [StoredAction(at, seat, json.loads(action)) for at, seat, action in rows]
+
+
 SCHEMA_LOCK = 0x6B6E6966  # "knif": the advisory lock of creating tables (any number, the same everywhere)
 
 
@@ -434,11 +444,6 @@ class Store:
                 .where(SeatRow.game_id == game_id)
                 .order_by(SeatRow.index)
             )
-            action_rows = connection.execute(
-                select(ActionRow.seq, ActionRow.seat, ActionRow.action)
-                .where(ActionRow.game_id == game_id)
-                .order_by(ActionRow.seq)
-            )
             return StoredGame(
                 id=row.id,
                 rules_id=row.rules_id,
@@ -450,20 +455,13 @@ class Store:
                 pad=row.pad,
                 host_token_hash=row.host_token_hash,
                 seats=tuple(StoredSeat(*seat) for seat in seat_rows),
-                actions=tuple(
-                    StoredAction(seq, seat, json.loads(action)) for seq, seat, action in action_rows
-                ),
+                actions=tuple(_actions_after(connection, game_id, 0)),
             )
 
     def actions_after(self, game_id: str, seq: int) -> list[StoredAction]:
         """The committed actions of a game after position ``seq``, in order."""
-        with Session(self.engine) as session:
-            query = (
-                select(ActionRow)
-                .where(ActionRow.game_id == game_id, ActionRow.seq > seq)
-                .order_by(ActionRow.seq)
-            )
-            return [StoredAction(a.seq, a.seat, json.loads(a.action)) for a in session.scalars(query)]
+        with self.engine.connect() as connection:
+            return _actions_after(connection, game_id, seq)
 
     def append(
         self,
