@@ -21,7 +21,7 @@ import pytest
 from kniffel import rules
 from kniffel.dice import multinomial, sorted_rolls
 from kniffel.keeps import keep_lattice
-from kniffel.rules import Box, Column, Extra, Order, RuleSet, Section, placements
+from kniffel.rules import Box, Column, Extra, Order, Placement, RuleSet, Section, placements
 from kniffel.rules.scoring import Pattern, Run, Upper
 from kniffel.solver import Solution, compile_rules, dp, single_column, solve
 from kniffel.solver.dp import solve_compiled
@@ -81,11 +81,24 @@ def outcomes(n: int) -> list[tuple[tuple[int, ...], float]]:
     return ROLLS_CACHE[n]
 
 
+def gained(rules_: RuleSet, upper_points: int, box: str, placement: Placement) -> int:
+    """What entering ``placement`` in ``box`` adds to the total, on a sheet whose upper boxes hold
+    ``upper_points``: its points and bonus, and the upper bonus if this entry reaches the threshold."""
+    threshold = rules_.upper_bonus_threshold
+    added = placement.total
+    if (
+        rules_.box(box).section is Section.UPPER
+        and upper_points < threshold <= upper_points + placement.points
+    ):
+        added += rules_.upper_bonus
+    return added
+
+
 def brute_force(rules_: RuleSet) -> float:
     """Expectimax straight from :func:`placements`: no keep lattice, no tables, no vectorisation."""
     boxes = [box.id for box in rules_.boxes]
     upper = {box.id for box in rules_.boxes if box.section is Section.UPPER}
-    threshold, bonus = rules_.upper_bonus_threshold, rules_.upper_bonus
+    threshold = rules_.upper_bonus_threshold
     five = rules_.five_box
 
     @cache
@@ -103,15 +116,12 @@ def brute_force(rules_: RuleSet) -> float:
         up = min(threshold, sum(points for key, points in sheet.items() if key in upper))
         best = -1.0
         for key, placement in placements(rules_, sheet, roll, thrown_at_once=at_once).items():
-            gained = placement.total
-            if key in upper and up < threshold <= up + placement.points:
-                gained += bonus
             # keep only what the future can depend on: the capped upper score, an armed five box
             if key in upper:
                 points = min(placement.points, threshold - up)
             else:
                 points = min(placement.points, 1) if key == five else 0
-            best = max(best, gained + turn_start(filled | {(key, points)}, free))
+            best = max(best, gained(rules_, up, key, placement) + turn_start(filled | {(key, points)}, free))
         return best
 
     @cache

@@ -16,7 +16,7 @@ from kniffel.keeps import keep_lattice
 from kniffel.rules import RuleSet, Section, placements
 from kniffel.solver import Advisor, compile_rules, solve
 from kniffel.solver.target import TargetAdvisor, TargetTable, solve_target, target_table
-from test_solver_values import REDUCED, Sheet, outcomes, reduced
+from test_solver_values import REDUCED, Sheet, gained, outcomes, reduced
 
 
 def brute_force_target(rules_: RuleSet) -> Callable[[int], float]:
@@ -24,7 +24,7 @@ def brute_force_target(rules_: RuleSet) -> Callable[[int], float]:
     by expectimax straight from :func:`placements` (no lattice, no tables), each target on its own."""
     boxes = [box.id for box in rules_.boxes]
     upper = {box.id for box in rules_.boxes if box.section is Section.UPPER}
-    threshold, bonus = rules_.upper_bonus_threshold, rules_.upper_bonus
+    threshold = rules_.upper_bonus_threshold
     five = rules_.five_box
 
     @cache
@@ -44,14 +44,13 @@ def brute_force_target(rules_: RuleSet) -> Callable[[int], float]:
         up = min(threshold, sum(points for key, points in sheet.items() if key in upper))
         best = -1.0
         for key, placement in placements(rules_, sheet, roll, thrown_at_once=at_once).items():
-            gained = placement.total
-            if key in upper and up < threshold <= up + placement.points:
-                gained += bonus
             if key in upper:
                 points = min(placement.points, threshold - up)
             else:
                 points = min(placement.points, 1) if key == five else 0
-            best = max(best, turn_start(filled | {(key, points)}, free, needed - gained))
+            best = max(
+                best, turn_start(filled | {(key, points)}, free, needed - gained(rules_, up, key, placement))
+            )
         return best
 
     @cache
@@ -149,10 +148,9 @@ def _expected_score_play_distribution(game: RuleSet) -> npt.NDArray[np.float64]:
         if best.box is not None:
             placement = placements(game, sheet, roll, thrown_at_once=left == game.rolls - 1)[best.box]
             before = sum(v for k, v in sheet.items() if k in upper)
-            gained = placement.total
-            if best.box in upper and before < game.upper_bonus_threshold <= before + placement.points:
-                gained += game.upper_bonus
-            return shift(turn(filled | {(best.box, placement.points)}), gained)
+            return shift(
+                turn(filled | {(best.box, placement.points)}), gained(game, before, best.box, placement)
+            )
         keep = best.keep or ()
         return sum(  # type: ignore[return-value]
             q * decide(filled, tuple(sorted(keep + rest)), left - 1)
@@ -217,7 +215,6 @@ def simulated_target_play(
     million games cost one decision per situation reached instead of one per game and throw."""
     rng = np.random.default_rng(needed)
     upper = {box.id for box in game.boxes if box.section is Section.UPPER}
-    threshold, bonus = game.upper_bonus_threshold, game.upper_bonus
     made = 0
 
     def throw(count: int, kept: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
@@ -244,13 +241,11 @@ def simulated_target_play(
                 sheet = dict(filled)
                 placement = placements(game, sheet, roll, thrown_at_once=at_once)[box]
                 up = sum(points for entry, points in sheet.items() if entry in upper)
-                gained = placement.total
-                if box in upper and up < threshold <= up + placement.points:
-                    gained += bonus
-                if still - gained <= 0:
+                still_after = still - gained(game, up, box, placement)
+                if still_after <= 0:
                     made += count  # points are never taken away: these games have made it
                     continue
-                start = (filled | {(box, placement.points)}, still - gained)
+                start = (filled | {(box, placement.points)}, still_after)
                 after[start] = after.get(start, 0) + count
             thrown = rethrown
         turn_starts = after
