@@ -144,7 +144,12 @@ def score_probabilities(
             prob, starts, widths, lanes, n, mask, armed, free, b, int(t.pair_pts[j]), 0, up, u0, w, rows, j, 0
         )
         reduce(rows, j, w, weights)
-    best_entries(rows[:, :width], t.nonzero, out, choice)
+    if weights is None:
+        # the whole rows, not a slice of them: numba compiles a slice as an array of any layout, whose
+        # loops do not vectorise (that alone made the table's DP twice as slow)
+        best_entries(rows, t.nonzero, out, choice)
+    else:
+        best_entries(rows[:, :1], t.nonzero, out, choice)
     if n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1:
         # a further five of a kind: the extra rules decide where it may go, what it pays and the bonus
         n_s, n_rolls, _ = out.shape
