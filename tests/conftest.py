@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, settings
 
 from kniffel import Game, ScoreSheet, SeededDice, rules
 from kniffel.game import Action, Roll, Score, Strike
-from kniffel.planning.goals import PREPARE_ENV, prepare_tables
+from kniffel.planning.winning import PREPARE_ENV, prepare_tables
 from kniffel.rules import RuleSet
 
 # Property tests run a modest number of examples by default so the core suite stays within seconds;

@@ -202,7 +202,7 @@ def test_penalty_mode_answers_an_illegal_action_with_a_penalty_and_no_change(eng
 def test_the_optimal_action_is_the_exact_planners_best() -> None:
     env = KniffelEnv("kniffel", optimal_action=True)
     _, info = env.reset(seed=2)
-    planner = planner_for(env.rules, "exact")
+    planner = planner_for(env.rules, method="exact")
     for _ in range(6):
         game = Game.from_situation(env.situation())
         best = planner.choices(game)[0].action

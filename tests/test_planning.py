@@ -20,7 +20,7 @@ from kniffel.planning import (
     ExactPlanner,
     HeuristicPlanner,
     Lookahead,
-    PlannerKind,
+    Method,
     PlanningError,
     Weights,
     is_exact,
@@ -50,19 +50,19 @@ def positions(rules_id: str, seed: int, options: dict[str, str] | None = None) -
 @pytest.mark.parametrize(
     ("kind", "rules_id", "options"),
     [
-        ("optimal", "yahtzee", None),
-        ("optimal", "knoeffel", None),
-        ("optimal", "kniffel-3col", None),
+        ("best", "yahtzee", None),
+        ("best", "knoeffel", None),
+        ("best", "kniffel-3col", None),
         ("heuristic", "kniffel", {"sharp": "on"}),
         ("heuristic", "knoeffel", {"free_throws_per_turn": "3"}),
         ("heuristic", "kniffel-4col", None),
     ],
 )
 def test_every_legal_action_is_valued_once_best_first(
-    kind: PlannerKind, rules_id: str, options: dict[str, str] | None
+    kind: Method, rules_id: str, options: dict[str, str] | None
 ) -> None:
     rs = rules.get(rules_id, options)
-    planner = planner_for(rs, kind)
+    planner = planner_for(rs, method=kind)
     seen: set[type[Action]] = set()
     for game in positions(rules_id, 7, options):
         choices = planner.choices(game)
@@ -97,10 +97,10 @@ def test_ties_go_to_scores_then_strikes_then_throws_then_announcements() -> None
     ]
 
 
-@pytest.mark.parametrize("kind", ["optimal", "exact", "column", "heuristic"])
-def test_nothing_to_choose_before_a_throw_or_after_the_game(kind: PlannerKind) -> None:
+@pytest.mark.parametrize("kind", ["best", "exact", "column", "heuristic"])
+def test_nothing_to_choose_before_a_throw_or_after_the_game(kind: Method) -> None:
     rs = rules.get("yatzy")
-    planner = planner_for(rs, kind)
+    planner = planner_for(rs, method=kind)
     game = Game(rs, ["A"], dice=SeededDice(3))
     assert planner.choices(game) == []
     game.roll()
@@ -116,16 +116,16 @@ def test_one_planner_per_rule_set_and_kind() -> None:
     kniffel = rules.get("kniffel")
     assert planner_for(kniffel) is planner_for(rules.get("kniffel"))
     assert isinstance(planner_for(kniffel), ExactPlanner)
-    assert planner_for(kniffel) is planner_for(kniffel, "exact")
+    assert planner_for(kniffel) is planner_for(kniffel, method="exact")
     assert planner_for(kniffel).exact
     three = rules.get("kniffel-3col")
     assert isinstance(planner_for(three), ColumnPlanner)
     assert not planner_for(three).exact
-    heuristic = planner_for(kniffel, "heuristic")
+    heuristic = planner_for(kniffel, method="heuristic")
     assert isinstance(heuristic, HeuristicPlanner)
     assert not heuristic.exact
-    assert planner_for(kniffel, "heuristic", weights=Weights()) is heuristic
-    eager = planner_for(kniffel, "heuristic", weights=Weights(announce_margin=2.0))
+    assert planner_for(kniffel, method="heuristic", weights=Weights()) is heuristic
+    eager = planner_for(kniffel, method="heuristic", weights=Weights(announce_margin=2.0))
     assert eager is not heuristic
     assert planner_for(rules.get("kniffel", {"sharp": "on"})) is not planner_for(kniffel)
 
@@ -148,18 +148,22 @@ def test_only_the_most_recently_used_tables_stay_in_memory(monkeypatch: pytest.M
 def test_planner_for_is_safe_from_several_threads() -> None:
     rs = rules.get("yatzy", {"strict": "on"})
     with ThreadPoolExecutor(8) as pool:
-        made = list(pool.map(lambda _: planner_for(rs, "heuristic"), range(16)))
+        made = list(pool.map(lambda _: planner_for(rs, method="heuristic"), range(16)))
     assert all(p is made[0] for p in made)
 
 
 def test_bad_requests_are_refused() -> None:
     kniffel = rules.get("kniffel")
-    with pytest.raises(PlanningError, match="unknown planner 'clever'"):
-        planner_for(kniffel, "clever")  # type: ignore[arg-type]
+    with pytest.raises(PlanningError, match="unknown goal 'clever'"):
+        planner_for(kniffel, "clever")
+    with pytest.raises(PlanningError, match="unknown method 'clever'"):
+        planner_for(kniffel, method="clever")  # type: ignore[arg-type]
+    with pytest.raises(PlanningError, match="heuristic play is for points, not for win"):
+        planner_for(kniffel, "win", method="heuristic")
     with pytest.raises(PlanningError, match="weights are for the heuristic"):
-        planner_for(kniffel, "optimal", weights=Weights())
+        planner_for(kniffel, method="best", weights=Weights())
     with pytest.raises(PlanningError, match="exact solver"):
-        planner_for(rules.get("kniffel-3col"), "exact")
+        planner_for(rules.get("kniffel-3col"), method="exact")
 
 
 def test_is_exact_where_the_solver_covers_the_rules() -> None:
@@ -213,9 +217,9 @@ def test_the_lookahead_takes_any_valuation() -> None:
 def test_the_announce_margin_lowers_announcements_only() -> None:
     game = Game(rules.get("kniffel-4col"), ["A"], dice=SeededDice(5))
     game.roll()
-    plain = {c.action: c.value for c in planner_for(game.rules, "heuristic").choices(game)}
+    plain = {c.action: c.value for c in planner_for(game.rules, method="heuristic").choices(game)}
     weights = Weights(announce_margin=4.0)
-    shy = {c.action: c.value for c in planner_for(game.rules, "heuristic", weights=weights).choices(game)}
+    shy = {c.action: c.value for c in planner_for(game.rules, method="heuristic", weights=weights).choices(game)}
     assert plain.keys() == shy.keys()
     assert any(isinstance(a, Announce) for a in plain)
     for action, value in plain.items():
@@ -229,9 +233,9 @@ def test_a_free_throw_costs_its_margin() -> None:
     game.apply(Roll(keep=()))
     game.apply(Roll(keep=()))
     assert game.rolls_left == 0
-    plain = {c.action: c.value for c in planner_for(rs, "heuristic").choices(game)}
+    plain = {c.action: c.value for c in planner_for(rs, method="heuristic").choices(game)}
     weights = Weights(free_throw_margin=10.0)
-    dear = {c.action: c.value for c in planner_for(rs, "heuristic", weights=weights).choices(game)}
+    dear = {c.action: c.value for c in planner_for(rs, method="heuristic", weights=weights).choices(game)}
     assert any(isinstance(a, FreeThrow) for a in plain)
     for action, value in plain.items():
         if isinstance(action, FreeThrow):  # a free throw, and nothing after it is worth another
@@ -243,6 +247,6 @@ def test_a_free_throw_costs_its_margin() -> None:
 def test_bots_play_their_planners_best_choice() -> None:
     game = Game(rules.get("kniffel-4col"), ["A"], dice=SeededDice(8))
     game.roll()
-    heuristic = planner_for(game.rules, "heuristic").choices(game)[0].action
+    heuristic = planner_for(game.rules, method="heuristic").choices(game)[0].action
     assert bots.make("bot").choose(game) == heuristic
     assert bots.make("bot:optimal").choose(game) == planner_for(game.rules).choices(game)[0].action

@@ -32,7 +32,7 @@ KINDS = ("column", "heuristic")
 
 
 def planner(rules_id: str, kind: str) -> ColumnPlanner | HeuristicPlanner:
-    found = planner_for(rules.get(rules_id), "column" if kind == "column" else "heuristic")
+    found = planner_for(rules.get(rules_id), method="column" if kind == "column" else "heuristic")
     assert isinstance(found, ColumnPlanner | HeuristicPlanner)
     return found
 
@@ -163,7 +163,7 @@ def test_sheets_with_free_throws_fall_back_to_the_game() -> None:
     assert knoeffel.free_throws
     assert not covers(knoeffel)
     assert sheet_search(knoeffel, "bot") is None
-    heuristic = planner_for(knoeffel, "heuristic")
+    heuristic = planner_for(knoeffel, method="heuristic")
     assert isinstance(heuristic, HeuristicPlanner)
     assert heuristic.search is None
     with_free = dataclasses.replace(rules.get("super-kniffel"), free_throws=2)

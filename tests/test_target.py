@@ -14,8 +14,8 @@ import pytest
 
 from kniffel.keeps import keep_lattice
 from kniffel.rules import RuleSet, Section, placements
-from kniffel.solver import Advisor, compile_rules, solve
-from kniffel.solver.target import TargetAdvisor, TargetTable, solve_target, target_table
+from kniffel.solver import Advisor, State, compile_rules, solve
+from kniffel.solver.target import TargetAdvisor, TargetRows, early_rows, solve_rows
 from test_solver_values import REDUCED, Sheet, gained, outcomes, reduced
 
 
@@ -78,8 +78,8 @@ def brute_force_target(rules_: RuleSet) -> Callable[[int], float]:
 
 
 @cache
-def reduced_table(name: str) -> TargetTable:
-    return solve_target(compile_rules(REDUCED[name]))
+def reduced_table(name: str) -> TargetRows:
+    return solve_rows(compile_rules(REDUCED[name]))
 
 
 @pytest.mark.parametrize("name", list(REDUCED))
@@ -95,12 +95,11 @@ def test_matches_brute_force_on_a_reduced_game(name: str) -> None:
 def test_every_row_falls_from_one_to_zero() -> None:
     table = reduced_table("forced joker")
     c = table.compiled
-    for mask in range(c.n_masks):
-        start = table.layout.starts[0, mask]
-        if start < 0:
+    for mask in range(c.n_masks - 1):
+        lane = table.layout.lane_base[0, mask]
+        if lane < 0:
             continue
-        width = int(table.layout.widths[mask])
-        row = table.prob[start : start + width]
+        row = table.curve(State(mask, 0, 0, 0), 0, table.row_end(State(mask, 0, 0, 0)) + 2)
         assert row[0] == 1.0
         assert np.all(np.diff(row) <= 1e-6)
         assert row.min() >= 0.0
@@ -175,24 +174,30 @@ def test_options_in_a_situation_agree_with_the_brute_force_by_hand() -> None:
     assert expected == pytest.approx(brute(30), abs=2e-6)
 
 
-def test_cached_table_is_the_solved_one(tmp_path: object) -> None:
+def test_cached_early_rows_are_the_solved_ones(tmp_path: object) -> None:
     from pathlib import Path
 
     directory = Path(str(tmp_path))
     game = reduced()
-    built = target_table(game, directory=directory)
-    loaded = target_table(game, directory=directory)
+    built = early_rows(game, directory=directory)
+    loaded = early_rows(game, directory=directory)
     assert loaded.seconds == 0.0
-    assert np.array_equal(built.prob, loaded.prob)
-    expected = np.array(built.prob)  # the tables map the file that is damaged below
+    kept = [level for level in built.levels if level is not None]
+    assert kept
+    assert all(np.array_equal(a, b) for a, b in zip(kept, (x for x in loaded.levels if x is not None), strict=True))
+    expected = [np.array(level) for level in kept]  # the rows map the file that is damaged below
+    whole = reduced_table("forced joker") if game == REDUCED["forced joker"] else solve_rows(compile_rules(game))
+    assert built.value(State(0, 0, 0, 0), 40) == whole.value(State(0, 0, 0, 0), 40)
     del built, loaded
     # a damaged file is rebuilt, not trusted
-    files = sorted(directory.glob("*.target-*.npy"))
+    files = sorted(directory.glob("*.target-early.npy"))
     assert len(files) == 1
     files[0].write_bytes(b"")
-    again = target_table(game, directory=directory)
+    again = early_rows(game, directory=directory)
     assert again.seconds > 0.0
-    assert np.array_equal(again.prob, expected)
+    assert all(
+        np.array_equal(a, b) for a, b in zip(expected, (x for x in again.levels if x is not None), strict=True)
+    )
 
 
 Decision = tuple[str | None, tuple[int, ...]]

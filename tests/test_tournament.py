@@ -18,6 +18,7 @@ from kniffel import Game, rules
 from kniffel.cli import app
 from kniffel.errors import KniffelError
 from kniffel.game import Roll, Score
+from kniffel.solver.winkernels import POINTS, WIN
 from kniffel.tournament import (
     DealDice,
     Match,
@@ -143,11 +144,13 @@ def test_tables_of_optimal_and_win_bots_play_compiled_the_engines_games() -> Non
                 assert fast.scores[:, :, k].tolist() == engine.scores[:, :, k].tolist()
 
 
-def test_only_tables_of_optimal_and_win_bots_on_exact_rules_play_compiled() -> None:
-    specs = ["bot:optimal", "bot:win", "bot"]
-    assert compiled_roles(STRICT, specs, (1, 0)) == (True, False)
+def test_only_tables_of_bots_playing_for_goals_on_exact_rules_play_compiled() -> None:
+    specs = ["bot:optimal", "bot:win", "bot", "bot:target:250", "bot:points"]
+    assert compiled_roles(STRICT, specs, (1, 0)) == (WIN, POINTS)
+    assert compiled_roles(STRICT, specs, (3, 4)) == (250, POINTS)
     assert compiled_roles(STRICT, specs, (0, 2)) is None
     assert compiled_roles(rules.get("kniffel-3col"), specs, (0, 1)) is None
+
 
 
 def test_progress_counts_every_game() -> None:

@@ -296,7 +296,7 @@ def test_every_word_of_the_game_has_a_german_translation() -> None:
 async def test_chances_of_winning_follow_the_game_and_join_the_hints() -> None:
     """Two players of strict Kniffel (its win tables solve in a moment): w shows every player's chance
     of winning, weighed again after each action; hints give each option's chance."""
-    from kniffel.planning.goals import prepare_tables
+    from kniffel.planning.winning import prepare_tables
 
     strict = get_rules("kniffel", {"strict": "on"})
     prepare_tables(strict)

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from kniffel import Game, SeededDice, bots, rules
 from kniffel.planning import TargetPlanner, WinPlanner, final_scores, planner_for, win_chances
-from kniffel.planning.goals import FinalScores, best_of, scored
+from kniffel.planning.winning import FinalScores, best_of, scored
 from kniffel.review import review
 from kniffel.session import hint_choices, hint_win_chances, live_chances, plays_to_win
 from kniffel.simulate import simulate
@@ -67,7 +67,7 @@ def test_final_scores_of_a_player_between_turns_and_in_a_turn() -> None:
         assert found.pmf.sum() == pytest.approx(1.0, abs=1e-9)
         assert found.first >= scored(game.sheets[player])
         mean = found.first + float(np.dot(np.arange(len(found.pmf)), found.pmf))
-        advisor = planner_for(STRICT, "exact").advisor  # type: ignore[attr-defined]
+        advisor = planner_for(STRICT, method="exact").advisor  # type: ignore[attr-defined]
         if player != game.current or game.turn.dice is None:
             expected = scored(game.sheets[player]) + advisor.value(dict(game.sheets[player].entries))
             assert mean == pytest.approx(expected, abs=1e-6)
@@ -135,7 +135,7 @@ def test_the_win_planner_behind_takes_the_long_shot() -> None:
     different = 0
     for replay in last_turns(range(40)):
         wins = WinPlanner(STRICT).choices(replay)
-        points = planner_for(STRICT, "exact").choices(replay)
+        points = planner_for(STRICT, method="exact").choices(replay)
         by_action = {c.action: c.value for c in wins}
         assert wins[0].value >= by_action[points[0].action] - 1e-9
         different += wins[0].action != points[0].action
@@ -199,7 +199,7 @@ def test_bot_win_alone_plays_for_points() -> None:
     game = Game(STRICT, ["Ada"], dice=SeededDice(9))
     game.roll()
     bot = bots.make("bot:win")
-    best = planner_for(STRICT, "exact").choices(game)[0].action
+    best = planner_for(STRICT, method="exact").choices(game)[0].action
     assert bot.choose(game) == best
 
 
@@ -211,6 +211,6 @@ def test_options_equally_likely_to_win_go_by_their_points() -> None:
         wins = WinPlanner(STRICT).choices(replay)
         if {c.value for c in wins} in ({0.0}, {1.0}):
             decided += 1
-            points = planner_for(STRICT, "exact").choices(replay)
+            points = planner_for(STRICT, method="exact").choices(replay)
             assert [c.action for c in wins] == [c.action for c in points]
     assert decided > 0

@@ -17,10 +17,11 @@ from conftest import ScriptedDice
 from kniffel import Game, KniffelError, rules
 from kniffel.game import FreeThrow, Roll, Score, Strike
 from kniffel.keeps import keep_lattice
-from kniffel.planning import WinPlanner, planner_for, win_chances
+from kniffel.planning import TargetPlanner, WinPlanner, planner_for, win_chances
 from kniffel.planning.interface import Planner
 from kniffel.rules import RuleSet
 from kniffel.solver import solve
+from kniffel.solver.winkernels import POINTS, WIN
 from kniffel.solver.winplay import Matches, play_to_win
 from kniffel.tournament import play_match
 from test_solver_values import REDUCED
@@ -44,22 +45,30 @@ def assert_best(planner: Planner, game: Game, action: object) -> None:
     assert taken[0] == pytest.approx(max(c.value for c in choices), abs=1e-7)
 
 
-def replay(ruleset: RuleSet, matches: Matches, log: npt.NDArray[np.int32], g: int) -> Game:
-    """Game ``g`` through the engine, every decision and every recorded chance checked."""
+def replay(
+    ruleset: RuleSet, matches: Matches, log: npt.NDArray[np.int32], g: int, *, predicted: bool = True
+) -> Game:
+    """Game ``g`` through the engine, every decision and (if ``predicted``) every recorded chance
+    checked."""
     lattice = keep_lattice(ruleset.dice)
     players = matches.players
     to_win = WinPlanner(ruleset)
-    for_points = planner_for(ruleset, "exact")
+    for_points = planner_for(ruleset, method="exact")
+    planners = {
+        aim: to_win if aim == WIN else for_points if aim == POINTS else TargetPlanner(ruleset, aim)
+        for aim in matches.aims
+    }
     dice = ScriptedDice()
     game = Game(ruleset, [f"P{s}" for s in range(players)], dice=dice)
     for turn in range(log.shape[2]):
         for mover in range(players):
             assert game.current == mover
-            assert matches.predictions is not None
-            expected = win_chances(game)
-            assert matches.predictions[g, turn, mover].tolist() == pytest.approx(expected, abs=1e-6)
+            if predicted:
+                assert matches.predictions is not None
+                expected = win_chances(game)
+                assert matches.predictions[g, turn, mover].tolist() == pytest.approx(expected, abs=1e-6)
             role = (mover + int(matches.seating[g])) % players
-            planner = to_win if matches.to_win[role] else for_points
+            planner = planners[matches.aims[role]]
             for keep_index, second, third in log[mover, g, turn].tolist():
                 if keep_index == -2:
                     key = ruleset.boxes[second].id
@@ -84,6 +93,18 @@ def replay(ruleset: RuleSet, matches: Matches, log: npt.NDArray[np.int32], g: in
                 game.apply(throw)
     assert game.is_over
     return game
+
+
+def test_compiled_target_play_replays_through_the_engine() -> None:
+    """A role playing for a target decides as :class:`TargetPlanner` does, every decision checked (an
+    exact tie between options equally likely to make it may go either way)."""
+    players, deals = 2, 3
+    steps = STRICT.rolls + 1
+    log = np.full((players, deals * players, len(STRICT.boxes), steps, 3), -1, dtype=np.int32)
+    matches = play_to_win(solve(STRICT), players=players, deals=deals, seed=12, aims=(200, POINTS), log=log)
+    for g in range(matches.games):
+        game = replay(STRICT, matches, log, g, predicted=False)
+        assert [sheet.total for sheet in game.sheets] == matches.scores[g].tolist()
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -119,11 +140,12 @@ def test_shares_of_a_tie_and_the_roles() -> None:
     matches = Matches(
         players=2,
         deals=2,
-        to_win=(True, False),
+        aims=(WIN, POINTS),
         scores=np.array([[200, 200], [150, 180], [190, 170], [100, 120]]),
         predictions=None,
         seconds=1.0,
     )
+    assert matches.to_win == (True, False)
     # seating 0 (the first two games): role 0 in seat 0; seating 1: role 0 in seat 1
     assert matches.shares()[:, 0].tolist() == [0.5, 0.0, 0.0, 1.0]
     assert matches.role_scores()[:, 0].tolist() == [200, 150, 170, 120]

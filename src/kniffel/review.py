@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from kniffel.game import Action, Game, Roll, Score, Strike
-from kniffel.planning import PlanningError, is_exact, planner_for, win_chances
+from kniffel.planning import WIN, PlanningError, is_exact, planner_for, win_chances
 
 TOLERANCE = 1e-6
 """A decision within this many expected points of the best counts as optimal (rounding noise)."""
@@ -172,21 +172,23 @@ def can_review_by_win(game: Game) -> bool:
     return len(game.players) > 1 and is_exact(game.rules)
 
 
-def review(game: Game, *, directory: Path | None = None, by_win: bool = False) -> Review:
+def review(game: Game, *, directory: Path | None = None, by_win: bool = False, wait: bool = True) -> Review:
     """Review every decision in ``game``'s log (finished or not). The first review of a rule set may
-    solve tables (seconds; a review ``by_win`` also needs the target table, minutes the first time).
+    solve tables (seconds; a review ``by_win`` also needs the win tables, a minute or so the first
+    time for a rule set; with ``wait`` false they go to the worker and :class:`kniffel.planning.NotReady`
+    says so).
 
-    ``by_win`` also values each decision by the chance of finishing first (:mod:`kniffel.planning.goals`)
+    ``by_win`` also values each decision by the chance of finishing first (:mod:`kniffel.planning.winning`)
     and records every player's chance after each turn; it needs :func:`can_review_by_win`."""
     rules = game.rules
     if by_win and not can_review_by_win(game):
         raise PlanningError("a review by win chance needs several players and rules the exact solver covers")
     planner = planner_for(rules, directory=directory)
-    winning = planner_for(rules, "win", directory=directory) if by_win else None
+    winning = planner_for(rules, WIN, directory=directory, wait=wait) if by_win else None
     replay = Game(rules, list(game.players))
     decisions: list[Decision] = []
     turns = [0] * len(game.players)
-    chances = [win_chances(replay, directory)] if by_win else None
+    chances = [win_chances(replay, directory, wait=wait)] if by_win else None
     for number, action in enumerate(game.log, 1):
         turn = replay.turn
         if isinstance(action, Score | Strike):
@@ -216,7 +218,7 @@ def review(game: Game, *, directory: Path | None = None, by_win: bool = False) -
                 )
         replay.apply(action)
         if chances is not None and isinstance(action, Score | Strike):
-            chances.append(win_chances(replay, directory))
+            chances.append(win_chances(replay, directory, wait=wait))
     players = []
     for index, name in enumerate(game.players):
         own = [d for d in decisions if d.player == name]

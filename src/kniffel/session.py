@@ -12,7 +12,7 @@ import errno
 import json
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,8 +24,8 @@ from kniffel.bots import make as make_bot
 from kniffel.errors import GameError, GameFormatError
 from kniffel.game import DiceSource, Game, SecureDice, SeededDice
 from kniffel.i18n import LANGUAGES
-from kniffel.planning import Choice, is_exact, planner_for, win_chances
-from kniffel.planning.goals import prepare_in_background, tables_ready
+from kniffel.planning import WIN, Choice, NotReady, is_exact, planner_for, win_chances
+from kniffel.planning.worker import Work
 from kniffel.review import PlayerSummary
 from kniffel.rules import RuleSet
 
@@ -170,34 +170,84 @@ def plays_to_win(game: Game) -> bool:
     return len(game.players) > 1 and is_exact(game.rules)
 
 
-def _tables(game: Game, wait: bool) -> bool:
-    """Whether the win tables are there (after solving them, with ``wait``); without ``wait`` they are
-    prepared in the background for a later call."""
-    if wait or tables_ready(game.rules):
-        return True
-    prepare_in_background(game.rules)
-    return False
+@dataclass(frozen=True)
+class Preparing:
+    """Chances of winning are not there yet: the worker solves what they need (:mod:`kniffel.planning.
+    worker`). What a front end says meanwhile (it shows points)."""
+
+    work: Work
+    """What is solved and what it costs (its sentence is a template for the front end to translate)."""
+    fraction: float | None
+    """How much is done, 0 to 1 (None: not started)."""
+    solving: bool = True
+    """False when nothing solves it (win tables are not prepared in the background here)."""
+
+    @classmethod
+    def of(cls, not_ready: NotReady) -> Preparing:
+        job = not_ready.job
+        if job is None:
+            return cls(not_ready.work, None, solving=False)
+        return cls(job.work, job.fraction)
+
+    def note(self, translate: Callable[..., str]) -> str:
+        """What a front end says meanwhile, translated by ``translate(english, **fields)``: what is
+        solved, roughly how long and how big, how far it is, and that points are shown meanwhile."""
+        what = translate(self.work.template, **dict(self.work.fields))
+        if not self.solving:
+            return translate(
+                "Chances of winning show once the win tables are solved ({what}: kniffel cache prepare "
+                "--rules {rules}).",
+                what=what,
+                rules=dict(self.work.fields).get("rules", ""),
+            )
+        cost = about(self.work.seconds)
+        if self.work.bytes:
+            cost = translate("{time}, {size} on disk", time=cost, size=megabytes(self.work.bytes))
+        done = (
+            ""
+            if self.fraction is None
+            else translate(", {percent} % done", percent=round(100 * self.fraction))
+        )
+        return translate("{what}: about {cost}{done}. Points meanwhile.", what=what, cost=cost, done=done)
+
+
+def about(seconds: float) -> str:
+    """A rough duration: ``5 s``, ``90 s``, ``3 min``."""
+    if seconds < 120:
+        return f"{max(1, round(seconds))} s"
+    return f"{round(seconds / 60)} min"
+
+
+def megabytes(size: int) -> str:
+    return f"{max(1, round(size / 1e6))} MB"
 
 
 def hint_win_chances(
     game: Game, choices: Sequence[Choice], *, wait: bool = False
-) -> list[float | None] | None:
+) -> list[float | None] | Preparing | None:
     """Beside hints in a game of several players: each listed choice's chance of finishing first
-    (:class:`kniffel.planning.WinPlanner`); None where chances cannot be told, and until the tables are
-    there (the first time for a rule set: solved in the background, minutes; ``wait`` waits)."""
-    if not plays_to_win(game) or game.is_over or not _tables(game, wait):
+    (:class:`kniffel.planning.WinPlanner`); None where chances cannot be told; :class:`Preparing` while
+    the tables they need are solved (the first time for a rule set: a minute or so, in the background;
+    late in a game a second or two). With ``wait`` they are solved now."""
+    if not plays_to_win(game) or game.is_over:
         return None
-    wins = {c.action: c.value for c in planner_for(game.rules, "win").choices(game)}
+    try:
+        wins = {c.action: c.value for c in planner_for(game.rules, WIN, wait=wait).choices(game)}
+    except NotReady as not_ready:
+        return Preparing.of(not_ready)
     return [wins.get(c.action) for c in choices]
 
 
-def live_chances(game: Game, *, wait: bool = False) -> list[float] | None:
+def live_chances(game: Game, *, wait: bool = False) -> list[float] | Preparing | None:
     """Every player's chance of finishing first, each playing for points from where they stand; None
-    where chances cannot be told (one player, rules the solver does not cover) and until the tables are
-    there (see :func:`hint_win_chances`)."""
-    if not plays_to_win(game) or not _tables(game, wait):
+    where chances cannot be told (one player, rules the solver does not cover); :class:`Preparing`
+    while their tables are solved (see :func:`hint_win_chances`)."""
+    if not plays_to_win(game):
         return None
-    return win_chances(game)
+    try:
+        return win_chances(game, wait=wait)
+    except NotReady as not_ready:
+        return Preparing.of(not_ready)
 
 
 # --- the session -----------------------------------------------------------------------------------
@@ -288,7 +338,8 @@ class Session:
 
     @staticmethod
     def _make_bots(specs: Mapping[int, str], seed: int | None) -> dict[int, Bot]:
-        return {i: make_bot(spec, seed=bot_seed(seed, i)) for i, spec in specs.items()}
+        # bots people watch: they never keep them waiting for tables that take long to solve
+        return {i: make_bot(spec, seed=bot_seed(seed, i), live=True) for i, spec in specs.items()}
 
     def bots_to_prepare(self) -> list[Bot]:
         """The bots that load (or solve, once) tables before they can play."""
@@ -380,6 +431,7 @@ __all__ = [
     "SUMMARY_HEADERS",
     "CountingDice",
     "PlayerSpec",
+    "Preparing",
     "Session",
     "Settings",
     "Undone",

@@ -34,7 +34,7 @@ import numpy.typing as npt
 from kniffel import bots
 from kniffel.errors import KniffelError
 from kniffel.game import Game, SeededDice
-from kniffel.planning import ColumnPlanner, HeuristicPlanner, Planner, is_exact, planner_for
+from kniffel.planning import POINTS, ColumnPlanner, HeuristicPlanner, Planner, is_exact, planner_for
 from kniffel.planning.compiled import SheetSearch, covers
 from kniffel.rules import Order, RuleSet, single_column
 
@@ -42,10 +42,20 @@ if TYPE_CHECKING:
     from kniffel.solver import Solution
 
 OPTIMAL = "bot:optimal"
-"""The strategy that :func:`simulate` plays in compiled code where the rules allow."""
+"""The default strategy: optimal play for points, in compiled code where the rules allow."""
 
-HEURISTIC = ("bot", "bot:heuristic")
-"""The heuristic bot's names: played in compiled code on the multi-column sheets it covers."""
+
+def compiled_kind(strategy: str) -> str | None:
+    """How a strategy plays in compiled code: ``optimal`` (the solver's play for points, any name of
+    it: ``bot:optimal``, ``bot:points``), ``heuristic`` (the heuristic bot, ``bot``), or None (through
+    the game)."""
+    bot = bots.make(strategy, seed=0)
+    if isinstance(bot, bots.HeuristicBot):
+        return "heuristic"
+    if bots.goal_of(bot) == POINTS:
+        return "optimal"
+    return None
+
 
 MAX_GAMES = 10_000_000
 """The most games one simulation plays: every final score is kept (with per-game records while
@@ -218,7 +228,7 @@ def play_chunk(
     """Games ``first_game`` to ``first_game + games - 1`` of the run of :func:`simulate` with ``seed``:
     game ``i`` is the same game whichever chunk plays it. ``progress(done, games)`` counts this chunk's
     games."""
-    compiled = compiled_rules(rules) if strategy == OPTIMAL else None
+    compiled = compiled_rules(rules) if compiled_kind(strategy) == "optimal" else None
     if compiled is not None:
         return _compiled(compiled, seed, first_game, games, progress, solution)
     if solution is not None:
@@ -274,10 +284,11 @@ def sheet_search(rules: RuleSet, strategy: str) -> SheetSearch | None:
     if not rules.multi_column or not covers(rules):
         return None
     planner: Planner
-    if strategy == OPTIMAL:
-        planner = planner_for(rules, "column")
-    elif strategy in HEURISTIC:
-        planner = planner_for(rules, "heuristic")
+    kind = compiled_kind(strategy)
+    if kind == "optimal":
+        planner = planner_for(rules, method="column")
+    elif kind == "heuristic":
+        planner = planner_for(rules, method="heuristic")
     else:
         return None
     assert isinstance(planner, ColumnPlanner | HeuristicPlanner)

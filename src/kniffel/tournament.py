@@ -45,7 +45,7 @@ import numpy.typing as npt
 from kniffel import bots
 from kniffel.errors import KniffelError
 from kniffel.game import MAX_PLAYERS, Game
-from kniffel.planning import is_exact
+from kniffel.planning import POINTS, WIN, Target, is_exact
 from kniffel.rules import RuleSet
 from kniffel.solver import playkernels
 from kniffel.solver.play import MASK64, deal_seed, mix64
@@ -167,10 +167,11 @@ def play_match(
     """Deals ``first_deal`` to ``first_deal + deals - 1`` at the table of ``players`` (indices into
     ``specs``), each once per seating. ``progress(done, total)`` counts this call's games.
 
-    A table of ``bot:optimal`` and ``bot:win`` players on rules the exact solver covers plays all its
-    games at once in compiled code (:func:`kniffel.solver.winplay.play_to_win`, hundreds of games a
-    second instead of about ten) unless ``compiled`` is false: the same dice and the same games, except
-    that a player to win may break an exact tie between equally likely options another way."""
+    A table of bots playing for goals (``bot:optimal``, ``bot:win``, ``bot:target:T``) on rules the exact
+    solver covers plays all its games at once in compiled code (:func:`kniffel.solver.winplay.play_to_win`,
+    hundreds of games a second instead of about ten) unless ``compiled`` is false: the same dice and the
+    same games, except that a player to win may break an exact tie between equally likely options
+    another way."""
     roles = compiled_roles(rules, specs, players) if compiled else None
     if roles is not None:
         return _play_compiled(rules, players, roles, seed, first_deal, deals, progress)
@@ -198,25 +199,33 @@ def play_match(
     return Match(players, first_deal, scores, time.perf_counter() - start)
 
 
-def compiled_roles(rules: RuleSet, specs: Sequence[str], players: Sequence[int]) -> tuple[bool, ...] | None:
-    """For each player of the table, whether it plays to win, when all of them are the built-in
-    ``bot:optimal`` or ``bot:win`` on rules the exact solver covers; None when the table is played
-    through the engine."""
+def compiled_roles(rules: RuleSet, specs: Sequence[str], players: Sequence[int]) -> tuple[int, ...] | None:
+    """For each player of the table its aim in compiled play (:func:`kniffel.solver.winplay.play_to_win`:
+    points, win, or a target score) when all of them are built-in bots playing for a goal on rules the
+    exact solver covers; None when the table is played through the engine."""
+    from kniffel.solver.winkernels import POINTS as FOR_POINTS
+    from kniffel.solver.winkernels import WIN as TO_WIN
+
     if not is_exact(rules):
         return None
-    roles = []
+    aims = []
     for p in players:
-        kind = type(bots.make(specs[p], seed=0))
-        if kind not in (bots.OptimalBot, bots.WinBot):
+        goal = bots.goal_of(bots.make(specs[p], seed=0))
+        if goal == POINTS:
+            aims.append(FOR_POINTS)
+        elif goal == WIN:
+            aims.append(TO_WIN)
+        elif isinstance(goal, Target):
+            aims.append(goal.score)
+        else:
             return None
-        roles.append(kind is bots.WinBot)
-    return tuple(roles)
+    return tuple(aims)
 
 
 def _play_compiled(
     rules: RuleSet,
     players: tuple[int, ...],
-    roles: tuple[bool, ...],
+    roles: tuple[int, ...],
     seed: int,
     first_deal: int,
     deals: int,
@@ -234,7 +243,7 @@ def _play_compiled(
 
     start = time.perf_counter()
     played = play_to_win(
-        table(rules), players=n, deals=deals, seed=seed, to_win=roles, first_deal=first_deal, progress=report
+        table(rules), players=n, deals=deals, seed=seed, aims=roles, first_deal=first_deal, progress=report
     )
     return Match(players, first_deal, played.by_deal(), time.perf_counter() - start)
 

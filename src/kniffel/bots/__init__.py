@@ -8,11 +8,17 @@ True
 
 Bots read a :class:`~kniffel.game.Game` and answer with an action; they never change the game. The
 thinking is the planners' (:mod:`kniffel.planning`): ``bot`` (``bot:heuristic``) plays the heuristic
-planner, fast and without tables; ``bot:optimal`` plays optimally where the solver covers the rules and
-by the column estimate elsewhere; ``bot:win`` plays to finish first (:mod:`kniffel.planning.goals`).
+planner, fast and without tables; ``bot:optimal`` (``bot:points``) plays optimally for points where the
+solver covers the rules and by the column estimate elsewhere; ``bot:GOAL`` plays for any other goal
+(:mod:`kniffel.planning.goals`): ``bot:win`` to finish first, ``bot:target:250`` for at least 250 points.
 These names are also :func:`kniffel.simulate.simulate`'s strategies. A strategy from elsewhere joins
 with :func:`register`, so front ends offer every bot through :func:`make` without knowing where it
 lives.
+
+A bot made ``live`` (a game people watch) never makes them wait for tables that take long to solve the
+first time (a rule set's early win tables): until they are there it plays for points, and a cone of a
+late position (a second or two) it waits for. Otherwise (tournaments, tests) it always plays its goal
+exactly, solving whatever that takes.
 """
 
 from __future__ import annotations
@@ -23,7 +29,20 @@ from typing import Protocol
 
 from kniffel.errors import KniffelError
 from kniffel.game import Action, Game, IllegalActionError, Roll
-from kniffel.planning import Planner, PlannerKind, Weights, planner_for
+from kniffel.planning import (
+    POINTS,
+    WIN,
+    Choice,
+    Goal,
+    Method,
+    NotReady,
+    Planner,
+    PlanningError,
+    Weights,
+    planner_for,
+)
+from kniffel.planning.goals import parse_goal
+from kniffel.planning.winning import with_patience
 from kniffel.rules import RuleSet
 
 
@@ -41,34 +60,72 @@ class Bot(Protocol):
         ...
 
 
+PATIENCE = 15.0
+"""Seconds a live bot waits for a table it lacks; longer solves it leaves to the worker and plays for
+points meanwhile."""
+
+
 class PlannerBot:
-    """Plays the best legal choice of its planner; deterministic for a given position."""
+    """Plays the best legal choice of its planner; deterministic for a given position (and, when
+    ``live``, for the tables at hand)."""
 
     name: str = "planner"
-    kind: PlannerKind = "optimal"
+    goal: Goal = POINTS
+    method: Method = "best"
 
     def __init__(
-        self, *, seed: int | None = None, directory: Path | None = None, weights: Weights | None = None
+        self,
+        *,
+        seed: int | None = None,
+        directory: Path | None = None,
+        weights: Weights | None = None,
+        goal: Goal | None = None,
+        live: bool = False,
     ) -> None:
         # Decisions never depend on chance; the seed is accepted so every bot is made alike.
         self.seed = seed
         self.directory = directory
         self.weights = weights
+        self.live = live
+        if goal is not None:
+            self.goal = goal
         self._planner: tuple[RuleSet, Planner] | None = None
 
     def prepare(self, rules: RuleSet) -> Planner:
-        """The planner for ``rules``, its tables loaded or solved now rather than at the first decision."""
+        """The planner for ``rules``, its tables loaded or solved now rather than at the first decision
+        (a live bot leaves the long solves of its goal to the worker)."""
         if self._planner is None or self._planner[0] is not rules:
-            planner = planner_for(rules, self.kind, directory=self.directory, weights=self.weights)
+            planner = planner_for(
+                rules,
+                self.goal,
+                method=self.method,
+                directory=self.directory,
+                weights=self.weights,
+                wait=not self.live,
+            )
             self._planner = (rules, planner)
         return self._planner[1]
+
+    def choices(self, game: Game) -> list[Choice]:
+        """The planner's choices; a live bot whose tables are being solved waits for a short solve and
+        otherwise plays for points."""
+        planner = self.prepare(game.rules)
+        try:
+            return planner.choices(game)
+        except NotReady as not_ready:
+            if with_patience(not_ready.job, PATIENCE):
+                try:
+                    return planner.choices(game)
+                except NotReady:
+                    pass
+            return planner_for(game.rules, directory=self.directory).choices(game)
 
     def choose(self, game: Game) -> Action:
         if game.is_over:
             raise IllegalActionError("the game is over: there is nothing to choose")
         if game.turn.dice is None:
             return Roll()
-        for choice in self.prepare(game.rules).choices(game):
+        for choice in self.choices(game):
             if game.can_apply(choice.action):
                 return choice.action
         # Unreachable while planners list legal actions only; a bot must never stall a game.
@@ -79,37 +136,52 @@ class HeuristicBot(PlannerBot):
     """The heuristic planner's play: sensible on every rule set, fast, no tables."""
 
     name = "heuristic"
-    kind = "heuristic"
+    method = "heuristic"
 
-    def __init__(self, *, seed: int | None = None, weights: Weights | None = None) -> None:
-        super().__init__(seed=seed, weights=weights)
+    def __init__(
+        self, *, seed: int | None = None, weights: Weights | None = None, live: bool = False
+    ) -> None:
+        super().__init__(seed=seed, weights=weights, live=live)
 
 
 class OptimalBot(PlannerBot):
-    """Optimal play of single-column rule sets; the column-table estimate on the other sheets."""
+    """Optimal play for points on single-column rule sets; the column-table estimate on the other
+    sheets."""
 
     name = "optimal"
-    kind = "optimal"
 
-    def __init__(self, *, seed: int | None = None, directory: Path | None = None) -> None:
-        super().__init__(seed=seed, directory=directory)
+    def __init__(self, *, seed: int | None = None, directory: Path | None = None, live: bool = False) -> None:
+        super().__init__(seed=seed, directory=directory, live=live)
 
 
-class WinBot(PlannerBot):
+class GoalBot(PlannerBot):
+    """Plays for its goal (a target, winning, ...) where the solver covers the rules, for points
+    elsewhere."""
+
+    def __init__(
+        self, goal: Goal, *, seed: int | None = None, directory: Path | None = None, live: bool = False
+    ) -> None:
+        super().__init__(seed=seed, directory=directory, goal=goal, live=live)
+        self.name = str(goal)
+
+
+class WinBot(GoalBot):
     """Plays to finish first: the chance of winning where the solver covers the rules (2-8 players),
     optimal play for points elsewhere and alone."""
 
-    name = "win"
-    kind = "win"
-
-    def __init__(self, *, seed: int | None = None, directory: Path | None = None) -> None:
-        super().__init__(seed=seed, directory=directory)
+    def __init__(self, *, seed: int | None = None, directory: Path | None = None, live: bool = False) -> None:
+        super().__init__(WIN, seed=seed, directory=directory, live=live)
 
 
 BotFactory = Callable[..., Bot]
-"""Called as ``factory(seed=seed)``."""
+"""Called as ``factory(seed=seed)`` (and ``live=True`` for a bot people watch, if it takes that)."""
 
-_REGISTRY: dict[str, BotFactory] = {"heuristic": HeuristicBot, "optimal": OptimalBot, "win": WinBot}
+_REGISTRY: dict[str, BotFactory] = {
+    "heuristic": HeuristicBot,
+    "optimal": OptimalBot,
+    "points": OptimalBot,
+    "win": WinBot,
+}
 _DEFAULT = "heuristic"
 
 
@@ -121,16 +193,35 @@ def register(name: str, factory: BotFactory) -> None:
 
 
 def available() -> list[str]:
-    """Every spec :func:`make` accepts."""
-    return ["bot", *(f"bot:{name}" for name in _REGISTRY)]
+    """Every spec :func:`make` accepts (``bot:target:T`` for any whole number ``T``)."""
+    return ["bot", *(f"bot:{name}" for name in _REGISTRY), "bot:target:T"]
 
 
-def make(spec: str, *, seed: int | None = None) -> Bot:
-    """The bot for ``spec``: ``bot`` (the default strategy) or ``bot:NAME``."""
+def make(spec: str, *, seed: int | None = None, live: bool = False) -> Bot:
+    """The bot for ``spec``: ``bot`` (the default strategy), ``bot:NAME`` (a registered bot) or
+    ``bot:GOAL`` (a goal's text, as in ``bot:target:250``); ``live`` for a game people watch (see the
+    module docstring)."""
     kind, _, name = spec.strip().partition(":")
-    if kind == "bot" and (name or _DEFAULT) in _REGISTRY:
-        return _REGISTRY[name or _DEFAULT](seed=seed)
+    name = name.strip().lower()
+    if kind.strip().lower() == "bot":
+        factory = _REGISTRY.get(name or _DEFAULT)
+        if factory is not None:
+            return factory(seed=seed, live=live) if live else factory(seed=seed)
+        try:
+            goal = parse_goal(name)
+        except PlanningError:
+            pass
+        else:
+            return GoalBot(goal, seed=seed, live=live)
     raise BotError(f"unknown bot {spec!r}; choose one of: {', '.join(available())}")
+
+
+def goal_of(bot: Bot) -> Goal | None:
+    """What a built-in bot plays for, None for a bot that is not a planner's or plays by a method other
+    than the best one (the heuristic)."""
+    if isinstance(bot, PlannerBot) and bot.method == "best":
+        return bot.goal
+    return None
 
 
 def play(game: Game, bots: Sequence[Bot], *, max_actions: int = 100_000) -> Game:
@@ -148,15 +239,18 @@ def play(game: Game, bots: Sequence[Bot], *, max_actions: int = 100_000) -> Game
 
 
 __all__ = [
+    "PATIENCE",
     "Bot",
     "BotError",
     "BotFactory",
+    "GoalBot",
     "HeuristicBot",
     "OptimalBot",
     "PlannerBot",
     "Weights",
     "WinBot",
     "available",
+    "goal_of",
     "make",
     "play",
     "register",

@@ -30,6 +30,7 @@ from kniffel.cli.render import (
     rules_tables,
 )
 from kniffel.i18n import translate
+from kniffel.planning.goals import POINTS, WIN, Goal, Target
 from kniffel.rules import Order, parse_options, placements
 from kniffel.rules import get as get_rules
 from kniffel.session import Session as GameSession
@@ -298,6 +299,10 @@ def play_command(
         from kniffel import tui
 
         status = tui.play(game, bot_delay=bot_delay)
+    from kniffel.planning import worker
+
+    if worker.busy():  # a table still being solved, a hint still thought about: not waited for
+        worker.exit_now(status)
     if status:
         raise typer.Exit(status)
 
@@ -438,25 +443,28 @@ def advise_command(
         str,
         typer.Option(
             "--goal",
-            help="What to play for: mean (the most points on average) or target:T (the best chance of "
-            "finishing with at least T points; its table is solved once, in a few minutes).",
+            help="What to play for: points (the most points on average; also: mean), target:T (the best "
+            "chance of finishing with at least T points) or win (the best chance of finishing first, "
+            "with --situation giving the other players' sheets).",
             metavar="GOAL",
         ),
-    ] = "mean",
+    ] = "points",
     json_output: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
     """Every option in a situation with its value, best first.
 
     A value is the expected number of points still to come (this turn's included, the sheet's points
-    excluded) when playing optimally from there, or with --goal target:T the chance of finishing with at
-    least T points. "roll keep D D" holds those dice and throws the others; "roll" throws all of them
-    again ("free ..." for a free throw).
+    excluded) when playing optimally from there, with --goal target:T the chance of finishing with at
+    least T points, with --goal win the chance of finishing first. "roll keep D D" holds those dice and
+    throws the others; "roll" throws all of them again ("free ..." for a free throw).
     """
     from kniffel.solver import Advisor, table
 
     words = language.choose(lang)
-    goal = goals.parse_goal(goal_text)
+    goal = goals.goal_of(goal_text)
+    if goal == WIN and situation_text is None:
+        raise CliError("--goal win needs the other players' sheets: give the table with --situation")
     if situation_text is not None:
         given = {
             "--rules": rules_id is not None,
@@ -485,14 +493,14 @@ def advise_command(
                 "--batch reads the situations from the file; leave out --sheet/--dice/--rolls-left"
             )
         stream = solving.open_batch(batch)
-        if goal.target is None:
+        if not isinstance(goal, Target):
             label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
             with solving.solve_progress(True, label, lang=words) as progress:
                 advisor = Advisor(table(alone, progress=progress))
                 solving.prepare_batch(advisor, alone)
             errors = solving.run_batch(advisor, alone, stream, sys.stdout)
         else:
-            target = goals.target_options(alone, goal.target, show_progress=True, lang=words)
+            target = goals.target_options(alone, goal.score, show_progress=True, lang=words)
             errors = goals.run_batch(target, alone, stream, sys.stdout)
         if errors:
             raise typer.Exit(2)
@@ -508,8 +516,10 @@ def advise_command(
         free_throws_used,
     )
     solving.check_situation(alone, situation)
-    if goal.target is not None:
-        target = goals.target_options(alone, goal.target, show_progress=not json_output, lang=words)
+    if isinstance(goal, Target):
+        target = goals.target_options(
+            alone, goal.score, show_progress=not json_output, lang=words, sheet=situation.sheet
+        )
         options = solving.advise(target, alone, situation)
         if json_output:
             needed = target.needed(situation.sheet)
@@ -528,10 +538,10 @@ def advise_command(
     Console(highlight=False).print(solving.options_table(options, words))
 
 
-def _advise_situation(situation: Situation, json_output: bool, words: str, goal: goals.Goal) -> None:
-    if goal.target is not None:
+def _advise_situation(situation: Situation, json_output: bool, words: str, goal: Goal) -> None:
+    if goal != POINTS:
         label = translate(
-            words, "Solving the target table of {rules} (once, then cached)", rules=situation.rules.id
+            words, "Solving the chances of {goal} in {rules}", goal=goal, rules=situation.rules.id
         )
         with solving.solve_progress(not json_output, label, lang=words):
             options = goals.advise_situation(situation, goal)

@@ -1,14 +1,16 @@
 """``kniffel advise --goal``: advice for another goal than the most points.
 
-``--goal mean`` (the default) values every option by the expected points still to come. ``--goal
-target:T`` values it by the largest probability of finishing with at least ``T`` points, playing for
-exactly that (:mod:`kniffel.solver.target`); the target table is solved once per rule set (a few
-minutes) and cached beside the value table. It covers the rule sets the exact solver covers.
+``--goal points`` (or ``mean``, the default) values every option by the expected points still to come.
+``--goal target:T`` values it by the largest probability of finishing with at least ``T`` points, playing
+for exactly that (:mod:`kniffel.solver.target`): the probabilities are solved for the states the question
+can reach (the cone of the situation, for that target), which late in a game takes a moment and from an
+empty sheet some seconds; nothing is written to disk. ``--goal win`` values it by the chance of
+finishing first, given the other players' sheets (a table text: ``advise --situation``). They cover the
+rule sets the exact solver covers.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import IO, Any
 
 from rich.table import Table
@@ -17,46 +19,42 @@ from kniffel.cli import solving
 from kniffel.cli.errors import CliError
 from kniffel.game import Game
 from kniffel.i18n import translate
+from kniffel.planning import PlanningError
+from kniffel.planning.goals import Goal, Target, Unit, parse_goal
 from kniffel.rules import RuleSet
 from kniffel.situation import Situation
 
-TARGET = "target:"
 
-
-@dataclass(frozen=True)
-class Goal:
-    """What the advice plays for: ``target`` None for the most points, else that final score."""
-
-    target: int | None = None
-
-    def __str__(self) -> str:
-        return "mean" if self.target is None else f"{TARGET}{self.target}"
-
-
-def parse_goal(text: str) -> Goal:
-    """``mean`` or ``target:T`` (``T`` a whole number of points, at least 0)."""
-    cleaned = text.strip().lower()
-    if cleaned == "mean":
-        return Goal()
-    if cleaned.startswith(TARGET):
-        number = cleaned[len(TARGET) :].strip()
-        if number.isdigit() and len(number) <= 6:
-            return Goal(int(number))
-        raise CliError(f"a target is a whole number of points, as in target:250; got {text!r}")
-    raise CliError(f"unknown goal {text!r}; choose mean or target:T (T the final score to reach)")
+def goal_of(text: str) -> Goal:
+    """The goal ``--goal`` names (:func:`kniffel.planning.goals.parse_goal`), as a command error."""
+    try:
+        return parse_goal(text)
+    except PlanningError as error:
+        raise CliError(str(error)) from None
 
 
 class TargetOptions:
     """The advisor that ``advise`` and ``advise --batch`` ask, playing for a final score: every option's
     probability of reaching it. A sheet's points so far are its boxes and upper bonus (extra bonuses
-    earned are not part of a box-by-box sheet)."""
+    earned are not part of a box-by-box sheet). Made for one situation (its cone) or for every situation
+    of a game (the cone of the empty sheet, for a batch)."""
 
-    def __init__(self, rules: RuleSet, target: int, progress: Any = None) -> None:
+    def __init__(self, rules: RuleSet, target: int, root: dict[str, int] | None = None, progress: Any = None):
         from kniffel.planning.exact import advisor_for
-        from kniffel.solver.target import TargetAdvisor, target_table
+        from kniffel.solver.distribution import banked_points
+        from kniffel.solver.target import TargetAdvisor, default_limit, rows_for
 
         self.target = target
-        self.advisor = TargetAdvisor(advisor_for(rules), target_table(rules, progress=progress))
+        advisor = advisor_for(rules)
+        sheet = root or {}
+        state = advisor.state(sheet)
+        needed = target - banked_points(rules, sheet)
+        limit = default_limit(advisor.compiled)
+        low, high = max(needed, 1), min(max(needed, 1), limit)
+        rows = rows_for(
+            advisor.compiled, state, low, high, turn=root is not None, early=False, progress=progress
+        )
+        self.advisor = TargetAdvisor(advisor, rows)
 
     def needed(self, sheet: dict[str, int]) -> int:
         return self.target - self.advisor.scored(sheet)
@@ -65,37 +63,63 @@ class TargetOptions:
         return self.advisor.options(sheet, dice, rolls_left, self.needed(sheet), **details)
 
 
-def target_options(rules: RuleSet, target: int, *, show_progress: bool, lang: str) -> TargetOptions:
-    label = translate(lang, "Solving the target table of {rules} (once, then cached)", rules=rules.id)
-    with solving.solve_progress(show_progress, label, lang=lang) as progress:
-        return TargetOptions(rules, target, progress)
+def cone_note(rules: RuleSet, target: int, sheet: dict[str, int] | None, lang: str) -> str:
+    """What solving a target's probabilities costs, said before it starts."""
+    from kniffel.planning.exact import advisor_for
+    from kniffel.planning.winning import SECONDS_PER_VALUE
+    from kniffel.session import about
+    from kniffel.solver.distribution import banked_points
+    from kniffel.solver.target import cone_size
+
+    advisor = advisor_for(rules)
+    state = advisor.state(sheet or {})
+    needed = target - banked_points(rules, sheet or {})
+    seconds = cone_size(advisor.compiled, state, max(needed, 1), max(needed, 1)) * SECONDS_PER_VALUE
+    return translate(
+        lang,
+        "Solving the chances of reaching {target} in {rules} (about {time}, in memory)",
+        target=target,
+        rules=rules.id,
+        time=about(seconds),
+    )
+
+
+def target_options(
+    rules: RuleSet, target: int, *, show_progress: bool, lang: str, sheet: dict[str, int] | None = None
+) -> TargetOptions:
+    """:class:`TargetOptions` for one situation's sheet (or, None, for a batch), with a progress bar."""
+    label = cone_note(rules, target, sheet, lang)
+    with solving.solve_progress(show_progress, label, unit="states", lang=lang) as progress:
+        return TargetOptions(rules, target, sheet, progress)
 
 
 def advise_situation(situation: Situation, goal: Goal) -> list[dict[str, Any]]:
-    """Every option of a whole situation valued for ``goal`` (a target), best first."""
-    from kniffel.planning import TargetPlanner, is_exact
+    """Every option of a whole situation (a table text: the other players' sheets too) valued for
+    ``goal``, best first."""
+    from kniffel.planning import is_exact, planner_for
 
     if situation.dice is None:
         raise CliError("the situation has no dice yet: advice starts after the turn's first roll")
     if not is_exact(situation.rules):
         raise CliError(
-            f"{situation.rules.id}: playing for a target covers the rule sets the exact solver solves "
+            f"{situation.rules.id}: playing for {goal} covers the rule sets the exact solver solves "
             "(one column, not announced)"
         )
-    assert goal.target is not None
-    planner = TargetPlanner(situation.rules, goal.target)
+    planner = planner_for(situation.rules, goal)
     return [
         {"action": str(c.action), "value": c.value} for c in planner.choices(Game.from_situation(situation))
     ]
 
 
 def options_table(options: list[dict[str, Any]], goal: Goal, lang: str = "en") -> Table:
-    """The options with their chance of reaching the target, best first."""
-    table = Table(
-        title=translate(
-            lang, "Options, best first (chance of finishing with at least {target})", target=goal.target
+    """The options with their chance of reaching the goal, best first."""
+    if isinstance(goal, Target):
+        title = translate(
+            lang, "Options, best first (chance of finishing with at least {target})", target=goal.score
         )
-    )
+    else:
+        title = translate(lang, "Options, best first (chance of winning)")
+    table = Table(title=title)
     table.add_column("#", justify="right")
     table.add_column(translate(lang, "Action"))
     table.add_column(translate(lang, "Chance"), justify="right")
@@ -114,3 +138,14 @@ def options_table(options: list[dict[str, Any]], goal: Goal, lang: str = "en") -
 def run_batch(advisor: TargetOptions, rules: RuleSet, stream: IO[str], out: IO[str]) -> int:
     """``advise --batch`` for a target: as :func:`kniffel.cli.solving.run_batch`."""
     return solving.run_batch(advisor, rules, stream, out)
+
+
+__all__ = [
+    "TargetOptions",
+    "Unit",
+    "advise_situation",
+    "goal_of",
+    "options_table",
+    "run_batch",
+    "target_options",
+]

@@ -25,8 +25,8 @@ from kniffel.cli.reviewing import ESTIMATE_NOTE, decisions_table, hint_lines, su
 from kniffel.dice import validate_dice
 from kniffel.errors import IllegalActionError, KniffelError
 from kniffel.i18n import translate
+from kniffel.session import Preparing, hint_choices, hint_win_chances, live_chances, plays_to_win
 from kniffel.session import dice_source as dice_source  # tests make sessions by hand
-from kniffel.session import hint_choices, hint_win_chances, live_chances, plays_to_win
 
 HINTS = 5
 """Options a hint lists unless told otherwise."""
@@ -53,11 +53,6 @@ every action as hints print it is understood too: "roll keep 3 3", "score 2:chan
   save FILE             save the game to FILE (resume with: kniffel play --load FILE)
   help, h, ?            this text
   quit, q               leave (the game is saved first when --save was given)"""
-
-PREPARING = (
-    "Chances of winning join the hints once their tables are ready (the first time they are solved in "
-    "the background, in minutes; 'chances' waits for them)."
-)
 
 PAD_HELP = """\
 Score pad (--pad): you throw real dice and type what they show.
@@ -482,7 +477,8 @@ class Session(session.Session):
             raise CliError("hint N: N is at least 1")
         with self.console.status(self.t("Loading the solver's tables...")):
             choices, exact = hint_choices(self.game, count)
-        wins = hint_win_chances(self.game, choices) if plays_to_win(self.game) else None
+            found = hint_win_chances(self.game, choices)
+        wins = found if isinstance(found, list) else None
         self.say(self.t("Situation: {situation}", situation=self.game.situation()))
         if wins is None:
             self.say(self.t("Best options (value: expected points still to come):"))
@@ -490,16 +486,22 @@ class Session(session.Session):
             self.say(self.t("Best options (value: expected points still to come; chance of winning):"))
         for line in hint_lines(choices, self.settings.lang, wins):
             self.say(line)
-        if wins is None and plays_to_win(self.game) and not self.game.is_over:
-            self.say(self.t(PREPARING))
+        if isinstance(found, Preparing):
+            self.say(found.note(self.t))
         if not exact:
             self.note_estimate()
 
     def do_chances(self, args: list[str]) -> None:
         if not plays_to_win(self.game):
             raise CliError("chances of winning need several players and rules the exact solver covers")
-        with self.console.status(self.t("Weighing the chances of winning (the first time: minutes)...")):
-            chances = live_chances(self.game, wait=True)
+        with self.console.status(self.t("Weighing the chances of winning...")):
+            chances = live_chances(self.game)
+            if isinstance(chances, Preparing) and chances.solving and not chances.work.big:
+                chances = live_chances(self.game, wait=True)  # a second or two: worth waiting for
+        if isinstance(chances, Preparing):
+            self.say(chances.note(self.t))
+            self.say(self.t("Type 'chances' again later."))
+            return
         assert chances is not None
         self.say(self.t("Chances of winning, each playing for points from here:"))
         for name, chance in zip(self.game.players, chances, strict=True):

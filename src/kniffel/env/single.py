@@ -249,7 +249,7 @@ class KniffelEnv(gymnasium.Env[F32, np.int64]):
 
     def _optimal(self) -> int:
         game = self._game if self._game is not None else Game.from_situation(self.situation())
-        best: Action = planner_for(self.rules, "exact").choices(game)[0].action
+        best: Action = planner_for(self.rules, method="exact").choices(game)[0].action
         assert isinstance(best, Roll | Score | Strike)
         return self.encoding.index(best, game.dice)
 

@@ -1,4 +1,4 @@
-"""Planning: the value of every legal action of a game position.
+"""Planning: the value of every legal action of a game position, for a goal.
 
 >>> from kniffel import Game, SeededDice, rules
 >>> from kniffel.planning import planner_for
@@ -9,22 +9,23 @@
 >>> str(best.action), round(best.value, 2)                               # doctest: +SKIP
 ('roll keep 5', 245.9)
 
-A *planner* answers :meth:`Planner.choices`: every legal action of the player to move with the
-expected points still to come if it is taken, best first. Bots play the best choice, hints list them,
-reviews price each decision against the best one. Three planners exist, made by :func:`planner_for`:
+A *planner* answers :meth:`Planner.choices`: every legal action of the player to move with its value for
+the planner's goal (:mod:`kniffel.planning.goals`: ``points``, ``target:T``, ``win``), best first. Bots
+play the best choice, hints list them, reviews price each decision against the best one.
+:func:`planner_for` makes them. For points there are *methods*:
 
 * ``exact`` (:class:`ExactPlanner`): the solver's tables, for the rule sets it covers (one column that
   is not announced); its best choice is optimal play.
 * ``column`` (:class:`ColumnPlanner`): every other sheet, valued as the sum of its columns' tables.
 * ``heuristic`` (:class:`HeuristicPlanner`): no tables, a fast estimate of what each box is worth.
-* ``win`` (:class:`WinPlanner`): the chance of finishing first, where the exact solver covers the rules
-  (:mod:`kniffel.planning.goals`; :class:`TargetPlanner` plays for a target score there).
+* ``best`` (the default): the exact planner where the solver covers the rules, else the column one.
 
-``optimal`` (the default) is the exact planner where the solver covers the rules, else the column one.
-The exact planner reads the solver's advice; the other two share one expectimax over the rest of the
-turn and differ only in their :class:`Valuation` of the turn's end. On multi-column sheets without free
-throws that search runs in compiled code (:mod:`kniffel.planning.compiled`, each planner's valuation as a
-table per column); elsewhere in Python (:mod:`kniffel.planning.lookahead`).
+A target and the chance of winning are played exactly where the solver covers the rules
+(:class:`TargetPlanner`, :class:`WinPlanner`, :mod:`kniffel.planning.winning`). The exact planner reads
+the solver's advice; the column and heuristic planners share one expectimax over the rest of the turn
+and differ only in their :class:`Valuation` of the turn's end. On multi-column sheets without free
+throws that search runs in compiled code (:mod:`kniffel.planning.compiled`, each planner's valuation as
+a table per column); elsewhere in Python (:mod:`kniffel.planning.lookahead`).
 """
 
 from __future__ import annotations
@@ -36,14 +37,22 @@ from typing import Literal
 
 from kniffel.planning.columns import ORDERED_EXTRA_ROLLS, ColumnPlanner
 from kniffel.planning.exact import ExactPlanner, advisor_for, is_exact, rules_key
-from kniffel.planning.goals import TargetPlanner, WinPlanner, final_scores, win_chances
+from kniffel.planning.goals import POINTS, WIN, Goal, Points, Target, Unit, Win, parse_goal
 from kniffel.planning.heuristic import HeuristicPlanner, Weights
 from kniffel.planning.interface import Choice, Planner, PlanningError
 from kniffel.planning.lookahead import Lookahead, Valuation
+from kniffel.planning.winning import (
+    NotReady,
+    TargetPlanner,
+    WinPlanner,
+    final_scores,
+    win_chances,
+    win_tables,
+)
 from kniffel.rules import RuleSet
 
-PlannerKind = Literal["optimal", "exact", "column", "heuristic", "win"]
-KINDS: tuple[PlannerKind, ...] = ("optimal", "exact", "column", "heuristic", "win")
+Method = Literal["best", "exact", "column", "heuristic"]
+METHODS: tuple[Method, ...] = ("best", "exact", "column", "heuristic")
 
 _lock = threading.RLock()
 _planners: OrderedDict[tuple[object, ...], tuple[RuleSet, Planner]] = OrderedDict()
@@ -54,46 +63,52 @@ _MAX_PLANNERS = 16
 
 def planner_for(
     rules: RuleSet,
-    kind: PlannerKind = "optimal",
+    goal: Goal | str = POINTS,
     *,
+    method: Method = "best",
     directory: Path | None = None,
     weights: Weights | None = None,
+    wait: bool = True,
 ) -> Planner:
-    """The planner of ``kind`` for ``rules``, made once per rule set (and per table ``directory`` and
-    heuristic ``weights``) and shared: safe to call from several threads. The first call may solve
-    tables (seconds). ``exact`` raises :class:`PlanningError` for rules the solver does not cover."""
-    if kind not in KINDS:
-        raise PlanningError(f"unknown planner {kind!r}; choose one of: {', '.join(KINDS)}")
-    if weights is not None and kind != "heuristic":
-        raise PlanningError(f"weights are for the heuristic planner, not the {kind} one")
-    if kind == "heuristic":
+    """The planner that plays for ``goal`` (a :class:`Goal` or its text: ``points``, ``target:250``,
+    ``win``) on ``rules``, made once per rule set (and per table ``directory``, heuristic ``weights``
+    and ``wait``) and shared: safe to call from several threads. For points, ``method`` says how the
+    values are found (see the module docstring); the other goals are played exactly where the solver
+    covers the rules (and for points elsewhere). The first call may solve tables (seconds); a goal
+    planner with ``wait`` false hands what it lacks to the worker and raises :class:`NotReady` instead.
+    ``exact`` raises :class:`PlanningError` for rules the solver does not cover."""
+    goal = parse_goal(goal)
+    if method not in METHODS:
+        raise PlanningError(f"unknown method {method!r}; choose one of: {', '.join(METHODS)}")
+    if method != "best" and goal != POINTS:
+        raise PlanningError(f"{method} play is for points, not for {goal}")
+    if weights is not None and method != "heuristic":
+        raise PlanningError(f"weights are for the heuristic planner, not the {method} one")
+    if method == "heuristic":
         weights = weights or Weights()
-    key = (kind, *rules_key(rules), directory, weights)
+    key = (str(goal), method, *rules_key(rules), directory, weights, wait)
     with _lock:
         found = _planners.get(key)
         if found is not None and (found[0] is rules or found[0] == rules):
             _planners.move_to_end(key)
-            if kind == "optimal":
+            if goal == POINTS and method == "best":
                 # the planner it stands for ages with it, so that both names keep giving one planner
                 for concrete in ("exact", "column"):
-                    if (concrete, *key[1:]) in _planners:
-                        _planners.move_to_end((concrete, *key[1:]))
+                    if (str(goal), concrete, *key[2:]) in _planners:
+                        _planners.move_to_end((str(goal), concrete, *key[2:]))
             return found[1]
         planner: Planner
-        if kind == "optimal":
-            planner = planner_for(rules, "exact" if is_exact(rules) else "column", directory=directory)
-        elif kind == "exact":
+        if goal != POINTS:
+            planner = goal.planner(rules, directory=directory, wait=wait)
+        elif method == "best":
+            planner = planner_for(rules, method="exact" if is_exact(rules) else "column", directory=directory)
+        elif method == "exact":
             if not is_exact(rules):
                 raise PlanningError(
                     f"{rules.id}: the exact solver covers one column that is not announced, not these rules"
                 )
             planner = ExactPlanner(rules, advisor_for(rules, directory))
-        elif kind == "win":
-            # win play needs the exact tables; elsewhere it plays for points
-            planner = (
-                WinPlanner(rules, directory) if is_exact(rules) else planner_for(rules, directory=directory)
-            )
-        elif kind == "column":
+        elif method == "column":
             planner = ColumnPlanner(rules, directory)
         else:
             planner = HeuristicPlanner(rules, weights)
@@ -104,22 +119,32 @@ def planner_for(
 
 
 __all__ = [
-    "KINDS",
+    "METHODS",
     "ORDERED_EXTRA_ROLLS",
+    "POINTS",
+    "WIN",
     "Choice",
     "ColumnPlanner",
     "ExactPlanner",
+    "Goal",
     "HeuristicPlanner",
     "Lookahead",
+    "Method",
+    "NotReady",
     "Planner",
-    "PlannerKind",
     "PlanningError",
+    "Points",
+    "Target",
     "TargetPlanner",
+    "Unit",
     "Valuation",
     "Weights",
+    "Win",
     "WinPlanner",
     "final_scores",
     "is_exact",
+    "parse_goal",
     "planner_for",
     "win_chances",
+    "win_tables",
 ]

@@ -25,6 +25,7 @@ from pathlib import Path
 from kniffel.game import Game
 from kniffel.planning.compiled import SheetSearch, column_rules, covers
 from kniffel.planning.exact import advisor_for, free_throws_arg
+from kniffel.planning.goals import POINTS
 from kniffel.planning.interface import Choice
 from kniffel.planning.lookahead import ColumnCache, Lookahead, Matrix, best_entries, own_entries
 from kniffel.rules import Column, Order, Placement, RuleSet, Section, single_column
@@ -65,6 +66,7 @@ class ColumnPlanner:
     """The column estimate described in the module docstring."""
 
     exact = False
+    goal = POINTS
 
     def __init__(self, rules: RuleSet, directory: Path | None = None) -> None:
         self.rules = rules

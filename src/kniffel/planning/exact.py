@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from kniffel.game import Action, Game, Score, Strike
+from kniffel.planning.goals import POINTS
 from kniffel.planning.interface import Choice, best_first
 from kniffel.rules import RuleSet
 from kniffel.solver import Advisor, UnsupportedRulesError, compile_rules, table
@@ -44,6 +45,28 @@ def advisor_for(rules: RuleSet, directory: Path | None = None) -> Advisor:
         while len(_advisors) > MAX_TABLES:
             _advisors.popitem(last=False)
         return advisor
+
+
+def held_advisor(rules: RuleSet, directory: Path | None = None) -> Advisor | None:
+    """The advisor of a single-column rule set if it can be had without solving: in memory, or its
+    table in the cache (loaded now, a few milliseconds); else None."""
+    from kniffel.solver import cache
+
+    key = (*rules_key(rules), directory)
+    with _lock:
+        found = _advisors.get(key)
+        if found is not None and found[0] == rules:
+            _advisors.move_to_end(key)
+            return found[1]
+    loaded = cache.load(compile_rules(rules), directory)
+    if loaded is None:
+        return None
+    advisor = Advisor(loaded)
+    with _lock:
+        _advisors[key] = (rules, advisor)
+        while len(_advisors) > MAX_TABLES:
+            _advisors.popitem(last=False)
+    return advisor
 
 
 def is_exact(rules: RuleSet) -> bool:
@@ -121,6 +144,7 @@ class ExactPlanner:
     """Optimal play of a single-column rule set: the advisor's options are the game's actions."""
 
     exact = True
+    goal = POINTS
 
     def __init__(self, rules: RuleSet, advisor: Advisor) -> None:
         self.rules = rules
@@ -144,6 +168,7 @@ __all__ = [
     "advisor_for",
     "column_position",
     "free_throws_arg",
+    "held_advisor",
     "is_exact",
     "legal_choices",
     "rules_key",

@@ -33,6 +33,7 @@ import numpy as np
 from kniffel.game import Game
 from kniffel.keeps import keep_lattice
 from kniffel.planning.compiled import SheetSearch, column_rules, covers
+from kniffel.planning.goals import POINTS
 from kniffel.planning.interface import Choice
 from kniffel.planning.lookahead import ColumnCache, Lookahead, Matrix, best_entries, own_entries
 from kniffel.rules import Column, Placement, RuleSet, single_column
@@ -74,6 +75,7 @@ class HeuristicPlanner:
     """The estimate described in the module docstring; what it derives from the rules is built once."""
 
     exact = False
+    goal = POINTS
 
     def __init__(self, rules: RuleSet, weights: Weights | None = None) -> None:
         self.rules = rules

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from kniffel.errors import KniffelError
 from kniffel.game import Action, Announce, Game, Score, Strike
 from kniffel.rules import RuleSet
+
+if TYPE_CHECKING:
+    from kniffel.planning.goals import Goal
 
 
 class PlanningError(KniffelError):
@@ -16,8 +19,9 @@ class PlanningError(KniffelError):
 
 @dataclass(frozen=True)
 class Choice:
-    """A legal decision and the expected points still to come if it is taken (and play is optimal,
-    or as good as the planner can make it, afterwards)."""
+    """A legal decision and its value if it is taken (and play is as good as the planner can make it
+    afterwards), in the unit of the planner's goal (:attr:`Planner.goal`): expected points still to come
+    when playing for points, a probability when playing for a target or to win."""
 
     action: Action
     value: float
@@ -27,6 +31,11 @@ class Planner(Protocol):
     rules: RuleSet
     exact: bool
     """Whether the values are those of optimal play (else an estimate)."""
+
+    @property
+    def goal(self) -> Goal:
+        """What the planner plays for; its unit is the unit of the values."""
+        ...
 
     def choices(self, game: Game) -> list[Choice]:
         """Every legal decision of the player to move, best first; ``[]`` before the first throw of a

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from kniffel.dice import validate_dice
 from kniffel.errors import SituationError, UnknownBoxError
 from kniffel.game import FreeThrow, Roll, Score
-from kniffel.keeps import keep_lattice
+from kniffel.keeps import KeepLattice, keep_lattice
 from kniffel.rules import Section
 from kniffel.solver.batchkernels import (
     FREE_RANGE,
@@ -179,10 +179,9 @@ class Advisor:
             free_throws_left=free_throws_left,
             free_throws_used=free_throws_used,
         )
-        codes, values, counts = self._ranked(np.array([row], dtype=np.int64))
-        count = int(counts[0])
-        actions = self.actions(free)
-        return list(map(Option, [actions[c] for c in codes[0, :count].tolist()], values[0, :count].tolist()))
+        situations = np.array([row], dtype=np.int64)
+        boxes, keeps = self._values(situations)
+        return self.ranked_options(situations, boxes, keeps, free)[0]
 
     def situation_row(
         self,
@@ -272,16 +271,47 @@ class Advisor:
         self, rows: npt.NDArray[np.int64]
     ) -> tuple[npt.NDArray[np.int64], F64, npt.NDArray[np.int64]]:
         """:meth:`ranked` for rows known to be sound."""
+        return self.rank(rows, *self._values(rows))
+
+    def _values(self, rows: npt.NDArray[np.int64]) -> tuple[F64, F64]:
+        """The expected points of every box and keep of each situation (rows known to be sound)."""
         from kniffel.solver import kernels
-        from kniffel.solver.batchkernels import ranked_options
 
         n = rows.shape[0]
         # arrays of this call's own: one advisor may answer several threads at once (a web server)
         boxes = np.empty((n, self.compiled.n_boxes))
         keeps = np.empty((n, self._keeps.first_roll))
         kernels.situation_values(self.solution.values, self.compiled.kernel_tables, rows, boxes, keeps)
+        return boxes, keeps
+
+    def rank(
+        self, rows: npt.NDArray[np.int64], boxes: F64, keeps: F64
+    ) -> tuple[npt.NDArray[np.int64], F64, npt.NDArray[np.int64]]:
+        """The options of situations ``rows`` whose boxes and keeps are valued ``boxes``, ``keeps`` (in
+        the layout of :func:`kniffel.solver.kernels.situation_values`, whatever the values mean: points,
+        or a chance of reaching a target), ranked as :meth:`ranked` ranks them: the one ranking of every
+        goal's advice, so ties break alike."""
+        from kniffel.solver.batchkernels import ranked_options
+
+        n = rows.shape[0]
         codes = np.empty((n, self._width), dtype=np.int64)
         values = np.empty((n, self._width))
         counts = np.empty(n, dtype=np.int64)
         ranked_options(rows, boxes, keeps, self._keeps.choices, codes, values, counts)
         return codes, values, counts
+
+    def ranked_options(
+        self, rows: npt.NDArray[np.int64], boxes: F64, keeps: F64, free: bool
+    ) -> list[list[Option]]:
+        """:meth:`rank` as lists of options, one list a situation (``free``: the throws are free throws)."""
+        codes, values, counts = self.rank(rows, boxes, keeps)
+        actions = self.actions(free)
+        return [
+            list(map(Option, [actions[c] for c in codes[i, :count].tolist()], values[i, :count].tolist()))
+            for i, count in enumerate(counts.tolist())
+        ]
+
+    @property
+    def lattice(self) -> KeepLattice:
+        """The keep lattice of the rules' dice (what keeps a situation's keep values are of)."""
+        return self._keeps

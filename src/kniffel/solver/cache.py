@@ -22,10 +22,12 @@ import json
 import os
 import re
 import tempfile
+import threading
 import zlib
-from collections.abc import Callable, Iterator
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Generic, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -162,6 +164,16 @@ def load_array(path: Path, key: str, shape: tuple[int, ...], dtype: npt.DTypeLik
         return None
 
 
+def described(path: Path, key: str) -> bool:
+    """Whether a derived table's description says it is there for ``key`` (cheap: the table itself is
+    not read; :func:`load_array` checks it when it is loaded)."""
+    try:
+        meta = json.loads(_meta_path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(meta, dict) and meta.get("key") == key and meta.get("solver_version") == SOLVER_VERSION
+
+
 def save_array(path: Path, key: str, array: npt.NDArray[Any], details: dict[str, object]) -> None:
     """Write a derived table and its description atomically (the description last)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -270,3 +282,61 @@ def _solving(path: Path, also: tuple[Path, ...] = ()) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+# --- tables held in memory ------------------------------------------------------------------------------
+
+
+class Sized(Protocol):
+    @property
+    def nbytes(self) -> int: ...
+
+
+T = TypeVar("T", bound=Sized)
+
+
+class Held(Generic[T]):
+    """Tables a process keeps in memory, by key, up to ``budget`` bytes: the least recently used are
+    given up first (the newest is kept even if it alone is over). Safe to share between threads; a table
+    is made outside the lock, so one thread's solve never keeps another from reading (two threads asking
+    for the same missing table may both make it: the planning layer's one worker never does)."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self._tables: OrderedDict[Hashable, T] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> T | None:
+        with self._lock:
+            found = self._tables.get(key)
+            if found is not None:
+                self._tables.move_to_end(key)
+            return found
+
+    def find(self, match: Callable[[Any, T], bool]) -> T | None:
+        """The most recently used table whose key and table ``match`` says yes to."""
+        with self._lock:
+            for key in reversed(self._tables):
+                table = self._tables[key]
+                if match(key, table):
+                    self._tables.move_to_end(key)
+                    return table
+        return None
+
+    def put(self, key: Hashable, table: T) -> T:
+        with self._lock:
+            self._tables[key] = table
+            self._tables.move_to_end(key)
+            total = sum(t.nbytes for t in self._tables.values())
+            while len(self._tables) > 1 and total > self.budget:
+                _, dropped = self._tables.popitem(last=False)
+                total -= dropped.nbytes
+        return table
+
+    def get_or_make(self, key: Hashable, make: Callable[[], T]) -> T:
+        found = self.get(key)
+        return found if found is not None else self.put(key, make())
+
+    def clear(self) -> None:
+        with self._lock:
+            self._tables.clear()

@@ -33,6 +33,7 @@ from kniffel.solver.compile import KernelTables
 from kniffel.solver.kernels import (
     best_keep,
     entry,
+    lane_of,
     mask_lanes,
     mask_segments,
     scoring,
@@ -121,17 +122,6 @@ def push(
             break
         pos -= 1
         throw(held, shown, t, sharp)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def lane_of(
-    t: KernelTables, lane_base: Any, armed: int, free: int, mask: int, up: int
-) -> int:  # pragma: no cover
-    """The table lane of state ``(mask, armed, free, up)``."""
-    n = scoring(t)
-    lo, nl, _ = mask_lanes(mask, n, t.lanes)
-    i = min(max(up - lo, 0), nl - 1)
-    return int(lane_base[armed * t.n_free + free, mask] + i)
 
 
 @njit(cache=True, nogil=True)

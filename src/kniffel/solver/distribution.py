@@ -45,15 +45,25 @@ from kniffel.keeps import keep_lattice
 from kniffel.rules import RuleSet, placements
 from kniffel.sheet import ScoreSheet
 from kniffel.solver import cache
-from kniffel.solver.advisor import Advisor, Option
+from kniffel.solver.advisor import Advisor, Option, State
 from kniffel.solver.compile import SOLVER_VERSION, Compiled
 from kniffel.solver.dp import Solution
+from kniffel.solver.lanes import (
+    LaneLayout,
+    early_levels,
+    lane_layout,
+    lane_of,
+    level_of,
+    mask_widths,
+    sublayout_index,
+)
+from kniffel.solver.work import Cancel, Progress, check
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
 
 FORMAT = "kniffel-score-distributions"
-VERSION = 2
+VERSION = 3
 """Bumped whenever the stored distributions or their layout change; part of the cache's description."""
 TAIL = 1.0e-15
 """Probability at either end of a state's distribution that is folded into the nearest kept total: the
@@ -140,46 +150,9 @@ class ScoreDistribution:
 
 
 @dataclass(frozen=True, eq=False)
-class LaneLayout:
-    """Where each between-turn state's distribution sits (see :mod:`kniffel.solver.distkernels`)."""
-
-    lane_base: I64
-    """``[aux, mask]``: the lane of the mask's lowest computed upper score (-1: unreachable mask)."""
-    level_start: I64
-    """``[n]``: the first lane of the masks with ``n`` filled boxes (lanes come by level); last the total."""
-
-    @property
-    def n_lanes(self) -> int:
-        return int(self.level_start[-1])
-
-
-def lane_layout(c: Compiled, root: int = 0) -> LaneLayout:
-    """The lanes of every sheet that fills at least the boxes of ``root``."""
-    lane_base = np.full((c.n_aux, c.n_masks), -1, dtype=np.int64)
-    level_start = np.zeros(len(c.levels) + 1, dtype=np.int64)
-    cursor = 0
-    for n, level in enumerate(c.levels):
-        level_start[n] = cursor
-        for mask in level[(level & root) == root].tolist():
-            widths = _widths(c, mask)
-            for armed in range(widths[1]):
-                for free in range(c.n_free):
-                    lane_base[c.aux(armed, free), mask] = cursor
-                    cursor += widths[0]
-    level_start[-1] = cursor
-    return LaneLayout(lane_base, level_start)
-
-
-def _widths(c: Compiled, mask: int) -> tuple[int, int]:
-    """Upper scores computed for ``mask`` and its armed variants (as the DP's kernels count them)."""
-    nl = 1 if mask & c.upper_mask == c.upper_mask else int(c.lanes[mask, 1] - c.lanes[mask, 0])
-    na = c.n_armed if c.five >= 0 and mask >> c.five & 1 else 1
-    return nl, na
-
-
-@dataclass(frozen=True, eq=False)
 class DistributionTable:
-    """The distribution of the points still to come from every between-turn state of a solved rule set."""
+    """The distribution of the points still to come from every between-turn state of a solved rule set
+    that its layout covers (every state, a cone, or the early levels: :mod:`kniffel.solver.lanes`)."""
 
     solution: Solution
     layout: LaneLayout
@@ -189,8 +162,6 @@ class DistributionTable:
     """``[0, lane]`` offset in :attr:`pmf`, ``[1, lane]`` lowest total, ``[2, lane]`` how many."""
     seconds: float
     """Time to build it (0 when loaded from the cache)."""
-    root: int = 0
-    """The boxes every sheet the table covers has filled (a bit mask; 0: every sheet)."""
 
     @property
     def compiled(self) -> Compiled:
@@ -200,21 +171,25 @@ class DistributionTable:
     def rules(self) -> RuleSet:
         return self.solution.rules
 
+    @property
+    def root(self) -> int:
+        """The boxes every sheet the table covers has filled (a bit mask; 0: every sheet)."""
+        return self.layout.root
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.pmf.nbytes + self.index.nbytes)
+
     @cached_property
     def advisor(self) -> Advisor:
         return Advisor(self.solution)
 
+    def covers(self, mask: int) -> bool:
+        """Whether the table holds the sheets of ``mask``."""
+        return self.layout.covers(mask)
+
     def lane(self, armed: int, free: int, mask: int, up: int) -> int:
-        c = self.compiled
-        if (mask & self.root) != self.root:
-            filled = [box.id for b, box in enumerate(c.rules.boxes) if self.root >> b & 1]
-            raise SituationError(
-                f"this distribution table covers only sheets with {', '.join(filled)} filled"
-            )
-        base = int(self.layout.lane_base[c.aux(armed, free), mask])
-        nl, _ = _widths(c, mask)
-        lo = 0 if nl == 1 and mask & c.upper_mask == c.upper_mask else int(c.lanes[mask, 0])
-        return base + min(max(up - lo, 0), nl - 1)
+        return lane_of(self.compiled, self.layout, armed, free, mask, up)
 
     def points_to_come(self, lane: int) -> ScoreDistribution:
         offset, low, count = (int(x) for x in self.index[:, lane])
@@ -223,31 +198,38 @@ class DistributionTable:
 
 def build_table(
     solution: Solution,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
     *,
     within: Mapping[str, int] | None = None,
+    most_filled: int | None = None,
+    cancel: Cancel | None = None,
 ) -> DistributionTable:
     """Compute the distribution table of a solved rule set in memory (no cache); ``progress(done, total)``
-    after each level of masks. With ``within`` (a sheet), only the sheets that fill at least its boxes
-    are computed: a small table for the rest of one game (asking it about other sheets is an error)."""
+    after each piece of work. With ``within`` (a sheet), only the sheets that fill at least its boxes
+    are computed: a small table for the rest of one game (a cone; asking it about other sheets is an
+    error). With ``most_filled``, only the sheets with at most that many boxes filled are kept (all are
+    computed). ``cancel`` is asked between pieces of work (:mod:`kniffel.solver.work`)."""
     root = 0
     if within is not None:
         root = Advisor(solution).state(within).mask
     parts: list[F64] = []
-    layout, index, seconds = _build(solution, parts.append, progress, root)
-    return DistributionTable(solution, layout, np.concatenate(parts), index, seconds, root)
+    layout, index, seconds = _build(solution, parts.append, progress, root, most_filled, cancel)
+    return DistributionTable(solution, layout, np.concatenate(parts), index, seconds)
 
 
 def _build(
     solution: Solution,
     write: Callable[[F64], object],
-    progress: Callable[[int, int], None] | None,
+    progress: Progress | None,
     root: int = 0,
+    most_filled: int | None = None,
+    cancel: Cancel | None = None,
 ) -> tuple[LaneLayout, I64, float]:
     """Compute every lane's distribution, from the full sheet back to the empty one; each level's
     probabilities go to ``write`` as soon as they are done (a level only reads the one after it, so no
-    more than two are held at once). Returns the layout, the index (offsets in the order written) and
-    the seconds it took."""
+    more than two are held at once), unless the level has more than ``most_filled`` boxes filled.
+    Returns the layout of the lanes written, their index (offsets in the order written) and the seconds
+    it took."""
     import numba
 
     c = solution.compiled
@@ -256,29 +238,43 @@ def _build(
     top = len(c.levels) - 1
     full = c.full_mask
     # the full sheet: the unused free throws' worth, for certain
-    for armed in range(_widths(c, full)[1]):
+    for armed in range(mask_widths(c, full)[1]):
         for free in range(c.n_free):
             lane = int(layout.lane_base[c.aux(armed, free), full])
             index[:, lane] = (lane - layout.level_start[top], c.free_points * free, 1)
     children = np.ones(int(layout.level_start[top + 1] - layout.level_start[top]))
     written = 0
     levels = [level[(level & root) == root] for level in c.levels]
-    total = sum(len(level) for level in levels[:-1])
-    done = 0
+    lanes_of = np.diff(layout.level_start)
+    total = int(lanes_of[:-1].sum())
+    done = [0]
+
+    def advance(lanes: int) -> None:
+        check(cancel)
+        done[0] += lanes
+        if progress is not None:
+            progress(done[0], total)
+
+    def kept(n: int) -> bool:
+        return most_filled is None or n <= most_filled
+
     start = time.perf_counter()
     # bundles of masks differ in work, so threads take one at a time as they finish
     chunk = numba.set_parallel_chunksize(1)
     try:
+        if progress is not None:
+            progress(0, total)
         for n in range(top - 1, -1, -1):
-            level = _level(solution, layout, levels[n], n, children, index)
-            done += len(levels[n])
-            if progress is not None:
-                progress(done, total)
-            written = _flush(write, children, index, layout, n + 1, written)
+            level = _level(solution, layout, levels[n], n, children, index, advance)
+            if kept(n + 1):
+                written = _flush(write, children, index, layout, n + 1, written)
             children = level
-        _flush(write, children, index, layout, 0, written)
+        written = _flush(write, children, index, layout, 0, written)
     finally:
         numba.set_parallel_chunksize(chunk)
+    if most_filled is not None:
+        part = lane_layout(c, root, most_filled)
+        return part, sublayout_index(c, layout, part, index), time.perf_counter() - start
     return layout, index, time.perf_counter() - start
 
 
@@ -291,10 +287,18 @@ def _flush(
     return written + len(probabilities)
 
 
-def _level(solution: Solution, layout: LaneLayout, masks: I64, n: int, children: F64, index: I64) -> F64:
+def _level(
+    solution: Solution,
+    layout: LaneLayout,
+    masks: I64,
+    n: int,
+    children: F64,
+    index: I64,
+    advance: Callable[[int], None],
+) -> F64:
     """The distributions of every lane of the masks of level ``n`` (``children``: level ``n + 1``'s
     probabilities); fills their rows of ``index`` (offsets within the level) and returns the level's
-    probabilities."""
+    probabilities. ``advance(lanes)`` is called after each piece of work (it may stop the build)."""
     from kniffel.solver import distkernels, kernels
 
     c = solution.compiled
@@ -303,7 +307,7 @@ def _level(solution: Solution, layout: LaneLayout, masks: I64, n: int, children:
         return np.empty(0)
     width = int(distkernels.max_outcomes(t, min(c.free_per_turn, c.n_free - 1)))
     starts = kernels.bundles(masks, t)
-    per_mask = [_widths(c, mask) for mask in masks.tolist()]
+    per_mask = [mask_widths(c, mask) for mask in masks.tolist()]
     before = np.concatenate([[0], np.cumsum([nl * na * c.n_free for nl, na in per_mask])])
     level_base = int(layout.level_start[n])
     offset, first, length = index[0], index[1], index[2]
@@ -345,17 +349,26 @@ def _level(solution: Solution, layout: LaneLayout, masks: I64, n: int, children:
         length[lo_lane:hi_lane] = new_length
         stored += kept
         b = e
+        advance(rows)
     return np.concatenate(parts)
 
 
 # --- the cache ----------------------------------------------------------------------------------------------
 
 
+KIND = "dist-early"
+"""What the cache calls the early distribution table (:func:`distribution_table`)."""
+
+
 def table_paths(rules: RuleSet, directory: Path | None = None) -> tuple[Path, Path, Path]:
     """The probabilities (raw float64), the index (``.npy``) and the description (JSON, written last) of
-    a rule set's cached distribution table, beside its solved values."""
+    a rule set's cached early distribution table, beside its solved values."""
     base = cache.table_path(rules, directory)
-    return base.with_suffix(".dist.bin"), base.with_suffix(".dist-index.npy"), base.with_suffix(".dist.json")
+    return (
+        base.with_suffix(f".{KIND}.bin"),
+        base.with_suffix(f".{KIND}-index.npy"),
+        base.with_suffix(f".{KIND}.json"),
+    )
 
 
 def _file_checksum(path: Path) -> str:
@@ -374,7 +387,8 @@ def load_table(solution: Solution, directory: Path | None = None) -> Distributio
     pmf_path, index_path, meta_path = table_paths(rules, directory)
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        layout = lane_layout(solution.compiled)
+        most_filled = early_levels(solution.compiled)
+        layout = lane_layout(solution.compiled, 0, most_filled)
         if (
             not isinstance(meta, dict)
             or meta.get("format") != FORMAT
@@ -383,6 +397,7 @@ def load_table(solution: Solution, directory: Path | None = None) -> Distributio
             or meta.get("key") != cache.table_key(rules)
             or meta.get("lanes") != layout.n_lanes
             or meta.get("tail") != TAIL
+            or meta.get("most_filled") != most_filled
         ):
             return None
         count = int(meta["probabilities"])
@@ -402,9 +417,10 @@ def load_table(solution: Solution, directory: Path | None = None) -> Distributio
 
 
 def _save(
-    solution: Solution, directory: Path | None, progress: Callable[[int, int], None] | None
+    solution: Solution, directory: Path | None, progress: Progress | None, cancel: Cancel | None
 ) -> tuple[float, dict[str, Any]]:
-    """Build the table straight into the cache's files (its probabilities never all in memory)."""
+    """Build the early table straight into the cache's files (the probabilities of the levels it does not
+    keep are dropped as soon as the next level is done)."""
     rules = solution.rules
     pmf_path, index_path, meta_path = table_paths(rules, directory)
     pmf_path.parent.mkdir(parents=True, exist_ok=True)
@@ -422,7 +438,8 @@ def _save(
                 crc = zlib.crc32(data, crc)
                 count += len(level)
 
-            layout, index, seconds = _build(solution, write, progress)
+            most_filled = early_levels(solution.compiled)
+            layout, index, seconds = _build(solution, write, progress, 0, most_filled, cancel)
         os.replace(tmp, pmf_path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -436,6 +453,7 @@ def _save(
         "rules": rules.id,
         "options": dict(rules.options),
         "lanes": layout.n_lanes,
+        "most_filled": most_filled,
         "tail": TAIL,
         "probabilities": count,
         "checksum": f"crc32:{crc:08x}",
@@ -451,14 +469,18 @@ def distribution_table(
     *,
     use_cache: bool = True,
     directory: Path | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
+    cancel: Cancel | None = None,
 ) -> DistributionTable:
-    """The distribution table of a single-column rule set (or of a solved one): from the cache when a
-    sound copy is there, else built (and cached, if ``use_cache``; processes sharing the directory build
-    it once). A cache that cannot be written is not an error."""
+    """The early distribution table of a single-column rule set (or of a solved one): the sheets with at
+    most :func:`~kniffel.solver.lanes.early_levels` boxes filled, whose cones are too large to solve
+    when asked. From the cache when a sound copy is there, else built (all levels are computed, the early
+    ones kept) and cached if ``use_cache`` (processes sharing the directory build it once). A cache that
+    cannot be written is not an error. Later sheets are answered by cones (:func:`table_for`)."""
     solution = source if isinstance(source, Solution) else cache.table(source, use_cache=use_cache)
+    most_filled = early_levels(solution.compiled)
     if not use_cache:
-        return build_table(solution, progress)
+        return build_table(solution, progress, most_filled=most_filled, cancel=cancel)
     found = load_table(solution, directory)
     if found is not None:
         return found
@@ -468,28 +490,79 @@ def distribution_table(
         if found is not None:
             return found
         try:
-            seconds, _ = _save(solution, directory, progress)
+            seconds, _ = _save(solution, directory, progress, cancel)
         except OSError:
-            return build_table(solution, progress)
+            return build_table(solution, progress, most_filled=most_filled, cancel=cancel)
     saved = load_table(solution, directory)
     if saved is None:  # written but unreadable (a full disk, a foreign process): keep it in memory
-        return build_table(solution, progress)
+        return build_table(solution, progress, most_filled=most_filled, cancel=cancel)
     return DistributionTable(solution, saved.layout, saved.pmf, saved.index, seconds)
 
 
-_loaded: dict[tuple[str, str | None], DistributionTable] = {}
+def early_table_ready(rules: RuleSet, directory: Path | None = None) -> bool:
+    """Whether the early table of ``rules`` is in the cache (cheap: only its description is read)."""
+    try:
+        meta = json.loads(table_paths(rules, directory)[2].read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return (
+        isinstance(meta, dict)
+        and meta.get("key") == cache.table_key(rules)
+        and meta.get("version") == VERSION
+    )
 
 
-def _table_of(source: RuleSet | Solution | DistributionTable) -> DistributionTable:
-    """A table for any of the ways to name one; each rule set's is loaded once per process."""
+MAX_HELD_BYTES = 512 << 20
+"""Cones and early tables a process keeps in memory at once (the least recently used are given up)."""
+_held = cache.Held[DistributionTable](MAX_HELD_BYTES)
+
+
+def _held_key(solution: Solution, directory: Path | None) -> tuple[str, str]:
+    return cache.table_key(solution.rules), str(directory or cache.cache_dir())
+
+
+def held_table(
+    source: RuleSet | Solution, state: State, *, turn: bool = False, directory: Path | None = None
+) -> DistributionTable | None:
+    """A table covering ``state`` (with ``turn``, also the sheets its turn leads to) without solving
+    anything: the early table if it is on disk, or a cone held in memory; else None."""
+    solution = source if isinstance(source, Solution) else cache.table(source)
+    key = _held_key(solution, directory)
+    if level_of(state.mask) + int(turn) <= early_levels(solution.compiled):
+        found = _held.get((*key, "early"))
+        if found is None and early_table_ready(solution.rules, directory):
+            loaded = load_table(solution, directory)
+            found = None if loaded is None else _held.put((*key, "early"), loaded)
+        return found
+    return _held.find(lambda k, table: k[:2] == key and k[2] != "early" and table.covers(state.mask))
+
+
+def table_for(
+    source: RuleSet | Solution | DistributionTable,
+    sheet: Mapping[str, int] | None = None,
+    free_throws_left: int | None = None,
+    *,
+    turn: bool = False,
+    directory: Path | None = None,
+    cancel: Cancel | None = None,
+) -> DistributionTable:
+    """A table that covers ``sheet`` (the empty sheet if None) between turns, or with ``turn`` also the
+    sheets its turn leads to: ``source`` itself if it is a table, one :func:`held_table` finds, the early
+    table for an early sheet (built and cached first if need be), else the cone of the sheet (solved in
+    memory, a second or two, and held for the rest of the game: the sheet's later states are in it).
+    Tables are held per process (:data:`MAX_HELD_BYTES`)."""
     if isinstance(source, DistributionTable):
         return source
-    rules = source.rules if isinstance(source, Solution) else source
-    key = (cache.table_key(rules), os.environ.get(cache.ENV))
-    found = _loaded.get(key)
-    if found is None:
-        found = _loaded[key] = distribution_table(source)
-    return found
+    solution = source if isinstance(source, Solution) else cache.table(source)
+    state = Advisor(solution).state(dict(sheet or {}), free_throws_left)
+    found = held_table(solution, state, turn=turn, directory=directory)
+    if found is not None:
+        return found
+    key = _held_key(solution, directory)
+    if level_of(state.mask) + int(turn) <= early_levels(solution.compiled):
+        return _held.put((*key, "early"), distribution_table(solution, directory=directory, cancel=cancel))
+    cone = build_table(solution, within=dict(sheet or {}), cancel=cancel)
+    return _held.put((*key, state.mask), cone)
 
 
 # --- questions about situations ---------------------------------------------------------------------------
@@ -514,7 +587,7 @@ def state_distribution(
     turn, under optimal play: a lookup in the cached table (built on first use, then loaded once per
     process). ``free_throws_left`` defaults to all (Knöffel); ``extra_bonus`` is the extra bonuses
     already on the sheet."""
-    dist = _table_of(source)
+    dist = table_for(source, sheet, free_throws_left)
     state = dist.advisor.state(sheet, free_throws_left)
     to_come = dist.points_to_come(dist.lane(state.armed, state.free, state.mask, state.up))
     return to_come.shifted(banked_points(dist.rules, sheet, extra_bonus))
@@ -536,7 +609,7 @@ def situation_distribution(
     (the arguments of :meth:`kniffel.solver.Advisor.options`)."""
     if dice is None:
         return state_distribution(source, sheet, free_throws_left, extra_bonus=extra_bonus)
-    dist = _table_of(source)
+    dist = table_for(source, sheet, free_throws_left, turn=True)
     turn = _Turn.of(dist, sheet, dice, rolls_left, thrown_at_once, free_throws_left, free_throws_used)
     lanes, gains, probs = turn.outcomes(keep=-1)
     return turn.mixture(lanes, gains, probs).shifted(banked_points(dist.rules, sheet, extra_bonus))
@@ -555,7 +628,7 @@ def option_distributions(
 ) -> list[tuple[Option, ScoreDistribution]]:
     """Every option of a situation (as :meth:`kniffel.solver.Advisor.options` lists them, best first)
     with the distribution of the final score if it is taken and optimal play follows."""
-    dist = _table_of(source)
+    dist = table_for(source, sheet, free_throws_left, turn=True)
     turn = _Turn.of(dist, sheet, dice, rolls_left, thrown_at_once, free_throws_left, free_throws_used)
     banked = banked_points(dist.rules, sheet, extra_bonus)
     options = dist.advisor.options(
@@ -676,13 +749,18 @@ class _Turn:
 
 
 __all__ = [
+    "KIND",
     "DistributionTable",
     "ScoreDistribution",
     "banked_points",
     "build_table",
     "distribution_table",
+    "early_table_ready",
+    "held_table",
+    "lane_layout",
     "load_table",
     "option_distributions",
     "situation_distribution",
     "state_distribution",
+    "table_for",
 ]

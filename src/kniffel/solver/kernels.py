@@ -452,6 +452,26 @@ def mask_lanes(mask: int, n: Scoring, lanes: Any) -> tuple[int, int, int]:  # pr
 
 
 @njit(cache=True, nogil=True, inline="always")
+def lane_at(
+    lane_base: Any, lanes: Any, n: Scoring, armed: int, free: int, mask: int, up: int
+) -> int:  # pragma: no cover
+    """The lane of state ``(mask, armed, free, up)`` in a layout whose ``lane_base`` is
+    :attr:`kniffel.solver.lanes.LaneLayout.lane_base` (upper scores below the mask's first computed one
+    behave like it); ``lanes`` is the rule set's :attr:`~kniffel.solver.compile.KernelTables.lanes`."""
+    lo, nl, _ = mask_lanes(mask, n, lanes)
+    i = min(max(up - lo, 0), nl - 1)
+    return int(lane_base[armed * n.n_free + free, mask] + i)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def lane_of(
+    t: KernelTables, lane_base: Any, armed: int, free: int, mask: int, up: int
+) -> int:  # pragma: no cover
+    """:func:`lane_at` with the rule set's tables."""
+    return lane_at(lane_base, t.lanes, scoring(t), armed, free, mask, up)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def mask_segments(masks: Any, n: Scoring, lanes: Any) -> tuple[Any, Any]:  # pragma: no cover
     """The segments of ``masks`` (one per armed variant, at the upper scores the DP computes, see
     :func:`mask_lanes`) and how many lanes they hold together."""

@@ -1,25 +1,35 @@
 """Playing for a target: the largest probability of finishing with at least so many points.
 
 Maximising the expected score is not what a player behind wants: 40 points short with two turns left, the
-long shot is right. A *target table* holds, for every state between turns, ``P(u)``: the probability of
-still making at least ``u`` more points when every decision is taken to make exactly that probability as
-large as possible (a different policy for each ``u``). It is the expected-score DP with a vector over
-``u`` (:mod:`kniffel.solver.targetkernels`), solved once per rule set and cached beside the value tables.
+long shot is right. A state's *row* holds ``P(u)``: the probability of still making at least ``u`` more
+points from the start of a turn in that state when every decision is taken to make exactly that
+probability as large as possible (a different policy for each ``u``). It is the expected-score DP with a
+vector over ``u`` (:mod:`kniffel.solver.targetkernels`).
 
-The vector of a state stops where its open boxes cannot pay more, and every vector stops at the table's
-*limit* (:func:`default_limit`: the most a game can score with at most one extra five of a kind): a
-target further away than that is answered with the probability at the limit, an upper bound that
-is flagged (:attr:`TargetAnswer.beyond`). Probabilities are stored as float32 (7 significant digits).
+Rows are solved for the states a question can reach, not for every state: a *cone* is the states whose
+sheets fill at least the boxes of a root state (the rest of one game), and each state's row is kept only
+for its *window*, the targets the root's targets ``low .. high`` can leave it with (:func:`windows`). Late
+in a game a cone is small (with seven boxes filled, 2**6 masks of 2**13), and a question about one target
+needs a fraction of each row; the whole table (every state, every target up to the limit) is the cone of
+the empty sheet. The values do not depend on the cone: a state's row is the same number wherever it is
+solved.
+
+Every row stops at the table's *limit* (:func:`default_limit`: the most a game can score with at most one
+extra five of a kind): a target further away than that is answered with the probability at the limit, an
+upper bound that is flagged. Probabilities are float32 (7 significant digits).
 
 >>> from kniffel import rules
->>> from kniffel.solver.target import target_table
->>> table = target_table(rules.get("yahtzee"))              # doctest: +SKIP
->>> round(table.probability({}, 250), 4)                    # doctest: +SKIP
+>>> from kniffel.solver.target import TargetAdvisor, solve_rows
+>>> from kniffel.solver.compile import compile_rules
+>>> rows = solve_rows(compile_rules(rules.get("yahtzee")), high=250)   # doctest: +SKIP
+>>> round(rows.value(rows.root, 250), 4)                             # doctest: +SKIP
 0.5...
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -28,26 +38,35 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.dice import validate_dice
 from kniffel.errors import SituationError
-from kniffel.game import FreeThrow, Roll, Score
-from kniffel.keeps import keep_lattice
-from kniffel.rules import RuleSet, Section, placements
+from kniffel.rules import RuleSet
 from kniffel.solver import cache
 from kniffel.solver.advisor import Advisor, Option, State
 from kniffel.solver.compile import Compiled, compile_rules
+from kniffel.solver.lanes import (
+    LaneLayout,
+    early_levels,
+    lane_layout,
+    lane_of,
+    level_of,
+    lowest_up,
+    mask_widths,
+    sublayout_index,
+)
+from kniffel.solver.work import Cancel, Progress, check
 
 F32 = npt.NDArray[np.float32]
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
 
-KIND = "target"
+PIECE = 2048
+"""States solved in one compiled call: a fraction of a second, so that a solve stops soon when asked."""
 
 
 def default_limit(c: Compiled) -> int:
     """The most points a game of these rules can make with at most one extra five of a kind: every box
     at its best, the upper bonus, every free throw unused, and one extra five of a kind's worth. Targets
-    beyond it are out of the table's reach (one game in many millions gets there)."""
+    beyond it are out of the rows' reach (one game in many millions gets there)."""
     best = sum(int(c.base[:, :, b].max()) for b in range(c.n_boxes))
     extra = 0
     if c.joker and c.jpts.shape[0] > 1:
@@ -55,195 +74,550 @@ def default_limit(c: Compiled) -> int:
     return best + c.upper_bonus + c.free_points * (c.n_free - 1) + extra
 
 
-@dataclass(frozen=True, eq=False)
-class Layout:
-    """Where each state's vector lies in the flat probability array (see :mod:`targetkernels`)."""
-
-    starts: I64
-    """``[aux, mask]``: the first row of the state; -1 where no such state is reachable."""
-    widths: I64
-    """``[mask]``: how many values a row holds (``u = 0 .. width - 1``)."""
-    reach: I64
-    """``[mask]``: the most points the open boxes can still pay (bonuses and free throws included): the
-    row stops there, or at the limit if that is less."""
-    size: int
-    """Values in all."""
-
-
-def layout(c: Compiled, limit: int) -> Layout:
-    """Rows for every reachable state: the upper scores the DP computes, each free-throw level, the armed
-    variants where the five-of-a-kind box is filled; a row as long as the open boxes can pay."""
+def _box_most(c: Compiled) -> I64:
+    """``[box]``: the most points one entry can put in each box (a joker included)."""
     most = np.zeros(c.n_boxes, dtype=np.int64)
     for b in range(c.n_boxes):
         most[b] = int(c.base[:, :, b].max())
         if c.joker and c.jpts.shape[0] > 1:
             most[b] = max(most[b], int(c.jpts[..., b].max()))
-    extra = int(c.jbonus.max()) if c.joker and c.jpts.shape[0] > 1 else 0
+    return most
+
+
+def _extra_most(c: Compiled) -> int:
+    """The largest extra bonus one entry can earn."""
+    return int(c.jbonus.max()) if c.joker and c.jpts.shape[0] > 1 else 0
+
+
+def reach(c: Compiled) -> I64:
+    """``[mask]``: the most points the open boxes can still pay (bonuses and free throws included): a
+    state's row ends there, or at the limit if that is less."""
     masks = np.arange(c.n_masks, dtype=np.int64)
     open_bits = 1 - ((masks[:, None] >> np.arange(c.n_boxes)) & 1)
     upper_open = (open_bits * c.upper[None, :]).any(axis=1)
-    bound = (
-        open_bits @ most
+    bound: I64 = (
+        open_bits @ _box_most(c)
         + np.where(upper_open, c.upper_bonus, 0)
-        + open_bits.sum(axis=1) * extra
+        + open_bits.sum(axis=1) * _extra_most(c)
         + c.free_points * (c.n_free - 1)
     )
-    widths = np.minimum(bound, limit) + 1
-    starts = np.full((c.n_aux, c.n_masks), -1, dtype=np.int64)
-    size = 0
-    for level in c.levels:
-        for mask in level.tolist():
-            rows = 1 if mask & c.upper_mask == c.upper_mask else int(c.lanes[mask, 1] - c.lanes[mask, 0])
-            armed = c.n_armed if c.five >= 0 and mask >> c.five & 1 else 1
-            for a in range(armed):
-                for f in range(c.n_free):
-                    starts[c.aux(a, f), mask] = size
-                    size += rows * int(widths[mask])
-    return Layout(starts, widths.astype(np.int64), bound.astype(np.int64), size)
+    return bound
 
 
-def _items(c: Compiled, level: I64) -> I64:
-    """The rows ``(mask, armed, up)`` of one level that the DP computes (free-throw levels together)."""
-    items: list[tuple[int, int, int]] = []
-    for mask in level.tolist():
-        lo, hi = (
-            (0, 1) if mask & c.upper_mask == c.upper_mask else (int(c.lanes[mask, 0]), int(c.lanes[mask, 1]))
-        )
-        armed = c.n_armed if c.five >= 0 and mask >> c.five & 1 else 1
-        items.extend((mask, a, up) for a in range(armed) for up in range(lo, hi))
-    return np.array(items, dtype=np.int64).reshape(-1, 3)
+def empty_state(c: Compiled) -> State:
+    """The state of the empty sheet (every free throw left)."""
+    return State(0, 0, 0, c.n_free - 1)
+
+
+# --- windows --------------------------------------------------------------------------------------------
+
+
+def windows(
+    c: Compiled, layout: LaneLayout, limit: int, root: State, low: int, high: int | None
+) -> tuple[I64, I64]:
+    """Which targets each state of ``layout`` needs when the root state ``root`` asks about targets
+    ``low .. high`` (``high`` None: every target up to the limit, from every state), and where they go:
+    ``index[0, lane]`` offset in the level's array, ``[1]`` the first target kept, ``[2]`` how many (0
+    for a state the root cannot reach, or one whose targets are all made already or all out of reach);
+    and the size of each level's array.
+
+    A state ``s`` reached from the root has gained at least ``least(s)`` and at most ``most(s)`` points
+    on the way, so of the root's targets it needs ``low - most(s) .. high - least(s)``, cut to ``1 ..
+    reach``: at or below 0 every target is made, past the reach none. The bounds are written so that an
+    entry from ``p`` to ``c`` gaining ``g`` points has ``least(c) <= least(p) + g`` and ``most(c) >=
+    most(p) + g`` (so ``most`` counts the upper bonus where a state may have earned it, not where the
+    root could still earn it: an entry that crosses the threshold adds the bonus to both); so a child's
+    window holds every target a parent's window can leave it with, and a state whose row is solved never
+    reads a child outside its window."""
+    box_most = _box_most(c)
+    extra = _extra_most(c)
+    bounds = reach(c)
+    index = np.zeros((3, layout.n_lanes), dtype=np.int64)
+    index[1] = 1
+    sizes = np.zeros(len(c.levels), dtype=np.int64)
+    bonus_open = bool(c.upper_bonus) and root.mask & c.upper_mask != c.upper_mask and root.up < c.threshold
+    for n in layout.levels():
+        offset = 0
+        for mask in c.levels[n].tolist():
+            if mask & root.mask != root.mask or layout.lane_base[:, mask].max() < 0:
+                continue
+            new = mask & ~root.mask
+            gained_most = sum(int(box_most[b]) for b in range(c.n_boxes) if new >> b & 1)
+            nl, na = mask_widths(c, mask)
+            lo = lowest_up(c, mask)
+            full_upper = mask & c.upper_mask == c.upper_mask
+            end = min(int(bounds[mask]), limit)
+            for armed in range(na):
+                if not _armed_reachable(c, root, mask, armed):
+                    continue
+                for i in range(nl):
+                    least = _least_gained(c, root, mask, lo + i, i)
+                    if least is None:
+                        continue
+                    # the bonus counts where this state may have earned it: then an entry that crosses
+                    # the threshold adds it to ``most`` as it adds it to the points
+                    earned = bonus_open and (full_upper or lo + i >= c.threshold)
+                    most = (
+                        gained_most
+                        + (c.upper_bonus if earned else 0)
+                        + (extra * new.bit_count() if armed else 0)
+                    )
+                    first = max(1, low - most)
+                    last = end if high is None else min(end, high - least)
+                    count = max(0, last - first + 1)
+                    if count == 0:
+                        # every target made already (at or below 0: 1), or out of reach (past the row: 0)
+                        first = 1 if last < 1 else end + 1
+                    for free in range(root.free + 1):
+                        lane = int(layout.lane_base[c.aux(armed, free), mask]) + i
+                        index[0, lane] = offset
+                        index[1, lane] = first
+                        index[2, lane] = count
+                        offset += count
+        sizes[n] = offset
+    return index, sizes
+
+
+def _armed_reachable(c: Compiled, root: State, mask: int, armed: int) -> bool:
+    """Whether a sheet of ``mask`` with the five-of-a-kind box ``armed`` can follow ``root``."""
+    if c.five < 0 or not root.mask >> c.five & 1:
+        return True
+    return armed == root.armed
+
+
+def _least_gained(c: Compiled, root: State, mask: int, up: int, i: int) -> int | None:
+    """The least a sheet of ``mask`` at lane ``i`` (upper score ``up``) has gained since ``root``, or
+    None if it cannot follow the root (a lower upper score). The first lane stands for every score up to
+    its own, the lane of a full upper section for every score: both may have gained nothing."""
+    if mask & c.upper_mask == c.upper_mask:
+        return 0
+    if i == 0:
+        return 0 if root.up <= up else None
+    if up < root.up:
+        return None
+    crossed = root.up < c.threshold <= up
+    return up - root.up + (c.upper_bonus if crossed else 0)
+
+
+# --- the rows ---------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, eq=False)
-class TargetTable:
-    """The solved target table of a single-column rule set: ``row(state)[u]`` is the largest probability
-    of making at least ``u`` more points from the start of a turn in ``state``."""
+class TargetRows:
+    """Solved rows of a single-column rule set: the states of a cone (or of the early levels of the whole
+    table), each for its window of targets."""
 
     compiled: Compiled
     limit: int
-    layout: Layout
-    prob: F32
+    layout: LaneLayout
+    index: I64
+    """``[3, lane]``: offset in its level's array, first target, count (see :func:`windows`)."""
+    levels: tuple[F32 | None, ...]
+    """``[n]``: the probabilities of the states with ``n`` boxes filled (None: not kept)."""
+    root: State
+    low: int
+    """The targets from the root the rows answer: ``low .. high``."""
+    high: int
+    reach: I64
+    """:func:`reach` of the rules."""
     seconds: float
-    """Time of the DP alone; 0 for a table loaded from disk."""
+    """Time of the DP alone; 0 for rows loaded from disk."""
 
     @property
     def rules(self) -> RuleSet:
         return self.compiled.rules
 
-    def row(self, state: State) -> F32:
-        """``[u]``: the probability of making at least ``u`` more points (1 below the row, 0 past it
-        unless the row reaches the limit; see :meth:`open_ended`)."""
+    @property
+    def nbytes(self) -> int:
+        return sum(level.nbytes for level in self.levels if level is not None) + self.index.nbytes
+
+    def lane(self, state: State) -> int | None:
+        """The state's lane, None if the rows do not cover it."""
         c = self.compiled
-        start = int(self.layout.starts[c.aux(state.armed, state.free), state.mask])
-        if start < 0:
-            raise SituationError(f"{self.rules.id}: no such state in the target table")
-        lo = int(c.lanes[state.mask, 0])
-        index = 0 if state.mask & c.upper_mask == c.upper_mask else max(state.up, lo) - lo
-        width = int(self.layout.widths[state.mask])
-        return self.prob[start + index * width : start + (index + 1) * width]
+        if state.mask & self.root.mask != self.root.mask:
+            return None
+        if self.layout.lane_base[c.aux(state.armed, state.free), state.mask] < 0:
+            return None
+        return lane_of(c, self.layout, state.armed, state.free, state.mask, state.up)
+
+    def holds(self, level: int) -> bool:
+        return 0 <= level < len(self.levels) and self.levels[level] is not None
+
+    def covers(self, state: State, first: int, last: int, *, turn: bool) -> bool:
+        """Whether the rows answer targets ``first .. last`` from ``state``: between turns (``turn``
+        false: the state's own row), or for its options in a turn (then the next level's rows are read,
+        and the state's window says which of their targets are there)."""
+        level = level_of(state.mask)
+        if not self.holds(level + 1 if turn else level):
+            return False
+        lane = self.lane(state)
+        if lane is None:
+            return False
+        if last <= 0:
+            return True  # every target made already
+        window_first, count = int(self.index[1, lane]), int(self.index[2, lane])
+        window_last = window_first + count - 1
+        end = self.row_end(state)
+        return max(first, 1) >= window_first and (last <= window_last or window_last >= end)
+
+    def row_end(self, state: State) -> int:
+        """The last target a state's row can hold: where its open boxes stop paying, or the limit."""
+        return min(int(self.reach[state.mask]), self.limit)
 
     def open_ended(self, state: State) -> bool:
         """Whether the state's row stops at the limit rather than where the open boxes stop paying: then
         a target past it is read at the limit, an upper bound."""
-        return bool(self.layout.reach[state.mask] > self.limit)
+        return bool(self.reach[state.mask] > self.limit)
+
+    def row(self, state: State) -> tuple[int, F32]:
+        """The first target of the state's row and its probabilities (:class:`SituationError` if the
+        rows do not cover the state)."""
+        lane = self.lane(state)
+        level = self.levels[level_of(state.mask)] if level_of(state.mask) < len(self.levels) else None
+        if lane is None or level is None:
+            raise SituationError(f"{self.rules.id}: these target rows do not cover the state")
+        offset, first, count = (int(x) for x in self.index[:, lane])
+        return first, level[offset : offset + count]
+
+    def value(self, state: State, u: int) -> float:
+        """The probability of making at least ``u`` more points from the start of a turn in ``state``
+        (1 at or below 0, 0 past the row, the value at the limit beyond it)."""
+        return float(self.curve(state, u, 1)[0])
+
+    def curve(self, state: State, first: int, count: int) -> F64:
+        """The state's probabilities of targets ``first .. first + count - 1``: 1 at or below 0, past the
+        row 0, or the value at its end if it is :meth:`open_ended` (an upper bound)."""
+        if state.mask == self.compiled.full_mask:
+            u = np.arange(first, first + count)
+            full: F64 = (u <= self.compiled.free_points * state.free).astype(np.float64)
+            return full
+        row_first, row = self.row(state)
+        u = np.arange(first, first + count)
+        last = float(row[-1]) if len(row) and self.open_ended(state) else 0.0
+        padded = np.concatenate([row.astype(np.float64), [last, np.nan]])
+        at = u - row_first
+        inside = np.where(at < len(row), at, len(row))
+        out: F64 = np.where(u <= 0, 1.0, np.where(at < 0, np.nan, padded[np.maximum(inside, 0)]))
+        return out
 
 
-def shifted(row: F32, open_ended: bool, first: int, count: int) -> F64:
-    """``row`` read at ``first .. first + count - 1``: 1 at or below 0, past the row 0, or the value at
-    its end if it is ``open_ended`` (cut at the table's limit: an upper bound)."""
-    u = np.arange(first, first + count)
-    past = float(row[-1]) if open_ended else 0.0
-    padded = np.concatenate([row.astype(np.float64), [past]])
-    out: F64 = np.where(u <= 0, 1.0, padded[np.clip(u, 0, len(row))])
-    return out
-
-
-def solve_target(
-    c: Compiled, limit: int | None = None, progress: Callable[[int, int], None] | None = None
-) -> TargetTable:
-    """Solve the target table of ``c`` up to ``limit`` points to come (:func:`default_limit`)."""
+def solve_rows(
+    c: Compiled,
+    *,
+    root: State | None = None,
+    low: int = 1,
+    high: int | None = None,
+    limit: int | None = None,
+    most_filled: int | None = None,
+    keep: Callable[[int], bool] | None = None,
+    progress: Progress | None = None,
+    cancel: Cancel | None = None,
+) -> TargetRows:
+    """Solve the rows of the cone of ``root`` (the empty sheet by default: every state) for the root's
+    targets ``low .. high`` (``high`` None: every state's row to its end, at most the limit,
+    :func:`default_limit`). Levels are solved
+    from the full sheet back to the root's; ``keep(level)`` says which levels' arrays to keep (all by
+    default); ``most_filled`` limits the layout (and so what can be kept) to the early levels, all of
+    which are then solved from the later ones. ``progress(done, total)`` counts states; ``cancel`` is
+    asked between pieces of work (:mod:`kniffel.solver.work`)."""
     import numba
 
     from kniffel.solver import targetkernels
 
     limit = default_limit(c) if limit is None else limit
+    root = empty_state(c) if root is None else root
+    if high is not None:
+        high = min(high, limit)
     if limit < 0:
         raise SituationError(f"a target table's limit is a number of points, got {limit}")
-    places = layout(c, limit)
-    prob = np.zeros(places.size, dtype=np.float32)
-    full = c.full_mask
-    for aux in range(c.n_aux):
-        start = int(places.starts[aux, full])
-        if start >= 0:  # only unused free throws are left to come
-            free = aux % c.n_free
-            prob[start : start + min(int(places.widths[full]), c.free_points * free + 1)] = 1.0
-    levels = [level for level in reversed(c.levels[:-1]) if len(level)]
-    total = sum(len(level) for level in levels)
+    full_layout = lane_layout(c, root.mask)
+    index, sizes = windows(c, full_layout, limit, root, low, high)
+    top = len(c.levels) - 1
+    root_level = level_of(root.mask)
+    kept = keep or (lambda level: most_filled is None or level <= most_filled)
     kt = c.kernel_tables
-    empty = np.zeros((0, 3), dtype=np.int64)
-    targetkernels.solve_level(empty, prob, places.starts, places.widths, kt)  # compile or load now
+    # the full sheet: only unused free throws are left to come
+    below = _full_sheet(c, full_layout, index, int(sizes[top]), root.free)
+    arrays: list[F32 | None] = [None] * len(c.levels)
+    arrays[top] = below if kept(top) else None
+    items_by_level = [_items(c, full_layout, index, level, root) for level in range(root_level, top)]
+    total = sum(len(items) for items in items_by_level)
     done = 0
     seconds = 0.0
+    empty = np.zeros((0, 3), dtype=np.int64)
+    scratch = np.zeros(1, dtype=np.float32)
+    # compile or load the kernel now, so that the first piece of work is not the compiler's
+    targetkernels.solve_states(empty, root.free, scratch, scratch, index, full_layout.lane_base, kt)
+    if progress is not None:
+        progress(0, total)
     chunk = numba.set_parallel_chunksize(1)  # rows differ in width: threads take one at a time
     try:
-        for level in levels:
-            items = _items(c, level)
-            begin = time.perf_counter()
-            targetkernels.solve_level(items, prob, places.starts, places.widths, kt)
-            seconds += time.perf_counter() - begin
-            done += len(level)
-            if progress is not None:
-                progress(done, total)
+        for level in range(top - 1, root_level - 1, -1):
+            items = items_by_level[level - root_level]
+            prob = np.zeros(int(sizes[level]), dtype=np.float32)
+            for start in range(0, len(items), PIECE):
+                check(cancel)
+                begin = time.perf_counter()
+                targetkernels.solve_states(
+                    items[start : start + PIECE], root.free, prob, below, index, full_layout.lane_base, kt
+                )
+                seconds += time.perf_counter() - begin
+                done += len(items[start : start + PIECE])
+                if progress is not None:
+                    progress(done, total)
+            arrays[level] = prob if kept(level) else None
+            below = prob
     finally:
         numba.set_parallel_chunksize(chunk)
-    prob.flags.writeable = False
-    return TargetTable(c, limit, places, prob, seconds)
+    for prob_level in arrays:
+        if prob_level is not None:
+            prob_level.flags.writeable = False
+    layout = full_layout if most_filled is None else lane_layout(c, root.mask, most_filled)
+    if most_filled is not None:
+        index = sublayout_index(c, full_layout, layout, index)
+        arrays = arrays[: most_filled + 1] + [None] * (len(arrays) - most_filled - 1)
+    return TargetRows(
+        c, limit, layout, index, tuple(arrays), root, low, limit if high is None else high, reach(c), seconds
+    )
 
 
-def target_table(
-    rules: RuleSet,
+def _full_sheet(c: Compiled, layout: LaneLayout, index: I64, size: int, free_top: int) -> F32:
+    """The full sheet's probabilities: a target is made if the unused free throws pay for it."""
+    prob = np.zeros(size, dtype=np.float32)
+    full = c.full_mask
+    for armed in range(mask_widths(c, full)[1]):
+        for free in range(free_top + 1):
+            if layout.lane_base[c.aux(armed, free), full] < 0:
+                continue
+            lane = int(layout.lane_base[c.aux(armed, free), full])
+            offset, first, count = (int(x) for x in index[:, lane])
+            u = np.arange(first, first + count)
+            prob[offset : offset + count] = (u <= c.free_points * free).astype(np.float32)
+    return prob
+
+
+def _items(c: Compiled, layout: LaneLayout, index: I64, level: int, root: State) -> I64:
+    """The states ``(mask, armed, up)`` of one level whose rows are solved (free-throw levels together),
+    the widest first so that the threads finish together."""
+    items: list[tuple[int, int, int]] = []
+    widths: list[int] = []
+    for mask in c.levels[level].tolist():
+        if mask & root.mask != root.mask:
+            continue
+        nl, na = mask_widths(c, mask)
+        lo = lowest_up(c, mask)
+        for armed in range(na):
+            base = int(layout.lane_base[c.aux(armed, root.free), mask])
+            if base < 0:
+                continue
+            for i in range(nl):
+                count = int(index[2, base + i])
+                if count > 0:
+                    items.append((mask, armed, lo + i))
+                    widths.append(count)
+    order = np.argsort(-np.array(widths, dtype=np.int64), kind="stable")
+    return np.array(items, dtype=np.int64).reshape(-1, 3)[order]
+
+
+# --- the early rows on disk, cones in memory --------------------------------------------------------------
+
+KIND = "target-early"
+"""What the cache calls the early target rows (:func:`early_rows`)."""
+
+
+def early_rows_levels(c: Compiled) -> int:
+    """The most boxes filled of a sheet whose row the early rows on disk hold: one level past the early
+    distributions, so that every decision at those levels reads its children there."""
+    return min(early_levels(c) + 1, len(c.levels) - 1)
+
+
+def early_paths(rules: RuleSet, directory: Path | None = None) -> tuple[Path, Path]:
+    """The probabilities (``.npy``, the kept levels one after the other) and the index (``.npy``; the
+    description beside the probabilities is JSON, written last) of a rule set's early rows."""
+    base = cache.derived_path(rules, KIND, directory)
+    return base, base.with_name(f"{base.stem}-index.npy")
+
+
+def _load_early(c: Compiled, directory: Path | None) -> TargetRows | None:
+    rules = c.rules
+    most_filled = early_rows_levels(c)
+    layout = lane_layout(c, 0, most_filled)
+    prob_path, index_path = early_paths(rules, directory)
+    index = cache.load_array(index_path, cache.table_key(rules), (3, layout.n_lanes), np.int64)
+    if index is None:
+        return None
+    sizes = _level_sizes(layout, index)
+    prob = cache.load_array(prob_path, cache.table_key(rules), (int(sizes.sum()),), np.float32)
+    if prob is None:
+        return None
+    limit = default_limit(c)
+    return _rows_of(c, layout, np.array(index), prob, sizes, limit, 0.0)
+
+
+def _level_sizes(layout: LaneLayout, index: I64) -> I64:
+    """The size of each level's array (offsets are per level)."""
+    sizes = np.zeros(len(layout.level_start) - 1, dtype=np.int64)
+    for n in layout.levels():
+        a, b = int(layout.level_start[n]), int(layout.level_start[n + 1])
+        if b > a:
+            sizes[n] = int((index[0, a:b] + index[2, a:b]).max())
+    return sizes
+
+
+def _rows_of(
+    c: Compiled, layout: LaneLayout, index: I64, prob: F32, sizes: I64, limit: int, seconds: float
+) -> TargetRows:
+    """Rows whose kept levels lie one after the other in ``prob``."""
+    levels: list[F32 | None] = [None] * len(c.levels)
+    at = 0
+    for n in layout.levels():
+        levels[n] = prob[at : at + int(sizes[n])]
+        at += int(sizes[n])
+    return TargetRows(c, limit, layout, index, tuple(levels), empty_state(c), 1, limit, reach(c), seconds)
+
+
+def early_rows(
+    rules: RuleSet | Compiled,
     *,
-    limit: int | None = None,
     use_cache: bool = True,
     directory: Path | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> TargetTable:
-    """The target table of a single-column rule set, from the cache when a sound copy is there, else
-    solved (and cached if ``use_cache``; a cache that cannot be written is not an error)."""
-    c = compile_rules(rules)
-    limit = default_limit(c) if limit is None else limit
-    places = layout(c, limit)
-    solved: list[TargetTable] = []
+    progress: Progress | None = None,
+    cancel: Cancel | None = None,
+) -> TargetRows:
+    """The rows of the early sheets (at most :func:`early_rows_levels` boxes filled) for every target up
+    to the limit: from the cache when a sound copy is there, else solved (every state, the early ones
+    kept) and cached if ``use_cache`` (processes sharing the directory solve them once)."""
+    c = rules if isinstance(rules, Compiled) else compile_rules(rules)
+    if use_cache:
+        found = _load_early(c, directory)
+        if found is not None:
+            return found
+    prob_path, index_path = early_paths(c.rules, directory)
+    with cache._solving(prob_path, also=(index_path,)) if use_cache else contextlib.nullcontext():
+        if use_cache:
+            found = _load_early(c, directory)
+            if found is not None:
+                return found
+        solved = solve_rows(c, most_filled=early_rows_levels(c), progress=progress, cancel=cancel)
+        if not use_cache:
+            return solved
+        kept = [level for level in solved.levels if level is not None]
+        prob = np.concatenate(kept) if kept else np.zeros(0, dtype=np.float32)
+        key = cache.table_key(c.rules)
+        details: dict[str, object] = {
+            "rules": c.rules.id,
+            "options": dict(c.rules.options),
+            "kind": KIND,
+            "limit": solved.limit,
+            "most_filled": early_rows_levels(c),
+            "seconds": solved.seconds,
+        }
+        with contextlib.suppress(OSError):
+            cache.save_array(index_path, key, solved.index, {**details, "kind": f"{KIND}-index"})
+            cache.save_array(prob_path, key, prob, details)
+    loaded = _load_early(c, directory)
+    return solved if loaded is None else dataclasses.replace(loaded, seconds=solved.seconds)
 
-    def build() -> tuple[npt.NDArray[np.float32], dict[str, object]]:
-        solved.append(solve_target(c, limit, progress))
-        return solved[0].prob, {"rules": rules.id, "options": dict(rules.options), "limit": limit}
 
-    path = cache.derived_path(rules, f"{KIND}-{limit}", directory)
-    prob, _ = cache.cached_array(
-        path, cache.table_key(rules), (places.size,), np.float32, build, use_cache=use_cache
-    )
-    seconds = solved[0].seconds if solved else 0.0
-    return TargetTable(c, limit, places, np.asarray(prob, dtype=np.float32), seconds)
+def early_rows_ready(rules: RuleSet, directory: Path | None = None) -> bool:
+    """Whether the early rows of ``rules`` are in the cache (cheap: only the descriptions are read)."""
+    return all(cache.described(path, cache.table_key(rules)) for path in early_paths(rules, directory))
+
+
+MAX_HELD_BYTES = 768 << 20
+"""Target rows a process keeps in memory at once (the least recently used are given up)."""
+_held = cache.Held[TargetRows](MAX_HELD_BYTES)
+
+
+def _held_key(c: Compiled, directory: Path | None) -> tuple[str, str]:
+    return cache.table_key(c.rules), str(directory or cache.cache_dir())
+
+
+def _is_early(c: Compiled, state: State, turn: bool) -> bool:
+    return level_of(state.mask) + int(turn) <= early_rows_levels(c)
+
+
+def held_rows(
+    rules: RuleSet | Compiled,
+    state: State,
+    first: int,
+    last: int,
+    *,
+    turn: bool,
+    directory: Path | None = None,
+) -> TargetRows | None:
+    """Rows that answer targets ``first .. last`` from ``state`` (between turns, or with ``turn`` for
+    its options) without solving anything: the early rows if they are on disk, or rows held in memory;
+    else None."""
+    c = rules if isinstance(rules, Compiled) else compile_rules(rules)
+    key = _held_key(c, directory)
+    if _is_early(c, state, turn) and early_rows_ready(c.rules, directory):
+        rows = _held.get((*key, "early"))
+        if rows is None:
+            loaded = _load_early(c, directory)
+            rows = None if loaded is None else _held.put((*key, "early"), loaded)
+        if rows is not None and rows.covers(state, first, last, turn=turn):
+            return rows
+    return _held.find(lambda k, rows: k[:2] == key and rows.covers(state, first, last, turn=turn))
+
+
+def rows_for(
+    rules: RuleSet | Compiled,
+    state: State,
+    first: int,
+    last: int,
+    *,
+    turn: bool,
+    directory: Path | None = None,
+    early: bool = True,
+    cancel: Cancel | None = None,
+    progress: Progress | None = None,
+) -> TargetRows:
+    """Rows that answer targets ``first .. last`` from ``state`` (between turns, or with ``turn`` for
+    its options): those :func:`held_rows` finds; else for an early state the early rows, solved and kept
+    on disk first (if ``early``); else the cone of ``state`` for those targets, solved now and held for
+    the rest of the game (its later states are in it, with the targets they can need)."""
+    c = rules if isinstance(rules, Compiled) else compile_rules(rules)
+    found = held_rows(c, state, first, last, turn=turn, directory=directory)
+    if found is not None:
+        return found
+    key = _held_key(c, directory)
+    if early and _is_early(c, state, turn):
+        rows = _held.put(
+            (*key, "early"), early_rows(c, directory=directory, progress=progress, cancel=cancel)
+        )
+        if rows.covers(state, first, last, turn=turn):
+            return rows
+    cone = solve_rows(c, root=state, low=first, high=last, progress=progress, cancel=cancel)
+    return _held.put((*key, state, first, last), cone)
+
+
+def cone_size(c: Compiled, state: State, first: int, last: int) -> int:
+    """How many probabilities the cone of ``state`` for targets ``first .. last`` holds (what solving it
+    costs, near enough), without solving it."""
+    layout = lane_layout(c, state.mask)
+    _, sizes = windows(c, layout, default_limit(c), state, first, min(last, default_limit(c)))
+    return int(sizes.sum())
+
+
+# --- advice ---------------------------------------------------------------------------------------------
 
 
 class TargetAdvisor:
-    """Answers "what is the chance of reaching the target with each option" for one rule set: the target
-    table for the values, an :class:`Advisor` for reading sheets (the same states and checks)."""
+    """Answers "what is the chance of reaching the target with each option": the rows for the values,
+    an :class:`Advisor` for reading sheets and ranking options (the same states, checks and order)."""
 
-    def __init__(self, advisor: Advisor, table: TargetTable) -> None:
-        if advisor.rules != table.rules:
-            raise SituationError("the advisor and the target table are of different rules")
+    def __init__(self, advisor: Advisor, rows: TargetRows) -> None:
+        if advisor.rules != rows.rules:
+            raise SituationError("the advisor and the target rows are of different rules")
         self.advisor = advisor
-        self.table = table
-        self.rules = table.rules
-        self.compiled = table.compiled
-        self._keeps = keep_lattice(self.rules.dice)
-        self._upper = {box.id for box in self.rules.boxes if box.section is Section.UPPER}
+        self.rows = rows
+        self.rules = rows.rules
+        self.compiled = rows.compiled
 
     @property
     def limit(self) -> int:
-        return self.table.limit
+        return self.rows.limit
 
     def scored(self, filled: Mapping[str, int], extra_bonus: int = 0) -> int:
         """The points of a sheet so far: its boxes, the upper bonus once earned and the extra bonuses
@@ -253,13 +627,13 @@ class TargetAdvisor:
         return banked_points(self.rules, filled, extra_bonus)
 
     def fold(self, state: State, first: int, weights: F64) -> tuple[int, F64]:
-        """The targets of ``weights`` that the table answers from ``state``: past the limit, a state that
+        """The targets of ``weights`` that the rows answer from ``state``: past the limit, a state that
         can still make more reads them at the limit (an upper bound: their weights move onto it), and one
         that cannot makes none of them (their weights go)."""
         from kniffel.solver import winkernels
 
         folded = np.array(weights, dtype=np.float64)
-        first, count = winkernels.fold(first, folded, len(folded), self.limit, self.table.open_ended(state))
+        first, count = winkernels.fold(first, folded, len(folded), self.limit, self.rows.open_ended(state))
         return first, folded[:count]
 
     def worth(
@@ -269,8 +643,7 @@ class TargetAdvisor:
         each target played for on its own (with one weight of 1, the probability of that target)."""
         state = self.advisor.state(filled, free_throws_left)
         weights = np.asarray(weights, dtype=np.float64)
-        curve = shifted(self.table.row(state), self.table.open_ended(state), first, len(weights))
-        return float(np.dot(weights, curve))
+        return float(np.dot(weights, self.rows.curve(state, first, len(weights))))
 
     def probability(
         self, filled: Mapping[str, int], needed: int, free_throws_left: int | None = None
@@ -290,53 +663,38 @@ class TargetAdvisor:
         free_throws_left: int | None = None,
         free_throws_used: int = 0,
     ) -> list[Option]:
-        """Every legal option of a situation (as :meth:`Advisor.options` lists them), best first, valued
+        """Every legal option of a situation, best first as :meth:`Advisor.options` ranks them, valued
         by ``sum(weights[i] * P(making at least first + i more points, this turn's included))`` when the
         rest of the turn is played for that sum and later turns for each target on its own. With one
         weight of 1 that is the largest probability of making ``first`` more points; with the chances of
         the other players' best final score it is a chance of finishing first."""
-        rules = self.rules
-        c = self.compiled
-        roll = validate_dice(list(dice), rules.dice)
-        if not 0 <= rolls_left < rules.rolls:
-            raise SituationError(f"rolls left must be 0 to {rules.rolls - 1}, got {rolls_left}")
+        from kniffel.solver import targetkernels
+
         if len(weights) < 1:
             raise SituationError("weigh at least one target")
-        if thrown_at_once is None:
-            thrown_at_once = rolls_left == rules.rolls - 1
-        s = self.advisor.state(filled, free_throws_left)
-        if s.mask == c.full_mask:
-            raise SituationError("the sheet is full")
-        weights = np.asarray(weights, dtype=np.float64)
-        result: list[Option] = []
-        up_total = sum(int(p) for key, p in filled.items() if key in self._upper)
-        for key, placement in placements(rules, filled, roll, thrown_at_once=thrown_at_once).items():
-            b = rules.box_index[key]
-            gained = placement.total
-            up = s.up
-            if key in self._upper:
-                if up_total < c.threshold <= up_total + placement.points:
-                    gained += c.upper_bonus
-                up = min(c.threshold, up_total + placement.points)
-            armed = int(placement.points > 0) if c.n_armed == 2 and b == c.five else s.armed
-            after = State(s.mask | 1 << b, up, armed, s.free)
-            curve = shifted(self.table.row(after), self.table.open_ended(after), first - gained, len(weights))
-            result.append(Option(Score(key), float(np.dot(weights, curve))))
-        usable = max(0, min(c.free_per_turn - free_throws_used, s.free))
-        throw: type[Roll] = Roll
-        if rolls_left > 0:
-            keep_values = self._keep_values(s, s.free, rolls_left - 1, usable, first, weights)
-        elif usable > 0:
-            keep_values = self._keep_values(s, s.free - 1, 0, usable - 1, first, weights)
-            throw = FreeThrow
-        else:
-            keep_values = None
-        if keep_values is not None:
-            for keep in self._keeps.keeps_of(roll):
-                if len(keep) < len(roll):
-                    result.append(Option(throw(keep=keep), float(keep_values[self._keeps.index(keep)])))
-        result.sort(key=lambda o: -o.value)
-        return result
+        row, free = self.advisor.situation_row(
+            filled,
+            dice,
+            rolls_left,
+            thrown_at_once=thrown_at_once,
+            free_throws_left=free_throws_left,
+            free_throws_used=free_throws_used,
+        )
+        state = State(row[0], row[2], row[1], row[3])
+        first, folded = self.fold(state, first, np.asarray(weights, dtype=np.float64))
+        level = level_of(state.mask)
+        if not self.rows.covers(state, first, first + len(folded) - 1, turn=True):
+            raise SituationError(f"{self.rules.id}: these target rows do not cover the situation")
+        child_level = self.rows.levels[level + 1]
+        assert child_level is not None
+        situation = np.array([row], dtype=np.int64)
+        boxes = np.empty((1, self.compiled.n_boxes))
+        keeps = np.empty((1, self.advisor.lattice.first_roll))
+        targetkernels.situation_values(
+            child_level, self.rows.index, self.rows.layout.lane_base, self.compiled.kernel_tables,
+            situation[0], first, np.ascontiguousarray(folded), boxes[0], keeps[0],
+        )  # fmt: skip
+        return self.advisor.ranked_options(situation, boxes, keeps, free)[0]
 
     def options(
         self,
@@ -362,19 +720,20 @@ class TargetAdvisor:
             free_throws_used=free_throws_used,
         )
 
-    def _keep_values(self, s: State, free: int, stages: int, usable: int, first: int, weights: F64) -> F64:
-        """``[keep]``: the weighted value of holding each keep (not full rolls) and throwing the rest,
-        with ``stages`` regular and ``usable`` free throws after that one."""
-        from kniffel.solver import targetkernels
 
-        c = self.compiled
-        first, weights = self.fold(s, first, weights)
-        table = np.empty((1, self._keeps.first_roll, 1))
-        sv = np.empty((usable + 1, 2 if c.rules.sharp else 1, self._keeps.n_rolls, 1))
-        targetkernels.turn_probabilities(
-            s.mask, s.armed, s.up, free, usable, usable + stages + 1, first, len(weights),
-            self.table.prob, self.table.layout.starts, self.table.layout.widths, c.kernel_tables,
-            np.ascontiguousarray(weights), table, sv, None, None,
-        )  # fmt: skip
-        values: F64 = table[0, :, 0]
-        return values
+__all__ = [
+    "KIND",
+    "TargetAdvisor",
+    "TargetRows",
+    "cone_size",
+    "default_limit",
+    "early_rows",
+    "early_rows_levels",
+    "early_rows_ready",
+    "empty_state",
+    "held_rows",
+    "reach",
+    "rows_for",
+    "solve_rows",
+    "windows",
+]

@@ -1,4 +1,4 @@
-"""numba kernels of the target tables (:mod:`kniffel.solver.target`): the probability of still making at
+"""numba kernels of the target rows (:mod:`kniffel.solver.target`): the probability of still making at
 least ``u`` more points, played to make that probability as large as possible.
 
 It is the expected-score recursion of :mod:`kniffel.solver.kernels` with a vector over ``u`` where that
@@ -7,11 +7,13 @@ means and maxima lane by lane, so the lattice sweep (:func:`~kniffel.solver.kern
 entry of each roll (:func:`~kniffel.solver.kernels.best_entries`) are the solver's own. Only entering
 points differs (a shift instead of a sum), and so the steps that call it.
 
-A *row* is the vector of one state ``(aux, mask, up)``: ``prob[start + u]`` for ``u`` in ``0 .. width[mask]
-- 1``, ``start = starts[aux, mask] + (up - lanes[mask, 0]) * width[mask]`` (one row per upper score the DP
-computes; lower ones are worth the lowest's). Below the row, ``u <= 0``, the probability is 1; past it 0:
-the open boxes cannot pay that much, or the table stops at its limit there (see
-:class:`~kniffel.solver.target.TargetTable`).
+A *row* is the vector of one between-turn state, kept for the targets of its *window* only: state lane
+``lane`` (:mod:`kniffel.solver.lanes`) holds ``P(first + i)`` at ``prob[offset + i]`` for ``i < count``,
+with ``(offset, first, count) = index[:, lane]`` and ``prob`` the array of the lane's level (the states
+with as many boxes filled). At or below 0 the probability is 1; past the window's end 0 (the open boxes
+cannot pay that much, or the rows stop at the table's limit there). Below the window's start nothing is
+known: a window is made wide enough that no state whose row is solved reads a child below its window
+(:func:`kniffel.solver.target.windows`), and a read there gives NaN, which every test would see.
 """
 
 from __future__ import annotations
@@ -22,25 +24,14 @@ import numpy as np
 from numba import njit, prange
 
 from kniffel.solver.compile import KernelTables
-from kniffel.solver.kernels import NEG, Scoring, best_entries, entry, scoring, sweep
-
-
-@njit(cache=True, nogil=True, inline="always")
-def row_start(
-    starts: Any, widths: Any, lanes: Any, upper_mask: int, aux: int, mask: int, up: int
-) -> int:  # pragma: no cover
-    """Where the row of state ``aux`` / ``mask`` at upper score ``up`` starts in ``prob``."""
-    if (mask & upper_mask) == upper_mask:
-        return int(starts[aux, mask])
-    lo = lanes[mask, 0]
-    return int(starts[aux, mask] + (up - lo if up > lo else 0) * widths[mask])
+from kniffel.solver.kernels import NEG, Scoring, best_entries, entry, lane_at, lane_of, scoring, sweep
 
 
 @njit(cache=True, nogil=True, inline="always")
 def enter_target(
-    prob: Any,
-    starts: Any,
-    widths: Any,
+    child_prob: Any,
+    index: Any,
+    lane_base: Any,
     lanes: Any,
     n: Scoring,
     mask: int,
@@ -61,18 +52,21 @@ def enter_target(
     with ``free`` free throws left after the turn: the child state's row shifted by what was gained."""
     child, armed_after, up_after, crossed = entry(n, mask, armed, box, points, up)
     gained = points + extra + (n.upper_bonus if crossed else 0)
-    base = row_start(starts, widths, lanes, n.upper_mask, armed_after * n.n_free + free, child, up_after)
-    width = widths[child]
-    # lanes made certain by the points gained, those the child's row answers, those out of its reach
+    lane = lane_at(lane_base, lanes, n, armed_after, free, child, up_after)
+    offset, first, count = index[0, lane], index[1, lane], index[2, lane]
+    # lanes made certain by the points gained, below the child's window, in it, past it
     certain = min(max(gained + 1 - u0, 0), w)
-    beyond = min(max(gained + width - u0, certain), w)
-    for lane in range(certain):
-        out[row, col + lane] = 1.0
-    shift = base + u0 - gained
-    for lane in range(certain, beyond):
-        out[row, col + lane] = prob[shift + lane]
-    for lane in range(beyond, w):
-        out[row, col + lane] = 0.0
+    start = min(max(gained + first - u0, certain), w)
+    beyond = min(max(gained + first + count - u0, start), w)
+    for i in range(certain):
+        out[row, col + i] = 1.0
+    for i in range(certain, start):
+        out[row, col + i] = np.nan
+    shift = offset + u0 - gained - first
+    for i in range(start, beyond):
+        out[row, col + i] = child_prob[shift + i]
+    for i in range(beyond, w):
+        out[row, col + i] = 0.0
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -94,9 +88,9 @@ def score_probabilities(
     free: int,
     u0: int,
     w: int,
-    prob: Any,
-    starts: Any,
-    widths: Any,
+    child_prob: Any,
+    index: Any,
+    lane_base: Any,
     t: KernelTables,
     rows: Any,
     out: Any,
@@ -107,7 +101,8 @@ def score_probabilities(
     """``out[s, roll, lane]``: the best probability of making ``u0 + lane`` more points by entering each
     roll (thrown at once: ``s`` = 1) in state ``mask`` / ``armed`` at upper score ``up``, with ``free`` free
     throws left after the turn (the target counterpart of :func:`kniffel.solver.kernels.score_values`:
-    ``rows`` holds a row per distinct ``(box, points > 0)`` pair, then the best strike, then scratch).
+    ``rows``, ``w`` lanes wide, holds a row per distinct ``(box, points > 0)`` pair, then the best strike,
+    then scratch). The children's rows are read from ``child_prob`` (the next level's array).
 
     With ``weights`` (None: each lane on its own) every entry is valued by the weighted sum of its
     ``w`` lanes before entries are compared, and ``out`` has one lane: the best such sum (a chance of
@@ -126,7 +121,9 @@ def score_probabilities(
     for b in range(n.n_boxes):
         if (allow >> b) & 1 == 0:
             continue
-        enter_target(prob, starts, widths, lanes, n, mask, armed, free, b, 0, 0, up, u0, w, rows, one, 0)
+        enter_target(
+            child_prob, index, lane_base, lanes, n, mask, armed, free, b, 0, 0, up, u0, w, rows, one, 0
+        )
         reduce(rows, one, w, weights)
         for lane in range(width):
             x = rows[one, lane]
@@ -141,12 +138,13 @@ def score_probabilities(
                 rows[j, lane] = NEG
             continue
         enter_target(
-            prob, starts, widths, lanes, n, mask, armed, free, b, int(t.pair_pts[j]), 0, up, u0, w, rows, j, 0
-        )
+            child_prob, index, lane_base, lanes, n, mask, armed, free, b, int(t.pair_pts[j]), 0, up, u0, w,
+            rows, j, 0,
+        )  # fmt: skip
         reduce(rows, j, w, weights)
     if weights is None:
         # the whole rows, not a slice of them: numba compiles a slice as an array of any layout, whose
-        # loops do not vectorise (that alone made the table's DP twice as slow)
+        # loops do not vectorise (that alone made the DP twice as slow)
         best_entries(rows, t.nonzero, out, choice)
     else:
         best_entries(rows[:, :1], t.nonzero, out, choice)
@@ -166,8 +164,8 @@ def score_probabilities(
                     if p < 0:
                         continue
                     enter_target(
-                        prob, starts, widths, lanes, n, mask, armed, free, b, p, extra, up, u0, w, rows, one,
-                        0,
+                        child_prob, index, lane_base, lanes, n, mask, armed, free, b, p, extra, up, u0, w,
+                        rows, one, 0,
                     )  # fmt: skip
                     reduce(rows, one, w, weights)
                     for lane in range(width):
@@ -188,9 +186,9 @@ def turn_probabilities(
     positions: int,
     u0: int,
     w: int,
-    prob: Any,
-    starts: Any,
-    widths: Any,
+    child_prob: Any,
+    index: Any,
+    lane_base: Any,
     t: KernelTables,
     weights: Any,
     table: Any,
@@ -210,11 +208,11 @@ def turn_probabilities(
         f = free - usable + k
         if choice is None:
             score_probabilities(
-                mask, armed, up, f, u0, w, prob, starts, widths, t, rows, sv[k], weights, None, None
+                mask, armed, up, f, u0, w, child_prob, index, lane_base, t, rows, sv[k], weights, None, None
             )
         else:
             score_probabilities(
-                mask, armed, up, f, u0, w, prob, starts, widths, t, rows, sv[k], weights, choice[k],
+                mask, armed, up, f, u0, w, child_prob, index, lane_base, t, rows, sv[k], weights, choice[k],
                 strike_box[k],
             )  # fmt: skip
     # the sweep takes all its free throws as usable: with ``usable`` of them, level 0 is the lowest
@@ -222,30 +220,117 @@ def turn_probabilities(
 
 
 @njit(cache=True, nogil=True)
-def solve_row(
-    mask: int, armed: int, up: int, prob: Any, starts: Any, widths: Any, t: KernelTables
+def solve_state(
+    mask: int,
+    armed: int,
+    up: int,
+    free_top: int,
+    prob: Any,
+    child_prob: Any,
+    index: Any,
+    lane_base: Any,
+    t: KernelTables,
 ) -> None:  # pragma: no cover
-    """The rows of state ``mask`` / ``armed`` at upper score ``up``, every free-throw level."""
+    """The rows of state ``mask`` / ``armed`` at upper score ``up`` at every free-throw level up to
+    ``free_top``, over the window of its lanes, into ``prob`` (this level's array)."""
     n = scoring(t)
-    w = int(widths[mask])
+    top = lane_at(lane_base, t.lanes, n, armed, free_top, mask, up)
+    first, count = int(index[1, top]), int(index[2, top])
+    if count <= 0:
+        return
     n_s, n_rolls, _ = t.nonzero.shape
-    sv = np.empty((n.n_free, n_s, n_rolls, w), dtype=np.float32)
     # float32 lanes: twice as many to a vector instruction, and a row of keeps stays in the cache
-    rows = np.empty((t.pair_box.shape[0] + 2, w), dtype=np.float32)
-    for f in range(n.n_free):
-        score_probabilities(mask, armed, up, f, 0, w, prob, starts, widths, t, rows, sv[f], None, None, None)
-    total = np.empty((1, 1, w), dtype=np.float32)
-    for f in range(n.n_free):
+    sv = np.empty((free_top + 1, n_s, n_rolls, count), dtype=np.float32)
+    rows = np.empty((t.pair_box.shape[0] + 2, count), dtype=np.float32)
+    for f in range(free_top + 1):
+        score_probabilities(
+            mask, armed, up, f, first, count, child_prob, index, lane_base, t, rows, sv[f], None, None, None
+        )
+    total = np.empty((1, 1, count), dtype=np.float32)
+    for f in range(free_top + 1):
         sweep(sv, f, min(t.per_turn, f) + t.rolls, t, total)
-        base = row_start(starts, widths, t.lanes, n.upper_mask, armed * n.n_free + f, mask, up)
-        prob[base] = 1.0
-        for lane in range(1, w):
-            prob[base + lane] = total[0, 0, lane]
+        offset = index[0, lane_at(lane_base, t.lanes, n, armed, f, mask, up)]
+        for i in range(count):
+            prob[offset + i] = total[0, 0, i]
 
 
 @njit(cache=True, parallel=True)
-def solve_level(items: Any, prob: Any, starts: Any, widths: Any, t: KernelTables) -> None:  # pragma: no cover
-    """Every row ``items[i] = (mask, armed, up)`` of one level (same number of filled boxes), in
-    parallel: their children are all in later levels."""
+def solve_states(
+    items: Any, free_top: int, prob: Any, child_prob: Any, index: Any, lane_base: Any, t: KernelTables
+) -> None:  # pragma: no cover
+    """Every state ``items[i] = (mask, armed, up)`` of one level (same number of filled boxes), in
+    parallel: their children are all in the next level, ``child_prob``."""
     for i in prange(items.shape[0]):
-        solve_row(items[i, 0], items[i, 1], items[i, 2], prob, starts, widths, t)
+        solve_state(items[i, 0], items[i, 1], items[i, 2], free_top, prob, child_prob, index, lane_base, t)
+
+
+@njit(cache=True, nogil=True)
+def state_row(
+    index: Any, lane_base: Any, t: KernelTables, armed: int, free: int, mask: int, up: int
+) -> tuple[int, int, int]:  # pragma: no cover
+    """``(offset, first, count)`` of a state's row."""
+    lane = lane_of(t, lane_base, armed, free, mask, up)
+    return int(index[0, lane]), int(index[1, lane]), int(index[2, lane])
+
+
+@njit(cache=True, nogil=True)
+def situation_values(
+    child_prob: Any,
+    index: Any,
+    lane_base: Any,
+    t: KernelTables,
+    situation: Any,
+    first: int,
+    weights: Any,
+    boxes: Any,
+    keeps: Any,
+) -> None:  # pragma: no cover
+    """The options of one situation (a row of :meth:`kniffel.solver.Advisor.situation_row`) valued by
+    ``sum(weights[i] * P(making at least first + i more points))``, laid out as
+    :func:`kniffel.solver.kernels.situation_values` lays out expected points, so that one ranking
+    (:func:`kniffel.solver.batchkernels.ranked_options`) orders both: ``boxes[box]`` for entering the
+    roll in each box (NEG where it may not go), ``keeps[keep]`` for holding each keep and throwing the rest
+    (not computed when no throw is left)."""
+    n = scoring(t)
+    mask, armed, up, free = situation[0], situation[1], situation[2], situation[3]
+    roll, s = situation[4], situation[5]
+    sweep_free, usable, throws = situation[6], situation[7], situation[8]
+    w = weights.shape[0]
+    rows = np.empty((1, w))
+    face = t.alike[roll]
+    lanes = t.lanes
+    joker = n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1 and face >= 0
+    allow = t.allowed[mask]
+    for b in range(n.n_boxes):
+        extra = 0
+        if joker:
+            p = int(t.jpts[mask, armed, s, face, b])
+            extra = int(t.jbonus[mask, armed, face])
+        elif (allow >> b) & 1 == 0:
+            p = -1
+        else:
+            p = 0
+            for j in range(t.nonzero.shape[2]):
+                pair = t.nonzero[s, roll, j]
+                if pair < 0:
+                    break
+                if t.pair_box[pair] == b:
+                    p = int(t.pair_pts[pair])
+        if p < 0:
+            boxes[b] = NEG
+            continue
+        enter_target(
+            child_prob, index, lane_base, lanes, n, mask, armed, free, b, p, extra, up, first, w, rows, 0, 0
+        )
+        reduce(rows, 0, w, weights)
+        boxes[b] = rows[0, 0]
+    if throws >= 0:
+        n_s, n_rolls, _ = t.nonzero.shape
+        table = np.empty((1, keeps.shape[0], 1))
+        sv = np.empty((usable + 1, n_s, n_rolls, 1))
+        turn_probabilities(
+            mask, armed, up, sweep_free, usable, usable + throws + 1, first, w, child_prob, index,
+            lane_base, t, weights, table, sv, None, None,
+        )  # fmt: skip
+        for k in range(keeps.shape[0]):
+            keeps[k] = table[0, k, 0]

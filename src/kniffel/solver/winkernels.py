@@ -20,10 +20,14 @@ import numpy as np
 from numba import njit, prange
 
 from kniffel.solver.compile import KernelTables
-from kniffel.solver.distkernels import lane_of
-from kniffel.solver.kernels import scoring
+from kniffel.solver.kernels import lane_of, scoring
 from kniffel.solver.playkernels import optimal_game_turn, play_game_turn
-from kniffel.solver.targetkernels import row_start, turn_probabilities
+from kniffel.solver.targetkernels import turn_probabilities
+
+WIN = -1
+"""An aim of :func:`win_turn`: to finish first."""
+POINTS = -2
+"""An aim of :func:`win_turn`: points (the game's turn is played elsewhere)."""
 
 
 @njit(cache=True, nogil=True)
@@ -97,18 +101,22 @@ def fold(
 
 
 @njit(cache=True, nogil=True)
-def decided(first: int, count: int, row: Any, open_ended: bool) -> int:  # pragma: no cover
+def decided(first: int, count: int, row_first: int, row: Any, open_ended: bool) -> int:  # pragma: no cover
     """Whether targets ``first .. first + count - 1`` are all made already (1: every option wins), or
-    the least of them cannot be made from a turn's start whose target row is ``row`` (0: no option
-    wins; past the row, a row cut at the table's limit reads its last value), or neither (-1). A player
-    whose game is decided plays for points: every option is worth the same chance."""
+    the least of them cannot be made from a turn's start whose target row holds ``P(row_first + i)`` at
+    ``row[i]`` (0: no option wins; past the row, a row cut at the table's limit reads its last value), or
+    neither (-1). A player whose game is decided plays for points: every option is worth the same
+    chance."""
     if first + count - 1 <= 0:
         return 1
     if first <= 0:  # the least target is made already, the others not
         return -1
-    if first >= row.shape[0] and not open_ended:
-        return 0
-    if row[min(first, row.shape[0] - 1)] == 0.0:
+    at = first - row_first
+    if at >= row.shape[0]:
+        if not open_ended or row.shape[0] == 0:
+            return 0
+        at = row.shape[0] - 1
+    if at >= 0 and row[at] == 0.0:
         return 0
     return -1
 
@@ -168,14 +176,15 @@ def chances(
 def win_turn(
     games: Any,
     mine: Any,
-    wins: Any,
+    aims: Any,
     player: int,
     log: Any,
     turn: int,
     values: Any,
-    prob: Any,
-    starts: Any,
-    widths: Any,
+    own_prob: Any,
+    child_prob: Any,
+    index: Any,
+    target_lanes: Any,
     reach: Any,
     limit: int,
     dist_pmf: Any,
@@ -184,27 +193,35 @@ def win_turn(
     t: KernelTables,
     longest: int,
 ) -> None:  # pragma: no cover
-    """The turn of the player in seat ``player`` in every game ``g`` where ``wins[g]`` says it plays to
-    win (``games`` holds ``[seat, game]``, ``mine`` its row ``player``; ``games.rng`` the deals' seeds,
-    the dice are the seat's in the deal), played for the chance of finishing first: every keep and
-    entry valued by ``sum over s of P(the others' best = s) * P(making at least s - held more)``, the
-    rest of the turn played for that sum (the value :class:`kniffel.planning.goals.WinPlanner` gives
-    every option; a game already decided either way is played for points, :func:`decided`). ``values``
-    are the solver's values; ``log`` as :func:`~kniffel.solver.playkernels.play_turn` keeps it."""
+    """The turn of the player in seat ``player`` in every game ``g`` where ``aims[g]`` says it plays to
+    win (``WIN``) or for a final score of at least ``aims[g]`` (0 or more; ``POINTS``: not played here)
+    (``games`` holds ``[seat, game]``, ``mine`` its row ``player``; ``games.rng`` the deals' seeds, the
+    dice are the seat's in the deal). Played to win, every keep and entry is valued by ``sum over s of
+    P(the others' best = s) * P(making at least s - held more)``, the rest of the turn played for that
+    sum (the value :class:`kniffel.planning.WinPlanner` gives every option); for a target by the
+    probability of making it (:class:`kniffel.planning.TargetPlanner`'s); a game already decided either
+    way is played for points (:func:`decided`). ``values``
+    are the solver's values; the target rows of the mover's level are ``own_prob``, of the next level
+    ``child_prob`` (``index`` and ``target_lanes`` their lanes, :mod:`kniffel.solver.targetkernels`);
+    ``log`` as :func:`~kniffel.solver.playkernels.play_turn` keeps it."""
     n_s, n_rolls, _ = t.nonzero.shape
     for g in prange(games.mask.shape[1]):
-        if not wins[g]:
+        if aims[g] == POINTS:
             continue
         n = scoring(t)
         weights = np.empty(longest + 1)
-        first, count = others_best(games, player, g, dist_pmf, dist_index, lane_base, t, weights)
+        if aims[g] == WIN:
+            first, count = others_best(games, player, g, dist_pmf, dist_index, lane_base, t, weights)
+        else:
+            weights[0] = 1.0
+            first, count = int(aims[g]), 1
         mask, armed, up = int(games.mask[player, g]), int(games.armed[player, g]), int(games.up[player, g])
         fr = int(games.free[player, g])
         first -= int(games.score[player, g])
-        aux = armed * t.n_free + fr
-        base = row_start(starts, widths, t.lanes, t.upper_mask, aux, mask, up)
-        row = prob[base : base + widths[mask]]
-        if decided(first, count, row, reach[mask] > limit) >= 0:
+        lane = lane_of(t, target_lanes, armed, fr, mask, up)
+        offset, row_first, row_count = index[0, lane], index[1, lane], index[2, lane]
+        row = own_prob[offset : offset + row_count]
+        if decided(first, count, row_first, row, reach[mask] > limit) >= 0:
             optimal_game_turn(mine, g, log, turn, values, t, player)
             continue
         first, count = fold(first, weights, count, limit, reach[mask] > limit)
@@ -215,7 +232,7 @@ def win_turn(
         strike_box = np.empty((usable + 1, 1), dtype=np.int64)
         table = np.empty((positions, t.first_roll, 1))
         turn_probabilities(
-            mask, armed, up, fr, usable, positions, first, count, prob, starts, widths, t, weights[:count],
-            table, sv, choice, strike_box,
+            mask, armed, up, fr, usable, positions, first, count, child_prob, index, target_lanes, t,
+            weights[:count], table, sv, choice, strike_box,
         )  # fmt: skip
         play_game_turn(mine, g, log, turn, t, n, table, sv, choice, strike_box, 0, fr, mask, armed, player)

@@ -22,16 +22,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from kniffel.errors import KniffelError
-from kniffel.solver.distribution import DistributionTable, distribution_table
+from kniffel.solver.distribution import DistributionTable, build_table
 from kniffel.solver.dp import Solution
 from kniffel.solver.play import BUNDLE, CHUNK, LANE_GAP, Games, deal_seed
-from kniffel.solver.target import TargetTable, target_table
+from kniffel.solver.target import TargetRows, solve_rows
 
 F32 = npt.NDArray[np.float32]
 F64 = npt.NDArray[np.float64]
@@ -47,8 +46,16 @@ class Matches:
 
     players: int
     deals: int
-    to_win: tuple[bool, ...]
-    """Which roles play to win (the others play for points)."""
+    aims: tuple[int, ...]
+    """What each role plays for (:func:`play_to_win`)."""
+
+    @property
+    def to_win(self) -> tuple[bool, ...]:
+        """Which roles play to win."""
+        from kniffel.solver.winkernels import WIN
+
+        return tuple(aim == WIN for aim in self.aims)
+
     scores: I64
     """``[game, seat]``: final scores."""
     predictions: F32 | None
@@ -101,19 +108,21 @@ def play_to_win(
     deals: int,
     seed: int,
     to_win: Sequence[bool] | None = None,
+    aims: Sequence[int] | None = None,
     first_deal: int = 0,
     predict: bool = False,
-    targets: TargetTable | None = None,
+    targets: TargetRows | None = None,
     distributions: DistributionTable | None = None,
-    directory: Path | None = None,
     log: npt.NDArray[np.int32] | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Matches:
     """Play deals ``first_deal ..`` of ``solution``'s rule set (``deals`` of them, each in every seating:
-    ``deals * players`` games) with the roles ``to_win`` says (role 0 alone by default) playing to win
-    and the others for points. The deals are :mod:`kniffel.tournament`'s for ``seed``. The target and
-    distribution tables are loaded or solved (minutes the first time) unless given or unneeded (no role
-    to win, no ``predict``). ``predict`` records
+    ``deals * players`` games) with each role playing for its aim: ``aims[role]`` is
+    :data:`~kniffel.solver.winkernels.WIN`, :data:`~kniffel.solver.winkernels.POINTS` or a final score
+    to reach (0 or more); ``to_win`` says it as a flag per role (win or points); by default role 0 plays
+    to win, the others for points. The deals are :mod:`kniffel.tournament`'s for ``seed``. The target rows
+    and distributions of every state are solved in memory (a minute or two for a full rule set) unless
+    given or unneeded (no role to win or for a target, no ``predict``). ``predict`` records
     every seat's chance of winning before every turn (:attr:`Matches.predictions`). ``log`` (``[seat,
     game, turn, step, 3]``, as :func:`kniffel.solver.playkernels.play_turn` keeps it) records the first
     games' every decision. ``progress(done, total)`` is called after every turn."""
@@ -125,17 +134,31 @@ def play_to_win(
         raise KniffelError(f"playing to win needs 2 to {MAX_PLAYERS} players, got {players}")
     if deals < 0:
         raise KniffelError(f"the number of deals must be at least 0, got {deals}")
-    roles = tuple(bool(x) for x in to_win) if to_win is not None else (True,) + (False,) * (players - 1)
+    if aims is None:
+        flags = to_win if to_win is not None else (True,) + (False,) * (players - 1)
+        aims = [winkernels.WIN if flag else winkernels.POINTS for flag in flags]
+    roles = tuple(int(aim) for aim in aims)
     if len(roles) != players:
-        raise KniffelError(f"say for each of the {players} players whether it plays to win")
+        raise KniffelError(f"say for each of the {players} players what it plays for")
+    if any(aim < winkernels.POINTS for aim in roles):
+        raise KniffelError(f"an aim is WIN, POINTS or a score of 0 or more, got {min(roles)}")
     c = solution.compiled
     t = c.kernel_tables
-    if any(roles) or predict:
-        targets = targets or target_table(c.rules, directory=directory)
-        distributions = distributions or distribution_table(solution, directory=directory)
+    playing = any(aim != winkernels.POINTS for aim in roles)
+    winning = winkernels.WIN in roles
+    if playing:
+        targets = targets or solve_rows(c)
+    if winning or predict:
+        distributions = distributions or build_table(solution)
     if any(given is not None and given.rules != c.rules for given in (targets, distributions)):
         raise KniffelError("the target and distribution tables are of other rules")
     longest = 0 if distributions is None else int(distributions.index[2].max())
+    # (arrays of the right types where no distribution is read: the kernel takes one signature)
+    pmf, index, lanes = (
+        (np.zeros(1), np.zeros((3, 1), dtype=np.int64), np.zeros((c.n_aux, c.n_masks), dtype=np.int64))
+        if distributions is None
+        else (distributions.pmf, distributions.index, distributions.layout.lane_base)
+    )
     n = deals * players
     seeds = np.array([deal_seed(seed, first_deal + d) for d in range(deals)], dtype=np.uint64)
     table = Games(
@@ -161,24 +184,23 @@ def play_to_win(
         for turn in range(turns):
             for mover in range(players):
                 if predictions is not None:
-                    assert distributions is not None
-                    winkernels.chances(
-                        table, distributions.pmf, distributions.index, distributions.layout.lane_base, t,
-                        longest, chances,
-                    )  # fmt: skip
+                    winkernels.chances(table, pmf, index, lanes, t, longest, chances)
                     predictions[:, turn, mover, :] = chances
-                wins = np.array(roles)[(mover + seating) % players]
-                if wins.any():
+                aim = np.array(roles, dtype=np.int64)[(mover + seating) % players]
+                for_points = aim == winkernels.POINTS
+                if not for_points.all():
                     assert targets is not None
-                    assert distributions is not None
                     mine = Games._make(field[mover] for field in table)
+                    own, after = targets.levels[turn], targets.levels[turn + 1]
+                    assert own is not None
+                    assert after is not None
                     winkernels.win_turn(
-                        table, mine, wins, mover, log[mover], turn, solution.values, targets.prob,
-                        targets.layout.starts, targets.layout.widths, targets.layout.reach, targets.limit,
-                        distributions.pmf, distributions.index, distributions.layout.lane_base, t, longest,
+                        table, mine, aim, mover, log[mover], turn, solution.values, own, after,
+                        targets.index, targets.layout.lane_base, targets.reach, targets.limit,
+                        pmf, index, lanes, t, longest,
                     )  # fmt: skip
                 # the seatings where ``mover``'s role plays for points, in runs of consecutive games
-                for lo, hi in _runs(~wins):
+                for lo, hi in _runs(for_points):
                     part = Games._make(field[mover, lo:hi] for field in table)
                     playkernels.play_turn(
                         part, log[mover, lo:hi], turn, solution.values, t, LANE_GAP, CHUNK, BUNDLE, mover

@@ -16,6 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.coordinate import Coordinate
 from textual.dom import DOMNode
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Input, RichLog, Static
 
 from kniffel.actions import Action, Announce, FreeThrow, Outcome, Roll, Score, Strike
@@ -28,6 +29,7 @@ from kniffel.rules import Section
 from kniffel.session import (
     MISTAKE,
     SUMMARY_HEADERS,
+    Preparing,
     Session,
     hint_choices,
     hint_win_chances,
@@ -193,6 +195,9 @@ class KniffelApp(App[int]):
         self.chances_shown = False
         """Every player's chance of winning shows under the status (key w)."""
         self.chances: list[float] | None = None
+        self.preparing: Preparing | None = None
+        """What the chances of winning wait for (tables being solved), shown in the status."""
+        self._preparing_timer: Timer | None = None
         self.chances_at = -1
         """The number of actions the shown (or coming) chances were weighed after."""
         self.cells: dict[Coordinate, tuple[int, str]] = {}
@@ -208,6 +213,8 @@ class KniffelApp(App[int]):
         self._saved: tuple[Path, int] | None = None
         self.messages: list[str] = []
         """Everything said in the news column, in order."""
+        self._thinking: int | None = None
+        """The number of messages when "Thinking..." was said last (it goes once the hints come)."""
         translate_keys(self, self.lang)
         keys = self._bindings.key_to_bindings
         keys["1"] = [dataclasses.replace(b, key_display=f"1-{self.rules.dice}") for b in keys["1"]]
@@ -301,7 +308,9 @@ class KniffelApp(App[int]):
             if self.game.legal.announceable:
                 lines.append(self.t("Announce a box (a) or roll on"))
         if self.chances_shown:
-            if self.chances is None:
+            if self.chances is None and self.preparing is not None:
+                lines.append(self.preparing.note(self.t))
+            elif self.chances is None:
                 lines.append(self.t("Chances of winning: weighing..."))
             else:
                 shares = " · ".join(
@@ -506,7 +515,9 @@ class KniffelApp(App[int]):
                     self.bot_step()
 
     def bot_step(self) -> None:
-        """One action of the bot to move; the next after a pause, until a person is to move."""
+        """One action of the bot to move; the next after a pause, until a person is to move. With a
+        pause the bot thinks on a thread, so that the screen answers meanwhile (a bot playing to win may
+        wait a second or two for its tables)."""
         if self.game.is_over or self.game.current not in self.session.bots:
             self.bots_playing = False
             self.refresh_all()
@@ -514,7 +525,19 @@ class KniffelApp(App[int]):
             if self.game.is_over:
                 self.finish()
             return
+        if self.bot_delay > 0:
+            self.think(len(self.game.log))
+        else:
+            self.bot_acts(self.session.bot_action(), len(self.game.log))
+
+    @work(thread=True, exclusive=True, group="bot")
+    def think(self, moves: int) -> None:
         action = self.session.bot_action()
+        self.call_from_thread(self.bot_acts, action, moves)
+
+    def bot_acts(self, action: Action, moves: int) -> None:
+        if moves != len(self.game.log) or not self.bots_playing:
+            return  # the game moved on (an undo) while the bot thought
         try:
             outcome = self.session.apply(action)
         except (KniffelError, OSError) as error:
@@ -665,19 +688,26 @@ class KniffelApp(App[int]):
             self.complain(GameError(self.t("roll first: there is nothing to decide before the first throw")))
             return
         self.say(self.t("Thinking..."), style="dim")
+        self._thinking = len(self.messages)
         self.find_hints()
 
     @work(thread=True, exclusive=True, group="hints")
     def find_hints(self) -> None:
         choices, exact = hint_choices(self.game)
-        wins = hint_win_chances(self.game, choices)
-        self.call_from_thread(self.show_hints, choices, exact, len(self.game.log), wins)
+        found = hint_win_chances(self.game, choices)
+        self.call_from_thread(self.show_hints, choices, exact, len(self.game.log), found)
 
     def show_hints(
-        self, choices: Sequence[Choice], exact: bool, moves: int, wins: Sequence[float | None] | None = None
+        self,
+        choices: Sequence[Choice],
+        exact: bool,
+        moves: int,
+        found: Sequence[float | None] | Preparing | None = None,
     ) -> None:
         if moves != len(self.game.log):
             return  # the game moved on while the planner thought
+        self.drop_thinking()
+        wins = found if isinstance(found, list) else None
         hints = self.query_one("#hints", RichLog)
         hints.clear()
         title = (
@@ -695,6 +725,9 @@ class KniffelApp(App[int]):
             hints.write(
                 Text(self.t("Values are estimates from single-column tables, not exact."), style="dim")
             )
+        if isinstance(found, Preparing):
+            hints.write(Text(found.note(self.t), style="dim"))
+            self.watch_preparing(found)
         self.showing_hints(True)
 
     def action_chances(self) -> None:
@@ -713,14 +746,45 @@ class KniffelApp(App[int]):
     def find_chances(self) -> None:
         moves = len(self.game.log)
         self.chances_at = moves
-        chances = live_chances(self.game, wait=True)
-        self.call_from_thread(self.show_chances, chances, moves)
+        found = live_chances(self.game)
+        self.call_from_thread(self.show_chances, found, moves)
 
-    def show_chances(self, chances: list[float] | None, moves: int) -> None:
+    def show_chances(self, found: list[float] | Preparing | None, moves: int) -> None:
         if moves != len(self.game.log):
             return  # a newer weighing is on its way
-        self.chances = chances
+        if isinstance(found, Preparing):
+            self.chances = None
+            self.preparing = found
+            self.chances_at = -1  # weighed again once the tables are there
+            self.watch_preparing(found)
+        else:
+            self.chances = found
+            self.preparing = None
         self.show_status()
+
+    def watch_preparing(self, preparing: Preparing) -> None:
+        """While tables are solved for the chances of winning, look again every second: the status shows
+        how far the solve is, and the chances once it is done."""
+        if preparing.solving and self._preparing_timer is None:
+            self._preparing_timer = self.set_interval(1.0, self.check_preparing)
+
+    def check_preparing(self) -> None:
+        if self.preparing is None or not self.chances_shown:
+            if self._preparing_timer is not None:
+                self._preparing_timer.stop()
+                self._preparing_timer = None
+            return
+        self.find_chances()
+
+    def drop_thinking(self) -> None:
+        """Take back the "Thinking..." line once the hints it announced are shown."""
+        if self._thinking is not None and self._thinking == len(self.messages):
+            self.messages.pop()
+            news = self.query_one("#news", RichLog)
+            news.clear()
+            for text in self.messages[-200:]:
+                news.write(Text(text))
+        self._thinking = None
 
     def hide_hints(self) -> None:
         self.showing_hints(False)

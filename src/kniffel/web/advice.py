@@ -7,8 +7,12 @@ and the front end hides the hint and review panels.
 
 The advisor values every option as the expected points still to come; a hint lists those values best
 first, a review puts each decision of a finished game next to the best one. With several players the
-hints and the review also give chances of winning (:mod:`kniffel.planning.goals`), and
+hints and the review also give chances of winning (:mod:`kniffel.planning.winning`), and
 :func:`chances` every player's chance after every action, for the bars beside the players.
+
+Nothing here solves a table on the request's thread: a table that is not in memory or on disk goes to the
+process's one worker (:mod:`kniffel.planning.worker`) and the answer says ``preparing`` meanwhile, so
+that one table's first request never holds up another game's hints.
 """
 
 from __future__ import annotations
@@ -19,12 +23,14 @@ from collections import OrderedDict
 from typing import Any
 
 from kniffel.game import Game, Score, Strike
-from kniffel.planning import Choice, is_exact, planner_for, win_chances
-from kniffel.planning.goals import prepare_in_background, preparing_allowed, tables_ready
+from kniffel.planning import Choice, NotReady, is_exact, planner_for
+from kniffel.planning.exact import held_advisor
+from kniffel.planning.winning import win_chances
+from kniffel.planning.worker import Work, worker
 from kniffel.review import can_review_by_win
 from kniffel.review import review as review_game
 from kniffel.rules import RuleSet
-from kniffel.session import hint_win_chances, plays_to_win
+from kniffel.session import Preparing, hint_win_chances, plays_to_win
 
 log = logging.getLogger("kniffel.web")
 
@@ -53,12 +59,39 @@ def known(rules: RuleSet) -> bool | None:
     return _covered.get(rules)
 
 
-def options(game: Game) -> list[Choice] | None:
-    """Every option of the player to move after a throw, best first; ``None`` without advice. Before the
-    first throw of a turn there is nothing to decide (``[]``). The first call per rule set may solve
-    its table (seconds), so callers run this in a worker thread."""
+def preparing(found: Preparing) -> dict[str, Any]:
+    """What an answer says while its tables are solved: what, how far, roughly how long in all."""
+    return {
+        "what": found.work.what,
+        "progress": None if found.fraction is None else round(found.fraction, 3),
+        "seconds": round(found.work.seconds, 1),
+    }
+
+
+def advisor_ready(rules: RuleSet) -> Preparing | None:
+    """None when the expected-score table of ``rules`` is in memory or on disk (loaded now); else it
+    goes to the worker (solved once, a second or so, and cached) and this says so."""
+    if held_advisor(rules) is not None:
+        return None
+    from kniffel.planning.exact import advisor_for
+
+    job = worker().submit(
+        ("advisor", rules.id, tuple(sorted(rules.options.items()))),
+        Work("Solving the table of {rules}", 2.0, 0, (("rules", rules.id),)),
+        lambda cancel, progress: advisor_for(rules),
+    )
+    return Preparing(job.work, job.fraction)
+
+
+def options(game: Game) -> list[Choice] | Preparing | None:
+    """Every option of the player to move after a throw, best first; ``None`` without advice,
+    :class:`Preparing` while the table is solved. Before the first throw of a turn there is nothing to
+    decide (``[]``)."""
     if not available(game.rules):
         return None
+    waiting = advisor_ready(game.rules)
+    if waiting is not None:
+        return waiting
     try:
         return planner_for(game.rules).choices(game)
     except Exception:
@@ -66,17 +99,21 @@ def options(game: Game) -> list[Choice] | None:
         return None
 
 
-def hints(game: Game) -> list[dict[str, Any]] | None:
-    """The options of the player to move with their values, best first; ``None`` if no advice. With
-    several players each option also has ``win``: its chance of finishing first."""
+def hints(game: Game) -> list[dict[str, Any]] | dict[str, Any] | None:
+    """The options of the player to move with their values, best first; ``None`` if no advice;
+    ``{"preparing": ...}`` while the table is solved. With several players each option also has ``win``:
+    its chance of finishing first (left out while its tables are solved)."""
     found = options(game)
     if found is None:
         return None
+    if isinstance(found, Preparing):
+        return {"preparing": preparing(found)}
     shown = found[:MAX_OPTIONS]
     best_entry = next((c for c in found if isinstance(c.action, Score | Strike)), None)
     if best_entry is not None and best_entry not in shown:
         shown.append(best_entry)
-    wins = hint_win_chances(game, shown)
+    found_wins = hint_win_chances(game, shown)
+    wins = found_wins if isinstance(found_wins, list) else None
     listed: list[dict[str, Any]] = []
     for n, c in enumerate(shown):
         option: dict[str, Any] = {"action": str(c.action), "value": round(c.value, 2)}
@@ -94,20 +131,23 @@ MAX_CHANCES = 1024
 
 def chances(game: Game, key: tuple[str, int]) -> dict[str, Any] | None:
     """Every player's chance of finishing first in the position ``key`` (game id, actions played), each
-    playing for points from there, as ``{"chances": [...]}``; ``{"preparing": true}`` while the tables are
-    solved in the background (the first time for a rule set); ``None`` where chances cannot be told (one
-    player, rules the solver does not cover)."""
+    playing for points from there, as ``{"chances": [...]}``; ``{"preparing": ...}`` while their tables
+    are solved (the first time for a rule set, and briefly late in a game); ``None`` where chances cannot
+    be told (one player, rules the solver does not cover, or win tables not prepared here)."""
     if not available(game.rules) or not plays_to_win(game):
         return None
     with _chances_lock:
         found = _chances.get(key)
     if found is None:
-        if not tables_ready(game.rules):
-            if not preparing_allowed():
+        waiting = advisor_ready(game.rules)
+        if waiting is not None:
+            return {"preparing": preparing(waiting)}
+        try:
+            found = [round(c, 4) for c in win_chances(game, wait=False)]
+        except NotReady as not_ready:
+            if not_ready.job is None:
                 return None
-            prepare_in_background(game.rules)
-            return {"preparing": True}
-        found = [round(c, 4) for c in win_chances(game)]
+            return {"preparing": preparing(Preparing.of(not_ready))}
         with _chances_lock:
             _chances[key] = found
             while len(_chances) > MAX_CHANCES:
@@ -117,26 +157,43 @@ def chances(game: Game, key: tuple[str, int]) -> dict[str, Any] | None:
 
 def review(game: Game) -> dict[str, Any] | None:
     """Every decision of the game next to the best one (:func:`kniffel.review.review`); ``None`` if no
-    advice for these rules. ``loss`` is the expected points the choice gave away (0 for the best). With
-    several players each decision also has ``win_loss`` (the chance of winning it gave away) and
-    ``chances`` holds every player's chance before the game and after each turn, for a chart."""
+    advice for these rules, ``{"preparing": ...}`` while the table is solved. ``loss`` is the expected
+    points the choice gave away (0 for the best). With several players each decision also has
+    ``win_loss`` (the chance of winning it gave away) and ``chances`` holds every player's chance before
+    the game and after each turn, for a chart, once their tables are there (until then the review grades
+    by points and says ``win_preparing``)."""
     if not available(game.rules):
         return None
-    by_win = can_review_by_win(game) and tables_ready(game.rules)
-    if can_review_by_win(game) and not by_win:
-        prepare_in_background(game.rules)  # the next review grades by win chance too
-    result = review_game(game, by_win=by_win)
+    waiting = advisor_ready(game.rules)
+    if waiting is not None:
+        return {"preparing": preparing(waiting)}
+    win_preparing: Preparing | None = None
+    result = None
+    if can_review_by_win(game):
+        try:
+            result = review_game(game, by_win=True, wait=False)
+        except NotReady as not_ready:
+            if not_ready.job is not None:
+                win_preparing = Preparing.of(not_ready)
+    if result is None:
+        result = review_game(game)
     decisions = []
     for d in result.decisions:
         decision: dict[str, Any] = {
             "seq": d.number,
             "player": d.player,
+            "round": d.round,
+            "dice": list(d.dice),
             "chosen": d.chosen,
             "best": d.best,
             "loss": round(d.loss, 2),
         }
         if d.win_loss is not None:
             decision["win_loss"] = round(d.win_loss, 4)
+            decision["best_for_win"] = d.best_for_win
         decisions.append(decision)
     chart = None if result.chances is None else [[round(c, 4) for c in row] for row in result.chances]
-    return {"decisions": decisions, "chances": chart}
+    answer: dict[str, Any] = {"decisions": decisions, "chances": chart}
+    if win_preparing is not None:
+        answer["win_preparing"] = preparing(win_preparing)
+    return answer

@@ -234,6 +234,8 @@ def create_app(
         result = await service.advise(lambda: advice.hints(game))
         if result is None:
             raise WebError("no_advice", "no advice for these rules")
+        if isinstance(result, dict):  # the table is being solved: ask again in a moment
+            return {"seq": seq, "options": [], **result}
         return {"seq": seq, "options": result}
 
     @app.get("/api/games/{game_id}/review")

@@ -794,6 +794,12 @@ async function askHints() {
     return;
   }
   if (!state || body.seq !== state.seq) return;
+  if (body.preparing) {
+    // the server solves the table the first time: ask again in a moment
+    hintAsked = -1;
+    setTimeout(() => state && askHints(), 2000);
+    return;
+  }
   hintData = body;
   $("hint-list").replaceChildren(
     ...body.options.map((o) => {

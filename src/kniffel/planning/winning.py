@@ -1,0 +1,485 @@
+"""Playing for a target and playing to win: the tables they read, final scores, chances of winning, and
+their planners (:mod:`kniffel.planning.goals` names the goals).
+
+The goal planners read tables that take time to solve the first time (:class:`WinTables`): the target
+rows and score distributions of early sheets are solved once per rule set and kept on disk (a minute or
+so, a hundred-odd megabytes); those of later sheets are solved for the cone of the position asked about
+(a second or two) and held in memory for the rest of the game. A planner made with ``wait=False`` never
+solves anything itself: what it lacks goes to the process's worker (:mod:`kniffel.planning.worker`) and
+:class:`NotReady` says so, so that a front end can show points meanwhile.
+
+How the chance of finishing first is told (:class:`WinPlanner`, :func:`win_chances`): each other player is
+taken to play for points from where they stand, so their final score has the exact distribution of
+optimal expected-score play (:mod:`kniffel.solver.distribution`), and the best of them the distribution of
+the highest of independent scores. The player to move wins by finishing with at least that best (a tie
+counts as a win for every tied player, as the rules name every tied player a winner): ``P(win) = sum over
+their best s of P(best = s) * P(I make at least s - what I have)``, the second factor from the target rows.
+The rest of the turn is played for that sum, later turns by each target's own policy, so the chance is
+a slight overestimate while others still play; once every other player has finished, their best is known
+and the chance is exact: it is target play.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.game import Game
+from kniffel.planning.exact import (
+    ExactPlanner,
+    advisor_for,
+    column_position,
+    free_throws_arg,
+    legal_choices,
+    rules_key,
+)
+from kniffel.planning.goals import WIN, Goal, Target
+from kniffel.planning.interface import Choice, PlanningError
+from kniffel.planning.worker import Job, Work, worker
+from kniffel.rules import RuleSet
+from kniffel.sheet import ScoreSheet
+from kniffel.solver import Advisor, State
+from kniffel.solver import distribution as dist
+from kniffel.solver import target as tgt
+from kniffel.solver.distribution import DistributionTable
+from kniffel.solver.lanes import early_levels, level_of
+from kniffel.solver.target import TargetAdvisor, TargetRows
+from kniffel.solver.work import Cancel, Progress
+
+F64 = npt.NDArray[np.float64]
+T = TypeVar("T")
+
+
+# --- the tables goal planners read --------------------------------------------------------------------------
+
+
+class NotReady(PlanningError):  # noqa: N818 - not a mistake but a state: asked again later, it passes
+    """What a planner needs is being solved by the worker (:mod:`kniffel.planning.worker`); ``job`` says
+    what and how far it is (None: nothing solves it, as :data:`PREPARE_ENV` asks)."""
+
+    def __init__(self, job: Job[Any] | None, work: Work) -> None:
+        super().__init__(f"{work.what}: not ready yet")
+        self.job = job
+        self.work = work
+
+
+PREPARE_ENV = "KNIFFEL_PREPARE_WIN_TABLES"
+"""Set to 0, nothing solves win tables in the background: chances of winning then show only where the
+tables are there already (the early ones solved before, ``kniffel advise --goal win`` or
+:func:`prepare_tables`; cones solved by a waiting call), as a server short of processors may want."""
+
+
+def preparing_allowed() -> bool:
+    """Whether front ends may hand win tables to the worker (see :data:`PREPARE_ENV`)."""
+    import os
+
+    return os.environ.get(PREPARE_ENV, "1").strip() != "0"
+
+
+def prepare_tables(rules: RuleSet, directory: Path | None = None) -> None:
+    """Solve (or load) the early win tables of ``rules`` now (a minute or so the first time for a full
+    rule set, nothing once they are on disk)."""
+    tables = win_tables(rules, directory)
+    if not tables.early_ready():
+        tables._solve_early(lambda: False, lambda done, total: None)
+
+
+SECONDS_PER_VALUE = 2.5e-7
+"""Solving a target row costs about this per probability (2 processors; measured on Yahtzee's cones)."""
+SECONDS_PER_LANE = 8e-5
+"""Solving a score distribution costs about this per state (2 processors, Yahtzee's full table)."""
+
+
+class WinTables:
+    """What the goal planners of one rule set read, and how to get it without waiting.
+
+    Early sheets (:func:`kniffel.solver.lanes.early_levels`) are answered by the early tables on disk;
+    once they are missing, one job of the worker solves both (:meth:`early_work` says how long and how
+    big, so a front end can tell people first). Later sheets are answered by cones solved for the
+    position asked about (a second or two) and held in memory. Each method takes ``wait``: solve what is
+    missing now (a library call, a bot), or hand it to the worker and raise :class:`NotReady`."""
+
+    def __init__(self, rules: RuleSet, directory: Path | None = None) -> None:
+        self.rules = rules
+        self.directory = directory
+        self.key: tuple[Hashable, ...] = (*rules_key(rules), str(directory))
+
+    @cached_property
+    def advisor(self) -> Advisor:
+        return advisor_for(self.rules, self.directory)
+
+    @property
+    def compiled(self) -> Any:
+        return self.advisor.compiled
+
+    # --- the early tables ---
+
+    def early_ready(self) -> bool:
+        """Whether the early tables are on disk (cheap: their descriptions are read)."""
+        return dist.early_table_ready(self.rules, self.directory) and tgt.early_rows_ready(
+            self.rules, self.directory
+        )
+
+    def early_work(self) -> Work:
+        """What solving the early tables costs, roughly, before it starts."""
+        c = self.compiled
+        target_values = tgt.cone_size(c, tgt.empty_state(c), 1, tgt.default_limit(c))
+        lanes = dist.lane_layout(c).n_lanes
+        seconds = target_values * SECONDS_PER_VALUE + lanes * SECONDS_PER_LANE
+        kept_rows = dist.lane_layout(c, 0, tgt.early_rows_levels(c)).n_lanes
+        kept_lanes = dist.lane_layout(c, 0, early_levels(c)).n_lanes
+        width = target_values / max(1, dist.lane_layout(c).n_lanes)
+        size = int(kept_rows * width * 4 + kept_lanes * 2.2 * tgt.default_limit(c) * 8)
+        return Work("Solving the win tables of {rules} (once; kept on disk)", seconds, size, self._fields)
+
+    @property
+    def _fields(self) -> tuple[tuple[str, str], ...]:
+        return (("rules", self.rules.id),)
+
+    def _solve_early(self, cancel: Cancel, progress: Progress) -> bool:
+        solution = self.advisor.solution
+        c = self.compiled
+        lanes = dist.lane_layout(c).n_lanes
+        rows = tgt.cone_size(c, tgt.empty_state(c), 1, tgt.default_limit(c))
+        # one progress for both solves, weighted by what they cost
+        share = lanes * SECONDS_PER_LANE / (lanes * SECONDS_PER_LANE + rows * SECONDS_PER_VALUE)
+        scale = 1000
+
+        def first(done: int, total: int) -> None:
+            progress(int(scale * share * done / max(total, 1)), scale)
+
+        def second(done: int, total: int) -> None:
+            progress(int(scale * (share + (1 - share) * done / max(total, 1))), scale)
+
+        dist.distribution_table(solution, directory=self.directory, progress=first, cancel=cancel)
+        tgt.early_rows(c, directory=self.directory, progress=second, cancel=cancel)
+        return True
+
+    def prepare(self) -> Job[bool] | None:
+        """Hand the early tables to the worker unless they are there (then None)."""
+        if self.early_ready():
+            return None
+        return worker().submit((*self.key, "early"), self.early_work(), self._solve_early)
+
+    # --- target rows and distributions ---
+
+    def rows(self, state: State, first: int, last: int, *, turn: bool, wait: bool, early: bool) -> TargetRows:
+        """Rows answering targets ``first .. last`` from ``state`` (see
+        :func:`kniffel.solver.target.rows_for`). ``early``: for an early state, solve the early tables
+        (and keep them) rather than the state's own cone."""
+        c = self.compiled
+        is_early = level_of(state.mask) + int(turn) <= tgt.early_rows_levels(c)
+        if is_early and (early or self.early_ready()):
+            if self.early_ready() or wait:
+                return tgt.rows_for(c, state, first, last, turn=turn, directory=self.directory)
+            raise NotReady(self._early_job(), self.early_work())
+        found = tgt.held_rows(c, state, first, last, turn=turn, directory=self.directory)
+        if found is not None:
+            return found
+        if wait:
+            return tgt.rows_for(c, state, first, last, turn=turn, directory=self.directory, early=False)
+        size = tgt.cone_size(c, state, first, last)
+        work = Work("Solving the chances of a {rules} position", size * SECONDS_PER_VALUE, 0, self._fields)
+        job = self._submit(
+            ("rows", state, first, last, turn),
+            work,
+            lambda cancel, progress: tgt.rows_for(
+                c,
+                state,
+                first,
+                last,
+                turn=turn,
+                directory=self.directory,
+                early=False,
+                cancel=cancel,
+                progress=progress,
+            ),
+        )
+        raise NotReady(job, work)
+
+    def distribution(
+        self, sheet: dict[str, int], free_throws_left: int | None, *, turn: bool, wait: bool
+    ) -> DistributionTable:
+        """A distribution table covering ``sheet`` (with ``turn``, also the sheets its turn leads to)."""
+        solution = self.advisor.solution
+        state = self.advisor.state(sheet, free_throws_left)
+        is_early = level_of(state.mask) + int(turn) <= early_levels(self.compiled)
+        if is_early and not wait and not dist.early_table_ready(self.rules, self.directory):
+            raise NotReady(self._early_job(), self.early_work())
+        found = dist.held_table(solution, state, turn=turn, directory=self.directory)
+        if found is not None:
+            return found
+        if wait or is_early:  # an early sheet whose table is on disk: loaded, not solved
+            return dist.table_for(solution, sheet, free_throws_left, turn=turn, directory=self.directory)
+        lanes = dist.lane_layout(self.compiled, state.mask).n_lanes
+        work = Work(
+            "Solving the final scores of a {rules} position", lanes * SECONDS_PER_LANE, 0, self._fields
+        )
+        job = self._submit(
+            ("dist", state.mask),
+            work,
+            lambda cancel, progress: dist.table_for(
+                solution, sheet, free_throws_left, turn=turn, directory=self.directory, cancel=cancel
+            ),
+        )
+        raise NotReady(job, work)
+
+    def _early_job(self) -> Job[bool] | None:
+        if not preparing_allowed():
+            return None
+        job = self.prepare()
+        if job is None:  # ready after all (another process finished them)
+            return worker().submit(
+                (*self.key, "early-ready"),
+                Work("Loading the win tables of {rules}", 0, 0, self._fields),
+                lambda cancel, progress: True,
+            )
+        return job
+
+    def _submit(self, key: tuple[Hashable, ...], work: Work, run: Callable[[Cancel, Progress], T]) -> Job[T]:
+        if not preparing_allowed():
+            raise NotReady(None, work)
+        return worker().submit((*self.key, *key), work, run)
+
+
+_tables: dict[tuple[Hashable, ...], WinTables] = {}
+_tables_lock = threading.Lock()
+
+
+def win_tables(rules: RuleSet, directory: Path | None = None) -> WinTables:
+    """The :class:`WinTables` of a rule set (one per process and directory)."""
+    key = (*rules_key(rules), str(directory))
+    with _tables_lock:
+        found = _tables.get(key)
+        if found is None or found.rules != rules:
+            found = _tables[key] = WinTables(rules, directory)
+        return found
+
+
+# --- final scores -------------------------------------------------------------------------------------------
+
+
+def scored(sheet: ScoreSheet) -> int:
+    """The points a sheet holds now: boxes, upper bonuses and extra bonuses, not the unused free throws
+    (those are still to come in the solver's tables)."""
+    return sum(t.total - t.free_throws for t in sheet.totals)
+
+
+@dataclass(frozen=True)
+class FinalScores:
+    """A distribution of final scores: ``pmf[i]`` is the probability of finishing with ``first + i``."""
+
+    first: int
+    pmf: F64
+
+    @classmethod
+    def certain(cls, score: int) -> FinalScores:
+        return cls(score, np.ones(1))
+
+    @property
+    def last(self) -> int:
+        return self.first + len(self.pmf) - 1
+
+
+def best_of(scores: Sequence[FinalScores]) -> FinalScores:
+    """The distribution of the highest of independent final scores."""
+    from kniffel.solver import winkernels
+
+    if not scores:
+        raise PlanningError("the best of no scores")
+    counts = np.array([len(s.pmf) for s in scores], dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+    lows = np.array([s.first for s in scores], dtype=np.int64)
+    out = np.empty(int(counts.max() + lows.max() - lows.min()) + 1)
+    pmf = np.concatenate([np.asarray(s.pmf, dtype=np.float64) for s in scores])
+    first, length = winkernels.best_of(lows, offsets, counts, pmf, out)
+    return FinalScores(first, out[:length])
+
+
+def chance_at_least(own: FinalScores, best: FinalScores) -> float:
+    """``P(own >= best)`` for independent final scores (a tie is a win for each tied player)."""
+    from kniffel.solver import winkernels
+
+    return float(winkernels.at_least(own.first, own.pmf, best.first, best.pmf))
+
+
+def final_scores(game: Game, player: int, directory: Path | None = None, *, wait: bool = True) -> FinalScores:
+    """The distribution of ``player``'s final score when playing for points from where they stand (the
+    exact distribution of optimal expected-score play, :mod:`kniffel.solver.distribution`); with
+    ``wait`` false, :class:`NotReady` while its table is solved."""
+    sheet = game.sheets[player]
+    if sheet.is_full:
+        return FinalScores.certain(sheet.total)
+    rules = game.rules
+    column = rules.columns[0]
+    tables = win_tables(rules, directory)
+    extra = sheet.extra_bonus.get(column.id, 0)
+    if player == game.current and game.turn.dice is not None:
+        at = column_position(game)
+        assert at is not None
+        table = tables.distribution(at.entries, at.free_throws_left, turn=True, wait=wait)
+        found = dist.situation_distribution(
+            table, at.entries, at.dice, at.rolls_left, **at.turn, extra_bonus=extra
+        )
+    else:
+        left = free_throws_arg(rules, sheet.free_throws_left(column))
+        table = tables.distribution(dict(sheet.entries), left, turn=False, wait=wait)
+        found = dist.state_distribution(table, dict(sheet.entries), left, extra_bonus=extra)
+    return FinalScores(found.low, np.asarray(found.probabilities, dtype=np.float64))
+
+
+def win_chances(game: Game, directory: Path | None = None, *, wait: bool = True) -> list[float]:
+    """Every player's chance of finishing first (a tie counts for each tied player), each playing for
+    points from where they stand. Single-column rule sets the solver covers; with ``wait`` false,
+    :class:`NotReady` while a table is solved."""
+    scores = [final_scores(game, p, directory, wait=wait) for p in range(len(game.players))]
+    chances = []
+    for p, own in enumerate(scores):
+        others = [s for q, s in enumerate(scores) if q != p]
+        if not others:
+            chances.append(1.0)
+            continue
+        chances.append(chance_at_least(own, best_of(others)))
+    return chances
+
+
+# --- planners ----------------------------------------------------------------------------------------------
+
+
+class GoalPlanner:
+    """What the target and win planners share: the rules, the tables, whether to wait for them."""
+
+    goal: Goal
+    exact = True
+
+    def __init__(self, rules: RuleSet, directory: Path | None = None, *, wait: bool = True) -> None:
+        if rules.multi_column:
+            raise PlanningError(f"{rules.id}: playing for {self.goal} covers the rule sets of one column")
+        self.rules = rules
+        self.directory = directory
+        self.wait = wait
+        self.tables = win_tables(rules, directory)
+
+    @cached_property
+    def fallback(self) -> ExactPlanner:
+        """Optimal play for points, which breaks ties between options equally good for the goal."""
+        return ExactPlanner(self.rules, self.tables.advisor)
+
+    def ranked(self, game: Game, choices: list[Choice]) -> list[Choice]:
+        """Options equally good for the goal (a game won or lost whatever happens, say) in the order of
+        their points."""
+        if len({c.value for c in choices}) < len(choices):
+            by_points = {c.action: rank for rank, c in enumerate(self.fallback.choices(game))}
+            choices.sort(key=lambda c: by_points.get(c.action, len(by_points)))
+            choices.sort(key=lambda c: -c.value)
+        return choices
+
+    def _choices(self, game: Game, first: int, weights: F64, *, early: bool) -> list[Choice]:
+        """Every legal action valued by ``sum(weights[i] * P(making at least first + i more))``."""
+        at = column_position(game)
+        if at is None:
+            return []
+        advisor = self.tables.advisor
+        state = advisor.state(at.entries, at.free_throws_left)
+        last = first + len(weights) - 1
+        limit = tgt.default_limit(advisor.compiled)
+        rows = self.tables.rows(
+            state, max(first, 1), min(max(last, 1), limit), turn=True, wait=self.wait, early=early
+        )
+        targets = TargetAdvisor(advisor, rows)
+        options = targets.option_values(at.entries, at.dice, at.rolls_left, first, weights, **at.turn)
+
+        def struck(box: str) -> float:
+            after = advisor.state({**at.entries, box: 0}, at.free_throws_left)
+            return float(np.dot(weights, rows.curve(after, first, len(weights))))
+
+        choices = legal_choices(game, {o.action: o.value for o in options}, struck)
+        return self.ranked(game, choices)
+
+
+class TargetPlanner(GoalPlanner):
+    """Every legal action valued by the largest probability of finishing with at least ``target``."""
+
+    def __init__(
+        self, rules: RuleSet, target: int, directory: Path | None = None, *, wait: bool = True
+    ) -> None:
+        self.goal = Target(target)
+        super().__init__(rules, directory, wait=wait)
+        self.target = target
+
+    def choices(self, game: Game) -> list[Choice]:
+        needed = self.target - scored(game.sheet)
+        # a target asks for its own cone: cheaper than the early tables, which cover every target
+        return self._choices(game, needed, np.ones(1), early=False)
+
+
+class WinPlanner(GoalPlanner):
+    """Every legal action valued by the chance of finishing first (see the module docstring). Alone at
+    the table it plays for points."""
+
+    goal = WIN
+
+    def others(self, game: Game) -> FinalScores:
+        """The best final score among the players other than the one to move."""
+        return best_of(
+            [
+                final_scores(game, p, self.directory, wait=self.wait)
+                for p in range(len(game.players))
+                if p != game.current
+            ]
+        )
+
+    def choices(self, game: Game) -> list[Choice]:
+        if len(game.players) == 1:
+            return self.fallback.choices(game)
+        others = self.others(game)
+        # I win when my final score is at least the others' best: P(win) = sum over their best s of
+        # P(best = s) * P(I make at least s - what I have)
+        first = others.first - scored(game.sheet)
+        return self._choices(game, first, others.pmf, early=True)
+
+
+def with_patience(job: Job[T] | None, seconds: float) -> bool:
+    """Wait for ``job`` if it is expected to take at most ``seconds`` (a cone), not for a long one (the
+    early tables); whether it is done."""
+    if job is None:
+        return False
+    if job.work.seconds > seconds:
+        return job.done()
+    return job.wait(timeout=max(1.0, 10 * job.work.seconds))
+
+
+def ready_or(make: Callable[[], T], fallback: Callable[[NotReady], T]) -> T:
+    """``make()``, or ``fallback(not_ready)`` while its tables are solved."""
+    try:
+        return make()
+    except NotReady as not_ready:
+        return fallback(not_ready)
+
+
+__all__ = [
+    "PREPARE_ENV",
+    "FinalScores",
+    "GoalPlanner",
+    "NotReady",
+    "TargetPlanner",
+    "WinPlanner",
+    "WinTables",
+    "best_of",
+    "chance_at_least",
+    "final_scores",
+    "prepare_tables",
+    "preparing_allowed",
+    "ready_or",
+    "scored",
+    "win_chances",
+    "win_tables",
+    "with_patience",
+]

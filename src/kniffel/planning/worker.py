@@ -1,0 +1,251 @@
+"""One bounded worker per process for the long solves a front end must not wait for.
+
+Playing to win reads tables that take from a fraction of a second (the cone of a late position) to a
+minute or two (a rule set's early tables) to solve. A person never waits on them: a front end asks
+whether what it needs is there, and if not hands the solve to this worker and shows something else
+meanwhile (points instead of chances of winning, with a note). The worker
+
+* runs one job at a time on one thread of its own (a daemon: quitting never waits for it), so a server
+  has at most one solve per process and every other request keeps a processor;
+* takes each job once: asking again for a job that is queued or running gives the same :class:`Job`;
+* lets every job be cancelled: the solvers ask between pieces of work a fraction of a second long
+  (:mod:`kniffel.solver.work`), so a cancelled job stops at once, and :func:`shutdown` stops them all;
+* reports each job's progress and says what it is (a sentence, the seconds and bytes it is expected to
+  take) so that a front end can say so before anything big is written.
+
+Nothing here holds a lock while a job runs: asking about jobs never waits for a solve.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from kniffel.solver.work import Cancel, Cancelled, Progress
+
+T = TypeVar("T")
+log = logging.getLogger("kniffel.planning")
+
+THREADS_ENV = "KNIFFEL_WORKER_THREADS"
+"""Threads a job's compiled kernels may use (default: all processors but one, at least one), so that a
+server's requests keep a processor while the worker solves."""
+
+
+@dataclass(frozen=True)
+class Work:
+    """What a job is, for people: a sentence and what it is expected to cost."""
+
+    template: str
+    """A short sentence in English with ``{name}`` fields ("Solving the win tables of {rules}"): front
+    ends translate the template and fill in :attr:`fields`."""
+    seconds: float
+    """Expected time on this machine, roughly."""
+    bytes: int = 0
+    """What it writes to disk (0: nothing, it is held in memory only)."""
+    fields: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def what(self) -> str:
+        """The sentence in English."""
+        return self.template.format(**dict(self.fields))
+
+    @property
+    def big(self) -> bool:
+        """Whether a person should be told before it starts (over 10 s or 100 MB)."""
+        return self.seconds > 10 or self.bytes > 100_000_000
+
+
+@dataclass(eq=False)
+class Job(Generic[T]):
+    """A solve handed to the worker. ``run(cancel, progress)`` does the work."""
+
+    key: Hashable
+    work: Work
+    run: Callable[[Cancel, Progress], T]
+    done_count: int = 0
+    total_count: int = 0
+    started: float | None = None
+    _cancelled: threading.Event = field(default_factory=threading.Event)
+    _finished: threading.Event = field(default_factory=threading.Event)
+    _result: Any = None
+    _error: BaseException | None = None
+
+    def cancel(self) -> None:
+        """Stop the job (at its next piece of work if it runs; before it starts if it waits)."""
+        self._cancelled.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    def done(self) -> bool:
+        return self._finished.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until the job is done (or ``timeout`` seconds); whether it is."""
+        return self._finished.wait(timeout)
+
+    def result(self, timeout: float | None = None) -> T:
+        """The job's result, waiting for it; raises what the job raised (:class:`Cancelled` if it was
+        cancelled) or :class:`TimeoutError`."""
+        if not self._finished.wait(timeout):
+            raise TimeoutError(f"{self.work.what}: not done after {timeout} s")
+        if self._error is not None:
+            raise self._error
+        result: T = self._result
+        return result
+
+    @property
+    def fraction(self) -> float | None:
+        """How much of the work is done, 0 to 1 (None before the job has said how much there is)."""
+        if self.total_count <= 0:
+            return None
+        return min(1.0, self.done_count / self.total_count)
+
+    def _progress(self, done: int, total: int) -> None:
+        self.done_count, self.total_count = done, total
+
+    def _execute(self) -> None:
+        try:
+            if self.cancelled:
+                raise Cancelled
+            self.started = time.monotonic()
+            self._result = self.run(self._cancelled.is_set, self._progress)
+        except BaseException as error:  # handed to whoever asks for the result
+            self._error = error
+            if not isinstance(error, Cancelled):
+                log.exception("%s failed", self.work.what)
+        finally:
+            self._finished.set()
+
+
+class Worker:
+    """The worker thread and its jobs (see the module docstring). Made once per process:
+    :func:`worker`."""
+
+    def __init__(self) -> None:
+        self._jobs: dict[Hashable, Job[Any]] = {}
+        self._queue: queue.Queue[Job[Any] | None] = queue.Queue()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self.current: Job[Any] | None = None
+
+    def submit(self, key: Hashable, work: Work, run: Callable[[Cancel, Progress], T]) -> Job[T]:
+        """The job for ``key``: the one queued or running, or a new one for ``run``. A finished job is
+        forgotten once its result has been taken over by a cache, so asking again makes a new one."""
+        with self._lock:
+            found = self._jobs.get(key)
+            if found is not None and not found.done():
+                return found
+            job: Job[T] = Job(key, work, run)
+            self._jobs[key] = job
+            self._start()
+        self._queue.put(job)
+        return job
+
+    def job(self, key: Hashable) -> Job[Any] | None:
+        """The job for ``key`` if one is queued, running or finished and not yet forgotten."""
+        with self._lock:
+            return self._jobs.get(key)
+
+    def forget(self, key: Hashable) -> None:
+        with self._lock:
+            found = self._jobs.get(key)
+            if found is not None and found.done():
+                del self._jobs[key]
+
+    def pending(self) -> list[Job[Any]]:
+        """The jobs queued or running, the running one first."""
+        with self._lock:
+            return sorted(
+                (job for job in self._jobs.values() if not job.done()),
+                key=lambda job: job is not self.current,
+            )
+
+    def cancel_all(self) -> None:
+        """Cancel every job queued or running (quitting: nothing half-written is left)."""
+        with self._lock:
+            jobs = list(self._jobs.values())
+        for job in jobs:
+            job.cancel()
+
+    def _start(self) -> None:
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._loop, name="kniffel-solver", daemon=True)
+            self._thread.start()
+
+    def _loop(self) -> None:
+        _limit_threads()
+        while True:
+            job = self._queue.get()
+            if job is None:
+                return
+            self.current = job
+            try:
+                job._execute()
+            finally:
+                self.current = None
+
+
+def _limit_threads() -> None:
+    """Leave a processor to the rest of the process: numba's thread count is per calling thread."""
+    try:
+        import numba
+
+        default = max(1, (os.cpu_count() or 1) - 1)
+        wanted = int(os.environ.get(THREADS_ENV, default))
+        most = int(getattr(numba.config, "NUMBA_NUM_THREADS", default))
+        numba.set_num_threads(max(1, min(wanted, most)))
+    except (ImportError, ValueError):  # an unreadable setting keeps numba's own
+        pass
+
+
+_worker: Worker | None = None
+_worker_lock = threading.Lock()
+
+
+def worker() -> Worker:
+    """The process's worker."""
+    global _worker
+    with _worker_lock:
+        if _worker is None:
+            _worker = Worker()
+        return _worker
+
+
+def shutdown() -> None:
+    """Cancel everything the worker has (a front end quitting calls this; the thread itself is a daemon
+    and never keeps the process alive)."""
+    if _worker is not None:
+        _worker.cancel_all()
+
+
+def busy() -> bool:
+    """Whether the process would wait for work at exit: a job of the worker running or queued, or a
+    thread that Python joins at exit (a front end's thread pool in the middle of a call)."""
+    if _worker is not None and _worker.pending():
+        return True
+    main = threading.main_thread()
+    return any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not main)
+
+
+def exit_now(status: int) -> None:
+    """End the process at once, not waiting for solves (a person quit): jobs are cancelled and nothing
+    half-written stays (they write under a temporary name), output is flushed."""
+    import sys
+
+    shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing left to say
+            stream.flush()
+    os._exit(status)
+
+
+__all__ = ["THREADS_ENV", "Job", "Work", "Worker", "busy", "exit_now", "shutdown", "worker"]
