@@ -20,7 +20,7 @@ from conftest import batch_situation
 from kniffel import rules
 from kniffel.cli.errors import message
 from kniffel.errors import KniffelError
-from kniffel.solver import Advisor, table
+from kniffel.solver import Advisor, compile_rules, table
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 
@@ -418,7 +418,7 @@ STRICT = ["--rules", "kniffel", "--option", "strict=on"]
 
 
 def test_advise_for_a_target_gives_chances_that_agree_with_the_library() -> None:
-    from kniffel.solver.target import TargetAdvisor, target_table
+    from kniffel.solver.target import TargetAdvisor, solve_rows
 
     data = run_json(["advise", *STRICT, "--goal", "target:200", "--sheet", "ones=3", "--dice", "2 2 2 5 6"])
     assert data["goal"] == "target:200"
@@ -427,7 +427,7 @@ def test_advise_for_a_target_gives_chances_that_agree_with_the_library() -> None
     assert values == sorted(values, reverse=True)
     assert all(0.0 <= v <= 1.0 for v in values)
     strict = rules.get("kniffel", {"strict": "on"})
-    library = TargetAdvisor(Advisor(table(strict)), target_table(strict)).options(
+    library = TargetAdvisor(Advisor(table(strict)), solve_rows(compile_rules(strict))).options(
         {"ones": 3}, [2, 2, 2, 5, 6], 2, 197
     )
     assert {str(o.action): o.value for o in library} == {o["action"]: o["value"] for o in data["options"]}
@@ -443,6 +443,27 @@ def test_a_target_already_reached_is_certain_and_the_table_shows_percentages() -
     assert result.exit_code == 0, result.output
     assert "chance of finishing with at least 250" in " ".join(result.stdout.split())
     assert " %" in result.stdout
+
+
+def test_advise_a_table_to_win() -> None:
+    """A table text (the other players' sheets too) is advised for the chance of finishing first: the
+    same values as the win planner of the game made from it."""
+    from kniffel import Game, Situation
+    from kniffel.planning import WIN, planner_for
+
+    text = (
+        "kniffel strict=on | ones=3 twos=6 threes=9 fours=12 fives=15 sixes=18 three_of_a_kind=20 | 3 3 4 5 6"
+        " | rolls left 1 | others ones=2 twos=4 threes=12 fours=16 fives=20 sixes=24 three_of_a_kind=30"
+    )
+    data = run_json(["advise", "--situation", text, "--goal", "win"])
+    assert data["goal"] == "win"
+    game = Game.from_situation(Situation.parse(text))
+    expected = {str(c.action): c.value for c in planner_for(game.rules, WIN).choices(game)}
+    assert {o["action"]: o["value"] for o in data["options"]} == expected
+    assert 0.0 < data["options"][0]["value"] < 1.0
+    alone = invoke(["advise", "--situation", text.split(" | others")[0], "--goal", "win"])
+    assert alone.exit_code == 2
+    assert "others SHEET" in alone.output
 
 
 def test_advise_a_situation_for_a_target() -> None:
@@ -473,7 +494,8 @@ def test_batch_for_a_target() -> None:
     [
         ("target:", "whole number"),
         ("target:-5", "whole number"),
-        ("win", "unknown goal"),
+        ("chess", "unknown goal"),
+        ("win", "needs the other players' sheets"),
         ("target:x", "whole number"),
     ],
 )

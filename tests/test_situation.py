@@ -8,6 +8,7 @@ from hypothesis import given
 from conftest import new_game
 from kniffel import (
     DiceError,
+    SeededDice,
     Game,
     GameError,
     KniffelError,
@@ -36,7 +37,8 @@ def test_text_round_trip_and_games_made_from_a_situation(game: Game) -> None:
     assert again == situation
     assert str(again) == text
     made = Game.from_situation(again)
-    assert made.players == ("Player",)
+    assert len(made.players) == len(game.players)
+    assert made.player == "Player"
     assert made.situation() == situation
     assert made.legal == game.legal
     assert made.sheet.totals == game.sheet.totals
@@ -51,7 +53,7 @@ EXAMPLES = [
 
 
 def test_the_documented_examples_read_back_as_written() -> None:
-    assert len(EXAMPLES) == 3
+    assert len(EXAMPLES) == 4
     for text in EXAMPLES:
         assert str(Situation.parse(text)) == text
 
@@ -72,8 +74,9 @@ def test_what_a_situation_says() -> None:
 
 
 def test_the_start_of_a_turn_and_free_throws() -> None:
-    fresh = new_game("yahtzee", joker="free")
+    fresh = new_game("yahtzee", ["Ada"], joker="free")
     assert str(fresh.situation()) == "yahtzee joker=free | empty | no dice | rolls left 3"
+    assert str(new_game("yahtzee").situation()) == "yahtzee | empty | no dice | rolls left 3 | others empty"
     assert Game.from_situation(fresh.situation()).legal_actions() == [Roll()]
     knoeffel = Situation.parse(
         "knoeffel | 1:knoeffel=20 2:free_throws_used=1 | 4 4 4 6 6 | rolls left 0 | free throws taken 1"
@@ -175,3 +178,45 @@ def test_an_announcement_made_in_a_game_is_part_of_its_situation() -> None:
     text = str(game.situation())
     assert text == "kniffel-3col | empty | 2 2 2 5 6 | rolls left 2 | thrown at once | announced 3:twos"
     assert Game.from_situation(Situation.parse(text)).legal == game.legal
+
+
+def test_a_table_text_holds_every_players_sheet_and_seats_them_again() -> None:
+    """The other players' sheets make the text a whole table (a FEN of the game): those still to move
+    in the round come first, then those who have moved (a box more); a game made from it seats them so
+    and reads back the same text."""
+    yahtzee = rules.get("yahtzee")
+    game = Game(yahtzee, ["Ada", "Bob", "Cy"], dice=SeededDice(4))
+    for _ in range(4):  # Ada and Bob have had a turn of round 2, Cy is to move
+        game.roll()
+        game.apply(planner_choice(game))
+    game.roll()
+    assert game.player == "Bob"
+    situation = game.situation()
+    text = str(situation)
+    assert " | others " in text
+    assert [len(s.entries) for s in situation.others] == [1, 2]
+    again = Situation.parse(text)
+    assert again == situation
+    made = Game.from_situation(again)
+    assert made.current == 1
+    assert [len(s.entries) for s in made.sheets] == [2, 1, 1]
+    assert str(made.situation()) == text
+
+
+def planner_choice(game: Game) -> Score:
+    """The first box the dice may go in (a quick, legal entry)."""
+    return Score(next(iter(game.placements())))
+
+
+@pytest.mark.parametrize(
+    ("others", "message"),
+    [
+        ("twos=6 ; ", "others are sheets separated by ';'"),
+        ("twos=6 fours=8 threes=9", "has filled 3 boxes"),
+        ("twos=6 fours=8 ; twos=4", "in the order they move"),
+        ("nonsense=3", "no box"),
+    ],
+)
+def test_impossible_tables_are_refused(others: str, message: str) -> None:
+    with pytest.raises(KniffelError, match=message):
+        Situation.parse(f"yahtzee | ones=3 | 1 2 3 4 5 | rolls left 2 | others {others}")

@@ -191,6 +191,7 @@ class Game:
         if self.is_over:
             raise GameError("the game is over: no player is to move")
         turn = self.turn
+        n = len(self.players)
         return Situation(
             self.rules,
             self.sheet,
@@ -199,6 +200,7 @@ class Game:
             free_throws=turn.free_throws,
             thrown_at_once=turn.thrown_at_once,
             announced=turn.announced,
+            others=tuple(self.sheets[(self.current + k) % n] for k in range(1, n)),
         )
 
     # --- the legal actions ---------------------------------------------------------------------
@@ -425,9 +427,17 @@ class Game:
     def from_situation(
         cls, situation: Situation, *, player: str = "Player", dice: DiceSource | None = None
     ) -> Game:
-        """A one-player game in ``situation`` (with no history to undo), e.g. for a planner to value."""
-        game = cls(situation.rules, [player], dice=dice)
-        game.sheets[0] = _copy_sheet(situation.sheet)
+        """A game in ``situation`` (with no history to undo), e.g. for a planner to value: one player, or
+        with the situation's other players (named ``Player 2``, ...) the whole table, seated so that those
+        who have moved in this round come before the player to move."""
+        moved = [other for other in situation.others if len(other.entries) > len(situation.sheet.entries)]
+        waiting = situation.others[: len(situation.others) - len(moved)]
+        names = [f"{player} {n}" for n in range(2, len(situation.others) + 2)]
+        seats = [*names[len(waiting) :], player, *names[: len(waiting)]]
+        game = cls(situation.rules, seats, dice=dice)
+        for seat, sheet in enumerate([*moved, situation.sheet, *waiting]):
+            game.sheets[seat] = _copy_sheet(sheet)
+        game.current = len(moved)
         game.turn = Turn(
             dice=situation.dice,
             rolls=situation.rules.rolls - situation.rolls_left,

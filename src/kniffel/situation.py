@@ -7,7 +7,7 @@ what advice depends on: :meth:`kniffel.Game.situation` takes it from a game, and
 Its text (``str(situation)``, read back by :meth:`Situation.parse`) is parts separated by ``|``::
 
     RULES [OPTION=VALUE ...] | SHEET | DICE | rolls left N [| free throws taken N] [| thrown at once]
-        [| announced BOX]
+        [| announced BOX] [| others SHEET ; SHEET ...]
 
 * ``RULES``: the rule set id and its options (``yahtzee joker=free``); reading it back takes a built-in
   rule set (a rule set of one's own travels as JSON, :meth:`kniffel.RuleSet.to_json`).
@@ -18,12 +18,17 @@ Its text (``str(situation)``, read back by :meth:`Situation.parse`) is parts sep
 * ``free throws taken N``: free throws taken this turn (Knöffel), when not 0.
 * ``thrown at once``: the last throw was of all dice together (the sharp option doubles figures then).
 * ``announced BOX``: the box announced this turn (announced columns).
+* ``others SHEET ; SHEET``: the other players' sheets, in the order they move after the player to move
+  (the players who come later in this round first, then those who have had their turn in it: one box
+  more). With them the text holds the whole table, as chess's FEN holds the whole board: what playing to
+  win depends on (``kniffel advise --goal win --situation TEXT``).
 
 For example::
 
     yahtzee joker=free | ones=3 fives=15 yahtzee=50 | 2 2 3 5 5 | rolls left 1
     kniffel-4col | 1:ones=2 2:chance=24 | 1 3 3 3 6 | rolls left 2 | thrown at once | announced 3:threes
     knoeffel | 1:knoeffel=20 2:free_throws_used=1 | 4 4 4 6 6 | rolls left 0 | free throws taken 1
+    yahtzee | ones=3 yahtzee=50 | 2 2 3 5 5 | rolls left 1 | others twos=6 fives=15 ; ones=2 fours=8 chance=22
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ Faces = tuple[int, ...]
 
 SEPARATOR = " | "
 NO_DICE = "no dice"
+OTHERS = "others"
+MAX_OTHERS = 7
 _DETAILS = {
     "rolls_left": re.compile(r"rolls left (\d+)"),
     "free_throws": re.compile(r"free throws taken (\d+)"),
@@ -66,6 +73,10 @@ class Situation:
     """The last throw was of all dice together."""
     announced: str | None = None
     """The box announced this turn."""
+    others: tuple[ScoreSheet, ...] = field(default=(), hash=False)
+    """The other players' sheets, in the order they move after the player to move: first those still
+    to move in this round (as many boxes filled as the player to move), then those who have moved in it
+    (one more)."""
 
     def __post_init__(self) -> None:
         rules, sheet = self.rules, self.sheet
@@ -79,6 +90,7 @@ class Situation:
         if sheet.is_full:
             raise SituationError("the sheet is full: no turn is left to play")
         sheet.check_fill_order()
+        self._check_others()
         if self.dice is not None:
             object.__setattr__(self, "dice", validate_dice(self.dice, rules.dice))
         if isinstance(self.rolls_left, bool) or not isinstance(self.rolls_left, int):
@@ -105,6 +117,36 @@ class Situation:
                 raise SituationError(f"{self.announced} is not in an announced column")
             if self.announced in sheet.entries:
                 raise SituationError(f"{self.announced} is announced but already filled")
+
+    def _check_others(self) -> None:
+        rules, others = self.rules, self.others
+        if not isinstance(others, tuple) or not all(isinstance(o, ScoreSheet) for o in others):
+            raise SituationError("the other players' sheets must be a tuple of sheets")
+        if len(others) > MAX_OTHERS:
+            raise SituationError(f"a table has at most {MAX_OTHERS + 1} players, got {len(others) + 1}")
+        copies = []
+        turns = len(self.sheet.entries)
+        before = turns
+        for n, other in enumerate(others, 1):
+            if other.rules != rules:
+                raise SituationError(f"the other players' sheets must be sheets of {rules.id}")
+            other.check_fill_order()
+            taken = len(other.entries)
+            if taken not in (turns, turns + 1):
+                raise SituationError(
+                    f"other player {n} has filled {taken} boxes; at this point of the round a player has "
+                    f"filled {turns} (still to move) or {turns + 1} (has moved)"
+                )
+            if taken < before:
+                raise SituationError(
+                    "list the other players in the order they move: those still to move in this round "
+                    "first, then those who have moved"
+                )
+            before = taken
+            copies.append(
+                ScoreSheet(rules, dict(other.entries), dict(other.extra_bonus), dict(other.free_throws_used))
+            )
+        object.__setattr__(self, "others", tuple(copies))
 
     def _check_free_throws(self) -> None:
         rules, taken = self.rules, self.free_throws
@@ -142,6 +184,8 @@ class Situation:
             parts.append("thrown at once")
         if self.announced is not None:
             parts.append(f"announced {self.announced}")
+        if self.others:
+            parts.append(f"{OTHERS} " + " ; ".join(str(other) for other in self.others))
         return SEPARATOR.join(parts)
 
     @classmethod
@@ -161,8 +205,18 @@ class Situation:
         sheet = ScoreSheet.parse(rules, parts[1])
         dice = None if " ".join(parts[2].lower().split()) == NO_DICE else _dice(parts[2])
         found: dict[str, str | None] = {}
+        others: tuple[ScoreSheet, ...] = ()
         for part in parts[3:]:
             detail = " ".join(part.split())
+            word, _, rest = detail.partition(" ")
+            if word.lower() == OTHERS:
+                if others:
+                    raise SituationError(f"{detail!r}: the situation says this twice")
+                texts = [text.strip() for text in rest.split(";")]
+                if not rest.strip() or not all(texts):
+                    raise SituationError("others are sheets separated by ';', as in 'others twos=6 ; empty'")
+                others = tuple(ScoreSheet.parse(rules, text) for text in texts)
+                continue
             for name, pattern in _DETAILS.items():
                 match = pattern.fullmatch(detail.lower() if name != "announced" else detail)
                 if match is not None:
@@ -171,7 +225,9 @@ class Situation:
                     found[name] = match.group(1) if match.groups() else None
                     break
             else:
-                expected = "rolls left N, free throws taken N, thrown at once or announced BOX"
+                expected = (
+                    "rolls left N, free throws taken N, thrown at once, announced BOX or others SHEET ; SHEET"
+                )
                 raise SituationError(f"{detail!r} is not a part of a situation; expected {expected}")
         if "rolls_left" not in found:
             raise SituationError("the situation must say how many rolls are left: 'rolls left N'")
@@ -183,6 +239,7 @@ class Situation:
             free_throws=int(found.get("free_throws") or 0),
             thrown_at_once="thrown_at_once" in found,
             announced=found.get("announced"),
+            others=others,
         )
 
 

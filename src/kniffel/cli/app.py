@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from kniffel.cli import goals, language, reviewing, simulating, solving
+from kniffel.cli import caching, goals, language, reviewing, simulating, solving
 from kniffel.cli.cluster import ClusterOption
 from kniffel.cli.errors import OUTPUT_CLOSED, CliError, end_quietly, output_closed, reports_errors
 from kniffel.cli.parsing import parse_dice, parse_sheet, resolve_box
@@ -44,6 +44,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
+app.add_typer(caching.cache_app)
 
 DEFAULT_RULES = "kniffel"
 
@@ -539,6 +540,10 @@ def advise_command(
 
 
 def _advise_situation(situation: Situation, json_output: bool, words: str, goal: Goal) -> None:
+    if goal == WIN and not situation.others:
+        raise CliError(
+            "--goal win needs the other players' sheets: end the situation with 'others SHEET ; SHEET ...'"
+        )
     if goal != POINTS:
         label = translate(
             words, "Solving the chances of {goal} in {rules}", goal=goal, rules=situation.rules.id

@@ -88,7 +88,7 @@ def prepare_tables(rules: RuleSet, directory: Path | None = None) -> None:
     rule set, nothing once they are on disk)."""
     tables = win_tables(rules, directory)
     if not tables.early_ready():
-        tables._solve_early(lambda: False, lambda done, total: None)
+        tables.solve_early()
 
 
 SECONDS_PER_VALUE = 2.5e-7
@@ -142,6 +142,10 @@ class WinTables:
     @property
     def _fields(self) -> tuple[tuple[str, str], ...]:
         return (("rules", self.rules.id),)
+
+    def solve_early(self, progress: Progress | None = None, cancel: Cancel | None = None) -> bool:
+        """Solve (or load) both early tables now; ``progress(done, 1000)``."""
+        return self._solve_early(cancel or (lambda: False), progress or (lambda done, total: None))
 
     def _solve_early(self, cancel: Cancel, progress: Progress) -> bool:
         solution = self.advisor.solution

@@ -25,13 +25,15 @@ import tempfile
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Generic, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.errors import KniffelError
 from kniffel.rules import RuleSet
 from kniffel.solver.compile import SOLVER_VERSION, Compiled, compile_rules
 from kniffel.solver.dp import Solution, solve_compiled
@@ -340,3 +342,159 @@ class Held(Generic[T]):
     def clear(self) -> None:
         with self._lock:
             self._tables.clear()
+
+
+# --- what the cache holds --------------------------------------------------------------------------------
+
+KINDS = {
+    "": "expected scores",
+    "target-early": "win: target chances",
+    "dist-early": "win: final scores",
+}
+"""The kinds of table kept per rule set, by the suffix of their files' names, as people read them."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One table in the cache: its rule set and kind, its files, their size and when they were written."""
+
+    rules: str
+    """The rule set id and options as given (``yahtzee joker=free``), or the file's name if unknown."""
+    kind: str
+    """What it is (:data:`KINDS`), ``obsolete`` for a table of an earlier version, ``compiled kernels``."""
+    files: tuple[Path, ...]
+    size: int
+    modified: float
+
+    @property
+    def rules_id(self) -> str:
+        return self.rules.split()[0] if self.rules else ""
+
+
+_STEM = re.compile(r"^(?P<name>[A-Za-z0-9_.-]+?)\.(?P<key>[0-9a-f]{20})(?:\.(?P<kind>[A-Za-z0-9-]+))?$")
+
+
+def entries(directory: Path | None = None) -> list[Entry]:
+    """Every table kept in the cache directory (and the compiled kernels beside it), largest first.
+    Tables of an earlier version (another key, or a kind this version no longer keeps) are ``obsolete``:
+    they are never read again and only take space."""
+    from kniffel.solver.kernelcache import kernels_cache_dir
+
+    root = directory or cache_dir()
+    groups: dict[tuple[str, str, str], list[Path]] = {}
+    if root.is_dir():
+        for path in root.iterdir():
+            if not path.is_file():
+                continue
+            stem = path.name
+            for suffix in (".tmp", ".lock", ".json", ".npy", ".bin"):
+                if stem.endswith(suffix):
+                    stem = stem[: -len(suffix)]
+                    break
+            found = _STEM.match(stem)
+            if found is None:
+                continue
+            kind = (found.group("kind") or "").removesuffix("-index")
+            groups.setdefault((found.group("name"), found.group("key"), kind), []).append(path)
+    result = [_entry(root, name, key, kind, files) for (name, key, kind), files in groups.items()]
+    kernels = kernels_cache_dir().parent
+    if kernels.is_dir():
+        for version in kernels.iterdir():
+            files = tuple(p for p in version.rglob("*") if p.is_file())
+            if files:
+                current = version == kernels_cache_dir()
+                result.append(
+                    Entry(
+                        "",
+                        "compiled kernels" if current else "obsolete compiled kernels",
+                        files,
+                        sum(_size(p) for p in files),
+                        max(_mtime(p) for p in files),
+                    )
+                )
+    return sorted(result, key=lambda e: -e.size)
+
+
+def _entry(root: Path, name: str, key: str, kind: str, files: list[Path]) -> Entry:
+    rules = name
+    for path in files:
+        if path.suffix == ".json" and not path.name.endswith("-index.json"):
+            try:
+                meta = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            if isinstance(meta, dict) and isinstance(meta.get("rules"), str):
+                options = meta.get("options")
+                words = [f"{k}={v}" for k, v in sorted(options.items())] if isinstance(options, dict) else []
+                rules = " ".join([meta["rules"], *words])
+            break
+    current = kind in KINDS and _current_key(rules, key)
+    label = KINDS[kind] if current else "obsolete"
+    return Entry(
+        rules, label, tuple(sorted(files)), sum(_size(p) for p in files), max(_mtime(p) for p in files)
+    )
+
+
+def _current_key(rules: str, key: str) -> bool:
+    """Whether ``key`` is what this version names the tables of ``rules`` (a rule set it knows)."""
+    from kniffel.rules import get
+
+    words = rules.split()
+    try:
+        ruleset = get(words[0], dict(word.split("=", 1) for word in words[1:]))
+    except (KniffelError, ValueError, IndexError):
+        return False
+    return table_key(ruleset) == key
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def remove(found: Sequence[Entry]) -> tuple[int, list[Entry]]:
+    """Delete the files of ``found``; the bytes freed and the entries left alone because another process
+    is writing them (their lock is held)."""
+    freed = 0
+    busy: list[Entry] = []
+    for entry in found:
+        if _being_written(entry):
+            busy.append(entry)
+            continue
+        for path in entry.files:
+            size = _size(path)
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+                freed += size
+        for parent in {p.parent for p in entry.files}:
+            with contextlib.suppress(OSError):
+                parent.rmdir()  # a kernels' folder left empty
+    return freed, busy
+
+
+def _being_written(entry: Entry) -> bool:
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory locks to ask
+        return False
+    for path in entry.files:
+        if path.suffix != ".lock":
+            continue
+        try:
+            with open(path, "a+b") as handle:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        except BlockingIOError:
+            return True
+        except OSError:
+            continue
+    return False

@@ -1,0 +1,172 @@
+"""``kniffel cache``: what the table cache holds, clearing it, and solving the win tables ahead of play.
+
+The cache (``$KNIFFEL_CACHE_DIR`` or the user's cache directory) holds, per rule set and option, the
+expected-score table (8 MB for Yahtzee, a second to solve), the early win tables (the chances of reaching
+every target and the final-score distributions of the sheets with the most boxes open: a minute or two
+and a hundred-odd megabytes, solved the first time a front end needs chances of winning) and, beside it,
+numba's compiled kernels. Tables of an earlier version are never read again: they are listed as
+obsolete, and ``kniffel cache clear --obsolete`` removes them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from kniffel.cli import language, solving
+from kniffel.cli.errors import CliError
+from kniffel.i18n import translate
+from kniffel.rules import get as get_rules
+from kniffel.rules import parse_options
+from kniffel.solver import cache
+
+cache_app = typer.Typer(
+    name="cache",
+    help="The table cache: list what it holds, clear it, or solve the win tables before play.",
+    no_args_is_help=False,
+    invoke_without_command=True,
+)
+
+
+def size_text(size: int) -> str:
+    """``8.4 MB``, ``1.2 GB``, ``512 kB``."""
+    if size >= 1e9:
+        return f"{size / 1e9:.1f} GB"
+    if size >= 1e6:
+        return f"{size / 1e6:.1f} MB"
+    return f"{max(1, round(size / 1e3))} kB"
+
+
+def age_text(seconds: float, lang: str) -> str:
+    """How long ago: ``5 min``, ``3 h``, ``2 days``."""
+    if seconds < 3600:
+        return translate(lang, "{n} min", n=max(1, round(seconds / 60)))
+    if seconds < 2 * 86400:
+        return translate(lang, "{n} h", n=round(seconds / 3600))
+    return translate(lang, "{n} days", n=round(seconds / 86400))
+
+
+def listing(found: Sequence[cache.Entry], lang: str) -> Table:
+    table = Table(title=translate(lang, "The table cache: {path}", path=cache.cache_dir()))
+    table.add_column(translate(lang, "Rule set"))
+    table.add_column(translate(lang, "Kind"))
+    table.add_column(translate(lang, "Size"), justify="right")
+    table.add_column(translate(lang, "Age"), justify="right")
+    now = time.time()
+    for entry in found:
+        table.add_row(
+            entry.rules or "-",
+            translate(lang, entry.kind),
+            size_text(entry.size),
+            age_text(now - entry.modified, lang),
+        )
+    return table
+
+
+@cache_app.callback()
+def show(
+    ctx: typer.Context,
+    lang: Annotated[str | None, typer.Option("--lang", help="Language: en or de.")] = None,
+) -> None:
+    """List what the table cache holds: rule set, kind, size and age of every table."""
+    if ctx.invoked_subcommand is not None:
+        return
+    words = language.choose(lang)
+    found = cache.entries()
+    console = Console(highlight=False)
+    if not found:
+        console.print(translate(words, "The table cache is empty: {path}", path=cache.cache_dir()))
+        return
+    console.print(listing(found, words))
+    console.print(
+        translate(
+            words,
+            "{size} in all. Clear it with: kniffel cache clear [--rules ID] [--obsolete]",
+            size=size_text(sum(e.size for e in found)),
+        )
+    )
+
+
+@cache_app.command("clear")
+def clear(
+    rules_id: Annotated[
+        str | None,
+        typer.Option(
+            "--rules", "-r", help="Clear only the tables of this rule set (all options).", metavar="ID"
+        ),
+    ] = None,
+    obsolete: Annotated[
+        bool, typer.Option("--obsolete", help="Clear only what this version no longer reads.")
+    ] = False,
+    lang: Annotated[str | None, typer.Option("--lang", help="Language: en or de.")] = None,
+) -> None:
+    """Delete tables from the cache (all of them without options); they are solved again when needed."""
+    words = language.choose(lang)
+    if rules_id is not None:
+        get_rules(rules_id)  # an unknown id is refused with the ids there are
+    found = [
+        e
+        for e in cache.entries()
+        if (rules_id is None or e.rules_id == rules_id) and (not obsolete or e.kind.startswith("obsolete"))
+    ]
+    freed, busy = cache.remove(found)
+    console = Console(highlight=False)
+    console.print(
+        translate(
+            words, "Cleared {count} tables, {size}.", count=len(found) - len(busy), size=size_text(freed)
+        )
+    )
+    for entry in busy:
+        console.print(
+            translate(
+                words,
+                "Left {rules} ({kind}): another process is writing it.",
+                rules=entry.rules,
+                kind=translate(words, entry.kind),
+            )
+        )
+
+
+@cache_app.command("prepare")
+def prepare(
+    rules_id: Annotated[str, typer.Option("--rules", "-r", help="Rule set id.", metavar="ID")] = "kniffel",
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="Rule option key=value, repeatable.", metavar="KEY=VALUE"),
+    ] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help="Language: en or de.")] = None,
+) -> None:
+    """Solve a rule set's win tables now (what chances of winning, bot:win and target advice read early
+    in a game), with progress, rather than in the background the first time a game needs them."""
+    from kniffel.planning import is_exact
+    from kniffel.planning.winning import win_tables
+    from kniffel.session import about
+
+    words = language.choose(lang)
+    rules = get_rules(rules_id, parse_options(option or []))
+    if rules.multi_column or not is_exact(rules):
+        raise CliError(f"{rules.id}: win tables cover the rule sets the exact solver solves (one column)")
+    tables = win_tables(rules)
+    console = Console(highlight=False, stderr=True)
+    if tables.early_ready():
+        console.print(translate(words, "The win tables of {rules} are ready.", rules=rules.id))
+        return
+    work = tables.early_work()
+    console.print(
+        translate(
+            words,
+            "{what}: about {time}, {size} on disk.",
+            what=translate(words, work.template, **dict(work.fields)),
+            time=about(work.seconds),
+            size=size_text(work.bytes),
+        )
+    )
+    label = translate(words, "Solving the win tables of {rules}", rules=rules.id)
+    with solving.solve_progress(True, label, unit="‰", lang=words) as progress:
+        tables.solve_early(progress=progress)
+    console.print(translate(words, "The win tables of {rules} are ready.", rules=rules.id))
