@@ -17,6 +17,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import secrets
 import sys
 import threading
@@ -57,6 +58,17 @@ CHANNEL = "kniffel_games"
 """PostgreSQL channel of the change announcements: one line ``"<game id> <seq> <origin> <seat> <action
 JSON>"`` per committed action (several lines when several were committed together), so a process
 holding the game can apply the action without reading it back."""
+
+
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a game id can be: :meth:`Store.create_game` makes them with ``secrets.token_urlsafe`` (12 of these
+characters), and the column holds 32."""
+
+
+def is_game_id(text: str) -> bool:
+    """Whether ``text`` can be a game's id; anything else (a NUL, which PostgreSQL refuses in text, or
+    any other character a URL can carry) names no game and is never sent to the database."""
+    return GAME_ID.fullmatch(text) is not None
 
 
 class StoreError(KniffelError):
