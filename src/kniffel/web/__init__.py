@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import gc
-import logging
 import os
 import threading
 import time
@@ -150,9 +149,6 @@ def serve(
     proxies = trusted_proxies if trusted_proxies is not None else os.environ.get(PROXIES_ENV, "")
     proxies = ",".join(p.strip() for p in proxies.replace(" ", ",").split(",") if p.strip())
     budget = guard.connection_budget(guard.raise_file_limit())
-    logging.getLogger("kniffel.web").info(
-        "open files: %d; connections at most %d, WebSockets %d", *vars(budget).values()
-    )
     app = create_app(
         database_url, bot_delay=bot_delay, allowed_hosts=allowed_hosts, max_sockets=budget.sockets
     )

@@ -126,7 +126,7 @@ def create_app(
     advice_burst: float | None = None,
     chances_rate: float | None = None,
     chances_burst: float | None = None,
-    sockets_per_client: float | None = None,
+    sockets_per_client: int | None = None,
     max_sockets: int | None = None,
     body_timeout: float | None = None,
     allowed_hosts: str | None = None,
@@ -175,6 +175,13 @@ def create_app(
         service = GameService(store, bot_delay=delay)
         app.state.service = service
         await service.start()
+        # The server's own log (uvicorn's), so that whoever starts it sees how many players fit.
+        logging.getLogger("uvicorn.error").info(
+            "WebSockets: at most %d in all, %d per client (open files: %d)",
+            allowances.sockets.total,
+            allowances.sockets.per_client,
+            guard.open_files(),
+        )
         try:
             yield
         finally:
