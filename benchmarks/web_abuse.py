@@ -35,8 +35,8 @@ priority, as a remote attacker's CPU would not be the server's (they still send 
 
 Measured 2026-11-23 on 2 cores shared with other engineers' builds and tests (load average 6-8 of
 which about 2 is this run), 15 s a flood, the player's p95 (p99) in ms, nothing lost in any run
-(every acknowledged action saved, none refused or unanswered); "before" is the server just before
-this benchmark was written, with the floods at nice 10:
+(every acknowledged action saved, none refused or unanswered); "before" is the server of the commit
+before the second hardening round of the web service (``--server-source``), with the floods at nice 10:
 
     flood              SQLite, nice 10  SQLite          PostgreSQL, nice 10  before, nice 10
     quiet               13.6 (26.1)      8.4 (10.6)     10.9 (14.0)           8.5 (9.7)
