@@ -54,6 +54,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     log = (directory / "server.log").read_text()
     assert "Traceback" not in log, "the server logged a crash"
     assert "Too many open files" not in log
+    assert "without completing handshake" not in log, "a refused socket is no error of the server's"
 
 
 def http_from(address: str) -> httpx.Client:

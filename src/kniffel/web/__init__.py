@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import gc
+import logging
 import os
 import threading
 import time
@@ -119,6 +120,17 @@ def pace_collections(
     threading.Thread(target=run, name="kniffel-gc-pacing", daemon=True).start()
 
 
+class RefusalIsNoError(logging.Filter):
+    """Drops uvicorn's "ASGI callable returned without completing handshake" line. Its websockets-sansio
+    protocol logs it at ERROR after every socket the app refuses with an HTTP answer (the denial
+    response extension), though the answer was sent (uvicorn pull request #3138). The app returns
+    without a handshake only after such a refusal, so the line says nothing, and under a reconnect
+    storm it came thousands of times a second."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != "ASGI callable returned without completing handshake."
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -153,6 +165,7 @@ def serve(
         database_url, bot_delay=bot_delay, allowed_hosts=allowed_hosts, max_sockets=budget.sockets
     )
     pace_collections()
+    logging.getLogger("uvicorn.error").addFilter(RefusalIsNoError())
     # No per-message compression: deflating every state for every tab took a sixth of the server's
     # time under load, to save a few kilobytes a second per player.
     uvicorn.run(
