@@ -14,7 +14,7 @@ import pytest
 
 from kniffel import Game
 from kniffel.web.testing import ServerProcess
-from test_web_api import POSTGRES_ENV, Client, create, play_turn, read_until_closed, token
+from test_web_api import AS_A_PROXY, POSTGRES_ENV, Client, create, play_turn, read_until_closed, token
 
 pytestmark = pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POSTGRES_ENV} is not set")
 
@@ -23,7 +23,10 @@ pytestmark = pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POST
 def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[ServerProcess]]:
     directory = tmp_path_factory.mktemp("cluster")
     url = os.environ[POSTGRES_ENV]
-    running = [ServerProcess(url, log_path=directory / f"server{number}.log").start() for number in range(3)]
+    running = [
+        ServerProcess(url, env=AS_A_PROXY, log_path=directory / f"server{number}.log").start()
+        for number in range(3)
+    ]
     try:
         yield running
     finally:

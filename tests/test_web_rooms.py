@@ -34,7 +34,7 @@ POSTGRES_ENV = "KNIFFEL_TEST_POSTGRES_URL"
 def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
     sqlite = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     url = os.environ[POSTGRES_ENV] if request.param == "postgres" else sqlite
-    app = create_app(url, bot_delay=0, rate=1000, burst=1000)
+    app = create_app(url, bot_delay=0, rate=1000, burst=1000, allowed_hosts="testserver")
     with TestClient(app) as running:
         yield running
 
@@ -148,6 +148,35 @@ def test_a_hot_seat_rematch_is_played_with_the_host_link(client: TestClient) -> 
         assert seats == [0, 1]
         seats, _ = hello(ws, game["seats"][1]["token"])
         assert seats == [1]
+
+
+def test_starting_a_rematch_spends_a_new_game_and_joining_it_does_not(tmp_path: Path) -> None:
+    """A rematch is a new game: a client whose allowance of new games is spent starts none, however many
+    games it finishes; joining the rematch someone started costs nothing."""
+    app = create_app(
+        f"sqlite:///{tmp_path / 'games.sqlite3'}",
+        bot_delay=0,
+        rate=1000,
+        burst=1000,
+        create_rate=0.001,
+        create_burst=2,
+        allowed_hosts="testserver",
+    )
+    with TestClient(app) as client:
+        game = create(client, ("Ada", "human"))
+        ada = {"x-kniffel-token": game["seats"][0]["token"]}
+        assert play_out(client, game["id"], ada["x-kniffel-token"])["over"]
+        started = client.post(f"/api/games/{game['id']}/rematch", headers=ada)
+        assert started.status_code == 201, "the second of two new games"
+        joined = client.post(f"/api/games/{game['id']}/rematch", headers=ada)
+        assert joined.json() == started.json()
+        refused = client.post("/api/games", json={"seats": [{"name": "Ada"}]})
+        assert refused.status_code == 429, "the rematch spent the last new game"
+        rematch = started.json()["id"]
+        assert play_out(client, rematch, ada["x-kniffel-token"])["over"]
+        again = client.post(f"/api/games/{rematch}/rematch", headers=ada)
+        assert again.status_code == 429
+        assert again.json()["error"] == "rate_limited"
 
 
 def png_size(data: bytes) -> tuple[int, int]:

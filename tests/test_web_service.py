@@ -239,6 +239,47 @@ def test_a_group_postgresql_undoes_to_break_a_deadlock_goes_again() -> None:
 
 
 @pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POSTGRES_ENV} is not set")
+def test_a_group_whose_connection_was_cut_goes_again_on_a_new_one() -> None:
+    """PostgreSQL cuts the writing connection while it is idle (as a restart or failover does): the
+    next group finds it dead and is written on a new connection. When the cut comes after the group
+    was written but before the answer, the group's actions are found in their positions and count as
+    written, not as taken by someone else."""
+    import psycopg
+
+    store = Store(os.environ[POSTGRES_ENV])
+    games = [store.create_game("kniffel", {}, [SeatSpec("Ada")]).id for _ in range(4)]
+    roll = '{"action": "roll", "dice": [1, 2, 3, 4, 5]}'
+    items = [Write(game, 1, 0, roll, "playing", 0, "me") for game in games]
+
+    def cut(connection: Any) -> None:
+        with psycopg.connect(store.listen_dsn(), autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (connection.info.backend_pid,))
+
+    async def body() -> tuple[list[bool], list[bool], list[bool]]:
+        try:
+            first = await store.append_many_async(items[:1])
+            cut(store._async_writer)
+            idle_cut = await store.append_many_async(items[1:2])
+            connection = store._async_writer
+            execute = connection.execute
+
+            async def answer_lost(*args: Any, **kwargs: Any) -> Any:
+                await execute(*args, **kwargs)  # written and committed
+                cut(connection)
+                return await execute("SELECT 1")  # the answer never comes
+
+            connection.execute = answer_lost
+            lost = await store.append_many_async(items[2:])
+            return first, idle_cut, lost
+        finally:
+            await store.close_async()
+
+    assert run(body) == ([True], [True], [True, True])
+    assert [len(store.load(game).actions) for game in games] == [1, 1, 1, 1]
+    store.close()
+
+
+@pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POSTGRES_ENV} is not set")
 def test_a_long_group_is_announced_in_payloads_postgresql_accepts() -> None:
     """PostgreSQL refuses announcements of 8,000 bytes: a large group goes out in several payloads,
     each line whole and each once."""

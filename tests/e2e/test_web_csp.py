@@ -30,6 +30,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield running
 
 
+PROBE = """(url) => new Promise((resolve) => {
+    document.addEventListener("securitypolicyviolation", (event) => resolve(event.violatedDirective));
+    try {
+        new WebSocket(url);
+    } catch (error) {
+        resolve(`thrown: ${error.name}`);
+    }
+    setTimeout(() => resolve("allowed"), 3000);
+})"""
+"""Open a WebSocket to ``url`` from the page; what the browser's policy said about it."""
+
+
 def test_the_pages_work_under_their_content_security_policy(server: ServerProcess) -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -50,5 +62,8 @@ def test_the_pages_work_under_their_content_security_policy(server: ServerProces
             page.click("#roll")
             page.wait_for_selector("body[data-seq='1']")
             assert blocked == []
+            # A script injected into the page could talk to this site only: no socket to another host.
+            probe = page.evaluate(PROBE, f"ws://127.0.0.1:{server.port + 1}/")
+            assert probe.startswith("connect-src"), probe
         finally:
             browser.close()

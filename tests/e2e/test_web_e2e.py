@@ -462,6 +462,42 @@ def test_a_score_pad_works_offline_and_syncs_in_order(browser: Browser, server: 
     assert errors(page) == []
 
 
+DAMAGED = [
+    ("queue", '{"at": 0}'),  # an object where a list belongs
+    ("queue", '[1, "roll", null]'),  # wrong types
+    ("queue", '[{"action": {"action": "roll", "dice": [6, 6, 6, 6, 6]}, "seat": 0}]'),  # no position
+    ("queue", '[{"action": {"action": "score"}, "seat": 0, "at": 0}]'),  # no box
+    ("state", '{"state": [], "seats": [0]}'),
+    ("state", '{"state": {"seq": 1, "players": "Ada"}, "seats": [0]}'),
+    ("state", '{"state": {"seq": 1}, "seats": [0, 1]}'),  # everything else missing
+    ("state", "{not json"),
+]
+"""What a score-pad table may find in this browser's storage that this version did not write: the
+offline queue (``kniffel.queue.ID``) and the last state (``kniffel.state.ID``)."""
+
+
+def test_damaged_browser_storage_is_dropped_with_a_message(browser: Browser, server: ServerProcess) -> None:
+    """A table whose stored queue or state this version did not write was left blank until the site's
+    data was cleared; it now drops what does not parse, says so, and draws the game."""
+    game = create_game(server, [("Ada", "human"), ("Bob", "human")], pad=True, hotseat=True)
+    page = new_page(browser, width=390, height=844)
+    for kind, text in [*DAMAGED, ("games", '{"id": 1}'), ("invites", "[null, 7]")]:
+        page.goto(server.url + "/")
+        key = f"kniffel.{kind}." + game["id"] if kind != "games" else "kniffel.games"
+        page.evaluate("([key, text]) => localStorage.setItem(key, text)", [key, text])
+        page.goto(server.url + f"/g/{game['id']}#t={game['host_token']}")
+        page.wait_for_selector("body[data-seq='0']")
+        page.wait_for_selector("#sheet button.score, #pad:not([hidden])")
+        if kind in ("queue", "state"):
+            assert "could not be read" in page.inner_text("#error"), (kind, text)
+            kept = page.evaluate("(key) => localStorage.getItem(key)", key)
+            assert kept is None or kept != text, "what does not parse is not kept"
+        assert page.get_attribute("body", "data-pending") == "0"
+        assert errors(page) == [], (kind, text)
+    enter_pad_roll(page, [3, 3, 3, 4, 4])  # the table plays on
+    wait_seq(page, 1)
+
+
 def test_a_table_that_missed_a_change_asks_for_the_whole_state(
     browser: Browser, server: ServerProcess
 ) -> None:

@@ -745,6 +745,26 @@ def serve_command(
             show_default=False,
         ),
     ] = None,
+    trusted_proxies: Annotated[
+        str | None,
+        typer.Option(
+            "--trusted-proxies",
+            envvar="KNIFFEL_TRUSTED_PROXIES",
+            help="Addresses or networks of reverse proxies whose X-Forwarded-For names the client, "
+            "comma-separated (default: none; see docs/deploy.md).",
+            show_default=False,
+        ),
+    ] = None,
+    allowed_hosts: Annotated[
+        str | None,
+        typer.Option(
+            "--allowed-hosts",
+            envvar="KNIFFEL_ALLOWED_HOSTS",
+            help="Names the site answers to, comma-separated, e.g. kniffel.example.org "
+            "(default: localhost and any IP address of this machine).",
+            show_default=False,
+        ),
+    ] = None,
     lang: LangOption = None,
 ) -> None:
     """Play in the browser: online tables with invite links, bots, hot seat and score pad."""
@@ -755,7 +775,7 @@ def serve_command(
     from kniffel.web import check_database
 
     check_database(database_url)
-    serve(host, port, database_url)
+    serve(host, port, database_url, trusted_proxies=trusted_proxies, allowed_hosts=allowed_hosts)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -208,6 +208,12 @@ UI: dict[str, str] = {
     "SQLAlchemy URL (default: SQLite in the per-user data directory).": (
         "SQLAlchemy-URL (Standard: SQLite im Datenverzeichnis des Benutzers)."
     ),
+    "Addresses or networks of reverse proxies whose X-Forwarded-For names the client, comma-separated (default: none; see docs/deploy.md).": (
+        "Adressen oder Netze von Reverse-Proxys, deren X-Forwarded-For den Client nennt, durch Kommas getrennt (Standard: keine; siehe docs/deploy.md)."
+    ),
+    "Names the site answers to, comma-separated, e.g. kniffel.example.org (default: localhost and any IP address of this machine).": (
+        "Namen, unter denen die Seite antwortet, durch Kommas getrennt, z. B. kniffel.example.org (Standard: localhost und jede IP-Adresse dieses Rechners)."
+    ),
     "Bots against bots on the same dice: win rates with 95 % intervals, mean scores and a rating each.": (
         "Bots gegen Bots mit denselben Würfeln: Siegquoten mit 95-%-Intervallen, mittlere Endstände und eine "
         "Wertung je Bot."

@@ -6,12 +6,17 @@
 from __future__ import annotations
 
 import gc
+import logging
+import os
 import threading
 import time
 from pathlib import Path
 
 from kniffel.errors import KniffelError
 from kniffel.web.store import DATABASE_ENV, default_database_url, make_engine
+
+PROXIES_ENV = "KNIFFEL_TRUSTED_PROXIES"
+HOSTS_ENV = "KNIFFEL_ALLOWED_HOSTS"
 
 MAX_WS_MESSAGE = 65536
 """Frames above this are refused by the WebSocket layer itself (the app answers anything above 4 KiB
@@ -115,6 +120,17 @@ def pace_collections(
     threading.Thread(target=run, name="kniffel-gc-pacing", daemon=True).start()
 
 
+class RefusalIsNoError(logging.Filter):
+    """Drops uvicorn's "ASGI callable returned without completing handshake" line. Its websockets-sansio
+    protocol logs it at ERROR after every socket the app refuses with an HTTP answer (the denial
+    response extension), though the answer was sent (uvicorn pull request #3138). The app returns
+    without a handshake only after such a refusal, so the line says nothing, and under a reconnect
+    storm it came thousands of times a second."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != "ASGI callable returned without completing handshake."
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -122,15 +138,34 @@ def serve(
     *,
     bot_delay: float | None = None,
     log_level: str = "info",
+    trusted_proxies: str | None = None,
+    allowed_hosts: str | None = None,
 ) -> None:
     """Run the web app until interrupted. ``database_url`` defaults to ``KNIFFEL_DATABASE_URL``, else an
-    SQLite file in the per-user data directory."""
+    SQLite file in the per-user data directory.
+
+    ``trusted_proxies`` (default ``KNIFFEL_TRUSTED_PROXIES``, else none): the addresses or networks of
+    reverse proxies whose ``X-Forwarded-For`` names the client, comma-separated. A client is then the
+    right-most address in that header that is not one of them (uvicorn's proxy headers): whatever a
+    client writes there itself stands left of what its proxy added. Without trusted proxies the header
+    is ignored, so that no one gets a fresh allowance per value of it. ``allowed_hosts`` (default
+    ``KNIFFEL_ALLOWED_HOSTS``): the names the site answers to (:func:`kniffel.web.app.create_app`).
+
+    The process's soft limit of open files is raised towards its hard limit, and the connections
+    taken stay within it (:func:`kniffel.web.guard.connection_budget`)."""
     import uvicorn
 
+    from kniffel.web import guard
     from kniffel.web.app import create_app
 
-    app = create_app(database_url, bot_delay=bot_delay)
+    proxies = trusted_proxies if trusted_proxies is not None else os.environ.get(PROXIES_ENV, "")
+    proxies = ",".join(p.strip() for p in proxies.replace(" ", ",").split(",") if p.strip())
+    budget = guard.connection_budget(guard.raise_file_limit())
+    app = create_app(
+        database_url, bot_delay=bot_delay, allowed_hosts=allowed_hosts, max_sockets=budget.sockets
+    )
     pace_collections()
+    logging.getLogger("uvicorn.error").addFilter(RefusalIsNoError())
     # No per-message compression: deflating every state for every tab took a sixth of the server's
     # time under load, to save a few kilobytes a second per player.
     uvicorn.run(
@@ -140,7 +175,19 @@ def serve(
         ws_max_size=MAX_WS_MESSAGE,
         ws_per_message_deflate=False,
         log_level=log_level,
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
+        server_header=False,
+        limit_concurrency=budget.connections,
     )
 
 
-__all__ = ["DATABASE_ENV", "DatabaseError", "check_database", "default_database_url", "serve"]
+__all__ = [
+    "DATABASE_ENV",
+    "HOSTS_ENV",
+    "PROXIES_ENV",
+    "DatabaseError",
+    "check_database",
+    "default_database_url",
+    "serve",
+]

@@ -16,8 +16,24 @@ def main() -> None:
     parser.add_argument("--database-url", default=None, help="SQLAlchemy URL (default: KNIFFEL_DATABASE_URL)")
     parser.add_argument("--bot-delay", type=float, default=None, help="seconds between bot actions (0.6)")
     parser.add_argument("--log-level", default="warning")
+    parser.add_argument(
+        "--trusted-proxies",
+        default=None,
+        help="reverse proxies' addresses (default: KNIFFEL_TRUSTED_PROXIES)",
+    )
+    parser.add_argument(
+        "--allowed-hosts", default=None, help="names the site answers to (default: KNIFFEL_ALLOWED_HOSTS)"
+    )
     args = parser.parse_args()
-    serve(args.host, args.port, args.database_url, bot_delay=args.bot_delay, log_level=args.log_level)
+    serve(
+        args.host,
+        args.port,
+        args.database_url,
+        bot_delay=args.bot_delay,
+        log_level=args.log_level,
+        trusted_proxies=args.trusted_proxies,
+        allowed_hosts=args.allowed_hosts,
+    )
 
 
 if __name__ == "__main__":

@@ -24,13 +24,15 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from kniffel import rules as rules_module
 from kniffel.actions import Action
 from kniffel.errors import GameFormatError
-from kniffel.web import advice, guard, rooms
-from kniffel.web.guard import ClientLimits
+from kniffel.web import HOSTS_ENV, advice, guard, rooms
+from kniffel.web.guard import Allowances, ClientLimits, OpenSockets, client_of
 from kniffel.web.service import CreateRequest, GameService, LiveGame, WebError
 from kniffel.web.store import Store
 
@@ -42,6 +44,9 @@ MAX_MESSAGE = 4096
 MAX_BODY = 16384
 """Bytes of an HTTP request body (creating a game with 8 seats is well under 1 KiB)."""
 MAX_TOKEN = 64
+CONNECT_COST = 5
+"""A new WebSocket spends as many of its client's messages as this: it is sent the whole state, and a
+client reconnecting without pause would otherwise have that sent again and again."""
 QUEUE_LIMIT = 64
 """Messages waiting for a slow client; beyond this only the newest message is kept (a client that then
 holds an older position than a change follows asks for the whole state)."""
@@ -63,6 +68,9 @@ STATUS = {
     "not_json": 415,
     "rate_limited": 429,
     "busy": 503,
+    "wrong_host": 400,
+    "timeout": 408,
+    "internal": 500,
 }
 
 
@@ -71,6 +79,11 @@ def _env_float(name: str, default: float) -> float:
         return float(os.environ.get(name, default))
     except ValueError:
         return default
+
+
+def _setting(value: float | None, name: str, default: float) -> float:
+    """A setting given to :func:`create_app`, else from the environment variable ``name``."""
+    return value if value is not None else _env_float(name, default)
 
 
 class Connection:
@@ -111,26 +124,50 @@ def create_app(
     create_burst: float | None = None,
     advice_rate: float | None = None,
     advice_burst: float | None = None,
+    chances_rate: float | None = None,
+    chances_burst: float | None = None,
+    sockets_per_client: int | None = None,
+    max_sockets: int | None = None,
+    body_timeout: float | None = None,
+    allowed_hosts: str | None = None,
 ) -> FastAPI:
     """The app; ``None`` settings come from ``KNIFFEL_DATABASE_URL``, ``KNIFFEL_BOT_DELAY`` (seconds
     between bot actions, 0.6), ``KNIFFEL_WS_RATE`` and ``KNIFFEL_WS_BURST`` (WebSocket messages per
-    client and second, 20 and 40), ``KNIFFEL_CREATE_RATE`` and ``KNIFFEL_CREATE_BURST`` (games a client
-    may create per second, 0.2 and 20) and ``KNIFFEL_ADVICE_RATE`` and ``KNIFFEL_ADVICE_BURST`` (hints and
-    reviews per client and second, 1 and 20). A client is an address: its allowance is shared by all
-    its connections and survives reconnecting."""
-    delay = bot_delay if bot_delay is not None else _env_float("KNIFFEL_BOT_DELAY", 0.6)
-    ws_limits = ClientLimits(
-        rate if rate is not None else _env_float("KNIFFEL_WS_RATE", 20),
-        burst if burst is not None else _env_float("KNIFFEL_WS_BURST", 40),
+    client and second, 20 and 40; a new socket costs :data:`CONNECT_COST` of them),
+    ``KNIFFEL_CREATE_RATE`` and ``KNIFFEL_CREATE_BURST`` (games a client may create per second, rematches
+    included, 0.2 and 20), ``KNIFFEL_ADVICE_RATE`` and ``KNIFFEL_ADVICE_BURST`` (hints and reviews per
+    client and second, 1 and 20), ``KNIFFEL_CHANCES_RATE`` and ``KNIFFEL_CHANCES_BURST`` (asks for the
+    chances of winning per client and second, 5 and 50: a page asks once after each action),
+    ``KNIFFEL_SOCKETS_PER_CLIENT`` (WebSockets a client may hold open at once, 50),
+    ``KNIFFEL_BODY_TIMEOUT`` (seconds a request body may take to arrive, 10) and
+    ``KNIFFEL_ALLOWED_HOSTS`` (the names the site answers to, comma-separated; by default ``localhost``
+    and any IP address: :func:`guard.host_allowed`). ``max_sockets``, the WebSockets of all clients
+    together, follows from the process's limit of open files (:func:`guard.connection_budget`).
+
+    A client is an address (:func:`guard.client_of`): its allowance is shared by all its connections
+    and survives reconnecting."""
+    delay = _setting(bot_delay, "KNIFFEL_BOT_DELAY", 0.6)
+    allowances = Allowances(
+        messages=ClientLimits(_setting(rate, "KNIFFEL_WS_RATE", 20), _setting(burst, "KNIFFEL_WS_BURST", 40)),
+        creations=ClientLimits(
+            _setting(create_rate, "KNIFFEL_CREATE_RATE", 0.2),
+            _setting(create_burst, "KNIFFEL_CREATE_BURST", 20),
+        ),
+        advice=ClientLimits(
+            _setting(advice_rate, "KNIFFEL_ADVICE_RATE", 1),
+            _setting(advice_burst, "KNIFFEL_ADVICE_BURST", 20),
+        ),
+        chances=ClientLimits(
+            _setting(chances_rate, "KNIFFEL_CHANCES_RATE", 5),
+            _setting(chances_burst, "KNIFFEL_CHANCES_BURST", 50),
+        ),
+        sockets=OpenSockets(
+            int(_setting(sockets_per_client, "KNIFFEL_SOCKETS_PER_CLIENT", 50)),
+            max_sockets if max_sockets is not None else guard.connection_budget().sockets,
+        ),
     )
-    create_limits = ClientLimits(
-        create_rate if create_rate is not None else _env_float("KNIFFEL_CREATE_RATE", 0.2),
-        create_burst if create_burst is not None else _env_float("KNIFFEL_CREATE_BURST", 20),
-    )
-    advice_limits = ClientLimits(
-        advice_rate if advice_rate is not None else _env_float("KNIFFEL_ADVICE_RATE", 1),
-        advice_burst if advice_burst is not None else _env_float("KNIFFEL_ADVICE_BURST", 20),
-    )
+    wait_for_body = _setting(body_timeout, "KNIFFEL_BODY_TIMEOUT", 10)
+    host_names = guard.host_names(allowed_hosts if allowed_hosts is not None else os.environ.get(HOSTS_ENV))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -138,6 +175,13 @@ def create_app(
         service = GameService(store, bot_delay=delay)
         app.state.service = service
         await service.start()
+        # The server's own log (uvicorn's), so that whoever starts it sees how many players fit.
+        logging.getLogger("uvicorn.error").info(
+            "WebSockets: at most %d in all, %d per client (open files: %d)",
+            allowances.sockets.total,
+            allowances.sockets.per_client,
+            guard.open_files(),
+        )
         try:
             yield
         finally:
@@ -145,6 +189,10 @@ def create_app(
             store.close()
 
     app = FastAPI(title="kniffel", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.allowances = allowances
+    # The last added runs first: every answer, a refused host's too, gets the security headers.
+    app.add_middleware(AllowedHosts, names=host_names)
+    app.add_middleware(guard.SecurityHeaders)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     rooms.register(app, STATIC)
 
@@ -154,14 +202,13 @@ def create_app(
 
     @app.exception_handler(WebError)
     async def refused(_request: Request, error: WebError) -> Response:
-        return JSONResponse({"error": error.code, "message": error.message}, status_code=STATUS[error.code])
+        return error_response(error)
 
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next: Any) -> Response:
-        response: Response = await call_next(request)
-        for name, value in guard.SECURITY_HEADERS.items():
-            response.headers.setdefault(name, value)
-        return response
+    @app.exception_handler(Exception)
+    async def failed(_request: Request, _error: Exception) -> Response:
+        # Answered outside every middleware (the server logs the error), so the headers are set here.
+        error = WebError("internal", "something went wrong on the server: try again later")
+        return error_response(error, headers=guard.SECURITY_HEADERS)
 
     @app.get("/")
     async def home() -> Response:
@@ -193,9 +240,8 @@ def create_app(
             raise WebError("cross_site", "games are created from this site's own pages")
         if not guard.is_json(request.headers.get("content-type")):
             raise WebError("not_json", "send the game as application/json")
-        if not create_limits.of(client_of(request)).allow():
-            raise WebError("rate_limited", "too many new games from your address: wait a little")
-        data = await _read_json(request)
+        allowances.creations.spend(client_of(request), "new games")
+        data = await _read_json(request, wait_for_body)
         new, live = await service_of(request).create(CreateRequest.parse(data))
         seats: list[dict[str, Any]] = []
         for seat, token in zip(live.seats, new.seat_tokens, strict=True):
@@ -221,16 +267,19 @@ def create_app(
         service = service_of(request)
         return await service.export(await service.get(game_id))
 
+    # The advice endpoints spend the client's allowance before anything else: a flood of them, of
+    # games that exist or not, costs the server a lookup in memory each, not a database query or a
+    # copy of the game.
+
     @app.get("/api/games/{game_id}/hints")
     async def hints(game_id: str, request: Request) -> Any:
+        allowances.advice.spend(client_of(request), "hints")
         service = service_of(request)
         live = await service.get(game_id)
         token = request.headers.get("x-kniffel-token", "")[:MAX_TOKEN]
         seq, game = await service.position(live)
         if game.current not in live.seats_for(token):
             raise WebError("unauthorized", "hints are for the player to move: send that seat's token")
-        if not advice_limits.of(client_of(request)).allow():
-            raise WebError("rate_limited", "too many hints from your address: wait a little")
         result = await service.advise(lambda: advice.hints(game))
         if result is None:
             raise WebError("no_advice", "no advice for these rules")
@@ -240,13 +289,12 @@ def create_app(
 
     @app.get("/api/games/{game_id}/review")
     async def review(game_id: str, request: Request) -> Any:
+        allowances.advice.spend(client_of(request), "reviews")
         service = service_of(request)
         live = await service.get(game_id)
         _, game = await service.position(live)
         if not game.is_over:
             raise WebError("illegal", "the review is ready when the game is over")
-        if not advice_limits.of(client_of(request)).allow():
-            raise WebError("rate_limited", "too many reviews from your address: wait a little")
         result = await service.advise(lambda: advice.review(game))
         if result is None:
             raise WebError("no_advice", "no advice for these rules")
@@ -254,12 +302,13 @@ def create_app(
 
     @app.get("/api/games/{game_id}/chances")
     async def chances(game_id: str, request: Request) -> Any:
-        """Every player's chance of finishing first now (anyone who can see the table may ask)."""
+        """Every player's chance of finishing first now (anyone who can see the table may ask). Counted
+        against an allowance of its own, more generous than the hints': every page of a table asks
+        after every action (and each position is weighed once, later asks answered from memory)."""
+        allowances.chances.spend(client_of(request), "asks for the chances")
         service = service_of(request)
         live = await service.get(game_id)
         seq, game = await service.position(live)
-        # Not counted against the client's advice allowance: every page of a table asks after every
-        # action, and each position is weighed once (later asks are answered from memory).
         result = await service.advise(lambda: advice.chances(game, (game_id, seq)))
         if result is None:
             raise WebError("no_advice", "no chances of winning for this table")
@@ -267,6 +316,24 @@ def create_app(
 
     @app.websocket("/ws/{game_id}")
     async def play(websocket: WebSocket, game_id: str) -> None:
+        """Refused before it is accepted, so that nothing of a game is sent, a socket of a client that
+        is flooding, reconnecting without pause or holding its share of sockets already."""
+        client = client_of(websocket)
+        limit = allowances.messages.of(client)
+        if not limit.allow(CONNECT_COST):
+            await refuse_socket(websocket, WebError("rate_limited", "too many connections: wait a little"))
+            return
+        refusal = allowances.sockets.admit(client)
+        if refusal is not None:
+            await refuse_socket(websocket, refusal)
+            return
+        try:
+            await converse(websocket, game_id, limit)
+        finally:
+            allowances.sockets.release(client)
+
+    async def converse(websocket: WebSocket, game_id: str, limit: guard.RateLimit) -> None:
+        """One accepted socket: the game's state, then the client's messages until it leaves."""
         await websocket.accept()
         service = service_of(websocket)
         try:
@@ -278,7 +345,6 @@ def create_app(
         connection = Connection(websocket, changes=websocket.query_params.get("changes") == "1")
         writer = asyncio.create_task(connection.writer())
         service.subscribe(live, connection)
-        limit = ws_limits.of(client_of(websocket))
         warned = False
         try:
             while True:
@@ -313,21 +379,65 @@ def create_app(
     return app
 
 
-async def _read_json(request: Request) -> Any:
+async def _read_json(request: Request, timeout: float) -> Any:
+    """The request's JSON body, refused if it is too large or has not arrived within ``timeout``
+    seconds (a client that never sends it would hold a connection and a task)."""
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
         raise WebError("too_large", f"a request body is at most {MAX_BODY} bytes")
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise WebError("too_large", f"a request body is at most {MAX_BODY} bytes")
+    try:
+        async with asyncio.timeout(timeout):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY:
+                    raise WebError("too_large", f"a request body is at most {MAX_BODY} bytes")
+    except TimeoutError:
+        raise WebError("timeout", f"the request body did not arrive within {timeout:g} s") from None
     return guard.parse_json(bytes(body))
 
 
-def client_of(connection: Request | WebSocket) -> str:
-    """The client's address, which its allowances belong to."""
-    return connection.client.host if connection.client is not None else "unknown"
+def error_response(error: WebError, headers: dict[str, str] | None = None) -> JSONResponse:
+    """The HTTP answer to a refused request: the code for programs, the message for people."""
+    body = {"error": error.code, "message": error.message}
+    return JSONResponse(body, status_code=STATUS[error.code], headers=headers)
+
+
+async def refuse_socket(websocket: WebSocket, error: WebError) -> None:
+    """Refuse a socket before accepting it: an HTTP answer to its upgrade request that says why where
+    the server can send one (uvicorn can), else a bare refusal. Either way nothing of a game is sent
+    and the refusal costs no more than a page request."""
+    if "websocket.http.response" in websocket.scope.get("extensions", {}):
+        await websocket.send_denial_response(error_response(error))
+    else:
+        await websocket.close(1008)
+
+
+class AllowedHosts:
+    """ASGI middleware refusing (400) requests and sockets whose ``Host`` is not this site's
+    (:func:`guard.host_allowed`): a defence against DNS rebinding. Starlette's ``TrustedHostMiddleware``
+    takes names only, and the default here is any address the server is reached by."""
+
+    def __init__(self, app: ASGIApp, names: frozenset[str] | None) -> None:
+        self.app, self.names = app, names
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        host = Headers(scope=scope).get("host")
+        if guard.host_allowed(host, self.names):
+            await self.app(scope, receive, send)
+            return
+        shown = "localhost and its IP addresses" if self.names is None else ", ".join(sorted(self.names))
+        error = WebError(
+            "wrong_host",
+            f"this server answers to {shown}, not {str(host)[:60]!r} (see {HOSTS_ENV} or --allowed-hosts)",
+        )
+        if scope["type"] == "websocket":
+            await refuse_socket(WebSocket(scope, receive, send), error)
+        else:
+            await error_response(error)(scope, receive, send)
 
 
 async def _handle(service: GameService, live: LiveGame, connection: Connection, message: Any) -> LiveGame:

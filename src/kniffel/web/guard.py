@@ -1,19 +1,30 @@
-"""What stands between the internet and the game service: hostile JSON, floods per client, cross-site
-requests and the browser's security headers.
+"""What stands between the internet and the game service: hostile JSON, floods per client, sockets held
+open, cross-site requests, foreign host names and the browser's security headers.
 
-A *client* is an address (``request.client.host``; behind a trusted proxy uvicorn puts the forwarded
-address there). Limits belong to the client, not to one connection, so reconnecting or opening more
-tabs gives no fresh allowance.
+A *client* is an address (:func:`client_of`: the connection's peer, or behind a proxy the operator
+trusts the address that proxy saw, which uvicorn puts there; an IPv6 client is its /64 network, which
+one machine gets whole). Limits belong to the client, not to one connection, so reconnecting or
+opening more tabs gives no fresh allowance.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import ipaddress
 import json
+import re
+import sys
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
+
+from starlette.datastructures import MutableHeaders
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kniffel.web.service import WebError
 
@@ -26,7 +37,7 @@ MAX_CLIENTS = 50_000
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
     "frame-ancestors 'none'"
 )
 SECURITY_HEADERS = {
@@ -35,8 +46,9 @@ SECURITY_HEADERS = {
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
 }
-"""Sent with every HTTP answer: only this site's own scripts run, and no other site may frame a table
-(the invite tokens live in the page's address)."""
+"""Sent with every HTTP answer, errors included: only this site's own scripts run, they talk to this
+site alone (``'self'`` covers its WebSockets in current browsers, where ``ws:`` allowed any host), and
+no other site may frame a table (the invite tokens live in the page's address)."""
 
 
 def _int(text: str) -> int:
@@ -138,6 +150,11 @@ class ClientLimits:
             self._limits.move_to_end(client)
         return limit
 
+    def spend(self, client: str, what: str) -> None:
+        """Spend one of ``client``'s allowance, or refuse (``rate_limited``: too many ``what``)."""
+        if not self.of(client).allow():
+            raise WebError("rate_limited", f"too many {what} from your address: wait a little")
+
 
 def cross_site(headers: Mapping[str, str], host: str) -> bool:
     """Whether a state-changing request comes from another site's page: browsers name the page's origin
@@ -156,3 +173,186 @@ def is_json(content_type: str | None) -> bool:
     if content_type is None:
         return True
     return content_type.split(";", 1)[0].strip().lower() == "application/json"
+
+
+def client_of(connection: HTTPConnection) -> str:
+    """The client a request or socket comes from, whose allowances it spends."""
+    return client_key(connection.client.host if connection.client is not None else "unknown")
+
+
+@functools.lru_cache(maxsize=4096)
+def client_key(host: str) -> str:
+    """``host`` as a client: an IPv4 address as it is, an IPv6 address as its /64 network (a machine is
+    given a whole /64 and may send from any address in it), an IPv4 address written as IPv6 as that
+    IPv4 address, and anything else (a test client's name) as it is."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return host
+
+
+class OpenSockets:
+    """The WebSockets open now, per client and in all: a client may hold ``per_client`` of them and the
+    process ``total`` (:func:`connection_budget`), so that neither one address nor many use up the open
+    files that the database and every other player need too."""
+
+    def __init__(self, per_client: int, total: int) -> None:
+        self.per_client, self.total = per_client, total
+        self._open: Counter[str] = Counter()
+        self._all = 0
+
+    def admit(self, client: str) -> WebError | None:
+        """Count a new socket of ``client``, or say why it is refused (then nothing is counted)."""
+        if self._open[client] >= self.per_client:
+            return WebError(
+                "rate_limited", f"at most {self.per_client} connections per address: close some tabs"
+            )
+        if self._all >= self.total:
+            return WebError("busy", "the server has no room for more connections: try again soon")
+        self._open[client] += 1
+        self._all += 1
+        return None
+
+    def release(self, client: str) -> None:
+        """A socket :meth:`admit` counted has closed."""
+        self._all -= 1
+        self._open[client] -= 1
+        if self._open[client] <= 0:
+            del self._open[client]
+
+
+FILE_RESERVE = 128
+"""Open files kept for everything but the clients' connections: the database's pool (up to 30
+connections, and an SQLite connection holds three files), PostgreSQL's listening and writing
+connections, the listening socket, logs, static files being sent and solver tables being read."""
+MAX_OPEN_FILES = 65536
+"""The soft limit of open files the server asks for (:func:`raise_file_limit`), and what it assumes
+where the system sets none."""
+
+
+def open_files() -> int:
+    """The process's limit of open files (its soft limit)."""
+    if sys.platform == "win32":  # no such limit per process; sockets are bounded by memory
+        return MAX_OPEN_FILES
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return MAX_OPEN_FILES if soft == resource.RLIM_INFINITY else soft
+
+
+def raise_file_limit(wanted: int = MAX_OPEN_FILES) -> int:
+    """Raise the process's soft limit of open files towards its hard limit (at most ``wanted``) and
+    return the limit now. Many systems start processes with a soft limit of 1,024 and allow far more
+    on request; a few hundred players' sockets would use up the 1,024."""
+    if sys.platform != "win32":
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = wanted if hard == resource.RLIM_INFINITY else min(hard, wanted)
+        if soft != resource.RLIM_INFINITY and soft < target:
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return open_files()
+
+
+@dataclass(frozen=True)
+class ConnectionBudget:
+    """How many connections a process with ``files`` open files takes: ``connections`` of every kind
+    (uvicorn answers further requests 503) and ``sockets`` WebSockets of all clients, which leaves
+    ``connections - sockets`` for pages and the API even when every socket is taken."""
+
+    files: int
+    connections: int
+    sockets: int
+
+
+def connection_budget(files: int | None = None) -> ConnectionBudget:
+    """The budget for ``files`` open files (default: the process's limit now): :data:`FILE_RESERVE`
+    stay free, and an eighth of the rest (at least 16) is kept from the WebSockets."""
+    files = open_files() if files is None else files
+    connections = max(32, files - FILE_RESERVE)
+    return ConnectionBudget(files, connections, connections - max(16, connections // 8))
+
+
+class SecurityHeaders:
+    """ASGI middleware adding :data:`SECURITY_HEADERS` to every answer that passes through it, the
+    refusals of the middleware inside it included (a foreign host name, a refused WebSocket)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] in ("http.response.start", "websocket.http.response.start"):
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    headers.setdefault(name, value)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+LOCAL_NAME = "localhost"
+_HOST = re.compile(r"(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::[0-9]{1,5})?")
+"""A ``Host`` header: a name or an address (IPv6 in brackets), and a port."""
+
+
+def host_allowed(host_header: str | None, names: frozenset[str] | None) -> bool:
+    """Whether a request's ``Host`` names this site. ``names``: the names it answers to (``*.example.org``
+    covers that domain's subdomains, ``*`` anything); ``None``: ``localhost`` and any IP address.
+
+    A page of another site whose name an attacker points at this server's address (DNS rebinding)
+    sends its own name; a page reached by an address cannot be rebound, so by default a server answers
+    every address it is reached by (on a laptop, the one a phone on the same network uses) and its
+    name on this machine."""
+    match = _HOST.fullmatch((host_header or "").lower())
+    if match is None:
+        return False
+    host = match.group(1)
+    if names is None:
+        if host == LOCAL_NAME:
+            return True
+        try:
+            ipaddress.ip_address(host.strip("[]"))
+        except ValueError:
+            return False
+        return True
+    return "*" in names or host in names or any(n[1:] and host.endswith(n[1:]) for n in names if n[0] == "*")
+
+
+def host_names(setting: str | None) -> frozenset[str] | None:
+    """The names of an allowed-hosts setting (``"kniffel.example.org, localhost"``) as
+    :func:`host_allowed` takes them; ``None`` (the default: ``localhost`` and any address) for an empty
+    setting. An IPv6 address is written as in a ``Host`` header, in brackets."""
+    names = set()
+    for name in (setting or "").lower().replace(" ", ",").split(","):
+        if not name:
+            continue
+        try:
+            if ipaddress.ip_address(name).version == 6:
+                name = f"[{name}]"
+        except ValueError:
+            pass
+        names.add(name)
+    return frozenset(names) or None
+
+
+@dataclass(frozen=True)
+class Allowances:
+    """Every client's allowances in one app (``app.state.allowances``): WebSocket messages and new
+    sockets, new games (rematches too), hints and reviews, chances of winning, and open sockets."""
+
+    messages: ClientLimits
+    creations: ClientLimits
+    advice: ClientLimits
+    chances: ClientLimits
+    sockets: OpenSockets

@@ -21,6 +21,7 @@ from sqlalchemy import String
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from kniffel.web.guard import Allowances, client_of
 from kniffel.web.service import CreateRequest, GameService, WebError
 from kniffel.web.store import SeatSpec, Store, create_tables
 
@@ -97,7 +98,8 @@ async def find_rematch(game_id: str, request: Request) -> Any:
 
 @router.post("/api/games/{game_id}/rematch")
 async def start_rematch(game_id: str, request: Request) -> Response:
-    """Start the rematch (a player of the finished game) or join the one already started."""
+    """Start the rematch (a player of the finished game) or join the one already started. Starting one
+    spends a new game of the client's allowance, as creating any game does; joining is free."""
     service: GameService = request.app.state.service
     live = await service.get(game_id)
     token = _token(request)
@@ -109,6 +111,8 @@ async def start_rematch(game_id: str, request: Request) -> Response:
     async with rematches.lock:
         new_game_id = await asyncio.to_thread(rematches.find, game_id)
         if new_game_id is None:
+            allowances: Allowances = request.app.state.allowances
+            allowances.creations.spend(client_of(request), "new games")
             old = live.stored
             seats = tuple(SeatSpec(seat.name, seat.kind) for seat in old.seats)
             new, _ = await service.create(

@@ -47,6 +47,7 @@ from kniffel.web.store import (
     StoredSeat,
     StoreError,
     Write,
+    is_game_id,
     token_matches,
 )
 
@@ -473,6 +474,10 @@ class GameService:
         return new, live
 
     async def get(self, game_id: str) -> LiveGame:
+        """The game in play, read from the database the first time; ``not_found`` for an id that
+        cannot be one, before anything is asked of the database (every endpoint comes here first)."""
+        if not is_game_id(game_id):
+            raise WebError("not_found", f"no game {game_id[:40]!r}")
         live = self._live.get(game_id)
         if live is not None:
             self._live.move_to_end(game_id)
@@ -489,8 +494,6 @@ class GameService:
         return live
 
     async def _load(self, game_id: str) -> LiveGame:
-        if not game_id or len(game_id) > 32:
-            raise WebError("not_found", f"no game {game_id[:40]!r}")
         try:
             stored = await asyncio.to_thread(self.store.load, game_id)
         except StoreError as error:

@@ -17,6 +17,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import secrets
 import sys
 import threading
@@ -57,6 +58,17 @@ CHANNEL = "kniffel_games"
 """PostgreSQL channel of the change announcements: one line ``"<game id> <seq> <origin> <seat> <action
 JSON>"`` per committed action (several lines when several were committed together), so a process
 holding the game can apply the action without reading it back."""
+
+
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a game id can be: :meth:`Store.create_game` makes them with ``secrets.token_urlsafe`` (12 of these
+characters), and the column holds 32."""
+
+
+def is_game_id(text: str) -> bool:
+    """Whether ``text`` can be a game's id; anything else (a NUL, which PostgreSQL refuses in text, or
+    any other character a URL can carry) names no game and is never sent to the database."""
+    return GAME_ID.fullmatch(text) is not None
 
 
 class StoreError(KniffelError):
@@ -257,6 +269,14 @@ server's busy event loop to hand the writing thread the interpreter back."""
 
 DEADLOCK_ATTEMPTS = 5
 """Tries of a group that PostgreSQL undoes to break a deadlock with another process's group."""
+
+WRITTEN_STATEMENT = """
+SELECT t.i FROM json_to_recordset(%s::json) AS t(i int, game_id text, seq int, seat int, action text)
+JOIN actions a ON a.game_id = t.game_id AND a.seq = t.seq AND a.seat = t.seat AND a.action = t.action
+"""
+"""The places in a group (as :data:`APPEND_STATEMENT` takes it) whose position holds exactly that action:
+after a connection was lost with the answer, what the group wrote, or the same action written by
+another process, which leaves the game where this one would have."""
 
 
 def _notes(items: Sequence[Write]) -> list[str]:
@@ -521,14 +541,17 @@ class Store:
     async def append_many_async(self, items: Sequence[Write]) -> list[bool]:
         """:meth:`append_many` on PostgreSQL from the event loop itself: the whole group is one
         statement (:data:`APPEND_STATEMENT`) on a connection of its own in autocommit mode, so the
-        answer means committed and announced. A lost connection raises (nothing is known to be
-        written) and the next call opens a new one."""
+        answer means committed and announced.
+
+        A connection is found dead only when used: after PostgreSQL restarted, failed over or cut an
+        idle connection, the first group on it fails. That group goes again once on a new connection,
+        and an action whose answer was lost with the old one counts as written if its position now
+        holds it (:data:`WRITTEN_STATEMENT`), so no player sees the restart. Should the new connection
+        fail too, the error is raised (nothing is known to be written) and the next call opens another."""
         import psycopg  # only databases that announce (PostgreSQL through psycopg 3) get here
 
         if not items:
             return []
-        if self._async_writer is None or self._async_writer.closed:
-            self._async_writer = await psycopg.AsyncConnection.connect(self.listen_dsn(), autocommit=True)
         group = orjson.dumps(
             [
                 {
@@ -544,9 +567,38 @@ class Store:
                 for place, item in enumerate(items, 1)
             ]
         ).decode()
+        writer = await self._writer()
+        try:
+            written = await self._append_group(writer, group)
+        except psycopg.OperationalError:
+            await self.close_async()
+            if not writer.broken:
+                raise  # the statement failed, not the connection
+            try:
+                writer = await self._writer()
+                written = await self._append_group(writer, group, again=True)
+            except psycopg.OperationalError:
+                await self.close_async()
+                raise
+        return [place in written for place in range(1, len(items) + 1)]
+
+    async def _writer(self) -> Any:
+        """The connection of :meth:`append_many_async`, opened if there is none."""
+        import psycopg
+
+        if self._async_writer is None or self._async_writer.closed:
+            self._async_writer = await psycopg.AsyncConnection.connect(self.listen_dsn(), autocommit=True)
+        return self._async_writer
+
+    async def _append_group(self, writer: Any, group: str, *, again: bool = False) -> set[int]:
+        """The places of the group's actions that :data:`APPEND_STATEMENT` wrote on ``writer``;
+        ``again``: the group may have been written already, on a connection lost since, so count
+        what the positions hold."""
+        import psycopg
+
         for attempt in range(1, DEADLOCK_ATTEMPTS + 1):
             try:
-                cursor = await self._async_writer.execute(APPEND_STATEMENT, (group,))
+                cursor = await writer.execute(APPEND_STATEMENT, (group,))
                 row = await cursor.fetchone()
                 break
             except (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure):
@@ -554,12 +606,11 @@ class Store:
                 # PostgreSQL undid this statement: nothing of it was written, so it goes again.
                 if attempt == DEADLOCK_ATTEMPTS:
                     raise
-            except psycopg.OperationalError:
-                await self.close_async()
-                raise
         assert row is not None
-        written = set(row[0])
-        return [place in written for place in range(1, len(items) + 1)]
+        if not again:
+            return set(row[0])
+        cursor = await writer.execute(WRITTEN_STATEMENT, (group,))
+        return {place for (place,) in await cursor.fetchall()}
 
     async def close_async(self) -> None:
         """Close the connection of :meth:`append_many_async`, if open."""

@@ -35,7 +35,8 @@ class ServerProcess:
     """``python -m kniffel.web`` on 127.0.0.1; :meth:`start` returns once it answers.
 
     ``cache_dir`` is the solver's table cache for the server (``KNIFFEL_CACHE_DIR``); without it the
-    server inherits this process's environment, so tests pass their session's cache."""
+    server inherits this process's environment, so tests pass their session's cache. ``open_files``
+    sets the server's limit of open files, soft and hard (as a system that allows no more would)."""
 
     def __init__(
         self,
@@ -46,6 +47,7 @@ class ServerProcess:
         cache_dir: Path | None = None,
         env: dict[str, str] | None = None,
         log_path: Path | None = None,
+        open_files: int | None = None,
     ) -> None:
         self.database_url = database_url
         self.port = port or free_port()
@@ -53,6 +55,7 @@ class ServerProcess:
         cache = {"KNIFFEL_CACHE_DIR": str(cache_dir)} if cache_dir is not None else {}
         self.env = {**os.environ, **cache, **(env or {})}
         self.log_path = log_path
+        self.open_files = open_files
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -80,7 +83,20 @@ class ServerProcess:
             str(self.bot_delay),
         ]
         output = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
-        self.process = subprocess.Popen(command, env=self.env, stdout=output, stderr=output)
+        limit = self.open_files or 0
+
+        def limit_files() -> None:  # in the child, before it runs anything
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
+        self.process = subprocess.Popen(
+            command,
+            env=self.env,
+            stdout=output,
+            stderr=output,
+            preexec_fn=limit_files if limit else None,
+        )
         return self
 
     def wait(self, timeout: float = START_TIMEOUT) -> ServerProcess:

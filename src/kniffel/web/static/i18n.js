@@ -105,6 +105,7 @@ const TEXT = {
     scoreOffline: "Enter in {box} (points when back online)",
     sheetLabel: "Score sheet",
     movedOn: "the game went on without them",
+    storageDropped: "What this browser had saved for this table could not be read and was dropped.",
   },
   de: {
     title: "Kniffel",
@@ -210,6 +211,7 @@ const TEXT = {
     scoreOffline: "Bei {box} eintragen (Punkte, sobald wieder online)",
     sheetLabel: "Spielblock",
     movedOn: "das Spiel ging ohne sie weiter",
+    storageDropped: "Was dieser Browser zu diesem Tisch gespeichert hatte, war nicht lesbar und wurde verworfen.",
   },
 };
 

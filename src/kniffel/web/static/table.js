@@ -19,7 +19,7 @@ const MAX_GAMES = 30;
 let serverState = null; // the last state the server sent
 let state = null; // what is drawn: serverState with the offline queue applied
 let mySeats = [];
-let queue = loadJson(QUEUE_KEY, []); // [{action, seat, at}] made offline at position `at`, oldest first
+let queue = []; // [{action, seat, at}] made offline at position `at`, oldest first (read by init)
 let waiting = false; // a queued action is on its way and the server has not answered yet
 let answerDue = false; // the refusal of a queued action already known to be out of date is still to come
 let welcomed = false;
@@ -132,16 +132,72 @@ function receive(message) {
   }
 }
 
-// --- the offline queue (score-pad games) ---------------------------------------------------------
+// --- what this browser keeps (localStorage) -----------------------------------------------------
+// Stored data may come from another version of this page, or be damaged: each reader says what shape
+// it needs, and what does not fit is dropped (with a message) instead of leaving the table blank.
 
-function loadJson(key, fallback) {
+let storageDropped = false;
+
+function loadJson(key, fallback, fits = () => true) {
+  let value;
   try {
     const text = localStorage.getItem(key);
-    return text ? JSON.parse(text) : fallback;
+    if (text === null) return fallback;
+    value = JSON.parse(text);
   } catch {
-    return fallback;
+    value = undefined; // not JSON, or storage is disabled
   }
+  if (value !== undefined && fits(value)) return value;
+  dropStored(key);
+  return fallback;
 }
+
+function dropStored(key) {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // Storage disabled: there is nothing to drop.
+  }
+  if (!storageDropped) showError(t("storageDropped"));
+  storageDropped = true;
+}
+
+const isCount = (value) => Number.isInteger(value) && value >= 0;
+const isRecord = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+const isDice = (value) => Array.isArray(value) && value.every((d) => Number.isInteger(d) && d >= 1 && d <= 6);
+
+// The offline queue as send() writes it: each entry a roll or free throw with the dice entered, or a
+// box, made at a position. One entry that does not fit spoils the rest, which follow from it.
+function isQueue(value) {
+  return Array.isArray(value) && value.every((entry) => {
+    if (!isRecord(entry) || !isCount(entry.at) || !isCount(entry.seat) || !isRecord(entry.action)) return false;
+    const { action, keep, dice, box } = entry.action;
+    if (action === "roll" || action === "free") return isDice(dice) && (keep === undefined || isDice(keep));
+    return ["score", "strike", "announce"].includes(action) && typeof box === "string";
+  });
+}
+
+// The last state of a score-pad table as receive() writes it, with what drawing it reads.
+function isSavedState(value) {
+  if (!isRecord(value) || !Array.isArray(value.seats) || !value.seats.every(isCount)) return false;
+  const s = value.state;
+  return (
+    isRecord(s) && isCount(s.seq) && isCount(s.current) && isCount(s.round) &&
+    isRecord(s.rules) && Array.isArray(s.rules.boxes) && Array.isArray(s.rules.columns) && isCount(s.rules.dice) &&
+    Array.isArray(s.players) && s.current < s.players.length &&
+    s.players.every((p) => isRecord(p) && typeof p.name === "string" && isRecord(p.entries)) &&
+    s.players.every((p) => Array.isArray(p.columns)) &&
+    isRecord(s.turn) && (s.turn.dice === null || isDice(s.turn.dice)) && Array.isArray(s.log) &&
+    isRecord(s.placements) && Array.isArray(s.strikeable) && Array.isArray(s.announce) && Array.isArray(s.standings)
+  );
+}
+
+// A stored list whose entries are read one by one: the entries that do not fit are left out.
+function loadList(key, fits) {
+  return loadJson(key, [], Array.isArray).filter(fits);
+}
+
+const isInvite = (invite) => isRecord(invite) && typeof invite.name === "string" && typeof invite.url === "string";
 
 function saveJson(key, value) {
   try {
@@ -150,6 +206,8 @@ function saveJson(key, value) {
     // Storage full or disabled: the page still works, it just forgets on reload.
   }
 }
+
+// --- the offline queue (score-pad games) ---------------------------------------------------------
 
 function saveQueue() {
   if (queue.length) saveJson(QUEUE_KEY, queue);
@@ -694,7 +752,7 @@ function gameUrl(id) {
 
 function goToRematch(id) {
   // The creator's invite links lead to the same seats of the rematch: only the game id changes.
-  const invites = loadJson(`kniffel.invites.${gameId}`, []);
+  const invites = loadList(`kniffel.invites.${gameId}`, isInvite);
   if (invites.length) {
     const moved = invites.map((i) => ({ ...i, url: i.url.replace(`/g/${gameId}`, `/g/${id}`) }));
     saveJson(`kniffel.invites.${id}`, moved);
@@ -742,7 +800,7 @@ function watchForRematch() {
 }
 
 function rememberGame() {
-  const games = loadJson(GAMES_KEY, []).filter((g) => g.id !== gameId);
+  const games = loadList(GAMES_KEY, (g) => isRecord(g) && typeof g.id === "string" && g.id !== gameId);
   const entry = {
     id: gameId,
     url: gameUrl(gameId),
@@ -755,7 +813,7 @@ function rememberGame() {
 }
 
 function renderInvites() {
-  const invites = state.over ? [] : loadJson(`kniffel.invites.${gameId}`, []);
+  const invites = state.over ? [] : loadList(`kniffel.invites.${gameId}`, isInvite);
   const watch = { name: t("watchLink"), url: `${location.origin}/g/${encodeURIComponent(gameId)}` };
   $("invite-list").replaceChildren(
     ...[...invites, watch].map((invite) => {
@@ -964,12 +1022,20 @@ function init() {
   });
   window.addEventListener("offline", showStatus);
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
-  const cached = loadJson(STATE_KEY, null);
-  if (cached && cached.state) {
+  queue = loadJson(QUEUE_KEY, [], isQueue);
+  const cached = loadJson(STATE_KEY, null, isSavedState);
+  if (cached) {
     // A score-pad table opened again without a connection: draw the last state and the queue.
     serverState = cached.state;
-    mySeats = cached.seats || [];
-    update();
+    mySeats = cached.seats;
+    try {
+      update();
+    } catch {
+      // Stored by another version, in a shape drawing cannot follow: wait for the server's state.
+      serverState = null;
+      mySeats = [];
+      dropStored(STATE_KEY);
+    }
   }
   $("review-button").addEventListener("click", showReview);
   $("sheet").addEventListener("click", (event) => {
