@@ -219,7 +219,9 @@ def test_the_announce_margin_lowers_announcements_only() -> None:
     game.roll()
     plain = {c.action: c.value for c in planner_for(game.rules, method="heuristic").choices(game)}
     weights = Weights(announce_margin=4.0)
-    shy = {c.action: c.value for c in planner_for(game.rules, method="heuristic", weights=weights).choices(game)}
+    shy = {
+        c.action: c.value for c in planner_for(game.rules, method="heuristic", weights=weights).choices(game)
+    }
     assert plain.keys() == shy.keys()
     assert any(isinstance(a, Announce) for a in plain)
     for action, value in plain.items():

@@ -8,12 +8,12 @@ from hypothesis import given
 from conftest import new_game
 from kniffel import (
     DiceError,
-    SeededDice,
     Game,
     GameError,
     KniffelError,
     RulesError,
     ScoreSheet,
+    SeededDice,
     SheetError,
     Situation,
     SituationError,

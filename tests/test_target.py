@@ -184,9 +184,13 @@ def test_cached_early_rows_are_the_solved_ones(tmp_path: object) -> None:
     assert loaded.seconds == 0.0
     kept = [level for level in built.levels if level is not None]
     assert kept
-    assert all(np.array_equal(a, b) for a, b in zip(kept, (x for x in loaded.levels if x is not None), strict=True))
+    assert all(
+        np.array_equal(a, b) for a, b in zip(kept, (x for x in loaded.levels if x is not None), strict=True)
+    )
     expected = [np.array(level) for level in kept]  # the rows map the file that is damaged below
-    whole = reduced_table("forced joker") if game == REDUCED["forced joker"] else solve_rows(compile_rules(game))
+    whole = (
+        reduced_table("forced joker") if game == REDUCED["forced joker"] else solve_rows(compile_rules(game))
+    )
     assert built.value(State(0, 0, 0, 0), 40) == whole.value(State(0, 0, 0, 0), 40)
     del built, loaded
     # a damaged file is rebuilt, not trusted
@@ -196,7 +200,8 @@ def test_cached_early_rows_are_the_solved_ones(tmp_path: object) -> None:
     again = early_rows(game, directory=directory)
     assert again.seconds > 0.0
     assert all(
-        np.array_equal(a, b) for a, b in zip(expected, (x for x in again.levels if x is not None), strict=True)
+        np.array_equal(a, b)
+        for a, b in zip(expected, (x for x in again.levels if x is not None), strict=True)
     )
 
 

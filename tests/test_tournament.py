@@ -152,7 +152,6 @@ def test_only_tables_of_bots_playing_for_goals_on_exact_rules_play_compiled() ->
     assert compiled_roles(rules.get("kniffel-3col"), specs, (0, 1)) is None
 
 
-
 def test_progress_counts_every_game() -> None:
     calls: list[tuple[int, int]] = []
     tournament(KNIFFEL, ["bot", "bot", "bot"], deals=1, seed=1, progress=lambda d, t: calls.append((d, t)))

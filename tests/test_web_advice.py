@@ -27,13 +27,14 @@ def test_hints_are_legal_and_best_first() -> None:
     assert advice.hints(game) == [], "nothing to decide before the first throw"
     game.roll()
     found = advice.options(game)
+    assert isinstance(found, list)
     assert found
     values = [c.value for c in found]
     assert values == sorted(values, reverse=True)
     assert all(game.can_apply(c.action) for c in found)
     assert {Roll, Score} <= {type(c.action) for c in found} <= {Roll, Score, Strike}
     listed = advice.hints(game)
-    assert listed is not None
+    assert isinstance(listed, list)
     entries = [c for c in found if isinstance(c.action, Score | Strike)]
     entry_ranks_low = found.index(entries[0]) >= advice.MAX_OPTIONS
     assert len(listed) == min(advice.MAX_OPTIONS, len(found)) + entry_ranks_low
@@ -50,8 +51,8 @@ def test_hints_always_name_the_best_box_for_the_roll() -> None:
         game.roll()
         found = advice.options(game)
         listed = advice.hints(game)
-        assert found is not None
-        assert listed is not None
+        assert isinstance(found, list)
+        assert isinstance(listed, list)
         best_entry = next(c for c in found if isinstance(c.action, Score | Strike))
         assert listed[-1 if found.index(best_entry) >= advice.MAX_OPTIONS else found.index(best_entry)] == {
             "action": str(best_entry.action),
