@@ -13,6 +13,9 @@ from kniffel.web.service import fallback_move
 pytest.importorskip("kniffel.solver", reason="the solver is not installed")
 
 
+pytestmark = pytest.mark.usefixtures("prepared_solver")
+
+
 def test_multi_column_sheets_get_no_advice() -> None:
     assert advice.available(rules.get("kniffel"))
     assert not advice.available(rules.get("kniffel-3col"))
