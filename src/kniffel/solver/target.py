@@ -129,45 +129,25 @@ def windows(
     root could still earn it: an entry that crosses the threshold adds the bonus to both); so a child's
     window holds every target a parent's window can leave it with, and a state whose row is solved never
     reads a child outside its window."""
-    box_most = _box_most(c)
-    extra = _extra_most(c)
     bounds = reach(c)
     index = np.zeros((3, layout.n_lanes), dtype=np.int64)
     index[1] = 1
     sizes = np.zeros(len(c.levels), dtype=np.int64)
-    bonus_open = bool(c.upper_bonus) and root.mask & c.upper_mask != c.upper_mask and root.up < c.threshold
+    gains = _Gains(c, root)
     for n in layout.levels():
         offset = 0
         for mask in c.levels[n].tolist():
             if mask & root.mask != root.mask or layout.lane_base[:, mask].max() < 0:
                 continue
-            new = mask & ~root.mask
-            gained_most = sum(int(box_most[b]) for b in range(c.n_boxes) if new >> b & 1)
             nl, na = mask_widths(c, mask)
-            lo = lowest_up(c, mask)
-            full_upper = mask & c.upper_mask == c.upper_mask
             end = min(int(bounds[mask]), limit)
             for armed in range(na):
-                if not _armed_reachable(c, root, mask, armed):
-                    continue
                 for i in range(nl):
-                    least = _least_gained(c, root, mask, lo + i, i)
-                    if least is None:
+                    found = gains.of(mask, armed, i)
+                    if found is None:
                         continue
-                    # the bonus counts where this state may have earned it: then an entry that crosses
-                    # the threshold adds it to ``most`` as it adds it to the points
-                    earned = bonus_open and (full_upper or lo + i >= c.threshold)
-                    most = (
-                        gained_most
-                        + (c.upper_bonus if earned else 0)
-                        + (extra * new.bit_count() if armed else 0)
-                    )
-                    first = max(1, low - most)
-                    last = end if high is None else min(end, high - least)
+                    first, last = _window(found, low, high, end)
                     count = max(0, last - first + 1)
-                    if count == 0:
-                        # every target made already (at or below 0: 1), or out of reach (past the row: 0)
-                        first = 1 if last < 1 else end + 1
                     for free in range(root.free + 1):
                         lane = int(layout.lane_base[c.aux(armed, free), mask]) + i
                         index[0, lane] = offset
@@ -176,6 +156,51 @@ def windows(
                         offset += count
         sizes[n] = offset
     return index, sizes
+
+
+def _window(gained: tuple[int, int], low: int, high: int | None, end: int) -> tuple[int, int]:
+    """The targets a state that gained ``least .. most`` since the root needs of the root's ``low ..
+    high`` (``first .. last``, empty when ``last < first``: every target made already, then ``first``
+    is 1, or out of reach, then ``first`` is past the row's ``end``)."""
+    least, most = gained
+    first = max(1, low - most)
+    last = end if high is None else min(end, high - least)
+    if last < first:
+        first = 1 if last < 1 else end + 1
+    return first, last
+
+
+class _Gains:
+    """What a state of a cone can have gained since its root, at least and at most (see :func:`windows`)."""
+
+    def __init__(self, c: Compiled, root: State) -> None:
+        self.c = c
+        self.root = root
+        self.box_most = _box_most(c)
+        self.extra = _extra_most(c)
+        self.bonus_open = (
+            bool(c.upper_bonus) and root.mask & c.upper_mask != c.upper_mask and root.up < c.threshold
+        )
+
+    def of(self, mask: int, armed: int, i: int) -> tuple[int, int] | None:
+        """``(least, most)`` for lane ``i`` of ``mask`` / ``armed``; None if the root cannot reach it."""
+        c, root = self.c, self.root
+        if mask & root.mask != root.mask or not _armed_reachable(c, root, mask, armed):
+            return None
+        lo = lowest_up(c, mask)
+        least = _least_gained(c, root, mask, lo + i, i)
+        if least is None:
+            return None
+        new = mask & ~root.mask
+        # the bonus counts where this state may have earned it: then an entry that crosses the threshold
+        # adds it to ``most`` as it adds it to the points
+        earned = self.bonus_open and (mask & c.upper_mask == c.upper_mask or lo + i >= c.threshold)
+        most = (
+            sum(int(self.box_most[b]) for b in range(c.n_boxes) if new >> b & 1)
+            + (c.upper_bonus if earned else 0)
+            + (self.extra * new.bit_count() if armed else 0)
+        )
+        return least, most
 
 
 def _armed_reachable(c: Compiled, root: State, mask: int, armed: int) -> bool:
@@ -247,17 +272,27 @@ class TargetRows:
         """Whether the rows answer targets ``first .. last`` from ``state``: between turns (``turn``
         false: the state's own row), or for its options in a turn (then the next level's rows are read,
         and the state's window says which of their targets are there)."""
+        c = self.compiled
         level = level_of(state.mask)
-        if not self.holds(level + 1 if turn else level):
+        if not self.holds(level + 1 if turn else level) or self.lane(state) is None:
             return False
-        lane = self.lane(state)
-        if lane is None:
+        if state.free > self.root.free:
+            return False
+        _, nl = (
+            (0, 1)
+            if state.mask & c.upper_mask == c.upper_mask
+            else (0, int(c.lanes[state.mask, 1] - c.lanes[state.mask, 0]))
+        )
+        lane_index = min(max(state.up - lowest_up(c, state.mask), 0), nl - 1)
+        gained = _Gains(c, self.root).of(state.mask, state.armed, lane_index)
+        if gained is None:
             return False
         if last <= 0:
             return True  # every target made already
-        window_first, count = int(self.index[1, lane]), int(self.index[2, lane])
-        window_last = window_first + count - 1
         end = self.row_end(state)
+        window_first, window_last = _window(
+            gained, self.low, None if self.high >= self.limit else self.high, end
+        )
         return max(first, 1) >= window_first and (last <= window_last or window_last >= end)
 
     def row_end(self, state: State) -> int:
@@ -293,7 +328,9 @@ class TargetRows:
             return full
         row_first, row = self.row(state)
         u = np.arange(first, first + count)
-        last = float(row[-1]) if len(row) and self.open_ended(state) else 0.0
+        # past a row cut at the limit its value there; a row that ends before (zeros dropped) is 0 past it
+        at_limit = len(row) and row_first + len(row) - 1 >= self.limit
+        last = float(row[-1]) if at_limit and self.open_ended(state) else 0.0
         padded = np.concatenate([row.astype(np.float64), [last, np.nan]])
         at = u - row_first
         inside = np.where(at < len(row), at, len(row))
@@ -326,8 +363,8 @@ def solve_rows(
 
     limit = default_limit(c) if limit is None else limit
     root = empty_state(c) if root is None else root
-    if high is not None:
-        high = min(high, limit)
+    if high is not None and high >= limit:
+        high = None  # every target up to the limit: rows as long as the open boxes pay
     if limit < 0:
         raise SituationError(f"a target table's limit is a number of points, got {limit}")
     full_layout = lane_layout(c, root.mask)
@@ -336,8 +373,10 @@ def solve_rows(
     root_level = level_of(root.mask)
     kept = keep or (lambda level: most_filled is None or level <= most_filled)
     kt = c.kernel_tables
+    starts = full_layout.level_start
     # the full sheet: only unused free throws are left to come
     below = _full_sheet(c, full_layout, index, int(sizes[top]), root.free)
+    below = targetkernels.trim_zeros(below, index, int(starts[top]), int(starts[top + 1]))
     arrays: list[F32 | None] = [None] * len(c.levels)
     arrays[top] = below if kept(top) else None
     items_by_level = [_items(c, full_layout, index, level, root) for level in range(root_level, top)]
@@ -346,15 +385,25 @@ def solve_rows(
     seconds = 0.0
     empty = np.zeros((0, 3), dtype=np.int64)
     scratch = np.zeros(1, dtype=np.float32)
-    # compile or load the kernel now, so that the first piece of work is not the compiler's
+    # compile or load the kernels now, so that the first piece of work is not the compiler's
     targetkernels.solve_states(empty, root.free, scratch, scratch, index, full_layout.lane_base, kt)
+    targetkernels.cut_windows(empty, root.free, index, full_layout.lane_base, kt)
     if progress is not None:
         progress(0, total)
     chunk = numba.set_parallel_chunksize(1)  # rows differ in width: threads take one at a time
     try:
         for level in range(top - 1, root_level - 1, -1):
+            check(cancel)
+            begin = time.perf_counter()
             items = items_by_level[level - root_level]
-            prob = np.zeros(int(sizes[level]), dtype=np.float32)
+            # the lanes past what any entry leaves a chance at are 0: the rows stop there
+            targetkernels.cut_windows(items, root.free, index, full_layout.lane_base, kt)
+            a, b = int(starts[level]), int(starts[level + 1])
+            counts = index[2, a:b]
+            index[0, a:b] = np.cumsum(counts) - counts
+            items = _widest_first(c, full_layout, index, items, root)
+            prob = np.zeros(int(counts.sum()), dtype=np.float32)
+            seconds += time.perf_counter() - begin
             for start in range(0, len(items), PIECE):
                 check(cancel)
                 begin = time.perf_counter()
@@ -365,6 +414,9 @@ def solve_rows(
                 done += len(items[start : start + PIECE])
                 if progress is not None:
                     progress(done, total)
+            begin = time.perf_counter()
+            prob = targetkernels.trim_zeros(prob, index, a, b)
+            seconds += time.perf_counter() - begin
             arrays[level] = prob if kept(level) else None
             below = prob
     finally:
@@ -397,10 +449,8 @@ def _full_sheet(c: Compiled, layout: LaneLayout, index: I64, size: int, free_top
 
 
 def _items(c: Compiled, layout: LaneLayout, index: I64, level: int, root: State) -> I64:
-    """The states ``(mask, armed, up)`` of one level whose rows are solved (free-throw levels together),
-    the widest first so that the threads finish together."""
+    """The states ``(mask, armed, up)`` of one level whose rows are solved (free-throw levels together)."""
     items: list[tuple[int, int, int]] = []
-    widths: list[int] = []
     for mask in c.levels[level].tolist():
         if mask & root.mask != root.mask:
             continue
@@ -410,13 +460,22 @@ def _items(c: Compiled, layout: LaneLayout, index: I64, level: int, root: State)
             base = int(layout.lane_base[c.aux(armed, root.free), mask])
             if base < 0:
                 continue
-            for i in range(nl):
-                count = int(index[2, base + i])
-                if count > 0:
-                    items.append((mask, armed, lo + i))
-                    widths.append(count)
-    order = np.argsort(-np.array(widths, dtype=np.int64), kind="stable")
-    return np.array(items, dtype=np.int64).reshape(-1, 3)[order]
+            items.extend((mask, armed, lo + i) for i in range(nl) if index[2, base + i] > 0)
+    return np.array(items, dtype=np.int64).reshape(-1, 3)
+
+
+def _widest_first(c: Compiled, layout: LaneLayout, index: I64, items: I64, root: State) -> I64:
+    """``items`` whose rows still hold a lane, the widest first so that the threads finish together."""
+    if not len(items):
+        return items
+    masks, armed, ups = items[:, 0], items[:, 1], items[:, 2]
+    lo = np.where(masks & c.upper_mask == c.upper_mask, 0, c.lanes[masks, 0])
+    width = np.where(masks & c.upper_mask == c.upper_mask, 1, c.lanes[masks, 1] - c.lanes[masks, 0])
+    lanes = layout.lane_base[armed * c.n_free + root.free, masks] + np.clip(ups - lo, 0, width - 1)
+    counts = index[2, lanes]
+    order = np.argsort(-counts, kind="stable")
+    out: I64 = items[order][counts[order] > 0]
+    return out
 
 
 # --- the early rows on disk, cones in memory --------------------------------------------------------------

@@ -334,3 +334,102 @@ def situation_values(
         )  # fmt: skip
         for k in range(keeps.shape[0]):
             keeps[k] = table[0, k, 0]
+
+
+# --- windows cut to what can be nonzero ----------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _last_nonzero(
+    index: Any,
+    lane_base: Any,
+    lanes: Any,
+    n: Scoring,
+    mask: int,
+    armed: int,
+    free: int,
+    box: int,
+    points: int,
+    extra: int,
+    up: int,
+) -> int:  # pragma: no cover
+    """The largest target an entry of ``points`` (``extra`` on top) in ``box`` leaves a chance at: past
+    it the child's row is 0 (its stored row ends at its last nonzero probability)."""
+    child, armed_after, up_after, crossed = entry(n, mask, armed, box, points, up)
+    gained = points + extra + (n.upper_bonus if crossed else 0)
+    lane = lane_at(lane_base, lanes, n, armed_after, free, child, up_after)
+    return int(gained + index[1, lane] + index[2, lane] - 1)
+
+
+@njit(cache=True, nogil=True)
+def last_nonzero(
+    index: Any, lane_base: Any, t: KernelTables, mask: int, armed: int, up: int, free_top: int
+) -> int:  # pragma: no cover
+    """The largest target that any entry of a turn in this state (at any free-throw level up to
+    ``free_top``) leaves a chance at, from the children's rows as stored: past it the state's row is 0."""
+    n = scoring(t)
+    lanes = t.lanes
+    allow = t.allowed[mask]
+    best = 0
+    joker = n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1
+    n_s = t.nonzero.shape[0]
+    for f in range(free_top + 1):
+        for b in range(n.n_boxes):
+            if (allow >> b) & 1 == 1:
+                best = max(best, _last_nonzero(index, lane_base, lanes, n, mask, armed, f, b, 0, 0, up))
+        for j in range(t.pair_box.shape[0]):
+            b = t.pair_box[j]
+            if (allow >> b) & 1 == 1:
+                points = int(t.pair_pts[j])
+                best = max(best, _last_nonzero(index, lane_base, lanes, n, mask, armed, f, b, points, 0, up))
+        if joker:
+            for face in range(6):
+                extra = int(t.jbonus[mask, armed, face])
+                for s in range(n_s):
+                    for b in range(n.n_boxes):
+                        p = int(t.jpts[mask, armed, s, face, b])
+                        if p >= 0:
+                            best = max(
+                                best,
+                                _last_nonzero(index, lane_base, lanes, n, mask, armed, f, b, p, extra, up),
+                            )
+    return best
+
+
+@njit(cache=True, parallel=True)
+def cut_windows(
+    items: Any, free_top: int, index: Any, lane_base: Any, t: KernelTables
+) -> None:  # pragma: no cover
+    """Shorten the windows of the states ``items[i] = (mask, armed, up)`` (every free-throw level) to
+    :func:`last_nonzero`: the lanes past it are 0 without solving them."""
+    for i in prange(items.shape[0]):
+        n = scoring(t)  # inside the loop: a parallel loop cannot take a named tuple made outside it
+        mask, armed, up = items[i, 0], items[i, 1], items[i, 2]
+        last = last_nonzero(index, lane_base, t, mask, armed, up, free_top)
+        for f in range(free_top + 1):
+            lane = lane_at(lane_base, t.lanes, n, armed, f, mask, up)
+            first, count = index[1, lane], index[2, lane]
+            if count > 0 and first + count - 1 > last:
+                index[2, lane] = max(0, last - first + 1)
+
+
+@njit(cache=True, nogil=True)
+def trim_zeros(prob: Any, index: Any, start: int, end: int) -> Any:  # pragma: no cover
+    """The rows of lanes ``start .. end - 1`` (one level, in ``prob``) without their trailing zeros,
+    packed one after the other in a new array; ``index`` is updated (a row past its end reads 0)."""
+    total = 0
+    for lane in range(start, end):
+        offset, count = index[0, lane], index[2, lane]
+        while count > 0 and prob[offset + count - 1] == 0.0:
+            count -= 1
+        index[2, lane] = count
+        total += count
+    out = np.empty(total, dtype=prob.dtype)
+    at = 0
+    for lane in range(start, end):
+        offset, count = index[0, lane], index[2, lane]
+        for i in range(count):
+            out[at + i] = prob[offset + i]
+        index[0, lane] = at
+        at += count
+    return out

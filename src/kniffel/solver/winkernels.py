@@ -101,19 +101,21 @@ def fold(
 
 
 @njit(cache=True, nogil=True)
-def decided(first: int, count: int, row_first: int, row: Any, open_ended: bool) -> int:  # pragma: no cover
+def decided(
+    first: int, count: int, row_first: int, row: Any, open_ended: bool, limit: int
+) -> int:  # pragma: no cover
     """Whether targets ``first .. first + count - 1`` are all made already (1: every option wins), or
     the least of them cannot be made from a turn's start whose target row holds ``P(row_first + i)`` at
-    ``row[i]`` (0: no option wins; past the row, a row cut at the table's limit reads its last value), or
-    neither (-1). A player whose game is decided plays for points: every option is worth the same
-    chance."""
+    ``row[i]`` (0: no option wins; past the row 0, or for a row cut at the table's ``limit`` its last
+    value), or neither (-1). A player whose game is decided plays for points: every option is worth the
+    same chance."""
     if first + count - 1 <= 0:
         return 1
     if first <= 0:  # the least target is made already, the others not
         return -1
     at = first - row_first
     if at >= row.shape[0]:
-        if not open_ended or row.shape[0] == 0:
+        if not open_ended or row.shape[0] == 0 or row_first + row.shape[0] - 1 < limit:
             return 0
         at = row.shape[0] - 1
     if at >= 0 and row[at] == 0.0:
@@ -221,7 +223,7 @@ def win_turn(
         lane = lane_of(t, target_lanes, armed, fr, mask, up)
         offset, row_first, row_count = index[0, lane], index[1, lane], index[2, lane]
         row = own_prob[offset : offset + row_count]
-        if decided(first, count, row_first, row, reach[mask] > limit) >= 0:
+        if decided(first, count, row_first, row, reach[mask] > limit, limit) >= 0:
             optimal_game_turn(mine, g, log, turn, values, t, player)
             continue
         first, count = fold(first, weights, count, limit, reach[mask] > limit)
