@@ -71,7 +71,9 @@ def listing(found: Sequence[cache.Entry], lang: str) -> Table:
 @cache_app.callback()
 def show(
     ctx: typer.Context,
-    lang: Annotated[str | None, typer.Option("--lang", help="Language: en or de.")] = None,
+    lang: Annotated[
+        str | None, typer.Option("--lang", help="Language: en or de (default: from the locale, LANG).")
+    ] = None,
 ) -> None:
     """List what the table cache holds: rule set, kind, size and age of every table."""
     if ctx.invoked_subcommand is not None:
@@ -103,7 +105,9 @@ def clear(
     obsolete: Annotated[
         bool, typer.Option("--obsolete", help="Clear only what this version no longer reads.")
     ] = False,
-    lang: Annotated[str | None, typer.Option("--lang", help="Language: en or de.")] = None,
+    lang: Annotated[
+        str | None, typer.Option("--lang", help="Language: en or de (default: from the locale, LANG).")
+    ] = None,
 ) -> None:
     """Delete tables from the cache (all of them without options); they are solved again when needed."""
     words = language.choose(lang)
@@ -139,7 +143,9 @@ def prepare(
         list[str] | None,
         typer.Option("--option", "-o", help="Rule option key=value, repeatable.", metavar="KEY=VALUE"),
     ] = None,
-    lang: Annotated[str | None, typer.Option("--lang", help="Language: en or de.")] = None,
+    lang: Annotated[
+        str | None, typer.Option("--lang", help="Language: en or de (default: from the locale, LANG).")
+    ] = None,
 ) -> None:
     """Solve a rule set's win tables now (what chances of winning, bot:win and target advice read early
     in a game), with progress, rather than in the background the first time a game needs them."""

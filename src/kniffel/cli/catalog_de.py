@@ -133,18 +133,20 @@ UI: dict[str, str] = {
         "Jede Möglichkeit einer Spielsituation mit ihrem Wert, die beste zuerst."
     ),
     "A value is the expected number of points still to come (this turn's included, the sheet's points "
-    "excluded) when playing optimally from there, or with --goal target:T the chance of finishing with at "
-    'least T points. "roll keep D D" holds those dice and throws the others; "roll" throws all of them '
-    'again ("free ..." for a free throw).': (
+    "excluded) when playing optimally from there, with --goal target:T the chance of finishing with at "
+    'least T points, with --goal win the chance of finishing first. "roll keep D D" holds those dice and '
+    'throws the others; "roll" throws all of them again ("free ..." for a free throw).': (
         "Ein Wert ist die erwartete Zahl der noch kommenden Punkte (dieser Zug eingeschlossen, die Punkte "
-        "auf dem Block nicht) bei optimalem Weiterspiel, oder mit --goal target:T die Chance, mit mindestens "
-        "T Punkten zu enden. „roll keep D D“ behält diese Würfel und wirft die anderen; „roll“ wirft alle "
-        "neu („free ...“ für einen Freiwurf)."
+        "auf dem Block nicht) bei optimalem Weiterspiel, mit --goal target:T die Chance, mit mindestens "
+        "T Punkten zu enden, mit --goal win die Chance, als Erster zu enden. „roll keep D D“ behält diese "
+        "Würfel und wirft die anderen; „roll“ wirft alle neu („free ...“ für einen Freiwurf)."
     ),
-    "What to play for: mean (the most points on average) or target:T (the best chance of finishing with "
-    "at least T points; its table is solved once, in a few minutes).": (
-        "Wofür gespielt wird: mean (im Mittel die meisten Punkte) oder target:T (die beste Chance, mit "
-        "mindestens T Punkten zu enden; ihre Tabelle wird einmal gelöst, in einigen Minuten)."
+    "What to play for: points (the most points on average; also: mean), target:T (the best chance of "
+    "finishing with at least T points) or win (the best chance of finishing first, with --situation "
+    "giving the other players' sheets).": (
+        "Wofür gespielt wird: points (im Mittel die meisten Punkte; auch: mean), target:T (die beste "
+        "Chance, mit mindestens T Punkten zu enden) oder win (die beste Chance, zu gewinnen; --situation "
+        "gibt dann auch die Blöcke der anderen Spieler an)."
     ),
     "Regular throws still allowed this turn (0 to 2; default: all but the first, as right after a turn's "
     "first roll).": (
@@ -377,9 +379,76 @@ UI: dict[str, str] = {
     "Options, best first (chance of finishing with at least {target})": (
         "Möglichkeiten, die beste zuerst (Chance, mit mindestens {target} Punkten zu enden)"
     ),
-    "Solving the target table of {rules} (once, then cached)": (
-        "Löse die Zieltabelle von {rules} (einmal, dann gespeichert)"
+    "Solving the chances of reaching {target} in {rules} (about {time}, in memory)": (
+        "Löse die Chancen, {target} Punkte zu erreichen, in {rules} (etwa {time}, im Speicher)"
     ),
+    "Solving the chances of {goal} in {rules}": "Löse die Chancen für {goal} in {rules}",
+    "Options, best first (chance of winning)": "Möglichkeiten, die beste zuerst (Gewinnchance)",
+    "states": "Zustände",
+    # --- the table cache ---
+    "The table cache: list what it holds, clear it, or solve the win tables before play.": (
+        "Der Tabellen-Cache: zeigen, was er enthält, ihn leeren oder die Gewinntabellen vor dem Spiel lösen."
+    ),
+    "List what the table cache holds: rule set, kind, size and age of every table.": (
+        "Zeigen, was der Tabellen-Cache enthält: Regelsatz, Art, Größe und Alter jeder Tabelle."
+    ),
+    "Delete tables from the cache (all of them without options); they are solved again when needed.": (
+        "Tabellen aus dem Cache löschen (ohne Optionen alle); sie werden bei Bedarf neu gelöst."
+    ),
+    "Clear only the tables of this rule set (all options).": (
+        "Nur die Tabellen dieses Regelsatzes löschen (alle Optionen)."
+    ),
+    "Clear only what this version no longer reads.": "Nur löschen, was diese Version nicht mehr liest.",
+    "Solve a rule set's win tables now (what chances of winning, bot:win and target advice read early in a "
+    "game), with progress, rather than in the background the first time a game needs them.": (
+        "Die Gewinntabellen eines Regelsatzes jetzt lösen (was Gewinnchancen, bot:win und Rat für ein Ziel "
+        "früh im Spiel lesen), mit Fortschrittsanzeige, statt im Hintergrund, wenn ein Spiel sie zum ersten "
+        "Mal braucht."
+    ),
+    "Rule set id.": "Id des Regelsatzes.",
+    "Rule option key=value, repeatable.": "Regeloption key=value, wiederholbar.",
+    "The table cache: {path}": "Der Tabellen-Cache: {path}",
+    "The table cache is empty: {path}": "Der Tabellen-Cache ist leer: {path}",
+    "Rule set": "Regelsatz",
+    "Kind": "Art",
+    "Size": "Größe",
+    "Age": "Alter",
+    "{n} min": "{n} Min.",
+    "{n} h": "{n} Std.",
+    "{n} days": "{n} Tage",
+    "expected scores": "erwartete Punkte",
+    "win: target chances": "Gewinnen: Zielchancen",
+    "win: final scores": "Gewinnen: Endpunktzahlen",
+    "obsolete": "veraltet",
+    "compiled kernels": "kompilierte Kernel",
+    "obsolete compiled kernels": "veraltete kompilierte Kernel",
+    "{size} in all. Clear it with: kniffel cache clear [--rules ID] [--obsolete]": (
+        "Insgesamt {size}. Leeren mit: kniffel cache clear [--rules ID] [--obsolete]"
+    ),
+    "Cleared {count} tables, {size}.": "{count} Tabellen gelöscht, {size}.",
+    "Left {rules} ({kind}): another process is writing it.": (
+        "{rules} ({kind}) nicht gelöscht: ein anderer Prozess schreibt sie gerade."
+    ),
+    "The win tables of {rules} are ready.": "Die Gewinntabellen von {rules} sind bereit.",
+    "Solving the win tables of {rules}": "Löse die Gewinntabellen von {rules}",
+    "{what}: about {time}, {size} on disk.": "{what}: etwa {time}, {size} auf der Platte.",
+    # --- tables solved in the background (kniffel.planning.worker) ---
+    "Solving the win tables of {rules} (once; kept on disk)": (
+        "Löse die Gewinntabellen von {rules} (einmal; sie bleiben auf der Platte)"
+    ),
+    "Solving the chances of a {rules} position": "Löse die Chancen einer {rules}-Stellung",
+    "Solving the final scores of a {rules} position": "Löse die Endpunktzahlen einer {rules}-Stellung",
+    "Solving the table of {rules}": "Löse die Tabelle von {rules}",
+    "Loading the win tables of {rules}": "Lade die Gewinntabellen von {rules}",
+    "{what}: about {cost}{done}. Points meanwhile.": "{what}: etwa {cost}{done}. Bis dahin Punkte.",
+    "{time}, {size} on disk": "{time}, {size} auf der Platte",
+    ", {percent} % done": ", {percent} % erledigt",
+    "Chances of winning show once the win tables are solved ({what}: kniffel cache prepare --rules {rules}).": (
+        "Gewinnchancen erscheinen, sobald die Gewinntabellen gelöst sind ({what}: kniffel cache prepare "
+        "--rules {rules})."
+    ),
+    "Weighing the chances of winning...": "Die Gewinnchancen werden abgewogen...",
+    "Type 'chances' again later.": "Später nochmals 'chances' eingeben.",
     "Solving {rules}": "Löse {rules}",
     "Solving {rules} (once, then cached)": "Löse {rules} (einmal, dann gespeichert)",
     "Solving the tables of {rules} (once, then cached)": (
