@@ -8,6 +8,8 @@ meanwhile (points instead of chances of winning, with a note). The worker
 * runs one job at a time on one thread of its own (a daemon: quitting never waits for it), so a server
   has at most one solve per process and every other request keeps a processor;
 * takes each job once: asking again for a job that is queued or running gives the same :class:`Job`;
+* runs small jobs (a late position's cone, seconds) before big ones (a rule set's early tables, a
+  minute or two), and in the pauses of a big one that is running;
 * lets every job be cancelled: the solvers ask between pieces of work a fraction of a second long
   (:mod:`kniffel.solver.work`), so a cancelled job stops at once, and :func:`shutdown` stops them all;
 * reports each job's progress and says what it is (a sentence, the seconds and bytes it is expected to
@@ -19,9 +21,9 @@ Nothing here holds a lock while a job runs: asking about jobs never waits for a 
 from __future__ import annotations
 
 import contextlib
+import heapq
 import logging
 import os
-import queue
 import threading
 import time
 from collections.abc import Callable, Hashable
@@ -112,12 +114,17 @@ class Job(Generic[T]):
     def _progress(self, done: int, total: int) -> None:
         self.done_count, self.total_count = done, total
 
-    def _execute(self) -> None:
+    def _execute(self, pause: Callable[[], None] | None = None) -> None:
+        def cancelled() -> bool:
+            if pause is not None:
+                pause()
+            return self._cancelled.is_set()
+
         try:
             if self.cancelled:
                 raise Cancelled
             self.started = time.monotonic()
-            self._result = self.run(self._cancelled.is_set, self._progress)
+            self._result = self.run(cancelled, self._progress)
         except BaseException as error:  # handed to whoever asks for the result
             self._error = error
             if not isinstance(error, Cancelled):
@@ -126,48 +133,49 @@ class Job(Generic[T]):
             self._finished.set()
 
 
+SMALL = 10.0
+"""A job expected to take at most this many seconds (a cone of a late position) runs before bigger ones,
+and in the pauses of a running big job (the early win tables): one game's chances never wait a minute
+for another's tables."""
+
+
 class Worker:
     """The worker thread and its jobs (see the module docstring). Made once per process:
-    :func:`worker`."""
+    :func:`worker`. Small jobs (:data:`SMALL`) come first, and a big job that is running lets them run
+    between its pieces of work; otherwise jobs run in the order asked for."""
 
     def __init__(self) -> None:
         self._jobs: dict[Hashable, Job[Any]] = {}
-        self._queue: queue.Queue[Job[Any] | None] = queue.Queue()
-        self._lock = threading.Lock()
+        self._waiting: list[tuple[bool, int, Job[Any]]] = []
+        self._order = 0
+        self._lock = threading.Condition()
         self._thread: threading.Thread | None = None
         self.current: Job[Any] | None = None
 
     def submit(self, key: Hashable, work: Work, run: Callable[[Cancel, Progress], T]) -> Job[T]:
-        """The job for ``key``: the one queued or running, or a new one for ``run``. A finished job is
-        forgotten once its result has been taken over by a cache, so asking again makes a new one."""
+        """The job for ``key``: the one queued or running, or a new one for ``run`` (a finished job is
+        forgotten: its result is in the caches its ``run`` fills)."""
         with self._lock:
             found = self._jobs.get(key)
             if found is not None and not found.done():
                 return found
             job: Job[T] = Job(key, work, run)
             self._jobs[key] = job
+            self._order += 1
+            heapq.heappush(self._waiting, (work.seconds > SMALL, self._order, job))
             self._start()
-        self._queue.put(job)
+            self._lock.notify()
         return job
 
     def job(self, key: Hashable) -> Job[Any] | None:
-        """The job for ``key`` if one is queued, running or finished and not yet forgotten."""
+        """The job for ``key`` if one is queued or running."""
         with self._lock:
             return self._jobs.get(key)
-
-    def forget(self, key: Hashable) -> None:
-        with self._lock:
-            found = self._jobs.get(key)
-            if found is not None and found.done():
-                del self._jobs[key]
 
     def pending(self) -> list[Job[Any]]:
         """The jobs queued or running, the running one first."""
         with self._lock:
-            return sorted(
-                (job for job in self._jobs.values() if not job.done()),
-                key=lambda job: job is not self.current,
-            )
+            return sorted(self._jobs.values(), key=lambda job: job is not self.current)
 
     def cancel_all(self) -> None:
         """Cancel every job queued or running (quitting: nothing half-written is left)."""
@@ -181,17 +189,37 @@ class Worker:
             self._thread = threading.Thread(target=self._loop, name="kniffel-solver", daemon=True)
             self._thread.start()
 
+    def _next(self, *, small_only: bool) -> Job[Any] | None:
+        with self._lock:
+            if not self._waiting or (small_only and self._waiting[0][0]):
+                return None
+            return heapq.heappop(self._waiting)[2]
+
+    def _run(self, job: Job[Any]) -> None:
+        outer = self.current
+        self.current = job
+        try:
+            job._execute(self._pause if job.work.seconds > SMALL else None)
+        finally:
+            self.current = outer
+            with self._lock:
+                if self._jobs.get(job.key) is job:
+                    del self._jobs[job.key]
+
+    def _pause(self) -> None:
+        """Between two pieces of a big job: run the small jobs asked for meanwhile."""
+        while (job := self._next(small_only=True)) is not None:
+            self._run(job)
+
     def _loop(self) -> None:
         _limit_threads()
         while True:
-            job = self._queue.get()
-            if job is None:
-                return
-            self.current = job
-            try:
-                job._execute()
-            finally:
-                self.current = None
+            with self._lock:
+                while not self._waiting:
+                    self._lock.wait()
+            job = self._next(small_only=False)
+            if job is not None:
+                self._run(job)
 
 
 def _limit_threads() -> None:
@@ -236,12 +264,22 @@ def busy() -> bool:
     return any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not main)
 
 
+QUIT_WAIT = 0.8
+"""Seconds a quitting process gives a cancelled solve to reach its next pause and remove what it was
+writing, before it ends regardless (a piece of work is a fraction of a second)."""
+
+
 def exit_now(status: int) -> None:
-    """End the process at once, not waiting for solves (a person quit): jobs are cancelled and nothing
-    half-written stays (they write under a temporary name), output is flushed."""
+    """End the process at once, not waiting for solves (a person quit): jobs are cancelled and given
+    :data:`QUIT_WAIT` to stop cleanly (a table being written is removed, not left half-written), output
+    is flushed."""
     import sys
 
     shutdown()
+    if _worker is not None:
+        running = _worker.current
+        if running is not None:
+            running.wait(QUIT_WAIT)
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing left to say
             stream.flush()

@@ -70,8 +70,9 @@ TAIL = 1.0e-15
 long tail of repeated extra bonuses would otherwise make every distribution as wide as the most a sheet
 can score. Each fold moves the mean by less than ``TAIL`` times the distribution's width, at every turn of
 a game: far below 1e-10 in all; the total stays 1."""
-CHUNK_LANES = 8192
-"""Lanes whose turn outcomes are held at once while the table is built (bounds the scratch memory)."""
+CHUNK_LANES = 4096
+"""Lanes whose turn outcomes are held at once while the table is built: bounds the scratch memory, and
+the time between two chances to stop a build (a fraction of a second)."""
 
 
 # --- one distribution ----------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,9 +117,9 @@ def windows(
 ) -> tuple[I64, I64]:
     """Which targets each state of ``layout`` needs when the root state ``root`` asks about targets
     ``low .. high`` (``high`` None: every target up to the limit, from every state), and where they go:
-    ``index[0, lane]`` offset in the level's array, ``[1]`` the first target kept, ``[2]`` how many (0
-    for a state the root cannot reach, or one whose targets are all made already or all out of reach);
-    and the size of each level's array.
+    ``index[lane, 0]`` offset in the level's array, ``[lane, 1]`` the first target kept, ``[lane, 2]``
+    how many (0 for a state the root cannot reach, or one whose targets are all made already or all out
+    of reach); and the size of each level's array.
 
     A state ``s`` reached from the root has gained at least ``least(s)`` and at most ``most(s)`` points
     on the way, so of the root's targets it needs ``low - most(s) .. high - least(s)``, cut to ``1 ..
@@ -130,8 +130,8 @@ def windows(
     window holds every target a parent's window can leave it with, and a state whose row is solved never
     reads a child outside its window."""
     bounds = reach(c)
-    index = np.zeros((3, layout.n_lanes), dtype=np.int64)
-    index[1] = 1
+    index = np.zeros((layout.n_lanes, 3), dtype=np.int64)
+    index[:, 1] = 1
     sizes = np.zeros(len(c.levels), dtype=np.int64)
     gains = _Gains(c, root)
     for n in layout.levels():
@@ -150,9 +150,9 @@ def windows(
                     count = max(0, last - first + 1)
                     for free in range(root.free + 1):
                         lane = int(layout.lane_base[c.aux(armed, free), mask]) + i
-                        index[0, lane] = offset
-                        index[1, lane] = first
-                        index[2, lane] = count
+                        index[lane, 0] = offset
+                        index[lane, 1] = first
+                        index[lane, 2] = count
                         offset += count
         sizes[n] = offset
     return index, sizes
@@ -236,7 +236,7 @@ class TargetRows:
     limit: int
     layout: LaneLayout
     index: I64
-    """``[3, lane]``: offset in its level's array, first target, count (see :func:`windows`)."""
+    """``[lane, 3]``: offset in its level's array, first target, count (see :func:`windows`)."""
     levels: tuple[F32 | None, ...]
     """``[n]``: the probabilities of the states with ``n`` boxes filled (None: not kept)."""
     root: State
@@ -311,7 +311,7 @@ class TargetRows:
         level = self.levels[level_of(state.mask)] if level_of(state.mask) < len(self.levels) else None
         if lane is None or level is None:
             raise SituationError(f"{self.rules.id}: these target rows do not cover the state")
-        offset, first, count = (int(x) for x in self.index[:, lane])
+        offset, first, count = (int(x) for x in self.index[lane])
         return first, level[offset : offset + count]
 
     def value(self, state: State, u: int) -> float:
@@ -386,7 +386,9 @@ def solve_rows(
     empty = np.zeros((0, 3), dtype=np.int64)
     scratch = np.zeros(1, dtype=np.float32)
     # compile or load the kernels now, so that the first piece of work is not the compiler's
-    targetkernels.solve_states(empty, root.free, scratch, scratch, index, full_layout.lane_base, kt)
+    targetkernels.solve_states(
+        empty, np.zeros(1, dtype=np.int64), root.free, scratch, scratch, index, full_layout.lane_base, kt
+    )
     targetkernels.cut_windows(empty, root.free, index, full_layout.lane_base, kt)
     if progress is not None:
         progress(0, total)
@@ -399,19 +401,19 @@ def solve_rows(
             # the lanes past what any entry leaves a chance at are 0: the rows stop there
             targetkernels.cut_windows(items, root.free, index, full_layout.lane_base, kt)
             a, b = int(starts[level]), int(starts[level + 1])
-            counts = index[2, a:b]
-            index[0, a:b] = np.cumsum(counts) - counts
-            items = _widest_first(c, full_layout, index, items, root)
+            counts = index[a:b, 2]
+            index[a:b, 0] = np.cumsum(counts) - counts
+            items, widths = _widest_first(c, full_layout, index, items, root)
             prob = np.zeros(int(counts.sum()), dtype=np.float32)
             seconds += time.perf_counter() - begin
-            for start in range(0, len(items), PIECE):
+            for piece, bundles in _pieces(widths):
                 check(cancel)
                 begin = time.perf_counter()
                 targetkernels.solve_states(
-                    items[start : start + PIECE], root.free, prob, below, index, full_layout.lane_base, kt
+                    items[piece], bundles, root.free, prob, below, index, full_layout.lane_base, kt
                 )
                 seconds += time.perf_counter() - begin
-                done += len(items[start : start + PIECE])
+                done += piece.stop - piece.start
                 if progress is not None:
                     progress(done, total)
             begin = time.perf_counter()
@@ -426,7 +428,7 @@ def solve_rows(
             prob_level.flags.writeable = False
     layout = full_layout if most_filled is None else lane_layout(c, root.mask, most_filled)
     if most_filled is not None:
-        index = sublayout_index(c, full_layout, layout, index)
+        index = np.ascontiguousarray(sublayout_index(c, full_layout, layout, index.T).T)
         arrays = arrays[: most_filled + 1] + [None] * (len(arrays) - most_filled - 1)
     return TargetRows(
         c, limit, layout, index, tuple(arrays), root, low, limit if high is None else high, reach(c), seconds
@@ -442,7 +444,7 @@ def _full_sheet(c: Compiled, layout: LaneLayout, index: I64, size: int, free_top
             if layout.lane_base[c.aux(armed, free), full] < 0:
                 continue
             lane = int(layout.lane_base[c.aux(armed, free), full])
-            offset, first, count = (int(x) for x in index[:, lane])
+            offset, first, count = (int(x) for x in index[lane])
             u = np.arange(first, first + count)
             prob[offset : offset + count] = (u <= c.free_points * free).astype(np.float32)
     return prob
@@ -460,22 +462,47 @@ def _items(c: Compiled, layout: LaneLayout, index: I64, level: int, root: State)
             base = int(layout.lane_base[c.aux(armed, root.free), mask])
             if base < 0:
                 continue
-            items.extend((mask, armed, lo + i) for i in range(nl) if index[2, base + i] > 0)
+            items.extend((mask, armed, lo + i) for i in range(nl) if index[base + i, 2] > 0)
     return np.array(items, dtype=np.int64).reshape(-1, 3)
 
 
-def _widest_first(c: Compiled, layout: LaneLayout, index: I64, items: I64, root: State) -> I64:
-    """``items`` whose rows still hold a lane, the widest first so that the threads finish together."""
+def _pieces(widths: I64) -> Iterator[tuple[slice, I64]]:
+    """The items of a level in pieces of about :data:`PIECE` (what one compiled call solves, a fraction
+    of a second), each with the starts of its bundles of at least :data:`targetkernels.BUNDLE` lanes
+    (and the end)."""
+    from kniffel.solver.targetkernels import BUNDLE
+
+    start = 0
+    while start < len(widths):
+        stop = min(len(widths), start + PIECE)
+        bundles = [0]
+        lanes = 0
+        for i in range(start, stop):
+            lanes += int(widths[i])
+            if lanes >= BUNDLE:
+                bundles.append(i + 1 - start)
+                lanes = 0
+        if bundles[-1] != stop - start:
+            bundles.append(stop - start)
+        yield slice(start, stop), np.array(bundles, dtype=np.int64)
+        start = stop
+
+
+def _widest_first(c: Compiled, layout: LaneLayout, index: I64, items: I64, root: State) -> tuple[I64, I64]:
+    """``items`` whose rows still hold a lane, the widest first so that the threads finish together, and
+    their widths."""
     if not len(items):
-        return items
+        return items, np.zeros(0, dtype=np.int64)
     masks, armed, ups = items[:, 0], items[:, 1], items[:, 2]
     lo = np.where(masks & c.upper_mask == c.upper_mask, 0, c.lanes[masks, 0])
     width = np.where(masks & c.upper_mask == c.upper_mask, 1, c.lanes[masks, 1] - c.lanes[masks, 0])
     lanes = layout.lane_base[armed * c.n_free + root.free, masks] + np.clip(ups - lo, 0, width - 1)
-    counts = index[2, lanes]
+    counts = index[lanes, 2]
     order = np.argsort(-counts, kind="stable")
-    out: I64 = items[order][counts[order] > 0]
-    return out
+    order = order[counts[order] > 0]
+    ordered: I64 = items[order]
+    found: I64 = counts[order]
+    return ordered, found
 
 
 # --- the early rows on disk, cones in memory --------------------------------------------------------------
@@ -519,7 +546,7 @@ def _level_sizes(layout: LaneLayout, index: I64) -> I64:
     for n in layout.levels():
         a, b = int(layout.level_start[n]), int(layout.level_start[n + 1])
         if b > a:
-            sizes[n] = int((index[0, a:b] + index[2, a:b]).max())
+            sizes[n] = int((index[a:b, 0] + index[a:b, 2]).max())
     return sizes
 
 

@@ -9,7 +9,7 @@ points differs (a shift instead of a sum), and so the steps that call it.
 
 A *row* is the vector of one between-turn state, kept for the targets of its *window* only: state lane
 ``lane`` (:mod:`kniffel.solver.lanes`) holds ``P(first + i)`` at ``prob[offset + i]`` for ``i < count``,
-with ``(offset, first, count) = index[:, lane]`` and ``prob`` the array of the lane's level (the states
+with ``(offset, first, count) = index[lane]`` and ``prob`` the array of the lane's level (the states
 with as many boxes filled). At or below 0 the probability is 1; past the window's end 0 (the open boxes
 cannot pay that much, or the rows stop at the table's limit there). Below the window's start nothing is
 known: a window is made wide enough that no state whose row is solved reads a child below its window
@@ -53,7 +53,7 @@ def enter_target(
     child, armed_after, up_after, crossed = entry(n, mask, armed, box, points, up)
     gained = points + extra + (n.upper_bonus if crossed else 0)
     lane = lane_at(lane_base, lanes, n, armed_after, free, child, up_after)
-    offset, first, count = index[0, lane], index[1, lane], index[2, lane]
+    offset, first, count = index[lane, 0], index[lane, 1], index[lane, 2]
     # lanes made certain by the points gained, below the child's window, in it, past it
     certain = min(max(gained + 1 - u0, 0), w)
     start = min(max(gained + first - u0, certain), w)
@@ -80,6 +80,114 @@ def reduce(rows: Any, row: int, w: int, weights: Any) -> None:  # pragma: no cov
         rows[row, 0] = acc
 
 
+@njit(cache=True, nogil=True, inline="always")
+def entry_probabilities(
+    mask: int,
+    armed: int,
+    up: int,
+    free: int,
+    u0: int,
+    w: int,
+    child_prob: Any,
+    index: Any,
+    lane_base: Any,
+    t: KernelTables,
+    rows: Any,
+    col: int,
+    weights: Any,
+    strike_box: Any,
+) -> None:  # pragma: no cover
+    """``rows[j, col + lane]``: the probability of making ``u0 + lane`` more points by each entry of a
+    roll in state ``mask`` / ``armed`` at upper score ``up`` with ``free`` free throws left after the turn:
+    a row per distinct ``(box, points > 0)`` pair (NEG where the box is not open), then the best strike,
+    then scratch (the target counterpart of :func:`kniffel.solver.kernels.entry_values`). With
+    ``weights`` each entry is its lanes' weighted sum, in lane ``col``."""
+    n = scoring(t)
+    strike, one = rows.shape[0] - 2, rows.shape[0] - 1
+    allow = t.allowed[mask]
+    lanes = t.lanes
+    width = w if weights is None else 1
+    for lane in range(width):
+        rows[strike, col + lane] = NEG
+    for b in range(n.n_boxes):
+        if (allow >> b) & 1 == 0:
+            continue
+        enter_target(
+            child_prob, index, lane_base, lanes, n, mask, armed, free, b, 0, 0, up, u0, w, rows, one, col
+        )
+        reduce(rows, one, w, weights)
+        for lane in range(width):
+            x = rows[one, col + lane]
+            better = x > rows[strike, col + lane]
+            rows[strike, col + lane] = x if better else rows[strike, col + lane]
+            if strike_box is not None:
+                strike_box[lane] = b if better else strike_box[lane]
+    for j in range(strike):
+        b = t.pair_box[j]
+        if (allow >> b) & 1 == 0:
+            for lane in range(width):
+                rows[j, col + lane] = NEG
+            continue
+        enter_target(
+            child_prob, index, lane_base, lanes, n, mask, armed, free, b, int(t.pair_pts[j]), 0, up, u0, w,
+            rows, j, col,
+        )  # fmt: skip
+        reduce(rows, j, w, weights)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def joker_probabilities(
+    mask: int,
+    armed: int,
+    up: int,
+    free: int,
+    u0: int,
+    w: int,
+    child_prob: Any,
+    index: Any,
+    lane_base: Any,
+    t: KernelTables,
+    rows: Any,
+    col: int,
+    out: Any,
+    weights: Any,
+    choice: Any,
+) -> None:  # pragma: no cover
+    """Where the five-of-a-kind box is filled, ``out[s, roll, col + lane]`` of each further five of a
+    kind: the extra rules decide where it may go, what it pays and the bonus (``rows``' last row is
+    scratch)."""
+    n = scoring(t)
+    if not (n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1):
+        return
+    one = rows.shape[0] - 1
+    lanes = t.lanes
+    width = w if weights is None else 1
+    n_s, n_rolls, _ = out.shape
+    for s in range(n_s):
+        for r in range(n_rolls):
+            face = t.alike[r]
+            if face < 0:
+                continue
+            extra = int(t.jbonus[mask, armed, face])
+            for lane in range(width):
+                out[s, r, col + lane] = NEG
+            for b in range(n.n_boxes):
+                p = int(t.jpts[mask, armed, s, face, b])
+                if p < 0:
+                    continue
+                enter_target(
+                    child_prob, index, lane_base, lanes, n, mask, armed, free, b, p, extra, up, u0, w, rows,
+                    one, col,
+                )  # fmt: skip
+                reduce(rows, one, w, weights)
+                for lane in range(width):
+                    x = rows[one, col + lane]
+                    better = x > out[s, r, col + lane]
+                    out[s, r, col + lane] = x if better else out[s, r, col + lane]
+                    if choice is not None:
+                        choice[s, r, col + lane] = -1 - b if better else choice[s, r, col + lane]
+
+
 @njit(cache=True, nogil=True)
 def score_probabilities(
     mask: int,
@@ -100,9 +208,9 @@ def score_probabilities(
 ) -> None:  # pragma: no cover
     """``out[s, roll, lane]``: the best probability of making ``u0 + lane`` more points by entering each
     roll (thrown at once: ``s`` = 1) in state ``mask`` / ``armed`` at upper score ``up``, with ``free`` free
-    throws left after the turn (the target counterpart of :func:`kniffel.solver.kernels.score_values`:
-    ``rows``, ``w`` lanes wide, holds a row per distinct ``(box, points > 0)`` pair, then the best strike,
-    then scratch). The children's rows are read from ``child_prob`` (the next level's array).
+    throws left after the turn (the target counterpart of :func:`kniffel.solver.kernels.score_values`;
+    ``rows``, ``w`` lanes wide, as :func:`entry_probabilities` fills it). The children's rows are read
+    from ``child_prob`` (the next level's array).
 
     With ``weights`` (None: each lane on its own) every entry is valued by the weighted sum of its
     ``w`` lanes before entries are compared, and ``out`` has one lane: the best such sum (a chance of
@@ -111,69 +219,18 @@ def score_probabilities(
     With ``choice`` and ``strike_box`` (None: not asked for) the entry each value is the best of is
     recorded as :func:`~kniffel.solver.kernels.score_values` records it, for a game to be played by these
     values (:func:`kniffel.solver.playkernels.play_game_turn`)."""
-    n = scoring(t)
-    strike, one = rows.shape[0] - 2, rows.shape[0] - 1
-    allow = t.allowed[mask]
-    lanes = t.lanes
-    width = w if weights is None else 1
-    for lane in range(width):
-        rows[strike, lane] = NEG
-    for b in range(n.n_boxes):
-        if (allow >> b) & 1 == 0:
-            continue
-        enter_target(
-            child_prob, index, lane_base, lanes, n, mask, armed, free, b, 0, 0, up, u0, w, rows, one, 0
-        )
-        reduce(rows, one, w, weights)
-        for lane in range(width):
-            x = rows[one, lane]
-            better = x > rows[strike, lane]
-            rows[strike, lane] = x if better else rows[strike, lane]
-            if strike_box is not None:
-                strike_box[lane] = b if better else strike_box[lane]
-    for j in range(strike):
-        b = t.pair_box[j]
-        if (allow >> b) & 1 == 0:
-            for lane in range(width):
-                rows[j, lane] = NEG
-            continue
-        enter_target(
-            child_prob, index, lane_base, lanes, n, mask, armed, free, b, int(t.pair_pts[j]), 0, up, u0, w,
-            rows, j, 0,
-        )  # fmt: skip
-        reduce(rows, j, w, weights)
+    entry_probabilities(
+        mask, armed, up, free, u0, w, child_prob, index, lane_base, t, rows, 0, weights, strike_box
+    )
     if weights is None:
         # the whole rows, not a slice of them: numba compiles a slice as an array of any layout, whose
         # loops do not vectorise (that alone made the DP twice as slow)
         best_entries(rows, t.nonzero, out, choice)
     else:
         best_entries(rows[:, :1], t.nonzero, out, choice)
-    if n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1:
-        # a further five of a kind: the extra rules decide where it may go, what it pays and the bonus
-        n_s, n_rolls, _ = out.shape
-        for s in range(n_s):
-            for r in range(n_rolls):
-                face = t.alike[r]
-                if face < 0:
-                    continue
-                extra = int(t.jbonus[mask, armed, face])
-                for lane in range(width):
-                    out[s, r, lane] = NEG
-                for b in range(n.n_boxes):
-                    p = int(t.jpts[mask, armed, s, face, b])
-                    if p < 0:
-                        continue
-                    enter_target(
-                        child_prob, index, lane_base, lanes, n, mask, armed, free, b, p, extra, up, u0, w,
-                        rows, one, 0,
-                    )  # fmt: skip
-                    reduce(rows, one, w, weights)
-                    for lane in range(width):
-                        x = rows[one, lane]
-                        better = x > out[s, r, lane]
-                        out[s, r, lane] = x if better else out[s, r, lane]
-                        if choice is not None:
-                            choice[s, r, lane] = -1 - b if better else choice[s, r, lane]
+    joker_probabilities(
+        mask, armed, up, free, u0, w, child_prob, index, lane_base, t, rows, 0, out, weights, choice
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -219,11 +276,65 @@ def turn_probabilities(
     sweep(sv, usable, positions, t, table)
 
 
+BUNDLE = 256
+"""States are solved in bundles of at least this many lanes: the keep lattice does not care which state a
+lane belongs to, and its loops cost per keep as much for a few lanes as for many (a window late in a
+game, or of one target, is a few dozen lanes)."""
+
+
 @njit(cache=True, nogil=True)
-def solve_state(
-    mask: int,
-    armed: int,
-    up: int,
+def solve_bundle(
+    items: Any, free_top: int, prob: Any, child_prob: Any, index: Any, lane_base: Any, t: KernelTables
+) -> None:  # pragma: no cover
+    """The rows of the states ``items[i] = (mask, armed, up)`` of one level at every free-throw level up
+    to ``free_top``, each over its window, into ``prob`` (this level's array): their windows side by side
+    as the lanes of one sweep of the keep lattice."""
+    n = scoring(t)
+    n_s, n_rolls, _ = t.nonzero.shape
+    count = items.shape[0]
+    firsts = np.empty(count, dtype=np.int64)
+    widths = np.empty(count, dtype=np.int64)
+    width = 0
+    for i in range(count):
+        top = lane_at(lane_base, t.lanes, n, items[i, 1], free_top, items[i, 0], items[i, 2])
+        firsts[i], widths[i] = index[top, 1], index[top, 2]
+        width += widths[i]
+    if width == 0:
+        return
+    # float32 lanes: twice as many to a vector instruction, and a row of keeps stays in the cache
+    sv = np.empty((free_top + 1, n_s, n_rolls, width), dtype=np.float32)
+    rows = np.empty((t.pair_box.shape[0] + 2, width), dtype=np.float32)
+    for f in range(free_top + 1):
+        col = 0
+        for i in range(count):
+            entry_probabilities(
+                items[i, 0], items[i, 1], items[i, 2], f, firsts[i], widths[i], child_prob, index,
+                lane_base, t, rows, col, None, None,
+            )  # fmt: skip
+            col += widths[i]
+        best_entries(rows, t.nonzero, sv[f], None)
+        col = 0
+        for i in range(count):
+            joker_probabilities(
+                items[i, 0], items[i, 1], items[i, 2], f, firsts[i], widths[i], child_prob, index,
+                lane_base, t, rows, col, sv[f], None, None,
+            )  # fmt: skip
+            col += widths[i]
+    total = np.empty((1, 1, width), dtype=np.float32)
+    for f in range(free_top + 1):
+        sweep(sv, f, min(t.per_turn, f) + t.rolls, t, total)
+        col = 0
+        for i in range(count):
+            offset = index[lane_at(lane_base, t.lanes, n, items[i, 1], f, items[i, 0], items[i, 2]), 0]
+            for k in range(widths[i]):
+                prob[offset + k] = total[0, 0, col + k]
+            col += widths[i]
+
+
+@njit(cache=True, parallel=True)
+def solve_states(
+    items: Any,
+    starts: Any,
     free_top: int,
     prob: Any,
     child_prob: Any,
@@ -231,37 +342,11 @@ def solve_state(
     lane_base: Any,
     t: KernelTables,
 ) -> None:  # pragma: no cover
-    """The rows of state ``mask`` / ``armed`` at upper score ``up`` at every free-throw level up to
-    ``free_top``, over the window of its lanes, into ``prob`` (this level's array)."""
-    n = scoring(t)
-    top = lane_at(lane_base, t.lanes, n, armed, free_top, mask, up)
-    first, count = int(index[1, top]), int(index[2, top])
-    if count <= 0:
-        return
-    n_s, n_rolls, _ = t.nonzero.shape
-    # float32 lanes: twice as many to a vector instruction, and a row of keeps stays in the cache
-    sv = np.empty((free_top + 1, n_s, n_rolls, count), dtype=np.float32)
-    rows = np.empty((t.pair_box.shape[0] + 2, count), dtype=np.float32)
-    for f in range(free_top + 1):
-        score_probabilities(
-            mask, armed, up, f, first, count, child_prob, index, lane_base, t, rows, sv[f], None, None, None
-        )
-    total = np.empty((1, 1, count), dtype=np.float32)
-    for f in range(free_top + 1):
-        sweep(sv, f, min(t.per_turn, f) + t.rolls, t, total)
-        offset = index[0, lane_at(lane_base, t.lanes, n, armed, f, mask, up)]
-        for i in range(count):
-            prob[offset + i] = total[0, 0, i]
-
-
-@njit(cache=True, parallel=True)
-def solve_states(
-    items: Any, free_top: int, prob: Any, child_prob: Any, index: Any, lane_base: Any, t: KernelTables
-) -> None:  # pragma: no cover
     """Every state ``items[i] = (mask, armed, up)`` of one level (same number of filled boxes), in
-    parallel: their children are all in the next level, ``child_prob``."""
-    for i in prange(items.shape[0]):
-        solve_state(items[i, 0], items[i, 1], items[i, 2], free_top, prob, child_prob, index, lane_base, t)
+    bundles ``items[starts[b] : starts[b + 1]]`` solved in parallel: their children are all in the next
+    level, ``child_prob``."""
+    for b in prange(starts.shape[0] - 1):
+        solve_bundle(items[starts[b] : starts[b + 1]], free_top, prob, child_prob, index, lane_base, t)
 
 
 @njit(cache=True, nogil=True)
@@ -270,7 +355,7 @@ def state_row(
 ) -> tuple[int, int, int]:  # pragma: no cover
     """``(offset, first, count)`` of a state's row."""
     lane = lane_of(t, lane_base, armed, free, mask, up)
-    return int(index[0, lane]), int(index[1, lane]), int(index[2, lane])
+    return int(index[lane, 0]), int(index[lane, 1]), int(index[lane, 2])
 
 
 @njit(cache=True, nogil=True)
@@ -358,7 +443,7 @@ def _last_nonzero(
     child, armed_after, up_after, crossed = entry(n, mask, armed, box, points, up)
     gained = points + extra + (n.upper_bonus if crossed else 0)
     lane = lane_at(lane_base, lanes, n, armed_after, free, child, up_after)
-    return int(gained + index[1, lane] + index[2, lane] - 1)
+    return int(gained + index[lane, 1] + index[lane, 2] - 1)
 
 
 @njit(cache=True, nogil=True)
@@ -408,9 +493,9 @@ def cut_windows(
         last = last_nonzero(index, lane_base, t, mask, armed, up, free_top)
         for f in range(free_top + 1):
             lane = lane_at(lane_base, t.lanes, n, armed, f, mask, up)
-            first, count = index[1, lane], index[2, lane]
+            first, count = index[lane, 1], index[lane, 2]
             if count > 0 and first + count - 1 > last:
-                index[2, lane] = max(0, last - first + 1)
+                index[lane, 2] = max(0, last - first + 1)
 
 
 @njit(cache=True, nogil=True)
@@ -419,17 +504,17 @@ def trim_zeros(prob: Any, index: Any, start: int, end: int) -> Any:  # pragma: n
     packed one after the other in a new array; ``index`` is updated (a row past its end reads 0)."""
     total = 0
     for lane in range(start, end):
-        offset, count = index[0, lane], index[2, lane]
+        offset, count = index[lane, 0], index[lane, 2]
         while count > 0 and prob[offset + count - 1] == 0.0:
             count -= 1
-        index[2, lane] = count
+        index[lane, 2] = count
         total += count
     out = np.empty(total, dtype=prob.dtype)
     at = 0
     for lane in range(start, end):
-        offset, count = index[0, lane], index[2, lane]
+        offset, count = index[lane, 0], index[lane, 2]
         for i in range(count):
             out[at + i] = prob[offset + i]
-        index[0, lane] = at
+        index[lane, 0] = at
         at += count
     return out

@@ -221,7 +221,7 @@ def win_turn(
         fr = int(games.free[player, g])
         first -= int(games.score[player, g])
         lane = lane_of(t, target_lanes, armed, fr, mask, up)
-        offset, row_first, row_count = index[0, lane], index[1, lane], index[2, lane]
+        offset, row_first, row_count = index[lane, 0], index[lane, 1], index[lane, 2]
         row = own_prob[offset : offset + row_count]
         if decided(first, count, row_first, row, reach[mask] > limit, limit) >= 0:
             optimal_game_turn(mine, g, log, turn, values, t, player)

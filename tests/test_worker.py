@@ -1,0 +1,150 @@
+"""The one worker that solves tables for the front ends: a job once however often it is asked for, small
+jobs before (and between the pieces of) big ones, cancelled at the next piece, and never waited for when
+a person quits; front ends show points with a note while it works."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from kniffel import Game, SeededDice, rules
+from kniffel.planning import worker as worker_module
+from kniffel.planning.worker import SMALL, Work, Worker
+from kniffel.session import Preparing, live_chances
+from kniffel.solver.work import Cancel, Cancelled, Progress
+
+
+def pieces(count: int, seconds: float, log: list[str], name: str):  # type: ignore[no-untyped-def]
+    """A job of ``count`` pieces of ``seconds`` each that says when it starts and ends."""
+
+    def run(cancel: Cancel, progress: Progress) -> str:
+        log.append(f"{name} starts")
+        for done in range(count):
+            if cancel():
+                raise Cancelled
+            time.sleep(seconds)
+            progress(done + 1, count)
+        log.append(f"{name} ends")
+        return name
+
+    return run
+
+
+def test_a_job_asked_for_twice_runs_once_and_reports_progress() -> None:
+    worker = Worker()
+    log: list[str] = []
+    first = worker.submit("k", Work("Solving {x}", 1.0, 0, (("x", "it"),)), pieces(5, 0.01, log, "a"))
+    again = worker.submit("k", Work("Solving {x}", 1.0, 0, (("x", "it"),)), pieces(5, 0.01, log, "b"))
+    assert again is first
+    assert first.result(timeout=10) == "a"
+    assert first.fraction == 1.0
+    assert log == ["a starts", "a ends"]
+    assert first.work.what == "Solving it"
+    assert worker.pending() == []
+
+
+def test_small_jobs_run_between_the_pieces_of_a_big_one() -> None:
+    """A late position's cone asked for while a rule set's early tables are solved is done long before
+    them: the big job lets it run at its next pause."""
+    worker = Worker()
+    log: list[str] = []
+    big = worker.submit("big", Work("big", SMALL * 10), pieces(100, 0.02, log, "big"))
+    while not log:
+        time.sleep(0.01)
+    small = worker.submit("small", Work("small", 0.5), pieces(2, 0.01, log, "small"))
+    assert small.result(timeout=10) == "small"
+    assert not big.done()
+    assert big.result(timeout=30) == "big"
+    assert log == ["big starts", "small starts", "small ends", "big ends"]
+
+
+def test_a_cancelled_job_stops_at_its_next_piece() -> None:
+    worker = Worker()
+    log: list[str] = []
+    job = worker.submit("slow", Work("slow", 60.0), pieces(10_000, 0.01, log, "slow"))
+    while not log:
+        time.sleep(0.01)
+    started = time.monotonic()
+    job.cancel()
+    with pytest.raises(Cancelled):
+        job.result(timeout=5)
+    assert time.monotonic() - started < 1.0
+    assert log == ["slow starts"]
+    # asked for again, it is a new job
+    again = worker.submit("slow", Work("slow", 60.0), pieces(1, 0.0, log, "again"))
+    assert again is not job
+    assert again.result(timeout=5) == "again"
+
+
+def test_chances_wait_for_tables_with_a_note_and_come_once_solved(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Strict Kniffel's win tables are not on disk: the first ask hands them to the worker and says what
+    it solves; once it has, the chances are there."""
+    monkeypatch.setenv("KNIFFEL_PREPARE_WIN_TABLES", "1")
+    monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(Path(os.environ["KNIFFEL_CACHE_DIR"]) / "fresh-worker"))
+    strict = rules.get("kniffel", {"strict": "on", "five_full_house": "on"})
+    game = Game(strict, ["Ada", "Bob"], dice=SeededDice(2))
+    found = live_chances(game)
+    deadline = time.monotonic() + 120
+    while isinstance(found, Preparing):
+        assert found.solving
+        note = found.note(lambda text, **fields: text.format(**fields))
+        assert "win tables of kniffel" in note
+        assert "Points meanwhile" in note
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+        found = live_chances(game)
+    assert isinstance(found, list)
+    assert found[0] == pytest.approx(found[1])  # two empty sheets: even chances (a tie counts for both)
+    assert 0.5 <= found[0] < 0.55
+    # nothing solves when the front end may not ask for it
+    monkeypatch.setenv("KNIFFEL_PREPARE_WIN_TABLES", "0")
+    other = Game(rules.get("kniffel", {"strict": "on", "sharp": "on"}), ["Ada", "Bob"], dice=SeededDice(2))
+    refused = live_chances(other)
+    assert isinstance(refused, Preparing)
+    assert not refused.solving
+
+
+def test_quitting_the_game_does_not_wait_for_a_solve(tmp_path: Path) -> None:
+    """A player asks for chances of winning in a Yahtzee game, whose win tables take a minute or two,
+    then quits: the process ends at once (within a second or two on a busy machine), the solve
+    cancelled, and nothing half-written is left in the cache."""
+    pexpect = pytest.importorskip("pexpect")
+    script = shutil.which("kniffel", path=str(Path(sys.executable).parent))
+    assert script is not None
+    cache = tmp_path / "cache"
+    env = {
+        **os.environ,
+        "NO_COLOR": "1",
+        "COLUMNS": "120",
+        "KNIFFEL_CACHE_DIR": str(cache),
+        "KNIFFEL_PREPARE_WIN_TABLES": "1",
+    }
+    child = pexpect.spawn(
+        script, ["play", "--plain", "-r", "yahtzee", "-p", "Ada", "-p", "Bob", "--seed", "3"], env=env,
+        encoding="utf-8", timeout=120,
+    )  # fmt: skip
+    prompt = re.compile(r"Ada(?: \[[1-6 ]+\])?> ")
+    child.expect(prompt)
+    child.sendline("r")
+    child.expect(prompt)
+    child.sendline("chances")
+    child.expect(r"win tables of yahtzee.*Points meanwhile")
+    child.expect(prompt)
+    time.sleep(1.0)  # the solve is under way
+    started = time.monotonic()
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    quitting = time.monotonic() - started
+    child.close()
+    assert quitting < 3.0, f"quitting took {quitting:.1f} s"
+    assert not list(cache.glob("*.tmp")), "a half-written table was left behind"
+
+
+def test_the_process_worker_is_one() -> None:
+    assert worker_module.worker() is worker_module.worker()
