@@ -36,6 +36,7 @@ from kniffel.rules import get as get_rules
 from kniffel.session import Session as GameSession
 from kniffel.session import check_writable
 from kniffel.situation import Situation
+from kniffel.solver.advisor import ColumnSituation
 
 app = typer.Typer(
     name="kniffel",
@@ -508,7 +509,7 @@ def advise_command(
         return
     if rolls_left is None:
         rolls_left = alone.rolls - 1
-    situation = solving.ColumnSituation(
+    situation = ColumnSituation(
         dict(parse_sheet(alone, sheet, whole=rules, column=column).entries),
         parse_dice([*(dice or []), *(dice_words or [])], alone.dice),
         rolls_left,

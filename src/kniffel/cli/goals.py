@@ -11,6 +11,7 @@ rule sets the exact solver covers.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import IO, Any
 
 from rich.table import Table
@@ -39,7 +40,9 @@ class TargetOptions:
     earned are not part of a box-by-box sheet). Made for one situation (its cone) or for every situation
     of a game (the cone of the empty sheet, for a batch)."""
 
-    def __init__(self, rules: RuleSet, target: int, root: dict[str, int] | None = None, progress: Any = None):
+    def __init__(
+        self, rules: RuleSet, target: int, root: Mapping[str, int] | None = None, progress: Any = None
+    ) -> None:
         from kniffel.planning.exact import advisor_for
         from kniffel.solver.distribution import banked_points
         from kniffel.solver.target import TargetAdvisor, default_limit, rows_for
@@ -56,14 +59,16 @@ class TargetOptions:
         )
         self.advisor = TargetAdvisor(advisor, rows)
 
-    def needed(self, sheet: dict[str, int]) -> int:
+    def needed(self, sheet: Mapping[str, int]) -> int:
         return self.target - self.advisor.scored(sheet)
 
-    def options(self, sheet: dict[str, int], dice: tuple[int, ...], rolls_left: int, **details: Any) -> Any:
+    def options(
+        self, sheet: Mapping[str, int], dice: tuple[int, ...], rolls_left: int, **details: Any
+    ) -> Any:
         return self.advisor.options(sheet, dice, rolls_left, self.needed(sheet), **details)
 
 
-def cone_note(rules: RuleSet, target: int, sheet: dict[str, int] | None, lang: str) -> str:
+def cone_note(rules: RuleSet, target: int, sheet: Mapping[str, int] | None, lang: str) -> str:
     """What solving a target's probabilities costs, said before it starts."""
     from kniffel.planning.exact import advisor_for
     from kniffel.planning.winning import SECONDS_PER_VALUE
@@ -85,7 +90,7 @@ def cone_note(rules: RuleSet, target: int, sheet: dict[str, int] | None, lang: s
 
 
 def target_options(
-    rules: RuleSet, target: int, *, show_progress: bool, lang: str, sheet: dict[str, int] | None = None
+    rules: RuleSet, target: int, *, show_progress: bool, lang: str, sheet: Mapping[str, int] | None = None
 ) -> TargetOptions:
     """:class:`TargetOptions` for one situation's sheet (or, None, for a batch), with a progress bar."""
     label = cone_note(rules, target, sheet, lang)

@@ -51,6 +51,7 @@ from kniffel.rules import Order, RuleSet
 from kniffel.sheet import ScoreSheet, SheetError
 from kniffel.situation import Situation
 from kniffel.solver import batchkernels as bk
+from kniffel.solver.advisor import ColumnSituation
 
 T = TypeVar("T")
 
@@ -174,31 +175,6 @@ def solve_json(rules: RuleSet, column: RuleSet, solved: Solved) -> dict[str, Any
 
 
 # --- advice ------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ColumnSituation:
-    """A single-column situation as the advisor reads it (the options of ``advise`` without
-    ``--situation``)."""
-
-    sheet: dict[str, int]
-    dice: tuple[int, ...]
-    rolls_left: int
-    thrown_at_once: bool | None = None
-    free_throws_left: int | None = None
-    free_throws_used: int = 0
-
-    def asked(self, query: Callable[..., T]) -> T:
-        """``query`` (an advisor's :meth:`~kniffel.solver.Advisor.options` or
-        :meth:`~kniffel.solver.Advisor.situation_row`) asked about this situation."""
-        return query(
-            self.sheet,
-            self.dice,
-            self.rolls_left,
-            thrown_at_once=self.thrown_at_once,
-            free_throws_left=self.free_throws_left,
-            free_throws_used=self.free_throws_used,
-        )
 
 
 def check_situation(rules: RuleSet, s: ColumnSituation) -> None:

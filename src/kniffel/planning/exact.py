@@ -9,15 +9,14 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from kniffel.game import Action, Game, Score, Strike
 from kniffel.planning.goals import POINTS
 from kniffel.planning.interface import Choice, best_first
 from kniffel.rules import RuleSet
 from kniffel.solver import Advisor, UnsupportedRulesError, compile_rules, table
+from kniffel.solver.advisor import ColumnSituation
 
 _lock = threading.RLock()
 _advisors: OrderedDict[tuple[object, ...], tuple[RuleSet, Advisor]] = OrderedDict()
@@ -85,38 +84,15 @@ def free_throws_arg(rules: RuleSet, left: int) -> int | None:
     return left if rules.free_throws else None
 
 
-@dataclass(frozen=True)
-class ColumnPosition:
-    """The position of the player to move on a single-column sheet, as the advisors take it."""
-
-    entries: dict[str, int]
-    dice: tuple[int, ...]
-    rolls_left: int
-    thrown_at_once: bool
-    free_throws_left: int | None
-    """The free throws still to be paid for (those taken this turn are charged when the box is filled,
-    so they are not left any more); None for rules without free throws."""
-    free_throws_used: int
-
-    @property
-    def turn(self) -> dict[str, Any]:
-        """The keyword arguments an advisor's ``options`` takes for the state of the turn."""
-        return {
-            "thrown_at_once": self.thrown_at_once,
-            "free_throws_left": self.free_throws_left,
-            "free_throws_used": self.free_throws_used,
-        }
-
-
-def column_position(game: Game) -> ColumnPosition | None:
-    """The position of the player to move; None before the turn's first throw and when the game is
-    over (there is nothing to decide)."""
+def column_position(game: Game) -> ColumnSituation | None:
+    """The situation of the player to move on a single-column sheet, as the advisors take it; None
+    before the turn's first throw and when the game is over (there is nothing to decide)."""
     turn = game.turn
     if game.is_over or turn.dice is None:
         return None
     rules = game.rules
     left = free_throws_arg(rules, game.sheet.free_throws_left(rules.columns[0]) - turn.free_throws)
-    return ColumnPosition(
+    return ColumnSituation(
         dict(game.sheet.entries), turn.dice, game.rolls_left, turn.thrown_at_once, left, turn.free_throws
     )
 
@@ -154,16 +130,15 @@ class ExactPlanner:
         at = column_position(game)
         if at is None:
             return []
-        options = self.advisor.options(at.entries, at.dice, at.rolls_left, **at.turn)
+        options = at.asked(self.advisor.options)
         return legal_choices(
             game,
             {o.action: o.value for o in options},
-            lambda box: self.advisor.value({**at.entries, box: 0}, at.free_throws_left),
+            lambda box: self.advisor.value({**at.sheet, box: 0}, at.free_throws_left),
         )
 
 
 __all__ = [
-    "ColumnPosition",
     "ExactPlanner",
     "advisor_for",
     "column_position",

@@ -328,9 +328,9 @@ def final_scores(game: Game, player: int, directory: Path | None = None, *, wait
     if player == game.current and game.turn.dice is not None:
         at = column_position(game)
         assert at is not None
-        table = tables.distribution(at.entries, at.free_throws_left, turn=True, wait=wait)
+        table = tables.distribution(dict(at.sheet), at.free_throws_left, turn=True, wait=wait)
         found = dist.situation_distribution(
-            table, at.entries, at.dice, at.rolls_left, **at.turn, extra_bonus=extra
+            table, at.sheet, at.dice, at.rolls_left, **at.turn, extra_bonus=extra
         )
     else:
         left = free_throws_arg(rules, sheet.free_throws_left(column))
@@ -391,17 +391,17 @@ class GoalPlanner:
         if at is None:
             return []
         advisor = self.tables.advisor
-        state = advisor.state(at.entries, at.free_throws_left)
+        state = advisor.state(at.sheet, at.free_throws_left)
         last = first + len(weights) - 1
         limit = tgt.default_limit(advisor.compiled)
         rows = self.tables.rows(
             state, max(first, 1), min(max(last, 1), limit), turn=True, wait=self.wait, early=early
         )
         targets = TargetAdvisor(advisor, rows)
-        options = targets.option_values(at.entries, at.dice, at.rolls_left, first, weights, **at.turn)
+        options = targets.option_values(at.sheet, at.dice, at.rolls_left, first, weights, **at.turn)
 
         def struck(box: str) -> float:
-            after = advisor.state({**at.entries, box: 0}, at.free_throws_left)
+            after = advisor.state({**at.sheet, box: 0}, at.free_throws_left)
             return float(np.dot(weights, rows.curve(after, first, len(weights))))
 
         choices = legal_choices(game, {o.action: o.value for o in options}, struck)

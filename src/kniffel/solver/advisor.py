@@ -8,8 +8,9 @@ and the points already on the sheet excluded.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +31,7 @@ from kniffel.solver.batchkernels import (
 from kniffel.solver.dp import Solution
 
 F64 = npt.NDArray[np.float64]
+T = TypeVar("T")
 ROW = 9
 """Numbers in a situation's row (:meth:`Advisor.situation_row`)."""
 
@@ -63,6 +65,40 @@ class Option:
 
     def to_json(self) -> dict[str, object]:
         return {"action": str(self.action), "value": self.value}
+
+
+@dataclass(frozen=True)
+class ColumnSituation:
+    """A single-column situation as the solver's advisors read it: the sheet (box id -> points), the
+    dice showing, the regular throws left and, where the rules need them, whether the last throw was of
+    all dice at once (sharp; None: "this is the turn's first throw"), the free throws left after those
+    taken this turn (Knöffel; None: all) and those taken this turn. The one shape of a situation below
+    the game: planners take it from a game (:func:`kniffel.planning.exact.column_position`), the command
+    line from its options and batch lines, and every advisor (points, targets, distributions) is asked
+    about it."""
+
+    sheet: Mapping[str, int]
+    dice: tuple[int, ...]
+    rolls_left: int
+    thrown_at_once: bool | None = None
+    free_throws_left: int | None = None
+    """The free throws still to be paid for (those taken this turn are charged when the box is filled,
+    so they are not left any more); None for rules without free throws, or all of them."""
+    free_throws_used: int = 0
+
+    @property
+    def turn(self) -> dict[str, Any]:
+        """The keyword arguments an advisor's ``options`` takes for the state of the turn."""
+        return {
+            "thrown_at_once": self.thrown_at_once,
+            "free_throws_left": self.free_throws_left,
+            "free_throws_used": self.free_throws_used,
+        }
+
+    def asked(self, query: Callable[..., T]) -> T:
+        """``query`` (an advisor's :meth:`Advisor.options`, :meth:`Advisor.situation_row`, ...) asked
+        about this situation."""
+        return query(self.sheet, self.dice, self.rolls_left, **self.turn)
 
 
 @dataclass(frozen=True)

@@ -38,14 +38,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.dice import validate_dice
-from kniffel.errors import SituationError
 from kniffel.game import Score
 from kniffel.keeps import keep_lattice
 from kniffel.rules import RuleSet, placements
 from kniffel.sheet import ScoreSheet
 from kniffel.solver import cache
-from kniffel.solver.advisor import Advisor, Option, State
+from kniffel.solver.advisor import Advisor, ColumnSituation, Option, State
 from kniffel.solver.compile import SOLVER_VERSION, Compiled
 from kniffel.solver.dp import Solution
 from kniffel.solver.lanes import (
@@ -611,7 +609,9 @@ def situation_distribution(
     if dice is None:
         return state_distribution(source, sheet, free_throws_left, extra_bonus=extra_bonus)
     dist = table_for(source, sheet, free_throws_left, turn=True)
-    turn = _Turn.of(dist, sheet, dice, rolls_left, thrown_at_once, free_throws_left, free_throws_used)
+    rolls = -1 if rolls_left is None else int(rolls_left)  # (the advisor refuses a missing number)
+    situation = ColumnSituation(sheet, tuple(dice), rolls, thrown_at_once, free_throws_left, free_throws_used)
+    turn = _Turn.of(dist, situation)
     lanes, gains, probs = turn.outcomes(keep=-1)
     return turn.mixture(lanes, gains, probs).shifted(banked_points(dist.rules, sheet, extra_bonus))
 
@@ -630,16 +630,12 @@ def option_distributions(
     """Every option of a situation (as :meth:`kniffel.solver.Advisor.options` lists them, best first)
     with the distribution of the final score if it is taken and optimal play follows."""
     dist = table_for(source, sheet, free_throws_left, turn=True)
-    turn = _Turn.of(dist, sheet, dice, rolls_left, thrown_at_once, free_throws_left, free_throws_used)
-    banked = banked_points(dist.rules, sheet, extra_bonus)
-    options = dist.advisor.options(
-        sheet,
-        dice,
-        int(rolls_left),
-        thrown_at_once=thrown_at_once,
-        free_throws_left=free_throws_left,
-        free_throws_used=free_throws_used,
+    situation = ColumnSituation(
+        sheet, tuple(dice), int(rolls_left), thrown_at_once, free_throws_left, free_throws_used
     )
+    turn = _Turn.of(dist, situation)
+    banked = banked_points(dist.rules, sheet, extra_bonus)
+    options = situation.asked(dist.advisor.options)
     lattice = keep_lattice(dist.rules.dice)
     result = []
     for option in options:
@@ -669,44 +665,26 @@ class _Turn:
     """Throws left after the roll showing (the free throws still usable included)."""
 
     @classmethod
-    def of(
-        cls,
-        dist: DistributionTable,
-        sheet: Mapping[str, int],
-        dice: Sequence[int],
-        rolls_left: int | None,
-        thrown_at_once: bool | None,
-        free_throws_left: int | None,
-        free_throws_used: int,
-    ) -> _Turn:
-        rules = dist.rules
-        c = dist.compiled
-        roll = validate_dice(list(dice), rules.dice)
-        if rolls_left is None or not 0 <= rolls_left < rules.rolls:
-            raise SituationError(f"rolls left must be 0 to {rules.rolls - 1}, got {rolls_left}")
-        state = dist.advisor.state(sheet, free_throws_left)
-        if state.mask == c.full_mask:
-            raise SituationError("the sheet is full")
-        dist.lane(state.armed, state.free, state.mask, state.up)  # refuses a sheet the table does not cover
-        if not 0 <= free_throws_used <= c.free_per_turn:
-            raise SituationError(f"free throws used must be 0 to {c.free_per_turn}, got {free_throws_used}")
-        if free_throws_used and rolls_left:
-            raise SituationError("free throws come after the regular rolls: rolls left must be 0")
-        if thrown_at_once is None:
-            thrown_at_once = rolls_left == rules.rolls - 1
-        usable = max(0, min(c.free_per_turn - free_throws_used, state.free))
+    def of(cls, dist: DistributionTable, situation: ColumnSituation) -> _Turn:
+        """The turn of ``situation``, checked and laid out as the advisor does it
+        (:meth:`~kniffel.solver.Advisor.situation_row`: the same refusals, the same turn fields)."""
+        row, free_throw = situation.asked(dist.advisor.situation_row)
+        mask, armed, up, free, _, at_once, _, usable, throws = row
+        dist.lane(armed, free, mask, up)  # refuses a sheet the table does not cover
+        # the row counts from the next throw: back to the throws the roll showing leaves
+        usable = usable + 1 if free_throw else (usable if throws >= 0 else 0)
         return cls(
             dist,
-            sheet,
-            roll,
-            bool(thrown_at_once) and c.n_at_once == 2,
-            state.mask,
-            state.armed,
-            state.up,
-            state.free,
-            state.free - usable,
+            situation.sheet,
+            tuple(sorted(situation.dice)),
+            bool(at_once),
+            mask,
+            armed,
+            up,
+            free,
+            free - usable,
             usable,
-            rolls_left + usable,
+            situation.rolls_left + usable,
         )
 
     def outcomes(self, keep: int) -> tuple[I64, I64, F64]:
