@@ -24,7 +24,7 @@ from kniffel.bots import make as make_bot
 from kniffel.errors import GameError, GameFormatError
 from kniffel.game import DiceSource, Game, SecureDice, SeededDice
 from kniffel.i18n import LANGUAGES
-from kniffel.planning import WIN, Choice, NotReady, is_exact, planner_for, win_chances
+from kniffel.planning import WIN, Choice, NotReady, is_exact, planner_for, win_chances, win_tables
 from kniffel.planning.worker import Work
 from kniffel.review import PlayerSummary
 from kniffel.rules import RuleSet
@@ -183,8 +183,12 @@ class Preparing:
     """False when nothing solves it (win tables are not prepared in the background here)."""
 
     @classmethod
-    def of(cls, not_ready: NotReady) -> Preparing:
+    def of(cls, not_ready: NotReady, rules: RuleSet | None = None) -> Preparing:
+        """What ``not_ready`` waits for; with ``rules``, missing early win tables are started first (a
+        front end that shows chances of winning says so: this note)."""
         job = not_ready.job
+        if job is None and not_ready.early and rules is not None:
+            job = win_tables(rules).prepare()
         if job is None:
             return cls(not_ready.work, None, solving=False)
         return cls(job.work, job.fraction)
@@ -234,7 +238,7 @@ def hint_win_chances(
     try:
         wins = {c.action: c.value for c in planner_for(game.rules, WIN, wait=wait).choices(game)}
     except NotReady as not_ready:
-        return Preparing.of(not_ready)
+        return Preparing.of(not_ready, game.rules)
     return [wins.get(c.action) for c in choices]
 
 
@@ -247,7 +251,7 @@ def live_chances(game: Game, *, wait: bool = False) -> list[float] | Preparing |
     try:
         return win_chances(game, wait=wait)
     except NotReady as not_ready:
-        return Preparing.of(not_ready)
+        return Preparing.of(not_ready, game.rules)
 
 
 # --- the session -----------------------------------------------------------------------------------

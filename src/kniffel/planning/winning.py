@@ -64,10 +64,13 @@ class NotReady(PlanningError):  # noqa: N818 - not a mistake but a state: asked 
     """What a planner needs is being solved by the worker (:mod:`kniffel.planning.worker`); ``job`` says
     what and how far it is (None: nothing solves it, as :data:`PREPARE_ENV` asks)."""
 
-    def __init__(self, job: Job[Any] | None, work: Work) -> None:
+    def __init__(self, job: Job[Any] | None, work: Work, *, early: bool = False) -> None:
         super().__init__(f"{work.what}: not ready yet")
         self.job = job
         self.work = work
+        self.early = early
+        """The rule set's early win tables are missing: a front end that shows chances of winning starts
+        them (:meth:`WinTables.prepare`, saying so); a bot plays for points meanwhile."""
 
 
 PREPARE_ENV = "KNIFFEL_PREPARE_WIN_TABLES"
@@ -167,8 +170,9 @@ class WinTables:
         return True
 
     def prepare(self) -> Job[bool] | None:
-        """Hand the early tables to the worker unless they are there (then None)."""
-        if self.early_ready():
+        """Hand the early tables to the worker unless they are there (then None) or front ends may not
+        (:data:`PREPARE_ENV`; then None too)."""
+        if self.early_ready() or not preparing_allowed():
             return None
         return worker().submit((*self.key, "early"), self.early_work(), self._solve_early)
 
@@ -183,7 +187,7 @@ class WinTables:
         if is_early and (early or self.early_ready()):
             if self.early_ready() or wait:
                 return tgt.rows_for(c, state, first, last, turn=turn, directory=self.directory)
-            raise NotReady(self._early_job(), self.early_work())
+            raise NotReady(self.early_job(), self.early_work(), early=True)
         found = tgt.held_rows(c, state, first, last, turn=turn, directory=self.directory)
         if found is not None:
             return found
@@ -216,7 +220,7 @@ class WinTables:
         state = self.advisor.state(sheet, free_throws_left)
         is_early = level_of(state.mask) + int(turn) <= early_levels(self.compiled)
         if is_early and not wait and not dist.early_table_ready(self.rules, self.directory):
-            raise NotReady(self._early_job(), self.early_work())
+            raise NotReady(self.early_job(), self.early_work(), early=True)
         found = dist.held_table(solution, state, turn=turn, directory=self.directory)
         if found is not None:
             return found
@@ -235,17 +239,10 @@ class WinTables:
         )
         raise NotReady(job, work)
 
-    def _early_job(self) -> Job[bool] | None:
-        if not preparing_allowed():
-            return None
-        job = self.prepare()
-        if job is None:  # ready after all (another process finished them)
-            return worker().submit(
-                (*self.key, "early-ready"),
-                Work("Loading the win tables of {rules}", 0, 0, self._fields),
-                lambda cancel, progress: True,
-            )
-        return job
+    def early_job(self) -> Job[bool] | None:
+        """The job solving the early tables, if the worker has one (queued or running). Only a front end
+        starts one (:meth:`prepare`): it says so to people; a planner never does."""
+        return worker().job((*self.key, "early"))
 
     def _submit(self, key: tuple[Hashable, ...], work: Work, run: Callable[[Cancel, Progress], T]) -> Job[T]:
         if not preparing_allowed():

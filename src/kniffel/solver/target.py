@@ -529,7 +529,7 @@ def _load_early(c: Compiled, directory: Path | None) -> TargetRows | None:
     most_filled = early_rows_levels(c)
     layout = lane_layout(c, 0, most_filled)
     prob_path, index_path = early_paths(rules, directory)
-    index = cache.load_array(index_path, cache.table_key(rules), (3, layout.n_lanes), np.int64)
+    index = cache.load_array(index_path, cache.table_key(rules), (layout.n_lanes, 3), np.int64)
     if index is None:
         return None
     sizes = _level_sizes(layout, index)

@@ -145,9 +145,10 @@ def chances(game: Game, key: tuple[str, int]) -> dict[str, Any] | None:
         try:
             found = [round(c, 4) for c in win_chances(game, wait=False)]
         except NotReady as not_ready:
-            if not_ready.job is None:
+            waiting = Preparing.of(not_ready, game.rules)
+            if not waiting.solving:
                 return None
-            return {"preparing": preparing(Preparing.of(not_ready))}
+            return {"preparing": preparing(waiting)}
         with _chances_lock:
             _chances[key] = found
             while len(_chances) > MAX_CHANCES:
@@ -173,8 +174,9 @@ def review(game: Game) -> dict[str, Any] | None:
         try:
             result = review_game(game, by_win=True, wait=False)
         except NotReady as not_ready:
-            if not_ready.job is not None:
-                win_preparing = Preparing.of(not_ready)
+            waiting = Preparing.of(not_ready, game.rules)
+            if waiting.solving:
+                win_preparing = waiting
     if result is None:
         result = review_game(game)
     decisions = []
