@@ -1,15 +1,21 @@
-"""Target tables (:mod:`kniffel.solver.target`): build time, peak memory, disk size, load time and query
-time, each in a fresh process so that memory is per step.
+"""Target probabilities (:mod:`kniffel.solver.target`): what solving them costs, and (``--check``) that the
+early rows on disk answer the early positions of ``tests/data/target_reference.json`` as the exact target
+tables of kniffel d80cfbc did (the suite checks the late positions, from cones).
 
-    .venv/bin/python benchmarks/target.py [--rules yahtzee kniffel yatzy] [--queries 200] [--json]
+    .venv/bin/python benchmarks/target.py [--rules yahtzee kniffel yatzy] [--target 300] [--queries 200]
+        [--check] [--json]
 
-For each rule set it measures
+For each rule set, each step in a fresh process on a fresh cache holding the expected-score table, so
+that memory is per step:
 
-* the build: the DP alone (:attr:`TargetTable.seconds`, compiled kernels warm) and the whole call, with
-  the peak resident memory of the process, and the size of the table on disk;
-* loading the cached table (memory-mapped, checksum verified) in a fresh process;
-* one target query: every option of a random mid-turn situation with its probability of reaching a
-  random target (:meth:`TargetAdvisor.options`), and a between-turn lookup.
+* ``early rows``: the rows of every state for every target up to the limit, solved once (the DP alone
+  and the whole call), the early levels kept on disk (what the win tables hold for targets), with the
+  process's peak memory and the size on disk;
+* ``load``: loading them in a fresh process (memory-mapped, checksum verified);
+* ``cone, first roll``: the rows a question about one target needs from the empty sheet (``advise
+  --goal target:T`` without the early rows), and ``cone, mid-game`` with six boxes filled;
+* ``query``: every option of a random mid-turn situation with its probability of reaching a random
+  target, from the early rows (ms), and a between-turn lookup.
 
 The peer solver ``yatzy-solver`` has no target tables, so there is no ratio. Nothing here is a test:
 timings depend on the machine and its load, which is printed beside them.
@@ -29,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 PYTHON = sys.executable
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def child(code: str, env: dict[str, str]) -> tuple[dict[str, Any], float]:
@@ -47,41 +54,57 @@ def child(code: str, env: dict[str, str]) -> tuple[dict[str, Any], float]:
     return json.loads(out.stdout.strip().splitlines()[-1]), time.perf_counter() - start
 
 
-def measure(rules_id: str, queries: int, directory: Path) -> dict[str, Any]:
+def measure(rules_id: str, target: int, queries: int, directory: Path) -> dict[str, Any]:
     env = {"KNIFFEL_CACHE_DIR": str(directory)}
-    # the value table and the compiled kernels first, so the build measures the target table alone
+    # the value table and the compiled kernels first, so that the steps measure the target rows alone
     child(
         f"""
         from kniffel import rules
         from kniffel.solver import table
-        from kniffel.solver.target import solve_target, target_table
         from kniffel.solver.compile import compile_rules
+        from kniffel.solver.target import solve_rows
         table(rules.get({rules_id!r}))
-        solve_target(compile_rules(rules.get("kniffel", {{"strict": "on"}})))
+        solve_rows(compile_rules(rules.get("kniffel", {{"strict": "on"}})))
         RESULT = {{}}
         """,
         env,
     )
+    cone = """
+        import time
+        from kniffel import rules
+        from kniffel.solver import Advisor, table
+        from kniffel.solver.target import rows_for
+        r = rules.get({rules_id!r})
+        advisor = Advisor(table(r))
+        sheet = {sheet}
+        state = advisor.state(sheet)
+        start = time.perf_counter()
+        rows = rows_for(advisor.compiled, state, {target}, {target}, turn=True, early=False)
+        RESULT = {{"call": time.perf_counter() - start, "dp": rows.seconds,
+                   "values": sum(int(a.size) for a in rows.levels if a is not None)}}
+    """
+    first, _ = child(cone.format(rules_id=rules_id, sheet="{}", target=target), env)
+    mid_sheet = "{'ones': 2, 'twos': 6, 'threes': 9, 'fours': 12, 'fives': 15, 'chance': 22}"
+    mid, _ = child(cone.format(rules_id=rules_id, sheet=mid_sheet, target=target - 66), env)
     built, build_wall = child(
         f"""
         import time
         from kniffel import rules
-        from kniffel.solver.target import target_table
+        from kniffel.solver.target import early_rows
         start = time.perf_counter()
-        t = target_table(rules.get({rules_id!r}))
-        RESULT = {{"dp": t.seconds, "call": time.perf_counter() - start, "limit": t.limit,
-                   "values": int(t.prob.size)}}
+        rows = early_rows(rules.get({rules_id!r}))
+        RESULT = {{"dp": rows.seconds, "call": time.perf_counter() - start, "limit": rows.limit}}
         """,
         env,
     )
-    disk = sum(p.stat().st_size for p in directory.glob("*.target-*"))
+    disk = sum(p.stat().st_size for p in directory.glob("*.target-early*"))
     loaded, _ = child(
         f"""
         import time
         start = time.perf_counter()
         from kniffel import rules
-        from kniffel.solver.target import target_table
-        t = target_table(rules.get({rules_id!r}))
+        from kniffel.solver.target import early_rows
+        early_rows(rules.get({rules_id!r}))
         RESULT = {{"load": time.perf_counter() - start}}
         """,
         env,
@@ -89,26 +112,29 @@ def measure(rules_id: str, queries: int, directory: Path) -> dict[str, Any]:
     queried, _ = child(
         f"""
         import random, time
+        import numpy as np
         from kniffel import rules
         from kniffel.planning.exact import advisor_for
-        from kniffel.solver.target import TargetAdvisor, target_table
+        from kniffel.solver.target import TargetAdvisor, early_rows, early_rows_levels
         r = rules.get({rules_id!r})
-        advisor = TargetAdvisor(advisor_for(r), target_table(r))
+        advisor = advisor_for(r)
+        targets = TargetAdvisor(advisor, early_rows(r))
+        deepest = early_rows_levels(advisor.compiled) - 1
         rng = random.Random(1)
         boxes = [b.id for b in r.boxes]
         def situation():
-            filled = {{b: 0 for b in rng.sample(boxes, rng.randrange(0, len(boxes) - 1))}}
+            filled = {{b: 0 for b in rng.sample(boxes, rng.randrange(0, deepest + 1))}}
             dice = sorted(rng.randint(1, 6) for _ in range(r.dice))
             return filled, dice, rng.randrange(r.rolls), rng.randrange(1, 300)
-        advisor.options(*situation()[:3], 100)  # compile or load the kernels
         cases = [situation() for _ in range({queries})]
+        targets.options(*cases[0])  # load the kernels
         start = time.perf_counter()
         for filled, dice, left, needed in cases:
-            advisor.options(filled, dice, left, needed)
+            targets.options(filled, dice, left, needed)
         options = (time.perf_counter() - start) / len(cases)
         start = time.perf_counter()
         for filled, dice, left, needed in cases:
-            advisor.probability(filled, needed)
+            targets.probability(filled, needed)
         lookup = (time.perf_counter() - start) / len(cases)
         RESULT = {{"query_ms": options * 1e3, "lookup_ms": lookup * 1e3}}
         """,
@@ -116,43 +142,93 @@ def measure(rules_id: str, queries: int, directory: Path) -> dict[str, Any]:
     )
     return {
         "rules": rules_id,
+        "target": target,
         "limit": built["limit"],
-        "values": built["values"],
-        "dp_s": built["dp"],
-        "build_s": built["call"],
-        "build_process_s": build_wall,
-        "peak_rss_mb": built["maxrss_mb"],
-        "disk_mb": disk / 1e6,
+        "early_dp_s": built["dp"],
+        "early_build_s": built["call"],
+        "early_process_s": build_wall,
+        "early_peak_mb": built["maxrss_mb"],
+        "early_disk_mb": disk / 1e6,
         "load_s": loaded["load"],
+        "cone_first_roll_s": first["call"],
+        "cone_first_roll_values": first["values"],
+        "cone_first_roll_peak_mb": first["maxrss_mb"],
+        "cone_mid_game_s": mid["call"],
         "query_ms": queried["query_ms"],
         "lookup_ms": queried["lookup_ms"],
         "loadavg": os.getloadavg()[0],
     }
 
 
+def check(rules_ids: list[str]) -> list[str]:
+    """The early positions of the reference, from the early rows: the largest difference per rule set
+    and option (the exact tables' answers to 1e-6 is the goal)."""
+    from kniffel import rules
+    from kniffel.rules import single_column
+    from kniffel.solver import Advisor, table
+    from kniffel.solver.target import TargetAdvisor, early_rows
+
+    reference = json.loads((ROOT / "tests" / "data" / "target_reference.json").read_text(encoding="utf-8"))
+    lines = []
+    for variant in reference["variants"]:
+        if variant["rules"] not in rules_ids or not variant["early_cases"]:
+            continue
+        found = rules.get(variant["rules"], variant["options"])
+        ruleset = found if variant["column"] is None else single_column(found, variant["column"])
+        advisor = Advisor(table(ruleset))
+        start = time.perf_counter()
+        targets = TargetAdvisor(advisor, early_rows(ruleset))
+        worst = 0.0
+        for case in variant["early_cases"]:
+            options = targets.options(
+                case["sheet"], case["dice"], case["rolls_left"], case["needed"],
+                thrown_at_once=case["thrown_at_once"], free_throws_left=case["free_throws_left"],
+                free_throws_used=case["free_throws_used"],
+            )  # fmt: skip
+            got = {str(o.action): o.value for o in options}
+            worst = max([worst, *(abs(got[a] - v) for a, v in case["options"])])
+            for u, p in case["between"]:
+                worst = max(worst, abs(targets.probability(case["sheet"], u, case["free_throws_left"]) - p))
+        options = " ".join(f"{k}={v}" for k, v in sorted(variant["options"].items()))
+        lines.append(
+            f"{variant['rules']} {options} {'' if variant['column'] is None else variant['column']}: "
+            f"{len(variant['early_cases'])} early positions, largest difference {worst:.1e} "
+            f"({time.perf_counter() - start:.0f} s)"
+        )
+        print(lines[-1], flush=True)
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", nargs="+", default=["yahtzee"])
+    parser.add_argument("--target", type=int, default=300)
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--check", action="store_true", help="compare the reference's early positions")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.check:
+        check(args.rules)
+        return
     rows = []
     for rules_id in args.rules:
         with tempfile.TemporaryDirectory(prefix="kniffel-target-bench-") as tmp:
-            rows.append(measure(rules_id, args.queries, Path(tmp)))
+            rows.append(measure(rules_id, args.target, args.queries, Path(tmp)))
     if args.json:
         print(json.dumps(rows, indent=1))
         return
-    print(
-        f"{'rules':<10} {'limit':>5} {'values':>12} {'DP s':>7} {'build s':>8} {'peak MB':>8} {'disk MB':>8}"
-        f" {'load s':>7} {'query ms':>9} {'lookup ms':>9} {'load avg':>8}"
-    )
     for r in rows:
+        print(f"{r['rules']} (limit {r['limit']}, target {r['target']}, load {r['loadavg']:.1f})")
         print(
-            f"{r['rules']:<10} {r['limit']:>5} {r['values']:>12,} {r['dp_s']:>7.1f} {r['build_s']:>8.1f}"
-            f" {r['peak_rss_mb']:>8.0f} {r['disk_mb']:>8.0f} {r['load_s']:>7.2f} {r['query_ms']:>9.2f}"
-            f" {r['lookup_ms']:>9.3f} {r['loadavg']:>8.2f}"
+            f"  early rows: DP {r['early_dp_s']:.1f} s, call {r['early_build_s']:.1f} s, "
+            f"peak {r['early_peak_mb']:.0f} MB, {r['early_disk_mb']:.0f} MB on disk; load {r['load_s']:.2f} s"
         )
+        print(
+            f"  cone of target {r['target']} from the first roll: {r['cone_first_roll_s']:.1f} s "
+            f"({r['cone_first_roll_values']:,} values, peak {r['cone_first_roll_peak_mb']:.0f} MB); "
+            f"mid-game: {r['cone_mid_game_s']:.2f} s"
+        )
+        print(f"  query {r['query_ms']:.2f} ms, lookup {r['lookup_ms']:.3f} ms")
 
 
 if __name__ == "__main__":

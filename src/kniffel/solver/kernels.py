@@ -350,28 +350,33 @@ def best_keep(
 
 
 @njit(cache=True, nogil=True)
-def keep_max(ev: Any, width: int, parent: Any, first_roll: int) -> None:  # pragma: no cover
+def keep_max(ev: Any, width: int, parent: Any, first_roll: int, seed: Any) -> None:  # pragma: no cover
     """In place: ``ev[keep]`` becomes the best value over the keep and every sub-multiset of it, and
-    ``ev[roll]`` the best over its proper sub-multisets (the best keep to throw from). Keeps come smallest
-    first, so a keep's parents are final when it is reached."""
-    acc = np.empty(width, dtype=ev.dtype)
+    ``ev[roll]`` the best over its proper sub-multisets (the best keep to throw from), or with ``seed``
+    (None: not given) the best of that and ``seed[roll - first_roll]`` (the roll's own value: scoring it
+    now). Keeps come smallest first, so a keep's parents are final when it is reached. Each row is maxed
+    in place, parent by parent (through a row of scratch it took twice as long: two more passes over
+    memory per keep)."""
     n_links = parent.shape[1]
     for k in range(1, ev.shape[0]):
-        if k < first_roll:
-            for lane in range(width):
-                acc[lane] = ev[k, lane]
-        else:
-            for lane in range(width):
-                acc[lane] = NEG
-        for j in range(n_links):
+        start = 0
+        if k >= first_roll:  # a roll is not a keep of its own: start from its value, or its first parent
+            if seed is None:
+                q = parent[k, 0]
+                for lane in range(width):
+                    ev[k, lane] = ev[q, lane]
+                start = 1
+            else:
+                for lane in range(width):
+                    ev[k, lane] = seed[k - first_roll, lane]
+        for j in range(start, n_links):
             q = parent[k, j]
             if q < 0:
                 break
             for lane in range(width):
                 x = ev[q, lane]
-                acc[lane] = x if x > acc[lane] else acc[lane]
-        for lane in range(width):
-            ev[k, lane] = acc[lane]
+                if x > ev[k, lane]:
+                    ev[k, lane] = x
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -419,14 +424,17 @@ def sweep_from(
                     table[q - skip, k, lane] = ev[k, lane]
         if q + 1 == positions:
             break
-        keep_max(ev, width, parent, first)
         level = start + q + 1 if q + 1 <= usable else free
+        if not sharp:
+            # a roll's best: scoring it (its value) or holding the best of its keeps, in one pass
+            keep_max(ev, width, parent, first, sv[level, 0])
+            continue
+        keep_max(ev, width, parent, first, None)
         for r in range(n_rolls):
             k = first + r
-            if sharp:
-                for lane in range(width):
-                    x = sv[level, 1, r, lane]
-                    at_once[r, lane] = x if x > ev[k, lane] else ev[k, lane]
+            for lane in range(width):
+                x = sv[level, 1, r, lane]
+                at_once[r, lane] = x if x > ev[k, lane] else ev[k, lane]
             for lane in range(width):
                 x = sv[level, 0, r, lane]
                 ev[k, lane] = x if x > ev[k, lane] else ev[k, lane]
