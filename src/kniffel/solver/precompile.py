@@ -61,7 +61,9 @@ def dp_callees(tables_type: Any) -> list[tuple[Any, tuple[Any, ...]]]:
         (k.best_entries, (rows, field["nonzero"], values, none)),
         (k.joker_entry, (values, n, *joker, i64, i64, rows, i64, values, none)),
         (k.keep_expect, (rows, i64, field["child"], i64, field["roll_probs"], boolean, rows, boolean)),
-        (k.keep_max, (rows, i64, field["parent"], i64)),
+        # a roll's keeps seeded with its own value (the sweep's one pass), or not (the sharp rule's)
+        (k.keep_max, (rows, i64, field["parent"], i64, rows)),
+        (k.keep_max, (rows, i64, field["parent"], i64, none)),
     ]
 
 
