@@ -133,8 +133,7 @@ def test_one_planner_per_rule_set_and_kind() -> None:
 def test_only_the_most_recently_used_tables_stay_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     from kniffel.planning import exact
 
-    monkeypatch.setattr(exact, "MAX_TABLES", 2)
-    monkeypatch.setattr(exact, "_advisors", type(exact._advisors)())
+    monkeypatch.setattr(exact, "_advisors", type(exact._advisors)(2))
     kniffel, yahtzee, yatzy = (rules.get(name) for name in ("kniffel", "yahtzee", "yatzy"))
     first = exact.advisor_for(kniffel)
     exact.advisor_for(yahtzee)

@@ -148,3 +148,42 @@ def test_quitting_the_game_does_not_wait_for_a_solve(tmp_path: Path) -> None:
 
 def test_the_process_worker_is_one() -> None:
     assert worker_module.worker() is worker_module.worker()
+
+
+TWO_LAUNCHERS = """
+import threading
+from kniffel import rules
+from kniffel.planning.exact import advisor_for
+from kniffel.solver.play import play
+
+solution = advisor_for(rules.get("kniffel", {"strict": "on"})).solution
+failed = []
+
+def simulate():
+    try:
+        for seed in range(12):
+            play(solution, 2000, seed)
+    except BaseException as error:
+        failed.append(error)
+
+threads = [threading.Thread(target=simulate) for _ in range(2)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print("done", failed)
+"""
+
+
+def test_parallel_kernels_launched_from_two_threads_take_turns_on_workqueue(solver_cache: Path) -> None:
+    """The kernels let go of the GIL, so a server's bot and its worker may launch parallel kernels at
+    once; where neither OpenMP nor TBB is installed numba's ``workqueue`` layer aborts the whole process
+    when that happens, unless the launches take turns (:func:`kniffel.solver.kernels.parallel_launch`)."""
+    import subprocess
+
+    env = {**os.environ, "NUMBA_THREADING_LAYER": "workqueue", "KNIFFEL_CACHE_DIR": str(solver_cache)}
+    done = subprocess.run(
+        [sys.executable, "-c", TWO_LAUNCHERS], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "done []" in done.stdout

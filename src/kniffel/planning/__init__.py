@@ -30,8 +30,6 @@ a table per column); elsewhere in Python (:mod:`kniffel.planning.lookahead`).
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from pathlib import Path
 from typing import Literal
 
@@ -50,15 +48,15 @@ from kniffel.planning.winning import (
     win_tables,
 )
 from kniffel.rules import RuleSet
+from kniffel.solver.cache import Memo
 
 Method = Literal["best", "exact", "column", "heuristic"]
 METHODS: tuple[Method, ...] = ("best", "exact", "column", "heuristic")
 
-_lock = threading.RLock()
-_planners: OrderedDict[tuple[object, ...], tuple[RuleSet, Planner]] = OrderedDict()
-_MAX_PLANNERS = 16
+_MAX_PLANNERS = 128
 """Planners kept at once, the least recently used given up first: they hold solved tables (see
 :data:`kniffel.planning.exact.MAX_TABLES`)."""
+_planners: Memo[tuple[object, ...], tuple[RuleSet, Planner]] = Memo(_MAX_PLANNERS)
 
 
 def planner_for(
@@ -87,16 +85,16 @@ def planner_for(
     if method == "heuristic":
         weights = weights or Weights()
     key = (str(goal), method, *rules_key(rules), directory, weights, wait)
-    with _lock:
-        found = _planners.get(key)
-        if found is not None and (found[0] is rules or found[0] == rules):
-            _planners.move_to_end(key)
-            if goal == POINTS and method == "best":
-                # the planner it stands for ages with it, so that both names keep giving one planner
-                for concrete in ("exact", "column"):
-                    if (str(goal), concrete, *key[2:]) in _planners:
-                        _planners.move_to_end((str(goal), concrete, *key[2:]))
-            return found[1]
+
+    def valid(found: tuple[RuleSet, Planner]) -> bool:
+        return found[0] is rules or found[0] == rules
+
+    if goal == POINTS and method == "best" and _planners.get(key, valid) is not None:
+        # the planner it stands for ages with it, so that both names keep giving one planner
+        for concrete in ("exact", "column"):
+            _planners.get((str(goal), concrete, *key[2:]), valid)
+
+    def make() -> tuple[RuleSet, Planner]:
         planner: Planner
         if goal != POINTS:
             planner = goal.planner(rules, directory=directory, wait=wait)
@@ -112,10 +110,10 @@ def planner_for(
             planner = ColumnPlanner(rules, directory)
         else:
             planner = HeuristicPlanner(rules, weights)
-        _planners[key] = (rules, planner)
-        while len(_planners) > _MAX_PLANNERS:
-            _planners.popitem(last=False)
-        return planner
+        return rules, planner
+
+    # made outside any shared lock: solving one rule set's table never keeps another's planner waiting
+    return _planners.get_or_make(key, make, valid)[1]
 
 
 __all__ = [

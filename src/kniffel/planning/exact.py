@@ -6,8 +6,6 @@ sheet excluded, bonuses and unused free throws to come included.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -17,12 +15,13 @@ from kniffel.planning.interface import Choice, best_first
 from kniffel.rules import RuleSet
 from kniffel.solver import Advisor, UnsupportedRulesError, compile_rules, table
 from kniffel.solver.advisor import ColumnSituation
+from kniffel.solver.cache import Memo
 
-_lock = threading.RLock()
-_advisors: OrderedDict[tuple[object, ...], tuple[RuleSet, Advisor]] = OrderedDict()
-MAX_TABLES = 16
+MAX_TABLES = 128
 """Solved tables kept in memory at once, the least recently used given up first (a server that is asked
-about every rule set and option would otherwise keep them all)."""
+about every rule set and option would otherwise keep them all; 8 MB each for Yahtzee, mapped from the
+cache, so only what is read takes memory)."""
+_advisors: Memo[tuple[object, ...], tuple[RuleSet, Advisor]] = Memo(MAX_TABLES)
 
 
 def rules_key(rules: RuleSet) -> tuple[object, ...]:
@@ -34,16 +33,9 @@ def advisor_for(rules: RuleSet, directory: Path | None = None) -> Advisor:
     """The advisor of a single-column rule set, its table loaded from the cache or solved once per
     process (``UnsupportedRulesError`` if the solver does not handle it)."""
     key = (*rules_key(rules), directory)
-    with _lock:
-        found = _advisors.get(key)
-        if found is not None and found[0] == rules:
-            _advisors.move_to_end(key)
-            return found[1]
-        advisor = Advisor(table(rules, directory=directory))
-        _advisors[key] = (rules, advisor)
-        while len(_advisors) > MAX_TABLES:
-            _advisors.popitem(last=False)
-        return advisor
+    return _advisors.get_or_make(
+        key, lambda: (rules, Advisor(table(rules, directory=directory))), lambda found: found[0] == rules
+    )[1]
 
 
 def held_advisor(rules: RuleSet, directory: Path | None = None) -> Advisor | None:
@@ -52,31 +44,38 @@ def held_advisor(rules: RuleSet, directory: Path | None = None) -> Advisor | Non
     from kniffel.solver import cache
 
     key = (*rules_key(rules), directory)
-    with _lock:
-        found = _advisors.get(key)
-        if found is not None and found[0] == rules:
-            _advisors.move_to_end(key)
-            return found[1]
+    found = _advisors.get(key, lambda found: found[0] == rules)
+    if found is not None:
+        return found[1]
+    if not cache.table_path(rules, directory).with_suffix(".json").is_file():
+        return None  # not solved yet: nothing to compile the rules for
     loaded = cache.load(compile_rules(rules), directory)
     if loaded is None:
         return None
-    advisor = Advisor(loaded)
-    with _lock:
-        _advisors[key] = (rules, advisor)
-        while len(_advisors) > MAX_TABLES:
-            _advisors.popitem(last=False)
-    return advisor
+    return _advisors.put(key, (rules, Advisor(loaded)))[1]
+
+
+_exact: dict[tuple[object, ...], tuple[RuleSet, bool]] = {}
 
 
 def is_exact(rules: RuleSet) -> bool:
-    """Whether the exact solver covers ``rules`` (cheap: no table is built)."""
+    """Whether the exact solver covers ``rules`` (cheap: no table is built, and the answer is kept per
+    rule set: front ends ask before every hint)."""
     if rules.multi_column:
         return False
+    key = rules_key(rules)
+    found = _exact.get(key)
+    if found is not None and found[0] == rules:
+        return found[1]
     try:
         compile_rules(rules, check=0)
+        covered = True
     except UnsupportedRulesError:
-        return False
-    return True
+        covered = False
+    if len(_exact) > 1024:  # custom rule sets made on the fly: keep the cache bounded
+        _exact.clear()
+    _exact[key] = (rules, covered)
+    return covered
 
 
 def free_throws_arg(rules: RuleSet, left: int) -> int | None:

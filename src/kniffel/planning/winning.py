@@ -96,8 +96,11 @@ def prepare_tables(rules: RuleSet, directory: Path | None = None) -> None:
 
 SECONDS_PER_VALUE = 2.5e-7
 """Solving a target row costs about this per probability (2 processors; measured on Yahtzee's cones)."""
-SECONDS_PER_LANE = 8e-5
+SECONDS_PER_LANE = 3e-5
 """Solving a score distribution costs about this per state (2 processors, Yahtzee's full table)."""
+ROWS_KEPT = 0.8
+"""About this share of a row's targets up to where its open boxes stop paying is kept (past it the
+chances are 0)."""
 
 
 class WinTables:
@@ -131,16 +134,29 @@ class WinTables:
         )
 
     def early_work(self) -> Work:
-        """What solving the early tables costs, roughly, before it starts."""
+        """What solving the early tables costs, roughly, before it starts (worked out once)."""
+        return self._early_work
+
+    @cached_property
+    def _early_work(self) -> Work:
         c = self.compiled
-        target_values = tgt.cone_size(c, tgt.empty_state(c), 1, tgt.default_limit(c))
-        lanes = dist.lane_layout(c).n_lanes
-        seconds = target_values * SECONDS_PER_VALUE + lanes * SECONDS_PER_LANE
-        kept_rows = dist.lane_layout(c, 0, tgt.early_rows_levels(c)).n_lanes
-        kept_lanes = dist.lane_layout(c, 0, early_levels(c)).n_lanes
-        width = target_values / max(1, dist.lane_layout(c).n_lanes)
-        size = int(kept_rows * width * 4 + kept_lanes * 2.2 * tgt.default_limit(c) * 8)
-        return Work("Solving the win tables of {rules} (once; kept on disk)", seconds, size, self._fields)
+        # every state's lanes and how far its row can reach (the rows end sooner where they turn to 0)
+        masks = np.concatenate(c.levels)
+        upper_full = masks & c.upper_mask == c.upper_mask
+        widths = np.where(upper_full, 1, c.lanes[masks, 1] - c.lanes[masks, 0])
+        armed = np.where((c.five >= 0) & (masks >> max(c.five, 0) & 1 == 1), c.n_armed, 1)
+        lanes = widths * armed * c.n_free
+        reach = np.minimum(tgt.reach(c)[masks], tgt.default_limit(c))
+        target_values = float((lanes * reach).sum()) * ROWS_KEPT
+        seconds = target_values * SECONDS_PER_VALUE + float(lanes.sum()) * SECONDS_PER_LANE
+        levels = np.array([int(m).bit_count() for m in masks.tolist()])
+        kept_rows = levels <= tgt.early_rows_levels(c)
+        kept_lanes = levels <= early_levels(c)
+        size = float((lanes * reach)[kept_rows].sum()) * ROWS_KEPT * 4
+        size += float(lanes[kept_lanes].sum()) * 2.2 * tgt.default_limit(c) * 8
+        return Work(
+            "Solving the win tables of {rules} (once; kept on disk)", seconds, int(size), self._fields
+        )
 
     @property
     def _fields(self) -> tuple[tuple[str, str], ...]:
@@ -193,11 +209,14 @@ class WinTables:
             return found
         if wait:
             return tgt.rows_for(c, state, first, last, turn=turn, directory=self.directory, early=False)
-        size = tgt.cone_size(c, state, first, last)
-        work = Work("Solving the chances of a {rules} position", size * SECONDS_PER_VALUE, 0, self._fields)
         job = self._submit(
             ("rows", state, first, last, turn),
-            work,
+            lambda: Work(
+                "Solving the chances of a {rules} position",
+                tgt.cone_size(c, state, first, last) * SECONDS_PER_VALUE,
+                0,
+                self._fields,
+            ),
             lambda cancel, progress: tgt.rows_for(
                 c,
                 state,
@@ -210,7 +229,7 @@ class WinTables:
                 progress=progress,
             ),
         )
-        raise NotReady(job, work)
+        raise NotReady(job, job.work)
 
     def distribution(
         self, sheet: dict[str, int], free_throws_left: int | None, *, turn: bool, wait: bool
@@ -226,28 +245,34 @@ class WinTables:
             return found
         if wait or is_early:  # an early sheet whose table is on disk: loaded, not solved
             return dist.table_for(solution, sheet, free_throws_left, turn=turn, directory=self.directory)
-        lanes = dist.lane_layout(self.compiled, state.mask).n_lanes
-        work = Work(
-            "Solving the final scores of a {rules} position", lanes * SECONDS_PER_LANE, 0, self._fields
-        )
         job = self._submit(
             ("dist", state.mask),
-            work,
+            lambda: Work(
+                "Solving the final scores of a {rules} position",
+                dist.lane_layout(self.compiled, state.mask).n_lanes * SECONDS_PER_LANE,
+                0,
+                self._fields,
+            ),
             lambda cancel, progress: dist.table_for(
                 solution, sheet, free_throws_left, turn=turn, directory=self.directory, cancel=cancel
             ),
         )
-        raise NotReady(job, work)
+        raise NotReady(job, job.work)
 
     def early_job(self) -> Job[bool] | None:
         """The job solving the early tables, if the worker has one (queued or running). Only a front end
         starts one (:meth:`prepare`): it says so to people; a planner never does."""
         return worker().job((*self.key, "early"))
 
-    def _submit(self, key: tuple[Hashable, ...], work: Work, run: Callable[[Cancel, Progress], T]) -> Job[T]:
+    def _submit(
+        self, key: tuple[Hashable, ...], work: Callable[[], Work], run: Callable[[Cancel, Progress], T]
+    ) -> Job[T]:
+        """The worker's job for ``key``: the one it has, or a new one (``work()`` says what it costs,
+        worked out only then)."""
         if not preparing_allowed():
-            raise NotReady(None, work)
-        return worker().submit((*self.key, *key), work, run)
+            raise NotReady(None, work())
+        found: Job[T] | None = worker().job((*self.key, *key))
+        return found if found is not None else worker().submit((*self.key, *key), work(), run)
 
 
 _tables: dict[tuple[Hashable, ...], WinTables] = {}

@@ -295,6 +295,58 @@ class Sized(Protocol):
 
 
 T = TypeVar("T", bound=Sized)
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Memo(Generic[K, V]):
+    """Values made once per key and kept, at most ``size`` of them, the least recently used given up
+    first. A value is made outside the shared lock, so a long make (a table solved) never keeps a
+    reader of another key waiting; two threads asking for the same missing key make it once (the second
+    waits for the first). ``valid`` refuses a kept value that no longer fits (say, a rule set that has
+    the same key but other rules)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._values: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+        self._making: dict[K, threading.Lock] = {}
+
+    def get(self, key: K, valid: Callable[[V], bool] | None = None) -> V | None:
+        with self._lock:
+            found = self._values.get(key)
+            if found is None or (valid is not None and not valid(found)):
+                return None
+            self._values.move_to_end(key)
+            return found
+
+    def put(self, key: K, value: V) -> V:
+        with self._lock:
+            self._values[key] = value
+            self._values.move_to_end(key)
+            while len(self._values) > self.size:
+                self._values.popitem(last=False)
+        return value
+
+    def get_or_make(self, key: K, make: Callable[[], V], valid: Callable[[V], bool] | None = None) -> V:
+        found = self.get(key, valid)
+        if found is not None:
+            return found
+        with self._lock:
+            making = self._making.setdefault(key, threading.Lock())
+        try:
+            with making:
+                found = self.get(key, valid)  # made by the thread this one waited for
+                return found if found is not None else self.put(key, make())
+        finally:
+            with self._lock:
+                if self._making.get(key) is making:
+                    del self._making[key]
+
+    def values(self) -> list[V]:
+        """The kept values, least recently used first."""
+        with self._lock:
+            return list(self._values.values())
 
 
 class Held(Generic[T]):

@@ -254,7 +254,7 @@ def bundle_outcomes(
             col += nl
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def chunk_outcomes(
     masks: Any,
     starts: Any,
@@ -338,7 +338,7 @@ def combine(
     return low + a - at, kept
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def chunk_distributions(
     out_count: Any,
     out_lane: Any,

@@ -299,6 +299,7 @@ def _level(
     probabilities); fills their rows of ``index`` (offsets within the level) and returns the level's
     probabilities. ``advance(lanes)`` is called after each piece of work (it may stop the build)."""
     from kniffel.solver import distkernels, kernels
+    from kniffel.solver.kernels import parallel_launch
 
     c = solution.compiled
     t = c.kernel_tables
@@ -326,10 +327,11 @@ def _level(
         out_lane = np.empty((rows, width), dtype=np.int64)
         out_gain = np.empty((rows, width), dtype=np.int64)
         out_prob = np.empty((rows, width), dtype=np.float64)
-        distkernels.chunk_outcomes(
-            masks[m0:m1], starts[b : e + 1] - m0, solution.values, t, layout.lane_base, lo_lane,
-            count, out_lane, out_gain, out_prob,
-        )  # fmt: skip
+        with parallel_launch():
+            distkernels.chunk_outcomes(
+                masks[m0:m1], starts[b : e + 1] - m0, solution.values, t, layout.lane_base, lo_lane,
+                count, out_lane, out_gain, out_prob,
+            )  # fmt: skip
         lows = np.empty(rows, dtype=np.int64)
         sizes = np.empty(rows, dtype=np.int64)
         distkernels.supports(count, out_lane, out_gain, first, length, lows, sizes)
@@ -337,10 +339,11 @@ def _level(
         out = np.empty(int(sizes.sum()))
         new_first = np.empty(rows, dtype=np.int64)
         new_length = np.empty(rows, dtype=np.int64)
-        distkernels.chunk_distributions(
-            count, out_lane, out_gain, out_prob, children, offset, first, length, lows, at, sizes, out,
-            new_first, new_length, TAIL,
-        )  # fmt: skip
+        with parallel_launch():
+            distkernels.chunk_distributions(
+                count, out_lane, out_gain, out_prob, children, offset, first, length, lows, at, sizes,
+                out, new_first, new_length, TAIL,
+            )  # fmt: skip
         kept = int(distkernels.compact(out, at, new_length))
         parts.append(out[:kept])  # copied once, when the level's parts are joined
         offset[lo_lane:hi_lane] = at + stored

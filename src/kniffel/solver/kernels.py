@@ -24,14 +24,38 @@ A *segment* is one state's run of lanes: a row ``(mask, armed, lo, nl)`` of a ``
 
 from __future__ import annotations
 
+import contextlib
+import threading
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+import numba
 import numpy as np
 from numba import njit
 
 from kniffel.solver.compile import KernelTables
 
 NEG = -1.0e300
+
+_launches = threading.Lock()
+_threadsafe: bool | None = None
+
+
+@contextlib.contextmanager
+def parallel_launch() -> Iterator[None]:
+    """Around every call of a ``parallel=True`` kernel. The kernels let go of the GIL (a server's other
+    threads answer while a table is solved), so two threads may launch at once; numba's own
+    ``workqueue`` threading layer, all there is where neither OpenMP nor TBB is installed, aborts the
+    process when they do. There the launches take turns; the ``omp`` and ``tbb`` layers need no lock."""
+    global _threadsafe
+    if _threadsafe:
+        yield
+        return
+    with _launches:
+        yield
+        if _threadsafe is None:
+            with contextlib.suppress(ValueError):  # raised before any parallel kernel has run
+                _threadsafe = numba.threading_layer() != "workqueue"  # type: ignore[attr-defined]
 
 
 class Scoring(NamedTuple):

@@ -116,6 +116,7 @@ def play(
     import numba
 
     from kniffel.solver import playkernels
+    from kniffel.solver.kernels import parallel_launch
 
     if games < 0:
         raise ValueError(f"the number of games must be at least 0, got {games}")
@@ -136,7 +137,10 @@ def play(
             n = min(batch, games - lo)
             g = Games.new(n, c.n_free - 1, base, first_game + lo)
             for turn in range(turns):
-                playkernels.play_turn(g, no_log, turn, solution.values, tables, LANE_GAP, CHUNK, BUNDLE, -1)
+                with parallel_launch():
+                    playkernels.play_turn(
+                        g, no_log, turn, solution.values, tables, LANE_GAP, CHUNK, BUNDLE, -1
+                    )
                 if progress is not None:
                     progress(lo + (n * (turn + 1)) // turns, games)
             playkernels.finish(g.score, g.free, c.free_points)
@@ -169,6 +173,7 @@ def trace(solution: Solution, seed: int, game: int = 0) -> tuple[list[TurnRecord
     """Game number ``game`` of the run with ``seed``, decision by decision, and its final score (the same
     game :func:`play` plays; for tests and for showing what the policy did)."""
     from kniffel.solver import playkernels
+    from kniffel.solver.kernels import parallel_launch
 
     c = solution.compiled
     k = keep_lattice(c.rules.dice)
@@ -176,7 +181,8 @@ def trace(solution: Solution, seed: int, game: int = 0) -> tuple[list[TurnRecord
     steps = c.rules.rolls + c.rules.free_throws_per_turn + 1
     log = np.full((1, c.n_boxes, steps, 3), -1, dtype=np.int32)
     for turn in range(c.n_boxes):
-        playkernels.play_turn(g, log, turn, solution.values, c.kernel_tables, LANE_GAP, CHUNK, BUNDLE, -1)
+        with parallel_launch():
+            playkernels.play_turn(g, log, turn, solution.values, c.kernel_tables, LANE_GAP, CHUNK, BUNDLE, -1)
     playkernels.finish(g.score, g.free, c.free_points)
     records = []
     for turn in range(c.n_boxes):

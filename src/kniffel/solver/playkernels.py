@@ -337,7 +337,7 @@ def play_bundle(
         off += nl
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def play_turn(
     games: Any,
     log: Any,

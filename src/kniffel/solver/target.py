@@ -360,6 +360,7 @@ def solve_rows(
     import numba
 
     from kniffel.solver import targetkernels
+    from kniffel.solver.kernels import parallel_launch
 
     limit = default_limit(c) if limit is None else limit
     root = empty_state(c) if root is None else root
@@ -386,10 +387,11 @@ def solve_rows(
     empty = np.zeros((0, 3), dtype=np.int64)
     scratch = np.zeros(1, dtype=np.float32)
     # compile or load the kernels now, so that the first piece of work is not the compiler's
-    targetkernels.solve_states(
-        empty, np.zeros(1, dtype=np.int64), root.free, scratch, scratch, index, full_layout.lane_base, kt
-    )
-    targetkernels.cut_windows(empty, root.free, index, full_layout.lane_base, kt)
+    with parallel_launch():
+        targetkernels.solve_states(
+            empty, np.zeros(1, dtype=np.int64), root.free, scratch, scratch, index, full_layout.lane_base, kt
+        )
+        targetkernels.cut_windows(empty, root.free, index, full_layout.lane_base, kt)
     if progress is not None:
         progress(0, total)
     chunk = numba.set_parallel_chunksize(1)  # rows differ in width: threads take one at a time
@@ -399,7 +401,8 @@ def solve_rows(
             begin = time.perf_counter()
             items = items_by_level[level - root_level]
             # the lanes past what any entry leaves a chance at are 0: the rows stop there
-            targetkernels.cut_windows(items, root.free, index, full_layout.lane_base, kt)
+            with parallel_launch():
+                targetkernels.cut_windows(items, root.free, index, full_layout.lane_base, kt)
             a, b = int(starts[level]), int(starts[level + 1])
             counts = index[a:b, 2]
             index[a:b, 0] = np.cumsum(counts) - counts
@@ -409,9 +412,10 @@ def solve_rows(
             for piece, bundles in _pieces(widths):
                 check(cancel)
                 begin = time.perf_counter()
-                targetkernels.solve_states(
-                    items[piece], bundles, root.free, prob, below, index, full_layout.lane_base, kt
-                )
+                with parallel_launch():
+                    targetkernels.solve_states(
+                        items[piece], bundles, root.free, prob, below, index, full_layout.lane_base, kt
+                    )
                 seconds += time.perf_counter() - begin
                 done += piece.stop - piece.start
                 if progress is not None:

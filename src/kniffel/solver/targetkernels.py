@@ -331,7 +331,7 @@ def solve_bundle(
             col += widths[i]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def solve_states(
     items: Any,
     starts: Any,
@@ -481,7 +481,7 @@ def last_nonzero(
     return best
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def cut_windows(
     items: Any, free_top: int, index: Any, lane_base: Any, t: KernelTables
 ) -> None:  # pragma: no cover

@@ -159,7 +159,7 @@ def others_best(
     return best_of(lows, offsets, counts, dist_pmf, out)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def chances(
     games: Any, dist_pmf: Any, dist_index: Any, lane_base: Any, t: KernelTables, longest: int, out: Any
 ) -> None:  # pragma: no cover
@@ -174,7 +174,7 @@ def chances(
             out[g, p] = at_least(low, dist_pmf[offset : offset + count], first, best[:length])
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def win_turn(
     games: Any,
     mine: Any,

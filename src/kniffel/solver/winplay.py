@@ -129,6 +129,7 @@ def play_to_win(
     import numba
 
     from kniffel.solver import playkernels, winkernels
+    from kniffel.solver.kernels import parallel_launch
 
     if not 2 <= players <= MAX_PLAYERS:
         raise KniffelError(f"playing to win needs 2 to {MAX_PLAYERS} players, got {players}")
@@ -184,7 +185,8 @@ def play_to_win(
         for turn in range(turns):
             for mover in range(players):
                 if predictions is not None:
-                    winkernels.chances(table, pmf, index, lanes, t, longest, chances)
+                    with parallel_launch():
+                        winkernels.chances(table, pmf, index, lanes, t, longest, chances)
                     predictions[:, turn, mover, :] = chances
                 aim = np.array(roles, dtype=np.int64)[(mover + seating) % players]
                 for_points = aim == winkernels.POINTS
@@ -194,17 +196,20 @@ def play_to_win(
                     own, after = targets.levels[turn], targets.levels[turn + 1]
                     assert own is not None
                     assert after is not None
-                    winkernels.win_turn(
-                        table, mine, aim, mover, log[mover], turn, solution.values, own, after,
-                        targets.index, targets.layout.lane_base, targets.reach, targets.limit,
-                        pmf, index, lanes, t, longest,
-                    )  # fmt: skip
+                    with parallel_launch():
+                        winkernels.win_turn(
+                            table, mine, aim, mover, log[mover], turn, solution.values, own, after,
+                            targets.index, targets.layout.lane_base, targets.reach, targets.limit,
+                            pmf, index, lanes, t, longest,
+                        )  # fmt: skip
                 # the seatings where ``mover``'s role plays for points, in runs of consecutive games
                 for lo, hi in _runs(for_points):
                     part = Games._make(field[mover, lo:hi] for field in table)
-                    playkernels.play_turn(
-                        part, log[mover, lo:hi], turn, solution.values, t, LANE_GAP, CHUNK, BUNDLE, mover
-                    )
+                    with parallel_launch():
+                        playkernels.play_turn(
+                            part, log[mover, lo:hi], turn, solution.values, t, LANE_GAP, CHUNK, BUNDLE,
+                            mover,
+                        )  # fmt: skip
                 if progress is not None:
                     progress(turn * players + mover + 1, turns * players)
     finally:

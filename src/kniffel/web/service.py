@@ -389,7 +389,7 @@ class GameService:
         max_cached: int = 2000,
         bot_workers: int = 2,
         bot_share: float = 0.25,
-        max_advice_waiting: int = 8,
+        max_advice_waiting: int = 64,
         max_group: int = 200,
     ) -> None:
         self.store = store
@@ -597,8 +597,10 @@ class GameService:
                         done.set_result(ok)
 
     async def advise(self, work: Callable[[], T]) -> T:
-        """Run advice (which may solve a table for minutes) on the advisor's own thread; with too many
-        requests already waiting, refuse (``busy``) rather than queue without bound."""
+        """Run advice on the advisor's own thread; with too many requests already waiting, refuse
+        (``busy``) rather than queue without bound. Advice never solves a table here (the planning
+        worker does, :mod:`kniffel.web.advice`), so an answer takes a millisecond or two and many may
+        wait."""
         if self._advice_waiting >= self.max_advice_waiting:
             raise WebError("busy", "the advisor is busy: try again in a moment")
         self._advice_waiting += 1
