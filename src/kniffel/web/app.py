@@ -8,6 +8,11 @@ the whole state (``{"type": "state", "state": {...}}``) when it connects, says h
 rules and with only the new lines of the log, to apply to the state of position ``n`` (a tab holding
 another position asks for the whole state). Reconnecting stays
 trivial: a tab that lost its connection (or a server that restarted) just receives the current state.
+
+Words: what the server says to a person (refusals, rule sets, hints, reviews) comes in the request's
+language (``?lang=de``, else the browser's ``Accept-Language``; a WebSocket's from ``?lang=`` or its
+``hello``), and the pages fetch their own words once (``/words/LANG.json``, from the ``web`` catalog).
+The state a table receives is the same for everyone: it carries a sheet's labels in every language.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from starlette.websockets import WebSocketDisconnect
 from kniffel import rules as rules_module
 from kniffel.actions import Action
 from kniffel.errors import GameFormatError
+from kniffel.i18n import LANGUAGES, WEB_DOMAIN, catalog_words, sentence, translate
 from kniffel.web import advice, guard, rooms
 from kniffel.web.guard import ClientLimits
 from kniffel.web.service import CreateRequest, GameService, LiveGame, WebError
@@ -77,8 +83,10 @@ class Connection:
     """One WebSocket watching one game; messages go out through a queue so a slow reader cannot stall
     the broadcast to everyone else."""
 
-    def __init__(self, websocket: WebSocket, *, changes: bool = False) -> None:
+    def __init__(self, websocket: WebSocket, *, changes: bool = False, lang: str = "en") -> None:
         self.websocket = websocket
+        self.lang = lang
+        """The language of the refusals this tab is sent."""
         self.queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_LIMIT)
         self.seats: frozenset[int] = frozenset()
         self.changes = changes
@@ -94,6 +102,9 @@ class Connection:
 
     def send(self, message: dict[str, Any]) -> None:
         self.push(json.dumps(message))
+
+    def refuse(self, error: WebError) -> None:
+        self.send(error.to_json(self.lang))
 
     async def writer(self) -> None:
         while True:
@@ -153,8 +164,9 @@ def create_app(
         return service
 
     @app.exception_handler(WebError)
-    async def refused(_request: Request, error: WebError) -> Response:
-        return JSONResponse({"error": error.code, "message": error.message}, status_code=STATUS[error.code])
+    async def refused(request: Request, error: WebError) -> Response:
+        message = error.to_json(language_of(request))["message"]
+        return JSONResponse({"error": error.code, "message": message}, status_code=STATUS[error.code])
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next: Any) -> Response:
@@ -175,13 +187,37 @@ def create_app(
     async def health() -> dict[str, bool]:
         return {"ok": True}
 
+    @app.get("/words/{lang}.json")
+    async def words(lang: str) -> Response:
+        """The pages' own words in ``lang`` (English text -> translation), from the ``web`` catalog."""
+        if lang not in LANGUAGES:
+            raise WebError("not_found", f"no words in {lang[:8]!r}; languages: {', '.join(LANGUAGES)}")
+        return JSONResponse(
+            catalog_words(lang, WEB_DOMAIN), headers={"cache-control": "public, max-age=3600"}
+        )
+
     @app.get("/api/rules")
-    async def rule_sets() -> list[dict[str, Any]]:
+    async def rule_sets(request: Request) -> list[dict[str, Any]]:
+        """The rule sets and their options, their words in the request's language."""
+        lang = language_of(request)
         result = []
         for rules_id in rules_module.available():
-            described = rules_module.get(rules_id).describe()
+            ruleset = rules_module.get(rules_id)
+            described = ruleset.describe()
+            described |= {
+                "name": translate(lang, ruleset.name),
+                "source": translate(lang, ruleset.source),
+                "description": sentence(lang, ruleset.description),
+            }
             described["options"] = [
-                {"key": o.key, "values": list(o.values), "default": o.default, "help": o.help}
+                {
+                    "key": o.key,
+                    "label": translate(lang, o.label) if o.label else o.key,
+                    "values": list(o.values),
+                    "value_labels": {value: translate(lang, value) for value in o.values},
+                    "default": o.default,
+                    "help": sentence(lang, o.help),
+                }
                 for o in rules_module.options_for(rules_id)
             ]
             result.append(described)
@@ -234,6 +270,9 @@ def create_app(
         result = await service.advise(lambda: advice.hints(game))
         if result is None:
             raise WebError("no_advice", "no advice for these rules")
+        lang = language_of(request)
+        for option in result:
+            option["text"] = game.action_text(option["action"], lang)
         return {"seq": seq, "options": result}
 
     @app.get("/api/games/{game_id}/review")
@@ -248,6 +287,10 @@ def create_app(
         result = await service.advise(lambda: advice.review(game))
         if result is None:
             raise WebError("no_advice", "no advice for these rules")
+        lang = language_of(request)
+        for decision in result["decisions"]:
+            decision["chosen_text"] = game.action_text(decision["chosen"], lang)
+            decision["best_text"] = game.action_text(decision["best"], lang)
         return result
 
     @app.get("/api/games/{game_id}/chances")
@@ -270,10 +313,12 @@ def create_app(
         try:
             live = await service.get(game_id)
         except WebError as error:
-            await websocket.send_json(error.to_json())
+            await websocket.send_json(error.to_json(language_of(websocket)))
             await websocket.close(4404)
             return
-        connection = Connection(websocket, changes=websocket.query_params.get("changes") == "1")
+        connection = Connection(
+            websocket, changes=websocket.query_params.get("changes") == "1", lang=language_of(websocket)
+        )
         writer = asyncio.create_task(connection.writer())
         service.subscribe(live, connection)
         limit = ws_limits.of(client_of(websocket))
@@ -291,11 +336,11 @@ def create_app(
                             await writer
                         refusal = WebError("rate_limited", "too many messages: the connection is closed")
                         with contextlib.suppress(Exception):
-                            await websocket.send_text(json.dumps(refusal.to_json()))
+                            await websocket.send_text(json.dumps(refusal.to_json(connection.lang)))
                         await websocket.close(1008, "flooding")
                         break
                     if not warned:
-                        connection.send(WebError("rate_limited", "too many messages: slow down").to_json())
+                        connection.refuse(WebError("rate_limited", "too many messages: slow down"))
                         warned = True
                     continue
                 warned = False
@@ -323,6 +368,19 @@ async def _read_json(request: Request) -> Any:
     return guard.parse_json(bytes(body))
 
 
+def language_of(connection: Request | WebSocket) -> str:
+    """The language a request or WebSocket asks for: ``?lang=``, else the first language of
+    ``Accept-Language`` that we speak, else English."""
+    asked = connection.query_params.get("lang", "")
+    if asked in LANGUAGES:
+        return asked
+    for part in connection.headers.get("accept-language", "").split(","):
+        language = part.split(";")[0].strip().lower()[:2]
+        if language in LANGUAGES:
+            return language
+    return "en"
+
+
 def client_of(connection: Request | WebSocket) -> str:
     """The client's address, which its allowances belong to."""
     return connection.client.host if connection.client is not None else "unknown"
@@ -332,15 +390,15 @@ async def _handle(service: GameService, live: LiveGame, connection: Connection, 
     """Answer one client message; returns the game object the connection now watches."""
     text = message.get("text")
     if text is None:
-        connection.send(WebError("malformed", "send JSON text messages").to_json())
+        connection.refuse(WebError("malformed", "send JSON text messages"))
         return live
     if len(text) > MAX_MESSAGE:
-        connection.send(WebError("too_large", f"a message is at most {MAX_MESSAGE} bytes").to_json())
+        connection.refuse(WebError("too_large", f"a message is at most {MAX_MESSAGE} bytes"))
         return live
     try:
         data = guard.parse_json(text, "a message")
     except WebError as error:
-        connection.send(error.to_json())
+        connection.refuse(error)
         return live
     kind = data.get("type") if isinstance(data, dict) else None
     try:
@@ -349,6 +407,8 @@ async def _handle(service: GameService, live: LiveGame, connection: Connection, 
             token = data.get("token", "")
             if not isinstance(token, str) or len(token) > MAX_TOKEN:
                 raise WebError("malformed", "token must be a short string")
+            if data.get("lang") in LANGUAGES:
+                connection.lang = data["lang"]
             seats, host = live.seats_for(token), live.is_host(token)
             if token and not seats and not host:
                 raise WebError("unauthorized", "this token belongs to no seat of this game")
@@ -356,8 +416,10 @@ async def _handle(service: GameService, live: LiveGame, connection: Connection, 
             connection.send({"type": "welcome", "seats": sorted(connection.seats), "host": host})
             connection.push(live.state_text())
         elif kind == "action":
+            sent = data.get("action")
             try:
-                action = Action.from_json(data.get("action"))
+                # An action as JSON ({"action": "score", "box": "chance"}) or as text ("score chance").
+                action = sent if isinstance(sent, str) else Action.from_json(sent)
             except GameFormatError as error:
                 raise WebError("malformed", str(error)) from None
             await service.act(live, connection.seats, data.get("seq"), action, seat=data.get("seat"))
@@ -368,7 +430,7 @@ async def _handle(service: GameService, live: LiveGame, connection: Connection, 
         else:
             raise WebError("malformed", "message type must be hello, action, state or ping")
     except WebError as error:
-        connection.send(error.to_json())
+        connection.refuse(error)
         if error.code == "stale":
             with contextlib.suppress(WebError):
                 followed = await _follow(service, live, connection)
