@@ -436,7 +436,12 @@ def _shape_text(shape: tuple[int, ...], language: str) -> str:
         return translate(language, N_("{n} alike"), n=_number(shape[0], language))
     first, *rest = shape
     parts = [translate(language, N_("{n} of one face"), n=_number(first, language))]
-    parts += [translate(language, N_("{n} of another"), n=_number(n, language)) for n in rest]
+    parts += [
+        translate(language, N_("one of another"))
+        if n == 1
+        else translate(language, N_("{n} of another"), n=_number(n, language))
+        for n in rest
+    ]
     return translate(language, N_(" and ")).join(parts)
 
 
