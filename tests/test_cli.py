@@ -13,7 +13,8 @@ from typer.testing import CliRunner, Result
 from kniffel import rules
 from kniffel.cli import app
 from kniffel.cli.errors import CliError
-from kniffel.cli.parsing import dice_words, parse_dice, parse_players, resolve_box
+from kniffel.cli.parsing import dice_words, parse_dice, parse_players
+from kniffel.errors import UnknownBoxError
 
 
 def invoke(args: Sequence[str], stdin: str | None = None) -> Result:
@@ -295,7 +296,7 @@ def test_dice_words() -> None:
     ],
 )
 def test_box_names(rules_id: str, text: str, relevant: tuple[str, ...], key: str) -> None:
-    assert resolve_box(rules.get(rules_id), text, relevant) == key
+    assert rules.find_box(rules.get(rules_id), text, relevant) == key
 
 
 @pytest.mark.parametrize(
@@ -303,8 +304,8 @@ def test_box_names(rules_id: str, text: str, relevant: tuple[str, ...], key: str
     [("f", "could be fours, fives, four_of_a_kind, full_house"), ("xyz", "no box 'xyz'"), ("", "name a box")],
 )
 def test_box_names_that_are_wrong(text: str, message: str) -> None:
-    with pytest.raises(CliError, match=message):
-        resolve_box(rules.get("kniffel"), text)
+    with pytest.raises(UnknownBoxError, match=message):
+        rules.find_box(rules.get("kniffel"), text)
 
 
 def test_bots_get_distinct_names() -> None:

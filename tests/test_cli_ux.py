@@ -15,10 +15,10 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from kniffel.cli import app
-from kniffel.cli.errors import CliError
-from kniffel.cli.parsing import resolve_box
 from kniffel.cli.reviewing import decisions_table, summary_table
+from kniffel.errors import UnknownBoxError
 from kniffel.review import Decision, PlayerSummary, Review
+from kniffel.rules import find_box
 from kniffel.rules import get as get_rules
 
 
@@ -143,11 +143,11 @@ def test_play_json_help_says_what_is_shown() -> None:
 
 def test_box_names_are_the_same_everywhere() -> None:
     yahtzee = get_rules("yahtzee")
-    assert resolve_box(yahtzee, "Zweier") == "twos"
-    with pytest.raises(CliError, match=r"did you mean chance\?$"):
-        resolve_box(yahtzee, "chnace")
-    with pytest.raises(CliError) as refused:
-        resolve_box(get_rules("kniffel-4col"), "qwertz")
+    assert find_box(yahtzee, "Zweier") == "twos"
+    with pytest.raises(UnknownBoxError, match=r"did you mean chance\?$"):
+        find_box(yahtzee, "chnace")
+    with pytest.raises(UnknownBoxError) as refused:
+        find_box(get_rules("kniffel-4col"), "qwertz")
     assert "4:chance" not in str(refused.value)  # no list of all 52 boxes
     by_label = invoke(["score", "-r", "yahtzee", "--sheet", "Zweier=6", "--json", "12345"])
     by_id = invoke(["score", "-r", "yahtzee", "--sheet", "twos=6", "--json", "12345"])
@@ -219,7 +219,7 @@ def test_review_tables_fit_80_columns_without_losing_figures() -> None:
     console = Console(width=80, record=True, color_system=None)
     review = wide_review()
     console.print(summary_table(review))
-    console.print(decisions_table(review))
+    console.print(decisions_table(review, get_rules("kniffel-4col")))
     text = console.export_text()
     assert "…" not in text
     assert "Player" in text
@@ -228,8 +228,8 @@ def test_review_tables_fit_80_columns_without_losing_figures() -> None:
     assert "123.45" in text
     assert "1234" in text
     rows = [line.split("│") for line in text.splitlines() if line.startswith("│")]
-    chosen = "".join(row[6].strip() for row in rows[-6:-3])  # the first decision's lines
-    assert chosen == "score4:three_of_a_kind"
+    chosen = " ".join(row[6].strip() for row in rows[-6:-3])  # the first decision's lines
+    assert chosen == "score Three of a kind (4)", "an action as people read it, wrapped between words"
     assert max(len(line) for line in text.splitlines()) <= 80
 
 
@@ -237,7 +237,7 @@ def test_no_decision_that_cost_points_is_a_sentence_not_an_empty_table() -> None
     review = wide_review()
     perfect = Review(review.rules, {}, True, [], review.players)
     console = Console(width=80, record=True, color_system=None)
-    console.print(decisions_table(perfect))
+    console.print(decisions_table(perfect, get_rules("kniffel-4col")))
     assert console.export_text().strip() == "No decision cost points."
 
 

@@ -245,6 +245,18 @@ def test_passes_pettingzoos_api_test(rules_id: str, players: int) -> None:
     api_test(KniffelAECEnv(rules_id, players=players), num_cycles=300)
 
 
+def test_pettingzoos_module_convention() -> None:
+    from kniffel.env import kniffel_v0
+
+    assert isinstance(kniffel_v0.raw_env(rules="yatzy", players=3), KniffelAECEnv)
+    wrapped = kniffel_v0.env(rules="kniffel", players=2)
+    api_test(wrapped, num_cycles=50)
+    wrapped.reset(seed=3)
+    assert wrapped.unwrapped.game.rules.id == "kniffel"
+    with pytest.raises(AssertionError):
+        wrapped.step(10_000)  # outside the action space
+
+
 def test_a_table_of_players_replays_through_the_game() -> None:
     env = KniffelAECEnv("kniffel", players=3)
     env.reset(seed=4)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -963,3 +964,111 @@ def test_every_refusal_is_a_kniffel_error() -> None:
         assert issubclass(error, KniffelError)
         with pytest.raises(error):
             attempt()
+
+
+# --- the library as python-chess users expect it: text in, text out, copies and replays --------------
+
+
+def test_apply_takes_action_text_and_says_what_to_pass_otherwise() -> None:
+    game = Game(rules.get("kniffel"), ["Ada"], dice=SeededDice(7))
+    assert game.apply("roll").dice == (1, 2, 3, 4, 6)
+    assert game.apply("k 1 2 3 4").action == Roll(keep=(1, 2, 3, 4), dice=game.dice)
+    outcome = game.apply("score Große Straße" if game.dice == (1, 2, 3, 4, 5) else "s chance")
+    assert outcome.box is not None
+    with pytest.raises(GameFormatError, match=r"apply takes an action \(Roll\(\), Score\('chance'\)"):
+        game.apply(3)  # type: ignore[arg-type]
+    with pytest.raises(GameFormatError, match=r"'dance' is no action: type e\.g\. 'roll'"):
+        game.apply("dance")
+    with pytest.raises(IllegalActionError, match="roll the dice first"):
+        game.apply("score chance")
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("r", Roll()),
+        ("roll", Roll()),
+        ("würfeln", Roll()),
+        ("k 3 3", Roll(keep=(3, 3))),
+        ("keep 33", Roll(keep=(3, 3))),
+        ("3 3", Roll(keep=(3, 3))),
+        ("3 3 halten", Roll(keep=(3, 3))),
+        ("roll keep 3 3 = 1 3 3 4 6", Roll(keep=(3, 3), dice=(1, 3, 3, 4, 6))),
+        ("s full", Score("full_house")),
+        ("chance", Score("chance")),
+        ("Kleine Straße eintragen", Score("small_straight")),
+        ("x Einser", Strike("ones")),
+        ("Einser streichen", Strike("ones")),
+        ("score Three of a kind", Score("three_of_a_kind")),
+    ],
+)
+def test_parse_action_reads_short_and_shown_forms(text: str, action: Action) -> None:
+    game = Game(rules.get("kniffel"), ["Ada"], dice=SeededDice(1))
+    game.apply(Roll(dice=(1, 3, 3, 5, 6)))
+    assert game.parse_action(text) == action
+
+
+def test_parse_action_prefers_the_legal_box_and_names_what_it_cannot_read() -> None:
+    game = Game(rules.get("kniffel-4col"), ["Ada"], dice=SeededDice(1))
+    game.apply(Roll(dice=(1, 3, 3, 5, 6)))
+    # Column 1 is filled top-down, 2 bottom-up, 3 is announced: only column 4's fives take the dice.
+    assert game.parse_action("s fives") == Score("4:fives")
+    with pytest.raises(UnknownBoxError, match="'chance' could be 2:chance, 4:chance"):
+        game.parse_action("s chance")
+    assert game.parse_action("Chance (2) streichen") == Strike("2:chance")
+    assert game.parse_action("f") == FreeThrow()
+    with pytest.raises(UnknownBoxError, match="no box 'zzz' in kniffel-4col"):
+        game.parse_action("x zzz")
+    with pytest.raises(GameFormatError, match="names several actions"):
+        game.parse_action("score strike chance")
+    with pytest.raises(GameFormatError, match="name the faces to keep"):
+        game.parse_action("keep")
+
+
+def test_copy_is_independent_and_keeps_the_history() -> None:
+    game = Game(rules.get("yahtzee"), ["Ada", "Bob"], dice=SeededDice(4))
+    game.apply("r")
+    game.apply("s chance")
+    copy = game.copy(dice=SeededDice(9))
+    assert copy.dumps() == game.dumps()
+    copy.apply("r")
+    copy.apply("x ones")
+    assert len(game.log) == 2
+    assert "ones" not in game.sheets[1].entries
+    assert copy.undo() == Strike("ones")
+    copy.undo()  # the copy's own throw
+    assert copy.to_json() == game.to_json(), "undo works on the copied history"
+
+
+def test_replay_yields_every_position_with_its_action() -> None:
+    game = Game(rules.get("kniffel"), ["Ada", "Bob"], dice=SeededDice(2))
+    for _ in range(3):
+        game.apply("r")
+        game.apply(
+            next(iter(game.legal.placements)) if game.legal.placements else f"x {game.legal.strikeable[0]}"
+        )
+    seen = [(position.player, position.round, action) for position, action in game.replay()]
+    assert [action for _, _, action in seen] == game.log
+    assert [(player, turn) for player, turn, _ in seen[:4]] == [
+        ("Ada", 1),
+        ("Ada", 1),
+        ("Bob", 1),
+        ("Bob", 1),
+    ]
+    positions = [position.copy() for position, _ in game.replay()]
+    assert positions[0].dice is None
+    assert positions[1].dice == game.log[0].dice  # type: ignore[attr-defined]
+
+
+def test_str_of_a_game_is_its_sheets_and_whose_turn() -> None:
+    game = Game(rules.get("kniffel"), ["Ada", "Bob"], dice=SeededDice(7))
+    game.apply("r")
+    game.apply("s chance")
+    text = str(game)
+    assert (
+        text.splitlines()[0] == "Kniffel (Schmidt), round 1 of 13: Bob to move, not rolled yet, 3 rolls left"
+    )
+    assert text.splitlines()[1].split() == ["Box", "Ada", "Bob"]
+    assert re.search(r"^Chance +16$", text, re.MULTILINE)
+    assert [line.split()[-1] for line in text.splitlines() if line.startswith("Total")] == ["0"]
+    assert repr(game) == "<Game kniffel ['Ada', 'Bob'], 2 actions>"

@@ -92,7 +92,7 @@ def test_review_command_json_and_table(tmp_path: Path) -> None:
     assert data["decisions"][0]["best"] == "score yahtzee"
     text = CliRunner().invoke(app, ["review", str(path)])
     assert text.exit_code == 0
-    assert "score yahtzee" in text.stdout
+    assert "score Yahtzee" in text.stdout  # as people read it: the box by its label
     assert "Accuracy" in text.stdout
 
 
@@ -142,19 +142,27 @@ def test_hints_print_actions_as_the_prompt_takes_them() -> None:
     from kniffel.cli.reviewing import hint_lines
     from kniffel.planning import Choice
 
-    lines = hint_lines([Choice(Roll(keep=(3, 3)), 20.0), Choice(Roll(), 18.5), Choice(Score("chance"), 17.0)])
-    assert [line.split("  ")[1].strip() for line in lines] == [
-        "1. roll keep 3 3",
-        "2. roll",
-        "3. score chance",
-    ]
+    game = Game(rules.get("kniffel"), ["Ada"])
+    choices = [Choice(Roll(keep=(3, 3)), 20.0), Choice(Roll(), 18.5), Choice(Score("chance"), 17.0)]
+    lines = hint_lines(game, choices)
+    assert [line.split("  ")[1].strip() for line in lines] == ["1. keep 3 3", "2. roll", "3. score Chance"]
     assert lines[1].endswith("-1.50")
+    german = hint_lines(game, choices, "de")
+    assert [line.split("  ")[1].strip() for line in german] == [
+        "1. 3 3 halten",
+        "2. würfeln",
+        "3. Chance eintragen",
+    ]
+    assert german[1].endswith("-1,50")
+    assert [game.parse_action(line.split(". ", 1)[1].split("  ")[0]) for line in german] == [
+        c.action for c in choices
+    ]
 
     args = ["play", "-r", "yahtzee", "-o", "joker=free", "-p", "Ada", "--seed", "5"]
     shown = CliRunner().invoke(app, args, input="r\nhint 1\nq\n")
     assert shown.exit_code == 0, shown.output
     best = shown.stdout.split("Best options")[1].splitlines()[1].split("1. ")[1].split("  ")[0].strip()
-    assert best.startswith(("roll", "score"))
+    assert best.startswith(("roll", "keep", "score"))
     typed = CliRunner().invoke(app, args, input=f"r\n{best}\nq\n")  # the same dice: the same seed
     assert typed.exit_code == 0, typed.output
     assert "error" not in typed.stdout + typed.stderr

@@ -10,7 +10,7 @@ from hypothesis import given
 from conftest import ruleset, seed_examples
 from kniffel import Game, ScoreSheet, SheetError, UnknownBoxError, rules
 from kniffel.rules.model import RESERVED_BOX_IDS
-from kniffel.sheet import EXTRA_BONUS, FREE_THROWS_USED, ColumnTotals, possible_points
+from kniffel.sheet import EXTRA_BONUS, FREE_THROWS_USED, ColumnTotals, possible_points, sheet_layout
 from test_properties import positions
 
 # Seed 000, "Spielblock": the template filled in for two games (its dashes are struck boxes: "-" or "x"),
@@ -298,3 +298,54 @@ def test_ordered_columns_are_filled_in_their_order(rules_id: str, text: str, mes
 def test_sheets_in_fill_order_pass() -> None:
     rs = rules.get("kniffel-4col")
     ScoreSheet.parse(rs, "1:ones=1 1:twos=2 2:chance=20 2:kniffel=0 3:fours=8 4:sixes=12").check_fill_order()
+
+
+# --- one layout for every front end ------------------------------------------------------------------
+
+
+def _sums(rules_id: str) -> list[str]:
+    return [row.name for row in sheet_layout(rules.get(rules_id)) if row.kind != "box"]
+
+
+def test_the_layout_of_the_seeds_spielblock_and_when_the_lower_total_shows() -> None:
+    # Seed 000's Spielblock: Summe oben, Bonus, Gesamter oberer Teil, then below the lower boxes the lower
+    # sum and the total. A sheet that adds more than its lower boxes (an extra bonus, free throws) shows
+    # them and the lower total instead; a multi-column sheet ends with the grand total.
+    assert _sums("yatzy") == ["upper_sum", "upper_bonus", "upper_total", "lower_sum", "total"]
+    assert _sums("kniffel") == [
+        "upper_sum",
+        "upper_bonus",
+        "upper_total",
+        "extra_bonus",
+        "lower_total",
+        "total",
+    ]
+    assert _sums("knoeffel")[3:] == ["free_throws", "lower_total", "total", "grand_total"]
+    layout = sheet_layout(rules.get("kniffel"))
+    assert [row.name for row in layout if row.kind == "box"] == [b.id for b in rules.get("kniffel").boxes]
+    assert [row.name for row in layout if row.ends_section] == ["upper_total", "lower_total"]
+    assert all(row.label for row in layout if row.kind != "box")
+
+
+@pytest.mark.parametrize("rules_id", ["kniffel", "yatzy", "knoeffel", "yams"])
+def test_the_command_line_and_the_web_draw_the_sheet_from_the_layout(rules_id: str) -> None:
+    from kniffel.cli.render import sheet_table
+    from kniffel.i18n import translate
+    from kniffel.web.service import layout_json
+
+    game = Game(rules.get(rules_id), ["Ada", "Bob"])
+    layout = sheet_layout(game.rules)
+    for lang in ("en", "de"):
+        rows = [str(cell) for cell in sheet_table(game, lang=lang).columns[0].cells]
+        expected = [
+            game.rules.box(row.name).label(lang) if row.kind == "box" else translate(lang, row.label)
+            for row in layout
+        ]
+        assert rows == expected
+    web = layout_json(game.rules)
+    assert [(row["kind"], row["name"]) for row in web] == [(row.kind, row.name) for row in layout]
+    assert [row["label"]["de"] for row in web if row["kind"] == "sum"][:3] == [
+        "Summe oben",
+        "Bonus",
+        "Gesamter oberer Teil",
+    ]

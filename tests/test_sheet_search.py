@@ -183,4 +183,4 @@ def test_sheets_with_free_throws_fall_back_to_the_game() -> None:
 def test_single_columns_and_other_bots_are_not_sheet_searched() -> None:
     assert sheet_search(rules.get("kniffel"), "bot") is None
     assert sheet_search(rules.get("kniffel-4col"), "bot:optimal") is not None
-    assert sheet_search(rules.get("kniffel-4col"), "bot:other") is None
+    assert sheet_search(rules.get("kniffel-4col"), "bot:win") is None

@@ -294,3 +294,39 @@ def test_the_tables_are_created_once_when_many_start_at_once(database: str, tmp_
                     connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
     if admin is not None:
         admin.dispose()
+
+
+def test_the_server_speaks_the_pages_language(client: TestClient) -> None:
+    """The pages' own words from the web catalog, and what the server says itself (rule sets, refusals,
+    the sheet's rows) in the language the page asks for; actions may be sent as text."""
+    words = client.get("/words/de.json")
+    assert words.status_code == 200
+    assert words.json()["New game"] == "Neues Spiel"
+    assert client.get("/words/fr.json").status_code == 404
+    listed = {r["id"]: r for r in client.get("/api/rules?lang=de").json()}
+    assert listed["yatzy"]["name"] == "Yatzy (skandinavisch)"
+    assert listed["yatzy"]["description"].startswith("Skandinavisches Yatzy")
+    sharp = next(o for o in listed["kniffel"]["options"] if o["key"] == "sharp")
+    assert sharp["value_labels"] == {"off": "aus", "on": "an"}
+    assert sharp["label"].startswith("Scharf")
+    english = client.get("/api/rules", headers={"accept-language": "en-GB,en;q=0.8"}).json()
+    assert english[0]["name"] == "Kniffel (Schmidt)"
+    refused = client.post("/api/games?lang=de", json={"rules": "kniffel", "seats": []})
+    assert refused.json()["message"] == "seats muss eine Liste von 1 bis 8 Plätzen sein"
+
+    game = create(client, ("Ada", "human"))
+    state = client.get(f"/api/games/{game['id']}").json()
+    sums = [row["label"] for row in state["rules"]["layout"] if row["kind"] == "sum"]
+    assert sums[0] == {"en": "Upper sum", "de": "Summe oben"}
+    assert state["rules"]["names"]["de"] == "Kniffel (Schmidt)"
+    with client.websocket_connect(f"/ws/{game['id']}?lang=de") as ws:
+        hello(ws, game["seats"][0]["token"])
+        ws.send_json({"type": "action", "seq": 0, "action": "Chance eintragen"})
+        assert ws.receive_json() == {"type": "error", "code": "illegal", "message": "erst würfeln"}
+        ws.send_json({"type": "action", "seq": 0, "action": "würfeln"})
+        assert next_state(ws)["seq"] == 1
+        ws.send_json({"type": "action", "seq": 1, "action": "Chance eintragen"})
+        scored = next_state(ws)
+    dice = [int(face) for face in scored["log"][0]["text"].split(" = ")[1].split()]
+    assert scored["players"][0]["entries"]["chance"] == sum(dice)
+    assert [entry["text"].split(" =")[0] for entry in scored["log"]] == ["roll", "score chance"]

@@ -12,6 +12,11 @@ typed at the terminal prompt::
     score chance                enter the dice in a box
     strike ones                 enter 0 in a box
 
+People read and type actions more freely: :func:`action_text` is an action as hints and reviews show it
+in a language ("keep 3 3", "score Chance"; in German "3 3 halten", "Chance eintragen"), and
+:func:`read_action` reads what a person typed against the legal actions (short forms such as ``r``,
+``k 3 3``, ``s full``, any box name, and every language's shown forms).
+
 :meth:`kniffel.Game.apply` returns an :class:`Outcome` saying what the action did, and
 :attr:`kniffel.Game.legal` is the :class:`LegalActions` of the position, computed once per position.
 """
@@ -19,15 +24,18 @@ typed at the terminal prompt::
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator, Mapping
+import functools
+import re
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from kniffel.dice import validate_dice
-from kniffel.errors import DiceError, GameFormatError
-from kniffel.rules import Placement
+from kniffel.errors import DiceError, GameFormatError, UnknownBoxError
+from kniffel.i18n import LANGUAGES, N_, translate
+from kniffel.rules import Placement, RuleSet, find_box
 
 Faces = tuple[int, ...]
 """Dice, sorted ascending."""
@@ -262,6 +270,168 @@ class LegalActions:
         return False
 
 
+# --- what people read and type --------------------------------------------------------------------
+
+SHOWN: dict[type[Action], tuple[str, str]] = {
+    Roll: (N_("roll"), N_("keep {kept}")),
+    FreeThrow: (N_("free throw"), N_("free throw, keep {kept}")),
+    Announce: (N_("announce {box}"), N_("announce {box}")),
+    Score: (N_("score {box}"), N_("score {box}")),
+    Strike: (N_("strike {box}"), N_("strike {box}")),
+}
+"""Per kind of action, how people read it without and with dice kept (a box action has one form; the
+box is its label). A translation orders the words as its language does; :func:`read_action` reads
+every language's words back."""
+
+SHORT_FORMS: dict[str, type[Action] | None] = {
+    "r": Roll,
+    "f": FreeThrow,
+    "s": Score,
+    "x": Strike,
+    "a": Announce,
+    "k": None,
+}
+"""One-letter forms of the action words, read as the first word only (``k`` is ``keep``: a throw keeping
+the faces given)."""
+
+_SEPARATORS = re.compile(r"[\s,;]+")
+_WORD = re.compile(r"[^\W\d_]+|\d+|[^\s,;.]+")
+
+
+def action_text(action: Action, rules: RuleSet, language: str = "en") -> str:
+    """``action`` as people read it in ``language``, a box by its label: ``keep 3 3``, ``score Small
+    straight``; in German ``3 3 halten``, ``Kleine Straße eintragen``. The dice a throw gave follow an
+    ``=``. :func:`read_action` reads it back (``str(action)`` is the text form saved games keep)."""
+    plain, kept = SHOWN[type(action)]
+    if isinstance(action, Roll):
+        faces = " ".join(map(str, action.keep))
+        text = translate(language, kept, kept=faces) if action.keep else translate(language, plain)
+        return text if action.dice is None else f"{text} = {' '.join(map(str, action.dice))}"
+    assert isinstance(action, BoxAction)
+    column, box = rules.locate(action.box)
+    label = box.label(language) + (f" ({column.id})" if rules.multi_column else "")
+    return translate(language, plain, box=label)
+
+
+@functools.cache
+def action_words() -> dict[str, type[Action] | None]:
+    """The words of actions: the text form's (``roll``, ``keep``, ``score``) and those of the shown forms
+    in every language (``throw``, ``würfeln``, ``halten``, ``eintragen``);
+    each the kind of action it names, or None for the words of keeping dice (``keep``, ``halten``)."""
+    words: dict[str, type[Action] | None] = {"keep": None, **ACTION_TYPES}
+    for kind, (plain, kept) in SHOWN.items():
+        for language in LANGUAGES:
+            own = set(_words(translate(language, plain, box="", kept="")))
+            for word in own:
+                words.setdefault(word, kind)
+            for word in set(_words(translate(language, kept, box="", kept=""))) - own:
+                words.setdefault(word, None)
+    return words
+
+
+def _words(text: str) -> list[str]:
+    return [word.casefold() for word in _WORD.findall(text)]
+
+
+def read_action(text: str, rules: RuleSet, legal: LegalActions) -> Action:
+    """The action a person typed, read leniently against the ``legal`` actions of a position: any form
+    :func:`action_text` shows, in any language, and short forms (``r``, ``k 3 3``, ``s full``,
+    ``x 2:ch``, a box alone to score in it, faces alone to keep them). Box names are read by
+    :func:`kniffel.rules.find_box`, preferring a legal box where a name fits several. Faces after a
+    throw's word without ``keep`` are the dice the throw gave (a score pad), as after ``=``.
+
+    :class:`~kniffel.errors.GameFormatError` (or :class:`~kniffel.errors.UnknownBoxError`) says what
+    cannot be read; whether the action is allowed now is :meth:`kniffel.Game.check`'s to say."""
+    before, equals, after = text.partition("=")
+    known = action_words()
+    kinds: list[type[Action]] = []
+    keep = False
+    faces: list[str] = []
+    rest: list[str] = []
+    typed = [word for word in _SEPARATORS.split(before) if word]
+    for at, word in enumerate(typed):
+        plain = word.strip(".").casefold()
+        if at == 0 and plain in SHORT_FORMS:  # a one-letter command, not the "a" of "Three of a kind"
+            kind = SHORT_FORMS[plain]
+            if kind is None:
+                keep = True
+            else:
+                kinds.append(kind)
+        elif plain in known:
+            kind = known[plain]
+            if kind is None:
+                keep = True
+            elif kind not in kinds:
+                kinds.append(kind)
+        elif plain.isdigit():
+            faces.append(plain)
+        elif plain:
+            rest.append(word)
+    kind = _kind_of(text, kinds, keep, faces, rest)
+    if issubclass(kind, Roll):
+        if rest:
+            raise GameFormatError(f"a throw takes faces, not {' '.join(rest)!r}: e.g. 'keep 3 3'")
+        result = _faces_typed([w for w in _SEPARATORS.split(after) if w], rules.dice) if equals else None
+        if equals and not result:
+            raise GameFormatError("after '=' come the dice the throw gave, e.g. roll keep 3 3 = 1 3 3 4 6")
+        if keep or not faces or not kinds:
+            if keep and not faces and not kinds:  # "roll keep" keeps nothing; "keep" alone says nothing
+                raise GameFormatError("name the faces to keep, e.g. keep 6 6 (roll throws all dice)")
+            return kind(keep=_faces_typed(faces, rules.dice), dice=result)
+        if result is not None:
+            raise GameFormatError("write the kept dice after 'keep': roll keep 3 3 = 1 3 3 4 6")
+        return kind(dice=_faces_typed(faces, rules.dice))
+    # A box's name may hold digits ("Chance (2)", "2 chance"): every word but the action's is the box.
+    words = [
+        w
+        for at, w in enumerate(typed)
+        if not (at == 0 and w.casefold() in SHORT_FORMS) and w.casefold() not in known
+    ]
+    if not words:
+        raise GameFormatError(f"name a box, e.g. '{kind.name} chance'")
+    among: Collection[str] = legal.announceable if kind is Announce else legal.strikeable
+    if kind is Score:
+        among = legal.placements
+    try:
+        box = find_box(rules, " ".join(words), among)
+    except UnknownBoxError:
+        if kinds:
+            raise
+        raise GameFormatError(
+            f"{text.strip()!r} is no action: type e.g. 'roll', 'keep 3 3', 'score chance', 'strike ones'"
+        ) from None
+    return kind(box)  # type: ignore[call-arg]
+
+
+def _kind_of(
+    text: str, kinds: list[type[Action]], keep: bool, faces: list[str], rest: list[str]
+) -> type[Action]:
+    """The kind of action the words name: the one action word, a throw for ``keep`` or faces alone, a
+    score for a box alone."""
+    if FreeThrow in kinds and Roll in kinds:
+        kinds.remove(Roll)  # "Freiwurf, 6 6 halten" and "free, roll keep 6 6" are free throws
+    if len(kinds) > 1:
+        names = " and ".join(SHOWN[k][0].split()[0] for k in kinds)
+        raise GameFormatError(f"{text.strip()!r} names several actions ({names}): one at a time")
+    if kinds:
+        return kinds[0]
+    if keep or (faces and not rest):
+        return Roll
+    if not rest:
+        raise GameFormatError("type an action, e.g. 'roll', 'keep 3 3', 'score chance', 'strike ones'")
+    return Score
+
+
+def _faces_typed(words: Iterable[str], n_dice: int) -> Faces:
+    """Faces typed as numbers (``3 3 5``, or ``335`` when a run is no longer than the dice), each checked
+    to be a die's face."""
+    spread = []
+    for word in words:
+        digits = word.strip(",;.")
+        spread += list(digits) if digits.isdigit() and 1 < len(digits) <= n_dice else [digits]
+    return validate_dice(list(_faces(spread)), len(spread))
+
+
 def _includes(dice: Faces, keep: Faces, n_dice: int) -> bool:
     """``dice`` are a possible result of throwing after holding ``keep``."""
     try:
@@ -282,6 +452,7 @@ def is_submultiset(part: Iterable[int], whole: Iterable[int]) -> bool:
 
 __all__ = [
     "ACTION_TYPES",
+    "SHORT_FORMS",
     "Action",
     "Announce",
     "BoxAction",
@@ -292,4 +463,7 @@ __all__ = [
     "Roll",
     "Score",
     "Strike",
+    "action_text",
+    "action_words",
+    "read_action",
 ]

@@ -19,7 +19,7 @@ import dataclasses
 import json
 import random
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Protocol
@@ -36,7 +36,9 @@ from kniffel.actions import (
     Roll,
     Score,
     Strike,
+    action_text,
     is_submultiset,
+    read_action,
 )
 from kniffel.dice import FACES, validate_dice
 from kniffel.errors import (
@@ -48,10 +50,11 @@ from kniffel.errors import (
     SheetError,
     UnknownBoxError,
 )
+from kniffel.i18n import N_
 from kniffel.keeps import keep_lattice
 from kniffel.rules import Order, Placement, RuleSet, placements, strikeable
 from kniffel.rules import get as get_rules
-from kniffel.sheet import ScoreSheet
+from kniffel.sheet import ScoreSheet, sheet_text
 from kniffel.situation import Situation
 
 FORMAT_VERSION = 1
@@ -186,6 +189,26 @@ class Game:
             return []
         return [s.name for s in self.standings() if s.rank == 1]
 
+    def __str__(self) -> str:
+        """The sheets side by side and whose turn it is, as plain text::
+
+        Kniffel (Schmidt), round 2 of 13: Bob to move, dice 1 2 3 4 6, 2 rolls left
+        Box                   Ada   Bob
+        Ones                    3
+        ...
+        """
+        if self.is_over:
+            best = self.standings()[0].total
+            state = f"game over, won by {' and '.join(self.winners())} with {best}"
+        else:
+            dice = "not rolled yet" if self.dice is None else "dice " + " ".join(map(str, self.dice))
+            state = f"{self.player} to move, {dice}, {self.rolls_left} rolls left"
+        head = f"{self.rules.name}, round {self.round} of {self.rules.turns}: {state}"
+        return head + "\n" + sheet_text(self.rules, list(self.players), self.sheets)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.rules.id} {list(self.players)!r}, {len(self.log)} actions>"
+
     def situation(self) -> Situation:
         """The situation of the player to move (``GameError`` once the game is over)."""
         if self.is_over:
@@ -222,6 +245,27 @@ class Game:
 
     def can_apply(self, action: Action) -> bool:
         return action in self.legal
+
+    def parse_action(self, text: str) -> Action:
+        """The action ``text`` names, read leniently against the legal actions now: the text form
+        (``roll keep 3 3``, ``score chance``), short forms (``r``, ``k 3 3``, ``s full``, ``x 2:ch``, a
+        box alone to score in it) and the forms :meth:`action_text` shows in any language (``3 3
+        halten``, ``Chance eintragen``). A box name that fits several boxes is read as the one that is
+        legal. :class:`GameFormatError` (or :class:`UnknownBoxError`) says what cannot be read; whether
+        the action is allowed is :meth:`check`'s to say.
+
+        >>> game = Game(get_rules("kniffel"), ["Ada"], dice=SeededDice(7))
+        >>> game.parse_action("k 3 3"), game.parse_action("s gr")
+        (Roll(keep=(3, 3), dice=None), Score(box='large_straight'))
+        """
+        return read_action(text, self.rules, self.legal)
+
+    def action_text(self, action: Action | str, language: str = "en") -> str:
+        """``action`` (or its text form) as people read it in ``language``: in English the text form,
+        in German ``3 3 halten``, ``Chance eintragen``. :meth:`parse_action` reads it back."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        return action_text(action, self.rules, language)
 
     def check(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` saying why ``action`` is not allowed now."""
@@ -274,80 +318,90 @@ class Game:
         turn, rules = self.turn, self.rules
         if not free:
             if turn.rolls >= rules.rolls:
-                return f"no rolls left ({rules.rolls} per turn): score or strike a box"
+                return N_(f"no rolls left ({rules.rolls} per turn): score or strike a box")
             return None
         if not rules.free_throws:
-            return f"{rules.id} has no free throws"
+            return N_(f"{rules.id} has no free throws")
         if turn.rolls < rules.rolls:
-            return "a free throw comes after the regular rolls"
+            return N_("a free throw comes after the regular rolls")
         if turn.free_throws >= rules.free_throws_per_turn:
-            return f"at most {rules.free_throws_per_turn} free throw(s) per turn"
+            return N_(f"at most {rules.free_throws_per_turn} free throw(s) per turn")
         if not any(
             self.sheet.free_throws_left(c) > turn.free_throws
             and any(rules.key(c, b) not in self.sheet.entries for b in rules.boxes)
             for c in rules.columns
         ):
-            return "no free throws left"
+            return N_("no free throws left")
         return None
 
     def _why_not(self, action: Action) -> str:
         """Why an action that is not legal now is refused, in one line."""
         if self.is_over:
-            return "the game is over"
+            return N_("the game is over")
         if isinstance(action, Roll):
             return self._throw_blocker(free=isinstance(action, FreeThrow)) or self._keep_problem(action)
         if not isinstance(action, BoxAction):
-            return f"unknown action {action!r}"
+            return N_(f"unknown action {action!r}")
         turn, rules = self.turn, self.rules
         try:
             column, _ = rules.locate(action.box)
         except UnknownBoxError as error:
             return str(error)
         if turn.dice is None:
-            return "roll the dice first"
+            return N_("roll the dice first")
         if action.box in self.sheet.entries:
-            return f"{action.box} is already filled"
+            return N_(f"{action.box} is already filled")
         if isinstance(action, Announce):
             if column.order is not Order.ANNOUNCED:
-                return f"{action.box} is not in an announced column"
+                return N_(f"{action.box} is not in an announced column")
             if turn.announced is not None:
-                return f"{turn.announced} is already announced"
-            return "announce right after the first roll"
+                return N_(f"{turn.announced} is already announced")
+            return N_("announce right after the first roll")
         if not self._free_throws_fit(action.box):
-            return f"column {column.id} has no free throws left to pay for this turn's"
+            return N_(f"column {column.id} has no free throws left to pay for this turn's")
         if isinstance(action, Score):
             if turn.announced is not None:
-                return f"{turn.announced} is announced: score it or strike a box"
+                return N_(f"{turn.announced} is announced: score it or strike a box")
             if column.order is Order.ANNOUNCED:
-                return f"{action.box} can only be filled after announcing it"
+                return N_(f"{action.box} can only be filled after announcing it")
             if column.order is not Order.FREE:
-                return f"column {column.id} is filled {column.order.value}: {action.box} is not next"
-            return f"the joker rule sends these dice elsewhere: {', '.join(self.legal.placements)}"
-        return f"{action.box} cannot be struck now; allowed: {', '.join(self.legal.strikeable)}"
+                if column.order is Order.TOP_DOWN:
+                    return N_(f"column {column.id} is filled top-down: {action.box} is not next")
+                return N_(f"column {column.id} is filled bottom-up: {action.box} is not next")
+            return N_(f"the joker rule sends these dice elsewhere: {', '.join(self.legal.placements)}")
+        return N_(f"{action.box} cannot be struck now; allowed: {', '.join(self.legal.strikeable)}")
 
     def _keep_problem(self, action: Roll) -> str:
         turn, rules = self.turn, self.rules
         if turn.dice is None and action.keep:
-            return "nothing to keep before the first roll"
+            return N_("nothing to keep before the first roll")
         if turn.dice is not None and not is_submultiset(action.keep, turn.dice):
-            return f"can only keep dice that are showing: {' '.join(map(str, turn.dice))}"
+            return N_(f"can only keep dice that are showing: {' '.join(map(str, turn.dice))}")
         if len(action.keep) >= rules.dice:
-            return "keeping every die leaves nothing to roll; score or strike a box instead"
+            return N_("keeping every die leaves nothing to roll; score or strike a box instead")
         if action.dice is not None:
             try:
                 validate_dice(list(action.dice), rules.dice)
             except DiceError as error:
                 return str(error)
             if not is_submultiset(action.keep, action.dice):
-                return "the rolled dice must include the kept ones"
-        return f"{action} is not allowed now"
+                return N_("the rolled dice must include the kept ones")
+        return N_(f"{action} is not allowed now")
 
     # --- changing ------------------------------------------------------------------------------
 
-    def apply(self, action: Action) -> Outcome:
+    def apply(self, action: Action | str) -> Outcome:
         """Apply a legal action (:class:`IllegalActionError` saying why not, else) and return what it
         did: the action as it is logged (a roll with its dice), and for a score or strike the box, the
-        points, the extra bonus and the upper bonus it earned."""
+        points, the extra bonus and the upper bonus it earned. Text is read by :meth:`parse_action`
+        (``game.apply("score chance")``, ``game.apply("k 3 3")``)."""
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        elif not isinstance(action, Action):
+            raise GameFormatError(
+                f"apply takes an action (Roll(), Score('chance'), ...) or its text ('score chance'), "
+                f"got {action!r}"
+            )
         self.check(action)
         player = self.current
         history_entry: tuple[int, Turn, ScoreSheet | None] = (player, self.turn, None)
@@ -406,6 +460,27 @@ class Game:
         self.current, self.turn = player, turn
         self._legal = None
         return action
+
+    def copy(self, *, dice: DiceSource | None = None) -> Game:
+        """An independent copy of the position and its history (undo works on it too). The copy throws
+        with ``dice`` (by default the operating system's secure dice): share this game's source or give
+        it seeded dice to decide what it throws."""
+        game = Game(self.rules, self.players, dice=dice)
+        game.sheets = [_copy_sheet(sheet) for sheet in self.sheets]
+        game.current, game.turn = self.current, self.turn
+        game.log = list(self.log)
+        game._history = list(self._history)  # its sheets are copies already, never changed again
+        game._legal = self._legal
+        return game
+
+    def replay(self) -> Iterator[tuple[Game, Action]]:
+        """Every position of the game with the action taken there, from the first: ``(position,
+        action)``. The position is one game that moves on by the action after each step (as if the loop
+        applied it); ``copy()`` it to keep one. The dice are those of the log."""
+        position = Game(self.rules, self.players)
+        for action in self.log:
+            yield position, action
+            position.apply(action)
 
     def roll(self, keep: Iterable[int] = ()) -> Faces:
         """Roll, keeping ``keep``; returns the dice now showing."""

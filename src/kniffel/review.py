@@ -185,11 +185,14 @@ def review(game: Game, *, directory: Path | None = None, by_win: bool = False, w
         raise PlanningError("a review by win chance needs several players and rules the exact solver covers")
     planner = planner_for(rules, directory=directory)
     winning = planner_for(rules, WIN, directory=directory, wait=wait) if by_win else None
-    replay = Game(rules, list(game.players))
     decisions: list[Decision] = []
     turns = [0] * len(game.players)
-    chances = [win_chances(replay, directory, wait=wait)] if by_win else None
-    for number, action in enumerate(game.log, 1):
+    chances = [win_chances(Game(rules, list(game.players)), directory, wait=wait)] if by_win else None
+    turn_ended = False
+    for number, (replay, action) in enumerate(game.replay(), 1):
+        if chances is not None and turn_ended:
+            chances.append(win_chances(replay, directory, wait=wait))
+        turn_ended = isinstance(action, Score | Strike)
         turn = replay.turn
         if isinstance(action, Score | Strike):
             turns[replay.current] += 1
@@ -216,9 +219,8 @@ def review(game: Game, *, directory: Path | None = None, by_win: bool = False, w
                         str(wins[0].action) if wins and win is not None else None,
                     )
                 )
-        replay.apply(action)
-        if chances is not None and isinstance(action, Score | Strike):
-            chances.append(win_chances(replay, directory, wait=wait))
+    if chances is not None and turn_ended:
+        chances.append(win_chances(game, directory, wait=wait))  # after the last turn: the game as it stands
     players = []
     for index, name in enumerate(game.players):
         own = [d for d in decisions if d.player == name]

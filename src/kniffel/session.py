@@ -23,7 +23,7 @@ from kniffel.bots import Bot
 from kniffel.bots import make as make_bot
 from kniffel.errors import GameError, GameFormatError
 from kniffel.game import DiceSource, Game, SecureDice, SeededDice
-from kniffel.i18n import LANGUAGES
+from kniffel.i18n import LANGUAGES, N_, number, percent
 from kniffel.planning import WIN, Choice, NotReady, is_exact, planner_for, win_chances, win_tables
 from kniffel.planning.worker import Work
 from kniffel.review import PlayerSummary
@@ -138,19 +138,20 @@ def write_atomically(path: Path, text: str) -> None:
 MISTAKE = 0.005
 """Decisions that lost less than this (in expected points) are not shown as mistakes."""
 
-SUMMARY_HEADERS = ("Player", "Score", "Decisions", "Optimal", "Loss", "Accuracy")
+SUMMARY_HEADERS = (N_("Player"), N_("Score"), N_("Decisions"), N_("Optimal"), N_("Loss"), N_("Accuracy"))
 """The columns of a review's summary, one row a player (English: front ends translate them)."""
 
 
-def summary_cells(player: PlayerSummary) -> tuple[str, ...]:
-    """A player's row of a review's summary, under :data:`SUMMARY_HEADERS`."""
+def summary_cells(player: PlayerSummary, lang: str = "en") -> tuple[str, ...]:
+    """A player's row of a review's summary, under :data:`SUMMARY_HEADERS`, with numbers as ``lang``
+    writes them."""
     return (
         player.name,
         str(player.score),
         str(player.decisions),
-        f"{player.optimal} ({100 * player.optimal_share:.0f}%)",
-        f"{player.loss:.2f}",
-        f"{player.accuracy:.1f}",
+        f"{player.optimal} ({percent(lang, player.optimal_share, 0)})",
+        number(lang, player.loss, 2),
+        number(lang, player.accuracy, 1),
     )
 
 
@@ -210,7 +211,7 @@ class Preparing:
         done = (
             ""
             if self.fraction is None
-            else translate(", {percent} % done", percent=round(100 * self.fraction))
+            else translate(", {percent} percent done", percent=round(100 * self.fraction))
         )
         return translate("{what}: about {cost}{done}. Points meanwhile.", what=what, cost=cost, done=done)
 

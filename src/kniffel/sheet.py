@@ -11,19 +11,23 @@ holds 0 (``-``, ``x`` and the printed sheet's dash are read as 0 too). ``extra_b
 bonus for further five-of-a-kind rolls, ``free_throws_used`` the free throws it has paid for (Knöffel),
 written only when not 0 and prefixed with the column like a box. ``empty`` is a sheet with nothing on it.
 The older form ``ones=3,kniffel=50`` (commas) is read as well.
+
+:func:`sheet_layout` is the one definition of how a sheet is drawn (its rows: the boxes, and the sums
+between and below them); the terminal front ends and the web page draw from it, and ``str(game)`` too.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from kniffel.errors import SheetError, UnknownBoxError
-from kniffel.rules import Column, RuleSet
+from kniffel.i18n import N_
+from kniffel.rules import Column, Order, RuleSet, Section
 from kniffel.rules.placement import reachable_boxes
 
 EXTRA_BONUS = "extra_bonus"
@@ -115,10 +119,7 @@ class ScoreSheet:
                 reachable = [rules.key(column, b) for b in reachable_boxes(rules, filled, column)]
                 if not reachable or reachable[0] not in self.entries:
                     missing = ", ".join(k for k in own if k not in filled)
-                    which = f"column {column.id}" if rules.multi_column else "its column"
-                    raise SheetError(
-                        f"{rules.id} fills {which} {column.order.value}: {missing} cannot be filled yet"
-                    )
+                    raise SheetError(_fill_order_refusal(rules, column, missing))
                 filled[reachable[0]] = self.entries[reachable[0]]
 
     # --- text and JSON -------------------------------------------------------------------------
@@ -202,7 +203,9 @@ class ScoreSheet:
                 raise SheetError(f"a sheet entry is box=points, got {item!r}")
             name, column_id = column_words.get(key, ("entries", key))
             if key in seen:
-                raise SheetError(f"{'box ' if name == 'entries' else ''}{key} is given twice")
+                raise SheetError(
+                    f"box {key} is given twice" if name == "entries" else f"{key} is given twice"
+                )
             seen.add(key)
             if name == "entries" and value.lower() in STRUCK:
                 data[name][column_id] = 0
@@ -212,6 +215,106 @@ class ScoreSheet:
             except ValueError:
                 raise SheetError(f"points for {key} must be a whole number, got {value!r}") from None
         return cls.from_json(rules, data)
+
+
+# --- how a sheet is drawn --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """A row of the sheet as every front end draws it: a box, a sum of :class:`ColumnTotals` per column,
+    or the grand total of a multi-column sheet (one figure per player)."""
+
+    kind: Literal["box", "sum", "grand_total"]
+    name: str
+    """The box id, the :class:`ColumnTotals` field, or ``grand_total``."""
+    label: str = ""
+    """A sum's name in English (front ends translate it); a box row shows the box's own label."""
+    strong: bool = False
+    """A total that stands out (bold)."""
+    ends_section: bool = False
+    """A line follows the row."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "strong": self.strong,
+            "ends_section": self.ends_section,
+        }
+
+
+def sheet_layout(rules: RuleSet) -> tuple[SheetRow, ...]:
+    """The rows of a sheet of ``rules``, top to bottom, as the seed's Spielblock adds them up: the upper
+    boxes, their sum, the bonus and the upper total; the lower boxes; where the rules have them the extra
+    bonus and the free throws' worth, and then the lower total, which adds them to the boxes (without
+    them the lower boxes' sum, "Lower sum", is the lower total); the total; and on a multi-column sheet
+    the grand total. (The printed sheet carries the upper total down once more, to add by hand; a
+    screen adds for you, and every row less keeps a phone's or a terminal's sheet on one screen.)"""
+    rows = [SheetRow("box", b.id) for b in rules.boxes if b.section is Section.UPPER]
+    rows += [
+        SheetRow("sum", "upper_sum", N_("Upper sum")),
+        SheetRow("sum", "upper_bonus", N_("Bonus")),
+        SheetRow("sum", "upper_total", N_("Upper total"), strong=True, ends_section=True),
+    ]
+    rows += [SheetRow("box", b.id) for b in rules.boxes if b.section is Section.LOWER]
+    if rules.extra_bonus:
+        rows.append(SheetRow("sum", "extra_bonus", N_("Extra bonus")))
+    if rules.free_throws:
+        rows.append(SheetRow("sum", "free_throws", N_("Free throws")))
+    if rules.extra_bonus or rules.free_throws:
+        rows.append(SheetRow("sum", "lower_total", N_("Lower total"), strong=True, ends_section=True))
+    else:
+        rows.append(SheetRow("sum", "lower_sum", N_("Lower sum"), strong=True, ends_section=True))
+    rows.append(SheetRow("sum", "total", N_("Total"), strong=True))
+    if rules.multi_column:
+        rows.append(SheetRow("grand_total", "grand_total", N_("Grand total"), strong=True))
+    return tuple(rows)
+
+
+def sheet_text(rules: RuleSet, players: Sequence[str], sheets: Sequence[ScoreSheet]) -> str:
+    """The sheets of ``players`` side by side as plain text (a column per player and sheet column), laid
+    out by :func:`sheet_layout`; a struck box shows a dash."""
+    header = [["Box"], [""]] if rules.multi_column else [["Box"]]
+    for name in players:
+        for number, column in enumerate(rules.columns):
+            header[0].append(name if number == 0 else "")
+            if rules.multi_column:
+                header[1].append(column.id)
+    lines = list(header)
+    for row in sheet_layout(rules):
+        if row.kind == "grand_total":
+            cells = [
+                str(sheet.total) if c == 0 else "" for sheet in sheets for c in range(len(rules.columns))
+            ]
+            lines.append([row.label, *cells])
+            continue
+        line = [rules.box(row.name).label_en if row.kind == "box" else row.label]
+        for sheet in sheets:
+            for column in rules.columns:
+                if row.kind == "sum":
+                    line.append(str(getattr(sheet.column_totals(column), row.name)))
+                    continue
+                points = sheet.entries.get(rules.key(column, rules.box(row.name)))
+                line.append("" if points is None else "-" if points == 0 else str(points))
+        lines.append(line)
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    return "\n".join(
+        "  ".join(
+            [line[0].ljust(widths[0]), *(cell.rjust(w) for cell, w in zip(line[1:], widths[1:], strict=True))]
+        ).rstrip()
+        for line in lines
+    )
+
+
+def _fill_order_refusal(rules: RuleSet, column: Column, missing: str) -> str:
+    if column.order is Order.TOP_DOWN:
+        if rules.multi_column:
+            return N_(f"{rules.id} fills column {column.id} top-down: {missing} cannot be filled yet")
+        return N_(f"{rules.id} fills its column top-down: {missing} cannot be filled yet")
+    if rules.multi_column:
+        return N_(f"{rules.id} fills column {column.id} bottom-up: {missing} cannot be filled yet")
+    return N_(f"{rules.id} fills its column bottom-up: {missing} cannot be filled yet")
 
 
 def _column_word(rules: RuleSet, column: Column, name: str) -> str:
@@ -258,4 +361,12 @@ def possible_points(rules: RuleSet, box_id: str) -> frozenset[int]:
     return frozenset(values)
 
 
-__all__ = ["ColumnTotals", "ScoreSheet", "SheetError", "possible_points"]
+__all__ = [
+    "ColumnTotals",
+    "ScoreSheet",
+    "SheetError",
+    "SheetRow",
+    "possible_points",
+    "sheet_layout",
+    "sheet_text",
+]

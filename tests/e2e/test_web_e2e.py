@@ -241,9 +241,20 @@ def test_a_turn_by_keyboard_alone(browser: Browser, server: ServerProcess) -> No
     wait_seq(page, 3)
     assert page.locator(f"#sheet td.filled[data-box='{box}']").count() == 1
     page.keyboard.press("l")
+    page.wait_for_selector("body[data-lang='de']")
     assert page.inner_text("#banner").startswith("Du bist dran")
+    assert page.inner_text("#roll") == "Würfeln"
+    assert f"hält {' '.join(map(str, kept))}" in page.inner_text("#log")
+    # The sheet's rows are the library's layout, sent with the rules, in the page's language.
+    layout = server_state(server, page.evaluate("location.pathname.split('/').pop()"))["rules"]["layout"]
+    sums = [row["label"]["de"] for row in layout if row["kind"] == "sum"]
+    headers = page.locator("#sheet tbody tr.sum th").all_inner_texts()
+    assert headers == sums
+    assert "Summe oben" in headers
     screenshot(page, "table-keyboard-german")
     page.keyboard.press("l")
+    page.wait_for_selector("body[data-lang='en']")
+    assert page.locator("#sheet tbody tr.sum th").first.inner_text() == "Upper sum"
     assert errors(page) == []
 
 
@@ -356,7 +367,7 @@ def test_a_hot_seat_game_at_one_screen(browser: Browser, server: ServerProcess) 
             assert "best for this roll" in (marked.get_attribute("aria-label") or "")
             advice = page.locator("#hint-list li").all_inner_texts()
             label = page.inner_text("#sheet tbody tr:has(td.best) th")
-            first_entry = next(text for text in advice if "scores" in text or "strikes" in text)
+            first_entry = next(text for text in advice if text.startswith(("score ", "strike ")))
             assert label in first_entry, "the marked box is the advisor's best entry"
             screenshot(page, "table-hints")
             page.click("#hint")

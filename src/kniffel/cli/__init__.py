@@ -8,9 +8,6 @@
 30
 """
 
-from kniffel.cli import catalog_de
 from kniffel.cli.app import app, main
-
-catalog_de.register_catalog()
 
 __all__ = ["app", "main"]

@@ -20,7 +20,7 @@ from rich.console import Console
 from kniffel.cli import caching, goals, language, reviewing, simulating, solving
 from kniffel.cli.cluster import ClusterOption
 from kniffel.cli.errors import OUTPUT_CLOSED, CliError, end_quietly, output_closed, reports_errors
-from kniffel.cli.parsing import parse_dice, parse_sheet, resolve_box
+from kniffel.cli.parsing import parse_dice, parse_sheet
 from kniffel.cli.play import Session, Settings, make_console
 from kniffel.cli.render import (
     placements_table,
@@ -29,9 +29,9 @@ from kniffel.cli.render import (
     rules_json,
     rules_tables,
 )
-from kniffel.i18n import translate
+from kniffel.i18n import number, translate
 from kniffel.planning.goals import POINTS, WIN, Goal, Target
-from kniffel.rules import Order, parse_options, placements
+from kniffel.rules import Order, find_box, parse_options, placements
 from kniffel.rules import get as get_rules
 from kniffel.session import Session as GameSession
 from kniffel.session import check_writable
@@ -196,7 +196,7 @@ def score_command(
         raise CliError("the sheet is full: no box is left to score in")
     announced_key = None
     if announced is not None:
-        announced_key = resolve_box(rules, announced)
+        announced_key = find_box(rules, announced)
         column, _ = rules.locate(announced_key)
         if column.order is not Order.ANNOUNCED:
             raise CliError(f"{announced_key} is not in an announced column")
@@ -377,9 +377,9 @@ def solve_command(
             words,
             "{what}: expected score {score} ({how}, DP {seconds} s)",
             what=what,
-            score=f"{solved.expected_score:.4f}",
+            score=number(words, solved.expected_score, 4),
             how=how,
-            seconds=f"{solved.seconds:.2f}",
+            seconds=number(words, solved.seconds, 2),
         )
     )
 
@@ -610,7 +610,7 @@ def review_command(
         return
     console = Console(highlight=False)
     console.print(reviewing.summary_table(result, words))
-    console.print(reviewing.decisions_table(result, everything=everything, lang=words))
+    console.print(reviewing.decisions_table(result, game.rules, everything=everything, lang=words))
     if result.chances is not None:
         console.print(reviewing.chances_table(result, game.players, words))
     if not result.exact:
@@ -713,7 +713,7 @@ def tournament_command(
     lang: LangOption = None,
     cluster: ClusterOption = None,
 ) -> None:
-    """Bots against bots on the same dice: win rates with 95 % intervals, mean scores and a rating each."""
+    """Bots against bots on the same dice: win rates with intervals of 95 %, mean scores and a rating each."""
     from kniffel.cli import tournament
 
     words = language.choose(lang)

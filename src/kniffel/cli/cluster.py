@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from kniffel.cli import solving
-from kniffel.i18n import translate
+from kniffel.i18n import N_, number, translate
 
 INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT)."""
@@ -49,16 +49,17 @@ class Tally:
     def running(self, cluster: str | None) -> Iterator[Tally]:
         """The bar on stderr while the body runs; Ctrl-C ends the command with one line."""
         try:
-            with solving.solve_progress(self.show, self.label, "games", lang=self.lang) as bar:
+            with solving.solve_progress(self.show, self.label, N_("games"), lang=self.lang) as bar:
                 self._bar = bar
                 yield self
         except KeyboardInterrupt:
             text = (
-                "kniffel: interrupted after {done} of {total} games, its unfinished tasks cancelled"
+                N_("kniffel: interrupted after {done} of {total} games, its unfinished tasks cancelled")
                 if cluster
-                else "kniffel: interrupted after {done} of {total} games, stopped"
+                else N_("kniffel: interrupted after {done} of {total} games, stopped")
             )
-            print(translate(self.lang, text, done=f"{self.done:,}", total=f"{self.total:,}"), file=sys.stderr)
+            done, total = number(self.lang, self.done, 0), number(self.lang, self.total, 0)
+            print(translate(self.lang, text, done=done, total=total), file=sys.stderr)
             raise typer.Exit(INTERRUPTED) from None
         finally:
             self._bar = None

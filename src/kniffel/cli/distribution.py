@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from kniffel.cli import simulating, solving
-from kniffel.i18n import translate
+from kniffel.i18n import number, percent, translate
 from kniffel.rules import RuleSet
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def distribution_json(dist: ScoreDistribution) -> dict[str, Any]:
 
 def percentiles_table(dist: ScoreDistribution, lang: str) -> Table:
     table = Table(title=translate(lang, "Final score under optimal play: percentiles"), header_style="bold")
-    cells = [(f"{q}%", str(dist.percentile(q))) for q in PERCENTILES]
+    cells = [(percent(lang, q / 100, 0), str(dist.percentile(q))) for q in PERCENTILES]
     for name, _ in cells:
         table.add_column(name, justify="right", no_wrap=True)
     table.add_row(*(value for _, value in cells))
@@ -65,7 +65,9 @@ def reach_table(dist: ScoreDistribution, lang: str) -> Table:
     table.add_column("P(≥)", justify="right")
     for t in thresholds(dist):
         p = dist.at_least(t)
-        table.add_row(str(t), f"{100 * p:.2f} %" if p >= 0.0001 else f"{100 * p:.2g} %")
+        # Two significant digits for the rare scores (0.0023 %), hundredths of a percent for the rest.
+        digits = 2 if p >= 0.0001 else max(2, 1 - math.floor(math.log10(max(p, 1e-300))) - 2)
+        table.add_row(str(t), percent(lang, p, digits))
     return table
 
 
@@ -82,7 +84,10 @@ def plot(dist: ScoreDistribution, path: Path, title: str, lang: str) -> None:
     axes = figure.add_subplot()
     axes.bar(scores, dist.probabilities[a : b + 1], width=1.0, color="#3b6ea8", edgecolor="none")
     axes.axvline(
-        dist.mean, color="#c0392b", linewidth=1.2, label=f"{translate(lang, 'mean')} {dist.mean:.2f}"
+        dist.mean,
+        color="#c0392b",
+        linewidth=1.2,
+        label=f"{translate(lang, 'mean')} {number(lang, dist.mean, 2)}",
     )
     axes.set_xlabel(translate(lang, "final score"))
     axes.set_ylabel(translate(lang, "probability"))
@@ -135,8 +140,8 @@ def run(
             lang,
             "{what}: expected score {score}, standard deviation {std} (exact, optimal play)",
             what=what,
-            score=f"{dist.mean:.4f}",
-            std=f"{dist.std:.2f}",
+            score=number(lang, dist.mean, 4),
+            std=number(lang, dist.std, 2),
         )
     )
     console.print(percentiles_table(dist, lang))

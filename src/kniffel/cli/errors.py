@@ -38,18 +38,10 @@ traceback."""
 
 
 def message(error: BaseException, language: str = "en") -> str:
-    """One line saying what went wrong, in ``language`` (see :func:`kniffel.cli.language.error_text`)."""
-    from kniffel.cli.language import error_text
+    """One line saying what went wrong, in ``language`` (:func:`kniffel.i18n.error_text`)."""
+    from kniffel.i18n import error_text
 
-    if isinstance(error, UnicodeDecodeError):
-        byte = error.object[error.start : error.start + 1].hex()
-        text = error_text(language, f"the file is not UTF-8 text (byte 0x{byte} at {error.start})")
-    elif isinstance(error, OSError) and error.strerror:
-        where = f"{error.filename}: " if error.filename else ""
-        text = f"{where}{error_text(language, error.strerror)}"
-    else:
-        text = error_text(language, str(error) or type(error).__name__)
-    return " ".join(text.split())
+    return error_text(language, error)
 
 
 def fail(text: str, language: str = "en") -> typer.Exit:

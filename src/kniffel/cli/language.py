@@ -5,29 +5,51 @@ It has to be known before Click renders a command's help, so :func:`from_argumen
 arguments, and :func:`localized` translates the help of every command and option and the words Typer
 adds itself (``Usage``, ``Options``, its error messages) while the command runs.
 
-The library writes its refusals (:class:`kniffel.errors.KniffelError`) in English, with the details filled
-into fixed sentences. :func:`error_text` translates such a message by matching it against the English
-sentences of the catalog that have fields (``no box {box} in {rules}; boxes: {boxes}``): the matched
-fields are put into the translated sentence, and a field that is itself such a sentence (the reason in
-"action 3 (score x) is illegal: ...") is translated too. A message no sentence matches stays English.
+The library's refusals and the command line's own errors are translated by
+:func:`kniffel.i18n.error_text`, as in every front end.
 """
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, get_args, get_origin
 
-from kniffel.cli import catalog_de
-from kniffel.i18n import LANGUAGES, language_from_environment, translate
+from kniffel.i18n import LANGUAGES, N_, error_text, language_from_environment, sentence, translate
 
-_FIELD = re.compile(r"\{(\w+)(?:![rs])?\}")
+TYPER_WORDS = (
+    N_("Usage: "),
+    N_("[OPTIONS]"),
+    N_("COMMAND [ARGS]..."),
+    N_("Options"),
+    N_("Arguments"),
+    N_("Commands"),
+    N_("Error"),
+    N_("Aborted."),
+    N_("[default: {}]"),
+    N_("[env var: {}]"),
+    N_("[required]"),
+    N_("Try [blue]'{command_path} {help_option}'[/] for help."),
+    N_("Show this message and exit."),
+    N_("Show the version and exit."),
+)
+"""Words Typer and Click write themselves (panel titles, the usage line, the help option), marked here
+for the catalog: they are not in kniffel's sources."""
 
-ERROR_CATALOGS: dict[str, Mapping[str, str]] = {"de": catalog_de.ERRORS}
-"""Per language, the refusals (English sentence -> translation) that :func:`error_text` reads messages as."""
+CLICK_ERRORS = (
+    N_("Missing command."),
+    N_("No such option: {option}"),
+    N_("No such command {command}."),
+    N_("Missing option {option}."),
+    N_("Missing argument {argument}."),
+    N_("Got unexpected extra argument ({argument})"),
+    N_("Option {option} requires an argument."),
+    N_("Invalid value for {option}: {reason}"),
+    N_("{value} is not a valid integer."),
+    N_("{value} is not in the range {range}."),
+)
+"""Click's refusals, as :func:`kniffel.i18n.error_text` reads them back (Click fills the fields)."""
 
 
 def from_arguments(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> str:
@@ -67,44 +89,6 @@ def choose(lang: str | None) -> str:
     return lang
 
 
-# --- library messages --------------------------------------------------------------------------------
-
-
-@functools.cache
-def _patterns(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    """The catalog's sentences with fields, as patterns matching the English text they produce."""
-    found: list[tuple[re.Pattern[str], str]] = []
-    for english in ERROR_CATALOGS.get(language, {}):
-        pattern, seen, at = [], set(), 0
-        for field in _FIELD.finditer(english):
-            pattern.append(re.escape(english[at : field.start()]))
-            name = field.group(1)
-            pattern.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
-            seen.add(name)
-            at = field.end()
-        pattern.append(re.escape(english[at:]))
-        found.append((re.compile("".join(pattern), re.DOTALL), english))
-    # Longer sentences first: "a is b: c" must not be read by a shorter "a: c".
-    found.sort(key=lambda item: -len(_FIELD.sub("", item[1])))
-    return tuple(found)
-
-
-def error_text(language: str, text: str) -> str:
-    """A library message in ``language``: exactly as catalogued, or matched against a catalogued sentence
-    with fields (see the module docstring); else unchanged."""
-    if language == "en":
-        return text
-    if text in ERROR_CATALOGS.get(language, {}):
-        # Only refusals: a field such as an action ("free") or a box is not a word of the interface.
-        return translate(language, text)
-    for pattern, english in _patterns(language):
-        match = pattern.fullmatch(text)
-        if match:
-            fields = {name: error_text(language, value) for name, value in match.groupdict().items()}
-            return translate(language, _FIELD.sub(lambda m: "{" + m.group(1) + "}", english), **fields)
-    return text
-
-
 # --- help ----------------------------------------------------------------------------------------------
 
 
@@ -129,7 +113,7 @@ def _localize_command(command: Any, language: str) -> None:
         if text is None:
             return None
         paragraphs = (" ".join(part.split()) for part in text.split("\n\n"))
-        return "\n\n".join(translate(language, part) for part in paragraphs)
+        return "\n\n".join(sentence(language, part) for part in paragraphs)
 
     command.help = words(command.help)
     command.short_help = words(command.short_help)

@@ -1,15 +1,13 @@
-"""Reading what people type: dice, box names, player lists."""
+"""Reading what people type: dice, sheets, player lists."""
 
 from __future__ import annotations
 
-import difflib
 import re
-import unicodedata
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 
 from kniffel.cli.errors import CliError
 from kniffel.dice import FACES, validate_dice
-from kniffel.rules import RuleSet
+from kniffel.rules import RuleSet, find_box
 from kniffel.session import PlayerSpec as PlayerSpec  # the players are read below the front ends
 from kniffel.session import parse_players as parse_players
 from kniffel.sheet import ScoreSheet
@@ -52,64 +50,6 @@ def parse_dice(tokens: Sequence[str], n_dice: int) -> tuple[int, ...]:
     return validate_dice(list(values), n_dice)
 
 
-# --- box names -------------------------------------------------------------------------------------
-
-
-def _fold(text: str) -> str:
-    """Lower case, German letters spelled out, words joined by ``_``: "Große Straße" -> "grosse_strasse"."""
-    text = text.strip().lower()
-    for letter, spelled in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss")):
-        text = text.replace(letter, spelled)
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return "_".join(re.findall(r"[a-z0-9]+", text))
-
-
-def box_names(rules: RuleSet) -> dict[str, set[str]]:
-    """Every name a box key answers to: its id and both labels, with and without the column."""
-    names: dict[str, set[str]] = {}
-    for key in rules.box_keys:
-        column, box = rules.locate(key)
-        plain = {_fold(box.id), _fold(box.label_en), _fold(box.label_de)}
-        aliases = set(plain)
-        if rules.multi_column:
-            aliases |= {f"{column.id}_{name}" for name in plain}
-        names[key] = aliases
-    return names
-
-
-def resolve_box(rules: RuleSet, text: str, relevant: Collection[str] = ()) -> str:
-    """The box key meant by ``text``: a key, an id or a label (English or German), or an unambiguous
-    start of one. ``2:ch`` names column 2's chance; ``chance`` alone on a multi-column sheet is read
-    as whichever column's chance is in ``relevant`` (the boxes the command could use now), if only one
-    is.
-    """
-    wanted = _fold(text)
-    if not wanted:
-        raise CliError("name a box, e.g. 'chance'")
-    names = box_names(rules)
-    exact = [key for key, aliases in names.items() if wanted in aliases]
-    matches = exact or [key for key, aliases in names.items() if any(a.startswith(wanted) for a in aliases)]
-    if not matches:
-        raise CliError(f"no box {text.strip()!r} in {rules.id}{_closest(names, wanted)}")
-    if len(matches) > 1:
-        usable = [key for key in matches if key in relevant]
-        if len(usable) == 1:
-            return usable[0]
-        shown = ", ".join((usable or matches)[:8])
-        raise CliError(f"{text.strip()!r} could be {shown}; type more of the name")
-    return matches[0]
-
-
-def _closest(names: dict[str, set[str]], wanted: str) -> str:
-    """``; did you mean ...?`` naming the boxes closest to what was typed, or the way to list them."""
-    by_alias = {alias: key for key, aliases in names.items() for alias in aliases}
-    close = difflib.get_close_matches(wanted, by_alias, n=6, cutoff=0.6)
-    keys = list(dict.fromkeys(by_alias[alias] for alias in close))[:3]
-    if not keys:
-        return "; 'kniffel rules ID' lists the boxes"
-    return f"; did you mean {' or '.join(keys)}?"
-
-
 _SHEET_ITEM = re.compile(r"\s*=\s*")
 
 
@@ -117,7 +57,7 @@ def parse_sheet(
     rules: RuleSet, text: str, *, whole: RuleSet | None = None, column: str | None = None
 ) -> ScoreSheet:
     """A sheet as ``--sheet`` takes it: ``box=points`` items where a box is named as everywhere else
-    (key, id or label, see :func:`resolve_box`). ``rules`` may be one column of ``whole`` (``advise
+    (key, id or label, see :func:`kniffel.rules.find_box`). ``rules`` may be one column of ``whole`` (``advise
     --column``): a box may then be named as on the whole sheet (``1:twos``) when it is in that column."""
     items = [item for item in re.split(r"[\s,;]+", _SHEET_ITEM.sub("=", text.strip())) if item]
     if len(items) == 1 and items[0].lower() == "empty":
@@ -138,9 +78,9 @@ def _is_sheet_word(rules: RuleSet, name: str) -> bool:
 
 def _sheet_box(rules: RuleSet, name: str, whole: RuleSet | None, column: str | None) -> str:
     if whole is not None and whole.multi_column:
-        key = resolve_box(whole, name)
+        key = find_box(whole, name)
         chosen, box = whole.locate(key)
         if column is not None and chosen.id != column:
             raise CliError(f"{key} is not in column {column}")
         return box.id
-    return resolve_box(rules, name)
+    return find_box(rules, name)

@@ -6,10 +6,9 @@ pay) goes to :class:`kniffel.Game`, whose error messages are shown as they are.
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,14 +16,25 @@ from typing import Any
 from rich.console import Console
 
 from kniffel import session
-from kniffel.actions import Action, Announce, BoxAction, FreeThrow, Outcome, Roll, Score, Strike
+from kniffel.actions import (
+    SHORT_FORMS,
+    Action,
+    Announce,
+    BoxAction,
+    FreeThrow,
+    Outcome,
+    Roll,
+    Score,
+    Strike,
+    action_words,
+)
 from kniffel.cli.errors import CliError, message
-from kniffel.cli.parsing import faces, parse_dice, resolve_box
+from kniffel.cli.parsing import parse_dice
 from kniffel.cli.render import dice_text, sheet_json, sheet_table
 from kniffel.cli.reviewing import ESTIMATE_NOTE, decisions_table, hint_lines, summary_table
 from kniffel.dice import validate_dice
-from kniffel.errors import IllegalActionError, KniffelError
-from kniffel.i18n import translate
+from kniffel.errors import GameFormatError, IllegalActionError, KniffelError
+from kniffel.i18n import N_, percent, translate
 from kniffel.session import Preparing, hint_choices, hint_win_chances, live_chances, plays_to_win
 from kniffel.session import dice_source as dice_source  # tests make sessions by hand
 
@@ -34,9 +44,9 @@ HINTS = 5
 # Commands that the library reports as errors while the player types: shown, then re-prompted.
 TYPING_ERRORS = (CliError, KniffelError, OSError)
 
-HELP = """\
+HELP = N_("""\
 Commands (a box is its id, label or an unambiguous start of one: "s full", "s 2:ch", "s Dreierpasch";
-every action as hints print it is understood too: "roll keep 3 3", "score 2:chance"):
+every action as hints and reviews show it is understood too: "keep 3 3", "score Chance (2)"):
   roll, r               throw all dice (first roll, or re-roll everything)
   keep 3 3 5, k 3 3 5   keep those faces (as shown under Dice) and throw the others (roll keep 3 3 5)
   score BOX, s BOX      enter the dice in BOX
@@ -52,33 +62,16 @@ every action as hints print it is understood too: "roll keep 3 3", "score 2:chan
   undo, u               take back the last decision (score, strike, announce)
   save FILE             save the game to FILE (resume with: kniffel play --load FILE)
   help, h, ?            this text
-  quit, q               leave (the game is saved first when --save was given)"""
+  quit, q               leave (the game is saved first when --save was given)""")
 
-PAD_HELP = """\
+PAD_HELP = N_("""\
 Score pad (--pad): you throw real dice and type what they show.
   1 3 3 5 6             the dice now showing; those that were showing before count as kept
   roll 1 3 3 5 6        all dice were thrown: type every face (also: roll = 1 3 3 5 6)
   keep 3 3              you kept 3 3: the program asks for the faces of the dice you threw
   roll keep 3 3 = 1 3 3 4 6   kept 3 3 and the throw gave 1 3 3 4 6
   free [keep 6 6]       likewise for a free throw
-  undo                  also takes back a mistyped throw"""
-
-
-ACTION_COMMANDS: dict[str, type[Action]] = {
-    "roll": Roll,
-    "r": Roll,
-    "keep": Roll,
-    "k": Roll,
-    "free": FreeThrow,
-    "f": FreeThrow,
-    "score": Score,
-    "s": Score,
-    "strike": Strike,
-    "x": Strike,
-    "announce": Announce,
-    "a": Announce,
-}
-"""The commands that are actions: the words of ``str(action)`` and their short forms."""
+  undo                  also takes back a mistyped throw""")
 
 
 @dataclass
@@ -218,7 +211,10 @@ class Session(session.Session):
                 raise CliError(f"{name} chose an illegal action ({action}): {error}") from None
             bonuses = [
                 f"+{points} {self.t(kind)}"
-                for points, kind in ((outcome.extra_bonus, "bonus"), (outcome.upper_bonus, "upper bonus"))
+                for points, kind in (
+                    (outcome.extra_bonus, N_("bonus")),
+                    (outcome.upper_bonus, N_("upper bonus")),
+                )
                 if points
             ]
             steps.append(self.describe(outcome) + (f" ({', '.join(bonuses)})" if bonuses else ""))
@@ -327,22 +323,20 @@ class Session(session.Session):
         if command in ("quit", "q", "exit"):
             return False
         handler = self.commands().get(command)
-        if handler is None and self.settings.pad and command.isdigit():
-            # Score pad: bare dice are what the dice show now.
-            command, args = "dice", words
-            handler = self.do_pad_dice
         try:
-            if handler is None:
-                raise CliError(f"unknown command {command!r}; type help for the list")
-            handler(args)
+            if handler is not None:
+                handler(args)
+            elif self.settings.pad and all(word.isdigit() for word in words):
+                self.do_pad_dice(words)  # score pad: bare dice are what the dice show now
+            else:
+                self.do_action(" ".join(words))
         except TYPING_ERRORS as error:
             self.error(error)
         return True
 
     def commands(self) -> dict[str, Callable[[list[str]], None]]:
+        """The commands that are not actions (actions are read by :meth:`kniffel.Game.parse_action`)."""
         table: dict[str, Callable[[list[str]], None]] = {}
-        for name in ACTION_COMMANDS:
-            table[name] = functools.partial(self.do_action, name)
         for names, handler in (
             (("options", "o"), self.do_options),
             (("hint",), self.do_hint),
@@ -367,52 +361,23 @@ class Session(session.Session):
         if outcome.upper_bonus:
             self.say(self.t("Upper bonus: +{points}!", points=outcome.upper_bonus), style="bold")
 
-    def do_action(self, command: str, args: list[str]) -> None:
-        action = self.typed_action(command, args)
+    def do_action(self, text: str) -> None:
+        """Carry out an action typed as :meth:`kniffel.Game.parse_action` reads it: its text form
+        (``roll keep 3 3``), a short form (``k 3 3``, ``s ch``) or the form hints show in the game's
+        language (``3 3 halten``)."""
+        try:
+            action = self.game.parse_action(text)
+        except GameFormatError:
+            first = text.split()[0].casefold()
+            if first in action_words() or first in SHORT_FORMS or first.isdigit():
+                raise
+            raise CliError(f"unknown command {text.split()[0]!r}; type help for the list") from None
         if isinstance(action, Roll):
+            if action.dice is not None and not self.settings.pad:
+                raise CliError("the program rolls the dice; to keep some, type keep 3 3 (or play with --pad)")
             self._throw(action)
         else:
             self.act(action)
-
-    def typed_action(self, command: str, args: Sequence[str]) -> Action:
-        """The action a typed command names: any action as ``str(action)`` writes it (``roll keep 3 3``,
-        ``free``, ``score 2:chance``, ``announce 3:full_house``) or a short form of it (``k 3 3``,
-        ``s ch``, ``a 3:full``); box names are resolved by :func:`resolve_box`. A roll comes back without
-        dice unless they were typed (score pad)."""
-        kind = ACTION_COMMANDS[command]
-        if issubclass(kind, Roll):
-            return self._typed_throw(command, kind, list(args))
-        legal = self.game.legal
-        relevant = {
-            Score: list(legal.placements),
-            Strike: list(legal.strikeable),
-            Announce: list(legal.announceable),
-        }
-        assert issubclass(kind, Score | Strike | Announce)
-        return kind(self._box(args, relevant[kind]))
-
-    def _typed_throw(self, command: str, kind: type[Roll], words: list[str]) -> Roll:
-        typed: list[str] = []
-        if "=" in words:  # roll keep 3 3 = 1 3 3 4 6: the throw's result, as actions are written
-            at = words.index("=")
-            words, typed = words[:at], words[at + 1 :]
-            if not typed:
-                raise CliError("after '=' come the dice the throw gave, e.g. roll keep 3 3 = 1 3 3 4 6")
-        if command in ("keep", "k"):
-            if not words:
-                raise CliError("name the faces to keep, e.g. keep 6 6 (roll throws all dice)")
-        elif words and words[0] == "keep":
-            words = words[1:]
-        elif words and kind is Roll:
-            # roll 1 3 3 5 6 on a score pad: every die was thrown, these are the faces
-            if typed:
-                raise CliError("write the kept dice after 'keep': roll keep 3 3 = 1 3 3 4 6")
-            words, typed = [], words
-        keep = tuple(sorted(faces(words)))
-        if typed and not self.settings.pad:
-            raise CliError("the program rolls the dice; to keep some, type keep 3 3 (or play with --pad)")
-        dice = parse_dice(typed, self.game.rules.dice) if typed else None
-        return kind(keep=keep, dice=dice)
 
     def _throw(self, action: Roll) -> None:
         """Roll, or on a score pad ask for what the real dice show (unless they were typed)."""
@@ -437,27 +402,23 @@ class Session(session.Session):
             except CliError as error:
                 self.error(error)
 
-    def _box(self, args: Sequence[str], relevant: Sequence[str]) -> str:
-        if not args:
-            raise CliError("name a box, e.g. 'score chance'; options lists where the dice may go")
-        return resolve_box(self.game.rules, " ".join(args), relevant)
-
     def do_options(self, args: list[str]) -> None:
         game, legal = self.game, self.game.legal
         if game.turn.dice is None:
             raise CliError("roll the dice first")
         placements = legal.placements
+        lang = self.settings.lang
         if placements:
             for key, placement in sorted(placements.items(), key=lambda kv: -kv[1].total):
                 bonus = self.t(" + {points} bonus", points=placement.bonus) if placement.bonus else ""
-                self.say(f"  score {key:<18} {placement.points:>4}{bonus}   {self.label(key)}")
+                self.say(f"  {game.action_text(Score(key), lang):<30} {placement.points:>4}{bonus}")
         else:
             self.say("  " + self.t("no box takes these dice now"))
-        strikes = [k for k in legal.strikeable if k not in placements]
+        strikes = [self.label(k) for k in legal.strikeable if k not in placements]
         if strikes:
-            self.say("  strike (0): " + ", ".join(strikes))
+            self.say("  " + self.t("strike (0): {boxes}", boxes=", ".join(strikes)))
         if legal.announceable:
-            self.say("  announce: " + ", ".join(legal.announceable))
+            self.say("  " + self.t("announce: {boxes}", boxes=", ".join(map(self.label, legal.announceable))))
         extra = []
         if game.rolls_left:
             extra.append(self.t("{n} roll(s) left: keep FACES or roll", n=game.rolls_left))
@@ -484,7 +445,7 @@ class Session(session.Session):
             self.say(self.t("Best options (value: expected points still to come):"))
         else:
             self.say(self.t("Best options (value: expected points still to come; chance of winning):"))
-        for line in hint_lines(choices, self.settings.lang, wins):
+        for line in hint_lines(self.game, choices, self.settings.lang, wins):
             self.say(line)
         if isinstance(found, Preparing):
             self.say(found.note(self.t))
@@ -505,7 +466,7 @@ class Session(session.Session):
         assert chances is not None
         self.say(self.t("Chances of winning, each playing for points from here:"))
         for name, chance in zip(self.game.players, chances, strict=True):
-            self.say(f"  {name:<20} {100 * chance:6.1f} %")
+            self.say(f"  {name:<20} {percent(self.settings.lang, chance):>7}")
 
     def note_estimate(self) -> None:
         if not self._noted_estimate:
@@ -525,7 +486,7 @@ class Session(session.Session):
         lang = self.settings.lang
         self.console.print(summary_table(result, lang))
         humans = [name for i, name in enumerate(self.game.players) if i not in self.bots]
-        self.console.print(decisions_table(result, players=humans or None, lang=lang))
+        self.console.print(decisions_table(result, self.game.rules, players=humans or None, lang=lang))
         if not result.exact:
             self.note_estimate()
 

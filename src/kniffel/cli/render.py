@@ -10,39 +10,14 @@ from rich.table import Table
 from rich.text import Text
 
 from kniffel.game import Game
-from kniffel.i18n import translate
-from kniffel.rules import Extra, Option, Placement, RuleSet, Section, available, options_for
+from kniffel.i18n import N_, translate
+from kniffel.rules import Extra, Option, Placement, RuleSet, available, options_for
 from kniffel.rules import get as get_rules
 from kniffel.rules.builtin import ORDER_TEXT, extra_text, scoring_text
-from kniffel.sheet import ScoreSheet
+from kniffel.sheet import ScoreSheet, sheet_layout
 
-LANGUAGES = ("en", "de")
-
-# The sum rows of the seed's Spielblock (000: "Summe oben", "Bonus", "Gesamter oberer Teil", ...).
-LABELS: dict[str, dict[str, str]] = {
-    "en": {
-        "upper_sum": "Upper sum",
-        "upper_bonus": "Bonus",
-        "upper_total": "Upper total",
-        "extra_bonus": "Extra bonus",
-        "free_throws": "Free throws",
-        "lower_total": "Lower total",
-        "total": "Total",
-        "grand_total": "Grand total",
-        "box": "Box",
-    },
-    "de": {
-        "upper_sum": "Summe oben",
-        "upper_bonus": "Bonus",
-        "upper_total": "Gesamt oben",
-        "extra_bonus": "Extra-Bonus",
-        "free_throws": "Freiwürfe",
-        "lower_total": "Summe unten",
-        "total": "Gesamtsumme",
-        "grand_total": "Endsumme",
-        "box": "Feld",
-    },
-}
+ORDER_WORDS = (N_("free"), N_("top-down"), N_("bottom-up"), N_("announced"))
+"""How a column is filled (:class:`kniffel.rules.Order`'s values), as the tables of rule sets name it."""
 
 
 def points_text(points: int | None) -> str:
@@ -59,14 +34,16 @@ def sheet_table(
     hints: Mapping[str, Placement] | None = None,
     title: str | None = None,
 ) -> Table:
-    """Every player's sheet side by side: a column per player (per player and column on multi-column
-    sheets). ``hints`` are the current player's options, shown in brackets in their empty boxes."""
+    """Every player's sheet side by side, laid out by :func:`kniffel.sheet.sheet_layout`: a column per
+    player (per player and column on multi-column sheets). ``hints`` are the current player's options,
+    shown in brackets in their empty boxes."""
     rules = game.rules
-    words = LABELS[lang]
     # Many players on multi-column sheets need every character of an 80-column terminal.
     compact = len(game.players) * len(rules.columns) > 8
     table = Table(title=title, header_style="bold", padding=(0, 0 if compact else 1))
-    table.add_column(words["box"], no_wrap=True, min_width=max(len(b.label(lang)) for b in rules.boxes))
+    table.add_column(
+        translate(lang, "Box"), no_wrap=True, min_width=max(len(b.label(lang)) for b in rules.boxes)
+    )
     for index, name in enumerate(game.players):
         marker = "▶ " if index == game.current and not game.is_over else ""
         for number, column in enumerate(rules.columns):
@@ -76,47 +53,29 @@ def sheet_table(
                 header += f"\n{column.id}"
             table.add_column(header, justify="right")
 
-    def box_row(box_index: int) -> list[str | Text]:
-        box = rules.boxes[box_index]
-        cells: list[str | Text] = [box.label(lang)]
-        for index, sheet in enumerate(game.sheets):
-            for column in rules.columns:
-                key = rules.key(column, box)
-                points = sheet.entries.get(key)
-                if points is None and hints is not None and index == game.current and key in hints:
-                    cells.append(Text(f"({hints[key].total})", style="dim italic"))
-                else:
-                    cells.append(points_text(points))
-        return cells
-
-    def sum_row(label: str, field: str) -> list[str | Text]:
-        cells: list[str | Text] = [Text(words[label], style="bold")]
+    for row in sheet_layout(rules):
+        cells: list[str | Text] = []
+        if row.kind == "box":
+            box = rules.box(row.name)
+            cells.append(box.label(lang))
+            for index, sheet in enumerate(game.sheets):
+                for column in rules.columns:
+                    key = rules.key(column, box)
+                    points = sheet.entries.get(key)
+                    if points is None and hints is not None and index == game.current and key in hints:
+                        cells.append(Text(f"({hints[key].total})", style="dim italic"))
+                    else:
+                        cells.append(points_text(points))
+            table.add_row(*cells, end_section=row.ends_section)
+            continue
+        cells.append(Text(translate(lang, row.label), style="bold"))
         for sheet in game.sheets:
+            if row.kind == "grand_total":  # one figure per player, under the player's first column
+                cells += [str(sheet.total)] + [""] * (len(rules.columns) - 1)
+                continue
             for column in rules.columns:
-                cells.append(str(getattr(sheet.column_totals(column), field)))
-        return cells
-
-    upper = [i for i, b in enumerate(rules.boxes) if b.section is Section.UPPER]
-    lower = [i for i, b in enumerate(rules.boxes) if b.section is Section.LOWER]
-    for i in upper:
-        table.add_row(*box_row(i))
-    table.add_row(*sum_row("upper_sum", "upper_sum"), style="cyan")
-    table.add_row(*sum_row("upper_bonus", "upper_bonus"), style="cyan")
-    table.add_row(*sum_row("upper_total", "upper_total"), style="cyan", end_section=True)
-    for i in lower:
-        table.add_row(*box_row(i))
-    if rules.extra_bonus:
-        table.add_row(*sum_row("extra_bonus", "extra_bonus"), style="cyan")
-    if rules.free_throws:
-        table.add_row(*sum_row("free_throws", "free_throws"), style="cyan")
-    table.add_row(*sum_row("lower_total", "lower_total"), style="cyan", end_section=True)
-    table.add_row(*sum_row("total", "total"), style="bold")
-    if rules.multi_column:
-        # One figure per player, under the player's first column.
-        cells: list[str | Text] = [Text(words["grand_total"], style="bold")]
-        for sheet in game.sheets:
-            cells += [str(sheet.total)] + [""] * (len(rules.columns) - 1)
-        table.add_row(*cells, style="bold")
+                cells.append(str(getattr(sheet.column_totals(column), row.name)))
+        table.add_row(*cells, style="bold" if row.strong else "cyan", end_section=row.ends_section)
     return table
 
 
@@ -199,7 +158,7 @@ def rules_tables(lang: str = "en") -> list[Table]:
         rules = get_rules(rules_id)
         sets.add_row(
             rules.id,
-            f"{rules.name}\n{rules.source}, "
+            f"{t(rules.name)}\n{t(rules.source)}, "
             + t("{dice} dice, {rolls} rolls", dice=rules.dice, rolls=rules.rolls),
             _column_orders(rules, lang),
             " ".join(b.id for b in rules.boxes),
@@ -228,7 +187,7 @@ def rule_set_view(rules: RuleSet, lang: str = "en") -> list[RenderableType]:
     facts = Table.grid(padding=(0, 2))
     facts.add_column(style="bold", no_wrap=True)
     facts.add_column(ratio=1)
-    facts.add_row(t("Source"), rules.source)
+    facts.add_row(t("Source"), t(rules.source))
     facts.add_row(t("Dice"), t("{dice} dice, up to {rolls} rolls a turn", dice=rules.dice, rolls=rules.rolls))
     facts.add_row(
         t("Sheet"),
@@ -248,7 +207,7 @@ def rule_set_view(rules: RuleSet, lang: str = "en") -> list[RenderableType]:
             per_column=per_column,
         ),
     )
-    facts.add_row(t("Five alike again"), t(extra_text(rules)))
+    facts.add_row(t("Five alike again"), extra_text(rules, lang))
     if rules.free_throws:
         facts.add_row(
             t("Free throws"),
@@ -270,7 +229,7 @@ def rule_set_view(rules: RuleSet, lang: str = "en") -> list[RenderableType]:
     boxes.add_column(t("German"))
     boxes.add_column(t("Scores"), ratio=1)
     for box in rules.boxes:
-        scores = t(scoring_text(box.score))
+        scores = scoring_text(box.score, lang)
         if box.joker_points is not None and rules.extra in (Extra.FORCED_JOKER, Extra.FREE_JOKER):
             scores += t(" (as a joker: {points})", points=box.joker_points)
         boxes.add_row(box.id, box.label_en, box.label_de, scores, end_section=box is rules.upper_boxes[-1])
@@ -289,7 +248,7 @@ def rule_set_view(rules: RuleSet, lang: str = "en") -> list[RenderableType]:
             t(option.help),
         )
     return [
-        Text(f"{rules.name} ({rules.id}{chosen})", style="bold"),
+        Text(f"{t(rules.name)} ({rules.id}{chosen})", style="bold"),
         Text(t(rules.description)),
         facts,
         boxes,

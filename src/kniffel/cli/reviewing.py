@@ -1,8 +1,8 @@
 """Advice at the terminal: hints during play and the review of a game, as Rich tables.
 
 Both ask the optimal planner (:mod:`kniffel.planning`), so they cover every rule set: exactly where the
-solver does, else with the estimate ``bot:optimal`` plays by (and they say so). Actions are printed in
-the game's text form (``roll keep 3 3``), which the prompt takes as typed.
+solver does, else with the estimate ``bot:optimal`` plays by (and they say so). Actions are printed as
+the game's language shows them (:meth:`kniffel.Game.action_text`), which the prompt takes as typed.
 """
 
 from __future__ import annotations
@@ -14,33 +14,36 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from kniffel.i18n import translate
+from kniffel.actions import Action, action_text
+from kniffel.game import Game
+from kniffel.i18n import N_, number, percent, translate
 from kniffel.planning import Choice
+from kniffel.rules import RuleSet
 from kniffel.session import MISTAKE, SUMMARY_HEADERS, summary_cells
 
 if TYPE_CHECKING:
     from kniffel.review import Decision, Review
 
-ESTIMATE_NOTE = (
+ESTIMATE_NOTE = N_(
     "Values for this rule set are estimates built from single-column tables (bot:optimal's view), not exact."
 )
 
 
 def hint_lines(
-    choices: Sequence[Choice], lang: str = "en", wins: Sequence[float | None] | None = None
+    game: Game, choices: Sequence[Choice], lang: str = "en", wins: Sequence[float | None] | None = None
 ) -> list[str]:
-    """A line per choice: the action, its value, what it costs against the best, and with ``wins`` its
-    chance of winning."""
+    """A line per choice: the action as the game's language shows it, its value, what it costs against
+    the best, and with ``wins`` its chance of winning."""
     if not choices:
         return []
     best = choices[0].value
     lines = []
     for n, choice in enumerate(choices, 1):
-        loss = best - choice.value
-        cost = translate(lang, "best") if n == 1 else f"-{loss:.2f}"
-        line = f"  {n}. {choice.action!s:<28} {choice.value:8.2f}  {cost:>6}"
+        cost = translate(lang, "best") if n == 1 else "-" + number(lang, best - choice.value, 2)
+        shown = game.action_text(choice.action, lang)
+        line = f"  {n}. {shown:<28} {number(lang, choice.value, 2):>8}  {cost:>6}"
         if wins is not None and wins[n - 1] is not None:
-            line += f"  {100 * (wins[n - 1] or 0.0):5.1f} %"
+            line += f"  {percent(lang, wins[n - 1] or 0.0):>7}"
         lines.append(line)
     return lines
 
@@ -56,7 +59,7 @@ def summary_table(review: Review, lang: str = "en") -> Table:
             min_width=8 if header == "Player" else None,
         )
     for p in review.players:
-        table.add_row(*summary_cells(p))
+        table.add_row(*summary_cells(p, lang))
     return table
 
 
@@ -72,19 +75,33 @@ def listed_decisions(
 
 
 def decisions_table(
-    review: Review, *, everything: bool = False, players: Sequence[str] | None = None, lang: str = "en"
+    review: Review,
+    rules: RuleSet,
+    *,
+    everything: bool = False,
+    players: Sequence[str] | None = None,
+    lang: str = "en",
 ) -> RenderableType:
-    """The decisions that cost points (all of them with ``everything``), of ``players`` (default all);
-    a sentence when there are none."""
+    """The decisions (of a game of ``rules``) that cost points (all of them with ``everything``), of
+    ``players`` (default all); a sentence when there are none."""
     listed = listed_decisions(review, everything=everything, players=players)
     if not listed:
         return Text(translate(lang, "No decision cost points." if not everything else "No decisions yet."))
-    title = "Every decision" if everything else "Decisions that cost points"
+    title = N_("Every decision") if everything else N_("Decisions that cost points")
     # 80 columns hold every column when the actions may wrap between their words; a single player's
     # name needs no column at all.
     named = len({d.player for d in listed}) > 1 or len(review.players) > 1
     table = Table(title=translate(lang, title), padding=(0, 1), collapse_padding=True)
-    for header in ("#", "Player", "Round", "Dice", "Left", "Chosen", "Best", "Loss"):
+    for header in (
+        N_("#"),
+        N_("Player"),
+        N_("Round"),
+        N_("Dice"),
+        N_("Left"),
+        N_("Chosen"),
+        N_("Best"),
+        N_("Loss"),
+    ):
         if header == "Player" and not named:
             continue
         table.add_column(
@@ -102,9 +119,9 @@ def decisions_table(
             str(d.round),
             " ".join(map(str, d.dice)),
             str(d.rolls_left),
-            d.chosen,
-            d.best,
-            f"{d.loss:.2f}",
+            action_text(Action.parse(d.chosen), rules, lang),
+            action_text(Action.parse(d.best), rules, lang),
+            number(lang, d.loss, 2),
         )
     return table
 
@@ -119,6 +136,6 @@ def chances_table(review: Review, players: Sequence[str], lang: str = "en") -> T
     rounds = review.chances[:: len(players)]
     if (len(review.chances) - 1) % len(players):
         rounds.append(review.chances[-1])  # an unfinished round: where it stands now
-    for number, row in enumerate(rounds):
-        table.add_row(str(number), *(f"{100 * chance:.1f} %" for chance in row))
+    for round_number, row in enumerate(rounds):
+        table.add_row(str(round_number), *(percent(lang, chance) for chance in row))
     return table

@@ -15,7 +15,7 @@ from rich.table import Table
 
 from kniffel.cli.cluster import Tally
 from kniffel.cli.errors import CliError
-from kniffel.i18n import translate
+from kniffel.i18n import N_, number, percent, translate
 from kniffel.rules import RuleSet
 from kniffel.session import check_writable
 from kniffel.simulate import MAX_GAMES, SimulationResult, plot_histogram, simulate
@@ -51,9 +51,10 @@ def write_scores(result: SimulationResult, path: Path) -> None:
 def percentiles_table(result: SimulationResult, lang: str = "en") -> Table:
     """The spread of the final scores: the extremes and the percentiles, in one row."""
     table = Table(title=translate(lang, "Final scores: percentiles"), header_style="bold")
-    cells = [("min", str(result.min))]
-    cells += [(f"{p}%", f"{v:g}") for p, v in result.percentiles.items()]
-    cells.append(("max", str(result.max)))
+    cells = [(translate(lang, N_("min")), str(result.min))]
+    for p, v in result.percentiles.items():
+        cells.append((percent(lang, p / 100, 0), number(lang, v, 0 if float(v).is_integer() else 1)))
+    cells.append((translate(lang, N_("max")), str(result.max)))
     for name, _ in cells:
         table.add_column(name, justify="right", no_wrap=True)
     table.add_row(*(value for _, value in cells))
@@ -103,11 +104,11 @@ def run(
             "{rules} ({strategy}): {games} games, mean {mean} (± {stderr}), sd {std}, {speed} games/s",
             rules=rules.id,
             strategy=strategy,
-            games=f"{result.games:,}",
-            mean=f"{result.mean:.2f}",
-            stderr=f"{result.stderr:.2f}",
-            std=f"{result.std:.2f}",
-            speed=f"{result.games_per_second:,.0f}",
+            games=number(lang, result.games, 0),
+            mean=number(lang, result.mean, 2),
+            stderr=number(lang, result.stderr, 2),
+            std=number(lang, result.std, 2),
+            speed=number(lang, result.games_per_second, 0),
         )
     )
     console.print(percentiles_table(result, lang))

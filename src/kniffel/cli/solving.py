@@ -46,7 +46,7 @@ from rich.text import Text
 from kniffel.cli.errors import CliError, message
 from kniffel.errors import KniffelError
 from kniffel.game import Game
-from kniffel.i18n import translate
+from kniffel.i18n import N_, translate
 from kniffel.rules import Order, RuleSet
 from kniffel.sheet import ScoreSheet, SheetError
 from kniffel.situation import Situation
@@ -100,7 +100,7 @@ class _Count(ProgressColumn):
 
 @contextmanager
 def solve_progress(
-    show: bool, label: str, unit: str = "sheets", lang: str = "en"
+    show: bool, label: str, unit: str = N_("sheets"), lang: str = "en"
 ) -> Iterator[Callable[[int, int], None] | None]:
     """A Rich progress bar on stderr fed by the solver's ``progress(done, total)``; nothing when
     ``show`` is false or stderr is not a terminal."""

@@ -17,7 +17,7 @@ from rich.table import Table
 
 from kniffel.cli.cluster import Tally
 from kniffel.cli.errors import CliError
-from kniffel.i18n import translate
+from kniffel.i18n import N_, number, percent, translate
 from kniffel.rules import RuleSet
 from kniffel.tournament import CSV_COLUMNS, Record, TournamentResult, check_request, tables
 
@@ -65,6 +65,7 @@ def run(
         try:
             plot(result, plot_path)
         except RuntimeError as error:  # matplotlib is missing
+            N_("plotting needs matplotlib: pip install matplotlib")  # the message, for the catalogs
             raise CliError(str(error)) from None
     if json_output:
         print(json.dumps(result.to_json()))
@@ -73,7 +74,10 @@ def run(
     console.print(standings_table(result, lang))
     console.print(pairings_table(result, lang))
     console.print(translate(lang, NOTE), style="dim")
-    for path, written in ((csv_path, "Table written to {path}"), (plot_path, "Plot written to {path}")):
+    for path, written in (
+        (csv_path, N_("Table written to {path}")),
+        (plot_path, N_("Plot written to {path}")),
+    ):
         if path is not None:
             console.print(translate(lang, written, path=path))
 
@@ -85,9 +89,13 @@ def write_csv(result: TournamentResult, path: Path) -> None:
         writer.writerows(result.csv_rows())
 
 
-def _rate(record: Record) -> tuple[str, str]:
+def _rate(record: Record, lang: str) -> tuple[str, str]:
     rate = record.win_rate
-    return f"{rate.value:.1%}", f"{100 * rate.low:.1f}-{rate.high:.1%}"
+    return percent(lang, rate.value), f"{number(lang, 100 * rate.low)}-{percent(lang, rate.high)}"
+
+
+def _signed(lang: str, value: float) -> str:
+    return ("+" if value >= 0 else "-") + number(lang, abs(value), 2)
 
 
 def standings_table(result: TournamentResult, lang: str = "en") -> Table:
@@ -97,39 +105,39 @@ def standings_table(result: TournamentResult, lang: str = "en") -> Table:
         if result.table
         else "{rules}: {games} games (every pairing, {deals} deals, seed {seed})",
         rules=result.rules_id,
-        games=f"{result.games:,}",
-        deals=f"{result.deals:,}",
+        games=number(lang, result.games, 0),
+        deals=number(lang, result.deals, 0),
         seed=result.seed,
     )
     table = Table(title=title)
     table.add_column(translate(lang, "player"), no_wrap=True)
-    for column in ("rating", "games", "W/T/L", "win rate", "95 %", "mean"):
+    for column in (N_("rating"), N_("games"), N_("W/T/L"), N_("win rate"), N_("95 %"), N_("mean")):
         table.add_column(translate(lang, column), justify="right", no_wrap=True)
     for record in result.standings():
         table.add_row(
             record.player,
-            f"{record.rating:.0f} ± {record.rating_stderr:.0f}",
-            f"{record.games:,}",
+            f"{number(lang, record.rating or 0.0, 0)} ± {number(lang, record.rating_stderr or 0.0, 0)}",
+            number(lang, record.games, 0),
             f"{record.wins}/{record.ties}/{record.losses}",
-            *_rate(record),
-            f"{record.mean_score:.2f}",
+            *_rate(record, lang),
+            number(lang, record.mean_score, 2),
         )
     return table
 
 
 def pairings_table(result: TournamentResult, lang: str = "en") -> Table:
     table = Table(title=translate(lang, "Pairings"))
-    for column in ("player", "opponent"):
+    for column in (N_("player"), N_("opponent")):
         table.add_column(translate(lang, column), no_wrap=True)
-    for column in ("games", "W/T/L", "win rate", "95 %", "points"):
+    for column in (N_("games"), N_("W/T/L"), N_("win rate"), N_("95 %"), N_("points")):
         table.add_column(translate(lang, column), justify="right", no_wrap=True)
     for record in result.pairings():
         table.add_row(
             record.player,
             record.opponent or "",
-            f"{record.games:,}",
+            number(lang, record.games, 0),
             f"{record.wins}/{record.ties}/{record.losses}",
-            *_rate(record),
-            f"{record.mean_score - (record.opponent_mean_score or 0):+.2f}",
+            *_rate(record, lang),
+            _signed(lang, record.mean_score - (record.opponent_mean_score or 0)),
         )
     return table

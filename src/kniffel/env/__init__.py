@@ -3,7 +3,8 @@
 
 * :class:`KniffelEnv`: Gymnasium, one player of any rule set; importing this package registers it as
   ``kniffel/Kniffel-v0`` (``gymnasium.make("kniffel/Kniffel-v0", rules="yatzy", options={...})``).
-* :class:`KniffelAECEnv`: PettingZoo AEC, 2 to 8 players at one table.
+* :class:`KniffelAECEnv`: PettingZoo AEC, 2 to 8 players at one table; :mod:`kniffel.env.kniffel_v0` has
+  it as PettingZoo's own environments come (``kniffel_v0.env()``, ``kniffel_v0.raw_env()``).
 * :class:`VectorKniffelEnv`: many single-column games stepped at once in compiled code.
 
 They share one encoding of actions and observations (:mod:`kniffel.env.encoding`): a ``Discrete``

@@ -156,7 +156,7 @@ class KniffelEnv(gymnasium.Env[F32, np.int64]):
         """The episode so far as a :class:`kniffel.Game` (every throw with its dice): to save, review or
         check it."""
         if self._game is not None:
-            return Game.from_json(self._game.to_json())
+            return self._game.copy()
         game = Game(self.rules, [PLAYER])
         if not self._first_dice:
             return game

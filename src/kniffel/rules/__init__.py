@@ -21,6 +21,7 @@ from kniffel.rules.builtin import (
     with_five_alike_full_house,
 )
 from kniffel.rules.model import Box, Column, Extra, Order, RuleSet, Section
+from kniffel.rules.names import find_box
 from kniffel.rules.placement import Placement, placements, reachable_boxes, strict_governs, strikeable
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "Section",
     "UnknownBoxError",
     "available",
+    "find_box",
     "get",
     "options_for",
     "parse_options",

@@ -7,10 +7,12 @@ silent or two disagree is recorded in ``docs/rules.md``, which also names the se
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
+from kniffel.i18n import N_, translate
 from kniffel.rules.model import Box, Column, Extra, Order, RuleSet, Section
 from kniffel.rules.scoring import (
     AllEven,
@@ -39,16 +41,16 @@ FIVE_ALIKE = ((5,),)
 
 # The documents the rules come from, by what they are (users see these names; docs/rules.md maps them
 # to the seed files).
-WIKIPEDIA = "Wikipedia: Kniffel"
+WIKIPEDIA = N_("Wikipedia: Kniffel")
 """The German Wikipedia article (2017): the boxes, the Spielblock example, Schmidt's and Hasbro's extra
 Kniffel rules, Yatzy and Yams."""
-KNIFFEL_ARTICLE_EN = "Kniffel article (English translation)"
+KNIFFEL_ARTICLE_EN = N_("Kniffel article (English translation)")
 """An English machine translation of an older Kniffel article: the 100-point extra Kniffel, the sharp and
 strict variants, three and four columns."""
-KNOEFFEL_RULES = "Knöffel rules"
-SUPER_KNIFFEL_RULES = "Super Kniffel / Yahtzee rules"
+KNOEFFEL_RULES = N_("Knöffel rules")
+SUPER_KNIFFEL_RULES = N_("Super Kniffel / Yahtzee rules")
 """Yahtzee's rules in English (the official and the alternative joker) and the four-column Super Kniffel."""
-YATZY_DELUXE_RULES = "Yatzy-Deluxe rules"
+YATZY_DELUXE_RULES = N_("Yatzy-Deluxe rules")
 SOURCES = (WIKIPEDIA, KNIFFEL_ARTICLE_EN, KNOEFFEL_RULES, SUPER_KNIFFEL_RULES, YATZY_DELUXE_RULES)
 
 
@@ -119,10 +121,12 @@ DELUXE_BOXES = (
 
 KNIFFEL = RuleSet(
     id="kniffel",
-    name="Kniffel (Schmidt)",
+    name=N_("Kniffel (Schmidt)"),
     source=WIKIPEDIA,
-    description="Kniffel as Schmidt prints it: 13 boxes, 35 bonus at 63, a further Kniffel earns 50 "
-    "and must go to the matching upper box if free (forced joker).",
+    description=N_(
+        "Kniffel as Schmidt prints it: 13 boxes, 35 bonus at 63, a further Kniffel earns 50 "
+        "and must go to the matching upper box if free (forced joker)."
+    ),
     boxes=kniffel_boxes("kniffel", "Kniffel"),
     five_box="kniffel",
     extra=Extra.FORCED_JOKER,
@@ -132,10 +136,12 @@ KNIFFEL = RuleSet(
 YAHTZEE = dataclasses.replace(
     KNIFFEL,
     id="yahtzee",
-    name="Yahtzee (Hasbro)",
+    name=N_("Yahtzee (Hasbro)"),
     source=SUPER_KNIFFEL_RULES,
-    description="Hasbro Yahtzee: 13 boxes, 35 bonus at 63, 100 per extra Yahtzee while the Yahtzee box "
-    "holds 50, official forced joker.",
+    description=N_(
+        "Hasbro Yahtzee: 13 boxes, 35 bonus at 63, 100 per extra Yahtzee while the Yahtzee box "
+        "holds 50, official forced joker."
+    ),
     boxes=kniffel_boxes("yahtzee", "Yahtzee"),
     five_box="yahtzee",
     extra_bonus=100,
@@ -143,10 +149,12 @@ YAHTZEE = dataclasses.replace(
 
 YATZY = RuleSet(
     id="yatzy",
-    name="Yatzy (Scandinavian)",
+    name=N_("Yatzy (Scandinavian)"),
     source=WIKIPEDIA,
-    description="Scandinavian Yatzy: 15 boxes with one pair and two pairs, only the matching dice count, "
-    "straights 1-5 and 2-6, 50 bonus at 63, no extra-Yatzy rules.",
+    description=N_(
+        "Scandinavian Yatzy: 15 boxes with one pair and two pairs, only the matching dice count, "
+        "straights 1-5 and 2-6, 50 bonus at 63, no extra-Yatzy rules."
+    ),
     boxes=YATZY_BOXES,
     upper_bonus=50,
     five_box="yatzy",
@@ -154,10 +162,12 @@ YATZY = RuleSet(
 
 KNOEFFEL = RuleSet(
     id="knoeffel",
-    name="Knöffel",
+    name=N_("Knöffel"),
     source=KNOEFFEL_RULES,
-    description="Two columns added up; the Knöffel (five alike) is worth 20 and counts once per column; "
-    "three free throws (fourth rolls) per column, each costing 5 of the column's 15-point box.",
+    description=N_(
+        "Two columns added up; the Knöffel (five alike) is worth 20 and counts once per column; "
+        "three free throws (fourth rolls) per column, each costing 5 of the column's 15-point box."
+    ),
     boxes=kniffel_boxes("knoeffel", "Knöffel", five_points=20),
     columns=(Column("1"), Column("2")),
     five_box="knoeffel",
@@ -166,10 +176,12 @@ KNOEFFEL = RuleSet(
 
 YATZY_DELUXE = RuleSet(
     id="yatzy-deluxe",
-    name="Yatzy-Deluxe (six dice)",
+    name=N_("Yatzy-Deluxe (six dice)"),
     source=YATZY_DELUXE_RULES,
-    description="Six dice: three pairs 20, two triples 30, full house 4+2 40, straight 1-6 50, "
-    "six alike 60, five-straight and five alike score the sum; 50 bonus at 84.",
+    description=N_(
+        "Six dice: three pairs 20, two triples 30, full house 4+2 40, straight 1-6 50, "
+        "six alike 60, five-straight and five alike score the sum; 50 bonus at 84."
+    ),
     boxes=DELUXE_BOXES,
     dice=6,
     upper_bonus_threshold=84,
@@ -179,9 +191,11 @@ YATZY_DELUXE = RuleSet(
 KNIFFEL_4COL = dataclasses.replace(
     KNIFFEL,
     id="kniffel-4col",
-    name="Kniffel, four columns",
+    name=N_("Kniffel, four columns"),
     source=KNIFFEL_ARTICLE_EN,
-    description="Four Kniffel columns: 1 top-down, 2 bottom-up, 3 announced after the first roll, 4 free.",
+    description=N_(
+        "Four Kniffel columns: 1 top-down, 2 bottom-up, 3 announced after the first roll, 4 free."
+    ),
     columns=(
         Column("1", Order.TOP_DOWN),
         Column("2", Order.BOTTOM_UP),
@@ -193,27 +207,29 @@ KNIFFEL_4COL = dataclasses.replace(
 KNIFFEL_3COL = dataclasses.replace(
     KNIFFEL_4COL,
     id="kniffel-3col",
-    name="Kniffel, three columns",
-    description="Three Kniffel columns: 1 top-down, 2 bottom-up, 3 announced after the first roll "
-    "(the four-column game without its free column).",
+    name=N_("Kniffel, three columns"),
+    description=N_(
+        "Three Kniffel columns: 1 top-down, 2 bottom-up, 3 announced after the first roll "
+        "(the four-column game without its free column)."
+    ),
     columns=KNIFFEL_4COL.columns[:3],
 )
 
 SUPER_KNIFFEL = dataclasses.replace(
     KNIFFEL,
     id="super-kniffel",
-    name="Super Kniffel",
+    name=N_("Super Kniffel"),
     source=SUPER_KNIFFEL_RULES,
-    description="Four Kniffel columns, 52 boxes; column 1 strictly top to bottom, 35 bonus per column.",
+    description=N_("Four Kniffel columns, 52 boxes; column 1 strictly top to bottom, 35 bonus per column."),
     columns=(Column("1", Order.TOP_DOWN), Column("2"), Column("3"), Column("4")),
 )
 
 YAMS = dataclasses.replace(
     KNIFFEL,
     id="yams",
-    name="Yams",
+    name=N_("Yams"),
     source=WIKIPEDIA,
-    description="Four columns: free, in order, in reverse order, announced after the first roll.",
+    description=N_("Four columns: free, in order, in reverse order, announced after the first roll."),
     boxes=kniffel_boxes("yams", "Yams"),
     five_box="yams",
     columns=(
@@ -249,6 +265,8 @@ class Option:
     default: str
     help: str
     apply: Callable[[RuleSet, str], RuleSet]
+    label: str = ""
+    """The option's name in plain words (English; front ends translate it and :data:`VALUE_WORDS`)."""
 
 
 def _sharp(rules: RuleSet, value: str) -> RuleSet:
@@ -297,31 +315,43 @@ def _free_throws_per_turn(rules: RuleSet, value: str) -> RuleSet:
 
 
 ON_OFF = ("off", "on")
+VALUE_WORDS = (N_("off"), N_("on"), N_("forced"), N_("free"), N_("none"))
+"""The options' values that are words (the others are numbers), marked for the catalogs."""
 
 COMMON_OPTIONS = (
     Option(
         "sharp",
         ON_OFF,
         "off",
-        f"figures thrown with all dice in one throw score double ({KNIFFEL_ARTICLE_EN}: the sharp variant)",
+        N_(
+            "figures thrown with all dice in one throw score double "
+            f"({KNIFFEL_ARTICLE_EN}: the sharp variant)"
+        ),
         _sharp,
+        N_("Sharp: figures at one throw count double"),
     ),
     Option(
         "strict",
         ON_OFF,
         "off",
-        "fill every free column top to bottom; in the top-down columns five alike before the five-of-a-kind "
-        "box counts as what the box asks for, as a full house too, and a further one counts 100 "
-        f"({KNIFFEL_ARTICLE_EN}: strict Kniffel)",
+        N_(
+            "fill every free column top to bottom; in the top-down columns five alike before the "
+            "five-of-a-kind box counts as what the box asks for, as a full house too, and a further one "
+            f"counts 100 ({KNIFFEL_ARTICLE_EN}: strict Kniffel)"
+        ),
         _strict,
+        N_("Strict: top to bottom"),
     ),
     Option(
         "five_full_house",
         ON_OFF,
         "off",
-        f"five alike is always a valid full house ({SUPER_KNIFFEL_RULES}: 'Some players count a Yahtzee "
-        "as being a valid Full House')",
+        N_(
+            f"five alike is always a valid full house ({SUPER_KNIFFEL_RULES}: 'Some players count a Yahtzee "
+            "as being a valid Full House')"
+        ),
         _five_full_house,
+        N_("Five alike is a full house"),
     ),
 )
 
@@ -329,10 +359,12 @@ KNIFFEL_EXTRA = Option(
     "extra",
     ("50", "100"),
     "50",
-    "a further Kniffel: 50 on the back and the forced joker (Schmidt), or 100 in any free box, "
-    "100 + dice in an upper box, and any other Kniffel is also a full house "
-    f"({KNIFFEL_ARTICLE_EN})",
+    N_(
+        "a further Kniffel: 50 on the back and the forced joker (Schmidt), or 100 in any free box, "
+        f"100 + dice in an upper box, and any other Kniffel is also a full house ({KNIFFEL_ARTICLE_EN})"
+    ),
     _kniffel_extra,
+    N_("A further Kniffel earns"),
 )
 
 SPECIFIC_OPTIONS: dict[str, tuple[Option, ...]] = {
@@ -346,18 +378,29 @@ SPECIFIC_OPTIONS: dict[str, tuple[Option, ...]] = {
             "joker",
             ("forced", "free", "none"),
             "forced",
-            "where an extra Yahtzee may go: the official forced joker, the free-choice joker, or no joker",
+            N_(
+                "where an extra Yahtzee may go: the official forced joker, the free-choice joker, or no joker"
+            ),
             _joker,
+            N_("Joker for an extra Yahtzee"),
         ),
-        Option("bonus", ON_OFF, "on", "100 per extra Yahtzee while the Yahtzee box holds 50", _yahtzee_bonus),
+        Option(
+            "bonus",
+            ON_OFF,
+            "on",
+            N_("100 per extra Yahtzee while the Yahtzee box holds 50"),
+            _yahtzee_bonus,
+            N_("Yahtzee bonus"),
+        ),
     ),
     "knoeffel": (
         Option(
             "free_throws_per_turn",
             ("1", "2", "3"),
             "1",
-            f"how many free throws may be taken in one turn (1: the fourth roll of the {KNOEFFEL_RULES})",
+            N_(f"how many free throws may be taken in one turn (1: the fourth roll of the {KNOEFFEL_RULES})"),
             _free_throws_per_turn,
+            N_("Free throws per turn"),
         ),
     ),
 }
@@ -365,92 +408,141 @@ SPECIFIC_OPTIONS: dict[str, tuple[Option, ...]] = {
 
 # --- the rules in words (kniffel rules ID) ----------------------------------------------------------
 
-FACE_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes")
-NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
+FACE_SUMS = (
+    N_("sum of the ones"),
+    N_("sum of the twos"),
+    N_("sum of the threes"),
+    N_("sum of the fours"),
+    N_("sum of the fives"),
+    N_("sum of the sixes"),
+)
+NUMBERS = (N_("no"), N_("one"), N_("two"), N_("three"), N_("four"), N_("five"), N_("six"))
 
 ORDER_TEXT = {
-    Order.FREE: "any order",
-    Order.TOP_DOWN: "top to bottom",
-    Order.BOTTOM_UP: "bottom to top",
-    Order.ANNOUNCED: "announced after the first roll",
+    Order.FREE: N_("any order"),
+    Order.TOP_DOWN: N_("top to bottom"),
+    Order.BOTTOM_UP: N_("bottom to top"),
+    Order.ANNOUNCED: N_("announced after the first roll"),
 }
 
 
-def _shape_text(shape: tuple[int, ...]) -> str:
+def _number(n: int, language: str) -> str:
+    return translate(language, NUMBERS[n])
+
+
+def _shape_text(shape: tuple[int, ...], language: str) -> str:
     """``(3, 2)``: "three of one face and two of another"."""
     if len(shape) == 1:
-        return f"{NUMBERS[shape[0]]} alike"
+        return translate(language, N_("{n} alike"), n=_number(shape[0], language))
     first, *rest = shape
-    return f"{NUMBERS[first]} of one face and " + " and ".join(f"{NUMBERS[n]} of another" for n in rest)
+    parts = [translate(language, N_("{n} of one face"), n=_number(first, language))]
+    parts += [
+        translate(language, N_("one of another"))
+        if n == 1
+        else translate(language, N_("{n} of another"), n=_number(n, language))
+        for n in rest
+    ]
+    return translate(language, N_(" and ")).join(parts)
 
 
-def _pays(points: int | None, condition: str) -> str:
-    return f"{points} for {condition}" if points is not None else f"sum of all dice for {condition}"
+def _pays(points: int | None, condition: str, language: str) -> str:
+    if points is None:
+        return translate(language, N_("sum of all dice for {condition}"), condition=condition)
+    return translate(language, N_("{points} for {condition}"), points=points, condition=condition)
 
 
-def scoring_text(score: Scorer) -> str:
+def scoring_text(score: Scorer, language: str = "en") -> str:
     """What a box pays, in words, read from its scorer: "sum of the fives", "25 for three of one face
     and two of another"."""
+    t = functools.partial(translate, language)
     if isinstance(score, Upper):
-        return f"sum of the {FACE_NAMES[score.face - 1]}"
+        return t(FACE_SUMS[score.face - 1])
     if isinstance(score, Chance):
-        return "sum of all dice"
+        return t(N_("sum of all dice"))
     if isinstance(score, OfAKindSum):
-        return f"sum of all dice for at least {NUMBERS[score.n]} alike"
+        return t(N_("sum of all dice for at least {n} alike"), n=_number(score.n, language))
     if isinstance(score, OfAKindOnly):
-        return f"sum of {NUMBERS[score.n]} dice of one face (the highest face that has them)"
+        return t(
+            N_("sum of {n} dice of one face (the highest face that has them)"), n=_number(score.n, language)
+        )
     if isinstance(score, Pairs):
         if score.n == 1:
-            return "sum of the highest pair"
-        return f"sum of the {NUMBERS[score.n]} highest pairs of different faces"
+            return t(N_("sum of the highest pair"))
+        return t(N_("sum of the {n} highest pairs of different faces"), n=_number(score.n, language))
     if isinstance(score, Pattern):
-        return _pays(score.points, ", or ".join(_shape_text(shape) for shape in score.patterns))
+        either = t(N_(", or ")).join(_shape_text(shape, language) for shape in score.patterns)
+        return _pays(score.points, either, language)
     if isinstance(score, AllEven):
-        return (
-            f"{score.points} for every face showing an even number of times "
-            "(three pairs, four and two, or six alike)"
+        return t(
+            N_(
+                "{points} for every face showing an even number of times (three pairs, four and two, or "
+                "six alike)"
+            ),
+            points=score.points,
         )
     if isinstance(score, Run):
-        return _pays(score.points, f"{NUMBERS[score.length]} consecutive faces")
+        return _pays(
+            score.points, t(N_("{n} consecutive faces"), n=_number(score.length, language)), language
+        )
     if isinstance(score, Faces):
-        return _pays(None, "exactly " + "-".join(map(str, score.faces)))
+        return _pays(None, t(N_("exactly {faces}"), faces="-".join(map(str, score.faces))), language)
     doc = (type(score).__doc__ or "").strip().splitlines()
     return doc[0] if doc else type(score).__name__
 
 
-def extra_text(rules: RuleSet) -> str:
+def extra_text(rules: RuleSet, language: str = "en") -> str:
     """What a further five of a kind does (the :class:`Extra` policy and the strict variant), in words."""
+    t = functools.partial(translate, language)
     if rules.five_box is None:
-        return "no five-of-a-kind box: a roll of all dice alike scores like any other"
-    five = rules.box(rules.five_box).label_en
-    per_column = " (each column its own)" if rules.multi_column else ""
-    bonus = (
-        f"+{rules.extra_bonus} while the {five} box{per_column} holds points, none once it is struck"
-        if rules.extra_bonus
-        else "no bonus"
-    )
-    if rules.extra is Extra.NONE:
-        text = f"a further five alike is an ordinary roll; {bonus}"
-    elif rules.extra is Extra.FORCED_JOKER:
-        text = (
-            f"once the {five} box is filled, a further five alike must go to the matching upper box if it is "
-            "free, else to any free lower box at full value (full house 25, straights 30 and 40), else for 0 "
-            f"to a free upper box (forced joker; fill orders and announcements decide first); {bonus}"
-        )
-    elif rules.extra is Extra.FREE_JOKER:
-        text = (
-            f"once the {five} box is filled, a further five alike may go to any free box; full house and "
-            f"straights pay 25, 30 and 40 only once the matching upper box is filled (free joker); {bonus}"
+        return t(N_("no five-of-a-kind box: a roll of all dice alike scores like any other"))
+    five = rules.box(rules.five_box).label(language)
+    if rules.extra_bonus:
+        per_column = t(N_(" (each column its own)")) if rules.multi_column else ""
+        bonus = t(
+            N_("+{bonus} while the {five} box{per_column} holds points, none once it is struck"),
+            bonus=rules.extra_bonus,
+            five=five,
+            per_column=per_column,
         )
     else:
-        hundred = rules.extra_bonus
-        text = (
-            f"while the {five} box holds points, a further five alike may go to any free box: {hundred} "
-            f"instead of a lower box's value, {hundred} on top of the dice in an upper box (not counting "
-            "toward the upper bonus); any other five alike is an ordinary roll, also a full house"
+        bonus = t(N_("no bonus"))
+    if rules.extra is Extra.NONE:
+        text = t(N_("a further five alike is an ordinary roll; {bonus}"), bonus=bonus)
+    elif rules.extra is Extra.FORCED_JOKER:
+        text = t(
+            N_(
+                "once the {five} box is filled, a further five alike must go to the matching upper box "
+                "if it is free, else to any free lower box at full value (full house 25, straights 30 and "
+                "40), else for 0 to a free upper box (forced joker; fill orders and announcements decide "
+                "first); {bonus}"
+            ),
+            five=five,
+            bonus=bonus,
+        )
+    elif rules.extra is Extra.FREE_JOKER:
+        text = t(
+            N_(
+                "once the {five} box is filled, a further five alike may go to any free box; full house and "
+                "straights pay 25, 30 and 40 only once the matching upper box is filled (free joker); {bonus}"
+            ),
+            five=five,
+            bonus=bonus,
+        )
+    else:
+        text = t(
+            N_(
+                "while the {five} box holds points, a further five alike may go to any free box: {hundred} "
+                "instead of a lower box's value, {hundred} on top of the dice in an upper box (not counting "
+                "toward the upper bonus); any other five alike is an ordinary roll, also a full house"
+            ),
+            five=five,
+            hundred=rules.extra_bonus,
         )
     if rules.options.get("strict") == "on":
-        text += f"; strict, in the top-down columns: five alike before the {five} box is also a full house"
+        text += t(
+            N_("; strict, in the top-down columns: five alike before the {five} box is also a full house"),
+            five=five,
+        )
         if rules.extra_bonus:
-            text += f", and a further one counts 100 in the boxes after the {five} box"
+            text += t(N_(", and a further one counts 100 in the boxes after the {five} box"), five=five)
     return text

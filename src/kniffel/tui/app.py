@@ -19,13 +19,13 @@ from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Input, RichLog, Static
 
-from kniffel.actions import Action, Announce, FreeThrow, Outcome, Roll, Score, Strike
+from kniffel.actions import Action, Announce, FreeThrow, Outcome, Roll, Score, Strike, action_text
 from kniffel.dice import validate_dice
 from kniffel.errors import GameError, KniffelError
-from kniffel.i18n import translate
+from kniffel.i18n import N_, error_text, number, percent, translate
 from kniffel.planning import Choice
 from kniffel.review import Review, review
-from kniffel.rules import Section
+from kniffel.rules import Box, RuleSet
 from kniffel.session import (
     MISTAKE,
     SUMMARY_HEADERS,
@@ -37,11 +37,11 @@ from kniffel.session import (
     plays_to_win,
     summary_cells,
 )
-from kniffel.tui import catalog_de  # noqa: F401 - registers the German words
+from kniffel.sheet import sheet_layout
 
 BOT_DELAY = 0.7
 """Seconds between a bot's actions, so that a person can follow them."""
-KEYS = (
+KEYS = N_(
     "Keys: space rolls (the held dice stay), 1-{n} or a click hold a die or let it go, the arrows move "
     "on the sheet, enter scores there, x strikes, a announces, f takes a free throw, u undoes, h shows "
     "every option with its value, w shows every player's chance of winning, r reviews the game, s saves, "
@@ -104,9 +104,9 @@ class ReviewScreen(ModalScreen[None]):
     #review-decisions { height: 1fr; }
     """
 
-    def __init__(self, result: Review, lang: str, humans: Sequence[str]) -> None:
+    def __init__(self, result: Review, rules: RuleSet, lang: str, humans: Sequence[str]) -> None:
         super().__init__()
-        self.result, self.lang, self.humans = result, lang, humans
+        self.result, self.rules, self.lang, self.humans = result, rules, lang, humans
         translate_keys(self, lang)
 
     def t(self, text: str, **fields: object) -> str:
@@ -140,14 +140,19 @@ class ReviewScreen(ModalScreen[None]):
         for header in SUMMARY_HEADERS:
             summary.add_column(self.t(header))
         for p in self.result.players:
-            summary.add_row(*summary_cells(p))
+            summary.add_row(*summary_cells(p, self.lang))
         decisions = self.query_one("#review-decisions", DataTable)
-        for header in ("#", "Player", "Round", "Dice", "Chosen", "Best", "Loss"):
+        for header in (N_("#"), N_("Player"), N_("Round"), N_("Dice"), N_("Chosen"), N_("Best"), N_("Loss")):
             decisions.add_column(self.t(header))
         for n in self.shown():
             d = self.result.decisions[n]
             dice = "".join(map(str, d.dice))
-            decisions.add_row(str(d.number), d.player, str(d.round), dice, d.chosen, d.best, f"{d.loss:.2f}")
+            chosen, best = (
+                action_text(Action.parse(text), self.rules, self.lang) for text in (d.chosen, d.best)
+            )
+            decisions.add_row(
+                str(d.number), d.player, str(d.round), dice, chosen, best, number(self.lang, d.loss, 2)
+            )
 
 
 class KniffelApp(App[int]):
@@ -314,7 +319,7 @@ class KniffelApp(App[int]):
                 lines.append(self.t("Chances of winning: weighing..."))
             else:
                 shares = " · ".join(
-                    f"{name} {100 * chance:.0f}%"
+                    f"{name} {percent(self.lang, chance, 0)}"
                     for name, chance in zip(game.players, self.chances, strict=True)
                 )
                 lines.append(self.t("Chances of winning: {shares}", shares=shares))
@@ -343,16 +348,15 @@ class KniffelApp(App[int]):
         for index, name in enumerate(game.players):
             # The marker's place is kept when it moves on, so that the columns keep their width.
             marker = "▶" if index == game.current and not game.is_over else " "
-            for number, column in enumerate(rules.columns):
-                title = f"{marker}{name}" if number == 0 else ""
+            for place, column in enumerate(rules.columns):
+                title = f"{marker}{name}" if place == 0 else ""
                 if rules.multi_column:
                     title += f"\n{column.id:>3}"
                 headers.append(Text(title, justify="right"))
         rows: list[list[Text]] = []
         cells: dict[Coordinate, tuple[int, str]] = {}
 
-        def box_row(box_index: int) -> None:
-            box = rules.boxes[box_index]
+        def box_row(box: Box) -> None:
             row = [Text(box.label(self.lang))]
             for index, sheet in enumerate(game.sheets):
                 for column in rules.columns:
@@ -370,34 +374,20 @@ class KniffelApp(App[int]):
                         row.append(Text(""))
             rows.append(row)
 
-        def sum_row(label: str, field: str, style: str = "cyan") -> None:
-            row = [Text(self.t(label), style="bold " + style)]
+        for layout_row in sheet_layout(rules):
+            if layout_row.kind == "box":
+                box_row(rules.box(layout_row.name))
+                continue
+            style = "bold" if layout_row.strong else "cyan"
+            row = [Text(self.t(layout_row.label), style="bold " + style)]
             for sheet in game.sheets:
+                if layout_row.kind == "grand_total":  # one figure per player, under the first column
+                    row += [Text(str(sheet.total), style=style, justify="right")]
+                    row += [Text("") for _ in rules.columns[1:]]
+                    continue
                 for column in rules.columns:
-                    value = getattr(sheet.column_totals(column), field)
+                    value = getattr(sheet.column_totals(column), layout_row.name)
                     row.append(Text(str(value), style=style, justify="right"))
-            rows.append(row)
-
-        for i, box in enumerate(rules.boxes):
-            if box.section is Section.UPPER:
-                box_row(i)
-        sum_row("Upper sum", "upper_sum")
-        sum_row("Bonus", "upper_bonus")
-        sum_row("Upper total", "upper_total")
-        for i, box in enumerate(rules.boxes):
-            if box.section is Section.LOWER:
-                box_row(i)
-        if rules.extra_bonus:
-            sum_row("Extra bonus", "extra_bonus")
-        if rules.free_throws:
-            sum_row("Free throws", "free_throws")
-        sum_row("Lower total", "lower_total")
-        sum_row("Total", "total", "bold")
-        if rules.multi_column:
-            row = [Text(self.t("Grand total"), style="bold")]
-            for sheet in game.sheets:
-                row += [Text(str(sheet.total), style="bold", justify="right")]
-                row += [Text("") for _ in rules.columns[1:]]
             rows.append(row)
 
         if not table.columns:
@@ -454,11 +444,7 @@ class KniffelApp(App[int]):
         return outcome
 
     def complain(self, error: BaseException) -> None:
-        if isinstance(error, OSError) and error.strerror:
-            text = f"{error.filename}: {error.strerror}" if error.filename else error.strerror
-        else:
-            text = str(error)
-        self.say(self.t("error: {message}", message=self.t(" ".join(text.split()))), style="red")
+        self.say(self.t("error: {message}", message=error_text(self.lang, error)), style="red")
         self.bell()
 
     def describe(self, outcome: Outcome) -> str:
@@ -711,15 +697,18 @@ class KniffelApp(App[int]):
         hints = self.query_one("#hints", RichLog)
         hints.clear()
         title = (
-            "Options (expected points to come)" if wins is None else "Options (points to come, win chance)"
+            N_("Options (expected points to come)")
+            if wins is None
+            else N_("Options (points to come, win chance)")
         )
         hints.write(Text(self.t(title), style="bold"))
         best = choices[0].value if choices else 0.0
         for n, choice in enumerate(choices):
-            cost = self.t("best") if n == 0 else f"-{best - choice.value:.2f}"
-            line = f"{choice.action!s:<21}{choice.value:7.1f} {cost:>5}"
+            cost = self.t("best") if n == 0 else "-" + number(self.lang, best - choice.value, 2)
+            shown = self.game.action_text(choice.action, self.lang)
+            line = f"{shown:<21}{number(self.lang, choice.value, 1):>7} {cost:>5}"
             if wins is not None and wins[n] is not None:
-                line += f" {100 * (wins[n] or 0.0):5.1f}%"
+                line += f" {percent(self.lang, wins[n] or 0.0):>6}"
             hints.write(line)
         if not exact:
             hints.write(
@@ -812,7 +801,7 @@ class KniffelApp(App[int]):
             return
         self.review_result = result
         humans = [name for i, name in enumerate(self.game.players) if i not in self.session.bots]
-        self.push_screen(ReviewScreen(result, self.lang, humans or list(self.game.players)))
+        self.push_screen(ReviewScreen(result, self.rules, self.lang, humans or list(self.game.players)))
 
     # --- the input line: score-pad dice, a file to save to ----------------------------------------
 

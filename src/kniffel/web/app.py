@@ -8,6 +8,11 @@ the whole state (``{"type": "state", "state": {...}}``) when it connects, says h
 rules and with only the new lines of the log, to apply to the state of position ``n`` (a tab holding
 another position asks for the whole state). Reconnecting stays
 trivial: a tab that lost its connection (or a server that restarted) just receives the current state.
+
+Words: what the server says to a person (refusals, rule sets, hints, reviews) comes in the request's
+language (``?lang=de``, else the browser's ``Accept-Language``; a WebSocket's from ``?lang=`` or its
+``hello``), and the pages fetch their own words once (``/words/LANG.json``, from the ``web`` catalog).
+The state a table receives is the same for everyone: it carries a sheet's labels in every language.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from starlette.websockets import WebSocketDisconnect
 from kniffel import rules as rules_module
 from kniffel.actions import Action
 from kniffel.errors import GameFormatError
+from kniffel.i18n import LANGUAGES, N_, WEB_DOMAIN, catalog_words, sentence, translate
 from kniffel.web import HOSTS_ENV, advice, guard, rooms
 from kniffel.web.guard import Allowances, ClientLimits, OpenSockets, client_of
 from kniffel.web.service import CreateRequest, GameService, LiveGame, WebError
@@ -90,8 +96,10 @@ class Connection:
     """One WebSocket watching one game; messages go out through a queue so a slow reader cannot stall
     the broadcast to everyone else."""
 
-    def __init__(self, websocket: WebSocket, *, changes: bool = False) -> None:
+    def __init__(self, websocket: WebSocket, *, changes: bool = False, lang: str = "en") -> None:
         self.websocket = websocket
+        self.lang = lang
+        """The language of the refusals this tab is sent."""
         self.queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_LIMIT)
         self.seats: frozenset[int] = frozenset()
         self.changes = changes
@@ -107,6 +115,9 @@ class Connection:
 
     def send(self, message: dict[str, Any]) -> None:
         self.push(json.dumps(message))
+
+    def refuse(self, error: WebError) -> None:
+        self.send(error.to_json(self.lang))
 
     async def writer(self) -> None:
         while True:
@@ -201,8 +212,8 @@ def create_app(
         return service
 
     @app.exception_handler(WebError)
-    async def refused(_request: Request, error: WebError) -> Response:
-        return error_response(error)
+    async def refused(request: Request, error: WebError) -> Response:
+        return error_response(error, language=language_of(request))
 
     @app.exception_handler(Exception)
     async def failed(_request: Request, _error: Exception) -> Response:
@@ -222,13 +233,37 @@ def create_app(
     async def health() -> dict[str, bool]:
         return {"ok": True}
 
+    @app.get("/words/{lang}.json")
+    async def words(lang: str) -> Response:
+        """The pages' own words in ``lang`` (English text -> translation), from the ``web`` catalog."""
+        if lang not in LANGUAGES:
+            raise WebError("not_found", f"no words in {lang[:8]!r}; languages: {', '.join(LANGUAGES)}")
+        return JSONResponse(
+            catalog_words(lang, WEB_DOMAIN), headers={"cache-control": "public, max-age=3600"}
+        )
+
     @app.get("/api/rules")
-    async def rule_sets() -> list[dict[str, Any]]:
+    async def rule_sets(request: Request) -> list[dict[str, Any]]:
+        """The rule sets and their options, their words in the request's language."""
+        lang = language_of(request)
         result = []
         for rules_id in rules_module.available():
-            described = rules_module.get(rules_id).describe()
+            ruleset = rules_module.get(rules_id)
+            described = ruleset.describe()
+            described |= {
+                "name": translate(lang, ruleset.name),
+                "source": translate(lang, ruleset.source),
+                "description": sentence(lang, ruleset.description),
+            }
             described["options"] = [
-                {"key": o.key, "values": list(o.values), "default": o.default, "help": o.help}
+                {
+                    "key": o.key,
+                    "label": translate(lang, o.label) if o.label else o.key,
+                    "values": list(o.values),
+                    "value_labels": {value: translate(lang, value) for value in o.values},
+                    "default": o.default,
+                    "help": sentence(lang, o.help),
+                }
                 for o in rules_module.options_for(rules_id)
             ]
             result.append(described)
@@ -240,7 +275,9 @@ def create_app(
             raise WebError("cross_site", "games are created from this site's own pages")
         if not guard.is_json(request.headers.get("content-type")):
             raise WebError("not_json", "send the game as application/json")
-        allowances.creations.spend(client_of(request), "new games")
+        allowances.creations.spend(
+            client_of(request), N_("too many new games from your address: wait a little")
+        )
         data = await _read_json(request, wait_for_body)
         new, live = await service_of(request).create(CreateRequest.parse(data))
         seats: list[dict[str, Any]] = []
@@ -273,7 +310,7 @@ def create_app(
 
     @app.get("/api/games/{game_id}/hints")
     async def hints(game_id: str, request: Request) -> Any:
-        allowances.advice.spend(client_of(request), "hints")
+        allowances.advice.spend(client_of(request), N_("too many hints from your address: wait a little"))
         service = service_of(request)
         live = await service.get(game_id)
         token = request.headers.get("x-kniffel-token", "")[:MAX_TOKEN]
@@ -285,11 +322,14 @@ def create_app(
             raise WebError("no_advice", "no advice for these rules")
         if isinstance(result, dict):  # the table is being solved: ask again in a moment
             return {"seq": seq, "options": [], **result}
+        lang = language_of(request)
+        for option in result:
+            option["text"] = game.action_text(option["action"], lang)
         return {"seq": seq, "options": result}
 
     @app.get("/api/games/{game_id}/review")
     async def review(game_id: str, request: Request) -> Any:
-        allowances.advice.spend(client_of(request), "reviews")
+        allowances.advice.spend(client_of(request), N_("too many reviews from your address: wait a little"))
         service = service_of(request)
         live = await service.get(game_id)
         _, game = await service.position(live)
@@ -298,6 +338,10 @@ def create_app(
         result = await service.advise(lambda: advice.review(game))
         if result is None:
             raise WebError("no_advice", "no advice for these rules")
+        lang = language_of(request)
+        for decision in result["decisions"]:
+            decision["chosen_text"] = game.action_text(decision["chosen"], lang)
+            decision["best_text"] = game.action_text(decision["best"], lang)
         return result
 
     @app.get("/api/games/{game_id}/chances")
@@ -305,7 +349,9 @@ def create_app(
         """Every player's chance of finishing first now (anyone who can see the table may ask). Counted
         against an allowance of its own, more generous than the hints': every page of a table asks
         after every action (and each position is weighed once, later asks answered from memory)."""
-        allowances.chances.spend(client_of(request), "asks for the chances")
+        allowances.chances.spend(
+            client_of(request), N_("too many asks for the chances from your address: wait a little")
+        )
         service = service_of(request)
         live = await service.get(game_id)
         seq, game = await service.position(live)
@@ -339,10 +385,12 @@ def create_app(
         try:
             live = await service.get(game_id)
         except WebError as error:
-            await websocket.send_json(error.to_json())
+            await websocket.send_json(error.to_json(language_of(websocket)))
             await websocket.close(4404)
             return
-        connection = Connection(websocket, changes=websocket.query_params.get("changes") == "1")
+        connection = Connection(
+            websocket, changes=websocket.query_params.get("changes") == "1", lang=language_of(websocket)
+        )
         writer = asyncio.create_task(connection.writer())
         service.subscribe(live, connection)
         warned = False
@@ -359,11 +407,11 @@ def create_app(
                             await writer
                         refusal = WebError("rate_limited", "too many messages: the connection is closed")
                         with contextlib.suppress(Exception):
-                            await websocket.send_text(json.dumps(refusal.to_json()))
+                            await websocket.send_text(json.dumps(refusal.to_json(connection.lang)))
                         await websocket.close(1008, "flooding")
                         break
                     if not warned:
-                        connection.send(WebError("rate_limited", "too many messages: slow down").to_json())
+                        connection.refuse(WebError("rate_limited", "too many messages: slow down"))
                         warned = True
                     continue
                 warned = False
@@ -397,9 +445,12 @@ async def _read_json(request: Request, timeout: float) -> Any:
     return guard.parse_json(bytes(body))
 
 
-def error_response(error: WebError, headers: dict[str, str] | None = None) -> JSONResponse:
-    """The HTTP answer to a refused request: the code for programs, the message for people."""
-    body = {"error": error.code, "message": error.message}
+def error_response(
+    error: WebError, headers: dict[str, str] | None = None, *, language: str = "en"
+) -> JSONResponse:
+    """The HTTP answer to a refused request: the code for programs, the message for people (in
+    ``language``)."""
+    body = {"error": error.code, "message": error.to_json(language)["message"]}
     return JSONResponse(body, status_code=STATUS[error.code], headers=headers)
 
 
@@ -408,7 +459,7 @@ async def refuse_socket(websocket: WebSocket, error: WebError) -> None:
     the server can send one (uvicorn can), else a bare refusal. Either way nothing of a game is sent
     and the refusal costs no more than a page request."""
     if "websocket.http.response" in websocket.scope.get("extensions", {}):
-        await websocket.send_denial_response(error_response(error))
+        await websocket.send_denial_response(error_response(error, language=language_of(websocket)))
     else:
         await websocket.close(1008)
 
@@ -440,19 +491,32 @@ class AllowedHosts:
             await error_response(error)(scope, receive, send)
 
 
+def language_of(connection: Request | WebSocket) -> str:
+    """The language a request or WebSocket asks for: ``?lang=``, else the first language of
+    ``Accept-Language`` that we speak, else English."""
+    asked = connection.query_params.get("lang", "")
+    if asked in LANGUAGES:
+        return asked
+    for part in connection.headers.get("accept-language", "").split(","):
+        language = part.split(";")[0].strip().lower()[:2]
+        if language in LANGUAGES:
+            return language
+    return "en"
+
+
 async def _handle(service: GameService, live: LiveGame, connection: Connection, message: Any) -> LiveGame:
     """Answer one client message; returns the game object the connection now watches."""
     text = message.get("text")
     if text is None:
-        connection.send(WebError("malformed", "send JSON text messages").to_json())
+        connection.refuse(WebError("malformed", "send JSON text messages"))
         return live
     if len(text) > MAX_MESSAGE:
-        connection.send(WebError("too_large", f"a message is at most {MAX_MESSAGE} bytes").to_json())
+        connection.refuse(WebError("too_large", f"a message is at most {MAX_MESSAGE} bytes"))
         return live
     try:
         data = guard.parse_json(text, "a message")
     except WebError as error:
-        connection.send(error.to_json())
+        connection.refuse(error)
         return live
     kind = data.get("type") if isinstance(data, dict) else None
     try:
@@ -461,6 +525,8 @@ async def _handle(service: GameService, live: LiveGame, connection: Connection, 
             token = data.get("token", "")
             if not isinstance(token, str) or len(token) > MAX_TOKEN:
                 raise WebError("malformed", "token must be a short string")
+            if data.get("lang") in LANGUAGES:
+                connection.lang = data["lang"]
             seats, host = live.seats_for(token), live.is_host(token)
             if token and not seats and not host:
                 raise WebError("unauthorized", "this token belongs to no seat of this game")
@@ -468,8 +534,10 @@ async def _handle(service: GameService, live: LiveGame, connection: Connection, 
             connection.send({"type": "welcome", "seats": sorted(connection.seats), "host": host})
             connection.push(live.state_text())
         elif kind == "action":
+            sent = data.get("action")
             try:
-                action = Action.from_json(data.get("action"))
+                # An action as JSON ({"action": "score", "box": "chance"}) or as text ("score chance").
+                action = sent if isinstance(sent, str) else Action.from_json(sent)
             except GameFormatError as error:
                 raise WebError("malformed", str(error)) from None
             await service.act(live, connection.seats, data.get("seq"), action, seat=data.get("seat"))
@@ -480,7 +548,7 @@ async def _handle(service: GameService, live: LiveGame, connection: Connection, 
         else:
             raise WebError("malformed", "message type must be hello, action, state or ping")
     except WebError as error:
-        connection.send(error.to_json())
+        connection.refuse(error)
         if error.code == "stale":
             with contextlib.suppress(WebError):
                 followed = await _follow(service, live, connection)

@@ -150,10 +150,11 @@ class ClientLimits:
             self._limits.move_to_end(client)
         return limit
 
-    def spend(self, client: str, what: str) -> None:
-        """Spend one of ``client``'s allowance, or refuse (``rate_limited``: too many ``what``)."""
+    def spend(self, client: str, refusal: str) -> None:
+        """Spend one of ``client``'s allowance, or refuse (``rate_limited``, saying ``refusal``: a whole
+        sentence, so that the catalogs translate it)."""
         if not self.of(client).allow():
-            raise WebError("rate_limited", f"too many {what} from your address: wait a little")
+            raise WebError("rate_limited", refusal)
 
 
 def cross_site(headers: Mapping[str, str], host: str) -> bool:

@@ -21,6 +21,7 @@ from sqlalchemy import String
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from kniffel.i18n import N_
 from kniffel.web.guard import Allowances, client_of
 from kniffel.web.service import CreateRequest, GameService, WebError
 from kniffel.web.store import SeatSpec, Store, create_tables
@@ -112,7 +113,9 @@ async def start_rematch(game_id: str, request: Request) -> Response:
         new_game_id = await asyncio.to_thread(rematches.find, game_id)
         if new_game_id is None:
             allowances: Allowances = request.app.state.allowances
-            allowances.creations.spend(client_of(request), "new games")
+            allowances.creations.spend(
+                client_of(request), N_("too many new games from your address: wait a little")
+            )
             old = live.stored
             seats = tuple(SeatSpec(seat.name, seat.kind) for seat in old.seats)
             new, _ = await service.create(

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import json
 import logging
 import secrets
@@ -33,9 +32,12 @@ from typing import Any, Protocol, TypeVar
 
 import orjson
 
+from kniffel import bots
 from kniffel import rules as rules_module
 from kniffel.errors import IllegalActionError, KniffelError
 from kniffel.game import MAX_PLAYERS, Action, Announce, Game, Outcome, Roll, Score, SecureDice, Strike
+from kniffel.i18n import N_, error_text, translations
+from kniffel.sheet import sheet_layout
 from kniffel.web import advice
 from kniffel.web.store import (
     CHANNEL,
@@ -67,8 +69,9 @@ class WebError(Exception):
         self.code = code
         self.message = message
 
-    def to_json(self) -> dict[str, str]:
-        return {"type": "error", "code": self.code, "message": self.message}
+    def to_json(self, language: str = "en") -> dict[str, str]:
+        """The refusal as the client is told it, its message in ``language``."""
+        return {"type": "error", "code": self.code, "message": error_text(language, self.message)}
 
 
 class Subscriber(Protocol):
@@ -135,7 +138,7 @@ def name_problem(name: str) -> str | None:
     surrogates and unassigned code points are refused here, so every database stores the same names."""
     for char in name:
         if unicodedata.category(char) in ("Cc", "Cs", "Cn"):
-            return f"a name cannot contain the character U+{ord(char):04X}"
+            return N_(f"a name cannot contain the character U+{ord(char):04X}")
     return None
 
 
@@ -273,6 +276,8 @@ def state_core(live: LiveGame) -> dict[str, Any]:
         parts.rules = ruleset.describe() | {
             "turns": ruleset.turns,
             "free_throws_per_turn": ruleset.free_throws_per_turn,
+            "names": translations(ruleset.name),
+            "layout": layout_json(ruleset),
         }
     del parts.players[len(live.seats) :]
     for seat, sheet in zip(live.seats, game.sheets, strict=True):
@@ -355,16 +360,20 @@ def log_entry(live: LiveGame, index: int) -> dict[str, Any]:
     return entry
 
 
-def _bot_factory() -> Any:
-    """``kniffel.bots.make`` if the bots package is installed, else ``None`` (the fallback plays)."""
-    try:
-        return importlib.import_module("kniffel.bots").make
-    except (ImportError, AttributeError):
-        return None
+def layout_json(ruleset: rules_module.RuleSet) -> list[dict[str, Any]]:
+    """The sheet's rows as the page draws them (:func:`kniffel.sheet.sheet_layout`), a sum's label in
+    every language, so that the page can switch languages without asking again."""
+    rows = []
+    for row in sheet_layout(ruleset):
+        shown = row.to_json()
+        if row.label:
+            shown["label"] = translations(row.label)
+        rows.append(shown)
+    return rows
 
 
 def fallback_move(game: Game) -> Action:
-    """A plain legal move, used only if the bot package is missing or fails: take the best-paying box
+    """A plain legal move, used only if a bot fails: take the best-paying box
     after the regular rolls, announcing whatever an announced column allows."""
     legal = game.legal
     if game.turn.dice is None or (game.rolls_left > 0 and not legal.placements):
@@ -404,8 +413,7 @@ class GameService:
         """This process's name in change announcements, to skip its own."""
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._load_lock = asyncio.Lock()
-        self._bot_make = _bot_factory()
-        self._bots: dict[tuple[str, int], Any] = {}
+        self._bots: dict[tuple[str, int], bots.Bot] = {}
         self._bot_queue: asyncio.Queue[LiveGame] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         # Bots think and advisors solve on threads of their own: the default pool is the database's.
@@ -539,9 +547,10 @@ class GameService:
     # --- actions -------------------------------------------------------------------------------
 
     async def act(
-        self, live: LiveGame, seats: frozenset[int], seq: object, action: Action, *, seat: object = None
+        self, live: LiveGame, seats: frozenset[int], seq: object, action: Action | str, *, seat: object = None
     ) -> Outcome:
-        """Apply ``action`` for one of ``seats`` at position ``seq``, commit it, then broadcast."""
+        """Apply ``action`` (or its text, read by :meth:`kniffel.Game.parse_action`) for one of ``seats``
+        at position ``seq``, commit it, then broadcast."""
         if isinstance(seq, bool) or not isinstance(seq, int):
             raise WebError("malformed", "seq must be the number of actions the client has seen")
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
@@ -563,7 +572,7 @@ class GameService:
     async def position(self, live: LiveGame) -> tuple[int, Game]:
         """A copy of the committed position (for advice computed outside the game's lock)."""
         async with live.lock:
-            return live.seq, Game.from_json(live.game.to_json())
+            return live.seq, live.game.copy()
 
     async def _commit(self, write: Write) -> bool:
         """Commit one action (``False``: its position was taken first). Actions arriving while a
@@ -613,11 +622,22 @@ class GameService:
             self._advice_waiting -= 1
 
     async def _apply(
-        self, live: LiveGame, seats: frozenset[int], action: Action, seat: object, *, by_bot: bool = False
+        self,
+        live: LiveGame,
+        seats: frozenset[int],
+        action: Action | str,
+        seat: object,
+        *,
+        by_bot: bool = False,
     ) -> Outcome:
         game = live.game
         if game.is_over:
             raise WebError("game_over", "the game is over")
+        if isinstance(action, str):
+            try:
+                action = game.parse_action(action[:200])
+            except KniffelError as error:
+                raise WebError("malformed", str(error)) from None
         mover = game.current
         if mover not in seats or (seat is not None and seat != mover):
             raise WebError("not_your_turn", f"it is {game.player}'s turn")
@@ -803,14 +823,13 @@ class GameService:
                 await self._apply(live, frozenset({seat}), fallback_move(game), None, by_bot=True)
 
     def _bot_move(self, live: LiveGame, seat: int) -> Action:
-        if self._bot_make is not None:
-            try:
-                bot = self._bots.get((live.id, seat))
-                if bot is None:
-                    bot = self._bots[(live.id, seat)] = self._bot_make("bot")
-                chosen = bot.choose(live.game)
-                if isinstance(chosen, Action):
-                    return chosen
-            except Exception:
-                log.exception("bot failed in game %s", live.id)
+        try:
+            bot = self._bots.get((live.id, seat))
+            if bot is None:
+                bot = self._bots[(live.id, seat)] = bots.make("bot")
+            chosen = bot.choose(live.game)
+            if isinstance(chosen, Action):
+                return chosen
+        except Exception:
+            log.exception("bot failed in game %s", live.id)
         return fallback_move(live.game)

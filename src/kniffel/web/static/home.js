@@ -1,14 +1,20 @@
 // The home page: choose a rule set, its options and the seats, create the game, hand out links.
 
-import { lang, t, toggleLang, translatePage } from "/static/i18n.js";
+import { lang, loadWords, t, toggleLang, translatePage } from "/static/i18n.js";
 
 const MAX_SEATS = 8;
 let ruleSets = [];
 
 const $ = (id) => document.getElementById(id);
 
-function optionLabel(option) {
-  return option.key.replaceAll("_", " ");
+// The rule sets and their options as the server describes them, in the page's language.
+async function fetchRules() {
+  const response = await fetch(`/api/rules?lang=${lang()}`);
+  ruleSets = await response.json();
+  const select = $("rules");
+  const chosen = select.value;
+  select.replaceChildren(...ruleSets.map((rules) => new Option(rules.name, rules.id)));
+  if (chosen) select.value = chosen;
 }
 
 function showRules() {
@@ -21,12 +27,12 @@ function showRules() {
     label.className = "field";
     label.title = option.help;
     const name = document.createElement("span");
-    name.textContent = optionLabel(option);
+    name.textContent = option.label;
     const select = document.createElement("select");
     select.name = option.key;
     select.dataset.option = option.key;
     for (const value of option.values) {
-      const item = new Option(value, value, value === option.default, value === option.default);
+      const item = new Option(option.value_labels[value] ?? value, value, value === option.default, value === option.default);
       select.append(item);
     }
     const help = document.createElement("small");
@@ -45,17 +51,17 @@ function seatRow(name, kind) {
   input.value = name;
   input.required = true;
   input.className = "seat-name";
-  input.setAttribute("aria-label", t("seatName"));
+  input.setAttribute("aria-label", t("Name"));
   const select = document.createElement("select");
   select.className = "seat-kind";
-  select.setAttribute("aria-label", `${t("human")} / ${t("bot")}`);
-  select.append(new Option(t("human"), "human", kind === "human", kind === "human"));
-  select.append(new Option(t("bot"), "bot", kind === "bot", kind === "bot"));
+  select.setAttribute("aria-label", `${t("Human")} / ${t("Bot")}`);
+  select.append(new Option(t("Human"), "human", kind === "human", kind === "human"));
+  select.append(new Option(t("Bot"), "bot", kind === "bot", kind === "bot"));
   const remove = document.createElement("button");
   remove.type = "button";
   remove.className = "remove";
   remove.textContent = "×";
-  remove.setAttribute("aria-label", t("remove"));
+  remove.setAttribute("aria-label", t("Remove"));
   remove.addEventListener("click", () => {
     if ($("seats").children.length > 1) li.remove();
     updateSeatButtons();
@@ -73,7 +79,7 @@ function updateSeatButtons() {
 function addSeat() {
   const count = $("seats").children.length;
   if (count >= MAX_SEATS) return;
-  const name = count === 0 ? (lang() === "de" ? "Spieler 1" : "Player 1") : `Bot ${count}`;
+  const name = count === 0 ? t("Player {n}", { n: 1 }) : `Bot ${count}`;
   $("seats").append(seatRow(name, count === 0 ? "human" : "bot"));
   updateSeatButtons();
   $("seats").lastElementChild.querySelector("input").focus();
@@ -94,7 +100,7 @@ async function create(event) {
   $("create-error").textContent = "";
   $("create-button").disabled = true;
   try {
-    const response = await fetch("/api/games", {
+    const response = await fetch(`/api/games?lang=${lang()}`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(request()),
@@ -114,7 +120,7 @@ function showResult(game) {
   const links = $("links");
   links.replaceChildren();
   const invites = [];
-  const watch = { name: t("watchLink"), url: `/g/${game.id}`, watch: true };
+  const watch = { name: t("Watch link (view only)"), url: `/g/${game.id}`, watch: true };
   for (const seat of [...game.seats, watch]) {
     if (!seat.url) continue;
     if (!seat.watch) invites.push({ name: seat.name, url: base + seat.url });
@@ -128,7 +134,7 @@ function showResult(game) {
     field.setAttribute("aria-label", seat.name);
     const copy = document.createElement("button");
     copy.type = "button";
-    copy.textContent = t("copy");
+    copy.textContent = t("Copy");
     copy.addEventListener("click", async () => {
       field.select();
       try {
@@ -136,7 +142,7 @@ function showResult(game) {
       } catch {
         document.execCommand("copy");
       }
-      copy.textContent = t("copied");
+      copy.textContent = t("Copied");
     });
     li.append(label, field, copy);
     links.append(li);
@@ -146,7 +152,7 @@ function showResult(game) {
   const firstHuman = game.seats.find((s) => s.url);
   const hotseat = $("hotseat").checked;
   $("open-table").href = hotseat || !firstHuman ? game.host_url : firstHuman.url;
-  $("open-table").textContent = firstHuman && !hotseat ? `${t("openTable")} (${firstHuman.name})` : t("openTable");
+  $("open-table").textContent = firstHuman && !hotseat ? `${t("Open the table")} (${firstHuman.name})` : t("Open the table");
   $("result").hidden = false;
   $("open-table").focus();
 }
@@ -169,7 +175,7 @@ function showGames() {
   if (!games.length) {
     const empty = document.createElement("li");
     empty.className = "muted";
-    empty.textContent = t("noGames");
+    empty.textContent = t("No games yet.");
     list.replaceChildren(empty);
     return;
   }
@@ -184,13 +190,13 @@ function showGames() {
       link.textContent = `${game.rules || "Kniffel"}: ${(game.players || []).join(", ")}`;
       const status = document.createElement("span");
       status.className = game.over ? "muted small" : "small playing";
-      status.textContent = t(game.over ? "finished" : "playing");
+      status.textContent = game.over ? t("finished") : t("playing");
       const forget = document.createElement("button");
       forget.type = "button";
       forget.className = "remove";
       forget.textContent = "×";
-      forget.title = t("forget");
-      forget.setAttribute("aria-label", t("forgetGame", { id: link.textContent }));
+      forget.title = t("Forget");
+      forget.setAttribute("aria-label", t("Forget game {id}", { id: link.textContent }));
       forget.addEventListener("click", () => {
         localStorage.setItem(GAMES_KEY, JSON.stringify(savedGames().filter((g) => g.id !== game.id)));
         showGames();
@@ -202,28 +208,31 @@ function showGames() {
 }
 
 async function init() {
+  await loadWords();
   translatePage();
+  document.body.dataset.lang = lang();
   showGames();
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
-  $("lang").addEventListener("click", () => {
-    toggleLang();
+  $("lang").addEventListener("click", async () => {
+    await toggleLang();
     translatePage();
+    await fetchRules();
+    showRules();
+    document.body.dataset.lang = lang();
     for (const li of $("seats").children) {
       const kind = li.querySelector(".seat-kind");
-      kind.options[0].text = t("human");
-      kind.options[1].text = t("bot");
+      kind.options[0].text = t("Human");
+      kind.options[1].text = t("Bot");
     }
     showGames();
   });
   $("add-seat").addEventListener("click", addSeat);
   $("create").addEventListener("submit", create);
   $("rules").addEventListener("change", showRules);
-  $("seats").append(seatRow(lang() === "de" ? "Spieler 1" : "Player 1", "human"));
+  $("seats").append(seatRow(t("Player {n}", { n: 1 }), "human"));
   $("seats").append(seatRow("Bot", "bot"));
   updateSeatButtons();
-  const response = await fetch("/api/rules");
-  ruleSets = await response.json();
-  for (const rules of ruleSets) $("rules").append(new Option(rules.name, rules.id));
+  await fetchRules();
   showRules();
   document.body.dataset.ready = "1";
 }

@@ -1,249 +1,83 @@
-// German and English texts of the web pages. Box labels come from the rule sets themselves.
-
-const TEXT = {
-  en: {
-    title: "Kniffel",
-    newGame: "New game",
-    rules: "Rules",
-    options: "Options",
-    seats: "Players",
-    seatName: "Name",
-    human: "Human",
-    bot: "Bot",
-    addSeat: "Add player",
-    remove: "Remove",
-    hotseat: "Hot seat: everyone plays at this screen",
-    pad: "Score pad: we roll real dice and enter them",
-    create: "Create game",
-    created: "Game created",
-    inviteHelp: "Send each player their own link. Anyone with a link can play that seat.",
-    openTable: "Open the table",
-    copy: "Copy",
-    copied: "Copied",
-    spectate: "Watch",
-    language: "Deutsch",
-    roll: "Roll",
-    freeThrow: "Free throw",
-    rollsLeft: "Rolls left: {n}",
-    freeThrowsTaken: "Free throws this turn: {n}",
-    enterDice: "Enter the dice you rolled",
-    enterRoll: "Enter roll",
-    strikeMode: "Strike a box",
-    strikeOn: "Striking: choose the box to cross out",
-    held: "held",
-    die: "Die {i}: {face}",
-    dieHeld: "Die {i}: {face}, held",
-    yourTurn: "Your turn, {name}",
-    turnOf: "{name} is playing",
-    botThinking: "{name} (bot) is playing",
-    gameOver: "Game over",
-    winner: "{names} wins!",
-    winners: "Tie: {names}",
-    round: "Round {n} of {of}",
-    announced: "Announced: {box}",
-    announce: "Announce {box}",
-    score: "Enter {points} in {box}",
-    strike: "Strike {box}",
-    upperSum: "Upper sum",
-    bonus: "Bonus",
-    upperTotal: "Upper total",
-    lowerSum: "Lower sum",
-    extraBonus: "Extra bonus",
-    freeThrows: "Free throws",
-    lowerTotal: "Lower total",
-    total: "Total",
-    grandTotal: "Grand total",
-    column: "Column {id}",
-    log: "Game log",
-    ranking: "Ranking",
-    points: "{n} points",
-    hints: "Hints",
-    hint: "Hint",
-    review: "Review",
-    reviewLoss: "gave away {n}",
-    best: "best",
-    expected: "{n} points to come",
-    winChance: "{n} % to win",
-    winChanceOf: "chance of winning of {name}",
-    winLoss: "{n} % of winning",
-    chances: "Chances of winning",
-    chartTitle: "Chances of winning through the game",
-    invites: "Invite links",
-    connecting: "Connecting…",
-    reconnecting: "Connection lost, reconnecting…",
-    connected: "Connected",
-    spectator: "You are watching",
-    shortcuts: "Keys: Space roll · 1-6 hold · F free throw · S strike · H hints on/off · L language",
-    sharpAtOnce: "All dice at once: figures score double",
-    noGame: "This game does not exist.",
-    act_roll: "rolls",
-    act_keep: "keeps",
-    act_free: "free throw",
-    act_score: "scores",
-    act_strike: "strikes",
-    act_announce: "announces",
-    bestBox: "best for this roll",
-    watchLink: "Watch link (view only)",
-    links: "Links",
-    watching: "You are watching: {name} is playing",
-    rematch: "Rematch",
-    rematchReady: "The rematch has started:",
-    rematchJoin: "Join the rematch",
-    rematchWatch: "Watch the rematch",
-    myGames: "Your games",
-    myGamesHelp: "Games opened in this browser.",
-    noGames: "No games yet.",
-    forget: "Forget",
-    forgetGame: "Forget game {id}",
-    playing: "playing",
-    finished: "finished",
-    offline: "Offline",
-    offlineQueued: "Offline: {n} waiting to be sent",
-    syncing: "Sending {n} entries…",
-    pending: "waiting to be sent",
-    queueDropped: "{n} entries made offline were not accepted: {reason}",
-    scoreOffline: "Enter in {box} (points when back online)",
-    sheetLabel: "Score sheet",
-    movedOn: "the game went on without them",
-    storageDropped: "What this browser had saved for this table could not be read and was dropped.",
-  },
-  de: {
-    title: "Kniffel",
-    newGame: "Neues Spiel",
-    rules: "Regeln",
-    options: "Optionen",
-    seats: "Mitspieler",
-    seatName: "Name",
-    human: "Mensch",
-    bot: "Bot",
-    addSeat: "Mitspieler hinzufügen",
-    remove: "Entfernen",
-    hotseat: "Alle spielen an diesem Bildschirm",
-    pad: "Spielblock: wir würfeln echt und tragen die Würfel ein",
-    create: "Spiel anlegen",
-    created: "Spiel angelegt",
-    inviteHelp: "Schicke jedem Mitspieler seinen eigenen Link. Wer den Link hat, spielt diesen Platz.",
-    openTable: "Zum Spieltisch",
-    copy: "Kopieren",
-    copied: "Kopiert",
-    spectate: "Zuschauen",
-    language: "English",
-    roll: "Würfeln",
-    freeThrow: "Freiwurf",
-    rollsLeft: "Noch {n} Würfe",
-    freeThrowsTaken: "Freiwürfe in diesem Zug: {n}",
-    enterDice: "Trage die gewürfelten Augen ein",
-    enterRoll: "Wurf eintragen",
-    strikeMode: "Feld streichen",
-    strikeOn: "Streichen: wähle das Feld, das gestrichen wird",
-    held: "gehalten",
-    die: "Würfel {i}: {face}",
-    dieHeld: "Würfel {i}: {face}, gehalten",
-    yourTurn: "Du bist dran, {name}",
-    turnOf: "{name} ist dran",
-    botThinking: "{name} (Bot) ist dran",
-    gameOver: "Spielende",
-    winner: "{names} gewinnt!",
-    winners: "Gleichstand: {names}",
-    round: "Runde {n} von {of}",
-    announced: "Angesagt: {box}",
-    announce: "{box} ansagen",
-    score: "{points} bei {box} eintragen",
-    strike: "{box} streichen",
-    upperSum: "Summe oben",
-    bonus: "Bonus",
-    upperTotal: "Gesamter oberer Teil",
-    lowerSum: "Summe unten",
-    extraBonus: "Extra-Bonus",
-    freeThrows: "Freiwürfe",
-    lowerTotal: "Gesamt unten",
-    total: "Gesamtsumme",
-    grandTotal: "Endsumme",
-    column: "Spalte {id}",
-    log: "Spielverlauf",
-    ranking: "Rangliste",
-    points: "{n} Punkte",
-    hints: "Tipps",
-    hint: "Tipp",
-    review: "Auswertung",
-    reviewLoss: "verschenkt {n}",
-    best: "am besten",
-    expected: "noch {n} Punkte erwartet",
-    winChance: "{n} % Gewinnchance",
-    winChanceOf: "Gewinnchance von {name}",
-    winLoss: "{n} % Gewinnchance",
-    chances: "Gewinnchancen",
-    chartTitle: "Gewinnchancen im Lauf des Spiels",
-    invites: "Einladungslinks",
-    connecting: "Verbinde…",
-    reconnecting: "Verbindung verloren, verbinde neu…",
-    connected: "Verbunden",
-    spectator: "Du schaust zu",
-    shortcuts: "Tasten: Leertaste würfeln · 1-6 halten · F Freiwurf · S streichen · H Tipps an/aus · L Sprache",
-    sharpAtOnce: "Alle Würfel auf einmal: Figuren zählen doppelt",
-    noGame: "Dieses Spiel gibt es nicht.",
-    act_roll: "würfelt",
-    act_keep: "hält",
-    act_free: "Freiwurf",
-    act_score: "trägt ein",
-    act_strike: "streicht",
-    act_announce: "sagt an",
-    bestBox: "am besten für diesen Wurf",
-    watchLink: "Zuschauer-Link (nur ansehen)",
-    links: "Links",
-    watching: "Du schaust zu: {name} ist dran",
-    rematch: "Revanche",
-    rematchReady: "Die Revanche hat begonnen:",
-    rematchJoin: "Zur Revanche",
-    rematchWatch: "Revanche ansehen",
-    myGames: "Deine Spiele",
-    myGamesHelp: "Spiele, die in diesem Browser geöffnet wurden.",
-    noGames: "Noch keine Spiele.",
-    forget: "Vergessen",
-    forgetGame: "Spiel {id} vergessen",
-    playing: "läuft",
-    finished: "beendet",
-    offline: "Offline",
-    offlineQueued: "Offline: {n} warten auf das Senden",
-    syncing: "Sende {n} Einträge…",
-    pending: "wartet auf das Senden",
-    queueDropped: "{n} offline gemachte Einträge wurden nicht angenommen: {reason}",
-    scoreOffline: "Bei {box} eintragen (Punkte, sobald wieder online)",
-    sheetLabel: "Spielblock",
-    movedOn: "das Spiel ging ohne sie weiter",
-    storageDropped: "Was dieser Browser zu diesem Tisch gespeichert hatte, war nicht lesbar und wurde verworfen.",
-  },
-};
+// The pages' words. They are written in English, as t("New game") and as the text of elements marked
+// data-t; the translations are the "web" gettext catalog (src/kniffel/locale/LANG/LC_MESSAGES/web.po),
+// which the server hands out as /words/LANG.json. What the server says itself (refusals, hints, rule
+// sets) comes in the language the page asks for; a game's box labels and sheet rows carry every language.
 
 const KEY = "kniffel.lang";
+const LANGUAGES = ["en", "de"];
+const NAMES = { en: "English", de: "Deutsch" };
+let words = {};
 
 export function lang() {
   const saved = localStorage.getItem(KEY);
-  if (saved === "de" || saved === "en") return saved;
+  if (LANGUAGES.includes(saved)) return saved;
   return (navigator.language || "en").toLowerCase().startsWith("de") ? "de" : "en";
 }
 
-export function setLang(value) {
-  localStorage.setItem(KEY, value);
-  document.documentElement.lang = value;
+// The words of the language in use; English needs none. Offline without a copy, the page stays English.
+export async function loadWords() {
+  const language = lang();
+  words = {};
+  document.documentElement.lang = language;
+  if (language === "en") return;
+  try {
+    const response = await fetch(`/words/${language}.json`);
+    if (response.ok) words = await response.json();
+  } catch {
+    // no connection and no cached copy
+  }
 }
 
-export function toggleLang() {
-  setLang(lang() === "de" ? "en" : "de");
+export async function toggleLang() {
+  localStorage.setItem(KEY, lang() === "de" ? "en" : "de");
+  await loadWords();
 }
 
-export function t(key, params = {}) {
-  const text = TEXT[lang()][key] ?? TEXT.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+// The other language, named in itself, for the button that switches to it.
+export function otherLanguage() {
+  const other = lang() === "de" ? "en" : "de";
+  return { code: other, name: NAMES[other] };
+}
+
+export function t(text, params = {}) {
+  const chosen = words[text] ?? text;
+  return chosen.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+}
+
+// A text the server sends in every language ({en: ..., de: ...}), in the language in use.
+export function inLanguage(texts) {
+  return texts[lang()] ?? texts.en;
 }
 
 export function boxLabel(box) {
   return lang() === "de" ? box.de : box.en;
 }
 
-// Fill every element carrying data-t="key" (text) or data-t-title / data-t-aria (attributes).
+// Numbers and shares as the language writes them: 247.9 and 12.5% in English, 247,9 and 12,5 % in German.
+export function number(value, decimals = 1) {
+  return new Intl.NumberFormat(lang(), { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+}
+
+export function percent(share, decimals = 0) {
+  const format = { style: "percent", minimumFractionDigits: decimals, maximumFractionDigits: decimals };
+  return new Intl.NumberFormat(lang(), format).format(share);
+}
+
+// Fill every element marked data-t (its English text, kept in the attribute) and data-t-aria (its
+// English aria-label, likewise) in the language in use, and name the other language on #lang.
 export function translatePage(root = document) {
-  document.documentElement.lang = lang();
-  for (const el of root.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
-  for (const el of root.querySelectorAll("[data-t-aria]")) el.setAttribute("aria-label", t(el.dataset.tAria));
+  for (const el of root.querySelectorAll("[data-t]")) {
+    if (!el.dataset.t) el.dataset.t = el.textContent.trim().replace(/\s+/g, " ");
+    el.textContent = t(el.dataset.t);
+  }
+  for (const el of root.querySelectorAll("[data-t-aria]")) {
+    if (!el.dataset.tAria) el.dataset.tAria = el.getAttribute("aria-label");
+    el.setAttribute("aria-label", t(el.dataset.tAria));
+  }
+  const button = document.getElementById("lang");
+  if (button) {
+    const other = otherLanguage();
+    button.textContent = other.name;
+    button.lang = other.code;
+  }
 }

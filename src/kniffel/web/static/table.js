@@ -4,7 +4,7 @@
 // last state the server sent; they are sent in order when the connection returns, each naming the
 // position it was made at, so the server's seq check refuses them if the game moved on meanwhile.
 
-import { boxLabel, lang, t, toggleLang, translatePage } from "/static/i18n.js";
+import { boxLabel, inLanguage, lang, loadWords, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -44,23 +44,31 @@ let errorTimer = 0;
 const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
 const ORDER_MARK = { "top-down": "↓", "bottom-up": "↑", announced: "!", free: "" };
 
+// How a column is filled, in words.
+function orderText(order) {
+  if (order === "top-down") return t("top to bottom");
+  if (order === "bottom-up") return t("bottom to top");
+  if (order === "announced") return t("announced after the first roll");
+  return t("any order");
+}
+
 // --- connection -------------------------------------------------------------------------------
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(gameId)}?changes=1`);
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(gameId)}?changes=1&lang=${lang()}`);
   setStatus(retry ? "reconnecting" : "connecting");
   socket.addEventListener("open", () => {
     retry = 0;
     welcomed = !token;
     setStatus("connected");
-    if (token) socket.send(JSON.stringify({ type: "hello", token }));
+    if (token) socket.send(JSON.stringify({ type: "hello", token, lang: lang() }));
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
     if (event.code === 4404) {
       gone = true;
-      $("banner").textContent = t("noGame");
+      $("banner").textContent = t("This game does not exist.");
     }
     welcomed = false;
     waiting = false;
@@ -81,8 +89,17 @@ function setStatus(key) {
 function showStatus() {
   const el = $("connection");
   const offline = !navigator.onLine || el.dataset.status !== "connected";
-  if (queue.length) el.textContent = t(offline ? "offlineQueued" : "syncing", { n: queue.length });
-  else el.textContent = t(!navigator.onLine ? "offline" : el.dataset.status || "connecting");
+  if (queue.length) {
+    el.textContent = offline ? t("Offline: {n} waiting to be sent", { n: queue.length }) : t("Sending {n} entries…", { n: queue.length });
+  } else if (!navigator.onLine) {
+    el.textContent = t("Offline");
+  } else if (el.dataset.status === "connected") {
+    el.textContent = t("Connected");
+  } else if (el.dataset.status === "reconnecting") {
+    el.textContent = t("Connection lost, reconnecting…");
+  } else {
+    el.textContent = t("Connecting…");
+  }
   document.body.dataset.pending = String(queue.length);
 }
 
@@ -158,7 +175,7 @@ function dropStored(key) {
   } catch {
     // Storage disabled: there is nothing to drop.
   }
-  if (!storageDropped) showError(t("storageDropped"));
+  if (!storageDropped) showError(t("What this browser had saved for this table could not be read and was dropped."));
   storageDropped = true;
 }
 
@@ -219,7 +236,7 @@ function connected() {
 }
 
 function dropQueue(reason) {
-  showError(t("queueDropped", { n: queue.length, reason }));
+  showError(t("{n} entries made offline were not accepted: {reason}", { n: queue.length, reason }));
   queue = [];
   waiting = false;
   saveQueue();
@@ -237,7 +254,7 @@ function settle() {
     const entry = serverState.log.find((e) => e.seq === queue[0].at + 1);
     if (!isQueued(entry, queue[0])) {
       answerDue = waiting;
-      dropQueue(t("movedOn"));
+      dropQueue(t("the game went on without them"));
       return;
     }
     queue.shift();
@@ -345,7 +362,7 @@ function boxOf(key) {
 function keyLabel(key) {
   const box = boxOf(key);
   const label = box ? boxLabel(box) : key;
-  return key.includes(":") ? `${label} (${t("column", { id: key.split(":")[0] })})` : label;
+  return key.includes(":") ? `${label} (` + t("Column {id}", { id: key.split(":")[0] }) + ")" : label;
 }
 
 function keyOf(column, box) {
@@ -362,7 +379,7 @@ function keptDice() {
 function padDice() {
   const values = [...$("pad-dice").querySelectorAll("input")].map((input) => Number(input.value));
   if (values.some((v) => !Number.isInteger(v) || v < 1 || v > 6)) {
-    showError(t("enterDice"));
+    showError(t("Enter the dice you rolled"));
     return null;
   }
   return values.sort((a, b) => a - b);
@@ -402,14 +419,14 @@ function render() {
     heldFor = identity;
     strikeMode = false;
   }
-  document.title = `Kniffel · ${state.rules.name}`;
+  document.title = `Kniffel · ${inLanguage(state.rules.names)}`;
   // For scripts and tests driving the page: which position is on screen.
   document.body.dataset.seq = String(state.seq);
   document.body.dataset.current = String(state.current);
   document.body.dataset.over = state.over ? "1" : "0";
   document.body.dataset.pending = String(queue.length);
-  $("rules-name").textContent = state.rules.name;
-  $("round").textContent = state.over ? "" : t("round", { n: state.round, of: state.rules.turns });
+  $("rules-name").textContent = inLanguage(state.rules.names);
+  $("round").textContent = state.over ? "" : t("Round {n} of {of}", { n: state.round, of: state.rules.turns });
   renderBanner();
   renderDice();
   renderControls();
@@ -433,13 +450,14 @@ function renderBanner() {
   const player = state.players[state.current];
   if (state.over) {
     const best = state.standings.filter((s) => s.rank === 1).map((s) => s.name);
-    banner.textContent = `${t("gameOver")} · ${t(best.length > 1 ? "winners" : "winner", { names: best.join(", ") })}`;
+    const result = best.length > 1 ? t("Tie: {names}", { names: best.join(", ") }) : t("{names} wins!", { names: best[0] });
+    banner.textContent = `${t("Game over")} · ${result}`;
   } else if (canAct()) {
-    banner.textContent = t("yourTurn", { name: player.name });
+    banner.textContent = t("Your turn, {name}", { name: player.name });
   } else if (!mySeats.length) {
-    banner.textContent = t("watching", { name: player.name });
+    banner.textContent = t("You are watching: {name} is playing", { name: player.name });
   } else {
-    banner.textContent = t(player.kind === "bot" ? "botThinking" : "turnOf", { name: player.name });
+    banner.textContent = player.kind === "bot" ? t("{name} (bot) is playing", { name: player.name }) : t("{name} is playing", { name: player.name });
   }
   banner.dataset.mine = canAct() ? "1" : "0";
 }
@@ -452,7 +470,8 @@ function die(face, index, isHeld, enabled, rolling) {
   button.dataset.fk = `die-${index}`;
   button.dataset.face = String(face ?? 0);
   button.setAttribute("aria-pressed", isHeld ? "true" : "false");
-  button.setAttribute("aria-label", face ? t(isHeld ? "dieHeld" : "die", { i: index + 1, face }) : "?");
+  const label = isHeld ? t("Die {i}: {face}, held", { i: index + 1, face }) : t("Die {i}: {face}", { i: index + 1, face });
+  button.setAttribute("aria-label", face ? label : "?");
   button.disabled = !enabled;
   for (const cell of face ? PIPS[face] : []) {
     const pip = document.createElement("i");
@@ -510,7 +529,7 @@ function renderDice() {
           input.min = "1";
           input.max = "6";
           input.inputMode = "numeric";
-          input.setAttribute("aria-label", t("die", { i: i + 1, face: "" }));
+          input.setAttribute("aria-label", t("Die {i}: {face}", { i: i + 1, face: "" }));
           input.addEventListener("keydown", (event) => {
             if (event.key === "Enter") roll();
           });
@@ -531,7 +550,7 @@ function renderControls() {
   for (const id of ["dice", "pad", "turn-notes"]) if (state.over) $(id).hidden = true;
   document.querySelector(".controls").hidden = state.over;
   const rollButton = $("roll");
-  rollButton.textContent = state.pad ? t("enterRoll") : t("roll");
+  rollButton.textContent = state.pad ? t("Enter roll") : t("Roll");
   rollButton.disabled = !mine || !state.can_roll;
   $("free").hidden = !state.rules.free_throws;
   $("free").disabled = !mine || !state.can_free;
@@ -541,13 +560,13 @@ function renderControls() {
   $("hint").hidden = !state.hints || !mySeats.length || state.over;
   $("hint").setAttribute("aria-pressed", hintsOn ? "true" : "false");
   const info = [];
-  if (!state.over) info.push(t("rollsLeft", { n: state.turn.rolls_left }));
-  if (state.turn.free_throws) info.push(t("freeThrowsTaken", { n: state.turn.free_throws }));
+  if (!state.over) info.push(t("Rolls left: {n}", { n: state.turn.rolls_left }));
+  if (state.turn.free_throws) info.push(t("Free throws this turn: {n}", { n: state.turn.free_throws }));
   $("turn-info").textContent = info.join(" · ");
   const notes = [];
-  if (state.turn.announced) notes.push(t("announced", { box: keyLabel(state.turn.announced) }));
-  if (state.rules.sharp && state.turn.dice && state.turn.thrown_at_once) notes.push(t("sharpAtOnce"));
-  if (strikeMode) notes.push(t("strikeOn"));
+  if (state.turn.announced) notes.push(t("Announced: {box}", { box: keyLabel(state.turn.announced) }));
+  if (state.rules.sharp && state.turn.dice && state.turn.thrown_at_once) notes.push(t("All dice at once: figures score double"));
+  if (strikeMode) notes.push(t("Striking: choose the box to cross out"));
   $("turn-notes").textContent = notes.join(" · ");
   $("hints").hidden = !(mine && hintsOn && hintData && hintData.seq === state.seq);
 }
@@ -599,33 +618,34 @@ function boxCell(player, column, box) {
   const label = keyLabel(key);
   let button = null;
   if (strikeMode && strikeable) {
-    button = actionButton("strike", key, "✗", t("strike", { box: label }));
+    button = actionButton("strike", key, "✗", t("Strike {box}", { box: label }));
   } else if (placement) {
-    const name = unknown ? t("scoreOffline", { box: label }) : t("score", { points: shown, box: label });
+    const name = unknown ? t("Enter in {box} (points when back online)", { box: label }) : t("Enter {points} in {box}", { points: shown, box: label });
     button = actionButton("score", key, shown, name);
   } else if (state.announce.includes(key)) {
-    button = actionButton("announce", key, "!", t("announce", { box: label }));
+    button = actionButton("announce", key, "!", t("Announce {box}", { box: label }));
   } else if (strikeable && !Object.keys(state.placements).length) {
-    button = actionButton("strike", key, "✗", t("strike", { box: label }));
+    button = actionButton("strike", key, "✗", t("Strike {box}", { box: label }));
   }
   if (!button) return td;
   if (key === bestBox() && button.dataset.act !== "announce") {
     // Marked by a star and a frame as well as colour.
     button.textContent = `★ ${button.textContent}`;
-    button.setAttribute("aria-label", `${button.getAttribute("aria-label")} (${t("bestBox")})`);
+    button.setAttribute("aria-label", `${button.getAttribute("aria-label")} (${t("best for this roll")})`);
     td.classList.add("best");
   }
   td.append(button);
   return td;
 }
 
-function sumRow(label, field, className) {
-  const tr = cell("tr", null, `sum ${className || ""}`);
-  tr.append(cell("th", t(label)));
+// A row of sums (row.name is the total's field in each of a player's columns).
+function sumRow(row) {
+  const tr = cell("tr", null, `sum${row.strong ? " strong" : ""}${row.ends_section ? " end" : ""}`);
+  tr.append(cell("th", inLanguage(row.label)));
   for (const player of state.players) {
     for (const column of player.columns) {
-      const td = cell("td", column[field], player.index === state.current && !state.over ? "current" : "");
-      td.dataset.sum = field;
+      const td = cell("td", column[row.name], player.index === state.current && !state.over ? "current" : "");
+      td.dataset.sum = row.name;
       td.dataset.seat = String(player.index);
       tr.append(td);
     }
@@ -643,7 +663,7 @@ function renderSheet() {
   const names = cell("tr");
   names.append(cell("th", ""));
   for (const player of state.players) {
-    const th = cell("th", player.kind === "bot" ? `${player.name} (${t("bot")})` : player.name, "player");
+    const th = cell("th", player.kind === "bot" ? `${player.name} (${t("Bot")})` : player.name, "player");
     th.colSpan = columns.length;
     th.scope = "colgroup";
     if (player.index === state.current && !state.over) th.classList.add("current");
@@ -657,7 +677,7 @@ function renderSheet() {
     for (const player of state.players) {
       for (const column of columns) {
         const th = cell("th", `${column.id}${ORDER_MARK[column.order] || ""}`, "column-id");
-        th.title = `${t("column", { id: column.id })}: ${column.order}`;
+        th.title = t("Column {id}", { id: column.id }) + `: ${orderText(column.order)}`;
         ids.append(th);
       }
     }
@@ -677,47 +697,50 @@ function renderSheet() {
     }
     return tr;
   };
-  for (const box of rules.boxes.filter((b) => b.section === "upper")) body.append(boxRow(box));
-  body.append(sumRow("upperSum", "upper_sum"), sumRow("bonus", "upper_bonus"), sumRow("upperTotal", "upper_total", "strong"));
-  for (const box of rules.boxes.filter((b) => b.section === "lower")) body.append(boxRow(box));
-  body.append(sumRow("lowerSum", "lower_sum"));
-  if (rules.extra_bonus) body.append(sumRow("extraBonus", "extra_bonus"));
-  if (rules.free_throws) body.append(sumRow("freeThrows", "free_throws"));
-  if (rules.extra_bonus || rules.free_throws) body.append(sumRow("lowerTotal", "lower_total"));
-  body.append(sumRow("upperTotal", "upper_total"), sumRow("total", "total", "strong"));
-  if (multi) {
-    const tr = cell("tr", null, "sum strong grand");
-    tr.append(cell("th", t("grandTotal")));
-    for (const player of state.players) {
-      const td = cell("td", player.total);
-      td.colSpan = columns.length;
-      td.dataset.grand = String(player.index);
-      tr.append(td);
+  // The rows are the library's sheet layout (kniffel.sheet.sheet_layout), sent with the rules.
+  for (const row of rules.layout) {
+    if (row.kind === "box") {
+      body.append(boxRow(rules.boxes.find((b) => b.id === row.name)));
+    } else if (row.kind === "sum") {
+      body.append(sumRow(row));
+    } else if (multi) {
+      const tr = cell("tr", null, "sum strong grand");
+      tr.append(cell("th", inLanguage(row.label)));
+      for (const player of state.players) {
+        const td = cell("td", player.total);
+        td.colSpan = columns.length;
+        td.dataset.grand = String(player.index);
+        tr.append(td);
+      }
+      body.append(tr);
     }
-    body.append(tr);
   }
   table.append(body);
 }
 
-// "roll keep 3 3 = 1 3 3 4 6", "score chance", ... in the reader's language.
-function actionText(text) {
-  const [head, dice] = text.split(" = ");
-  const words = head.split(" ");
-  if (words[0] === "roll" || words[0] === "free") {
-    const kept = words.slice(2).join(" ");
-    const verb = words[0] === "free" ? t("act_free") : t("act_roll");
-    if (dice === undefined) return kept ? `${t("act_keep")} ${kept}, ${verb}` : verb;
-    return kept ? `${verb}: ${t("act_keep")} ${kept} → ${dice}` : `${verb} ${dice}`;
-  }
-  return `${t(`act_${words[0]}`)} ${keyLabel(words[1])}`;
-}
-
+// A line of the game log, one sentence of the reader's language. The server writes each action in the
+// library's text form ("roll keep 3 3 = 1 3 3 4 6", "score chance").
 function describe(entry) {
-  const name = state.players[entry.seat]?.name ?? "?";
-  let text = `${name}: ${actionText(entry.text)}`;
-  if (entry.points !== undefined) text += ` · ${t("points", { n: entry.points })}`;
-  if (entry.bonus) text += ` (+${entry.bonus} ${t("bonus")})`;
-  if (entry.pending) text += ` (${t("pending")})`;
+  const player = state.players[entry.seat]?.name ?? "?";
+  const [head, shown] = entry.text.split(" = ");
+  const words = head.split(" ");
+  const kept = words.slice(2).join(" ");
+  const dice = shown ?? "…";
+  let text;
+  if (words[0] === "free") {
+    text = kept ? t("{player}: free throw, keeps {kept} → {dice}", { player, kept, dice }) : t("{player}: free throw → {dice}", { player, dice });
+  } else if (words[0] === "roll") {
+    text = kept ? t("{player}: keeps {kept} → {dice}", { player, kept, dice }) : t("{player}: rolls {dice}", { player, dice });
+  } else if (words[0] === "score") {
+    text = t("{player}: scores {box}", { player, box: keyLabel(words[1]) });
+  } else if (words[0] === "strike") {
+    text = t("{player}: strikes {box}", { player, box: keyLabel(words[1]) });
+  } else {
+    text = t("{player}: announces {box}", { player, box: keyLabel(words[1]) });
+  }
+  if (entry.points !== undefined) text += " · " + t("{n} points", { n: entry.points });
+  if (entry.bonus) text += ` (+${entry.bonus} ${t("Bonus")})`;
+  if (entry.pending) text += ` (${t("waiting to be sent")})`;
   return text;
 }
 
@@ -735,7 +758,7 @@ function renderRanking() {
   if (!state.over) return;
   $("ranking-list").replaceChildren(
     ...state.standings.map((s) => {
-      const li = cell("li", `${s.name} · ${t("points", { n: s.total })}`);
+      const li = cell("li", `${s.name} · ` + t("{n} points", { n: s.total }));
       li.value = s.rank;
       return li;
     }),
@@ -761,7 +784,7 @@ function goToRematch(id) {
 }
 
 async function startRematch() {
-  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/rematch`, {
+  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/rematch?lang=${lang()}`, {
     method: "POST",
     headers: { "x-kniffel-token": token },
   });
@@ -781,7 +804,7 @@ function watchForRematch() {
         rematchId = body.id;
         const link = $("rematch-link");
         link.href = gameUrl(body.id);
-        link.textContent = t(mySeats.length || isHost ? "rematchJoin" : "rematchWatch");
+        link.textContent = mySeats.length || isHost ? t("Join the rematch") : t("Watch the rematch");
         link.onclick = (event) => {
           event.preventDefault();
           goToRematch(body.id);
@@ -814,7 +837,7 @@ function rememberGame() {
 
 function renderInvites() {
   const invites = state.over ? [] : loadList(`kniffel.invites.${gameId}`, isInvite);
-  const watch = { name: t("watchLink"), url: `${location.origin}/g/${encodeURIComponent(gameId)}` };
+  const watch = { name: t("Watch link (view only)"), url: `${location.origin}/g/${encodeURIComponent(gameId)}` };
   $("invite-list").replaceChildren(
     ...[...invites, watch].map((invite) => {
       const li = cell("li");
@@ -842,7 +865,7 @@ async function askHints() {
   hintAsked = state.seq;
   let body;
   try {
-    const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/hints`, {
+    const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/hints?lang=${lang()}`, {
       headers: { "x-kniffel-token": token },
     });
     body = await response.json();
@@ -861,8 +884,8 @@ async function askHints() {
   hintData = body;
   $("hint-list").replaceChildren(
     ...body.options.map((o) => {
-      let text = `${actionText(o.action)} · ${t("expected", { n: o.value.toFixed(1) })}`;
-      if (o.win !== undefined) text += ` · ${t("winChance", { n: percent(o.win) })}`;
+      let text = `${o.text} · ` + t("{n} points to come", { n: number(o.value, 1) });
+      if (o.win !== undefined) text += " · " + t("{chance} to win", { chance: chance(o.win) });
       return cell("li", text);
     }),
   );
@@ -870,8 +893,9 @@ async function askHints() {
   renderSheet();
 }
 
-function percent(chance) {
-  return (100 * chance).toFixed(chance > 0.995 || chance < 0.005 ? 1 : 0);
+// A chance of winning: whole percents, tenths near certain and near hopeless.
+function chance(share) {
+  return percent(share, share > 0.995 || share < 0.005 ? 1 : 0);
 }
 
 // Every player's chance of winning, asked for after every action (several players, rules the solver
@@ -917,13 +941,13 @@ function renderChances(chances) {
       bar.setAttribute("aria-valuemin", "0");
       bar.setAttribute("aria-valuemax", "100");
       bar.setAttribute("aria-valuenow", String(Math.round(100 * chances[seat])));
-      bar.setAttribute("aria-label", t("winChanceOf", { name: player.name }));
+      bar.setAttribute("aria-label", t("chance of winning of {name}", { name: player.name }));
       const fill = document.createElement("span");
       fill.className = "chance-fill";
       fill.style.width = `${(100 * chances[seat]).toFixed(1)}%`;
       bar.append(fill);
       li.dataset.chance = String(chances[seat]);
-      li.append(name, bar, cell("span", `${percent(chances[seat])} %`, "chance-value"));
+      li.append(name, bar, cell("span", chance(chances[seat]), "chance-value"));
       return li;
     }),
   );
@@ -939,7 +963,7 @@ function drawChart(chances) {
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", t("chartTitle"));
+  svg.setAttribute("aria-label", t("Chances of winning through the game"));
   const steps = Math.max(1, chances.length - 1);
   state.players.forEach((player, seat) => {
     const line = document.createElementNS(SVG, "polyline");
@@ -953,14 +977,14 @@ function drawChart(chances) {
   });
   const legend = cell("p", "", "chart-legend");
   state.players.forEach((player, seat) => {
-    legend.append(cell("span", `${player.name} ${percent(chances[chances.length - 1][seat])} %`, `seat-${seat % 8}`));
+    legend.append(cell("span", `${player.name} ${chance(chances[chances.length - 1][seat])}`, `seat-${seat % 8}`));
   });
-  chart.replaceChildren(cell("figcaption", t("chartTitle")), svg, legend);
+  chart.replaceChildren(cell("figcaption", t("Chances of winning through the game")), svg, legend);
   chart.hidden = false;
 }
 
 async function showReview() {
-  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/review`);
+  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/review?lang=${lang()}`);
   const body = await response.json();
   if (!response.ok) return showError(body.message);
   if (body.chances) drawChart(body.chances);
@@ -968,9 +992,9 @@ async function showReview() {
     ...body.decisions
       .filter((d) => d.loss > 0 || d.win_loss > 0)
       .map((d) => {
-        let text = `${d.player}: ${actionText(d.chosen)} (${t("reviewLoss", { n: d.loss })}`;
-        if (d.win_loss !== undefined) text += `, ${t("winLoss", { n: percent(d.win_loss) })}`;
-        return cell("li", `${text}; ${t("best")}: ${actionText(d.best)})`);
+        let text = `${d.player}: ${d.chosen_text} (` + t("gave away {n}", { n: number(d.loss, 2) });
+        if (d.win_loss !== undefined) text += ", " + t("{chance} of winning", { chance: chance(d.win_loss) });
+        return cell("li", `${text}; ${t("best")}: ${d.best_text})`);
       }),
   );
 }
@@ -1001,15 +1025,22 @@ function onKey(event) {
   }
 }
 
-function switchLanguage() {
-  toggleLang();
+async function switchLanguage() {
+  await toggleLang();
   translatePage();
   setStatus($("connection").dataset.status || "connecting");
+  // What the server says from now on comes in the new language: refusals, hints.
+  if (socket && socket.readyState === WebSocket.OPEN && token) socket.send(JSON.stringify({ type: "hello", token, lang: lang() }));
+  hintData = null;
+  hintAsked = -1;
   if (state) render();
+  document.body.dataset.lang = lang();
 }
 
-function init() {
+async function init() {
+  await loadWords();
   translatePage();
+  document.body.dataset.lang = lang();
   $("lang").addEventListener("click", switchLanguage);
   $("roll").addEventListener("click", () => roll());
   $("free").addEventListener("click", () => roll("free"));
@@ -1044,7 +1075,6 @@ function init() {
     send({ action: button.dataset.act, box: button.dataset.box });
   });
   document.addEventListener("keydown", onKey);
-  document.documentElement.lang = lang();
   connect();
 }
 

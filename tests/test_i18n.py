@@ -1,0 +1,141 @@
+"""German throughout: every word a user may see has a German form, and the catalogs that run are the ones
+translators edit.
+
+The messages are found by extraction (:mod:`kniffel.i18n.extract`, the same run as ``python -m
+kniffel.i18n.extract``): every string the terminal front ends, the library's refusals and the web server
+show, and every word of the web pages' scripts and HTML. A string added anywhere is found without anyone
+listing it; this test fails until the catalogs are updated and it has German.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from kniffel import Game, SeededDice, rules
+from kniffel.errors import GameFormatError, IllegalActionError
+from kniffel.i18n import DOMAIN, LOCALE_DIR, WEB_DOMAIN, error_text, number, percent, sentence, translate
+from kniffel.i18n.extract import DOMAINS, PACKAGE, po_path, template
+
+FIELD = re.compile(r"\{(\w+)\}")
+
+
+@cache
+def extracted(domain: str) -> Any:
+    return template(domain)
+
+
+def catalog(language: str, domain: str) -> Any:
+    with po_path(language, domain).open("rb") as stream:
+        return read_po(stream)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_word_a_user_may_see_has_a_german_form(domain: str) -> None:
+    german = {m.id: m for m in catalog("de", domain) if m.id}
+    missing = [m.id for m in extracted(domain) if m.id and (m.id not in german or not german[m.id].string)]
+    assert missing == [], f"no German yet (python -m kniffel.i18n.extract, then translate): {missing[:10]}"
+    unchecked = [m.id for m in german.values() if m.fuzzy]
+    assert unchecked == [], f"German to check (marked fuzzy): {unchecked[:10]}"
+    changed = [
+        m.id
+        for m in german.values()
+        if sorted(set(FIELD.findall(m.id))) != sorted(set(FIELD.findall(m.string)))
+    ]
+    assert changed == [], f"a translation must keep its message's fields: {changed[:10]}"
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_templates_are_what_the_sources_say(domain: str) -> None:
+    with (LOCALE_DIR / f"{domain}.pot").open("rb") as stream:
+        committed = {m.id for m in read_po(stream)}
+    assert committed == {m.id for m in extracted(domain)}, "run python -m kniffel.i18n.extract"
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_compiled_catalogs_are_those_of_their_sources(domain: str) -> None:
+    """The ``.mo`` files that run are committed beside their ``.po`` sources; a stale one fails here
+    (``pybabel compile -d src/kniffel/locale -D "kniffel web"`` makes them again)."""
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog("de", domain))
+    compiled.seek(0)
+    fresh = gettext.GNUTranslations(compiled)
+    path = po_path("de", domain).with_suffix(".mo")
+    with path.open("rb") as stream:
+        shipped = gettext.GNUTranslations(stream)
+    # The messages, not the header (which names the Babel version that compiled it).
+    words = getattr(fresh, "_catalog", {})
+    assert {k: v for k, v in getattr(shipped, "_catalog", {}).items() if k} == {
+        k: v for k, v in words.items() if k
+    }
+
+
+def test_the_extractor_sees_every_call_in_the_pages_scripts() -> None:
+    """Babel's script reader skips calls it cannot follow (an object inside a template string's
+    ``${...}``); every literal the scripts give ``t`` must be among the extracted words."""
+    called: set[str] = set()
+    for script in (PACKAGE / "web" / "static").glob("*.js"):
+        called |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', script.read_text(encoding="utf-8")))
+    assert len(called) > 60
+    assert sorted(called - {m.id for m in extracted(WEB_DOMAIN)}) == []
+
+
+def test_messages_of_the_library_and_of_the_front_ends_are_found() -> None:
+    """A sample of what extraction must find: a refusal written as an f-string (its fields named after
+    what they hold), an option's help, a key of the terminal game, a command's help, a sheet's row."""
+    found = {m.id for m in extracted(DOMAIN)}
+    for message in (
+        "no box {text} in {id}; did you mean {keys}?",  # rules/names.py, an f-string
+        "{box} is already filled",  # a reason the game gives, marked N_
+        "Upper sum",  # the sheet's layout
+        "Fill box",  # a key of the terminal game
+        "Play a game in the terminal: humans and bots, 1 to 8 players. Type help during the game.",
+        "it is {player}'s turn",  # the web service
+        "Yatzy (Scandinavian)",  # a rule set's name
+    ):
+        assert message in found, message
+
+
+def test_refusals_read_back_in_german_with_their_fields() -> None:
+    game = Game(rules.get("kniffel"), ["Ada"], dice=SeededDice(1))
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply("score chance")
+    assert error_text("de", refused.value) == "erst würfeln"
+    nested = GameFormatError("action 3 (score chance) is illegal: chance is already filled")
+    # The reason is a sentence of its own; the action stays as the saved game writes it.
+    assert error_text("de", nested) == "Aktion 3 (score chance) ist nicht erlaubt: chance ist schon gefüllt"
+    assert error_text("de", "something new") == "something new"
+    assert error_text("en", nested) == str(nested)
+    assert error_text("de", FileNotFoundError(2, "No such file or directory", "x.json")) == (
+        "x.json: Datei oder Ordner nicht gefunden"
+    )
+
+
+def test_german_numbers_and_grammar() -> None:
+    assert number("de", 247.94) == "247,9"
+    assert number("en", 1234.5, 2) == "1,234.50"
+    assert percent("de", 0.125) == "12,5\xa0%"
+    assert percent("en", 0.125) == "12.5%"
+    assert translate("de", "Round {round} of {turns}", round=2, turns=13) == "Runde 2 von 13"
+    game = Game(rules.get("kniffel"), ["Ada"], dice=SeededDice(1))
+    assert game.action_text("score ones", "de") == "Einser eintragen"
+    assert game.action_text("roll keep 3 4 5 6", "de") == "3 4 5 6 halten"
+    assert game.action_text("free keep 6 6", "de") == "Freiwurf, 6 6 halten"
+    assert sentence("de", rules.get("yatzy").description).startswith("Skandinavisches Yatzy")
+
+
+def test_the_locale_folder_holds_only_what_the_catalogs_need() -> None:
+    files = {p.relative_to(LOCALE_DIR).as_posix() for p in LOCALE_DIR.rglob("*") if p.is_file()}
+    assert files == {
+        *(f"{domain}.pot" for domain in DOMAINS),
+        *(f"de/LC_MESSAGES/{domain}.{suffix}" for domain in DOMAINS for suffix in ("po", "mo")),
+    }
+    assert Path(LOCALE_DIR).is_relative_to(PACKAGE), "the catalogs ship inside the package"
