@@ -3,6 +3,8 @@ engine (every suggested action is legal, the best comes first, a review prices e
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from kniffel import Game, SeededDice, rules
@@ -79,3 +81,26 @@ def test_a_review_prices_every_decision_of_the_game() -> None:
     assert all(d["chosen"].startswith(("score", "strike")) for d in decisions)
     assert all(d["loss"] == 0 for d in decisions if d["chosen"] == d["best"])
     assert any(d["loss"] > 0 for d in decisions), "the plain bot is not optimal"
+
+
+def test_a_review_by_win_chance_is_worked_out_on_the_worker_and_kept() -> None:
+    """Past the early win tables each position needs a small table of its own: the review hands the
+    whole game to the worker at once (points meanwhile) and then answers from memory."""
+    strict = rules.get("kniffel", {"strict": "on"})
+    game = Game(strict, ["Ada", "Bob"], dice=SeededDice(11))
+    while not game.is_over:
+        game.apply(fallback_move(game))
+    deadline = time.monotonic() + 120
+    reviewed = advice.review(game)
+    while reviewed is not None and "win_preparing" in reviewed:
+        assert len(reviewed["decisions"]) == 2 * strict.turns  # graded by points meanwhile
+        assert all("win_loss" not in d for d in reviewed["decisions"])
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+        reviewed = advice.review(game)
+    assert reviewed is not None
+    assert all(0 <= d["win_loss"] <= 1 for d in reviewed["decisions"])
+    chart = reviewed["chances"]
+    assert len(chart) == 2 * strict.turns + 1  # before the game and after every turn
+    assert sorted(chart[-1]) in ([0.0, 1.0], [1.0, 1.0])
+    assert advice.review(game) == reviewed

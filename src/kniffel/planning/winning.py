@@ -32,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.game import Game
+from kniffel.i18n import N_
 from kniffel.planning.exact import (
     ExactPlanner,
     advisor_for,
@@ -74,9 +75,11 @@ class NotReady(PlanningError):  # noqa: N818 - not a mistake but a state: asked 
 
 
 PREPARE_ENV = "KNIFFEL_PREPARE_WIN_TABLES"
-"""Set to 0, nothing solves win tables in the background: chances of winning then show only where the
-tables are there already (the early ones solved before, ``kniffel advise --goal win`` or
-:func:`prepare_tables`; cones solved by a waiting call), as a server short of processors may want."""
+"""Set to 0, front ends do not start the early win tables in the background (a minute or more of both
+processors the first time for a rule set): chances of winning then show only where they are there
+already (solved before by ``kniffel cache prepare``, ``kniffel advise --goal win`` or
+:func:`prepare_tables`), as a server short of processors may want. A position's own cone past them is
+still solved on the worker when asked for (seconds at most)."""
 
 
 def preparing_allowed() -> bool:
@@ -155,7 +158,7 @@ class WinTables:
         size = float((lanes * reach)[kept_rows].sum()) * ROWS_KEPT * 4
         size += float(lanes[kept_lanes].sum()) * 2.2 * tgt.default_limit(c) * 8
         return Work(
-            "Solving the win tables of {rules} (once; kept on disk)", seconds, int(size), self._fields
+            N_("Solving the win tables of {rules} (once; kept on disk)"), seconds, int(size), self._fields
         )
 
     @property
@@ -212,7 +215,7 @@ class WinTables:
         job = self._submit(
             ("rows", state, first, last, turn),
             lambda: Work(
-                "Solving the chances of a {rules} position",
+                N_("Solving the chances of a {rules} position"),
                 tgt.cone_size(c, state, first, last) * SECONDS_PER_VALUE,
                 0,
                 self._fields,
@@ -248,7 +251,7 @@ class WinTables:
         job = self._submit(
             ("dist", state.mask),
             lambda: Work(
-                "Solving the final scores of a {rules} position",
+                N_("Solving the final scores of a {rules} position"),
                 dist.lane_layout(self.compiled, state.mask).n_lanes * SECONDS_PER_LANE,
                 0,
                 self._fields,
@@ -268,9 +271,8 @@ class WinTables:
         self, key: tuple[Hashable, ...], work: Callable[[], Work], run: Callable[[Cancel, Progress], T]
     ) -> Job[T]:
         """The worker's job for ``key``: the one it has, or a new one (``work()`` says what it costs,
-        worked out only then)."""
-        if not preparing_allowed():
-            raise NotReady(None, work())
+        worked out only then). Not held back by :data:`PREPARE_ENV`: a position's own cone is small
+        (seconds at most), and without it chances would stop once a game leaves the early tables."""
         found: Job[T] | None = worker().job((*self.key, *key))
         return found if found is not None else worker().submit((*self.key, *key), work(), run)
 

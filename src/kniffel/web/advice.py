@@ -23,14 +23,16 @@ from collections import OrderedDict
 from typing import Any
 
 from kniffel.game import Game, Score, Strike
+from kniffel.i18n import N_
 from kniffel.planning import Choice, NotReady, is_exact, planner_for
 from kniffel.planning.exact import held_advisor
 from kniffel.planning.winning import win_chances
 from kniffel.planning.worker import Work, worker
-from kniffel.review import can_review_by_win
+from kniffel.review import Review, can_review_by_win
 from kniffel.review import review as review_game
 from kniffel.rules import RuleSet
 from kniffel.session import Preparing, hint_win_chances, plays_to_win
+from kniffel.solver.work import Cancel, Progress
 
 log = logging.getLogger("kniffel.web")
 
@@ -77,7 +79,7 @@ def advisor_ready(rules: RuleSet) -> Preparing | None:
 
     job = worker().submit(
         ("advisor", rules.id, tuple(sorted(rules.options.items()))),
-        Work("Solving the table of {rules}", 2.0, 0, (("rules", rules.id),)),
+        Work(N_("Solving the table of {rules}"), 2.0, 0, (("rules", rules.id),)),
         lambda cancel, progress: advisor_for(rules),
     )
     return Preparing(job.work, job.fraction)
@@ -171,12 +173,7 @@ def review(game: Game) -> dict[str, Any] | None:
     win_preparing: Preparing | None = None
     result = None
     if can_review_by_win(game):
-        try:
-            result = review_game(game, by_win=True, wait=False)
-        except NotReady as not_ready:
-            waiting = Preparing.of(not_ready, game.rules)
-            if waiting.solving:
-                win_preparing = waiting
+        result, win_preparing = _review_by_win(game)
     if result is None:
         result = review_game(game)
     decisions = []
@@ -199,3 +196,46 @@ def review(game: Game) -> dict[str, Any] | None:
     if win_preparing is not None:
         answer["win_preparing"] = preparing(win_preparing)
     return answer
+
+
+_reviews: OrderedDict[str, Review] = OrderedDict()
+_reviews_lock = threading.Lock()
+MAX_REVIEWS = 64
+"""Games whose review by win chance is kept: every page of a finished table may ask for it."""
+SECONDS_PER_DECISION = 0.2
+"""A decision's chances of winning cost about this, once the early win tables are there."""
+
+
+def _review_by_win(game: Game) -> tuple[Review | None, Preparing | None]:
+    """The review by win chance of ``game`` if it is ready, else what is being prepared for it (None
+    when nothing prepares it). Past the early tables every position needs a small table of its own:
+    the whole review goes to the worker as one job rather than one position per ask."""
+    key = game.dumps()
+    with _reviews_lock:
+        found = _reviews.get(key)
+    if found is not None:
+        return found, None
+    try:
+        return review_game(game, by_win=True, wait=False), None
+    except NotReady as not_ready:
+        if not_ready.early:
+            waiting = Preparing.of(not_ready, game.rules)
+            return None, waiting if waiting.solving else None
+    frozen = game.copy()
+
+    def run(cancel: Cancel, progress: Progress) -> Review:
+        reviewed = review_game(frozen, by_win=True)
+        with _reviews_lock:
+            _reviews[key] = reviewed
+            while len(_reviews) > MAX_REVIEWS:
+                _reviews.popitem(last=False)
+        return reviewed
+
+    work = Work(
+        N_("Working out the chances of winning of every decision ({rules})"),
+        SECONDS_PER_DECISION * len(game.log),
+        0,
+        (("rules", game.rules.id),),
+    )
+    job = worker().submit(("review", key), work, run)
+    return None, Preparing(job.work, job.fraction)

@@ -983,10 +983,12 @@ function drawChart(chances) {
   chart.hidden = false;
 }
 
-async function showReview() {
+async function showReview(tries = 0) {
   const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/review?lang=${lang()}`);
   const body = await response.json();
   if (!response.ok) return showError(body.message);
+  // graded by points until the server has worked out the chances of winning: then ask again
+  if (body.win_preparing && tries < 90) setTimeout(() => state && showReview(tries + 1), 2000);
   if (body.chances) drawChart(body.chances);
   $("review-list").replaceChildren(
     ...body.decisions
@@ -1068,7 +1070,7 @@ async function init() {
       dropStored(STATE_KEY);
     }
   }
-  $("review-button").addEventListener("click", showReview);
+  $("review-button").addEventListener("click", () => showReview());
   $("sheet").addEventListener("click", (event) => {
     const button = event.target.closest("button[data-act]");
     if (!button || !canAct()) return;
