@@ -181,25 +181,31 @@ class _Gains:
         self.bonus_open = (
             bool(c.upper_bonus) and root.mask & c.upper_mask != c.upper_mask and root.up < c.threshold
         )
+        # per sheet, not per lane: a cone asks for every lane of every sheet (a tenth of a first answer)
+        self._boxes_most: dict[int, int] = {}
+        self._lowest_up: dict[int, int] = {}
 
     def of(self, mask: int, armed: int, i: int) -> tuple[int, int] | None:
         """``(least, most)`` for lane ``i`` of ``mask`` / ``armed``; None if the root cannot reach it."""
         c, root = self.c, self.root
         if mask & root.mask != root.mask or not _armed_reachable(c, root, mask, armed):
             return None
-        lo = lowest_up(c, mask)
+        lo = self._lowest_up.get(mask)
+        if lo is None:
+            lo = self._lowest_up[mask] = lowest_up(c, mask)
         least = _least_gained(c, root, mask, lo + i, i)
         if least is None:
             return None
         new = mask & ~root.mask
+        boxes_most = self._boxes_most.get(new)
+        if boxes_most is None:
+            boxes_most = self._boxes_most[new] = sum(
+                int(self.box_most[b]) for b in range(c.n_boxes) if new >> b & 1
+            )
         # the bonus counts where this state may have earned it: then an entry that crosses the threshold
         # adds it to ``most`` as it adds it to the points
         earned = self.bonus_open and (mask & c.upper_mask == c.upper_mask or lo + i >= c.threshold)
-        most = (
-            sum(int(self.box_most[b]) for b in range(c.n_boxes) if new >> b & 1)
-            + (c.upper_bonus if earned else 0)
-            + (self.extra * new.bit_count() if armed else 0)
-        )
+        most = boxes_most + (c.upper_bonus if earned else 0) + (self.extra * new.bit_count() if armed else 0)
         return least, most
 
 
