@@ -19,8 +19,8 @@ from rich.console import Console
 from rich.table import Table
 
 from kniffel.cli import language, solving
-from kniffel.cli.errors import CliError
-from kniffel.i18n import translate
+from kniffel.cli.errors import CliError, reports_errors
+from kniffel.i18n import number, translate
 from kniffel.rules import get as get_rules
 from kniffel.rules import parse_options
 from kniffel.solver import cache
@@ -33,12 +33,12 @@ cache_app = typer.Typer(
 )
 
 
-def size_text(size: int) -> str:
-    """``8.4 MB``, ``1.2 GB``, ``512 kB``."""
+def size_text(size: int, lang: str) -> str:
+    """``8.4 MB``, ``1.2 GB``, ``512 kB`` (``8,4 MB`` in German)."""
     if size >= 1e9:
-        return f"{size / 1e9:.1f} GB"
+        return f"{number(lang, size / 1e9)} GB"
     if size >= 1e6:
-        return f"{size / 1e6:.1f} MB"
+        return f"{number(lang, size / 1e6)} MB"
     return f"{max(1, round(size / 1e3))} kB"
 
 
@@ -62,13 +62,14 @@ def listing(found: Sequence[cache.Entry], lang: str) -> Table:
         table.add_row(
             entry.rules or "-",
             translate(lang, entry.kind),
-            size_text(entry.size),
+            size_text(entry.size, lang),
             age_text(now - entry.modified, lang),
         )
     return table
 
 
 @cache_app.callback()
+@reports_errors
 def show(
     ctx: typer.Context,
     lang: Annotated[
@@ -89,12 +90,13 @@ def show(
         translate(
             words,
             "{size} in all. Clear it with: kniffel cache clear [--rules ID] [--obsolete]",
-            size=size_text(sum(e.size for e in found)),
+            size=size_text(sum(e.size for e in found), words),
         )
     )
 
 
 @cache_app.command("clear")
+@reports_errors
 def clear(
     rules_id: Annotated[
         str | None,
@@ -122,7 +124,10 @@ def clear(
     console = Console(highlight=False)
     console.print(
         translate(
-            words, "Cleared {count} tables, {size}.", count=len(found) - len(busy), size=size_text(freed)
+            words,
+            "Cleared {count} tables, {size}.",
+            count=len(found) - len(busy),
+            size=size_text(freed, words),
         )
     )
     for entry in busy:
@@ -137,6 +142,7 @@ def clear(
 
 
 @cache_app.command("prepare")
+@reports_errors
 def prepare(
     rules_id: Annotated[str, typer.Option("--rules", "-r", help="Rule set id.", metavar="ID")] = "kniffel",
     option: Annotated[
@@ -169,7 +175,7 @@ def prepare(
             "{what}: about {time}, {size} on disk.",
             what=translate(words, work.template, **dict(work.fields)),
             time=about(work.seconds),
-            size=size_text(work.bytes),
+            size=size_text(work.bytes, words),
         )
     )
     label = translate(words, "Solving the win tables of {rules}", rules=rules.id)

@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.errors import KniffelError
+from kniffel.i18n import N_
 from kniffel.rules import RuleSet
 from kniffel.solver.compile import SOLVER_VERSION, Compiled, compile_rules
 from kniffel.solver.dp import Solution, solve_compiled
@@ -399,9 +400,9 @@ class Held(Generic[T]):
 # --- what the cache holds --------------------------------------------------------------------------------
 
 KINDS = {
-    "": "expected scores",
-    "target-early": "win: target chances",
-    "dist-early": "win: final scores",
+    "": N_("expected scores"),
+    "target-early": N_("win: target chances"),
+    "dist-early": N_("win: final scores"),
 }
 """The kinds of table kept per rule set, by the suffix of their files' names, as people read them."""
 
@@ -458,7 +459,7 @@ def entries(directory: Path | None = None) -> list[Entry]:
                 result.append(
                     Entry(
                         "",
-                        "compiled kernels" if current else "obsolete compiled kernels",
+                        N_("compiled kernels") if current else N_("obsolete compiled kernels"),
                         files,
                         sum(_size(p) for p in files),
                         max(_mtime(p) for p in files),
@@ -481,7 +482,7 @@ def _entry(root: Path, name: str, key: str, kind: str, files: list[Path]) -> Ent
                 rules = " ".join([meta["rules"], *words])
             break
     current = kind in KINDS and _current_key(rules, key)
-    label = KINDS[kind] if current else "obsolete"
+    label = KINDS[kind] if current else N_("obsolete")
     return Entry(
         rules, label, tuple(sorted(files)), sum(_size(p) for p in files), max(_mtime(p) for p in files)
     )
