@@ -279,7 +279,10 @@ async def test_german() -> None:
         await finish_work(app, pilot)
         hints = [line.text for line in app.query_one("#hints", RichLog).lines]
         assert hints[0] == "Möglichkeiten (erwartete Punkte)"
-        shown = [line.rsplit(maxsplit=2) for line in hints[1:]]
+        # the options, then (a game of two) a sentence on the chances of winning, also in German
+        *options, note = hints[1:]
+        assert "Gewinn" in note
+        shown = [line.rsplit(maxsplit=2) for line in options]
         assert all("," in value for _, value, _ in shown)  # 23,4
         assert all(app.game.parse_action(action) in app.game.legal for action, _, _ in shown)
         assert any(action.endswith(" eintragen") for action, _, _ in shown)
