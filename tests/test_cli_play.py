@@ -172,7 +172,7 @@ def test_german_labels_and_box_names() -> None:
     result = play(["-p", "Ada", "--lang", "de", "--seed", "1"], "r\ns Dreierpasch\n")
     assert "Summe oben" in result.stdout
     assert "Gesamtsumme" in result.stdout
-    assert re.search(r"^Ada: \d+ Punkte in Dreierpasch\.$", result.stdout, re.MULTILINE)
+    assert re.search(r"^Ada: trägt \d+ bei Dreierpasch ein\.$", result.stdout, re.MULTILINE)
 
 
 # --- undo ------------------------------------------------------------------------------------------
@@ -385,9 +385,9 @@ def test_human_against_bot_through_a_terminal(tmp_path: Path) -> None:
 def test_score_pad_extra_yahtzee_and_the_forced_joker() -> None:
     script = "roll 66666\ns yahtzee\nroll 66666\ns chance\ns sixes\n"
     result = play(["-r", "yahtzee", "-p", "Ada", "--pad"], script)
-    assert "Ada: 50 points in Yahtzee." in result.stdout
+    assert "Ada: scores 50 in Yahtzee." in result.stdout
     assert "error: the joker rule sends these dice elsewhere: sixes" in result.stdout
-    assert "Ada: 30 points in Sixes.\nExtra bonus: +100!" in result.stdout
+    assert "Ada: scores 30 in Sixes.\nExtra bonus: +100!" in result.stdout
 
 
 # --- the action grammar at the prompt --------------------------------------------------------------
@@ -463,7 +463,7 @@ def test_score_pad_takes_a_throw_written_as_an_action(tmp_path: Path) -> None:
 def test_the_upper_bonus_is_announced_when_earned() -> None:
     script = "".join(f"roll {dice}\ns {box}\n" for box, dice, _ in PAD_GAME[:6])
     result = play(["-p", "Ada", "--pad"], script)
-    assert "Ada: 18 points in Sixes.\nUpper bonus: +35!" in result.stdout
+    assert "Ada: scores 18 in Sixes.\nUpper bonus: +35!" in result.stdout
     assert result.stdout.count("Upper bonus") == 1
 
 

@@ -147,7 +147,7 @@ def test_the_terminal_view() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["rules", "kniffle"], "unknown rule set 'kniffle'; choose one of: kniffel"),
+        (["rules", "kniffle"], "unknown rule set 'kniffle'; did you mean 'kniffel'? Choose one of: kniffel"),
         (["rules", "yatzy", "-o", "extra=100"], "yatzy has no option 'extra'"),
         (["rules", "kniffel", "-o", "strict"], "an option is key=value"),
         (["rules", "-o", "strict=on"], "--option needs a rule set"),

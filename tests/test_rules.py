@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -235,8 +236,17 @@ def test_describe_is_json_and_complete(rules_id: str) -> None:
 
 
 def test_unknown_rule_set() -> None:
-    with pytest.raises(RulesError, match="unknown rule set 'kniffle'; choose one of: kniffel, yahtzee"):
+    with pytest.raises(
+        RulesError,
+        match=re.escape(
+            "unknown rule set 'kniffle'; did you mean 'kniffel'? Choose one of: kniffel, yahtzee"
+        ),
+    ):
         rules.get("kniffle")
+    with pytest.raises(RulesError, match="unknown rule set 'parcheesi'; choose one of: kniffel, yahtzee"):
+        rules.get("parcheesi")
+    assert rules.get("Yahtzee") is rules.get("yahtzee")  # ids are not case sensitive
+    assert rules.get(" Kniffel", {"strict": "on"}).options == {"strict": "on"}
     with pytest.raises(RulesError, match="unknown rule set"):
         rules.options_for("kniffle")
     assert issubclass(RulesError, ValueError)

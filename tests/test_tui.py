@@ -85,7 +85,7 @@ async def test_a_whole_game_typed_to_the_end_then_its_review() -> None:
         assert turns == 13
         assert app.game.sheets[0].is_full
         assert "Game over" in status(app)
-        assert f"You wins with {app.game.sheets[0].total} points." in news(app)
+        assert f"Winner: You, with {app.game.sheets[0].total} points." in news(app)
         await finish_work(app, pilot)
         assert isinstance(app.screen, ReviewScreen)
         assert app.screen.result.players[0].decisions == 15  # two throws and thirteen boxes

@@ -55,14 +55,32 @@ class SituationError(KniffelError):
     roll, a free throw no column can pay for), or a situation text that cannot be read."""
 
 
+class PlottingUnavailableError(KniffelError):
+    """A plot was asked for but matplotlib is not installed (:func:`plotting_unavailable` says how to add
+    it)."""
+
+
+def plotting_unavailable() -> PlottingUnavailableError:
+    """The refusal of a plot without matplotlib: how to add it to the very Python that runs kniffel (the
+    README's virtual environment, say), as the ``[plot]`` extra would."""
+    import sys
+
+    python = sys.executable
+    return PlottingUnavailableError(
+        f"plotting needs matplotlib (kniffel's [plot] extra): {python} -m pip install 'matplotlib>=3.8'"
+    )
+
+
 __all__ = [
     "DiceError",
     "GameError",
     "GameFormatError",
     "IllegalActionError",
     "KniffelError",
+    "PlottingUnavailableError",
     "RulesError",
     "SheetError",
     "SituationError",
     "UnknownBoxError",
+    "plotting_unavailable",
 ]

@@ -142,6 +142,18 @@ SUMMARY_HEADERS = (N_("Player"), N_("Score"), N_("Decisions"), N_("Optimal"), N_
 """The columns of a review's summary, one row a player (English: front ends translate them)."""
 
 
+def result_line(game: Game, translate: Callable[..., str]) -> str:
+    """Who won with how many points (or who share first place), translated by ``translate(english,
+    **fields)``: what the terminal game shows at the end and prints on leaving."""
+    best = game.standings()[0].total
+    winners = game.winners()
+    if len(winners) == 1:
+        return translate("Winner: {player}, with {points} points.", player=winners[0], points=best)
+    return translate(
+        "Tie: {players} share first place with {points} points.", players=", ".join(winners), points=best
+    )
+
+
 def summary_cells(player: PlayerSummary, lang: str = "en") -> tuple[str, ...]:
     """A player's row of a review's summary, under :data:`SUMMARY_HEADERS`, with numbers as ``lang``
     writes them."""

@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel import bots
-from kniffel.errors import KniffelError
+from kniffel.errors import KniffelError, plotting_unavailable
 from kniffel.game import Game, SeededDice
 from kniffel.planning import POINTS, ColumnPlanner, HeuristicPlanner, Planner, is_exact, planner_for
 from kniffel.planning.compiled import SheetSearch, covers
@@ -385,13 +385,13 @@ def _bots(
 
 def plot_histogram(result: SimulationResult, path: str | Path, *, title: str | None = None) -> Path:
     """Draw the histogram of final scores to ``path`` (the format follows its suffix: ``.png``,
-    ``.svg``, ``.pdf``). Needs matplotlib; ``OSError`` if the file cannot be written, ``ValueError`` for
-    a format matplotlib does not know."""
+    ``.svg``, ``.pdf``). Needs matplotlib (else :class:`~kniffel.errors.PlottingUnavailableError`);
+    ``OSError`` if the file cannot be written, ``ValueError`` for a format matplotlib does not know."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError:
-        raise RuntimeError("plotting needs matplotlib: pip install matplotlib") from None
+        raise plotting_unavailable() from None
     path = Path(path)
     scores = result.scores
     low, high = result.min, result.max

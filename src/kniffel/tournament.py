@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel import bots
-from kniffel.errors import KniffelError
+from kniffel.errors import KniffelError, plotting_unavailable
 from kniffel.game import MAX_PLAYERS, Game
 from kniffel.planning import POINTS, WIN, Target, is_exact
 from kniffel.rules import RuleSet
@@ -576,12 +576,12 @@ def bradley_terry(
 
 def plot(result: TournamentResult, path: str | Path, *, title: str | None = None) -> None:
     """Draw the win rates of every pairing and the ratings to ``path`` (``.png``, ``.svg``, ``.pdf``).
-    Needs matplotlib (``RuntimeError`` without)."""
+    Needs matplotlib (:class:`~kniffel.errors.PlottingUnavailableError` without)."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError:
-        raise RuntimeError("plotting needs matplotlib: pip install matplotlib") from None
+        raise plotting_unavailable() from None
     names = result.players
     n = len(names)
     won, _, games = result.pair_counts()

@@ -231,8 +231,9 @@ def play_command(
             "--player",
             "-p",
             metavar="PLAYER",
-            help="A player, in turn order: a name for a human, 'bot' (bot:heuristic) or 'bot:optimal' "
-            "for a bot. Repeat for each player (1 to 8).",
+            help="A player, in turn order: a name for a human, or a bot: 'bot' (a quick heuristic), "
+            "'bot:optimal' (the most points), 'bot:win' (the best chance of winning) or 'bot:target:T' "
+            "(the best chance of T points). Repeat for each player (1 to 8).",
             show_default=False,
         ),
     ] = None,
@@ -687,7 +688,7 @@ def tournament_command(
             "--player",
             "-p",
             metavar="BOT",
-            help="A bot (bot, bot:optimal, bot:NAME); repeat for each player, at least two.",
+            help="A bot (bot, bot:optimal, bot:win, bot:target:T); repeat for each player, at least two.",
         ),
     ],
     rules_id: RulesOption = None,

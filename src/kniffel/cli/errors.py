@@ -7,6 +7,7 @@ messages already say what is wrong; the command line only has to show them witho
 from __future__ import annotations
 
 import functools
+import inspect
 import os
 import select
 import sys
@@ -87,7 +88,17 @@ def reports_errors(command: Callable[P, T]) -> Callable[P, T]:
             language = _language_of(kwargs.get("lang"))
             raise fail(message(error, language), language) from None
 
+    wrapper.__doc__ = reflowed(command.__doc__)
     return wrapper
+
+
+def reflowed(doc: str | None) -> str | None:
+    """A docstring as ``--help`` shows it: each paragraph on one line, so that Rich wraps it to the
+    terminal's width (a docstring's own line breaks broke sentences in the middle at 80 columns), as the
+    catalogs hold it (:mod:`kniffel.i18n.extract`)."""
+    if doc is None:
+        return None
+    return "\n\n".join(" ".join(part.split()) for part in inspect.cleandoc(doc).split("\n\n"))
 
 
 def _language_of(lang: object) -> str:

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, get_args, get_origin
 
+from kniffel.cli.errors import reflowed
 from kniffel.i18n import LANGUAGES, N_, error_text, language_from_environment, sentence, translate
 
 TYPER_WORDS = (
@@ -112,8 +113,7 @@ def _localize_command(command: Any, language: str) -> None:
         # Docstrings wrap at the source's line length: the catalog holds each paragraph on one line.
         if text is None:
             return None
-        paragraphs = (" ".join(part.split()) for part in text.split("\n\n"))
-        return "\n\n".join(sentence(language, part) for part in paragraphs)
+        return "\n\n".join(sentence(language, part) for part in (reflowed(text) or "").split("\n\n"))
 
     command.help = words(command.help)
     command.short_help = words(command.short_help)

@@ -35,7 +35,14 @@ from kniffel.cli.reviewing import ESTIMATE_NOTE, decisions_table, hint_lines, su
 from kniffel.dice import validate_dice
 from kniffel.errors import GameFormatError, IllegalActionError, KniffelError
 from kniffel.i18n import N_, percent, translate
-from kniffel.session import Preparing, hint_choices, hint_win_chances, live_chances, plays_to_win
+from kniffel.session import (
+    Preparing,
+    hint_choices,
+    hint_win_chances,
+    live_chances,
+    plays_to_win,
+    result_line,
+)
 from kniffel.session import dice_source as dice_source  # tests make sessions by hand
 
 HINTS = 5
@@ -155,22 +162,7 @@ class Session(session.Session):
         self.console.print(sheet_table(game, lang=self.settings.lang, title=self.t("Final score")))
         for standing in game.standings():
             self.say(f"{standing.rank}. {standing.name}  {standing.total}")
-        winners = game.winners()
-        best = game.standings()[0].total
-        if len(winners) == 1:
-            self.say(
-                self.t("Winner: {player}, with {points} points.", player=winners[0], points=best),
-                style="bold",
-            )
-        else:
-            self.say(
-                self.t(
-                    "Tie: {players} share first place with {points} points.",
-                    players=", ".join(winners),
-                    points=best,
-                ),
-                style="bold",
-            )
+        self.say(result_line(game, self.t), style="bold")
 
     def offer_review(self) -> None:
         """Ask humans whether they want the review of the game just finished (not with --json)."""
@@ -243,7 +235,7 @@ class Session(session.Session):
             return self.t("{box} announced", box=self.label(action.box))
         if isinstance(action, Strike):
             return self.t("{box} struck", box=self.label(action.box))
-        return self.t("{points} points in {box}", points=outcome.points, box=self.label(action.box))
+        return self.t("scores {points} in {box}", points=outcome.points, box=self.label(action.box))
 
     def label(self, key: str) -> str:
         column, box = self.game.rules.locate(key)

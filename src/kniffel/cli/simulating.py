@@ -15,6 +15,7 @@ from rich.table import Table
 
 from kniffel.cli.cluster import Tally
 from kniffel.cli.errors import CliError
+from kniffel.errors import plotting_unavailable
 from kniffel.i18n import N_, number, percent, translate
 from kniffel.rules import RuleSet
 from kniffel.session import check_writable
@@ -36,7 +37,7 @@ def check_plot(path: Path) -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise CliError("--plot needs matplotlib: pip install matplotlib") from None
+        raise plotting_unavailable() from None
     check_writable(path)
 
 

@@ -70,7 +70,8 @@ def catalog_words(language: str, domain: str = DOMAIN) -> dict[str, str]:
 
 def translate(language: str, text: str, /, **fields: object) -> str:
     """``text`` in ``language`` (English where no translation is known), with ``fields`` filled in."""
-    chosen = _catalog(language).gettext(text) if language in LANGUAGES else text
+    # gettext answers "" with the catalog's header: an empty text (a metavar, say) stays empty
+    chosen = _catalog(language).gettext(text) if text and language in LANGUAGES else text
     return chosen.format(**fields) if fields else chosen
 
 

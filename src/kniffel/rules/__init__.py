@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from collections.abc import Iterable, Mapping
 
 from kniffel.errors import RulesError, UnknownBoxError
@@ -58,15 +59,20 @@ def available() -> list[str]:
 
 def options_for(rules_id: str) -> tuple[Option, ...]:
     """The options a rule set accepts: its own first, then those every rule set has."""
-    _base(rules_id)
-    return SPECIFIC_OPTIONS.get(rules_id, ()) + COMMON_OPTIONS
+    return SPECIFIC_OPTIONS.get(_base(rules_id).id, ()) + COMMON_OPTIONS
 
 
 def _base(rules_id: str) -> RuleSet:
-    try:
-        return _REGISTRY[rules_id]
-    except KeyError:
-        raise RulesError(f"unknown rule set {rules_id!r}; choose one of: {', '.join(_REGISTRY)}") from None
+    """The built-in rule set ``rules_id``, however it is capitalised (``Yahtzee``); an unknown id is
+    refused with the closest ids there are."""
+    found = _REGISTRY.get(rules_id.strip().lower())
+    if found is not None:
+        return found
+    ids = ", ".join(_REGISTRY)
+    close = difflib.get_close_matches(rules_id.strip().lower(), _REGISTRY, n=1, cutoff=0.6)
+    if close:
+        raise RulesError(f"unknown rule set {rules_id!r}; did you mean {close[0]!r}? Choose one of: {ids}")
+    raise RulesError(f"unknown rule set {rules_id!r}; choose one of: {ids}")
 
 
 def get(rules_id: str, options: Mapping[str, str] | None = None) -> RuleSet:
@@ -76,13 +82,13 @@ def get(rules_id: str, options: Mapping[str, str] | None = None) -> RuleSet:
     :attr:`RuleSet.options`, so ``get(r.id, r.options)`` rebuilds ``r``.
     """
     rules = _base(rules_id)
-    known = {option.key: option for option in options_for(rules_id)}
+    known = {option.key: option for option in options_for(rules.id)}
     chosen: dict[str, str] = {}
     for key, value in (options or {}).items():
         option = known.get(key)
         if option is None:
             allowed = ", ".join(known) or "none"
-            raise RulesError(f"{rules_id} has no option {key!r}; options: {allowed}")
+            raise RulesError(f"{rules.id} has no option {key!r}; options: {allowed}")
         value = str(value).strip().lower()
         if value not in option.values:
             raise RulesError(f"option {key} must be one of {', '.join(option.values)}, got {value!r}")

@@ -35,6 +35,7 @@ from kniffel.session import (
     hint_win_chances,
     live_chances,
     plays_to_win,
+    result_line,
     summary_cells,
 )
 from kniffel.sheet import sheet_layout
@@ -536,20 +537,7 @@ class KniffelApp(App[int]):
             self.set_timer(self.bot_delay, self.bot_step)
 
     def finish(self) -> None:
-        game = self.game
-        best = game.standings()[0].total
-        winners = game.winners()
-        if len(winners) == 1:
-            self.say(self.t("{player} wins with {points} points.", player=winners[0], points=best), "bold")
-        else:
-            self.say(
-                self.t(
-                    "Tie: {players} share first place with {points} points.",
-                    players=", ".join(winners),
-                    points=best,
-                ),
-                "bold",
-            )
+        self.say(result_line(self.game, self.t), "bold")
         self.session.autosave()
         if not self.session.all_bots:
             self.say(self.t("r: the review of the game; q: quit."))
