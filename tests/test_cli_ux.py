@@ -337,3 +337,15 @@ def test_the_progress_bar_says_the_solver_compiles_before_it_knows_a_total() -> 
         assert str(column.render(progress.tasks[task])) == "compiling the solver, first run only..."
         progress.update(task, completed=5, total=1200)
         assert str(column.render(progress.tasks[task])) == "5/1,200 sheets"
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"), [("{", "not JSON"), ('{"format": 1}', "saved game lacks 'rules'")]
+)
+def test_a_damaged_save_is_named_by_review_and_play(tmp_path: Path, content: str, reason: str) -> None:
+    saved = tmp_path / "evening.json"
+    saved.write_text(content, encoding="utf-8")
+    for args in (["review", str(saved)], ["play", "--load", str(saved)]):
+        error = one_line_error(invoke(args))
+        assert f"{saved}: not a saved game" in error
+    assert reason in one_line_error(invoke(["review", str(saved)]))

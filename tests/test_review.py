@@ -103,7 +103,7 @@ def test_review_of_a_bad_file_is_a_one_line_error(tmp_path: Path) -> None:
     path.write_text('{"format": 1, "rules": "yahtzee"')
     result = CliRunner().invoke(app, ["review", str(path)])
     assert result.exit_code == 2
-    assert result.stderr.startswith("kniffel: error: not JSON")
+    assert result.stderr.startswith(f"kniffel: error: {path}: not a saved game (not JSON")
     missing = CliRunner().invoke(app, ["review", str(tmp_path / "missing.json")])
     assert missing.exit_code == 2
     assert "No such file" in missing.stderr
@@ -166,3 +166,18 @@ def test_hints_print_actions_as_the_prompt_takes_them() -> None:
     typed = CliRunner().invoke(app, args, input=f"r\n{best}\nq\n")  # the same dice: the same seed
     assert typed.exit_code == 0, typed.output
     assert "error" not in typed.stdout + typed.stderr
+
+
+def test_a_loss_in_a_turn_under_way_lowers_the_accuracy() -> None:
+    """In the middle of the first turn nothing is scored yet, but a poor keep is a poor keep: the grade
+    counts the turn under way (it once said 100.0 beside the loss); a player yet to decide is not graded."""
+    game = Game(rules.get("kniffel"), ["Ada", "Bob"], dice=SeededDice(4))
+    game.roll()
+    game.roll(keep=[max(game.turn.dice)])  # keeping one die of a good start
+    found = review(game)
+    ada, bob = found.players
+    assert (ada.decisions, ada.turns) == (1, 0)
+    assert ada.loss > 0
+    assert ada.accuracy == pytest.approx(100 * math.exp(-ada.loss / ACCURACY_SCALE))
+    assert ada.accuracy < 100
+    assert (bob.decisions, bob.accuracy) == (0, 100.0)

@@ -116,9 +116,10 @@ class PlayerSummary:
 
     @property
     def accuracy(self) -> float:
-        if not self.turns:
+        # a turn under way counts as one: in the middle of the first turn a loss is a loss
+        if not self.decisions:
             return 100.0
-        return 100.0 * math.exp(-self.loss / (ACCURACY_SCALE * self.turns))
+        return 100.0 * math.exp(-self.loss / (ACCURACY_SCALE * max(self.turns, 1)))
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -142,6 +142,15 @@ SUMMARY_HEADERS = (N_("Player"), N_("Score"), N_("Decisions"), N_("Optimal"), N_
 """The columns of a review's summary, one row a player (English: front ends translate them)."""
 
 
+def read_game(path: Path) -> Game:
+    """The game saved in ``path``; a file that holds none is refused with its name."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        return Game.loads(text)
+    except GameFormatError as error:
+        raise GameFormatError(f"{path}: not a saved game ({error})") from None
+
+
 def result_line(game: Game, translate: Callable[..., str]) -> str:
     """Who won with how many points (or who share first place), translated by ``translate(english,
     **fields)``: what the terminal game shows at the end and prints on leaving."""
@@ -157,6 +166,8 @@ def result_line(game: Game, translate: Callable[..., str]) -> str:
 def summary_cells(player: PlayerSummary, lang: str = "en") -> tuple[str, ...]:
     """A player's row of a review's summary, under :data:`SUMMARY_HEADERS`, with numbers as ``lang``
     writes them."""
+    if not player.decisions:  # nothing decided yet: nothing to grade
+        return (player.name, str(player.score), "0", "\N{EN DASH}", "\N{EN DASH}", "\N{EN DASH}")
     return (
         player.name,
         str(player.score),
@@ -340,7 +351,10 @@ class Session:
             settings.seed = saved_seed
         dice = dice_source(settings.seed)
         settings.pad = settings.pad or bool(extra.get("pad", False))
-        game = Game.from_json(data, dice=dice)
+        try:
+            game = Game.from_json(data, dice=dice)
+        except GameFormatError as error:
+            raise GameFormatError(f"{path}: not a saved game ({error})") from None
         if continues and saved_seed is not None:
             # Continue the saved dice stream where it stopped; a count no game can reach is damage, and
             # skipping it would take forever.

@@ -596,11 +596,11 @@ def review_command(
     when a player gives away 1 point a turn on average. Exact for the rule sets the solver covers;
     for the others the values are the optimal bot's estimates (the output says so).
     """
-    from kniffel.game import Game
     from kniffel.review import can_review_by_win, review
+    from kniffel.session import read_game
 
     words = language.choose(lang)
-    game = Game.loads(path.read_text(encoding="utf-8"))
+    game = read_game(path)
     if by_win and not can_review_by_win(game):
         raise CliError("--by-win needs a game of several players on rules the exact solver covers")
     label = translate(words, "Reviewing the game...")
