@@ -178,15 +178,26 @@ def test_a_review_by_win_chance() -> None:
 def test_review_by_win_from_the_command_line(tmp_path: Any) -> None:
     from kniffel.cli import app
 
-    game = played(2, seed=7)
+    game = Game(STRICT, ["P0", "P1"], dice=SeededDice(7))
+    game.roll()
+    game.roll(keep=[])  # throwing a whole first roll away gives some of the chance of winning away
+    players = [bots.make("bot:optimal"), bots.make("bot:optimal")]
+    while not game.is_over:
+        game.apply(players[game.current].choose(game))
     path = tmp_path / "game.json"
     path.write_text(game.dumps(), encoding="utf-8")
     result = CliRunner().invoke(app, ["review", str(path), "--by-win", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert len(data["chances"]) == 1 + 2 * len(STRICT.boxes)
-    shown = CliRunner().invoke(app, ["review", str(path), "--by-win"])
+    shown = CliRunner().invoke(app, ["review", str(path), "--by-win"], env={"COLUMNS": "120"})
     assert "Chances of winning after each round" in " ".join(shown.stdout.split())
+    # each decision that gave something away, with the chance of winning it gave away and the best
+    # decision for winning
+    assert "Win loss" in shown.stdout
+    costly = [d for d in data["decisions"] if d.get("win_loss", 0) >= 0.001 or d["loss"] >= 0.005]
+    rows = [line for line in shown.stdout.splitlines() if line.count("%") == 1 and "│" in line]
+    assert len(rows) >= len(costly) > 0
     solo = Game(STRICT, ["Ada"], dice=SeededDice(2))
     solo_path = tmp_path / "solo.json"
     solo_path.write_text(solo.dumps(), encoding="utf-8")

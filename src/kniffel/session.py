@@ -26,7 +26,7 @@ from kniffel.game import DiceSource, Game, SecureDice, SeededDice
 from kniffel.i18n import LANGUAGES, N_, number, percent
 from kniffel.planning import WIN, Choice, NotReady, is_exact, planner_for, win_chances, win_tables
 from kniffel.planning.worker import Work
-from kniffel.review import PlayerSummary
+from kniffel.review import Decision, PlayerSummary, Review
 from kniffel.rules import RuleSet
 
 SAVE_KEY = "cli"
@@ -137,6 +137,8 @@ def write_atomically(path: Path, text: str) -> None:
 
 MISTAKE = 0.005
 """Decisions that lost less than this (in expected points) are not shown as mistakes."""
+WIN_MISTAKE = 0.001
+"""... nor, graded by win chance, those that gave away less than this chance of winning (0.1 %)."""
 
 SUMMARY_HEADERS = (N_("Player"), N_("Score"), N_("Decisions"), N_("Optimal"), N_("Loss"), N_("Accuracy"))
 """The columns of a review's summary, one row a player (English: front ends translate them)."""
@@ -161,6 +163,20 @@ def result_line(game: Game, translate: Callable[..., str]) -> str:
     return translate(
         "Tie: {players} share first place with {points} points.", players=", ".join(winners), points=best
     )
+
+
+def listed_decisions(
+    review: Review, *, everything: bool = False, players: Sequence[str] | None = None
+) -> list[Decision]:
+    """The decisions a review lists, in the order played: those that cost points or (graded by win
+    chance) a chance of winning, all of them with ``everything``; of ``players`` (default: everyone's,
+    bots' too, as every front end lists them)."""
+    return [
+        d
+        for d in review.decisions
+        if (players is None or d.player in players)
+        and (everything or d.loss >= MISTAKE or (d.win_loss or 0.0) >= WIN_MISTAKE)
+    ]
 
 
 def summary_cells(player: PlayerSummary, lang: str = "en") -> tuple[str, ...]:

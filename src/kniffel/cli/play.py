@@ -477,8 +477,7 @@ class Session(session.Session):
             self.say(self.t("Situation: {situation}", situation=self.game.situation()))
         lang = self.settings.lang
         self.console.print(summary_table(result, lang))
-        humans = [name for i, name in enumerate(self.game.players) if i not in self.bots]
-        self.console.print(decisions_table(result, self.game.rules, players=humans or None, lang=lang))
+        self.console.print(decisions_table(result, self.game.rules, lang=lang))
         if not result.exact:
             self.note_estimate()
 

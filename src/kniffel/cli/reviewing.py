@@ -19,10 +19,10 @@ from kniffel.game import Game
 from kniffel.i18n import N_, number, percent, translate
 from kniffel.planning import Choice
 from kniffel.rules import RuleSet
-from kniffel.session import MISTAKE, SUMMARY_HEADERS, summary_cells
+from kniffel.session import SUMMARY_HEADERS, listed_decisions, summary_cells
 
 if TYPE_CHECKING:
-    from kniffel.review import Decision, Review
+    from kniffel.review import Review
 
 ESTIMATE_NOTE = N_(
     "Values for this rule set are estimates built from single-column tables (bot:optimal's view), not exact."
@@ -63,17 +63,6 @@ def summary_table(review: Review, lang: str = "en") -> Table:
     return table
 
 
-def listed_decisions(
-    review: Review, *, everything: bool = False, players: Sequence[str] | None = None
-) -> list[Decision]:
-    """The decisions that cost points (all of them with ``everything``), of ``players`` (default all)."""
-    return [
-        d
-        for d in review.decisions
-        if (players is None or d.player in players) and (everything or d.loss >= MISTAKE)
-    ]
-
-
 def decisions_table(
     review: Review,
     rules: RuleSet,
@@ -91,6 +80,8 @@ def decisions_table(
     # 80 columns hold every column when the actions may wrap between their words; a single player's
     # name needs no column at all.
     named = len({d.player for d in listed}) > 1 or len(review.players) > 1
+    # graded by win chance: the best decision is the best for winning, and what each gave away of it
+    by_win = any(d.win_loss is not None for d in listed)
     table = Table(title=translate(lang, title), padding=(0, 1), collapse_padding=True)
     for header in (
         N_("#"),
@@ -101,12 +92,13 @@ def decisions_table(
         N_("Chosen"),
         N_("Best"),
         N_("Loss"),
+        N_("Win loss"),
     ):
-        if header == "Player" and not named:
+        if (header == "Player" and not named) or (header == "Win loss" and not by_win):
             continue
         table.add_column(
             translate(lang, header),
-            justify="right" if header in ("#", "Round", "Left", "Loss") else "left",
+            justify="right" if header in ("#", "Round", "Left", "Loss", "Win loss") else "left",
             no_wrap=header not in ("Player", "Chosen", "Best"),
             min_width=6 if header in ("Player", "Chosen", "Best") else None,
             ratio=1 if header in ("Chosen", "Best") else None,
@@ -120,8 +112,9 @@ def decisions_table(
             " ".join(map(str, d.dice)),
             str(d.rolls_left),
             action_text(Action.parse(d.chosen), rules, lang),
-            action_text(Action.parse(d.best), rules, lang),
+            action_text(Action.parse(d.best_for_win if by_win and d.best_for_win else d.best), rules, lang),
             number(lang, d.loss, 2),
+            *((percent(lang, d.win_loss or 0.0),) if by_win else ()),
         )
     return table
 

@@ -27,12 +27,12 @@ from kniffel.planning import Choice
 from kniffel.review import Review, review
 from kniffel.rules import Box, RuleSet
 from kniffel.session import (
-    MISTAKE,
     SUMMARY_HEADERS,
     Preparing,
     Session,
     hint_choices,
     hint_win_chances,
+    listed_decisions,
     live_chances,
     plays_to_win,
     result_line,
@@ -105,9 +105,9 @@ class ReviewScreen(ModalScreen[None]):
     #review-decisions { height: 1fr; }
     """
 
-    def __init__(self, result: Review, rules: RuleSet, lang: str, humans: Sequence[str]) -> None:
+    def __init__(self, result: Review, rules: RuleSet, lang: str) -> None:
         super().__init__()
-        self.result, self.rules, self.lang, self.humans = result, rules, lang, humans
+        self.result, self.rules, self.lang = result, rules, lang
         translate_keys(self, lang)
 
     def t(self, text: str, **fields: object) -> str:
@@ -132,9 +132,8 @@ class ReviewScreen(ModalScreen[None]):
         return "\n".join(lines)
 
     def shown(self) -> list[int]:
-        return [
-            n for n, d in enumerate(self.result.decisions) if d.player in self.humans and d.loss >= MISTAKE
-        ]
+        listed = {d.number for d in listed_decisions(self.result)}
+        return [n for n, d in enumerate(self.result.decisions) if d.number in listed]
 
     def on_mount(self) -> None:
         summary = self.query_one("#review-summary", DataTable)
@@ -788,8 +787,7 @@ class KniffelApp(App[int]):
         if moves != len(self.game.log):
             return
         self.review_result = result
-        humans = [name for i, name in enumerate(self.game.players) if i not in self.session.bots]
-        self.push_screen(ReviewScreen(result, self.rules, self.lang, humans or list(self.game.players)))
+        self.push_screen(ReviewScreen(result, self.rules, self.lang))
 
     # --- the input line: score-pad dice, a file to save to ----------------------------------------
 
