@@ -7,6 +7,7 @@ database, not only what sits in memory.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import sqlite3
 from collections.abc import Awaitable, Callable
@@ -16,7 +17,7 @@ from typing import Any, ClassVar, TypeVar
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from kniffel.game import Roll, Score, Strike
+from kniffel.game import Game, Roll, Score, Strike
 from kniffel.web.service import CreateRequest, GameService, LiveGame, WebError, fallback_move, game_state
 from kniffel.web.store import CHANNEL, MAX_NOTE, SeatSpec, StaleError, Store, StoredGame, Write
 from test_web_api import POSTGRES_ENV
@@ -522,7 +523,17 @@ def test_a_failed_commit_takes_the_action_back(url: str) -> None:
         ({"seats": [{"name": "Ada"}, {"name": "Ada"}]}, "different name"),
         ({"seats": [{"name": " "}]}, "needs a name"),
         ({"seats": [{"name": "x" * 25}]}, "needs a name"),
-        ({"seats": [{"name": "Ada", "kind": "alien"}]}, "'human' or 'bot'"),
+        (
+            {"seats": [{"name": "Ada", "kind": "alien"}]},
+            "is one of human, bot, bot:optimal, bot:win, got 'alien'",
+        ),
+        (
+            {
+                "rules": "kniffel-3col",
+                "seats": [{"name": "Ada", "kind": "human"}, {"name": "R", "kind": "bot:win"}],
+            },
+            "bot:win plays the rule sets of one column the solver covers, not kniffel-3col",
+        ),
         ({"rules": "chess", "seats": [{"name": "Ada"}]}, "unknown rule set"),
         ({"rules": "kniffel", "options": {"sharp": "maybe"}, "seats": [{"name": "Ada"}]}, "sharp must be"),
         ({"options": {"sharp": 1}, "seats": [{"name": "Ada"}]}, "options must map"),
@@ -734,3 +745,34 @@ def test_collections_are_paced_and_cycles_still_freed(collect_every: float, coll
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+def test_bot_seats_play_at_the_strength_chosen(url: str) -> None:
+    """A seat of ``bot:optimal`` plays the solver's moves, all of them; seats of the heuristic ``bot`` and
+    of ``bot:win`` play theirs; the game is played to its end."""
+    from kniffel import bots
+
+    async def body() -> str:
+        service = GameService(Store(url), bot_delay=0)
+        seats = [{"name": "Quick", "kind": "bot"}, {"name": "Strong", "kind": "bot:optimal"}]
+        seats.append({"name": "Winner", "kind": "bot:win"})
+        parsed = CreateRequest.parse({"rules": "kniffel", "options": {"strict": "on"}, "seats": seats})
+        _, live = await service.create(parsed)
+        service.subscribe(live, Watcher())
+        await until(lambda: live.game.is_over and not live.bots_due)
+        await service.stop()
+        return live.game.dumps()
+
+    game = Game.loads(run(body))
+    assert game.is_over
+    assert [p.kind for p in CreateRequest.parse({"seats": [{"name": "W", "kind": "bot:win"}]}).seats] == [
+        "bot:win"
+    ]
+    optimal = bots.make("bot:optimal")
+    checked = 0
+    for position, action in game.replay():  # each position as it is before its action (then moved on)
+        if position.current == 1:
+            undiced = dataclasses.replace(action, dice=None) if isinstance(action, Roll) else action
+            assert str(optimal.choose(position)) == str(undiced)
+            checked += 1
+    assert checked >= game.rules.turns

@@ -11,9 +11,10 @@ from rich.text import Text
 
 from kniffel.game import Game
 from kniffel.i18n import N_, translate
-from kniffel.rules import Extra, Option, Placement, RuleSet, available, options_for
+from kniffel.rules import Option, Placement, RuleSet, available, options_for
 from kniffel.rules import get as get_rules
 from kniffel.rules.builtin import ORDER_TEXT, extra_text, scoring_text
+from kniffel.rules.explain import explain
 from kniffel.sheet import ScoreSheet, sheet_layout
 
 ORDER_WORDS = (N_("free"), N_("top-down"), N_("bottom-up"), N_("announced"))
@@ -183,56 +184,20 @@ def rule_set_view(rules: RuleSet, lang: str = "en") -> list[RenderableType]:
     """One rule set in full, for the terminal: what :func:`rule_set_json` holds."""
     t = functools.partial(translate, lang)
     chosen = "".join(f" {k}={v}" for k, v in sorted(rules.options.items()))
-    per_column = t(" per column") if rules.multi_column else ""
+    explained = explain(rules, lang)
     facts = Table.grid(padding=(0, 2))
     facts.add_column(style="bold", no_wrap=True)
     facts.add_column(ratio=1)
     facts.add_row(t("Source"), t(rules.source))
-    facts.add_row(t("Dice"), t("{dice} dice, up to {rolls} rolls a turn", dice=rules.dice, rolls=rules.rolls))
-    facts.add_row(
-        t("Sheet"),
-        "; ".join(
-            t("column {column}: {order}", column=c.id, order=t(ORDER_TEXT[c.order]))
-            if rules.multi_column
-            else t(ORDER_TEXT[c.order])
-            for c in rules.columns
-        ),
-    )
-    facts.add_row(
-        t("Upper bonus"),
-        t(
-            "{bonus} when the upper boxes reach {threshold}{per_column}",
-            bonus=rules.upper_bonus,
-            threshold=rules.upper_bonus_threshold,
-            per_column=per_column,
-        ),
-    )
-    facts.add_row(t("Five alike again"), extra_text(rules, lang))
-    if rules.free_throws:
-        facts.add_row(
-            t("Free throws"),
-            t(
-                "{n}{per_column}, at most {per_turn} a turn; each one unused is worth {points} at the end",
-                n=rules.free_throws,
-                per_column=per_column,
-                per_turn=rules.free_throws_per_turn,
-                points=rules.free_throw_points,
-            ),
-        )
-    facts.add_row(
-        t("Sharp"),
-        t("figures thrown with all dice in one throw score double") if rules.sharp else t("off"),
-    )
+    for label, text in explained.facts:
+        facts.add_row(label, text)
     boxes = Table(title=t("Boxes"), header_style="bold", show_lines=False)
     boxes.add_column(t("Box"), no_wrap=True)
     boxes.add_column(t("English"))
     boxes.add_column(t("German"))
     boxes.add_column(t("Scores"), ratio=1)
-    for box in rules.boxes:
-        scores = scoring_text(box.score, lang)
-        if box.joker_points is not None and rules.extra in (Extra.FORCED_JOKER, Extra.FREE_JOKER):
-            scores += t(" (as a joker: {points})", points=box.joker_points)
-        boxes.add_row(box.id, box.label_en, box.label_de, scores, end_section=box is rules.upper_boxes[-1])
+    for n, (box, (_, scores)) in enumerate(zip(rules.boxes, explained.boxes, strict=True), 1):
+        boxes.add_row(box.id, box.label_en, box.label_de, scores, end_section=n == explained.upper_boxes)
     options = Table(title=t("Options (--option key=value)"), header_style="bold")
     options.add_column(t("Option"), no_wrap=True)
     options.add_column(t("Value"), no_wrap=True)

@@ -37,6 +37,7 @@ from kniffel import rules as rules_module
 from kniffel.actions import Action
 from kniffel.errors import GameFormatError
 from kniffel.i18n import LANGUAGES, N_, WEB_DOMAIN, catalog_words, sentence, translate
+from kniffel.rules.explain import explain
 from kniffel.web import HOSTS_ENV, advice, guard, rooms
 from kniffel.web.guard import Allowances, ClientLimits, OpenSockets, client_of
 from kniffel.web.service import CreateRequest, GameService, LiveGame, WebError
@@ -327,6 +328,22 @@ def create_app(
             option["text"] = game.action_text(option["action"], lang)
         return {"seq": seq, "options": result}
 
+    @app.get("/api/games/{game_id}/rules")
+    async def how_to_play(game_id: str, request: Request) -> Any:
+        """How the table's rules play, in the request's language, read from the rule set with its
+        options (:func:`kniffel.rules.explain.explain`): for the table's "How to play"."""
+        service = service_of(request)
+        live = await service.get(game_id)
+        explained = explain(live.game.rules, language_of(request))
+        return {
+            "name": explained.name,
+            "description": explained.description,
+            "facts": [list(fact) for fact in explained.facts],
+            "boxes": [list(box) for box in explained.boxes],
+            "upper_boxes": explained.upper_boxes,
+            "turns": live.game.rules.turns,
+        }
+
     @app.get("/api/games/{game_id}/review")
     async def review(game_id: str, request: Request) -> Any:
         allowances.advice.spend(client_of(request), N_("too many reviews from your address: wait a little"))
@@ -342,6 +359,8 @@ def create_app(
         for decision in result["decisions"]:
             decision["chosen_text"] = game.action_text(decision["chosen"], lang)
             decision["best_text"] = game.action_text(decision["best"], lang)
+            if decision.get("best_for_win"):
+                decision["best_for_win_text"] = game.action_text(decision["best_for_win"], lang)
         return result
 
     @app.get("/api/games/{game_id}/chances")

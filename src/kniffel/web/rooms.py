@@ -88,12 +88,11 @@ router = APIRouter()
 
 @router.get("/api/games/{game_id}/rematch")
 async def find_rematch(game_id: str, request: Request) -> Any:
-    """The rematch of a game, if someone started one (open to everyone, like the game itself)."""
+    """The rematch of a game: its id, or null while nobody has started one (open to everyone, like the
+    game itself). A table that is over asks now and then: an answer, not an error, every time."""
     service: GameService = request.app.state.service
     await service.get(game_id)
     new_game_id = await asyncio.to_thread((await _rematches(request)).find, game_id)
-    if new_game_id is None:
-        raise WebError("not_found", "no rematch of this game yet")
     return {"id": new_game_id}
 
 

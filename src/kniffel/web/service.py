@@ -49,6 +49,7 @@ from kniffel.web.store import (
     StoredSeat,
     StoreError,
     Write,
+    is_bot,
     is_game_id,
     token_matches,
 )
@@ -117,7 +118,7 @@ class CreateRequest:
             if problem is not None:
                 raise WebError("malformed", f"seat {number}: {problem}")
             if kind not in SEAT_KINDS:
-                raise WebError("malformed", f"seat {number} is 'human' or 'bot', got {kind!r}")
+                raise WebError("malformed", f"seat {number} is one of {', '.join(SEAT_KINDS)}, got {kind!r}")
             specs.append(SeatSpec(" ".join(name.split()), str(kind)))
         names = [s.name for s in specs]
         if len(set(names)) != len(names):
@@ -127,10 +128,14 @@ class CreateRequest:
             if not isinstance(value, bool):
                 raise WebError("malformed", f"{key} must be true or false")
         try:
-            rules_module.get(rules_id, options)
+            found = rules_module.get(rules_id, options)
         except rules_module.RulesError as error:
             raise WebError("invalid", str(error)) from None
-        return CreateRequest(rules_id, dict(options), tuple(specs), flags["hotseat"], flags["pad"])
+        if any(s.kind == "bot:win" for s in specs) and not advice.available(found):
+            raise WebError(
+                "invalid", f"bot:win plays the rule sets of one column the solver covers, not {found.id}"
+            )
+        return CreateRequest(found.id, dict(options), tuple(specs), flags["hotseat"], flags["pad"])
 
 
 def name_problem(name: str) -> str | None:
@@ -641,7 +646,7 @@ class GameService:
         mover = game.current
         if mover not in seats or (seat is not None and seat != mover):
             raise WebError("not_your_turn", f"it is {game.player}'s turn")
-        if (live.seats[mover].kind == "bot") != by_bot:
+        if is_bot(live.seats[mover].kind) != by_bot:
             raise WebError("not_your_turn", f"it is {game.player}'s turn")
         if isinstance(action, Roll) and not by_bot:
             if live.stored.pad and action.dice is None:
@@ -778,7 +783,7 @@ class GameService:
         """Queue the game for a bot worker if a bot is to move and someone is watching."""
         if self._closing or live.bots_due or live.game.is_over or not live.subscribers:
             return
-        if live.seats[live.game.current].kind != "bot":
+        if not is_bot(live.seats[live.game.current].kind):
             return
         self._start_bot_workers()
         live.bots_due = True
@@ -809,7 +814,7 @@ class GameService:
         """One bot action, through the same checks and commit as a person's."""
         async with live.lock:
             game = live.game
-            if game.is_over or live.seats[game.current].kind != "bot":
+            if game.is_over or not is_bot(live.seats[game.current].kind):
                 return
             seat = game.current
             loop = asyncio.get_running_loop()
@@ -826,7 +831,7 @@ class GameService:
         try:
             bot = self._bots.get((live.id, seat))
             if bot is None:
-                bot = self._bots[(live.id, seat)] = bots.make("bot")
+                bot = self._bots[(live.id, seat)] = bots.make(live.seats[seat].kind, live=True)
             chosen = bot.choose(live.game)
             if isinstance(chosen, Action):
                 return chosen

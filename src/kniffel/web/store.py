@@ -53,7 +53,16 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from kniffel.errors import KniffelError
 
 DATABASE_ENV = "KNIFFEL_DATABASE_URL"
-SEAT_KINDS = ("human", "bot")
+SEAT_KINDS = ("human", "bot", "bot:optimal", "bot:win")
+"""Who sits at a seat: a person, or a bot of a strength (:func:`kniffel.bots.make`: the quick heuristic,
+the solver's play for points, play for the win)."""
+
+
+def is_bot(kind: str) -> bool:
+    """Whether a seat of ``kind`` is played by the server."""
+    return kind != "human"
+
+
 CHANNEL = "kniffel_games"
 """PostgreSQL channel of the change announcements: one line ``"<game id> <seq> <origin> <seat> <action
 JSON>"`` per committed action (several lines when several were committed together), so a process
@@ -110,7 +119,7 @@ class SeatRow(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     index: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
-    kind: Mapped[str] = mapped_column(String(8))
+    kind: Mapped[str] = mapped_column(String(16))
     token_hash: Mapped[str] = mapped_column(String(64))
 
 
@@ -344,6 +353,9 @@ def create_tables(engine: Engine, metadata: MetaData, attempts: int = 10) -> Non
                 if connection.dialect.name == "postgresql":
                     connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
                 metadata.create_all(connection)
+                if connection.dialect.name == "postgresql":
+                    # databases made before bots had strengths hold a seat's kind in 8 characters
+                    connection.execute(text("ALTER TABLE seats ALTER COLUMN kind TYPE VARCHAR(16)"))
             return
         except (IntegrityError, OperationalError, ProgrammingError):
             if attempt == attempts - 1:
@@ -395,7 +407,7 @@ class Store:
             raise StoreError("a game needs at least one seat")
         for seat in seats:
             if seat.kind not in SEAT_KINDS:
-                raise StoreError(f"a seat is human or bot, got {seat.kind!r}")
+                raise StoreError(f"a seat is one of {', '.join(SEAT_KINDS)}, got {seat.kind!r}")
         game_id = secrets.token_urlsafe(9)
         host_token = secrets.token_urlsafe(16)
         tokens = tuple(secrets.token_urlsafe(16) for _ in seats)
@@ -625,6 +637,6 @@ class Store:
             query = (
                 select(GameRow.id)
                 .join(SeatRow, (SeatRow.game_id == GameRow.id) & (SeatRow.index == GameRow.to_move))
-                .where(GameRow.status == "playing", SeatRow.kind == "bot")
+                .where(GameRow.status == "playing", SeatRow.kind != "human")
             )
             return list(session.scalars(query))

@@ -43,6 +43,16 @@ function showRules() {
   }
 }
 
+// Who may sit at a seat: a person or a bot of a strength (the server's seat kinds).
+function seatKinds() {
+  return [
+    ["human", t("Human")],
+    ["bot", t("Bot: quick")],
+    ["bot:optimal", t("Bot: strong (most points)")],
+    ["bot:win", t("Bot: plays to win")],
+  ];
+}
+
 function seatRow(name, kind) {
   const li = document.createElement("li");
   const input = document.createElement("input");
@@ -54,9 +64,8 @@ function seatRow(name, kind) {
   input.setAttribute("aria-label", t("Name"));
   const select = document.createElement("select");
   select.className = "seat-kind";
-  select.setAttribute("aria-label", `${t("Human")} / ${t("Bot")}`);
-  select.append(new Option(t("Human"), "human", kind === "human", kind === "human"));
-  select.append(new Option(t("Bot"), "bot", kind === "bot", kind === "bot"));
+  select.setAttribute("aria-label", t("Who plays this seat"));
+  for (const [value, text] of seatKinds()) select.append(new Option(text, value, kind === value, kind === value));
   const remove = document.createElement("button");
   remove.type = "button";
   remove.className = "remove";
@@ -151,6 +160,10 @@ function showResult(game) {
   localStorage.setItem(`kniffel.invites.${game.id}`, JSON.stringify(invites));
   const firstHuman = game.seats.find((s) => s.url);
   const hotseat = $("hotseat").checked;
+  // all seats at this screen (hot seat, or one human against bots): no links to send
+  const oneScreen = hotseat || game.seats.filter((s) => s.url).length <= 1;
+  $("links-note").hidden = oneScreen;
+  $("hotseat-note").hidden = !oneScreen;
   $("open-table").href = hotseat || !firstHuman ? game.host_url : firstHuman.url;
   $("open-table").textContent = firstHuman && !hotseat ? `${t("Open the table")} (${firstHuman.name})` : t("Open the table");
   $("result").hidden = false;
@@ -221,8 +234,7 @@ async function init() {
     document.body.dataset.lang = lang();
     for (const li of $("seats").children) {
       const kind = li.querySelector(".seat-kind");
-      kind.options[0].text = t("Human");
-      kind.options[1].text = t("Bot");
+      seatKinds().forEach(([, text], i) => (kind.options[i].text = text));
     }
     showGames();
   });
@@ -230,7 +242,7 @@ async function init() {
   $("create").addEventListener("submit", create);
   $("rules").addEventListener("change", showRules);
   $("seats").append(seatRow(t("Player {n}", { n: 1 }), "human"));
-  $("seats").append(seatRow("Bot", "bot"));
+  $("seats").append(seatRow("Robo", "bot"));
   updateSeatButtons();
   await fetchRules();
   showRules();

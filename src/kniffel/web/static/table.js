@@ -457,7 +457,7 @@ function renderBanner() {
   } else if (!mySeats.length) {
     banner.textContent = t("You are watching: {name} is playing", { name: player.name });
   } else {
-    banner.textContent = player.kind === "bot" ? t("{name} (bot) is playing", { name: player.name }) : t("{name} is playing", { name: player.name });
+    banner.textContent = player.kind !== "human" ? t("{name} (bot) is playing", { name: player.name }) : t("{name} is playing", { name: player.name });
   }
   banner.dataset.mine = canAct() ? "1" : "0";
 }
@@ -509,6 +509,7 @@ function renderDice() {
   const thrown = thrownNow();
   box.setAttribute("aria-label", dice ? dice.join(" ") : "");
   box.dataset.held = String(held.size);
+  box.style.setProperty("--dice", String(state.rules.dice)); // the style sheet fits them to the width
   box.replaceChildren(
     ...Array.from({ length: state.rules.dice }, (_, i) =>
       die(dice ? dice[i] : null, i, held.has(i), Boolean(dice) && canAct(), thrown.has(i)),
@@ -545,13 +546,30 @@ function renderDice() {
   }
 }
 
+// The keys of this table: as many dice as it has, a free throw only where the rules give them (the
+// style sheet hides the line on touch screens, which have no keys).
+// What a bot seat plays for, in a word or two (not "Bot (Bot)").
+function botKind(kind) {
+  if (kind === "bot:optimal") return t("strong bot");
+  if (kind === "bot:win") return t("bot playing to win");
+  return t("quick bot");
+}
+
+function renderKeyHelp() {
+  const keys = [t("Space roll"), t("1-{n} hold", { n: state.rules.dice })];
+  if (state.rules.free_throws) keys.push(t("F free throw"));
+  keys.push(t("S strike"), t("H hints on/off"), t("L language"));
+  $("key-help").textContent = `${t("Keys:")} ${keys.join(" · ")}`;
+}
+
 function renderControls() {
   const mine = canAct();
+  renderKeyHelp();
   for (const id of ["dice", "pad", "turn-notes"]) if (state.over) $(id).hidden = true;
   document.querySelector(".controls").hidden = state.over;
   const rollButton = $("roll");
-  rollButton.textContent = state.pad ? t("Enter roll") : t("Roll");
   rollButton.disabled = !mine || !state.can_roll;
+  markBestRoll();
   $("free").hidden = !state.rules.free_throws;
   $("free").disabled = !mine || !state.can_free;
   const strike = $("strike-mode");
@@ -589,11 +607,30 @@ function actionButton(kind, key, text, label) {
   return button;
 }
 
-// The box the hints rate best for the dice on the table (their best score or strike).
-function bestBox() {
+// The option the hints rate best for the dice on the table (null without hints for them).
+function bestOption() {
   if (!hintsOn || !hintData || hintData.seq !== state.seq || !canAct()) return null;
-  const option = hintData.options.find((o) => /^(score|strike) /.test(o.action));
-  return option ? option.action.split(" ")[1] : null;
+  return hintData.options[0] || null;
+}
+
+// The box to fill if filling one is the best option now; while rolling again is better, none.
+function bestBox() {
+  const option = bestOption();
+  return option && /^(score|strike) /.test(option.action) ? option.action.split(" ")[1] : null;
+}
+
+// While rolling again is the best option, the roll button says so (a star and its text, not only a
+// colour); the box the hints would fill is starred only when filling it is best.
+function markBestRoll() {
+  const option = bestOption();
+  const button = $("roll");
+  const best = Boolean(option && option.action.startsWith("roll"));
+  button.classList.toggle("best", best);
+  button.textContent = `${best ? "★ " : ""}${state.pad ? t("Enter roll") : t("Roll")}`;
+  if (best) {
+    const why = t("best: {option}", { option: option.text });
+    button.setAttribute("aria-label", `${button.textContent.slice(2)} (${why})`);
+  } else button.removeAttribute("aria-label");
 }
 
 function boxCell(player, column, box) {
@@ -663,7 +700,7 @@ function renderSheet() {
   const names = cell("tr");
   names.append(cell("th", ""));
   for (const player of state.players) {
-    const th = cell("th", player.kind === "bot" ? `${player.name} (${t("Bot")})` : player.name, "player");
+    const th = cell("th", player.kind !== "human" ? `${player.name} (${botKind(player.kind)})` : player.name, "player");
     th.colSpan = columns.length;
     th.scope = "colgroup";
     if (player.index === state.current && !state.over) th.classList.add("current");
@@ -753,16 +790,36 @@ function renderLog() {
   }));
 }
 
+// Once per game on this page: a shower of stars over the winner's ranking (the style sheet leaves it
+// out for people who ask for reduced motion; the trophy and the ranking say it all the same).
+function celebrate() {
+  const box = $("celebration");
+  if (box.dataset.game === gameId) return;
+  box.dataset.game = gameId;
+  box.replaceChildren(
+    ...Array.from({ length: 18 }, (_, i) => {
+      const star = cell("span", i % 3 ? "★" : "🎲", "spark");
+      star.style.left = `${(i * 53) % 100}%`;
+      star.style.animationDelay = `${(i % 6) * 120}ms`;
+      return star;
+    }),
+  );
+  box.hidden = false;
+  setTimeout(() => (box.hidden = true), 2600);
+}
+
 function renderRanking() {
   $("ranking").hidden = !state.over;
   if (!state.over) return;
   $("ranking-list").replaceChildren(
     ...state.standings.map((s) => {
-      const li = cell("li", `${s.name} · ` + t("{n} points", { n: s.total }));
+      const points = s.total === 1 ? t("1 point") : t("{n} points", { n: s.total });
+      const li = cell("li", `${s.name} · ${points}`, s.rank === 1 ? "winner" : "");
       li.value = s.rank;
       return li;
     }),
   );
+  celebrate();
   $("review-button").hidden = !state.hints;
   $("rematch").hidden = !(mySeats.length || isHost) || rematchId !== null;
 }
@@ -799,8 +856,8 @@ function watchForRematch() {
   const look = async () => {
     try {
       const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/rematch`);
-      if (response.ok) {
-        const body = await response.json();
+      const body = response.ok ? await response.json() : { id: null };
+      if (body.id) {
         rematchId = body.id;
         const link = $("rematch-link");
         link.href = gameUrl(body.id);
@@ -891,11 +948,16 @@ async function askHints() {
   );
   $("hints").hidden = false;
   renderSheet();
+  markBestRoll();
 }
 
 // A chance of winning: whole percents, tenths near certain and near hopeless.
 function chance(share) {
-  return percent(share, share > 0.995 || share < 0.005 ? 1 : 0);
+  return percent(share, chanceDecimals(share));
+}
+
+function chanceDecimals(share) {
+  return share > 0.995 || share < 0.005 ? 1 : 0;
 }
 
 // Every player's chance of winning, asked for after every action (several players, rules the solver
@@ -951,6 +1013,9 @@ function renderChances(chances) {
       return li;
     }),
   );
+  // shown figures that add up to more than 100 % are explained, not left to look like a mistake
+  const shown = (c) => Number((100 * c).toFixed(chanceDecimals(c)));
+  $("tie-note").hidden = chances.reduce((sum, c) => sum + shown(c), 0) <= 100.05;
 }
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -983,6 +1048,29 @@ function drawChart(chances) {
   chart.hidden = false;
 }
 
+// How this table's rules play, from the server's reading of the rule set (in the page's language).
+async function showHowToPlay() {
+  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/rules?lang=${lang()}`);
+  const body = await response.json();
+  if (!response.ok) return showError(body.message);
+  const intro = t(
+    "Each turn roll the dice up to {rolls} times, keeping the ones you like between rolls (tap them), then enter them in one free box of your sheet, or strike a box for 0. After {turns} rounds the highest total wins.",
+    { rolls: state.rules.rolls, turns: body.turns },
+  );
+  const facts = document.createElement("dl");
+  for (const [label, text] of body.facts) facts.append(cell("dt", label), cell("dd", text));
+  const boxes = document.createElement("table");
+  boxes.className = "rules-boxes";
+  body.boxes.forEach(([label, scores], i) => {
+    const row = document.createElement("tr");
+    if (i === body.upper_boxes - 1) row.className = "end";
+    row.append(cell("th", label), cell("td", scores));
+    boxes.append(row);
+  });
+  $("how-to-play-body").replaceChildren(cell("p", body.name, "rules-title"), cell("p", intro), facts, boxes);
+  $("how-to-play").showModal();
+}
+
 async function showReview(tries = 0) {
   const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/review?lang=${lang()}`);
   const body = await response.json();
@@ -994,9 +1082,13 @@ async function showReview(tries = 0) {
     ...body.decisions
       .filter((d) => d.loss > 0 || d.win_loss > 0)
       .map((d) => {
-        let text = `${d.player}: ${d.chosen_text} (` + t("gave away {n}", { n: number(d.loss, 2) });
+        // where and with which dice, what was chosen, what it gave away, and the best choice for what
+        // the review grades: the chance of winning when it has it, else points
+        const where = t("Round {n}", { n: d.round });
+        let text = `${where} · ${d.player} · ${d.dice.join(" ")}: ${d.chosen_text} (` + t("gave away {n}", { n: number(d.loss, 2) });
         if (d.win_loss !== undefined) text += ", " + t("{chance} of winning", { chance: chance(d.win_loss) });
-        return cell("li", `${text}; ${t("best")}: ${d.best_text})`);
+        const best = d.best_for_win_text || d.best_text;
+        return cell("li", `${text}; ${t("best")}: ${best})`);
       }),
   );
 }
@@ -1071,6 +1163,7 @@ async function init() {
     }
   }
   $("review-button").addEventListener("click", () => showReview());
+  $("how-to-play-button").addEventListener("click", showHowToPlay);
   $("sheet").addEventListener("click", (event) => {
     const button = event.target.closest("button[data-act]");
     if (!button || !canAct()) return;
