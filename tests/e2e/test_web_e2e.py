@@ -361,17 +361,25 @@ def test_a_hot_seat_game_at_one_screen(browser: Browser, server: ServerProcess) 
             start += 1
         if turn == 1:  # the solver advises on Kniffel: hints on
             page.click("#hint")
-            marked = page.wait_for_selector("#sheet td.best button.score", timeout=FIRST_TIME)
-            assert marked is not None
-            assert marked.inner_text().startswith("★")
-            assert "best for this roll" in (marked.get_attribute("aria-label") or "")
+            page.wait_for_selector("#hints:not([hidden]) #hint-list li", timeout=FIRST_TIME)
             advice = page.locator("#hint-list li").all_inner_texts()
-            label = page.inner_text("#sheet tbody tr:has(td.best) th")
-            first_entry = next(text for text in advice if text.startswith(("score ", "strike ")))
-            assert label in first_entry, "the marked box is the advisor's best entry"
+            best = advice[0].split(" · ")[0]
+            if best.startswith(("roll", "keep")):  # rolling again is best: the roll button says so, no box
+                assert page.inner_text("#roll").startswith("★")
+                assert f"best: {best}" in (page.get_attribute("#roll", "aria-label") or "")
+                assert page.locator("#sheet td.best").count() == 0
+            else:  # filling a box is best: that box is starred
+                marked = page.wait_for_selector("#sheet td.best button.score")
+                assert marked is not None
+                assert marked.inner_text().startswith("★")
+                assert "best for this roll" in (marked.get_attribute("aria-label") or "")
+                label = page.inner_text("#sheet tbody tr:has(td.best) th")
+                assert label in advice[0], "the marked box is the advisor's best option"
+                assert not page.inner_text("#roll").startswith("★")
             screenshot(page, "table-hints")
             page.click("#hint")
             assert page.locator("#sheet td.best").count() == 0
+            assert not page.inner_text("#roll").startswith("★")
         options = page.locator("#sheet button.score")
         points = [int(re.sub(r"\D.*", "", text) or 0) for text in options.all_inner_texts()]
         best = points.index(max(points))
@@ -610,6 +618,7 @@ def test_chances_of_winning_beside_the_players_and_through_the_game(
     assert axe_violations(ada) == []
     play_to_the_end(server, game["id"], game["seats"][0]["token"])
     ada.wait_for_selector("body[data-over='1']")
+    assert ada.locator("#celebration .spark").count() > 0  # motion allowed here: the winner is cheered
     # the bars follow the game to its end: the winner's chance is certain
     ada.wait_for_function(
         "() => document.body.dataset.chancesSeq === document.body.dataset.seq", timeout=FIRST_TIME
@@ -624,3 +633,64 @@ def test_chances_of_winning_beside_the_players_and_through_the_game(
     assert "Chances of winning through the game" in ada.inner_text("#review-chart")
     screenshot(ada, "table-chances-review")
     assert errors(ada) == []
+
+
+def test_on_a_phone_the_dice_the_roll_button_and_the_sheet_share_one_screen(
+    browser: Browser, server: ServerProcess
+) -> None:
+    """A German phone (390x844, touch, reduced motion): five big dice in one row, the roll button and the
+    sheet's first boxes on the first screen, no key help, How to play for the table's rules, and at the
+    end the ranking first, without the celebration's motion."""
+    game = create_game(server, [("Anna", "human"), ("Robo", "bot:optimal")])
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        locale="de-DE",
+        has_touch=True,
+        is_mobile=True,
+        reduced_motion="reduce",
+        bypass_csp=True,
+    )
+    phone = context.new_page()
+    phone.set_default_timeout(TIMEOUT)
+    phone.goto(server.url + game["seats"][0]["url"])
+    phone.wait_for_selector("#roll:not([disabled])")
+    phone.click("#roll")
+    phone.wait_for_selector(".die[aria-pressed='false']:not([disabled])")
+    dice = [phone.locator(".die").nth(i).bounding_box() for i in range(5)]
+    assert all(box is not None for box in dice)
+    tops = {round(box["y"]) for box in dice if box}
+    assert len(tops) == 1, "one row of dice"
+    assert all(box and box["x"] >= 0 and box["x"] + box["width"] <= 390 for box in dice)
+    assert all(box and box["width"] >= 56 for box in dice), "big enough to tap"
+    roll = phone.locator("#roll").bounding_box()
+    first_box = phone.locator("#sheet tbody tr").first.bounding_box()
+    assert roll is not None
+    assert first_box is not None
+    assert roll["y"] + roll["height"] <= 844
+    assert first_box["y"] + first_box["height"] <= 844
+    assert phone.inner_text("#roll") == "Würfeln"
+    assert not phone.locator("#key-help").is_visible(), "no keys on a touch screen"
+    assert "(starker Bot)" in phone.inner_text("#sheet thead")
+    screenshot(phone, "phone-table")
+    assert axe_violations(phone) == []
+    phone.click("#how-to-play-button")
+    dialog = phone.locator("#how-to-play")
+    dialog.wait_for(state="visible")
+    text = dialog.inner_text()
+    assert "Würfel, bis zu 3 Würfe je Zug" in text
+    assert "Summe der Einser" in text  # every box, read from the rule set
+    screenshot(phone, "phone-how-to-play")
+    assert axe_violations(phone) == []
+    phone.click("#how-to-play button[type='submit']")
+    play_to_the_end(server, game["id"], game["seats"][0]["token"])
+    phone.wait_for_selector("body[data-over='1'] #ranking:not([hidden])")
+    ranking = phone.locator("#ranking").bounding_box()
+    sheet = phone.locator("#sheet").bounding_box()
+    assert ranking is not None
+    assert sheet is not None
+    assert ranking["y"] < sheet["y"], "the ranking comes first"
+    assert phone.locator("#ranking-list li.winner").count() >= 1
+    assert not phone.locator("#celebration").is_visible(), "no motion when reduced motion is asked for"
+    screenshot(phone, "phone-game-over")
+    assert errors(phone) == []
+    context.close()
