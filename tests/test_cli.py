@@ -310,4 +310,13 @@ def test_box_names_that_are_wrong(text: str, message: str) -> None:
 
 def test_bots_get_distinct_names() -> None:
     players = parse_players(["Ada", "bot", "bot:heuristic"])
-    assert [(p.name, p.bot) for p in players] == [("Ada", None), ("Bot 1", "bot"), ("Bot 2", "bot:heuristic")]
+    assert [(p.name, p.bot) for p in players] == [
+        ("Ada", None),
+        ("Bot (heuristic)", "bot"),
+        ("Bot (heuristic) 2", "bot:heuristic"),
+    ]
+    assert [p.name for p in parse_players(["bot:win", "bot:target:250", "bot:points"])] == [
+        "Bot (win)",
+        "Bot (target 250)",
+        "Bot (optimal)",
+    ]

@@ -55,7 +55,7 @@ def test_all_bot_game_is_reproducible_and_its_totals_add_up() -> None:
     assert first.stdout == second.stdout
     assert first.stderr == ""
     data = json.loads(first.stdout)
-    assert [p["name"] for p in data["players"]] == ["Bot 1", "Bot 2"]
+    assert [p["name"] for p in data["players"]] == ["Bot (heuristic)", "Bot (heuristic) 2"]
     for player in data["players"]:
         assert_consistent(player, "kniffel")
     best = max(p["total"] for p in data["players"])
@@ -77,9 +77,9 @@ def test_bot_game_with_free_throws_and_options() -> None:
 def test_all_bot_game_without_json_prints_the_turns_and_the_ranking() -> None:
     result = play(["-p", "bot", "-p", "bot", "--seed", "5"])
     assert result.exit_code == 0
-    assert result.stdout.count("Bot 1: roll ") == 13
+    assert result.stdout.count("Bot (heuristic): roll ") == 13
     assert "Final score" in result.stdout
-    assert re.search(r"^1\. Bot \d  \d+$", result.stdout, re.MULTILINE)
+    assert re.search(r"^1\. Bot \(heuristic\)( 2)?  \d+$", result.stdout, re.MULTILINE)
     assert re.search(r"(Winner: .+, with \d+ points|Tie: )", result.stdout)
 
 
@@ -117,7 +117,7 @@ def test_human_against_bot_with_json_keeps_stdout_for_the_result() -> None:
     result = play(["-p", "Ada", "-p", "bot", "--seed", "2", "--json"], script)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)  # nothing else on stdout
-    assert [p["name"] for p in data["players"]] == ["Ada", "Bot 1"]
+    assert [p["name"] for p in data["players"]] == ["Ada", "Bot (heuristic)"]
     for player in data["players"]:
         assert_consistent(player, "kniffel")
     assert "Ada [" in result.stderr  # the game itself went to stderr

@@ -46,8 +46,8 @@ def test_a_file_that_cannot_be_written_is_named_as_the_user_gave_it(tmp_path: Pa
 def test_players_and_bots() -> None:
     assert [(p.name, p.bot) for p in parse_players(["Ada", "bot:optimal", "Bot"])] == [
         ("Ada", None),
-        ("Bot 1", "bot:optimal"),
-        ("Bot 2", "bot"),
+        ("Bot (optimal)", "bot:optimal"),
+        ("Bot (heuristic)", "bot"),
     ]
     with pytest.raises(GameError, match="name the players"):
         parse_players([])

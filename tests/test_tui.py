@@ -103,7 +103,7 @@ async def test_a_game_against_a_bot() -> None:
         # The bot played its whole turn at once (no delay in tests), and it is our turn again.
         assert app.game.current == 0
         assert len(app.game.sheets[1].entries) == 1
-        assert "Bot 1: scores" in news(app)
+        assert "Bot (heuristic): scores" in news(app)
         await pilot.press("space", "enter", "space", "enter")
         assert app.game.round == 4
         assert [len(sheet.entries) for sheet in app.game.sheets] == [3, 3]
@@ -119,6 +119,9 @@ async def test_strike_where_the_dice_cannot_be_scored() -> None:
         await pilot.press("enter")
         assert "error: Chance (3) does not take these dice; x strikes it" in news(app)
         assert app.game.sheets[0].entries == {}
+        await pilot.press("x")  # a box given away for good: asked first
+        assert app.game.sheets[0].entries == {}
+        assert "Strike Chance (3) for 0? Press x again to strike it." in news(app)
         await pilot.press("x")
         assert app.game.sheets[0].entries == {"3:chance": 0}
         assert "You: strikes Chance (3)" in news(app)
@@ -189,7 +192,7 @@ async def test_save_and_resume_in_either_front_end(tmp_path: Path) -> None:
         dice = app.game.turn.dice
         await pilot.press("q")
     saved = json.loads(path.read_text(encoding="utf-8"))
-    assert saved["cli"]["bots"] == {"Bot 1": "bot"}
+    assert saved["cli"]["bots"] == {"Bot (heuristic)": "bot"}
     assert app.farewell == f"The game is saved in {path}."
     # The line interface reads the file as well.
     from kniffel.cli import play as line_interface
@@ -261,7 +264,7 @@ async def test_german() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         assert "Ada ist am Zug: würfeln (Leertaste)" in status(app)
         await pilot.press("space", "enter", "question_mark")
-        assert "Bot 1: trägt" in news(app)
+        assert "Bot (heuristic): trägt" in news(app)
         assert news(app).endswith("s sichert, q beendet.")
         table = app.query_one("#sheet", DataTable)
         headers = [str(c.label) for c in table.columns.values()]
@@ -330,3 +333,32 @@ async def test_chances_of_winning_follow_the_game_and_join_the_hints() -> None:
     async with solo.run_test(size=(80, 24)) as pilot:
         await pilot.press("w")
         assert "chances of winning need several players" in news(solo)
+
+
+async def test_the_news_keeps_its_width_and_its_answers() -> None:
+    """Hints shown and hidden again: the news column is written again at its width (it once wrapped at
+    twenty characters) and "Thinking..." is gone; the dice show their pips."""
+    app = make_app(players=("Ada",), seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("space", "h")
+        await finish_work(app, pilot)
+        assert app.query_one("#hints").display
+        await pilot.press("h")
+        await pilot.pause()
+        await pilot.pause()
+        assert "Thinking..." not in app.messages
+        news = app.query_one("#news", RichLog)
+        widest = max(len(line.text) for line in news.lines)
+        assert widest > 30, [line.text for line in news.lines]
+        face = app.game.turn.dice[0]
+        assert str(app.query_one("#die-0").render()) == f"{'⚀⚁⚂⚃⚄⚅'[face - 1]} {face}"
+
+
+async def test_ctrl_c_leaves_like_q() -> None:
+    app = make_app(players=("Ada",), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space")
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+    assert app.return_code == 0
+    assert "not saved" in app.farewell

@@ -50,16 +50,33 @@ def is_bot_spec(text: str) -> bool:
     return word == BOT_PREFIX or word.startswith(BOT_PREFIX + ":")
 
 
+BOT_KINDS = {"": "heuristic", "heuristic": "heuristic", "optimal": "optimal", "points": "optimal"}
+"""What a bot's name says it plays by, by the part of its spec after ``bot:`` (a goal says itself)."""
+
+
+def bot_name(spec: str, taken: Sequence[str] = ()) -> str:
+    """A bot's name by what it plays for: ``Bot (optimal)``, ``Bot (win)``, ``Bot (target 250)``; a
+    second of a kind ``Bot (optimal) 2``."""
+    _, _, kind = spec.strip().lower().partition(":")
+    name = f"Bot ({BOT_KINDS.get(kind, kind.replace(':', ' '))})"
+    count = 1
+    chosen = name
+    while chosen in taken:
+        count += 1
+        chosen = f"{name} {count}"
+    return chosen
+
+
 def parse_players(specs: Sequence[str]) -> list[PlayerSpec]:
-    """``["Ada", "bot", "bot:heuristic"]`` -> Ada and two bots named "Bot 1" and "Bot 2"."""
+    """``["Ada", "bot", "bot:optimal", "bot"]`` -> Ada and bots named by kind: "Bot (heuristic)", "Bot
+    (optimal)" and "Bot (heuristic) 2"."""
     if not specs:
         raise GameError("name the players: --player NAME for a human, --player bot for a bot (1 to 8)")
     players: list[PlayerSpec] = []
-    bots = 0
     for spec in specs:
         if is_bot_spec(spec):
-            bots += 1
-            players.append(PlayerSpec(f"Bot {bots}", spec.strip().lower()))
+            name = bot_name(spec, [p.name for p in players])
+            players.append(PlayerSpec(name, spec.strip().lower()))
         else:
             players.append(PlayerSpec(spec.strip()))
     return players

@@ -76,6 +76,10 @@ def held_after(dice: Sequence[int], keep: Sequence[int]) -> list[bool]:
     return held
 
 
+PIP_FACES = "\u2680\u2681\u2682\u2683\u2684\u2685"
+"""The dice faces with their pips (⚀ to ⚅), drawn beside the number."""
+
+
 class Die(Static):
     """One die; a click holds it or lets it go."""
 
@@ -183,6 +187,7 @@ class KniffelApp(App[int]):
         Binding("h", "hints", "Hints"),
         Binding("w", "chances", "Chances", show=False),
         Binding("q", "quit_game", "Quit"),
+        Binding("ctrl+c", "quit_game", "Quit", show=False, priority=True),
         Binding("s", "save", "Save"),
         Binding("r", "review", "Review", show=False),
         Binding("question_mark", "help", "Help", show=False, key_display="?"),
@@ -218,6 +223,10 @@ class KniffelApp(App[int]):
         self._saved: tuple[Path, int] | None = None
         self.messages: list[str] = []
         """Everything said in the news column, in order."""
+        self._styles: list[str] = []
+        """... and how each was shown."""
+        self._strike_asked: str | None = None
+        """The box the player asked to strike: a second ``x`` on it strikes it."""
         self._thinking: int | None = None
         """The number of messages when "Thinking..." was said last (it goes once the hints come)."""
         translate_keys(self, self.lang)
@@ -269,7 +278,16 @@ class KniffelApp(App[int]):
 
     def say(self, text: str, style: str = "") -> None:
         self.messages.append(text)
+        self._styles.append(style)
         self.query_one("#news", RichLog).write(Text(text, style=style))
+
+    def redraw_news(self) -> None:
+        """Write the news again: lines written while it was hidden were wrapped to no width at all (a
+        column of twenty characters once it showed again), and a "Thinking..." taken back goes."""
+        news = self.query_one("#news", RichLog)
+        news.clear()
+        for text, style in list(zip(self.messages, self._styles, strict=True))[-200:]:
+            news.write(Text(text, style=style))
 
     def refresh_all(self) -> None:
         self.show_status()
@@ -330,7 +348,7 @@ class KniffelApp(App[int]):
         marks = []
         for position in range(self.rules.dice):
             die = self.query_one(f"#die-{position}", Die)
-            die.update("·" if dice is None else str(dice[position]))
+            die.update("·" if dice is None else f"{PIP_FACES[dice[position] - 1]} {dice[position]}")
             held = dice is not None and self.held[position]
             die.set_class(held, "held")
             marks.append(self.t("held") if held else str(position + 1))
@@ -616,8 +634,15 @@ class KniffelApp(App[int]):
         self.try_apply(Score(key))
 
     def action_strike(self) -> None:
-        if self.human_may_act() and (key := self.box_under_cursor()) is not None:
-            self.try_apply(Strike(key))
+        """Striking gives a box away for good: the first ``x`` asks, a second on the same box strikes."""
+        if not (self.human_may_act() and (key := self.box_under_cursor()) is not None):
+            return
+        if self._strike_asked != (asked := f"{len(self.game.log)}:{key}"):
+            self._strike_asked = asked
+            self.say(self.t("Strike {box} for 0? Press x again to strike it.", box=self.label(key)), "bold")
+            return
+        self._strike_asked = None
+        self.try_apply(Strike(key))
 
     def action_announce(self) -> None:
         if self.human_may_act() and (key := self.box_under_cursor()) is not None:
@@ -660,8 +685,8 @@ class KniffelApp(App[int]):
         if self.game.is_over or self.game.turn.dice is None:
             self.complain(GameError(self.t("roll first: there is nothing to decide before the first throw")))
             return
-        self.say(self.t("Thinking..."), style="dim")
         self._thinking = len(self.messages)
+        self.say(self.t("Thinking..."), style="dim")
         self.find_hints()
 
     @work(thread=True, exclusive=True, group="hints")
@@ -753,21 +778,23 @@ class KniffelApp(App[int]):
         self.find_chances()
 
     def drop_thinking(self) -> None:
-        """Take back the "Thinking..." line once the hints it announced are shown."""
-        if self._thinking is not None and self._thinking == len(self.messages):
-            self.messages.pop()
-            news = self.query_one("#news", RichLog)
-            news.clear()
-            for text in self.messages[-200:]:
-                news.write(Text(text))
-        self._thinking = None
+        """Take back the "Thinking..." line once the hints it announced are shown (whatever was said
+        after it stays)."""
+        at, self._thinking = self._thinking, None
+        if at is not None and at < len(self.messages) and self.messages[at] == self.t("Thinking..."):
+            del self.messages[at], self._styles[at]
+            self.redraw_news()
 
     def hide_hints(self) -> None:
         self.showing_hints(False)
 
     def showing_hints(self, shown: bool) -> None:
+        news = self.query_one("#news")
+        again = not shown and not news.display
         self.query_one("#hints").display = shown
-        self.query_one("#news").display = not shown
+        news.display = not shown
+        if again:
+            self.call_after_refresh(self.redraw_news)  # at the width it has once shown
 
     def action_review(self) -> None:
         if self.asking is not None or self.bots_playing:
@@ -889,6 +916,8 @@ def play(session: Session, *, bot_delay: float = BOT_DELAY) -> int:
             session.prepare(bot)
     app = KniffelApp(session, bot_delay=bot_delay)
     status = app.run()
+    if session.game.is_over:  # the screen is gone: who won stays in the terminal
+        console.print(result_line(session.game, app.t), markup=False, highlight=False)
     if app.farewell:
         console.print(app.farewell, markup=False, highlight=False)
     return status or 0
