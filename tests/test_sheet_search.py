@@ -180,7 +180,18 @@ def test_sheets_with_free_throws_fall_back_to_the_game() -> None:
         assert game.sheet.total == score
 
 
-def test_single_columns_and_other_bots_are_not_sheet_searched() -> None:
-    assert sheet_search(rules.get("kniffel"), "bot") is None
+def test_which_games_the_sheet_search_plays() -> None:
+    """The heuristic bot on every sheet without free throws, one column too (thousands of games a second
+    rather than dozens through the engine); bot:optimal on several columns (one is the solver's)."""
+    assert sheet_search(rules.get("kniffel"), "bot") is not None
+    assert sheet_search(rules.get("kniffel"), "bot:optimal") is None
     assert sheet_search(rules.get("kniffel-4col"), "bot:optimal") is not None
     assert sheet_search(rules.get("kniffel-4col"), "bot:win") is None
+
+
+@pytest.mark.parametrize("rules_id", ["kniffel", "yahtzee", "yatzy"])
+def test_one_column_heuristic_games_replay_through_the_game(rules_id: str) -> None:
+    """The compiled heuristic on a sheet of one column: its games through the engine, each decision
+    the Python lookahead's best (up to exact ties), and its values the lookahead's."""
+    test_compiled_games_replay_through_the_game(rules_id, "heuristic")
+    test_compiled_values_equal_the_python_lookahead(rules_id, "heuristic")

@@ -277,15 +277,16 @@ def compiled_rules(rules: RuleSet) -> RuleSet | None:
 
 
 def sheet_search(rules: RuleSet, strategy: str) -> SheetSearch | None:
-    """The compiled turn search that plays ``strategy`` (``bot:optimal`` or the heuristic ``bot``) on the
-    multi-column sheet ``rules``, or None where the games go through :class:`~kniffel.game.Game`: single
-    columns (which :func:`compiled_rules` plays where it can), other bots, and the sheets
-    :func:`kniffel.planning.compiled.covers` leaves out (free throws)."""
-    if not rules.multi_column or not covers(rules):
+    """The compiled turn search that plays ``strategy`` (the heuristic ``bot`` on any sheet,
+    ``bot:optimal`` on a multi-column one) on ``rules``, or None where the games go elsewhere:
+    ``bot:optimal`` on a single column (which :func:`compiled_rules` plays where it can), other bots and
+    the sheets :func:`kniffel.planning.compiled.covers` leaves out (free throws) through
+    :class:`~kniffel.game.Game`."""
+    if not covers(rules):
         return None
     planner: Planner
     kind = compiled_kind(strategy)
-    if kind == "optimal":
+    if kind == "optimal" and rules.multi_column:
         planner = planner_for(rules, method="column")
     elif kind == "heuristic":
         planner = planner_for(rules, method="heuristic")

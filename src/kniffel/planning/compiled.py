@@ -39,9 +39,9 @@ BATCH = 4096
 
 
 def covers(rules: RuleSet) -> bool:
-    """Whether :class:`SheetSearch` plays ``rules``: several columns without free throws (which a column
-    pays for, so that their cost moves between columns during a turn)."""
-    return rules.multi_column and not rules.free_throws
+    """Whether :class:`SheetSearch` plays ``rules``: a sheet of one or several columns without free
+    throws (which a column pays for, so that their cost moves between columns during a turn)."""
+    return not rules.free_throws
 
 
 def column_rules(rules: RuleSet, index: int) -> RuleSet:
