@@ -349,3 +349,24 @@ def test_a_damaged_save_is_named_by_review_and_play(tmp_path: Path, content: str
         error = one_line_error(invoke(args))
         assert f"{saved}: not a saved game" in error
     assert reason in one_line_error(invoke(["review", str(saved)]))
+
+
+def test_ctrl_c_inside_compiled_code_is_noted_and_quiet() -> None:
+    """Ctrl-C while numba compiles lands in a C callback, where Python only prints "Exception ignored"
+    with a traceback; the command line notes it and keeps it quiet, then ends with one line."""
+    import subprocess
+    import sys
+
+    script = """
+import ctypes, os, signal, time
+from kniffel.cli import interrupts
+interrupts.catch()
+def callback():
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(0.2)  # the handler runs here, inside the callback
+ctypes.CFUNCTYPE(None)(callback)()
+print("seen" if interrupts.seen() else "missed")
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "seen"
+    assert done.stderr == "", done.stderr  # no "Exception ignored ... KeyboardInterrupt"

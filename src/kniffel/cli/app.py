@@ -17,8 +17,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from kniffel.cli import caching, goals, language, reviewing, simulating, solving
-from kniffel.cli.cluster import ClusterOption
+from kniffel.cli import caching, goals, interrupts, language, reviewing, simulating, solving
+from kniffel.cli.cluster import INTERRUPTED, ClusterOption
 from kniffel.cli.errors import OUTPUT_CLOSED, CliError, end_quietly, output_closed, reports_errors
 from kniffel.cli.parsing import parse_dice, parse_sheet
 from kniffel.cli.play import Session, Settings, make_console
@@ -791,7 +791,10 @@ def main(argv: list[str] | None = None) -> None:
     if arguments in (["--lang", "en"], ["--lang", "de"], ["--lang=en"], ["--lang=de"]):
         arguments = [*arguments, "--help"]  # as without arguments: the overview, in that language
     command = typer.main.get_command(app)
-    with language.localized(command, language.from_arguments(arguments)):
+    lang = language.from_arguments(arguments)
+    if argv is None:
+        interrupts.catch()
+    with language.localized(command, lang):
         try:
             command.main(args=arguments, prog_name="kniffel")
         except BrokenPipeError as error:  # outside a command's body: help, usage text
@@ -799,3 +802,9 @@ def main(argv: list[str] | None = None) -> None:
                 raise
             end_quietly()
             sys.exit(OUTPUT_CLOSED)
+        except Exception:
+            if not interrupts.seen():
+                raise
+            # Ctrl-C inside numba's compiler surfaces later as numba's own error: one line, not that
+            print(translate(lang, "kniffel: interrupted"), file=sys.stderr)
+            sys.exit(INTERRUPTED)
