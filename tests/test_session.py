@@ -51,3 +51,12 @@ def test_players_and_bots() -> None:
     ]
     with pytest.raises(GameError, match="name the players"):
         parse_players([])
+
+
+def test_chances_that_add_up_past_100_get_the_tie_note() -> None:
+    from kniffel.session import needs_tie_note
+
+    assert needs_tie_note([0.504, 0.504], 1)  # 50.4 % and 50.4 %: a tie counts for both
+    assert not needs_tie_note([0.504, 0.504], 0)  # 50 % and 50 %
+    assert needs_tie_note([0.36, 0.36, 0.31], 0)
+    assert not needs_tie_note([0.25, 0.25, 0.5], 1)

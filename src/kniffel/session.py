@@ -299,6 +299,17 @@ def hint_win_chances(
     return [wins.get(c.action) for c in choices]
 
 
+TIE_NOTE = N_("A tie counts as a win for each tied player: the chances can add up to more than 100 %.")
+"""Said beside chances of winning whose shown figures add up to more than 100 %."""
+
+
+def needs_tie_note(chances: Sequence[float], decimals: int) -> bool:
+    """Whether ``chances``, shown as percents with ``decimals``, add up to more than 100 (ties count for
+    every tied player: :data:`TIE_NOTE` says so)."""
+    shown = sum(round(100 * float(c), decimals) for c in chances)
+    return bool(shown > 100 + 0.5 * 10.0**-decimals)
+
+
 def live_chances(game: Game, *, wait: bool = False) -> list[float] | Preparing | None:
     """Every player's chance of finishing first, each playing for points from where they stand; None
     where chances cannot be told (one player, rules the solver does not cover); :class:`Preparing`

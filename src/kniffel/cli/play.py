@@ -36,10 +36,12 @@ from kniffel.dice import validate_dice
 from kniffel.errors import GameFormatError, IllegalActionError, KniffelError
 from kniffel.i18n import N_, percent, translate
 from kniffel.session import (
+    TIE_NOTE,
     Preparing,
     hint_choices,
     hint_win_chances,
     live_chances,
+    needs_tie_note,
     plays_to_win,
     result_line,
 )
@@ -459,6 +461,8 @@ class Session(session.Session):
         self.say(self.t("Chances of winning, each playing for points from here:"))
         for name, chance in zip(self.game.players, chances, strict=True):
             self.say(f"  {name:<20} {percent(self.settings.lang, chance):>7}")
+        if needs_tie_note(chances, 1):
+            self.say(self.t(TIE_NOTE))
 
     def note_estimate(self) -> None:
         if not self._noted_estimate:

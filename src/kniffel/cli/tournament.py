@@ -104,12 +104,8 @@ def standings_table(result: TournamentResult, lang: str = "en") -> Table:
         deals=number(lang, result.deals, 0),
         seed=result.seed,
     )
-    table = Table(title=title)
-    table.add_column(translate(lang, "player"), no_wrap=True)
-    for column in (N_("rating"), N_("games"), N_("W/T/L"), N_("win rate"), N_("95 %"), N_("mean")):
-        table.add_column(translate(lang, column), justify="right", no_wrap=True)
-    for record in result.standings():
-        table.add_row(
+    rows = [
+        (
             record.player,
             f"{number(lang, record.rating or 0.0, 0)} ± {number(lang, record.rating_stderr or 0.0, 0)}",
             number(lang, record.games, 0),
@@ -117,17 +113,32 @@ def standings_table(result: TournamentResult, lang: str = "en") -> Table:
             *_rate(record, lang),
             number(lang, record.mean_score, 2),
         )
+        for record in result.standings()
+    ]
+    headers = (N_("player"), N_("rating"), N_("games"), N_("W/T/L"), N_("win rate"), N_("95 %"), N_("mean"))
+    return _fitting(Table(title=title), headers, rows, lang)
+
+
+def _fitting(table: Table, headers: Sequence[str], rows: Sequence[Sequence[str]], lang: str) -> Table:
+    """``table`` with its columns and rows, numbers never cut short in a narrow terminal: the names (the
+    first columns, left-aligned) fold and the headers wrap instead."""
+    table.collapse_padding = True
+    table.pad_edge = False
+    names = sum(1 for header in headers if header in ("player", "opponent"))
+    for c, header in enumerate(headers):
+        widest = max((len(row[c]) for row in rows), default=0)
+        if c < names:
+            table.add_column(translate(lang, header), overflow="fold", min_width=min(widest, 8))
+        else:
+            table.add_column(translate(lang, header), justify="right", min_width=widest)
+    for row in rows:
+        table.add_row(*row)
     return table
 
 
 def pairings_table(result: TournamentResult, lang: str = "en") -> Table:
-    table = Table(title=translate(lang, "Pairings"))
-    for column in (N_("player"), N_("opponent")):
-        table.add_column(translate(lang, column), no_wrap=True)
-    for column in (N_("games"), N_("W/T/L"), N_("win rate"), N_("95 %"), N_("points")):
-        table.add_column(translate(lang, column), justify="right", no_wrap=True)
-    for record in result.pairings():
-        table.add_row(
+    rows = [
+        (
             record.player,
             record.opponent or "",
             number(lang, record.games, 0),
@@ -135,4 +146,15 @@ def pairings_table(result: TournamentResult, lang: str = "en") -> Table:
             *_rate(record, lang),
             _signed(lang, record.mean_score - (record.opponent_mean_score or 0)),
         )
-    return table
+        for record in result.pairings()
+    ]
+    headers = (
+        N_("player"),
+        N_("opponent"),
+        N_("games"),
+        N_("W/T/L"),
+        N_("win rate"),
+        N_("95 %"),
+        N_("points"),
+    )
+    return _fitting(Table(title=translate(lang, "Pairings")), headers, rows, lang)

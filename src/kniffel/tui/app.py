@@ -28,12 +28,14 @@ from kniffel.review import Review, review
 from kniffel.rules import Box, RuleSet
 from kniffel.session import (
     SUMMARY_HEADERS,
+    TIE_NOTE,
     Preparing,
     Session,
     hint_choices,
     hint_win_chances,
     listed_decisions,
     live_chances,
+    needs_tie_note,
     plays_to_win,
     result_line,
     summary_cells,
@@ -341,6 +343,8 @@ class KniffelApp(App[int]):
                     for name, chance in zip(game.players, self.chances, strict=True)
                 )
                 lines.append(self.t("Chances of winning: {shares}", shares=shares))
+                if needs_tie_note(self.chances, 0):
+                    lines.append(self.t(TIE_NOTE))
         self.query_one("#status", Static).update("\n".join(lines))
 
     def show_dice(self) -> None:
