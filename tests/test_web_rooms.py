@@ -310,6 +310,16 @@ def test_the_server_speaks_the_pages_language(client: TestClient) -> None:
     sharp = next(o for o in listed["kniffel"]["options"] if o["key"] == "sharp")
     assert sharp["value_labels"] == {"off": "aus", "on": "an"}
     assert sharp["label"].startswith("Scharf")
+    # the help speaks to players; the source it cites is apart (the page keeps it out of sight)
+    assert sharp["help"] == "Figuren, die mit allen Würfeln in einem Wurf fallen, zählen doppelt"
+    assert sharp["source"].startswith("Kniffel-Artikel")
+    assert all(not o["help"].endswith(")") or not o["source"] for r in listed.values() for o in r["options"])
+    game = create(client, ("Ada", "human"))
+    how = client.get(f"/api/games/{game['id']}/rules?lang=de").json()
+    assert how["name"] == "Kniffel (Schmidt)"
+    assert ["Einser", "Summe der Einser"] in how["boxes"]
+    assert how["upper_boxes"] == 6
+    assert any(label == "Würfel" for label, _ in how["facts"])
     english = client.get("/api/rules", headers={"accept-language": "en-GB,en;q=0.8"}).json()
     assert english[0]["name"] == "Kniffel (Schmidt)"
     refused = client.post("/api/games?lang=de", json={"rules": "kniffel", "seats": []})

@@ -263,7 +263,7 @@ def create_app(
                     "values": list(o.values),
                     "value_labels": {value: translate(lang, value) for value in o.values},
                     "default": o.default,
-                    "help": sentence(lang, o.help),
+                    **dict(zip(("help", "source"), without_source(sentence(lang, o.help)), strict=True)),
                 }
                 for o in rules_module.options_for(rules_id)
             ]
@@ -508,6 +508,15 @@ class AllowedHosts:
             await refuse_socket(WebSocket(scope, receive, send), error)
         else:
             await error_response(error)(scope, receive, send)
+
+
+def without_source(text: str) -> tuple[str, str]:
+    """An option's help for players and, apart, the source it cites at its end ("... (Kniffel
+    article: the sharp variant)"): the home page shows the first and keeps the second out of sight."""
+    head, bracket, tail = text.rpartition(" (")
+    if bracket and tail.endswith(")") and ":" in tail:
+        return head, tail[:-1]
+    return text, ""
 
 
 def language_of(connection: Request | WebSocket) -> str:

@@ -25,7 +25,7 @@ function showRules() {
   for (const option of rules ? rules.options : []) {
     const label = document.createElement("label");
     label.className = "field";
-    label.title = option.help;
+    label.title = option.source ? `${option.help} (${option.source})` : option.help;
     const name = document.createElement("span");
     name.textContent = option.label;
     const select = document.createElement("select");
@@ -38,6 +38,7 @@ function showRules() {
     const help = document.createElement("small");
     help.className = "muted";
     help.textContent = option.help;
+    if (option.source) help.title = option.source; // where the rule comes from: there, not in the way
     label.append(name, select, help);
     box.append(label);
   }
