@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Input, RichLog, Static
 from kniffel.actions import Announce, FreeThrow, Roll
 from kniffel.i18n import translate
 from kniffel.rules import get as get_rules
-from kniffel.session import Session, Settings
+from kniffel.session import Session, Settings, hint_choices
 from kniffel.sheet import sheet_layout
 from kniffel.tui import KniffelApp
 from kniffel.tui.app import ReviewScreen, held_after
@@ -245,6 +245,8 @@ async def test_hints_list_every_option_as_typed_actions() -> None:
         await finish_work(app, pilot)
         hints = app.query_one("#hints", RichLog)
         assert hints.display
+        await pilot.press("H")  # every option, not only the best five
+        await pilot.pause()
         text = [line.text for line in hints.lines]
         assert text[0].startswith("Options")
         lines = text[1:]
@@ -265,7 +267,7 @@ async def test_german() -> None:
         assert "Ada ist am Zug: würfeln (Leertaste)" in status(app)
         await pilot.press("space", "enter", "question_mark")
         assert "Bot (heuristic): trägt" in news(app)
-        assert news(app).endswith("s sichert, q beendet.")
+        assert news(app).endswith("s sichert, q oder Strg+C beendet.")
         table = app.query_one("#sheet", DataTable)
         headers = [str(c.label) for c in table.columns.values()]
         assert headers[0] == "Feld"
@@ -283,12 +285,13 @@ async def test_german() -> None:
         hints = [line.text for line in app.query_one("#hints", RichLog).lines]
         assert hints[0] == "Möglichkeiten (erwartete Punkte)"
         # the options, then (a game of two) a sentence on the chances of winning, also in German
-        *options, note = hints[1:]
+        *options, more, note = hints[1:]
         assert "Gewinn" in note
+        assert more.endswith("weitere: H zeigt alle")
         shown = [line.rsplit(maxsplit=2) for line in options]
         assert all("," in value for _, value, _ in shown)  # 23,4
         assert all(app.game.parse_action(action) in app.game.legal for action, _, _ in shown)
-        assert any(action.endswith(" eintragen") for action, _, _ in shown)
+        assert all(action.endswith(("halten", "eintragen", "würfeln", "streichen")) for action, _, _ in shown)
 
 
 @pytest.mark.parametrize("players", [1, 8])
@@ -326,7 +329,8 @@ async def test_chances_of_winning_follow_the_game_and_join_the_hints() -> None:
         await finish_work(app, pilot)
         text = [line.text for line in app.query_one("#hints", RichLog).lines]
         assert text[0] == "Options (points to come, win chance)"
-        assert all(line.endswith("%") for line in text[1:])
+        assert all(line.endswith("%") for line in text[1:-1])
+        assert text[-1].endswith("more: H lists them all")
         await pilot.press("w")
         assert "Chances of winning" not in status(app)
     solo = make_app()
@@ -362,3 +366,18 @@ async def test_ctrl_c_leaves_like_q() -> None:
         await pilot.pause()
     assert app.return_code == 0
     assert "not saved" in app.farewell
+
+
+async def test_hints_list_the_best_five_and_h_all_of_them() -> None:
+    app = make_app(players=("Ada",), seed=5)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("space", "h")
+        await finish_work(app, pilot)
+        lines = [line.text for line in app.query_one("#hints", RichLog).lines]
+        options = len(hint_choices(app.game)[0])
+        assert len(lines) == 1 + 5 + 1  # the title, the best five, how many more
+        assert lines[-1] == f"{options - 5} more: H lists them all"
+        await pilot.press("H")
+        await pilot.pause()
+        lines = [line.text for line in app.query_one("#hints", RichLog).lines]
+        assert len(lines) == 1 + options

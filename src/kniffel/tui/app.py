@@ -46,9 +46,9 @@ BOT_DELAY = 0.7
 """Seconds between a bot's actions, so that a person can follow them."""
 KEYS = N_(
     "Keys: space rolls (the held dice stay), 1-{n} or a click hold a die or let it go, the arrows move "
-    "on the sheet, enter scores there, x strikes, a announces, f takes a free throw, u undoes, h shows "
-    "every option with its value, w shows every player's chance of winning, r reviews the game, s saves, "
-    "q leaves."
+    "on the sheet, enter scores there, x strikes (asking first), a announces, f takes a free throw, u "
+    "undoes, h shows the best options with their values (H every one), w shows every player's chance "
+    "of winning, r reviews the game, s saves, q or ctrl+c leaves."
 )
 """What ``?`` says."""
 
@@ -77,6 +77,9 @@ def held_after(dice: Sequence[int], keep: Sequence[int]) -> list[bool]:
             left.remove(face)
     return held
 
+
+HINTS_SHOWN = 5
+"""Options the hints list, best first (H lists them all)."""
 
 PIP_FACES = "\u2680\u2681\u2682\u2683\u2684\u2685"
 """The dice faces with their pips (⚀ to ⚅), drawn beside the number."""
@@ -187,6 +190,7 @@ class KniffelApp(App[int]):
         Binding("f", "free", "Free throw", show=False),
         Binding("u", "undo", "Undo"),
         Binding("h", "hints", "Hints"),
+        Binding("H", "all_hints", "All hints", show=False),
         Binding("w", "chances", "Chances", show=False),
         Binding("q", "quit_game", "Quit"),
         Binding("ctrl+c", "quit_game", "Quit", show=False, priority=True),
@@ -227,6 +231,10 @@ class KniffelApp(App[int]):
         """Everything said in the news column, in order."""
         self._styles: list[str] = []
         """... and how each was shown."""
+        self._all_hints = False
+        """Whether the hints list every option (H) or the best :data:`HINTS_SHOWN`."""
+        self._last_hints: tuple[Sequence[Choice], bool, int, Sequence[float | None] | Preparing | None] | None
+        self._last_hints = None
         self._strike_asked: str | None = None
         """The box the player asked to strike: a second ``x`` on it strikes it."""
         self._thinking: int | None = None
@@ -718,14 +726,18 @@ class KniffelApp(App[int]):
             else N_("Options (points to come, win chance)")
         )
         hints.write(Text(self.t(title), style="bold"))
+        self._last_hints = (choices, exact, moves, found)
         best = choices[0].value if choices else 0.0
-        for n, choice in enumerate(choices):
+        listed = len(choices) if self._all_hints else min(len(choices), HINTS_SHOWN)
+        for n, choice in enumerate(choices[:listed]):
             cost = self.t("best") if n == 0 else "-" + number(self.lang, best - choice.value, 2)
             shown = self.game.action_text(choice.action, self.lang)
             line = f"{shown:<21}{number(self.lang, choice.value, 1):>7} {cost:>5}"
             if wins is not None and wins[n] is not None:
                 line += f" {percent(self.lang, wins[n] or 0.0):>6}"
             hints.write(line)
+        if listed < len(choices):
+            hints.write(Text(self.t("{n} more: H lists them all", n=len(choices) - listed), style="dim"))
         if not exact:
             hints.write(
                 Text(self.t("Values are estimates from single-column tables, not exact."), style="dim")
@@ -734,6 +746,14 @@ class KniffelApp(App[int]):
             hints.write(Text(found.note(self.t), style="dim"))
             self.watch_preparing(found)
         self.showing_hints(True)
+
+    def action_all_hints(self) -> None:
+        """Every option rather than the best few (H again: the best few)."""
+        self._all_hints = not self._all_hints
+        if self._last_hints is not None and self.query_one("#hints").display:
+            self.show_hints(*self._last_hints)
+        elif not self.query_one("#hints").display:
+            self.action_hints()
 
     def action_chances(self) -> None:
         """Show or hide every player's chance of winning, weighed again after every action."""
