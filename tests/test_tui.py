@@ -98,7 +98,18 @@ async def test_a_whole_game_typed_to_the_end_then_its_review() -> None:
 async def test_a_game_against_a_bot() -> None:
     app = make_app(players=("You", "bot"), seed=3)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("space", "down", "down", "enter")
+        await pilot.press("space")
+        # the cursor waits on the box these dice pay most in
+        pays = {key: p.points for key, p in app.game.placements().items()}
+        assert pays[app.box_under_cursor() or ""] == max(pays.values())
+        # and moves from box to box: the sums between the sections are passed over
+        cursor_to(app, "sixes")
+        await pilot.press("down")
+        assert app.box_under_cursor() == "three_of_a_kind"
+        await pilot.press("up")
+        assert app.box_under_cursor() == "sixes"
+        cursor_to(app, "ones")
+        await pilot.press("down", "down", "enter")
         assert app.game.sheets[0].entries == {"threes": 3}
         # The bot played its whole turn at once (no delay in tests), and it is our turn again.
         assert app.game.current == 0

@@ -231,6 +231,8 @@ class KniffelApp(App[int]):
         """Everything said in the news column, in order."""
         self._styles: list[str] = []
         """... and how each was shown."""
+        self._cursor_was: Coordinate | None = None
+        """Where the sheet's cursor was before its last move (which way it goes)."""
         self._all_hints = False
         """Whether the hints list every option (H) or the best :data:`HINTS_SHOWN`."""
         self._last_hints: tuple[Sequence[Choice], bool, int, Sequence[float | None] | Preparing | None] | None
@@ -436,26 +438,56 @@ class KniffelApp(App[int]):
                     if not (isinstance(old, Text) and (old.plain, old.style) == (text.plain, text.style)):
                         table.update_cell_at(Coordinate(y, x), text)
 
-    def place_cursor(self) -> None:
-        """Put the sheet's cursor on a free box of the player to move, unless it is on one."""
+    def place_cursor(self, *, best: bool = False) -> None:
+        """Put the sheet's cursor on a free box of the player to move, unless it is on one; with
+        ``best`` (after a throw), on the free box these dice pay most in."""
         if self.game.is_over:
             return
         table = self.query_one("#sheet", DataTable)
         here = self.cells.get(table.cursor_coordinate)
         current = self.game.current
-        if here is not None and here[0] == current and here[1] not in self.game.sheet.entries:
+        if not best and here is not None and here[0] == current and here[1] not in self.game.sheet.entries:
             return
         free = [
             c for c, (p, key) in self.cells.items() if p == current and key not in self.game.sheet.entries
         ]
+        pays = self.game.placements() if best and self.game.turn.dice is not None else {}
         if free:
-            target = min(free, key=lambda c: (c.column, c.row))
+            target = min(
+                free,
+                key=lambda c: (
+                    -pays[self.cells[c][1]].points if self.cells[c][1] in pays else 1,
+                    c.column,
+                    c.row,
+                ),
+            )
             table.cursor_coordinate = target
             # The player's columns start at the left edge where the sheet is wider than the screen.
             first = min(c.column for c, (p, _) in self.cells.items() if p == current)
             columns = list(table.columns.values())[1:first]
             x = sum(column.get_render_width(table) for column in columns)
             self.call_after_refresh(table.scroll_to, x=x, animate=False)
+
+    def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
+        """The cursor moves from box to box: sums, bonuses and totals are passed over (and the column
+        of names is left for the boxes beside it)."""
+        if event.data_table.id != "sheet" or not self.cells:
+            return
+        table, there = event.data_table, event.coordinate
+        before, self._cursor_was = self._cursor_was, there
+        if there in self.cells:
+            return
+        down = before is None or there.row >= before.row
+        rows = range(there.row + 1, table.row_count) if down else range(there.row - 1, -1, -1)
+        column = (
+            there.column if any(c.column == there.column for c in self.cells) else (before or there).column
+        )
+        for row in rows:
+            if Coordinate(row, column) in self.cells:
+                table.cursor_coordinate = Coordinate(row, column)
+                return
+        if before is not None and before in self.cells:
+            table.cursor_coordinate = before  # nothing further that way: stay
 
     # --- playing ---------------------------------------------------------------------------------
 
@@ -505,6 +537,8 @@ class KniffelApp(App[int]):
         if outcome.ends_turn:
             self.place_cursor()
             self.advance()
+        elif isinstance(outcome.action, Roll | FreeThrow):
+            self.place_cursor(best=True)
 
     def record(self, outcome: Outcome, style: str = "") -> None:
         """Say what an action did, and carry the held dice through a throw."""
