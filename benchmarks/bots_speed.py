@@ -74,9 +74,9 @@ def main() -> None:
     print(f"games a second (2 cores, load {load:.1f}); goal: 1,000 for every built-in bot")
     print(f"  {'rules':8} {'bot':12} {'simulate':>10} {'vs bot:optimal':>15}")
     for row in rows:
-        sim = "-" if row["simulate"] is None else f"{row['simulate']:,.0f}"
-        match = "-" if row["tournament"] is None else f"{row['tournament']:,.0f}"
-        print(f"  {row['rules']:8} {row['bot']:12} {sim:>10} {match:>15}")
+        alone = "-" if row["simulate"] is None else f"{row['simulate']:,.0f}"
+        paired = "-" if row["tournament"] is None else f"{row['tournament']:,.0f}"
+        print(f"  {row['rules']:8} {row['bot']:12} {alone:>10} {paired:>15}")
 
 
 if __name__ == "__main__":

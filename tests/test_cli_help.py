@@ -9,7 +9,7 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-COMMANDS = (
+COMMANDS: tuple[list[str], ...] = (
     [],
     ["rules"],
     ["score"],

@@ -172,8 +172,8 @@ def test_a_loss_in_a_turn_under_way_lowers_the_accuracy() -> None:
     """In the middle of the first turn nothing is scored yet, but a poor keep is a poor keep: the grade
     counts the turn under way (it once said 100.0 beside the loss); a player yet to decide is not graded."""
     game = Game(rules.get("kniffel"), ["Ada", "Bob"], dice=SeededDice(4))
-    game.roll()
-    game.roll(keep=[max(game.turn.dice)])  # keeping one die of a good start
+    thrown = game.roll()
+    game.roll(keep=[max(thrown)])  # keeping one die of a good start
     found = review(game)
     ada, bob = found.players
     assert (ada.decisions, ada.turns) == (1, 0)

@@ -365,7 +365,9 @@ async def test_the_news_keeps_its_width_and_its_answers() -> None:
         news = app.query_one("#news", RichLog)
         widest = max(len(line.text) for line in news.lines)
         assert widest > 30, [line.text for line in news.lines]
-        face = app.game.turn.dice[0]
+        dice = app.game.turn.dice
+        assert dice is not None
+        face = dice[0]
         assert str(app.query_one("#die-0").render()) == f"{'⚀⚁⚂⚃⚄⚅'[face - 1]} {face}"
 
 

@@ -363,10 +363,10 @@ def test_a_hot_seat_game_at_one_screen(browser: Browser, server: ServerProcess) 
             page.click("#hint")
             page.wait_for_selector("#hints:not([hidden]) #hint-list li", timeout=FIRST_TIME)
             advice = page.locator("#hint-list li").all_inner_texts()
-            best = advice[0].split(" · ")[0]
-            if best.startswith(("roll", "keep")):  # rolling again is best: the roll button says so, no box
+            best_option = advice[0].split(" · ")[0]
+            if best_option.startswith(("roll", "keep")):  # rolling again is best: the roll button says so
                 assert page.inner_text("#roll").startswith("★")
-                assert f"best: {best}" in (page.get_attribute("#roll", "aria-label") or "")
+                assert f"best: {best_option}" in (page.get_attribute("#roll", "aria-label") or "")
                 assert page.locator("#sheet td.best").count() == 0
             else:  # filling a box is best: that box is starred
                 marked = page.wait_for_selector("#sheet td.best button.score")
