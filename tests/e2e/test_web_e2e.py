@@ -428,6 +428,9 @@ def test_a_score_pad_works_offline_and_syncs_in_order(browser: Browser, server: 
     # A test browser's profile is private ("in-incognito"); any other finding is the app's own.
     problems = [e["errorId"] for e in installable["installabilityErrors"] if e["errorId"] != "in-incognito"]
     assert problems == [], "Chromium would offer to install the app"
+    enter_pad_roll(page, [2, 3, 7, 5, 6])  # a typo: the error says which die and why
+    assert page.inner_text("#error") == "Die 3 shows 7, but a die shows 1 to 6"
+    assert page.get_attribute("#pad-dice input >> nth=2", "aria-invalid") == "true"
     enter_pad_roll(page, [2, 3, 4, 5, 6])
     wait_seq(page, 1)
     page.click("#sheet button.score[data-box='large_straight']")

@@ -376,13 +376,25 @@ function keptDice() {
   return [...held].map((i) => dice[i]).sort((a, b) => a - b);
 }
 
+// The dice typed into the score pad, or null after saying which one is wrong and why.
 function padDice() {
-  const values = [...$("pad-dice").querySelectorAll("input")].map((input) => Number(input.value));
-  if (values.some((v) => !Number.isInteger(v) || v < 1 || v > 6)) {
-    showError(t("Enter the dice you rolled"));
-    return null;
+  const inputs = [...$("pad-dice").querySelectorAll("input")];
+  for (const [i, input] of inputs.entries()) {
+    const text = input.value.trim();
+    const value = Number(text);
+    const problem = !text
+      ? t("Die {i} is missing: enter every die you rolled", { i: i + 1 })
+      : !Number.isInteger(value) || value < 1 || value > 6
+        ? t("Die {i} shows {value}, but a die shows 1 to 6", { i: i + 1, value: text })
+        : null;
+    input.setAttribute("aria-invalid", problem ? "true" : "false");
+    if (problem) {
+      showError(problem);
+      input.focus();
+      return null;
+    }
   }
-  return values.sort((a, b) => a - b);
+  return inputs.map((input) => Number(input.value)).sort((a, b) => a - b);
 }
 
 function roll(kind = "roll") {
