@@ -39,7 +39,15 @@ from pathlib import Path
 from typing import IO, Any, TypeVar
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -114,6 +122,7 @@ def solve_progress(
         BarColumn(),
         _Count(translate(lang, unit), waiting),
         TimeElapsedColumn(),
+        TimeRemainingColumn(),  # how long still: an estimate from the pace so far
         console=console,
         transient=True,
     ) as progress:
