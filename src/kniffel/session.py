@@ -182,17 +182,12 @@ def result_line(game: Game, translate: Callable[..., str]) -> str:
     )
 
 
-def listed_decisions(
-    review: Review, *, everything: bool = False, players: Sequence[str] | None = None
-) -> list[Decision]:
+def listed_decisions(review: Review, *, everything: bool = False) -> list[Decision]:
     """The decisions a review lists, in the order played: those that cost points or (graded by win
-    chance) a chance of winning, all of them with ``everything``; of ``players`` (default: everyone's,
-    bots' too, as every front end lists them)."""
+    chance) a chance of winning, all of them with ``everything``; everyone's, bots' too, as every front
+    end lists them."""
     return [
-        d
-        for d in review.decisions
-        if (players is None or d.player in players)
-        and (everything or d.loss >= MISTAKE or (d.win_loss or 0.0) >= WIN_MISTAKE)
+        d for d in review.decisions if everything or d.loss >= MISTAKE or (d.win_loss or 0.0) >= WIN_MISTAKE
     ]
 
 

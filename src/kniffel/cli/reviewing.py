@@ -68,12 +68,11 @@ def decisions_table(
     rules: RuleSet,
     *,
     everything: bool = False,
-    players: Sequence[str] | None = None,
     lang: str = "en",
 ) -> RenderableType:
-    """The decisions (of a game of ``rules``) that cost points (all of them with ``everything``), of
-    ``players`` (default all); a sentence when there are none."""
-    listed = listed_decisions(review, everything=everything, players=players)
+    """The decisions (of a game of ``rules``, every player's) that cost points (all of them with
+    ``everything``); a sentence when there are none."""
+    listed = listed_decisions(review, everything=everything)
     if not listed:
         return Text(translate(lang, "No decision cost points." if not everything else "No decisions yet."))
     title = N_("Every decision") if everything else N_("Decisions that cost points")
