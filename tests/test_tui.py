@@ -394,3 +394,15 @@ async def test_hints_list_the_best_five_and_h_all_of_them() -> None:
         await pilot.pause()
         lines = [line.text for line in app.query_one("#hints", RichLog).lines]
         assert len(lines) == 1 + options
+
+
+def test_a_review_whose_only_costly_decision_is_the_first_says_so() -> None:
+    """The listed decisions are indices; the first is 0, which once read as "nothing listed"."""
+    from kniffel.review import Decision, PlayerSummary, Review
+
+    costly = Decision(1, "Ada", 1, (1, 2, 3, 4, 6), 2, "score chance", 200.0, "roll keep 1 2 3 4", 215.0)
+    fine = Decision(2, "Ada", 2, (6, 6, 6, 6, 6), 2, "score kniffel", 240.0, "score kniffel", 240.0)
+    result = Review("kniffel", {}, True, [costly, fine], [PlayerSummary("Ada", 16, 2, 1, 1, 15.0)])
+    screen = ReviewScreen(result, get_rules("kniffel"), "en")
+    assert screen.shown() == [0]
+    assert screen.note() == "Decisions that cost points:"

@@ -134,7 +134,7 @@ class ReviewScreen(ModalScreen[None]):
         lines = []
         if not self.result.exact:
             lines.append(self.t("Values are estimates from single-column tables, not exact."))
-        if not any(self.shown()):
+        if not self.shown():  # indices: the first decision is 0
             lines.append(self.t("No decision cost points."))
         else:
             lines.append(self.t("Decisions that cost points:"))
