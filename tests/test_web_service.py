@@ -776,3 +776,34 @@ def test_bot_seats_play_at_the_strength_chosen(url: str) -> None:
             assert str(optimal.choose(position)) == str(undiced)
             checked += 1
     assert checked >= game.rules.turns
+
+
+@pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POSTGRES_ENV} is not set")
+def test_a_database_from_before_bot_strengths_is_widened_once() -> None:
+    """Seat kinds were 8 characters wide ("bot:optimal" is 11): a server starting on such a database
+    widens the column, and one starting on a widened database leaves the table alone."""
+    from sqlalchemy import create_engine, event, text
+
+    url = os.environ[POSTGRES_ENV]
+    engine = create_engine(url)
+    width = text(
+        "SELECT character_maximum_length FROM information_schema.columns"
+        " WHERE table_schema = current_schema() AND table_name = 'seats' AND column_name = 'kind'"
+    )
+    Store(url).close()
+    with engine.begin() as connection:
+        connection.execute(text("ALTER TABLE seats ALTER COLUMN kind TYPE VARCHAR(8)"))
+    Store(url).close()
+    with engine.connect() as connection:
+        assert connection.execute(width).scalar() == 16
+    statements: list[str] = []
+    event.listen(engine, "before_cursor_execute", lambda *args: statements.append(str(args[2])))
+    from kniffel.web.store import Base, create_tables
+
+    create_tables(engine, Base.metadata)
+    assert not [s for s in statements if s.lstrip().upper().startswith("ALTER")]
+    store = Store(url)
+    game = store.create_game("kniffel", {}, [SeatSpec("Ada"), SeatSpec("Robo", "bot:optimal")])
+    assert [seat.kind for seat in store.load(game.id).seats] == ["human", "bot:optimal"]
+    store.close()
+    engine.dispose()

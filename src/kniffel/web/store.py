@@ -58,6 +58,10 @@ SEAT_KINDS = ("human", "bot", "bot:optimal", "bot:win")
 the solver's play for points, play for the win)."""
 
 
+KIND_WIDTH = 16
+"""Characters a seat's kind is stored in (``bot:optimal`` is 11)."""
+
+
 def is_bot(kind: str) -> bool:
     """Whether a seat of ``kind`` is played by the server."""
     return kind != "human"
@@ -119,7 +123,7 @@ class SeatRow(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     index: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
-    kind: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(KIND_WIDTH))
     token_hash: Mapped[str] = mapped_column(String(64))
 
 
@@ -354,13 +358,25 @@ def create_tables(engine: Engine, metadata: MetaData, attempts: int = 10) -> Non
                     connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
                 metadata.create_all(connection)
                 if connection.dialect.name == "postgresql":
-                    # databases made before bots had strengths hold a seat's kind in 8 characters
-                    connection.execute(text("ALTER TABLE seats ALTER COLUMN kind TYPE VARCHAR(16)"))
+                    _widen_seat_kinds(connection)
             return
         except (IntegrityError, OperationalError, ProgrammingError):
             if attempt == attempts - 1:
                 raise
             time.sleep(0.01 * (attempt + 1))
+
+
+def _widen_seat_kinds(connection: Connection) -> None:
+    """A database made before bots had strengths holds a seat's kind in 8 characters: widened once (not
+    at every start, which would lock the seats of every game for a moment while other processes play)."""
+    width = connection.execute(
+        text(
+            "SELECT character_maximum_length FROM information_schema.columns"
+            " WHERE table_schema = current_schema() AND table_name = 'seats' AND column_name = 'kind'"
+        )
+    ).scalar()
+    if width is not None and width < KIND_WIDTH:
+        connection.execute(text(f"ALTER TABLE seats ALTER COLUMN kind TYPE VARCHAR({KIND_WIDTH})"))
 
 
 class Store:
