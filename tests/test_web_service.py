@@ -781,29 +781,42 @@ def test_bot_seats_play_at_the_strength_chosen(url: str) -> None:
 @pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POSTGRES_ENV} is not set")
 def test_a_database_from_before_bot_strengths_is_widened_once() -> None:
     """Seat kinds were 8 characters wide ("bot:optimal" is 11): a server starting on such a database
-    widens the column, and one starting on a widened database leaves the table alone."""
+    widens the column, and one starting on a widened database leaves the table alone. (In a schema of
+    its own: the suite's database holds such seats already.)"""
+    from urllib.parse import quote
+
     from sqlalchemy import create_engine, event, text
 
-    url = os.environ[POSTGRES_ENV]
+    from kniffel.web.store import Base, create_tables
+
+    shared = create_engine(os.environ[POSTGRES_ENV])
+    schema = f"widen_{os.getpid()}"
+    with shared.begin() as connection:
+        connection.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
+        connection.execute(text(f"CREATE SCHEMA {schema}"))
+    url = f"{os.environ[POSTGRES_ENV]}?options={quote(f'-csearch_path={schema}')}"
     engine = create_engine(url)
     width = text(
         "SELECT character_maximum_length FROM information_schema.columns"
         " WHERE table_schema = current_schema() AND table_name = 'seats' AND column_name = 'kind'"
     )
-    Store(url).close()
-    with engine.begin() as connection:
-        connection.execute(text("ALTER TABLE seats ALTER COLUMN kind TYPE VARCHAR(8)"))
-    Store(url).close()
-    with engine.connect() as connection:
-        assert connection.execute(width).scalar() == 16
-    statements: list[str] = []
-    event.listen(engine, "before_cursor_execute", lambda *args: statements.append(str(args[2])))
-    from kniffel.web.store import Base, create_tables
-
-    create_tables(engine, Base.metadata)
-    assert not [s for s in statements if s.lstrip().upper().startswith("ALTER")]
-    store = Store(url)
-    game = store.create_game("kniffel", {}, [SeatSpec("Ada"), SeatSpec("Robo", "bot:optimal")])
-    assert [seat.kind for seat in store.load(game.id).seats] == ["human", "bot:optimal"]
-    store.close()
-    engine.dispose()
+    try:
+        Store(url).close()
+        with engine.begin() as connection:
+            connection.execute(text("ALTER TABLE seats ALTER COLUMN kind TYPE VARCHAR(8)"))
+        Store(url).close()
+        with engine.connect() as connection:
+            assert connection.execute(width).scalar() == 16
+        statements: list[str] = []
+        event.listen(engine, "before_cursor_execute", lambda *args: statements.append(str(args[2])))
+        create_tables(engine, Base.metadata)
+        assert not [s for s in statements if s.lstrip().upper().startswith("ALTER")]
+        store = Store(url)
+        game = store.create_game("kniffel", {}, [SeatSpec("Ada"), SeatSpec("Robo", "bot:optimal")])
+        assert [seat.kind for seat in store.load(game.id).seats] == ["human", "bot:optimal"]
+        store.close()
+    finally:
+        engine.dispose()
+        with shared.begin() as connection:
+            connection.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
+        shared.dispose()
