@@ -164,3 +164,35 @@ def test_idle_sockets_of_many_addresses_stay_within_the_open_files(server: Serve
         assert http.get(server.url + "/").status_code == 200
         other = create(http, server).json()
         assert http.get(f"{server.url}/api/games/{other['id']}").status_code == 200
+
+
+def test_silent_connections_of_one_address_are_capped_and_closed(server: ServerProcess) -> None:
+    """A connection that never sends a request reaches no allowance of the app: uvicorn kept each open for
+    ever, and 200 of them from one address made the server answer 503 to everyone. Now an address holds
+    at most its WebSockets' worth and a few more (the rest are refused at once with a reason), others are
+    served meanwhile, and a silent connection is closed as an idle keep-alive one is."""
+    from kniffel.web.connections import MARGIN
+
+    cap = 50 + MARGIN
+    with contextlib.ExitStack() as held:
+        silent = [
+            held.enter_context(
+                socket.create_connection(
+                    ("127.0.0.1", server.port), timeout=10, source_address=("127.0.0.71", 0)
+                )
+            )
+            for _ in range(cap + 20)
+        ]
+        refused = []
+        for sock in silent[cap:]:
+            answer = sock.recv(4096).decode()
+            refused.append(answer)
+        assert all(a.startswith("HTTP/1.1 429") and '"rate_limited"' in a for a in refused), refused[:1]
+        with http_from("127.0.0.72") as http:
+            assert http.get(server.url + "/").status_code == 200
+        started = time.monotonic()
+        for sock in silent[:cap]:
+            assert sock.recv(4096) == b"", "a silent connection is closed without an answer"
+        assert time.monotonic() - started < 15
+    with http_from("127.0.0.71") as http:
+        assert http.get(server.url + "/").status_code == 200, "the address is served again once they are gone"

@@ -152,11 +152,13 @@ def serve(
     ``KNIFFEL_ALLOWED_HOSTS``): the names the site answers to (:func:`kniffel.web.app.create_app`).
 
     The process's soft limit of open files is raised towards its hard limit, and the connections
-    taken stay within it (:func:`kniffel.web.guard.connection_budget`)."""
+    taken stay within it (:func:`kniffel.web.guard.connection_budget`); each client (a trusted proxy
+    apart) holds at most a few more plain connections than WebSockets, and a connection that sends
+    nothing is closed (:mod:`kniffel.web.connections`)."""
     import uvicorn
 
-    from kniffel.web import guard
-    from kniffel.web.app import create_app
+    from kniffel.web import connections, guard
+    from kniffel.web.app import create_app, sockets_per_client_setting
 
     proxies = trusted_proxies if trusted_proxies is not None else os.environ.get(PROXIES_ENV, "")
     proxies = ",".join(p.strip() for p in proxies.replace(" ", ",").split(",") if p.strip())
@@ -179,6 +181,9 @@ def serve(
         forwarded_allow_ips=proxies or None,
         server_header=False,
         limit_concurrency=budget.connections,
+        http=connections.guarded_http(
+            sockets_per_client_setting() + connections.MARGIN, connections.is_trusted(proxies)
+        ),
     )
 
 

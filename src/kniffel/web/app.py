@@ -93,6 +93,12 @@ def _setting(value: float | None, name: str, default: float) -> float:
     return value if value is not None else _env_float(name, default)
 
 
+def sockets_per_client_setting(value: int | None = None) -> int:
+    """WebSockets a client may hold open at once: ``value``, else ``KNIFFEL_SOCKETS_PER_CLIENT``, else 50
+    (the plain connections a client may hold follow from it: :mod:`kniffel.web.connections`)."""
+    return int(_setting(value, "KNIFFEL_SOCKETS_PER_CLIENT", 50))
+
+
 class Connection:
     """One WebSocket watching one game; messages go out through a queue so a slow reader cannot stall
     the broadcast to everyone else."""
@@ -174,7 +180,7 @@ def create_app(
             _setting(chances_burst, "KNIFFEL_CHANCES_BURST", 50),
         ),
         sockets=OpenSockets(
-            int(_setting(sockets_per_client, "KNIFFEL_SOCKETS_PER_CLIENT", 50)),
+            sockets_per_client_setting(sockets_per_client),
             max_sockets if max_sockets is not None else guard.connection_budget().sockets,
         ),
     )
