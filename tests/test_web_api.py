@@ -248,7 +248,7 @@ def test_bad_creation_requests_get_one_line_errors(
     assert "\n" not in response.json()["message"]
 
 
-GAME_PATHS = ("", "/export", "/chances", "/hints", "/review", "/rematch")
+GAME_PATHS = ("", "/export", "/rules", "/chances", "/hints", "/review", "/rematch")
 """What follows ``/api/games/ID`` in the API's addresses of one game."""
 
 
