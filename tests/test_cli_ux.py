@@ -233,6 +233,35 @@ def test_review_tables_fit_80_columns_without_losing_figures() -> None:
     assert max(len(line) for line in text.splitlines()) <= 80
 
 
+def test_a_german_review_by_win_chance_fits_80_columns_and_says_how_ties_count() -> None:
+    """The German header of the chance given away once pushed the table past 80 columns (cut off) and
+    broke the other headers inside their words; chances of winning that add up to more than 100 % (a tie
+    counts for everyone tied) come with a sentence saying so."""
+    from kniffel.cli.reviewing import chances_note
+
+    decisions = [
+        Decision(n, name, 1, (1, 2, 3, 4, 6), 2, "roll", 240.0, "roll keep 1", 241.0, 0.45, 0.46, best)
+        for n, name, best in ((2, "Anna", "roll keep 1"), (5, "Ben", "roll keep 1"))
+    ]
+    players = [PlayerSummary(name, 118, 39, 38, 13, 0.89, 0.01) for name in ("Anna", "Ben")]
+    review = Review("kniffel", {}, True, decisions, players, [[0.504, 0.504], [0.494, 0.515]])
+    console = Console(width=80, record=True, color_system=None)
+    console.print(decisions_table(review, get_rules("kniffel"), lang="de"))
+    text = console.export_text().replace("\N{NO-BREAK SPACE}", " ")
+    assert "…" not in text
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "1,0 %" in text
+    words = set(re.split(r"[\s┃│]+", text))
+    for word in ("Spieler", "Gewählt", "Beste", "Chance", "verloren"):
+        assert word in words, word  # whole, not broken inside the word
+    assert chances_note(review, "de") == (
+        "Ein Gleichstand zählt für jeden Beteiligten als Sieg: die Chancen können zusammen mehr als 100 % "
+        "ergeben."
+    )
+    shares = Review("kniffel", {}, True, decisions, players, [[0.5, 0.5], [0.25, 0.75]])
+    assert chances_note(shares, "de") is None
+
+
 def test_no_decision_that_cost_points_is_a_sentence_not_an_empty_table() -> None:
     review = wide_review()
     perfect = Review(review.rules, {}, True, [], review.players)
@@ -294,6 +323,16 @@ def test_simulate_reports_percentiles_and_writes_every_score(tmp_path: Path) -> 
     table = invoke(args)
     assert "25%" in table.stdout
     assert "99%" in table.stdout
+
+
+def test_the_percentiles_of_a_few_games_fit_80_columns_uncut() -> None:
+    """Few games give percentiles with a decimal (176.5): eleven of them once lost their last figures
+    ("259…") at 80 columns."""
+    result = CliRunner().invoke(app, ["simulate", "-n", "10", "--seed", "0"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.stdout
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80
+    assert re.search(r"\d{3}\.\d", result.stdout)
 
 
 # --- serve --------------------------------------------------------------------------------------------

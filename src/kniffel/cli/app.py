@@ -614,6 +614,8 @@ def review_command(
     console.print(reviewing.decisions_table(result, game.rules, everything=everything, lang=words))
     if result.chances is not None:
         console.print(reviewing.chances_table(result, game.players, words))
+        if (note := reviewing.chances_note(result, words)) is not None:
+            console.print(note, style="dim")
     if not result.exact:
         console.print(translate(words, reviewing.ESTIMATE_NOTE))
 

@@ -19,7 +19,7 @@ from kniffel.game import Game
 from kniffel.i18n import N_, number, percent, translate
 from kniffel.planning import Choice
 from kniffel.rules import RuleSet
-from kniffel.session import SUMMARY_HEADERS, listed_decisions, summary_cells
+from kniffel.session import SUMMARY_HEADERS, TIE_NOTE, listed_decisions, needs_tie_note, summary_cells
 
 if TYPE_CHECKING:
     from kniffel.review import Review
@@ -95,11 +95,15 @@ def decisions_table(
     ):
         if (header == "Player" and not named) or (header == "Win loss" and not by_win):
             continue
+        shown = translate(lang, header)
+        wraps = header in ("Player", "Chosen", "Best", "Win loss")
         table.add_column(
-            translate(lang, header),
+            shown,
             justify="right" if header in ("#", "Round", "Left", "Loss", "Win loss") else "left",
-            no_wrap=header not in ("Player", "Chosen", "Best"),
-            min_width=6 if header in ("Player", "Chosen", "Best") else None,
+            # A long header (German "Gewinnchance verloren") wraps between its words, never inside one;
+            # the percentages under it never wrap.
+            no_wrap=not wraps,
+            min_width=max(6, *(len(word) for word in shown.split())) if wraps else None,
             ratio=1 if header in ("Chosen", "Best") else None,
             # An action is typed back as printed: it wraps, never loses characters to "…".
             overflow="fold",
@@ -116,6 +120,14 @@ def decisions_table(
             *((percent(lang, d.win_loss or 0.0),) if by_win else ()),
         )
     return table
+
+
+def chances_note(review: Review, lang: str = "en") -> str | None:
+    """What to say under :func:`chances_table` when a row of it adds up to more than 100 % (a tie
+    counts as a win for each tied player), else None."""
+    if review.chances is None or not any(needs_tie_note(row, 1) for row in review.chances):
+        return None
+    return translate(lang, TIE_NOTE)
 
 
 def chances_table(review: Review, players: Sequence[str], lang: str = "en") -> Table:

@@ -51,13 +51,20 @@ def write_scores(result: SimulationResult, path: Path) -> None:
 
 def percentiles_table(result: SimulationResult, lang: str = "en") -> Table:
     """The spread of the final scores: the extremes and the percentiles, in one row."""
-    table = Table(title=translate(lang, "Final scores: percentiles"), header_style="bold")
-    cells = [(translate(lang, N_("min")), str(result.min))]
+    # Eleven columns of up to five characters (176.5) fit 80 columns with one space between them; a
+    # figure is never cut short ("259…"): its column is as wide as it is.
+    table = Table(
+        title=translate(lang, "Final scores: percentiles"),
+        header_style="bold",
+        collapse_padding=True,
+        pad_edge=False,
+    )
+    cells = [(translate(lang, N_("min")), number(lang, result.min, 0))]
     for p, v in result.percentiles.items():
         cells.append((percent(lang, p / 100, 0), number(lang, v, 0 if float(v).is_integer() else 1)))
-    cells.append((translate(lang, N_("max")), str(result.max)))
-    for name, _ in cells:
-        table.add_column(name, justify="right", no_wrap=True)
+    cells.append((translate(lang, N_("max")), number(lang, result.max, 0)))
+    for name, value in cells:
+        table.add_column(name, justify="right", no_wrap=True, min_width=max(len(name), len(value)))
     table.add_row(*(value for _, value in cells))
     return table
 
