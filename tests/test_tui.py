@@ -406,3 +406,37 @@ def test_a_review_whose_only_costly_decision_is_the_first_says_so() -> None:
     screen = ReviewScreen(result, get_rules("kniffel"), "en")
     assert screen.shown() == [0]
     assert screen.note() == "Decisions that cost points:"
+
+
+async def test_a_game_over_offers_its_review_not_the_playing_keys() -> None:
+    """Once the game is over the footer shows what is left to do (r the review, q quit), not the keys of
+    a turn, and "Reviewing the game..." goes once the review shows."""
+
+    def keys(app: KniffelApp) -> set[str]:
+        return {active.binding.action for active in app.screen.active_bindings.values()}
+
+    app = make_app(seed=7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        playing = keys(app)
+        assert {"roll", "score", "strike", "hints", "review"} <= playing
+        assert "review_over" not in playing
+        while not app.game.is_over:
+            await pilot.press("space", "enter")
+        await finish_work(app, pilot)
+        assert isinstance(app.screen, ReviewScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "Reviewing the game..." not in app.messages
+        over = keys(app)
+        assert not over & {"roll", "hold(0)", "score", "strike", "hints", "review"}
+        assert {"review_over", "quit_game"} <= over
+        await pilot.press("r")
+        await finish_work(app, pilot)
+        assert isinstance(app.screen, ReviewScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "Reviewing the game..." not in app.messages
+        await pilot.press("u")  # the last box taken back: the game goes on, and so do its keys
+        await pilot.pause()
+        assert not app.game.is_over
+        assert "score" in keys(app)

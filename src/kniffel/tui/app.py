@@ -78,6 +78,9 @@ def held_after(dice: Sequence[int], keep: Sequence[int]) -> list[bool]:
     return held
 
 
+PLAYING_ACTIONS = frozenset({"roll", "hold", "score", "strike", "announce", "free", "hints", "all_hints"})
+"""The keys of a game going on, gone from the footer (and doing nothing) once it is over."""
+
 HINTS_SHOWN = 5
 """Options the hints list, best first (H lists them all)."""
 
@@ -196,6 +199,8 @@ class KniffelApp(App[int]):
         Binding("ctrl+c", "quit_game", "Quit", show=False, priority=True),
         Binding("s", "save", "Save"),
         Binding("r", "review", "Review", show=False),
+        # the same key once the game is over, shown in the footer then (the playing keys are gone)
+        Binding("r", "review_over", "Review"),
         Binding("question_mark", "help", "Help", show=False, key_display="?"),
         Binding("escape", "cancel", "Cancel", show=False),
     ]
@@ -241,6 +246,8 @@ class KniffelApp(App[int]):
         """The box the player asked to strike: a second ``x`` on it strikes it."""
         self._thinking: int | None = None
         """The number of messages when "Thinking..." was said last (it goes once the hints come)."""
+        self._reviewing: int | None = None
+        """... and when "Reviewing the game..." was (it goes once the review shows)."""
         translate_keys(self, self.lang)
         keys = self._bindings.key_to_bindings
         keys["1"] = [dataclasses.replace(b, key_display=f"1-{self.rules.dice}") for b in keys["1"]]
@@ -600,6 +607,7 @@ class KniffelApp(App[int]):
             self.set_timer(self.bot_delay, self.bot_step)
 
     def finish(self) -> None:
+        self.refresh_bindings()  # the footer of a game that is over
         self.say(result_line(self.game, self.t), "bold")
         self.session.autosave()
         if not self.session.all_bots:
@@ -660,7 +668,17 @@ class KniffelApp(App[int]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Enter submits the input line while it is open, and selects rows on the review screen.
-        return not (action == "score" and (self.asking is not None or len(self.screen_stack) > 1))
+        if action == "score" and (self.asking is not None or len(self.screen_stack) > 1):
+            return False
+        # Once the game is over the footer offers what is left to do: the review, save, undo, quit.
+        over = self.game.is_over
+        if action in PLAYING_ACTIONS:
+            return not over
+        if action == "review":
+            return not over
+        if action == "review_over":
+            return over
+        return True
 
     def action_score(self) -> None:
         """Enter the dice in the box under the cursor."""
@@ -716,6 +734,7 @@ class KniffelApp(App[int]):
             self.held = held_after(self.game.turn.dice, undone.action.keep)
         self.hide_hints()
         self.refresh_all()
+        self.refresh_bindings()  # an undone last box: the game goes on
         self.place_cursor()
 
     def action_help(self) -> None:
@@ -839,9 +858,18 @@ class KniffelApp(App[int]):
         """Take back the "Thinking..." line once the hints it announced are shown (whatever was said
         after it stays)."""
         at, self._thinking = self._thinking, None
-        if at is not None and at < len(self.messages) and self.messages[at] == self.t("Thinking..."):
-            del self.messages[at], self._styles[at]
-            self.redraw_news()
+        self.take_back(at, self.t("Thinking..."))
+
+    def take_back(self, at: int | None, text: str) -> None:
+        """Take back the news line ``text`` said as message ``at``, if it is still there."""
+        if at is None or at >= len(self.messages) or self.messages[at] != text:
+            return
+        del self.messages[at], self._styles[at]
+        if self._thinking is not None and self._thinking > at:
+            self._thinking -= 1
+        if self._reviewing is not None and self._reviewing > at:
+            self._reviewing -= 1
+        self.redraw_news()
 
     def hide_hints(self) -> None:
         self.showing_hints(False)
@@ -860,8 +888,12 @@ class KniffelApp(App[int]):
         if not self.game.log:
             self.complain(GameError(self.t("No decisions to review yet.")))
             return
+        self._reviewing = len(self.messages)
         self.say(self.t("Reviewing the game..."), style="dim")
         self.find_review(len(self.game.log))
+
+    def action_review_over(self) -> None:
+        self.action_review()
 
     @work(thread=True, exclusive=True, group="review")
     def find_review(self, moves: int) -> None:
@@ -869,6 +901,8 @@ class KniffelApp(App[int]):
         self.call_from_thread(self.show_review, result, moves)
 
     def show_review(self, result: Review, moves: int) -> None:
+        at, self._reviewing = self._reviewing, None
+        self.take_back(at, self.t("Reviewing the game..."))
         if moves != len(self.game.log):
             return
         self.review_result = result
