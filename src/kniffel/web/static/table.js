@@ -787,7 +787,7 @@ function describe(entry) {
   } else {
     text = t("{player}: announces {box}", { player, box: keyLabel(words[1]) });
   }
-  if (entry.points !== undefined) text += " · " + t("{n} points", { n: entry.points });
+  if (entry.points !== undefined) text += " · " + (entry.points === 1 ? t("1 point") : t("{n} points", { n: entry.points }));
   if (entry.bonus) text += ` (+${entry.bonus} ${t("Bonus")})`;
   if (entry.pending) text += ` (${t("waiting to be sent")})`;
   return text;
