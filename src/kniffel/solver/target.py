@@ -128,106 +128,88 @@ def windows(
     most(p) + g`` (so ``most`` counts the upper bonus where a state may have earned it, not where the
     root could still earn it: an entry that crosses the threshold adds the bonus to both); so a child's
     window holds every target a parent's window can leave it with, and a state whose row is solved never
-    reads a child outside its window."""
+    reads a child outside its window. Lanes are laid out level by level, within a level sheet by sheet,
+    then by armed variant, upper score and free throws left; worked out a level at a time in arrays (a
+    cone asks for hundreds of thousands of lanes)."""
     bounds = reach(c)
     index = np.zeros((layout.n_lanes, 3), dtype=np.int64)
     index[:, 1] = 1
     sizes = np.zeros(len(c.levels), dtype=np.int64)
-    gains = _Gains(c, root)
+    frees = root.free + 1
     for n in layout.levels():
-        offset = 0
-        for mask in c.levels[n].tolist():
-            if mask & root.mask != root.mask or layout.lane_base[:, mask].max() < 0:
-                continue
-            nl, na = mask_widths(c, mask)
-            end = min(int(bounds[mask]), limit)
-            for armed in range(na):
-                for i in range(nl):
-                    found = gains.of(mask, armed, i)
-                    if found is None:
-                        continue
-                    first, last = _window(found, low, high, end)
-                    count = max(0, last - first + 1)
-                    for free in range(root.free + 1):
-                        lane = int(layout.lane_base[c.aux(armed, free), mask]) + i
-                        index[lane, 0] = offset
-                        index[lane, 1] = first
-                        index[lane, 2] = count
-                        offset += count
-        sizes[n] = offset
+        masks = c.levels[n]
+        masks = masks[(masks & root.mask == root.mask) & (layout.lane_base[:, masks].max(axis=0) >= 0)]
+        mask, armed, i, least, most = _gains(c, root, masks)
+        end = np.minimum(bounds[mask], limit)
+        first, last = _window(least, most, low, high, end)
+        count = np.maximum(0, last - first + 1)
+        # free throws left vary fastest, each lane of a state its own copy of the window
+        lanes = layout.lane_base[(armed * c.n_free)[:, None] + np.arange(frees)[None, :], mask[:, None]]
+        lanes = (lanes + i[:, None]).ravel()
+        counts = np.repeat(count, frees)
+        index[lanes, 0] = np.cumsum(counts) - counts
+        index[lanes, 1] = np.repeat(first, frees)
+        index[lanes, 2] = counts
+        sizes[n] = int(counts.sum())
     return index, sizes
 
 
-def _window(gained: tuple[int, int], low: int, high: int | None, end: int) -> tuple[int, int]:
-    """The targets a state that gained ``least .. most`` since the root needs of the root's ``low ..
+def _window(least: I64, most: I64, low: int, high: int | None, end: I64) -> tuple[I64, I64]:
+    """The targets states that gained ``least .. most`` since the root need of the root's ``low ..
     high`` (``first .. last``, empty when ``last < first``: every target made already, then ``first``
     is 1, or out of reach, then ``first`` is past the row's ``end``)."""
-    least, most = gained
-    first = max(1, low - most)
-    last = end if high is None else min(end, high - least)
-    if last < first:
-        first = 1 if last < 1 else end + 1
+    first = np.maximum(1, low - most)
+    last = end if high is None else np.minimum(end, high - least)
+    empty = last < first
+    first = np.where(empty, np.where(last < 1, 1, end + 1), first)
     return first, last
 
 
-class _Gains:
-    """What a state of a cone can have gained since its root, at least and at most (see :func:`windows`)."""
-
-    def __init__(self, c: Compiled, root: State) -> None:
-        self.c = c
-        self.root = root
-        self.box_most = _box_most(c)
-        self.extra = _extra_most(c)
-        self.bonus_open = (
-            bool(c.upper_bonus) and root.mask & c.upper_mask != c.upper_mask and root.up < c.threshold
-        )
-        # per sheet, not per lane: a cone asks for every lane of every sheet (a tenth of a first answer)
-        self._boxes_most: dict[int, int] = {}
-        self._lowest_up: dict[int, int] = {}
-
-    def of(self, mask: int, armed: int, i: int) -> tuple[int, int] | None:
-        """``(least, most)`` for lane ``i`` of ``mask`` / ``armed``; None if the root cannot reach it."""
-        c, root = self.c, self.root
-        if mask & root.mask != root.mask or not _armed_reachable(c, root, mask, armed):
-            return None
-        lo = self._lowest_up.get(mask)
-        if lo is None:
-            lo = self._lowest_up[mask] = lowest_up(c, mask)
-        least = _least_gained(c, root, mask, lo + i, i)
-        if least is None:
-            return None
-        new = mask & ~root.mask
-        boxes_most = self._boxes_most.get(new)
-        if boxes_most is None:
-            boxes_most = self._boxes_most[new] = sum(
-                int(self.box_most[b]) for b in range(c.n_boxes) if new >> b & 1
-            )
-        # the bonus counts where this state may have earned it: then an entry that crosses the threshold
-        # adds it to ``most`` as it adds it to the points
-        earned = self.bonus_open and (mask & c.upper_mask == c.upper_mask or lo + i >= c.threshold)
-        most = boxes_most + (c.upper_bonus if earned else 0) + (self.extra * new.bit_count() if armed else 0)
-        return least, most
+def _lanes_of(c: Compiled, masks: I64) -> tuple[I64, I64, I64, I64]:
+    """Every lane of ``masks`` at one free-throw level, in layout order (sheet, armed variant, upper
+    score): ``(mask, armed, i, up)``, lane ``i`` of the sheet's upper scores being score ``up``."""
+    masks = np.asarray(masks, dtype=np.int64)
+    upper_full = masks & c.upper_mask == c.upper_mask
+    widths = np.where(upper_full, 1, c.lanes[masks, 1] - c.lanes[masks, 0]).astype(np.int64)
+    five_filled = (c.five >= 0) & ((masks >> max(c.five, 0)) & 1 == 1)
+    variants = np.where(five_filled, c.n_armed, 1).astype(np.int64)
+    per_mask = widths * variants
+    sheet = np.repeat(np.arange(len(masks)), per_mask)
+    k = np.arange(len(sheet)) - np.repeat(np.cumsum(per_mask) - per_mask, per_mask)
+    width = widths[sheet]
+    mask, armed, i = masks[sheet], k // width, k % width
+    up = np.where(upper_full[sheet], 0, c.lanes[mask, 0]) + i
+    return mask, armed, i, up
 
 
-def _armed_reachable(c: Compiled, root: State, mask: int, armed: int) -> bool:
-    """Whether a sheet of ``mask`` with the five-of-a-kind box ``armed`` can follow ``root``."""
-    if c.five < 0 or not root.mask >> c.five & 1:
-        return True
-    return armed == root.armed
-
-
-def _least_gained(c: Compiled, root: State, mask: int, up: int, i: int) -> int | None:
-    """The least a sheet of ``mask`` at lane ``i`` (upper score ``up``) has gained since ``root``, or
-    None if it cannot follow the root (a lower upper score). The first lane stands for every score up to
-    its own, the lane of a full upper section for every score: both may have gained nothing."""
-    if mask & c.upper_mask == c.upper_mask:
-        return 0
-    if i == 0:
-        return 0 if root.up <= up else None
-    if up < root.up:
-        return None
-    crossed = root.up < c.threshold <= up
-    return up - root.up + (c.upper_bonus if crossed else 0)
+def _gains(c: Compiled, root: State, masks: I64) -> tuple[I64, I64, I64, I64, I64]:
+    """The lanes of ``masks`` (sheets that fill at least the root's boxes) that can follow ``root``, in
+    layout order (sheet, armed variant, upper score), as ``(mask, armed, i, least, most)``: lane ``i``
+    of its sheet's upper scores and what the state can have gained since the root, at least and at
+    most (see :func:`windows`)."""
+    mask, armed, i, up = _lanes_of(c, masks)
+    full = mask & c.upper_mask == c.upper_mask
+    # the five-of-a-kind box filled at the root: its armed variant is the root's for good
+    reachable = np.full(len(mask), True)
+    if c.five >= 0 and root.mask >> c.five & 1:
+        reachable &= armed == root.armed
+    # the first lane stands for every upper score up to its own, the lane of a full upper section for
+    # every score: both may have gained nothing; otherwise the upper score cannot have gone down
+    crossed = (root.up < c.threshold) & (c.threshold <= up)
+    least = np.where(full | (i == 0), 0, up - root.up + np.where(crossed, c.upper_bonus, 0))
+    reachable &= full | np.where(i == 0, root.up <= up, up >= root.up)
+    new = mask & ~root.mask
+    boxes_most = ((new[:, None] >> np.arange(c.n_boxes)[None, :]) & 1) @ _box_most(c)
+    bonus_open = bool(c.upper_bonus) and root.mask & c.upper_mask != c.upper_mask and root.up < c.threshold
+    # the bonus counts where this state may have earned it: then an entry that crosses the threshold
+    # adds it to ``most`` as it adds it to the points
+    earned = bonus_open & (full | (up >= c.threshold))
+    new_count = ((new[:, None] >> np.arange(c.n_boxes)[None, :]) & 1).sum(axis=1)
+    most = (
+        boxes_most + np.where(earned, c.upper_bonus, 0) + np.where(armed > 0, _extra_most(c) * new_count, 0)
+    )
+    keep = np.flatnonzero(reachable)
+    return mask[keep], armed[keep], i[keep], least[keep], most[keep]
 
 
 # --- the rows ---------------------------------------------------------------------------------------------
@@ -290,15 +272,20 @@ class TargetRows:
             else (0, int(c.lanes[state.mask, 1] - c.lanes[state.mask, 0]))
         )
         lane_index = min(max(state.up - lowest_up(c, state.mask), 0), nl - 1)
-        gained = _Gains(c, self.root).of(state.mask, state.armed, lane_index)
-        if gained is None:
-            return False
+        _, armed, i, least, most = _gains(c, self.root, np.array([state.mask]))
+        lane = np.flatnonzero((armed == state.armed) & (i == lane_index))
+        if not len(lane):
+            return False  # the root cannot reach it
         if last <= 0:
             return True  # every target made already
         end = self.row_end(state)
-        window_first, window_last = _window(
-            gained, self.low, None if self.high >= self.limit else self.high, end
-        )
+        window_first, window_last = (
+            int(x[0])
+            for x in _window(
+                least[lane], most[lane], self.low, None if self.high >= self.limit else self.high,
+                np.array([end]),
+            )
+        )  # fmt: skip
         return max(first, 1) >= window_first and (last <= window_last or window_last >= end)
 
     def row_end(self, state: State) -> int:
@@ -462,18 +449,12 @@ def _full_sheet(c: Compiled, layout: LaneLayout, index: I64, size: int, free_top
 
 def _items(c: Compiled, layout: LaneLayout, index: I64, level: int, root: State) -> I64:
     """The states ``(mask, armed, up)`` of one level whose rows are solved (free-throw levels together)."""
-    items: list[tuple[int, int, int]] = []
-    for mask in c.levels[level].tolist():
-        if mask & root.mask != root.mask:
-            continue
-        nl, na = mask_widths(c, mask)
-        lo = lowest_up(c, mask)
-        for armed in range(na):
-            base = int(layout.lane_base[c.aux(armed, root.free), mask])
-            if base < 0:
-                continue
-            items.extend((mask, armed, lo + i) for i in range(nl) if index[base + i, 2] > 0)
-    return np.array(items, dtype=np.int64).reshape(-1, 3)
+    masks = c.levels[level]
+    mask, armed, i, up = _lanes_of(c, masks[masks & root.mask == root.mask])
+    base = layout.lane_base[armed * c.n_free + root.free, mask]
+    solved = np.flatnonzero(base >= 0)
+    solved = solved[index[base[solved] + i[solved], 2] > 0]
+    return np.ascontiguousarray(np.stack([mask[solved], armed[solved], up[solved]], axis=1), dtype=np.int64)
 
 
 def _pieces(widths: I64) -> Iterator[tuple[slice, I64]]:
