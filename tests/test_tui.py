@@ -277,16 +277,23 @@ async def test_german() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         assert "Ada ist am Zug: würfeln (Leertaste)" in status(app)
         await pilot.press("space", "enter", "question_mark")
-        assert "Bot (heuristic): trägt" in news(app)
+        # The bot's default name is shown in German; the game keeps it as it was made (its data).
+        assert "Bot (Heuristik): trägt" in news(app)
+        assert app.game.players == ("Ada", "Bot (heuristic)")
         assert news(app).endswith("s sichert, q oder Strg+C beendet.")
         table = app.query_one("#sheet", DataTable)
         headers = [str(c.label) for c in table.columns.values()]
         assert headers[0] == "Feld"
-        # The rows are the library's sheet layout, as the command line and the web page draw it.
+        assert headers[2].strip() == "Bot (Heuristik)"
+        # The rows are the library's sheet layout, as the command line and the web page draw it, each
+        # box with its key in front.
         rows = [str(table.get_cell_at(Coordinate(y, 0))) for y in range(table.row_count)]
         layout = sheet_layout(app.rules)
+        keys = iter("bcdegijklmnop")
         assert rows == [
-            app.rules.box(row.name).label("de") if row.kind == "box" else translate("de", row.label)
+            f"{next(keys)} {app.rules.box(row.name).label('de')}"
+            if row.kind == "box"
+            else translate("de", row.label)
             for row in layout
         ]
         assert "Gesamter oberer Teil" in rows
@@ -440,3 +447,95 @@ async def test_a_game_over_offers_its_review_not_the_playing_keys() -> None:
         await pilot.pause()
         assert not app.game.is_over
         assert "score" in keys(app)
+
+
+def screen_lines(app: KniffelApp) -> list[str]:
+    """The screen as text, a line each."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+async def test_the_footer_fits_80_columns(lang: str) -> None:
+    """Every key the footer shows is there whole at 80 columns, during the game and once it is over (the
+    German footer once ended in "s Siche"); the others are in the key help."""
+
+    def shown(app: KniffelApp) -> list[str]:
+        return [
+            f"{app.get_key_display(active.binding)} {active.binding.description}"
+            for active in app.screen.active_bindings.values()
+            if active.binding.show and active.enabled
+        ]
+
+    app = make_app(players=("Ada", "bot"), lang=lang, seed=7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space")
+        await pilot.pause()
+        playing = shown(app)
+        footer = screen_lines(app)[-1]
+        assert len(playing) >= 6
+        assert all(key in footer for key in playing), (footer, playing)
+        assert footer.rstrip().endswith(playing[-1])  # nothing cut at the right edge
+        assert ("? Tasten" if lang == "de" else "? Keys") in footer
+        while not app.game.is_over:
+            await pilot.press("space", "enter")
+        await finish_work(app, pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+        over = shown(app)
+        footer = screen_lines(app)[-1]
+        assert {"r", "s", "u", "q"} <= {key.split()[0] for key in over}
+        assert all(key in footer for key in over), (footer, over)
+
+
+async def test_each_box_has_a_key_that_scores_there() -> None:
+    """The letter beside a box in the sheet scores the dice there; where they pay 0 it asks first (the
+    letter again, or x, enters the 0); a filled box is refused with the reason."""
+    app = make_app(seed=7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert app.box_keys["ones"] == "b"
+        assert app.box_keys["chance"] == "p"
+        sheet = app.query_one("#sheet", DataTable)
+        labels = [str(sheet.get_cell_at(Coordinate(y, 0))) for y in range(sheet.row_count)]
+        assert {"b Ones", "p Chance", "Upper sum"} <= set(labels)
+        await pilot.press("p")
+        assert "error: roll first (space)" in news(app)
+        await pilot.press("space")
+        dice = app.game.turn.dice
+        assert dice is not None
+        await pilot.press("p")
+        assert app.game.sheets[0].entries == {"chance": sum(dice)}
+        assert f"You: scores {sum(dice)} in Chance" in news(app)
+        await pilot.press("space")
+        await pilot.press("p")  # filled: the game says so, and nothing changes
+        assert "error: chance is already filled" in news(app)
+        assert len(app.game.sheets[0].entries) == 1
+        # A box these dice pay nothing in: asked first, then the same key enters the 0.
+        key = next(k for k, p in app.game.placements().items() if p.total == 0)
+        letter = app.box_keys[key]
+        await pilot.press(letter)
+        assert len(app.game.sheets[0].entries) == 1
+        assert f"press {letter} again (or x) to enter 0 there" in news(app)
+        assert app.box_under_cursor() == key  # the cursor went to the box asked about
+        await pilot.press(letter)
+        assert app.game.sheets[0].entries[key] == 0
+        # ... or x, as the strike's own question
+        await pilot.press("space")
+        key = next(k for k, p in app.game.placements().items() if p.total == 0)
+        await pilot.press(app.box_keys[key], "x")
+        assert app.game.sheets[0].entries[key] == 0
+        await pilot.press("question_mark")
+        assert "the letter beside a box (b to p) scores there" in news(app)
+
+
+async def test_a_box_key_on_a_sheet_of_columns_takes_the_cursors_column() -> None:
+    app = make_app("kniffel-4col", seed=2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space")
+        cursor_to(app, "4:ones")
+        await pilot.press("p")  # chance, in column 4 (free order)
+        assert "4:chance" in app.game.sheets[0].entries
+        await pilot.press("space")
+        cursor_to(app, "1:ones")
+        await pilot.press("p")  # column 1 is filled top to bottom: not chance yet
+        assert "error: column 1 is filled top-down: 1:chance is not next" in news(app)
+        assert "1:chance" not in app.game.sheets[0].entries

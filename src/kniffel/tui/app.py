@@ -37,6 +37,7 @@ from kniffel.session import (
     live_chances,
     needs_tie_note,
     plays_to_win,
+    renamed,
     result_line,
     summary_cells,
 )
@@ -45,12 +46,18 @@ from kniffel.sheet import sheet_layout
 BOT_DELAY = 0.7
 """Seconds between a bot's actions, so that a person can follow them."""
 KEYS = N_(
-    "Keys: space rolls (the held dice stay), 1-{n} or a click hold a die or let it go, the arrows move "
-    "on the sheet, enter scores there, x strikes (asking first), a announces, f takes a free throw, u "
-    "undoes, h shows the best options with their values (H every one), w shows every player's chance "
-    "of winning, r reviews the game, s saves, q or ctrl+c leaves."
+    "Keys: space rolls (the held dice stay), 1-{n} or a click hold a die or let it go, the letter beside "
+    "a box ({first} to {last}) scores there (in the cursor's column), asking first where the dice pay "
+    "0, the arrows move on the sheet, enter scores there, x strikes (asking first), a announces, f takes "
+    "a free throw, u undoes, h shows the best options with their values (H every one), w shows every "
+    "player's chance of winning, r reviews the game, s saves, q or ctrl+c leaves."
 )
 """What ``?`` says."""
+
+BOX_KEYS = "bcdegijklmnoptvyz"
+"""The keys of the sheet's boxes, top to bottom, shown beside their names: the letters no other key
+takes (a announces, f throws free, h and H hint, q quits, r reviews, s saves, u undoes, w weighs the
+chances, x strikes). A rule set of more boxes leaves the last without a key (the cursor reaches them)."""
 
 
 def translate_keys(node: DOMNode, lang: str) -> None:
@@ -78,8 +85,13 @@ def held_after(dice: Sequence[int], keep: Sequence[int]) -> list[bool]:
     return held
 
 
-PLAYING_ACTIONS = frozenset({"roll", "hold", "score", "strike", "announce", "free", "hints", "all_hints"})
-"""The keys of a game going on, gone from the footer (and doing nothing) once it is over."""
+PLAYING_ACTIONS = frozenset(
+    {"roll", "hold", "score", "box", "strike", "announce", "free", "hints", "all_hints", "undo", "save"}
+)
+"""The keys of a game going on, gone from the footer (and doing nothing) once it is over (undo and save
+stay, under keys of their own: :data:`OVER_ACTIONS`)."""
+OVER_ACTIONS = frozenset({"review_over", "undo_over", "save_over"})
+"""The keys shown in the footer once the game is over (the playing keys are gone)."""
 
 HINTS_SHOWN = 5
 """Options the hints list, best first (H lists them all)."""
@@ -184,24 +196,29 @@ class KniffelApp(App[int]):
     """
     ENABLE_COMMAND_PALETTE = False
 
+    # The footer shows what 80 columns hold in German too: the keys of a turn, the key help and quit.
+    # Undo and save are in the key help while the game goes on, and in the footer once it is over.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "roll", "Roll"),
         *(Binding(str(n), f"hold({n - 1})", "Hold", show=n == 1, key_display="1-6") for n in range(1, 7)),
         Binding("enter", "score", "Fill box", key_display="⏎", priority=True),
+        *(Binding(key, f"box({n})", "Box", show=False) for n, key in enumerate(BOX_KEYS)),
         Binding("x", "strike", "Strike"),
         Binding("a", "announce", "Announce", show=False),
         Binding("f", "free", "Free throw", show=False),
-        Binding("u", "undo", "Undo"),
+        Binding("u", "undo", "Undo", show=False),
         Binding("h", "hints", "Hints"),
         Binding("H", "all_hints", "All hints", show=False),
         Binding("w", "chances", "Chances", show=False),
+        Binding("s", "save", "Save", show=False),
+        Binding("r", "review", "Review", show=False),
+        # the same keys once the game is over, shown in the footer then (the playing keys are gone)
+        Binding("r", "review_over", "Review"),
+        Binding("s", "save_over", "Save"),
+        Binding("u", "undo_over", "Undo"),
+        Binding("question_mark", "help", "Keys", key_display="?"),
         Binding("q", "quit_game", "Quit"),
         Binding("ctrl+c", "quit_game", "Quit", show=False, priority=True),
-        Binding("s", "save", "Save"),
-        Binding("r", "review", "Review", show=False),
-        # the same key once the game is over, shown in the footer then (the playing keys are gone)
-        Binding("r", "review_over", "Review"),
-        Binding("question_mark", "help", "Help", show=False, key_display="?"),
         Binding("escape", "cancel", "Cancel", show=False),
     ]
 
@@ -213,6 +230,11 @@ class KniffelApp(App[int]):
         self.lang = session.settings.lang
         self.bot_delay = bot_delay
         self.held: list[bool] = [False] * self.rules.dice
+        self.names = session.names()
+        """The players' names as shown (a bot's default name in the game's language)."""
+        boxes = [row.name for row in sheet_layout(self.rules) if row.kind == "box"]
+        self.box_keys = dict(zip(boxes, BOX_KEYS, strict=False))
+        """The key of each box (by its id), shown beside its name."""
         self.chances_shown = False
         """Every player's chance of winning shows under the status (key w)."""
         self.chances: list[float] | None = None
@@ -287,7 +309,12 @@ class KniffelApp(App[int]):
             self.refresh_all()
             self.finish()
             return
-        self.say(self.t("Space rolls, 1-{n} hold dice, enter scores, ? lists the keys.", n=self.rules.dice))
+        self.say(
+            self.t(
+                "Space rolls, 1-{n} hold dice, the letter beside a box scores there, ? lists the keys.",
+                n=self.rules.dice,
+            )
+        )
         self.refresh_all()
         self.place_cursor()
         self.query_one("#sheet", DataTable).focus()
@@ -328,10 +355,11 @@ class KniffelApp(App[int]):
         ]
         if game.is_over:
             lines.append(self.t("Game over"))
+            shown = self.session.shown()
             for standing in game.standings():
-                lines.append(f"{standing.rank}. {standing.name}  {standing.total}")
+                lines.append(f"{standing.rank}. {shown[standing.name]}  {standing.total}")
         else:
-            who = game.player
+            who = self.names[game.current]
             if turn.dice is None:
                 lines.append(self.t("{player} to move: roll (space)", player=who))
             else:
@@ -357,7 +385,7 @@ class KniffelApp(App[int]):
             else:
                 shares = " · ".join(
                     f"{name} {percent(self.lang, chance, 0)}"
-                    for name, chance in zip(game.players, self.chances, strict=True)
+                    for name, chance in zip(self.names, self.chances, strict=True)
                 )
                 lines.append(self.t("Chances of winning: {shares}", shares=shares))
                 if needs_tie_note(self.chances, 0):
@@ -384,7 +412,7 @@ class KniffelApp(App[int]):
         legal = game.legal
         moving = not game.is_over and game.turn.dice is not None
         headers: list[Text] = []
-        for index, name in enumerate(game.players):
+        for index, name in enumerate(self.names):
             # The marker's place is kept when it moves on, so that the columns keep their width.
             marker = "▶" if index == game.current and not game.is_over else " "
             for place, column in enumerate(rules.columns):
@@ -396,7 +424,9 @@ class KniffelApp(App[int]):
         cells: dict[Coordinate, tuple[int, str]] = {}
 
         def box_row(box: Box) -> None:
-            row = [Text(box.label(self.lang))]
+            key = self.box_keys.get(box.id)
+            label = Text(box.label(self.lang))
+            row = [Text.assemble((key, "bold"), " ", label) if key else Text.assemble("  ", label)]
             for index, sheet in enumerate(game.sheets):
                 for column in rules.columns:
                     key = rules.key(column, box)
@@ -519,7 +549,7 @@ class KniffelApp(App[int]):
     def describe(self, outcome: Outcome) -> str:
         """What an applied action did, in a few words."""
         action = outcome.action
-        name = self.game.players[outcome.player]
+        name = self.names[outcome.player]
         dice = " ".join(map(str, outcome.dice or ()))
         if isinstance(action, FreeThrow):
             return self.t("{player}: free throw → {dice}", player=name, dice=dice)
@@ -608,7 +638,7 @@ class KniffelApp(App[int]):
 
     def finish(self) -> None:
         self.refresh_bindings()  # the footer of a game that is over
-        self.say(result_line(self.game, self.t), "bold")
+        self.say(result_line(self.game, self.t, self.session.shown()), "bold")
         self.session.autosave()
         if not self.session.all_bots:
             self.say(self.t("r: the review of the game; q: quit."))
@@ -657,7 +687,9 @@ class KniffelApp(App[int]):
         here = self.cells.get(table.cursor_coordinate)
         if here is None or here[0] != self.game.current:
             self.complain(
-                GameError(self.t("move the cursor to a free box of {player}", player=self.game.player))
+                GameError(
+                    self.t("move the cursor to a free box of {player}", player=self.names[self.game.current])
+                )
             )
             return None
         return here[1]
@@ -667,16 +699,17 @@ class KniffelApp(App[int]):
             self.action_score()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Enter submits the input line while it is open, and selects rows on the review screen.
-        if action == "score" and (self.asking is not None or len(self.screen_stack) > 1):
+        # Enter submits the input line while it is open, and selects rows on the review screen; the
+        # letters are the review screen's and the input line's there.
+        if action in ("score", "box") and (self.asking is not None or len(self.screen_stack) > 1):
             return False
+        if action == "box" and parameters and parameters[0] not in range(len(self.box_keys)):
+            return False  # a letter no box of these rules has
         # Once the game is over the footer offers what is left to do: the review, save, undo, quit.
         over = self.game.is_over
-        if action in PLAYING_ACTIONS:
+        if action in PLAYING_ACTIONS or action == "review":
             return not over
-        if action == "review":
-            return not over
-        if action == "review_over":
+        if action in OVER_ACTIONS:
             return over
         return True
 
@@ -696,6 +729,47 @@ class KniffelApp(App[int]):
             )
             return
         self.try_apply(Score(key))
+
+    def action_box(self, index: int) -> None:
+        """A box's own key: the dice go there (in the column of the cursor, which moves there). A box
+        they pay nothing in is filled only when asked twice, as ``x`` strikes: the same key again (or
+        ``x``) enters the 0; a box that cannot be used now is refused with the reason."""
+        if not self.human_may_act() or index >= len(self.box_keys):
+            return
+        if self.game.turn.dice is None:
+            self.complain(GameError(self.t("roll first (space)")))
+            return
+        box, letter = list(self.box_keys.items())[index]
+        table = self.query_one("#sheet", DataTable)
+        here = self.cells.get(table.cursor_coordinate)
+        current = self.game.current
+        column = self.rules.locate(here[1])[0] if here is not None and here[0] == current else None
+        key = self.rules.key(column or self.rules.columns[0], self.rules.box(box))
+        table.cursor_coordinate = next(c for c, cell in self.cells.items() if cell == (current, key))
+        legal = self.game.legal
+        placement = legal.placements.get(key)
+        if placement is not None and placement.total > 0:
+            self.try_apply(Score(key))
+            return
+        if placement is None and key not in legal.strikeable:
+            try:
+                self.game.check(Score(key))
+            except KniffelError as error:
+                self.complain(error)
+                return
+        if self._strike_asked != (asked := f"{len(self.game.log)}:{key}"):
+            self._strike_asked = asked  # x asks the same, so either key enters the 0
+            self.say(
+                self.t(
+                    "{box} pays 0 with these dice: press {key} again (or x) to enter 0 there.",
+                    box=self.label(key),
+                    key=letter,
+                ),
+                "bold",
+            )
+            return
+        self._strike_asked = None
+        self.try_apply(Score(key) if placement is not None else Strike(key))
 
     def action_strike(self) -> None:
         """Striking gives a box away for good: the first ``x`` asks, a second on the same box strikes."""
@@ -723,7 +797,7 @@ class KniffelApp(App[int]):
         self.say(
             self.t(
                 "Undone: {action} ({player}).",
-                player=self.game.players[undone.player],
+                player=self.names[undone.player],
                 action=str(undone.action),
             )
         )
@@ -737,9 +811,16 @@ class KniffelApp(App[int]):
         self.refresh_bindings()  # an undone last box: the game goes on
         self.place_cursor()
 
+    def action_undo_over(self) -> None:
+        self.action_undo()
+
+    def action_save_over(self) -> None:
+        self.action_save()
+
     def action_help(self) -> None:
         self.hide_hints()
-        self.say(self.t(KEYS, n=self.rules.dice))
+        letters = list(self.box_keys.values()) or ["-"]
+        self.say(self.t(KEYS, n=self.rules.dice, first=letters[0], last=letters[-1]))
 
     # --- hints and review ------------------------------------------------------------------------
 
@@ -906,7 +987,7 @@ class KniffelApp(App[int]):
         if moves != len(self.game.log):
             return
         self.review_result = result
-        self.push_screen(ReviewScreen(result, self.rules, self.lang))
+        self.push_screen(ReviewScreen(renamed(result, self.session.shown()), self.rules, self.lang))
 
     # --- the input line: score-pad dice, a file to save to ----------------------------------------
 
@@ -1009,7 +1090,7 @@ def play(session: Session, *, bot_delay: float = BOT_DELAY) -> int:
     app = KniffelApp(session, bot_delay=bot_delay)
     status = app.run()
     if session.game.is_over:  # the screen is gone: who won stays in the terminal
-        console.print(result_line(session.game, app.t), markup=False, highlight=False)
+        console.print(result_line(session.game, app.t, session.shown()), markup=False, highlight=False)
     if app.farewell:
         console.print(app.farewell, markup=False, highlight=False)
     return status or 0
