@@ -142,6 +142,22 @@ def test_sharp_variant_doubles_figures_thrown_at_once() -> None:
     assert score(*args, "--thrown-at-once")["scores"]["full_house"] == 50
 
 
+def test_advise_reads_whether_the_last_throw_was_of_all_dice() -> None:
+    """--thrown-at-once and --not-thrown-at-once (the latter named in the former's help only) both still
+    reach the solver; without either, a later throw counts as not of all dice."""
+
+    def full_house(*flags: str) -> float:
+        args = ["advise", "-o", "sharp=on", "-d", "22233", "--rolls-left", "1", "--json", *flags]
+        result = invoke(args)
+        assert result.exit_code == 0, result.output
+        values = {o["action"]: o["value"] for o in json.loads(result.stdout)["options"]}
+        return float(values["score full_house"])
+
+    doubled, plain = full_house("--thrown-at-once"), full_house("--not-thrown-at-once")
+    assert doubled == pytest.approx(plain + 25)  # the sharp full house: 50 rather than 25
+    assert full_house() == plain
+
+
 def test_multi_column_sheet_follows_each_column_order_and_announcements() -> None:
     keys = score("--rules", "kniffel-4col", "--dice", "12345")["scores"]
     # Column 1 top-down, 2 bottom-up, 3 only after an announcement, 4 free.

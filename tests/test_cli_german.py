@@ -7,6 +7,7 @@ the lines that quote them.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -61,9 +62,10 @@ def shown_words(transcript: str) -> str:
     """The transcript without the lines that quote actions or situations (the shared grammar)."""
     kept = []
     for line in transcript.splitlines():
-        quoted = line.startswith(("Situation:", "  score ", "  strike", "  announce")) or re.match(
-            r"^\s+\d+\. (roll|free|score|strike|announce)", line
-        )
+        # the position as 'kniffel advise --situation' reads it is quoted, in its own grammar
+        quoted = line.startswith(
+            ("Situation (für kniffel advise", "  score ", "  strike", "  announce")
+        ) or re.match(r"^\s+\d+\. (roll|free|score|strike|announce)", line)
         if not quoted:
             # The prompt echoes what was typed: the player's name and the dice, then a command.
             kept.append(line.split("> ", 1)[0] if re.match(r"^\w+( \[[\d ]+\])?> ", line) else line)
@@ -91,6 +93,14 @@ def test_a_german_game_shows_no_english(tmp_path: Any) -> None:
     assert "Fehler: " in out
     assert "Runde 1 von 13" in out
     assert "Würfel" in out
+    # The position above a hint is labelled in German; its text is the command's input, as it reads it.
+    assert re.search(r"^Situation \(für kniffel advise --situation\): kniffel \| ", out, re.MULTILINE)
+    assert "Situation:" not in out
+    assert out.count("Situation (für") == 1  # above the one hint after a throw, not above the review
+    # The bot's default name in German too (the saved game keeps it as made).
+    assert "Bot (Heuristik): " in out
+    assert "heuristic" not in out
+    assert "Bot (heuristic)" in json.loads(path.read_text())["players"]
     assert_german(out)
 
 
@@ -266,3 +276,20 @@ def test_the_usage_line_and_placeholders_in_german(
     score = main_output(["score", "--help", "--lang", "de"], capsys, monkeypatch)
     assert "Aufruf: kniffel score [OPTIONEN] [WÜRFEL]..." in score
     assert "FELD=PUNKTE,..." in score
+
+
+def test_a_review_names_default_bots_in_german(tmp_path: Any) -> None:
+    from kniffel import bots
+    from kniffel.rules import get as get_rules
+    from kniffel.session import Session, Settings
+
+    session = Session.new(get_rules("kniffel"), ["Ada", "bot"], Settings(seed=3))
+    bots.play(session.game, [bots.make("bot", seed=1), bots.make("bot", seed=2)])
+    path = tmp_path / "game.json"
+    session.save(path)
+    result = invoke(["review", str(path), "--lang", "de"])
+    assert result.exit_code == 0, result.output
+    assert "(Heuristik)" in result.stdout  # the table may fold the name after "Bot"
+    assert "heuristic" not in result.stdout
+    english = invoke(["review", str(path), "--lang", "en"])
+    assert "(heuristic)" in english.stdout

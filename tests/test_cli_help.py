@@ -3,6 +3,8 @@ docstring's source line did), and nothing but the help is shown."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import itertools
 import re
 
@@ -27,13 +29,17 @@ COMMANDS: tuple[list[str], ...] = (
 
 
 def help_text(args: list[str], lang: str) -> str:
-    from kniffel.cli import app
+    """What ``kniffel --lang LANG ARGS --help`` prints at 80 columns, through the console script's entry
+    point (which puts the help into the language asked for)."""
+    from kniffel.cli import main
 
-    result = CliRunner().invoke(
-        app, ["--lang", lang, *args, "--help"], env={"COLUMNS": "80", "NO_COLOR": "1"}
-    )
-    assert result.exit_code == 0, result.output
-    return result.output
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(io.StringIO()) as out:
+        patch.setenv("COLUMNS", "80")
+        patch.setenv("NO_COLOR", "1")
+        with pytest.raises(SystemExit) as ended:
+            main(["--lang", lang, *args, "--help"])
+    assert ended.value.code in (0, None), out.getvalue()
+    return out.getvalue()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -43,6 +49,7 @@ def test_help_fits_80_columns_and_wraps_whole_paragraphs(args: list[str], lang: 
     assert "Project-Id-Version" not in text  # an empty text once fetched the catalog's header
     lines = text.splitlines()
     assert all(len(line) <= 80 for line in lines)
+    assert "…" not in text, "an option's name or value cut short"  # advise's long names once were
     # a line of a description that stops well short of the panel's edge although its sentence goes on
     # is a docstring's own line break
     for line, following in itertools.pairwise(lines):
@@ -57,3 +64,27 @@ def test_the_rules_command_reads_as_one_sentence() -> None:
     assert "with an ID, that rule set in full: its sheet, how every box scores, bonuses" in " ".join(
         joined.split()
     )
+
+
+def test_the_help_is_in_the_language_asked_for() -> None:
+    assert "Aufruf: kniffel advise" in help_text(["advise"], "de")
+    assert "Usage: kniffel advise" in help_text(["advise"], "en")
+
+
+def test_advise_keeps_its_long_option_names() -> None:
+    """advise's options keep their names (--not-thrown-at-once works, named in --thrown-at-once's help
+    rather than in a column of its own, which squeezed every name at 80 columns)."""
+    text = " ".join(help_text(["advise"], "en").replace("│", " ").split())
+    for name in ("--thrown-at-once", "--free-throws-left", "--free-throws-used", "--rolls-left"):
+        assert name in text
+    assert "--not-thrown-at-once: it was not" in text
+    runner = CliRunner()
+    from kniffel.cli import app
+
+    both = runner.invoke(app, ["advise", "-d", "12345", "--thrown-at-once", "--not-thrown-at-once"])
+    assert both.exit_code == 2
+    assert "give --thrown-at-once or --not-thrown-at-once, not both" in both.output
+    situation = "kniffel | empty | 1 2 3 4 5 | rolls left 2"
+    clash = runner.invoke(app, ["advise", "--situation", situation, "--not-thrown-at-once"])
+    assert clash.exit_code == 2
+    assert "leave out --not-thrown-at-once" in clash.output

@@ -480,7 +480,8 @@ def test_a_hint_can_be_typed_back_verbatim() -> None:
         result = play(["-r", "yahtzee", "-p", "You", "--seed", "1"], f"r\nhint\n{typed}\n")
         assert result.exit_code == 0, result.output
         assert "error" not in result.stdout
-        assert f"Situation: {game.situation()}" in result.stdout
+        # the position above the hint, labelled, as 'kniffel advise --situation' reads it
+        assert f"Situation (for kniffel advise --situation): {game.situation()}\n" in result.stdout
         assert "Best options" in result.stdout
         # Prompts with dice: before the hint, after it, and after the typed action was taken.
         assert result.stdout.count("You [") == 3

@@ -60,3 +60,35 @@ def test_chances_that_add_up_past_100_get_the_tie_note() -> None:
     assert not needs_tie_note([0.504, 0.504], 0)  # 50 % and 50 %
     assert needs_tie_note([0.36, 0.36, 0.31], 0)
     assert not needs_tie_note([0.25, 0.25, 0.5], 1)
+
+
+def test_default_bot_names_are_shown_in_the_players_language(tmp_path: Path) -> None:
+    """A game keeps its bots' names as made (English: a saved game's names are its data); front ends show
+    a bot's default name in their language, a name of anyone's own as given."""
+    from kniffel.session import shown_names
+
+    specs = ["Ada", "bot", "bot:optimal", "bot:win", "bot:target:250", "bot"]
+    session = Session.new(get_rules("kniffel"), specs, Settings(seed=1, lang="de"))
+    assert session.game.players == (
+        "Ada",
+        "Bot (heuristic)",
+        "Bot (optimal)",
+        "Bot (win)",
+        "Bot (target 250)",
+        "Bot (heuristic) 2",
+    )
+    german = ["Ada", "Bot (Heuristik)", "Bot (optimal)", "Bot (auf Sieg)", "Bot (Ziel 250)"]
+    german.append("Bot (Heuristik) 2")
+    assert session.names() == german
+    assert session.shown()["Bot (heuristic) 2"] == "Bot (Heuristik) 2"
+    # A saved game holds the English names and shows them in the language it is resumed in.
+    path = tmp_path / "game.json"
+    session.save(path)
+    assert json.loads(path.read_text(encoding="utf-8"))["players"] == list(session.game.players)
+    assert Session.load(path, Settings()).names() == german
+    assert Session.load(path, Settings(lang="en", lang_given="en")).names() == list(session.game.players)
+    # Only a bot's default name is translated: a person called so keeps it, and a translation that would
+    # read as another player's name is not used.
+    assert shown_names(["Bot (heuristic)", "Ada"], {}, "de") == ["Bot (heuristic)", "Ada"]
+    clash = ["Bot (Heuristik)", "Bot (heuristic)"]
+    assert shown_names(clash, {1: "bot"}, "de") == clash

@@ -8,9 +8,11 @@ word is the front end's.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import json
 import os
+import re
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
@@ -23,7 +25,7 @@ from kniffel.bots import Bot
 from kniffel.bots import make as make_bot
 from kniffel.errors import GameError, GameFormatError
 from kniffel.game import DiceSource, Game, SecureDice, SeededDice
-from kniffel.i18n import LANGUAGES, N_, number, percent
+from kniffel.i18n import LANGUAGES, N_, number, percent, translate
 from kniffel.planning import WIN, Choice, NotReady, is_exact, planner_for, win_chances, win_tables
 from kniffel.planning.worker import Work
 from kniffel.review import Decision, PlayerSummary, Review
@@ -54,17 +56,55 @@ BOT_KINDS = {"": "heuristic", "heuristic": "heuristic", "optimal": "optimal", "p
 """What a bot's name says it plays by, by the part of its spec after ``bot:`` (a goal says itself)."""
 
 
+BOT_NAMES = {"heuristic": N_("Bot (heuristic)"), "optimal": N_("Bot (optimal)"), "win": N_("Bot (win)")}
+"""The default names of bots by what they play for (:func:`bot_name`), for the catalogs: front ends
+show them in the player's language (:func:`shown_names`)."""
+TARGET_BOT_NAME = N_("Bot (target {points})")
+
+
+def _bot_kind(spec: str) -> str:
+    _, _, kind = spec.strip().lower().partition(":")
+    return BOT_KINDS.get(kind, kind.replace(":", " "))
+
+
 def bot_name(spec: str, taken: Sequence[str] = ()) -> str:
     """A bot's name by what it plays for: ``Bot (optimal)``, ``Bot (win)``, ``Bot (target 250)``; a
-    second of a kind ``Bot (optimal) 2``."""
-    _, _, kind = spec.strip().lower().partition(":")
-    name = f"Bot ({BOT_KINDS.get(kind, kind.replace(':', ' '))})"
+    second of a kind ``Bot (optimal) 2``. The game keeps it in English, as the names of its players are
+    its data (a saved game is read in any language): front ends show it in theirs (:func:`shown_names`)."""
+    name = f"Bot ({_bot_kind(spec)})"
     count = 1
     chosen = name
     while chosen in taken:
         count += 1
         chosen = f"{name} {count}"
     return chosen
+
+
+def bot_name_in(spec: str, lang: str) -> str:
+    """The default name of a bot of ``spec`` in ``lang``: ``Bot (Heuristik)``, ``Bot (Ziel 250)``."""
+    kind = _bot_kind(spec)
+    target = re.fullmatch(r"target (\d+)", kind)
+    if kind in BOT_NAMES:
+        return translate(lang, BOT_NAMES[kind])
+    if target:
+        return translate(lang, TARGET_BOT_NAME, points=target[1])
+    return f"Bot ({kind})"  # a bot registered elsewhere: its name is its own
+
+
+def shown_names(names: Sequence[str], specs: Mapping[int, str], lang: str) -> list[str]:
+    """The players' ``names`` as a front end in ``lang`` shows them: a bot (``specs``: its spec by seat)
+    that bears its default name (:func:`bot_name`, ``Bot (heuristic) 2``) is named in ``lang``; every
+    other name is shown as it was given. A translation that would be taken for another player's name is
+    not used."""
+    shown = list(names)
+    for index, spec in specs.items():
+        default = re.fullmatch(rf"{re.escape(bot_name(spec))}( \d+)?", names[index])
+        if default is None:
+            continue
+        translated = bot_name_in(spec, lang) + (default[1] or "")
+        if translated == names[index] or translated not in names:
+            shown[index] = translated
+    return shown
 
 
 def parse_players(specs: Sequence[str]) -> list[PlayerSpec]:
@@ -170,15 +210,38 @@ def read_game(path: Path) -> Game:
         raise GameFormatError(f"{path}: not a saved game ({error})") from None
 
 
-def result_line(game: Game, translate: Callable[..., str]) -> str:
+def saved_bots(path: Path, game: Game) -> dict[int, str]:
+    """The bots of ``game`` as the front end that saved it in ``path`` recorded them (seat -> spec, as
+    :meth:`Session.load` reads them); none where the file records none (a game saved elsewhere)."""
+    try:
+        extra = json.loads(path.read_text(encoding="utf-8")).get(SAVE_KEY) or {}
+        by_name = extra.get("bots") or {}
+    except (OSError, ValueError, AttributeError):
+        return {}
+    if not isinstance(by_name, dict):
+        return {}
+    return {i: spec for i, name in enumerate(game.players) if isinstance(spec := by_name.get(name), str)}
+
+
+def result_line(game: Game, translate: Callable[..., str], names: Mapping[str, str] | None = None) -> str:
     """Who won with how many points (or who share first place), translated by ``translate(english,
-    **fields)``: what the terminal game shows at the end and prints on leaving."""
+    **fields)``, the players named as ``names`` shows them (:meth:`Session.shown`): what the terminal
+    game shows at the end and prints on leaving."""
     best = game.standings()[0].total
-    winners = game.winners()
+    winners = [(names or {}).get(name, name) for name in game.winners()]
     if len(winners) == 1:
         return translate("Winner: {player}, with {points} points.", player=winners[0], points=best)
     return translate(
         "Tie: {players} share first place with {points} points.", players=", ".join(winners), points=best
+    )
+
+
+def renamed(result: Review, names: Mapping[str, str]) -> Review:
+    """``result`` with its players named as ``names`` shows them (:meth:`Session.shown`)."""
+    return dataclasses.replace(
+        result,
+        players=[dataclasses.replace(p, name=names.get(p.name, p.name)) for p in result.players],
+        decisions=[dataclasses.replace(d, player=names.get(d.player, d.player)) for d in result.decisions],
     )
 
 
@@ -441,6 +504,14 @@ class Session:
 
     # --- playing --------------------------------------------------------------------------------
 
+    def names(self) -> list[str]:
+        """Every player's name as shown in the game's language (:func:`shown_names`)."""
+        return shown_names(self.game.players, self.specs, self.settings.lang)
+
+    def shown(self) -> dict[str, str]:
+        """Each player's name in the game (its data) -> the name shown (:meth:`names`)."""
+        return dict(zip(self.game.players, self.names(), strict=True))
+
     @property
     def all_bots(self) -> bool:
         return len(self.bots) == len(self.game.players)
@@ -505,6 +576,7 @@ __all__ = [
     "Session",
     "Settings",
     "Undone",
+    "bot_name_in",
     "bot_seed",
     "check_writable",
     "dice_source",
@@ -514,6 +586,9 @@ __all__ = [
     "live_chances",
     "parse_players",
     "plays_to_win",
+    "renamed",
+    "saved_bots",
+    "shown_names",
     "summary_cells",
     "write_atomically",
 ]

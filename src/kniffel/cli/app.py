@@ -404,13 +404,19 @@ def advise_command(
         ),
     ] = None,
     thrown_at_once: Annotated[
-        bool | None,
+        bool,
         typer.Option(
-            "--thrown-at-once/--not-thrown-at-once",
-            help="Whether the last throw was of all dice (sharp); default: only on a turn's first throw.",
-            show_default=False,
+            "--thrown-at-once",
+            help="The last throw was of all dice (sharp); --not-thrown-at-once: it was not; default: "
+            "only a turn's first throw is.",
         ),
-    ] = None,
+    ] = False,
+    not_thrown_at_once: Annotated[
+        # Hidden: its name beside --thrown-at-once took a column of the help to itself, which squeezed
+        # every option's name at 80 columns. The help of --thrown-at-once names it.
+        bool,
+        typer.Option("--not-thrown-at-once", hidden=True),
+    ] = False,
     free_throws_left: Annotated[
         int | None,
         typer.Option(
@@ -476,7 +482,8 @@ def advise_command(
             "--sheet": bool(sheet),
             "--dice": bool(dice or dice_words),
             "--rolls-left": rolls_left is not None,
-            "--thrown-at-once": thrown_at_once is not None,
+            "--thrown-at-once": thrown_at_once,
+            "--not-thrown-at-once": not_thrown_at_once,
             "--free-throws-left": free_throws_left is not None,
             "--free-throws-used": bool(free_throws_used),
             "--batch": batch is not None,
@@ -508,13 +515,16 @@ def advise_command(
         if errors:
             raise typer.Exit(2)
         return
+    if thrown_at_once and not_thrown_at_once:
+        raise CliError("give --thrown-at-once or --not-thrown-at-once, not both")
+    at_once = True if thrown_at_once else False if not_thrown_at_once else None
     if rolls_left is None:
         rolls_left = alone.rolls - 1
     situation = ColumnSituation(
         dict(parse_sheet(alone, sheet, whole=rules, column=column).entries),
         parse_dice([*(dice or []), *(dice_words or [])], alone.dice),
         rolls_left,
-        thrown_at_once,
+        at_once,
         free_throws_left,
         free_throws_used,
     )
@@ -597,7 +607,7 @@ def review_command(
     for the others the values are the optimal bot's estimates (the output says so).
     """
     from kniffel.review import can_review_by_win, review
-    from kniffel.session import read_game
+    from kniffel.session import read_game, renamed, saved_bots, shown_names
 
     words = language.choose(lang)
     game = read_game(path)
@@ -610,10 +620,12 @@ def review_command(
         print(json.dumps(result.to_json()))
         return
     console = Console(highlight=False)
+    names = shown_names(game.players, saved_bots(path, game), words)
+    result = renamed(result, dict(zip(game.players, names, strict=True)))
     console.print(reviewing.summary_table(result, words))
     console.print(reviewing.decisions_table(result, game.rules, everything=everything, lang=words))
     if result.chances is not None:
-        console.print(reviewing.chances_table(result, game.players, words))
+        console.print(reviewing.chances_table(result, names, words))
         if (note := reviewing.chances_note(result, words)) is not None:
             console.print(note, style="dim")
     if not result.exact:

@@ -43,6 +43,7 @@ from kniffel.session import (
     live_chances,
     needs_tie_note,
     plays_to_win,
+    renamed,
     result_line,
 )
 from kniffel.session import dice_source as dice_source  # tests make sessions by hand
@@ -72,6 +73,9 @@ every action as hints and reviews show it is understood too: "keep 3 3", "score 
   save FILE             save the game to FILE (resume with: kniffel play --load FILE)
   help, h, ?            this text
   quit, q               leave (the game is saved first when --save was given)""")
+
+SITUATION = N_("Situation (for kniffel advise --situation): {situation}")
+"""The line above a hint: where the game stands, as ``kniffel advise --situation`` reads it."""
 
 PAD_HELP = N_("""\
 Score pad (--pad): you throw real dice and type what they show.
@@ -161,10 +165,13 @@ class Session(session.Session):
             print(json.dumps(self.result_json()))
             if self.all_bots:
                 return
-        self.console.print(sheet_table(game, lang=self.settings.lang, title=self.t("Final score")))
+        names = self.shown()
+        self.console.print(
+            sheet_table(game, lang=self.settings.lang, title=self.t("Final score"), names=self.names())
+        )
         for standing in game.standings():
-            self.say(f"{standing.rank}. {standing.name}  {standing.total}")
-        self.say(result_line(game, self.t), style="bold")
+            self.say(f"{standing.rank}. {names[standing.name]}  {standing.total}")
+        self.say(result_line(game, self.t, names), style="bold")
 
     def offer_review(self) -> None:
         """Ask humans whether they want the review of the game just finished (not with --json)."""
@@ -194,8 +201,7 @@ class Session(session.Session):
 
     def bot_turn(self) -> None:
         game = self.game
-        index = game.current
-        name = game.players[index]
+        name = self.names()[game.current]
         steps: list[str] = []
         while True:
             action = self.bot_action()
@@ -249,14 +255,16 @@ class Session(session.Session):
     def show(self) -> None:
         game = self.game
         turn = game.turn
-        self.console.print(sheet_table(game, lang=self.settings.lang, hints=game.placements()))
+        self.console.print(
+            sheet_table(game, lang=self.settings.lang, hints=game.placements(), names=self.names())
+        )
         if turn.dice is None:
             self.say(
                 self.t(
                     "Round {round} of {turns}, {player} to play: roll (r) to throw.",
                     round=game.round,
                     turns=game.rules.turns,
-                    player=game.player,
+                    player=self.names()[game.current],
                 )
             )
             return
@@ -349,7 +357,7 @@ class Session(session.Session):
         """A human's action: apply it and say what it did."""
         outcome = self.apply(action)
         if outcome.ends_turn or isinstance(outcome.action, Announce):
-            self.say(f"{self.game.players[outcome.player]}: {self.describe(outcome)}.")
+            self.say(f"{self.names()[outcome.player]}: {self.describe(outcome)}.")
         if outcome.extra_bonus:
             self.say(self.t("Extra bonus: +{points}!", points=outcome.extra_bonus), style="bold")
         if outcome.upper_bonus:
@@ -434,7 +442,9 @@ class Session(session.Session):
             choices, exact = hint_choices(self.game, count)
             found = hint_win_chances(self.game, choices)
         wins = found if isinstance(found, list) else None
-        self.say(self.t("Situation: {situation}", situation=self.game.situation()))
+        # The position in the form 'kniffel advise --situation' reads (not translated: a command's
+        # input), labelled as such, so that a hint can be looked into further at the command line.
+        self.say(self.t(SITUATION, situation=self.game.situation()))
         if wins is None:
             self.say(self.t("Best options (value: expected points still to come):"))
         else:
@@ -459,7 +469,7 @@ class Session(session.Session):
             return
         assert chances is not None
         self.say(self.t("Chances of winning, each playing for points from here:"))
-        for name, chance in zip(self.game.players, chances, strict=True):
+        for name, chance in zip(self.names(), chances, strict=True):
             self.say(f"  {name:<20} {percent(self.settings.lang, chance):>7}")
         if needs_tie_note(chances, 1):
             self.say(self.t(TIE_NOTE))
@@ -477,9 +487,8 @@ class Session(session.Session):
         if not result.decisions:
             self.say(self.t("No decisions to review yet."))
             return
-        if not self.game.is_over:
-            self.say(self.t("Situation: {situation}", situation=self.game.situation()))
         lang = self.settings.lang
+        result = renamed(result, self.shown())
         self.console.print(summary_table(result, lang))
         self.console.print(decisions_table(result, self.game.rules, lang=lang))
         if not result.exact:
@@ -504,7 +513,7 @@ class Session(session.Session):
     def do_undo(self, args: list[str]) -> None:
         """Take back the last decision made at the keyboard (:meth:`kniffel.session.Session.undo`)."""
         undone = self.undo()
-        player = self.game.players[undone.player]
+        player = self.names()[undone.player]
         self.say(self.t("Undone for {player}: {action}.", player=player, action=undone.action))
         if undone.bot_actions:
             self.say(self.t("The bots' turns since then will be played again with the same dice."))

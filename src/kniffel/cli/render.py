@@ -34,10 +34,12 @@ def sheet_table(
     lang: str = "en",
     hints: Mapping[str, Placement] | None = None,
     title: str | None = None,
+    names: Sequence[str] | None = None,
 ) -> Table:
     """Every player's sheet side by side, laid out by :func:`kniffel.sheet.sheet_layout`: a column per
     player (per player and column on multi-column sheets). ``hints`` are the current player's options,
-    shown in brackets in their empty boxes."""
+    shown in brackets in their empty boxes; ``names`` the players' names as shown (default: the game's,
+    :meth:`kniffel.session.Session.names`)."""
     rules = game.rules
     # Many players on multi-column sheets need every character of an 80-column terminal.
     compact = len(game.players) * len(rules.columns) > 8
@@ -45,7 +47,7 @@ def sheet_table(
     table.add_column(
         translate(lang, "Box"), no_wrap=True, min_width=max(len(b.label(lang)) for b in rules.boxes)
     )
-    for index, name in enumerate(game.players):
+    for index, name in enumerate(names or game.players):
         marker = "▶ " if index == game.current and not game.is_over else ""
         for number, column in enumerate(rules.columns):
             # A player's name heads their first column; column numbers go on a second line.
