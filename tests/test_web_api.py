@@ -11,6 +11,7 @@ import contextlib
 import itertools
 import json
 import os
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -201,6 +202,21 @@ def test_rule_sets_and_their_options_are_listed(server: ServerProcess) -> None:
     yahtzee = listed[1]
     assert [o["key"] for o in yahtzee["options"]][:2] == ["joker", "bonus"]
     assert yahtzee["boxes"][0] == {"id": "ones", "section": "upper", "en": "Ones", "de": "Einser"}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_option_helps_speak_to_players_and_keep_their_sources_apart(server: ServerProcess, lang: str) -> None:
+    """The rules cite where an option comes from in brackets, a maker in the middle ("the forced joker
+    (Schmidt)") and a document at the end, brackets inside it ("(Kniffel article (English translation):
+    the sharp variant)"): the home page shows the help without them and the sources apart."""
+    listed = httpx.get(f"{server.url}/api/rules?lang={lang}", timeout=10).json()
+    options = [o for r in listed for o in r["options"]]
+    for option in options:
+        assert not re.search(r"Schmidt|article|Artikel|\(|\)", option["help"]), option
+    kniffel_extra = next(o for o in listed[0]["options"] if o["key"] == "extra")
+    assert kniffel_extra["source"].startswith("Schmidt; Kniffel"), kniffel_extra
+    sharp = next(o for o in listed[0]["options"] if o["key"] == "sharp")
+    assert re.search(r"(article|Artikel).*: ", sharp["source"]), sharp  # whole, not cut at its inner bracket
 
 
 def test_pages_are_served(server: ServerProcess) -> None:

@@ -520,6 +520,115 @@ def test_damaged_browser_storage_is_dropped_with_a_message(browser: Browser, ser
     wait_seq(page, 1)
 
 
+HOME_DAMAGED: list[tuple[str, list[str]]] = [
+    ('{"id": 1}', []),
+    ("not json", []),
+    ('"a list of games"', []),
+    (
+        json.dumps(
+            [
+                None,
+                7,
+                "x",
+                {"id": "bad-url", "url": "http://[bad"},
+                {"id": "one-name", "url": "/g/one-name", "players": "Ada"},
+                {"id": "elsewhere", "url": "https://example.org/g/x"},
+                {
+                    "id": "ok",
+                    "url": "/g/ok#t=abc",
+                    "rules": "Kniffel",
+                    "players": ["Ada", "Bob"],
+                    "over": True,
+                },
+            ]
+        ),
+        ["ok"],
+    ),
+]
+"""Lists of games (``kniffel.games``) the home page may find that the table page did not write, and the
+entries of each it keeps."""
+
+
+def test_the_home_page_drops_a_damaged_list_of_games_with_a_message(
+    browser: Browser, server: ServerProcess
+) -> None:
+    """The home page's list of this browser's games, read from storage, was broken by an entry of
+    another shape (players as a string, a bad url, not an object); it now shows the entries that parse,
+    drops the rest and says so once."""
+    page = new_page(browser, width=390, height=844)
+    for text, kept in HOME_DAMAGED:
+        page.goto(server.url + "/")
+        page.evaluate("(text) => localStorage.setItem('kniffel.games', text)", text)
+        page.reload()
+        page.wait_for_selector("body[data-ready='1']")
+        assert "could not be read and were dropped" in page.inner_text("#games-note"), text
+        assert (
+            page.eval_on_selector_all("#game-list li[data-game]", "els => els.map((e) => e.dataset.game)")
+            == kept
+        )
+        if kept:
+            link = page.locator("#game-list a").first
+            assert link.get_attribute("href") == "/g/ok#t=abc"
+            assert link.inner_text() == "Kniffel: Ada, Bob"
+        else:
+            assert page.inner_text("#game-list") == "No games yet."
+        stored = page.evaluate("localStorage.getItem('kniffel.games')")
+        assert stored is None or [g["id"] for g in json.loads(stored)] == kept, (
+            "what does not parse is not kept"
+        )
+        page.reload()  # the list is clean now: nothing more to say
+        page.wait_for_selector("body[data-ready='1']")
+        assert not page.locator("#games-note").is_visible()
+        assert errors(page) == [], text
+    page.locator("#game-list .remove").first.click()  # forgetting a game still works
+    assert page.inner_text("#game-list") == "No games yet."
+
+
+def test_the_home_page_on_a_german_phone(browser: Browser, server: ServerProcess) -> None:
+    """On a 390 px phone a seat's name shows whole ("Spieler 1" was cut to "Spieler"), and an option's
+    help is in plain words: the sources it cites are in its tooltip, not in the text."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        locale="de-DE",
+        has_touch=True,
+        is_mobile=True,
+        bypass_csp=True,
+    )
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.on("pageerror", lambda error: ERRORS.setdefault(id(page), []).append(str(error)))
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#rules", "kniffel")
+    names = page.locator("#seats .seat-name")
+    assert names.first.input_value() == "Spieler 1"
+    for field in names.all():
+        width = field.evaluate("(e) => [e.scrollWidth, e.clientWidth]")
+        assert width[0] <= width[1], f"{field.input_value()!r} is cut short"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    helps = page.locator("#options small")
+
+    def plain_words(joker: str, article: str) -> None:
+        texts = helps.all_inner_texts()
+        assert texts, "the rule set has options"
+        assert any(joker in text for text in texts)
+        for text in texts:
+            assert not re.search(r"Schmidt|Artikel|Regeln|article|rules", text), text
+            assert not text.rstrip().endswith(")"), text
+        tooltips = " ".join(helps.evaluate_all("(els) => els.map((e) => e.title)"))
+        assert "Schmidt" in tooltips
+        assert article in tooltips
+
+    plain_words("Pflicht-Joker", "Kniffel-Artikel")
+    screenshot(page, "phone-home")
+    assert axe_violations(page) == []
+    page.click("#lang")  # in English, whose sources have brackets of their own
+    page.wait_for_function("document.querySelector('#options small')?.textContent.includes('forced joker')")
+    plain_words("forced joker", "Kniffel article (English translation)")
+    assert errors(page) == []
+    context.close()
+
+
 def test_a_table_that_missed_a_change_asks_for_the_whole_state(
     browser: Browser, server: ServerProcess
 ) -> None:

@@ -22,7 +22,8 @@ import contextlib
 import json
 import logging
 import os
-from collections.abc import AsyncIterator
+import re
+from collections.abc import AsyncIterator, Collection, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -254,6 +255,7 @@ def create_app(
         """The rule sets and their options, their words in the request's language."""
         lang = language_of(request)
         result = []
+        makers = makers_of(translate(lang, rules_module.get(r).name) for r in rules_module.available())
         for rules_id in rules_module.available():
             ruleset = rules_module.get(rules_id)
             described = ruleset.describe()
@@ -269,7 +271,9 @@ def create_app(
                     "values": list(o.values),
                     "value_labels": {value: translate(lang, value) for value in o.values},
                     "default": o.default,
-                    **dict(zip(("help", "source"), without_source(sentence(lang, o.help)), strict=True)),
+                    **dict(
+                        zip(("help", "source"), without_source(sentence(lang, o.help), makers), strict=True)
+                    ),
                 }
                 for o in rules_module.options_for(rules_id)
             ]
@@ -516,13 +520,34 @@ class AllowedHosts:
             await error_response(error)(scope, receive, send)
 
 
-def without_source(text: str) -> tuple[str, str]:
-    """An option's help for players and, apart, the source it cites at its end ("... (Kniffel
-    article: the sharp variant)"): the home page shows the first and keeps the second out of sight."""
-    head, bracket, tail = text.rpartition(" (")
-    if bracket and tail.endswith(")") and ":" in tail:
-        return head, tail[:-1]
-    return text, ""
+def without_source(text: str, makers: Collection[str] = ()) -> tuple[str, str]:
+    """An option's help for players and, apart, the sources it cites: the home page shows the first and
+    keeps the second out of sight (a tooltip). The rules cite a source in the bracket that ends the help
+    ("... (Kniffel article (English translation): the sharp variant)", brackets inside it included), and
+    name a maker as the rule sets' names do ("the forced joker (Schmidt)", as "Kniffel (Schmidt)"):
+    ``makers`` are those names."""
+    sources: list[str] = []
+    if text.endswith(")"):
+        depth = 0
+        for at in range(len(text) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(text[at], 0)
+            if depth == 0:
+                sources.append(text[at + 1 : -1])
+                text = text[:at].rstrip()
+                break
+
+    def maker(found: re.Match[str]) -> str:
+        if found.group(1) not in makers:
+            return found.group(0)
+        sources.insert(0, found.group(1))
+        return ""
+
+    return re.sub(r" \(([^()]+)\)", maker, text), "; ".join(sources)
+
+
+def makers_of(names: Iterable[str]) -> frozenset[str]:
+    """What the brackets of rule sets' names name ("Schmidt" of "Kniffel (Schmidt)")."""
+    return frozenset(found.group(1) for name in names if (found := re.search(r"\(([^()]+)\)$", name)))
 
 
 def language_of(connection: Request | WebSocket) -> str:

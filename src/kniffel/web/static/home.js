@@ -25,7 +25,7 @@ function showRules() {
   for (const option of rules ? rules.options : []) {
     const label = document.createElement("label");
     label.className = "field";
-    label.title = option.source ? `${option.help} (${option.source})` : option.help;
+    label.title = option.help;
     const name = document.createElement("span");
     name.textContent = option.label;
     const select = document.createElement("select");
@@ -174,17 +174,56 @@ function showResult(game) {
 // The games this browser has opened (the table page keeps the list), newest first.
 const GAMES_KEY = "kniffel.games";
 
-function savedGames() {
+// The list may come from another version of the table page, or be damaged: each entry is read as the
+// table page writes it (rememberGame in table.js), and what does not fit is dropped, with a message,
+// rather than leaving the list (or the page) broken. Links lead into this site only.
+const isRecord = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+
+function readGame(entry) {
+  if (!isRecord(entry) || typeof entry.id !== "string" || !entry.id || typeof entry.url !== "string") return null;
+  if (entry.players !== undefined && !(Array.isArray(entry.players) && entry.players.every((p) => typeof p === "string"))) return null;
+  if (entry.rules !== undefined && typeof entry.rules !== "string") return null;
+  let url;
   try {
-    const games = JSON.parse(localStorage.getItem(GAMES_KEY) || "[]");
-    return Array.isArray(games) ? games.filter((g) => g && typeof g.id === "string" && typeof g.url === "string") : [];
+    url = new URL(entry.url, location.origin);
   } catch {
-    return [];
+    return null;
   }
+  if (url.origin !== location.origin) return null;
+  return { id: entry.id, path: url.pathname + url.hash, rules: entry.rules || "Kniffel", players: entry.players || [], over: entry.over === true };
 }
 
+function savedGames() {
+  let stored;
+  try {
+    const text = localStorage.getItem(GAMES_KEY);
+    if (text === null) return { games: [], dropped: false };
+    stored = JSON.parse(text);
+  } catch {
+    stored = undefined; // not JSON, or storage is disabled
+  }
+  const entries = Array.isArray(stored) ? stored : [];
+  const games = entries.map(readGame).filter(Boolean);
+  const dropped = games.length < entries.length || !Array.isArray(stored);
+  if (dropped) {
+    try {
+      if (games.length) localStorage.setItem(GAMES_KEY, JSON.stringify(entries.filter((e) => readGame(e))));
+      else localStorage.removeItem(GAMES_KEY);
+    } catch {
+      // Storage disabled or full: the list is read again (and cleaned) next time.
+    }
+  }
+  return { games, dropped };
+}
+
+let gamesDropped = false;
+
 function showGames() {
-  const games = savedGames();
+  const { games, dropped } = savedGames();
+  gamesDropped = gamesDropped || dropped; // said until the page is left: the list is clean by then
+  const note = $("games-note");
+  note.textContent = gamesDropped ? t("Some games this browser had saved could not be read and were dropped.") : "";
+  note.hidden = !gamesDropped;
   const list = $("game-list");
   if (!games.length) {
     const empty = document.createElement("li");
@@ -198,10 +237,8 @@ function showGames() {
       const li = document.createElement("li");
       li.dataset.game = game.id;
       const link = document.createElement("a");
-      // Only links into this site: a stored entry cannot send the page elsewhere.
-      const url = new URL(game.url, location.origin);
-      link.href = url.origin === location.origin ? url.pathname + url.hash : "/";
-      link.textContent = `${game.rules || "Kniffel"}: ${(game.players || []).join(", ")}`;
+      link.href = game.path;
+      link.textContent = `${game.rules}: ${game.players.join(", ")}`;
       const status = document.createElement("span");
       status.className = game.over ? "muted small" : "small playing";
       status.textContent = game.over ? t("finished") : t("playing");
@@ -212,7 +249,12 @@ function showGames() {
       forget.title = t("Forget");
       forget.setAttribute("aria-label", t("Forget game {id}", { id: link.textContent }));
       forget.addEventListener("click", () => {
-        localStorage.setItem(GAMES_KEY, JSON.stringify(savedGames().filter((g) => g.id !== game.id)));
+        try {
+          const kept = JSON.parse(localStorage.getItem(GAMES_KEY) || "[]").filter((g) => g.id !== game.id);
+          localStorage.setItem(GAMES_KEY, JSON.stringify(kept));
+        } catch {
+          // Storage disabled: nothing was kept to forget.
+        }
         showGames();
       });
       li.append(link, status, forget);
