@@ -20,6 +20,7 @@ from rich.console import Console
 from kniffel.cli import caching, goals, interrupts, language, reviewing, simulating, solving
 from kniffel.cli.cluster import INTERRUPTED, ClusterOption
 from kniffel.cli.errors import OUTPUT_CLOSED, CliError, end_quietly, output_closed, reports_errors
+from kniffel.cli.language import LangOption
 from kniffel.cli.parsing import parse_dice, parse_sheet
 from kniffel.cli.play import Session, Settings, make_console
 from kniffel.cli.render import (
@@ -79,15 +80,6 @@ OptionsOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
-LangOption = Annotated[
-    str | None,
-    typer.Option(
-        "--lang",
-        metavar="en|de",
-        help="Language: en or de (default: from the locale, LANG).",
-        show_default=False,
-    ),
-]
 
 
 @app.callback()

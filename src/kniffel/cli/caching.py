@@ -20,6 +20,7 @@ from rich.table import Table
 
 from kniffel.cli import language, solving
 from kniffel.cli.errors import CliError, reports_errors
+from kniffel.cli.language import LangOption
 from kniffel.i18n import number, translate
 from kniffel.rules import get as get_rules
 from kniffel.rules import parse_options
@@ -72,9 +73,7 @@ def listing(found: Sequence[cache.Entry], lang: str) -> Table:
 @reports_errors
 def show(
     ctx: typer.Context,
-    lang: Annotated[
-        str | None, typer.Option("--lang", help="Language: en or de (default: from the locale, LANG).")
-    ] = None,
+    lang: LangOption = None,
 ) -> None:
     """List what the table cache holds: rule set, kind, size and age of every table."""
     if ctx.invoked_subcommand is not None:
@@ -107,9 +106,7 @@ def clear(
     obsolete: Annotated[
         bool, typer.Option("--obsolete", help="Clear only what this version no longer reads.")
     ] = False,
-    lang: Annotated[
-        str | None, typer.Option("--lang", help="Language: en or de (default: from the locale, LANG).")
-    ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Delete tables from the cache (all of them without options); they are solved again when needed."""
     words = language.choose(lang)
@@ -149,9 +146,7 @@ def prepare(
         list[str] | None,
         typer.Option("--option", "-o", help="Rule option key=value, repeatable.", metavar="KEY=VALUE"),
     ] = None,
-    lang: Annotated[
-        str | None, typer.Option("--lang", help="Language: en or de (default: from the locale, LANG).")
-    ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Solve a rule set's win tables now (what chances of winning, bot:win and target advice read early
     in a game), with progress, rather than in the background the first time a game needs them."""

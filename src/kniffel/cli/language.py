@@ -14,10 +14,23 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, get_args, get_origin
+from typing import Annotated, Any, get_args, get_origin
+
+import typer
 
 from kniffel.cli.errors import reflowed
 from kniffel.i18n import LANGUAGES, N_, error_text, language_from_environment, sentence, translate
+
+LangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        metavar="en|de",
+        help="Language: en or de (default: from the locale, LANG).",
+        show_default=False,
+    ),
+]
+"""The ``--lang`` option every command takes."""
 
 TYPER_WORDS = (
     N_("Usage: "),
