@@ -182,11 +182,12 @@ def test_sheets_with_free_throws_fall_back_to_the_game() -> None:
 
 def test_which_games_the_sheet_search_plays() -> None:
     """The heuristic bot on every sheet without free throws, one column too (thousands of games a second
-    rather than dozens through the engine); bot:optimal on several columns (one is the solver's)."""
+    rather than dozens through the engine); bot:optimal on several columns (one is the solver's), and
+    bot:win alone there too (playing to win needs the exact tables, so it plays the column estimate)."""
     assert sheet_search(rules.get("kniffel"), "bot") is not None
     assert sheet_search(rules.get("kniffel"), "bot:optimal") is None
     assert sheet_search(rules.get("kniffel-4col"), "bot:optimal") is not None
-    assert sheet_search(rules.get("kniffel-4col"), "bot:win") is None
+    assert sheet_search(rules.get("kniffel-4col"), "bot:win") is not None
 
 
 @pytest.mark.parametrize("rules_id", ["kniffel", "yahtzee", "yatzy"])

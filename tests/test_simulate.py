@@ -5,15 +5,27 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import numba
 import numpy as np
 import pytest
 
-from kniffel import Game, rules
+import kniffel.simulate
+from kniffel import Game, bots, rules
 from kniffel.game import FreeThrow, Roll, Score, Strike
 from kniffel.rules import RuleSet
-from kniffel.simulate import SimulationError, compiled_rules, plot_histogram, simulate
+from kniffel.simulate import (
+    Chunk,
+    SimulationError,
+    SimulationInterrupted,
+    blocks,
+    compiled_kind,
+    compiled_rules,
+    plot_histogram,
+    simulate,
+)
 from kniffel.solver import Advisor, Solution, solve
 from kniffel.solver.play import play, trace
 from test_solver_values import REDUCED, solved
@@ -199,3 +211,87 @@ def test_histogram_is_drawn(tmp_path: Path) -> None:
     path = plot_histogram(result, tmp_path / "scores.png")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert path.stat().st_size > 5_000
+
+
+def test_bot_win_alone_plays_for_points_in_compiled_code() -> None:
+    """Alone at the table the win bot plays for points (:class:`kniffel.planning.WinPlanner`): its
+    simulation is bot:optimal's compiled games, each decision one the bot rates best through the
+    engine."""
+    strict = rules.get("kniffel", {"strict": "on"})
+    assert compiled_kind("bot:win") == "optimal"
+    win = simulate(strict, strategy="bot:win", games=300, seed=6)
+    optimal = simulate(strict, strategy="bot:optimal", games=300, seed=6)
+    assert (win.strategy, win.expected) == ("bot:win", optimal.expected)
+    assert np.array_equal(win.scores, optimal.scores)
+    bot = bots.make("bot:win", seed=0)
+    assert isinstance(bot, bots.WinBot)
+    records, final = trace(solved("kniffel", (("strict", "on"),)), 6, 0)
+    game = Game(strict, ["bot:win"], dice=NoDice())
+
+    def assert_best(action: Roll | Score | Strike) -> None:
+        choices = bot.choices(game)
+        assert [c.value for c in choices if c.action == action] == pytest.approx([choices[0].value], abs=1e-9)
+
+    for record in records:
+        for throw in record.throws:
+            if game.turn.dice is not None:
+                assert_best(Roll(keep=throw.keep))
+            game.apply(Roll(keep=throw.keep, dice=throw.dice))
+        placement = game.placements().get(record.box)
+        paid = placement is not None and placement.points == record.points
+        entry = Score(record.box) if paid else Strike(record.box)
+        assert_best(entry)
+        game.apply(entry)
+    assert game.sheet.total == final == win.scores[0]
+
+
+def test_blocks_cover_the_count_at_the_pace_of_the_one_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = [0.0]
+    monkeypatch.setattr(kniffel.simulate, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
+    spans = []
+    for first, size in blocks(1000, seconds=1.0, smallest=4, largest=300):
+        spans.append((first, size))
+        clock[0] += size / 100  # 100 items a second
+    assert [first for first, _ in spans] == [sum(size for _, size in spans[:i]) for i in range(len(spans))]
+    # the first is the smallest, the next at most eight times it, then a second's worth each
+    assert [size for _, size in spans] == [4, 32, *[100] * 9, 64]
+    # no time taken at all: eight times the one before, up to the largest
+    sizes = [size for _, size in blocks(1000, seconds=1.0, smallest=4, largest=300)]
+    assert sizes == [4, 32, 256, 300, 300, 108]
+
+
+def test_ctrl_c_keeps_the_games_of_the_blocks_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    yatzy = rules.get("yatzy")
+    whole = simulate(yatzy, games=30, seed=2)
+    play_chunk = kniffel.simulate.play_chunk
+    calls: list[int] = []
+    stop_at = [3]
+
+    def stopped(*args: Any, **kwargs: Any) -> Chunk:
+        calls.append(args[3])
+        if len(calls) == stop_at[0]:
+            raise KeyboardInterrupt
+        return play_chunk(*args, **kwargs)
+
+    def in_tens(count: int, **_: object) -> list[tuple[int, int]]:
+        return [(first, min(10, count - first)) for first in range(0, count, 10)]
+
+    monkeypatch.setattr(kniffel.simulate, "play_chunk", stopped)
+    monkeypatch.setattr(kniffel.simulate, "blocks", in_tens)
+    with pytest.raises(SimulationInterrupted) as caught:
+        simulate(yatzy, games=35, seed=2)
+    assert calls == [0, 10, 20]
+    partial = caught.value.result
+    assert partial is not None
+    assert isinstance(caught.value, KeyboardInterrupt)
+    assert (partial.partial, partial.games, partial.games_asked) == (True, 20, 35)
+    assert np.array_equal(partial.scores, whole.scores[:20])
+    data = partial.to_json()
+    assert (data["partial"], data["games"], data["games_asked"]) == (True, 20, 35)
+    assert whole.to_json()["partial"] is False
+    assert "games_asked" not in whole.to_json()
+    calls.clear()
+    stop_at[0] = 1
+    with pytest.raises(SimulationInterrupted) as early:
+        simulate(yatzy, games=25, seed=2)
+    assert early.value.result is None, "nothing played: no result"

@@ -20,10 +20,12 @@ from kniffel.errors import KniffelError
 from kniffel.game import Roll, Score
 from kniffel.solver.winkernels import POINTS, WIN
 from kniffel.tournament import (
+    HEURISTIC,
     DealDice,
     Match,
     Rate,
     TournamentError,
+    TournamentInterrupted,
     TournamentResult,
     bradley_terry,
     combine,
@@ -31,6 +33,7 @@ from kniffel.tournament import (
     play_match,
     tournament,
 )
+from test_solver_values import REDUCED
 
 KNIFFEL = rules.get("kniffel")
 
@@ -126,30 +129,92 @@ STRICT = rules.get("kniffel", {"strict": "on"})
 
 
 @pytest.mark.usefixtures("solver_cache")
-def test_tables_of_optimal_and_win_bots_play_compiled_the_engines_games() -> None:
-    """Players for points play the engine's very games; a player to win plays the compiled win games
-    (:mod:`kniffel.solver.winplay`, whose decisions tests/test_winplay.py checks against the planner)."""
+def test_tables_of_optimal_win_and_heuristic_bots_play_compiled_the_engines_games() -> None:
+    """Players for points and the heuristic bot play the engine's very games; a player to win plays the
+    compiled win games (:mod:`kniffel.solver.winplay`, whose decisions tests/test_winplay.py checks
+    against the planners)."""
     from kniffel.solver import solve
     from kniffel.solver.winplay import play_to_win
 
-    specs = ["bot:optimal", "bot:win", "bot:optimal"]
-    for players in ((0, 2), (0, 1), (1, 0, 2)):
+    specs = ["bot:optimal", "bot:win", "bot:optimal", "bot"]
+    for players in ((0, 2), (0, 1), (1, 0, 2), (3, 0), (1, 3), (3, 1, 0)):
         fast = play_match(STRICT, specs, players, seed=3, first_deal=1, deals=3)
         roles = tuple(specs[p] == "bot:win" for p in players)
-        played = play_to_win(solve(STRICT), players=len(players), deals=3, seed=3, first_deal=1, to_win=roles)
-        assert fast.scores.tolist() == played.by_deal().tolist()
+        if "bot" not in [specs[p] for p in players]:
+            played = play_to_win(
+                solve(STRICT), players=len(players), deals=3, seed=3, first_deal=1, to_win=roles
+            )
+            assert fast.scores.tolist() == played.by_deal().tolist()
         engine = play_match(STRICT, specs, players, seed=3, first_deal=1, deals=3, compiled=False)
         for k, wins in enumerate(roles):
             if not wins:
                 assert fast.scores[:, :, k].tolist() == engine.scores[:, :, k].tolist()
 
 
-def test_only_tables_of_bots_playing_for_goals_on_exact_rules_play_compiled() -> None:
-    specs = ["bot:optimal", "bot:win", "bot", "bot:target:250", "bot:points"]
+@pytest.mark.parametrize("rules_id", ["kniffel", "yahtzee"])
+def test_heuristic_bots_play_compiled_the_engines_games(rules_id: str) -> None:
+    """A table of heuristic bots plays compiled (nothing solved: the bot's own table) the games it plays
+    through the engine. (The two may part at an exact tie between two options that rounding puts one
+    bit apart, about one game in several hundred; tests/test_winplay.py checks every decision of such
+    games against the heuristic planner.)"""
+    ruleset = rules.get(rules_id)
+    specs = ["bot", "bot:heuristic"]
+    assert compiled_roles(ruleset, specs, (0, 1)) == (HEURISTIC, HEURISTIC)
+    fast = play_match(ruleset, specs, (0, 1), seed=5, first_deal=0, deals=4)
+    engine = play_match(ruleset, specs, (0, 1), seed=5, first_deal=0, deals=4, compiled=False)
+    assert fast.scores.tolist() == engine.scores.tolist()
+
+
+def test_which_tables_play_compiled() -> None:
+    """Bots playing for goals and the heuristic bot, on rules the exact solver covers; the heuristic
+    where its compiled search covers the sheet too (no free throws)."""
+    specs = ["bot:optimal", "bot:win", "bot", "bot:target:250", "bot:points", "bot:heuristic"]
     assert compiled_roles(STRICT, specs, (1, 0)) == (WIN, POINTS)
     assert compiled_roles(STRICT, specs, (3, 4)) == (250, POINTS)
-    assert compiled_roles(STRICT, specs, (0, 2)) is None
+    assert compiled_roles(STRICT, specs, (0, 2, 5)) == (POINTS, HEURISTIC, HEURISTIC)
     assert compiled_roles(rules.get("kniffel-3col"), specs, (0, 1)) is None
+    assert compiled_roles(rules.get("kniffel-3col"), specs, (2, 5)) is None
+    with_free_throws = REDUCED["free throws"]
+    assert compiled_roles(with_free_throws, specs, (0, 4)) == (POINTS, POINTS)
+    assert compiled_roles(with_free_throws, specs, (0, 2)) is None
+
+
+def test_ctrl_c_keeps_the_blocks_every_table_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+    specs = ["bot", "bot", "bot"]
+    whole = tournament(KNIFFEL, specs, deals=2, seed=1)
+    play = kniffel.tournament.play_match
+    calls: list[int] = []
+    stop_at = [5]
+
+    def stopped(*args: Any, **kwargs: Any) -> Match:
+        calls.append(args[4])
+        if len(calls) == stop_at[0]:
+            raise KeyboardInterrupt
+        return play(*args, **kwargs)
+
+    def in_twos(count: int, **_: object) -> list[tuple[int, int]]:
+        return [(first, min(2, count - first)) for first in range(0, count, 2)]
+
+    monkeypatch.setattr(kniffel.tournament, "play_match", stopped)
+    monkeypatch.setattr(kniffel.tournament, "blocks", in_twos)
+    with pytest.raises(TournamentInterrupted) as caught:
+        tournament(KNIFFEL, specs, deals=7, seed=1)
+    # three pairings a block: Ctrl-C comes in the second block's second pairing, whose first is given up
+    assert calls == [0, 0, 0, 2, 2]
+    partial = caught.value.result
+    assert partial is not None
+    assert isinstance(caught.value, KeyboardInterrupt)
+    assert (partial.partial, partial.deals, partial.deals_asked) == (True, 2, 7)
+    assert (partial.games, partial.games_asked) == (12, 42)
+    assert [m.scores.tolist() for m in partial.matches] == [m.scores.tolist() for m in whole.matches]
+    data = partial.to_json()
+    assert (data["partial"], data["games"], data["games_asked"], data["deals_asked"]) == (True, 12, 42, 7)
+    assert whole.to_json()["partial"] is False
+    calls.clear()
+    stop_at[0] = 1
+    with pytest.raises(TournamentInterrupted) as early:
+        tournament(KNIFFEL, specs, deals=3, seed=1, table=True)
+    assert early.value.result is None  # nothing finished: no result
 
 
 def test_progress_counts_every_game() -> None:
@@ -258,6 +323,29 @@ def test_the_command_refuses_a_lone_player_in_one_line() -> None:
     result = run("-p", "bot")
     assert result.exit_code == 2
     assert result.output.strip() == "kniffel: error: a tournament needs at least 2 players, got 1"
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_ctrl_c_prints_the_games_played_as_a_partial_result(
+    monkeypatch: pytest.MonkeyPatch, as_json: bool
+) -> None:
+    played = tournament(KNIFFEL, ["bot", "bot"], deals=2, seed=3)
+    partial = combine(KNIFFEL, ["bot", "bot"], 3, played.matches, asked=5)
+
+    def interrupted(*args: object, **kwargs: object) -> TournamentResult:
+        raise TournamentInterrupted(partial)
+
+    monkeypatch.setattr(kniffel.tournament, "tournament", interrupted)
+    result = run("-p", "bot", "-p", "bot", "-n", "5", "--seed", "3", *(["--json"] if as_json else []))
+    assert result.exit_code == 130
+    assert result.stderr.strip() == "kniffel: interrupted after 4 of 10 games, stopped"
+    if as_json:
+        data = json.loads(result.stdout)
+        assert (data["partial"], data["games"], data["games_asked"], data["deals"]) == (True, 4, 10, 2)
+        assert data["players"] == played.to_json()["players"]
+    else:
+        assert "Partial result: 4 of 10 games played before the run was interrupted." in result.stdout
+        assert "Pairings" in result.stdout
 
 
 def test_ctrl_c_stops_the_command_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:

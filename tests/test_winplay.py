@@ -1,7 +1,8 @@
 """The compiled games of playing to win (:mod:`kniffel.solver.winplay`) replayed through the engine: every
 decision of the player to win is the best the win planner (:class:`kniffel.planning.WinPlanner`) sees,
-every decision of the others the best the exact planner sees, the scores are the engine's, and the chances
-recorded before every turn are :func:`kniffel.planning.win_chances` of the replayed game.
+every decision of the others the best the exact planner sees (or the heuristic planner, for a player
+played by the heuristic's table), the scores are the engine's, and the chances recorded before every turn
+are :func:`kniffel.planning.win_chances` of the replayed game.
 
 Reduced games (three dice, four boxes; from the solver's own tests) and strict Kniffel have tables solved
 in moments and cover the joker rules, free throws and the sharp rule.
@@ -9,21 +10,24 @@ in moments and cover the joker rules, free throws and the sharp rule.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import numpy.typing as npt
 import pytest
 
 from conftest import ScriptedDice
-from kniffel import Game, KniffelError, rules
+from kniffel import Game, KniffelError, bots, rules
 from kniffel.game import FreeThrow, Roll, Score, Strike
 from kniffel.keeps import keep_lattice
-from kniffel.planning import TargetPlanner, WinPlanner, planner_for, win_chances
+from kniffel.planning import HeuristicPlanner, TargetPlanner, WinPlanner, planner_for, win_chances
+from kniffel.planning.compiled import SheetSearch
 from kniffel.planning.interface import Planner
 from kniffel.rules import RuleSet
 from kniffel.solver import solve
 from kniffel.solver.winkernels import POINTS, WIN
 from kniffel.solver.winplay import Matches, play_to_win
-from kniffel.tournament import play_match
+from kniffel.tournament import heuristic_search, play_match
 from test_solver_values import REDUCED
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
@@ -46,10 +50,16 @@ def assert_best(planner: Planner, game: Game, action: object) -> None:
 
 
 def replay(
-    ruleset: RuleSet, matches: Matches, log: npt.NDArray[np.int32], g: int, *, predicted: bool = True
+    ruleset: RuleSet,
+    matches: Matches,
+    log: npt.NDArray[np.int32],
+    g: int,
+    *,
+    predicted: bool = True,
+    played_by: Mapping[int, Planner] | None = None,
 ) -> Game:
     """Game ``g`` through the engine, every decision and (if ``predicted``) every recorded chance
-    checked."""
+    checked: a role's against the planner of its aim, or of ``played_by[role]``."""
     lattice = keep_lattice(ruleset.dice)
     players = matches.players
     to_win = WinPlanner(ruleset)
@@ -58,6 +68,7 @@ def replay(
         aim: to_win if aim == WIN else for_points if aim == POINTS else TargetPlanner(ruleset, aim)
         for aim in matches.aims
     }
+    played_by = played_by or {}
     dice = ScriptedDice()
     game = Game(ruleset, [f"P{s}" for s in range(players)], dice=dice)
     for turn in range(log.shape[2]):
@@ -68,7 +79,7 @@ def replay(
                 expected = win_chances(game)
                 assert matches.predictions[g, turn, mover].tolist() == pytest.approx(expected, abs=1e-6)
             role = (mover + int(matches.seating[g])) % players
-            planner = planners[matches.aims[role]]
+            planner = played_by.get(role, planners[matches.aims[role]])
             for keep_index, second, third in log[mover, g, turn].tolist():
                 if keep_index == -2:
                     key = ruleset.boxes[second].id
@@ -182,6 +193,64 @@ def test_three_players_two_of_them_to_win_replay() -> None:
     for g in range(matches.games):
         game = replay(ruleset, matches, log, g)
         assert [sheet.total for sheet in game.sheets] == matches.scores[g].tolist()
+
+
+def heuristic(ruleset: RuleSet) -> SheetSearch:
+    """The heuristic bot's compiled search on ``ruleset``, whose table compiled play plays it by."""
+    search = heuristic_search(ruleset, bots.make("bot", seed=0))
+    assert search is not None
+    return search
+
+
+HEURISTIC_CASES = {"strict kniffel": STRICT}
+HEURISTIC_CASES.update({name: REDUCED[name] for name in REDUCED if "free throw" not in name})
+
+
+@pytest.mark.parametrize("name", list(HEURISTIC_CASES))
+def test_a_player_by_the_heuristics_table_decides_as_the_heuristic_planner(name: str) -> None:
+    """Played by the heuristic's table, the points player's turn is the heuristic bot's: every decision
+    the best the heuristic planner sees in the engine (up to exact ties), against players for points and
+    to win, who see it as the engine shows it to them (their chances of winning)."""
+    ruleset = HEURISTIC_CASES[name]
+    players, deals = 3, 2
+    log = np.full((players, deals * players, len(ruleset.boxes), ruleset.rolls + 1, 3), -1, dtype=np.int32)
+    matches = play_to_win(
+        solve(ruleset),
+        players=players,
+        deals=deals,
+        seed=8,
+        aims=(POINTS, POINTS, WIN),
+        values=(heuristic(ruleset).values[0], None, None),
+        predict=True,
+        log=log,
+    )
+    planner = planner_for(ruleset, method="heuristic")
+    assert isinstance(planner, HeuristicPlanner)
+    for g in range(matches.games):
+        game = replay(ruleset, matches, log, g, played_by={0: planner})
+        assert [sheet.total for sheet in game.sheets] == matches.scores[g].tolist()
+
+
+def test_heuristic_players_alone_need_no_solved_table() -> None:
+    search = heuristic(STRICT)
+    table = search.values[0]
+    alone = play_to_win(
+        search.compiled[0], players=2, deals=4, seed=4, aims=(POINTS, POINTS), values=[table] * 2
+    )
+    solved = play_to_win(solve(STRICT), players=2, deals=4, seed=4, aims=(POINTS, POINTS), values=[table] * 2)
+    assert alone.scores.tolist() == solved.scores.tolist()
+    optimal = play_to_win(solve(STRICT), players=2, deals=4, seed=4, aims=(POINTS, POINTS))
+    assert alone.scores.tolist() != optimal.scores.tolist(), "the table is what the players play by"
+    with pytest.raises(ValueError, match="solved table"):
+        play_to_win(
+            search.compiled[0], players=2, deals=1, seed=4, aims=(POINTS, POINTS), values=[table, None]
+        )
+    with pytest.raises(ValueError, match="for a player for points"):
+        play_to_win(solve(STRICT), players=2, deals=1, seed=4, aims=(WIN, POINTS), values=[table, None])
+    with pytest.raises(ValueError, match="for a player for points"):
+        play_to_win(
+            solve(STRICT), players=2, deals=1, seed=4, aims=(POINTS, POINTS), values=[table[:, :1], None]
+        )
 
 
 @pytest.mark.parametrize("players", [1, 9])

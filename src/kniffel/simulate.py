@@ -11,18 +11,21 @@ Strategies are the bots of :mod:`kniffel.bots`: ``bot`` (the heuristic), ``bot:o
 ``bot:optimal`` is the solver's optimal policy: single-column rule sets the solver covers, and sheets of
 alike free columns (Knöffel), whose columns are independent for the policy, so one column is played.
 Those games are played all at once in compiled code (:mod:`kniffel.solver.play`), thousands a second.
+``bot:win`` alone at the table plays for points (:class:`kniffel.planning.WinPlanner`), so its games are
+``bot:optimal``'s and are played the same way.
 On multi-column sheets without free throws ``bot:optimal`` (the column estimate) and ``bot`` (the
 heuristic) play whole games in their planners' compiled turn search
 (:class:`~kniffel.planning.compiled.SheetSearch`), the very search they use in a game.
 The same seed gives the same games: game ``i`` draws its dice from a stream derived from ``(seed, i)``
-alone.
+alone. :func:`simulate` plays them in blocks of a few seconds, so that Ctrl-C keeps the games of the
+blocks it finished (:class:`SimulationInterrupted`, a partial result).
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -34,7 +37,7 @@ import numpy.typing as npt
 from kniffel import bots
 from kniffel.errors import KniffelError, plotting_unavailable
 from kniffel.game import Game, SeededDice
-from kniffel.planning import POINTS, ColumnPlanner, HeuristicPlanner, Planner, is_exact, planner_for
+from kniffel.planning import POINTS, WIN, ColumnPlanner, HeuristicPlanner, Planner, is_exact, planner_for
 from kniffel.planning.compiled import SheetSearch, covers
 from kniffel.rules import Order, RuleSet, single_column
 
@@ -47,12 +50,12 @@ OPTIMAL = "bot:optimal"
 
 def compiled_kind(strategy: str) -> str | None:
     """How a strategy plays in compiled code: ``optimal`` (the solver's play for points, any name of
-    it: ``bot:optimal``, ``bot:points``), ``heuristic`` (the heuristic bot, ``bot``), or None (through
-    the game)."""
+    it: ``bot:optimal``, ``bot:points``, and ``bot:win``, which alone at the table plays for points),
+    ``heuristic`` (the heuristic bot, ``bot``), or None (through the game)."""
     bot = bots.make(strategy, seed=0)
     if isinstance(bot, bots.HeuristicBot):
         return "heuristic"
-    if bots.goal_of(bot) == POINTS:
+    if bots.goal_of(bot) in (POINTS, WIN):
         return "optimal"
     return None
 
@@ -65,8 +68,39 @@ PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 """The percentiles of the final scores a result reports."""
 
 
+BLOCK_SECONDS = 2.0
+"""About how long a block of games (:func:`blocks`) takes: what Ctrl-C may throw away, against the
+batches compiled play needs to run at full speed."""
+
+
 class SimulationError(KniffelError):
     """A simulation that cannot be run as asked (bad count, unknown strategy, unsupported rules)."""
+
+
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`simulate`: ``result`` holds the games of the blocks it finished
+    (:attr:`SimulationResult.partial`), None before the first block was over."""
+
+    def __init__(self, result: SimulationResult | None) -> None:
+        super().__init__()
+        self.result = result
+
+
+def blocks(
+    count: int, *, seconds: float = BLOCK_SECONDS, smallest: int = 16, largest: int = 1 << 20
+) -> Iterator[tuple[int, int]]:
+    """``(first, size)`` of consecutive blocks of ``count`` items (games, deals) for a caller that plays
+    each block before it asks for the next: the first of ``smallest`` items, each later one sized by the
+    pace of the one before to take about ``seconds``, between ``smallest`` and ``largest`` items and at
+    most eight times the one before (the first block's pace includes loading and compiling)."""
+    first, size = 0, smallest
+    while first < count:
+        size = min(size, count - first)
+        start = time.perf_counter()
+        yield first, size
+        took = max(time.perf_counter() - start, 1e-6)
+        first += size
+        size = max(smallest, min(largest, 8 * size, int(size * seconds / took)))
 
 
 @dataclass(frozen=True)
@@ -91,10 +125,16 @@ class SimulationResult:
     """Columns played per game (1 for compiled optimal play, which plays one column of Knöffel)."""
     expected: float | None = None
     """The exact expected score of the strategy, where known (optimal play)."""
+    games_asked: int | None = None
+    """The games the run was to play when it was interrupted before them all (a partial result)."""
 
     @property
     def games(self) -> int:
         return int(self.scores.shape[0])
+
+    @property
+    def partial(self) -> bool:
+        return self.games_asked is not None
 
     @property
     def mean(self) -> float:
@@ -136,6 +176,8 @@ class SimulationResult:
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "games": self.games,
+            "partial": self.partial,
+            **({"games_asked": self.games_asked} if self.games_asked is not None else {}),
             "mean": self.mean,
             "std": self.std,
             "min": self.min,
@@ -173,11 +215,28 @@ def simulate(
     ``progress(done, games)`` is called as games complete. Where ``bot:optimal`` is played in compiled
     code (see :func:`compiled_rules`) the solved table comes from :func:`kniffel.solver.table` (the disk
     cache) unless ``solution`` (a :class:`~kniffel.solver.Solution` of those rules) is given. Raises
-    :class:`SimulationError` for a bad request.
+    :class:`SimulationError` for a bad request, and on Ctrl-C :class:`SimulationInterrupted` with the
+    games of the blocks played (see the module's description).
     """
     check_request(strategy, games, seed)
-    chunk = play_chunk(rules, strategy, seed, 0, games, progress=progress, solution=solution)
-    return combine(rules, strategy, seed, [chunk])
+    compiled = compiled_rules(rules) if compiled_kind(strategy) == "optimal" else None
+    if compiled is not None and solution is None:
+        from kniffel import solver
+
+        solution = solver.table(compiled)  # loaded once, not for every block
+    chunks: list[Chunk] = []
+    try:
+        for first, size in blocks(games):
+
+            def report(done: int, _: int, before: int = first) -> None:
+                if progress is not None:
+                    progress(before + done, games)
+
+            chunks.append(play_chunk(rules, strategy, seed, first, size, progress=report, solution=solution))
+    except KeyboardInterrupt as interrupt:
+        partial = combine(rules, strategy, seed, chunks, asked=games) if chunks else None
+        raise SimulationInterrupted(partial) from interrupt
+    return combine(rules, strategy, seed, chunks)
 
 
 def check_request(strategy: str, games: int, seed: int) -> None:
@@ -239,9 +298,12 @@ def play_chunk(
     return _bots(rules, strategy, seed, first_game, games, progress)
 
 
-def combine(rules: RuleSet, strategy: str, seed: int, chunks: Sequence[Chunk]) -> SimulationResult:
+def combine(
+    rules: RuleSet, strategy: str, seed: int, chunks: Sequence[Chunk], *, asked: int | None = None
+) -> SimulationResult:
     """The result of the run whose games ``chunks`` hold (in any order; together games 0, 1... once
-    each)."""
+    each). ``asked``: the games the run was to play, when ``chunks`` may hold fewer (a partial
+    result)."""
     ordered = sorted(chunks, key=lambda chunk: chunk.first_game)
     if (
         not ordered
@@ -264,6 +326,7 @@ def combine(rules: RuleSet, strategy: str, seed: int, chunks: Sequence[Chunk]) -
         extra_bonuses=sum(chunk.extra_bonuses for chunk in ordered) / games,
         columns=first.columns,
         expected=first.expected,
+        games_asked=asked if asked is not None and asked > games else None,
     )
 
 

@@ -27,6 +27,17 @@ still gets a finite rating; they average 1500. Their standard errors come from t
 
 The work is split into :func:`play_match` calls over ranges of deals, which give the same games wherever
 and in whatever order they run; :func:`combine` adds them up (:mod:`kniffel.cluster` runs them on Ray).
+:func:`tournament` plays the deals in blocks of a few seconds, every table in turn, so that Ctrl-C keeps
+the games of the blocks every table finished (:class:`TournamentInterrupted`, a partial result).
+
+**Compiled play.** On rules the exact solver covers, a table whose players are all built-in bots playing
+for points (``bot:optimal``), to win (``bot:win``) or for a target (``bot:target:T``), or the heuristic
+bot (``bot``) on a sheet without free throws, plays all its games at once in compiled code
+(:func:`kniffel.solver.winplay.play_to_win`): thousands of games a second instead of tens. The heuristic
+values an entry as its points plus the change of a table over the column's states
+(:meth:`kniffel.planning.HeuristicPlanner.potential`), so its turn is the solver's turn played by that
+table. The games are the engine's, except that a player may break an exact tie between equally good
+options another way.
 """
 
 from __future__ import annotations
@@ -35,9 +46,10 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations, pairwise
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -45,10 +57,17 @@ import numpy.typing as npt
 from kniffel import bots
 from kniffel.errors import KniffelError, plotting_unavailable
 from kniffel.game import MAX_PLAYERS, Game
-from kniffel.planning import POINTS, WIN, Target, is_exact
+from kniffel.planning import POINTS, WIN, HeuristicPlanner, Target, is_exact
 from kniffel.rules import RuleSet
+from kniffel.simulate import BLOCK_SECONDS, blocks
 from kniffel.solver import playkernels
 from kniffel.solver.play import MASK64, deal_seed, mix64
+
+if TYPE_CHECKING:
+    from kniffel.planning.compiled import SheetSearch
+    from kniffel.solver import Solution
+    from kniffel.solver.distribution import DistributionTable
+    from kniffel.solver.target import TargetRows
 
 Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95 % interval."""
@@ -61,6 +80,15 @@ PRIOR_GAMES = 1.0
 
 class TournamentError(KniffelError):
     """A tournament that cannot be played as asked (too few players, a bad count, an unknown bot)."""
+
+
+class TournamentInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`tournament`: ``result`` holds the games of the blocks of deals every table
+    finished (:attr:`TournamentResult.partial`), None before the first block was over."""
+
+    def __init__(self, result: TournamentResult | None) -> None:
+        super().__init__()
+        self.result = result
 
 
 # --- dice --------------------------------------------------------------------------------------------
@@ -163,18 +191,18 @@ def play_match(
     *,
     compiled: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    prepared: Prepared | None = None,
 ) -> Match:
     """Deals ``first_deal`` to ``first_deal + deals - 1`` at the table of ``players`` (indices into
     ``specs``), each once per seating. ``progress(done, total)`` counts this call's games.
 
-    A table of bots playing for goals (``bot:optimal``, ``bot:win``, ``bot:target:T``) on rules the exact
-    solver covers plays all its games at once in compiled code (:func:`kniffel.solver.winplay.play_to_win`,
-    hundreds of games a second instead of about ten) unless ``compiled`` is false: the same dice and the
-    same games, except that a player to win may break an exact tie between equally likely options
-    another way."""
+    A table that :func:`compiled_roles` gives roles plays all its games at once in compiled code (see
+    the module's description) unless ``compiled`` is false; it reads its tables from ``prepared`` (made
+    for this call if not given)."""
     roles = compiled_roles(rules, specs, players) if compiled else None
     if roles is not None:
-        return _play_compiled(rules, players, roles, seed, first_deal, deals, progress)
+        prepared = prepared if prepared is not None else Prepared(rules)
+        return _play_compiled(rules, specs, players, roles, seed, first_deal, deals, progress, prepared)
     names = labels(specs)
     n = len(players)
     scores = np.zeros((deals, n, n), dtype=np.int64)
@@ -199,43 +227,105 @@ def play_match(
     return Match(players, first_deal, scores, time.perf_counter() - start)
 
 
-def compiled_roles(rules: RuleSet, specs: Sequence[str], players: Sequence[int]) -> tuple[int, ...] | None:
-    """For each player of the table its aim in compiled play (:func:`kniffel.solver.winplay.play_to_win`:
-    points, win, or a target score) when all of them are built-in bots playing for a goal on rules the
-    exact solver covers; None when the table is played through the engine."""
+HEURISTIC: Final = "heuristic"
+"""The heuristic bot's role in compiled play (:func:`compiled_roles`): for points, by its own table."""
+
+Role = int | Literal["heuristic"]
+"""What a player does in compiled play: an aim of :func:`kniffel.solver.winplay.play_to_win` (points,
+win, or a target score), or :data:`HEURISTIC`."""
+
+
+def compiled_roles(rules: RuleSet, specs: Sequence[str], players: Sequence[int]) -> tuple[Role, ...] | None:
+    """For each player of the table its role in compiled play (see the module's description) when all of
+    them are built-in bots that play compiled on ``rules``; None when the table is played through the
+    engine."""
     from kniffel.solver.winkernels import POINTS as FOR_POINTS
     from kniffel.solver.winkernels import WIN as TO_WIN
 
     if not is_exact(rules):
         return None
-    aims = []
+    roles: list[Role] = []
     for p in players:
-        goal = bots.goal_of(bots.make(specs[p], seed=0))
+        bot = bots.make(specs[p], seed=0)
+        goal = bots.goal_of(bot)
         if goal == POINTS:
-            aims.append(FOR_POINTS)
+            roles.append(FOR_POINTS)
         elif goal == WIN:
-            aims.append(TO_WIN)
+            roles.append(TO_WIN)
         elif isinstance(goal, Target):
-            aims.append(goal.score)
+            roles.append(goal.score)
+        elif heuristic_search(rules, bot) is not None:
+            roles.append(HEURISTIC)
         else:
             return None
-    return tuple(aims)
+    return tuple(roles)
+
+
+def heuristic_search(rules: RuleSet, bot: bots.Bot) -> SheetSearch | None:
+    """The compiled turn search of the heuristic ``bot`` on a sheet of one column that it covers (no
+    free throws), whose one table is what compiled play plays the bot by; None for any other bot or
+    sheet."""
+    if not isinstance(bot, bots.HeuristicBot) or rules.multi_column:
+        return None
+    planner = bot.prepare(rules)  # the bot's own planner: its weights, made once per rule set
+    return planner.search if isinstance(planner, HeuristicPlanner) else None
+
+
+class Prepared:
+    """The tables compiled play reads on ``rules``, each made when first needed and then kept, so that the
+    blocks of deals of one tournament make them once: the solved table, and for players to win or for a
+    target the target rows and score distributions of every state (a minute or two to build, more than
+    a gigabyte held)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+
+    @cached_property
+    def solution(self) -> Solution:
+        from kniffel.solver import table
+
+        return table(self.rules)
+
+    @cached_property
+    def targets(self) -> TargetRows:
+        from kniffel.solver.target import solve_rows
+
+        return solve_rows(self.solution.compiled)
+
+    @cached_property
+    def distributions(self) -> DistributionTable:
+        from kniffel.solver.distribution import build_table
+
+        return build_table(self.solution)
 
 
 def _play_compiled(
     rules: RuleSet,
+    specs: Sequence[str],
     players: tuple[int, ...],
-    roles: tuple[int, ...],
+    roles: tuple[Role, ...],
     seed: int,
     first_deal: int,
     deals: int,
     progress: Callable[[int, int], None] | None,
+    prepared: Prepared,
 ) -> Match:
-    from kniffel.solver import table
+    from kniffel.solver.winkernels import POINTS as FOR_POINTS
+    from kniffel.solver.winkernels import WIN as TO_WIN
     from kniffel.solver.winplay import play_to_win
 
     n = len(players)
     games = deals * n
+    searches = [
+        heuristic_search(rules, bots.make(specs[p], seed=0)) if role == HEURISTIC else None
+        for p, role in zip(players, roles, strict=True)
+    ]
+    aims = [role if isinstance(role, int) else FOR_POINTS for role in roles]
+    values = [None if search is None else search.values[0] for search in searches]
+    goals = {aim for aim in aims if aim != FOR_POINTS}
+    alone = [search for search in searches if search is not None]
+    # heuristic bots alone play by their own tables: the solver's is not loaded (nor solved)
+    source = alone[0].compiled[0] if len(alone) == n else prepared.solution
 
     def report(done: int, total: int) -> None:
         if progress is not None:
@@ -243,7 +333,16 @@ def _play_compiled(
 
     start = time.perf_counter()
     played = play_to_win(
-        table(rules), players=n, deals=deals, seed=seed, aims=roles, first_deal=first_deal, progress=report
+        source,
+        players=n,
+        deals=deals,
+        seed=seed,
+        aims=aims,
+        first_deal=first_deal,
+        targets=prepared.targets if goals else None,
+        distributions=prepared.distributions if TO_WIN in goals else None,
+        values=values,
+        progress=report,
     )
     return Match(players, first_deal, played.by_deal(), time.perf_counter() - start)
 
@@ -256,31 +355,54 @@ def tournament(
     seed: int,
     table: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    prepared: Prepared | None = None,
 ) -> TournamentResult:
     """Every pairing of the bots ``specs`` (or all of them at one ``table``) plays ``deals`` deals of
     ``rules``, each once per seating (see the module's description). ``progress(done, total)`` counts
-    games."""
+    games. Compiled play reads its tables from ``prepared`` (to keep them from one tournament on these
+    rules to the next), else from tables made for this call. Ctrl-C raises
+    :class:`TournamentInterrupted` with the games of the blocks of deals every table finished."""
     check_request(specs, deals, seed, table=table)
+    if prepared is not None and prepared.rules != rules:
+        raise ValueError("the prepared tables are of other rules")
     seated = tables(len(specs), table=table)
     total = sum(deals * len(players) for players in seated)
-    matches = []
-    done = 0
-    for players in seated:
+    prepared = prepared if prepared is not None else Prepared(rules)
+    matches: list[Match] = []
+    done = finished = 0
+    try:
+        # a block of deals at every table takes about BLOCK_SECONDS a table
+        for first, size in blocks(deals, seconds=BLOCK_SECONDS * len(seated)):
+            for players in seated:
 
-        def report(count: int, _: int, before: int = done) -> None:
-            if progress is not None:
-                progress(before + count, total)
+                def report(count: int, _: int, before: int = done) -> None:
+                    if progress is not None:
+                        progress(before + count, total)
 
-        matches.append(play_match(rules, specs, players, seed, 0, deals, progress=report))
-        done += deals * len(players)
+                matches.append(
+                    play_match(rules, specs, players, seed, first, size, progress=report, prepared=prepared)
+                )
+                done += size * len(players)
+            finished = first + size
+    except KeyboardInterrupt as interrupt:
+        kept = [match for match in matches if match.first_deal < finished]
+        partial = combine(rules, specs, seed, kept, table=table, asked=deals) if finished else None
+        raise TournamentInterrupted(partial) from interrupt
     return combine(rules, specs, seed, matches, table=table)
 
 
 def combine(
-    rules: RuleSet, specs: Sequence[str], seed: int, matches: Sequence[Match], *, table: bool = False
+    rules: RuleSet,
+    specs: Sequence[str],
+    seed: int,
+    matches: Sequence[Match],
+    *,
+    table: bool = False,
+    asked: int | None = None,
 ) -> TournamentResult:
     """The tournament whose games ``matches`` hold: for every table, consecutive deals from 0, in any
-    order (from :func:`play_match` calls run anywhere)."""
+    order (from :func:`play_match` calls run anywhere). ``asked``: the deals the run was to play, when
+    ``matches`` may hold fewer (a partial result)."""
     seated = tables(len(specs), table=table)
     whole: list[Match] = []
     deals: int | None = None
@@ -296,8 +418,10 @@ def combine(
         elif scores.shape[0] != deals:
             raise TournamentError("every table must play the same deals")
         whole.append(Match(players, 0, scores, sum(m.seconds for m in parts)))
+    played = deals or 0
+    short = asked if asked is not None and asked > played else None
     return TournamentResult(
-        rules.id, dict(rules.options), tuple(specs), seed, deals or 0, table, tuple(whole)
+        rules.id, dict(rules.options), tuple(specs), seed, played, table, tuple(whole), deals_asked=short
     )
 
 
@@ -401,6 +525,19 @@ class TournamentResult:
     table: bool
     matches: tuple[Match, ...]
     """One per table (pairing), every deal."""
+    deals_asked: int | None = None
+    """The deals the run was to play when it was interrupted before them all (a partial result)."""
+
+    @property
+    def partial(self) -> bool:
+        return self.deals_asked is not None
+
+    @property
+    def games_asked(self) -> int:
+        """The games the run was to play: :attr:`games` unless it is partial."""
+        if self.deals_asked is None:
+            return self.games
+        return sum(self.deals_asked * len(m.players) for m in self.matches)
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -526,6 +663,8 @@ class TournamentResult:
             "deals": self.deals,
             "format": "table" if self.table else "pairings",
             "games": self.games,
+            "partial": self.partial,
+            **({"deals_asked": self.deals_asked, "games_asked": self.games_asked} if self.partial else {}),
             "seconds": self.seconds,
             "players": [record.to_json() for record in self.standings()],
             "pairings": [record.to_json() for record in self.pairings()],
@@ -619,16 +758,22 @@ def plot(result: TournamentResult, path: str | Path, *, title: str | None = None
 
 
 __all__ = [
+    "HEURISTIC",
     "DealDice",
     "Match",
+    "Prepared",
     "Rate",
     "Record",
+    "Role",
     "TournamentError",
+    "TournamentInterrupted",
     "TournamentResult",
     "bradley_terry",
     "check_request",
     "combine",
+    "compiled_roles",
     "deal_seed",
+    "heuristic_search",
     "play_match",
     "plot",
     "tournament",

@@ -6,8 +6,10 @@ the seat, the turn and the throw alone (:func:`kniffel.solver.playkernels.deal_s
 :class:`kniffel.tournament.DealDice`), so the roles meet the same luck seat by seat. A role plays either
 for the chance of finishing first (the value :class:`kniffel.planning.goals.WinPlanner` gives every
 option; :func:`kniffel.solver.winkernels.win_turn`) or for points (the simulator's turn,
-:func:`kniffel.solver.playkernels.play_turn`). A tie for first names every tied player a winner; the win
-is then shared.
+:func:`kniffel.solver.playkernels.play_turn`), by the solver's values or by another table of their layout:
+the heuristic bot's on one column (:meth:`kniffel.planning.HeuristicPlanner.potential`) values an entry as
+its points plus the change of such a table, so the same turn played by that table is the heuristic's turn.
+A tie for first names every tied player a winner; the win is then shared.
 
 >>> from kniffel import rules
 >>> from kniffel.solver import solve
@@ -27,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.errors import KniffelError
+from kniffel.solver.compile import Compiled
 from kniffel.solver.distribution import DistributionTable, build_table
 from kniffel.solver.dp import Solution
 from kniffel.solver.play import BUNDLE, CHUNK, LANE_GAP, Games, deal_seed
@@ -102,7 +105,7 @@ class Matches:
 
 
 def play_to_win(
-    solution: Solution,
+    solution: Solution | Compiled,
     *,
     players: int,
     deals: int,
@@ -115,6 +118,7 @@ def play_to_win(
     distributions: DistributionTable | None = None,
     log: npt.NDArray[np.int32] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    values: Sequence[F64 | None] | None = None,
 ) -> Matches:
     """Play deals ``first_deal ..`` of ``solution``'s rule set (``deals`` of them, each in every seating:
     ``deals * players`` games) with each role playing for its aim: ``aims[role]`` is
@@ -125,7 +129,12 @@ def play_to_win(
     given or unneeded (no role to win or for a target, no ``predict``). ``predict`` records
     every seat's chance of winning before every turn (:attr:`Matches.predictions`). ``log`` (``[seat,
     game, turn, step, 3]``, as :func:`kniffel.solver.playkernels.play_turn` keeps it) records the first
-    games' every decision. ``progress(done, total)`` is called after every turn."""
+    games' every decision. ``progress(done, total)`` is called after every turn.
+
+    ``values[role]``, where given, is the table a role playing for points plays by instead of the solver's
+    values (``[aux, mask, up]`` over the states of the compiled rules, as :attr:`Solution.values`); where
+    every role plays by such a table, ``solution`` may be the compiled rules alone
+    (:func:`~kniffel.solver.compile_rules`): nothing is solved."""
     import numba
 
     from kniffel.solver import playkernels, winkernels
@@ -143,13 +152,23 @@ def play_to_win(
         raise KniffelError(f"say for each of the {players} players what it plays for")
     if any(aim < winkernels.POINTS for aim in roles):
         raise KniffelError(f"an aim is WIN, POINTS or a score of 0 or more, got {min(roles)}")
-    c = solution.compiled
+    c, optimal = (solution.compiled, solution.values) if isinstance(solution, Solution) else (solution, None)
     t = c.kernel_tables
+    own = [None] * players if values is None else list(values)
+    if len(own) != players:
+        raise ValueError(f"give each of the {players} players a table of values or None")
+    shape = (c.n_aux, c.n_masks, c.threshold + 1)
+    for goal, given in zip(roles, own, strict=True):
+        if given is not None and (goal != winkernels.POINTS or given.shape != shape):
+            raise ValueError(f"a table of values is for a player for points, of the shape {shape}")
     playing = any(aim != winkernels.POINTS for aim in roles)
     winning = winkernels.WIN in roles
+    if optimal is None and (playing or predict or any(given is None for given in own)):
+        raise ValueError("playing to win, for a target or by the solver's values needs the solved table")
     if playing:
         targets = targets or solve_rows(c)
     if winning or predict:
+        assert isinstance(solution, Solution)
         distributions = distributions or build_table(solution)
     if any(given is not None and given.rules != c.rules for given in (targets, distributions)):
         raise KniffelError("the target and distribution tables are of other rules")
@@ -160,6 +179,16 @@ def play_to_win(
         if distributions is None
         else (distributions.pmf, distributions.index, distributions.layout.lane_base)
     )
+    # the table each role plays for points by, as an index into ``boards``; -1 for a role playing for a goal
+    boards: list[F64] = []
+    board_of = np.full(players, -1, dtype=np.int64)
+    for role, (goal, given) in enumerate(zip(roles, own, strict=True)):
+        if goal == winkernels.POINTS:
+            by = optimal if given is None else given
+            assert by is not None
+            if not any(known is by for known in boards):
+                boards.append(by)
+            board_of[role] = next(i for i, known in enumerate(boards) if known is by)
     n = deals * players
     seeds = np.array([deal_seed(seed, first_deal + d) for d in range(deals)], dtype=np.uint64)
     table = Games(
@@ -189,27 +218,27 @@ def play_to_win(
                         winkernels.chances(table, pmf, index, lanes, t, longest, chances)
                     predictions[:, turn, mover, :] = chances
                 aim = np.array(roles, dtype=np.int64)[(mover + seating) % players]
-                for_points = aim == winkernels.POINTS
-                if not for_points.all():
+                if not (aim == winkernels.POINTS).all():
                     assert targets is not None
+                    assert optimal is not None
                     mine = Games._make(field[mover] for field in table)
-                    own, after = targets.levels[turn], targets.levels[turn + 1]
-                    assert own is not None
+                    level, after = targets.levels[turn], targets.levels[turn + 1]
+                    assert level is not None
                     assert after is not None
                     with parallel_launch():
                         winkernels.win_turn(
-                            table, mine, aim, mover, log[mover], turn, solution.values, own, after,
+                            table, mine, aim, mover, log[mover], turn, optimal, level, after,
                             targets.index, targets.layout.lane_base, targets.reach, targets.limit,
                             pmf, index, lanes, t, longest,
                         )  # fmt: skip
-                # the seatings where ``mover``'s role plays for points, in runs of consecutive games
-                for lo, hi in _runs(for_points):
+                # the seatings where ``mover``'s role plays for points, in runs of consecutive games played
+                # by one table
+                for lo, hi, board in _runs(board_of[(mover + seating) % players]):
                     part = Games._make(field[mover, lo:hi] for field in table)
                     with parallel_launch():
                         playkernels.play_turn(
-                            part, log[mover, lo:hi], turn, solution.values, t, LANE_GAP, CHUNK, BUNDLE,
-                            mover,
-                        )  # fmt: skip
+                            part, log[mover, lo:hi], turn, boards[board], t, LANE_GAP, CHUNK, BUNDLE, mover
+                        )
                 if progress is not None:
                     progress(turn * players + mover + 1, turns * players)
     finally:
@@ -221,7 +250,10 @@ def play_to_win(
     )
 
 
-def _runs(flags: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
-    """The ``(start, stop)`` of every run of True in ``flags``."""
-    edges = np.diff(np.concatenate([[0], flags.astype(np.int8), [0]]))
-    return list(zip(np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist(), strict=True))
+def _runs(labels: I64) -> list[tuple[int, int, int]]:
+    """The ``(start, stop, label)`` of every run of one label of 0 or more in ``labels``."""
+    if labels.shape[0] == 0:
+        return []
+    cuts = (np.flatnonzero(np.diff(labels)) + 1).tolist()
+    starts, stops = [0, *cuts], [*cuts, labels.shape[0]]
+    return [(lo, hi, int(labels[lo])) for lo, hi in zip(starts, stops, strict=True) if labels[lo] >= 0]
