@@ -10,7 +10,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
+import kniffel.cli.simulating
+from kniffel import rules
 from kniffel.cli import app
+from kniffel.simulate import SimulationInterrupted, SimulationResult, combine, play_chunk
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 
@@ -82,3 +85,39 @@ def test_bad_requests_exit_2_with_one_line(args: tuple[str, ...], message: str) 
     assert result.exit_code == 2
     assert message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_ctrl_c_reports_the_games_played_as_a_partial_result(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, as_json: bool
+) -> None:
+    yatzy = rules.get("yatzy")
+    partial = combine(yatzy, "bot:optimal", 4, [play_chunk(yatzy, "bot:optimal", 4, 0, 300)], asked=1000)
+
+    def interrupted(*args: object, **kwargs: object) -> SimulationResult:
+        raise SimulationInterrupted(partial)
+
+    monkeypatch.setattr(kniffel.cli.simulating, "simulate", interrupted)
+    scores = tmp_path / "scores.csv"
+    args = ("--rules", "yatzy", "--games", "1000", "--seed", "4", "--scores", str(scores))
+    result = run(*args, *(["--json"] if as_json else []))
+    assert result.exit_code == 130
+    assert result.stderr.strip() == "kniffel: interrupted after 300 of 1,000 games, stopped"
+    assert len(scores.read_text(encoding="utf-8").splitlines()) == 301, "the scores of the games played"
+    if as_json:
+        data = json.loads(result.stdout)
+        assert (data["partial"], data["games"], data["games_asked"]) == (True, 300, 1000)
+        assert data["mean"] == partial.mean
+    else:
+        assert "Partial result: 300 of 1,000 games played before the run was interrupted." in result.stdout
+        assert "300 games, mean" in result.stdout
+
+
+def test_ctrl_c_before_any_game_is_done_stops_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*args: object, **kwargs: object) -> SimulationResult:
+        raise SimulationInterrupted(None)
+
+    monkeypatch.setattr(kniffel.cli.simulating, "simulate", interrupted)
+    result = run("--rules", "yatzy", "--games", "1000", "--json")
+    assert result.exit_code == 130
+    assert result.output.strip() == "kniffel: interrupted after 0 of 1,000 games, stopped"

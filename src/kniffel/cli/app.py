@@ -634,8 +634,9 @@ def simulate_command(
         typer.Option(
             "--strategy",
             metavar="BOT",
-            help="bot:optimal (the solver's policy), bot (the heuristic), bot:win or bot:NAME; bot:optimal "
-            "plays in compiled code, and so does bot on multi-column sheets without free throws.",
+            help="bot:optimal (the solver's policy), bot (the heuristic), bot:win (alone it plays for "
+            "points) or bot:NAME; bot:optimal and bot:win play in compiled code, and so does bot on sheets "
+            "without free throws.",
         ),
     ] = "bot:optimal",
     games: Annotated[

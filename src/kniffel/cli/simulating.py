@@ -1,7 +1,10 @@
 """``kniffel simulate``: many games by one strategy, their score distribution, a histogram and a CSV.
 
 Every file the command will write is checked before the games are played (a simulation can take
-minutes, and its result should not be lost to a typo in a file name).
+minutes, and its result should not be lost to a typo in a file name). Ctrl-C on this machine keeps the
+games played (whole blocks of games): their statistics and files are reported as usual, said to be
+partial, after the line that the run was interrupted, and the command still ends with the status of an
+interrupted program.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ import csv
 import json
 from pathlib import Path
 
+import typer
 from rich.console import Console
 from rich.table import Table
 
@@ -19,12 +23,14 @@ from kniffel.errors import plotting_unavailable
 from kniffel.i18n import N_, number, percent, translate
 from kniffel.rules import RuleSet
 from kniffel.session import check_writable
-from kniffel.simulate import MAX_GAMES, SimulationResult, plot_histogram, simulate
+from kniffel.simulate import MAX_GAMES, SimulationInterrupted, SimulationResult, plot_histogram, simulate
 
 PLOT_FORMATS = ("png", "svg", "pdf")
 """Histogram formats that matplotlib's Agg canvas writes without further libraries."""
+PARTIAL = N_("Partial result: {games} of {total} games played before the run was interrupted.")
+"""Said above the result of a run that Ctrl-C stopped (``kniffel simulate`` and ``kniffel tournament``)."""
 
-__all__ = ["MAX_GAMES", "PLOT_FORMATS", "check_plot", "percentiles_table", "run", "write_scores"]
+__all__ = ["MAX_GAMES", "PARTIAL", "PLOT_FORMATS", "check_plot", "percentiles_table", "run", "write_scores"]
 
 
 def check_plot(path: Path) -> None:
@@ -89,15 +95,41 @@ def run(
     if scores is not None:
         check_writable(scores)
     label = translate(lang, "Playing {rules}", rules=rules.id)
-    with Tally(not json_output, label, games, lang).running(cluster) as progress:
-        if cluster is None:
-            result = simulate(rules, strategy=strategy, games=games, seed=seed, progress=progress)
-        else:
-            from kniffel import cluster as ray_cluster
+    partial: SimulationResult | None = None
+    try:
+        with Tally(not json_output, label, games, lang).running(cluster) as progress:
+            if cluster is None:
+                try:
+                    result = simulate(rules, strategy=strategy, games=games, seed=seed, progress=progress)
+                except SimulationInterrupted as interrupted:
+                    partial = interrupted.result
+                    # the line the interruption ends with counts the games kept, not those under way
+                    progress(0 if partial is None else partial.games, games)
+                    raise
+            else:
+                from kniffel import cluster as ray_cluster
 
-            result = ray_cluster.simulate(
-                rules, strategy=strategy, games=games, seed=seed, address=cluster, progress=progress
-            )
+                result = ray_cluster.simulate(
+                    rules, strategy=strategy, games=games, seed=seed, address=cluster, progress=progress
+                )
+    except typer.Exit:
+        if partial is None:
+            raise
+        report(partial, rules, plot=plot, scores=scores, json_output=json_output, lang=lang)
+        raise
+    report(result, rules, plot=plot, scores=scores, json_output=json_output, lang=lang)
+
+
+def report(
+    result: SimulationResult,
+    rules: RuleSet,
+    *,
+    plot: Path | None,
+    scores: Path | None,
+    json_output: bool,
+    lang: str,
+) -> None:
+    """The statistics as JSON or text (a partial result said to be), and the files asked for."""
     if plot is not None:
         plot_histogram(result, plot)
     if scores is not None:
@@ -106,12 +138,15 @@ def run(
         print(json.dumps(result.to_json()))
         return
     console = Console(highlight=False)
+    if result.partial:
+        games, total = number(lang, result.games, 0), number(lang, result.games_asked or 0, 0)
+        console.print(translate(lang, PARTIAL, games=games, total=total), style="bold")
     console.print(
         translate(
             lang,
             "{rules} ({strategy}): {games} games, mean {mean} (± {stderr}), sd {std}, {speed} games/s",
             rules=rules.id,
-            strategy=strategy,
+            strategy=result.strategy,
             games=number(lang, result.games, 0),
             mean=number(lang, result.mean, 2),
             stderr=number(lang, result.stderr, 2),

@@ -2,7 +2,9 @@
 
 The games are those of :func:`kniffel.tournament.tournament` (its description says how dice, ties,
 intervals and ratings are worked out); ``--cluster`` plays them as Ray tasks (:mod:`kniffel.cluster`)
-with the same result.
+with the same result. Ctrl-C on this machine keeps the games played (whole blocks of deals): their
+results are reported as usual, said to be partial (text, JSON, CSV and plot alike), after the line that
+the run was interrupted, and the command still ends with the status of an interrupted program.
 """
 
 from __future__ import annotations
@@ -12,13 +14,22 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+import typer
 from rich.console import Console
 from rich.table import Table
 
 from kniffel.cli.cluster import Tally
+from kniffel.cli.simulating import PARTIAL
 from kniffel.i18n import N_, number, percent, translate
 from kniffel.rules import RuleSet
-from kniffel.tournament import CSV_COLUMNS, Record, TournamentResult, check_request, tables
+from kniffel.tournament import (
+    CSV_COLUMNS,
+    Record,
+    TournamentInterrupted,
+    TournamentResult,
+    check_request,
+    tables,
+)
 
 NOTE = (
     "W/T/L: games won, tied for first place, lost; points: the player's mean score less the opponent's. "
@@ -45,17 +56,37 @@ def run(
     check_request(specs, games, seed, table=table)
     total = sum(games * len(players) for players in tables(len(specs), table=table))
     tally = Tally(not json_output, translate(lang, "Tournament {rules}", rules=rules.id), total, lang)
-    with tally.running(cluster):
-        if cluster is None:
-            from kniffel.tournament import tournament
+    partial: TournamentResult | None = None
+    try:
+        with tally.running(cluster):
+            if cluster is None:
+                from kniffel.tournament import tournament
 
-            result = tournament(rules, specs, deals=games, seed=seed, table=table, progress=tally)
-        else:
-            from kniffel import cluster as ray_cluster
+                try:
+                    result = tournament(rules, specs, deals=games, seed=seed, table=table, progress=tally)
+                except TournamentInterrupted as interrupted:
+                    partial = interrupted.result
+                    # the line the interruption ends with counts the games kept, not those under way
+                    tally(0 if partial is None else partial.games, total)
+                    raise
+            else:
+                from kniffel import cluster as ray_cluster
 
-            result = ray_cluster.tournament(
-                rules, specs, deals=games, seed=seed, table=table, address=cluster, progress=tally
-            )
+                result = ray_cluster.tournament(
+                    rules, specs, deals=games, seed=seed, table=table, address=cluster, progress=tally
+                )
+    except typer.Exit:
+        if partial is None:
+            raise
+        report(partial, json_output=json_output, csv_path=csv_path, plot_path=plot_path, lang=lang)
+        raise
+    report(result, json_output=json_output, csv_path=csv_path, plot_path=plot_path, lang=lang)
+
+
+def report(
+    result: TournamentResult, *, json_output: bool, csv_path: Path | None, plot_path: Path | None, lang: str
+) -> None:
+    """The result as JSON or tables (a partial one said to be), and the files asked for."""
     if csv_path is not None:
         write_csv(result, csv_path)
     if plot_path is not None:
@@ -66,6 +97,9 @@ def run(
         print(json.dumps(result.to_json()))
         return
     console = Console(highlight=False)
+    if result.partial:
+        games, total = number(lang, result.games, 0), number(lang, result.games_asked, 0)
+        console.print(translate(lang, PARTIAL, games=games, total=total), style="bold")
     console.print(standings_table(result, lang))
     console.print(pairings_table(result, lang))
     console.print(translate(lang, NOTE), style="dim")
