@@ -1,16 +1,34 @@
-"""How fast each built-in bot plays: games a second in a simulation (one bot alone) and in a tournament
-(every bot against ``bot:optimal`` on the same dice), on Yahtzee and Kniffel.
+"""How fast each built-in bot plays: games a second in a simulation (one bot alone) and in tournaments
+(against itself, and against ``bot:optimal``, on the same dice), on Yahtzee and Kniffel.
 
     .venv/bin/python benchmarks/bots_speed.py [--rules yahtzee kniffel] [--seconds 10] [--json]
 
 Each figure is the best of two runs after a warm-up run (the kernels compiled or loaded, the tables
-solved), with as many games as fit in about ``--seconds``. The goal is 1,000 games a second for every
-built-in bot on 2 cores. ``bot`` (the heuristic) plays compiled on sheets without free throws
-(:func:`kniffel.simulate.sheet_search`), ``bot:optimal`` compiled everywhere the solver covers, and goal
-bots compiled in tournaments (:mod:`kniffel.solver.winplay`); a tournament table that mixes the
-heuristic with a goal bot goes through the engine, one decision at a time.
+solved; for ``bot:win`` in tournaments the win tables, built once per rule set in about a minute and a
+half and kept for all its runs: :class:`kniffel.tournament.Prepared`), with as many games as fit in
+about ``--seconds``. The goal is 1,000 games a second for every built-in bot on 2 cores. Everything here
+plays compiled: in simulations ``bot`` by its compiled turn search (:func:`kniffel.simulate.sheet_search`),
+``bot:optimal`` and ``bot:win`` (which alone plays for points) by the solver's policy
+(:mod:`kniffel.solver.play`); in tournaments every table of these bots, mixed as they come, at once
+(:func:`kniffel.solver.winplay.play_to_win`; the heuristic by its own table of values).
 
-Nothing here is a test: timings depend on the machine and its load, which is printed beside them.
+Measured on 2 cores shared with other work, 10 s a figure (the load average of the last minute beside
+each row, this benchmark's own threads included), 24 November 2026:
+
+    rules    bot          simulate  vs itself  vs bot:optimal  load
+    yahtzee  bot             8,338     68,080          66,430  0.9
+    yahtzee  bot:optimal   163,212     84,261          84,115  1.0
+    yahtzee  bot:win       173,667        923             922  1.5
+    kniffel  bot             6,810     68,086          63,526  1.7
+    kniffel  bot:optimal   152,307     85,259          85,697  1.6
+    kniffel  bot:win       175,839      1,033             926  1.8
+
+An earlier run under heavier load (1.8-2.5) gave 893-1,015 for ``bot:win`` at a table and at least 6,800
+for everything else. ``bot:win`` at a table spends more than nine tenths of its time in the win turn
+(:func:`kniffel.solver.winkernels.win_turn`, one game at a time), so it sits about at the goal; every
+other figure is far above it. Before tables with the heuristic played compiled, ``bot`` in a tournament
+went through the engine at 55-70 games a second, and ``bot:win`` alone at 160 (it plays for points, so
+now it plays ``bot:optimal``'s compiled games).
 """
 
 from __future__ import annotations
@@ -24,9 +42,10 @@ from typing import Any
 
 from kniffel import RuleSet, rules
 from kniffel.simulate import simulate
-from kniffel.tournament import tournament
+from kniffel.tournament import Prepared, tournament
 
 BOTS = ("bot", "bot:optimal", "bot:win")
+HEADER = f"    {'rules':8} {'bot':12} {'simulate':>8} {'vs itself':>10} {'vs bot:optimal':>15}  load"
 
 
 def rate(play: Callable[[int], int], seconds: float) -> float:
@@ -43,6 +62,30 @@ def rate(play: Callable[[int], int], seconds: float) -> float:
     return best
 
 
+def measure(ruleset: RuleSet, bot: str, prepared: Prepared, seconds: float) -> dict[str, Any]:
+    """One row: ``bot`` alone, against itself and against ``bot:optimal`` on ``ruleset``."""
+
+    def simulated(n: int) -> int:
+        return simulate(ruleset, strategy=bot, games=n, seed=1).games
+
+    def against(opponent: str) -> Callable[[int], int]:
+        def matched(n: int) -> int:
+            deals = max(1, n // 2)
+            result = tournament(ruleset, [bot, opponent], deals=deals, seed=1, prepared=prepared)
+            return result.games
+
+        return matched
+
+    return {
+        "rules": ruleset.id,
+        "bot": bot,
+        "simulate": rate(simulated, seconds),
+        "itself": rate(against(bot), seconds),
+        "optimal": rate(against("bot:optimal"), seconds),
+        "load": os.getloadavg()[0],
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -52,31 +95,26 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
+    if not args.json:
+        print(f"games a second, {os.cpu_count()} cores; goal: 1,000 for every built-in bot")
+        print(HEADER)
     for rules_id in args.rules:
         ruleset = rules.get(rules_id)
+        prepared = Prepared(ruleset)  # the win tables: built at bot:win's first tournament, then kept
         for bot in BOTS:
-
-            def simulated(n: int, bot: str = bot, ruleset: RuleSet = ruleset) -> int:
-                return simulate(ruleset, strategy=bot, games=n, seed=1).games
-
-            def matched(n: int, bot: str = bot, ruleset: RuleSet = ruleset) -> int:
-                deals = max(1, n // 2)
-                result = tournament(ruleset, [bot, "bot:optimal"], deals=deals, seed=1)
-                return result.games
-
-            sim = rate(simulated, args.seconds) if bot != "bot:win" else None
-            match = rate(matched, args.seconds) if bot != "bot:optimal" else None
-            rows.append({"rules": rules_id, "bot": bot, "simulate": sim, "tournament": match})
-    load = os.getloadavg()[0]
+            row = measure(ruleset, bot, prepared, args.seconds)
+            rows.append(row)
+            if not args.json:
+                print(line(row), flush=True)
     if args.json:
-        print(json.dumps({"load": load, "rows": rows}))
-        return
-    print(f"games a second (2 cores, load {load:.1f}); goal: 1,000 for every built-in bot")
-    print(f"  {'rules':8} {'bot':12} {'simulate':>10} {'vs bot:optimal':>15}")
-    for row in rows:
-        alone = "-" if row["simulate"] is None else f"{row['simulate']:,.0f}"
-        paired = "-" if row["tournament"] is None else f"{row['tournament']:,.0f}"
-        print(f"  {row['rules']:8} {row['bot']:12} {alone:>10} {paired:>15}")
+        print(json.dumps({"rows": rows}))
+
+
+def line(row: dict[str, Any]) -> str:
+    return (
+        f"    {row['rules']:8} {row['bot']:12} {row['simulate']:>8,.0f} {row['itself']:>10,.0f}"
+        f" {row['optimal']:>15,.0f}  {row['load']:.1f}"
+    )
 
 
 if __name__ == "__main__":
