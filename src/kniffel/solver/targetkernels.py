@@ -287,6 +287,29 @@ game, or of one target, is a few dozen lanes)."""
 
 
 @njit(cache=True, nogil=True)
+def open_pairs(t: KernelTables, items: Any) -> Any:  # pragma: no cover
+    """``t.nonzero`` without the pairs of boxes that every state of ``items`` has filled: their rows are
+    NEG in every lane, so the best entry of a roll is the same without them (late in a game most boxes
+    are filled, and comparing their rows was most of the work of a roll's best entry)."""
+    allow = 0
+    for i in range(items.shape[0]):
+        allow |= t.allowed[items[i, 0]]
+    n_s, n_rolls, n = t.nonzero.shape
+    out = np.full((n_s, n_rolls, n), -1, dtype=t.nonzero.dtype)
+    for s in range(n_s):
+        for r in range(n_rolls):
+            k = 0
+            for i in range(n):
+                j = t.nonzero[s, r, i]
+                if j < 0:
+                    break
+                if (allow >> t.pair_box[j]) & 1:
+                    out[s, r, k] = j
+                    k += 1
+    return out
+
+
+@njit(cache=True, nogil=True)
 def solve_bundle(
     items: Any, free_top: int, prob: Any, child_prob: Any, index: Any, lane_base: Any, t: KernelTables
 ) -> None:  # pragma: no cover
@@ -307,6 +330,7 @@ def solve_bundle(
         return
     # float32 lanes: twice as many to a vector instruction, and a row of keeps stays in the cache
     padded = (width + PAD - 1) // PAD * PAD
+    nonzero = open_pairs(t, items)
     sv = np.empty((free_top + 1, n_s, n_rolls, padded), dtype=np.float32)
     rows = np.zeros((t.pair_box.shape[0] + 2, padded), dtype=np.float32)
     for f in range(free_top + 1):
@@ -317,7 +341,7 @@ def solve_bundle(
                 lane_base, t, rows, col, None, None,
             )  # fmt: skip
             col += widths[i]
-        best_entries(rows, t.nonzero, sv[f], None)
+        best_entries(rows, nonzero, sv[f], None)
         col = 0
         for i in range(count):
             joker_probabilities(
