@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -77,13 +77,20 @@ class SimulationError(KniffelError):
     """A simulation that cannot be run as asked (bad count, unknown strategy, unsupported rules)."""
 
 
-class SimulationInterrupted(KeyboardInterrupt):
-    """Ctrl-C during :func:`simulate`: ``result`` holds the games of the blocks it finished
-    (:attr:`SimulationResult.partial`), None before the first block was over."""
+R = TypeVar("R")
 
-    def __init__(self, result: SimulationResult | None) -> None:
+
+class Interrupted(KeyboardInterrupt, Generic[R]):
+    """Ctrl-C during a run of many games played in :func:`blocks`: ``result`` holds the games of the
+    blocks it finished (a partial result), None before the first block was over."""
+
+    def __init__(self, result: R | None) -> None:
         super().__init__()
         self.result = result
+
+
+class SimulationInterrupted(Interrupted["SimulationResult"]):
+    """Ctrl-C during :func:`simulate` (:attr:`SimulationResult.partial`)."""
 
 
 def blocks(

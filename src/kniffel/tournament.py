@@ -59,7 +59,7 @@ from kniffel.errors import KniffelError, plotting_unavailable
 from kniffel.game import MAX_PLAYERS, Game
 from kniffel.planning import POINTS, WIN, HeuristicPlanner, Target, is_exact
 from kniffel.rules import RuleSet
-from kniffel.simulate import BLOCK_SECONDS, blocks
+from kniffel.simulate import BLOCK_SECONDS, Interrupted, blocks
 from kniffel.solver import playkernels
 from kniffel.solver.play import MASK64, deal_seed, mix64
 
@@ -82,13 +82,9 @@ class TournamentError(KniffelError):
     """A tournament that cannot be played as asked (too few players, a bad count, an unknown bot)."""
 
 
-class TournamentInterrupted(KeyboardInterrupt):
-    """Ctrl-C during :func:`tournament`: ``result`` holds the games of the blocks of deals every table
-    finished (:attr:`TournamentResult.partial`), None before the first block was over."""
-
-    def __init__(self, result: TournamentResult | None) -> None:
-        super().__init__()
-        self.result = result
+class TournamentInterrupted(Interrupted["TournamentResult"]):
+    """Ctrl-C during :func:`tournament`: the games of the blocks of deals every table finished
+    (:attr:`TournamentResult.partial`)."""
 
 
 # --- dice --------------------------------------------------------------------------------------------

@@ -7,12 +7,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Annotated
+from typing import Annotated, Protocol, TypeVar
 
 import typer
 
 from kniffel.cli import solving
 from kniffel.i18n import N_, number, translate
+from kniffel.simulate import Interrupted
 
 INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT)."""
@@ -27,6 +28,16 @@ ClusterOption = Annotated[
         metavar="ADDRESS|local",
     ),
 ]
+
+
+class Played(Protocol):
+    """A run's result: how many games it holds."""
+
+    @property
+    def games(self) -> int: ...
+
+
+R = TypeVar("R", bound=Played)
 
 
 class Tally:
@@ -63,3 +74,31 @@ class Tally:
             raise typer.Exit(INTERRUPTED) from None
         finally:
             self._bar = None
+
+    def play(
+        self,
+        cluster: str | None,
+        here: Callable[[], R],
+        there: Callable[[str], R],
+        report: Callable[[R], None],
+    ) -> None:
+        """Play the run, ``here()`` or ``there(cluster)``, with the bar, and ``report`` its result.
+        Ctrl-C ends the command with one line (:meth:`running`); a run here first reports the games of
+        the blocks it finished (:class:`kniffel.simulate.Interrupted`), the line counting those."""
+        partial: R | None = None
+        try:
+            with self.running(cluster):
+                if cluster is None:
+                    try:
+                        result = here()
+                    except Interrupted as interrupted:
+                        partial = interrupted.result
+                        self(0 if partial is None else partial.games, self.total)
+                        raise
+                else:
+                    result = there(cluster)
+        except typer.Exit:
+            if partial is not None:
+                report(partial)
+            raise
+        report(result)

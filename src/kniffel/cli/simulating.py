@@ -13,7 +13,6 @@ import csv
 import json
 from pathlib import Path
 
-import typer
 from rich.console import Console
 from rich.table import Table
 
@@ -23,7 +22,7 @@ from kniffel.errors import plotting_unavailable
 from kniffel.i18n import N_, number, percent, translate
 from kniffel.rules import RuleSet
 from kniffel.session import check_writable
-from kniffel.simulate import MAX_GAMES, SimulationInterrupted, SimulationResult, plot_histogram, simulate
+from kniffel.simulate import MAX_GAMES, SimulationResult, plot_histogram, simulate
 
 PLOT_FORMATS = ("png", "svg", "pdf")
 """Histogram formats that matplotlib's Agg canvas writes without further libraries."""
@@ -95,29 +94,21 @@ def run(
     if scores is not None:
         check_writable(scores)
     label = translate(lang, "Playing {rules}", rules=rules.id)
-    partial: SimulationResult | None = None
-    try:
-        with Tally(not json_output, label, games, lang).running(cluster) as progress:
-            if cluster is None:
-                try:
-                    result = simulate(rules, strategy=strategy, games=games, seed=seed, progress=progress)
-                except SimulationInterrupted as interrupted:
-                    partial = interrupted.result
-                    # the line the interruption ends with counts the games kept, not those under way
-                    progress(0 if partial is None else partial.games, games)
-                    raise
-            else:
-                from kniffel import cluster as ray_cluster
+    tally = Tally(not json_output, label, games, lang)
 
-                result = ray_cluster.simulate(
-                    rules, strategy=strategy, games=games, seed=seed, address=cluster, progress=progress
-                )
-    except typer.Exit:
-        if partial is None:
-            raise
-        report(partial, rules, plot=plot, scores=scores, json_output=json_output, lang=lang)
-        raise
-    report(result, rules, plot=plot, scores=scores, json_output=json_output, lang=lang)
+    def on_cluster(address: str) -> SimulationResult:
+        from kniffel import cluster as ray_cluster
+
+        return ray_cluster.simulate(
+            rules, strategy=strategy, games=games, seed=seed, address=address, progress=tally
+        )
+
+    tally.play(
+        cluster,
+        lambda: simulate(rules, strategy=strategy, games=games, seed=seed, progress=tally),
+        on_cluster,
+        lambda result: report(result, rules, plot=plot, scores=scores, json_output=json_output, lang=lang),
+    )
 
 
 def report(

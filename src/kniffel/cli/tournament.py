@@ -14,7 +14,6 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-import typer
 from rich.console import Console
 from rich.table import Table
 
@@ -25,7 +24,6 @@ from kniffel.rules import RuleSet
 from kniffel.tournament import (
     CSV_COLUMNS,
     Record,
-    TournamentInterrupted,
     TournamentResult,
     check_request,
     tables,
@@ -56,31 +54,27 @@ def run(
     check_request(specs, games, seed, table=table)
     total = sum(games * len(players) for players in tables(len(specs), table=table))
     tally = Tally(not json_output, translate(lang, "Tournament {rules}", rules=rules.id), total, lang)
-    partial: TournamentResult | None = None
-    try:
-        with tally.running(cluster):
-            if cluster is None:
-                from kniffel.tournament import tournament
 
-                try:
-                    result = tournament(rules, specs, deals=games, seed=seed, table=table, progress=tally)
-                except TournamentInterrupted as interrupted:
-                    partial = interrupted.result
-                    # the line the interruption ends with counts the games kept, not those under way
-                    tally(0 if partial is None else partial.games, total)
-                    raise
-            else:
-                from kniffel import cluster as ray_cluster
+    def here() -> TournamentResult:
+        from kniffel.tournament import tournament
 
-                result = ray_cluster.tournament(
-                    rules, specs, deals=games, seed=seed, table=table, address=cluster, progress=tally
-                )
-    except typer.Exit:
-        if partial is None:
-            raise
-        report(partial, json_output=json_output, csv_path=csv_path, plot_path=plot_path, lang=lang)
-        raise
-    report(result, json_output=json_output, csv_path=csv_path, plot_path=plot_path, lang=lang)
+        return tournament(rules, specs, deals=games, seed=seed, table=table, progress=tally)
+
+    def on_cluster(address: str) -> TournamentResult:
+        from kniffel import cluster as ray_cluster
+
+        return ray_cluster.tournament(
+            rules, specs, deals=games, seed=seed, table=table, address=address, progress=tally
+        )
+
+    tally.play(
+        cluster,
+        here,
+        on_cluster,
+        lambda result: report(
+            result, json_output=json_output, csv_path=csv_path, plot_path=plot_path, lang=lang
+        ),
+    )
 
 
 def report(
