@@ -56,25 +56,20 @@ class OpenConnections:
 
     def admit(self, client: str, transport: asyncio.BaseTransport) -> bool:
         """Count ``transport`` as ``client``'s, or say no (then nothing is counted)."""
-        held = [t for t in self._open.get(client, ()) if not t.is_closing()]
+        held = self.forget(client)
         if len(held) >= self.per_client:
-            self._open[client] = held
             return False
-        held.append(transport)
-        self._open[client] = held
+        self._open[client] = [*held, transport]
         return True
 
-    def forget(self, client: str) -> None:
-        """Drop ``client``'s closed transports (their list, once nothing of it is open)."""
+    def forget(self, client: str) -> list[asyncio.BaseTransport]:
+        """Drop ``client``'s closed transports (their list, once nothing of it is open); those still open."""
         held = [t for t in self._open.get(client, ()) if not t.is_closing()]
         if held:
             self._open[client] = held
         else:
             self._open.pop(client, None)
-
-    def holding(self, client: str) -> int:
-        """How many connections ``client`` holds open now."""
-        return sum(not t.is_closing() for t in self._open.get(client, ()))
+        return held
 
 
 def is_trusted(proxies: str) -> Callable[[str], bool]:
@@ -139,7 +134,6 @@ def guarded_http(per_client: int, trusted: Callable[[str], bool]) -> type[asynci
             if self._client is not None:
                 connections.forget(self._client)
 
-    GuardedHttp.connections = connections
     return GuardedHttp
 
 
