@@ -50,7 +50,7 @@ from kniffel.solver import Advisor, State
 from kniffel.solver import distribution as dist
 from kniffel.solver import target as tgt
 from kniffel.solver.distribution import DistributionTable
-from kniffel.solver.lanes import early_levels, level_of
+from kniffel.solver.lanes import early_levels, level_of, widths_of
 from kniffel.solver.target import TargetAdvisor, TargetRows
 from kniffel.solver.work import Cancel, Progress
 
@@ -145,9 +145,7 @@ class WinTables:
         c = self.compiled
         # every state's lanes and how far its row can reach (the rows end sooner where they turn to 0)
         masks = np.concatenate(c.levels)
-        upper_full = masks & c.upper_mask == c.upper_mask
-        widths = np.where(upper_full, 1, c.lanes[masks, 1] - c.lanes[masks, 0])
-        armed = np.where((c.five >= 0) & (masks >> max(c.five, 0) & 1 == 1), c.n_armed, 1)
+        widths, armed = widths_of(c, masks)
         lanes = widths * armed * c.n_free
         reach = np.minimum(tgt.reach(c)[masks], tgt.default_limit(c))
         target_values = float((lanes * reach).sum()) * ROWS_KEPT

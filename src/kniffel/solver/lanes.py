@@ -82,6 +82,23 @@ def mask_widths(c: Compiled, mask: int) -> tuple[int, int]:
     return nl, na
 
 
+def widths_of(c: Compiled, masks: I64) -> tuple[I64, I64]:
+    """:func:`mask_widths` of many masks at once: their upper scores computed and armed variants."""
+    masks = np.asarray(masks, dtype=np.int64)
+    upper_full = masks & c.upper_mask == c.upper_mask
+    widths: I64 = np.where(upper_full, 1, c.lanes[masks, 1] - c.lanes[masks, 0]).astype(np.int64)
+    five_filled = (c.five >= 0) & ((masks >> max(c.five, 0)) & 1 == 1)
+    variants: I64 = np.where(five_filled, c.n_armed, 1).astype(np.int64)
+    return widths, variants
+
+
+def lowest_ups(c: Compiled, masks: I64) -> I64:
+    """:func:`lowest_up` of many masks at once."""
+    masks = np.asarray(masks, dtype=np.int64)
+    found: I64 = np.where(masks & c.upper_mask == c.upper_mask, 0, c.lanes[masks, 0]).astype(np.int64)
+    return found
+
+
 def lowest_up(c: Compiled, mask: int) -> int:
     """The upper score of a mask's first lane."""
     return 0 if mask & c.upper_mask == c.upper_mask else int(c.lanes[mask, 0])
@@ -134,6 +151,8 @@ __all__ = [
     "lane_of",
     "level_of",
     "lowest_up",
+    "lowest_ups",
     "mask_widths",
     "sublayout_index",
+    "widths_of",
 ]

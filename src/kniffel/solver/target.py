@@ -50,8 +50,10 @@ from kniffel.solver.lanes import (
     lane_of,
     level_of,
     lowest_up,
+    lowest_ups,
     mask_widths,
     sublayout_index,
+    widths_of,
 )
 from kniffel.solver.work import Cancel, Progress, check
 
@@ -169,16 +171,13 @@ def _lanes_of(c: Compiled, masks: I64) -> tuple[I64, I64, I64, I64]:
     """Every lane of ``masks`` at one free-throw level, in layout order (sheet, armed variant, upper
     score): ``(mask, armed, i, up)``, lane ``i`` of the sheet's upper scores being score ``up``."""
     masks = np.asarray(masks, dtype=np.int64)
-    upper_full = masks & c.upper_mask == c.upper_mask
-    widths = np.where(upper_full, 1, c.lanes[masks, 1] - c.lanes[masks, 0]).astype(np.int64)
-    five_filled = (c.five >= 0) & ((masks >> max(c.five, 0)) & 1 == 1)
-    variants = np.where(five_filled, c.n_armed, 1).astype(np.int64)
+    widths, variants = widths_of(c, masks)
     per_mask = widths * variants
     sheet = np.repeat(np.arange(len(masks)), per_mask)
     k = np.arange(len(sheet)) - np.repeat(np.cumsum(per_mask) - per_mask, per_mask)
     width = widths[sheet]
     mask, armed, i = masks[sheet], k // width, k % width
-    up = np.where(upper_full[sheet], 0, c.lanes[mask, 0]) + i
+    up = lowest_ups(c, mask) + i
     return mask, armed, i, up
 
 
@@ -485,9 +484,10 @@ def _widest_first(c: Compiled, layout: LaneLayout, index: I64, items: I64, root:
     if not len(items):
         return items, np.zeros(0, dtype=np.int64)
     masks, armed, ups = items[:, 0], items[:, 1], items[:, 2]
-    lo = np.where(masks & c.upper_mask == c.upper_mask, 0, c.lanes[masks, 0])
-    width = np.where(masks & c.upper_mask == c.upper_mask, 1, c.lanes[masks, 1] - c.lanes[masks, 0])
-    lanes = layout.lane_base[armed * c.n_free + root.free, masks] + np.clip(ups - lo, 0, width - 1)
+    width, _ = widths_of(c, masks)
+    lanes = layout.lane_base[armed * c.n_free + root.free, masks] + np.clip(
+        ups - lowest_ups(c, masks), 0, width - 1
+    )
     counts = index[lanes, 2]
     order = np.argsort(-counts, kind="stable")
     order = order[counts[order] > 0]
