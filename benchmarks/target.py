@@ -1,6 +1,7 @@
 """Target probabilities (:mod:`kniffel.solver.target`): what solving them costs, and (``--check``) that the
-early rows on disk answer the early positions of ``tests/data/target_reference.json`` as the exact target
-tables of kniffel d80cfbc did (the suite checks the late positions, from cones).
+rows of every state (the cone of the empty sheet, which a target question at the start reads) answer the
+early positions of ``tests/data/target_reference.json`` as the exact target tables of kniffel d80cfbc did
+(the suite checks the late positions, from cones).
 
     .venv/bin/python benchmarks/target.py [--rules yahtzee kniffel yatzy] [--target 300] [--queries 200]
         [--check] [--json]
@@ -8,14 +9,15 @@ tables of kniffel d80cfbc did (the suite checks the late positions, from cones).
 For each rule set, each step in a fresh process on a fresh cache holding the expected-score table, so
 that memory is per step:
 
-* ``early rows``: the rows of every state for every target up to the limit, solved once (the DP alone
-  and the whole call), the early levels kept on disk (what the win tables hold for targets), with the
-  process's peak memory and the size on disk;
+* ``early rows``: the rows a game to win reads at the early levels, every target up to the limit, solved
+  once (the DP alone and the whole call, with the distributions they start from at their horizon) and
+  kept on disk (what the win tables hold for targets), with the process's peak memory and the size on
+  disk;
 * ``load``: loading them in a fresh process (memory-mapped, checksum verified);
 * ``cone, first roll``: the rows a question about one target needs from the empty sheet (``advise
   --goal target:T`` without the early rows), and ``cone, mid-game`` with six boxes filled;
-* ``query``: every option of a random mid-turn situation with its probability of reaching a random
-  target, from the early rows (ms), and a between-turn lookup.
+* ``query``: every option of a random mid-turn situation valued for a random target from the early rows
+  (ms), and a between-turn lookup.
 
 The peer solver ``yatzy-solver`` has no target tables, so there is no ratio. Nothing here is a test:
 timings depend on the machine and its load, which is printed beside them.
@@ -97,7 +99,7 @@ def measure(rules_id: str, target: int, queries: int, directory: Path) -> dict[s
         """,
         env,
     )
-    disk = sum(p.stat().st_size for p in directory.glob("*.target-early*"))
+    disk = sum(p.stat().st_size for p in directory.glob("*.win-early*"))
     loaded, _ = child(
         f"""
         import time
@@ -161,12 +163,12 @@ def measure(rules_id: str, target: int, queries: int, directory: Path) -> dict[s
 
 
 def check(rules_ids: list[str]) -> list[str]:
-    """The early positions of the reference, from the early rows: the largest difference per rule set
-    and option (the exact tables' answers to 1e-6 is the goal)."""
+    """The early positions of the reference, from the rows of every state: the largest difference per
+    rule set and option (the exact tables' answers to 1e-6 is the goal)."""
     from kniffel import rules
     from kniffel.rules import single_column
     from kniffel.solver import Advisor, table
-    from kniffel.solver.target import TargetAdvisor, early_rows
+    from kniffel.solver.target import TargetAdvisor, solve_rows
 
     reference = json.loads((ROOT / "tests" / "data" / "target_reference.json").read_text(encoding="utf-8"))
     lines = []
@@ -177,7 +179,7 @@ def check(rules_ids: list[str]) -> list[str]:
         ruleset = found if variant["column"] is None else single_column(found, variant["column"])
         advisor = Advisor(table(ruleset))
         start = time.perf_counter()
-        targets = TargetAdvisor(advisor, early_rows(ruleset))
+        targets = TargetAdvisor(advisor, solve_rows(advisor.compiled))
         worst = 0.0
         for case in variant["early_cases"]:
             options = targets.options(

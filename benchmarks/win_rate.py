@@ -112,15 +112,17 @@ def play_compiled(
     """The same figures from the compiled games, ``batch`` deals at a time."""
     from kniffel.solver import compile_rules, solve
     from kniffel.solver.distribution import build_table
-    from kniffel.solver.target import solve_rows
+    from kniffel.solver.target import early_rows, solve_rows
     from kniffel.solver.winplay import play_to_win
 
     ruleset = rules.get(rules_id, options)
     solution = solve(ruleset)
-    # every state's target rows and final scores, in memory (the games reach every state)
+    # every state's target rows and final scores, in memory (the games reach every state), and the early
+    # rows bot:win reads from disk at first
     begin = time.perf_counter()
     targets = solve_rows(compile_rules(ruleset))
     distributions = build_table(solution)
+    early = early_rows(solution.compiled, use_cache=False, distributions=distributions)
     print(
         f"  tables of every state solved in {time.perf_counter() - begin:.0f} s", file=sys.stderr, flush=True
     )
@@ -132,7 +134,7 @@ def play_compiled(
         count = min(batch, deals - first)
         matches = play_to_win(
             solution, players=players, deals=count, seed=seed, first_deal=first, predict=True,
-            targets=targets, distributions=distributions,
+            targets=targets, distributions=distributions, early=early,
         )  # fmt: skip
         for role, share in enumerate(matches.shares().sum(axis=0)):
             shares[role] += float(share)

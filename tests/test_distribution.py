@@ -34,6 +34,7 @@ from kniffel.solver.distribution import (
     state_distribution,
     table_paths,
 )
+from kniffel.solver.lanes import early_levels
 from kniffel.solver.play import trace
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
@@ -241,14 +242,21 @@ def test_impossible_questions_are_refused_clearly(strict: DistributionTable) -> 
 
 def test_the_cached_table_is_checked_and_rebuilt_when_damaged(tmp_path: Path) -> None:
     solution = table(rules.get("kniffel", {"strict": "on"}))
-    built = distribution_table(solution, directory=tmp_path)
+    # built as the early win tables build it: as far as the target rows' horizon, the early part cached
+    built = distribution_table(solution, directory=tmp_path, most_filled=6)
     assert built.seconds > 0
-    original = np.array(built.pmf)  # the returned table maps the file this test damages
+    assert built.covers_level(6)
+    assert not built.covers_level(7)
     loaded = load_table(solution, tmp_path)
     assert loaded is not None
     assert loaded.seconds == 0
-    assert np.array_equal(np.asarray(loaded.pmf), original)
-    assert np.array_equal(loaded.index, built.index)
+    assert not loaded.covers_level(early_levels(solution.compiled) + 1)
+    for lane in range(loaded.layout.n_lanes):  # the early levels lie alike in both layouts
+        kept, whole = loaded.points_to_come(lane), built.points_to_come(lane)
+        assert kept.low == whole.low
+        assert np.array_equal(kept.probabilities, whole.probabilities)
+    original = np.array(loaded.pmf)  # the loaded table maps the file this test damages
+    assert distribution_table(solution, directory=tmp_path).seconds == 0  # loaded, not built again
     probabilities, index, meta = table_paths(solution.rules, tmp_path)
     raw = bytearray(probabilities.read_bytes())
     raw[len(raw) // 2] ^= 0xFF
@@ -257,6 +265,7 @@ def test_the_cached_table_is_checked_and_rebuilt_when_damaged(tmp_path: Path) ->
     rebuilt = distribution_table(solution, directory=tmp_path)
     assert rebuilt.seconds > 0
     assert np.array_equal(np.asarray(rebuilt.pmf), original)
+    assert np.array_equal(rebuilt.index, loaded.index)
     index.write_bytes(index.read_bytes()[:-8])
     assert load_table(solution, tmp_path) is None
     meta.unlink()

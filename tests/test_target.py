@@ -4,6 +4,7 @@ through the cache."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from functools import cache
@@ -12,16 +13,29 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from kniffel.errors import SituationError
 from kniffel.keeps import keep_lattice
 from kniffel.rules import RuleSet, Section, placements
 from kniffel.solver import Advisor, State, compile_rules, solve
-from kniffel.solver.target import TargetAdvisor, TargetRows, early_rows, solve_rows
+from kniffel.solver.distribution import build_table
+from kniffel.solver.target import (
+    Horizon,
+    TargetAdvisor,
+    TargetRows,
+    as_played_to_win,
+    early_rows,
+    solve_rows,
+)
 from test_solver_values import REDUCED, Sheet, gained, outcomes, reduced
 
 
-def brute_force_target(rules_: RuleSet) -> Callable[[int], float]:
+def brute_force_target(
+    rules_: RuleSet, beyond: tuple[int, Callable[[Sheet, int, int], float]] | None = None
+) -> Callable[[int], float]:
     """``P(needed)``: the largest probability of making at least ``needed`` points from the empty sheet,
-    by expectimax straight from :func:`placements` (no lattice, no tables), each target on its own."""
+    by expectimax straight from :func:`placements` (no lattice, no tables), each target on its own. With
+    ``beyond = (level, chance)``, a sheet with ``level`` boxes filled is worth ``chance(sheet, free
+    throws left, needed)`` instead of being played on."""
     boxes = [box.id for box in rules_.boxes]
     upper = {box.id for box in rules_.boxes if box.section is Section.UPPER}
     threshold = rules_.upper_bonus_threshold
@@ -31,6 +45,8 @@ def brute_force_target(rules_: RuleSet) -> Callable[[int], float]:
     def turn_start(filled: Sheet, free: int, needed: int) -> float:
         if needed <= 0:
             return 1.0
+        if beyond is not None and len(filled) == beyond[0]:
+            return beyond[1](filled, free, needed)
         if len(filled) == len(boxes):
             return 1.0 if rules_.free_throw_points * free >= needed else 0.0
         return sum(
@@ -43,7 +59,8 @@ def brute_force_target(rules_: RuleSet) -> Callable[[int], float]:
         sheet = dict(filled)
         up = min(threshold, sum(points for key, points in sheet.items() if key in upper))
         best = -1.0
-        for key, placement in placements(rules_, sheet, roll, thrown_at_once=at_once).items():
+        found = placements(rules_, sheet, roll, thrown_at_once=at_once)
+        for key, placement in found.items():
             if key in upper:
                 points = min(placement.points, threshold - up)
             else:
@@ -51,6 +68,11 @@ def brute_force_target(rules_: RuleSet) -> Callable[[int], float]:
             best = max(
                 best, turn_start(filled | {(key, points)}, free, needed - gained(rules_, up, key, placement))
             )
+        # a box may be struck even where the roll pays (past a horizon, a worse sheet can have the better
+        # chance of a far target); not where an extra five of a kind decides where it goes
+        if not (five in sheet and len(set(roll)) == 1):
+            for key in found:
+                best = max(best, turn_start(filled | {(key, 0)}, free, needed))
         return best
 
     @cache
@@ -90,6 +112,81 @@ def test_matches_brute_force_on_a_reduced_game(name: str) -> None:
     free = REDUCED[name].free_throws if REDUCED[name].free_throws else None
     for needed in (*range(0, 60, 7), 80, 101, 140, table.limit):
         assert advisor.probability({}, needed, free) == pytest.approx(brute(needed), abs=2e-6), needed
+
+
+@pytest.mark.parametrize("name", ["forced joker", "free joker", "sharp"])
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_rows_before_a_horizon_play_for_the_target_and_for_points_after_it(name: str, level: int) -> None:
+    """Past the horizon a sheet is worth the chance its final-score distribution gives (optimal play for
+    points); before it the brute force plays for the target as ever: the rows agree, and they are lower
+    bounds of the exact rows, lower somewhere."""
+    game = REDUCED[name]
+    solution = solve(game)
+    advisor = Advisor(solution)
+    distributions = build_table(solution)
+    free_left = game.free_throws if game.free_throws else None
+
+    def chance(filled: Sheet, free: int, needed: int) -> float:
+        state = advisor.state(dict(filled), free if game.free_throws else None)
+        lane = distributions.lane(state.armed, state.free, state.mask, state.up)
+        to_come = distributions.points_to_come(lane)
+        totals = to_come.low + np.arange(len(to_come.probabilities))
+        return float(np.asarray(to_come.probabilities)[totals >= needed].sum())
+
+    rows = solve_rows(solution.compiled, horizon=Horizon(level, distributions))
+    assert rows.horizon == level
+    brute = brute_force_target(game, (level, chance))
+    with_horizon = TargetAdvisor(advisor, rows)
+    exact = TargetAdvisor(advisor, reduced_table(name))
+    lower = 0.0
+    for needed in (*range(0, 60, 7), 80, 101, 140):
+        found = with_horizon.probability({}, needed, free_left)
+        assert found == pytest.approx(brute(needed), abs=2e-6), needed
+        best = exact.probability({}, needed, free_left)
+        assert found <= best + 2e-6, needed
+        lower = max(lower, best - found)
+    assert lower > 1e-4, "play for points past the horizon loses no chance anywhere: is it there at all?"
+
+
+def test_a_horizon_lies_between_the_root_and_the_full_sheet() -> None:
+    solution = solve(REDUCED["forced joker"])
+    distributions = build_table(solution)
+    for level in (0, len(solution.compiled.levels) - 1):
+        with pytest.raises(SituationError, match="horizon"):
+            solve_rows(solution.compiled, horizon=Horizon(level, distributions))
+
+
+def test_only_a_game_to_win_reads_rows_with_a_horizon() -> None:
+    """Rows that play for points past a horizon answer the win planner's questions, never a target
+    question (those are exact); the rules of thirteen boxes have one, a small rule set none."""
+    from kniffel import rules
+    from kniffel.solver.lanes import horizon_level
+    from kniffel.solver.target import _held, _held_key, held_rows
+
+    assert horizon_level(compile_rules(rules.get("yahtzee"))) == 6
+    assert horizon_level(compile_rules(REDUCED["forced joker"])) is None
+    c = compile_rules(REDUCED["forced joker"])
+    rows = dataclasses.replace(reduced_table("forced joker"), horizon=2)
+    key = (*_held_key(c, None), "test horizon")
+    _held.put(key, rows)
+    try:
+        root = State(0, 0, 0, 0)
+        assert held_rows(c, root, 40, 40, turn=False, early=True) is rows
+        assert held_rows(c, root, 40, 40, turn=False, early=False) is not rows
+    finally:
+        _held.drop(key)
+
+
+def test_a_game_to_win_reads_the_early_rows_then_the_exact_ones() -> None:
+    exact = reduced_table("forced joker")
+    early = dataclasses.replace(exact, horizon=2, levels=tuple(
+        None if level is None or n > 1 else np.zeros_like(level) for n, level in enumerate(exact.levels)
+    ))  # fmt: skip
+    played = as_played_to_win(exact, early)
+    assert played.horizon == 2
+    assert all(not played.levels[n].any() for n in (0, 1))  # type: ignore[union-attr]
+    assert all(played.levels[n] is exact.levels[n] for n in range(2, len(exact.levels)))
+    assert as_played_to_win(exact, exact) is exact  # no horizon: the exact rows themselves
 
 
 def test_every_row_falls_from_one_to_zero() -> None:
@@ -194,7 +291,7 @@ def test_cached_early_rows_are_the_solved_ones(tmp_path: object) -> None:
     assert built.value(State(0, 0, 0, 0), 40) == whole.value(State(0, 0, 0, 0), 40)
     del built, loaded
     # a damaged file is rebuilt, not trusted
-    files = sorted(directory.glob("*.target-early.npy"))
+    files = sorted(directory.glob("*.win-early.npy"))
     assert len(files) == 1
     files[0].write_bytes(b"")
     again = early_rows(game, directory=directory)

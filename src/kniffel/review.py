@@ -175,7 +175,7 @@ def can_review_by_win(game: Game) -> bool:
 
 def review(game: Game, *, directory: Path | None = None, by_win: bool = False, wait: bool = True) -> Review:
     """Review every decision in ``game``'s log (finished or not). The first review of a rule set may
-    solve tables (seconds; a review ``by_win`` also needs the win tables, a minute or so the first
+    solve tables (seconds; a review ``by_win`` also needs the win tables, half a minute or so the first
     time for a rule set; with ``wait`` false they go to the worker and :class:`kniffel.planning.NotReady`
     says so).
 

@@ -270,8 +270,8 @@ def heuristic_search(rules: RuleSet, bot: bots.Bot) -> SheetSearch | None:
 class Prepared:
     """The tables compiled play reads on ``rules``, each made when first needed and then kept, so that the
     blocks of deals of one tournament make them once: the solved table, and for players to win or for a
-    target the target rows and score distributions of every state (a minute or two to build, more than
-    a gigabyte held)."""
+    target the target rows and score distributions of every state and the early rows of a player to win
+    (a minute or two to build, more than a gigabyte held)."""
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
@@ -293,6 +293,13 @@ class Prepared:
         from kniffel.solver.distribution import build_table
 
         return build_table(self.solution)
+
+    @cached_property
+    def early(self) -> TargetRows:
+        """The early rows a player to win reads (:func:`kniffel.solver.target.early_rows`)."""
+        from kniffel.solver.target import early_rows
+
+        return early_rows(self.solution.compiled, use_cache=False, distributions=self.distributions)
 
 
 def _play_compiled(
@@ -337,6 +344,7 @@ def _play_compiled(
         first_deal=first_deal,
         targets=prepared.targets if goals else None,
         distributions=prepared.distributions if TO_WIN in goals else None,
+        early=prepared.early if TO_WIN in goals else None,
         values=values,
         progress=report,
     )

@@ -2,10 +2,14 @@
 their planners (:mod:`kniffel.planning.goals` names the goals).
 
 The goal planners read tables that take time to solve the first time (:class:`WinTables`): the target
-rows and score distributions of early sheets are solved once per rule set and kept on disk (a minute or
-so, a hundred-odd megabytes); those of later sheets are solved for the cone of the position asked about
-(a second or two) and held in memory for the rest of the game. A planner made with ``wait=False`` never
-solves anything itself: what it lacks goes to the process's worker (:mod:`kniffel.planning.worker`) and
+rows and score distributions of early sheets are solved once per rule set and kept on disk (half a
+minute, a hundred-odd megabytes); those of later sheets are solved for the cone of the position asked
+about (a second or two) and held in memory for the rest of the game. The early target rows look no
+further than their horizon (:func:`kniffel.solver.lanes.horizon_level`): from there on they take play
+for points, whose chances the distributions give, so that they are solved over a quarter of the states.
+A target question is never answered from them (its cone is exact); a game to win reads them for its
+first turns only (Yahtzee's and Kniffel's first four). A planner made with ``wait=False`` never solves
+anything itself: what it lacks goes to the process's worker (:mod:`kniffel.planning.worker`) and
 :class:`NotReady` says so, so that a front end can show points meanwhile.
 
 How the chance of finishing first is told (:class:`WinPlanner`, :func:`win_chances`): each other player is
@@ -50,7 +54,7 @@ from kniffel.solver import Advisor, State
 from kniffel.solver import distribution as dist
 from kniffel.solver import target as tgt
 from kniffel.solver.distribution import DistributionTable
-from kniffel.solver.lanes import early_levels, level_of, widths_of
+from kniffel.solver.lanes import early_levels, horizon_level, level_of, widths_of
 from kniffel.solver.target import TargetAdvisor, TargetRows
 from kniffel.solver.work import Cancel, Progress
 
@@ -75,7 +79,7 @@ class NotReady(PlanningError):  # noqa: N818 - not a mistake but a state: asked 
 
 
 PREPARE_ENV = "KNIFFEL_PREPARE_WIN_TABLES"
-"""Set to 0, front ends do not start the early win tables in the background (a minute or more of both
+"""Set to 0, front ends do not start the early win tables in the background (half a minute or more of both
 processors the first time for a rule set): chances of winning then show only where they are there
 already (solved before by ``kniffel cache prepare``, ``kniffel advise --goal win`` or
 :func:`prepare_tables`), as a server short of processors may want. A position's own cone past them is
@@ -90,7 +94,7 @@ def preparing_allowed() -> bool:
 
 
 def prepare_tables(rules: RuleSet, directory: Path | None = None) -> None:
-    """Solve (or load) the early win tables of ``rules`` now (a minute or so the first time for a full
+    """Solve (or load) the early win tables of ``rules`` now (half a minute or so the first time for a full
     rule set, nothing once they are on disk)."""
     tables = win_tables(rules, directory)
     if not tables.early_ready():
@@ -143,21 +147,37 @@ class WinTables:
     @cached_property
     def _early_work(self) -> Work:
         c = self.compiled
-        # every state's lanes and how far its row can reach (the rows end sooner where they turn to 0)
+        lanes, reach, levels = self._states
+        size = float((lanes * reach)[levels <= tgt.early_rows_levels(c)].sum()) * ROWS_KEPT * 4
+        size += float(lanes[levels <= early_levels(c)].sum()) * 2.2 * tgt.default_limit(c) * 8
+        return Work(
+            N_("Solving the win tables of {rules} (once; kept on disk)"),
+            sum(self._early_seconds),
+            int(size),
+            self._fields,
+        )
+
+    @cached_property
+    def _states(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Of every sheet: its lanes, how far its row can reach and its level (boxes filled)."""
+        c = self.compiled
         masks = np.concatenate(c.levels)
         widths, armed = widths_of(c, masks)
-        lanes = widths * armed * c.n_free
         reach = np.minimum(tgt.reach(c)[masks], tgt.default_limit(c))
-        target_values = float((lanes * reach).sum()) * ROWS_KEPT
-        seconds = target_values * SECONDS_PER_VALUE + float(lanes.sum()) * SECONDS_PER_LANE
-        levels = np.array([int(m).bit_count() for m in masks.tolist()])
-        kept_rows = levels <= tgt.early_rows_levels(c)
-        kept_lanes = levels <= early_levels(c)
-        size = float((lanes * reach)[kept_rows].sum()) * ROWS_KEPT * 4
-        size += float(lanes[kept_lanes].sum()) * 2.2 * tgt.default_limit(c) * 8
-        return Work(
-            N_("Solving the win tables of {rules} (once; kept on disk)"), seconds, int(size), self._fields
-        )
+        levels = np.array([int(m).bit_count() for m in masks.tolist()], dtype=np.int64)
+        return widths * armed * c.n_free, reach, levels
+
+    @cached_property
+    def _early_seconds(self) -> tuple[float, float]:
+        """What solving the distributions and the early rows costs, roughly: every state's distribution,
+        and the rows of every state before the horizon (:func:`kniffel.solver.lanes.horizon_level`),
+        each as far as it can reach."""
+        c = self.compiled
+        lanes, reach, levels = self._states
+        horizon = horizon_level(c)
+        solved = levels < (len(c.levels) if horizon is None else horizon)
+        rows = float((lanes * reach)[solved].sum()) * ROWS_KEPT * SECONDS_PER_VALUE
+        return float(lanes.sum()) * SECONDS_PER_LANE, rows
 
     @property
     def _fields(self) -> tuple[tuple[str, str], ...]:
@@ -170,10 +190,9 @@ class WinTables:
     def _solve_early(self, cancel: Cancel, progress: Progress) -> bool:
         solution = self.advisor.solution
         c = self.compiled
-        lanes = dist.lane_layout(c).n_lanes
-        rows = tgt.cone_size(c, tgt.empty_state(c), 1, tgt.default_limit(c))
         # one progress for both solves, weighted by what they cost
-        share = lanes * SECONDS_PER_LANE / (lanes * SECONDS_PER_LANE + rows * SECONDS_PER_VALUE)
+        first_seconds, second_seconds = self._early_seconds
+        share = first_seconds / max(first_seconds + second_seconds, 1e-9)
         scale = 1000
 
         def first(done: int, total: int) -> None:
@@ -182,8 +201,13 @@ class WinTables:
         def second(done: int, total: int) -> None:
             progress(int(scale * (share + (1 - share) * done / max(total, 1))), scale)
 
-        dist.distribution_table(solution, directory=self.directory, progress=first, cancel=cancel)
-        tgt.early_rows(c, directory=self.directory, progress=second, cancel=cancel)
+        # the distributions as far as the early rows' horizon: the rows start from them there
+        distributions = dist.distribution_table(
+            solution, directory=self.directory, progress=first, cancel=cancel, most_filled=horizon_level(c)
+        )
+        tgt.early_rows(
+            c, directory=self.directory, distributions=distributions, progress=second, cancel=cancel
+        )
         return True
 
     def prepare(self) -> Job[bool] | None:
@@ -201,11 +225,11 @@ class WinTables:
         (and keep them) rather than the state's own cone."""
         c = self.compiled
         is_early = level_of(state.mask) + int(turn) <= tgt.early_rows_levels(c)
-        if is_early and (early or self.early_ready()):
+        if is_early and early:
             if self.early_ready() or wait:
                 return tgt.rows_for(c, state, first, last, turn=turn, directory=self.directory)
             raise NotReady(self.early_job(), self.early_work(), early=True)
-        found = tgt.held_rows(c, state, first, last, turn=turn, directory=self.directory)
+        found = tgt.held_rows(c, state, first, last, turn=turn, directory=self.directory, early=False)
         if found is not None:
             return found
         if wait:

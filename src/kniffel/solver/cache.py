@@ -392,6 +392,10 @@ class Held(Generic[T]):
         found = self.get(key)
         return found if found is not None else self.put(key, make())
 
+    def drop(self, key: Hashable) -> None:
+        with self._lock:
+            self._tables.pop(key, None)
+
     def clear(self) -> None:
         with self._lock:
             self._tables.clear()
@@ -401,7 +405,7 @@ class Held(Generic[T]):
 
 KINDS = {
     "": N_("expected scores"),
-    "target-early": N_("win: target chances"),
+    "win-early": N_("win: target chances"),
     "dist-early": N_("win: final scores"),
 }
 """The kinds of table kept per rule set, by the suffix of their files' names, as people read them."""

@@ -187,6 +187,11 @@ class DistributionTable:
         """Whether the table holds the sheets of ``mask``."""
         return self.layout.covers(mask)
 
+    def covers_level(self, level: int) -> bool:
+        """Whether the table holds every sheet with ``level`` boxes filled."""
+        masks = self.compiled.levels[level]
+        return self.root == 0 and bool((self.layout.lane_base[:, masks].max(axis=0) >= 0).all())
+
     def lane(self, armed: int, free: int, mask: int, up: int) -> int:
         return lane_of(self.compiled, self.layout, armed, free, mask, up)
 
@@ -419,29 +424,34 @@ def load_table(solution: Solution, directory: Path | None = None) -> Distributio
 
 
 def _save(
-    solution: Solution, directory: Path | None, progress: Progress | None, cancel: Cancel | None
-) -> tuple[float, dict[str, Any]]:
-    """Build the early table straight into the cache's files (the probabilities of the levels it does not
-    keep are dropped as soon as the next level is done)."""
+    solution: Solution,
+    directory: Path | None,
+    progress: Progress | None,
+    cancel: Cancel | None,
+    most_filled: int | None = None,
+) -> DistributionTable:
+    """Build the table of the sheets with at most ``most_filled`` boxes filled (the early ones by default;
+    never fewer) in memory, write its early part to the cache's files and return it."""
     rules = solution.rules
+    early = early_levels(solution.compiled)
+    built = build_table(solution, progress, most_filled=max(early, most_filled or 0), cancel=cancel)
+    layout = lane_layout(solution.compiled, 0, early)
+    index = sublayout_index(solution.compiled, built.layout, layout, built.index)
+    # the levels are written from the last kept back to the empty sheet: the early ones come last
+    start = int(index[0].min())
+    index[0] -= start
+    pmf = built.pmf[start:]
+    count = len(pmf)
+    seconds = built.seconds
     pmf_path, index_path, meta_path = table_paths(rules, directory)
     pmf_path.parent.mkdir(parents=True, exist_ok=True)
     meta_path.unlink(missing_ok=True)
-    crc = 0
-    count = 0
     fd, tmp = tempfile.mkstemp(dir=pmf_path.parent, prefix=pmf_path.name, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as stream:
-
-            def write(level: F64) -> None:
-                nonlocal count, crc
-                data = np.ascontiguousarray(level, dtype="<f8").data.cast("B")
-                stream.write(data)
-                crc = zlib.crc32(data, crc)
-                count += len(level)
-
-            most_filled = early_levels(solution.compiled)
-            layout, index, seconds = _build(solution, write, progress, 0, most_filled, cancel)
+            data = np.ascontiguousarray(pmf, dtype="<f8").data.cast("B")
+            stream.write(data)
+            crc = zlib.crc32(data)
         os.replace(tmp, pmf_path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -455,7 +465,7 @@ def _save(
         "rules": rules.id,
         "options": dict(rules.options),
         "lanes": layout.n_lanes,
-        "most_filled": most_filled,
+        "most_filled": early,
         "tail": TAIL,
         "probabilities": count,
         "checksum": f"crc32:{crc:08x}",
@@ -463,7 +473,7 @@ def _save(
         "seconds": seconds,
     }
     cache._atomic_write(meta_path, lambda f: f.write(json.dumps(meta, indent=1).encode()))
-    return seconds, meta
+    return built
 
 
 def distribution_table(
@@ -473,32 +483,38 @@ def distribution_table(
     directory: Path | None = None,
     progress: Progress | None = None,
     cancel: Cancel | None = None,
+    most_filled: int | None = None,
 ) -> DistributionTable:
     """The early distribution table of a single-column rule set (or of a solved one): the sheets with at
     most :func:`~kniffel.solver.lanes.early_levels` boxes filled, whose cones are too large to solve
     when asked. From the cache when a sound copy is there, else built (all levels are computed, the early
     ones kept) and cached if ``use_cache`` (processes sharing the directory build it once). A cache that
-    cannot be written is not an error. Later sheets are answered by cones (:func:`table_for`)."""
+    cannot be written is not an error. Later sheets are answered by cones (:func:`table_for`).
+
+    With ``most_filled`` past the early levels, the table returned holds the sheets up to it: built now
+    (its early part cached as ever), for the horizon of the early target rows
+    (:class:`kniffel.solver.target.Horizon`) to read in the same solve."""
     solution = source if isinstance(source, Solution) else cache.table(source, use_cache=use_cache)
-    most_filled = early_levels(solution.compiled)
+    early = early_levels(solution.compiled)
+    keep = max(early, most_filled or 0)
     if not use_cache:
-        return build_table(solution, progress, most_filled=most_filled, cancel=cancel)
-    found = load_table(solution, directory)
+        return build_table(solution, progress, most_filled=keep, cancel=cancel)
+    found = load_table(solution, directory) if keep == early else None
     if found is not None:
         return found
     pmf_path, index_path, _ = table_paths(solution.rules, directory)
     with cache._solving(pmf_path, also=(index_path,)):
-        found = load_table(solution, directory)
+        found = load_table(solution, directory) if keep == early else None
         if found is not None:
             return found
         try:
-            seconds, _ = _save(solution, directory, progress, cancel)
+            built = _save(solution, directory, progress, cancel, keep)
         except OSError:
-            return build_table(solution, progress, most_filled=most_filled, cancel=cancel)
-    saved = load_table(solution, directory)
-    if saved is None:  # written but unreadable (a full disk, a foreign process): keep it in memory
-        return build_table(solution, progress, most_filled=most_filled, cancel=cancel)
-    return DistributionTable(solution, saved.layout, saved.pmf, saved.index, seconds)
+            return build_table(solution, progress, most_filled=keep, cancel=cancel)
+    saved = load_table(solution, directory) if keep == early else None
+    if saved is None:  # the levels past the early ones, or written but unreadable: the table in memory
+        return built
+    return DistributionTable(solution, saved.layout, saved.pmf, saved.index, built.seconds)
 
 
 def early_table_ready(rules: RuleSet, directory: Path | None = None) -> bool:

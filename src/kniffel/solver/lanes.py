@@ -143,10 +143,26 @@ def early_levels(c: Compiled) -> int:
     return max(0, c.n_boxes - EARLY_OPEN)
 
 
+HORIZON_OPEN = 7
+"""Open boxes from which the early target rows take play for points (:class:`kniffel.solver.target.Horizon`):
+solving the target rows of every later sheet took the early tables about a minute, and the turns before
+it decide nearly every game the same way without them (measured by ``benchmarks/win_rate.py``)."""
+
+
+def horizon_level(c: Compiled) -> int | None:
+    """The boxes filled at which the early target rows take play for points (None: they are exact, the
+    rule set being small enough to solve every sheet's rows in a few seconds)."""
+    if c.n_boxes <= EARLY_OPEN:
+        return None
+    return c.n_boxes - HORIZON_OPEN
+
+
 __all__ = [
     "EARLY_OPEN",
+    "HORIZON_OPEN",
     "LaneLayout",
     "early_levels",
+    "horizon_level",
     "lane_layout",
     "lane_of",
     "level_of",

@@ -43,9 +43,11 @@ from kniffel.rules import RuleSet
 from kniffel.solver import cache
 from kniffel.solver.advisor import Advisor, Option, State
 from kniffel.solver.compile import Compiled, compile_rules
+from kniffel.solver.distribution import DistributionTable
 from kniffel.solver.lanes import (
     LaneLayout,
     early_levels,
+    horizon_level,
     lane_layout,
     lane_of,
     level_of,
@@ -234,6 +236,10 @@ class TargetRows:
     """:func:`reach` of the rules."""
     seconds: float
     """Time of the DP alone; 0 for rows loaded from disk."""
+    horizon: int | None = None
+    """None: every row is exact target play. Else the level (boxes filled) from which the rows take play
+    for points instead (:class:`Horizon`): a row is then the chance of the target when the turns before
+    that level are played for it and the rest for points, a lower bound of the exact row."""
 
     @property
     def rules(self) -> RuleSet:
@@ -339,6 +345,7 @@ def solve_rows(
     limit: int | None = None,
     most_filled: int | None = None,
     keep: Callable[[int], bool] | None = None,
+    horizon: Horizon | None = None,
     progress: Progress | None = None,
     cancel: Cancel | None = None,
 ) -> TargetRows:
@@ -347,8 +354,10 @@ def solve_rows(
     :func:`default_limit`). Levels are solved
     from the full sheet back to the root's; ``keep(level)`` says which levels' arrays to keep (all by
     default); ``most_filled`` limits the layout (and so what can be kept) to the early levels, all of
-    which are then solved from the later ones. ``progress(done, total)`` counts states; ``cancel`` is
-    asked between pieces of work (:mod:`kniffel.solver.work`)."""
+    which are then solved from the later ones. With ``horizon``, the rows of its level are its chances
+    of play for points and only the levels before it are solved (:class:`Horizon`).
+    ``progress(done, total)`` counts states; ``cancel`` is asked between pieces of work
+    (:mod:`kniffel.solver.work`)."""
     import numba
 
     from kniffel.solver import targetkernels
@@ -362,13 +371,17 @@ def solve_rows(
         raise SituationError(f"a target table's limit is a number of points, got {limit}")
     full_layout = lane_layout(c, root.mask)
     index, sizes = windows(c, full_layout, limit, root, low, high)
-    top = len(c.levels) - 1
     root_level = level_of(root.mask)
+    if horizon is not None and not root_level < horizon.level < len(c.levels) - 1:
+        raise SituationError(f"a horizon at {horizon.level} boxes filled is not between the root and the end")
+    top = len(c.levels) - 1 if horizon is None else horizon.level
     kept = keep or (lambda level: most_filled is None or level <= most_filled)
     kt = c.kernel_tables
     starts = full_layout.level_start
-    # the full sheet: only unused free throws are left to come
-    below = _full_sheet(c, full_layout, index, int(sizes[top]), root.free)
+    if horizon is None:  # the full sheet: only unused free throws are left to come
+        below = _full_sheet(c, full_layout, index, int(sizes[top]), root.free)
+    else:
+        below = horizon.rows(full_layout, index, int(sizes[top]))
     below = targetkernels.trim_zeros(below, index, int(starts[top]), int(starts[top + 1]))
     arrays: list[F32 | None] = [None] * len(c.levels)
     arrays[top] = below if kept(top) else None
@@ -427,8 +440,46 @@ def solve_rows(
         index = np.ascontiguousarray(sublayout_index(c, full_layout, layout, index.T).T)
         arrays = arrays[: most_filled + 1] + [None] * (len(arrays) - most_filled - 1)
     return TargetRows(
-        c, limit, layout, index, tuple(arrays), root, low, limit if high is None else high, reach(c), seconds
-    )
+        c, limit, layout, index, tuple(arrays), root, low, limit if high is None else high, reach(c), seconds,
+        None if horizon is None else horizon.level,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Horizon:
+    """Where rows stop being target play: from ``level`` boxes filled on, each state is played for points,
+    so its row is the chance that its final-score distribution under optimal expected-score play gives
+    (``distributions`` covers that level). The rows before it are solved for the target as ever, over a
+    fraction of the states (with six of Yahtzee's 13 boxes filled, a quarter of the probabilities), and
+    each is a lower bound of the exact row: the chance of the target when the turns before the horizon
+    are played for it and the rest for points."""
+
+    level: int
+    distributions: DistributionTable
+
+    def rows(self, layout: LaneLayout, index: I64, size: int) -> F32:
+        """The level's rows in the windows of ``index`` (over ``layout``, whose root is the empty sheet):
+        ``P(points to come >= u)`` of each state's distribution."""
+        from kniffel.solver import targetkernels
+
+        c = self.distributions.compiled
+        masks = c.levels[self.level]
+        ours, theirs = layout.lane_base[:, masks], self.distributions.layout.lane_base[:, masks]
+        if ((ours >= 0) != (theirs >= 0)).any():
+            raise SituationError("the distributions do not cover the horizon's sheets")
+        # a sheet's lanes of one variant lie side by side in both layouts: one shift for each such run
+        a, b = int(layout.level_start[self.level]), int(layout.level_start[self.level + 1])
+        covered = ours >= 0
+        starts = ours[covered]
+        order = np.argsort(starts)
+        runs = np.diff(np.concatenate([starts[order], [b]]))
+        shift = np.repeat((theirs[covered] - starts)[order], runs)
+        lanes = np.arange(a, b, dtype=np.int64)
+        prob = np.zeros(size, dtype=np.float32)
+        targetkernels.survival_rows(
+            prob, index, lanes, lanes + shift, self.distributions.pmf, self.distributions.index
+        )
+        return prob
 
 
 def _full_sheet(c: Compiled, layout: LaneLayout, index: I64, size: int, free_top: int) -> F32:
@@ -498,8 +549,9 @@ def _widest_first(c: Compiled, layout: LaneLayout, index: I64, items: I64, root:
 
 # --- the early rows on disk, cones in memory --------------------------------------------------------------
 
-KIND = "target-early"
-"""What the cache calls the early target rows (:func:`early_rows`)."""
+KIND = "win-early"
+"""What the cache calls the early target rows (:func:`early_rows`; before their horizon, ``target-early``
+held exact rows)."""
 
 
 def early_rows_levels(c: Compiled) -> int:
@@ -550,7 +602,9 @@ def _rows_of(
     for n in layout.levels():
         levels[n] = prob[at : at + int(sizes[n])]
         at += int(sizes[n])
-    return TargetRows(c, limit, layout, index, tuple(levels), empty_state(c), 1, limit, reach(c), seconds)
+    return TargetRows(
+        c, limit, layout, index, tuple(levels), empty_state(c), 1, limit, reach(c), seconds, horizon_level(c)
+    )
 
 
 def early_rows(
@@ -558,12 +612,17 @@ def early_rows(
     *,
     use_cache: bool = True,
     directory: Path | None = None,
+    distributions: DistributionTable | None = None,
     progress: Progress | None = None,
     cancel: Cancel | None = None,
 ) -> TargetRows:
     """The rows of the early sheets (at most :func:`early_rows_levels` boxes filled) for every target up
-    to the limit: from the cache when a sound copy is there, else solved (every state, the early ones
-    kept) and cached if ``use_cache`` (processes sharing the directory solve them once)."""
+    to the limit, as a game to win reads them: play for points from the horizon on
+    (:func:`~kniffel.solver.lanes.horizon_level`, :class:`Horizon`; none on a small rule set, whose rows
+    are exact). From the cache when a sound copy is there, else solved and cached if ``use_cache``
+    (processes sharing the directory solve them once). ``distributions`` covers the horizon's level
+    (:func:`kniffel.solver.distribution.distribution_table` with ``most_filled``); by default they are
+    built first."""
     c = rules if isinstance(rules, Compiled) else compile_rules(rules)
     if use_cache:
         found = _load_early(c, directory)
@@ -575,7 +634,13 @@ def early_rows(
             found = _load_early(c, directory)
             if found is not None:
                 return found
-        solved = solve_rows(c, most_filled=early_rows_levels(c), progress=progress, cancel=cancel)
+        solved = solve_rows(
+            c,
+            most_filled=early_rows_levels(c),
+            horizon=horizon_of(c, distributions, directory=directory, use_cache=use_cache),
+            progress=progress,
+            cancel=cancel,
+        )
         if not use_cache:
             return solved
         kept = [level for level in solved.levels if level is not None]
@@ -587,6 +652,7 @@ def early_rows(
             "kind": KIND,
             "limit": solved.limit,
             "most_filled": early_rows_levels(c),
+            "horizon": solved.horizon,
             "seconds": solved.seconds,
         }
         with contextlib.suppress(OSError):
@@ -594,6 +660,46 @@ def early_rows(
             cache.save_array(prob_path, key, prob, details)
     loaded = _load_early(c, directory)
     return solved if loaded is None else dataclasses.replace(loaded, seconds=solved.seconds)
+
+
+def horizon_of(
+    c: Compiled,
+    distributions: DistributionTable | None = None,
+    *,
+    directory: Path | None = None,
+    use_cache: bool = True,
+) -> Horizon | None:
+    """The horizon of the early rows of ``c`` (None: they are exact), reading ``distributions`` (built,
+    their early part cached, when not given or too short)."""
+    from kniffel.solver import distribution
+
+    level = horizon_level(c)
+    if level is None:
+        return None
+    if distributions is None or not distributions.covers_level(level):
+        distributions = distribution.distribution_table(
+            cache.table(c.rules), use_cache=use_cache, directory=directory, most_filled=level
+        )
+    return Horizon(level, distributions)
+
+
+def as_played_to_win(rows: TargetRows, early: TargetRows) -> TargetRows:
+    """Every state's rows (``rows``: exact, the empty sheet's cone) with the early levels read from the
+    early rows (``early``, :func:`early_rows`): what a game played to win reads, the early rows at first
+    and the cones of later positions, exact, after them. The compiled games
+    (:mod:`kniffel.solver.winplay`) play by these, so that they decide as the planners do."""
+    if early.horizon is None:
+        return rows
+    last = max(n for n in range(len(early.levels)) if early.levels[n] is not None)
+    cut = int(early.layout.level_start[last + 1])
+    if rows.root != early.root or not np.array_equal(
+        rows.layout.level_start[: last + 2], early.layout.level_start[: last + 2]
+    ):
+        raise SituationError("the early rows and the rows of every state are not of one table")
+    index = rows.index.copy()
+    index[:cut] = early.index[:cut]
+    levels = early.levels[: last + 1] + rows.levels[last + 1 :]
+    return dataclasses.replace(rows, index=index, levels=levels, horizon=early.horizon)
 
 
 def early_rows_ready(rules: RuleSet, directory: Path | None = None) -> bool:
@@ -622,20 +728,26 @@ def held_rows(
     *,
     turn: bool,
     directory: Path | None = None,
+    early: bool = True,
 ) -> TargetRows | None:
     """Rows that answer targets ``first .. last`` from ``state`` (between turns, or with ``turn`` for
-    its options) without solving anything: the early rows if they are on disk, or rows held in memory;
-    else None."""
+    its options) without solving anything: with ``early``, the early rows if they are on disk (play for
+    points past their horizon: what a game to win reads, not an exact target question); rows held in
+    memory; else None."""
     c = rules if isinstance(rules, Compiled) else compile_rules(rules)
     key = _held_key(c, directory)
-    if _is_early(c, state, turn) and early_rows_ready(c.rules, directory):
+    if early and _is_early(c, state, turn) and early_rows_ready(c.rules, directory):
         rows = _held.get((*key, "early"))
         if rows is None:
             loaded = _load_early(c, directory)
             rows = None if loaded is None else _held.put((*key, "early"), loaded)
         if rows is not None and rows.covers(state, first, last, turn=turn):
             return rows
-    return _held.find(lambda k, rows: k[:2] == key and rows.covers(state, first, last, turn=turn))
+    return _held.find(
+        lambda k, rows: (
+            k[:2] == key and (early or rows.horizon is None) and rows.covers(state, first, last, turn=turn)
+        )
+    )
 
 
 def rows_for(
@@ -652,10 +764,11 @@ def rows_for(
 ) -> TargetRows:
     """Rows that answer targets ``first .. last`` from ``state`` (between turns, or with ``turn`` for
     its options): those :func:`held_rows` finds; else for an early state the early rows, solved and kept
-    on disk first (if ``early``); else the cone of ``state`` for those targets, solved now and held for
-    the rest of the game (its later states are in it, with the targets they can need)."""
+    on disk first (if ``early``: a game to win reads them, play for points past their horizon); else the
+    cone of ``state`` for those targets, exact, solved now and held for the rest of the game (its later
+    states are in it, with the targets they can need)."""
     c = rules if isinstance(rules, Compiled) else compile_rules(rules)
-    found = held_rows(c, state, first, last, turn=turn, directory=directory)
+    found = held_rows(c, state, first, last, turn=turn, directory=directory, early=early)
     if found is not None:
         return found
     key = _held_key(c, directory)

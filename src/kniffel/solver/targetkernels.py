@@ -547,3 +547,23 @@ def trim_zeros(prob: Any, index: Any, start: int, end: int) -> Any:  # pragma: n
         index[lane, 0] = at
         at += count
     return out
+
+
+@njit(cache=True, nogil=True)
+def survival_rows(
+    prob: Any, index: Any, lanes: Any, dist_lanes: Any, pmf: Any, dist_index: Any
+) -> None:  # pragma: no cover
+    """The rows of ``lanes`` (their windows in ``index``, written into ``prob``) as ``P(points to come >=
+    u)`` of the distributions of ``dist_lanes`` (:class:`kniffel.solver.distribution.DistributionTable`'s
+    ``pmf`` and ``index``): summed from the top, in float64."""
+    for k in range(lanes.shape[0]):
+        offset, first, count = index[lanes[k], 0], index[lanes[k], 1], index[lanes[k], 2]
+        d = dist_lanes[k]
+        at, low, n = dist_index[0, d], dist_index[1, d], dist_index[2, d]
+        acc = 0.0
+        j = n - 1
+        for i in range(count - 1, -1, -1):
+            while j >= 0 and low + j >= first + i:
+                acc += pmf[at + j]
+                j -= 1
+            prob[offset + i] = min(acc, 1.0)

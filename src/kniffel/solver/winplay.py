@@ -33,7 +33,7 @@ from kniffel.solver.compile import Compiled
 from kniffel.solver.distribution import DistributionTable, build_table
 from kniffel.solver.dp import Solution
 from kniffel.solver.play import BUNDLE, CHUNK, LANE_GAP, Games, deal_seed
-from kniffel.solver.target import TargetRows, solve_rows
+from kniffel.solver.target import TargetRows, as_played_to_win, early_rows, solve_rows
 
 F32 = npt.NDArray[np.float32]
 F64 = npt.NDArray[np.float64]
@@ -116,6 +116,7 @@ def play_to_win(
     predict: bool = False,
     targets: TargetRows | None = None,
     distributions: DistributionTable | None = None,
+    early: TargetRows | None = None,
     log: npt.NDArray[np.int32] | None = None,
     progress: Callable[[int, int], None] | None = None,
     values: Sequence[F64 | None] | None = None,
@@ -126,7 +127,10 @@ def play_to_win(
     to reach (0 or more); ``to_win`` says it as a flag per role (win or points); by default role 0 plays
     to win, the others for points. The deals are :mod:`kniffel.tournament`'s for ``seed``. The target rows
     and distributions of every state are solved in memory (a minute or two for a full rule set) unless
-    given or unneeded (no role to win or for a target, no ``predict``). ``predict`` records
+    given or unneeded (no role to win or for a target, no ``predict``). A role playing to win reads the
+    early levels from the early rows (``early``, :func:`kniffel.solver.target.early_rows`, solved in
+    memory unless given: play for points past their horizon) as :class:`kniffel.planning.WinPlanner`
+    does, and the exact rows after them; a role for a target reads the exact rows. ``predict`` records
     every seat's chance of winning before every turn (:attr:`Matches.predictions`). ``log`` (``[seat,
     game, turn, step, 3]``, as :func:`kniffel.solver.playkernels.play_turn` keeps it) records the first
     games' every decision. ``progress(done, total)`` is called after every turn.
@@ -170,8 +174,16 @@ def play_to_win(
     if winning or predict:
         assert isinstance(solution, Solution)
         distributions = distributions or build_table(solution)
-    if any(given is not None and given.rules != c.rules for given in (targets, distributions)):
+    if any(given is not None and given.rules != c.rules for given in (targets, distributions, early)):
         raise KniffelError("the target and distribution tables are of other rules")
+    # what each aim reads: the rows of a game to win, or the exact rows of a target
+    rows_of: list[tuple[TargetRows, Callable[[I64], npt.NDArray[np.bool_]]]] = []
+    if winning:
+        assert targets is not None
+        early = early or early_rows(c, use_cache=False, distributions=distributions)
+        rows_of.append((as_played_to_win(targets, early), lambda aim: aim == winkernels.WIN))
+    if targets is not None:
+        rows_of.append((targets, lambda aim: aim >= 0))
     longest = 0 if distributions is None else int(distributions.index[2].max())
     # (arrays of the right types where no distribution is read: the kernel takes one signature)
     pmf, index, lanes = (
@@ -218,17 +230,19 @@ def play_to_win(
                         winkernels.chances(table, pmf, index, lanes, t, longest, chances)
                     predictions[:, turn, mover, :] = chances
                 aim = np.array(roles, dtype=np.int64)[(mover + seating) % players]
-                if not (aim == winkernels.POINTS).all():
-                    assert targets is not None
+                for rows, reads in rows_of:
+                    chosen = reads(aim)
+                    if not chosen.any():
+                        continue
                     assert optimal is not None
                     mine = Games._make(field[mover] for field in table)
-                    level, after = targets.levels[turn], targets.levels[turn + 1]
+                    level, after = rows.levels[turn], rows.levels[turn + 1]
                     assert level is not None
                     assert after is not None
                     with parallel_launch():
                         winkernels.win_turn(
-                            table, mine, aim, mover, log[mover], turn, optimal, level, after,
-                            targets.index, targets.layout.lane_base, targets.reach, targets.limit,
+                            table, mine, np.where(chosen, aim, winkernels.POINTS), mover, log[mover], turn,
+                            optimal, level, after, rows.index, rows.layout.lane_base, rows.reach, rows.limit,
                             pmf, index, lanes, t, longest,
                         )  # fmt: skip
                 # the seatings where ``mover``'s role plays for points, in runs of consecutive games played
