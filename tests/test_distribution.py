@@ -24,6 +24,7 @@ from kniffel.simulate import simulate
 from kniffel.solver import Advisor, Solution, table
 from kniffel.solver.distribution import (
     DistributionTable,
+    LevelTable,
     ScoreDistribution,
     banked_points,
     build_table,
@@ -33,8 +34,8 @@ from kniffel.solver.distribution import (
     situation_distribution,
     state_distribution,
     table_paths,
+    with_level,
 )
-from kniffel.solver.lanes import early_levels
 from kniffel.solver.play import trace
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
@@ -242,21 +243,26 @@ def test_impossible_questions_are_refused_clearly(strict: DistributionTable) -> 
 
 def test_the_cached_table_is_checked_and_rebuilt_when_damaged(tmp_path: Path) -> None:
     solution = table(rules.get("kniffel", {"strict": "on"}))
-    # built as the early win tables build it: as far as the target rows' horizon, the early part cached
-    built = distribution_table(solution, directory=tmp_path, most_filled=6)
-    assert built.seconds > 0
-    assert built.covers_level(6)
-    assert not built.covers_level(7)
-    loaded = load_table(solution, tmp_path)
-    assert loaded is not None
-    assert loaded.seconds == 0
-    assert not loaded.covers_level(early_levels(solution.compiled) + 1)
-    for lane in range(loaded.layout.n_lanes):  # the early levels lie alike in both layouts
-        kept, whole = loaded.points_to_come(lane), built.points_to_come(lane)
-        assert kept.low == whole.low
-        assert np.array_equal(kept.probabilities, whole.probabilities)
-    original = np.array(loaded.pmf)  # the loaded table maps the file this test damages
-    assert distribution_table(solution, directory=tmp_path).seconds == 0  # loaded, not built again
+    whole = build_table(solution)
+    # built as the early win tables build it: the early table cached on the way to a later level's
+    horizon = with_level(solution, 6, directory=tmp_path)
+    expected = LevelTable.of(whole, 6)
+    assert horizon.index.shape == expected.index.shape
+    for lane in range(horizon.index.shape[1]):
+        (at, low, count), (at_whole, low_whole, count_whole) = horizon.index[:, lane], expected.index[:, lane]
+        assert (low, count) == (low_whole, count_whole)
+        assert np.array_equal(horizon.pmf[at : at + count], whole.pmf[at_whole : at_whole + count])
+    built = load_table(solution, tmp_path)
+    assert built is not None
+    assert built.seconds == 0
+    for lane in range(built.layout.n_lanes):  # the early levels lie alike in both layouts
+        kept, all_of_it = built.points_to_come(lane), whole.points_to_come(lane)
+        assert kept.low == all_of_it.low
+        assert np.array_equal(kept.probabilities, all_of_it.probabilities)
+    original = np.array(built.pmf)  # the loaded table maps the file this test damages
+    loaded = distribution_table(solution, directory=tmp_path)
+    assert loaded.seconds == 0  # loaded, not built again
+    assert np.array_equal(loaded.index, built.index)
     probabilities, index, meta = table_paths(solution.rules, tmp_path)
     raw = bytearray(probabilities.read_bytes())
     raw[len(raw) // 2] ^= 0xFF
@@ -265,7 +271,7 @@ def test_the_cached_table_is_checked_and_rebuilt_when_damaged(tmp_path: Path) ->
     rebuilt = distribution_table(solution, directory=tmp_path)
     assert rebuilt.seconds > 0
     assert np.array_equal(np.asarray(rebuilt.pmf), original)
-    assert np.array_equal(rebuilt.index, loaded.index)
+    assert np.array_equal(rebuilt.index, built.index)
     index.write_bytes(index.read_bytes()[:-8])
     assert load_table(solution, tmp_path) is None
     meta.unlink()

@@ -17,7 +17,7 @@ from kniffel.errors import SituationError
 from kniffel.keeps import keep_lattice
 from kniffel.rules import RuleSet, Section, placements
 from kniffel.solver import Advisor, State, compile_rules, solve
-from kniffel.solver.distribution import build_table
+from kniffel.solver.distribution import LevelTable, build_table
 from kniffel.solver.target import (
     Horizon,
     TargetAdvisor,
@@ -133,7 +133,7 @@ def test_rows_before_a_horizon_play_for_the_target_and_for_points_after_it(name:
         totals = to_come.low + np.arange(len(to_come.probabilities))
         return float(np.asarray(to_come.probabilities)[totals >= needed].sum())
 
-    rows = solve_rows(solution.compiled, horizon=Horizon(level, distributions))
+    rows = solve_rows(solution.compiled, horizon=Horizon(LevelTable.of(distributions, level)))
     assert rows.horizon == level
     brute = brute_force_target(game, (level, chance))
     with_horizon = TargetAdvisor(advisor, rows)
@@ -153,7 +153,7 @@ def test_a_horizon_lies_between_the_root_and_the_full_sheet() -> None:
     distributions = build_table(solution)
     for level in (0, len(solution.compiled.levels) - 1):
         with pytest.raises(SituationError, match="horizon"):
-            solve_rows(solution.compiled, horizon=Horizon(level, distributions))
+            solve_rows(solution.compiled, horizon=Horizon(LevelTable.of(distributions, level)))
 
 
 def test_only_a_game_to_win_reads_rows_with_a_horizon() -> None:

@@ -201,10 +201,15 @@ class WinTables:
         def second(done: int, total: int) -> None:
             progress(int(scale * (share + (1 - share) * done / max(total, 1))), scale)
 
-        # the distributions as far as the early rows' horizon: the rows start from them there
-        distributions = dist.distribution_table(
-            solution, directory=self.directory, progress=first, cancel=cancel, most_filled=horizon_level(c)
-        )
+        # the distributions, and those of the early rows' horizon on the way: the rows start from them
+        horizon = horizon_level(c)
+        if horizon is None:
+            dist.distribution_table(solution, directory=self.directory, progress=first, cancel=cancel)
+            distributions = None
+        else:
+            distributions = dist.with_level(
+                solution, horizon, directory=self.directory, progress=first, cancel=cancel
+            )
         tgt.early_rows(
             c, directory=self.directory, distributions=distributions, progress=second, cancel=cancel
         )

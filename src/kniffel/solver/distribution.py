@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.errors import SituationError
 from kniffel.game import Score
 from kniffel.keeps import keep_lattice
 from kniffel.rules import RuleSet, placements
@@ -187,17 +188,34 @@ class DistributionTable:
         """Whether the table holds the sheets of ``mask``."""
         return self.layout.covers(mask)
 
-    def covers_level(self, level: int) -> bool:
-        """Whether the table holds every sheet with ``level`` boxes filled."""
-        masks = self.compiled.levels[level]
-        return self.root == 0 and bool((self.layout.lane_base[:, masks].max(axis=0) >= 0).all())
-
     def lane(self, armed: int, free: int, mask: int, up: int) -> int:
         return lane_of(self.compiled, self.layout, armed, free, mask, up)
 
     def points_to_come(self, lane: int) -> ScoreDistribution:
         offset, low, count = (int(x) for x in self.index[:, lane])
         return ScoreDistribution(low, np.array(self.pmf[offset : offset + count]))
+
+
+@dataclass(frozen=True, eq=False)
+class LevelTable:
+    """The distributions of the points still to come from every state with ``level`` boxes filled, by
+    lane of the whole layout (:func:`~kniffel.solver.lanes.lane_layout` with the empty sheet as root)
+    counted from the level's first: what the early target rows start from at their horizon
+    (:class:`kniffel.solver.target.Horizon`)."""
+
+    level: int
+    pmf: F64
+    index: I64
+    """``[0, lane]`` offset in :attr:`pmf`, ``[1, lane]`` lowest total, ``[2, lane]`` how many."""
+
+    @classmethod
+    def of(cls, table: DistributionTable, level: int) -> LevelTable:
+        """The level of a table that holds it whole (its root the empty sheet)."""
+        masks = table.compiled.levels[level]
+        if table.root != 0 or not bool((table.layout.lane_base[:, masks].max(axis=0) >= 0).all()):
+            raise SituationError(f"the distribution table does not hold the sheets of {level} boxes filled")
+        a, b = int(table.layout.level_start[level]), int(table.layout.level_start[level + 1])
+        return cls(level, table.pmf, table.index[:, a:b])
 
 
 def build_table(
@@ -228,12 +246,13 @@ def _build(
     root: int = 0,
     most_filled: int | None = None,
     cancel: Cancel | None = None,
+    tap: Callable[[int, F64, I64], object] | None = None,
 ) -> tuple[LaneLayout, I64, float]:
     """Compute every lane's distribution, from the full sheet back to the empty one; each level's
     probabilities go to ``write`` as soon as they are done (a level only reads the one after it, so no
-    more than two are held at once), unless the level has more than ``most_filled`` boxes filled.
-    Returns the layout of the lanes written, their index (offsets in the order written) and the seconds
-    it took."""
+    more than two are held at once), unless the level has more than ``most_filled`` boxes filled; and
+    to ``tap(level, probabilities, index)`` (offsets within the level) whatever is kept. Returns the
+    layout of the lanes written, their index (offsets in the order written) and the seconds it took."""
     import numba
 
     c = solution.compiled
@@ -270,6 +289,9 @@ def _build(
             progress(0, total)
         for n in range(top - 1, -1, -1):
             level = _level(solution, layout, levels[n], n, children, index, advance)
+            if tap is not None:
+                lanes = slice(int(layout.level_start[n]), int(layout.level_start[n + 1]))
+                tap(n, level, index[:, lanes].copy())
             if kept(n + 1):
                 written = _flush(write, children, index, layout, n + 1, written)
             children = level
@@ -428,30 +450,30 @@ def _save(
     directory: Path | None,
     progress: Progress | None,
     cancel: Cancel | None,
-    most_filled: int | None = None,
-) -> DistributionTable:
-    """Build the table of the sheets with at most ``most_filled`` boxes filled (the early ones by default;
-    never fewer) in memory, write its early part to the cache's files and return it."""
+    tap: Callable[[int, F64, I64], object] | None = None,
+) -> tuple[float, dict[str, Any]]:
+    """Build the early table straight into the cache's files (the probabilities of the levels it does not
+    keep are dropped as soon as the next level is done; ``tap`` sees every level, as :func:`_build`
+    hands it)."""
     rules = solution.rules
-    early = early_levels(solution.compiled)
-    built = build_table(solution, progress, most_filled=max(early, most_filled or 0), cancel=cancel)
-    layout = lane_layout(solution.compiled, 0, early)
-    index = sublayout_index(solution.compiled, built.layout, layout, built.index)
-    # the levels are written from the last kept back to the empty sheet: the early ones come last
-    start = int(index[0].min())
-    index[0] -= start
-    pmf = built.pmf[start:]
-    count = len(pmf)
-    seconds = built.seconds
     pmf_path, index_path, meta_path = table_paths(rules, directory)
     pmf_path.parent.mkdir(parents=True, exist_ok=True)
     meta_path.unlink(missing_ok=True)
+    crc = 0
+    count = 0
     fd, tmp = tempfile.mkstemp(dir=pmf_path.parent, prefix=pmf_path.name, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as stream:
-            data = np.ascontiguousarray(pmf, dtype="<f8").data.cast("B")
-            stream.write(data)
-            crc = zlib.crc32(data)
+
+            def write(level: F64) -> None:
+                nonlocal count, crc
+                data = np.ascontiguousarray(level, dtype="<f8").data.cast("B")
+                stream.write(data)
+                crc = zlib.crc32(data, crc)
+                count += len(level)
+
+            most_filled = early_levels(solution.compiled)
+            layout, index, seconds = _build(solution, write, progress, 0, most_filled, cancel, tap)
         os.replace(tmp, pmf_path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -465,7 +487,7 @@ def _save(
         "rules": rules.id,
         "options": dict(rules.options),
         "lanes": layout.n_lanes,
-        "most_filled": early,
+        "most_filled": most_filled,
         "tail": TAIL,
         "probabilities": count,
         "checksum": f"crc32:{crc:08x}",
@@ -473,7 +495,7 @@ def _save(
         "seconds": seconds,
     }
     cache._atomic_write(meta_path, lambda f: f.write(json.dumps(meta, indent=1).encode()))
-    return built
+    return seconds, meta
 
 
 def distribution_table(
@@ -483,38 +505,65 @@ def distribution_table(
     directory: Path | None = None,
     progress: Progress | None = None,
     cancel: Cancel | None = None,
-    most_filled: int | None = None,
 ) -> DistributionTable:
     """The early distribution table of a single-column rule set (or of a solved one): the sheets with at
     most :func:`~kniffel.solver.lanes.early_levels` boxes filled, whose cones are too large to solve
     when asked. From the cache when a sound copy is there, else built (all levels are computed, the early
     ones kept) and cached if ``use_cache`` (processes sharing the directory build it once). A cache that
-    cannot be written is not an error. Later sheets are answered by cones (:func:`table_for`).
-
-    With ``most_filled`` past the early levels, the table returned holds the sheets up to it: built now
-    (its early part cached as ever), for the horizon of the early target rows
-    (:class:`kniffel.solver.target.Horizon`) to read in the same solve."""
+    cannot be written is not an error. Later sheets are answered by cones (:func:`table_for`)."""
     solution = source if isinstance(source, Solution) else cache.table(source, use_cache=use_cache)
-    early = early_levels(solution.compiled)
-    keep = max(early, most_filled or 0)
+    most_filled = early_levels(solution.compiled)
     if not use_cache:
-        return build_table(solution, progress, most_filled=keep, cancel=cancel)
-    found = load_table(solution, directory) if keep == early else None
+        return build_table(solution, progress, most_filled=most_filled, cancel=cancel)
+    found = load_table(solution, directory)
     if found is not None:
         return found
     pmf_path, index_path, _ = table_paths(solution.rules, directory)
     with cache._solving(pmf_path, also=(index_path,)):
-        found = load_table(solution, directory) if keep == early else None
+        found = load_table(solution, directory)
         if found is not None:
             return found
         try:
-            built = _save(solution, directory, progress, cancel, keep)
+            seconds, _ = _save(solution, directory, progress, cancel)
         except OSError:
-            return build_table(solution, progress, most_filled=keep, cancel=cancel)
-    saved = load_table(solution, directory) if keep == early else None
-    if saved is None:  # the levels past the early ones, or written but unreadable: the table in memory
-        return built
-    return DistributionTable(solution, saved.layout, saved.pmf, saved.index, built.seconds)
+            return build_table(solution, progress, most_filled=most_filled, cancel=cancel)
+    saved = load_table(solution, directory)
+    if saved is None:  # written but unreadable (a full disk, a foreign process): keep it in memory
+        return build_table(solution, progress, most_filled=most_filled, cancel=cancel)
+    return DistributionTable(solution, saved.layout, saved.pmf, saved.index, seconds)
+
+
+def with_level(
+    solution: Solution,
+    level: int,
+    *,
+    directory: Path | None = None,
+    progress: Progress | None = None,
+    cancel: Cancel | None = None,
+    use_cache: bool = True,
+) -> LevelTable:
+    """The distributions of every state with ``level`` boxes filled, and the early table cached on the way
+    if ``use_cache`` (as :func:`distribution_table` caches it; one solve for both)."""
+    found: list[LevelTable] = []
+
+    def keep(n: int, probabilities: F64, index: I64) -> None:
+        if n == level:
+            found.append(LevelTable(level, probabilities, index))
+
+    early = early_levels(solution.compiled)
+    if not use_cache:
+        _build(solution, lambda probabilities: None, progress, 0, early, cancel, keep)
+    else:
+        pmf_path, index_path, _ = table_paths(solution.rules, directory)
+        with cache._solving(pmf_path, also=(index_path,)):
+            try:
+                _save(solution, directory, progress, cancel, keep)
+            except OSError:  # a cache that cannot be written is not an error
+                found.clear()
+                _build(solution, lambda probabilities: None, progress, 0, early, cancel, keep)
+    if not found:
+        raise SituationError(f"{solution.rules.id}: no sheets of {level} boxes filled to follow")
+    return found[0]
 
 
 def early_table_ready(rules: RuleSet, directory: Path | None = None) -> bool:

@@ -43,7 +43,7 @@ from kniffel.rules import RuleSet
 from kniffel.solver import cache
 from kniffel.solver.advisor import Advisor, Option, State
 from kniffel.solver.compile import Compiled, compile_rules
-from kniffel.solver.distribution import DistributionTable
+from kniffel.solver.distribution import DistributionTable, LevelTable
 from kniffel.solver.lanes import (
     LaneLayout,
     early_levels,
@@ -447,37 +447,34 @@ def solve_rows(
 
 @dataclass(frozen=True)
 class Horizon:
-    """Where rows stop being target play: from ``level`` boxes filled on, each state is played for points,
-    so its row is the chance that its final-score distribution under optimal expected-score play gives
-    (``distributions`` covers that level). The rows before it are solved for the target as ever, over a
-    fraction of the states (with six of Yahtzee's 13 boxes filled, a quarter of the probabilities), and
-    each is a lower bound of the exact row: the chance of the target when the turns before the horizon
-    are played for it and the rest for points."""
+    """Where rows stop being target play: from ``distributions.level`` boxes filled on, each state is
+    played for points, so its row is the chance that its final-score distribution under optimal
+    expected-score play gives. The rows before it are solved for the target as ever, over a fraction of
+    the states (with six of Yahtzee's 13 boxes filled, a quarter of the probabilities), and each is a
+    lower bound of the exact row: the chance of the target when the turns before the horizon are played
+    for it and the rest for points."""
 
-    level: int
-    distributions: DistributionTable
+    distributions: LevelTable
+
+    @property
+    def level(self) -> int:
+        return self.distributions.level
 
     def rows(self, layout: LaneLayout, index: I64, size: int) -> F32:
-        """The level's rows in the windows of ``index`` (over ``layout``, whose root is the empty sheet):
-        ``P(points to come >= u)`` of each state's distribution."""
+        """The level's rows in the windows of ``index`` (over ``layout``, the whole layout of the empty
+        sheet, whose lanes the distributions count from the level's first): ``P(points to come >= u)``
+        of each state's distribution."""
         from kniffel.solver import targetkernels
 
-        c = self.distributions.compiled
-        masks = c.levels[self.level]
-        ours, theirs = layout.lane_base[:, masks], self.distributions.layout.lane_base[:, masks]
-        if ((ours >= 0) != (theirs >= 0)).any():
-            raise SituationError("the distributions do not cover the horizon's sheets")
-        # a sheet's lanes of one variant lie side by side in both layouts: one shift for each such run
         a, b = int(layout.level_start[self.level]), int(layout.level_start[self.level + 1])
-        covered = ours >= 0
-        starts = ours[covered]
-        order = np.argsort(starts)
-        runs = np.diff(np.concatenate([starts[order], [b]]))
-        shift = np.repeat((theirs[covered] - starts)[order], runs)
-        lanes = np.arange(a, b, dtype=np.int64)
+        if layout.root != 0 or self.distributions.index.shape[1] != b - a:
+            raise SituationError(
+                "the distributions do not hold the horizon's sheets as the rows lay them out"
+            )
         prob = np.zeros(size, dtype=np.float32)
+        lanes = np.arange(a, b, dtype=np.int64)
         targetkernels.survival_rows(
-            prob, index, lanes, lanes + shift, self.distributions.pmf, self.distributions.index
+            prob, index, lanes, lanes - a, self.distributions.pmf, self.distributions.index
         )
         return prob
 
@@ -612,7 +609,7 @@ def early_rows(
     *,
     use_cache: bool = True,
     directory: Path | None = None,
-    distributions: DistributionTable | None = None,
+    distributions: DistributionTable | LevelTable | None = None,
     progress: Progress | None = None,
     cancel: Cancel | None = None,
 ) -> TargetRows:
@@ -620,9 +617,9 @@ def early_rows(
     to the limit, as a game to win reads them: play for points from the horizon on
     (:func:`~kniffel.solver.lanes.horizon_level`, :class:`Horizon`; none on a small rule set, whose rows
     are exact). From the cache when a sound copy is there, else solved and cached if ``use_cache``
-    (processes sharing the directory solve them once). ``distributions`` covers the horizon's level
-    (:func:`kniffel.solver.distribution.distribution_table` with ``most_filled``); by default they are
-    built first."""
+    (processes sharing the directory solve them once). ``distributions`` are those of the horizon's
+    level (:class:`~kniffel.solver.distribution.LevelTable`, or a table that holds it); by default they
+    are built first."""
     c = rules if isinstance(rules, Compiled) else compile_rules(rules)
     if use_cache:
         found = _load_early(c, directory)
@@ -664,23 +661,30 @@ def early_rows(
 
 def horizon_of(
     c: Compiled,
-    distributions: DistributionTable | None = None,
+    distributions: DistributionTable | LevelTable | None = None,
     *,
     directory: Path | None = None,
     use_cache: bool = True,
 ) -> Horizon | None:
-    """The horizon of the early rows of ``c`` (None: they are exact), reading ``distributions`` (built,
-    their early part cached, when not given or too short)."""
+    """The horizon of the early rows of ``c`` (None: they are exact), reading ``distributions`` (the
+    horizon level's, or a table that holds it); built when not given, with the early distribution table
+    cached on the way if ``use_cache`` (:func:`kniffel.solver.distribution.with_level`)."""
     from kniffel.solver import distribution
 
     level = horizon_level(c)
     if level is None:
         return None
-    if distributions is None or not distributions.covers_level(level):
-        distributions = distribution.distribution_table(
-            cache.table(c.rules), use_cache=use_cache, directory=directory, most_filled=level
+    if isinstance(distributions, DistributionTable):
+        distributions = LevelTable.of(distributions, level)
+    if distributions is None:
+        distributions = distribution.with_level(
+            cache.table(c.rules), level, directory=directory, use_cache=use_cache
         )
-    return Horizon(level, distributions)
+    elif distributions.level != level:
+        raise SituationError(
+            f"the horizon is at {level} boxes filled, the distributions at {distributions.level}"
+        )
+    return Horizon(distributions)
 
 
 def as_played_to_win(rows: TargetRows, early: TargetRows) -> TargetRows:
