@@ -19,8 +19,10 @@ the highest of independent scores. The player to move wins by finishing with at 
 counts as a win for every tied player, as the rules name every tied player a winner): ``P(win) = sum over
 their best s of P(best = s) * P(I make at least s - what I have)``, the second factor from the target rows.
 The rest of the turn is played for that sum, later turns by each target's own policy, so the chance is
-a slight overestimate while others still play; once every other player has finished, their best is known
-and the chance is exact: it is target play.
+an overestimate while others still play (from exact rows, 3-4 points of percentage at the start of a
+game; the early rows, played for points past their horizon, come within half a point of how often
+``bot:win`` wins there: ``benchmarks/win_early.py``); once every other player has finished, their best is
+known and the chance is exact: it is target play.
 """
 
 from __future__ import annotations
@@ -101,9 +103,10 @@ def prepare_tables(rules: RuleSet, directory: Path | None = None) -> None:
         tables.solve_early()
 
 
-SECONDS_PER_VALUE = 2.5e-7
-"""Solving a target row costs about this per probability (2 processors; measured on Yahtzee's cones)."""
-SECONDS_PER_LANE = 3e-5
+SECONDS_PER_VALUE = 3.5e-7
+"""Solving a target row costs about this per probability (2 processors; measured on Yahtzee's cone of a
+target from the empty sheet and its early rows, 2026-11-24)."""
+SECONDS_PER_LANE = 4e-5
 """Solving a score distribution costs about this per state (2 processors, Yahtzee's full table)."""
 ROWS_KEPT = 0.8
 """About this share of a row's targets up to where its open boxes stop paying is kept (past it the
