@@ -22,11 +22,13 @@ reliability table), and the Brier score is the mean squared error of the predict
 win rather than for points, so its own chances are a little underestimated; ``--calibrate-optimal`` plays
 ``bot:optimal`` against itself instead, where the model is exact.
 
-Measured (compiled, seed 1, 2 cores shared with other work at load 2.5-4.4; a game a role):
+Measured (compiled, seed 1, 2 cores shared with other work at load 1.1-4.4; a game a role; two players
+on 2026-11-24 with the early rows' horizon, which bot:win reads for its first four turns as the planner
+does; the others before it, with exact early rows):
 
     rules    players  games    games/s  bot:win's share (95 %)   even   means win / optimal  Brier
-    kniffel  2        200,000  920      51.36 % (51.14-51.58)    50 %   241.9 / 249.8        0.1695
-    yahtzee  2        200,000  722      51.58 % (51.36-51.79)    50 %   245.2 / 254.3        0.1695
+    kniffel  2        200,000  509      51.33 % (51.11-51.55)    50 %   241.9 / 249.8        0.1695
+    yahtzee  2        200,000  494      51.56 % (51.34-51.78)    50 %   245.2 / 254.3        0.1694
     kniffel  3         75,000  591      34.71 % (34.37-35.05)    33.3   240.2 / 249.8        0.1532
     yahtzee  3         60,000  381      34.89 % (34.51-35.27)    33.3   242.8 / 254.2        0.1533
     kniffel  4         60,000  355      26.46 % (26.11-26.81)    25 %   238.3 / 249.7        0.1297

@@ -20,9 +20,9 @@ counts as a win for every tied player, as the rules name every tied player a win
 their best s of P(best = s) * P(I make at least s - what I have)``, the second factor from the target rows.
 The rest of the turn is played for that sum, later turns by each target's own policy, so the chance is
 an overestimate while others still play (from exact rows, 3-4 points of percentage at the start of a
-game; the early rows, played for points past their horizon, come within half a point of how often
-``bot:win`` wins there: ``benchmarks/win_early.py``); once every other player has finished, their best is
-known and the chance is exact: it is target play.
+game; the early rows, played for points past their horizon, come within about half a point of how
+often ``bot:win`` wins there: ``benchmarks/win_early.py``); once every other player has finished, their
+best is known and the chance is exact: it is target play.
 """
 
 from __future__ import annotations
