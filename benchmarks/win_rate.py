@@ -22,17 +22,16 @@ reliability table), and the Brier score is the mean squared error of the predict
 win rather than for points, so its own chances are a little underestimated; ``--calibrate-optimal`` plays
 ``bot:optimal`` against itself instead, where the model is exact.
 
-Measured (compiled, seed 1, 2 cores shared with other work at load 1.1-4.4; a game a role; two players
-on 2026-11-24 with the early rows' horizon, which bot:win reads for its first four turns as the planner
-does; the others before it, with exact early rows):
+Measured (compiled, seed 1, 2 cores, load 1.1-2.6, 2026-11-24; a game a role; bot:win reads the early
+rows' horizon for its first four turns as the planner does):
 
     rules    players  games    games/s  bot:win's share (95 %)   even   means win / optimal  Brier
     kniffel  2        200,000  509      51.33 % (51.11-51.55)    50 %   241.9 / 249.8        0.1695
     yahtzee  2        200,000  494      51.56 % (51.34-51.78)    50 %   245.2 / 254.3        0.1694
-    kniffel  3         75,000  591      34.71 % (34.37-35.05)    33.3   240.2 / 249.8        0.1532
-    yahtzee  3         60,000  381      34.89 % (34.51-35.27)    33.3   242.8 / 254.2        0.1533
-    kniffel  4         60,000  355      26.46 % (26.11-26.81)    25 %   238.3 / 249.7        0.1297
-    yahtzee  4         48,000  399      26.75 % (26.36-27.15)    25 %   240.6 / 254.3        0.1295
+    kniffel  3         75,000  486      34.73 % (34.39-35.07)    33.3   240.1 / 249.8        0.1531
+    yahtzee  3         60,000  370      34.85 % (34.47-35.24)    33.3   242.7 / 254.2        0.1531
+    kniffel  4         60,000  384      26.47 % (26.12-26.82)    25 %   238.0 / 249.7        0.1296
+    yahtzee  4         48,000  289      26.75 % (26.36-27.15)    25 %   240.4 / 254.3        0.1293
 
 In every tenth of predicted chance the observed frequency of winning lies inside that tenth (Kniffel, two
 players, 10.4 million predictions: 0.028 predicted / 0.030 observed in the lowest tenth, 0.972 / 0.971 in
