@@ -37,7 +37,7 @@ def measure(rules_id: str, positions: int, deals: int, seed: int) -> dict[str, A
     from kniffel import bots, rules
     from kniffel.game import Game, SeededDice
     from kniffel.planning.exact import advisor_for, column_position, free_throws_arg
-    from kniffel.planning.winning import FinalScores, best_of, scored
+    from kniffel.planning.winning import scored
     from kniffel.solver import distribution as dist
     from kniffel.solver.distribution import build_table
     from kniffel.solver.lanes import level_of
@@ -75,12 +75,13 @@ def measure(rules_id: str, positions: int, deals: int, seed: int) -> dict[str, A
             found = dist.state_distribution(
                 distributions, dict(other.entries), left, extra_bonus=other.extra_bonus.get(column.id, 0)
             )
-            best = best_of([FinalScores(found.low, np.asarray(found.probabilities, dtype=np.float64))])
-            first = best.first - scored(game.sheet)
+            # one other player: their best is their own final score
+            weights = np.asarray(found.probabilities, dtype=np.float64)
+            first = found.low - scored(game.sheet)
             exact_values, early_values = (
                 {
                     o.action: o.value
-                    for o in by.option_values(at.sheet, at.dice, at.rolls_left, first, best.pmf, **at.turn)
+                    for o in by.option_values(at.sheet, at.dice, at.rolls_left, first, weights, **at.turn)
                 }
                 for by in (by_exact, by_early)
             )
@@ -101,7 +102,7 @@ def measure(rules_id: str, positions: int, deals: int, seed: int) -> dict[str, A
     root = empty_state(c)
     start = distributions.points_to_come(distributions.lane(root.armed, root.free, root.mask, root.up))
     predicted = [
-        float(sum(p * rows.value(root, start.low + i) for i, p in enumerate(start.probabilities) if p > 0))
+        float(np.dot(start.probabilities, rows.curve(root, start.low, len(start.probabilities))))
         for rows in (exact, early)
     ]
     matches = play_to_win(

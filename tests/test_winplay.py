@@ -11,6 +11,7 @@ in moments and cover the joker rules, free throws and the sharp rule.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -40,6 +41,16 @@ CASES = {
     "hundred": REDUCED["hundred"],
 }
 CASES.update({name: game for name, game in REDUCED.items() if "free throw" in name or "sharp" in name})
+
+
+def logged(
+    ruleset: RuleSet, players: int, deals: int, seed: int, **options: Any
+) -> tuple[Matches, npt.NDArray[np.int32]]:
+    """Compiled games of ``ruleset`` with every decision logged, as :func:`replay` reads them."""
+    steps = ruleset.rolls + ruleset.free_throws_per_turn + 1
+    log = np.full((players, deals * players, len(ruleset.boxes), steps, 3), -1, dtype=np.int32)
+    matches = play_to_win(solve(ruleset), players=players, deals=deals, seed=seed, log=log, **options)
+    return matches, log
 
 
 def assert_best(planner: Planner, game: Game, action: object) -> None:
@@ -109,10 +120,7 @@ def replay(
 def test_compiled_target_play_replays_through_the_engine() -> None:
     """A role playing for a target decides as :class:`TargetPlanner` does, every decision checked (an
     exact tie between options equally likely to make it may go either way)."""
-    players, deals = 2, 3
-    steps = STRICT.rolls + 1
-    log = np.full((players, deals * players, len(STRICT.boxes), steps, 3), -1, dtype=np.int32)
-    matches = play_to_win(solve(STRICT), players=players, deals=deals, seed=12, aims=(200, POINTS), log=log)
+    matches, log = logged(STRICT, 2, 3, seed=12, aims=(200, POINTS))
     for g in range(matches.games):
         game = replay(STRICT, matches, log, g, predicted=False)
         assert [sheet.total for sheet in game.sheets] == matches.scores[g].tolist()
@@ -123,10 +131,7 @@ def test_compiled_games_replay_through_the_engine(name: str) -> None:
     ruleset = CASES[name]
     players = 3 if name == "free joker" else 2
     deals = 3
-    steps = ruleset.rolls + ruleset.free_throws_per_turn + 1
-    n_boxes = len(ruleset.boxes)
-    log = np.full((players, deals * players, n_boxes, steps, 3), -1, dtype=np.int32)
-    matches = play_to_win(solve(ruleset), players=players, deals=deals, seed=11, predict=True, log=log)
+    matches, log = logged(ruleset, players, deals, seed=11, predict=True)
     assert matches.games == deals * players
     for g in range(matches.games):
         game = replay(ruleset, matches, log, g)
@@ -138,9 +143,7 @@ def test_compiled_games_replay_through_the_engine(name: str) -> None:
 def test_duplicate_deals_give_every_seat_the_same_first_throws() -> None:
     ruleset = REDUCED["forced joker"]
     players, deals = 2, 4
-    steps = ruleset.rolls + ruleset.free_throws_per_turn + 1
-    log = np.full((players, deals * players, len(ruleset.boxes), steps, 3), -1, dtype=np.int32)
-    play_to_win(solve(ruleset), players=players, deals=deals, seed=5, log=log)
+    _, log = logged(ruleset, players, deals, seed=5)
     for seat in range(players):
         for deal in range(deals):
             # the opening throw of the first turn does not depend on anyone's decisions
@@ -178,18 +181,7 @@ def test_the_deals_are_the_tournaments() -> None:
 
 def test_three_players_two_of_them_to_win_replay() -> None:
     ruleset = REDUCED["forced joker"]
-    players, deals = 3, 2
-    steps = ruleset.rolls + ruleset.free_throws_per_turn + 1
-    log = np.full((players, deals * players, len(ruleset.boxes), steps, 3), -1, dtype=np.int32)
-    matches = play_to_win(
-        solve(ruleset),
-        players=players,
-        deals=deals,
-        seed=2,
-        to_win=(True, False, True),
-        predict=True,
-        log=log,
-    )
+    matches, log = logged(ruleset, 3, 2, seed=2, to_win=(True, False, True), predict=True)
     for g in range(matches.games):
         game = replay(ruleset, matches, log, g)
         assert [sheet.total for sheet in game.sheets] == matches.scores[g].tolist()
@@ -212,18 +204,8 @@ def test_a_player_by_the_heuristics_table_decides_as_the_heuristic_planner(name:
     the best the heuristic planner sees in the engine (up to exact ties), against players for points and
     to win, who see it as the engine shows it to them (their chances of winning)."""
     ruleset = HEURISTIC_CASES[name]
-    players, deals = 3, 2
-    log = np.full((players, deals * players, len(ruleset.boxes), ruleset.rolls + 1, 3), -1, dtype=np.int32)
-    matches = play_to_win(
-        solve(ruleset),
-        players=players,
-        deals=deals,
-        seed=8,
-        aims=(POINTS, POINTS, WIN),
-        values=(heuristic(ruleset).values[0], None, None),
-        predict=True,
-        log=log,
-    )
+    values = (heuristic(ruleset).values[0], None, None)
+    matches, log = logged(ruleset, 3, 2, seed=8, aims=(POINTS, POINTS, WIN), values=values, predict=True)
     planner = planner_for(ruleset, method="heuristic")
     assert isinstance(planner, HeuristicPlanner)
     for g in range(matches.games):

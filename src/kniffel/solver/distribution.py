@@ -211,8 +211,7 @@ class LevelTable:
     @classmethod
     def of(cls, table: DistributionTable, level: int) -> LevelTable:
         """The level of a table that holds it whole (its root the empty sheet)."""
-        masks = table.compiled.levels[level]
-        if table.root != 0 or not bool((table.layout.lane_base[:, masks].max(axis=0) >= 0).all()):
+        if table.root != 0 or not all(table.covers(int(mask)) for mask in table.compiled.levels[level]):
             raise SituationError(f"the distribution table does not hold the sheets of {level} boxes filled")
         a, b = int(table.layout.level_start[level]), int(table.layout.level_start[level + 1])
         return cls(level, table.pmf, table.index[:, a:b])
@@ -251,7 +250,8 @@ def _build(
     """Compute every lane's distribution, from the full sheet back to the empty one; each level's
     probabilities go to ``write`` as soon as they are done (a level only reads the one after it, so no
     more than two are held at once), unless the level has more than ``most_filled`` boxes filled; and
-    to ``tap(level, probabilities, index)`` (offsets within the level) whatever is kept. Returns the
+    to ``tap(level, probabilities, index)`` (offsets within the level; the index is a view the build
+    goes on writing, to be copied by whoever keeps it) whatever is kept. Returns the
     layout of the lanes written, their index (offsets in the order written) and the seconds it took."""
     import numba
 
@@ -291,7 +291,7 @@ def _build(
             level = _level(solution, layout, levels[n], n, children, index, advance)
             if tap is not None:
                 lanes = slice(int(layout.level_start[n]), int(layout.level_start[n + 1]))
-                tap(n, level, index[:, lanes].copy())
+                tap(n, level, index[:, lanes])
             if kept(n + 1):
                 written = _flush(write, children, index, layout, n + 1, written)
             children = level
@@ -544,25 +544,27 @@ def with_level(
 ) -> LevelTable:
     """The distributions of every state with ``level`` boxes filled, and the early table cached on the way
     if ``use_cache`` (as :func:`distribution_table` caches it; one solve for both)."""
+    if not 0 <= level < len(solution.compiled.levels) - 1:
+        raise SituationError(f"{solution.rules.id}: no sheets of {level} boxes filled to follow")
     found: list[LevelTable] = []
 
     def keep(n: int, probabilities: F64, index: I64) -> None:
         if n == level:
-            found.append(LevelTable(level, probabilities, index))
+            found.append(LevelTable(level, probabilities, index.copy()))
 
-    early = early_levels(solution.compiled)
-    if not use_cache:
-        _build(solution, lambda probabilities: None, progress, 0, early, cancel, keep)
-    else:
+    saved = False
+    if use_cache:
         pmf_path, index_path, _ = table_paths(solution.rules, directory)
         with cache._solving(pmf_path, also=(index_path,)):
             try:
                 _save(solution, directory, progress, cancel, keep)
-            except OSError:  # a cache that cannot be written is not an error
+                saved = True
+            except OSError:  # a cache that cannot be written is not an error: solved in memory
                 found.clear()
-                _build(solution, lambda probabilities: None, progress, 0, early, cancel, keep)
-    if not found:
-        raise SituationError(f"{solution.rules.id}: no sheets of {level} boxes filled to follow")
+    if not saved:
+        _build(
+            solution, lambda probabilities: None, progress, 0, early_levels(solution.compiled), cancel, keep
+        )
     return found[0]
 
 

@@ -554,7 +554,7 @@ def survival_rows(
     prob: Any, index: Any, lanes: Any, dist_lanes: Any, pmf: Any, dist_index: Any
 ) -> None:  # pragma: no cover
     """The rows of ``lanes`` (their windows in ``index``, written into ``prob``) as ``P(points to come >=
-    u)`` of the distributions of ``dist_lanes`` (:class:`kniffel.solver.distribution.DistributionTable`'s
+    u)`` of the distributions of ``dist_lanes`` (:class:`kniffel.solver.distribution.LevelTable`'s
     ``pmf`` and ``index``): summed from the top, in float64."""
     for k in range(lanes.shape[0]):
         offset, first, count = index[lanes[k], 0], index[lanes[k], 1], index[lanes[k], 2]
