@@ -2,6 +2,7 @@
 (against itself, and against ``bot:optimal``, on the same dice), on Yahtzee and Kniffel.
 
     .venv/bin/python benchmarks/bots_speed.py [--rules yahtzee kniffel] [--seconds 10] [--json]
+        [--bots bot bot:optimal bot:win] [--repeat 3] [--builds native,avx2]
 
 Each figure is the best of two runs after a warm-up run (the kernels compiled or loaded, the tables
 solved; for ``bot:win`` in tournaments the win tables, built once per rule set in about a minute and a
@@ -11,6 +12,11 @@ plays compiled: in simulations ``bot`` by its compiled turn search (:func:`kniff
 ``bot:optimal`` and ``bot:win`` (which alone plays for points) by the solver's policy
 (:mod:`kniffel.solver.play`); in tournaments every table of these bots, mixed as they come, at once
 (:func:`kniffel.solver.winplay.play_to_win`; the heuristic by its own table of values).
+
+Each rule set's yardstick is a whole ``kniffel solve --no-cache`` in the same run (best of ``--repeat``):
+beside games a second, the games played in the time of one such solve. With ``--builds native,avx2``
+it all runs once with kernels compiled for this processor and once for AVX2 (:mod:`builds`), side by
+side. The machine, its caches and what numba compiled for are printed first (:mod:`machine`).
 
 Measured on 2 cores shared with other work, 10 s a figure (the load average of the last minute beside
 each row, this benchmark's own threads included), 24 November 2026:
@@ -39,6 +45,9 @@ import os
 import time
 from collections.abc import Callable
 from typing import Any
+
+import builds
+import machine
 
 from kniffel import RuleSet, rules
 from kniffel.simulate import simulate
@@ -92,22 +101,45 @@ def main() -> None:
     )
     parser.add_argument("--rules", nargs="+", default=["yahtzee", "kniffel"])
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--bots", nargs="+", default=list(BOTS), choices=BOTS)
+    parser.add_argument("--repeat", type=int, default=3, help="Whole solves (the yardstick), best taken.")
     parser.add_argument("--json", action="store_true")
+    builds.add_option(parser)
     args = parser.parse_args()
+    if builds.compare(args, __file__, figures):
+        return
+    ran_on = machine.describe()
     rows: list[dict[str, Any]] = []
+    solves = {rules_id: builds.solve_seconds(rules_id, repeat=args.repeat) for rules_id in args.rules}
     if not args.json:
+        print(machine.header(ran_on))
         print(f"games a second, {os.cpu_count()} cores; goal: 1,000 for every built-in bot")
-        print(HEADER)
+        print("whole solve (the yardstick): " + ", ".join(f"{r} {s:.2f} s" for r, s in solves.items()))
+        print(HEADER, flush=True)
     for rules_id in args.rules:
         ruleset = rules.get(rules_id)
         prepared = Prepared(ruleset)  # the win tables: built at bot:win's first tournament, then kept
-        for bot in BOTS:
+        for bot in args.bots:
             row = measure(ruleset, bot, prepared, args.seconds)
             rows.append(row)
             if not args.json:
                 print(line(row), flush=True)
+    machine.finish(ran_on)
     if args.json:
-        print(json.dumps({"rows": rows}))
+        print(json.dumps({"machine": ran_on, "solve_s": solves, "rows": rows}))
+    else:
+        print(machine.footer(ran_on))
+
+
+def figures(report: dict[str, Any]) -> list[builds.Row]:
+    """A ``--json`` report's rates, each with the games played in the time of its rule set's solve."""
+    found: list[builds.Row] = []
+    for row in report["rows"]:
+        solve = report["solve_s"][row["rules"]]
+        for key, what in (("simulate", "simulate"), ("itself", "vs itself"), ("optimal", "vs bot:optimal")):
+            found.append((f"{row['rules']} {row['bot']}: {what}", row[key], "/s", row[key] * solve))
+    found += [(f"{rules_id}: whole solve", s, "s", 1.0) for rules_id, s in report["solve_s"].items()]
+    return found
 
 
 def line(row: dict[str, Any]) -> str:

@@ -27,6 +27,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import machine
+
 BILLION = 1_000_000_000
 
 
@@ -119,7 +121,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    ran_on = machine.describe()
+    if not args.json:
+        print(machine.header(ran_on), flush=True)
     report = measure(args.games, args.deals, args.rules, args.seed)
+    report["machine"] = machine.finish(ran_on)
     if args.json:
         print(json.dumps(report, indent=1))
         return
@@ -142,6 +148,7 @@ def main() -> None:
         f"\na billion optimal games at {billion['games_per_second_per_core']:,.0f} games/s per core: "
         f"{billion['core_hours']:,.0f} core-hours, {billion['hours_on_100_cores']:.1f} h on 100 cores"
     )
+    print(machine.footer(ran_on))
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ expected-score table and the compiled kernels, against a whole ``kniffel solve -
 run.
 
     .venv/bin/python benchmarks/cold_start.py [--rules yahtzee] [--target 300] [--repeat 3] [--json]
+        [--builds native,avx2]
 
 Each step runs in a fresh process on a fresh copy of that cache; it reports the wall time, the ratio to
 the whole solve, the process's peak memory and what it wrote to disk:
@@ -22,6 +23,10 @@ the whole solve, the process's peak memory and what it wrote to disk:
   and given up when the game ends).
 * ``bot:win game, with tables``: the same game once the win tables are on disk.
 
+With ``--builds native,avx2`` every step runs once with kernels compiled for this processor and once for
+AVX2 (:mod:`builds`), each build against its own whole solve, side by side. The machine, its caches and
+what numba compiled for are printed first (:mod:`machine`).
+
 Nothing here is a test: timings depend on the machine and its load, which is printed beside them.
 """
 
@@ -37,6 +42,9 @@ import tempfile
 import textwrap
 from pathlib import Path
 from typing import Any
+
+import builds
+import machine
 
 PYTHON = sys.executable
 KNIFFEL = str(Path(PYTHON).parent / "kniffel")
@@ -152,10 +160,17 @@ def main() -> None:
     parser.add_argument("--target", type=int, default=300)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", action="store_true")
+    builds.add_option(parser)
     args = parser.parse_args()
+    if builds.compare(args, __file__, figures):
+        return
+    ran_on = machine.describe()
+    if not args.json:
+        print(machine.header(ran_on), flush=True)
     results = [measure(rules_id, args.target, args.repeat) for rules_id in args.rules]
+    machine.finish(ran_on)
     if args.json:
-        print(json.dumps(results, indent=1))
+        print(json.dumps({"machine": ran_on, "results": results}, indent=1))
         return
     for result in results:
         print(f"{result['rules']} (target {result['target']}; load {os.getloadavg()[0]:.1f})")
@@ -166,6 +181,16 @@ def main() -> None:
                 f" {row['written_mb']:>11.1f}"
             )
         print(f"  win and target data on disk: {result['win_tables_mb']:.0f} MB")
+    print(machine.footer(ran_on))
+
+
+def figures(report: dict[str, Any]) -> list[builds.Row]:
+    """The steps' times of a ``--json`` report, each with its ratio to the solve of its rule set."""
+    return [
+        (f"{result['rules']}: {name}", row["seconds"], "s", row["ratio"])
+        for result in report["results"]
+        for name, row in result["rows"].items()
+    ]
 
 
 if __name__ == "__main__":

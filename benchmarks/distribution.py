@@ -33,6 +33,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import machine
+
 DEFAULT_RULES = ("yahtzee", "kniffel", "yatzy")
 
 
@@ -133,9 +135,13 @@ def main() -> None:
     if args.child:
         print(json.dumps(child(*args.child)))
         return
+    ran_on = machine.describe()
+    if not args.json:
+        print(machine.header(ran_on), flush=True)
     results = [measure(rules_id) for rules_id in args.rules or DEFAULT_RULES]
+    machine.finish(ran_on)
     if args.json:
-        print(json.dumps({"cores": os.cpu_count(), "results": results}))
+        print(json.dumps({"machine": ran_on, "cores": os.cpu_count(), "results": results}))
         return
     print(f"{os.cpu_count()} cores; load average before / after each rule set in the last column")
     header = "rules      lanes   build s  peak RSS MB  disk MB  load s  lookup ms  situation ms  load avg"
@@ -148,6 +154,7 @@ def main() -> None:
         )
     for r in results:
         print(f"{r['rules']}: start mean {r['start_mean']:.10f}, solver {r['expected_score']:.10f}")
+    print(machine.footer(ran_on))
 
 
 if __name__ == "__main__":

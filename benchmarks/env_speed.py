@@ -35,6 +35,7 @@ import time
 import warnings
 from typing import Any
 
+import machine
 import numpy as np
 
 RULES = ("yahtzee", {"joker": "free"})
@@ -137,6 +138,9 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
+    ran_on = machine.describe()
+    if not args.json:
+        print(machine.header(ran_on), flush=True)
     vector = f"VectorKniffelEnv ({args.games} games"
     rates: dict[str, Any] = {}
 
@@ -156,8 +160,10 @@ def main() -> None:
         record(f"{vector}, with the policy)", with_policy)
         for name, rate in peer_rates(args.peers_python, args.seconds).items():
             record(name, rate)
+    machine.finish(ran_on)
     if args.json:
-        print(json.dumps({"rules": RULES[0], "options": RULES[1], "steps_per_second": rates}, indent=1))
+        report = {"machine": ran_on, "rules": RULES[0], "options": RULES[1], "steps_per_second": rates}
+        print(json.dumps(report, indent=1))
         return
     print(
         f"steps per second (best of {args.rounds}), {RULES[0]} {RULES[1]}, random legal actions, "
@@ -165,6 +171,7 @@ def main() -> None:
     )
     for name, rate in rates.items():
         print(f"  {name:<48} {rate:>14,.0f}" if isinstance(rate, float) else f"  {name:<48} {rate}")
+    print(machine.footer(ran_on))
 
 
 if __name__ == "__main__":

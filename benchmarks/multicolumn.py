@@ -44,6 +44,8 @@ import json
 import os
 from typing import Any
 
+import machine
+
 RULES = ("kniffel-3col", "kniffel-4col", "super-kniffel")
 STRATEGIES = ("bot", "bot:optimal")
 
@@ -96,11 +98,16 @@ def main() -> None:
     parser.add_argument("--rules", nargs="+", default=list(RULES))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    ran_on = machine.describe()
+    if not args.json:
+        print(machine.header(ran_on), flush=True)
     import numba
 
     rows = measure(args.rules, args.before, args.after, args.best_of, args.seed)
+    machine.finish(ran_on)
     if args.json:
-        print(json.dumps({"threads": numba.get_num_threads(), "rows": rows}, indent=2))
+        report = {"machine": ran_on, "threads": numba.get_num_threads(), "rows": rows}
+        print(json.dumps(report, indent=2))
         return
     print(f"numba threads {numba.get_num_threads()}, cores {os.cpu_count()}")
     header = (
@@ -115,6 +122,7 @@ def main() -> None:
             f"{row['after_games_per_s']:>9.0f} {row['ratio']:>7.0f} {row['before_mean']:>11.1f} "
             f"{row['after_mean']:>8.1f} ±{row['after_stderr']:<4.1f} {row['load']:>5.1f}"
         )
+    print(machine.footer(ran_on))
 
 
 if __name__ == "__main__":

@@ -19,10 +19,11 @@ import argparse
 import importlib.util
 import json
 import math
-import os
 import sys
 import time
 from typing import Any
+
+import machine
 
 VARIANTS: dict[str, tuple[str, dict[str, str], str]] = {
     "yahtzee": ("yahtzee", {"joker": "free"}, "american"),
@@ -70,9 +71,10 @@ def main() -> None:
     args = parser.parse_args()
     if importlib.util.find_spec("yatzy_solver") is None:
         sys.exit("yatzy-solver is not installed: pip install -e '.[bench]'")
-    report: dict[str, Any] = {
-        "machine": {"cpus": os.cpu_count(), "load": os.getloadavg()[0], "python": sys.version.split()[0]}
-    }
+    ran_on = machine.describe()
+    if not args.json:
+        print(machine.header(ran_on), flush=True)
+    report: dict[str, Any] = {"machine": ran_on}
     for name in args.variants:
         rules_id, options, variant = VARIANTS[name]
         peer = peer_rate(variant, args.peer_games, args.seed)
@@ -81,10 +83,10 @@ def main() -> None:
         for row in ours:
             row["ratio"] = row["games_per_second"] / peer["games_per_second"]
         report[name] = {"peer": peer, "ours": ours}
+    machine.finish(ran_on)
     if args.json:
         print(json.dumps(report, indent=2))
         return
-    print(f"cpus {report['machine']['cpus']}, load {report['machine']['load']:.2f}")
     for name in args.variants:
         peer = report[name]["peer"]
         print(f"== {name}")
@@ -99,6 +101,7 @@ def main() -> None:
                 f"{row['games_per_second']:>10,.0f} games/s  mean {row['mean']:.3f} "
                 f"(exact {row['expected']:.3f}, z {z:+.1f})  ratio {row['ratio']:.1f}x"
             )
+    print(machine.footer(ran_on))
 
 
 if __name__ == "__main__":

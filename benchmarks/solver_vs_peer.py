@@ -2,6 +2,7 @@
 
     .venv/bin/pip install -e '.[bench]'          # or: pip install yatzy-solver
     .venv/bin/python benchmarks/solver_vs_peer.py [--variants yahtzee yatzy] [--queries 2000] [--json]
+        [--builds native,avx2]
 
 For each variant (Yahtzee with the free joker = the peer's ``american``; Scandinavian Yatzy = its
 ``yatzy-scandinavian``) it measures, each in a fresh process so that peak memory is per solve:
@@ -24,8 +25,12 @@ For each variant (Yahtzee with the free joker = the peer's ``american``; Scandin
 
 Every figure comes with the load average when it was taken: on a shared machine they move with it.
 
-The figures are printed as a table, or as JSON with ``--json``. Nothing here is a test: timings depend on
-the machine and its load.
+The figures are printed as a table, or as JSON with ``--json``, after what the machine is, its caches and
+what numba compiled for (:mod:`machine`). With ``--builds native,avx2`` it all runs once with kernels
+compiled for this processor and once for AVX2 (:mod:`builds`), side by side, each time with its ratio
+to our whole process (``kniffel solve --no-cache``) in the same build; the peer's figures, which no
+build changes, show what the machine's load did meanwhile. Nothing here is a test: timings depend on the
+machine and its load.
 
 Measured 2026-11-23 on 2 cores with nothing else running (load average 0.8-1.7, most of it this run's
 own), ``.venv/bin/python benchmarks/solver_vs_peer.py --repeat 3`` (2,000 situations) and ``--queries
@@ -97,6 +102,9 @@ import textwrap
 import time
 from pathlib import Path
 from typing import Any
+
+import builds
+import machine
 
 PYTHON = sys.executable
 VARIANTS: dict[str, tuple[str, dict[str, str], str]] = {
@@ -324,9 +332,15 @@ def main() -> None:
     parser.add_argument(
         "--no-first-run", dest="first_run", action="store_false", help="Skip the cold-compile run (slow)."
     )
+    builds.add_option(parser)
     args = parser.parse_args()
     if importlib.util.find_spec("yatzy_solver") is None:
         sys.exit("yatzy-solver is not installed: pip install -e '.[bench]'")
+    if builds.compare(args, __file__, figures):
+        return
+    ran_on = machine.describe()
+    if not args.json:
+        print(machine.header(ran_on), flush=True)
     # An installed package has its bytecode (pip compiles it); a checkout writes it on first import,
     # unless PYTHONDONTWRITEBYTECODE is set, and then every process compiled kniffel's sources again
     # (0.05-0.08 s of each whole process).
@@ -335,9 +349,7 @@ def main() -> None:
         compileall.compile_dir(location, quiet=1)
     # warm numba's cache once so that every later process only loads it
     ours_solve("yahtzee", {"joker": "free"})
-    report: dict[str, Any] = {
-        "machine": {"cpus": os.cpu_count(), "load": os.getloadavg()[0], "python": sys.version.split()[0]}
-    }
+    report: dict[str, Any] = {"machine": ran_on}
     for name in args.variants:
         rules_id, options, variant = VARIANTS[name]
         ours, _ = ours_solve(rules_id, options)
@@ -383,10 +395,10 @@ def main() -> None:
             "advisor_imports_numba": loaded["numba_imported"],
             "advisor_query_ms": {"ours": raced["ours_query_ms"], "peer": raced["peer_query_ms"]},
         }
+    machine.finish(ran_on)
     if args.json:
         print(json.dumps(report, indent=2))
         return
-    print(f"cpus {report['machine']['cpus']}, load {report['machine']['load']:.2f}")
     for name in args.variants:
         r = report[name]
         print(f"== {name}")
@@ -428,6 +440,37 @@ def main() -> None:
             f"{r['cached_table_load_alone_seconds']:.3f} s without; first query "
             f"{r['advisor_first_query_ms']:.2f} ms (numba imported: {r['advisor_imports_numba']})"
         )
+    print(machine.footer(ran_on))
+
+
+def figures(report: dict[str, Any]) -> list[builds.Row]:
+    """A ``--json`` report's figures, each with its ratio to our whole process of its variant."""
+    rows: list[builds.Row] = []
+    for name, r in report.items():
+        if name == "machine":
+            continue
+        solve = r["whole_process_seconds"]["ours"]
+        w, d, f, b = (
+            r["whole_process_seconds"],
+            r["dp_seconds"],
+            r["first_run_seconds"],
+            r["batch_situations_per_second"],
+        )
+        rows += [
+            (f"{name}: whole process, ours", w["ours"], "s", 1.0),
+            (f"{name}: whole process, peer", w["peer"], "s", w["peer"] / solve),
+            (f"{name}: DP, ours", d["ours"], "s", d["ours"] / solve),
+            (f"{name}: DP, peer", d["peer"], "s", d["peer"] / solve),
+            (f"{name}: first run (compiling)", f["wall"], "s", f["wall"] / solve),
+            (f"{name}: cached table load", r["cached_table_load_seconds"], "s", None),
+            (f"{name}: advisor first query", r["advisor_first_query_ms"], "ms", None),
+            (f"{name}: advisor query, ours", r["advisor_query_ms"]["ours"], "ms", None),
+            (f"{name}: advisor query, peer", r["advisor_query_ms"]["peer"], "ms", None),
+            (f"{name}: batch, ours (text)", b["ours_cli"], "/s", b["ours_cli"] * solve),
+            (f"{name}: batch, ours (arrays)", b["ours_arrays"], "/s", b["ours_arrays"] * solve),
+            (f"{name}: batch, peer (arrays)", b["peer_arrays"], "/s", b["peer_arrays"] * solve),
+        ]
+    return rows
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ early positions of ``tests/data/target_reference.json`` as the exact target tabl
 (the suite checks the late positions, from cones).
 
     .venv/bin/python benchmarks/target.py [--rules yahtzee kniffel yatzy] [--target 300] [--queries 200]
-        [--check] [--json]
+        [--repeat 3] [--check] [--json] [--builds native,avx2]
 
 For each rule set, each step in a fresh process on a fresh cache holding the expected-score table, so
 that memory is per step:
@@ -19,8 +19,13 @@ that memory is per step:
 * ``query``: every option of a random mid-turn situation valued for a random target from the early rows
   (ms), and a between-turn lookup.
 
-The peer solver ``yatzy-solver`` has no target tables, so there is no ratio. Nothing here is a test:
-timings depend on the machine and its load, which is printed beside them.
+The peer solver ``yatzy-solver`` has no target tables; the yardstick is a whole ``kniffel solve
+--no-cache`` of the same rule set in the same run (best of ``--repeat``), and every time is also given as
+a multiple of it. With ``--builds native,avx2`` it all runs once with kernels compiled for this
+processor and once for AVX2 (:mod:`builds`), side by side. The machine, its caches and what numba
+compiled for are printed first (:mod:`machine`).
+
+Nothing here is a test: timings depend on the machine and its load, which is printed beside them.
 """
 
 from __future__ import annotations
@@ -35,6 +40,9 @@ import textwrap
 import time
 from pathlib import Path
 from typing import Any
+
+import builds
+import machine
 
 PYTHON = sys.executable
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,7 +64,7 @@ def child(code: str, env: dict[str, str]) -> tuple[dict[str, Any], float]:
     return json.loads(out.stdout.strip().splitlines()[-1]), time.perf_counter() - start
 
 
-def measure(rules_id: str, target: int, queries: int, directory: Path) -> dict[str, Any]:
+def measure(rules_id: str, target: int, queries: int, directory: Path, repeat: int = 3) -> dict[str, Any]:
     env = {"KNIFFEL_CACHE_DIR": str(directory)}
     # the value table and the compiled kernels first, so that the steps measure the target rows alone
     child(
@@ -71,6 +79,7 @@ def measure(rules_id: str, target: int, queries: int, directory: Path) -> dict[s
         """,
         env,
     )
+    solve = builds.solve_seconds(rules_id, repeat=repeat, env={**os.environ, **env})
     cone = """
         import time
         from kniffel import rules
@@ -145,6 +154,7 @@ def measure(rules_id: str, target: int, queries: int, directory: Path) -> dict[s
     return {
         "rules": rules_id,
         "target": target,
+        "solve_s": solve,
         "limit": built["limit"],
         "early_dp_s": built["dp"],
         "early_build_s": built["call"],
@@ -206,21 +216,33 @@ def main() -> None:
     parser.add_argument("--rules", nargs="+", default=["yahtzee"])
     parser.add_argument("--target", type=int, default=300)
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=3, help="Whole solves (the yardstick), best taken.")
     parser.add_argument("--check", action="store_true", help="compare the reference's early positions")
     parser.add_argument("--json", action="store_true")
+    builds.add_option(parser)
     args = parser.parse_args()
+    if args.check and args.builds:
+        parser.error("--check compares values, which do not depend on the build: leave out --builds")
+    if builds.compare(args, __file__, figures):
+        return
+    ran_on = machine.describe()
+    if not args.json:
+        print(machine.header(ran_on), flush=True)
     if args.check:
         check(args.rules)
+        print(machine.footer(machine.finish(ran_on)))
         return
     rows = []
     for rules_id in args.rules:
         with tempfile.TemporaryDirectory(prefix="kniffel-target-bench-") as tmp:
-            rows.append(measure(rules_id, args.target, args.queries, Path(tmp)))
+            rows.append(measure(rules_id, args.target, args.queries, Path(tmp), args.repeat))
+    machine.finish(ran_on)
     if args.json:
-        print(json.dumps(rows, indent=1))
+        print(json.dumps({"machine": ran_on, "results": rows}, indent=1))
         return
     for r in rows:
         print(f"{r['rules']} (limit {r['limit']}, target {r['target']}, load {r['loadavg']:.1f})")
+        print(f"  whole solve (kniffel solve --no-cache, the yardstick): {r['solve_s']:.2f} s")
         print(
             f"  early rows: DP {r['early_dp_s']:.1f} s, call {r['early_build_s']:.1f} s, "
             f"peak {r['early_peak_mb']:.0f} MB, {r['early_disk_mb']:.0f} MB on disk; load {r['load_s']:.2f} s"
@@ -231,6 +253,33 @@ def main() -> None:
             f"mid-game: {r['cone_mid_game_s']:.2f} s"
         )
         print(f"  query {r['query_ms']:.2f} ms, lookup {r['lookup_ms']:.3f} ms")
+        print(
+            "  x solve: " + ", ".join(f"{label} {seconds / r['solve_s']:.1f}" for label, seconds in timed(r))
+        )
+    print(machine.footer(ran_on))
+
+
+def timed(r: dict[str, Any]) -> list[tuple[str, float]]:
+    """The steps' times (seconds) of one rule set's figures."""
+    return [
+        ("early rows DP", r["early_dp_s"]),
+        ("early rows call", r["early_build_s"]),
+        ("early rows process", r["early_process_s"]),
+        ("early rows load", r["load_s"]),
+        ("cone, first roll", r["cone_first_roll_s"]),
+        ("cone, mid-game", r["cone_mid_game_s"]),
+    ]
+
+
+def figures(report: dict[str, Any]) -> list[builds.Row]:
+    """A ``--json`` report's figures, times with their ratio to the rule set's whole solve."""
+    rows: list[builds.Row] = []
+    for r in report["results"]:
+        rows.append((f"{r['rules']}: whole solve", r["solve_s"], "s", 1.0))
+        rows.extend((f"{r['rules']}: {label}", s, "s", s / r["solve_s"]) for label, s in timed(r))
+        rows.append((f"{r['rules']}: query", r["query_ms"], "ms", None))
+        rows.append((f"{r['rules']}: lookup", r["lookup_ms"], "ms", None))
+    return rows
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import machine
 import orjson
 from websockets.asyncio.client import connect
 
@@ -199,6 +200,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--keep-cache", type=Path, default=None, help="use (and keep) this table cache")
     args = parser.parse_args()
+    ran_on = machine.describe()
+    print(machine.header(ran_on), flush=True)
     with tempfile.TemporaryDirectory(prefix="kniffel-web-advice-") as tmp:
         cache = args.keep_cache or Path(tmp) / "cache"
         cache.mkdir(parents=True, exist_ok=True)
@@ -222,6 +225,7 @@ def main() -> None:
     )
     for what, count in sorted(result["outcomes"].items()):
         print(f"  the 80 tables: {what}: {count}")
+    print(machine.footer(machine.finish(ran_on)))
     sys.stdout.flush()
 
 

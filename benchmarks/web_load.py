@@ -173,6 +173,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
+import machine
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -588,6 +589,7 @@ def main() -> None:
         "at full speed to a random round beforehand, so that games end and begin all the time)",
     )
     args = parser.parse_args()
+    print(machine.header(machine.describe()), flush=True)
     if args.processes > 1 and not args.url and not (args.database_url or "").startswith("postgresql"):
         sys.exit(
             "several processes share a PostgreSQL database: pass --database-url postgresql+psycopg://..."

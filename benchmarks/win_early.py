@@ -30,6 +30,7 @@ import json
 import time
 from typing import Any
 
+import machine
 import numpy as np
 
 
@@ -137,9 +138,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    ran_on = machine.describe()
+    if not args.json:
+        print(machine.header(ran_on), flush=True)
     rows = [measure(r, args.positions, args.deals, args.seed) for r in args.rules]
+    machine.finish(ran_on)
     if args.json:
-        print(json.dumps(rows, indent=1))
+        print(json.dumps({"machine": ran_on, "results": rows}, indent=1))
         return
     for r in rows:
         print(
@@ -154,6 +159,7 @@ def main() -> None:
             f"{100 * r['start_exact']:.2f} % from the exact ones; won {100 * r['start_won']:.2f} % "
             f"(+- {100 * r['start_interval']:.2f}) of {r['deals']:,} games"
         )
+    print(machine.footer(ran_on))
 
 
 if __name__ == "__main__":

@@ -52,6 +52,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+import machine
 import numpy as np
 
 from kniffel import bots, rules
@@ -193,6 +194,9 @@ def main() -> None:
     specs = [tested] + ["bot:optimal"] * (args.players - 1)
     if args.engine == "compiled" and args.calibrate_optimal:
         parser.error("--calibrate-optimal plays through the engine: add --engine python")
+    ran_on = machine.describe()
+    if not args.json:
+        print(machine.header(ran_on), flush=True)
     start = time.perf_counter()
     if args.engine == "compiled":
         parts = [play_compiled(args.rules, options, args.players, args.seed, args.deals, args.batch)]
@@ -235,6 +239,7 @@ def main() -> None:
         "brier": float(np.mean((predictions - outcomes) ** 2)) if len(predictions) else None,
         "reliability": reliability(predictions, outcomes),
         "loadavg": os.getloadavg()[0],
+        "machine": machine.finish(ran_on),
     }
     if args.json:
         print(json.dumps(result, indent=1))
@@ -256,6 +261,7 @@ def main() -> None:
             f"{row['bin']:>9} {row['count']:>8} {row['predicted']:>10.3f} {row['observed']:>9.3f} "
             f"{lo:>7.3f}-{hi:.3f}"
         )
+    print(machine.footer(ran_on))
 
 
 if __name__ == "__main__":
