@@ -3,6 +3,7 @@
     .venv/bin/pip install -e '.[bench]'          # or: pip install yatzy-solver
     .venv/bin/python benchmarks/simulate_vs_peer.py [--variants yahtzee yatzy] [--peer-games 20000]
                                                     [--games 20000 100000 1000000] [--json]
+                                                    [--repeat 3] [--builds native,avx2]
 
 For each variant (Yahtzee with the free joker = the peer's ``american``; Scandinavian Yatzy = its
 ``yatzy-scandinavian``) both sides first get their solved table (not timed: ours from the disk cache,
@@ -10,7 +11,12 @@ the peer's built in memory), then play optimal games with a seed; games per seco
 alone, on all cores for both. Ours is measured at several game counts because games in the same state
 share their turn tables, so larger runs go faster; the ratio is given at the peer's game count and at
 each of ours. The means are printed beside the exact expectation as a sanity check. Nothing here is a
-test: timings depend on the machine and its load (see ``uptime``).
+test: timings depend on the machine and its load (printed before and after, with the machine: :mod:`machine`).
+
+Each variant's yardstick is also measured: a whole ``kniffel solve --no-cache`` (best of ``--repeat``).
+With ``--builds native,avx2`` it all runs once with kernels compiled for this processor and once for
+AVX2 (:mod:`builds`), side by side: games a second with how many fit in the time of one solve, and our
+rate as a multiple of the peer's in the same build.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import sys
 import time
 from typing import Any
 
+import builds
 import machine
 
 VARIANTS: dict[str, tuple[str, dict[str, str], str]] = {
@@ -67,10 +74,14 @@ def main() -> None:
     parser.add_argument("--peer-games", type=int, default=20_000)
     parser.add_argument("--games", type=int, nargs="+", default=[20_000, 100_000, 1_000_000])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3, help="Whole solves (the yardstick), best taken.")
     parser.add_argument("--json", action="store_true")
+    builds.add_option(parser)
     args = parser.parse_args()
     if importlib.util.find_spec("yatzy_solver") is None:
         sys.exit("yatzy-solver is not installed: pip install -e '.[bench]'")
+    if builds.compare(args, __file__, figures):
+        return
     ran_on = machine.describe()
     if not args.json:
         print(machine.header(ran_on), flush=True)
@@ -82,14 +93,15 @@ def main() -> None:
         ours = [our_rate(rules_id, options, n, args.seed) for n in counts]
         for row in ours:
             row["ratio"] = row["games_per_second"] / peer["games_per_second"]
-        report[name] = {"peer": peer, "ours": ours}
+        solve = builds.solve_seconds(rules_id, options, repeat=args.repeat)
+        report[name] = {"peer": peer, "ours": ours, "solve_s": solve}
     machine.finish(ran_on)
     if args.json:
         print(json.dumps(report, indent=2))
         return
     for name in args.variants:
         peer = report[name]["peer"]
-        print(f"== {name}")
+        print(f"== {name} (whole solve, the yardstick: {report[name]['solve_s']:.2f} s)")
         print(
             f"  peer  {peer['games']:>9,} games  {peer['seconds']:7.3f} s  "
             f"{peer['games_per_second']:>10,.0f} games/s  mean {peer['mean']:.3f}"
@@ -102,6 +114,23 @@ def main() -> None:
                 f"(exact {row['expected']:.3f}, z {z:+.1f})  ratio {row['ratio']:.1f}x"
             )
     print(machine.footer(ran_on))
+
+
+def figures(report: dict[str, Any]) -> list[builds.Row]:
+    """A ``--json`` report's rates (with the games in the time of one solve) and ratios to the peer."""
+    rows: list[builds.Row] = []
+    for name, r in report.items():
+        if name == "machine":
+            continue
+        solve, peer = r["solve_s"], r["peer"]
+        rows.append((f"{name}: whole solve", solve, "s", 1.0))
+        rate = peer["games_per_second"]
+        rows.append((f"{name}: peer, {peer['games']:,} games", rate, "/s", rate * solve))
+        for row in r["ours"]:
+            rate = row["games_per_second"]
+            rows.append((f"{name}: ours, {row['games']:,} games", rate, "/s", rate * solve))
+            rows.append((f"{name}: ours/peer, {row['games']:,} games", row["ratio"], "x", None))
+    return rows
 
 
 if __name__ == "__main__":
