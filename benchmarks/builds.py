@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -133,7 +134,7 @@ def table(rows: dict[str, list[Row]]) -> str:
         first = by_label[builds[0]].get(label)
         for build in builds:
             found = by_label[build].get(label)
-            if found is None:
+            if found is None or math.isnan(found[1]):  # not measured in this build
                 line += f" {'-':>12} {'':>9}"
                 continue
             _, value, unit, ratio = found
@@ -141,10 +142,8 @@ def table(rows: dict[str, list[Row]]) -> str:
             line += f" {_number(value) + ' ' + unit:>12} {shown:>9}"
         for build in builds[1:]:
             found = by_label[build].get(label)
-            if first is not None and found is not None and first[1]:
-                line += f" {found[1] / first[1]:>12.2f}"
-            else:
-                line += f" {'':>12}"
+            against = f"{found[1] / first[1]:.2f}" if first and found and first[1] else ""
+            line += f" {'' if against == 'nan' else against:>12}"
         lines.append(line)
     lines.append(
         "  vs solve: times as multiples of the build's whole EV solve (kniffel solve --no-cache), rates"
@@ -154,8 +153,6 @@ def table(rows: dict[str, list[Row]]) -> str:
 
 
 def _number(value: float) -> str:
-    if value != value:  # NaN: not measured
-        return "-"
     if abs(value) >= 1000:
         return f"{value:,.0f}"
     if abs(value) >= 10:

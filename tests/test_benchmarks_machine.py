@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import math
 import os
 import platform
 import sys
@@ -127,8 +128,13 @@ def test_builds_have_their_own_settings_and_kernel_caches(monkeypatch: pytest.Mo
 
 def test_the_side_by_side_table_gives_each_build_its_ratios() -> None:
     rows = {
-        "native": [("solve", 2.0, "s", 1.0), ("target", 30.0, "s", 15.0), ("games", 1000.0, "/s", 2000.0)],
-        "avx2": [("solve", 2.5, "s", 1.0), ("target", 45.0, "s", 18.0)],
+        "native": [
+            ("solve", 2.0, "s", 1.0),
+            ("target", 30.0, "s", 15.0),
+            ("games", 1000.0, "/s", 2000.0),
+            ("skipped", math.nan, "s", math.nan),
+        ],
+        "avx2": [("solve", 2.5, "s", 1.0), ("target", 45.0, "s", 18.0), ("skipped", math.nan, "s", math.nan)],
     }
     lines = builds.table(rows).splitlines()
     assert "native" in lines[0]
@@ -141,3 +147,5 @@ def test_the_side_by_side_table_gives_each_build_its_ratios() -> None:
     assert "1,000 /s" in games
     assert "2,000" in games
     assert games.split()[-1] == "-"
+    skipped = next(line for line in lines if line.lstrip().startswith("skipped"))
+    assert skipped.split() == ["skipped", "-", "-"]
