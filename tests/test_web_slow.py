@@ -42,7 +42,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         "KNIFFEL_HEAD_TIMEOUT": str(HEAD_TIMEOUT),
         "KNIFFEL_BODY_TIMEOUT": str(BODY_TIMEOUT),
         "KNIFFEL_HEADS_PER_CLIENT": "4",
-        "KNIFFEL_MAX_HEADS": "12",
+        "KNIFFEL_MAX_HEADS": "40",
     }
     with ServerProcess(
         f"sqlite:///{directory / 'games.sqlite3'}", env=env, log_path=directory / "server.log"
@@ -61,27 +61,50 @@ class Shed:
         self.shed_as = "crowded" if crowded else "own"
 
 
-def test_the_budget_closes_the_oldest_head_of_the_busiest_client() -> None:
-    heads = ArrivingHeads(per_client=3, total=5)
-    a = [Shed(f"a{n}") for n in range(4)]
+def test_a_client_past_its_begun_heads_loses_its_oldest() -> None:
+    heads = ArrivingHeads(per_client=3, total=100, room=1000)
+    a = [Shed(f"a{n}") for n in range(5)]
     for connection in a:
-        heads.arrives("a", connection)
-    assert a[0].shed_as == "own", "past its own budget a client loses its oldest head"
-    assert [c.shed_as for c in a[1:]] == [None] * 3
-    assert (heads.of("a"), len(heads)) == (3, 3)
+        heads.make_room(len(heads))
+        heads.waits("a", connection)
+    assert heads.of("a") == (5, 0), "silent connections are the keep-alive timer's"
+    for connection in a[:4]:
+        heads.begins("a", connection)
+    assert a[0].shed_as == "own", "past its budget a client loses its oldest begun head"
+    assert [c.shed_as for c in a[1:]] == [None] * 4
+    assert heads.of("a") == (4, 3)
+    heads.begins("a", a[1])  # a head counts once however many bytes it sends
+    assert heads.of("a") == (4, 3)
+
+
+def test_when_connections_run_short_the_busiest_client_gives_way() -> None:
+    heads = ArrivingHeads(per_client=3, total=5, room=8)
+    a = [Shed(f"a{n}") for n in range(3)]
     b = [Shed(f"b{n}") for n in range(2)]
-    for connection in b:
-        heads.arrives("b", connection)
-    assert len(heads) == 5 and all(c.shed_as is None for c in b)
+    for client, connections in (("a", a), ("b", b)):
+        for connection in connections:
+            heads.make_room(len(heads))
+            heads.waits(client, connection)
+    assert len(heads) == 5 and all(c.shed_as is None for c in a + b)
     fresh = Shed("c")
-    heads.arrives("c", fresh)
-    assert fresh.shed_as is None, "a fresh client never has the most"
-    assert a[1].shed_as == "crowded", "the busiest client loses its oldest"
-    assert (heads.of("a"), heads.of("b"), heads.of("c"), len(heads)) == (2, 2, 1, 5)
+    heads.make_room(5)
+    heads.waits("c", fresh)
+    assert a[0].shed_as == "crowded", "past the total the busiest client loses its oldest"
+    assert (heads.of("a"), heads.of("b"), heads.of("c"), len(heads)) == ((2, 0), (2, 0), (1, 0), 5)
+    heads.gone("a", a[0])
+    heads.arrived("c", fresh)  # its head is complete: it no longer waits
     heads.arrived("c", fresh)
-    heads.arrived("c", fresh)  # a closed connection's head is forgotten once
-    heads.arrives("b", b[0])  # a head counts once however many bytes it sends
-    assert (heads.of("c"), len(heads)) == (0, 4)
+    assert len(heads) == 4
+    later = Shed("d")
+    heads.make_room(9)  # WebSockets and requests fill the room: waiting connections give way
+    heads.waits("d", later)
+    assert [c.shed_as for c in (a[1], b[0])] == ["crowded", "crowded"]
+    assert (later.shed_as, fresh.shed_as) == (None, None), "a newcomer is never the one closed"
+    assert len(heads) == 3
+    alone = ArrivingHeads(per_client=3, total=5, room=8)
+    alone.make_room(100)  # nobody waits: nothing to close, the newcomer is let in
+    alone.waits("e", Shed("e"))
+    assert len(alone) == 1
 
 
 def wait_closed(sock: socket.socket, seconds: float) -> tuple[bytes, float]:
@@ -111,7 +134,9 @@ def test_half_sent_heads_are_closed_by_the_deadline_however_they_trickle(server:
     closed: dict[str, tuple[bytes, float]] = {}
     started = time.monotonic()
     for number, (name, start) in enumerate(halves.items()):
-        sock = socket.create_connection(("127.0.0.1", server.port), source_address=(f"127.0.1.{number + 1}", 0))
+        sock = socket.create_connection(
+            ("127.0.0.1", server.port), source_address=(f"127.0.1.{number + 1}", 0)
+        )
         sock.sendall(start)
         sockets[name] = sock
         selector.register(sock, selectors.EVENT_READ, name)
@@ -172,9 +197,9 @@ def test_a_body_is_closed_by_its_deadline(server: ServerProcess) -> None:
 
 def test_trickling_addresses_starve_nobody_and_drop_no_player(server: ServerProcess) -> None:
     """Six addresses keep ten connections each sending a head a byte every 0.2 s, opening another at
-    once whenever one is closed. Each address has at most 4 heads arriving and all of them at most
-    12: past that the oldest head of the busiest address is closed (429 or 503), so no slow head lives
-    past its deadline. Meanwhile a fresh client loads the page, creates games and opens their
+    once whenever one is closed. Each address may have 4 heads begun, and 40 connections in all may
+    wait for a head: past either the oldest of that address, or of the busiest one, is closed (429 or
+    503), and no slow head lives past its deadline. Meanwhile a fresh client loads the page, creates games and opens their
     WebSockets, all answered; a player's socket opened before plays on, and a keep-alive client asking
     between pauses keeps its one connection."""
     with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.2.1"), timeout=10) as http:
@@ -183,7 +208,9 @@ def test_trickling_addresses_starve_nobody_and_drop_no_player(server: ServerProc
         player_sock = held.enter_context(
             socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=("127.0.2.1", 0))
         )
-        player = held.enter_context(connect(f"{server.ws_url}/ws/{game['id']}", sock=player_sock, open_timeout=10))
+        player = held.enter_context(
+            connect(f"{server.ws_url}/ws/{game['id']}", sock=player_sock, open_timeout=10)
+        )
         assert json.loads(player.recv(10))["type"] == "state"
         player.send(json.dumps({"type": "hello", "token": game["seats"][0]["token"]}))
         between = KeepAlive(server.port, "127.0.2.2")
@@ -196,7 +223,9 @@ def test_trickling_addresses_starve_nobody_and_drop_no_player(server: ServerProc
             time.sleep(2)
             answered = []
             for round_ in range(8):
-                with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.2.3"), timeout=10) as fresh:
+                with httpx.Client(
+                    transport=httpx.HTTPTransport(local_address="127.0.2.3"), timeout=10
+                ) as fresh:
                     answered.append(fresh.get(server.url + "/").status_code)
                     created = fresh.post(f"{server.url}/api/games", json={"seats": [{"name": "Cy"}]})
                     answered.append(created.status_code)
@@ -215,6 +244,6 @@ def test_trickling_addresses_starve_nobody_and_drop_no_player(server: ServerProc
         while (message := json.loads(player.recv(10))).get("state", {}).get("seq") != 1:
             assert message["type"] != "error", message
     assert open_during == 60, "the flood kept its connections open, as an attacker would"
-    assert flood.closed["429"] > 0, "an address past its budget loses its oldest heads"
+    assert flood.closed["429"] > 0, f"an address past its budget loses its oldest heads: {flood.closed}"
     assert flood.closed["503"] > 0, "all addresses past the budget in all lose their oldest heads"
     assert max(flood.lifetimes) < HEAD_TIMEOUT + SLACK, "no trickling head outlives its deadline"

@@ -195,10 +195,10 @@ def serve(
 def deadlines(budget: ConnectionBudget) -> Deadlines:
     """What :func:`serve`'s connections are allowed (:class:`kniffel.web.connections.Deadlines`), from
     the environment: ``KNIFFEL_HEAD_TIMEOUT`` (seconds for a request head, 10), ``KNIFFEL_BODY_TIMEOUT``
-    (the app's, 10; the connection is closed a second after it), ``KNIFFEL_HEADS_PER_CLIENT`` (heads of
-    one client arriving at once, 8) and ``KNIFFEL_MAX_HEADS`` (of all clients, by default
-    ``budget.heads``); a client holds ``KNIFFEL_SOCKETS_PER_CLIENT`` + :data:`connections.MARGIN
-    <kniffel.web.connections.MARGIN>` connections at most."""
+    (the app's, 10; the connection is closed a second after it), ``KNIFFEL_HEADS_PER_CLIENT`` (heads
+    one client may have begun at once, 8) and ``KNIFFEL_MAX_HEADS`` (connections waiting for a head in
+    all, by default ``budget.heads``, the open connections past which they give way); a client holds
+    ``KNIFFEL_SOCKETS_PER_CLIENT`` + :data:`kniffel.web.connections.MARGIN` connections at most."""
     from kniffel.web import connections
     from kniffel.web.app import _setting, sockets_per_client_setting
 
@@ -210,6 +210,7 @@ def deadlines(budget: ConnectionBudget) -> Deadlines:
             1, int(_setting(None, "KNIFFEL_HEADS_PER_CLIENT", connections.HEADS_PER_CLIENT))
         ),
         heads_total=max(1, int(_setting(None, "KNIFFEL_MAX_HEADS", budget.heads))),
+        room=budget.heads,
     )
 
 

@@ -105,58 +105,93 @@ class Shed(Protocol):
     """A connection :class:`ArrivingHeads` may close."""
 
     def shed(self, crowded: bool) -> None:
-        """Close the connection; ``crowded``: because all clients together have too many heads
-        arriving (else: because its own client has)."""
+        """Close the connection; ``crowded``: because the server is running out of connections (else:
+        because its own client has too many heads arriving)."""
 
 
 class ArrivingHeads:
-    """The connections whose request head is arriving, per client (oldest first) and in all.
+    """The connections waiting for a request head, per client, oldest first: a new connection from its
+    start, a keep-alive one from the first byte of its next request, each until its head is complete.
+    An open WebSocket, a request being answered and a keep-alive connection between two requests are
+    not waiting for a head, and are never closed here.
 
-    :meth:`arrives` counts one; past ``per_client`` heads of its client the oldest of that client is
-    closed, past ``total`` in all the oldest of the client with most of them. So a fresh client always
-    gets its head in: it never has most of them, and closing one of a slow client's makes room."""
+    * A client may have ``per_client`` heads *begun* (some of their bytes arrived) at once: past that,
+      its oldest begun head is closed. A browser's head arrives in one packet, so only a client
+      sending heads slowly on purpose keeps several begun.
+    * In all, at most ``total`` connections may be waiting, and while any are the server's open
+      connections of every kind stay at most ``room`` (:meth:`make_room`): past either, the oldest
+      waiting connection of the client with most of them is closed. So a fresh client always gets in: it
+      never has most of them, and each of a slow client's closed makes room for one."""
 
-    def __init__(self, per_client: int, total: int) -> None:
+    def __init__(self, per_client: int, total: int, room: int | None = None) -> None:
         self.per_client, self.total = per_client, total
-        self._of: dict[str, dict[Shed, None]] = {}
+        self.room = total if room is None else room
+        self._waiting: dict[str, dict[Shed, None]] = {}
+        self._begun: dict[str, dict[Shed, None]] = {}
         self._count = 0
+        self._closing: set[Shed] = set()
+        """Connections closed here whose end the server has not seen yet (they are still open)."""
 
     def __len__(self) -> int:
         return self._count
 
-    def of(self, client: str) -> int:
-        """Heads of ``client`` arriving now."""
-        return len(self._of.get(client, ()))
+    def of(self, client: str) -> tuple[int, int]:
+        """``client``'s connections waiting for a head now, and of those the heads begun."""
+        return len(self._waiting.get(client, ())), len(self._begun.get(client, ()))
 
-    def arrives(self, client: str, connection: Shed) -> None:
-        """``connection`` of ``client`` has begun sending a head; close whoever is over the budget."""
-        heads = self._of.setdefault(client, {})
-        if connection in heads:
-            return
-        heads[connection] = None
-        self._count += 1
-        if len(heads) > self.per_client:
-            self._shed(client, crowded=False)
-        elif self._count > self.total:
-            # The client with most heads arriving (a scan over the clients arriving anything now,
-            # which an attacker's addresses make a few hundred at most: each holds per_client).
-            busiest = max(self._of, key=lambda name: len(self._of[name]))
-            self._shed(busiest, crowded=True)
+    def make_room(self, connections: int) -> None:
+        """Before a new connection waits: with ``connections`` open now (of every kind), close as many
+        waiting ones of the busiest clients as keep the waiting within ``total`` and the open within
+        ``room``, the new one counted."""
+        open_now = connections - len(self._closing) + 1
+        for _ in range(max(self._count + 1 - self.total, open_now - self.room)):
+            if not self._waiting:
+                return
+            # the client with most waiting (a scan over the clients waiting for anything now; each
+            # holds a few at most, so an attacker's many addresses are a few hundred)
+            busiest = max(self._waiting, key=lambda name: len(self._waiting[name]))
+            self._shed(busiest, next(iter(self._waiting[busiest])), crowded=True)
+
+    def waits(self, client: str, connection: Shed) -> None:
+        """``connection`` of ``client`` waits for a head (call :meth:`make_room` first)."""
+        waiting = self._waiting.setdefault(client, {})
+        if connection not in waiting:
+            waiting[connection] = None
+            self._count += 1
+
+    def begins(self, client: str, connection: Shed) -> None:
+        """A byte of ``connection``'s head has arrived: close ``client``'s oldest begun head if it has
+        too many begun now."""
+        self.waits(client, connection)
+        begun = self._begun.setdefault(client, {})
+        begun[connection] = None
+        if len(begun) > self.per_client:
+            self._shed(client, next(iter(begun)), crowded=False)
 
     def arrived(self, client: str, connection: Shed) -> None:
-        """``connection``'s head is complete, or it is closed (nothing happens if it was not counted)."""
-        heads = self._of.get(client)
-        if heads is None or connection not in heads:
+        """``connection``'s head is complete, or it is closed (nothing happens if it was not waiting)."""
+        waiting = self._waiting.get(client)
+        if waiting is None or connection not in waiting:
             return
-        del heads[connection]
+        del waiting[connection]
         self._count -= 1
-        if not heads:
-            del self._of[client]
+        if not waiting:
+            del self._waiting[client]
+        begun = self._begun.get(client)
+        if begun is not None:
+            begun.pop(connection, None)
+            if not begun:
+                del self._begun[client]
 
-    def _shed(self, client: str, *, crowded: bool) -> None:
-        oldest = next(iter(self._of[client]))
-        self.arrived(client, oldest)
-        oldest.shed(crowded)
+    def gone(self, client: str, connection: Shed) -> None:
+        """``connection`` is closed, and the server has seen it end."""
+        self.arrived(client, connection)
+        self._closing.discard(connection)
+
+    def _shed(self, client: str, connection: Shed, *, crowded: bool) -> None:
+        self.arrived(client, connection)
+        self._closing.add(connection)
+        connection.shed(crowded)
 
 
 def is_trusted(proxies: str) -> Callable[[str], bool]:
@@ -186,13 +221,16 @@ def is_trusted(proxies: str) -> Callable[[str], bool]:
 class Deadlines:
     """What :func:`guarded_http` allows a connection: ``per_client`` connections of one client at once,
     ``head`` seconds for a request head, ``body`` seconds for its body (after its head), and
-    ``heads_per_client`` heads of one client and ``heads_total`` of all arriving at once."""
+    ``heads_per_client`` heads of one client begun at once, ``heads_total`` connections waiting for a
+    head in all, and ``room`` open connections of every kind past which they give way
+    (:class:`ArrivingHeads`)."""
 
     per_client: int
     head: float
     body: float
     heads_per_client: int
     heads_total: int
+    room: int
 
 
 def guarded_http(deadlines: Deadlines, trusted: Callable[[str], bool]) -> type[asyncio.Protocol]:
@@ -202,7 +240,7 @@ def guarded_http(deadlines: Deadlines, trusted: Callable[[str], bool]) -> type[a
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
     connections = OpenConnections(deadlines.per_client)
-    heads = ArrivingHeads(deadlines.heads_per_client, deadlines.heads_total)
+    heads = ArrivingHeads(deadlines.heads_per_client, deadlines.heads_total, deadlines.room)
     refused = refusal(deadlines.per_client)
     late = answer(
         "408 Request Timeout",
@@ -242,12 +280,15 @@ def guarded_http(deadlines: Deadlines, trusted: Callable[[str], bool]) -> type[a
                 self.timeout_keep_alive, self.timeout_keep_alive_handler
             )
             self._arm(deadlines.head, self._head_late)
+            if self._client is not None:
+                heads.make_room(len(self.connections) - 1)  # uvicorn counted this one already
+                heads.waits(self._client, self)
 
         def connection_lost(self, exc: Exception | None) -> None:
             super().connection_lost(exc)
             self._disarm()
-            self._arrived()
             if self._client is not None:
+                heads.gone(self._client, self)
                 connections.forget(self._client)
 
         # The parser's callbacks mark where a head and a body begin and end.
@@ -258,7 +299,7 @@ def guarded_http(deadlines: Deadlines, trusted: Callable[[str], bool]) -> type[a
             if self._deadline is None:  # a later request: its deadline counts from its first byte
                 self._arm(deadlines.head, self._head_late)
             if self._client is not None:
-                heads.arrives(self._client, self)
+                heads.begins(self._client, self)
 
         def on_headers_complete(self) -> None:
             self._disarm()
@@ -303,7 +344,7 @@ def guarded_http(deadlines: Deadlines, trusted: Callable[[str], bool]) -> type[a
 
         def shed(self, crowded_out: bool) -> None:
             self._disarm()
-            self._close(crowded if crowded_out else shed)
+            self._close((crowded if crowded_out else shed) if self._begun else None)
 
     return GuardedHttp
 
