@@ -85,7 +85,8 @@ def test_when_connections_run_short_the_busiest_client_gives_way() -> None:
         for connection in connections:
             heads.make_room(len(heads))
             heads.waits(client, connection)
-    assert len(heads) == 5 and all(c.shed_as is None for c in a + b)
+    assert len(heads) == 5
+    assert all(c.shed_as is None for c in a + b)
     fresh = Shed("c")
     heads.make_room(5)
     heads.waits("c", fresh)
@@ -199,9 +200,9 @@ def test_trickling_addresses_starve_nobody_and_drop_no_player(server: ServerProc
     """Six addresses keep ten connections each sending a head a byte every 0.2 s, opening another at
     once whenever one is closed. Each address may have 4 heads begun, and 40 connections in all may
     wait for a head: past either the oldest of that address, or of the busiest one, is closed (429 or
-    503), and no slow head lives past its deadline. Meanwhile a fresh client loads the page, creates games and opens their
-    WebSockets, all answered; a player's socket opened before plays on, and a keep-alive client asking
-    between pauses keeps its one connection."""
+    503), and no slow head lives past its deadline. Meanwhile a fresh client loads the page, creates
+    games and opens their WebSockets, all answered; a player's socket opened before plays on, and a
+    keep-alive client asking between pauses keeps its one connection."""
     with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.2.1"), timeout=10) as http:
         game = http.post(f"{server.url}/api/games", json={"seats": [{"name": "Ada"}, {"name": "Bo"}]}).json()
     with contextlib.ExitStack() as held:
