@@ -2,7 +2,8 @@
 what a fresh client and the players already there meet meanwhile.
 
 The attack of issue 28: 12 addresses x 82 connections (the most one address may hold), each sending a
-request head one byte every 2 s, for 60 s; a connection the server closes is opened again at once. It
+request head one byte every 2 s, for 60 s; a connection the server closes is opened again 2 s later
+(as slowloris does). It
 runs in a process of its own (``kniffel.web.trickle``) on loopback addresses 127.0.4.1-12 (Linux
 routes all of 127.0.0.0/8 to loopback, so each is a client of its own). Meanwhile, from addresses of
 their own:
@@ -102,7 +103,10 @@ class GranianProcess(ServerProcess):
         return self
 
 
-def flood(port: int, addresses: list[str], per_address: int, seconds: float, results: Queue[Any]) -> None:
+def flood(
+    port: int, addresses: list[str], per_address: int, seconds: float, nice: int, results: Queue[Any]
+) -> None:
+    os.nice(nice)
     trickle = Trickle(port, addresses, per_address, interval=2.0, seconds=seconds)
     with trickle:
         samples = []
@@ -189,8 +193,11 @@ def fresh_round(
         started = time.perf_counter()
         try:
             result = call()
+        except httpx.HTTPStatusError as error:
+            failures[f"{kind}: {error.response.status_code}"] += 1
+            return None
         except Exception as error:
-            failures[f"{kind}: {error}"] += 1
+            failures[f"{kind}: {type(error).__name__}"] += 1
             return None
         times[kind].append(1000 * (time.perf_counter() - started))
         return result
@@ -250,6 +257,12 @@ def main() -> None:
     parser.add_argument(
         "--open-files", type=int, default=1024, help="the server's limit of open files (0: the system's)"
     )
+    parser.add_argument(
+        "--nice",
+        type=int,
+        default=0,
+        help="run the attack at this niceness (e.g. 10: a remote attacker's CPU is not the server's)",
+    )
     parser.add_argument("--server", choices=("uvicorn", "granian"), default="uvicorn")
     parser.add_argument(
         "--granian-path", default="", help="a folder where granian is installed (pip --target)"
@@ -279,7 +292,7 @@ def main() -> None:
         results: Queue[Any] = multiprocessing.Queue()
         addresses = [f"127.0.4.{n}" for n in range(1, args.addresses + 1)]
         attacker = multiprocessing.Process(
-            target=flood, args=(server.port, addresses, args.per_address, args.seconds, results)
+            target=flood, args=(server.port, addresses, args.per_address, args.seconds, args.nice, results)
         )
         attacker.start()
         time.sleep(min(10.0, args.seconds / 4))  # every slow connection open and trickling
@@ -303,7 +316,8 @@ def main() -> None:
     print(
         f"server: {args.server}{' from ' + args.server_source if args.server_source else ''}; attack: "
         f"{args.addresses} addresses x {args.per_address} connections, a head byte every 2 s, "
-        f"{args.seconds:g} s; the server's limit of open files: {args.open_files or 'the system default'}"
+        f"{args.seconds:g} s at nice {args.nice}; "
+        f"the server's limit of open files: {args.open_files or 'the system default'}"
     )
     print(
         f"{'fresh client':18}{'quiet p50':>10}{'p95':>8}{'max':>8}"

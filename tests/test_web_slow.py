@@ -65,7 +65,7 @@ def test_a_client_past_its_begun_heads_loses_its_oldest() -> None:
     heads = ArrivingHeads(per_client=3, total=100, room=1000)
     a = [Shed(f"a{n}") for n in range(5)]
     for connection in a:
-        heads.make_room(len(heads))
+        assert heads.make_room("a", len(heads))
         heads.waits("a", connection)
     assert heads.of("a") == (5, 0), "silent connections are the keep-alive timer's"
     for connection in a[:4]:
@@ -83,12 +83,12 @@ def test_when_connections_run_short_the_busiest_client_gives_way() -> None:
     b = [Shed(f"b{n}") for n in range(2)]
     for client, connections in (("a", a), ("b", b)):
         for connection in connections:
-            heads.make_room(len(heads))
+            assert heads.make_room(client, len(heads))
             heads.waits(client, connection)
     assert len(heads) == 5
     assert all(c.shed_as is None for c in a + b)
     fresh = Shed("c")
-    heads.make_room(5)
+    assert heads.make_room("c", 5)
     heads.waits("c", fresh)
     assert a[0].shed_as == "crowded", "past the total the busiest client loses its oldest"
     assert (heads.of("a"), heads.of("b"), heads.of("c"), len(heads)) == ((2, 0), (2, 0), (1, 0), 5)
@@ -97,13 +97,15 @@ def test_when_connections_run_short_the_busiest_client_gives_way() -> None:
     heads.arrived("c", fresh)
     assert len(heads) == 4
     later = Shed("d")
-    heads.make_room(9)  # WebSockets and requests fill the room: waiting connections give way
+    assert heads.make_room("d", 9)  # WebSockets and requests fill the room: waiting ones give way
     heads.waits("d", later)
     assert [c.shed_as for c in (a[1], b[0])] == ["crowded", "crowded"]
     assert (later.shed_as, fresh.shed_as) == (None, None), "a newcomer is never the one closed"
     assert len(heads) == 3
+    assert not heads.make_room("b", 11), "the busiest client's newcomer is closed, not its older ones"
+    assert b[1].shed_as is None
     alone = ArrivingHeads(per_client=3, total=5, room=8)
-    alone.make_room(100)  # nobody waits: nothing to close, the newcomer is let in
+    assert alone.make_room("e", 100)  # nobody waits: nothing to close, the newcomer is let in
     alone.waits("e", Shed("e"))
     assert len(alone) == 1
 

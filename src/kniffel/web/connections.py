@@ -139,18 +139,23 @@ class ArrivingHeads:
         """``client``'s connections waiting for a head now, and of those the heads begun."""
         return len(self._waiting.get(client, ())), len(self._begun.get(client, ()))
 
-    def make_room(self, connections: int) -> None:
-        """Before a new connection waits: with ``connections`` open now (of every kind), close as many
-        waiting ones of the busiest clients as keep the waiting within ``total`` and the open within
-        ``room``, the new one counted."""
+    def make_room(self, client: str, connections: int) -> bool:
+        """Before a new connection of ``client`` waits: with ``connections`` open now (of every kind),
+        close as many waiting ones of the busiest clients as keep the waiting within ``total`` and the
+        open within ``room``, the new one counted. False if the new one is to be closed instead: its
+        client would have most of them (an attacker opening another as soon as one is closed then
+        meets a closed door, rather than making the server close its older ones in a loop)."""
         open_now = connections - len(self._closing) + 1
         for _ in range(max(self._count + 1 - self.total, open_now - self.room)):
             if not self._waiting:
-                return
+                return True
             # the client with most waiting (a scan over the clients waiting for anything now; each
             # holds a few at most, so an attacker's many addresses are a few hundred)
             busiest = max(self._waiting, key=lambda name: len(self._waiting[name]))
+            if len(self._waiting.get(client, ())) + 1 >= len(self._waiting[busiest]):
+                return False
             self._shed(busiest, next(iter(self._waiting[busiest])), crowded=True)
+        return True
 
     def waits(self, client: str, connection: Shed) -> None:
         """``connection`` of ``client`` waits for a head (call :meth:`make_room` first)."""
@@ -274,15 +279,16 @@ def guarded_http(deadlines: Deadlines, trusted: Callable[[str], bool]) -> type[a
                     transport.write(refused)
                     transport.close()
                     return
+                if not heads.make_room(self._client, len(self.connections) - 1):  # less this one
+                    transport.close()
+                    return
+                heads.waits(self._client, self)
             # a connection that says nothing goes like an idle keep-alive one; the first byte it sends
             # stops this timer (uvicorn's own data_received), but not the head's deadline
             self.timeout_keep_alive_task = self.loop.call_later(
                 self.timeout_keep_alive, self.timeout_keep_alive_handler
             )
             self._arm(deadlines.head, self._head_late)
-            if self._client is not None:
-                heads.make_room(len(self.connections) - 1)  # uvicorn counted this one already
-                heads.waits(self._client, self)
 
         def connection_lost(self, exc: Exception | None) -> None:
             super().connection_lost(exc)

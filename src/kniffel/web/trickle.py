@@ -30,8 +30,8 @@ def outcome(answer: bytes) -> str:
 
 class Trickle:
     """``per_address`` connections from each of ``addresses`` to ``port``, each sending :data:`HEAD` one
-    byte every ``interval`` seconds. A connection the server closes is opened again at once (as an
-    attacker would), and how it was closed is counted in :attr:`closed`. Connections are opened
+    byte every ``interval`` seconds. A connection the server closes is opened again at the next byte's
+    time (as slowloris does), and how it was closed is counted in :attr:`closed`. Connections are opened
     ``interval`` apart in ``ramp`` steps, so that the server sees a stream, not a burst."""
 
     def __init__(
@@ -55,6 +55,7 @@ class Trickle:
         """Seconds each closed connection was open."""
         self._sent: dict[socket.socket, tuple[str, int, float]] = {}
         self._selector = selectors.DefaultSelector()  # epoll: select() stops at 1,024 files
+        self._reopen: list[str] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="trickle", daemon=True)
 
@@ -84,8 +85,8 @@ class Trickle:
         self.closed[outcome(answer)] += 1
         self.lifetimes.append(time.monotonic() - since)
         sock.close()
-        if self.reopen and not self._stop.is_set():
-            self._open(address)
+        if self.reopen:
+            self._reopen.append(address)
 
     def _run(self) -> None:
         end = time.monotonic() + self.seconds
@@ -105,6 +106,9 @@ class Trickle:
             if time.monotonic() < next_byte:
                 continue
             next_byte += self.interval
+            reopen, self._reopen = self._reopen, []
+            for address in reopen:
+                self._open(address)
             for sock, (address, sent, since) in list(self._sent.items()):
                 byte = HEAD[sent : sent + 1] or b"a"
                 try:
