@@ -14,10 +14,11 @@ sending a header byte every 2 s held a thousand connections for as long as they 
   connection's start for its first request and from a request's first byte for the next ones, and
   never put off by a byte), and every body one (:attr:`Deadlines.body`), as nginx's
   ``client_header_timeout`` and ``client_body_timeout`` do;
-* keeps a budget of heads arriving at once, per client and in all (:class:`ArrivingHeads`): past it,
-  the oldest head of the client that has most of them is closed. Only connections in the middle of a
-  request head are ever closed so; an open WebSocket or a keep-alive connection between two requests
-  is not arriving anything, and is never chosen.
+* keeps a budget of connections waiting for a head, per client (heads begun) and in all
+  (:class:`ArrivingHeads`): past it, the client's oldest, or the oldest of the client that has most
+  of them, is closed, or a newcomer of that client. Only connections waiting for a head are ever
+  closed so; an open WebSocket, a request being answered or a keep-alive connection between two
+  requests never is.
 
 A reverse proxy the operator trusts (``--trusted-proxies``) is neither capped nor budgeted: every
 player comes through it, and it is the proxy's job to time out slow clients (``docs/deploy.md``). The
