@@ -199,8 +199,8 @@ def test_a_body_is_closed_by_its_deadline(server: ServerProcess) -> None:
 
 
 def test_trickling_addresses_starve_nobody_and_drop_no_player(server: ServerProcess) -> None:
-    """Six addresses keep ten connections each sending a head a byte every 0.2 s, opening another at
-    once whenever one is closed. Each address may have 4 heads begun, and 40 connections in all may
+    """Six addresses keep ten connections each sending a head a byte every 0.2 s, opening
+    another whenever one is closed. Each address may have 4 heads begun, and 40 connections in all may
     wait for a head: past either the oldest of that address, or of the busiest one, is closed (429 or
     503), and no slow head lives past its deadline. Meanwhile a fresh client loads the page, creates
     games and opens their WebSockets, all answered; a player's socket opened before plays on, and a
@@ -241,12 +241,11 @@ def test_trickling_addresses_starve_nobody_and_drop_no_player(server: ServerProc
                     answered.append(json.loads(ws.recv(10))["type"])
                 assert between.ask() == 200, f"the keep-alive connection was closed in round {round_}"
                 time.sleep(0.3)
-            open_during = flood.open_now
         assert answered == [200, 201, "state"] * 8
         player.send(json.dumps({"type": "action", "seq": 0, "action": {"action": "roll"}}))
         while (message := json.loads(player.recv(10))).get("state", {}).get("seq") != 1:
             assert message["type"] != "error", message
-    assert open_during == 60, "the flood kept its connections open, as an attacker would"
+    assert flood.opened > 2 * 60, "the flood opened another connection for each one closed"
     assert flood.closed["429"] > 0, f"an address past its budget loses its oldest heads: {flood.closed}"
     assert flood.closed["503"] > 0, "all addresses past the budget in all lose their oldest heads"
     assert max(flood.lifetimes) < HEAD_TIMEOUT + SLACK, "no trickling head outlives its deadline"
