@@ -249,3 +249,34 @@ def test_trickling_addresses_starve_nobody_and_drop_no_player(server: ServerProc
     assert flood.closed["429"] > 0, f"an address past its budget loses its oldest heads: {flood.closed}"
     assert flood.closed["503"] > 0, "all addresses past the budget in all lose their oldest heads"
     assert max(flood.lifetimes) < HEAD_TIMEOUT + SLACK, "no trickling head outlives its deadline"
+
+
+def test_slow_connections_past_the_open_files_give_way_to_a_fresh_client(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """With 256 open files uvicorn takes 128 connections: 150 slow ones of six addresses (each within
+    its own caps here) used to take them all, and a fresh client was answered 503. Now, once 112 are
+    open, the oldest waiting connection of the busiest address gives way to each new one."""
+    directory = tmp_path_factory.mktemp("crowded")
+    env = {"KNIFFEL_HEADS_PER_CLIENT": "100", "KNIFFEL_HEAD_TIMEOUT": "60"}
+    with ServerProcess(
+        f"sqlite:///{directory / 'games.sqlite3'}", env=env, log_path=directory / "server.log", open_files=256
+    ) as server:
+        flood = Trickle(server.port, [f"127.0.7.{n}" for n in range(1, 7)], 25, interval=0.5, seconds=60)
+        with flood:
+            time.sleep(2)
+            answered = []
+            for _ in range(5):
+                with httpx.Client(
+                    transport=httpx.HTTPTransport(local_address="127.0.8.1"), timeout=10
+                ) as fresh:
+                    answered.append(fresh.get(server.url + "/").status_code)
+                    answered.append(
+                        fresh.post(f"{server.url}/api/games", json={"seats": [{"name": "Di"}]}).status_code
+                    )
+                time.sleep(0.3)
+        assert answered == [200, 201] * 5
+        assert flood.closed["503"] + flood.closed["silent"] > 0, (
+            f"the busiest addresses gave way: {flood.closed}"
+        )
+    assert "Traceback" not in (directory / "server.log").read_text()
