@@ -11,9 +11,14 @@ import os
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kniffel.errors import KniffelError
 from kniffel.web.store import DATABASE_ENV, default_database_url, make_engine
+
+if TYPE_CHECKING:
+    from kniffel.web.connections import Deadlines
+    from kniffel.web.guard import ConnectionBudget
 
 PROXIES_ENV = "KNIFFEL_TRUSTED_PROXIES"
 HOSTS_ENV = "KNIFFEL_ALLOWED_HOSTS"
@@ -153,12 +158,14 @@ def serve(
 
     The process's soft limit of open files is raised towards its hard limit, and the connections
     taken stay within it (:func:`kniffel.web.guard.connection_budget`); each client (a trusted proxy
-    apart) holds at most a few more plain connections than WebSockets, and a connection that sends
-    nothing is closed (:mod:`kniffel.web.connections`)."""
+    apart) holds at most a few more plain connections than WebSockets, a connection that sends
+    nothing is closed, every request head and body has a deadline however it trickles, and the heads
+    arriving at once are budgeted per client and in all (:mod:`kniffel.web.connections`,
+    :func:`deadlines`)."""
     import uvicorn
 
     from kniffel.web import connections, guard
-    from kniffel.web.app import create_app, sockets_per_client_setting
+    from kniffel.web.app import create_app
 
     proxies = trusted_proxies if trusted_proxies is not None else os.environ.get(PROXIES_ENV, "")
     proxies = ",".join(p.strip() for p in proxies.replace(" ", ",").split(",") if p.strip())
@@ -181,9 +188,29 @@ def serve(
         forwarded_allow_ips=proxies or None,
         server_header=False,
         limit_concurrency=budget.connections,
-        http=connections.guarded_http(
-            sockets_per_client_setting() + connections.MARGIN, connections.is_trusted(proxies)
+        http=connections.guarded_http(deadlines(budget), connections.is_trusted(proxies)),
+    )
+
+
+def deadlines(budget: ConnectionBudget) -> Deadlines:
+    """What :func:`serve`'s connections are allowed (:class:`kniffel.web.connections.Deadlines`), from
+    the environment: ``KNIFFEL_HEAD_TIMEOUT`` (seconds for a request head, 10), ``KNIFFEL_BODY_TIMEOUT``
+    (the app's, 10; the connection is closed a second after it), ``KNIFFEL_HEADS_PER_CLIENT`` (heads
+    one client may have begun at once, 8) and ``KNIFFEL_MAX_HEADS`` (connections waiting for a head in
+    all, by default ``budget.heads``, the open connections past which they give way); a client holds
+    ``KNIFFEL_SOCKETS_PER_CLIENT`` + :data:`kniffel.web.connections.MARGIN` connections at most."""
+    from kniffel.web import connections
+    from kniffel.web.app import _setting, sockets_per_client_setting
+
+    return connections.Deadlines(
+        per_client=sockets_per_client_setting() + connections.MARGIN,
+        head=_setting(None, "KNIFFEL_HEAD_TIMEOUT", connections.HEAD_TIMEOUT),
+        body=_setting(None, "KNIFFEL_BODY_TIMEOUT", 10),
+        heads_per_client=max(
+            1, int(_setting(None, "KNIFFEL_HEADS_PER_CLIENT", connections.HEADS_PER_CLIENT))
         ),
+        heads_total=max(1, int(_setting(None, "KNIFFEL_MAX_HEADS", budget.heads))),
+        room=budget.heads,
     )
 
 
@@ -193,6 +220,7 @@ __all__ = [
     "PROXIES_ENV",
     "DatabaseError",
     "check_database",
+    "deadlines",
     "default_database_url",
     "serve",
 ]

@@ -265,19 +265,25 @@ def raise_file_limit(wanted: int = MAX_OPEN_FILES) -> int:
 class ConnectionBudget:
     """How many connections a process with ``files`` open files takes: ``connections`` of every kind
     (uvicorn answers further requests 503) and ``sockets`` WebSockets of all clients, which leaves
-    ``connections - sockets`` for pages and the API even when every socket is taken."""
+    ``connections - sockets`` for pages and the API even when every socket is taken. Connections
+    waiting for a request head give way to a new one once ``heads`` connections are open
+    (:class:`kniffel.web.connections.ArrivingHeads`): the last ``connections - heads`` are kept for
+    requests whose head has arrived, so slow senders never make uvicorn answer 503."""
 
     files: int
     connections: int
     sockets: int
+    heads: int
 
 
 def connection_budget(files: int | None = None) -> ConnectionBudget:
     """The budget for ``files`` open files (default: the process's limit now): :data:`FILE_RESERVE`
-    stay free, and an eighth of the rest (at least 16) is kept from the WebSockets."""
+    stay free, an eighth of the rest (at least 16) is kept from the WebSockets, and half of that (at
+    least 16) from connections waiting for a request head."""
     files = open_files() if files is None else files
     connections = max(32, files - FILE_RESERVE)
-    return ConnectionBudget(files, connections, connections - max(16, connections // 8))
+    pages = max(16, connections // 8)
+    return ConnectionBudget(files, connections, connections - pages, connections - max(16, pages // 2))
 
 
 class SecurityHeaders:
