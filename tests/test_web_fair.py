@@ -107,7 +107,8 @@ def test_a_client_beyond_its_share_of_hints_is_told_busy(tmp_path: Path) -> None
 
 
 def outage() -> OperationalError:
-    return OperationalError("INSERT INTO actions", {}, Exception("connection refused\nis the server running?"))
+    refused = Exception("connection refused\nis the server running?")
+    return OperationalError("INSERT INTO actions", {}, refused)
 
 
 def test_an_outage_is_told_by_its_kind() -> None:
@@ -163,7 +164,8 @@ def test_a_long_outage_is_summarised_every_few_seconds(caplog: pytest.LogCapture
             refusals.refused(outage(), f"game {number}")
     texts = [r.getMessage() for r in caplog.records]
     assert texts[0].startswith("saving an action of game 0 refused")
-    assert all("1 more refusals in the last" in t for t in texts[1:]) and len(texts) == 5
+    assert len(texts) == 5
+    assert all("1 more refusals in the last" in t for t in texts[1:])
 
 
 def test_an_unexpected_failure_keeps_its_traceback(caplog: pytest.LogCaptureFixture) -> None:

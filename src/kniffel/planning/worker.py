@@ -13,7 +13,12 @@ meanwhile (points instead of chances of winning, with a note). The worker
 * lets every job be cancelled: the solvers ask between pieces of work a fraction of a second long
   (:mod:`kniffel.solver.work`), so a cancelled job stops at once, and :func:`shutdown` stops them all;
 * reports each job's progress and says what it is (a sentence, the seconds and bytes it is expected to
-  take) so that a front end can say so before anything big is written.
+  take) so that a front end can say so before anything big is written;
+* makes room in the table cache's budget for what a job will write before it starts
+  (:func:`kniffel.solver.cache.make_room`; a job that cannot fit is refused with
+  :class:`~kniffel.solver.cache.OverBudgetError`) and brings the cache within it after;
+* with :attr:`Worker.abandon_after` set (a server sets it), cancels a job nobody asked about for that
+  long: every ask (:meth:`Worker.submit`, :meth:`Worker.job`) says someone still waits for it.
 
 Nothing here holds a lock while a job runs: asking about jobs never waits for a solve.
 """
@@ -74,6 +79,10 @@ class Job(Generic[T]):
     done_count: int = 0
     total_count: int = 0
     started: float | None = None
+    asked: float = field(default_factory=time.monotonic)
+    """When someone last asked for the job (:meth:`Worker.submit`, :meth:`Worker.job`)."""
+    abandon_after: float | None = None
+    """Cancel the job once nobody asked for it this many seconds (None: never)."""
     _cancelled: threading.Event = field(default_factory=threading.Event)
     _finished: threading.Event = field(default_factory=threading.Event)
     _result: Any = None
@@ -85,6 +94,14 @@ class Job(Generic[T]):
 
     @property
     def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    def abandoned(self) -> bool:
+        """Whether nobody asked for the job for :attr:`abandon_after` seconds (then it is cancelled)."""
+        if self.abandon_after is not None and time.monotonic() - self.asked > self.abandon_after:
+            if not self._cancelled.is_set():
+                log.info("%s: nobody waits for it any more, cancelled", self.work.what)
+            self._cancelled.set()
         return self._cancelled.is_set()
 
     def done(self) -> bool:
@@ -118,13 +135,21 @@ class Job(Generic[T]):
         def cancelled() -> bool:
             if pause is not None:
                 pause()
-            return self._cancelled.is_set()
+            return self.abandoned()
 
         try:
-            if self.cancelled:
+            if self.abandoned():
                 raise Cancelled
             self.started = time.monotonic()
-            self._result = self.run(cancelled, self._progress)
+            from kniffel.solver import cache  # not at the top: the worker itself needs no numpy
+
+            if self.work.bytes:
+                cache.make_room(self.work.bytes)  # OverBudgetError: refused, nothing written
+            try:
+                self._result = self.run(cancelled, self._progress)
+            finally:
+                if self.work.bytes:
+                    cache.trim()
         except BaseException as error:  # handed to whoever asks for the result
             self._error = error
             if not isinstance(error, Cancelled):
@@ -151,15 +176,19 @@ class Worker:
         self._lock = threading.Condition()
         self._thread: threading.Thread | None = None
         self.current: Job[Any] | None = None
+        self.abandon_after: float | None = None
+        """Cancel a job nobody asked about for this many seconds (None: never; a server sets it, so
+        that a solve whose pages went away stops, rather than fill the processor and the disk)."""
 
     def submit(self, key: Hashable, work: Work, run: Callable[[Cancel, Progress], T]) -> Job[T]:
         """The job for ``key``: the one queued or running, or a new one for ``run`` (a finished job is
         forgotten: its result is in the caches its ``run`` fills)."""
         with self._lock:
             found = self._jobs.get(key)
-            if found is not None and not found.done():
+            if found is not None and not found.done() and not found.cancelled:
+                found.asked = time.monotonic()
                 return found
-            job: Job[T] = Job(key, work, run)
+            job: Job[T] = Job(key, work, run, abandon_after=self.abandon_after)
             self._jobs[key] = job
             self._order += 1
             heapq.heappush(self._waiting, (work.seconds > SMALL, self._order, job))
@@ -168,9 +197,12 @@ class Worker:
         return job
 
     def job(self, key: Hashable) -> Job[Any] | None:
-        """The job for ``key`` if one is queued or running."""
+        """The job for ``key`` if one is queued or running (someone asked for it: it is not abandoned)."""
         with self._lock:
-            return self._jobs.get(key)
+            found = self._jobs.get(key)
+            if found is not None:
+                found.asked = time.monotonic()
+            return found
 
     def pending(self) -> list[Job[Any]]:
         """The jobs queued or running, the running one first."""

@@ -43,6 +43,17 @@ sheet (score or strike) is listed too even when it ranks lower: the table marks 
 _covered: dict[RuleSet, bool] = {}
 
 
+ABANDON_AFTER = 30.0
+"""A solve nobody asked about for this many seconds is cancelled (:attr:`Worker.abandon_after`): a page
+showing ``preparing`` asks again every few seconds, so a solve whose pages went away stops rather than
+fill the processor and the disk for tables nobody reads."""
+
+
+def abandon_unasked(seconds: float = ABANDON_AFTER) -> None:
+    """Have the process's worker cancel the solves nobody waits for any more (a server calls this)."""
+    worker().abandon_after = seconds
+
+
 def available(rules: RuleSet) -> bool:
     """Whether hints and reviews exist for these rules: those the exact solver covers (cheap after the
     first call per rule set)."""

@@ -444,6 +444,7 @@ class GameService:
         """Start the bot workers and, on a database shared by several processes, listen for the
         changes the others commit (returns once listening). Bot games resume when someone watches."""
         self._start_bot_workers()
+        advice.abandon_unasked()
         if self.store.announces:
             listening = asyncio.Event()
             self._tasks.append(asyncio.create_task(self._listen(listening), name="kniffel-listen"))
