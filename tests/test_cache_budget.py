@@ -5,6 +5,7 @@ for any more is cancelled, and ``kniffel cache`` shows the budget and its use.""
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import re
 import threading
@@ -162,3 +163,20 @@ def test_kniffel_cache_shows_the_budget_and_its_use(tmp_path: Path, monkeypatch:
     text = " ".join(result.output.split())
     assert re.search(r"Budget for solved tables: 40\d kB of 5(\.0)? MB used", text), text
     assert cache.BUDGET_ENV in text
+
+
+def test_a_table_written_straight_to_its_file_is_brought_within_the_budget_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The final-score tables are written level by level straight into their file: the budget is kept
+    once the writer lets go of its lock (the table just written stays)."""
+    size = 300 * KB
+    monkeypatch.setenv(cache.BUDGET_ENV, str(size + 50 * KB))
+    older = derived(tmp_path, "kniffel", size)
+    path = cache.derived_path(rules.get("yahtzee"), "dist-early", tmp_path)
+    with cache._solving(path):
+        path.write_bytes(bytes(size))
+        path.with_suffix(".json").write_text(json.dumps({"rules": "yahtzee", "options": {}}))
+    assert path.exists()
+    assert not older.exists()
+    assert on_disk(tmp_path) <= cache.budget()

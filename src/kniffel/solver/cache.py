@@ -326,6 +326,9 @@ def _solving(path: Path, also: tuple[Path, ...] = ()) -> Iterator[None]:
                 for stale in written.parent.glob(glob.escape(written.name) + "*.tmp"):
                     stale.unlink(missing_ok=True)
             yield
+            # What was written here (its lock still held, so it stays) may have gone past the budget:
+            # a table written straight to its file rather than through save_array says its size late.
+            trim(path.parent)
         finally:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
