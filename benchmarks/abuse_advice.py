@@ -4,8 +4,8 @@
   (the whole burst of 50 at once, then 5 at once every second, 5 a second being the allowance) for the
   length of the flood;
 - ``combinations``: four addresses make a two-player game of each of 79 rule/option combinations of the
-  rule sets with one column, and ask every one's ``/chances`` every 5 s (each combination's tables are
-  solved the first time: the disk and the worker are what this flood is after).
+  rule sets with one column (every value of every option), and ask every one's ``/chances`` every 5 s
+  (each combination's tables are solved the first time: the disk and the worker are what it is after).
 
 Meanwhile a seated player on an address of its own (:data:`HINTED`) asks its hints once a second; its
 p50/p95/max and the answers ``busy`` are what these floods are measured by (issue 28: p95 < 200 ms,
@@ -64,7 +64,7 @@ async def flood_chances_many(targets: Aim, stop: Event, ready: Callable[[], None
             outcomes[f"chances {type(error).__name__}"] += 1
 
     async def address(where: str) -> None:
-        async with client(where, 50) as http:
+        async with client(where, 10) as http:
             await asyncio.gather(*(one(http) for _ in range(50)))
             while not stop.is_set():
                 started = time.monotonic()
@@ -77,26 +77,17 @@ async def flood_chances_many(targets: Aim, stop: Event, ready: Callable[[], None
 
 
 def combinations() -> list[tuple[str, dict[str, str]]]:
-    """Up to :data:`COMBINATIONS` rule sets with options (one option changed from its default at a
-    time, then two), of the rule sets the solver covers."""
+    """The first :data:`COMBINATIONS` of every rule set the solver covers (one column) with every
+    combination of its options' values (80 in all)."""
     from kniffel import rules
 
     found: list[tuple[str, dict[str, str]]] = []
     for rules_id in rules.available():
-        ruleset = rules.get(rules_id)
-        if ruleset.multi_column:
+        if rules.get(rules_id).multi_column:
             continue
-        found.append((rules_id, {}))
-        changes = [(o.key, v) for o in rules.options_for(rules_id) for v in o.values if v != o.default]
-        for count in (1, 2):
-            for chosen in itertools.combinations(changes, count):
-                if len({key for key, _ in chosen}) == count:
-                    options = dict(chosen)
-                    try:
-                        if not rules.get(rules_id, options).multi_column:
-                            found.append((rules_id, options))
-                    except rules.RulesError:
-                        continue
+        options = rules.options_for(rules_id)
+        for values in itertools.product(*(o.values for o in options)):
+            found.append((rules_id, {o.key: v for o, v in zip(options, values, strict=True)}))
     return found[:COMBINATIONS]
 
 
