@@ -122,15 +122,22 @@ def test_a_reader_keeps_a_removed_table(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 def test_a_job_that_would_write_beyond_the_budget_is_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setenv(cache.ENV, str(tmp_path))
     monkeypatch.setenv(cache.BUDGET_ENV, "1MB")
     ran = threading.Event()
-    job = Worker().submit("big", Work("big", 1.0, 5_000_000), lambda cancel, progress: ran.set())
+    worker = Worker()
+    job = worker.submit("big", Work("big", 1.0, 5_000_000), lambda cancel, progress: ran.set())
     with pytest.raises(cache.OverBudgetError):
         job.result(30)
     assert not ran.is_set(), "nothing was solved, nothing written"
+    refused = [r for r in caplog.records if "refused" in r.getMessage()]
+    assert len(refused) == 1
+    assert refused[0].exc_info is None, "an expected refusal is one line"
+    time.sleep(0.1)  # the worker files the refusal once the job is done
+    again = worker.submit("big", Work("big", 1.0, 5_000_000), lambda cancel, progress: ran.set())
+    assert again is job, "not tried again at once: every ask would refuse it anew"
 
 
 def test_a_solve_nobody_asks_about_any_more_is_cancelled() -> None:

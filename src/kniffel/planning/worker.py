@@ -152,11 +152,16 @@ class Job(Generic[T]):
                     cache.trim()
         except BaseException as error:  # handed to whoever asks for the result
             self._error = error
-            if not isinstance(error, Cancelled):
+            if type(error).__name__ == "OverBudgetError":  # expected: the budget says no, one line
+                log.warning("%s refused: %s", self.work.what, error)
+            elif not isinstance(error, Cancelled):
                 log.exception("%s failed", self.work.what)
         finally:
             self._finished.set()
 
+
+REFUSED_FOR = 60.0
+"""Seconds a job the table cache's budget refused is not tried again (its askers are told the refusal)."""
 
 SMALL = 10.0
 """A job expected to take at most this many seconds (a cone of a late position) runs before bigger ones,
@@ -176,18 +181,23 @@ class Worker:
         self._lock = threading.Condition()
         self._thread: threading.Thread | None = None
         self.current: Job[Any] | None = None
+        self._refused: dict[Hashable, tuple[float, Job[Any]]] = {}
         self.abandon_after: float | None = None
         """Cancel a job nobody asked about for this many seconds (None: never; a server sets it, so
         that a solve whose pages went away stops, rather than fill the processor and the disk)."""
 
     def submit(self, key: Hashable, work: Work, run: Callable[[Cancel, Progress], T]) -> Job[T]:
         """The job for ``key``: the one queued or running, or a new one for ``run`` (a finished job is
-        forgotten: its result is in the caches its ``run`` fills)."""
+        forgotten: its result is in the caches its ``run`` fills). A job the table cache's budget
+        refused is not tried again for :data:`REFUSED_FOR` seconds: asking gives the refused job."""
         with self._lock:
             found = self._jobs.get(key)
             if found is not None and not found.done() and not found.cancelled:
                 found.asked = time.monotonic()
                 return found
+            refused = self._refused.get(key)
+            if refused is not None and time.monotonic() - refused[0] < REFUSED_FOR:
+                return refused[1]
             job: Job[T] = Job(key, work, run, abandon_after=self.abandon_after)
             self._jobs[key] = job
             self._order += 1
@@ -237,6 +247,10 @@ class Worker:
             with self._lock:
                 if self._jobs.get(job.key) is job:
                     del self._jobs[job.key]
+                if type(job._error).__name__ == "OverBudgetError":
+                    now = time.monotonic()
+                    self._refused = {k: v for k, v in self._refused.items() if now - v[0] < REFUSED_FOR}
+                    self._refused[job.key] = (now, job)
 
     def _pause(self) -> None:
         """Between two pieces of a big job: run the small jobs asked for meanwhile."""
