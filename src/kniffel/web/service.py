@@ -7,8 +7,10 @@ subscribers see the new state. A failed commit takes the action back, so memory 
 database; readers (HTTP polls, new subscribers) get the snapshot of the last committed state.
 
 Bots move through the same path from a small pool of workers (not a task per game), and only in games
-someone watches: a bot game nobody looks at waits for its next visitor. Advice (hints, reviews) runs on a
-worker thread of its own with a bounded queue, never on the threads the database writes use.
+someone watches: a bot game nobody looks at waits for its next visitor. Advice runs on threads of its own
+(:mod:`kniffel.web.pressure`), never on the threads the database writes use: a seated player's hints and
+review on one lane, everyone's asks for the chances of winning on another, each bounded in all and per
+client, so that a flood of asks for chances never holds up the player to move.
 
 Several server processes may serve one PostgreSQL database: each commit is announced with
 ``NOTIFY``, and every process that holds the game in memory catches up from the database and tells its
