@@ -63,6 +63,19 @@ whole states sent); chances answered 37-62 times (before: 1,295, the advisor bus
 10-13 times (the allowance held before too). The player's latency under the storm without ``--nice``
 (p50 20-28 ms against 3-5 ms with it) is the flood's own process taking the CPU the server and the
 player share with it on this machine; the server's CPU share is the same in both (30-32 %).
+
+The advice floods, measured 2026-11-25 (load average 9-13 on the 2 shared cores, 40 s a flood, a fresh
+table cache each run, the new server with ``--cache-budget 300MB``), a seated player asking its hints once
+a second, p50/p95/max in ms and the answers ``busy``; "before" is the server of the commit before the
+advice lanes (``--server-source``):
+
+    flood          hints now                 hints before                  disk at the end (now / before)
+    chances-12     37/154/317, 0 busy        none answered, 10 busy        -
+    combinations   56/138/178, 0 busy        129/428/556, 0 busy           210 MB (budget 300) / 101 MB
+
+Under ``chances-12`` the twelve addresses got 2,585 answers, every one from memory (before: 1,452 ``busy``
+and 303 that never came); under ``combinations`` all 79 games were made and their chances said
+``preparing`` while their tables were solved, the disk staying within the budget.
 """
 
 from __future__ import annotations
