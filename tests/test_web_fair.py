@@ -116,6 +116,9 @@ def test_an_outage_is_told_by_its_kind() -> None:
     assert is_outage(ConnectionRefusedError())
     assert not is_outage(ValueError("a bug"))
     assert not is_outage(KeyError("decisions"))
+    psycopg = pytest.importorskip("psycopg")
+    assert is_outage(psycopg.OperationalError("server closed the connection unexpectedly"))
+    assert is_outage(psycopg.errors.AdminShutdown("terminating connection"))
 
 
 def test_refused_actions_during_an_outage_are_one_line_and_a_summary(
