@@ -15,7 +15,14 @@ would be):
   connections at once;
 - ``chances`` and ``hints``: 16 requests at a time, without pause, for the chances of winning of a
   two-player game and the hints of a seat of another (strict Kniffel, whose win tables are solved in
-  a moment).
+  a moment);
+- ``chances-12`` and ``combinations``: twelve addresses asking a table's chances in bursts within their
+  allowance, and 79 rule/option combinations' chances asked every 5 s from four addresses
+  (``abuse_advice.py``).
+
+Besides the player's moves, a seated player asks its own hints once a second (``hints p50/p95/max``
+and how many were answered ``busy``), and at the end the solved tables on disk are summed (the server's
+table cache is the usual one, or ``--cache-dir``; ``--cache-budget`` gives the server its budget).
 
 The server gets the common limit of 1,024 open files (``--open-files``; 0 leaves the system's). For each
 flood it reports the player's p50/p95/p99 in milliseconds and its actions lost (refused or never
@@ -56,6 +63,19 @@ whole states sent); chances answered 37-62 times (before: 1,295, the advisor bus
 10-13 times (the allowance held before too). The player's latency under the storm without ``--nice``
 (p50 20-28 ms against 3-5 ms with it) is the flood's own process taking the CPU the server and the
 player share with it on this machine; the server's CPU share is the same in both (30-32 %).
+
+The advice floods, measured 2026-11-25 (load average 9-13 on the 2 shared cores, 40 s a flood, a fresh
+table cache each run, the new server with ``--cache-budget 300MB``), a seated player asking its hints once
+a second, p50/p95/max in ms and the answers ``busy``; "before" is the server of the commit before the
+advice lanes (``--server-source``):
+
+    flood          hints now                 hints before                  disk at the end (now / before)
+    chances-12     37/154/317, 0 busy        none answered, 10 busy        -
+    combinations   56/138/178, 0 busy        129/428/556, 0 busy           210 MB (budget 300) / 101 MB
+
+Under ``chances-12`` the twelve addresses got 2,585 answers, every one from memory (before: 1,452 ``busy``
+and 303 that never came); under ``combinations`` all 79 games were made and their chances said
+``preparing`` while their tables were solved, the disk staying within the budget.
 """
 
 from __future__ import annotations
@@ -80,6 +100,7 @@ from typing import Any
 
 import httpx
 import orjson
+from abuse_advice import Hinted, flood_chances_many, flood_combinations
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus, WebSocketException
 
@@ -309,6 +330,8 @@ FLOODS: dict[str, Callable[[Targets, Event, Callable[[], None]], Awaitable[Count
     "reconnect-storm": flood_reconnect_storm,
     "chances": flood_chances,
     "hints": flood_hints,
+    "chances-12": flood_chances_many,
+    "combinations": flood_combinations,
 }
 
 
@@ -542,7 +565,8 @@ def measure(
             raise RuntimeError(said)
         before = len(player.latencies), sum(player.lost.values())
         load_before, cpu_before, started = os.getloadavg()[0], cpu_seconds(server_pid), time.monotonic()
-        await player.play(seconds)
+        hinted = Hinted(f"{targets.http}/api/games/{targets.hints}/hints", targets.hints_token)
+        await asyncio.gather(player.play(seconds), hinted.ask(seconds))
         cpu = (cpu_seconds(server_pid) - cpu_before) / (time.monotonic() - started)
         arriving = await newcomer(targets)
         load_after = os.getloadavg()[0]
@@ -563,6 +587,7 @@ def measure(
             "load": (load_before, load_after),
             "outcomes": outcomes,
             "newcomer": arriving,
+            **hinted.figures(percentile),
         }
 
     try:
@@ -599,13 +624,22 @@ def main() -> None:
         default=None,
         help="run the server from this src folder (another checkout's, to compare with another version)",
     )
+    parser.add_argument("--cache-dir", type=Path, default=None, help="the server's table cache (usual)")
+    parser.add_argument("--cache-budget", default=None, help="the server's KNIFFEL_CACHE_BUDGET (1GB)")
     args = parser.parse_args()
     floods = args.flood or list(FLOODS)
     with tempfile.TemporaryDirectory() as directory:
         url = args.database_url or f"sqlite:///{directory}/games.sqlite3"
         source = {"PYTHONPATH": str(args.server_source.resolve())} if args.server_source else {}
+        if args.cache_budget:
+            source["KNIFFEL_CACHE_BUDGET"] = args.cache_budget
         server = ServerProcess(
-            url, bot_delay=0.6, env=source, open_files=args.open_files or None, log_path=args.server_log
+            url,
+            bot_delay=0.6,
+            env=source,
+            open_files=args.open_files or None,
+            log_path=args.server_log,
+            cache_dir=args.cache_dir,
         ).start()
         try:
             assert server.process is not None
@@ -613,14 +647,17 @@ def main() -> None:
             player = Player(targets)
             print(
                 f"{'flood':<18} {'actions':>7} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'lost':>4} "
+                f"{'hints p50/p95/max ms':>21} {'busy':>4} "
                 f"{'server CPU':>10}  load       a newcomer meets       what the flood got"
             )
             for name in floods:
                 row = measure(name, targets, player, args.seconds, server.process.pid, args.nice)
                 got = ", ".join(f"{key} {n}" for key, n in sorted(row["outcomes"].items()))
+                hints = f"{row['hints_p50']:.0f}/{row['hints_p95']:.0f}/{row['hints_max']:.0f}"
                 print(
                     f"{name:<18} {row['actions']:>7} {row['p50']:>7.1f} {row['p95']:>7.1f} "
-                    f"{row['p99']:>7.1f} {row['lost']:>4} {row['server_cpu']:>9.0%}  "
+                    f"{row['p99']:>7.1f} {row['lost']:>4} {hints:>21} {row['hints_busy']:>4} "
+                    f"{row['server_cpu']:>9.0%}  "
                     f"{row['load'][0]:.1f}-{row['load'][1]:.1f}   {row['newcomer']:<22} {got}",
                     flush=True,
                 )
@@ -635,6 +672,9 @@ def main() -> None:
             )
         finally:
             server.stop()
+        from kniffel.solver import cache
+
+        print(f"solved tables on disk at the end: {cache.tables_size(args.cache_dir) / 1e6:.0f} MB")
 
 
 if __name__ == "__main__":

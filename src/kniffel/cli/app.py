@@ -10,6 +10,7 @@ from __future__ import annotations
 import atexit
 import gc
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -774,9 +775,26 @@ def serve_command(
             show_default=False,
         ),
     ] = None,
+    cache_budget: Annotated[
+        str | None,
+        typer.Option(
+            "--cache-budget",
+            envvar="KNIFFEL_CACHE_BUDGET",
+            help="Disk the solved tables may take, e.g. 500MB or 2GB (default: 1GB); the least recently "
+            "used are removed first.",
+            show_default=False,
+        ),
+    ] = None,
     lang: LangOption = None,
 ) -> None:
     """Play in the browser: online tables with invite links, bots, hot seat and score pad."""
+    if cache_budget is not None:
+        from kniffel.solver import cache
+
+        try:
+            os.environ[cache.BUDGET_ENV] = str(cache.parse_size(cache_budget))
+        except ValueError as error:
+            raise CliError(f"--cache-budget: {error}") from None
     try:
         from kniffel.web import serve
     except ImportError as error:  # the web extra is not installed

@@ -2,10 +2,11 @@
 
 The cache (``$KNIFFEL_CACHE_DIR`` or the user's cache directory) holds, per rule set and option, the
 expected-score table (8 MB for Yahtzee, a second to solve), the early win tables (the chances of reaching
-every target and the final-score distributions of the sheets with the most boxes open: a minute or two
-and a hundred-odd megabytes, solved the first time a front end needs chances of winning) and, beside it,
-numba's compiled kernels. Tables of an earlier version are never read again: they are listed as
-obsolete, and ``kniffel cache clear --obsolete`` removes them.
+every target and the final-score distributions of the sheets with the most boxes open: a minute or two and a
+hundred-odd megabytes, solved the first time a front end needs chances of winning) and, beside it, numba's
+compiled kernels. The solved tables are kept within a budget (``$KNIFFEL_CACHE_BUDGET``, 1 GB by default;
+the compiled kernels are not counted), the least recently used removed first. Tables of an earlier version
+are never read again: they are listed as obsolete, and ``kniffel cache clear --obsolete`` removes them.
 """
 
 from __future__ import annotations
@@ -81,8 +82,17 @@ def show(
     words = language.choose(lang)
     found = cache.entries()
     console = Console(highlight=False)
+    budget_line = translate(
+        words,
+        "Budget for solved tables: {used} of {budget} used (set it with {env} or kniffel serve "
+        "--cache-budget); the least recently used are removed first.",
+        used=size_text(sum(e.size for e in found if e.rules), words),
+        budget=size_text(cache.budget(), words),
+        env=cache.BUDGET_ENV,
+    )
     if not found:
         console.print(translate(words, "The table cache is empty: {path}", path=cache.cache_dir()))
+        console.print(budget_line)
         return
     console.print(listing(found, words))
     console.print(
@@ -92,6 +102,7 @@ def show(
             size=size_text(sum(e.size for e in found), words),
         )
     )
+    console.print(budget_line)
 
 
 @cache_app.command("clear")

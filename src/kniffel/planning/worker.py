@@ -13,7 +13,12 @@ meanwhile (points instead of chances of winning, with a note). The worker
 * lets every job be cancelled: the solvers ask between pieces of work a fraction of a second long
   (:mod:`kniffel.solver.work`), so a cancelled job stops at once, and :func:`shutdown` stops them all;
 * reports each job's progress and says what it is (a sentence, the seconds and bytes it is expected to
-  take) so that a front end can say so before anything big is written.
+  take) so that a front end can say so before anything big is written;
+* makes room in the table cache's budget for what a job will write before it starts
+  (:func:`kniffel.solver.cache.make_room`; a job that cannot fit is refused with
+  :class:`~kniffel.solver.cache.OverBudgetError`) and brings the cache within it after;
+* with :attr:`Worker.abandon_after` set (a server sets it), cancels a job nobody asked about for that
+  long: every ask (:meth:`Worker.submit`, :meth:`Worker.job`) says someone still waits for it.
 
 Nothing here holds a lock while a job runs: asking about jobs never waits for a solve.
 """
@@ -74,6 +79,10 @@ class Job(Generic[T]):
     done_count: int = 0
     total_count: int = 0
     started: float | None = None
+    asked: float = field(default_factory=time.monotonic)
+    """When someone last asked for the job (:meth:`Worker.submit`, :meth:`Worker.job`)."""
+    abandon_after: float | None = None
+    """Cancel the job once nobody asked for it this many seconds (None: never)."""
     _cancelled: threading.Event = field(default_factory=threading.Event)
     _finished: threading.Event = field(default_factory=threading.Event)
     _result: Any = None
@@ -85,6 +94,14 @@ class Job(Generic[T]):
 
     @property
     def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    def abandoned(self) -> bool:
+        """Whether nobody asked for the job for :attr:`abandon_after` seconds (then it is cancelled)."""
+        if self.abandon_after is not None and time.monotonic() - self.asked > self.abandon_after:
+            if not self._cancelled.is_set():
+                log.info("%s: nobody waits for it any more, cancelled", self.work.what)
+            self._cancelled.set()
         return self._cancelled.is_set()
 
     def done(self) -> bool:
@@ -118,20 +135,33 @@ class Job(Generic[T]):
         def cancelled() -> bool:
             if pause is not None:
                 pause()
-            return self._cancelled.is_set()
+            return self.abandoned()
 
         try:
-            if self.cancelled:
+            if self.abandoned():
                 raise Cancelled
             self.started = time.monotonic()
-            self._result = self.run(cancelled, self._progress)
+            from kniffel.solver import cache  # not at the top: the worker itself needs no numpy
+
+            if self.work.bytes:
+                cache.make_room(self.work.bytes)  # OverBudgetError: refused, nothing written
+            try:
+                self._result = self.run(cancelled, self._progress)
+            finally:
+                if self.work.bytes:
+                    cache.trim()
         except BaseException as error:  # handed to whoever asks for the result
             self._error = error
-            if not isinstance(error, Cancelled):
+            if type(error).__name__ == "OverBudgetError":  # expected: the budget says no, one line
+                log.warning("%s refused: %s", self.work.what, error)
+            elif not isinstance(error, Cancelled):
                 log.exception("%s failed", self.work.what)
         finally:
             self._finished.set()
 
+
+REFUSED_FOR = 60.0
+"""Seconds a job the table cache's budget refused is not tried again (its askers are told the refusal)."""
 
 SMALL = 10.0
 """A job expected to take at most this many seconds (a cone of a late position) runs before bigger ones,
@@ -151,15 +181,24 @@ class Worker:
         self._lock = threading.Condition()
         self._thread: threading.Thread | None = None
         self.current: Job[Any] | None = None
+        self._refused: dict[Hashable, tuple[float, Job[Any]]] = {}
+        self.abandon_after: float | None = None
+        """Cancel a job nobody asked about for this many seconds (None: never; a server sets it, so
+        that a solve whose pages went away stops, rather than fill the processor and the disk)."""
 
     def submit(self, key: Hashable, work: Work, run: Callable[[Cancel, Progress], T]) -> Job[T]:
         """The job for ``key``: the one queued or running, or a new one for ``run`` (a finished job is
-        forgotten: its result is in the caches its ``run`` fills)."""
+        forgotten: its result is in the caches its ``run`` fills). A job the table cache's budget
+        refused is not tried again for :data:`REFUSED_FOR` seconds: asking gives the refused job."""
         with self._lock:
             found = self._jobs.get(key)
-            if found is not None and not found.done():
+            if found is not None and not found.done() and not found.cancelled:
+                found.asked = time.monotonic()
                 return found
-            job: Job[T] = Job(key, work, run)
+            refused = self._refused.get(key)
+            if refused is not None and time.monotonic() - refused[0] < REFUSED_FOR:
+                return refused[1]
+            job: Job[T] = Job(key, work, run, abandon_after=self.abandon_after)
             self._jobs[key] = job
             self._order += 1
             heapq.heappush(self._waiting, (work.seconds > SMALL, self._order, job))
@@ -168,9 +207,12 @@ class Worker:
         return job
 
     def job(self, key: Hashable) -> Job[Any] | None:
-        """The job for ``key`` if one is queued or running."""
+        """The job for ``key`` if one is queued or running (someone asked for it: it is not abandoned)."""
         with self._lock:
-            return self._jobs.get(key)
+            found = self._jobs.get(key)
+            if found is not None:
+                found.asked = time.monotonic()
+            return found
 
     def pending(self) -> list[Job[Any]]:
         """The jobs queued or running, the running one first."""
@@ -205,6 +247,10 @@ class Worker:
             with self._lock:
                 if self._jobs.get(job.key) is job:
                     del self._jobs[job.key]
+                if type(job._error).__name__ == "OverBudgetError":
+                    now = time.monotonic()
+                    self._refused = {k: v for k, v in self._refused.items() if now - v[0] < REFUSED_FOR}
+                    self._refused[job.key] = (now, job)
 
     def _pause(self) -> None:
         """Between two pieces of a big job: run the small jobs asked for meanwhile."""

@@ -9,6 +9,15 @@ on load and rebuilt: whatever reading a file raises, it counts as missing.
 Several processes may share one directory (web servers behind a load balancer, parallel simulations):
 a lock file beside each table makes one of them solve it while the others wait and then read it.
 
+The tables on disk are kept within a budget (:func:`budget`, ``$KNIFFEL_CACHE_BUDGET``, 1 GB by default):
+before a table is written, the least recently used tables are removed until it fits (:func:`make_room`),
+the expected-score tables every game reads last of all; a table that does not fit even then is not
+written (:class:`OverBudgetError`: its solver keeps it in memory, or its job is refused). Loading a table
+marks it used (its description's time). A table being written by another process is never removed, and
+one being read is safe on Linux and macOS: a memory map outlives the file's name (its blocks are freed
+when the last reader lets go, so the disk is below the budget a moment later than the listing says). On
+Windows a mapped file cannot be removed; it is skipped and removed by a later eviction.
+
 The directory is ``$KNIFFEL_CACHE_DIR`` if set, else the user's cache directory (``$XDG_CACHE_HOME`` or
 ``~/.cache`` on Linux, ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows) plus ``kniffel``.
 """
@@ -41,7 +50,37 @@ from kniffel.solver.dp import Solution, solve_compiled
 from kniffel.solver.kernelcache import user_cache_dir
 
 ENV = "KNIFFEL_CACHE_DIR"
+BUDGET_ENV = "KNIFFEL_CACHE_BUDGET"
+DEFAULT_BUDGET = 1_000_000_000
 FORMAT = "kniffel-solver-table"
+
+
+class OverBudgetError(OSError):
+    """A table that does not fit the cache's budget even with every other table it may remove gone: it
+    is not written (an ``OSError``, as a full disk is: the solvers then keep the table in memory)."""
+
+
+_UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9, "gb": 10**9}
+
+
+def parse_size(text: str) -> int:
+    """``"1 GB"``, ``"500M"``, ``"2e9"``, ``"64kb"`` as bytes; :class:`ValueError` says what it takes."""
+    found = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:e[0-9]+)?)\s*([a-z]*)\s*", text.lower())
+    if found is None or found.group(2) not in _UNITS:
+        raise ValueError(f"a size is a number of bytes with an optional unit (kB, MB, GB), not {text!r}")
+    return int(float(found.group(1)) * _UNITS[found.group(2)])
+
+
+def budget() -> int:
+    """How many bytes the tables on disk may take together: ``$KNIFFEL_CACHE_BUDGET`` (``500MB``,
+    ``2GB``, bytes) if it is set and readable, else :data:`DEFAULT_BUDGET` (1 GB)."""
+    text = os.environ.get(BUDGET_ENV, "").strip()
+    if not text:
+        return DEFAULT_BUDGET
+    try:
+        return parse_size(text)
+    except ValueError:
+        return DEFAULT_BUDGET
 
 
 def cache_dir() -> Path:
@@ -105,6 +144,7 @@ def load(compiled: Compiled, directory: Path | None = None) -> Solution | None:
         solution = Solution(compiled, values, 0.0)
         if not np.isfinite(solution.expected_score) or solution.expected_score != meta.get("expected_score"):
             return None
+        _used(meta_path)
         return solution
     except Exception:  # numpy's header parser alone raises EOFError, TokenError, SyntaxError...
         return None
@@ -126,6 +166,7 @@ def save(solution: Solution, directory: Path | None = None) -> Path:
         "seconds": solution.seconds,
     }
     _meta_path(path).unlink(missing_ok=True)
+    make_room(solution.values.nbytes, path.parent, keep=path)
     _atomic_write(path, lambda f: np.save(f, np.ascontiguousarray(solution.values), allow_pickle=False))
     _atomic_write(_meta_path(path), lambda f: f.write(json.dumps(meta, indent=1).encode()))
     return path
@@ -162,6 +203,7 @@ def load_array(path: Path, key: str, shape: tuple[int, ...], dtype: npt.DTypeLik
             return None
         if _crc(array) != meta.get("checksum"):
             return None
+        _used(_meta_path(path))
         return array
     except Exception:  # as in load: whatever reading raises, the table counts as missing
         return None
@@ -189,6 +231,7 @@ def save_array(path: Path, key: str, array: npt.NDArray[Any], details: dict[str,
         "checksum": _crc(array),
     }
     _meta_path(path).unlink(missing_ok=True)
+    make_room(array.nbytes, path.parent, keep=path)
     _atomic_write(path, lambda f: np.save(f, np.ascontiguousarray(array), allow_pickle=False))
     _atomic_write(_meta_path(path), lambda f: f.write(json.dumps(meta, indent=1).encode()))
 
@@ -283,6 +326,9 @@ def _solving(path: Path, also: tuple[Path, ...] = ()) -> Iterator[None]:
                 for stale in written.parent.glob(glob.escape(written.name) + "*.tmp"):
                     stale.unlink(missing_ok=True)
             yield
+            # What was written here (its lock still held, so it stays) may have gone past the budget:
+            # a table written straight to its file rather than through save_array says its size late.
+            trim(path.parent)
         finally:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
@@ -532,6 +578,8 @@ def remove(found: Sequence[Entry]) -> tuple[int, list[Entry]]:
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
                 freed += size
+        if entry.rules:
+            continue  # a table: its directory stays, the next one is written there
         for parent in {p.parent for p in entry.files}:
             with contextlib.suppress(OSError):
                 parent.rmdir()  # a kernels' folder left empty
@@ -555,3 +603,74 @@ def _being_written(entry: Entry) -> bool:
         except OSError:
             continue
     return False
+
+
+# --- the budget ------------------------------------------------------------------------------------------
+
+
+def _used(meta_path: Path) -> None:
+    """Mark a table used now (its description's time): the least recently used are removed first."""
+    with contextlib.suppress(OSError):
+        os.utime(meta_path)
+
+
+def tables_size(directory: Path | None = None) -> int:
+    """Bytes the solved tables in the cache directory take (the compiled kernels are not counted)."""
+    return sum(e.size for e in entries(directory) if e.rules)
+
+
+def _eviction_order(entry: Entry) -> tuple[int, float]:
+    """What goes first: tables of an earlier version, then win tables, then the expected-score tables
+    every game reads; within each, the least recently used."""
+    if entry.kind.startswith("obsolete"):
+        rank = 0
+    elif entry.kind == KINDS[""]:
+        rank = 2
+    else:
+        rank = 1
+    return rank, entry.modified
+
+
+def make_room(
+    size: int, directory: Path | None = None, *, keep: Path | None = None, limit: int | None = None
+) -> int:
+    """Remove the least recently used tables (:func:`_eviction_order`) until ``size`` more bytes fit the
+    budget (``limit``, else :func:`budget`); the table at ``keep`` (being written) and those another
+    process is writing are left alone. Returns the bytes freed; raises :class:`OverBudgetError` if it cannot
+    fit."""
+    limit = budget() if limit is None else limit
+    root = directory or cache_dir()
+    found = [e for e in entries(root) if e.rules]  # not the compiled kernels (rules "")
+    used = sum(e.size for e in found)
+    if used + size <= limit:
+        return 0
+    if size > limit:
+        raise OverBudgetError(f"a table of {size} bytes does not fit the cache's budget of {limit} bytes")
+    kept = None if keep is None else keep.name.split(".npy")[0]
+    freed = 0
+    for entry in sorted(found, key=_eviction_order):
+        if used - freed + size <= limit:
+            break
+        if kept is not None and any(p.name.startswith(kept) for p in entry.files):
+            continue
+        freed += _remove_quietly(entry)
+    if used - freed + size > limit:
+        raise OverBudgetError(f"{size} more bytes do not fit the cache's budget of {limit} bytes")
+    return freed
+
+
+def _remove_quietly(entry: Entry) -> int:
+    """:func:`remove` of one entry, a file that cannot be removed (mapped on Windows) left for later."""
+    try:
+        return remove([entry])[0]
+    except OSError:
+        return 0
+
+
+def trim(directory: Path | None = None, limit: int | None = None) -> int:
+    """Bring the tables within the budget (after a write that was larger than said, or a budget made
+    smaller): :func:`make_room` for nothing more. Returns the bytes freed (what cannot go stays)."""
+    try:
+        return make_room(0, directory, limit=limit)
+    except OverBudgetError:
+        return 0

@@ -43,6 +43,17 @@ sheet (score or strike) is listed too even when it ranks lower: the table marks 
 _covered: dict[RuleSet, bool] = {}
 
 
+ABANDON_AFTER = 30.0
+"""A solve nobody asked about for this many seconds is cancelled (:attr:`Worker.abandon_after`): a page
+showing ``preparing`` asks again every few seconds, so a solve whose pages went away stops rather than
+fill the processor and the disk for tables nobody reads."""
+
+
+def abandon_unasked(seconds: float = ABANDON_AFTER) -> None:
+    """Have the process's worker cancel the solves nobody waits for any more (a server calls this)."""
+    worker().abandon_after = seconds
+
+
 def available(rules: RuleSet) -> bool:
     """Whether hints and reviews exist for these rules: those the exact solver covers (cheap after the
     first call per rule set)."""
@@ -68,6 +79,35 @@ def preparing(found: Preparing) -> dict[str, Any]:
         "progress": None if found.fraction is None else round(found.fraction, 3),
         "seconds": round(found.work.seconds, 1),
     }
+
+
+READY = "ready"
+PREPARING = "preparing"
+"""The ``status`` of an advice answer (hints, review, chances): its figures are there (``ready``), or
+what it needs is being solved (``preparing``). A preparing answer always has the same shape:
+``{"status": "preparing", "preparing": {"what": ..., "progress": 0.42 or null, "seconds": ...}}`` (the
+route adds what it always answers: ``seq``, an empty ``options`` or ``decisions``); the page shows
+``what`` and ``progress`` and asks again in a moment."""
+
+
+def waiting(found: Preparing) -> dict[str, Any]:
+    """The answer of an advice route while ``found`` is solved (see :data:`PREPARING`)."""
+    return {"status": PREPARING, "preparing": preparing(found)}
+
+
+QUEUED = N_("Working out the chances of winning")
+"""What a ``preparing`` answer for the chances says when the advisor has too many asks already: the
+page asks again in a moment, as it does while a table is solved."""
+
+
+def queued() -> dict[str, Any]:
+    """The answer for chances not worked out yet while their lane is full (see :data:`PREPARING`)."""
+    return {"status": PREPARING, "preparing": {"what": QUEUED, "progress": None, "seconds": 1.0}}
+
+
+def is_preparing(answer: object) -> bool:
+    """Whether an advice answer says ``preparing`` rather than giving its figures."""
+    return isinstance(answer, dict) and answer.get("status") == PREPARING
 
 
 def advisor_ready(rules: RuleSet) -> Preparing | None:
@@ -103,13 +143,13 @@ def options(game: Game) -> list[Choice] | Preparing | None:
 
 def hints(game: Game) -> list[dict[str, Any]] | dict[str, Any] | None:
     """The options of the player to move with their values, best first; ``None`` if no advice;
-    ``{"preparing": ...}`` while the table is solved. With several players each option also has ``win``:
-    its chance of finishing first (left out while its tables are solved)."""
+    ``preparing`` (:func:`waiting`) while the table is solved. With several players each option also
+    has ``win``: its chance of finishing first (left out while its tables are solved)."""
     found = options(game)
     if found is None:
         return None
     if isinstance(found, Preparing):
-        return {"preparing": preparing(found)}
+        return waiting(found)
     shown = found[:MAX_OPTIONS]
     best_entry = next((c for c in found if isinstance(c.action, Score | Strike)), None)
     if best_entry is not None and best_entry not in shown:
@@ -131,45 +171,54 @@ MAX_CHANCES = 1024
 """Positions whose chances are kept: every client of a game asks after every action."""
 
 
-def chances(game: Game, key: tuple[str, int]) -> dict[str, Any] | None:
-    """Every player's chance of finishing first in the position ``key`` (game id, actions played), each
-    playing for points from there, as ``{"chances": [...]}``; ``{"preparing": ...}`` while their tables
-    are solved (the first time for a rule set, and briefly late in a game); ``None`` where chances cannot
-    be told (one player, rules the solver does not cover, or win tables not prepared here)."""
-    if not available(game.rules) or not plays_to_win(game):
-        return None
+def known_chances(key: tuple[str, int]) -> dict[str, Any] | None:
+    """The chances of position ``key`` if they were worked out before (a lookup in memory: cheap enough
+    for the event loop, so that asks answered from memory never queue for the advisor's thread)."""
     with _chances_lock:
         found = _chances.get(key)
-    if found is None:
-        waiting = advisor_ready(game.rules)
-        if waiting is not None:
-            return {"preparing": preparing(waiting)}
-        try:
-            found = [round(c, 4) for c in win_chances(game, wait=False)]
-        except NotReady as not_ready:
-            waiting = Preparing.of(not_ready, game.rules)
-            if not waiting.solving:
-                return None
-            return {"preparing": preparing(waiting)}
-        with _chances_lock:
-            _chances[key] = found
-            while len(_chances) > MAX_CHANCES:
-                _chances.popitem(last=False)
-    return {"chances": found}
+        if found is not None:
+            _chances.move_to_end(key)
+    return None if found is None else {"status": READY, "chances": found}
+
+
+def chances(game: Game, key: tuple[str, int]) -> dict[str, Any] | None:
+    """Every player's chance of finishing first in the position ``key`` (game id, actions played), each
+    playing for points from there, as ``{"status": "ready", "chances": [...]}``; ``preparing``
+    (:func:`waiting`) while their tables are solved (the first time for a rule set, and briefly late in a
+    game); ``None`` where chances cannot be told (one player, rules the solver does not cover, or win
+    tables not prepared here)."""
+    if not available(game.rules) or not plays_to_win(game):
+        return None
+    known = known_chances(key)
+    if known is not None:
+        return known
+    pending = advisor_ready(game.rules)
+    if pending is not None:
+        return waiting(pending)
+    try:
+        found = [round(c, 4) for c in win_chances(game, wait=False)]
+    except NotReady as not_ready:
+        pending = Preparing.of(not_ready, game.rules)
+        return waiting(pending) if pending.solving else None
+    with _chances_lock:
+        _chances[key] = found
+        while len(_chances) > MAX_CHANCES:
+            _chances.popitem(last=False)
+    return {"status": READY, "chances": found}
 
 
 def review(game: Game) -> dict[str, Any] | None:
     """Every decision of the game next to the best one (:func:`kniffel.review.review`); ``None`` if no
-    advice for these rules, ``{"preparing": ...}`` while the table is solved. ``loss`` is the expected
-    points the choice gave away (0 for the best). With several players each decision also has
-    ``win_loss`` (the chance of winning it gave away) and ``chances`` holds every player's chance before
-    the game and after each turn, for a chart, once their tables are there (until then the review grades
-    by points and says ``win_preparing``)."""
+    advice for these rules, ``preparing`` (:func:`waiting`, with no decisions) while the table is solved.
+    ``loss`` is the expected points the choice gave away (0 for the best). With several players each
+    decision also has ``win_loss`` (the chance of winning it gave away) and ``chances`` holds every
+    player's chance before the game and after each turn, for a chart, once their tables are there (until
+    then the review grades by points and says ``win_preparing``)."""
     if not available(game.rules):
         return None
-    waiting = advisor_ready(game.rules)
-    if waiting is not None:
-        return {"preparing": preparing(waiting)}
+    pending = advisor_ready(game.rules)
+    if pending is not None:
+        return waiting(pending) | {"decisions": [], "chances": None}
     win_preparing: Preparing | None = None
     result = None
     if can_review_by_win(game):
@@ -192,7 +241,7 @@ def review(game: Game) -> dict[str, Any] | None:
             decision["best_for_win"] = d.best_for_win
         decisions.append(decision)
     chart = None if result.chances is None else [[round(c, 4) for c in row] for row in result.chances]
-    answer: dict[str, Any] = {"decisions": decisions, "chances": chart}
+    answer: dict[str, Any] = {"status": READY, "decisions": decisions, "chances": chart}
     if win_preparing is not None:
         answer["win_preparing"] = preparing(win_preparing)
     return answer

@@ -328,7 +328,7 @@ def create_app(
         seq, game = await service.position(live)
         if game.current not in live.seats_for(token):
             raise WebError("unauthorized", "hints are for the player to move: send that seat's token")
-        result = await service.advise(lambda: advice.hints(game))
+        result = await service.advise(lambda: advice.hints(game), client_of(request))
         if result is None:
             raise WebError("no_advice", "no advice for these rules")
         if isinstance(result, dict):  # the table is being solved: ask again in a moment
@@ -336,7 +336,7 @@ def create_app(
         lang = language_of(request)
         for option in result:
             option["text"] = game.action_text(option["action"], lang)
-        return {"seq": seq, "options": result}
+        return {"seq": seq, "status": advice.READY, "options": result}
 
     @app.get("/api/games/{game_id}/rules")
     async def how_to_play(game_id: str, request: Request) -> Any:
@@ -362,7 +362,7 @@ def create_app(
         _, game = await service.position(live)
         if not game.is_over:
             raise WebError("illegal", "the review is ready when the game is over")
-        result = await service.advise(lambda: advice.review(game))
+        result = await service.advise(lambda: advice.review(game), client_of(request))
         if result is None:
             raise WebError("no_advice", "no advice for these rules")
         lang = language_of(request)
@@ -384,7 +384,7 @@ def create_app(
         service = service_of(request)
         live = await service.get(game_id)
         seq, game = await service.position(live)
-        result = await service.advise(lambda: advice.chances(game, (game_id, seq)))
+        result = await service.chances(game, (game_id, seq), client_of(request))
         if result is None:
             raise WebError("no_advice", "no chances of winning for this table")
         return {"seq": seq, **result}

@@ -7,8 +7,10 @@ subscribers see the new state. A failed commit takes the action back, so memory 
 database; readers (HTTP polls, new subscribers) get the snapshot of the last committed state.
 
 Bots move through the same path from a small pool of workers (not a task per game), and only in games
-someone watches: a bot game nobody looks at waits for its next visitor. Advice (hints, reviews) runs on a
-worker thread of its own with a bounded queue, never on the threads the database writes use.
+someone watches: a bot game nobody looks at waits for its next visitor. Advice runs on threads of its own
+(:mod:`kniffel.web.pressure`), never on the threads the database writes use: a seated player's hints and
+review on one lane, everyone's asks for the chances of winning on another, each bounded in all and per
+client, so that a flood of asks for chances never holds up the player to move.
 
 Several server processes may serve one PostgreSQL database: each commit is announced with
 ``NOTIFY``, and every process that holds the game in memory catches up from the database and tells its
@@ -39,6 +41,7 @@ from kniffel.game import MAX_PLAYERS, Action, Announce, Game, Outcome, Roll, Sco
 from kniffel.i18n import N_, error_text, translations
 from kniffel.sheet import sheet_layout
 from kniffel.web import advice
+from kniffel.web.pressure import AdviceLane, Refusals
 from kniffel.web.store import (
     CHANNEL,
     SEAT_KINDS,
@@ -404,6 +407,9 @@ class GameService:
         bot_workers: int = 2,
         bot_share: float = 0.25,
         max_advice_waiting: int = 64,
+        advice_per_client: int = 4,
+        max_chances_waiting: int = 8,
+        chances_per_client: int = 2,
         max_group: int = 200,
     ) -> None:
         self.store = store
@@ -413,7 +419,6 @@ class GameService:
         self.bot_share = bot_share
         """The share of the process's time the bots may take: each worker rests after a move in
         proportion to the time the move took, however many bot games are waiting."""
-        self.max_advice_waiting = max_advice_waiting
         self.origin = secrets.token_hex(6)
         """This process's name in change announcements, to skip its own."""
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
@@ -423,8 +428,10 @@ class GameService:
         self._tasks: list[asyncio.Task[None]] = []
         # Bots think and advisors solve on threads of their own: the default pool is the database's.
         self._bot_threads = ThreadPoolExecutor(1, thread_name_prefix="kniffel-bots")
-        self._advice_threads = ThreadPoolExecutor(1, thread_name_prefix="kniffel-advice")
-        self._advice_waiting = 0
+        self._advice = AdviceLane("kniffel-advice", max_advice_waiting, advice_per_client)
+        self._chances = AdviceLane("kniffel-chances", max_chances_waiting, chances_per_client)
+        self._refusals = Refusals(log, "saving an action")
+        self._catch_up_refusals = Refusals(log, "reading the new actions")
         self._closing = False
         self.max_group = max_group
         """Actions committed in one transaction at most."""
@@ -439,6 +446,7 @@ class GameService:
         """Start the bot workers and, on a database shared by several processes, listen for the
         changes the others commit (returns once listening). Bot games resume when someone watches."""
         self._start_bot_workers()
+        advice.abandon_unasked()
         if self.store.announces:
             listening = asyncio.Event()
             self._tasks.append(asyncio.create_task(self._listen(listening), name="kniffel-listen"))
@@ -459,7 +467,8 @@ class GameService:
         await self.store.close_async()
         self._write_threads.shutdown(wait=False)
         self._bot_threads.shutdown(wait=False, cancel_futures=True)
-        self._advice_threads.shutdown(wait=False, cancel_futures=True)
+        self._advice.close()
+        self._chances.close()
 
     # --- games ---------------------------------------------------------------------------------
 
@@ -610,21 +619,34 @@ class GameService:
                     if not done.done():
                         done.set_result(ok)
 
-    async def advise(self, work: Callable[[], T]) -> T:
-        """Run advice on the advisor's own thread; with too many requests already waiting, refuse
-        (``busy``) rather than queue without bound. Advice never solves a table here (the planning
-        worker does, :mod:`kniffel.web.advice`), so an answer takes a millisecond or two and many may
-        wait."""
-        if self._advice_waiting >= self.max_advice_waiting:
+    async def advise(self, work: Callable[[], T], client: str = "") -> T:
+        """Run a seated player's advice (hints, a review) on its own lane (:class:`AdviceLane`): never
+        behind anyone's asks for the chances of winning, and ``client`` (an address) may have only its
+        share of the lane waiting; refused ``busy`` beyond that rather than queued without bound. Advice
+        never solves a table here (the planning worker does, :mod:`kniffel.web.advice`), so an answer
+        takes a millisecond or two and many may wait."""
+        return await self._on(self._advice, work, client)
+
+    async def chances(self, game: Game, key: tuple[str, int], client: str = "") -> dict[str, Any] | None:
+        """The chances of winning of position ``key`` (:func:`advice.chances`): from memory at once when
+        they were worked out before; else on a lane of their own, apart from the players' advice; and
+        when that lane is full, or ``client`` has its share of it waiting, ``preparing`` (the page asks
+        again) rather than a queue that would hold up everyone else."""
+        known = advice.known_chances(key)
+        if known is not None:
+            return known
+        if not self._chances.admits(client):
+            return advice.queued()
+        return await self._on(self._chances, lambda: advice.chances(game, key), client)
+
+    async def _on(self, lane: AdviceLane, work: Callable[[], T], client: str) -> T:
+        if not lane.admits(client):
             raise WebError("busy", "the advisor is busy: try again in a moment")
-        self._advice_waiting += 1
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._advice_threads, work)
+            return await lane.run(work, client)
         except Exception:
             log.exception("the advisor failed")
             raise WebError("unavailable", "the advisor failed: try again later") from None
-        finally:
-            self._advice_waiting -= 1
 
     async def _apply(
         self,
@@ -662,12 +684,13 @@ class GameService:
         write = Write(live.id, live.seq, mover, action_json, status, game.current, self.origin)
         try:
             written = await self._commit(write)
-        except Exception:
+        except Exception as error:
             game.undo()
-            log.exception("saving an action of game %s failed", live.id)
+            self._refusals.refused(error, live.id)
             raise WebError(
                 "unavailable", "the action could not be saved; nothing changed, try again"
             ) from None
+        self._refusals.recovered()
         if not written:
             # Another process wrote this position first: take ours back and read what it saved.
             game.undo()
@@ -687,9 +710,10 @@ class GameService:
         held) and tell the subscribers."""
         try:
             newer = await asyncio.to_thread(self.store.actions_after, live.id, live.seq)
-        except Exception:
-            log.exception("reading the new actions of game %s failed", live.id)
+        except Exception as error:
+            self._catch_up_refusals.refused(error, live.id)
             return
+        self._catch_up_refusals.recovered()
         applied = False
         for item in newer:
             if item.seq != live.seq + 1:
