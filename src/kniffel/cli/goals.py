@@ -16,6 +16,7 @@ from typing import IO, Any
 
 from rich.table import Table
 
+from kniffel.advice import TargetOptions
 from kniffel.cli import solving
 from kniffel.cli.errors import CliError
 from kniffel.game import Game
@@ -32,40 +33,6 @@ def goal_of(text: str) -> Goal:
         return parse_goal(text)
     except PlanningError as error:
         raise CliError(str(error)) from None
-
-
-class TargetOptions:
-    """The advisor that ``advise`` and ``advise --batch`` ask, playing for a final score: every option's
-    probability of reaching it. A sheet's points so far are its boxes and upper bonus (extra bonuses
-    earned are not part of a box-by-box sheet). Made for one situation (its cone) or for every situation
-    of a game (the cone of the empty sheet, for a batch)."""
-
-    def __init__(
-        self, rules: RuleSet, target: int, root: Mapping[str, int] | None = None, progress: Any = None
-    ) -> None:
-        from kniffel.planning.exact import advisor_for
-        from kniffel.solver.distribution import banked_points
-        from kniffel.solver.target import TargetAdvisor, default_limit, rows_for
-
-        self.target = target
-        advisor = advisor_for(rules)
-        sheet = root or {}
-        state = advisor.state(sheet)
-        needed = target - banked_points(rules, sheet)
-        limit = default_limit(advisor.compiled)
-        low, high = max(needed, 1), min(max(needed, 1), limit)
-        rows = rows_for(
-            advisor.compiled, state, low, high, turn=root is not None, early=False, progress=progress
-        )
-        self.advisor = TargetAdvisor(advisor, rows)
-
-    def needed(self, sheet: Mapping[str, int]) -> int:
-        return self.target - self.advisor.scored(sheet)
-
-    def options(
-        self, sheet: Mapping[str, int], dice: tuple[int, ...], rolls_left: int, **details: Any
-    ) -> Any:
-        return self.advisor.options(sheet, dice, rolls_left, self.needed(sheet), **details)
 
 
 def cone_note(rules: RuleSet, target: int, sheet: Mapping[str, int] | None, lang: str) -> str:
@@ -141,7 +108,7 @@ def options_table(options: list[dict[str, Any]], goal: Goal, lang: str = "en") -
 
 
 def run_batch(advisor: TargetOptions, rules: RuleSet, stream: IO[str], out: IO[str]) -> int:
-    """``advise --batch`` for a target: as :func:`kniffel.cli.solving.run_batch`."""
+    """``advise --batch`` for a target: as :func:`kniffel.advice.run_batch`."""
     return solving.run_batch(advisor, rules, stream, out)
 
 
