@@ -30,7 +30,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterator, Mapping
 from json.encoder import encode_basestring_ascii
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -41,6 +41,9 @@ from kniffel.rules import RuleSet
 from kniffel.sheet import ScoreSheet, SheetError
 from kniffel.situation import Situation
 from kniffel.solver import batchkernels as bk
+
+if TYPE_CHECKING:
+    from kniffel.planning.goals import Goal
 
 
 def check_position(rules: RuleSet, s: ColumnPosition) -> None:
@@ -473,28 +476,44 @@ def reader_tables(advisor: Any, rules: RuleSet) -> bk.ReaderTables:
     for roll in keeps.rolls:
         roll_of[sum(bk.face_code.py_func(face, rules.dice) for face in roll)] = keeps.roll_index(roll)
     return bk.ReaderTables(
-        fields,
-        field_starts,
-        boxes,
-        box_starts,
-        sound,
-        in_order,
-        roll_of,
-        c.allowed,
-        c.nup,
-        n_dice=rules.dice,
-        rolls=rules.rolls,
-        free_throws=rules.free_throws,
-        per_turn=rules.free_throws_per_turn,
-        full_mask=int(c.full_mask),
-        threshold=int(c.threshold),
-        upper_mask=int(c.upper_mask),
-        n_armed=int(c.n_armed),
-        five=int(c.five),
-        n_free=int(c.n_free),
-        free_per_turn=int(c.free_per_turn),
-        n_at_once=int(c.n_at_once),
-    )
+        fields, field_starts, boxes, box_starts, sound, in_order, roll_of, c.allowed, c.nup,
+        n_dice=rules.dice, rolls=rules.rolls, free_throws=rules.free_throws, per_turn=rules.free_throws_per_turn,
+        **{name: int(getattr(c, name)) for name in _COMPILED_NUMBERS},
+    )  # fmt: skip
+
+
+_COMPILED_NUMBERS = (
+    "full_mask",
+    "threshold",
+    "upper_mask",
+    "n_armed",
+    "five",
+    "n_free",
+    "free_per_turn",
+    "n_at_once",
+)
+"""The numbers of :class:`kniffel.solver.compile.Compiled` that the reader takes by the same names."""
+
+
+def situation_options(situation: Situation, goal: Goal | None = None) -> tuple[list[dict[str, Any]], bool]:
+    """Every option of a whole situation (a table text: the other players' sheets too), best first, as
+    ``{"action", "value"}``, and whether the values are exact. Without ``goal`` the planner of the most
+    points values them, exactly where the solver covers the rules and as the multi-column estimate
+    elsewhere; another goal is played for only where the solver covers them."""
+    from kniffel.game import Game
+    from kniffel.planning import is_exact, planner_for
+
+    rules = situation.rules
+    if situation.dice is None:
+        raise SituationError("the situation has no dice yet: advice starts after the turn's first roll")
+    if goal is not None and not is_exact(rules):
+        raise SituationError(
+            f"{rules.id}: playing for {goal} covers the rule sets the exact solver solves "
+            "(one column, not announced)"
+        )
+    planner = planner_for(rules) if goal is None else planner_for(rules, goal)
+    choices = planner.choices(Game.from_situation(situation))
+    return [{"action": str(c.action), "value": c.value} for c in choices], planner.exact
 
 
 class TargetOptions:
@@ -543,4 +562,5 @@ __all__ = [
     "prepare_batch",
     "reader_tables",
     "run_batch",
+    "situation_options",
 ]

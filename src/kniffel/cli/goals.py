@@ -16,10 +16,9 @@ from typing import IO, Any
 
 from rich.table import Table
 
-from kniffel.advice import TargetOptions
+from kniffel.advice import TargetOptions, situation_options
 from kniffel.cli import solving
 from kniffel.cli.errors import CliError
-from kniffel.game import Game
 from kniffel.i18n import translate
 from kniffel.planning import PlanningError
 from kniffel.planning.goals import Goal, Target, Unit, parse_goal
@@ -68,19 +67,7 @@ def target_options(
 def advise_situation(situation: Situation, goal: Goal) -> list[dict[str, Any]]:
     """Every option of a whole situation (a table text: the other players' sheets too) valued for
     ``goal``, best first."""
-    from kniffel.planning import is_exact, planner_for
-
-    if situation.dice is None:
-        raise CliError("the situation has no dice yet: advice starts after the turn's first roll")
-    if not is_exact(situation.rules):
-        raise CliError(
-            f"{situation.rules.id}: playing for {goal} covers the rule sets the exact solver solves "
-            "(one column, not announced)"
-        )
-    planner = planner_for(situation.rules, goal)
-    return [
-        {"action": str(c.action), "value": c.value} for c in planner.choices(Game.from_situation(situation))
-    ]
+    return situation_options(situation, goal)[0]
 
 
 def options_table(options: list[dict[str, Any]], goal: Goal, lang: str = "en") -> Table:
@@ -91,20 +78,9 @@ def options_table(options: list[dict[str, Any]], goal: Goal, lang: str = "en") -
         )
     else:
         title = translate(lang, "Options, best first (chance of winning)")
-    table = Table(title=title)
-    table.add_column("#", justify="right")
-    table.add_column(translate(lang, "Action"))
-    table.add_column(translate(lang, "Chance"), justify="right")
-    table.add_column(translate(lang, "Loss"), justify="right")
-    best = options[0]["value"] if options else 0.0
-    for n, option in enumerate(options, 1):
-        table.add_row(
-            str(n),
-            option["action"],
-            f"{100 * option['value']:.3f} %",
-            f"{100 * (best - option['value']):.3f}",
-        )
-    return table
+    return solving.ranked_table(
+        title, translate(lang, "Chance"), options, lang, scale=100, places=3, unit=" %"
+    )
 
 
 def run_batch(advisor: TargetOptions, rules: RuleSet, stream: IO[str], out: IO[str]) -> int:

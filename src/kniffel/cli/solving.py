@@ -37,10 +37,9 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from kniffel.advice import BATCH_ERRORS, advise, prepare_batch, run_batch
+from kniffel.advice import BATCH_ERRORS, advise, prepare_batch, run_batch, situation_options
 from kniffel.advice import check_position as check_situation
 from kniffel.cli.errors import CliError
-from kniffel.game import Game
 from kniffel.i18n import N_, translate
 from kniffel.rules import Order, RuleSet
 from kniffel.situation import Situation
@@ -170,26 +169,42 @@ def solve_json(rules: RuleSet, column: RuleSet, solved: Solved) -> dict[str, Any
 
 def advise_situation(situation: Situation) -> tuple[list[dict[str, Any]], bool]:
     """Every option of a whole situation, best first, as ``{"action", "value"}``, and whether the values
-    are exact (else the planner's multi-column estimate)."""
-    from kniffel.planning import planner_for
-
-    if situation.dice is None:
-        raise CliError("the situation has no dice yet: advice starts after the turn's first roll")
-    planner = planner_for(situation.rules)
-    choices = planner.choices(Game.from_situation(situation))
-    return [{"action": str(c.action), "value": c.value} for c in choices], planner.exact
+    are exact (else the planner's multi-column estimate): :func:`kniffel.advice.situation_options`."""
+    return situation_options(situation)
 
 
-def options_table(options: list[dict[str, Any]], lang: str = "en") -> Table:
-    table = Table(title=translate(lang, "Options, best first (value: expected points still to come)"))
+def ranked_table(
+    title: str,
+    heading: str,
+    options: list[dict[str, Any]],
+    lang: str,
+    *,
+    scale: float = 1,
+    places: int = 2,
+    unit: str = "",
+) -> Table:
+    """The options best first, each with its value (``heading``; times ``scale``, with ``places``
+    decimals and ``unit``) and what it loses against the best."""
+    table = Table(title=title)
     table.add_column("#", justify="right")
     table.add_column(translate(lang, "Action"))
-    table.add_column(translate(lang, "Value"), justify="right")
+    table.add_column(heading, justify="right")
     table.add_column(translate(lang, "Loss"), justify="right")
     best = options[0]["value"] if options else 0.0
     for n, option in enumerate(options, 1):
-        table.add_row(str(n), option["action"], f"{option['value']:.2f}", f"{best - option['value']:.2f}")
+        value = option["value"]
+        table.add_row(
+            str(n),
+            option["action"],
+            f"{scale * value:.{places}f}{unit}",
+            f"{scale * (best - value):.{places}f}",
+        )
     return table
+
+
+def options_table(options: list[dict[str, Any]], lang: str = "en") -> Table:
+    title = translate(lang, "Options, best first (value: expected points still to come)")
+    return ranked_table(title, translate(lang, "Value"), options, lang)
 
 
 def open_batch(path: Path) -> IO[str]:

@@ -32,10 +32,10 @@ import numpy as np
 
 from kniffel.game import Game
 from kniffel.keeps import keep_lattice
-from kniffel.planning.compiled import SheetSearch, column_rules, covers
+from kniffel.planning.compiled import SheetSearch, column_rules, covers, search_choices
 from kniffel.planning.goals import POINTS
 from kniffel.planning.interface import Choice
-from kniffel.planning.lookahead import ColumnCache, Lookahead, Matrix, best_entries, own_entries
+from kniffel.planning.lookahead import ColumnCache, Matrix, best_entries, own_entries
 from kniffel.rules import Column, Placement, RuleSet, single_column
 from kniffel.rules.model import Box
 from kniffel.solver import compile_rules
@@ -93,12 +93,7 @@ class HeuristicPlanner:
         """The compiled turn search where it covers the sheet, else None (the Python lookahead)."""
 
     def choices(self, game: Game) -> list[Choice]:
-        if game.is_over or game.turn.dice is None:
-            return []
-        valuation = HeuristicValuation(self, game)
-        if self.search is not None:
-            return self.search.choices(game, valuation)
-        return Lookahead(game, valuation).choices()
+        return search_choices(game, self.search, lambda at: HeuristicValuation(self, at))
 
     # --- the value of an entry -------------------------------------------------------------------
 
