@@ -476,8 +476,9 @@ def reader_tables(advisor: Any, rules: RuleSet) -> bk.ReaderTables:
     for roll in keeps.rolls:
         roll_of[sum(bk.face_code.py_func(face, rules.dice) for face in roll)] = keeps.roll_index(roll)
     return bk.ReaderTables(
-        fields, field_starts, boxes, box_starts, sound, in_order, roll_of, c.allowed, c.nup, n_dice=rules.dice,
-        rolls=rules.rolls, free_throws=rules.free_throws, per_turn=rules.free_throws_per_turn,
+        fields, field_starts, boxes, box_starts, sound, in_order, roll_of, c.allowed, c.nup,
+        n_dice=rules.dice, rolls=rules.rolls, free_throws=rules.free_throws,
+        per_turn=rules.free_throws_per_turn,
         **{name: int(getattr(c, name)) for name in _COMPILED_NUMBERS},
     )  # fmt: skip
 
