@@ -173,7 +173,7 @@ def parse_line(rules: RuleSet, line: str, checked: set[tuple[str, int]] | None =
     try:
         situation = Situation.parse(line)
     except KniffelError as error:
-        raise SituationError(f"neither JSON nor a situation: {error_text('en', error)}") from None
+        raise SituationError(f"neither JSON nor a situation: {said(error)}") from None
     if situation.rules != rules:
         raise SituationError(f"the situation is one of {situation.rules.id}, the batch advises {rules.id}")
     return ColumnPosition.of_situation(situation)
@@ -279,8 +279,13 @@ def _quoted(text: str) -> str:
     return encode_basestring_ascii(text)
 
 
+def said(error: BaseException) -> str:
+    """What went wrong, in one line (:func:`kniffel.i18n.error_text`): a batch answers in English."""
+    return error_text("en", error)
+
+
 def _error(number: int, error: Exception) -> dict[str, Any]:
-    return {"line": number, "error": error_text("en", error)}
+    return {"line": number, "error": said(error)}
 
 
 _BLOCKS: weakref.WeakKeyDictionary[Any, _Blocks] = weakref.WeakKeyDictionary()

@@ -135,17 +135,18 @@ class ColumnPosition:
     @classmethod
     def of_situation(cls, situation: Situation) -> ColumnPosition:
         """The position of a table text's player to move (its first column: the position of a
-        single-column rule set); ``SituationError`` before the turn's first roll."""
+        single-column rule set), as :meth:`of_game` has it in the game the text describes (the free
+        throws taken this turn are no longer left); ``SituationError`` before the turn's first roll."""
         if situation.dice is None:
             raise SituationError("the situation has no dice yet: advice starts after the turn's first roll")
-        rules, sheet = situation.rules, situation.sheet
+        rules, sheet, taken = situation.rules, situation.sheet, situation.free_throws
         return cls(
             dict(sheet.entries),
             situation.dice,
             situation.rolls_left,
             situation.thrown_at_once,
-            sheet.free_throws_left(rules.columns[0]) if rules.free_throws else None,
-            situation.free_throws,
+            sheet.free_throws_left(rules.columns[0]) - taken if rules.free_throws else None,
+            taken,
         )
 
     def situation(self, rules: RuleSet) -> Situation:
@@ -153,8 +154,8 @@ class ColumnPosition:
         rule set ``rules``."""
         column = rules.columns[0].id
         paid = {}
-        if self.free_throws_left is not None:
-            paid[column] = rules.free_throws - self.free_throws_left
+        if self.free_throws_left is not None:  # those taken this turn are paid when the box is filled
+            paid[column] = rules.free_throws - self.free_throws_left - self.free_throws_used
         sheet = ScoreSheet(rules, dict(self.sheet), free_throws_used=paid)
         return Situation(
             rules,
