@@ -58,6 +58,7 @@ def random_sheet(rules: Any, rng: random.Random, filled: int) -> dict[str, int]:
 def child(rules_id: str, directory: str) -> dict[str, Any]:
     from kniffel import rules, solver
     from kniffel.dice import sorted_rolls
+    from kniffel.position import ColumnPosition
     from kniffel.solver import distribution
 
     ruleset = rules.get(rules_id)
@@ -89,11 +90,13 @@ def child(rules_id: str, directory: str) -> dict[str, Any]:
         distribution.state_distribution(loaded, sheet)
     lookup = (time.perf_counter() - start) / len(sheets)
     rolls = sorted_rolls(ruleset.dice)
-    situations = [(sheet, rng.choice(rolls), rng.randrange(ruleset.rolls)) for sheet in sheets[:200]]
-    distribution.situation_distribution(loaded, *situations[0])
+    situations = [
+        ColumnPosition(sheet, rng.choice(rolls), rng.randrange(ruleset.rolls)) for sheet in sheets[:200]
+    ]
+    distribution.situation_distribution(loaded, situations[0])
     start = time.perf_counter()
-    for sheet, dice, rolls_left in situations:
-        distribution.situation_distribution(loaded, sheet, dice, rolls_left)
+    for position in situations:
+        distribution.situation_distribution(loaded, position)
     situation = (time.perf_counter() - start) / len(situations)
     return {
         "rules": rules_id,

@@ -16,7 +16,7 @@ For each variant (Yahtzee with the free joker = the peer's ``american``; Scandin
 * raced in one process on the same random situations, round by round (best round of each): one advisor
   query at a time (every option of a situation) and batch advice in situations per second, ours through
   ``kniffel advise --batch``'s own loop (JSON lines in, JSON lines out, in process, the table loaded)
-  and on arrays (:meth:`Advisor.ranked` on rows of :meth:`Advisor.situation_row`), the peer's
+  and on arrays (:meth:`Advisor.ranked` on :class:`~kniffel.position.Positions`), the peer's
   ``option_values`` one by one, its ``option_values_batch`` on arrays (the conversion to rows and to
   the peer's arrays beforehand, not timed) and the same from the peer's own text (its
   ``situation_arrays`` of the situations' notation, timed),
@@ -190,6 +190,7 @@ def load_and_query(rules_id: str, options: dict[str, str], queries: int, directo
         from pathlib import Path
         start = time.perf_counter()
         from kniffel import rules
+        from kniffel.position import ColumnPosition
         from kniffel.solver import Advisor, cache
         imported = time.perf_counter()
         s = cache.table(rules.get({rules_id!r}, {options!r}), directory=Path({directory!r}))
@@ -198,7 +199,7 @@ def load_and_query(rules_id: str, options: dict[str, str], queries: int, directo
         assert s.seconds == 0.0, "the table was not loaded from the cache"
         start = time.perf_counter()
         advisor = Advisor(s)
-        advisor.options({{}}, [1, 2, 3, 4, 5], 2)
+        advisor.options(ColumnPosition({{}}, [1, 2, 3, 4, 5], 2))
         first_query = time.perf_counter() - start
         numba_loaded = "numba" in sys.modules
         RESULT = {{
@@ -215,9 +216,9 @@ def race(
 ) -> dict[str, Any]:
     """Ours and the peer's advice on the same random situations, in one process, round by round
     (the best round of each counts): a query one by one, batch advice on arrays (ours:
-    :meth:`Advisor.ranked` on the rows of :meth:`Advisor.situation_row`; the peer's
+    :meth:`Advisor.ranked` on :class:`Positions`; the peer's
     ``option_values_batch`` on ``situation_arrays``; the conversion not timed) and ours through
-    ``advise --batch``'s own loop, text in and text out (:func:`kniffel.cli.solving.run_batch`)."""
+    ``advise --batch``'s own loop, text in and text out (:func:`kniffel.advice.run_batch`)."""
     result, _ = child(
         f"""
         import io, json, os, random, time
@@ -225,7 +226,8 @@ def race(
         import numpy as np
         import yatzy_solver as ys
         from kniffel import rules
-        from kniffel.cli import solving
+        from kniffel import advice
+        from kniffel.position import ColumnPosition, Positions
         from kniffel.solver import Advisor, cache
         s = cache.table(rules.get({rules_id!r}, {options!r}), directory=Path({directory!r}))
         advisor = Advisor(s)
@@ -243,14 +245,15 @@ def race(
             json.dumps({{"sheet": filled, "dice": dice, "rolls_left": left}}) + "\\n"
             for filled, dice, left in situations
         )
-        rows = np.array([advisor.situation_row(*x)[0] for x in situations], dtype=np.int64)
+        positions = [ColumnPosition(*x) for x in situations]
+        rows = Positions.of(advisor.compiled, positions)
         notations = []
         for filled, dice, left in situations:
             listed = ",".join(c for c in v.categories if c in filled) or "-"  # score-card order
             faces = " ".join(map(str, sorted(dice)))
             notations.append(f"dice {{faces}} | rolls {{left}} | upper 0 | filled {{listed}}")
         arrays = v.situation_arrays(notations)
-        assert sum(len(o) for o in (advisor.options(*x) for x in situations)) == sum(
+        assert sum(len(o) for o in (advisor.options(p) for p in positions)) == sum(
             len(peer.option_values(n)) for n in notations
         ), "ours and the peer's list different options"
         n = len(situations)
@@ -260,7 +263,7 @@ def race(
         load = [os.getloadavg()[0]]
         for _ in range({rounds}):
             start = time.perf_counter()
-            errors = solving.run_batch(advisor, s.rules, io.StringIO(lines), io.StringIO())
+            errors = advice.run_batch(advisor, s.rules, io.StringIO(lines), io.StringIO())
             timed["cli"].append(time.perf_counter() - start)
             assert errors == 0
             start = time.perf_counter()
@@ -273,8 +276,8 @@ def race(
             peer.option_values_batch(**v.situation_arrays(notations))
             timed["peer_text"].append(time.perf_counter() - start)
             start = time.perf_counter()
-            for filled, dice, left in situations:
-                advisor.options(filled, dice, left)
+            for position in positions:
+                advisor.options(position)
             timed["ours_query"].append(time.perf_counter() - start)
             start = time.perf_counter()
             for notation in notations:

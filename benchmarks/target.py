@@ -126,6 +126,7 @@ def measure(rules_id: str, target: int, queries: int, directory: Path, repeat: i
         import numpy as np
         from kniffel import rules
         from kniffel.planning.exact import advisor_for
+        from kniffel.position import ColumnPosition
         from kniffel.solver.target import TargetAdvisor, early_rows, early_rows_levels
         r = rules.get({rules_id!r})
         advisor = advisor_for(r)
@@ -138,10 +139,11 @@ def measure(rules_id: str, target: int, queries: int, directory: Path, repeat: i
             dice = sorted(rng.randint(1, 6) for _ in range(r.dice))
             return filled, dice, rng.randrange(r.rolls), rng.randrange(1, 300)
         cases = [situation() for _ in range({queries})]
-        targets.options(*cases[0])  # load the kernels
+        positions = [(ColumnPosition(filled, dice, left), needed) for filled, dice, left, needed in cases]
+        targets.options(*positions[0])  # load the kernels
         start = time.perf_counter()
-        for filled, dice, left, needed in cases:
-            targets.options(filled, dice, left, needed)
+        for position, needed in positions:
+            targets.options(position, needed)
         options = (time.perf_counter() - start) / len(cases)
         start = time.perf_counter()
         for filled, dice, left, needed in cases:
@@ -176,6 +178,7 @@ def check(rules_ids: list[str]) -> list[str]:
     """The early positions of the reference, from the rows of every state: the largest difference per
     rule set and option (the exact tables' answers to 1e-6 is the goal)."""
     from kniffel import rules
+    from kniffel.position import ColumnPosition
     from kniffel.rules import single_column
     from kniffel.solver import Advisor, table
     from kniffel.solver.target import TargetAdvisor, solve_rows
@@ -192,11 +195,11 @@ def check(rules_ids: list[str]) -> list[str]:
         targets = TargetAdvisor(advisor, solve_rows(advisor.compiled))
         worst = 0.0
         for case in variant["early_cases"]:
-            options = targets.options(
-                case["sheet"], case["dice"], case["rolls_left"], case["needed"],
-                thrown_at_once=case["thrown_at_once"], free_throws_left=case["free_throws_left"],
-                free_throws_used=case["free_throws_used"],
+            position = ColumnPosition(
+                case["sheet"], case["dice"], case["rolls_left"], thrown_at_once=case["thrown_at_once"],
+                free_throws_left=case["free_throws_left"], free_throws_used=case["free_throws_used"],
             )  # fmt: skip
+            options = targets.options(position, case["needed"])
             got = {str(o.action): o.value for o in options}
             worst = max([worst, *(abs(got[a] - v) for a, v in case["options"])])
             for u, p in case["between"]:

@@ -80,10 +80,7 @@ def measure(rules_id: str, positions: int, deals: int, seed: int) -> dict[str, A
             weights = np.asarray(found.probabilities, dtype=np.float64)
             first = found.low - scored(game.sheet)
             exact_values, early_values = (
-                {
-                    o.action: o.value
-                    for o in by.option_values(at.sheet, at.dice, at.rolls_left, first, weights, **at.turn)
-                }
+                {o.action: o.value for o in by.option_values(at, first, weights)}
                 for by in (by_exact, by_early)
             )
             for action, value in exact_values.items():

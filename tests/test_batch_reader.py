@@ -15,13 +15,13 @@ import numpy as np
 import pytest
 
 from conftest import batch_situation
-from kniffel import rules
+from kniffel import advice, rules
 from kniffel.cli import solving
 from kniffel.errors import KniffelError
+from kniffel.position import ROW
 from kniffel.sheet import ScoreSheet
 from kniffel.solver import Advisor, table
 from kniffel.solver import batchkernels as bk
-from kniffel.solver.advisor import ROW
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 
@@ -86,10 +86,10 @@ def mutated(line: str, data: dict[str, Any], ruleset: rules.RuleSet, rng: random
 def python_row(advisor: Advisor, ruleset: rules.RuleSet, line: str) -> tuple[list[int], bool] | None:
     """The row the Python reader gives ``line``, None if it refuses it."""
     try:
-        s = solving.parse_line(ruleset, line)
-        solving.check_situation(ruleset, s)
-        return s.asked(advisor.situation_row)
-    except solving.BATCH_ERRORS:
+        s = advice.parse_line(ruleset, line)
+        advice.check_position(ruleset, s)
+        return s.encode(advisor.compiled)
+    except advice.BATCH_ERRORS:
         return None
 
 
@@ -99,7 +99,7 @@ def compiled(advisor: Advisor, ruleset: rules.RuleSet, lines: list[str]) -> tupl
     rows = np.empty((n, ROW), dtype=np.int64)
     free = np.zeros(n, dtype=np.bool_)
     status = np.empty(n, dtype=np.int64)
-    tables = solving.reader_tables(advisor, ruleset)
+    tables = advice.reader_tables(advisor, ruleset)
     assert bk.read_situations(text, tables, rows, free, status) == n
     return status, rows, free
 
@@ -134,7 +134,7 @@ def test_the_tables_are_the_python_checks() -> None:
     what :meth:`ScoreSheet.from_entries` and :meth:`ScoreSheet.check_fill_order` say."""
     alone = solving.column_rules(rules.get("kniffel", {"strict": "on", "sharp": "on"}), None)
     advisor = Advisor(table(alone))
-    tables = solving.reader_tables(advisor, alone)
+    tables = advice.reader_tables(advisor, alone)
     sound, in_order = tables.sound, tables.in_order
     ids = [box.id for box in alone.boxes]
     for b, key in enumerate(ids):
@@ -164,8 +164,9 @@ def test_a_block_split_otherwise_goes_to_the_python_reader() -> None:
     alone = solving.column_rules(rules.get("yahtzee", {"joker": "free"}), None)
     advisor = Advisor(table(alone))
     line = json.dumps({"sheet": {"ones": 3}, "dice": [1, 1, 2, 3, 6], "rolls_left": 1})
-    blocks = solving._blocks_of(advisor, alone)
-    rows, _free, answers = blocks.read(0, [line + "\n", line + "\n" + line + "\n", line])
+    blocks = advice._blocks_of(advisor, alone)
+    positions, answers = blocks.read(0, [line + "\n", line + "\n" + line + "\n", line])
+    rows = positions.rows
     assert len(rows) == 2
     assert answers[0] is None
     assert answers[1] is not None
@@ -210,7 +211,7 @@ def test_a_program_asking_through_a_pipe_gets_each_answer_before_its_next_questi
     finally:
         process.kill()
         process.wait()
-    assert not solving._trickles(io.StringIO("x\n"))
+    assert not advice._trickles(io.StringIO("x\n"))
 
 
 def test_arrivals_gives_what_has_come_and_raises_what_reading_raised() -> None:
@@ -220,7 +221,7 @@ def test_arrivals_gives_what_has_come_and_raises_what_reading_raised() -> None:
     read_end, write_end = os.pipe()
     writer = os.fdopen(write_end, "w")
     with os.fdopen(read_end, encoding="utf-8") as stream:
-        blocks = solving.arrivals(stream, 3)
+        blocks = advice.arrivals(stream, 3)
         writer.write("a\n")
         writer.flush()
         assert next(blocks) == (["a\n"], False)
@@ -234,6 +235,6 @@ def test_arrivals_gives_what_has_come_and_raises_what_reading_raised() -> None:
     with open(os.devnull, "rb") as null:
         broken = io.TextIOWrapper(io.BytesIO(b"ok\n\xff\n"), encoding="utf-8")
         broken.fileno = null.fileno  # type: ignore[method-assign]  # a pipe's bytes, read in a thread
-        assert solving._trickles(broken)
+        assert advice._trickles(broken)
         with pytest.raises(UnicodeDecodeError):
-            list(solving.arrivals(broken, 8))
+            list(advice.arrivals(broken, 8))

@@ -20,6 +20,7 @@ from conftest import batch_situation
 from kniffel import rules
 from kniffel.cli.errors import message
 from kniffel.errors import KniffelError
+from kniffel.position import ColumnPosition
 from kniffel.solver import Advisor, compile_rules, table
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
@@ -300,7 +301,11 @@ def test_advice_values_keep_their_full_precision() -> None:
     options = advise("--dice", "13356", "--rolls-left", "2")
     assert any(round(o["value"], 4) != o["value"] for o in options)
     advisor = yahtzee_advisor()
-    (best,) = [o for o in advisor.options({}, (1, 3, 3, 5, 6), 2) if str(o.action) == options[0]["action"]]
+    (best,) = [
+        o
+        for o in advisor.options(ColumnPosition({}, (1, 3, 3, 5, 6), 2))
+        if str(o.action) == options[0]["action"]
+    ]
     assert options[0]["value"] == best.value
 
 
@@ -428,7 +433,7 @@ def test_advise_for_a_target_gives_chances_that_agree_with_the_library() -> None
     assert all(0.0 <= v <= 1.0 for v in values)
     strict = rules.get("kniffel", {"strict": "on"})
     library = TargetAdvisor(Advisor(table(strict)), solve_rows(compile_rules(strict))).options(
-        {"ones": 3}, [2, 2, 2, 5, 6], 2, 197
+        ColumnPosition({"ones": 3}, [2, 2, 2, 5, 6], 2), 197
     )
     assert {str(o.action): o.value for o in library} == {o["action"]: o["value"] for o in data["options"]}
     # playing for points lists the same options, valued otherwise
@@ -542,6 +547,7 @@ def test_a_batch_answers_each_line_as_a_single_query(
     """Line by line the text a single query gives (``advise``, through the advisor's options, written by
     :func:`json.dumps`), over blocks of several sizes (a block's boundary falls anywhere), bad lines and
     blank ones included."""
+    from kniffel import advice
     from kniffel.cli import solving
 
     alone = solving.column_rules(rules.get(rules_id, options), None)
@@ -552,15 +558,15 @@ def test_a_batch_answers_each_line_as_a_single_query(
         if not line.strip():
             continue
         try:
-            situation = solving.parse_line(alone, line + "\n")  # a batch's lines end in one
-            answer: dict[str, Any] = {"options": solving.advise(advisor, alone, situation)}
-        except solving.BATCH_ERRORS as error:
+            situation = advice.parse_line(alone, line + "\n")  # a batch's lines end in one
+            answer: dict[str, Any] = {"options": advice.advise(advisor, alone, situation)}
+        except advice.BATCH_ERRORS as error:
             answer = {"line": number, "error": message(error)}
         expected.append(json.dumps(answer) + "\n")
     for block in (512, 7, 1):
-        monkeypatch.setattr(solving, "BLOCK", block)
+        monkeypatch.setattr(advice, "BLOCK", block)
         out = io.StringIO()
-        errors = solving.run_batch(advisor, alone, io.StringIO("\n".join(lines) + "\n"), out)
+        errors = advice.run_batch(advisor, alone, io.StringIO("\n".join(lines) + "\n"), out)
         assert out.getvalue().splitlines(keepends=True) == expected
         assert errors == sum('"error"' in e for e in expected)
     assert errors < len(expected) / 2  # most lines are sound situations
@@ -574,7 +580,9 @@ def test_ranking_many_situations_at_once_equals_one_at_a_time() -> None:
     for line in random_lines(alone, random.Random(3), 300):
         try:
             data = json.loads(line)
-            rows.append(advisor.situation_row(data["sheet"], data["dice"], data["rolls_left"])[0])
+            rows.append(
+                ColumnPosition(data["sheet"], data["dice"], data["rolls_left"]).encode(advisor.compiled)[0]
+            )
         except (ValueError, KniffelError):
             continue
     together = advisor.ranked(np.array(rows, dtype=np.int64))
@@ -610,7 +618,7 @@ def test_values_are_written_as_json_writes_them() -> None:
 
 
 def test_a_value_the_kernel_does_not_write_goes_through_json(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kniffel.cli import solving
+    from kniffel import advice
 
     advisor = yahtzee_advisor()
     real = advisor.ranked
@@ -624,7 +632,7 @@ def test_a_value_the_kernel_does_not_write_goes_through_json(monkeypatch: pytest
     monkeypatch.setattr(advisor, "ranked", odd)
     line = json.dumps({"sheet": {}, "dice": [1, 3, 3, 5, 6], "rolls_left": 2})
     out = io.StringIO()
-    solving.run_batch(advisor, advisor.rules, io.StringIO(f"{line}\nbad\n{line}\n{line}\n"), out)
+    advice.run_batch(advisor, advisor.rules, io.StringIO(f"{line}\nbad\n{line}\n{line}\n"), out)
     first, error, second, third = out.getvalue().splitlines()
     assert json.loads(first)["options"][0]["value"] == 1e-7
     assert '"value": 1e-07}' in first

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from kniffel import rules
 from kniffel.dice import sorted_rolls
 from kniffel.errors import KniffelError, SituationError
+from kniffel.position import ColumnPosition
 from kniffel.rules import RuleSet, single_column
 from kniffel.simulate import simulate
 from kniffel.solver import Advisor, Solution, table
@@ -189,13 +190,13 @@ def test_every_situation_of_a_game_has_the_advisors_mean(name: str) -> None:
             "free_throws_used": s["free_throws_used"],
         }
         options = option_distributions(
-            rest, s["sheet"], s["dice"], s["rolls_left"], extra_bonus=s["extra_bonus"], **how
+            rest, ColumnPosition(s["sheet"], s["dice"], s["rolls_left"], **how), extra_bonus=s["extra_bonus"]
         )
         for option, dist in options:
             assert dist.total == pytest.approx(1, abs=EXACT), option
             assert dist.mean == pytest.approx(banked + option.value, abs=EXACT), option
         now = situation_distribution(
-            rest, s["sheet"], s["dice"], s["rolls_left"], extra_bonus=s["extra_bonus"], **how
+            rest, ColumnPosition(s["sheet"], s["dice"], s["rolls_left"], **how), extra_bonus=s["extra_bonus"]
         )
         assert now.mean == pytest.approx(options[0][1].mean, abs=EXACT)
         checked += 1
@@ -217,7 +218,9 @@ def test_a_turn_is_the_mixture_of_its_first_rolls(name: str) -> None:
     rolls = sorted_rolls(ruleset.dice)
     probabilities = Advisor(solution)._keeps.roll_probs
     for roll, p in zip(rolls, probabilities, strict=True):
-        dist = situation_distribution(rest, sheet, roll, ruleset.rolls - 1, thrown_at_once=True)
+        dist = situation_distribution(
+            rest, ColumnPosition(sheet, roll, ruleset.rolls - 1, thrown_at_once=True)
+        )
         at = dist.low - low
         mixed[at : at + len(dist.probabilities)] += p * dist.probabilities
     at = whole.low - low
@@ -231,7 +234,7 @@ def test_impossible_questions_are_refused_clearly(strict: DistributionTable) -> 
     with pytest.raises(SituationError, match="cannot fill these boxes in this order"):
         state_distribution(strict, {"chance": 20})
     with pytest.raises(SituationError, match="rolls left"):
-        situation_distribution(strict, {}, [1, 2, 3, 4, 5], 7)
+        situation_distribution(strict, ColumnPosition({}, [1, 2, 3, 4, 5], 7))
     solution = table(RULE_SETS["yahtzee"])
     rest = build_table(solution, within={"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15})
     with pytest.raises(SituationError, match="covers only sheets with"):

@@ -77,11 +77,12 @@ _LOADED = textwrap.dedent(
     import json, sys
     from kniffel import rules
     from kniffel.simulate import simulate
+    from kniffel.position import ColumnPosition
     from kniffel.solver import Advisor, kernelcache, solve
     yahtzee = rules.get("yahtzee")
     solution = solve(yahtzee)
     games = simulate(yahtzee, games=500, seed=7, solution=solution)
-    best = Advisor(solution).options({"chance": 20}, [1, 3, 3, 5, 6], rolls_left=2)[0]
+    best = Advisor(solution).options(ColumnPosition({"chance": 20}, [1, 3, 3, 5, 6], rolls_left=2))[0]
     print(json.dumps({
         "counts": vars(kernelcache.load_counts),
         "expected": solution.expected_score,
@@ -96,6 +97,7 @@ def test_cached_kernels_load_without_refreshing_numba_and_give_the_same_values()
     """A fresh process loads the DP's, the simulator's and the advisor's kernels from the disk cache
     without numba's compiler refresh (:func:`kernelcache.load_without_refreshing`), and what they
     compute is what they compute in this process, bit for bit."""
+    from kniffel.position import ColumnPosition
     from kniffel.simulate import simulate
     from kniffel.solver import Advisor, solve
 
@@ -110,7 +112,7 @@ def test_cached_kernels_load_without_refreshing_numba_and_give_the_same_values()
     assert loaded["counts"]["refreshed"] == 0
     yahtzee = rules.get("yahtzee")
     solution = solve(yahtzee)
-    best = Advisor(solution).options({"chance": 20}, [1, 3, 3, 5, 6], rolls_left=2)[0]
+    best = Advisor(solution).options(ColumnPosition({"chance": 20}, [1, 3, 3, 5, 6], rolls_left=2))[0]
     assert loaded["expected"] == solution.expected_score
     assert loaded["scores"] == [
         int(s) for s in simulate(yahtzee, games=500, seed=7, solution=solution).scores

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from kniffel import Game, SeededDice, bots, rules
 from kniffel.bots import OptimalBot
 from kniffel.game import Roll, Score
+from kniffel.position import ColumnPosition
 from kniffel.review import ACCURACY_SCALE, PlayerSummary, review
 from kniffel.solver import Advisor, table
 
@@ -38,7 +39,9 @@ def test_a_blunder_costs_what_the_advisor_says() -> None:
     first = result.decisions[0]
     assert (first.player, first.chosen, first.best) == ("Ada", "score chance", "score yahtzee")
     assert (first.number, first.round, first.dice, first.rolls_left) == (2, 1, (6, 6, 6, 6, 6), 2)
-    options = {str(o.action): o.value for o in Advisor(table(YAHTZEE)).options({}, [6] * 5, 2)}
+    options = {
+        str(o.action): o.value for o in Advisor(table(YAHTZEE)).options(ColumnPosition({}, [6] * 5, 2))
+    }
     assert first.loss == pytest.approx(options["score yahtzee"] - options["score chance"])
     assert first.loss > 20
     assert ada.loss == pytest.approx(first.loss)

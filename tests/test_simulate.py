@@ -15,6 +15,7 @@ import pytest
 import kniffel.simulate
 from kniffel import Game, bots, rules
 from kniffel.game import FreeThrow, Roll, Score, Strike
+from kniffel.position import ColumnPosition
 from kniffel.rules import RuleSet
 from kniffel.simulate import (
     Chunk,
@@ -53,12 +54,14 @@ def replay(rs: RuleSet, solution: Solution, seed: int, game_no: int, *, check_ad
             if not check_advice:
                 continue
             options = advisor.options(
-                dict(game.sheet.entries),
-                throw.dice,
-                game.rolls_left,
-                thrown_at_once=game.turn.thrown_at_once,
-                free_throws_left=game.sheet.free_throws_left(column) - game.turn.free_throws,
-                free_throws_used=game.turn.free_throws,
+                ColumnPosition(
+                    dict(game.sheet.entries),
+                    throw.dice,
+                    game.rolls_left,
+                    thrown_at_once=game.turn.thrown_at_once,
+                    free_throws_left=game.sheet.free_throws_left(column) - game.turn.free_throws,
+                    free_throws_used=game.turn.free_throws,
+                )
             )
             if i + 1 < len(record.throws):
                 chosen = [o for o in options if o.keep == record.throws[i + 1].keep]

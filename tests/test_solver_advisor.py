@@ -17,6 +17,7 @@ from kniffel.dice import sorted_rolls
 from kniffel.errors import DiceError, SituationError, UnknownBoxError
 from kniffel.game import Action, FreeThrow, Roll, Score
 from kniffel.keeps import keep_lattice
+from kniffel.position import ColumnPosition
 from kniffel.rules import Section
 from kniffel.solver import Advisor, cache_dir
 from test_solver_values import solved
@@ -29,7 +30,7 @@ def advisor(rules_id: str = "yahtzee", joker: str = "free") -> Advisor:
 
 
 def test_the_classic_opening_keeps_the_pair() -> None:
-    options = advisor().options({}, [1, 3, 3, 5, 6], rolls_left=2)
+    options = advisor().options(ColumnPosition({}, [1, 3, 3, 5, 6], rolls_left=2))
     assert options[0].action == Roll(keep=(3, 3))
     assert str(options[0].action) == "roll keep 3 3"
     assert options[0].keep == (3, 3)
@@ -43,7 +44,7 @@ def test_the_classic_opening_keeps_the_pair() -> None:
 
 
 def test_last_throw_offers_only_scores() -> None:
-    options = advisor().options({"chance": 20}, [2, 3, 4, 5, 5], rolls_left=0)
+    options = advisor().options(ColumnPosition({"chance": 20}, [2, 3, 4, 5, 5], rolls_left=0))
     assert all(o.is_score for o in options)
     assert {o.box for o in options} == set(rules.get("yahtzee").box_keys) - {"chance"}
     assert options[0].action in (Score("large_straight"), Score("small_straight"))
@@ -55,7 +56,7 @@ def test_a_turn_is_worth_the_mean_of_its_best_first_throws() -> None:
     probs = keep_lattice(5).roll_probs
     for sheet in ({}, {"ones": 3, "yahtzee": 50}, {"sixes": 24, "fives": 20, "chance": 22, "yahtzee": 0}):
         expected = sum(
-            p * adv.options(sheet, roll, rolls_left=2)[0].value
+            p * adv.options(ColumnPosition(sheet, roll, rolls_left=2))[0].value
             for roll, p in zip(sorted_rolls(5), probs, strict=True)
         )
         assert expected == pytest.approx(adv.value(sheet), abs=1e-9)
@@ -64,7 +65,7 @@ def test_a_turn_is_worth_the_mean_of_its_best_first_throws() -> None:
 def test_scoring_value_adds_the_points_and_the_bonuses() -> None:
     adv = advisor()
     sheet = {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "yahtzee": 50}
-    option = {o.box: o.value for o in adv.options(sheet, [6, 6, 6, 6, 6], 0)}
+    option = {o.box: o.value for o in adv.options(ColumnPosition(sheet, [6, 6, 6, 6, 6], 0))}
     after = dict(sheet, sixes=30)
     # 30 in sixes, 35 upper bonus (45 + 30 >= 63), 100 extra Yahtzee bonus
     assert option["sixes"] == pytest.approx(30 + 35 + 100 + adv.value(after), abs=1e-9)
@@ -73,37 +74,39 @@ def test_scoring_value_adds_the_points_and_the_bonuses() -> None:
 def test_bad_situations_are_refused() -> None:
     adv = advisor()
     with pytest.raises(UnknownBoxError, match="no box"):
-        adv.options({"nope": 1}, [1, 2, 3, 4, 5], 2)
+        adv.options(ColumnPosition({"nope": 1}, [1, 2, 3, 4, 5], 2))
     with pytest.raises(DiceError, match="dice"):
-        adv.options({}, [1, 2, 3], 2)
+        adv.options(ColumnPosition({}, [1, 2, 3], 2))
     with pytest.raises(SituationError, match="rolls left"):
-        adv.options({}, [1, 2, 3, 4, 5], 3)
+        adv.options(ColumnPosition({}, [1, 2, 3, 4, 5], 3))
     with pytest.raises(SituationError, match="cannot be reached"):
-        adv.options({"ones": 40}, [1, 2, 3, 4, 5], 2)
+        adv.options(ColumnPosition({"ones": 40}, [1, 2, 3, 4, 5], 2))
 
 
 def test_sheets_an_ordered_column_cannot_reach_are_refused() -> None:
     adv = Advisor(solved("kniffel", (("strict", "on"),)))
-    assert adv.options({"ones": 3}, [1, 1, 2, 3, 4], 0)[0].is_score
+    assert adv.options(ColumnPosition({"ones": 3}, [1, 1, 2, 3, 4], 0))[0].is_score
     with pytest.raises(SituationError, match="in this order"):
-        adv.options({"twos": 4}, [1, 1, 2, 3, 4], 0)
+        adv.options(ColumnPosition({"twos": 4}, [1, 1, 2, 3, 4], 0))
 
 
 def test_the_first_option_is_the_best() -> None:
     adv = advisor()
-    assert adv.options({}, [1, 3, 3, 5, 6], 2)[0].keep == (3, 3)
-    assert adv.options({}, [6, 6, 6, 6, 6], 2)[0].box == "yahtzee"
+    assert adv.options(ColumnPosition({}, [1, 3, 3, 5, 6], 2))[0].keep == (3, 3)
+    assert adv.options(ColumnPosition({}, [6, 6, 6, 6, 6], 2))[0].box == "yahtzee"
 
 
 def test_free_throws_are_offered_after_the_last_regular_throw() -> None:
     adv = Advisor(solved("knoeffel"))
-    options = adv.options({}, [1, 2, 3, 3, 6], 0, free_throws_left=3)
+    options = adv.options(ColumnPosition({}, [1, 2, 3, 3, 6], 0, free_throws_left=3))
     assert any(o.free_throw for o in options)
     assert all(o.free_throw for o in options if o.keep is not None)
     assert FreeThrow(keep=(3, 3)) in {o.action for o in options}
     assert not any(type(o.action) is Roll for o in options)
-    assert not any(o.keep is not None for o in adv.options({}, [1, 2, 3, 3, 6], 0, free_throws_left=0))
-    used = adv.options({}, [1, 2, 3, 3, 6], 0, free_throws_left=2, free_throws_used=1)
+    assert not any(
+        o.keep is not None for o in adv.options(ColumnPosition({}, [1, 2, 3, 3, 6], 0, free_throws_left=0))
+    )
+    used = adv.options(ColumnPosition({}, [1, 2, 3, 3, 6], 0, free_throws_left=2, free_throws_used=1))
     assert all(o.is_score for o in used)
     assert adv.value({}, free_throws_left=3) > adv.value({}, free_throws_left=0)
 
@@ -180,7 +183,7 @@ def test_option_values_equal_the_peer_solver(
         # the peer writes "keep 3 3" (and "keep" for all dice) where the game writes "roll keep 3 3"
         mine = {
             str(o.action).replace("roll keep", "keep").replace("roll", "keep"): o.value
-            for o in ours.options(filled, dice, rolls_left)
+            for o in ours.options(ColumnPosition(filled, dice, rolls_left))
         }
         assert mine.keys() == theirs.keys(), notation
         for action, value in mine.items():
@@ -192,19 +195,19 @@ def test_one_advisor_answers_several_threads_at_once() -> None:
     each query must work in arrays of its own."""
     adv = advisor()
     situations = list(random_situations("yahtzee", 60, seed=5))
-    alone = [adv.options(filled, dice, rolls_left) for filled, dice, rolls_left in situations]
+    alone = [adv.options(ColumnPosition(filled, dice, rolls_left)) for filled, dice, rolls_left in situations]
     with ThreadPoolExecutor(4) as pool:
-        together = list(pool.map(lambda s: adv.options(*s), situations * 4))
+        together = list(pool.map(lambda s: adv.options(ColumnPosition(*s)), situations * 4))
     assert together == alone * 4
 
 
 def test_ranked_refuses_rows_no_situation_has() -> None:
     """The array interface checks what the kernel would index with, so that bad rows are an error rather
-    than a read outside the tables; rows of situation_row pass and rank as options() lists."""
+    than a read outside the tables; rows of ColumnPosition.encode pass and rank as options() lists."""
     adv = advisor()
-    row, _ = adv.situation_row({"chance": 20}, [1, 3, 3, 5, 6], 2)
+    row, _ = ColumnPosition({"chance": 20}, [1, 3, 3, 5, 6], 2).encode(adv.compiled)
     codes, values, counts = adv.ranked(np.array([row, row]))
-    listed = adv.options({"chance": 20}, [1, 3, 3, 5, 6], 2)
+    listed = adv.options(ColumnPosition({"chance": 20}, [1, 3, 3, 5, 6], 2))
     assert [o.value for o in listed] == values[1, : counts[1]].tolist()
     assert [o.action for o in listed] == [adv.actions()[c] for c in codes[0, : counts[0]]]
     for column, value in [(0, -1), (0, 1 << 13), (2, 64), (4, 252), (8, -2), (8, 2), (3, 1)]:

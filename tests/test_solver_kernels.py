@@ -19,6 +19,7 @@ import pytest
 from kniffel import rules
 from kniffel.dice import sorted_rolls
 from kniffel.keeps import keep_lattice
+from kniffel.position import ColumnPosition
 from kniffel.solver import Advisor, Solution, compile_rules, kernels, single_column
 from kniffel.solver.compile import Compiled
 
@@ -246,12 +247,14 @@ def test_the_advisor_values_every_option_as_the_numpy_twin(rules_id: str, option
                     at_once = bool(rng.integers(2))
                     s = advisor.state(filled, free)
                     got = advisor.options(
-                        filled,
-                        rolls[r],
-                        rolls_left,
-                        thrown_at_once=at_once,
-                        free_throws_left=free,
-                        free_throws_used=used,
+                        ColumnPosition(
+                            filled,
+                            rolls[r],
+                            rolls_left,
+                            thrown_at_once=at_once,
+                            free_throws_left=free,
+                            free_throws_used=used,
+                        )
                     )
                     entries = turns.entry_values(s.mask, s.armed, free, s.up)
                     want = {

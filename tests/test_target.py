@@ -15,6 +15,7 @@ import pytest
 
 from kniffel.errors import SituationError
 from kniffel.keeps import keep_lattice
+from kniffel.position import ColumnPosition
 from kniffel.rules import RuleSet, Section, placements
 from kniffel.solver import Advisor, State, compile_rules, solve
 from kniffel.solver.distribution import LevelTable, build_table
@@ -240,7 +241,7 @@ def _expected_score_play_distribution(game: RuleSet) -> npt.NDArray[np.float64]:
     @cache
     def decide(filled: Sheet, roll: tuple[int, ...], left: int) -> npt.NDArray[np.float64]:
         sheet = dict(filled)
-        best = advisor.options(sheet, roll, left)[0]
+        best = advisor.options(ColumnPosition(sheet, roll, left))[0]
         if best.box is not None:
             placement = placements(game, sheet, roll, thrown_at_once=left == game.rolls - 1)[best.box]
             before = sum(v for k, v in sheet.items() if k in upper)
@@ -263,11 +264,13 @@ def test_options_in_a_situation_agree_with_the_brute_force_by_hand() -> None:
     game = reduced()
     table = reduced_table("forced joker")
     advisor = TargetAdvisor(Advisor(solve(game)), table)
-    options = advisor.options({}, [2, 2, 5], 2, 30)
+    options = advisor.options(ColumnPosition({}, [2, 2, 5], 2), 30)
     assert options == sorted(options, key=lambda o: -o.value)
     brute = brute_force_target(game)
     # the turn's first throw, averaged over every roll, is the value of the empty sheet
-    expected = sum(p * advisor.options({}, roll, 2, 30)[0].value for roll, p in outcomes(game.dice))
+    expected = sum(
+        p * advisor.options(ColumnPosition({}, roll, 2), 30)[0].value for roll, p in outcomes(game.dice)
+    )
     assert expected == pytest.approx(brute(30), abs=2e-6)
 
 
@@ -368,7 +371,7 @@ def test_a_million_games_played_for_a_target_make_it_as_often_as_the_table_says(
 
     @cache
     def decide(filled: Sheet, roll: tuple[int, ...], left: int, at_once: bool, still: int) -> Decision:
-        best = advisor.options(dict(filled), roll, left, still, thrown_at_once=at_once)[0]
+        best = advisor.options(ColumnPosition(dict(filled), roll, left, thrown_at_once=at_once), still)[0]
         return best.box, best.keep or ()
 
     chances = {t: advisor.probability({}, t) for t in range(advisor.limit + 1)}

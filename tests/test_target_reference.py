@@ -18,6 +18,7 @@ import pytest
 
 from conftest import DATA
 from kniffel import rules
+from kniffel.position import ColumnPosition
 from kniffel.rules import RuleSet, single_column
 from kniffel.solver import Advisor, compile_rules, table
 from kniffel.solver.target import TargetAdvisor, default_limit, rows_for
@@ -44,13 +45,15 @@ def check_case(advisor: Advisor, case: dict[str, Any]) -> None:
     state = advisor.state(sheet, left)
     rows = rows_for(c, state, max(needed, 1), max(needed, 1), turn=True, early=False)
     options = TargetAdvisor(advisor, rows).options(
-        sheet,
-        case["dice"],
-        case["rolls_left"],
+        ColumnPosition(
+            sheet,
+            case["dice"],
+            case["rolls_left"],
+            thrown_at_once=case["thrown_at_once"],
+            free_throws_left=left,
+            free_throws_used=case["free_throws_used"],
+        ),
         needed,
-        thrown_at_once=case["thrown_at_once"],
-        free_throws_left=left,
-        free_throws_used=case["free_throws_used"],
     )
     expected = dict(case["options"])
     got = {str(o.action): o.value for o in options}

@@ -33,12 +33,12 @@ from kniffel.cli.render import (
 )
 from kniffel.i18n import number, translate
 from kniffel.planning.goals import POINTS, WIN, Goal, Target
+from kniffel.position import ColumnPosition
 from kniffel.rules import Order, find_box, parse_options, placements
 from kniffel.rules import get as get_rules
 from kniffel.session import Session as GameSession
 from kniffel.session import check_writable
 from kniffel.situation import Situation
-from kniffel.solver.advisor import ColumnSituation
 
 app = typer.Typer(
     name="kniffel",
@@ -513,7 +513,7 @@ def advise_command(
     at_once = True if thrown_at_once else False if not_thrown_at_once else None
     if rolls_left is None:
         rolls_left = alone.rolls - 1
-    situation = ColumnSituation(
+    situation = ColumnPosition(
         dict(parse_sheet(alone, sheet, whole=rules, column=column).entries),
         parse_dice([*(dice or []), *(dice_words or [])], alone.dice),
         rolls_left,

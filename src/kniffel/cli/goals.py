@@ -16,9 +16,9 @@ from typing import IO, Any
 
 from rich.table import Table
 
+from kniffel.advice import TargetOptions, situation_options
 from kniffel.cli import solving
 from kniffel.cli.errors import CliError
-from kniffel.game import Game
 from kniffel.i18n import translate
 from kniffel.planning import PlanningError
 from kniffel.planning.goals import Goal, Target, Unit, parse_goal
@@ -32,40 +32,6 @@ def goal_of(text: str) -> Goal:
         return parse_goal(text)
     except PlanningError as error:
         raise CliError(str(error)) from None
-
-
-class TargetOptions:
-    """The advisor that ``advise`` and ``advise --batch`` ask, playing for a final score: every option's
-    probability of reaching it. A sheet's points so far are its boxes and upper bonus (extra bonuses
-    earned are not part of a box-by-box sheet). Made for one situation (its cone) or for every situation
-    of a game (the cone of the empty sheet, for a batch)."""
-
-    def __init__(
-        self, rules: RuleSet, target: int, root: Mapping[str, int] | None = None, progress: Any = None
-    ) -> None:
-        from kniffel.planning.exact import advisor_for
-        from kniffel.solver.distribution import banked_points
-        from kniffel.solver.target import TargetAdvisor, default_limit, rows_for
-
-        self.target = target
-        advisor = advisor_for(rules)
-        sheet = root or {}
-        state = advisor.state(sheet)
-        needed = target - banked_points(rules, sheet)
-        limit = default_limit(advisor.compiled)
-        low, high = max(needed, 1), min(max(needed, 1), limit)
-        rows = rows_for(
-            advisor.compiled, state, low, high, turn=root is not None, early=False, progress=progress
-        )
-        self.advisor = TargetAdvisor(advisor, rows)
-
-    def needed(self, sheet: Mapping[str, int]) -> int:
-        return self.target - self.advisor.scored(sheet)
-
-    def options(
-        self, sheet: Mapping[str, int], dice: tuple[int, ...], rolls_left: int, **details: Any
-    ) -> Any:
-        return self.advisor.options(sheet, dice, rolls_left, self.needed(sheet), **details)
 
 
 def cone_note(rules: RuleSet, target: int, sheet: Mapping[str, int] | None, lang: str) -> str:
@@ -101,19 +67,7 @@ def target_options(
 def advise_situation(situation: Situation, goal: Goal) -> list[dict[str, Any]]:
     """Every option of a whole situation (a table text: the other players' sheets too) valued for
     ``goal``, best first."""
-    from kniffel.planning import is_exact, planner_for
-
-    if situation.dice is None:
-        raise CliError("the situation has no dice yet: advice starts after the turn's first roll")
-    if not is_exact(situation.rules):
-        raise CliError(
-            f"{situation.rules.id}: playing for {goal} covers the rule sets the exact solver solves "
-            "(one column, not announced)"
-        )
-    planner = planner_for(situation.rules, goal)
-    return [
-        {"action": str(c.action), "value": c.value} for c in planner.choices(Game.from_situation(situation))
-    ]
+    return situation_options(situation, goal)[0]
 
 
 def options_table(options: list[dict[str, Any]], goal: Goal, lang: str = "en") -> Table:
@@ -124,24 +78,13 @@ def options_table(options: list[dict[str, Any]], goal: Goal, lang: str = "en") -
         )
     else:
         title = translate(lang, "Options, best first (chance of winning)")
-    table = Table(title=title)
-    table.add_column("#", justify="right")
-    table.add_column(translate(lang, "Action"))
-    table.add_column(translate(lang, "Chance"), justify="right")
-    table.add_column(translate(lang, "Loss"), justify="right")
-    best = options[0]["value"] if options else 0.0
-    for n, option in enumerate(options, 1):
-        table.add_row(
-            str(n),
-            option["action"],
-            f"{100 * option['value']:.3f} %",
-            f"{100 * (best - option['value']):.3f}",
-        )
-    return table
+    return solving.ranked_table(
+        title, translate(lang, "Chance"), options, lang, scale=100, places=3, unit=" %"
+    )
 
 
 def run_batch(advisor: TargetOptions, rules: RuleSet, stream: IO[str], out: IO[str]) -> int:
-    """``advise --batch`` for a target: as :func:`kniffel.cli.solving.run_batch`."""
+    """``advise --batch`` for a target: as :func:`kniffel.advice.run_batch`."""
     return solving.run_batch(advisor, rules, stream, out)
 
 

@@ -23,11 +23,11 @@ from functools import cached_property
 from pathlib import Path
 
 from kniffel.game import Game
-from kniffel.planning.compiled import SheetSearch, column_rules, covers
+from kniffel.planning.compiled import SheetSearch, column_rules, covers, search_choices
 from kniffel.planning.exact import advisor_for, free_throws_arg
 from kniffel.planning.goals import POINTS
 from kniffel.planning.interface import Choice
-from kniffel.planning.lookahead import ColumnCache, Lookahead, Matrix, best_entries, own_entries
+from kniffel.planning.lookahead import ColumnCache, Matrix, best_entries, own_entries
 from kniffel.rules import Column, Order, Placement, RuleSet, Section, single_column
 from kniffel.solver import Advisor
 
@@ -82,12 +82,7 @@ class ColumnPlanner:
         """The compiled turn search where it covers the sheet, else None (the Python lookahead)."""
 
     def choices(self, game: Game) -> list[Choice]:
-        if game.is_over or game.turn.dice is None:
-            return []
-        valuation = ColumnValuation(self, game)
-        if self.search is not None:
-            return self.search.choices(game, valuation)
-        return Lookahead(game, valuation).choices()
+        return search_choices(game, self.search, lambda at: ColumnValuation(self, at))
 
 
 @dataclass(eq=False)

@@ -26,10 +26,10 @@ import numpy.typing as npt
 from kniffel.game import Announce, Game, Roll, Score, Strike
 from kniffel.keeps import keep_lattice
 from kniffel.planning.interface import Choice, best_first
+from kniffel.planning.lookahead import Lookahead, Valuation
 from kniffel.rules import Order, Placement, RuleSet, single_column
 
 if TYPE_CHECKING:
-    from kniffel.planning.lookahead import Valuation
     from kniffel.solver.compile import Compiled
 
 I64 = npt.NDArray[np.int64]
@@ -205,4 +205,18 @@ def new_log(rules: RuleSet, games: int) -> npt.NDArray[np.int32]:
     return np.full((games, turns, rules.rolls + 2, 3), -1, dtype=np.int32)
 
 
-__all__ = ["SheetGames", "SheetSearch", "column_rules", "covers", "new_log"]
+def search_choices(
+    game: Game, search: SheetSearch | None, valuation: Callable[[Game], Valuation]
+) -> list[Choice]:
+    """A multi-column planner's choices in ``game``: none when there is nothing to decide, else the
+    compiled search's (``search``, where it covers the sheet) or the Python lookahead's, both valuing
+    entries by ``valuation(game)``."""
+    if game.is_over or game.turn.dice is None:
+        return []
+    valued = valuation(game)
+    if search is not None:
+        return search.choices(game, valued)
+    return Lookahead(game, valued).choices()
+
+
+__all__ = ["SheetGames", "SheetSearch", "column_rules", "covers", "new_log", "search_choices"]

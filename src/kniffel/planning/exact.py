@@ -12,9 +12,9 @@ from pathlib import Path
 from kniffel.game import Action, Game, Score, Strike
 from kniffel.planning.goals import POINTS
 from kniffel.planning.interface import Choice, best_first
+from kniffel.position import ColumnPosition
 from kniffel.rules import RuleSet
 from kniffel.solver import Advisor, UnsupportedRulesError, compile_rules, table
-from kniffel.solver.advisor import ColumnSituation
 from kniffel.solver.cache import Memo
 
 MAX_TABLES = 128
@@ -83,17 +83,8 @@ def free_throws_arg(rules: RuleSet, left: int) -> int | None:
     return left if rules.free_throws else None
 
 
-def column_position(game: Game) -> ColumnSituation | None:
-    """The situation of the player to move on a single-column sheet, as the advisors take it; None
-    before the turn's first throw and when the game is over (there is nothing to decide)."""
-    turn = game.turn
-    if game.is_over or turn.dice is None:
-        return None
-    rules = game.rules
-    left = free_throws_arg(rules, game.sheet.free_throws_left(rules.columns[0]) - turn.free_throws)
-    return ColumnSituation(
-        dict(game.sheet.entries), turn.dice, game.rolls_left, turn.thrown_at_once, left, turn.free_throws
-    )
+column_position = ColumnPosition.of_game
+"""The position of the player to move in a single-column game (:meth:`ColumnPosition.of_game`)."""
 
 
 def legal_choices(game: Game, values: Mapping[Action, float], struck: Callable[[str], float]) -> list[Choice]:
@@ -129,7 +120,7 @@ class ExactPlanner:
         at = column_position(game)
         if at is None:
             return []
-        options = at.asked(self.advisor.options)
+        options = self.advisor.options(at)
         return legal_choices(
             game,
             {o.action: o.value for o in options},

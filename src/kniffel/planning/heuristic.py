@@ -32,10 +32,10 @@ import numpy as np
 
 from kniffel.game import Game
 from kniffel.keeps import keep_lattice
-from kniffel.planning.compiled import SheetSearch, column_rules, covers
+from kniffel.planning.compiled import SheetSearch, column_rules, covers, search_choices
 from kniffel.planning.goals import POINTS
 from kniffel.planning.interface import Choice
-from kniffel.planning.lookahead import ColumnCache, Lookahead, Matrix, best_entries, own_entries
+from kniffel.planning.lookahead import ColumnCache, Matrix, best_entries, own_entries
 from kniffel.rules import Column, Placement, RuleSet, single_column
 from kniffel.rules.model import Box
 from kniffel.solver import compile_rules
@@ -60,8 +60,9 @@ class Weights:
 
 
 @dataclass(frozen=True)
-class ColumnState:
-    """What the value of entering points in a column depends on."""
+class ColumnSummary:
+    """What the value of entering points in a column depends on: a summary of the column (its upper sum,
+    the upper boxes and boxes still open, whether the five box holds points), not a state of the tables."""
 
     upper_sum: int
     open_upper: int
@@ -92,17 +93,12 @@ class HeuristicPlanner:
         """The compiled turn search where it covers the sheet, else None (the Python lookahead)."""
 
     def choices(self, game: Game) -> list[Choice]:
-        if game.is_over or game.turn.dice is None:
-            return []
-        valuation = HeuristicValuation(self, game)
-        if self.search is not None:
-            return self.search.choices(game, valuation)
-        return Lookahead(game, valuation).choices()
+        return search_choices(game, self.search, lambda at: HeuristicValuation(self, at))
 
     # --- the value of an entry -------------------------------------------------------------------
 
-    def column_state(self, own: Mapping[str, int]) -> ColumnState:
-        """The state of a column whose filled boxes are ``own`` (box id -> points)."""
+    def column_summary(self, own: Mapping[str, int]) -> ColumnSummary:
+        """The summary of a column whose filled boxes are ``own`` (box id -> points)."""
         upper_sum = 0
         mask = 0
         for i, box_id in enumerate(self.upper):
@@ -111,24 +107,24 @@ class HeuristicPlanner:
             else:
                 mask |= 1 << i
         five = self.rules.five_box
-        return ColumnState(upper_sum, mask, len(self.rules.boxes) - len(own), own.get(five or "", 0) > 0)
+        return ColumnSummary(upper_sum, mask, len(self.rules.boxes) - len(own), own.get(five or "", 0) > 0)
 
-    def worth(self, state: ColumnState, box: Box, points: int, bonus: int) -> float:
+    def worth(self, summary: ColumnSummary, box: Box, points: int, bonus: int) -> float:
         """What entering ``points`` (and earning ``bonus``) in ``box`` is worth."""
         rules = self.rules
         value = float(points + bonus) - self.baseline[box.id]
         if box.id in self.upper and rules.upper_bonus:
             bit = 1 << self.upper.index(box.id)
-            need = max(rules.upper_bonus_threshold - state.upper_sum, 0)
-            if need and state.open_upper & bit:
-                before = float(self.survival[state.open_upper, need])
-                after = float(self.survival[state.open_upper & ~bit, max(need - points, 0)])
+            need = max(rules.upper_bonus_threshold - summary.upper_sum, 0)
+            if need and summary.open_upper & bit:
+                before = float(self.survival[summary.open_upper, need])
+                after = float(self.survival[summary.open_upper & ~bit, max(need - points, 0)])
                 value = value + rules.upper_bonus * (after - before)
         if rules.extra_bonus:
             rate = rules.extra_bonus * self.weights.extra_rate
             if box.id == rules.five_box and points > 0:
-                value = value + rate * (state.open_boxes - 1)
-            elif state.armed:
+                value = value + rate * (summary.open_boxes - 1)
+            elif summary.armed:
                 value = value - rate
         return value
 
@@ -220,19 +216,19 @@ class HeuristicValuation:
         self.entries = game.sheet.entries
         self.free_throw_cost = self.rules.free_throw_points + planner.weights.free_throw_margin
         self.announce_margin = planner.weights.announce_margin
-        self._columns: dict[str, tuple[tuple[tuple[str, int], ...], ColumnState]] = {}
+        self._columns: dict[str, tuple[tuple[tuple[str, int], ...], ColumnSummary]] = {}
 
-    def column(self, column: Column) -> tuple[tuple[tuple[str, int], ...], ColumnState]:
-        """The column's filled boxes (sorted (box id, points) pairs) and its state."""
+    def column(self, column: Column) -> tuple[tuple[tuple[str, int], ...], ColumnSummary]:
+        """The column's filled boxes (sorted (box id, points) pairs) and its summary."""
         found = self._columns.get(column.id)
         if found is None:
             own = own_entries(self.rules, self.entries, column)
-            found = self._columns[column.id] = (tuple(sorted(own.items())), self.planner.column_state(own))
+            found = self._columns[column.id] = (tuple(sorted(own.items())), self.planner.column_summary(own))
         return found
 
     def roll_values(self, column: Column, used: int, at_once: bool, announced: str | None) -> Matrix:
         # The free throws used change nothing: the lookahead charges them after the entry.
-        own, state = self.column(column)
+        own, summary = self.column(column)
         planner = self.planner
         alone = planner.alone[column.id]
         return planner.columns.get(
@@ -242,7 +238,7 @@ class HeuristicValuation:
                 dict(own),
                 at_once,
                 announced,
-                lambda box_id, p: planner.worth(state, alone.box(box_id), p.points, p.bonus),
+                lambda box_id, p: planner.worth(summary, alone.box(box_id), p.points, p.bonus),
             ),
         )
 
@@ -251,4 +247,4 @@ class HeuristicValuation:
         return self.planner.worth(self.column(column)[1], box, placement.points, placement.bonus)
 
 
-__all__ = ["ColumnState", "HeuristicPlanner", "HeuristicValuation", "Weights"]
+__all__ = ["ColumnSummary", "HeuristicPlanner", "HeuristicValuation", "Weights"]

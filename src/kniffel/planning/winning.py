@@ -383,9 +383,7 @@ def final_scores(game: Game, player: int, directory: Path | None = None, *, wait
         at = column_position(game)
         assert at is not None
         table = tables.distribution(dict(at.sheet), at.free_throws_left, turn=True, wait=wait)
-        found = dist.situation_distribution(
-            table, at.sheet, at.dice, at.rolls_left, **at.turn, extra_bonus=extra
-        )
+        found = dist.situation_distribution(table, at, extra_bonus=extra)
     else:
         left = free_throws_arg(rules, sheet.free_throws_left(column))
         table = tables.distribution(dict(sheet.entries), left, turn=False, wait=wait)
@@ -452,7 +450,7 @@ class GoalPlanner:
             state, max(first, 1), min(max(last, 1), limit), turn=True, wait=self.wait, early=early
         )
         targets = TargetAdvisor(advisor, rows)
-        options = targets.option_values(at.sheet, at.dice, at.rolls_left, first, weights, **at.turn)
+        options = targets.option_values(at, first, weights)
 
         def struck(box: str) -> float:
             after = advisor.state({**at.sheet, box: 0}, at.free_throws_left)

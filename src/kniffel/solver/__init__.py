@@ -1,10 +1,12 @@
 """The exact optimal strategy of single-column rule sets: dynamic programming, cached tables, advice.
 
 >>> from kniffel import rules, solver
+>>> from kniffel.position import ColumnPosition
 >>> solved = solver.table(rules.get("yahtzee", {"joker": "free"}))   # doctest: +SKIP
 >>> round(solved.expected_score, 4)                                   # doctest: +SKIP
 254.5896
->>> str(solver.Advisor(solved).options({}, [1, 3, 3, 5, 6], rolls_left=2)[0].action)   # doctest: +SKIP
+>>> at = ColumnPosition({}, (1, 3, 3, 5, 6), rolls_left=2)                    # doctest: +SKIP
+>>> str(solver.Advisor(solved).options(at)[0].action)                       # doctest: +SKIP
 'roll keep 3 3'
 """
 
@@ -14,8 +16,9 @@ from kniffel.solver.kernelcache import use_kernels_cache
 
 use_kernels_cache()  # before any kernel is defined (see kniffel.solver.kernelcache)
 
+from kniffel.position import SheetState
 from kniffel.rules import single_column
-from kniffel.solver.advisor import Advisor, Option, State
+from kniffel.solver.advisor import Advisor, Option
 from kniffel.solver.cache import cache_dir, table
 from kniffel.solver.compile import (
     SOLVER_VERSION,
@@ -33,6 +36,9 @@ from kniffel.solver.distribution import (
 )
 from kniffel.solver.dp import Solution, solve
 
+State = SheetState
+"""The former name of :class:`kniffel.position.SheetState` (kept while callers move to the new one)."""
+
 __all__ = [
     "SOLVER_VERSION",
     "Advisor",
@@ -40,6 +46,7 @@ __all__ = [
     "DistributionTable",
     "Option",
     "ScoreDistribution",
+    "SheetState",
     "Solution",
     "State",
     "UnsupportedRulesError",

@@ -1,39 +1,24 @@
-"""The value of every option in a situation, from a solved table: what exact planning and advice read.
+"""The value of every option of a position, from a solved table: what exact planning and advice read.
 
-A *situation* is a single-column sheet (box id -> points), the dice on the table, the throws left and,
-where the rules need them, whether the last throw was of all dice at once (sharp) and the free throws
-left (Knöffel). Values are the expected number of points still to come, the points of this turn included
+A position is a :class:`kniffel.position.ColumnPosition` (many of them: :class:`kniffel.position.Positions`).
+Values are the expected number of points still to come, the points of this turn included
 and the points already on the sheet excluded.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.dice import validate_dice
-from kniffel.errors import SituationError, UnknownBoxError
 from kniffel.game import FreeThrow, Roll, Score
 from kniffel.keeps import KeepLattice, keep_lattice
-from kniffel.rules import Section
-from kniffel.solver.batchkernels import (
-    FREE_RANGE,
-    NEGATIVE_UP,
-    UNREACHABLE,
-    UPPER,
-    state_fields,
-    turn_fields,
-)
+from kniffel.position import ROW, ColumnPosition, Positions, SheetState
 from kniffel.solver.dp import Solution
 
 F64 = npt.NDArray[np.float64]
-T = TypeVar("T")
-ROW = 9
-"""Numbers in a situation's row (:meth:`Advisor.situation_row`)."""
 
 
 @dataclass(frozen=True)
@@ -67,50 +52,6 @@ class Option:
         return {"action": str(self.action), "value": self.value}
 
 
-@dataclass(frozen=True)
-class ColumnSituation:
-    """A single-column situation as the solver's advisors read it: the sheet (box id -> points), the
-    dice showing, the regular throws left and, where the rules need them, whether the last throw was of
-    all dice at once (sharp; None: "this is the turn's first throw"), the free throws left after those
-    taken this turn (Knöffel; None: all) and those taken this turn. The one shape of a situation below
-    the game: planners take it from a game (:func:`kniffel.planning.exact.column_position`), the command
-    line from its options and batch lines, and every advisor (points, targets, distributions) is asked
-    about it."""
-
-    sheet: Mapping[str, int]
-    dice: tuple[int, ...]
-    rolls_left: int
-    thrown_at_once: bool | None = None
-    free_throws_left: int | None = None
-    """The free throws still to be paid for (those taken this turn are charged when the box is filled,
-    so they are not left any more); None for rules without free throws, or all of them."""
-    free_throws_used: int = 0
-
-    @property
-    def turn(self) -> dict[str, Any]:
-        """The keyword arguments an advisor's ``options`` takes for the state of the turn."""
-        return {
-            "thrown_at_once": self.thrown_at_once,
-            "free_throws_left": self.free_throws_left,
-            "free_throws_used": self.free_throws_used,
-        }
-
-    def asked(self, query: Callable[..., T]) -> T:
-        """``query`` (an advisor's :meth:`Advisor.options`, :meth:`Advisor.situation_row`, ...) asked
-        about this situation."""
-        return query(self.sheet, self.dice, self.rolls_left, **self.turn)
-
-
-@dataclass(frozen=True)
-class State:
-    """Where a single-column sheet stands, as the tables index it."""
-
-    mask: int
-    up: int
-    armed: int
-    free: int
-
-
 class Advisor:
     """Answers "what is every option worth" for one solved single-column rule set.
 
@@ -123,8 +64,6 @@ class Advisor:
         self.compiled = solution.compiled
         self.rules = solution.rules
         self._keeps = keep_lattice(self.rules.dice)
-        self._upper = {box.id for box in self.rules.boxes if box.section is Section.UPPER}
-        self._index = self.rules.box_index
         self._scores = [Score(box.id) for box in self.rules.boxes]
         self._rolls = [Roll(keep=keep) for keep in self._keeps.keeps[: self._keeps.first_roll]]
         self._free_throws: list[Roll] = [
@@ -142,45 +81,9 @@ class Advisor:
 
     # --- states ---------------------------------------------------------------------------------
 
-    def state(self, filled: Mapping[str, int], free_throws_left: int | None = None) -> State:
-        """Index the sheet ``filled``; ``ValueError`` for unknown boxes or an impossible upper score."""
-        c = self.compiled
-        index = self._index
-        upper = self._upper
-        mask = 0
-        up = 0
-        for key, points in filled.items():
-            if key not in index:
-                raise UnknownBoxError(f"no box {key!r} in {self.rules.id}; boxes: {', '.join(index)}")
-            mask |= 1 << index[key]
-            if key in upper:
-                up += int(points)
-        five = c.five
-        five_points = filled[self.rules.boxes[five].id] if five >= 0 and mask >> five & 1 else 0
-        problem, up, armed, free = state_fields.py_func(
-            mask,
-            up,
-            five_points,
-            free_throws_left is not None,
-            0 if free_throws_left is None else free_throws_left,
-            c.full_mask,
-            c.allowed,
-            c.threshold,
-            c.upper_mask,
-            c.nup,
-            c.n_armed,
-            five,
-            c.n_free,
-        )
-        if problem == NEGATIVE_UP:
-            raise SituationError("the upper section cannot hold a negative score")
-        if problem == UNREACHABLE:
-            raise SituationError(f"{self.rules.id} cannot fill these boxes in this order")
-        if problem == UPPER:
-            raise SituationError(f"an upper score of {up} cannot be reached with these boxes filled")
-        if problem == FREE_RANGE:
-            raise SituationError(f"free throws left must be 0 to {c.n_free - 1}, got {free}")
-        return State(mask, up, armed, free)
+    def state(self, filled: Mapping[str, int], free_throws_left: int | None = None) -> SheetState:
+        """Index the sheet ``filled`` (:meth:`SheetState.of`)."""
+        return SheetState.of(self.compiled, filled, free_throws_left)
 
     def value(self, filled: Mapping[str, int], free_throws_left: int | None = None) -> float:
         """Expected points still to come before the next turn starts."""
@@ -191,89 +94,30 @@ class Advisor:
 
     # --- options ---------------------------------------------------------------------------------
 
-    def options(
-        self,
-        filled: Mapping[str, int],
-        dice: Sequence[int],
-        rolls_left: int,
-        *,
-        thrown_at_once: bool | None = None,
-        free_throws_left: int | None = None,
-        free_throws_used: int = 0,
-    ) -> list[Option]:
-        """Every legal option, best first (ties: scoring before throwing, boxes as listed by the rules,
-        keeps smallest first).
-
-        ``rolls_left`` counts the regular throws still allowed this turn; ``thrown_at_once`` defaults to
-        "this is the turn's first throw"; ``free_throws_used`` are those already taken this turn.
-        """
-        row, free = self.situation_row(
-            filled,
-            dice,
-            rolls_left,
-            thrown_at_once=thrown_at_once,
-            free_throws_left=free_throws_left,
-            free_throws_used=free_throws_used,
-        )
+    def options(self, position: ColumnPosition) -> list[Option]:
+        """Every legal option of ``position``, best first (ties: scoring before throwing, boxes as listed
+        by the rules, keeps smallest first)."""
+        row, free = position.encode(self.compiled)
         situations = np.array([row], dtype=np.int64)
         boxes, keeps = self._values(situations)
         return self.ranked_options(situations, boxes, keeps, free)[0]
-
-    def situation_row(
-        self,
-        filled: Mapping[str, int],
-        dice: Sequence[int],
-        rolls_left: int,
-        *,
-        thrown_at_once: bool | None = None,
-        free_throws_left: int | None = None,
-        free_throws_used: int = 0,
-    ) -> tuple[list[int], bool]:
-        """A situation (as :meth:`options` takes it) as a row of :meth:`ranked`'s array, and whether its
-        throws are free throws (which :meth:`actions` they name); ``KniffelError`` if it is impossible."""
-        rules = self.rules
-        c = self.compiled
-        roll = validate_dice(dice if isinstance(dice, list | tuple) else list(dice), rules.dice)
-        if not 0 <= rolls_left < rules.rolls:
-            raise SituationError(f"rolls left must be 0 to {rules.rolls - 1}, got {rolls_left}")
-        s = self.state(filled, free_throws_left)
-        if s.mask == c.full_mask:
-            raise SituationError("the sheet is full")
-        at_once, sweep_free, usable, throws, free = turn_fields.py_func(
-            rolls_left,
-            thrown_at_once is not None,
-            bool(thrown_at_once),
-            s.free,
-            free_throws_used,
-            rules.rolls,
-            c.n_at_once,
-            c.free_per_turn,
-        )
-        row = [
-            s.mask,
-            s.armed,
-            s.up,
-            s.free,
-            self._keeps.roll_index(roll),
-            at_once,
-            sweep_free,
-            usable,
-            throws,
-        ]
-        return row, free
 
     def actions(self, free: bool = False) -> tuple[Score | Roll, ...]:
         """The action of each option code of :meth:`ranked` (:mod:`kniffel.solver.batchkernels`): a
         score per box, then a throw per keep, free throws if ``free``."""
         return self._free_actions if free else self._actions
 
-    def ranked(self, rows: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], F64, npt.NDArray[np.int64]]:
-        """Every option of many situations at once, rows of :meth:`situation_row`: ``(codes, values,
-        counts)``, row ``i`` holding ``counts[i]`` options best first as :meth:`options` lists them, by
-        code (:meth:`actions`) and value; the rest of the row is unused. One compiled call for all rows:
-        the array interface of batch advice. ``ValueError`` for rows no situation has (the kernel would
-        read outside its tables); a row of :meth:`situation_row` is sound."""
-        rows = np.ascontiguousarray(rows, dtype=np.int64)
+    def ranked(
+        self, positions: Positions | npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.int64], F64, npt.NDArray[np.int64]]:
+        """Every option of many positions at once (or their rows, :meth:`ColumnPosition.encode`):
+        ``(codes, values, counts)``, row ``i`` holding ``counts[i]`` options best first as
+        :meth:`options` lists them, by code (:meth:`actions`) and value; the rest of the row is unused.
+        One compiled call for all rows: the array interface of batch advice. ``ValueError`` for rows no
+        position has (the kernel would read outside its tables); a position's row is sound."""
+        rows = np.ascontiguousarray(
+            positions.rows if isinstance(positions, Positions) else positions, dtype=np.int64
+        )
         if rows.ndim != 2 or rows.shape[1] != ROW:
             raise ValueError(f"rows must be an array of shape (n, {ROW}), got {rows.shape}")
         c = self.compiled

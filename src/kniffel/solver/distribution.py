@@ -41,10 +41,11 @@ import numpy.typing as npt
 from kniffel.errors import SituationError
 from kniffel.game import Score
 from kniffel.keeps import keep_lattice
+from kniffel.position import ColumnPosition, SheetState
 from kniffel.rules import RuleSet, placements
 from kniffel.sheet import ScoreSheet
 from kniffel.solver import cache
-from kniffel.solver.advisor import Advisor, ColumnSituation, Option, State
+from kniffel.solver.advisor import Advisor, Option
 from kniffel.solver.compile import SOLVER_VERSION, Compiled
 from kniffel.solver.dp import Solution
 from kniffel.solver.lanes import (
@@ -591,7 +592,7 @@ def _held_key(solution: Solution, directory: Path | None) -> tuple[str, str]:
 
 
 def held_table(
-    source: RuleSet | Solution, state: State, *, turn: bool = False, directory: Path | None = None
+    source: RuleSet | Solution, state: SheetState, *, turn: bool = False, directory: Path | None = None
 ) -> DistributionTable | None:
     """A table covering ``state`` (with ``turn``, also the sheets its turn leads to) without solving
     anything: the early table if it is on disk, or a cone held in memory; else None."""
@@ -663,52 +664,28 @@ def state_distribution(
 
 
 def situation_distribution(
-    source: RuleSet | Solution | DistributionTable,
-    sheet: Mapping[str, int],
-    dice: Sequence[int] | None = None,
-    rolls_left: int | None = None,
-    *,
-    thrown_at_once: bool | None = None,
-    free_throws_left: int | None = None,
-    free_throws_used: int = 0,
-    extra_bonus: int = 0,
+    source: RuleSet | Solution | DistributionTable, position: ColumnPosition, *, extra_bonus: int = 0
 ) -> ScoreDistribution:
-    """The distribution of the final score from any single-column situation under optimal play: before
-    the next turn without ``dice``, else with those dice showing and ``rolls_left`` regular throws left
-    (the arguments of :meth:`kniffel.solver.Advisor.options`)."""
-    if dice is None:
-        return state_distribution(source, sheet, free_throws_left, extra_bonus=extra_bonus)
-    dist = table_for(source, sheet, free_throws_left, turn=True)
-    rolls = -1 if rolls_left is None else int(rolls_left)  # (the advisor refuses a missing number)
-    situation = ColumnSituation(sheet, tuple(dice), rolls, thrown_at_once, free_throws_left, free_throws_used)
-    turn = _Turn.of(dist, situation)
+    """The distribution of the final score from a single-column position under optimal play, with its
+    dice showing (:func:`state_distribution` before a turn); ``extra_bonus`` is the extra bonuses already
+    on the sheet."""
+    dist = table_for(source, position.sheet, position.free_throws_left, turn=True)
+    turn = _TurnOutcomes.of(dist, position)
     lanes, gains, probs = turn.outcomes(keep=-1)
-    return turn.mixture(lanes, gains, probs).shifted(banked_points(dist.rules, sheet, extra_bonus))
+    return turn.mixture(lanes, gains, probs).shifted(banked_points(dist.rules, position.sheet, extra_bonus))
 
 
 def option_distributions(
-    source: RuleSet | Solution | DistributionTable,
-    sheet: Mapping[str, int],
-    dice: Sequence[int],
-    rolls_left: int,
-    *,
-    thrown_at_once: bool | None = None,
-    free_throws_left: int | None = None,
-    free_throws_used: int = 0,
-    extra_bonus: int = 0,
+    source: RuleSet | Solution | DistributionTable, position: ColumnPosition, *, extra_bonus: int = 0
 ) -> list[tuple[Option, ScoreDistribution]]:
-    """Every option of a situation (as :meth:`kniffel.solver.Advisor.options` lists them, best first)
+    """Every option of a position (as :meth:`kniffel.solver.Advisor.options` lists them, best first)
     with the distribution of the final score if it is taken and optimal play follows."""
-    dist = table_for(source, sheet, free_throws_left, turn=True)
-    situation = ColumnSituation(
-        sheet, tuple(dice), int(rolls_left), thrown_at_once, free_throws_left, free_throws_used
-    )
-    turn = _Turn.of(dist, situation)
-    banked = banked_points(dist.rules, sheet, extra_bonus)
-    options = situation.asked(dist.advisor.options)
+    dist = table_for(source, position.sheet, position.free_throws_left, turn=True)
+    turn = _TurnOutcomes.of(dist, position)
+    banked = banked_points(dist.rules, position.sheet, extra_bonus)
     lattice = keep_lattice(dist.rules.dice)
     result = []
-    for option in options:
+    for option in dist.advisor.options(position):
         if isinstance(option.action, Score):
             lanes, gains, probs = turn.entry(option.action.box)
         else:
@@ -718,44 +695,23 @@ def option_distributions(
 
 
 @dataclass(frozen=True)
-class _Turn:
-    """A situation partway through a turn, as the kernels take it."""
+class _TurnOutcomes:
+    """The outcomes of a position's turn, from a table that covers it: the position, its row
+    (:meth:`ColumnPosition.encode`) and the free throws still usable counted from the roll showing."""
 
     dist: DistributionTable
-    sheet: Mapping[str, int]
-    roll: tuple[int, ...]
-    at_once: bool
-    mask: int
-    armed: int
-    up: int
-    free: int
-    start: int
+    at: ColumnPosition
+    row: list[int]
     usable: int
-    pos: int
-    """Throws left after the roll showing (the free throws still usable included)."""
 
     @classmethod
-    def of(cls, dist: DistributionTable, situation: ColumnSituation) -> _Turn:
-        """The turn of ``situation``, checked and laid out as the advisor does it
-        (:meth:`~kniffel.solver.Advisor.situation_row`: the same refusals, the same turn fields)."""
-        row, free_throw = situation.asked(dist.advisor.situation_row)
-        mask, armed, up, free, _, at_once, _, usable, throws = row
+    def of(cls, dist: DistributionTable, at: ColumnPosition) -> _TurnOutcomes:
+        """Checked and laid out as the advisor does it (the same refusals, the same turn fields)."""
+        row, free_throw = at.encode(dist.compiled)
+        mask, armed, up, free, _, _, _, usable, throws = row
         dist.lane(armed, free, mask, up)  # refuses a sheet the table does not cover
         # the row counts from the next throw: back to the throws the roll showing leaves
-        usable = usable + 1 if free_throw else (usable if throws >= 0 else 0)
-        return cls(
-            dist,
-            situation.sheet,
-            tuple(sorted(situation.dice)),
-            bool(at_once),
-            mask,
-            armed,
-            up,
-            free,
-            free - usable,
-            usable,
-            situation.rolls_left + usable,
-        )
+        return cls(dist, at, row, usable + 1 if free_throw else (usable if throws >= 0 else 0))
 
     def outcomes(self, keep: int) -> tuple[I64, I64, F64]:
         """The turn's outcomes from the roll showing (``keep`` < 0), or from holding keep number ``keep``
@@ -763,12 +719,11 @@ class _Turn:
         from kniffel.solver import distkernels
 
         c = self.dist.compiled
-        lattice = keep_lattice(c.rules.dice)
-        roll = lattice.roll_index(self.roll)
-        pos = self.pos if keep < 0 else self.pos - 1
+        mask, armed, up, free, roll, at_once = self.row[:6]
+        pos = self.at.rolls_left + self.usable - (0 if keep < 0 else 1)
         found: tuple[I64, I64, F64] = distkernels.situation_outcomes(
-            self.mask, self.armed, self.up, self.start, self.usable, self.dist.solution.values,
-            c.kernel_tables, self.dist.layout.lane_base, pos, keep, roll, int(self.at_once),
+            mask, armed, up, free - self.usable, self.usable, self.dist.solution.values,
+            c.kernel_tables, self.dist.layout.lane_base, pos, keep, roll, at_once,
         )  # fmt: skip
         return found
 
@@ -778,13 +733,15 @@ class _Turn:
         from kniffel.solver import kernels
 
         c = self.dist.compiled
-        placement = placements(c.rules, dict(self.sheet), self.roll, thrown_at_once=self.at_once)[box]
+        mask, armed, up, free, _, at_once = self.row[:6]
+        roll = tuple(sorted(self.at.dice))
+        placement = placements(c.rules, dict(self.at.sheet), roll, thrown_at_once=bool(at_once))[box]
         b = c.rules.box_index[box]
         child, armed, up, crossed = kernels.entry(
-            kernels.scoring(c.kernel_tables), self.mask, self.armed, b, placement.points, self.up
+            kernels.scoring(c.kernel_tables), mask, armed, b, placement.points, up
         )
         gain = placement.total + (c.upper_bonus if crossed else 0)
-        lane = self.dist.lane(armed, self.free, child, up)
+        lane = self.dist.lane(armed, free, child, up)
         return np.array([lane]), np.array([gain]), np.array([1.0])
 
     def mixture(self, lanes: I64, gains: I64, probs: F64) -> ScoreDistribution:

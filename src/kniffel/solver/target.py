@@ -31,7 +31,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,9 +39,10 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.errors import SituationError
+from kniffel.position import ColumnPosition, SheetState
 from kniffel.rules import RuleSet
 from kniffel.solver import cache
-from kniffel.solver.advisor import Advisor, Option, State
+from kniffel.solver.advisor import Advisor, Option
 from kniffel.solver.compile import Compiled, compile_rules
 from kniffel.solver.distribution import DistributionTable, LevelTable
 from kniffel.solver.lanes import (
@@ -108,16 +109,16 @@ def reach(c: Compiled) -> I64:
     return bound
 
 
-def empty_state(c: Compiled) -> State:
+def empty_state(c: Compiled) -> SheetState:
     """The state of the empty sheet (every free throw left)."""
-    return State(0, 0, 0, c.n_free - 1)
+    return SheetState.empty(c)
 
 
 # --- windows --------------------------------------------------------------------------------------------
 
 
 def windows(
-    c: Compiled, layout: LaneLayout, limit: int, root: State, low: int, high: int | None
+    c: Compiled, layout: LaneLayout, limit: int, root: SheetState, low: int, high: int | None
 ) -> tuple[I64, I64]:
     """Which targets each state of ``layout`` needs when the root state ``root`` asks about targets
     ``low .. high`` (``high`` None: every target up to the limit, from every state), and where they go:
@@ -183,7 +184,7 @@ def _lanes_of(c: Compiled, masks: I64) -> tuple[I64, I64, I64, I64]:
     return mask, armed, i, up
 
 
-def _gains(c: Compiled, root: State, masks: I64) -> tuple[I64, I64, I64, I64, I64]:
+def _gains(c: Compiled, root: SheetState, masks: I64) -> tuple[I64, I64, I64, I64, I64]:
     """The lanes of ``masks`` (sheets that fill at least the root's boxes) that can follow ``root``, in
     layout order (sheet, armed variant, upper score), as ``(mask, armed, i, least, most)``: lane ``i``
     of its sheet's upper scores and what the state can have gained since the root, at least and at
@@ -228,7 +229,7 @@ class TargetRows:
     """``[lane, 3]``: offset in its level's array, first target, count (see :func:`windows`)."""
     levels: tuple[F32 | None, ...]
     """``[n]``: the probabilities of the states with ``n`` boxes filled (None: not kept)."""
-    root: State
+    root: SheetState
     low: int
     """The targets from the root the rows answer: ``low .. high``."""
     high: int
@@ -249,7 +250,7 @@ class TargetRows:
     def nbytes(self) -> int:
         return sum(level.nbytes for level in self.levels if level is not None) + self.index.nbytes
 
-    def lane(self, state: State) -> int | None:
+    def lane(self, state: SheetState) -> int | None:
         """The state's lane, None if the rows do not cover it."""
         c = self.compiled
         if state.mask & self.root.mask != self.root.mask:
@@ -261,7 +262,7 @@ class TargetRows:
     def holds(self, level: int) -> bool:
         return 0 <= level < len(self.levels) and self.levels[level] is not None
 
-    def covers(self, state: State, first: int, last: int, *, turn: bool) -> bool:
+    def covers(self, state: SheetState, first: int, last: int, *, turn: bool) -> bool:
         """Whether the rows answer targets ``first .. last`` from ``state``: between turns (``turn``
         false: the state's own row), or for its options in a turn (then the next level's rows are read,
         and the state's window says which of their targets are there)."""
@@ -293,16 +294,16 @@ class TargetRows:
         )  # fmt: skip
         return max(first, 1) >= window_first and (last <= window_last or window_last >= end)
 
-    def row_end(self, state: State) -> int:
+    def row_end(self, state: SheetState) -> int:
         """The last target a state's row can hold: where its open boxes stop paying, or the limit."""
         return min(int(self.reach[state.mask]), self.limit)
 
-    def open_ended(self, state: State) -> bool:
+    def open_ended(self, state: SheetState) -> bool:
         """Whether the state's row stops at the limit rather than where the open boxes stop paying: then
         a target past it is read at the limit, an upper bound."""
         return bool(self.reach[state.mask] > self.limit)
 
-    def row(self, state: State) -> tuple[int, F32]:
+    def row(self, state: SheetState) -> tuple[int, F32]:
         """The first target of the state's row and its probabilities (:class:`SituationError` if the
         rows do not cover the state)."""
         lane = self.lane(state)
@@ -312,12 +313,12 @@ class TargetRows:
         offset, first, count = (int(x) for x in self.index[lane])
         return first, level[offset : offset + count]
 
-    def value(self, state: State, u: int) -> float:
+    def value(self, state: SheetState, u: int) -> float:
         """The probability of making at least ``u`` more points from the start of a turn in ``state``
         (1 at or below 0, 0 past the row, the value at the limit beyond it)."""
         return float(self.curve(state, u, 1)[0])
 
-    def curve(self, state: State, first: int, count: int) -> F64:
+    def curve(self, state: SheetState, first: int, count: int) -> F64:
         """The state's probabilities of targets ``first .. first + count - 1``: 1 at or below 0, past the
         row 0, or the value at its end if it is :meth:`open_ended` (an upper bound)."""
         if state.mask == self.compiled.full_mask:
@@ -339,7 +340,7 @@ class TargetRows:
 def solve_rows(
     c: Compiled,
     *,
-    root: State | None = None,
+    root: SheetState | None = None,
     low: int = 1,
     high: int | None = None,
     limit: int | None = None,
@@ -494,7 +495,7 @@ def _full_sheet(c: Compiled, layout: LaneLayout, index: I64, size: int, free_top
     return prob
 
 
-def _items(c: Compiled, layout: LaneLayout, index: I64, level: int, root: State) -> I64:
+def _items(c: Compiled, layout: LaneLayout, index: I64, level: int, root: SheetState) -> I64:
     """The states ``(mask, armed, up)`` of one level whose rows are solved (free-throw levels together)."""
     masks = c.levels[level]
     mask, armed, i, up = _lanes_of(c, masks[masks & root.mask == root.mask])
@@ -526,7 +527,9 @@ def _pieces(widths: I64) -> Iterator[tuple[slice, I64]]:
         start = stop
 
 
-def _widest_first(c: Compiled, layout: LaneLayout, index: I64, items: I64, root: State) -> tuple[I64, I64]:
+def _widest_first(
+    c: Compiled, layout: LaneLayout, index: I64, items: I64, root: SheetState
+) -> tuple[I64, I64]:
     """``items`` whose rows still hold a lane, the widest first so that the threads finish together, and
     their widths."""
     if not len(items):
@@ -720,13 +723,13 @@ def _held_key(c: Compiled, directory: Path | None) -> tuple[str, str]:
     return cache.table_key(c.rules), str(directory or cache.cache_dir())
 
 
-def _is_early(c: Compiled, state: State, turn: bool) -> bool:
+def _is_early(c: Compiled, state: SheetState, turn: bool) -> bool:
     return level_of(state.mask) + int(turn) <= early_rows_levels(c)
 
 
 def held_rows(
     rules: RuleSet | Compiled,
-    state: State,
+    state: SheetState,
     first: int,
     last: int,
     *,
@@ -756,7 +759,7 @@ def held_rows(
 
 def rows_for(
     rules: RuleSet | Compiled,
-    state: State,
+    state: SheetState,
     first: int,
     last: int,
     *,
@@ -786,7 +789,7 @@ def rows_for(
     return _held.put((*key, state, first, last), cone)
 
 
-def cone_size(c: Compiled, state: State, first: int, last: int) -> int:
+def cone_size(c: Compiled, state: SheetState, first: int, last: int) -> int:
     """How many probabilities the cone of ``state`` for targets ``first .. last`` holds (what solving it
     costs, near enough), without solving it."""
     layout = lane_layout(c, state.mask)
@@ -820,7 +823,7 @@ class TargetAdvisor:
 
         return banked_points(self.rules, filled, extra_bonus)
 
-    def fold(self, state: State, first: int, weights: F64) -> tuple[int, F64]:
+    def fold(self, state: SheetState, first: int, weights: F64) -> tuple[int, F64]:
         """The targets of ``weights`` that the rows answer from ``state``: past the limit, a state that
         can still make more reads them at the limit (an upper bound: their weights move onto it), and one
         that cannot makes none of them (their weights go)."""
@@ -845,19 +848,8 @@ class TargetAdvisor:
         """The probability of making at least ``needed`` more points from the start of a turn."""
         return self.worth(filled, needed, np.ones(1), free_throws_left)
 
-    def option_values(
-        self,
-        filled: Mapping[str, int],
-        dice: Sequence[int],
-        rolls_left: int,
-        first: int,
-        weights: F64,
-        *,
-        thrown_at_once: bool | None = None,
-        free_throws_left: int | None = None,
-        free_throws_used: int = 0,
-    ) -> list[Option]:
-        """Every legal option of a situation, best first as :meth:`Advisor.options` ranks them, valued
+    def option_values(self, position: ColumnPosition, first: int, weights: F64) -> list[Option]:
+        """Every legal option of ``position``, best first as :meth:`Advisor.options` ranks them, valued
         by ``sum(weights[i] * P(making at least first + i more points, this turn's included))`` when the
         rest of the turn is played for that sum and later turns for each target on its own. With one
         weight of 1 that is the largest probability of making ``first`` more points; with the chances of
@@ -866,15 +858,8 @@ class TargetAdvisor:
 
         if len(weights) < 1:
             raise SituationError("weigh at least one target")
-        row, free = self.advisor.situation_row(
-            filled,
-            dice,
-            rolls_left,
-            thrown_at_once=thrown_at_once,
-            free_throws_left=free_throws_left,
-            free_throws_used=free_throws_used,
-        )
-        state = State(row[0], row[2], row[1], row[3])
+        row, free = position.encode(self.compiled)
+        state = SheetState(row[0], row[2], row[1], row[3])
         first, folded = self.fold(state, first, np.asarray(weights, dtype=np.float64))
         level = level_of(state.mask)
         if not self.rows.covers(state, first, first + len(folded) - 1, turn=True):
@@ -890,29 +875,10 @@ class TargetAdvisor:
         )  # fmt: skip
         return self.advisor.ranked_options(situation, boxes, keeps, free)[0]
 
-    def options(
-        self,
-        filled: Mapping[str, int],
-        dice: Sequence[int],
-        rolls_left: int,
-        needed: int,
-        *,
-        thrown_at_once: bool | None = None,
-        free_throws_left: int | None = None,
-        free_throws_used: int = 0,
-    ) -> list[Option]:
+    def options(self, position: ColumnPosition, needed: int) -> list[Option]:
         """Every legal option with the largest probability of making at least ``needed`` more points
         (this turn's included) once it is taken, best first (ties as :meth:`Advisor.options`)."""
-        return self.option_values(
-            filled,
-            dice,
-            rolls_left,
-            needed,
-            np.ones(1),
-            thrown_at_once=thrown_at_once,
-            free_throws_left=free_throws_left,
-            free_throws_used=free_throws_used,
-        )
+        return self.option_values(position, needed, np.ones(1))
 
 
 __all__ = [
