@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -483,7 +484,8 @@ async def test_the_key_bar_names_every_key_at_80_columns(lang: str) -> None:
         for key, _ in key_list(app.rules, letters):
             if key != "escape":  # esc closes what is open: said where something is open
                 assert f"{key_name(key, lang)} " in shown, (key, shown)
-        words = ["Leertaste Würfeln", "w Chancen", "u Zurück"] if lang == "de" else ["space Roll", "w Chances"]
+        german = ["Leertaste Würfeln", "w Chancen", "u Zurück"]
+        words = german if lang == "de" else ["space Roll", "w Chances", "u Undo"]
         assert all(word in shown for word in words), shown
         assert all(len(line.rstrip()) <= 80 for line in shown.split("\n"))
         while not app.game.is_over:
@@ -493,7 +495,8 @@ async def test_the_key_bar_names_every_key_at_80_columns(lang: str) -> None:
         await pilot.pause()
         over = bar(app)
         assert {"r", "s", "u", "q", "?"} <= {word for word in over.split() if len(word) == 1}, over
-        assert "space" not in over and "Leertaste" not in over
+        assert "space" not in over
+        assert "Leertaste" not in over
 
 
 async def test_each_box_has_a_key_that_scores_there() -> None:
@@ -549,3 +552,170 @@ async def test_a_box_key_on_a_sheet_of_columns_takes_the_cursors_column() -> Non
         await pilot.press("m")  # column 1 is filled top to bottom: not chance yet
         assert "error: column 1 is filled top-down: 1:chance is not next" in news(app)
         assert "1:chance" not in app.game.sheets[0].entries
+
+
+async def until(pilot: Pilot[int], done: Callable[[], bool], seconds: float = 60.0) -> None:
+    """Let the app run until ``done`` (generously: a busy machine is slow)."""
+    for _ in range(int(seconds / 0.05)):
+        if done():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("the app never got there")
+
+
+async def test_keys_pressed_while_a_bot_moves_or_just_after_are_not_lost() -> None:
+    """Keys typed while a bot's moves are shown are acted on once it is the person's turn (the log says
+    they wait), and a key pressed the moment the turn comes back is acted on at once (it was ignored
+    for the bot's pause: space 0.4 s after "You to move: roll" was lost in 2 of 3 rounds)."""
+    settings = Settings(seed=11)
+    app = KniffelApp(Session.new(get_rules("kniffel"), ["You", "bot"], settings), bot_delay=0.3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for turn in range(3):
+            await pilot.press("space", "enter")  # roll and score: the bot's turn
+            assert app.bots_playing
+            await pilot.press("space", "1")  # typed at once, while the bot plays: roll, then hold a die
+            await until(pilot, lambda: not app.bots_playing)
+            await pilot.pause()
+            assert app.game.current == 0
+            assert app.game.turn.dice is not None, f"turn {turn}: the waiting space was lost"
+            assert app.held[0]
+            assert "A bot is moving: your keys are acted on once it is your turn." in news(app)
+            await pilot.press("1", "enter")  # let it go and score: the bot again
+            assert app.bots_playing
+            await until(pilot, lambda: "You to move: roll (space)" in status(app))
+            await pilot.press("space")  # the moment the turn is back
+            assert app.game.turn.dice is not None, f"turn {turn}: the space just after the bot was lost"
+            await pilot.press("enter")
+            await until(pilot, lambda: not app.bots_playing)
+        assert [len(sheet.entries) for sheet in app.game.sheets] == [len(app.game.sheets[1].entries)] * 2
+
+
+PLAYERS = {
+    2: ("Alexandra", "bot"),
+    3: ("Alexandra", "bot", "Bernhard"),
+    4: ("Alexandra", "bot", "Bernhard", "bot:optimal"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("count", [2, 3, 4])
+async def test_every_player_is_on_screen_at_80x24(lang: str, count: int) -> None:
+    """Every player's name (shortened, never to nothing) and every upper sum, bonus and total are on the
+    screen at once, beside the side panel, the mover's column marked; the hints' win column fits."""
+    app = make_app(players=PLAYERS[count], lang=lang, seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space", "enter", "space")
+        await pilot.pause()
+        sheet = app.sheet
+        layout = sheet.drawn
+        assert layout is not None
+        assert layout.label + sum(layout.widths) <= sheet.size.width  # nothing to scroll sideways to
+        assert sheet.scroll_x == 0
+        assert all(first.strip() for first, _ in layout.names)
+        lines = screen_lines(app)
+        assert sum(line.count("▶") for line in lines[:2]) == 1  # the mover, over the first column
+        for label in ("Bonus", "Gesamtsumme" if lang == "de" else "Total"):
+            row = next(line for line in lines if line.startswith(label))
+            assert len(row[: sheet.size.width].split()) - len(label.split()) == count, row
+        assert not app.query_one("#main").has_class("stacked")
+
+
+async def test_eight_players_fit_a_larger_terminal_and_a_narrow_one_stacks() -> None:
+    app = make_app(players=("Ada", *["bot"] * 7), seed=3)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        layout = app.sheet.drawn
+        assert layout is not None
+        assert layout.label + sum(layout.widths) <= app.sheet.size.width
+        assert all(first.strip() for first, _ in layout.names)
+    app = make_app(players=("Ada", "bot", "Bea"), seed=3)
+    async with app.run_test(size=(60, 40)) as pilot:
+        await pilot.pause()
+        assert app.query_one("#main").has_class("stacked")  # the dice below the sheet
+        assert app.query_one("#dice").region.y > app.sheet.region.y
+
+
+async def test_a_wide_terminal_shows_full_names_and_labels() -> None:
+    app = make_app(players=PLAYERS[4], lang="de", seed=3)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        layout = app.sheet.drawn
+        assert layout is not None
+        assert not layout.short
+        assert [first for first, _ in layout.names] == app.names
+
+
+async def test_the_log_never_breaks_a_dice_list() -> None:
+    """Bots' throws at 80 columns: every dice list of the log is on one line of the screen's log."""
+    app = make_app(players=("Ada", "bot", "bot"), seed=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(3):
+            await pilot.press("space", "1", "2", "space", "enter")
+        lines = [line.text for line in app.news.lines]
+        lists = [m for message in app.messages for m in re.findall(r"\d(?:\u00a0\d)+", message)]
+        assert len(lists) > 6
+        assert all(any(dice in line for line in lines) for dice in lists)
+
+
+async def test_the_question_before_a_zero_is_where_the_eye_is() -> None:
+    app = make_app(seed=7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space")
+        key = next(k for k, p in app.game.placements().items() if p.total == 0)
+        await pilot.press(app.box_keys[key])
+        question = app.query_one("#question", Static)
+        assert question.display
+        assert question.region.y >= 24 - 4  # just above the keys, under the sheet
+        assert "pays 0 with these dice" in str(question.render())
+        await pilot.press(app.box_keys[key])
+        await pilot.pause()
+        assert not question.display
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+async def test_counts_read_in_either_language(lang: str) -> None:
+    """The rolls left through 2, 1 and 0: gettext's plural forms, and "keine Würfe mehr"."""
+    expected = {
+        "en": ["2 rolls left", "1 roll left", "no rolls left"],
+        "de": ["noch 2 Würfe", "noch 1 Wurf", "keine Würfe mehr"],
+    }[lang]
+    app = make_app(lang=lang, seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for words in expected:
+            await pilot.press("space")
+            assert words in status(app)
+
+
+async def test_the_position_as_text_and_advice_for_a_pasted_one() -> None:
+    """p shows the table text (as kniffel advise --situation reads it) to copy; a pasted one shows every
+    option with its points and, with the other players' sheets, its chance of winning; a bad one is
+    refused with the reason."""
+    from kniffel.planning.winning import prepare_tables
+    from kniffel.situation import Situation
+    from kniffel.tui.position import PositionScreen
+
+    strict = get_rules("kniffel", {"strict": "on"})
+    prepare_tables(strict)
+    app = KniffelApp(Session.new(strict, ["Ada", "Bob"], Settings(seed=3)), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space", "enter", "space")
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, PositionScreen)
+        paste = app.screen.query_one("#position-paste", Input)
+        assert paste.value == str(app.game.situation())
+        assert Situation.parse(paste.value) == app.game.situation()
+        assert "others" in paste.value  # the other player's sheet is part of it
+        await pilot.press("enter")
+        await finish_work(app, pilot)
+        await pilot.pause()
+        advice = [line.text for line in app.screen.query_one("#position-advice", RichLog).lines]
+        assert advice[1].split() == ["points", "loss", "win"]
+        assert len(advice) > 5
+        assert all(line.rstrip().endswith("%") for line in advice[2:5])
+        paste.value = "kniffel | nonsense"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "error:" in str(app.screen.query_one("#position-note", Static).render())
+        await pilot.press("escape")
+        assert not isinstance(app.screen, PositionScreen)
