@@ -243,14 +243,8 @@ class GameBase(App[int]):
 
     def show_status(self) -> None:
         game, turn = self.game, self.game.turn
-        lines = [
-            self.t(
-                "{rules}, round {round} of {turns}",
-                rules=self.rules.name,
-                round=game.round,
-                turns=self.rules.turns,
-            )
-        ]
+        turns = self.t("Round {round} of {turns}", round=game.round, turns=self.rules.turns)
+        lines = [f"{self.rules.name} · {turns}"]
         if game.is_over:
             lines.append(self.t("Game over"))
             shown = self.session.shown()

@@ -77,6 +77,13 @@ class PositionScreen(ModalScreen[None]):
         paste = self.query_one("#position-paste", Input)
         paste.value = self.text or ""
         paste.focus()
+        self.note(
+            self.t(
+                "Enter: the advice for this position, for every goal. Paste another position's text to "
+                "analyse it; ctrl+y copies the text."
+            ),
+            "dim",
+        )
 
     def action_copy_text(self) -> None:
         text = self.query_one("#position-paste", Input).value or self.text or ""
@@ -84,7 +91,7 @@ class PositionScreen(ModalScreen[None]):
         self.note(self.t("Copied to the clipboard (where the terminal lets programs copy)."))
 
     def note(self, text: str, style: str = "") -> None:
-        width = max(self.query_one("#position-note").size.width, 40)
+        width = max(self.app.size.width - 6, 40)
         self.query_one("#position-note", Static).update(wrapped_text(text, width, style))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
