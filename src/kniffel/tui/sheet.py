@@ -58,19 +58,21 @@ class Layout:
     widths: tuple[int, ...]
     """Every column of figures' width, player by player, column by column."""
     names: tuple[tuple[str, str], ...]
-    """Every player's name as it fits over the first column: on two lines (one on a sheet of several
-    columns, whose second line names them)."""
+    """Every player's name as it fits over the player's columns: on two lines (on one over a sheet of
+    several columns, whose second line names them)."""
 
 
 def plan(
     rules: RuleSet, names: list[str], full_labels: list[str], short_labels: list[str], room: int, figure: int
 ) -> Layout:
-    """The widest layout that fits ``room`` columns: full labels and names if they fit, else short labels,
-    else names shortened to an equal share of the room (never to less than one character)."""
+    """The widest layout that fits ``room`` columns: full labels and names if they fit (with room to
+    spare, wider columns), else short labels, else names shortened to an equal share of the room (never
+    to less than one character). A name spans its player's columns."""
     columns = len(rules.columns)
     rest = (columns - 1) * figure  # the player's other columns
     lines = 1 if rules.multi_column else 2
-    wanted = [max(figure, len(name) + 1) for name in names]  # the mark (or a space), the name
+    # the mark (or a space) and the name, over the player's columns
+    wanted = [max(figure, len(name) + 1 - rest) for name in names]
 
     def layout(short: bool, firsts: list[int]) -> Layout:
         label = max(len(text) for text in (short_labels if short else full_labels)) + 1
@@ -78,12 +80,15 @@ def plan(
         shown = []
         for name, first in zip(names, firsts, strict=True):
             widths += [first, *[figure] * (columns - 1)]
-            shown.append(name_lines(name, first - 1, lines))
+            shown.append(name_lines(name, first + rest - 1, lines))
         return Layout(short, label, tuple(widths), tuple(shown))
 
     for short in (False, True):
         candidate = layout(short, wanted)
-        if candidate.label + sum(candidate.widths) <= room:
+        spare = room - candidate.label - sum(candidate.widths)
+        if spare >= 0:
+            if not short and spare >= 2 * len(names):  # a wide screen: a gap between the players
+                candidate = layout(short, [w + 2 for w in wanted])
             return candidate
     label = layout(True, wanted).label
     share = max(figure, (room - label) // len(names) - rest)
@@ -195,15 +200,22 @@ class SheetView(DataTable[Text]):
 
     def headers(self, game: Game, layout: Layout) -> list[Text]:
         headers = []
+        count = len(self.rules.columns)
         for index, name in enumerate(layout.names):
             moving = index == game.current and not game.is_over
+            style = "bold reverse" if moving else "bold"
             # The mark's place is kept when it moves on, so that the columns keep their width.
             mark = MARK if moving else " "
-            for place, column in enumerate(self.rules.columns):
-                title = f"{mark}{name[0]}\n{name[1]}" if place == 0 else "\n"
-                if self.rules.multi_column:
-                    title = title.rstrip("\n") + f"\n{column.id:>3}"
-                headers.append(Text(title, justify="right", style="bold reverse" if moving else "bold"))
+            widths = layout.widths[index * count : (index + 1) * count]
+            if not self.rules.multi_column:
+                headers.append(Text(f"{mark}{name[0]}\n{name[1]}", justify="right", style=style))
+                continue
+            # The name runs over the player's columns, a piece over each; their ids below.
+            line = f"{mark}{name[0]}".ljust(sum(widths))
+            at = 0
+            for width, column in zip(widths, self.rules.columns, strict=True):
+                piece, at = line[at : at + width], at + width
+                headers.append(Text(f"{piece}\n{column.id:>{width}}", style=style, no_wrap=True))
         return headers
 
     def figures(self, game: Game) -> tuple[list[list[Text]], dict[Coordinate, tuple[int, str]]]:
