@@ -713,6 +713,18 @@ async def test_the_position_as_text_and_advice_for_a_pasted_one() -> None:
         assert advice[1].split() == ["points", "loss", "win"]
         assert len(advice) > 5
         assert all(line.rstrip().endswith("%") for line in advice[2:5])
+        # a pasted position late in a game, with a score to reach: its chance beside every option
+        paste.value = (
+            "kniffel strict=on | ones=2 twos=4 threes=9 fours=12 fives=15 sixes=18 three_of_a_kind=20 "
+            "four_of_a_kind=0 full_house=25 small_straight=30 | 2 2 4 5 6 | rolls left 2"
+        )
+        app.screen.query_one("#position-target", Input).value = "200"
+        await pilot.press("enter")
+        await finish_work(app, pilot)
+        await pilot.pause()
+        advice = [line.text for line in app.screen.query_one("#position-advice", RichLog).lines]
+        assert advice[1].split() == ["points", "loss", "≥200"]  # no other sheets: no chance of winning
+        assert all(line.rstrip().endswith("%") for line in advice[2:5])
         paste.value = "kniffel | nonsense"
         await pilot.press("enter")
         await pilot.pause()
