@@ -731,3 +731,23 @@ async def test_the_position_as_text_and_advice_for_a_pasted_one() -> None:
         assert "error:" in str(app.screen.query_one("#position-note", Static).render())
         await pilot.press("escape")
         assert not isinstance(app.screen, PositionScreen)
+
+
+async def test_the_layout_follows_the_terminal_as_it_is_resized() -> None:
+    app = make_app(players=("Ada", "bot", "Bea"), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        layout = app.sheet.drawn
+        assert layout is not None
+        assert layout.short  # abbreviated labels beside the side panel
+        await pilot.resize_terminal(60, 40)
+        await pilot.pause()
+        await pilot.pause()
+        assert app.query_one("#main").has_class("stacked")
+        await pilot.resize_terminal(160, 40)
+        await pilot.pause()
+        await pilot.pause()
+        assert not app.query_one("#main").has_class("stacked")
+        layout = app.sheet.drawn
+        assert layout is not None
+        assert not layout.short
