@@ -274,6 +274,11 @@ class GameBase(App[int]):
                 lines.append(self.t("A free throw is possible (+)"))
             if self.game.legal.announceable:
                 lines.append(self.t("Announce a box (!) or roll on"))
+        if self.sheet.overflows():  # part of the sheet is scrolled away: every total here
+            totals = " · ".join(
+                f"{name}{NBSP}{sheet.total}" for name, sheet in zip(self.names, game.sheets, strict=True)
+            )
+            lines.append(self.t("Totals: {totals}", totals=totals))
         if self.chances_shown:
             if self.chances is None and self.preparing is not None:
                 lines.append(self.preparing.note(self.t))

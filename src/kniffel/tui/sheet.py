@@ -159,6 +159,12 @@ class SheetView(DataTable[Text]):
         short = [self.label_of(row, True) for row in self.rows_of]
         return plan(self.rules, self.names, full, short, room, figure)
 
+    def overflows(self) -> bool:
+        """Whether the sheet is wider than its room (it scrolls sideways: a sheet of several columns
+        for many players on a small screen)."""
+        drawn = self.drawn
+        return drawn is not None and drawn.label + sum(drawn.widths) > self.room
+
     def smallest(self) -> tuple[int, int]:
         """The columns and rows the sheet needs at least to show every player whole."""
         layout = self.plan(0)
