@@ -28,6 +28,16 @@ from kniffel.i18n.extract import DOMAINS, PACKAGE, po_path, template
 FIELD = re.compile(r"\{(\w+)\}")
 
 
+def joined(text: str | tuple[str, ...]) -> str:
+    """A message, or a message with plural forms (ngettext) as one text."""
+    return " ".join(text) if isinstance(text, tuple) else text
+
+
+def done(text: str | tuple[str, ...]) -> bool:
+    """Whether a translation is there (every plural form of it)."""
+    return all(text) if isinstance(text, tuple) else bool(text)
+
+
 @cache
 def extracted(domain: str) -> Any:
     return template(domain)
@@ -41,14 +51,16 @@ def catalog(language: str, domain: str) -> Any:
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_every_word_a_user_may_see_has_a_german_form(domain: str) -> None:
     german = {m.id: m for m in catalog("de", domain) if m.id}
-    missing = [m.id for m in extracted(domain) if m.id and (m.id not in german or not german[m.id].string)]
+    missing = [
+        m.id for m in extracted(domain) if m.id and (m.id not in german or not done(german[m.id].string))
+    ]
     assert missing == [], f"no German yet (python -m kniffel.i18n.extract, then translate): {missing[:10]}"
     unchecked = [m.id for m in german.values() if m.fuzzy]
     assert unchecked == [], f"German to check (marked fuzzy): {unchecked[:10]}"
     changed = [
         m.id
         for m in german.values()
-        if sorted(set(FIELD.findall(m.id))) != sorted(set(FIELD.findall(m.string)))
+        if sorted(set(FIELD.findall(joined(m.id)))) != sorted(set(FIELD.findall(joined(m.string))))
     ]
     assert changed == [], f"a translation must keep its message's fields: {changed[:10]}"
 
@@ -96,7 +108,7 @@ def test_messages_of_the_library_and_of_the_front_ends_are_found() -> None:
         "no box {text} in {id}; did you mean {keys}?",  # rules/names.py, an f-string
         "{box} is already filled",  # a reason the game gives, marked N_
         "Upper sum",  # the sheet's layout
-        "Fill box",  # a key of the terminal game
+        "Score here",  # a key of the terminal game
         "Play a game in the terminal: humans and bots, 1 to 8 players. Type help during the game.",
         "it is {player}'s turn",  # the web service
         "Yatzy (Scandinavian)",  # a rule set's name
@@ -139,3 +151,20 @@ def test_the_locale_folder_holds_only_what_the_catalogs_need() -> None:
         *(f"de/LC_MESSAGES/{domain}.{suffix}" for domain in DOMAINS for suffix in ("po", "mo")),
     }
     assert Path(LOCALE_DIR).is_relative_to(PACKAGE), "the catalogs ship inside the package"
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_every_message_with_a_count_reads_for_0_1_and_2(language: str) -> None:
+    """Messages with plural forms (ngettext): the singular for 1 and the plural for 0 and 2, in either
+    language, with the count in the text and every field filled."""
+    from kniffel.i18n import ngettext
+
+    plurals = [m.id for m in extracted(DOMAIN) if isinstance(m.id, tuple)]
+    assert plurals, "no message with a count is marked for ngettext"
+    for singular, plural in plurals:
+        fields = {name: f"<{name}>" for name in FIELD.findall(singular + plural) if name != "n"}
+        one, *others = (ngettext(language, singular, plural, n, **fields) for n in (1, 0, 2))
+        assert "1" in one
+        assert all(str(n) in text for n, text in zip((0, 2), others, strict=True))
+        assert one.replace("1", "") != others[1].replace("2", ""), (singular, one, others)
+        assert "{" not in one + "".join(others)

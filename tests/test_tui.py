@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,9 @@ from kniffel.rules import get as get_rules
 from kniffel.session import Session, Settings, hint_choices
 from kniffel.sheet import sheet_layout
 from kniffel.tui import KniffelApp
-from kniffel.tui.app import ReviewScreen, held_after
+from kniffel.tui.common import held_after
+from kniffel.tui.keys import HelpScreen, key_list, key_name
+from kniffel.tui.review import ReviewScreen
 
 pytestmark = pytest.mark.anyio
 
@@ -143,7 +146,7 @@ async def test_an_announcement_in_the_announced_column() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("space")
         cursor_to(app, "3:chance")
-        await pilot.press("a")
+        await pilot.press("exclamation_mark")
         assert app.game.turn.announced == "3:chance"
         assert "Announced: Chance (3)" in status(app)
         await pilot.press("space", "space")
@@ -157,15 +160,15 @@ async def test_a_free_throw_in_knoeffel() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("space", "space", "space")
         assert app.game.rolls_left == 0
-        assert "A free throw is possible (f)" in status(app)
+        assert "A free throw is possible (+)" in status(app)
         await pilot.press("space")  # the regular rolls are used up: space takes the free throw
         assert isinstance(app.game.log[-1], FreeThrow)
         assert "Free throws this turn: 1" in status(app)
-        await pilot.press("f")  # one a turn
+        await pilot.press("plus")  # one a turn
         assert "error:" in news(app)
         await pilot.press("enter")
         assert app.game.sheets[0].free_throws_used == {"1": 1}
-        await pilot.press("space", "space", "space", "1", "f")  # f throws one on purpose, holding a die
+        await pilot.press("space", "space", "space", "1", "plus")  # + throws one on purpose, holding a die
         free = app.game.log[-1]
         assert isinstance(free, FreeThrow)
         assert len(free.keep) == 1
@@ -249,18 +252,19 @@ async def test_the_score_pad_takes_typed_dice() -> None:
 
 async def test_hints_list_every_option_as_typed_actions() -> None:
     app = make_app(seed=8)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("h")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("t")
         assert "error: roll first" in news(app)
-        await pilot.press("space", "h")
+        await pilot.press("space", "t")
         await finish_work(app, pilot)
         hints = app.query_one("#hints", RichLog)
         assert hints.display
-        await pilot.press("H")  # every option, not only the best five
+        await pilot.press("T")  # every option, not only the best five
         await pilot.pause()
         text = [line.text for line in hints.lines]
-        assert text[0].startswith("Options")
-        lines = text[1:]
+        assert text[0] == "Options, best first"
+        assert text[1].split() == ["points", "loss"]
+        lines = text[2:]
         assert lines[0].endswith(" best")
         # Every option reads back as the action it names, values best first.
         values = [float(line.split()[-2]) for line in lines]
@@ -268,7 +272,7 @@ async def test_hints_list_every_option_as_typed_actions() -> None:
         actions = [app.game.parse_action(line.rsplit(maxsplit=2)[0]) for line in lines]
         assert len(actions) == len(set(actions)) > 10
         assert all(app.game.can_apply(action) for action in actions)
-        await pilot.press("h")
+        await pilot.press("t")
         assert not hints.display
 
 
@@ -276,20 +280,27 @@ async def test_german() -> None:
     app = make_app(players=("Ada", "bot"), lang="de")
     async with app.run_test(size=(80, 24)) as pilot:
         assert "Ada ist am Zug: würfeln (Leertaste)" in status(app)
-        await pilot.press("space", "enter", "question_mark")
+        await pilot.press("space", "enter")
         # The bot's default name is shown in German; the game keeps it as it was made (its data).
-        assert "Bot (Heuristik): trägt" in news(app)
+        assert re.search(r"Bot \(Heuristik\): trägt \d+ in \w", news(app))
         assert app.game.players == ("Ada", "Bot (heuristic)")
-        assert news(app).endswith("s sichert, q oder Strg+C beendet.")
         table = app.query_one("#sheet", DataTable)
         headers = [str(c.label) for c in table.columns.values()]
         assert headers[0] == "Feld"
-        assert headers[2].strip() == "Bot (Heuristik)"
+        assert headers[2].split("\n")[0].strip(" ▶") == "Bot (Heuristik)"
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        assert re.search(r"q +beenden \(auch Strg\+C\)", "\n".join(screen_lines(app)))
+        await pilot.press("escape")
+    app = make_app(players=("Ada", "bot"), lang="de")
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("space", "enter")
+        table = app.query_one("#sheet", DataTable)
         # The rows are the library's sheet layout, as the command line and the web page draw it, each
         # box with its key in front.
         rows = [str(table.get_cell_at(Coordinate(y, 0))) for y in range(table.row_count)]
         layout = sheet_layout(app.rules)
-        keys = iter("bcdegijklmnop")
+        keys = iter("abcdefghijklm")
         assert rows == [
             f"{next(keys)} {app.rules.box(row.name).label('de')}"
             if row.kind == "box"
@@ -298,14 +309,16 @@ async def test_german() -> None:
         ]
         assert "Gesamter oberer Teil" in rows
         # Hints in German too, with German numbers.
-        await pilot.press("space", "h")
+        await pilot.press("space", "t")
         await finish_work(app, pilot)
         hints = [line.text for line in app.query_one("#hints", RichLog).lines]
-        assert hints[0] == "Möglichkeiten (erwartete Punkte)"
+        assert hints[0] == "Möglichkeiten, die beste zuerst"
+        assert hints[1].split()[:2] == ["Punkte", "Minus"]
         # the options, then (a game of two) a sentence on the chances of winning, also in German
-        *options, more, note = hints[1:]
-        assert "Gewinn" in note
-        assert more.endswith("weitere: H zeigt alle")
+        at = next(n for n, line in enumerate(hints) if "weitere" in line)
+        options, more, note = hints[2:at], hints[at], " ".join(hints[at + 1 :])
+        assert "Gewinn" in note or all(line.endswith("%") for line in options)
+        assert more.endswith("weitere: T zeigt alle")
         shown = [line.rsplit(maxsplit=2) for line in options]
         assert all("," in value for _, value, _ in shown)  # 23,4
         assert all(app.game.parse_action(action) in app.game.legal for action, _, _ in shown)
@@ -337,18 +350,18 @@ async def test_chances_of_winning_follow_the_game_and_join_the_hints() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("w")
         await finish_work(app, pilot)
-        assert re.search(r"Chances of winning: Ada \d+% · Bob \d+%", status(app))
+        assert re.search(r"Chances of winning: Ada\s\d+% · Bob\s\d+%", status(app))
         before = app.chances
         await pilot.press("space")
         await finish_work(app, pilot)
         assert app.chances is not None
         assert app.chances != before
-        await pilot.press("h")
+        await pilot.press("t")
         await finish_work(app, pilot)
         text = [line.text for line in app.query_one("#hints", RichLog).lines]
-        assert text[0] == "Options (points to come, win chance)"
-        assert all(line.endswith("%") for line in text[1:-1])
-        assert text[-1].endswith("more: H lists them all")
+        assert text[1].split() == ["points", "loss", "win"]  # the column of chances, its head whole
+        assert all(line.endswith("%") for line in text[2:-1])
+        assert text[-1].endswith("more: T lists them all")
         await pilot.press("w")
         assert "Chances of winning" not in status(app)
     solo = make_app()
@@ -362,10 +375,10 @@ async def test_the_news_keeps_its_width_and_its_answers() -> None:
     twenty characters) and "Thinking..." is gone; the dice show their pips."""
     app = make_app(players=("Ada",), seed=3)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("space", "h")
+        await pilot.press("space", "t")
         await finish_work(app, pilot)
         assert app.query_one("#hints").display
-        await pilot.press("h")
+        await pilot.press("t")
         await pilot.pause()
         await pilot.pause()
         assert "Thinking..." not in app.messages
@@ -391,16 +404,16 @@ async def test_ctrl_c_leaves_like_q() -> None:
 async def test_hints_list_the_best_five_and_h_all_of_them() -> None:
     app = make_app(players=("Ada",), seed=5)
     async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.press("space", "h")
+        await pilot.press("space", "t")
         await finish_work(app, pilot)
         lines = [line.text for line in app.query_one("#hints", RichLog).lines]
         options = len(hint_choices(app.game)[0])
-        assert len(lines) == 1 + 5 + 1  # the title, the best five, how many more
-        assert lines[-1] == f"{options - 5} more: H lists them all"
-        await pilot.press("H")
+        assert len(lines) == 2 + 5 + 1  # the title, the column heads, the best five, how many more
+        assert lines[-1] == f"{options - 5} more: T lists them all"
+        await pilot.press("T")
         await pilot.pause()
         lines = [line.text for line in app.query_one("#hints", RichLog).lines]
-        assert len(lines) == 1 + options
+        assert len(lines) == 2 + options
 
 
 def test_a_review_whose_only_costly_decision_is_the_first_says_so() -> None:
@@ -455,36 +468,35 @@ def screen_lines(app: KniffelApp) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-async def test_the_footer_fits_80_columns(lang: str) -> None:
-    """Every key the footer shows is there whole at 80 columns, during the game and once it is over (the
-    German footer once ended in "s Siche"); the others are in the key help."""
+async def test_the_key_bar_names_every_key_at_80_columns(lang: str) -> None:
+    """Every key of the game is named in the two lines of the key bar at 80 columns (w chances and u undo
+    too), whole, during the game and once it is over; ? lists each with what it does."""
 
-    def shown(app: KniffelApp) -> list[str]:
-        return [
-            f"{app.get_key_display(active.binding)} {active.binding.description}"
-            for active in app.screen.active_bindings.values()
-            if active.binding.show and active.enabled
-        ]
+    def bar(app: KniffelApp) -> str:
+        return "\n".join(screen_lines(app)[-2:])
 
     app = make_app(players=("Ada", "bot"), lang=lang, seed=7)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("space")
         await pilot.pause()
-        playing = shown(app)
-        footer = screen_lines(app)[-1]
-        assert len(playing) >= 6
-        assert all(key in footer for key in playing), (footer, playing)
-        assert footer.rstrip().endswith(playing[-1])  # nothing cut at the right edge
-        assert ("? Tasten" if lang == "de" else "? Keys") in footer
+        shown = bar(app)
+        letters = list(app.box_keys.values())
+        for key, _ in key_list(app.rules, letters):
+            if key != "escape":  # esc closes what is open: said where something is open
+                assert f"{key_name(key, lang)} " in shown, (key, shown)
+        german = ["Leertaste Würfeln", "w Chancen", "u Zurück"]
+        words = german if lang == "de" else ["space Roll", "w Chances", "u Undo"]
+        assert all(word in shown for word in words), shown
+        assert all(len(line.rstrip()) <= 80 for line in shown.split("\n"))
         while not app.game.is_over:
             await pilot.press("space", "enter")
         await finish_work(app, pilot)
         await pilot.press("escape")
         await pilot.pause()
-        over = shown(app)
-        footer = screen_lines(app)[-1]
-        assert {"r", "s", "u", "q"} <= {key.split()[0] for key in over}
-        assert all(key in footer for key in over), (footer, over)
+        over = bar(app)
+        assert {"r", "s", "u", "q", "?"} <= {word for word in over.split() if len(word) == 1}, over
+        assert "space" not in over
+        assert "Leertaste" not in over
 
 
 async def test_each_box_has_a_key_that_scores_there() -> None:
@@ -492,21 +504,21 @@ async def test_each_box_has_a_key_that_scores_there() -> None:
     letter again, or x, enters the 0); a filled box is refused with the reason."""
     app = make_app(seed=7)
     async with app.run_test(size=(80, 24)) as pilot:
-        assert app.box_keys["ones"] == "b"
-        assert app.box_keys["chance"] == "p"
+        assert app.box_keys["ones"] == "a"
+        assert app.box_keys["chance"] == "m"
         sheet = app.query_one("#sheet", DataTable)
         labels = [str(sheet.get_cell_at(Coordinate(y, 0))) for y in range(sheet.row_count)]
-        assert {"b Ones", "p Chance", "Upper sum"} <= set(labels)
-        await pilot.press("p")
+        assert {"a Ones", "m Chance", "Upper sum"} <= set(labels)
+        await pilot.press("m")
         assert "error: roll first (space)" in news(app)
         await pilot.press("space")
         dice = app.game.turn.dice
         assert dice is not None
-        await pilot.press("p")
+        await pilot.press("m")
         assert app.game.sheets[0].entries == {"chance": sum(dice)}
         assert f"You: scores {sum(dice)} in Chance" in news(app)
         await pilot.press("space")
-        await pilot.press("p")  # filled: the game says so, and nothing changes
+        await pilot.press("m")  # filled: the game says so, and nothing changes
         assert "error: chance is already filled" in news(app)
         assert len(app.game.sheets[0].entries) == 1
         # A box these dice pay nothing in: asked first, then the same key enters the 0.
@@ -524,7 +536,8 @@ async def test_each_box_has_a_key_that_scores_there() -> None:
         await pilot.press(app.box_keys[key], "x")
         assert app.game.sheets[0].entries[key] == 0
         await pilot.press("question_mark")
-        assert "the letter beside a box (b to p) scores there" in news(app)
+        assert isinstance(app.screen, HelpScreen)
+        assert re.search(r"a-m +score in the box of that letter", "\n".join(screen_lines(app)))
 
 
 async def test_a_box_key_on_a_sheet_of_columns_takes_the_cursors_column() -> None:
@@ -532,10 +545,209 @@ async def test_a_box_key_on_a_sheet_of_columns_takes_the_cursors_column() -> Non
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("space")
         cursor_to(app, "4:ones")
-        await pilot.press("p")  # chance, in column 4 (free order)
+        await pilot.press("m")  # chance, in column 4 (free order)
         assert "4:chance" in app.game.sheets[0].entries
         await pilot.press("space")
         cursor_to(app, "1:ones")
-        await pilot.press("p")  # column 1 is filled top to bottom: not chance yet
+        await pilot.press("m")  # column 1 is filled top to bottom: not chance yet
         assert "error: column 1 is filled top-down: 1:chance is not next" in news(app)
         assert "1:chance" not in app.game.sheets[0].entries
+
+
+async def until(pilot: Pilot[int], done: Callable[[], bool], seconds: float = 60.0) -> None:
+    """Let the app run until ``done`` (generously: a busy machine is slow)."""
+    for _ in range(int(seconds / 0.05)):
+        if done():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("the app never got there")
+
+
+async def test_keys_pressed_while_a_bot_moves_or_just_after_are_not_lost() -> None:
+    """Keys typed while a bot's moves are shown are acted on once it is the person's turn (the log says
+    they wait), and a key pressed the moment the turn comes back is acted on at once (it was ignored
+    for the bot's pause: space 0.4 s after "You to move: roll" was lost in 2 of 3 rounds)."""
+    settings = Settings(seed=11)
+    app = KniffelApp(Session.new(get_rules("kniffel"), ["You", "bot"], settings), bot_delay=0.3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for turn in range(3):
+            await pilot.press("space", "enter")  # roll and score: the bot's turn
+            assert app.bots_playing
+            await pilot.press("space", "1")  # typed at once, while the bot plays: roll, then hold a die
+            await until(pilot, lambda: not app.bots_playing)
+            await pilot.pause()
+            assert app.game.current == 0
+            assert app.game.turn.dice is not None, f"turn {turn}: the waiting space was lost"
+            assert app.held[0]
+            assert "A bot is moving: your keys are acted on once it is your turn." in news(app)
+            await pilot.press("1", "enter")  # let it go and score: the bot again
+            assert app.bots_playing
+            await until(pilot, lambda: "You to move: roll (space)" in status(app))
+            await pilot.press("space")  # the moment the turn is back
+            assert app.game.turn.dice is not None, f"turn {turn}: the space just after the bot was lost"
+            await pilot.press("enter")
+            await until(pilot, lambda: not app.bots_playing)
+        assert [len(sheet.entries) for sheet in app.game.sheets] == [len(app.game.sheets[1].entries)] * 2
+
+
+PLAYERS = {
+    2: ("Alexandra", "bot"),
+    3: ("Alexandra", "bot", "Bernhard"),
+    4: ("Alexandra", "bot", "Bernhard", "bot:optimal"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("count", [2, 3, 4])
+async def test_every_player_is_on_screen_at_80x24(lang: str, count: int) -> None:
+    """Every player's name (shortened, never to nothing) and every upper sum, bonus and total are on the
+    screen at once, beside the side panel, the mover's column marked; the hints' win column fits."""
+    app = make_app(players=PLAYERS[count], lang=lang, seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space", "enter", "space")
+        await pilot.pause()
+        sheet = app.sheet
+        layout = sheet.drawn
+        assert layout is not None
+        assert layout.label + sum(layout.widths) <= sheet.size.width  # nothing to scroll sideways to
+        assert sheet.scroll_x == 0
+        assert all(first.strip() for first, _ in layout.names)
+        lines = screen_lines(app)
+        assert sum(line.count("▶") for line in lines[:2]) == 1  # the mover, over the first column
+        for label in ("Bonus", "Gesamtsumme" if lang == "de" else "Total"):
+            row = next(line for line in lines if line.startswith(label))
+            assert len(row[: sheet.size.width].split()) - len(label.split()) == count, row
+        assert not app.query_one("#main").has_class("stacked")
+
+
+async def test_eight_players_fit_a_larger_terminal_and_a_narrow_one_stacks() -> None:
+    app = make_app(players=("Ada", *["bot"] * 7), seed=3)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        layout = app.sheet.drawn
+        assert layout is not None
+        assert layout.label + sum(layout.widths) <= app.sheet.size.width
+        assert all(first.strip() for first, _ in layout.names)
+    app = make_app(players=("Ada", "bot", "Bea"), seed=3)
+    async with app.run_test(size=(60, 40)) as pilot:
+        await pilot.pause()
+        assert app.query_one("#main").has_class("stacked")  # the dice below the sheet
+        assert app.query_one("#dice").region.y > app.sheet.region.y
+
+
+async def test_a_wide_terminal_shows_full_names_and_labels() -> None:
+    app = make_app(players=PLAYERS[4], lang="de", seed=3)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        layout = app.sheet.drawn
+        assert layout is not None
+        assert not layout.short
+        assert [first for first, _ in layout.names] == app.names
+
+
+async def test_the_log_never_breaks_a_dice_list() -> None:
+    """Bots' throws at 80 columns: every dice list of the log is on one line of the screen's log."""
+    app = make_app(players=("Ada", "bot", "bot"), seed=4)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(3):
+            await pilot.press("space", "1", "2", "space", "enter")
+        lines = [line.text for line in app.news.lines]
+        lists = [m for message in app.messages for m in re.findall(r"\d(?:\u00a0\d)+", message)]
+        assert len(lists) > 6
+        assert all(any(dice in line for line in lines) for dice in lists)
+
+
+async def test_the_question_before_a_zero_is_where_the_eye_is() -> None:
+    app = make_app(seed=7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space")
+        key = next(k for k, p in app.game.placements().items() if p.total == 0)
+        await pilot.press(app.box_keys[key])
+        question = app.query_one("#question", Static)
+        assert question.display
+        assert question.region.y >= 24 - 4  # just above the keys, under the sheet
+        assert "pays 0 with these dice" in str(question.render())
+        await pilot.press(app.box_keys[key])
+        await pilot.pause()
+        assert not question.display
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+async def test_counts_read_in_either_language(lang: str) -> None:
+    """The rolls left through 2, 1 and 0: gettext's plural forms, and "keine Würfe mehr"."""
+    expected = {
+        "en": ["2 rolls left", "1 roll left", "no rolls left"],
+        "de": ["noch 2 Würfe", "noch 1 Wurf", "keine Würfe mehr"],
+    }[lang]
+    app = make_app(lang=lang, seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for words in expected:
+            await pilot.press("space")
+            assert words in status(app)
+
+
+async def test_the_position_as_text_and_advice_for_a_pasted_one() -> None:
+    """p shows the table text (as kniffel advise --situation reads it) to copy; a pasted one shows every
+    option with its points and, with the other players' sheets, its chance of winning; a bad one is
+    refused with the reason."""
+    from kniffel.planning.winning import prepare_tables
+    from kniffel.situation import Situation
+    from kniffel.tui.position import PositionScreen
+
+    strict = get_rules("kniffel", {"strict": "on"})
+    prepare_tables(strict)
+    app = KniffelApp(Session.new(strict, ["Ada", "Bob"], Settings(seed=3)), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space", "enter", "space")
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, PositionScreen)
+        paste = app.screen.query_one("#position-paste", Input)
+        assert paste.value == str(app.game.situation())
+        assert Situation.parse(paste.value) == app.game.situation()
+        assert "others" in paste.value  # the other player's sheet is part of it
+        await pilot.press("enter")
+        await finish_work(app, pilot)
+        await pilot.pause()
+        advice = [line.text for line in app.screen.query_one("#position-advice", RichLog).lines]
+        assert advice[1].split() == ["points", "loss", "win"]
+        assert len(advice) > 5
+        assert all(line.rstrip().endswith("%") for line in advice[2:5])
+        # a pasted position late in a game, with a score to reach: its chance beside every option
+        paste.value = (
+            "kniffel strict=on | ones=2 twos=4 threes=9 fours=12 fives=15 sixes=18 three_of_a_kind=20 "
+            "four_of_a_kind=0 full_house=25 small_straight=30 | 2 2 4 5 6 | rolls left 2"
+        )
+        app.screen.query_one("#position-target", Input).value = "200"
+        await pilot.press("enter")
+        await finish_work(app, pilot)
+        await pilot.pause()
+        advice = [line.text for line in app.screen.query_one("#position-advice", RichLog).lines]
+        assert advice[1].split() == ["points", "loss", "≥200"]  # no other sheets: no chance of winning
+        assert all(line.rstrip().endswith("%") for line in advice[2:5])
+        paste.value = "kniffel | nonsense"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "error:" in str(app.screen.query_one("#position-note", Static).render())
+        await pilot.press("escape")
+        assert not isinstance(app.screen, PositionScreen)
+
+
+async def test_the_layout_follows_the_terminal_as_it_is_resized() -> None:
+    app = make_app(players=("Ada", "bot", "Bea"), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        layout = app.sheet.drawn
+        assert layout is not None
+        assert layout.short  # abbreviated labels beside the side panel
+        await pilot.resize_terminal(60, 40)
+        await pilot.pause()
+        await pilot.pause()
+        assert app.query_one("#main").has_class("stacked")
+        await pilot.resize_terminal(160, 40)
+        await pilot.pause()
+        await pilot.pause()
+        assert not app.query_one("#main").has_class("stacked")
+        layout = app.sheet.drawn
+        assert layout is not None
+        assert not layout.short

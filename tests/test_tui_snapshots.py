@@ -57,3 +57,65 @@ def test_review(snap_compare: SnapCompare, size: tuple[int, int]) -> None:
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=reviewed)
+
+
+LANGS = [pytest.param("en", id="en"), pytest.param("de", id="de")]
+TABLES = {
+    2: ["Alexandra", "bot"],
+    3: ["Alexandra", "bot", "Bernhard"],
+    4: ["Alexandra", "bot", "Bernhard", "bot:optimal"],
+}
+
+
+def app_in(lang: str, players: list[str], rules_id: str = "kniffel", seed: int = 3) -> KniffelApp:
+    settings = Settings(seed=seed, lang=lang)
+    return KniffelApp(Session.new(get_rules(rules_id), players, settings), bot_delay=0)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_player_at_80x24(snap_compare: SnapCompare, players: int, lang: str) -> None:
+    """Every player's name, sums, bonus and totals at once, the mover marked; the log's dice lists whole;
+    the key bar names every key in two lines."""
+    keys = ["space", "enter", "space", "1"]
+    assert snap_compare(app_in(lang, TABLES[players]), press=keys, terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_hints_with_win_chances(snap_compare: SnapCompare, lang: str) -> None:
+    """The hint panel's columns, win chance included, whole at 80 columns."""
+    from kniffel.planning.winning import prepare_tables
+
+    strict = get_rules("kniffel", {"strict": "on"})
+    prepare_tables(strict)
+    app = KniffelApp(Session.new(strict, TABLES[3], Settings(seed=3, lang=lang)), bot_delay=0)
+
+    async def hinted(pilot: Pilot[Any]) -> None:
+        await pilot.press("space", "enter", "space")
+        await pilot.press("t")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=hinted)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_help(snap_compare: SnapCompare, lang: str) -> None:
+    """? lists every key with what it does, from its start, in one page at 80x24 (Knöffel: the most)."""
+    keys = ["space", "question_mark"]
+    assert snap_compare(app_in(lang, ["Ada", "bot"], "knoeffel"), press=keys, terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_question_before_a_zero(snap_compare: SnapCompare, lang: str) -> None:
+    """A box the dice pay 0 in, typed: the question is above the keys, where the eye is."""
+    # seed 3 throws 4 4 5 5 6 first: the ones (a) pay nothing
+    keys = ["space", "a"]
+    assert snap_compare(app_in(lang, ["Ada", "bot"]), press=keys, terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_position_text(snap_compare: SnapCompare, lang: str) -> None:
+    """p: the position's table text to copy, with a line to paste one into."""
+    keys = ["space", "enter", "space", "p"]
+    assert snap_compare(app_in(lang, ["Ada", "bot"]), press=keys, terminal_size=(80, 24))

@@ -75,6 +75,20 @@ def translate(language: str, text: str, /, **fields: object) -> str:
     return chosen.format(**fields) if fields else chosen
 
 
+def ngettext(language: str, singular: str, plural: str, n: int, /, **fields: object) -> str:
+    """The form of ``singular``/``plural`` that ``language`` uses for ``n`` (gettext's plural forms:
+    German and English both say "1 Wurf", "2 Würfe"), with ``fields`` and ``n`` itself filled in::
+
+        >>> ngettext("en", "{n} roll left", "{n} rolls left", 2)
+        '2 rolls left'
+    """
+    if language in LANGUAGES:
+        chosen = _catalog(language).ngettext(singular, plural, n)
+    else:
+        chosen = singular if n == 1 else plural
+    return chosen.format(n=n, **fields)
+
+
 def translations(text: str) -> dict[str, str]:
     """``text`` in every language (English first): what a client that switches languages needs."""
     return {language: translate(language, text) for language in LANGUAGES}
@@ -207,6 +221,7 @@ __all__ = [
     "catalog_words",
     "error_text",
     "language_from_environment",
+    "ngettext",
     "number",
     "percent",
     "sentence",

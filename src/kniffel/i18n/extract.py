@@ -10,6 +10,8 @@ In Python sources (:func:`extract_python`) a message is
 
 * the text given to ``t``, ``translate``, ``_`` or ``N_`` (a literal, either branch of ``a if c else b``,
   or a module constant holding one);
+* the singular and plural given to ``ngettext`` (:func:`kniffel.i18n.ngettext`) or a front end's ``tn``
+  (the same, in the front end's language): one message with plural forms;
 * the message of an exception the project defines (a class named ``...Error``) or of an ``OSError``,
   literal or f-string: an f-string's fields become named fields (``{key!r}`` -> ``{key}``,
   ``{self.rules.id}`` -> ``{id}``), which :func:`kniffel.i18n.error_text` reads back at run time, and
@@ -38,11 +40,13 @@ from kniffel.i18n import DOMAIN, LOCALE_DIR, WEB_DOMAIN
 
 PACKAGE = Path(__file__).resolve().parent.parent
 
-Extracted = tuple[int, str | None, str, list[str]]
+Extracted = tuple[int, str | None, str | tuple[str, str], list[str]]
 """What a Babel extractor yields: line, keyword (None: the message is the first argument), message,
 comments for the translator."""
 
 KEYWORDS = ("t", "translate", "_", "N_")
+PLURAL_KEYWORDS = ("ngettext", "tn")
+"""Calls whose first two texts are the singular and the plural of one message."""
 OPTION_TEXTS = ("help", "metavar", "short_help")
 """Keyword arguments whose text a user reads (Typer's options and commands)."""
 OS_ERRORS = frozenset(
@@ -160,6 +164,11 @@ class _Reader:
     def call(self, node: ast.Call) -> Iterator[Extracted]:
         name = _name(node.func)
         texts: list[tuple[str, list[str]]] = []
+        if name in PLURAL_KEYWORDS:
+            forms = [found[0][0] for arg in node.args if (found := self.texts(arg, fields=False))]
+            if len(forms) >= 2:
+                yield node.lineno, "ngettext", (forms[0], forms[1]), []
+            return
         if name == "N_" and node.args:
             texts += self.texts(node.args[0], fields=True)
         elif name in self.keywords:
@@ -324,7 +333,9 @@ def template(domain: str) -> Any:
         copyright_holder="the kniffel authors",
         header_comment=HEADER,
     )
-    keywords: dict[str, Any] = JS_KEYWORDS if domain == WEB_DOMAIN else dict.fromkeys(KEYWORDS)
+    keywords: dict[str, Any] = (
+        JS_KEYWORDS if domain == WEB_DOMAIN else {**dict.fromkeys(KEYWORDS), "ngettext": (1, 2)}
+    )
     # Calls inside a script's template strings (`${t("best")}`) are read too.
     options = {"web/static/**.js": {"parse_template_string": True}}
     for filename, lineno, message, comments, context in extract_from_dir(

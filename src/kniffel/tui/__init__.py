@@ -1,9 +1,11 @@
 """The full-screen game: ``kniffel play`` in a terminal.
 
-Dice are held with the keys 1-6 (or a click) and thrown with space; the sheets of every player show what
-each free box would pay now; the arrow keys move on the sheet, enter scores, ``x`` strikes, ``a``
-announces, ``f`` throws a free throw. Undo, saving, hints and the review at the end work as in the line
-interface, through the same :class:`kniffel.session.Session`, so a game saved in one resumes in the other.
+Every player's sheet is on screen at once, narrowed to the terminal (:mod:`kniffel.tui.sheet`). Dice
+are held with the keys 1-6 (or a click) and thrown with space; the boxes are the letters a, b, c... top
+to bottom, and the commands the letters after them and signs (:mod:`kniffel.tui.keys`; ``?`` lists
+them). Undo, saving, hints and the review at the end work as in the line interface, through the same
+:class:`kniffel.session.Session`, so a game saved in one resumes in the other; ``p`` shows the position
+as the table text ``kniffel advise --situation`` reads, and the advice for a pasted one.
 """
 
 from __future__ import annotations
