@@ -57,7 +57,8 @@ import numpy.typing as npt
 from kniffel import bots
 from kniffel.errors import KniffelError, plotting_unavailable
 from kniffel.game import MAX_PLAYERS, Game
-from kniffel.planning import POINTS, WIN, HeuristicPlanner, Target, is_exact
+from kniffel.planning import HeuristicPlanner, is_exact
+from kniffel.planning.goals import AIM_POINTS, AIM_WIN
 from kniffel.rules import RuleSet
 from kniffel.simulate import BLOCK_SECONDS, Interrupted, blocks
 from kniffel.solver import playkernels
@@ -235,21 +236,14 @@ def compiled_roles(rules: RuleSet, specs: Sequence[str], players: Sequence[int])
     """For each player of the table its role in compiled play (see the module's description) when all of
     them are built-in bots that play compiled on ``rules``; None when the table is played through the
     engine."""
-    from kniffel.solver.winkernels import POINTS as FOR_POINTS
-    from kniffel.solver.winkernels import WIN as TO_WIN
-
     if not is_exact(rules):
         return None
     roles: list[Role] = []
     for p in players:
         bot = bots.make(specs[p], seed=0)
         goal = bots.goal_of(bot)
-        if goal == POINTS:
-            roles.append(FOR_POINTS)
-        elif goal == WIN:
-            roles.append(TO_WIN)
-        elif isinstance(goal, Target):
-            roles.append(goal.score)
+        if goal is not None:
+            roles.append(goal.aim())
         elif heuristic_search(rules, bot) is not None:
             roles.append(HEURISTIC)
         else:
@@ -313,8 +307,6 @@ def _play_compiled(
     progress: Callable[[int, int], None] | None,
     prepared: Prepared,
 ) -> Match:
-    from kniffel.solver.winkernels import POINTS as FOR_POINTS
-    from kniffel.solver.winkernels import WIN as TO_WIN
     from kniffel.solver.winplay import play_to_win
 
     n = len(players)
@@ -323,9 +315,9 @@ def _play_compiled(
         heuristic_search(rules, bots.make(specs[p], seed=0)) if role == HEURISTIC else None
         for p, role in zip(players, roles, strict=True)
     ]
-    aims = [role if isinstance(role, int) else FOR_POINTS for role in roles]
+    aims = [role if isinstance(role, int) else AIM_POINTS for role in roles]
     values = [None if search is None else search.values[0] for search in searches]
-    goals = {aim for aim in aims if aim != FOR_POINTS}
+    goals = {aim for aim in aims if aim != AIM_POINTS}
     alone = [search for search in searches if search is not None]
     # heuristic bots alone play by their own tables: the solver's is not loaded (nor solved)
     source = alone[0].compiled[0] if len(alone) == n else prepared.solution
@@ -343,8 +335,8 @@ def _play_compiled(
         aims=aims,
         first_deal=first_deal,
         targets=prepared.targets if goals else None,
-        distributions=prepared.distributions if TO_WIN in goals else None,
-        early=prepared.early if TO_WIN in goals else None,
+        distributions=prepared.distributions if AIM_WIN in goals else None,
+        early=prepared.early if AIM_WIN in goals else None,
         values=values,
         progress=report,
     )
