@@ -238,6 +238,13 @@ def player_goals(game: Game, bots: Mapping[int, str], people: Goal | str = POINT
     ]
 
 
+def _graded(goal: Goal, planner: Planner) -> Goal:
+    """What a player asked to be graded by ``goal`` is graded by: the goal, unless its planner plays for
+    something else where the rules leave no choice (the chance of winning on a sheet the solver does not
+    cover is played for points)."""
+    return goal if planner.goal.unit == goal.unit else planner.goal
+
+
 def review(
     game: Game,
     *,
@@ -283,7 +290,7 @@ def review(
         chosen = _undiced(action)
         value = next((c.value for c in options if c.action == chosen), None)
         if options and value is not None:
-            graded = planner.goal
+            graded = _graded(wanted[replay.current], planner)
             decisions.append(
                 Decision(
                     number,
@@ -304,7 +311,7 @@ def review(
     players = []
     for index, name in enumerate(game.players):
         own = [d for d in decisions if d.player == name]
-        graded = planners[wanted[index]].goal
+        graded = _graded(wanted[index], planners[wanted[index]])
         players.append(
             PlayerSummary(
                 name,
