@@ -181,6 +181,11 @@ def review(
     result = None
     if can_review_by_win(game) or any(goal.unit != Unit.POINTS for goal in goals):
         result, win_preparing = _review_with_chances(game, goals)
+    if result is None and win_preparing is None:
+        try:  # no chances to chart: graded by the goals where their tables are at hand
+            result = review_game(game, goals=goals, wait=False)
+        except NotReady:
+            pass
     if result is None:
         result = review_game(game)
     decisions = []
