@@ -121,7 +121,8 @@ def test_it_is_reviewed_by_its_own_goal() -> None:
         game.apply(players[game.current].choose(game))
     result = review(game, goals=player_goals(game, {0: SPEC, 1: "bot"}))
     own = [d for d in result.decisions if d.player == "Beat"]
-    assert own and {(d.goal, d.unit) for d in own} == {(f"beat:{SCORE}", Unit.PROBABILITY)}
+    assert own
+    assert {(d.goal, d.unit) for d in own} == {(f"beat:{SCORE}", Unit.PROBABILITY)}
     # the bot's every choice is the best for its goal: none is listed as costly
     assert not [d for d in listed(result) if d.player == "Beat"]
     assert result.players[0].goal == f"beat:{SCORE}"

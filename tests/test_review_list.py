@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ import kniffel.rules
 from kniffel import bots
 from kniffel.cli import app
 from kniffel.game import Roll, Score, Strike
-from kniffel.review import Decision, listed, loss_text, review
+from kniffel.review import Decision, listed, loss_text
 from kniffel.session import Session, Settings, listed_decisions
 from kniffel.web import advice
 from test_solver_values import REDUCED
@@ -27,16 +26,15 @@ TARGET = "bot:target:41"
 
 
 @pytest.fixture(autouse=True)
-def small_rules(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def small_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(kniffel.rules._REGISTRY, SMALL.id, SMALL)
-    yield
 
 
 def finished(seed: int) -> Session:
     """A game of a person, who scores at once what the heuristic would score, and a bot for a target,
     over."""
     session = Session.new(SMALL, ["Ada", TARGET], Settings(seed=seed))
-    person = bots.make("bot")
+    person = bots.HeuristicBot()
     while not session.game.is_over:
         game = session.game
         if game.current in session.bots:
@@ -51,10 +49,12 @@ def finished(seed: int) -> Session:
 
 def test_a_loss_that_shows_as_nothing_is_not_listed() -> None:
     decision = Decision(1, "Ada", 1, (1, 2, 3), 1, "roll", 10.0, "roll keep 3", 10.004)
-    assert not decision.costly and loss_text(decision.loss, decision.unit) == "0.00"
+    assert not decision.costly
+    assert loss_text(decision.loss, decision.unit) == "0.00"
     assert Decision(1, "Ada", 1, (1, 2, 3), 1, "roll", 10.0, "roll keep 3", 10.006).costly
     chance = Decision(1, "Ada", 1, (1, 2, 3), 1, "roll", 0.5, "roll keep 3", 0.5004, "win", "probability")
-    assert not chance.costly and loss_text(chance.loss, chance.unit) == "0.0%"
+    assert not chance.costly
+    assert loss_text(chance.loss, chance.unit) == "0.0%"
 
 
 @pytest.mark.parametrize("seed", [3, 4])

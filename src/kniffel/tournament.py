@@ -290,10 +290,14 @@ class Prepared:
 
     @cached_property
     def early(self) -> TargetRows:
-        """The early rows a player to win reads (:func:`kniffel.solver.target.early_rows`)."""
+        """The early rows a player to win reads (:func:`kniffel.solver.target.early_rows`): from the disk
+        cache, solved and kept there the first time (they are what ``kniffel cache prepare`` prepares), so
+        the next tournament does not pay for them again. The target rows of every state and the score
+        distributions of every level are solved in memory each time: more than a gigabyte each for a full
+        rule set, more than the cache keeps."""
         from kniffel.solver.target import early_rows
 
-        return early_rows(self.solution.compiled, use_cache=False, distributions=self.distributions)
+        return early_rows(self.solution.compiled, distributions=self.distributions)
 
 
 def _play_compiled(

@@ -17,6 +17,7 @@ that one table's first request never holds up another game's hints.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections import OrderedDict
@@ -182,10 +183,8 @@ def review(
     if can_review_by_win(game) or any(goal.unit != Unit.POINTS for goal in goals):
         result, win_preparing = _review_with_chances(game, goals)
     if result is None and win_preparing is None:
-        try:  # no chances to chart: graded by the goals where their tables are at hand
+        with contextlib.suppress(NotReady):  # no chances to chart: by the goals whose tables are at hand
             result = review_game(game, goals=goals, wait=False)
-        except NotReady:
-            pass
     if result is None:
         result = review_game(game)
     decisions = []
