@@ -251,7 +251,6 @@ def review(
     goals: Goals = None,
     chances: bool = False,
     directory: Path | None = None,
-    by_win: bool = False,
     wait: bool = True,
 ) -> Review:
     """Review every decision in ``game``'s log (finished or not), each player's by its goal (``goals``,
@@ -260,11 +259,8 @@ def review(
     set; with ``wait`` false they go to the worker and :class:`kniffel.planning.NotReady` says so).
 
     ``chances`` records every player's chance of winning after each turn; it needs
-    :func:`can_review_by_win`. ``by_win`` (older form) grades everyone by the chance of winning and
-    records the chances."""
+    :func:`can_review_by_win` (``goals="win"`` grades everyone by that chance)."""
     rules = game.rules
-    if by_win:
-        goals, chances = parse_goal("win"), True
     if chances and not can_review_by_win(game):
         raise PlanningError("a review by win chance needs several players and rules the exact solver covers")
     wanted = seat_goals(game, goals)
