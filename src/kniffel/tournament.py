@@ -46,7 +46,6 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from itertools import combinations, pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -59,6 +58,7 @@ from kniffel.errors import KniffelError, plotting_unavailable
 from kniffel.game import MAX_PLAYERS, Game
 from kniffel.planning import HeuristicPlanner, is_exact
 from kniffel.planning.goals import AIM_POINTS, AIM_WIN
+from kniffel.planning.play_tables import PlayTables
 from kniffel.rules import RuleSet
 from kniffel.simulate import BLOCK_SECONDS, Interrupted, blocks
 from kniffel.solver import playkernels
@@ -66,9 +66,6 @@ from kniffel.solver.play import MASK64, deal_seed, mix64
 
 if TYPE_CHECKING:
     from kniffel.planning.compiled import SheetSearch
-    from kniffel.solver import Solution
-    from kniffel.solver.distribution import DistributionTable
-    from kniffel.solver.target import TargetRows
 
 Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95 % interval."""
@@ -261,43 +258,18 @@ def heuristic_search(rules: RuleSet, bot: bots.Bot) -> SheetSearch | None:
     return planner.search if isinstance(planner, HeuristicPlanner) else None
 
 
-class Prepared:
-    """The tables compiled play reads on ``rules``, each made when first needed and then kept, so that the
-    blocks of deals of one tournament make them once: the solved table, and for players to win or for a
-    target the target rows and score distributions of every state and the early rows of a player to win
-    (a minute or two to build, more than a gigabyte held)."""
+Prepared = PlayTables
+"""The tables compiled play reads (:class:`kniffel.planning.play_tables.PlayTables`)."""
 
-    def __init__(self, rules: RuleSet) -> None:
-        self.rules = rules
 
-    @cached_property
-    def solution(self) -> Solution:
-        from kniffel.solver import table
-
-        return table(self.rules)
-
-    @cached_property
-    def targets(self) -> TargetRows:
-        from kniffel.solver.target import solve_rows
-
-        return solve_rows(self.solution.compiled)
-
-    @cached_property
-    def distributions(self) -> DistributionTable:
-        from kniffel.solver.distribution import build_table
-
-        return build_table(self.solution)
-
-    @cached_property
-    def early(self) -> TargetRows:
-        """The early rows a player to win reads (:func:`kniffel.solver.target.early_rows`): from the disk
-        cache, solved and kept there the first time (they are what ``kniffel cache prepare`` prepares), so
-        the next tournament does not pay for them again. The target rows of every state and the score
-        distributions of every level are solved in memory each time: more than a gigabyte each for a full
-        rule set, more than the cache keeps."""
-        from kniffel.solver.target import early_rows
-
-        return early_rows(self.solution.compiled, distributions=self.distributions)
+def aims_of(rules: RuleSet, specs: Sequence[str], *, table: bool = False) -> set[int]:
+    """The aims (:meth:`kniffel.planning.Goal.aim`) of the players of the tables that play compiled: what
+    their :class:`Prepared` tables are made for."""
+    aims: set[int] = set()
+    for players in tables(len(specs), table=table):
+        roles = compiled_roles(rules, specs, players)
+        aims |= {role for role in roles or () if isinstance(role, int)}
+    return aims
 
 
 def _play_compiled(
@@ -768,6 +740,7 @@ __all__ = [
     "TournamentError",
     "TournamentInterrupted",
     "TournamentResult",
+    "aims_of",
     "bradley_terry",
     "check_request",
     "combine",
