@@ -192,15 +192,7 @@ def write_atomically(path: Path, text: str) -> None:
 # --- advice ----------------------------------------------------------------------------------------
 
 
-SUMMARY_HEADERS = (
-    N_("Player"),
-    N_("Graded by"),
-    N_("Score"),
-    N_("Decisions"),
-    N_("Optimal"),
-    N_("Loss"),
-    N_("Accuracy"),
-)
+SUMMARY_HEADERS = (N_("Player"), N_("Score"), N_("Decisions"), N_("Optimal"), N_("Loss"), N_("Accuracy"))
 """The columns of a review's summary, one row a player (English: front ends translate them)."""
 
 
@@ -256,14 +248,13 @@ def listed_decisions(review: Review, *, everything: bool = False) -> list[Decisi
 
 def summary_cells(player: PlayerSummary, lang: str = "en") -> tuple[str, ...]:
     """A player's row of a review's summary, under :data:`SUMMARY_HEADERS`, with numbers as ``lang``
-    writes them (a loss of a chance as a percentage)."""
-    graded = goal_text(player.goal, lang)
+    writes them (a loss of a chance as a percentage). What the player is graded by is
+    :func:`goal_text` of :attr:`PlayerSummary.goal`."""
     if not player.decisions:  # nothing decided yet: nothing to grade
-        return (player.name, graded, str(player.score), "0", "\N{EN DASH}", "\N{EN DASH}", "\N{EN DASH}")
+        return (player.name, str(player.score), "0", "\N{EN DASH}", "\N{EN DASH}", "\N{EN DASH}")
     accuracy = player.accuracy
     return (
         player.name,
-        graded,
         str(player.score),
         str(player.decisions),
         f"{player.optimal} ({percent(lang, player.optimal_share, 0)})",

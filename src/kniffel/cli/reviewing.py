@@ -22,7 +22,14 @@ from kniffel.i18n import N_, number, percent, translate
 from kniffel.planning import Choice, Unit, parse_goal
 from kniffel.review import Review, loss_text
 from kniffel.rules import RuleSet
-from kniffel.session import SUMMARY_HEADERS, TIE_NOTE, listed_decisions, needs_tie_note, summary_cells
+from kniffel.session import (
+    SUMMARY_HEADERS,
+    TIE_NOTE,
+    goal_text,
+    listed_decisions,
+    needs_tie_note,
+    summary_cells,
+)
 
 ESTIMATE_NOTE = N_(
     "Values for this rule set are estimates built from single-column tables (bot:optimal's view), not exact."
@@ -49,8 +56,11 @@ def hint_lines(
 
 
 def summary_table(review: Review, lang: str = "en") -> Table:
+    """A row a player: :data:`kniffel.session.SUMMARY_HEADERS` with what the player is graded by after
+    its name."""
     table = Table(title=translate(lang, "Review: what each decision gave away of its player's goal"))
-    for header in SUMMARY_HEADERS:
+    headers = (SUMMARY_HEADERS[0], N_("Graded by"), *SUMMARY_HEADERS[1:])
+    for header in headers:
         # Figures never wrap or shrink to "…": the name and the goal give way on a narrow terminal.
         wraps = header in ("Player", "Graded by")
         table.add_column(
@@ -60,7 +70,8 @@ def summary_table(review: Review, lang: str = "en") -> Table:
             min_width=8 if wraps else None,
         )
     for p in review.players:
-        table.add_row(*summary_cells(p, lang))
+        name, *figures = summary_cells(p, lang)
+        table.add_row(name, goal_text(p.goal, lang), *figures)
     return table
 
 
