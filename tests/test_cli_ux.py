@@ -240,10 +240,10 @@ def test_a_german_review_by_win_chance_fits_80_columns_and_says_how_ties_count()
     from kniffel.cli.reviewing import chances_note
 
     decisions = [
-        Decision(n, name, 1, (1, 2, 3, 4, 6), 2, "roll", 240.0, "roll keep 1", 241.0, 0.45, 0.46, best)
+        Decision(n, name, 1, (1, 2, 3, 4, 6), 2, "roll", 0.45, best, 0.46, "win", "probability")
         for n, name, best in ((2, "Anna", "roll keep 1"), (5, "Ben", "roll keep 1"))
     ]
-    players = [PlayerSummary(name, 118, 39, 38, 13, 0.89, 0.01) for name in ("Anna", "Ben")]
+    players = [PlayerSummary(name, 118, 39, 38, 13, 0.01, "win", "probability") for name in ("Anna", "Ben")]
     review = Review("kniffel", {}, True, decisions, players, [[0.504, 0.504], [0.494, 0.515]])
     console = Console(width=80, record=True, color_system=None)
     console.print(decisions_table(review, get_rules("kniffel"), lang="de"))
@@ -252,7 +252,7 @@ def test_a_german_review_by_win_chance_fits_80_columns_and_says_how_ties_count()
     assert max(len(line) for line in text.splitlines()) <= 80
     assert "1,0 %" in text
     words = set(re.split(r"[\s┃│]+", text))
-    for word in ("Spieler", "Gewählt", "Beste", "Chance", "verloren"):
+    for word in ("Spieler", "Gewählt", "Beste", "Verlust"):
         assert word in words, word  # whole, not broken inside the word
     assert chances_note(review, "de") == (
         "Ein Gleichstand zählt für jeden Beteiligten als Sieg: die Chancen können zusammen mehr als 100 % "

@@ -9,6 +9,7 @@ import pytest
 
 from kniffel import Game, SeededDice, rules
 from kniffel.game import Roll, Score, Strike
+from kniffel.review import listed, review
 from kniffel.web import advice
 from kniffel.web.service import fallback_move
 
@@ -75,12 +76,12 @@ def test_a_review_prices_every_decision_of_the_game() -> None:
     assert reviewed is not None
     assert reviewed["chances"] is None  # one player: no chances of winning
     decisions = reviewed["decisions"]
-    # The plain bot throws once and scores: one decision (the score) per turn.
-    assert len(decisions) == game.rules.turns
-    assert all(d["loss"] >= 0 for d in decisions)
+    # the decisions every front end lists: those whose loss shows, each against the best for points
+    assert [d["seq"] for d in decisions] == [d.number for d in listed(review(game))]
+    assert 0 < len(decisions) <= game.rules.turns, "the plain bot is not optimal"
+    assert all(d["loss"] > 0.005 and d["chosen"] != d["best"] for d in decisions)
     assert all(d["chosen"].startswith(("score", "strike")) for d in decisions)
-    assert all(d["loss"] == 0 for d in decisions if d["chosen"] == d["best"])
-    assert any(d["loss"] > 0 for d in decisions), "the plain bot is not optimal"
+    assert all(d["goal"] == "points" and d["loss_text"] == f"{d['loss']:.2f}" for d in decisions)
 
 
 def test_a_review_by_win_chance_is_worked_out_on_the_worker_and_kept() -> None:
@@ -91,16 +92,16 @@ def test_a_review_by_win_chance_is_worked_out_on_the_worker_and_kept() -> None:
     while not game.is_over:
         game.apply(fallback_move(game))
     deadline = time.monotonic() + 120
-    reviewed = advice.review(game)
+    reviewed = advice.review(game, people="win")
     while reviewed is not None and "win_preparing" in reviewed:
-        assert len(reviewed["decisions"]) == 2 * strict.turns  # graded by points meanwhile
-        assert all("win_loss" not in d for d in reviewed["decisions"])
+        assert {d["unit"] for d in reviewed["decisions"]} <= {"points"}  # graded by points meanwhile
         assert time.monotonic() < deadline
         time.sleep(0.1)
-        reviewed = advice.review(game)
+        reviewed = advice.review(game, people="win")
     assert reviewed is not None
-    assert all(0 <= d["win_loss"] <= 1 for d in reviewed["decisions"])
+    assert reviewed["decisions"]
+    assert all(d["unit"] == "probability" and 0.0005 < d["loss"] <= 1 for d in reviewed["decisions"])
     chart = reviewed["chances"]
     assert len(chart) == 2 * strict.turns + 1  # before the game and after every turn
     assert sorted(chart[-1]) in ([0.0, 1.0], [1.0, 1.0])
-    assert advice.review(game) == reviewed
+    assert advice.review(game, people="win") == reviewed

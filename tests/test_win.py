@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from kniffel import Game, SeededDice, bots, rules
 from kniffel.planning import TargetPlanner, WinPlanner, final_scores, planner_for, win_chances
 from kniffel.planning.winning import FinalScores, best_of, scored
-from kniffel.review import review
+from kniffel.review import listed, player_goals, review
 from kniffel.session import hint_choices, hint_win_chances, live_chances, plays_to_win
 from kniffel.simulate import simulate
 
@@ -162,17 +162,21 @@ def test_hints_and_live_chances_beside_play() -> None:
 
 def test_a_review_by_win_chance() -> None:
     game = played(2, seed=6, specs=("bot:win", "bot:optimal"))
-    result = review(game, by_win=True)
+    result = review(game, goals="win", chances=True)
     assert result.chances is not None
     assert len(result.chances) == 1 + 2 * len(STRICT.boxes)
     assert result.chances[-1] == win_chances(game)
-    graded = [d for d in result.decisions if d.win_loss is not None]
-    assert graded
-    # bot:win's own decisions give nothing away by its own measure
-    assert all(d.win_loss == pytest.approx(0.0, abs=1e-9) for d in graded if d.player == "P0")
+    assert {(d.goal, d.unit) for d in result.decisions} == {("win", "probability")}
+    # bot:win's own decisions give nothing away by its own measure: none of them is listed
+    assert all(d.loss == pytest.approx(0.0, abs=1e-9) for d in result.decisions if d.player == "P0")
+    assert not [d for d in listed(result) if d.player == "P0"]
     data: dict[str, Any] = result.to_json()
     assert "chances" in data
-    assert "win_loss" in data["players"][0]
+    assert data["players"][0]["goal"] == "win"
+    # by default each bot is graded by its own goal: the same list for bot:win's decisions
+    own = review(game, goals=player_goals(game, {0: "bot:win", 1: "bot:optimal"}))
+    assert [d.goal for d in own.players] == ["win", "points"]
+    assert not [d for d in listed(own) if d.player in ("P0", "P1")]
 
 
 def test_review_by_win_from_the_command_line(tmp_path: Any) -> None:
@@ -194,8 +198,9 @@ def test_review_by_win_from_the_command_line(tmp_path: Any) -> None:
     assert "Chances of winning after each round" in " ".join(shown.stdout.split())
     # each decision that gave something away, with the chance of winning it gave away and the best
     # decision for winning
-    assert "Win loss" in shown.stdout
-    costly = [d for d in data["decisions"] if d.get("win_loss", 0) >= 0.001 or d["loss"] >= 0.005]
+    assert {d["goal"] for d in data["decisions"]} == {"win"}
+    costly = [d for d in data["decisions"] if d["costly"]]
+    assert [d["number"] for d in costly] == data["listed"]
     rows = [line for line in shown.stdout.splitlines() if line.count("%") == 1 and "│" in line]
     assert len(rows) >= len(costly) > 0
     solo = Game(STRICT, ["Ada"], dice=SeededDice(2))

@@ -38,9 +38,9 @@ from kniffel.simulate import (
     SimulationResult,
     check_request,
     combine,
-    compiled_kind,
     compiled_rules,
     play_chunk,
+    plays_for_points,
 )
 from kniffel.tournament import Match, TournamentResult, play_match, tables
 from kniffel.tournament import check_request as check_tournament
@@ -150,7 +150,7 @@ def simulate(
     """:func:`kniffel.simulate.simulate` in Ray tasks (``chunks`` of them, by default a few per CPU of
     the cluster); the same games, so the same result."""
     check_request(strategy, games, seed)
-    compiled = compiled_rules(rules) if compiled_kind(strategy) == "optimal" else None
+    compiled = compiled_rules(rules) if plays_for_points(strategy) else None
     workers = connect(address, cpus=cpus)
     if compiled is not None:
         parts = chunks or min(CHUNKS_PER_CPU * workers, math.ceil(games / MIN_COMPILED_CHUNK))

@@ -22,13 +22,33 @@ from typing import Any, Self
 
 from kniffel.actions import Action, Outcome, Roll, Score, Strike
 from kniffel.bots import Bot
+from kniffel.bots import default_name as default_bot_name
 from kniffel.bots import make as make_bot
 from kniffel.errors import GameError, GameFormatError
 from kniffel.game import DiceSource, Game, SecureDice, SeededDice
-from kniffel.i18n import LANGUAGES, N_, number, percent, translate
-from kniffel.planning import WIN, Choice, NotReady, is_exact, planner_for, win_chances, win_tables
+from kniffel.i18n import LANGUAGES, N_, number, percent
+from kniffel.planning import (
+    WIN,
+    Choice,
+    NotReady,
+    PlanningError,
+    is_exact,
+    parse_goal,
+    planner_for,
+    win_chances,
+    win_tables,
+)
 from kniffel.planning.worker import Work
-from kniffel.review import Decision, PlayerSummary, Review
+from kniffel.review import (
+    Decision,
+    PlayerSummary,
+    Review,
+    can_review_by_win,
+    listed,
+    loss_text,
+    player_goals,
+    review,
+)
 from kniffel.rules import RuleSet
 
 SAVE_KEY = "cli"
@@ -52,26 +72,12 @@ def is_bot_spec(text: str) -> bool:
     return word == BOT_PREFIX or word.startswith(BOT_PREFIX + ":")
 
 
-BOT_KINDS = {"": "heuristic", "heuristic": "heuristic", "optimal": "optimal", "points": "optimal"}
-"""What a bot's name says it plays by, by the part of its spec after ``bot:`` (a goal says itself)."""
-
-
-BOT_NAMES = {"heuristic": N_("Bot (heuristic)"), "optimal": N_("Bot (optimal)"), "win": N_("Bot (win)")}
-"""The default names of bots by what they play for (:func:`bot_name`), for the catalogs: front ends
-show them in the player's language (:func:`shown_names`)."""
-TARGET_BOT_NAME = N_("Bot (target {points})")
-
-
-def _bot_kind(spec: str) -> str:
-    _, _, kind = spec.strip().lower().partition(":")
-    return BOT_KINDS.get(kind, kind.replace(":", " "))
-
-
 def bot_name(spec: str, taken: Sequence[str] = ()) -> str:
-    """A bot's name by what it plays for: ``Bot (optimal)``, ``Bot (win)``, ``Bot (target 250)``; a
-    second of a kind ``Bot (optimal) 2``. The game keeps it in English, as the names of its players are
-    its data (a saved game is read in any language): front ends show it in theirs (:func:`shown_names`)."""
-    name = f"Bot ({_bot_kind(spec)})"
+    """A bot's name by what it plays for (:func:`kniffel.bots.default_name`): ``Bot (optimal)``, ``Bot
+    (win)``, ``Bot (target 250)``; a second of a kind ``Bot (optimal) 2``. The game keeps it in English, as
+    the names of its players are its data (a saved game is read in any language): front ends show it in
+    theirs (:func:`shown_names`)."""
+    name = default_bot_name(spec)
     count = 1
     chosen = name
     while chosen in taken:
@@ -82,13 +88,7 @@ def bot_name(spec: str, taken: Sequence[str] = ()) -> str:
 
 def bot_name_in(spec: str, lang: str) -> str:
     """The default name of a bot of ``spec`` in ``lang``: ``Bot (Heuristik)``, ``Bot (Ziel 250)``."""
-    kind = _bot_kind(spec)
-    target = re.fullmatch(r"target (\d+)", kind)
-    if kind in BOT_NAMES:
-        return translate(lang, BOT_NAMES[kind])
-    if target:
-        return translate(lang, TARGET_BOT_NAME, points=target[1])
-    return f"Bot ({kind})"  # a bot registered elsewhere: its name is its own
+    return default_bot_name(spec, lang)
 
 
 def shown_names(names: Sequence[str], specs: Mapping[int, str], lang: str) -> list[str]:
@@ -192,11 +192,6 @@ def write_atomically(path: Path, text: str) -> None:
 # --- advice ----------------------------------------------------------------------------------------
 
 
-MISTAKE = 0.005
-"""Decisions that lost less than this (in expected points) are not shown as mistakes."""
-WIN_MISTAKE = 0.001
-"""... nor, graded by win chance, those that gave away less than this chance of winning (0.1 %)."""
-
 SUMMARY_HEADERS = (N_("Player"), N_("Score"), N_("Decisions"), N_("Optimal"), N_("Loss"), N_("Accuracy"))
 """The columns of a review's summary, one row a player (English: front ends translate them)."""
 
@@ -246,27 +241,34 @@ def renamed(result: Review, names: Mapping[str, str]) -> Review:
 
 
 def listed_decisions(review: Review, *, everything: bool = False) -> list[Decision]:
-    """The decisions a review lists, in the order played: those that cost points or (graded by win
-    chance) a chance of winning, all of them with ``everything``; everyone's, bots' too, as every front
-    end lists them."""
-    return [
-        d for d in review.decisions if everything or d.loss >= MISTAKE or (d.win_loss or 0.0) >= WIN_MISTAKE
-    ]
+    """The decisions a review lists (:func:`kniffel.review.listed`: the costly ones, each against the best
+    for its player's goal; all of them with ``everything``)."""
+    return listed(review, everything=everything)
 
 
 def summary_cells(player: PlayerSummary, lang: str = "en") -> tuple[str, ...]:
     """A player's row of a review's summary, under :data:`SUMMARY_HEADERS`, with numbers as ``lang``
-    writes them."""
+    writes them (a loss of a chance as a percentage). What the player is graded by is
+    :func:`goal_text` of :attr:`PlayerSummary.goal`."""
     if not player.decisions:  # nothing decided yet: nothing to grade
         return (player.name, str(player.score), "0", "\N{EN DASH}", "\N{EN DASH}", "\N{EN DASH}")
+    accuracy = player.accuracy
     return (
         player.name,
         str(player.score),
         str(player.decisions),
         f"{player.optimal} ({percent(lang, player.optimal_share, 0)})",
-        number(lang, player.loss, 2),
-        number(lang, player.accuracy, 1),
+        loss_text(player.loss, player.unit, lang),
+        "\N{EN DASH}" if accuracy is None else number(lang, accuracy, 1),
     )
+
+
+def goal_text(goal: str, lang: str = "en") -> str:
+    """What a review grades by, for people in ``lang`` (:meth:`kniffel.planning.Goal.describe`)."""
+    try:
+        return parse_goal(goal).describe(lang)
+    except PlanningError:  # a goal no longer registered: its text
+        return goal
 
 
 def hint_choices(game: Game, count: int | None = None) -> tuple[list[Choice], bool]:
@@ -474,6 +476,13 @@ class Session:
         # bots people watch: they never keep them waiting for tables that take long to solve
         return {i: make_bot(spec, seed=bot_seed(seed, i), live=True) for i, spec in specs.items()}
 
+    def review(self, *, by_win: bool = False, wait: bool = True) -> Review:
+        """The review of the game (:func:`kniffel.review.review`) with every player graded by its own goal:
+        bots by what they play for, people by points (by the chance of winning with ``by_win``, which also
+        records every player's chances after each turn where they can be told)."""
+        goals = player_goals(self.game, self.specs, "win" if by_win else "points")
+        return review(self.game, goals=goals, chances=by_win and can_review_by_win(self.game), wait=wait)
+
     def bots_to_prepare(self) -> list[Bot]:
         """The bots that load (or solve, once) tables before they can play."""
         return [bot for bot in self.bots.values() if callable(getattr(bot, "prepare", None))]
@@ -567,7 +576,6 @@ class Session:
 
 
 __all__ = [
-    "MISTAKE",
     "SAVE_KEY",
     "SUMMARY_HEADERS",
     "CountingDice",

@@ -37,7 +37,7 @@ import numpy.typing as npt
 from kniffel import bots
 from kniffel.errors import KniffelError, plotting_unavailable
 from kniffel.game import Game, SeededDice
-from kniffel.planning import POINTS, WIN, ColumnPlanner, HeuristicPlanner, Planner, is_exact, planner_for
+from kniffel.planning import POINTS, ColumnPlanner, HeuristicPlanner, Planner, is_exact, planner_for
 from kniffel.planning.compiled import SheetSearch, covers
 from kniffel.rules import Order, RuleSet, single_column
 
@@ -48,16 +48,12 @@ OPTIMAL = "bot:optimal"
 """The default strategy: optimal play for points, in compiled code where the rules allow."""
 
 
-def compiled_kind(strategy: str) -> str | None:
-    """How a strategy plays in compiled code: ``optimal`` (the solver's play for points, any name of
-    it: ``bot:optimal``, ``bot:points``, and ``bot:win``, which alone at the table plays for points),
-    ``heuristic`` (the heuristic bot, ``bot``), or None (through the game)."""
-    bot = bots.make(strategy, seed=0)
-    if isinstance(bot, bots.HeuristicBot):
-        return "heuristic"
-    if bots.goal_of(bot) in (POINTS, WIN):
-        return "optimal"
-    return None
+def plays_for_points(strategy: str) -> bool:
+    """Whether ``strategy`` alone at a table plays the solver's policy for points (its goal alone,
+    :meth:`kniffel.planning.Goal.alone`, is points: ``bot:optimal``, ``bot:points``, and ``bot:win``):
+    what compiled play plays where the rules allow."""
+    goal = bots.goal_of(bots.make(strategy, seed=0))
+    return goal is not None and goal.alone() == POINTS
 
 
 MAX_GAMES = 10_000_000
@@ -226,7 +222,7 @@ def simulate(
     games of the blocks played (see the module's description).
     """
     check_request(strategy, games, seed)
-    compiled = compiled_rules(rules) if compiled_kind(strategy) == "optimal" else None
+    compiled = compiled_rules(rules) if plays_for_points(strategy) else None
     if compiled is not None and solution is None:
         from kniffel import solver
 
@@ -294,7 +290,7 @@ def play_chunk(
     """Games ``first_game`` to ``first_game + games - 1`` of the run of :func:`simulate` with ``seed``:
     game ``i`` is the same game whichever chunk plays it. ``progress(done, games)`` counts this chunk's
     games."""
-    compiled = compiled_rules(rules) if compiled_kind(strategy) == "optimal" else None
+    compiled = compiled_rules(rules) if plays_for_points(strategy) else None
     if compiled is not None:
         return _compiled(compiled, seed, first_game, games, progress, solution)
     if solution is not None:
@@ -355,10 +351,9 @@ def sheet_search(rules: RuleSet, strategy: str) -> SheetSearch | None:
     if not covers(rules):
         return None
     planner: Planner
-    kind = compiled_kind(strategy)
-    if kind == "optimal" and rules.multi_column:
+    if plays_for_points(strategy) and rules.multi_column:
         planner = planner_for(rules, method="column")
-    elif kind == "heuristic":
+    elif isinstance(bots.make(strategy, seed=0), bots.HeuristicBot):
         planner = planner_for(rules, method="heuristic")
     else:
         return None

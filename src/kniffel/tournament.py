@@ -46,7 +46,6 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from itertools import combinations, pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -57,7 +56,9 @@ import numpy.typing as npt
 from kniffel import bots
 from kniffel.errors import KniffelError, plotting_unavailable
 from kniffel.game import MAX_PLAYERS, Game
-from kniffel.planning import POINTS, WIN, HeuristicPlanner, Target, is_exact
+from kniffel.planning import HeuristicPlanner, is_exact
+from kniffel.planning.goals import AIM_POINTS, AIM_WIN
+from kniffel.planning.play_tables import PlayTables
 from kniffel.rules import RuleSet
 from kniffel.simulate import BLOCK_SECONDS, Interrupted, blocks
 from kniffel.solver import playkernels
@@ -65,9 +66,6 @@ from kniffel.solver.play import MASK64, deal_seed, mix64
 
 if TYPE_CHECKING:
     from kniffel.planning.compiled import SheetSearch
-    from kniffel.solver import Solution
-    from kniffel.solver.distribution import DistributionTable
-    from kniffel.solver.target import TargetRows
 
 Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95 % interval."""
@@ -235,21 +233,14 @@ def compiled_roles(rules: RuleSet, specs: Sequence[str], players: Sequence[int])
     """For each player of the table its role in compiled play (see the module's description) when all of
     them are built-in bots that play compiled on ``rules``; None when the table is played through the
     engine."""
-    from kniffel.solver.winkernels import POINTS as FOR_POINTS
-    from kniffel.solver.winkernels import WIN as TO_WIN
-
     if not is_exact(rules):
         return None
     roles: list[Role] = []
     for p in players:
         bot = bots.make(specs[p], seed=0)
         goal = bots.goal_of(bot)
-        if goal == POINTS:
-            roles.append(FOR_POINTS)
-        elif goal == WIN:
-            roles.append(TO_WIN)
-        elif isinstance(goal, Target):
-            roles.append(goal.score)
+        if goal is not None:
+            roles.append(goal.aim())
         elif heuristic_search(rules, bot) is not None:
             roles.append(HEURISTIC)
         else:
@@ -267,39 +258,18 @@ def heuristic_search(rules: RuleSet, bot: bots.Bot) -> SheetSearch | None:
     return planner.search if isinstance(planner, HeuristicPlanner) else None
 
 
-class Prepared:
-    """The tables compiled play reads on ``rules``, each made when first needed and then kept, so that the
-    blocks of deals of one tournament make them once: the solved table, and for players to win or for a
-    target the target rows and score distributions of every state and the early rows of a player to win
-    (a minute or two to build, more than a gigabyte held)."""
+Prepared = PlayTables
+"""The tables compiled play reads (:class:`kniffel.planning.play_tables.PlayTables`)."""
 
-    def __init__(self, rules: RuleSet) -> None:
-        self.rules = rules
 
-    @cached_property
-    def solution(self) -> Solution:
-        from kniffel.solver import table
-
-        return table(self.rules)
-
-    @cached_property
-    def targets(self) -> TargetRows:
-        from kniffel.solver.target import solve_rows
-
-        return solve_rows(self.solution.compiled)
-
-    @cached_property
-    def distributions(self) -> DistributionTable:
-        from kniffel.solver.distribution import build_table
-
-        return build_table(self.solution)
-
-    @cached_property
-    def early(self) -> TargetRows:
-        """The early rows a player to win reads (:func:`kniffel.solver.target.early_rows`)."""
-        from kniffel.solver.target import early_rows
-
-        return early_rows(self.solution.compiled, use_cache=False, distributions=self.distributions)
+def aims_of(rules: RuleSet, specs: Sequence[str], *, table: bool = False) -> set[int]:
+    """The aims (:meth:`kniffel.planning.Goal.aim`) of the players of the tables that play compiled: what
+    their :class:`Prepared` tables are made for."""
+    aims: set[int] = set()
+    for players in tables(len(specs), table=table):
+        roles = compiled_roles(rules, specs, players)
+        aims |= {role for role in roles or () if isinstance(role, int)}
+    return aims
 
 
 def _play_compiled(
@@ -313,8 +283,6 @@ def _play_compiled(
     progress: Callable[[int, int], None] | None,
     prepared: Prepared,
 ) -> Match:
-    from kniffel.solver.winkernels import POINTS as FOR_POINTS
-    from kniffel.solver.winkernels import WIN as TO_WIN
     from kniffel.solver.winplay import play_to_win
 
     n = len(players)
@@ -323,9 +291,9 @@ def _play_compiled(
         heuristic_search(rules, bots.make(specs[p], seed=0)) if role == HEURISTIC else None
         for p, role in zip(players, roles, strict=True)
     ]
-    aims = [role if isinstance(role, int) else FOR_POINTS for role in roles]
+    aims = [role if isinstance(role, int) else AIM_POINTS for role in roles]
     values = [None if search is None else search.values[0] for search in searches]
-    goals = {aim for aim in aims if aim != FOR_POINTS}
+    goals = {aim for aim in aims if aim != AIM_POINTS}
     alone = [search for search in searches if search is not None]
     # heuristic bots alone play by their own tables: the solver's is not loaded (nor solved)
     source = alone[0].compiled[0] if len(alone) == n else prepared.solution
@@ -343,8 +311,8 @@ def _play_compiled(
         aims=aims,
         first_deal=first_deal,
         targets=prepared.targets if goals else None,
-        distributions=prepared.distributions if TO_WIN in goals else None,
-        early=prepared.early if TO_WIN in goals else None,
+        distributions=prepared.distributions if AIM_WIN in goals else None,
+        early=prepared.early if AIM_WIN in goals else None,
         values=values,
         progress=report,
     )
@@ -772,6 +740,7 @@ __all__ = [
     "TournamentError",
     "TournamentInterrupted",
     "TournamentResult",
+    "aims_of",
     "bradley_terry",
     "check_request",
     "combine",

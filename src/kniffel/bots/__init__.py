@@ -29,6 +29,7 @@ from typing import Protocol
 
 from kniffel.errors import KniffelError
 from kniffel.game import Action, Game, IllegalActionError, Roll
+from kniffel.i18n import N_, translate
 from kniffel.planning import (
     POINTS,
     WIN,
@@ -41,7 +42,7 @@ from kniffel.planning import (
     Weights,
     planner_for,
 )
-from kniffel.planning.goals import parse_goal
+from kniffel.planning.goals import goal_names, parse_goal
 from kniffel.planning.winning import with_patience
 from kniffel.rules import RuleSet
 
@@ -120,6 +121,10 @@ class PlannerBot:
                     pass
             return planner_for(game.rules, directory=self.directory).choices(game)
 
+    def title(self, lang: str = "en") -> str:
+        """Its default name in ``lang``: its goal's bot (:meth:`kniffel.planning.Goal.bot_name`)."""
+        return self.goal.bot_name(lang)
+
     def choose(self, game: Game) -> Action:
         if game.is_over:
             raise IllegalActionError("the game is over: there is nothing to choose")
@@ -137,11 +142,15 @@ class HeuristicBot(PlannerBot):
 
     name = "heuristic"
     method = "heuristic"
+    TITLE = N_("Bot (heuristic)")
 
     def __init__(
         self, *, seed: int | None = None, weights: Weights | None = None, live: bool = False
     ) -> None:
         super().__init__(seed=seed, weights=weights, live=live)
+
+    def title(self, lang: str = "en") -> str:
+        return translate(lang, self.TITLE)
 
 
 class OptimalBot(PlannerBot):
@@ -193,8 +202,10 @@ def register(name: str, factory: BotFactory) -> None:
 
 
 def available() -> list[str]:
-    """Every spec :func:`make` accepts (``bot:target:T`` for any whole number ``T``)."""
-    return ["bot", *(f"bot:{name}" for name in _REGISTRY), "bot:target:T"]
+    """Every spec :func:`make` accepts: the registered bots, then every goal's (``bot:target:T`` for any
+    whole number ``T``)."""
+    goals = [name for name in goal_names() if name not in _REGISTRY]
+    return ["bot", *(f"bot:{name}" for name in [*_REGISTRY, *goals])]
 
 
 def make(spec: str, *, seed: int | None = None, live: bool = False) -> Bot:
@@ -224,6 +235,23 @@ def goal_of(bot: Bot) -> Goal | None:
     return None
 
 
+def graded_goal(bot: Bot) -> Goal:
+    """What a review grades ``bot`` by: its goal (:func:`goal_of`), points for any other bot."""
+    return goal_of(bot) or POINTS
+
+
+def default_name(spec: str, lang: str = "en") -> str:
+    """The default name of the bot ``spec`` in ``lang`` by what it plays for: ``Bot (optimal)``, ``Bot
+    (win)``, ``Bot (target 250)``, ``Bot (heuristic)``; a bot registered elsewhere is named by its spec
+    (``bot:NAME``: ``Bot (NAME)``). :class:`BotError` for an unknown spec."""
+    bot = make(spec, seed=0)
+    title = getattr(bot, "title", None)
+    if callable(title):
+        return str(title(lang))
+    _, _, name = spec.strip().lower().partition(":")
+    return f"Bot ({name.replace(':', ' ')})"
+
+
 def play(game: Game, bots: Sequence[Bot], *, max_actions: int = 100_000) -> Game:
     """Let ``bots[i]`` play for player ``i`` until the game is over; returns the game.
 
@@ -250,7 +278,9 @@ __all__ = [
     "Weights",
     "WinBot",
     "available",
+    "default_name",
     "goal_of",
+    "graded_goal",
     "make",
     "play",
     "register",

@@ -32,7 +32,7 @@ from kniffel.cli.render import (
     rules_tables,
 )
 from kniffel.i18n import number, translate
-from kniffel.planning.goals import POINTS, WIN, Goal, Target
+from kniffel.planning.goals import AIM_POINTS, AIM_WIN, Goal, Target
 from kniffel.position import ColumnPosition
 from kniffel.rules import Order, find_box, parse_options, placements
 from kniffel.rules import get as get_rules
@@ -465,8 +465,10 @@ def advise_command(
 
     words = language.choose(lang)
     goal = goals.goal_of(goal_text)
-    if goal == WIN and situation_text is None:
-        raise CliError("--goal win needs the other players' sheets: give the table with --situation")
+    # a goal says how it is played (its aim): for points, for a final score, or against the others
+    aim = goal.aim()
+    if aim == AIM_WIN and situation_text is None:
+        raise CliError(f"--goal {goal} needs the other players' sheets: give the table with --situation")
     if situation_text is not None:
         given = {
             "--rules": rules_id is not None,
@@ -496,14 +498,14 @@ def advise_command(
                 "--batch reads the situations from the file; leave out --sheet/--dice/--rolls-left"
             )
         stream = solving.open_batch(batch)
-        if not isinstance(goal, Target):
+        if aim < 0:
             label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
             with solving.solve_progress(True, label, lang=words) as progress:
                 advisor = Advisor(table(alone, progress=progress))
                 solving.prepare_batch(advisor, alone)
             errors = solving.run_batch(advisor, alone, stream, sys.stdout)
         else:
-            target = goals.target_options(alone, goal.score, show_progress=True, lang=words)
+            target = goals.target_options(alone, aim, show_progress=True, lang=words)
             errors = goals.run_batch(target, alone, stream, sys.stdout)
         if errors:
             raise typer.Exit(2)
@@ -522,16 +524,17 @@ def advise_command(
         free_throws_used,
     )
     solving.check_situation(alone, situation)
-    if isinstance(goal, Target):
+    if aim >= 0:
         target = goals.target_options(
-            alone, goal.score, show_progress=not json_output, lang=words, sheet=situation.sheet
+            alone, aim, show_progress=not json_output, lang=words, sheet=situation.sheet
         )
         options = solving.advise(target, alone, situation)
         if json_output:
             needed = target.needed(situation.sheet)
             print(json.dumps({"goal": str(goal), "needed": needed, "options": options}))
             return
-        Console(highlight=False).print(goals.options_table(options, goal, words))
+        # the table names the final score played for (a goal's own name is in the JSON)
+        Console(highlight=False).print(goals.options_table(options, Target(aim), words))
         return
     label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
     with solving.solve_progress(not json_output, label, lang=words) as progress:
@@ -545,11 +548,13 @@ def advise_command(
 
 
 def _advise_situation(situation: Situation, json_output: bool, words: str, goal: Goal) -> None:
-    if goal == WIN and not situation.others:
+    aim = goal.aim()
+    if aim == AIM_WIN and not situation.others:
         raise CliError(
-            "--goal win needs the other players' sheets: end the situation with 'others SHEET ; SHEET ...'"
+            f"--goal {goal} needs the other players' sheets: end the situation with "
+            "'others SHEET ; SHEET ...'"
         )
-    if goal != POINTS:
+    if aim != AIM_POINTS:
         label = translate(
             words, "Solving the chances of {goal} in {rules}", goal=goal, rules=situation.rules.id
         )
@@ -560,7 +565,7 @@ def _advise_situation(situation: Situation, json_output: bool, words: str, goal:
             return
         console = Console(highlight=False)
         console.print(translate(words, "Situation: {situation}", situation=situation), markup=False)
-        console.print(goals.options_table(options, goal, words))
+        console.print(goals.options_table(options, Target(aim) if aim >= 0 else goal, words))
         return
     label = translate(words, "Solving the tables of {rules} (once, then cached)", rules=situation.rules.id)
     with solving.solve_progress(not json_output, label, lang=words):
@@ -586,43 +591,25 @@ def review_command(
         bool,
         typer.Option(
             "--by-win",
-            help="Also grade each decision by the chance of winning it gave away, and show every "
-            "player's chance after each turn (several players, rules the exact solver covers).",
+            help="Grade the people by the chance of winning rather than points, and show every player's "
+            "chance after each turn (several players, rules the exact solver covers).",
         ),
     ] = False,
     json_output: JsonOption = False,
     lang: LangOption = None,
 ) -> None:
-    """Every decision of a saved game next to the best one, what it cost, and a grade per player.
+    """Every decision of a saved game next to the best one for its player's goal, what it cost, and a
+    grade per player.
 
-    Loss is in expected points; accuracy is 100 * exp(-loss / (5 * turns)): 100 for optimal play, 82
-    when a player gives away 1 point a turn on average. Exact for the rule sets the solver covers;
-    for the others the values are the optimal bot's estimates (the output says so).
+    Each player is graded by its own goal: a bot by what it plays for (points, a target, winning), a
+    person by points (by the chance of winning with --by-win). Loss is in expected points or in chance;
+    accuracy is 100 * exp(-loss / (5 * turns)): 100 for optimal play, 82 when a player gives away 1
+    point a turn on average. Exact for the rule sets the solver covers; for the others the values are
+    the optimal bot's estimates (the output says so).
     """
-    from kniffel.review import can_review_by_win, review
-    from kniffel.session import read_game, renamed, saved_bots, shown_names
-
-    words = language.choose(lang)
-    game = read_game(path)
-    if by_win and not can_review_by_win(game):
-        raise CliError("--by-win needs a game of several players on rules the exact solver covers")
-    label = translate(words, "Reviewing the game...")
-    with solving.solve_progress(not json_output and by_win, label, lang=words):
-        result = review(game, by_win=by_win)
-    if json_output:
-        print(json.dumps(result.to_json()))
-        return
-    console = Console(highlight=False)
-    names = shown_names(game.players, saved_bots(path, game), words)
-    result = renamed(result, dict(zip(game.players, names, strict=True)))
-    console.print(reviewing.summary_table(result, words))
-    console.print(reviewing.decisions_table(result, game.rules, everything=everything, lang=words))
-    if result.chances is not None:
-        console.print(reviewing.chances_table(result, names, words))
-        if (note := reviewing.chances_note(result, words)) is not None:
-            console.print(note, style="dim")
-    if not result.exact:
-        console.print(translate(words, reviewing.ESTIMATE_NOTE))
+    reviewing.print_review(
+        path, everything=everything, by_win=by_win, json_output=json_output, lang=language.choose(lang)
+    )
 
 
 @app.command("simulate")

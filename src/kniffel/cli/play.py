@@ -480,10 +480,8 @@ class Session(session.Session):
             self.say(self.t(ESTIMATE_NOTE))
 
     def do_review(self, args: list[str]) -> None:
-        from kniffel.review import review
-
         with self.console.status(self.t("Reviewing the game...")):
-            result = review(self.game)
+            result = self.review()
         if not result.decisions:
             self.say(self.t("No decisions to review yet."))
             return

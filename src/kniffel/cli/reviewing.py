@@ -7,22 +7,29 @@ the game's language shows them (:meth:`kniffel.Game.action_text`), which the pro
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from pathlib import Path
 
-from rich.console import RenderableType
+from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from kniffel.actions import Action, action_text
+from kniffel.cli.errors import CliError
 from kniffel.game import Game
 from kniffel.i18n import N_, number, percent, translate
-from kniffel.planning import Choice
+from kniffel.planning import Choice, Unit, parse_goal
+from kniffel.review import Review, loss_text
 from kniffel.rules import RuleSet
-from kniffel.session import SUMMARY_HEADERS, TIE_NOTE, listed_decisions, needs_tie_note, summary_cells
-
-if TYPE_CHECKING:
-    from kniffel.review import Review
+from kniffel.session import (
+    SUMMARY_HEADERS,
+    TIE_NOTE,
+    goal_text,
+    listed_decisions,
+    needs_tie_note,
+    summary_cells,
+)
 
 ESTIMATE_NOTE = N_(
     "Values for this rule set are estimates built from single-column tables (bot:optimal's view), not exact."
@@ -49,17 +56,22 @@ def hint_lines(
 
 
 def summary_table(review: Review, lang: str = "en") -> Table:
-    table = Table(title=translate(lang, "Review: expected points lost against the best decision"))
-    for header in SUMMARY_HEADERS:
-        # Figures never wrap or shrink to "…": the name gives way on a narrow terminal.
+    """A row a player: :data:`kniffel.session.SUMMARY_HEADERS` with what the player is graded by after
+    its name."""
+    table = Table(title=translate(lang, "Review: what each decision gave away of its player's goal"))
+    headers = (SUMMARY_HEADERS[0], N_("Graded by"), *SUMMARY_HEADERS[1:])
+    for header in headers:
+        # Figures never wrap or shrink to "…": the name and the goal give way on a narrow terminal.
+        wraps = header in ("Player", "Graded by")
         table.add_column(
             translate(lang, header),
-            justify="left" if header == "Player" else "right",
-            no_wrap=header != "Player",
-            min_width=8 if header == "Player" else None,
+            justify="left" if wraps else "right",
+            no_wrap=not wraps,
+            min_width=8 if wraps else None,
         )
     for p in review.players:
-        table.add_row(*summary_cells(p, lang))
+        name, *figures = summary_cells(p, lang)
+        table.add_row(name, goal_text(p.goal, lang), *figures)
     return table
 
 
@@ -70,8 +82,9 @@ def decisions_table(
     everything: bool = False,
     lang: str = "en",
 ) -> RenderableType:
-    """The decisions (of a game of ``rules``, every player's) that cost points (all of them with
-    ``everything``); a sentence when there are none."""
+    """The decisions (of a game of ``rules``, every player's) that :func:`kniffel.review.listed` lists
+    (all of them with ``everything``), each with the best choice for its player's goal and what it gave
+    away of it; a sentence when there are none."""
     listed = listed_decisions(review, everything=everything)
     if not listed:
         return Text(translate(lang, "No decision cost points." if not everything else "No decisions yet."))
@@ -79,8 +92,6 @@ def decisions_table(
     # 80 columns hold every column when the actions may wrap between their words; a single player's
     # name needs no column at all.
     named = len({d.player for d in listed}) > 1 or len(review.players) > 1
-    # graded by win chance: the best decision is the best for winning, and what each gave away of it
-    by_win = any(d.win_loss is not None for d in listed)
     table = Table(title=translate(lang, title), padding=(0, 1), collapse_padding=True)
     for header in (
         N_("#"),
@@ -91,17 +102,14 @@ def decisions_table(
         N_("Chosen"),
         N_("Best"),
         N_("Loss"),
-        N_("Win loss"),
     ):
-        if (header == "Player" and not named) or (header == "Win loss" and not by_win):
+        if header == "Player" and not named:
             continue
         shown = translate(lang, header)
-        wraps = header in ("Player", "Chosen", "Best", "Win loss")
+        wraps = header in ("Player", "Chosen", "Best")
         table.add_column(
             shown,
-            justify="right" if header in ("#", "Round", "Left", "Loss", "Win loss") else "left",
-            # A long header (German "Gewinnchance verloren") wraps between its words, never inside one;
-            # the percentages under it never wrap.
+            justify="right" if header in ("#", "Round", "Left", "Loss") else "left",
             no_wrap=not wraps,
             min_width=max(6, *(len(word) for word in shown.split())) if wraps else None,
             ratio=1 if header in ("Chosen", "Best") else None,
@@ -115,9 +123,8 @@ def decisions_table(
             " ".join(map(str, d.dice)),
             str(d.rolls_left),
             action_text(Action.parse(d.chosen), rules, lang),
-            action_text(Action.parse(d.best_for_win if by_win and d.best_for_win else d.best), rules, lang),
-            number(lang, d.loss, 2),
-            *((percent(lang, d.win_loss or 0.0),) if by_win else ()),
+            action_text(Action.parse(d.best), rules, lang),
+            loss_text(d.loss, d.unit, lang),
         )
     return table
 
@@ -131,7 +138,7 @@ def chances_note(review: Review, lang: str = "en") -> str | None:
 
 
 def chances_table(review: Review, players: Sequence[str], lang: str = "en") -> Table:
-    """Every player's chance of winning before the game and after each round (a review ``by_win``)."""
+    """Every player's chance of winning before the game and after each round (a review with chances)."""
     assert review.chances is not None
     table = Table(title=translate(lang, "Chances of winning after each round"))
     table.add_column(translate(lang, "Round"), justify="right")
@@ -143,3 +150,36 @@ def chances_table(review: Review, players: Sequence[str], lang: str = "en") -> T
     for round_number, row in enumerate(rounds):
         table.add_row(str(round_number), *(percent(lang, chance) for chance in row))
     return table
+
+
+def print_review(path: Path, *, everything: bool, by_win: bool, json_output: bool, lang: str) -> None:
+    """``kniffel review``: the saved game at ``path`` reviewed with every player graded by its own goal
+    (bots by what they play for, people by points; by the chance of winning with ``by_win``, which also
+    charts everyone's chances), printed as tables in ``lang`` or as JSON."""
+    from kniffel.cli import solving
+    from kniffel.review import can_review_by_win, player_goals, review
+    from kniffel.session import read_game, renamed, saved_bots, shown_names
+
+    game = read_game(path)
+    if by_win and not can_review_by_win(game):
+        raise CliError("--by-win needs a game of several players on rules the exact solver covers")
+    bots = saved_bots(path, game)
+    goals = player_goals(game, bots, "win" if by_win else "points")
+    graded_by_chance = any(parse_goal(goal).unit != Unit.POINTS for goal in goals)
+    label = translate(lang, "Reviewing the game...")
+    with solving.solve_progress(not json_output and graded_by_chance, label, lang=lang):
+        result = review(game, goals=goals, chances=by_win)
+    if json_output:
+        print(json.dumps(result.to_json()))
+        return
+    console = Console(highlight=False)
+    names = shown_names(game.players, bots, lang)
+    result = renamed(result, dict(zip(game.players, names, strict=True)))
+    console.print(summary_table(result, lang))
+    console.print(decisions_table(result, game.rules, everything=everything, lang=lang))
+    if result.chances is not None:
+        console.print(chances_table(result, names, lang))
+        if (note := chances_note(result, lang)) is not None:
+            console.print(note, style="dim")
+    if not result.exact:
+        console.print(translate(lang, ESTIMATE_NOTE))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from rich.console import Console
@@ -20,7 +21,9 @@ from rich.table import Table
 from kniffel.cli.cluster import Tally
 from kniffel.cli.simulating import PARTIAL
 from kniffel.i18n import N_, number, percent, translate
+from kniffel.planning.worker import Work
 from kniffel.rules import RuleSet
+from kniffel.solver.work import Progress
 from kniffel.tournament import (
     CSV_COLUMNS,
     Record,
@@ -56,9 +59,17 @@ def run(
     tally = Tally(not json_output, translate(lang, "Tournament {rules}", rules=rules.id), total, lang)
 
     def here() -> TournamentResult:
-        from kniffel.tournament import tournament
+        from kniffel.tournament import Prepared, aims_of, tournament
 
-        return tournament(rules, specs, deals=games, seed=seed, table=table, progress=tally)
+        prepared = Prepared(rules)
+        # the tables of compiled play first, each named with what it costs, rather than under the games'
+        # empty bar
+        prepared.prepare(
+            aims_of(rules, specs, table=table), lambda work: solving_bar(work, json_output, lang)
+        )
+        return tournament(
+            rules, specs, deals=games, seed=seed, table=table, progress=tally, prepared=prepared
+        )
 
     def on_cluster(address: str) -> TournamentResult:
         from kniffel import cluster as ray_cluster
@@ -75,6 +86,20 @@ def run(
             result, json_output=json_output, csv_path=csv_path, plot_path=plot_path, lang=lang
         ),
     )
+
+
+def solving_bar(work: Work, json_output: bool, lang: str) -> AbstractContextManager[Progress | None]:
+    """A progress bar on stderr naming a table compiled play needs and, where known, its cost."""
+    from kniffel.cli import solving
+    from kniffel.session import about, megabytes
+
+    label = translate(lang, work.template, **dict(work.fields))
+    if work.seconds >= 1:
+        cost = about(work.seconds)
+        if work.bytes:
+            cost = translate(lang, "{time}, {size}", time=cost, size=megabytes(work.bytes))
+        label = translate(lang, "{what}: about {cost}", what=label, cost=cost)
+    return solving.solve_progress(not json_output, label, N_("steps"), lang=lang)
 
 
 def report(

@@ -9,8 +9,12 @@ A :class:`Goal` is a small value with a text form and a unit:
   (:mod:`kniffel.planning.winning`).
 
 :func:`kniffel.planning.planner_for` makes the planner of a goal; a bot plays one (``bot:win``,
-``bot:target:250``); hints, reviews, tournaments and ``kniffel advise --goal`` take goals. A new goal is
-one class here (its text, its unit, its planner) and :func:`register`.
+``bot:target:250``); hints, reviews, tournaments and ``kniffel advise --goal`` take goals. A goal carries
+everything they need of it: its text, its unit, its planner, its names in every language
+(:meth:`Goal.describe`, :meth:`Goal.bot_name`), its *aim* (how compiled play and the advisors play it:
+:meth:`Goal.aim`, points, a target score or the win) and what it plays for alone at a table
+(:meth:`Goal.alone`). A new goal is one class (here or anywhere else) and :func:`register`; nothing
+else dispatches on goals.
 
 >>> parse_goal("target:250")
 Target(score=250)
@@ -26,8 +30,11 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from kniffel.i18n import N_, translate
 from kniffel.planning.interface import PlanningError
 from kniffel.rules import RuleSet
+from kniffel.solver.winkernels import POINTS as AIM_POINTS
+from kniffel.solver.winkernels import WIN as AIM_WIN
 
 if TYPE_CHECKING:
     from kniffel.planning.interface import Planner
@@ -52,6 +59,10 @@ class Goal(ABC):
     name: ClassVar[str]
     """The first word of the text form (``target`` in ``target:250``)."""
     unit: ClassVar[Unit]
+    title: ClassVar[str]
+    """What it plays for, for people (a message of the catalogs, filled with :meth:`fields`)."""
+    bot_title: ClassVar[str]
+    """The default name of a bot playing for it (a message of the catalogs, filled with :meth:`fields`)."""
 
     @abstractmethod
     def __str__(self) -> str: ...
@@ -66,9 +77,27 @@ class Goal(ABC):
     def planner(self, rules: RuleSet, *, directory: Path | None = None, wait: bool = True) -> Planner:
         """The planner that plays for this goal on ``rules`` (see :func:`kniffel.planning.planner_for`)."""
 
-    def describe(self) -> str:
-        """A short English phrase for people ("the most points", "at least 250 points")."""
-        return str(self)
+    def fields(self) -> dict[str, object]:
+        """The fields of :attr:`title` and :attr:`bot_title` (``points`` of a target)."""
+        return {}
+
+    def describe(self, lang: str = "en") -> str:
+        """A short phrase for people in ``lang`` ("the most points", "at least 250 points")."""
+        return translate(lang, self.title, **self.fields())
+
+    def bot_name(self, lang: str = "en") -> str:
+        """The default name of a bot playing for it in ``lang`` ("Bot (win)", "Bot (Ziel 250)")."""
+        return translate(lang, self.bot_title, **self.fields())
+
+    @abstractmethod
+    def aim(self) -> int:
+        """How the compiled players and the advisors play it: :data:`AIM_POINTS` (the most points),
+        :data:`AIM_WIN` (the chance of finishing first) or a score of 0 or more (the chance of finishing
+        with at least that many points)."""
+
+    def alone(self) -> Goal:
+        """What it plays for with nobody else at the table (winning alone is the most points)."""
+        return self
 
 
 @dataclass(frozen=True)
@@ -77,6 +106,8 @@ class Points(Goal):
 
     name: ClassVar[str] = "points"
     unit: ClassVar[Unit] = Unit.POINTS
+    title: ClassVar[str] = N_("the most points")
+    bot_title: ClassVar[str] = N_("Bot (optimal)")
 
     def __str__(self) -> str:
         return self.name
@@ -92,8 +123,8 @@ class Points(Goal):
 
         return planner_for(rules, self, directory=directory)
 
-    def describe(self) -> str:
-        return "the most points"
+    def aim(self) -> int:
+        return AIM_POINTS
 
 
 @dataclass(frozen=True)
@@ -103,6 +134,8 @@ class Target(Goal):
     score: int
     name: ClassVar[str] = "target"
     unit: ClassVar[Unit] = Unit.PROBABILITY
+    title: ClassVar[str] = N_("at least {points} points")
+    bot_title: ClassVar[str] = N_("Bot (target {points})")
 
     def __post_init__(self) -> None:
         if isinstance(self.score, bool) or not isinstance(self.score, int) or not 0 <= self.score < 10**6:
@@ -125,8 +158,11 @@ class Target(Goal):
 
         return TargetPlanner(rules, self.score, directory, wait=wait)
 
-    def describe(self) -> str:
-        return f"at least {self.score} points"
+    def fields(self) -> dict[str, object]:
+        return {"points": self.score}
+
+    def aim(self) -> int:
+        return self.score
 
 
 @dataclass(frozen=True)
@@ -135,6 +171,8 @@ class Win(Goal):
 
     name: ClassVar[str] = "win"
     unit: ClassVar[Unit] = Unit.PROBABILITY
+    title: ClassVar[str] = N_("the best chance of winning")
+    bot_title: ClassVar[str] = N_("Bot (win)")
 
     def __str__(self) -> str:
         return self.name
@@ -155,8 +193,11 @@ class Win(Goal):
 
         return WinPlanner(rules, directory, wait=wait)
 
-    def describe(self) -> str:
-        return "the best chance of winning"
+    def aim(self) -> int:
+        return AIM_WIN
+
+    def alone(self) -> Goal:
+        return POINTS
 
 
 POINTS = Points()
@@ -175,8 +216,15 @@ def register(goal: type[Goal]) -> None:
 
 
 def goal_names() -> list[str]:
-    """The goals' text forms, for help and error messages (``target:T`` for one that takes a number)."""
-    return [f"{name}:T" if cls is Target else name for name, cls in _GOALS.items()]
+    """The goals' text forms, for help and error messages (``NAME:T`` for one that takes a number)."""
+    names = []
+    for name, cls in _GOALS.items():
+        try:
+            cls.from_argument(None)
+        except PlanningError:
+            name += ":T"
+        names.append(name)
+    return names
 
 
 def parse_goal(text: str | Goal) -> Goal:
@@ -194,6 +242,8 @@ def parse_goal(text: str | Goal) -> Goal:
 
 
 __all__ = [
+    "AIM_POINTS",
+    "AIM_WIN",
     "ALIASES",
     "POINTS",
     "WIN",

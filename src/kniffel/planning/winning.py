@@ -150,18 +150,18 @@ class WinTables:
     @cached_property
     def _early_work(self) -> Work:
         c = self.compiled
-        lanes, reach, levels = self._states
+        lanes, reach, levels = self.states
         size = float((lanes * reach)[levels <= tgt.early_rows_levels(c)].sum()) * ROWS_KEPT * 4
         size += float(lanes[levels <= early_levels(c)].sum()) * 2.2 * tgt.default_limit(c) * 8
         return Work(
             N_("Solving the win tables of {rules} (once; kept on disk)"),
-            sum(self._early_seconds),
+            sum(self.early_seconds),
             int(size),
             self._fields,
         )
 
     @cached_property
-    def _states(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    def states(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """Of every sheet: its lanes, how far its row can reach and its level (boxes filled)."""
         c = self.compiled
         masks = np.concatenate(c.levels)
@@ -171,12 +171,12 @@ class WinTables:
         return widths * armed * c.n_free, reach, levels
 
     @cached_property
-    def _early_seconds(self) -> tuple[float, float]:
+    def early_seconds(self) -> tuple[float, float]:
         """What solving the distributions and the early rows costs, roughly: every state's distribution,
         and the rows of every state before the horizon (:func:`kniffel.solver.lanes.horizon_level`),
         each as far as it can reach."""
         c = self.compiled
-        lanes, reach, levels = self._states
+        lanes, reach, levels = self.states
         horizon = horizon_level(c)
         solved = levels < (len(c.levels) if horizon is None else horizon)
         rows = float((lanes * reach)[solved].sum()) * ROWS_KEPT * SECONDS_PER_VALUE
@@ -194,7 +194,7 @@ class WinTables:
         solution = self.advisor.solution
         c = self.compiled
         # one progress for both solves, weighted by what they cost
-        first_seconds, second_seconds = self._early_seconds
+        first_seconds, second_seconds = self.early_seconds
         share = first_seconds / max(first_seconds + second_seconds, 1e-9)
         scale = 1000
 

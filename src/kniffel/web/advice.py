@@ -17,18 +17,21 @@ that one table's first request never holds up another game's hints.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kniffel.game import Game, Score, Strike
 from kniffel.i18n import N_
 from kniffel.planning import Choice, NotReady, is_exact, planner_for
 from kniffel.planning.exact import held_advisor
+from kniffel.planning.goals import Goal, Unit
 from kniffel.planning.winning import win_chances
 from kniffel.planning.worker import Work, worker
-from kniffel.review import Review, can_review_by_win
+from kniffel.review import Review, can_review_by_win, listed, loss_text, player_goals
 from kniffel.review import review as review_game
 from kniffel.rules import RuleSet
 from kniffel.session import Preparing, hint_win_chances, plays_to_win
@@ -207,39 +210,49 @@ def chances(game: Game, key: tuple[str, int]) -> dict[str, Any] | None:
     return {"status": READY, "chances": found}
 
 
-def review(game: Game) -> dict[str, Any] | None:
-    """Every decision of the game next to the best one (:func:`kniffel.review.review`); ``None`` if no
-    advice for these rules, ``preparing`` (:func:`waiting`, with no decisions) while the table is solved.
-    ``loss`` is the expected points the choice gave away (0 for the best). With several players each
-    decision also has ``win_loss`` (the chance of winning it gave away) and ``chances`` holds every
-    player's chance before the game and after each turn, for a chart, once their tables are there (until
-    then the review grades by points and says ``win_preparing``)."""
+def review(
+    game: Game, bots: Mapping[int, str] | None = None, lang: str = "en", people: str = "points"
+) -> dict[str, Any] | None:
+    """The review of the game (:func:`kniffel.review.review`), every player graded by its own goal (a
+    bot, ``bots`` its spec by seat, by what it plays for; people by ``people``, points by default):
+    ``decisions`` holds the decisions every front end lists (:func:`kniffel.review.listed`), each with its
+    goal, the choice, the best choice for that goal and the loss (``loss_text`` as ``lang`` writes it);
+    ``None`` if no advice for these rules, ``preparing`` (:func:`waiting`, with no decisions) while the
+    table is solved. With several
+    players ``chances`` holds every player's chance before the game and after each turn, for a chart, once
+    their tables are there; until then (and while a goal played for a chance has its tables solved) the
+    review grades everyone by points and says ``win_preparing``."""
     if not available(game.rules):
         return None
     pending = advisor_ready(game.rules)
     if pending is not None:
         return waiting(pending) | {"decisions": [], "chances": None}
+    goals = player_goals(game, bots or {}, people)
     win_preparing: Preparing | None = None
     result = None
-    if can_review_by_win(game):
-        result, win_preparing = _review_by_win(game)
+    if can_review_by_win(game) or any(goal.unit != Unit.POINTS for goal in goals):
+        result, win_preparing = _review_with_chances(game, goals)
+    if result is None and win_preparing is None:
+        with contextlib.suppress(NotReady):  # no chances to chart: by the goals whose tables are at hand
+            result = review_game(game, goals=goals, wait=False)
     if result is None:
         result = review_game(game)
     decisions = []
-    for d in result.decisions:
-        decision: dict[str, Any] = {
-            "seq": d.number,
-            "player": d.player,
-            "round": d.round,
-            "dice": list(d.dice),
-            "chosen": d.chosen,
-            "best": d.best,
-            "loss": round(d.loss, 2),
-        }
-        if d.win_loss is not None:
-            decision["win_loss"] = round(d.win_loss, 4)
-            decision["best_for_win"] = d.best_for_win
-        decisions.append(decision)
+    for d in listed(result):
+        decisions.append(
+            {
+                "seq": d.number,
+                "player": d.player,
+                "round": d.round,
+                "dice": list(d.dice),
+                "goal": d.goal,
+                "unit": d.unit,
+                "chosen": d.chosen,
+                "best": d.best,
+                "loss": round(d.loss, 6),
+                "loss_text": loss_text(d.loss, d.unit, lang),
+            }
+        )
     chart = None if result.chances is None else [[round(c, 4) for c in row] for row in result.chances]
     answer: dict[str, Any] = {"status": READY, "decisions": decisions, "chances": chart}
     if win_preparing is not None:
@@ -255,17 +268,19 @@ SECONDS_PER_DECISION = 0.2
 """A decision's chances of winning cost about this, once the early win tables are there."""
 
 
-def _review_by_win(game: Game) -> tuple[Review | None, Preparing | None]:
-    """The review by win chance of ``game`` if it is ready, else what is being prepared for it (None
-    when nothing prepares it). Past the early tables every position needs a small table of its own:
-    the whole review goes to the worker as one job rather than one position per ask."""
-    key = game.dumps()
+def _review_with_chances(game: Game, goals: Sequence[Goal]) -> tuple[Review | None, Preparing | None]:
+    """The review of ``game`` by ``goals`` with every player's chances (where they can be told) if it is
+    ready, else what is being prepared for it (None when nothing prepares it). Past the early tables
+    every position needs a small table of its own: the whole review goes to the worker as one job rather
+    than one position per ask."""
+    chances = can_review_by_win(game)
+    key = game.dumps() + "|" + ",".join(map(str, goals))
     with _reviews_lock:
         found = _reviews.get(key)
     if found is not None:
         return found, None
     try:
-        return review_game(game, by_win=True, wait=False), None
+        return review_game(game, goals=goals, chances=chances, wait=False), None
     except NotReady as not_ready:
         if not_ready.early:
             waiting = Preparing.of(not_ready, game.rules)
@@ -273,7 +288,7 @@ def _review_by_win(game: Game) -> tuple[Review | None, Preparing | None]:
     frozen = game.copy()
 
     def run(cancel: Cancel, progress: Progress) -> Review:
-        reviewed = review_game(frozen, by_win=True)
+        reviewed = review_game(frozen, goals=goals, chances=chances)
         with _reviews_lock:
             _reviews[key] = reviewed
             while len(_reviews) > MAX_REVIEWS:

@@ -362,15 +362,15 @@ def create_app(
         _, game = await service.position(live)
         if not game.is_over:
             raise WebError("illegal", "the review is ready when the game is over")
-        result = await service.advise(lambda: advice.review(game), client_of(request))
+        lang = language_of(request)
+        seated = {seat.index: seat.kind for seat in live.seats if seat.kind != "human"}
+        people = "win" if request.query_params.get("by") == "win" else "points"
+        result = await service.advise(lambda: advice.review(game, seated, lang, people), client_of(request))
         if result is None:
             raise WebError("no_advice", "no advice for these rules")
-        lang = language_of(request)
         for decision in result["decisions"]:
             decision["chosen_text"] = game.action_text(decision["chosen"], lang)
             decision["best_text"] = game.action_text(decision["best"], lang)
-            if decision.get("best_for_win"):
-                decision["best_for_win_text"] = game.action_text(decision["best_for_win"], lang)
         return result
 
     @app.get("/api/games/{game_id}/chances")

@@ -1090,18 +1090,14 @@ async function showReview(tries = 0) {
   // graded by points until the server has worked out the chances of winning: then ask again
   if (body.win_preparing && tries < 90) setTimeout(() => state && showReview(tries + 1), 2000);
   if (body.chances) drawChart(body.chances);
+  // the server lists the decisions every front end lists (each against the best for its player's goal:
+  // points, a target or winning) and writes their losses; this only shows them
   $("review-list").replaceChildren(
-    ...body.decisions
-      .filter((d) => d.loss > 0 || d.win_loss > 0)
-      .map((d) => {
-        // where and with which dice, what was chosen, what it gave away, and the best choice for what
-        // the review grades: the chance of winning when it has it, else points
-        const where = t("Round {n}", { n: d.round });
-        let text = `${where} · ${d.player} · ${d.dice.join(" ")}: ${d.chosen_text} (` + t("gave away {n}", { n: number(d.loss, 2) });
-        if (d.win_loss !== undefined) text += ", " + t("{chance} of winning", { chance: chance(d.win_loss) });
-        const best = d.best_for_win_text || d.best_text;
-        return cell("li", `${text}; ${t("best")}: ${best})`);
-      }),
+    ...body.decisions.map((d) => {
+      const where = t("Round {n}", { n: d.round });
+      const text = `${where} · ${d.player} · ${d.dice.join(" ")}: ${d.chosen_text} (` + t("gave away {n}", { n: d.loss_text });
+      return cell("li", `${text}; ${t("best")}: ${d.best_text})`);
+    }),
   );
 }
 

@@ -1,0 +1,138 @@
+"""The tables compiled play reads (:func:`kniffel.solver.winplay.play_to_win`), what each costs before it
+is made, and which of them are kept for the next run.
+
+Players for points read the solved table (kept in the disk cache). Players for a goal read the target
+rows of every sheet; players to win also the score distributions of every sheet and the early rows
+(:func:`kniffel.solver.target.early_rows`). The early rows are kept in the disk cache (the same files
+``kniffel cache prepare`` and the goal planners use), so only the first run solves them. The target rows
+and the distributions of every sheet are solved in memory at every run: for a full rule set each is more
+than a gigabyte, more than the cache keeps (it holds the early levels only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from kniffel.i18n import N_
+from kniffel.planning.goals import AIM_POINTS, AIM_WIN
+from kniffel.planning.winning import ROWS_KEPT, SECONDS_PER_LANE, SECONDS_PER_VALUE, win_tables
+from kniffel.planning.worker import Work
+from kniffel.rules import RuleSet
+from kniffel.solver.work import Progress
+
+if TYPE_CHECKING:
+    from kniffel.solver import Solution
+    from kniffel.solver.distribution import DistributionTable
+    from kniffel.solver.target import TargetRows
+
+TARGETS = N_("Solving the target rows of every sheet of {rules} (in memory, at every run)")
+DISTRIBUTIONS = N_("Solving the score distributions of every sheet of {rules} (in memory, at every run)")
+EARLY = N_("Solving the early win rows of {rules} (once; kept on disk)")
+SOLUTION = N_("Solving {rules} (once, then cached)")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One table still to be made: what it is and costs (:class:`~kniffel.planning.worker.Work`), and
+    how to make it, told of its progress."""
+
+    work: Work
+    make: Callable[[Progress | None], object]
+
+
+class PlayTables:
+    """The tables compiled play reads on ``rules``, each made when first needed and then kept, so that
+    the blocks of deals of one tournament make them once (:meth:`steps` says what is still to be made and
+    what it costs; :meth:`prepare` makes it with a progress bar per table)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self._progress: Progress | None = None
+
+    @cached_property
+    def solution(self) -> Solution:
+        from kniffel.solver import table
+
+        return table(self.rules, progress=self._progress)
+
+    @cached_property
+    def targets(self) -> TargetRows:
+        from kniffel.solver.target import solve_rows
+
+        return solve_rows(self.solution.compiled, progress=self._progress)
+
+    @cached_property
+    def distributions(self) -> DistributionTable:
+        from kniffel.solver.distribution import build_table
+
+        return build_table(self.solution, self._progress)
+
+    @cached_property
+    def early(self) -> TargetRows:
+        """The early rows a player to win reads, from the disk cache (solved and kept the first time)."""
+        from kniffel.solver.target import early_rows
+
+        return early_rows(self.solution.compiled, distributions=self.distributions, progress=self._progress)
+
+    def steps(self, aims: Collection[int]) -> list[Step]:
+        """What players of ``aims`` (:meth:`kniffel.planning.Goal.aim`) still need made, in order, each
+        with a rough cost (time on 2 processors, size held)."""
+        if all(aim == AIM_POINTS for aim in aims):
+            return []
+        c = self.solution.compiled
+        done = self.__dict__
+        tables = win_tables(self.rules)
+        lanes, reach, _ = tables.states
+        fields = (("rules", self.rules.id),)
+        values = float((lanes * reach).sum()) * ROWS_KEPT
+        steps = []
+        if "targets" not in done:
+            steps.append(
+                Step(
+                    Work(TARGETS, values * SECONDS_PER_VALUE, int(4 * values), fields), self._maker("targets")
+                )
+            )
+        if AIM_WIN in aims:
+            if "distributions" not in done:
+                from kniffel.solver.target import default_limit
+
+                size = int(float(lanes.sum()) * 2.2 * default_limit(c) * 8)
+                seconds = float(lanes.sum()) * SECONDS_PER_LANE
+                steps.append(Step(Work(DISTRIBUTIONS, seconds, size, fields), self._maker("distributions")))
+            if "early" not in done:
+                from kniffel.solver.target import early_rows_ready
+
+                seconds = 0.0 if early_rows_ready(self.rules) else tables.early_seconds[1]
+                steps.append(Step(Work(EARLY, seconds, 0, fields), self._maker("early")))
+        return steps
+
+    def _maker(self, name: str) -> Callable[[Progress | None], object]:
+        """Makes the table ``name`` (one of the cached properties) told of its progress."""
+
+        def make(progress: Progress | None) -> object:
+            self._progress = progress
+            try:
+                return getattr(self, name)
+            finally:
+                self._progress = None
+
+        return make
+
+    def prepare(
+        self, aims: Collection[int], shown: Callable[[Work], AbstractContextManager[Progress | None]]
+    ) -> None:
+        """Make what players of ``aims`` need now, each table in ``shown(work)`` (a progress bar that
+        names it and its cost, say), rather than in the middle of the first block of games."""
+        if aims and "solution" not in self.__dict__:
+            with shown(Work(SOLUTION, 0.0, 0, (("rules", self.rules.id),))) as progress:
+                self._maker("solution")(progress)
+        for step in self.steps(aims):
+            with shown(step.work) as progress:
+                step.make(progress)
+
+
+__all__ = ["DISTRIBUTIONS", "EARLY", "SOLUTION", "TARGETS", "PlayTables", "Step"]

@@ -1,0 +1,70 @@
+"""A tournament names each table it solves with its cost, shows its progress, and keeps what the disk
+cache can keep for the next run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from kniffel.planning.goals import AIM_POINTS, AIM_WIN
+from kniffel.planning.play_tables import DISTRIBUTIONS, EARLY, SOLUTION, TARGETS, PlayTables
+from kniffel.planning.worker import Work
+from kniffel.solver.target import early_rows_ready
+from kniffel.solver.work import Progress
+from kniffel.tournament import aims_of, tournament
+from test_solver_values import REDUCED
+
+pytestmark = pytest.mark.usefixtures("solver_cache")
+
+SMALL = REDUCED["sharp"]
+
+
+class Shown:
+    """What a front end is asked to show: each table's work, and the last progress it was told."""
+
+    def __init__(self) -> None:
+        self.works: list[Work] = []
+        self.last: dict[str, tuple[int, int]] = {}
+
+    @contextmanager
+    def __call__(self, work: Work) -> Iterator[Progress | None]:
+        self.works.append(work)
+
+        def progress(done: int, total: int) -> None:
+            self.last[work.template] = (done, total)
+
+        yield progress
+
+
+def test_each_table_is_named_with_its_cost_and_the_early_rows_are_kept() -> None:
+    specs = ["bot", "bot:win", "bot:target:40"]
+    aims = aims_of(SMALL, specs)
+    assert aims == {AIM_WIN, 40}
+    assert aims_of(SMALL, ["bot:optimal", "bot"]) == {AIM_POINTS}
+    first = PlayTables(SMALL)
+    shown = Shown()
+    first.prepare(aims, shown)
+    assert [w.template for w in shown.works] == [SOLUTION, TARGETS, DISTRIBUTIONS, EARLY]
+    assert all(dict(w.fields)["rules"] == SMALL.id for w in shown.works)
+    estimated = {w.template: w for w in shown.works}
+    assert estimated[TARGETS].seconds > 0
+    assert estimated[TARGETS].bytes > 0
+    assert estimated[DISTRIBUTIONS].seconds > 0
+    assert estimated[EARLY].seconds > 0, "the first run solves the early rows"
+    for template in (TARGETS, DISTRIBUTIONS):
+        done, total = shown.last[template]
+        assert done == total > 0
+    # made once: nothing is left to make for this run's games
+    assert first.steps(aims) == []
+    assert early_rows_ready(SMALL)
+    # the next run solves the rows of every sheet again, but reads the early rows from the cache
+    again = PlayTables(SMALL)
+    kept = Shown()
+    again.prepare(aims, kept)
+    assert {w.template: w.seconds for w in kept.works}[EARLY] == 0
+    # and plays the very same games with them
+    prepared = tournament(SMALL, specs[1:], deals=20, seed=2, prepared=first)
+    fresh = tournament(SMALL, specs[1:], deals=20, seed=2, prepared=again)
+    assert (prepared.matches[0].scores == fresh.matches[0].scores).all()
