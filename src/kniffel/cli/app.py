@@ -24,6 +24,7 @@ from kniffel.cli.language import LangOption
 from kniffel.cli.parsing import parse_dice, parse_sheet
 from kniffel.cli.play import Session, Settings, make_console
 from kniffel.cli.render import (
+    named_actions,
     placements_table,
     rule_set_json,
     rule_set_view,
@@ -41,7 +42,11 @@ from kniffel.solver.advisor import ColumnSituation
 
 app = typer.Typer(
     name="kniffel",
-    help="Kniffel, Yahtzee, Yatzy and friends: rule sets, scoring and terminal play.",
+    help=(
+        "Kniffel, Yahtzee, Yatzy and friends: play in the terminal (kniffel play) or in the browser "
+        "(kniffel serve), get advice for any roll (kniffel advise), review a game, see your record "
+        "(kniffel stats), look up rule sets and scores."
+    ),
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -91,7 +96,9 @@ def _main(
     ] = False,
     lang: LangOption = None,
 ) -> None:
-    """Kniffel, Yahtzee, Yatzy and friends: rule sets, scoring and terminal play."""
+    """Kniffel, Yahtzee, Yatzy and friends: play in the terminal (kniffel play) or in the browser
+    (kniffel serve), get advice for any roll (kniffel advise), review a game, see your record (kniffel
+    stats), look up rule sets and scores."""
     language.set_default(None)  # nothing of an earlier run in the same process stays
     language.set_default(None if lang is None else language.choose(lang))
 
@@ -225,7 +232,8 @@ def play_command(
             metavar="PLAYER",
             help="A player, in turn order: a name for a human, or a bot: 'bot' (a quick heuristic), "
             "'bot:optimal' (the most points), 'bot:win' (the best chance of winning) or 'bot:target:T' "
-            "(the best chance of T points). Repeat for each player (1 to 8).",
+            "(the best chance of T points); NAME=BOT names a bot (Zoe=bot:win). Repeat for each player "
+            "(1 to 8).",
             show_default=False,
         ),
     ] = None,
@@ -268,7 +276,8 @@ def play_command(
         typer.Option("--bot-delay", min=0, help="Seconds between a bot's moves in the full-screen game."),
     ] = 0.7,
 ) -> None:
-    """Play a game in the terminal: humans and bots, 1 to 8 players. Type help during the game."""
+    """Play a game in the terminal: humans and bots, 1 to 8 players. The full-screen game shows its keys
+    at the bottom (? explains them); the line game (--plain) lists its commands when you type help."""
     settings = Settings(
         lang=language.choose(lang), lang_given=lang, pad=pad, json=json_output, save=save, seed=seed
     )
@@ -457,8 +466,9 @@ def advise_command(
 
     A value is the expected number of points still to come (this turn's included, the sheet's points
     excluded) when playing optimally from there, with --goal target:T the chance of finishing with at
-    least T points, with --goal win the chance of finishing first. "roll keep D D" holds those dice and
-    throws the others; "roll" throws all of them again ("free ..." for a free throw).
+    least T points, with --goal win the chance of finishing first. Actions are named as in the game:
+    "keep D D" holds those dice and throws the others; "roll" throws all of them again ("free throw"
+    for a free throw); --json gives their text form ("roll keep D D").
     """
     from kniffel.solver import Advisor, table
 
@@ -530,7 +540,7 @@ def advise_command(
             needed = target.needed(situation.sheet)
             print(json.dumps({"goal": str(goal), "needed": needed, "options": options}))
             return
-        Console(highlight=False).print(goals.options_table(options, goal, words))
+        Console(highlight=False).print(goals.options_table(named_actions(options, alone, words), goal, words))
         return
     label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
     with solving.solve_progress(not json_output, label, lang=words) as progress:
@@ -540,7 +550,7 @@ def advise_command(
     if json_output:
         print(json.dumps({"options": options}))
         return
-    Console(highlight=False).print(solving.options_table(options, words))
+    Console(highlight=False).print(solving.options_table(named_actions(options, alone, words), words))
 
 
 def _advise_situation(situation: Situation, json_output: bool, words: str, goal: Goal) -> None:
@@ -559,7 +569,7 @@ def _advise_situation(situation: Situation, json_output: bool, words: str, goal:
             return
         console = Console(highlight=False)
         console.print(translate(words, "Situation: {situation}", situation=situation), markup=False)
-        console.print(goals.options_table(options, goal, words))
+        console.print(goals.options_table(named_actions(options, situation.rules, words), goal, words))
         return
     label = translate(words, "Solving the tables of {rules} (once, then cached)", rules=situation.rules.id)
     with solving.solve_progress(not json_output, label, lang=words):
@@ -569,7 +579,7 @@ def _advise_situation(situation: Situation, json_output: bool, words: str, goal:
         return
     console = Console(highlight=False)
     console.print(translate(words, "Situation: {situation}", situation=situation), markup=False)
-    console.print(solving.options_table(options, words))
+    console.print(solving.options_table(named_actions(options, situation.rules, words), words))
     if not exact:
         console.print(translate(words, reviewing.ESTIMATE_NOTE))
 
@@ -642,7 +652,7 @@ def simulate_command(
     games: Annotated[
         int,
         typer.Option(
-            "--games", "-n", help=f"Number of games to play (1 to {simulating.MAX_GAMES:,}).", min=1
+            "--games", "-n", help=f"Number of games to play (1 to {simulating.MAX_GAMES:,})."
         ),
     ] = 10000,
     seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same result.")] = 0,
@@ -701,7 +711,7 @@ def tournament_command(
     rules_id: RulesOption = None,
     option: OptionsOption = None,
     games: Annotated[
-        int, typer.Option("--games", "-n", help="Games per pairing, each played twice, seats swapped.", min=1)
+        int, typer.Option("--games", "-n", help="Games per pairing, each played twice, seats swapped.")
     ] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same result.")] = 0,
     table: Annotated[
@@ -744,7 +754,7 @@ def tournament_command(
 @reports_errors
 def serve_command(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="Port to listen on.", min=1, max=65535)] = 8000,
+    port: Annotated[int, typer.Option("--port", help="Port to listen on (1 to 65535).")] = 8000,
     database_url: Annotated[
         str | None,
         typer.Option(
@@ -777,6 +787,8 @@ def serve_command(
     lang: LangOption = None,
 ) -> None:
     """Play in the browser: online tables with invite links, bots, hot seat and score pad."""
+    if not 1 <= port <= 65535:
+        raise CliError(f"--port is a port number, 1 to 65535, got {port}")
     try:
         from kniffel.web import serve
     except ImportError as error:  # the web extra is not installed

@@ -21,7 +21,7 @@ from rich.table import Table
 from kniffel.cli import language, solving
 from kniffel.cli.errors import CliError, reports_errors
 from kniffel.cli.language import LangOption
-from kniffel.i18n import number, translate
+from kniffel.i18n import NBSP, ngettext, number, translate
 from kniffel.rules import get as get_rules
 from kniffel.rules import parse_options
 from kniffel.solver import cache
@@ -35,21 +35,21 @@ cache_app = typer.Typer(
 
 
 def size_text(size: int, lang: str) -> str:
-    """``8.4 MB``, ``1.2 GB``, ``512 kB`` (``8,4 MB`` in German)."""
+    """``8.4 MB``, ``1.2 GB``, ``512 kB`` (``8,4 MB`` in German), a no-break space before the unit."""
     if size >= 1e9:
-        return f"{number(lang, size / 1e9)} GB"
+        return f"{number(lang, size / 1e9)}{NBSP}GB"
     if size >= 1e6:
-        return f"{number(lang, size / 1e6)} MB"
-    return f"{max(1, round(size / 1e3))} kB"
+        return f"{number(lang, size / 1e6)}{NBSP}MB"
+    return f"{max(1, round(size / 1e3))}{NBSP}kB"
 
 
 def age_text(seconds: float, lang: str) -> str:
     """How long ago: ``5 min``, ``3 h``, ``2 days``."""
     if seconds < 3600:
-        return translate(lang, "{n} min", n=max(1, round(seconds / 60)))
+        return f"{max(1, round(seconds / 60))}{NBSP}min"
     if seconds < 2 * 86400:
-        return translate(lang, "{n} h", n=round(seconds / 3600))
-    return translate(lang, "{n} days", n=round(seconds / 86400))
+        return f"{round(seconds / 3600)}{NBSP}h"
+    return ngettext("{n}\N{NO-BREAK SPACE}day", "{n}\N{NO-BREAK SPACE}days", round(seconds / 86400), lang)
 
 
 def listing(found: Sequence[cache.Entry], lang: str) -> Table:
@@ -120,10 +120,11 @@ def clear(
     freed, busy = cache.remove(found)
     console = Console(highlight=False)
     console.print(
-        translate(
+        ngettext(
+            "Cleared {n} table, {size}.",
+            "Cleared {n} tables, {size}.",
+            len(found) - len(busy),
             words,
-            "Cleared {count} tables, {size}.",
-            count=len(found) - len(busy),
             size=size_text(freed, words),
         )
     )

@@ -34,7 +34,7 @@ from kniffel.cli.render import dice_text, sheet_json, sheet_table
 from kniffel.cli.reviewing import ESTIMATE_NOTE, decisions_table, hint_lines, summary_table
 from kniffel.dice import validate_dice
 from kniffel.errors import GameFormatError, IllegalActionError, KniffelError
-from kniffel.i18n import N_, percent, translate
+from kniffel.i18n import N_, count_text, ngettext, percent, translate
 from kniffel.session import (
     TIE_NOTE,
     Preparing,
@@ -268,7 +268,9 @@ class Session(session.Session):
                 )
             )
             return
-        left = self.t("1 roll left" if game.rolls_left == 1 else "{n} rolls left", n=game.rolls_left)
+        left = count_text(
+            N_("no rolls left"), "{n} roll left", "{n} rolls left", game.rolls_left, self.settings.lang
+        )
         if turn.free_throws:
             left += self.t(", free throws this turn: {n}", n=turn.free_throws)
         if turn.announced:
@@ -396,7 +398,14 @@ class Session(session.Session):
     def ask_dice(self, count: int) -> tuple[int, ...] | None:
         """The faces of ``count`` dice thrown by hand; None if the player gives up (empty line)."""
         while True:
-            line = self.read(self.t("Type the {n} dice you threw (empty line: cancel): ", n=count))
+            line = self.read(
+                ngettext(
+                    "Type the die you threw (empty line: cancel): ",
+                    "Type the {n} dice you threw (empty line: cancel): ",
+                    count,
+                    self.settings.lang,
+                )
+            )
             if not line.strip():
                 return None
             try:
@@ -423,7 +432,14 @@ class Session(session.Session):
             self.say("  " + self.t("announce: {boxes}", boxes=", ".join(map(self.label, legal.announceable))))
         extra = []
         if game.rolls_left:
-            extra.append(self.t("{n} roll(s) left: keep FACES or roll", n=game.rolls_left))
+            extra.append(
+                ngettext(
+                    "{n} roll left: keep FACES or roll",
+                    "{n} rolls left: keep FACES or roll",
+                    game.rolls_left,
+                    self.settings.lang,
+                )
+            )
         if legal.can_throw and legal.free_throw:
             extra.append(self.t("a free throw is possible: free [keep FACES]"))
         if extra:

@@ -75,6 +75,37 @@ def translate(language: str, text: str, /, **fields: object) -> str:
     return chosen.format(**fields) if fields else chosen
 
 
+def ngettext(singular: str, plural: str, n: int, /, language: str = "en", **fields: object) -> str:
+    """The form of a message with a count that ``n`` takes in ``language`` (gettext's plural forms, from
+    the catalog's ``Plural-Forms``), with ``fields`` filled in; ``{n}`` is ``n`` unless given::
+
+        >>> ngettext("{n} roll left", "{n} rolls left", 1, language="de")
+        'noch 1 Wurf'
+        >>> ngettext("{n} roll left", "{n} rolls left", 2, language="de")
+        'noch 2 Würfe'
+
+    Where a count of nothing reads better in words ("no rolls left"), the caller says so with a
+    message of its own (:func:`count_text`)."""
+    catalog = _catalog(language) if language in LANGUAGES else gettext.NullTranslations()
+    chosen = catalog.ngettext(singular, plural, n)
+    return chosen.format(**{"n": n, **fields})
+
+
+def count_text(
+    zero: str, singular: str, plural: str, n: int, /, language: str = "en", **fields: object
+) -> str:
+    """A count as people say it: ``zero`` (a message of its own, "no rolls left") for nothing, else the
+    plural form :func:`ngettext` chooses."""
+    if n == 0:
+        return translate(language, zero, **fields)
+    return ngettext(singular, plural, n, language, **fields)
+
+
+NBSP = "\N{NO-BREAK SPACE}"
+"""The space between a figure and its unit (``34\N{NO-BREAK SPACE}%``, ``5\N{NO-BREAK SPACE}min``):
+a line is never broken between them."""
+
+
 def translations(text: str) -> dict[str, str]:
     """``text`` in every language (English first): what a client that switches languages needs."""
     return {language: translate(language, text) for language in LANGUAGES}
@@ -203,10 +234,13 @@ __all__ = [
     "LANGUAGES",
     "LOCALE_DIR",
     "N_",
+    "NBSP",
     "WEB_DOMAIN",
     "catalog_words",
+    "count_text",
     "error_text",
     "language_from_environment",
+    "ngettext",
     "number",
     "percent",
     "sentence",
