@@ -1,7 +1,7 @@
 """The layer arrows of the package, as a test: a module imports only from its own layer or lower ones.
 
     errors, dice, keeps, i18n -> rules -> sheet, game -> solver -> planning -> bots -> review, simulate,
-    session, tournament, cluster -> front ends (cli, web, tui, env)
+    session, tournament, cluster, record -> front ends (cli, web, tui, env)
 
 Every import counts, including those made inside functions or only for type checking: a lazy import is
 still a dependency. Front ends are never imported by the library; the command line may start the others
@@ -26,7 +26,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("kniffel.solver",),
     ("kniffel.planning",),
     ("kniffel.bots",),
-    ("kniffel.review", "kniffel.simulate", "kniffel.session", "kniffel.tournament", "kniffel.cluster"),
+    (
+        "kniffel.review",
+        "kniffel.simulate",
+        "kniffel.session",
+        "kniffel.tournament",
+        "kniffel.cluster",
+        "kniffel.record",
+    ),
     ("kniffel.cli", "kniffel.web", "kniffel.tui", "kniffel.env", "kniffel.__main__"),
 )
 FRONT_ENDS = LAYERS[-1]

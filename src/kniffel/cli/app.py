@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from kniffel.cli import caching, goals, interrupts, language, reviewing, simulating, solving
+from kniffel.cli import caching, goals, interrupts, language, reviewing, simulating, solving, stats
 from kniffel.cli.cluster import INTERRUPTED, ClusterOption
 from kniffel.cli.errors import OUTPUT_CLOSED, CliError, end_quietly, output_closed, reports_errors
 from kniffel.cli.language import LangOption
@@ -651,9 +651,7 @@ def simulate_command(
     ] = "bot:optimal",
     games: Annotated[
         int,
-        typer.Option(
-            "--games", "-n", help=f"Number of games to play (1 to {simulating.MAX_GAMES:,})."
-        ),
+        typer.Option("--games", "-n", help=f"Number of games to play (1 to {simulating.MAX_GAMES:,})."),
     ] = 10000,
     seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same result.")] = 0,
     plot: Annotated[
@@ -797,6 +795,9 @@ def serve_command(
 
     check_database(database_url)
     serve(host, port, database_url, trusted_proxies=trusted_proxies, allowed_hosts=allowed_hosts)
+
+
+app.registered_commands += stats.commands.registered_commands  # kniffel stats, after the others
 
 
 def main(argv: list[str] | None = None) -> None:

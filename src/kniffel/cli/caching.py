@@ -11,7 +11,7 @@ obsolete, and ``kniffel cache clear --obsolete`` removes them.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Annotated
 
 import typer
@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from kniffel.cli import language, solving
+from kniffel.cli.cluster import INTERRUPTED
 from kniffel.cli.errors import CliError, reports_errors
 from kniffel.cli.language import LangOption
 from kniffel.i18n import NBSP, ngettext, number, translate
@@ -175,6 +176,42 @@ def prepare(
         )
     )
     label = translate(words, "Solving the win tables of {rules}", rules=rules.id)
-    with solving.solve_progress(True, label, unit="‰", lang=words) as progress:
-        tables.solve_early(progress=progress)
+    before = _tables_of(rules.id)
+    try:
+        with solving.solve_progress(True, label, unit="%", lang=words) as progress:
+            tables.solve_early(progress=None if progress is None else _in_percent(progress))
+    except KeyboardInterrupt:
+        console.print(interrupted_text(rules.id, before, words))
+        raise typer.Exit(INTERRUPTED) from None
     console.print(translate(words, "The win tables of {rules} are ready.", rules=rules.id))
+
+
+def _in_percent(progress: Callable[[int, int], None]) -> Callable[[int, int], None]:
+    """A solver's ``progress(done, total)`` shown in whole percent."""
+    return lambda done, total: progress(100 * done // max(total, 1), 100)
+
+
+def _tables_of(rules_id: str) -> dict[tuple[str, ...], int]:
+    """The tables of a rule set in the cache now: their files, and their size."""
+    return {tuple(map(str, e.files)): e.size for e in cache.entries() if e.rules_id == rules_id}
+
+
+def interrupted_text(rules_id: str, before: dict[tuple[str, ...], int], lang: str) -> str:
+    """What an interrupted ``cache prepare`` kept: the tables it finished (written whole, so the next
+    run reads them and solves only the rest), or that nothing was kept."""
+    kept = [
+        f"{translate(lang, e.kind)} ({size_text(e.size, lang)})"
+        for e in cache.entries()
+        if e.rules_id == rules_id
+        and tuple(map(str, e.files)) not in before
+        and not e.kind.startswith("obsolete")
+    ]
+    if not kept:
+        return translate(
+            lang, "Interrupted: no table was finished, nothing was kept; the next run starts again."
+        )
+    return translate(
+        lang,
+        "Interrupted: kept {tables}; the next run (kniffel cache prepare) solves only the rest.",
+        tables=", ".join(kept),
+    )
