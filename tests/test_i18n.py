@@ -43,8 +43,8 @@ def forms(text: str | tuple[str, ...]) -> tuple[str, ...]:
     return (text,) if isinstance(text, str) else tuple(text)
 
 
-def fields(text: str | tuple[str, ...]) -> list[str]:
-    return sorted({field for form in forms(text) for field in FIELD.findall(form)})
+def fields(text: str) -> list[str]:
+    return sorted(set(FIELD.findall(text)))
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
@@ -58,7 +58,15 @@ def test_every_word_a_user_may_see_has_a_german_form(domain: str) -> None:
     assert missing == [], f"no German yet (python -m kniffel.i18n.extract, then translate): {missing[:10]}"
     unchecked = [m.id for m in german.values() if m.fuzzy]
     assert unchecked == [], f"German to check (marked fuzzy): {unchecked[:10]}"
-    changed = [m.id for m in german.values() if any(fields(m.id) != fields(form) for form in forms(m.string))]
+    # each form keeps the fields of its English form (a singular may leave out the count: "the die")
+    changed = [
+        m.id
+        for m in german.values()
+        if any(
+            fields(form) != fields(forms(m.id)[min(n, len(forms(m.id)) - 1)])
+            for n, form in enumerate(forms(m.string))
+        )
+    ]
     assert changed == [], f"a translation must keep its message's fields: {changed[:10]}"
 
 

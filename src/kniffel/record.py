@@ -42,6 +42,9 @@ FILE = "record.json"
 FORMAT = 1
 
 
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
 def user_data_dir() -> Path:
     """The user's data directory for kniffel by the platform's convention (not created here)."""
     home = Path.home()
@@ -298,7 +301,6 @@ def plot_record(
     :class:`~kniffel.errors.PlottingUnavailableError`); ``words`` translates the axes' labels."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.dates import date2num
         from matplotlib.figure import Figure
     except ImportError:
         raise plotting_unavailable() from None
@@ -310,7 +312,8 @@ def plot_record(
     for record in records:
         groups.setdefault((record.player, record.ruleset), []).append(record)
     for (name, ruleset), games in groups.items():
-        when = date2num([datetime.fromisoformat(g.finished) for g in games])
+        # matplotlib's dates are days since 1970-01-01 (its epoch since 3.3); xaxis_date shows them
+        when = [(datetime.fromisoformat(g.finished) - EPOCH).total_seconds() / 86400 for g in games]
         scores = [g.score for g in games]
         running = [sum(scores[: i + 1]) / (i + 1) for i in range(len(scores))]
         (line,) = axes.plot(when, scores, marker="o", linewidth=0.8, label=f"{name} ({ruleset})")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -22,32 +23,45 @@ commands = typer.Typer()
 """The command, added to ``kniffel``'s own (:mod:`kniffel.cli.app`)."""
 
 
-def record_table(found: list[record.Summary], lang: str) -> Table:
-    """A row per player and rule set: games, average, best, Kniffels, bonus rate, loss per choice."""
+def record_tables(found: list[record.Summary], lang: str) -> list[Table]:
+    """A table per rule set, a row per player: games, wins, average, best, Kniffels, bonus rate and
+    the loss per choice with how many games it is from."""
     t = functools.partial(translate, lang)
-    table = Table(title=t("Your record on this device"), header_style="bold")
-    table.add_column(t("Player"))
-    table.add_column(t("Rules"))
-    for heading in (N_("Games"), N_("Won"), N_("Average"), N_("Best"), N_("Kniffels"), N_("Bonus")):
-        table.add_column(t(heading), justify="right", no_wrap=True)
-    table.add_column(t("Loss per choice"), justify="right")
+    tables: dict[str, Table] = {}
     for s in found:
-        if s.loss_per_choice is None:
-            loss = t("no review")
-        else:
-            loss = f"{number(lang, s.loss_per_choice, 2)} ({s.reviewed}/{s.games})"
+        table = tables.get(s.ruleset)
+        if table is None:
+            title = t("Your record on this device: {rules}", rules=s.ruleset)
+            table = tables[s.ruleset] = Table(title=title, header_style="bold", box=box.SIMPLE_HEAD)
+            table.add_column(t("Player"), max_width=24)
+            for heading in HEADINGS:
+                table.add_column(t(heading), justify="right", no_wrap=True)
+        reviewed = f"{s.reviewed}/{s.games}"
         table.add_row(
             s.player,
-            s.ruleset,
             str(s.games),
             str(s.won),
             number(lang, s.average, 1),
             str(s.best),
             str(s.kniffels),
             percent(lang, s.bonus_rate, 0),
-            loss,
+            "-" if s.loss_per_choice is None else number(lang, s.loss_per_choice, 2),
+            reviewed,
         )
-    return table
+    return list(tables.values())
+
+
+HEADINGS = (
+    N_("Games"),
+    N_("Won"),
+    N_("Average"),
+    N_("Best"),
+    N_("Kniffels"),
+    N_("Bonus"),
+    N_("Loss"),
+    N_("Reviewed"),
+)
+"""The figures of a row of the record, after the player's name."""
 
 
 @commands.command("stats")
@@ -101,12 +115,13 @@ def stats_command(
         else:
             console.print(translate(words, "No finished games on this device yet ({path}).", path=where))
     else:
-        console.print(record_table(found, words))
+        for table in record_tables(found, words):
+            console.print(table)
         console.print(
             translate(
                 words,
-                "Loss per choice: expected points given away per decision, over the games with a review "
-                "(reviewed/all). Kept in {path}; forget it with: kniffel stats --clear",
+                "Bonus: games with the upper bonus. Loss: expected points given away per choice, over the "
+                "reviewed games. Kept in {path}; forget it with: kniffel stats --clear",
                 path=record.record_path(),
             ),
             style="dim",
