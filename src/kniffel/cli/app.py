@@ -377,7 +377,7 @@ def solve_command(
     console.print(
         translate(
             words,
-            "{what}: expected score {score} ({how}, DP {seconds} s)",
+            "{what}: expected score {score} ({how}, DP {seconds}\N{NO-BREAK SPACE}s)",
             what=what,
             score=number(words, solved.expected_score, 4),
             how=how,
