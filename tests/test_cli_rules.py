@@ -161,7 +161,8 @@ def test_the_rules_read_at_80_columns(args: list[str], lang: str) -> None:
     assert all(len(line) <= 80 for line in lines)
     assert not any("…" in line for line in lines)
     meanings = [line for line in lines if line.startswith("    ") and line.strip()]
-    assert meanings and max(len(line.rstrip()) for line in meanings) > 70  # the full width is used
+    assert meanings
+    assert max(len(line.rstrip()) for line in meanings) > 70  # the full width is used
 
 
 def test_the_list_names_boxes_as_people_do() -> None:
