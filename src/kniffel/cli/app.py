@@ -7,8 +7,6 @@ and exit status 2 by :func:`kniffel.cli.errors.reports_errors`.
 
 from __future__ import annotations
 
-import atexit
-import gc
 import json
 import sys
 from pathlib import Path
@@ -17,9 +15,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from kniffel.cli import caching, goals, interrupts, language, reviewing, simulating, solving, stats
-from kniffel.cli.cluster import INTERRUPTED, ClusterOption
-from kniffel.cli.errors import OUTPUT_CLOSED, CliError, end_quietly, output_closed, reports_errors
+from kniffel.cli import caching, goals, language, reviewing, simulating, solving, stats
+from kniffel.cli.cluster import ClusterOption
+from kniffel.cli.errors import CliError, reports_errors
 from kniffel.cli.language import LangOption
 from kniffel.cli.parsing import parse_dice, parse_sheet
 from kniffel.cli.play import Session, Settings, make_console
@@ -798,33 +796,3 @@ def serve_command(
 
 
 app.registered_commands += stats.commands.registered_commands  # kniffel stats, after the others
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Entry point of the ``kniffel`` console script: the help and Click's own words in the language of
-    ``--lang`` or the locale."""
-    if argv is None:  # the process ends with the command
-        # The interpreter's collections at exit walk every object still alive, and numba leaves a few
-        # hundred thousand: 0.3 s of every command that loaded a kernel. Registered first, run last.
-        atexit.register(gc.freeze)
-    arguments = sys.argv[1:] if argv is None else argv
-    if arguments in (["--lang", "en"], ["--lang", "de"], ["--lang=en"], ["--lang=de"]):
-        arguments = [*arguments, "--help"]  # as without arguments: the overview, in that language
-    command = typer.main.get_command(app)
-    lang = language.from_arguments(arguments)
-    if argv is None:
-        interrupts.catch()
-    with language.localized(command, lang):
-        try:
-            command.main(args=arguments, prog_name="kniffel")
-        except BrokenPipeError as error:  # outside a command's body: help, usage text
-            if not output_closed(error):
-                raise
-            end_quietly()
-            sys.exit(OUTPUT_CLOSED)
-        except Exception:
-            if not interrupts.seen():
-                raise
-            # Ctrl-C inside numba's compiler surfaces later as numba's own error: one line, not that
-            print(translate(lang, "kniffel: interrupted"), file=sys.stderr)
-            sys.exit(INTERRUPTED)
