@@ -191,20 +191,26 @@ def _in_percent(progress: Callable[[int, int], None]) -> Callable[[int, int], No
     return lambda done, total: progress(100 * done // max(total, 1), 100)
 
 
-def _tables_of(rules_id: str) -> dict[tuple[str, ...], int]:
-    """The tables of a rule set in the cache now: their files, and their size."""
-    return {tuple(map(str, e.files)): e.size for e in cache.entries() if e.rules_id == rules_id}
-
-
-def interrupted_text(rules_id: str, before: dict[tuple[str, ...], int], lang: str) -> str:
-    """What an interrupted ``cache prepare`` kept: the tables it finished (written whole, so the next
-    run reads them and solves only the rest), or that nothing was kept."""
-    kept = [
-        f"{translate(lang, e.kind)} ({size_text(e.size, lang)})"
+def _tables_of(rules_id: str) -> list[cache.Entry]:
+    """The finished tables of a rule set in the cache now (a table's data written whole, not a
+    leftover ``.tmp`` of an interrupted write, nor a table of an earlier version)."""
+    return [
+        e
         for e in cache.entries()
         if e.rules_id == rules_id
-        and tuple(map(str, e.files)) not in before
         and not e.kind.startswith("obsolete")
+        and any(f.suffix in (".npy", ".bin") for f in e.files)
+    ]
+
+
+def interrupted_text(rules_id: str, before: Sequence[cache.Entry], lang: str) -> str:
+    """What an interrupted ``cache prepare`` kept: the tables it finished (written whole, so the next
+    run reads them and solves only the rest), or that nothing was kept."""
+    had = {(e.rules, e.kind) for e in before}
+    kept = [
+        f"{translate(lang, e.kind)} ({size_text(e.size, lang)})"
+        for e in _tables_of(rules_id)
+        if (e.rules, e.kind) not in had
     ]
     if not kept:
         return translate(
