@@ -21,7 +21,7 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -181,16 +181,35 @@ def record_finished_game(
     if not recording() or not seats or not game.is_over:
         return []
     path = path or record_path()
-    kept = load(path)
-    if any(r.game == fingerprint(game) for r in kept):
+    key = fingerprint(game)
+    if any(r.game == key for r in load(path)):
         return []
     if reviewed is None and review_now and is_exact(game.rules):
         from kniffel.review import review
 
         reviewed = review(game)
     added = game_records(game, seats, reviewed)
-    save([*kept, *added], path)
+    with _locked(path):  # two games ending at once: each is added to what the other wrote
+        kept = load(path)
+        if any(r.game == key for r in kept):
+            return []
+        save([*kept, *added], path)
     return added
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold the record's lock file (where the system has advisory locks) while it is read and
+    written, so that no process overwrites what another just added."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory locks here; a record is written in one go
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    with open(path.with_suffix(".lock"), "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        yield
 
 
 def load(path: Path | None = None) -> list[GameRecord]:
@@ -221,12 +240,15 @@ def save(records: Sequence[GameRecord], path: Path | None = None) -> None:
 def clear(player: str | None = None, path: Path | None = None) -> int:
     """Forget every recorded game, or ``player``'s; how many games were forgotten."""
     path = path or record_path()
-    kept = load(path)
-    gone = [r for r in kept if player is None or r.player == player]
-    if player is None:
-        path.unlink(missing_ok=True)
-    elif gone:
-        save([r for r in kept if r.player != player], path)
+    if not path.exists():
+        return 0
+    with _locked(path):
+        kept = load(path)
+        gone = [r for r in kept if player is None or r.player == player]
+        if player is None:
+            path.unlink(missing_ok=True)
+        elif gone:
+            save([r for r in kept if r.player != player], path)
     return len(gone)
 
 
