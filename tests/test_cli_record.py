@@ -140,6 +140,11 @@ def test_stats_prints_the_record_in_both_languages(kept: Path) -> None:
     german = invoke(["stats", "--lang", "de"])
     assert "Ihre Bilanz auf diesem Gerät: kniffel" in german.stdout
     assert "Ausgewertet" in german.stdout
+    # the longer German headings leave the names their room (a name is never squeezed to nothing)
+    assert all(len(line) <= 80 for line in german.stdout.splitlines())
+    rows = [line.split() for line in german.stdout.splitlines() if line.strip()[:3] in ("Ada", "Bob")]
+    assert [row[0] for row in rows] == ["Ada", "Bob"]
+    assert rows[0][3] == f"{record.summaries(record.load(), 'Ada')[0].average:.1f}".replace(".", ",")
     data = json.loads(invoke(["stats", "--json", "--player", "Bob"]).stdout)
     assert [(s["player"], s["games"], s["reviewed"]) for s in data["summaries"]] == [("Bob", 2, 1)]
     assert data["path"] == str(kept)

@@ -32,8 +32,12 @@ def record_tables(found: list[record.Summary], lang: str) -> list[Table]:
         table = tables.get(s.ruleset)
         if table is None:
             title = t("Your record on this device: {rules}", rules=s.ruleset)
-            table = tables[s.ruleset] = Table(title=title, header_style="bold", box=box.SIMPLE_HEAD)
-            table.add_column(t("Player"), max_width=24)
+            table = tables[s.ruleset] = Table(
+                title=title, header_style="bold", box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False
+            )
+            # A name is shortened where the columns need the room, never to nothing.
+            longest = max(len(other.player) for other in found if other.ruleset == s.ruleset)
+            table.add_column(t("Player"), min_width=min(longest, 12), max_width=24)
             for heading in HEADINGS:
                 table.add_column(t(heading), justify="right", no_wrap=True)
         reviewed = f"{s.reviewed}/{s.games}"
