@@ -157,8 +157,15 @@ def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     # background (minutes of both cores); the tests of chances of winning solve theirs themselves.
     prepare = os.environ.get(PREPARE_ENV)
     os.environ[PREPARE_ENV] = "0"
+    # Finished games go to a record of the session's own, never the user's (kniffel.record).
+    record = os.environ.get("KNIFFEL_RECORD_DIR")
+    os.environ["KNIFFEL_RECORD_DIR"] = str(tmp_path_factory.mktemp("record"))
     yield directory
-    for name, value in (("KNIFFEL_CACHE_DIR", before), (PREPARE_ENV, prepare)):
+    for name, value in (
+        ("KNIFFEL_CACHE_DIR", before),
+        (PREPARE_ENV, prepare),
+        ("KNIFFEL_RECORD_DIR", record),
+    ):
         if value is None:
             del os.environ[name]
         else:

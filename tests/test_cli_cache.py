@@ -36,13 +36,13 @@ def test_the_listing_names_rule_set_kind_size_and_age(cache: Path) -> None:
         if line.count("│") == 5
     }
     assert "kniffel/expected scores" in rows
-    assert " 8.4 MB " in rows["kniffel/expected scores"]  # the table of every state, float64
+    assert " 8.4\xa0MB " in rows["kniffel/expected scores"]  # the table of every state, float64
     assert "yahtzee/obsolete" in rows
-    assert " 3 kB " in rows["yahtzee/obsolete"]
+    assert " 3\xa0kB " in rows["yahtzee/obsolete"]
     assert "in all. Clear it with: kniffel cache clear" in listed.output
     german = invoke(["cache", "--lang", "de"])
     assert "erwartete Punkte" in german.output
-    assert "8,4 MB" in german.output
+    assert "8,4\xa0MB" in german.output
     assert "veraltet" in german.output
 
 

@@ -247,7 +247,7 @@ def test_error_sentences_with_fields_translate_nested_reasons() -> None:
 def test_the_default_rule_set_in_german() -> None:
     result = invoke(["rules", "kniffel", "--lang", "de"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
-    for german in ("Quelle", "Spielblock", "Pflicht-Joker", "Summe der Einser", "Bedeutung", "Englisch"):
+    for german in ("Quelle", "Spielblock", "Pflicht-Joker", "Summe der Einser", "Standard 50", "Englisch"):
         assert german in result.stdout
     for english in ("Source", "Sheet", "forced joker", "sum of", "Meaning", "Label"):
         assert english not in result.stdout

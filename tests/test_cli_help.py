@@ -22,6 +22,7 @@ COMMANDS: tuple[list[str], ...] = (
     ["simulate"],
     ["tournament"],
     ["serve"],
+    ["stats"],
     ["cache"],
     ["cache", "clear"],
     ["cache", "prepare"],
@@ -88,3 +89,64 @@ def test_advise_keeps_its_long_option_names() -> None:
     clash = runner.invoke(app, ["advise", "--situation", situation, "--not-thrown-at-once"])
     assert clash.exit_code == 2
     assert "leave out --not-thrown-at-once" in clash.output
+
+
+def test_the_overview_names_the_browser_game_advice_and_the_record() -> None:
+    for lang, words in (
+        ("en", ("in the browser (kniffel serve)", "advice for any roll (kniffel advise)", "kniffel stats")),
+        ("de", ("im Browser (kniffel serve)", "Rat zu jedem Wurf (kniffel advise)", "kniffel stats")),
+    ):
+        text = " ".join(help_text([], lang).replace("│", " ").split())
+        for word in words:
+            assert word in text, (lang, word)
+
+
+def test_play_says_what_is_true_of_both_of_its_faces() -> None:
+    text = " ".join(help_text(["play"], "en").replace("│", " ").split())
+    assert "Type help during the game" not in text  # only the line game has a help command
+    assert "the full-screen game shows its keys at the bottom" in text.lower()
+    assert "(--plain) lists its commands when you type help" in text
+    assert "NAME=BOT names a bot (Zoe=bot:win)" in text
+
+
+def error_of(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int | str | None, str, str]:
+    from kniffel.cli import main
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("COLUMNS", "80")
+        with pytest.raises(SystemExit) as ended:
+            main(args)
+    captured = capsys.readouterr()
+    return ended.value.code, captured.out, captured.err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "--games", "0"], "kniffel: error: --games is at least 1, got 0"),
+        (["serve", "--port", "0"], "kniffel: error: --port is a port number, 1 to 65535, got 0"),
+        (["serve", "--port", "70000"], "kniffel: error: --port is a port number, 1 to 65535, got 70000"),
+        (
+            ["score", "--bogus"],
+            "kniffel: error: No such option: --bogus (see kniffel score --help)",
+        ),
+        (
+            ["simulate", "--games", "many"],
+            "kniffel: error: Invalid value for '--games' / '-n': Input should be a valid integer, unable to "
+            "parse string as an integer (see kniffel simulate --help)",
+        ),
+        (
+            ["--lang", "de", "score", "--bogus"],
+            "kniffel: Fehler: Unbekannte Option: --bogus (siehe kniffel score --help)",
+        ),
+    ],
+)
+def test_every_usage_error_is_one_line(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Click's own refusals (an unknown option, a value that is no number) and the commands' (a count
+    out of range) alike: one line on stderr, exit status 2, no usage block, no box."""
+    code, out, err = error_of(args, capsys)
+    assert code == 2
+    assert out == ""
+    assert err.splitlines() == [message]

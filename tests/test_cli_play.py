@@ -366,7 +366,7 @@ def test_human_against_bot_through_a_terminal(tmp_path: Path) -> None:
         child.expect(prompt)
         listing = ansi.sub("", child.before)
         choices = re.findall(r"score (.+?)\s{2,}(\d+)", listing)
-        if "2 roll(s) left" in listing or len(choices) == 0:
+        if "2 rolls left" in listing or len(choices) == 0:
             best = max(set(faces), key=lambda f: (faces.count(f), f))
             kept = " ".join([best] * min(faces.count(best), 4))
             child.sendline(f"keep {kept}")

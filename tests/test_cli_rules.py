@@ -139,9 +139,41 @@ def test_the_terminal_view() -> None:
         "Sharp off",
     ):
         assert part in words, part
-    # Every option with its value, its values, its default and its meaning.
-    assert "strict off off|on off fill every free column top to bottom" in words
-    assert "kniffel-4col strict=on" in text("kniffel-4col", "-o", "strict=on")
+    # Every option with its values, its default, the value chosen and its meaning as a paragraph.
+    assert "strict = off|on (default off; here off) fill every free column top to bottom" in words
+    chosen = text("kniffel-4col", "-o", "strict=on")
+    assert "kniffel-4col strict=on" in chosen
+    assert "strict = off|on (default off; here on)" in chosen
+
+
+def at_80_columns(*args: str) -> list[str]:
+    result = CliRunner().invoke(app, ["rules", *args], env={"COLUMNS": "80", "NO_COLOR": "1"})
+    assert result.exit_code == 0, result.output
+    return result.stdout.splitlines()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("args", [[], ["kniffel"], ["knoeffel"], ["yahtzee"]], ids=" ".join)
+def test_the_rules_read_at_80_columns(args: list[str], lang: str) -> None:
+    """Every line within 80 columns and nothing cut short; an option's meaning wraps as a paragraph,
+    not in a narrow column of its own."""
+    lines = at_80_columns(*args, "--lang", lang)
+    assert all(len(line) <= 80 for line in lines)
+    assert not any("…" in line for line in lines)
+    meanings = [line for line in lines if line.startswith("    ") and line.strip()]
+    assert meanings
+    assert max(len(line.rstrip()) for line in meanings) > 70  # the full width is used
+
+
+def test_the_list_names_boxes_as_people_do() -> None:
+    listing = " ".join(" ".join(at_80_columns()).split())
+    assert "Three of a kind, Four of a kind, Full house" in listing
+    assert "three_of_a_kind" not in listing  # ids are for --sheet and JSON
+    assert "strict = off|on (default off; all rule sets)" in listing
+    assert "joker = forced|free|none (default forced; yahtzee)" in listing
+    german = " ".join(" ".join(at_80_columns("--lang", "de")).split())
+    assert "Felder: Einser, Zweier, Dreier" in german
+    assert "Dreierpasch, Viererpasch, Full House" in german
 
 
 @pytest.mark.parametrize(
@@ -167,7 +199,7 @@ def test_rules_without_id_still_lists_every_rule_set() -> None:
     words = text()
     for rules_id in rules.available():
         assert rules_id in words
-    assert "Wikipedia: Kniffel, 5" in words
+    assert "Wikipedia: Kniffel 5 dice, up to 3 rolls a turn" in words
 
 
 # --- what users see names documents, not files ------------------------------------------------------

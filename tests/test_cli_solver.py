@@ -163,7 +163,7 @@ def test_knoeffel_advice_offers_free_throws_after_the_last_roll() -> None:
 def test_advise_table_output() -> None:
     result = invoke(["advise", *YAHTZEE, "--dice", "13356", "--rolls-left", "2"])
     assert result.exit_code == 0, result.output
-    assert "roll keep 3 3" in result.stdout
+    assert "│ keep 3 3 " in result.stdout  # as the game names it (--json keeps "roll keep 3 3")
 
 
 def test_batch_answers_every_line_and_flags_bad_ones(tmp_path: Path) -> None:
@@ -344,7 +344,7 @@ def test_situation_advice_as_a_table() -> None:
     result = invoke(["advise", "--situation", "yahtzee | yahtzee=50 | 6 6 6 6 6 | rolls left 0"])
     assert result.exit_code == 0, result.output
     assert "Situation: yahtzee | yahtzee=50 | 6 6 6 6 6 | rolls left 0" in result.stdout
-    assert "score sixes" in result.stdout
+    assert "score Sixes" in result.stdout
     assert "estimates" not in result.stdout
 
 

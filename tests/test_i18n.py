@@ -22,7 +22,19 @@ from babel.messages.pofile import read_po
 
 from kniffel import Game, SeededDice, rules
 from kniffel.errors import GameFormatError, IllegalActionError
-from kniffel.i18n import DOMAIN, LOCALE_DIR, WEB_DOMAIN, error_text, number, percent, sentence, translate
+from kniffel.i18n import (
+    DOMAIN,
+    LOCALE_DIR,
+    N_,
+    WEB_DOMAIN,
+    count_text,
+    error_text,
+    ngettext,
+    number,
+    percent,
+    sentence,
+    translate,
+)
 from kniffel.i18n.extract import DOMAINS, PACKAGE, po_path, template
 
 FIELD = re.compile(r"\{(\w+)\}")
@@ -48,19 +60,34 @@ def catalog(language: str, domain: str) -> Any:
         return read_po(stream)
 
 
+def forms(text: str | tuple[str, ...]) -> tuple[str, ...]:
+    """A message's forms: one, or a singular and a plural (an entry with plural forms)."""
+    return (text,) if isinstance(text, str) else tuple(text)
+
+
+def fields(text: str) -> list[str]:
+    return sorted(set(FIELD.findall(text)))
+
+
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_every_word_a_user_may_see_has_a_german_form(domain: str) -> None:
     german = {m.id: m for m in catalog("de", domain) if m.id}
     missing = [
-        m.id for m in extracted(domain) if m.id and (m.id not in german or not done(german[m.id].string))
+        m.id
+        for m in extracted(domain)
+        if m.id and (m.id not in german or not all(forms(german[m.id].string)))
     ]
     assert missing == [], f"no German yet (python -m kniffel.i18n.extract, then translate): {missing[:10]}"
     unchecked = [m.id for m in german.values() if m.fuzzy]
     assert unchecked == [], f"German to check (marked fuzzy): {unchecked[:10]}"
+    # each form keeps the fields of its English form (a singular may leave out the count: "the die")
     changed = [
         m.id
         for m in german.values()
-        if sorted(set(FIELD.findall(joined(m.id)))) != sorted(set(FIELD.findall(joined(m.string))))
+        if any(
+            fields(form) != fields(forms(m.id)[min(n, len(forms(m.id)) - 1)])
+            for n, form in enumerate(forms(m.string))
+        )
     ]
     assert changed == [], f"a translation must keep its message's fields: {changed[:10]}"
 
@@ -108,8 +135,9 @@ def test_messages_of_the_library_and_of_the_front_ends_are_found() -> None:
         "no box {text} in {id}; did you mean {keys}?",  # rules/names.py, an f-string
         "{box} is already filled",  # a reason the game gives, marked N_
         "Upper sum",  # the sheet's layout
-        "Score here",  # a key of the terminal game
-        "Play a game in the terminal: humans and bots, 1 to 8 players. Type help during the game.",
+        "Fill box",  # a key of the terminal game
+        "Play a game in the terminal: humans and bots, 1 to 8 players. The full-screen game shows its keys "
+        "at the bottom (? explains them); the line game (--plain) lists its commands when you type help.",
         "it is {player}'s turn",  # the web service
         "Yatzy (Scandinavian)",  # a rule set's name
     ):
@@ -153,18 +181,52 @@ def test_the_locale_folder_holds_only_what_the_catalogs_need() -> None:
     assert Path(LOCALE_DIR).is_relative_to(PACKAGE), "the catalogs ship inside the package"
 
 
-@pytest.mark.parametrize("language", ["en", "de"])
-def test_every_message_with_a_count_reads_for_0_1_and_2(language: str) -> None:
-    """Messages with plural forms (ngettext): the singular for 1 and the plural for 0 and 2, in either
-    language, with the count in the text and every field filled."""
-    from kniffel.i18n import ngettext
+# --- counts ---------------------------------------------------------------------------------------
 
-    plurals = [m.id for m in extracted(DOMAIN) if isinstance(m.id, tuple)]
-    assert plurals, "no message with a count is marked for ngettext"
-    for singular, plural in plurals:
-        fields = {name: f"<{name}>" for name in FIELD.findall(singular + plural) if name != "n"}
-        one, *others = (ngettext(language, singular, plural, n, **fields) for n in (1, 0, 2))
-        assert "1" in one
-        assert all(str(n) in text for n, text in zip((0, 2), others, strict=True))
-        assert one.replace("1", "") != others[1].replace("2", ""), (singular, one, others)
-        assert "{" not in one + "".join(others)
+
+def plural_entries() -> list[Any]:
+    return [m for m in extracted(DOMAIN) if m.id and m.pluralizable]
+
+
+def test_messages_with_a_count_are_found_with_both_forms() -> None:
+    """``ngettext`` and ``count_text`` calls are extracted as entries with plural forms; a count of
+    nothing said in words (``count_text``'s first argument) is a message of its own."""
+    ids = {m.id for m in plural_entries()}
+    assert ("{n} roll left", "{n} rolls left") in ids  # kniffel play
+    assert ("Cleared {n} table, {size}.", "Cleared {n} tables, {size}.") in ids  # kniffel cache clear
+    assert ("Forgot {n} game.", "Forgot {n} games.") in ids  # kniffel stats --clear
+    assert "no rolls left" in {m.id for m in extracted(DOMAIN)}
+    assert len(ids) >= 8
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_every_message_with_a_count_reads_right_for_0_1_and_2(language: str) -> None:
+    """Each message with a count, walked through 0, 1 and 2: 1 takes the singular, 0 and 2 the plural
+    (in English and German alike), the count is written where the message writes it, and the two forms
+    differ, as a noun after a count does."""
+    german = {m.id: m for m in catalog("de", DOMAIN) if m.id}
+    for entry in plural_entries():
+        singular, plural = entry.id
+        names = {name: "X" for name in FIELD.findall(singular + plural) if name != "n"}
+        forms_now = {n: ngettext(singular, plural, n, language, **names) for n in (0, 1, 2)}
+        expected = (singular, plural) if language == "en" else tuple(german[entry.id].string)
+        assert len(expected) == 2
+        assert forms_now[1] == expected[0].format(n=1, **names), entry.id
+        for n in (0, 2):
+            assert forms_now[n] == expected[1].format(n=n, **names), entry.id
+        assert forms_now[1].replace("1", "#") != forms_now[2].replace("2", "#"), entry.id
+        if "{n}" in plural:
+            assert "2" in forms_now[2]
+            assert "0" in forms_now[0]
+
+
+def test_counts_in_german_and_english() -> None:
+    def left(n: int, language: str) -> str:
+        return count_text(N_("no rolls left"), "{n} roll left", "{n} rolls left", n, language)
+
+    assert [left(n, "de") for n in (0, 1, 2)] == ["keine Würfe mehr", "noch 1 Wurf", "noch 2 Würfe"]
+    assert [left(n, "en") for n in (0, 1, 2)] == ["no rolls left", "1 roll left", "2 rolls left"]
+    assert ngettext("Forgot {n} game.", "Forgot {n} games.", 1, "de") == "1 Spiel vergessen."
+    assert ngettext("{n}\N{NO-BREAK SPACE}day", "{n}\N{NO-BREAK SPACE}days", 3, "de") == "3\xa0Tage"
+    # a language we do not speak reads as English, never fails
+    assert ngettext("{n} roll left", "{n} rolls left", 2, "fr") == "2 rolls left"

@@ -1,7 +1,7 @@
 """The layer arrows of the package, as a test: a module imports only from its own layer or lower ones.
 
     errors, dice, keeps, i18n -> rules -> sheet, game -> solver, position -> planning -> bots -> review,
-    simulate, session, tournament, cluster, advice -> front ends (cli, web, tui, env)
+    simulate, session, tournament, cluster, advice, record -> front ends (cli, web, tui, env)
 
 Every import counts, including those made inside functions or only for type checking: a lazy import is
 still a dependency. Front ends are never imported by the library; the command line may start the others
@@ -33,6 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "kniffel.tournament",
         "kniffel.cluster",
         "kniffel.advice",
+        "kniffel.record",
     ),
     ("kniffel.cli", "kniffel.web", "kniffel.tui", "kniffel.env", "kniffel.__main__"),
 )

@@ -109,12 +109,16 @@ def shown_names(names: Sequence[str], specs: Mapping[int, str], lang: str) -> li
 
 def parse_players(specs: Sequence[str]) -> list[PlayerSpec]:
     """``["Ada", "bot", "bot:optimal", "bot"]`` -> Ada and bots named by kind: "Bot (heuristic)", "Bot
-    (optimal)" and "Bot (heuristic) 2"."""
+    (optimal)" and "Bot (heuristic) 2"; ``"Zoe=bot:win"`` is a bot named Zoe (a saved game keeps the
+    name)."""
     if not specs:
         raise GameError("name the players: --player NAME for a human, --player bot for a bot (1 to 8)")
     players: list[PlayerSpec] = []
     for spec in specs:
-        if is_bot_spec(spec):
+        name, named, bot = spec.rpartition("=")
+        if named and name.strip() and is_bot_spec(bot):
+            players.append(PlayerSpec(name.strip(), bot.strip().lower()))
+        elif is_bot_spec(spec):
             name = bot_name(spec, [p.name for p in players])
             players.append(PlayerSpec(name, spec.strip().lower()))
         else:

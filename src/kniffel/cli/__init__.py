@@ -8,6 +8,7 @@
 30
 """
 
-from kniffel.cli.app import app, main
+from kniffel.cli.app import app
+from kniffel.cli.entry import main
 
 __all__ = ["app", "main"]

@@ -7,8 +7,6 @@ and exit status 2 by :func:`kniffel.cli.errors.reports_errors`.
 
 from __future__ import annotations
 
-import atexit
-import gc
 import json
 import os
 import sys
@@ -18,13 +16,14 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from kniffel.cli import caching, goals, interrupts, language, reviewing, simulating, solving
-from kniffel.cli.cluster import INTERRUPTED, ClusterOption
-from kniffel.cli.errors import OUTPUT_CLOSED, CliError, end_quietly, output_closed, reports_errors
+from kniffel.cli import caching, goals, language, reviewing, simulating, solving, stats
+from kniffel.cli.cluster import ClusterOption
+from kniffel.cli.errors import CliError, reports_errors
 from kniffel.cli.language import LangOption
 from kniffel.cli.parsing import parse_dice, parse_sheet
 from kniffel.cli.play import Session, Settings, make_console
 from kniffel.cli.render import (
+    named_actions,
     placements_table,
     rule_set_json,
     rule_set_view,
@@ -42,7 +41,11 @@ from kniffel.situation import Situation
 
 app = typer.Typer(
     name="kniffel",
-    help="Kniffel, Yahtzee, Yatzy and friends: rule sets, scoring and terminal play.",
+    help=(
+        "Kniffel, Yahtzee, Yatzy and friends: play in the terminal (kniffel play) or in the browser "
+        "(kniffel serve), get advice for any roll (kniffel advise), review a game, see your record "
+        "(kniffel stats), look up rule sets and scores."
+    ),
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -92,7 +95,9 @@ def _main(
     ] = False,
     lang: LangOption = None,
 ) -> None:
-    """Kniffel, Yahtzee, Yatzy and friends: rule sets, scoring and terminal play."""
+    """Kniffel, Yahtzee, Yatzy and friends: play in the terminal (kniffel play) or in the browser
+    (kniffel serve), get advice for any roll (kniffel advise), review a game, see your record (kniffel
+    stats), look up rule sets and scores."""
     language.set_default(None)  # nothing of an earlier run in the same process stays
     language.set_default(None if lang is None else language.choose(lang))
 
@@ -226,7 +231,8 @@ def play_command(
             metavar="PLAYER",
             help="A player, in turn order: a name for a human, or a bot: 'bot' (a quick heuristic), "
             "'bot:optimal' (the most points), 'bot:win' (the best chance of winning) or 'bot:target:T' "
-            "(the best chance of T points). Repeat for each player (1 to 8).",
+            "(the best chance of T points); NAME=BOT names a bot (Zoe=bot:win). Repeat for each player "
+            "(1 to 8).",
             show_default=False,
         ),
     ] = None,
@@ -269,7 +275,8 @@ def play_command(
         typer.Option("--bot-delay", min=0, help="Seconds between a bot's moves in the full-screen game."),
     ] = 0.7,
 ) -> None:
-    """Play a game in the terminal: humans and bots, 1 to 8 players. Type help during the game."""
+    """Play a game in the terminal: humans and bots, 1 to 8 players. The full-screen game shows its keys
+    at the bottom (? explains them); the line game (--plain) lists its commands when you type help."""
     settings = Settings(
         lang=language.choose(lang), lang_given=lang, pad=pad, json=json_output, save=save, seed=seed
     )
@@ -369,7 +376,7 @@ def solve_command(
     console.print(
         translate(
             words,
-            "{what}: expected score {score} ({how}, DP {seconds} s)",
+            "{what}: expected score {score} ({how}, DP {seconds}\N{NO-BREAK SPACE}s)",
             what=what,
             score=number(words, solved.expected_score, 4),
             how=how,
@@ -458,8 +465,9 @@ def advise_command(
 
     A value is the expected number of points still to come (this turn's included, the sheet's points
     excluded) when playing optimally from there, with --goal target:T the chance of finishing with at
-    least T points, with --goal win the chance of finishing first. "roll keep D D" holds those dice and
-    throws the others; "roll" throws all of them again ("free ..." for a free throw).
+    least T points, with --goal win the chance of finishing first. Actions are named as in the game:
+    "keep D D" holds those dice and throws the others; "roll" throws all of them again ("free throw"
+    for a free throw); --json gives their text form ("roll keep D D").
     """
     from kniffel.solver import Advisor, table
 
@@ -534,7 +542,9 @@ def advise_command(
             print(json.dumps({"goal": str(goal), "needed": needed, "options": options}))
             return
         # the table names the final score played for (a goal's own name is in the JSON)
-        Console(highlight=False).print(goals.options_table(options, Target(aim), words))
+        Console(highlight=False).print(
+            goals.options_table(named_actions(options, alone, words), Target(aim), words)
+        )
         return
     label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
     with solving.solve_progress(not json_output, label, lang=words) as progress:
@@ -544,7 +554,7 @@ def advise_command(
     if json_output:
         print(json.dumps({"options": options}))
         return
-    Console(highlight=False).print(solving.options_table(options, words))
+    Console(highlight=False).print(solving.options_table(named_actions(options, alone, words), words))
 
 
 def _advise_situation(situation: Situation, json_output: bool, words: str, goal: Goal) -> None:
@@ -565,7 +575,8 @@ def _advise_situation(situation: Situation, json_output: bool, words: str, goal:
             return
         console = Console(highlight=False)
         console.print(translate(words, "Situation: {situation}", situation=situation), markup=False)
-        console.print(goals.options_table(options, Target(aim) if aim >= 0 else goal, words))
+        named = named_actions(options, situation.rules, words)
+        console.print(goals.options_table(named, Target(aim) if aim >= 0 else goal, words))
         return
     label = translate(words, "Solving the tables of {rules} (once, then cached)", rules=situation.rules.id)
     with solving.solve_progress(not json_output, label, lang=words):
@@ -575,7 +586,7 @@ def _advise_situation(situation: Situation, json_output: bool, words: str, goal:
         return
     console = Console(highlight=False)
     console.print(translate(words, "Situation: {situation}", situation=situation), markup=False)
-    console.print(solving.options_table(options, words))
+    console.print(solving.options_table(named_actions(options, situation.rules, words), words))
     if not exact:
         console.print(translate(words, reviewing.ESTIMATE_NOTE))
 
@@ -629,9 +640,7 @@ def simulate_command(
     ] = "bot:optimal",
     games: Annotated[
         int,
-        typer.Option(
-            "--games", "-n", help=f"Number of games to play (1 to {simulating.MAX_GAMES:,}).", min=1
-        ),
+        typer.Option("--games", "-n", help=f"Number of games to play (1 to {simulating.MAX_GAMES:,})."),
     ] = 10000,
     seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same result.")] = 0,
     plot: Annotated[
@@ -689,7 +698,7 @@ def tournament_command(
     rules_id: RulesOption = None,
     option: OptionsOption = None,
     games: Annotated[
-        int, typer.Option("--games", "-n", help="Games per pairing, each played twice, seats swapped.", min=1)
+        int, typer.Option("--games", "-n", help="Games per pairing, each played twice, seats swapped.")
     ] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same result.")] = 0,
     table: Annotated[
@@ -732,7 +741,7 @@ def tournament_command(
 @reports_errors
 def serve_command(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="Port to listen on.", min=1, max=65535)] = 8000,
+    port: Annotated[int, typer.Option("--port", help="Port to listen on (1 to 65535).")] = 8000,
     database_url: Annotated[
         str | None,
         typer.Option(
@@ -775,6 +784,8 @@ def serve_command(
     lang: LangOption = None,
 ) -> None:
     """Play in the browser: online tables with invite links, bots, hot seat and score pad."""
+    if not 1 <= port <= 65535:
+        raise CliError(f"--port is a port number, 1 to 65535, got {port}")
     if cache_budget is not None:
         from kniffel.solver import cache
 
@@ -792,31 +803,4 @@ def serve_command(
     serve(host, port, database_url, trusted_proxies=trusted_proxies, allowed_hosts=allowed_hosts)
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Entry point of the ``kniffel`` console script: the help and Click's own words in the language of
-    ``--lang`` or the locale."""
-    if argv is None:  # the process ends with the command
-        # The interpreter's collections at exit walk every object still alive, and numba leaves a few
-        # hundred thousand: 0.3 s of every command that loaded a kernel. Registered first, run last.
-        atexit.register(gc.freeze)
-    arguments = sys.argv[1:] if argv is None else argv
-    if arguments in (["--lang", "en"], ["--lang", "de"], ["--lang=en"], ["--lang=de"]):
-        arguments = [*arguments, "--help"]  # as without arguments: the overview, in that language
-    command = typer.main.get_command(app)
-    lang = language.from_arguments(arguments)
-    if argv is None:
-        interrupts.catch()
-    with language.localized(command, lang):
-        try:
-            command.main(args=arguments, prog_name="kniffel")
-        except BrokenPipeError as error:  # outside a command's body: help, usage text
-            if not output_closed(error):
-                raise
-            end_quietly()
-            sys.exit(OUTPUT_CLOSED)
-        except Exception:
-            if not interrupts.seen():
-                raise
-            # Ctrl-C inside numba's compiler surfaces later as numba's own error: one line, not that
-            print(translate(lang, "kniffel: interrupted"), file=sys.stderr)
-            sys.exit(INTERRUPTED)
+app.registered_commands += stats.commands.registered_commands  # kniffel stats, after the others

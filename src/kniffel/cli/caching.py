@@ -12,7 +12,7 @@ are never read again: they are listed as obsolete, and ``kniffel cache clear --o
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Annotated
 
 import typer
@@ -20,9 +20,10 @@ from rich.console import Console
 from rich.table import Table
 
 from kniffel.cli import language, solving
+from kniffel.cli.cluster import INTERRUPTED
 from kniffel.cli.errors import CliError, reports_errors
 from kniffel.cli.language import LangOption
-from kniffel.i18n import number, translate
+from kniffel.i18n import NBSP, ngettext, number, translate
 from kniffel.rules import get as get_rules
 from kniffel.rules import parse_options
 from kniffel.solver import cache
@@ -36,21 +37,21 @@ cache_app = typer.Typer(
 
 
 def size_text(size: int, lang: str) -> str:
-    """``8.4 MB``, ``1.2 GB``, ``512 kB`` (``8,4 MB`` in German)."""
+    """``8.4 MB``, ``1.2 GB``, ``512 kB`` (``8,4 MB`` in German), a no-break space before the unit."""
     if size >= 1e9:
-        return f"{number(lang, size / 1e9)} GB"
+        return f"{number(lang, size / 1e9)}{NBSP}GB"
     if size >= 1e6:
-        return f"{number(lang, size / 1e6)} MB"
-    return f"{max(1, round(size / 1e3))} kB"
+        return f"{number(lang, size / 1e6)}{NBSP}MB"
+    return f"{max(1, round(size / 1e3))}{NBSP}kB"
 
 
 def age_text(seconds: float, lang: str) -> str:
     """How long ago: ``5 min``, ``3 h``, ``2 days``."""
     if seconds < 3600:
-        return translate(lang, "{n} min", n=max(1, round(seconds / 60)))
+        return f"{max(1, round(seconds / 60))}{NBSP}min"
     if seconds < 2 * 86400:
-        return translate(lang, "{n} h", n=round(seconds / 3600))
-    return translate(lang, "{n} days", n=round(seconds / 86400))
+        return f"{round(seconds / 3600)}{NBSP}h"
+    return ngettext("{n}\N{NO-BREAK SPACE}day", "{n}\N{NO-BREAK SPACE}days", round(seconds / 86400), lang)
 
 
 def listing(found: Sequence[cache.Entry], lang: str) -> Table:
@@ -131,10 +132,11 @@ def clear(
     freed, busy = cache.remove(found)
     console = Console(highlight=False)
     console.print(
-        translate(
+        ngettext(
+            "Cleared {n} table, {size}.",
+            "Cleared {n} tables, {size}.",
+            len(found) - len(busy),
             words,
-            "Cleared {count} tables, {size}.",
-            count=len(found) - len(busy),
             size=size_text(freed, words),
         )
     )
@@ -185,6 +187,48 @@ def prepare(
         )
     )
     label = translate(words, "Solving the win tables of {rules}", rules=rules.id)
-    with solving.solve_progress(True, label, unit="‰", lang=words) as progress:
-        tables.solve_early(progress=progress)
+    before = _tables_of(rules.id)
+    try:
+        with solving.solve_progress(True, label, unit="%", lang=words) as progress:
+            tables.solve_early(progress=None if progress is None else _in_percent(progress))
+    except KeyboardInterrupt:
+        console.print(interrupted_text(rules.id, before, words))
+        raise typer.Exit(INTERRUPTED) from None
     console.print(translate(words, "The win tables of {rules} are ready.", rules=rules.id))
+
+
+def _in_percent(progress: Callable[[int, int], None]) -> Callable[[int, int], None]:
+    """A solver's ``progress(done, total)`` shown in whole percent."""
+    return lambda done, total: progress(100 * done // max(total, 1), 100)
+
+
+def _tables_of(rules_id: str) -> list[cache.Entry]:
+    """The finished tables of a rule set in the cache now (a table's data written whole, not a
+    leftover ``.tmp`` of an interrupted write, nor a table of an earlier version)."""
+    return [
+        e
+        for e in cache.entries()
+        if e.rules_id == rules_id
+        and not e.kind.startswith("obsolete")
+        and any(f.suffix in (".npy", ".bin") for f in e.files)
+    ]
+
+
+def interrupted_text(rules_id: str, before: Sequence[cache.Entry], lang: str) -> str:
+    """What an interrupted ``cache prepare`` kept: the tables it finished (written whole, so the next
+    run reads them and solves only the rest), or that nothing was kept."""
+    had = {(e.rules, e.kind) for e in before}
+    kept = [
+        f"{translate(lang, e.kind)} ({size_text(e.size, lang)})"
+        for e in _tables_of(rules_id)
+        if (e.rules, e.kind) not in had
+    ]
+    if not kept:
+        return translate(
+            lang, "Interrupted: no table was finished, nothing was kept; the next run starts again."
+        )
+    return translate(
+        lang,
+        "Interrupted: kept {tables}; the next run (kniffel cache prepare) solves only the rest.",
+        tables=", ".join(kept),
+    )

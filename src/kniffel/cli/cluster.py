@@ -12,7 +12,7 @@ from typing import Annotated, Protocol, TypeVar
 import typer
 
 from kniffel.cli import solving
-from kniffel.i18n import N_, number, translate
+from kniffel.i18n import N_, ngettext, number
 from kniffel.simulate import Interrupted
 
 INTERRUPTED = 130
@@ -64,13 +64,26 @@ class Tally:
                 self._bar = bar
                 yield self
         except KeyboardInterrupt:
-            text = (
-                N_("kniffel: interrupted after {done} of {total} games, its unfinished tasks cancelled")
-                if cluster
-                else N_("kniffel: interrupted after {done} of {total} games, stopped")
-            )
             done, total = number(self.lang, self.done, 0), number(self.lang, self.total, 0)
-            print(translate(self.lang, text, done=done, total=total), file=sys.stderr)
+            if cluster:
+                text = ngettext(
+                    "kniffel: interrupted after {done} of {total} game, its unfinished tasks cancelled",
+                    "kniffel: interrupted after {done} of {total} games, its unfinished tasks cancelled",
+                    self.total,
+                    self.lang,
+                    done=done,
+                    total=total,
+                )
+            else:
+                text = ngettext(
+                    "kniffel: interrupted after {done} of {total} game, stopped",
+                    "kniffel: interrupted after {done} of {total} games, stopped",
+                    self.total,
+                    self.lang,
+                    done=done,
+                    total=total,
+                )
+            print(text, file=sys.stderr)
             raise typer.Exit(INTERRUPTED) from None
         finally:
             self._bar = None

@@ -19,7 +19,7 @@ from rich.table import Table
 from kniffel.advice import TargetOptions, situation_options
 from kniffel.cli import solving
 from kniffel.cli.errors import CliError
-from kniffel.i18n import translate
+from kniffel.i18n import NBSP, translate
 from kniffel.planning import PlanningError
 from kniffel.planning.goals import Goal, Target, Unit, parse_goal
 from kniffel.rules import RuleSet
@@ -79,7 +79,7 @@ def options_table(options: list[dict[str, Any]], goal: Goal, lang: str = "en") -
     else:
         title = translate(lang, "Options, best first (chance of winning)")
     return solving.ranked_table(
-        title, translate(lang, "Chance"), options, lang, scale=100, places=3, unit=" %"
+        title, translate(lang, "Chance"), options, lang, scale=100, places=3, unit=f"{NBSP}%"
     )
 
 

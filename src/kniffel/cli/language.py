@@ -1,4 +1,5 @@
-"""The command line's language: chosen before anything is shown, applied to help, messages and errors.
+"""The command line's language: chosen before anything is shown, applied to help, messages and errors
+(Click's usage errors too, each in one line).
 
 The language is ``--lang`` where given, else the locale (:func:`kniffel.i18n.language_from_environment`).
 It has to be known before Click renders a command's help, so :func:`from_arguments` reads it from the raw
@@ -11,6 +12,7 @@ The library's refusals and the command line's own errors are translated by
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -113,12 +115,40 @@ def localized(command: Any, language: str) -> Iterator[None]:
     plainly (``N``, ``FILE``, nothing for a flag) where Typer would show Python types (``<int>``).
     The command's help is translated in place; Typer's own words are restored on leaving."""
     _plain_metavars(command)
-    if language == "en":
+    with _one_line_errors(language):
+        if language == "en":
+            yield
+            return
+        _localize_command(command, language)
+        with _typer_words(language):
+            yield
+
+
+@contextmanager
+def _one_line_errors(language: str) -> Iterator[None]:
+    """Click's usage errors (an unknown option, a value it refuses) as one line on stderr in
+    ``language``, as every other refusal of the command line (:func:`kniffel.cli.errors.fail`), naming
+    where the help is; not Typer's usage block and boxed panel."""
+    from typer import rich_utils
+
+    format_error = rich_utils.rich_format_error
+
+    def error(exception: Any) -> None:
+        if type(exception).__name__ == "NoArgsIsHelpError":  # the help was shown: nothing to add
+            return
+        text = error_text(language, exception.format_message())
+        context = getattr(exception, "ctx", None)
+        if context is not None:
+            text = translate(
+                language, "{message} (see {command} --help)", message=text, command=context.command_path
+            )
+        print(translate(language, "kniffel: error: {message}", message=text), file=sys.stderr)
+
+    try:
+        setattr(rich_utils, "rich_format_error", error)  # noqa: B010 (typed for Click's exception only)
         yield
-        return
-    _localize_command(command, language)
-    with _typer_words(language):
-        yield
+    finally:
+        rich_utils.rich_format_error = format_error
 
 
 def _localize_command(command: Any, language: str) -> None:
@@ -177,27 +207,20 @@ def _typer_words(language: str) -> Iterator[None]:
     from typer._click.formatting import HelpFormatter
 
     saved: dict[str, Any] = {name: getattr(rich_utils, name) for name in _TYPER_CONSTANTS}
-    write_usage, format_error = HelpFormatter.write_usage, rich_utils.rich_format_error
+    write_usage = HelpFormatter.write_usage
 
     def usage(self: HelpFormatter, prog: str, args: str = "", prefix: str | None = None) -> None:
         write_usage(self, prog, args, translate(language, "Usage: ") if prefix is None else prefix)
-
-    def error(exception: Any) -> None:
-        english = exception.format_message
-        exception.format_message = lambda: error_text(language, english())
-        format_error(exception)
 
     try:
         for name, value in saved.items():
             setattr(rich_utils, name, translate(language, value))
         HelpFormatter.write_usage = usage  # type: ignore[method-assign]
-        setattr(rich_utils, "rich_format_error", error)  # noqa: B010 (typed for Click's exception only)
         yield
     finally:
         for name, value in saved.items():
             setattr(rich_utils, name, value)
         HelpFormatter.write_usage = write_usage  # type: ignore[method-assign]
-        rich_utils.rich_format_error = format_error
 
 
 _METAVARS = {bool: "", int: "N", float: "N", Path: "FILE", str: "TEXT"}

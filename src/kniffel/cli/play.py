@@ -7,13 +7,17 @@ pay) goes to :class:`kniffel.Game`, whose error messages are shown as they are.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
+from rich.padding import Padding
+from rich.table import Table
+from rich.text import Text
 
 from kniffel import session
 from kniffel.actions import (
@@ -34,7 +38,7 @@ from kniffel.cli.render import dice_text, sheet_json, sheet_table
 from kniffel.cli.reviewing import ESTIMATE_NOTE, decisions_table, hint_lines, summary_table
 from kniffel.dice import validate_dice
 from kniffel.errors import GameFormatError, IllegalActionError, KniffelError
-from kniffel.i18n import N_, percent, translate
+from kniffel.i18n import N_, count_text, ngettext, percent, translate
 from kniffel.session import (
     TIE_NOTE,
     Preparing,
@@ -47,6 +51,9 @@ from kniffel.session import (
     result_line,
 )
 from kniffel.session import dice_source as dice_source  # tests make sessions by hand
+
+if TYPE_CHECKING:
+    from kniffel.review import Review
 
 HINTS = 5
 """Options a hint lists unless told otherwise."""
@@ -85,6 +92,32 @@ Score pad (--pad): you throw real dice and type what they show.
   roll keep 3 3 = 1 3 3 4 6   kept 3 3 and the throw gave 1 3 3 4 6
   free [keep 6 6]       likewise for a free throw
   undo                  also takes back a mistyped throw""")
+
+
+_HELP_ROW = re.compile(r" {1,3}(\S(?:.*?\S)?) {2,}(\S.*)")
+
+
+def help_view(text: str) -> RenderableType:
+    """A help text (:data:`HELP`, :data:`PAD_HELP`: an introduction, then a command and its meaning a
+    line, a meaning going on in lines indented under it) laid out to the terminal's width: the
+    introduction wraps as a paragraph and each meaning beside its command, so no line is wider than
+    the terminal, in either language."""
+    intro: list[str] = []
+    rows: list[list[str]] = []
+    for line in text.splitlines():
+        row = _HELP_ROW.fullmatch(line)
+        if rows and line.startswith(" " * 8) and line.strip():
+            rows[-1][1] += " " + line.strip()  # a meaning going on under the one above
+        elif row is not None:
+            rows.append([row.group(1), row.group(2)])
+        elif line.strip():
+            intro.append(line.strip())
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1)
+    for command, meaning in rows:
+        grid.add_row(Text(command), Text(meaning))
+    return Group(Text(" ".join(intro)), Padding(grid, (0, 0, 0, 2)))
 
 
 @dataclass
@@ -140,7 +173,7 @@ class Session(session.Session):
             self.leave(self.t("Interrupted."))
             return 130
         self.finish()
-        self.offer_review()
+        self.keep_record(self.offer_review())
         return 0
 
     def leave(self, why: str) -> int:
@@ -173,16 +206,33 @@ class Session(session.Session):
             self.say(f"{standing.rank}. {names[standing.name]}  {standing.total}")
         self.say(result_line(game, self.t, names), style="bold")
 
-    def offer_review(self) -> None:
-        """Ask humans whether they want the review of the game just finished (not with --json)."""
+    def offer_review(self) -> Review | None:
+        """Ask humans whether they want the review of the game just finished (not with --json); the
+        review if it was made."""
         if self.all_bots or self.settings.json:
-            return
+            return None
         try:
             answer = self.read(self.t("Review the game (y/N)? "))
         except (EOFError, KeyboardInterrupt):
-            return
+            return None
         if answer.strip().lower() in ("y", "yes", "j", "ja"):
-            self.do_review([])
+            return self.do_review([])
+        return None
+
+    def keep_record(self, reviewed: Review | None) -> None:
+        """Add the finished game to each human player's record on this device (:mod:`kniffel.record`);
+        a record that cannot be kept is said in a line, and the game ends as it would."""
+        from kniffel.record import record_finished_game
+
+        humans = [seat for seat in range(len(self.game.players)) if seat not in self.bots]
+        try:
+            with self.console.status(self.t("Keeping the record of the game...")):
+                added = record_finished_game(self.game, humans, reviewed=reviewed)
+        except (OSError, KniffelError) as error:
+            self.error(error)
+            return
+        if added and not self.settings.json:
+            self.say(self.t("Added to your record on this device: kniffel stats shows it."), style="dim")
 
     def result_json(self) -> dict[str, Any]:
         game = self.game
@@ -268,7 +318,9 @@ class Session(session.Session):
                 )
             )
             return
-        left = self.t("1 roll left" if game.rolls_left == 1 else "{n} rolls left", n=game.rolls_left)
+        left = count_text(
+            N_("no rolls left"), "{n} roll left", "{n} rolls left", game.rolls_left, self.settings.lang
+        )
         if turn.free_throws:
             left += self.t(", free throws this turn: {n}", n=turn.free_throws)
         if turn.announced:
@@ -336,9 +388,9 @@ class Session(session.Session):
             self.error(error)
         return True
 
-    def commands(self) -> dict[str, Callable[[list[str]], None]]:
+    def commands(self) -> dict[str, Callable[[list[str]], object]]:
         """The commands that are not actions (actions are read by :meth:`kniffel.Game.parse_action`)."""
-        table: dict[str, Callable[[list[str]], None]] = {}
+        table: dict[str, Callable[[list[str]], object]] = {}
         for names, handler in (
             (("options", "o"), self.do_options),
             (("hint",), self.do_hint),
@@ -396,7 +448,14 @@ class Session(session.Session):
     def ask_dice(self, count: int) -> tuple[int, ...] | None:
         """The faces of ``count`` dice thrown by hand; None if the player gives up (empty line)."""
         while True:
-            line = self.read(self.t("Type the {n} dice you threw (empty line: cancel): ", n=count))
+            line = self.read(
+                ngettext(
+                    "Type the die you threw (empty line: cancel): ",
+                    "Type the {n} dice you threw (empty line: cancel): ",
+                    count,
+                    self.settings.lang,
+                )
+            )
             if not line.strip():
                 return None
             try:
@@ -423,7 +482,14 @@ class Session(session.Session):
             self.say("  " + self.t("announce: {boxes}", boxes=", ".join(map(self.label, legal.announceable))))
         extra = []
         if game.rolls_left:
-            extra.append(self.t("{n} roll(s) left: keep FACES or roll", n=game.rolls_left))
+            extra.append(
+                ngettext(
+                    "{n} roll left: keep FACES or roll",
+                    "{n} rolls left: keep FACES or roll",
+                    game.rolls_left,
+                    self.settings.lang,
+                )
+            )
         if legal.can_throw and legal.free_throw:
             extra.append(self.t("a free throw is possible: free [keep FACES]"))
         if extra:
@@ -479,26 +545,28 @@ class Session(session.Session):
             self._noted_estimate = True
             self.say(self.t(ESTIMATE_NOTE))
 
-    def do_review(self, args: list[str]) -> None:
+    def do_review(self, args: list[str]) -> Review:
         with self.console.status(self.t("Reviewing the game...")):
-            result = self.review()
-        if not result.decisions:
+            reviewed = self.review()
+        if not reviewed.decisions:
             self.say(self.t("No decisions to review yet."))
-            return
+            return reviewed
+        result = reviewed
         lang = self.settings.lang
         result = renamed(result, self.shown())
         self.console.print(summary_table(result, lang))
         self.console.print(decisions_table(result, self.game.rules, lang=lang))
         if not result.exact:
             self.note_estimate()
+        return reviewed
 
     def do_sheet(self, args: list[str]) -> None:
         self._shown = None
 
     def do_help(self, args: list[str]) -> None:
-        self.say(self.t(HELP))
+        self.console.print(help_view(self.t(HELP)))
         if self.settings.pad:
-            self.say(self.t(PAD_HELP))
+            self.console.print(help_view(self.t(PAD_HELP)))
 
     def do_save(self, args: list[str]) -> None:
         if not args:

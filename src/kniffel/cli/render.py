@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rich.console import RenderableType
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from kniffel.actions import Action, action_text
 from kniffel.game import Game
 from kniffel.i18n import N_, translate
 from kniffel.rules import Option, Placement, RuleSet, available, options_for
@@ -140,46 +143,59 @@ def rules_json() -> list[dict[str, object]]:
 def _column_orders(rules: RuleSet, lang: str = "en") -> str:
     if not rules.multi_column:
         return translate(lang, rules.columns[0].order.value)
-    return "\n".join(f"{c.id} {translate(lang, c.order.value)}" for c in rules.columns)
+    return ", ".join(f"{c.id} {translate(lang, c.order.value)}" for c in rules.columns)
 
 
-def rules_tables(lang: str = "en") -> list[Table]:
-    """The rule sets, then every option with the rule sets that accept it."""
+INDENT = 4
+"""How far a rule set's facts and an option's meaning are indented below their heading."""
+
+
+def rules_tables(lang: str = "en") -> list[RenderableType]:
+    """The rule sets, each a heading and a few lines (name, source, dice, columns, boxes by name), then
+    every option as a paragraph with the rule sets that accept it: readable at 80 columns."""
     t = functools.partial(translate, lang)
-    sets = Table(
-        title=t("Rule sets (--rules ID; 'kniffel rules ID' shows one in full)"),
-        show_lines=True,
-        header_style="bold",
-    )
-    sets.add_column(t("Id"), no_wrap=True)
-    sets.add_column(t("Name, source, dice"), max_width=24)
-    sets.add_column(t("Columns"), no_wrap=True)
-    sets.add_column(t("Boxes"), ratio=1)
+    parts: list[RenderableType] = [
+        Text(t("Rule sets (--rules ID; 'kniffel rules ID' shows one in full)"), style="bold underline")
+    ]
     users: dict[str, list[str]] = {}
     described: dict[str, Option] = {}
     for rules_id in available():
         rules = get_rules(rules_id)
-        sets.add_row(
-            rules.id,
-            f"{t(rules.name)}\n{t(rules.source)}, "
-            + t("{dice} dice, {rolls} rolls", dice=rules.dice, rolls=rules.rolls),
-            _column_orders(rules, lang),
-            " ".join(b.id for b in rules.boxes),
-        )
+        heading = Text.assemble((rules.id, "bold"), "  ", t(rules.name))
+        explained = explain(rules, lang)
+        lines = [
+            t(rules.source),
+            dict(explained.facts)[t(N_("Dice"))],
+            t("Columns: {orders}", orders=_column_orders(rules, lang)),
+            t("Boxes: {boxes}", boxes=", ".join(b.label(lang) for b in rules.boxes)),
+        ]
+        parts += [Text(""), heading, Padding(Text("\n".join(lines)), (0, 0, 0, INDENT))]
         for option in options_for(rules_id):
             users.setdefault(option.key, []).append(rules_id)
             described.setdefault(option.key, option)
-    options = Table(title=t("Options (--option key=value)"), show_lines=True, header_style="bold")
-    options.add_column(t("Option"), no_wrap=True)
-    options.add_column(t("Values"), no_wrap=True)
-    options.add_column(t("Default"))
-    options.add_column(t("Rule sets"))
-    options.add_column(t("Meaning"), ratio=1)
+    parts += [Text(""), Text(t("Options (--option key=value)"), style="bold underline")]
     everyone = set(available())
     for key, option in described.items():
-        applies = t("all") if set(users[key]) == everyone else ", ".join(users[key])
-        options.add_row(key, "|".join(option.values), option.default, applies, t(option.help))
-    return [sets, options]
+        applies = t("all rule sets") if set(users[key]) == everyone else ", ".join(users[key])
+        parts += option_paragraph(option, lang, applies=applies)
+    return parts
+
+
+def option_paragraph(
+    option: Option, lang: str = "en", *, applies: str | None = None, value: str | None = None
+) -> list[RenderableType]:
+    """An option as a heading (``key = a|b``, its default, the value chosen or the rule sets it applies
+    to) and its meaning as an indented paragraph, which wraps to the terminal's full width."""
+    t = functools.partial(translate, lang)
+    about = [t("default {value}", value=option.default)]
+    if value is not None:
+        about.append(t("here {value}", value=value))
+    if applies is not None:
+        about.append(applies)
+    heading = Text.assemble(
+        (option.key, "bold"), f" = {'|'.join(option.values)}", (f"  ({'; '.join(about)})", "dim")
+    )
+    return [Text(""), heading, Padding(Text(t(option.help)), (0, 0, 0, INDENT))]
 
 
 def rule_set_view(rules: RuleSet, lang: str = "en") -> list[RenderableType]:
@@ -193,33 +209,36 @@ def rule_set_view(rules: RuleSet, lang: str = "en") -> list[RenderableType]:
     facts.add_row(t("Source"), t(rules.source))
     for label, text in explained.facts:
         facts.add_row(label, text)
+    other = "de" if lang == "en" else "en"
     boxes = Table(title=t("Boxes"), header_style="bold", show_lines=False)
     boxes.add_column(t("Box"), no_wrap=True)
-    boxes.add_column(t("English"))
-    boxes.add_column(t("German"))
+    boxes.add_column(t("German") if other == "de" else t("English"), no_wrap=True)
     boxes.add_column(t("Scores"), ratio=1)
-    for n, (box, (_, scores)) in enumerate(zip(rules.boxes, explained.boxes, strict=True), 1):
-        boxes.add_row(box.id, box.label_en, box.label_de, scores, end_section=n == explained.upper_boxes)
-    options = Table(title=t("Options (--option key=value)"), header_style="bold")
-    options.add_column(t("Option"), no_wrap=True)
-    options.add_column(t("Value"), no_wrap=True)
-    options.add_column(t("Values"), no_wrap=True)
-    options.add_column(t("Default"), no_wrap=True)
-    options.add_column(t("Meaning"), ratio=1)
-    for option in options_for(rules.id):
-        options.add_row(
-            option.key,
-            rules.options.get(option.key, option.default),
-            "|".join(option.values),
-            option.default,
-            t(option.help),
-        )
-    return [
+    for n, (box, (label, scores)) in enumerate(zip(rules.boxes, explained.boxes, strict=True), 1):
+        boxes.add_row(label, box.label(other), scores, end_section=n == explained.upper_boxes)
+    parts: list[RenderableType] = [
         Text(f"{t(rules.name)} ({rules.id}{chosen})", style="bold"),
         Text(t(rules.description)),
         facts,
         boxes,
-        options,
+        Text(t("Options (--option key=value)"), style="bold underline"),
+    ]
+    for option in options_for(rules.id):
+        parts += option_paragraph(option, lang, value=rules.options.get(option.key, option.default))
+    return parts
+
+
+# --- actions -------------------------------------------------------------------------------------
+
+
+def named_actions(
+    options: Sequence[Mapping[str, Any]], rules: RuleSet, lang: str = "en"
+) -> list[dict[str, Any]]:
+    """Options (``{"action": text form, ...}``) with each action as the game names it in ``lang``
+    (:func:`kniffel.actions.action_text`, as the terminal game and the web page show it: ``keep 3 3``,
+    ``3 3 halten``, ``Full House eintragen``); JSON keeps the text form."""
+    return [
+        {**option, "action": action_text(Action.parse(option["action"]), rules, lang)} for option in options
     ]
 
 

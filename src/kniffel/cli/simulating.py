@@ -19,7 +19,7 @@ from rich.table import Table
 from kniffel.cli.cluster import Tally
 from kniffel.cli.errors import CliError
 from kniffel.errors import plotting_unavailable
-from kniffel.i18n import N_, number, percent, translate
+from kniffel.i18n import N_, ngettext, number, percent, translate
 from kniffel.rules import RuleSet
 from kniffel.session import check_writable
 from kniffel.simulate import MAX_GAMES, SimulationResult, plot_histogram, simulate
@@ -87,6 +87,8 @@ def run(
     cluster: str | None = None,
 ) -> None:
     """The ``simulate`` command: check the output files, play, report."""
+    if games < 1:
+        raise CliError(f"--games is at least 1, got {games:,}")
     if games > MAX_GAMES:
         raise CliError(f"--games is at most {MAX_GAMES:,}, got {games:,}")
     if plot is not None:
@@ -133,9 +135,11 @@ def report(
         games, total = number(lang, result.games, 0), number(lang, result.games_asked or 0, 0)
         console.print(translate(lang, PARTIAL, games=games, total=total), style="bold")
     console.print(
-        translate(
-            lang,
+        ngettext(
+            "{rules} ({strategy}): {games} game, mean {mean} (± {stderr}), sd {std}, {speed} games/s",
             "{rules} ({strategy}): {games} games, mean {mean} (± {stderr}), sd {std}, {speed} games/s",
+            result.games,
+            lang,
             rules=rules.id,
             strategy=result.strategy,
             games=number(lang, result.games, 0),

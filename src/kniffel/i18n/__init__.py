@@ -75,18 +75,35 @@ def translate(language: str, text: str, /, **fields: object) -> str:
     return chosen.format(**fields) if fields else chosen
 
 
-def ngettext(language: str, singular: str, plural: str, n: int, /, **fields: object) -> str:
-    """The form of ``singular``/``plural`` that ``language`` uses for ``n`` (gettext's plural forms:
-    German and English both say "1 Wurf", "2 Würfe"), with ``fields`` and ``n`` itself filled in::
+def ngettext(singular: str, plural: str, n: int, /, language: str = "en", **fields: object) -> str:
+    """The form of a message with a count that ``n`` takes in ``language`` (gettext's plural forms, from
+    the catalog's ``Plural-Forms``), with ``fields`` filled in; ``{n}`` is ``n`` unless given::
 
-        >>> ngettext("en", "{n} roll left", "{n} rolls left", 2)
-        '2 rolls left'
-    """
-    if language in LANGUAGES:
-        chosen = _catalog(language).ngettext(singular, plural, n)
-    else:
-        chosen = singular if n == 1 else plural
-    return chosen.format(n=n, **fields)
+        >>> ngettext("{n} roll left", "{n} rolls left", 1, language="de")
+        'noch 1 Wurf'
+        >>> ngettext("{n} roll left", "{n} rolls left", 2, language="de")
+        'noch 2 Würfe'
+
+    Where a count of nothing reads better in words ("no rolls left"), the caller says so with a
+    message of its own (:func:`count_text`)."""
+    catalog = _catalog(language) if language in LANGUAGES else gettext.NullTranslations()
+    chosen = catalog.ngettext(singular, plural, n)
+    return chosen.format(**{"n": n, **fields})
+
+
+def count_text(
+    zero: str, singular: str, plural: str, n: int, /, language: str = "en", **fields: object
+) -> str:
+    """A count as people say it: ``zero`` (a message of its own, "no rolls left") for nothing, else the
+    plural form :func:`ngettext` chooses."""
+    if n == 0:
+        return translate(language, zero, **fields)
+    return ngettext(singular, plural, n, language, **fields)
+
+
+NBSP = "\N{NO-BREAK SPACE}"
+"""The space between a figure and its unit (``34\N{NO-BREAK SPACE}%``, ``5\N{NO-BREAK SPACE}min``):
+a line is never broken between them."""
 
 
 def translations(text: str) -> dict[str, str]:
@@ -216,9 +233,11 @@ __all__ = [
     "DOMAIN",
     "LANGUAGES",
     "LOCALE_DIR",
+    "NBSP",
     "N_",
     "WEB_DOMAIN",
     "catalog_words",
+    "count_text",
     "error_text",
     "language_from_environment",
     "ngettext",

@@ -10,8 +10,9 @@ In Python sources (:func:`extract_python`) a message is
 
 * the text given to ``t``, ``translate``, ``_`` or ``N_`` (a literal, either branch of ``a if c else b``,
   or a module constant holding one);
-* the singular and plural given to ``ngettext`` (:func:`kniffel.i18n.ngettext`) or a front end's ``tn``
-  (the same, in the front end's language): one message with plural forms;
+* the singular and plural given to ``ngettext``, a front end's ``tn`` (the same, in its language) or
+  :func:`kniffel.i18n.count_text` (one entry with
+  plural forms; ``count_text``'s first argument, the words for none, is a message of its own);
 * the message of an exception the project defines (a class named ``...Error``) or of an ``OSError``,
   literal or f-string: an f-string's fields become named fields (``{key!r}`` -> ``{key}``,
   ``{self.rules.id}`` -> ``{id}``), which :func:`kniffel.i18n.error_text` reads back at run time, and
@@ -41,12 +42,16 @@ from kniffel.i18n import DOMAIN, LOCALE_DIR, WEB_DOMAIN
 PACKAGE = Path(__file__).resolve().parent.parent
 
 Extracted = tuple[int, str | None, str | tuple[str, str], list[str]]
-"""What a Babel extractor yields: line, keyword (None: the message is the first argument), message,
-comments for the translator."""
+"""What a Babel extractor yields: line, keyword (None: the message is the first argument; ``ngettext``:
+the message is a singular and a plural), message, comments for the translator."""
 
 KEYWORDS = ("t", "translate", "_", "N_")
-PLURAL_KEYWORDS = ("ngettext", "tn")
-"""Calls whose first two texts are the singular and the plural of one message."""
+PLURALS = {"ngettext": 0, "tn": 0, "count_text": 1}
+"""Calls whose arguments from this index on are a message with a count: its singular and plural
+(gettext's ``ngettext``; :func:`kniffel.i18n.count_text`, whose first argument is the words for none).
+They go into the catalog as one entry with plural forms (Babel's keyword ``ngettext:1,2``)."""
+BABEL_KEYWORDS: dict[str, Any] = {**dict.fromkeys(KEYWORDS), "ngettext": (1, 2)}
+"""The keywords handed to Babel: the messages the extractor yields under ``ngettext`` are a pair."""
 OPTION_TEXTS = ("help", "metavar", "short_help")
 """Keyword arguments whose text a user reads (Typer's options and commands)."""
 OS_ERRORS = frozenset(
@@ -164,12 +169,14 @@ class _Reader:
     def call(self, node: ast.Call) -> Iterator[Extracted]:
         name = _name(node.func)
         texts: list[tuple[str, list[str]]] = []
-        if name in PLURAL_KEYWORDS:
-            forms = [found[0][0] for arg in node.args if (found := self.texts(arg, fields=False))]
-            if len(forms) >= 2:
-                yield node.lineno, "ngettext", (forms[0], forms[1]), []
-            return
-        if name == "N_" and node.args:
+        if name in PLURALS:
+            at = PLURALS[name]
+            forms = [self.texts(arg, fields=False) for arg in node.args[at : at + 2]]
+            if len(forms) == 2 and forms[0] and forms[1]:
+                yield node.lineno, "ngettext", (forms[0][0][0], forms[1][0][0]), []
+            if at:
+                texts += self.texts(node.args[0], fields=False)
+        elif name == "N_" and node.args:
             texts += self.texts(node.args[0], fields=True)
         elif name in self.keywords:
             first = next((arg for arg in node.args if self.texts(arg, fields=False)), None)
@@ -333,9 +340,7 @@ def template(domain: str) -> Any:
         copyright_holder="the kniffel authors",
         header_comment=HEADER,
     )
-    keywords: dict[str, Any] = (
-        JS_KEYWORDS if domain == WEB_DOMAIN else {**dict.fromkeys(KEYWORDS), "ngettext": (1, 2)}
-    )
+    keywords: dict[str, Any] = JS_KEYWORDS if domain == WEB_DOMAIN else BABEL_KEYWORDS
     # Calls inside a script's template strings (`${t("best")}`) are read too.
     options = {"web/static/**.js": {"parse_template_string": True}}
     for filename, lineno, message, comments, context in extract_from_dir(

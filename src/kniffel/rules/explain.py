@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from kniffel.i18n import N_, translate
+from kniffel.i18n import N_, ngettext, translate
 from kniffel.rules.builtin import ORDER_TEXT, extra_text, scoring_text
 from kniffel.rules.model import Extra, RuleSet
 
@@ -33,7 +33,16 @@ def explain(rules: RuleSet, language: str = "en") -> Explained:
     t = functools.partial(translate, language)
     per_column = t(N_(" per column")) if rules.multi_column else ""
     facts = [
-        (t(N_("Dice")), t(N_("{dice} dice, up to {rolls} rolls a turn"), dice=rules.dice, rolls=rules.rolls)),
+        (
+            t(N_("Dice")),
+            ngettext(
+                "{dice} dice, {n} roll a turn",
+                "{dice} dice, up to {n} rolls a turn",
+                rules.rolls,
+                language,
+                dice=rules.dice,
+            ),
+        ),
         (
             t(N_("Sheet")),
             "; ".join(

@@ -19,7 +19,7 @@ from textual.widgets import Input, Static
 
 from kniffel.actions import Action, Announce, FreeThrow, Outcome, Roll, Score, Strike
 from kniffel.errors import GameError, KniffelError
-from kniffel.i18n import error_text, ngettext, percent, translate
+from kniffel.i18n import NBSP, error_text, ngettext, percent, translate
 from kniffel.planning import Choice
 from kniffel.review import Review, review
 from kniffel.session import (
@@ -32,7 +32,7 @@ from kniffel.session import (
     result_line,
 )
 from kniffel.sheet import sheet_layout
-from kniffel.tui.common import NBSP, dice_text, held_after, translate_keys, wrapped_text
+from kniffel.tui.common import dice_text, held_after, translate_keys, wrapped_text
 from kniffel.tui.dice import DiceBar
 from kniffel.tui.hints import HintsPanel
 from kniffel.tui.keys import KeyBar, box_keys, key_name
@@ -129,7 +129,7 @@ class GameBase(App[int]):
         return translate(self.lang, text, **fields)
 
     def tn(self, singular: str, plural: str, n: int, **fields: object) -> str:
-        return ngettext(self.lang, singular, plural, n, **fields)
+        return ngettext(singular, plural, n, self.lang, **fields)
 
     # --- layout ----------------------------------------------------------------------------------
 

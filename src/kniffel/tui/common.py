@@ -10,10 +10,7 @@ from collections.abc import Iterable, Sequence
 from rich.text import Text
 from textual.dom import DOMNode
 
-from kniffel.i18n import translate
-
-NBSP = "\N{NO-BREAK SPACE}"
-"""Between the faces of a dice list and between a number and its unit: the lines break elsewhere."""
+from kniffel.i18n import NBSP, translate
 
 PIP_FACES = "\u2680\u2681\u2682\u2683\u2684\u2685"
 """The dice faces with their pips (⚀ to ⚅), drawn beside the number."""

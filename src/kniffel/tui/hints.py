@@ -64,7 +64,7 @@ class HintsPanel(RichLog):
             self.write(Text(line, no_wrap=True))
         if listed < len(choices):
             more = len(choices) - listed
-            more_text = ngettext(self.lang, "{n} more: T lists it", "{n} more: T lists them all", more)
+            more_text = ngettext("{n} more: T lists it", "{n} more: T lists them all", more, self.lang)
             self.write(Text(more_text, style="dim"))
         if not exact:
             estimates = self.t("Values are estimates from single-column tables, not exact.")
