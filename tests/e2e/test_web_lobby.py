@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
+from test_web_e2e import browser, errors, new_page, screenshot, server  # noqa: F401 - fixtures
 
 from kniffel.web.service import MAX_NAME
 from kniffel.web.testing import ServerProcess
-from test_web_e2e import browser, errors, new_page, screenshot, server  # noqa: F401 - fixtures
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = [(1280, 800), (390, 844)]
@@ -21,8 +21,13 @@ def in_viewport(page: Page, selector: str) -> bool:
     """Whether the element is wholly on the first screen, nothing scrolled."""
     box = page.locator(selector).bounding_box()
     size = page.viewport_size
-    assert box is not None and size is not None
-    return box["y"] >= 0 and box["y"] + box["height"] <= size["height"] and box["x"] + box["width"] <= size["width"]
+    assert box is not None
+    assert size is not None
+    return (
+        box["y"] >= 0
+        and box["y"] + box["height"] <= size["height"]
+        and box["x"] + box["width"] <= size["width"]
+    )
 
 
 def open_home(browser: Browser, server: ServerProcess, width: int, height: int) -> Page:  # noqa: F811
@@ -54,7 +59,8 @@ def test_one_tap_starts_a_game_against_a_bot(
     page.wait_for_url(re.compile(r"/g/[\w-]+"))
     page.wait_for_selector("#roll:not([disabled])")
     names = page.locator("#sheet th.player").all_inner_texts()
-    assert names[0] == "Grace" and "Robo" in names[1]
+    assert names[0] == "Grace"
+    assert "Robo" in names[1]
     # The name is remembered for the next game.
     page.goto(server.url + "/")
     page.wait_for_selector("body[data-ready='1']")
