@@ -28,6 +28,16 @@ from kniffel.i18n.extract import DOMAINS, PACKAGE, po_path, template
 FIELD = re.compile(r"\{(\w+)\}")
 
 
+def fields(text: str | tuple[str, ...]) -> list[str]:
+    """The fields of a message, or of all forms of one with a count (a tuple: ngettext's forms)."""
+    texts = (text,) if isinstance(text, str) else text
+    return sorted({name for form in texts for name in FIELD.findall(form)})
+
+
+def translated(text: str | tuple[str, ...]) -> bool:
+    return bool(text) and (isinstance(text, str) or all(text))
+
+
 @cache
 def extracted(domain: str) -> Any:
     return template(domain)
@@ -41,15 +51,15 @@ def catalog(language: str, domain: str) -> Any:
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_every_word_a_user_may_see_has_a_german_form(domain: str) -> None:
     german = {m.id: m for m in catalog("de", domain) if m.id}
-    missing = [m.id for m in extracted(domain) if m.id and (m.id not in german or not german[m.id].string)]
+    missing = [
+        m.id
+        for m in extracted(domain)
+        if m.id and (m.id not in german or not translated(german[m.id].string))
+    ]
     assert missing == [], f"no German yet (python -m kniffel.i18n.extract, then translate): {missing[:10]}"
     unchecked = [m.id for m in german.values() if m.fuzzy]
     assert unchecked == [], f"German to check (marked fuzzy): {unchecked[:10]}"
-    changed = [
-        m.id
-        for m in german.values()
-        if sorted(set(FIELD.findall(m.id))) != sorted(set(FIELD.findall(m.string)))
-    ]
+    changed = [m.id for m in german.values() if fields(m.id) != fields(m.string)]
     assert changed == [], f"a translation must keep its message's fields: {changed[:10]}"
 
 
@@ -80,12 +90,16 @@ def test_the_compiled_catalogs_are_those_of_their_sources(domain: str) -> None:
 
 def test_the_extractor_sees_every_call_in_the_pages_scripts() -> None:
     """Babel's script reader skips calls it cannot follow (an object inside a template string's
-    ``${...}``); every literal the scripts give ``t`` must be among the extracted words."""
-    called: set[str] = set()
+    ``${...}``); every literal the scripts give ``t`` (or ``nt``, with its plural) must be among the
+    extracted words."""
+    called: set[str | tuple[str, str]] = set()
     for script in (PACKAGE / "web" / "static").glob("*.js"):
-        called |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', script.read_text(encoding="utf-8")))
+        text = script.read_text(encoding="utf-8")
+        called |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', text))
+        called |= set(re.findall(r'\bnt\("((?:[^"\\]|\\.)*)", "((?:[^"\\]|\\.)*)"', text))
     assert len(called) > 60
-    assert sorted(called - {m.id for m in extracted(WEB_DOMAIN)}) == []
+    assert any(isinstance(message, tuple) for message in called)
+    assert sorted(map(str, called - {m.id for m in extracted(WEB_DOMAIN)})) == []
 
 
 def test_messages_of_the_library_and_of_the_front_ends_are_found() -> None:

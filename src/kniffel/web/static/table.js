@@ -4,7 +4,8 @@
 // last state the server sent; they are sent in order when the connection returns, each naming the
 // position it was made at, so the server's seq check refuses them if the game moved on meanwhile.
 
-import { boxLabel, inLanguage, lang, loadWords, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
+import { Backoff, Coalesced, askJson } from "/static/ask.js";
+import { boxLabel, inLanguage, lang, loadWords, nt, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -27,8 +28,11 @@ let rolledAt = -1; // the last seq whose roll has been animated
 let hintsOn = localStorage.getItem(HINTS_KEY) === "1";
 let hintData = null; // {seq, options} for the position on screen
 let hintAsked = -1;
-let chancesAsked = -1; // the last seq whose chances of winning were asked for
+const hintBackoff = new Backoff();
 let chancesOff = false; // the server cannot tell chances for this table
+// One ask for the chances at a time, for the newest position only (the page's allowance is shared by
+// every tab of this address: asking on every change of a fast game ran into it).
+const chancesAsker = new Coalesced(askChancesOf, new Backoff(2000, 30000));
 let rematchTimer = 0;
 let rematchId = null; // the rematch of this game, once someone has started it
 let isHost = false;
@@ -90,7 +94,10 @@ function showStatus() {
   const el = $("connection");
   const offline = !navigator.onLine || el.dataset.status !== "connected";
   if (queue.length) {
-    el.textContent = offline ? t("Offline: {n} waiting to be sent", { n: queue.length }) : t("Sending {n} entries…", { n: queue.length });
+    const n = queue.length;
+    el.textContent = offline
+      ? nt("Offline: {n} entry waiting to be sent", "Offline: {n} entries waiting to be sent", n)
+      : nt("Sending {n} entry…", "Sending {n} entries…", n);
   } else if (!navigator.onLine) {
     el.textContent = t("Offline");
   } else if (el.dataset.status === "connected") {
@@ -441,6 +448,7 @@ function render() {
   $("round").textContent = state.over ? "" : t("Round {n} of {of}", { n: state.round, of: state.rules.turns });
   renderBanner();
   renderDice();
+  markKept(bestKept());
   renderControls();
   renderSheet();
   renderLog();
@@ -449,6 +457,7 @@ function render() {
   rememberGame();
   askHints();
   askChances();
+  if ($("position").open) situationAsker.want(state.seq);
   if (state.over) watchForRematch();
   if (focusKey) {
     const again = document.querySelector(`[data-fk="${CSS.escape(focusKey)}"]`);
@@ -570,8 +579,37 @@ function botKind(kind) {
 function renderKeyHelp() {
   const keys = [t("Space roll"), t("1-{n} hold", { n: state.rules.dice })];
   if (state.rules.free_throws) keys.push(t("F free throw"));
-  keys.push(t("S strike"), t("H hints on/off"), t("L language"));
+  keys.push(t("S strike"));
+  if (state.hints) keys.push(t("H hints on/off")); // only tables the solver covers have hints
+  if (canUndo() || oneScreen()) keys.push(t("U undo"));
+  keys.push(t("L language"));
   $("key-help").textContent = `${t("Keys:")} ${keys.join(" · ")}`;
+}
+
+// A table played at this screen alone (every person's seat is ours: alone, against bots, or passed
+// round) may take back its last action while nobody else has acted since, as the terminal game can.
+function oneScreen() {
+  return Boolean(state) && state.players.every((p) => p.kind !== "human" || mySeats.includes(p.index));
+}
+
+function canUndo() {
+  const last = state.log[state.log.length - 1];
+  return oneScreen() && !queue.length && Boolean(last) && last.seq === state.seq && mySeats.includes(last.seat);
+}
+
+function undo() {
+  if (!canUndo() || !connected()) return;
+  socket.send(JSON.stringify({ type: "undo", seq: state.seq }));
+}
+
+// What the marks of a multi-column sheet's column ids mean ("1↓ 2↑ 3!"), under the sheet.
+function renderColumnLegend() {
+  const columns = state.rules.columns;
+  const legend = $("column-legend");
+  legend.hidden = columns.length < 2;
+  if (legend.hidden) return;
+  const parts = columns.map((c) => `${c.id}${ORDER_MARK[c.order] || ""} ${orderText(c.order)}`);
+  legend.textContent = `${t("Columns:")} ${parts.join(" · ")}`;
 }
 
 function renderControls() {
@@ -589,16 +627,23 @@ function renderControls() {
   strike.setAttribute("aria-pressed", strikeMode ? "true" : "false");
   $("hint").hidden = !state.hints || !mySeats.length || state.over;
   $("hint").setAttribute("aria-pressed", hintsOn ? "true" : "false");
+  $("undo").hidden = !oneScreen();
+  $("undo").disabled = !canUndo();
+  renderColumnLegend();
   const info = [];
-  if (!state.over) info.push(t("Rolls left: {n}", { n: state.turn.rolls_left }));
-  if (state.turn.free_throws) info.push(t("Free throws this turn: {n}", { n: state.turn.free_throws }));
+  const left = state.turn.rolls_left;
+  if (!state.over) info.push(left ? nt("{n} roll left", "{n} rolls left", left) : t("No rolls left"));
+  const free = state.turn.free_throws;
+  if (free) info.push(nt("{n} free throw this turn", "{n} free throws this turn", free));
   $("turn-info").textContent = info.join(" · ");
   const notes = [];
   if (state.turn.announced) notes.push(t("Announced: {box}", { box: keyLabel(state.turn.announced) }));
   if (state.rules.sharp && state.turn.dice && state.turn.thrown_at_once) notes.push(t("All dice at once: figures score double"));
   if (strikeMode) notes.push(t("Striking: choose the box to cross out"));
   $("turn-notes").textContent = notes.join(" · ");
-  $("hints").hidden = !(mine && hintsOn && hintData && hintData.seq === state.seq);
+  const current = Boolean(hintData && hintData.seq === state.seq);
+  $("hint-list").hidden = !current;
+  $("hints").hidden = !(mine && hintsOn && (current || !$("hints-preparing").hidden));
 }
 
 function cell(tag, text, className) {
@@ -787,7 +832,7 @@ function describe(entry) {
   } else {
     text = t("{player}: announces {box}", { player, box: keyLabel(words[1]) });
   }
-  if (entry.points !== undefined) text += " · " + (entry.points === 1 ? t("1 point") : t("{n} points", { n: entry.points }));
+  if (entry.points !== undefined) text += " · " + nt("{n} point", "{n} points", entry.points);
   if (entry.bonus) text += ` (+${entry.bonus} ${t("Bonus")})`;
   if (entry.pending) text += ` (${t("waiting to be sent")})`;
   return text;
@@ -825,7 +870,7 @@ function renderRanking() {
   if (!state.over) return;
   $("ranking-list").replaceChildren(
     ...state.standings.map((s) => {
-      const points = s.total === 1 ? t("1 point") : t("{n} points", { n: s.total });
+      const points = nt("{n} point", "{n} points", s.total);
       const li = cell("li", `${s.name} · ${points}`, s.rank === 1 ? "winner" : "");
       li.value = s.rank;
       return li;
@@ -932,35 +977,108 @@ function toggleHints() {
 async function askHints() {
   if (!hintsOn || !canAct() || !state.hints || queue.length || !state.turn.dice || hintAsked === state.seq) return;
   hintAsked = state.seq;
-  let body;
-  try {
-    const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/hints?lang=${lang()}`, {
-      headers: { "x-kniffel-token": token },
-    });
-    body = await response.json();
-    if (!response.ok) return showError(body.message);
-  } catch {
+  const answer = await askJson(`/api/games/${encodeURIComponent(gameId)}/hints?lang=${lang()}`, {
+    headers: { "x-kniffel-token": token },
+  });
+  if (answer.preparing || answer.retry) {
+    // the server solves the table the first time, or is busy: say so, ask again after a pause
     hintAsked = -1;
+    showPreparing("hints", answer.preparing);
+    hintBackoff.later(() => state && askHints());
     return;
   }
+  if (!answer.ok) return showError(answer.body?.message ?? "");
+  hintBackoff.reset();
+  showPreparing("hints", null);
+  const body = answer.body;
   if (!state || body.seq !== state.seq) return;
-  if (body.preparing) {
-    // the server solves the table the first time: ask again in a moment
-    hintAsked = -1;
-    setTimeout(() => state && askHints(), 2000);
-    return;
-  }
   hintData = body;
+  renderHints();
+  renderSheet();
+  markBestRoll();
+  markKept(bestKept());
+}
+
+// The dice a roll option keeps ("roll keep 6 6"), as indices of the dice on the table; null for others.
+function keptBy(action) {
+  const words = action.split(" ");
+  if (!/^(roll|free)$/.test(words[0]) || !state.turn.dice) return null;
+  const wanted = words.slice(2).map(Number);
+  const indices = [];
+  state.turn.dice.forEach((face, i) => {
+    const k = wanted.indexOf(face);
+    if (k >= 0) {
+      wanted.splice(k, 1);
+      indices.push(i);
+    }
+  });
+  return indices;
+}
+
+// Take a hint: a roll holds the dice it keeps and rolls (a score pad only holds them: the roll is
+// entered); an entry is made.
+function takeHint(option) {
+  if (!canAct()) return;
+  const kept = keptBy(option.action);
+  if (kept) {
+    held = new Set(kept);
+    if (state.pad) return render();
+    return roll(option.action.startsWith("free") ? "free" : "roll");
+  }
+  send(option.action);
+}
+
+function renderHints() {
+  if (!hintData || !state) return;
+  const pointsOnly = state.players.length > 1 && hintData.options.every((o) => o.win === undefined);
+  $("hints-note").hidden = !pointsOnly;
   $("hint-list").replaceChildren(
-    ...body.options.map((o) => {
+    ...hintData.options.map((o, n) => {
       let text = `${o.text} · ` + t("{n} points to come", { n: number(o.value, 1) });
       if (o.win !== undefined) text += " · " + t("{chance} to win", { chance: chance(o.win) });
-      return cell("li", text);
+      const button = cell("button", text, n === 0 ? "hint best" : "hint");
+      button.type = "button";
+      button.dataset.action = o.action;
+      const point = () => markKept(keptBy(o.action));
+      const leave = () => markKept(bestKept());
+      button.addEventListener("click", () => takeHint(o));
+      button.addEventListener("mouseenter", point);
+      button.addEventListener("focus", point);
+      button.addEventListener("mouseleave", leave);
+      button.addEventListener("blur", leave);
+      const li = cell("li");
+      li.append(button);
+      return li;
     }),
   );
   $("hints").hidden = false;
-  renderSheet();
-  markBestRoll();
+}
+
+// The dice a hint keeps are marked (a dashed frame and "keep" over them): the best hint's while
+// nothing else is pointed at, else those of the hint under the pointer or focus.
+function markKept(indices) {
+  const dice = [...$("dice").querySelectorAll(".die")];
+  dice.forEach((die, i) => die.classList.toggle("keep", Boolean(indices && indices.includes(i))));
+}
+
+function bestKept() {
+  const option = bestOption();
+  return option ? keptBy(option.action) : null;
+}
+
+// While the server solves tables, the panel waiting for them says so, with how far it is.
+function showPreparing(panel, preparing) {
+  const el = $(`${panel}-preparing`);
+  el.hidden = !preparing;
+  if (!preparing) return;
+  const what = panel === "chances" ? t("Working out the chances of winning…") : t("Solving the table for the hints…");
+  const progress = preparing.progress === null ? "" : ` ${percent(preparing.progress)}`;
+  el.querySelector(".what").textContent = `${what}${progress}`;
+  const bar = el.querySelector("progress");
+  if (preparing.progress === null) bar.removeAttribute("value");
+  else bar.value = preparing.progress;
+  if (panel === "chances") $("chances").hidden = false;
+  else $("hints").hidden = false;
 }
 
 // A chance of winning: whole percents, tenths near certain and near hopeless.
@@ -972,34 +1090,30 @@ function chanceDecimals(share) {
   return share > 0.995 || share < 0.005 ? 1 : 0;
 }
 
-// Every player's chance of winning, asked for after every action (several players, rules the solver
+// Every player's chance of winning, for the position on screen (several players, rules the solver
 // covers); the bars stay as they are until the new figures arrive.
-async function askChances() {
-  if (chancesOff || !state.hints || state.players.length < 2 || queue.length || chancesAsked === state.seq) return;
-  chancesAsked = state.seq;
-  let body;
-  try {
-    const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/chances`);
-    body = await response.json();
-    if (response.status === 404) {
-      chancesOff = true;
-      return;
-    }
-    if (!response.ok) throw new Error(body.message);
-  } catch {
-    // busy or offline: ask again in a while for whatever position is on screen then
-    chancesAsked = -1;
-    setTimeout(() => state && askChances(), 3000);
-    return;
+function askChances() {
+  if (chancesOff || !state.hints || state.players.length < 2 || queue.length) return;
+  chancesAsker.want(state.seq);
+}
+
+// One ask for the chances (the page shows position `seq`): true once answered, false to ask again
+// after a pause (busy, too many asks, or the tables still being solved: then the panel says so, and
+// the hints that they are for points only until then).
+async function askChancesOf(seq) {
+  const answer = await askJson(`/api/games/${encodeURIComponent(gameId)}/chances`);
+  document.body.dataset.chancesAsks = String(Number(document.body.dataset.chancesAsks || 0) + 1);
+  if (answer.status === 404) {
+    chancesOff = true;
+    return true;
   }
-  if (body.preparing) {
-    // the server solves the tables the first time: ask again in a while
-    chancesAsked = -1;
-    setTimeout(() => state && askChances(), 5000);
-    return;
+  if (answer.preparing || answer.retry || !answer.ok) {
+    showPreparing("chances", answer.preparing);
+    return false;
   }
-  if (!state || body.seq !== state.seq) return;
-  renderChances(body.chances);
+  showPreparing("chances", null);
+  if (state && answer.body.seq === state.seq) renderChances(answer.body.chances);
+  return seq !== null;
 }
 
 function renderChances(chances) {
@@ -1080,7 +1194,11 @@ async function showHowToPlay() {
     boxes.append(row);
   });
   $("how-to-play-body").replaceChildren(cell("p", body.name, "rules-title"), cell("p", intro), facts, boxes);
-  $("how-to-play").showModal();
+  const dialog = $("how-to-play");
+  dialog.showModal();
+  // It opens at its start, the introduction, not scrolled to the Close button at its end.
+  $("how-to-play-title").focus();
+  dialog.scrollTop = 0;
 }
 
 async function showReview(tries = 0) {
@@ -1105,6 +1223,33 @@ async function showReview(tries = 0) {
   );
 }
 
+// --- the position as text ------------------------------------------------------------------------
+
+// The position's text (kniffel.situation.Situation), asked for while its panel is open: one ask at a
+// time, for the newest position.
+const situationAsker = new Coalesced(async (seq) => {
+  const answer = await askJson(`/api/games/${encodeURIComponent(gameId)}/situation?lang=${lang()}`);
+  if (answer.retry) return false;
+  const text = answer.ok ? answer.body.situation : "";
+  $("situation").value = text;
+  $("situation").placeholder = answer.ok ? "" : answer.body?.message ?? "";
+  $("analyse-link").href = text ? `/analysis#s=${encodeURIComponent(text)}` : "/analysis";
+  document.body.dataset.situationSeq = String(answer.body?.seq ?? seq);
+  return true;
+});
+
+async function copySituation() {
+  const field = $("situation");
+  field.select();
+  try {
+    await navigator.clipboard.writeText(field.value);
+  } catch {
+    document.execCommand("copy");
+  }
+  $("copy-situation").textContent = t("Copied");
+  setTimeout(() => ($("copy-situation").textContent = t("Copy")), 2000);
+}
+
 // --- input ------------------------------------------------------------------------------------
 
 function onKey(event) {
@@ -1126,6 +1271,8 @@ function onKey(event) {
     if (canAct() && state.strikeable.length) setStrikeMode(!strikeMode);
   } else if (key === "h") {
     toggleHints();
+  } else if (key === "u") {
+    undo();
   } else if (key === "l") {
     switchLanguage();
   }
@@ -1152,6 +1299,9 @@ async function init() {
   $("free").addEventListener("click", () => roll("free"));
   $("strike-mode").addEventListener("click", () => setStrikeMode(!strikeMode));
   $("hint").addEventListener("click", toggleHints);
+  $("undo").addEventListener("click", undo);
+  $("position").addEventListener("toggle", () => state && $("position").open && situationAsker.want(state.seq));
+  $("copy-situation").addEventListener("click", copySituation);
   $("rematch").addEventListener("click", startRematch);
   window.addEventListener("online", () => {
     showStatus();
