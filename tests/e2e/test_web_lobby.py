@@ -7,12 +7,14 @@ import re
 from pathlib import Path
 
 import pytest
+import test_web_e2e as e2e
 from playwright.sync_api import Browser, Page
-from test_web_e2e import browser, errors, new_page, screenshot, server  # noqa: F401 - fixtures
+from test_web_e2e import errors, new_page, screenshot
 
 from kniffel.web.service import MAX_NAME
 from kniffel.web.testing import ServerProcess
 
+browser, server = e2e.browser, e2e.server  # the fixtures: one server for this module
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = [(1280, 800), (390, 844)]
 
@@ -30,7 +32,7 @@ def in_viewport(page: Page, selector: str) -> bool:
     )
 
 
-def open_home(browser: Browser, server: ServerProcess, width: int, height: int) -> Page:  # noqa: F811
+def open_home(browser: Browser, server: ServerProcess, width: int, height: int) -> Page:
     page = new_page(browser, width, height)
     page.goto(server.url + "/")
     page.wait_for_selector("body[data-ready='1']")
@@ -39,8 +41,8 @@ def open_home(browser: Browser, server: ServerProcess, width: int, height: int) 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
 def test_one_tap_starts_a_game_against_a_bot(
-    browser: Browser,  # noqa: F811
-    server: ServerProcess,  # noqa: F811
+    browser: Browser,
+    server: ServerProcess,
     width: int,
     height: int,
 ) -> None:
@@ -71,8 +73,8 @@ def test_one_tap_starts_a_game_against_a_bot(
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
 def test_one_tap_starts_a_pass_and_play_game(
-    browser: Browser,  # noqa: F811
-    server: ServerProcess,  # noqa: F811
+    browser: Browser,
+    server: ServerProcess,
     width: int,
     height: int,
 ) -> None:
@@ -88,8 +90,8 @@ def test_one_tap_starts_a_pass_and_play_game(
 
 
 def test_add_player_seats_a_person_and_a_long_name_is_refused_not_cut(
-    browser: Browser,  # noqa: F811
-    server: ServerProcess,  # noqa: F811
+    browser: Browser,
+    server: ServerProcess,
 ) -> None:
     page = open_home(browser, server, 1280, 800)
     page.click("#add-seat")

@@ -1051,6 +1051,7 @@ function renderHints() {
       return li;
     }),
   );
+  $("hint-list").hidden = false;
   $("hints").hidden = false;
 }
 
@@ -1104,7 +1105,9 @@ async function askChancesOf(seq) {
   const answer = await askJson(`/api/games/${encodeURIComponent(gameId)}/chances`);
   document.body.dataset.chancesAsks = String(Number(document.body.dataset.chancesAsks || 0) + 1);
   if (answer.status === 404) {
-    chancesOff = true;
+    chancesOff = true; // no chances for this table (one player, or rules the solver does not cover)
+    showPreparing("chances", null);
+    $("chances").hidden = true;
     return true;
   }
   if (answer.preparing || answer.retry || !answer.ok) {
