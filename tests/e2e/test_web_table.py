@@ -184,9 +184,9 @@ def test_the_chances_are_asked_one_at_a_time_for_the_newest_position(
     page.wait_for_selector("#roll:not([disabled])")
     for _ in range(6):  # three turns of two players, as fast as the page takes them
         start = seq(page)
-        page.keyboard.press("Space")
+        page.click("#roll:not([disabled])")
         wait_seq(page, start + 1)
-        page.locator("#sheet button.score, #sheet button.strike").first.click()
+        page.locator("#sheet button.score, #sheet button.strike").first.click(timeout=60_000)
         wait_seq(page, start + 2)
     last = seq(page)
     page.wait_for_function(f"Number(document.body.dataset.chancesSeq) === {last}", timeout=60_000)
