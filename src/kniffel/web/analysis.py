@@ -12,6 +12,7 @@ The page is ``/analysis`` (``static/analysis.html``).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -54,15 +55,25 @@ def read_situation(text: str) -> Situation:
         raise WebError("invalid", str(error)) from None
 
 
-def analyse(situation: Situation, target: int, lang: str) -> dict[str, Any]:
-    """Every option of ``situation`` for each goal, best first (on the advice thread)."""
-    rules = situation.rules
+async def check(situation: Situation) -> None:
+    """Refuse a position nobody can advise on: before the turn's first roll, or of rules the solver
+    does not cover (the first ask of a rule set may read the solver's files: off the event loop)."""
     if situation.dice is None:
         raise WebError("illegal", "the position has no dice yet: advice starts after the turn's first roll")
-    if not advice.available(rules):
+    covered = advice.known(situation.rules)
+    if covered is None:
+        covered = await asyncio.to_thread(advice.available, situation.rules)
+    if not covered:
+        rules_id = situation.rules.id
         raise WebError(
-            "no_advice", f"no advice for {rules.id}: the solver covers the rule sets of one column"
+            "no_advice", f"no advice for {rules_id}: the solver covers the rule sets of one column"
         )
+
+
+def analyse(situation: Situation, target: int, lang: str) -> dict[str, Any]:
+    """Every option of ``situation`` (checked by :func:`check`) for each goal, best first (on the
+    advice thread)."""
+    rules = situation.rules
     game = Game.from_situation(situation)
     goals: list[dict[str, Any]] = []
     waiting = advice.advisor_ready(rules)
@@ -119,4 +130,5 @@ def register(
         if not target_text.isdigit() or not 1 <= int(target_text) <= 2000:
             raise WebError("malformed", "target must be a score from 1 to 2000")
         lang = language_of(request)
+        await check(found)
         return await service_of(request).advise(lambda: analyse(found, int(target_text), lang))
