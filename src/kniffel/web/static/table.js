@@ -4,7 +4,7 @@
 // last state the server sent; they are sent in order when the connection returns, each naming the
 // position it was made at, so the server's seq check refuses them if the game moved on meanwhile.
 
-import { Backoff, Coalesced, askJson } from "/static/ask.js";
+import { Backoff, Coalesced, askJson, preparingOf } from "/static/ask.js";
 import { boxLabel, inLanguage, lang, loadWords, nt, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -1072,14 +1072,17 @@ function showPreparing(panel, preparing) {
   const el = $(`${panel}-preparing`);
   el.hidden = !preparing;
   if (!preparing) return;
-  const what = panel === "chances" ? t("Working out the chances of winning…") : t("Solving the table for the hints…");
+  const what = {
+    chances: t("Working out the chances of winning…"),
+    hints: t("Solving the table for the hints…"),
+    review: t("Working out the review…"),
+  }[panel];
   const progress = preparing.progress === null ? "" : ` ${percent(preparing.progress)}`;
   el.querySelector(".what").textContent = `${what}${progress}`;
   const bar = el.querySelector("progress");
   if (preparing.progress === null) bar.removeAttribute("value");
   else bar.value = preparing.progress;
-  if (panel === "chances") $("chances").hidden = false;
-  else $("hints").hidden = false;
+  if (panel !== "review") $(panel).hidden = false;
 }
 
 // A chance of winning: whole percents, tenths near certain and near hopeless.
@@ -1204,12 +1207,18 @@ async function showHowToPlay() {
   dialog.scrollTop = 0;
 }
 
+const reviewBackoff = new Backoff(2000, 15000);
+
 async function showReview(tries = 0) {
-  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/review?lang=${lang()}`);
-  const body = await response.json();
-  if (!response.ok) return showError(body.message);
+  const answer = await askJson(`/api/games/${encodeURIComponent(gameId)}/review?lang=${lang()}`);
+  // the server solves what the review needs (the first time), or is busy: say so, ask again later
+  const waiting = answer.preparing || (answer.ok ? preparingOf({ preparing: answer.body.win_preparing }) : null);
+  showPreparing("review", waiting);
+  if (answer.retry && tries < 120) return reviewBackoff.later(() => state && showReview(tries + 1));
+  if (!answer.ok) return showError(answer.body?.message ?? "");
+  const body = answer.body;
   // graded by points until the server has worked out the chances of winning: then ask again
-  if (body.win_preparing && tries < 90) setTimeout(() => state && showReview(tries + 1), 2000);
+  if (body.win_preparing && tries < 120) reviewBackoff.later(() => state && showReview(tries + 1));
   if (body.chances) drawChart(body.chances);
   $("review-list").replaceChildren(
     ...body.decisions
