@@ -250,6 +250,7 @@ def test_the_position_as_text_is_copied_and_analysed(browser: Browser, server: S
     page.wait_for_selector("#results section[data-goal='points'] li", timeout=60_000)
     goals = page.locator("#results section").evaluate_all("els => els.map(e => e.dataset.goal)")
     assert goals == ["points", "target", "win"]
+    screenshot(page, "analysis")
     # A text that is no position is refused with the reason.
     page.fill("#situation-text", "kniffel | nonsense")
     page.click("#analyse-button")

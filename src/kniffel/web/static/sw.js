@@ -12,6 +12,8 @@ const FILES = [
   "/static/table.js",
   "/static/i18n.js",
   "/static/ask.js",
+  "/static/chances.js",
+  "/static/storage.js",
   "/static/analysis.js",
   "/static/analysis.html",
   "/words/de.json",

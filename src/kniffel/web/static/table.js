@@ -5,7 +5,9 @@
 // position it was made at, so the server's seq check refuses them if the game moved on meanwhile.
 
 import { Backoff, Coalesced, askJson, preparingOf } from "/static/ask.js";
+import { chance, drawChart, renderChances } from "/static/chances.js";
 import { boxLabel, inLanguage, lang, loadWords, nt, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
+import { dropStored, isInvite, isQueue, isRecord, isSavedState, loadJson, loadList, onDropped, saveJson } from "/static/storage.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -153,81 +155,6 @@ function receive(message) {
       return;
     }
     showError(message.message);
-  }
-}
-
-// --- what this browser keeps (localStorage) -----------------------------------------------------
-// Stored data may come from another version of this page, or be damaged: each reader says what shape
-// it needs, and what does not fit is dropped (with a message) instead of leaving the table blank.
-
-let storageDropped = false;
-
-function loadJson(key, fallback, fits = () => true) {
-  let value;
-  try {
-    const text = localStorage.getItem(key);
-    if (text === null) return fallback;
-    value = JSON.parse(text);
-  } catch {
-    value = undefined; // not JSON, or storage is disabled
-  }
-  if (value !== undefined && fits(value)) return value;
-  dropStored(key);
-  return fallback;
-}
-
-function dropStored(key) {
-  try {
-    localStorage.removeItem(key);
-  } catch {
-    // Storage disabled: there is nothing to drop.
-  }
-  if (!storageDropped) showError(t("What this browser had saved for this table could not be read and was dropped."));
-  storageDropped = true;
-}
-
-const isCount = (value) => Number.isInteger(value) && value >= 0;
-const isRecord = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
-const isDice = (value) => Array.isArray(value) && value.every((d) => Number.isInteger(d) && d >= 1 && d <= 6);
-
-// The offline queue as send() writes it: each entry a roll or free throw with the dice entered, or a
-// box, made at a position. One entry that does not fit spoils the rest, which follow from it.
-function isQueue(value) {
-  return Array.isArray(value) && value.every((entry) => {
-    if (!isRecord(entry) || !isCount(entry.at) || !isCount(entry.seat) || !isRecord(entry.action)) return false;
-    const { action, keep, dice, box } = entry.action;
-    if (action === "roll" || action === "free") return isDice(dice) && (keep === undefined || isDice(keep));
-    return ["score", "strike", "announce"].includes(action) && typeof box === "string";
-  });
-}
-
-// The last state of a score-pad table as receive() writes it, with what drawing it reads.
-function isSavedState(value) {
-  if (!isRecord(value) || !Array.isArray(value.seats) || !value.seats.every(isCount)) return false;
-  const s = value.state;
-  return (
-    isRecord(s) && isCount(s.seq) && isCount(s.current) && isCount(s.round) &&
-    isRecord(s.rules) && Array.isArray(s.rules.boxes) && Array.isArray(s.rules.columns) && isCount(s.rules.dice) &&
-    Array.isArray(s.players) && s.current < s.players.length &&
-    s.players.every((p) => isRecord(p) && typeof p.name === "string" && isRecord(p.entries)) &&
-    s.players.every((p) => Array.isArray(p.columns)) &&
-    isRecord(s.turn) && (s.turn.dice === null || isDice(s.turn.dice)) && Array.isArray(s.log) &&
-    isRecord(s.placements) && Array.isArray(s.strikeable) && Array.isArray(s.announce) && Array.isArray(s.standings)
-  );
-}
-
-// A stored list whose entries are read one by one: the entries that do not fit are left out.
-function loadList(key, fits) {
-  return loadJson(key, [], Array.isArray).filter(fits);
-}
-
-const isInvite = (invite) => isRecord(invite) && typeof invite.name === "string" && typeof invite.url === "string";
-
-function saveJson(key, value) {
-  try {
-    localStorage.setItem(key, JSON.stringify(value));
-  } catch {
-    // Storage full or disabled: the page still works, it just forgets on reload.
   }
 }
 
@@ -1085,15 +1012,6 @@ function showPreparing(panel, preparing) {
   if (panel !== "review") $(panel).hidden = false;
 }
 
-// A chance of winning: whole percents, tenths near certain and near hopeless.
-function chance(share) {
-  return percent(share, chanceDecimals(share));
-}
-
-function chanceDecimals(share) {
-  return share > 0.995 || share < 0.005 ? 1 : 0;
-}
-
 // Every player's chance of winning, for the position on screen (several players, rules the solver
 // covers); the bars stay as they are until the new figures arrive.
 function askChances() {
@@ -1118,66 +1036,11 @@ async function askChancesOf(seq) {
     return false;
   }
   showPreparing("chances", null);
-  if (state && answer.body.seq === state.seq) renderChances(answer.body.chances);
+  if (state && answer.body.seq === state.seq) {
+    renderChances(state.players, answer.body.chances);
+    document.body.dataset.chancesSeq = String(state.seq);
+  }
   return seq !== null;
-}
-
-function renderChances(chances) {
-  $("chances").hidden = false;
-  document.body.dataset.chancesSeq = String(state.seq);
-  $("chance-list").replaceChildren(
-    ...state.players.map((player, seat) => {
-      const li = cell("li", "", "chance");
-      const name = cell("span", player.name, "chance-name");
-      const bar = document.createElement("span");
-      bar.className = "chance-bar";
-      bar.setAttribute("role", "meter");
-      bar.setAttribute("aria-valuemin", "0");
-      bar.setAttribute("aria-valuemax", "100");
-      bar.setAttribute("aria-valuenow", String(Math.round(100 * chances[seat])));
-      bar.setAttribute("aria-label", t("chance of winning of {name}", { name: player.name }));
-      const fill = document.createElement("span");
-      fill.className = "chance-fill";
-      fill.style.width = `${(100 * chances[seat]).toFixed(1)}%`;
-      bar.append(fill);
-      li.dataset.chance = String(chances[seat]);
-      li.append(name, bar, cell("span", chance(chances[seat]), "chance-value"));
-      return li;
-    }),
-  );
-  // shown figures that add up to more than 100 % are explained, not left to look like a mistake
-  const shown = (c) => Number((100 * c).toFixed(chanceDecimals(c)));
-  $("tie-note").hidden = chances.reduce((sum, c) => sum + shown(c), 0) <= 100.05;
-}
-
-const SVG = "http://www.w3.org/2000/svg";
-
-// The chances of every player through the game, a line each (turns across, 0-100 % up).
-function drawChart(chances) {
-  const chart = $("review-chart");
-  const width = 320;
-  const height = 120;
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", t("Chances of winning through the game"));
-  const steps = Math.max(1, chances.length - 1);
-  state.players.forEach((player, seat) => {
-    const line = document.createElementNS(SVG, "polyline");
-    const points = chances.map((row, i) => `${((i / steps) * width).toFixed(1)},${((1 - row[seat]) * height).toFixed(1)}`);
-    line.setAttribute("points", points.join(" "));
-    line.setAttribute("class", `chart-line seat-${seat % 8}`);
-    const title = document.createElementNS(SVG, "title");
-    title.textContent = player.name;
-    line.append(title);
-    svg.append(line);
-  });
-  const legend = cell("p", "", "chart-legend");
-  state.players.forEach((player, seat) => {
-    legend.append(cell("span", `${player.name} ${chance(chances[chances.length - 1][seat])}`, `seat-${seat % 8}`));
-  });
-  chart.replaceChildren(cell("figcaption", t("Chances of winning through the game")), svg, legend);
-  chart.hidden = false;
 }
 
 // How this table's rules play, from the server's reading of the rule set (in the page's language).
@@ -1219,7 +1082,7 @@ async function showReview(tries = 0) {
   const body = answer.body;
   // graded by points until the server has worked out the chances of winning: then ask again
   if (body.win_preparing && tries < 120) reviewBackoff.later(() => state && showReview(tries + 1));
-  if (body.chances) drawChart(body.chances);
+  if (body.chances) drawChart(state.players, body.chances);
   $("review-list").replaceChildren(
     ...body.decisions
       .filter((d) => d.loss > 0 || d.win_loss > 0)
@@ -1303,6 +1166,7 @@ async function switchLanguage() {
 }
 
 async function init() {
+  onDropped(showError);
   await loadWords();
   translatePage();
   document.body.dataset.lang = lang();
