@@ -119,12 +119,16 @@ def test_the_compiled_catalogs_are_those_of_their_sources(domain: str) -> None:
 
 def test_the_extractor_sees_every_call_in_the_pages_scripts() -> None:
     """Babel's script reader skips calls it cannot follow (an object inside a template string's
-    ``${...}``); every literal the scripts give ``t`` must be among the extracted words."""
-    called: set[str] = set()
+    ``${...}``); every literal the scripts give ``t`` (or ``nt``, with its plural) must be among the
+    extracted words."""
+    called: set[str | tuple[str, str]] = set()
     for script in (PACKAGE / "web" / "static").glob("*.js"):
-        called |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', script.read_text(encoding="utf-8")))
+        text = script.read_text(encoding="utf-8")
+        called |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', text))
+        called |= set(re.findall(r'\bnt\("((?:[^"\\]|\\.)*)", "((?:[^"\\]|\\.)*)"', text))
     assert len(called) > 60
-    assert sorted(called - {m.id for m in extracted(WEB_DOMAIN)}) == []
+    assert any(isinstance(message, tuple) for message in called)
+    assert sorted(map(str, called - {m.id for m in extracted(WEB_DOMAIN)})) == []
 
 
 def test_messages_of_the_library_and_of_the_front_ends_are_found() -> None:

@@ -88,6 +88,30 @@ def test_bots_watched_from_every_process_move_exactly_once(servers: list[ServerP
         watcher.close()
 
 
+def test_an_undo_reaches_every_process_and_play_goes_on_anywhere(servers: list[ServerProcess]) -> None:
+    one, two, three = servers
+    game = create(one, "Ada", rules="yatzy")
+    ada = Client(one, game["id"], token(game, 0))
+    watcher = Client(two, game["id"])
+    ada.act({"action": "roll"})
+    box = next(iter(ada.state["placements"]))
+    ada.act({"action": "score", "box": box})
+    watcher.wait_for(2)
+    ada.send({"type": "undo", "seq": 2})
+    while watcher.state["seq"] != 1:  # the other process takes it back too, and says so whole
+        watcher.expect("state")
+    assert watcher.state["players"][0]["entries"] == {}
+    again = Client(three, game["id"], token(game, 0))
+    assert again.state["seq"] == 1
+    assert again.act({"action": "score", "box": box})["seq"] == 2
+    for client in (ada, watcher):
+        assert client.wait_for(2)["players"] == again.state["players"]
+    exports = [httpx.get(f"{s.url}/api/games/{game['id']}/export", timeout=10).json() for s in servers]
+    assert exports[0] == exports[1] == exports[2]
+    for client in (ada, watcher, again):
+        client.close()
+
+
 def test_a_killed_process_leaves_the_game_to_the_others(servers: list[ServerProcess]) -> None:
     """The module's last test: the first process stays dead."""
     one, two, three = servers

@@ -302,7 +302,7 @@ def test_the_server_speaks_the_pages_language(client: TestClient) -> None:
     the sheet's rows) in the language the page asks for; actions may be sent as text."""
     words = client.get("/words/de.json")
     assert words.status_code == 200
-    assert words.json()["New game"] == "Neues Spiel"
+    assert words.json()["Play now"] == "Gleich spielen"
     assert client.get("/words/fr.json").status_code == 404
     listed = {r["id"]: r for r in client.get("/api/rules?lang=de").json()}
     assert listed["yatzy"]["name"] == "Yatzy (skandinavisch)"

@@ -443,7 +443,7 @@ def test_a_score_pad_works_offline_and_syncs_in_order(browser: Browser, server: 
     assert page.get_attribute("#dice", "aria-label") == "6 6 6 6 6"
     page.click("#sheet button.score[data-box='kniffel']")
     page.wait_for_selector("body[data-pending='2']")
-    assert "Offline: 2 waiting" in page.inner_text("#connection")
+    assert "Offline: 2 entries waiting" in page.inner_text("#connection")
     assert "waiting to be sent" in page.inner_text("#log")
     assert page.inner_text("#banner") == "Your turn, Ada"
     page.reload()  # the installed app opens again without a connection: the service worker has the page

@@ -20,7 +20,8 @@ In Python sources (:func:`extract_python`) a message is
 * the ``help`` and ``metavar`` of a command-line option, the docstring of a command (each paragraph on
   its own, as the help shows them) and the description of a key binding.
 
-In the web pages a message is the text given to ``t`` in a script, and in HTML the text of an element
+In the web pages a message is the text given to ``t`` in a script (or the two forms given to ``nt``,
+the pages' ``ngettext``), and in HTML the text of an element
 marked ``data-t`` or the ``aria-label`` of one marked ``data-t-aria``.
 """
 
@@ -69,7 +70,8 @@ DOMAINS: dict[str, list[tuple[str, str]]] = {
     ],
 }
 """Per domain, Babel's method map over the package's files (first match wins)."""
-JS_KEYWORDS = {"t": None}
+JS_KEYWORDS: dict[str, Any] = {"t": None, "nt": (1, 2)}
+"""The pages' gettext: ``t(text)``, and ``nt(singular, plural, n)`` for a text with a count."""
 
 
 # --- Python ---------------------------------------------------------------------------------------

@@ -37,12 +37,13 @@ from starlette.websockets import WebSocketDisconnect
 from kniffel import rules as rules_module
 from kniffel.actions import Action
 from kniffel.errors import GameFormatError
-from kniffel.i18n import LANGUAGES, N_, WEB_DOMAIN, catalog_words, sentence, translate
+from kniffel.i18n import LANGUAGES, N_, sentence, translate
 from kniffel.rules.explain import explain
-from kniffel.web import HOSTS_ENV, advice, guard, rooms
+from kniffel.web import HOSTS_ENV, advice, analysis, guard, rooms, undo
 from kniffel.web.guard import Allowances, ClientLimits, OpenSockets, client_of
 from kniffel.web.service import CreateRequest, GameService, LiveGame, WebError
 from kniffel.web.store import Store
+from kniffel.web.words import page_words
 
 log = logging.getLogger("kniffel.web")
 
@@ -214,6 +215,7 @@ def create_app(
     app.add_middleware(guard.SecurityHeaders)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     rooms.register(app, STATIC)
+    analysis.register(app, STATIC, allowances, language_of)
 
     def service_of(request: Request | WebSocket) -> GameService:
         service: GameService = request.app.state.service
@@ -246,9 +248,7 @@ def create_app(
         """The pages' own words in ``lang`` (English text -> translation), from the ``web`` catalog."""
         if lang not in LANGUAGES:
             raise WebError("not_found", f"no words in {lang[:8]!r}; languages: {', '.join(LANGUAGES)}")
-        return JSONResponse(
-            catalog_words(lang, WEB_DOMAIN), headers={"cache-control": "public, max-age=3600"}
-        )
+        return JSONResponse(page_words(lang), headers={"cache-control": "public, max-age=3600"})
 
     @app.get("/api/rules")
     async def rule_sets(request: Request) -> list[dict[str, Any]]:
@@ -384,7 +384,9 @@ def create_app(
         service = service_of(request)
         live = await service.get(game_id)
         seq, game = await service.position(live)
-        result = await service.chances(game, (game_id, seq), client_of(request))
+        # After an undo a position number may come back for another position: the key tells them apart.
+        key = (f"{game_id}/{live.undos}" if live.undos else game_id, seq)
+        result = await service.chances(game, key, client_of(request))
         if result is None:
             raise WebError("no_advice", "no chances of winning for this table")
         return {"seq": seq, **result}
@@ -600,12 +602,14 @@ async def _handle(service: GameService, live: LiveGame, connection: Connection, 
             except GameFormatError as error:
                 raise WebError("malformed", str(error)) from None
             await service.act(live, connection.seats, data.get("seq"), action, seat=data.get("seat"))
+        elif kind == "undo":
+            await undo.take_back(service, live, connection.seats, data.get("seq"))
         elif kind == "ping":
             connection.send({"type": "pong"})
         elif kind == "state":
             connection.push(live.state_text())
         else:
-            raise WebError("malformed", "message type must be hello, action, state or ping")
+            raise WebError("malformed", "message type must be hello, action, undo, state or ping")
     except WebError as error:
         connection.refuse(error)
         if error.code == "stale":

@@ -169,6 +169,9 @@ class LiveGame:
     """The highest position another process announced for this game."""
     following: bool = False
     """A task is catching this copy up with the database."""
+    undos: int = 0
+    """Actions taken back (:mod:`kniffel.web.undo`): with them a position number no longer names one
+    position for good."""
     _core: dict[str, Any] = field(default_factory=dict)
     """The committed state without its rules and log (see :func:`state_core`)."""
     _shown: int = 0
@@ -243,6 +246,17 @@ class LiveGame:
             else:
                 whole = whole or self.state_text()
                 subscriber.push(whole)
+
+    def taken_back(self) -> None:
+        """Take the last action back in memory (committed by :mod:`kniffel.web.undo`) and send every
+        subscriber the whole state: a change message only ever adds lines to the log."""
+        self.game.undo()
+        del self.seat_of_action[len(self.game.log) :], self.outcomes[len(self.game.log) :]
+        self.undos += 1
+        self._snapshot()
+        text = self.state_text()
+        for subscriber in list(self.subscribers):
+            subscriber.push(text)
 
 
 @dataclass
@@ -755,6 +769,17 @@ class GameService:
             live.following = True
             asyncio.get_running_loop().create_task(self._follow(live))
 
+    def heard_undo(self, game_id: str, seq: int, origin: str) -> None:
+        """Another process took back position ``seq`` of ``game_id``: so does our copy, or, if it is
+        elsewhere, it is dropped and read again when next asked for."""
+        live = self._live.get(game_id)
+        if live is None or origin == self.origin:
+            return
+        if live.seq == seq and not live.lock.locked():
+            live.taken_back()
+        else:
+            self._live.pop(game_id, None)
+
     async def _follow(self, live: LiveGame) -> None:
         try:
             while live.announced_seq > live.seq:
@@ -782,7 +807,9 @@ class GameService:
                     async for notice in connection.notifies():
                         for line in notice.payload.split("\n"):
                             game_id, seq, origin, seat, action = (line.split(" ", 4) + [""] * 4)[:5]
-                            if seq.isdigit():
+                            if seat == "undo" and seq.isdigit():
+                                self.heard_undo(game_id, int(seq), origin)
+                            elif seq.isdigit():
                                 self.announced(
                                     game_id,
                                     int(seq),

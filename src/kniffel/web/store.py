@@ -41,6 +41,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     create_engine,
+    delete,
     event,
     insert,
     select,
@@ -646,6 +647,30 @@ class Store:
         if writer is not None:
             with contextlib.suppress(Exception):
                 await writer.close()
+
+    def take_back(
+        self, game_id: str, seq: int, seat: int, *, status: str, to_move: int, origin: str = ""
+    ) -> bool:
+        """Delete the action at position ``seq`` (an undo) if it is ``seat``'s and the game's last, in
+        one transaction with the game's new ``status`` and ``to_move``; ``False`` (nothing changed) if
+        another action was committed after it, or it is not there. Where commits are announced, so is
+        this: a line ``"<game id> <seq> <origin> undo"`` (:data:`CHANNEL`), ``seq`` the position taken
+        back."""
+        later = select(ActionRow.seq).where(ActionRow.game_id == game_id, ActionRow.seq > seq).exists()
+        last = delete(ActionRow).where(
+            ActionRow.game_id == game_id, ActionRow.seq == seq, ActionRow.seat == seat, ~later
+        )
+        with self._write_lock, self.engine.begin() as connection:
+            if self.announces:  # one undo or append of this game's row at a time
+                connection.execute(select(GameRow.id).where(GameRow.id == game_id).with_for_update())
+            if connection.execute(last).rowcount != 1:
+                return False
+            connection.execute(
+                _GAME_CHANGE.values(updated=_now()), [{"g": game_id, "s": status, "m": to_move}]
+            )
+            if self.announces:
+                connection.execute(_NOTIFY, {"channel": CHANNEL, "note": f"{game_id} {seq} {origin} undo"})
+        return True
 
     def games_waiting_for_bots(self) -> list[str]:
         """Games in play whose seat to move is a bot: a restarted server must make those moves."""

@@ -1,9 +1,71 @@
-// The home page: choose a rule set, its options and the seats, create the game, hand out links.
+// The home page: one tap starts a game against a bot or a pass-and-play game at this screen; below, a
+// game of one's own: the rule set's options and the seats, then links to hand out.
 
 import { lang, loadWords, t, toggleLang, translatePage } from "/static/i18n.js";
 
 const MAX_SEATS = 8;
+// The server's limit of a player's name (kniffel.web.service.MAX_NAME): a longer name is refused here,
+// with the reason, rather than cut.
+export const MAX_NAME = 24;
+const NAME_KEY = "kniffel.name";
+const RULES_KEY = "kniffel.rules";
+const BOT_NAME = "Robo";
 let ruleSets = [];
+
+// Each rule set in plain words; the rule book's own text is one tap away (#rule-book).
+function plainWords(id) {
+  const words = {
+    kniffel: t("The German classic: five dice, three rolls a turn, 13 boxes to fill. 63 or more in the upper part earns 35 extra."),
+    yahtzee: t("The American classic: like Kniffel, and every further Yahtzee earns 100 extra."),
+    yatzy: t("The Scandinavian game: 15 boxes with pairs, and only the dice that match count."),
+    knoeffel: t("Two columns at once, and free throws that cost points."),
+    "yatzy-deluxe": t("Six dice instead of five, and boxes for them."),
+    "kniffel-3col": t("Three columns: one from the top down, one from the bottom up, one you announce."),
+    "kniffel-4col": t("Four columns: top down, bottom up, announced and free."),
+    "super-kniffel": t("Four long columns, 52 boxes: a game for a long evening."),
+    yams: t("The French game: four columns, free, in order, in reverse and announced."),
+  };
+  return words[id] ?? null;
+}
+
+// The rule set people of this language usually play: Kniffel in German, Yahtzee in English.
+function usualRules() {
+  return lang() === "de" ? "kniffel" : "yahtzee";
+}
+
+// Why a name cannot be a player's, or null.
+export function nameProblem(name) {
+  const trimmed = name.trim();
+  if (!trimmed) return t("Enter a name");
+  const length = [...trimmed].length;
+  if (length > MAX_NAME) return t("A name has at most {max} characters; this one has {n}", { max: MAX_NAME, n: length });
+  return null;
+}
+
+function checkName(input, errorId) {
+  const problem = nameProblem(input.value);
+  input.setAttribute("aria-invalid", problem ? "true" : "false");
+  $(errorId).textContent = problem ?? "";
+  return problem;
+}
+
+function myName() {
+  try {
+    const saved = localStorage.getItem(NAME_KEY);
+    if (saved && !nameProblem(saved)) return saved;
+  } catch {
+    // storage disabled
+  }
+  return "";
+}
+
+function rememberName(name) {
+  try {
+    localStorage.setItem(NAME_KEY, name);
+  } catch {
+    // storage disabled: asked again next time
+  }
+}
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,12 +76,20 @@ async function fetchRules() {
   const select = $("rules");
   const chosen = select.value;
   select.replaceChildren(...ruleSets.map((rules) => new Option(rules.name, rules.id)));
-  if (chosen) select.value = chosen;
+  let saved = null;
+  try {
+    saved = localStorage.getItem(RULES_KEY);
+  } catch {
+    // storage disabled
+  }
+  const known = (id) => ruleSets.some((r) => r.id === id);
+  select.value = [chosen, saved, usualRules()].find((id) => id && known(id)) || ruleSets[0]?.id || "";
 }
 
 function showRules() {
   const rules = ruleSets.find((r) => r.id === $("rules").value);
   $("rules-description").textContent = rules ? rules.description : "";
+  $("rules-plain").textContent = rules ? plainWords(rules.id) ?? rules.description : "";
   const box = $("options");
   for (const el of box.querySelectorAll(".field")) el.remove();
   for (const option of rules ? rules.options : []) {
@@ -58,8 +128,8 @@ function seatRow(name, kind) {
   const li = document.createElement("li");
   const input = document.createElement("input");
   input.type = "text";
-  input.maxLength = 24;
-  input.value = name;
+  input.value = name; // not cut to MAX_NAME: a longer name is refused with the reason
+  input.addEventListener("input", () => checkName(input, "create-error"));
   input.required = true;
   input.className = "seat-name";
   input.setAttribute("aria-label", t("Name"));
@@ -83,14 +153,25 @@ function seatRow(name, kind) {
 function updateSeatButtons() {
   const count = $("seats").children.length;
   $("add-seat").disabled = count >= MAX_SEATS;
+  $("add-bot").disabled = count >= MAX_SEATS;
   for (const button of $("seats").querySelectorAll(".remove")) button.disabled = count <= 1;
 }
 
-function addSeat() {
+// A name no seat has yet: "Player 3", "Robo 2".
+function freeName(base, first) {
+  const taken = new Set([...$("seats").querySelectorAll(".seat-name")].map((input) => input.value.trim()));
+  for (let n = first; ; n += 1) {
+    const name = n === 1 && base === BOT_NAME ? base : base === BOT_NAME ? `${base} ${n}` : t("Player {n}", { n });
+    if (!taken.has(name)) return name;
+  }
+}
+
+// "Add player" seats a person, "Add bot" a bot.
+function addSeat(kind = "human") {
   const count = $("seats").children.length;
   if (count >= MAX_SEATS) return;
-  const name = count === 0 ? t("Player {n}", { n: 1 }) : `Bot ${count}`;
-  $("seats").append(seatRow(name, count === 0 ? "human" : "bot"));
+  const name = kind === "human" ? freeName("", count + 1) : freeName(BOT_NAME, 1);
+  $("seats").append(seatRow(name, kind));
   updateSeatButtons();
   $("seats").lastElementChild.querySelector("input").focus();
 }
@@ -105,23 +186,61 @@ function request() {
   return { rules: $("rules").value, options, seats, hotseat: $("hotseat").checked, pad: $("pad").checked };
 }
 
+async function post(game) {
+  const response = await fetch(`/api/games?lang=${lang()}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(game),
+  });
+  const body = await response.json();
+  if (!response.ok) throw new Error(body.message || response.statusText);
+  return body;
+}
+
 async function create(event) {
   event.preventDefault();
   $("create-error").textContent = "";
+  for (const input of $("seats").querySelectorAll(".seat-name")) {
+    if (checkName(input, "create-error")) return input.focus();
+  }
   $("create-button").disabled = true;
   try {
-    const response = await fetch(`/api/games?lang=${lang()}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(request()),
-    });
-    const body = await response.json();
-    if (!response.ok) throw new Error(body.message || response.statusText);
-    showResult(body);
+    showResult(await post(request()));
   } catch (error) {
     $("create-error").textContent = error.message;
   } finally {
     $("create-button").disabled = false;
+  }
+}
+
+// One tap: a game against a bot, or two players passing this screen, with the defaults of the form
+// above it (the rule set's default options), straight to the table.
+async function quickStart(kind) {
+  const input = $("my-name");
+  if (checkName(input, "name-error")) return input.focus();
+  const name = input.value.trim().split(/\s+/).join(" ");
+  rememberName(name);
+  const rules = $("rules").value;
+  try {
+    localStorage.setItem(RULES_KEY, rules);
+  } catch {
+    // storage disabled
+  }
+  const other = kind === "bot" ? (name === BOT_NAME ? `${BOT_NAME} 2` : BOT_NAME) : t("Player {n}", { n: 2 });
+  const seats = [
+    { name, kind: "human" },
+    { name: other === name ? t("Player {n}", { n: 3 }) : other, kind: kind === "bot" ? "bot" : "human" },
+  ];
+  const buttons = [$("play-bot"), $("play-pass")];
+  $("quick-error").textContent = "";
+  for (const button of buttons) button.disabled = true;
+  try {
+    const game = await post({ rules, options: {}, seats, hotseat: kind === "pass" });
+    const url = kind === "pass" ? game.host_url : game.seats[0].url;
+    location.assign(url);
+  } catch (error) {
+    $("quick-error").textContent = error.message;
+    for (const button of buttons) button.disabled = false;
   }
 }
 
@@ -281,11 +400,17 @@ async function init() {
     }
     showGames();
   });
-  $("add-seat").addEventListener("click", addSeat);
+  $("add-seat").addEventListener("click", () => addSeat("human"));
+  $("add-bot").addEventListener("click", () => addSeat("bot"));
   $("create").addEventListener("submit", create);
   $("rules").addEventListener("change", showRules);
-  $("seats").append(seatRow(t("Player {n}", { n: 1 }), "human"));
-  $("seats").append(seatRow("Robo", "bot"));
+  $("play-bot").addEventListener("click", () => quickStart("bot"));
+  $("play-pass").addEventListener("click", () => quickStart("pass"));
+  const name = myName();
+  $("my-name").value = name || t("Player {n}", { n: 1 });
+  $("my-name").addEventListener("input", () => checkName($("my-name"), "name-error"));
+  $("seats").append(seatRow(name || t("Player {n}", { n: 1 }), "human"));
+  $("seats").append(seatRow(BOT_NAME, "bot"));
   updateSeatButtons();
   await fetchRules();
   showRules();

@@ -1,12 +1,17 @@
-// The pages' words. They are written in English, as t("New game") and as the text of elements marked
+// The pages' words. They are written in English, as t("Play now") and as the text of elements marked
 // data-t; the translations are the "web" gettext catalog (src/kniffel/locale/LANG/LC_MESSAGES/web.po),
 // which the server hands out as /words/LANG.json. What the server says itself (refusals, hints, rule
 // sets) comes in the language the page asks for; a game's box labels and sheet rows carry every language.
+// A text with a count is written as nt("{n} roll left", "{n} rolls left", n): its forms and the language's
+// plural rule (which form each count takes) come with the words, under PLURALS.
+
+const PLURALS = "@plurals";
 
 const KEY = "kniffel.lang";
 const LANGUAGES = ["en", "de"];
 const NAMES = { en: "English", de: "Deutsch" };
 let words = {};
+let plurals = { forms: {}, index: [] };
 
 export function lang() {
   const saved = localStorage.getItem(KEY);
@@ -18,11 +23,17 @@ export function lang() {
 export async function loadWords() {
   const language = lang();
   words = {};
+  plurals = { forms: {}, index: [] };
   document.documentElement.lang = language;
   if (language === "en") return;
   try {
     const response = await fetch(`/words/${language}.json`);
-    if (response.ok) words = await response.json();
+    if (response.ok) {
+      words = await response.json();
+      const found = words[PLURALS];
+      if (found && typeof found.forms === "object" && Array.isArray(found.index)) plurals = found;
+      delete words[PLURALS];
+    }
   } catch {
     // no connection and no cached copy
   }
@@ -39,9 +50,26 @@ export function otherLanguage() {
   return { code: other, name: NAMES[other] };
 }
 
+function fill(text, params) {
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+}
+
 export function t(text, params = {}) {
-  const chosen = words[text] ?? text;
-  return chosen.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+  return fill(words[text] ?? text, params);
+}
+
+// gettext's ngettext: the form of `singular`/`plural` that the count `n` takes in the language in use
+// ({n} is filled with n). The server lists the rule's choice for the counts 0-199; beyond, the last two
+// digits decide, as they do in every plural rule gettext knows.
+export function nt(singular, plural, n, params = {}) {
+  const forms = plurals.forms[singular];
+  let text = n === 1 ? singular : plural;
+  if (Array.isArray(forms) && forms.length) {
+    const count = Math.abs(Math.trunc(n));
+    const index = plurals.index[count < 200 ? count : 100 + (count % 100)] ?? (n === 1 ? 0 : 1);
+    text = forms[Math.min(index, forms.length - 1)] || text;
+  }
+  return fill(text, { n, ...params });
 }
 
 // A text the server sends in every language ({en: ..., de: ...}), in the language in use.

@@ -3,7 +3,7 @@
 // come from the network when it answers, so an update is seen at once; the cache is the fallback. Game
 // data (/api, the WebSocket) is never cached here.
 
-const CACHE = "kniffel-v2";
+const CACHE = "kniffel-v3";
 const FILES = [
   "/",
   "/static/table.html",
@@ -11,6 +11,11 @@ const FILES = [
   "/static/home.js",
   "/static/table.js",
   "/static/i18n.js",
+  "/static/ask.js",
+  "/static/chances.js",
+  "/static/storage.js",
+  "/static/analysis.js",
+  "/static/analysis.html",
   "/words/de.json",
   "/static/icon.svg",
   "/static/icon-192.png",

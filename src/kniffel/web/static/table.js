@@ -4,7 +4,10 @@
 // last state the server sent; they are sent in order when the connection returns, each naming the
 // position it was made at, so the server's seq check refuses them if the game moved on meanwhile.
 
-import { boxLabel, inLanguage, lang, loadWords, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
+import { Backoff, Coalesced, askJson, preparingOf } from "/static/ask.js";
+import { chance, drawChart, renderChances } from "/static/chances.js";
+import { boxLabel, inLanguage, lang, loadWords, nt, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
+import { dropStored, isInvite, isQueue, isRecord, isSavedState, loadJson, loadList, onDropped, saveJson } from "/static/storage.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -27,8 +30,11 @@ let rolledAt = -1; // the last seq whose roll has been animated
 let hintsOn = localStorage.getItem(HINTS_KEY) === "1";
 let hintData = null; // {seq, options} for the position on screen
 let hintAsked = -1;
-let chancesAsked = -1; // the last seq whose chances of winning were asked for
+const hintBackoff = new Backoff();
 let chancesOff = false; // the server cannot tell chances for this table
+// One ask for the chances at a time, for the newest position only (the page's allowance is shared by
+// every tab of this address: asking on every change of a fast game ran into it).
+const chancesAsker = new Coalesced(askChancesOf, new Backoff(2000, 30000));
 let rematchTimer = 0;
 let rematchId = null; // the rematch of this game, once someone has started it
 let isHost = false;
@@ -90,7 +96,10 @@ function showStatus() {
   const el = $("connection");
   const offline = !navigator.onLine || el.dataset.status !== "connected";
   if (queue.length) {
-    el.textContent = offline ? t("Offline: {n} waiting to be sent", { n: queue.length }) : t("Sending {n} entries…", { n: queue.length });
+    const n = queue.length;
+    el.textContent = offline
+      ? nt("Offline: {n} entry waiting to be sent", "Offline: {n} entries waiting to be sent", n)
+      : nt("Sending {n} entry…", "Sending {n} entries…", n);
   } else if (!navigator.onLine) {
     el.textContent = t("Offline");
   } else if (el.dataset.status === "connected") {
@@ -146,81 +155,6 @@ function receive(message) {
       return;
     }
     showError(message.message);
-  }
-}
-
-// --- what this browser keeps (localStorage) -----------------------------------------------------
-// Stored data may come from another version of this page, or be damaged: each reader says what shape
-// it needs, and what does not fit is dropped (with a message) instead of leaving the table blank.
-
-let storageDropped = false;
-
-function loadJson(key, fallback, fits = () => true) {
-  let value;
-  try {
-    const text = localStorage.getItem(key);
-    if (text === null) return fallback;
-    value = JSON.parse(text);
-  } catch {
-    value = undefined; // not JSON, or storage is disabled
-  }
-  if (value !== undefined && fits(value)) return value;
-  dropStored(key);
-  return fallback;
-}
-
-function dropStored(key) {
-  try {
-    localStorage.removeItem(key);
-  } catch {
-    // Storage disabled: there is nothing to drop.
-  }
-  if (!storageDropped) showError(t("What this browser had saved for this table could not be read and was dropped."));
-  storageDropped = true;
-}
-
-const isCount = (value) => Number.isInteger(value) && value >= 0;
-const isRecord = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
-const isDice = (value) => Array.isArray(value) && value.every((d) => Number.isInteger(d) && d >= 1 && d <= 6);
-
-// The offline queue as send() writes it: each entry a roll or free throw with the dice entered, or a
-// box, made at a position. One entry that does not fit spoils the rest, which follow from it.
-function isQueue(value) {
-  return Array.isArray(value) && value.every((entry) => {
-    if (!isRecord(entry) || !isCount(entry.at) || !isCount(entry.seat) || !isRecord(entry.action)) return false;
-    const { action, keep, dice, box } = entry.action;
-    if (action === "roll" || action === "free") return isDice(dice) && (keep === undefined || isDice(keep));
-    return ["score", "strike", "announce"].includes(action) && typeof box === "string";
-  });
-}
-
-// The last state of a score-pad table as receive() writes it, with what drawing it reads.
-function isSavedState(value) {
-  if (!isRecord(value) || !Array.isArray(value.seats) || !value.seats.every(isCount)) return false;
-  const s = value.state;
-  return (
-    isRecord(s) && isCount(s.seq) && isCount(s.current) && isCount(s.round) &&
-    isRecord(s.rules) && Array.isArray(s.rules.boxes) && Array.isArray(s.rules.columns) && isCount(s.rules.dice) &&
-    Array.isArray(s.players) && s.current < s.players.length &&
-    s.players.every((p) => isRecord(p) && typeof p.name === "string" && isRecord(p.entries)) &&
-    s.players.every((p) => Array.isArray(p.columns)) &&
-    isRecord(s.turn) && (s.turn.dice === null || isDice(s.turn.dice)) && Array.isArray(s.log) &&
-    isRecord(s.placements) && Array.isArray(s.strikeable) && Array.isArray(s.announce) && Array.isArray(s.standings)
-  );
-}
-
-// A stored list whose entries are read one by one: the entries that do not fit are left out.
-function loadList(key, fits) {
-  return loadJson(key, [], Array.isArray).filter(fits);
-}
-
-const isInvite = (invite) => isRecord(invite) && typeof invite.name === "string" && typeof invite.url === "string";
-
-function saveJson(key, value) {
-  try {
-    localStorage.setItem(key, JSON.stringify(value));
-  } catch {
-    // Storage full or disabled: the page still works, it just forgets on reload.
   }
 }
 
@@ -441,6 +375,7 @@ function render() {
   $("round").textContent = state.over ? "" : t("Round {n} of {of}", { n: state.round, of: state.rules.turns });
   renderBanner();
   renderDice();
+  markKept(bestKept());
   renderControls();
   renderSheet();
   renderLog();
@@ -449,6 +384,7 @@ function render() {
   rememberGame();
   askHints();
   askChances();
+  if ($("position").open) situationAsker.want(state.seq);
   if (state.over) watchForRematch();
   if (focusKey) {
     const again = document.querySelector(`[data-fk="${CSS.escape(focusKey)}"]`);
@@ -570,8 +506,37 @@ function botKind(kind) {
 function renderKeyHelp() {
   const keys = [t("Space roll"), t("1-{n} hold", { n: state.rules.dice })];
   if (state.rules.free_throws) keys.push(t("F free throw"));
-  keys.push(t("S strike"), t("H hints on/off"), t("L language"));
+  keys.push(t("S strike"));
+  if (state.hints) keys.push(t("H hints on/off")); // only tables the solver covers have hints
+  if (canUndo() || oneScreen()) keys.push(t("U undo"));
+  keys.push(t("L language"));
   $("key-help").textContent = `${t("Keys:")} ${keys.join(" · ")}`;
+}
+
+// A table played at this screen alone (every person's seat is ours: alone, against bots, or passed
+// round) may take back its last action while nobody else has acted since, as the terminal game can.
+function oneScreen() {
+  return Boolean(state) && state.players.every((p) => p.kind !== "human" || mySeats.includes(p.index));
+}
+
+function canUndo() {
+  const last = state.log[state.log.length - 1];
+  return oneScreen() && !queue.length && Boolean(last) && last.seq === state.seq && mySeats.includes(last.seat);
+}
+
+function undo() {
+  if (!canUndo() || !connected()) return;
+  socket.send(JSON.stringify({ type: "undo", seq: state.seq }));
+}
+
+// What the marks of a multi-column sheet's column ids mean ("1↓ 2↑ 3!"), under the sheet.
+function renderColumnLegend() {
+  const columns = state.rules.columns;
+  const legend = $("column-legend");
+  legend.hidden = columns.length < 2;
+  if (legend.hidden) return;
+  const parts = columns.map((c) => `${c.id}${ORDER_MARK[c.order] || ""} ${orderText(c.order)}`);
+  legend.textContent = `${t("Columns:")} ${parts.join(" · ")}`;
 }
 
 function renderControls() {
@@ -589,16 +554,23 @@ function renderControls() {
   strike.setAttribute("aria-pressed", strikeMode ? "true" : "false");
   $("hint").hidden = !state.hints || !mySeats.length || state.over;
   $("hint").setAttribute("aria-pressed", hintsOn ? "true" : "false");
+  $("undo").hidden = !oneScreen();
+  $("undo").disabled = !canUndo();
+  renderColumnLegend();
   const info = [];
-  if (!state.over) info.push(t("Rolls left: {n}", { n: state.turn.rolls_left }));
-  if (state.turn.free_throws) info.push(t("Free throws this turn: {n}", { n: state.turn.free_throws }));
+  const left = state.turn.rolls_left;
+  if (!state.over) info.push(left ? nt("{n} roll left", "{n} rolls left", left) : t("No rolls left"));
+  const free = state.turn.free_throws;
+  if (free) info.push(nt("{n} free throw this turn", "{n} free throws this turn", free));
   $("turn-info").textContent = info.join(" · ");
   const notes = [];
   if (state.turn.announced) notes.push(t("Announced: {box}", { box: keyLabel(state.turn.announced) }));
   if (state.rules.sharp && state.turn.dice && state.turn.thrown_at_once) notes.push(t("All dice at once: figures score double"));
   if (strikeMode) notes.push(t("Striking: choose the box to cross out"));
   $("turn-notes").textContent = notes.join(" · ");
-  $("hints").hidden = !(mine && hintsOn && hintData && hintData.seq === state.seq);
+  const current = Boolean(hintData && hintData.seq === state.seq);
+  $("hint-list").hidden = !current;
+  $("hints").hidden = !(mine && hintsOn && (current || !$("hints-preparing").hidden));
 }
 
 function cell(tag, text, className) {
@@ -787,7 +759,7 @@ function describe(entry) {
   } else {
     text = t("{player}: announces {box}", { player, box: keyLabel(words[1]) });
   }
-  if (entry.points !== undefined) text += " · " + (entry.points === 1 ? t("1 point") : t("{n} points", { n: entry.points }));
+  if (entry.points !== undefined) text += " · " + nt("{n} point", "{n} points", entry.points);
   if (entry.bonus) text += ` (+${entry.bonus} ${t("Bonus")})`;
   if (entry.pending) text += ` (${t("waiting to be sent")})`;
   return text;
@@ -825,7 +797,7 @@ function renderRanking() {
   if (!state.over) return;
   $("ranking-list").replaceChildren(
     ...state.standings.map((s) => {
-      const points = s.total === 1 ? t("1 point") : t("{n} points", { n: s.total });
+      const points = nt("{n} point", "{n} points", s.total);
       const li = cell("li", `${s.name} · ${points}`, s.rank === 1 ? "winner" : "");
       li.value = s.rank;
       return li;
@@ -932,132 +904,143 @@ function toggleHints() {
 async function askHints() {
   if (!hintsOn || !canAct() || !state.hints || queue.length || !state.turn.dice || hintAsked === state.seq) return;
   hintAsked = state.seq;
-  let body;
-  try {
-    const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/hints?lang=${lang()}`, {
-      headers: { "x-kniffel-token": token },
-    });
-    body = await response.json();
-    if (!response.ok) return showError(body.message);
-  } catch {
+  const answer = await askJson(`/api/games/${encodeURIComponent(gameId)}/hints?lang=${lang()}`, {
+    headers: { "x-kniffel-token": token },
+  });
+  if (answer.preparing || answer.retry) {
+    // the server solves the table the first time, or is busy: say so, ask again after a pause
     hintAsked = -1;
+    showPreparing("hints", answer.preparing);
+    hintBackoff.later(() => state && askHints());
     return;
   }
+  if (!answer.ok) return showError(answer.body?.message ?? "");
+  hintBackoff.reset();
+  showPreparing("hints", null);
+  const body = answer.body;
   if (!state || body.seq !== state.seq) return;
-  if (body.preparing) {
-    // the server solves the table the first time: ask again in a moment
-    hintAsked = -1;
-    setTimeout(() => state && askHints(), 2000);
-    return;
-  }
   hintData = body;
-  $("hint-list").replaceChildren(
-    ...body.options.map((o) => {
-      let text = `${o.text} · ` + t("{n} points to come", { n: number(o.value, 1) });
-      if (o.win !== undefined) text += " · " + t("{chance} to win", { chance: chance(o.win) });
-      return cell("li", text);
-    }),
-  );
-  $("hints").hidden = false;
+  renderHints();
   renderSheet();
   markBestRoll();
+  markKept(bestKept());
 }
 
-// A chance of winning: whole percents, tenths near certain and near hopeless.
-function chance(share) {
-  return percent(share, chanceDecimals(share));
-}
-
-function chanceDecimals(share) {
-  return share > 0.995 || share < 0.005 ? 1 : 0;
-}
-
-// Every player's chance of winning, asked for after every action (several players, rules the solver
-// covers); the bars stay as they are until the new figures arrive.
-async function askChances() {
-  if (chancesOff || !state.hints || state.players.length < 2 || queue.length || chancesAsked === state.seq) return;
-  chancesAsked = state.seq;
-  let body;
-  try {
-    const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/chances`);
-    body = await response.json();
-    if (response.status === 404) {
-      chancesOff = true;
-      return;
+// The dice a roll option keeps ("roll keep 6 6"), as indices of the dice on the table; null for others.
+function keptBy(action) {
+  const words = action.split(" ");
+  if (!/^(roll|free)$/.test(words[0]) || !state.turn.dice) return null;
+  const wanted = words.slice(2).map(Number);
+  const indices = [];
+  state.turn.dice.forEach((face, i) => {
+    const k = wanted.indexOf(face);
+    if (k >= 0) {
+      wanted.splice(k, 1);
+      indices.push(i);
     }
-    if (!response.ok) throw new Error(body.message);
-  } catch {
-    // busy or offline: ask again in a while for whatever position is on screen then
-    chancesAsked = -1;
-    setTimeout(() => state && askChances(), 3000);
-    return;
-  }
-  if (body.preparing) {
-    // the server solves the tables the first time: ask again in a while
-    chancesAsked = -1;
-    setTimeout(() => state && askChances(), 5000);
-    return;
-  }
-  if (!state || body.seq !== state.seq) return;
-  renderChances(body.chances);
+  });
+  return indices;
 }
 
-function renderChances(chances) {
-  $("chances").hidden = false;
-  document.body.dataset.chancesSeq = String(state.seq);
-  $("chance-list").replaceChildren(
-    ...state.players.map((player, seat) => {
-      const li = cell("li", "", "chance");
-      const name = cell("span", player.name, "chance-name");
-      const bar = document.createElement("span");
-      bar.className = "chance-bar";
-      bar.setAttribute("role", "meter");
-      bar.setAttribute("aria-valuemin", "0");
-      bar.setAttribute("aria-valuemax", "100");
-      bar.setAttribute("aria-valuenow", String(Math.round(100 * chances[seat])));
-      bar.setAttribute("aria-label", t("chance of winning of {name}", { name: player.name }));
-      const fill = document.createElement("span");
-      fill.className = "chance-fill";
-      fill.style.width = `${(100 * chances[seat]).toFixed(1)}%`;
-      bar.append(fill);
-      li.dataset.chance = String(chances[seat]);
-      li.append(name, bar, cell("span", chance(chances[seat]), "chance-value"));
+// Take a hint: a roll holds the dice it keeps and rolls (a score pad only holds them: the roll is
+// entered); an entry is made.
+function takeHint(option) {
+  if (!canAct()) return;
+  const kept = keptBy(option.action);
+  if (kept) {
+    held = new Set(kept);
+    if (state.pad) return render();
+    return roll(option.action.startsWith("free") ? "free" : "roll");
+  }
+  send(option.action);
+}
+
+function renderHints() {
+  if (!hintData || !state) return;
+  const pointsOnly = state.players.length > 1 && hintData.options.every((o) => o.win === undefined);
+  $("hints-note").hidden = !pointsOnly;
+  $("hint-list").replaceChildren(
+    ...hintData.options.map((o, n) => {
+      let text = `${o.text} · ` + t("{n} points to come", { n: number(o.value, 1) });
+      if (o.win !== undefined) text += " · " + t("{chance} to win", { chance: chance(o.win) });
+      const button = cell("button", text, n === 0 ? "hint best" : "hint");
+      button.type = "button";
+      button.dataset.action = o.action;
+      const point = () => markKept(keptBy(o.action));
+      const leave = () => markKept(bestKept());
+      button.addEventListener("click", () => takeHint(o));
+      button.addEventListener("mouseenter", point);
+      button.addEventListener("focus", point);
+      button.addEventListener("mouseleave", leave);
+      button.addEventListener("blur", leave);
+      const li = cell("li");
+      li.append(button);
       return li;
     }),
   );
-  // shown figures that add up to more than 100 % are explained, not left to look like a mistake
-  const shown = (c) => Number((100 * c).toFixed(chanceDecimals(c)));
-  $("tie-note").hidden = chances.reduce((sum, c) => sum + shown(c), 0) <= 100.05;
+  $("hint-list").hidden = false;
+  $("hints").hidden = false;
 }
 
-const SVG = "http://www.w3.org/2000/svg";
+// The dice a hint keeps are marked (a dashed frame and "keep" over them): the best hint's while
+// nothing else is pointed at, else those of the hint under the pointer or focus.
+function markKept(indices) {
+  const dice = [...$("dice").querySelectorAll(".die")];
+  dice.forEach((die, i) => die.classList.toggle("keep", Boolean(indices && indices.includes(i))));
+}
 
-// The chances of every player through the game, a line each (turns across, 0-100 % up).
-function drawChart(chances) {
-  const chart = $("review-chart");
-  const width = 320;
-  const height = 120;
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", t("Chances of winning through the game"));
-  const steps = Math.max(1, chances.length - 1);
-  state.players.forEach((player, seat) => {
-    const line = document.createElementNS(SVG, "polyline");
-    const points = chances.map((row, i) => `${((i / steps) * width).toFixed(1)},${((1 - row[seat]) * height).toFixed(1)}`);
-    line.setAttribute("points", points.join(" "));
-    line.setAttribute("class", `chart-line seat-${seat % 8}`);
-    const title = document.createElementNS(SVG, "title");
-    title.textContent = player.name;
-    line.append(title);
-    svg.append(line);
-  });
-  const legend = cell("p", "", "chart-legend");
-  state.players.forEach((player, seat) => {
-    legend.append(cell("span", `${player.name} ${chance(chances[chances.length - 1][seat])}`, `seat-${seat % 8}`));
-  });
-  chart.replaceChildren(cell("figcaption", t("Chances of winning through the game")), svg, legend);
-  chart.hidden = false;
+function bestKept() {
+  const option = bestOption();
+  return option ? keptBy(option.action) : null;
+}
+
+// While the server solves tables, the panel waiting for them says so, with how far it is.
+function showPreparing(panel, preparing) {
+  const el = $(`${panel}-preparing`);
+  el.hidden = !preparing;
+  if (!preparing) return;
+  const what = {
+    chances: t("Working out the chances of winning…"),
+    hints: t("Solving the table for the hints…"),
+    review: t("Working out the review…"),
+  }[panel];
+  const progress = preparing.progress === null ? "" : ` ${percent(preparing.progress)}`;
+  el.querySelector(".what").textContent = `${what}${progress}`;
+  const bar = el.querySelector("progress");
+  if (preparing.progress === null) bar.removeAttribute("value");
+  else bar.value = preparing.progress;
+  if (panel !== "review") $(panel).hidden = false;
+}
+
+// Every player's chance of winning, for the position on screen (several players, rules the solver
+// covers); the bars stay as they are until the new figures arrive.
+function askChances() {
+  if (chancesOff || !state.hints || state.players.length < 2 || queue.length) return;
+  chancesAsker.want(state.seq);
+}
+
+// One ask for the chances (the page shows position `seq`): true once answered, false to ask again
+// after a pause (busy, too many asks, or the tables still being solved: then the panel says so, and
+// the hints that they are for points only until then).
+async function askChancesOf(seq) {
+  const answer = await askJson(`/api/games/${encodeURIComponent(gameId)}/chances`);
+  document.body.dataset.chancesAsks = String(Number(document.body.dataset.chancesAsks || 0) + 1);
+  if (answer.status === 404) {
+    chancesOff = true; // no chances for this table (one player, or rules the solver does not cover)
+    showPreparing("chances", null);
+    $("chances").hidden = true;
+    return true;
+  }
+  if (answer.preparing || answer.retry || !answer.ok) {
+    showPreparing("chances", answer.preparing);
+    return false;
+  }
+  showPreparing("chances", null);
+  if (state && answer.body.seq === state.seq) {
+    renderChances(state.players, answer.body.chances);
+    document.body.dataset.chancesSeq = String(state.seq);
+  }
+  return seq !== null;
 }
 
 // How this table's rules play, from the server's reading of the rule set (in the page's language).
@@ -1080,16 +1063,26 @@ async function showHowToPlay() {
     boxes.append(row);
   });
   $("how-to-play-body").replaceChildren(cell("p", body.name, "rules-title"), cell("p", intro), facts, boxes);
-  $("how-to-play").showModal();
+  const dialog = $("how-to-play");
+  dialog.showModal();
+  // It opens at its start, the introduction, not scrolled to the Close button at its end.
+  $("how-to-play-title").focus();
+  dialog.scrollTop = 0;
 }
 
+const reviewBackoff = new Backoff(2000, 15000);
+
 async function showReview(tries = 0) {
-  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/review?lang=${lang()}`);
-  const body = await response.json();
-  if (!response.ok) return showError(body.message);
+  const answer = await askJson(`/api/games/${encodeURIComponent(gameId)}/review?lang=${lang()}`);
+  // the server solves what the review needs (the first time), or is busy: say so, ask again later
+  const waiting = answer.preparing || (answer.ok ? preparingOf({ preparing: answer.body.win_preparing }) : null);
+  showPreparing("review", waiting);
+  if (answer.retry && tries < 120) return reviewBackoff.later(() => state && showReview(tries + 1));
+  if (!answer.ok) return showError(answer.body?.message ?? "");
+  const body = answer.body;
   // graded by points until the server has worked out the chances of winning: then ask again
-  if (body.win_preparing && tries < 90) setTimeout(() => state && showReview(tries + 1), 2000);
-  if (body.chances) drawChart(body.chances);
+  if (body.win_preparing && tries < 120) reviewBackoff.later(() => state && showReview(tries + 1));
+  if (body.chances) drawChart(state.players, body.chances);
   // the server lists the decisions every front end lists (each against the best for its player's goal:
   // points, a target or winning) and writes their losses; this only shows them
   $("review-list").replaceChildren(
@@ -1099,6 +1092,33 @@ async function showReview(tries = 0) {
       return cell("li", `${text}; ${t("best")}: ${d.best_text})`);
     }),
   );
+}
+
+// --- the position as text ------------------------------------------------------------------------
+
+// The position's text (kniffel.situation.Situation), asked for while its panel is open: one ask at a
+// time, for the newest position.
+const situationAsker = new Coalesced(async (seq) => {
+  const answer = await askJson(`/api/games/${encodeURIComponent(gameId)}/situation?lang=${lang()}`);
+  if (answer.retry) return false;
+  const text = answer.ok ? answer.body.situation : "";
+  $("situation").value = text;
+  $("situation").placeholder = answer.ok ? "" : answer.body?.message ?? "";
+  $("analyse-link").href = text ? `/analysis#s=${encodeURIComponent(text)}` : "/analysis";
+  document.body.dataset.situationSeq = String(answer.body?.seq ?? seq);
+  return true;
+});
+
+async function copySituation() {
+  const field = $("situation");
+  field.select();
+  try {
+    await navigator.clipboard.writeText(field.value);
+  } catch {
+    document.execCommand("copy");
+  }
+  $("copy-situation").textContent = t("Copied");
+  setTimeout(() => ($("copy-situation").textContent = t("Copy")), 2000);
 }
 
 // --- input ------------------------------------------------------------------------------------
@@ -1122,6 +1142,8 @@ function onKey(event) {
     if (canAct() && state.strikeable.length) setStrikeMode(!strikeMode);
   } else if (key === "h") {
     toggleHints();
+  } else if (key === "u") {
+    undo();
   } else if (key === "l") {
     switchLanguage();
   }
@@ -1140,6 +1162,7 @@ async function switchLanguage() {
 }
 
 async function init() {
+  onDropped(showError);
   await loadWords();
   translatePage();
   document.body.dataset.lang = lang();
@@ -1148,6 +1171,9 @@ async function init() {
   $("free").addEventListener("click", () => roll("free"));
   $("strike-mode").addEventListener("click", () => setStrikeMode(!strikeMode));
   $("hint").addEventListener("click", toggleHints);
+  $("undo").addEventListener("click", undo);
+  $("position").addEventListener("toggle", () => state && $("position").open && situationAsker.want(state.seq));
+  $("copy-situation").addEventListener("click", copySituation);
   $("rematch").addEventListener("click", startRematch);
   window.addEventListener("online", () => {
     showStatus();

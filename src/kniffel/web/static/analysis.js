@@ -1,0 +1,102 @@
+// The analysis page: a position's text (pasted, or handed over by a table in the address's #s=...) is
+// valued for every goal: points to come, the chance of reaching a target, and with the other players'
+// sheets the chance of winning. A goal whose tables are still being solved says so with its progress,
+// and the page asks again after a pause.
+
+import { Backoff, askJson } from "/static/ask.js";
+import { lang, loadWords, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
+
+const $ = (id) => document.getElementById(id);
+const backoff = new Backoff(1500, 15000);
+let asked = 0; // the number of the newest analysis asked for: older answers are dropped
+
+function cell(tag, text, className) {
+  const el = document.createElement(tag);
+  if (text !== undefined && text !== null) el.textContent = String(text);
+  if (className) el.className = className;
+  return el;
+}
+
+function goalTitle(goal) {
+  if (goal.goal === "points") return t("Most points");
+  if (goal.goal === "target") return t("At least {target} points", { target: goal.target });
+  return t("Winning");
+}
+
+function valueText(goal, value) {
+  if (goal.goal === "points") return t("{n} points to come", { n: number(value, 1) });
+  if (goal.goal === "target") return t("{chance} to reach it", { chance: percent(value, 1) });
+  return t("{chance} to win", { chance: percent(value, 1) });
+}
+
+function showGoals(body) {
+  $("results").replaceChildren(
+    ...body.goals.map((goal) => {
+      const section = cell("section", null, "card goal");
+      section.dataset.goal = goal.goal;
+      section.append(cell("h3", goalTitle(goal)));
+      if (goal.preparing) {
+        const progress = goal.preparing.progress;
+        const line = cell("p", `${t("Solving the tables for this goal…")}${progress === null ? "" : ` ${percent(progress)}`}`, "preparing");
+        const bar = document.createElement("progress");
+        bar.max = 1;
+        if (progress !== null) bar.value = progress;
+        line.append(" ", bar);
+        section.append(line);
+        return section;
+      }
+      const list = cell("ol", null, "options");
+      for (const option of goal.options) {
+        const li = cell("li");
+        li.append(cell("strong", option.text), " · ", valueText(goal, option.value));
+        list.append(li);
+      }
+      section.append(list);
+      return section;
+    }),
+  );
+}
+
+async function analyse(event) {
+  event?.preventDefault();
+  const mine = ++asked;
+  backoff.reset();
+  $("analysis-error").textContent = "";
+  await ask(mine);
+}
+
+async function ask(mine) {
+  const text = $("situation-text").value;
+  const query = new URLSearchParams({ situation: text, target: $("target").value || "250", lang: lang() });
+  const answer = await askJson(`/api/analysis?${query}`);
+  if (mine !== asked) return;
+  if (!answer.ok && !answer.retry) {
+    $("analysis-error").textContent = answer.body?.message ?? "";
+    return;
+  }
+  if (answer.ok) showGoals(answer.body);
+  const waiting = !answer.ok || answer.body.goals.some((goal) => goal.preparing);
+  document.body.dataset.analysed = waiting ? "preparing" : "1";
+  if (waiting) backoff.later(() => ask(mine));
+}
+
+async function init() {
+  await loadWords();
+  translatePage();
+  document.body.dataset.lang = lang();
+  $("lang").addEventListener("click", async () => {
+    await toggleLang();
+    translatePage();
+    document.body.dataset.lang = lang();
+    if ($("situation-text").value.trim()) analyse();
+  });
+  $("analyse").addEventListener("submit", analyse);
+  const handed = new URLSearchParams(location.hash.slice(1)).get("s");
+  if (handed) {
+    $("situation-text").value = handed;
+    analyse();
+  }
+  document.body.dataset.ready = "1";
+}
+
+init();

@@ -1,0 +1,102 @@
+// Asking the server for what it reads from solved tables (hints, chances, the review, an analysis).
+//
+// While a table is being solved such a route answers "preparing" instead of the figures: today as
+// {preparing: {what, progress, seconds}} beside the answer's other fields, or as {status: "preparing",
+// progress: 0..1} (with any HTTP status); both are read by preparingOf. The page then says so with the
+// progress and asks again after a pause that grows (backoff), as it does after "too many requests" (429)
+// or "busy" (503).
+
+const FIRST_PAUSE = 1500;
+const LONGEST_PAUSE = 20000;
+
+// What an answer says while its tables are solved: null when it is no such answer, else
+// {progress: 0..1 or null, what: a sentence or ""}.
+export function preparingOf(body) {
+  if (!body || typeof body !== "object") return null;
+  const share = (value) => (typeof value === "number" && Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : null);
+  if (body.status === "preparing") return { progress: share(body.progress), what: typeof body.what === "string" ? body.what : "" };
+  const found = body.preparing;
+  if (found && typeof found === "object") return { progress: share(found.progress), what: typeof found.what === "string" ? found.what : "" };
+  if (found === true) return { progress: share(body.progress), what: "" };
+  return null;
+}
+
+// One GET of JSON: {status, body, preparing, retry} where retry says the server asked to be asked
+// later (busy, too many requests, preparing). A lost connection counts as retry too.
+export async function askJson(url, options = {}) {
+  let response;
+  try {
+    response = await fetch(url, options);
+  } catch {
+    return { status: 0, body: null, preparing: null, retry: true };
+  }
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  const preparing = preparingOf(body);
+  const retry = Boolean(preparing) || response.status === 429 || response.status === 503 || response.status >= 500;
+  return { status: response.status, ok: response.ok && !preparing, body, preparing, retry };
+}
+
+// Pauses between asks that double up to a limit, and start again short once an answer came.
+export class Backoff {
+  constructor(first = FIRST_PAUSE, longest = LONGEST_PAUSE) {
+    this.first = first;
+    this.longest = longest;
+    this.pause = first;
+    this.timer = 0;
+  }
+
+  // Call `work` after the current pause (once: a later call replaces an earlier one).
+  later(work) {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(work, this.pause);
+    this.pause = Math.min(this.longest, this.pause * 2);
+  }
+
+  reset() {
+    clearTimeout(this.timer);
+    this.pause = this.first;
+  }
+}
+
+// Asks for the newest of a changing thing (the chances of the position on screen) with at most one
+// ask in flight: a position that changes while an ask is out, or while the server asked for a pause, is
+// asked for when that is over, and only the newest position is, however many went by meanwhile.
+export class Coalesced {
+  constructor(ask, backoff = new Backoff()) {
+    this.ask = ask; // async (key) => true when done with that key, false: ask again after a pause
+    this.backoff = backoff;
+    this.busy = false; // an ask is out, or a pause is running
+    this.wanted = null;
+    this.done = null;
+  }
+
+  want(key) {
+    this.wanted = key;
+    if (!this.busy && key !== this.done) this.run();
+  }
+
+  async run() {
+    this.busy = true;
+    while (this.wanted !== null && this.wanted !== this.done) {
+      const key = this.wanted;
+      let finished = false;
+      try {
+        finished = await this.ask(key);
+      } catch {
+        finished = false;
+      }
+      if (!finished) {
+        this.backoff.later(() => this.run());
+        return; // still busy: the pause runs
+      }
+      this.done = key;
+      this.backoff.reset();
+    }
+    this.busy = false;
+  }
+}

@@ -1,0 +1,275 @@
+"""The table at a desktop's and a phone's size: dice, roll button and every total on one screen, hints
+that are taken by a tap and mark the dice they keep, undo, the chances asked one at a time, "preparing"
+answers shown with progress, the position as text and its analysis, and German counts."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from typing import Any
+
+import pytest
+import test_web_e2e as e2e
+from playwright.sync_api import Browser, Page, Route
+from test_web_e2e import create_game, errors, new_page, screenshot, seq, wait_seq
+
+from kniffel.web.testing import ServerProcess
+
+browser, server = e2e.browser, e2e.server  # the fixtures: one server for this module
+SIZES = [(1280, 800), (390, 844)]
+SLOW_CHANCES = """
+window.chancesAsks = { now: 0, most: 0, asks: 0 };
+const plainFetch = window.fetch.bind(window);
+window.fetch = async (url, options) => {
+  if (!String(url).endsWith("/chances")) return plainFetch(url, options);
+  const asks = window.chancesAsks;
+  asks.now += 1;
+  asks.asks += 1;
+  asks.most = Math.max(asks.most, asks.now);
+  try {
+    await new Promise((done) => setTimeout(done, 800));
+    return await plainFetch(url, options);
+  } finally {
+    asks.now -= 1;
+  }
+};
+"""
+"""Every ask for the chances answered 0.8 s late, counting how many are out at once."""
+
+
+def on_screen(page: Page, selector: str) -> list[str]:
+    """The elements matching ``selector`` that are not wholly inside the viewport as it is scrolled now."""
+    size = page.viewport_size
+    assert size is not None
+    outside = []
+    for n, element in enumerate(page.locator(selector).all()):
+        box = element.bounding_box()
+        assert box is not None, f"{selector} #{n} is not drawn"
+        if (
+            box["y"] < 0
+            or box["y"] + box["height"] > size["height"]
+            or box["x"] + box["width"] > size["width"]
+        ):
+            outside.append(f"{selector} #{n} at {box}")
+    return outside
+
+
+def open_table(browser: Browser, server: ServerProcess, url: str, width: int, height: int) -> Page:
+    page = new_page(browser, width, height)
+    page.goto(server.url + url)
+    page.wait_for_selector("#connection[data-status='connected']")
+    return page
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_dice_roll_button_and_every_total_share_one_screen(
+    browser: Browser,
+    server: ServerProcess,
+    width: int,
+    height: int,
+) -> None:
+    game = create_game(server, [("Ada", "human"), ("Robo", "bot")])
+    page = open_table(browser, server, game["seats"][0]["url"], width, height)
+    page.wait_for_selector("#roll:not([disabled])")
+    page.click("#roll")
+    wait_seq(page, 1)
+    page.keyboard.press("h")  # hints on: beside the sheet on a desktop, under it on a phone
+    page.wait_for_selector("#hint-list button.hint")
+    page.evaluate("window.scrollTo(0, 0)")
+    for selector in ("#roll", "#dice .die", "#sheet td[data-sum='total']", "#sheet th.player"):
+        assert on_screen(page, selector) == [], f"at {width}x{height}"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    screenshot(page, f"table-{width}x{height}")
+    assert errors(page) == []
+
+
+def test_a_hint_marks_the_dice_it_keeps_and_a_tap_takes_it(
+    browser: Browser,
+    server: ServerProcess,
+) -> None:
+    game = create_game(server, [("Ada", "human")])
+    page = open_table(browser, server, game["seats"][0]["url"], 1280, 800)
+    page.wait_for_selector("#roll:not([disabled])")
+    page.click("#roll")
+    wait_seq(page, 1)
+    page.click("#hint")
+    page.wait_for_selector("#hint-list button.hint")
+    dice = [
+        int(face) for face in page.locator("#dice .die").evaluate_all("els => els.map(e => e.dataset.face)")
+    ]
+    rolls = list(page.locator("#hint-list button.hint").evaluate_all("els => els.map(e => e.dataset.action)"))
+    roll = next(action for action in rolls if action.startswith("roll keep"))
+    kept = sorted(int(face) for face in roll.split()[2:])
+    button = page.locator(f"#hint-list button.hint[data-action='{roll}']")
+    button.hover()
+    marked = page.locator("#dice .die.keep").evaluate_all("els => els.map(e => Number(e.dataset.face))")
+    assert sorted(marked) == kept
+    assert all(face in dice for face in marked)
+    button.click()
+    wait_seq(page, 2)
+    assert f"keeps {' '.join(map(str, kept))}" in page.inner_text("#log")
+    # Taking an entry: the first hint that fills a box, now or after the last roll.
+    page.wait_for_selector("#hint-list button.hint")
+    assert errors(page) == []
+
+
+def test_undo_takes_back_the_last_roll_and_the_key_help_names_only_what_the_table_offers(
+    browser: Browser,
+    server: ServerProcess,
+) -> None:
+    game = create_game(server, [("Ada", "human")])
+    page = open_table(browser, server, game["seats"][0]["url"], 1280, 800)
+    page.wait_for_selector("#roll:not([disabled])")
+    assert page.is_disabled("#undo")
+    page.click("#roll")
+    wait_seq(page, 1)
+    assert "H hints" in page.inner_text("#key-help")
+    assert "U undo" in page.inner_text("#key-help")
+    page.click("#undo")
+    page.wait_for_function("Number(document.body.dataset.seq) === 0")
+    assert page.locator("#dice .die[data-face='0']").count() == 5
+    page.keyboard.press("Space")
+    wait_seq(page, 1)
+    page.keyboard.press("u")
+    page.wait_for_function("Number(document.body.dataset.seq) === 0")
+    # A three-column table has no hints: its key line does not offer them, and its marks are explained.
+    body = {"rules": "kniffel-3col", "seats": [{"name": "Ada", "kind": "human"}]}
+    three = post_game(server, body)
+    page.goto(server.url + three["seats"][0]["url"])
+    page.wait_for_selector("#roll:not([disabled])")
+    assert "hints" not in page.inner_text("#key-help").lower()
+    legend = page.inner_text("#column-legend")
+    assert "1↓ top to bottom" in legend
+    assert "2↑ bottom to top" in legend
+    assert "3! announced" in legend
+    assert errors(page) == []
+
+
+def strict_kniffel(*seats: tuple[str, str], hotseat: bool = False) -> dict[str, Any]:
+    """A game of strict Kniffel, whose win tables the test session solved (chances of winning)."""
+    players = [{"name": name, "kind": kind} for name, kind in seats]
+    return {"rules": "kniffel", "options": {"strict": "on"}, "seats": players, "hotseat": hotseat}
+
+
+def post_game(server: ServerProcess, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        server.url + "/api/games", json.dumps(body).encode(), {"content-type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        created: dict[str, Any] = json.load(response)
+        return created
+
+
+def test_how_to_play_opens_at_its_start(browser: Browser, server: ServerProcess) -> None:
+    game = create_game(server, [("Ada", "human")])
+    page = open_table(browser, server, game["seats"][0]["url"], 390, 844)
+    page.click("#how-to-play-button")
+    page.wait_for_selector("#how-to-play[open] .rules-title")
+    assert page.evaluate("document.getElementById('how-to-play').scrollTop") == 0
+    assert on_screen(page, "#how-to-play-title") == []
+    assert errors(page) == []
+
+
+def test_the_chances_are_asked_one_at_a_time_for_the_newest_position(
+    browser: Browser,
+    server: ServerProcess,
+) -> None:
+    """The server's answers are held back half a second each while the game is played fast: the page
+    never has two asks out, asks far fewer times than the game moved, and ends on the last position."""
+    game = post_game(server, strict_kniffel(("Ada", "human"), ("Bob", "human"), hotseat=True))
+    page = new_page(browser, 1280, 800)
+    page.add_init_script(SLOW_CHANCES)
+    page.goto(server.url + game["host_url"])
+    page.wait_for_selector("#roll:not([disabled])")
+    for _ in range(6):  # three turns of two players, as fast as the page takes them
+        start = seq(page)
+        page.click("#roll:not([disabled])")
+        wait_seq(page, start + 1)
+        page.locator("#sheet button.score, #sheet button.strike").first.click(timeout=60_000)
+        wait_seq(page, start + 2)
+    last = seq(page)
+    page.wait_for_function(f"Number(document.body.dataset.chancesSeq) === {last}", timeout=60_000)
+    out = page.evaluate("window.chancesAsks")
+    assert out["most"] == 1
+    assert out["asks"] < last, f"{out['asks']} asks for {last} positions"
+    assert errors(page) == []
+
+
+def test_preparing_answers_show_progress_and_are_asked_again(
+    browser: Browser,
+    server: ServerProcess,
+) -> None:
+    game = post_game(server, strict_kniffel(("Ada", "human"), ("Robo", "bot")))
+    page = new_page(browser, 1280, 800)
+    answered = {"chances": 0, "hints": 0}
+
+    def preparing(route: Route) -> None:
+        kind = "chances" if route.request.url.split("?")[0].endswith("/chances") else "hints"
+        answered[kind] += 1
+        if answered[kind] <= 2:  # the coming shape for chances, today's for hints
+            if kind == "chances":
+                body: dict[str, Any] = {"status": "preparing", "progress": 0.4}
+            else:
+                body = {"seq": 1, "options": [], "preparing": {"what": "x", "progress": 0.25, "seconds": 2}}
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/(chances|hints)(\?.*)?$"), preparing)
+    page.goto(server.url + game["seats"][0]["url"])
+    page.wait_for_selector("#roll:not([disabled])")
+    page.wait_for_selector("#chances-preparing:not([hidden])")
+    assert "40%" in page.inner_text("#chances-preparing")
+    page.click("#roll")
+    wait_seq(page, 1)
+    page.click("#hint")
+    page.wait_for_selector("#hints-preparing:not([hidden])")
+    assert "25%" in page.inner_text("#hints-preparing")
+    page.wait_for_selector("#hint-list button.hint", timeout=60_000)
+    page.wait_for_selector("#chances-preparing", state="hidden", timeout=60_000)
+    assert page.locator("#chance-list li").count() == 2
+    assert answered["chances"] >= 3
+    assert errors(page) == []
+
+
+def test_the_position_as_text_is_copied_and_analysed(browser: Browser, server: ServerProcess) -> None:
+    game = post_game(server, strict_kniffel(("Ada", "human"), ("Robo", "bot")))
+    page = open_table(browser, server, game["seats"][0]["url"], 1280, 800)
+    page.wait_for_selector("#roll:not([disabled])")
+    page.click("#roll")
+    wait_seq(page, 1)
+    page.click("#position summary")
+    page.wait_for_function("document.getElementById('situation').value.includes('rolls left 2')")
+    text = page.input_value("#situation")
+    assert text.startswith("kniffel strict=on | empty | ")
+    assert "| others empty" in text
+    page.click("#analyse-link")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.input_value("#situation-text") == text
+    page.wait_for_selector("#results section[data-goal='points'] li", timeout=60_000)
+    goals = page.locator("#results section").evaluate_all("els => els.map(e => e.dataset.goal)")
+    assert goals == ["points", "target", "win"]
+    screenshot(page, "analysis")
+    # A text that is no position is refused with the reason.
+    page.fill("#situation-text", "kniffel | nonsense")
+    page.click("#analyse-button")
+    page.wait_for_function("document.getElementById('analysis-error').textContent.length > 0")
+    assert errors(page) == []
+
+
+def test_german_counts_take_their_plural_forms(browser: Browser, server: ServerProcess) -> None:
+    game = create_game(server, [("Ada", "human")])
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="de-DE", bypass_csp=True)
+    page = context.new_page()
+    page.goto(server.url + game["seats"][0]["url"])
+    page.wait_for_selector("#roll:not([disabled])")
+    assert page.inner_text("#turn-info") == "Noch 3 Würfe"
+    for left, text in ((2, "Noch 2 Würfe"), (1, "Noch 1 Wurf"), (0, "Keine Würfe mehr")):
+        start = int(page.evaluate("Number(document.body.dataset.seq)"))
+        page.keyboard.press("Space")
+        page.wait_for_function(f"Number(document.body.dataset.seq) > {start}")
+        assert page.inner_text("#turn-info") == text, left
+    page.locator("#sheet button.score, #sheet button.strike").first.click()
+    page.wait_for_function("document.querySelector('#log li')?.textContent.includes('\u00a0Punkt')")
+    context.close()

@@ -1,0 +1,97 @@
+"""The position as text (``/api/games/ID/situation``), its analysis for every goal (``/api/analysis``)
+and the pages' plural forms (``/words/LANG.json``), against a real server."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from kniffel.situation import Situation
+from kniffel.web.testing import ServerProcess
+from kniffel.web.words import PLURALS
+from test_web_api import Client, backend, create, new_address, server, token  # noqa: F401 - fixtures
+
+
+def analysis(server: ServerProcess, text: str, **params: str) -> httpx.Response:  # noqa: F811
+    return httpx.get(
+        f"{server.url}/api/analysis",
+        params={"situation": text, **params},
+        headers=new_address(),
+        timeout=60,
+    )
+
+
+def test_the_table_shows_its_position_as_text_that_reads_back(server: ServerProcess) -> None:  # noqa: F811
+    game = create(server, "Ada", "Bob")
+    ada = Client(server, game["id"], token(game, 0))
+    state = ada.act({"action": "roll"})
+    answer = httpx.get(f"{server.url}/api/games/{game['id']}/situation", timeout=10).json()
+    assert answer["seq"] == 1
+    situation = Situation.parse(answer["situation"])
+    assert situation.rules.id == "kniffel"
+    assert list(situation.dice or ()) == sorted(state["turn"]["dice"])
+    assert situation.rolls_left == 2
+    assert len(situation.others) == 1, "the text holds the whole table"
+    ada.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "params", "status"),
+    [
+        ("", {}, 400),
+        ("kniffel | nonsense", {}, 422),
+        ("x" * 2500, {}, 413),
+        ("kniffel | empty | no dice | rolls left 3", {}, 409),
+        ("kniffel | empty | 1 2 3 4 5 | rolls left 2", {"target": "lots"}, 400),
+        ("kniffel-4col | empty | 1 2 3 4 5 | rolls left 2", {}, 404),
+    ],
+)
+def test_a_position_that_cannot_be_analysed_is_refused_in_one_line(
+    server: ServerProcess,  # noqa: F811
+    text: str,
+    params: dict[str, str],
+    status: int,
+) -> None:
+    answer = analysis(server, text, **params)
+    assert answer.status_code == status, answer.text
+    message = answer.json()["message"]
+    assert message
+    assert "\n" not in message
+
+
+def test_a_pasted_position_is_valued_for_points_a_target_and_winning(server: ServerProcess) -> None:  # noqa: F811
+    pytest.importorskip("kniffel.solver", reason="the solver is not installed")
+    text = "kniffel | ones=3 kniffel=50 | 2 2 3 5 5 | rolls left 1 | others twos=6 fives=15"
+    deadline = time.monotonic() + 180
+    while True:
+        body: dict[str, Any] = analysis(server, text, target="200", lang="de").json()
+        goals = {goal["goal"]: goal for goal in body["goals"]}
+        assert list(goals) == ["points", "target", "win"]
+        if "options" in goals["points"] and "options" in goals["target"]:
+            break
+        for goal in goals.values():  # said while solving: how far, for the page's progress bar
+            if "preparing" in goal:
+                progress = goal["preparing"]["progress"]
+                assert progress is None or 0 <= progress <= 1
+        assert time.monotonic() < deadline, "the tables were not ready in three minutes"
+        time.sleep(1)
+    assert Situation.parse(body["situation"]) == Situation.parse(text)
+    points = goals["points"]["options"]
+    assert [o["value"] for o in points] == sorted((o["value"] for o in points), reverse=True)
+    assert all(100 < o["value"] < 400 for o in points)
+    assert any(o["text"].endswith("halten") for o in points), "the actions read in the page's language"
+    target = goals["target"]
+    assert target["target"] == 200
+    assert all(0 <= o["value"] <= 1 for o in target["options"])
+
+
+def test_the_pages_get_plural_forms_with_their_words(server: ServerProcess) -> None:  # noqa: F811
+    words = httpx.get(f"{server.url}/words/de.json", timeout=10).json()
+    plurals = words[PLURALS]
+    assert plurals["forms"]["{n} roll left"] == ["Noch {n} Wurf", "Noch {n} Würfe"]
+    assert plurals["index"][:3] == [1, 0, 1]
+    assert words["No rolls left"] == "Keine Würfe mehr"
+    assert PLURALS not in httpx.get(f"{server.url}/words/en.json", timeout=10).json()
