@@ -139,7 +139,7 @@ def test_messages_of_the_library_and_of_the_front_ends_are_found() -> None:
         "no box {text} in {id}; did you mean {keys}?",  # rules/names.py, an f-string
         "{box} is already filled",  # a reason the game gives, marked N_
         "Upper sum",  # the sheet's layout
-        "Fill box",  # a key of the terminal game
+        "Score here",  # a key of the terminal game
         "Play a game in the terminal: humans and bots, 1 to 8 players. The full-screen game shows its keys "
         "at the bottom (? explains them); the line game (--plain) lists its commands when you type help.",
         "it is {player}'s turn",  # the web service

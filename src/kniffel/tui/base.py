@@ -21,7 +21,8 @@ from kniffel.actions import Action, Announce, FreeThrow, Outcome, Roll, Score, S
 from kniffel.errors import GameError, KniffelError
 from kniffel.i18n import NBSP, error_text, ngettext, percent, translate
 from kniffel.planning import Choice
-from kniffel.review import Review, review
+from kniffel.record import record_finished_game
+from kniffel.review import Review
 from kniffel.session import (
     TIE_NOTE,
     Preparing,
@@ -495,8 +496,24 @@ class GameBase(App[int]):
 
     @work(thread=True, exclusive=True, group="review")
     def find_review(self, moves: int) -> None:
-        result = review(self.game)
+        result = self.session.review()  # each player graded by its own goal, as the other front ends do
         self.call_from_thread(self.show_review, result, moves)
+        if self.game.is_over:
+            self.keep_record(result)
+
+    def keep_record(self, reviewed: Review | None) -> None:
+        """Add the finished game to each human player's record on this device (:mod:`kniffel.record`;
+        on the review's worker thread, as reviewing it may be). A record that cannot be kept is said in a
+        line; the game ends as it would."""
+        humans = [seat for seat in range(len(self.game.players)) if seat not in self.session.bots]
+        try:
+            added = record_finished_game(self.game, humans, reviewed=reviewed)
+        except (OSError, KniffelError) as error:
+            self.call_from_thread(self.complain, error)
+            return
+        if added:
+            note = self.t("Added to your record on this device: kniffel stats shows it.")
+            self.call_from_thread(self.say, note, "dim")
 
     def show_review(self, result: Review, moves: int) -> None:
         at, self._reviewing = self._reviewing, None
