@@ -447,7 +447,7 @@ def test_a_target_already_reached_is_certain_and_the_table_shows_percentages() -
     result = invoke(["advise", *STRICT, "--goal", "target:250", "--sheet", "ones=3", "--dice", "2 2 2 5 6"])
     assert result.exit_code == 0, result.output
     assert "chance of finishing with at least 250" in " ".join(result.stdout.split())
-    assert " %" in result.stdout
+    assert "\N{NO-BREAK SPACE}%" in result.stdout
 
 
 def test_advise_a_table_to_win() -> None:

@@ -46,7 +46,7 @@ def test_a_blunder_costs_what_the_advisor_says() -> None:
     assert first.loss > 20
     assert ada.loss == pytest.approx(first.loss)
     assert (ada.decisions, ada.optimal, ada.turns) == (1, 0, 1)
-    assert ada.accuracy < 100
+    assert ada.accuracy is not None and ada.accuracy < 100
     assert bob.loss == 0
     assert (bob.decisions, bob.optimal, bob.accuracy) == (1, 1, 100.0)
 
@@ -182,5 +182,5 @@ def test_a_loss_in_a_turn_under_way_lowers_the_accuracy() -> None:
     assert (ada.decisions, ada.turns) == (1, 0)
     assert ada.loss > 0
     assert ada.accuracy == pytest.approx(100 * math.exp(-ada.loss / ACCURACY_SCALE))
-    assert ada.accuracy < 100
+    assert ada.accuracy is not None and ada.accuracy < 100
     assert (bob.decisions, bob.accuracy) == (0, 100.0)
