@@ -6,12 +6,12 @@
 
 Each figure is the best of two runs after a warm-up run (the kernels compiled or loaded, the tables
 solved; for ``bot:win`` in tournaments the win tables, built once per rule set in about a minute and a
-half and kept for all its runs: :class:`kniffel.tournament.Prepared`), with as many games as fit in
+half and kept for all its runs: :class:`kniffel.services.tournament.Prepared`), with as many games as fit in
 about ``--seconds``. The goal is 1,000 games a second for every built-in bot on 2 cores. Everything here
-plays compiled: in simulations ``bot`` by its compiled turn search (:func:`kniffel.simulate.sheet_search`),
-``bot:optimal`` and ``bot:win`` (which alone plays for points) by the solver's policy
-(:mod:`kniffel.solver.play`); in tournaments every table of these bots, mixed as they come, at once
-(:func:`kniffel.solver.winplay.play_to_win`; the heuristic by its own table of values).
+plays compiled: in simulations ``bot`` by its compiled turn search
+(:func:`kniffel.services.simulate.sheet_search`), ``bot:optimal`` and ``bot:win`` (which alone plays for
+points) by the solver's policy (:mod:`kniffel.core.play`); in tournaments every table of these bots, mixed as
+they come, at once (:func:`kniffel.core.winplay.play_to_win`; the heuristic by its own table of values).
 
 Each rule set's yardstick is a whole ``kniffel solve --no-cache`` in the same run (best of ``--repeat``):
 beside games a second, the games played in the time of one such solve. With ``--builds native,avx2``
@@ -31,7 +31,7 @@ each row, this benchmark's own threads included), 24 November 2026:
 
 An earlier run under heavier load (1.8-2.5) gave 893-1,015 for ``bot:win`` at a table and at least 6,800
 for everything else. ``bot:win`` at a table spends more than nine tenths of its time in the win turn
-(:func:`kniffel.solver.winkernels.win_turn`, one game at a time), so it sits about at the goal; every
+(:func:`kniffel.core.winkernels.win_turn`, one game at a time), so it sits about at the goal; every
 other figure is far above it. Before tables with the heuristic played compiled, ``bot`` in a tournament
 went through the engine at 55-70 games a second, and ``bot:win`` alone at 160 (it plays for points, so
 now it plays ``bot:optimal``'s compiled games).
@@ -50,8 +50,8 @@ import builds
 import machine
 
 from kniffel import RuleSet, rules
-from kniffel.simulate import simulate
-from kniffel.tournament import Prepared, tournament
+from kniffel.services.simulate import simulate
+from kniffel.services.tournament import Prepared, tournament
 
 BOTS = ("bot", "bot:optimal", "bot:win")
 HEADER = f"    {'rules':8} {'bot':12} {'simulate':>8} {'vs itself':>10} {'vs bot:optimal':>15}  load"

@@ -43,9 +43,11 @@ def measure(games: int, deals: int, rules_id: str, seed: int) -> dict[str, Any]:
     import numpy as np
     import ray
 
-    from kniffel import cluster, rules, solver
-    from kniffel.simulate import simulate
-    from kniffel.tournament import tournament
+    from kniffel import core as solver
+    from kniffel import rules
+    from kniffel.services import cluster
+    from kniffel.services.simulate import simulate
+    from kniffel.services.tournament import tournament
 
     ruleset = rules.get(rules_id)
     solver.table(ruleset)

@@ -41,7 +41,7 @@ DEFAULT_RULES = ("yahtzee", "kniffel", "yatzy")
 def random_sheet(rules: Any, rng: random.Random, filled: int) -> dict[str, int]:
     """A sheet with ``filled`` random boxes holding points they can hold (for the upper boxes, a multiple
     of the face up to three of it, so the upper score stays reachable)."""
-    from kniffel.sheet import possible_points
+    from kniffel.engine.sheet import possible_points
 
     keys = list(rules.box_keys)
     rng.shuffle(keys)
@@ -56,10 +56,11 @@ def random_sheet(rules: Any, rng: random.Random, filled: int) -> dict[str, int]:
 
 
 def child(rules_id: str, directory: str) -> dict[str, Any]:
-    from kniffel import rules, solver
-    from kniffel.dice import sorted_rolls
-    from kniffel.position import ColumnPosition
-    from kniffel.solver import distribution
+    from kniffel import core as solver
+    from kniffel import rules
+    from kniffel.base.dice import sorted_rolls
+    from kniffel.core import distribution
+    from kniffel.core.position import ColumnPosition
 
     ruleset = rules.get(rules_id)
     if ruleset.multi_column:

@@ -5,7 +5,7 @@
 
 For each rule set and each of ``bot`` (the heuristic) and ``bot:optimal`` (the column estimate):
 
-- *before*: ``--before`` games through :class:`~kniffel.game.Game`, one decision at a time by the bot
+- *before*: ``--before`` games through :class:`~kniffel.engine.game.Game`, one decision at a time by the bot
   (the path every rule set can take; its planner now asks the compiled search for each decision, so this
   is faster than the pure-Python lookahead it replaced);
 - *after*: ``--after`` games in :class:`~kniffel.planning.compiled.SheetSearch` (what ``kniffel simulate``
@@ -57,7 +57,7 @@ def best_of(runs: int, play: Any) -> Any:
 
 def measure(rules_ids: list[str], before: int, after: int, runs: int, seed: int) -> list[dict[str, Any]]:
     from kniffel import rules
-    from kniffel.simulate import _bots, _sheet, sheet_search
+    from kniffel.services.simulate import _bots, _sheet, sheet_search
 
     rows = []
     for rules_id in rules_ids:

@@ -50,8 +50,9 @@ def peer_rate(variant: str, games: int, seed: int) -> dict[str, float]:
 
 
 def our_rate(rules_id: str, options: dict[str, str], games: int, seed: int) -> dict[str, float]:
-    from kniffel import rules, solver
-    from kniffel.simulate import simulate
+    from kniffel import core as solver
+    from kniffel import rules
+    from kniffel.services.simulate import simulate
 
     ruleset = rules.get(rules_id, options)
     table = solver.table(ruleset)

@@ -1,4 +1,4 @@
-"""Target probabilities (:mod:`kniffel.solver.target`): what solving them costs, and (``--check``) that the
+"""Target probabilities (:mod:`kniffel.core.target`): what solving them costs, and (``--check``) that the
 rows of every state (the cone of the empty sheet, which a target question at the start reads) answer the
 early positions of ``tests/data/target_reference.json`` as the exact target tables of kniffel d80cfbc did
 (the suite checks the late positions, from cones).
@@ -70,9 +70,9 @@ def measure(rules_id: str, target: int, queries: int, directory: Path, repeat: i
     child(
         f"""
         from kniffel import rules
-        from kniffel.solver import table
-        from kniffel.solver.compile import compile_rules
-        from kniffel.solver.target import solve_rows
+        from kniffel.core import table
+        from kniffel.core.compile import compile_rules
+        from kniffel.core.target import solve_rows
         table(rules.get({rules_id!r}))
         solve_rows(compile_rules(rules.get("kniffel", {{"strict": "on"}})))
         RESULT = {{}}
@@ -83,8 +83,8 @@ def measure(rules_id: str, target: int, queries: int, directory: Path, repeat: i
     cone = """
         import time
         from kniffel import rules
-        from kniffel.solver import Advisor, table
-        from kniffel.solver.target import rows_for
+        from kniffel.core import Advisor, table
+        from kniffel.core.target import rows_for
         r = rules.get({rules_id!r})
         advisor = Advisor(table(r))
         sheet = {sheet}
@@ -101,7 +101,7 @@ def measure(rules_id: str, target: int, queries: int, directory: Path, repeat: i
         f"""
         import time
         from kniffel import rules
-        from kniffel.solver.target import early_rows
+        from kniffel.core.target import early_rows
         start = time.perf_counter()
         rows = early_rows(rules.get({rules_id!r}))
         RESULT = {{"dp": rows.seconds, "call": time.perf_counter() - start, "limit": rows.limit}}
@@ -114,7 +114,7 @@ def measure(rules_id: str, target: int, queries: int, directory: Path, repeat: i
         import time
         start = time.perf_counter()
         from kniffel import rules
-        from kniffel.solver.target import early_rows
+        from kniffel.core.target import early_rows
         early_rows(rules.get({rules_id!r}))
         RESULT = {{"load": time.perf_counter() - start}}
         """,
@@ -126,8 +126,8 @@ def measure(rules_id: str, target: int, queries: int, directory: Path, repeat: i
         import numpy as np
         from kniffel import rules
         from kniffel.planning.exact import advisor_for
-        from kniffel.position import ColumnPosition
-        from kniffel.solver.target import TargetAdvisor, early_rows, early_rows_levels
+        from kniffel.core.position import ColumnPosition
+        from kniffel.core.target import TargetAdvisor, early_rows, early_rows_levels
         r = rules.get({rules_id!r})
         advisor = advisor_for(r)
         targets = TargetAdvisor(advisor, early_rows(r))
@@ -178,10 +178,10 @@ def check(rules_ids: list[str]) -> list[str]:
     """The early positions of the reference, from the rows of every state: the largest difference per
     rule set and option (the exact tables' answers to 1e-6 is the goal)."""
     from kniffel import rules
-    from kniffel.position import ColumnPosition
+    from kniffel.core import Advisor, table
+    from kniffel.core.position import ColumnPosition
+    from kniffel.core.target import TargetAdvisor, solve_rows
     from kniffel.rules import single_column
-    from kniffel.solver import Advisor, table
-    from kniffel.solver.target import TargetAdvisor, solve_rows
 
     reference = json.loads((ROOT / "tests" / "data" / "target_reference.json").read_text(encoding="utf-8"))
     lines = []

@@ -104,8 +104,8 @@ from abuse_advice import Hinted, flood_chances_many, flood_combinations
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus, WebSocketException
 
-from kniffel.web import guard
-from kniffel.web.testing import ServerProcess
+from kniffel.apps.web import guard
+from kniffel.apps.web.testing import ServerProcess
 
 PLAYER = "127.0.0.2"
 SETUP = "127.0.0.3"
@@ -672,7 +672,7 @@ def main() -> None:
             )
         finally:
             server.stop()
-        from kniffel.solver import cache
+        from kniffel.core import cache
 
         print(f"solved tables on disk at the end: {cache.tables_size(args.cache_dir) / 1e6:.0f} MB")
 

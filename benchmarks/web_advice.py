@@ -34,7 +34,7 @@ import orjson
 from websockets.asyncio.client import connect
 
 from kniffel import rules
-from kniffel.web.testing import ServerProcess
+from kniffel.apps.web.testing import ServerProcess
 
 PLAYER = "127.0.0.2"
 

@@ -1,6 +1,6 @@
 """Load test of the web server: hundreds of simulated players over WebSocket on loopback.
 
-Starts ``--processes`` servers (``python -m kniffel.web``) on one database (a fresh SQLite file for one
+Starts ``--processes`` servers (``python -m kniffel.apps.web``) on one database (a fresh SQLite file for one
 process; several processes need PostgreSQL: ``--database-url postgresql+psycopg://...``), or uses
 ``--url``. Players sit at two-player tables; a table plays one game after another until the time is
 up, each game created over HTTP like a browser would. The two players of a table connect to different
@@ -177,8 +177,8 @@ import machine
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
-from kniffel.web import pace_collections
-from kniffel.web.testing import ServerProcess
+from kniffel.apps.web import pace_collections
+from kniffel.apps.web.testing import ServerProcess
 
 T = TypeVar("T")
 

@@ -1,5 +1,5 @@
 """The chances of winning ``bot:win`` gives its options early in a game, from the early rows on disk
-(:func:`kniffel.solver.target.early_rows`: played to win until the horizon, for points after it), against
+(:func:`kniffel.core.target.early_rows`: played to win until the horizon, for points after it), against
 the same values from the exact rows of every state (what earlier versions read), and against what
 happens.
 
@@ -16,7 +16,7 @@ bounds of the exact ones (the turns after the horizon are played for points inst
 
 Which is nearer the truth: at the start of a game the first player's chance of winning is one number
 from each (the empty sheet against the other's whole final-score distribution), and ``--deals`` deals
-of compiled games (:func:`kniffel.solver.winplay.play_to_win`, ``bot:win`` first in one seating) say how
+of compiled games (:func:`kniffel.core.winplay.play_to_win`, ``bot:win`` first in one seating) say how
 often it wins moving first, with a 95 % interval. The exact rows overstate it: they take a policy of its
 own for every score the other may end with, and no one game can follow them all.
 
@@ -36,14 +36,14 @@ import numpy as np
 
 def measure(rules_id: str, positions: int, deals: int, seed: int) -> dict[str, Any]:
     from kniffel import bots, rules
-    from kniffel.game import Game, SeededDice
+    from kniffel.core import distribution as dist
+    from kniffel.core.distribution import build_table
+    from kniffel.core.lanes import level_of
+    from kniffel.core.target import TargetAdvisor, early_rows, early_rows_levels, empty_state, solve_rows
+    from kniffel.core.winplay import play_to_win
+    from kniffel.engine.game import Game, SeededDice
     from kniffel.planning.exact import advisor_for, column_position, free_throws_arg
     from kniffel.planning.winning import scored
-    from kniffel.solver import distribution as dist
-    from kniffel.solver.distribution import build_table
-    from kniffel.solver.lanes import level_of
-    from kniffel.solver.target import TargetAdvisor, early_rows, early_rows_levels, empty_state, solve_rows
-    from kniffel.solver.winplay import play_to_win
 
     ruleset = rules.get(rules_id)
     advisor = advisor_for(ruleset)

@@ -3,13 +3,13 @@ calibrated.
 
     .venv/bin/python benchmarks/win_rate.py --rules kniffel --deals 100000 [--players 2] [--seed 1] [--json]
 
-The games run compiled (:func:`kniffel.solver.winplay.play_to_win`: the win planner's values, the
+The games run compiled (:func:`kniffel.core.winplay.play_to_win`: the win planner's values, the
 simulator's turns; ``tests/test_winplay.py`` replays them through the engine and the planners).
 ``--engine python`` plays them with the bots through the engine instead (about 11 games/s), a cross-check.
 
 Every deal is played from every seat (duplicate play on seat-bound dice: the tournament's
-:mod:`kniffel.tournament` through the engine, :func:`~kniffel.solver.winplay.seat_streams` compiled), so
-luck is shared out alike. A tie for first is half a win between two players
+:mod:`kniffel.services.tournament` through the engine, :func:`~kniffel.core.winplay.seat_streams` compiled),
+so luck is shared out alike. A tie for first is half a win between two players
 (a third among three...), as the tournament counts it; the win rate comes with a 95 % Wilson interval.
 ``--players 3`` or ``4`` seats ``bot:win`` against that many less one ``bot:optimal``: an even share is
 then 1/3 or 1/4.
@@ -56,10 +56,10 @@ import machine
 import numpy as np
 
 from kniffel import bots, rules
-from kniffel.game import Game
+from kniffel.engine.game import Game
 from kniffel.planning import win_chances
 from kniffel.rules import parse_options
-from kniffel.tournament import DealDice, deal_seed
+from kniffel.services.tournament import DealDice, deal_seed
 
 Z95 = 1.959963984540054
 
@@ -112,10 +112,10 @@ def play_compiled(
     rules_id: str, options: dict[str, str], players: int, seed: int, deals: int, batch: int
 ) -> dict[str, Any]:
     """The same figures from the compiled games, ``batch`` deals at a time."""
-    from kniffel.solver import compile_rules, solve
-    from kniffel.solver.distribution import build_table
-    from kniffel.solver.target import early_rows, solve_rows
-    from kniffel.solver.winplay import play_to_win
+    from kniffel.core import compile_rules, solve
+    from kniffel.core.distribution import build_table
+    from kniffel.core.target import early_rows, solve_rows
+    from kniffel.core.winplay import play_to_win
 
     ruleset = rules.get(rules_id, options)
     solution = solve(ruleset)

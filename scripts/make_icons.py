@@ -10,7 +10,7 @@ import struct
 import zlib
 from pathlib import Path
 
-STATIC = Path(__file__).resolve().parents[1] / "src" / "kniffel" / "web" / "static"
+STATIC = Path(__file__).resolve().parents[1] / "src" / "kniffel" / "apps" / "web" / "static"
 RED = (179, 38, 30)
 WHITE = (255, 255, 255)
 PIPS = ((0.3, 0.3), (0.7, 0.3), (0.5, 0.5), (0.3, 0.7), (0.7, 0.7))

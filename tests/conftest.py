@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from kniffel import Game, ScoreSheet, SeededDice, rules
-from kniffel.game import Action, Roll, Score, Strike
+from kniffel.engine.game import Action, Roll, Score, Strike
 from kniffel.planning.winning import PREPARE_ENV, prepare_tables
 from kniffel.rules import RuleSet
 
@@ -85,7 +85,7 @@ def batch_situation(rs: RuleSet, rng: random.Random) -> dict[str, Any]:
     """A situation of a one-column rule set the advisor takes, as a batch line's object: a sheet with
     points its boxes can hold (a prefix of the boxes where the column is filled in order), any number of
     throws left, thrown at once or not, free throws left and used where the rules have them."""
-    from kniffel.sheet import possible_points
+    from kniffel.engine.sheet import possible_points
 
     boxes = [box.id for box in rs.boxes]
     if rs.columns[0].order.sequential:
@@ -157,7 +157,7 @@ def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     # background (minutes of both cores); the tests of chances of winning solve theirs themselves.
     prepare = os.environ.get(PREPARE_ENV)
     os.environ[PREPARE_ENV] = "0"
-    # Finished games go to a record of the session's own, never the user's (kniffel.record).
+    # Finished games go to a record of the session's own, never the user's (kniffel.services.record).
     record = os.environ.get("KNIFFEL_RECORD_DIR")
     os.environ["KNIFFEL_RECORD_DIR"] = str(tmp_path_factory.mktemp("record"))
     yield directory
@@ -188,8 +188,8 @@ def prepared_solver(solver_cache: Path) -> Path:
     has taken longer than any sensible wait on a busy machine. Done here once, before a server starts,
     the kernels land in numba's on-disk cache and the table in ``solver_cache``, which servers read."""
     from kniffel import bots
+    from kniffel.apps.web import advice
     from kniffel.planning.exact import advisor_for
-    from kniffel.web import advice
 
     for rules_id in ADVISED_RULES:
         advisor_for(rules.get(rules_id))  # what a server leaves to its worker, solved here and now

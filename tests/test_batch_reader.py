@@ -1,4 +1,4 @@
-"""The compiled reader of ``advise --batch`` (:func:`kniffel.solver.batchkernels.read_situations`): a line
+"""The compiled reader of ``advise --batch`` (:func:`kniffel.core.batchkernels.read_situations`): a line
 it reads gets exactly the row the Python reader gives it, anything it is not sure of goes to the Python
 reader (which reads it or says what is wrong), and the lines batches have are read by it."""
 
@@ -15,13 +15,14 @@ import numpy as np
 import pytest
 
 from conftest import batch_situation
-from kniffel import advice, rules
-from kniffel.cli import solving
-from kniffel.errors import KniffelError
-from kniffel.position import ROW
-from kniffel.sheet import ScoreSheet
-from kniffel.solver import Advisor, table
-from kniffel.solver import batchkernels as bk
+from kniffel import rules
+from kniffel.apps.cli import solving
+from kniffel.base.errors import KniffelError
+from kniffel.core import Advisor, table
+from kniffel.core import batchkernels as bk
+from kniffel.core.position import ROW
+from kniffel.engine.sheet import ScoreSheet
+from kniffel.services import advice
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 

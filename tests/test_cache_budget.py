@@ -17,10 +17,10 @@ import pytest
 from typer.testing import CliRunner
 
 from kniffel import rules
-from kniffel.cli.app import app
+from kniffel.apps.cli.app import app
+from kniffel.core import cache
+from kniffel.core.work import Cancel, Cancelled, Progress
 from kniffel.planning.worker import Work, Worker
-from kniffel.solver import cache
-from kniffel.solver.work import Cancel, Cancelled, Progress
 
 KB = 1000
 

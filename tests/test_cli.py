@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from kniffel import rules
-from kniffel.cli import app
-from kniffel.cli.errors import CliError
-from kniffel.cli.parsing import dice_words, parse_dice, parse_players
-from kniffel.errors import UnknownBoxError
+from kniffel.apps.cli import app
+from kniffel.apps.cli.errors import CliError
+from kniffel.apps.cli.parsing import dice_words, parse_dice, parse_players
+from kniffel.base.errors import UnknownBoxError
 
 
 def invoke(args: Sequence[str], stdin: str | None = None) -> Result:

@@ -11,7 +11,7 @@ from typer.testing import CliRunner, Result
 
 
 def invoke(args: Sequence[str]) -> Result:
-    from kniffel.cli import app
+    from kniffel.apps.cli import app
 
     return CliRunner().invoke(app, list(args), env={"COLUMNS": "120", "NO_COLOR": "1"})
 

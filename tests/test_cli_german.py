@@ -15,8 +15,8 @@ import pytest
 import typer.main
 from typer.testing import CliRunner
 
-from kniffel.cli import app
-from kniffel.i18n import error_text, sentence
+from kniffel.apps.cli import app
+from kniffel.base.i18n import error_text, sentence
 
 ENGLISH_WORDS = (
     "Round",
@@ -157,7 +157,7 @@ def test_a_german_tournament_shows_german_headers(tmp_path: Any, monkeypatch: py
 
 
 def test_german_tournament_refusals_and_interruption(monkeypatch: pytest.MonkeyPatch) -> None:
-    import kniffel.tournament
+    import kniffel.services.tournament
 
     lone = invoke(["tournament", "--lang", "de", "-p", "bot"])
     assert lone.exit_code == 2
@@ -166,7 +166,7 @@ def test_german_tournament_refusals_and_interruption(monkeypatch: pytest.MonkeyP
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(kniffel.tournament, "tournament", interrupted)
+    monkeypatch.setattr(kniffel.services.tournament, "tournament", interrupted)
     stopped = invoke(["tournament", "--lang", "de", "-p", "bot", "-p", "bot", "-n", "3"])
     assert stopped.exit_code == 130
     assert stopped.stderr == "kniffel: unterbrochen nach 0 von 6 Spielen, angehalten\n"
@@ -176,7 +176,7 @@ def test_german_tournament_refusals_and_interruption(monkeypatch: pytest.MonkeyP
 
 
 def main_output(args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> str:
-    from kniffel.cli import main
+    from kniffel.apps.cli import main
 
     monkeypatch.setenv("COLUMNS", "100")
     with pytest.raises(SystemExit):
@@ -255,9 +255,9 @@ def test_the_default_rule_set_in_german() -> None:
 
 def test_lang_before_the_command_and_a_language_we_do_not_speak(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("sqlalchemy")
-    import kniffel.web
+    import kniffel.apps.web
 
-    monkeypatch.setattr(kniffel.web, "serve", lambda *a, **k: pytest.fail("the server started"))
+    monkeypatch.setattr(kniffel.apps.web, "serve", lambda *a, **k: pytest.fail("the server started"))
     german = invoke(["--lang", "de", "serve", "--database-url", "nonsense://x"])
     assert german.exit_code == 2
     assert german.stderr == "kniffel: Fehler: nonsense://x: unbekannte Art von Datenbank 'nonsense'\n"
@@ -281,7 +281,7 @@ def test_the_usage_line_and_placeholders_in_german(
 def test_a_review_names_default_bots_in_german(tmp_path: Any) -> None:
     from kniffel import bots
     from kniffel.rules import get as get_rules
-    from kniffel.session import Session, Settings
+    from kniffel.services.session import Session, Settings
 
     session = Session.new(get_rules("kniffel"), ["Ada", "bot"], Settings(seed=3))
     bots.play(session.game, [bots.make("bot", seed=1), bots.make("bot", seed=2)])

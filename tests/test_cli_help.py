@@ -32,7 +32,7 @@ COMMANDS: tuple[list[str], ...] = (
 def help_text(args: list[str], lang: str) -> str:
     """What ``kniffel --lang LANG ARGS --help`` prints at 80 columns, through the console script's entry
     point (which puts the help into the language asked for)."""
-    from kniffel.cli import main
+    from kniffel.apps.cli import main
 
     with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(io.StringIO()) as out:
         patch.setenv("COLUMNS", "80")
@@ -80,7 +80,7 @@ def test_advise_keeps_its_long_option_names() -> None:
         assert name in text
     assert "--not-thrown-at-once: it was not" in text
     runner = CliRunner()
-    from kniffel.cli import app
+    from kniffel.apps.cli import app
 
     both = runner.invoke(app, ["advise", "-d", "12345", "--thrown-at-once", "--not-thrown-at-once"])
     assert both.exit_code == 2
@@ -110,7 +110,7 @@ def test_play_says_what_is_true_of_both_of_its_faces() -> None:
 
 
 def error_of(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int | str | None, str, str]:
-    from kniffel.cli import main
+    from kniffel.apps.cli import main
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("COLUMNS", "80")

@@ -17,8 +17,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from kniffel import Game, Roll, Score, SeededDice, Strike, rules
-from kniffel.cli import app
-from kniffel.errors import GameFormatError, IllegalActionError
+from kniffel.apps.cli import app
+from kniffel.base.errors import GameFormatError, IllegalActionError
 
 KNIFFEL_BOXES = rules.get("kniffel").box_keys
 

@@ -1,5 +1,5 @@
-"""A player's record (:mod:`kniffel.record`, ``kniffel stats``), and the command line's words for a table:
-advice named as the game names actions, a bot given a name, the plain game's help at 80 columns, and
+"""A player's record (:mod:`kniffel.services.record`, ``kniffel stats``), and the command line's words for a
+table: advice named as the game names actions, a bot given a name, the plain game's help at 80 columns, and
 ``cache prepare`` in percent, saying what an interrupted run kept."""
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner, Result
 
-from kniffel import Game, SeededDice, record, rules
+from kniffel import Game, SeededDice, rules
+from kniffel.apps.cli import app
+from kniffel.apps.cli.play import HELP, PAD_HELP, help_view
+from kniffel.base.errors import KniffelError
+from kniffel.base.i18n import translate
 from kniffel.bots import make
-from kniffel.cli import app
-from kniffel.cli.play import HELP, PAD_HELP, help_view
-from kniffel.errors import KniffelError
-from kniffel.i18n import translate
+from kniffel.services import record
 
 
 def invoke(args: Sequence[str], stdin: str = "") -> Result:
@@ -219,9 +220,9 @@ def test_the_plain_games_help_fits_80_columns(text: str, lang: str) -> None:
 def test_cache_prepare_counts_in_percent_and_says_what_an_interruption_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kniffel.cli import caching
+    from kniffel.apps.cli import caching
+    from kniffel.core.cache import table_key
     from kniffel.planning.winning import WinTables
-    from kniffel.solver.cache import table_key
 
     monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path))
     seen: list[tuple[int, int]] = []
@@ -259,7 +260,7 @@ class _Work:
 
 
 def test_sizes_and_ages_keep_their_unit_on_the_line() -> None:
-    from kniffel.cli.caching import age_text, size_text
+    from kniffel.apps.cli.caching import age_text, size_text
 
     assert size_text(8_400_000, "de") == "8,4\xa0MB"
     assert age_text(3 * 86400, "de") == "3\xa0Tage"

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from kniffel import rules
-from kniffel.cli import app
+from kniffel.apps.cli import app
 from kniffel.rules.builtin import scoring_text
 
 

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-import kniffel.cli.simulating
+import kniffel.apps.cli.simulating
 from kniffel import rules
-from kniffel.cli import app
-from kniffel.simulate import SimulationInterrupted, SimulationResult, combine, play_chunk
+from kniffel.apps.cli import app
+from kniffel.services.simulate import SimulationInterrupted, SimulationResult, combine, play_chunk
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 
@@ -97,7 +97,7 @@ def test_ctrl_c_reports_the_games_played_as_a_partial_result(
     def interrupted(*args: object, **kwargs: object) -> SimulationResult:
         raise SimulationInterrupted(partial)
 
-    monkeypatch.setattr(kniffel.cli.simulating, "simulate", interrupted)
+    monkeypatch.setattr(kniffel.apps.cli.simulating, "simulate", interrupted)
     scores = tmp_path / "scores.csv"
     args = ("--rules", "yatzy", "--games", "1000", "--seed", "4", "--scores", str(scores))
     result = run(*args, *(["--json"] if as_json else []))
@@ -117,7 +117,7 @@ def test_ctrl_c_before_any_game_is_done_stops_with_one_line(monkeypatch: pytest.
     def interrupted(*args: object, **kwargs: object) -> SimulationResult:
         raise SimulationInterrupted(None)
 
-    monkeypatch.setattr(kniffel.cli.simulating, "simulate", interrupted)
+    monkeypatch.setattr(kniffel.apps.cli.simulating, "simulate", interrupted)
     result = run("--rules", "yatzy", "--games", "1000", "--json")
     assert result.exit_code == 130
     assert result.output.strip() == "kniffel: interrupted after 0 of 1,000 games, stopped"

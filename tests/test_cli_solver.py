@@ -18,10 +18,10 @@ from typer.testing import CliRunner, Result
 
 from conftest import batch_situation
 from kniffel import rules
-from kniffel.cli.errors import message
-from kniffel.errors import KniffelError
-from kniffel.position import ColumnPosition
-from kniffel.solver import Advisor, compile_rules, table
+from kniffel.apps.cli.errors import message
+from kniffel.base.errors import KniffelError
+from kniffel.core import Advisor, compile_rules, table
+from kniffel.core.position import ColumnPosition
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 
@@ -29,7 +29,7 @@ YAHTZEE = ["--rules", "yahtzee", "--option", "joker=free"]
 
 
 def invoke(args: Sequence[str], stdin: str | bytes | None = None) -> Result:
-    from kniffel.cli import app
+    from kniffel.apps.cli import app
 
     return CliRunner().invoke(app, list(args), input=stdin)
 
@@ -423,7 +423,7 @@ STRICT = ["--rules", "kniffel", "--option", "strict=on"]
 
 
 def test_advise_for_a_target_gives_chances_that_agree_with_the_library() -> None:
-    from kniffel.solver.target import TargetAdvisor, solve_rows
+    from kniffel.core.target import TargetAdvisor, solve_rows
 
     data = run_json(["advise", *STRICT, "--goal", "target:200", "--sheet", "ones=3", "--dice", "2 2 2 5 6"])
     assert data["goal"] == "target:200"
@@ -547,8 +547,8 @@ def test_a_batch_answers_each_line_as_a_single_query(
     """Line by line the text a single query gives (``advise``, through the advisor's options, written by
     :func:`json.dumps`), over blocks of several sizes (a block's boundary falls anywhere), bad lines and
     blank ones included."""
-    from kniffel import advice
-    from kniffel.cli import solving
+    from kniffel.apps.cli import solving
+    from kniffel.services import advice
 
     alone = solving.column_rules(rules.get(rules_id, options), None)
     advisor = Advisor(table(alone))
@@ -598,7 +598,7 @@ def test_values_are_written_as_json_writes_them() -> None:
     """The kernel's text of a float is ``repr``'s (what :func:`json.dumps` writes), digit for digit, over
     random values in the range it covers and their neighbours at powers of two and ten; outside it, it
     writes nothing."""
-    from kniffel.solver.batchkernels import float_text
+    from kniffel.core.batchkernels import float_text
 
     rng = random.Random(12)
     values = [0.0, -0.0, 0.5, 3.0, 254.5896, 0.1, 1 / 3, 0.001, 2.0**49, 1e15, -12.25]
@@ -618,7 +618,7 @@ def test_values_are_written_as_json_writes_them() -> None:
 
 
 def test_a_value_the_kernel_does_not_write_goes_through_json(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kniffel import advice
+    from kniffel.services import advice
 
     advisor = yahtzee_advisor()
     real = advisor.ranked

@@ -14,12 +14,12 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from kniffel.cli import app
-from kniffel.cli.reviewing import decisions_table, summary_table
-from kniffel.errors import UnknownBoxError
-from kniffel.review import Decision, PlayerSummary, Review
+from kniffel.apps.cli import app
+from kniffel.apps.cli.reviewing import decisions_table, summary_table
+from kniffel.base.errors import UnknownBoxError
 from kniffel.rules import find_box
 from kniffel.rules import get as get_rules
+from kniffel.services.review import Decision, PlayerSummary, Review
 
 
 def invoke(args: list[str], input: str | None = None) -> Any:
@@ -173,7 +173,7 @@ def test_advise_needs_no_rolls_left_and_n_means_games_only() -> None:
 
 
 def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    from kniffel.cli import main
+    from kniffel.apps.cli import main
 
     with pytest.raises(SystemExit) as exit_:
         main(args)
@@ -237,7 +237,7 @@ def test_a_german_review_by_win_chance_fits_80_columns_and_says_how_ties_count()
     """The German header of the chance given away once pushed the table past 80 columns (cut off) and
     broke the other headers inside their words; chances of winning that add up to more than 100 % (a tie
     counts for everyone tied) come with a sentence saying so."""
-    from kniffel.cli.reviewing import chances_note
+    from kniffel.apps.cli.reviewing import chances_note
 
     decisions = [
         Decision(n, name, 1, (1, 2, 3, 4, 6), 2, "roll", 0.45, best, 0.46, "win", "probability")
@@ -286,7 +286,7 @@ def test_huge_game_counts_get_one_line_naming_the_limit(games: str) -> None:
 def test_a_plot_that_cannot_be_drawn_is_refused_before_the_games(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, error: str
 ) -> None:
-    import kniffel.cli.simulating as simulating
+    import kniffel.apps.cli.simulating as simulating
 
     def never(*args: object, **kwargs: object) -> None:
         raise AssertionError("the simulation ran")
@@ -350,17 +350,17 @@ def test_serve_names_a_bad_database_in_one_line(
     monkeypatch: pytest.MonkeyPatch, url: str, error: str
 ) -> None:
     pytest.importorskip("sqlalchemy")
-    import kniffel.web
+    import kniffel.apps.web
 
-    monkeypatch.setattr(kniffel.web, "serve", lambda *a, **k: pytest.fail("the server started"))
+    monkeypatch.setattr(kniffel.apps.web, "serve", lambda *a, **k: pytest.fail("the server started"))
     assert error in one_line_error(invoke(["serve", "--database-url", url]))
 
 
 def test_serve_names_an_unreachable_postgresql(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("psycopg")
-    import kniffel.web
+    import kniffel.apps.web
 
-    monkeypatch.setattr(kniffel.web, "serve", lambda *a, **k: pytest.fail("the server started"))
+    monkeypatch.setattr(kniffel.apps.web, "serve", lambda *a, **k: pytest.fail("the server started"))
     error = one_line_error(invoke(["serve", "--database-url", "postgresql+psycopg://u@127.0.0.1:1/k"]))
     assert "cannot connect" in error
 
@@ -368,7 +368,7 @@ def test_serve_names_an_unreachable_postgresql(monkeypatch: pytest.MonkeyPatch) 
 def test_the_progress_bar_says_the_solver_compiles_before_it_knows_a_total() -> None:
     from rich.progress import Progress
 
-    from kniffel.cli.solving import _Count
+    from kniffel.apps.cli.solving import _Count
 
     column = _Count("sheets", "compiling the solver, first run only...")
     with Progress(column, disable=True) as progress:
@@ -398,7 +398,7 @@ def test_ctrl_c_inside_compiled_code_is_noted_and_quiet() -> None:
 
     script = """
 import ctypes, os, signal, time
-from kniffel.cli import interrupts
+from kniffel.apps.cli import interrupts
 interrupts.catch()
 def callback():
     os.kill(os.getpid(), signal.SIGINT)

@@ -15,11 +15,12 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from kniffel import cluster, rules
-from kniffel.cli import app
-from kniffel.cluster import ClusterError
-from kniffel.simulate import SimulationError, SimulationResult, combine, play_chunk, simulate
-from kniffel.tournament import tournament
+from kniffel import rules
+from kniffel.apps.cli import app
+from kniffel.services import cluster
+from kniffel.services.cluster import ClusterError
+from kniffel.services.simulate import SimulationError, SimulationResult, combine, play_chunk, simulate
+from kniffel.services.tournament import tournament
 
 KNIFFEL = rules.get("kniffel")
 

@@ -17,13 +17,10 @@ import pytest
 from typer.testing import CliRunner
 
 from kniffel import rules
-from kniffel.dice import sorted_rolls
-from kniffel.errors import KniffelError, SituationError
-from kniffel.position import ColumnPosition
-from kniffel.rules import RuleSet, single_column
-from kniffel.simulate import simulate
-from kniffel.solver import Advisor, Solution, table
-from kniffel.solver.distribution import (
+from kniffel.base.dice import sorted_rolls
+from kniffel.base.errors import KniffelError, SituationError
+from kniffel.core import Advisor, Solution, table
+from kniffel.core.distribution import (
     DistributionTable,
     LevelTable,
     ScoreDistribution,
@@ -37,7 +34,10 @@ from kniffel.solver.distribution import (
     table_paths,
     with_level,
 )
-from kniffel.solver.play import trace
+from kniffel.core.play import trace
+from kniffel.core.position import ColumnPosition
+from kniffel.rules import RuleSet, single_column
+from kniffel.services.simulate import simulate
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 
@@ -287,7 +287,7 @@ STRICT = ["solve", "--rules", "kniffel", "--option", "strict=on", "--distributio
 
 
 def invoke(*args: str) -> Any:
-    from kniffel.cli import app
+    from kniffel.apps.cli import app
 
     return CliRunner().invoke(app, list(args))
 

@@ -18,12 +18,12 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 from kniffel import Game, ScoreSheet, SeededDice, rules
+from kniffel.base.errors import KniffelError
+from kniffel.core import UnsupportedRulesError
+from kniffel.engine.game import Roll, Score, Strike
 from kniffel.env import ENV_ID, Encoding, EnvActionError, KniffelAECEnv, KniffelEnv, VectorKniffelEnv
-from kniffel.errors import KniffelError
-from kniffel.game import Roll, Score, Strike
 from kniffel.planning import planner_for
 from kniffel.rules import RuleSet, single_column
-from kniffel.solver import UnsupportedRulesError
 
 COMPILED = [
     pytest.param(rules.get(rules_id, options), id=f"{rules_id}{options or ''}")

@@ -36,10 +36,10 @@ from kniffel import (
     UnknownBoxError,
     rules,
 )
-from kniffel.dice import validate_dice
-from kniffel.game import Turn
+from kniffel.base.dice import validate_dice
+from kniffel.engine.game import Turn
+from kniffel.engine.sheet import ColumnTotals
 from kniffel.rules import Placement
-from kniffel.sheet import ColumnTotals
 from test_sheet import SEED_GAME_1, SEED_GAME_2
 
 

@@ -19,16 +19,16 @@ from typer.testing import CliRunner
 
 import kniffel.rules
 from kniffel import Game, SeededDice, bots
-from kniffel.cli import app
+from kniffel.apps.cli import app
 from kniffel.planning import Unit, planner_for
 from kniffel.planning.goals import _GOALS, Goal, Target, parse_goal, register
 from kniffel.planning.interface import Planner, PlanningError
 from kniffel.planning.winning import TargetPlanner
-from kniffel.review import listed, player_goals, review
 from kniffel.rules import RuleSet
-from kniffel.session import bot_name, bot_name_in
-from kniffel.simulate import simulate
-from kniffel.tournament import compiled_roles, tournament
+from kniffel.services.review import listed, player_goals, review
+from kniffel.services.session import bot_name, bot_name_in
+from kniffel.services.simulate import simulate
+from kniffel.services.tournament import compiled_roles, tournament
 from test_solver_values import REDUCED
 
 pytestmark = pytest.mark.usefixtures("solver_cache")

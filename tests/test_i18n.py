@@ -1,8 +1,8 @@
 """German throughout: every word a user may see has a German form, and the catalogs that run are the ones
 translators edit.
 
-The messages are found by extraction (:mod:`kniffel.i18n.extract`, the same run as ``python -m
-kniffel.i18n.extract``): every string the terminal front ends, the library's refusals and the web server
+The messages are found by extraction (:mod:`kniffel.base.i18n.extract`, the same run as ``python -m
+kniffel.base.i18n.extract``): every string the terminal front ends, the library's refusals and the web server
 show, and every word of the web pages' scripts and HTML. A string added anywhere is found without anyone
 listing it; this test fails until the catalogs are updated and it has German.
 """
@@ -21,8 +21,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from kniffel import Game, SeededDice, rules
-from kniffel.errors import GameFormatError, IllegalActionError
-from kniffel.i18n import (
+from kniffel.base.errors import GameFormatError, IllegalActionError
+from kniffel.base.i18n import (
     DOMAIN,
     LOCALE_DIR,
     N_,
@@ -35,7 +35,7 @@ from kniffel.i18n import (
     sentence,
     translate,
 )
-from kniffel.i18n.extract import DOMAINS, PACKAGE, po_path, template
+from kniffel.base.i18n.extract import DOMAINS, PACKAGE, po_path, template
 
 FIELD = re.compile(r"\{(\w+)\}")
 
@@ -77,7 +77,9 @@ def test_every_word_a_user_may_see_has_a_german_form(domain: str) -> None:
         for m in extracted(domain)
         if m.id and (m.id not in german or not all(forms(german[m.id].string)))
     ]
-    assert missing == [], f"no German yet (python -m kniffel.i18n.extract, then translate): {missing[:10]}"
+    assert missing == [], (
+        f"no German yet (python -m kniffel.base.i18n.extract, then translate): {missing[:10]}"
+    )
     unchecked = [m.id for m in german.values() if m.fuzzy]
     assert unchecked == [], f"German to check (marked fuzzy): {unchecked[:10]}"
     # each form keeps the fields of its English form (a singular may leave out the count: "the die")
@@ -96,7 +98,7 @@ def test_every_word_a_user_may_see_has_a_german_form(domain: str) -> None:
 def test_the_templates_are_what_the_sources_say(domain: str) -> None:
     with (LOCALE_DIR / f"{domain}.pot").open("rb") as stream:
         committed = {m.id for m in read_po(stream)}
-    assert committed == {m.id for m in extracted(domain)}, "run python -m kniffel.i18n.extract"
+    assert committed == {m.id for m in extracted(domain)}, "run python -m kniffel.base.i18n.extract"
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
@@ -122,7 +124,7 @@ def test_the_extractor_sees_every_call_in_the_pages_scripts() -> None:
     ``${...}``); every literal the scripts give ``t`` (or ``nt``, with its plural) must be among the
     extracted words."""
     called: set[str | tuple[str, str]] = set()
-    for script in (PACKAGE / "web" / "static").glob("*.js"):
+    for script in (PACKAGE / "apps" / "web" / "static").glob("*.js"):
         text = script.read_text(encoding="utf-8")
         called |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', text))
         called |= set(re.findall(r'\bnt\("((?:[^"\\]|\\.)*)", "((?:[^"\\]|\\.)*)"', text))

@@ -1,4 +1,4 @@
-"""numba's compiled kernels are kept per version of every kernel file (:mod:`kniffel.solver.kernelcache`):
+"""numba's compiled kernels are kept per version of every kernel file (:mod:`kniffel.core.kernelcache`):
 a change to one file gives every kernel a new cache, the list of kernel files is complete, and old
 versions' directories go; a fresh process loads them without refreshing numba's compiler."""
 
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from kniffel import rules
-from kniffel.solver import kernelcache, kernels
+from kniffel.core import kernelcache, kernels
 
 
 def test_every_file_that_defines_kernels_is_hashed() -> None:
@@ -38,7 +38,7 @@ def test_a_change_to_any_kernel_file_moves_the_cache(tmp_path: Path, monkeypatch
     first = kernelcache.sources_key()
     assert kernelcache.sources_key() == first
     keys = {first}
-    for name in ("solver/kernels.py", "env/kernels.py"):
+    for name in ("core/kernels.py", "core/envkernels.py"):
         with (copy / name).open("a", encoding="utf-8") as source:
             source.write("\n# changed\n")
         keys.add(kernelcache.sources_key())
@@ -76,9 +76,9 @@ _LOADED = textwrap.dedent(
     """
     import json, sys
     from kniffel import rules
-    from kniffel.simulate import simulate
-    from kniffel.position import ColumnPosition
-    from kniffel.solver import Advisor, kernelcache, solve
+    from kniffel.services.simulate import simulate
+    from kniffel.core.position import ColumnPosition
+    from kniffel.core import Advisor, kernelcache, solve
     yahtzee = rules.get("yahtzee")
     solution = solve(yahtzee)
     games = simulate(yahtzee, games=500, seed=7, solution=solution)
@@ -97,9 +97,9 @@ def test_cached_kernels_load_without_refreshing_numba_and_give_the_same_values()
     """A fresh process loads the DP's, the simulator's and the advisor's kernels from the disk cache
     without numba's compiler refresh (:func:`kernelcache.load_without_refreshing`), and what they
     compute is what they compute in this process, bit for bit."""
-    from kniffel.position import ColumnPosition
-    from kniffel.simulate import simulate
-    from kniffel.solver import Advisor, solve
+    from kniffel.core import Advisor, solve
+    from kniffel.core.position import ColumnPosition
+    from kniffel.services.simulate import simulate
 
     def fresh_process() -> dict[str, Any]:
         done = subprocess.run([sys.executable, "-c", _LOADED], capture_output=True, text=True, check=True)

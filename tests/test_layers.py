@@ -1,11 +1,11 @@
-"""The layer arrows of the package, as a test: a module imports only from its own layer or lower ones.
+"""The layer arrows of the package, as a test: the folders of ``src/kniffel`` are its layers, and a
+module imports only from its own layer or lower ones.
 
-    errors, dice, keeps, i18n -> rules -> sheet, game -> solver, position -> planning -> bots -> review,
-    simulate, session, tournament, cluster, advice, record -> front ends (cli, web, tui, env)
+    base -> rules -> engine -> core -> planning -> bots -> services -> front ends (apps: cli, web, tui; env)
 
 Every import counts, including those made inside functions or only for type checking: a lazy import is
 still a dependency. Front ends are never imported by the library; the command line may start the others
-(``kniffel serve`` runs the web app).
+(``kniffel serve`` runs the web app). ``docs/architecture.md`` says what each folder owns.
 """
 
 from __future__ import annotations
@@ -20,25 +20,17 @@ import kniffel
 PACKAGE = Path(kniffel.__file__).parent
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("kniffel.errors", "kniffel.dice", "kniffel.keeps", "kniffel.i18n"),
+    ("kniffel.base",),
     ("kniffel.rules",),
-    ("kniffel.sheet", "kniffel.actions", "kniffel.game", "kniffel.situation", "kniffel"),
-    ("kniffel.solver", "kniffel.position"),
+    ("kniffel.engine", "kniffel"),  # the package itself re-exports the engine's public names
+    ("kniffel.core",),
     ("kniffel.planning",),
     ("kniffel.bots",),
-    (
-        "kniffel.review",
-        "kniffel.simulate",
-        "kniffel.session",
-        "kniffel.tournament",
-        "kniffel.cluster",
-        "kniffel.advice",
-        "kniffel.record",
-    ),
-    ("kniffel.cli", "kniffel.web", "kniffel.tui", "kniffel.env", "kniffel.__main__"),
+    ("kniffel.services",),
+    ("kniffel.apps.cli", "kniffel.apps.web", "kniffel.apps.tui", "kniffel.env", "kniffel.__main__"),
 )
 FRONT_ENDS = LAYERS[-1]
-LAUNCHERS = ("kniffel.cli", "kniffel.__main__")
+LAUNCHERS = ("kniffel.apps.cli", "kniffel.__main__")
 """The command line starts the other front ends (``python -m kniffel`` is the command line); nothing else
 imports a front end."""
 
@@ -95,6 +87,19 @@ def imports_of(path: Path, module: str) -> list[tuple[int, str]]:
 SOURCES = sorted(PACKAGE.rglob("*.py"))
 
 
+def test_the_folders_are_the_layers() -> None:
+    """Each layer is a folder of the package (the front ends: the folders of ``apps`` and ``env``), and
+    every folder holding modules is a layer: nothing stands beside them but the package's own
+    ``__init__`` and ``__main__``."""
+    named = {name for layer in LAYERS for name in layer} - {"kniffel", "kniffel.__main__"}
+    folders = {
+        module_name(path) for path in PACKAGE.glob("*/__init__.py") if module_name(path) != "kniffel.apps"
+    } | {module_name(path) for path in (PACKAGE / "apps").glob("*/__init__.py")}
+    assert named == folders
+    loose = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert loose == ["__init__.py", "__main__.py"], f"modules beside the layers: {loose}"
+
+
 def test_every_module_has_a_layer() -> None:
     assert SOURCES
     for path in SOURCES:
@@ -122,12 +127,33 @@ def test_imports_point_down_the_layers(path: Path) -> None:
 def test_the_contract_catches_an_upward_import(tmp_path: Path) -> None:
     """The checker itself: an import from a higher layer is found, a lower one is not."""
     source = PACKAGE / "rules" / "_probe.py"
-    text = "from kniffel.game import Game\nfrom kniffel.dice import sorted_rolls\n"
+    text = "from kniffel.engine.game import Game\nfrom kniffel.base.dice import sorted_rolls\n"
     copy = tmp_path / "probe.py"
     copy.write_text(text, encoding="utf-8")
     tree = ast.parse(text)
     assert len(tree.body) == 2
     found = [target for _, target in imports_of(copy, module_name(source))]
-    assert found == ["kniffel.game", "kniffel.dice"]
-    assert layer_of("kniffel.game") > layer_of(module_name(source))
-    assert layer_of("kniffel.dice") < layer_of(module_name(source))
+    assert found == ["kniffel.engine.game", "kniffel.base.dice"]
+    assert layer_of("kniffel.engine.game") > layer_of(module_name(source))
+    assert layer_of("kniffel.base.dice") < layer_of(module_name(source))
+
+
+def test_only_the_core_imports_numba() -> None:
+    """The compiled face is one package: everything above it speaks numpy arrays and records."""
+    found = []
+    for path in SOURCES:
+        module = module_name(path)
+        if module == "kniffel.core" or module.startswith("kniffel.core."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            found += [
+                f"{module}:{node.lineno}" for name in names if name.split(".")[0] in ("numba", "llvmlite")
+            ]
+    assert found == []

@@ -10,9 +10,9 @@ from hypothesis import given
 
 from conftest import new_game
 from kniffel import Game, IllegalActionError, LegalActions, rules
-from kniffel.actions import Action, Announce, FreeThrow, Roll, Score, Strike
-from kniffel.dice import FACES
-from kniffel.keeps import keep_lattice
+from kniffel.base.dice import FACES
+from kniffel.base.keeps import keep_lattice
+from kniffel.engine.actions import Action, Announce, FreeThrow, Roll, Score, Strike
 from test_properties import positions
 
 

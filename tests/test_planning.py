@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from kniffel import Game, SeededDice, bots, rules
-from kniffel.game import Action, Announce, FreeThrow, Roll, Score, Strike
-from kniffel.keeps import keep_lattice
+from kniffel.base.keeps import keep_lattice
+from kniffel.engine.game import Action, Announce, FreeThrow, Roll, Score, Strike
 from kniffel.planning import (
     Choice,
     ColumnPlanner,

@@ -8,12 +8,12 @@ from contextlib import contextmanager
 
 import pytest
 
+from kniffel.core.target import early_rows_ready
+from kniffel.core.work import Progress
 from kniffel.planning.goals import AIM_POINTS, AIM_WIN
 from kniffel.planning.play_tables import DISTRIBUTIONS, EARLY, SOLUTION, TARGETS, PlayTables
 from kniffel.planning.worker import Work
-from kniffel.solver.target import early_rows_ready
-from kniffel.solver.work import Progress
-from kniffel.tournament import aims_of, tournament
+from kniffel.services.tournament import aims_of, tournament
 from test_solver_values import REDUCED
 
 pytestmark = pytest.mark.usefixtures("solver_cache")

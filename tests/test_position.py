@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 from kniffel import Game, rules
-from kniffel.errors import KniffelError, SituationError
-from kniffel.game import Roll, Score
-from kniffel.position import ROW, ColumnPosition, Positions, SheetState
+from kniffel.base.errors import KniffelError, SituationError
+from kniffel.core import Advisor, table
+from kniffel.core.position import ROW, ColumnPosition, Positions, SheetState
+from kniffel.engine.game import Roll, Score
+from kniffel.engine.situation import Situation
 from kniffel.rules import single_column
-from kniffel.situation import Situation
-from kniffel.solver import Advisor, table
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 

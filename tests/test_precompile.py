@@ -1,4 +1,4 @@
-"""The first run's compile helper (:mod:`kniffel.solver.precompile`): it compiles exactly the signatures
+"""The first run's compile helper (:mod:`kniffel.core.precompile`): it compiles exactly the signatures
 the DP asks for, the DP then loads them instead of compiling them and its values are the same bit for
 bit, and no helper starts where it cannot help."""
 
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from kniffel import rules
-from kniffel.solver import precompile, solve
+from kniffel.core import precompile, solve
 
 
 def test_the_dp_loads_what_the_helper_compiled_and_its_values_do_not_change(tmp_path: Path) -> None:
@@ -29,7 +29,7 @@ def test_the_dp_loads_what_the_helper_compiled_and_its_values_do_not_change(tmp_
     ).stdout
     # standard input stays open: the helper exits when it closes (its parent is gone)
     helper = subprocess.Popen(
-        [sys.executable, "-m", "kniffel.solver.precompile"], stdin=subprocess.PIPE, env=env
+        [sys.executable, "-m", "kniffel.core.precompile"], stdin=subprocess.PIPE, env=env
     )
     assert helper.stdin is not None
     helper.stdin.write(request)
@@ -49,8 +49,8 @@ _REQUEST = textwrap.dedent(
     """
     import sys
     from kniffel import rules
-    from kniffel.solver import precompile
-    from kniffel.solver.compile import compile_rules
+    from kniffel.core import precompile
+    from kniffel.core.compile import compile_rules
     tables = compile_rules(rules.single_column(rules.get("yahtzee"))).kernel_tables
     sys.stdout.buffer.write(precompile.request(tables))
     """
@@ -62,7 +62,7 @@ _SOLVE = textwrap.dedent(
     import numpy as np
     from numba.core import event
     from kniffel import rules
-    from kniffel.solver import solve
+    from kniffel.core import solve
     compiled = []
     class Listener(event.Listener):
         def on_start(self, e):
@@ -80,7 +80,7 @@ _SOLVE = textwrap.dedent(
 def test_no_helper_when_the_kernels_are_in_the_cache() -> None:
     table = rules.single_column(rules.get("yahtzee"))
     solve(table)  # compiled or loaded: in this process now
-    from kniffel.solver.compile import compile_rules
+    from kniffel.core.compile import compile_rules
 
     assert precompile.start(compile_rules(table).kernel_tables) is None
     precompile.stop(None)
@@ -88,6 +88,6 @@ def test_no_helper_when_the_kernels_are_in_the_cache() -> None:
 
 def test_no_helper_when_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(precompile.HELPER_ENV, "1")
-    from kniffel.solver.compile import compile_rules
+    from kniffel.core.compile import compile_rules
 
     assert precompile.start(compile_rules(rules.single_column(rules.get("yahtzee"))).kernel_tables) is None

@@ -12,10 +12,10 @@ from typer.testing import CliRunner
 
 from kniffel import Game, SeededDice, bots, rules
 from kniffel.bots import OptimalBot
-from kniffel.game import Roll, Score
-from kniffel.position import ColumnPosition
-from kniffel.review import ACCURACY_SCALE, PlayerSummary, review
-from kniffel.solver import Advisor, table
+from kniffel.core import Advisor, table
+from kniffel.core.position import ColumnPosition
+from kniffel.engine.game import Roll, Score
+from kniffel.services.review import ACCURACY_SCALE, PlayerSummary, review
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 
@@ -46,7 +46,8 @@ def test_a_blunder_costs_what_the_advisor_says() -> None:
     assert first.loss > 20
     assert ada.loss == pytest.approx(first.loss)
     assert (ada.decisions, ada.optimal, ada.turns) == (1, 0, 1)
-    assert ada.accuracy is not None and ada.accuracy < 100
+    assert ada.accuracy is not None
+    assert ada.accuracy < 100
     assert bob.loss == 0
     assert (bob.decisions, bob.optimal, bob.accuracy) == (1, 1, 100.0)
 
@@ -82,7 +83,7 @@ def test_multi_column_reviews_are_marked_as_estimates() -> None:
 
 
 def test_review_command_json_and_table(tmp_path: Path) -> None:
-    from kniffel.cli import app
+    from kniffel.apps.cli import app
 
     path = tmp_path / "game.json"
     path.write_text(blunder_game().dumps())
@@ -100,7 +101,7 @@ def test_review_command_json_and_table(tmp_path: Path) -> None:
 
 
 def test_review_of_a_bad_file_is_a_one_line_error(tmp_path: Path) -> None:
-    from kniffel.cli import app
+    from kniffel.apps.cli import app
 
     path = tmp_path / "broken.json"
     path.write_text('{"format": 1, "rules": "yahtzee"')
@@ -113,7 +114,7 @@ def test_review_of_a_bad_file_is_a_one_line_error(tmp_path: Path) -> None:
 
 
 def test_hint_and_review_during_play_and_the_offer_at_the_end() -> None:
-    from kniffel.cli import app
+    from kniffel.apps.cli import app
 
     boxes = YAHTZEE.box_keys
     script = "r\nhint\nhint 2\nreview\n" + "".join(f"r\ns {box}\n" for box in boxes) + "y\n"
@@ -131,7 +132,7 @@ def test_hint_and_review_during_play_and_the_offer_at_the_end() -> None:
 
 
 def test_hint_before_the_first_roll_and_for_an_estimated_rule_set() -> None:
-    from kniffel.cli import app
+    from kniffel.apps.cli import app
 
     args = ["play", "-r", "kniffel-3col", "-p", "Ada", "--seed", "3"]
     result = CliRunner().invoke(app, args, input="hint\nr\nhint 1\nq\n")
@@ -141,8 +142,8 @@ def test_hint_before_the_first_roll_and_for_an_estimated_rule_set() -> None:
 
 
 def test_hints_print_actions_as_the_prompt_takes_them() -> None:
-    from kniffel.cli import app
-    from kniffel.cli.reviewing import hint_lines
+    from kniffel.apps.cli import app
+    from kniffel.apps.cli.reviewing import hint_lines
     from kniffel.planning import Choice
 
     game = Game(rules.get("kniffel"), ["Ada"])
@@ -182,5 +183,6 @@ def test_a_loss_in_a_turn_under_way_lowers_the_accuracy() -> None:
     assert (ada.decisions, ada.turns) == (1, 0)
     assert ada.loss > 0
     assert ada.accuracy == pytest.approx(100 * math.exp(-ada.loss / ACCURACY_SCALE))
-    assert ada.accuracy is not None and ada.accuracy < 100
+    assert ada.accuracy is not None
+    assert ada.accuracy < 100
     assert (bob.decisions, bob.accuracy) == (0, 100.0)

@@ -12,11 +12,11 @@ from typer.testing import CliRunner
 
 import kniffel.rules
 from kniffel import bots
-from kniffel.cli import app
-from kniffel.game import Roll, Score, Strike
-from kniffel.review import Decision, listed, loss_text
-from kniffel.session import Session, Settings, listed_decisions
-from kniffel.web import advice
+from kniffel.apps.cli import app
+from kniffel.apps.web import advice
+from kniffel.engine.game import Roll, Score, Strike
+from kniffel.services.review import Decision, listed, loss_text
+from kniffel.services.session import Session, Settings, listed_decisions
 from test_solver_values import REDUCED
 
 pytestmark = pytest.mark.usefixtures("solver_cache")

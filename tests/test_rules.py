@@ -15,7 +15,7 @@ import pytest
 
 from conftest import fill_except, ruleset, seed_examples, seed_sheet, where
 from kniffel import rules
-from kniffel.dice import roll_index
+from kniffel.base.dice import roll_index
 from kniffel.rules import Order, RulesError, RuleSet, Section, UnknownBoxError
 
 

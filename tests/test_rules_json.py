@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from kniffel import Game, GameFormatError, RulesError, RuleSet, SeededDice, rules
-from kniffel.actions import Roll
+from kniffel.engine.actions import Roll
 from kniffel.rules import Box, Section
 from kniffel.rules.scoring import SCORERS, scorer_from_json, scorer_to_json
 

@@ -17,7 +17,7 @@ import pytest
 
 from conftest import ruleset, seed_examples, where
 from kniffel import rules
-from kniffel.dice import multinomial, roll_index, roll_probabilities, sorted_rolls, validate_dice
+from kniffel.base.dice import multinomial, roll_index, roll_probabilities, sorted_rolls, validate_dice
 from kniffel.rules import RuleSet
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kniffel.errors import GameError, GameFormatError
+from kniffel.base.errors import GameError, GameFormatError
 from kniffel.rules import get as get_rules
-from kniffel.session import Session, Settings, parse_players, write_atomically
+from kniffel.services.session import Session, Settings, parse_players, write_atomically
 
 
 def saved_game(tmp_path: Path, **settings: object) -> Path:
@@ -54,7 +54,7 @@ def test_players_and_bots() -> None:
 
 
 def test_chances_that_add_up_past_100_get_the_tie_note() -> None:
-    from kniffel.session import needs_tie_note
+    from kniffel.services.session import needs_tie_note
 
     assert needs_tie_note([0.504, 0.504], 1)  # 50.4 % and 50.4 %: a tie counts for both
     assert not needs_tie_note([0.504, 0.504], 0)  # 50 % and 50 %
@@ -65,7 +65,7 @@ def test_chances_that_add_up_past_100_get_the_tie_note() -> None:
 def test_default_bot_names_are_shown_in_the_players_language(tmp_path: Path) -> None:
     """A game keeps its bots' names as made (English: a saved game's names are its data); front ends show
     a bot's default name in their language, a name of anyone's own as given."""
-    from kniffel.session import shown_names
+    from kniffel.services.session import shown_names
 
     specs = ["Ada", "bot", "bot:optimal", "bot:win", "bot:target:250", "bot"]
     session = Session.new(get_rules("kniffel"), specs, Settings(seed=1, lang="de"))

@@ -9,8 +9,8 @@ from hypothesis import given
 
 from conftest import ruleset, seed_examples
 from kniffel import Game, ScoreSheet, SheetError, UnknownBoxError, rules
+from kniffel.engine.sheet import EXTRA_BONUS, FREE_THROWS_USED, ColumnTotals, possible_points, sheet_layout
 from kniffel.rules.model import RESERVED_BOX_IDS
-from kniffel.sheet import EXTRA_BONUS, FREE_THROWS_USED, ColumnTotals, possible_points, sheet_layout
 from test_properties import positions
 
 # Seed 000, "Spielblock": the template filled in for two games (its dashes are struck boxes: "-" or "x"),
@@ -329,9 +329,9 @@ def test_the_layout_of_the_seeds_spielblock_and_when_the_lower_total_shows() -> 
 
 @pytest.mark.parametrize("rules_id", ["kniffel", "yatzy", "knoeffel", "yams"])
 def test_the_command_line_and_the_web_draw_the_sheet_from_the_layout(rules_id: str) -> None:
-    from kniffel.cli.render import sheet_table
-    from kniffel.i18n import translate
-    from kniffel.web.service import layout_json
+    from kniffel.apps.cli.render import sheet_table
+    from kniffel.apps.web.service import layout_json
+    from kniffel.base.i18n import translate
 
     game = Game(rules.get(rules_id), ["Ada", "Bob"])
     layout = sheet_layout(game.rules)

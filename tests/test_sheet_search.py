@@ -1,8 +1,8 @@
 """The compiled turn search of multi-column sheets (:mod:`kniffel.planning.compiled`).
 
-Its games are replayed through :class:`~kniffel.game.Game`: every action must be legal, be the planner's
-best choice in that position, and the final scores must agree. Its values are compared with the Python
-lookahead's (:mod:`kniffel.planning.lookahead`), which plays the sheets it does not cover.
+Its games are replayed through :class:`~kniffel.engine.game.Game`: every action must be legal, be the
+planner's best choice in that position, and the final scores must agree. Its values are compared with the
+Python lookahead's (:mod:`kniffel.planning.lookahead`), which plays the sheets it does not cover.
 """
 
 from __future__ import annotations
@@ -16,16 +16,16 @@ import pytest
 
 from conftest import ScriptedDice
 from kniffel import Game, SeededDice, bots, rules
-from kniffel.game import Announce, Roll, Score, Strike
-from kniffel.keeps import keep_lattice
+from kniffel.base.keeps import keep_lattice
+from kniffel.core.play import MASK64, stream_base
+from kniffel.engine.game import Announce, Roll, Score, Strike
 from kniffel.planning import ColumnPlanner, HeuristicPlanner, planner_for
 from kniffel.planning.columns import ColumnValuation
 from kniffel.planning.compiled import SheetSearch, covers, new_log
 from kniffel.planning.heuristic import HeuristicValuation
 from kniffel.planning.lookahead import Lookahead
 from kniffel.rules import RuleSet
-from kniffel.simulate import play_chunk, sheet_search, simulate
-from kniffel.solver.play import MASK64, stream_base
+from kniffel.services.simulate import play_chunk, sheet_search, simulate
 
 SHEETS = ("kniffel-3col", "kniffel-4col", "super-kniffel", "yams")
 KINDS = ("column", "heuristic")

@@ -12,12 +12,14 @@ import numba
 import numpy as np
 import pytest
 
-import kniffel.simulate
+import kniffel.services.simulate
 from kniffel import Game, bots, rules
-from kniffel.game import FreeThrow, Roll, Score, Strike
-from kniffel.position import ColumnPosition
+from kniffel.core import Advisor, Solution, solve
+from kniffel.core.play import play, trace
+from kniffel.core.position import ColumnPosition
+from kniffel.engine.game import FreeThrow, Roll, Score, Strike
 from kniffel.rules import RuleSet
-from kniffel.simulate import (
+from kniffel.services.simulate import (
     Chunk,
     SimulationError,
     SimulationInterrupted,
@@ -27,8 +29,6 @@ from kniffel.simulate import (
     plot_histogram,
     simulate,
 )
-from kniffel.solver import Advisor, Solution, solve
-from kniffel.solver.play import play, trace
 from test_solver_values import REDUCED, solved
 
 
@@ -250,7 +250,7 @@ def test_bot_win_alone_plays_for_points_in_compiled_code() -> None:
 
 def test_blocks_cover_the_count_at_the_pace_of_the_one_before(monkeypatch: pytest.MonkeyPatch) -> None:
     clock = [0.0]
-    monkeypatch.setattr(kniffel.simulate, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
+    monkeypatch.setattr(kniffel.services.simulate, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
     spans = []
     for first, size in blocks(1000, seconds=1.0, smallest=4, largest=300):
         spans.append((first, size))
@@ -266,7 +266,7 @@ def test_blocks_cover_the_count_at_the_pace_of_the_one_before(monkeypatch: pytes
 def test_ctrl_c_keeps_the_games_of_the_blocks_played(monkeypatch: pytest.MonkeyPatch) -> None:
     yatzy = rules.get("yatzy")
     whole = simulate(yatzy, games=30, seed=2)
-    play_chunk = kniffel.simulate.play_chunk
+    play_chunk = kniffel.services.simulate.play_chunk
     calls: list[int] = []
     stop_at = [3]
 
@@ -279,8 +279,8 @@ def test_ctrl_c_keeps_the_games_of_the_blocks_played(monkeypatch: pytest.MonkeyP
     def in_tens(count: int, **_: object) -> list[tuple[int, int]]:
         return [(first, min(10, count - first)) for first in range(0, count, 10)]
 
-    monkeypatch.setattr(kniffel.simulate, "play_chunk", stopped)
-    monkeypatch.setattr(kniffel.simulate, "blocks", in_tens)
+    monkeypatch.setattr(kniffel.services.simulate, "play_chunk", stopped)
+    monkeypatch.setattr(kniffel.services.simulate, "blocks", in_tens)
     with pytest.raises(SimulationInterrupted) as caught:
         simulate(yatzy, games=35, seed=2)
     assert calls == [0, 10, 20]

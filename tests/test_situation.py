@@ -19,8 +19,8 @@ from kniffel import (
     SituationError,
     rules,
 )
-from kniffel import situation as situation_module
-from kniffel.actions import Announce, FreeThrow, Roll, Score
+from kniffel.engine import situation as situation_module
+from kniffel.engine.actions import Announce, FreeThrow, Roll, Score
 from test_properties import positions
 
 

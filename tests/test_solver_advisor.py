@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 
 from kniffel import rules
-from kniffel.dice import sorted_rolls
-from kniffel.errors import DiceError, SituationError, UnknownBoxError
-from kniffel.game import Action, FreeThrow, Roll, Score
-from kniffel.keeps import keep_lattice
-from kniffel.position import ColumnPosition
+from kniffel.base.dice import sorted_rolls
+from kniffel.base.errors import DiceError, SituationError, UnknownBoxError
+from kniffel.base.keeps import keep_lattice
+from kniffel.core import Advisor, cache_dir
+from kniffel.core.position import ColumnPosition
+from kniffel.engine.game import Action, FreeThrow, Roll, Score
 from kniffel.rules import Section
-from kniffel.solver import Advisor, cache_dir
 from test_solver_values import solved
 
 

@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from kniffel.solver import cache, dp
-from kniffel.solver.compile import compile_rules
+from kniffel.core import cache, dp
+from kniffel.core.compile import compile_rules
 from test_solver_values import reduced
 
 
@@ -166,7 +166,7 @@ def test_processes_sharing_a_directory_solve_a_table_once(
 def test_half_written_files_of_a_killed_builder_are_removed(tmp_path: Path) -> None:
     """A builder killed on its way (kill -9, a daemon thread at exit) leaves its temporary file; the next
     build of that table, holding the lock, removes it and leaves other tables' files alone."""
-    from kniffel.solver import distribution
+    from kniffel.core import distribution
 
     game = reduced()
     path = cache.table_path(game, tmp_path)

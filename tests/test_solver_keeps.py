@@ -7,8 +7,8 @@ import itertools
 import numpy as np
 import pytest
 
-from kniffel.dice import multinomial, roll_index, sorted_rolls
-from kniffel.keeps import keep_lattice
+from kniffel.base.dice import multinomial, roll_index, sorted_rolls
+from kniffel.base.keeps import keep_lattice
 
 
 @pytest.mark.parametrize(("n_dice", "n_keeps"), [(3, 84), (5, 462), (6, 924)])

@@ -1,7 +1,7 @@
 """The compiled turn (the kernels the DP, the optimal games and the advisor share) against a numpy twin.
 
 :class:`Turns` below computes the values of one turn in one state with whole-array numpy operations over
-the keep lattice's own numpy sweep (:meth:`kniffel.keeps.KeepLattice.keep_values`), written independently
+the keep lattice's own numpy sweep (:meth:`kniffel.base.keeps.KeepLattice.keep_values`), written independently
 of the kernels' loops; :func:`kernels.score_values`, :func:`kernels.sweep` and the advisor
 (:func:`kernels.situation_values`) must give the same scoring values, keep values and option values in
 every state, for every rule that changes them. Neither needs solved values for that: random ones,
@@ -17,11 +17,11 @@ import numpy.typing as npt
 import pytest
 
 from kniffel import rules
-from kniffel.dice import sorted_rolls
-from kniffel.keeps import keep_lattice
-from kniffel.position import ColumnPosition
-from kniffel.solver import Advisor, Solution, compile_rules, kernels, single_column
-from kniffel.solver.compile import Compiled
+from kniffel.base.dice import sorted_rolls
+from kniffel.base.keeps import keep_lattice
+from kniffel.core import Advisor, Solution, compile_rules, kernels, single_column
+from kniffel.core.compile import Compiled
+from kniffel.core.position import ColumnPosition
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -61,7 +61,7 @@ class Turns:
 
     def score_values(self, mask: int, armed: int, free: int, up: int) -> F64:
         """``[at_once, roll]``: the best points-now-plus-future of entering each roll: a box's points, or
-        a strike for 0 (as :func:`kniffel.solver.kernels.score_values`)."""
+        a strike for 0 (as :func:`kniffel.core.kernels.score_values`)."""
         c = self.c
         lut = self.entry_values(mask, armed, free, up)
         allowed = np.flatnonzero((int(c.allowed[mask]) >> self.boxes) & 1)
@@ -85,7 +85,7 @@ class Turns:
     def keep_values(self, mask: int, armed: int, free: int, up: int, stages: int, usable: int) -> F64:
         """``[keep]``: the value of holding each keep and throwing the rest, when that throw leaves
         ``stages`` regular throws and ``usable`` free throws of the ``free`` left (as the kernels'
-        :func:`~kniffel.solver.kernels.sweep`); full keeps (nothing thrown) are ``-inf``."""
+        :func:`~kniffel.core.kernels.sweep`); full keeps (nothing thrown) are ``-inf``."""
         lattice = keep_lattice(self.c.rules.dice)
         sharp = self.c.n_at_once == 2
         start = free - usable

@@ -19,12 +19,12 @@ import numpy as np
 import pytest
 
 from kniffel import rules
-from kniffel.dice import multinomial, sorted_rolls
-from kniffel.keeps import keep_lattice
+from kniffel.base.dice import multinomial, sorted_rolls
+from kniffel.base.keeps import keep_lattice
+from kniffel.core import Solution, compile_rules, dp, single_column, solve
+from kniffel.core.dp import solve_compiled
 from kniffel.rules import Box, Column, Extra, Order, Placement, RuleSet, Section, placements
 from kniffel.rules.scoring import Pattern, Run, Upper
-from kniffel.solver import Solution, compile_rules, dp, single_column, solve
-from kniffel.solver.dp import solve_compiled
 
 
 def solved(rules_id: str, options: tuple[tuple[str, str], ...] = ()) -> Solution:

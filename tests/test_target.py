@@ -13,13 +13,12 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from kniffel.errors import SituationError
-from kniffel.keeps import keep_lattice
-from kniffel.position import ColumnPosition
-from kniffel.rules import RuleSet, Section, placements
-from kniffel.solver import Advisor, State, compile_rules, solve
-from kniffel.solver.distribution import LevelTable, build_table
-from kniffel.solver.target import (
+from kniffel.base.errors import SituationError
+from kniffel.base.keeps import keep_lattice
+from kniffel.core import Advisor, State, compile_rules, solve
+from kniffel.core.distribution import LevelTable, build_table
+from kniffel.core.position import ColumnPosition
+from kniffel.core.target import (
     Horizon,
     TargetAdvisor,
     TargetRows,
@@ -27,6 +26,7 @@ from kniffel.solver.target import (
     early_rows,
     solve_rows,
 )
+from kniffel.rules import RuleSet, Section, placements
 from test_solver_values import REDUCED, Sheet, gained, outcomes, reduced
 
 
@@ -161,8 +161,8 @@ def test_only_a_game_to_win_reads_rows_with_a_horizon() -> None:
     """Rows that play for points past a horizon answer the win planner's questions, never a target
     question (those are exact); the rules of thirteen boxes have one, a small rule set none."""
     from kniffel import rules
-    from kniffel.solver.lanes import horizon_level
-    from kniffel.solver.target import _held, _held_key, held_rows
+    from kniffel.core.lanes import horizon_level
+    from kniffel.core.target import _held, _held_key, held_rows
 
     assert horizon_level(compile_rules(rules.get("yahtzee"))) == 6
     assert horizon_level(compile_rules(REDUCED["forced joker"])) is None

@@ -18,10 +18,10 @@ import pytest
 
 from conftest import DATA
 from kniffel import rules
-from kniffel.position import ColumnPosition
+from kniffel.core import Advisor, compile_rules, table
+from kniffel.core.position import ColumnPosition
+from kniffel.core.target import TargetAdvisor, default_limit, rows_for
 from kniffel.rules import RuleSet, single_column
-from kniffel.solver import Advisor, compile_rules, table
-from kniffel.solver.target import TargetAdvisor, default_limit, rows_for
 
 REFERENCE: dict[str, Any] = json.loads((DATA / "target_reference.json").read_text(encoding="utf-8"))
 EXACT = 1e-6

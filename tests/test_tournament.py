@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner, Result
 
-import kniffel.tournament
+import kniffel.services.tournament
 from kniffel import Game, rules
-from kniffel.cli import app
-from kniffel.errors import KniffelError
-from kniffel.game import Roll, Score
-from kniffel.solver.winkernels import POINTS, WIN
-from kniffel.tournament import (
+from kniffel.apps.cli import app
+from kniffel.base.errors import KniffelError
+from kniffel.core.winkernels import POINTS, WIN
+from kniffel.engine.game import Roll, Score
+from kniffel.services.tournament import (
     HEURISTIC,
     DealDice,
     Match,
@@ -131,10 +131,10 @@ STRICT = rules.get("kniffel", {"strict": "on"})
 @pytest.mark.usefixtures("solver_cache")
 def test_tables_of_optimal_win_and_heuristic_bots_play_compiled_the_engines_games() -> None:
     """Players for points and the heuristic bot play the engine's very games; a player to win plays the
-    compiled win games (:mod:`kniffel.solver.winplay`, whose decisions tests/test_winplay.py checks
+    compiled win games (:mod:`kniffel.core.winplay`, whose decisions tests/test_winplay.py checks
     against the planners)."""
-    from kniffel.solver import solve
-    from kniffel.solver.winplay import play_to_win
+    from kniffel.core import solve
+    from kniffel.core.winplay import play_to_win
 
     specs = ["bot:optimal", "bot:win", "bot:optimal", "bot"]
     for players in ((0, 2), (0, 1), (1, 0, 2), (3, 0), (1, 3), (3, 1, 0)):
@@ -182,7 +182,7 @@ def test_which_tables_play_compiled() -> None:
 def test_ctrl_c_keeps_the_blocks_every_table_finished(monkeypatch: pytest.MonkeyPatch) -> None:
     specs = ["bot", "bot", "bot"]
     whole = tournament(KNIFFEL, specs, deals=2, seed=1)
-    play = kniffel.tournament.play_match
+    play = kniffel.services.tournament.play_match
     calls: list[int] = []
     stop_at = [5]
 
@@ -195,8 +195,8 @@ def test_ctrl_c_keeps_the_blocks_every_table_finished(monkeypatch: pytest.Monkey
     def in_twos(count: int, **_: object) -> list[tuple[int, int]]:
         return [(first, min(2, count - first)) for first in range(0, count, 2)]
 
-    monkeypatch.setattr(kniffel.tournament, "play_match", stopped)
-    monkeypatch.setattr(kniffel.tournament, "blocks", in_twos)
+    monkeypatch.setattr(kniffel.services.tournament, "play_match", stopped)
+    monkeypatch.setattr(kniffel.services.tournament, "blocks", in_twos)
     with pytest.raises(TournamentInterrupted) as caught:
         tournament(KNIFFEL, specs, deals=7, seed=1)
     # three pairings a block: Ctrl-C comes in the second block's second pairing, whose first is given up
@@ -335,7 +335,7 @@ def test_ctrl_c_prints_the_games_played_as_a_partial_result(
     def interrupted(*args: object, **kwargs: object) -> TournamentResult:
         raise TournamentInterrupted(partial)
 
-    monkeypatch.setattr(kniffel.tournament, "tournament", interrupted)
+    monkeypatch.setattr(kniffel.services.tournament, "tournament", interrupted)
     result = run("-p", "bot", "-p", "bot", "-n", "5", "--seed", "3", *(["--json"] if as_json else []))
     assert result.exit_code == 130
     assert result.stderr.strip() == "kniffel: interrupted after 4 of 10 games, stopped"
@@ -352,7 +352,7 @@ def test_ctrl_c_stops_the_command_with_one_line(monkeypatch: pytest.MonkeyPatch)
     def interrupted(*args: object, **kwargs: object) -> TournamentResult:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(kniffel.tournament, "tournament", interrupted)
+    monkeypatch.setattr(kniffel.services.tournament, "tournament", interrupted)
     result = run("-p", "bot", "-p", "bot", "-n", "3")
     assert result.exit_code == 130
     assert result.output.strip() == "kniffel: interrupted after 0 of 6 games, stopped"

@@ -13,15 +13,15 @@ from textual.coordinate import Coordinate
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, RichLog, Static
 
-from kniffel.actions import Announce, FreeThrow, Roll
-from kniffel.i18n import translate
+from kniffel.apps.tui import KniffelApp
+from kniffel.apps.tui.common import held_after
+from kniffel.apps.tui.keys import HelpScreen, key_list, key_name
+from kniffel.apps.tui.review import ReviewScreen
+from kniffel.base.i18n import translate
+from kniffel.engine.actions import Announce, FreeThrow, Roll
+from kniffel.engine.sheet import sheet_layout
 from kniffel.rules import get as get_rules
-from kniffel.session import Session, Settings, hint_choices
-from kniffel.sheet import sheet_layout
-from kniffel.tui import KniffelApp
-from kniffel.tui.common import held_after
-from kniffel.tui.keys import HelpScreen, key_list, key_name
-from kniffel.tui.review import ReviewScreen
+from kniffel.services.session import Session, Settings, hint_choices
 
 pytestmark = pytest.mark.anyio
 
@@ -209,7 +209,7 @@ async def test_save_and_resume_in_either_front_end(tmp_path: Path) -> None:
     assert saved["cli"]["bots"] == {"Bot (heuristic)": "bot"}
     assert app.farewell == f"The game is saved in {path}."
     # The line interface reads the file as well.
-    from kniffel.cli import play as line_interface
+    from kniffel.apps.cli import play as line_interface
 
     settings = line_interface.Settings()
     plain = line_interface.Session.load(path, settings, line_interface.make_console(settings))
@@ -418,7 +418,7 @@ async def test_hints_list_the_best_five_and_h_all_of_them() -> None:
 
 def test_a_review_whose_only_costly_decision_is_the_first_says_so() -> None:
     """The listed decisions are indices; the first is 0, which once read as "nothing listed"."""
-    from kniffel.review import Decision, PlayerSummary, Review
+    from kniffel.services.review import Decision, PlayerSummary, Review
 
     costly = Decision(1, "Ada", 1, (1, 2, 3, 4, 6), 2, "score chance", 200.0, "roll keep 1 2 3 4", 215.0)
     fine = Decision(2, "Ada", 2, (6, 6, 6, 6, 6), 2, "score kniffel", 240.0, "score kniffel", 240.0)
@@ -690,9 +690,9 @@ async def test_the_position_as_text_and_advice_for_a_pasted_one() -> None:
     """p shows the table text (as kniffel advise --situation reads it) to copy; a pasted one shows every
     option with its points and, with the other players' sheets, its chance of winning; a bad one is
     refused with the reason."""
+    from kniffel.apps.tui.position import PositionScreen
+    from kniffel.engine.situation import Situation
     from kniffel.planning.winning import prepare_tables
-    from kniffel.situation import Situation
-    from kniffel.tui.position import PositionScreen
 
     strict = get_rules("kniffel", {"strict": "on"})
     prepare_tables(strict)

@@ -13,9 +13,9 @@ import pytest
 from textual.pilot import Pilot
 
 from kniffel import bots
+from kniffel.apps.tui import KniffelApp
 from kniffel.rules import get as get_rules
-from kniffel.session import Session, Settings
-from kniffel.tui import KniffelApp
+from kniffel.services.session import Session, Settings
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 50), id="160x50")]
 

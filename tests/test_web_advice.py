@@ -8,12 +8,12 @@ import time
 import pytest
 
 from kniffel import Game, SeededDice, rules
-from kniffel.game import Roll, Score, Strike
-from kniffel.review import listed, review
-from kniffel.web import advice
-from kniffel.web.service import fallback_move
+from kniffel.apps.web import advice
+from kniffel.apps.web.service import fallback_move
+from kniffel.engine.game import Roll, Score, Strike
+from kniffel.services.review import listed, review
 
-pytest.importorskip("kniffel.solver", reason="the solver is not installed")
+pytest.importorskip("kniffel.core", reason="the solver is not installed")
 
 
 pytestmark = pytest.mark.usefixtures("prepared_solver")

@@ -9,9 +9,9 @@ from typing import Any
 import httpx
 import pytest
 
-from kniffel.situation import Situation
-from kniffel.web.testing import ServerProcess
-from kniffel.web.words import PLURALS
+from kniffel.apps.web.testing import ServerProcess
+from kniffel.apps.web.words import PLURALS
+from kniffel.engine.situation import Situation
 from test_web_api import Client, backend, create, new_address, server, token  # noqa: F401 - fixtures
 
 
@@ -63,7 +63,7 @@ def test_a_position_that_cannot_be_analysed_is_refused_in_one_line(
 
 
 def test_a_pasted_position_is_valued_for_points_a_target_and_winning(server: ServerProcess) -> None:  # noqa: F811
-    pytest.importorskip("kniffel.solver", reason="the solver is not installed")
+    pytest.importorskip("kniffel.core", reason="the solver is not installed")
     text = "kniffel | ones=3 kniffel=50 | 2 2 3 5 5 | rolls left 1 | others twos=6 fives=15"
     deadline = time.monotonic() + 180
     while True:

@@ -24,8 +24,8 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from kniffel import Game
-from kniffel.web.service import LOG_TAIL
-from kniffel.web.testing import ServerProcess
+from kniffel.apps.web.service import LOG_TAIL
+from kniffel.apps.web.testing import ServerProcess
 
 POSTGRES_ENV = "KNIFFEL_TEST_POSTGRES_URL"
 BACKENDS = [
@@ -425,7 +425,7 @@ def test_two_browsers_of_one_seat_acting_at_once_apply_one_action(server: Server
 
 
 def test_hints_for_the_player_to_move_when_the_solver_covers_the_rules(server: ServerProcess) -> None:
-    pytest.importorskip("kniffel.solver", reason="the solver is not installed")
+    pytest.importorskip("kniffel.core", reason="the solver is not installed")
     game = create(server, "Ada", "Bob")
     ada = Client(server, game["id"], token(game, 0))
     assert ada.state["hints"] is True

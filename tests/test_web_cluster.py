@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from kniffel import Game
-from kniffel.web.testing import ServerProcess
+from kniffel.apps.web.testing import ServerProcess
 from test_web_api import AS_A_PROXY, POSTGRES_ENV, Client, create, play_turn, read_until_closed, token
 
 pytestmark = pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POSTGRES_ENV} is not set")

@@ -23,8 +23,8 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from kniffel.web import guard
-from kniffel.web.testing import ServerProcess
+from kniffel.apps.web import guard
+from kniffel.apps.web.testing import ServerProcess
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="clients from several loopback addresses need Linux"
@@ -171,7 +171,7 @@ def test_silent_connections_of_one_address_are_capped_and_closed(server: ServerP
     ever, and 200 of them from one address made the server answer 503 to everyone. Now an address holds
     at most its WebSockets' worth and a few more (the rest are refused at once with a reason), others are
     served meanwhile, and a silent connection is closed as an idle keep-alive one is."""
-    from kniffel.web.connections import MARGIN
+    from kniffel.apps.web.connections import MARGIN
 
     cap = 50 + MARGIN
     with contextlib.ExitStack() as held:

@@ -1,4 +1,5 @@
-"""Fair advice and readable logs: what the game service does under pressure (:mod:`kniffel.web.pressure`).
+"""Fair advice and readable logs: what the game service does under pressure
+(:mod:`kniffel.apps.web.pressure`).
 
 A seated player's hints never wait behind anyone's asks for the chances of winning (each has a lane, a
 thread, of its own, and every client only its share of it); asks for chances beyond their lane's room are
@@ -17,11 +18,11 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from kniffel.game import Roll
-from kniffel.web import advice
-from kniffel.web.pressure import AdviceLane, Refusals, is_outage
-from kniffel.web.service import GameService, WebError
-from kniffel.web.store import Store
+from kniffel.apps.web import advice
+from kniffel.apps.web.pressure import AdviceLane, Refusals, is_outage
+from kniffel.apps.web.service import GameService, WebError
+from kniffel.apps.web.store import Store
+from kniffel.engine.game import Roll
 from test_web_service import request, run
 
 # --- lanes ---------------------------------------------------------------------------------------------
@@ -147,9 +148,9 @@ def test_refused_actions_during_an_outage_are_one_line_and_a_summary(
         await service.act(live, seats, 0, Roll())
         await service.stop()
 
-    with caplog.at_level(logging.WARNING, logger="kniffel.web"):
+    with caplog.at_level(logging.WARNING, logger="kniffel.apps.web"):
         run(body)
-    lines = [r for r in caplog.records if r.name == "kniffel.web"]
+    lines = [r for r in caplog.records if r.name == "kniffel.apps.web"]
     assert not any(r.exc_info for r in lines), "an expected refusal has no traceback"
     texts = [r.getMessage() for r in lines]
     assert len(texts) == 3, texts

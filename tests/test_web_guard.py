@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from kniffel.web import guard
-from kniffel.web.app import CONNECT_COST, create_app
-from kniffel.web.service import GameService, WebError
+from kniffel.apps.web import guard
+from kniffel.apps.web.app import CONNECT_COST, create_app
+from kniffel.apps.web.service import GameService, WebError
 
 with warnings.catch_warnings():  # Starlette's client still works with httpx; it merely prefers httpx2
     warnings.simplefilter("ignore")

@@ -16,8 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from kniffel.web.app import STATIC, create_app
-from kniffel.web.store import SeatSpec, Store, StoreError
+from kniffel.apps.web.app import STATIC, create_app
+from kniffel.apps.web.store import SeatSpec, Store, StoreError
 
 POSTGRES_ENV = "KNIFFEL_TEST_POSTGRES_URL"
 
@@ -256,7 +256,7 @@ def test_the_tables_are_created_once_when_many_start_at_once(database: str, tmp_
 
     from sqlalchemy import create_engine, text
 
-    from kniffel.web.rooms import Rematches
+    from kniffel.apps.web.rooms import Rematches
 
     admin = create_engine(os.environ[POSTGRES_ENV]) if database == "postgres" else None
     for attempt in range(10):

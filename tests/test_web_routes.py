@@ -5,7 +5,7 @@ were damaged on disk (a truncated table, bytes flipped, a description that is no
 killed solve). The routes are read from the app itself (``app.routes``), so a route added later is walked
 too: each is asked with every kind of value its path takes (finished games of one and of two players, a
 game in play, an id that names no game), with the token of the seat to move. While the tables are solved
-the advice routes answer ``preparing`` with progress (:data:`kniffel.web.advice.PREPARING`), and once
+the advice routes answer ``preparing`` with progress (:data:`kniffel.apps.web.advice.PREPARING`), and once
 they are there, their figures; never an error of the server's.
 """
 
@@ -27,11 +27,11 @@ from websockets.exceptions import InvalidStatus, WebSocketException
 from websockets.sync.client import connect
 
 from kniffel import Game, SeededDice, rules
-from kniffel.solver import cache
-from kniffel.web.app import STATIC, create_app
-from kniffel.web.service import fallback_move
-from kniffel.web.store import SeatSpec, Store, Write
-from kniffel.web.testing import ServerProcess
+from kniffel.apps.web.app import STATIC, create_app
+from kniffel.apps.web.service import fallback_move
+from kniffel.apps.web.store import SeatSpec, Store, Write
+from kniffel.apps.web.testing import ServerProcess
+from kniffel.core import cache
 
 
 @dataclass(frozen=True)

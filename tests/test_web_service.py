@@ -17,9 +17,9 @@ from typing import Any, ClassVar, TypeVar
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from kniffel.game import Game, Roll, Score, Strike
-from kniffel.web.service import CreateRequest, GameService, LiveGame, WebError, fallback_move, game_state
-from kniffel.web.store import CHANNEL, MAX_NOTE, SeatSpec, StaleError, Store, StoredGame, Write
+from kniffel.apps.web.service import CreateRequest, GameService, LiveGame, WebError, fallback_move, game_state
+from kniffel.apps.web.store import CHANNEL, MAX_NOTE, SeatSpec, StaleError, Store, StoredGame, Write
+from kniffel.engine.game import Game, Roll, Score, Strike
 from test_web_api import POSTGRES_ENV
 
 T = TypeVar("T")
@@ -572,8 +572,8 @@ def test_the_table_offers_exactly_the_engines_legal_actions(rules_id: str) -> No
 
     from kniffel import Game, SeededDice
     from kniffel import rules as rules_module
-    from kniffel.game import Announce, FreeThrow
-    from kniffel.web.store import StoredGame, StoredSeat
+    from kniffel.apps.web.store import StoredGame, StoredSeat
+    from kniffel.engine.game import Announce, FreeThrow
 
     game = Game(rules_module.get(rules_id), ["A", "B"], dice=SeededDice(5))
     seats = (StoredSeat(0, "A", "human", ""), StoredSeat(1, "B", "human", ""))
@@ -702,7 +702,7 @@ def test_names_are_checked_the_same_way_on_every_database(name: str) -> None:
 
 _PACING = """
 import gc, sys, time, weakref
-from kniffel.web import pace_collections
+from kniffel.apps.web import pace_collections
 
 class Node:
     pass
@@ -787,7 +787,7 @@ def test_a_database_from_before_bot_strengths_is_widened_once() -> None:
 
     from sqlalchemy import create_engine, event, text
 
-    from kniffel.web.store import Base, create_tables
+    from kniffel.apps.web.store import Base, create_tables
 
     shared = create_engine(os.environ[POSTGRES_ENV])
     schema = f"widen_{os.getpid()}"

@@ -21,9 +21,9 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from kniffel.web.connections import ArrivingHeads
-from kniffel.web.testing import ServerProcess
-from kniffel.web.trickle import KeepAlive, Trickle, outcome
+from kniffel.apps.web.connections import ArrivingHeads
+from kniffel.apps.web.testing import ServerProcess
+from kniffel.apps.web.trickle import KeepAlive, Trickle, outcome
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="clients from several loopback addresses need Linux"

@@ -8,8 +8,8 @@ import time
 
 import httpx
 
-from kniffel.web.store import Store
-from kniffel.web.testing import ServerProcess
+from kniffel.apps.web.store import Store
+from kniffel.apps.web.testing import ServerProcess
 from test_web_api import Client, backend, create, server, token  # noqa: F401 - fixtures
 
 

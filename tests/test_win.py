@@ -19,9 +19,9 @@ from typer.testing import CliRunner
 from kniffel import Game, SeededDice, bots, rules
 from kniffel.planning import TargetPlanner, WinPlanner, final_scores, planner_for, win_chances
 from kniffel.planning.winning import FinalScores, best_of, scored
-from kniffel.review import listed, player_goals, review
-from kniffel.session import hint_choices, hint_win_chances, live_chances, plays_to_win
-from kniffel.simulate import simulate
+from kniffel.services.review import listed, player_goals, review
+from kniffel.services.session import hint_choices, hint_win_chances, live_chances, plays_to_win
+from kniffel.services.simulate import simulate
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 
@@ -180,7 +180,7 @@ def test_a_review_by_win_chance() -> None:
 
 
 def test_review_by_win_from_the_command_line(tmp_path: Any) -> None:
-    from kniffel.cli import app
+    from kniffel.apps.cli import app
 
     game = Game(STRICT, ["P0", "P1"], dice=SeededDice(7))
     game.roll()

@@ -1,4 +1,4 @@
-"""The compiled games of playing to win (:mod:`kniffel.solver.winplay`) replayed through the engine: every
+"""The compiled games of playing to win (:mod:`kniffel.core.winplay`) replayed through the engine: every
 decision of the player to win is the best the win planner (:class:`kniffel.planning.WinPlanner`) sees,
 every decision of the others the best the exact planner sees (or the heuristic planner, for a player
 played by the heuristic's table), the scores are the engine's, and the chances recorded before every turn
@@ -19,16 +19,16 @@ import pytest
 
 from conftest import ScriptedDice
 from kniffel import Game, KniffelError, bots, rules
-from kniffel.game import FreeThrow, Roll, Score, Strike
-from kniffel.keeps import keep_lattice
+from kniffel.base.keeps import keep_lattice
+from kniffel.core import solve
+from kniffel.core.winkernels import POINTS, WIN
+from kniffel.core.winplay import Matches, play_to_win
+from kniffel.engine.game import FreeThrow, Roll, Score, Strike
 from kniffel.planning import HeuristicPlanner, TargetPlanner, WinPlanner, planner_for, win_chances
 from kniffel.planning.compiled import SheetSearch
 from kniffel.planning.interface import Planner
 from kniffel.rules import RuleSet
-from kniffel.solver import solve
-from kniffel.solver.winkernels import POINTS, WIN
-from kniffel.solver.winplay import Matches, play_to_win
-from kniffel.tournament import heuristic_search, play_match
+from kniffel.services.tournament import heuristic_search, play_match
 from test_solver_values import REDUCED
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
@@ -167,8 +167,8 @@ def test_shares_of_a_tie_and_the_roles() -> None:
 
 
 def test_the_deals_are_the_tournaments() -> None:
-    """Players for points meet the same dice as in :mod:`kniffel.tournament` through the engine, and play
-    the same games whatever the others do; the players to win there break exact ties their own way."""
+    """Players for points meet the same dice as in :mod:`kniffel.services.tournament` through the engine, and
+    play the same games whatever the others do; the players to win there break exact ties their own way."""
     deals = 3
     for to_win in ((False, False), (True, False), (False, True)):
         specs = ["bot:win" if x else "bot:optimal" for x in to_win]

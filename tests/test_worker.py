@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from kniffel import Game, SeededDice, rules
+from kniffel.core.work import Cancel, Cancelled, Progress
 from kniffel.planning import worker as worker_module
 from kniffel.planning.worker import SMALL, Work, Worker
-from kniffel.session import Preparing, live_chances
-from kniffel.solver.work import Cancel, Cancelled, Progress
+from kniffel.services.session import Preparing, live_chances
 
 
 def pieces(count: int, seconds: float, log: list[str], name: str):  # type: ignore[no-untyped-def]
@@ -154,7 +154,7 @@ TWO_LAUNCHERS = """
 import threading
 from kniffel import rules
 from kniffel.planning.exact import advisor_for
-from kniffel.solver.play import play
+from kniffel.core.play import play
 
 solution = advisor_for(rules.get("kniffel", {"strict": "on"})).solution
 failed = []
@@ -178,7 +178,7 @@ print("done", failed)
 def test_parallel_kernels_launched_from_two_threads_take_turns_on_workqueue(solver_cache: Path) -> None:
     """The kernels let go of the GIL, so a server's bot and its worker may launch parallel kernels at
     once; where neither OpenMP nor TBB is installed numba's ``workqueue`` layer aborts the whole process
-    when that happens, unless the launches take turns (:func:`kniffel.solver.kernels.parallel_launch`)."""
+    when that happens, unless the launches take turns (:func:`kniffel.core.kernels.parallel_launch`)."""
     import subprocess
 
     env = {**os.environ, "NUMBA_THREADING_LAYER": "workqueue", "KNIFFEL_CACHE_DIR": str(solver_cache)}

@@ -5,8 +5,7 @@
 """
 
 from kniffel import rules
-from kniffel.actions import Action, Announce, FreeThrow, LegalActions, Outcome, Roll, Score, Strike
-from kniffel.errors import (
+from kniffel.base.errors import (
     DiceError,
     GameError,
     GameFormatError,
@@ -17,10 +16,11 @@ from kniffel.errors import (
     SituationError,
     UnknownBoxError,
 )
-from kniffel.game import Game, SecureDice, SeededDice
+from kniffel.engine.actions import Action, Announce, FreeThrow, LegalActions, Outcome, Roll, Score, Strike
+from kniffel.engine.game import Game, SecureDice, SeededDice
+from kniffel.engine.sheet import ScoreSheet
+from kniffel.engine.situation import Situation
 from kniffel.rules import RuleSet
-from kniffel.sheet import ScoreSheet
-from kniffel.situation import Situation
 
 __version__ = "0.1.0"
 

@@ -1,6 +1,6 @@
 """``python -m kniffel``: the same as the ``kniffel`` command."""
 
-from kniffel.cli import main
+from kniffel.apps.cli import main
 
 if __name__ == "__main__":
     main()

@@ -11,8 +11,8 @@ import test_web_e2e as e2e
 from playwright.sync_api import Browser, Page
 from test_web_e2e import errors, new_page, screenshot
 
-from kniffel.web.service import MAX_NAME
-from kniffel.web.testing import ServerProcess
+from kniffel.apps.web.service import MAX_NAME
+from kniffel.apps.web.testing import ServerProcess
 
 browser, server = e2e.browser, e2e.server  # the fixtures: one server for this module
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,5 +118,5 @@ def test_add_player_seats_a_person_and_a_long_name_is_refused_not_cut(
 
 
 def test_the_page_knows_the_servers_name_limit() -> None:
-    script = (ROOT / "src/kniffel/web/static/home.js").read_text(encoding="utf-8")
+    script = (ROOT / "src/kniffel/apps/web/static/home.js").read_text(encoding="utf-8")
     assert f"const MAX_NAME = {MAX_NAME};" in script

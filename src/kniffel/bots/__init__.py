@@ -6,12 +6,12 @@
 >>> bots.play(game, [bot]).is_over
 True
 
-Bots read a :class:`~kniffel.game.Game` and answer with an action; they never change the game. The
+Bots read a :class:`~kniffel.engine.game.Game` and answer with an action; they never change the game. The
 thinking is the planners' (:mod:`kniffel.planning`): ``bot`` (``bot:heuristic``) plays the heuristic
 planner, fast and without tables; ``bot:optimal`` (``bot:points``) plays optimally for points where the
 solver covers the rules and by the column estimate elsewhere; ``bot:GOAL`` plays for any other goal
 (:mod:`kniffel.planning.goals`): ``bot:win`` to finish first, ``bot:target:250`` for at least 250 points.
-These names are also :func:`kniffel.simulate.simulate`'s strategies. A strategy from elsewhere joins
+These names are also :func:`kniffel.services.simulate.simulate`'s strategies. A strategy from elsewhere joins
 with :func:`register`, so front ends offer every bot through :func:`make` without knowing where it
 lives.
 
@@ -27,9 +27,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from kniffel.errors import KniffelError
-from kniffel.game import Action, Game, IllegalActionError, Roll
-from kniffel.i18n import N_, translate
+from kniffel.base.errors import KniffelError
+from kniffel.base.i18n import N_, translate
+from kniffel.engine.game import Action, Game, IllegalActionError, Roll
 from kniffel.planning import (
     POINTS,
     WIN,
@@ -255,7 +255,7 @@ def default_name(spec: str, lang: str = "en") -> str:
 def play(game: Game, bots: Sequence[Bot], *, max_actions: int = 100_000) -> Game:
     """Let ``bots[i]`` play for player ``i`` until the game is over; returns the game.
 
-    A bot that answers with an illegal action raises :class:`~kniffel.game.IllegalActionError`.
+    A bot that answers with an illegal action raises :class:`~kniffel.engine.game.IllegalActionError`.
     """
     if len(bots) != len(game.players):
         raise BotError(f"{len(game.players)} players need {len(game.players)} bots, got {len(bots)}")

@@ -33,12 +33,12 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.actions import Action, Announce, FreeThrow, LegalActions, Roll, Score, Strike
-from kniffel.dice import FACES
-from kniffel.errors import IllegalActionError
-from kniffel.game import Game
+from kniffel.base.dice import FACES
+from kniffel.base.errors import IllegalActionError
+from kniffel.engine.actions import Action, Announce, FreeThrow, LegalActions, Roll, Score, Strike
+from kniffel.engine.game import Game
+from kniffel.engine.sheet import possible_points
 from kniffel.rules import Order, RuleSet
-from kniffel.sheet import possible_points
 
 F32 = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]

@@ -24,10 +24,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from kniffel.base.errors import KniffelError
+from kniffel.engine.game import MAX_PLAYERS, Game, Roll, SeededDice
 from kniffel.env.encoding import F32, Encoding, EnvActionError
 from kniffel.env.vector import check_invalid_action, refusal, rules_of
-from kniffel.errors import KniffelError
-from kniffel.game import MAX_PLAYERS, Game, Roll, SeededDice
 from kniffel.rules import RuleSet
 
 

@@ -10,9 +10,9 @@ Actions, observations and masks are those of :mod:`kniffel.env.encoding` (``info
 (Gymnasium's same-step autoreset): its row of the observation is already the new game's, ``terminated``
 is set and ``info["final_total"]`` holds the total it ended with (NaN in the rows of games that go on).
 
-It covers the rule sets whose tables :func:`kniffel.solver.compile_rules` builds: one column that is not
+It covers the rule sets whose tables :func:`kniffel.core.compile_rules` builds: one column that is not
 announced (Kniffel, Yahtzee and its options, Yatzy, Yatzy-Deluxe, one column of Knöffel, ...). Other
-sheets raise :class:`~kniffel.solver.UnsupportedRulesError`; play them with
+sheets raise :class:`~kniffel.core.UnsupportedRulesError`; play them with
 :class:`kniffel.env.KniffelEnv`, which runs on the game engine. Each game draws its dice from its own
 stream derived from the seed, so a seed gives the same games whatever else runs.
 """
@@ -28,19 +28,19 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from kniffel.dice import FACES, sorted_rolls
-from kniffel.env import kernels
+from kniffel.base.dice import FACES, sorted_rolls
+from kniffel.base.errors import GameError, KniffelError
+from kniffel.core import Compiled, compile_rules
+from kniffel.core import envkernels as kernels
+from kniffel.core.play import MASK64, stream_base
+from kniffel.core.playkernels import streams
+from kniffel.engine.game import Game
+from kniffel.engine.sheet import ScoreSheet
+from kniffel.engine.situation import Situation
 from kniffel.env.encoding import Encoding, EnvActionError
-from kniffel.errors import GameError, KniffelError
-from kniffel.game import Game
 from kniffel.planning.exact import rules_key
 from kniffel.rules import RuleSet
 from kniffel.rules import get as get_rules
-from kniffel.sheet import ScoreSheet
-from kniffel.situation import Situation
-from kniffel.solver import Compiled, compile_rules
-from kniffel.solver.play import MASK64, stream_base
-from kniffel.solver.playkernels import streams
 
 INVALID_ACTIONS = ("raise", "penalty")
 

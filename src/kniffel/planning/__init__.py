@@ -33,6 +33,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
+from kniffel.core.cache import Memo
 from kniffel.planning.columns import ORDERED_EXTRA_ROLLS, ColumnPlanner
 from kniffel.planning.exact import ExactPlanner, advisor_for, is_exact, rules_key
 from kniffel.planning.goals import POINTS, WIN, Goal, Points, Target, Unit, Win, parse_goal
@@ -48,7 +49,6 @@ from kniffel.planning.winning import (
     win_tables,
 )
 from kniffel.rules import RuleSet
-from kniffel.solver.cache import Memo
 
 Method = Literal["best", "exact", "column", "heuristic"]
 METHODS: tuple[Method, ...] = ("best", "exact", "column", "heuristic")

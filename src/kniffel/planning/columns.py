@@ -22,14 +22,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from kniffel.game import Game
+from kniffel.core import Advisor
+from kniffel.engine.game import Game
 from kniffel.planning.compiled import SheetSearch, column_rules, covers, search_choices
 from kniffel.planning.exact import advisor_for, free_throws_arg
 from kniffel.planning.goals import POINTS
 from kniffel.planning.interface import Choice
 from kniffel.planning.lookahead import ColumnCache, Matrix, best_entries, own_entries
 from kniffel.rules import Column, Order, Placement, RuleSet, Section, single_column
-from kniffel.solver import Advisor
 
 ORDERED_EXTRA_ROLLS = 1
 """On a multi-column sheet, the tables that value top-down and bottom-up columns are solved with this

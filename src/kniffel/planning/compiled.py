@@ -4,9 +4,9 @@
 column's single-column table value; on a sheet without free throws and announced columns that is exactly
 what the solver's kernels compute for one state of one column, so the whole turn (the best entry of every
 roll over the open columns, the keep values before every throw) runs in
-:mod:`kniffel.solver.sheetkernels`: the planner asks :meth:`SheetSearch.choices` for one position, and
-:meth:`SheetSearch.play` plays many games at once for :mod:`kniffel.simulate`. Sheets it does not cover
-(free throws, announced columns) keep the Python lookahead of :mod:`kniffel.planning.lookahead`.
+:mod:`kniffel.core.sheetkernels`: the planner asks :meth:`SheetSearch.choices` for one position, and
+:meth:`SheetSearch.play` plays many games at once for :mod:`kniffel.services.simulate`. Sheets it does not
+cover (free throws, announced columns) keep the Python lookahead of :mod:`kniffel.planning.lookahead`.
 """
 
 from __future__ import annotations
@@ -19,18 +19,18 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.game import Announce, Game, Roll, Score, Strike
-from kniffel.keeps import keep_lattice
+from kniffel.base.keeps import keep_lattice
+from kniffel.core.work import compiled_threads
+from kniffel.engine.game import Announce, Game, Roll, Score, Strike
 from kniffel.planning.interface import Choice, best_first
 from kniffel.planning.lookahead import Lookahead, Valuation
 from kniffel.rules import Order, Placement, RuleSet, single_column
 
 if TYPE_CHECKING:
-    from kniffel.solver.compile import Compiled
+    from kniffel.core.compile import Compiled
 
 I64 = npt.NDArray[np.int64]
 
@@ -95,7 +95,7 @@ class SheetSearch:
         self.values = np.zeros((len(values), *shape))
         for c, v in enumerate(values):
             self.values[c, : v.shape[0], : v.shape[1], : v.shape[2]] = v
-        self.threads = max(1, numba.get_num_threads())
+        self.threads = compiled_threads()
         """Threads that play a batch of games side by side (numba's thread count: ``NUMBA_NUM_THREADS``)."""
 
     def state(self, game: Game) -> tuple[I64, I64, I64]:
@@ -120,7 +120,7 @@ class SheetSearch:
 
     def choices(self, game: Game, valuation: Valuation) -> list[Choice]:
         """What :class:`~kniffel.planning.lookahead.Lookahead` answers, for a covered sheet."""
-        from kniffel.solver.sheetkernels import turn_values
+        from kniffel.core.sheetkernels import turn_values
 
         turn = game.turn
         assert turn.dice is not None
@@ -166,10 +166,10 @@ class SheetSearch:
         progress: Callable[[int, int], None] | None = None,
     ) -> SheetGames:
         """Games ``first_game .. first_game + games - 1`` of the dice streams of ``base``
-        (:func:`kniffel.solver.play.stream_base`), each to the end. ``log`` (``[game, turn, step, 3]``)
-        records the first games' throws and entries (see :func:`~kniffel.solver.sheetkernels.play_game`)."""
-        from kniffel.solver.playkernels import streams
-        from kniffel.solver.sheetkernels import play_games
+        (:func:`kniffel.core.play.stream_base`), each to the end. ``log`` (``[game, turn, step, 3]``)
+        records the first games' throws and entries (see :func:`~kniffel.core.sheetkernels.play_game`)."""
+        from kniffel.core.playkernels import streams
+        from kniffel.core.sheetkernels import play_games
 
         n_cols = len(self.compiled)
         totals = np.zeros((games, n_cols, 4), dtype=np.int64)

@@ -1,6 +1,6 @@
 """Optimal play of the rule sets the solver covers (one column that is not announced): its tables' values.
 
-Values follow :class:`kniffel.solver.Advisor`: the expected points still to come, points already on the
+Values follow :class:`kniffel.core.Advisor`: the expected points still to come, points already on the
 sheet excluded, bonuses and unused free throws to come included.
 """
 
@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from kniffel.game import Action, Game, Score, Strike
+from kniffel.core import Advisor, UnsupportedRulesError, compile_rules, table
+from kniffel.core.cache import Memo
+from kniffel.core.position import ColumnPosition
+from kniffel.engine.game import Action, Game, Score, Strike
 from kniffel.planning.goals import POINTS
 from kniffel.planning.interface import Choice, best_first
-from kniffel.position import ColumnPosition
 from kniffel.rules import RuleSet
-from kniffel.solver import Advisor, UnsupportedRulesError, compile_rules, table
-from kniffel.solver.cache import Memo
 
 MAX_TABLES = 128
 """Solved tables kept in memory at once, the least recently used given up first (a server that is asked
@@ -41,7 +41,7 @@ def advisor_for(rules: RuleSet, directory: Path | None = None) -> Advisor:
 def held_advisor(rules: RuleSet, directory: Path | None = None) -> Advisor | None:
     """The advisor of a single-column rule set if it can be had without solving: in memory, or its
     table in the cache (loaded now, a few milliseconds); else None."""
-    from kniffel.solver import cache
+    from kniffel.core import cache
 
     key = (*rules_key(rules), directory)
     found = _advisors.get(key, lambda found: found[0] == rules)

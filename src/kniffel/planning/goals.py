@@ -4,7 +4,7 @@ A :class:`Goal` is a small value with a text form and a unit:
 
 * ``points`` (:class:`Points`): the most points on average; values are expected points still to come.
 * ``target:T`` (:class:`Target`): the largest chance of finishing with at least ``T`` points; values are
-  probabilities (:mod:`kniffel.solver.target`).
+  probabilities (:mod:`kniffel.core.target`).
 * ``win`` (:class:`Win`): the largest chance of finishing first; values are probabilities
   (:mod:`kniffel.planning.winning`).
 
@@ -30,11 +30,11 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from kniffel.i18n import N_, translate
+from kniffel.base.i18n import N_, translate
+from kniffel.core.winkernels import POINTS as AIM_POINTS
+from kniffel.core.winkernels import WIN as AIM_WIN
 from kniffel.planning.interface import PlanningError
 from kniffel.rules import RuleSet
-from kniffel.solver.winkernels import POINTS as AIM_POINTS
-from kniffel.solver.winkernels import WIN as AIM_WIN
 
 if TYPE_CHECKING:
     from kniffel.planning.interface import Planner

@@ -30,16 +30,16 @@ from math import comb
 
 import numpy as np
 
-from kniffel.game import Game
-from kniffel.keeps import keep_lattice
+from kniffel.base.keeps import keep_lattice
+from kniffel.core import compile_rules
+from kniffel.core.compile import Compiled
+from kniffel.engine.game import Game
 from kniffel.planning.compiled import SheetSearch, column_rules, covers, search_choices
 from kniffel.planning.goals import POINTS
 from kniffel.planning.interface import Choice
 from kniffel.planning.lookahead import ColumnCache, Matrix, best_entries, own_entries
 from kniffel.rules import Column, Placement, RuleSet, single_column
 from kniffel.rules.model import Box
-from kniffel.solver import compile_rules
-from kniffel.solver.compile import Compiled
 
 
 @dataclass(frozen=True)

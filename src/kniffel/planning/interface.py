@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from kniffel.errors import KniffelError
-from kniffel.game import Action, Announce, Game, Score, Strike
+from kniffel.base.errors import KniffelError
+from kniffel.engine.game import Action, Announce, Game, Score, Strike
 from kniffel.rules import RuleSet
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ strikes no roll can score (boxes of announced columns, or any box after an annou
 A planner supplies a :class:`Valuation` for the position and asks :class:`Lookahead` for its
 choices, except on the sheets the compiled search covers (:mod:`kniffel.planning.compiled`: several
 columns, no free throws), where the same search runs on the planner's tables instead. Values sweep the
-keep lattice with numpy (:meth:`kniffel.keeps.KeepLattice.keep_values`).
+keep lattice with numpy (:meth:`kniffel.base.keeps.KeepLattice.keep_values`).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.game import Announce, FreeThrow, Game, Roll, Score, Strike
-from kniffel.keeps import keep_lattice
+from kniffel.base.keeps import keep_lattice
+from kniffel.engine.game import Announce, FreeThrow, Game, Roll, Score, Strike
 from kniffel.planning.interface import Choice, best_first
 from kniffel.rules import Column, Placement, RuleSet, placements, strikeable
 
@@ -55,7 +55,7 @@ class Valuation(Protocol):
         ...
 
     def roll_values(self, column: Column, used: int, at_once: bool, announced: str | None) -> Matrix:
-        """``[roll]`` (rolls in :func:`kniffel.dice.sorted_rolls` order): the value of entering each
+        """``[roll]`` (rolls in :func:`kniffel.base.dice.sorted_rolls` order): the value of entering each
         roll in its best box of ``column`` after ``used`` free throws this turn, ``-inf`` where it cannot
         go. ``at_once``: the dice were all thrown in the last throw; ``announced``: the box id announced
         in this column, then the only box of it that takes points."""

@@ -1,9 +1,9 @@
-"""The tables compiled play reads (:func:`kniffel.solver.winplay.play_to_win`), what each costs before it
+"""The tables compiled play reads (:func:`kniffel.core.winplay.play_to_win`), what each costs before it
 is made, and which of them are kept for the next run.
 
 Players for points read the solved table (kept in the disk cache). Players for a goal read the target
 rows of every sheet; players to win also the score distributions of every sheet and the early rows
-(:func:`kniffel.solver.target.early_rows`). The early rows are kept in the disk cache (the same files
+(:func:`kniffel.core.target.early_rows`). The early rows are kept in the disk cache (the same files
 ``kniffel cache prepare`` and the goal planners use), so only the first run solves them. The target rows
 and the distributions of every sheet are solved in memory at every run: for a full rule set each is more
 than a gigabyte, more than the cache keeps (it holds the early levels only).
@@ -17,17 +17,17 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from kniffel.i18n import N_
+from kniffel.base.i18n import N_
+from kniffel.core.work import Progress
 from kniffel.planning.goals import AIM_POINTS, AIM_WIN
 from kniffel.planning.winning import ROWS_KEPT, SECONDS_PER_LANE, SECONDS_PER_VALUE, win_tables
 from kniffel.planning.worker import Work
 from kniffel.rules import RuleSet
-from kniffel.solver.work import Progress
 
 if TYPE_CHECKING:
-    from kniffel.solver import Solution
-    from kniffel.solver.distribution import DistributionTable
-    from kniffel.solver.target import TargetRows
+    from kniffel.core import Solution
+    from kniffel.core.distribution import DistributionTable
+    from kniffel.core.target import TargetRows
 
 TARGETS = N_("Solving the target rows of every sheet of {rules} (in memory, at every run)")
 DISTRIBUTIONS = N_("Solving the score distributions of every sheet of {rules} (in memory, at every run)")
@@ -55,26 +55,26 @@ class PlayTables:
 
     @cached_property
     def solution(self) -> Solution:
-        from kniffel.solver import table
+        from kniffel.core import table
 
         return table(self.rules, progress=self._progress)
 
     @cached_property
     def targets(self) -> TargetRows:
-        from kniffel.solver.target import solve_rows
+        from kniffel.core.target import solve_rows
 
         return solve_rows(self.solution.compiled, progress=self._progress)
 
     @cached_property
     def distributions(self) -> DistributionTable:
-        from kniffel.solver.distribution import build_table
+        from kniffel.core.distribution import build_table
 
         return build_table(self.solution, self._progress)
 
     @cached_property
     def early(self) -> TargetRows:
         """The early rows a player to win reads, from the disk cache (solved and kept the first time)."""
-        from kniffel.solver.target import early_rows
+        from kniffel.core.target import early_rows
 
         return early_rows(self.solution.compiled, distributions=self.distributions, progress=self._progress)
 
@@ -98,13 +98,13 @@ class PlayTables:
             )
         if AIM_WIN in aims:
             if "distributions" not in done:
-                from kniffel.solver.target import default_limit
+                from kniffel.core.target import default_limit
 
                 size = int(float(lanes.sum()) * 2.2 * default_limit(c) * 8)
                 seconds = float(lanes.sum()) * SECONDS_PER_LANE
                 steps.append(Step(Work(DISTRIBUTIONS, seconds, size, fields), self._maker("distributions")))
             if "early" not in done:
-                from kniffel.solver.target import early_rows_ready
+                from kniffel.core.target import early_rows_ready
 
                 seconds = 0.0 if early_rows_ready(self.rules) else tables.early_seconds[1]
                 steps.append(Step(Work(EARLY, seconds, 0, fields), self._maker("early")))

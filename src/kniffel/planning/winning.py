@@ -5,7 +5,7 @@ The goal planners read tables that take time to solve the first time (:class:`Wi
 rows and score distributions of early sheets are solved once per rule set and kept on disk (half a
 minute, a hundred-odd megabytes); those of later sheets are solved for the cone of the position asked
 about (a second or two) and held in memory for the rest of the game. The early target rows look no
-further than their horizon (:func:`kniffel.solver.lanes.horizon_level`): from there on they take play
+further than their horizon (:func:`kniffel.core.lanes.horizon_level`): from there on they take play
 for points, whose chances the distributions give, so that they are solved over a quarter of the states.
 A target question is never answered from them (its cone is exact); a game to win reads them for its
 first turns only (Yahtzee's and Kniffel's first four). A planner made with ``wait=False`` never solves
@@ -14,7 +14,7 @@ anything itself: what it lacks goes to the process's worker (:mod:`kniffel.plann
 
 How the chance of finishing first is told (:class:`WinPlanner`, :func:`win_chances`): each other player is
 taken to play for points from where they stand, so their final score has the exact distribution of
-optimal expected-score play (:mod:`kniffel.solver.distribution`), and the best of them the distribution of
+optimal expected-score play (:mod:`kniffel.core.distribution`), and the best of them the distribution of
 the highest of independent scores. The player to move wins by finishing with at least that best (a tie
 counts as a win for every tied player, as the rules name every tied player a winner): ``P(win) = sum over
 their best s of P(best = s) * P(I make at least s - what I have)``, the second factor from the target rows.
@@ -37,8 +37,16 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.game import Game
-from kniffel.i18n import N_
+from kniffel.base.i18n import N_
+from kniffel.core import Advisor, State
+from kniffel.core import distribution as dist
+from kniffel.core import target as tgt
+from kniffel.core.distribution import DistributionTable
+from kniffel.core.lanes import early_levels, horizon_level, level_of, widths_of
+from kniffel.core.target import TargetAdvisor, TargetRows
+from kniffel.core.work import Cancel, Progress
+from kniffel.engine.game import Game
+from kniffel.engine.sheet import ScoreSheet
 from kniffel.planning.exact import (
     ExactPlanner,
     advisor_for,
@@ -51,14 +59,6 @@ from kniffel.planning.goals import WIN, Goal, Target
 from kniffel.planning.interface import Choice, PlanningError
 from kniffel.planning.worker import Job, Work, worker
 from kniffel.rules import RuleSet
-from kniffel.sheet import ScoreSheet
-from kniffel.solver import Advisor, State
-from kniffel.solver import distribution as dist
-from kniffel.solver import target as tgt
-from kniffel.solver.distribution import DistributionTable
-from kniffel.solver.lanes import early_levels, horizon_level, level_of, widths_of
-from kniffel.solver.target import TargetAdvisor, TargetRows
-from kniffel.solver.work import Cancel, Progress
 
 F64 = npt.NDArray[np.float64]
 T = TypeVar("T")
@@ -116,7 +116,7 @@ chances are 0)."""
 class WinTables:
     """What the goal planners of one rule set read, and how to get it without waiting.
 
-    Early sheets (:func:`kniffel.solver.lanes.early_levels`) are answered by the early tables on disk;
+    Early sheets (:func:`kniffel.core.lanes.early_levels`) are answered by the early tables on disk;
     once they are missing, one job of the worker solves both (:meth:`early_work` says how long and how
     big, so a front end can tell people first). Later sheets are answered by cones solved for the
     position asked about (a second or two) and held in memory. Each method takes ``wait``: solve what is
@@ -173,7 +173,7 @@ class WinTables:
     @cached_property
     def early_seconds(self) -> tuple[float, float]:
         """What solving the distributions and the early rows costs, roughly: every state's distribution,
-        and the rows of every state before the horizon (:func:`kniffel.solver.lanes.horizon_level`),
+        and the rows of every state before the horizon (:func:`kniffel.core.lanes.horizon_level`),
         each as far as it can reach."""
         c = self.compiled
         lanes, reach, levels = self.states
@@ -229,7 +229,7 @@ class WinTables:
 
     def rows(self, state: State, first: int, last: int, *, turn: bool, wait: bool, early: bool) -> TargetRows:
         """Rows answering targets ``first .. last`` from ``state`` (see
-        :func:`kniffel.solver.target.rows_for`). ``early``: for an early state, solve the early tables
+        :func:`kniffel.core.target.rows_for`). ``early``: for an early state, solve the early tables
         (and keep them) rather than the state's own cone."""
         c = self.compiled
         is_early = level_of(state.mask) + int(turn) <= tgt.early_rows_levels(c)
@@ -348,7 +348,7 @@ class FinalScores:
 
 def best_of(scores: Sequence[FinalScores]) -> FinalScores:
     """The distribution of the highest of independent final scores."""
-    from kniffel.solver import winkernels
+    from kniffel.core import winkernels
 
     if not scores:
         raise PlanningError("the best of no scores")
@@ -363,14 +363,14 @@ def best_of(scores: Sequence[FinalScores]) -> FinalScores:
 
 def chance_at_least(own: FinalScores, best: FinalScores) -> float:
     """``P(own >= best)`` for independent final scores (a tie is a win for each tied player)."""
-    from kniffel.solver import winkernels
+    from kniffel.core import winkernels
 
     return float(winkernels.at_least(own.first, own.pmf, best.first, best.pmf))
 
 
 def final_scores(game: Game, player: int, directory: Path | None = None, *, wait: bool = True) -> FinalScores:
     """The distribution of ``player``'s final score when playing for points from where they stand (the
-    exact distribution of optimal expected-score play, :mod:`kniffel.solver.distribution`); with
+    exact distribution of optimal expected-score play, :mod:`kniffel.core.distribution`); with
     ``wait`` false, :class:`NotReady` while its table is solved."""
     sheet = game.sheets[player]
     if sheet.is_full:

@@ -11,12 +11,12 @@ meanwhile (points instead of chances of winning, with a note). The worker
 * runs small jobs (a late position's cone, seconds) before big ones (a rule set's early tables, a
   minute or two), and in the pauses of a big one that is running;
 * lets every job be cancelled: the solvers ask between pieces of work a fraction of a second long
-  (:mod:`kniffel.solver.work`), so a cancelled job stops at once, and :func:`shutdown` stops them all;
+  (:mod:`kniffel.core.work`), so a cancelled job stops at once, and :func:`shutdown` stops them all;
 * reports each job's progress and says what it is (a sentence, the seconds and bytes it is expected to
   take) so that a front end can say so before anything big is written;
 * makes room in the table cache's budget for what a job will write before it starts
-  (:func:`kniffel.solver.cache.make_room`; a job that cannot fit is refused with
-  :class:`~kniffel.solver.cache.OverBudgetError`) and brings the cache within it after;
+  (:func:`kniffel.core.cache.make_room`; a job that cannot fit is refused with
+  :class:`~kniffel.core.cache.OverBudgetError`) and brings the cache within it after;
 * with :attr:`Worker.abandon_after` set (a server sets it), cancels a job nobody asked about for that
   long: every ask (:meth:`Worker.submit`, :meth:`Worker.job`) says someone still waits for it.
 
@@ -35,7 +35,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from kniffel.solver.work import Cancel, Cancelled, Progress
+from kniffel.core.work import Cancel, Cancelled, Progress, use_threads
 
 T = TypeVar("T")
 log = logging.getLogger("kniffel.planning")
@@ -141,7 +141,7 @@ class Job(Generic[T]):
             if self.abandoned():
                 raise Cancelled
             self.started = time.monotonic()
-            from kniffel.solver import cache  # not at the top: the worker itself needs no numpy
+            from kniffel.core import cache  # not at the top: the worker itself needs no numpy
 
             if self.work.bytes:
                 cache.make_room(self.work.bytes)  # OverBudgetError: refused, nothing written
@@ -269,16 +269,12 @@ class Worker:
 
 
 def _limit_threads() -> None:
-    """Leave a processor to the rest of the process: numba's thread count is per calling thread."""
+    """Leave a processor to the rest of the process."""
     try:
-        import numba
-
-        default = max(1, (os.cpu_count() or 1) - 1)
-        wanted = int(os.environ.get(THREADS_ENV, default))
-        most = int(getattr(numba.config, "NUMBA_NUM_THREADS", default))
-        numba.set_num_threads(max(1, min(wanted, most)))
-    except (ImportError, ValueError):  # an unreadable setting keeps numba's own
-        pass
+        wanted = int(os.environ.get(THREADS_ENV, max(1, (os.cpu_count() or 1) - 1)))
+    except ValueError:  # an unreadable setting keeps numba's own
+        return
+    use_threads(wanted)
 
 
 _worker: Worker | None = None

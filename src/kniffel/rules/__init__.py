@@ -12,7 +12,7 @@ import dataclasses
 import difflib
 from collections.abc import Iterable, Mapping
 
-from kniffel.errors import RulesError, UnknownBoxError
+from kniffel.base.errors import RulesError, UnknownBoxError
 from kniffel.rules.builtin import (
     BUILTIN,
     COMMON_OPTIONS,

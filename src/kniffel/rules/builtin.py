@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from kniffel.i18n import N_, translate
+from kniffel.base.i18n import N_, translate
 from kniffel.rules.model import Box, Column, Extra, Order, RuleSet, Section
 from kniffel.rules.scoring import (
     AllEven,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from kniffel.i18n import N_, ngettext, translate
+from kniffel.base.i18n import N_, ngettext, translate
 from kniffel.rules.builtin import ORDER_TEXT, extra_text, scoring_text
 from kniffel.rules.model import Extra, RuleSet
 

@@ -1,6 +1,6 @@
 """The rule-set declaration: boxes, columns, bonuses and the policies that make each game different.
 
-A :class:`RuleSet` is plain, frozen data, checked when it is made (:class:`~kniffel.errors.RulesError`
+A :class:`RuleSet` is plain, frozen data, checked when it is made (:class:`~kniffel.base.errors.RulesError`
 says what is wrong), and written down as JSON by :meth:`RuleSet.to_json`, so a saved game carries the
 rules it was played by. Behaviour that depends on the state of a sheet (where a roll may go and what it
 pays there) lives in :mod:`kniffel.rules.placement`, which reads only this declaration and the score
@@ -20,8 +20,8 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.dice import counts_of, sorted_rolls
-from kniffel.errors import RulesError, UnknownBoxError
+from kniffel.base.dice import counts_of, sorted_rolls
+from kniffel.base.errors import RulesError, UnknownBoxError
 from kniffel.rules.scoring import Scorer, scorer_from_json, scorer_to_json
 
 RULES_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -29,7 +29,7 @@ RULES_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 BOX_ID = re.compile(r"[a-z][a-z0-9_]*")
 COLUMN_ID = re.compile(r"[A-Za-z0-9_]+")
 RESERVED_BOX_IDS = frozenset({"extra_bonus", "free_throws_used"})
-"""Words of the sheet text (:meth:`kniffel.sheet.ScoreSheet.parse`) that cannot name a box."""
+"""Words of the sheet text (:meth:`kniffel.engine.sheet.ScoreSheet.parse`) that cannot name a box."""
 MAX_DICE = 10
 MAX_ROLLS = 10
 
@@ -267,7 +267,7 @@ class RuleSet:
         return {self.key(c, b): (c, b) for c in self.columns for b in self.boxes}
 
     def locate(self, key: str) -> tuple[Column, Box]:
-        """Column and box of a box key; :class:`~kniffel.errors.UnknownBoxError` listing the valid keys
+        """Column and box of a box key; :class:`~kniffel.base.errors.UnknownBoxError` listing the valid keys
         if it does not exist."""
         try:
             return self._by_key[key]
@@ -275,7 +275,7 @@ class RuleSet:
             raise UnknownBoxError(f"no box {key!r} in {self.id}; boxes: {', '.join(self.box_keys)}") from None
 
     def box(self, box_id: str) -> Box:
-        """The box with this id (on any column); :class:`~kniffel.errors.UnknownBoxError` if none."""
+        """The box with this id (on any column); :class:`~kniffel.base.errors.UnknownBoxError` if none."""
         for box in self.boxes:
             if box.id == box_id:
                 return box
@@ -303,7 +303,7 @@ class RuleSet:
 
     @cached_property
     def score_table(self) -> npt.NDArray[np.int32]:
-        """Points of every sorted roll (rows, :func:`kniffel.dice.sorted_rolls` order) in every box
+        """Points of every sorted roll (rows, :func:`kniffel.base.dice.sorted_rolls` order) in every box
         (columns, :attr:`boxes` order), before jokers and doubling. Read-only."""
         rolls = sorted_rolls(self.dice)
         table = np.zeros((len(rolls), len(self.boxes)), dtype=np.int32)

@@ -14,7 +14,7 @@ import re
 import unicodedata
 from collections.abc import Collection
 
-from kniffel.errors import UnknownBoxError
+from kniffel.base.errors import UnknownBoxError
 from kniffel.rules.model import RuleSet
 
 
@@ -45,7 +45,7 @@ def find_box(rules: RuleSet, text: str, among: Collection[str] = ()) -> str:
     """The box key meant by ``text``: a key, an id or a label (English or German), or an unambiguous start
     of one. ``2:ch`` names column 2's chance; ``chance`` alone on a multi-column sheet is read as
     whichever column's chance is ``among`` the boxes that could be used now, if only one is.
-    :class:`~kniffel.errors.UnknownBoxError` says what is wrong (with the closest names)."""
+    :class:`~kniffel.base.errors.UnknownBoxError` says what is wrong (with the closest names)."""
     wanted = fold(text)
     if not wanted:
         raise UnknownBoxError("name a box, e.g. 'chance'")

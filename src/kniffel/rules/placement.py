@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from kniffel.dice import Roll, counts_of, roll_index
+from kniffel.base.dice import Roll, counts_of, roll_index
 from kniffel.rules.builtin import five_alike_as_full_house
 from kniffel.rules.model import Box, Column, Extra, Order, RuleSet, Section
 

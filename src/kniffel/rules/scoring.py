@@ -17,8 +17,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
-from kniffel.dice import FACES, Counts
-from kniffel.errors import RulesError
+from kniffel.base.dice import FACES, Counts
+from kniffel.base.errors import RulesError
 
 Scorer = Callable[[Counts], int]
 

@@ -1,0 +1,806 @@
+"""The ``kniffel`` commands: ``rules``, ``score``, ``play``, ``solve``, ``advise``, ``review`` and ``serve``.
+
+Each command is a thin layer over the library: it reads its arguments, asks :mod:`kniffel.rules` or
+:class:`kniffel.Game`, and prints a Rich table or JSON. Errors are turned into one line on stderr
+and exit status 2 by :func:`kniffel.apps.cli.errors.reports_errors`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from kniffel.apps.cli import caching, goals, language, reviewing, simulating, solving, stats
+from kniffel.apps.cli.cluster import ClusterOption
+from kniffel.apps.cli.errors import CliError, reports_errors
+from kniffel.apps.cli.language import LangOption
+from kniffel.apps.cli.parsing import parse_dice, parse_sheet
+from kniffel.apps.cli.play import Session, Settings, make_console
+from kniffel.apps.cli.render import (
+    named_actions,
+    placements_table,
+    rule_set_json,
+    rule_set_view,
+    rules_json,
+    rules_tables,
+)
+from kniffel.base.i18n import number, translate
+from kniffel.core.position import ColumnPosition
+from kniffel.engine.situation import Situation
+from kniffel.planning.goals import AIM_POINTS, AIM_WIN, Goal, Target
+from kniffel.rules import Order, find_box, parse_options, placements
+from kniffel.rules import get as get_rules
+from kniffel.services.session import Session as GameSession
+from kniffel.services.session import check_writable
+
+app = typer.Typer(
+    name="kniffel",
+    help=(
+        "Kniffel, Yahtzee, Yatzy and friends: play in the terminal (kniffel play) or in the browser "
+        "(kniffel serve), get advice for any roll (kniffel advise), review a game, see your record "
+        "(kniffel stats), look up rule sets and scores."
+    ),
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(caching.cache_app)
+
+DEFAULT_RULES = "kniffel"
+
+
+def _version(show: bool) -> None:
+    if show:
+        from kniffel import __version__
+
+        print(f"kniffel {__version__}")
+        raise typer.Exit()
+
+
+RulesOption = Annotated[
+    str | None,
+    typer.Option(
+        "--rules",
+        "-r",
+        metavar="ID",
+        help="Rule set id (see 'kniffel rules'); default: kniffel.",
+        show_default=False,
+    ),
+]
+OptionsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        metavar="KEY=VALUE",
+        help="Rule option key=value, repeatable (e.g. sharp=on).",
+        show_default=False,
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+
+
+@app.callback()
+@reports_errors
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", help="Show the version and exit.", callback=_version, is_eager=True),
+    ] = False,
+    lang: LangOption = None,
+) -> None:
+    """Kniffel, Yahtzee, Yatzy and friends: play in the terminal (kniffel play) or in the browser
+    (kniffel serve), get advice for any roll (kniffel advise), review a game, see your record (kniffel
+    stats), look up rule sets and scores."""
+    language.set_default(None)  # nothing of an earlier run in the same process stays
+    language.set_default(None if lang is None else language.choose(lang))
+
+
+DiceWordsArgument = Annotated[
+    list[str] | None,
+    typer.Argument(metavar="DICE", help="The dice, if not given with --dice.", show_default=False),
+]
+DiceOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--dice",
+        "-d",
+        metavar="DICE",
+        help="The dice: --dice 3 3 3 3 3, --dice 33333 or --dice 3,3,3,3,3.",
+        show_default=False,
+    ),
+]
+SheetOption = Annotated[
+    str,
+    typer.Option(
+        "--sheet",
+        "-s",
+        metavar="BOX=POINTS,...",
+        help="Filled boxes: box=points,... (a box by id or label; '-' for struck).",
+    ),
+]
+
+
+@app.command("rules")
+@reports_errors
+def rules_command(
+    rules_id: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[ID]", help="A rule set to show in full (all are listed without).", show_default=False
+        ),
+    ] = None,
+    option: OptionsOption = None,
+    json_output: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
+    """The built-in rule sets and their options; with an ID, that rule set in full: its sheet, how every
+    box scores, bonuses, what a further five of a kind does, free throws and options."""
+    words = language.choose(lang)
+    if rules_id is None:
+        if option:
+            raise CliError("--option needs a rule set: kniffel rules ID --option key=value")
+        if json_output:
+            print(json.dumps(rules_json(), indent=1, ensure_ascii=False))
+            return
+        console = Console(highlight=False)
+        for table in rules_tables(words):
+            console.print(table)
+        return
+    rules = get_rules(rules_id, parse_options(option or []))
+    if json_output:
+        print(json.dumps(rule_set_json(rules), indent=1, ensure_ascii=False))
+        return
+    console = Console(highlight=False)
+    for part in rule_set_view(rules, words):
+        console.print(part)
+
+
+@app.command("score")
+@reports_errors
+def score_command(
+    dice_words: DiceWordsArgument = None,
+    rules_id: RulesOption = None,
+    option: OptionsOption = None,
+    sheet: SheetOption = "",
+    dice: DiceOption = None,
+    thrown_at_once: Annotated[
+        bool, typer.Option("--thrown-at-once", help="All dice came in one throw (the sharp option doubles).")
+    ] = False,
+    announced: Annotated[
+        str | None,
+        typer.Option("--announced", metavar="BOX", help="The box announced this turn.", show_default=False),
+    ] = None,
+    lang: LangOption = None,
+    json_output: JsonOption = False,
+) -> None:
+    """Every box these dice may be scored in now, on this sheet, and what each pays.
+
+    Boxes the rules forbid for this roll (the forced joker) are left out; "bonus" is what the roll
+    earns on top in each box (an extra Kniffel).
+    """
+    words = language.choose(lang)
+    rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
+    filled = parse_sheet(rules, sheet)
+    # Click reads "--dice 3 3 3" as one value for --dice and the rest as arguments: both are dice.
+    roll = parse_dice([*(dice or []), *(dice_words or [])], rules.dice)
+    if filled.is_full:
+        raise CliError("the sheet is full: no box is left to score in")
+    announced_key = None
+    if announced is not None:
+        announced_key = find_box(rules, announced)
+        column, _ = rules.locate(announced_key)
+        if column.order is not Order.ANNOUNCED:
+            raise CliError(f"{announced_key} is not in an announced column")
+        if announced_key in filled.entries:
+            raise CliError(f"{announced_key} is already filled")
+    options = placements(rules, filled.entries, roll, thrown_at_once=thrown_at_once, announced=announced_key)
+    if json_output:
+        # Each placement's own bonus: on a multi-column sheet one column's five-of-a-kind box may hold
+        # points and another's not.
+        scores = {k: p.points for k, p in options.items()}
+        print(json.dumps({"scores": scores, "bonus": {k: p.bonus for k, p in options.items()}}))
+        return
+    console = Console(highlight=False)
+    console.print(translate(words, "{rules}, dice {dice}", rules=rules.name, dice=" ".join(map(str, roll))))
+    if options:
+        console.print(placements_table(rules, options, words))
+    else:
+        console.print(translate(words, "No box takes these dice now."))
+    bonuses = {p.bonus for p in options.values()}
+    if len(bonuses) == 1 and (bonus := bonuses.pop()):
+        console.print(translate(words, "Extra bonus for this roll: {points}", points=bonus))
+
+
+@app.command("play")
+@reports_errors
+def play_command(
+    rules_id: RulesOption = None,
+    option: OptionsOption = None,
+    player: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--player",
+            "-p",
+            metavar="PLAYER",
+            help="A player, in turn order: a name for a human, or a bot: 'bot' (a quick heuristic), "
+            "'bot:optimal' (the most points), 'bot:win' (the best chance of winning) or 'bot:target:T' "
+            "(the best chance of T points); NAME=BOT names a bot (Zoe=bot:win). Repeat for each player "
+            "(1 to 8).",
+            show_default=False,
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed for reproducible dice (and bots).", show_default=False)
+    ] = None,
+    json_output: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Print the result as JSON on stdout; a game with a human is shown on stderr, "
+            "a game of bots only is not shown.",
+        ),
+    ] = False,
+    load: Annotated[
+        Path | None,
+        typer.Option(
+            "--load",
+            help="Resume a saved game (and keep saving to it unless --save names another file).",
+            show_default=False,
+            dir_okay=False,
+        ),
+    ] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option("--save", help="Save the game to this file after every move.", show_default=False),
+    ] = None,
+    lang: LangOption = None,
+    pad: Annotated[
+        bool, typer.Option("--pad", help="Score pad: roll real dice and type what they show.")
+    ] = False,
+    plain: Annotated[
+        bool,
+        typer.Option(
+            "--plain", help="The line interface, not the full-screen game (always in scripts and pipes)."
+        ),
+    ] = False,
+    bot_delay: Annotated[
+        float,
+        typer.Option("--bot-delay", min=0, help="Seconds between a bot's moves in the full-screen game."),
+    ] = 0.7,
+) -> None:
+    """Play a game in the terminal: humans and bots, 1 to 8 players. The full-screen game shows its keys
+    at the bottom (? explains them); the line game (--plain) lists its commands when you type help."""
+    settings = Settings(
+        lang=language.choose(lang), lang_given=lang, pad=pad, json=json_output, save=save, seed=seed
+    )
+    if save is not None:
+        check_writable(save)
+    fullscreen = not (plain or json_output) and sys.stdin.isatty() and sys.stdout.isatty()
+    console = make_console(settings)
+    session_type: type[GameSession] = GameSession if fullscreen else Session
+    fields = () if fullscreen else (console,)
+    if load is not None:
+        if rules_id or option or player:
+            raise CliError(
+                "--load takes the rules and players from the saved game; leave out --rules/--option/--player"
+            )
+        settings.save = settings.save or load
+        game = session_type.load(load, settings, *fields)
+    else:
+        rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
+        game = session_type.new(rules, player or [], settings, *fields)
+    if isinstance(game, Session):
+        status = game.run()
+    else:
+        from kniffel.apps import tui
+
+        status = tui.play(game, bot_delay=bot_delay)
+    from kniffel.planning import worker
+
+    if worker.busy():  # a table still being solved, a hint still thought about: not waited for
+        worker.exit_now(status)
+    if status:
+        raise typer.Exit(status)
+
+
+ColumnOption = Annotated[
+    str | None,
+    typer.Option(
+        "--column",
+        metavar="ID",
+        help="Multi-column rule sets: the column to solve (id, e.g. 1); needed when the columns differ.",
+        show_default=False,
+    ),
+]
+
+
+@app.command("solve")
+@reports_errors
+def solve_command(
+    rules_id: RulesOption = None,
+    option: OptionsOption = None,
+    column: ColumnOption = None,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Solve afresh; neither read nor write the table cache.")
+    ] = False,
+    json_output: JsonOption = False,
+    lang: LangOption = None,
+    distribution: Annotated[
+        bool,
+        typer.Option(
+            "--distribution",
+            help="Also the exact distribution of the final score: percentiles and the chance of reaching "
+            "each score (a table of every state, built once, then cached).",
+        ),
+    ] = False,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            "--plot",
+            metavar="FILE",
+            help="Draw the distribution to FILE (.png, .svg, .pdf; implies --distribution).",
+        ),
+    ] = None,
+) -> None:
+    """The expected score of optimal play, solved exactly (one column of a multi-column sheet).
+
+    Tables are cached on disk ($KNIFFEL_CACHE_DIR or the user cache directory); "seconds" is the time
+    of the dynamic programme alone, and for a cached table the time it took when it was built.
+    """
+    words = language.choose(lang)
+    rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
+    alone = solving.column_rules(rules, column)
+    if distribution or plot is not None:
+        from kniffel.apps.cli import distribution as distribution_cli
+
+        distribution_cli.run(
+            rules, alone, use_cache=not no_cache, json_output=json_output, plot_path=plot, lang=words
+        )
+        return
+    solved = solving.solve(alone, use_cache=not no_cache, show_progress=not json_output, lang=words)
+    if json_output:
+        print(json.dumps(solving.solve_json(rules, alone, solved)))
+        return
+    what = rules.id + "".join(f" {k}={v}" for k, v in sorted(rules.options.items()))
+    if rules.multi_column:
+        what += translate(words, ", one {order} column", order=translate(words, alone.columns[0].order.value))
+    how = translate(words, "cached table" if solved.cached else "solved")
+    console = Console(highlight=False)
+    console.print(
+        translate(
+            words,
+            "{what}: expected score {score} ({how}, DP {seconds}\N{NO-BREAK SPACE}s)",
+            what=what,
+            score=number(words, solved.expected_score, 4),
+            how=how,
+            seconds=number(words, solved.seconds, 2),
+        )
+    )
+
+
+@app.command("advise")
+@reports_errors
+def advise_command(
+    dice_words: DiceWordsArgument = None,
+    rules_id: RulesOption = None,
+    option: OptionsOption = None,
+    column: ColumnOption = None,
+    sheet: SheetOption = "",
+    dice: DiceOption = None,
+    rolls_left: Annotated[
+        int | None,
+        typer.Option(
+            "--rolls-left",
+            help="Regular throws still allowed this turn (0 to 2; default: all but the first, as right "
+            "after a turn's first roll).",
+            show_default=False,
+        ),
+    ] = None,
+    thrown_at_once: Annotated[
+        bool,
+        typer.Option(
+            "--thrown-at-once",
+            help="The last throw was of all dice (sharp); --not-thrown-at-once: it was not; default: "
+            "only a turn's first throw is.",
+        ),
+    ] = False,
+    not_thrown_at_once: Annotated[
+        # Hidden: its name beside --thrown-at-once took a column of the help to itself, which squeezed
+        # every option's name at 80 columns. The help of --thrown-at-once names it.
+        bool,
+        typer.Option("--not-thrown-at-once", hidden=True),
+    ] = False,
+    free_throws_left: Annotated[
+        int | None,
+        typer.Option(
+            "--free-throws-left",
+            help="Knöffel: free throws the column can still pay for, after those taken this turn "
+            "(default: all).",
+            show_default=False,
+        ),
+    ] = None,
+    free_throws_used: Annotated[
+        int, typer.Option("--free-throws-used", help="Knöffel: free throws already taken this turn.")
+    ] = 0,
+    batch: Annotated[
+        Path | None,
+        typer.Option(
+            "--batch",
+            help="Read one situation per line, as JSON or as a situation's text ('-' for stdin), and "
+            "print one JSON line each; a bad line gets an error line and the batch goes on (exit 2).",
+            show_default=False,
+            dir_okay=False,
+        ),
+    ] = None,
+    situation_text: Annotated[
+        str | None,
+        typer.Option(
+            "--situation",
+            help="A whole situation as hints print it, of any rule set, e.g. "
+            "'yahtzee | ones=3 yahtzee=50 | 2 2 3 5 5 | rolls left 1'.",
+            show_default=False,
+        ),
+    ] = None,
+    goal_text: Annotated[
+        str,
+        typer.Option(
+            "--goal",
+            help="What to play for: points (the most points on average; also: mean), target:T (the best "
+            "chance of finishing with at least T points) or win (the best chance of finishing first, "
+            "with --situation giving the other players' sheets).",
+            metavar="GOAL",
+        ),
+    ] = "points",
+    json_output: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
+    """Every option in a situation with its value, best first.
+
+    A value is the expected number of points still to come (this turn's included, the sheet's points
+    excluded) when playing optimally from there, with --goal target:T the chance of finishing with at
+    least T points, with --goal win the chance of finishing first. Actions are named as in the game:
+    "keep D D" holds those dice and throws the others; "roll" throws all of them again ("free throw"
+    for a free throw); --json gives their text form ("roll keep D D").
+    """
+    from kniffel.core import Advisor, table
+
+    words = language.choose(lang)
+    goal = goals.goal_of(goal_text)
+    # a goal says how it is played (its aim): for points, for a final score, or against the others
+    aim = goal.aim()
+    if aim == AIM_WIN and situation_text is None:
+        raise CliError(f"--goal {goal} needs the other players' sheets: give the table with --situation")
+    if situation_text is not None:
+        given = {
+            "--rules": rules_id is not None,
+            "--option": bool(option),
+            "--column": column is not None,
+            "--sheet": bool(sheet),
+            "--dice": bool(dice or dice_words),
+            "--rolls-left": rolls_left is not None,
+            "--thrown-at-once": thrown_at_once,
+            "--not-thrown-at-once": not_thrown_at_once,
+            "--free-throws-left": free_throws_left is not None,
+            "--free-throws-used": bool(free_throws_used),
+            "--batch": batch is not None,
+        }
+        if any(given.values()):
+            clash = "/".join(name for name, present in given.items() if present)
+            raise CliError(
+                f"--situation gives the rules, sheet, dice and rolls left itself; leave out {clash}"
+            )
+        _advise_situation(Situation.parse(situation_text), json_output, words, goal)
+        return
+    rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
+    alone = solving.column_rules(rules, column)
+    if batch is not None:
+        if sheet or dice or dice_words or rolls_left is not None:
+            raise CliError(
+                "--batch reads the situations from the file; leave out --sheet/--dice/--rolls-left"
+            )
+        stream = solving.open_batch(batch)
+        if aim < 0:
+            label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
+            with solving.solve_progress(True, label, lang=words) as progress:
+                advisor = Advisor(table(alone, progress=progress))
+                solving.prepare_batch(advisor, alone)
+            errors = solving.run_batch(advisor, alone, stream, sys.stdout)
+        else:
+            target = goals.target_options(alone, aim, show_progress=True, lang=words)
+            errors = goals.run_batch(target, alone, stream, sys.stdout)
+        if errors:
+            raise typer.Exit(2)
+        return
+    if thrown_at_once and not_thrown_at_once:
+        raise CliError("give --thrown-at-once or --not-thrown-at-once, not both")
+    at_once = True if thrown_at_once else False if not_thrown_at_once else None
+    if rolls_left is None:
+        rolls_left = alone.rolls - 1
+    situation = ColumnPosition(
+        dict(parse_sheet(alone, sheet, whole=rules, column=column).entries),
+        parse_dice([*(dice or []), *(dice_words or [])], alone.dice),
+        rolls_left,
+        at_once,
+        free_throws_left,
+        free_throws_used,
+    )
+    solving.check_situation(alone, situation)
+    if aim >= 0:
+        target = goals.target_options(
+            alone, aim, show_progress=not json_output, lang=words, sheet=situation.sheet
+        )
+        options = solving.advise(target, alone, situation)
+        if json_output:
+            needed = target.needed(situation.sheet)
+            print(json.dumps({"goal": str(goal), "needed": needed, "options": options}))
+            return
+        # the table names the final score played for (a goal's own name is in the JSON)
+        Console(highlight=False).print(
+            goals.options_table(named_actions(options, alone, words), Target(aim), words)
+        )
+        return
+    label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
+    with solving.solve_progress(not json_output, label, lang=words) as progress:
+        advisor = Advisor(table(alone, progress=progress))
+        advisor.prepare()
+    options = solving.advise(advisor, alone, situation)
+    if json_output:
+        print(json.dumps({"options": options}))
+        return
+    Console(highlight=False).print(solving.options_table(named_actions(options, alone, words), words))
+
+
+def _advise_situation(situation: Situation, json_output: bool, words: str, goal: Goal) -> None:
+    aim = goal.aim()
+    if aim == AIM_WIN and not situation.others:
+        raise CliError(
+            f"--goal {goal} needs the other players' sheets: end the situation with "
+            "'others SHEET ; SHEET ...'"
+        )
+    if aim != AIM_POINTS:
+        label = translate(
+            words, "Solving the chances of {goal} in {rules}", goal=goal, rules=situation.rules.id
+        )
+        with solving.solve_progress(not json_output, label, lang=words):
+            options = goals.advise_situation(situation, goal)
+        if json_output:
+            print(json.dumps({"situation": str(situation), "goal": str(goal), "options": options}))
+            return
+        console = Console(highlight=False)
+        console.print(translate(words, "Situation: {situation}", situation=situation), markup=False)
+        named = named_actions(options, situation.rules, words)
+        console.print(goals.options_table(named, Target(aim) if aim >= 0 else goal, words))
+        return
+    label = translate(words, "Solving the tables of {rules} (once, then cached)", rules=situation.rules.id)
+    with solving.solve_progress(not json_output, label, lang=words):
+        options, exact = solving.advise_situation(situation)
+    if json_output:
+        print(json.dumps({"situation": str(situation), "exact": exact, "options": options}))
+        return
+    console = Console(highlight=False)
+    console.print(translate(words, "Situation: {situation}", situation=situation), markup=False)
+    console.print(solving.options_table(named_actions(options, situation.rules, words), words))
+    if not exact:
+        console.print(translate(words, reviewing.ESTIMATE_NOTE))
+
+
+@app.command("review")
+@reports_errors
+def review_command(
+    path: Annotated[Path, typer.Argument(metavar="FILE", help="A saved game (kniffel play --save FILE).")],
+    everything: Annotated[
+        bool, typer.Option("--all", help="List every decision, not only those that cost points.")
+    ] = False,
+    by_win: Annotated[
+        bool,
+        typer.Option(
+            "--by-win",
+            help="Grade the people by the chance of winning rather than points, and show every player's "
+            "chance after each turn (several players, rules the exact solver covers).",
+        ),
+    ] = False,
+    json_output: JsonOption = False,
+    lang: LangOption = None,
+) -> None:
+    """Every decision of a saved game next to the best one for its player's goal, what it cost, and a
+    grade per player.
+
+    Each player is graded by its own goal: a bot by what it plays for (points, a target, winning), a
+    person by points (by the chance of winning with --by-win). Loss is in expected points or in chance;
+    accuracy is 100 * exp(-loss / (5 * turns)): 100 for optimal play, 82 when a player gives away 1
+    point a turn on average. Exact for the rule sets the solver covers; for the others the values are
+    the optimal bot's estimates (the output says so).
+    """
+    reviewing.print_review(
+        path, everything=everything, by_win=by_win, json_output=json_output, lang=language.choose(lang)
+    )
+
+
+@app.command("simulate")
+@reports_errors
+def simulate_command(
+    rules_id: RulesOption = None,
+    option: OptionsOption = None,
+    strategy: Annotated[
+        str,
+        typer.Option(
+            "--strategy",
+            metavar="BOT",
+            help="bot:optimal (the solver's policy), bot (the heuristic), bot:win (alone it plays for "
+            "points) or bot:NAME; bot:optimal and bot:win play in compiled code, and so does bot on sheets "
+            "without free throws.",
+        ),
+    ] = "bot:optimal",
+    games: Annotated[
+        int,
+        typer.Option("--games", "-n", help=f"Number of games to play (1 to {simulating.MAX_GAMES:,})."),
+    ] = 10000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same result.")] = 0,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            "--plot",
+            metavar="FILE",
+            help="Draw a histogram of the final scores to this file (.png, .svg, .pdf).",
+            show_default=False,
+            dir_okay=False,
+        ),
+    ] = None,
+    scores: Annotated[
+        Path | None,
+        typer.Option(
+            "--scores",
+            metavar="FILE.csv",
+            help="Write every game's final score to this CSV file (game, score).",
+            show_default=False,
+            dir_okay=False,
+        ),
+    ] = None,
+    json_output: JsonOption = False,
+    lang: LangOption = None,
+    cluster: ClusterOption = None,
+) -> None:
+    """Play many games with one strategy and report the distribution of final scores."""
+    words = language.choose(lang)
+    rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
+    simulating.run(
+        rules,
+        strategy=strategy,
+        games=games,
+        seed=seed,
+        plot=plot,
+        scores=scores,
+        json_output=json_output,
+        lang=words,
+        cluster=cluster,
+    )
+
+
+@app.command("tournament")
+@reports_errors
+def tournament_command(
+    player: Annotated[
+        list[str],
+        typer.Option(
+            "--player",
+            "-p",
+            metavar="BOT",
+            help="A bot (bot, bot:optimal, bot:win, bot:target:T); repeat for each player, at least two.",
+        ),
+    ],
+    rules_id: RulesOption = None,
+    option: OptionsOption = None,
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Games per pairing, each played twice, seats swapped.")
+    ] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same result.")] = 0,
+    table: Annotated[
+        bool, typer.Option("--table", help="All players at one table, the seats rotated, not in pairs.")
+    ] = False,
+    csv_path: Annotated[
+        Path | None,
+        typer.Option("--csv", help="Write the results to this CSV file.", show_default=False, dir_okay=False),
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            "--plot", help="Draw win rates and ratings to this file (.png, .svg).", show_default=False
+        ),
+    ] = None,
+    json_output: JsonOption = False,
+    lang: LangOption = None,
+    cluster: ClusterOption = None,
+) -> None:
+    """Bots against bots on the same dice: win rates with intervals of 95 %, mean scores and a rating each."""
+    from kniffel.apps.cli import tournament
+
+    words = language.choose(lang)
+    rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
+    tournament.run(
+        rules,
+        player,
+        games=games,
+        seed=seed,
+        table=table,
+        cluster=cluster,
+        json_output=json_output,
+        csv_path=csv_path,
+        plot_path=plot,
+        lang=words,
+    )
+
+
+@app.command("serve")
+@reports_errors
+def serve_command(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on (1 to 65535).")] = 8000,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            "--database-url",
+            envvar="KNIFFEL_DATABASE_URL",
+            help="SQLAlchemy URL (default: SQLite in the per-user data directory).",
+            show_default=False,
+        ),
+    ] = None,
+    trusted_proxies: Annotated[
+        str | None,
+        typer.Option(
+            "--trusted-proxies",
+            envvar="KNIFFEL_TRUSTED_PROXIES",
+            help="Addresses or networks of reverse proxies whose X-Forwarded-For names the client, "
+            "comma-separated (default: none; see docs/deploy.md).",
+            show_default=False,
+        ),
+    ] = None,
+    allowed_hosts: Annotated[
+        str | None,
+        typer.Option(
+            "--allowed-hosts",
+            envvar="KNIFFEL_ALLOWED_HOSTS",
+            help="Names the site answers to, comma-separated, e.g. kniffel.example.org "
+            "(default: localhost and any IP address of this machine).",
+            show_default=False,
+        ),
+    ] = None,
+    cache_budget: Annotated[
+        str | None,
+        typer.Option(
+            "--cache-budget",
+            envvar="KNIFFEL_CACHE_BUDGET",
+            help="Disk the solved tables may take, e.g. 500MB or 2GB (default: 1GB); the least recently "
+            "used are removed first.",
+            show_default=False,
+        ),
+    ] = None,
+    lang: LangOption = None,
+) -> None:
+    """Play in the browser: online tables with invite links, bots, hot seat and score pad."""
+    if not 1 <= port <= 65535:
+        raise CliError(f"--port is a port number, 1 to 65535, got {port}")
+    if cache_budget is not None:
+        from kniffel.core import cache
+
+        try:
+            os.environ[cache.BUDGET_ENV] = str(cache.parse_size(cache_budget))
+        except ValueError as error:
+            raise CliError(f"--cache-budget: {error}") from None
+    try:
+        from kniffel.apps.web import serve
+    except ImportError as error:  # the web extra is not installed
+        raise CliError(f"the web app needs the web extra: pip install 'kniffel[web]' ({error})") from None
+    from kniffel.apps.web import check_database
+
+    check_database(database_url)
+    serve(host, port, database_url, trusted_proxies=trusted_proxies, allowed_hosts=allowed_hosts)
+
+
+app.registered_commands += stats.commands.registered_commands  # kniffel stats, after the others

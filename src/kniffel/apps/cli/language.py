@@ -1,0 +1,246 @@
+"""The command line's language: chosen before anything is shown, applied to help, messages and errors
+(Click's usage errors too, each in one line).
+
+The language is ``--lang`` where given, else the locale (:func:`kniffel.base.i18n.language_from_environment`).
+It has to be known before Click renders a command's help, so :func:`from_arguments` reads it from the raw
+arguments, and :func:`localized` translates the help of every command and option and the words Typer
+adds itself (``Usage``, ``Options``, its error messages) while the command runs.
+
+The library's refusals and the command line's own errors are translated by
+:func:`kniffel.base.i18n.error_text`, as in every front end.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, get_args, get_origin
+
+import typer
+
+from kniffel.apps.cli.errors import reflowed
+from kniffel.base.i18n import LANGUAGES, N_, error_text, language_from_environment, sentence, translate
+
+LangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        metavar="en|de",
+        help="Language: en or de (default: from the locale, LANG).",
+        show_default=False,
+    ),
+]
+"""The ``--lang`` option every command takes."""
+
+TYPER_WORDS = (
+    N_("Usage: "),
+    N_("[OPTIONS]"),
+    N_("COMMAND [ARGS]..."),
+    N_("Options"),
+    N_("Arguments"),
+    N_("Commands"),
+    N_("Error"),
+    N_("Aborted."),
+    N_("[default: {}]"),
+    N_("[env var: {}]"),
+    N_("[required]"),
+    N_("Try [blue]'{command_path} {help_option}'[/] for help."),
+    N_("Show this message and exit."),
+    N_("Show the version and exit."),
+)
+"""Words Typer and Click write themselves (panel titles, the usage line, the help option), marked here
+for the catalog: they are not in kniffel's sources."""
+
+CLICK_ERRORS = (
+    N_("Missing command."),
+    N_("No such option: {option}"),
+    N_("No such command {command}."),
+    N_("Missing option {option}."),
+    N_("Missing argument {argument}."),
+    N_("Got unexpected extra argument ({argument})"),
+    N_("Option {option} requires an argument."),
+    N_("Invalid value for {option}: {reason}"),
+    N_("{value} is not a valid integer."),
+    N_("{value} is not in the range {range}."),
+)
+"""Click's refusals, as :func:`kniffel.base.i18n.error_text` reads them back (Click fills the fields)."""
+
+
+def from_arguments(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> str:
+    """The language asked for with ``--lang X`` (or ``--lang=X``) in ``argv``, else the locale's. An unknown
+    value is left to the command to refuse; the help then stays English."""
+    for index, word in enumerate(argv):
+        value = None
+        if word == "--lang" and index + 1 < len(argv):
+            value = argv[index + 1]
+        elif word.startswith("--lang="):
+            value = word.partition("=")[2]
+        if value is not None:
+            return value if value in LANGUAGES else "en"
+    return language_from_environment(environ)
+
+
+_given_before_the_command: list[str | None] = [None]
+"""``--lang`` as given before the command's name (``kniffel --lang de play``); set for every run."""
+
+
+def set_default(lang: str | None) -> None:
+    """Remember the ``--lang`` given before the command's name, for :func:`choose`."""
+    _given_before_the_command[0] = lang
+
+
+def choose(lang: str | None) -> str:
+    """The language of a command: its ``--lang`` if given (checked), else one given before the command's
+    name, else the locale's."""
+    from kniffel.apps.cli.errors import CliError
+
+    if lang is None:
+        lang = _given_before_the_command[0]
+    if lang is None:
+        return language_from_environment()
+    if lang not in LANGUAGES:
+        raise CliError(f"--lang is one of {', '.join(LANGUAGES)}, got {lang!r}")
+    return lang
+
+
+# --- help ----------------------------------------------------------------------------------------------
+
+
+@contextmanager
+def localized(command: Any, language: str) -> Iterator[None]:
+    """While in the block: the help of ``command``, its subcommands and their parameters in ``language``,
+    and the words Typer adds itself (``Usage``, ``Options``, its error messages); option values named
+    plainly (``N``, ``FILE``, nothing for a flag) where Typer would show Python types (``<int>``).
+    The command's help is translated in place; Typer's own words are restored on leaving."""
+    _plain_metavars(command)
+    with _one_line_errors(language):
+        if language == "en":
+            yield
+            return
+        _localize_command(command, language)
+        with _typer_words(language):
+            yield
+
+
+@contextmanager
+def _one_line_errors(language: str) -> Iterator[None]:
+    """Click's usage errors (an unknown option, a value it refuses) as one line on stderr in
+    ``language``, as every other refusal of the command line (:func:`kniffel.apps.cli.errors.fail`), naming
+    where the help is; not Typer's usage block and boxed panel."""
+    from typer import rich_utils
+
+    format_error = rich_utils.rich_format_error
+
+    def error(exception: Any) -> None:
+        if type(exception).__name__ == "NoArgsIsHelpError":  # the help was shown: nothing to add
+            return
+        text = error_text(language, exception.format_message())
+        context = getattr(exception, "ctx", None)
+        if context is not None:
+            text = translate(
+                language, "{message} (see {command} --help)", message=text, command=context.command_path
+            )
+        print(translate(language, "kniffel: error: {message}", message=text), file=sys.stderr)
+
+    try:
+        setattr(rich_utils, "rich_format_error", error)  # noqa: B010 (typed for Click's exception only)
+        yield
+    finally:
+        rich_utils.rich_format_error = format_error
+
+
+def _localize_command(command: Any, language: str) -> None:
+    def words(text: str | None) -> str | None:
+        # Docstrings wrap at the source's line length: the catalog holds each paragraph on one line.
+        if text is None:
+            return None
+        return "\n\n".join(sentence(language, part) for part in (reflowed(text) or "").split("\n\n"))
+
+    command.help = words(command.help)
+    command.short_help = words(command.short_help)
+    for usage_word in ("options_metavar", "subcommand_metavar"):
+        if isinstance(getattr(command, usage_word, None), str):
+            setattr(command, usage_word, translate(language, getattr(command, usage_word)))
+    for param in command.params:
+        if getattr(param, "help", None):
+            param.help = words(param.help)
+        if isinstance(param.metavar, str):
+            param.metavar = translate(language, param.metavar)
+    _wrap_help_option(command, language)
+    for sub in getattr(command, "commands", {}).values():
+        _localize_command(sub, language)
+
+
+def _wrap_help_option(command: Any, language: str) -> None:
+    """``--help`` (made afresh for each run) without a type shown, its text in ``language``."""
+    original = command.get_help_option
+
+    def get_help_option(ctx: Any) -> Any:
+        option = original(ctx)
+        if option is not None:
+            option.metavar = ""
+            option.help = translate(language, option.help)
+        return option
+
+    command.get_help_option = get_help_option
+
+
+_TYPER_CONSTANTS = (
+    "DEFAULT_STRING",
+    "ENVVAR_STRING",
+    "REQUIRED_LONG_STRING",
+    "ARGUMENTS_PANEL_TITLE",
+    "OPTIONS_PANEL_TITLE",
+    "COMMANDS_PANEL_TITLE",
+    "ERRORS_PANEL_TITLE",
+    "ABORTED_TEXT",
+    "RICH_HELP",
+)
+
+
+@contextmanager
+def _typer_words(language: str) -> Iterator[None]:
+    """Typer's own words in ``language``: its panel titles, the usage line and its error messages."""
+    from typer import rich_utils
+    from typer._click.formatting import HelpFormatter
+
+    saved: dict[str, Any] = {name: getattr(rich_utils, name) for name in _TYPER_CONSTANTS}
+    write_usage = HelpFormatter.write_usage
+
+    def usage(self: HelpFormatter, prog: str, args: str = "", prefix: str | None = None) -> None:
+        write_usage(self, prog, args, translate(language, "Usage: ") if prefix is None else prefix)
+
+    try:
+        for name, value in saved.items():
+            setattr(rich_utils, name, translate(language, value))
+        HelpFormatter.write_usage = usage  # type: ignore[method-assign]
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(rich_utils, name, value)
+        HelpFormatter.write_usage = write_usage  # type: ignore[method-assign]
+
+
+_METAVARS = {bool: "", int: "N", float: "N", Path: "FILE", str: "TEXT"}
+
+
+def _plain_metavars(command: Any) -> None:
+    for param in command.params:
+        if param.param_type_name == "argument":
+            # An argument's metavar names it already; Typer would add its Python type.
+            param.display_type_rich = lambda ctx: None
+            continue
+        if param.param_type_name != "option" or param.metavar is not None:
+            continue
+        annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+        if get_origin(annotation) is list:  # a repeatable option: one value each time
+            (annotation,) = get_args(annotation)
+        if getattr(param, "is_flag", False):
+            param.metavar = ""
+        elif isinstance(annotation, type) and annotation in _METAVARS:
+            param.metavar = _METAVARS[annotation]
+    _wrap_help_option(command, "en")
+    for sub in getattr(command, "commands", {}).values():
+        _plain_metavars(sub)

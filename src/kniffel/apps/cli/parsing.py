@@ -1,0 +1,86 @@
+"""Reading what people type: dice, sheets, player lists."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kniffel.apps.cli.errors import CliError
+from kniffel.base.dice import FACES, validate_dice
+from kniffel.engine.sheet import ScoreSheet
+from kniffel.rules import RuleSet, find_box
+from kniffel.services.session import PlayerSpec as PlayerSpec  # the players are read below the front ends
+from kniffel.services.session import parse_players as parse_players
+
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def dice_words(tokens: Sequence[str]) -> list[str]:
+    """Split what was typed for dice into one word per die.
+
+    Dice come as separate words (``3 3 5``), as one list (``3,3,5``) or as one run of digits
+    (``335``); the last form is only read that way when it is the only word, so ``10`` among other
+    dice stays a (wrong) face rather than becoming ``1 0``.
+    """
+    words = [w for token in tokens for w in _SEPARATORS.split(token) if w]
+    if len(words) == 1 and len(words[0]) > 1 and words[0].isdigit():
+        return list(words[0])
+    return words
+
+
+def faces(tokens: Sequence[str]) -> tuple[int, ...]:
+    """Faces typed as numbers, in any of the forms of :func:`dice_words`; unsorted, unchecked count."""
+    result: list[int] = []
+    for word in dice_words(tokens):
+        try:
+            face = int(word)
+        except ValueError:
+            raise CliError(f"dice are numbers 1 to {FACES}, got {word!r}") from None
+        if not 1 <= face <= FACES:
+            raise CliError(f"a die shows 1 to {FACES}, got {face}")
+        result.append(face)
+    return tuple(result)
+
+
+def parse_dice(tokens: Sequence[str], n_dice: int) -> tuple[int, ...]:
+    """Exactly ``n_dice`` faces, sorted; ``CliError`` naming what is wrong."""
+    values = faces(tokens)
+    if len(values) != n_dice:
+        raise CliError(f"expected {n_dice} dice, got {len(values)}")
+    return validate_dice(list(values), n_dice)
+
+
+_SHEET_ITEM = re.compile(r"\s*=\s*")
+
+
+def parse_sheet(
+    rules: RuleSet, text: str, *, whole: RuleSet | None = None, column: str | None = None
+) -> ScoreSheet:
+    """A sheet as ``--sheet`` takes it: ``box=points`` items where a box is named as everywhere else
+    (key, id or label, see :func:`kniffel.rules.find_box`). ``rules`` may be one column of ``whole`` (``advise
+    --column``): a box may then be named as on the whole sheet (``1:twos``) when it is in that column."""
+    items = [item for item in re.split(r"[\s,;]+", _SHEET_ITEM.sub("=", text.strip())) if item]
+    if len(items) == 1 and items[0].lower() == "empty":
+        return ScoreSheet.parse(rules, text)
+    named: list[str] = []
+    for item in items:
+        name, sep, points = item.partition("=")
+        if sep and name and name not in rules.box_keys and not _is_sheet_word(rules, name):
+            name = _sheet_box(rules, name, whole, column)
+        named.append(f"{name}{sep}{points}")
+    return ScoreSheet.parse(rules, " ".join(named))
+
+
+def _is_sheet_word(rules: RuleSet, name: str) -> bool:
+    """The sheet's own words besides boxes (``extra_bonus``, ``free_throws_used``, maybe per column)."""
+    return name.split(":")[-1] in ("extra_bonus", "free_throws_used")
+
+
+def _sheet_box(rules: RuleSet, name: str, whole: RuleSet | None, column: str | None) -> str:
+    if whole is not None and whole.multi_column:
+        key = find_box(whole, name)
+        chosen, box = whole.locate(key)
+        if column is not None and chosen.id != column:
+            raise CliError(f"{key} is not in column {column}")
+        return box.id
+    return find_box(rules, name)

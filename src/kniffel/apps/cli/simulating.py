@@ -1,0 +1,156 @@
+"""``kniffel simulate``: many games by one strategy, their score distribution, a histogram and a CSV.
+
+Every file the command will write is checked before the games are played (a simulation can take
+minutes, and its result should not be lost to a typo in a file name). Ctrl-C on this machine keeps the
+games played (whole blocks of games): their statistics and files are reported as usual, said to be
+partial, after the line that the run was interrupted, and the command still ends with the status of an
+interrupted program.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from kniffel.apps.cli.cluster import Tally
+from kniffel.apps.cli.errors import CliError
+from kniffel.base.errors import plotting_unavailable
+from kniffel.base.i18n import N_, ngettext, number, percent, translate
+from kniffel.rules import RuleSet
+from kniffel.services.session import check_writable
+from kniffel.services.simulate import MAX_GAMES, SimulationResult, plot_histogram, simulate
+
+PLOT_FORMATS = ("png", "svg", "pdf")
+"""Histogram formats that matplotlib's Agg canvas writes without further libraries."""
+PARTIAL = N_("Partial result: {games} of {total} games played before the run was interrupted.")
+"""Said above the result of a run that Ctrl-C stopped (``kniffel simulate`` and ``kniffel tournament``)."""
+
+__all__ = ["MAX_GAMES", "PARTIAL", "PLOT_FORMATS", "check_plot", "percentiles_table", "run", "write_scores"]
+
+
+def check_plot(path: Path) -> None:
+    """Refuse a histogram that could not be drawn: no matplotlib, an unknown format, an unwritable file."""
+    suffix = path.suffix.lower().lstrip(".")
+    if suffix not in PLOT_FORMATS:
+        raise CliError(
+            f"--plot {path}: the file name ends in one of {', '.join('.' + f for f in PLOT_FORMATS)}"
+        )
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise plotting_unavailable() from None
+    check_writable(path)
+
+
+def write_scores(result: SimulationResult, path: Path) -> None:
+    """Every game's final score, one row a game: ``game,score`` (games numbered from 1)."""
+    with path.open("w", encoding="utf-8", newline="") as stream:
+        writer = csv.writer(stream)
+        writer.writerow(["game", "score"])
+        writer.writerows(enumerate(result.scores.tolist(), 1))
+
+
+def percentiles_table(result: SimulationResult, lang: str = "en") -> Table:
+    """The spread of the final scores: the extremes and the percentiles, in one row."""
+    # Eleven columns of up to five characters (176.5) fit 80 columns with one space between them; a
+    # figure is never cut short ("259…"): its column is as wide as it is.
+    table = Table(
+        title=translate(lang, "Final scores: percentiles"),
+        header_style="bold",
+        collapse_padding=True,
+        pad_edge=False,
+    )
+    cells = [(translate(lang, N_("min")), number(lang, result.min, 0))]
+    for p, v in result.percentiles.items():
+        cells.append((percent(lang, p / 100, 0), number(lang, v, 0 if float(v).is_integer() else 1)))
+    cells.append((translate(lang, N_("max")), number(lang, result.max, 0)))
+    for name, value in cells:
+        table.add_column(name, justify="right", no_wrap=True, min_width=max(len(name), len(value)))
+    table.add_row(*(value for _, value in cells))
+    return table
+
+
+def run(
+    rules: RuleSet,
+    *,
+    strategy: str,
+    games: int,
+    seed: int,
+    plot: Path | None,
+    scores: Path | None,
+    json_output: bool,
+    lang: str,
+    cluster: str | None = None,
+) -> None:
+    """The ``simulate`` command: check the output files, play, report."""
+    if games < 1:
+        raise CliError(f"--games is at least 1, got {games:,}")
+    if games > MAX_GAMES:
+        raise CliError(f"--games is at most {MAX_GAMES:,}, got {games:,}")
+    if plot is not None:
+        check_plot(plot)
+    if scores is not None:
+        check_writable(scores)
+    label = translate(lang, "Playing {rules}", rules=rules.id)
+    tally = Tally(not json_output, label, games, lang)
+
+    def on_cluster(address: str) -> SimulationResult:
+        from kniffel.services import cluster as ray_cluster
+
+        return ray_cluster.simulate(
+            rules, strategy=strategy, games=games, seed=seed, address=address, progress=tally
+        )
+
+    tally.play(
+        cluster,
+        lambda: simulate(rules, strategy=strategy, games=games, seed=seed, progress=tally),
+        on_cluster,
+        lambda result: report(result, rules, plot=plot, scores=scores, json_output=json_output, lang=lang),
+    )
+
+
+def report(
+    result: SimulationResult,
+    rules: RuleSet,
+    *,
+    plot: Path | None,
+    scores: Path | None,
+    json_output: bool,
+    lang: str,
+) -> None:
+    """The statistics as JSON or text (a partial result said to be), and the files asked for."""
+    if plot is not None:
+        plot_histogram(result, plot)
+    if scores is not None:
+        write_scores(result, scores)
+    if json_output:
+        print(json.dumps(result.to_json()))
+        return
+    console = Console(highlight=False)
+    if result.partial:
+        games, total = number(lang, result.games, 0), number(lang, result.games_asked or 0, 0)
+        console.print(translate(lang, PARTIAL, games=games, total=total), style="bold")
+    console.print(
+        ngettext(
+            "{rules} ({strategy}): {games} game, mean {mean} (± {stderr}), sd {std}, {speed} games/s",
+            "{rules} ({strategy}): {games} games, mean {mean} (± {stderr}), sd {std}, {speed} games/s",
+            result.games,
+            lang,
+            rules=rules.id,
+            strategy=result.strategy,
+            games=number(lang, result.games, 0),
+            mean=number(lang, result.mean, 2),
+            stderr=number(lang, result.stderr, 2),
+            std=number(lang, result.std, 2),
+            speed=number(lang, result.games_per_second, 0),
+        )
+    )
+    console.print(percentiles_table(result, lang))
+    if plot is not None:
+        console.print(translate(lang, "Histogram written to {path}", path=plot))
+    if scores is not None:
+        console.print(translate(lang, "Scores written to {path}", path=scores))

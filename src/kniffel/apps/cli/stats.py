@@ -1,0 +1,137 @@
+"""``kniffel stats``: each player's record of finished games on this device
+(:mod:`kniffel.services.record`)."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from kniffel.apps.cli import language
+from kniffel.apps.cli.errors import CliError, reports_errors
+from kniffel.apps.cli.language import LangOption
+from kniffel.apps.cli.simulating import check_plot
+from kniffel.base.i18n import N_, ngettext, number, percent, translate
+from kniffel.services import record
+
+commands = typer.Typer()
+"""The command, added to ``kniffel``'s own (:mod:`kniffel.apps.cli.app`)."""
+
+
+def record_tables(found: list[record.Summary], lang: str) -> list[Table]:
+    """A table per rule set, a row per player: games, wins, average, best, Kniffels, bonus rate and
+    the loss per choice with how many games it is from."""
+    t = functools.partial(translate, lang)
+    tables: dict[str, Table] = {}
+    for s in found:
+        table = tables.get(s.ruleset)
+        if table is None:
+            title = t("Your record on this device: {rules}", rules=s.ruleset)
+            table = tables[s.ruleset] = Table(
+                title=title, header_style="bold", box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False
+            )
+            # A name is shortened where the columns need the room, never to nothing.
+            longest = max(len(other.player) for other in found if other.ruleset == s.ruleset)
+            table.add_column(t("Player"), min_width=min(longest, 12), max_width=24)
+            for heading in HEADINGS:
+                table.add_column(t(heading), justify="right", no_wrap=True)
+        reviewed = f"{s.reviewed}/{s.games}"
+        table.add_row(
+            s.player,
+            str(s.games),
+            str(s.won),
+            number(lang, s.average, 1),
+            str(s.best),
+            str(s.kniffels),
+            percent(lang, s.bonus_rate, 0),
+            "-" if s.loss_per_choice is None else number(lang, s.loss_per_choice, 2),
+            reviewed,
+        )
+    return list(tables.values())
+
+
+HEADINGS = (
+    N_("Games"),
+    N_("Won"),
+    N_("Average"),
+    N_("Best"),
+    N_("Kniffels"),
+    N_("Bonus"),
+    N_("Loss"),
+    N_("Reviewed"),
+)
+"""The figures of a row of the record, after the player's name."""
+
+
+@commands.command("stats")
+@reports_errors
+def stats_command(
+    player: Annotated[
+        str | None,
+        typer.Option("--player", "-p", metavar="NAME", help="Only this player's games.", show_default=False),
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            "--plot",
+            metavar="FILE",
+            help="Draw the scores over time to FILE (.png, .svg, .pdf; needs the plot extra).",
+            show_default=False,
+            dir_okay=False,
+        ),
+    ] = None,
+    clear: Annotated[
+        bool, typer.Option("--clear", help="Forget the recorded games (with --player: only that player's).")
+    ] = False,
+    json_output: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    lang: LangOption = None,
+) -> None:
+    """Your record: every human player's finished games on this device, per rule set.
+
+    Games, wins, average and best score, Kniffels, how often the upper bonus was reached and the
+    average loss per choice in expected points, from the games' reviews; --plot draws the scores over
+    time. The record is a private file on this device ($KNIFFEL_RECORD_DIR or the user data directory);
+    KNIFFEL_RECORD=off keeps none.
+    """
+    words = language.choose(lang)
+    console = Console(highlight=False)
+    if clear:
+        if plot is not None:
+            raise CliError("--clear forgets the games; leave out --plot")
+        gone = record.clear(player)
+        console.print(ngettext("Forgot {n} game.", "Forgot {n} games.", gone, words))
+        return
+    if plot is not None:
+        check_plot(plot)
+    games = [r for r in record.load() if player is None or r.player == player]
+    found = record.summaries(games)
+    if json_output:
+        print(json.dumps({"path": str(record.record_path()), "summaries": [s.to_json() for s in found]}))
+    elif not found:
+        where = record.record_path()
+        if player is not None:
+            console.print(translate(words, "No finished games of {player} on this device.", player=player))
+        else:
+            console.print(translate(words, "No finished games on this device yet ({path}).", path=where))
+    else:
+        for table in record_tables(found, words):
+            console.print(table)
+        console.print(
+            translate(
+                words,
+                "Bonus: games with the upper bonus. Loss: expected points given away per choice, over the "
+                "reviewed games. Kept in {path}; forget it with: kniffel stats --clear",
+                path=record.record_path(),
+            ),
+            style="dim",
+        )
+    if plot is not None:
+        record.plot_record(games, plot, words=functools.partial(translate, words))
+        if not json_output:
+            console.print(translate(words, "Plot written to {path}", path=plot))

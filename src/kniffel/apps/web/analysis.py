@@ -1,0 +1,136 @@
+"""A position as text, and advice for every goal from a pasted one.
+
+``GET /api/games/{id}/situation`` answers the table's position as its text (:class:`kniffel.engine.situation.
+Situation`, FEN-like: the rule set, the sheet of the player to move, the dice, the rolls left and the
+other players' sheets), which ``kniffel advise --situation`` reads as well. ``GET /api/analysis?situation=
+TEXT&target=N`` reads such a text and values every option for each goal: points (expected points still
+to come), a target (the chance of finishing with at least ``N``) and, with the other players' sheets, the
+chance of winning. A goal whose tables are still being solved answers ``preparing`` with its progress
+(the tables go to the planning worker; nothing is solved on the request's thread), and the page asks again.
+The page is ``/analysis`` (``static/analysis.html``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, Response
+
+from kniffel.apps.web import advice
+from kniffel.apps.web.guard import Allowances, client_of
+from kniffel.apps.web.service import GameService, WebError
+from kniffel.base.errors import KniffelError
+from kniffel.base.i18n import N_
+from kniffel.engine.game import Game
+from kniffel.engine.situation import Situation
+from kniffel.planning import WIN, NotReady, Target, planner_for
+from kniffel.services.session import Preparing
+
+MAX_TEXT = 2000
+"""Characters of a pasted position (eight players' sheets are well under 1000)."""
+DEFAULT_TARGET = 250
+MAX_SHOWN = 12
+
+
+def situation_of(game: Game) -> str:
+    """The position's text; ``illegal`` once the game is over."""
+    if game.is_over:
+        raise WebError("illegal", "the game is over: there is no position to show")
+    return str(game.situation())
+
+
+def read_situation(text: str) -> Situation:
+    """A pasted position, or a one-line refusal saying what is wrong with it."""
+    if not text.strip():
+        raise WebError("malformed", "paste a position's text, as the table shows it")
+    if len(text) > MAX_TEXT:
+        raise WebError("too_large", f"a position's text is at most {MAX_TEXT} characters")
+    try:
+        return Situation.parse(" ".join(text.split()))
+    except KniffelError as error:
+        raise WebError("invalid", str(error)) from None
+
+
+async def check(situation: Situation) -> None:
+    """Refuse a position nobody can advise on: before the turn's first roll, or of rules the solver
+    does not cover (the first ask of a rule set may read the solver's files: off the event loop)."""
+    if situation.dice is None:
+        raise WebError("illegal", "the position has no dice yet: advice starts after the turn's first roll")
+    covered = advice.known(situation.rules)
+    if covered is None:
+        covered = await asyncio.to_thread(advice.available, situation.rules)
+    if not covered:
+        rules_id = situation.rules.id
+        raise WebError(
+            "no_advice", f"no advice for {rules_id}: the solver covers the rule sets of one column"
+        )
+
+
+def analyse(situation: Situation, target: int, lang: str) -> dict[str, Any]:
+    """Every option of ``situation`` (checked by :func:`check`) for each goal, best first (on the
+    advice thread)."""
+    rules = situation.rules
+    game = Game.from_situation(situation)
+    goals: list[dict[str, Any]] = []
+    waiting = advice.advisor_ready(rules)
+    if waiting is not None:
+        goals.append({"goal": "points", "preparing": advice.preparing(waiting)})
+    else:
+        goals.append({"goal": "points", "options": _options(game, planner_for(rules).choices(game), lang)})
+    asked: list[tuple[str, Any]] = [("target", Target(target))]
+    if situation.others:
+        asked.append(("win", WIN))
+    for name, goal in asked:
+        entry: dict[str, Any] = {"goal": name}
+        if name == "target":
+            entry["target"] = target
+        try:
+            entry["options"] = _options(game, planner_for(rules, goal, wait=False).choices(game), lang)
+        except NotReady as not_ready:
+            entry["preparing"] = advice.preparing(Preparing.of(not_ready, rules))
+        goals.append(entry)
+    return {"situation": str(situation), "rules": rules.id, "goals": goals}
+
+
+def _options(game: Game, choices: list[Any], lang: str) -> list[dict[str, Any]]:
+    return [
+        {"action": str(c.action), "text": game.action_text(c.action, lang), "value": round(c.value, 4)}
+        for c in choices[:MAX_SHOWN]
+    ]
+
+
+def register(
+    app: FastAPI, static: Path, allowances: Allowances, language_of: Callable[[Request], str]
+) -> None:
+    """The analysis page and its two routes (``language_of``: the language a request asks for)."""
+
+    def service_of(request: Request) -> GameService:
+        service: GameService = request.app.state.service
+        return service
+
+    @app.get("/analysis")
+    async def page() -> Response:
+        return FileResponse(static / "analysis.html")
+
+    @app.get("/api/games/{game_id}/situation")
+    async def situation(game_id: str, request: Request) -> dict[str, Any]:
+        service = service_of(request)
+        seq, game = await service.position(await service.get(game_id))
+        return {"seq": seq, "situation": situation_of(game)}
+
+    @app.get("/api/analysis")
+    async def analysis(request: Request) -> Any:
+        allowances.advice.spend(client_of(request), N_("too many analyses from your address: wait a little"))
+        found = read_situation(request.query_params.get("situation", ""))
+        target_text = request.query_params.get("target", str(DEFAULT_TARGET))
+        if not target_text.isdigit() or not 1 <= int(target_text) <= 2000:
+            raise WebError("malformed", "target must be a score from 1 to 2000")
+        lang = language_of(request)
+        await check(found)
+        return await service_of(request).advise(
+            lambda: analyse(found, int(target_text), lang), client_of(request)
+        )

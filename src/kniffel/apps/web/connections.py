@@ -1,0 +1,368 @@
+"""Plain connections per client, held below the app: the HTTP protocol ``kniffel serve`` runs.
+
+The app's allowances count requests and WebSockets, but a connection whose request never arrives
+reaches no app. uvicorn kept such a connection open for ever (its one timer, the keep-alive one, is
+stopped by every byte), and each one took an open file and a place under the connection limit: from
+one address, a few hundred silent ones made the server answer 503 to everyone, and twelve addresses
+sending a header byte every 2 s held a thousand connections for as long as they liked. This protocol
+
+* caps the connections one client holds at once (WebSockets included: an upgraded connection keeps
+  its transport), refusing more by closing them at once, before anything is read;
+* closes a connection that says nothing for as long as an idle keep-alive connection may stay
+  (uvicorn arms that timer only after a first answer, so a silent connection had none);
+* gives every request head a deadline however it trickles (:attr:`Deadlines.head`, counted from the
+  connection's start for its first request and from a request's first byte for the next ones, and
+  never put off by a byte), and every body one (:attr:`Deadlines.body`), as nginx's
+  ``client_header_timeout`` and ``client_body_timeout`` do;
+* keeps a budget of connections waiting for a head, per client (heads begun) and in all
+  (:class:`ArrivingHeads`): past it, the client's oldest, or the oldest of the client that has most
+  of them, is closed, or a newcomer of that client. Only connections waiting for a head are ever
+  closed so; an open WebSocket, a request being answered or a keep-alive connection between two
+  requests never is.
+
+A reverse proxy the operator trusts (``--trusted-proxies``) is neither capped nor budgeted: every
+player comes through it, and it is the proxy's job to time out slow clients (``docs/deploy.md``). The
+deadlines hold for it too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from kniffel.apps.web.guard import SECURITY_HEADERS, client_key
+
+MARGIN = 32
+"""Connections a client may hold beyond its WebSockets: a browser opens about six to a site for pages
+and requests, and several players may share an address (a family, a school)."""
+
+HEAD_TIMEOUT = 10.0
+"""Seconds a request head may take to arrive (``KNIFFEL_HEAD_TIMEOUT``); a browser sends one in a
+single packet."""
+HEADS_PER_CLIENT = 8
+"""Request heads one client may have arriving at once (``KNIFFEL_HEADS_PER_CLIENT``). A browser's head
+arrives in one packet, so its heads are arriving for a moment only, even with several people behind
+one address; a client that keeps more of them open is sending them slowly on purpose."""
+BODY_GRACE = 1.0
+"""Seconds a body's deadline below the app waits beyond the app's own (``KNIFFEL_BODY_TIMEOUT``), so
+that a route reading a body answers 408 itself before the connection is closed."""
+
+
+def answer(status: str, error: str, message: str) -> bytes:
+    """An answer written below the app, as the app would write it: a JSON reason, the security
+    headers, and the connection closed after it."""
+    body = json.dumps({"error": error, "message": message}).encode()
+    headers = {
+        "content-type": "application/json",
+        "content-length": str(len(body)),
+        "connection": "close",
+        **SECURITY_HEADERS,
+    }
+    head = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+    return f"HTTP/1.1 {status}\r\n{head}\r\n".encode() + body
+
+
+def refusal(per_client: int) -> bytes:
+    """The answer a connection past the cap gets before it is closed: the app's refusal (429)."""
+    return answer(
+        "429 Too Many Requests",
+        "rate_limited",
+        f"at most {per_client} connections per address: close some tabs",
+    )
+
+
+class OpenConnections:
+    """The transports each client holds open. Closed ones are forgotten when their client connects
+    again, so that nothing has to be told when a connection ends (an upgraded connection changes its
+    protocol without telling the old one)."""
+
+    def __init__(self, per_client: int) -> None:
+        self.per_client = per_client
+        self._open: dict[str, list[asyncio.BaseTransport]] = {}
+
+    def admit(self, client: str, transport: asyncio.BaseTransport) -> bool:
+        """Count ``transport`` as ``client``'s, or say no (then nothing is counted)."""
+        held = self.forget(client)
+        if len(held) >= self.per_client:
+            return False
+        self._open[client] = [*held, transport]
+        return True
+
+    def forget(self, client: str) -> list[asyncio.BaseTransport]:
+        """Drop ``client``'s closed transports (their list, once nothing of it is open); those still open."""
+        held = [t for t in self._open.get(client, ()) if not t.is_closing()]
+        if held:
+            self._open[client] = held
+        else:
+            self._open.pop(client, None)
+        return held
+
+
+class Shed(Protocol):
+    """A connection :class:`ArrivingHeads` may close."""
+
+    def shed(self, crowded: bool) -> None:
+        """Close the connection; ``crowded``: because the server is running out of connections (else:
+        because its own client has too many heads arriving)."""
+
+
+class ArrivingHeads:
+    """The connections waiting for a request head, per client, oldest first: a new connection from its
+    start, a keep-alive one from the first byte of its next request, each until its head is complete.
+    An open WebSocket, a request being answered and a keep-alive connection between two requests are
+    not waiting for a head, and are never closed here.
+
+    * A client may have ``per_client`` heads *begun* (some of their bytes arrived) at once: past that,
+      its oldest begun head is closed. A browser's head arrives in one packet, so only a client
+      sending heads slowly on purpose keeps several begun.
+    * In all, at most ``total`` connections may be waiting, and while any are the server's open
+      connections of every kind stay at most ``room`` (:meth:`make_room`): past either, the oldest
+      waiting connection of the client with most of them is closed. So a fresh client always gets in: it
+      never has most of them, and each of a slow client's closed makes room for one."""
+
+    def __init__(self, per_client: int, total: int, room: int | None = None) -> None:
+        self.per_client, self.total = per_client, total
+        self.room = total if room is None else room
+        self._waiting: dict[str, dict[Shed, None]] = {}
+        self._begun: dict[str, dict[Shed, None]] = {}
+        self._count = 0
+        self._closing: set[Shed] = set()
+        """Connections closed here whose end the server has not seen yet (they are still open)."""
+
+    def __len__(self) -> int:
+        return self._count
+
+    def of(self, client: str) -> tuple[int, int]:
+        """``client``'s connections waiting for a head now, and of those the heads begun."""
+        return len(self._waiting.get(client, ())), len(self._begun.get(client, ()))
+
+    def make_room(self, client: str, connections: int) -> bool:
+        """Before a new connection of ``client`` waits: with ``connections`` open now (of every kind),
+        close as many waiting ones of the busiest clients as keep the waiting within ``total`` and the
+        open within ``room``, the new one counted. False if the new one is to be closed instead: its
+        client would have most of them (an attacker opening another as soon as one is closed then
+        meets a closed door, rather than making the server close its older ones in a loop)."""
+        open_now = connections - len(self._closing) + 1
+        for _ in range(max(self._count + 1 - self.total, open_now - self.room)):
+            if not self._waiting:
+                return True
+            # the client with most waiting (a scan over the clients waiting for anything now; each
+            # holds a few at most, so an attacker's many addresses are a few hundred)
+            busiest = max(self._waiting, key=lambda name: len(self._waiting[name]))
+            if len(self._waiting.get(client, ())) + 1 >= len(self._waiting[busiest]):
+                return False
+            self._shed(busiest, next(iter(self._waiting[busiest])), crowded=True)
+        return True
+
+    def waits(self, client: str, connection: Shed) -> None:
+        """``connection`` of ``client`` waits for a head (call :meth:`make_room` first)."""
+        waiting = self._waiting.setdefault(client, {})
+        if connection not in waiting:
+            waiting[connection] = None
+            self._count += 1
+
+    def begins(self, client: str, connection: Shed) -> None:
+        """A byte of ``connection``'s head has arrived: close ``client``'s oldest begun head if it has
+        too many begun now."""
+        self.waits(client, connection)
+        begun = self._begun.setdefault(client, {})
+        begun[connection] = None
+        if len(begun) > self.per_client:
+            self._shed(client, next(iter(begun)), crowded=False)
+
+    def arrived(self, client: str, connection: Shed) -> None:
+        """``connection``'s head is complete, or it is closed (nothing happens if it was not waiting)."""
+        waiting = self._waiting.get(client)
+        if waiting is None or connection not in waiting:
+            return
+        del waiting[connection]
+        self._count -= 1
+        if not waiting:
+            del self._waiting[client]
+        begun = self._begun.get(client)
+        if begun is not None:
+            begun.pop(connection, None)
+            if not begun:
+                del self._begun[client]
+
+    def gone(self, client: str, connection: Shed) -> None:
+        """``connection`` is closed, and the server has seen it end."""
+        self.arrived(client, connection)
+        self._closing.discard(connection)
+
+    def _shed(self, client: str, connection: Shed, *, crowded: bool) -> None:
+        self.arrived(client, connection)
+        self._closing.add(connection)
+        connection.shed(crowded)
+
+
+def is_trusted(proxies: str) -> Callable[[str], bool]:
+    """Whether an address is one of ``proxies`` (comma-separated addresses or networks, ``*`` for any),
+    as uvicorn's ``forwarded_allow_ips`` names them."""
+    names = [p.strip() for p in proxies.split(",") if p.strip()]
+    if "*" in names:
+        return lambda host: True
+    networks = []
+    for name in names:
+        try:
+            networks.append(ipaddress.ip_network(name, strict=False))
+        except ValueError:
+            continue  # a socket path or a name: uvicorn matches those itself, nothing to cap here
+
+    def trusted(host: str) -> bool:
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return host in names
+        return any(address in network for network in networks)
+
+    return trusted
+
+
+@dataclass(frozen=True)
+class Deadlines:
+    """What :func:`guarded_http` allows a connection: ``per_client`` connections of one client at once,
+    ``head`` seconds for a request head, ``body`` seconds for its body (after its head), and
+    ``heads_per_client`` heads of one client begun at once, ``heads_total`` connections waiting for a
+    head in all, and ``room`` open connections of every kind past which they give way
+    (:class:`ArrivingHeads`)."""
+
+    per_client: int
+    head: float
+    body: float
+    heads_per_client: int
+    heads_total: int
+    room: int
+
+
+def guarded_http(deadlines: Deadlines, trusted: Callable[[str], bool]) -> type[asyncio.Protocol]:
+    """uvicorn's httptools protocol (uvicorn's own choice wherever httptools is installed, as
+    ``uvicorn[standard]`` installs it) with connections capped per client, silent connections timed
+    out, deadlines for heads and bodies and a budget of arriving heads (see the module docstring)."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    connections = OpenConnections(deadlines.per_client)
+    heads = ArrivingHeads(deadlines.heads_per_client, deadlines.heads_total, deadlines.room)
+    refused = refusal(deadlines.per_client)
+    late = answer(
+        "408 Request Timeout",
+        "timeout",
+        f"a request must arrive within {deadlines.head:g} seconds",
+    )
+    shed = answer(
+        "429 Too Many Requests",
+        "rate_limited",
+        f"at most {deadlines.heads_per_client} requests per address may be arriving at once",
+    )
+    crowded = answer(
+        "503 Service Unavailable", "busy", "too many requests are arriving at once: try again soon"
+    )
+    base: Any = HttpToolsProtocol
+
+    class GuardedHttp(base):  # type: ignore[misc]
+        _client: str | None = None
+        """The client whose budgets this connection counts in (none for a trusted proxy)."""
+        _deadline: asyncio.TimerHandle | None = None
+        """The head's deadline while one arrives, then its body's until that is complete."""
+        _begun = False
+        """Bytes of a request head have arrived (the deadline then answers 408 before closing)."""
+
+        def connection_made(self, transport: asyncio.Transport) -> None:
+            super().connection_made(transport)
+            host = self.client[0] if self.client else None
+            if host is not None and not trusted(host):
+                self._client = client_key(host)
+                if not connections.admit(self._client, transport):
+                    transport.write(refused)
+                    transport.close()
+                    return
+                if not heads.make_room(self._client, len(self.connections) - 1):  # less this one
+                    transport.close()
+                    return
+                heads.waits(self._client, self)
+            # a connection that says nothing goes like an idle keep-alive one; the first byte it sends
+            # stops this timer (uvicorn's own data_received), but not the head's deadline
+            self.timeout_keep_alive_task = self.loop.call_later(
+                self.timeout_keep_alive, self.timeout_keep_alive_handler
+            )
+            self._arm(deadlines.head, self._head_late)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            super().connection_lost(exc)
+            self._disarm()
+            if self._client is not None:
+                heads.gone(self._client, self)
+                connections.forget(self._client)
+
+        # The parser's callbacks mark where a head and a body begin and end.
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._begun = True
+            if self._deadline is None:  # a later request: its deadline counts from its first byte
+                self._arm(deadlines.head, self._head_late)
+            if self._client is not None:
+                heads.begins(self._client, self)
+
+        def on_headers_complete(self) -> None:
+            self._disarm()
+            self._arrived()
+            self._begun = False
+            super().on_headers_complete()
+            if not (self.parser.should_upgrade() and self._should_upgrade()):
+                self._arm(deadlines.body + BODY_GRACE, self._body_late)
+
+        def on_message_complete(self) -> None:
+            self._disarm()
+            super().on_message_complete()
+
+        # The deadlines and the budget.
+
+        def _arm(self, seconds: float, late: Callable[[], None]) -> None:
+            self._disarm()
+            self._deadline = self.loop.call_later(seconds, late)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _arrived(self) -> None:
+            if self._client is not None:
+                heads.arrived(self._client, self)
+
+        def _close(self, last_words: bytes | None) -> None:
+            self._deadline = None
+            self._arrived()
+            if not self.transport.is_closing():
+                if last_words is not None and (self.cycle is None or self.cycle.response_complete):
+                    self.transport.write(last_words)
+                self.transport.close()
+
+        def _head_late(self) -> None:
+            self._close(late if self._begun else None)
+
+        def _body_late(self) -> None:
+            self._close(None)  # the app has answered 408 if it was reading the body
+
+        def shed(self, crowded_out: bool) -> None:
+            self._disarm()
+            self._close((crowded if crowded_out else shed) if self._begun else None)
+
+    return GuardedHttp
+
+
+__all__ = [
+    "MARGIN",
+    "ArrivingHeads",
+    "Deadlines",
+    "OpenConnections",
+    "answer",
+    "guarded_http",
+    "is_trusted",
+    "refusal",
+]

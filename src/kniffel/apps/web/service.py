@@ -1,0 +1,891 @@
+"""The game service: the one place where online actions are checked, committed and broadcast.
+
+Every game in play lives in memory as a :class:`kniffel.Game` rebuilt from the database. An action is
+accepted only if it comes from a token entitled to the seat to move, names the position the client saw
+(``seq``), and the engine allows it. It is then committed; only after the commit succeeds do the
+subscribers see the new state. A failed commit takes the action back, so memory never runs ahead of the
+database; readers (HTTP polls, new subscribers) get the snapshot of the last committed state.
+
+Bots move through the same path from a small pool of workers (not a task per game), and only in games
+someone watches: a bot game nobody looks at waits for its next visitor. Advice runs on threads of its own
+(:mod:`kniffel.apps.web.pressure`), never on the threads the database writes use: a seated player's hints and
+review on one lane, everyone's asks for the chances of winning on another, each bounded in all and per
+client, so that a flood of asks for chances never holds up the player to move.
+
+Several server processes may serve one PostgreSQL database: each commit is announced with
+``NOTIFY``, and every process that holds the game in memory catches up from the database and tells its
+own subscribers. Whoever commits a position first wins it (the primary key on ``(game_id, seq)``); the
+other copy takes its action back and catches up, so a bot's turn is played exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+import orjson
+
+from kniffel import bots
+from kniffel import rules as rules_module
+from kniffel.apps.web import advice
+from kniffel.apps.web.pressure import AdviceLane, Refusals
+from kniffel.apps.web.store import (
+    CHANNEL,
+    SEAT_KINDS,
+    NewGame,
+    SeatSpec,
+    Store,
+    StoredGame,
+    StoredSeat,
+    StoreError,
+    Write,
+    is_bot,
+    is_game_id,
+    token_matches,
+)
+from kniffel.base.errors import IllegalActionError, KniffelError
+from kniffel.base.i18n import N_, error_text, translations
+from kniffel.engine.game import MAX_PLAYERS, Action, Announce, Game, Outcome, Roll, Score, SecureDice, Strike
+from kniffel.engine.sheet import sheet_layout
+
+log = logging.getLogger("kniffel.apps.web")
+T = TypeVar("T")
+
+MAX_NAME = 24
+LOG_TAIL = 60
+"""How many recent actions a state message carries; the full log stays in the database."""
+
+
+class WebError(Exception):
+    """A refused request: ``code`` for programs, ``message`` (one line) for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def to_json(self, language: str = "en") -> dict[str, str]:
+        """The refusal as the client is told it, its message in ``language``."""
+        return {"type": "error", "code": self.code, "message": error_text(language, self.message)}
+
+
+class Subscriber(Protocol):
+    """A connection watching a game; ``push`` must not block. One with a true attribute ``changes``
+    receives ``change`` messages after each change, any other the whole state (see
+    :meth:`LiveGame.changed`)."""
+
+    def push(self, text: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class CreateRequest:
+    rules_id: str
+    options: dict[str, str]
+    seats: tuple[SeatSpec, ...]
+    hotseat: bool = False
+    pad: bool = False
+
+    @staticmethod
+    def parse(data: object) -> CreateRequest:
+        """Check a creation request from the wire; :class:`WebError` says what is wrong."""
+        if not isinstance(data, Mapping):
+            raise WebError("malformed", "a game is created from a JSON object")
+        rules_id = data.get("rules", "kniffel")
+        options = data.get("options") or {}
+        seats = data.get("seats")
+        if not isinstance(rules_id, str):
+            raise WebError("malformed", "rules must be a rule set id such as 'kniffel'")
+        if not isinstance(options, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in options.items()
+        ):
+            raise WebError("malformed", "options must map option names to values, e.g. {'sharp': 'on'}")
+        if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_PLAYERS:
+            raise WebError("malformed", f"seats must be a list of 1 to {MAX_PLAYERS} seats")
+        specs: list[SeatSpec] = []
+        for number, seat in enumerate(seats, 1):
+            if not isinstance(seat, Mapping):
+                raise WebError("malformed", f"seat {number} must be an object with name and kind")
+            name, kind = seat.get("name"), seat.get("kind", "human")
+            if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
+                raise WebError("malformed", f"seat {number} needs a name of 1 to {MAX_NAME} characters")
+            problem = name_problem(name)
+            if problem is not None:
+                raise WebError("malformed", f"seat {number}: {problem}")
+            if kind not in SEAT_KINDS:
+                raise WebError("malformed", f"seat {number} is one of {', '.join(SEAT_KINDS)}, got {kind!r}")
+            specs.append(SeatSpec(" ".join(name.split()), str(kind)))
+        names = [s.name for s in specs]
+        if len(set(names)) != len(names):
+            raise WebError("malformed", "every seat needs a different name")
+        flags = {key: data.get(key, False) for key in ("hotseat", "pad")}
+        for key, value in flags.items():
+            if not isinstance(value, bool):
+                raise WebError("malformed", f"{key} must be true or false")
+        try:
+            found = rules_module.get(rules_id, options)
+        except rules_module.RulesError as error:
+            raise WebError("invalid", str(error)) from None
+        if any(s.kind == "bot:win" for s in specs) and not advice.available(found):
+            raise WebError(
+                "invalid", f"bot:win plays the rule sets of one column the solver covers, not {found.id}"
+            )
+        return CreateRequest(found.id, dict(options), tuple(specs), flags["hotseat"], flags["pad"])
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a player's name, or ``None``. Control characters (NUL included), lone
+    surrogates and unassigned code points are refused here, so every database stores the same names."""
+    for char in name:
+        if unicodedata.category(char) in ("Cc", "Cs", "Cn"):
+            return N_(f"a name cannot contain the character U+{ord(char):04X}")
+    return None
+
+
+@dataclass(eq=False)
+class LiveGame:
+    """A game in play, in memory."""
+
+    stored: StoredGame
+    game: Game
+    seat_of_action: list[int]
+    outcomes: list[Outcome] = field(default_factory=list)
+    """What each action of the log did (points and bonuses), for the game log on the table."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    subscribers: set[Subscriber] = field(default_factory=set)
+    bots_due: bool = False
+    """A bot's move is waiting for a bot worker."""
+    hints: bool = False
+    """The solver can advise on these rules (hint and review panels)."""
+    announced_seq: int = 0
+    """The highest position another process announced for this game."""
+    following: bool = False
+    """A task is catching this copy up with the database."""
+    undos: int = 0
+    """Actions taken back (:mod:`kniffel.apps.web.undo`): with them a position number no longer names one
+    position for good."""
+    _core: dict[str, Any] = field(default_factory=dict)
+    """The committed state without its rules and log (see :func:`state_core`)."""
+    _shown: int = 0
+    """The position :attr:`_core` shows: the last committed one."""
+    _state_json: str | None = None
+    """The committed state as JSON, built when first asked for after a change."""
+    _parts: SnapshotParts = field(default_factory=lambda: SnapshotParts())
+
+    def __post_init__(self) -> None:
+        self._snapshot()
+
+    def _snapshot(self) -> None:
+        self._core = state_core(self)
+        self._shown = self.seq
+        self._state_json = None
+
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    @property
+    def seats(self) -> tuple[StoredSeat, ...]:
+        return self.stored.seats
+
+    @property
+    def seq(self) -> int:
+        """Number of accepted actions; the next one gets ``seq + 1``."""
+        return len(self.game.log)
+
+    def seats_for(self, token: str) -> frozenset[int]:
+        """The seats a token may act for: its own, or every human seat for the host of a hot-seat game."""
+        if not token:
+            return frozenset()
+        if self.stored.hotseat and token_matches(token, self.stored.host_token_hash):
+            return frozenset(s.index for s in self.seats if s.kind == "human")
+        return frozenset(s.index for s in self.seats if token_matches(token, s.token_hash))
+
+    def is_host(self, token: str) -> bool:
+        return bool(token) and token_matches(token, self.stored.host_token_hash)
+
+    def state_json(self) -> str:
+        """The last committed state as JSON (what ``GET /api/games/{id}`` answers): never a position
+        whose action is still being saved (built from the parts kept when it was committed: the
+        log's lines before it never change)."""
+        if self._state_json is None:
+            self._state_json = orjson.dumps(whole_state(self, self._core, self._shown)).decode()
+        return self._state_json
+
+    def state_text(self) -> str:
+        """The last committed state as a ``state`` message."""
+        return f'{{"type":"state","state":{self.state_json()}}}'
+
+    def changed(self) -> None:
+        """Tell the subscribers what the committed actions changed, as a ``change`` message: the
+        state without the rules (which never change) and with only the new lines of the log, and
+        ``base``, the position it follows. A client holding the state of ``base`` gets the new state
+        by keeping its rules and appending the lines (keeping :data:`LOG_TAIL`); one that holds
+        another position asks for the whole state (``{"type": "state"}``). A whole state cost the
+        server and every client three to four times as much to write, send and read. Subscribers
+        that did not ask for changes (clients of before) get the whole state, as they always did."""
+        base = self._shown
+        self._snapshot()
+        change: str | None = None
+        whole: str | None = None
+        for subscriber in list(self.subscribers):
+            if getattr(subscriber, "changes", False):
+                if change is None:
+                    lines = log_lines(self, base, self._shown)
+                    message = {"type": "change", "base": base, "state": self._core | {"log": lines}}
+                    change = orjson.dumps(message).decode()
+                subscriber.push(change)
+            else:
+                whole = whole or self.state_text()
+                subscriber.push(whole)
+
+    def taken_back(self) -> None:
+        """Take the last action back in memory (committed by :mod:`kniffel.apps.web.undo`) and send every
+        subscriber the whole state: a change message only ever adds lines to the log."""
+        self.game.undo()
+        del self.seat_of_action[len(self.game.log) :], self.outcomes[len(self.game.log) :]
+        self.undos += 1
+        self._snapshot()
+        text = self.state_text()
+        for subscriber in list(self.subscribers):
+            subscriber.push(text)
+
+
+@dataclass
+class SnapshotParts:
+    """The parts of a game's state that most actions leave as they were, kept from one snapshot to the
+    next: a snapshot goes out after every action, and rebuilding all of it cost more than the commit."""
+
+    rules: dict[str, Any] | None = None
+    players: list[tuple[object, dict[str, Any]]] = field(default_factory=list)
+    """Per seat: what its sheet held, and the player's part of the state built from that."""
+    log: list[tuple[object, dict[str, Any]]] = field(default_factory=list)
+    """Per position: the action, and its line of the game log."""
+
+
+def game_state(live: LiveGame) -> dict[str, Any]:
+    """Everything a client needs to draw the table; all of it is public in a dice game."""
+    core = state_core(live)  # first: it describes the rules the first time
+    return whole_state(live, core, len(live.game.log))
+
+
+def whole_state(live: LiveGame, core: dict[str, Any], upto: int) -> dict[str, Any]:
+    """The state a client draws from: the rules, ``core`` (:func:`state_core`) and the log's last
+    lines before position ``upto``."""
+    state = {"rules": live._parts.rules} | core
+    state["log"] = log_lines(live, 0, upto)
+    return state
+
+
+def log_lines(live: LiveGame, since: int, upto: int) -> list[dict[str, Any]]:
+    """The log's lines from position ``since`` to ``upto``, at most the last :data:`LOG_TAIL` of them."""
+    return [_log_line(live, i) for i in range(max(since, upto - LOG_TAIL), upto)]
+
+
+def state_core(live: LiveGame) -> dict[str, Any]:
+    """:func:`game_state` without ``rules`` and ``log``: what a change message carries whole."""
+    game, ruleset, parts = live.game, live.game.rules, live._parts
+    turn, legal = game.turn, game.legal
+    if parts.rules is None:
+        parts.rules = ruleset.describe() | {
+            "turns": ruleset.turns,
+            "free_throws_per_turn": ruleset.free_throws_per_turn,
+            "names": translations(ruleset.name),
+            "layout": layout_json(ruleset),
+        }
+    del parts.players[len(live.seats) :]
+    for seat, sheet in zip(live.seats, game.sheets, strict=True):
+        # Everything the totals are computed from: the same content gives the same part.
+        held = (
+            tuple(sheet.entries.items()),
+            tuple(sheet.extra_bonus.items()),
+            tuple(sheet.free_throws_used.items()),
+        )
+        if seat.index < len(parts.players) and parts.players[seat.index][0] == held:
+            continue
+        totals = [sheet.column_totals(c) for c in ruleset.columns]
+        player = {
+            "index": seat.index,
+            "name": seat.name,
+            "kind": seat.kind,
+            "entries": dict(sheet.entries),
+            "columns": [
+                {"id": c.id, **vars(t), "free_throws_left": sheet.free_throws_left(c)}
+                for c, t in zip(ruleset.columns, totals, strict=True)
+            ],
+            "total": sheet.total,
+        }
+        if seat.index < len(parts.players):
+            parts.players[seat.index] = (held, player)
+        else:
+            parts.players.append((held, player))
+    return {
+        "id": live.id,
+        "hotseat": live.stored.hotseat,
+        "pad": live.stored.pad,
+        "seq": live.seq,
+        "over": game.is_over,
+        "current": game.current,
+        "round": game.round,
+        "players": [player for _, player in parts.players],
+        "turn": {
+            "dice": list(turn.dice) if turn.dice is not None else None,
+            "rolls": turn.rolls,
+            "rolls_left": game.rolls_left,
+            "free_throws": turn.free_throws,
+            "announced": turn.announced,
+            "thrown_at_once": turn.thrown_at_once,
+        },
+        "can_roll": legal.can_throw and not legal.free_throw,
+        "can_free": legal.can_throw and legal.free_throw,
+        "placements": {key: {"points": p.points, "bonus": p.bonus} for key, p in legal.placements.items()},
+        "strikeable": list(legal.strikeable),
+        "announce": list(legal.announceable),
+        "standings": [vars(s) for s in game.standings()] if game.is_over else [],
+        "hints": live.hints,
+    }
+
+
+def _log_line(live: LiveGame, index: int) -> dict[str, Any]:
+    """:func:`log_entry`, kept while the log holds the same action at ``index`` (a line never changes
+    once its action is committed; an action taken back is a different object)."""
+    cache, action = live._parts.log, live.game.log[index]
+    if index < len(cache):
+        if cache[index][0] is action:
+            return cache[index][1]
+        del cache[index:]
+    entry = log_entry(live, index)
+    if index == len(cache):
+        cache.append((action, entry))
+    return entry
+
+
+def log_entry(live: LiveGame, index: int) -> dict[str, Any]:
+    """Line ``index`` of the table's game log: the action, and for a score or strike what it earned
+    (when the outcome is known: a game put together outside the service has only its log)."""
+    entry: dict[str, Any] = {
+        "seq": index + 1,
+        "seat": live.seat_of_action[index],
+        "text": str(live.game.log[index]),
+    }
+    outcome = live.outcomes[index] if index < len(live.outcomes) else None
+    if outcome is not None and outcome.box is not None:
+        entry |= {"points": outcome.points, "bonus": outcome.extra_bonus + outcome.upper_bonus}
+    return entry
+
+
+def layout_json(ruleset: rules_module.RuleSet) -> list[dict[str, Any]]:
+    """The sheet's rows as the page draws them (:func:`kniffel.engine.sheet.sheet_layout`), a sum's label in
+    every language, so that the page can switch languages without asking again."""
+    rows = []
+    for row in sheet_layout(ruleset):
+        shown = row.to_json()
+        if row.label:
+            shown["label"] = translations(row.label)
+        rows.append(shown)
+    return rows
+
+
+def fallback_move(game: Game) -> Action:
+    """A plain legal move, used only if a bot fails: take the best-paying box
+    after the regular rolls, announcing whatever an announced column allows."""
+    legal = game.legal
+    if game.turn.dice is None or (game.rolls_left > 0 and not legal.placements):
+        return Roll()
+    if legal.placements:
+        return Score(max(legal.placements, key=lambda box: legal.placements[box].total))
+    if legal.announceable:
+        return Announce(legal.announceable[0])
+    if legal.strikeable:
+        return Strike(legal.strikeable[0])
+    return next(iter(legal))
+
+
+class GameService:
+    """Creates, loads and advances online games; one instance per server process."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.6,
+        max_cached: int = 2000,
+        bot_workers: int = 2,
+        bot_share: float = 0.25,
+        max_advice_waiting: int = 64,
+        advice_per_client: int = 4,
+        max_chances_waiting: int = 8,
+        chances_per_client: int = 2,
+        max_group: int = 200,
+    ) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.max_cached = max_cached
+        self.bot_workers = bot_workers
+        self.bot_share = bot_share
+        """The share of the process's time the bots may take: each worker rests after a move in
+        proportion to the time the move took, however many bot games are waiting."""
+        self.origin = secrets.token_hex(6)
+        """This process's name in change announcements, to skip its own."""
+        self._live: OrderedDict[str, LiveGame] = OrderedDict()
+        self._load_lock = asyncio.Lock()
+        self._bots: dict[tuple[str, int], bots.Bot] = {}
+        self._bot_queue: asyncio.Queue[LiveGame] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        # Bots think and advisors solve on threads of their own: the default pool is the database's.
+        self._bot_threads = ThreadPoolExecutor(1, thread_name_prefix="kniffel-bots")
+        self._advice = AdviceLane("kniffel-advice", max_advice_waiting, advice_per_client)
+        self._chances = AdviceLane("kniffel-chances", max_chances_waiting, chances_per_client)
+        self._refusals = Refusals(log, "saving an action")
+        self._catch_up_refusals = Refusals(log, "reading the new actions")
+        self._closing = False
+        self.max_group = max_group
+        """Actions committed in one transaction at most."""
+        # One writer thread: its commits are the group commits, so they never overtake each other.
+        self._write_threads = ThreadPoolExecutor(1, thread_name_prefix="kniffel-writes")
+        self._writes: list[tuple[Write, asyncio.Future[bool]]] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    # --- lifecycle -----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start the bot workers and, on a database shared by several processes, listen for the
+        changes the others commit (returns once listening). Bot games resume when someone watches."""
+        self._start_bot_workers()
+        advice.abandon_unasked()
+        if self.store.announces:
+            listening = asyncio.Event()
+            self._tasks.append(asyncio.create_task(self._listen(listening), name="kniffel-listen"))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(listening.wait(), 30)
+
+    async def stop(self) -> None:
+        self._closing = True
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+        if self._writer is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._writer  # acknowledge what is being committed rather than drop it
+        await self.store.close_async()
+        self._write_threads.shutdown(wait=False)
+        self._bot_threads.shutdown(wait=False, cancel_futures=True)
+        self._advice.close()
+        self._chances.close()
+
+    # --- games ---------------------------------------------------------------------------------
+
+    async def create(
+        self, request: CreateRequest, *, same_tokens_as: StoredGame | None = None
+    ) -> tuple[NewGame, LiveGame]:
+        """A new game; ``same_tokens_as`` gives it the links of that game's seats (a rematch)."""
+        hashes = None
+        if same_tokens_as is not None:
+            hashes = (same_tokens_as.host_token_hash, [s.token_hash for s in same_tokens_as.seats])
+        new = await asyncio.to_thread(
+            self.store.create_game,
+            request.rules_id,
+            request.options,
+            request.seats,
+            hotseat=request.hotseat,
+            pad=request.pad,
+            token_hashes=hashes,
+        )
+        # Built from what was written, not read back: no other process has heard of the game yet.
+        live = await self._replay(new.stored)
+        self._live[new.id] = live
+        self._evict()
+        self._schedule_bots(live)
+        return new, live
+
+    async def get(self, game_id: str) -> LiveGame:
+        """The game in play, read from the database the first time; ``not_found`` for an id that
+        cannot be one, before anything is asked of the database (every endpoint comes here first)."""
+        if not is_game_id(game_id):
+            raise WebError("not_found", f"no game {game_id[:40]!r}")
+        live = self._live.get(game_id)
+        if live is not None:
+            self._live.move_to_end(game_id)
+            return live
+        async with self._load_lock:
+            live = self._live.get(game_id)
+            if live is None:
+                live = await self._load(game_id)
+                self._live[game_id] = live
+                self._evict()
+                if self.store.announces:
+                    # A change announced while the game was being read went unheard: look once more.
+                    self.announced(game_id, live.seq + 1, "")
+        return live
+
+    async def _load(self, game_id: str) -> LiveGame:
+        try:
+            stored = await asyncio.to_thread(self.store.load, game_id)
+        except StoreError as error:
+            raise WebError("not_found", str(error)) from None
+        return await self._replay(stored)
+
+    async def _replay(self, stored: StoredGame) -> LiveGame:
+        """The game in memory, its log replayed through the engine."""
+        game_id = stored.id
+        try:
+            ruleset = rules_module.get(stored.rules_id, stored.options)
+            game = Game(ruleset, [s.name for s in stored.seats], dice=SecureDice())
+            outcomes = [game.apply(Action.from_json(item.action)) for item in stored.actions]
+        except KniffelError as error:
+            raise WebError("corrupt", f"game {game_id} cannot be replayed: {error}") from None
+        hints = advice.known(ruleset)
+        if hints is None:  # the first game of these rules: the answer may need the solver's files
+            hints = await asyncio.to_thread(advice.available, ruleset)
+        return LiveGame(stored, game, [a.seat for a in stored.actions], outcomes, hints=hints)
+
+    def _evict(self) -> None:
+        """Forget the games least recently used beyond :attr:`max_cached` that nobody needs now."""
+        excess = len(self._live) - self.max_cached
+        if excess <= 0:
+            return
+        idle: list[str] = []
+        for game_id, live in self._live.items():  # oldest first; stops at the excess, not at the end
+            if not live.subscribers and not live.bots_due and not live.lock.locked():
+                idle.append(game_id)
+                if len(idle) == excess:
+                    break
+        for game_id in idle:
+            del self._live[game_id]
+
+    def subscribe(self, live: LiveGame, subscriber: Subscriber) -> None:
+        live.subscribers.add(subscriber)
+        subscriber.push(live.state_text())
+        self._schedule_bots(live)  # a bot game nobody watched resumes now
+
+    def unsubscribe(self, live: LiveGame, subscriber: Subscriber) -> None:
+        live.subscribers.discard(subscriber)
+
+    # --- actions -------------------------------------------------------------------------------
+
+    async def act(
+        self, live: LiveGame, seats: frozenset[int], seq: object, action: Action | str, *, seat: object = None
+    ) -> Outcome:
+        """Apply ``action`` (or its text, read by :meth:`kniffel.Game.parse_action`) for one of ``seats``
+        at position ``seq``, commit it, then broadcast."""
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise WebError("malformed", "seq must be the number of actions the client has seen")
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+            raise WebError("malformed", "seat must be a seat number")
+        if not seats:
+            raise WebError("unauthorized", "send a valid seat token (hello) before acting")
+        async with live.lock:
+            if seq > live.seq and self.store.announces:
+                await self._catch_up(live)  # the client heard of a change this copy has not read yet
+            if seq != live.seq:
+                raise WebError("stale", f"the game is at action {live.seq}, not {seq}: reload and retry")
+            return await self._apply(live, seats, action, seat)
+
+    async def export(self, live: LiveGame) -> dict[str, Any]:
+        """The game in the library's save format, as committed."""
+        async with live.lock:
+            return live.game.to_json()
+
+    async def position(self, live: LiveGame) -> tuple[int, Game]:
+        """A copy of the committed position (for advice computed outside the game's lock)."""
+        async with live.lock:
+            return live.seq, live.game.copy()
+
+    async def _commit(self, write: Write) -> bool:
+        """Commit one action (``False``: its position was taken first). Actions arriving while a
+        commit is under way wait for it and then go to the database together: under load one
+        transaction and one flush to disk serve many games, and an idle server commits at once."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[bool] = loop.create_future()
+        self._writes.append((write, done))
+        if self._writer is None or self._writer.done():
+            self._writer = loop.create_task(self._write_groups())
+        return await done
+
+    async def _write_groups(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._writes:
+            group, self._writes = self._writes[: self.max_group], self._writes[self.max_group :]
+            items = [write for write, _ in group]
+            try:
+                if self.store.announces:
+                    # PostgreSQL: one statement awaited on this loop, no thread to hand back and forth.
+                    written = await self.store.append_many_async(items)
+                else:
+                    written = await loop.run_in_executor(self._write_threads, self.store.append_many, items)
+            except Exception as error:
+                for _, done in group:
+                    if not done.done():
+                        done.set_exception(error)
+            else:
+                for (_, done), ok in zip(group, written, strict=True):
+                    if not done.done():
+                        done.set_result(ok)
+
+    async def advise(self, work: Callable[[], T], client: str = "") -> T:
+        """Run a seated player's advice (hints, a review) on its own lane (:class:`AdviceLane`): never
+        behind anyone's asks for the chances of winning, and ``client`` (an address) may have only its
+        share of the lane waiting; refused ``busy`` beyond that rather than queued without bound. Advice
+        never solves a table here (the planning worker does, :mod:`kniffel.apps.web.advice`), so an answer
+        takes a millisecond or two and many may wait."""
+        return await self._on(self._advice, work, client)
+
+    async def chances(self, game: Game, key: tuple[str, int], client: str = "") -> dict[str, Any] | None:
+        """The chances of winning of position ``key`` (:func:`advice.chances`): from memory at once when
+        they were worked out before; else on a lane of their own, apart from the players' advice; and
+        when that lane is full, or ``client`` has its share of it waiting, ``preparing`` (the page asks
+        again) rather than a queue that would hold up everyone else."""
+        known = advice.known_chances(key)
+        if known is not None:
+            return known
+        if not self._chances.admits(client):
+            return advice.queued()
+        return await self._on(self._chances, lambda: advice.chances(game, key), client)
+
+    async def _on(self, lane: AdviceLane, work: Callable[[], T], client: str) -> T:
+        if not lane.admits(client):
+            raise WebError("busy", "the advisor is busy: try again in a moment")
+        try:
+            return await lane.run(work, client)
+        except Exception:
+            log.exception("the advisor failed")
+            raise WebError("unavailable", "the advisor failed: try again later") from None
+
+    async def _apply(
+        self,
+        live: LiveGame,
+        seats: frozenset[int],
+        action: Action | str,
+        seat: object,
+        *,
+        by_bot: bool = False,
+    ) -> Outcome:
+        game = live.game
+        if game.is_over:
+            raise WebError("game_over", "the game is over")
+        if isinstance(action, str):
+            try:
+                action = game.parse_action(action[:200])
+            except KniffelError as error:
+                raise WebError("malformed", str(error)) from None
+        mover = game.current
+        if mover not in seats or (seat is not None and seat != mover):
+            raise WebError("not_your_turn", f"it is {game.player}'s turn")
+        if is_bot(live.seats[mover].kind) != by_bot:
+            raise WebError("not_your_turn", f"it is {game.player}'s turn")
+        if isinstance(action, Roll) and not by_bot:
+            if live.stored.pad and action.dice is None:
+                raise WebError("illegal", "score-pad game: enter the dice you rolled")
+            if not live.stored.pad and action.dice is not None:
+                raise WebError("illegal", "the server rolls the dice in an online game")
+        try:
+            outcome = game.apply(action)
+        except IllegalActionError as error:
+            raise WebError("illegal", str(error)) from None
+        status = "over" if game.is_over else "playing"
+        action_json = orjson.dumps(outcome.action.to_json()).decode()
+        write = Write(live.id, live.seq, mover, action_json, status, game.current, self.origin)
+        try:
+            written = await self._commit(write)
+        except Exception as error:
+            game.undo()
+            self._refusals.refused(error, live.id)
+            raise WebError(
+                "unavailable", "the action could not be saved; nothing changed, try again"
+            ) from None
+        self._refusals.recovered()
+        if not written:
+            # Another process wrote this position first: take ours back and read what it saved.
+            game.undo()
+            await self._catch_up(live)
+            raise WebError("stale", "another action was saved first: reload and retry")
+        live.seat_of_action.append(mover)
+        live.outcomes.append(outcome)
+        live.changed()
+        if not by_bot:
+            self._schedule_bots(live)
+        return outcome
+
+    # --- other processes ----------------------------------------------------------------------
+
+    async def _catch_up(self, live: LiveGame) -> None:
+        """Apply the actions other processes committed after this copy's position (``live.lock``
+        held) and tell the subscribers."""
+        try:
+            newer = await asyncio.to_thread(self.store.actions_after, live.id, live.seq)
+        except Exception as error:
+            self._catch_up_refusals.refused(error, live.id)
+            return
+        self._catch_up_refusals.recovered()
+        applied = False
+        for item in newer:
+            if item.seq != live.seq + 1:
+                break
+            try:
+                outcome = live.game.apply(Action.from_json(item.action))
+            except KniffelError:
+                log.exception("game %s cannot replay action %d; dropping the copy", live.id, item.seq)
+                self._live.pop(live.id, None)
+                return
+            live.seat_of_action.append(item.seat)
+            live.outcomes.append(outcome)
+            applied = True
+        if applied:
+            live.changed()
+
+    def announced(
+        self, game_id: str, seq: int, origin: str, seat: int | None = None, action: str | None = None
+    ) -> None:
+        """Another process committed position ``seq`` of ``game_id`` (``seat``'s ``action``, as JSON):
+        if we hold that game, apply it at once when it is the next one and nothing else is under way,
+        else catch up from the database."""
+        live = self._live.get(game_id)
+        if live is None or origin == self.origin or seq <= live.seq:
+            return
+        if seq == live.seq + 1 and seat is not None and action is not None and not live.lock.locked():
+            try:
+                outcome = live.game.apply(Action.from_json(json.loads(action)))
+            except (KniffelError, ValueError):
+                log.warning("game %s: announced action %d does not apply; reading it back", game_id, seq)
+            else:
+                live.seat_of_action.append(seat)
+                live.outcomes.append(outcome)
+                live.changed()
+                self._schedule_bots(live)
+                return
+        live.announced_seq = max(live.announced_seq, seq)
+        if not live.following:
+            live.following = True
+            asyncio.get_running_loop().create_task(self._follow(live))
+
+    def heard_undo(self, game_id: str, seq: int, origin: str) -> None:
+        """Another process took back position ``seq`` of ``game_id``: so does our copy, or, if it is
+        elsewhere, it is dropped and read again when next asked for."""
+        live = self._live.get(game_id)
+        if live is None or origin == self.origin:
+            return
+        if live.seq == seq and not live.lock.locked():
+            live.taken_back()
+        else:
+            self._live.pop(game_id, None)
+
+    async def _follow(self, live: LiveGame) -> None:
+        try:
+            while live.announced_seq > live.seq:
+                async with live.lock:
+                    before = live.seq
+                    await self._catch_up(live)
+                if live.seq == before:
+                    break  # announced but not visible (yet): the next announcement retries
+        finally:
+            live.following = False
+        self._schedule_bots(live)
+
+    async def _listen(self, listening: asyncio.Event) -> None:
+        """Hear every commit of the other processes (PostgreSQL ``LISTEN``), reconnecting as needed."""
+        import psycopg  # only databases that announce (PostgreSQL through psycopg 3) get here
+
+        while not self._closing:
+            try:
+                connection = await psycopg.AsyncConnection.connect(self.store.listen_dsn(), autocommit=True)
+                async with connection:
+                    await connection.execute(f"LISTEN {CHANNEL}")
+                    listening.set()
+                    for live in list(self._live.values()):  # changes made while nobody listened
+                        self.announced(live.id, live.seq + 1, "")
+                    async for notice in connection.notifies():
+                        for line in notice.payload.split("\n"):
+                            game_id, seq, origin, seat, action = (line.split(" ", 4) + [""] * 4)[:5]
+                            if seat == "undo" and seq.isdigit():
+                                self.heard_undo(game_id, int(seq), origin)
+                            elif seq.isdigit():
+                                self.announced(
+                                    game_id,
+                                    int(seq),
+                                    origin,
+                                    int(seat) if seat.isdigit() else None,
+                                    action or None,
+                                )
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # a lost connection: listen again shortly
+                log.warning("listening for other processes' changes failed: %s", error)
+                await asyncio.sleep(1)
+
+    # --- bots ----------------------------------------------------------------------------------
+
+    def _start_bot_workers(self) -> None:
+        if not self._closing and not any(t.get_name().startswith("kniffel-bots") for t in self._tasks):
+            for number in range(self.bot_workers):
+                self._tasks.append(asyncio.create_task(self._bot_worker(), name=f"kniffel-bots-{number}"))
+
+    def _schedule_bots(self, live: LiveGame) -> None:
+        """Queue the game for a bot worker if a bot is to move and someone is watching."""
+        if self._closing or live.bots_due or live.game.is_over or not live.subscribers:
+            return
+        if not is_bot(live.seats[live.game.current].kind):
+            return
+        self._start_bot_workers()
+        live.bots_due = True
+        if self.bot_delay > 0:
+            asyncio.get_running_loop().call_later(self.bot_delay, self._bot_queue.put_nowait, live)
+        else:
+            self._bot_queue.put_nowait(live)
+
+    async def _bot_worker(self) -> None:
+        loop = asyncio.get_running_loop()
+        rest = max(0.0, self.bot_workers / self.bot_share - 1)
+        while True:
+            live = await self._bot_queue.get()
+            started = loop.time()
+            try:
+                await self._bot_turn(live)
+            except Exception:
+                log.exception("the bots of game %s stopped", live.id)
+            finally:
+                live.bots_due = False
+            await asyncio.sleep((loop.time() - started) * rest)
+            self._schedule_bots(live)
+            if live.game.is_over:
+                for seat in range(len(live.seats)):
+                    self._bots.pop((live.id, seat), None)
+
+    async def _bot_turn(self, live: LiveGame) -> None:
+        """One bot action, through the same checks and commit as a person's."""
+        async with live.lock:
+            game = live.game
+            if game.is_over or not is_bot(live.seats[game.current].kind):
+                return
+            seat = game.current
+            loop = asyncio.get_running_loop()
+            action = await loop.run_in_executor(self._bot_threads, self._bot_move, live, seat)
+            try:
+                await self._apply(live, frozenset({seat}), action, None, by_bot=True)
+            except WebError as error:
+                if error.code in ("stale", "unavailable"):
+                    return  # another process played it, or the database hiccuped: look again later
+                log.warning("bot move %s in game %s refused: %s", action, live.id, error.message)
+                await self._apply(live, frozenset({seat}), fallback_move(game), None, by_bot=True)
+
+    def _bot_move(self, live: LiveGame, seat: int) -> Action:
+        try:
+            bot = self._bots.get((live.id, seat))
+            if bot is None:
+                bot = self._bots[(live.id, seat)] = bots.make(live.seats[seat].kind, live=True)
+            chosen = bot.choose(live.game)
+            if isinstance(chosen, Action):
+                return chosen
+        except Exception:
+            log.exception("bot failed in game %s", live.id)
+        return fallback_move(live.game)

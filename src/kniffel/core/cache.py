@@ -1,0 +1,676 @@
+"""Solved tables on disk: one ``.npy`` per rule set, memory-mapped on load, never trusted blindly.
+
+The file name carries the rule set id, its options and a key: a hash of everything the table depends on
+(the rule declaration, its score table, the solver version). Beside each table a small JSON file holds
+that key, the array's shape and a checksum of its bytes; it is written last, so a table without a
+matching description is unfinished or foreign. A damaged, truncated, foreign or stale file is detected
+on load and rebuilt: whatever reading a file raises, it counts as missing.
+
+Several processes may share one directory (web servers behind a load balancer, parallel simulations):
+a lock file beside each table makes one of them solve it while the others wait and then read it.
+
+The tables on disk are kept within a budget (:func:`budget`, ``$KNIFFEL_CACHE_BUDGET``, 1 GB by default):
+before a table is written, the least recently used tables are removed until it fits (:func:`make_room`),
+the expected-score tables every game reads last of all; a table that does not fit even then is not
+written (:class:`OverBudgetError`: its solver keeps it in memory, or its job is refused). Loading a table
+marks it used (its description's time). A table being written by another process is never removed, and
+one being read is safe on Linux and macOS: a memory map outlives the file's name (its blocks are freed
+when the last reader lets go, so the disk is below the budget a moment later than the listing says). On
+Windows a mapped file cannot be removed; it is skipped and removed by a later eviction.
+
+The directory is ``$KNIFFEL_CACHE_DIR`` if set, else the user's cache directory (``$XDG_CACHE_HOME`` or
+``~/.cache`` on Linux, ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows) plus ``kniffel``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import hashlib
+import json
+import os
+import re
+import tempfile
+import threading
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO, Generic, Protocol, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.base.errors import KniffelError
+from kniffel.base.i18n import N_
+from kniffel.core.compile import SOLVER_VERSION, Compiled, compile_rules
+from kniffel.core.dp import Solution, solve_compiled
+from kniffel.core.kernelcache import user_cache_dir
+from kniffel.rules import RuleSet
+
+ENV = "KNIFFEL_CACHE_DIR"
+BUDGET_ENV = "KNIFFEL_CACHE_BUDGET"
+DEFAULT_BUDGET = 1_000_000_000
+FORMAT = "kniffel-solver-table"
+
+
+class OverBudgetError(OSError):
+    """A table that does not fit the cache's budget even with every other table it may remove gone: it
+    is not written (an ``OSError``, as a full disk is: the solvers then keep the table in memory)."""
+
+
+_UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9, "gb": 10**9}
+
+
+def parse_size(text: str) -> int:
+    """``"1 GB"``, ``"500M"``, ``"2e9"``, ``"64kb"`` as bytes; :class:`ValueError` says what it takes."""
+    found = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:e[0-9]+)?)\s*([a-z]*)\s*", text.lower())
+    if found is None or found.group(2) not in _UNITS:
+        raise ValueError(f"a size is a number of bytes with an optional unit (kB, MB, GB), not {text!r}")
+    return int(float(found.group(1)) * _UNITS[found.group(2)])
+
+
+def budget() -> int:
+    """How many bytes the tables on disk may take together: ``$KNIFFEL_CACHE_BUDGET`` (``500MB``,
+    ``2GB``, bytes) if it is set and readable, else :data:`DEFAULT_BUDGET` (1 GB)."""
+    text = os.environ.get(BUDGET_ENV, "").strip()
+    if not text:
+        return DEFAULT_BUDGET
+    try:
+        return parse_size(text)
+    except ValueError:
+        return DEFAULT_BUDGET
+
+
+def cache_dir() -> Path:
+    """Where tables are kept (not created here)."""
+    override = os.environ.get(ENV)
+    if override:
+        return Path(override).expanduser()
+    return user_cache_dir()
+
+
+def table_key(rules: RuleSet) -> str:
+    """A hash of everything a solved table depends on."""
+    digest = hashlib.sha256()
+    digest.update(f"{FORMAT} {SOLVER_VERSION}\n".encode())
+    digest.update(json.dumps(rules.describe(), sort_keys=True, default=str).encode())
+    digest.update(
+        repr([(b.id, b.score, b.joker_points, b.figure, b.section.value) for b in rules.boxes]).encode()
+    )
+    digest.update(
+        repr((rules.rolls, rules.free_throw_points, rules.free_throws_per_turn, rules.extra.value)).encode()
+    )
+    digest.update(np.ascontiguousarray(rules.score_table).tobytes())
+    return digest.hexdigest()[:20]
+
+
+def table_path(rules: RuleSet, directory: Path | None = None) -> Path:
+    options = "".join(f"_{k}-{v}" for k, v in sorted(rules.options.items()))
+    name = re.sub(r"[^A-Za-z0-9_.-]", "-", f"{rules.id}{options}")
+    return (directory or cache_dir()) / f"{name}.{table_key(rules)}.npy"
+
+
+def _checksum(values: npt.NDArray[Any]) -> str:
+    return hashlib.blake2b(np.ascontiguousarray(values).data.cast("B"), digest_size=16).hexdigest()
+
+
+def _meta_path(path: Path) -> Path:
+    return path.with_suffix(".json")
+
+
+def load(compiled: Compiled, directory: Path | None = None) -> Solution | None:
+    """The cached solution of ``compiled.rules`` if a sound one exists, else None."""
+    path = table_path(compiled.rules, directory)
+    meta_path = _meta_path(path)
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        shape = (compiled.n_aux, compiled.n_masks, compiled.threshold + 1)
+        if (
+            not isinstance(meta, dict)
+            or meta.get("format") != FORMAT
+            or meta.get("key") != table_key(compiled.rules)
+            or meta.get("solver_version") != SOLVER_VERSION
+            or tuple(meta.get("shape", ())) != shape
+        ):
+            return None
+        # a plain ndarray over the mapping: indexing a np.memmap goes through Python code
+        values = np.asarray(np.load(path, mmap_mode="r", allow_pickle=False))
+        if values.shape != shape or values.dtype != np.float64 or not values.flags.c_contiguous:
+            return None
+        if _checksum(values) != meta.get("checksum"):
+            return None
+        solution = Solution(compiled, values, 0.0)
+        if not np.isfinite(solution.expected_score) or solution.expected_score != meta.get("expected_score"):
+            return None
+        _used(meta_path)
+        return solution
+    except Exception:  # numpy's header parser alone raises EOFError, TokenError, SyntaxError...
+        return None
+
+
+def save(solution: Solution, directory: Path | None = None) -> Path:
+    """Write the table and its description atomically; returns the table's path."""
+    path = table_path(solution.rules, directory)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = {
+        "format": FORMAT,
+        "key": table_key(solution.rules),
+        "solver_version": SOLVER_VERSION,
+        "rules": solution.rules.id,
+        "options": dict(solution.rules.options),
+        "shape": list(solution.values.shape),
+        "checksum": _checksum(solution.values),
+        "expected_score": solution.expected_score,
+        "seconds": solution.seconds,
+    }
+    _meta_path(path).unlink(missing_ok=True)
+    make_room(solution.values.nbytes, path.parent, keep=path)
+    _atomic_write(path, lambda f: np.save(f, np.ascontiguousarray(solution.values), allow_pickle=False))
+    _atomic_write(_meta_path(path), lambda f: f.write(json.dumps(meta, indent=1).encode()))
+    return path
+
+
+def _crc(array: npt.NDArray[Any]) -> str:
+    """A checksum of a derived table's bytes: CRC-32 finds damage five times as fast as BLAKE2 reads a
+    table of several hundred megabytes, which is what loading one costs."""
+    return f"crc32:{zlib.crc32(np.ascontiguousarray(array).data.cast('B')):08x}"
+
+
+def derived_path(rules: RuleSet, kind: str, directory: Path | None = None) -> Path:
+    """Where a table derived from the same rules (``kind``: ``target-475``, ...) is kept: beside the value
+    table, with the same key."""
+    path = table_path(rules, directory)
+    return path.with_name(f"{path.stem}.{kind}.npy")
+
+
+def load_array(path: Path, key: str, shape: tuple[int, ...], dtype: npt.DTypeLike) -> npt.NDArray[Any] | None:
+    """A derived table written by :func:`save_array` if a sound one is at ``path`` (its description names
+    ``key``, the shape, the type and the checksum of its bytes), memory-mapped; else None."""
+    try:
+        meta = json.loads(_meta_path(path).read_text(encoding="utf-8"))
+        if (
+            not isinstance(meta, dict)
+            or meta.get("format") != FORMAT
+            or meta.get("key") != key
+            or meta.get("solver_version") != SOLVER_VERSION
+            or tuple(meta.get("shape", ())) != shape
+        ):
+            return None
+        array = np.asarray(np.load(path, mmap_mode="r", allow_pickle=False))
+        if array.shape != shape or array.dtype != np.dtype(dtype) or not array.flags.c_contiguous:
+            return None
+        if _crc(array) != meta.get("checksum"):
+            return None
+        _used(_meta_path(path))
+        return array
+    except Exception:  # as in load: whatever reading raises, the table counts as missing
+        return None
+
+
+def described(path: Path, key: str) -> bool:
+    """Whether a derived table's description says it is there for ``key`` (cheap: the table itself is
+    not read; :func:`load_array` checks it when it is loaded)."""
+    try:
+        meta = json.loads(_meta_path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(meta, dict) and meta.get("key") == key and meta.get("solver_version") == SOLVER_VERSION
+
+
+def save_array(path: Path, key: str, array: npt.NDArray[Any], details: dict[str, object]) -> None:
+    """Write a derived table and its description atomically (the description last)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = {
+        **details,
+        "format": FORMAT,
+        "key": key,
+        "solver_version": SOLVER_VERSION,
+        "shape": list(array.shape),
+        "checksum": _crc(array),
+    }
+    _meta_path(path).unlink(missing_ok=True)
+    make_room(array.nbytes, path.parent, keep=path)
+    _atomic_write(path, lambda f: np.save(f, np.ascontiguousarray(array), allow_pickle=False))
+    _atomic_write(_meta_path(path), lambda f: f.write(json.dumps(meta, indent=1).encode()))
+
+
+def cached_array(
+    path: Path,
+    key: str,
+    shape: tuple[int, ...],
+    dtype: npt.DTypeLike,
+    build: Callable[[], tuple[npt.NDArray[Any], dict[str, object]]],
+    *,
+    use_cache: bool = True,
+) -> tuple[npt.NDArray[Any], bool]:
+    """A derived table from ``path`` if sound, else ``build()`` (array and details for its description),
+    saved when ``use_cache``; one process builds while others sharing the directory wait. Also says
+    whether it was built."""
+    if not use_cache:
+        return build()[0], True
+    found = load_array(path, key, shape, dtype)
+    if found is not None:
+        return found, False
+    with _solving(path):
+        found = load_array(path, key, shape, dtype)
+        if found is not None:
+            return found, False
+        array, details = build()
+        with contextlib.suppress(OSError):
+            save_array(path, key, array, details)
+    saved = load_array(path, key, shape, dtype)
+    return (array if saved is None else saved), True
+
+
+def _atomic_write(path: Path, write: Callable[[BinaryIO], object]) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def table(
+    rules: RuleSet,
+    *,
+    use_cache: bool = True,
+    directory: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Solution:
+    """The solved table of a single-column rule set: from the cache when a sound copy is there, else
+    solved (and then cached, if ``use_cache``). A cache that cannot be written is not an error."""
+    compiled = compile_rules(rules)
+    if not use_cache:
+        return solve_compiled(compiled, progress=progress)
+    found = load(compiled, directory)
+    if found is not None:
+        return found
+    with _solving(table_path(rules, directory)):
+        found = load(compiled, directory)  # another process may have solved it while we waited
+        if found is not None:
+            return found
+        solution = solve_compiled(compiled, progress=progress)
+        with contextlib.suppress(OSError):
+            save(solution, directory)
+    # The saved copy is file-backed memory the system can reclaim; the solved array is not.
+    saved = load(compiled, directory)
+    return solution if saved is None else Solution(compiled, saved.values, solution.seconds)
+
+
+@contextlib.contextmanager
+def _solving(path: Path, also: tuple[Path, ...] = ()) -> Iterator[None]:
+    """Hold ``path``'s lock file while solving, so processes sharing the directory solve a table once.
+    Without a usable lock (no ``fcntl``, an unwritable directory) each process just solves. Holding the
+    lock, the half-written files of ``path`` and ``also`` that a builder killed on its way left are
+    removed (a table is gigabytes)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory locks across processes here
+        yield
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path.with_suffix(".lock"), "a+b")  # noqa: SIM115 - held across the yield
+    except OSError:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            for written in (path, *also):
+                for stale in written.parent.glob(glob.escape(written.name) + "*.tmp"):
+                    stale.unlink(missing_ok=True)
+            yield
+            # What was written here (its lock still held, so it stays) may have gone past the budget:
+            # a table written straight to its file rather than through save_array says its size late.
+            trim(path.parent)
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+# --- tables held in memory ------------------------------------------------------------------------------
+
+
+class Sized(Protocol):
+    @property
+    def nbytes(self) -> int: ...
+
+
+T = TypeVar("T", bound=Sized)
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Memo(Generic[K, V]):
+    """Values made once per key and kept, at most ``size`` of them, the least recently used given up
+    first. A value is made outside the shared lock, so a long make (a table solved) never keeps a
+    reader of another key waiting; two threads asking for the same missing key make it once (the second
+    waits for the first). ``valid`` refuses a kept value that no longer fits (say, a rule set that has
+    the same key but other rules)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._values: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+        self._making: dict[K, threading.Lock] = {}
+
+    def get(self, key: K, valid: Callable[[V], bool] | None = None) -> V | None:
+        with self._lock:
+            found = self._values.get(key)
+            if found is None or (valid is not None and not valid(found)):
+                return None
+            self._values.move_to_end(key)
+            return found
+
+    def put(self, key: K, value: V) -> V:
+        with self._lock:
+            self._values[key] = value
+            self._values.move_to_end(key)
+            while len(self._values) > self.size:
+                self._values.popitem(last=False)
+        return value
+
+    def get_or_make(self, key: K, make: Callable[[], V], valid: Callable[[V], bool] | None = None) -> V:
+        found = self.get(key, valid)
+        if found is not None:
+            return found
+        with self._lock:
+            making = self._making.setdefault(key, threading.Lock())
+        try:
+            with making:
+                found = self.get(key, valid)  # made by the thread this one waited for
+                return found if found is not None else self.put(key, make())
+        finally:
+            with self._lock:
+                if self._making.get(key) is making:
+                    del self._making[key]
+
+    def values(self) -> list[V]:
+        """The kept values, least recently used first."""
+        with self._lock:
+            return list(self._values.values())
+
+
+class Held(Generic[T]):
+    """Tables a process keeps in memory, by key, up to ``budget`` bytes: the least recently used are
+    given up first (the newest is kept even if it alone is over). Safe to share between threads; a table
+    is made outside the lock, so one thread's solve never keeps another from reading (two threads asking
+    for the same missing table may both make it: the planning layer's one worker never does)."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self._tables: OrderedDict[Hashable, T] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> T | None:
+        with self._lock:
+            found = self._tables.get(key)
+            if found is not None:
+                self._tables.move_to_end(key)
+            return found
+
+    def find(self, match: Callable[[Any, T], bool]) -> T | None:
+        """The most recently used table whose key and table ``match`` says yes to."""
+        with self._lock:
+            for key in reversed(self._tables):
+                table = self._tables[key]
+                if match(key, table):
+                    self._tables.move_to_end(key)
+                    return table
+        return None
+
+    def put(self, key: Hashable, table: T) -> T:
+        with self._lock:
+            self._tables[key] = table
+            self._tables.move_to_end(key)
+            total = sum(t.nbytes for t in self._tables.values())
+            while len(self._tables) > 1 and total > self.budget:
+                _, dropped = self._tables.popitem(last=False)
+                total -= dropped.nbytes
+        return table
+
+    def get_or_make(self, key: Hashable, make: Callable[[], T]) -> T:
+        found = self.get(key)
+        return found if found is not None else self.put(key, make())
+
+    def drop(self, key: Hashable) -> None:
+        with self._lock:
+            self._tables.pop(key, None)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._tables.clear()
+
+
+# --- what the cache holds --------------------------------------------------------------------------------
+
+KINDS = {
+    "": N_("expected scores"),
+    "win-early": N_("win: target chances"),
+    "dist-early": N_("win: final scores"),
+}
+"""The kinds of table kept per rule set, by the suffix of their files' names, as people read them."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One table in the cache: its rule set and kind, its files, their size and when they were written."""
+
+    rules: str
+    """The rule set id and options as given (``yahtzee joker=free``), or the file's name if unknown."""
+    kind: str
+    """What it is (:data:`KINDS`), ``obsolete`` for a table of an earlier version, ``compiled kernels``."""
+    files: tuple[Path, ...]
+    size: int
+    modified: float
+
+    @property
+    def rules_id(self) -> str:
+        return self.rules.split()[0] if self.rules else ""
+
+
+_STEM = re.compile(r"^(?P<name>[A-Za-z0-9_.-]+?)\.(?P<key>[0-9a-f]{20})(?:\.(?P<kind>[A-Za-z0-9-]+))?$")
+
+
+def entries(directory: Path | None = None) -> list[Entry]:
+    """Every table kept in the cache directory (and the compiled kernels beside it), largest first.
+    Tables of an earlier version (another key, or a kind this version no longer keeps) are ``obsolete``:
+    they are never read again and only take space."""
+    from kniffel.core.kernelcache import kernels_cache_dir
+
+    root = directory or cache_dir()
+    groups: dict[tuple[str, str, str], list[Path]] = {}
+    if root.is_dir():
+        for path in root.iterdir():
+            if not path.is_file():
+                continue
+            stem = path.name
+            for suffix in (".tmp", ".lock", ".json", ".npy", ".bin"):
+                if stem.endswith(suffix):
+                    stem = stem[: -len(suffix)]
+                    break
+            found = _STEM.match(stem)
+            if found is None:
+                continue
+            kind = (found.group("kind") or "").removesuffix("-index")
+            groups.setdefault((found.group("name"), found.group("key"), kind), []).append(path)
+    result = [_entry(root, name, key, kind, files) for (name, key, kind), files in groups.items()]
+    kernels = kernels_cache_dir().parent
+    if kernels.is_dir():
+        for version in kernels.iterdir():
+            files = tuple(p for p in version.rglob("*") if p.is_file())
+            if files:
+                current = version == kernels_cache_dir()
+                result.append(
+                    Entry(
+                        "",
+                        N_("compiled kernels") if current else N_("obsolete compiled kernels"),
+                        files,
+                        sum(_size(p) for p in files),
+                        max(_mtime(p) for p in files),
+                    )
+                )
+    return sorted(result, key=lambda e: -e.size)
+
+
+def _entry(root: Path, name: str, key: str, kind: str, files: list[Path]) -> Entry:
+    rules = name
+    for path in files:
+        if path.suffix == ".json" and not path.name.endswith("-index.json"):
+            try:
+                meta = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            if isinstance(meta, dict) and isinstance(meta.get("rules"), str):
+                options = meta.get("options")
+                words = [f"{k}={v}" for k, v in sorted(options.items())] if isinstance(options, dict) else []
+                rules = " ".join([meta["rules"], *words])
+            break
+    current = kind in KINDS and _current_key(rules, key)
+    label = KINDS[kind] if current else N_("obsolete")
+    return Entry(
+        rules, label, tuple(sorted(files)), sum(_size(p) for p in files), max(_mtime(p) for p in files)
+    )
+
+
+def _current_key(rules: str, key: str) -> bool:
+    """Whether ``key`` is what this version names the tables of ``rules`` (a rule set it knows)."""
+    from kniffel.rules import get
+
+    words = rules.split()
+    try:
+        ruleset = get(words[0], dict(word.split("=", 1) for word in words[1:]))
+    except (KniffelError, ValueError, IndexError):
+        return False
+    return table_key(ruleset) == key
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def remove(found: Sequence[Entry]) -> tuple[int, list[Entry]]:
+    """Delete the files of ``found``; the bytes freed and the entries left alone because another process
+    is writing them (their lock is held)."""
+    freed = 0
+    busy: list[Entry] = []
+    for entry in found:
+        if _being_written(entry):
+            busy.append(entry)
+            continue
+        for path in entry.files:
+            size = _size(path)
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+                freed += size
+        if entry.rules:
+            continue  # a table: its directory stays, the next one is written there
+        for parent in {p.parent for p in entry.files}:
+            with contextlib.suppress(OSError):
+                parent.rmdir()  # a kernels' folder left empty
+    return freed, busy
+
+
+def _being_written(entry: Entry) -> bool:
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory locks to ask
+        return False
+    for path in entry.files:
+        if path.suffix != ".lock":
+            continue
+        try:
+            with open(path, "a+b") as handle:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        except BlockingIOError:
+            return True
+        except OSError:
+            continue
+    return False
+
+
+# --- the budget ------------------------------------------------------------------------------------------
+
+
+def _used(meta_path: Path) -> None:
+    """Mark a table used now (its description's time): the least recently used are removed first."""
+    with contextlib.suppress(OSError):
+        os.utime(meta_path)
+
+
+def tables_size(directory: Path | None = None) -> int:
+    """Bytes the solved tables in the cache directory take (the compiled kernels are not counted)."""
+    return sum(e.size for e in entries(directory) if e.rules)
+
+
+def _eviction_order(entry: Entry) -> tuple[int, float]:
+    """What goes first: tables of an earlier version, then win tables, then the expected-score tables
+    every game reads; within each, the least recently used."""
+    if entry.kind.startswith("obsolete"):
+        rank = 0
+    elif entry.kind == KINDS[""]:
+        rank = 2
+    else:
+        rank = 1
+    return rank, entry.modified
+
+
+def make_room(
+    size: int, directory: Path | None = None, *, keep: Path | None = None, limit: int | None = None
+) -> int:
+    """Remove the least recently used tables (:func:`_eviction_order`) until ``size`` more bytes fit the
+    budget (``limit``, else :func:`budget`); the table at ``keep`` (being written) and those another
+    process is writing are left alone. Returns the bytes freed; raises :class:`OverBudgetError` if it cannot
+    fit."""
+    limit = budget() if limit is None else limit
+    root = directory or cache_dir()
+    found = [e for e in entries(root) if e.rules]  # not the compiled kernels (rules "")
+    used = sum(e.size for e in found)
+    if used + size <= limit:
+        return 0
+    if size > limit:
+        raise OverBudgetError(f"a table of {size} bytes does not fit the cache's budget of {limit} bytes")
+    kept = None if keep is None else keep.name.split(".npy")[0]
+    freed = 0
+    for entry in sorted(found, key=_eviction_order):
+        if used - freed + size <= limit:
+            break
+        if kept is not None and any(p.name.startswith(kept) for p in entry.files):
+            continue
+        freed += _remove_quietly(entry)
+    if used - freed + size > limit:
+        raise OverBudgetError(f"{size} more bytes do not fit the cache's budget of {limit} bytes")
+    return freed
+
+
+def _remove_quietly(entry: Entry) -> int:
+    """:func:`remove` of one entry, a file that cannot be removed (mapped on Windows) left for later."""
+    try:
+        return remove([entry])[0]
+    except OSError:
+        return 0
+
+
+def trim(directory: Path | None = None, limit: int | None = None) -> int:
+    """Bring the tables within the budget (after a write that was larger than said, or a budget made
+    smaller): :func:`make_room` for nothing more. Returns the bytes freed (what cannot go stays)."""
+    try:
+        return make_room(0, directory, limit=limit)
+    except OverBudgetError:
+        return 0

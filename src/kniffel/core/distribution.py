@@ -1,0 +1,772 @@
+"""Exact distributions of the final score under optimal (expected-score) play, not simulations.
+
+The policy is the one the solver's table defines and :mod:`kniffel.core.play` plays: every decision
+maximises the expected final score, ties broken as the simulator breaks them. Under it each turn is a
+Markov chain over keeps and rolls (:mod:`kniffel.core.distkernels` pushes the probability through it),
+so the distribution of the points still to come from a between-turn state is the mixture of its turn's
+outcomes, each the distribution of the state it leads to shifted by the points it gained. Computed from
+the full sheet back to the empty one, that is one table for every state: a
+:class:`DistributionTable`, cached on disk like the solved values (checksummed, locked while built,
+rebuilt when damaged). A between-turn state's distribution is then a lookup
+(:func:`state_distribution`), and a situation partway through a turn one turn's push and a mixture of
+looked-up rows (:func:`situation_distribution`, :func:`option_distributions`).
+
+>>> from kniffel import rules
+>>> from kniffel.core.distribution import state_distribution
+>>> start = state_distribution(rules.get("yahtzee"), {})          # doctest: +SKIP
+>>> round(start.mean, 4), start.percentile(50), round(start.at_least(300), 4)  # doctest: +SKIP
+(254.5877, 248, 0.1433)
+
+Each stored distribution drops the probability (below 1e-15 at either end, :data:`TAIL`) of totals that
+repeated extra bonuses make possible but practically never happen, folding it into the nearest kept
+total: the probabilities still sum to 1 and the mean moves by less than 1e-10.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.base.errors import SituationError
+from kniffel.base.keeps import keep_lattice
+from kniffel.core import cache
+from kniffel.core.advisor import Advisor, Option
+from kniffel.core.compile import SOLVER_VERSION, Compiled
+from kniffel.core.dp import Solution
+from kniffel.core.lanes import (
+    LaneLayout,
+    early_levels,
+    lane_layout,
+    lane_of,
+    level_of,
+    mask_widths,
+    sublayout_index,
+)
+from kniffel.core.position import ColumnPosition, SheetState
+from kniffel.core.work import Cancel, Progress, check
+from kniffel.engine.game import Score
+from kniffel.engine.sheet import ScoreSheet
+from kniffel.rules import RuleSet, placements
+
+F64 = npt.NDArray[np.float64]
+I64 = npt.NDArray[np.int64]
+
+FORMAT = "kniffel-score-distributions"
+VERSION = 3
+"""Bumped whenever the stored distributions or their layout change; part of the cache's description."""
+TAIL = 1.0e-15
+"""Probability at either end of a state's distribution that is folded into the nearest kept total: the
+long tail of repeated extra bonuses would otherwise make every distribution as wide as the most a sheet
+can score. Each fold moves the mean by less than ``TAIL`` times the distribution's width, at every turn of
+a game: far below 1e-10 in all; the total stays 1."""
+CHUNK_LANES = 4096
+"""Lanes whose turn outcomes are held at once while the table is built: bounds the scratch memory, and
+the time between two chances to stop a build (a fraction of a second)."""
+
+
+# --- one distribution ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreDistribution:
+    """The probability of every final score: ``probabilities[i]`` is P(final score = ``low + i``)."""
+
+    low: int
+    probabilities: F64
+
+    @property
+    def high(self) -> int:
+        """The highest final score with a stored probability."""
+        return self.low + len(self.probabilities) - 1
+
+    @property
+    def scores(self) -> I64:
+        return np.arange(self.low, self.high + 1, dtype=np.int64)
+
+    @property
+    def total(self) -> float:
+        """The sum of the probabilities (1 up to rounding)."""
+        return float(self.probabilities.sum())
+
+    @property
+    def mean(self) -> float:
+        return float(self.probabilities @ self.scores)
+
+    @property
+    def std(self) -> float:
+        deviation = self.scores - self.mean
+        return float(np.sqrt(self.probabilities @ (deviation * deviation)))
+
+    @cached_property
+    def survival(self) -> F64:
+        """``[i]``: P(final score >= ``low + i``), summed from the top so that small tails stay exact."""
+        tail: F64 = np.cumsum(self.probabilities[::-1])[::-1]
+        return tail
+
+    def at_least(self, score: int) -> float:
+        """P(final score >= ``score``)."""
+        i = int(score) - self.low
+        if i <= 0:
+            return 1.0
+        if i >= len(self.probabilities):
+            return 0.0
+        return float(self.survival[i])
+
+    def percentile(self, q: float) -> int:
+        """The smallest final score ``s`` with P(final score <= ``s``) >= ``q`` percent (within 1e-12, so
+        that a median of exactly one half is not moved by rounding)."""
+        if not 0 <= q <= 100:
+            raise ValueError(f"a percentile is 0 to 100, got {q}")
+        cdf = np.cumsum(self.probabilities)
+        i = int(np.searchsorted(cdf, q / 100 - 1e-12, side="left"))
+        return self.low + min(i, len(self.probabilities) - 1)
+
+    def shifted(self, points: int) -> ScoreDistribution:
+        return ScoreDistribution(self.low + points, self.probabilities)
+
+    def to_json(self, percentiles: Sequence[float] = (1, 5, 10, 25, 50, 75, 90, 95, 99)) -> dict[str, Any]:
+        """Every probability at full precision, the mean, the standard deviation and percentiles."""
+        return {
+            "low": self.low,
+            "high": self.high,
+            "mean": self.mean,
+            "std": self.std,
+            "percentiles": {str(q): self.percentile(q) for q in percentiles},
+            "probabilities": self.probabilities.tolist(),
+        }
+
+
+# --- the table of every state -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class DistributionTable:
+    """The distribution of the points still to come from every between-turn state of a solved rule set
+    that its layout covers (every state, a cone, or the early levels: :mod:`kniffel.core.lanes`)."""
+
+    solution: Solution
+    layout: LaneLayout
+    pmf: F64
+    """The stored probabilities of every lane, one after the other."""
+    index: I64
+    """``[0, lane]`` offset in :attr:`pmf`, ``[1, lane]`` lowest total, ``[2, lane]`` how many."""
+    seconds: float
+    """Time to build it (0 when loaded from the cache)."""
+
+    @property
+    def compiled(self) -> Compiled:
+        return self.solution.compiled
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.solution.rules
+
+    @property
+    def root(self) -> int:
+        """The boxes every sheet the table covers has filled (a bit mask; 0: every sheet)."""
+        return self.layout.root
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.pmf.nbytes + self.index.nbytes)
+
+    @cached_property
+    def advisor(self) -> Advisor:
+        return Advisor(self.solution)
+
+    def covers(self, mask: int) -> bool:
+        """Whether the table holds the sheets of ``mask``."""
+        return self.layout.covers(mask)
+
+    def lane(self, armed: int, free: int, mask: int, up: int) -> int:
+        return lane_of(self.compiled, self.layout, armed, free, mask, up)
+
+    def points_to_come(self, lane: int) -> ScoreDistribution:
+        offset, low, count = (int(x) for x in self.index[:, lane])
+        return ScoreDistribution(low, np.array(self.pmf[offset : offset + count]))
+
+
+@dataclass(frozen=True, eq=False)
+class LevelTable:
+    """The distributions of the points still to come from every state with ``level`` boxes filled, by
+    lane of the whole layout (:func:`~kniffel.core.lanes.lane_layout` with the empty sheet as root)
+    counted from the level's first: what the early target rows start from at their horizon
+    (:class:`kniffel.core.target.Horizon`)."""
+
+    level: int
+    pmf: F64
+    index: I64
+    """``[0, lane]`` offset in :attr:`pmf`, ``[1, lane]`` lowest total, ``[2, lane]`` how many."""
+
+    @classmethod
+    def of(cls, table: DistributionTable, level: int) -> LevelTable:
+        """The level of a table that holds it whole (its root the empty sheet)."""
+        if table.root != 0 or not all(table.covers(int(mask)) for mask in table.compiled.levels[level]):
+            raise SituationError(f"the distribution table does not hold the sheets of {level} boxes filled")
+        a, b = int(table.layout.level_start[level]), int(table.layout.level_start[level + 1])
+        return cls(level, table.pmf, table.index[:, a:b])
+
+
+def build_table(
+    solution: Solution,
+    progress: Progress | None = None,
+    *,
+    within: Mapping[str, int] | None = None,
+    most_filled: int | None = None,
+    cancel: Cancel | None = None,
+) -> DistributionTable:
+    """Compute the distribution table of a solved rule set in memory (no cache); ``progress(done, total)``
+    after each piece of work. With ``within`` (a sheet), only the sheets that fill at least its boxes
+    are computed: a small table for the rest of one game (a cone; asking it about other sheets is an
+    error). With ``most_filled``, only the sheets with at most that many boxes filled are kept (all are
+    computed). ``cancel`` is asked between pieces of work (:mod:`kniffel.core.work`)."""
+    root = 0
+    if within is not None:
+        root = Advisor(solution).state(within).mask
+    parts: list[F64] = []
+    layout, index, seconds = _build(solution, parts.append, progress, root, most_filled, cancel)
+    return DistributionTable(solution, layout, np.concatenate(parts), index, seconds)
+
+
+def _build(
+    solution: Solution,
+    write: Callable[[F64], object],
+    progress: Progress | None,
+    root: int = 0,
+    most_filled: int | None = None,
+    cancel: Cancel | None = None,
+    tap: Callable[[int, F64, I64], object] | None = None,
+) -> tuple[LaneLayout, I64, float]:
+    """Compute every lane's distribution, from the full sheet back to the empty one; each level's
+    probabilities go to ``write`` as soon as they are done (a level only reads the one after it, so no
+    more than two are held at once), unless the level has more than ``most_filled`` boxes filled; and
+    to ``tap(level, probabilities, index)`` (offsets within the level; the index is a view the build
+    goes on writing, to be copied by whoever keeps it) whatever is kept. Returns the
+    layout of the lanes written, their index (offsets in the order written) and the seconds it took."""
+    import numba
+
+    c = solution.compiled
+    layout = lane_layout(c, root)
+    index = np.zeros((3, layout.n_lanes), dtype=np.int64)
+    top = len(c.levels) - 1
+    full = c.full_mask
+    # the full sheet: the unused free throws' worth, for certain
+    for armed in range(mask_widths(c, full)[1]):
+        for free in range(c.n_free):
+            lane = int(layout.lane_base[c.aux(armed, free), full])
+            index[:, lane] = (lane - layout.level_start[top], c.free_points * free, 1)
+    children = np.ones(int(layout.level_start[top + 1] - layout.level_start[top]))
+    written = 0
+    levels = [level[(level & root) == root] for level in c.levels]
+    lanes_of = np.diff(layout.level_start)
+    total = int(lanes_of[:-1].sum())
+    done = [0]
+
+    def advance(lanes: int) -> None:
+        check(cancel)
+        done[0] += lanes
+        if progress is not None:
+            progress(done[0], total)
+
+    def kept(n: int) -> bool:
+        return most_filled is None or n <= most_filled
+
+    start = time.perf_counter()
+    # bundles of masks differ in work, so threads take one at a time as they finish
+    chunk = numba.set_parallel_chunksize(1)
+    try:
+        if progress is not None:
+            progress(0, total)
+        for n in range(top - 1, -1, -1):
+            level = _level(solution, layout, levels[n], n, children, index, advance)
+            if tap is not None:
+                lanes = slice(int(layout.level_start[n]), int(layout.level_start[n + 1]))
+                tap(n, level, index[:, lanes])
+            if kept(n + 1):
+                written = _flush(write, children, index, layout, n + 1, written)
+            children = level
+        written = _flush(write, children, index, layout, 0, written)
+    finally:
+        numba.set_parallel_chunksize(chunk)
+    if most_filled is not None:
+        part = lane_layout(c, root, most_filled)
+        return part, sublayout_index(c, layout, part, index), time.perf_counter() - start
+    return layout, index, time.perf_counter() - start
+
+
+def _flush(
+    write: Callable[[F64], object], probabilities: F64, index: I64, layout: LaneLayout, n: int, written: int
+) -> int:
+    """Hand level ``n``'s probabilities to ``write`` after ``written`` others: its offsets become global."""
+    write(probabilities)
+    index[0, int(layout.level_start[n]) : int(layout.level_start[n + 1])] += written
+    return written + len(probabilities)
+
+
+def _level(
+    solution: Solution,
+    layout: LaneLayout,
+    masks: I64,
+    n: int,
+    children: F64,
+    index: I64,
+    advance: Callable[[int], None],
+) -> F64:
+    """The distributions of every lane of the masks of level ``n`` (``children``: level ``n + 1``'s
+    probabilities); fills their rows of ``index`` (offsets within the level) and returns the level's
+    probabilities. ``advance(lanes)`` is called after each piece of work (it may stop the build)."""
+    from kniffel.core import distkernels, kernels
+    from kniffel.core.kernels import parallel_launch
+
+    c = solution.compiled
+    t = c.kernel_tables
+    if not len(masks):
+        return np.empty(0)
+    width = int(distkernels.max_outcomes(t, min(c.free_per_turn, c.n_free - 1)))
+    starts = kernels.bundles(masks, t)
+    per_mask = [mask_widths(c, mask) for mask in masks.tolist()]
+    before = np.concatenate([[0], np.cumsum([nl * na * c.n_free for nl, na in per_mask])])
+    level_base = int(layout.level_start[n])
+    offset, first, length = index[0], index[1], index[2]
+    parts: list[F64] = []
+    stored = 0
+    b = 0
+    n_bundles = len(starts) - 1
+    while b < n_bundles:
+        # bundles until the chunk's outcomes would hold too many lanes (at least one bundle)
+        e = b + 1
+        while e < n_bundles and before[starts[e + 1]] - before[starts[b]] <= CHUNK_LANES:
+            e += 1
+        m0, m1 = int(starts[b]), int(starts[e])
+        lo_lane, hi_lane = level_base + int(before[m0]), level_base + int(before[m1])
+        rows = hi_lane - lo_lane
+        count = np.zeros(rows, dtype=np.int64)
+        out_lane = np.empty((rows, width), dtype=np.int64)
+        out_gain = np.empty((rows, width), dtype=np.int64)
+        out_prob = np.empty((rows, width), dtype=np.float64)
+        with parallel_launch():
+            distkernels.chunk_outcomes(
+                masks[m0:m1], starts[b : e + 1] - m0, solution.values, t, layout.lane_base, lo_lane,
+                count, out_lane, out_gain, out_prob,
+            )  # fmt: skip
+        lows = np.empty(rows, dtype=np.int64)
+        sizes = np.empty(rows, dtype=np.int64)
+        distkernels.supports(count, out_lane, out_gain, first, length, lows, sizes)
+        at = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        out = np.empty(int(sizes.sum()))
+        new_first = np.empty(rows, dtype=np.int64)
+        new_length = np.empty(rows, dtype=np.int64)
+        with parallel_launch():
+            distkernels.chunk_distributions(
+                count, out_lane, out_gain, out_prob, children, offset, first, length, lows, at, sizes,
+                out, new_first, new_length, TAIL,
+            )  # fmt: skip
+        kept = int(distkernels.compact(out, at, new_length))
+        parts.append(out[:kept])  # copied once, when the level's parts are joined
+        offset[lo_lane:hi_lane] = at + stored
+        first[lo_lane:hi_lane] = new_first
+        length[lo_lane:hi_lane] = new_length
+        stored += kept
+        b = e
+        advance(rows)
+    return np.concatenate(parts)
+
+
+# --- the cache ----------------------------------------------------------------------------------------------
+
+
+KIND = "dist-early"
+"""What the cache calls the early distribution table (:func:`distribution_table`)."""
+
+
+def table_paths(rules: RuleSet, directory: Path | None = None) -> tuple[Path, Path, Path]:
+    """The probabilities (raw float64), the index (``.npy``) and the description (JSON, written last) of
+    a rule set's cached early distribution table, beside its solved values."""
+    base = cache.table_path(rules, directory)
+    return (
+        base.with_suffix(f".{KIND}.bin"),
+        base.with_suffix(f".{KIND}-index.npy"),
+        base.with_suffix(f".{KIND}.json"),
+    )
+
+
+def _file_checksum(path: Path) -> str:
+    """CRC-32 of a file, as :func:`_save` computes it while writing: it finds damage five times as fast
+    as BLAKE2, which is most of what loading a table of a gigabyte or two costs."""
+    crc = 0
+    with path.open("rb") as stream:
+        while block := stream.read(1 << 24):
+            crc = zlib.crc32(block, crc)
+    return f"crc32:{crc:08x}"
+
+
+def load_table(solution: Solution, directory: Path | None = None) -> DistributionTable | None:
+    """The cached distribution table of ``solution``'s rules if a sound one exists, else None."""
+    rules = solution.rules
+    pmf_path, index_path, meta_path = table_paths(rules, directory)
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        most_filled = early_levels(solution.compiled)
+        layout = lane_layout(solution.compiled, 0, most_filled)
+        if (
+            not isinstance(meta, dict)
+            or meta.get("format") != FORMAT
+            or meta.get("version") != VERSION
+            or meta.get("solver_version") != SOLVER_VERSION
+            or meta.get("key") != cache.table_key(rules)
+            or meta.get("lanes") != layout.n_lanes
+            or meta.get("tail") != TAIL
+            or meta.get("most_filled") != most_filled
+        ):
+            return None
+        count = int(meta["probabilities"])
+        if pmf_path.stat().st_size != count * 8 or _file_checksum(pmf_path) != meta.get("checksum"):
+            return None
+        index = np.load(index_path, allow_pickle=False)
+        if index.shape != (3, layout.n_lanes) or index.dtype != np.int64:
+            return None
+        if cache._checksum(index.view(np.float64)) != meta.get("index_checksum"):
+            return None
+        if (index[0] < 0).any() or (index[2] < 1).any() or (index[0] + index[2] > count).any():
+            return None
+        pmf = np.asarray(np.memmap(pmf_path, dtype="<f8", mode="r", shape=(count,)))
+        return DistributionTable(solution, layout, pmf, index, 0.0)
+    except Exception:  # any damage counts as a missing table, as for the solved values
+        return None
+
+
+def _save(
+    solution: Solution,
+    directory: Path | None,
+    progress: Progress | None,
+    cancel: Cancel | None,
+    tap: Callable[[int, F64, I64], object] | None = None,
+) -> tuple[float, dict[str, Any]]:
+    """Build the early table straight into the cache's files (the probabilities of the levels it does not
+    keep are dropped as soon as the next level is done; ``tap`` sees every level, as :func:`_build`
+    hands it)."""
+    rules = solution.rules
+    pmf_path, index_path, meta_path = table_paths(rules, directory)
+    pmf_path.parent.mkdir(parents=True, exist_ok=True)
+    meta_path.unlink(missing_ok=True)
+    crc = 0
+    count = 0
+    fd, tmp = tempfile.mkstemp(dir=pmf_path.parent, prefix=pmf_path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as stream:
+
+            def write(level: F64) -> None:
+                nonlocal count, crc
+                data = np.ascontiguousarray(level, dtype="<f8").data.cast("B")
+                stream.write(data)
+                crc = zlib.crc32(data, crc)
+                count += len(level)
+
+            most_filled = early_levels(solution.compiled)
+            layout, index, seconds = _build(solution, write, progress, 0, most_filled, cancel, tap)
+        os.replace(tmp, pmf_path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    cache._atomic_write(index_path, lambda f: np.save(f, index, allow_pickle=False))
+    meta = {
+        "format": FORMAT,
+        "version": VERSION,
+        "solver_version": SOLVER_VERSION,
+        "key": cache.table_key(rules),
+        "rules": rules.id,
+        "options": dict(rules.options),
+        "lanes": layout.n_lanes,
+        "most_filled": most_filled,
+        "tail": TAIL,
+        "probabilities": count,
+        "checksum": f"crc32:{crc:08x}",
+        "index_checksum": cache._checksum(index.view(np.float64)),
+        "seconds": seconds,
+    }
+    cache._atomic_write(meta_path, lambda f: f.write(json.dumps(meta, indent=1).encode()))
+    return seconds, meta
+
+
+def distribution_table(
+    source: RuleSet | Solution,
+    *,
+    use_cache: bool = True,
+    directory: Path | None = None,
+    progress: Progress | None = None,
+    cancel: Cancel | None = None,
+) -> DistributionTable:
+    """The early distribution table of a single-column rule set (or of a solved one): the sheets with at
+    most :func:`~kniffel.core.lanes.early_levels` boxes filled, whose cones are too large to solve
+    when asked. From the cache when a sound copy is there, else built (all levels are computed, the early
+    ones kept) and cached if ``use_cache`` (processes sharing the directory build it once). A cache that
+    cannot be written is not an error. Later sheets are answered by cones (:func:`table_for`)."""
+    solution = source if isinstance(source, Solution) else cache.table(source, use_cache=use_cache)
+    most_filled = early_levels(solution.compiled)
+    if not use_cache:
+        return build_table(solution, progress, most_filled=most_filled, cancel=cancel)
+    found = load_table(solution, directory)
+    if found is not None:
+        return found
+    pmf_path, index_path, _ = table_paths(solution.rules, directory)
+    with cache._solving(pmf_path, also=(index_path,)):
+        found = load_table(solution, directory)
+        if found is not None:
+            return found
+        try:
+            seconds, _ = _save(solution, directory, progress, cancel)
+        except OSError:
+            return build_table(solution, progress, most_filled=most_filled, cancel=cancel)
+    saved = load_table(solution, directory)
+    if saved is None:  # written but unreadable (a full disk, a foreign process): keep it in memory
+        return build_table(solution, progress, most_filled=most_filled, cancel=cancel)
+    return DistributionTable(solution, saved.layout, saved.pmf, saved.index, seconds)
+
+
+def with_level(
+    solution: Solution,
+    level: int,
+    *,
+    directory: Path | None = None,
+    progress: Progress | None = None,
+    cancel: Cancel | None = None,
+    use_cache: bool = True,
+) -> LevelTable:
+    """The distributions of every state with ``level`` boxes filled, and the early table cached on the way
+    if ``use_cache`` (as :func:`distribution_table` caches it; one solve for both)."""
+    if not 0 <= level < len(solution.compiled.levels) - 1:
+        raise SituationError(f"{solution.rules.id}: no sheets of {level} boxes filled to follow")
+    found: list[LevelTable] = []
+
+    def keep(n: int, probabilities: F64, index: I64) -> None:
+        if n == level:
+            found.append(LevelTable(level, probabilities, index.copy()))
+
+    saved = False
+    if use_cache:
+        pmf_path, index_path, _ = table_paths(solution.rules, directory)
+        with cache._solving(pmf_path, also=(index_path,)):
+            try:
+                _save(solution, directory, progress, cancel, keep)
+                saved = True
+            except OSError:  # a cache that cannot be written is not an error: solved in memory
+                found.clear()
+    if not saved:
+        _build(
+            solution, lambda probabilities: None, progress, 0, early_levels(solution.compiled), cancel, keep
+        )
+    return found[0]
+
+
+def early_table_ready(rules: RuleSet, directory: Path | None = None) -> bool:
+    """Whether the early table of ``rules`` is in the cache (cheap: only its description is read)."""
+    try:
+        meta = json.loads(table_paths(rules, directory)[2].read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return (
+        isinstance(meta, dict)
+        and meta.get("key") == cache.table_key(rules)
+        and meta.get("version") == VERSION
+    )
+
+
+MAX_HELD_BYTES = 512 << 20
+"""Cones and early tables a process keeps in memory at once (the least recently used are given up)."""
+_held = cache.Held[DistributionTable](MAX_HELD_BYTES)
+
+
+def _held_key(solution: Solution, directory: Path | None) -> tuple[str, str]:
+    return cache.table_key(solution.rules), str(directory or cache.cache_dir())
+
+
+def held_table(
+    source: RuleSet | Solution, state: SheetState, *, turn: bool = False, directory: Path | None = None
+) -> DistributionTable | None:
+    """A table covering ``state`` (with ``turn``, also the sheets its turn leads to) without solving
+    anything: the early table if it is on disk, or a cone held in memory; else None."""
+    solution = source if isinstance(source, Solution) else cache.table(source)
+    key = _held_key(solution, directory)
+    if level_of(state.mask) + int(turn) <= early_levels(solution.compiled):
+        found = _held.get((*key, "early"))
+        if found is None and early_table_ready(solution.rules, directory):
+            loaded = load_table(solution, directory)
+            found = None if loaded is None else _held.put((*key, "early"), loaded)
+        return found
+    return _held.find(lambda k, table: k[:2] == key and k[2] != "early" and table.covers(state.mask))
+
+
+def table_for(
+    source: RuleSet | Solution | DistributionTable,
+    sheet: Mapping[str, int] | None = None,
+    free_throws_left: int | None = None,
+    *,
+    turn: bool = False,
+    directory: Path | None = None,
+    cancel: Cancel | None = None,
+) -> DistributionTable:
+    """A table that covers ``sheet`` (the empty sheet if None) between turns, or with ``turn`` also the
+    sheets its turn leads to: ``source`` itself if it is a table, one :func:`held_table` finds, the early
+    table for an early sheet (built and cached first if need be), else the cone of the sheet (solved in
+    memory, a second or two, and held for the rest of the game: the sheet's later states are in it).
+    Tables are held per process (:data:`MAX_HELD_BYTES`)."""
+    if isinstance(source, DistributionTable):
+        return source
+    solution = source if isinstance(source, Solution) else cache.table(source)
+    state = Advisor(solution).state(dict(sheet or {}), free_throws_left)
+    found = held_table(solution, state, turn=turn, directory=directory)
+    if found is not None:
+        return found
+    key = _held_key(solution, directory)
+    if level_of(state.mask) + int(turn) <= early_levels(solution.compiled):
+        return _held.put((*key, "early"), distribution_table(solution, directory=directory, cancel=cancel))
+    cone = build_table(solution, within=dict(sheet or {}), cancel=cancel)
+    return _held.put((*key, state.mask), cone)
+
+
+# --- questions about situations ---------------------------------------------------------------------------
+
+
+def banked_points(rules: RuleSet, sheet: Mapping[str, int], extra_bonus: int = 0) -> int:
+    """The points a single-column sheet already holds: its boxes, the upper bonus once reached, and the
+    extra bonuses earned (``extra_bonus``; a box->points sheet does not record them). Unused free throws
+    are not counted: the distributions count them at the end."""
+    totals = ScoreSheet(rules, dict(sheet)).column_totals(rules.columns[0])
+    return totals.upper_total + totals.lower_sum + int(extra_bonus)
+
+
+def state_distribution(
+    source: RuleSet | Solution | DistributionTable,
+    sheet: Mapping[str, int],
+    free_throws_left: int | None = None,
+    *,
+    extra_bonus: int = 0,
+) -> ScoreDistribution:
+    """The distribution of the final score of a single-column sheet (box id -> points) before its next
+    turn, under optimal play: a lookup in the cached table (built on first use, then loaded once per
+    process). ``free_throws_left`` defaults to all (Knöffel); ``extra_bonus`` is the extra bonuses
+    already on the sheet."""
+    dist = table_for(source, sheet, free_throws_left)
+    state = dist.advisor.state(sheet, free_throws_left)
+    to_come = dist.points_to_come(dist.lane(state.armed, state.free, state.mask, state.up))
+    return to_come.shifted(banked_points(dist.rules, sheet, extra_bonus))
+
+
+def situation_distribution(
+    source: RuleSet | Solution | DistributionTable, position: ColumnPosition, *, extra_bonus: int = 0
+) -> ScoreDistribution:
+    """The distribution of the final score from a single-column position under optimal play, with its
+    dice showing (:func:`state_distribution` before a turn); ``extra_bonus`` is the extra bonuses already
+    on the sheet."""
+    dist = table_for(source, position.sheet, position.free_throws_left, turn=True)
+    turn = _TurnOutcomes.of(dist, position)
+    lanes, gains, probs = turn.outcomes(keep=-1)
+    return turn.mixture(lanes, gains, probs).shifted(banked_points(dist.rules, position.sheet, extra_bonus))
+
+
+def option_distributions(
+    source: RuleSet | Solution | DistributionTable, position: ColumnPosition, *, extra_bonus: int = 0
+) -> list[tuple[Option, ScoreDistribution]]:
+    """Every option of a position (as :meth:`kniffel.core.Advisor.options` lists them, best first)
+    with the distribution of the final score if it is taken and optimal play follows."""
+    dist = table_for(source, position.sheet, position.free_throws_left, turn=True)
+    turn = _TurnOutcomes.of(dist, position)
+    banked = banked_points(dist.rules, position.sheet, extra_bonus)
+    lattice = keep_lattice(dist.rules.dice)
+    result = []
+    for option in dist.advisor.options(position):
+        if isinstance(option.action, Score):
+            lanes, gains, probs = turn.entry(option.action.box)
+        else:
+            lanes, gains, probs = turn.outcomes(keep=lattice.index(option.action.keep))
+        result.append((option, turn.mixture(lanes, gains, probs).shifted(banked)))
+    return result
+
+
+@dataclass(frozen=True)
+class _TurnOutcomes:
+    """The outcomes of a position's turn, from a table that covers it: the position, its row
+    (:meth:`ColumnPosition.encode`) and the free throws still usable counted from the roll showing."""
+
+    dist: DistributionTable
+    at: ColumnPosition
+    row: list[int]
+    usable: int
+
+    @classmethod
+    def of(cls, dist: DistributionTable, at: ColumnPosition) -> _TurnOutcomes:
+        """Checked and laid out as the advisor does it (the same refusals, the same turn fields)."""
+        row, free_throw = at.encode(dist.compiled)
+        mask, armed, up, free, _, _, _, usable, throws = row
+        dist.lane(armed, free, mask, up)  # refuses a sheet the table does not cover
+        # the row counts from the next throw: back to the throws the roll showing leaves
+        return cls(dist, at, row, usable + 1 if free_throw else (usable if throws >= 0 else 0))
+
+    def outcomes(self, keep: int) -> tuple[I64, I64, F64]:
+        """The turn's outcomes from the roll showing (``keep`` < 0), or from holding keep number ``keep``
+        and throwing the rest."""
+        from kniffel.core import distkernels
+
+        c = self.dist.compiled
+        mask, armed, up, free, roll, at_once = self.row[:6]
+        pos = self.at.rolls_left + self.usable - (0 if keep < 0 else 1)
+        found: tuple[I64, I64, F64] = distkernels.situation_outcomes(
+            mask, armed, up, free - self.usable, self.usable, self.dist.solution.values,
+            c.kernel_tables, self.dist.layout.lane_base, pos, keep, roll, at_once,
+        )  # fmt: skip
+        return found
+
+    def entry(self, box: str) -> tuple[I64, I64, F64]:
+        """Scoring the roll showing in ``box``: one outcome for certain (the free throws still usable stay
+        unused)."""
+        from kniffel.core import kernels
+
+        c = self.dist.compiled
+        mask, armed, up, free, _, at_once = self.row[:6]
+        roll = tuple(sorted(self.at.dice))
+        placement = placements(c.rules, dict(self.at.sheet), roll, thrown_at_once=bool(at_once))[box]
+        b = c.rules.box_index[box]
+        child, armed, up, crossed = kernels.entry(
+            kernels.scoring(c.kernel_tables), mask, armed, b, placement.points, up
+        )
+        gain = placement.total + (c.upper_bonus if crossed else 0)
+        lane = self.dist.lane(armed, free, child, up)
+        return np.array([lane]), np.array([gain]), np.array([1.0])
+
+    def mixture(self, lanes: I64, gains: I64, probs: F64) -> ScoreDistribution:
+        from kniffel.core import distkernels
+
+        d = self.dist
+        low, pmf = distkernels.situation_distribution(
+            lanes, gains, probs, d.pmf, d.index[0], d.index[1], d.index[2]
+        )
+        return ScoreDistribution(int(low), pmf)
+
+
+__all__ = [
+    "KIND",
+    "DistributionTable",
+    "ScoreDistribution",
+    "banked_points",
+    "build_table",
+    "distribution_table",
+    "early_table_ready",
+    "held_table",
+    "lane_layout",
+    "load_table",
+    "option_distributions",
+    "situation_distribution",
+    "state_distribution",
+    "table_for",
+]

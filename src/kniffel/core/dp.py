@@ -1,0 +1,101 @@
+"""The dynamic programme: from the full sheet back to the empty one, a level of masks at a time."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.core.compile import Compiled, compile_rules
+from kniffel.rules import RuleSet
+
+Values = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, eq=False)
+class Solution:
+    """The solved values of a single-column rule set.
+
+    ``values[aux, mask, up]`` is the expected number of points still to come from the start of a turn
+    (bonuses and unused free throws included), with ``aux = armed * n_free + free_throws_left``.
+    """
+
+    compiled: Compiled
+    values: Values
+    seconds: float
+    """Time of the dynamic programme alone (no compilation, no I/O); 0 for a table loaded from disk."""
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.compiled.rules
+
+    @property
+    def expected_score(self) -> float:
+        """Expected final score of optimal play from the empty sheet."""
+        c = self.compiled
+        return float(self.values[c.aux(0, c.n_free - 1), 0, 0])
+
+
+def empty_values(c: Compiled) -> Values:
+    """The value array with only the full sheet filled in (unused free throws)."""
+    values = np.zeros((c.n_aux, c.n_masks, c.threshold + 1), dtype=np.float64)
+    for armed in range(c.n_armed):
+        for free in range(c.n_free):
+            values[c.aux(armed, free), c.full_mask, :] = c.free_points * free
+    return values
+
+
+PARTS_PER_THREAD = 4
+"""A level is cut into this many parts per thread, taken in turn as threads finish: masks differ in
+work, and on a busy machine one thread may get less of the processor than another."""
+
+
+def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = None) -> Solution:
+    """Run the dynamic programme; ``progress(done, total)`` is called after each level of masks (its own
+    time is not counted in :attr:`Solution.seconds`)."""
+    from kniffel.core import kernels, precompile
+
+    tables = c.kernel_tables
+    values = empty_values(c)
+    levels = [level for level in reversed(c.levels[:-1]) if len(level)]
+    total = sum(len(level) for level in levels)
+    # compile or load the JIT cache now, in this thread, before the threads call it; a progress display
+    # learns the total only then, so that it can say it is compiling until it is done. On a first run a
+    # helper process compiles some of the kernels it calls meanwhile (see kniffel.core.precompile).
+    with precompile.helping(tables):
+        kernels.solve_masks(np.empty(0, dtype=np.int64), values, tables)
+    if progress is not None:
+        progress(0, total)
+    threads = _threads()
+    done = 0
+    seconds = 0.0
+    with ThreadPoolExecutor(threads) as pool:
+        for level in levels:
+            start = time.perf_counter()
+            parts = np.array_split(level, min(len(level), threads * PARTS_PER_THREAD))
+            for part in [pool.submit(kernels.solve_masks, part, values, tables) for part in parts]:
+                part.result()
+            seconds += time.perf_counter() - start
+            done += len(level)
+            if progress is not None:
+                progress(done, total)
+    values.flags.writeable = False
+    return Solution(c, values, seconds)
+
+
+def _threads() -> int:
+    """Threads for the DP: numba's own setting (``NUMBA_NUM_THREADS``, by default the processors this
+    process may use)."""
+    import numba
+
+    return max(1, int(getattr(numba.config, "NUMBA_NUM_THREADS", os.cpu_count() or 1)))
+
+
+def solve(rules: RuleSet) -> Solution:
+    """Solve a single-column rule set in memory (no cache)."""
+    return solve_compiled(compile_rules(rules))

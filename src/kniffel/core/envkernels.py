@@ -1,0 +1,264 @@
+"""numba kernels of :mod:`kniffel.env.vector`: one step of many single-column games at once.
+
+The rules come only from the solver's compiled tables (:class:`kniffel.core.Compiled`: points of every
+roll in every box, the boxes each sheet allows, the joker tables), which are checked against
+:func:`kniffel.rules.placements`; the dice from the per-game streams of :mod:`kniffel.core.playkernels`.
+Actions and observations follow :mod:`kniffel.env.encoding`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from numba import njit
+
+from kniffel.core.playkernels import die
+
+# positions of the observation's parts in ``offsets`` (-1: the rules have no such part)
+DICE, COUNTS, ROLLS_LEFT, FREE_TAKEN, AT_ONCE, FILLED, POINTS, UPPER_SUM, EXTRA, FREE_LEFT = range(10)
+N_OFFSETS = 10
+
+
+@njit(cache=True, nogil=True)
+def _throw(g: int, held: int, dice: Any, rng: Any) -> None:  # pragma: no cover
+    """Throw the dice of game ``g`` not held (bit mask of positions), then sort them."""
+    n = dice.shape[1]
+    for j in range(n):
+        if (held >> j) & 1 == 0:
+            dice[g, j] = die(rng, g) + 1
+    for j in range(1, n):
+        v = dice[g, j]
+        k = j - 1
+        while k >= 0 and dice[g, k] > v:
+            dice[g, k + 1] = dice[g, k]
+            k -= 1
+        dice[g, k + 1] = v
+
+
+@njit(cache=True, nogil=True)
+def _start_turn(
+    g: int, dice: Any, rolls: Any, taken: Any, at_once: Any, rng: Any
+) -> None:  # pragma: no cover
+    _throw(g, 0, dice, rng)
+    rolls[g] = 1
+    taken[g] = 0
+    at_once[g] = 1
+
+
+@njit(cache=True, nogil=True)
+def new_games(
+    first: int,
+    dice: Any,
+    rolls: Any,
+    taken: Any,
+    at_once: Any,
+    filled: Any,
+    points: Any,
+    upper: Any,
+    extra: Any,
+    free_left: Any,
+    total: Any,
+    rng: Any,
+    free_throws: int,
+    free_points: int,
+) -> None:  # pragma: no cover
+    """Start a new game in every slot from ``first`` on: empty sheet, first throw made."""
+    for g in range(first, dice.shape[0]):
+        filled[g] = 0
+        points[g, :] = 0
+        upper[g] = 0
+        extra[g] = 0
+        free_left[g] = free_throws
+        total[g] = free_throws * free_points
+        _start_turn(g, dice, rolls, taken, at_once, rng)
+
+
+@njit(cache=True, nogil=True)
+def _roll_number(g: int, dice: Any, code_to_roll: Any) -> int:  # pragma: no cover
+    code = 0
+    for j in range(dice.shape[1] - 1, -1, -1):
+        code = code * 6 + dice[g, j] - 1
+    return int(code_to_roll[code])
+
+
+@njit(cache=True, nogil=True)
+def step(
+    actions: Any,
+    masks: Any,
+    penalty: float,
+    autoreset: bool,
+    dice: Any,
+    rolls: Any,
+    taken: Any,
+    at_once: Any,
+    filled: Any,
+    points: Any,
+    upper: Any,
+    extra: Any,
+    free_left: Any,
+    total: Any,
+    rng: Any,
+    rewards: Any,
+    done: Any,
+    final: Any,
+    legal: Any,
+    n_rolls: int,
+    per_turn: int,
+    free_throws: int,
+    free_points: int,
+    code_to_roll: Any,
+    base: Any,
+    allowed: Any,
+    alike: Any,
+    five: int,
+    n_armed: int,
+    joker: bool,
+    jpts: Any,
+    jbonus: Any,
+    is_upper: Any,
+    threshold: int,
+    upper_bonus: int,
+) -> None:  # pragma: no cover
+    """Apply ``actions[g]`` to every game ``g``. An action outside the space or not marked in ``masks``
+    (as :func:`observe` wrote them) earns ``-penalty`` and changes nothing (``legal[g] = 0``); a game that
+    ends records its total in ``final[g]`` and starts again (``done[g] = 1``) if ``autoreset``, else
+    stays over."""
+    n_games, n_actions = masks.shape
+    n_keeps = (1 << dice.shape[1]) - 1
+    n_boxes = base.shape[2]
+    full = (1 << n_boxes) - 1
+    for g in range(n_games):
+        a = int(actions[g])
+        done[g] = 0
+        ok = 0 <= a < n_actions and masks[g, a] == 1
+        legal[g] = ok
+        if not ok:
+            rewards[g] = -penalty
+            continue
+        if a < n_keeps:
+            _throw(g, a, dice, rng)
+            if rolls[g] < n_rolls:
+                rolls[g] += 1
+            else:
+                taken[g] += 1
+            at_once[g] = 1 if a == 0 else 0
+            rewards[g] = 0.0
+            continue
+        b = (a - n_keeps) % n_boxes
+        p, bonus = 0, 0
+        if a < n_keeps + n_boxes:
+            # what the box pays; the mask has said that the dice may go there
+            mask = filled[g]
+            r = _roll_number(g, dice, code_to_roll)
+            face = alike[r]
+            s = min(int(at_once[g]), base.shape[0] - 1)
+            if joker and face >= 0 and five >= 0 and (mask >> five) & 1 == 1:
+                armed = 1 if n_armed > 1 and points[g, five] > 0 else 0
+                p = int(jpts[mask, armed, s, face, b])
+                bonus = int(jbonus[mask, armed, face])
+            else:
+                p = int(base[s, r, b])
+        gain = p + bonus - taken[g] * free_points
+        if is_upper[b]:
+            if upper[g] < threshold <= upper[g] + p:
+                gain += upper_bonus
+            upper[g] += p
+        free_left[g] -= taken[g]
+        points[g, b] = p
+        extra[g] += bonus
+        filled[g] |= 1 << b
+        total[g] += gain
+        rewards[g] = gain
+        if filled[g] == full:
+            done[g] = 1
+            final[g] = total[g]
+            if not autoreset:
+                continue
+            filled[g] = 0
+            points[g, :] = 0
+            upper[g] = 0
+            extra[g] = 0
+            free_left[g] = free_throws
+            total[g] = free_throws * free_points
+        _start_turn(g, dice, rolls, taken, at_once, rng)
+
+
+@njit(cache=True, nogil=True)
+def observe(
+    obs: Any,
+    masks: Any,
+    offsets: Any,
+    dice: Any,
+    rolls: Any,
+    taken: Any,
+    at_once: Any,
+    filled: Any,
+    points: Any,
+    upper: Any,
+    extra: Any,
+    free_left: Any,
+    n_rolls: int,
+    per_turn: int,
+    code_to_roll: Any,
+    base: Any,
+    allowed: Any,
+    alike: Any,
+    five: int,
+    n_armed: int,
+    joker: bool,
+    jpts: Any,
+    jbonus: Any,
+) -> None:  # pragma: no cover
+    """Write every game's observation and action mask (see :mod:`kniffel.env.encoding`)."""
+    n_games, n_dice = dice.shape
+    n_keeps = (1 << n_dice) - 1
+    n_boxes = base.shape[2]
+    full = (1 << n_boxes) - 1
+    for g in range(n_games):
+        o = obs[g]
+        o[:] = 0.0
+        m = masks[g]
+        m[:] = 0
+        over = filled[g] == full
+        if not over:
+            for j in range(n_dice):
+                o[offsets[DICE] + j] = dice[g, j]
+                o[offsets[COUNTS] + dice[g, j] - 1] += 1.0
+            o[offsets[ROLLS_LEFT]] = n_rolls - rolls[g]
+            if offsets[FREE_TAKEN] >= 0:
+                o[offsets[FREE_TAKEN]] = taken[g]
+            if offsets[AT_ONCE] >= 0:
+                o[offsets[AT_ONCE]] = at_once[g]
+        mask = filled[g]
+        for b in range(n_boxes):
+            if (mask >> b) & 1:
+                o[offsets[FILLED] + b] = 1.0
+                o[offsets[POINTS] + b] = points[g, b]
+        o[offsets[UPPER_SUM]] = upper[g]
+        if offsets[EXTRA] >= 0:
+            o[offsets[EXTRA]] = extra[g]
+        if offsets[FREE_LEFT] >= 0:
+            o[offsets[FREE_LEFT]] = free_left[g]
+        if over:
+            continue
+        can_throw = rolls[g] < n_rolls or (taken[g] < per_turn and free_left[g] > taken[g])
+        throw = 1 if can_throw else 0
+        for k in range(n_keeps):
+            m[k] = throw
+        # inline: a helper taking the arrays costs more than the loop (reference counts on every call)
+        r = _roll_number(g, dice, code_to_roll)
+        face = alike[r]
+        special = joker and face >= 0 and five >= 0 and (mask >> five) & 1 == 1
+        a = 1 if special and n_armed > 1 and points[g, five] > 0 else 0
+        s = min(int(at_once[g]), base.shape[0] - 1)
+        allow = allowed[mask]
+        for b in range(n_boxes):
+            if (mask >> b) & 1:
+                continue
+            if special:
+                if jpts[mask, a, s, face, b] < 0:
+                    continue
+            elif (allow >> b) & 1 == 0:
+                continue
+            m[n_keeps + b] = 1
+            m[n_keeps + n_boxes + b] = 1

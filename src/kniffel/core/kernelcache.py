@@ -1,0 +1,150 @@
+"""Where numba keeps the compiled kernels: one directory per version of the kernels' sources.
+
+numba's disk cache checks a kernel against its own file only. A kernel that calls kernels of another
+file (the simulator's turn calls the DP's sweep) kept the machine code it was first compiled with when
+that other file changed, until its cache files were deleted: edited code that silently did not run. So
+the cache lives in a directory named after a hash of every file that defines kernels
+(:data:`KERNEL_FILES`; a test holds the list): a change to any of them compiles everything again, once.
+
+The directory is under ``$NUMBA_CACHE_DIR`` if that is set, else under the user's cache directory
+(``kniffel/numba``; not ``$KNIFFEL_CACHE_DIR``, which the tests point at a new directory each session).
+Directories of other versions not used for :data:`KEEP_DAYS` days are removed.
+
+Loading a cached kernel is made cheaper too (:func:`load_without_refreshing`): numba prepares its
+whole compiler for it, which is a tenth of a second of every command that runs a kernel.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+PACKAGE = Path(__file__).resolve().parent.parent
+
+KERNEL_FILES = (
+    "core/envkernels.py",
+    "core/batchkernels.py",
+    "core/distkernels.py",
+    "core/kernels.py",
+    "core/playkernels.py",
+    "core/sheetkernels.py",
+    "core/targetkernels.py",
+    "core/winkernels.py",
+)
+"""The package's files that define numba kernels, relative to the package."""
+
+KEEP_DAYS = 7
+
+
+def sources_key() -> str:
+    """A hash of the kernels' sources (and of Python's version: numba's files are per version)."""
+    digest = hashlib.sha256(sys.version.encode())
+    for name in KERNEL_FILES:
+        digest.update(name.encode())
+        digest.update((PACKAGE / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def user_cache_dir() -> Path:
+    """The user's cache directory for kniffel, by the platform's convention: the solved tables
+    (:func:`kniffel.core.cache.cache_dir`) and the compiled kernels are kept under it."""
+    home = Path.home()
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA")
+        return (Path(local) if local else home / "AppData" / "Local") / "kniffel" / "Cache"
+    if sys.platform == "darwin":
+        return home / "Library" / "Caches" / "kniffel"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".cache") / "kniffel"
+
+
+def kernels_cache_dir() -> Path:
+    """The directory of this version's compiled kernels (not created here)."""
+    base = os.environ.get("NUMBA_CACHE_DIR")
+    root = Path(base).expanduser() if base else user_cache_dir() / "numba"
+    return root / f"kniffel-{sources_key()}"
+
+
+def use_kernels_cache() -> Path:
+    """Point numba's disk cache at :func:`kernels_cache_dir` for the kernels defined from now on (numba
+    reads ``numba.config.CACHE_DIR`` when a function is decorated), and remove other versions' stale
+    directories. Returns the directory."""
+    import numba
+
+    directory = kernels_cache_dir()
+    setattr(numba.config, "CACHE_DIR", str(directory))  # noqa: B010  (numba's stubs leave it out)
+    _remove_stale(directory)
+    load_without_refreshing()
+    return directory
+
+
+@dataclass
+class LoadCounts:
+    """How this process's cached kernels of this package were loaded (see
+    :func:`load_without_refreshing`)."""
+
+    direct: int = 0
+    """Loaded without preparing the compiler."""
+    refreshed: int = 0
+    """Loaded the way numba does it, after a direct load failed."""
+
+
+load_counts = LoadCounts()
+
+
+def load_without_refreshing() -> None:
+    """Load this package's cached kernels without numba's ``refresh`` of its compiler.
+
+    Before every load from its disk cache numba refreshes the target context: it imports and
+    registers the typing and lowering of every Python and NumPy feature it can compile (0.1 s,
+    a fifth of a whole ``kniffel solve --no-cache``). Machine code loaded from the cache needs none
+    of that: it needs the runtime's symbols (:meth:`rtsys.initialize`, which the refresh also does)
+    and the helpers the context installed when it was made. Compiling still refreshes (numba's
+    compiler does so itself before every compilation), so a kernel compiled later in the same
+    process is unaffected. Kernels of other packages load the way numba loads them, and so does
+    one of ours whose direct load fails. ``tests/test_kernel_cache.py`` loads every kernel this
+    way in a fresh process and checks the values they give."""
+    from numba.core import caching
+    from numba.core.runtime import nrt
+
+    numba_load: Callable[..., Any] = caching.Cache.load_overload
+    if getattr(numba_load, "kniffel_direct", False):
+        return
+
+    def load_overload(self: Any, sig: Any, target_context: Any) -> Any:
+        py_func = getattr(self, "_py_func", None)
+        if not getattr(py_func, "__module__", "").startswith("kniffel."):
+            return numba_load(self, sig, target_context)
+        try:
+            nrt.rtsys.initialize(target_context)
+            with self._guard_against_spurious_io_errors():
+                loaded = self._load_overload(sig, target_context)
+        except Exception:  # whatever it was, numba's own way may still work
+            load_counts.refreshed += 1
+            return numba_load(self, sig, target_context)
+        if loaded is not None:
+            load_counts.direct += 1
+        return loaded
+
+    setattr(load_overload, "kniffel_direct", True)  # noqa: B010
+    setattr(caching.Cache, "load_overload", load_overload)  # noqa: B010
+
+
+def _remove_stale(current: Path) -> None:
+    try:
+        if current.exists():
+            os.utime(current)  # in use: not stale for another version's process
+        others = [d for d in current.parent.iterdir() if d.name.startswith("kniffel-") and d != current]
+        cutoff = time.time() - KEEP_DAYS * 86400
+        for other in others:
+            if other.stat().st_mtime < cutoff:
+                shutil.rmtree(other, ignore_errors=True)
+    except OSError:
+        return  # no cache yet, or not ours to tidy: numba makes what it needs

@@ -1,0 +1,683 @@
+"""numba kernels of the solver: entering points in a box, the best entry of each roll, the sweep over the
+keep lattice, and the dynamic programme built from them; the optimal games of
+:mod:`kniffel.core.playkernels` and the advisor (:func:`situation_values`) use the same pieces.
+
+Every array of values is laid out ``[..., lane]`` where a lane is one upper score of some state (``lo +
+lane``), so the inner loops run over contiguous memory and vectorise. The loops index the arrays directly
+instead of taking row views: a view costs a reference-count update, which is slow and, shared between
+threads, contended. The rule set's tables come as one :class:`~kniffel.core.compile.KernelTables`
+(``t``), passed to the kernels that do a bundle's worth of work per call; the small helpers called in
+their loops take the numbers they need as a :class:`Scoring` and the arrays they read.
+
+``score_values``, ``sweep`` (``sweep_from``) and ``bundles`` are inlined into their callers rather than
+compiled on their own: numba links a compiled callee into every caller and optimises it again there, so
+each level of calls made the first run (which compiles everything the DP needs) a few seconds longer.
+The small helpers stay separate: inlining those as well made it longer still (and on a first run
+:mod:`kniffel.core.precompile` compiles them in a second process). Inlining has its own cost: numba
+copies the callee's code, block by block, at every level it is inlined through, so the DP's bundle loop
+is written out in :func:`solve_masks` itself and calls :func:`sweep_from` directly (inlining an inlined
+``solve_bundle`` and ``sweep`` took about 0.6 s more of the first run, for the same values bit for bit).
+
+A *segment* is one state's run of lanes: a row ``(mask, armed, lo, nl)`` of a ``segments`` array is state
+``mask`` / ``armed`` at the upper scores ``lo .. lo + nl - 1``, and the segments' lanes follow each other.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+import numba
+import numpy as np
+from numba import njit
+
+from kniffel.core.compile import KernelTables
+
+NEG = -1.0e300
+
+_launches = threading.Lock()
+_threadsafe: bool | None = None
+
+
+@contextlib.contextmanager
+def parallel_launch() -> Iterator[None]:
+    """Around every call of a ``parallel=True`` kernel. The kernels let go of the GIL (a server's other
+    threads answer while a table is solved), so two threads may launch at once; numba's own
+    ``workqueue`` threading layer, all there is where neither OpenMP nor TBB is installed, aborts the
+    process when they do. There the launches take turns; the ``omp`` and ``tbb`` layers need no lock."""
+    global _threadsafe
+    if _threadsafe:
+        yield
+        return
+    with _launches:
+        yield
+        if _threadsafe is None:
+            with contextlib.suppress(ValueError):  # raised before any parallel kernel has run
+                _threadsafe = numba.threading_layer() != "workqueue"  # type: ignore[attr-defined]
+
+
+class Scoring(NamedTuple):
+    """The numbers of the :class:`~kniffel.core.compile.KernelTables` that entering points reads. Kernels
+    hand this to their small helpers instead of the whole bundle: passing a tuple copies it, and copying
+    the bundle takes a reference to each of its arrays, atomic operations that the threads contend for."""
+
+    n_boxes: int
+    five: int
+    n_armed: int
+    n_free: int
+    joker: bool
+    threshold: int
+    upper_bonus: int
+    upper_mask: int
+
+
+@njit(cache=True, nogil=True)
+def scoring(t: KernelTables) -> Scoring:  # pragma: no cover
+    return Scoring(t.n_boxes, t.five, t.n_armed, t.n_free, t.joker, t.threshold, t.upper_bonus, t.upper_mask)
+
+
+# --- entering points in a box ---------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def entry(
+    n: Scoring, mask: int, armed: int, box: int, points: int, up: int
+) -> tuple[int, int, int, bool]:  # pragma: no cover
+    """Entering ``points`` in ``box`` in state ``mask`` / ``armed`` at upper score ``up``: the filled boxes
+    after, the armed flag after (points in the five-of-a-kind box arm it, a strike there disarms it), the
+    upper score after (capped at the threshold) and whether it crossed the bonus threshold."""
+    child = mask | (1 << box)
+    if n.n_armed == 2 and box == n.five:
+        armed = 1 if points > 0 else 0
+    crossed = False
+    if (n.upper_mask >> box) & 1 == 1:
+        crossed = up < n.threshold <= up + points
+        up = min(up + points, n.threshold)
+    return child, armed, up, crossed
+
+
+@njit(cache=True, nogil=True, inline="always")
+def enter(
+    values: Any,
+    n: Scoring,
+    mask: int,
+    armed: int,
+    free: int,
+    box: int,
+    points: int,
+    extra: int,
+    lo: int,
+    nl: int,
+    out: Any,
+    row: int,
+    col: int,
+) -> None:  # pragma: no cover
+    """``out[row, col + lane]`` for the upper scores ``lo + lane``, ``lane < nl``: the value of
+    :func:`entry` with ``free`` free throws left after the turn: the points, the extra bonus ``extra``, the
+    upper bonus where the score crosses the threshold, and the value of the state after."""
+    child, armed, _, _ = entry(n, mask, armed, box, points, lo)
+    aux = armed * n.n_free + free
+    add = points + extra
+    if (n.upper_mask >> box) & 1 == 1:
+        # lanes that stay below the threshold, those that cross it (bonus), those already at it: one
+        # contiguous loop each instead of a test per lane
+        threshold = n.threshold
+        cross = min(max(threshold - points - lo, 0), nl)
+        above = min(max(threshold - lo, cross), nl)
+        shift = lo + points
+        for lane in range(cross):
+            out[row, col + lane] = add + values[aux, child, shift + lane]
+        top = add + n.upper_bonus + values[aux, child, threshold]
+        for lane in range(cross, above):
+            out[row, col + lane] = top
+        top = add + values[aux, child, threshold]
+        for lane in range(above, nl):
+            out[row, col + lane] = top
+    else:
+        for lane in range(nl):
+            out[row, col + lane] = add + values[aux, child, lo + lane]
+
+
+# --- the best entry of each roll ---------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def entry_rows(t: KernelTables, levels: int, width: int) -> tuple[Any, Any]:  # pragma: no cover
+    """Space for :func:`entry_values` at ``levels`` free-throw levels: ``rows[level]`` holds a row per
+    distinct ``(box, points > 0)`` pair, then the rows ``STRIKE`` and ``ONE``; ``strike_box[level]``."""
+    rows = np.empty((levels, t.pair_box.shape[0] + 2, width))
+    return rows, np.empty((levels, width), dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def entry_values(
+    segments: Any,
+    free: int,
+    values: Any,
+    n: Scoring,
+    allowed: Any,
+    pair_box: Any,
+    pair_pts: Any,
+    rows: Any,
+    strike_box: Any,
+) -> None:  # pragma: no cover
+    """What a roll may be entered as, valued in every lane of ``segments`` with ``free`` free throws left
+    after the turn: ``rows[j, lane]`` for each distinct ``(box, points > 0)`` pair ``j`` of the base
+    table (NEG where the box is not open), and ``rows[STRIKE, lane]`` the best entry of 0 points, in box
+    ``strike_box[lane]`` if asked for (not None; ``rows[ONE]`` is scratch). Any box a roll may be entered
+    in may be struck instead, so outside the joker these are all a roll's options, and none depends on the
+    roll: they are computed once for all rolls."""
+    strike, one = rows.shape[0] - 2, rows.shape[0] - 1
+    off = 0
+    for i in range(segments.shape[0]):
+        mask, armed, lo, nl = segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3]
+        allow = allowed[mask]
+        for lane in range(nl):
+            rows[strike, off + lane] = NEG
+        for b in range(n.n_boxes):
+            if (allow >> b) & 1 == 0:
+                continue
+            enter(values, n, mask, armed, free, b, 0, 0, lo, nl, rows, one, off)
+            for lane in range(nl):
+                x = rows[one, off + lane]
+                better = x > rows[strike, off + lane]
+                rows[strike, off + lane] = x if better else rows[strike, off + lane]
+                if strike_box is not None:
+                    strike_box[off + lane] = b if better else strike_box[off + lane]
+        for j in range(strike):
+            b = pair_box[j]
+            if (allow >> b) & 1 == 0:
+                for lane in range(nl):
+                    rows[j, off + lane] = NEG
+                continue
+            enter(values, n, mask, armed, free, b, int(pair_pts[j]), 0, lo, nl, rows, j, off)
+        off += nl
+
+
+@njit(cache=True, nogil=True)
+def best_entries(rows: Any, nonzero: Any, out: Any, choice: Any) -> None:  # pragma: no cover
+    """``out[s, roll, lane]``: the best of :func:`entry_values` each roll (thrown at once: ``s`` = 1) may
+    take, the best strike or a pair it scores. With ``choice`` (None: not asked for, and not compiled in),
+    ``choice[s, roll, lane]`` is the row that gives it."""
+    strike = rows.shape[0] - 2
+    n_s, n_rolls, width = out.shape
+    acc = np.empty(width, dtype=out.dtype)
+    for s in range(n_s):
+        for r in range(n_rolls):
+            for lane in range(width):
+                acc[lane] = rows[strike, lane]
+            if choice is not None:
+                for lane in range(width):
+                    choice[s, r, lane] = strike
+            for i in range(nonzero.shape[2]):
+                j = nonzero[s, r, i]
+                if j < 0:
+                    break
+                if choice is None:
+                    for lane in range(width):
+                        x = rows[j, lane]
+                        acc[lane] = x if x > acc[lane] else acc[lane]
+                else:
+                    for lane in range(width):
+                        x = rows[j, lane]
+                        better = x > acc[lane]
+                        acc[lane] = x if better else acc[lane]
+                        choice[s, r, lane] = j if better else choice[s, r, lane]
+            for lane in range(width):
+                out[s, r, lane] = acc[lane]
+
+
+@njit(cache=True, nogil=True)
+def joker_entry(
+    values: Any,
+    n: Scoring,
+    jpts: Any,
+    jbonus: Any,
+    mask: int,
+    armed: int,
+    free: int,
+    s: int,
+    r: int,
+    face: int,
+    lo: int,
+    nl: int,
+    rows: Any,
+    col: int,
+    out: Any,
+    choice: Any,
+) -> None:  # pragma: no cover
+    """``out[s, r, col + lane]``: the best entry of roll ``r``, a further five of a kind of ``face``
+    (thrown at once: ``s`` = 1), in state ``mask`` / ``armed`` whose five-of-a-kind box is filled: the
+    extra rules decide the boxes it may go in, what it pays there and the extra bonus on top. With
+    ``choice`` (None: not asked for), ``choice[s, r, col + lane]`` is ``-1 - box``."""
+    one = rows.shape[0] - 1
+    extra = int(jbonus[mask, armed, face])
+    for lane in range(nl):
+        out[s, r, col + lane] = NEG
+    for b in range(n.n_boxes):
+        p = int(jpts[mask, armed, s, face, b])
+        if p < 0:
+            continue
+        enter(values, n, mask, armed, free, b, p, extra, lo, nl, rows, one, col)
+        for lane in range(nl):
+            x = rows[one, col + lane]
+            better = x > out[s, r, col + lane]
+            out[s, r, col + lane] = x if better else out[s, r, col + lane]
+            if choice is not None:
+                choice[s, r, col + lane] = -1 - b if better else choice[s, r, col + lane]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def joker_applies(n: Scoring, mask: int) -> bool:  # pragma: no cover
+    """Whether the extra rules decide where a five of a kind goes (its box is filled)."""
+    return n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _zero(a: Any) -> Any:  # pragma: no cover
+    """0, typed as a run-time integer: numba types a variable that starts as a literal ``0`` both as the
+    literal and as an integer, and compiles every kernel it is passed to once for each."""
+    return a.shape[0] - a.shape[0]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def score_values(
+    segments: Any,
+    free: int,
+    values: Any,
+    t: KernelTables,
+    rows: Any,
+    strike_box: Any,
+    out: Any,
+    choice: Any,
+) -> None:  # pragma: no cover
+    """``out[s, roll, lane]``: the best points-now-plus-future of entering each roll (thrown at once:
+    ``s`` = 1) in every lane of ``segments`` with ``free`` free throws left after the turn. With ``choice``
+    (None: not asked for), ``choice[s, roll, lane]`` says which entry gives it: a pair row of ``rows``
+    (:func:`entry_rows`, one level), the strike row (the box in ``strike_box[lane]``), or ``-1 - box`` for
+    a five of a kind the extra rules place."""
+    n = scoring(t)
+    entry_values(segments, free, values, n, t.allowed, t.pair_box, t.pair_pts, rows, strike_box)
+    best_entries(rows, t.nonzero, out, choice)
+    n_s, n_rolls, _ = out.shape
+    off = _zero(segments)
+    for i in range(segments.shape[0]):
+        mask, armed, lo, nl = segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3]
+        if joker_applies(n, mask):
+            for s in range(n_s):
+                for r in range(n_rolls):
+                    face = t.alike[r]
+                    if face >= 0:
+                        joker_entry(
+                            values, n, t.jpts, t.jbonus, mask, armed, free, s, r, face, lo, nl, rows, off,
+                            out, choice,
+                        )  # fmt: skip
+        off += nl
+
+
+# --- the keep lattice -----------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def keep_expect(
+    ev: Any, width: int, child: Any, first_roll: int, probs: Any, sharp: bool, at_once: Any, lattice: bool
+) -> None:  # pragma: no cover
+    """``ev[keep]`` for every keep that is not a full roll: the expected value of throwing the dice it
+    lacks, from the values of the rolls in ``ev[first_roll:]`` (one die at a time). With the sharp rule the
+    empty keep throws all dice at once and takes its values from ``at_once[roll]`` instead. Without
+    ``lattice``, only the empty keep."""
+    if lattice:
+        # in the values' own precision: a float64 factor would widen every float32 lane
+        one = np.empty(1, dtype=ev.dtype)
+        one[0] = 1.0 / 6.0
+        sixth = one[0]
+        for k in range(first_roll - 1, -1, -1):
+            c0, c1, c2 = child[k, 0], child[k, 1], child[k, 2]
+            c3, c4, c5 = child[k, 3], child[k, 4], child[k, 5]
+            for lane in range(width):
+                ev[k, lane] = (
+                    ev[c0, lane] + ev[c1, lane] + ev[c2, lane] + ev[c3, lane] + ev[c4, lane] + ev[c5, lane]
+                ) * sixth
+    if sharp or not lattice:
+        for lane in range(width):
+            ev[0, lane] = 0.0
+        for r in range(probs.shape[0]):
+            p = probs[r]
+            if sharp:
+                for lane in range(width):
+                    ev[0, lane] += p * at_once[r, lane]
+            else:
+                for lane in range(width):
+                    ev[0, lane] += p * ev[first_roll + r, lane]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def best_keep(
+    table: Any, row: int, subs: Any, r: int, best: float, lane: int
+) -> tuple[float, int]:  # pragma: no cover
+    """The policy's choice with roll ``r`` showing: the best of ``best`` (scoring now) and holding one of
+    the roll's keeps (``table[row, keep, lane]``, as :func:`sweep` writes them), with its value; the keep
+    is -1 for scoring, which ties go to. The simulator, the distributions and the sheet search all decide
+    with this one rule."""
+    keep = -1
+    for j in range(subs.shape[1]):
+        q = subs[r, j]
+        if q < 0:
+            break
+        v = table[row, q, lane]
+        if v > best:
+            best = v
+            keep = q
+    return best, keep
+
+
+@njit(cache=True, nogil=True)
+def keep_max(ev: Any, width: int, parent: Any, first_roll: int, seed: Any) -> None:  # pragma: no cover
+    """In place: ``ev[keep]`` becomes the best value over the keep and every sub-multiset of it, and
+    ``ev[roll]`` the best over its proper sub-multisets (the best keep to throw from), or with ``seed``
+    (None: not given) the best of that and ``seed[roll - first_roll]`` (the roll's own value: scoring it
+    now). Keeps come smallest first, so a keep's parents are final when it is reached. Each row is maxed
+    in place, parent by parent (through a row of scratch it took twice as long: two more passes over
+    memory per keep)."""
+    n_links = parent.shape[1]
+    for k in range(1, ev.shape[0]):
+        start = 0
+        if k >= first_roll:  # a roll is not a keep of its own: start from its value, or its first parent
+            if seed is None:
+                q = parent[k, 0]
+                for lane in range(width):
+                    ev[k, lane] = ev[q, lane]
+                start = 1
+            else:
+                for lane in range(width):
+                    ev[k, lane] = seed[k - first_roll, lane]
+        for j in range(start, n_links):
+            q = parent[k, j]
+            if q < 0:
+                break
+            for lane in range(width):
+                x = ev[q, lane]
+                if x > ev[k, lane]:
+                    ev[k, lane] = x
+
+
+@njit(cache=True, nogil=True, inline="always")
+def sweep(sv: Any, free: int, positions: int, t: KernelTables, table: Any) -> None:  # pragma: no cover
+    """The keep values of a turn with ``free`` free throws left, from ``sv[f, at_once, roll, lane]``
+    (:func:`score_values` with ``f`` free throws left after the turn): :func:`sweep_from` with as many of
+    them usable as a turn allows."""
+    sweep_from(sv, free, min(t.per_turn, free), positions, t, table)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def sweep_from(
+    sv: Any, free: int, usable: int, positions: int, t: KernelTables, table: Any
+) -> None:  # pragma: no cover
+    """The keep values of a turn with ``free`` free throws left of which ``usable`` may still be taken
+    this turn, from ``sv[f, at_once, roll, lane]`` (:func:`score_values` with ``f`` free throws left after
+    the turn). Position ``q`` is a throw that leaves ``q`` throws, free ones included: the turn's first
+    throw leaves ``usable + rolls - 1``. The sweep goes
+    through the positions ``0 .. positions - 1`` and writes the last ``table.shape[0]`` of them:
+    ``table[i, keep, lane]`` is the value of holding ``keep`` (one of the first ``table.shape[1]``) and
+    throwing the rest at position ``positions - table.shape[0] + i``. The simulator asks for every keep
+    before every throw it chooses; the DP for the empty keep of the turn's start, which is the value of the
+    state."""
+    n_s, n_rolls, width = sv.shape[1], sv.shape[2], sv.shape[3]
+    sharp = n_s == 2
+    start = free - usable
+    first = t.first_roll
+    child, parent, probs = t.child, t.parent, t.roll_probs
+    n_keeps = table.shape[1]
+    skip = positions - table.shape[0]
+    # the values' precision: float64 for the DP, float32 for the wide lanes of the target tables
+    ev = np.empty((child.shape[0], width), dtype=sv.dtype)
+    at_once = np.empty((n_rolls if sharp else 1, width), dtype=sv.dtype)
+    for r in range(n_rolls):
+        for lane in range(width):
+            ev[first + r, lane] = sv[start, 0, r, lane]
+        if sharp:
+            for lane in range(width):
+                at_once[r, lane] = sv[start, 1, r, lane]
+    for q in range(positions):
+        keep_expect(ev, width, child, first, probs, sharp, at_once, n_keeps > 1 or q + 1 < positions)
+        if q >= skip:
+            for k in range(n_keeps):
+                for lane in range(width):
+                    table[q - skip, k, lane] = ev[k, lane]
+        if q + 1 == positions:
+            break
+        level = start + q + 1 if q + 1 <= usable else free
+        if not sharp:
+            # a roll's best: scoring it (its value) or holding the best of its keeps, in one pass
+            keep_max(ev, width, parent, first, sv[level, 0])
+            continue
+        keep_max(ev, width, parent, first, None)
+        for r in range(n_rolls):
+            k = first + r
+            for lane in range(width):
+                x = sv[level, 1, r, lane]
+                at_once[r, lane] = x if x > ev[k, lane] else ev[k, lane]
+            for lane in range(width):
+                x = sv[level, 0, r, lane]
+                ev[k, lane] = x if x > ev[k, lane] else ev[k, lane]
+
+
+# --- the dynamic programme ---------------------------------------------------------------------------------
+
+BUNDLE = 64
+"""Masks are solved in bundles of at least this many lanes: the keep lattice does not care which mask
+a lane belongs to, and a row of a few lanes costs nearly as much loop overhead as a row of many."""
+
+
+@njit(cache=True, nogil=True)
+def mask_lanes(mask: int, n: Scoring, lanes: Any) -> tuple[int, int, int]:  # pragma: no cover
+    """The first upper score computed for ``mask``, how many are, and the armed variants (lanes are
+    ``armed * count + score - first``)."""
+    if (mask & n.upper_mask) == n.upper_mask:
+        lo, nl = 0, 1
+    else:
+        lo, nl = lanes[mask, 0], lanes[mask, 1] - lanes[mask, 0]
+    na = n.n_armed if n.five >= 0 and (mask >> n.five) & 1 == 1 else 1
+    return lo, nl, na
+
+
+@njit(cache=True, nogil=True, inline="always")
+def lane_at(
+    lane_base: Any, lanes: Any, n: Scoring, armed: int, free: int, mask: int, up: int
+) -> int:  # pragma: no cover
+    """The lane of state ``(mask, armed, free, up)`` in a layout whose ``lane_base`` is
+    :attr:`kniffel.core.lanes.LaneLayout.lane_base` (upper scores below the mask's first computed one
+    behave like it); ``lanes`` is the rule set's :attr:`~kniffel.core.compile.KernelTables.lanes`."""
+    lo, nl, _ = mask_lanes(mask, n, lanes)
+    i = min(max(up - lo, 0), nl - 1)
+    return int(lane_base[armed * n.n_free + free, mask] + i)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def lane_of(
+    t: KernelTables, lane_base: Any, armed: int, free: int, mask: int, up: int
+) -> int:  # pragma: no cover
+    """:func:`lane_at` with the rule set's tables."""
+    return lane_at(lane_base, t.lanes, scoring(t), armed, free, mask, up)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def mask_segments(masks: Any, n: Scoring, lanes: Any) -> tuple[Any, Any]:  # pragma: no cover
+    """The segments of ``masks`` (one per armed variant, at the upper scores the DP computes, see
+    :func:`mask_lanes`) and how many lanes they hold together."""
+    width = _zero(masks)
+    n_seg = 0
+    for i in range(masks.shape[0]):
+        _, nl, na = mask_lanes(masks[i], n, lanes)
+        width += na * nl
+        n_seg += na
+    segments = np.empty((n_seg, 4), dtype=np.int64)
+    n_seg = 0
+    for i in range(masks.shape[0]):
+        lo, nl, na = mask_lanes(masks[i], n, lanes)
+        for a in range(na):
+            segments[n_seg, 0], segments[n_seg, 1], segments[n_seg, 2], segments[n_seg, 3] = (
+                masks[i],
+                a,
+                lo,
+                nl,
+            )
+            n_seg += 1
+    return segments, width
+
+
+@njit(cache=True, nogil=True, inline="always")
+def bundles(masks: Any, t: KernelTables) -> Any:  # pragma: no cover
+    """Where each bundle of at least :data:`BUNDLE` lanes starts in ``masks`` (and, last, the end)."""
+    n = scoring(t)
+    starts = np.empty(masks.shape[0] + 1, dtype=np.int64)
+    count = 0
+    width = BUNDLE
+    for i in range(masks.shape[0]):
+        if width >= BUNDLE:
+            starts[count] = i
+            count += 1
+            width = 0
+        _, nl, na = mask_lanes(masks[i], n, t.lanes)
+        width += na * nl
+    starts[count] = masks.shape[0]
+    return starts[: count + 1]
+
+
+@njit(cache=True, nogil=True)
+def solve_masks(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: no cover
+    """Fill ``values[aux, mask, :]``, the expected points to come from the start of a turn, for every mask
+    of ``masks`` (part of one level: same number of filled boxes), every armed / free-throw variant and
+    every upper score the mask can have, in bundles of :data:`BUNDLE` lanes or more whose lanes (armed
+    variants included) share one keep lattice. Only the upper scores ``lanes[mask, 0] .. lanes[mask, 1]
+    - 1`` are computed: lower ones cannot reach the bonus any more, so they are all worth what the lowest
+    computed one is (and with every upper box filled, every upper score is).
+
+    The caller runs disjoint parts of a level in threads (the GIL is released here): a ``parallel=True``
+    kernel would do the same, but compiling numba's parallel loop took longer than all the other kernels
+    together on a first run."""
+    n = scoring(t)
+    n_s, n_rolls, _ = t.nonzero.shape
+    starts = bundles(masks, t)
+    for b in range(starts.shape[0] - 1):
+        bundle = masks[starts[b] : starts[b + 1]]
+        segments, width = mask_segments(bundle, n, t.lanes)
+        sv = np.empty((n.n_free, n_s, n_rolls, width))
+        rows, _ = entry_rows(t, 1, width)
+        for f in range(n.n_free):
+            score_values(segments, f, values, t, rows[0], None, sv[f], None)
+        total = np.empty((1, 1, width))
+        for f in range(n.n_free):
+            sweep_from(sv, f, min(t.per_turn, f), min(t.per_turn, f) + t.rolls, t, total)
+            off = 0
+            for i in range(bundle.shape[0]):
+                mask = bundle[i]
+                lo, nl, na = mask_lanes(mask, n, t.lanes)
+                for a in range(na):
+                    aux = a * n.n_free + f
+                    first = off + a * nl
+                    for lane in range(nl):
+                        values[aux, mask, lo + lane] = total[0, 0, first + lane]
+                    for lane in range(lo):
+                        values[aux, mask, lane] = total[0, 0, first]
+                    if (mask & n.upper_mask) == n.upper_mask:
+                        for lane in range(1, values.shape[2]):
+                            values[aux, mask, lane] = total[0, 0, first]
+                off += na * nl
+
+
+# --- the advisor: every option of single situations -------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def situation_values(
+    values: Any, t: KernelTables, situations: Any, boxes: Any, keeps: Any
+) -> None:  # pragma: no cover
+    """The options of each situation ``situations[i] = (mask, armed, up, free, roll, at_once, sweep_free,
+    usable, throws)``, with the DP's kernels (the boxes one state at a time, the keeps by
+    :func:`situation_keeps`, many states a sweep): ``boxes[i, box]`` is the value of
+    entering roll ``roll`` (thrown at once: ``at_once``) in each box with ``free`` free throws left after
+    the turn (NEG where it may not go), and ``keeps[i, keep]`` the value of holding each keep and throwing
+    the rest, where that throw leaves ``throws`` regular throws and ``usable`` of ``sweep_free`` free
+    throws (:func:`sweep_from`; not computed when ``throws`` < 0: no throw is left)."""
+    n = scoring(t)
+    for i in range(situations.shape[0]):
+        mask, armed, up, free = situations[i, 0], situations[i, 1], situations[i, 2], situations[i, 3]
+        roll, s = situations[i, 4], situations[i, 5]
+        face = t.alike[roll]
+        if joker_applies(n, mask) and face >= 0:
+            extra = int(t.jbonus[mask, armed, face])
+            for b in range(n.n_boxes):
+                p = int(t.jpts[mask, armed, s, face, b])
+                if p < 0:
+                    boxes[i, b] = NEG
+                else:
+                    enter(values, n, mask, armed, free, b, p, extra, up, 1, boxes, i, b)
+        else:
+            allow = t.allowed[mask]
+            for b in range(n.n_boxes):
+                if (allow >> b) & 1 == 0:
+                    boxes[i, b] = NEG
+                    continue
+                p = 0
+                for j in range(t.nonzero.shape[2]):
+                    pair = t.nonzero[s, roll, j]
+                    if pair < 0:
+                        break
+                    if t.pair_box[pair] == b:
+                        p = int(t.pair_pts[pair])
+                enter(values, n, mask, armed, free, b, p, 0, up, 1, boxes, i, b)
+    situation_keeps(values, t, situations, keeps)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def situation_keeps(values: Any, t: KernelTables, situations: Any, keeps: Any) -> None:  # pragma: no cover
+    """``keeps[i, keep]`` of :func:`situation_values` for every situation that has a throw left
+    (``throws`` >= 0): the situations whose throws are alike (the same ``sweep_free``, ``usable`` and
+    ``throws``) are swept together, each its own lane, in bundles of up to :data:`BUNDLE` lanes, as the
+    DP sweeps its states; a lane's values do not depend on the lanes beside it. Inlined into
+    :func:`situation_values` (see the module docstring: a level of calls costs compile time)."""
+    n = scoring(t)
+    n_s, n_rolls, _ = t.nonzero.shape
+    count = situations.shape[0]
+    # the situations in the order of their kind of throw (a counting sort: few kinds, compiled at once)
+    kinds = n.n_free * (t.per_turn + 1) * t.rolls + 1
+    key = np.empty(count, dtype=np.int64)
+    starts = np.zeros(kinds + 1, dtype=np.int64)
+    for i in range(count):
+        sweep_free, usable, throws = situations[i, 6], situations[i, 7], situations[i, 8]
+        key[i] = 0 if throws < 0 else 1 + (sweep_free * (t.per_turn + 1) + usable) * t.rolls + throws
+        starts[key[i] + 1] += 1
+    for k in range(kinds):
+        starts[k + 1] += starts[k]
+    order = np.empty(count, dtype=np.int64)
+    for i in range(count):
+        order[starts[key[i]]] = i
+        starts[key[i]] += 1
+    start = 0
+    while start < count:
+        first = order[start]
+        end = start + 1
+        while end < count and end - start < BUNDLE and key[order[end]] == key[first]:
+            end += 1
+        if key[first] > 0:
+            width = end - start
+            segments = np.empty((width, 4), dtype=np.int64)
+            for lane in range(width):
+                i = order[start + lane]
+                segments[lane, 0], segments[lane, 1] = situations[i, 0], situations[i, 1]
+                segments[lane, 2], segments[lane, 3] = situations[i, 2], 1
+            sweep_free, usable, throws = situations[first, 6], situations[first, 7], situations[first, 8]
+            sv = np.empty((n.n_free, n_s, n_rolls, width))
+            rows, _ = entry_rows(t, 1, width)
+            for f in range(sweep_free - usable, sweep_free + 1):
+                score_values(segments, f, values, t, rows[0], None, sv[f], None)
+            table = np.empty((1, keeps.shape[1], width))
+            sweep_from(sv, sweep_free, usable, usable + throws + 1, t, table)
+            for lane in range(width):
+                i = order[start + lane]
+                for k in range(keeps.shape[1]):
+                    keeps[i, k] = table[0, k, lane]
+        start = end

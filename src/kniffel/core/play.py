@@ -1,0 +1,198 @@
+"""Whole games under the optimal policy, many at a time: the engine behind :mod:`kniffel.services.simulate`.
+
+Deciding a turn optimally needs the turn's tables (the value of every keep before every throw), which
+cost as much as one state of the dynamic programme. Games therefore advance turn by turn in lockstep:
+before each turn they are sorted by state, and the games in one state (filled boxes, armed flag, free
+throws) with nearby upper scores share one computation of those tables, vectorised over the upper scores
+like the DP itself (several such groups share one pass over the keep lattice, as the DP's masks do).
+Early turns are shared by nearly every game; later ones by fewer, and a state never recurs in another
+turn (a turn fills one box), so nothing is lost by forgetting the tables at once. The decisions then
+only compare table entries: the best keep among the roll's sub-multisets, or the best box.
+
+Every game draws its dice from its own stream, derived from the seed and the game's number alone, so the
+scores do not depend on the batch size, the grouping or the number of threads.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.base.keeps import keep_lattice
+from kniffel.core.dp import Solution
+
+MASK64 = (1 << 64) - 1
+LANE_GAP = 8
+"""Games of one state whose upper scores are further apart than this get tables of their own: computing
+the lanes in between would cost more than it shares."""
+CHUNK = 1024
+"""Most games one work item plays, so that a state shared by many games is spread over the threads."""
+BUNDLE = 64
+"""Work items share one pass over the keep lattice until they have this many lanes (upper scores)."""
+
+
+class Games(NamedTuple):
+    """The state of a batch of games between turns (one entry per game), as the kernels take it."""
+
+    mask: npt.NDArray[np.int64]
+    up: npt.NDArray[np.int32]
+    """Upper-section score, capped at the bonus threshold."""
+    armed: npt.NDArray[np.int8]
+    free: npt.NDArray[np.int8]
+    score: npt.NDArray[np.int64]
+    rng: npt.NDArray[np.uint64]
+    flags: npt.NDArray[np.int8]
+    """Bit 0: upper bonus reached; bit 1: points in the five-of-a-kind box."""
+    extras: npt.NDArray[np.int64]
+
+    @classmethod
+    def new(cls, n: int, free: int, base: int, first_game: int) -> Games:
+        from kniffel.core import playkernels
+
+        return cls(
+            np.zeros(n, dtype=np.int64),
+            np.zeros(n, dtype=np.int32),
+            np.zeros(n, dtype=np.int8),
+            np.full(n, free, dtype=np.int8),
+            np.zeros(n, dtype=np.int64),
+            playkernels.streams(np.uint64(base), np.uint64(first_game & MASK64), n),
+            np.zeros(n, dtype=np.int8),
+            np.zeros(n, dtype=np.int64),
+        )
+
+
+@dataclass(frozen=True)
+class Played:
+    """Final scores and a few facts of each game (arrays indexed by game number)."""
+
+    scores: npt.NDArray[np.int64]
+    upper_bonus: npt.NDArray[np.bool_]
+    """The upper bonus was reached."""
+    five: npt.NDArray[np.bool_]
+    """The five-of-a-kind box holds points (if the rule set has one)."""
+    extra_bonuses: npt.NDArray[np.int64]
+    """Extra bonuses earned (further five of a kinds paid by the rules' extra bonus)."""
+    seconds: float
+
+
+def mix64(z: int) -> int:
+    """The splitmix64 finaliser (plain Python, for deriving the streams)."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def stream_base(seed: int) -> int:
+    """The root of the per-game dice streams of ``seed`` (any integer)."""
+    return mix64((seed & MASK64) ^ mix64((seed >> 64) & MASK64))
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    """The seed of deal ``deal`` of a duplicate-play run with ``seed`` (:mod:`kniffel.services.tournament`,
+    :mod:`kniffel.core.winplay`): that of game ``deal`` of :func:`play` with that seed."""
+    return (stream_base(seed) + deal) & MASK64
+
+
+def play(
+    solution: Solution,
+    games: int,
+    seed: int,
+    *,
+    batch: int = 1 << 17,
+    progress: Callable[[int, int], None] | None = None,
+    first_game: int = 0,
+) -> Played:
+    """Play ``games`` games of ``solution``'s rule set optimally.
+
+    Game ``i`` uses the dice stream ``(seed, first_game + i)``, so splitting a run into parts with
+    ``first_game`` gives the same games. ``progress(done, games)`` is called after every turn of every
+    batch (``done`` counts whole games' worth of turns).
+    """
+    import numba
+
+    from kniffel.core import playkernels
+    from kniffel.core.kernels import parallel_launch
+
+    if games < 0:
+        raise ValueError(f"the number of games must be at least 0, got {games}")
+    c = solution.compiled
+    tables = c.kernel_tables
+    base = stream_base(seed)
+    scores = np.zeros(games, dtype=np.int64)
+    bonus = np.zeros(games, dtype=np.bool_)
+    five = np.zeros(games, dtype=np.bool_)
+    extras = np.zeros(games, dtype=np.int64)
+    turns = c.n_boxes
+    no_log = np.zeros((0, 1, 1, 3), dtype=np.int32)
+    start = time.perf_counter()
+    # bundles differ in work, so threads take one at a time as they finish
+    chunk = numba.set_parallel_chunksize(1)
+    try:
+        for lo in range(0, games, batch):
+            n = min(batch, games - lo)
+            g = Games.new(n, c.n_free - 1, base, first_game + lo)
+            for turn in range(turns):
+                with parallel_launch():
+                    playkernels.play_turn(
+                        g, no_log, turn, solution.values, tables, LANE_GAP, CHUNK, BUNDLE, -1
+                    )
+                if progress is not None:
+                    progress(lo + (n * (turn + 1)) // turns, games)
+            playkernels.finish(g.score, g.free, c.free_points)
+            scores[lo : lo + n] = g.score
+            bonus[lo : lo + n] = g.flags & 1 != 0
+            five[lo : lo + n] = g.flags & 2 != 0
+            extras[lo : lo + n] = g.extras
+    finally:
+        numba.set_parallel_chunksize(chunk)
+    return Played(scores, bonus, five, extras, time.perf_counter() - start)
+
+
+@dataclass(frozen=True)
+class Throw:
+    keep: tuple[int, ...]
+    dice: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One turn of a traced game: its throws, then the box filled and the points it paid."""
+
+    throws: tuple[Throw, ...]
+    box: str
+    points: int
+    extra: int
+
+
+def trace(solution: Solution, seed: int, game: int = 0) -> tuple[list[TurnRecord], int]:
+    """Game number ``game`` of the run with ``seed``, decision by decision, and its final score (the same
+    game :func:`play` plays; for tests and for showing what the policy did)."""
+    from kniffel.core import playkernels
+    from kniffel.core.kernels import parallel_launch
+
+    c = solution.compiled
+    k = keep_lattice(c.rules.dice)
+    g = Games.new(1, c.n_free - 1, stream_base(seed), game)
+    steps = c.rules.rolls + c.rules.free_throws_per_turn + 1
+    log = np.full((1, c.n_boxes, steps, 3), -1, dtype=np.int32)
+    for turn in range(c.n_boxes):
+        with parallel_launch():
+            playkernels.play_turn(g, log, turn, solution.values, c.kernel_tables, LANE_GAP, CHUNK, BUNDLE, -1)
+    playkernels.finish(g.score, g.free, c.free_points)
+    records = []
+    for turn in range(c.n_boxes):
+        throws: list[Throw] = []
+        for step in range(steps):
+            keep, roll, packed = (int(x) for x in log[0, turn, step])
+            if keep == -2:
+                records.append(
+                    TurnRecord(tuple(throws), c.rules.boxes[roll].id, packed >> 16, packed & 0xFFFF)
+                )
+                break
+            throws.append(Throw(k.keeps[keep], k.keeps[k.first_roll + roll]))
+    return records, int(g.score[0])

@@ -1,0 +1,366 @@
+"""numba kernels of :mod:`kniffel.core.play`: dice streams and one turn of many games.
+
+A turn is decided with the DP's own kernels over the same tables: the scoring values of every roll and
+the entry each is the best of (:func:`~kniffel.core.kernels.score_values`), the keep values before every
+throw (:func:`~kniffel.core.kernels.sweep`), and what entering points does to a game
+(:func:`~kniffel.core.kernels.entry`), so the games follow exactly the rules and values the table was
+solved for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit, prange
+
+from kniffel.core.compile import KernelTables
+from kniffel.core.kernels import Scoring, best_keep, entry, entry_rows, score_values, scoring, sweep
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S27, _S30, _S31, _S32 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(32)
+_SIX = np.uint64(6)
+_ONE = np.uint64(1)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def mix(z: Any) -> Any:  # pragma: no cover
+    """splitmix64's finaliser: consecutive counters become independent-looking 64-bit words."""
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True, nogil=True)
+def streams(base: Any, first: Any, n: int) -> Any:  # pragma: no cover
+    """The starting state of the dice stream of games ``first .. first + n - 1``."""
+    out = np.empty(n, dtype=np.uint64)
+    for i in range(n):
+        out[i] = mix(base + (first + np.uint64(i) + _ONE) * GOLDEN)
+    return out
+
+
+@njit(cache=True, nogil=True, inline="always")
+def die(rng: Any, g: int) -> Any:  # pragma: no cover
+    """The next face (0-5) of game ``g``'s stream (multiply-shift: bias below 2**-29)."""
+    state = rng[g] + GOLDEN
+    rng[g] = state
+    return np.int64(((mix(state) >> _S32) * _SIX) >> _S32)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def deal_start(seed: Any, seat: int, turn: int, throw: int) -> Any:  # pragma: no cover
+    """Where the dice of throw ``throw`` (1 for a turn's first) of ``seat``'s turn ``turn`` in the deal
+    with ``seed`` start: the same whoever sits there and whatever was played before (duplicate play,
+    :class:`kniffel.services.tournament.DealDice`)."""
+    position = np.uint64((seat << 40) | (turn << 20) | throw)
+    return mix(np.uint64(seed) ^ mix(position))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def deal_next(x: Any) -> tuple[Any, Any]:  # pragma: no cover
+    """The next face (0-5) of a deal's throw and the state after it; a throw of ``n`` dice takes the
+    first ``n`` faces from its start."""
+    x = mix(x + GOLDEN)
+    return x, np.int64(x % _SIX)
+
+
+@njit(cache=True, nogil=True)
+def deal_faces(seed: Any, seat: int, turn: int, throw: int, out: Any) -> None:  # pragma: no cover
+    """``out[i]``: the faces (1-6) of a deal's throw (:func:`deal_start`), as many as ``out`` holds."""
+    x = deal_start(seed, seat, turn, throw)
+    for i in range(out.shape[0]):
+        x, face = deal_next(x)
+        out[i] = face + 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def throw(
+    rng: Any, g: int, keep: int, size: Any, child: Any, n_dice: int, seat: int, turn: int, number: int
+) -> int:  # pragma: no cover
+    """The roll (a keep of every die) that throwing the dice ``keep`` lacks shows: with ``seat`` -1 the
+    next faces of game ``g``'s stream (:func:`die`), else throw ``number`` (1 for the turn's first) of
+    ``seat``'s turn ``turn`` in the deal whose seed ``rng[g]`` holds (:func:`deal_start`)."""
+    k = keep
+    if seat < 0:
+        while size[k] < n_dice:
+            k = child[k, die(rng, g)]
+    else:
+        x = deal_start(rng[g], seat, turn, number)
+        while size[k] < n_dice:
+            x, face = deal_next(x)
+            k = child[k, face]
+    return k
+
+
+@njit(cache=True, nogil=True, inline="always")
+def record(
+    log: Any, g: int, turn: int, step: int, first: int, second: int, third: int
+) -> int:  # pragma: no cover
+    """Write step ``step`` of game ``g``'s turn ``turn`` into ``log`` if it keeps that game (see
+    :func:`play_turn`); the next step."""
+    if g >= log.shape[0]:
+        return step
+    log[g, turn, step, 0] = first
+    log[g, turn, step, 1] = second
+    log[g, turn, step, 2] = third
+    return step + 1
+
+
+@njit(cache=True, nogil=True)
+def work(
+    games: Any, t: KernelTables, gap: int, chunk: int, bundle: int
+) -> tuple[Any, Any, Any, Any]:  # pragma: no cover
+    """The games grouped for one turn: ``keys`` (their states as sortable numbers), ``order`` (the games by
+    key), ``starts`` (where each work item starts in ``order``: a run of one state with upper scores no
+    more than ``gap`` apart, at most ``chunk`` games) and ``bundles`` (where each bundle starts among the
+    items: consecutive items with the same free throws and at least ``bundle`` lanes between them share one
+    pass over the keep lattice); ``starts`` and ``bundles`` end with the total."""
+    mask, up, armed, free = games.mask, games.up, games.armed, games.free
+    n = mask.shape[0]
+    lanes = t.threshold + 1
+    # the upper score only matters while an upper box is open and the bonus can still be reached (below
+    # ``t.lanes[mask, 0]`` every score is worth the same)
+    keys = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        bits = mask[i]
+        keys[i] = (bits * t.n_armed * t.n_free + armed[i] * t.n_free + free[i]) * lanes
+        if (bits & t.upper_mask) != t.upper_mask:
+            keys[i] += max(up[i], t.lanes[bits, 0])
+    order = np.argsort(keys)
+
+    starts = np.empty(n + 1, dtype=np.int64)
+    count = 0
+    prev_group = -1
+    prev_up = 0
+    item_start = 0
+    for i in range(n):
+        key = keys[order[i]]
+        group = key // lanes
+        key_up = key - group * lanes
+        if i == 0 or group != prev_group or key_up - prev_up > gap or i - item_start >= chunk:
+            starts[count] = i
+            count += 1
+            item_start = i
+        prev_group = group
+        prev_up = key_up
+    starts[count] = n
+
+    bundles = np.empty(count + 1, dtype=np.int64)
+    n_bundles = 0
+    width = bundle
+    prev_free = -1
+    for item in range(count):
+        g0 = order[starts[item]]
+        if width >= bundle or free[g0] != prev_free:
+            bundles[n_bundles] = item
+            n_bundles += 1
+            width = 0
+        prev_free = free[g0]
+        width += keys[order[starts[item + 1] - 1]] % lanes - keys[g0] % lanes + 1
+    bundles[n_bundles] = count
+    return keys, order, starts[: count + 1], bundles[: n_bundles + 1]
+
+
+@njit(cache=True, nogil=True)
+def play_game_turn(
+    games: Any,
+    g: int,
+    log: Any,
+    turn: int,
+    t: KernelTables,
+    n: Scoring,
+    table: Any,
+    sv: Any,
+    choice: Any,
+    strike_box: Any,
+    lane: int,
+    fr: int,
+    m: int,
+    arm: int,
+    seat: int,
+) -> None:  # pragma: no cover
+    """Game ``g``'s throws, keeps and entry in state ``m`` / ``arm`` with ``fr`` free throws left, decided
+    by lane ``lane`` of its turn's tables (:func:`turn_tables`): ``table`` (the keep values before every
+    throw), ``sv`` (the scoring value of every roll at every free-throw level, counted from the free
+    throws left once every usable one is taken) and ``choice`` / ``strike_box`` (the entry each scoring
+    value is the best of, as
+    :func:`~kniffel.core.kernels.score_values` records it: a pair row, the strike row with its box, or
+    ``-1 - box`` for a five of a kind the extra rules place). Whatever the tables value (points, or a
+    chance of winning), the game is played the same way. With ``log``, see :func:`play_turn`.
+
+    The dice: with ``seat`` -1, the next of game ``g``'s stream (``games.rng[g]``, :func:`die`); else the
+    deal's dice of that seat (``games.rng[g]`` is the deal's seed, :func:`deal_start`)."""
+    up, free, score = games.up, games.free, games.score
+    rng, flags, extras = games.rng, games.flags, games.extras
+    size, child, subs = t.size, t.child, t.choices
+    sharp = sv.shape[1] == 2
+    n_dice = size[child.shape[0] - 1]
+    usable = min(t.per_turn, fr)
+    start = fr - usable
+    positions = usable + t.rolls - 1
+    strike = t.pair_box.shape[0]
+    keep = 0
+    pos = positions
+    step = 0
+    throws = 0
+    while True:
+        throws += 1
+        r = throw(rng, g, keep, size, child, n_dice, seat, turn, throws) - t.first_roll
+        s = 1 if sharp and keep == 0 else 0
+        step = record(log, g, turn, step, keep, r, 0)
+        if pos == 0:
+            break
+        level = pos if pos <= usable else usable
+        _, keep = best_keep(table, pos - 1, subs, r, sv[level, s, r, lane], lane)
+        if keep < 0:
+            break
+        pos -= 1
+    # the entry the scoring value was the best of
+    level = pos if pos <= usable else usable
+    j = int(choice[level, s, r, lane])
+    extra = 0
+    if j < 0:
+        box = -1 - j
+        p = int(t.jpts[m, arm, s, t.alike[r], box])
+        extra = int(t.jbonus[m, arm, t.alike[r]])
+    elif j == strike:
+        box = int(strike_box[level, lane])
+        p = 0
+    else:
+        box = int(t.pair_box[j])
+        p = int(t.pair_pts[j])
+    after, armed_after, up_after, crossed = entry(n, m, arm, box, p, int(up[g]))
+    gained = p + extra
+    if crossed:
+        gained += t.upper_bonus
+        flags[g] |= 1
+    if box == t.five and p > 0:
+        flags[g] |= 2
+    if extra > 0:
+        extras[g] += 1
+    games.mask[g] = after
+    games.armed[g] = armed_after
+    up[g] = up_after
+    free[g] = start + level
+    score[g] += gained
+    record(log, g, turn, step, -2, box, (p << 16) | extra)
+
+
+@njit(cache=True, nogil=True)
+def turn_tables(
+    segments: Any, start: int, usable: int, values: Any, t: KernelTables
+) -> tuple[Any, Any, Any, Any]:  # pragma: no cover
+    """The decision tables of a turn in every lane of ``segments`` with ``usable`` free throws still to
+    use and ``start`` left after them: ``sv[k, at_once, roll, lane]`` (scoring values at level ``k``:
+    ``start + k`` free throws left after the turn), ``strike_box[k, lane]``, ``choice[k, at_once, roll,
+    lane]`` (the entry each is the best of) and ``table[pos - 1, keep, lane]`` (the value of holding a
+    keep when the throw leaves ``pos - 1`` throws). The simulator and the distributions decide by them."""
+    n_s, n_rolls, _ = t.nonzero.shape
+    width = 0
+    for i in range(segments.shape[0]):
+        width += segments[i, 3]
+    levels = usable + 1
+    sv = np.empty((levels, n_s, n_rolls, width))
+    rows, strike_box = entry_rows(t, levels, width)
+    choice = np.empty((levels, n_s, n_rolls, width), dtype=np.int32)
+    for k in range(levels):
+        score_values(segments, start + k, values, t, rows[k], strike_box[k], sv[k], choice[k])
+    positions = usable + t.rolls - 1
+    table = np.empty((positions, t.first_roll, width))
+    # the sweep takes all its free throws as usable: with ``usable`` of them, level 0 is ``start``
+    sweep(sv, usable, positions, t, table)
+    return sv, strike_box, choice, table
+
+
+@njit(cache=True, nogil=True)
+def optimal_game_turn(
+    games: Any, g: int, log: Any, turn: int, values: Any, t: KernelTables, seat: int
+) -> None:  # pragma: no cover
+    """Game ``g``'s turn played for points on its own: :func:`turn_tables` for its one state (``seat``:
+    the dice, as :func:`play_game_turn` takes them)."""
+    m, arm, fr = int(games.mask[g]), int(games.armed[g]), int(games.free[g])
+    lo = 0
+    if (m & t.upper_mask) != t.upper_mask:
+        lo = max(int(games.up[g]), int(t.lanes[m, 0]))
+    segments = np.empty((1, 4), dtype=np.int64)
+    segments[0, 0], segments[0, 1], segments[0, 2], segments[0, 3] = m, arm, lo, 1
+    usable = min(t.per_turn, fr)
+    sv, strike_box, choice, table = turn_tables(segments, fr - usable, usable, values, t)
+    play_game_turn(games, g, log, turn, t, scoring(t), table, sv, choice, strike_box, 0, fr, m, arm, seat)
+
+
+@njit(cache=True, nogil=True)
+def play_bundle(
+    games: Any,
+    log: Any,
+    turn: int,
+    values: Any,
+    t: KernelTables,
+    keys: Any,
+    order: Any,
+    starts: Any,
+    first_item: int,
+    last_item: int,
+    seat: int,
+) -> None:  # pragma: no cover
+    """One turn of the games of work items ``first_item .. last_item - 1`` (:func:`work`): their turn
+    tables, then each game's throws, keeps and entry (``seat``: the dice, as :func:`play_game_turn`
+    takes them)."""
+    mask, armed, free = games.mask, games.armed, games.free
+    n = scoring(t)
+    lanes = t.threshold + 1
+    fr = int(free[order[starts[first_item]]])
+    usable = min(t.per_turn, fr)
+
+    # one segment per item: its state at the upper scores from its lowest game's to its highest's
+    n_items = last_item - first_item
+    segments = np.empty((n_items, 4), dtype=np.int64)
+    for item in range(first_item, last_item):
+        g0 = order[starts[item]]
+        lo = keys[g0] % lanes
+        nl = keys[order[starts[item + 1] - 1]] % lanes - lo + 1
+        i = item - first_item
+        segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3] = mask[g0], armed[g0], lo, nl
+    sv, strike_box, choice, table = turn_tables(segments, fr - usable, usable, values, t)
+
+    off = 0
+    for item in range(first_item, last_item):
+        i = item - first_item
+        m, arm, lo, nl = segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3]
+        for at in range(starts[item], starts[item + 1]):
+            g = order[at]
+            lane = off + keys[g] % lanes - lo
+            play_game_turn(games, g, log, turn, t, n, table, sv, choice, strike_box, lane, fr, m, arm, seat)
+        off += nl
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def play_turn(
+    games: Any,
+    log: Any,
+    turn: int,
+    values: Any,
+    t: KernelTables,
+    gap: int,
+    chunk: int,
+    bundle: int,
+    seat: int,
+) -> None:  # pragma: no cover
+    """Play one turn of every game of ``games`` (:class:`~kniffel.core.play.Games`): group the games by
+    state, compute each group's turn tables once, then throw, keep and score for each of its games. With
+    ``log`` (``[game, turn, step, 3]``) the first games record every throw as ``(keep, roll, 0)`` and the
+    entry as ``(-2, box, points << 16 | extra)``. ``seat`` -1 throws each game's own stream of dice;
+    else ``games.rng`` holds deal seeds and the dice are that seat's in each deal (:func:`deal_start`)."""
+    keys, order, starts, bundles = work(games, t, gap, chunk, bundle)
+    for b in prange(bundles.shape[0] - 1):
+        play_bundle(games, log, turn, values, t, keys, order, starts, bundles[b], bundles[b + 1], seat)
+
+
+@njit(cache=True, nogil=True)
+def finish(score: Any, free: Any, free_points: int) -> None:  # pragma: no cover
+    """Unused free throws count at the end."""
+    for g in range(score.shape[0]):
+        score[g] += free_points * free[g]

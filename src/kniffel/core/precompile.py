@@ -1,0 +1,238 @@
+"""A first run compiles the DP's kernels on two processors instead of one.
+
+On a fresh install, numba compiles :func:`kniffel.core.kernels.solve_masks` and, one after the other
+as it types it, the kernels it calls (:func:`dp_callees`): about half of the first run, on one processor.
+numba keeps each kernel's compiled code in its disk cache and, before compiling one, looks there first.
+So :func:`start` runs a helper process that compiles those callees into the same cache, the last one the
+DP reaches first: the DP's process loads what the helper has finished and compiles the rest itself, and
+the two meet in the middle. Linking a callee from the cache into ``solve_masks`` is what numba does with
+a callee compiled in the same process (it links the callee's optimised LLVM module and optimises the
+whole again), so the DP's machine code and values are the same either way.
+
+The helper can only save time, never change a result: it compiles the same sources with the same
+signatures (it checks that its cache directory is the DP's, else it does nothing); numba writes each
+cache file under a temporary name and renames it into place, and reads an entry whose data file is
+missing as no entry. The DP's process kills the helper once ``solve_masks`` is ready (what the helper
+has not finished by then the DP no longer needs); the helper also exits when the DP's process does (its
+standard input closes). No helper runs where it cannot help: with one processor, or when
+``solve_masks`` is already in the cache.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from numba.core import event
+
+from kniffel.core.compile import KernelTables
+
+HELPER_ENV = "KNIFFEL_NO_COMPILE_HELPER"
+"""Set (to anything but empty) to compile on one processor as before: no helper process."""
+
+
+def dp_callees(tables_type: Any) -> list[tuple[Any, tuple[Any, ...]]]:
+    """The kernels ``solve_masks`` calls (not inlined) with the signatures its typing asks for, in the
+    order it reaches them, given ``numba.typeof`` of the :class:`KernelTables`. A test holds this list
+    to the signatures a first run compiles."""
+    import numba
+
+    from kniffel.core import kernels as k
+
+    types: Any = numba.types  # numba's stubs do not type its type constructors
+    field = dict(zip(tables_type.fields, tables_type.types, strict=True))
+    n = types.NamedTuple([field[name] for name in k.Scoring._fields], k.Scoring)
+    i64, f64, none, boolean = types.int64, types.float64, types.none, types.boolean
+    values, rows, segments = types.Array(f64, 3, "C"), types.Array(f64, 2, "C"), types.Array(i64, 2, "C")
+    pairs = field["allowed"], field["pair_box"], field["pair_pts"]
+    joker = field["jpts"], field["jbonus"], i64, i64, i64, i64, i64, field["alike"].dtype
+    return [
+        (k.scoring, (tables_type,)),
+        (k.mask_lanes, (i64, n, field["lanes"])),
+        (k.entry_rows, (tables_type, types.literal(1), i64)),
+        (k.entry_values, (segments, i64, values, n, *pairs, rows, none)),
+        (k.best_entries, (rows, field["nonzero"], values, none)),
+        (k.joker_entry, (values, n, *joker, i64, i64, rows, i64, values, none)),
+        (k.keep_expect, (rows, i64, field["child"], i64, field["roll_probs"], boolean, rows, boolean)),
+        # a roll's keeps seeded with its own value (the sweep's one pass), or not (the sharp rule's)
+        (k.keep_max, (rows, i64, field["parent"], i64, rows)),
+        (k.keep_max, (rows, i64, field["parent"], i64, none)),
+    ]
+
+
+def _cache_path(dispatcher: Any) -> str:
+    """Where numba keeps ``dispatcher``'s cache files (numba's own attributes)."""
+    return str(dispatcher._cache._cache_path)
+
+
+def _needs_compiling(dispatcher: Any) -> bool:
+    """Whether ``dispatcher`` has no compiled code in this process and no index in the disk cache."""
+    if dispatcher.signatures:
+        return False
+    return not Path(dispatcher._cache._cache_file._index_path).exists()
+
+
+def _processors() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+def request(tables: KernelTables) -> bytes:
+    """What the helper reads from its standard input: the DP's cache directory and the tables' numba
+    type, pickled, after their length."""
+    import numba
+
+    from kniffel.core import kernels
+
+    typeof: Any = numba.typeof
+    message = pickle.dumps((_cache_path(kernels.solve_masks), typeof(tables)))
+    return len(message).to_bytes(8, "little") + message
+
+
+@contextmanager
+def helping(tables: KernelTables) -> Iterator[None]:
+    """Around the DP's first call of ``solve_masks``: a helper compiles :func:`dp_callees` meanwhile if
+    it can help (see the module docstring), told of each kernel this process starts compiling itself so
+    that it does not compile it too; it is killed at the end (what it has not finished is not needed)."""
+    helper = start(tables)
+    if helper is None:
+        yield
+        return
+    try:
+        with event.install_listener("numba:compile", _Tell(helper)):
+            yield
+    finally:
+        stop(helper)
+
+
+class _Tell(event.Listener):
+    """A numba event listener that writes the name of every kernel this process starts compiling to the
+    helper's standard input."""
+
+    def __init__(self, helper: subprocess.Popen[bytes]) -> None:
+        self.helper = helper
+
+    def on_start(self, e: Any) -> None:
+        try:
+            assert self.helper.stdin is not None
+            self.helper.stdin.write(f"{e.data['dispatcher'].py_func.__name__}\n".encode())
+            self.helper.stdin.flush()
+        except (OSError, AttributeError, KeyError):
+            return  # the helper is gone: nothing to tell
+
+    def on_end(self, e: Any) -> None:
+        return
+
+
+def start(tables: KernelTables) -> subprocess.Popen[bytes] | None:
+    """Start the helper that compiles :func:`dp_callees` for ``tables`` into the disk cache, if it can
+    help (see the module docstring); None if not. :func:`stop` ends it."""
+    if os.environ.get(HELPER_ENV) or not sys.executable or _processors() < 2:
+        return None
+    try:
+        from kniffel.core import kernels
+
+        if not _needs_compiling(kernels.solve_masks):
+            return None
+        message = request(tables)
+        package_root = str(Path(kernels.__file__).resolve().parents[2])
+        env = dict(os.environ)
+        # the helper imports this very package (the DP's cache directory is checked as well)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "kniffel.core.precompile"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
+        assert process.stdin is not None
+        process.stdin.write(message)
+        process.stdin.flush()
+        return process
+    except Exception:  # a helper that cannot start only costs the time it would save
+        return None
+
+
+def stop(process: subprocess.Popen[bytes] | None) -> None:
+    """Kill the helper (whatever it compiles then is no longer needed) and wait for it."""
+    if process is None:
+        return
+    try:
+        process.kill()
+        process.wait()
+        if process.stdin is not None:
+            process.stdin.close()
+    except OSError:
+        return
+
+
+def _read(size: int) -> bytes:
+    """``size`` bytes of standard input (unbuffered: :func:`_listen` reads it too), fewer at its end."""
+    data = b""
+    while len(data) < size:
+        chunk = os.read(0, size - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+class _Taken:
+    """The kernels the DP's process compiles itself (the names it writes, a line each), and the one this
+    helper is compiling."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.names: set[str] = set()
+        self.current: str | None = None
+
+
+def _listen(taken: _Taken) -> None:
+    """Read the names the DP's process writes; exit when it starts compiling the kernel this helper is
+    compiling (it will not load it: a duplicate), and when standard input closes (it is gone)."""
+    pending = b""
+    while chunk := os.read(0, 4096):
+        *lines, pending = (pending + chunk).split(b"\n")
+        with taken.lock:
+            for line in lines:
+                name = line.decode(errors="replace")
+                taken.names.add(name)
+                if name == taken.current:
+                    os._exit(0)
+    os._exit(0)
+
+
+def main() -> None:
+    """The helper: read the DP's cache directory and the tables' numba type from standard input, and
+    compile :func:`dp_callees` into the cache, last first, until it reaches one the DP's process has
+    started compiling."""
+    size = int.from_bytes(_read(8), "little")
+    cache_path, tables_type = pickle.loads(_read(size))  # from our own parent process
+    taken = _Taken()
+    threading.Thread(target=_listen, args=(taken,), daemon=True).start()
+    from kniffel.core import kernels
+
+    if _cache_path(kernels.solve_masks) != cache_path:
+        return  # not the DP's sources or cache: what it would compile would not be used
+    for dispatcher, signature in reversed(dp_callees(tables_type)):
+        with taken.lock:
+            if dispatcher.py_func.__name__ in taken.names:
+                return  # the DP's process is past this one: it compiles the rest itself
+            taken.current = dispatcher.py_func.__name__
+        dispatcher.compile(signature)  # loads it instead if it is in the cache already
+        with taken.lock:
+            taken.current = None
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,456 @@
+"""numba kernels of a turn on a sheet of several columns, each valued by its own single-column table.
+
+A multi-column sheet has no exact table, but each column can be given one as if played alone: entering
+points in a column is valued as the points plus the change in that column's table value (the *column
+estimate* of :mod:`kniffel.planning.columns`; the heuristic planner builds such tables too). Everything a
+turn needs is then a solver kernel already: the best entry of every roll in one column is
+:func:`~kniffel.core.kernels.score_values` of a one-lane segment (the column's state) on the column's
+table, the best over the sheet is the maximum over the open columns of that less the column's value
+before, and the keep values before every throw are :func:`~kniffel.core.kernels.sweep` over those stop
+values. Announcing a box of an announced column after the first throw is a lane of its own: its stop
+values are the roll's points in that box or else the best strike anywhere, swept like the others.
+
+The planner asks :func:`turn_values` for one position; :func:`play_games` plays whole games with the same
+steps. Columns come as ``tables`` (a tuple of :class:`~kniffel.core.compile.KernelTables`, one per
+column, all of one rule set apart from the fill order), ``values`` (``[column, aux, mask, up]``, the
+columns' tables stacked) and ``announced`` (``[column]``: 1 for an announced column, valued by a free
+column's table). Sheets with free throws are not covered.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from kniffel.core.kernels import (
+    NEG,
+    best_keep,
+    enter,
+    entry,
+    entry_values,
+    joker_applies,
+    score_values,
+    scoring,
+    sweep,
+)
+from kniffel.core.playkernels import record, throw
+
+
+@njit(cache=True, nogil=True)
+def scratch(tables: Any) -> tuple[Any, Any, Any, Any]:  # pragma: no cover
+    """Space for :func:`stop_values`: the entry rows (as many as the column with the most pairs needs),
+    the strike box, one column's scoring values and the entry each is the best of."""
+    t0 = tables[0]
+    n_s, n_rolls, _ = t0.nonzero.shape
+    most = 0
+    for c in range(len(tables)):
+        most = max(most, tables[c].pair_box.shape[0])
+    rows = np.empty((most + 2, 1))
+    strike_box = np.empty(1, dtype=np.int64)
+    out = np.empty((n_s, n_rolls, 1))
+    choice = np.empty((n_s, n_rolls, 1), dtype=np.int32)
+    return rows, strike_box, out, choice
+
+
+@njit(cache=True, nogil=True)
+def column_values(
+    c: int,
+    tables: Any,
+    values: Any,
+    announced: Any,
+    mask: Any,
+    armed: Any,
+    up: Any,
+    gains: Any,
+    entries: Any,
+    strikes: Any,
+    space: tuple[Any, Any, Any, Any],
+) -> None:  # pragma: no cover
+    """Column ``c`` (state ``mask[c]``, ``armed[c]``, ``up[c]``) alone: ``gains[c, at_once, roll]``, the
+    value of entering each roll in its best box there relative to the column's value before (NEG in an
+    announced column, which takes points only after an announcement), ``entries[c, at_once, roll]`` that
+    entry's ``(box, points, extra bonus)``, and ``strikes[c]`` the best strike's ``(value, box)``. A turn
+    changes one column, so a game recomputes only that one."""
+    rows, strike_box, out, choice = space
+    t = tables[c]
+    n_s, n_rolls = gains.shape[1], gains.shape[2]
+    segment = np.empty((1, 4), dtype=np.int64)
+    segment[0, 0], segment[0, 1], segment[0, 2], segment[0, 3] = mask[c], armed[c], up[c], 1
+    n_rows = t.pair_box.shape[0] + 2
+    before = values[c, armed[c] * t.n_free, mask[c], up[c]]
+    if announced[c]:
+        entry_values(
+            segment, 0, values[c], scoring(t), t.allowed, t.pair_box, t.pair_pts, rows[:n_rows], strike_box
+        )
+    else:
+        score_values(segment, 0, values[c], t, rows[:n_rows], strike_box, out, choice)
+    strikes[c, 0], strikes[c, 1] = rows[n_rows - 2, 0] - before, strike_box[0]
+    for s in range(n_s):
+        for r in range(n_rolls):
+            if announced[c]:
+                gains[c, s, r] = NEG
+                continue
+            gains[c, s, r] = out[s, r, 0] - before
+            j = int(choice[s, r, 0])
+            if j < 0:
+                box = -1 - j
+                face = t.alike[r]
+                entries[c, s, r, 0] = box
+                entries[c, s, r, 1] = t.jpts[mask[c], armed[c], s, face, box]
+                entries[c, s, r, 2] = t.jbonus[mask[c], armed[c], face]
+            elif j == n_rows - 2:
+                entries[c, s, r, 0], entries[c, s, r, 1], entries[c, s, r, 2] = strike_box[0], 0, 0
+            else:
+                entries[c, s, r, 0], entries[c, s, r, 1], entries[c, s, r, 2] = (
+                    t.pair_box[j],
+                    t.pair_pts[j],
+                    0,
+                )
+
+
+@njit(cache=True, nogil=True)
+def stop_values(
+    tables: Any, mask: Any, gains: Any, strikes: Any, stop: Any, column: Any, floor: Any
+) -> None:  # pragma: no cover
+    """``stop[0, at_once, roll, 0]``: the best value of ending the turn on each roll, entered in any open
+    column (:func:`column_values`) or struck, relative to the columns' values before; ``column[at_once,
+    roll]`` is the column it goes in (its entry is in that column's ``entries``, or is the strike of
+    ``floor`` where ``floor`` beats every entry). ``floor`` gets ``(value, column, box)`` of the best
+    strike anywhere, which is all an announced column offers without an announcement."""
+    n_s, n_rolls = column.shape
+    for s in range(n_s):
+        for r in range(n_rolls):
+            stop[0, s, r, 0] = NEG
+            column[s, r] = -1
+    floor[0], floor[1], floor[2] = NEG, -1, -1
+    for c in range(len(tables)):
+        if mask[c] == (1 << tables[c].n_boxes) - 1:
+            continue
+        if strikes[c, 0] > floor[0]:
+            floor[0], floor[1], floor[2] = strikes[c, 0], c, strikes[c, 1]
+        for s in range(n_s):
+            for r in range(n_rolls):
+                v = gains[c, s, r]
+                if v > stop[0, s, r, 0]:
+                    stop[0, s, r, 0] = v
+                    column[s, r] = c
+    for s in range(n_s):
+        for r in range(n_rolls):
+            if floor[0] > stop[0, s, r, 0]:
+                stop[0, s, r, 0] = floor[0]
+                column[s, r] = -1
+
+
+@njit(cache=True, nogil=True)
+def sheet_space(tables: Any) -> tuple[Any, Any, Any]:  # pragma: no cover
+    """``gains``, ``entries`` and ``strikes`` of :func:`column_values` for every column."""
+    n_s, n_rolls, _ = tables[0].nonzero.shape
+    n_cols = len(tables)
+    gains = np.empty((n_cols, n_s, n_rolls))
+    entries = np.empty((n_cols, n_s, n_rolls, 3), dtype=np.int64)
+    strikes = np.empty((n_cols, 2))
+    return gains, entries, strikes
+
+
+@njit(cache=True, nogil=True)
+def announceable(tables: Any, announced: Any, mask: Any) -> Any:  # pragma: no cover
+    """``[lane, (column, box)]``: the open boxes of the announced columns, in column and box order."""
+    count = 0
+    for c in range(len(tables)):
+        if announced[c]:
+            for b in range(tables[c].n_boxes):
+                count += (mask[c] >> b) & 1 == 0
+    lanes = np.empty((count, 2), dtype=np.int64)
+    i = 0
+    for c in range(len(tables)):
+        if announced[c]:
+            for b in range(tables[c].n_boxes):
+                if (mask[c] >> b) & 1 == 0:
+                    lanes[i, 0], lanes[i, 1] = c, b
+                    i += 1
+    return lanes
+
+
+@njit(cache=True, nogil=True)
+def box_pairs(tables: Any, announced: Any) -> Any:  # pragma: no cover
+    """``[column, box, at_once, roll]``: the pair of the column's table (``pair_box``, ``pair_pts``) that a
+    roll scores in the box, -1 where it scores nothing there; for the announced columns, whose lanes take
+    a roll's points in one box, so that a lane looks them up instead of searching the roll's pairs."""
+    t0 = tables[0]
+    n_s, n_rolls, _ = t0.nonzero.shape
+    most = 0
+    for c in range(len(tables)):
+        most = max(most, tables[c].n_boxes)
+    pairs = np.full((len(tables), most, n_s, n_rolls), -1, dtype=np.int32)
+    for c in range(len(tables)):
+        if not announced[c]:
+            continue
+        t = tables[c]
+        for s in range(n_s):
+            for r in range(n_rolls):
+                for i in range(t.nonzero.shape[2]):
+                    j = t.nonzero[s, r, i]
+                    if j < 0:
+                        break
+                    pairs[c, t.pair_box[j], s, r] = j
+    return pairs
+
+
+@njit(cache=True, nogil=True)
+def announced_values(
+    tables: Any, values: Any, mask: Any, armed: Any, up: Any, lanes: Any, pairs: Any, worth: Any, points: Any
+) -> None:  # pragma: no cover
+    """``worth[at_once, roll, lane]``: the value of entering each roll in the box of ``lane``
+    (:func:`announceable`) once it is announced, relative to its column's value before (NEG where the
+    joker may not put it there), and ``points[at_once, roll, lane]`` the entry's ``(points << 16) |
+    extra``. They depend on the announced column alone, so a game recomputes them only when it changes.
+    Outside the joker a roll's value in the box depends only on which pair of ``pairs``
+    (:func:`box_pairs`) it scores there, so each pair is entered once."""
+    n_s, n_rolls = worth.shape[0], worth.shape[1]
+    one = np.empty((1, 1))
+    paid = np.empty(tables[0].pair_box.shape[0])
+    for lane in range(lanes.shape[0]):
+        c, b = lanes[lane, 0], lanes[lane, 1]
+        t = tables[c]
+        n = scoring(t)
+        m, a = mask[c], armed[c]
+        before = values[c, a * t.n_free, m, up[c]]
+        joker = joker_applies(n, m)
+        enter(values[c], n, m, a, 0, b, 0, 0, up[c], 1, one, 0, 0)
+        nothing = one[0, 0] - before
+        for j in range(t.pair_box.shape[0]):
+            if t.pair_box[j] == b:
+                enter(values[c], n, m, a, 0, b, int(t.pair_pts[j]), 0, up[c], 1, one, 0, 0)
+                paid[j] = one[0, 0] - before
+        for s in range(n_s):
+            for r in range(n_rolls):
+                if joker and t.alike[r] >= 0:
+                    p = int(t.jpts[m, a, s, t.alike[r], b])
+                    extra = int(t.jbonus[m, a, t.alike[r]])
+                    v = NEG
+                    if p >= 0:
+                        enter(values[c], n, m, a, 0, b, p, extra, up[c], 1, one, 0, 0)
+                        v = one[0, 0] - before
+                else:
+                    j = pairs[c, b, s, r]
+                    extra = 0
+                    if j < 0:
+                        p, v = 0, nothing
+                    else:
+                        p, v = int(t.pair_pts[j]), paid[j]
+                worth[s, r, lane] = v
+                points[s, r, lane] = (p << 16) | extra
+
+
+@njit(cache=True, nogil=True)
+def announced_stop(worth: Any, width: int, floor: Any, stop: Any, bound: Any) -> None:  # pragma: no cover
+    """``stop[0, at_once, roll, lane]`` for the first ``width`` lanes of :func:`announced_values`: the
+    value of ending the turn on each roll once the lane's box is announced, the entry there or the best
+    strike anywhere (``floor``) where that is better or the roll may not go there; ``bound[lane]`` the
+    best of the lane's stop values, which no keep of the lane is worth more than."""
+    f = floor[0]
+    for lane in range(width):
+        bound[lane] = NEG
+    for s in range(worth.shape[0]):
+        for r in range(worth.shape[1]):
+            for lane in range(width):
+                v = worth[s, r, lane]
+                x = v if v >= f else f
+                stop[0, s, r, lane] = x
+                bound[lane] = max(bound[lane], x)
+
+
+@njit(cache=True, nogil=True)
+def turn_values(
+    tables: Any, values: Any, announced: Any, mask: Any, armed: Any, up: Any, rolls: int
+) -> tuple[Any, Any, Any]:  # pragma: no cover
+    """One position of a sheet, relative to the columns' values before the turn: ``stop[at_once, roll,
+    lane]`` and ``keeps[p - 1, keep, lane]``, the value of holding ``keep`` and throwing the rest with
+    ``p`` throws left (``p`` from 1 to ``rolls - 1``); lane 0 without an announcement, lane ``1 + i``
+    after announcing the box of row ``i`` of the third result (:func:`announceable`)."""
+    t0 = tables[0]
+    n_s, n_rolls, _ = t0.nonzero.shape
+    lanes = announceable(tables, announced, mask)
+    width = lanes.shape[0] + 1
+    stop = np.empty((1, n_s, n_rolls, width))
+    column = np.empty((n_s, n_rolls), dtype=np.int64)
+    floor = np.empty(3)
+    gains, entries, strikes = sheet_space(tables)
+    space = scratch(tables)
+    for c in range(len(tables)):
+        if mask[c] != (1 << tables[c].n_boxes) - 1:
+            column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
+    plain = np.empty((1, n_s, n_rolls, 1))
+    stop_values(tables, mask, gains, strikes, plain, column, floor)
+    stop[:, :, :, 0] = plain[:, :, :, 0]
+    worth = np.empty((n_s, n_rolls, width - 1))
+    points = np.empty((n_s, n_rolls, width - 1), dtype=np.int64)
+    announced_values(tables, values, mask, armed, up, lanes, box_pairs(tables, announced), worth, points)
+    announced_stop(worth, width - 1, floor, stop[:, :, :, 1:], np.empty(width - 1))
+    keeps = np.empty((max(rolls - 1, 1), t0.first_roll, width))
+    if rolls > 1:
+        sweep(stop, 0, rolls - 1, t0, keeps)
+    return stop[0].copy(), keeps, lanes
+
+
+@njit(cache=True, nogil=True, inline="always")
+def padded_width(width: int) -> int:  # pragma: no cover
+    return width if width < 4 else (width + 7) // 8 * 8
+
+
+@njit(cache=True, nogil=True)
+def play_game(
+    g: int,
+    tables: Any,
+    values: Any,
+    announced: Any,
+    rolls: int,
+    margin: float,
+    rng: Any,
+    totals: Any,
+    log: Any,
+    pairs: Any,
+) -> None:  # pragma: no cover
+    """Game ``g`` from the empty sheet to the full one: ``totals[g, c]`` gets column ``c``'s ``(points,
+    upper bonus, points in the five box, extra bonuses)``. With ``log`` (``[game, turn, step, 3]``, first
+    games only) every throw is recorded as ``(keep, roll, 0)``, an announcement as ``(-3, column, box)``
+    and the entry as ``(-2, column, box << 16 | points)``; ``pairs`` is :func:`box_pairs`."""
+    t0 = tables[0]
+    n_cols = len(tables)
+    n_s, n_rolls, _ = t0.nonzero.shape
+    sharp = n_s == 2
+    size, child, subs = t0.size, t0.child, t0.choices
+    n_dice = size[child.shape[0] - 1]
+    positions = rolls - 1
+    most = 1
+    turns = 0
+    for c in range(n_cols):
+        turns += tables[c].n_boxes
+        if announced[c]:
+            most += tables[c].n_boxes
+    # A sweep costs mostly per call and per vector of lanes, hardly per lane: every lane of a turn goes
+    # in one call, from four lanes on padded to a multiple of eight (the padding a copy of lane 0), which
+    # the sweep's vectorised loops take whole (measured: four or seven lanes cost more than eight). The
+    # turn's arrays are cut from these as contiguous ones.
+    most = padded_width(most)
+    stop_space = np.empty(n_s * n_rolls * most)
+    keeps_space = np.empty(max(positions, 1) * t0.first_roll * most)
+    # the announced lanes' entries, recomputed when an announced column changes
+    worth = np.empty((n_s, n_rolls, most))
+    points = np.empty((n_s, n_rolls, most), dtype=np.int64)
+    column = np.empty((n_s, n_rolls), dtype=np.int64)
+    floor = np.empty(3)
+    bound = np.empty(most)
+    space = scratch(tables)
+    gains, entries, strikes = sheet_space(tables)
+    mask = np.zeros(n_cols, dtype=np.int64)
+    armed = np.zeros(n_cols, dtype=np.int64)
+    up = np.zeros(n_cols, dtype=np.int64)
+    for c in range(n_cols):
+        column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
+    lanes = announceable(tables, announced, mask)
+    stale = True
+    # The announced lanes' stop values change only with their entries and the best strike: while both
+    # stay, their keeps in ``keeps_space`` are still the last sweep's, and lane 0 is swept alone.
+    keeps0 = np.empty((max(positions, 1), t0.first_roll, 1))
+    swept_width, swept_floor = -1, NEG
+    for turn in range(turns):
+        if stale:
+            lanes = announceable(tables, announced, mask)
+            announced_values(tables, values, mask, armed, up, lanes, pairs, worth, points)
+            stale = False
+            swept_width = -1
+        width = lanes.shape[0] + 1
+        padded = padded_width(width)
+        stop = stop_space[: n_s * n_rolls * padded].reshape((1, n_s, n_rolls, padded))
+        keeps = keeps_space[: max(positions, 1) * t0.first_roll * padded].reshape(
+            (max(positions, 1), t0.first_roll, padded)
+        )
+        stop_values(tables, mask, gains, strikes, stop[:, :, :, :1], column, floor)
+        if width > 1:
+            announced_stop(worth, width - 1, floor, stop[:, :, :, 1:width], bound[1:width])
+        if padded > width:
+            for s in range(n_s):
+                for r in range(n_rolls):
+                    for i in range(width, padded):
+                        stop[0, s, r, i] = stop[0, s, r, 0]
+        if positions > 0 and width > 1 and width == swept_width and floor[0] == swept_floor:
+            sweep(stop[:, :, :, :1], 0, positions, t0, keeps0)
+            for q in range(positions):
+                for k in range(t0.first_roll):
+                    keeps[q, k, 0] = keeps0[q, k, 0]
+        elif positions > 0:
+            sweep(stop, 0, positions, t0, keeps)
+            swept_width, swept_floor = width, floor[0]
+        keep = 0
+        pos = positions
+        step = 0
+        lane = 0
+        while True:
+            r = throw(rng, g, keep, size, child, n_dice, -1, turn, 0) - t0.first_roll
+            s = 1 if sharp and keep == 0 else 0
+            step = record(log, g, turn, step, keep, r, 0)
+            if pos == 0:
+                break
+            best, keep = best_keep(keeps, pos - 1, subs, r, stop[0, s, r, lane], lane)
+            if pos == positions and width > 1:
+                # after the first throw: announcing is chosen only when better by more than ``margin``,
+                # the first of equally good lanes in order. No lane is worth more than its best stop
+                # value.
+                base = best
+                for i in range(1, width):
+                    if bound[i] - margin <= base:
+                        continue
+                    v, q = best_keep(keeps, pos - 1, subs, r, stop[0, s, r, i], i)
+                    if v - margin > best:
+                        best, keep, lane = v - margin, q, i
+                if lane > 0:
+                    step = record(log, g, turn, step, -3, lanes[lane - 1, 0], lanes[lane - 1, 1])
+            if keep < 0:
+                break
+            pos -= 1
+        if lane > 0 and worth[s, r, lane - 1] >= floor[0]:
+            c, box = lanes[lane - 1, 0], lanes[lane - 1, 1]
+            p, extra = points[s, r, lane - 1] >> 16, points[s, r, lane - 1] & 0xFFFF
+        elif lane > 0 or column[s, r] < 0:
+            c, box, p, extra = int(floor[1]), int(floor[2]), 0, 0
+        else:
+            c = column[s, r]
+            box, p, extra = entries[c, s, r, 0], entries[c, s, r, 1], entries[c, s, r, 2]
+        t = tables[c]
+        after, armed_after, up_after, crossed = entry(scoring(t), mask[c], armed[c], box, p, up[c])
+        totals[g, c, 0] += p + extra + (t.upper_bonus if crossed else 0)
+        if crossed:
+            totals[g, c, 1] = 1
+        if box == t.five and p > 0:
+            totals[g, c, 2] = 1
+        if extra > 0:
+            totals[g, c, 3] += 1
+        mask[c], armed[c], up[c] = after, armed_after, up_after
+        stale = stale or announced[c] == 1
+        if after != (1 << t.n_boxes) - 1:
+            column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
+        record(log, g, turn, step, -2, c, (box << 16) | p)
+
+
+@njit(cache=True, nogil=True)
+def play_games(
+    tables: Any,
+    values: Any,
+    announced: Any,
+    rolls: int,
+    margin: float,
+    rng: Any,
+    totals: Any,
+    log: Any,
+    first: int,
+    last: int,
+) -> None:  # pragma: no cover
+    """:func:`play_game` for games ``first .. last - 1`` of ``rng`` (one dice stream each). Threads run
+    parts of a batch side by side (the kernel releases the GIL): numba's parallel loops cannot take the
+    columns' tables, a tuple of tuples of arrays."""
+    pairs = box_pairs(tables, announced)
+    for g in range(first, last):
+        play_game(g, tables, values, announced, rolls, margin, rng, totals, log, pairs)

@@ -1,0 +1,569 @@
+"""numba kernels of the target rows (:mod:`kniffel.core.target`): the probability of still making at
+least ``u`` more points, played to make that probability as large as possible.
+
+It is the expected-score recursion of :mod:`kniffel.core.kernels` with a vector over ``u`` where that
+one has a number: entering ``g`` points shifts the child state's vector by ``g``, and the keep lattice takes
+means and maxima lane by lane, so the lattice sweep (:func:`~kniffel.core.kernels.sweep`) and the best
+entry of each roll (:func:`~kniffel.core.kernels.best_entries`) are the solver's own. Only entering
+points differs (a shift instead of a sum), and so the steps that call it.
+
+A *row* is the vector of one between-turn state, kept for the targets of its *window* only: state lane
+``lane`` (:mod:`kniffel.core.lanes`) holds ``P(first + i)`` at ``prob[offset + i]`` for ``i < count``,
+with ``(offset, first, count) = index[lane]`` and ``prob`` the array of the lane's level (the states
+with as many boxes filled). At or below 0 the probability is 1; past the window's end 0 (the open boxes
+cannot pay that much, or the rows stop at the table's limit there). Below the window's start nothing is
+known: a window is made wide enough that no state whose row is solved reads a child below its window
+(:func:`kniffel.core.target.windows`), and a read there gives NaN, which every test would see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit, prange
+
+from kniffel.core.compile import KernelTables
+from kniffel.core.kernels import NEG, Scoring, best_entries, entry, lane_at, lane_of, scoring, sweep
+
+
+@njit(cache=True, nogil=True, inline="always")
+def enter_target(
+    child_prob: Any,
+    index: Any,
+    lane_base: Any,
+    lanes: Any,
+    n: Scoring,
+    mask: int,
+    armed: int,
+    free: int,
+    box: int,
+    points: int,
+    extra: int,
+    up: int,
+    u0: int,
+    w: int,
+    out: Any,
+    row: int,
+    col: int,
+) -> None:  # pragma: no cover
+    """``out[row, col + lane]``: the probability of making ``u0 + lane`` more points from here when
+    ``points`` go in ``box`` (``extra`` bonus on top, the upper bonus if the score crosses the threshold)
+    with ``free`` free throws left after the turn: the child state's row shifted by what was gained."""
+    child, armed_after, up_after, crossed = entry(n, mask, armed, box, points, up)
+    gained = points + extra + (n.upper_bonus if crossed else 0)
+    lane = lane_at(lane_base, lanes, n, armed_after, free, child, up_after)
+    offset, first, count = index[lane, 0], index[lane, 1], index[lane, 2]
+    # lanes made certain by the points gained, below the child's window, in it, past it
+    certain = min(max(gained + 1 - u0, 0), w)
+    start = min(max(gained + first - u0, certain), w)
+    beyond = min(max(gained + first + count - u0, start), w)
+    for i in range(certain):
+        out[row, col + i] = 1.0
+    for i in range(certain, start):
+        out[row, col + i] = np.nan
+    shift = offset + u0 - gained - first
+    for i in range(start, beyond):
+        out[row, col + i] = child_prob[shift + i]
+    for i in range(beyond, w):
+        out[row, col + i] = 0.0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def reduce(rows: Any, row: int, w: int, weights: Any) -> None:  # pragma: no cover
+    """With ``weights``, ``rows[row, 0]`` becomes the weighted sum of the row's ``w`` lanes (else
+    nothing: each lane stands on its own)."""
+    if weights is not None:
+        acc = 0.0
+        for lane in range(w):
+            acc += rows[row, lane] * weights[lane]
+        rows[row, 0] = acc
+
+
+@njit(cache=True, nogil=True, inline="always")
+def entry_probabilities(
+    mask: int,
+    armed: int,
+    up: int,
+    free: int,
+    u0: int,
+    w: int,
+    child_prob: Any,
+    index: Any,
+    lane_base: Any,
+    t: KernelTables,
+    rows: Any,
+    col: int,
+    weights: Any,
+    strike_box: Any,
+) -> None:  # pragma: no cover
+    """``rows[j, col + lane]``: the probability of making ``u0 + lane`` more points by each entry of a
+    roll in state ``mask`` / ``armed`` at upper score ``up`` with ``free`` free throws left after the turn:
+    a row per distinct ``(box, points > 0)`` pair (NEG where the box is not open), then the best strike,
+    then scratch (the target counterpart of :func:`kniffel.core.kernels.entry_values`). With
+    ``weights`` each entry is its lanes' weighted sum, in lane ``col``."""
+    n = scoring(t)
+    strike, one = rows.shape[0] - 2, rows.shape[0] - 1
+    allow = t.allowed[mask]
+    lanes = t.lanes
+    width = w if weights is None else 1
+    for lane in range(width):
+        rows[strike, col + lane] = NEG
+    for b in range(n.n_boxes):
+        if (allow >> b) & 1 == 0:
+            continue
+        enter_target(
+            child_prob, index, lane_base, lanes, n, mask, armed, free, b, 0, 0, up, u0, w, rows, one, col
+        )
+        reduce(rows, one, w, weights)
+        for lane in range(width):
+            x = rows[one, col + lane]
+            better = x > rows[strike, col + lane]
+            rows[strike, col + lane] = x if better else rows[strike, col + lane]
+            if strike_box is not None:
+                strike_box[lane] = b if better else strike_box[lane]
+    for j in range(strike):
+        b = t.pair_box[j]
+        if (allow >> b) & 1 == 0:
+            for lane in range(width):
+                rows[j, col + lane] = NEG
+            continue
+        enter_target(
+            child_prob, index, lane_base, lanes, n, mask, armed, free, b, int(t.pair_pts[j]), 0, up, u0, w,
+            rows, j, col,
+        )  # fmt: skip
+        reduce(rows, j, w, weights)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def joker_probabilities(
+    mask: int,
+    armed: int,
+    up: int,
+    free: int,
+    u0: int,
+    w: int,
+    child_prob: Any,
+    index: Any,
+    lane_base: Any,
+    t: KernelTables,
+    rows: Any,
+    col: int,
+    out: Any,
+    weights: Any,
+    choice: Any,
+) -> None:  # pragma: no cover
+    """Where the five-of-a-kind box is filled, ``out[s, roll, col + lane]`` of each further five of a
+    kind: the extra rules decide where it may go, what it pays and the bonus (``rows``' last row is
+    scratch)."""
+    n = scoring(t)
+    if not (n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1):
+        return
+    one = rows.shape[0] - 1
+    lanes = t.lanes
+    width = w if weights is None else 1
+    n_s, n_rolls, _ = out.shape
+    for s in range(n_s):
+        for r in range(n_rolls):
+            face = t.alike[r]
+            if face < 0:
+                continue
+            extra = int(t.jbonus[mask, armed, face])
+            for lane in range(width):
+                out[s, r, col + lane] = NEG
+            for b in range(n.n_boxes):
+                p = int(t.jpts[mask, armed, s, face, b])
+                if p < 0:
+                    continue
+                enter_target(
+                    child_prob, index, lane_base, lanes, n, mask, armed, free, b, p, extra, up, u0, w, rows,
+                    one, col,
+                )  # fmt: skip
+                reduce(rows, one, w, weights)
+                for lane in range(width):
+                    x = rows[one, col + lane]
+                    better = x > out[s, r, col + lane]
+                    out[s, r, col + lane] = x if better else out[s, r, col + lane]
+                    if choice is not None:
+                        choice[s, r, col + lane] = -1 - b if better else choice[s, r, col + lane]
+
+
+@njit(cache=True, nogil=True)
+def score_probabilities(
+    mask: int,
+    armed: int,
+    up: int,
+    free: int,
+    u0: int,
+    w: int,
+    child_prob: Any,
+    index: Any,
+    lane_base: Any,
+    t: KernelTables,
+    rows: Any,
+    out: Any,
+    weights: Any,
+    choice: Any,
+    strike_box: Any,
+) -> None:  # pragma: no cover
+    """``out[s, roll, lane]``: the best probability of making ``u0 + lane`` more points by entering each
+    roll (thrown at once: ``s`` = 1) in state ``mask`` / ``armed`` at upper score ``up``, with ``free`` free
+    throws left after the turn (the target counterpart of :func:`kniffel.core.kernels.score_values`;
+    ``rows``, ``w`` lanes wide, as :func:`entry_probabilities` fills it). The children's rows are read
+    from ``child_prob`` (the next level's array).
+
+    With ``weights`` (None: each lane on its own) every entry is valued by the weighted sum of its
+    ``w`` lanes before entries are compared, and ``out`` has one lane: the best such sum (a chance of
+    winning, when the weights are the chances of the others' best score).
+
+    With ``choice`` and ``strike_box`` (None: not asked for) the entry each value is the best of is
+    recorded as :func:`~kniffel.core.kernels.score_values` records it, for a game to be played by these
+    values (:func:`kniffel.core.playkernels.play_game_turn`)."""
+    entry_probabilities(
+        mask, armed, up, free, u0, w, child_prob, index, lane_base, t, rows, 0, weights, strike_box
+    )
+    if weights is None:
+        # the whole rows, not a slice of them: numba compiles a slice as an array of any layout, whose
+        # loops do not vectorise (that alone made the DP twice as slow)
+        best_entries(rows, t.nonzero, out, choice)
+    else:
+        best_entries(rows[:, :1], t.nonzero, out, choice)
+    joker_probabilities(
+        mask, armed, up, free, u0, w, child_prob, index, lane_base, t, rows, 0, out, weights, choice
+    )
+
+
+@njit(cache=True, nogil=True)
+def turn_probabilities(
+    mask: int,
+    armed: int,
+    up: int,
+    free: int,
+    usable: int,
+    positions: int,
+    u0: int,
+    w: int,
+    child_prob: Any,
+    index: Any,
+    lane_base: Any,
+    t: KernelTables,
+    weights: Any,
+    table: Any,
+    sv: Any,
+    choice: Any,
+    strike_box: Any,
+) -> None:  # pragma: no cover
+    """The keep probabilities of a turn in one state for the lanes ``u0 .. u0 + w - 1`` (with
+    ``weights``, their weighted sum, one lane), written into ``table`` as
+    :func:`~kniffel.core.kernels.sweep` writes keep values, with ``free`` free throws left of which
+    ``usable`` may still be thrown this turn. ``sv[k]`` (``k`` = ``0 .. usable``) receives the scoring
+    values of every roll with ``free - usable + k`` free throws left after the turn, and ``choice`` /
+    ``strike_box`` (None: not asked for) the entries that give them (:func:`score_probabilities`), as
+    :func:`kniffel.core.playkernels.turn_tables` lays them out."""
+    rows = np.empty((t.pair_box.shape[0] + 2, w))
+    for k in range(usable + 1):
+        f = free - usable + k
+        if choice is None:
+            score_probabilities(
+                mask, armed, up, f, u0, w, child_prob, index, lane_base, t, rows, sv[k], weights, None, None
+            )
+        else:
+            score_probabilities(
+                mask, armed, up, f, u0, w, child_prob, index, lane_base, t, rows, sv[k], weights, choice[k],
+                strike_box[k],
+            )  # fmt: skip
+    # the sweep takes all its free throws as usable: with ``usable`` of them, level 0 is the lowest
+    sweep(sv, usable, positions, t, table)
+
+
+PAD = 64
+"""A bundle's lanes are swept in a width rounded up to this: the compiled lane loops take 64 lanes a turn
+(four vectors of 16), and a width that is no multiple of it ended every row's loop in a slower tail
+(measured: 10 % of a solve; the extra lanes are zeros, swept and dropped)."""
+BUNDLE = 256
+"""States are solved in bundles of at least this many lanes: the keep lattice does not care which state a
+lane belongs to, and its loops cost per keep as much for a few lanes as for many (a window late in a
+game, or of one target, is a few dozen lanes)."""
+
+
+@njit(cache=True, nogil=True)
+def open_pairs(t: KernelTables, items: Any) -> Any:  # pragma: no cover
+    """``t.nonzero`` without the pairs of boxes that every state of ``items`` has filled: their rows are
+    NEG in every lane, so the best entry of a roll is the same without them (late in a game most boxes
+    are filled, and comparing their rows was most of the work of a roll's best entry)."""
+    allow = 0
+    for i in range(items.shape[0]):
+        allow |= t.allowed[items[i, 0]]
+    n_s, n_rolls, n = t.nonzero.shape
+    out = np.full((n_s, n_rolls, n), -1, dtype=t.nonzero.dtype)
+    for s in range(n_s):
+        for r in range(n_rolls):
+            k = 0
+            for i in range(n):
+                j = t.nonzero[s, r, i]
+                if j < 0:
+                    break
+                if (allow >> t.pair_box[j]) & 1:
+                    out[s, r, k] = j
+                    k += 1
+    return out
+
+
+@njit(cache=True, nogil=True)
+def solve_bundle(
+    items: Any, free_top: int, prob: Any, child_prob: Any, index: Any, lane_base: Any, t: KernelTables
+) -> None:  # pragma: no cover
+    """The rows of the states ``items[i] = (mask, armed, up)`` of one level at every free-throw level up
+    to ``free_top``, each over its window, into ``prob`` (this level's array): their windows side by side
+    as the lanes of one sweep of the keep lattice."""
+    n = scoring(t)
+    n_s, n_rolls, _ = t.nonzero.shape
+    count = items.shape[0]
+    firsts = np.empty(count, dtype=np.int64)
+    widths = np.empty(count, dtype=np.int64)
+    width = 0
+    for i in range(count):
+        top = lane_at(lane_base, t.lanes, n, items[i, 1], free_top, items[i, 0], items[i, 2])
+        firsts[i], widths[i] = index[top, 1], index[top, 2]
+        width += widths[i]
+    if width == 0:
+        return
+    # float32 lanes: twice as many to a vector instruction, and a row of keeps stays in the cache
+    padded = (width + PAD - 1) // PAD * PAD
+    nonzero = open_pairs(t, items)
+    sv = np.empty((free_top + 1, n_s, n_rolls, padded), dtype=np.float32)
+    rows = np.zeros((t.pair_box.shape[0] + 2, padded), dtype=np.float32)
+    for f in range(free_top + 1):
+        col = 0
+        for i in range(count):
+            entry_probabilities(
+                items[i, 0], items[i, 1], items[i, 2], f, firsts[i], widths[i], child_prob, index,
+                lane_base, t, rows, col, None, None,
+            )  # fmt: skip
+            col += widths[i]
+        best_entries(rows, nonzero, sv[f], None)
+        col = 0
+        for i in range(count):
+            joker_probabilities(
+                items[i, 0], items[i, 1], items[i, 2], f, firsts[i], widths[i], child_prob, index,
+                lane_base, t, rows, col, sv[f], None, None,
+            )  # fmt: skip
+            col += widths[i]
+    total = np.empty((1, 1, padded), dtype=np.float32)
+    for f in range(free_top + 1):
+        sweep(sv, f, min(t.per_turn, f) + t.rolls, t, total)
+        col = 0
+        for i in range(count):
+            offset = index[lane_at(lane_base, t.lanes, n, items[i, 1], f, items[i, 0], items[i, 2]), 0]
+            for k in range(widths[i]):
+                prob[offset + k] = total[0, 0, col + k]
+            col += widths[i]
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def solve_states(
+    items: Any,
+    starts: Any,
+    free_top: int,
+    prob: Any,
+    child_prob: Any,
+    index: Any,
+    lane_base: Any,
+    t: KernelTables,
+) -> None:  # pragma: no cover
+    """Every state ``items[i] = (mask, armed, up)`` of one level (same number of filled boxes), in
+    bundles ``items[starts[b] : starts[b + 1]]`` solved in parallel: their children are all in the next
+    level, ``child_prob``."""
+    for b in prange(starts.shape[0] - 1):
+        solve_bundle(items[starts[b] : starts[b + 1]], free_top, prob, child_prob, index, lane_base, t)
+
+
+@njit(cache=True, nogil=True)
+def state_row(
+    index: Any, lane_base: Any, t: KernelTables, armed: int, free: int, mask: int, up: int
+) -> tuple[int, int, int]:  # pragma: no cover
+    """``(offset, first, count)`` of a state's row."""
+    lane = lane_of(t, lane_base, armed, free, mask, up)
+    return int(index[lane, 0]), int(index[lane, 1]), int(index[lane, 2])
+
+
+@njit(cache=True, nogil=True)
+def situation_values(
+    child_prob: Any,
+    index: Any,
+    lane_base: Any,
+    t: KernelTables,
+    situation: Any,
+    first: int,
+    weights: Any,
+    boxes: Any,
+    keeps: Any,
+) -> None:  # pragma: no cover
+    """The options of one situation (a row of :meth:`kniffel.core.Advisor.situation_row`) valued by
+    ``sum(weights[i] * P(making at least first + i more points))``, laid out as
+    :func:`kniffel.core.kernels.situation_values` lays out expected points, so that one ranking
+    (:func:`kniffel.core.batchkernels.ranked_options`) orders both: ``boxes[box]`` for entering the
+    roll in each box (NEG where it may not go), ``keeps[keep]`` for holding each keep and throwing the rest
+    (not computed when no throw is left)."""
+    n = scoring(t)
+    mask, armed, up, free = situation[0], situation[1], situation[2], situation[3]
+    roll, s = situation[4], situation[5]
+    sweep_free, usable, throws = situation[6], situation[7], situation[8]
+    w = weights.shape[0]
+    rows = np.empty((1, w))
+    face = t.alike[roll]
+    lanes = t.lanes
+    joker = n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1 and face >= 0
+    allow = t.allowed[mask]
+    for b in range(n.n_boxes):
+        extra = 0
+        if joker:
+            p = int(t.jpts[mask, armed, s, face, b])
+            extra = int(t.jbonus[mask, armed, face])
+        elif (allow >> b) & 1 == 0:
+            p = -1
+        else:
+            p = 0
+            for j in range(t.nonzero.shape[2]):
+                pair = t.nonzero[s, roll, j]
+                if pair < 0:
+                    break
+                if t.pair_box[pair] == b:
+                    p = int(t.pair_pts[pair])
+        if p < 0:
+            boxes[b] = NEG
+            continue
+        enter_target(
+            child_prob, index, lane_base, lanes, n, mask, armed, free, b, p, extra, up, first, w, rows, 0, 0
+        )
+        reduce(rows, 0, w, weights)
+        boxes[b] = rows[0, 0]
+    if throws >= 0:
+        n_s, n_rolls, _ = t.nonzero.shape
+        table = np.empty((1, keeps.shape[0], 1))
+        sv = np.empty((usable + 1, n_s, n_rolls, 1))
+        turn_probabilities(
+            mask, armed, up, sweep_free, usable, usable + throws + 1, first, w, child_prob, index,
+            lane_base, t, weights, table, sv, None, None,
+        )  # fmt: skip
+        for k in range(keeps.shape[0]):
+            keeps[k] = table[0, k, 0]
+
+
+# --- windows cut to what can be nonzero ----------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _last_nonzero(
+    index: Any,
+    lane_base: Any,
+    lanes: Any,
+    n: Scoring,
+    mask: int,
+    armed: int,
+    free: int,
+    box: int,
+    points: int,
+    extra: int,
+    up: int,
+) -> int:  # pragma: no cover
+    """The largest target an entry of ``points`` (``extra`` on top) in ``box`` leaves a chance at: past
+    it the child's row is 0 (its stored row ends at its last nonzero probability)."""
+    child, armed_after, up_after, crossed = entry(n, mask, armed, box, points, up)
+    gained = points + extra + (n.upper_bonus if crossed else 0)
+    lane = lane_at(lane_base, lanes, n, armed_after, free, child, up_after)
+    return int(gained + index[lane, 1] + index[lane, 2] - 1)
+
+
+@njit(cache=True, nogil=True)
+def last_nonzero(
+    index: Any, lane_base: Any, t: KernelTables, mask: int, armed: int, up: int, free_top: int
+) -> int:  # pragma: no cover
+    """The largest target that any entry of a turn in this state (at any free-throw level up to
+    ``free_top``) leaves a chance at, from the children's rows as stored: past it the state's row is 0."""
+    n = scoring(t)
+    lanes = t.lanes
+    allow = t.allowed[mask]
+    best = 0
+    joker = n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1
+    n_s = t.nonzero.shape[0]
+    for f in range(free_top + 1):
+        for b in range(n.n_boxes):
+            if (allow >> b) & 1 == 1:
+                best = max(best, _last_nonzero(index, lane_base, lanes, n, mask, armed, f, b, 0, 0, up))
+        for j in range(t.pair_box.shape[0]):
+            b = t.pair_box[j]
+            if (allow >> b) & 1 == 1:
+                points = int(t.pair_pts[j])
+                best = max(best, _last_nonzero(index, lane_base, lanes, n, mask, armed, f, b, points, 0, up))
+        if joker:
+            for face in range(6):
+                extra = int(t.jbonus[mask, armed, face])
+                for s in range(n_s):
+                    for b in range(n.n_boxes):
+                        p = int(t.jpts[mask, armed, s, face, b])
+                        if p >= 0:
+                            best = max(
+                                best,
+                                _last_nonzero(index, lane_base, lanes, n, mask, armed, f, b, p, extra, up),
+                            )
+    return best
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def cut_windows(
+    items: Any, free_top: int, index: Any, lane_base: Any, t: KernelTables
+) -> None:  # pragma: no cover
+    """Shorten the windows of the states ``items[i] = (mask, armed, up)`` (every free-throw level) to
+    :func:`last_nonzero`: the lanes past it are 0 without solving them."""
+    for i in prange(items.shape[0]):
+        n = scoring(t)  # inside the loop: a parallel loop cannot take a named tuple made outside it
+        mask, armed, up = items[i, 0], items[i, 1], items[i, 2]
+        last = last_nonzero(index, lane_base, t, mask, armed, up, free_top)
+        for f in range(free_top + 1):
+            lane = lane_at(lane_base, t.lanes, n, armed, f, mask, up)
+            first, count = index[lane, 1], index[lane, 2]
+            if count > 0 and first + count - 1 > last:
+                index[lane, 2] = max(0, last - first + 1)
+
+
+@njit(cache=True, nogil=True)
+def trim_zeros(prob: Any, index: Any, start: int, end: int) -> Any:  # pragma: no cover
+    """The rows of lanes ``start .. end - 1`` (one level, in ``prob``) without their trailing zeros,
+    packed one after the other in a new array; ``index`` is updated (a row past its end reads 0)."""
+    total = 0
+    for lane in range(start, end):
+        offset, count = index[lane, 0], index[lane, 2]
+        while count > 0 and prob[offset + count - 1] == 0.0:
+            count -= 1
+        index[lane, 2] = count
+        total += count
+    out = np.empty(total, dtype=prob.dtype)
+    at = 0
+    for lane in range(start, end):
+        offset, count = index[lane, 0], index[lane, 2]
+        for i in range(count):
+            out[at + i] = prob[offset + i]
+        index[lane, 0] = at
+        at += count
+    return out
+
+
+@njit(cache=True, nogil=True)
+def survival_rows(
+    prob: Any, index: Any, lanes: Any, dist_lanes: Any, pmf: Any, dist_index: Any
+) -> None:  # pragma: no cover
+    """The rows of ``lanes`` (their windows in ``index``, written into ``prob``) as ``P(points to come >=
+    u)`` of the distributions of ``dist_lanes`` (:class:`kniffel.core.distribution.LevelTable`'s
+    ``pmf`` and ``index``): summed from the top, in float64."""
+    for k in range(lanes.shape[0]):
+        offset, first, count = index[lanes[k], 0], index[lanes[k], 1], index[lanes[k], 2]
+        d = dist_lanes[k]
+        at, low, n = dist_index[0, d], dist_index[1, d], dist_index[2, d]
+        acc = 0.0
+        j = n - 1
+        for i in range(count - 1, -1, -1):
+            while j >= 0 and low + j >= first + i:
+                acc += pmf[at + j]
+                j -= 1
+            prob[offset + i] = min(acc, 1.0)

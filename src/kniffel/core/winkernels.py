@@ -1,0 +1,240 @@
+"""numba kernels of playing to win: final-score distributions combined across players, and whole turns of
+many games played for the chance of finishing first (:mod:`kniffel.core.winplay`).
+
+The chance of winning is read as :mod:`kniffel.planning.goals` describes it: the others' best final
+score has the distribution of the highest of their independent final scores (:func:`best_of`), each
+playing for points from where they stand (:mod:`kniffel.core.distribution`); a player finishing with
+at least that best wins (a tie names every tied player a winner). The player to move weighs its target
+probabilities (:mod:`kniffel.core.targetkernels`) by the others' best; the turn is then played by
+those weighted values with the simulator's own turn (:func:`~kniffel.core.playkernels.play_game_turn`).
+
+A *final-score distribution* here is ``(low, offset, count)`` into a flat array of probabilities: the
+chance of finishing with ``low + i`` points is ``pmf[offset + i]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit, prange
+
+from kniffel.core.compile import KernelTables
+from kniffel.core.kernels import lane_of, scoring
+from kniffel.core.playkernels import optimal_game_turn, play_game_turn
+from kniffel.core.targetkernels import turn_probabilities
+
+WIN = -1
+"""An aim of :func:`win_turn`: to finish first."""
+POINTS = -2
+"""An aim of :func:`win_turn`: points (the game's turn is played elsewhere)."""
+
+
+@njit(cache=True, nogil=True)
+def best_of(lows: Any, offsets: Any, counts: Any, pmf: Any, out: Any) -> tuple[int, int]:  # pragma: no cover
+    """The distribution of the highest of independent final scores ``(lows[q], offsets[q], counts[q])``
+    of ``pmf``: written into ``out`` (long enough for the highest score less the highest low, plus one);
+    returns its lowest score and its length."""
+    k = lows.shape[0]
+    first = lows[0]
+    last = lows[0] + counts[0] - 1
+    for q in range(1, k):
+        first = max(first, lows[q])
+        last = max(last, lows[q] + counts[q] - 1)
+    # P(score_q <= x), x from first - 1 on: below the highest low, the others' best cannot be
+    below = np.zeros(k)
+    for q in range(k):
+        for i in range(min(first - lows[q], counts[q])):
+            below[q] += pmf[offsets[q] + i]
+    previous = 1.0
+    for q in range(k):
+        previous *= below[q]
+    for x in range(first, last + 1):
+        cdf = 1.0
+        for q in range(k):
+            i = x - lows[q]
+            if 0 <= i < counts[q]:
+                below[q] += pmf[offsets[q] + i]
+            cdf *= below[q]
+        out[x - first] = cdf - previous
+        previous = cdf
+    return first, last - first + 1
+
+
+@njit(cache=True, nogil=True)
+def at_least(own_low: int, own: Any, best_low: int, best: Any) -> float:  # pragma: no cover
+    """``P(own >= best)`` for independent final scores: own ``own_low + i`` with ``own[i]``, best
+    ``best_low + i`` with ``best[i]`` (a tie counts: every tied player wins)."""
+    total = 0.0
+    below = 0.0  # P(best <= x)
+    j = 0
+    for i in range(own.shape[0]):
+        x = own_low + i
+        while j < best.shape[0] and best_low + j <= x:
+            below += best[j]
+            j += 1
+        total += own[i] * below
+    return total
+
+
+@njit(cache=True, nogil=True)
+def fold(
+    first: int, weights: Any, count: int, limit: int, open_ended: bool
+) -> tuple[int, int]:  # pragma: no cover
+    """The targets ``first .. first + count - 1`` of ``weights`` that a target table with ``limit``
+    answers, folded in place: past the limit, a state that can still make more (``open_ended``) reads
+    them at the limit (an upper bound: their weights move onto it), one that cannot makes none of them
+    (their weights go). Returns the first target and how many are left."""
+    last = first + count - 1
+    if last <= limit:
+        return first, count
+    inside = max(0, limit - first + 1)
+    rest = 0.0
+    if open_ended:
+        for i in range(inside, count):
+            rest += weights[i]
+    if inside == 0:
+        weights[0] = rest
+        return limit, 1
+    weights[inside - 1] += rest
+    return first, inside
+
+
+@njit(cache=True, nogil=True)
+def decided(
+    first: int, count: int, row_first: int, row: Any, open_ended: bool, limit: int
+) -> int:  # pragma: no cover
+    """Whether targets ``first .. first + count - 1`` are all made already (1: every option wins), or
+    the least of them cannot be made from a turn's start whose target row holds ``P(row_first + i)`` at
+    ``row[i]`` (0: no option wins; past the row 0, or for a row cut at the table's ``limit`` its last
+    value), or neither (-1). A player whose game is decided plays for points: every option is worth the
+    same chance."""
+    if first + count - 1 <= 0:
+        return 1
+    if first <= 0:  # the least target is made already, the others not
+        return -1
+    at = first - row_first
+    if at >= row.shape[0]:
+        if not open_ended or row.shape[0] == 0 or row_first + row.shape[0] - 1 < limit:
+            return 0
+        at = row.shape[0] - 1
+    if at >= 0 and row[at] == 0.0:
+        return 0
+    return -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def final_of(
+    games: Any, q: int, g: int, dist_index: Any, lane_base: Any, t: KernelTables
+) -> tuple[int, int, int]:  # pragma: no cover
+    """Player ``q``'s final-score distribution in game ``g`` (``games`` holds ``[player, game]``),
+    between turns and playing for points: the distribution table's lane of its state, shifted by the
+    points it holds."""
+    lane = lane_of(
+        t,
+        lane_base,
+        int(games.armed[q, g]),
+        int(games.free[q, g]),
+        int(games.mask[q, g]),
+        int(games.up[q, g]),
+    )
+    return int(games.score[q, g] + dist_index[1, lane]), int(dist_index[0, lane]), int(dist_index[2, lane])
+
+
+@njit(cache=True, nogil=True)
+def others_best(
+    games: Any, me: int, g: int, dist_pmf: Any, dist_index: Any, lane_base: Any, t: KernelTables, out: Any
+) -> tuple[int, int]:  # pragma: no cover
+    """The distribution of the best final score among the players of game ``g`` other than ``me``, into
+    ``out``: its lowest score and length."""
+    players = games.mask.shape[0]
+    lows = np.empty(players - 1, dtype=np.int64)
+    offsets = np.empty(players - 1, dtype=np.int64)
+    counts = np.empty(players - 1, dtype=np.int64)
+    k = 0
+    for q in range(players):
+        if q != me:
+            lows[k], offsets[k], counts[k] = final_of(games, q, g, dist_index, lane_base, t)
+            k += 1
+    return best_of(lows, offsets, counts, dist_pmf, out)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def chances(
+    games: Any, dist_pmf: Any, dist_index: Any, lane_base: Any, t: KernelTables, longest: int, out: Any
+) -> None:  # pragma: no cover
+    """``out[g, p]``: player ``p``'s chance of finishing first in game ``g``, every player between turns
+    and playing for points from there (``longest``: the longest final-score distribution of the table)."""
+    players = games.mask.shape[0]
+    for g in prange(games.mask.shape[1]):
+        best = np.empty(longest + 1)
+        for p in range(players):
+            low, offset, count = final_of(games, p, g, dist_index, lane_base, t)
+            first, length = others_best(games, p, g, dist_pmf, dist_index, lane_base, t, best)
+            out[g, p] = at_least(low, dist_pmf[offset : offset + count], first, best[:length])
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def win_turn(
+    games: Any,
+    mine: Any,
+    aims: Any,
+    player: int,
+    log: Any,
+    turn: int,
+    values: Any,
+    own_prob: Any,
+    child_prob: Any,
+    index: Any,
+    target_lanes: Any,
+    reach: Any,
+    limit: int,
+    dist_pmf: Any,
+    dist_index: Any,
+    lane_base: Any,
+    t: KernelTables,
+    longest: int,
+) -> None:  # pragma: no cover
+    """The turn of the player in seat ``player`` in every game ``g`` where ``aims[g]`` says it plays to
+    win (``WIN``) or for a final score of at least ``aims[g]`` (0 or more; ``POINTS``: not played here)
+    (``games`` holds ``[seat, game]``, ``mine`` its row ``player``; ``games.rng`` the deals' seeds, the
+    dice are the seat's in the deal). Played to win, every keep and entry is valued by ``sum over s of
+    P(the others' best = s) * P(making at least s - held more)``, the rest of the turn played for that
+    sum (the value :class:`kniffel.planning.WinPlanner` gives every option); for a target by the
+    probability of making it (:class:`kniffel.planning.TargetPlanner`'s); a game already decided either
+    way is played for points (:func:`decided`). ``values``
+    are the solver's values; the target rows of the mover's level are ``own_prob``, of the next level
+    ``child_prob`` (``index`` and ``target_lanes`` their lanes, :mod:`kniffel.core.targetkernels`);
+    ``log`` as :func:`~kniffel.core.playkernels.play_turn` keeps it."""
+    n_s, n_rolls, _ = t.nonzero.shape
+    for g in prange(games.mask.shape[1]):
+        if aims[g] == POINTS:
+            continue
+        n = scoring(t)
+        weights = np.empty(longest + 1)
+        if aims[g] == WIN:
+            first, count = others_best(games, player, g, dist_pmf, dist_index, lane_base, t, weights)
+        else:
+            weights[0] = 1.0
+            first, count = int(aims[g]), 1
+        mask, armed, up = int(games.mask[player, g]), int(games.armed[player, g]), int(games.up[player, g])
+        fr = int(games.free[player, g])
+        first -= int(games.score[player, g])
+        lane = lane_of(t, target_lanes, armed, fr, mask, up)
+        offset, row_first, row_count = index[lane, 0], index[lane, 1], index[lane, 2]
+        row = own_prob[offset : offset + row_count]
+        if decided(first, count, row_first, row, reach[mask] > limit, limit) >= 0:
+            optimal_game_turn(mine, g, log, turn, values, t, player)
+            continue
+        first, count = fold(first, weights, count, limit, reach[mask] > limit)
+        usable = min(t.per_turn, fr)
+        positions = usable + t.rolls - 1
+        sv = np.empty((usable + 1, n_s, n_rolls, 1))
+        choice = np.empty((usable + 1, n_s, n_rolls, 1), dtype=np.int32)
+        strike_box = np.empty((usable + 1, 1), dtype=np.int64)
+        table = np.empty((positions, t.first_roll, 1))
+        turn_probabilities(
+            mask, armed, up, fr, usable, positions, first, count, child_prob, index, target_lanes, t,
+            weights[:count], table, sv, choice, strike_box,
+        )  # fmt: skip
+        play_game_turn(mine, g, log, turn, t, n, table, sv, choice, strike_box, 0, fr, mask, armed, player)
