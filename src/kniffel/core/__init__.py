@@ -1,12 +1,12 @@
 """The exact optimal strategy of single-column rule sets: dynamic programming, cached tables, advice.
 
->>> from kniffel import rules, solver
+>>> from kniffel import core, rules
 >>> from kniffel.core.position import ColumnPosition
->>> solved = solver.table(rules.get("yahtzee", {"joker": "free"}))   # doctest: +SKIP
+>>> solved = core.table(rules.get("yahtzee", {"joker": "free"}))   # doctest: +SKIP
 >>> round(solved.expected_score, 4)                                   # doctest: +SKIP
 254.5896
 >>> at = ColumnPosition({}, (1, 3, 3, 5, 6), rolls_left=2)                    # doctest: +SKIP
->>> str(solver.Advisor(solved).options(at)[0].action)                       # doctest: +SKIP
+>>> str(core.Advisor(solved).options(at)[0].action)                       # doctest: +SKIP
 'roll keep 3 3'
 """
 

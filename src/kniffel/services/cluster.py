@@ -154,9 +154,9 @@ def simulate(
     if compiled is not None:
         parts = chunks or min(CHUNKS_PER_CPU * workers, math.ceil(games / MIN_COMPILED_CHUNK))
         if address == LOCAL:
-            from kniffel import core as solver
+            from kniffel import core
 
-            solver.table(compiled)  # solved here once, not by every worker
+            core.table(compiled)  # solved here once, not by every worker
     else:
         parts = chunks or CHUNKS_PER_CPU * workers
     cut = spans(games, parts)

@@ -224,9 +224,9 @@ def simulate(
     check_request(strategy, games, seed)
     compiled = compiled_rules(rules) if plays_for_points(strategy) else None
     if compiled is not None and solution is None:
-        from kniffel import core as solver
+        from kniffel import core
 
-        solution = solver.table(compiled)  # loaded once, not for every block
+        solution = core.table(compiled)  # loaded once, not for every block
     chunks: list[Chunk] = []
     try:
         for first, size in blocks(games):
@@ -395,11 +395,11 @@ def _compiled(
     progress: Callable[[int, int], None] | None,
     solution: Solution | None,
 ) -> Chunk:
-    from kniffel import core as solver
+    from kniffel import core
     from kniffel.core import play
 
     if solution is None:
-        solution = solver.table(played_rules)
+        solution = core.table(played_rules)
     elif solution.rules != played_rules:
         raise SimulationError(f"the table given is for {solution.rules.id}, not {played_rules.id}")
     play.play(solution, 1, seed)  # load (or compile) the kernels outside the timing
