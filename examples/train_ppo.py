@@ -11,7 +11,7 @@ The agent sees :class:`kniffel.env.KniffelEnv`'s observation (normalised by ``Ve
 chooses only legal actions (sb3-contrib's ``MaskablePPO`` reads the env's ``action_masks``). Its reward
 is the points each move gains, undiscounted, so it learns to maximise the final score. At the end it
 plays ``--eval-games`` games and prints its mean score beside ``bot:optimal``'s over as many games
-(:func:`kniffel.simulate.simulate`; the first run solves the rule set's table, about a minute).
+(:func:`kniffel.services.simulate.simulate`; the first run solves the rule set's table, about a minute).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from stable_baselines3.common.vec_env import VecNormalize
 from kniffel.env import KniffelEnv
 from kniffel.rules import get as get_rules
 from kniffel.rules import parse_options
-from kniffel.simulate import simulate
+from kniffel.services.simulate import simulate
 
 
 def evaluate(model: MaskablePPO, envs: VecNormalize, games: int) -> float:

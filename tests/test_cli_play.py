@@ -172,7 +172,7 @@ def test_german_labels_and_box_names() -> None:
     result = play(["-p", "Ada", "--lang", "de", "--seed", "1"], "r\ns Dreierpasch\n")
     assert "Summe oben" in result.stdout
     assert "Gesamtsumme" in result.stdout
-    assert re.search(r"^Ada: trägt \d+ bei Dreierpasch ein\.$", result.stdout, re.MULTILINE)
+    assert re.search(r"^Ada: trägt \d+ in Dreierpasch ein\.$", result.stdout, re.MULTILINE)
 
 
 # --- undo ------------------------------------------------------------------------------------------

@@ -146,14 +146,12 @@ def test_only_the_core_imports_numba() -> None:
         if module == "kniffel.core" or module.startswith("kniffel.core."):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = (
-                [alias.name for alias in node.names]
-                if isinstance(node, ast.Import)
-                else [node.module or ""]
-                if isinstance(node, ast.ImportFrom)
-                else []
-            )
-            found += [
-                f"{module}:{node.lineno}" for name in names if name.split(".")[0] in ("numba", "llvmlite")
-            ]
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            compiled = [name for name in names if name.split(".")[0] in ("numba", "llvmlite")]
+            found += [f"{module}:{node.lineno} imports {name}" for name in compiled]
     assert found == []
