@@ -39,6 +39,7 @@ from kniffel import rules as rules_module
 from kniffel.errors import IllegalActionError, KniffelError
 from kniffel.game import MAX_PLAYERS, Action, Announce, Game, Outcome, Roll, Score, SecureDice, Strike
 from kniffel.i18n import N_, error_text, translations
+from kniffel.record import bonus_share, kniffels_of
 from kniffel.sheet import sheet_layout
 from kniffel.web import advice
 from kniffel.web.pressure import AdviceLane, Refusals
@@ -350,6 +351,13 @@ def state_core(live: LiveGame) -> dict[str, Any]:
         "strikeable": list(legal.strikeable),
         "announce": list(legal.announceable),
         "standings": [vars(s) for s in game.standings()] if game.is_over else [],
+        # what a player's record keeps of a finished game besides the score (kniffel.record), per seat
+        "figures": [
+            {"kniffels": kniffels_of(game, seat), "bonus": bonus_share(game, seat)}
+            for seat in range(len(game.players))
+        ]
+        if game.is_over
+        else [],
         "hints": live.hints,
     }
 
