@@ -41,11 +41,12 @@ let plots = 0;
 function plot(summary) {
   const scores = summary.games.map((g) => g.score);
   const width = 320;
-  const height = 120;
+  const height = 110;
   const pad = 8;
+  const left = 34; // room for the scale's figures
   const top = Math.max(...scores, 1);
   const low = Math.min(...scores, 0);
-  const x = (i) => (scores.length === 1 ? width / 2 : pad + (i * (width - 2 * pad)) / (scores.length - 1));
+  const x = (i) => (scores.length === 1 ? (left + width) / 2 : left + (i * (width - left - pad)) / (scores.length - 1));
   const y = (value) => height - pad - ((value - low) * (height - 2 * pad)) / (top - low || 1);
   const running = scores.map((_, i) => scores.slice(0, i + 1).reduce((a, b) => a + b, 0) / (i + 1));
   plots += 1;
@@ -62,7 +63,10 @@ function plot(summary) {
     average: number(running[running.length - 1], 1),
   });
   chart.append(svg("title", { id: `${id}-title` }, title), svg("desc", { id: `${id}-desc` }, desc));
-  chart.append(svg("line", { x1: pad, x2: width - pad, y1: height - pad, y2: height - pad, class: "axis" }));
+  for (const value of new Set([low, top])) {
+    chart.append(svg("line", { x1: left, x2: width - pad, y1: y(value), y2: y(value), class: "axis" }));
+    chart.append(svg("text", { x: left - 4, y: y(value), class: "scale" }, String(value)));
+  }
   const line = (values, className) => svg("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" "), class: className });
   chart.append(line(running, "average"), line(scores, "scores"));
   summary.games.forEach((game, i) => {
