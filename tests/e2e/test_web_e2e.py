@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -288,6 +289,13 @@ def play_to_the_end(
         acted_at = -1
         while True:
             message = json.loads(ws.recv(timeout=10))
+            if message["type"] == "error" and message.get("code") == "rate_limited":
+                # Faster than a connection may send (a hot seat plays every seat): wait for the
+                # allowance to refill, then ask for the position again and act on it.
+                time.sleep(1.5)
+                acted_at = -1
+                ws.send(json.dumps({"type": "state"}))
+                continue
             assert message["type"] != "error", message
             if message["type"] == "welcome":
                 seats = message["seats"]

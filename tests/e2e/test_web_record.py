@@ -81,7 +81,7 @@ def test_a_finished_game_is_kept_once_with_its_review_shown_and_cleared(
     page.wait_for_selector("#ranking:not([hidden])")
     assert len(stored(page)) == 1
     open_home(page, server)
-    assert page.inner_text("#record-list h3").startswith("Ada · Kniffel")
+    assert page.inner_text("#record-list h4").startswith("Ada · Kniffel")
     shown = figures(page)
     assert shown["Games"] == "1"
     assert shown["Average"] == f"{score:.1f}"
@@ -204,3 +204,34 @@ def test_a_damaged_record_is_repaired_with_a_message(browser: Browser, server: S
         page.wait_for_selector("body[data-ready='1']")
         assert not page.is_visible("#record-note")
         assert errors(page) == [], text
+
+
+def test_pass_and_play_keeps_every_seat_and_a_watcher_keeps_none(
+    browser: Browser, server: ServerProcess
+) -> None:
+    game = create_game(server, [("Ada", "human"), ("Bob", "human")], hotseat=True)
+    play_to_the_end(server, game["id"], game["host_token"], leave_last_turn=True)
+    page = new_page(browser, width=1280, height=800)
+    page.goto(server.url + game["host_url"])
+    while page.evaluate("document.body.dataset.over") != "1":  # both last turns, at this screen
+        page.wait_for_selector("#roll:not([disabled])")
+        play_one_turn(page)
+    page.wait_for_selector("#ranking:not([hidden])")
+    final = server_state(server, game["id"])
+    ranks = {s["name"]: s["rank"] for s in final["standings"]}
+    kept = stored(page)
+    assert sorted((g["seat"], g["player"], g["score"], g["rank"], g["players"]) for g in kept) == [
+        (seat, p["name"], p["total"], ranks[p["name"]], 2) for seat, p in enumerate(final["players"])
+    ]
+    open_home(page, server)
+    groups = page.locator("#record-list .record-group")
+    assert groups.evaluate_all("els => els.map((e) => e.dataset.player)") == ["Ada", "Bob"]
+    wins = [groups.nth(i).locator("dd").nth(1).inner_text() for i in range(2)]
+    assert wins == [str(int(ranks[name] == 1)) for name in ("Ada", "Bob")]
+    # Someone watching the finished table has played no seat of it: nothing is kept.
+    watcher = new_page(browser)
+    watcher.goto(f"{server.url}/g/{game['id']}")
+    watcher.wait_for_selector("#ranking:not([hidden])")
+    assert stored(watcher) == []
+    assert errors(page) == []
+    assert errors(watcher) == []

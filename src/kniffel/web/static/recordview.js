@@ -81,7 +81,7 @@ function plot(summary) {
 function group(summary) {
   const box = element("section", "", "record-group");
   box.dataset.player = summary.player;
-  box.append(element("h3", `${summary.player} · ${rulesName(summary)}`));
+  box.append(element("h4", `${summary.player} · ${rulesName(summary)}`));
   const figures = element("dl", "", "figures");
   figures.append(
     figure(t("Games"), String(summary.count)),
