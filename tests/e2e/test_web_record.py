@@ -204,6 +204,16 @@ def test_a_damaged_record_is_repaired_with_a_message(browser: Browser, server: S
         page.wait_for_selector("body[data-ready='1']")
         assert not page.is_visible("#record-note")
         assert errors(page) == [], text
+    # In German: the words of the terminal's record, German numbers, and the count's plural form.
+    page.evaluate("localStorage.setItem('kniffel.lang', 'de')")
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    shown = figures(page)
+    assert (shown["Spiele"], shown["Schnitt"], shown["Bonus"]) == ("2", "210,0", "50\N{NO-BREAK SPACE}%")
+    assert shown["Verlust pro Entscheidung"] == "0,50"
+    assert page.inner_text("#record-list .reviewed") == "1 von 2 Spielen ausgewertet"
+    assert page.inner_text("#clear-record") == "Bilanz löschen"
+    assert errors(page) == []
 
 
 def test_pass_and_play_keeps_every_seat_and_a_watcher_keeps_none(
