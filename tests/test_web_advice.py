@@ -82,6 +82,19 @@ def test_a_review_prices_every_decision_of_the_game() -> None:
     assert all(d["loss"] > 0.005 and d["chosen"] != d["best"] for d in decisions)
     assert all(d["chosen"].startswith(("score", "strike")) for d in decisions)
     assert all(d["goal"] == "points" and d["loss_text"] == f"{d['loss']:.2f}" for d in decisions)
+    # each seat's choices and loss in all, for a player's record: those of the terminal's review
+    graded = review(game).players[0]
+    assert reviewed["players"] == [
+        {
+            "seat": 0,
+            "name": "Ada",
+            "unit": "points",
+            "decisions": graded.decisions,
+            "loss": round(graded.loss, 6),
+        }
+    ]
+    assert graded.decisions >= game.rules.turns
+    assert graded.loss >= sum(d["loss"] for d in decisions) - 1e-6
 
 
 def test_a_review_by_win_chance_is_worked_out_on_the_worker_and_kept() -> None:

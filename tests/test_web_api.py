@@ -26,6 +26,7 @@ from websockets.sync.client import ClientConnection, connect
 from kniffel import Game
 from kniffel.apps.web.service import LOG_TAIL
 from kniffel.apps.web.testing import ServerProcess
+from kniffel.services.record import bonus_share, kniffels_of
 
 POSTGRES_ENV = "KNIFFEL_TEST_POSTGRES_URL"
 BACKENDS = [
@@ -370,6 +371,7 @@ def test_changes_applied_by_a_client_give_the_whole_state_and_old_clients_get_wh
 def test_a_whole_game_against_a_bot_ends_with_the_ranking(server: ServerProcess) -> None:
     game = create(server, "Ada", "bot:Robo", rules="yatzy")
     ada = Client(server, game["id"], token(game, 0))
+    assert ada.state["figures"] == [], "a game under way has no figures for the record yet"
     while not ada.state["over"]:
         if ada.state["current"] == 0:
             play_turn(ada)
@@ -380,7 +382,12 @@ def test_a_whole_game_against_a_bot_ends_with_the_ranking(server: ServerProcess)
     totals = {p["name"]: p["total"] for p in ada.state["players"]}
     assert [s["total"] for s in standings] == sorted(totals.values(), reverse=True)
     saved = httpx.get(f"{server.url}/api/games/{game['id']}/export", timeout=10).json()
-    assert Game.from_json(saved).totals() == [totals["Ada"], totals["Robo"]]
+    finished = Game.from_json(saved)
+    assert finished.totals() == [totals["Ada"], totals["Robo"]]
+    # what a player's record keeps besides the score, per seat, as the terminal's record counts it
+    assert ada.state["figures"] == [
+        {"kniffels": kniffels_of(finished, seat), "bonus": bonus_share(finished, seat)} for seat in (0, 1)
+    ]
     ada.send({"type": "action", "seq": ada.state["seq"], "action": {"action": "roll"}})
     assert ada.error()["code"] == "game_over"
     ada.close()

@@ -127,6 +127,12 @@ def kniffels_of(game: Game, seat: int) -> int:
     return found
 
 
+def bonus_share(game: Game, seat: int) -> float:
+    """The share of the seat's columns whose upper bonus was reached (1.0 or 0.0 on one column)."""
+    totals = game.sheets[seat].totals
+    return sum(1 for t in totals if t.upper_bonus) / len(totals)
+
+
 def game_records(
     game: Game, humans: Iterable[int], reviewed: Review | None = None, *, when: datetime | None = None
 ) -> list[GameRecord]:
@@ -140,7 +146,6 @@ def game_records(
     found = []
     for seat in sorted(set(humans)):
         name, sheet = game.players[seat], game.sheets[seat]
-        totals = sheet.totals
         grade = grades.get(name)
         found.append(
             GameRecord(
@@ -153,7 +158,7 @@ def game_records(
                 len(game.players),
                 ranks[name],
                 kniffels_of(game, seat),
-                sum(1 for t in totals if t.upper_bonus) / len(totals),
+                bonus_share(game, seat),
                 None if grade is None else grade.decisions,
                 None if grade is None else round(grade.loss, 4),
             )
@@ -357,8 +362,10 @@ __all__ = [
     "GameRecord",
     "RecordError",
     "Summary",
+    "bonus_share",
     "clear",
     "game_records",
+    "kniffels_of",
     "load",
     "plot_record",
     "record_finished_game",

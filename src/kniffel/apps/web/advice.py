@@ -221,7 +221,9 @@ def review(
     table is solved. With several
     players ``chances`` holds every player's chance before the game and after each turn, for a chart, once
     their tables are there; until then (and while a goal played for a chance has its tables solved) the
-    review grades everyone by points and says ``win_preparing``."""
+    review grades everyone by points and says ``win_preparing``. ``players`` holds each seat's graded
+    choices and total loss (in its goal's ``unit``), from which a player's record takes its loss per
+    choice."""
     if not available(game.rules):
         return None
     pending = advisor_ready(game.rules)
@@ -254,7 +256,12 @@ def review(
             }
         )
     chart = None if result.chances is None else [[round(c, 4) for c in row] for row in result.chances]
-    answer: dict[str, Any] = {"status": READY, "decisions": decisions, "chances": chart}
+    # every player's choices and what they gave away in all, for a player's record (kniffel.services.record)
+    players = [
+        {"seat": seat, "name": p.name, "unit": p.unit, "decisions": p.decisions, "loss": round(p.loss, 6)}
+        for seat, p in enumerate(result.players)
+    ]
+    answer: dict[str, Any] = {"status": READY, "decisions": decisions, "chances": chart, "players": players}
     if win_preparing is not None:
         answer["win_preparing"] = preparing(win_preparing)
     return answer

@@ -56,6 +56,7 @@ from kniffel.base.errors import IllegalActionError, KniffelError
 from kniffel.base.i18n import N_, error_text, translations
 from kniffel.engine.game import MAX_PLAYERS, Action, Announce, Game, Outcome, Roll, Score, SecureDice, Strike
 from kniffel.engine.sheet import sheet_layout
+from kniffel.services.record import bonus_share, kniffels_of
 
 log = logging.getLogger("kniffel.apps.web")
 T = TypeVar("T")
@@ -350,6 +351,14 @@ def state_core(live: LiveGame) -> dict[str, Any]:
         "strikeable": list(legal.strikeable),
         "announce": list(legal.announceable),
         "standings": [vars(s) for s in game.standings()] if game.is_over else [],
+        # what a player's record keeps of a finished game besides the score (kniffel.services.record),
+        # per seat
+        "figures": [
+            {"kniffels": kniffels_of(game, seat), "bonus": bonus_share(game, seat)}
+            for seat in range(len(game.players))
+        ]
+        if game.is_over
+        else [],
         "hints": live.hints,
     }
 

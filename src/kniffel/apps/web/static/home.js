@@ -2,6 +2,8 @@
 // game of one's own: the rule set's options and the seats, then links to hand out.
 
 import { lang, loadWords, t, toggleLang, translatePage } from "/static/i18n.js";
+import { askToClear, showRecord } from "/static/recordview.js";
+import { isRecord, readList } from "/static/storage.js";
 
 const MAX_SEATS = 8;
 // The server's limit of a player's name (kniffel.apps.web.service.MAX_NAME): a longer name is refused here,
@@ -296,8 +298,6 @@ const GAMES_KEY = "kniffel.games";
 // The list may come from another version of the table page, or be damaged: each entry is read as the
 // table page writes it (rememberGame in table.js), and what does not fit is dropped, with a message,
 // rather than leaving the list (or the page) broken. Links lead into this site only.
-const isRecord = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
-
 function readGame(entry) {
   if (!isRecord(entry) || typeof entry.id !== "string" || !entry.id || typeof entry.url !== "string") return null;
   if (entry.players !== undefined && !(Array.isArray(entry.players) && entry.players.every((p) => typeof p === "string"))) return null;
@@ -313,26 +313,8 @@ function readGame(entry) {
 }
 
 function savedGames() {
-  let stored;
-  try {
-    const text = localStorage.getItem(GAMES_KEY);
-    if (text === null) return { games: [], dropped: false };
-    stored = JSON.parse(text);
-  } catch {
-    stored = undefined; // not JSON, or storage is disabled
-  }
-  const entries = Array.isArray(stored) ? stored : [];
-  const games = entries.map(readGame).filter(Boolean);
-  const dropped = games.length < entries.length || !Array.isArray(stored);
-  if (dropped) {
-    try {
-      if (games.length) localStorage.setItem(GAMES_KEY, JSON.stringify(entries.filter((e) => readGame(e))));
-      else localStorage.removeItem(GAMES_KEY);
-    } catch {
-      // Storage disabled or full: the list is read again (and cleaned) next time.
-    }
-  }
-  return { games, dropped };
+  const { items, dropped } = readList(GAMES_KEY, readGame);
+  return { games: items, dropped };
 }
 
 let gamesDropped = false;
@@ -382,6 +364,12 @@ function showGames() {
   );
 }
 
+// A rule set's default options (the server's list of rule sets), for grouping the record's games.
+function defaultsOf(id) {
+  const rules = ruleSets.find((r) => r.id === id);
+  return Object.fromEntries((rules ? rules.options : []).map((option) => [option.key, option.default]));
+}
+
 async function init() {
   await loadWords();
   translatePage();
@@ -399,7 +387,9 @@ async function init() {
       seatKinds().forEach(([, text], i) => (kind.options[i].text = text));
     }
     showGames();
+    showRecord(defaultsOf);
   });
+  $("clear-record").addEventListener("click", () => askToClear(defaultsOf));
   $("add-seat").addEventListener("click", () => addSeat("human"));
   $("add-bot").addEventListener("click", () => addSeat("bot"));
   $("create").addEventListener("submit", create);
@@ -412,8 +402,13 @@ async function init() {
   $("seats").append(seatRow(name || t("Player {n}", { n: 1 }), "human"));
   $("seats").append(seatRow(BOT_NAME, "bot"));
   updateSeatButtons();
-  await fetchRules();
+  try {
+    await fetchRules();
+  } catch {
+    // Offline without a copy: the rule sets stay empty, the record is still shown.
+  }
   showRules();
+  showRecord(defaultsOf);
   document.body.dataset.ready = "1";
 }
 

@@ -1,5 +1,5 @@
-// What a table page keeps in this browser (localStorage): the offline queue and last state of a
-// score-pad table, the invite links, the list of games.
+// What the pages keep in this browser (localStorage): the offline queue and last state of a score-pad
+// table, the invite links, the list of games, the players' record (record.js).
 // Stored data may come from another version of this page, or be damaged: each reader says what shape
 // it needs, and what does not fit is dropped (with a message) instead of leaving the table blank.
 
@@ -70,6 +70,32 @@ export function isSavedState(value) {
 // A stored list whose entries are read one by one: the entries that do not fit are left out.
 export function loadList(key, fits) {
   return loadJson(key, [], Array.isArray).filter(fits);
+}
+
+// A stored list read entry by entry, `read` giving an entry's reading or null when it does not fit:
+// the readings, and whether anything was dropped. What does not fit is removed from storage (the rest
+// kept as it was), so that it is reported once.
+export function readList(key, read) {
+  let stored;
+  try {
+    const text = localStorage.getItem(key);
+    if (text === null) return { items: [], dropped: false };
+    stored = JSON.parse(text);
+  } catch {
+    stored = undefined; // not JSON, or storage is disabled
+  }
+  const entries = Array.isArray(stored) ? stored : [];
+  const kept = entries.map((entry) => [entry, read(entry)]).filter(([, item]) => item);
+  const dropped = kept.length < entries.length || !Array.isArray(stored);
+  if (dropped) {
+    try {
+      if (kept.length) localStorage.setItem(key, JSON.stringify(kept.map(([entry]) => entry)));
+      else localStorage.removeItem(key);
+    } catch {
+      // Storage disabled or full: the list is read again (and cleaned) next time.
+    }
+  }
+  return { items: kept.map(([, item]) => item), dropped };
 }
 
 export const isInvite = (invite) => isRecord(invite) && typeof invite.name === "string" && typeof invite.url === "string";

@@ -3,7 +3,7 @@
 // come from the network when it answers, so an update is seen at once; the cache is the fallback. Game
 // data (/api, the WebSocket) is never cached here.
 
-const CACHE = "kniffel-v3";
+const CACHE = "kniffel-v4";
 const FILES = [
   "/",
   "/static/table.html",
@@ -14,6 +14,8 @@ const FILES = [
   "/static/ask.js",
   "/static/chances.js",
   "/static/storage.js",
+  "/static/record.js",
+  "/static/recordview.js",
   "/static/analysis.js",
   "/static/analysis.html",
   "/words/de.json",

@@ -7,6 +7,7 @@
 import { Backoff, Coalesced, askJson, preparingOf } from "/static/ask.js";
 import { chance, drawChart, renderChances } from "/static/chances.js";
 import { boxLabel, inLanguage, lang, loadWords, nt, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
+import { keepGame, keepReview } from "/static/record.js";
 import { dropStored, isInvite, isQueue, isRecord, isSavedState, loadJson, loadList, onDropped, saveJson } from "/static/storage.js";
 
 const $ = (id) => document.getElementById(id);
@@ -382,6 +383,7 @@ function render() {
   renderRanking();
   renderInvites();
   rememberGame();
+  if (serverState) keepGame(gameId, serverState, mySeats); // a finished game in its players' record
   askHints();
   askChances();
   if ($("position").open) situationAsker.want(state.seq);
@@ -1080,6 +1082,7 @@ async function showReview(tries = 0) {
   if (answer.retry && tries < 120) return reviewBackoff.later(() => state && showReview(tries + 1));
   if (!answer.ok) return showError(answer.body?.message ?? "");
   const body = answer.body;
+  keepReview(gameId, body.players); // the loss per choice of this browser's players, for their record
   // graded by points until the server has worked out the chances of winning: then ask again
   if (body.win_preparing && tries < 120) reviewBackoff.later(() => state && showReview(tries + 1));
   if (body.chances) drawChart(state.players, body.chances);
