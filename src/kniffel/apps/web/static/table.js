@@ -1132,8 +1132,9 @@ function onKey(event) {
   if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
   const key = event.key.toLowerCase();
   if (key === " " || key === "r") {
-    // Space on a focused button presses that button, as everywhere; elsewhere it rolls.
-    if (key === " " && target instanceof HTMLButtonElement) return;
+    // Space on a focused button presses that button, as everywhere; elsewhere it rolls (and on a button
+    // just disabled, as Undo is once it has taken its move back, a key would otherwise be lost).
+    if (key === " " && target instanceof HTMLButtonElement && !target.disabled) return;
     event.preventDefault();
     roll();
   } else if (/^[1-6]$/.test(key)) {
