@@ -18,11 +18,8 @@ looked-up rows (:func:`situation_distribution`, :func:`option_distributions`).
 (254.5877, 248, 0.1433)
 
 The distributions, the table and how it is built are in :mod:`kniffel.core.disttable` (their names are
-importable from here too); this module caches the tables and answers questions with them.
-
-Each stored distribution drops the probability (below 1e-15 at either end, :data:`TAIL`) of totals that
-repeated extra bonuses make possible but practically never happen, folding it into the nearest kept
-total: the probabilities still sum to 1 and the mean moves by less than 1e-10.
+importable from here too), with how the long tail of each distribution is cut (:data:`TAIL`); this
+module caches the tables and answers questions with them.
 """
 
 from __future__ import annotations

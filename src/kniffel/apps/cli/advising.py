@@ -23,6 +23,7 @@ from kniffel.apps.cli.options import (
     RulesOption,
     SheetOption,
     chosen_rules,
+    file_option,
 )
 from kniffel.apps.cli.parsing import parse_dice, parse_sheet
 from kniffel.apps.cli.render import named_actions
@@ -77,12 +78,10 @@ def advise_command(
     ] = 0,
     batch: Annotated[
         Path | None,
-        typer.Option(
+        file_option(
             "--batch",
-            help="Read one situation per line, as JSON or as a situation's text ('-' for stdin), and "
+            "Read one situation per line, as JSON or as a situation's text ('-' for stdin), and "
             "print one JSON line each; a bad line gets an error line and the batch goes on (exit 2).",
-            show_default=False,
-            dir_okay=False,
         ),
     ] = None,
     situation_text: Annotated[

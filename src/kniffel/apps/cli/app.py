@@ -30,6 +30,7 @@ from kniffel.apps.cli.options import (
     SeedOption,
     SheetOption,
     chosen_rules,
+    file_option,
 )
 from kniffel.apps.cli.parsing import parse_dice, parse_sheet
 from kniffel.apps.cli.play import Session, Settings, make_console
@@ -206,11 +207,8 @@ def play_command(
     ] = False,
     load: Annotated[
         Path | None,
-        typer.Option(
-            "--load",
-            help="Resume a saved game (and keep saving to it unless --save names another file).",
-            show_default=False,
-            dir_okay=False,
+        file_option(
+            "--load", "Resume a saved game (and keep saving to it unless --save names another file)."
         ),
     ] = None,
     save: Annotated[
@@ -364,64 +362,7 @@ def review_command(
     )
 
 
-@app.command("simulate")
-@reports_errors
-def simulate_command(
-    rules_id: RulesOption = None,
-    option: OptionsOption = None,
-    strategy: Annotated[
-        str,
-        typer.Option(
-            "--strategy",
-            metavar="BOT",
-            help="bot:optimal (the solver's policy), bot (the heuristic), bot:win (alone it plays for "
-            "points) or bot:NAME; bot:optimal and bot:win play in compiled code, and so does bot on sheets "
-            "without free throws.",
-        ),
-    ] = "bot:optimal",
-    games: Annotated[
-        int,
-        typer.Option("--games", "-n", help=f"Number of games to play (1 to {simulating.MAX_GAMES:,})."),
-    ] = 10000,
-    seed: SeedOption = 0,
-    plot: Annotated[
-        Path | None,
-        typer.Option(
-            "--plot",
-            metavar="FILE",
-            help="Draw a histogram of the final scores to this file (.png, .svg, .pdf).",
-            show_default=False,
-            dir_okay=False,
-        ),
-    ] = None,
-    scores: Annotated[
-        Path | None,
-        typer.Option(
-            "--scores",
-            metavar="FILE.csv",
-            help="Write every game's final score to this CSV file (game, score).",
-            show_default=False,
-            dir_okay=False,
-        ),
-    ] = None,
-    json_output: JsonOption = False,
-    lang: LangOption = None,
-    cluster: ClusterOption = None,
-) -> None:
-    """Play many games with one strategy and report the distribution of final scores."""
-    words = language.choose(lang)
-    rules = chosen_rules(rules_id, option)
-    simulating.run(
-        rules,
-        strategy=strategy,
-        games=games,
-        seed=seed,
-        plot=plot,
-        scores=scores,
-        json_output=json_output,
-        lang=words,
-        cluster=cluster,
-    )
+app.command("simulate")(simulating.simulate_command)
 
 
 @app.command("tournament")
@@ -447,7 +388,7 @@ def tournament_command(
     ] = False,
     csv_path: Annotated[
         Path | None,
-        typer.Option("--csv", help="Write the results to this CSV file.", show_default=False, dir_okay=False),
+        file_option("--csv", "Write the results to this CSV file."),
     ] = None,
     plot: Annotated[
         Path | None,

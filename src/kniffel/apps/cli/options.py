@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -68,6 +68,11 @@ ColumnOption = Annotated[
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same result.")]
 
 
+def file_option(name: str, help: str, *, metavar: str | None = None) -> Any:
+    """An option naming a file (``--plot FILE``): no default shown, never a folder."""
+    return typer.Option(name, metavar=metavar, help=help, show_default=False, dir_okay=False)
+
+
 def chosen_rules(rules_id: str | None, option: list[str] | None) -> RuleSet:
     """The rule set ``--rules`` and ``--option`` name (the default rule set without ``--rules``)."""
     return get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
@@ -84,4 +89,5 @@ __all__ = [
     "SeedOption",
     "SheetOption",
     "chosen_rules",
+    "file_option",
 ]
