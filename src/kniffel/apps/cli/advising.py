@@ -32,7 +32,11 @@ from kniffel.core.position import ColumnPosition
 from kniffel.engine.situation import Situation
 from kniffel.planning.goals import AIM_POINTS, AIM_WIN, Goal, Target
 
+commands = typer.Typer()
+"""The command, added to ``kniffel``'s own (:mod:`kniffel.apps.cli.app`)."""
 
+
+@commands.command("advise")
 @reports_errors
 def advise_command(
     dice_words: DiceWordsArgument = None,
@@ -80,7 +84,7 @@ def advise_command(
         Path | None,
         file_option(
             "--batch",
-            "Read one situation per line, as JSON or as a situation's text ('-' for stdin), and "
+            help="Read one situation per line, as JSON or as a situation's text ('-' for stdin), and "
             "print one JSON line each; a bad line gets an error line and the batch goes on (exit 2).",
         ),
     ] = None,
@@ -236,4 +240,4 @@ def _advise_situation(situation: Situation, json_output: bool, words: str, goal:
         console.print(translate(words, reviewing.ESTIMATE_NOTE))
 
 
-__all__ = ["advise_command"]
+__all__ = ["advise_command", "commands"]

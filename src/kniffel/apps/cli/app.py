@@ -208,7 +208,7 @@ def play_command(
     load: Annotated[
         Path | None,
         file_option(
-            "--load", "Resume a saved game (and keep saving to it unless --save names another file)."
+            "--load", help="Resume a saved game (and keep saving to it unless --save names another file)."
         ),
     ] = None,
     save: Annotated[
@@ -327,7 +327,7 @@ def solve_command(
     )
 
 
-app.command("advise")(advising.advise_command)
+app.registered_commands += advising.commands.registered_commands
 
 
 @app.command("review")
@@ -362,7 +362,7 @@ def review_command(
     )
 
 
-app.command("simulate")(simulating.simulate_command)
+app.registered_commands += simulating.commands.registered_commands
 
 
 @app.command("tournament")
@@ -388,7 +388,7 @@ def tournament_command(
     ] = False,
     csv_path: Annotated[
         Path | None,
-        file_option("--csv", "Write the results to this CSV file."),
+        file_option("--csv", help="Write the results to this CSV file."),
     ] = None,
     plot: Annotated[
         Path | None,

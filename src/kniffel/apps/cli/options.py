@@ -68,7 +68,7 @@ ColumnOption = Annotated[
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same result.")]
 
 
-def file_option(name: str, help: str, *, metavar: str | None = None) -> Any:
+def file_option(name: str, *, help: str, metavar: str | None = None) -> Any:
     """An option naming a file (``--plot FILE``): no default shown, never a folder."""
     return typer.Option(name, metavar=metavar, help=help, show_default=False, dir_okay=False)
 

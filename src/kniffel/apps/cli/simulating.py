@@ -36,6 +36,9 @@ from kniffel.rules import RuleSet
 from kniffel.services.session import check_writable
 from kniffel.services.simulate import MAX_GAMES, SimulationResult, plot_histogram, simulate
 
+commands = typer.Typer()
+"""The command, added to ``kniffel``'s own (:mod:`kniffel.apps.cli.app`)."""
+
 PLOT_FORMATS = ("png", "svg", "pdf")
 """Histogram formats that matplotlib's Agg canvas writes without further libraries."""
 PARTIAL = N_("Partial result: {games} of {total} games played before the run was interrupted.")
@@ -46,6 +49,7 @@ __all__ = [
     "PARTIAL",
     "PLOT_FORMATS",
     "check_plot",
+    "commands",
     "percentiles_table",
     "simulate_command",
     "write_scores",
@@ -94,6 +98,7 @@ def percentiles_table(result: SimulationResult, lang: str = "en") -> Table:
     return table
 
 
+@commands.command("simulate")
 @reports_errors
 def simulate_command(
     rules_id: RulesOption = None,
@@ -116,13 +121,17 @@ def simulate_command(
     plot: Annotated[
         Path | None,
         file_option(
-            "--plot", "Draw a histogram of the final scores to this file (.png, .svg, .pdf).", metavar="FILE"
+            "--plot",
+            help="Draw a histogram of the final scores to this file (.png, .svg, .pdf).",
+            metavar="FILE",
         ),
     ] = None,
     scores: Annotated[
         Path | None,
         file_option(
-            "--scores", "Write every game's final score to this CSV file (game, score).", metavar="FILE.csv"
+            "--scores",
+            help="Write every game's final score to this CSV file (game, score).",
+            metavar="FILE.csv",
         ),
     ] = None,
     json_output: JsonOption = False,

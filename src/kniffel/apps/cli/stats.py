@@ -81,7 +81,7 @@ def stats_command(
         Path | None,
         file_option(
             "--plot",
-            "Draw the scores over time to FILE (.png, .svg, .pdf; needs the plot extra).",
+            help="Draw the scores over time to FILE (.png, .svg, .pdf; needs the plot extra).",
             metavar="FILE",
         ),
     ] = None,
