@@ -18,8 +18,8 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
+from kniffel.base.arrays import F64, I64
 from kniffel.base.errors import SituationError
 from kniffel.core.advisor import Advisor
 from kniffel.core.compile import Compiled
@@ -33,9 +33,6 @@ from kniffel.core.lanes import (
 )
 from kniffel.core.work import Cancel, Progress, check
 from kniffel.rules import RuleSet
-
-F64 = npt.NDArray[np.float64]
-I64 = npt.NDArray[np.int64]
 
 TAIL = 1.0e-15
 """Probability at either end of a state's distribution that is folded into the nearest kept total: the

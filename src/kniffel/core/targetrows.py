@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
+from kniffel.base.arrays import F32, F64, I64
 from kniffel.base.errors import SituationError
 from kniffel.core.compile import Compiled
 from kniffel.core.distribution import LevelTable
@@ -32,10 +32,6 @@ from kniffel.core.lanes import (
 from kniffel.core.position import SheetState
 from kniffel.core.work import Cancel, Progress, check
 from kniffel.rules import RuleSet
-
-F32 = npt.NDArray[np.float32]
-F64 = npt.NDArray[np.float64]
-I64 = npt.NDArray[np.int64]
 
 PIECE = 2048
 """States solved in one compiled call: a fraction of a second, so that a solve stops soon when asked."""
