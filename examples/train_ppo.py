@@ -30,7 +30,7 @@ from stable_baselines3.common.vec_env import VecNormalize
 from kniffel.env import KniffelEnv
 from kniffel.rules import get as get_rules
 from kniffel.rules import parse_options
-from kniffel.simulate import simulate
+from kniffel.services.simulate import simulate
 
 
 def evaluate(model: MaskablePPO, envs: VecNormalize, games: int) -> float:

@@ -146,12 +146,10 @@ def test_only_the_core_imports_numba() -> None:
         if module == "kniffel.core" or module.startswith("kniffel.core."):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Import | ast.ImportFrom):
+                continue
             names = (
-                [alias.name for alias in node.names]
-                if isinstance(node, ast.Import)
-                else [node.module or ""]
-                if isinstance(node, ast.ImportFrom)
-                else []
+                [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
             )
             found += [
                 f"{module}:{node.lineno}" for name in names if name.split(".")[0] in ("numba", "llvmlite")
