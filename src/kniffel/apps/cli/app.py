@@ -1,4 +1,7 @@
-"""The ``kniffel`` commands: ``rules``, ``score``, ``play``, ``solve``, ``advise``, ``review`` and ``serve``.
+"""The ``kniffel`` command line: ``rules``, ``score``, ``play``, ``solve``, ``review``, ``tournament`` and
+``serve`` here; ``advise`` (:mod:`~kniffel.apps.cli.advising`), ``simulate``
+(:mod:`~kniffel.apps.cli.simulating`), ``stats`` and ``cache`` in modules of their own, added in the order
+the help lists them.
 
 Each command is a thin layer over the library: it reads its arguments, asks :mod:`kniffel.rules` or
 :class:`kniffel.Game`, and prints a Rich table or JSON. Errors are turned into one line on stderr
