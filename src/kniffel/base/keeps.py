@@ -26,11 +26,10 @@ from functools import cache, cached_property
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.base.arrays import F64, I32
 from kniffel.base.dice import FACES, Roll, roll_probabilities, sorted_rolls
 
-I32 = npt.NDArray[np.int32]
 IntP = npt.NDArray[np.intp]
-F64 = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, eq=False)

@@ -13,12 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.base.arrays import F64
 from kniffel.base.keeps import KeepLattice, keep_lattice
 from kniffel.core.dp import Solution
 from kniffel.core.position import ROW, ColumnPosition, Positions, SheetState
 from kniffel.engine.game import FreeThrow, Roll, Score
-
-F64 = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.base.arrays import F64, I16, I32, I64
 from kniffel.base.dice import FACES, Roll, roll_index, sorted_rolls
 from kniffel.base.errors import KniffelError
 from kniffel.base.keeps import keep_lattice
@@ -29,11 +30,6 @@ from kniffel.rules import Column, Extra, Order, RuleSet, Section, placements, re
 
 SOLVER_VERSION = 1
 """Bumped whenever the tables or their meaning change; part of every cache key."""
-
-I16 = npt.NDArray[np.int16]
-I32 = npt.NDArray[np.int32]
-I64 = npt.NDArray[np.int64]
-F64 = npt.NDArray[np.float64]
 
 
 class UnsupportedRulesError(KniffelError):

@@ -20,12 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
+from kniffel.base.arrays import I64
 from kniffel.base.errors import SituationError
 from kniffel.core.compile import Compiled
-
-I64 = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True, eq=False)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.base.arrays import I64
 from kniffel.base.dice import validate_dice
 from kniffel.base.errors import SituationError, UnknownBoxError
 from kniffel.base.keeps import keep_lattice
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
     from kniffel.core.compile import Compiled
     from kniffel.engine.game import Game
 
-I64 = npt.NDArray[np.int64]
 ROW = 9
 """Numbers in a position's row (:meth:`ColumnPosition.encode`): the state's ``mask, armed, up, free``,
 then ``roll, at_once, sweep_free, usable, throws``."""

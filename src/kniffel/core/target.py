@@ -18,6 +18,9 @@ Every row stops at the table's *limit* (:func:`default_limit`: the most a game c
 extra five of a kind): a target further away than that is answered with the probability at the limit, an
 upper bound that is flagged. Probabilities are float32 (7 significant digits).
 
+The rows and how a cone is solved are in :mod:`kniffel.core.targetrows` (their names are importable from
+here too); this module keeps the early rows on disk and the cones in memory, and advises with them.
+
 >>> from kniffel import rules
 >>> from kniffel.core.target import TargetAdvisor, solve_rows
 >>> from kniffel.core.compile import compile_rules
@@ -30,13 +33,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import time
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 
 from kniffel.base.errors import SituationError
 from kniffel.core import cache
@@ -48,504 +48,23 @@ from kniffel.core.lanes import (
     early_levels,
     horizon_level,
     lane_layout,
-    lane_of,
     level_of,
-    lowest_up,
-    lowest_ups,
-    mask_widths,
-    sublayout_index,
-    widths_of,
 )
 from kniffel.core.position import ColumnPosition, SheetState
-from kniffel.core.work import Cancel, Progress, check
+from kniffel.core.targetrows import (
+    F32,
+    F64,
+    I64,
+    Horizon,
+    TargetRows,
+    default_limit,
+    empty_state,
+    reach,
+    solve_rows,
+    windows,
+)
+from kniffel.core.work import Cancel, Progress
 from kniffel.rules import RuleSet
-
-F32 = npt.NDArray[np.float32]
-F64 = npt.NDArray[np.float64]
-I64 = npt.NDArray[np.int64]
-
-PIECE = 2048
-"""States solved in one compiled call: a fraction of a second, so that a solve stops soon when asked."""
-
-
-def default_limit(c: Compiled) -> int:
-    """The most points a game of these rules can make with at most one extra five of a kind: every box
-    at its best, the upper bonus, every free throw unused, and one extra five of a kind's worth. Targets
-    beyond it are out of the rows' reach (one game in many millions gets there)."""
-    best = sum(int(c.base[:, :, b].max()) for b in range(c.n_boxes))
-    extra = 0
-    if c.joker and c.jpts.shape[0] > 1:
-        extra = int(c.jbonus.max()) + max(0, int(c.jpts.max()) - int(c.base.max()))
-    return best + c.upper_bonus + c.free_points * (c.n_free - 1) + extra
-
-
-def _box_most(c: Compiled) -> I64:
-    """``[box]``: the most points one entry can put in each box (a joker included)."""
-    most = np.zeros(c.n_boxes, dtype=np.int64)
-    for b in range(c.n_boxes):
-        most[b] = int(c.base[:, :, b].max())
-        if c.joker and c.jpts.shape[0] > 1:
-            most[b] = max(most[b], int(c.jpts[..., b].max()))
-    return most
-
-
-def _extra_most(c: Compiled) -> int:
-    """The largest extra bonus one entry can earn."""
-    return int(c.jbonus.max()) if c.joker and c.jpts.shape[0] > 1 else 0
-
-
-def reach(c: Compiled) -> I64:
-    """``[mask]``: the most points the open boxes can still pay (bonuses and free throws included): a
-    state's row ends there, or at the limit if that is less."""
-    masks = np.arange(c.n_masks, dtype=np.int64)
-    open_bits = 1 - ((masks[:, None] >> np.arange(c.n_boxes)) & 1)
-    upper_open = (open_bits * c.upper[None, :]).any(axis=1)
-    bound: I64 = (
-        open_bits @ _box_most(c)
-        + np.where(upper_open, c.upper_bonus, 0)
-        + open_bits.sum(axis=1) * _extra_most(c)
-        + c.free_points * (c.n_free - 1)
-    )
-    return bound
-
-
-def empty_state(c: Compiled) -> SheetState:
-    """The state of the empty sheet (every free throw left)."""
-    return SheetState.empty(c)
-
-
-# --- windows --------------------------------------------------------------------------------------------
-
-
-def windows(
-    c: Compiled, layout: LaneLayout, limit: int, root: SheetState, low: int, high: int | None
-) -> tuple[I64, I64]:
-    """Which targets each state of ``layout`` needs when the root state ``root`` asks about targets
-    ``low .. high`` (``high`` None: every target up to the limit, from every state), and where they go:
-    ``index[lane, 0]`` offset in the level's array, ``[lane, 1]`` the first target kept, ``[lane, 2]``
-    how many (0 for a state the root cannot reach, or one whose targets are all made already or all out
-    of reach); and the size of each level's array.
-
-    A state ``s`` reached from the root has gained at least ``least(s)`` and at most ``most(s)`` points
-    on the way, so of the root's targets it needs ``low - most(s) .. high - least(s)``, cut to ``1 ..
-    reach``: at or below 0 every target is made, past the reach none. The bounds are written so that an
-    entry from ``p`` to ``c`` gaining ``g`` points has ``least(c) <= least(p) + g`` and ``most(c) >=
-    most(p) + g`` (so ``most`` counts the upper bonus where a state may have earned it, not where the
-    root could still earn it: an entry that crosses the threshold adds the bonus to both); so a child's
-    window holds every target a parent's window can leave it with, and a state whose row is solved never
-    reads a child outside its window. Lanes are laid out level by level, within a level sheet by sheet,
-    then by armed variant, upper score and free throws left; worked out a level at a time in arrays (a
-    cone asks for hundreds of thousands of lanes)."""
-    bounds = reach(c)
-    index = np.zeros((layout.n_lanes, 3), dtype=np.int64)
-    index[:, 1] = 1
-    sizes = np.zeros(len(c.levels), dtype=np.int64)
-    frees = root.free + 1
-    for n in layout.levels():
-        masks = c.levels[n]
-        masks = masks[(masks & root.mask == root.mask) & (layout.lane_base[:, masks].max(axis=0) >= 0)]
-        mask, armed, i, least, most = _gains(c, root, masks)
-        end = np.minimum(bounds[mask], limit)
-        first, last = _window(least, most, low, high, end)
-        count = np.maximum(0, last - first + 1)
-        # free throws left vary fastest, each lane of a state its own copy of the window
-        lanes = layout.lane_base[(armed * c.n_free)[:, None] + np.arange(frees)[None, :], mask[:, None]]
-        lanes = (lanes + i[:, None]).ravel()
-        counts = np.repeat(count, frees)
-        index[lanes, 0] = np.cumsum(counts) - counts
-        index[lanes, 1] = np.repeat(first, frees)
-        index[lanes, 2] = counts
-        sizes[n] = int(counts.sum())
-    return index, sizes
-
-
-def _window(least: I64, most: I64, low: int, high: int | None, end: I64) -> tuple[I64, I64]:
-    """The targets states that gained ``least .. most`` since the root need of the root's ``low ..
-    high`` (``first .. last``, empty when ``last < first``: every target made already, then ``first``
-    is 1, or out of reach, then ``first`` is past the row's ``end``)."""
-    first = np.maximum(1, low - most)
-    last = end if high is None else np.minimum(end, high - least)
-    empty = last < first
-    first = np.where(empty, np.where(last < 1, 1, end + 1), first)
-    return first, last
-
-
-def _lanes_of(c: Compiled, masks: I64) -> tuple[I64, I64, I64, I64]:
-    """Every lane of ``masks`` at one free-throw level, in layout order (sheet, armed variant, upper
-    score): ``(mask, armed, i, up)``, lane ``i`` of the sheet's upper scores being score ``up``."""
-    masks = np.asarray(masks, dtype=np.int64)
-    widths, variants = widths_of(c, masks)
-    per_mask = widths * variants
-    sheet = np.repeat(np.arange(len(masks)), per_mask)
-    k = np.arange(len(sheet)) - np.repeat(np.cumsum(per_mask) - per_mask, per_mask)
-    width = widths[sheet]
-    mask, armed, i = masks[sheet], k // width, k % width
-    up = lowest_ups(c, mask) + i
-    return mask, armed, i, up
-
-
-def _gains(c: Compiled, root: SheetState, masks: I64) -> tuple[I64, I64, I64, I64, I64]:
-    """The lanes of ``masks`` (sheets that fill at least the root's boxes) that can follow ``root``, in
-    layout order (sheet, armed variant, upper score), as ``(mask, armed, i, least, most)``: lane ``i``
-    of its sheet's upper scores and what the state can have gained since the root, at least and at
-    most (see :func:`windows`)."""
-    mask, armed, i, up = _lanes_of(c, masks)
-    full = mask & c.upper_mask == c.upper_mask
-    # the five-of-a-kind box filled at the root: its armed variant is the root's for good
-    reachable = np.full(len(mask), True)
-    if c.five >= 0 and root.mask >> c.five & 1:
-        reachable &= armed == root.armed
-    # the first lane stands for every upper score up to its own, the lane of a full upper section for
-    # every score: both may have gained nothing; otherwise the upper score cannot have gone down
-    crossed = (root.up < c.threshold) & (c.threshold <= up)
-    least = np.where(full | (i == 0), 0, up - root.up + np.where(crossed, c.upper_bonus, 0))
-    reachable &= full | np.where(i == 0, root.up <= up, up >= root.up)
-    new = mask & ~root.mask
-    boxes_most = ((new[:, None] >> np.arange(c.n_boxes)[None, :]) & 1) @ _box_most(c)
-    bonus_open = bool(c.upper_bonus) and root.mask & c.upper_mask != c.upper_mask and root.up < c.threshold
-    # the bonus counts where this state may have earned it: then an entry that crosses the threshold
-    # adds it to ``most`` as it adds it to the points
-    earned = bonus_open & (full | (up >= c.threshold))
-    new_count = ((new[:, None] >> np.arange(c.n_boxes)[None, :]) & 1).sum(axis=1)
-    most = (
-        boxes_most + np.where(earned, c.upper_bonus, 0) + np.where(armed > 0, _extra_most(c) * new_count, 0)
-    )
-    keep = np.flatnonzero(reachable)
-    return mask[keep], armed[keep], i[keep], least[keep], most[keep]
-
-
-# --- the rows ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class TargetRows:
-    """Solved rows of a single-column rule set: the states of a cone (or of the early levels of the whole
-    table), each for its window of targets."""
-
-    compiled: Compiled
-    limit: int
-    layout: LaneLayout
-    index: I64
-    """``[lane, 3]``: offset in its level's array, first target, count (see :func:`windows`)."""
-    levels: tuple[F32 | None, ...]
-    """``[n]``: the probabilities of the states with ``n`` boxes filled (None: not kept)."""
-    root: SheetState
-    low: int
-    """The targets from the root the rows answer: ``low .. high``."""
-    high: int
-    reach: I64
-    """:func:`reach` of the rules."""
-    seconds: float
-    """Time of the DP alone; 0 for rows loaded from disk."""
-    horizon: int | None = None
-    """None: every row is exact target play. Else the level (boxes filled) from which the rows take play
-    for points instead (:class:`Horizon`): a row is then the chance of the target when the turns before
-    that level are played for it and the rest for points, a lower bound of the exact row."""
-
-    @property
-    def rules(self) -> RuleSet:
-        return self.compiled.rules
-
-    @property
-    def nbytes(self) -> int:
-        return sum(level.nbytes for level in self.levels if level is not None) + self.index.nbytes
-
-    def lane(self, state: SheetState) -> int | None:
-        """The state's lane, None if the rows do not cover it."""
-        c = self.compiled
-        if state.mask & self.root.mask != self.root.mask:
-            return None
-        if self.layout.lane_base[c.aux(state.armed, state.free), state.mask] < 0:
-            return None
-        return lane_of(c, self.layout, state.armed, state.free, state.mask, state.up)
-
-    def holds(self, level: int) -> bool:
-        return 0 <= level < len(self.levels) and self.levels[level] is not None
-
-    def covers(self, state: SheetState, first: int, last: int, *, turn: bool) -> bool:
-        """Whether the rows answer targets ``first .. last`` from ``state``: between turns (``turn``
-        false: the state's own row), or for its options in a turn (then the next level's rows are read,
-        and the state's window says which of their targets are there)."""
-        c = self.compiled
-        level = level_of(state.mask)
-        if not self.holds(level + 1 if turn else level) or self.lane(state) is None:
-            return False
-        if state.free > self.root.free:
-            return False
-        _, nl = (
-            (0, 1)
-            if state.mask & c.upper_mask == c.upper_mask
-            else (0, int(c.lanes[state.mask, 1] - c.lanes[state.mask, 0]))
-        )
-        lane_index = min(max(state.up - lowest_up(c, state.mask), 0), nl - 1)
-        _, armed, i, least, most = _gains(c, self.root, np.array([state.mask]))
-        lane = np.flatnonzero((armed == state.armed) & (i == lane_index))
-        if not len(lane):
-            return False  # the root cannot reach it
-        if last <= 0:
-            return True  # every target made already
-        end = self.row_end(state)
-        window_first, window_last = (
-            int(x[0])
-            for x in _window(
-                least[lane], most[lane], self.low, None if self.high >= self.limit else self.high,
-                np.array([end]),
-            )
-        )  # fmt: skip
-        return max(first, 1) >= window_first and (last <= window_last or window_last >= end)
-
-    def row_end(self, state: SheetState) -> int:
-        """The last target a state's row can hold: where its open boxes stop paying, or the limit."""
-        return min(int(self.reach[state.mask]), self.limit)
-
-    def open_ended(self, state: SheetState) -> bool:
-        """Whether the state's row stops at the limit rather than where the open boxes stop paying: then
-        a target past it is read at the limit, an upper bound."""
-        return bool(self.reach[state.mask] > self.limit)
-
-    def row(self, state: SheetState) -> tuple[int, F32]:
-        """The first target of the state's row and its probabilities (:class:`SituationError` if the
-        rows do not cover the state)."""
-        lane = self.lane(state)
-        level = self.levels[level_of(state.mask)] if level_of(state.mask) < len(self.levels) else None
-        if lane is None or level is None:
-            raise SituationError(f"{self.rules.id}: these target rows do not cover the state")
-        offset, first, count = (int(x) for x in self.index[lane])
-        return first, level[offset : offset + count]
-
-    def value(self, state: SheetState, u: int) -> float:
-        """The probability of making at least ``u`` more points from the start of a turn in ``state``
-        (1 at or below 0, 0 past the row, the value at the limit beyond it)."""
-        return float(self.curve(state, u, 1)[0])
-
-    def curve(self, state: SheetState, first: int, count: int) -> F64:
-        """The state's probabilities of targets ``first .. first + count - 1``: 1 at or below 0, past the
-        row 0, or the value at its end if it is :meth:`open_ended` (an upper bound)."""
-        if state.mask == self.compiled.full_mask:
-            u = np.arange(first, first + count)
-            full: F64 = (u <= self.compiled.free_points * state.free).astype(np.float64)
-            return full
-        row_first, row = self.row(state)
-        u = np.arange(first, first + count)
-        # past a row cut at the limit its value there; a row that ends before (zeros dropped) is 0 past it
-        at_limit = len(row) and row_first + len(row) - 1 >= self.limit
-        last = float(row[-1]) if at_limit and self.open_ended(state) else 0.0
-        padded = np.concatenate([row.astype(np.float64), [last, np.nan]])
-        at = u - row_first
-        inside = np.where(at < len(row), at, len(row))
-        out: F64 = np.where(u <= 0, 1.0, np.where(at < 0, np.nan, padded[np.maximum(inside, 0)]))
-        return out
-
-
-def solve_rows(
-    c: Compiled,
-    *,
-    root: SheetState | None = None,
-    low: int = 1,
-    high: int | None = None,
-    limit: int | None = None,
-    most_filled: int | None = None,
-    keep: Callable[[int], bool] | None = None,
-    horizon: Horizon | None = None,
-    progress: Progress | None = None,
-    cancel: Cancel | None = None,
-) -> TargetRows:
-    """Solve the rows of the cone of ``root`` (the empty sheet by default: every state) for the root's
-    targets ``low .. high`` (``high`` None: every state's row to its end, at most the limit,
-    :func:`default_limit`). Levels are solved
-    from the full sheet back to the root's; ``keep(level)`` says which levels' arrays to keep (all by
-    default); ``most_filled`` limits the layout (and so what can be kept) to the early levels, all of
-    which are then solved from the later ones. With ``horizon``, the rows of its level are its chances
-    of play for points and only the levels before it are solved (:class:`Horizon`).
-    ``progress(done, total)`` counts states; ``cancel`` is asked between pieces of work
-    (:mod:`kniffel.core.work`)."""
-    import numba
-
-    from kniffel.core import targetkernels
-    from kniffel.core.kernels import parallel_launch
-
-    limit = default_limit(c) if limit is None else limit
-    root = empty_state(c) if root is None else root
-    if high is not None and high >= limit:
-        high = None  # every target up to the limit: rows as long as the open boxes pay
-    if limit < 0:
-        raise SituationError(f"a target table's limit is a number of points, got {limit}")
-    full_layout = lane_layout(c, root.mask)
-    index, sizes = windows(c, full_layout, limit, root, low, high)
-    root_level = level_of(root.mask)
-    if horizon is not None and not root_level < horizon.level < len(c.levels) - 1:
-        raise SituationError(f"a horizon at {horizon.level} boxes filled is not between the root and the end")
-    top = len(c.levels) - 1 if horizon is None else horizon.level
-    kept = keep or (lambda level: most_filled is None or level <= most_filled)
-    kt = c.kernel_tables
-    starts = full_layout.level_start
-    if horizon is None:  # the full sheet: only unused free throws are left to come
-        below = _full_sheet(c, full_layout, index, int(sizes[top]), root.free)
-    else:
-        below = horizon.rows(full_layout, index, int(sizes[top]))
-    below = targetkernels.trim_zeros(below, index, int(starts[top]), int(starts[top + 1]))
-    arrays: list[F32 | None] = [None] * len(c.levels)
-    arrays[top] = below if kept(top) else None
-    items_by_level = [_items(c, full_layout, index, level, root) for level in range(root_level, top)]
-    total = sum(len(items) for items in items_by_level)
-    done = 0
-    seconds = 0.0
-    empty = np.zeros((0, 3), dtype=np.int64)
-    scratch = np.zeros(1, dtype=np.float32)
-    # compile or load the kernels now, so that the first piece of work is not the compiler's
-    with parallel_launch():
-        targetkernels.solve_states(
-            empty, np.zeros(1, dtype=np.int64), root.free, scratch, scratch, index, full_layout.lane_base, kt
-        )
-        targetkernels.cut_windows(empty, root.free, index, full_layout.lane_base, kt)
-    if progress is not None:
-        progress(0, total)
-    chunk = numba.set_parallel_chunksize(1)  # rows differ in width: threads take one at a time
-    try:
-        for level in range(top - 1, root_level - 1, -1):
-            check(cancel)
-            begin = time.perf_counter()
-            items = items_by_level[level - root_level]
-            # the lanes past what any entry leaves a chance at are 0: the rows stop there
-            with parallel_launch():
-                targetkernels.cut_windows(items, root.free, index, full_layout.lane_base, kt)
-            a, b = int(starts[level]), int(starts[level + 1])
-            counts = index[a:b, 2]
-            index[a:b, 0] = np.cumsum(counts) - counts
-            items, widths = _widest_first(c, full_layout, index, items, root)
-            prob = np.zeros(int(counts.sum()), dtype=np.float32)
-            seconds += time.perf_counter() - begin
-            for piece, bundles in _pieces(widths):
-                check(cancel)
-                begin = time.perf_counter()
-                with parallel_launch():
-                    targetkernels.solve_states(
-                        items[piece], bundles, root.free, prob, below, index, full_layout.lane_base, kt
-                    )
-                seconds += time.perf_counter() - begin
-                done += piece.stop - piece.start
-                if progress is not None:
-                    progress(done, total)
-            begin = time.perf_counter()
-            prob = targetkernels.trim_zeros(prob, index, a, b)
-            seconds += time.perf_counter() - begin
-            arrays[level] = prob if kept(level) else None
-            below = prob
-    finally:
-        numba.set_parallel_chunksize(chunk)
-    for prob_level in arrays:
-        if prob_level is not None:
-            prob_level.flags.writeable = False
-    layout = full_layout if most_filled is None else lane_layout(c, root.mask, most_filled)
-    if most_filled is not None:
-        index = np.ascontiguousarray(sublayout_index(c, full_layout, layout, index.T).T)
-        arrays = arrays[: most_filled + 1] + [None] * (len(arrays) - most_filled - 1)
-    return TargetRows(
-        c, limit, layout, index, tuple(arrays), root, low, limit if high is None else high, reach(c), seconds,
-        None if horizon is None else horizon.level,
-    )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Horizon:
-    """Where rows stop being target play: from ``distributions.level`` boxes filled on, each state is
-    played for points, so its row is the chance that its final-score distribution under optimal
-    expected-score play gives. The rows before it are solved for the target as ever, over a fraction of
-    the states (with six of Yahtzee's 13 boxes filled, a quarter of the probabilities), and each is a
-    lower bound of the exact row: the chance of the target when the turns before the horizon are played
-    for it and the rest for points."""
-
-    distributions: LevelTable
-
-    @property
-    def level(self) -> int:
-        return self.distributions.level
-
-    def rows(self, layout: LaneLayout, index: I64, size: int) -> F32:
-        """The level's rows in the windows of ``index`` (over ``layout``, the whole layout of the empty
-        sheet, whose lanes the distributions count from the level's first): ``P(points to come >= u)``
-        of each state's distribution."""
-        from kniffel.core import targetkernels
-
-        a, b = int(layout.level_start[self.level]), int(layout.level_start[self.level + 1])
-        if layout.root != 0 or self.distributions.index.shape[1] != b - a:
-            raise SituationError(
-                "the distributions do not hold the horizon's sheets as the rows lay them out"
-            )
-        prob = np.zeros(size, dtype=np.float32)
-        lanes = np.arange(a, b, dtype=np.int64)
-        targetkernels.survival_rows(
-            prob, index, lanes, lanes - a, self.distributions.pmf, self.distributions.index
-        )
-        return prob
-
-
-def _full_sheet(c: Compiled, layout: LaneLayout, index: I64, size: int, free_top: int) -> F32:
-    """The full sheet's probabilities: a target is made if the unused free throws pay for it."""
-    prob = np.zeros(size, dtype=np.float32)
-    full = c.full_mask
-    for armed in range(mask_widths(c, full)[1]):
-        for free in range(free_top + 1):
-            if layout.lane_base[c.aux(armed, free), full] < 0:
-                continue
-            lane = int(layout.lane_base[c.aux(armed, free), full])
-            offset, first, count = (int(x) for x in index[lane])
-            u = np.arange(first, first + count)
-            prob[offset : offset + count] = (u <= c.free_points * free).astype(np.float32)
-    return prob
-
-
-def _items(c: Compiled, layout: LaneLayout, index: I64, level: int, root: SheetState) -> I64:
-    """The states ``(mask, armed, up)`` of one level whose rows are solved (free-throw levels together)."""
-    masks = c.levels[level]
-    mask, armed, i, up = _lanes_of(c, masks[masks & root.mask == root.mask])
-    base = layout.lane_base[armed * c.n_free + root.free, mask]
-    solved = np.flatnonzero(base >= 0)
-    solved = solved[index[base[solved] + i[solved], 2] > 0]
-    return np.ascontiguousarray(np.stack([mask[solved], armed[solved], up[solved]], axis=1), dtype=np.int64)
-
-
-def _pieces(widths: I64) -> Iterator[tuple[slice, I64]]:
-    """The items of a level in pieces of about :data:`PIECE` (what one compiled call solves, a fraction
-    of a second), each with the starts of its bundles of at least :data:`targetkernels.BUNDLE` lanes
-    (and the end)."""
-    from kniffel.core.targetkernels import BUNDLE
-
-    start = 0
-    while start < len(widths):
-        stop = min(len(widths), start + PIECE)
-        bundles = [0]
-        lanes = 0
-        for i in range(start, stop):
-            lanes += int(widths[i])
-            if lanes >= BUNDLE:
-                bundles.append(i + 1 - start)
-                lanes = 0
-        if bundles[-1] != stop - start:
-            bundles.append(stop - start)
-        yield slice(start, stop), np.array(bundles, dtype=np.int64)
-        start = stop
-
-
-def _widest_first(
-    c: Compiled, layout: LaneLayout, index: I64, items: I64, root: SheetState
-) -> tuple[I64, I64]:
-    """``items`` whose rows still hold a lane, the widest first so that the threads finish together, and
-    their widths."""
-    if not len(items):
-        return items, np.zeros(0, dtype=np.int64)
-    masks, armed, ups = items[:, 0], items[:, 1], items[:, 2]
-    width, _ = widths_of(c, masks)
-    lanes = layout.lane_base[armed * c.n_free + root.free, masks] + np.clip(
-        ups - lowest_ups(c, masks), 0, width - 1
-    )
-    counts = index[lanes, 2]
-    order = np.argsort(-counts, kind="stable")
-    order = order[counts[order] > 0]
-    ordered: I64 = items[order]
-    found: I64 = counts[order]
-    return ordered, found
-
 
 # --- the early rows on disk, cones in memory --------------------------------------------------------------
 
@@ -883,15 +402,20 @@ class TargetAdvisor:
 
 __all__ = [
     "KIND",
+    "MAX_HELD_BYTES",
+    "Horizon",
     "TargetAdvisor",
     "TargetRows",
+    "as_played_to_win",
     "cone_size",
     "default_limit",
+    "early_paths",
     "early_rows",
     "early_rows_levels",
     "early_rows_ready",
     "empty_state",
     "held_rows",
+    "horizon_of",
     "reach",
     "rows_for",
     "solve_rows",

@@ -28,16 +28,13 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.base.arrays import F32, F64, I64
 from kniffel.base.errors import KniffelError
 from kniffel.core.compile import Compiled
 from kniffel.core.distribution import DistributionTable, build_table
 from kniffel.core.dp import Solution
 from kniffel.core.play import BUNDLE, CHUNK, LANE_GAP, Games, deal_seed
 from kniffel.core.target import TargetRows, as_played_to_win, early_rows, solve_rows
-
-F32 = npt.NDArray[np.float32]
-F64 = npt.NDArray[np.float64]
-I64 = npt.NDArray[np.int64]
 
 MAX_PLAYERS = 8
 

@@ -33,6 +33,7 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.base.arrays import F32
 from kniffel.base.dice import FACES
 from kniffel.base.errors import IllegalActionError
 from kniffel.engine.actions import Action, Announce, FreeThrow, LegalActions, Roll, Score, Strike
@@ -40,7 +41,6 @@ from kniffel.engine.game import Game
 from kniffel.engine.sheet import possible_points
 from kniffel.rules import Order, RuleSet
 
-F32 = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
 
 

@@ -36,11 +36,12 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from kniffel.base.arrays import F32
 from kniffel.base.errors import GameError, KniffelError
 from kniffel.engine.actions import Action, Roll, Score, Strike
 from kniffel.engine.game import Game, SeededDice
 from kniffel.engine.situation import Situation
-from kniffel.env.encoding import F32, Encoding, EnvActionError, Mask
+from kniffel.env.encoding import Encoding, EnvActionError, Mask
 from kniffel.env.vector import CompiledGames, check_invalid_action, refusal, rules_of
 from kniffel.planning import is_exact, planner_for
 from kniffel.rules import RuleSet

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.base.arrays import I64
 from kniffel.base.keeps import keep_lattice
 from kniffel.core.work import compiled_threads
 from kniffel.engine.game import Announce, Game, Roll, Score, Strike
@@ -32,7 +33,6 @@ from kniffel.rules import Order, Placement, RuleSet, single_column
 if TYPE_CHECKING:
     from kniffel.core.compile import Compiled
 
-I64 = npt.NDArray[np.int64]
 
 BATCH = 4096
 """Games played per call of the kernel: progress is reported between calls."""

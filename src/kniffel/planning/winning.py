@@ -37,6 +37,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.base.arrays import F64
 from kniffel.base.i18n import N_
 from kniffel.core import Advisor, State
 from kniffel.core import distribution as dist
@@ -60,7 +61,6 @@ from kniffel.planning.interface import Choice, PlanningError
 from kniffel.planning.worker import Job, Work, worker
 from kniffel.rules import RuleSet
 
-F64 = npt.NDArray[np.float64]
 T = TypeVar("T")
 
 

@@ -1,4 +1,7 @@
-"""The ``kniffel`` commands: ``rules``, ``score``, ``play``, ``solve``, ``advise``, ``review`` and ``serve``.
+"""The ``kniffel`` command line: ``rules``, ``score``, ``play``, ``solve``, ``review``, ``tournament`` and
+``serve`` here; ``advise`` (:mod:`~kniffel.apps.cli.advising`), ``simulate``
+(:mod:`~kniffel.apps.cli.simulating`), ``stats`` and ``cache`` in modules of their own, added in the order
+the help lists them.
 
 Each command is a thin layer over the library: it reads its arguments, asks :mod:`kniffel.rules` or
 :class:`kniffel.Game`, and prints a Rich table or JSON. Errors are turned into one line on stderr
@@ -16,14 +19,25 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from kniffel.apps.cli import caching, goals, language, reviewing, simulating, solving, stats
+from kniffel.apps.cli import advising, caching, language, reviewing, simulating, solving, stats
 from kniffel.apps.cli.cluster import ClusterOption
 from kniffel.apps.cli.errors import CliError, reports_errors
 from kniffel.apps.cli.language import LangOption
+from kniffel.apps.cli.options import (
+    ColumnOption,
+    DiceOption,
+    DiceWordsArgument,
+    JsonOption,
+    OptionsOption,
+    RulesOption,
+    SeedOption,
+    SheetOption,
+    chosen_rules,
+    file_option,
+)
 from kniffel.apps.cli.parsing import parse_dice, parse_sheet
 from kniffel.apps.cli.play import Session, Settings, make_console
 from kniffel.apps.cli.render import (
-    named_actions,
     placements_table,
     rule_set_json,
     rule_set_view,
@@ -31,9 +45,6 @@ from kniffel.apps.cli.render import (
     rules_tables,
 )
 from kniffel.base.i18n import number, translate
-from kniffel.core.position import ColumnPosition
-from kniffel.engine.situation import Situation
-from kniffel.planning.goals import AIM_POINTS, AIM_WIN, Goal, Target
 from kniffel.rules import Order, find_box, parse_options, placements
 from kniffel.rules import get as get_rules
 from kniffel.services.session import Session as GameSession
@@ -52,8 +63,6 @@ app = typer.Typer(
 )
 app.add_typer(caching.cache_app)
 
-DEFAULT_RULES = "kniffel"
-
 
 def _version(show: bool) -> None:
     if show:
@@ -61,29 +70,6 @@ def _version(show: bool) -> None:
 
         print(f"kniffel {__version__}")
         raise typer.Exit()
-
-
-RulesOption = Annotated[
-    str | None,
-    typer.Option(
-        "--rules",
-        "-r",
-        metavar="ID",
-        help="Rule set id (see 'kniffel rules'); default: kniffel.",
-        show_default=False,
-    ),
-]
-OptionsOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--option",
-        "-o",
-        metavar="KEY=VALUE",
-        help="Rule option key=value, repeatable (e.g. sharp=on).",
-        show_default=False,
-    ),
-]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 
 
 @app.callback()
@@ -100,31 +86,6 @@ def _main(
     stats), look up rule sets and scores."""
     language.set_default(None)  # nothing of an earlier run in the same process stays
     language.set_default(None if lang is None else language.choose(lang))
-
-
-DiceWordsArgument = Annotated[
-    list[str] | None,
-    typer.Argument(metavar="DICE", help="The dice, if not given with --dice.", show_default=False),
-]
-DiceOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--dice",
-        "-d",
-        metavar="DICE",
-        help="The dice: --dice 3 3 3 3 3, --dice 33333 or --dice 3,3,3,3,3.",
-        show_default=False,
-    ),
-]
-SheetOption = Annotated[
-    str,
-    typer.Option(
-        "--sheet",
-        "-s",
-        metavar="BOX=POINTS,...",
-        help="Filled boxes: box=points,... (a box by id or label; '-' for struck).",
-    ),
-]
 
 
 @app.command("rules")
@@ -186,7 +147,7 @@ def score_command(
     earns on top in each box (an extra Kniffel).
     """
     words = language.choose(lang)
-    rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
+    rules = chosen_rules(rules_id, option)
     filled = parse_sheet(rules, sheet)
     # Click reads "--dice 3 3 3" as one value for --dice and the rest as arguments: both are dice.
     roll = parse_dice([*(dice or []), *(dice_words or [])], rules.dice)
@@ -249,11 +210,8 @@ def play_command(
     ] = False,
     load: Annotated[
         Path | None,
-        typer.Option(
-            "--load",
-            help="Resume a saved game (and keep saving to it unless --save names another file).",
-            show_default=False,
-            dir_okay=False,
+        file_option(
+            "--load", help="Resume a saved game (and keep saving to it unless --save names another file)."
         ),
     ] = None,
     save: Annotated[
@@ -294,7 +252,7 @@ def play_command(
         settings.save = settings.save or load
         game = session_type.load(load, settings, *fields)
     else:
-        rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
+        rules = chosen_rules(rules_id, option)
         game = session_type.new(rules, player or [], settings, *fields)
     if isinstance(game, Session):
         status = game.run()
@@ -308,17 +266,6 @@ def play_command(
         worker.exit_now(status)
     if status:
         raise typer.Exit(status)
-
-
-ColumnOption = Annotated[
-    str | None,
-    typer.Option(
-        "--column",
-        metavar="ID",
-        help="Multi-column rule sets: the column to solve (id, e.g. 1); needed when the columns differ.",
-        show_default=False,
-    ),
-]
 
 
 @app.command("solve")
@@ -355,7 +302,7 @@ def solve_command(
     of the dynamic programme alone, and for a cached table the time it took when it was built.
     """
     words = language.choose(lang)
-    rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
+    rules = chosen_rules(rules_id, option)
     alone = solving.column_rules(rules, column)
     if distribution or plot is not None:
         from kniffel.apps.cli import distribution as distribution_cli
@@ -368,9 +315,7 @@ def solve_command(
     if json_output:
         print(json.dumps(solving.solve_json(rules, alone, solved)))
         return
-    what = rules.id + "".join(f" {k}={v}" for k, v in sorted(rules.options.items()))
-    if rules.multi_column:
-        what += translate(words, ", one {order} column", order=translate(words, alone.columns[0].order.value))
+    what = solving.solved_what(rules, alone, words)
     how = translate(words, "cached table" if solved.cached else "solved")
     console = Console(highlight=False)
     console.print(
@@ -385,210 +330,7 @@ def solve_command(
     )
 
 
-@app.command("advise")
-@reports_errors
-def advise_command(
-    dice_words: DiceWordsArgument = None,
-    rules_id: RulesOption = None,
-    option: OptionsOption = None,
-    column: ColumnOption = None,
-    sheet: SheetOption = "",
-    dice: DiceOption = None,
-    rolls_left: Annotated[
-        int | None,
-        typer.Option(
-            "--rolls-left",
-            help="Regular throws still allowed this turn (0 to 2; default: all but the first, as right "
-            "after a turn's first roll).",
-            show_default=False,
-        ),
-    ] = None,
-    thrown_at_once: Annotated[
-        bool,
-        typer.Option(
-            "--thrown-at-once",
-            help="The last throw was of all dice (sharp); --not-thrown-at-once: it was not; default: "
-            "only a turn's first throw is.",
-        ),
-    ] = False,
-    not_thrown_at_once: Annotated[
-        # Hidden: its name beside --thrown-at-once took a column of the help to itself, which squeezed
-        # every option's name at 80 columns. The help of --thrown-at-once names it.
-        bool,
-        typer.Option("--not-thrown-at-once", hidden=True),
-    ] = False,
-    free_throws_left: Annotated[
-        int | None,
-        typer.Option(
-            "--free-throws-left",
-            help="Knöffel: free throws the column can still pay for, after those taken this turn "
-            "(default: all).",
-            show_default=False,
-        ),
-    ] = None,
-    free_throws_used: Annotated[
-        int, typer.Option("--free-throws-used", help="Knöffel: free throws already taken this turn.")
-    ] = 0,
-    batch: Annotated[
-        Path | None,
-        typer.Option(
-            "--batch",
-            help="Read one situation per line, as JSON or as a situation's text ('-' for stdin), and "
-            "print one JSON line each; a bad line gets an error line and the batch goes on (exit 2).",
-            show_default=False,
-            dir_okay=False,
-        ),
-    ] = None,
-    situation_text: Annotated[
-        str | None,
-        typer.Option(
-            "--situation",
-            help="A whole situation as hints print it, of any rule set, e.g. "
-            "'yahtzee | ones=3 yahtzee=50 | 2 2 3 5 5 | rolls left 1'.",
-            show_default=False,
-        ),
-    ] = None,
-    goal_text: Annotated[
-        str,
-        typer.Option(
-            "--goal",
-            help="What to play for: points (the most points on average; also: mean), target:T (the best "
-            "chance of finishing with at least T points) or win (the best chance of finishing first, "
-            "with --situation giving the other players' sheets).",
-            metavar="GOAL",
-        ),
-    ] = "points",
-    json_output: JsonOption = False,
-    lang: LangOption = None,
-) -> None:
-    """Every option in a situation with its value, best first.
-
-    A value is the expected number of points still to come (this turn's included, the sheet's points
-    excluded) when playing optimally from there, with --goal target:T the chance of finishing with at
-    least T points, with --goal win the chance of finishing first. Actions are named as in the game:
-    "keep D D" holds those dice and throws the others; "roll" throws all of them again ("free throw"
-    for a free throw); --json gives their text form ("roll keep D D").
-    """
-    from kniffel.core import Advisor, table
-
-    words = language.choose(lang)
-    goal = goals.goal_of(goal_text)
-    # a goal says how it is played (its aim): for points, for a final score, or against the others
-    aim = goal.aim()
-    if aim == AIM_WIN and situation_text is None:
-        raise CliError(f"--goal {goal} needs the other players' sheets: give the table with --situation")
-    if situation_text is not None:
-        given = {
-            "--rules": rules_id is not None,
-            "--option": bool(option),
-            "--column": column is not None,
-            "--sheet": bool(sheet),
-            "--dice": bool(dice or dice_words),
-            "--rolls-left": rolls_left is not None,
-            "--thrown-at-once": thrown_at_once,
-            "--not-thrown-at-once": not_thrown_at_once,
-            "--free-throws-left": free_throws_left is not None,
-            "--free-throws-used": bool(free_throws_used),
-            "--batch": batch is not None,
-        }
-        if any(given.values()):
-            clash = "/".join(name for name, present in given.items() if present)
-            raise CliError(
-                f"--situation gives the rules, sheet, dice and rolls left itself; leave out {clash}"
-            )
-        _advise_situation(Situation.parse(situation_text), json_output, words, goal)
-        return
-    rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
-    alone = solving.column_rules(rules, column)
-    if batch is not None:
-        if sheet or dice or dice_words or rolls_left is not None:
-            raise CliError(
-                "--batch reads the situations from the file; leave out --sheet/--dice/--rolls-left"
-            )
-        stream = solving.open_batch(batch)
-        if aim < 0:
-            label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
-            with solving.solve_progress(True, label, lang=words) as progress:
-                advisor = Advisor(table(alone, progress=progress))
-                solving.prepare_batch(advisor, alone)
-            errors = solving.run_batch(advisor, alone, stream, sys.stdout)
-        else:
-            target = goals.target_options(alone, aim, show_progress=True, lang=words)
-            errors = goals.run_batch(target, alone, stream, sys.stdout)
-        if errors:
-            raise typer.Exit(2)
-        return
-    if thrown_at_once and not_thrown_at_once:
-        raise CliError("give --thrown-at-once or --not-thrown-at-once, not both")
-    at_once = True if thrown_at_once else False if not_thrown_at_once else None
-    if rolls_left is None:
-        rolls_left = alone.rolls - 1
-    situation = ColumnPosition(
-        dict(parse_sheet(alone, sheet, whole=rules, column=column).entries),
-        parse_dice([*(dice or []), *(dice_words or [])], alone.dice),
-        rolls_left,
-        at_once,
-        free_throws_left,
-        free_throws_used,
-    )
-    solving.check_situation(alone, situation)
-    if aim >= 0:
-        target = goals.target_options(
-            alone, aim, show_progress=not json_output, lang=words, sheet=situation.sheet
-        )
-        options = solving.advise(target, alone, situation)
-        if json_output:
-            needed = target.needed(situation.sheet)
-            print(json.dumps({"goal": str(goal), "needed": needed, "options": options}))
-            return
-        # the table names the final score played for (a goal's own name is in the JSON)
-        Console(highlight=False).print(
-            goals.options_table(named_actions(options, alone, words), Target(aim), words)
-        )
-        return
-    label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
-    with solving.solve_progress(not json_output, label, lang=words) as progress:
-        advisor = Advisor(table(alone, progress=progress))
-        advisor.prepare()
-    options = solving.advise(advisor, alone, situation)
-    if json_output:
-        print(json.dumps({"options": options}))
-        return
-    Console(highlight=False).print(solving.options_table(named_actions(options, alone, words), words))
-
-
-def _advise_situation(situation: Situation, json_output: bool, words: str, goal: Goal) -> None:
-    aim = goal.aim()
-    if aim == AIM_WIN and not situation.others:
-        raise CliError(
-            f"--goal {goal} needs the other players' sheets: end the situation with "
-            "'others SHEET ; SHEET ...'"
-        )
-    if aim != AIM_POINTS:
-        label = translate(
-            words, "Solving the chances of {goal} in {rules}", goal=goal, rules=situation.rules.id
-        )
-        with solving.solve_progress(not json_output, label, lang=words):
-            options = goals.advise_situation(situation, goal)
-        if json_output:
-            print(json.dumps({"situation": str(situation), "goal": str(goal), "options": options}))
-            return
-        console = Console(highlight=False)
-        console.print(translate(words, "Situation: {situation}", situation=situation), markup=False)
-        named = named_actions(options, situation.rules, words)
-        console.print(goals.options_table(named, Target(aim) if aim >= 0 else goal, words))
-        return
-    label = translate(words, "Solving the tables of {rules} (once, then cached)", rules=situation.rules.id)
-    with solving.solve_progress(not json_output, label, lang=words):
-        options, exact = solving.advise_situation(situation)
-    if json_output:
-        print(json.dumps({"situation": str(situation), "exact": exact, "options": options}))
-        return
-    console = Console(highlight=False)
-    console.print(translate(words, "Situation: {situation}", situation=situation), markup=False)
-    console.print(solving.options_table(named_actions(options, situation.rules, words), words))
-    if not exact:
-        console.print(translate(words, reviewing.ESTIMATE_NOTE))
+app.registered_commands += advising.commands.registered_commands
 
 
 @app.command("review")
@@ -623,64 +365,7 @@ def review_command(
     )
 
 
-@app.command("simulate")
-@reports_errors
-def simulate_command(
-    rules_id: RulesOption = None,
-    option: OptionsOption = None,
-    strategy: Annotated[
-        str,
-        typer.Option(
-            "--strategy",
-            metavar="BOT",
-            help="bot:optimal (the solver's policy), bot (the heuristic), bot:win (alone it plays for "
-            "points) or bot:NAME; bot:optimal and bot:win play in compiled code, and so does bot on sheets "
-            "without free throws.",
-        ),
-    ] = "bot:optimal",
-    games: Annotated[
-        int,
-        typer.Option("--games", "-n", help=f"Number of games to play (1 to {simulating.MAX_GAMES:,})."),
-    ] = 10000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same result.")] = 0,
-    plot: Annotated[
-        Path | None,
-        typer.Option(
-            "--plot",
-            metavar="FILE",
-            help="Draw a histogram of the final scores to this file (.png, .svg, .pdf).",
-            show_default=False,
-            dir_okay=False,
-        ),
-    ] = None,
-    scores: Annotated[
-        Path | None,
-        typer.Option(
-            "--scores",
-            metavar="FILE.csv",
-            help="Write every game's final score to this CSV file (game, score).",
-            show_default=False,
-            dir_okay=False,
-        ),
-    ] = None,
-    json_output: JsonOption = False,
-    lang: LangOption = None,
-    cluster: ClusterOption = None,
-) -> None:
-    """Play many games with one strategy and report the distribution of final scores."""
-    words = language.choose(lang)
-    rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
-    simulating.run(
-        rules,
-        strategy=strategy,
-        games=games,
-        seed=seed,
-        plot=plot,
-        scores=scores,
-        json_output=json_output,
-        lang=words,
-        cluster=cluster,
-    )
+app.registered_commands += simulating.commands.registered_commands
 
 
 @app.command("tournament")
@@ -700,13 +385,13 @@ def tournament_command(
     games: Annotated[
         int, typer.Option("--games", "-n", help="Games per pairing, each played twice, seats swapped.")
     ] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same result.")] = 0,
+    seed: SeedOption = 0,
     table: Annotated[
         bool, typer.Option("--table", help="All players at one table, the seats rotated, not in pairs.")
     ] = False,
     csv_path: Annotated[
         Path | None,
-        typer.Option("--csv", help="Write the results to this CSV file.", show_default=False, dir_okay=False),
+        file_option("--csv", help="Write the results to this CSV file."),
     ] = None,
     plot: Annotated[
         Path | None,
@@ -722,7 +407,7 @@ def tournament_command(
     from kniffel.apps.cli import tournament
 
     words = language.choose(lang)
-    rules = get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
+    rules = chosen_rules(rules_id, option)
     tournament.run(
         rules,
         player,

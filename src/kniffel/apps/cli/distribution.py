@@ -122,9 +122,7 @@ def run(
             table(alone, use_cache=use_cache), use_cache=use_cache, progress=progress
         )
     dist = state_distribution(dist_table, {})
-    what = rules.id + "".join(f" {k}={v}" for k, v in sorted(rules.options.items()))
-    if rules.multi_column:
-        what += translate(lang, ", one {order} column", order=translate(lang, alone.columns[0].order.value))
+    what = solving.solved_what(rules, alone, lang)
     if plot_path is not None:
         plot(dist, plot_path, translate(lang, "{what}: final score under optimal play", what=what), lang)
     if json_output:

@@ -12,24 +12,48 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from typing import Annotated
 
+import typer
 from rich.console import Console
 from rich.table import Table
 
-from kniffel.apps.cli.cluster import Tally
-from kniffel.apps.cli.errors import CliError
+from kniffel.apps.cli import language
+from kniffel.apps.cli.cluster import ClusterOption, Tally
+from kniffel.apps.cli.errors import CliError, reports_errors
+from kniffel.apps.cli.language import LangOption
+from kniffel.apps.cli.options import (
+    JsonOption,
+    OptionsOption,
+    RulesOption,
+    SeedOption,
+    chosen_rules,
+    file_option,
+)
 from kniffel.base.errors import plotting_unavailable
 from kniffel.base.i18n import N_, ngettext, number, percent, translate
 from kniffel.rules import RuleSet
 from kniffel.services.session import check_writable
 from kniffel.services.simulate import MAX_GAMES, SimulationResult, plot_histogram, simulate
 
+commands = typer.Typer()
+"""The command, added to ``kniffel``'s own (:mod:`kniffel.apps.cli.app`)."""
+
 PLOT_FORMATS = ("png", "svg", "pdf")
 """Histogram formats that matplotlib's Agg canvas writes without further libraries."""
 PARTIAL = N_("Partial result: {games} of {total} games played before the run was interrupted.")
 """Said above the result of a run that Ctrl-C stopped (``kniffel simulate`` and ``kniffel tournament``)."""
 
-__all__ = ["MAX_GAMES", "PARTIAL", "PLOT_FORMATS", "check_plot", "percentiles_table", "run", "write_scores"]
+__all__ = [
+    "MAX_GAMES",
+    "PARTIAL",
+    "PLOT_FORMATS",
+    "check_plot",
+    "commands",
+    "percentiles_table",
+    "simulate_command",
+    "write_scores",
+]
 
 
 def check_plot(path: Path) -> None:
@@ -74,19 +98,49 @@ def percentiles_table(result: SimulationResult, lang: str = "en") -> Table:
     return table
 
 
-def run(
-    rules: RuleSet,
-    *,
-    strategy: str,
-    games: int,
-    seed: int,
-    plot: Path | None,
-    scores: Path | None,
-    json_output: bool,
-    lang: str,
-    cluster: str | None = None,
+@commands.command("simulate")
+@reports_errors
+def simulate_command(
+    rules_id: RulesOption = None,
+    option: OptionsOption = None,
+    strategy: Annotated[
+        str,
+        typer.Option(
+            "--strategy",
+            metavar="BOT",
+            help="bot:optimal (the solver's policy), bot (the heuristic), bot:win (alone it plays for "
+            "points) or bot:NAME; bot:optimal and bot:win play in compiled code, and so does bot on sheets "
+            "without free throws.",
+        ),
+    ] = "bot:optimal",
+    games: Annotated[
+        int,
+        typer.Option("--games", "-n", help=f"Number of games to play (1 to {MAX_GAMES:,})."),
+    ] = 10000,
+    seed: SeedOption = 0,
+    plot: Annotated[
+        Path | None,
+        file_option(
+            "--plot",
+            help="Draw a histogram of the final scores to this file (.png, .svg, .pdf).",
+            metavar="FILE",
+        ),
+    ] = None,
+    scores: Annotated[
+        Path | None,
+        file_option(
+            "--scores",
+            help="Write every game's final score to this CSV file (game, score).",
+            metavar="FILE.csv",
+        ),
+    ] = None,
+    json_output: JsonOption = False,
+    lang: LangOption = None,
+    cluster: ClusterOption = None,
 ) -> None:
-    """The ``simulate`` command: check the output files, play, report."""
+    """Play many games with one strategy and report the distribution of final scores."""
+    words = language.choose(lang)
+    rules = chosen_rules(rules_id, option)
     if games < 1:
         raise CliError(f"--games is at least 1, got {games:,}")
     if games > MAX_GAMES:
@@ -95,8 +149,8 @@ def run(
         check_plot(plot)
     if scores is not None:
         check_writable(scores)
-    label = translate(lang, "Playing {rules}", rules=rules.id)
-    tally = Tally(not json_output, label, games, lang)
+    label = translate(words, "Playing {rules}", rules=rules.id)
+    tally = Tally(not json_output, label, games, words)
 
     def on_cluster(address: str) -> SimulationResult:
         from kniffel.services import cluster as ray_cluster
@@ -109,7 +163,7 @@ def run(
         cluster,
         lambda: simulate(rules, strategy=strategy, games=games, seed=seed, progress=tally),
         on_cluster,
-        lambda result: report(result, rules, plot=plot, scores=scores, json_output=json_output, lang=lang),
+        lambda result: report(result, rules, plot=plot, scores=scores, json_output=json_output, lang=words),
     )
 
 

@@ -87,6 +87,15 @@ class _Count(ProgressColumn):
         return Text(f"{task.completed:,.0f}/{task.total:,.0f} {self.unit}")
 
 
+def solved_what(rules: RuleSet, column: RuleSet, lang: str) -> str:
+    """What a solve answers for, in a title: the rule set with its options, and on a multi-column sheet
+    which column (``column``, the column's own rule set)."""
+    what = rules.id + "".join(f" {k}={v}" for k, v in sorted(rules.options.items()))
+    if rules.multi_column:
+        what += translate(lang, ", one {order} column", order=translate(lang, column.columns[0].order.value))
+    return what
+
+
 @contextmanager
 def solve_progress(
     show: bool, label: str, unit: str = N_("sheets"), lang: str = "en"

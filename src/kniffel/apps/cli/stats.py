@@ -16,6 +16,7 @@ from rich.table import Table
 from kniffel.apps.cli import language
 from kniffel.apps.cli.errors import CliError, reports_errors
 from kniffel.apps.cli.language import LangOption
+from kniffel.apps.cli.options import file_option
 from kniffel.apps.cli.simulating import check_plot
 from kniffel.base.i18n import N_, ngettext, number, percent, translate
 from kniffel.services import record
@@ -78,12 +79,10 @@ def stats_command(
     ] = None,
     plot: Annotated[
         Path | None,
-        typer.Option(
+        file_option(
             "--plot",
-            metavar="FILE",
             help="Draw the scores over time to FILE (.png, .svg, .pdf; needs the plot extra).",
-            show_default=False,
-            dir_okay=False,
+            metavar="FILE",
         ),
     ] = None,
     clear: Annotated[

@@ -19,22 +19,21 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from sqlalchemy import String
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from kniffel.apps.web.guard import Allowances, client_of
 from kniffel.apps.web.service import CreateRequest, GameService, WebError
-from kniffel.apps.web.store import SeatSpec, Store, create_tables
+from kniffel.apps.web.store import Base, SeatSpec, Store, create_tables
 from kniffel.base.i18n import N_
 
 MAX_TOKEN = 64
 TOKEN_HEADER = "x-kniffel-token"
 
 
-class _Base(DeclarativeBase):
-    pass
+class RematchRow(Base):
+    """A table of the one schema (:class:`kniffel.apps.web.store.Base`), made where rematches are
+    kept."""
 
-
-class RematchRow(_Base):
     __tablename__ = "rematches"
 
     game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -47,7 +46,7 @@ class Rematches:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        create_tables(store.engine, _Base.metadata)
+        create_tables(store.engine, Base.metadata)
         self.lock = asyncio.Lock()
         """One rematch created at a time in this process: two players pressing at once get one game."""
 

@@ -15,8 +15,10 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from abc import ABC, abstractmethod
 from pathlib import Path
 from types import TracebackType
+from typing import Self
 
 
 def free_port() -> int:
@@ -31,7 +33,26 @@ START_TIMEOUT = 120.0
 work has taken tens of seconds. :meth:`ServerProcess.start` returns as soon as it answers."""
 
 
-class ServerProcess:
+class Started(ABC):
+    """Something a ``with`` block starts on entering and stops on leaving (a server, a stream of
+    clients)."""
+
+    @abstractmethod
+    def start(self) -> Self: ...
+
+    @abstractmethod
+    def stop(self) -> None: ...
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+class ServerProcess(Started):
     """``python -m kniffel.apps.web`` on 127.0.0.1; :meth:`start` returns once it answers.
 
     ``cache_dir`` is the solver's table cache for the server (``KNIFFEL_CACHE_DIR``); without it the
@@ -66,10 +87,10 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = START_TIMEOUT) -> ServerProcess:
+    def start(self, timeout: float = START_TIMEOUT) -> Self:
         return self.launch().wait(timeout)
 
-    def launch(self) -> ServerProcess:
+    def launch(self) -> Self:
         """Start the process without waiting for it to answer (start several, then :meth:`wait`)."""
         command = [
             sys.executable,
@@ -99,7 +120,7 @@ class ServerProcess:
         )
         return self
 
-    def wait(self, timeout: float = START_TIMEOUT) -> ServerProcess:
+    def wait(self, timeout: float = START_TIMEOUT) -> Self:
         """Return once the launched server answers."""
         assert self.process is not None, "launch() first"
         deadline = time.monotonic() + timeout
@@ -131,11 +152,3 @@ class ServerProcess:
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
-
-    def __enter__(self) -> ServerProcess:
-        return self.start()
-
-    def __exit__(
-        self, kind: type[BaseException] | None, value: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.stop()

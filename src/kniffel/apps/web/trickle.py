@@ -15,7 +15,9 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
-from types import TracebackType
+from typing import Self
+
+from kniffel.apps.web.testing import Started
 
 HEAD = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
 """What a slow connection sends, a byte at a time, and then ``a`` for ever: a head never complete."""
@@ -28,7 +30,7 @@ def outcome(answer: bytes) -> str:
     return "silent"
 
 
-class Trickle:
+class Trickle(Started):
     """``per_address`` connections from each of ``addresses`` to ``port``, each sending :data:`HEAD` one
     byte every ``interval`` seconds. A connection the server closes is opened again at the next byte's
     time (as slowloris does), and how it was closed is counted in :attr:`closed`. Connections are opened
@@ -125,21 +127,13 @@ class Trickle:
         self._sent.clear()
         self._selector.close()
 
-    def start(self) -> Trickle:
+    def start(self) -> Self:
         self._thread.start()
         return self
 
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(30)
-
-    def __enter__(self) -> Trickle:
-        return self.start()
-
-    def __exit__(
-        self, kind: type[BaseException] | None, value: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.stop()
 
 
 class KeepAlive:

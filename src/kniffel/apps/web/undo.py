@@ -7,7 +7,7 @@ screens an undo would let one of them throw again at will, so it is refused ther
 
 The undo is committed like an action (:meth:`kniffel.apps.web.store.Store.take_back`: the last position is
 deleted only if it is still the last) before anyone sees it; then every subscriber receives the whole
-state (:meth:`kniffel.apps.web.service.LiveGame.taken_back`).
+state (:meth:`kniffel.apps.web.live.LiveGame.taken_back`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,365 @@
+"""Final-score distributions and the table that holds one for every state: :class:`ScoreDistribution`
+(one state's points to come), :class:`DistributionTable` and :class:`LevelTable` (every state's, or one
+level's), and :func:`build_table`, which pushes the probability through each turn from the full sheet back
+(:mod:`kniffel.core.distkernels`). :mod:`kniffel.core.distribution` caches the tables and answers
+questions with them.
+
+Each stored distribution drops the probability (below 1e-15 at either end, :data:`TAIL`) of totals that
+repeated extra bonuses make possible but practically never happen, folding it into the nearest kept
+total: the probabilities still sum to 1 and the mean moves by less than 1e-10.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from kniffel.base.arrays import F64, I64
+from kniffel.base.errors import SituationError
+from kniffel.core.advisor import Advisor
+from kniffel.core.compile import Compiled
+from kniffel.core.dp import Solution
+from kniffel.core.lanes import (
+    LaneLayout,
+    lane_layout,
+    lane_of,
+    mask_widths,
+    sublayout_index,
+)
+from kniffel.core.work import Cancel, Progress, check
+from kniffel.rules import RuleSet
+
+TAIL = 1.0e-15
+"""Probability at either end of a state's distribution that is folded into the nearest kept total: the
+long tail of repeated extra bonuses would otherwise make every distribution as wide as the most a sheet
+can score. Each fold moves the mean by less than ``TAIL`` times the distribution's width, at every turn of
+a game: far below 1e-10 in all; the total stays 1."""
+CHUNK_LANES = 4096
+"""Lanes whose turn outcomes are held at once while the table is built: bounds the scratch memory, and
+the time between two chances to stop a build (a fraction of a second)."""
+
+
+# --- one distribution ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreDistribution:
+    """The probability of every final score: ``probabilities[i]`` is P(final score = ``low + i``)."""
+
+    low: int
+    probabilities: F64
+
+    @property
+    def high(self) -> int:
+        """The highest final score with a stored probability."""
+        return self.low + len(self.probabilities) - 1
+
+    @property
+    def scores(self) -> I64:
+        return np.arange(self.low, self.high + 1, dtype=np.int64)
+
+    @property
+    def total(self) -> float:
+        """The sum of the probabilities (1 up to rounding)."""
+        return float(self.probabilities.sum())
+
+    @property
+    def mean(self) -> float:
+        return float(self.probabilities @ self.scores)
+
+    @property
+    def std(self) -> float:
+        deviation = self.scores - self.mean
+        return float(np.sqrt(self.probabilities @ (deviation * deviation)))
+
+    @cached_property
+    def survival(self) -> F64:
+        """``[i]``: P(final score >= ``low + i``), summed from the top so that small tails stay exact."""
+        tail: F64 = np.cumsum(self.probabilities[::-1])[::-1]
+        return tail
+
+    def at_least(self, score: int) -> float:
+        """P(final score >= ``score``)."""
+        i = int(score) - self.low
+        if i <= 0:
+            return 1.0
+        if i >= len(self.probabilities):
+            return 0.0
+        return float(self.survival[i])
+
+    def percentile(self, q: float) -> int:
+        """The smallest final score ``s`` with P(final score <= ``s``) >= ``q`` percent (within 1e-12, so
+        that a median of exactly one half is not moved by rounding)."""
+        if not 0 <= q <= 100:
+            raise ValueError(f"a percentile is 0 to 100, got {q}")
+        cdf = np.cumsum(self.probabilities)
+        i = int(np.searchsorted(cdf, q / 100 - 1e-12, side="left"))
+        return self.low + min(i, len(self.probabilities) - 1)
+
+    def shifted(self, points: int) -> ScoreDistribution:
+        return ScoreDistribution(self.low + points, self.probabilities)
+
+    def to_json(self, percentiles: Sequence[float] = (1, 5, 10, 25, 50, 75, 90, 95, 99)) -> dict[str, Any]:
+        """Every probability at full precision, the mean, the standard deviation and percentiles."""
+        return {
+            "low": self.low,
+            "high": self.high,
+            "mean": self.mean,
+            "std": self.std,
+            "percentiles": {str(q): self.percentile(q) for q in percentiles},
+            "probabilities": self.probabilities.tolist(),
+        }
+
+
+# --- the table of every state -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class DistributionTable:
+    """The distribution of the points still to come from every between-turn state of a solved rule set
+    that its layout covers (every state, a cone, or the early levels: :mod:`kniffel.core.lanes`)."""
+
+    solution: Solution
+    layout: LaneLayout
+    pmf: F64
+    """The stored probabilities of every lane, one after the other."""
+    index: I64
+    """``[0, lane]`` offset in :attr:`pmf`, ``[1, lane]`` lowest total, ``[2, lane]`` how many."""
+    seconds: float
+    """Time to build it (0 when loaded from the cache)."""
+
+    @property
+    def compiled(self) -> Compiled:
+        return self.solution.compiled
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.solution.rules
+
+    @property
+    def root(self) -> int:
+        """The boxes every sheet the table covers has filled (a bit mask; 0: every sheet)."""
+        return self.layout.root
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.pmf.nbytes + self.index.nbytes)
+
+    @cached_property
+    def advisor(self) -> Advisor:
+        return Advisor(self.solution)
+
+    def covers(self, mask: int) -> bool:
+        """Whether the table holds the sheets of ``mask``."""
+        return self.layout.covers(mask)
+
+    def lane(self, armed: int, free: int, mask: int, up: int) -> int:
+        return lane_of(self.compiled, self.layout, armed, free, mask, up)
+
+    def points_to_come(self, lane: int) -> ScoreDistribution:
+        offset, low, count = (int(x) for x in self.index[:, lane])
+        return ScoreDistribution(low, np.array(self.pmf[offset : offset + count]))
+
+
+@dataclass(frozen=True, eq=False)
+class LevelTable:
+    """The distributions of the points still to come from every state with ``level`` boxes filled, by
+    lane of the whole layout (:func:`~kniffel.core.lanes.lane_layout` with the empty sheet as root)
+    counted from the level's first: what the early target rows start from at their horizon
+    (:class:`kniffel.core.target.Horizon`)."""
+
+    level: int
+    pmf: F64
+    index: I64
+    """``[0, lane]`` offset in :attr:`pmf`, ``[1, lane]`` lowest total, ``[2, lane]`` how many."""
+
+    @classmethod
+    def of(cls, table: DistributionTable, level: int) -> LevelTable:
+        """The level of a table that holds it whole (its root the empty sheet)."""
+        if table.root != 0 or not all(table.covers(int(mask)) for mask in table.compiled.levels[level]):
+            raise SituationError(f"the distribution table does not hold the sheets of {level} boxes filled")
+        a, b = int(table.layout.level_start[level]), int(table.layout.level_start[level + 1])
+        return cls(level, table.pmf, table.index[:, a:b])
+
+
+def build_table(
+    solution: Solution,
+    progress: Progress | None = None,
+    *,
+    within: Mapping[str, int] | None = None,
+    most_filled: int | None = None,
+    cancel: Cancel | None = None,
+) -> DistributionTable:
+    """Compute the distribution table of a solved rule set in memory (no cache); ``progress(done, total)``
+    after each piece of work. With ``within`` (a sheet), only the sheets that fill at least its boxes
+    are computed: a small table for the rest of one game (a cone; asking it about other sheets is an
+    error). With ``most_filled``, only the sheets with at most that many boxes filled are kept (all are
+    computed). ``cancel`` is asked between pieces of work (:mod:`kniffel.core.work`)."""
+    root = 0
+    if within is not None:
+        root = Advisor(solution).state(within).mask
+    parts: list[F64] = []
+    layout, index, seconds = _build(solution, parts.append, progress, root, most_filled, cancel)
+    return DistributionTable(solution, layout, np.concatenate(parts), index, seconds)
+
+
+def _build(
+    solution: Solution,
+    write: Callable[[F64], object],
+    progress: Progress | None,
+    root: int = 0,
+    most_filled: int | None = None,
+    cancel: Cancel | None = None,
+    tap: Callable[[int, F64, I64], object] | None = None,
+) -> tuple[LaneLayout, I64, float]:
+    """Compute every lane's distribution, from the full sheet back to the empty one; each level's
+    probabilities go to ``write`` as soon as they are done (a level only reads the one after it, so no
+    more than two are held at once), unless the level has more than ``most_filled`` boxes filled; and
+    to ``tap(level, probabilities, index)`` (offsets within the level; the index is a view the build
+    goes on writing, to be copied by whoever keeps it) whatever is kept. Returns the
+    layout of the lanes written, their index (offsets in the order written) and the seconds it took."""
+    import numba
+
+    c = solution.compiled
+    layout = lane_layout(c, root)
+    index = np.zeros((3, layout.n_lanes), dtype=np.int64)
+    top = len(c.levels) - 1
+    full = c.full_mask
+    # the full sheet: the unused free throws' worth, for certain
+    for armed in range(mask_widths(c, full)[1]):
+        for free in range(c.n_free):
+            lane = int(layout.lane_base[c.aux(armed, free), full])
+            index[:, lane] = (lane - layout.level_start[top], c.free_points * free, 1)
+    children = np.ones(int(layout.level_start[top + 1] - layout.level_start[top]))
+    written = 0
+    levels = [level[(level & root) == root] for level in c.levels]
+    lanes_of = np.diff(layout.level_start)
+    total = int(lanes_of[:-1].sum())
+    done = [0]
+
+    def advance(lanes: int) -> None:
+        check(cancel)
+        done[0] += lanes
+        if progress is not None:
+            progress(done[0], total)
+
+    def kept(n: int) -> bool:
+        return most_filled is None or n <= most_filled
+
+    start = time.perf_counter()
+    # bundles of masks differ in work, so threads take one at a time as they finish
+    chunk = numba.set_parallel_chunksize(1)
+    try:
+        if progress is not None:
+            progress(0, total)
+        for n in range(top - 1, -1, -1):
+            level = _level(solution, layout, levels[n], n, children, index, advance)
+            if tap is not None:
+                lanes = slice(int(layout.level_start[n]), int(layout.level_start[n + 1]))
+                tap(n, level, index[:, lanes])
+            if kept(n + 1):
+                written = _flush(write, children, index, layout, n + 1, written)
+            children = level
+        written = _flush(write, children, index, layout, 0, written)
+    finally:
+        numba.set_parallel_chunksize(chunk)
+    if most_filled is not None:
+        part = lane_layout(c, root, most_filled)
+        return part, sublayout_index(c, layout, part, index), time.perf_counter() - start
+    return layout, index, time.perf_counter() - start
+
+
+def _flush(
+    write: Callable[[F64], object], probabilities: F64, index: I64, layout: LaneLayout, n: int, written: int
+) -> int:
+    """Hand level ``n``'s probabilities to ``write`` after ``written`` others: its offsets become global."""
+    write(probabilities)
+    index[0, int(layout.level_start[n]) : int(layout.level_start[n + 1])] += written
+    return written + len(probabilities)
+
+
+def _level(
+    solution: Solution,
+    layout: LaneLayout,
+    masks: I64,
+    n: int,
+    children: F64,
+    index: I64,
+    advance: Callable[[int], None],
+) -> F64:
+    """The distributions of every lane of the masks of level ``n`` (``children``: level ``n + 1``'s
+    probabilities); fills their rows of ``index`` (offsets within the level) and returns the level's
+    probabilities. ``advance(lanes)`` is called after each piece of work (it may stop the build)."""
+    from kniffel.core import distkernels, kernels
+    from kniffel.core.kernels import parallel_launch
+
+    c = solution.compiled
+    t = c.kernel_tables
+    if not len(masks):
+        return np.empty(0)
+    width = int(distkernels.max_outcomes(t, min(c.free_per_turn, c.n_free - 1)))
+    starts = kernels.bundles(masks, t)
+    per_mask = [mask_widths(c, mask) for mask in masks.tolist()]
+    before = np.concatenate([[0], np.cumsum([nl * na * c.n_free for nl, na in per_mask])])
+    level_base = int(layout.level_start[n])
+    offset, first, length = index[0], index[1], index[2]
+    parts: list[F64] = []
+    stored = 0
+    b = 0
+    n_bundles = len(starts) - 1
+    while b < n_bundles:
+        # bundles until the chunk's outcomes would hold too many lanes (at least one bundle)
+        e = b + 1
+        while e < n_bundles and before[starts[e + 1]] - before[starts[b]] <= CHUNK_LANES:
+            e += 1
+        m0, m1 = int(starts[b]), int(starts[e])
+        lo_lane, hi_lane = level_base + int(before[m0]), level_base + int(before[m1])
+        rows = hi_lane - lo_lane
+        count = np.zeros(rows, dtype=np.int64)
+        out_lane = np.empty((rows, width), dtype=np.int64)
+        out_gain = np.empty((rows, width), dtype=np.int64)
+        out_prob = np.empty((rows, width), dtype=np.float64)
+        with parallel_launch():
+            distkernels.chunk_outcomes(
+                masks[m0:m1], starts[b : e + 1] - m0, solution.values, t, layout.lane_base, lo_lane,
+                count, out_lane, out_gain, out_prob,
+            )  # fmt: skip
+        lows = np.empty(rows, dtype=np.int64)
+        sizes = np.empty(rows, dtype=np.int64)
+        distkernels.supports(count, out_lane, out_gain, first, length, lows, sizes)
+        at = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        out = np.empty(int(sizes.sum()))
+        new_first = np.empty(rows, dtype=np.int64)
+        new_length = np.empty(rows, dtype=np.int64)
+        with parallel_launch():
+            distkernels.chunk_distributions(
+                count, out_lane, out_gain, out_prob, children, offset, first, length, lows, at, sizes,
+                out, new_first, new_length, TAIL,
+            )  # fmt: skip
+        kept = int(distkernels.compact(out, at, new_length))
+        parts.append(out[:kept])  # copied once, when the level's parts are joined
+        offset[lo_lane:hi_lane] = at + stored
+        first[lo_lane:hi_lane] = new_first
+        length[lo_lane:hi_lane] = new_length
+        stored += kept
+        b = e
+        advance(rows)
+    return np.concatenate(parts)
+
+
+__all__ = [
+    "CHUNK_LANES",
+    "F64",
+    "I64",
+    "TAIL",
+    "DistributionTable",
+    "LevelTable",
+    "ScoreDistribution",
+    "build_table",
+    "lane_layout",
+]
