@@ -185,8 +185,12 @@ def test_advice_names_actions_as_the_game_does() -> None:
     assert "Full House eintragen" in german.stdout
     assert "roll keep" not in german.stdout
     assert "full_house" not in german.stdout
+    # figures as German writes them: a decimal comma (254,27), never 254.27
+    assert re.search(r"│ +\d+,\d\d │ +0,00 │", german.stdout), german.stdout
+    assert not re.search(r"\d\.\d\d │", german.stdout)
     english = invoke(["advise", "3", "3", "3", "5", "5"])
     assert "keep 3 3 3" in english.stdout
+    assert re.search(r"│ +\d+\.\d\d │ +0\.00 │", english.stdout), english.stdout
     assert "score Full house" in english.stdout
     machine = json.loads(invoke(["advise", "3", "3", "3", "5", "5", "--json"]).stdout)
     assert machine["options"][0]["action"] == "roll keep 3 3 3"  # JSON keeps the text form

@@ -38,7 +38,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kniffel.apps.cli.errors import CliError
-from kniffel.base.i18n import N_, translate
+from kniffel.base.i18n import N_, number, translate
 from kniffel.engine.situation import Situation
 from kniffel.rules import Order, RuleSet
 from kniffel.services.advice import BATCH_ERRORS, advise, prepare_batch, run_batch, situation_options
@@ -206,8 +206,8 @@ def ranked_table(
         table.add_row(
             str(n),
             option["action"],
-            f"{scale * value:.{places}f}{unit}",
-            f"{scale * (best - value):.{places}f}",
+            number(lang, scale * value, places) + unit,  # 254,27 in German, as the game writes figures
+            number(lang, scale * (best - value), places),
         )
     return table
 
