@@ -166,6 +166,10 @@ def game_records(
     return found
 
 
+RECORDED = N_("Added to your record on this device: kniffel stats shows it.")
+"""What a front end says once a finished game is in the record."""
+
+
 def record_finished_game(
     game: Game,
     humans: Iterable[int],
@@ -358,6 +362,7 @@ def plot_record(
 
 __all__ = [
     "DIRECTORY_ENV",
+    "RECORDED",
     "SWITCH_ENV",
     "GameRecord",
     "RecordError",

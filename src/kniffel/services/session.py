@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from kniffel.base.errors import GameError, GameFormatError
 from kniffel.base.i18n import LANGUAGES, N_, number, percent
@@ -50,6 +50,9 @@ from kniffel.services.review import (
     player_goals,
     review,
 )
+
+if TYPE_CHECKING:
+    from kniffel.services.record import GameRecord
 
 SAVE_KEY = "cli"
 """Key of the sessions' own data in a save file (bots, dice drawn); :meth:`Game.from_json` ignores it."""
@@ -524,6 +527,15 @@ class Session:
     def shown(self) -> dict[str, str]:
         """Each player's name in the game (its data) -> the name shown (:meth:`names`)."""
         return dict(zip(self.game.players, self.names(), strict=True))
+
+    def record_game(self, reviewed: Review | None = None) -> list[GameRecord]:
+        """Add the finished game to the record of each seat a person plays, on this device
+        (:func:`kniffel.services.record.record_finished_game`, ``reviewed`` a review made anyway); what
+        was added. ``OSError`` if the record cannot be written."""
+        from kniffel.services.record import record_finished_game  # the record writes through this module
+
+        humans = [seat for seat in range(len(self.game.players)) if seat not in self.bots]
+        return record_finished_game(self.game, humans, reviewed=reviewed)
 
     @property
     def all_bots(self) -> bool:

@@ -220,20 +220,18 @@ class Session(session.Session):
         return None
 
     def keep_record(self, reviewed: Review | None) -> None:
-        """Add the finished game to each human player's record on this device
-        (:mod:`kniffel.services.record`); a record that cannot be kept is said in a line, and the game ends as
-        it would."""
-        from kniffel.services.record import record_finished_game
+        """Add the finished game to each human player's record on this device (:meth:`record_game`); a
+        record that cannot be kept is said in a line, and the game ends as it would."""
+        from kniffel.services.record import RECORDED
 
-        humans = [seat for seat in range(len(self.game.players)) if seat not in self.bots]
         try:
             with self.console.status(self.t("Keeping the record of the game...")):
-                added = record_finished_game(self.game, humans, reviewed=reviewed)
+                added = self.record_game(reviewed)
         except (OSError, KniffelError) as error:
             self.error(error)
             return
         if added and not self.settings.json:
-            self.say(self.t("Added to your record on this device: kniffel stats shows it."), style="dim")
+            self.say(self.t(RECORDED), style="dim")
 
     def result_json(self) -> dict[str, Any]:
         game = self.game

@@ -29,7 +29,7 @@ from kniffel.base.i18n import NBSP, error_text, ngettext, percent, translate
 from kniffel.engine.actions import Action, Announce, FreeThrow, Outcome, Roll, Score, Strike
 from kniffel.engine.sheet import sheet_layout
 from kniffel.planning import Choice
-from kniffel.services.record import record_finished_game
+from kniffel.services.record import RECORDED
 from kniffel.services.review import Review
 from kniffel.services.session import (
     TIE_NOTE,
@@ -502,18 +502,16 @@ class GameBase(App[int]):
             self.keep_record(result)
 
     def keep_record(self, reviewed: Review | None) -> None:
-        """Add the finished game to each human player's record on this device (:mod:`kniffel.services.record`;
-        on the review's worker thread, as reviewing it may be). A record that cannot be kept is said in a
-        line; the game ends as it would."""
-        humans = [seat for seat in range(len(self.game.players)) if seat not in self.session.bots]
+        """Add the finished game to each human player's record on this device (on the review's worker
+        thread, as reviewing it may be). A record that cannot be kept is said in a line; the game ends as
+        it would."""
         try:
-            added = record_finished_game(self.game, humans, reviewed=reviewed)
+            added = self.session.record_game(reviewed)
         except (OSError, KniffelError) as error:
             self.call_from_thread(self.complain, error)
             return
         if added:
-            note = self.t("Added to your record on this device: kniffel stats shows it.")
-            self.call_from_thread(self.say, note, "dim")
+            self.call_from_thread(self.say, self.t(RECORDED), "dim")
 
     def show_review(self, result: Review, moves: int) -> None:
         at, self._reviewing = self._reviewing, None
