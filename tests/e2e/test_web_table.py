@@ -207,9 +207,12 @@ def test_preparing_answers_show_progress_and_are_asked_again(
     def preparing(route: Route) -> None:
         kind = "chances" if route.request.url.split("?")[0].endswith("/chances") else "hints"
         answered[kind] += 1
-        if answered[kind] <= 2:  # the coming shape for chances, today's for hints
+        if answered[kind] <= 2:  # the advice answer for chances, a preparing beside the fields for hints
             if kind == "chances":
-                body: dict[str, Any] = {"status": "preparing", "progress": 0.4}
+                body: dict[str, Any] = {
+                    "status": "preparing",
+                    "preparing": {"what": "x", "progress": 0.4, "seconds": 2},
+                }
             else:
                 body = {"seq": 1, "options": [], "preparing": {"what": "x", "progress": 0.25, "seconds": 2}}
             route.fulfill(status=200, content_type="application/json", body=json.dumps(body))

@@ -1,10 +1,10 @@
 // Asking the server for what it reads from solved tables (hints, chances, the review, an analysis).
 //
-// While a table is being solved such a route answers "preparing" instead of the figures: today as
-// {preparing: {what, progress, seconds}} beside the answer's other fields, or as {status: "preparing",
-// progress: 0..1} (with any HTTP status); both are read by preparingOf. The page then says so with the
-// progress and asks again after a pause that grows (backoff), as it does after "too many requests" (429)
-// or "busy" (503).
+// While a table is being solved such a route answers "preparing" instead of the figures, as
+// {status: "preparing", preparing: {what, progress, seconds}} (kniffel.apps.web.advice.waiting), or with
+// {preparing: {...}} beside the answer's other fields (a review's win_preparing); preparingOf reads it.
+// The page then says so with the progress and asks again after a pause that grows (backoff), as it does
+// after "too many requests" (429) or "busy" (503).
 
 const FIRST_PAUSE = 1500;
 const LONGEST_PAUSE = 20000;
@@ -12,13 +12,13 @@ const LONGEST_PAUSE = 20000;
 // What an answer says while its tables are solved: null when it is no such answer, else
 // {progress: 0..1 or null, what: a sentence or ""}.
 export function preparingOf(body) {
-  if (!body || typeof body !== "object") return null;
-  const share = (value) => (typeof value === "number" && Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : null);
-  if (body.status === "preparing") return { progress: share(body.progress), what: typeof body.what === "string" ? body.what : "" };
-  const found = body.preparing;
-  if (found && typeof found === "object") return { progress: share(found.progress), what: typeof found.what === "string" ? found.what : "" };
-  if (found === true) return { progress: share(body.progress), what: "" };
-  return null;
+  const found = body && typeof body === "object" ? body.preparing : null;
+  if (!found || typeof found !== "object") return null;
+  const progress = found.progress;
+  return {
+    progress: typeof progress === "number" && Number.isFinite(progress) ? Math.min(1, Math.max(0, progress)) : null,
+    what: typeof found.what === "string" ? found.what : "",
+  };
 }
 
 // One GET of JSON: {status, body, preparing, retry} where retry says the server asked to be asked
