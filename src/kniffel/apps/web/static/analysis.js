@@ -3,7 +3,7 @@
 // sheets the chance of winning. A goal whose tables are still being solved says so with its progress,
 // and the page asks again after a pause.
 
-import { Backoff, askJson } from "/static/ask.js";
+import { Backoff, askJson, preparingOf } from "/static/ask.js";
 import { lang, loadWords, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -35,8 +35,9 @@ function showGoals(body) {
       const section = cell("section", null, "card goal");
       section.dataset.goal = goal.goal;
       section.append(cell("h3", goalTitle(goal)));
-      if (goal.preparing) {
-        const progress = goal.preparing.progress;
+      const preparing = preparingOf(goal);
+      if (preparing) {
+        const progress = preparing.progress;
         const line = cell("p", `${t("Solving the tables for this goal…")}${progress === null ? "" : ` ${percent(progress)}`}`, "preparing");
         const bar = document.createElement("progress");
         bar.max = 1;
