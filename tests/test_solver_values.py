@@ -21,8 +21,9 @@ import pytest
 from kniffel import rules
 from kniffel.base.dice import multinomial, sorted_rolls
 from kniffel.base.keeps import keep_lattice
-from kniffel.core import Solution, compile_rules, dp, single_column, solve
+from kniffel.core import Solution, compile_rules, single_column, solve
 from kniffel.core.dp import solve_compiled
+from kniffel.core.work import compiled_threads, use_threads
 from kniffel.rules import Box, Column, Extra, Order, Placement, RuleSet, Section, placements
 from kniffel.rules.scoring import Pattern, Run, Upper
 
@@ -226,9 +227,7 @@ def test_reduced_outcomes_sum_to_one() -> None:
     assert len(list(itertools.chain(outcomes(3)))) == 56
 
 
-def test_the_dp_reports_its_progress_and_gives_the_same_values_in_one_thread(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_the_dp_reports_its_progress_and_gives_the_same_values_in_one_thread() -> None:
     """Progress starts at (0, total) once the kernels are compiled or loaded, so that a display can say it
     is compiling until then, and counts every sheet; the levels' parts may run in any number of threads."""
     compiled = compile_rules(rules.get("yahtzee"))
@@ -238,5 +237,10 @@ def test_the_dp_reports_its_progress_and_gives_the_same_values_in_one_thread(
     assert calls[0] == (0, total)
     assert calls[-1] == (total, total)
     assert [done for done, _ in calls] == sorted({done for done, _ in calls})
-    monkeypatch.setattr(dp, "_threads", lambda: 1)
-    assert np.array_equal(solve_compiled(compiled).values, threaded.values)
+    before = compiled_threads()
+    use_threads(1)
+    try:
+        alone = solve_compiled(compiled)
+    finally:
+        use_threads(before)
+    assert np.array_equal(alone.values, threaded.values)

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import (
@@ -254,7 +254,7 @@ def bundle_outcomes(
             col += nl
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True)
 def chunk_outcomes(
     masks: Any,
     starts: Any,
@@ -266,9 +266,12 @@ def chunk_outcomes(
     out_lane: Any,
     out_gain: Any,
     out_prob: Any,
+    first: int,
+    last: int,
 ) -> None:  # pragma: no cover
-    """:func:`bundle_outcomes` of the bundles ``masks[starts[b] : starts[b + 1]]``, in parallel."""
-    for b in prange(starts.shape[0] - 1):
+    """:func:`bundle_outcomes` of the bundles ``masks[starts[b] : starts[b + 1]]``, ``b`` from ``first``
+    to ``last - 1`` (threads take different bundles at once: :func:`kniffel.core.work.run_parallel`)."""
+    for b in range(first, last):
         bundle_outcomes(
             masks[starts[b] : starts[b + 1]], values, t, lane_base, first_lane, out_count, out_lane, out_gain,
             out_prob,
@@ -338,7 +341,7 @@ def combine(
     return low + a - at, kept
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True)
 def chunk_distributions(
     out_count: Any,
     out_lane: Any,
@@ -355,9 +358,12 @@ def chunk_distributions(
     new_first: Any,
     new_length: Any,
     tail: float,
+    first_row: int,
+    last_row: int,
 ) -> None:  # pragma: no cover
-    """:func:`combine` for every lane of a chunk, in parallel; each writes its own stretch of ``out``."""
-    for row in prange(out_count.shape[0]):
+    """:func:`combine` for the lanes ``first_row .. last_row - 1`` of a chunk (threads take different
+    lanes at once); each writes its own stretch of ``out``."""
+    for row in range(first_row, last_row):
         f, k = combine(
             out_count[row], out_lane[row], out_gain[row], out_prob[row], pmf, offset, first, length,
             lows[row], out, at[row], sizes[row], tail,

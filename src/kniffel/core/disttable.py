@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 import numpy as np
@@ -31,7 +31,7 @@ from kniffel.core.lanes import (
     mask_widths,
     sublayout_index,
 )
-from kniffel.core.work import Cancel, Progress, check
+from kniffel.core.work import Cancel, Progress, check, run_ranges
 from kniffel.rules import RuleSet
 
 TAIL = 1.0e-15
@@ -40,6 +40,11 @@ long tail of repeated extra bonuses would otherwise make every distribution as w
 can score. Each fold moves the mean by less than ``TAIL`` times the distribution's width, at every turn of
 a game: far below 1e-10 in all; the total stays 1."""
 CHUNK_LANES = 4096
+BUNDLES_PER_TASK = 4
+"""Bundles of masks a thread works out in one compiled call (a call costs some microseconds; the threads
+take the next run as they finish one, so that they end a chunk together)."""
+ROWS_PER_TASK = 256
+"""Lanes whose distributions a thread combines in one compiled call."""
 """Lanes whose turn outcomes are held at once while the table is built: bounds the scratch memory, and
 the time between two chances to stop a build (a fraction of a second)."""
 
@@ -223,8 +228,6 @@ def _build(
     to ``tap(level, probabilities, index)`` (offsets within the level; the index is a view the build
     goes on writing, to be copied by whoever keeps it) whatever is kept. Returns the
     layout of the lanes written, their index (offsets in the order written) and the seconds it took."""
-    import numba
-
     c = solution.compiled
     layout = lane_layout(c, root)
     index = np.zeros((3, layout.n_lanes), dtype=np.int64)
@@ -252,22 +255,17 @@ def _build(
         return most_filled is None or n <= most_filled
 
     start = time.perf_counter()
-    # bundles of masks differ in work, so threads take one at a time as they finish
-    chunk = numba.set_parallel_chunksize(1)
-    try:
-        if progress is not None:
-            progress(0, total)
-        for n in range(top - 1, -1, -1):
-            level = _level(solution, layout, levels[n], n, children, index, advance)
-            if tap is not None:
-                lanes = slice(int(layout.level_start[n]), int(layout.level_start[n + 1]))
-                tap(n, level, index[:, lanes])
-            if kept(n + 1):
-                written = _flush(write, children, index, layout, n + 1, written)
-            children = level
-        written = _flush(write, children, index, layout, 0, written)
-    finally:
-        numba.set_parallel_chunksize(chunk)
+    if progress is not None:
+        progress(0, total)
+    for n in range(top - 1, -1, -1):
+        level = _level(solution, layout, levels[n], n, children, index, advance)
+        if tap is not None:
+            lanes = slice(int(layout.level_start[n]), int(layout.level_start[n + 1]))
+            tap(n, level, index[:, lanes])
+        if kept(n + 1):
+            written = _flush(write, children, index, layout, n + 1, written)
+        children = level
+    written = _flush(write, children, index, layout, 0, written)
     if most_filled is not None:
         part = lane_layout(c, root, most_filled)
         return part, sublayout_index(c, layout, part, index), time.perf_counter() - start
@@ -296,7 +294,6 @@ def _level(
     probabilities); fills their rows of ``index`` (offsets within the level) and returns the level's
     probabilities. ``advance(lanes)`` is called after each piece of work (it may stop the build)."""
     from kniffel.core import distkernels, kernels
-    from kniffel.core.kernels import parallel_launch
 
     c = solution.compiled
     t = c.kernel_tables
@@ -324,11 +321,11 @@ def _level(
         out_lane = np.empty((rows, width), dtype=np.int64)
         out_gain = np.empty((rows, width), dtype=np.int64)
         out_prob = np.empty((rows, width), dtype=np.float64)
-        with parallel_launch():
-            distkernels.chunk_outcomes(
-                masks[m0:m1], starts[b : e + 1] - m0, solution.values, t, layout.lane_base, lo_lane,
-                count, out_lane, out_gain, out_prob,
-            )  # fmt: skip
+        outcomes = partial(
+            distkernels.chunk_outcomes, masks[m0:m1], starts[b : e + 1] - m0, solution.values, t,
+            layout.lane_base, lo_lane, count, out_lane, out_gain, out_prob,
+        )  # fmt: skip
+        run_ranges(e - b, BUNDLES_PER_TASK, outcomes)
         lows = np.empty(rows, dtype=np.int64)
         sizes = np.empty(rows, dtype=np.int64)
         distkernels.supports(count, out_lane, out_gain, first, length, lows, sizes)
@@ -336,11 +333,11 @@ def _level(
         out = np.empty(int(sizes.sum()))
         new_first = np.empty(rows, dtype=np.int64)
         new_length = np.empty(rows, dtype=np.int64)
-        with parallel_launch():
-            distkernels.chunk_distributions(
-                count, out_lane, out_gain, out_prob, children, offset, first, length, lows, at, sizes,
-                out, new_first, new_length, TAIL,
-            )  # fmt: skip
+        distributions = partial(
+            distkernels.chunk_distributions, count, out_lane, out_gain, out_prob, children, offset, first,
+            length, lows, at, sizes, out, new_first, new_length, TAIL,
+        )  # fmt: skip
+        run_ranges(rows, ROWS_PER_TASK, distributions)
         kept = int(distkernels.compact(out, at, new_length))
         parts.append(out[:kept])  # copied once, when the level's parts are joined
         offset[lo_lane:hi_lane] = at + stored

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.core.compile import Compiled, compile_rules
+from kniffel.core.compile import Compiled, KernelTables, compile_rules
+from kniffel.core.work import compiled_threads, run_between
 from kniffel.rules import RuleSet
 
 Values = npt.NDArray[np.float64]
@@ -71,29 +71,26 @@ def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = No
         kernels.solve_masks(np.empty(0, dtype=np.int64), values, tables)
     if progress is not None:
         progress(0, total)
-    threads = _threads()
+    threads = compiled_threads()
     done = 0
     seconds = 0.0
-    with ThreadPoolExecutor(threads) as pool:
-        for level in levels:
-            start = time.perf_counter()
-            parts = np.array_split(level, min(len(level), threads * PARTS_PER_THREAD))
-            for part in [pool.submit(kernels.solve_masks, part, values, tables) for part in parts]:
-                part.result()
-            seconds += time.perf_counter() - start
-            done += len(level)
-            if progress is not None:
-                progress(done, total)
+    for level in levels:
+        start = time.perf_counter()
+        cuts = np.linspace(0, len(level), min(len(level), threads * PARTS_PER_THREAD) + 1).astype(np.int64)
+        run_between(cuts, partial(_solve_part, level, values, tables))
+        seconds += time.perf_counter() - start
+        done += len(level)
+        if progress is not None:
+            progress(done, total)
     values.flags.writeable = False
     return Solution(c, values, seconds)
 
 
-def _threads() -> int:
-    """Threads for the DP: numba's own setting (``NUMBA_NUM_THREADS``, by default the processors this
-    process may use)."""
-    import numba
+def _solve_part(level: npt.NDArray[np.int64], values: Values, t: KernelTables, first: int, last: int) -> None:
+    """The masks ``level[first:last]`` of one level (threads solve different parts at once)."""
+    from kniffel.core import kernels
 
-    return max(1, int(getattr(numba.config, "NUMBA_NUM_THREADS", os.cpu_count() or 1)))
+    kernels.solve_masks(level[first:last], values, t)
 
 
 def solve(rules: RuleSet) -> Solution:

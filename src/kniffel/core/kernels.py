@@ -24,38 +24,14 @@ A *segment* is one state's run of lanes: a row ``(mask, armed, lo, nl)`` of a ``
 
 from __future__ import annotations
 
-import contextlib
-import threading
-from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-import numba
 import numpy as np
 from numba import njit
 
 from kniffel.core.compile import KernelTables
 
 NEG = -1.0e300
-
-_launches = threading.Lock()
-_threadsafe: bool | None = None
-
-
-@contextlib.contextmanager
-def parallel_launch() -> Iterator[None]:
-    """Around every call of a ``parallel=True`` kernel. The kernels let go of the GIL (a server's other
-    threads answer while a table is solved), so two threads may launch at once; numba's own
-    ``workqueue`` threading layer, all there is where neither OpenMP nor TBB is installed, aborts the
-    process when they do. There the launches take turns; the ``omp`` and ``tbb`` layers need no lock."""
-    global _threadsafe
-    if _threadsafe:
-        yield
-        return
-    with _launches:
-        yield
-        if _threadsafe is None:
-            with contextlib.suppress(ValueError):  # raised before any parallel kernel has run
-                _threadsafe = numba.threading_layer() != "workqueue"  # type: ignore[attr-defined]
 
 
 class Scoring(NamedTuple):
@@ -555,9 +531,10 @@ def solve_masks(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: no
     - 1`` are computed: lower ones cannot reach the bonus any more, so they are all worth what the lowest
     computed one is (and with every upper box filled, every upper score is).
 
-    The caller runs disjoint parts of a level in threads (the GIL is released here): a ``parallel=True``
-    kernel would do the same, but compiling numba's parallel loop took longer than all the other kernels
-    together on a first run."""
+    The caller runs disjoint parts of a level on the compiled threads (the GIL is released here;
+    :func:`kniffel.core.work.run_parallel`), as every kernel that works in parallel is run: a
+    ``parallel=True`` kernel would do the same, but compiling numba's parallel loop took longer than all
+    the other kernels together on a first run."""
     n = scoring(t)
     n_s, n_rolls, _ = t.nonzero.shape
     starts = bundles(masks, t)

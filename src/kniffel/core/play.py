@@ -18,13 +18,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
+from functools import partial
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from kniffel.base.keeps import keep_lattice
+from kniffel.core.compile import KernelTables
 from kniffel.core.dp import Solution
+from kniffel.core.work import run_ranges
 
 MASK64 = (1 << 64) - 1
 LANE_GAP = 8
@@ -34,6 +37,25 @@ CHUNK = 1024
 """Most games one work item plays, so that a state shared by many games is spread over the threads."""
 BUNDLE = 64
 """Work items share one pass over the keep lattice until they have this many lanes (upper scores)."""
+BUNDLES_PER_TASK = 8
+"""Bundles a thread plays in one compiled call (a call costs some microseconds, a bundle tens of them)."""
+
+
+def play_turn(games: Games, log: Any, turn: int, values: Any, t: KernelTables, seat: int) -> None:
+    """Play one turn of every game of ``games``: group the games by state, compute each group's turn
+    tables once, then throw, keep and score for each of its games, bundles of groups on every compiled
+    thread at once (:func:`kniffel.core.work.run_ranges`). With ``log`` (``[game, turn, step, 3]``) the
+    first games record every throw as ``(keep, roll, 0)`` and the entry as ``(-2, box, points << 16 |
+    extra)``. ``seat`` -1 throws each game's own stream of dice; else ``games.rng`` holds deal seeds and
+    the dice are that seat's in each deal (:func:`kniffel.core.playkernels.deal_start`)."""
+    from kniffel.core import playkernels
+
+    keys, order, starts, bundles = playkernels.work(games, t, LANE_GAP, CHUNK, BUNDLE)
+    run_ranges(
+        len(bundles) - 1,
+        BUNDLES_PER_TASK,
+        partial(playkernels.play_bundles, games, log, turn, values, t, keys, order, starts, bundles, seat),
+    )
 
 
 class Games(NamedTuple):
@@ -113,10 +135,7 @@ def play(
     ``first_game`` gives the same games. ``progress(done, games)`` is called after every turn of every
     batch (``done`` counts whole games' worth of turns).
     """
-    import numba
-
     from kniffel.core import playkernels
-    from kniffel.core.kernels import parallel_launch
 
     if games < 0:
         raise ValueError(f"the number of games must be at least 0, got {games}")
@@ -130,26 +149,18 @@ def play(
     turns = c.n_boxes
     no_log = np.zeros((0, 1, 1, 3), dtype=np.int32)
     start = time.perf_counter()
-    # bundles differ in work, so threads take one at a time as they finish
-    chunk = numba.set_parallel_chunksize(1)
-    try:
-        for lo in range(0, games, batch):
-            n = min(batch, games - lo)
-            g = Games.new(n, c.n_free - 1, base, first_game + lo)
-            for turn in range(turns):
-                with parallel_launch():
-                    playkernels.play_turn(
-                        g, no_log, turn, solution.values, tables, LANE_GAP, CHUNK, BUNDLE, -1
-                    )
-                if progress is not None:
-                    progress(lo + (n * (turn + 1)) // turns, games)
-            playkernels.finish(g.score, g.free, c.free_points)
-            scores[lo : lo + n] = g.score
-            bonus[lo : lo + n] = g.flags & 1 != 0
-            five[lo : lo + n] = g.flags & 2 != 0
-            extras[lo : lo + n] = g.extras
-    finally:
-        numba.set_parallel_chunksize(chunk)
+    for lo in range(0, games, batch):
+        n = min(batch, games - lo)
+        g = Games.new(n, c.n_free - 1, base, first_game + lo)
+        for turn in range(turns):
+            play_turn(g, no_log, turn, solution.values, tables, -1)
+            if progress is not None:
+                progress(lo + (n * (turn + 1)) // turns, games)
+        playkernels.finish(g.score, g.free, c.free_points)
+        scores[lo : lo + n] = g.score
+        bonus[lo : lo + n] = g.flags & 1 != 0
+        five[lo : lo + n] = g.flags & 2 != 0
+        extras[lo : lo + n] = g.extras
     return Played(scores, bonus, five, extras, time.perf_counter() - start)
 
 
@@ -173,7 +184,6 @@ def trace(solution: Solution, seed: int, game: int = 0) -> tuple[list[TurnRecord
     """Game number ``game`` of the run with ``seed``, decision by decision, and its final score (the same
     game :func:`play` plays; for tests and for showing what the policy did)."""
     from kniffel.core import playkernels
-    from kniffel.core.kernels import parallel_launch
 
     c = solution.compiled
     k = keep_lattice(c.rules.dice)
@@ -181,8 +191,7 @@ def trace(solution: Solution, seed: int, game: int = 0) -> tuple[list[TurnRecord
     steps = c.rules.rolls + c.rules.free_throws_per_turn + 1
     log = np.full((1, c.n_boxes, steps, 3), -1, dtype=np.int32)
     for turn in range(c.n_boxes):
-        with parallel_launch():
-            playkernels.play_turn(g, log, turn, solution.values, c.kernel_tables, LANE_GAP, CHUNK, BUNDLE, -1)
+        play_turn(g, log, turn, solution.values, c.kernel_tables, -1)
     playkernels.finish(g.score, g.free, c.free_points)
     records = []
     for turn in range(c.n_boxes):

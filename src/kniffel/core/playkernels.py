@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import Scoring, best_keep, entry, entry_rows, score_values, scoring, sweep
@@ -337,25 +337,24 @@ def play_bundle(
         off += nl
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def play_turn(
+@njit(cache=True, nogil=True)
+def play_bundles(
     games: Any,
     log: Any,
     turn: int,
     values: Any,
     t: KernelTables,
-    gap: int,
-    chunk: int,
-    bundle: int,
+    keys: Any,
+    order: Any,
+    starts: Any,
+    bundles: Any,
     seat: int,
+    first: int,
+    last: int,
 ) -> None:  # pragma: no cover
-    """Play one turn of every game of ``games`` (:class:`~kniffel.core.play.Games`): group the games by
-    state, compute each group's turn tables once, then throw, keep and score for each of its games. With
-    ``log`` (``[game, turn, step, 3]``) the first games record every throw as ``(keep, roll, 0)`` and the
-    entry as ``(-2, box, points << 16 | extra)``. ``seat`` -1 throws each game's own stream of dice;
-    else ``games.rng`` holds deal seeds and the dice are that seat's in each deal (:func:`deal_start`)."""
-    keys, order, starts, bundles = work(games, t, gap, chunk, bundle)
-    for b in prange(bundles.shape[0] - 1):
+    """:func:`play_bundle` of the bundles ``first .. last - 1`` of :func:`work` (threads play different
+    bundles at once: :func:`kniffel.core.play.play_turn`)."""
+    for b in range(first, last):
         play_bundle(games, log, turn, values, t, keys, order, starts, bundles[b], bundles[b + 1], seat)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import NEG, Scoring, best_entries, entry, lane_at, lane_of, scoring, sweep
@@ -360,8 +360,8 @@ def solve_bundle(
             col += widths[i]
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def solve_states(
+@njit(cache=True, nogil=True)
+def solve_bundles(
     items: Any,
     starts: Any,
     free_top: int,
@@ -370,11 +370,14 @@ def solve_states(
     index: Any,
     lane_base: Any,
     t: KernelTables,
+    first: int,
+    last: int,
 ) -> None:  # pragma: no cover
-    """Every state ``items[i] = (mask, armed, up)`` of one level (same number of filled boxes), in
-    bundles ``items[starts[b] : starts[b + 1]]`` solved in parallel: their children are all in the next
-    level, ``child_prob``."""
-    for b in prange(starts.shape[0] - 1):
+    """The bundles ``first .. last - 1`` of the states ``items[i] = (mask, armed, up)`` of one level
+    (same number of filled boxes), bundle ``b`` being ``items[starts[b] : starts[b + 1]]``: their
+    children are all in the next level, ``child_prob``. Threads call it for different bundles at once
+    (:func:`kniffel.core.work.run_parallel`): it lets go of the GIL, and each bundle writes its own rows."""
+    for b in range(first, last):
         solve_bundle(items[starts[b] : starts[b + 1]], free_top, prob, child_prob, index, lane_base, t)
 
 
@@ -510,14 +513,14 @@ def last_nonzero(
     return best
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True)
 def cut_windows(
     items: Any, free_top: int, index: Any, lane_base: Any, t: KernelTables
 ) -> None:  # pragma: no cover
     """Shorten the windows of the states ``items[i] = (mask, armed, up)`` (every free-throw level) to
     :func:`last_nonzero`: the lanes past it are 0 without solving them."""
-    for i in prange(items.shape[0]):
-        n = scoring(t)  # inside the loop: a parallel loop cannot take a named tuple made outside it
+    n = scoring(t)
+    for i in range(items.shape[0]):
         mask, armed, up = items[i, 0], items[i, 1], items[i, 2]
         last = last_nonzero(index, lane_base, t, mask, armed, up, free_top)
         for f in range(free_top + 1):

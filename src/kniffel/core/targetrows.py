@@ -11,12 +11,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
 from kniffel.base.arrays import F32, F64, I64
 from kniffel.base.errors import SituationError
-from kniffel.core.compile import Compiled
+from kniffel.core.compile import Compiled, KernelTables
 from kniffel.core.distribution import LevelTable
 from kniffel.core.lanes import (
     LaneLayout,
@@ -30,11 +31,15 @@ from kniffel.core.lanes import (
     widths_of,
 )
 from kniffel.core.position import SheetState
-from kniffel.core.work import Cancel, Progress, check
+from kniffel.core.work import Cancel, Progress, check, run_between, run_ranges
 from kniffel.rules import RuleSet
 
 PIECE = 2048
-"""States solved in one compiled call: a fraction of a second, so that a solve stops soon when asked."""
+"""States solved in one round of compiled calls: a fraction of a second, so that a solve stops soon when
+asked."""
+TASK = 4096
+"""Lanes a thread solves in one compiled call (about 2 ms): a call costs some microseconds, and the
+threads take the next run of bundles as they finish one, so that they end a piece together."""
 
 
 def default_limit(c: Compiled) -> int:
@@ -170,12 +175,13 @@ def _gains(c: Compiled, root: SheetState, masks: I64) -> tuple[I64, I64, I64, I6
     least = np.where(full | (i == 0), 0, up - root.up + np.where(crossed, c.upper_bonus, 0))
     reachable &= full | np.where(i == 0, root.up <= up, up >= root.up)
     new = mask & ~root.mask
-    boxes_most = ((new[:, None] >> np.arange(c.n_boxes)[None, :]) & 1) @ _box_most(c)
+    new_boxes = (new[:, None] >> np.arange(c.n_boxes)[None, :]) & 1
+    boxes_most = new_boxes @ _box_most(c)
     bonus_open = bool(c.upper_bonus) and root.mask & c.upper_mask != c.upper_mask and root.up < c.threshold
     # the bonus counts where this state may have earned it: then an entry that crosses the threshold
     # adds it to ``most`` as it adds it to the points
     earned = bonus_open & (full | (up >= c.threshold))
-    new_count = ((new[:, None] >> np.arange(c.n_boxes)[None, :]) & 1).sum(axis=1)
+    new_count = new_boxes.sum(axis=1)
     most = (
         boxes_most + np.where(earned, c.upper_bonus, 0) + np.where(armed > 0, _extra_most(c) * new_count, 0)
     )
@@ -328,10 +334,7 @@ def solve_rows(
     of play for points and only the levels before it are solved (:class:`Horizon`).
     ``progress(done, total)`` counts states; ``cancel`` is asked between pieces of work
     (:mod:`kniffel.core.work`)."""
-    import numba
-
     from kniffel.core import targetkernels
-    from kniffel.core.kernels import parallel_launch
 
     limit = default_limit(c) if limit is None else limit
     root = empty_state(c) if root is None else root
@@ -359,49 +362,53 @@ def solve_rows(
     total = sum(len(items) for items in items_by_level)
     done = 0
     seconds = 0.0
+    # compile or load the kernels now, so that the first piece of work is not the compiler's
     empty = np.zeros((0, 3), dtype=np.int64)
     scratch = np.zeros(1, dtype=np.float32)
-    # compile or load the kernels now, so that the first piece of work is not the compiler's
-    with parallel_launch():
-        targetkernels.solve_states(
-            empty, np.zeros(1, dtype=np.int64), root.free, scratch, scratch, index, full_layout.lane_base, kt
-        )
-        targetkernels.cut_windows(empty, root.free, index, full_layout.lane_base, kt)
+    targetkernels.solve_bundles(
+        empty,
+        np.zeros(1, dtype=np.int64),
+        root.free,
+        scratch,
+        scratch,
+        index,
+        full_layout.lane_base,
+        kt,
+        0,
+        0,
+    )
+    targetkernels.cut_windows(empty, root.free, index, full_layout.lane_base, kt)
     if progress is not None:
         progress(0, total)
-    chunk = numba.set_parallel_chunksize(1)  # rows differ in width: threads take one at a time
-    try:
-        for level in range(top - 1, root_level - 1, -1):
+    for level in range(top - 1, root_level - 1, -1):
+        check(cancel)
+        begin = time.perf_counter()
+        items = items_by_level[level - root_level]
+        # the lanes past what any entry leaves a chance at are 0: the rows stop there
+        _cut_windows(items, root.free, index, full_layout.lane_base, kt)
+        a, b = int(starts[level]), int(starts[level + 1])
+        counts = index[a:b, 2]
+        index[a:b, 0] = np.cumsum(counts) - counts
+        items, widths = _widest_first(c, full_layout, index, items, root)
+        prob = np.zeros(int(counts.sum()), dtype=np.float32)
+        seconds += time.perf_counter() - begin
+        for piece, bundles, tasks in _pieces(widths):
             check(cancel)
             begin = time.perf_counter()
-            items = items_by_level[level - root_level]
-            # the lanes past what any entry leaves a chance at are 0: the rows stop there
-            with parallel_launch():
-                targetkernels.cut_windows(items, root.free, index, full_layout.lane_base, kt)
-            a, b = int(starts[level]), int(starts[level + 1])
-            counts = index[a:b, 2]
-            index[a:b, 0] = np.cumsum(counts) - counts
-            items, widths = _widest_first(c, full_layout, index, items, root)
-            prob = np.zeros(int(counts.sum()), dtype=np.float32)
+            solve = partial(
+                targetkernels.solve_bundles, items[piece], bundles, root.free, prob, below, index,
+                full_layout.lane_base, kt,
+            )  # fmt: skip
+            run_between(tasks, solve)
             seconds += time.perf_counter() - begin
-            for piece, bundles in _pieces(widths):
-                check(cancel)
-                begin = time.perf_counter()
-                with parallel_launch():
-                    targetkernels.solve_states(
-                        items[piece], bundles, root.free, prob, below, index, full_layout.lane_base, kt
-                    )
-                seconds += time.perf_counter() - begin
-                done += piece.stop - piece.start
-                if progress is not None:
-                    progress(done, total)
-            begin = time.perf_counter()
-            prob = targetkernels.trim_zeros(prob, index, a, b)
-            seconds += time.perf_counter() - begin
-            arrays[level] = prob if kept(level) else None
-            below = prob
-    finally:
-        numba.set_parallel_chunksize(chunk)
+            done += piece.stop - piece.start
+            if progress is not None:
+                progress(done, total)
+        begin = time.perf_counter()
+        prob = targetkernels.trim_zeros(prob, index, a, b)
+        seconds += time.perf_counter() - begin
+        arrays[level] = prob if kept(level) else None
+        below = prob
     for prob_level in arrays:
         if prob_level is not None:
             prob_level.flags.writeable = False
@@ -474,26 +481,44 @@ def _items(c: Compiled, layout: LaneLayout, index: I64, level: int, root: SheetS
     return np.ascontiguousarray(np.stack([mask[solved], armed[solved], up[solved]], axis=1), dtype=np.int64)
 
 
-def _pieces(widths: I64) -> Iterator[tuple[slice, I64]]:
-    """The items of a level in pieces of about :data:`PIECE` (what one compiled call solves, a fraction
-    of a second), each with the starts of its bundles of at least :data:`targetkernels.BUNDLE` lanes
-    (and the end)."""
+def _pieces(widths: I64) -> Iterator[tuple[slice, I64, I64]]:
+    """The items of a level in pieces of about :data:`PIECE` (what one round of compiled calls solves, a
+    fraction of a second), each with the starts of its bundles of at least :data:`targetkernels.BUNDLE`
+    lanes (and the end) and the starts of its tasks, runs of bundles of at least :data:`TASK` lanes
+    (and the end) that a thread solves in one call."""
     from kniffel.core.targetkernels import BUNDLE
 
     start = 0
     while start < len(widths):
         stop = min(len(widths), start + PIECE)
-        bundles = [0]
-        lanes = 0
+        bundles, tasks = [0], [0]
+        lanes = task_lanes = 0
         for i in range(start, stop):
             lanes += int(widths[i])
             if lanes >= BUNDLE:
                 bundles.append(i + 1 - start)
+                task_lanes += lanes
                 lanes = 0
+                if task_lanes >= TASK:
+                    tasks.append(len(bundles) - 1)
+                    task_lanes = 0
         if bundles[-1] != stop - start:
             bundles.append(stop - start)
-        yield slice(start, stop), np.array(bundles, dtype=np.int64)
+        if tasks[-1] != len(bundles) - 1:
+            tasks.append(len(bundles) - 1)
+        yield slice(start, stop), np.array(bundles, dtype=np.int64), np.array(tasks, dtype=np.int64)
         start = stop
+
+
+def _cut_windows(items: I64, free_top: int, index: I64, lane_base: I64, kt: KernelTables) -> None:
+    """:func:`targetkernels.cut_windows` of ``items``, a slice of them on each thread."""
+    from kniffel.core import targetkernels
+
+    run_ranges(
+        len(items),
+        max(1, -(-len(items) // 16)),
+        lambda first, last: targetkernels.cut_windows(items[first:last], free_top, index, lane_base, kt),
+    )
 
 
 def _widest_first(

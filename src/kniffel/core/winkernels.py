@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import lane_of, scoring
@@ -159,14 +159,23 @@ def others_best(
     return best_of(lows, offsets, counts, dist_pmf, out)
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True)
 def chances(
-    games: Any, dist_pmf: Any, dist_index: Any, lane_base: Any, t: KernelTables, longest: int, out: Any
+    games: Any,
+    dist_pmf: Any,
+    dist_index: Any,
+    lane_base: Any,
+    t: KernelTables,
+    longest: int,
+    out: Any,
+    first: int,
+    last: int,
 ) -> None:  # pragma: no cover
-    """``out[g, p]``: player ``p``'s chance of finishing first in game ``g``, every player between turns
-    and playing for points from there (``longest``: the longest final-score distribution of the table)."""
+    """``out[g, p]``: player ``p``'s chance of finishing first in game ``g`` (``first .. last - 1``), every
+    player between turns and playing for points from there (``longest``: the longest final-score
+    distribution of the table)."""
     players = games.mask.shape[0]
-    for g in prange(games.mask.shape[1]):
+    for g in range(first, last):
         best = np.empty(longest + 1)
         for p in range(players):
             low, offset, count = final_of(games, p, g, dist_index, lane_base, t)
@@ -174,7 +183,7 @@ def chances(
             out[g, p] = at_least(low, dist_pmf[offset : offset + count], first, best[:length])
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True)
 def win_turn(
     games: Any,
     mine: Any,
@@ -194,20 +203,22 @@ def win_turn(
     lane_base: Any,
     t: KernelTables,
     longest: int,
+    first_game: int,
+    last_game: int,
 ) -> None:  # pragma: no cover
-    """The turn of the player in seat ``player`` in every game ``g`` where ``aims[g]`` says it plays to
-    win (``WIN``) or for a final score of at least ``aims[g]`` (0 or more; ``POINTS``: not played here)
-    (``games`` holds ``[seat, game]``, ``mine`` its row ``player``; ``games.rng`` the deals' seeds, the
-    dice are the seat's in the deal). Played to win, every keep and entry is valued by ``sum over s of
-    P(the others' best = s) * P(making at least s - held more)``, the rest of the turn played for that
-    sum (the value :class:`kniffel.planning.WinPlanner` gives every option); for a target by the
-    probability of making it (:class:`kniffel.planning.TargetPlanner`'s); a game already decided either
-    way is played for points (:func:`decided`). ``values``
-    are the solver's values; the target rows of the mover's level are ``own_prob``, of the next level
-    ``child_prob`` (``index`` and ``target_lanes`` their lanes, :mod:`kniffel.core.targetkernels`);
-    ``log`` as :func:`~kniffel.core.playkernels.play_turn` keeps it."""
+    """The turn of the player in seat ``player`` in the games ``g`` (``first_game .. last_game - 1``) where
+    ``aims[g]`` says it plays to win (``WIN``) or for a final score of at least ``aims[g]`` (0 or more;
+    ``POINTS``: not played here) (``games`` holds ``[seat, game]``, ``mine`` its row ``player``;
+    ``games.rng`` the deals' seeds, the dice are the seat's in the deal). Played to win, every keep and
+    entry is valued by ``sum over s of P(the others' best = s) * P(making at least s - held more)``, the
+    rest of the turn played for that sum (the value :class:`kniffel.planning.WinPlanner` gives every
+    option); for a target by the probability of making it (:class:`kniffel.planning.TargetPlanner`'s); a
+    game already decided either way is played for points (:func:`decided`). ``values`` are the solver's
+    values; the target rows of the mover's level are ``own_prob``, of the next level ``child_prob``
+    (``index`` and ``target_lanes`` their lanes, :mod:`kniffel.core.targetkernels`); ``log`` as
+    :func:`~kniffel.core.play.play_turn` keeps it."""
     n_s, n_rolls, _ = t.nonzero.shape
-    for g in prange(games.mask.shape[1]):
+    for g in range(first_game, last_game):
         if aims[g] == POINTS:
             continue
         n = scoring(t)

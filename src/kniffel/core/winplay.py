@@ -6,7 +6,7 @@ the seat, the turn and the throw alone (:func:`kniffel.core.playkernels.deal_sta
 :class:`kniffel.services.tournament.DealDice`), so the roles meet the same luck seat by seat. A role plays
 either for the chance of finishing first (the value :class:`kniffel.planning.goals.WinPlanner` gives every
 option; :func:`kniffel.core.winkernels.win_turn`) or for points (the simulator's turn,
-:func:`kniffel.core.playkernels.play_turn`), by the solver's values or by another table of their layout:
+:func:`kniffel.core.play.play_turn`), by the solver's values or by another table of their layout:
 the heuristic bot's on one column (:meth:`kniffel.planning.HeuristicPlanner.potential`) values an entry as
 its points plus the change of such a table, so the same turn played by that table is the heuristic's turn.
 A tie for first names every tied player a winner; the win is then shared.
@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -33,10 +34,15 @@ from kniffel.base.errors import KniffelError
 from kniffel.core.compile import Compiled
 from kniffel.core.distribution import DistributionTable, build_table
 from kniffel.core.dp import Solution
-from kniffel.core.play import BUNDLE, CHUNK, LANE_GAP, Games, deal_seed
+from kniffel.core.play import Games, deal_seed, play_turn
 from kniffel.core.target import TargetRows, as_played_to_win, early_rows, solve_rows
+from kniffel.core.work import run_ranges
 
 MAX_PLAYERS = 8
+GAMES_PER_TASK = 16
+"""Games whose turn to win a thread plays in one compiled call (a turn is a sweep of the keep lattice)."""
+CHANCES_PER_TASK = 256
+"""Games whose chances a thread works out in one compiled call (a few microseconds a game)."""
 
 
 @dataclass(frozen=True)
@@ -130,17 +136,14 @@ def play_to_win(
     memory unless given: play for points past their horizon) as :class:`kniffel.planning.WinPlanner`
     does, and the exact rows after them; a role for a target reads the exact rows. ``predict`` records
     every seat's chance of winning before every turn (:attr:`Matches.predictions`). ``log`` (``[seat,
-    game, turn, step, 3]``, as :func:`kniffel.core.playkernels.play_turn` keeps it) records the first
+    game, turn, step, 3]``, as :func:`kniffel.core.play.play_turn` keeps it) records the first
     games' every decision. ``progress(done, total)`` is called after every turn.
 
     ``values[role]``, where given, is the table a role playing for points plays by instead of the solver's
     values (``[aux, mask, up]`` over the states of the compiled rules, as :attr:`Solution.values`); where
     every role plays by such a table, ``solution`` may be the compiled rules alone
     (:func:`~kniffel.core.compile_rules`): nothing is solved."""
-    import numba
-
     from kniffel.core import playkernels, winkernels
-    from kniffel.core.kernels import parallel_launch
 
     if not 2 <= players <= MAX_PLAYERS:
         raise KniffelError(f"playing to win needs 2 to {MAX_PLAYERS} players, got {players}")
@@ -219,42 +222,39 @@ def play_to_win(
     predictions = np.zeros((n, turns, players, players), dtype=np.float32) if predict else None
     chances = np.empty((n, players))
     start = time.perf_counter()
-    chunk = numba.set_parallel_chunksize(1)
-    try:
-        for turn in range(turns):
-            for mover in range(players):
-                if predictions is not None:
-                    with parallel_launch():
-                        winkernels.chances(table, pmf, index, lanes, t, longest, chances)
-                    predictions[:, turn, mover, :] = chances
-                aim = np.array(roles, dtype=np.int64)[(mover + seating) % players]
-                for rows, reads in rows_of:
-                    chosen = reads(aim)
-                    if not chosen.any():
-                        continue
-                    assert optimal is not None
-                    mine = Games._make(field[mover] for field in table)
-                    level, after = rows.levels[turn], rows.levels[turn + 1]
-                    assert level is not None
-                    assert after is not None
-                    with parallel_launch():
-                        winkernels.win_turn(
-                            table, mine, np.where(chosen, aim, winkernels.POINTS), mover, log[mover], turn,
-                            optimal, level, after, rows.index, rows.layout.lane_base, rows.reach, rows.limit,
-                            pmf, index, lanes, t, longest,
-                        )  # fmt: skip
-                # the seatings where ``mover``'s role plays for points, in runs of consecutive games played
-                # by one table
-                for lo, hi, board in _runs(board_of[(mover + seating) % players]):
-                    part = Games._make(field[mover, lo:hi] for field in table)
-                    with parallel_launch():
-                        playkernels.play_turn(
-                            part, log[mover, lo:hi], turn, boards[board], t, LANE_GAP, CHUNK, BUNDLE, mover
-                        )
-                if progress is not None:
-                    progress(turn * players + mover + 1, turns * players)
-    finally:
-        numba.set_parallel_chunksize(chunk)
+    for turn in range(turns):
+        for mover in range(players):
+            if predictions is not None:
+                run_ranges(
+                    n,
+                    CHANCES_PER_TASK,
+                    partial(winkernels.chances, table, pmf, index, lanes, t, longest, chances),
+                )
+                predictions[:, turn, mover, :] = chances
+            aim = np.array(roles, dtype=np.int64)[(mover + seating) % players]
+            for rows, reads in rows_of:
+                chosen = reads(aim)
+                if not chosen.any():
+                    continue
+                assert optimal is not None
+                mine = Games._make(field[mover] for field in table)
+                level, after = rows.levels[turn], rows.levels[turn + 1]
+                assert level is not None
+                assert after is not None
+                played_for = np.where(chosen, aim, winkernels.POINTS)
+                turn_to_win = partial(
+                    winkernels.win_turn, table, mine, played_for, mover, log[mover], turn, optimal, level,
+                    after, rows.index, rows.layout.lane_base, rows.reach, rows.limit, pmf, index, lanes, t,
+                    longest,
+                )  # fmt: skip
+                run_ranges(n, GAMES_PER_TASK, turn_to_win)
+            # the seatings where ``mover``'s role plays for points, in runs of consecutive games played by
+            # one table
+            for lo, hi, board in _runs(board_of[(mover + seating) % players]):
+                part = Games._make(field[mover, lo:hi] for field in table)
+                play_turn(part, log[mover, lo:hi], turn, boards[board], t, mover)
+            if progress is not None:
+                progress(turn * players + mover + 1, turns * players)
     for s in range(players):
         playkernels.finish(table.score[s], table.free[s], c.free_points)
     return Matches(

@@ -8,7 +8,11 @@ stopping is prompt.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from typing import TYPE_CHECKING
 
 Progress = Callable[[int, int], None]
 """Called with the work done and the work in all (any unit)."""
@@ -44,4 +48,84 @@ def use_threads(wanted: int) -> None:
     numba.set_num_threads(max(1, min(wanted, most)))
 
 
-__all__ = ["Cancel", "Cancelled", "Progress", "check", "compiled_threads", "use_threads"]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _workers() -> ThreadPoolExecutor:
+    """The threads that help callers of :func:`run_parallel`, as many as numba may use (made once)."""
+    global _pool
+    import numba
+
+    with _pool_lock:
+        if _pool is None:
+            most = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
+            _pool = ThreadPoolExecutor(max_workers=max(1, most), thread_name_prefix="kniffel-compiled")
+        return _pool
+
+
+def run_parallel(tasks: int, run: Callable[[int], None], threads: int | None = None) -> None:
+    """``run(0)``, ``run(1)``, ... ``run(tasks - 1)`` on ``threads`` threads (by default
+    :func:`compiled_threads`), the calling one among them, each taking the next task when it finishes
+    one (tasks that differ in size still end together). ``run`` calls compiled kernels that let go of
+    the GIL, so the threads run at once; numba's own parallel loops are not used for this, because
+    compiling a kernel for them cost twice the kernel's own compile time. The first error raised stops
+    the handing out of tasks and is raised here once every thread has stopped."""
+    threads = min(tasks, compiled_threads() if threads is None else threads)
+    if threads <= 1:
+        for task in range(tasks):
+            run(task)
+        return
+    counter = itertools.count()
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        while not errors:
+            task = next(counter)  # one bytecode: the GIL hands each number out once
+            if task >= tasks:
+                return
+            try:
+                run(task)
+            except BaseException as error:  # an interrupt too: the other threads stop, then it is raised
+                errors.append(error)
+                return
+
+    helpers: list[Future[None]] = [_workers().submit(work) for _ in range(threads - 1)]
+    work()
+    for helper in helpers:
+        helper.cancel()  # one still queued behind another caller's work is not waited for
+    wait(helpers)
+    if errors:
+        raise errors[0]
+
+
+def run_ranges(count: int, size: int, run: Callable[[int, int], object]) -> None:
+    """``run(first, last)`` for the ranges ``0 .. size - 1``, ``size .. 2 * size - 1`` ... of ``0 ..
+    count - 1``, on the compiled threads (:func:`run_parallel`)."""
+    run_between([*range(0, count, size), count] if count > 0 else [0], run)
+
+
+def run_between(bounds: Sequence[int] | npt.NDArray[np.int64], run: Callable[[int, int], object]) -> None:
+    """``run(bounds[i], bounds[i + 1])`` for every ``i``, on the compiled threads (:func:`run_parallel`)."""
+
+    def task(number: int) -> None:
+        run(int(bounds[number]), int(bounds[number + 1]))
+
+    run_parallel(len(bounds) - 1, task)
+
+
+__all__ = [
+    "Cancel",
+    "Cancelled",
+    "Progress",
+    "check",
+    "compiled_threads",
+    "run_between",
+    "run_parallel",
+    "run_ranges",
+    "use_threads",
+]
