@@ -242,7 +242,8 @@ def _held_key(c: Compiled, directory: Path | None) -> tuple[str, str]:
     return cache.table_key(c.rules), str(directory or cache.cache_dir())
 
 
-def _is_early(c: Compiled, state: SheetState, turn: bool) -> bool:
+def is_early(c: Compiled, state: SheetState, turn: bool) -> bool:
+    """Whether the early rows hold ``state`` (between turns, or with ``turn`` for its options)."""
     return level_of(state.mask) + int(turn) <= early_rows_levels(c)
 
 
@@ -262,7 +263,7 @@ def held_rows(
     memory; else None."""
     c = rules if isinstance(rules, Compiled) else compile_rules(rules)
     key = _held_key(c, directory)
-    if early and _is_early(c, state, turn) and early_rows_ready(c.rules, directory):
+    if early and is_early(c, state, turn) and early_rows_ready(c.rules, directory):
         rows = _held.get((*key, "early"))
         if rows is None:
             loaded = _load_early(c, directory)
@@ -298,7 +299,7 @@ def rows_for(
     if found is not None:
         return found
     key = _held_key(c, directory)
-    if early and _is_early(c, state, turn):
+    if early and is_early(c, state, turn):
         rows = _held.put(
             (*key, "early"), early_rows(c, directory=directory, progress=progress, cancel=cancel)
         )
@@ -416,6 +417,7 @@ __all__ = [
     "empty_state",
     "held_rows",
     "horizon_of",
+    "is_early",
     "reach",
     "rows_for",
     "solve_rows",

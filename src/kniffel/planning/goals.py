@@ -100,14 +100,8 @@ class Goal(ABC):
         return self
 
 
-@dataclass(frozen=True)
-class Points(Goal):
-    """The most points on average: optimal play where the solver covers the rules."""
-
-    name: ClassVar[str] = "points"
-    unit: ClassVar[Unit] = Unit.POINTS
-    title: ClassVar[str] = N_("the most points")
-    bot_title: ClassVar[str] = N_("Bot (optimal)")
+class PlainGoal(Goal):
+    """A goal that takes no argument: its text form is its :attr:`~Goal.name` alone."""
 
     def __str__(self) -> str:
         return self.name
@@ -115,8 +109,18 @@ class Points(Goal):
     @classmethod
     def from_argument(cls, argument: str | None) -> Goal:
         if argument is not None:
-            raise PlanningError(f"the goal points takes nothing after it, got points:{argument}")
+            raise PlanningError(f"the goal {cls.name} takes nothing after it, got {cls.name}:{argument}")
         return cls()
+
+
+@dataclass(frozen=True)
+class Points(PlainGoal):
+    """The most points on average: optimal play where the solver covers the rules."""
+
+    name: ClassVar[str] = "points"
+    unit: ClassVar[Unit] = Unit.POINTS
+    title: ClassVar[str] = N_("the most points")
+    bot_title: ClassVar[str] = N_("Bot (optimal)")
 
     def planner(self, rules: RuleSet, *, directory: Path | None = None, wait: bool = True) -> Planner:
         from kniffel.planning import planner_for
@@ -166,22 +170,13 @@ class Target(Goal):
 
 
 @dataclass(frozen=True)
-class Win(Goal):
+class Win(PlainGoal):
     """The largest chance of finishing first."""
 
     name: ClassVar[str] = "win"
     unit: ClassVar[Unit] = Unit.PROBABILITY
     title: ClassVar[str] = N_("the best chance of winning")
     bot_title: ClassVar[str] = N_("Bot (win)")
-
-    def __str__(self) -> str:
-        return self.name
-
-    @classmethod
-    def from_argument(cls, argument: str | None) -> Goal:
-        if argument is not None:
-            raise PlanningError(f"the goal win takes nothing after it, got win:{argument}")
-        return cls()
 
     def planner(self, rules: RuleSet, *, directory: Path | None = None, wait: bool = True) -> Planner:
         from kniffel.planning import is_exact, planner_for
@@ -248,6 +243,7 @@ __all__ = [
     "POINTS",
     "WIN",
     "Goal",
+    "PlainGoal",
     "Points",
     "Target",
     "Unit",

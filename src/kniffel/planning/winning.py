@@ -232,8 +232,7 @@ class WinTables:
         :func:`kniffel.core.target.rows_for`). ``early``: for an early state, solve the early tables
         (and keep them) rather than the state's own cone."""
         c = self.compiled
-        is_early = level_of(state.mask) + int(turn) <= tgt.early_rows_levels(c)
-        if is_early and early:
+        if early and tgt.is_early(c, state, turn):
             if self.early_ready() or wait:
                 return tgt.rows_for(c, state, first, last, turn=turn, directory=self.directory)
             raise NotReady(self.early_job(), self.early_work(), early=True)

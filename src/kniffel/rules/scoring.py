@@ -75,26 +75,26 @@ class Upper:
 
 
 @dataclass(frozen=True)
-class OfAKindSum:
-    """At least ``n`` alike: the sum of all dice (Kniffel's Dreierpasch/Viererpasch)."""
+class _Counted:
+    """A scorer that asks for ``n`` (1 or more) of something: alike dice, pairs."""
 
     n: int
 
     def __post_init__(self) -> None:
-        _check_count(self, self.n)
+        _require(_is_int(self.n) and self.n >= 1, self, f"n must be 1 or more, got {self.n!r}")
+
+
+@dataclass(frozen=True)
+class OfAKindSum(_Counted):
+    """At least ``n`` alike: the sum of all dice (Kniffel's Dreierpasch/Viererpasch)."""
 
     def __call__(self, counts: Counts) -> int:
         return _total(counts) if max(counts) >= self.n else 0
 
 
 @dataclass(frozen=True)
-class OfAKindOnly:
+class OfAKindOnly(_Counted):
     """At least ``n`` alike: only those ``n`` dice count, the highest face that qualifies (Yatzy)."""
-
-    n: int
-
-    def __post_init__(self) -> None:
-        _check_count(self, self.n)
 
     def __call__(self, counts: Counts) -> int:
         for face in range(6, 0, -1):
@@ -104,13 +104,8 @@ class OfAKindOnly:
 
 
 @dataclass(frozen=True)
-class Pairs:
+class Pairs(_Counted):
     """``n`` pairs of *different* faces, the highest ones: one pair, two pairs (Yatzy)."""
-
-    n: int
-
-    def __post_init__(self) -> None:
-        _check_count(self, self.n)
 
     def __call__(self, counts: Counts) -> int:
         faces = [face for face in range(6, 0, -1) if counts[face - 1] >= 2]
@@ -214,10 +209,6 @@ class Chance:
 def total(counts: Counts) -> int:
     """Sum of the dice."""
     return _total(counts)
-
-
-def _check_count(scorer: object, n: object) -> None:
-    _require(_is_int(n) and n >= 1, scorer, f"n must be 1 or more, got {n!r}")
 
 
 # --- as JSON ---------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from kniffel.apps.cli.options import (
     chosen_rules,
     file_option,
 )
-from kniffel.apps.cli.parsing import parse_dice, parse_sheet
+from kniffel.apps.cli.parsing import given_dice, parse_sheet
 from kniffel.apps.cli.render import named_actions
 from kniffel.base.i18n import translate
 from kniffel.core.position import ColumnPosition
@@ -174,7 +174,7 @@ def advise_command(
         rolls_left = alone.rolls - 1
     situation = ColumnPosition(
         dict(parse_sheet(alone, sheet, whole=rules, column=column).entries),
-        parse_dice([*(dice or []), *(dice_words or [])], alone.dice),
+        given_dice(dice, dice_words, alone.dice),
         rolls_left,
         at_once,
         free_throws_left,

@@ -35,7 +35,7 @@ from kniffel.apps.cli.options import (
     chosen_rules,
     file_option,
 )
-from kniffel.apps.cli.parsing import parse_dice, parse_sheet
+from kniffel.apps.cli.parsing import given_dice, parse_sheet
 from kniffel.apps.cli.play import Session, Settings, make_console
 from kniffel.apps.cli.render import (
     placements_table,
@@ -149,8 +149,7 @@ def score_command(
     words = language.choose(lang)
     rules = chosen_rules(rules_id, option)
     filled = parse_sheet(rules, sheet)
-    # Click reads "--dice 3 3 3" as one value for --dice and the rest as arguments: both are dice.
-    roll = parse_dice([*(dice or []), *(dice_words or [])], rules.dice)
+    roll = given_dice(dice, dice_words, rules.dice)
     if filled.is_full:
         raise CliError("the sheet is full: no box is left to score in")
     announced_key = None

@@ -50,6 +50,12 @@ def parse_dice(tokens: Sequence[str], n_dice: int) -> tuple[int, ...]:
     return validate_dice(list(values), n_dice)
 
 
+def given_dice(dice: Sequence[str] | None, words: Sequence[str] | None, n_dice: int) -> tuple[int, ...]:
+    """The dice of ``--dice`` and of the words after the options together (:func:`parse_dice`): Click
+    reads "--dice 3 3 3" as one value for --dice and the rest as arguments, and both are dice."""
+    return parse_dice([*(dice or []), *(words or [])], n_dice)
+
+
 _SHEET_ITEM = re.compile(r"\s*=\s*")
 
 

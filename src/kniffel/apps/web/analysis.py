@@ -7,20 +7,19 @@ TEXT&target=N`` reads such a text and values every option for each goal: points 
 to come), a target (the chance of finishing with at least ``N``) and, with the other players' sheets, the
 chance of winning. A goal whose tables are still being solved answers ``preparing`` with its progress
 (the tables go to the planning worker; nothing is solved on the request's thread), and the page asks again.
-The page is ``/analysis`` (``static/analysis.html``).
+The page is ``/analysis`` (``html/analysis.html``).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
-from kniffel.apps.web import advice
+from kniffel.apps.web import advice, pages
 from kniffel.apps.web.guard import Allowances, client_of
 from kniffel.apps.web.service import GameService, WebError
 from kniffel.base.errors import KniffelError
@@ -103,9 +102,7 @@ def _options(game: Game, choices: list[Any], lang: str) -> list[dict[str, Any]]:
     ]
 
 
-def register(
-    app: FastAPI, static: Path, allowances: Allowances, language_of: Callable[[Request], str]
-) -> None:
+def register(app: FastAPI, allowances: Allowances, language_of: Callable[[Request], str]) -> None:
     """The analysis page and its two routes (``language_of``: the language a request asks for)."""
 
     def service_of(request: Request) -> GameService:
@@ -114,7 +111,7 @@ def register(
 
     @app.get("/analysis")
     async def page() -> Response:
-        return FileResponse(static / "analysis.html")
+        return HTMLResponse(pages.html(pages.ANALYSIS))
 
     @app.get("/api/games/{game_id}/situation")
     async def situation(game_id: str, request: Request) -> dict[str, Any]:

@@ -28,14 +28,14 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from kniffel import rules as rules_module
-from kniffel.apps.web import HOSTS_ENV, advice, analysis, guard, rooms, undo
+from kniffel.apps.web import HOSTS_ENV, advice, analysis, guard, pages, rooms, undo
 from kniffel.apps.web.guard import Allowances, ClientLimits, OpenSockets, client_of
 from kniffel.apps.web.service import CreateRequest, GameService, LiveGame, WebError
 from kniffel.apps.web.store import Store
@@ -215,7 +215,7 @@ def create_app(
     app.add_middleware(guard.SecurityHeaders)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     rooms.register(app, STATIC)
-    analysis.register(app, STATIC, allowances, language_of)
+    analysis.register(app, allowances, language_of)
 
     def service_of(request: Request | WebSocket) -> GameService:
         service: GameService = request.app.state.service
@@ -233,11 +233,12 @@ def create_app(
 
     @app.get("/")
     async def home() -> Response:
-        return FileResponse(STATIC / "index.html")
+        return HTMLResponse(pages.html(pages.HOME))
 
     @app.get("/g/{game_id}")
-    async def table(game_id: str) -> Response:
-        return FileResponse(STATIC / "table.html")
+    @app.get("/table")  # what the service worker keeps as the page of every table
+    async def table(game_id: str = "") -> Response:
+        return HTMLResponse(pages.html(pages.TABLE))
 
     @app.get("/api/health")
     async def health() -> dict[str, bool]:

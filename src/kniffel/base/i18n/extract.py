@@ -66,7 +66,7 @@ DOMAINS: dict[str, list[tuple[str, str]]] = {
     ],
     WEB_DOMAIN: [
         ("apps/web/static/**.js", "javascript"),
-        ("apps/web/static/**.html", "kniffel.base.i18n.extract:extract_html"),
+        ("apps/web/html/**.html", "kniffel.base.i18n.extract:extract_html"),
     ],
 }
 """Per domain, Babel's method map over the package's files (first match wins)."""

@@ -3,10 +3,10 @@
 // come from the network when it answers, so an update is seen at once; the cache is the fallback. Game
 // data (/api, the WebSocket) is never cached here.
 
-const CACHE = "kniffel-v4";
+const CACHE = "kniffel-v5";
 const FILES = [
   "/",
-  "/static/table.html",
+  "/table",
   "/static/app.css",
   "/static/home.js",
   "/static/table.js",
@@ -17,7 +17,7 @@ const FILES = [
   "/static/record.js",
   "/static/recordview.js",
   "/static/analysis.js",
-  "/static/analysis.html",
+  "/analysis",
   "/words/de.json",
   "/static/icon.svg",
   "/static/icon-192.png",
@@ -38,9 +38,9 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-// Every table (/g/ID) is the same page: the cached copy of table.html stands in for any of them.
+// Every table (/g/ID) is the same page: the cached copy of /table stands in for any of them.
 function cacheKey(url) {
-  return url.pathname.startsWith("/g/") ? "/static/table.html" : url.pathname;
+  return url.pathname.startsWith("/g/") ? "/table" : url.pathname;
 }
 
 self.addEventListener("fetch", (event) => {
@@ -50,7 +50,7 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(
     fetch(event.request)
       .then((response) => {
-        if (response.ok && (FILES.includes(key) || key === "/static/table.html")) {
+        if (response.ok && (FILES.includes(key) || key === "/table")) {
           const copy = response.clone();
           caches.open(CACHE).then((cache) => cache.put(key, copy));
         }
