@@ -214,47 +214,6 @@ def max_outcomes(t: KernelTables, usable: int) -> int:  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def bundle_outcomes(
-    masks: Any,
-    values: Any,
-    t: KernelTables,
-    lane_base: Any,
-    first_lane: int,
-    out_count: Any,
-    out_lane: Any,
-    out_gain: Any,
-    out_prob: Any,
-) -> None:  # pragma: no cover
-    """The turn outcomes of every lane of ``masks`` (at every free-throw level), written at row ``lane -
-    first_lane`` of the ``out_`` arrays."""
-    n = scoring(t)
-    segments, _ = mask_segments(masks, n, t.lanes)
-    n_seg = segments.shape[0]
-    for fr in range(t.n_free):
-        usable = min(t.per_turn, fr)
-        start = fr - usable
-        sv, strike_box, choice, table = turn_tables(segments, start, usable, values, t)
-        held, shown, pair_mass, joker_mass = scratch(t, usable)
-        positions = usable + t.rolls - 1
-        col = 0
-        for i in range(n_seg):
-            mask, armed, lo, nl = segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3]
-            base = lane_base[armed * t.n_free + fr, mask] - first_lane
-            for lane in range(nl):
-                held[0] = 1.0
-                push(
-                    sv, choice, table, col + lane, usable, positions, held, shown, False, t, pair_mass,
-                    joker_mass,
-                )  # fmt: skip
-                row = base + lane
-                out_count[row] = outcomes(
-                    pair_mass, joker_mass, strike_box, col + lane, mask, armed, lo + lane, start, t,
-                    lane_base, out_lane[row], out_gain[row], out_prob[row],
-                )  # fmt: skip
-            col += nl
-
-
-@njit(cache=True, nogil=True)
 def chunk_outcomes(
     masks: Any,
     starts: Any,
@@ -269,13 +228,36 @@ def chunk_outcomes(
     first: int,
     last: int,
 ) -> None:  # pragma: no cover
-    """:func:`bundle_outcomes` of the bundles ``masks[starts[b] : starts[b + 1]]``, ``b`` from ``first``
-    to ``last - 1`` (threads take different bundles at once: :func:`kniffel.core.work.run_parallel`)."""
+    """The turn outcomes of every lane (at every free-throw level) of the bundles of masks
+    ``masks[starts[b] : starts[b + 1]]``, ``b`` from ``first`` to ``last - 1``, written at row ``lane -
+    first_lane`` of the ``out_`` arrays (threads take different bundles at once:
+    :func:`kniffel.core.work.run_parallel`)."""
+    n = scoring(t)
     for b in range(first, last):
-        bundle_outcomes(
-            masks[starts[b] : starts[b + 1]], values, t, lane_base, first_lane, out_count, out_lane, out_gain,
-            out_prob,
-        )  # fmt: skip
+        segments, _ = mask_segments(masks[starts[b] : starts[b + 1]], n, t.lanes)
+        n_seg = segments.shape[0]
+        for fr in range(t.n_free):
+            usable = min(t.per_turn, fr)
+            start = fr - usable
+            sv, strike_box, choice, table = turn_tables(segments, start, usable, values, t)
+            held, shown, pair_mass, joker_mass = scratch(t, usable)
+            positions = usable + t.rolls - 1
+            col = 0
+            for i in range(n_seg):
+                mask, armed, lo, nl = segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3]
+                base = lane_base[armed * t.n_free + fr, mask] - first_lane
+                for lane in range(nl):
+                    held[0] = 1.0
+                    push(
+                        sv, choice, table, col + lane, usable, positions, held, shown, False, t, pair_mass,
+                        joker_mass,
+                    )  # fmt: skip
+                    row = base + lane
+                    out_count[row] = outcomes(
+                        pair_mass, joker_mass, strike_box, col + lane, mask, armed, lo + lane, start, t,
+                        lane_base, out_lane[row], out_gain[row], out_prob[row],
+                    )  # fmt: skip
+                col += nl
 
 
 @njit(cache=True, nogil=True)

@@ -293,51 +293,6 @@ def optimal_game_turn(
 
 
 @njit(cache=True, nogil=True)
-def play_bundle(
-    games: Any,
-    log: Any,
-    turn: int,
-    values: Any,
-    t: KernelTables,
-    keys: Any,
-    order: Any,
-    starts: Any,
-    first_item: int,
-    last_item: int,
-    seat: int,
-) -> None:  # pragma: no cover
-    """One turn of the games of work items ``first_item .. last_item - 1`` (:func:`work`): their turn
-    tables, then each game's throws, keeps and entry (``seat``: the dice, as :func:`play_game_turn`
-    takes them)."""
-    mask, armed, free = games.mask, games.armed, games.free
-    n = scoring(t)
-    lanes = t.threshold + 1
-    fr = int(free[order[starts[first_item]]])
-    usable = min(t.per_turn, fr)
-
-    # one segment per item: its state at the upper scores from its lowest game's to its highest's
-    n_items = last_item - first_item
-    segments = np.empty((n_items, 4), dtype=np.int64)
-    for item in range(first_item, last_item):
-        g0 = order[starts[item]]
-        lo = keys[g0] % lanes
-        nl = keys[order[starts[item + 1] - 1]] % lanes - lo + 1
-        i = item - first_item
-        segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3] = mask[g0], armed[g0], lo, nl
-    sv, strike_box, choice, table = turn_tables(segments, fr - usable, usable, values, t)
-
-    off = 0
-    for item in range(first_item, last_item):
-        i = item - first_item
-        m, arm, lo, nl = segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3]
-        for at in range(starts[item], starts[item + 1]):
-            g = order[at]
-            lane = off + keys[g] % lanes - lo
-            play_game_turn(games, g, log, turn, t, n, table, sv, choice, strike_box, lane, fr, m, arm, seat)
-        off += nl
-
-
-@njit(cache=True, nogil=True)
 def play_bundles(
     games: Any,
     log: Any,
@@ -352,10 +307,39 @@ def play_bundles(
     first: int,
     last: int,
 ) -> None:  # pragma: no cover
-    """:func:`play_bundle` of the bundles ``first .. last - 1`` of :func:`work` (threads play different
-    bundles at once: :func:`kniffel.core.play.play_turn`)."""
+    """One turn of the games of the bundles ``first .. last - 1`` of :func:`work` (threads play different
+    bundles at once: :func:`kniffel.core.play.play_turn`): each bundle's turn tables, then each game's
+    throws, keeps and entry (``seat``: the dice, as :func:`play_game_turn` takes them)."""
+    mask, armed, free = games.mask, games.armed, games.free
+    n = scoring(t)
+    lanes = t.threshold + 1
     for b in range(first, last):
-        play_bundle(games, log, turn, values, t, keys, order, starts, bundles[b], bundles[b + 1], seat)
+        first_item, last_item = bundles[b], bundles[b + 1]
+        fr = int(free[order[starts[first_item]]])
+        usable = min(t.per_turn, fr)
+
+        # one segment per item: its state at the upper scores from its lowest game's to its highest's
+        n_items = last_item - first_item
+        segments = np.empty((n_items, 4), dtype=np.int64)
+        for item in range(first_item, last_item):
+            g0 = order[starts[item]]
+            lo = keys[g0] % lanes
+            nl = keys[order[starts[item + 1] - 1]] % lanes - lo + 1
+            i = item - first_item
+            segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3] = mask[g0], armed[g0], lo, nl
+        sv, strike_box, choice, table = turn_tables(segments, fr - usable, usable, values, t)
+
+        off = 0
+        for item in range(first_item, last_item):
+            i = item - first_item
+            m, arm, lo, nl = segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3]
+            for at in range(starts[item], starts[item + 1]):
+                g = order[at]
+                lane = off + keys[g] % lanes - lo
+                play_game_turn(
+                    games, g, log, turn, t, n, table, sv, choice, strike_box, lane, fr, m, arm, seat
+                )
+            off += nl
 
 
 @njit(cache=True, nogil=True)

@@ -9,7 +9,7 @@ stopping is prompt.
 from __future__ import annotations
 
 import itertools
-import threading
+import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING
@@ -52,20 +52,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-_pool: ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
-
-
-def _workers() -> ThreadPoolExecutor:
-    """The threads that help callers of :func:`run_parallel`, as many as numba may use (made once)."""
-    global _pool
-    import numba
-
-    with _pool_lock:
-        if _pool is None:
-            most = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
-            _pool = ThreadPoolExecutor(max_workers=max(1, most), thread_name_prefix="kniffel-compiled")
-        return _pool
+_helpers = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="kniffel-compiled")
+"""The threads that help callers of :func:`run_parallel` (started as they are first asked for)."""
 
 
 def run_parallel(tasks: int, run: Callable[[int], None], threads: int | None = None) -> None:
@@ -94,7 +82,7 @@ def run_parallel(tasks: int, run: Callable[[int], None], threads: int | None = N
                 errors.append(error)
                 return
 
-    helpers: list[Future[None]] = [_workers().submit(work) for _ in range(threads - 1)]
+    helpers: list[Future[None]] = [_helpers.submit(work) for _ in range(threads - 1)]
     work()
     for helper in helpers:
         helper.cancel()  # one still queued behind another caller's work is not waited for
