@@ -72,14 +72,15 @@ def _cache_path(dispatcher: Any) -> str:
     return str(dispatcher._cache._cache_path)
 
 
-def _needs_compiling(dispatcher: Any) -> bool:
+def needs_compiling(dispatcher: Any) -> bool:
     """Whether ``dispatcher`` has no compiled code in this process and no index in the disk cache."""
     if dispatcher.signatures:
         return False
     return not Path(dispatcher._cache._cache_file._index_path).exists()
 
 
-def _processors() -> int:
+def processors() -> int:
+    """The processors this process may run on."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on every platform
@@ -136,12 +137,12 @@ class _Tell(event.Listener):
 def start(tables: KernelTables) -> subprocess.Popen[bytes] | None:
     """Start the helper that compiles :func:`dp_callees` for ``tables`` into the disk cache, if it can
     help (see the module docstring); None if not. :func:`stop` ends it."""
-    if os.environ.get(HELPER_ENV) or not sys.executable or _processors() < 2:
+    if os.environ.get(HELPER_ENV) or not sys.executable or processors() < 2:
         return None
     try:
         from kniffel.core import kernels
 
-        if not _needs_compiling(kernels.solve_masks):
+        if not needs_compiling(kernels.solve_masks):
             return None
         message = request(tables)
         package_root = str(Path(kernels.__file__).resolve().parents[2])

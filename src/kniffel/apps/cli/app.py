@@ -257,7 +257,9 @@ def play_command(
         status = game.run()
     else:
         from kniffel.apps import tui
+        from kniffel.core import warm
 
+        warm.start()  # hints for a target or a win come sooner once the game has played a while
         status = tui.play(game, bot_delay=bot_delay)
     from kniffel.planning import worker
 
@@ -484,6 +486,9 @@ def serve_command(
     from kniffel.apps.web import check_database
 
     check_database(database_url)
+    from kniffel.core import warm
+
+    warm.start()  # the first chances of winning and target hints then need nothing compiled
     serve(host, port, database_url, trusted_proxies=trusted_proxies, allowed_hosts=allowed_hosts)
 
 

@@ -1,0 +1,99 @@
+"""Compile the kernels of target and win questions before anyone asks one.
+
+On a fresh install the first question about a target score, or about the chance of winning (which reads
+target rows and final-score distributions), compiles their kernels first: about ten seconds on a fast
+machine, longer than the answer itself takes once they are compiled. A front end a person uses for a
+while (the web server, the full-screen game) calls :func:`start` when it starts: a process of low
+priority compiles them into numba's disk cache by doing one tiny piece of the real work each (the same
+argument types a real question passes, so the same compiled code), and ends. Whatever asks later loads
+them from the cache.
+
+It can only save time, never change a result: the kernels are compiled from the same sources into the
+same cache, numba writes each cache file under a temporary name and renames it into place, and a
+process that needs a kernel before the warm-up has written it compiles it itself. No process starts
+where everything is compiled already, or where :data:`kniffel.core.precompile.HELPER_ENV` is set.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def _dispatchers() -> list[object]:
+    from kniffel.core import distkernels, targetkernels
+
+    return [
+        targetkernels.solve_bundles,
+        targetkernels.cut_windows,
+        targetkernels.trim_zeros,
+        distkernels.chunk_outcomes,
+        distkernels.chunk_distributions,
+    ]
+
+
+def needed() -> bool:
+    """Whether a kernel the warm-up compiles is neither compiled in this process nor in the disk cache."""
+    from kniffel.core.precompile import needs_compiling
+
+    return any(needs_compiling(kernel) for kernel in _dispatchers())
+
+
+def warm(rules_id: str = "yahtzee") -> None:
+    """Compile (or load) the kernels by asking a target question and solving the final-score
+    distributions of a sheet with two boxes open (a few milliseconds once compiled). The kernels look at
+    the types of the expected-score values, not at the values, so none are solved for it."""
+    from kniffel import rules
+    from kniffel.core.advisor import Advisor
+    from kniffel.core.compile import compile_rules
+    from kniffel.core.disttable import build_table
+    from kniffel.core.dp import Solution, empty_values
+    from kniffel.core.position import ColumnPosition, SheetState
+    from kniffel.core.target import TargetAdvisor
+    from kniffel.core.targetrows import solve_rows
+
+    ruleset = rules.get(rules_id)
+    c = compile_rules(ruleset)
+    solution = Solution(c, empty_values(c), 0.0)
+    sheet = {box.id: 0 for box in ruleset.boxes[2:]}
+    root = SheetState.of(c, sheet)
+    rows = solve_rows(c, root=root, low=1, high=20)
+    position = ColumnPosition(sheet, tuple(range(1, ruleset.dice + 1)), ruleset.rolls - 1)
+    TargetAdvisor(Advisor(solution), rows).options(position, 10)
+    build_table(solution, within=sheet)
+
+
+def start() -> subprocess.Popen[bytes] | None:
+    """Start the warm-up in a process of low priority if it can help; None if not (nothing to compile,
+    no second processor, or :data:`~kniffel.core.precompile.HELPER_ENV` set). Nobody waits for it."""
+    from kniffel.core import precompile
+
+    if os.environ.get(precompile.HELPER_ENV) or not sys.executable or precompile.processors() < 2:
+        return None
+    try:
+        if not needed():
+            return None
+        package_root = str(Path(__file__).resolve().parents[2])
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+        return subprocess.Popen(
+            [sys.executable, "-m", "kniffel.core.warm"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,  # a Ctrl-C in the terminal is the game's, not the warm-up's
+        )
+    except Exception:  # a warm-up that cannot start only costs the time it would save
+        return None
+
+
+def main() -> None:
+    os.nice(10)  # whatever the person does meanwhile comes first
+    warm()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""The warm-up compiles what a first target question needs (:mod:`kniffel.core.warm`)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from kniffel.core import precompile, warm
+
+ASK_AFTER_WARMING = """
+import sys
+from numba.core.registry import CPUDispatcher
+from kniffel import rules
+from kniffel.core import batchkernels, distkernels, kernels, targetkernels, warm, winkernels
+from kniffel.core.position import ColumnPosition
+from kniffel.core.target import TargetAdvisor, solve_rows
+from kniffel.planning.exact import advisor_for
+
+def signatures():
+    found = {}
+    for module in (batchkernels, distkernels, kernels, targetkernels, winkernels):
+        for name, kernel in vars(module).items():
+            if isinstance(kernel, CPUDispatcher):
+                found[module.__name__ + "." + name] = set(kernel.signatures)
+    return found
+
+advisor = advisor_for(rules.get("yahtzee"))  # the expected-score kernels: not the warm-up's
+warm.warm()
+before = signatures()
+sheet = {"ones": 3, "twos": 6, "chance": 22, "full_house": 25, "yahtzee": 50, "sixes": 24}
+rows = solve_rows(advisor.compiled, root=advisor.state(sheet), low=120, high=120)
+TargetAdvisor(advisor, rows).options(ColumnPosition(sheet, (2, 2, 3, 5, 5), 2), 120)
+after = signatures()
+print("new:", sorted(name for name in after if after[name] - before[name]))
+"""
+
+
+def test_after_the_warm_up_a_real_target_question_compiles_nothing(solver_cache: Any) -> None:
+    """The warm-up works on made-up values and a sheet of its own; a real question (solved values,
+    another sheet, another target) must use the very kernels it compiled, in a fresh process: numba
+    compiles again for any argument of another type (a read-only array where the warm-up passed a
+    writable one, say), and a kernel the warm-up never called would be compiled by the question."""
+    done = subprocess.run(
+        [sys.executable, "-c", ASK_AFTER_WARMING], capture_output=True, text=True, timeout=900
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "new: []" in done.stdout, done.stdout
+
+
+def test_no_warm_up_starts_where_it_cannot_help(monkeypatch: pytest.MonkeyPatch) -> None:
+    warm.warm()
+    assert warm.start() is None  # everything is compiled
+    monkeypatch.setattr(warm, "needed", lambda: True)
+    monkeypatch.setenv(precompile.HELPER_ENV, "1")
+    assert warm.start() is None
+    monkeypatch.delenv(precompile.HELPER_ENV)
+    monkeypatch.setattr(precompile, "processors", lambda: 1)
+    assert warm.start() is None
