@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from kniffel import Game, ScoreSheet, SeededDice, rules
+from kniffel.core.warm import WARM_UP_ENV
 from kniffel.engine.game import Action, Roll, Score, Strike
 from kniffel.planning.winning import PREPARE_ENV, prepare_tables
 from kniffel.rules import RuleSet
@@ -160,11 +161,16 @@ def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     # Finished games go to a record of the session's own, never the user's (kniffel.services.record).
     record = os.environ.get("KNIFFEL_RECORD_DIR")
     os.environ["KNIFFEL_RECORD_DIR"] = str(tmp_path_factory.mktemp("record"))
+    # Every server and full-screen game a test starts would start a warm-up compiling what the session
+    # compiles anyway (kniffel.core.warm); tests/test_warm.py runs it itself.
+    no_warm_up = os.environ.get(WARM_UP_ENV)
+    os.environ[WARM_UP_ENV] = "0"
     yield directory
     for name, value in (
         ("KNIFFEL_CACHE_DIR", before),
         (PREPARE_ENV, prepare),
         ("KNIFFEL_RECORD_DIR", record),
+        (WARM_UP_ENV, no_warm_up),
     ):
         if value is None:
             del os.environ[name]

@@ -51,11 +51,26 @@ def test_after_the_warm_up_a_real_target_question_compiles_nothing(solver_cache:
 
 
 def test_no_warm_up_starts_where_it_cannot_help(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(warm.WARM_UP_ENV, raising=False)
     warm.warm()
     assert warm.start() is None  # everything is compiled
     monkeypatch.setattr(warm, "needed", lambda: True)
+    monkeypatch.setenv(warm.WARM_UP_ENV, "0")
+    assert warm.start() is None
+    monkeypatch.delenv(warm.WARM_UP_ENV)
     monkeypatch.setenv(precompile.HELPER_ENV, "1")
     assert warm.start() is None
     monkeypatch.delenv(precompile.HELPER_ENV)
     monkeypatch.setattr(precompile, "processors", lambda: 1)
     assert warm.start() is None
+
+
+def test_a_warm_up_starts_where_something_is_left_to_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """It runs on its own (a session of its own, low priority) and ends by itself."""
+    monkeypatch.delenv(warm.WARM_UP_ENV, raising=False)
+    monkeypatch.delenv(precompile.HELPER_ENV, raising=False)
+    monkeypatch.setattr(warm, "needed", lambda: True)
+    monkeypatch.setattr(precompile, "processors", lambda: 2)
+    process = warm.start()
+    assert process is not None
+    assert process.wait(timeout=600) == 0

@@ -11,7 +11,7 @@ them from the cache.
 It can only save time, never change a result: the kernels are compiled from the same sources into the
 same cache, numba writes each cache file under a temporary name and renames it into place, and a
 process that needs a kernel before the warm-up has written it compiles it itself. No process starts
-where everything is compiled already, or where :data:`kniffel.core.precompile.HELPER_ENV` is set.
+where everything is compiled already, or where :data:`WARM_UP_ENV` says not to.
 """
 
 from __future__ import annotations
@@ -20,6 +20,9 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+WARM_UP_ENV = "KNIFFEL_WARM_UP"
+"""Set to ``0`` to start no warm-up (the tests do: they compile everything anyway)."""
 
 
 def _dispatchers() -> list[object]:
@@ -67,10 +70,13 @@ def warm(rules_id: str = "yahtzee") -> None:
 
 def start() -> subprocess.Popen[bytes] | None:
     """Start the warm-up in a process of low priority if it can help; None if not (nothing to compile,
-    no second processor, or :data:`~kniffel.core.precompile.HELPER_ENV` set). Nobody waits for it."""
+    no second processor, :data:`WARM_UP_ENV` ``0`` or :data:`~kniffel.core.precompile.HELPER_ENV` set).
+    Nobody waits for it."""
     from kniffel.core import precompile
 
-    if os.environ.get(precompile.HELPER_ENV) or not sys.executable or precompile.processors() < 2:
+    if os.environ.get(WARM_UP_ENV) == "0" or os.environ.get(precompile.HELPER_ENV):
+        return None
+    if not sys.executable or precompile.processors() < 2:
         return None
     try:
         if not needed():
