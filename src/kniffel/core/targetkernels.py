@@ -18,7 +18,7 @@ known: a window is made wide enough that no state whose row is solved reads a ch
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -27,33 +27,48 @@ from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import NEG, Scoring, best_entries, entry, lane_at, lane_of, scoring, sweep
 
 
+class Window(NamedTuple):
+    """A state between turns and the targets asked of it: ``u0 .. u0 + w - 1`` (the lanes), with
+    ``free`` free throws left after the turn."""
+
+    mask: int
+    armed: int
+    up: int
+    free: int
+    u0: int
+    w: int
+
+
+class Reading(NamedTuple):
+    """The rows an entry reads: the next level's probabilities, the lanes' windows (``index``) and where
+    each state's lanes start (``lane_base``)."""
+
+    prob: Any
+    index: Any
+    lane_base: Any
+
+
 @njit(cache=True, nogil=True, inline="always")
 def enter_target(
-    child_prob: Any,
-    index: Any,
-    lane_base: Any,
+    read: Reading,
     lanes: Any,
     n: Scoring,
-    mask: int,
-    armed: int,
-    free: int,
+    at: Window,
     box: int,
     points: int,
     extra: int,
-    up: int,
-    u0: int,
-    w: int,
     out: Any,
     row: int,
     col: int,
 ) -> None:  # pragma: no cover
-    """``out[row, col + lane]``: the probability of making ``u0 + lane`` more points from here when
-    ``points`` go in ``box`` (``extra`` bonus on top, the upper bonus if the score crosses the threshold)
-    with ``free`` free throws left after the turn: the child state's row shifted by what was gained."""
-    child, armed_after, up_after, crossed = entry(n, mask, armed, box, points, up)
+    """``out[row, col + lane]``: the probability of making ``at.u0 + lane`` more points from ``at`` when
+    ``points`` go in ``box`` (``extra`` bonus on top, the upper bonus if the score crosses the threshold):
+    the child state's row shifted by what was gained."""
+    u0, w = at.u0, at.w
+    child, armed_after, up_after, crossed = entry(n, at.mask, at.armed, box, points, at.up)
     gained = points + extra + (n.upper_bonus if crossed else 0)
-    lane = lane_at(lane_base, lanes, n, armed_after, free, child, up_after)
-    offset, first, count = index[lane, 0], index[lane, 1], index[lane, 2]
+    lane = lane_at(read.lane_base, lanes, n, armed_after, at.free, child, up_after)
+    offset, first, count = read.index[lane, 0], read.index[lane, 1], read.index[lane, 2]
     # lanes made certain by the points gained, below the child's window, in it, past it
     certain = min(max(gained + 1 - u0, 0), w)
     start = min(max(gained + first - u0, certain), w)
@@ -64,7 +79,7 @@ def enter_target(
         out[row, col + i] = np.nan
     shift = offset + u0 - gained - first
     for i in range(start, beyond):
-        out[row, col + i] = child_prob[shift + i]
+        out[row, col + i] = read.prob[shift + i]
     for i in range(beyond, w):
         out[row, col + i] = 0.0
 
@@ -82,29 +97,17 @@ def reduce(rows: Any, row: int, w: int, weights: Any) -> None:  # pragma: no cov
 
 @njit(cache=True, nogil=True, inline="always")
 def entry_probabilities(
-    mask: int,
-    armed: int,
-    up: int,
-    free: int,
-    u0: int,
-    w: int,
-    child_prob: Any,
-    index: Any,
-    lane_base: Any,
-    t: KernelTables,
-    rows: Any,
-    col: int,
-    weights: Any,
-    strike_box: Any,
+    at: Window, read: Reading, t: KernelTables, rows: Any, col: int, weights: Any, strike_box: Any
 ) -> None:  # pragma: no cover
-    """``rows[j, col + lane]``: the probability of making ``u0 + lane`` more points by each entry of a
-    roll in state ``mask`` / ``armed`` at upper score ``up`` with ``free`` free throws left after the turn:
-    a row per distinct ``(box, points > 0)`` pair (NEG where the box is not open), then the best strike,
-    then scratch (the target counterpart of :func:`kniffel.core.kernels.entry_values`). With
-    ``weights`` each entry is its lanes' weighted sum, in lane ``col``."""
+    """``rows[j, col + lane]``: the probability of making ``at.u0 + lane`` more points by each entry of
+    a roll in the state ``at``: a row per distinct ``(box, points > 0)`` pair (NEG where the box is not
+    open), then the best strike, then scratch (the target counterpart of
+    :func:`kniffel.core.kernels.entry_values`). With ``weights`` each entry is its lanes' weighted sum,
+    in lane ``col``."""
     n = scoring(t)
+    w = at.w
     strike, one = rows.shape[0] - 2, rows.shape[0] - 1
-    allow = t.allowed[mask]
+    allow = t.allowed[at.mask]
     lanes = t.lanes
     width = w if weights is None else 1
     for lane in range(width):
@@ -112,9 +115,7 @@ def entry_probabilities(
     for b in range(n.n_boxes):
         if (allow >> b) & 1 == 0:
             continue
-        enter_target(
-            child_prob, index, lane_base, lanes, n, mask, armed, free, b, 0, 0, up, u0, w, rows, one, col
-        )
+        enter_target(read, lanes, n, at, b, 0, 0, rows, one, col)
         reduce(rows, one, w, weights)
         for lane in range(width):
             x = rows[one, col + lane]
@@ -128,35 +129,19 @@ def entry_probabilities(
             for lane in range(width):
                 rows[j, col + lane] = NEG
             continue
-        enter_target(
-            child_prob, index, lane_base, lanes, n, mask, armed, free, b, int(t.pair_pts[j]), 0, up, u0, w,
-            rows, j, col,
-        )  # fmt: skip
+        enter_target(read, lanes, n, at, b, int(t.pair_pts[j]), 0, rows, j, col)
         reduce(rows, j, w, weights)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def joker_probabilities(
-    mask: int,
-    armed: int,
-    up: int,
-    free: int,
-    u0: int,
-    w: int,
-    child_prob: Any,
-    index: Any,
-    lane_base: Any,
-    t: KernelTables,
-    rows: Any,
-    col: int,
-    out: Any,
-    weights: Any,
-    choice: Any,
+    at: Window, read: Reading, t: KernelTables, rows: Any, col: int, out: Any, weights: Any, choice: Any
 ) -> None:  # pragma: no cover
     """Where the five-of-a-kind box is filled, ``out[s, roll, col + lane]`` of each further five of a
     kind: the extra rules decide where it may go, what it pays and the bonus (``rows``' last row is
     scratch)."""
     n = scoring(t)
+    mask, armed, w = at.mask, at.armed, at.w
     if not (n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1):
         return
     one = rows.shape[0] - 1
@@ -175,10 +160,7 @@ def joker_probabilities(
                 p = int(t.jpts[mask, armed, s, face, b])
                 if p < 0:
                     continue
-                enter_target(
-                    child_prob, index, lane_base, lanes, n, mask, armed, free, b, p, extra, up, u0, w, rows,
-                    one, col,
-                )  # fmt: skip
+                enter_target(read, lanes, n, at, b, p, extra, rows, one, col)
                 reduce(rows, one, w, weights)
                 for lane in range(width):
                     x = rows[one, col + lane]
@@ -190,15 +172,8 @@ def joker_probabilities(
 
 @njit(cache=True, nogil=True)
 def score_probabilities(
-    mask: int,
-    armed: int,
-    up: int,
-    free: int,
-    u0: int,
-    w: int,
-    child_prob: Any,
-    index: Any,
-    lane_base: Any,
+    at: Window,
+    read: Reading,
     t: KernelTables,
     rows: Any,
     out: Any,
@@ -206,11 +181,10 @@ def score_probabilities(
     choice: Any,
     strike_box: Any,
 ) -> None:  # pragma: no cover
-    """``out[s, roll, lane]``: the best probability of making ``u0 + lane`` more points by entering each
-    roll (thrown at once: ``s`` = 1) in state ``mask`` / ``armed`` at upper score ``up``, with ``free`` free
-    throws left after the turn (the target counterpart of :func:`kniffel.core.kernels.score_values`;
-    ``rows``, ``w`` lanes wide, as :func:`entry_probabilities` fills it). The children's rows are read
-    from ``child_prob`` (the next level's array).
+    """``out[s, roll, lane]``: the best probability of making ``at.u0 + lane`` more points by entering
+    each roll (thrown at once: ``s`` = 1) in the state ``at`` (the target counterpart of
+    :func:`kniffel.core.kernels.score_values`; ``rows``, ``at.w`` lanes wide, as
+    :func:`entry_probabilities` fills it). The children's rows are read from ``read`` (the next level's).
 
     With ``weights`` (None: each lane on its own) every entry is valued by the weighted sum of its
     ``w`` lanes before entries are compared, and ``out`` has one lane: the best such sum (a chance of
@@ -219,33 +193,22 @@ def score_probabilities(
     With ``choice`` and ``strike_box`` (None: not asked for) the entry each value is the best of is
     recorded as :func:`~kniffel.core.kernels.score_values` records it, for a game to be played by these
     values (:func:`kniffel.core.playkernels.play_game_turn`)."""
-    entry_probabilities(
-        mask, armed, up, free, u0, w, child_prob, index, lane_base, t, rows, 0, weights, strike_box
-    )
+    entry_probabilities(at, read, t, rows, 0, weights, strike_box)
     if weights is None:
         # the whole rows, not a slice of them: numba compiles a slice as an array of any layout, whose
         # loops do not vectorise (that alone made the DP twice as slow)
         best_entries(rows, t.nonzero, out, choice)
     else:
         best_entries(rows[:, :1], t.nonzero, out, choice)
-    joker_probabilities(
-        mask, armed, up, free, u0, w, child_prob, index, lane_base, t, rows, 0, out, weights, choice
-    )
+    joker_probabilities(at, read, t, rows, 0, out, weights, choice)
 
 
 @njit(cache=True, nogil=True)
 def turn_probabilities(
-    mask: int,
-    armed: int,
-    up: int,
-    free: int,
+    at: Window,
     usable: int,
     positions: int,
-    u0: int,
-    w: int,
-    child_prob: Any,
-    index: Any,
-    lane_base: Any,
+    read: Reading,
     t: KernelTables,
     weights: Any,
     table: Any,
@@ -253,25 +216,20 @@ def turn_probabilities(
     choice: Any,
     strike_box: Any,
 ) -> None:  # pragma: no cover
-    """The keep probabilities of a turn in one state for the lanes ``u0 .. u0 + w - 1`` (with
-    ``weights``, their weighted sum, one lane), written into ``table`` as
-    :func:`~kniffel.core.kernels.sweep` writes keep values, with ``free`` free throws left of which
+    """The keep probabilities of a turn in the state ``at`` for its lanes ``at.u0 .. at.u0 + at.w - 1``
+    (with ``weights``, their weighted sum, one lane), written into ``table`` as
+    :func:`~kniffel.core.kernels.sweep` writes keep values, with ``at.free`` free throws left of which
     ``usable`` may still be thrown this turn. ``sv[k]`` (``k`` = ``0 .. usable``) receives the scoring
-    values of every roll with ``free - usable + k`` free throws left after the turn, and ``choice`` /
+    values of every roll with ``at.free - usable + k`` free throws left after the turn, and ``choice`` /
     ``strike_box`` (None: not asked for) the entries that give them (:func:`score_probabilities`), as
     :func:`kniffel.core.playkernels.turn_tables` lays them out."""
-    rows = np.empty((t.pair_box.shape[0] + 2, w))
+    rows = np.empty((t.pair_box.shape[0] + 2, at.w))
     for k in range(usable + 1):
-        f = free - usable + k
+        after = Window(at.mask, at.armed, at.up, at.free - usable + k, at.u0, at.w)
         if choice is None:
-            score_probabilities(
-                mask, armed, up, f, u0, w, child_prob, index, lane_base, t, rows, sv[k], weights, None, None
-            )
+            score_probabilities(after, read, t, rows, sv[k], weights, None, None)
         else:
-            score_probabilities(
-                mask, armed, up, f, u0, w, child_prob, index, lane_base, t, rows, sv[k], weights, choice[k],
-                strike_box[k],
-            )  # fmt: skip
+            score_probabilities(after, read, t, rows, sv[k], weights, choice[k], strike_box[k])
     # the sweep takes all its free throws as usable: with ``usable`` of them, level 0 is the lowest
     sweep(sv, usable, positions, t, table)
 
@@ -333,21 +291,18 @@ def solve_bundle(
     nonzero = open_pairs(t, items)
     sv = np.empty((free_top + 1, n_s, n_rolls, padded), dtype=np.float32)
     rows = np.zeros((t.pair_box.shape[0] + 2, padded), dtype=np.float32)
+    read = Reading(child_prob, index, lane_base)
     for f in range(free_top + 1):
         col = 0
         for i in range(count):
-            entry_probabilities(
-                items[i, 0], items[i, 1], items[i, 2], f, firsts[i], widths[i], child_prob, index,
-                lane_base, t, rows, col, None, None,
-            )  # fmt: skip
+            at = Window(items[i, 0], items[i, 1], items[i, 2], f, firsts[i], widths[i])
+            entry_probabilities(at, read, t, rows, col, None, None)
             col += widths[i]
         best_entries(rows, nonzero, sv[f], None)
         col = 0
         for i in range(count):
-            joker_probabilities(
-                items[i, 0], items[i, 1], items[i, 2], f, firsts[i], widths[i], child_prob, index,
-                lane_base, t, rows, col, sv[f], None, None,
-            )  # fmt: skip
+            at = Window(items[i, 0], items[i, 1], items[i, 2], f, firsts[i], widths[i])
+            joker_probabilities(at, read, t, rows, col, sv[f], None, None)
             col += widths[i]
     total = np.empty((1, 1, padded), dtype=np.float32)
     for f in range(free_top + 1):
@@ -413,6 +368,8 @@ def situation_values(
     roll, s = situation[4], situation[5]
     sweep_free, usable, throws = situation[6], situation[7], situation[8]
     w = weights.shape[0]
+    at = Window(mask, armed, up, free, first, w)
+    read = Reading(child_prob, index, lane_base)
     rows = np.empty((1, w))
     face = t.alike[roll]
     lanes = t.lanes
@@ -436,19 +393,15 @@ def situation_values(
         if p < 0:
             boxes[b] = NEG
             continue
-        enter_target(
-            child_prob, index, lane_base, lanes, n, mask, armed, free, b, p, extra, up, first, w, rows, 0, 0
-        )
+        enter_target(read, lanes, n, at, b, p, extra, rows, 0, 0)
         reduce(rows, 0, w, weights)
         boxes[b] = rows[0, 0]
     if throws >= 0:
         n_s, n_rolls, _ = t.nonzero.shape
         table = np.empty((1, keeps.shape[0], 1))
         sv = np.empty((usable + 1, n_s, n_rolls, 1))
-        turn_probabilities(
-            mask, armed, up, sweep_free, usable, usable + throws + 1, first, w, child_prob, index,
-            lane_base, t, weights, table, sv, None, None,
-        )  # fmt: skip
+        turn = Window(mask, armed, up, sweep_free, first, w)
+        turn_probabilities(turn, usable, usable + throws + 1, read, t, weights, table, sv, None, None)
         for k in range(keeps.shape[0]):
             keeps[k] = table[0, k, 0]
 
@@ -458,23 +411,13 @@ def situation_values(
 
 @njit(cache=True, nogil=True, inline="always")
 def _last_nonzero(
-    index: Any,
-    lane_base: Any,
-    lanes: Any,
-    n: Scoring,
-    mask: int,
-    armed: int,
-    free: int,
-    box: int,
-    points: int,
-    extra: int,
-    up: int,
+    index: Any, lane_base: Any, lanes: Any, n: Scoring, at: Window, box: int, points: int, extra: int
 ) -> int:  # pragma: no cover
-    """The largest target an entry of ``points`` (``extra`` on top) in ``box`` leaves a chance at: past
-    it the child's row is 0 (its stored row ends at its last nonzero probability)."""
-    child, armed_after, up_after, crossed = entry(n, mask, armed, box, points, up)
+    """The largest target an entry of ``points`` (``extra`` on top) in ``box`` from ``at`` leaves a
+    chance at: past it the child's row is 0 (its stored row ends at its last nonzero probability)."""
+    child, armed_after, up_after, crossed = entry(n, at.mask, at.armed, box, points, at.up)
     gained = points + extra + (n.upper_bonus if crossed else 0)
-    lane = lane_at(lane_base, lanes, n, armed_after, free, child, up_after)
+    lane = lane_at(lane_base, lanes, n, armed_after, at.free, child, up_after)
     return int(gained + index[lane, 1] + index[lane, 2] - 1)
 
 
@@ -491,14 +434,15 @@ def last_nonzero(
     joker = n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1
     n_s = t.nonzero.shape[0]
     for f in range(free_top + 1):
+        at = Window(mask, armed, up, f, 0, 0)
         for b in range(n.n_boxes):
             if (allow >> b) & 1 == 1:
-                best = max(best, _last_nonzero(index, lane_base, lanes, n, mask, armed, f, b, 0, 0, up))
+                best = max(best, _last_nonzero(index, lane_base, lanes, n, at, b, 0, 0))
         for j in range(t.pair_box.shape[0]):
             b = t.pair_box[j]
             if (allow >> b) & 1 == 1:
                 points = int(t.pair_pts[j])
-                best = max(best, _last_nonzero(index, lane_base, lanes, n, mask, armed, f, b, points, 0, up))
+                best = max(best, _last_nonzero(index, lane_base, lanes, n, at, b, points, 0))
         if joker:
             for face in range(6):
                 extra = int(t.jbonus[mask, armed, face])
@@ -508,7 +452,7 @@ def last_nonzero(
                         if p >= 0:
                             best = max(
                                 best,
-                                _last_nonzero(index, lane_base, lanes, n, mask, armed, f, b, p, extra, up),
+                                _last_nonzero(index, lane_base, lanes, n, at, b, p, extra),
                             )
     return best
 

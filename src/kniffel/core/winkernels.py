@@ -22,7 +22,7 @@ from numba import njit
 from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import lane_of, scoring
 from kniffel.core.playkernels import optimal_game_turn, play_game_turn
-from kniffel.core.targetkernels import turn_probabilities
+from kniffel.core.targetkernels import Reading, Window, turn_probabilities
 
 WIN = -1
 """An aim of :func:`win_turn`: to finish first."""
@@ -244,8 +244,7 @@ def win_turn(
         choice = np.empty((usable + 1, n_s, n_rolls, 1), dtype=np.int32)
         strike_box = np.empty((usable + 1, 1), dtype=np.int64)
         table = np.empty((positions, t.first_roll, 1))
-        turn_probabilities(
-            mask, armed, up, fr, usable, positions, first, count, child_prob, index, target_lanes, t,
-            weights[:count], table, sv, choice, strike_box,
-        )  # fmt: skip
+        at = Window(mask, armed, up, fr, first, count)
+        read = Reading(child_prob, index, target_lanes)
+        turn_probabilities(at, usable, positions, read, t, weights[:count], table, sv, choice, strike_box)
         play_game_turn(mine, g, log, turn, t, n, table, sv, choice, strike_box, 0, fr, mask, armed, player)
