@@ -8,7 +8,7 @@ Actions and observations follow :mod:`kniffel.env.encoding`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from numba import njit
 
@@ -17,6 +17,57 @@ from kniffel.core.playkernels import die
 # positions of the observation's parts in ``offsets`` (-1: the rules have no such part)
 DICE, COUNTS, ROLLS_LEFT, FREE_TAKEN, AT_ONCE, FILLED, POINTS, UPPER_SUM, EXTRA, FREE_LEFT = range(10)
 N_OFFSETS = 10
+
+
+class EnvGames(NamedTuple):
+    """Where every game stands (one entry per game): its dice, the throws left and the free throws taken
+    this turn, whether the dice were thrown at once, the sheet (filled boxes, their points, upper sum,
+    extra bonuses), the free throws left, the total so far and the game's dice stream."""
+
+    dice: Any
+    rolls: Any
+    taken: Any
+    at_once: Any
+    filled: Any
+    points: Any
+    upper: Any
+    extra: Any
+    free_left: Any
+    total: Any
+    rng: Any
+
+
+class EnvRules(NamedTuple):
+    """What the kernels read of the rules: throws per turn, free throws (per turn, in all, their worth),
+    the number of each sorted roll by its dice, and the compiled tables (points of every roll in every
+    box, the boxes each sheet allows, the joker tables, the upper boxes and their bonus)."""
+
+    n_rolls: int
+    per_turn: int
+    free_throws: int
+    free_points: int
+    code_to_roll: Any
+    base: Any
+    allowed: Any
+    alike: Any
+    five: int
+    n_armed: int
+    joker: bool
+    jpts: Any
+    jbonus: Any
+    is_upper: Any
+    threshold: int
+    upper_bonus: int
+
+
+class EnvResults(NamedTuple):
+    """What a step gives back per game: the reward, whether the game ended, its total then, and whether
+    the action was legal."""
+
+    rewards: Any
+    done: Any
+    final: Any
+    legal: Any
 
 
 @njit(cache=True, nogil=True)
@@ -46,23 +97,10 @@ def _start_turn(
 
 
 @njit(cache=True, nogil=True)
-def new_games(
-    first: int,
-    dice: Any,
-    rolls: Any,
-    taken: Any,
-    at_once: Any,
-    filled: Any,
-    points: Any,
-    upper: Any,
-    extra: Any,
-    free_left: Any,
-    total: Any,
-    rng: Any,
-    free_throws: int,
-    free_points: int,
-) -> None:  # pragma: no cover
+def new_games(first: int, games: EnvGames, rules: EnvRules) -> None:  # pragma: no cover
     """Start a new game in every slot from ``first`` on: empty sheet, first throw made."""
+    dice, rolls, taken, at_once, filled, points, upper, extra, free_left, total, rng = games
+    free_throws, free_points = rules.free_throws, rules.free_points
     for g in range(first, dice.shape[0]):
         filled[g] = 0
         points[g, :] = 0
@@ -87,42 +125,18 @@ def step(
     masks: Any,
     penalty: float,
     autoreset: bool,
-    dice: Any,
-    rolls: Any,
-    taken: Any,
-    at_once: Any,
-    filled: Any,
-    points: Any,
-    upper: Any,
-    extra: Any,
-    free_left: Any,
-    total: Any,
-    rng: Any,
-    rewards: Any,
-    done: Any,
-    final: Any,
-    legal: Any,
-    n_rolls: int,
-    per_turn: int,
-    free_throws: int,
-    free_points: int,
-    code_to_roll: Any,
-    base: Any,
-    allowed: Any,
-    alike: Any,
-    five: int,
-    n_armed: int,
-    joker: bool,
-    jpts: Any,
-    jbonus: Any,
-    is_upper: Any,
-    threshold: int,
-    upper_bonus: int,
+    games: EnvGames,
+    results: EnvResults,
+    rules: EnvRules,
 ) -> None:  # pragma: no cover
     """Apply ``actions[g]`` to every game ``g``. An action outside the space or not marked in ``masks``
     (as :func:`observe` wrote them) earns ``-penalty`` and changes nothing (``legal[g] = 0``); a game that
     ends records its total in ``final[g]`` and starts again (``done[g] = 1``) if ``autoreset``, else
     stays over."""
+    dice, rolls, taken, at_once, filled, points, upper, extra, free_left, total, rng = games
+    rewards, done, final, legal = results
+    n_rolls, _, free_throws, free_points, code_to_roll, base, _, alike = rules[:8]
+    five, n_armed, joker, jpts, jbonus, is_upper, threshold, upper_bonus = rules[8:]
     n_games, n_actions = masks.shape
     n_keeps = (1 << dice.shape[1]) - 1
     n_boxes = base.shape[2]
@@ -184,32 +198,11 @@ def step(
 
 
 @njit(cache=True, nogil=True)
-def observe(
-    obs: Any,
-    masks: Any,
-    offsets: Any,
-    dice: Any,
-    rolls: Any,
-    taken: Any,
-    at_once: Any,
-    filled: Any,
-    points: Any,
-    upper: Any,
-    extra: Any,
-    free_left: Any,
-    n_rolls: int,
-    per_turn: int,
-    code_to_roll: Any,
-    base: Any,
-    allowed: Any,
-    alike: Any,
-    five: int,
-    n_armed: int,
-    joker: bool,
-    jpts: Any,
-    jbonus: Any,
-) -> None:  # pragma: no cover
+def observe(obs: Any, masks: Any, offsets: Any, games: EnvGames, rules: EnvRules) -> None:  # pragma: no cover
     """Write every game's observation and action mask (see :mod:`kniffel.env.encoding`)."""
+    dice, rolls, taken, at_once, filled, points, upper, extra, free_left = games[:9]
+    n_rolls, per_turn, _, _, code_to_roll, base, allowed, alike = rules[:8]
+    five, n_armed, joker, jpts = rules[8:12]
     n_games, n_dice = dice.shape
     n_keeps = (1 << n_dice) - 1
     n_boxes = base.shape[2]

@@ -205,6 +205,21 @@ def best_entries(rows: Any, nonzero: Any, out: Any, choice: Any) -> None:  # pra
                 out[s, r, lane] = acc[lane]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def keep_better(
+    row: Any, best: Any, col: int, width: int, choice: Any, s: int, r: int, code: int
+) -> None:  # pragma: no cover
+    """Lanes ``col .. col + width - 1`` of ``best`` (a roll's best entry so far) take ``row``'s value
+    where it is larger, and ``choice[s, r]`` records ``code`` there (None: not asked for): a further five
+    of a kind's placement against the roll's other entries."""
+    for lane in range(width):
+        x = row[col + lane]
+        better = x > best[col + lane]
+        best[col + lane] = x if better else best[col + lane]
+        if choice is not None:
+            choice[s, r, col + lane] = code if better else choice[s, r, col + lane]
+
+
 @njit(cache=True, nogil=True)
 def joker_entry(
     values: Any,
@@ -237,12 +252,7 @@ def joker_entry(
         if p < 0:
             continue
         enter(values, n, mask, armed, free, b, p, extra, lo, nl, rows, one, col)
-        for lane in range(nl):
-            x = rows[one, col + lane]
-            better = x > out[s, r, col + lane]
-            out[s, r, col + lane] = x if better else out[s, r, col + lane]
-            if choice is not None:
-                choice[s, r, col + lane] = -1 - b if better else choice[s, r, col + lane]
+        keep_better(rows[one], out[s, r], col, nl, choice, s, r, -1 - b)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -568,6 +578,19 @@ def solve_masks(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: no
 # --- the advisor: every option of single situations -------------------------------------------------------
 
 
+@njit(cache=True, nogil=True, inline="always")
+def roll_points(t: KernelTables, s: int, roll: int, box: int) -> int:  # pragma: no cover
+    """What ``roll`` (thrown at once: ``s`` = 1) scores in an open ``box`` without a joker: the points of
+    its pair with that box, 0 where it has none (a strike)."""
+    for j in range(t.nonzero.shape[2]):
+        pair = t.nonzero[s, roll, j]
+        if pair < 0:
+            break
+        if t.pair_box[pair] == box:
+            return int(t.pair_pts[pair])
+    return 0
+
+
 @njit(cache=True, nogil=True)
 def situation_values(
     values: Any, t: KernelTables, situations: Any, boxes: Any, keeps: Any
@@ -598,14 +621,7 @@ def situation_values(
                 if (allow >> b) & 1 == 0:
                     boxes[i, b] = NEG
                     continue
-                p = 0
-                for j in range(t.nonzero.shape[2]):
-                    pair = t.nonzero[s, roll, j]
-                    if pair < 0:
-                        break
-                    if t.pair_box[pair] == b:
-                        p = int(t.pair_pts[pair])
-                enter(values, n, mask, armed, free, b, p, 0, up, 1, boxes, i, b)
+                enter(values, n, mask, armed, free, b, roll_points(t, s, roll, b), 0, up, 1, boxes, i, b)
     situation_keeps(values, t, situations, keeps)
 
 

@@ -301,141 +301,6 @@ def padded_width(width: int) -> int:  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def play_game(
-    g: int,
-    tables: Any,
-    values: Any,
-    announced: Any,
-    rolls: int,
-    margin: float,
-    rng: Any,
-    totals: Any,
-    log: Any,
-    pairs: Any,
-) -> None:  # pragma: no cover
-    """Game ``g`` from the empty sheet to the full one: ``totals[g, c]`` gets column ``c``'s ``(points,
-    upper bonus, points in the five box, extra bonuses)``. With ``log`` (``[game, turn, step, 3]``, first
-    games only) every throw is recorded as ``(keep, roll, 0)``, an announcement as ``(-3, column, box)``
-    and the entry as ``(-2, column, box << 16 | points)``; ``pairs`` is :func:`box_pairs`."""
-    t0 = tables[0]
-    n_cols = len(tables)
-    n_s, n_rolls, _ = t0.nonzero.shape
-    sharp = n_s == 2
-    size, child, subs = t0.size, t0.child, t0.choices
-    n_dice = size[child.shape[0] - 1]
-    positions = rolls - 1
-    most = 1
-    turns = 0
-    for c in range(n_cols):
-        turns += tables[c].n_boxes
-        if announced[c]:
-            most += tables[c].n_boxes
-    # A sweep costs mostly per call and per vector of lanes, hardly per lane: every lane of a turn goes
-    # in one call, from four lanes on padded to a multiple of eight (the padding a copy of lane 0), which
-    # the sweep's vectorised loops take whole (measured: four or seven lanes cost more than eight). The
-    # turn's arrays are cut from these as contiguous ones.
-    most = padded_width(most)
-    stop_space = np.empty(n_s * n_rolls * most)
-    keeps_space = np.empty(max(positions, 1) * t0.first_roll * most)
-    # the announced lanes' entries, recomputed when an announced column changes
-    worth = np.empty((n_s, n_rolls, most))
-    points = np.empty((n_s, n_rolls, most), dtype=np.int64)
-    column = np.empty((n_s, n_rolls), dtype=np.int64)
-    floor = np.empty(3)
-    bound = np.empty(most)
-    space = scratch(tables)
-    gains, entries, strikes = sheet_space(tables)
-    mask = np.zeros(n_cols, dtype=np.int64)
-    armed = np.zeros(n_cols, dtype=np.int64)
-    up = np.zeros(n_cols, dtype=np.int64)
-    for c in range(n_cols):
-        column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
-    lanes = announceable(tables, announced, mask)
-    stale = True
-    # The announced lanes' stop values change only with their entries and the best strike: while both
-    # stay, their keeps in ``keeps_space`` are still the last sweep's, and lane 0 is swept alone.
-    keeps0 = np.empty((max(positions, 1), t0.first_roll, 1))
-    swept_width, swept_floor = -1, NEG
-    for turn in range(turns):
-        if stale:
-            lanes = announceable(tables, announced, mask)
-            announced_values(tables, values, mask, armed, up, lanes, pairs, worth, points)
-            stale = False
-            swept_width = -1
-        width = lanes.shape[0] + 1
-        padded = padded_width(width)
-        stop = stop_space[: n_s * n_rolls * padded].reshape((1, n_s, n_rolls, padded))
-        keeps = keeps_space[: max(positions, 1) * t0.first_roll * padded].reshape(
-            (max(positions, 1), t0.first_roll, padded)
-        )
-        stop_values(tables, mask, gains, strikes, stop[:, :, :, :1], column, floor)
-        if width > 1:
-            announced_stop(worth, width - 1, floor, stop[:, :, :, 1:width], bound[1:width])
-        if padded > width:
-            for s in range(n_s):
-                for r in range(n_rolls):
-                    for i in range(width, padded):
-                        stop[0, s, r, i] = stop[0, s, r, 0]
-        if positions > 0 and width > 1 and width == swept_width and floor[0] == swept_floor:
-            sweep(stop[:, :, :, :1], 0, positions, t0, keeps0)
-            for q in range(positions):
-                for k in range(t0.first_roll):
-                    keeps[q, k, 0] = keeps0[q, k, 0]
-        elif positions > 0:
-            sweep(stop, 0, positions, t0, keeps)
-            swept_width, swept_floor = width, floor[0]
-        keep = 0
-        pos = positions
-        step = 0
-        lane = 0
-        while True:
-            r = throw(rng, g, keep, size, child, n_dice, -1, turn, 0) - t0.first_roll
-            s = 1 if sharp and keep == 0 else 0
-            step = record(log, g, turn, step, keep, r, 0)
-            if pos == 0:
-                break
-            best, keep = best_keep(keeps, pos - 1, subs, r, stop[0, s, r, lane], lane)
-            if pos == positions and width > 1:
-                # after the first throw: announcing is chosen only when better by more than ``margin``,
-                # the first of equally good lanes in order. No lane is worth more than its best stop
-                # value.
-                base = best
-                for i in range(1, width):
-                    if bound[i] - margin <= base:
-                        continue
-                    v, q = best_keep(keeps, pos - 1, subs, r, stop[0, s, r, i], i)
-                    if v - margin > best:
-                        best, keep, lane = v - margin, q, i
-                if lane > 0:
-                    step = record(log, g, turn, step, -3, lanes[lane - 1, 0], lanes[lane - 1, 1])
-            if keep < 0:
-                break
-            pos -= 1
-        if lane > 0 and worth[s, r, lane - 1] >= floor[0]:
-            c, box = lanes[lane - 1, 0], lanes[lane - 1, 1]
-            p, extra = points[s, r, lane - 1] >> 16, points[s, r, lane - 1] & 0xFFFF
-        elif lane > 0 or column[s, r] < 0:
-            c, box, p, extra = int(floor[1]), int(floor[2]), 0, 0
-        else:
-            c = column[s, r]
-            box, p, extra = entries[c, s, r, 0], entries[c, s, r, 1], entries[c, s, r, 2]
-        t = tables[c]
-        after, armed_after, up_after, crossed = entry(scoring(t), mask[c], armed[c], box, p, up[c])
-        totals[g, c, 0] += p + extra + (t.upper_bonus if crossed else 0)
-        if crossed:
-            totals[g, c, 1] = 1
-        if box == t.five and p > 0:
-            totals[g, c, 2] = 1
-        if extra > 0:
-            totals[g, c, 3] += 1
-        mask[c], armed[c], up[c] = after, armed_after, up_after
-        stale = stale or announced[c] == 1
-        if after != (1 << t.n_boxes) - 1:
-            column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
-        record(log, g, turn, step, -2, c, (box << 16) | p)
-
-
-@njit(cache=True, nogil=True)
 def play_games(
     tables: Any,
     values: Any,
@@ -448,9 +313,129 @@ def play_games(
     first: int,
     last: int,
 ) -> None:  # pragma: no cover
-    """:func:`play_game` for games ``first .. last - 1`` of ``rng`` (one dice stream each). Threads run
-    parts of a batch side by side (the kernel releases the GIL): numba's parallel loops cannot take the
-    columns' tables, a tuple of tuples of arrays."""
+    """Games ``first .. last - 1`` of ``rng`` (one dice stream each), each from the empty sheet to the full
+    one. Threads run parts of a batch side by side (the kernel releases the GIL): numba's parallel loops
+    cannot take the columns' tables, a tuple of tuples of arrays.
+
+    For game ``g``, ``totals[g, c]`` gets column ``c``'s ``(points, upper bonus, points in the five box,
+    extra bonuses)``. With ``log`` (``[game, turn, step, 3]``, first games only) every throw is recorded
+    as ``(keep, roll, 0)``, an announcement as ``(-3, column, box)`` and the entry as ``(-2, column, box
+    << 16 | points)``."""
     pairs = box_pairs(tables, announced)
     for g in range(first, last):
-        play_game(g, tables, values, announced, rolls, margin, rng, totals, log, pairs)
+        t0 = tables[0]
+        n_cols = len(tables)
+        n_s, n_rolls, _ = t0.nonzero.shape
+        sharp = n_s == 2
+        size, child, subs = t0.size, t0.child, t0.choices
+        n_dice = size[child.shape[0] - 1]
+        positions = rolls - 1
+        most = 1
+        turns = 0
+        for c in range(n_cols):
+            turns += tables[c].n_boxes
+            if announced[c]:
+                most += tables[c].n_boxes
+        # A sweep costs mostly per call and per vector of lanes, hardly per lane: every lane of a turn goes
+        # in one call, from four lanes on padded to a multiple of eight (the padding a copy of lane 0), which
+        # the sweep's vectorised loops take whole (measured: four or seven lanes cost more than eight). The
+        # turn's arrays are cut from these as contiguous ones.
+        most = padded_width(most)
+        stop_space = np.empty(n_s * n_rolls * most)
+        keeps_space = np.empty(max(positions, 1) * t0.first_roll * most)
+        # the announced lanes' entries, recomputed when an announced column changes
+        worth = np.empty((n_s, n_rolls, most))
+        points = np.empty((n_s, n_rolls, most), dtype=np.int64)
+        column = np.empty((n_s, n_rolls), dtype=np.int64)
+        floor = np.empty(3)
+        bound = np.empty(most)
+        space = scratch(tables)
+        gains, entries, strikes = sheet_space(tables)
+        mask = np.zeros(n_cols, dtype=np.int64)
+        armed = np.zeros(n_cols, dtype=np.int64)
+        up = np.zeros(n_cols, dtype=np.int64)
+        for c in range(n_cols):
+            column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
+        lanes = announceable(tables, announced, mask)
+        stale = True
+        # The announced lanes' stop values change only with their entries and the best strike: while both
+        # stay, their keeps in ``keeps_space`` are still the last sweep's, and lane 0 is swept alone.
+        keeps0 = np.empty((max(positions, 1), t0.first_roll, 1))
+        swept_width, swept_floor = -1, NEG
+        for turn in range(turns):
+            if stale:
+                lanes = announceable(tables, announced, mask)
+                announced_values(tables, values, mask, armed, up, lanes, pairs, worth, points)
+                stale = False
+                swept_width = -1
+            width = lanes.shape[0] + 1
+            padded = padded_width(width)
+            stop = stop_space[: n_s * n_rolls * padded].reshape((1, n_s, n_rolls, padded))
+            keeps = keeps_space[: max(positions, 1) * t0.first_roll * padded].reshape(
+                (max(positions, 1), t0.first_roll, padded)
+            )
+            stop_values(tables, mask, gains, strikes, stop[:, :, :, :1], column, floor)
+            if width > 1:
+                announced_stop(worth, width - 1, floor, stop[:, :, :, 1:width], bound[1:width])
+            if padded > width:
+                for s in range(n_s):
+                    for r in range(n_rolls):
+                        for i in range(width, padded):
+                            stop[0, s, r, i] = stop[0, s, r, 0]
+            if positions > 0 and width > 1 and width == swept_width and floor[0] == swept_floor:
+                sweep(stop[:, :, :, :1], 0, positions, t0, keeps0)
+                for q in range(positions):
+                    for k in range(t0.first_roll):
+                        keeps[q, k, 0] = keeps0[q, k, 0]
+            elif positions > 0:
+                sweep(stop, 0, positions, t0, keeps)
+                swept_width, swept_floor = width, floor[0]
+            keep = 0
+            pos = positions
+            step = 0
+            lane = 0
+            while True:
+                r = throw(rng, g, keep, size, child, n_dice, -1, turn, 0) - t0.first_roll
+                s = 1 if sharp and keep == 0 else 0
+                step = record(log, g, turn, step, keep, r, 0)
+                if pos == 0:
+                    break
+                best, keep = best_keep(keeps, pos - 1, subs, r, stop[0, s, r, lane], lane)
+                if pos == positions and width > 1:
+                    # after the first throw: announcing is chosen only when better by more than ``margin``,
+                    # the first of equally good lanes in order. No lane is worth more than its best stop
+                    # value.
+                    base = best
+                    for i in range(1, width):
+                        if bound[i] - margin <= base:
+                            continue
+                        v, q = best_keep(keeps, pos - 1, subs, r, stop[0, s, r, i], i)
+                        if v - margin > best:
+                            best, keep, lane = v - margin, q, i
+                    if lane > 0:
+                        step = record(log, g, turn, step, -3, lanes[lane - 1, 0], lanes[lane - 1, 1])
+                if keep < 0:
+                    break
+                pos -= 1
+            if lane > 0 and worth[s, r, lane - 1] >= floor[0]:
+                c, box = lanes[lane - 1, 0], lanes[lane - 1, 1]
+                p, extra = points[s, r, lane - 1] >> 16, points[s, r, lane - 1] & 0xFFFF
+            elif lane > 0 or column[s, r] < 0:
+                c, box, p, extra = int(floor[1]), int(floor[2]), 0, 0
+            else:
+                c = column[s, r]
+                box, p, extra = entries[c, s, r, 0], entries[c, s, r, 1], entries[c, s, r, 2]
+            t = tables[c]
+            after, armed_after, up_after, crossed = entry(scoring(t), mask[c], armed[c], box, p, up[c])
+            totals[g, c, 0] += p + extra + (t.upper_bonus if crossed else 0)
+            if crossed:
+                totals[g, c, 1] = 1
+            if box == t.five and p > 0:
+                totals[g, c, 2] = 1
+            if extra > 0:
+                totals[g, c, 3] += 1
+            mask[c], armed[c], up[c] = after, armed_after, up_after
+            stale = stale or announced[c] == 1
+            if after != (1 << t.n_boxes) - 1:
+                column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
+            record(log, g, turn, step, -2, c, (box << 16) | p)

@@ -24,7 +24,18 @@ import numpy as np
 from numba import njit
 
 from kniffel.core.compile import KernelTables
-from kniffel.core.kernels import NEG, Scoring, best_entries, entry, lane_at, lane_of, scoring, sweep
+from kniffel.core.kernels import (
+    NEG,
+    Scoring,
+    best_entries,
+    entry,
+    keep_better,
+    lane_at,
+    lane_of,
+    roll_points,
+    scoring,
+    sweep,
+)
 
 
 class Window(NamedTuple):
@@ -162,12 +173,7 @@ def joker_probabilities(
                     continue
                 enter_target(read, lanes, n, at, b, p, extra, rows, one, col)
                 reduce(rows, one, w, weights)
-                for lane in range(width):
-                    x = rows[one, col + lane]
-                    better = x > out[s, r, col + lane]
-                    out[s, r, col + lane] = x if better else out[s, r, col + lane]
-                    if choice is not None:
-                        choice[s, r, col + lane] = -1 - b if better else choice[s, r, col + lane]
+                keep_better(rows[one], out[s, r], col, width, choice, s, r, -1 - b)
 
 
 @njit(cache=True, nogil=True)
@@ -383,13 +389,7 @@ def situation_values(
         elif (allow >> b) & 1 == 0:
             p = -1
         else:
-            p = 0
-            for j in range(t.nonzero.shape[2]):
-                pair = t.nonzero[s, roll, j]
-                if pair < 0:
-                    break
-                if t.pair_box[pair] == b:
-                    p = int(t.pair_pts[pair])
+            p = roll_points(t, s, roll, b)
         if p < 0:
             boxes[b] = NEG
             continue

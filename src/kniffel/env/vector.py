@@ -96,19 +96,11 @@ class CompiledGames:
         code_to_roll = np.full(FACES**n_dice, -1, dtype=np.int32)
         for r, roll in enumerate(sorted_rolls(n_dice)):
             code_to_roll[sum((face - 1) * FACES**j for j, face in enumerate(roll))] = r
-        self._rules_args = (rules.rolls, rules.free_throws_per_turn)
-        self._table_args = (
-            code_to_roll,
-            c.base,
-            c.allowed,
-            c.alike,
-            c.five,
-            c.n_armed,
-            c.joker,
-            c.jpts,
-            c.jbonus,
-        )
-        self._score_args = (c.upper, c.threshold, c.upper_bonus)
+        self.tables = kernels.EnvRules(
+            rules.rolls, rules.free_throws_per_turn, rules.free_throws, rules.free_throw_points, code_to_roll,
+            c.base, c.allowed, c.alike, c.five, c.n_armed, c.joker, c.jpts, c.jbonus, c.upper, c.threshold,
+            c.upper_bonus,
+        )  # fmt: skip
         layout = self.encoding.layout
         names = ("dice", "counts", "rolls_left", "free_throws_taken", "thrown_at_once", "filled", "points",
                  "upper_sum", "extra_bonus", "free_throws_left")  # fmt: skip
@@ -119,17 +111,16 @@ class CompiledGames:
     def n(self) -> int:
         return int(self.dice.shape[0])
 
-    def _state(self) -> tuple[Any, ...]:
-        return (self.dice, self.rolls, self.taken, self.at_once, self.filled, self.points, self.upper,
-                self.extra, self.free_left)  # fmt: skip
+    def _state(self) -> Any:
+        return kernels.EnvGames(
+            self.dice, self.rolls, self.taken, self.at_once, self.filled, self.points, self.upper,
+            self.extra, self.free_left, self.total, self.rng,
+        )  # fmt: skip
 
     def new(self, seed: int) -> None:
         """Start every game afresh, the dice streams derived from ``seed``."""
         self.rng[:] = streams(np.uint64(stream_base(seed)), np.uint64(0), self.n)
-        rules = self.rules
-        kernels.new_games(  # type: ignore[call-arg]
-            0, *self._state(), self.total, self.rng, rules.free_throws, rules.free_throw_points
-        )
+        kernels.new_games(0, self._state(), self.tables)
 
     def step(
         self,
@@ -145,17 +136,11 @@ class CompiledGames:
     ) -> None:
         """Apply ``actions`` where ``masks`` (the last :meth:`observe`'s) allows them; elsewhere
         ``-penalty`` and no change."""
-        rules = self.rules
-        kernels.step(  # type: ignore[call-arg]
-            actions, masks, penalty, autoreset, *self._state(), self.total, self.rng, rewards, done, final,
-            legal, *self._rules_args, rules.free_throws, rules.free_throw_points, *self._table_args,
-            *self._score_args,
-        )  # fmt: skip
+        results = kernels.EnvResults(rewards, done, final, legal)
+        kernels.step(actions, masks, penalty, autoreset, self._state(), results, self.tables)
 
     def observe(self, obs: npt.NDArray[np.float32], masks: npt.NDArray[np.int8]) -> None:
-        kernels.observe(  # type: ignore[call-arg]
-            obs, masks, self.offsets, *self._state(), *self._rules_args, *self._table_args
-        )
+        kernels.observe(obs, masks, self.offsets, self._state(), self.tables)
 
     def situation(self, g: int) -> Situation:
         """The position of game ``g`` (between its moves, the game not over)."""

@@ -167,7 +167,7 @@ class SheetSearch:
     ) -> SheetGames:
         """Games ``first_game .. first_game + games - 1`` of the dice streams of ``base``
         (:func:`kniffel.core.play.stream_base`), each to the end. ``log`` (``[game, turn, step, 3]``)
-        records the first games' throws and entries (see :func:`~kniffel.core.sheetkernels.play_game`)."""
+        records the first games' throws and entries (see :func:`~kniffel.core.sheetkernels.play_games`)."""
         from kniffel.core.playkernels import streams
         from kniffel.core.sheetkernels import play_games
 
