@@ -97,18 +97,22 @@ def _start_turn(
 
 
 @njit(cache=True, nogil=True)
+def _new_game(g: int, games: EnvGames, rules: EnvRules) -> None:  # pragma: no cover
+    """Game ``g`` starts again: empty sheet, every free throw left, first throw made."""
+    games.filled[g] = 0
+    games.points[g, :] = 0
+    games.upper[g] = 0
+    games.extra[g] = 0
+    games.free_left[g] = rules.free_throws
+    games.total[g] = rules.free_throws * rules.free_points
+    _start_turn(g, games.dice, games.rolls, games.taken, games.at_once, games.rng)
+
+
+@njit(cache=True, nogil=True)
 def new_games(first: int, games: EnvGames, rules: EnvRules) -> None:  # pragma: no cover
-    """Start a new game in every slot from ``first`` on: empty sheet, first throw made."""
-    dice, rolls, taken, at_once, filled, points, upper, extra, free_left, total, rng = games
-    free_throws, free_points = rules.free_throws, rules.free_points
-    for g in range(first, dice.shape[0]):
-        filled[g] = 0
-        points[g, :] = 0
-        upper[g] = 0
-        extra[g] = 0
-        free_left[g] = free_throws
-        total[g] = free_throws * free_points
-        _start_turn(g, dice, rolls, taken, at_once, rng)
+    """Start a new game in every slot from ``first`` on."""
+    for g in range(first, games.dice.shape[0]):
+        _new_game(g, games, rules)
 
 
 @njit(cache=True, nogil=True)
@@ -135,7 +139,7 @@ def step(
     stays over."""
     dice, rolls, taken, at_once, filled, points, upper, extra, free_left, total, rng = games
     rewards, done, final, legal = results
-    n_rolls, _, free_throws, free_points, code_to_roll, base, _, alike = rules[:8]
+    n_rolls, _, _, free_points, code_to_roll, base, _, alike = rules[:8]
     five, n_armed, joker, jpts, jbonus, is_upper, threshold, upper_bonus = rules[8:]
     n_games, n_actions = masks.shape
     n_keeps = (1 << dice.shape[1]) - 1
@@ -186,15 +190,10 @@ def step(
         if filled[g] == full:
             done[g] = 1
             final[g] = total[g]
-            if not autoreset:
-                continue
-            filled[g] = 0
-            points[g, :] = 0
-            upper[g] = 0
-            extra[g] = 0
-            free_left[g] = free_throws
-            total[g] = free_throws * free_points
-        _start_turn(g, dice, rolls, taken, at_once, rng)
+            if autoreset:
+                _new_game(g, games, rules)
+        else:
+            _start_turn(g, dice, rolls, taken, at_once, rng)
 
 
 @njit(cache=True, nogil=True)
