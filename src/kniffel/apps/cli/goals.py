@@ -18,12 +18,16 @@ from rich.table import Table
 
 from kniffel.apps.cli import solving
 from kniffel.apps.cli.errors import CliError
-from kniffel.base.i18n import NBSP, translate
+from kniffel.base.i18n import N_, NBSP, translate
 from kniffel.engine.situation import Situation
 from kniffel.planning import PlanningError
 from kniffel.planning.goals import Goal, Target, Unit, parse_goal
 from kniffel.rules import RuleSet
 from kniffel.services.advice import TargetOptions, situation_options
+
+COMPILE_SECONDS = 20
+"""About how long the target kernels take to compile the first time (10 to 17 s measured on a 2-core Zen 4
+with other work beside it; benchmarks/cold_start.py on a fresh kernel cache says it for a machine)."""
 
 
 def goal_of(text: str) -> Goal:
@@ -59,8 +63,15 @@ def target_options(
     rules: RuleSet, target: int, *, show_progress: bool, lang: str, sheet: Mapping[str, int] | None = None
 ) -> TargetOptions:
     """:class:`TargetOptions` for one situation's sheet (or, None, for a batch), with a progress bar."""
+    from kniffel.core import warm
+    from kniffel.services.session import about
+
     label = cone_note(rules, target, sheet, lang)
-    with solving.solve_progress(show_progress, label, unit="states", lang=lang) as progress:
+    waiting = None
+    if show_progress and warm.needed():
+        first_use = N_("compiling the target kernels, first use only (about {time})...")
+        waiting = translate(lang, first_use, time=about(COMPILE_SECONDS))
+    with solving.solve_progress(show_progress, label, unit="states", lang=lang, waiting=waiting) as progress:
         return TargetOptions(rules, target, sheet, progress)
 
 

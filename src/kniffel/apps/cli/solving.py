@@ -98,15 +98,16 @@ def solved_what(rules: RuleSet, column: RuleSet, lang: str) -> str:
 
 @contextmanager
 def solve_progress(
-    show: bool, label: str, unit: str = N_("sheets"), lang: str = "en"
+    show: bool, label: str, unit: str = N_("sheets"), lang: str = "en", waiting: str | None = None
 ) -> Iterator[Callable[[int, int], None] | None]:
     """A Rich progress bar on stderr fed by the solver's ``progress(done, total)``; nothing when
-    ``show`` is false or stderr is not a terminal."""
+    ``show`` is false or stderr is not a terminal. ``waiting`` says what happens before the first
+    progress (by default: the solver compiles on a first run)."""
     console = Console(stderr=True)
     if not show or not console.is_terminal:
         yield None
         return
-    waiting = translate(lang, "compiling the solver, first run only...")
+    waiting = waiting or translate(lang, "compiling the solver, first run only...")
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
