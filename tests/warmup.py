@@ -64,18 +64,36 @@ def _cli(*args: str) -> Callable[[], None]:
     return run
 
 
+def _engine_game(rules_id: str) -> Callable[[], None]:
+    def run() -> None:
+        from kniffel import Game, SeededDice, bots, rules
+
+        bots.play(Game(rules.get(rules_id), ["Ada"], dice=SeededDice(1)), [bots.make("bot")])
+
+    return run
+
+
 STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
-    ("the web servers' tables", prepare_for_servers),
+    ("bot in a game, four columns", _engine_game("kniffel-4col")),
+    ("bot in a game, three columns", _engine_game("kniffel-3col")),
+    ("bot compiled, three columns", _cli("simulate", "--strategy", "bot", "-r", "kniffel-3col", "-n", "2")),
+    ("bot compiled, four columns", _cli("simulate", "--strategy", "bot", "-r", "kniffel-4col", "-n", "2")),
+    ("bot against bot:heuristic", _cli(
+        "tournament", "-p", "bot", "-p", "bot:heuristic", "-r", "kniffel", "-n", "2",
+    )),
     ("bot:win against bot:optimal and bot", _cli(
         "tournament", "-p", "bot:win", "-p", "bot:optimal", "-p", "bot", "-r", "kniffel", "-o", "strict=on",
         "-n", "2",
     )),
+    ("a target's advice", _cli(
+        "advise", "-r", "kniffel", "-o", "strict=on", "--goal", "target:200", "--sheet", "ones=3", "--dice",
+        "2 2 2 5 6",
+    )),
     ("bot:optimal, Yahtzee", _cli("simulate", "--strategy", "bot:optimal", "-r", "yahtzee", "-n", "200")),
-    ("bot, three columns", _cli("simulate", "--strategy", "bot", "-r", "kniffel-3col", "-n", "20")),
-    ("bot, four columns", _cli("simulate", "--strategy", "bot", "-r", "kniffel-4col", "-n", "20")),
-    ("bot, one column", _cli("simulate", "--strategy", "bot", "-r", "kniffel", "-n", "20")),
+    ("the web servers' tables", prepare_for_servers),
 )  # fmt: skip
-"""What is compiled, in order: what the suite reaches late first (it reaches the rest itself early)."""
+"""What is compiled, in order: the suite's own process compiles the DP's kernels first (its first file
+asks for them), then the heuristic bot's of many columns, then those of compiled games and targets."""
 
 
 def main() -> int:
