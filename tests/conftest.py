@@ -200,18 +200,31 @@ WARMUP_FROM = 300
 itself, and a warm-up process would only take the other processor from it."""
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "e2e: a test in a browser (tests/e2e/), run after all the others")
-    config.addinivalue_line("markers", "slow: a test of many seconds even with its kernels compiled")
+FIRST = frozenset(
+    f"test_{name}.py"
+    for name in (
+        "quality", "layers", "rules", "rules_json", "game", "scoring", "sheet", "legal_actions", "i18n",
+        "properties", "session", "cli_help", "cli_rules", "situation", "web_fair", "benchmarks_machine",
+    )
+)  # fmt: skip
+"""Files whose tests compile no kernel (mypy and ruff among them): a whole run starts with them, so
+that :mod:`warmup` has compiled the kernels the next files ask for by the time they do."""
+
+
+def _part(item: pytest.Item) -> int:
+    if E2E in item.path.parents:
+        return 2
+    return 0 if item.path.name in FIRST else 1
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The browser tests are marked ``e2e`` and run last (``-m "not e2e"`` leaves them out): by then the
-    other tests have compiled the kernels and solved the tables their servers read."""
+    """Files that compile nothing run first (:data:`FIRST`), then the rest; the browser tests are marked
+    ``e2e`` and run last (``-m "not e2e"`` leaves them out): by then the other tests have compiled the
+    kernels and solved the tables their servers read. Within each part the order is pytest's own."""
     for item in items:
         if E2E in item.path.parents:
             item.add_marker(pytest.mark.e2e)
-    items.sort(key=lambda item: E2E in item.path.parents)  # stable: each part keeps its order
+    items.sort(key=_part)  # stable: each part keeps its order
 
 
 _warmup: dict[str, Any] = {}

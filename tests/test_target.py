@@ -387,6 +387,7 @@ def simulated_target_play(
     return made
 
 
+@pytest.mark.slow
 def test_a_million_games_played_for_a_target_make_it_as_often_as_the_table_says() -> None:
     """The table's probability of making at least ``needed`` points is what its own policy achieves:
     a million simulated games for each of a dozen targets across the score range, each within 4

@@ -51,13 +51,13 @@ def prepare_for_servers() -> None:
         prepare_tables(rules.get(rules_id, options))
 
 
-def _cli(*args: str) -> Callable[[], None]:
+def _cli(*args: str, given: str | None = None) -> Callable[[], None]:
     def run() -> None:
         from typer.testing import CliRunner
 
         from kniffel.apps.cli import app
 
-        result = CliRunner().invoke(app, list(args), env={"COLUMNS": "120", "NO_COLOR": "1"})
+        result = CliRunner().invoke(app, list(args), input=given, env={"COLUMNS": "120", "NO_COLOR": "1"})
         if result.exit_code != 0:
             raise RuntimeError(f"kniffel {' '.join(args)}: {result.output}")
 
@@ -73,7 +73,15 @@ def _engine_game(rules_id: str) -> Callable[[], None]:
     return run
 
 
+BATCH = (
+    '{"sheet": {}, "dice": [1, 2, 3, 4, 5], "rolls_left": 2}\n'
+    '{"sheet": {"ones": 3}, "dice": [6, 6, 6, 2, 1], "rolls_left": 0}\n'
+)
+
 STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
+    ("the DP and the batch reader", _cli(
+        "advise", "-r", "yahtzee", "--option", "joker=free", "--batch", "-", given=BATCH,
+    )),
     ("bot in a game, four columns", _engine_game("kniffel-4col")),
     ("bot in a game, three columns", _engine_game("kniffel-3col")),
     ("bot compiled, three columns", _cli("simulate", "--strategy", "bot", "-r", "kniffel-3col", "-n", "2")),
@@ -92,8 +100,9 @@ STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("bot:optimal, Yahtzee", _cli("simulate", "--strategy", "bot:optimal", "-r", "yahtzee", "-n", "200")),
     ("the web servers' tables", prepare_for_servers),
 )  # fmt: skip
-"""What is compiled, in order: the suite's own process compiles the DP's kernels first (its first file
-asks for them), then the heuristic bot's of many columns, then those of compiled games and targets."""
+"""What is compiled, in order, as the suite reaches it: while the suite runs its files that compile
+nothing (:data:`conftest.FIRST`) this compiles the DP and the batch reader its next file asks for, then
+the heuristic bot's kernels of many columns, then those of compiled games and targets."""
 
 
 def main() -> int:
