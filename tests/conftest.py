@@ -235,6 +235,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     wanted = os.environ.get(WARMUP_ENV, "")
     if wanted == "0" or (wanted != "1" and len(session.items) < WARMUP_FROM) or os.cpu_count() == 1:
         return
+    if session.config.option.collectonly:
+        return
     log = Path(tempfile.gettempdir()) / f"kniffel-warmup-{os.getpid()}.log"
     with log.open("w", encoding="utf-8") as out:
         _warmup["process"] = subprocess.Popen(
