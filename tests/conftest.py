@@ -10,6 +10,7 @@ import functools
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -239,34 +240,39 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         return
     if session.config.option.collectonly:
         return
-    log = Path(tempfile.gettempdir()) / f"kniffel-warmup-{os.getpid()}.log"
-    with log.open("w", encoding="utf-8") as out:
+    directory = Path(tempfile.mkdtemp(prefix="kniffel-warmup-"))  # its tables and log; removed after
+    _warmup["directory"] = directory
+    with (directory / "log").open("w", encoding="utf-8") as out:
         _warmup["process"] = subprocess.Popen(
-            [sys.executable, str(Path(__file__).parent / "warmup.py")],
+            [sys.executable, str(Path(__file__).parent / "warmup.py"), str(directory)],
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=subprocess.STDOUT,
         )
-    _warmup["log"] = log
 
 
-def _stop_warmup() -> None:
-    process: subprocess.Popen[bytes] | None = _warmup.get("process")
+def _stop_warmup() -> list[str]:
+    """Stop the warm-up if it still runs, remove its directory; the lines of its log."""
+    process: subprocess.Popen[bytes] | None = _warmup.pop("process", None)
     if process is not None and process.poll() is None:
         process.terminate()
         process.wait(30)
+    directory: Path | None = _warmup.pop("directory", None)
+    if directory is None:
+        return []
+    lines = (directory / "log").read_text(encoding="utf-8").splitlines()
+    shutil.rmtree(directory, ignore_errors=True)
+    return lines
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """What the warm-up compiled and in how long, or why it failed (it stops when the run does)."""
     if "process" not in _warmup:
         return
-    _stop_warmup()
-    log: Path = _warmup.pop("log")
+    lines = _stop_warmup()
     terminalreporter.section("kernels compiled beside the run")
-    for line in log.read_text(encoding="utf-8").splitlines():
+    for line in lines:
         terminalreporter.write_line(line)
-    log.unlink()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -23,6 +23,7 @@ import tempfile
 import time
 import traceback
 from collections.abc import Callable
+from pathlib import Path
 
 ADVISED_RULES = ("kniffel",)
 """The rule sets whose hints and reviews the web tests ask a server for."""
@@ -106,26 +107,25 @@ nothing (:data:`conftest.FIRST`) this compiles the DP and the batch reader its n
 the heuristic bot's kernels of many columns, then those of compiled games and targets."""
 
 
-def main() -> int:
+def main(directory: Path) -> int:
+    """Run :data:`STEPS` with the tables and records in ``directory`` (the session removes it)."""
     from kniffel.planning.winning import PREPARE_ENV
 
     os.environ[PREPARE_ENV] = "0"  # no table is solved in the background but those asked for
-    with (
-        tempfile.TemporaryDirectory(prefix="kniffel-warmup-") as tables,
-        tempfile.TemporaryDirectory(prefix="kniffel-warmup-record-") as records,
-    ):
-        os.environ["KNIFFEL_CACHE_DIR"] = tables
-        os.environ["KNIFFEL_RECORD_DIR"] = records
-        for name, step in STEPS:
-            started = time.monotonic()
-            try:
-                step()
-            except Exception:
-                print(f"warm-up: {name} failed:\n{traceback.format_exc()}", file=sys.stderr, flush=True)
-                continue
-            print(f"warm-up: {name} in {time.monotonic() - started:.1f} s", flush=True)
+    os.environ["KNIFFEL_CACHE_DIR"] = str(directory / "tables")
+    os.environ["KNIFFEL_RECORD_DIR"] = str(directory / "records")
+    for name, step in STEPS:
+        started = time.monotonic()
+        try:
+            step()
+        except Exception:
+            print(f"warm-up: {name} failed:\n{traceback.format_exc()}", file=sys.stderr, flush=True)
+            continue
+        print(f"warm-up: {name} in {time.monotonic() - started:.1f} s", flush=True)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(
+        main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp(prefix="kniffel-warmup-")))
+    )
