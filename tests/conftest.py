@@ -10,6 +10,10 @@ import functools
 import json
 import os
 import random
+import shutil
+import subprocess
+import sys
+import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,8 +24,9 @@ from hypothesis import HealthCheck, settings
 from kniffel import Game, ScoreSheet, SeededDice, rules
 from kniffel.core.warm import WARM_UP_ENV
 from kniffel.engine.game import Action, Roll, Score, Strike
-from kniffel.planning.winning import PREPARE_ENV, prepare_tables
+from kniffel.planning.winning import PREPARE_ENV
 from kniffel.rules import RuleSet
+from warmup import prepare_for_servers
 
 # Property tests run a modest number of examples by default so the core suite stays within seconds;
 # HYPOTHESIS_PROFILE=thorough digs deeper when hunting a bug.
@@ -178,37 +183,106 @@ def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
             os.environ[name] = value
 
 
-ADVISED_RULES = ("kniffel",)
-"""The rule sets whose hints and reviews the web tests ask a server for."""
-WIN_RULES = (("kniffel", {"strict": "on"}),)
-"""The rule sets whose chances of winning the web tests show (their win tables are solved in a moment)."""
-
-
 @pytest.fixture(scope="session")
 def prepared_solver(solver_cache: Path) -> Path:
     """The session's table cache holding the tables the web servers of the tests use, with the solver's
-    kernels compiled: a whole game is reviewed and a position hinted, as a server will.
+    kernels compiled: a whole game is reviewed and a position hinted, as a server will
+    (:func:`warmup.prepare_for_servers`).
 
     A page or a client waits a fixed time for each step. On a fresh checkout a server's first review of
     a Kniffel game would compile numba's kernels and solve the Kniffel table while the page waits, which
     has taken longer than any sensible wait on a busy machine. Done here once, before a server starts,
     the kernels land in numba's on-disk cache and the table in ``solver_cache``, which servers read."""
-    from kniffel import bots
-    from kniffel.apps.web import advice
-    from kniffel.planning.exact import advisor_for
-
-    for rules_id in ADVISED_RULES:
-        advisor_for(rules.get(rules_id))  # what a server leaves to its worker, solved here and now
-        game = bots.play(Game(rules.get(rules_id), ["Ada"], dice=SeededDice(1)), [bots.make("bot")])
-        found = advice.review(game)
-        assert found is not None, f"no review for {rules_id}: the web tests expect one"
-        assert "decisions" in found, f"no review for {rules_id}: the web tests expect one"
-        start = Game(rules.get(rules_id), ["Ada"], dice=SeededDice(1))
-        start.roll()
-        assert isinstance(advice.hints(start), list), f"no hints for {rules_id}"
-    for rules_id, options in WIN_RULES:
-        prepare_tables(rules.get(rules_id, options))
+    prepare_for_servers()
     return solver_cache
+
+
+# --- the order of a whole run, and the kernels compiled beside it ------------------------------------
+
+E2E = Path(__file__).parent / "e2e"
+WARMUP_ENV = "KNIFFEL_TEST_WARMUP"
+"""``1`` starts :mod:`warmup` beside a run of at least :data:`WARMUP_FROM` tests; by default it does not
+run: on a shared two-core machine (other work on the second core) whole runs with it took 868 s and
+770 s, without it 785 s, all with a cold kernel cache: no gain measured there. Worth measuring on a
+quiet machine, where the second core idles while numba compiles on the first."""
+WARMUP_FROM = 300
+"""Tests in a run from which :mod:`warmup` starts: a file or two compiles what it needs itself, and a
+warm-up process would only take the other processor from it."""
+
+
+FIRST = frozenset(
+    f"test_{name}.py"
+    for name in (
+        "quality", "layers", "rules", "rules_json", "game", "scoring", "sheet", "legal_actions", "i18n",
+        "properties", "session", "cli_help", "cli_rules", "situation", "web_fair", "benchmarks_machine",
+    )
+)  # fmt: skip
+"""Files whose tests compile no kernel (mypy and ruff among them): a whole run starts with them, so
+that :mod:`warmup` has compiled the kernels the next files ask for by the time they do."""
+
+
+def _part(item: pytest.Item) -> int:
+    if E2E in item.path.parents:
+        return 2
+    return 0 if item.path.name in FIRST else 1
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Files that compile nothing run first (:data:`FIRST`), then the rest; the browser tests are marked
+    ``e2e`` and run last (``-m "not e2e"`` leaves them out): by then the other tests have compiled the
+    kernels and solved the tables their servers read. Within each part the order is pytest's own."""
+    for item in items:
+        if E2E in item.path.parents:
+            item.add_marker(pytest.mark.e2e)
+    items.sort(key=_part)  # stable: each part keeps its order
+
+
+_warmup: dict[str, Any] = {}
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start :mod:`warmup` beside a run of many tests when asked to (see :data:`WARMUP_ENV`)."""
+    if os.environ.get(WARMUP_ENV) != "1" or len(session.items) < WARMUP_FROM or os.cpu_count() == 1:
+        return
+    if session.config.option.collectonly:
+        return
+    directory = Path(tempfile.mkdtemp(prefix="kniffel-warmup-"))  # its tables and log; removed after
+    _warmup["directory"] = directory
+    with (directory / "log").open("w", encoding="utf-8") as out:
+        _warmup["process"] = subprocess.Popen(
+            [sys.executable, str(Path(__file__).parent / "warmup.py"), str(directory)],
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+
+
+def _stop_warmup() -> list[str]:
+    """Stop the warm-up if it still runs, remove its directory; the lines of its log."""
+    process: subprocess.Popen[bytes] | None = _warmup.pop("process", None)
+    if process is not None and process.poll() is None:
+        process.terminate()
+        process.wait(30)
+    directory: Path | None = _warmup.pop("directory", None)
+    if directory is None:
+        return []
+    lines = (directory / "log").read_text(encoding="utf-8").splitlines()
+    shutil.rmtree(directory, ignore_errors=True)
+    return lines
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """What the warm-up compiled and in how long, or why it failed (it stops when the run does)."""
+    if "process" not in _warmup:
+        return
+    lines = _stop_warmup()
+    terminalreporter.section("kernels compiled beside the run")
+    for line in lines:
+        terminalreporter.write_line(line)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    _stop_warmup()
 
 
 class ScriptedDice:

@@ -110,6 +110,7 @@ def thresholds(dist: ScoreDistribution) -> list[int]:
     return sorted({dist.percentile(q) for q in qs})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("which", ["yahtzee", "strict"])
 def test_a_million_simulated_games_agree_with_the_distribution(
     which: str, request: pytest.FixtureRequest

@@ -29,75 +29,96 @@ from kniffel.core.target import (
 from kniffel.rules import RuleSet, Section, placements
 from test_solver_values import REDUCED, Sheet, gained, outcomes, reduced
 
+Row = npt.NDArray[np.float64]
+"""A value for every number of points still needed, from 0 up."""
+
 
 def brute_force_target(
-    rules_: RuleSet, beyond: tuple[int, Callable[[Sheet, int, int], float]] | None = None
-) -> Callable[[int], float]:
-    """``P(needed)``: the largest probability of making at least ``needed`` points from the empty sheet,
-    by expectimax straight from :func:`placements` (no lattice, no tables), each target on its own. With
-    ``beyond = (level, chance)``, a sheet with ``level`` boxes filled is worth ``chance(sheet, free
-    throws left, needed)`` instead of being played on."""
+    rules_: RuleSet, top: int, beyond: tuple[int, Callable[[Sheet, int], Row]] | None = None
+) -> Row:
+    """``P[needed]`` for every ``needed`` from 0 to ``top``: the largest probability of making at least
+    ``needed`` points from the empty sheet, by expectimax straight from :func:`placements` (no lattice,
+    no tables). Each target is still played on its own: every value is a row over the targets, and the
+    best choice is taken target by target (an elementwise maximum), so one pass answers them all. With
+    ``beyond = (level, chance)``, a sheet with ``level`` boxes filled is worth ``chance(sheet, free throws
+    left)`` (a row over the targets) instead of being played on."""
     boxes = [box.id for box in rules_.boxes]
     upper = {box.id for box in rules_.boxes if box.section is Section.UPPER}
     threshold = rules_.upper_bonus_threshold
     five = rules_.five_box
+    targets = np.arange(top + 1)
+
+    def still_needed(row: Row, points: int) -> Row:
+        """The row after ``points`` more: ``row[needed - points]``, and 1 where nothing is needed."""
+        if points <= 0:
+            return row
+        out = np.ones(top + 1)
+        if points <= top:
+            out[points:] = row[: top + 1 - points]
+        return out
 
     @cache
-    def turn_start(filled: Sheet, free: int, needed: int) -> float:
-        if needed <= 0:
-            return 1.0
+    def turn_start(filled: Sheet, free: int) -> Row:
         if beyond is not None and len(filled) == beyond[0]:
-            return beyond[1](filled, free, needed)
-        if len(filled) == len(boxes):
-            return 1.0 if rules_.free_throw_points * free >= needed else 0.0
-        return sum(
-            p * after_throw(filled, free, roll, True, rules_.rolls - 1, 0, needed)
-            for roll, p in outcomes(rules_.dice)
-        )
+            row = np.array(beyond[1](filled, free), dtype=np.float64)
+        elif len(filled) == len(boxes):
+            row = (targets <= rules_.free_throw_points * free).astype(np.float64)
+        else:
+            row = sum(
+                (
+                    p * after_throw(filled, free, roll, True, rules_.rolls - 1, 0)
+                    for roll, p in outcomes(rules_.dice)
+                ),
+                np.zeros(top + 1),
+            )
+        row[0] = 1.0  # nothing needed: made
+        return row
 
     @cache
-    def best_score(filled: Sheet, free: int, roll: tuple[int, ...], at_once: bool, needed: int) -> float:
+    def best_score(filled: Sheet, free: int, roll: tuple[int, ...], at_once: bool) -> Row:
         sheet = dict(filled)
         up = min(threshold, sum(points for key, points in sheet.items() if key in upper))
-        best = -1.0
+        best = np.full(top + 1, -1.0)
         found = placements(rules_, sheet, roll, thrown_at_once=at_once)
         for key, placement in found.items():
             if key in upper:
                 points = min(placement.points, threshold - up)
             else:
                 points = min(placement.points, 1) if key == five else 0
-            best = max(
-                best, turn_start(filled | {(key, points)}, free, needed - gained(rules_, up, key, placement))
-            )
+            after = turn_start(filled | {(key, points)}, free)
+            best = np.maximum(best, still_needed(after, gained(rules_, up, key, placement)))
         # a box may be struck even where the roll pays (past a horizon, a worse sheet can have the better
         # chance of a far target); not where an extra five of a kind decides where it goes
         if not (five in sheet and len(set(roll)) == 1):
             for key in found:
-                best = max(best, turn_start(filled | {(key, 0)}, free, needed))
+                best = np.maximum(best, turn_start(filled | {(key, 0)}, free))
         return best
 
     @cache
-    def keep_value(
-        filled: Sheet, free: int, keep: tuple[int, ...], left: int, used: int, needed: int
-    ) -> float:
+    def keep_value(filled: Sheet, free: int, keep: tuple[int, ...], left: int, used: int) -> Row:
         return sum(
-            p * after_throw(filled, free, tuple(sorted(keep + rest)), not keep, left, used, needed)
-            for rest, p in outcomes(rules_.dice - len(keep))
+            (
+                p * after_throw(filled, free, tuple(sorted(keep + rest)), not keep, left, used)
+                for rest, p in outcomes(rules_.dice - len(keep))
+            ),
+            np.zeros(top + 1),
         )
 
     @cache
     def after_throw(
-        filled: Sheet, free: int, roll: tuple[int, ...], at_once: bool, left: int, used: int, needed: int
-    ) -> float:
-        best = best_score(filled, free, roll, at_once, needed)
+        filled: Sheet, free: int, roll: tuple[int, ...], at_once: bool, left: int, used: int
+    ) -> Row:
+        best = best_score(filled, free, roll, at_once)
         keeps = list(keep_lattice(len(roll)).keeps_of(roll)[:-1])
         if left > 0:
-            best = max([best, *(keep_value(filled, free, keep, left - 1, used, needed) for keep in keeps)])
+            for keep in keeps:
+                best = np.maximum(best, keep_value(filled, free, keep, left - 1, used))
         elif free > 0 and used < rules_.free_throws_per_turn:
-            best = max([best, *(keep_value(filled, free - 1, keep, 0, used + 1, needed) for keep in keeps)])
+            for keep in keeps:
+                best = np.maximum(best, keep_value(filled, free - 1, keep, 0, used + 1))
         return best
 
-    return lambda needed: turn_start(frozenset(), rules_.free_throws, needed)
+    return turn_start(frozenset(), rules_.free_throws)
 
 
 @cache
@@ -108,11 +129,11 @@ def reduced_table(name: str) -> TargetRows:
 @pytest.mark.parametrize("name", list(REDUCED))
 def test_matches_brute_force_on_a_reduced_game(name: str) -> None:
     table = reduced_table(name)
-    brute = brute_force_target(REDUCED[name])
+    brute = brute_force_target(REDUCED[name], table.limit)
     advisor = TargetAdvisor(Advisor(solve(REDUCED[name])), table)
     free = REDUCED[name].free_throws if REDUCED[name].free_throws else None
-    for needed in (*range(0, 60, 7), 80, 101, 140, table.limit):
-        assert advisor.probability({}, needed, free) == pytest.approx(brute(needed), abs=2e-6), needed
+    for needed in range(table.limit + 1):
+        assert advisor.probability({}, needed, free) == pytest.approx(brute[needed], abs=2e-6), needed
 
 
 @pytest.mark.parametrize("name", ["forced joker", "free joker", "sharp"])
@@ -127,22 +148,26 @@ def test_rows_before_a_horizon_play_for_the_target_and_for_points_after_it(name:
     distributions = build_table(solution)
     free_left = game.free_throws if game.free_throws else None
 
-    def chance(filled: Sheet, free: int, needed: int) -> float:
+    top = 140
+
+    def chance(filled: Sheet, free: int) -> Row:
+        """For every target: the chance that the points still to come reach it."""
         state = advisor.state(dict(filled), free if game.free_throws else None)
         lane = distributions.lane(state.armed, state.free, state.mask, state.up)
         to_come = distributions.points_to_come(lane)
         totals = to_come.low + np.arange(len(to_come.probabilities))
-        return float(np.asarray(to_come.probabilities)[totals >= needed].sum())
+        probabilities = np.asarray(to_come.probabilities)
+        return np.array([probabilities[totals >= needed].sum() for needed in range(top + 1)])
 
     rows = solve_rows(solution.compiled, horizon=Horizon(LevelTable.of(distributions, level)))
     assert rows.horizon == level
-    brute = brute_force_target(game, (level, chance))
+    brute = brute_force_target(game, top, (level, chance))
     with_horizon = TargetAdvisor(advisor, rows)
     exact = TargetAdvisor(advisor, reduced_table(name))
     lower = 0.0
-    for needed in (*range(0, 60, 7), 80, 101, 140):
+    for needed in range(top + 1):
         found = with_horizon.probability({}, needed, free_left)
-        assert found == pytest.approx(brute(needed), abs=2e-6), needed
+        assert found == pytest.approx(brute[needed], abs=2e-6), needed
         best = exact.probability({}, needed, free_left)
         assert found <= best + 2e-6, needed
         lower = max(lower, best - found)
@@ -266,12 +291,12 @@ def test_options_in_a_situation_agree_with_the_brute_force_by_hand() -> None:
     advisor = TargetAdvisor(Advisor(solve(game)), table)
     options = advisor.options(ColumnPosition({}, [2, 2, 5], 2), 30)
     assert options == sorted(options, key=lambda o: -o.value)
-    brute = brute_force_target(game)
+    brute = brute_force_target(game, 30)
     # the turn's first throw, averaged over every roll, is the value of the empty sheet
     expected = sum(
         p * advisor.options(ColumnPosition({}, roll, 2), 30)[0].value for roll, p in outcomes(game.dice)
     )
-    assert expected == pytest.approx(brute(30), abs=2e-6)
+    assert expected == pytest.approx(brute[30], abs=2e-6)
 
 
 def test_cached_early_rows_are_the_solved_ones(tmp_path: object) -> None:
@@ -362,6 +387,7 @@ def simulated_target_play(
     return made
 
 
+@pytest.mark.slow
 def test_a_million_games_played_for_a_target_make_it_as_often_as_the_table_says() -> None:
     """The table's probability of making at least ``needed`` points is what its own policy achieves:
     a million simulated games for each of a dozen targets across the score range, each within 4

@@ -198,6 +198,7 @@ def test_a_body_is_closed_by_its_deadline(server: ServerProcess) -> None:
             assert waited < BODY_TIMEOUT + 1 + SLACK, (name, trickle, waited)
 
 
+@pytest.mark.slow
 def test_trickling_addresses_starve_nobody_and_drop_no_player(server: ServerProcess) -> None:
     """Six addresses keep ten connections each sending a head a byte every 0.2 s, opening
     another whenever one is closed. Each address may have 4 heads begun, and 40 connections in all may
@@ -256,6 +257,7 @@ def test_trickling_addresses_starve_nobody_and_drop_no_player(server: ServerProc
     assert max(flood.lifetimes) < HEAD_TIMEOUT + SLACK, "no trickling head outlives its deadline"
 
 
+@pytest.mark.slow
 def test_slow_connections_past_the_open_files_give_way_to_a_fresh_client(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
