@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -38,7 +39,11 @@ class Shown:
         yield progress
 
 
-def test_each_table_is_named_with_its_cost_and_the_early_rows_are_kept() -> None:
+def test_each_table_is_named_with_its_cost_and_the_early_rows_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a cache of its own: other tests of the session solve and keep the early rows of these rules too
+    monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path))
     specs = ["bot", "bot:win", "bot:target:40"]
     aims = aims_of(SMALL, specs)
     assert aims == {AIM_WIN, 40}

@@ -129,11 +129,12 @@ def entry_probabilities(
         enter_target(read, lanes, n, at, b, 0, 0, rows, one, col)
         reduce(rows, one, w, weights)
         for lane in range(width):
-            x = rows[one, col + lane]
-            better = x > rows[strike, col + lane]
-            rows[strike, col + lane] = x if better else rows[strike, col + lane]
+            x, y = rows[one, col + lane], rows[strike, col + lane]
+            better = x > y
+            rows[strike, col + lane] = x if better else y
             if strike_box is not None:
-                strike_box[lane] = b if better else strike_box[lane]
+                was = strike_box[lane]
+                strike_box[lane] = b if better else was
     for j in range(strike):
         b = t.pair_box[j]
         if (allow >> b) & 1 == 0:
