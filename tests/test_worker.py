@@ -190,3 +190,22 @@ def test_compiled_work_started_from_two_threads_at_once_runs_and_agrees(solver_c
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "done [] True" in done.stdout
+
+
+def test_the_threads_that_help_compiled_work_do_not_hold_up_the_end_of_a_game() -> None:
+    """``kniffel play`` ends at once, without waiting, when something still works in the background
+    (:func:`kniffel.planning.worker.busy`). The threads that help compiled work wait idle between calls;
+    counted as busy, they made every game that had used them end through ``os._exit``, and a test that
+    ran the game in the test's own process ended the whole test run there."""
+    import subprocess
+
+    code = (
+        "import threading\n"
+        "from kniffel.core.work import is_helper, run_parallel\n"
+        "from kniffel.planning import worker\n"
+        "run_parallel(8, lambda task: None, threads=2)\n"
+        "print(any(is_helper(t) for t in threading.enumerate()), worker.busy())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["True", "False"]

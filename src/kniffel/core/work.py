@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING
@@ -52,8 +53,17 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-_helpers = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="kniffel-compiled")
-"""The threads that help callers of :func:`run_parallel` (started as they are first asked for)."""
+HELPER_NAME = "kniffel-compiled"
+"""The names of the threads that help callers of :func:`run_parallel` start with this."""
+_helpers = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix=HELPER_NAME)
+"""The threads that help callers of :func:`run_parallel` (started as they are first asked for). Between
+calls they wait for work and hold up nothing: Python ends them at exit, and a caller is never left with
+one still working (:func:`run_parallel` returns once its helpers have stopped)."""
+
+
+def is_helper(thread: threading.Thread) -> bool:
+    """Whether ``thread`` is one of the threads that help :func:`run_parallel`'s callers."""
+    return thread.name.startswith(HELPER_NAME)
 
 
 def run_parallel(tasks: int, run: Callable[[int], None], threads: int | None = None) -> None:
@@ -112,6 +122,7 @@ __all__ = [
     "Progress",
     "check",
     "compiled_threads",
+    "is_helper",
     "run_between",
     "run_parallel",
     "run_ranges",

@@ -35,7 +35,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from kniffel.core.work import Cancel, Cancelled, Progress, use_threads
+from kniffel.core.work import Cancel, Cancelled, Progress, is_helper, use_threads
 
 T = TypeVar("T")
 log = logging.getLogger("kniffel.planning")
@@ -303,7 +303,9 @@ def busy() -> bool:
     if _worker is not None and _worker.pending():
         return True
     main = threading.main_thread()
-    return any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not main)
+    return any(
+        t.is_alive() and not t.daemon and not is_helper(t) for t in threading.enumerate() if t is not main
+    )
 
 
 QUIT_WAIT = 0.8
