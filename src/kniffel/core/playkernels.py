@@ -110,6 +110,36 @@ def record(
 
 
 @njit(cache=True, nogil=True)
+def key_order(keys: Any) -> Any:  # pragma: no cover
+    """The indices of ``keys`` (0 or more) in the order of their keys, as ``np.argsort`` gives them up to
+    the order among equal keys (which no caller reads): two passes of a counting sort on 16 bits each
+    where every key is below 2**32, a sort of a game's state that took a sixth of a simulation's time
+    as ``np.argsort`` (serial, n log n); ``np.argsort`` past that."""
+    n = keys.shape[0]
+    if n == 0 or keys.max() >= 1 << 32 or keys.min() < 0:
+        return np.argsort(keys)
+    order = np.arange(n)
+    spare = np.empty(n, dtype=order.dtype)
+    counts = np.empty(1 << 16, dtype=np.int64)
+    for shift in (0, 16):
+        counts[:] = 0
+        for i in range(n):
+            counts[(keys[i] >> shift) & 0xFFFF] += 1
+        at = 0
+        for d in range(1 << 16):
+            c = counts[d]
+            counts[d] = at
+            at += c
+        for i in range(n):
+            g = order[i]
+            d = (keys[g] >> shift) & 0xFFFF
+            spare[counts[d]] = g
+            counts[d] += 1
+        order, spare = spare, order
+    return order
+
+
+@njit(cache=True, nogil=True)
 def work(
     games: Any, t: KernelTables, gap: int, chunk: int, bundle: int
 ) -> tuple[Any, Any, Any, Any]:  # pragma: no cover
@@ -129,7 +159,7 @@ def work(
         keys[i] = (bits * t.n_armed * t.n_free + armed[i] * t.n_free + free[i]) * lanes
         if (bits & t.upper_mask) != t.upper_mask:
             keys[i] += max(up[i], t.lanes[bits, 0])
-    order = np.argsort(keys)
+    order = key_order(keys)
 
     starts = np.empty(n + 1, dtype=np.int64)
     count = 0
