@@ -40,13 +40,13 @@ long tail of repeated extra bonuses would otherwise make every distribution as w
 can score. Each fold moves the mean by less than ``TAIL`` times the distribution's width, at every turn of
 a game: far below 1e-10 in all; the total stays 1."""
 CHUNK_LANES = 4096
+"""Lanes whose turn outcomes are held at once while the table is built: bounds the scratch memory, and
+the time between two chances to stop a build (a fraction of a second)."""
 BUNDLES_PER_TASK = 4
 """Bundles of masks a thread works out in one compiled call (a call costs some microseconds; the threads
 take the next run as they finish one, so that they end a chunk together)."""
 ROWS_PER_TASK = 256
 """Lanes whose distributions a thread combines in one compiled call."""
-"""Lanes whose turn outcomes are held at once while the table is built: bounds the scratch memory, and
-the time between two chances to stop a build (a fraction of a second)."""
 
 
 # --- one distribution ----------------------------------------------------------------------------------
