@@ -32,6 +32,7 @@ def _dispatchers() -> list[object]:
         targetkernels.solve_bundles,
         targetkernels.cut_windows,
         targetkernels.trim_zeros,
+        targetkernels.situation_values,
         distkernels.chunk_outcomes,
         distkernels.chunk_distributions,
     ]
