@@ -139,8 +139,15 @@ def step(
     stays over."""
     dice, rolls, taken, at_once, filled, points, upper, extra, free_left, total, rng = games
     rewards, done, final, legal = results
-    n_rolls, _, _, free_points, code_to_roll, base, _, alike = rules[:8]
-    five, n_armed, joker, jpts, jbonus, is_upper, threshold, upper_bonus = rules[8:]
+    n_rolls, free_points, code_to_roll, base, alike = (
+        rules.n_rolls,
+        rules.free_points,
+        rules.code_to_roll,
+        rules.base,
+        rules.alike,
+    )
+    five, n_armed, joker, jpts, jbonus = rules.five, rules.n_armed, rules.joker, rules.jpts, rules.jbonus
+    is_upper, threshold, upper_bonus = rules.is_upper, rules.threshold, rules.upper_bonus
     n_games, n_actions = masks.shape
     n_keeps = (1 << dice.shape[1]) - 1
     n_boxes = base.shape[2]
@@ -199,9 +206,24 @@ def step(
 @njit(cache=True, nogil=True)
 def observe(obs: Any, masks: Any, offsets: Any, games: EnvGames, rules: EnvRules) -> None:  # pragma: no cover
     """Write every game's observation and action mask (see :mod:`kniffel.env.encoding`)."""
-    dice, rolls, taken, at_once, filled, points, upper, extra, free_left = games[:9]
-    n_rolls, per_turn, _, _, code_to_roll, base, allowed, alike = rules[:8]
-    five, n_armed, joker, jpts = rules[8:12]
+    dice, rolls, taken, at_once, filled, points = (
+        games.dice,
+        games.rolls,
+        games.taken,
+        games.at_once,
+        games.filled,
+        games.points,
+    )
+    upper, extra, free_left = games.upper, games.extra, games.free_left
+    n_rolls, per_turn, code_to_roll, base = rules.n_rolls, rules.per_turn, rules.code_to_roll, rules.base
+    allowed, alike, five, n_armed, joker, jpts = (
+        rules.allowed,
+        rules.alike,
+        rules.five,
+        rules.n_armed,
+        rules.joker,
+        rules.jpts,
+    )
     n_games, n_dice = dice.shape
     n_keeps = (1 << n_dice) - 1
     n_boxes = base.shape[2]
