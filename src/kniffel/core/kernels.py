@@ -80,6 +80,32 @@ def scoring(t: KernelTables) -> Scoring:  # pragma: no cover
     return Scoring(t.n_boxes, t.five, t.n_armed, t.n_free, t.joker, t.threshold, t.upper_bonus, t.upper_mask)
 
 
+class EntryState(NamedTuple):
+    """The state a roll is entered in: the filled boxes, whether the five-of-a-kind box is armed (see
+    :func:`entry`), and the free throws left after the turn."""
+
+    mask: int
+    armed: int
+    free: int
+
+
+class Lanes(NamedTuple):
+    """A state's run of lanes: the upper scores ``lo .. lo + nl - 1``, written to the columns ``col .. col
+    + nl - 1`` of the rows that take them."""
+
+    lo: int
+    nl: int
+    col: int
+
+
+class FiveAlike(NamedTuple):
+    """A roll of five alike: roll ``roll`` (thrown at once: ``at_once`` = 1), every die showing ``face``."""
+
+    at_once: int
+    roll: int
+    face: int
+
+
 # --- entering points in a box ---------------------------------------------------------------------------
 
 
@@ -104,23 +130,20 @@ def entry(
 def enter(
     values: Any,
     n: Scoring,
-    mask: int,
-    armed: int,
-    free: int,
+    state: EntryState,
     box: int,
     points: int,
     extra: int,
-    lo: int,
-    nl: int,
+    lanes: Lanes,
     out: Any,
     row: int,
-    col: int,
 ) -> None:  # pragma: no cover
-    """``out[row, col + lane]`` for the upper scores ``lo + lane``, ``lane < nl``: the value of
-    :func:`entry` with ``free`` free throws left after the turn: the points, the extra bonus ``extra``, the
-    upper bonus where the score crosses the threshold, and the value of the state after."""
-    child, armed, _, _ = entry(n, mask, armed, box, points, lo)
-    aux = armed * n.n_free + free
+    """``out[row, col + lane]`` for the upper scores ``lo + lane``, ``lane < nl`` (``lanes``): the value of
+    :func:`entry` in ``state``: the points, the extra bonus ``extra``, the upper bonus where the score
+    crosses the threshold, and the value of the state after."""
+    lo, nl, col = lanes.lo, lanes.nl, lanes.col
+    child, armed, _, _ = entry(n, state.mask, state.armed, box, points, lo)
+    aux = armed * n.n_free + state.free
     add = points + extra
     if (n.upper_mask >> box) & 1 == 1:
         # lanes that stay below the threshold, those that cross it (bonus), those already at it: one
@@ -174,14 +197,15 @@ def entry_values(
     strike, one = rows.shape[0] - 2, rows.shape[0] - 1
     off = 0
     for i in range(segments.shape[0]):
-        mask, armed, lo, nl = segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3]
+        mask, nl = segments[i, 0], segments[i, 3]
+        state, lanes = EntryState(mask, segments[i, 1], free), Lanes(segments[i, 2], nl, off)
         allow = allowed[mask]
         for lane in range(nl):
             rows[strike, off + lane] = NEG
         for b in range(n.n_boxes):
             if (allow >> b) & 1 == 0:
                 continue
-            enter(values, n, mask, armed, free, b, 0, 0, lo, nl, rows, one, off)
+            enter(values, n, state, b, 0, 0, lanes, rows, one)
             for lane in range(nl):
                 x, y = rows[one, off + lane], rows[strike, off + lane]
                 better = x > y
@@ -195,7 +219,7 @@ def entry_values(
                 for lane in range(nl):
                     rows[j, off + lane] = NEG
                 continue
-            enter(values, n, mask, armed, free, b, int(pair_pts[j]), 0, lo, nl, rows, j, off)
+            enter(values, n, state, b, int(pair_pts[j]), 0, lanes, rows, j)
         off += nl
 
 
@@ -254,32 +278,27 @@ def joker_entry(
     n: Scoring,
     jpts: Any,
     jbonus: Any,
-    mask: int,
-    armed: int,
-    free: int,
-    s: int,
-    r: int,
-    face: int,
-    lo: int,
-    nl: int,
+    state: EntryState,
+    five: FiveAlike,
+    lanes: Lanes,
     rows: Any,
-    col: int,
     out: Any,
     choice: Any,
 ) -> None:  # pragma: no cover
-    """``out[s, r, col + lane]``: the best entry of roll ``r``, a further five of a kind of ``face``
-    (thrown at once: ``s`` = 1), in state ``mask`` / ``armed`` whose five-of-a-kind box is filled: the
-    extra rules decide the boxes it may go in, what it pays there and the extra bonus on top. With
-    ``choice`` (None: not asked for), ``choice[s, r, col + lane]`` is ``-1 - box``."""
+    """``out[s, r, col + lane]`` for the ``lanes`` of ``state``, whose five-of-a-kind box is filled: the
+    best entry of a further five of a kind (roll ``r`` thrown at once: ``s`` = 1, ``five``): the extra
+    rules decide the boxes it may go in, what it pays there and the extra bonus on top. With ``choice``
+    (None: not asked for), ``choice[s, r, col + lane]`` is ``-1 - box``."""
     one = rows.shape[0] - 1
-    extra = int(jbonus[mask, armed, face])
+    s, r, col, nl = five.at_once, five.roll, lanes.col, lanes.nl
+    extra = int(jbonus[state.mask, state.armed, five.face])
     for lane in range(nl):
         out[s, r, col + lane] = NEG
     for b in range(n.n_boxes):
-        p = int(jpts[mask, armed, s, face, b])
+        p = int(jpts[state.mask, state.armed, s, five.face, b])
         if p < 0:
             continue
-        enter(values, n, mask, armed, free, b, p, extra, lo, nl, rows, one, col)
+        enter(values, n, state, b, p, extra, lanes, rows, one)
         keep_better(rows[one], out[s, r], col, nl, choice, s, r, -1 - b)
 
 
@@ -318,16 +337,15 @@ def score_values(
     n_s, n_rolls, _ = out.shape
     off = _zero(segments)
     for i in range(segments.shape[0]):
-        mask, armed, lo, nl = segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3]
+        mask, nl = segments[i, 0], segments[i, 3]
         if joker_applies(n, mask):
+            state, lanes = EntryState(mask, segments[i, 1], free), Lanes(segments[i, 2], nl, off)
             for s in range(n_s):
                 for r in range(n_rolls):
-                    face = t.alike[r]
+                    face = np.int64(t.alike[r])
                     if face >= 0:
-                        joker_entry(
-                            values, n, t.jpts, t.jbonus, mask, armed, free, s, r, face, lo, nl, rows, off,
-                            out, choice,
-                        )  # fmt: skip
+                        five = FiveAlike(s, r, face)
+                        joker_entry(values, n, t.jpts, t.jbonus, state, five, lanes, rows, out, choice)
         off += nl
 
 
@@ -630,6 +648,7 @@ def situation_values(
     for i in range(situations.shape[0]):
         mask, armed, up, free = situations[i, 0], situations[i, 1], situations[i, 2], situations[i, 3]
         roll, s = situations[i, 4], situations[i, 5]
+        state = EntryState(mask, armed, free)
         face = t.alike[roll]
         if joker_applies(n, mask) and face >= 0:
             extra = int(t.jbonus[mask, armed, face])
@@ -638,14 +657,14 @@ def situation_values(
                 if p < 0:
                     boxes[i, b] = NEG
                 else:
-                    enter(values, n, mask, armed, free, b, p, extra, up, 1, boxes, i, b)
+                    enter(values, n, state, b, p, extra, Lanes(up, 1, b), boxes, i)
         else:
             allow = t.allowed[mask]
             for b in range(n.n_boxes):
                 if (allow >> b) & 1 == 0:
                     boxes[i, b] = NEG
                     continue
-                enter(values, n, mask, armed, free, b, roll_points(t, s, roll, b), 0, up, 1, boxes, i, b)
+                enter(values, n, state, b, roll_points(t, s, roll, b), 0, Lanes(up, 1, b), boxes, i)
     situation_keeps(values, t, situations, keeps)
 
 

@@ -52,14 +52,15 @@ def dp_callees(tables_type: Any) -> list[tuple[Any, tuple[Any, ...]]]:
     i64, f64, none, boolean = types.int64, types.float64, types.none, types.boolean
     values, rows, segments = types.Array(f64, 3, "C"), types.Array(f64, 2, "C"), types.Array(i64, 2, "C")
     pairs = field["allowed"], field["pair_box"], field["pair_pts"]
-    joker = field["jpts"], field["jbonus"], i64, i64, i64, i64, i64, field["alike"].dtype
+    state = types.NamedUniTuple(i64, 3, k.EntryState)
+    joker = field["jpts"], field["jbonus"], state, types.NamedUniTuple(i64, 3, k.FiveAlike)
     return [
         (k.scoring, (tables_type,)),
         (k.mask_lanes, (i64, n, field["lanes"])),
         (k.entry_rows, (tables_type, types.literal(1), i64)),
         (k.entry_values, (segments, i64, values, n, *pairs, rows, none)),
         (k.best_entries, (rows, field["nonzero"], values, none)),
-        (k.joker_entry, (values, n, *joker, i64, i64, rows, i64, values, none)),
+        (k.joker_entry, (values, n, *joker, types.NamedUniTuple(i64, 3, k.Lanes), rows, values, none)),
         (k.keep_expect, (rows, i64, field["child"], i64, field["roll_probs"], boolean, rows, boolean)),
         # a roll's keeps seeded with its own value (the sweep's one pass), or not (the sharp rule's)
         (k.keep_max, (rows, i64, field["parent"], i64, rows)),

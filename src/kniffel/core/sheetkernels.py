@@ -19,13 +19,15 @@ column's table). Sheets with free throws are not covered.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
 from kniffel.core.kernels import (
     NEG,
+    EntryState,
+    Lanes,
     best_keep,
     enter,
     entry,
@@ -36,6 +38,17 @@ from kniffel.core.kernels import (
     sweep,
 )
 from kniffel.core.playkernels import record, throw
+
+
+class ColumnEntries(NamedTuple):
+    """What :func:`column_values` finds for each column ``c`` alone: ``gains[c, at_once, roll]``, the value
+    of entering each roll in its best box there relative to the column's value before; ``entries[c,
+    at_once, roll]``, that entry's ``(box, points, extra bonus)``; ``strikes[c]``, the best strike's
+    ``(value, box)``."""
+
+    gains: Any
+    entries: Any
+    strikes: Any
 
 
 @njit(cache=True, nogil=True)
@@ -63,17 +76,14 @@ def column_values(
     mask: Any,
     armed: Any,
     up: Any,
-    gains: Any,
-    entries: Any,
-    strikes: Any,
+    found: ColumnEntries,
     space: tuple[Any, Any, Any, Any],
 ) -> None:  # pragma: no cover
-    """Column ``c`` (state ``mask[c]``, ``armed[c]``, ``up[c]``) alone: ``gains[c, at_once, roll]``, the
-    value of entering each roll in its best box there relative to the column's value before (NEG in an
-    announced column, which takes points only after an announcement), ``entries[c, at_once, roll]`` that
-    entry's ``(box, points, extra bonus)``, and ``strikes[c]`` the best strike's ``(value, box)``. A turn
-    changes one column, so a game recomputes only that one."""
+    """Column ``c`` (state ``mask[c]``, ``armed[c]``, ``up[c]``) alone, into ``found``: the best entry of
+    each roll there (NEG in an announced column, which takes points only after an announcement) and the
+    best strike. A turn changes one column, so a game recomputes only that one."""
     rows, strike_box, out, choice = space
+    gains, entries, strikes = found.gains, found.entries, found.strikes
     t = tables[c]
     n_s, n_rolls = gains.shape[1], gains.shape[2]
     segment = np.empty((1, 4), dtype=np.int64)
@@ -144,14 +154,14 @@ def stop_values(
 
 
 @njit(cache=True, nogil=True)
-def sheet_space(tables: Any) -> tuple[Any, Any, Any]:  # pragma: no cover
-    """``gains``, ``entries`` and ``strikes`` of :func:`column_values` for every column."""
+def sheet_space(tables: Any) -> ColumnEntries:  # pragma: no cover
+    """Space for :func:`column_values` for every column."""
     n_s, n_rolls, _ = tables[0].nonzero.shape
     n_cols = len(tables)
     gains = np.empty((n_cols, n_s, n_rolls))
     entries = np.empty((n_cols, n_s, n_rolls, 3), dtype=np.int64)
     strikes = np.empty((n_cols, 2))
-    return gains, entries, strikes
+    return ColumnEntries(gains, entries, strikes)
 
 
 @njit(cache=True, nogil=True)
@@ -218,11 +228,12 @@ def announced_values(
         m, a = mask[c], armed[c]
         before = values[c, a * t.n_free, m, up[c]]
         joker = joker_applies(n, m)
-        enter(values[c], n, m, a, 0, b, 0, 0, up[c], 1, one, 0, 0)
+        state, one_lane = EntryState(m, a, 0), Lanes(up[c], 1, 0)
+        enter(values[c], n, state, b, 0, 0, one_lane, one, 0)
         nothing = one[0, 0] - before
         for j in range(t.pair_box.shape[0]):
             if t.pair_box[j] == b:
-                enter(values[c], n, m, a, 0, b, int(t.pair_pts[j]), 0, up[c], 1, one, 0, 0)
+                enter(values[c], n, state, b, int(t.pair_pts[j]), 0, one_lane, one, 0)
                 paid[j] = one[0, 0] - before
         for s in range(n_s):
             for r in range(n_rolls):
@@ -231,7 +242,7 @@ def announced_values(
                     extra = int(t.jbonus[m, a, t.alike[r]])
                     v = NEG
                     if p >= 0:
-                        enter(values[c], n, m, a, 0, b, p, extra, up[c], 1, one, 0, 0)
+                        enter(values[c], n, state, b, p, extra, one_lane, one, 0)
                         v = one[0, 0] - before
                 else:
                     j = pairs[c, b, s, r]
@@ -277,13 +288,13 @@ def turn_values(
     stop = np.empty((1, n_s, n_rolls, width))
     column = np.empty((n_s, n_rolls), dtype=np.int64)
     floor = np.empty(3)
-    gains, entries, strikes = sheet_space(tables)
+    found = sheet_space(tables)
     space = scratch(tables)
     for c in range(len(tables)):
         if mask[c] != (1 << tables[c].n_boxes) - 1:
-            column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
+            column_values(c, tables, values, announced, mask, armed, up, found, space)
     plain = np.empty((1, n_s, n_rolls, 1))
-    stop_values(tables, mask, gains, strikes, plain, column, floor)
+    stop_values(tables, mask, found.gains, found.strikes, plain, column, floor)
     stop[:, :, :, 0] = plain[:, :, :, 0]
     worth = np.empty((n_s, n_rolls, width - 1))
     points = np.empty((n_s, n_rolls, width - 1), dtype=np.int64)
@@ -350,12 +361,12 @@ def play_games(
         floor = np.empty(3)
         bound = np.empty(most)
         space = scratch(tables)
-        gains, entries, strikes = sheet_space(tables)
+        found = sheet_space(tables)
         mask = np.zeros(n_cols, dtype=np.int64)
         armed = np.zeros(n_cols, dtype=np.int64)
         up = np.zeros(n_cols, dtype=np.int64)
         for c in range(n_cols):
-            column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
+            column_values(c, tables, values, announced, mask, armed, up, found, space)
         lanes = announceable(tables, announced, mask)
         stale = True
         # The announced lanes' stop values change only with their entries and the best strike: while both
@@ -374,7 +385,7 @@ def play_games(
             keeps = keeps_space[: max(positions, 1) * t0.first_roll * padded].reshape(
                 (max(positions, 1), t0.first_roll, padded)
             )
-            stop_values(tables, mask, gains, strikes, stop[:, :, :, :1], column, floor)
+            stop_values(tables, mask, found.gains, found.strikes, stop[:, :, :, :1], column, floor)
             if width > 1:
                 announced_stop(worth, width - 1, floor, stop[:, :, :, 1:width], bound[1:width])
             if padded > width:
@@ -424,7 +435,11 @@ def play_games(
                 c, box, p, extra = int(floor[1]), int(floor[2]), 0, 0
             else:
                 c = column[s, r]
-                box, p, extra = entries[c, s, r, 0], entries[c, s, r, 1], entries[c, s, r, 2]
+                box, p, extra = (
+                    found.entries[c, s, r, 0],
+                    found.entries[c, s, r, 1],
+                    found.entries[c, s, r, 2],
+                )
             t = tables[c]
             after, armed_after, up_after, crossed = entry(scoring(t), mask[c], armed[c], box, p, up[c])
             totals[g, c, 0] += p + extra + (t.upper_bonus if crossed else 0)
@@ -437,5 +452,5 @@ def play_games(
             mask[c], armed[c], up[c] = after, armed_after, up_after
             stale = stale or announced[c] == 1
             if after != (1 << t.n_boxes) - 1:
-                column_values(c, tables, values, announced, mask, armed, up, gains, entries, strikes, space)
+                column_values(c, tables, values, announced, mask, armed, up, found, space)
             record(log, g, turn, step, -2, c, (box << 16) | p)
