@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -52,7 +53,7 @@ _REQUEST = textwrap.dedent(
     from kniffel.core import precompile
     from kniffel.core.compile import compile_rules
     tables = compile_rules(rules.single_column(rules.get("yahtzee"))).kernel_tables
-    sys.stdout.buffer.write(precompile.request(tables))
+    sys.stdout.buffer.write(precompile.request(precompile.dp_jobs(tables)))
     """
 )
 
@@ -80,14 +81,94 @@ _SOLVE = textwrap.dedent(
 def test_no_helper_when_the_kernels_are_in_the_cache() -> None:
     table = rules.single_column(rules.get("yahtzee"))
     solve(table)  # compiled or loaded: in this process now
+    from kniffel.core import kernels
     from kniffel.core.compile import compile_rules
 
-    assert precompile.start(compile_rules(table).kernel_tables) is None
+    tables = compile_rules(table).kernel_tables
+    assert precompile.start(precompile.dp_jobs(tables), kernels.solve_masks) is None
     precompile.stop(None)
 
 
 def test_no_helper_when_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(precompile.HELPER_ENV, "1")
+    from kniffel.core import kernels
     from kniffel.core.compile import compile_rules
 
-    assert precompile.start(compile_rules(rules.single_column(rules.get("yahtzee"))).kernel_tables) is None
+    tables = compile_rules(rules.single_column(rules.get("yahtzee"))).kernel_tables
+    assert precompile.start(precompile.dp_jobs(tables), kernels.solve_masks) is None
+
+
+def test_a_first_target_question_loads_the_option_kernel_the_helper_compiled(tmp_path: Path) -> None:
+    """The helper's option kernel has the argument types a target question passes: after it has run,
+    the question compiles its rows' kernels and loads the option kernel (no compile of its own), and
+    its answer is the same as without the helper."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), precompile.HELPER_ENV: "1"}
+    request = subprocess.run(
+        [sys.executable, "-c", _OPTION_REQUEST], env=env, capture_output=True, check=True
+    ).stdout
+    helper = subprocess.Popen(
+        [sys.executable, "-m", "kniffel.core.precompile"], stdin=subprocess.PIPE, env=env
+    )
+    assert helper.stdin is not None
+    helper.stdin.write(request)
+    helper.stdin.flush()
+    assert helper.wait(timeout=600) == 0
+    helper.stdin.close()
+    ask = _ASK.replace("TESTS", repr(str(Path(__file__).parent)))
+    asked = subprocess.run(
+        [sys.executable, "-c", ask], env=env, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert "situation_values" not in asked[0].split(), "the question compiled the helper's kernel again"
+    from kniffel.core.target import TargetAdvisor, solve_rows
+
+    assert asked[1] == _answer(TargetAdvisor, solve_rows)
+
+
+_OPTION_REQUEST = textwrap.dedent(
+    """
+    import sys
+    from kniffel import rules
+    from kniffel.core import precompile
+    from kniffel.core.compile import compile_rules
+    tables = compile_rules(rules.get("yahtzee")).kernel_tables
+    sys.stdout.buffer.write(precompile.request(precompile.option_jobs(tables)))
+    """
+)
+
+_ASK = textwrap.dedent(
+    """
+    import sys
+    sys.path.insert(0, TESTS)
+    from numba.core import event
+    from kniffel.core.target import TargetAdvisor, solve_rows
+    import test_precompile
+    compiled = []
+    class Listener(event.Listener):
+        def on_start(self, e):
+            compiled.append(e.data["dispatcher"].py_func.__name__)
+        def on_end(self, e):
+            pass
+    event.register("numba:compile", Listener())
+    answer = test_precompile._answer(TargetAdvisor, solve_rows)
+    print(" ".join(compiled))
+    print(answer)
+    """
+)
+
+
+def _answer(advisor: Any, solve_rows: Any) -> str:
+    """A target question late in a Yahtzee game (its rows solved in a moment): its options, as text."""
+    from kniffel.core.advisor import Advisor
+    from kniffel.core.compile import compile_rules
+    from kniffel.core.dp import Solution, empty_values
+    from kniffel.core.position import ColumnPosition, SheetState
+
+    ruleset = rules.get("yahtzee")
+    c = compile_rules(ruleset)
+    solution = Solution(c, empty_values(c), 0.0)
+    sheet = {box.id: 0 for box in ruleset.boxes[2:]}
+    rows = solve_rows(c, root=SheetState.of(c, sheet), low=1, high=20)
+    position = ColumnPosition(sheet, (1, 2, 3, 3, 5), 1)
+    return repr(
+        [(o.action, round(o.value, 9)) for o in advisor(Advisor(solution), rows).options(position, 10)]
+    )

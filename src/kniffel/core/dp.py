@@ -67,7 +67,7 @@ def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = No
     # compile or load the JIT cache now, in this thread, before the threads call it; a progress display
     # learns the total only then, so that it can say it is compiling until it is done. On a first run a
     # helper process compiles some of the kernels it calls meanwhile (see kniffel.core.precompile).
-    with precompile.helping(tables):
+    with precompile.helping(precompile.dp_jobs(tables), kernels.solve_masks):
         kernels.solve_masks(np.empty(0, dtype=np.int64), values, tables)
     if progress is not None:
         progress(0, total)

@@ -342,7 +342,7 @@ def score_values(
             state, lanes = EntryState(mask, segments[i, 1], free), Lanes(segments[i, 2], nl, off)
             for s in range(n_s):
                 for r in range(n_rolls):
-                    face = np.int64(t.alike[r])
+                    face = t.alike[r]
                     if face >= 0:
                         five = FiveAlike(s, r, face)
                         joker_entry(values, n, t.jpts, t.jbonus, state, five, lanes, rows, out, choice)

@@ -1,21 +1,23 @@
-"""A first run compiles the DP's kernels on two processors instead of one.
+"""A first run compiles kernels on two processors instead of one.
 
 On a fresh install, numba compiles :func:`kniffel.core.kernels.solve_masks` and, one after the other
 as it types it, the kernels it calls (:func:`dp_callees`): about half of the first run, on one processor.
-numba keeps each kernel's compiled code in its disk cache and, before compiling one, looks there first.
-So :func:`start` runs a helper process that compiles those callees into the same cache, the last one the
-DP reaches first: the DP's process loads what the helper has finished and compiles the rest itself, and
-the two meet in the middle. Linking a callee from the cache into ``solve_masks`` is what numba does with
-a callee compiled in the same process (it links the callee's optimised LLVM module and optimises the
-whole again), so the DP's machine code and values are the same either way.
+A first target question likewise compiles the kernels of the target rows and then, once they are solved,
+the option kernel (:func:`option_jobs`), as long again. numba keeps each kernel's compiled code in its
+disk cache and, before compiling one, looks there first. So :func:`helping` runs a helper process that
+compiles kernels the asking process will call later into the same cache: the asking process loads what
+the helper has finished and compiles the rest itself (for the DP, whose callees the helper compiles last
+first, the two meet in the middle). Linking a callee from the cache into ``solve_masks`` is what numba
+does with a callee compiled in the same process (it links the callee's optimised LLVM module and
+optimises the whole again), so the machine code and values are the same either way.
 
 The helper can only save time, never change a result: it compiles the same sources with the same
-signatures (it checks that its cache directory is the DP's, else it does nothing); numba writes each
-cache file under a temporary name and renames it into place, and reads an entry whose data file is
-missing as no entry. The DP's process kills the helper once ``solve_masks`` is ready (what the helper
-has not finished by then the DP no longer needs); the helper also exits when the DP's process does (its
-standard input closes). No helper runs where it cannot help: with one processor, or when
-``solve_masks`` is already in the cache.
+signatures (it checks that its cache directories are the asking process's, else it does nothing); numba
+writes each cache file under a temporary name and renames it into place, and reads an entry whose data
+file is missing as no entry. The asking process kills the helper at the end of :func:`helping` (what
+the helper has not finished by then is no longer needed), and stops it from compiling a kernel it starts
+compiling itself; the helper also exits when the asking process does (its standard input closes). No
+helper runs where it cannot help: with one processor, or when the kernel it is for is in the cache.
 """
 
 from __future__ import annotations
@@ -53,7 +55,12 @@ def dp_callees(tables_type: Any) -> list[tuple[Any, tuple[Any, ...]]]:
     values, rows, segments = types.Array(f64, 3, "C"), types.Array(f64, 2, "C"), types.Array(i64, 2, "C")
     pairs = field["allowed"], field["pair_box"], field["pair_pts"]
     state = types.NamedUniTuple(i64, 3, k.EntryState)
-    joker = field["jpts"], field["jbonus"], state, types.NamedUniTuple(i64, 3, k.FiveAlike)
+    joker = (
+        field["jpts"],
+        field["jbonus"],
+        state,
+        types.NamedTuple([i64, i64, field["alike"].dtype], k.FiveAlike),
+    )
     return [
         (k.scoring, (tables_type,)),
         (k.mask_lanes, (i64, n, field["lanes"])),
@@ -88,24 +95,53 @@ def processors() -> int:
         return os.cpu_count() or 1
 
 
-def request(tables: KernelTables) -> bytes:
-    """What the helper reads from its standard input: the DP's cache directory and the tables' numba
-    type, pickled, after their length."""
+Job = tuple[Any, tuple[Any, ...]]
+"""A kernel (a numba dispatcher) and the numba types of the arguments it will be called with."""
+
+
+def dp_jobs(tables: KernelTables) -> list[Job]:
+    """The helper's work for the DP: :func:`dp_callees`, the last one the DP reaches first."""
     import numba
 
-    from kniffel.core import kernels
+    typeof: Any = numba.typeof
+    return list(reversed(dp_callees(typeof(tables))))
+
+
+def option_jobs(tables: KernelTables) -> list[Job]:
+    """The helper's work for a target question: the option kernel
+    (:func:`kniffel.core.targetkernels.situation_values`), with the argument types
+    :meth:`kniffel.core.target.TargetAdvisor.option_values` passes. A test holds the two together."""
+    import numba
+
+    from kniffel.core import targetkernels
 
     typeof: Any = numba.typeof
-    message = pickle.dumps((_cache_path(kernels.solve_masks), typeof(tables)))
+    types: Any = numba.types
+    rows = types.Array(types.float32, 1, "C", readonly=True)
+    table = types.Array(types.int64, 2, "C")
+    vector, i64 = types.Array(types.float64, 1, "C"), types.int64
+    signature = (rows, table, table, typeof(tables), types.Array(i64, 1, "C"), i64, vector, vector, vector)
+    return [(targetkernels.situation_values, signature)]
+
+
+def request(jobs: list[Job]) -> bytes:
+    """What the helper reads from its standard input: for each job in order, the kernel's module, name,
+    cache directory and argument types, pickled, after their length."""
+    work = [
+        (kernel.py_func.__module__, kernel.py_func.__name__, _cache_path(kernel), signature)
+        for kernel, signature in jobs
+    ]
+    message = pickle.dumps(work)
     return len(message).to_bytes(8, "little") + message
 
 
 @contextmanager
-def helping(tables: KernelTables) -> Iterator[None]:
-    """Around the DP's first call of ``solve_masks``: a helper compiles :func:`dp_callees` meanwhile if
-    it can help (see the module docstring), told of each kernel this process starts compiling itself so
-    that it does not compile it too; it is killed at the end (what it has not finished is not needed)."""
-    helper = start(tables)
+def helping(jobs: list[Job], unless_cached: Any) -> Iterator[None]:
+    """Around work that will compile ``unless_cached`` (a kernel) and the kernels of ``jobs``: a helper
+    compiles the jobs meanwhile if it can help (see the module docstring), told of each kernel this
+    process starts compiling itself so that it does not compile it too; it is killed at the end (what
+    it has not finished is not needed)."""
+    helper = start(jobs, unless_cached)
     if helper is None:
         yield
         return
@@ -135,20 +171,19 @@ class _Tell(event.Listener):
         return
 
 
-def start(tables: KernelTables) -> subprocess.Popen[bytes] | None:
-    """Start the helper that compiles :func:`dp_callees` for ``tables`` into the disk cache, if it can
-    help (see the module docstring); None if not. :func:`stop` ends it."""
+def start(jobs: list[Job], unless_cached: Any) -> subprocess.Popen[bytes] | None:
+    """Start the helper that compiles ``jobs`` into the disk cache, if it can help (see the module
+    docstring; not if ``unless_cached``, the kernel the work is for, is compiled already); None if not.
+    :func:`stop` ends it."""
     if os.environ.get(HELPER_ENV) or not sys.executable or processors() < 2:
         return None
     try:
-        from kniffel.core import kernels
-
-        if not needs_compiling(kernels.solve_masks):
+        if not needs_compiling(unless_cached):
             return None
-        message = request(tables)
-        package_root = str(Path(kernels.__file__).resolve().parents[2])
+        message = request(jobs)
+        package_root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ)
-        # the helper imports this very package (the DP's cache directory is checked as well)
+        # the helper imports this very package (each kernel's cache directory is checked as well)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
         process = subprocess.Popen(
             [sys.executable, "-m", "kniffel.core.precompile"],
@@ -190,7 +225,7 @@ def _read(size: int) -> bytes:
 
 
 class _Taken:
-    """The kernels the DP's process compiles itself (the names it writes, a line each), and the one this
+    """The kernels the asking process compiles itself (the names it writes, a line each), and the one this
     helper is compiling."""
 
     def __init__(self) -> None:
@@ -200,7 +235,7 @@ class _Taken:
 
 
 def _listen(taken: _Taken) -> None:
-    """Read the names the DP's process writes; exit when it starts compiling the kernel this helper is
+    """Read the names the asking process writes; exit when it starts compiling the kernel this helper is
     compiling (it will not load it: a duplicate), and when standard input closes (it is gone)."""
     pending = b""
     while chunk := os.read(0, 4096):
@@ -215,22 +250,22 @@ def _listen(taken: _Taken) -> None:
 
 
 def main() -> None:
-    """The helper: read the DP's cache directory and the tables' numba type from standard input, and
-    compile :func:`dp_callees` into the cache, last first, until it reaches one the DP's process has
-    started compiling."""
+    """The helper: read the jobs from standard input and compile them into the cache, in order, until it
+    reaches one the asking process has started compiling."""
+    import importlib
+
     size = int.from_bytes(_read(8), "little")
-    cache_path, tables_type = pickle.loads(_read(size))  # from our own parent process
+    work = pickle.loads(_read(size))  # from our own parent process
     taken = _Taken()
     threading.Thread(target=_listen, args=(taken,), daemon=True).start()
-    from kniffel.core import kernels
-
-    if _cache_path(kernels.solve_masks) != cache_path:
-        return  # not the DP's sources or cache: what it would compile would not be used
-    for dispatcher, signature in reversed(dp_callees(tables_type)):
+    for module, name, cache_path, signature in work:
+        dispatcher = getattr(importlib.import_module(module), name)
+        if _cache_path(dispatcher) != cache_path:
+            return  # not the asking process's sources or cache: what it would compile would not be used
         with taken.lock:
-            if dispatcher.py_func.__name__ in taken.names:
-                return  # the DP's process is past this one: it compiles the rest itself
-            taken.current = dispatcher.py_func.__name__
+            if name in taken.names:
+                return  # the asking process is past this one: it compiles the rest itself
+            taken.current = name
         dispatcher.compile(signature)  # loads it instead if it is in the cache already
         with taken.lock:
             taken.current = None

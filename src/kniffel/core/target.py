@@ -299,14 +299,24 @@ def rows_for(
     if found is not None:
         return found
     key = _held_key(c, directory)
-    if early and is_early(c, state, turn):
-        rows = _held.put(
-            (*key, "early"), early_rows(c, directory=directory, progress=progress, cancel=cancel)
-        )
-        if rows.covers(state, first, last, turn=turn):
-            return rows
-    cone = solve_rows(c, root=state, low=first, high=last, progress=progress, cancel=cancel)
+    # the options are asked next: on a first run a helper process compiles their kernel meanwhile
+    with _option_kernel_helper(c) if turn else contextlib.nullcontext():
+        if early and is_early(c, state, turn):
+            rows = _held.put(
+                (*key, "early"), early_rows(c, directory=directory, progress=progress, cancel=cancel)
+            )
+            if rows.covers(state, first, last, turn=turn):
+                return rows
+        cone = solve_rows(c, root=state, low=first, high=last, progress=progress, cancel=cancel)
     return _held.put((*key, state, first, last), cone)
+
+
+def _option_kernel_helper(c: Compiled) -> contextlib.AbstractContextManager[None]:
+    """A helper process compiling the option kernel (:func:`kniffel.core.precompile.option_jobs`) while
+    this process solves rows, if it is not compiled yet."""
+    from kniffel.core import precompile, targetkernels
+
+    return precompile.helping(precompile.option_jobs(c.kernel_tables), targetkernels.situation_values)
 
 
 def cone_size(c: Compiled, state: SheetState, first: int, last: int) -> int:
