@@ -155,3 +155,17 @@ def test_only_the_core_imports_numba() -> None:
             compiled = [name for name in names if name.split(".")[0] in ("numba", "llvmlite")]
             found += [f"{module}:{node.lineno} imports {name}" for name in compiled]
     assert found == []
+
+
+MAX_LINES = 700
+"""A module longer than this holds more than one concern: split it along them (the terminal app is one
+module per view)."""
+
+
+def test_no_module_is_longer_than_the_limit() -> None:
+    long = {
+        module_name(path): n
+        for path in SOURCES
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert long == {}, f"modules over {MAX_LINES} lines: {long}"

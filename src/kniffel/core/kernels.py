@@ -24,12 +24,13 @@ A *segment* is one state's run of lanes: a row ``(mask, armed, lo, nl)`` of a ``
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from numba import njit
 
 from kniffel.core.compile import KernelTables
+from kniffel.core.records import EntryState, FiveAlike, Lanes, Scoring
 
 NEG = -1.0e300
 
@@ -60,50 +61,9 @@ def larger(x: Any, y: Any) -> Any:  # pragma: no cover
     return np.maximum(x, y)
 
 
-class Scoring(NamedTuple):
-    """The numbers of the :class:`~kniffel.core.compile.KernelTables` that entering points reads. Kernels
-    hand this to their small helpers instead of the whole bundle: passing a tuple copies it, and copying
-    the bundle takes a reference to each of its arrays, atomic operations that the threads contend for."""
-
-    n_boxes: int
-    five: int
-    n_armed: int
-    n_free: int
-    joker: bool
-    threshold: int
-    upper_bonus: int
-    upper_mask: int
-
-
 @njit(cache=True, nogil=True)
 def scoring(t: KernelTables) -> Scoring:  # pragma: no cover
     return Scoring(t.n_boxes, t.five, t.n_armed, t.n_free, t.joker, t.threshold, t.upper_bonus, t.upper_mask)
-
-
-class EntryState(NamedTuple):
-    """The state a roll is entered in: the filled boxes, whether the five-of-a-kind box is armed (see
-    :func:`entry`), and the free throws left after the turn."""
-
-    mask: int
-    armed: int
-    free: int
-
-
-class Lanes(NamedTuple):
-    """A state's run of lanes: the upper scores ``lo .. lo + nl - 1``, written to the columns ``col .. col
-    + nl - 1`` of the rows that take them."""
-
-    lo: int
-    nl: int
-    col: int
-
-
-class FiveAlike(NamedTuple):
-    """A roll of five alike: roll ``roll`` (thrown at once: ``at_once`` = 1), every die showing ``face``."""
-
-    at_once: int
-    roll: int
-    face: int
 
 
 # --- entering points in a box ---------------------------------------------------------------------------

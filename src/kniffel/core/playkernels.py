@@ -15,7 +15,8 @@ import numpy as np
 from numba import njit
 
 from kniffel.core.compile import KernelTables
-from kniffel.core.kernels import Scoring, best_keep, entry, entry_rows, score_values, scoring, sweep
+from kniffel.core.kernels import best_keep, entry, entry_rows, score_values, scoring, sweep
+from kniffel.core.records import Scoring
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

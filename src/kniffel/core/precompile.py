@@ -47,19 +47,20 @@ def dp_callees(tables_type: Any) -> list[tuple[Any, tuple[Any, ...]]]:
     import numba
 
     from kniffel.core import kernels as k
+    from kniffel.core.records import EntryState, FiveAlike, Lanes, Scoring
 
     types: Any = numba.types  # numba's stubs do not type its type constructors
     field = dict(zip(tables_type.fields, tables_type.types, strict=True))
-    n = types.NamedTuple([field[name] for name in k.Scoring._fields], k.Scoring)
+    n = types.NamedTuple([field[name] for name in Scoring._fields], Scoring)
     i64, f64, none, boolean = types.int64, types.float64, types.none, types.boolean
     values, rows, segments = types.Array(f64, 3, "C"), types.Array(f64, 2, "C"), types.Array(i64, 2, "C")
     pairs = field["allowed"], field["pair_box"], field["pair_pts"]
-    state = types.NamedUniTuple(i64, 3, k.EntryState)
+    state = types.NamedUniTuple(i64, 3, EntryState)
     joker = (
         field["jpts"],
         field["jbonus"],
         state,
-        types.NamedTuple([i64, i64, field["alike"].dtype], k.FiveAlike),
+        types.NamedTuple([i64, i64, field["alike"].dtype], FiveAlike),
     )
     return [
         (k.scoring, (tables_type,)),
@@ -67,7 +68,7 @@ def dp_callees(tables_type: Any) -> list[tuple[Any, tuple[Any, ...]]]:
         (k.entry_rows, (tables_type, types.literal(1), i64)),
         (k.entry_values, (segments, i64, values, n, *pairs, rows, none)),
         (k.best_entries, (rows, field["nonzero"], values, none)),
-        (k.joker_entry, (values, n, *joker, types.NamedUniTuple(i64, 3, k.Lanes), rows, values, none)),
+        (k.joker_entry, (values, n, *joker, types.NamedUniTuple(i64, 3, Lanes), rows, values, none)),
         (k.keep_expect, (rows, i64, field["child"], i64, field["roll_probs"], boolean, rows, boolean)),
         # a roll's keeps seeded with its own value (the sweep's one pass), or not (the sharp rule's)
         (k.keep_max, (rows, i64, field["parent"], i64, rows)),

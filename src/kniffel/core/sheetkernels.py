@@ -26,8 +26,6 @@ from numba import njit
 
 from kniffel.core.kernels import (
     NEG,
-    EntryState,
-    Lanes,
     best_keep,
     enter,
     entry,
@@ -38,6 +36,7 @@ from kniffel.core.kernels import (
     sweep,
 )
 from kniffel.core.playkernels import record, throw
+from kniffel.core.records import EntryState, Lanes
 
 
 class ColumnEntries(NamedTuple):

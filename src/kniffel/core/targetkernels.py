@@ -26,7 +26,6 @@ from numba import njit
 from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import (
     NEG,
-    Scoring,
     best_entries,
     entry,
     keep_better,
@@ -36,6 +35,7 @@ from kniffel.core.kernels import (
     scoring,
     sweep,
 )
+from kniffel.core.records import Scoring
 
 
 class Window(NamedTuple):

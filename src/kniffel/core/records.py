@@ -1,0 +1,49 @@
+"""The small records the solver's kernels hand each other instead of long lists of numbers: what entering
+points reads of the rule set's tables (:class:`Scoring`), the state a roll is entered in, a state's run of
+lanes and a roll of five alike. numba passes each as one typed tuple, built and read by field name in the
+kernels (:mod:`kniffel.core.kernels` and the kernels built on it)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Scoring(NamedTuple):
+    """The numbers of the :class:`~kniffel.core.compile.KernelTables` that entering points reads. Kernels
+    hand this to their small helpers instead of the whole bundle: passing a tuple copies it, and copying
+    the bundle takes a reference to each of its arrays, atomic operations that the threads contend for."""
+
+    n_boxes: int
+    five: int
+    n_armed: int
+    n_free: int
+    joker: bool
+    threshold: int
+    upper_bonus: int
+    upper_mask: int
+
+
+class EntryState(NamedTuple):
+    """The state a roll is entered in: the filled boxes, whether the five-of-a-kind box is armed (see
+    :func:`entry`), and the free throws left after the turn."""
+
+    mask: int
+    armed: int
+    free: int
+
+
+class Lanes(NamedTuple):
+    """A state's run of lanes: the upper scores ``lo .. lo + nl - 1``, written to the columns ``col .. col
+    + nl - 1`` of the rows that take them."""
+
+    lo: int
+    nl: int
+    col: int
+
+
+class FiveAlike(NamedTuple):
+    """A roll of five alike: roll ``roll`` (thrown at once: ``at_once`` = 1), every die showing ``face``."""
+
+    at_once: int
+    roll: int
+    face: int
