@@ -156,7 +156,13 @@ def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """One table cache for the whole session (``KNIFFEL_CACHE_DIR``), so each table is solved once and
     the user's own cache is neither read nor written. Set before the first test, so that every process
     a test starts (web servers, the CLI under pexpect) inherits it too."""
-    directory = tmp_path_factory.mktemp("solver-cache")
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # one cache for every worker of the run (beside the workers' own temporary directories): a
+        # table is solved by one worker while the others wait for it (the cache's lock file), not by each
+        directory = tmp_path_factory.getbasetemp().parent / "solver-cache"
+        directory.mkdir(exist_ok=True)
+    else:
+        directory = tmp_path_factory.mktemp("solver-cache")
     before = os.environ.get("KNIFFEL_CACHE_DIR")
     os.environ["KNIFFEL_CACHE_DIR"] = str(directory)
     # A hint in any game of two would otherwise start solving that rule set's win tables in the
@@ -221,6 +227,13 @@ FIRST = frozenset(
 that :mod:`warmup` has compiled the kernels the next files ask for by the time they do."""
 
 
+POSTGRES_ONLY = frozenset({"test_web_cluster.py"})
+"""Files whose every test uses the PostgreSQL test database (the others name their PostgreSQL cases
+``[...postgres...]``). A run on several processes (``scripts/test`` runs ``pytest -n``) gives all of
+them to one worker (``--dist loadgroup``): they share one database, and tests of two servers writing it
+at once were written for one server at a time."""
+
+
 def _part(item: pytest.Item) -> int:
     if E2E in item.path.parents:
         return 2
@@ -230,10 +243,13 @@ def _part(item: pytest.Item) -> int:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Files that compile nothing run first (:data:`FIRST`), then the rest; the browser tests are marked
     ``e2e`` and run last (``-m "not e2e"`` leaves them out): by then the other tests have compiled the
-    kernels and solved the tables their servers read. Within each part the order is pytest's own."""
+    kernels and solved the tables their servers read. Within each part the order is pytest's own.
+    ``scripts/test`` runs the browser tests after the rest, the rest on a worker per processor."""
     for item in items:
         if E2E in item.path.parents:
             item.add_marker(pytest.mark.e2e)
+        if "postgres" in item.nodeid or item.path.name in POSTGRES_ONLY:
+            item.add_marker(pytest.mark.xdist_group("postgres"))
     items.sort(key=_part)  # stable: each part keeps its order
 
 
