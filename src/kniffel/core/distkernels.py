@@ -431,11 +431,12 @@ def situation_outcomes(
 
 @njit(cache=True, nogil=True)
 def situation_distribution(
-    lanes: Any, gains: Any, probs: Any, stored: Distributions
+    lanes: Any, gains: Any, probs: Any, pmf: Any, offset: Any, first: Any, length: Any
 ) -> tuple[int, Any]:  # pragma: no cover
-    """The distribution of points to come after outcomes ``(lanes, gains, probs)`` into the ``stored``
-    distributions: its lowest total and the probabilities from there (untrimmed)."""
-    pmf, offset, first, length = stored.pmf, stored.offset, stored.first, stored.length
+    """The distribution of points to come after outcomes ``(lanes, gains, probs)``: its lowest total and
+    the probabilities from there (untrimmed). The stored distributions come as arrays, not as
+    :class:`Distributions`: this is asked once per option of a position from Python, where building a
+    record and numba's typing of it cost about a microsecond a call."""
     lo = 1 << 40
     hi = -(1 << 40)
     for i in range(lanes.shape[0]):

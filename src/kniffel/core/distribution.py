@@ -30,8 +30,9 @@ import tempfile
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -61,6 +62,9 @@ from kniffel.core.work import Cancel, Progress
 from kniffel.engine.game import Score
 from kniffel.engine.sheet import ScoreSheet
 from kniffel.rules import RuleSet, placements
+
+if TYPE_CHECKING:
+    from kniffel.core.distkernels import TurnState
 
 FORMAT = "kniffel-score-distributions"
 VERSION = 3
@@ -396,18 +400,26 @@ class _TurnOutcomes:
         # the row counts from the next throw: back to the throws the roll showing leaves
         return cls(dist, at, row, usable + 1 if free_throw else (usable if throws >= 0 else 0))
 
+    @cached_property
+    def state(self) -> TurnState:
+        """The turn's state as the kernels take it; made once, as every option of the position starts
+        from it."""
+        from kniffel.core import distkernels
+
+        mask, armed, up, free = self.row[:4]
+        return distkernels.TurnState(mask, armed, up, free - self.usable)
+
     def outcomes(self, keep: int) -> tuple[I64, I64, F64]:
         """The turn's outcomes from the roll showing (``keep`` < 0), or from holding keep number ``keep``
         and throwing the rest."""
         from kniffel.core import distkernels
 
         c = self.dist.compiled
-        mask, armed, up, free, roll, at_once = self.row[:6]
+        roll, at_once = self.row[4:6]
         pos = self.at.rolls_left + self.usable - (0 if keep < 0 else 1)
-        state = distkernels.TurnState(mask, armed, up, free - self.usable)
         found: tuple[I64, I64, F64] = distkernels.situation_outcomes(
-            state, self.usable, self.dist.solution.values, c.kernel_tables, self.dist.layout.lane_base, pos,
-            keep, roll, at_once,
+            self.state, self.usable, self.dist.solution.values, c.kernel_tables, self.dist.layout.lane_base,
+            pos, keep, roll, at_once,
         )  # fmt: skip
         return found
 
@@ -432,8 +444,9 @@ class _TurnOutcomes:
         from kniffel.core import distkernels
 
         d = self.dist
-        stored = distkernels.Distributions(d.pmf, d.index[0], d.index[1], d.index[2])
-        low, pmf = distkernels.situation_distribution(lanes, gains, probs, stored)
+        low, pmf = distkernels.situation_distribution(
+            lanes, gains, probs, d.pmf, d.index[0], d.index[1], d.index[2]
+        )
         return ScoreDistribution(int(low), pmf)
 
 
