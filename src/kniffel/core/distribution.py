@@ -30,9 +30,8 @@ import tempfile
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -62,9 +61,6 @@ from kniffel.core.work import Cancel, Progress
 from kniffel.engine.game import Score
 from kniffel.engine.sheet import ScoreSheet
 from kniffel.rules import RuleSet, placements
-
-if TYPE_CHECKING:
-    from kniffel.core.distkernels import TurnState
 
 FORMAT = "kniffel-score-distributions"
 VERSION = 3
@@ -400,26 +396,18 @@ class _TurnOutcomes:
         # the row counts from the next throw: back to the throws the roll showing leaves
         return cls(dist, at, row, usable + 1 if free_throw else (usable if throws >= 0 else 0))
 
-    @cached_property
-    def state(self) -> TurnState:
-        """The turn's state as the kernels take it; made once, as every option of the position starts
-        from it."""
-        from kniffel.core import distkernels
-
-        mask, armed, up, free = self.row[:4]
-        return distkernels.TurnState(mask, armed, up, free - self.usable)
-
     def outcomes(self, keep: int) -> tuple[I64, I64, F64]:
         """The turn's outcomes from the roll showing (``keep`` < 0), or from holding keep number ``keep``
         and throwing the rest."""
         from kniffel.core import distkernels
 
         c = self.dist.compiled
-        roll, at_once = self.row[4:6]
+        mask, armed, up, free, roll, at_once = self.row[:6]
         pos = self.at.rolls_left + self.usable - (0 if keep < 0 else 1)
+        state = distkernels.TurnState(mask, armed, up, free - self.usable)
         found: tuple[I64, I64, F64] = distkernels.situation_outcomes(
-            self.state, self.usable, self.dist.solution.values, c.kernel_tables, self.dist.layout.lane_base,
-            pos, keep, roll, at_once,
+            state, self.usable, self.dist.solution.values, c.kernel_tables, self.dist.layout.lane_base, pos,
+            keep, roll, at_once,
         )  # fmt: skip
         return found
 
