@@ -31,6 +31,7 @@ from numba import njit
 
 from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import (
+    _zero,
     best_keep,
     entry,
     lane_of,
@@ -106,9 +107,12 @@ class Spans(NamedTuple):
 
 
 @njit(cache=True, nogil=True)
-def throw(held: Any, shown: Any, t: KernelTables, sharp: bool) -> None:  # pragma: no cover
-    """Throw the dice each held keep lacks: ``shown[at_once, roll]`` receives the mass of ``held`` (which is
-    emptied). The empty keep throws all dice at once (``at_once`` = 1 under the sharp rule)."""
+def throw(mass: TurnMass, t: KernelTables) -> None:  # pragma: no cover
+    """Throw the dice each held keep lacks: ``mass.shown[at_once, roll]`` receives the mass of
+    ``mass.held`` (which is emptied). The empty keep throws all dice at once (``at_once`` = 1 under the
+    sharp rule)."""
+    held, shown = mass.held, mass.shown
+    sharp = shown.shape[0] == 2
     first, child, probs = t.first_roll, t.child, t.roll_probs
     for s in range(shown.shape[0]):
         for r in range(shown.shape[1]):
@@ -137,18 +141,14 @@ def throw(held: Any, shown: Any, t: KernelTables, sharp: bool) -> None:  # pragm
 
 @njit(cache=True, nogil=True)
 def push(
-    policy: TurnPolicy, lane: int, usable: int, pos: int, mass: TurnMass, thrown: bool, t: KernelTables
+    policy: TurnPolicy, lane: int, usable: int, pos: int, mass: TurnMass, t: KernelTables
 ) -> None:  # pragma: no cover
-    """Push a turn's probability through the ``policy`` of ``lane``. It starts as ``mass.held`` keeps
-    about to be thrown (``thrown`` false) or as ``mass.shown`` rolls (``thrown`` true), ``pos`` throws
-    left after that throw, and ends in the entries the policy makes (``mass.pairs``, ``mass.jokers``)."""
+    """Push a turn's probability through the ``policy`` of ``lane``, from the rolls ``mass.shown`` with
+    ``pos`` throws left, to the entries the policy makes (``mass.pairs``, ``mass.jokers``)."""
     sv, choice, table = policy.sv, policy.choice, policy.table
     held, shown, pair_mass, joker_mass = mass.held, mass.shown, mass.pairs, mass.jokers
     subs = t.choices
     n_s, n_rolls = shown.shape[0], shown.shape[1]
-    sharp = n_s == 2
-    if not thrown:
-        throw(held, shown, t, sharp)
     while True:
         level = pos if pos <= usable else usable
         again = False
@@ -172,7 +172,7 @@ def push(
         if not again:
             break
         pos -= 1
-        throw(held, shown, t, sharp)
+        throw(mass, t)
 
 
 @njit(cache=True, nogil=True)
@@ -209,7 +209,7 @@ def outcomes(
     out_lane, out_gain, out_prob = out.lane[row], out.gain[row], out.prob[row]
     n = scoring(t)
     strike = t.pair_box.shape[0]
-    count = 0
+    count = _zero(out_lane)
     for k in range(pair_mass.shape[0]):
         free = state.start + k
         for j in range(strike + 1):
@@ -295,7 +295,8 @@ def chunk_outcomes(
                 base = lane_base[armed * t.n_free + fr, mask] - first_lane
                 for lane in range(nl):
                     mass.held[0] = 1.0
-                    push(policy, col + lane, usable, positions, mass, False, t)
+                    throw(mass, t)
+                    push(policy, col + lane, usable, positions, mass, t)
                     state = TurnState(mask, armed, lo + lane, start)
                     outcomes(mass, policy, col + lane, state, t, lane_base, out, base + lane)
                 col += nl
@@ -416,15 +417,17 @@ def situation_outcomes(
     mass = scratch(t, usable)
     if keep >= 0:
         mass.held[keep] = 1.0
+        throw(mass, t)
     else:
         mass.shown[at_once, roll] = 1.0
-    push(policy, 0, usable, pos, mass, keep < 0, t)
+    col = _zero(segments)  # the one lane's column and row, compiled as the table's are
+    push(policy, col, usable, pos, mass, t)
     k = max_outcomes(t, usable)
     found = Outcomes(
         np.zeros(1, dtype=np.int64), np.empty((1, k), dtype=np.int64), np.empty((1, k), dtype=np.int64),
         np.empty((1, k)),
     )  # fmt: skip
-    outcomes(mass, policy, 0, TurnState(mask, armed, up, state.start), t, lane_base, found, 0)
+    outcomes(mass, policy, col, TurnState(mask, armed, up, state.start), t, lane_base, found, col)
     count = found.count[0]
     return found.lane[0, :count], found.gain[0, :count], found.prob[0, :count]
 
