@@ -404,9 +404,10 @@ class _TurnOutcomes:
         c = self.dist.compiled
         mask, armed, up, free, roll, at_once = self.row[:6]
         pos = self.at.rolls_left + self.usable - (0 if keep < 0 else 1)
+        state = distkernels.TurnState(mask, armed, up, free - self.usable)
         found: tuple[I64, I64, F64] = distkernels.situation_outcomes(
-            mask, armed, up, free - self.usable, self.usable, self.dist.solution.values,
-            c.kernel_tables, self.dist.layout.lane_base, pos, keep, roll, at_once,
+            state, self.usable, self.dist.solution.values, c.kernel_tables, self.dist.layout.lane_base, pos,
+            keep, roll, at_once,
         )  # fmt: skip
         return found
 

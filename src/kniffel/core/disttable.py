@@ -305,6 +305,7 @@ def _level(
     before = np.concatenate([[0], np.cumsum([nl * na * c.n_free for nl, na in per_mask])])
     level_base = int(layout.level_start[n])
     offset, first, length = index[0], index[1], index[2]
+    following = distkernels.Distributions(children, offset, first, length)  # the states the turns lead to
     parts: list[F64] = []
     stored = 0
     b = 0
@@ -317,32 +318,27 @@ def _level(
         m0, m1 = int(starts[b]), int(starts[e])
         lo_lane, hi_lane = level_base + int(before[m0]), level_base + int(before[m1])
         rows = hi_lane - lo_lane
-        count = np.zeros(rows, dtype=np.int64)
-        out_lane = np.empty((rows, width), dtype=np.int64)
-        out_gain = np.empty((rows, width), dtype=np.int64)
-        out_prob = np.empty((rows, width), dtype=np.float64)
+        found = distkernels.Outcomes(
+            np.zeros(rows, dtype=np.int64), np.empty((rows, width), dtype=np.int64),
+            np.empty((rows, width), dtype=np.int64), np.empty((rows, width), dtype=np.float64),
+        )  # fmt: skip
         outcomes = partial(
             distkernels.chunk_outcomes, masks[m0:m1], starts[b : e + 1] - m0, solution.values, t,
-            layout.lane_base, lo_lane, count, out_lane, out_gain, out_prob,
+            layout.lane_base, lo_lane, found,
         )  # fmt: skip
         run_ranges(e - b, BUNDLES_PER_TASK, outcomes)
-        lows = np.empty(rows, dtype=np.int64)
-        sizes = np.empty(rows, dtype=np.int64)
-        distkernels.supports(count, out_lane, out_gain, first, length, lows, sizes)
-        at = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-        out = np.empty(int(sizes.sum()))
-        new_first = np.empty(rows, dtype=np.int64)
-        new_length = np.empty(rows, dtype=np.int64)
-        distributions = partial(
-            distkernels.chunk_distributions, count, out_lane, out_gain, out_prob, children, offset, first,
-            length, lows, at, sizes, out, new_first, new_length, TAIL,
-        )  # fmt: skip
+        spans = distkernels.Spans(np.empty(rows, dtype=np.int64), np.empty(rows, dtype=np.int64))
+        distkernels.supports(found, following, spans)
+        at = np.concatenate([[0], np.cumsum(spans.size)[:-1]]).astype(np.int64)
+        new_first, new_length = np.empty(rows, dtype=np.int64), np.empty(rows, dtype=np.int64)
+        made = distkernels.Distributions(np.empty(int(spans.size.sum())), at, new_first, new_length)
+        distributions = partial(distkernels.chunk_distributions, found, following, spans, made, TAIL)
         run_ranges(rows, ROWS_PER_TASK, distributions)
-        kept = int(distkernels.compact(out, at, new_length))
-        parts.append(out[:kept])  # copied once, when the level's parts are joined
-        offset[lo_lane:hi_lane] = at + stored
-        first[lo_lane:hi_lane] = new_first
-        length[lo_lane:hi_lane] = new_length
+        kept = int(distkernels.compact(made))
+        parts.append(made.pmf[:kept])  # copied once, when the level's parts are joined
+        offset[lo_lane:hi_lane] = made.offset + stored
+        first[lo_lane:hi_lane] = made.first
+        length[lo_lane:hi_lane] = made.length
         stored += kept
         b = e
         advance(rows)
