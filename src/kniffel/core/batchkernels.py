@@ -14,12 +14,15 @@ throwing the rest (a free throw or a regular one: the situation says which, the 
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
 from kniffel.core.kernels import NEG
+
+if TYPE_CHECKING:
+    from kniffel.core.compile import Compiled
 
 # --- a situation's numbers -----------------------------------------------------------------------------
 #
@@ -67,41 +70,51 @@ def turn_problem(
     return 0
 
 
+class SheetRules(NamedTuple):
+    """What a sheet's state is read with (:func:`state_fields`): the compiled rules' tables and numbers
+    of the same names (:class:`kniffel.core.compile.Compiled`)."""
+
+    full_mask: int
+    allowed: Any
+    threshold: int
+    upper_mask: int
+    nup: Any
+    n_armed: int
+    five: int
+    n_free: int
+
+    @classmethod
+    def of(cls, c: Compiled) -> SheetRules:
+        # plain ints: a compiled reader takes one signature whatever integer types the rules hold
+        return cls(
+            int(c.full_mask), c.allowed, int(c.threshold), int(c.upper_mask), c.nup, int(c.n_armed),
+            int(c.five), int(c.n_free),
+        )  # fmt: skip
+
+
 @njit(cache=True, nogil=True)
 def state_fields(
-    mask: int,
-    up: int,
-    five_points: int,
-    free_given: bool,
-    free_left: int,
-    full_mask: int,
-    allowed: Any,
-    threshold: int,
-    upper_mask: int,
-    nup: Any,
-    n_armed: int,
-    five: int,
-    n_free: int,
+    mask: int, up: int, five_points: int, free_given: bool, free_left: int, rules: SheetRules
 ) -> tuple[int, int, int, int]:  # pragma: no cover
     """The table's state of a sheet with the boxes ``mask`` filled, ``up`` points in its upper section,
-    ``five_points`` in the five-of-a-kind box ``five`` and ``free_left`` free throws left (if
+    ``five_points`` in the five-of-a-kind box ``rules.five`` and ``free_left`` free throws left (if
     ``free_given``, else all): ``(problem, up, armed, free)``, the problem 0 or what makes the sheet
-    impossible (the rest then meaningless). The other arguments are the compiled rules'
-    (:class:`kniffel.core.compile.CompiledRules`)."""
+    impossible (the rest then meaningless)."""
     if up < 0:
         return NEGATIVE_UP, up, 0, 0
-    if mask != full_mask and allowed[mask] == 0:
+    if mask != rules.full_mask and rules.allowed[mask] == 0:
         # a column filled in order reaches only some sheets; the tables hold nothing for the others
         return UNREACHABLE, up, 0, 0
-    up = min(up, threshold)
-    broadcast = mask & upper_mask == upper_mask
-    if not broadcast and up >= nup[mask]:
+    up = min(up, rules.threshold)
+    broadcast = mask & rules.upper_mask == rules.upper_mask
+    if not broadcast and up >= rules.nup[mask]:
         return UPPER, up, 0, 0
     armed = 0
-    if n_armed == 2 and five >= 0 and mask >> five & 1:
+    five = rules.five
+    if rules.n_armed == 2 and five >= 0 and mask >> five & 1:
         armed = 1 if five_points > 0 else 0
-    free = free_left if free_given else n_free - 1
-    if not 0 <= free < n_free:
+    free = free_left if free_given else rules.n_free - 1
+    if not 0 <= free < rules.n_free:
         return FREE_RANGE, up, armed, free
     return 0, 0 if broadcast else up, armed, free
 
@@ -157,9 +170,9 @@ class ReaderTables(NamedTuple):
     """What :func:`read_situations` reads lines with (numba passes it as one struct): the field and box
     names (:func:`names_array`), the points ``p`` each box may hold (``sound[box, p]``), the sheets the
     fill order allows (``in_order[mask]``), the row of each roll by its code (``roll_of``, see
-    :func:`face_code`), and the compiled rules' tables and numbers of the same names
-    (:class:`kniffel.core.compile.Compiled`; ``rolls``, ``free_throws`` and ``per_turn`` the rule
-    set's)."""
+    :func:`face_code`), what a sheet's state is read with (``sheet``), and the compiled rules' numbers of
+    the same names (:class:`kniffel.core.compile.Compiled`; ``n_dice``, ``rolls``, ``free_throws`` and
+    ``per_turn`` the rule set's)."""
 
     fields: Any
     field_starts: Any
@@ -168,18 +181,11 @@ class ReaderTables(NamedTuple):
     sound: Any
     in_order: Any
     roll_of: Any
-    allowed: Any
-    nup: Any
+    sheet: SheetRules
     n_dice: int
     rolls: int
     free_throws: int
     per_turn: int
-    full_mask: int
-    threshold: int
-    upper_mask: int
-    n_armed: int
-    five: int
-    n_free: int
     free_per_turn: int
     n_at_once: int
 
@@ -322,9 +328,9 @@ def _read_line(
                     if pos < 0 or points >= t.sound.shape[1] or not t.sound[box, points]:
                         return UNREAD, False
                     mask |= 1 << box
-                    if t.upper_mask >> box & 1:
+                    if t.sheet.upper_mask >> box & 1:
                         up += points
-                    if box == t.five:
+                    if box == t.sheet.five:
                         five_points = points
                     pos = _space(text, pos, end)
                     if pos < end and text[pos] == 44:  # ,
@@ -378,25 +384,11 @@ def _read_line(
             return UNREAD, False
     if _space(text, pos + 1, end) != end or seen >> _DICE & 1 == 0 or seen >> _ROLLS_LEFT & 1 == 0:
         return UNREAD, False
-    if n_dice != t.n_dice or mask == t.full_mask or not t.in_order[mask]:
+    if n_dice != t.n_dice or mask == t.sheet.full_mask or not t.in_order[mask]:
         return UNREAD, False
     if turn_problem(rolls_left, free_given, free_left, used, t.rolls, t.free_throws, t.per_turn) != 0:
         return UNREAD, False
-    problem, up, armed, free = state_fields(
-        mask,
-        up,
-        five_points,
-        free_given,
-        free_left,
-        t.full_mask,
-        t.allowed,
-        t.threshold,
-        t.upper_mask,
-        t.nup,
-        t.n_armed,
-        t.five,
-        t.n_free,
-    )
+    problem, up, armed, free = state_fields(mask, up, five_points, free_given, free_left, t.sheet)
     if problem != 0:
         return UNREAD, False
     at_once, sweep_free, usable, throws, free_throw = turn_fields(

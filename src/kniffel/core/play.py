@@ -50,11 +50,11 @@ def play_turn(games: Games, log: Any, turn: int, values: Any, t: KernelTables, s
     the dice are that seat's in each deal (:func:`kniffel.core.playkernels.deal_start`)."""
     from kniffel.core import playkernels
 
-    keys, order, starts, bundles = playkernels.work(games, t, LANE_GAP, CHUNK, BUNDLE)
+    grouping = playkernels.work(games, t, LANE_GAP, CHUNK, BUNDLE)
     run_ranges(
-        len(bundles) - 1,
+        len(grouping.bundles) - 1,
         BUNDLES_PER_TASK,
-        partial(playkernels.play_bundles, games, log, turn, values, t, keys, order, starts, bundles, seat),
+        partial(playkernels.play_bundles, games, playkernels.Turn(turn, seat, log), values, t, grouping),
     )
 
 

@@ -9,7 +9,7 @@ solved for.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -24,6 +24,42 @@ _M2 = np.uint64(0x94D049BB133111EB)
 _S27, _S30, _S31, _S32 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(32)
 _SIX = np.uint64(6)
 _ONE = np.uint64(1)
+
+
+class Turn(NamedTuple):
+    """The turn being played: its number (0 for a game's first), the seat whose dice are thrown (-1:
+    every game's own stream, :func:`die`; else that seat's in the deal, :func:`deal_start`) and the log
+    that keeps its decisions (see :func:`kniffel.core.play.play_turn`)."""
+
+    number: int
+    seat: int
+    log: Any
+
+
+class TurnTables(NamedTuple):
+    """The decision tables of a turn in its lanes (:func:`turn_tables`): ``sv[k, at_once, roll, lane]``
+    (the scoring values of every roll at level ``k``: ``k`` free throws more left after the turn than if
+    it took every one it may), ``strike_box[k, lane]`` and ``choice[k, at_once, roll, lane]`` (the entry
+    each scoring value is the best of, as :func:`~kniffel.core.kernels.score_values` records it: a pair
+    row, the strike row with its box, or ``-1 - box`` for a five of a kind the extra rules place) and
+    ``table[pos - 1, keep, lane]`` (the value of holding a keep when the throw leaves ``pos - 1``
+    throws)."""
+
+    sv: Any
+    strike_box: Any
+    choice: Any
+    table: Any
+
+
+class Grouping(NamedTuple):
+    """The games grouped for one turn (:func:`work`): ``keys`` (their states as sortable numbers),
+    ``order`` (the games by key), ``starts`` (where each work item starts in ``order``) and ``bundles``
+    (where each bundle starts among the items); ``starts`` and ``bundles`` end with the total."""
+
+    keys: Any
+    order: Any
+    starts: Any
+    bundles: Any
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -101,7 +137,7 @@ def record(
     log: Any, g: int, turn: int, step: int, first: int, second: int, third: int
 ) -> int:  # pragma: no cover
     """Write step ``step`` of game ``g``'s turn ``turn`` into ``log`` if it keeps that game (see
-    :func:`play_turn`); the next step."""
+    :func:`kniffel.core.play.play_turn`); the next step."""
     if g >= log.shape[0]:
         return step
     log[g, turn, step, 0] = first
@@ -141,14 +177,10 @@ def key_order(keys: Any) -> Any:  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def work(
-    games: Any, t: KernelTables, gap: int, chunk: int, bundle: int
-) -> tuple[Any, Any, Any, Any]:  # pragma: no cover
-    """The games grouped for one turn: ``keys`` (their states as sortable numbers), ``order`` (the games by
-    key), ``starts`` (where each work item starts in ``order``: a run of one state with upper scores no
-    more than ``gap`` apart, at most ``chunk`` games) and ``bundles`` (where each bundle starts among the
-    items: consecutive items with the same free throws and at least ``bundle`` lanes between them share one
-    pass over the keep lattice); ``starts`` and ``bundles`` end with the total."""
+def work(games: Any, t: KernelTables, gap: int, chunk: int, bundle: int) -> Grouping:  # pragma: no cover
+    """The games grouped for one turn: a work item is a run of one state with upper scores no more than
+    ``gap`` apart, at most ``chunk`` games; a bundle is consecutive items with the same free throws and at
+    least ``bundle`` lanes between them, which share one pass over the keep lattice."""
     mask, up, armed, free = games.mask, games.up, games.armed, games.free
     n = mask.shape[0]
     lanes = t.threshold + 1
@@ -192,38 +224,23 @@ def work(
         prev_free = free[g0]
         width += keys[order[starts[item + 1] - 1]] % lanes - keys[g0] % lanes + 1
     bundles[n_bundles] = count
-    return keys, order, starts[: count + 1], bundles[: n_bundles + 1]
+    return Grouping(keys, order, starts[: count + 1], bundles[: n_bundles + 1])
 
 
 @njit(cache=True, nogil=True)
 def play_game_turn(
-    games: Any,
-    g: int,
-    log: Any,
-    turn: int,
-    t: KernelTables,
-    n: Scoring,
-    table: Any,
-    sv: Any,
-    choice: Any,
-    strike_box: Any,
-    lane: int,
-    fr: int,
-    m: int,
-    arm: int,
-    seat: int,
+    games: Any, g: int, turn: Turn, t: KernelTables, n: Scoring, tables: TurnTables, lane: int
 ) -> None:  # pragma: no cover
-    """Game ``g``'s throws, keeps and entry in state ``m`` / ``arm`` with ``fr`` free throws left, decided
-    by lane ``lane`` of its turn's tables (:func:`turn_tables`): ``table`` (the keep values before every
-    throw), ``sv`` (the scoring value of every roll at every free-throw level, counted from the free
-    throws left once every usable one is taken) and ``choice`` / ``strike_box`` (the entry each scoring
-    value is the best of, as
-    :func:`~kniffel.core.kernels.score_values` records it: a pair row, the strike row with its box, or
-    ``-1 - box`` for a five of a kind the extra rules place). Whatever the tables value (points, or a
-    chance of winning), the game is played the same way. With ``log``, see :func:`play_turn`.
+    """Game ``g``'s throws, keeps and entry from the state it is in, decided by lane ``lane`` of its turn's
+    ``tables`` (:func:`turn_tables`; its scoring values counted from the free throws left once every
+    usable one is taken). Whatever the tables value (points, or a chance of winning), the game is played
+    the same way. ``turn.log`` as :func:`kniffel.core.play.play_turn` keeps it.
 
-    The dice: with ``seat`` -1, the next of game ``g``'s stream (``games.rng[g]``, :func:`die`); else the
-    deal's dice of that seat (``games.rng[g]`` is the deal's seed, :func:`deal_start`)."""
+    The dice: with ``turn.seat`` -1, the next of game ``g``'s stream (``games.rng[g]``, :func:`die`); else
+    the deal's dice of that seat (``games.rng[g]`` is the deal's seed, :func:`deal_start`)."""
+    m, arm, fr = int(games.mask[g]), int(games.armed[g]), int(games.free[g])
+    sv, strike_box, choice, table = tables.sv, tables.strike_box, tables.choice, tables.table
+    log, number, seat = turn.log, turn.number, turn.seat
     up, free, score = games.up, games.free, games.score
     rng, flags, extras = games.rng, games.flags, games.extras
     size, child, subs = t.size, t.child, t.choices
@@ -239,9 +256,9 @@ def play_game_turn(
     throws = 0
     while True:
         throws += 1
-        r = throw(rng, g, keep, size, child, n_dice, seat, turn, throws) - t.first_roll
+        r = throw(rng, g, keep, size, child, n_dice, seat, number, throws) - t.first_roll
         s = 1 if sharp and keep == 0 else 0
-        step = record(log, g, turn, step, keep, r, 0)
+        step = record(log, g, number, step, keep, r, 0)
         if pos == 0:
             break
         level = pos if pos <= usable else usable
@@ -277,18 +294,16 @@ def play_game_turn(
     up[g] = up_after
     free[g] = start + level
     score[g] += gained
-    record(log, g, turn, step, -2, box, (p << 16) | extra)
+    record(log, g, number, step, -2, box, (p << 16) | extra)
 
 
 @njit(cache=True, nogil=True)
 def turn_tables(
     segments: Any, start: int, usable: int, values: Any, t: KernelTables
-) -> tuple[Any, Any, Any, Any]:  # pragma: no cover
-    """The decision tables of a turn in every lane of ``segments`` with ``usable`` free throws still to
-    use and ``start`` left after them: ``sv[k, at_once, roll, lane]`` (scoring values at level ``k``:
-    ``start + k`` free throws left after the turn), ``strike_box[k, lane]``, ``choice[k, at_once, roll,
-    lane]`` (the entry each is the best of) and ``table[pos - 1, keep, lane]`` (the value of holding a
-    keep when the throw leaves ``pos - 1`` throws). The simulator and the distributions decide by them."""
+) -> TurnTables:  # pragma: no cover
+    """The decision tables (:class:`TurnTables`) of a turn in every lane of ``segments`` with ``usable``
+    free throws still to use and ``start`` left after them (level ``k`` of the scoring values: ``start +
+    k`` free throws left after the turn). The simulator and the distributions decide by them."""
     n_s, n_rolls, _ = t.nonzero.shape
     width = 0
     for i in range(segments.shape[0]):
@@ -303,15 +318,14 @@ def turn_tables(
     table = np.empty((positions, t.first_roll, width))
     # the sweep takes all its free throws as usable: with ``usable`` of them, level 0 is ``start``
     sweep(sv, usable, positions, t, table)
-    return sv, strike_box, choice, table
+    return TurnTables(sv, strike_box, choice, table)
 
 
 @njit(cache=True, nogil=True)
 def optimal_game_turn(
-    games: Any, g: int, log: Any, turn: int, values: Any, t: KernelTables, seat: int
+    games: Any, g: int, turn: Turn, values: Any, t: KernelTables
 ) -> None:  # pragma: no cover
-    """Game ``g``'s turn played for points on its own: :func:`turn_tables` for its one state (``seat``:
-    the dice, as :func:`play_game_turn` takes them)."""
+    """Game ``g``'s turn played for points on its own: :func:`turn_tables` for its one state."""
     m, arm, fr = int(games.mask[g]), int(games.armed[g]), int(games.free[g])
     lo = 0
     if (m & t.upper_mask) != t.upper_mask:
@@ -319,29 +333,20 @@ def optimal_game_turn(
     segments = np.empty((1, 4), dtype=np.int64)
     segments[0, 0], segments[0, 1], segments[0, 2], segments[0, 3] = m, arm, lo, 1
     usable = min(t.per_turn, fr)
-    sv, strike_box, choice, table = turn_tables(segments, fr - usable, usable, values, t)
-    play_game_turn(games, g, log, turn, t, scoring(t), table, sv, choice, strike_box, 0, fr, m, arm, seat)
+    tables = turn_tables(segments, fr - usable, usable, values, t)
+    play_game_turn(games, g, turn, t, scoring(t), tables, 0)
 
 
 @njit(cache=True, nogil=True)
 def play_bundles(
-    games: Any,
-    log: Any,
-    turn: int,
-    values: Any,
-    t: KernelTables,
-    keys: Any,
-    order: Any,
-    starts: Any,
-    bundles: Any,
-    seat: int,
-    first: int,
-    last: int,
+    games: Any, turn: Turn, values: Any, t: KernelTables, grouping: Grouping, first: int, last: int
 ) -> None:  # pragma: no cover
     """One turn of the games of the bundles ``first .. last - 1`` of :func:`work` (threads play different
     bundles at once: :func:`kniffel.core.play.play_turn`): each bundle's turn tables, then each game's
-    throws, keeps and entry (``seat``: the dice, as :func:`play_game_turn` takes them)."""
+    throws, keeps and entry. The games of a bundle have the same free throws, those of an item the same
+    state (:func:`play_game_turn` reads it from the game)."""
     mask, armed, free = games.mask, games.armed, games.free
+    keys, order, starts, bundles = grouping.keys, grouping.order, grouping.starts, grouping.bundles
     n = scoring(t)
     lanes = t.threshold + 1
     for b in range(first, last):
@@ -358,18 +363,15 @@ def play_bundles(
             nl = keys[order[starts[item + 1] - 1]] % lanes - lo + 1
             i = item - first_item
             segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3] = mask[g0], armed[g0], lo, nl
-        sv, strike_box, choice, table = turn_tables(segments, fr - usable, usable, values, t)
+        tables = turn_tables(segments, fr - usable, usable, values, t)
 
         off = 0
         for item in range(first_item, last_item):
             i = item - first_item
-            m, arm, lo, nl = segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3]
+            lo, nl = segments[i, 2], segments[i, 3]
             for at in range(starts[item], starts[item + 1]):
                 g = order[at]
-                lane = off + keys[g] % lanes - lo
-                play_game_turn(
-                    games, g, log, turn, t, n, table, sv, choice, strike_box, lane, fr, m, arm, seat
-                )
+                play_game_turn(games, g, turn, t, n, tables, off + keys[g] % lanes - lo)
             off += nl
 
 

@@ -79,8 +79,7 @@ class SheetState:
         five_points = filled[rules.boxes[five].id] if five >= 0 and mask >> five & 1 else 0
         problem, up, armed, free = bk.state_fields.py_func(
             mask, up, five_points, free_throws_left is not None,
-            0 if free_throws_left is None else free_throws_left, c.full_mask, c.allowed, c.threshold,
-            c.upper_mask, c.nup, c.n_armed, five, c.n_free,
+            0 if free_throws_left is None else free_throws_left, bk.SheetRules.of(c),
         )  # fmt: skip
         if problem == bk.NEGATIVE_UP:
             raise SituationError("the upper section cannot hold a negative score")

@@ -14,20 +14,46 @@ chance of finishing with ``low + i`` points is ``pmf[offset + i]``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
 from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import lane_of, scoring
-from kniffel.core.playkernels import optimal_game_turn, play_game_turn
+from kniffel.core.playkernels import Turn, TurnTables, optimal_game_turn, play_game_turn
 from kniffel.core.targetkernels import Reading, Window, turn_probabilities
 
 WIN = -1
 """An aim of :func:`win_turn`: to finish first."""
 POINTS = -2
 """An aim of :func:`win_turn`: points (the game's turn is played elsewhere)."""
+
+
+class FinalScores(NamedTuple):
+    """The final-score distribution of every state between turns, played for points
+    (:class:`kniffel.core.distribution.DistributionTable`): lane ``lane`` (``lane_base`` as
+    :func:`~kniffel.core.kernels.lane_of` reads it) is the chance of ``index[1, lane] + i`` more points
+    at ``pmf[index[0, lane] + i]``, ``index[2, lane]`` of them; ``longest`` the most of any lane."""
+
+    pmf: Any
+    index: Any
+    lane_base: Any
+    longest: int
+
+
+class TargetTables(NamedTuple):
+    """The target rows a turn played for a target or to win reads (:mod:`kniffel.core.targetkernels`):
+    the mover's level (``own``) and the next (``after``), their lanes (``index``, where each state's
+    lanes start in ``lane_base``), the most points each set of filled boxes can still make (``reach``)
+    and the highest target the rows answer (``limit``)."""
+
+    own: Any
+    after: Any
+    index: Any
+    lane_base: Any
+    reach: Any
+    limit: int
 
 
 @njit(cache=True, nogil=True)
@@ -125,25 +151,26 @@ def decided(
 
 @njit(cache=True, nogil=True, inline="always")
 def final_of(
-    games: Any, q: int, g: int, dist_index: Any, lane_base: Any, t: KernelTables
+    games: Any, q: int, g: int, finals: FinalScores, t: KernelTables
 ) -> tuple[int, int, int]:  # pragma: no cover
     """Player ``q``'s final-score distribution in game ``g`` (``games`` holds ``[player, game]``),
     between turns and playing for points: the distribution table's lane of its state, shifted by the
     points it holds."""
     lane = lane_of(
         t,
-        lane_base,
+        finals.lane_base,
         int(games.armed[q, g]),
         int(games.free[q, g]),
         int(games.mask[q, g]),
         int(games.up[q, g]),
     )
-    return int(games.score[q, g] + dist_index[1, lane]), int(dist_index[0, lane]), int(dist_index[2, lane])
+    index = finals.index
+    return int(games.score[q, g] + index[1, lane]), int(index[0, lane]), int(index[2, lane])
 
 
 @njit(cache=True, nogil=True)
 def others_best(
-    games: Any, me: int, g: int, dist_pmf: Any, dist_index: Any, lane_base: Any, t: KernelTables, out: Any
+    games: Any, me: int, g: int, finals: FinalScores, t: KernelTables, out: Any
 ) -> tuple[int, int]:  # pragma: no cover
     """The distribution of the best final score among the players of game ``g`` other than ``me``, into
     ``out``: its lowest score and length."""
@@ -154,33 +181,25 @@ def others_best(
     k = 0
     for q in range(players):
         if q != me:
-            lows[k], offsets[k], counts[k] = final_of(games, q, g, dist_index, lane_base, t)
+            lows[k], offsets[k], counts[k] = final_of(games, q, g, finals, t)
             k += 1
-    return best_of(lows, offsets, counts, dist_pmf, out)
+    return best_of(lows, offsets, counts, finals.pmf, out)
 
 
 @njit(cache=True, nogil=True)
 def chances(
-    games: Any,
-    dist_pmf: Any,
-    dist_index: Any,
-    lane_base: Any,
-    t: KernelTables,
-    longest: int,
-    out: Any,
-    first: int,
-    last: int,
+    games: Any, finals: FinalScores, t: KernelTables, out: Any, first: int, last: int
 ) -> None:  # pragma: no cover
     """``out[g, p]``: player ``p``'s chance of finishing first in game ``g`` (``first .. last - 1``), every
-    player between turns and playing for points from there (``longest``: the longest final-score
-    distribution of the table)."""
+    player between turns and playing for points from there."""
     players = games.mask.shape[0]
+    pmf = finals.pmf
     for g in range(first, last):
-        best = np.empty(longest + 1)
+        best = np.empty(finals.longest + 1)
         for p in range(players):
-            low, offset, count = final_of(games, p, g, dist_index, lane_base, t)
-            first, length = others_best(games, p, g, dist_pmf, dist_index, lane_base, t, best)
-            out[g, p] = at_least(low, dist_pmf[offset : offset + count], first, best[:length])
+            low, offset, count = final_of(games, p, g, finals, t)
+            first, length = others_best(games, p, g, finals, t, best)
+            out[g, p] = at_least(low, pmf[offset : offset + count], first, best[:length])
 
 
 @njit(cache=True, nogil=True)
@@ -188,43 +207,35 @@ def win_turn(
     games: Any,
     mine: Any,
     aims: Any,
-    player: int,
-    log: Any,
-    turn: int,
+    turn: Turn,
     values: Any,
-    own_prob: Any,
-    child_prob: Any,
-    index: Any,
-    target_lanes: Any,
-    reach: Any,
-    limit: int,
-    dist_pmf: Any,
-    dist_index: Any,
-    lane_base: Any,
+    rows: TargetTables,
+    finals: FinalScores,
     t: KernelTables,
-    longest: int,
     first_game: int,
     last_game: int,
 ) -> None:  # pragma: no cover
-    """The turn of the player in seat ``player`` in the games ``g`` (``first_game .. last_game - 1``) where
-    ``aims[g]`` says it plays to win (``WIN``) or for a final score of at least ``aims[g]`` (0 or more;
-    ``POINTS``: not played here) (``games`` holds ``[seat, game]``, ``mine`` its row ``player``;
+    """The turn of the player in seat ``turn.seat`` in the games ``g`` (``first_game .. last_game - 1``)
+    where ``aims[g]`` says it plays to win (``WIN``) or for a final score of at least ``aims[g]`` (0 or
+    more; ``POINTS``: not played here) (``games`` holds ``[seat, game]``, ``mine`` its row ``turn.seat``;
     ``games.rng`` the deals' seeds, the dice are the seat's in the deal). Played to win, every keep and
     entry is valued by ``sum over s of P(the others' best = s) * P(making at least s - held more)``, the
     rest of the turn played for that sum (the value :class:`kniffel.planning.WinPlanner` gives every
     option); for a target by the probability of making it (:class:`kniffel.planning.TargetPlanner`'s); a
     game already decided either way is played for points (:func:`decided`). ``values`` are the solver's
-    values; the target rows of the mover's level are ``own_prob``, of the next level ``child_prob``
-    (``index`` and ``target_lanes`` their lanes, :mod:`kniffel.core.targetkernels`); ``log`` as
+    values; ``rows`` the target rows of the mover's level and the next; ``turn.log`` as
     :func:`~kniffel.core.play.play_turn` keeps it."""
     n_s, n_rolls, _ = t.nonzero.shape
+    player = turn.seat
+    own_prob, index, target_lanes, reach, limit = rows.own, rows.index, rows.lane_base, rows.reach, rows.limit
+    read = Reading(rows.after, index, target_lanes)
+    n = scoring(t)
     for g in range(first_game, last_game):
         if aims[g] == POINTS:
             continue
-        n = scoring(t)
-        weights = np.empty(longest + 1)
+        weights = np.empty(finals.longest + 1)
         if aims[g] == WIN:
-            first, count = others_best(games, player, g, dist_pmf, dist_index, lane_base, t, weights)
+            first, count = others_best(games, player, g, finals, t, weights)
         else:
             weights[0] = 1.0
             first, count = int(aims[g]), 1
@@ -235,7 +246,7 @@ def win_turn(
         offset, row_first, row_count = index[lane, 0], index[lane, 1], index[lane, 2]
         row = own_prob[offset : offset + row_count]
         if decided(first, count, row_first, row, reach[mask] > limit, limit) >= 0:
-            optimal_game_turn(mine, g, log, turn, values, t, player)
+            optimal_game_turn(mine, g, turn, values, t)
             continue
         first, count = fold(first, weights, count, limit, reach[mask] > limit)
         usable = min(t.per_turn, fr)
@@ -245,6 +256,5 @@ def win_turn(
         strike_box = np.empty((usable + 1, 1), dtype=np.int64)
         table = np.empty((positions, t.first_roll, 1))
         at = Window(mask, armed, up, fr, first, count)
-        read = Reading(child_prob, index, target_lanes)
         turn_probabilities(at, usable, positions, read, t, weights[:count], table, sv, choice, strike_box)
-        play_game_turn(mine, g, log, turn, t, n, table, sv, choice, strike_box, 0, fr, mask, armed, player)
+        play_game_turn(mine, g, turn, t, n, TurnTables(sv, strike_box, choice, table), 0)

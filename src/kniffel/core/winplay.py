@@ -185,12 +185,18 @@ def play_to_win(
         rows_of.append((as_played_to_win(targets, early), lambda aim: aim == winkernels.WIN))
     if targets is not None:
         rows_of.append((targets, lambda aim: aim >= 0))
-    longest = 0 if distributions is None else int(distributions.index[2].max())
     # (arrays of the right types where no distribution is read: the kernel takes one signature)
-    pmf, index, lanes = (
-        (np.zeros(1), np.zeros((3, 1), dtype=np.int64), np.zeros((c.n_aux, c.n_masks), dtype=np.int64))
+    finals = (
+        winkernels.FinalScores(
+            np.zeros(1), np.zeros((3, 1), dtype=np.int64), np.zeros((c.n_aux, c.n_masks), dtype=np.int64), 0
+        )
         if distributions is None
-        else (distributions.pmf, distributions.index, distributions.layout.lane_base)
+        else winkernels.FinalScores(
+            distributions.pmf,
+            distributions.index,
+            distributions.layout.lane_base,
+            int(distributions.index[2].max()),
+        )
     )
     # the table each role plays for points by, as an index into ``boards``; -1 for a role playing for a goal
     boards: list[F64] = []
@@ -228,7 +234,7 @@ def play_to_win(
                 run_ranges(
                     n,
                     CHANCES_PER_TASK,
-                    partial(winkernels.chances, table, pmf, index, lanes, t, longest, chances),
+                    partial(winkernels.chances, table, finals, t, chances),
                 )
                 predictions[:, turn, mover, :] = chances
             aim = np.array(roles, dtype=np.int64)[(mover + seating) % players]
@@ -242,11 +248,13 @@ def play_to_win(
                 assert level is not None
                 assert after is not None
                 played_for = np.where(chosen, aim, winkernels.POINTS)
+                reading = winkernels.TargetTables(
+                    level, after, rows.index, rows.layout.lane_base, rows.reach, rows.limit
+                )
+                moving = playkernels.Turn(turn, mover, log[mover])
                 turn_to_win = partial(
-                    winkernels.win_turn, table, mine, played_for, mover, log[mover], turn, optimal, level,
-                    after, rows.index, rows.layout.lane_base, rows.reach, rows.limit, pmf, index, lanes, t,
-                    longest,
-                )  # fmt: skip
+                    winkernels.win_turn, table, mine, played_for, moving, optimal, reading, finals, t
+                )
                 run_ranges(n, GAMES_PER_TASK, turn_to_win)
             # the seatings where ``mover``'s role plays for points, in runs of consecutive games played by
             # one table

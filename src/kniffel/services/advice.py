@@ -481,24 +481,11 @@ def reader_tables(advisor: Any, rules: RuleSet) -> bk.ReaderTables:
     for roll in keeps.rolls:
         roll_of[sum(bk.face_code.py_func(face, rules.dice) for face in roll)] = keeps.roll_index(roll)
     return bk.ReaderTables(
-        fields, field_starts, boxes, box_starts, sound, in_order, roll_of, c.allowed, c.nup,
+        fields, field_starts, boxes, box_starts, sound, in_order, roll_of, bk.SheetRules.of(c),
         n_dice=rules.dice, rolls=rules.rolls, free_throws=rules.free_throws,
-        per_turn=rules.free_throws_per_turn,
-        **{name: int(getattr(c, name)) for name in _COMPILED_NUMBERS},
+        per_turn=rules.free_throws_per_turn, free_per_turn=int(c.free_per_turn),
+        n_at_once=int(c.n_at_once),
     )  # fmt: skip
-
-
-_COMPILED_NUMBERS = (
-    "full_mask",
-    "threshold",
-    "upper_mask",
-    "n_armed",
-    "five",
-    "n_free",
-    "free_per_turn",
-    "n_at_once",
-)
-"""The numbers of :class:`kniffel.core.compile.Compiled` that the reader takes by the same names."""
 
 
 def situation_options(situation: Situation, goal: Goal | None = None) -> tuple[list[dict[str, Any]], bool]:
