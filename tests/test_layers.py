@@ -169,3 +169,24 @@ def test_no_module_is_longer_than_the_limit() -> None:
         if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
     assert long == {}, f"modules over {MAX_LINES} lines: {long}"
+
+
+MAX_PARAMETERS = 10
+"""Beyond this a compiled function's arguments are a record's fields: numba passes a typed tuple as one
+argument, and a long positional list of like-typed arrays is easy to pass in the wrong order."""
+
+
+def test_no_compiled_function_takes_more_than_ten_parameters() -> None:
+    import importlib
+    import inspect
+
+    from numba.core.registry import CPUDispatcher
+
+    found: dict[str, int] = {}
+    for path in sorted((PACKAGE / "core").glob("*.py")):
+        module = importlib.import_module(module_name(path))
+        for name, value in vars(module).items():
+            if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__:
+                found[f"{module.__name__}.{name}"] = len(inspect.signature(value.py_func).parameters)
+    assert len(found) > 50, "the compiled functions were not found"
+    assert {name: n for name, n in found.items() if n > MAX_PARAMETERS} == {}
