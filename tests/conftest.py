@@ -151,12 +151,21 @@ def state(game: Game) -> tuple[object, ...]:
 # --- solver tables for the advisor, bot and review tests ------------------------------------------
 
 
+SHARED_CACHE_ENV = "KNIFFEL_TEST_CACHE_DIR"
+"""A table cache for the session that outlives it: ``scripts/test`` runs the browser tests in a second
+session after the others, and with this set the second reads the tables the first solved."""
+
+
 @pytest.fixture(scope="session", autouse=True)
 def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """One table cache for the whole session (``KNIFFEL_CACHE_DIR``), so each table is solved once and
     the user's own cache is neither read nor written. Set before the first test, so that every process
     a test starts (web servers, the CLI under pexpect) inherits it too."""
-    if os.environ.get("PYTEST_XDIST_WORKER"):
+    shared = os.environ.get(SHARED_CACHE_ENV)
+    if shared:
+        directory = Path(shared)
+        directory.mkdir(parents=True, exist_ok=True)
+    elif os.environ.get("PYTEST_XDIST_WORKER"):
         # one cache for every worker of the run (beside the workers' own temporary directories): a
         # table is solved by one worker while the others wait for it (the cache's lock file), not by each
         directory = tmp_path_factory.getbasetemp().parent / "solver-cache"
@@ -236,15 +245,19 @@ at once were written for one server at a time."""
 
 def _part(item: pytest.Item) -> int:
     if E2E in item.path.parents:
-        return 2
-    return 0 if item.path.name in FIRST else 1
+        return 3
+    if item.path.name in FIRST:
+        return 0
+    return 1 if item.get_closest_marker("slow") is not None else 2
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Files that compile nothing run first (:data:`FIRST`), then the rest; the browser tests are marked
-    ``e2e`` and run last (``-m "not e2e"`` leaves them out): by then the other tests have compiled the
-    kernels and solved the tables their servers read. Within each part the order is pytest's own.
-    ``scripts/test`` runs the browser tests after the rest, the rest on a worker per processor."""
+    """Files that compile nothing run first (:data:`FIRST`), then the tests marked ``slow`` (on several
+    workers a long test started last keeps one worker busy after the others are done), then the rest;
+    the browser tests are marked ``e2e`` and run last (``-m "not e2e"`` leaves them out): by then the
+    other tests have compiled the kernels and solved the tables their servers read. Within each part
+    the order is pytest's own. ``scripts/test`` runs the browser tests after the rest, the rest on a
+    worker per processor."""
     for item in items:
         if E2E in item.path.parents:
             item.add_marker(pytest.mark.e2e)

@@ -18,6 +18,7 @@ from kniffel import rules
 from kniffel.core import precompile, solve
 
 
+@pytest.mark.slow
 def test_the_dp_loads_what_the_helper_compiled_and_its_values_do_not_change(tmp_path: Path) -> None:
     env = {
         **os.environ,
@@ -98,6 +99,7 @@ def test_no_helper_when_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
     assert precompile.start(precompile.dp_jobs(tables), kernels.solve_masks) is None
 
 
+@pytest.mark.slow
 def test_a_first_target_question_loads_the_option_kernel_the_helper_compiled(tmp_path: Path) -> None:
     """The helper's option kernel has the argument types a target question passes: after it has run,
     the question compiles its rows' kernels and loads the option kernel (no compile of its own), and
