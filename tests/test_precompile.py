@@ -26,18 +26,7 @@ def test_the_dp_loads_what_the_helper_compiled_and_its_values_do_not_change(tmp_
         precompile.HELPER_ENV: "1",  # this test runs the helper itself, to the end
     }
     table = rules.single_column(rules.get("yahtzee"))
-    request = subprocess.run(
-        [sys.executable, "-c", _REQUEST], env=env, capture_output=True, check=True
-    ).stdout
-    # standard input stays open: the helper exits when it closes (its parent is gone)
-    helper = subprocess.Popen(
-        [sys.executable, "-m", "kniffel.core.precompile"], stdin=subprocess.PIPE, env=env
-    )
-    assert helper.stdin is not None
-    helper.stdin.write(request)
-    helper.stdin.flush()
-    assert helper.wait(timeout=300) == 0
-    helper.stdin.close()
+    run_helper(env, 'rules.single_column(rules.get("yahtzee"))', "dp_jobs", timeout=300)
     out = tmp_path / "values.npy"
     solved = subprocess.run(
         [sys.executable, "-c", _SOLVE, str(out)], env=env, capture_output=True, text=True, check=True
@@ -47,14 +36,34 @@ def test_the_dp_loads_what_the_helper_compiled_and_its_values_do_not_change(tmp_
     assert np.array_equal(np.load(out), solve(table).values)
 
 
+def run_helper(env: dict[str, str], rule_set: str, jobs: str, *, timeout: float) -> None:
+    """Run the helper to its end on ``precompile.<jobs>`` of the rule set the expression ``rule_set``
+    names, its request made in a process of its own (as the asking process makes it)."""
+    request = subprocess.run(
+        [sys.executable, "-c", _REQUEST.format(rule_set=rule_set, jobs=jobs)],
+        env=env,
+        capture_output=True,
+        check=True,
+    ).stdout
+    # standard input stays open: the helper exits when it closes (its parent is gone)
+    helper = subprocess.Popen(
+        [sys.executable, "-m", "kniffel.core.precompile"], stdin=subprocess.PIPE, env=env
+    )
+    assert helper.stdin is not None
+    helper.stdin.write(request)
+    helper.stdin.flush()
+    assert helper.wait(timeout=timeout) == 0
+    helper.stdin.close()
+
+
 _REQUEST = textwrap.dedent(
     """
     import sys
     from kniffel import rules
     from kniffel.core import precompile
     from kniffel.core.compile import compile_rules
-    tables = compile_rules(rules.single_column(rules.get("yahtzee"))).kernel_tables
-    sys.stdout.buffer.write(precompile.request(precompile.dp_jobs(tables)))
+    tables = compile_rules({rule_set}).kernel_tables
+    sys.stdout.buffer.write(precompile.request(precompile.{jobs}(tables)))
     """
 )
 
@@ -105,17 +114,7 @@ def test_a_first_target_question_loads_the_option_kernel_the_helper_compiled(tmp
     the question compiles its rows' kernels and loads the option kernel (no compile of its own), and
     its answer is the same as without the helper."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), precompile.HELPER_ENV: "1"}
-    request = subprocess.run(
-        [sys.executable, "-c", _OPTION_REQUEST], env=env, capture_output=True, check=True
-    ).stdout
-    helper = subprocess.Popen(
-        [sys.executable, "-m", "kniffel.core.precompile"], stdin=subprocess.PIPE, env=env
-    )
-    assert helper.stdin is not None
-    helper.stdin.write(request)
-    helper.stdin.flush()
-    assert helper.wait(timeout=600) == 0
-    helper.stdin.close()
+    run_helper(env, 'rules.get("yahtzee")', "option_jobs", timeout=600)
     ask = _ASK.replace("TESTS", repr(str(Path(__file__).parent)))
     asked = subprocess.run(
         [sys.executable, "-c", ask], env=env, capture_output=True, text=True, check=True
@@ -125,17 +124,6 @@ def test_a_first_target_question_loads_the_option_kernel_the_helper_compiled(tmp
 
     assert asked[1] == _answer(TargetAdvisor, solve_rows)
 
-
-_OPTION_REQUEST = textwrap.dedent(
-    """
-    import sys
-    from kniffel import rules
-    from kniffel.core import precompile
-    from kniffel.core.compile import compile_rules
-    tables = compile_rules(rules.get("yahtzee")).kernel_tables
-    sys.stdout.buffer.write(precompile.request(precompile.option_jobs(tables)))
-    """
-)
 
 _ASK = textwrap.dedent(
     """
