@@ -12,13 +12,15 @@ values are the roll's points in that box or else the best strike anywhere, swept
 
 The planner asks :func:`turn_values` for one position; :func:`play_games` plays whole games with the same
 steps. Columns come as ``tables`` (a tuple of :class:`~kniffel.core.compile.KernelTables`, one per
-column, all of one rule set apart from the fill order), ``values`` (``[column, aux, mask, up]``, the
-columns' tables stacked) and ``announced`` (``[column]``: 1 for an announced column, valued by a free
-column's table). Sheets with free throws are not covered.
+column, all of one rule set apart from the fill order, padded by :func:`column_tables`), ``values``
+(``[column, aux, mask, up]``, the columns' tables stacked) and ``announced`` (``[column]``: 1 for an
+announced column, valued by a free column's table), whose length is the number of columns. Sheets with
+free throws are not covered.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -37,6 +39,22 @@ from kniffel.core.kernels import (
 )
 from kniffel.core.playkernels import record, throw
 from kniffel.core.records import EntryState, Lanes
+
+COLUMNS_PADDED_TO = 4
+"""The kernels' tuple of column tables holds a multiple of this many: numba compiles a kernel once for
+each length of a tuple argument (10-20 s each for :func:`turn_values` and :func:`play_games`), and every
+sheet of the rule sets shipped has at most four columns."""
+
+
+def column_tables(tables: Sequence[Any]) -> tuple[Any, ...]:
+    """The columns' kernel tables as the kernels take them: padded with copies of the first to a multiple
+    of :data:`COLUMNS_PADDED_TO`, so that sheets of one to four columns share one compiled kernel. The
+    copies are never played (the kernels count the columns by ``announced``), only looked at by
+    :func:`scratch`, for which they change nothing."""
+    if not tables:
+        raise ValueError("a sheet has at least one column")
+    padded = -len(tables) % COLUMNS_PADDED_TO
+    return (*tables, *(tables[0] for _ in range(padded)))
 
 
 class ColumnEntries(NamedTuple):
@@ -134,7 +152,7 @@ def stop_values(
             stop[0, s, r, 0] = NEG
             column[s, r] = -1
     floor[0], floor[1], floor[2] = NEG, -1, -1
-    for c in range(len(tables)):
+    for c in range(mask.shape[0]):
         if mask[c] == (1 << tables[c].n_boxes) - 1:
             continue
         if strikes[c, 0] > floor[0]:
@@ -153,10 +171,9 @@ def stop_values(
 
 
 @njit(cache=True, nogil=True)
-def sheet_space(tables: Any) -> ColumnEntries:  # pragma: no cover
-    """Space for :func:`column_values` for every column."""
+def sheet_space(tables: Any, n_cols: int) -> ColumnEntries:  # pragma: no cover
+    """Space for :func:`column_values` for every one of the ``n_cols`` columns."""
     n_s, n_rolls, _ = tables[0].nonzero.shape
-    n_cols = len(tables)
     gains = np.empty((n_cols, n_s, n_rolls))
     entries = np.empty((n_cols, n_s, n_rolls, 3), dtype=np.int64)
     strikes = np.empty((n_cols, 2))
@@ -167,13 +184,13 @@ def sheet_space(tables: Any) -> ColumnEntries:  # pragma: no cover
 def announceable(tables: Any, announced: Any, mask: Any) -> Any:  # pragma: no cover
     """``[lane, (column, box)]``: the open boxes of the announced columns, in column and box order."""
     count = 0
-    for c in range(len(tables)):
+    for c in range(announced.shape[0]):
         if announced[c]:
             for b in range(tables[c].n_boxes):
                 count += (mask[c] >> b) & 1 == 0
     lanes = np.empty((count, 2), dtype=np.int64)
     i = 0
-    for c in range(len(tables)):
+    for c in range(announced.shape[0]):
         if announced[c]:
             for b in range(tables[c].n_boxes):
                 if (mask[c] >> b) & 1 == 0:
@@ -189,11 +206,12 @@ def box_pairs(tables: Any, announced: Any) -> Any:  # pragma: no cover
     a roll's points in one box, so that a lane looks them up instead of searching the roll's pairs."""
     t0 = tables[0]
     n_s, n_rolls, _ = t0.nonzero.shape
+    n_cols = announced.shape[0]
     most = 0
-    for c in range(len(tables)):
+    for c in range(n_cols):
         most = max(most, tables[c].n_boxes)
-    pairs = np.full((len(tables), most, n_s, n_rolls), -1, dtype=np.int32)
-    for c in range(len(tables)):
+    pairs = np.full((n_cols, most, n_s, n_rolls), -1, dtype=np.int32)
+    for c in range(n_cols):
         if not announced[c]:
             continue
         t = tables[c]
@@ -287,9 +305,9 @@ def turn_values(
     stop = np.empty((1, n_s, n_rolls, width))
     column = np.empty((n_s, n_rolls), dtype=np.int64)
     floor = np.empty(3)
-    found = sheet_space(tables)
+    found = sheet_space(tables, mask.shape[0])
     space = scratch(tables)
-    for c in range(len(tables)):
+    for c in range(mask.shape[0]):
         if mask[c] != (1 << tables[c].n_boxes) - 1:
             column_values(c, tables, values, announced, mask, armed, up, found, space)
     plain = np.empty((1, n_s, n_rolls, 1))
@@ -334,7 +352,7 @@ def play_games(
     pairs = box_pairs(tables, announced)
     for g in range(first, last):
         t0 = tables[0]
-        n_cols = len(tables)
+        n_cols = announced.shape[0]
         n_s, n_rolls, _ = t0.nonzero.shape
         sharp = n_s == 2
         size, child, subs = t0.size, t0.child, t0.choices
@@ -360,7 +378,7 @@ def play_games(
         floor = np.empty(3)
         bound = np.empty(most)
         space = scratch(tables)
-        found = sheet_space(tables)
+        found = sheet_space(tables, n_cols)
         mask = np.zeros(n_cols, dtype=np.int64)
         armed = np.zeros(n_cols, dtype=np.int64)
         up = np.zeros(n_cols, dtype=np.int64)

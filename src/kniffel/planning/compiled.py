@@ -87,7 +87,9 @@ class SheetSearch:
         """Announcing is chosen only when it is worth this much more than not announcing."""
         self.compiled = tuple(compiled)
         self.lattice = keep_lattice(rules.dice)
-        self.tables = tuple(c.kernel_tables for c in self.compiled)
+        from kniffel.core.sheetkernels import column_tables
+
+        self.tables = column_tables([c.kernel_tables for c in self.compiled])
         self.announced = np.array([c.order is Order.ANNOUNCED for c in rules.columns], dtype=np.int64)
         # Columns may track different states (an ordered column may not need the armed flag): one array
         # holds them all, padded, so that the kernels index a column's table by its number.
