@@ -10,6 +10,7 @@ from functools import partial
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.base.arrays import read_only
 from kniffel.core.compile import Compiled, KernelTables, compile_rules
 from kniffel.core.work import compiled_threads, run_between
 from kniffel.rules import RuleSet
@@ -29,6 +30,10 @@ class Solution:
     values: Values
     seconds: float
     """Time of the dynamic programme alone (no compilation, no I/O); 0 for a table loaded from disk."""
+
+    def __post_init__(self) -> None:
+        # the warm-up's made-up values must compile the kernels that solved ones use
+        object.__setattr__(self, "values", read_only(self.values))
 
     @property
     def rules(self) -> RuleSet:

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.base.arrays import read_only
 from kniffel.base.keeps import keep_lattice
 from kniffel.core.compile import KernelTables
 from kniffel.core.dp import Solution
@@ -50,11 +51,7 @@ def play_turn(games: Games, log: Any, turn: int, values: Any, t: KernelTables, s
     the dice are that seat's in each deal (:func:`kniffel.core.playkernels.deal_start`)."""
     from kniffel.core import playkernels
 
-    if values.flags.writeable:
-        # one compiled kernel whether the table was solved here, loaded or made up: numba types a
-        # read-only array apart from a writable one (a second compile of 6-10 s)
-        values = values.view()
-        values.flags.writeable = False
+    values = read_only(values)  # a tournament's own tables may be writable
     grouping = playkernels.work(games, t, LANE_GAP, CHUNK, BUNDLE)
     run_ranges(
         len(grouping.bundles) - 1,

@@ -29,6 +29,10 @@ WIN = -1
 POINTS = -2
 """An aim of :func:`win_turn`: points (the game's turn is played elsewhere)."""
 
+wide: Any = np.int64
+"""A game's small integers (int8 fields) as the target kernels' other callers pass them: numba's ``int()``
+keeps an int8 an int8, and each typing of a :class:`Window` compiles the target kernels again."""
+
 
 class FinalScores(NamedTuple):
     """The final-score distribution of every state between turns, played for points
@@ -239,8 +243,8 @@ def win_turn(
         else:
             weights[0] = 1.0
             first, count = int(aims[g]), 1
-        mask, armed, up = int(games.mask[player, g]), int(games.armed[player, g]), int(games.up[player, g])
-        fr = int(games.free[player, g])
+        mask, armed, up = wide(games.mask[player, g]), wide(games.armed[player, g]), wide(games.up[player, g])
+        fr = wide(games.free[player, g])
         first -= int(games.score[player, g])
         lane = lane_of(t, target_lanes, armed, fr, mask, up)
         offset, row_first, row_count = index[lane, 0], index[lane, 1], index[lane, 2]
