@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -20,7 +21,10 @@ pytestmark = pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POST
 
 
 @pytest.fixture(scope="module")
-def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[ServerProcess]]:
+def servers(tmp_path_factory: pytest.TempPathFactory, prepared_solver: Path) -> Iterator[list[ServerProcess]]:
+    """Three processes on one database. Their bots' kernels are compiled before they start
+    (``prepared_solver``): a server compiling its bot's turn search on a cold cache (20-30 s) outlasted
+    a client's wait for the bot's move."""
     directory = tmp_path_factory.mktemp("cluster")
     url = os.environ[POSTGRES_ENV]
     running = [
