@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from kniffel.core.kernels import NEG
+from kniffel.core.records import wide
 
 if TYPE_CHECKING:
     from kniffel.core.compile import Compiled
@@ -416,7 +417,7 @@ def read_situations(text: Any, t: ReaderTables, rows: Any, free: Any, status: An
     :data:`FIELDS` that ``advise`` takes as it is (by the tables ``t``): whole numbers without sign, box
     names in the sheet, each holding points it may hold, boxes filled as the fill order allows."""
     n = 0
-    start = 0
+    start = wide(0)
     size = text.shape[0]
     while start < size:
         if n == status.shape[0]:
@@ -625,7 +626,7 @@ def answer_lines(
     range (nothing written: the caller writes that line). Returns the end of the text."""
     n_codes = (starts.shape[0] - 1) // 4
     bits = values.view(np.uint64)
-    pos = 0
+    pos: int = wide(0)
     for i in range(codes.shape[0]):
         begin = pos
         if counts[i] == 0:

@@ -5,7 +5,14 @@ kernels (:mod:`kniffel.core.kernels` and the kernels built on it)."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+import numpy as np
+
+wide: Any = np.int64
+"""A whole number as an int64 for numba, in a kernel: numba types a literal (``0``) and a small field (an
+int8) apart from an int64, and compiles a kernel called with each once more (5 s for the batch reader's
+line kernel)."""
 
 
 class Scoring(NamedTuple):

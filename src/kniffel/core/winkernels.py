@@ -22,16 +22,13 @@ from numba import njit
 from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import lane_of, scoring
 from kniffel.core.playkernels import Turn, TurnTables, optimal_game_turn, play_game_turn
+from kniffel.core.records import wide
 from kniffel.core.targetkernels import Reading, Window, turn_probabilities
 
 WIN = -1
 """An aim of :func:`win_turn`: to finish first."""
 POINTS = -2
 """An aim of :func:`win_turn`: points (the game's turn is played elsewhere)."""
-
-wide: Any = np.int64
-"""A game's small integers (int8 fields) as the target kernels' other callers pass them: numba's ``int()``
-keeps an int8 an int8, and each typing of a :class:`Window` compiles the target kernels again."""
 
 
 class FinalScores(NamedTuple):
@@ -243,6 +240,7 @@ def win_turn(
         else:
             weights[0] = 1.0
             first, count = int(aims[g]), 1
+        # as the target kernels' other callers pass them (numba's int() keeps an int8 an int8)
         mask, armed, up = wide(games.mask[player, g]), wide(games.armed[player, g]), wide(games.up[player, g])
         fr = wide(games.free[player, g])
         first -= int(games.score[player, g])
