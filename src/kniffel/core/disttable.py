@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from kniffel.base.arrays import F64, I64
+from kniffel.base.arrays import F64, I64, read_only
 from kniffel.base.errors import SituationError
 from kniffel.core.advisor import Advisor
 from kniffel.core.compile import Compiled
@@ -137,6 +137,10 @@ class DistributionTable:
     """``[0, lane]`` offset in :attr:`pmf`, ``[1, lane]`` lowest total, ``[2, lane]`` how many."""
     seconds: float
     """Time to build it (0 when loaded from the cache)."""
+
+    def __post_init__(self) -> None:
+        # read-only whether built here or mapped from the cache: one compiled kernel reads both
+        object.__setattr__(self, "pmf", read_only(self.pmf))
 
     @property
     def compiled(self) -> Compiled:
