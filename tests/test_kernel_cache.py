@@ -118,3 +118,29 @@ def test_cached_kernels_load_without_refreshing_numba_and_give_the_same_values()
         int(s) for s in simulate(yahtzee, games=500, seed=7, solution=solution).scores
     ]
     assert loaded["best"] == [str(best.action), best.value]
+
+
+def test_the_tables_reach_the_kernels_read_only() -> None:
+    """numba compiles a kernel apart for a writable array: a solution's values and a distribution table's
+    probabilities are read-only whatever they were made from (made-up values, a table built in memory),
+    and the caller's own array is left as it was."""
+    import dataclasses
+
+    import numpy as np
+
+    from kniffel.core.compile import compile_rules
+    from kniffel.core.disttable import build_table
+    from kniffel.core.dp import Solution, empty_values
+
+    ruleset = rules.get("yahtzee")
+    c = compile_rules(ruleset)
+    values = empty_values(c)
+    solution = Solution(c, values, 0.0)
+    assert not solution.values.flags.writeable
+    assert values.flags.writeable
+    assert np.shares_memory(solution.values, values)
+    table = build_table(solution, within={box.id: 0 for box in ruleset.boxes[2:]})
+    assert not table.pmf.flags.writeable
+    writable = table.pmf.copy()
+    assert not dataclasses.replace(table, pmf=writable).pmf.flags.writeable
+    assert writable.flags.writeable
