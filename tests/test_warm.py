@@ -1,4 +1,5 @@
-"""The warm-up compiles what a first target question needs (:mod:`kniffel.core.warm`)."""
+"""The warm-up compiles what the quick bot's first move and a first target question need
+(:mod:`kniffel.core.warm`)."""
 
 from __future__ import annotations
 
@@ -14,14 +15,15 @@ ASK_AFTER_WARMING = """
 import sys
 from numba.core.registry import CPUDispatcher
 from kniffel import rules
-from kniffel.core import batchkernels, distkernels, kernels, targetkernels, warm, winkernels
+from kniffel import Game, SeededDice, bots
+from kniffel.core import batchkernels, distkernels, kernels, sheetkernels, targetkernels, warm, winkernels
 from kniffel.core.position import ColumnPosition
 from kniffel.core.target import TargetAdvisor, solve_rows
 from kniffel.planning.exact import advisor_for
 
 def signatures():
     found = {}
-    for module in (batchkernels, distkernels, kernels, targetkernels, winkernels):
+    for module in (batchkernels, distkernels, kernels, sheetkernels, targetkernels, winkernels):
         for name, kernel in vars(module).items():
             if isinstance(kernel, CPUDispatcher):
                 found[module.__name__ + "." + name] = set(kernel.signatures)
@@ -33,16 +35,20 @@ before = signatures()
 sheet = {"ones": 3, "twos": 6, "chance": 22, "full_house": 25, "yahtzee": 50, "sixes": 24}
 rows = solve_rows(advisor.compiled, root=advisor.state(sheet), low=120, high=120)
 TargetAdvisor(advisor, rows).options(ColumnPosition(sheet, (2, 2, 3, 5, 5), 2), 120)
+game = Game(rules.get("kniffel"), ["Ada", "Bot"], dice=SeededDice(1))  # the quick bot's first move
+game.roll()
+bots.make("bot").choose(game)
 after = signatures()
 print("new:", sorted(name for name in after if after[name] - before[name]))
 """
 
 
-def test_after_the_warm_up_a_real_target_question_compiles_nothing(solver_cache: Any) -> None:
-    """The warm-up works on made-up values and a sheet of its own; a real question (solved values,
-    another sheet, another target) must use the very kernels it compiled, in a fresh process: numba
-    compiles again for any argument of another type (a read-only array where the warm-up passed a
-    writable one, say), and a kernel the warm-up never called would be compiled by the question."""
+def test_after_the_warm_up_a_bot_move_and_a_real_target_question_compile_nothing(solver_cache: Any) -> None:
+    """The warm-up works on made-up values and a sheet of its own; the quick bot's move (another rule
+    set) and a real question (solved values, another sheet, another target) must use the very kernels
+    it compiled, in a fresh process: numba compiles again for any argument of another type (a read-only
+    array where the warm-up passed a writable one, say), and a kernel the warm-up never called would be
+    compiled by the question."""
     done = subprocess.run(
         [sys.executable, "-c", ASK_AFTER_WARMING], capture_output=True, text=True, timeout=900
     )

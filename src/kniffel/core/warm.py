@@ -1,8 +1,10 @@
-"""Compile the kernels of target and win questions before anyone asks one.
+"""Compile the kernels of the quick bot's moves and of target and win questions before anyone needs one.
 
-On a fresh install the first question about a target score, or about the chance of winning (which reads
-target rows and final-score distributions), compiles their kernels first: about ten seconds on a fast
-machine, longer than the answer itself takes once they are compiled. A front end a person uses for a
+On a fresh install the first move of the quick bot (``bot``, the heuristic: its turn search,
+:func:`kniffel.core.sheetkernels.turn_values`) waits 22 s for its kernel to compile, and the first
+question about a target score, or about the chance of winning (which reads target rows and final-score
+distributions), compiles their kernels first: about ten seconds on a fast machine, longer than the
+answer itself takes once they are compiled. A front end a person uses for a
 while (the web server, the full-screen game) calls :func:`start` when it starts: a process of low
 priority compiles them into numba's disk cache by doing one tiny piece of the real work each (the same
 argument types a real question passes, so the same compiled code), and ends. Whatever asks later loads
@@ -26,9 +28,10 @@ WARM_UP_ENV = "KNIFFEL_WARM_UP"
 
 
 def _dispatchers() -> list[object]:
-    from kniffel.core import distkernels, targetkernels
+    from kniffel.core import distkernels, sheetkernels, targetkernels
 
     return [
+        sheetkernels.turn_values,
         targetkernels.solve_bundles,
         targetkernels.cut_windows,
         targetkernels.trim_zeros,
@@ -46,20 +49,29 @@ def needed() -> bool:
 
 
 def warm(rules_id: str = "yahtzee") -> None:
-    """Compile (or load) the kernels by asking a target question and solving the final-score
-    distributions of a sheet with two boxes open (a few milliseconds once compiled). The kernels look at
-    the types of the expected-score values, not at the values, so none are solved for it."""
+    """Compile (or load) the kernels by valuing a turn on a sheet of one column as the quick bot does (a
+    game against it is the first thing the web app's home page offers), asking a target question and
+    solving the final-score distributions of a sheet with two boxes open (a few milliseconds once
+    compiled). The kernels look at the types of the expected-score values, not at the values, so none
+    are solved for it."""
+    import numpy as np
+
     from kniffel import rules
     from kniffel.core.advisor import Advisor
     from kniffel.core.compile import compile_rules
     from kniffel.core.disttable import build_table
     from kniffel.core.dp import Solution, empty_values
     from kniffel.core.position import ColumnPosition, SheetState
+    from kniffel.core.sheetkernels import column_tables, turn_values
     from kniffel.core.target import TargetAdvisor
     from kniffel.core.targetrows import solve_rows
 
     ruleset = rules.get(rules_id)
     c = compile_rules(ruleset)
+    # the arguments of kniffel.planning.compiled.SheetSearch.choices on an empty sheet of one column
+    empty = np.zeros(1, dtype=np.int64)
+    values = empty_values(c)[np.newaxis]
+    turn_values(column_tables([c.kernel_tables]), values, empty, empty, empty, empty, ruleset.rolls)
     solution = Solution(c, empty_values(c), 0.0)
     sheet = {box.id: 0 for box in ruleset.boxes[2:]}
     root = SheetState.of(c, sheet)
