@@ -38,6 +38,9 @@ TargetAdvisor(advisor, rows).options(ColumnPosition(sheet, (2, 2, 3, 5, 5), 2), 
 game = Game(rules.get("kniffel"), ["Ada", "Bot"], dice=SeededDice(1))  # the quick bot's first move
 game.roll()
 bots.make("bot").choose(game)
+game = Game(rules.get("kniffel-4col"), ["Ada", "Bot"], dice=SeededDice(1))  # and on four columns
+game.roll()
+bots.make("bot").choose(game)
 after = signatures()
 print("new:", sorted(name for name in after if after[name] - before[name]))
 """

@@ -50,10 +50,10 @@ def needed() -> bool:
 
 def warm(rules_id: str = "yahtzee") -> None:
     """Compile (or load) the kernels by valuing a turn on a sheet of one column as the quick bot does (a
-    game against it is the first thing the web app's home page offers), asking a target question and
+    game against it is the first thing the web app's home page offers), asking a target question,
     solving the final-score distributions of a sheet with two boxes open (a few milliseconds once
-    compiled). The kernels look at the types of the expected-score values, not at the values, so none
-    are solved for it."""
+    compiled) and valuing the bot's turn on a sheet of several columns. The kernels look at the types
+    of the expected-score values, not at the values, so none are solved for it."""
     import numpy as np
 
     from kniffel import rules
@@ -68,10 +68,17 @@ def warm(rules_id: str = "yahtzee") -> None:
 
     ruleset = rules.get(rules_id)
     c = compile_rules(ruleset)
-    # the arguments of kniffel.planning.compiled.SheetSearch.choices on an empty sheet of one column
-    empty = np.zeros(1, dtype=np.int64)
-    values = empty_values(c)[np.newaxis]
-    turn_values(column_tables([c.kernel_tables]), values, empty, empty, empty, empty, ruleset.rolls)
+
+    def bot_turn(columns: int) -> None:
+        """The quick bot's turn search on an empty sheet of ``columns`` columns, with the arguments of
+        kniffel.planning.compiled.SheetSearch.choices (sheets of two to four columns share one)."""
+        empty = np.zeros(columns, dtype=np.int64)
+        values = np.repeat(empty_values(c)[np.newaxis], columns, axis=0)
+        turn_values(
+            column_tables([c.kernel_tables] * columns), values, empty, empty, empty, empty, ruleset.rolls
+        )
+
+    bot_turn(1)
     solution = Solution(c, empty_values(c), 0.0)
     sheet = {box.id: 0 for box in ruleset.boxes[2:]}
     root = SheetState.of(c, sheet)
@@ -79,6 +86,7 @@ def warm(rules_id: str = "yahtzee") -> None:
     position = ColumnPosition(sheet, tuple(range(1, ruleset.dice + 1)), ruleset.rolls - 1)
     TargetAdvisor(Advisor(solution), rows).options(position, 10)
     build_table(solution, within=sheet)
+    bot_turn(3)  # last: the sheets of several columns are played less
 
 
 def start() -> subprocess.Popen[bytes] | None:
