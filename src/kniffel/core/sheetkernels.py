@@ -58,6 +58,18 @@ def column_tables(tables: Sequence[Any]) -> tuple[Any, ...]:
     return (*tables, *(tables[0] for _ in range(padded)))
 
 
+def stacked_values(values: Sequence[Any]) -> Any:
+    """The columns' single-column tables (``[aux, mask, up]`` each) as the kernels take them, one array
+    ``[column, aux, mask, up]``: columns may track different states (an ordered column may not need the
+    armed flag), so each is padded to the largest, and the kernels index a column's table by its
+    number."""
+    shape = tuple(max(v.shape[i] for v in values) for i in range(3))
+    stacked = np.zeros((len(values), *shape))
+    for c, v in enumerate(values):
+        stacked[c, : v.shape[0], : v.shape[1], : v.shape[2]] = v
+    return stacked
+
+
 class ColumnEntries(NamedTuple):
     """What :func:`column_values` finds for each column ``c`` alone: ``gains[c, at_once, roll]``, the value
     of entering each roll in its best box there relative to the column's value before; ``entries[c,

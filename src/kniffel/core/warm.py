@@ -62,7 +62,7 @@ def warm(rules_id: str = "yahtzee") -> None:
     from kniffel.core.disttable import build_table
     from kniffel.core.dp import Solution, empty_values
     from kniffel.core.position import ColumnPosition, SheetState
-    from kniffel.core.sheetkernels import column_tables, turn_values
+    from kniffel.core.sheetkernels import column_tables, stacked_values, turn_values
     from kniffel.core.target import TargetAdvisor
     from kniffel.core.targetrows import solve_rows
 
@@ -73,7 +73,7 @@ def warm(rules_id: str = "yahtzee") -> None:
         """The quick bot's turn search on an empty sheet of ``columns`` columns, with the arguments of
         kniffel.planning.compiled.SheetSearch.choices (sheets of two to four columns share one)."""
         empty = np.zeros(columns, dtype=np.int64)
-        values = np.repeat(empty_values(c)[np.newaxis], columns, axis=0)
+        values = stacked_values([empty_values(c)] * columns)
         turn_values(
             column_tables([c.kernel_tables] * columns), values, empty, empty, empty, empty, ruleset.rolls
         )

@@ -87,16 +87,11 @@ class SheetSearch:
         """Announcing is chosen only when it is worth this much more than not announcing."""
         self.compiled = tuple(compiled)
         self.lattice = keep_lattice(rules.dice)
-        from kniffel.core.sheetkernels import column_tables
+        from kniffel.core.sheetkernels import column_tables, stacked_values
 
         self.tables = column_tables([c.kernel_tables for c in self.compiled])
         self.announced = np.array([c.order is Order.ANNOUNCED for c in rules.columns], dtype=np.int64)
-        # Columns may track different states (an ordered column may not need the armed flag): one array
-        # holds them all, padded, so that the kernels index a column's table by its number.
-        shape = tuple(max(v.shape[i] for v in values) for i in range(3))
-        self.values = np.zeros((len(values), *shape))
-        for c, v in enumerate(values):
-            self.values[c, : v.shape[0], : v.shape[1], : v.shape[2]] = v
+        self.values = stacked_values(values)
         self.threads = compiled_threads()
         """Threads that play a batch of games side by side (numba's thread count: ``NUMBA_NUM_THREADS``)."""
 
