@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +28,7 @@ from kniffel.base.arrays import read_only
 from kniffel.base.keeps import keep_lattice
 from kniffel.core.compile import KernelTables
 from kniffel.core.dp import Solution
+from kniffel.core.playkernels import Games
 from kniffel.core.work import run_ranges
 
 MASK64 = (1 << 64) - 1
@@ -58,36 +59,6 @@ def play_turn(games: Games, log: Any, turn: int, values: Any, t: KernelTables, s
         BUNDLES_PER_TASK,
         partial(playkernels.play_bundles, games, playkernels.Turn(turn, seat, log), values, t, grouping),
     )
-
-
-class Games(NamedTuple):
-    """The state of a batch of games between turns (one entry per game), as the kernels take it."""
-
-    mask: npt.NDArray[np.int64]
-    up: npt.NDArray[np.int32]
-    """Upper-section score, capped at the bonus threshold."""
-    armed: npt.NDArray[np.int8]
-    free: npt.NDArray[np.int8]
-    score: npt.NDArray[np.int64]
-    rng: npt.NDArray[np.uint64]
-    flags: npt.NDArray[np.int8]
-    """Bit 0: upper bonus reached; bit 1: points in the five-of-a-kind box."""
-    extras: npt.NDArray[np.int64]
-
-    @classmethod
-    def new(cls, n: int, free: int, base: int, first_game: int) -> Games:
-        from kniffel.core import playkernels
-
-        return cls(
-            np.zeros(n, dtype=np.int64),
-            np.zeros(n, dtype=np.int32),
-            np.zeros(n, dtype=np.int8),
-            np.full(n, free, dtype=np.int8),
-            np.zeros(n, dtype=np.int64),
-            playkernels.streams(np.uint64(base), np.uint64(first_game & MASK64), n),
-            np.zeros(n, dtype=np.int8),
-            np.zeros(n, dtype=np.int64),
-        )
 
 
 @dataclass(frozen=True)
@@ -127,7 +98,7 @@ def play(
     games: int,
     seed: int,
     *,
-    batch: int = 1 << 17,
+    batch: int = 1 << 19,
     progress: Callable[[int, int], None] | None = None,
     first_game: int = 0,
 ) -> Played:

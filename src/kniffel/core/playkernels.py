@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from kniffel.core.compile import KernelTables
@@ -24,6 +25,7 @@ _M2 = np.uint64(0x94D049BB133111EB)
 _S27, _S30, _S31, _S32 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(32)
 _SIX = np.uint64(6)
 _ONE = np.uint64(1)
+_MASK64 = (1 << 64) - 1
 
 
 class Turn(NamedTuple):
@@ -85,6 +87,82 @@ def die(rng: Any, g: int) -> Any:  # pragma: no cover
     state = rng[g] + GOLDEN
     rng[g] = state
     return np.int64(((mix(state) >> _S32) * _SIX) >> _S32)
+
+
+class Games(NamedTuple):
+    """The state of a batch of games between turns (one entry per game), as the kernels take it."""
+
+    mask: npt.NDArray[np.int64]
+    up: npt.NDArray[np.int32]
+    """Upper-section score, capped at the bonus threshold."""
+    armed: npt.NDArray[np.int8]
+    free: npt.NDArray[np.int8]
+    score: npt.NDArray[np.int64]
+    rng: npt.NDArray[np.uint64]
+    flags: npt.NDArray[np.int8]
+    """Bit 0: upper bonus reached; bit 1: points in the five-of-a-kind box."""
+    extras: npt.NDArray[np.int64]
+
+    @classmethod
+    def new(cls, n: int, free: int, base: int, first_game: int) -> Games:
+        return cls(
+            np.zeros(n, dtype=np.int64),
+            np.zeros(n, dtype=np.int32),
+            np.zeros(n, dtype=np.int8),
+            np.full(n, free, dtype=np.int8),
+            np.zeros(n, dtype=np.int64),
+            streams(np.uint64(base), np.uint64(first_game & _MASK64), n),
+            np.zeros(n, dtype=np.int8),
+            np.zeros(n, dtype=np.int64),
+        )
+
+
+@njit(cache=True, nogil=True)
+def take(values: Any, which: Any) -> Any:  # pragma: no cover
+    """``values[which]``, one array at a time (a loop over every field at once ran a third slower: eight
+    arrays at once do not stay in the cache)."""
+    out = np.empty(which.shape[0], dtype=values.dtype)
+    for i in range(which.shape[0]):
+        out[i] = values[which[i]]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def put(values: Any, which: Any, taken: Any) -> None:  # pragma: no cover
+    """``values[which] = taken``, the other way of :func:`take`."""
+    for i in range(which.shape[0]):
+        values[which[i]] = taken[i]
+
+
+@njit(cache=True, nogil=True)
+def gather(games: Games, which: Any) -> Games:  # pragma: no cover
+    """The state of the games ``which`` in arrays of their own, in that order. A bundle's games are
+    played from such a copy, side by side in memory: read and written where they lie, one game here and
+    the next far off, they took half of the games' own time (a bundle's games are consecutive in the
+    grouping's order, not in the batch)."""
+    return Games(
+        take(games.mask, which),
+        take(games.up, which),
+        take(games.armed, which),
+        take(games.free, which),
+        take(games.score, which),
+        take(games.rng, which),
+        take(games.flags, which),
+        take(games.extras, which),
+    )
+
+
+@njit(cache=True, nogil=True)
+def scatter(played: Games, which: Any, games: Games) -> None:  # pragma: no cover
+    """Put the state of ``played`` (made by :func:`gather` from ``which``) back into ``games``."""
+    put(games.mask, which, played.mask)
+    put(games.up, which, played.up)
+    put(games.armed, which, played.armed)
+    put(games.free, which, played.free)
+    put(games.score, which, played.score)
+    put(games.rng, which, played.rng)
+    put(games.flags, which, played.flags)
+    put(games.extras, which, played.extras)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -180,7 +258,9 @@ def key_order(keys: Any) -> Any:  # pragma: no cover
 def work(games: Any, t: KernelTables, gap: int, chunk: int, bundle: int) -> Grouping:  # pragma: no cover
     """The games grouped for one turn: a work item is a run of one state with upper scores no more than
     ``gap`` apart, at most ``chunk`` games; a bundle is consecutive items with the same free throws and at
-    least ``bundle`` lanes between them, which share one pass over the keep lattice."""
+    least ``bundle`` lanes between them, which share one pass over the keep lattice, or fewer once it
+    holds ``chunk`` games (the threads take bundles: the first turns, where every game is in one of a
+    few states, were played by one thread)."""
     mask, up, armed, free = games.mask, games.up, games.armed, games.free
     n = mask.shape[0]
     lanes = t.threshold + 1
@@ -215,12 +295,14 @@ def work(games: Any, t: KernelTables, gap: int, chunk: int, bundle: int) -> Grou
     n_bundles = 0
     width = bundle
     prev_free = -1
+    bundle_start = 0
     for item in range(count):
         g0 = order[starts[item]]
-        if width >= bundle or free[g0] != prev_free:
+        if width >= bundle or free[g0] != prev_free or starts[item] - bundle_start >= chunk:
             bundles[n_bundles] = item
             n_bundles += 1
             width = 0
+            bundle_start = starts[item]
         prev_free = free[g0]
         width += keys[order[starts[item + 1] - 1]] % lanes - keys[g0] % lanes + 1
     bundles[n_bundles] = count
@@ -229,16 +311,17 @@ def work(games: Any, t: KernelTables, gap: int, chunk: int, bundle: int) -> Grou
 
 @njit(cache=True, nogil=True)
 def play_game_turn(
-    games: Any, g: int, turn: Turn, t: KernelTables, n: Scoring, tables: TurnTables, lane: int
+    games: Any, at: int, g: int, turn: Turn, t: KernelTables, n: Scoring, tables: TurnTables, lane: int
 ) -> None:  # pragma: no cover
-    """Game ``g``'s throws, keeps and entry from the state it is in, decided by lane ``lane`` of its turn's
-    ``tables`` (:func:`turn_tables`; its scoring values counted from the free throws left once every
-    usable one is taken). Whatever the tables value (points, or a chance of winning), the game is played
-    the same way. ``turn.log`` as :func:`kniffel.core.play.play_turn` keeps it.
+    """Game ``g``'s throws, keeps and entry from the state it is in (row ``at`` of ``games``: ``g`` itself,
+    or its row in a copy made by :func:`gather`; ``g`` is its row in ``turn.log``), decided by lane
+    ``lane`` of its turn's ``tables`` (:func:`turn_tables`; its scoring values counted from the free
+    throws left once every usable one is taken). Whatever the tables value (points, or a chance of
+    winning), the game is played the same way. ``turn.log`` as :func:`kniffel.core.play.play_turn` keeps it.
 
-    The dice: with ``turn.seat`` -1, the next of game ``g``'s stream (``games.rng[g]``, :func:`die`); else
-    the deal's dice of that seat (``games.rng[g]`` is the deal's seed, :func:`deal_start`)."""
-    m, arm, fr = int(games.mask[g]), int(games.armed[g]), int(games.free[g])
+    The dice: with ``turn.seat`` -1, the next of game ``g``'s stream (``games.rng[at]``, :func:`die`); else
+    the deal's dice of that seat (``games.rng[at]`` is the deal's seed, :func:`deal_start`)."""
+    m, arm, fr = int(games.mask[at]), int(games.armed[at]), int(games.free[at])
     sv, strike_box, choice, table = tables.sv, tables.strike_box, tables.choice, tables.table
     log, number, seat = turn.log, turn.number, turn.seat
     up, free, score = games.up, games.free, games.score
@@ -256,7 +339,7 @@ def play_game_turn(
     throws = 0
     while True:
         throws += 1
-        r = throw(rng, g, keep, size, child, n_dice, seat, number, throws) - t.first_roll
+        r = throw(rng, at, keep, size, child, n_dice, seat, number, throws) - t.first_roll
         s = 1 if sharp and keep == 0 else 0
         step = record(log, g, number, step, keep, r, 0)
         if pos == 0:
@@ -280,20 +363,20 @@ def play_game_turn(
     else:
         box = int(t.pair_box[j])
         p = int(t.pair_pts[j])
-    after, armed_after, up_after, crossed = entry(n, m, arm, box, p, int(up[g]))
+    after, armed_after, up_after, crossed = entry(n, m, arm, box, p, int(up[at]))
     gained = p + extra
     if crossed:
         gained += t.upper_bonus
-        flags[g] |= 1
+        flags[at] |= 1
     if box == t.five and p > 0:
-        flags[g] |= 2
+        flags[at] |= 2
     if extra > 0:
-        extras[g] += 1
-    games.mask[g] = after
-    games.armed[g] = armed_after
-    up[g] = up_after
-    free[g] = start + level
-    score[g] += gained
+        extras[at] += 1
+    games.mask[at] = after
+    games.armed[at] = armed_after
+    up[at] = up_after
+    free[at] = start + level
+    score[at] += gained
     record(log, g, number, step, -2, box, (p << 16) | extra)
 
 
@@ -334,7 +417,7 @@ def optimal_game_turn(
     segments[0, 0], segments[0, 1], segments[0, 2], segments[0, 3] = m, arm, lo, 1
     usable = min(t.per_turn, fr)
     tables = turn_tables(segments, fr - usable, usable, values, t)
-    play_game_turn(games, g, turn, t, scoring(t), tables, 0)
+    play_game_turn(games, g, g, turn, t, scoring(t), tables, 0)
 
 
 @njit(cache=True, nogil=True)
@@ -345,22 +428,26 @@ def play_bundles(
     bundles at once: :func:`kniffel.core.play.play_turn`): each bundle's turn tables, then each game's
     throws, keeps and entry. The games of a bundle have the same free throws, those of an item the same
     state (:func:`play_game_turn` reads it from the game)."""
-    mask, armed, free = games.mask, games.armed, games.free
     keys, order, starts, bundles = grouping.keys, grouping.order, grouping.starts, grouping.bundles
     n = scoring(t)
     lanes = t.threshold + 1
+    # the games of these bundles, side by side in the grouping's order (:func:`gather`)
+    first_game = starts[bundles[first]]
+    which = order[first_game : starts[bundles[last]]]
+    played, upper = gather(games, which), keys[which] % lanes
+    mask, armed, free = played.mask, played.armed, played.free
     for b in range(first, last):
         first_item, last_item = bundles[b], bundles[b + 1]
-        fr = int(free[order[starts[first_item]]])
+        fr = int(free[starts[first_item] - first_game])
         usable = min(t.per_turn, fr)
 
         # one segment per item: its state at the upper scores from its lowest game's to its highest's
         n_items = last_item - first_item
         segments = np.empty((n_items, 4), dtype=np.int64)
         for item in range(first_item, last_item):
-            g0 = order[starts[item]]
-            lo = keys[g0] % lanes
-            nl = keys[order[starts[item + 1] - 1]] % lanes - lo + 1
+            g0 = starts[item] - first_game
+            lo = upper[g0]
+            nl = upper[starts[item + 1] - 1 - first_game] - lo + 1
             i = item - first_item
             segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3] = mask[g0], armed[g0], lo, nl
         tables = turn_tables(segments, fr - usable, usable, values, t)
@@ -369,10 +456,10 @@ def play_bundles(
         for item in range(first_item, last_item):
             i = item - first_item
             lo, nl = segments[i, 2], segments[i, 3]
-            for at in range(starts[item], starts[item + 1]):
-                g = order[at]
-                play_game_turn(games, g, turn, t, n, tables, off + keys[g] % lanes - lo)
+            for at in range(starts[item] - first_game, starts[item + 1] - first_game):
+                play_game_turn(played, at, which[at], turn, t, n, tables, off + upper[at] - lo)
             off += nl
+    scatter(played, which, games)
 
 
 @njit(cache=True, nogil=True)

@@ -259,4 +259,4 @@ def win_turn(
         table = np.empty((positions, t.first_roll, 1))
         at = Window(mask, armed, up, fr, first, count)
         turn_probabilities(at, usable, positions, read, t, weights[:count], table, sv, choice, strike_box)
-        play_game_turn(mine, g, turn, t, n, TurnTables(sv, strike_box, choice, table), 0)
+        play_game_turn(mine, g, g, turn, t, n, TurnTables(sv, strike_box, choice, table), 0)

@@ -34,7 +34,8 @@ from kniffel.base.errors import KniffelError
 from kniffel.core.compile import Compiled
 from kniffel.core.distribution import DistributionTable, build_table
 from kniffel.core.dp import Solution
-from kniffel.core.play import Games, deal_seed, play_turn
+from kniffel.core.play import deal_seed, play_turn
+from kniffel.core.playkernels import Games
 from kniffel.core.target import TargetRows, as_played_to_win, early_rows, solve_rows
 from kniffel.core.work import run_ranges
 
