@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/simulate_vs_peer.py [--variants yahtzee yatzy] [--peer-games 20000]
                                                     [--games 20000 100000 1000000] [--json]
                                                     [--repeat 3] [--builds native,avx2]
+                                                    [--command-games 1000000]
 
 For each variant (Yahtzee with the free joker = the peer's ``american``; Scandinavian Yatzy = its
 ``yatzy-scandinavian``) both sides first get their solved table (not timed: ours from the disk cache,
@@ -12,6 +13,10 @@ alone, on all cores for both. Ours is measured at several game counts because ga
 share their turn tables, so larger runs go faster; the ratio is given at the peer's game count and at
 each of ours. The means are printed beside the exact expectation as a sanity check. Nothing here is a
 test: timings depend on the machine and its load (printed before and after, with the machine: :mod:`machine`).
+
+The whole command is measured too: ``kniffel simulate --games N --json`` in a process of its own (the
+table already on disk, the kernels compiled), its wall time from start to exit (starting Python, loading
+the table, playing, summing up), against the peer's playing alone: a ratio that counts against us.
 
 Each variant's yardstick is also measured: a whole ``kniffel solve --no-cache`` (best of ``--repeat``).
 With ``--builds native,avx2`` it all runs once with kernels compiled for this processor and once for
@@ -25,8 +30,10 @@ import argparse
 import importlib.util
 import json
 import math
+import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import builds
@@ -67,6 +74,20 @@ def our_rate(rules_id: str, options: dict[str, str], games: int, seed: int) -> d
     }
 
 
+def our_command(rules_id: str, options: dict[str, str], games: int, seed: int) -> dict[str, float]:
+    """``kniffel simulate`` as a person runs it, in a process of its own: games over its whole wall time."""
+    argv = [str(Path(sys.executable).parent / "kniffel"), "simulate", "--rules", rules_id]
+    for key, value in options.items():
+        argv += ["--option", f"{key}={value}"]
+    argv += ["--games", str(games), "--seed", str(seed), "--json"]
+    start = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed:\n{done.stderr}")
+    return {"games": games, "seconds": seconds, "games_per_second": games / seconds}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -76,6 +97,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[20_000, 100_000, 1_000_000])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="Whole solves (the yardstick), best taken.")
+    parser.add_argument(
+        "--command-games", type=int, default=1_000_000, help="Games of the whole command (0: not run)."
+    )
     parser.add_argument("--json", action="store_true")
     builds.add_option(parser)
     args = parser.parse_args()
@@ -94,8 +118,12 @@ def main() -> None:
         ours = [our_rate(rules_id, options, n, args.seed) for n in counts]
         for row in ours:
             row["ratio"] = row["games_per_second"] / peer["games_per_second"]
+        command = None
+        if args.command_games > 0:
+            command = our_command(rules_id, options, args.command_games, args.seed)
+            command["ratio"] = command["games_per_second"] / peer["games_per_second"]
         solve = builds.solve_seconds(rules_id, options, repeat=args.repeat)
-        report[name] = {"peer": peer, "ours": ours, "solve_s": solve}
+        report[name] = {"peer": peer, "ours": ours, "command": command, "solve_s": solve}
     machine.finish(ran_on)
     if args.json:
         print(json.dumps(report, indent=2))
@@ -114,6 +142,13 @@ def main() -> None:
                 f"{row['games_per_second']:>10,.0f} games/s  mean {row['mean']:.3f} "
                 f"(exact {row['expected']:.3f}, z {z:+.1f})  ratio {row['ratio']:.1f}x"
             )
+        command = report[name]["command"]
+        if command is not None:
+            print(
+                f"  ours  {command['games']:>9,} games  {command['seconds']:7.3f} s  "
+                f"{command['games_per_second']:>10,.0f} games/s  the whole command (kniffel simulate)  "
+                f"ratio {command['ratio']:.1f}x"
+            )
     print(machine.footer(ran_on))
 
 
@@ -131,6 +166,12 @@ def figures(report: dict[str, Any]) -> list[builds.Row]:
             rate = row["games_per_second"]
             rows.append((f"{name}: ours, {row['games']:,} games", rate, "/s", rate * solve))
             rows.append((f"{name}: ours/peer, {row['games']:,} games", row["ratio"], "x", None))
+        command = r.get("command")
+        if command is not None:
+            rate = command["games_per_second"]
+            label = f"{name}: kniffel simulate, {command['games']:,} games"
+            rows.append((label, rate, "/s", rate * solve))
+            rows.append((f"{name}: kniffel simulate/peer", command["ratio"], "x", None))
     return rows
 
 
