@@ -230,3 +230,27 @@ def test_options_equally_likely_to_win_go_by_their_points() -> None:
             points = planner_for(STRICT, method="exact").choices(replay)
             assert [c.action for c in wins] == [c.action for c in points]
     assert decided > 0
+
+
+def test_before_the_others_finish_winning_weighs_each_target_by_the_others_best() -> None:
+    """Mid-game, the win planner values each option by ``sum over s of P(the others' best = s) * P(at
+    least s)``: the target planner's values weighted by the other player's final-score distribution
+    (the sums run over many lanes and windows of the target rows at once; here one target at a time)."""
+    game = played(2, seed=8)
+    replay = Game(STRICT, list(game.players), dice=SeededDice(8))
+    for action in game.log:
+        if replay.current == 1 and replay.turn.dice is not None and len(replay.sheets[1].entries) == 10:
+            break
+        replay.apply(action)
+    assert not replay.sheets[0].is_full
+    others = final_scores(replay, 0)
+    assert len(others.pmf) > 20
+    wins = {c.action: c.value for c in WinPlanner(STRICT).choices(replay)}
+    weighted = dict.fromkeys(wins, 0.0)
+    for i, p in enumerate(others.pmf):
+        if p == 0:
+            continue
+        for c in TargetPlanner(STRICT, others.first + i).choices(replay):
+            weighted[c.action] += p * c.value
+    for action, value in wins.items():
+        assert value == pytest.approx(weighted[action], abs=1e-6)
