@@ -28,10 +28,10 @@ from kniffel.base.arrays import read_only
 from kniffel.base.keeps import keep_lattice
 from kniffel.core.compile import KernelTables
 from kniffel.core.dp import Solution
+from kniffel.core.playkernels import MASK64 as MASK64
 from kniffel.core.playkernels import Games
 from kniffel.core.work import run_ranges
 
-MASK64 = (1 << 64) - 1
 LANE_GAP = 8
 """Games of one state whose upper scores are further apart than this get tables of their own: computing
 the lanes in between would cost more than it shares."""

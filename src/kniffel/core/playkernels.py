@@ -25,7 +25,8 @@ _M2 = np.uint64(0x94D049BB133111EB)
 _S27, _S30, _S31, _S32 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(32)
 _SIX = np.uint64(6)
 _ONE = np.uint64(1)
-_MASK64 = (1 << 64) - 1
+MASK64 = (1 << 64) - 1
+"""A game number or seed taken as the unsigned 64 bits the dice streams start from."""
 
 
 class Turn(NamedTuple):
@@ -111,7 +112,7 @@ class Games(NamedTuple):
             np.zeros(n, dtype=np.int8),
             np.full(n, free, dtype=np.int8),
             np.zeros(n, dtype=np.int64),
-            streams(np.uint64(base), np.uint64(first_game & _MASK64), n),
+            streams(np.uint64(base), np.uint64(first_game & MASK64), n),
             np.zeros(n, dtype=np.int8),
             np.zeros(n, dtype=np.int64),
         )
