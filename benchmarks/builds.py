@@ -180,20 +180,28 @@ def compare(args: argparse.Namespace, script: str, rows: Callable[[dict[str, Any
     return True
 
 
+def command_seconds(
+    command: list[str],
+    rules_id: str,
+    options: dict[str, str] | None = None,
+    env: dict[str, str] | None = None,
+) -> float:
+    """The wall time of one whole ``kniffel COMMAND... --rules R [--option K=V]...`` in a process of its
+    own, from start to exit (starting Python, loading the kernels and tables, the work)."""
+    argv = [str(Path(sys.executable).parent / "kniffel"), *command, "--rules", rules_id]
+    for key, value in (options or {}).items():
+        argv += ["--option", f"{key}={value}"]
+    start = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed:\n{done.stderr[-2000:]}")
+    return time.perf_counter() - start
+
+
 def solve_seconds(
     rules_id: str, options: dict[str, str] | None = None, repeat: int = 3, env: dict[str, str] | None = None
 ) -> float:
     """The yardstick: the wall time of a whole ``kniffel solve --rules R --no-cache`` (a fresh process:
     starting Python, loading the kernels, the DP), best of ``repeat``."""
-    kniffel = str(Path(sys.executable).parent / "kniffel")
-    argv = [kniffel, "solve", "--rules", rules_id, "--no-cache", "--json"]
-    for key, value in (options or {}).items():
-        argv += ["--option", f"{key}={value}"]
-    best = float("inf")
-    for _ in range(max(1, repeat)):
-        start = time.perf_counter()
-        done = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
-        if done.returncode != 0:
-            raise RuntimeError(f"{' '.join(argv)} failed:\n{done.stderr[-2000:]}")
-        best = min(best, time.perf_counter() - start)
-    return best
+    solve = ["solve", "--no-cache", "--json"]
+    return min(command_seconds(solve, rules_id, options, env) for _ in range(max(1, repeat)))

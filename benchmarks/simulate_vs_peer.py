@@ -30,10 +30,8 @@ import argparse
 import importlib.util
 import json
 import math
-import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import builds
@@ -76,15 +74,8 @@ def our_rate(rules_id: str, options: dict[str, str], games: int, seed: int) -> d
 
 def our_command(rules_id: str, options: dict[str, str], games: int, seed: int) -> dict[str, float]:
     """``kniffel simulate`` as a person runs it, in a process of its own: games over its whole wall time."""
-    argv = [str(Path(sys.executable).parent / "kniffel"), "simulate", "--rules", rules_id]
-    for key, value in options.items():
-        argv += ["--option", f"{key}={value}"]
-    argv += ["--games", str(games), "--seed", str(seed), "--json"]
-    start = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, check=False)
-    seconds = time.perf_counter() - start
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(argv)} failed:\n{done.stderr}")
+    command = ["simulate", "--games", str(games), "--seed", str(seed), "--json"]
+    seconds = builds.command_seconds(command, rules_id, options)
     return {"games": games, "seconds": seconds, "games_per_second": games / seconds}
 
 
