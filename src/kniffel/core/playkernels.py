@@ -435,7 +435,7 @@ def play_bundles(
     # the games of these bundles, side by side in the grouping's order (:func:`gather`)
     first_game = starts[bundles[first]]
     which = order[first_game : starts[bundles[last]]]
-    played, upper = gather(games, which), keys[which] % lanes
+    played, upper = gather(games, which), take(keys, which) % lanes
     mask, armed, free = played.mask, played.armed, played.free
     for b in range(first, last):
         first_item, last_item = bundles[b], bundles[b + 1]
