@@ -105,36 +105,25 @@ def enter_target(
         out[row, col + i] = 0.0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
 def weighted_sum(weights: Any, lo: int, hi: int, prob: Any, shift: int) -> float:  # pragma: no cover
-    """``sum(weights[i] * prob[shift + i])`` over ``lo .. hi - 1`` (``prob`` None: of the weights alone),
-    in eight running sums side by side: one sum waits for its previous addition at every lane, and a
-    turn played to win sums a hundred rows of several hundred lanes (summed lane after lane, nine tenths
-    of its time)."""
-    s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.0
-    whole = lo + (hi - lo) // 8 * 8
-    for i in range(lo, whole, 8):
-        if prob is None:
-            s0 += weights[i]
-            s1 += weights[i + 1]
-            s2 += weights[i + 2]
-            s3 += weights[i + 3]
-            s4 += weights[i + 4]
-            s5 += weights[i + 5]
-            s6 += weights[i + 6]
-            s7 += weights[i + 7]
-        else:
-            s0 += weights[i] * prob[shift + i]
-            s1 += weights[i + 1] * prob[shift + i + 1]
-            s2 += weights[i + 2] * prob[shift + i + 2]
-            s3 += weights[i + 3] * prob[shift + i + 3]
-            s4 += weights[i + 4] * prob[shift + i + 4]
-            s5 += weights[i + 5] * prob[shift + i + 5]
-            s6 += weights[i + 6] * prob[shift + i + 6]
-            s7 += weights[i + 7] * prob[shift + i + 7]
-    for i in range(whole, hi):
-        s0 += weights[i] if prob is None else weights[i] * prob[shift + i]
-    return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+    """``sum(weights[i] * prob[shift + i])`` over ``lo .. hi - 1`` (``prob`` None: of the weights alone).
+
+    A turn played to win sums a hundred rows of several hundred lanes. Summed in order, every addition
+    waits for the one before; the compiler may sum in vectors only if it may reorder the additions
+    (``reassoc``: the last bits of a sum then depend on the vector width compiled for), and loads them as
+    vectors only from slices whose indices it knows are not negative (``prob[shift + i]`` with any
+    ``shift`` was read one lane at a time: numba wraps negative indices around)."""
+    lanes = weights[lo:hi]
+    total = 0.0
+    if prob is None:
+        for i in range(hi - lo):
+            total += lanes[i]
+    else:
+        read = prob[shift + lo : shift + hi]
+        for i in range(hi - lo):
+            total += lanes[i] * read[i]
+    return total
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -180,8 +169,8 @@ def entry_probabilities(
             better = x > y
             rows[strike, col + lane] = x if better else y
             if strike_box is not None:
-                was = strike_box[lane]
-                strike_box[lane] = b if better else was
+                was = strike_box[col + lane]
+                strike_box[col + lane] = b if better else was
     for j in range(strike):
         b = t.pair_box[j]
         if (allow >> b) & 1 == 0:
@@ -228,9 +217,16 @@ def joker_probabilities(
                 keep_better(rows[one], out[s, r], col, width, choice, s, r, -1 - b)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def window(states: Any, i: int, free: int) -> Window:  # pragma: no cover
+    """Row ``i`` of ``states`` (the fields of :class:`Window`, one state a row) with ``free`` free throws."""
+    return Window(states[i, 0], states[i, 1], states[i, 2], free, states[i, 4], states[i, 5])
+
+
 @njit(cache=True, nogil=True)
 def score_probabilities(
-    at: Window,
+    states: Any,
+    fewer: int,
     read: Reading,
     t: KernelTables,
     rows: Any,
@@ -239,55 +235,54 @@ def score_probabilities(
     choice: Any,
     strike_box: Any,
 ) -> None:  # pragma: no cover
-    """``out[s, roll, lane]``: the best probability of making ``at.u0 + lane`` more points by entering
-    each roll (thrown at once: ``s`` = 1) in the state ``at`` (the target counterpart of
-    :func:`kniffel.core.kernels.score_values`; ``rows``, ``at.w`` lanes wide, as
-    :func:`entry_probabilities` fills it). The children's rows are read from ``read`` (the next level's).
-
-    With ``weights`` (None: each lane on its own) every entry is valued by the weighted sum of its
-    ``w`` lanes before entries are compared, and ``out`` has one lane: the best such sum (a chance of
-    winning, when the weights are the chances of the others' best score).
+    """``out[s, roll, i]``: the best chance of each roll's entries (thrown at once: ``s`` = 1) in the
+    state of row ``i`` of ``states`` (the fields of :class:`Window`, with ``fewer`` free throws fewer
+    than it says left after the turn), each entry valued by ``sum(weights[i, lane] * P(making
+    states[i, 4] + lane more points))`` over the state's ``states[i, 5]`` lanes (the target counterpart of
+    :func:`kniffel.core.kernels.score_values`; ``rows`` as :func:`entry_probabilities` fills it, a lane a
+    state). The children's rows are read from ``read`` (the next level's).
 
     With ``choice`` and ``strike_box`` (None: not asked for) the entry each value is the best of is
     recorded as :func:`~kniffel.core.kernels.score_values` records it, for a game to be played by these
     values (:func:`kniffel.core.playkernels.play_game_turn`)."""
-    entry_probabilities(at, read, t, rows, 0, weights, strike_box)
-    if weights is None:
-        # the whole rows, not a slice of them: numba compiles a slice as an array of any layout, whose
-        # loops do not vectorise (that alone made the DP twice as slow)
-        best_entries(rows, t.nonzero, out, choice)
-    else:
-        best_entries(rows[:, :1], t.nonzero, out, choice)
-    joker_probabilities(at, read, t, rows, 0, out, weights, choice)
+    for i in range(states.shape[0]):
+        at = window(states, i, states[i, 3] - fewer)
+        entry_probabilities(at, read, t, rows, i, weights[i], strike_box)
+    best_entries(rows, t.nonzero, out, choice)
+    for i in range(states.shape[0]):
+        at = window(states, i, states[i, 3] - fewer)
+        joker_probabilities(at, read, t, rows, i, out, weights[i], choice)
 
 
 @njit(cache=True, nogil=True)
 def turn_probabilities(
-    at: Window,
+    states: Any,
+    weights: Any,
     usable: int,
     positions: int,
     read: Reading,
     t: KernelTables,
-    weights: Any,
     table: Any,
     sv: Any,
     choice: Any,
     strike_box: Any,
 ) -> None:  # pragma: no cover
-    """The keep probabilities of a turn in the state ``at`` for its lanes ``at.u0 .. at.u0 + at.w - 1``
-    (with ``weights``, their weighted sum, one lane), written into ``table`` as
-    :func:`~kniffel.core.kernels.sweep` writes keep values, with ``at.free`` free throws left of which
-    ``usable`` may still be thrown this turn. ``sv[k]`` (``k`` = ``0 .. usable``) receives the scoring
-    values of every roll with ``at.free - usable + k`` free throws left after the turn, and ``choice`` /
-    ``strike_box`` (None: not asked for) the entries that give them (:func:`score_probabilities`), as
-    :func:`kniffel.core.playkernels.turn_tables` lays them out."""
-    rows = np.empty((t.pair_box.shape[0] + 2, at.w))
+    """The weighted keep probabilities of a turn in each state of ``states`` (rows of the fields of
+    :class:`Window`, as :func:`score_probabilities` weighs them; lane ``i`` of every table is row ``i``'s),
+    written into ``table`` as :func:`~kniffel.core.kernels.sweep` writes keep values; every state has the
+    same free throws left, ``usable`` of which may still be thrown this turn. ``sv[k]`` (``k`` = ``0 ..
+    usable``) receives the scoring values of every roll with ``usable - k`` free throws fewer left after
+    the turn, and ``choice`` / ``strike_box`` (None: not asked for) the entries that give them, as
+    :func:`kniffel.core.playkernels.turn_tables` lays them out.
+
+    The keep lattice does not care which state a lane is (:func:`solve_bundle` sweeps many too): a turn of
+    one state swept on its own cost 20 us, most of it the loops' overhead per keep for a single lane."""
+    rows = np.empty((t.pair_box.shape[0] + 2, states.shape[0]))
     for k in range(usable + 1):
-        after = Window(at.mask, at.armed, at.up, at.free - usable + k, at.u0, at.w)
         if choice is None:
-            score_probabilities(after, read, t, rows, sv[k], weights, None, None)
+            score_probabilities(states, usable - k, read, t, rows, sv[k], weights, None, None)
         else:
-            score_probabilities(after, read, t, rows, sv[k], weights, choice[k], strike_box[k])
+            score_probabilities(states, usable - k, read, t, rows, sv[k], weights, choice[k], strike_box[k])
     # the sweep takes all its free throws as usable: with ``usable`` of them, level 0 is the lowest
     sweep(sv, usable, positions, t, table)
 
@@ -449,8 +444,9 @@ def situation_values(
         n_s, n_rolls, _ = t.nonzero.shape
         table = np.empty((1, keeps.shape[0], 1))
         sv = np.empty((usable + 1, n_s, n_rolls, 1))
-        turn = Window(mask, armed, up, sweep_free, first, w)
-        turn_probabilities(turn, usable, usable + throws + 1, read, t, weights, table, sv, None, None)
+        state = np.array([[mask, armed, up, sweep_free, first, w]], dtype=np.int64)
+        positions = usable + throws + 1
+        turn_probabilities(state, weights.reshape((1, w)), usable, positions, read, t, table, sv, None, None)
         for k in range(keeps.shape[0]):
             keeps[k] = table[0, k, 0]
 

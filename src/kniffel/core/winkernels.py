@@ -23,7 +23,7 @@ from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import lane_of, scoring
 from kniffel.core.playkernels import Turn, TurnTables, optimal_game_turn, play_game_turn
 from kniffel.core.records import wide
-from kniffel.core.targetkernels import Reading, Window, turn_probabilities
+from kniffel.core.targetkernels import Reading, turn_probabilities
 
 WIN = -1
 """An aim of :func:`win_turn`: to finish first."""
@@ -203,6 +203,33 @@ def chances(
             out[g, p] = at_least(low, pmf[offset : offset + count], first, best[:length])
 
 
+LANES = 64
+"""Games whose turn to win is swept in one pass of the keep lattice, a lane each
+(:func:`~kniffel.core.targetkernels.turn_probabilities`)."""
+
+
+@njit(cache=True, nogil=True)
+def play_weighted(
+    games: Any, played: Any, states: Any, weights: Any, turn: Turn, read: Reading, t: KernelTables
+) -> None:  # pragma: no cover
+    """The turns of the games ``played`` (rows of ``games``, all with the same free throws left), each in
+    the state of the same row of ``states`` and played by its weighted target probabilities (the same row
+    of ``weights``): one turn's tables for all of them, a lane a game."""
+    n_s, n_rolls, _ = t.nonzero.shape
+    count = played.shape[0]
+    usable = min(t.per_turn, int(states[0, 3]))
+    positions = usable + t.rolls - 1
+    sv = np.empty((usable + 1, n_s, n_rolls, count))
+    choice = np.empty((usable + 1, n_s, n_rolls, count), dtype=np.int32)
+    strike_box = np.empty((usable + 1, count), dtype=np.int64)
+    table = np.empty((positions, t.first_roll, count))
+    turn_probabilities(states, weights, usable, positions, read, t, table, sv, choice, strike_box)
+    tables = TurnTables(sv, strike_box, choice, table)
+    n = scoring(t)
+    for i in range(count):
+        play_game_turn(games, played[i], played[i], turn, t, n, tables, i)
+
+
 @njit(cache=True, nogil=True)
 def win_turn(
     games: Any,
@@ -225,20 +252,23 @@ def win_turn(
     option); for a target by the probability of making it (:class:`kniffel.planning.TargetPlanner`'s); a
     game already decided either way is played for points (:func:`decided`). ``values`` are the solver's
     values; ``rows`` the target rows of the mover's level and the next; ``turn.log`` as
-    :func:`~kniffel.core.play.play_turn` keeps it."""
-    n_s, n_rolls, _ = t.nonzero.shape
+    :func:`~kniffel.core.play.play_turn` keeps it. The games still open are played :data:`LANES` at a
+    time (:func:`play_weighted`), those with the same free throws left together."""
     player = turn.seat
     own_prob, index, target_lanes, reach, limit = rows.own, rows.index, rows.lane_base, rows.reach, rows.limit
     read = Reading(rows.after, index, target_lanes)
-    n = scoring(t)
+    played = np.empty(LANES, dtype=np.int64)
+    states = np.empty((LANES, 6), dtype=np.int64)
+    weights = np.empty((LANES, finals.longest + 1))
+    waiting = 0
     for g in range(first_game, last_game):
         if aims[g] == POINTS:
             continue
-        weights = np.empty(finals.longest + 1)
+        lane_weights = weights[waiting]
         if aims[g] == WIN:
-            first, count = others_best(games, player, g, finals, t, weights)
+            first, count = others_best(games, player, g, finals, t, lane_weights)
         else:
-            weights[0] = 1.0
+            lane_weights[0] = 1.0
             first, count = int(aims[g]), 1
         # as the target kernels' other callers pass them (numba's int() keeps an int8 an int8)
         mask, armed, up = wide(games.mask[player, g]), wide(games.armed[player, g]), wide(games.up[player, g])
@@ -250,13 +280,18 @@ def win_turn(
         if decided(first, count, row_first, row, reach[mask] > limit, limit) >= 0:
             optimal_game_turn(mine, g, turn, values, t)
             continue
-        first, count = fold(first, weights, count, limit, reach[mask] > limit)
-        usable = min(t.per_turn, fr)
-        positions = usable + t.rolls - 1
-        sv = np.empty((usable + 1, n_s, n_rolls, 1))
-        choice = np.empty((usable + 1, n_s, n_rolls, 1), dtype=np.int32)
-        strike_box = np.empty((usable + 1, 1), dtype=np.int64)
-        table = np.empty((positions, t.first_roll, 1))
-        at = Window(mask, armed, up, fr, first, count)
-        turn_probabilities(at, usable, positions, read, t, weights[:count], table, sv, choice, strike_box)
-        play_game_turn(mine, g, g, turn, t, n, TurnTables(sv, strike_box, choice, table), 0)
+        first, count = fold(first, lane_weights, count, limit, reach[mask] > limit)
+        if waiting > 0 and states[0, 3] != fr:
+            # another count of free throws: another sweep (the lanes of one share the turn's throws)
+            play_weighted(mine, played[:waiting], states[:waiting], weights[:waiting], turn, read, t)
+            weights[0, :count] = lane_weights[:count]
+            waiting = 0
+        played[waiting] = g
+        states[waiting, 0], states[waiting, 1], states[waiting, 2] = mask, armed, up
+        states[waiting, 3], states[waiting, 4], states[waiting, 5] = fr, first, count
+        waiting += 1
+        if waiting == LANES:
+            play_weighted(mine, played, states, weights, turn, read, t)
+            waiting = 0
+    if waiting > 0:
+        play_weighted(mine, played[:waiting], states[:waiting], weights[:waiting], turn, read, t)

@@ -40,8 +40,9 @@ from kniffel.core.target import TargetRows, as_played_to_win, early_rows, solve_
 from kniffel.core.work import run_ranges
 
 MAX_PLAYERS = 8
-GAMES_PER_TASK = 16
-"""Games whose turn to win a thread plays in one compiled call (a turn is a sweep of the keep lattice)."""
+GAMES_PER_TASK = 128
+"""Games whose turn to win a thread plays in one compiled call (their open games are swept
+:data:`kniffel.core.winkernels.LANES` at a time)."""
 CHANCES_PER_TASK = 256
 """Games whose chances a thread works out in one compiled call (a few microseconds a game)."""
 
