@@ -223,13 +223,20 @@ def keep_better(
     """Lanes ``col .. col + width - 1`` of ``best`` (a roll's best entry so far) take ``row``'s value
     where it is larger, and ``choice[s, r]`` records ``code`` there (None: not asked for): a further five
     of a kind's placement against the roll's other entries."""
-    for lane in range(width):
-        x, y = row[col + lane], best[col + lane]
-        better = x > y
-        best[col + lane] = x if better else y
-        if choice is not None:
-            was = choice[s, r, col + lane]
-            choice[s, r, col + lane] = code if better else was
+    # slices indexed from 0: ``best[col + lane]`` with a ``col`` the compiler cannot see is not negative was
+    # read and written one lane at a time (numba wraps negative indices around)
+    entered, kept = row[col : col + width], best[col : col + width]
+    if choice is None:
+        for lane in range(width):
+            kept[lane] = larger(entered[lane], kept[lane])
+    else:
+        chosen = choice[s, r, col : col + width]
+        for lane in range(width):
+            x, y = entered[lane], kept[lane]
+            better = x > y
+            kept[lane] = x if better else y
+            was = chosen[lane]
+            chosen[lane] = code if better else was
 
 
 @njit(cache=True, nogil=True)

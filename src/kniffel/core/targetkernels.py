@@ -31,6 +31,7 @@ from kniffel.core.kernels import (
     keep_better,
     lane_at,
     lane_of,
+    larger,
     roll_points,
     scoring,
     sweep,
@@ -95,14 +96,19 @@ def enter_target(
     """``out[row, col + lane]``: the probability of making ``at.u0 + lane`` more points from ``at`` when
     ``points`` go in ``box`` (:func:`entered`): the child state's row shifted by what was gained."""
     certain, start, beyond, shift = entered(read, lanes, n, at, box, points, extra)
-    for i in range(certain):
-        out[row, col + i] = 1.0
-    for i in range(certain, start):
-        out[row, col + i] = np.nan
-    for i in range(start, beyond):
-        out[row, col + i] = read.prob[shift + i]
-    for i in range(beyond, at.w):
-        out[row, col + i] = 0.0
+    # over slices, indexed from 0: ``out[row, col + i]`` and ``read.prob[shift + i]`` were copied one lane at
+    # a time (numba wraps a negative index around, and nothing told the compiler these are not negative)
+    lane = out[row, col : col + at.w]
+    made, unknown, read_child, cannot = lane[:certain], lane[certain:start], lane[start:beyond], lane[beyond:]
+    source = read.prob[shift + start : shift + beyond]
+    for i in range(made.shape[0]):
+        made[i] = 1.0
+    for i in range(unknown.shape[0]):
+        unknown[i] = np.nan
+    for i in range(read_child.shape[0]):
+        read_child[i] = source[i]
+    for i in range(cannot.shape[0]):
+        cannot[i] = 0.0
 
 
 @njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
@@ -155,8 +161,10 @@ def entry_probabilities(
     allow = t.allowed[at.mask]
     lanes = t.lanes
     width = w if weights is None else 1
+    # slices indexed from 0, so that the lane loops load and store vectors (see enter_target)
+    best, entered_now = rows[strike, col : col + width], rows[one, col : col + width]
     for lane in range(width):
-        rows[strike, col + lane] = NEG
+        best[lane] = NEG
     for b in range(n.n_boxes):
         if (allow >> b) & 1 == 0:
             continue
@@ -164,18 +172,23 @@ def entry_probabilities(
             enter_target(read, lanes, n, at, b, 0, 0, rows, one, col)
         else:
             rows[one, col] = enter_weighted(read, lanes, n, at, b, 0, 0, weights)
-        for lane in range(width):
-            x, y = rows[one, col + lane], rows[strike, col + lane]
-            better = x > y
-            rows[strike, col + lane] = x if better else y
-            if strike_box is not None:
-                was = strike_box[col + lane]
-                strike_box[col + lane] = b if better else was
+        if strike_box is None:
+            for lane in range(width):
+                best[lane] = larger(entered_now[lane], best[lane])
+        else:
+            boxes = strike_box[col : col + width]
+            for lane in range(width):
+                x, y = entered_now[lane], best[lane]
+                better = x > y
+                best[lane] = x if better else y
+                was = boxes[lane]
+                boxes[lane] = b if better else was
     for j in range(strike):
         b = t.pair_box[j]
         if (allow >> b) & 1 == 0:
+            closed = rows[j, col : col + width]
             for lane in range(width):
-                rows[j, col + lane] = NEG
+                closed[lane] = NEG
             continue
         if weights is None:
             enter_target(read, lanes, n, at, b, int(t.pair_pts[j]), 0, rows, j, col)
@@ -363,8 +376,9 @@ def solve_bundle(
         col = 0
         for i in range(count):
             offset = index[lane_at(lane_base, t.lanes, n, items[i, 1], f, items[i, 0], items[i, 2]), 0]
+            row, solved = prob[offset : offset + widths[i]], total[0, 0, col : col + widths[i]]
             for k in range(widths[i]):
-                prob[offset + k] = total[0, 0, col + k]
+                row[k] = solved[k]
             col += widths[i]
 
 
