@@ -330,15 +330,18 @@ def combine(
     pmf, offset, first, length = children.pmf, children.offset, children.first, children.length
     lanes, gains, probs = found.lane[row], found.gain[row], found.prob[row]
     out, at, low, size = made.pmf, made.offset[row], spans.low[row], spans.size[row]
+    whole = out[at : at + size]
     for i in range(size):
-        out[at + i] = 0.0
+        whole[i] = 0.0
     for o in range(found.count[row]):
         c = lanes[o]
         p = probs[o]
         shift = at + gains[o] + first[c] - low
-        src = offset[c]
+        # over slices indexed from 0: ``out[shift + i] += p * pmf[src + i]`` went one total at a time
+        # (numba wraps a negative index around, so the compiler could not load them as vectors)
+        into, child = out[shift : shift + length[c]], pmf[offset[c] : offset[c] + length[c]]
         for i in range(length[c]):
-            out[shift + i] += p * pmf[src + i]
+            into[i] += p * child[i]
     a, b = at, at + size - 1
     acc = 0.0
     while a < b and acc + out[a] < tail:
@@ -450,7 +453,7 @@ def situation_distribution(
     for o in range(lanes.shape[0]):
         c = lanes[o]
         shift = gains[o] + first[c] - lo
-        src = offset[c]
+        into, child = out[shift : shift + length[c]], pmf[offset[c] : offset[c] + length[c]]
         for i in range(length[c]):
-            out[shift + i] += probs[o] * pmf[src + i]
+            into[i] += probs[o] * child[i]
     return lo, out
