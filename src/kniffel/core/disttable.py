@@ -31,7 +31,7 @@ from kniffel.core.lanes import (
     mask_widths,
     sublayout_index,
 )
-from kniffel.core.work import Cancel, Progress, check, run_ranges
+from kniffel.core.work import Cancel, Progress, check, run_parallel, run_ranges
 from kniffel.rules import RuleSet
 
 TAIL = 1.0e-15
@@ -346,7 +346,21 @@ def _level(
         stored += kept
         b = e
         advance(rows)
-    return np.concatenate(parts)
+    return _joined(parts)
+
+
+def _joined(parts: Sequence[F64]) -> F64:
+    """``np.concatenate(parts)``, copied by the compiled threads: a level is new memory, hundreds of MB,
+    and the system handing it out page by page made the copy on one thread 3 s of Yahtzee's early
+    distributions (measured: 1.2 GB in 2.9 s, while the other processor waited)."""
+    bounds = np.concatenate([[0], np.cumsum([len(part) for part in parts])]).astype(np.int64)
+    joined = np.empty(int(bounds[-1]))
+
+    def copy(number: int) -> None:
+        joined[bounds[number] : bounds[number + 1]] = parts[number]
+
+    run_parallel(len(parts), copy)
+    return joined
 
 
 __all__ = [
