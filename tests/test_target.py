@@ -8,6 +8,7 @@ import dataclasses
 import math
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -182,9 +183,11 @@ def test_a_horizon_lies_between_the_root_and_the_full_sheet() -> None:
             solve_rows(solution.compiled, horizon=Horizon(LevelTable.of(distributions, level)))
 
 
-def test_only_a_game_to_win_reads_rows_with_a_horizon() -> None:
+def test_only_a_game_to_win_reads_rows_with_a_horizon(tmp_path: Path) -> None:
     """Rows that play for points past a horizon answer the win planner's questions, never a target
-    question (those are exact); the rules of thirteen boxes have one, a small rule set none."""
+    question (those are exact); the rules of thirteen boxes have one, a small rule set none. (In a
+    directory of its own: early rows on disk, which a game to win run before this test leaves in the
+    session's cache, would be read first.)"""
     from kniffel import rules
     from kniffel.core.lanes import horizon_level
     from kniffel.core.target import _held, _held_key, held_rows
@@ -193,12 +196,12 @@ def test_only_a_game_to_win_reads_rows_with_a_horizon() -> None:
     assert horizon_level(compile_rules(REDUCED["forced joker"])) is None
     c = compile_rules(REDUCED["forced joker"])
     rows = dataclasses.replace(reduced_table("forced joker"), horizon=2)
-    key = (*_held_key(c, None), "test horizon")
+    key = (*_held_key(c, tmp_path), "test horizon")
     _held.put(key, rows)
     try:
         root = State(0, 0, 0, 0)
-        assert held_rows(c, root, 40, 40, turn=False, early=True) is rows
-        assert held_rows(c, root, 40, 40, turn=False, early=False) is not rows
+        assert held_rows(c, root, 40, 40, turn=False, early=True, directory=tmp_path) is rows
+        assert held_rows(c, root, 40, 40, turn=False, early=False, directory=tmp_path) is not rows
     finally:
         _held.drop(key)
 
