@@ -35,8 +35,8 @@ for everything else. ``bot:win`` at a table spends more than nine tenths of its 
 other figure is far above it. On 25 November, after the win turn's weighted sums were rewritten
 (``docs/performance.md``), on another AMD EPYC: ``bot:win`` 1,230 games a second against itself and 2,248
 against ``bot:optimal`` (797 and 1,352 before, in the same hour); later that day, with the sums in vectors
-and up to 64 games swept at once, 4,080 and 6,541 (AVX2 build: 4,158 and 6,190). Before tables with the heuristic
-played compiled, ``bot`` in a tournament went through the engine at 55-70 games a second, and
+and up to 64 games swept at once, 4,080 and 6,541 (AVX2 build: 4,158 and 6,190). Before tables with the
+heuristic played compiled, ``bot`` in a tournament went through the engine at 55-70 games a second, and
 ``bot:win`` alone at 160 (it plays for points, so now it plays ``bot:optimal``'s compiled games).
 """
 
