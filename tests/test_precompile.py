@@ -111,13 +111,12 @@ def test_no_helper_when_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.slow
 def test_a_first_target_question_loads_the_option_kernel_the_helper_compiled(tmp_path: Path) -> None:
-    """The helper's option kernel has the argument types a target question passes: after it has run,
-    the question loads the option kernel (no compile of its own), and its answer is the same as
-    without the helper.
+    """The helper's kernels have the argument types a target question passes: after it has run, the
+    question loads them (no compile of its own), and its answer is the same as without the helper.
 
-    The question runs on a copy of this session's kernel cache without the option kernel: its rows'
+    The question runs on a copy of this session's kernel cache without the helper's kernels: its rows'
     kernels (compiled here first, as other tests need them too) load from the copy, so only the
-    helper's kernel is compiled for this test alone."""
+    helper's kernels are compiled for this test alone."""
     from kniffel.core.kernelcache import kernels_cache_dir
     from kniffel.core.target import TargetAdvisor, solve_rows
 
@@ -126,7 +125,7 @@ def test_a_first_target_question_loads_the_option_kernel_the_helper_compiled(tmp
     shutil.copytree(
         kernels_cache_dir(),
         numba_dir / kernels_cache_dir().name,
-        ignore=shutil.ignore_patterns("targetkernels.situation_values-*", "*.tmp"),
+        ignore=shutil.ignore_patterns(*(f"{_cache_name(kernel)}-*" for kernel in _HELPED), "*.tmp"),
     )
     env = {**os.environ, "NUMBA_CACHE_DIR": str(numba_dir), precompile.HELPER_ENV: "1"}
     run_helper(env, 'rules.get("yahtzee")', "option_jobs", timeout=600)
@@ -134,8 +133,39 @@ def test_a_first_target_question_loads_the_option_kernel_the_helper_compiled(tmp
     asked = subprocess.run(
         [sys.executable, "-c", ask], env=env, capture_output=True, text=True, check=True
     ).stdout.splitlines()
-    assert "situation_values" not in asked[0].split(), "the question compiled the helper's kernel again"
+    again = set(asked[0].split()) & {kernel.py_func.__name__ for kernel in _HELPED}
+    assert not again, f"the question compiled the helper's kernels again: {again}"
     assert asked[1] == expected
+
+
+def test_the_helpers_signatures_are_those_a_target_question_compiles() -> None:
+    from kniffel.core.compile import compile_rules
+    from kniffel.core.target import TargetAdvisor, solve_rows
+
+    _answer(TargetAdvisor, solve_rows)  # compiled or loaded: in this process now
+    jobs = precompile.option_jobs(compile_rules(rules.get("yahtzee")).kernel_tables)
+    assert [kernel for kernel, _ in jobs] == _HELPED
+    for kernel, signature in jobs:
+        assert signature in kernel.signatures, kernel.py_func.__name__
+
+
+def _helped() -> list[Any]:
+    from kniffel.core import batchkernels, targetkernels, winkernels
+
+    return [
+        targetkernels.cut_windows,
+        targetkernels.situation_values,
+        winkernels.fold,
+        batchkernels.ranked_options,
+    ]
+
+
+_HELPED = _helped()
+
+
+def _cache_name(kernel: Any) -> str:
+    """The start of the names of ``kernel``'s files in numba's cache: its module's last part and name."""
+    return f"{kernel.py_func.__module__.rsplit('.', 1)[-1]}.{kernel.py_func.__name__}"
 
 
 _ASK = textwrap.dedent(

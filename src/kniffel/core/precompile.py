@@ -109,20 +109,34 @@ def dp_jobs(tables: KernelTables) -> list[Job]:
 
 
 def option_jobs(tables: KernelTables) -> list[Job]:
-    """The helper's work for a target question: the option kernel
-    (:func:`kniffel.core.targetkernels.situation_values`), with the argument types
-    :meth:`kniffel.core.target.TargetAdvisor.option_values` passes. A test holds the two together."""
+    """The helper's work for a target question, in the order the question reaches them: the windows' cut
+    (:func:`kniffel.core.targetkernels.cut_windows`, right after the rows' kernel, which the question
+    compiles itself), the option kernel (:func:`kniffel.core.targetkernels.situation_values`) and what
+    ranks its options (:func:`kniffel.core.winkernels.fold`,
+    :func:`kniffel.core.batchkernels.ranked_options`), with the argument types
+    :func:`kniffel.core.targetrows.solve_rows` and :meth:`kniffel.core.target.TargetAdvisor.option_values`
+    pass. A test holds them together. Compiled one after the other, on a fresh install, by the helper: the
+    question waited for the last three after its rows (3 s of 25), and for the first between the rows'
+    kernel and its first row."""
     import numba
 
-    from kniffel.core import targetkernels
+    from kniffel.core import batchkernels, targetkernels, winkernels
 
     typeof: Any = numba.typeof
     types: Any = numba.types
     rows = types.Array(types.float32, 1, "C", readonly=True)
     table = types.Array(types.int64, 2, "C")
+    values = types.Array(types.float64, 2, "C")
     vector, i64 = types.Array(types.float64, 1, "C"), types.int64
     signature = (rows, table, table, typeof(tables), types.Array(i64, 1, "C"), i64, vector, vector, vector)
-    return [(targetkernels.situation_values, signature)]
+    choices = types.Array(types.int32, 2, "C", readonly=True)
+    ranking = (table, values, values, choices, table, values, types.Array(i64, 1, "C"))
+    return [
+        (targetkernels.cut_windows, (table, i64, table, table, typeof(tables))),
+        (targetkernels.situation_values, signature),
+        (winkernels.fold, (i64, vector, i64, i64, types.boolean)),
+        (batchkernels.ranked_options, ranking),
+    ]
 
 
 def request(jobs: list[Job]) -> bytes:
