@@ -160,19 +160,17 @@ def entry_values(
         mask, nl = segments[i, 0], segments[i, 3]
         state, lanes = EntryState(mask, segments[i, 1], free), Lanes(segments[i, 2], nl, off)
         allow = allowed[mask]
+        best, entered = rows[strike, off : off + nl], rows[one, off : off + nl]
         for lane in range(nl):
-            rows[strike, off + lane] = NEG
+            best[lane] = NEG
         for b in range(n.n_boxes):
             if (allow >> b) & 1 == 0:
                 continue
             enter(values, n, state, b, 0, 0, lanes, rows, one)
-            for lane in range(nl):
-                x, y = rows[one, off + lane], rows[strike, off + lane]
-                better = x > y
-                rows[strike, off + lane] = x if better else y
-                if strike_box is not None:
-                    was = strike_box[off + lane]
-                    strike_box[off + lane] = b if better else was
+            if strike_box is None:
+                keep_larger(entered, best, None, b)
+            else:
+                keep_larger(entered, best, strike_box[off : off + nl], b)
         for j in range(strike):
             b = pair_box[j]
             if (allow >> b) & 1 == 0:
@@ -217,26 +215,36 @@ def best_entries(rows: Any, nonzero: Any, out: Any, choice: Any) -> None:  # pra
 
 
 @njit(cache=True, nogil=True, inline="always")
+def keep_larger(entered: Any, kept: Any, chosen: Any, code: int) -> None:  # pragma: no cover
+    """``kept[lane]`` takes ``entered[lane]`` where that is larger, and ``chosen[lane]`` records ``code``
+    there (None: not asked for): one more entry against a roll's best so far, or a box's zero against the
+    best strike. The three are slices indexed from 0: ``best[col + lane]`` with a ``col`` the compiler
+    cannot see is not negative was read and written one lane at a time (numba wraps negative indices
+    around)."""
+    if chosen is None:
+        for lane in range(kept.shape[0]):
+            kept[lane] = larger(entered[lane], kept[lane])
+    else:
+        for lane in range(kept.shape[0]):
+            x, y = entered[lane], kept[lane]
+            better = x > y
+            kept[lane] = x if better else y
+            was = chosen[lane]
+            chosen[lane] = code if better else was
+
+
+@njit(cache=True, nogil=True, inline="always")
 def keep_better(
     row: Any, best: Any, col: int, width: int, choice: Any, s: int, r: int, code: int
 ) -> None:  # pragma: no cover
     """Lanes ``col .. col + width - 1`` of ``best`` (a roll's best entry so far) take ``row``'s value
     where it is larger, and ``choice[s, r]`` records ``code`` there (None: not asked for): a further five
     of a kind's placement against the roll's other entries."""
-    # slices indexed from 0: ``best[col + lane]`` with a ``col`` the compiler cannot see is not negative was
-    # read and written one lane at a time (numba wraps negative indices around)
     entered, kept = row[col : col + width], best[col : col + width]
     if choice is None:
-        for lane in range(width):
-            kept[lane] = larger(entered[lane], kept[lane])
+        keep_larger(entered, kept, None, code)
     else:
-        chosen = choice[s, r, col : col + width]
-        for lane in range(width):
-            x, y = entered[lane], kept[lane]
-            better = x > y
-            kept[lane] = x if better else y
-            was = chosen[lane]
-            chosen[lane] = code if better else was
+        keep_larger(entered, kept, choice[s, r, col : col + width], code)
 
 
 @njit(cache=True, nogil=True)

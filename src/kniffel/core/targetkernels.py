@@ -29,9 +29,9 @@ from kniffel.core.kernels import (
     best_entries,
     entry,
     keep_better,
+    keep_larger,
     lane_at,
     lane_of,
-    larger,
     roll_points,
     scoring,
     sweep,
@@ -173,16 +173,9 @@ def entry_probabilities(
         else:
             rows[one, col] = enter_weighted(read, lanes, n, at, b, 0, 0, weights)
         if strike_box is None:
-            for lane in range(width):
-                best[lane] = larger(entered_now[lane], best[lane])
+            keep_larger(entered_now, best, None, b)
         else:
-            boxes = strike_box[col : col + width]
-            for lane in range(width):
-                x, y = entered_now[lane], best[lane]
-                better = x > y
-                best[lane] = x if better else y
-                was = boxes[lane]
-                boxes[lane] = b if better else was
+            keep_larger(entered_now, best, strike_box[col : col + width], b)
     for j in range(strike):
         b = t.pair_box[j]
         if (allow >> b) & 1 == 0:
