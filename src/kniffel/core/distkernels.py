@@ -302,19 +302,53 @@ def chunk_outcomes(
                 col += nl
 
 
+@njit(cache=True, nogil=True, inline="always")
+def span(lanes: Any, gains: Any, count: int, first: Any, length: Any) -> tuple[int, int]:  # pragma: no cover
+    """The totals ``lo .. hi - 1`` that the first ``count`` outcomes ``(lanes, gains)`` can lead to,
+    their children's distributions ``(first, length)`` shifted by the points gained."""
+    lo = 1 << 40
+    hi = -(1 << 40)
+    for i in range(count):
+        c = lanes[i]
+        a = gains[i] + first[c]
+        lo = min(lo, a)
+        hi = max(hi, a + length[c])
+    return lo, hi
+
+
+@njit(cache=True, nogil=True, inline="always")
+def add_outcomes(
+    out: Any,
+    low: int,
+    lanes: Any,
+    gains: Any,
+    probs: Any,
+    count: int,
+    children: Any,
+    offset: Any,
+    first: Any,
+    length: Any,
+) -> None:  # pragma: no cover
+    """``out[i]``, the chance of ``low + i`` points to come, gains each of the first ``count`` outcomes
+    ``(lanes, gains, probs)``: its probability times its child's distribution (in ``children`` at
+    ``offset``, from ``first``, ``length`` long), shifted by the points gained. Over slices indexed from
+    0: ``out[shift + i] += p * children[src + i]`` went one total at a time (numba wraps a negative index
+    around, so the compiler could not load them as vectors)."""
+    for o in range(count):
+        c = lanes[o]
+        shift = gains[o] + first[c] - low
+        into, child = out[shift : shift + length[c]], children[offset[c] : offset[c] + length[c]]
+        p = probs[o]
+        for i in range(length[c]):
+            into[i] += p * child[i]
+
+
 @njit(cache=True, nogil=True)
 def supports(found: Outcomes, children: Distributions, spans: Spans) -> None:  # pragma: no cover
     """Before trimming: the totals each row's distribution spans, after the outcomes ``found`` that lead
     to the ``children``."""
-    first, length = children.first, children.length
     for row in range(found.count.shape[0]):
-        lo = 1 << 40
-        hi = -(1 << 40)
-        for i in range(found.count[row]):
-            c = found.lane[row, i]
-            a = found.gain[row, i] + first[c]
-            lo = min(lo, a)
-            hi = max(hi, a + length[c])
+        lo, hi = span(found.lane[row], found.gain[row], found.count[row], children.first, children.length)
         spans.low[row] = lo
         spans.size[row] = hi - lo
 
@@ -333,15 +367,7 @@ def combine(
     whole = out[at : at + size]
     for i in range(size):
         whole[i] = 0.0
-    for o in range(found.count[row]):
-        c = lanes[o]
-        p = probs[o]
-        shift = at + gains[o] + first[c] - low
-        # over slices indexed from 0: ``out[shift + i] += p * pmf[src + i]`` went one total at a time
-        # (numba wraps a negative index around, so the compiler could not load them as vectors)
-        into, child = out[shift : shift + length[c]], pmf[offset[c] : offset[c] + length[c]]
-        for i in range(length[c]):
-            into[i] += p * child[i]
+    add_outcomes(whole, low, lanes, gains, probs, found.count[row], pmf, offset, first, length)
     a, b = at, at + size - 1
     acc = 0.0
     while a < b and acc + out[a] < tail:
@@ -443,17 +469,7 @@ def situation_distribution(
     the probabilities from there (untrimmed). The stored distributions come as arrays, not as
     :class:`Distributions`: this is asked once per option of a position from Python, where building a
     record and numba's typing of it cost about a microsecond a call."""
-    lo = 1 << 40
-    hi = -(1 << 40)
-    for i in range(lanes.shape[0]):
-        a = gains[i] + first[lanes[i]]
-        lo = min(lo, a)
-        hi = max(hi, a + length[lanes[i]])
+    lo, hi = span(lanes, gains, lanes.shape[0], first, length)
     out = np.zeros(max(hi - lo, 0))
-    for o in range(lanes.shape[0]):
-        c = lanes[o]
-        shift = gains[o] + first[c] - lo
-        into, child = out[shift : shift + length[c]], pmf[offset[c] : offset[c] + length[c]]
-        for i in range(length[c]):
-            into[i] += probs[o] * child[i]
+    add_outcomes(out, lo, lanes, gains, probs, lanes.shape[0], pmf, offset, first, length)
     return lo, out

@@ -80,37 +80,6 @@ def entered(
     return certain, start, beyond, offset + u0 - gained - first
 
 
-@njit(cache=True, nogil=True, inline="always")
-def enter_target(
-    read: Reading,
-    lanes: Any,
-    n: Scoring,
-    at: Window,
-    box: int,
-    points: int,
-    extra: int,
-    out: Any,
-    row: int,
-    col: int,
-) -> None:  # pragma: no cover
-    """``out[row, col + lane]``: the probability of making ``at.u0 + lane`` more points from ``at`` when
-    ``points`` go in ``box`` (:func:`entered`): the child state's row shifted by what was gained."""
-    certain, start, beyond, shift = entered(read, lanes, n, at, box, points, extra)
-    # over slices, indexed from 0: ``out[row, col + i]`` and ``read.prob[shift + i]`` were copied one lane at
-    # a time (numba wraps a negative index around, and nothing told the compiler these are not negative)
-    lane = out[row, col : col + at.w]
-    made, unknown, read_child, cannot = lane[:certain], lane[certain:start], lane[start:beyond], lane[beyond:]
-    source = read.prob[shift + start : shift + beyond]
-    for i in range(made.shape[0]):
-        made[i] = 1.0
-    for i in range(unknown.shape[0]):
-        unknown[i] = np.nan
-    for i in range(read_child.shape[0]):
-        read_child[i] = source[i]
-    for i in range(cannot.shape[0]):
-        cannot[i] = 0.0
-
-
 @njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
 def weighted_sum(weights: Any, lo: int, hi: int, prob: Any, shift: int) -> float:  # pragma: no cover
     """``sum(weights[i] * prob[shift + i])`` over ``lo .. hi - 1`` (``prob`` None: of the weights alone).
@@ -147,6 +116,42 @@ def enter_weighted(
 
 
 @njit(cache=True, nogil=True, inline="always")
+def enter_target(
+    read: Reading,
+    lanes: Any,
+    n: Scoring,
+    at: Window,
+    box: int,
+    points: int,
+    extra: int,
+    out: Any,
+    col: int,
+    weights: Any,
+) -> None:  # pragma: no cover
+    """``out[col + lane]``: the probability of making ``at.u0 + lane`` more points from ``at`` when
+    ``points`` go in ``box`` (:func:`entered`): the child state's row shifted by what was gained. With
+    ``weights`` (None: each lane on its own), their weighted sum in ``out[col]`` alone
+    (:func:`enter_weighted`)."""
+    if weights is not None:
+        out[col] = enter_weighted(read, lanes, n, at, box, points, extra, weights)
+        return
+    certain, start, beyond, shift = entered(read, lanes, n, at, box, points, extra)
+    # over slices, indexed from 0: ``out[col + i]`` and ``read.prob[shift + i]`` were copied one lane at a
+    # time (numba wraps a negative index around, and nothing told the compiler these are not negative)
+    lane = out[col : col + at.w]
+    made, unknown, read_child, cannot = lane[:certain], lane[certain:start], lane[start:beyond], lane[beyond:]
+    source = read.prob[shift + start : shift + beyond]
+    for i in range(made.shape[0]):
+        made[i] = 1.0
+    for i in range(unknown.shape[0]):
+        unknown[i] = np.nan
+    for i in range(read_child.shape[0]):
+        read_child[i] = source[i]
+    for i in range(cannot.shape[0]):
+        cannot[i] = 0.0
+
+
+@njit(cache=True, nogil=True, inline="always")
 def entry_probabilities(
     at: Window, read: Reading, t: KernelTables, rows: Any, col: int, weights: Any, strike_box: Any
 ) -> None:  # pragma: no cover
@@ -168,10 +173,7 @@ def entry_probabilities(
     for b in range(n.n_boxes):
         if (allow >> b) & 1 == 0:
             continue
-        if weights is None:
-            enter_target(read, lanes, n, at, b, 0, 0, rows, one, col)
-        else:
-            rows[one, col] = enter_weighted(read, lanes, n, at, b, 0, 0, weights)
+        enter_target(read, lanes, n, at, b, 0, 0, rows[one], col, weights)
         if strike_box is None:
             keep_larger(entered_now, best, None, b)
         else:
@@ -183,10 +185,7 @@ def entry_probabilities(
             for lane in range(width):
                 closed[lane] = NEG
             continue
-        if weights is None:
-            enter_target(read, lanes, n, at, b, int(t.pair_pts[j]), 0, rows, j, col)
-        else:
-            rows[j, col] = enter_weighted(read, lanes, n, at, b, int(t.pair_pts[j]), 0, weights)
+        enter_target(read, lanes, n, at, b, int(t.pair_pts[j]), 0, rows[j], col, weights)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -216,10 +215,7 @@ def joker_probabilities(
                 p = int(t.jpts[mask, armed, s, face, b])
                 if p < 0:
                     continue
-                if weights is None:
-                    enter_target(read, lanes, n, at, b, p, extra, rows, one, col)
-                else:
-                    rows[one, col] = enter_weighted(read, lanes, n, at, b, p, extra, weights)
+                enter_target(read, lanes, n, at, b, p, extra, rows[one], col, weights)
                 keep_better(rows[one], out[s, r], col, width, choice, s, r, -1 - b)
 
 

@@ -264,15 +264,19 @@ def win_turn(
     for g in range(first_game, last_game):
         if aims[g] == POINTS:
             continue
+        # as the target kernels' other callers pass them (numba's int() keeps an int8 an int8)
+        mask, armed, up = wide(games.mask[player, g]), wide(games.armed[player, g]), wide(games.up[player, g])
+        fr = wide(games.free[player, g])
+        if waiting > 0 and states[0, 3] != fr:
+            # another count of free throws: another sweep (the lanes of one share the turn's throws)
+            play_weighted(mine, played[:waiting], states[:waiting], weights[:waiting], turn, read, t)
+            waiting = 0
         lane_weights = weights[waiting]
         if aims[g] == WIN:
             first, count = others_best(games, player, g, finals, t, lane_weights)
         else:
             lane_weights[0] = 1.0
             first, count = int(aims[g]), 1
-        # as the target kernels' other callers pass them (numba's int() keeps an int8 an int8)
-        mask, armed, up = wide(games.mask[player, g]), wide(games.armed[player, g]), wide(games.up[player, g])
-        fr = wide(games.free[player, g])
         first -= int(games.score[player, g])
         lane = lane_of(t, target_lanes, armed, fr, mask, up)
         offset, row_first, row_count = index[lane, 0], index[lane, 1], index[lane, 2]
@@ -281,11 +285,6 @@ def win_turn(
             optimal_game_turn(mine, g, turn, values, t)
             continue
         first, count = fold(first, lane_weights, count, limit, reach[mask] > limit)
-        if waiting > 0 and states[0, 3] != fr:
-            # another count of free throws: another sweep (the lanes of one share the turn's throws)
-            play_weighted(mine, played[:waiting], states[:waiting], weights[:waiting], turn, read, t)
-            weights[0, :count] = lane_weights[:count]
-            waiting = 0
         played[waiting] = g
         states[waiting, 0], states[waiting, 1], states[waiting, 2] = mask, armed, up
         states[waiting, 3], states[waiting, 4], states[waiting, 5] = fr, first, count
