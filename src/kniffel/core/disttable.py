@@ -31,7 +31,7 @@ from kniffel.core.lanes import (
     mask_widths,
     sublayout_index,
 )
-from kniffel.core.work import Cancel, Progress, check, run_parallel, run_ranges
+from kniffel.core.work import Cancel, Progress, check, run_ranges
 from kniffel.rules import RuleSet
 
 TAIL = 1.0e-15
@@ -310,7 +310,11 @@ def _level(
     level_base = int(layout.level_start[n])
     offset, first, length = index[0], index[1], index[2]
     following = distkernels.Distributions(children, offset, first, length)  # the states the turns lead to
-    parts: list[F64] = []
+    # the level's distributions are written where they stay, in one array: joined from parts, a level
+    # (hundreds of MB) was new memory twice and one more copy (Yahtzee: 0.5-2 s of the early tables)
+    lanes = int(before[-1])
+    child_lanes = max(1, int(layout.level_start[n + 2] - layout.level_start[n + 1]))
+    pmf = np.empty(int(lanes * (2.0 * len(children) / child_lanes + 64)))
     stored = 0
     b = 0
     n_bundles = len(starts) - 1
@@ -334,33 +338,28 @@ def _level(
         spans = distkernels.Spans(np.empty(rows, dtype=np.int64), np.empty(rows, dtype=np.int64))
         distkernels.supports(found, following, spans)
         at = np.concatenate([[0], np.cumsum(spans.size)[:-1]]).astype(np.int64)
+        size = int(spans.size.sum())
+        if stored + size > len(pmf):  # more than foreseen: a larger array, what is stored copied over
+            pmf = _grown(pmf, stored, stored + size)
         new_first, new_length = np.empty(rows, dtype=np.int64), np.empty(rows, dtype=np.int64)
-        made = distkernels.Distributions(np.empty(int(spans.size.sum())), at, new_first, new_length)
+        made = distkernels.Distributions(pmf[stored : stored + size], at, new_first, new_length)
         distributions = partial(distkernels.chunk_distributions, found, following, spans, made, TAIL)
         run_ranges(rows, ROWS_PER_TASK, distributions)
         kept = int(distkernels.compact(made))
-        parts.append(made.pmf[:kept])  # copied once, when the level's parts are joined
         offset[lo_lane:hi_lane] = made.offset + stored
         first[lo_lane:hi_lane] = made.first
         length[lo_lane:hi_lane] = made.length
         stored += kept
         b = e
         advance(rows)
-    return _joined(parts)
+    return pmf[:stored]
 
 
-def _joined(parts: Sequence[F64]) -> F64:
-    """``np.concatenate(parts)``, copied by the compiled threads: a level is new memory, hundreds of MB,
-    and the system handing it out page by page made the copy on one thread 3 s of Yahtzee's early
-    distributions (measured: 1.2 GB in 2.9 s, while the other processor waited)."""
-    bounds = np.concatenate([[0], np.cumsum([len(part) for part in parts])]).astype(np.int64)
-    joined = np.empty(int(bounds[-1]))
-
-    def copy(number: int) -> None:
-        joined[bounds[number] : bounds[number + 1]] = parts[number]
-
-    run_parallel(len(parts), copy)
-    return joined
+def _grown(pmf: F64, stored: int, needed: int) -> F64:
+    """A larger array for a level's distributions, with the ``stored`` first of ``pmf`` copied."""
+    grown = np.empty(max(needed, 2 * len(pmf)))
+    grown[:stored] = pmf[:stored]
+    return grown
 
 
 __all__ = [
