@@ -477,10 +477,10 @@ class Entry:
 _STEM = re.compile(r"^(?P<name>[A-Za-z0-9_.-]+?)\.(?P<key>[0-9a-f]{20})(?:\.(?P<kind>[A-Za-z0-9-]+))?$")
 
 
-def entries(directory: Path | None = None) -> list[Entry]:
-    """Every table kept in the cache directory (and the compiled kernels beside it), largest first.
-    Tables of an earlier version (another key, or a kind this version no longer keeps) are ``obsolete``:
-    they are never read again and only take space."""
+def entries(directory: Path | None = None, *, kernels: bool = True) -> list[Entry]:
+    """Every table kept in the cache directory (and with ``kernels`` the compiled kernels beside it),
+    largest first. Tables of an earlier version (another key, or a kind this version no longer keeps) are
+    ``obsolete``: they are never read again and only take space."""
     from kniffel.core.kernelcache import kernels_cache_dir
 
     root = directory or cache_dir()
@@ -500,9 +500,9 @@ def entries(directory: Path | None = None) -> list[Entry]:
             kind = (found.group("kind") or "").removesuffix("-index")
             groups.setdefault((found.group("name"), found.group("key"), kind), []).append(path)
     result = [_entry(root, name, key, kind, files) for (name, key, kind), files in groups.items()]
-    kernels = kernels_cache_dir().parent
-    if kernels.is_dir():
-        for version in kernels.iterdir():
+    compiled = kernels_cache_dir().parent
+    if kernels and compiled.is_dir():
+        for version in compiled.iterdir():
             files = tuple(p for p in version.rglob("*") if p.is_file())
             if files:
                 current = version == kernels_cache_dir()
@@ -616,7 +616,7 @@ def _used(meta_path: Path) -> None:
 
 def tables_size(directory: Path | None = None) -> int:
     """Bytes the solved tables in the cache directory take (the compiled kernels are not counted)."""
-    return sum(e.size for e in entries(directory) if e.rules)
+    return sum(e.size for e in entries(directory, kernels=False))
 
 
 def _eviction_order(entry: Entry) -> tuple[int, float]:
@@ -640,7 +640,7 @@ def make_room(
     fit."""
     limit = budget() if limit is None else limit
     root = directory or cache_dir()
-    found = [e for e in entries(root) if e.rules]  # not the compiled kernels (rules "")
+    found = entries(root, kernels=False)
     used = sum(e.size for e in found)
     if used + size <= limit:
         return 0

@@ -457,8 +457,13 @@ class Horizon:
             )
         prob = np.zeros(size, dtype=np.float32)
         lanes = np.arange(a, b, dtype=np.int64)
-        targetkernels.survival_rows(
-            prob, index, lanes, lanes - a, self.distributions.pmf, self.distributions.index
+        pmf, dist_index = self.distributions.pmf, self.distributions.index
+        run_ranges(
+            b - a,
+            max(1, -(-(b - a) // 16)),
+            lambda first, last: targetkernels.survival_rows(
+                prob, index, lanes[first:last], lanes[first:last] - a, pmf, dist_index
+            ),
         )
         return prob
 
