@@ -60,6 +60,7 @@ def child(rules_id: str, directory: str) -> dict[str, Any]:
     from kniffel import rules
     from kniffel.base.dice import sorted_rolls
     from kniffel.core import distribution
+    from kniffel.core.lanes import early_levels
     from kniffel.core.position import ColumnPosition
 
     ruleset = rules.get(rules_id)
@@ -79,7 +80,8 @@ def child(rules_id: str, directory: str) -> dict[str, Any]:
     rng = random.Random(1)
     sheets: list[dict[str, int]] = []
     while len(sheets) < 2000:
-        sheet = random_sheet(ruleset, rng, rng.randrange(len(ruleset.boxes)))
+        # the table on disk holds the early sheets (later ones are cones, solved when asked)
+        sheet = random_sheet(ruleset, rng, rng.randrange(early_levels(solution.compiled) + 1))
         try:
             loaded.advisor.state(sheet)
         except Exception:  # an order the column cannot reach, an impossible upper score

@@ -193,12 +193,13 @@ def push(
         for s in range(n_s):
             for r in range(n_rolls):
                 m = shown[s, r]
-                if s == 1:  # dice thrown at once, which most throws are not: skip the rolls without mass
-                    live = False
-                    for i in range(n):
-                        live = live | (m[i] != 0.0)
-                    if not live:
-                        continue
+                # skip a roll no lane shows (dice thrown at once, which most throws are not; a turn
+                # taken up mid-way, which shows one roll)
+                live = False
+                for i in range(n):
+                    live = live | (m[i] != 0.0)
+                if not live:
+                    continue
                 if pos > 0:
                     best_keeps(table[pos - 1], col, subs, r, sv[level, s, r, col : col + n], mass)
                 else:
