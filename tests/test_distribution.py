@@ -168,6 +168,20 @@ def situations(solution: Solution, seed: int, after: int) -> Iterator[dict[str, 
         free -= max(0, len(record.throws) - ruleset.rolls)
 
 
+def test_a_level_that_outgrows_its_room_loses_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each level is written into one array sized from the level before; where that is short, the array
+    grows and what was written is kept: the same table either way."""
+    from kniffel.core import disttable
+
+    solution = table(RULE_SETS["knoeffel column"])
+    sheet = {r.box: r.points for r in trace(solution, 3)[0][:4]}
+    roomy = build_table(solution, within=sheet)
+    monkeypatch.setattr(disttable, "_room", lambda lanes, children, child_lanes: 1)
+    cramped = build_table(solution, within=sheet)
+    assert np.array_equal(roomy.index, cramped.index)
+    assert np.array_equal(roomy.pmf, cramped.pmf)
+
+
 @pytest.mark.parametrize("name", list(RULE_SETS))
 def test_every_situation_of_a_game_has_the_advisors_mean(name: str) -> None:
     ruleset = RULE_SETS[name]

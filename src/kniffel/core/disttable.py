@@ -312,9 +312,8 @@ def _level(
     following = distkernels.Distributions(children, offset, first, length)  # the states the turns lead to
     # the level's distributions are written where they stay, in one array: joined from parts, a level
     # (hundreds of MB) was new memory twice and one more copy (Yahtzee: 0.5-2 s of the early tables)
-    lanes = int(before[-1])
-    child_lanes = max(1, int(layout.level_start[n + 2] - layout.level_start[n + 1]))
-    pmf = np.empty(int(lanes * (2.0 * len(children) / child_lanes + 64)))
+    child_lanes = int(layout.level_start[n + 2] - layout.level_start[n + 1])
+    pmf = np.empty(_room(int(before[-1]), len(children), child_lanes))
     stored = 0
     b = 0
     n_bundles = len(starts) - 1
@@ -353,6 +352,13 @@ def _level(
         b = e
         advance(rows)
     return pmf[:stored]
+
+
+def _room(lanes: int, children: int, child_lanes: int) -> int:
+    """Room for the distributions of ``lanes`` states whose children's take ``children`` probabilities
+    over ``child_lanes`` states: twice as long as the children's on average, and 64 more (a turn widens
+    a distribution by what it can score; memory never written is never handed out)."""
+    return int(lanes * (2.0 * children / max(1, child_lanes) + 64))
 
 
 def _grown(pmf: F64, stored: int, needed: int) -> F64:
