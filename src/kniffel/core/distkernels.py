@@ -124,14 +124,16 @@ def throw(mass: TurnMass, t: KernelTables) -> None:  # pragma: no cover
     sharp = shown.shape[0] == 2
     first, child, probs = t.first_roll, t.child, t.roll_probs
     n = held.shape[1]
-    shown[:] = 0.0
+    # the empty keep's mass sets every roll of its throw, so only the other rows start from 0
+    if sharp:
+        shown[0] = 0.0
     into = shown[1 if sharp else 0]
     m0 = held[0]
     for r in range(probs.shape[0]):
         p = probs[r]
         row = into[r]
         for i in range(n):
-            row[i] += m0[i] * p
+            row[i] = m0[i] * p
     m0[:] = 0.0
     sixth = 1.0 / 6.0
     # keeps come smallest first, so a keep has received all its mass before it is thrown on
@@ -289,11 +291,11 @@ def outcomes(
 def scratch(t: KernelTables, usable: int, lanes: int) -> TurnMass:  # pragma: no cover
     """The probability of ``lanes`` turns nowhere yet, for :func:`push`."""
     n_s, n_rolls, _ = t.nonzero.shape
-    n_held = t.child.shape[0] * lanes
+    n_held = t.first_roll * lanes  # keeps, not full rolls: a full roll is shown, never held
     n_pairs = (usable + 1) * (t.pair_box.shape[0] + 1) * lanes
     n_jokers = (usable + 1) * n_s * 6 * t.n_boxes * lanes
     sink = np.zeros(n_held + n_pairs + n_jokers)
-    held = sink[:n_held].reshape((t.child.shape[0], lanes))
+    held = sink[:n_held].reshape((t.first_roll, lanes))
     pair_mass = sink[n_held : n_held + n_pairs].reshape((usable + 1, t.pair_box.shape[0] + 1, lanes))
     joker_mass = sink[n_held + n_pairs :].reshape((usable + 1, n_s, 6, t.n_boxes, lanes))
     shown = np.zeros((n_s, n_rolls, lanes))
