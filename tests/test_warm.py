@@ -82,4 +82,42 @@ def test_a_warm_up_starts_where_something_is_left_to_compile(monkeypatch: pytest
     monkeypatch.setattr(precompile, "processors", lambda: 2)
     process = warm.start()
     assert process is not None
+    assert process in warm._started  # held: the pipe it watches stays open while this process runs
     assert process.wait(timeout=600) == 0
+
+
+def test_a_warm_up_ends_at_once_with_the_process_that_started_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server stopped or a game quit leaves no compiling process behind: the warm-up's end of the pipe
+    reads to its end, and it stops (what it compiled stays in the cache)."""
+    monkeypatch.delenv(warm.WARM_UP_ENV, raising=False)
+    monkeypatch.delenv(precompile.HELPER_ENV, raising=False)
+    monkeypatch.setattr(warm, "needed", lambda: True)
+    monkeypatch.setattr(precompile, "processors", lambda: 2)
+    process = warm.start()
+    assert process is not None
+    assert process.stdin is not None
+    process.stdin.close()  # what the system does when the starter ends, however it ends
+    assert process.wait(timeout=120) == warm.STARTER_ENDED
+    warm._started.remove(process)
+
+
+def test_the_watch_on_the_starter_waits_for_the_end_of_the_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """It reads what comes (nothing is ever sent) and ends the process only at the pipe's end."""
+    import os
+    import threading
+
+    read, write = os.pipe()
+    ended: list[int] = []
+    monkeypatch.setattr(os, "_exit", ended.append)
+    thread = threading.Thread(target=warm.end_with_starter, args=(read,), daemon=True)
+    thread.start()
+    try:
+        os.write(write, b"x")
+        thread.join(0.5)
+        assert thread.is_alive()
+        assert not ended
+    finally:
+        os.close(write)
+    thread.join(10)
+    assert ended == [warm.STARTER_ENDED]
+    os.close(read)

@@ -7,8 +7,9 @@ distributions), compiles their kernels first: about ten seconds on a fast machin
 answer itself takes once they are compiled. A front end a person uses for a
 while (the web server, the full-screen game) calls :func:`start` when it starts: a process of low
 priority compiles them into numba's disk cache by doing one tiny piece of the real work each (the same
-argument types a real question passes, so the same compiled code), and ends. Whatever asks later loads
-them from the cache.
+argument types a real question passes, so the same compiled code), and ends; it ends at once too when
+the process that started it ends (a server stopped, a game quit), keeping what it compiled so far.
+Whatever asks later loads them from the cache.
 
 It can only save time, never change a result: the kernels are compiled from the same sources into the
 same cache, numba writes each cache file under a temporary name and renames it into place, and a
@@ -21,10 +22,18 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 WARM_UP_ENV = "KNIFFEL_WARM_UP"
 """Set to ``0`` to start no warm-up (the tests do: they compile everything anyway)."""
+
+STARTER_ENDED = 3
+"""The warm-up's exit status when it stopped because the process that started it had ended."""
+
+_started: list[subprocess.Popen[bytes]] = []
+"""The warm-ups this process started: each reads a pipe whose other end this process holds, open until
+it ends (a process object collected early would close it)."""
 
 
 def _dispatchers() -> list[object]:
@@ -105,9 +114,9 @@ def start() -> subprocess.Popen[bytes] | None:
         package_root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
-        return subprocess.Popen(
+        process = subprocess.Popen(
             [sys.executable, "-m", "kniffel.core.warm"],
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,  # its end of the pipe closes when this process ends, however it ends
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             env=env,
@@ -115,10 +124,25 @@ def start() -> subprocess.Popen[bytes] | None:
         )
     except Exception:  # a warm-up that cannot start only costs the time it would save
         return None
+    _started.append(process)
+    return process
+
+
+def end_with_starter(starter: int) -> None:
+    """Wait until the process that started the warm-up ends (the pipe it holds, file descriptor
+    ``starter`` here, reads to its end; it never writes), then end this one at once. The kernels compiled
+    so far stay in the cache: numba writes each under a temporary name and renames it into place. Read
+    unbuffered: a thread waiting in a buffered read held the buffer's lock, and the interpreter, ending
+    after its work, aborted on it."""
+    while os.read(starter, 4096):
+        pass
+    os._exit(STARTER_ENDED)
 
 
 def main() -> None:
-    os.nice(10)  # whatever the person does meanwhile comes first
+    if hasattr(os, "nice"):
+        os.nice(10)  # whatever the person does meanwhile comes first
+    threading.Thread(target=end_with_starter, args=(sys.stdin.fileno(),), daemon=True).start()
     warm()
 
 
