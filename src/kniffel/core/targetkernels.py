@@ -525,23 +525,35 @@ def cut_windows(
 @njit(cache=True, nogil=True)
 def trim_zeros(prob: Any, index: Any, start: int, end: int) -> Any:  # pragma: no cover
     """The rows of lanes ``start .. end - 1`` (one level, in ``prob``) without their trailing zeros,
-    packed one after the other in a new array; ``index`` is updated (a row past its end reads 0)."""
-    total = 0
+    packed one after the other; ``index`` is updated (a row past its end reads 0). Where the rows lie in
+    the order of their lanes (as the windows lay them out), they are packed in place, towards the front
+    of ``prob``, and the front is returned: a level is hundreds of MB, and new memory comes slowly on
+    some systems; else into a new array."""
+    in_order = True
+    past = 0
+    for lane in range(start, end):
+        offset, count = index[lane, 0], index[lane, 2]
+        if count > 0:
+            in_order = in_order and offset >= past
+            past = offset + count
+    out = prob
+    if not in_order:
+        total = 0
+        for lane in range(start, end):
+            total += index[lane, 2]
+        out = np.empty(total, dtype=prob.dtype)
+    at = 0
     for lane in range(start, end):
         offset, count = index[lane, 0], index[lane, 2]
         while count > 0 and prob[offset + count - 1] == 0.0:
             count -= 1
-        index[lane, 2] = count
-        total += count
-    out = np.empty(total, dtype=prob.dtype)
-    at = 0
-    for lane in range(start, end):
-        offset, count = index[lane, 0], index[lane, 2]
+        # a row moves only towards the front, past the rows already packed: copied forwards in place
+        row, into = prob[offset : offset + count], out[at : at + count]
         for i in range(count):
-            out[at + i] = prob[offset + i]
-        index[lane, 0] = at
+            into[i] = row[i]
+        index[lane, 0], index[lane, 2] = at, count
         at += count
-    return out
+    return out[:at]
 
 
 @njit(cache=True, nogil=True)
