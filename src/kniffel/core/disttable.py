@@ -344,11 +344,10 @@ def _level(
         made = distkernels.Distributions(pmf[stored : stored + size], at, new_first, new_length)
         distributions = partial(distkernels.chunk_distributions, found, following, spans, made, TAIL)
         run_ranges(rows, ROWS_PER_TASK, distributions)
-        kept = int(distkernels.compact(made))
         offset[lo_lane:hi_lane] = made.offset + stored
         first[lo_lane:hi_lane] = made.first
         length[lo_lane:hi_lane] = made.length
-        stored += kept
+        stored += size
         b = e
         advance(rows)
     return pmf[:stored]
