@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -74,8 +75,9 @@ def test_no_warm_up_starts_where_it_cannot_help(monkeypatch: pytest.MonkeyPatch)
     assert warm.start() is None
 
 
-def test_a_warm_up_starts_where_something_is_left_to_compile(monkeypatch: pytest.MonkeyPatch) -> None:
-    """It runs on its own (a session of its own, low priority) and ends by itself."""
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> Iterator[subprocess.Popen[bytes]]:
+    """A warm-up started as a front end starts one where something is left to compile."""
     monkeypatch.delenv(warm.WARM_UP_ENV, raising=False)
     monkeypatch.delenv(precompile.HELPER_ENV, raising=False)
     monkeypatch.setattr(warm, "needed", lambda: True)
@@ -83,22 +85,21 @@ def test_a_warm_up_starts_where_something_is_left_to_compile(monkeypatch: pytest
     process = warm.start()
     assert process is not None
     assert process in warm._started  # held: the pipe it watches stays open while this process runs
-    assert process.wait(timeout=600) == 0
+    yield process
+    warm._started.remove(process)
 
 
-def test_a_warm_up_ends_at_once_with_the_process_that_started_it(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_warm_up_starts_where_something_is_left_to_compile(started: subprocess.Popen[bytes]) -> None:
+    """It runs on its own (a session of its own, low priority) and ends by itself."""
+    assert started.wait(timeout=600) == 0
+
+
+def test_a_warm_up_ends_at_once_with_the_process_that_started_it(started: subprocess.Popen[bytes]) -> None:
     """A server stopped or a game quit leaves no compiling process behind: the warm-up's end of the pipe
     reads to its end, and it stops (what it compiled stays in the cache)."""
-    monkeypatch.delenv(warm.WARM_UP_ENV, raising=False)
-    monkeypatch.delenv(precompile.HELPER_ENV, raising=False)
-    monkeypatch.setattr(warm, "needed", lambda: True)
-    monkeypatch.setattr(precompile, "processors", lambda: 2)
-    process = warm.start()
-    assert process is not None
-    assert process.stdin is not None
-    process.stdin.close()  # what the system does when the starter ends, however it ends
-    assert process.wait(timeout=120) == warm.STARTER_ENDED
-    warm._started.remove(process)
+    assert started.stdin is not None
+    started.stdin.close()  # what the system does when the starter ends, however it ends
+    assert started.wait(timeout=120) == warm.STARTER_ENDED
 
 
 def test_the_watch_on_the_starter_waits_for_the_end_of_the_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
