@@ -40,6 +40,9 @@ asked."""
 TASK = 4096
 """Lanes a thread solves in one compiled call (about 2 ms): a call costs some microseconds, and the
 threads take the next run of bundles as they finish one, so that they end a piece together."""
+PARTS = 16
+"""Runs that a level's cheap per-state work (cutting the windows, the horizon's rows) is cut into for
+the compiled threads, so that they end it together."""
 
 
 def default_limit(c: Compiled) -> int:
@@ -458,9 +461,8 @@ class Horizon:
         prob = np.zeros(size, dtype=np.float32)
         lanes = np.arange(a, b, dtype=np.int64)
         pmf, dist_index = self.distributions.pmf, self.distributions.index
-        run_ranges(
+        _in_parts(
             b - a,
-            max(1, -(-(b - a) // 16)),
             lambda first, last: targetkernels.survival_rows(
                 prob, index, lanes[first:last], lanes[first:last] - a, pmf, dist_index
             ),
@@ -526,11 +528,15 @@ def _cut_windows(items: I64, free_top: int, index: I64, lane_base: I64, kt: Kern
     """:func:`targetkernels.cut_windows` of ``items``, a slice of them on each thread."""
     from kniffel.core import targetkernels
 
-    run_ranges(
+    _in_parts(
         len(items),
-        max(1, -(-len(items) // 16)),
         lambda first, last: targetkernels.cut_windows(items[first:last], free_top, index, lane_base, kt),
     )
+
+
+def _in_parts(count: int, run: Callable[[int, int], object]) -> None:
+    """``run(first, last)`` over ``0 .. count - 1`` in :data:`PARTS` runs, on the compiled threads."""
+    run_ranges(count, max(1, -(-count // PARTS)), run)
 
 
 def _widest_first(
