@@ -302,6 +302,44 @@ def test_options_in_a_situation_agree_with_the_brute_force_by_hand() -> None:
     assert expected == pytest.approx(brute[30], abs=2e-6)
 
 
+def test_rows_are_solved_only_for_the_upper_scores_a_sheet_can_have() -> None:
+    from kniffel import rules
+    from kniffel.core.lanes import lane_layout, lowest_up
+    from kniffel.core.targetrows import default_limit, empty_state, reached_lanes, windows
+
+    c = compile_rules(rules.get("yahtzee"))
+    root = empty_state(c)
+    index, _ = windows(c, lane_layout(c, root.mask), default_limit(c), root, 1, None)
+    sixes = 1 << c.rules.box_index["sixes"]
+    base = int(lane_layout(c, root.mask).lane_base[c.aux(0, 0), sixes])
+    ups = lowest_up(c, sixes) + np.arange(31)
+    assert set(ups[index[base : base + 31, 2] > 0]) == {0, 6, 12, 18, 24, 30}
+    assert reached_lanes(c, np.array([0, sixes])).tolist() == [1, 6]
+    # a root's own upper score counts: from fours at 8, the sixes add multiples of six
+    fours = 1 << c.rules.box_index["fours"]
+    root = State(fours, 8, 0, 0)
+    layout = lane_layout(c, fours)
+    index, _ = windows(c, layout, default_limit(c), root, 100, 100)
+    both = fours | sixes
+    base, low = int(layout.lane_base[c.aux(0, 0), both]), lowest_up(c, both)
+    count = int(c.lanes[both, 1] - c.lanes[both, 0])
+    assert set((low + np.arange(count))[index[base : base + count, 2] > 0]) == {8, 14, 20, 26, 32, 38}
+
+
+def test_a_state_no_game_reaches_is_answered_from_its_own_rows() -> None:
+    game = REDUCED["forced joker"]
+    table = reduced_table("forced joker")
+    fives = 1 << game.box_index["fives"]
+    # the fives hold 0, 5, 10 or 15: an upper score of 11 is no game's, and needs the bonus's last
+    # point from the twos (2, 4 or 6), as 10 does
+    possible, impossible = State(fives, 10, 0, 0), State(fives, 11, 0, 0)
+    assert table.covers(possible, 1, 60, turn=False)
+    assert not table.covers(impossible, 1, 60, turn=False)
+    own = solve_rows(table.compiled, root=impossible)
+    assert own.covers(impossible, 1, 60, turn=False)
+    assert np.array_equal(own.curve(impossible, 1, 60), table.curve(possible, 1, 60))
+
+
 def test_cached_early_rows_are_the_solved_ones(tmp_path: object) -> None:
     from pathlib import Path
 

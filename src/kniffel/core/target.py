@@ -60,6 +60,7 @@ from kniffel.core.targetrows import (
     default_limit,
     empty_state,
     reach,
+    reached_lanes,
     solve_rows,
     windows,
 )
@@ -429,6 +430,7 @@ __all__ = [
     "horizon_of",
     "is_early",
     "reach",
+    "reached_lanes",
     "rows_for",
     "solve_rows",
     "windows",

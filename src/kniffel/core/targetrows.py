@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
+import numpy.typing as npt
 
 from kniffel.base.arrays import F32, F64, I64
 from kniffel.base.errors import SituationError
@@ -161,6 +162,53 @@ def _lanes_of(c: Compiled, masks: I64) -> tuple[I64, I64, I64, I64]:
     return mask, armed, i, up
 
 
+def _box_points(c: Compiled, box: int) -> I64:
+    """Every number of points an entry can put in ``box`` (a joker's included)."""
+    points = c.base[:, :, box].ravel()
+    if c.joker and c.jpts.shape[0] > 1:
+        points = np.concatenate([points, c.jpts[..., box].ravel()])
+    found: I64 = np.unique(points[points >= 0]).astype(np.int64)  # a joker's table marks "not here" with -1
+    return found
+
+
+def _upper_sums(c: Compiled, root: SheetState, boxes: I64) -> npt.NDArray[np.bool_]:
+    """``[k, score]``: whether the upper score (capped at the threshold) can be ``score`` once the upper
+    boxes in ``boxes[k]`` (bits) are filled after the root."""
+    sums = np.zeros((len(boxes), c.threshold + 1), dtype=np.bool_)
+    sums[:, min(root.up, c.threshold)] = True
+    for b in np.flatnonzero(c.upper):
+        filling = (boxes >> b & 1).astype(np.bool_)
+        if not filling.any():
+            continue
+        before = sums[filling]
+        after = np.zeros_like(before)
+        for p in _box_points(c, int(b)):
+            after[:, min(p, c.threshold) :] |= before[:, : c.threshold + 1 - min(p, c.threshold)]
+            after[:, c.threshold] |= before[:, c.threshold - min(p, c.threshold) :].any(axis=1)
+        sums[filling] = after
+    return sums
+
+
+def _upper_reachable(c: Compiled, root: SheetState, mask: I64, i: I64) -> npt.NDArray[np.bool_]:
+    """Whether lane ``i`` of each sheet's upper scores holds a score the sheet can have after the root:
+    sums of what its newly filled upper boxes can hold (a sheet with only the sixes filled has six of
+    its 31 scores). The first lane stands for every score up to its own and the top lane for every
+    score from its own up. Rows are solved for these lanes only: in Yahtzee's early levels a fifth of
+    the lanes hold scores no game has."""
+    new = mask & ~root.mask & c.upper_mask
+    kinds, which = np.unique(new, return_inverse=True)
+    # how many reachable scores lie below each score, so that a lane standing for a run of them asks once
+    below = np.zeros((len(kinds), c.threshold + 2), dtype=np.int64)
+    np.cumsum(_upper_sums(c, root, kinds), axis=1, out=below[:, 1:])
+    widths, _ = widths_of(c, mask)
+    first = lowest_ups(c, mask) + i
+    last = np.where(i == widths - 1, c.threshold, first)
+    first = np.where(i == 0, 0, first)
+    full = mask & c.upper_mask == c.upper_mask
+    reachable: npt.NDArray[np.bool_] = full | (below[which, last + 1] > below[which, first])
+    return reachable
+
+
 def _gains(c: Compiled, root: SheetState, masks: I64) -> tuple[I64, I64, I64, I64, I64]:
     """The lanes of ``masks`` (sheets that fill at least the root's boxes) that can follow ``root``, in
     layout order (sheet, armed variant, upper score), as ``(mask, armed, i, least, most)``: lane ``i``
@@ -177,6 +225,7 @@ def _gains(c: Compiled, root: SheetState, masks: I64) -> tuple[I64, I64, I64, I6
     crossed = (root.up < c.threshold) & (c.threshold <= up)
     least = np.where(full | (i == 0), 0, up - root.up + np.where(crossed, c.upper_bonus, 0))
     reachable &= full | np.where(i == 0, root.up <= up, up >= root.up)
+    reachable &= _upper_reachable(c, root, mask, i)
     new = mask & ~root.mask
     new_boxes = (new[:, None] >> np.arange(c.n_boxes)[None, :]) & 1
     upper_most = new_boxes @ (_box_most(c) * c.upper)
@@ -197,6 +246,17 @@ def _gains(c: Compiled, root: SheetState, masks: I64) -> tuple[I64, I64, I64, I6
     )
     keep = np.flatnonzero(reachable)
     return mask[keep], armed[keep], i[keep], least[keep], most[keep]
+
+
+def reached_lanes(c: Compiled, masks: I64) -> I64:
+    """How many lanes of each of ``masks`` (every armed variant and free-throw level) hold a state that
+    a game from the empty sheet can reach: those whose rows are solved."""
+    masks = np.asarray(masks, dtype=np.int64)
+    mask, *_ = _gains(c, empty_state(c), masks)
+    order = np.argsort(masks)
+    counts: I64 = np.zeros(len(masks), dtype=np.int64)
+    np.add.at(counts, order[np.searchsorted(masks[order], mask)], c.n_free)
+    return counts
 
 
 # --- the rows ---------------------------------------------------------------------------------------------

@@ -180,7 +180,8 @@ class WinTables:
         lanes, reach, levels = self.states
         horizon = horizon_level(c)
         solved = levels < (len(c.levels) if horizon is None else horizon)
-        rows = float((lanes * reach)[solved].sum()) * ROWS_KEPT * SECONDS_PER_VALUE
+        masks = np.concatenate(c.levels)[solved]
+        rows = float((tgt.reached_lanes(c, masks) * reach[solved]).sum()) * ROWS_KEPT * SECONDS_PER_VALUE
         return float(lanes.sum()) * SECONDS_PER_LANE, rows
 
     @property
