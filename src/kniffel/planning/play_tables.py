@@ -88,7 +88,7 @@ class PlayTables:
         tables = win_tables(self.rules)
         lanes, reach, _ = tables.states
         fields = (("rules", self.rules.id),)
-        values = float((lanes * reach).sum()) * ROWS_KEPT
+        values = float((tables.reached * reach).sum()) * ROWS_KEPT
         steps = []
         if "targets" not in done:
             steps.append(
