@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.base.arrays import F64, I16, I32, I64
+from kniffel.base.arrays import F64, I16, I32, I64, read_only
 from kniffel.base.dice import FACES, Roll, roll_index, sorted_rolls
 from kniffel.base.errors import KniffelError
 from kniffel.base.keeps import keep_lattice
@@ -91,6 +91,53 @@ class Compiled:
     @cached_property
     def upper_mask(self) -> int:
         return sum(1 << b for b in range(self.n_boxes) if self.upper[b])
+
+    @cached_property
+    def box_points(self) -> tuple[I64, ...]:
+        """``[box]``: every number of points an entry can put in the box (a joker's included)."""
+        found = []
+        for b in range(self.n_boxes):
+            points = self.base[:, :, b].ravel()
+            if self.joker and self.jpts.shape[0] > 1:
+                points = np.concatenate([points, self.jpts[..., b].ravel()])
+            # a joker's table marks "not here" with -1
+            found.append(read_only(np.unique(points[points >= 0]).astype(np.int64)))
+        return tuple(found)
+
+    @cached_property
+    def box_most(self) -> I64:
+        """``[box]``: the most points one entry can put in each box (a joker's included)."""
+        return read_only(np.array([int(p.max(initial=0)) for p in self.box_points], dtype=np.int64))
+
+    @cached_property
+    def extra_most(self) -> int:
+        """The largest extra bonus one entry can earn."""
+        return int(self.jbonus.max()) if self.joker and self.jpts.shape[0] > 1 else 0
+
+    def upper_subsets(self, masks: I64) -> I64:
+        """The upper boxes each of ``masks`` holds, as an index of :attr:`upper_sums` (bit ``j`` for the
+        ``j``-th upper box)."""
+        found: I64 = np.zeros(np.shape(masks), dtype=np.int64)
+        for j, b in enumerate(np.flatnonzero(self.upper)):
+            found |= ((np.asarray(masks, dtype=np.int64) >> int(b)) & 1) << j
+        return found
+
+    @cached_property
+    def upper_sums(self) -> npt.NDArray[np.bool_]:
+        """``[k, score]``: whether the upper boxes of subset ``k`` (:meth:`upper_subsets`) can hold
+        ``score`` points in all, the last score standing for the threshold or more."""
+        top = self.threshold
+        boxes = np.flatnonzero(self.upper)
+        sums = np.zeros((1 << len(boxes), top + 1), dtype=np.bool_)
+        sums[0, 0] = True
+        for k in range(1, len(sums)):
+            j = k.bit_length() - 1
+            before = sums[k & ~(1 << j)]
+            for p in np.minimum(self.box_points[int(boxes[j])], top):
+                sums[k, p:] |= before[: top + 1 - p]
+                sums[k, top] |= bool(before[top - p :].any())
+        sums.flags.writeable = False
+        return sums
 
     @cached_property
     def pairs(self) -> tuple[I32, I32, I32]:
@@ -439,12 +486,7 @@ def _upper_lanes(c: Compiled) -> tuple[I32, I32]:
     can hold, capped at the threshold, plus one; and the range the DP computes (see
     :attr:`Compiled.lanes`): from the highest score that can no longer reach the bonus with the most the
     open upper boxes can add (or with no bonus at all, only the highest score)."""
-    most = np.zeros(c.n_boxes, dtype=np.int64)
-    for b in range(c.n_boxes):
-        if c.upper[b]:
-            most[b] = c.base[:, :, b].max()
-            if c.joker and c.jpts.shape[0] > 1:
-                most[b] = max(most[b], int(c.jpts[..., b].max()))
+    most = np.where(c.upper, c.box_most, 0)
     masks = np.arange(c.n_masks, dtype=np.int64)
     bits = (masks[:, None] >> np.arange(c.n_boxes)) & 1
     reach = bits @ most

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 import numpy as np
@@ -57,21 +57,6 @@ def default_limit(c: Compiled) -> int:
     return best + c.upper_bonus + c.free_points * (c.n_free - 1) + extra
 
 
-def _box_most(c: Compiled) -> I64:
-    """``[box]``: the most points one entry can put in each box (a joker included)."""
-    most = np.zeros(c.n_boxes, dtype=np.int64)
-    for b in range(c.n_boxes):
-        most[b] = int(c.base[:, :, b].max())
-        if c.joker and c.jpts.shape[0] > 1:
-            most[b] = max(most[b], int(c.jpts[..., b].max()))
-    return most
-
-
-def _extra_most(c: Compiled) -> int:
-    """The largest extra bonus one entry can earn."""
-    return int(c.jbonus.max()) if c.joker and c.jpts.shape[0] > 1 else 0
-
-
 def reach(c: Compiled) -> I64:
     """``[mask]``: the most points the open boxes can still pay (bonuses and free throws included): a
     state's row ends there, or at the limit if that is less."""
@@ -79,9 +64,9 @@ def reach(c: Compiled) -> I64:
     open_bits = 1 - ((masks[:, None] >> np.arange(c.n_boxes)) & 1)
     upper_open = (open_bits * c.upper[None, :]).any(axis=1)
     bound: I64 = (
-        open_bits @ _box_most(c)
+        open_bits @ c.box_most
         + np.where(upper_open, c.upper_bonus, 0)
-        + open_bits.sum(axis=1) * _extra_most(c)
+        + open_bits.sum(axis=1) * c.extra_most
         + c.free_points * (c.n_free - 1)
     )
     return bound
@@ -162,44 +147,21 @@ def _lanes_of(c: Compiled, masks: I64) -> tuple[I64, I64, I64, I64]:
     return mask, armed, i, up
 
 
-def _box_points(c: Compiled, box: int) -> I64:
-    """Every number of points an entry can put in ``box`` (a joker's included)."""
-    points = c.base[:, :, box].ravel()
-    if c.joker and c.jpts.shape[0] > 1:
-        points = np.concatenate([points, c.jpts[..., box].ravel()])
-    found: I64 = np.unique(points[points >= 0]).astype(np.int64)  # a joker's table marks "not here" with -1
-    return found
-
-
-def _upper_sums(c: Compiled, root: SheetState, boxes: I64) -> npt.NDArray[np.bool_]:
-    """``[k, score]``: whether the upper score (capped at the threshold) can be ``score`` once the upper
-    boxes in ``boxes[k]`` (bits) are filled after the root."""
-    sums = np.zeros((len(boxes), c.threshold + 1), dtype=np.bool_)
-    sums[:, min(root.up, c.threshold)] = True
-    for b in np.flatnonzero(c.upper):
-        filling = (boxes >> b & 1).astype(np.bool_)
-        if not filling.any():
-            continue
-        before = sums[filling]
-        after = np.zeros_like(before)
-        for p in _box_points(c, int(b)):
-            after[:, min(p, c.threshold) :] |= before[:, : c.threshold + 1 - min(p, c.threshold)]
-            after[:, c.threshold] |= before[:, c.threshold - min(p, c.threshold) :].any(axis=1)
-        sums[filling] = after
-    return sums
-
-
 def _upper_reachable(c: Compiled, root: SheetState, mask: I64, i: I64) -> npt.NDArray[np.bool_]:
     """Whether lane ``i`` of each sheet's upper scores holds a score the sheet can have after the root:
     sums of what its newly filled upper boxes can hold (a sheet with only the sixes filled has six of
     its 31 scores). The first lane stands for every score up to its own and the top lane for every
     score from its own up. Rows are solved for these lanes only: in Yahtzee's early levels a fifth of
     the lanes hold scores no game has."""
-    new = mask & ~root.mask & c.upper_mask
-    kinds, which = np.unique(new, return_inverse=True)
+    top, up = c.threshold, min(root.up, c.threshold)
+    kinds, which = np.unique(c.upper_subsets(mask & ~root.mask), return_inverse=True)
+    # the scores on top of the root's own: below the threshold shifted by it, at the threshold all above
+    sums = np.zeros((len(kinds), top + 1), dtype=np.bool_)
+    sums[:, up:top] = c.upper_sums[kinds, : top - up]
+    sums[:, top] = c.upper_sums[kinds, top - up :].any(axis=1)
     # how many reachable scores lie below each score, so that a lane standing for a run of them asks once
-    below = np.zeros((len(kinds), c.threshold + 2), dtype=np.int64)
-    np.cumsum(_upper_sums(c, root, kinds), axis=1, out=below[:, 1:])
+    below = np.zeros((len(kinds), top + 2), dtype=np.int64)
+    np.cumsum(sums, axis=1, out=below[:, 1:])
     widths, _ = widths_of(c, mask)
     first = lowest_ups(c, mask) + i
     last = np.where(i == widths - 1, c.threshold, first)
@@ -207,6 +169,20 @@ def _upper_reachable(c: Compiled, root: SheetState, mask: I64, i: I64) -> npt.ND
     full = mask & c.upper_mask == c.upper_mask
     reachable: npt.NDArray[np.bool_] = full | (below[which, last + 1] > below[which, first])
     return reachable
+
+
+def _upper_lane(c: Compiled, state: SheetState) -> int:
+    """Which of its sheet's upper-score lanes ``state`` is in."""
+    width, _ = mask_widths(c, state.mask)
+    return min(max(state.up - lowest_up(c, state.mask), 0), width - 1)
+
+
+def can_reach(c: Compiled, root: SheetState, state: SheetState) -> bool:
+    """Whether a game from ``root`` can be in ``state``'s lane: the rows of a cone of ``root`` are solved
+    for these (its boxes hold the root's, its upper score is one they can make, its five-of-a-kind box
+    as the root has it)."""
+    _, armed, i, _, _ = _gains(c, root, np.array([state.mask]))
+    return bool(((armed == state.armed) & (i == _upper_lane(c, state))).any())
 
 
 def _gains(c: Compiled, root: SheetState, masks: I64) -> tuple[I64, I64, I64, I64, I64]:
@@ -228,22 +204,20 @@ def _gains(c: Compiled, root: SheetState, masks: I64) -> tuple[I64, I64, I64, I6
     reachable &= _upper_reachable(c, root, mask, i)
     new = mask & ~root.mask
     new_boxes = (new[:, None] >> np.arange(c.n_boxes)[None, :]) & 1
-    upper_most = new_boxes @ (_box_most(c) * c.upper)
+    upper_most = new_boxes @ (c.box_most * c.upper)
     # below its sheet's top lane a lane's upper score is the one the DP enters from (the first lane's
     # stands for the lower ones, whose boxes the DP plays as from it), so the upper boxes gained exactly
     # that since the root, where their best entries say more (Yahtzee's cone of 300 from the empty sheet:
     # 8 % fewer lanes); the top lane holds every score from its own up, so there the best entries bound it
     below_top = ~full & (i < widths_of(c, mask)[0] - 1)
     upper_most = np.where(below_top, np.minimum(upper_most, np.maximum(up - root.up, 0)), upper_most)
-    boxes_most = upper_most + new_boxes @ (_box_most(c) * (1 - c.upper))
+    boxes_most = upper_most + new_boxes @ (c.box_most * (1 - c.upper))
     bonus_open = bool(c.upper_bonus) and root.mask & c.upper_mask != c.upper_mask and root.up < c.threshold
     # the bonus counts where this state may have earned it: then an entry that crosses the threshold
     # adds it to ``most`` as it adds it to the points
     earned = bonus_open & (full | (up >= c.threshold))
     new_count = new_boxes.sum(axis=1)
-    most = (
-        boxes_most + np.where(earned, c.upper_bonus, 0) + np.where(armed > 0, _extra_most(c) * new_count, 0)
-    )
+    most = boxes_most + np.where(earned, c.upper_bonus, 0) + np.where(armed > 0, c.extra_most * new_count, 0)
     keep = np.flatnonzero(reachable)
     return mask[keep], armed[keep], i[keep], least[keep], most[keep]
 
@@ -286,6 +260,11 @@ class TargetRows:
     """None: every row is exact target play. Else the level (boxes filled) from which the rows take play
     for points instead (:class:`Horizon`): a row is then the chance of the target when the turns before
     that level are played for it and the rest for points, a lower bound of the exact row."""
+    _windows_of: dict[int, tuple[I64, I64, I64, I64]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """Of each sheet asked about (:meth:`covers`): its lanes' armed variants, upper-score lanes and window
+    ends (a game asks about the same few sheets at every decision)."""
 
     @property
     def rules(self) -> RuleSet:
@@ -317,27 +296,24 @@ class TargetRows:
             return False
         if state.free > self.root.free:
             return False
-        _, nl = (
-            (0, 1)
-            if state.mask & c.upper_mask == c.upper_mask
-            else (0, int(c.lanes[state.mask, 1] - c.lanes[state.mask, 0]))
-        )
-        lane_index = min(max(state.up - lowest_up(c, state.mask), 0), nl - 1)
-        _, armed, i, least, most = _gains(c, self.root, np.array([state.mask]))
-        lane = np.flatnonzero((armed == state.armed) & (i == lane_index))
+        armed, i, window_firsts, window_lasts = self._windows_of_sheet(state.mask)
+        lane = np.flatnonzero((armed == state.armed) & (i == _upper_lane(c, state)))
         if not len(lane):
             return False  # the root cannot reach it
         if last <= 0:
             return True  # every target made already
-        end = self.row_end(state)
-        window_first, window_last = (
-            int(x[0])
-            for x in _window(
-                least[lane], most[lane], self.low, None if self.high >= self.limit else self.high,
-                np.array([end]),
-            )
-        )  # fmt: skip
-        return max(first, 1) >= window_first and (last <= window_last or window_last >= end)
+        window_first, window_last = int(window_firsts[lane[0]]), int(window_lasts[lane[0]])
+        return max(first, 1) >= window_first and (last <= window_last or window_last >= self.row_end(state))
+
+    def _windows_of_sheet(self, mask: int) -> tuple[I64, I64, I64, I64]:
+        found = self._windows_of.get(mask)
+        if found is None:
+            _, armed, i, least, most = _gains(self.compiled, self.root, np.array([mask]))
+            end = np.full(len(least), min(int(self.reach[mask]), self.limit))
+            high = None if self.high >= self.limit else self.high
+            found = (armed, i, *_window(least, most, self.low, high, end))
+            self._windows_of[mask] = found
+        return found
 
     def row_end(self, state: SheetState) -> int:
         """The last target a state's row can hold: where its open boxes stop paying, or the limit."""
@@ -626,9 +602,11 @@ __all__ = [
     "PIECE",
     "Horizon",
     "TargetRows",
+    "can_reach",
     "default_limit",
     "empty_state",
     "reach",
+    "reached_lanes",
     "solve_rows",
     "windows",
 ]
