@@ -117,9 +117,10 @@ class Compiled:
     def upper_subsets(self, masks: I64) -> I64:
         """The upper boxes each of ``masks`` holds, as an index of :attr:`upper_sums` (bit ``j`` for the
         ``j``-th upper box)."""
-        found: I64 = np.zeros(np.shape(masks), dtype=np.int64)
+        masks = np.asarray(masks, dtype=np.int64)
+        found: I64 = np.zeros(masks.shape, dtype=np.int64)
         for j, b in enumerate(np.flatnonzero(self.upper)):
-            found |= ((np.asarray(masks, dtype=np.int64) >> int(b)) & 1) << j
+            found |= ((masks >> int(b)) & 1) << j
         return found
 
     @cached_property

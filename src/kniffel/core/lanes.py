@@ -110,8 +110,14 @@ def lane_of(c: Compiled, layout: LaneLayout, armed: int, free: int, mask: int, u
         if mask & layout.root != layout.root:
             raise SituationError(f"this table covers only sheets with {', '.join(filled)} filled")
         raise SituationError("this table does not cover sheets with so many boxes filled")
+    return base + upper_lane(c, mask, up)
+
+
+def upper_lane(c: Compiled, mask: int, up: int) -> int:
+    """Which of its sheet's upper-score lanes a state with upper score ``up`` is in (the first stands
+    for every score below its own, the last for every score from its own up)."""
     nl, _ = mask_widths(c, mask)
-    return base + min(max(up - lowest_up(c, mask), 0), nl - 1)
+    return min(max(up - lowest_up(c, mask), 0), nl - 1)
 
 
 def level_of(mask: int) -> int:
@@ -168,5 +174,6 @@ __all__ = [
     "lowest_ups",
     "mask_widths",
     "sublayout_index",
+    "upper_lane",
     "widths_of",
 ]

@@ -25,10 +25,10 @@ from kniffel.core.lanes import (
     lane_layout,
     lane_of,
     level_of,
-    lowest_up,
     lowest_ups,
     mask_widths,
     sublayout_index,
+    upper_lane,
     widths_of,
 )
 from kniffel.core.position import SheetState
@@ -147,34 +147,28 @@ def _lanes_of(c: Compiled, masks: I64) -> tuple[I64, I64, I64, I64]:
     return mask, armed, i, up
 
 
-def _upper_reachable(c: Compiled, root: SheetState, mask: I64, i: I64) -> npt.NDArray[np.bool_]:
-    """Whether lane ``i`` of each sheet's upper scores holds a score the sheet can have after the root:
-    sums of what its newly filled upper boxes can hold (a sheet with only the sixes filled has six of
-    its 31 scores). The first lane stands for every score up to its own and the top lane for every
-    score from its own up. Rows are solved for these lanes only: in Yahtzee's early levels a fifth of
-    the lanes hold scores no game has."""
-    top, up = c.threshold, min(root.up, c.threshold)
+def _upper_reachable(
+    c: Compiled, root: SheetState, mask: I64, i: I64, up: I64, top_lane: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.bool_]:
+    """Whether lane ``i`` (upper score ``up``; ``top_lane``: the sheet's last) of each sheet's upper
+    scores holds a score the sheet can have after the root: sums of what its newly filled upper boxes
+    can hold (a sheet with only the sixes filled has six of its 31 scores). The first lane stands for
+    every score up to its own and the top lane for every score from its own up. Rows are solved for
+    these lanes only: in Yahtzee's early levels a fifth of the lanes hold scores no game has."""
+    top, root_up = c.threshold, min(root.up, c.threshold)
     kinds, which = np.unique(c.upper_subsets(mask & ~root.mask), return_inverse=True)
     # the scores on top of the root's own: below the threshold shifted by it, at the threshold all above
     sums = np.zeros((len(kinds), top + 1), dtype=np.bool_)
-    sums[:, up:top] = c.upper_sums[kinds, : top - up]
-    sums[:, top] = c.upper_sums[kinds, top - up :].any(axis=1)
+    sums[:, root_up:top] = c.upper_sums[kinds, : top - root_up]
+    sums[:, top] = c.upper_sums[kinds, top - root_up :].any(axis=1)
     # how many reachable scores lie below each score, so that a lane standing for a run of them asks once
     below = np.zeros((len(kinds), top + 2), dtype=np.int64)
     np.cumsum(sums, axis=1, out=below[:, 1:])
-    widths, _ = widths_of(c, mask)
-    first = lowest_ups(c, mask) + i
-    last = np.where(i == widths - 1, c.threshold, first)
-    first = np.where(i == 0, 0, first)
+    last = np.where(top_lane, top, up)
+    first = np.where(i == 0, 0, up)
     full = mask & c.upper_mask == c.upper_mask
     reachable: npt.NDArray[np.bool_] = full | (below[which, last + 1] > below[which, first])
     return reachable
-
-
-def _upper_lane(c: Compiled, state: SheetState) -> int:
-    """Which of its sheet's upper-score lanes ``state`` is in."""
-    width, _ = mask_widths(c, state.mask)
-    return min(max(state.up - lowest_up(c, state.mask), 0), width - 1)
 
 
 def can_reach(c: Compiled, root: SheetState, state: SheetState) -> bool:
@@ -182,7 +176,7 @@ def can_reach(c: Compiled, root: SheetState, state: SheetState) -> bool:
     for these (its boxes hold the root's, its upper score is one they can make, its five-of-a-kind box
     as the root has it)."""
     _, armed, i, _, _ = _gains(c, root, np.array([state.mask]))
-    return bool(((armed == state.armed) & (i == _upper_lane(c, state))).any())
+    return bool(((armed == state.armed) & (i == upper_lane(c, state.mask, state.up))).any())
 
 
 def _gains(c: Compiled, root: SheetState, masks: I64) -> tuple[I64, I64, I64, I64, I64]:
@@ -201,7 +195,8 @@ def _gains(c: Compiled, root: SheetState, masks: I64) -> tuple[I64, I64, I64, I6
     crossed = (root.up < c.threshold) & (c.threshold <= up)
     least = np.where(full | (i == 0), 0, up - root.up + np.where(crossed, c.upper_bonus, 0))
     reachable &= full | np.where(i == 0, root.up <= up, up >= root.up)
-    reachable &= _upper_reachable(c, root, mask, i)
+    top_lane = i == widths_of(c, mask)[0] - 1
+    reachable &= _upper_reachable(c, root, mask, i, up, top_lane)
     new = mask & ~root.mask
     new_boxes = (new[:, None] >> np.arange(c.n_boxes)[None, :]) & 1
     upper_most = new_boxes @ (c.box_most * c.upper)
@@ -209,7 +204,7 @@ def _gains(c: Compiled, root: SheetState, masks: I64) -> tuple[I64, I64, I64, I6
     # stands for the lower ones, whose boxes the DP plays as from it), so the upper boxes gained exactly
     # that since the root, where their best entries say more (Yahtzee's cone of 300 from the empty sheet:
     # 8 % fewer lanes); the top lane holds every score from its own up, so there the best entries bound it
-    below_top = ~full & (i < widths_of(c, mask)[0] - 1)
+    below_top = ~full & ~top_lane
     upper_most = np.where(below_top, np.minimum(upper_most, np.maximum(up - root.up, 0)), upper_most)
     boxes_most = upper_most + new_boxes @ (c.box_most * (1 - c.upper))
     bonus_open = bool(c.upper_bonus) and root.mask & c.upper_mask != c.upper_mask and root.up < c.threshold
@@ -297,7 +292,7 @@ class TargetRows:
         if state.free > self.root.free:
             return False
         armed, i, window_firsts, window_lasts = self._windows_of_sheet(state.mask)
-        lane = np.flatnonzero((armed == state.armed) & (i == _upper_lane(c, state)))
+        lane = np.flatnonzero((armed == state.armed) & (i == upper_lane(c, state.mask, state.up)))
         if not len(lane):
             return False  # the root cannot reach it
         if last <= 0:
