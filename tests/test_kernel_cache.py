@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -24,7 +25,7 @@ def test_every_file_that_defines_kernels_is_hashed() -> None:
     defining = {
         str(path.relative_to(kernelcache.PACKAGE))
         for path in kernelcache.PACKAGE.rglob("*.py")
-        if "@njit" in path.read_text(encoding="utf-8")
+        if re.search(r"^\s*@njit|\bnjit\(.*\)\(", path.read_text(encoding="utf-8"), re.MULTILINE)
     }
     assert defining == set(kernelcache.KERNEL_FILES)
 

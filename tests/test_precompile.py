@@ -33,7 +33,7 @@ def test_the_dp_loads_what_the_helper_compiled_and_its_values_do_not_change(tmp_
         [sys.executable, "-c", _SOLVE, str(out)], env=env, capture_output=True, text=True, check=True
     )
     compiled = solved.stdout.split()
-    assert compiled == ["solve_masks"], "the DP compiled a callee the helper should have given it"
+    assert compiled == ["solve_points"], "the DP compiled a callee the helper should have given it"
     assert np.array_equal(np.load(out), solve(table).values)
 
 
@@ -92,21 +92,21 @@ _SOLVE = textwrap.dedent(
 def test_no_helper_when_the_kernels_are_in_the_cache() -> None:
     table = rules.single_column(rules.get("yahtzee"))
     solve(table)  # compiled or loaded: in this process now
-    from kniffel.core import kernels
+    from kniffel.core import dpkernels
     from kniffel.core.compile import compile_rules
 
     tables = compile_rules(table).kernel_tables
-    assert precompile.start(precompile.dp_jobs(tables), kernels.solve_masks) is None
+    assert precompile.start(precompile.dp_jobs(tables), dpkernels.solve_points) is None
     precompile.stop(None)
 
 
 def test_no_helper_when_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(precompile.HELPER_ENV, "1")
-    from kniffel.core import kernels
+    from kniffel.core import dpkernels
     from kniffel.core.compile import compile_rules
 
     tables = compile_rules(rules.single_column(rules.get("yahtzee"))).kernel_tables
-    assert precompile.start(precompile.dp_jobs(tables), kernels.solve_masks) is None
+    assert precompile.start(precompile.dp_jobs(tables), dpkernels.solve_points) is None
 
 
 @pytest.mark.slow

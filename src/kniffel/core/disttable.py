@@ -30,6 +30,7 @@ from kniffel.core.lanes import (
     lane_of,
     mask_widths,
     sublayout_index,
+    widths_of,
 )
 from kniffel.core.work import Cancel, Progress, check, run_ranges
 from kniffel.rules import RuleSet
@@ -297,16 +298,16 @@ def _level(
     """The distributions of every lane of the masks of level ``n`` (``children``: level ``n + 1``'s
     probabilities); fills their rows of ``index`` (offsets within the level) and returns the level's
     probabilities. ``advance(lanes)`` is called after each piece of work (it may stop the build)."""
-    from kniffel.core import distkernels, kernels
+    from kniffel.core import distkernels, dpkernels, kernels
 
     c = solution.compiled
     t = c.kernel_tables
     if not len(masks):
         return np.empty(0)
     width = int(distkernels.max_outcomes(t, min(c.free_per_turn, c.n_free - 1)))
-    starts = kernels.bundles(masks, t)
-    per_mask = [mask_widths(c, mask) for mask in masks.tolist()]
-    before = np.concatenate([[0], np.cumsum([nl * na * c.n_free for nl, na in per_mask])])
+    widths, variants = widths_of(c, masks)
+    starts = dpkernels.bundle_starts(widths * variants, kernels.BUNDLE)
+    before = np.concatenate([[0], np.cumsum(widths * variants * c.n_free)])
     level_base = int(layout.level_start[n])
     offset, first, length = index[0], index[1], index[2]
     following = distkernels.Distributions(children, offset, first, length)  # the states the turns lead to

@@ -6,14 +6,19 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from kniffel.base.arrays import read_only
 from kniffel.core.compile import Compiled, KernelTables, compile_rules
+from kniffel.core.lanes import widths_of
 from kniffel.core.work import compiled_threads, run_between
 from kniffel.rules import RuleSet
+
+if TYPE_CHECKING:
+    from kniffel.core.kernels import PointsLevel
 
 Values = npt.NDArray[np.float64]
 
@@ -63,7 +68,7 @@ work, and on a busy machine one thread may get less of the processor than anothe
 def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = None) -> Solution:
     """Run the dynamic programme; ``progress(done, total)`` is called after each level of masks (its own
     time is not counted in :attr:`Solution.seconds`)."""
-    from kniffel.core import kernels, precompile
+    from kniffel.core import dpkernels, kernels, precompile
 
     tables = c.kernel_tables
     values = empty_values(c)
@@ -72,8 +77,9 @@ def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = No
     # compile or load the JIT cache now, in this thread, before the threads call it; a progress display
     # learns the total only then, so that it can say it is compiling until it is done. On a first run a
     # helper process compiles some of the kernels it calls meanwhile (see kniffel.core.precompile).
-    with precompile.helping(precompile.dp_jobs(tables), kernels.solve_masks):
-        kernels.solve_masks(np.empty(0, dtype=np.int64), values, tables)
+    nothing = kernels.PointsLevel(np.empty(0, dtype=np.int64), np.zeros(1, dtype=np.int64), values)
+    with precompile.helping(precompile.dp_jobs(tables), dpkernels.solve_points):
+        dpkernels.solve_points(nothing, 0, 0, tables)
     if progress is not None:
         progress(0, total)
     threads = compiled_threads()
@@ -81,8 +87,12 @@ def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = No
     seconds = 0.0
     for level in levels:
         start = time.perf_counter()
-        cuts = np.linspace(0, len(level), min(len(level), threads * PARTS_PER_THREAD) + 1).astype(np.int64)
-        run_between(cuts, partial(_solve_part, level, values, tables))
+        widths, variants = widths_of(c, level)
+        bundles = dpkernels.bundle_starts(widths * variants, kernels.BUNDLE)
+        work = kernels.PointsLevel(level, bundles, values)
+        count = len(bundles) - 1
+        cuts = np.linspace(0, count, min(count, threads * PARTS_PER_THREAD) + 1).astype(np.int64)
+        run_between(cuts, partial(_solve_part, work, tables))
         seconds += time.perf_counter() - start
         done += len(level)
         if progress is not None:
@@ -91,11 +101,11 @@ def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = No
     return Solution(c, values, seconds)
 
 
-def _solve_part(level: npt.NDArray[np.int64], values: Values, t: KernelTables, first: int, last: int) -> None:
-    """The masks ``level[first:last]`` of one level (threads solve different parts at once)."""
-    from kniffel.core import kernels
+def _solve_part(work: PointsLevel, t: KernelTables, first: int, last: int) -> None:
+    """The bundles ``first .. last - 1`` of a level (threads solve different parts at once)."""
+    from kniffel.core import dpkernels
 
-    kernels.solve_masks(level[first:last], values, t)
+    dpkernels.solve_points(work, first, last, t)
 
 
 def solve(rules: RuleSet) -> Solution:

@@ -32,6 +32,7 @@ KERNEL_FILES = (
     "core/envkernels.py",
     "core/batchkernels.py",
     "core/distkernels.py",
+    "core/dpkernels.py",
     "core/kernels.py",
     "core/playkernels.py",
     "core/sheetkernels.py",

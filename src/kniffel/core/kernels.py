@@ -9,14 +9,11 @@ threads, contended. The rule set's tables come as one :class:`~kniffel.core.comp
 (``t``), passed to the kernels that do a bundle's worth of work per call; the small helpers called in
 their loops take the numbers they need as a :class:`Scoring` and the arrays they read.
 
-``score_values``, ``sweep`` (``sweep_from``) and ``bundles`` are inlined into their callers rather than
-compiled on their own: numba links a compiled callee into every caller and optimises it again there, so
-each level of calls made the first run (which compiles everything the DP needs) a few seconds longer.
-The small helpers stay separate: inlining those as well made it longer still (and on a first run
-:mod:`kniffel.core.precompile` compiles them in a second process). Inlining has its own cost: numba
-copies the callee's code, block by block, at every level it is inlined through, so the DP's bundle loop
-is written out in :func:`solve_masks` itself and calls :func:`sweep_from` directly (inlining an inlined
-``solve_bundle`` and ``sweep`` took about 0.6 s more of the first run, for the same values bit for bit).
+The DP itself is the one loop of :func:`kniffel.core.dpkernels.solve_level`; :class:`PointsLevel` is
+its expected-points objective. ``score_values`` and ``sweep_from`` are inlined into it: numba links a
+compiled callee into every caller and optimises it again there, so each level of calls made the first
+run a few seconds longer. The small helpers stay separate (inlining them made it longer still; on a
+first run :mod:`kniffel.core.precompile` compiles them in a second process).
 
 A *segment* is one state's run of lanes: a row ``(mask, armed, lo, nl)`` of a ``segments`` array is state
 ``mask`` / ``armed`` at the upper scores ``lo .. lo + nl - 1``, and the segments' lanes follow each other.
@@ -24,7 +21,7 @@ A *segment* is one state's run of lanes: a row ``(mask, armed, lo, nl)`` of a ``
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -521,75 +518,51 @@ def mask_segments(masks: Any, n: Scoring, lanes: Any) -> tuple[Any, Any]:  # pra
     for i in range(masks.shape[0]):
         lo, nl, na = mask_lanes(masks[i], n, lanes)
         for a in range(na):
-            segments[n_seg, 0], segments[n_seg, 1], segments[n_seg, 2], segments[n_seg, 3] = (
-                masks[i],
-                a,
-                lo,
-                nl,
-            )
+            segments[n_seg, 0], segments[n_seg, 1] = masks[i], a
+            segments[n_seg, 2], segments[n_seg, 3] = lo, nl
             n_seg += 1
     return segments, width
 
 
+class PointsLevel(NamedTuple):
+    """A level of the expected-points DP (:func:`kniffel.core.dpkernels.solve_level`): its masks in
+    bundles of at least :data:`BUNDLE` lanes (bundle ``b`` is ``masks[starts[b] : starts[b + 1]]``) and
+    ``values[aux, mask, up]``, read for the next level's states and written for these. Every armed and
+    free-throw variant is solved at the upper scores ``lanes[mask, 0] .. lanes[mask, 1] - 1``; the lower
+    ones, which cannot reach the bonus any more, get the lowest's value (every one does with the upper
+    section full)."""
+
+    masks: Any
+    starts: Any
+    values: Any
+
+
 @njit(cache=True, nogil=True, inline="always")
-def bundles(masks: Any, t: KernelTables) -> Any:  # pragma: no cover
-    """Where each bundle of at least :data:`BUNDLE` lanes starts in ``masks`` (and, last, the end)."""
-    n = scoring(t)
-    starts = np.empty(masks.shape[0] + 1, dtype=np.int64)
-    count = 0
-    width = BUNDLE
-    for i in range(masks.shape[0]):
-        if width >= BUNDLE:
-            starts[count] = i
-            count += 1
-            width = 0
-        _, nl, na = mask_lanes(masks[i], n, t.lanes)
-        width += na * nl
-    starts[count] = masks.shape[0]
-    return starts[: count + 1]
-
-
-@njit(cache=True, nogil=True)
-def solve_masks(masks: Any, values: Any, t: KernelTables) -> None:  # pragma: no cover
-    """Fill ``values[aux, mask, :]``, the expected points to come from the start of a turn, for every mask
-    of ``masks`` (part of one level: same number of filled boxes), every armed / free-throw variant and
-    every upper score the mask can have, in bundles of :data:`BUNDLE` lanes or more whose lanes (armed
-    variants included) share one keep lattice. Only the upper scores ``lanes[mask, 0] .. lanes[mask, 1]
-    - 1`` are computed: lower ones cannot reach the bonus any more, so they are all worth what the lowest
-    computed one is (and with every upper box filled, every upper score is).
-
-    The caller runs disjoint parts of a level on the compiled threads (the GIL is released here;
-    :func:`kniffel.core.work.run_parallel`), as every kernel that works in parallel is run: a
-    ``parallel=True`` kernel would do the same, but compiling numba's parallel loop took longer than all
-    the other kernels together on a first run."""
+def score_points(level: Any, b: Any, t: Any) -> Any:  # pragma: no cover
     n = scoring(t)
     n_s, n_rolls, _ = t.nonzero.shape
-    starts = bundles(masks, t)
-    for b in range(starts.shape[0] - 1):
-        bundle = masks[starts[b] : starts[b + 1]]
-        segments, width = mask_segments(bundle, n, t.lanes)
-        sv = np.empty((n.n_free, n_s, n_rolls, width))
-        rows, _ = entry_rows(t, 1, width)
-        for f in range(n.n_free):
-            score_values(segments, f, values, t, rows[0], None, sv[f], None)
-        total = np.empty((1, 1, width))
-        for f in range(n.n_free):
-            sweep_from(sv, f, min(t.per_turn, f), min(t.per_turn, f) + t.rolls, t, total)
-            off = 0
-            for i in range(bundle.shape[0]):
-                mask = bundle[i]
-                lo, nl, na = mask_lanes(mask, n, t.lanes)
-                for a in range(na):
-                    aux = a * n.n_free + f
-                    first = off + a * nl
-                    for lane in range(nl):
-                        values[aux, mask, lo + lane] = total[0, 0, first + lane]
-                    for lane in range(lo):
-                        values[aux, mask, lane] = total[0, 0, first]
-                    if (mask & n.upper_mask) == n.upper_mask:
-                        for lane in range(1, values.shape[2]):
-                            values[aux, mask, lane] = total[0, 0, first]
-                off += na * nl
+    masks = level.masks[level.starts[b] : level.starts[b + 1]]
+    segments, width = mask_segments(masks, n, t.lanes)
+    rows, _ = entry_rows(t, 1, width)
+    sv = np.empty((n.n_free, n_s, n_rolls, width))
+    for free in range(n.n_free):
+        score_values(segments, free, level.values, t, rows[0], None, sv[free], None)
+    return masks, sv
+
+
+@njit(cache=True, nogil=True, inline="always")
+def store_points(level: Any, masks: Any, free: Any, solved: Any, t: Any) -> Any:  # pragma: no cover
+    n, values, off = scoring(t), level.values, 0
+    for mask in masks:
+        lo, nl, na = mask_lanes(mask, n, t.lanes)
+        full = (mask & n.upper_mask) == n.upper_mask
+        for a in range(na):
+            aux, first = a * n.n_free + free, off + a * nl
+            for lane in range(nl):
+                values[aux, mask, lo + lane] = solved[first + lane]
+            for lane in range(values.shape[2] if full else lo):  # the lanes that behave like the first
+                values[aux, mask, lane] = solved[first]
+        off += na * nl
 
 
 # --- the advisor: every option of single situations -------------------------------------------------------

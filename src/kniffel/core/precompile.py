@@ -1,15 +1,16 @@
 """A first run compiles kernels on two processors instead of one.
 
-On a fresh install, numba compiles :func:`kniffel.core.kernels.solve_masks` and, one after the other
-as it types it, the kernels it calls (:func:`dp_callees`): about half of the first run, on one processor.
-A first target question likewise compiles the kernels of the target rows and then, once they are solved,
-the option kernel (:func:`option_jobs`), as long again. numba keeps each kernel's compiled code in its
-disk cache and, before compiling one, looks there first. So :func:`helping` runs a helper process that
-compiles kernels the asking process will call later into the same cache: the asking process loads what
-the helper has finished and compiles the rest itself (for the DP, whose callees the helper compiles last
-first, the two meet in the middle). Linking a callee from the cache into ``solve_masks`` is what numba
-does with a callee compiled in the same process (it links the callee's optimised LLVM module and
-optimises the whole again), so the machine code and values are the same either way.
+On a fresh install, numba compiles the DP's level loop (:data:`kniffel.core.dpkernels.solve_points`) and,
+one after the other as it types it, the kernels it calls (:func:`dp_callees`): about half of the first
+run, on one processor. A first target question likewise compiles the kernels of the target rows and then,
+once they are solved, the option kernel (:func:`option_jobs`), as long again. numba keeps each kernel's
+compiled code in its disk cache and, before compiling one, looks there first. So :func:`helping` runs a
+helper process that compiles kernels the asking process will call later into the same cache: the asking
+process loads what the helper has finished and compiles the rest itself (for the DP, whose callees the
+helper compiles last first, the two meet in the middle). Linking a callee from the cache into
+``solve_points`` is what numba does with a callee compiled in the same process (it links the callee's
+optimised LLVM module and optimises the whole again), so the machine code and values are the same either
+way.
 
 The helper can only save time, never change a result: it compiles the same sources with the same
 signatures (it checks that its cache directories are the asking process's, else it does nothing); numba
@@ -41,11 +42,13 @@ HELPER_ENV = "KNIFFEL_NO_COMPILE_HELPER"
 
 
 def dp_callees(tables_type: Any) -> list[tuple[Any, tuple[Any, ...]]]:
-    """The kernels ``solve_masks`` calls (not inlined) with the signatures its typing asks for, in the
-    order it reaches them, given ``numba.typeof`` of the :class:`KernelTables`. A test holds this list
-    to the signatures a first run compiles."""
+    """The kernels ``solve_points`` calls (not inlined) with the signatures its typing asks for, in the
+    order it reaches them, and last the bundling the DP calls between its levels, given
+    ``numba.typeof`` of the :class:`KernelTables`. A test holds this list to the signatures a first run
+    compiles."""
     import numba
 
+    from kniffel.core import dpkernels
     from kniffel.core import kernels as k
     from kniffel.core.records import EntryState, FiveAlike, Lanes, Scoring
 
@@ -73,6 +76,7 @@ def dp_callees(tables_type: Any) -> list[tuple[Any, tuple[Any, ...]]]:
         # a roll's keeps seeded with its own value (the sweep's one pass), or not (the sharp rule's)
         (k.keep_max, (rows, i64, field["parent"], i64, rows)),
         (k.keep_max, (rows, i64, field["parent"], i64, none)),
+        (dpkernels.bundle_starts, (types.Array(i64, 1, "C"), i64)),
     ]
 
 

@@ -322,74 +322,72 @@ def open_pairs(t: KernelTables, items: Any) -> Any:  # pragma: no cover
     return out
 
 
+class TargetLevel(NamedTuple):
+    """A level of the target rows (:func:`kniffel.core.dpkernels.solve_level`): its states ``items[i] =
+    (mask, armed, up)`` in bundles (bundle ``b`` is ``items[starts[b] : starts[b + 1]]``), each solved
+    at every free-throw level up to ``free_top`` over its window into ``prob`` (the level's array),
+    from the next level's rows (``read``). The bundle's windows lie side by side as the lanes of one
+    sweep of the keep lattice."""
+
+    items: Any
+    starts: Any
+    free_top: int
+    prob: Any
+    read: Reading
+
+
+class TargetBundle(NamedTuple):
+    """A bundle of a :class:`TargetLevel`: its states and how many lanes each one's window has."""
+
+    items: Any
+    widths: Any
+
+
 @njit(cache=True, nogil=True)
-def solve_bundle(
-    items: Any, free_top: int, prob: Any, child_prob: Any, index: Any, lane_base: Any, t: KernelTables
-) -> None:  # pragma: no cover
-    """The rows of the states ``items[i] = (mask, armed, up)`` of one level at every free-throw level up
-    to ``free_top``, each over its window, into ``prob`` (this level's array): their windows side by side
-    as the lanes of one sweep of the keep lattice."""
+def score_target(level: Any, b: Any, t: Any) -> Any:  # pragma: no cover
     n = scoring(t)
     n_s, n_rolls, _ = t.nonzero.shape
+    items = level.items[level.starts[b] : level.starts[b + 1]]
+    read = level.read
     count = items.shape[0]
     firsts = np.empty(count, dtype=np.int64)
     widths = np.empty(count, dtype=np.int64)
     width = 0
     for i in range(count):
-        top = lane_at(lane_base, t.lanes, n, items[i, 1], free_top, items[i, 0], items[i, 2])
-        firsts[i], widths[i] = index[top, 1], index[top, 2]
+        top = lane_at(read.lane_base, t.lanes, n, items[i, 1], level.free_top, items[i, 0], items[i, 2])
+        firsts[i], widths[i] = read.index[top, 1], read.index[top, 2]
         width += widths[i]
-    if width == 0:
-        return
     # float32 lanes: twice as many to a vector instruction, and a row of keeps stays in the cache
     padded = (width + PAD - 1) // PAD * PAD
     nonzero = open_pairs(t, items)
-    sv = np.empty((free_top + 1, n_s, n_rolls, padded), dtype=np.float32)
+    sv = np.empty((level.free_top + 1, n_s, n_rolls, padded), dtype=np.float32)
     rows = np.zeros((t.pair_box.shape[0] + 2, padded), dtype=np.float32)
-    read = Reading(child_prob, index, lane_base)
-    for f in range(free_top + 1):
+    for free in range(level.free_top + 1):
         col = 0
         for i in range(count):
-            at = Window(items[i, 0], items[i, 1], items[i, 2], f, firsts[i], widths[i])
+            at = Window(items[i, 0], items[i, 1], items[i, 2], free, firsts[i], widths[i])
             entry_probabilities(at, read, t, rows, col, None, None)
             col += widths[i]
-        best_entries(rows, nonzero, sv[f], None)
+        best_entries(rows, nonzero, sv[free], None)
         col = 0
         for i in range(count):
-            at = Window(items[i, 0], items[i, 1], items[i, 2], f, firsts[i], widths[i])
-            joker_probabilities(at, read, t, rows, col, sv[f], None, None)
+            at = Window(items[i, 0], items[i, 1], items[i, 2], free, firsts[i], widths[i])
+            joker_probabilities(at, read, t, rows, col, sv[free], None, None)
             col += widths[i]
-    total = np.empty((1, 1, padded), dtype=np.float32)
-    for f in range(free_top + 1):
-        sweep(sv, f, min(t.per_turn, f) + t.rolls, t, total)
-        col = 0
-        for i in range(count):
-            offset = index[lane_at(lane_base, t.lanes, n, items[i, 1], f, items[i, 0], items[i, 2]), 0]
-            row, solved = prob[offset : offset + widths[i]], total[0, 0, col : col + widths[i]]
-            for k in range(widths[i]):
-                row[k] = solved[k]
-            col += widths[i]
+    return TargetBundle(items, widths), sv
 
 
-@njit(cache=True, nogil=True)
-def solve_bundles(
-    items: Any,
-    starts: Any,
-    free_top: int,
-    prob: Any,
-    child_prob: Any,
-    index: Any,
-    lane_base: Any,
-    t: KernelTables,
-    first: int,
-    last: int,
-) -> None:  # pragma: no cover
-    """The bundles ``first .. last - 1`` of the states ``items[i] = (mask, armed, up)`` of one level
-    (same number of filled boxes), bundle ``b`` being ``items[starts[b] : starts[b + 1]]``: their
-    children are all in the next level, ``child_prob``. Threads call it for different bundles at once
-    (:func:`kniffel.core.work.run_parallel`): it lets go of the GIL, and each bundle writes its own rows."""
-    for b in range(first, last):
-        solve_bundle(items[starts[b] : starts[b + 1]], free_top, prob, child_prob, index, lane_base, t)
+@njit(cache=True, nogil=True, inline="always")
+def store_target(level: Any, bundle: Any, free: Any, solved: Any, t: Any) -> Any:  # pragma: no cover
+    n = scoring(t)
+    items, widths, index, prob = bundle.items, bundle.widths, level.read.index, level.prob
+    col = 0
+    for i in range(items.shape[0]):
+        lane = lane_at(level.read.lane_base, t.lanes, n, items[i, 1], free, items[i, 0], items[i, 2])
+        row, made = prob[index[lane, 0] : index[lane, 0] + widths[i]], solved[col : col + widths[i]]
+        for k in range(widths[i]):
+            row[k] = made[k]
+        col += widths[i]
 
 
 @njit(cache=True, nogil=True)

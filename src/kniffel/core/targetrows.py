@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +35,9 @@ from kniffel.core.lanes import (
 from kniffel.core.position import SheetState
 from kniffel.core.work import Cancel, Progress, check, run_between, run_ranges
 from kniffel.rules import RuleSet
+
+if TYPE_CHECKING:
+    from kniffel.core.targetkernels import TargetLevel
 
 PIECE = 2048
 """States solved in one round of compiled calls: a fraction of a second, so that a solve stops soon when
@@ -375,7 +379,8 @@ def solve_rows(
     of play for points and only the levels before it are solved (:class:`Horizon`).
     ``progress(done, total)`` counts states; ``cancel`` is asked between pieces of work
     (:mod:`kniffel.core.work`)."""
-    from kniffel.core import targetkernels
+    from kniffel.core import dpkernels, targetkernels
+    from kniffel.core.targetkernels import Reading
 
     limit = default_limit(c) if limit is None else limit
     root = empty_state(c) if root is None else root
@@ -406,18 +411,10 @@ def solve_rows(
     # compile or load the kernels now, so that the first piece of work is not the compiler's
     empty = np.zeros((0, 3), dtype=np.int64)
     scratch = np.zeros(1, dtype=np.float32)
-    targetkernels.solve_bundles(
-        empty,
-        np.zeros(1, dtype=np.int64),
-        root.free,
-        scratch,
-        scratch,
-        index,
-        full_layout.lane_base,
-        kt,
-        0,
-        0,
+    nothing = targetkernels.TargetLevel(
+        empty, np.zeros(1, dtype=np.int64), root.free, scratch, Reading(scratch, index, full_layout.lane_base)
     )
+    dpkernels.solve_target(nothing, 0, 0, kt)
     targetkernels.cut_windows(empty, root.free, index, full_layout.lane_base, kt)
     if progress is not None:
         progress(0, total)
@@ -436,11 +433,9 @@ def solve_rows(
         for piece, bundles, tasks in _pieces(widths):
             check(cancel)
             begin = time.perf_counter()
-            solve = partial(
-                targetkernels.solve_bundles, items[piece], bundles, root.free, prob, below, index,
-                full_layout.lane_base, kt,
-            )  # fmt: skip
-            run_between(tasks, solve)
+            read = Reading(below, index, full_layout.lane_base)
+            work = targetkernels.TargetLevel(items[piece], bundles, root.free, prob, read)
+            run_between(tasks, partial(_solve_part, work, kt))
             seconds += time.perf_counter() - begin
             done += piece.stop - piece.start
             if progress is not None:
@@ -531,28 +526,21 @@ def _pieces(widths: I64) -> Iterator[tuple[slice, I64, I64]]:
     fraction of a second), each with the starts of its bundles of at least :data:`targetkernels.BUNDLE`
     lanes (and the end) and the starts of its tasks, runs of bundles of at least :data:`TASK` lanes
     (and the end) that a thread solves in one call."""
+    from kniffel.core.dpkernels import bundle_starts
     from kniffel.core.targetkernels import BUNDLE
 
-    start = 0
-    while start < len(widths):
-        stop = min(len(widths), start + PIECE)
-        bundles, tasks = [0], [0]
-        lanes = task_lanes = 0
-        for i in range(start, stop):
-            lanes += int(widths[i])
-            if lanes >= BUNDLE:
-                bundles.append(i + 1 - start)
-                task_lanes += lanes
-                lanes = 0
-                if task_lanes >= TASK:
-                    tasks.append(len(bundles) - 1)
-                    task_lanes = 0
-        if bundles[-1] != stop - start:
-            bundles.append(stop - start)
-        if tasks[-1] != len(bundles) - 1:
-            tasks.append(len(bundles) - 1)
-        yield slice(start, stop), np.array(bundles, dtype=np.int64), np.array(tasks, dtype=np.int64)
-        start = stop
+    for start in range(0, len(widths), PIECE):
+        piece = widths[start : start + PIECE]
+        bundles = bundle_starts(piece, BUNDLE)
+        tasks = bundle_starts(np.add.reduceat(piece, bundles[:-1]), TASK)
+        yield slice(start, start + len(piece)), bundles, tasks
+
+
+def _solve_part(work: TargetLevel, t: KernelTables, first: int, last: int) -> None:
+    """The bundles ``first .. last - 1`` of a level (threads solve different parts at once)."""
+    from kniffel.core import dpkernels
+
+    dpkernels.solve_target(work, first, last, t)
 
 
 def _cut_windows(items: I64, free_top: int, index: I64, lane_base: I64, kt: KernelTables) -> None:

@@ -37,11 +37,11 @@ it ends (a process object collected early would close it)."""
 
 
 def _dispatchers() -> list[object]:
-    from kniffel.core import distkernels, sheetkernels, targetkernels
+    from kniffel.core import distkernels, dpkernels, sheetkernels, targetkernels
 
     return [
         sheetkernels.turn_values,
-        targetkernels.solve_bundles,
+        dpkernels.solve_target,
         targetkernels.cut_windows,
         targetkernels.trim_zeros,
         targetkernels.situation_values,
