@@ -569,16 +569,25 @@ def store_points(level: Any, masks: Any, free: Any, solved: Any, t: Any) -> Any:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def roll_points(t: KernelTables, s: int, roll: int, box: int) -> int:  # pragma: no cover
-    """What ``roll`` (thrown at once: ``s`` = 1) scores in an open ``box`` without a joker: the points of
-    its pair with that box, 0 where it has none (a strike)."""
+def roll_entry(
+    t: KernelTables, n: Scoring, state: EntryState, s: int, roll: int, box: int
+) -> tuple[int, int]:  # pragma: no cover
+    """What ``roll`` (thrown at once: ``s`` = 1) pays in ``box`` in ``state``, and the extra bonus on top:
+    where the five-of-a-kind box is filled the extra rules say it for a five of a kind (-1 where it may
+    not go); else the points of its pair with an open box, 0 where it has none (a strike), -1 in a
+    filled box. Every option kernel asks this of each box."""
+    mask, armed, face = state.mask, state.armed, t.alike[roll]
+    if joker_applies(n, mask) and face >= 0:
+        return int(t.jpts[mask, armed, s, face, box]), int(t.jbonus[mask, armed, face])
+    if (t.allowed[mask] >> box) & 1 == 0:
+        return -1, 0
     for j in range(t.nonzero.shape[2]):
         pair = t.nonzero[s, roll, j]
         if pair < 0:
             break
         if t.pair_box[pair] == box:
-            return int(t.pair_pts[pair])
-    return 0
+            return int(t.pair_pts[pair]), 0
+    return 0, 0
 
 
 @njit(cache=True, nogil=True)
@@ -597,22 +606,12 @@ def situation_values(
         mask, armed, up, free = situations[i, 0], situations[i, 1], situations[i, 2], situations[i, 3]
         roll, s = situations[i, 4], situations[i, 5]
         state = EntryState(mask, armed, free)
-        face = t.alike[roll]
-        if joker_applies(n, mask) and face >= 0:
-            extra = int(t.jbonus[mask, armed, face])
-            for b in range(n.n_boxes):
-                p = int(t.jpts[mask, armed, s, face, b])
-                if p < 0:
-                    boxes[i, b] = NEG
-                else:
-                    enter(values, n, state, b, p, extra, Lanes(up, 1, b), boxes, i)
-        else:
-            allow = t.allowed[mask]
-            for b in range(n.n_boxes):
-                if (allow >> b) & 1 == 0:
-                    boxes[i, b] = NEG
-                    continue
-                enter(values, n, state, b, roll_points(t, s, roll, b), 0, Lanes(up, 1, b), boxes, i)
+        for b in range(n.n_boxes):
+            p, extra = roll_entry(t, n, state, s, roll, b)
+            if p < 0:
+                boxes[i, b] = NEG
+            else:
+                enter(values, n, state, b, p, extra, Lanes(up, 1, b), boxes, i)
     situation_keeps(values, t, situations, keeps)
 
 

@@ -32,11 +32,11 @@ from kniffel.core.kernels import (
     keep_larger,
     lane_at,
     lane_of,
-    roll_points,
+    roll_entry,
     scoring,
     sweep,
 )
-from kniffel.core.records import Scoring
+from kniffel.core.records import EntryState, Scoring
 
 
 class Window(NamedTuple):
@@ -424,19 +424,10 @@ def situation_values(
     w = weights.shape[0]
     at = Window(mask, armed, up, free, first, w)
     read = Reading(child_prob, index, lane_base)
-    face = t.alike[roll]
     lanes = t.lanes
-    joker = n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1 and face >= 0
-    allow = t.allowed[mask]
+    entering = EntryState(mask, armed, free)
     for b in range(n.n_boxes):
-        extra = 0
-        if joker:
-            p = int(t.jpts[mask, armed, s, face, b])
-            extra = int(t.jbonus[mask, armed, face])
-        elif (allow >> b) & 1 == 0:
-            p = -1
-        else:
-            p = roll_points(t, s, roll, b)
+        p, extra = roll_entry(t, n, entering, s, roll, b)
         if p < 0:
             boxes[b] = NEG
             continue
