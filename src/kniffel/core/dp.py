@@ -79,18 +79,18 @@ def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = No
     # helper process compiles some of the kernels it calls meanwhile (see kniffel.core.precompile).
     nothing = kernels.PointsLevel(np.empty(0, dtype=np.int64), np.zeros(1, dtype=np.int64), values)
     with precompile.helping(precompile.dp_jobs(tables), dpkernels.solve_points):
+        # the levels' bundles first: on a first run the helper meanwhile starts on the DP's callees
+        bundles = [_bundles(c, level) for level in levels]
         dpkernels.solve_points(nothing, 0, 0, tables)
     if progress is not None:
         progress(0, total)
     threads = compiled_threads()
     done = 0
     seconds = 0.0
-    for level in levels:
+    for level, starts in zip(levels, bundles, strict=True):
         start = time.perf_counter()
-        widths, variants = widths_of(c, level)
-        bundles = dpkernels.bundle_starts(widths * variants, kernels.BUNDLE)
-        work = kernels.PointsLevel(level, bundles, values)
-        count = len(bundles) - 1
+        work = kernels.PointsLevel(level, starts, values)
+        count = len(starts) - 1
         cuts = np.linspace(0, count, min(count, threads * PARTS_PER_THREAD) + 1).astype(np.int64)
         run_between(cuts, partial(_solve_part, work, tables))
         seconds += time.perf_counter() - start
@@ -99,6 +99,15 @@ def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = No
             progress(done, total)
     values.flags.writeable = False
     return Solution(c, values, seconds)
+
+
+def _bundles(c: Compiled, level: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Where the bundles of a level's masks start, each holding at least ``kernels.BUNDLE`` lanes."""
+    from kniffel.core import dpkernels, kernels
+
+    widths, variants = widths_of(c, level)
+    starts: npt.NDArray[np.int64] = dpkernels.bundle_starts(widths * variants, kernels.BUNDLE)
+    return starts
 
 
 def _solve_part(work: PointsLevel, t: KernelTables, first: int, last: int) -> None:

@@ -43,12 +43,10 @@ HELPER_ENV = "KNIFFEL_NO_COMPILE_HELPER"
 
 def dp_callees(tables_type: Any) -> list[tuple[Any, tuple[Any, ...]]]:
     """The kernels ``solve_points`` calls (not inlined) with the signatures its typing asks for, in the
-    order it reaches them, and last the bundling the DP calls between its levels, given
-    ``numba.typeof`` of the :class:`KernelTables`. A test holds this list to the signatures a first run
-    compiles."""
+    order it reaches them, given ``numba.typeof`` of the :class:`KernelTables`. A test holds this list
+    to the signatures a first run compiles."""
     import numba
 
-    from kniffel.core import dpkernels
     from kniffel.core import kernels as k
     from kniffel.core.records import EntryState, FiveAlike, Lanes, Scoring
 
@@ -76,7 +74,6 @@ def dp_callees(tables_type: Any) -> list[tuple[Any, tuple[Any, ...]]]:
         # a roll's keeps seeded with its own value (the sweep's one pass), or not (the sharp rule's)
         (k.keep_max, (rows, i64, field["parent"], i64, rows)),
         (k.keep_max, (rows, i64, field["parent"], i64, none)),
-        (dpkernels.bundle_starts, (types.Array(i64, 1, "C"), i64)),
     ]
 
 
