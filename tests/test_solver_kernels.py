@@ -10,11 +10,14 @@ differing in every state, show any disagreement at once.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 
 import numpy as np
 import numpy.typing as npt
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kniffel import rules
 from kniffel.base.dice import sorted_rolls
@@ -275,3 +278,38 @@ def test_the_advisor_values_every_option_as_the_numpy_twin(rules_id: str, option
                     for option in got:
                         assert option.value == pytest.approx(want[str(option.action)], abs=1e-9)
                     assert [o.value for o in got] == sorted((o.value for o in got), reverse=True)
+
+
+@given(
+    widths=st.lists(st.integers(min_value=0, max_value=300), max_size=60),
+    least=st.integers(min_value=1, max_value=300),
+)
+def test_bundles_take_states_in_order_until_they_hold_enough_lanes(widths: list[int], least: int) -> None:
+    """The one bundling of a level's states (the DP, the distributions and the target rows use it):
+    every state in exactly one bundle, in order; every bundle but the last holds at least ``least``
+    lanes and would hold fewer without its last state (a greedy cut, so no bundle is split early)."""
+    from kniffel.core import dpkernels
+
+    lanes = np.array(widths, dtype=np.int64)
+    starts = dpkernels.bundle_starts(lanes, least).tolist()
+    bundles = list(itertools.pairwise(starts))
+    assert starts[0] == 0
+    assert starts[-1] == len(widths)
+    assert all(first < last for first, last in bundles)
+    for i, (first, last) in enumerate(bundles):
+        held = int(lanes[first:last].sum())
+        assert held - int(lanes[last - 1]) < least  # it closed as soon as it held enough
+        if i < len(bundles) - 1:
+            assert held >= least
+
+
+def test_each_objective_has_a_level_loop_and_a_cache_of_its_own() -> None:
+    """The one loop is compiled once per objective, under the objective's name: the points' and the
+    target's loops are kept in different cache files, and each reads its own objective's functions."""
+    from kniffel.core import dpkernels, targetkernels
+
+    points, target = dpkernels.solve_points, dpkernels.solve_target
+    assert points.py_func.__code__ is target.py_func.__code__
+    assert points.py_func.__globals__["score"] is kernels.score_points
+    assert target.py_func.__globals__["score"] is targetkernels.score_target
+    assert points._cache._cache_file._index_name != target._cache._cache_file._index_name
