@@ -277,8 +277,9 @@ def turn_probabilities(
     the turn, and ``choice`` / ``strike_box`` (None: not asked for) the entries that give them, as
     :func:`kniffel.core.playkernels.turn_tables` lays them out.
 
-    The keep lattice does not care which state a lane is (:func:`solve_bundle` sweeps many too): a turn of
-    one state swept on its own cost 20 us, most of it the loops' overhead per keep for a single lane."""
+    The keep lattice does not care which state a lane is (the rows' level loop,
+    :data:`kniffel.core.dpkernels.solve_target`, sweeps many too): a turn of one state swept on its own
+    cost 20 us, most of it the loops' overhead per keep for a single lane."""
     rows = np.empty((t.pair_box.shape[0] + 2, states.shape[0]))
     for k in range(usable + 1):
         if choice is None:
