@@ -23,7 +23,7 @@ from kniffel.base.arrays import F64, I64, read_only
 from kniffel.base.errors import SituationError
 from kniffel.core.advisor import Advisor
 from kniffel.core.compile import Compiled
-from kniffel.core.dp import Solution
+from kniffel.core.dp import Solution, mask_bundles
 from kniffel.core.lanes import (
     LaneLayout,
     lane_layout,
@@ -298,15 +298,15 @@ def _level(
     """The distributions of every lane of the masks of level ``n`` (``children``: level ``n + 1``'s
     probabilities); fills their rows of ``index`` (offsets within the level) and returns the level's
     probabilities. ``advance(lanes)`` is called after each piece of work (it may stop the build)."""
-    from kniffel.core import distkernels, dpkernels, kernels
+    from kniffel.core import distkernels
 
     c = solution.compiled
     t = c.kernel_tables
     if not len(masks):
         return np.empty(0)
     width = int(distkernels.max_outcomes(t, min(c.free_per_turn, c.n_free - 1)))
+    starts = mask_bundles(c, masks)
     widths, variants = widths_of(c, masks)
-    starts = dpkernels.bundle_starts(widths * variants, kernels.BUNDLE)
     before = np.concatenate([[0], np.cumsum(widths * variants * c.n_free)])
     level_base = int(layout.level_start[n])
     offset, first, length = index[0], index[1], index[2]

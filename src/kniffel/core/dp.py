@@ -6,19 +6,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from kniffel.base.arrays import read_only
-from kniffel.core.compile import Compiled, KernelTables, compile_rules
+from kniffel.core.compile import Compiled, compile_rules
 from kniffel.core.lanes import widths_of
 from kniffel.core.work import compiled_threads, run_between
 from kniffel.rules import RuleSet
-
-if TYPE_CHECKING:
-    from kniffel.core.kernels import PointsLevel
 
 Values = npt.NDArray[np.float64]
 
@@ -80,8 +76,8 @@ def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = No
     nothing = kernels.PointsLevel(np.empty(0, dtype=np.int64), np.zeros(1, dtype=np.int64), values)
     with precompile.helping(precompile.dp_jobs(tables), dpkernels.solve_points):
         # the levels' bundles first: on a first run the helper meanwhile starts on the DP's callees
-        bundles = [_bundles(c, level) for level in levels]
-        dpkernels.solve_points(nothing, 0, 0, tables)
+        bundles = [mask_bundles(c, level) for level in levels]
+        dpkernels.solve_points(nothing, tables, 0, 0)
     if progress is not None:
         progress(0, total)
     threads = compiled_threads()
@@ -92,7 +88,7 @@ def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = No
         work = kernels.PointsLevel(level, starts, values)
         count = len(starts) - 1
         cuts = np.linspace(0, count, min(count, threads * PARTS_PER_THREAD) + 1).astype(np.int64)
-        run_between(cuts, partial(_solve_part, work, tables))
+        run_between(cuts, partial(dpkernels.solve_points, work, tables))
         seconds += time.perf_counter() - start
         done += len(level)
         if progress is not None:
@@ -101,20 +97,15 @@ def solve_compiled(c: Compiled, progress: Callable[[int, int], None] | None = No
     return Solution(c, values, seconds)
 
 
-def _bundles(c: Compiled, level: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Where the bundles of a level's masks start, each holding at least ``kernels.BUNDLE`` lanes."""
+def mask_bundles(c: Compiled, masks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Where the bundles of ``masks`` start (and, last, where they end), each holding at least
+    ``kernels.BUNDLE`` lanes of the DP's (:func:`kniffel.core.dpkernels.bundle_starts`): the DP and the
+    distributions sweep a level's masks in these."""
     from kniffel.core import dpkernels, kernels
 
-    widths, variants = widths_of(c, level)
+    widths, variants = widths_of(c, masks)
     starts: npt.NDArray[np.int64] = dpkernels.bundle_starts(widths * variants, kernels.BUNDLE)
     return starts
-
-
-def _solve_part(work: PointsLevel, t: KernelTables, first: int, last: int) -> None:
-    """The bundles ``first .. last - 1`` of a level (threads solve different parts at once)."""
-    from kniffel.core import dpkernels
-
-    dpkernels.solve_points(work, first, last, t)
 
 
 def solve(rules: RuleSet) -> Solution:

@@ -73,13 +73,13 @@ def store(level: Any, bundle: Any, free: int, solved: Any, t: KernelTables) -> N
     raise NotImplementedError("a level loop is made by level_loop, with its objective's functions")
 
 
-def _solve_level(level: Any, first: int, last: int, t: KernelTables) -> None:  # pragma: no cover
+def _solve_level(level: Any, t: KernelTables, first: int, last: int) -> None:  # pragma: no cover
     """The turns of the bundles ``first .. last - 1`` of ``level`` at every free-throw level: the best
     entry of every roll (the objective's ``score``), then, free-throw level by level, the keep lattice
     swept from them to the value of the turn (the empty keep before the first throw), kept where the
-    objective's ``store`` puts it. Threads call it for different bundles at once
-    (:func:`kniffel.core.work.run_between`): it lets go of the GIL, and each bundle writes its own
-    values."""
+    objective's ``store`` puts it. Threads call it for different bundles at once: the bounds come last,
+    so ``partial(loop, level, t)`` is what :func:`kniffel.core.work.run_between` runs. It lets go of
+    the GIL, and each bundle writes its own values."""
     for b in range(first, last):
         bundle, sv = score(level, b, t)
         solved = np.empty((1, 1, sv.shape[3]), dtype=sv.dtype)

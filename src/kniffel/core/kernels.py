@@ -9,8 +9,8 @@ threads, contended. The rule set's tables come as one :class:`~kniffel.core.comp
 (``t``), passed to the kernels that do a bundle's worth of work per call; the small helpers called in
 their loops take the numbers they need as a :class:`Scoring` and the arrays they read.
 
-The DP itself is the one loop of :func:`kniffel.core.dpkernels.solve_level`; :class:`PointsLevel` is
-its expected-points objective. ``score_values`` and ``sweep_from`` are inlined into it: numba links a
+The DP itself is the one level loop of :mod:`kniffel.core.dpkernels` (``solve_points``); :class:`PointsLevel`
+is its expected-points objective. ``score_values`` and ``sweep_from`` are inlined into it: numba links a
 compiled callee into every caller and optimises it again there, so each level of calls made the first
 run a few seconds longer. The small helpers stay separate (inlining them made it longer still; on a
 first run :mod:`kniffel.core.precompile` compiles them in a second process).
@@ -525,7 +525,7 @@ def mask_segments(masks: Any, n: Scoring, lanes: Any) -> tuple[Any, Any]:  # pra
 
 
 class PointsLevel(NamedTuple):
-    """A level of the expected-points DP (:func:`kniffel.core.dpkernels.solve_level`): its masks in
+    """A level of the expected-points DP (:data:`kniffel.core.dpkernels.solve_points`): its masks in
     bundles of at least :data:`BUNDLE` lanes (bundle ``b`` is ``masks[starts[b] : starts[b + 1]]``) and
     ``values[aux, mask, up]``, read for the next level's states and written for these. Every armed and
     free-throw variant is solved at the upper scores ``lanes[mask, 0] .. lanes[mask, 1] - 1``; the lower
@@ -539,6 +539,8 @@ class PointsLevel(NamedTuple):
 
 @njit(cache=True, nogil=True, inline="always")
 def score_points(level: Any, b: Any, t: Any) -> Any:  # pragma: no cover
+    """The points objective's ``score`` (:mod:`kniffel.core.dpkernels`): bundle ``b``'s masks and the
+    best points-now-plus-future of every roll in their lanes (:func:`score_values`)."""
     n = scoring(t)
     n_s, n_rolls, _ = t.nonzero.shape
     masks = level.masks[level.starts[b] : level.starts[b + 1]]
@@ -552,6 +554,7 @@ def score_points(level: Any, b: Any, t: Any) -> Any:  # pragma: no cover
 
 @njit(cache=True, nogil=True, inline="always")
 def store_points(level: Any, masks: Any, free: Any, solved: Any, t: Any) -> Any:  # pragma: no cover
+    """The points objective's ``store``: the turns' values into ``level.values`` (:class:`PointsLevel`)."""
     n, values, off = scoring(t), level.values, 0
     for mask in masks:
         lo, nl, na = mask_lanes(mask, n, t.lanes)

@@ -324,7 +324,7 @@ def open_pairs(t: KernelTables, items: Any) -> Any:  # pragma: no cover
 
 
 class TargetLevel(NamedTuple):
-    """A level of the target rows (:func:`kniffel.core.dpkernels.solve_level`): its states ``items[i] =
+    """A level of the target rows (:data:`kniffel.core.dpkernels.solve_target`): its states ``items[i] =
     (mask, armed, up)`` in bundles (bundle ``b`` is ``items[starts[b] : starts[b + 1]]``), each solved
     at every free-throw level up to ``free_top`` over its window into ``prob`` (the level's array),
     from the next level's rows (``read``). The bundle's windows lie side by side as the lanes of one
@@ -346,6 +346,8 @@ class TargetBundle(NamedTuple):
 
 @njit(cache=True, nogil=True)
 def score_target(level: Any, b: Any, t: Any) -> Any:  # pragma: no cover
+    """The target objective's ``score`` (:mod:`kniffel.core.dpkernels`): bundle ``b``'s states and the
+    best probability of every roll's entries over their windows, side by side."""
     n = scoring(t)
     n_s, n_rolls, _ = t.nonzero.shape
     items = level.items[level.starts[b] : level.starts[b + 1]]
@@ -380,6 +382,7 @@ def score_target(level: Any, b: Any, t: Any) -> Any:  # pragma: no cover
 
 @njit(cache=True, nogil=True, inline="always")
 def store_target(level: Any, bundle: Any, free: Any, solved: Any, t: Any) -> Any:  # pragma: no cover
+    """The target objective's ``store``: each state's window of the turns' values into its row."""
     n = scoring(t)
     items, widths, index, prob = bundle.items, bundle.widths, level.read.index, level.prob
     col = 0

@@ -12,7 +12,6 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -35,9 +34,6 @@ from kniffel.core.lanes import (
 from kniffel.core.position import SheetState
 from kniffel.core.work import Cancel, Progress, check, run_between, run_ranges
 from kniffel.rules import RuleSet
-
-if TYPE_CHECKING:
-    from kniffel.core.targetkernels import TargetLevel
 
 PIECE = 2048
 """States solved in one round of compiled calls: a fraction of a second, so that a solve stops soon when
@@ -414,7 +410,7 @@ def solve_rows(
     nothing = targetkernels.TargetLevel(
         empty, np.zeros(1, dtype=np.int64), root.free, scratch, Reading(scratch, index, full_layout.lane_base)
     )
-    dpkernels.solve_target(nothing, 0, 0, kt)
+    dpkernels.solve_target(nothing, kt, 0, 0)
     targetkernels.cut_windows(empty, root.free, index, full_layout.lane_base, kt)
     if progress is not None:
         progress(0, total)
@@ -435,7 +431,7 @@ def solve_rows(
             begin = time.perf_counter()
             read = Reading(below, index, full_layout.lane_base)
             work = targetkernels.TargetLevel(items[piece], bundles, root.free, prob, read)
-            run_between(tasks, partial(_solve_part, work, kt))
+            run_between(tasks, partial(dpkernels.solve_target, work, kt))
             seconds += time.perf_counter() - begin
             done += piece.stop - piece.start
             if progress is not None:
@@ -534,13 +530,6 @@ def _pieces(widths: I64) -> Iterator[tuple[slice, I64, I64]]:
         bundles = bundle_starts(piece, BUNDLE)
         tasks = bundle_starts(np.add.reduceat(piece, bundles[:-1]), TASK)
         yield slice(start, start + len(piece)), bundles, tasks
-
-
-def _solve_part(work: TargetLevel, t: KernelTables, first: int, last: int) -> None:
-    """The bundles ``first .. last - 1`` of a level (threads solve different parts at once)."""
-    from kniffel.core import dpkernels
-
-    dpkernels.solve_target(work, first, last, t)
 
 
 def _cut_windows(items: I64, free_top: int, index: I64, lane_base: I64, kt: KernelTables) -> None:
