@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -365,17 +366,38 @@ def test_serve_names_an_unreachable_postgresql(monkeypatch: pytest.MonkeyPatch) 
     assert "cannot connect" in error
 
 
-def test_the_progress_bar_says_the_solver_compiles_before_it_knows_a_total() -> None:
-    from rich.progress import Progress
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_progress_bar_says_what_compiles_and_stays_whole_at_80_columns(lang: str) -> None:
+    """Before the first total the display says what compiles; after it, the count and the times. At 80
+    columns nothing is cut: in one row, a long label squeezed the count to an ellipsis and the compile
+    note to a column one letter wide."""
+    from rich.console import Console
 
-    from kniffel.apps.cli.solving import _Count
+    from kniffel.apps.cli.solving import _Lines
+    from kniffel.base.i18n import translate
 
-    column = _Count("sheets", "compiling the solver, first run only...")
-    with Progress(column, disable=True) as progress:
-        task = progress.add_task("Solving", total=None)
-        assert str(column.render(progress.tasks[task])) == "compiling the solver, first run only..."
-        progress.update(task, completed=5, total=1200)
-        assert str(column.render(progress.tasks[task])) == "5/1,200 sheets"
+    label = translate(
+        lang, "Solving the chances of reaching {target} in {rules} (about {time}, in memory)",
+        target=250, rules="yahtzee", time="3 s",
+    )  # fmt: skip
+    note = translate(lang, "compiling the target kernels, first use only (about {time})...", time="20 s")
+    out = io.StringIO()
+    console = Console(file=out, width=80, color_system=None)
+    progress = _Lines("states", note, console)
+    task = progress.add_task(label, total=None)
+    console.print(progress.get_renderable())
+    compiling = out.getvalue()
+    progress.update(task, completed=123456, total=1234567)
+    console.print(progress.get_renderable())
+    solving = out.getvalue()[len(compiling) :]
+    for shown in (compiling, solving):
+        assert all(len(line) <= 80 for line in shown.splitlines())
+        assert " ".join(label.split()) in " ".join(shown.split())
+    assert " ".join(note.split()) in " ".join(compiling.split())
+    assert note not in solving
+    assert "…" not in solving
+    assert "123,456/1,234,567 states" in solving
+    assert "0:00:00" in solving
 
 
 @pytest.mark.parametrize(

@@ -24,13 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.progress import (
     BarColumn,
     Progress,
     ProgressColumn,
     Task,
-    TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
@@ -74,17 +73,43 @@ def column_rules(rules: RuleSet, column: str | None) -> RuleSet:
 
 
 class _Count(ProgressColumn):
-    """``done/total unit``, or what is happening while the total is not known yet (the kernels compile
-    before the first sheet is solved or the first game played)."""
+    """``done/total unit``; nothing while the total is not known yet (:class:`_Lines` says then what
+    happens: the kernels compile before the first sheet is solved or the first game played)."""
 
-    def __init__(self, unit: str, waiting: str) -> None:
+    def __init__(self, unit: str) -> None:
         super().__init__()
-        self.unit, self.waiting = unit, waiting
+        self.unit = unit
 
     def render(self, task: Task) -> Text:
         if task.total is None:
-            return Text(self.waiting)
+            return Text("")
         return Text(f"{task.completed:,.0f}/{task.total:,.0f} {self.unit}")
+
+
+class _Lines(Progress):
+    """A progress display that stays whole on a terminal of 80 columns or fewer: what is being done on
+    a line of its own (wrapped, never cut), then while no total is known what is happening meanwhile
+    (``waiting``), then the bar with the count and the times. In one row a long label and a compile
+    note squeezed the count and the times to an ellipsis, and the note to a column one letter wide."""
+
+    def __init__(self, unit: str, waiting: str, console: Console) -> None:
+        super().__init__(
+            BarColumn(bar_width=None),
+            _Count(unit),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),  # how long still: an estimate from the pace so far
+            console=console,
+            transient=True,
+            expand=True,
+        )
+        self.waiting = waiting
+
+    def get_renderables(self) -> Iterator[RenderableType]:
+        for task in self.tasks:
+            yield Text(task.description, overflow="fold")
+            if task.total is None:
+                yield Text(self.waiting, overflow="fold")
+            yield self.make_tasks_table([task])
 
 
 def solved_what(rules: RuleSet, column: RuleSet, lang: str) -> str:
@@ -108,15 +133,7 @@ def solve_progress(
         yield None
         return
     waiting = waiting or translate(lang, "compiling the solver, first run only...")
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        _Count(translate(lang, unit), waiting),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),  # how long still: an estimate from the pace so far
-        console=console,
-        transient=True,
-    ) as progress:
+    with _Lines(translate(lang, unit), waiting, console) as progress:
         task = progress.add_task(label, total=None)
 
         def update(done: int, total: int) -> None:
