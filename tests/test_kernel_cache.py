@@ -50,7 +50,7 @@ def test_the_kernels_are_cached_in_this_versions_directory(monkeypatch: pytest.M
     directory = kernelcache.kernels_cache_dir()
     assert directory.name == f"kniffel-{kernelcache.sources_key()}"
     # numba's cache of a kernel says where it keeps its files (an attribute of numba's own)
-    cache = kernels.situation_values._cache  # type: ignore[attr-defined]
+    cache = kernels.score_values._cache  # type: ignore[attr-defined]
     assert Path(cache._cache_path).is_relative_to(directory)
     monkeypatch.setenv("NUMBA_CACHE_DIR", "/somewhere")
     assert kernelcache.kernels_cache_dir() == Path("/somewhere") / directory.name

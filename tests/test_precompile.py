@@ -153,11 +153,11 @@ def test_the_helpers_signatures_are_those_a_target_question_compiles() -> None:
 
 
 def _helped() -> list[Any]:
-    from kniffel.core import batchkernels, targetkernels, winkernels
+    from kniffel.core import batchkernels, dpkernels, targetkernels, winkernels
 
     return [
         targetkernels.cut_windows,
-        targetkernels.situation_values,
+        dpkernels.target_options,
         winkernels.fold,
         batchkernels.ranked_options,
     ]

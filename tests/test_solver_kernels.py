@@ -3,8 +3,8 @@
 :class:`Turns` below computes the values of one turn in one state with whole-array numpy operations over
 the keep lattice's own numpy sweep (:meth:`kniffel.base.keeps.KeepLattice.keep_values`), written independently
 of the kernels' loops; :func:`kernels.score_values`, :func:`kernels.sweep` and the advisor
-(:func:`kernels.situation_values`) must give the same scoring values, keep values and option values in
-every state, for every rule that changes them. Neither needs solved values for that: random ones,
+(:data:`kniffel.core.dpkernels.points_options`) must give the same scoring values, keep values and option
+values in every state, for every rule that changes them. Neither needs solved values for that: random ones,
 differing in every state, show any disagreement at once.
 """
 
@@ -303,13 +303,24 @@ def test_bundles_take_states_in_order_until_they_hold_enough_lanes(widths: list[
             assert held >= least
 
 
-def test_each_objective_has_a_level_loop_and_a_cache_of_its_own() -> None:
-    """The one loop is compiled once per objective, under the objective's name: the points' and the
-    target's loops are kept in different cache files, and each reads its own objective's functions."""
+@pytest.mark.parametrize(
+    ("loops", "functions"),
+    [
+        (("solve_points", "solve_target"), {"score": ("score_points", "score_target")}),
+        (("points_options", "target_options"), {"enter_box": ("enter", "target_box")}),
+    ],
+    ids=["level loop", "option kernel"],
+)
+def test_each_objective_has_its_loops_and_caches_of_its_own(
+    loops: tuple[str, str], functions: dict[str, tuple[str, str]]
+) -> None:
+    """Each loop is compiled once per objective, under the objective's name: the points' and the
+    target's copies are kept in different cache files, and each reads its own objective's functions."""
     from kniffel.core import dpkernels, targetkernels
 
-    points, target = dpkernels.solve_points, dpkernels.solve_target
+    points, target = (getattr(dpkernels, name) for name in loops)
     assert points.py_func.__code__ is target.py_func.__code__
-    assert points.py_func.__globals__["score"] is kernels.score_points
-    assert target.py_func.__globals__["score"] is targetkernels.score_target
+    for name, (of_points, of_target) in functions.items():
+        assert points.py_func.__globals__[name] is getattr(kernels, of_points)
+        assert target.py_func.__globals__[name] is getattr(targetkernels, of_target)
     assert points._cache._cache_file._index_name != target._cache._cache_file._index_name

@@ -54,7 +54,7 @@ class Option:
 class Advisor:
     """Answers "what is every option worth" for one solved single-column rule set.
 
-    A situation is valued by the compiled kernels of the DP (:func:`kniffel.core.kernels.situation_values`
+    A situation is valued by the compiled kernels of the DP (:data:`kniffel.core.dpkernels.points_options`
     over the one state), so advice and the solved table come from the same code; the actions are made
     once, so a query costs the kernel and a list of options."""
 
@@ -154,20 +154,20 @@ class Advisor:
 
     def _values(self, rows: npt.NDArray[np.int64]) -> tuple[F64, F64]:
         """The expected points of every box and keep of each situation (rows known to be sound)."""
-        from kniffel.core import kernels
+        from kniffel.core import dpkernels
 
         n = rows.shape[0]
         # arrays of this call's own: one advisor may answer several threads at once (a web server)
         boxes = np.empty((n, self.compiled.n_boxes))
         keeps = np.empty((n, self._keeps.first_roll))
-        kernels.situation_values(self.solution.values, self.compiled.kernel_tables, rows, boxes, keeps)
+        dpkernels.points_options(self.solution.values, self.compiled.kernel_tables, rows, boxes, keeps)
         return boxes, keeps
 
     def rank(
         self, rows: npt.NDArray[np.int64], boxes: F64, keeps: F64
     ) -> tuple[npt.NDArray[np.int64], F64, npt.NDArray[np.int64]]:
         """The options of situations ``rows`` whose boxes and keeps are valued ``boxes``, ``keeps`` (in
-        the layout of :func:`kniffel.core.kernels.situation_values`, whatever the values mean: points,
+        the layout of :data:`kniffel.core.dpkernels.points_options`, whatever the values mean: points,
         or a chance of reaching a target), ranked as :meth:`ranked` ranks them: the one ranking of every
         goal's advice, so ties break alike."""
         from kniffel.core.batchkernels import ranked_options

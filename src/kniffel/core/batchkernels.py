@@ -2,7 +2,7 @@
 the situations of ``advise --batch``'s JSON lines, every option of many situations valued and ranked in
 one call, and the JSON text of the answers.
 
-The values come from :func:`kniffel.core.kernels.situation_values` (the DP's own kernels); this module
+The values come from :data:`kniffel.core.dpkernels.points_options` (the DP's own kernels); this module
 lists them: the boxes a roll may go in, then the keeps the roll may be thrown
 from (if a throw is left), ranked best first. :meth:`kniffel.core.Advisor.options` asks it about one
 situation, ``advise --batch`` about a block of them, so a query and a batch list the same options in the
@@ -435,13 +435,13 @@ def read_situations(text: Any, t: ReaderTables, rows: Any, free: Any, status: An
 def ranked_options(
     situations: Any, boxes: Any, keeps: Any, choices: Any, codes: Any, ranked: Any, counts: Any
 ) -> None:  # pragma: no cover
-    """For each situation ``situations[i]`` valued by :func:`~kniffel.core.kernels.situation_values`
+    """For each situation ``situations[i]`` valued by :data:`~kniffel.core.dpkernels.points_options`
     (``boxes``, ``keeps``): ``counts[i]`` options, their codes ``codes[i, :counts[i]]`` and values
     ``ranked[i, :counts[i]]``, best first. Ties keep the order before ranking, boxes as the rules list
     them, then the keeps roll ``situations[i, 4]`` may be thrown from as ``choices[roll]`` lists them
     (``-1`` pads its row); a box the roll may not go in is not an option, nor is any keep when no throw
     is left (``situations[i, 8]`` < 0). ``codes`` and ``ranked`` need ``n_boxes + choices.shape[1]``
-    columns. (Its own kernel, not one calling ``situation_values``: a level of calls more would compile
+    columns. (Its own kernel, not one calling ``points_options``: a level of calls more would compile
     the DP's sweep once more on a first run.)"""
     n = situations.shape[0]
     n_boxes = boxes.shape[1]

@@ -1,8 +1,10 @@
-"""The one loop of every dynamic programme over the sheet: the turns of a level's states, a bundle of
-states at a time, their lanes swept side by side over the keep lattice.
+"""The two loops written once for every objective: a level of the dynamic programme over the sheet
+(the turns of a level's states, a bundle of states at a time, their lanes swept side by side over the
+keep lattice), and every option of N situations (each box a roll may go in, each keep it may be
+thrown from).
 
-An objective is a record of one level's work (a ``NamedTuple`` of arrays and numbers) and two compiled
-functions of its own module, marked ``inline="always"``:
+A level's objective is a record of one level's work (a ``NamedTuple`` of arrays and numbers) and two
+compiled functions of its own module, marked ``inline="always"``:
 
 * ``score(level, b, t) -> (bundle, sv)``: bundle ``b``'s states, their lanes side by side, and the
   value of every roll's best entry in those lanes, ``sv[free, at_once, roll, lane]`` with ``free``
@@ -14,6 +16,15 @@ functions of its own module, marked ``inline="always"``:
 (:class:`kniffel.core.kernels.PointsLevel`) and :data:`solve_target` for the chance of a target
 (:class:`kniffel.core.targetkernels.TargetLevel`). The rest is written once, in :func:`_solve_level`:
 the keep lattice (:func:`~kniffel.core.kernels.sweep_from`) and the order of the free-throw levels.
+
+An option kernel's objective is what values an entry (the DP's table of values for points; a
+:class:`kniffel.core.targetkernels.TargetOptions` for targets and the chance of winning) and two
+functions: ``enter_box`` (one box of one situation: :func:`kniffel.core.kernels.enter`,
+:func:`kniffel.core.targetkernels.target_box`) and ``turn_keeps`` (the keeps of a bundle of situations
+whose throws are alike: :func:`kniffel.core.kernels.points_keeps`,
+:func:`kniffel.core.targetkernels.target_keeps`). :func:`option_kernel` makes :data:`points_options`
+and :data:`target_options` from :func:`_situation_values`, which decides what a roll may be entered as
+(:func:`~kniffel.core.kernels.roll_entry`) and bundles the situations.
 
 Why a loop per objective made from one function, and not one kernel that is told its objective:
 numba compiles a function with the globals it finds, inlining the functions marked ``inline="always"``
@@ -36,8 +47,29 @@ import numpy as np
 from numba import njit
 
 from kniffel.core.compile import KernelTables
-from kniffel.core.kernels import score_points, store_points, sweep_from
-from kniffel.core.targetkernels import score_target, store_target
+from kniffel.core.kernels import (
+    BUNDLE,
+    NEG,
+    enter,
+    points_keeps,
+    roll_entry,
+    score_points,
+    scoring,
+    store_points,
+    sweep_from,
+)
+from kniffel.core.records import EntryState, Lanes
+from kniffel.core.targetkernels import score_target, store_target, target_box, target_keeps
+
+
+def with_globals(template: Any, name: str, **functions: Any) -> Any:
+    """A copy of the plain function ``template`` named ``name`` that finds ``functions`` among its
+    globals: numba compiles a function with the globals it finds, so each copy is compiled (and cached
+    under its own name) as if written out by hand with those functions in it."""
+    copy = pytypes.FunctionType(template.__code__, {**template.__globals__, **functions}, name)
+    copy.__qualname__ = name
+    copy.__doc__ = template.__doc__
+    return copy
 
 
 @njit(cache=True, nogil=True)
@@ -92,15 +124,94 @@ def _solve_level(level: Any, t: KernelTables, first: int, last: int) -> None:  #
 def level_loop(name: str, score: Any, store: Any) -> Any:
     """The compiled loop of an objective: :func:`_solve_level` with the objective's ``score`` and
     ``store`` (its compiled functions) as its globals, cached as ``solve_<name>``."""
-    loop = pytypes.FunctionType(
-        _solve_level.__code__, {**_solve_level.__globals__, "score": score, "store": store}, f"solve_{name}"
-    )
-    loop.__qualname__ = loop.__name__
-    loop.__doc__ = _solve_level.__doc__
-    return njit(cache=True, nogil=True)(loop)
+    return njit(cache=True, nogil=True)(with_globals(_solve_level, f"solve_{name}", score=score, store=store))
 
 
 solve_points = level_loop("points", score_points, store_points)
 """The level loop of expected points (:class:`kniffel.core.kernels.PointsLevel`)."""
 solve_target = level_loop("target", score_target, store_target)
 """The level loop of the chance of a target (:class:`kniffel.core.targetkernels.TargetLevel`)."""
+
+
+# --- every option of N situations ---------------------------------------------------------------------
+
+
+def enter_box(
+    objective: Any, n: Any, state: Any, box: int, points: int, extra: int, lanes: Any, boxes: Any, i: int
+) -> None:
+    """An option kernel's first function (see :func:`_situation_values`), replaced as :func:`score` is."""
+    raise NotImplementedError("an option kernel is made by option_kernel, with its objective's functions")
+
+
+def turn_keeps(objective: Any, t: KernelTables, situations: Any, lanes: Any, table: Any) -> None:
+    """An option kernel's second function (see :func:`_situation_values`), replaced as :func:`score` is."""
+    raise NotImplementedError("an option kernel is made by option_kernel, with its objective's functions")
+
+
+def _situation_values(
+    objective: Any, t: KernelTables, situations: Any, boxes: Any, keeps: Any
+) -> None:  # pragma: no cover
+    """Every option of each situation ``situations[i] = (mask, armed, up, free, roll, at_once,
+    sweep_free, usable, throws)`` (:meth:`kniffel.core.Advisor.situation_row`), valued by
+    ``objective``: ``boxes[i, box]`` for entering roll ``roll`` (thrown at once: ``at_once``) in each
+    box with ``free`` free throws left after the turn (NEG where it may not go; the objective's
+    ``enter_box``), and ``keeps[i, keep]`` for holding each keep and throwing the rest, where that throw
+    leaves ``throws`` regular throws and ``usable`` of ``sweep_free`` free throws (not computed when
+    ``throws`` < 0: no throw is left). The situations whose throws are alike are swept together, a lane
+    each, in bundles of up to :data:`~kniffel.core.kernels.BUNDLE` (the objective's ``turn_keeps``):
+    a lane's values do not depend on the lanes beside it, and a sweep costs per keep about as much for
+    a few lanes as for many."""
+    n = scoring(t)
+    count = situations.shape[0]
+    for i in range(count):
+        state = EntryState(situations[i, 0], situations[i, 1], situations[i, 3])
+        up, roll, s = situations[i, 2], situations[i, 4], situations[i, 5]
+        for b in range(n.n_boxes):
+            p, extra = roll_entry(t, n, state, s, roll, b)
+            if p < 0:
+                boxes[i, b] = NEG
+            else:
+                enter_box(objective, n, state, b, p, extra, Lanes(up, 1, b), boxes, i)
+    # the situations in the order of their kind of throw (a counting sort: few kinds, compiled at once)
+    kinds = n.n_free * (t.per_turn + 1) * t.rolls + 1
+    key = np.empty(count, dtype=np.int64)
+    starts = np.zeros(kinds + 1, dtype=np.int64)
+    for i in range(count):
+        sweep_free, usable, throws = situations[i, 6], situations[i, 7], situations[i, 8]
+        key[i] = 0 if throws < 0 else 1 + (sweep_free * (t.per_turn + 1) + usable) * t.rolls + throws
+        starts[key[i] + 1] += 1
+    for k in range(kinds):
+        starts[k + 1] += starts[k]
+    order = np.empty(count, dtype=np.int64)
+    for i in range(count):
+        order[starts[key[i]]] = i
+        starts[key[i]] += 1
+    start = 0
+    while start < count:
+        first = order[start]
+        end = start + 1
+        while end < count and end - start < BUNDLE and key[order[end]] == key[first]:
+            end += 1
+        if key[first] > 0:
+            table = np.empty((1, keeps.shape[1], end - start))
+            turn_keeps(objective, t, situations, order[start:end], table)
+            for lane in range(end - start):
+                i = order[start + lane]
+                for k in range(keeps.shape[1]):
+                    keeps[i, k] = table[0, k, lane]
+        start = end
+
+
+def option_kernel(name: str, enter_box: Any, turn_keeps: Any) -> Any:
+    """The compiled option kernel of an objective: :func:`_situation_values` with the objective's
+    ``enter_box`` and ``turn_keeps`` as its globals, cached as ``<name>_options``."""
+    kernel = with_globals(_situation_values, f"{name}_options", enter_box=enter_box, turn_keeps=turn_keeps)
+    return njit(cache=True, nogil=True)(kernel)
+
+
+points_options = option_kernel("points", enter, points_keeps)
+"""Every option of N situations in expected points; its objective is the DP's table of values
+(``enter`` takes it as its ``values``)."""
+target_options = option_kernel("target", target_box, target_keeps)
+"""Every option of N situations as the weighted chance of targets
+(:class:`kniffel.core.targetkernels.TargetOptions`): of one target, or of winning."""

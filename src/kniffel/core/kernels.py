@@ -1,6 +1,7 @@
 """numba kernels of the solver: entering points in a box, the best entry of each roll, the sweep over the
 keep lattice, and the dynamic programme built from them; the optimal games of
-:mod:`kniffel.core.playkernels` and the advisor (:func:`situation_values`) use the same pieces.
+:mod:`kniffel.core.playkernels` and the advisor (:data:`kniffel.core.dpkernels.points_options`) use the
+same pieces.
 
 Every array of values is laid out ``[..., lane]`` where a lane is one upper score of some state (``lo +
 lane``), so the inner loops run over contiguous memory and vectorise. The loops index the arrays directly
@@ -593,77 +594,25 @@ def roll_entry(
     return 0, 0
 
 
-@njit(cache=True, nogil=True)
-def situation_values(
-    values: Any, t: KernelTables, situations: Any, boxes: Any, keeps: Any
-) -> None:  # pragma: no cover
-    """The options of each situation ``situations[i] = (mask, armed, up, free, roll, at_once, sweep_free,
-    usable, throws)``, with the DP's kernels (the boxes one state at a time, the keeps by
-    :func:`situation_keeps`, many states a sweep): ``boxes[i, box]`` is the value of
-    entering roll ``roll`` (thrown at once: ``at_once``) in each box with ``free`` free throws left after
-    the turn (NEG where it may not go), and ``keeps[i, keep]`` the value of holding each keep and throwing
-    the rest, where that throw leaves ``throws`` regular throws and ``usable`` of ``sweep_free`` free
-    throws (:func:`sweep_from`; not computed when ``throws`` < 0: no throw is left)."""
-    n = scoring(t)
-    for i in range(situations.shape[0]):
-        mask, armed, up, free = situations[i, 0], situations[i, 1], situations[i, 2], situations[i, 3]
-        roll, s = situations[i, 4], situations[i, 5]
-        state = EntryState(mask, armed, free)
-        for b in range(n.n_boxes):
-            p, extra = roll_entry(t, n, state, s, roll, b)
-            if p < 0:
-                boxes[i, b] = NEG
-            else:
-                enter(values, n, state, b, p, extra, Lanes(up, 1, b), boxes, i)
-    situation_keeps(values, t, situations, keeps)
-
-
 @njit(cache=True, nogil=True, inline="always")
-def situation_keeps(values: Any, t: KernelTables, situations: Any, keeps: Any) -> None:  # pragma: no cover
-    """``keeps[i, keep]`` of :func:`situation_values` for every situation that has a throw left
-    (``throws`` >= 0): the situations whose throws are alike (the same ``sweep_free``, ``usable`` and
-    ``throws``) are swept together, each its own lane, in bundles of up to :data:`BUNDLE` lanes, as the
-    DP sweeps its states; a lane's values do not depend on the lanes beside it. Inlined into
-    :func:`situation_values` (see the module docstring: a level of calls costs compile time)."""
-    n = scoring(t)
+def points_keeps(
+    values: Any, t: KernelTables, situations: Any, lanes: Any, table: Any
+) -> None:  # pragma: no cover
+    """The expected-points ``turn_keeps`` of :data:`kniffel.core.dpkernels.points_options`: the keep
+    values of the situations ``situations[lanes]`` (a lane each, their throws alike: the same
+    ``sweep_free``, ``usable`` and ``throws``), from the best
+    entry of every roll at each free-throw level the throw may leave (:func:`score_values`) swept over
+    the keep lattice (:func:`sweep_from`) into ``table[0, keep, lane]``."""
+    width = lanes.shape[0]
+    sweep_free, usable, throws = situations[lanes[0], 6], situations[lanes[0], 7], situations[lanes[0], 8]
+    segments = np.empty((width, 4), dtype=np.int64)
+    for lane in range(width):
+        i = lanes[lane]
+        segments[lane, 0], segments[lane, 1] = situations[i, 0], situations[i, 1]
+        segments[lane, 2], segments[lane, 3] = situations[i, 2], 1
     n_s, n_rolls, _ = t.nonzero.shape
-    count = situations.shape[0]
-    # the situations in the order of their kind of throw (a counting sort: few kinds, compiled at once)
-    kinds = n.n_free * (t.per_turn + 1) * t.rolls + 1
-    key = np.empty(count, dtype=np.int64)
-    starts = np.zeros(kinds + 1, dtype=np.int64)
-    for i in range(count):
-        sweep_free, usable, throws = situations[i, 6], situations[i, 7], situations[i, 8]
-        key[i] = 0 if throws < 0 else 1 + (sweep_free * (t.per_turn + 1) + usable) * t.rolls + throws
-        starts[key[i] + 1] += 1
-    for k in range(kinds):
-        starts[k + 1] += starts[k]
-    order = np.empty(count, dtype=np.int64)
-    for i in range(count):
-        order[starts[key[i]]] = i
-        starts[key[i]] += 1
-    start = 0
-    while start < count:
-        first = order[start]
-        end = start + 1
-        while end < count and end - start < BUNDLE and key[order[end]] == key[first]:
-            end += 1
-        if key[first] > 0:
-            width = end - start
-            segments = np.empty((width, 4), dtype=np.int64)
-            for lane in range(width):
-                i = order[start + lane]
-                segments[lane, 0], segments[lane, 1] = situations[i, 0], situations[i, 1]
-                segments[lane, 2], segments[lane, 3] = situations[i, 2], 1
-            sweep_free, usable, throws = situations[first, 6], situations[first, 7], situations[first, 8]
-            sv = np.empty((n.n_free, n_s, n_rolls, width))
-            rows, _ = entry_rows(t, 1, width)
-            for f in range(sweep_free - usable, sweep_free + 1):
-                score_values(segments, f, values, t, rows[0], None, sv[f], None)
-            table = np.empty((1, keeps.shape[1], width))
-            sweep_from(sv, sweep_free, usable, usable + throws + 1, t, table)
-            for lane in range(width):
-                i = order[start + lane]
-                for k in range(keeps.shape[1]):
-                    keeps[i, k] = table[0, k, lane]
-        start = end
+    sv = np.empty((t.n_free, n_s, n_rolls, width))
+    rows, _ = entry_rows(t, 1, width)
+    for f in range(sweep_free - usable, sweep_free + 1):
+        score_values(segments, f, values, t, rows[0], None, sv[f], None)
+    sweep_from(sv, sweep_free, usable, usable + throws + 1, t, table)

@@ -112,7 +112,7 @@ def dp_jobs(tables: KernelTables) -> list[Job]:
 def option_jobs(tables: KernelTables) -> list[Job]:
     """The helper's work for a target question, in the order the question reaches them: the windows' cut
     (:func:`kniffel.core.targetkernels.cut_windows`, right after the rows' kernel, which the question
-    compiles itself), the option kernel (:func:`kniffel.core.targetkernels.situation_values`) and what
+    compiles itself), the option kernel (:data:`kniffel.core.dpkernels.target_options`) and what
     ranks its options (:func:`kniffel.core.winkernels.fold`,
     :func:`kniffel.core.batchkernels.ranked_options`), with the argument types
     :func:`kniffel.core.targetrows.solve_rows` and :meth:`kniffel.core.target.TargetAdvisor.option_values`
@@ -121,7 +121,7 @@ def option_jobs(tables: KernelTables) -> list[Job]:
     kernel and its first row."""
     import numba
 
-    from kniffel.core import batchkernels, targetkernels, winkernels
+    from kniffel.core import batchkernels, dpkernels, targetkernels, winkernels
 
     typeof: Any = numba.typeof
     types: Any = numba.types
@@ -129,12 +129,16 @@ def option_jobs(tables: KernelTables) -> list[Job]:
     table = types.Array(types.int64, 2, "C")
     values = types.Array(types.float64, 2, "C")
     vector, i64 = types.Array(types.float64, 1, "C"), types.int64
-    signature = (rows, table, table, typeof(tables), types.Array(i64, 1, "C"), i64, vector, vector, vector)
+    integers = types.Array(i64, 1, "C")
+    read = types.NamedTuple((rows, table, table), targetkernels.Reading)
+    weighed = types.NamedTuple(
+        (read, typeof(tables.lanes), integers, integers, values), targetkernels.TargetOptions
+    )
     choices = types.Array(types.int32, 2, "C", readonly=True)
-    ranking = (table, values, values, choices, table, values, types.Array(i64, 1, "C"))
+    ranking = (table, values, values, choices, table, values, integers)
     return [
         (targetkernels.cut_windows, (table, i64, table, table, typeof(tables))),
-        (targetkernels.situation_values, signature),
+        (dpkernels.target_options, (weighed, typeof(tables), table, values, values)),
         (winkernels.fold, (i64, vector, i64, i64, types.boolean)),
         (batchkernels.ranked_options, ranking),
     ]

@@ -315,9 +315,9 @@ def rows_for(
 def _option_kernel_helper(c: Compiled) -> contextlib.AbstractContextManager[None]:
     """A helper process compiling the option kernel (:func:`kniffel.core.precompile.option_jobs`) while
     this process solves rows, if it is not compiled yet."""
-    from kniffel.core import precompile, targetkernels
+    from kniffel.core import dpkernels, precompile
 
-    return precompile.helping(precompile.option_jobs(c.kernel_tables), targetkernels.situation_values)
+    return precompile.helping(precompile.option_jobs(c.kernel_tables), dpkernels.target_options)
 
 
 def cone_size(c: Compiled, state: SheetState, first: int, last: int) -> int:
@@ -385,7 +385,7 @@ class TargetAdvisor:
         rest of the turn is played for that sum and later turns for each target on its own. With one
         weight of 1 that is the largest probability of making ``first`` more points; with the chances of
         the other players' best final score it is a chance of finishing first."""
-        from kniffel.core import targetkernels
+        from kniffel.core import dpkernels, targetkernels
 
         if len(weights) < 1:
             raise SituationError("weigh at least one target")
@@ -400,10 +400,12 @@ class TargetAdvisor:
         situation = np.array([row], dtype=np.int64)
         boxes = np.empty((1, self.compiled.n_boxes))
         keeps = np.empty((1, self.advisor.lattice.first_roll))
-        targetkernels.situation_values(
-            child_level, self.rows.index, self.rows.layout.lane_base, self.compiled.kernel_tables,
-            situation[0], first, np.ascontiguousarray(folded), boxes[0], keeps[0],
-        )  # fmt: skip
+        kt = self.compiled.kernel_tables
+        read = targetkernels.Reading(child_level, self.rows.index, self.rows.layout.lane_base)
+        firsts, widths = np.array([first], dtype=np.int64), np.array([len(folded)], dtype=np.int64)
+        weights_row = np.ascontiguousarray(folded, dtype=np.float64).reshape(1, -1)
+        weighed = targetkernels.TargetOptions(read, kt.lanes, firsts, widths, weights_row)
+        dpkernels.target_options(weighed, kt, situation, boxes, keeps)
         return self.advisor.ranked_options(situation, boxes, keeps, free)[0]
 
     def options(self, position: ColumnPosition, needed: int) -> list[Option]:

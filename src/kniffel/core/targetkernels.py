@@ -32,7 +32,6 @@ from kniffel.core.kernels import (
     keep_larger,
     lane_at,
     lane_of,
-    roll_entry,
     scoring,
     sweep,
 )
@@ -403,48 +402,66 @@ def state_row(
     return int(index[lane, 0]), int(index[lane, 1]), int(index[lane, 2])
 
 
-@njit(cache=True, nogil=True)
-def situation_values(
-    child_prob: Any,
-    index: Any,
-    lane_base: Any,
-    t: KernelTables,
-    situation: Any,
-    first: int,
-    weights: Any,
+class TargetOptions(NamedTuple):
+    """What the options of situations are valued by for a target (:data:`kniffel.core.dpkernels.
+    target_options`): situation ``i``'s weights ``weights[i, :widths[i]]`` of its targets ``firsts[i]``
+    on (one weight of 1 for the chance of one target; the chances of the others' best score for a
+    chance of winning), read from the next level's rows (``read``; ``lanes``: the tables' lane layout)."""
+
+    read: Reading
+    lanes: Any
+    firsts: Any
+    widths: Any
+    weights: Any
+
+
+@njit(cache=True, nogil=True, inline="always")
+def target_box(
+    objective: TargetOptions,
+    n: Scoring,
+    state: EntryState,
+    box: int,
+    points: int,
+    extra: int,
+    lanes: Any,
     boxes: Any,
-    keeps: Any,
+    i: int,
 ) -> None:  # pragma: no cover
-    """The options of one situation (a row of :meth:`kniffel.core.Advisor.situation_row`) valued by
-    ``sum(weights[i] * P(making at least first + i more points))``, laid out as
-    :func:`kniffel.core.kernels.situation_values` lays out expected points, so that one ranking
-    (:func:`kniffel.core.batchkernels.ranked_options`) orders both: ``boxes[box]`` for entering the
-    roll in each box (NEG where it may not go), ``keeps[keep]`` for holding each keep and throwing the rest
-    (not computed when no throw is left)."""
-    n = scoring(t)
-    mask, armed, up, free = situation[0], situation[1], situation[2], situation[3]
-    roll, s = situation[4], situation[5]
-    sweep_free, usable, throws = situation[6], situation[7], situation[8]
-    w = weights.shape[0]
-    at = Window(mask, armed, up, free, first, w)
-    read = Reading(child_prob, index, lane_base)
-    lanes = t.lanes
-    entering = EntryState(mask, armed, free)
-    for b in range(n.n_boxes):
-        p, extra = roll_entry(t, n, entering, s, roll, b)
-        if p < 0:
-            boxes[b] = NEG
-            continue
-        boxes[b] = enter_weighted(read, lanes, n, at, b, p, extra, weights)
-    if throws >= 0:
-        n_s, n_rolls, _ = t.nonzero.shape
-        table = np.empty((1, keeps.shape[0], 1))
-        sv = np.empty((usable + 1, n_s, n_rolls, 1))
-        state = np.array([[mask, armed, up, sweep_free, first, w]], dtype=np.int64)
-        positions = usable + throws + 1
-        turn_probabilities(state, weights.reshape((1, w)), usable, positions, read, t, table, sv, None, None)
-        for k in range(keeps.shape[0]):
-            keeps[k] = table[0, k, 0]
+    """The target's ``enter_box``: ``boxes[i, lanes.col]``, the weighted chance of situation ``i``'s
+    targets once ``points`` (``extra`` on top) go in ``box`` from ``state`` at upper score ``lanes.lo``
+    (:func:`enter_weighted`); the counterpart of :func:`kniffel.core.kernels.enter`."""
+    at = Window(state.mask, state.armed, lanes.lo, state.free, objective.firsts[i], objective.widths[i])
+    weights = objective.weights[i]
+    boxes[i, lanes.col] = enter_weighted(objective.read, objective.lanes, n, at, box, points, extra, weights)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def target_keeps(
+    objective: TargetOptions, t: KernelTables, situations: Any, lanes: Any, table: Any
+) -> None:  # pragma: no cover
+    """The target's ``turn_keeps``: the weighted keep chances of the situations ``situations[lanes]``
+    (a lane each, their throws alike) by :func:`turn_probabilities`, into ``table[0, keep, lane]``."""
+    width = lanes.shape[0]
+    sweep_free, usable, throws = situations[lanes[0], 6], situations[lanes[0], 7], situations[lanes[0], 8]
+    states = np.empty((width, 6), dtype=np.int64)
+    weights = np.empty((width, objective.weights.shape[1]))
+    for lane in range(width):
+        i = lanes[lane]
+        states[lane, 0], states[lane, 1], states[lane, 2] = (
+            situations[i, 0],
+            situations[i, 1],
+            situations[i, 2],
+        )
+        states[lane, 3], states[lane, 4], states[lane, 5] = (
+            sweep_free,
+            objective.firsts[i],
+            objective.widths[i],
+        )
+        for j in range(weights.shape[1]):  # a loop: a row assigned whole compiles the broadcasting too
+            weights[lane, j] = objective.weights[i, j]
+    n_s, n_rolls, _ = t.nonzero.shape
+    sv = np.empty((usable + 1, n_s, n_rolls, width))
+    turn_probabilities(states, weights, usable, usable + throws + 1, objective.read, t, table, sv, None, None)
 
 
 # --- windows cut to what can be nonzero ----------------------------------------------------------------

@@ -44,7 +44,7 @@ def _dispatchers() -> list[object]:
         dpkernels.solve_target,
         targetkernels.cut_windows,
         targetkernels.trim_zeros,
-        targetkernels.situation_values,
+        dpkernels.target_options,
         distkernels.chunk_outcomes,
         distkernels.chunk_distributions,
     ]
