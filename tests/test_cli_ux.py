@@ -383,7 +383,7 @@ def test_the_progress_bar_says_what_compiles_and_stays_whole_at_80_columns(lang:
     note = translate(lang, "compiling the target kernels, first use only (about {time})...", time="20 s")
     out = io.StringIO()
     console = Console(file=out, width=80, color_system=None)
-    progress = _Lines("states", note, console)
+    progress = _Lines(translate(lang, "states"), note, console, lang)
     task = progress.add_task(label, total=None)
     console.print(progress.get_renderable())
     compiling = out.getvalue()
@@ -396,7 +396,8 @@ def test_the_progress_bar_says_what_compiles_and_stays_whole_at_80_columns(lang:
     assert " ".join(note.split()) in " ".join(compiling.split())
     assert note not in solving
     assert "…" not in solving
-    assert "123,456/1,234,567 states" in solving
+    count = {"en": "123,456/1,234,567 states", "de": "123.456/1.234.567 Zustände"}[lang]
+    assert count in solving
     assert "0:00:00" in solving
 
 

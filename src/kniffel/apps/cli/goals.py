@@ -71,7 +71,9 @@ def target_options(
     if show_progress and warm.needed():
         first_use = N_("compiling the target kernels, first use only (about {time})...")
         waiting = translate(lang, first_use, time=about(COMPILE_SECONDS))
-    with solving.solve_progress(show_progress, label, unit="states", lang=lang, waiting=waiting) as progress:
+    with solving.solve_progress(
+        show_progress, label, unit=N_("states"), lang=lang, waiting=waiting
+    ) as progress:
         return TargetOptions(rules, target, sheet, progress)
 
 

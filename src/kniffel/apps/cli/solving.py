@@ -76,14 +76,16 @@ class _Count(ProgressColumn):
     """``done/total unit``; nothing while the total is not known yet (:class:`_Lines` says then what
     happens: the kernels compile before the first sheet is solved or the first game played)."""
 
-    def __init__(self, unit: str) -> None:
+    def __init__(self, unit: str, lang: str = "en") -> None:
         super().__init__()
-        self.unit = unit
+        self.unit, self.lang = unit, lang
 
     def render(self, task: Task) -> Text:
         if task.total is None:
             return Text("")
-        return Text(f"{task.completed:,.0f}/{task.total:,.0f} {self.unit}")
+        # the language's own digit groups: 20,000 in English is 20.000 in German, where 20,000 is twenty
+        done, total = number(self.lang, task.completed, 0), number(self.lang, task.total, 0)
+        return Text(f"{done}/{total} {self.unit}")
 
 
 class _Lines(Progress):
@@ -92,10 +94,10 @@ class _Lines(Progress):
     (``waiting``), then the bar with the count and the times. In one row a long label and a compile
     note squeezed the count and the times to an ellipsis, and the note to a column one letter wide."""
 
-    def __init__(self, unit: str, waiting: str, console: Console) -> None:
+    def __init__(self, unit: str, waiting: str, console: Console, lang: str = "en") -> None:
         super().__init__(
             BarColumn(bar_width=None),
-            _Count(unit),
+            _Count(unit, lang),
             TimeElapsedColumn(),
             TimeRemainingColumn(),  # how long still: an estimate from the pace so far
             console=console,
@@ -133,7 +135,7 @@ def solve_progress(
         yield None
         return
     waiting = waiting or translate(lang, "compiling the solver, first run only...")
-    with _Lines(translate(lang, unit), waiting, console) as progress:
+    with _Lines(translate(lang, unit), waiting, console, lang) as progress:
         task = progress.add_task(label, total=None)
 
         def update(done: int, total: int) -> None:
