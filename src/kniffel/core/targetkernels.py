@@ -31,7 +31,6 @@ from kniffel.core.kernels import (
     keep_better,
     keep_larger,
     lane_at,
-    lane_of,
     scoring,
     sweep,
 )
@@ -391,15 +390,6 @@ def store_target(level: Any, bundle: Any, free: Any, solved: Any, t: Any) -> Any
         for k in range(widths[i]):
             row[k] = made[k]
         col += widths[i]
-
-
-@njit(cache=True, nogil=True)
-def state_row(
-    index: Any, lane_base: Any, t: KernelTables, armed: int, free: int, mask: int, up: int
-) -> tuple[int, int, int]:  # pragma: no cover
-    """``(offset, first, count)`` of a state's row."""
-    lane = lane_of(t, lane_base, armed, free, mask, up)
-    return int(index[lane, 0]), int(index[lane, 1]), int(index[lane, 2])
 
 
 class TargetOptions(NamedTuple):
