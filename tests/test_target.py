@@ -306,6 +306,26 @@ def test_options_in_a_situation_agree_with_the_brute_force_by_hand() -> None:
     assert expected == pytest.approx(brute[30], abs=2e-6)
 
 
+def test_a_target_question_knows_whether_it_will_compile_first(tmp_path: Path) -> None:
+    """What the command line says while a target question waits (compiling, or only preparing) rests on
+    this: true with an empty kernel cache, false once a question has run here."""
+    import os
+    import subprocess
+    import sys
+
+    from kniffel.core.target import needs_compiling
+
+    ask = "from kniffel.core.target import needs_compiling; print(needs_compiling())"
+    empty = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    fresh = subprocess.run([sys.executable, "-c", ask], env=empty, capture_output=True, text=True, check=True)
+    assert fresh.stdout.strip() == "True"
+    game = reduced()
+    TargetAdvisor(Advisor(solve(game)), reduced_table("forced joker")).options(
+        ColumnPosition({}, [2, 2, 5], 2), 30
+    )
+    assert not needs_compiling()
+
+
 def test_rows_are_solved_only_for_the_upper_scores_a_sheet_can_have() -> None:
     from kniffel import rules
     from kniffel.core.lanes import lowest_up

@@ -320,6 +320,21 @@ def _option_kernel_helper(c: Compiled) -> contextlib.AbstractContextManager[None
     return precompile.helping(precompile.option_jobs(c.kernel_tables), dpkernels.target_options)
 
 
+def needs_compiling() -> bool:
+    """Whether a target question would compile kernels before it solves anything: its rows' loop, the
+    windows' cut, the rows' trim or its option kernel is neither compiled in this process nor in the
+    disk cache. What a front end says while it waits depends on it."""
+    from kniffel.core import dpkernels, precompile, targetkernels
+
+    kernels = (
+        dpkernels.solve_target,
+        targetkernels.cut_windows,
+        targetkernels.trim_zeros,
+        dpkernels.target_options,
+    )
+    return any(precompile.needs_compiling(kernel) for kernel in kernels)
+
+
 def cone_size(c: Compiled, state: SheetState, first: int, last: int) -> int:
     """How many probabilities the cone of ``state`` for targets ``first .. last`` holds (what solving it
     costs, near enough), without solving it."""
@@ -431,6 +446,7 @@ __all__ = [
     "held_rows",
     "horizon_of",
     "is_early",
+    "needs_compiling",
     "reach",
     "reached_lanes",
     "rows_for",

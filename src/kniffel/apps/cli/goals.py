@@ -63,14 +63,16 @@ def target_options(
     rules: RuleSet, target: int, *, show_progress: bool, lang: str, sheet: Mapping[str, int] | None = None
 ) -> TargetOptions:
     """:class:`TargetOptions` for one situation's sheet (or, None, for a batch), with a progress bar."""
-    from kniffel.core import warm
+    from kniffel.core.target import needs_compiling
     from kniffel.services.session import about
 
     label = cone_note(rules, target, sheet, lang)
-    waiting = None
-    if show_progress and warm.needed():
+    # said until the first sheet is solved: compiling on a first use, else cutting the sheets' windows
+    if needs_compiling():
         first_use = N_("compiling the target kernels, first use only (about {time})...")
         waiting = translate(lang, first_use, time=about(COMPILE_SECONDS))
+    else:
+        waiting = translate(lang, "preparing...")
     with solving.solve_progress(
         show_progress, label, unit=N_("states"), lang=lang, waiting=waiting
     ) as progress:
