@@ -569,7 +569,7 @@ def store_points(level: Any, masks: Any, free: Any, solved: Any, t: Any) -> Any:
         off += na * nl
 
 
-# --- the advisor: every option of single situations -------------------------------------------------------
+# --- the option kernels' points pieces (kniffel.core.dpkernels.points_options) --------------------------
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -579,7 +579,7 @@ def roll_entry(
     """What ``roll`` (thrown at once: ``s`` = 1) pays in ``box`` in ``state``, and the extra bonus on top:
     where the five-of-a-kind box is filled the extra rules say it for a five of a kind (-1 where it may
     not go); else the points of its pair with an open box, 0 where it has none (a strike), -1 in a
-    filled box. Every option kernel asks this of each box."""
+    filled box. The option kernel (:func:`kniffel.core.dpkernels._situation_values`) asks this of each box."""
     mask, armed, face = state.mask, state.armed, t.alike[roll]
     if joker_applies(n, mask) and face >= 0:
         return int(t.jpts[mask, armed, s, face, box]), int(t.jbonus[mask, armed, face])

@@ -35,6 +35,7 @@ import contextlib
 import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -320,19 +321,27 @@ def _option_kernel_helper(c: Compiled) -> contextlib.AbstractContextManager[None
     return precompile.helping(precompile.option_jobs(c.kernel_tables), dpkernels.target_options)
 
 
-def needs_compiling() -> bool:
-    """Whether a target question would compile kernels before it solves anything: its rows' loop, the
-    windows' cut, the rows' trim or its option kernel is neither compiled in this process nor in the
-    disk cache. What a front end says while it waits depends on it."""
-    from kniffel.core import dpkernels, precompile, targetkernels
+def question_kernels() -> tuple[Any, ...]:
+    """The kernels a target question runs before its answer: its rows' loop, the windows' cut, the rows'
+    trim and its option kernel (what :func:`needs_compiling` and the warm-up,
+    :mod:`kniffel.core.warm`, ask about)."""
+    from kniffel.core import dpkernels, targetkernels
 
-    kernels = (
+    return (
         dpkernels.solve_target,
         targetkernels.cut_windows,
         targetkernels.trim_zeros,
         dpkernels.target_options,
     )
-    return any(precompile.needs_compiling(kernel) for kernel in kernels)
+
+
+def needs_compiling() -> bool:
+    """Whether a target question would compile kernels before it solves anything: one of
+    :func:`question_kernels` is neither compiled in this process nor in the disk cache. What a front end
+    says while it waits depends on it."""
+    from kniffel.core import precompile
+
+    return any(precompile.needs_compiling(kernel) for kernel in question_kernels())
 
 
 def cone_size(c: Compiled, state: SheetState, first: int, last: int) -> int:
@@ -447,6 +456,7 @@ __all__ = [
     "horizon_of",
     "is_early",
     "needs_compiling",
+    "question_kernels",
     "reach",
     "reached_lanes",
     "rows_for",

@@ -393,10 +393,11 @@ def store_target(level: Any, bundle: Any, free: Any, solved: Any, t: Any) -> Any
 
 
 class TargetOptions(NamedTuple):
-    """What the options of situations are valued by for a target (:data:`kniffel.core.dpkernels.
-    target_options`): situation ``i``'s weights ``weights[i, :widths[i]]`` of its targets ``firsts[i]``
-    on (one weight of 1 for the chance of one target; the chances of the others' best score for a
-    chance of winning), read from the next level's rows (``read``; ``lanes``: the tables' lane layout)."""
+    """What the options of situations are valued by for a target
+    (:data:`kniffel.core.dpkernels.target_options`): situation ``i``'s weights ``weights[i, :widths[i]]``
+    of its targets ``firsts[i]`` on (one weight of 1 for the chance of one target; the chances of the
+    others' best score for a chance of winning), read from the next level's rows (``read``; ``lanes``:
+    the tables' lane layout)."""
 
     read: Reading
     lanes: Any

@@ -37,14 +37,12 @@ it ends (a process object collected early would close it)."""
 
 
 def _dispatchers() -> list[object]:
-    from kniffel.core import distkernels, dpkernels, sheetkernels, targetkernels
+    from kniffel.core import distkernels, sheetkernels
+    from kniffel.core.target import question_kernels
 
     return [
         sheetkernels.turn_values,
-        dpkernels.solve_target,
-        targetkernels.cut_windows,
-        targetkernels.trim_zeros,
-        dpkernels.target_options,
+        *question_kernels(),
         distkernels.chunk_outcomes,
         distkernels.chunk_distributions,
     ]
