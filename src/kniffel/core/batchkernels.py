@@ -131,7 +131,7 @@ def turn_fields(
     n_at_once: int,
     free_per_turn: int,
 ) -> tuple[int, int, int, int, bool]:  # pragma: no cover
-    """The rest of a situation's row after its state's (:meth:`kniffel.core.Advisor.situation_row`):
+    """The rest of a situation's row after its state's (:meth:`kniffel.core.position.ColumnPosition.encode`):
     ``(at_once, sweep_free, usable, throws, free_throw)``, the last whether the next throw is a free
     one. ``thrown_at_once`` counts only if ``at_once_given`` (else: this is the turn's first throw)."""
     if not at_once_given:
@@ -411,7 +411,7 @@ def _read_line(
 def read_situations(text: Any, t: ReaderTables, rows: Any, free: Any, status: Any) -> int:  # pragma: no cover
     """Read the lines of ``text`` (UTF-8 bytes, lines ending in a newline, the last one perhaps not):
     ``status[i]`` of line ``i`` (:data:`READ`, :data:`BLANK`, :data:`UNREAD`) and, for a line read, its
-    row ``rows[i]`` (:meth:`kniffel.core.Advisor.situation_row`) and whether its throw is a free one,
+    row ``rows[i]`` (:meth:`kniffel.core.position.ColumnPosition.encode`) and whether its throw is a free one,
     ``free[i]``. Returns the number of lines (one more than there are rows if there are more: then
     nothing past the rows is read). A line is read only if it is a JSON object of
     :data:`FIELDS` that ``advise`` takes as it is (by the tables ``t``): whole numbers without sign, box

@@ -152,7 +152,7 @@ def _situation_values(
     objective: Any, t: KernelTables, situations: Any, boxes: Any, keeps: Any
 ) -> None:  # pragma: no cover
     """Every option of each situation ``situations[i] = (mask, armed, up, free, roll, at_once,
-    sweep_free, usable, throws)`` (:meth:`kniffel.core.Advisor.situation_row`), valued by
+    sweep_free, usable, throws)`` (:meth:`kniffel.core.position.ColumnPosition.encode`), valued by
     ``objective``: ``boxes[i, box]`` for entering roll ``roll`` (thrown at once: ``at_once``) in each
     box with ``free`` free throws left after the turn (NEG where it may not go; the objective's
     ``enter_box``), and ``keeps[i, keep]`` for holding each keep and throwing the rest, where that throw
