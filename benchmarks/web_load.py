@@ -1,6 +1,6 @@
 """Load test of the web server: hundreds of simulated players over WebSocket on loopback.
 
-Starts ``--processes`` servers (``python -m kniffel.apps.web``) on one database (a fresh SQLite file for one
+Starts ``--processes`` servers (``kniffel serve``) on one database (a fresh SQLite file for one
 process; several processes need PostgreSQL: ``--database-url postgresql+psycopg://...``), or uses
 ``--url``. Players sit at two-player tables; a table plays one game after another until the time is
 up, each game created over HTTP like a browser would. The two players of a table connect to different

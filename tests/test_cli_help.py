@@ -126,6 +126,11 @@ def error_of(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int |
         (["simulate", "--games", "0"], "kniffel: error: --games is at least 1, got 0"),
         (["serve", "--port", "0"], "kniffel: error: --port is a port number, 1 to 65535, got 0"),
         (["serve", "--port", "70000"], "kniffel: error: --port is a port number, 1 to 65535, got 70000"),
+        (["serve", "--bot-delay", "-1"], "kniffel: error: --bot-delay is 0 to 60 seconds, got -1.0"),
+        (
+            ["serve", "--log-level", "loud"],
+            "kniffel: error: --log-level is critical, error, warning, info or debug, got loud",
+        ),
         (
             ["score", "--bogus"],
             "kniffel: error: No such option: --bogus (see kniffel score --help)",

@@ -50,6 +50,9 @@ from kniffel.rules import get as get_rules
 from kniffel.services.session import Session as GameSession
 from kniffel.services.session import check_writable
 
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+"""What ``kniffel serve --log-level`` takes (uvicorn's levels)."""
+
 app = typer.Typer(
     name="kniffel",
     help=(
@@ -467,11 +470,28 @@ def serve_command(
             show_default=False,
         ),
     ] = None,
+    bot_delay: Annotated[
+        float | None,
+        typer.Option(
+            "--bot-delay",
+            envvar="KNIFFEL_BOT_DELAY",
+            metavar="SECONDS",
+            help="Seconds a bot waits before each action, so that people can follow (default: 0.6).",
+            show_default=False,
+        ),
+    ] = None,
+    log_level: Annotated[
+        str, typer.Option("--log-level", help="critical, error, warning, info or debug.")
+    ] = "info",
     lang: LangOption = None,
 ) -> None:
     """Play in the browser: online tables with invite links, bots, hot seat and score pad."""
     if not 1 <= port <= 65535:
         raise CliError(f"--port is a port number, 1 to 65535, got {port}")
+    if bot_delay is not None and not 0 <= bot_delay <= 60:
+        raise CliError(f"--bot-delay is 0 to 60 seconds, got {bot_delay}")
+    if log_level not in LOG_LEVELS:
+        raise CliError(f"--log-level is critical, error, warning, info or debug, got {log_level}")
     if cache_budget is not None:
         from kniffel.core import cache
 
@@ -489,7 +509,15 @@ def serve_command(
     from kniffel.core import warm
 
     warm.start()  # the first chances of winning and target hints then need nothing compiled
-    serve(host, port, database_url, trusted_proxies=trusted_proxies, allowed_hosts=allowed_hosts)
+    serve(
+        host,
+        port,
+        database_url,
+        bot_delay=bot_delay,
+        log_level=log_level,
+        trusted_proxies=trusted_proxies,
+        allowed_hosts=allowed_hosts,
+    )
 
 
 app.registered_commands += stats.commands.registered_commands  # kniffel stats, after the others

@@ -20,6 +20,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
+from kniffel.core.warm import WARM_UP_ENV
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -53,7 +55,7 @@ class Started(ABC):
 
 
 class ServerProcess(Started):
-    """``python -m kniffel.apps.web`` on 127.0.0.1; :meth:`start` returns once it answers.
+    """``kniffel serve`` on 127.0.0.1, as people start it; :meth:`start` returns once it answers.
 
     ``cache_dir`` is the solver's table cache for the server (``KNIFFEL_CACHE_DIR``); without it the
     server inherits this process's environment, so tests pass their session's cache. ``open_files``
@@ -74,7 +76,8 @@ class ServerProcess(Started):
         self.port = port or free_port()
         self.bot_delay = bot_delay
         cache = {"KNIFFEL_CACHE_DIR": str(cache_dir)} if cache_dir is not None else {}
-        self.env = {**os.environ, **cache, **(env or {})}
+        # no warm-up compiling kernels beside the server unless the environment asks for one
+        self.env = {WARM_UP_ENV: "0", **os.environ, **cache, **(env or {})}
         self.log_path = log_path
         self.open_files = open_files
         self.process: subprocess.Popen[bytes] | None = None
@@ -95,13 +98,16 @@ class ServerProcess(Started):
         command = [
             sys.executable,
             "-m",
-            "kniffel.apps.web",
+            "kniffel",
+            "serve",
             "--port",
             str(self.port),
             "--database-url",
             self.database_url,
             "--bot-delay",
             str(self.bot_delay),
+            "--log-level",
+            "warning",
         ]
         output = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         limit = self.open_files or 0
