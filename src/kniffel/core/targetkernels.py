@@ -103,7 +103,7 @@ def weighted_sum(weights: Any, lo: int, hi: int, prob: Any, shift: int) -> float
 def enter_weighted(
     read: Reading, lanes: Any, n: Scoring, at: Window, box: int, points: int, extra: int, weights: Any
 ) -> float:  # pragma: no cover
-    """The weighted sum over the lanes of ``at`` of :func:`enter_target`'s probabilities (a chance of
+    """The weighted sum over the lanes of ``at`` of :func:`enter_lanes`'s probabilities (a chance of
     winning, when the weights are the chances of the others' best score), summed over the lanes that
     read the child's row and the weights of those made by the points gained alone: the lanes past the
     child's window add nothing."""
@@ -113,26 +113,26 @@ def enter_weighted(
     return weighted_sum(weights, 0, certain, None, 0) + weighted_sum(weights, start, beyond, read.prob, shift)
 
 
-@njit(cache=True, nogil=True, inline="always")
-def enter_target(
+@njit(cache=True, nogil=True)
+def enter_lanes(
     read: Reading,
     lanes: Any,
     n: Scoring,
     at: Window,
-    box: int,
-    points: int,
-    extra: int,
+    box: Any,
+    points: Any,
+    extra: Any,
     out: Any,
-    col: int,
-    weights: Any,
+    col: Any,
 ) -> None:  # pragma: no cover
     """``out[col + lane]``: the probability of making ``at.u0 + lane`` more points from ``at`` when
-    ``points`` go in ``box`` (:func:`entered`): the child state's row shifted by what was gained. With
-    ``weights`` (None: each lane on its own), their weighted sum in ``out[col]`` alone
-    (:func:`enter_weighted`)."""
-    if weights is not None:
-        out[col] = enter_weighted(read, lanes, n, at, box, points, extra, weights)
-        return
+    ``points`` go in ``box`` (:func:`entered`): the child state's row shifted by what was gained.
+
+    Compiled once (its integers passed as int64 by every caller, so one signature) and called, not
+    inlined: inlined at its six call sites it was compiled six times over, and the rows' kernel took
+    19.8 s to compile instead of 11.4 s. The call costs nothing beside its loops over a window's lanes.
+    The weighted sums of a turn played to win, a few lanes a call, stay inlined
+    (:func:`enter_weighted`): called, they made tournaments of ``bot:win`` 12-17 % slower."""
     certain, start, beyond, shift = entered(read, lanes, n, at, box, points, extra)
     # over slices, indexed from 0: ``out[col + i]`` and ``read.prob[shift + i]`` were copied one lane at a
     # time (numba wraps a negative index around, and nothing told the compiler these are not negative)
@@ -164,14 +164,17 @@ def entry_probabilities(
     allow = t.allowed[at.mask]
     lanes = t.lanes
     width = w if weights is None else 1
-    # slices indexed from 0, so that the lane loops load and store vectors (see enter_target)
+    # slices indexed from 0, so that the lane loops load and store vectors (see enter_lanes)
     best, entered_now = rows[strike, col : col + width], rows[one, col : col + width]
     for lane in range(width):
         best[lane] = NEG
     for b in range(n.n_boxes):
         if (allow >> b) & 1 == 0:
             continue
-        enter_target(read, lanes, n, at, b, 0, 0, rows[one], col, weights)
+        if weights is None:
+            enter_lanes(read, lanes, n, at, np.int64(b), np.int64(0), np.int64(0), rows[one], np.int64(col))
+        else:
+            rows[one, col] = enter_weighted(read, lanes, n, at, b, 0, 0, weights)
         if strike_box is None:
             keep_larger(entered_now, best, None, b)
         else:
@@ -183,7 +186,13 @@ def entry_probabilities(
             for lane in range(width):
                 closed[lane] = NEG
             continue
-        enter_target(read, lanes, n, at, b, int(t.pair_pts[j]), 0, rows[j], col, weights)
+        points = int(t.pair_pts[j])
+        if weights is None:
+            enter_lanes(
+                read, lanes, n, at, np.int64(b), np.int64(points), np.int64(0), rows[j], np.int64(col)
+            )
+        else:
+            rows[j, col] = enter_weighted(read, lanes, n, at, b, points, 0, weights)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -213,7 +222,20 @@ def joker_probabilities(
                 p = int(t.jpts[mask, armed, s, face, b])
                 if p < 0:
                     continue
-                enter_target(read, lanes, n, at, b, p, extra, rows[one], col, weights)
+                if weights is None:
+                    enter_lanes(
+                        read,
+                        lanes,
+                        n,
+                        at,
+                        np.int64(b),
+                        np.int64(p),
+                        np.int64(extra),
+                        rows[one],
+                        np.int64(col),
+                    )
+                else:
+                    rows[one, col] = enter_weighted(read, lanes, n, at, b, p, extra, weights)
                 keep_better(rows[one], out[s, r], col, width, choice, s, r, -1 - b)
 
 
