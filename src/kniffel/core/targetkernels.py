@@ -34,7 +34,7 @@ from kniffel.core.kernels import (
     scoring,
     sweep,
 )
-from kniffel.core.records import EntryState, Scoring
+from kniffel.core.records import EntryState, Scoring, wide
 
 
 class Window(NamedTuple):
@@ -119,18 +119,19 @@ def enter_lanes(
     lanes: Any,
     n: Scoring,
     at: Window,
-    box: Any,
-    points: Any,
-    extra: Any,
+    box: int,
+    points: int,
+    extra: int,
     out: Any,
-    col: Any,
+    col: int,
 ) -> None:  # pragma: no cover
     """``out[col + lane]``: the probability of making ``at.u0 + lane`` more points from ``at`` when
     ``points`` go in ``box`` (:func:`entered`): the child state's row shifted by what was gained.
 
-    Compiled once (its integers passed as int64 by every caller, so one signature) and called, not
-    inlined: inlined at its six call sites it was compiled six times over, and the rows' kernel took
-    19.8 s to compile instead of 11.4 s. The call costs nothing beside its loops over a window's lanes.
+    Compiled once (every caller passes its integers :data:`~kniffel.core.records.wide`, so it has one
+    signature) and called, not inlined: inlined at its six call sites it was compiled six times over,
+    and the rows' kernel took 19.8 s to compile instead of 11.4 s. The call costs nothing beside its
+    loops over a window's lanes.
     The weighted sums of a turn played to win, a few lanes a call, stay inlined
     (:func:`enter_weighted`): called, they made tournaments of ``bot:win`` 12-17 % slower."""
     certain, start, beyond, shift = entered(read, lanes, n, at, box, points, extra)
@@ -172,7 +173,7 @@ def entry_probabilities(
         if (allow >> b) & 1 == 0:
             continue
         if weights is None:
-            enter_lanes(read, lanes, n, at, np.int64(b), np.int64(0), np.int64(0), rows[one], np.int64(col))
+            enter_lanes(read, lanes, n, at, wide(b), wide(0), wide(0), rows[one], wide(col))
         else:
             rows[one, col] = enter_weighted(read, lanes, n, at, b, 0, 0, weights)
         if strike_box is None:
@@ -188,9 +189,7 @@ def entry_probabilities(
             continue
         points = int(t.pair_pts[j])
         if weights is None:
-            enter_lanes(
-                read, lanes, n, at, np.int64(b), np.int64(points), np.int64(0), rows[j], np.int64(col)
-            )
+            enter_lanes(read, lanes, n, at, wide(b), wide(points), wide(0), rows[j], wide(col))
         else:
             rows[j, col] = enter_weighted(read, lanes, n, at, b, points, 0, weights)
 
@@ -228,11 +227,11 @@ def joker_probabilities(
                         lanes,
                         n,
                         at,
-                        np.int64(b),
-                        np.int64(p),
-                        np.int64(extra),
+                        wide(b),
+                        wide(p),
+                        wide(extra),
                         rows[one],
-                        np.int64(col),
+                        wide(col),
                     )
                 else:
                     rows[one, col] = enter_weighted(read, lanes, n, at, b, p, extra, weights)
