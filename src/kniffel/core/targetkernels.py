@@ -132,8 +132,11 @@ def enter_lanes(
     signature) and called, not inlined: inlined at its six call sites it was compiled six times over,
     and the rows' kernel took 19.8 s to compile instead of 11.4 s. The call costs nothing beside its
     loops over a window's lanes.
+
     The weighted sums of a turn played to win, a few lanes a call, stay inlined
-    (:func:`enter_weighted`): called, they made tournaments of ``bot:win`` 12-17 % slower."""
+    (:func:`enter_weighted`): called, they made tournaments of ``bot:win`` 12-17 % slower. Each call
+    site chooses between the two itself: an inlined function choosing for them is inlined (and
+    compiled) once more per site, 13.0 s for the rows' kernel instead of 11.4 s."""
     certain, start, beyond, shift = entered(read, lanes, n, at, box, points, extra)
     # over slices, indexed from 0: ``out[col + i]`` and ``read.prob[shift + i]`` were copied one lane at a
     # time (numba wraps a negative index around, and nothing told the compiler these are not negative)

@@ -68,10 +68,12 @@ def target_options(
 
     label = cone_note(rules, target, sheet, lang)
     # said until the first sheet is solved: compiling on a first use, else cutting the sheets' windows
-    if needs_compiling():
+    # (nothing is shown without progress, so the kernel cache is not asked then)
+    waiting = None
+    if show_progress and needs_compiling():
         first_use = N_("compiling the target kernels, first use only (about {time})...")
         waiting = translate(lang, first_use, time=about(COMPILE_SECONDS))
-    else:
+    elif show_progress:
         waiting = translate(lang, "preparing...")
     with solving.solve_progress(
         show_progress, label, unit=N_("states"), lang=lang, waiting=waiting
