@@ -326,6 +326,9 @@ class GameService:
 
     def unsubscribe(self, live: LiveGame, subscriber: Subscriber) -> None:
         live.subscribers.discard(subscriber)
+        current = self._live.get(live.id)
+        if current is not None:  # the subscriber may have been moved to a copy read afresh (_drop)
+            current.subscribers.discard(subscriber)
 
     # --- actions -------------------------------------------------------------------------------
 
@@ -491,7 +494,7 @@ class GameService:
                 outcome = live.game.apply(Action.from_json(item.action))
             except KniffelError:
                 log.exception("game %s cannot replay action %d; dropping the copy", live.id, item.seq)
-                self._live.pop(live.id, None)
+                self._drop(live)
                 return
             live.seat_of_action.append(item.seat)
             live.outcomes.append(outcome)
@@ -533,16 +536,36 @@ class GameService:
         if live.seq == seq and not live.lock.locked():
             live.taken_back()
         else:
-            self._live.pop(game_id, None)
+            self._drop(live)
+
+    def _drop(self, live: LiveGame) -> None:
+        """Forget this copy of a game; whoever watches it is moved to a copy read afresh (a spectator
+        sends nothing that would make its connection look for one)."""
+        if self._live.get(live.id) is live:
+            del self._live[live.id]
+        if live.subscribers and not self._closing:
+            asyncio.get_running_loop().create_task(self._move_subscribers(live))
+
+    async def _move_subscribers(self, live: LiveGame) -> None:
+        try:
+            fresh = await self.get(live.id)
+        except WebError as error:
+            log.warning("game %s could not be read again for its watchers: %s", live.id, error.message)
+            return
+        for subscriber in list(live.subscribers):
+            live.subscribers.discard(subscriber)
+            self.subscribe(fresh, subscriber)
 
     async def _follow(self, live: LiveGame) -> None:
         try:
             while live.announced_seq > live.seq:
                 async with live.lock:
-                    before = live.seq
+                    before, heard = live.seq, live.announced_seq
                     await self._catch_up(live)
-                if live.seq == before:
-                    break  # announced but not visible (yet): the next announcement retries
+                if live.seq == before and live.announced_seq == heard:
+                    # Announced but not visible (yet): the next announcement retries. One heard while
+                    # the database was read may have come after the read's snapshot: read again.
+                    break
         finally:
             live.following = False
         self._schedule_bots(live)
