@@ -32,11 +32,11 @@ from numba import njit
 from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import (
     _zero,
-    entry,
     lane_of,
     mask_lanes,
     mask_segments,
     scoring,
+    settle,
 )
 from kniffel.core.playkernels import turn_tables
 
@@ -268,8 +268,7 @@ def outcomes(
                 box, p = strike_box[k, lane], 0
             else:
                 box, p = t.pair_box[j], t.pair_pts[j]
-            child, armed_after, up_after, crossed = entry(n, mask, armed, box, p, up)
-            gain = p + (t.upper_bonus if crossed else 0)
+            child, armed_after, up_after, gain, _ = settle(n, mask, armed, box, p, up, 0)
             to = lane_of(t, lane_base, armed_after, free, child, up_after)
             count = add_outcome(out_lane, out_gain, out_prob, count, to, gain, m)
         for s in range(joker_mass.shape[1]):
@@ -281,8 +280,7 @@ def outcomes(
                     joker_mass[k, s, face, box, i] = 0.0
                     p = int(t.jpts[mask, armed, s, face, box])
                     extra = int(t.jbonus[mask, armed, face])
-                    child, armed_after, up_after, crossed = entry(n, mask, armed, box, p, up)
-                    gain = p + extra + (t.upper_bonus if crossed else 0)
+                    child, armed_after, up_after, gain, _ = settle(n, mask, armed, box, p, up, extra)
                     to = lane_of(t, lane_base, armed_after, free, child, up_after)
                     count = add_outcome(out_lane, out_gain, out_prob, count, to, gain, m)
     out.count[row] = count

@@ -421,10 +421,9 @@ class _TurnOutcomes:
         roll = tuple(sorted(self.at.dice))
         placement = placements(c.rules, dict(self.at.sheet), roll, thrown_at_once=bool(at_once))[box]
         b = c.rules.box_index[box]
-        child, armed, up, crossed = kernels.entry(
-            kernels.scoring(c.kernel_tables), mask, armed, b, placement.points, up
-        )
-        gain = placement.total + (c.upper_bonus if crossed else 0)
+        extra = placement.total - placement.points
+        n = kernels.scoring(c.kernel_tables)
+        child, armed, up, gain, _ = kernels.settle(n, mask, armed, b, placement.points, up, extra)
         lane = self.dist.lane(armed, free, child, up)
         return np.array([lane]), np.array([gain]), np.array([1.0])
 

@@ -167,7 +167,7 @@ def _situation_values(
         state = EntryState(situations[i, 0], situations[i, 1], situations[i, 3])
         up, roll, s = situations[i, 2], situations[i, 4], situations[i, 5]
         for b in range(n.n_boxes):
-            p, extra = roll_entry(t, n, state, s, roll, b)
+            p, extra = roll_entry(t, n, state, s, roll, b, None)
             if p < 0:
                 boxes[i, b] = NEG
             else:

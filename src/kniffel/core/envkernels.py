@@ -1,9 +1,10 @@
 """numba kernels of :mod:`kniffel.env.vector`: one step of many single-column games at once.
 
-The rules come only from the solver's compiled tables (:class:`kniffel.core.Compiled`: points of every
-roll in every box, the boxes each sheet allows, the joker tables), which are checked against
-:func:`kniffel.rules.placements`; the dice from the per-game streams of :mod:`kniffel.core.playkernels`.
-Actions and observations follow :mod:`kniffel.env.encoding`.
+The rules come only from the solver's compiled tables (:class:`kniffel.core.compile.KernelTables`),
+which are checked against :func:`kniffel.rules.placements`, and are read as every compiled game reads
+them: where a roll may go and what it pays there by :func:`~kniffel.core.kernels.roll_entry`, what the
+entry does to the game by :func:`~kniffel.core.kernels.settle`. The dice come from the per-game streams
+of :mod:`kniffel.core.playkernels`. Actions and observations follow :mod:`kniffel.env.encoding`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ from typing import Any, NamedTuple
 
 from numba import njit
 
+from kniffel.core.compile import KernelTables
+from kniffel.core.kernels import boxes_for, roll_entry, scoring, settle
 from kniffel.core.playkernels import die
+from kniffel.core.records import EntryState
 
 # positions of the observation's parts in ``offsets`` (-1: the rules have no such part)
 DICE, COUNTS, ROLLS_LEFT, FREE_TAKEN, AT_ONCE, FILLED, POINTS, UPPER_SUM, EXTRA, FREE_LEFT = range(10)
@@ -38,26 +42,14 @@ class EnvGames(NamedTuple):
 
 
 class EnvRules(NamedTuple):
-    """What the kernels read of the rules: throws per turn, free throws (per turn, in all, their worth),
-    the number of each sorted roll by its dice, and the compiled tables (points of every roll in every
-    box, the boxes each sheet allows, the joker tables, the upper boxes and their bonus)."""
+    """What the kernels read of the rules: the solver's tables (throws, free throws, what a roll pays in
+    each box, the boxes each sheet allows, the extra rules, the upper bonus) and the number of each
+    sorted roll by its dice."""
 
-    n_rolls: int
-    per_turn: int
-    free_throws: int
-    free_points: int
-    code_to_roll: Any
+    tables: KernelTables
     base: Any
-    allowed: Any
-    alike: Any
-    five: int
-    n_armed: int
-    joker: bool
-    jpts: Any
-    jbonus: Any
-    is_upper: Any
-    threshold: int
-    upper_bonus: int
+    """:attr:`kniffel.core.Compiled.base`: what a roll pays in each box (looked up, not searched)."""
+    code_to_roll: Any
 
 
 class EnvResults(NamedTuple):
@@ -103,8 +95,9 @@ def _new_game(g: int, games: EnvGames, rules: EnvRules) -> None:  # pragma: no c
     games.points[g, :] = 0
     games.upper[g] = 0
     games.extra[g] = 0
-    games.free_left[g] = rules.free_throws
-    games.total[g] = rules.free_throws * rules.free_points
+    t = rules.tables
+    games.free_left[g] = t.n_free - 1
+    games.total[g] = (t.n_free - 1) * t.free_points
     _start_turn(g, games.dice, games.rolls, games.taken, games.at_once, games.rng)
 
 
@@ -127,31 +120,26 @@ def _roll_number(g: int, dice: Any, code_to_roll: Any) -> int:  # pragma: no cov
 def step(
     actions: Any,
     masks: Any,
+    obs: Any,
+    offsets: Any,
     penalty: float,
     autoreset: bool,
     games: EnvGames,
     results: EnvResults,
     rules: EnvRules,
 ) -> None:  # pragma: no cover
-    """Apply ``actions[g]`` to every game ``g``. An action outside the space or not marked in ``masks``
-    (as :func:`observe` wrote them) earns ``-penalty`` and changes nothing (``legal[g] = 0``); a game that
-    ends records its total in ``final[g]`` and starts again (``done[g] = 1``) if ``autoreset``, else
-    stays over."""
+    """Apply ``actions[g]`` to every game ``g``, then write every game's observation and action mask
+    (:func:`observe`: one call a step, as the tables' arrays are unpacked on every call). An action
+    outside the space or not marked in ``masks`` (as :func:`observe` wrote them) earns ``-penalty`` and
+    changes nothing (``legal[g] = 0``); a game that ends records its total in ``final[g]`` and starts
+    again (``done[g] = 1``) if ``autoreset``, else stays over."""
     dice, rolls, taken, at_once, filled, points, upper, extra, free_left, total, rng = games
     rewards, done, final, legal = results
-    n_rolls, free_points, code_to_roll, base, alike = (
-        rules.n_rolls,
-        rules.free_points,
-        rules.code_to_roll,
-        rules.base,
-        rules.alike,
-    )
-    five, n_armed, joker, jpts, jbonus = rules.five, rules.n_armed, rules.joker, rules.jpts, rules.jbonus
-    is_upper, threshold, upper_bonus = rules.is_upper, rules.threshold, rules.upper_bonus
+    t, code_to_roll = rules.tables, rules.code_to_roll
+    n = scoring(t)
     n_games, n_actions = masks.shape
     n_keeps = (1 << dice.shape[1]) - 1
-    n_boxes = base.shape[2]
-    full = (1 << n_boxes) - 1
+    full = (1 << t.n_boxes) - 1
     for g in range(n_games):
         a = int(actions[g])
         done[g] = 0
@@ -162,45 +150,40 @@ def step(
             continue
         if a < n_keeps:
             _throw(g, a, dice, rng)
-            if rolls[g] < n_rolls:
+            if rolls[g] < t.rolls:
                 rolls[g] += 1
             else:
                 taken[g] += 1
             at_once[g] = 1 if a == 0 else 0
             rewards[g] = 0.0
             continue
-        b = (a - n_keeps) % n_boxes
+        b = (a - n_keeps) % t.n_boxes
+        mask = int(filled[g])
+        armed = 1 if n.n_armed > 1 and points[g, n.five] > 0 else 0
         p, bonus = 0, 0
-        if a < n_keeps + n_boxes:
+        if a < n_keeps + t.n_boxes:
             # what the box pays; the mask has said that the dice may go there
-            mask = filled[g]
-            r = _roll_number(g, dice, code_to_roll)
-            face = alike[r]
-            s = min(int(at_once[g]), base.shape[0] - 1)
-            if joker and face >= 0 and five >= 0 and (mask >> five) & 1 == 1:
-                armed = 1 if n_armed > 1 and points[g, five] > 0 else 0
-                p = int(jpts[mask, armed, s, face, b])
-                bonus = int(jbonus[mask, armed, face])
-            else:
-                p = int(base[s, r, b])
-        gain = p + bonus - taken[g] * free_points
-        if is_upper[b]:
-            if upper[g] < threshold <= upper[g] + p:
-                gain += upper_bonus
-            upper[g] += p
+            state = EntryState(mask, armed, 0)
+            s = min(int(at_once[g]), t.nonzero.shape[0] - 1)
+            p, bonus = roll_entry(t, n, state, s, _roll_number(g, dice, code_to_roll), b, rules.base)
+        after, _, _, gained, _ = settle(n, mask, armed, b, p, int(upper[g]), bonus)
+        gain = gained - taken[g] * t.free_points
+        if (n.upper_mask >> b) & 1 == 1:
+            upper[g] += p  # the sum shown, not capped at the threshold as the solver's state is
         free_left[g] -= taken[g]
         points[g, b] = p
         extra[g] += bonus
-        filled[g] |= 1 << b
+        filled[g] = after
         total[g] += gain
         rewards[g] = gain
-        if filled[g] == full:
+        if after == full:
             done[g] = 1
             final[g] = total[g]
             if autoreset:
                 _new_game(g, games, rules)
         else:
             _start_turn(g, dice, rolls, taken, at_once, rng)
+    observe(obs, masks, offsets, games, rules)
 
 
 @njit(cache=True, nogil=True)
@@ -215,18 +198,11 @@ def observe(obs: Any, masks: Any, offsets: Any, games: EnvGames, rules: EnvRules
         games.points,
     )
     upper, extra, free_left = games.upper, games.extra, games.free_left
-    n_rolls, per_turn, code_to_roll, base = rules.n_rolls, rules.per_turn, rules.code_to_roll, rules.base
-    allowed, alike, five, n_armed, joker, jpts = (
-        rules.allowed,
-        rules.alike,
-        rules.five,
-        rules.n_armed,
-        rules.joker,
-        rules.jpts,
-    )
+    t, code_to_roll = rules.tables, rules.code_to_roll
+    n = scoring(t)
     n_games, n_dice = dice.shape
     n_keeps = (1 << n_dice) - 1
-    n_boxes = base.shape[2]
+    n_boxes = t.n_boxes
     full = (1 << n_boxes) - 1
     for g in range(n_games):
         o = obs[g]
@@ -238,7 +214,7 @@ def observe(obs: Any, masks: Any, offsets: Any, games: EnvGames, rules: EnvRules
             for j in range(n_dice):
                 o[offsets[DICE] + j] = dice[g, j]
                 o[offsets[COUNTS] + dice[g, j] - 1] += 1.0
-            o[offsets[ROLLS_LEFT]] = n_rolls - rolls[g]
+            o[offsets[ROLLS_LEFT]] = t.rolls - rolls[g]
             if offsets[FREE_TAKEN] >= 0:
                 o[offsets[FREE_TAKEN]] = taken[g]
             if offsets[AT_ONCE] >= 0:
@@ -255,24 +231,17 @@ def observe(obs: Any, masks: Any, offsets: Any, games: EnvGames, rules: EnvRules
             o[offsets[FREE_LEFT]] = free_left[g]
         if over:
             continue
-        can_throw = rolls[g] < n_rolls or (taken[g] < per_turn and free_left[g] > taken[g])
+        can_throw = rolls[g] < t.rolls or (taken[g] < t.per_turn and free_left[g] > taken[g])
         throw = 1 if can_throw else 0
         for k in range(n_keeps):
             m[k] = throw
-        # inline: a helper taking the arrays costs more than the loop (reference counts on every call)
+        armed = 1 if n.n_armed > 1 and points[g, n.five] > 0 else 0
+        state = EntryState(int(mask), armed, 0)
+        s = min(int(at_once[g]), t.nonzero.shape[0] - 1)
         r = _roll_number(g, dice, code_to_roll)
-        face = alike[r]
-        special = joker and face >= 0 and five >= 0 and (mask >> five) & 1 == 1
-        a = 1 if special and n_armed > 1 and points[g, five] > 0 else 0
-        s = min(int(at_once[g]), base.shape[0] - 1)
-        allow = allowed[mask]
+        open_to = boxes_for(t, n, state, s, r) & ~mask
         for b in range(n_boxes):
-            if (mask >> b) & 1:
-                continue
-            if special:
-                if jpts[mask, a, s, face, b] < 0:
-                    continue
-            elif (allow >> b) & 1 == 0:
+            if (open_to >> b) & 1 == 0:
                 continue
             m[n_keeps + b] = 1
             m[n_keeps + n_boxes + b] = 1

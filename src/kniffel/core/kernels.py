@@ -573,18 +573,39 @@ def store_points(level: Any, masks: Any, free: Any, solved: Any, t: Any) -> Any:
 
 
 @njit(cache=True, nogil=True, inline="always")
+def boxes_for(t: KernelTables, n: Scoring, state: EntryState, s: int, roll: int) -> int:  # pragma: no cover
+    """The boxes ``roll`` (thrown at once: ``s`` = 1) may go in, in ``state``, as a bit mask: where the
+    five-of-a-kind box is filled the extra rules say it for a five of a kind, else the sheet's order.
+    What it pays in each is :func:`roll_entry`'s."""
+    mask, face = state.mask, t.alike[roll]
+    if joker_applies(n, mask) and face >= 0:
+        boxes = 0
+        for box in range(n.n_boxes):
+            if t.jpts[mask, state.armed, s, face, box] >= 0:
+                boxes |= 1 << box
+        return boxes
+    return int(t.allowed[mask])
+
+
+@njit(cache=True, nogil=True, inline="always")
 def roll_entry(
-    t: KernelTables, n: Scoring, state: EntryState, s: int, roll: int, box: int
+    t: KernelTables, n: Scoring, state: EntryState, s: int, roll: int, box: int, base: Any
 ) -> tuple[int, int]:  # pragma: no cover
     """What ``roll`` (thrown at once: ``s`` = 1) pays in ``box`` in ``state``, and the extra bonus on top:
     where the five-of-a-kind box is filled the extra rules say it for a five of a kind (-1 where it may
-    not go); else the points of its pair with an open box, 0 where it has none (a strike), -1 in a
-    filled box. The option kernel (:func:`kniffel.core.dpkernels._situation_values`) asks this of each box."""
+    not go); else its points there (0: a strike), -1 where the box may not be filled now
+    (:func:`boxes_for`). The points come from ``base`` (:attr:`Compiled.base`, ``[at_once, roll, box]``)
+    if given, else from the roll's pairs (the kernels' tables do not carry ``base``: every array a
+    kernel's tables hold costs each call that passes them). The option kernel
+    (:func:`kniffel.core.dpkernels._situation_values`) asks this of each box, the environment's step
+    (:mod:`kniffel.core.envkernels`) of the box an agent chose."""
     mask, armed, face = state.mask, state.armed, t.alike[roll]
     if joker_applies(n, mask) and face >= 0:
         return int(t.jpts[mask, armed, s, face, box]), int(t.jbonus[mask, armed, face])
     if (t.allowed[mask] >> box) & 1 == 0:
         return -1, 0
+    if base is not None:
+        return int(base[s, roll, box]), 0
     for j in range(t.nonzero.shape[2]):
         pair = t.nonzero[s, roll, j]
         if pair < 0:
@@ -592,6 +613,27 @@ def roll_entry(
         if t.pair_box[pair] == box:
             return int(t.pair_pts[pair]), 0
     return 0, 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def settle(
+    n: Scoring, mask: int, armed: int, box: int, points: int, up: int, extra: int
+) -> tuple[int, int, int, int, int]:  # pragma: no cover
+    """:func:`entry` with what it gained: ``points`` and the extra bonus ``extra`` entered in ``box`` in
+    state ``mask`` / ``armed`` at upper score ``up`` give the state after, the points gained (with the
+    upper bonus if the entry crossed the threshold) and the entry's marks (bit 0: the upper bonus reached
+    now, bit 1: points in the five-of-a-kind box). Every compiled game (the simulator's, the sheet of
+    several columns', the environment's) and every table that follows entries (the target rows, the
+    distributions) enters points here."""
+    after, armed_after, up_after, crossed = entry(n, mask, armed, box, points, up)
+    gained = points + extra
+    marks = 0
+    if crossed:
+        gained += n.upper_bonus
+        marks |= 1
+    if box == n.five and points > 0:
+        marks |= 2
+    return after, armed_after, up_after, gained, marks
 
 
 @njit(cache=True, nogil=True, inline="always")

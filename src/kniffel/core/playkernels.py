@@ -3,7 +3,7 @@
 A turn is decided with the DP's own kernels over the same tables: the scoring values of every roll and
 the entry each is the best of (:func:`~kniffel.core.kernels.score_values`), the keep values before every
 throw (:func:`~kniffel.core.kernels.sweep`), and what entering points does to a game
-(:func:`~kniffel.core.kernels.entry`), so the games follow exactly the rules and values the table was
+(:func:`~kniffel.core.kernels.settle`), so the games follow exactly the rules and values the table was
 solved for.
 """
 
@@ -16,7 +16,7 @@ import numpy.typing as npt
 from numba import njit
 
 from kniffel.core.compile import KernelTables
-from kniffel.core.kernels import best_keep, entry, entry_rows, score_values, scoring, sweep
+from kniffel.core.kernels import best_keep, entry_rows, score_values, scoring, settle, sweep
 from kniffel.core.records import Scoring
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -364,13 +364,8 @@ def play_game_turn(
     else:
         box = int(t.pair_box[j])
         p = int(t.pair_pts[j])
-    after, armed_after, up_after, crossed = entry(n, m, arm, box, p, int(up[at]))
-    gained = p + extra
-    if crossed:
-        gained += t.upper_bonus
-        flags[at] |= 1
-    if box == t.five and p > 0:
-        flags[at] |= 2
+    after, armed_after, up_after, gained, marks = settle(n, m, arm, box, p, int(up[at]), extra)
+    flags[at] |= marks
     if extra > 0:
         extras[at] += 1
     games.mask[at] = after

@@ -30,11 +30,11 @@ from kniffel.core.kernels import (
     NEG,
     best_keep,
     enter,
-    entry,
     entry_values,
     joker_applies,
     score_values,
     scoring,
+    settle,
     sweep,
 )
 from kniffel.core.playkernels import record, throw
@@ -471,12 +471,12 @@ def play_games(
                     found.entries[c, s, r, 2],
                 )
             t = tables[c]
-            after, armed_after, up_after, crossed = entry(scoring(t), mask[c], armed[c], box, p, up[c])
-            totals[g, c, 0] += p + extra + (t.upper_bonus if crossed else 0)
-            if crossed:
-                totals[g, c, 1] = 1
-            if box == t.five and p > 0:
-                totals[g, c, 2] = 1
+            after, armed_after, up_after, gained, marks = settle(
+                scoring(t), mask[c], armed[c], box, p, up[c], extra
+            )
+            totals[g, c, 0] += gained
+            totals[g, c, 1] |= marks & 1
+            totals[g, c, 2] |= marks >> 1
             if extra > 0:
                 totals[g, c, 3] += 1
             mask[c], armed[c], up[c] = after, armed_after, up_after

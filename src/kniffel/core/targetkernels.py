@@ -27,11 +27,11 @@ from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import (
     NEG,
     best_entries,
-    entry,
     keep_better,
     keep_larger,
     lane_at,
     scoring,
+    settle,
     sweep,
 )
 from kniffel.core.records import EntryState, Scoring, wide
@@ -68,8 +68,7 @@ def entered(
     the lanes from ``beyond`` on cannot be made (``certain .. start - 1``, below the child's window but
     not made, are none where the windows are sound)."""
     u0, w = at.u0, at.w
-    child, armed_after, up_after, crossed = entry(n, at.mask, at.armed, box, points, at.up)
-    gained = points + extra + (n.upper_bonus if crossed else 0)
+    child, armed_after, up_after, gained, _ = settle(n, at.mask, at.armed, box, points, at.up, extra)
     lane = lane_at(read.lane_base, lanes, n, armed_after, at.free, child, up_after)
     offset, first, count = read.index[lane, 0], read.index[lane, 1], read.index[lane, 2]
     certain = min(max(gained + 1 - u0, 0), w)
@@ -488,8 +487,7 @@ def _last_nonzero(
 ) -> int:  # pragma: no cover
     """The largest target an entry of ``points`` (``extra`` on top) in ``box`` from ``at`` leaves a
     chance at: past it the child's row is 0 (its stored row ends at its last nonzero probability)."""
-    child, armed_after, up_after, crossed = entry(n, at.mask, at.armed, box, points, at.up)
-    gained = points + extra + (n.upper_bonus if crossed else 0)
+    child, armed_after, up_after, gained, _ = settle(n, at.mask, at.armed, box, points, at.up, extra)
     lane = lane_at(lane_base, lanes, n, armed_after, at.free, child, up_after)
     return int(gained + index[lane, 1] + index[lane, 2] - 1)
 

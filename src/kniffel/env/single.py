@@ -116,6 +116,7 @@ class KniffelEnv(gymnasium.Env[F32, np.int64]):
         self._over = False
         if self._compiled is not None:
             self._compiled.new(self.seed_used)
+            self._compiled.observe(self._buffers[0], self._buffers[1])
             self._first_dice = self._compiled.dice[0].tobytes()
             self._log = []
         else:
@@ -187,14 +188,14 @@ class KniffelEnv(gymnasium.Env[F32, np.int64]):
     def _step_compiled(self, index: int, penalize: bool) -> tuple[float, bool]:
         c = self._compiled
         assert c is not None
-        _, masks, rewards, done, final, legal = self._buffers
+        obs, masks, rewards, done, final, legal = self._buffers
         if not masks[0, index]:
             if penalize:
                 return 0.0, False
             raise EnvActionError(self._why_not(index))
         self._action[0] = index
         c.step(
-            self._action, masks, penalty=0.0, rewards=rewards, done=done, final=final, legal=legal,
+            self._action, masks, obs, penalty=0.0, rewards=rewards, done=done, final=final, legal=legal,
             autoreset=False,
         )  # fmt: skip
         self._log.append((index, c.dice[0].tobytes()))
@@ -227,11 +228,8 @@ class KniffelEnv(gymnasium.Env[F32, np.int64]):
     def _observe(self) -> F32:
         if self._game is not None:
             return self.encoding.observe(self._game)
-        c = self._compiled
-        assert c is not None
-        obs, masks = self._buffers[0], self._buffers[1]
-        c.observe(obs, masks)
-        observed: F32 = obs[0].copy()
+        # the compiled games' buffers hold the observation of the last reset or step
+        observed: F32 = self._buffers[0][0].copy()
         return observed
 
     def _mask(self) -> Mask:

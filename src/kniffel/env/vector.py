@@ -96,11 +96,7 @@ class CompiledGames:
         code_to_roll = np.full(FACES**n_dice, -1, dtype=np.int32)
         for r, roll in enumerate(sorted_rolls(n_dice)):
             code_to_roll[sum((face - 1) * FACES**j for j, face in enumerate(roll))] = r
-        self.tables = kernels.EnvRules(
-            rules.rolls, rules.free_throws_per_turn, rules.free_throws, rules.free_throw_points, code_to_roll,
-            c.base, c.allowed, c.alike, c.five, c.n_armed, c.joker, c.jpts, c.jbonus, c.upper, c.threshold,
-            c.upper_bonus,
-        )  # fmt: skip
+        self.tables = kernels.EnvRules(c.kernel_tables, c.base, code_to_roll)
         layout = self.encoding.layout
         names = ("dice", "counts", "rolls_left", "free_throws_taken", "thrown_at_once", "filled", "points",
                  "upper_sum", "extra_bonus", "free_throws_left")  # fmt: skip
@@ -126,6 +122,7 @@ class CompiledGames:
         self,
         actions: npt.NDArray[np.int64],
         masks: npt.NDArray[np.int8],
+        obs: npt.NDArray[np.float32],
         *,
         penalty: float,
         rewards: npt.NDArray[np.float64],
@@ -135,9 +132,11 @@ class CompiledGames:
         autoreset: bool = True,
     ) -> None:
         """Apply ``actions`` where ``masks`` (the last :meth:`observe`'s) allows them; elsewhere
-        ``-penalty`` and no change."""
+        ``-penalty`` and no change. Then observe every game into ``obs`` and ``masks``, as
+        :meth:`observe` does."""
         results = kernels.EnvResults(rewards, done, final, legal)
-        kernels.step(actions, masks, penalty, autoreset, self._state(), results, self.tables)
+        state = self._state()
+        kernels.step(actions, masks, obs, self.offsets, penalty, autoreset, state, results, self.tables)
 
     def observe(self, obs: npt.NDArray[np.float32], masks: npt.NDArray[np.int8]) -> None:
         kernels.observe(obs, masks, self.offsets, self._state(), self.tables)
@@ -254,13 +253,13 @@ class VectorKniffelEnv(VectorEnv[Any, Any, Any]):
         self.games.step(
             acts,
             self._masks,
+            self._obs,
             penalty=self.penalty,
             rewards=self._rewards,
             done=self._done,
             final=self._final,
             legal=self._legal,
         )
-        self.games.observe(self._obs, self._masks)
         info = {"action_mask": self._out(self._masks), "final_total": self._out(self._final)}
         if penalize:
             info["legal"] = self._out(self._legal)
