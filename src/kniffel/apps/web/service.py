@@ -27,7 +27,7 @@ import logging
 import secrets
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -195,6 +195,9 @@ class GameService:
         self._bots: dict[tuple[str, int], bots.Bot] = {}
         self._bot_queue: asyncio.Queue[LiveGame] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
+        self._errands: set[asyncio.Task[None]] = set()
+        """Short tasks (following another process's changes, moving watchers to a fresh copy), held
+        here until done: the event loop keeps only a weak reference to a task."""
         # Bots think and advisors solve on threads of their own: the default pool is the database's.
         self._bot_threads = ThreadPoolExecutor(1, thread_name_prefix="kniffel-bots")
         self._advice = AdviceLane("kniffel-advice", max_advice_waiting, advice_per_client)
@@ -224,9 +227,10 @@ class GameService:
 
     async def stop(self) -> None:
         self._closing = True
-        for task in self._tasks:
+        tasks = [*self._tasks, *self._errands]
+        for task in tasks:
             task.cancel()
-        for task in self._tasks:
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
@@ -525,7 +529,7 @@ class GameService:
         live.announced_seq = max(live.announced_seq, seq)
         if not live.following:
             live.following = True
-            asyncio.get_running_loop().create_task(self._follow(live))
+            self._errand(self._follow(live))
 
     def heard_undo(self, game_id: str, seq: int, origin: str) -> None:
         """Another process took back position ``seq`` of ``game_id``: so does our copy, or, if it is
@@ -544,7 +548,12 @@ class GameService:
         if self._live.get(live.id) is live:
             del self._live[live.id]
         if live.subscribers and not self._closing:
-            asyncio.get_running_loop().create_task(self._move_subscribers(live))
+            self._errand(self._move_subscribers(live))
+
+    def _errand(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._errands.add(task)
+        task.add_done_callback(self._errands.discard)
 
     async def _move_subscribers(self, live: LiveGame) -> None:
         try:
