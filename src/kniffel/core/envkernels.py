@@ -16,7 +16,7 @@ from numba import njit
 from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import boxes_for, roll_entry, scoring, settle
 from kniffel.core.playkernels import die
-from kniffel.core.records import EntryState
+from kniffel.core.records import EntryState, Scoring
 
 # positions of the observation's parts in ``offsets`` (-1: the rules have no such part)
 DICE, COUNTS, ROLLS_LEFT, FREE_TAKEN, AT_ONCE, FILLED, POINTS, UPPER_SUM, EXTRA, FREE_LEFT = range(10)
@@ -116,6 +116,17 @@ def _roll_number(g: int, dice: Any, code_to_roll: Any) -> int:  # pragma: no cov
     return int(code_to_roll[code])
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _scoring_state(
+    g: int, games: EnvGames, t: KernelTables, n: Scoring
+) -> tuple[EntryState, int]:  # pragma: no cover
+    """Game ``g``'s sheet as the solver's kernels take it (armed: points in the five-of-a-kind box),
+    and whether its dice were thrown at once as the tables index it."""
+    armed = 1 if n.n_armed > 1 and games.points[g, n.five] > 0 else 0
+    s = min(int(games.at_once[g]), t.nonzero.shape[0] - 1)
+    return EntryState(int(games.filled[g]), armed, 0), s
+
+
 @njit(cache=True, nogil=True)
 def step(
     actions: Any,
@@ -158,15 +169,12 @@ def step(
             rewards[g] = 0.0
             continue
         b = (a - n_keeps) % t.n_boxes
-        mask = int(filled[g])
-        armed = 1 if n.n_armed > 1 and points[g, n.five] > 0 else 0
+        state, s = _scoring_state(g, games, t, n)
         p, bonus = 0, 0
         if a < n_keeps + t.n_boxes:
             # what the box pays; the mask has said that the dice may go there
-            state = EntryState(mask, armed, 0)
-            s = min(int(at_once[g]), t.nonzero.shape[0] - 1)
             p, bonus = roll_entry(t, n, state, s, _roll_number(g, dice, code_to_roll), b, rules.base)
-        after, _, _, gained, _ = settle(n, mask, armed, b, p, int(upper[g]), bonus)
+        after, _, _, gained, _ = settle(n, state.mask, state.armed, b, p, int(upper[g]), bonus)
         gain = gained - taken[g] * t.free_points
         if (n.upper_mask >> b) & 1 == 1:
             upper[g] += p  # the sum shown, not capped at the threshold as the solver's state is
@@ -235,9 +243,7 @@ def observe(obs: Any, masks: Any, offsets: Any, games: EnvGames, rules: EnvRules
         throw = 1 if can_throw else 0
         for k in range(n_keeps):
             m[k] = throw
-        armed = 1 if n.n_armed > 1 and points[g, n.five] > 0 else 0
-        state = EntryState(int(mask), armed, 0)
-        s = min(int(at_once[g]), t.nonzero.shape[0] - 1)
+        state, s = _scoring_state(g, games, t, n)
         r = _roll_number(g, dice, code_to_roll)
         open_to = boxes_for(t, n, state, s, r) & ~mask
         for b in range(n_boxes):

@@ -70,11 +70,12 @@ def target_options(
     # said until the first sheet is solved: compiling on a first use, else cutting the sheets' windows
     # (nothing is shown without progress, so the kernel cache is not asked then)
     waiting = None
-    if show_progress and needs_compiling():
-        first_use = N_("compiling the target kernels, first use only (about {time})...")
-        waiting = translate(lang, first_use, time=about(COMPILE_SECONDS))
-    elif show_progress:
-        waiting = translate(lang, "preparing...")
+    if show_progress:
+        if needs_compiling():
+            first_use = N_("compiling the target kernels, first use only (about {time})...")
+            waiting = translate(lang, first_use, time=about(COMPILE_SECONDS))
+        else:
+            waiting = translate(lang, "preparing...")
     with solving.solve_progress(
         show_progress, label, unit=N_("states"), lang=lang, waiting=waiting
     ) as progress:
