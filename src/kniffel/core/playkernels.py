@@ -17,7 +17,7 @@ from numba import njit
 
 from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import best_keep, entry_rows, score_values, scoring, settle, sweep
-from kniffel.core.records import Scoring
+from kniffel.core.records import Lattice, Scoring
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -225,6 +225,76 @@ def record(
     return step + 1
 
 
+class Announcing(NamedTuple):
+    """Lanes a turn may switch to after its first throw, each valued as its own column of the sweep: on a
+    sheet of several columns, the announced boxes (:func:`kniffel.core.sheetkernels.play_games`). Lane
+    ``i`` (1 to ``width - 1``) is worth at most ``bound[i]`` and is chosen only when better than the
+    turn's own lane by more than ``margin``; ``boxes[i - 1]`` is its ``(column, box)``, logged."""
+
+    width: int
+    bound: Any
+    margin: float
+    boxes: Any
+
+
+@njit(cache=True, nogil=True, inline="always")
+def play_throws(
+    rng: Any,
+    at: int,
+    g: int,
+    turn: Turn,
+    lattice: Lattice,
+    sv: Any,
+    table: Any,
+    positions: int,
+    lane: int,
+    announcing: Any,
+) -> tuple[int, int, int, int, int]:  # pragma: no cover
+    """A turn's throws and keeps, ``positions`` of them at most (the first throw leaves that many), each
+    keep the best by lane ``lane`` of ``sv`` (scoring values, as :class:`TurnTables` holds them: level
+    ``k`` where ``k`` of the turn's usable free throws, ``sv.shape[0] - 1``, are left unused) and ``table``
+    (the keep values :func:`~kniffel.core.kernels.sweep` wrote), until the turn scores: the roll, whether
+    it was thrown at once, the level, the lane (with ``announcing``, None where nothing is, the lane
+    switched to after the first throw) and the next step of the log. Every compiled game that plays by
+    the sweep's tables throws here: the simulator's (:func:`play_game_turn`) and the sheet of several
+    columns' (whose ordered columns are valued with more throws than the game has). The dice of game row
+    ``at`` (:func:`throw`), logged in row ``g`` of ``turn.log``."""
+    size, child, subs = lattice.size, lattice.child, lattice.choices
+    n_dice = size[child.shape[0] - 1]
+    sharp = sv.shape[1] == 2
+    usable = sv.shape[0] - 1
+    log, number, seat = turn.log, turn.number, turn.seat
+    keep = 0
+    pos = positions
+    step = 0
+    throws = 0
+    while True:
+        throws += 1
+        r = throw(rng, at, keep, size, child, n_dice, seat, number, throws) - lattice.first_roll
+        s = 1 if sharp and keep == 0 else 0
+        step = record(log, g, number, step, keep, r, 0)
+        if pos == 0:
+            break
+        level = pos if pos <= usable else usable
+        best, keep = best_keep(table, pos - 1, subs, r, sv[level, s, r, lane], lane)
+        if announcing is not None and pos == positions and announcing.width > 1:
+            # the first of equally good lanes in order; none is worth more than its bound
+            own = best
+            for i in range(1, announcing.width):
+                if announcing.bound[i] - announcing.margin <= own:
+                    continue
+                v, q = best_keep(table, pos - 1, subs, r, sv[level, s, r, i], i)
+                if v - announcing.margin > best:
+                    best, keep, lane = v - announcing.margin, q, i
+            if lane > 0:
+                c, box = announcing.boxes[lane - 1, 0], announcing.boxes[lane - 1, 1]
+                step = record(log, g, number, step, -3, c, box)
+        if keep < 0:
+            break
+        pos -= 1
+    return r, s, (pos if pos <= usable else usable), lane, step
+
+
 @njit(cache=True, nogil=True)
 def key_order(keys: Any) -> Any:  # pragma: no cover
     """The indices of ``keys`` (0 or more) in the order of their keys, as ``np.argsort`` gives them up to
@@ -323,43 +393,22 @@ def play_game_turn(
     The dice: with ``turn.seat`` -1, the next of game ``g``'s stream (``games.rng[at]``, :func:`die`); else
     the deal's dice of that seat (``games.rng[at]`` is the deal's seed, :func:`deal_start`)."""
     m, arm, fr = int(games.mask[at]), int(games.armed[at]), int(games.free[at])
-    sv, strike_box, choice, table = tables.sv, tables.strike_box, tables.choice, tables.table
-    log, number, seat = turn.log, turn.number, turn.seat
-    up, free, score = games.up, games.free, games.score
-    rng, flags, extras = games.rng, games.flags, games.extras
-    size, child, subs = t.size, t.child, t.choices
-    sharp = sv.shape[1] == 2
-    n_dice = size[child.shape[0] - 1]
+    up, free, score, flags, extras = games.up, games.free, games.score, games.flags, games.extras
     usable = min(t.per_turn, fr)
     start = fr - usable
-    positions = usable + t.rolls - 1
     strike = t.pair_box.shape[0]
-    keep = 0
-    pos = positions
-    step = 0
-    throws = 0
-    while True:
-        throws += 1
-        r = throw(rng, at, keep, size, child, n_dice, seat, number, throws) - t.first_roll
-        s = 1 if sharp and keep == 0 else 0
-        step = record(log, g, number, step, keep, r, 0)
-        if pos == 0:
-            break
-        level = pos if pos <= usable else usable
-        _, keep = best_keep(table, pos - 1, subs, r, sv[level, s, r, lane], lane)
-        if keep < 0:
-            break
-        pos -= 1
+    positions = usable + t.rolls - 1
+    lattice, sv, table = Lattice(t.size, t.child, t.choices, t.first_roll), tables.sv, tables.table
+    r, s, level, _, step = play_throws(games.rng, at, g, turn, lattice, sv, table, positions, lane, None)
     # the entry the scoring value was the best of
-    level = pos if pos <= usable else usable
-    j = int(choice[level, s, r, lane])
+    j = int(tables.choice[level, s, r, lane])
     extra = 0
     if j < 0:
         box = -1 - j
         p = int(t.jpts[m, arm, s, t.alike[r], box])
         extra = int(t.jbonus[m, arm, t.alike[r]])
     elif j == strike:
-        box = int(strike_box[level, lane])
+        box = int(tables.strike_box[level, lane])
         p = 0
     else:
         box = int(t.pair_box[j])
@@ -373,7 +422,7 @@ def play_game_turn(
     up[at] = up_after
     free[at] = start + level
     score[at] += gained
-    record(log, g, number, step, -2, box, (p << 16) | extra)
+    record(turn.log, g, turn.number, step, -2, box, (p << 16) | extra)
 
 
 @njit(cache=True, nogil=True)

@@ -1,7 +1,8 @@
 """The small records the solver's kernels hand each other instead of long lists of numbers: what entering
-points reads of the rule set's tables (:class:`Scoring`), the state a roll is entered in, a state's run of
-lanes and a roll of five alike. numba passes each as one typed tuple, built and read by field name in the
-kernels (:mod:`kniffel.core.kernels` and the kernels built on it)."""
+points reads of the rule set's tables (:class:`Scoring`) and what throwing reads (:class:`Lattice`), the
+state a roll is entered in, a state's run of lanes and a roll of five alike. numba passes each as one
+typed tuple, built and read by field name in the kernels (:mod:`kniffel.core.kernels` and the kernels
+built on it)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,18 @@ class Scoring(NamedTuple):
     threshold: int
     upper_bonus: int
     upper_mask: int
+
+
+class Lattice(NamedTuple):
+    """What a turn's throws read of the :class:`~kniffel.core.compile.KernelTables`: the keep lattice of
+    the dice (``size``, ``child``, ``choices``, the fields of the same name) and the index of its first
+    roll. Handed to the throws (:func:`kniffel.core.playkernels.play_throws`) for the reason
+    :class:`Scoring` is."""
+
+    size: Any
+    child: Any
+    choices: Any
+    first_roll: int
 
 
 class EntryState(NamedTuple):

@@ -28,7 +28,6 @@ from numba import njit
 
 from kniffel.core.kernels import (
     NEG,
-    best_keep,
     enter,
     entry_values,
     joker_applies,
@@ -37,8 +36,8 @@ from kniffel.core.kernels import (
     settle,
     sweep,
 )
-from kniffel.core.playkernels import record, throw
-from kniffel.core.records import EntryState, Lanes
+from kniffel.core.playkernels import Announcing, Turn, play_throws, record
+from kniffel.core.records import EntryState, Lanes, Lattice
 
 COLUMNS_PADDED_TO = 4
 """The kernels' tuple of column tables holds one table or a multiple of this many: numba compiles a kernel
@@ -367,9 +366,7 @@ def play_games(
         t0 = tables[0]
         n_cols = announced.shape[0]
         n_s, n_rolls, _ = t0.nonzero.shape
-        sharp = n_s == 2
-        size, child, subs = t0.size, t0.child, t0.choices
-        n_dice = size[child.shape[0] - 1]
+        lattice = Lattice(t0.size, t0.child, t0.choices, t0.first_roll)
         positions = rolls - 1
         most = 1
         turns = 0
@@ -431,33 +428,12 @@ def play_games(
             elif positions > 0:
                 sweep(stop, 0, positions, t0, keeps)
                 swept_width, swept_floor = width, floor[0]
-            keep = 0
-            pos = positions
-            step = 0
-            lane = 0
-            while True:
-                r = throw(rng, g, keep, size, child, n_dice, -1, turn, 0) - t0.first_roll
-                s = 1 if sharp and keep == 0 else 0
-                step = record(log, g, turn, step, keep, r, 0)
-                if pos == 0:
-                    break
-                best, keep = best_keep(keeps, pos - 1, subs, r, stop[0, s, r, lane], lane)
-                if pos == positions and width > 1:
-                    # after the first throw: announcing is chosen only when better by more than ``margin``,
-                    # the first of equally good lanes in order. No lane is worth more than its best stop
-                    # value.
-                    base = best
-                    for i in range(1, width):
-                        if bound[i] - margin <= base:
-                            continue
-                        v, q = best_keep(keeps, pos - 1, subs, r, stop[0, s, r, i], i)
-                        if v - margin > best:
-                            best, keep, lane = v - margin, q, i
-                    if lane > 0:
-                        step = record(log, g, turn, step, -3, lanes[lane - 1, 0], lanes[lane - 1, 1])
-                if keep < 0:
-                    break
-                pos -= 1
+            # after the first throw: announcing is chosen only when better by more than ``margin``
+            announcing = Announcing(width, bound, margin, lanes)
+            played = Turn(turn, -1, log)
+            r, s, _, lane, step = play_throws(
+                rng, g, g, played, lattice, stop, keeps, positions, 0, announcing
+            )
             if lane > 0 and worth[s, r, lane - 1] >= floor[0]:
                 c, box = lanes[lane - 1, 0], lanes[lane - 1, 1]
                 p, extra = points[s, r, lane - 1] >> 16, points[s, r, lane - 1] & 0xFFFF
