@@ -229,7 +229,7 @@ class Announcing(NamedTuple):
     """Lanes a turn may switch to after its first throw, each valued as its own column of the sweep: on a
     sheet of several columns, the announced boxes (:func:`kniffel.core.sheetkernels.play_games`). Lane
     ``i`` (1 to ``width - 1``) is worth at most ``bound[i]`` and is chosen only when better than the
-    turn's own lane by more than ``margin``; ``boxes[i - 1]`` is its ``(column, box)``, logged."""
+    turn's own lane (0) by more than ``margin``; ``boxes[i - 1]`` is its ``(column, box)``, logged."""
 
     width: int
     bound: Any
@@ -279,14 +279,15 @@ def play_throws(
         best, keep = best_keep(table, pos - 1, subs, r, sv[level, s, r, lane], lane)
         if announcing is not None and pos == positions and announcing.width > 1:
             # the first of equally good lanes in order; none is worth more than its bound
-            own = best
+            own, chosen = best, 0
             for i in range(1, announcing.width):
                 if announcing.bound[i] - announcing.margin <= own:
                     continue
                 v, q = best_keep(table, pos - 1, subs, r, sv[level, s, r, i], i)
                 if v - announcing.margin > best:
-                    best, keep, lane = v - announcing.margin, q, i
-            if lane > 0:
+                    best, keep, chosen = v - announcing.margin, q, i
+            if chosen > 0:
+                lane = chosen
                 c, box = announcing.boxes[lane - 1, 0], announcing.boxes[lane - 1, 1]
                 step = record(log, g, number, step, -3, c, box)
         if keep < 0:
