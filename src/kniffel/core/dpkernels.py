@@ -40,7 +40,6 @@ record.
 
 from __future__ import annotations
 
-import types as pytypes
 from typing import Any
 
 import numpy as np
@@ -57,19 +56,10 @@ from kniffel.core.kernels import (
     scoring,
     store_points,
     sweep_from,
+    with_globals,
 )
 from kniffel.core.records import EntryState, Lanes
 from kniffel.core.targetkernels import score_target, store_target, target_box, target_keeps
-
-
-def with_globals(template: Any, name: str, **functions: Any) -> Any:
-    """A copy of the plain function ``template`` named ``name`` that finds ``functions`` among its
-    globals: numba compiles a function with the globals it finds, so each copy is compiled (and cached
-    under its own name) as if written out by hand with those functions in it."""
-    copy = pytypes.FunctionType(template.__code__, {**template.__globals__, **functions}, name)
-    copy.__qualname__ = name
-    copy.__doc__ = template.__doc__
-    return copy
 
 
 @njit(cache=True, nogil=True)

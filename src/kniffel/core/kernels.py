@@ -22,6 +22,7 @@ A *segment* is one state's run of lanes: a row ``(mask, armed, lo, nl)`` of a ``
 
 from __future__ import annotations
 
+import types as pytypes
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -31,6 +32,16 @@ from kniffel.core.compile import KernelTables
 from kniffel.core.records import EntryState, FiveAlike, Lanes, Scoring
 
 NEG = -1.0e300
+
+
+def with_globals(template: Any, name: str, **functions: Any) -> Any:
+    """A copy of the plain function ``template`` named ``name`` that finds ``functions`` among its
+    globals: numba compiles a function with the globals it finds, so each copy is compiled (and cached
+    under its own name) as if written out by hand with those functions in it."""
+    copy = pytypes.FunctionType(template.__code__, {**template.__globals__, **functions}, name)
+    copy.__qualname__ = name
+    copy.__doc__ = template.__doc__
+    return copy
 
 
 def _masked_stores() -> bool:

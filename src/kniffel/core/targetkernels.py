@@ -33,6 +33,7 @@ from kniffel.core.kernels import (
     scoring,
     settle,
     sweep,
+    with_globals,
 )
 from kniffel.core.records import EntryState, Scoring, wide
 
@@ -133,9 +134,10 @@ def enter_lanes(
     loops over a window's lanes.
 
     The weighted sums of a turn played to win, a few lanes a call, stay inlined
-    (:func:`enter_weighted`): called, they made tournaments of ``bot:win`` 12-17 % slower. Each call
-    site chooses between the two itself: an inlined function choosing for them is inlined (and
-    compiled) once more per site, 13.0 s for the rows' kernel instead of 11.4 s."""
+    (:func:`enter_weighted`): called, they made tournaments of ``bot:win`` 12-17 % slower. Each copy
+    of the entries takes one of the two (:data:`entry_probabilities`): an inlined function choosing
+    between them was inlined (and compiled) once more per call site, 13.0 s for the rows' kernel
+    instead of 11.4 s."""
     certain, start, beyond, shift = entered(read, lanes, n, at, box, points, extra)
     # over slices, indexed from 0: ``out[col + i]`` and ``read.prob[shift + i]`` were copied one lane at a
     # time (numba wraps a negative index around, and nothing told the compiler these are not negative)
@@ -153,7 +155,33 @@ def enter_lanes(
 
 
 @njit(cache=True, nogil=True, inline="always")
-def entry_probabilities(
+def lanes_into(
+    read: Reading, lanes: Any, n: Scoring, at: Window, entry: Any, row: Any, col: int, weights: Any
+) -> None:  # pragma: no cover
+    """How the rows enter points (``weights`` None): ``row[col + lane]`` for every lane of ``at`` once
+    ``entry = (box, points, extra)`` is entered (:func:`enter_lanes`)."""
+    box, points, extra = entry
+    enter_lanes(read, lanes, n, at, wide(box), wide(points), wide(extra), row, wide(col))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def weighted_into(
+    read: Reading, lanes: Any, n: Scoring, at: Window, entry: Any, row: Any, col: int, weights: Any
+) -> None:  # pragma: no cover
+    """How a weighed turn enters points (a target's options, a turn played to win): ``row[col]``, the
+    weighted sum over the lanes of ``at`` once ``entry = (box, points, extra)`` is entered
+    (:func:`enter_weighted`)."""
+    box, points, extra = entry
+    row[col] = enter_weighted(read, lanes, n, at, box, points, extra, weights)
+
+
+def enter_into(*args: Any) -> None:
+    """How the entries below enter points: :func:`lanes_into` or :func:`weighted_into`, put in the
+    globals of each one's copy in place of this one (see :func:`entry_probabilities`)."""
+    raise NotImplementedError("made by with_globals with lanes_into or weighted_into")
+
+
+def _entry_probabilities(
     at: Window, read: Reading, t: KernelTables, rows: Any, col: int, weights: Any, strike_box: Any
 ) -> None:  # pragma: no cover
     """``rows[j, col + lane]``: the probability of making ``at.u0 + lane`` more points by each entry of
@@ -174,10 +202,7 @@ def entry_probabilities(
     for b in range(n.n_boxes):
         if (allow >> b) & 1 == 0:
             continue
-        if weights is None:
-            enter_lanes(read, lanes, n, at, wide(b), wide(0), wide(0), rows[one], wide(col))
-        else:
-            rows[one, col] = enter_weighted(read, lanes, n, at, b, 0, 0, weights)
+        enter_into(read, lanes, n, at, (b, 0, 0), rows[one], col, weights)
         if strike_box is None:
             keep_larger(entered_now, best, None, b)
         else:
@@ -190,14 +215,10 @@ def entry_probabilities(
                 closed[lane] = NEG
             continue
         points = int(t.pair_pts[j])
-        if weights is None:
-            enter_lanes(read, lanes, n, at, wide(b), wide(points), wide(0), rows[j], wide(col))
-        else:
-            rows[j, col] = enter_weighted(read, lanes, n, at, b, points, 0, weights)
+        enter_into(read, lanes, n, at, (b, points, 0), rows[j], col, weights)
 
 
-@njit(cache=True, nogil=True, inline="always")
-def joker_probabilities(
+def _joker_probabilities(
     at: Window, read: Reading, t: KernelTables, rows: Any, col: int, out: Any, weights: Any, choice: Any
 ) -> None:  # pragma: no cover
     """Where the five-of-a-kind box is filled, ``out[s, roll, col + lane]`` of each further five of a
@@ -223,21 +244,25 @@ def joker_probabilities(
                 p = int(t.jpts[mask, armed, s, face, b])
                 if p < 0:
                     continue
-                if weights is None:
-                    enter_lanes(
-                        read,
-                        lanes,
-                        n,
-                        at,
-                        wide(b),
-                        wide(p),
-                        wide(extra),
-                        rows[one],
-                        wide(col),
-                    )
-                else:
-                    rows[one, col] = enter_weighted(read, lanes, n, at, b, p, extra, weights)
+                enter_into(read, lanes, n, at, (b, p, extra), rows[one], col, weights)
                 keep_better(rows[one], out[s, r], col, width, choice, s, r, -1 - b)
+
+
+def _entries(template: Any, name: str, enter: Any) -> Any:
+    """``template`` compiled with ``enter`` as its :func:`enter_into`, inlined where it is called."""
+    return njit(cache=True, nogil=True, inline="always")(with_globals(template, name, enter_into=enter))
+
+
+entry_probabilities = _entries(_entry_probabilities, "entry_probabilities", lanes_into)
+"""The rows' entries of a roll, lane by lane (``weights`` None). Each way of entering has its own copy:
+with both in one function, numba's inliner (which runs before the types are known) put the weighed
+entries into the rows' kernel too, and it compiled in 11.5-12.4 s instead of 10.1-10.4 s."""
+weighted_entry_probabilities = _entries(_entry_probabilities, "weighted_entry_probabilities", weighted_into)
+"""A weighed turn's entries of a roll, one weighted sum a state."""
+joker_probabilities = _entries(_joker_probabilities, "joker_probabilities", lanes_into)
+"""The rows' entries of a further five of a kind, lane by lane."""
+weighted_joker_probabilities = _entries(_joker_probabilities, "weighted_joker_probabilities", weighted_into)
+"""A weighed turn's entries of a further five of a kind."""
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -270,11 +295,11 @@ def score_probabilities(
     values (:func:`kniffel.core.playkernels.play_game_turn`)."""
     for i in range(states.shape[0]):
         at = window(states, i, states[i, 3] - fewer)
-        entry_probabilities(at, read, t, rows, i, weights[i], strike_box)
+        weighted_entry_probabilities(at, read, t, rows, i, weights[i], strike_box)
     best_entries(rows, t.nonzero, out, choice)
     for i in range(states.shape[0]):
         at = window(states, i, states[i, 3] - fewer)
-        joker_probabilities(at, read, t, rows, i, out, weights[i], choice)
+        weighted_joker_probabilities(at, read, t, rows, i, out, weights[i], choice)
 
 
 @njit(cache=True, nogil=True)
