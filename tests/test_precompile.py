@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,64 @@ def test_no_helper_when_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
 
     tables = compile_rules(rules.single_column(rules.get("yahtzee"))).kernel_tables
     assert precompile.start(precompile.dp_jobs(tables), dpkernels.solve_points) is None
+
+
+def test_a_kernel_the_helper_is_compiling_is_waited_for_not_compiled_again() -> None:
+    """While the helper says it compiles a kernel, this process, reaching that kernel, waits until the
+    helper is done (and then loads it); another kernel it compiles itself at once. A stand-in helper
+    says what the real one says."""
+    from kniffel.core import kernelcache
+
+    stand_in = (
+        "import sys, time\n"
+        "print('start slow_kernel', flush=True)\n"
+        "time.sleep(1.0)\n"
+        "print('done slow_kernel', flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    helper = subprocess.Popen([sys.executable, "-c", stand_in], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    progress = precompile._Progress(helper)
+    try:
+        assert progress.wait_for in kernelcache.waiters
+        with progress.changed:
+            assert progress.changed.wait_for(lambda: progress.compiling == "slow_kernel", timeout=120)
+        assert not progress.wait_for("another_kernel")
+        started = time.monotonic()
+        assert progress.wait_for("slow_kernel")
+        assert progress.compiling is None
+        assert time.monotonic() - started > 0.2  # it waited for the stand-in's second
+    finally:
+        progress.stop()
+    assert progress.wait_for not in kernelcache.waiters
+    assert helper.returncode is not None
+
+
+def test_the_helper_stops_after_its_kernel_when_the_work_is_done(tmp_path: Path) -> None:
+    """Told that the asking process's work is done, the helper ends the kernel it is compiling (the
+    asking process asks for it next) and starts no other."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), precompile.HELPER_ENV: "1"}
+    request = subprocess.run(
+        [sys.executable, "-c", _REQUEST.format(rule_set='rules.get("yahtzee")', jobs="dp_jobs")],
+        env=env,
+        capture_output=True,
+        check=True,
+    ).stdout
+    helper = subprocess.Popen(
+        [sys.executable, "-m", "kniffel.core.precompile"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=env,
+    )
+    assert helper.stdin is not None
+    assert helper.stdout is not None
+    # standard input stays open (closed, it would end the helper at once)
+    helper.stdin.write(request + f"{precompile.FINISH}\n".encode())
+    helper.stdin.flush()
+    said = helper.stdout.read()  # to its end: the helper has exited
+    assert helper.wait(timeout=300) == 0
+    helper.stdin.close()
+    started = [line for line in said.decode().splitlines() if line.startswith("start ")]
+    assert len(started) <= 1, said
 
 
 @pytest.mark.slow

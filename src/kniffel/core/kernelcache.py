@@ -99,6 +99,12 @@ class LoadCounts:
 
 load_counts = LoadCounts()
 
+waiters: list[Callable[[str], bool]] = []
+"""Asked, with the kernel's name, before this process compiles a kernel of this package that is not in
+the cache: True when another process was compiling it and has finished (the first run's helper,
+:mod:`kniffel.core.precompile`, which sets one while it runs), and it is looked up again. Waiting for
+what another process is halfway through costs less than compiling it a second time beside it."""
+
 
 def load_without_refreshing() -> None:
     """Load this package's cached kernels without numba's ``refresh`` of its compiler.
@@ -127,6 +133,8 @@ def load_without_refreshing() -> None:
             nrt.rtsys.initialize(target_context)
             with self._guard_against_spurious_io_errors():
                 loaded = self._load_overload(sig, target_context)
+                if loaded is None and any(wait(getattr(py_func, "__name__", "")) for wait in list(waiters)):
+                    loaded = self._load_overload(sig, target_context)
         except Exception:  # whatever it was, numba's own way may still work
             load_counts.refreshed += 1
             return numba_load(self, sig, target_context)

@@ -17,8 +17,10 @@ signatures (it checks that its cache directories are the asking process's, else 
 writes each cache file under a temporary name and renames it into place, and reads an entry whose data
 file is missing as no entry. The asking process kills the helper at the end of :func:`helping` (what
 the helper has not finished by then is no longer needed), and stops it from compiling a kernel it starts
-compiling itself; the helper also exits when the asking process does (its standard input closes). No
-helper runs where it cannot help: with one processor, or when the kernel it is for is in the cache.
+compiling itself; the helper also exits when the asking process does (its standard input closes). The
+other way round, the helper says which kernel it is compiling, and the asking process waits for it to
+finish one it reaches meanwhile instead of compiling it beside it. No helper runs where it cannot help:
+with one processor, or when the kernel it is for is in the cache.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from typing import Any
 
 from numba.core import event
 
+from kniffel.core import kernelcache
 from kniffel.core.compile import KernelTables
 
 HELPER_ENV = "KNIFFEL_NO_COMPILE_HELPER"
@@ -116,9 +119,9 @@ def option_jobs(tables: KernelTables) -> list[Job]:
     ranks its options (:func:`kniffel.core.winkernels.fold`,
     :func:`kniffel.core.batchkernels.ranked_options`), with the argument types
     :func:`kniffel.core.targetrows.solve_rows` and :meth:`kniffel.core.target.TargetAdvisor.option_values`
-    pass. A test holds them together. Compiled one after the other, on a fresh install, by the helper: the
-    question waited for the last three after its rows (3 s of 25), and for the first between the rows'
-    kernel and its first row."""
+    pass. A test holds them together. Compiled one after the other, on a fresh install, by the helper
+    while the question compiles its rows' kernel and solves the rows; the question waits for the one the
+    helper is compiling when it reaches it (:class:`_Progress`)."""
     import numba
 
     from kniffel.core import batchkernels, dpkernels, targetkernels, winkernels
@@ -159,17 +162,85 @@ def request(jobs: list[Job]) -> bytes:
 def helping(jobs: list[Job], unless_cached: Any) -> Iterator[None]:
     """Around work that will compile ``unless_cached`` (a kernel) and the kernels of ``jobs``: a helper
     compiles the jobs meanwhile if it can help (see the module docstring), told of each kernel this
-    process starts compiling itself so that it does not compile it too; it is killed at the end (what
-    it has not finished is not needed)."""
+    process starts compiling itself so that it does not compile it too. When the work ends, the helper
+    ends the kernel it is compiling then (the jobs are what this process asks for next: a target
+    question's options come right after its rows) and stops; it is killed if the work failed or was
+    cancelled."""
     helper = start(jobs, unless_cached)
     if helper is None:
         yield
         return
+    progress = _Progress(helper)
+    done = False
     try:
         with event.install_listener("numba:compile", _Tell(helper)):
             yield
+        done = True
     finally:
-        stop(helper)
+        if done:
+            progress.finish()
+        else:
+            progress.stop()
+
+
+WAIT_LIMIT = 300.0
+"""The longest this process waits for the helper to finish a kernel (none takes a minute); then it
+compiles the kernel itself."""
+
+FINISH = "*"
+"""The line that tells the helper to stop once it has compiled the kernel it is compiling."""
+
+
+class _Progress:
+    """What the helper is compiling, as it says on its standard output (a line ``start <name>`` before
+    each kernel, ``done <name>`` after it). While it runs, this process waits for a kernel the helper
+    is compiling instead of compiling it beside it (:data:`kniffel.core.kernelcache.waiters`)."""
+
+    def __init__(self, helper: subprocess.Popen[bytes]) -> None:
+        self.helper = helper
+        self.changed = threading.Condition()
+        self.compiling: str | None = None
+        kernelcache.waiters.append(self.wait_for)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.helper.stdout is not None
+        with self.helper.stdout as stream:
+            for line in stream:
+                word, _, name = line.decode(errors="replace").strip().partition(" ")
+                with self.changed:
+                    self.compiling = name if word == "start" else None
+                    self.changed.notify_all()
+        with self.changed:  # the helper is gone
+            self.compiling = None
+            self.changed.notify_all()
+        self.stop()
+
+    def wait_for(self, name: str) -> bool:
+        """Whether the helper was compiling the kernel ``name``; if it was, return once it has finished
+        (or ended, or :data:`WAIT_LIMIT` has passed): a first target question reaches the option kernel
+        while the helper is halfway through it, and compiling it beside the helper took longer than
+        waiting for it."""
+        with self.changed:
+            if self.compiling != name:
+                return False
+            self.changed.wait_for(lambda: self.compiling != name, timeout=WAIT_LIMIT)
+            return True
+
+    def finish(self) -> None:
+        """Tell the helper to stop after the kernel it is compiling (at once if none)."""
+        try:
+            assert self.helper.stdin is not None
+            self.helper.stdin.write(f"{FINISH}\n".encode())
+            self.helper.stdin.flush()
+        except (OSError, ValueError):
+            self.stop()
+
+    def stop(self) -> None:
+        """Kill the helper (if it still runs) and stop waiting for it."""
+        if self.wait_for in kernelcache.waiters:
+            kernelcache.waiters.remove(self.wait_for)
+        stop(self.helper)
 
 
 class _Tell(event.Listener):
@@ -184,8 +255,8 @@ class _Tell(event.Listener):
             assert self.helper.stdin is not None
             self.helper.stdin.write(f"{e.data['dispatcher'].py_func.__name__}\n".encode())
             self.helper.stdin.flush()
-        except (OSError, AttributeError, KeyError):
-            return  # the helper is gone: nothing to tell
+        except (OSError, ValueError, AttributeError, KeyError):
+            return  # the helper is gone (its pipe closed): nothing to tell
 
     def on_end(self, e: Any) -> None:
         return
@@ -208,7 +279,7 @@ def start(jobs: list[Job], unless_cached: Any) -> subprocess.Popen[bytes] | None
         process = subprocess.Popen(
             [sys.executable, "-m", "kniffel.core.precompile"],
             stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,  # what it is compiling (see _Progress)
             stderr=subprocess.DEVNULL,
             env=env,
         )
@@ -256,7 +327,8 @@ class _Taken:
 
 def _listen(taken: _Taken) -> None:
     """Read the names the asking process writes; exit when it starts compiling the kernel this helper is
-    compiling (it will not load it: a duplicate), and when standard input closes (it is gone)."""
+    compiling (it will not load it: a duplicate), when it is done (:data:`FINISH`) and this helper is
+    between kernels, and when standard input closes (it is gone)."""
     pending = b""
     while chunk := os.read(0, 4096):
         *lines, pending = (pending + chunk).split(b"\n")
@@ -264,6 +336,8 @@ def _listen(taken: _Taken) -> None:
             for line in lines:
                 name = line.decode(errors="replace")
                 taken.names.add(name)
+                if name == FINISH and taken.current is None:
+                    os._exit(0)
                 if name == taken.current:
                     os._exit(0)
     os._exit(0)
@@ -283,12 +357,22 @@ def main() -> None:
         if _cache_path(dispatcher) != cache_path:
             return  # not the asking process's sources or cache: what it would compile would not be used
         with taken.lock:
-            if name in taken.names:
-                return  # the asking process is past this one: it compiles the rest itself
+            if name in taken.names or FINISH in taken.names:
+                return  # the asking process is past this one (it compiles the rest itself), or done
             taken.current = name
+        _say(f"start {name}")
         dispatcher.compile(signature)  # loads it instead if it is in the cache already
         with taken.lock:
             taken.current = None
+        _say(f"done {name}")
+
+
+def _say(line: str) -> None:
+    """Tell the asking process what this helper is doing (a line on standard output)."""
+    try:
+        os.write(1, f"{line}\n".encode())
+    except OSError:
+        return  # nobody listens: the asking process is gone, and this helper ends soon
 
 
 if __name__ == "__main__":
