@@ -25,6 +25,7 @@ with one processor, or when the kernel it is for is in the cache.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import subprocess
@@ -238,7 +239,7 @@ class _Progress:
 
     def stop(self) -> None:
         """Kill the helper (if it still runs) and stop waiting for it."""
-        if self.wait_for in kernelcache.waiters:
+        with contextlib.suppress(ValueError):  # removed already (its reader and this process both stop it)
             kernelcache.waiters.remove(self.wait_for)
         stop(self.helper)
 
