@@ -15,11 +15,12 @@ way.
 The helper can only save time, never change a result: it compiles the same sources with the same
 signatures (it checks that its cache directories are the asking process's, else it does nothing); numba
 writes each cache file under a temporary name and renames it into place, and reads an entry whose data
-file is missing as no entry. The asking process kills the helper at the end of :func:`helping` (what
-the helper has not finished by then is no longer needed), and stops it from compiling a kernel it starts
-compiling itself; the helper also exits when the asking process does (its standard input closes). The
-other way round, the helper says which kernel it is compiling, and the asking process waits for it to
-finish one it reaches meanwhile instead of compiling it beside it. No helper runs where it cannot help:
+file is missing as no entry. At the end of :func:`helping` the asking process lets the helper finish
+the kernel it is compiling (it is asked for next) and stop, or kills it if the work failed; it stops
+it from compiling a kernel it starts compiling itself; the helper also exits when the asking process
+does (its standard input closes). The other way round, the helper says which kernel it is compiling,
+and the asking process waits for it to finish one it reaches meanwhile instead of compiling it beside
+it. No helper runs where it cannot help:
 with one processor, or when the kernel it is for is in the cache.
 """
 
