@@ -60,7 +60,7 @@ MASKED_STORES = _masked_stores()
 (``best[lane] = larger(x, best[lane])``). Written as a choice, the compiler stores only where ``x`` is
 larger: with AVX-512 one masked store, the fastest way measured there (79 ns a lane for a turn's best
 sub-keeps, against 107 ns for ``np.maximum``). Without AVX-512 a masked store is microcoded (582 ns), so
-there it is :func:`_max_of_numbers` (see there). Measured with ``benchmarks/kernels.py --builds
+there it is LLVM's ``maxnum`` (:func:`_maxnum`). Measured with ``benchmarks/kernels.py --builds
 native,avx2``. The values are the same either way (none is NaN)."""
 
 
