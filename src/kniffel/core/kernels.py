@@ -56,21 +56,17 @@ def _masked_stores() -> bool:
 
 
 MASKED_STORES = _masked_stores()
-"""How :func:`larger` takes the larger of two values, for the loops that keep a row's best in place
-(``best[lane] = larger(x, best[lane])``). Written as a choice, the compiler stores only where ``x`` is
-larger: with AVX-512 one masked store, the fastest way measured there (79 ns a lane for a turn's best
-sub-keeps, against 107 ns for ``np.maximum``). Without AVX-512 a masked store is microcoded (582 ns), so
-there it is LLVM's ``maxnum`` (:func:`_maxnum`). Measured with ``benchmarks/kernels.py --builds
-native,avx2``. The values are the same either way (none is NaN)."""
+"""How :func:`larger` keeps a row's best in place (``best[lane] = larger(x, best[lane])``): with AVX-512
+as a choice, which the compiler makes one masked store (79 ns a lane for a turn's best sub-keeps, 107 as
+``np.maximum``); without, where a masked store is microcoded (582 ns), as :func:`_maxnum`. Measured with
+``benchmarks/kernels.py --builds native,avx2``. The values are the same either way (none is NaN)."""
 
 
 def _maxnum(typingctx: Any, x: Any, y: Any) -> Any:  # pragma: no cover
-    """The larger of two floats of one type, neither of them NaN, as one instruction (``vmaxps``): LLVM's
-    ``maxnum`` told that no NaN comes. ``np.maximum`` must return a NaN it is given, which costs a compare
-    and two blends a vector; a comparison and a choice (``x if x > y else y``, or the builtin ``max``) the
-    compiler turns into a masked store where the result goes back to where ``y`` was read, microcoded
-    without AVX-512. On a Zen 1 (AVX2, stores of 128 bits a cycle) a turn's best sub-keeps took 430 ns a
-    lane as ``np.maximum`` or 1,000 ns as a masked store, 260-330 ns as this."""
+    """The larger of two floats of one type, neither NaN, as one ``vmaxps``: LLVM's ``maxnum`` told no NaN
+    comes. ``np.maximum`` returns a NaN it is given (a compare and two blends a vector); a choice (``x if
+    x > y else y``, the builtin ``max``) became a masked store, microcoded without AVX-512. A Zen 1's best
+    sub-keeps: 430 ns a lane as ``np.maximum``, 1,000 ns as a masked store, 260-330 ns as this."""
     if not isinstance(x, types.Float) or x != y:
         return None
 
@@ -421,8 +417,9 @@ def keep_max(ev: Any, width: int, parent: Any, first_roll: int, seed: Any) -> No
     ``ev[roll]`` the best over its proper sub-multisets (the best keep to throw from), or with ``seed``
     (None: not given) the best of that and ``seed[roll - first_roll]`` (the roll's own value: scoring it
     now). Keeps come smallest first, so a keep's parents are final when it is reached. Each row is maxed
-    in place, parent by parent (through a row of scratch it took twice as long: two more passes over
-    memory per keep)."""
+    in place (through a row of scratch it took twice as long), one parent a pass, or without AVX-512 and
+    with ``seed`` two (a load and a store fewer): a Zen 1's cone of target rows 9 % sooner; without
+    ``seed`` (the sharp rule) 5 % slower, with AVX-512's masked stores 25 % (``docs/performance.md``)."""
     n_links = parent.shape[1]
     for k in range(1, ev.shape[0]):
         start = 0
@@ -435,6 +432,12 @@ def keep_max(ev: Any, width: int, parent: Any, first_roll: int, seed: Any) -> No
             else:
                 for lane in range(width):
                     ev[k, lane] = seed[k - first_roll, lane]
+        if seed is not None and not MASKED_STORES:
+            while start + 1 < n_links and parent[k, start + 1] >= 0:
+                q, also = parent[k, start], parent[k, start + 1]
+                for lane in range(width):
+                    ev[k, lane] = larger(larger(ev[q, lane], ev[also, lane]), ev[k, lane])
+                start += 2
         for j in range(start, n_links):
             q = parent[k, j]
             if q < 0:
