@@ -72,7 +72,7 @@ def _maxnum(typingctx: Any, x: Any, y: Any) -> Any:  # pragma: no cover
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         kind = context.get_value_type(signature.args[0])
-        name = "llvm.maxnum.f64" if kind == ir.DoubleType() else "llvm.maxnum.f32"
+        name = f"llvm.maxnum.f{signature.args[0].bitwidth}"
         maxnum = builder.module.globals.get(name) or ir.Function(
             builder.module, ir.FunctionType(kind, [kind, kind]), name
         )
