@@ -196,7 +196,7 @@ def test_only_a_game_to_win_reads_rows_with_a_horizon(tmp_path: Path) -> None:
     from kniffel.core.lanes import horizon_level
     from kniffel.core.target import _held, _held_key, held_rows
 
-    assert horizon_level(compile_rules(rules.get("yahtzee"))) == 6
+    assert horizon_level(compile_rules(rules.get("yahtzee"))) == 5
     assert horizon_level(compile_rules(REDUCED["forced joker"])) is None
     c = compile_rules(REDUCED["forced joker"])
     rows = dataclasses.replace(reduced_table("forced joker"), horizon=2)

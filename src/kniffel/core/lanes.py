@@ -147,10 +147,13 @@ def early_levels(c: Compiled) -> int:
     return max(0, c.n_boxes - EARLY_OPEN)
 
 
-HORIZON_OPEN = 7
+HORIZON_OPEN = EARLY_OPEN - 2
 """Open boxes from which the early target rows take play for points (:class:`kniffel.core.target.Horizon`):
-solving the target rows of every later sheet took the early tables about a minute, and the turns before
-it decide nearly every game the same way without them (measured by ``benchmarks/win_rate.py``)."""
+the level just past the last one kept on disk (:func:`kniffel.core.target.early_rows_levels`), so only
+the kept levels are solved. Solving the target rows of every later sheet took the early tables about a
+minute; with the horizon at seven boxes open Yahtzee's took 28 s on a Zen 1, at eight 16 s, and
+``benchmarks/win_rate.py`` found ``bot:win`` winning as often either way (from its fifth turn on it
+reads exact cones of its own)."""
 
 
 def horizon_level(c: Compiled) -> int | None:
