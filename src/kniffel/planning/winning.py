@@ -81,7 +81,7 @@ class NotReady(PlanningError):  # noqa: N818 - not a mistake but a state: asked 
 
 
 PREPARE_ENV = "KNIFFEL_PREPARE_WIN_TABLES"
-"""Set to 0, front ends do not start the early win tables in the background (half a minute or more of both
+"""Set to 0, front ends do not start the early win tables in the background (15-20 s or more of both
 processors the first time for a rule set): chances of winning then show only where they are there
 already (solved before by ``kniffel cache prepare``, ``kniffel advise --goal win`` or
 :func:`prepare_tables`), as a server short of processors may want. A position's own cone past them is
@@ -96,8 +96,8 @@ def preparing_allowed() -> bool:
 
 
 def prepare_tables(rules: RuleSet, directory: Path | None = None) -> None:
-    """Solve (or load) the early win tables of ``rules`` now (half a minute or so the first time for a full
-    rule set, nothing once they are on disk)."""
+    """Solve (or load) the early win tables of ``rules`` now (15-20 s of two processors the first time for
+    a full rule set, nothing once they are on disk)."""
     tables = win_tables(rules, directory)
     if not tables.early_ready():
         tables.solve_early()

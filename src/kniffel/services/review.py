@@ -255,7 +255,7 @@ def review(
 ) -> Review:
     """Review every decision in ``game``'s log (finished or not), each player's by its goal (``goals``,
     see :data:`Goals`; points by default). The first review of a rule set may solve tables (seconds; a
-    goal played for a chance needs its tables: for winning half a minute or so the first time for a rule
+    goal played for a chance needs its tables: for winning 15-20 s the first time for a rule
     set; with ``wait`` false they go to the worker and :class:`kniffel.planning.NotReady` says so).
 
     ``chances`` records every player's chance of winning after each turn; it needs
