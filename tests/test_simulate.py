@@ -16,6 +16,7 @@ import kniffel.services.simulate
 from kniffel import Game, bots, rules
 from kniffel.core import Advisor, Solution, solve
 from kniffel.core.play import play, trace
+from kniffel.core.playkernels import key_order
 from kniffel.core.position import ColumnPosition
 from kniffel.engine.game import FreeThrow, Roll, Score, Strike
 from kniffel.rules import RuleSet
@@ -141,6 +142,20 @@ def test_same_seed_same_games_whatever_the_batching_or_threads() -> None:
     finally:
         numba.set_num_threads(threads)
     assert not np.array_equal(first, play(solution, 3_000, seed=100).scores)
+
+
+@pytest.mark.parametrize(
+    ("count", "top"),
+    [(0, 1), (1, 1), (5_000, 1), (5_000, 30_000), (5_000, 1 << 20), (5_000, 1 << 31), (5_000, 1 << 40)],
+    ids=["none", "one", "all-alike", "one-pass", "two-passes", "highest-counted", "past-counting"],
+)
+def test_games_are_ordered_by_their_keys(count: int, top: int) -> None:
+    """The grouping's sort, whichever way it takes (one counting pass, two, or ``np.argsort``)."""
+    keys = np.random.default_rng(count + top).integers(0, top, size=count, dtype=np.int64)
+    order, ordered = key_order(keys)
+    assert sorted(order.tolist()) == list(range(count))
+    assert np.array_equal(ordered, keys[order])
+    assert np.array_equal(ordered, np.sort(keys))
 
 
 def test_progress_reaches_the_total() -> None:
