@@ -199,22 +199,32 @@ def test_one_column_heuristic_games_replay_through_the_game(rules_id: str) -> No
     test_compiled_values_equal_the_python_lookahead(rules_id, "heuristic")
 
 
-def test_sheets_of_two_to_four_columns_share_one_compiled_kernel() -> None:
-    """numba compiles a kernel once per length of a tuple argument: the column tables of a sheet of
-    several columns come padded to four, so that the first game of each such sheet does not compile the
-    turn search again (10-20 s each); a single column's stay alone (its kernels compile faster)."""
+def test_sheets_of_any_number_of_columns_share_one_compiled_kernel() -> None:
+    """numba compiles a kernel once for every typing of its arguments, and a tuple of one table per
+    column is typed apart by its length: the columns come as one table and what their fill orders change
+    in it, so that the first game of each sheet does not compile the turn search again (20-25 s each);
+    a column's own tables put together in the kernels are the ones it was given."""
     import numba
 
-    from kniffel.core.sheetkernels import column_tables
+    from kniffel.core.compile import compile_rules
+    from kniffel.core.sheetkernels import column_of, sheet_tables
+    from kniffel.planning.compiled import column_rules
 
     typeof: Any = numba.typeof
-    searches = [sheet_search(rules.get(rules_id), "bot") for rules_id in ("kniffel-3col", *SHEETS)]
+    searches = [sheet_search(rules.get(rules_id), "bot") for rules_id in ("kniffel", "kniffel-3col", *SHEETS)]
     assert None not in searches
     assert len({typeof(s.tables) for s in searches if s is not None}) == 1
-    assert [len(s.announced) for s in searches if s is not None] == [3, 3, 4, 4, 4]
-    one = sheet_search(rules.get("kniffel"), "bot")
-    assert one is not None
-    assert len(one.tables) == 1
+    assert [len(s.announced) for s in searches if s is not None] == [1, 3, 3, 4, 4, 4]
+    four = rules.get("kniffel-4col")
+    own = [compile_rules(column_rules(four, c)).kernel_tables for c in range(4)]
+    together = sheet_tables(own)
+    for c, t in enumerate(own):
+        built = column_of.py_func(together, c)
+        assert typeof(built) == typeof(t)
+        for name, mine, theirs in zip(t._fields, built, t, strict=True):
+            assert np.array_equal(mine, theirs), (c, name)
     with pytest.raises(ValueError, match="at least one column"):
-        column_tables([])
-    assert len(column_tables(["a"] * 5)) == 8
+        sheet_tables([])
+    yatzy = compile_rules(rules.get("yatzy")).kernel_tables
+    with pytest.raises(ValueError, match="differs from the first in n_boxes"):
+        sheet_tables([own[0], yatzy])

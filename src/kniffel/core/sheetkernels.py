@@ -11,8 +11,8 @@ values. Announcing a box of an announced column after the first throw is a lane 
 values are the roll's points in that box or else the best strike anywhere, swept like the others.
 
 The planner asks :func:`turn_values` for one position; :func:`play_games` plays whole games with the same
-steps. Columns come as ``tables`` (a tuple of :class:`~kniffel.core.compile.KernelTables`, one per
-column, all of one rule set apart from the fill order, padded by :func:`column_tables`), ``values``
+steps. Columns come as ``tables`` (:class:`SheetTables`: the columns' kernel tables, all of one rule set
+apart from the fill order, as one table and what the order changes in it), ``values``
 (``[column, aux, mask, up]``, the columns' tables stacked) and ``announced`` (``[column]``: 1 for an
 announced column, valued by a free column's table), whose length is the number of columns. Sheets with
 free throws are not covered.
@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
+from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import (
     NEG,
     enter,
@@ -37,24 +38,82 @@ from kniffel.core.kernels import (
     sweep,
 )
 from kniffel.core.playkernels import Announcing, Turn, play_throws, record
-from kniffel.core.records import EntryState, Lanes, Lattice
+from kniffel.core.records import EntryState, Lanes, Lattice, wide
 
-COLUMNS_PADDED_TO = 4
-"""The kernels' tuple of column tables holds one table or a multiple of this many: numba compiles a kernel
-once for each length of a tuple argument (10-20 s each for :func:`turn_values` and :func:`play_games`),
-and every sheet of several columns of the rule sets shipped has at most four. A single column stays
-alone: its kernels compile in 22 s where those of four tables take 29 s."""
+ORDER_FIELDS = ("rolls", "allowed", "jpts", "jbonus")
+"""The fields of :class:`~kniffel.core.compile.KernelTables` that a column's fill order changes: where a
+box may be entered, and so where the joker puts five alike; and the throws a turn that its values assume
+(:mod:`kniffel.planning.columns` values an ordered column with more than the rules give)."""
 
 
-def column_tables(tables: Sequence[Any]) -> tuple[Any, ...]:
-    """The columns' kernel tables as the kernels take them: a sheet of several columns padded with copies
-    of the first table to a multiple of :data:`COLUMNS_PADDED_TO`, so that the sheets of two to four
-    columns share one compiled kernel. The copies are never played (the kernels count the columns by
-    ``announced``), only looked at by :func:`scratch`, for which they change nothing."""
+class SheetTables(NamedTuple):
+    """The kernel tables of a sheet's columns as the kernels take them (:func:`sheet_tables`): the first
+    column's (``first``) and, stacked by column, the fields its fill order changes (:data:`ORDER_FIELDS`);
+    :func:`column_of` puts a column's together. A tuple of the columns' tables would have been simpler,
+    but numba compiles a kernel once for each length of a tuple argument (about 25 s of both processors
+    for :func:`turn_values` and :func:`play_games` again), and indexes it by a column's number through a
+    branch per column at every use (four columns padded: 37 s to compile where one took 28 s)."""
+
+    first: KernelTables
+    rolls: Any
+    allowed: Any
+    jpts: Any
+    jbonus: Any
+
+
+def sheet_tables(tables: Sequence[KernelTables]) -> SheetTables:
+    """The columns' kernel tables (one per column, in order) as a :class:`SheetTables`; a ``ValueError``
+    if they differ in more than their fill order."""
     if not tables:
         raise ValueError("a sheet has at least one column")
-    padded = -len(tables) % COLUMNS_PADDED_TO if len(tables) > 1 else 0
-    return (*tables, *(tables[0] for _ in range(padded)))
+    first = tables[0]
+    for c, t in enumerate(tables[1:], start=1):
+        for name in KernelTables._fields:
+            mine, theirs = getattr(t, name), getattr(first, name)
+            same = np.array_equal(mine, theirs) if isinstance(mine, np.ndarray) else mine == theirs
+            if name not in ORDER_FIELDS and not same:
+                raise ValueError(f"column {c} differs from the first in {name}, not only in its fill order")
+    stacked = []
+    for name in ORDER_FIELDS:
+        field = np.stack([np.asarray(getattr(t, name)) for t in tables])
+        # a column's slice must be typed as the first column's field (read-only or not) for the kernels
+        # to take it where they take that field: a second typing would compile them once more
+        field.flags.writeable = np.asarray(getattr(first, name)).flags.writeable
+        stacked.append(field)
+    return SheetTables(first, *stacked)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def column_of(tables: SheetTables, c: int) -> KernelTables:  # pragma: no cover
+    """Column ``c``'s :class:`~kniffel.core.compile.KernelTables` (:class:`SheetTables`)."""
+    t = tables.first
+    return KernelTables(
+        t.n_boxes,
+        t.five,
+        t.n_armed,
+        t.n_free,
+        t.free_points,
+        t.per_turn,
+        tables.rolls[c],
+        t.joker,
+        t.threshold,
+        t.upper_bonus,
+        t.upper_mask,
+        tables.allowed[c],
+        t.alike,
+        tables.jpts[c],
+        tables.jbonus[c],
+        t.lanes,
+        t.pair_box,
+        t.pair_pts,
+        t.nonzero,
+        t.first_roll,
+        t.size,
+        t.child,
+        t.parent,
+        t.roll_probs,
+        t.choices,
+    )
 
 
 def stacked_values(values: Sequence[Any]) -> Any:
@@ -84,12 +143,9 @@ class ColumnEntries(NamedTuple):
 def scratch(tables: Any) -> tuple[Any, Any, Any, Any]:  # pragma: no cover
     """Space for :func:`stop_values`: the entry rows (as many as the column with the most pairs needs),
     the strike box, one column's scoring values and the entry each is the best of."""
-    t0 = tables[0]
+    t0 = tables.first
     n_s, n_rolls, _ = t0.nonzero.shape
-    most = 0
-    for c in range(len(tables)):
-        most = max(most, tables[c].pair_box.shape[0])
-    rows = np.empty((most + 2, 1))
+    rows = np.empty((t0.pair_box.shape[0] + 2, 1))
     strike_box = np.empty(1, dtype=np.int64)
     out = np.empty((n_s, n_rolls, 1))
     choice = np.empty((n_s, n_rolls, 1), dtype=np.int32)
@@ -99,7 +155,7 @@ def scratch(tables: Any) -> tuple[Any, Any, Any, Any]:  # pragma: no cover
 @njit(cache=True, nogil=True)
 def column_values(
     c: int,
-    tables: Any,
+    t: Any,
     values: Any,
     announced: Any,
     mask: Any,
@@ -108,23 +164,25 @@ def column_values(
     found: ColumnEntries,
     space: tuple[Any, Any, Any, Any],
 ) -> None:  # pragma: no cover
-    """Column ``c`` (state ``mask[c]``, ``armed[c]``, ``up[c]``) alone, into ``found``: the best entry of
-    each roll there (NEG in an announced column, which takes points only after an announcement) and the
-    best strike. A turn changes one column, so a game recomputes only that one."""
+    """Column ``c`` (its kernel tables ``t``, state ``mask[c]``, ``armed[c]``, ``up[c]``) alone, into
+    ``found``: the best entry of each roll there (NEG in an announced column, which takes points only
+    after an announcement) and the best strike. A turn changes one column, so a game recomputes only
+    that one."""
     rows, strike_box, out, choice = space
     gains, entries, strikes = found.gains, found.entries, found.strikes
-    t = tables[c]
     n_s, n_rolls = gains.shape[1], gains.shape[2]
     segment = np.empty((1, 4), dtype=np.int64)
     segment[0, 0], segment[0, 1], segment[0, 2], segment[0, 3] = mask[c], armed[c], up[c], 1
     n_rows = t.pair_box.shape[0] + 2
     before = values[c, armed[c] * t.n_free, mask[c], up[c]]
+    # no free throws: an int64 0, not a literal one, for which numba would compile both once more
+    none = wide(0)
     if announced[c]:
         entry_values(
-            segment, 0, values[c], scoring(t), t.allowed, t.pair_box, t.pair_pts, rows[:n_rows], strike_box
+            segment, none, values[c], scoring(t), t.allowed, t.pair_box, t.pair_pts, rows[:n_rows], strike_box
         )
     else:
-        score_values(segment, 0, values[c], t, rows[:n_rows], strike_box, out, choice)
+        score_values(segment, none, values[c], t, rows[:n_rows], strike_box, out, choice)
     strikes[c, 0], strikes[c, 1] = rows[n_rows - 2, 0] - before, strike_box[0]
     for s in range(n_s):
         for r in range(n_rolls):
@@ -151,13 +209,14 @@ def column_values(
 
 @njit(cache=True, nogil=True)
 def stop_values(
-    tables: Any, mask: Any, gains: Any, strikes: Any, stop: Any, column: Any, floor: Any
+    full: Any, mask: Any, gains: Any, strikes: Any, stop: Any, column: Any, floor: Any
 ) -> None:  # pragma: no cover
     """``stop[0, at_once, roll, 0]``: the best value of ending the turn on each roll, entered in any open
     column (:func:`column_values`) or struck, relative to the columns' values before; ``column[at_once,
     roll]`` is the column it goes in (its entry is in that column's ``entries``, or is the strike of
     ``floor`` where ``floor`` beats every entry). ``floor`` gets ``(value, column, box)`` of the best
-    strike anywhere, which is all an announced column offers without an announcement."""
+    strike anywhere, which is all an announced column offers without an announcement. ``full`` is a
+    column's mask once filled."""
     n_s, n_rolls = column.shape
     for s in range(n_s):
         for r in range(n_rolls):
@@ -165,7 +224,7 @@ def stop_values(
             column[s, r] = -1
     floor[0], floor[1], floor[2] = NEG, -1, -1
     for c in range(mask.shape[0]):
-        if mask[c] == (1 << tables[c].n_boxes) - 1:
+        if mask[c] == full:
             continue
         if strikes[c, 0] > floor[0]:
             floor[0], floor[1], floor[2] = strikes[c, 0], c, strikes[c, 1]
@@ -185,7 +244,7 @@ def stop_values(
 @njit(cache=True, nogil=True)
 def sheet_space(tables: Any, n_cols: int) -> ColumnEntries:  # pragma: no cover
     """Space for :func:`column_values` for every one of the ``n_cols`` columns."""
-    n_s, n_rolls, _ = tables[0].nonzero.shape
+    n_s, n_rolls, _ = tables.first.nonzero.shape
     gains = np.empty((n_cols, n_s, n_rolls))
     entries = np.empty((n_cols, n_s, n_rolls, 3), dtype=np.int64)
     strikes = np.empty((n_cols, 2))
@@ -198,13 +257,13 @@ def announceable(tables: Any, announced: Any, mask: Any) -> Any:  # pragma: no c
     count = 0
     for c in range(announced.shape[0]):
         if announced[c]:
-            for b in range(tables[c].n_boxes):
+            for b in range(tables.first.n_boxes):
                 count += (mask[c] >> b) & 1 == 0
     lanes = np.empty((count, 2), dtype=np.int64)
     i = 0
     for c in range(announced.shape[0]):
         if announced[c]:
-            for b in range(tables[c].n_boxes):
+            for b in range(tables.first.n_boxes):
                 if (mask[c] >> b) & 1 == 0:
                     lanes[i, 0], lanes[i, 1] = c, b
                     i += 1
@@ -216,17 +275,13 @@ def box_pairs(tables: Any, announced: Any) -> Any:  # pragma: no cover
     """``[column, box, at_once, roll]``: the pair of the column's table (``pair_box``, ``pair_pts``) that a
     roll scores in the box, -1 where it scores nothing there; for the announced columns, whose lanes take
     a roll's points in one box, so that a lane looks them up instead of searching the roll's pairs."""
-    t0 = tables[0]
-    n_s, n_rolls, _ = t0.nonzero.shape
+    t = tables.first  # every column has the first's pairs (only the boxes open to them differ)
+    n_s, n_rolls, _ = t.nonzero.shape
     n_cols = announced.shape[0]
-    most = 0
-    for c in range(n_cols):
-        most = max(most, tables[c].n_boxes)
-    pairs = np.full((n_cols, most, n_s, n_rolls), -1, dtype=np.int32)
+    pairs = np.full((n_cols, t.n_boxes, n_s, n_rolls), -1, dtype=np.int32)
     for c in range(n_cols):
         if not announced[c]:
             continue
-        t = tables[c]
         for s in range(n_s):
             for r in range(n_rolls):
                 for i in range(t.nonzero.shape[2]):
@@ -249,10 +304,10 @@ def announced_values(
     (:func:`box_pairs`) it scores there, so each pair is entered once."""
     n_s, n_rolls = worth.shape[0], worth.shape[1]
     one = np.empty((1, 1))
-    paid = np.empty(tables[0].pair_box.shape[0])
+    paid = np.empty(tables.first.pair_box.shape[0])
     for lane in range(lanes.shape[0]):
         c, b = lanes[lane, 0], lanes[lane, 1]
-        t = tables[c]
+        t = column_of(tables, c)
         n = scoring(t)
         m, a = mask[c], armed[c]
         before = values[c, a * t.n_free, m, up[c]]
@@ -310,7 +365,7 @@ def turn_values(
     lane]`` and ``keeps[p - 1, keep, lane]``, the value of holding ``keep`` and throwing the rest with
     ``p`` throws left (``p`` from 1 to ``rolls - 1``); lane 0 without an announcement, lane ``1 + i``
     after announcing the box of row ``i`` of the third result (:func:`announceable`)."""
-    t0 = tables[0]
+    t0 = tables.first
     n_s, n_rolls, _ = t0.nonzero.shape
     lanes = announceable(tables, announced, mask)
     width = lanes.shape[0] + 1
@@ -319,11 +374,12 @@ def turn_values(
     floor = np.empty(3)
     found = sheet_space(tables, mask.shape[0])
     space = scratch(tables)
+    full = (1 << t0.n_boxes) - 1
     for c in range(mask.shape[0]):
-        if mask[c] != (1 << tables[c].n_boxes) - 1:
-            column_values(c, tables, values, announced, mask, armed, up, found, space)
+        if mask[c] != full:
+            column_values(c, column_of(tables, c), values, announced, mask, armed, up, found, space)
     plain = np.empty((1, n_s, n_rolls, 1))
-    stop_values(tables, mask, found.gains, found.strikes, plain, column, floor)
+    stop_values(full, mask, found.gains, found.strikes, plain, column, floor)
     stop[:, :, :, 0] = plain[:, :, :, 0]
     worth = np.empty((n_s, n_rolls, width - 1))
     points = np.empty((n_s, n_rolls, width - 1), dtype=np.int64)
@@ -355,50 +411,48 @@ def play_games(
 ) -> None:  # pragma: no cover
     """Games ``first .. last - 1`` of ``rng`` (one dice stream each), each from the empty sheet to the full
     one. Threads run parts of a batch side by side (the kernel releases the GIL): numba's parallel loops
-    cannot take the columns' tables, a tuple of tuples of arrays.
+    cannot take the columns' tables, a tuple holding a tuple of arrays.
 
     For game ``g``, ``totals[g, c]`` gets column ``c``'s ``(points, upper bonus, points in the five box,
     extra bonuses)``. With ``log`` (``[game, turn, step, 3]``, first games only) every throw is recorded
     as ``(keep, roll, 0)``, an announcement as ``(-3, column, box)`` and the entry as ``(-2, column, box
     << 16 | points)``."""
     pairs = box_pairs(tables, announced)
+    t0 = tables.first
+    n_cols = announced.shape[0]
+    n_s, n_rolls, _ = t0.nonzero.shape
+    lattice = Lattice(t0.size, t0.child, t0.choices, t0.first_roll)
+    positions = rolls - 1
+    most = 1 + announced.sum() * t0.n_boxes
+    turns = n_cols * t0.n_boxes
+    # A sweep costs mostly per call and per vector of lanes, hardly per lane: every lane of a turn goes
+    # in one call, from four lanes on padded to a multiple of eight (the padding a copy of lane 0), which
+    # the sweep's vectorised loops take whole (measured: four or seven lanes cost more than eight). The
+    # turn's arrays are cut from these as contiguous ones.
+    most = padded_width(most)
+    stop_space = np.empty(n_s * n_rolls * most)
+    keeps_space = np.empty(max(positions, 1) * t0.first_roll * most)
+    # the announced lanes' entries, recomputed when an announced column changes
+    worth = np.empty((n_s, n_rolls, most))
+    points = np.empty((n_s, n_rolls, most), dtype=np.int64)
+    column = np.empty((n_s, n_rolls), dtype=np.int64)
+    floor = np.empty(3)
+    bound = np.empty(most)
+    space = scratch(tables)
+    found = sheet_space(tables, n_cols)
+    full = (1 << t0.n_boxes) - 1
+    keeps0 = np.empty((max(positions, 1), t0.first_roll, 1))
+    # the space above serves the games one after the other: each writes what it reads before reading it
     for g in range(first, last):
-        t0 = tables[0]
-        n_cols = announced.shape[0]
-        n_s, n_rolls, _ = t0.nonzero.shape
-        lattice = Lattice(t0.size, t0.child, t0.choices, t0.first_roll)
-        positions = rolls - 1
-        most = 1
-        turns = 0
-        for c in range(n_cols):
-            turns += tables[c].n_boxes
-            if announced[c]:
-                most += tables[c].n_boxes
-        # A sweep costs mostly per call and per vector of lanes, hardly per lane: every lane of a turn goes
-        # in one call, from four lanes on padded to a multiple of eight (the padding a copy of lane 0), which
-        # the sweep's vectorised loops take whole (measured: four or seven lanes cost more than eight). The
-        # turn's arrays are cut from these as contiguous ones.
-        most = padded_width(most)
-        stop_space = np.empty(n_s * n_rolls * most)
-        keeps_space = np.empty(max(positions, 1) * t0.first_roll * most)
-        # the announced lanes' entries, recomputed when an announced column changes
-        worth = np.empty((n_s, n_rolls, most))
-        points = np.empty((n_s, n_rolls, most), dtype=np.int64)
-        column = np.empty((n_s, n_rolls), dtype=np.int64)
-        floor = np.empty(3)
-        bound = np.empty(most)
-        space = scratch(tables)
-        found = sheet_space(tables, n_cols)
         mask = np.zeros(n_cols, dtype=np.int64)
         armed = np.zeros(n_cols, dtype=np.int64)
         up = np.zeros(n_cols, dtype=np.int64)
         for c in range(n_cols):
-            column_values(c, tables, values, announced, mask, armed, up, found, space)
+            column_values(c, column_of(tables, c), values, announced, mask, armed, up, found, space)
         lanes = announceable(tables, announced, mask)
         stale = True
         # The announced lanes' stop values change only with their entries and the best strike: while both
         # stay, their keeps in ``keeps_space`` are still the last sweep's, and lane 0 is swept alone.
-        keeps0 = np.empty((max(positions, 1), t0.first_roll, 1))
         swept_width, swept_floor = -1, NEG
         for turn in range(turns):
             if stale:
@@ -412,7 +466,7 @@ def play_games(
             keeps = keeps_space[: max(positions, 1) * t0.first_roll * padded].reshape(
                 (max(positions, 1), t0.first_roll, padded)
             )
-            stop_values(tables, mask, found.gains, found.strikes, stop[:, :, :, :1], column, floor)
+            stop_values(full, mask, found.gains, found.strikes, stop[:, :, :, :1], column, floor)
             if width > 1:
                 announced_stop(worth, width - 1, floor, stop[:, :, :, 1:width], bound[1:width])
             if padded > width:
@@ -446,7 +500,7 @@ def play_games(
                     found.entries[c, s, r, 1],
                     found.entries[c, s, r, 2],
                 )
-            t = tables[c]
+            t = column_of(tables, c)
             after, armed_after, up_after, gained, marks = settle(
                 scoring(t), mask[c], armed[c], box, p, up[c], extra
             )
@@ -457,6 +511,6 @@ def play_games(
                 totals[g, c, 3] += 1
             mask[c], armed[c], up[c] = after, armed_after, up_after
             stale = stale or announced[c] == 1
-            if after != (1 << t.n_boxes) - 1:
-                column_values(c, tables, values, announced, mask, armed, up, found, space)
+            if after != full:
+                column_values(c, t, values, announced, mask, armed, up, found, space)
             record(log, g, turn, step, -2, c, (box << 16) | p)

@@ -59,7 +59,7 @@ def warm(rules_id: str = "yahtzee") -> None:
     """Compile (or load) the kernels by valuing a turn on a sheet of one column as the quick bot does (a
     game against it is the first thing the web app's home page offers), asking a target question,
     solving the final-score distributions of a sheet with two boxes open (a few milliseconds once
-    compiled) and valuing the bot's turn on a sheet of several columns. The kernels look at the types
+    compiled); sheets of several columns share the bot's kernels. The kernels look at the types
     of the expected-score values, not at the values, so none are solved for it."""
     import numpy as np
 
@@ -69,23 +69,18 @@ def warm(rules_id: str = "yahtzee") -> None:
     from kniffel.core.disttable import build_table
     from kniffel.core.dp import Solution, empty_values
     from kniffel.core.position import ColumnPosition, SheetState
-    from kniffel.core.sheetkernels import column_tables, stacked_values, turn_values
+    from kniffel.core.sheetkernels import sheet_tables, stacked_values, turn_values
     from kniffel.core.target import TargetAdvisor
     from kniffel.core.targetrows import solve_rows
 
     ruleset = rules.get(rules_id)
     c = compile_rules(ruleset)
 
-    def bot_turn(columns: int) -> None:
-        """The quick bot's turn search on an empty sheet of ``columns`` columns, with the arguments of
-        kniffel.planning.compiled.SheetSearch.choices (sheets of two to four columns share one)."""
-        empty = np.zeros(columns, dtype=np.int64)
-        values = stacked_values([empty_values(c)] * columns)
-        turn_values(
-            column_tables([c.kernel_tables] * columns), values, empty, empty, empty, empty, ruleset.rolls
-        )
-
-    bot_turn(1)
+    # the quick bot's turn search on an empty sheet, with the arguments of
+    # kniffel.planning.compiled.SheetSearch.choices (sheets of one to four columns share one kernel)
+    empty = np.zeros(1, dtype=np.int64)
+    values = stacked_values([empty_values(c)])
+    turn_values(sheet_tables([c.kernel_tables]), values, empty, empty, empty, empty, ruleset.rolls)
     solution = Solution(c, empty_values(c), 0.0)
     sheet = {box.id: 0 for box in ruleset.boxes[2:]}
     root = SheetState.of(c, sheet)
@@ -93,7 +88,6 @@ def warm(rules_id: str = "yahtzee") -> None:
     position = ColumnPosition(sheet, tuple(range(1, ruleset.dice + 1)), ruleset.rolls - 1)
     TargetAdvisor(Advisor(solution), rows).options(position, 10)
     build_table(solution, within=sheet)
-    bot_turn(3)  # last: the sheets of several columns are played less
 
 
 def start() -> subprocess.Popen[bytes] | None:

@@ -87,9 +87,9 @@ class SheetSearch:
         """Announcing is chosen only when it is worth this much more than not announcing."""
         self.compiled = tuple(compiled)
         self.lattice = keep_lattice(rules.dice)
-        from kniffel.core.sheetkernels import column_tables, stacked_values
+        from kniffel.core.sheetkernels import sheet_tables, stacked_values
 
-        self.tables = column_tables([c.kernel_tables for c in self.compiled])
+        self.tables = sheet_tables([c.kernel_tables for c in self.compiled])
         self.announced = np.array([c.order is Order.ANNOUNCED for c in rules.columns], dtype=np.int64)
         self.values = stacked_values(values)
         self.threads = compiled_threads()
