@@ -468,19 +468,28 @@ def turn_tables(
 
 
 @njit(cache=True, nogil=True)
-def optimal_game_turn(
-    games: Any, g: int, turn: Turn, values: Any, t: KernelTables
+def points_turns(
+    games: Any, played: Any, states: Any, turn: Turn, values: Any, t: KernelTables
 ) -> None:  # pragma: no cover
-    """Game ``g``'s turn played for points on its own: :func:`turn_tables` for its one state."""
-    m, arm, fr = int(games.mask[g]), int(games.armed[g]), int(games.free[g])
-    lo = 0
-    if (m & t.upper_mask) != t.upper_mask:
-        lo = max(int(games.up[g]), int(t.lanes[m, 0]))
-    segments = np.empty((1, 4), dtype=np.int64)
-    segments[0, 0], segments[0, 1], segments[0, 2], segments[0, 3] = m, arm, lo, 1
+    """The turns of the games ``played`` (rows of ``games``, all with the same free throws left), each in
+    the state ``(mask, armed, up, free)`` of the same row of ``states``, played for points: the turn's
+    tables of all of them in one pass over the keep lattice (:func:`turn_tables`), a lane a game. A pass
+    costs mostly per call, hardly per lane: games decided before their turn to win, played for points,
+    took a pass each."""
+    count = played.shape[0]
+    segments = np.empty((count, 4), dtype=np.int64)
+    for i in range(count):
+        m = states[i, 0]
+        lo = 0
+        if (m & t.upper_mask) != t.upper_mask:
+            lo = max(states[i, 2], t.lanes[m, 0])
+        segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3] = m, states[i, 1], lo, 1
+    fr = states[0, 3]
     usable = min(t.per_turn, fr)
     tables = turn_tables(segments, fr - usable, usable, values, t)
-    play_game_turn(games, g, g, turn, t, scoring(t), tables, 0)
+    n = scoring(t)
+    for i in range(count):
+        play_game_turn(games, played[i], played[i], turn, t, n, tables, i)
 
 
 @njit(cache=True, nogil=True)

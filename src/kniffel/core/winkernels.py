@@ -21,7 +21,7 @@ from numba import njit
 
 from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import lane_of, scoring
-from kniffel.core.playkernels import Turn, TurnTables, optimal_game_turn, play_game_turn
+from kniffel.core.playkernels import Turn, TurnTables, play_game_turn, points_turns
 from kniffel.core.records import wide
 from kniffel.core.targetkernels import Reading, turn_probabilities
 
@@ -253,7 +253,8 @@ def win_turn(
     game already decided either way is played for points (:func:`decided`). ``values`` are the solver's
     values; ``rows`` the target rows of the mover's level and the next; ``turn.log`` as
     :func:`~kniffel.core.play.play_turn` keeps it. The games still open are played :data:`LANES` at a
-    time (:func:`play_weighted`), those with the same free throws left together."""
+    time (:func:`play_weighted`), those with the same free throws left together, and so are the games
+    decided (:func:`~kniffel.core.playkernels.points_turns`)."""
     player = turn.seat
     own_prob, index, target_lanes, reach, limit = rows.own, rows.index, rows.lane_base, rows.reach, rows.limit
     read = Reading(rows.after, index, target_lanes)
@@ -261,6 +262,10 @@ def win_turn(
     states = np.empty((LANES, 6), dtype=np.int64)
     weights = np.empty((LANES, finals.longest + 1))
     waiting = 0
+    # the games decided either way, played for points LANES at a time (:func:`points_turns`)
+    settled = np.empty(LANES, dtype=np.int64)
+    settled_states = np.empty((LANES, 4), dtype=np.int64)
+    n_settled = 0
     for g in range(first_game, last_game):
         if aims[g] == POINTS:
             continue
@@ -282,7 +287,16 @@ def win_turn(
         offset, row_first, row_count = index[lane, 0], index[lane, 1], index[lane, 2]
         row = own_prob[offset : offset + row_count]
         if decided(first, count, row_first, row, reach[mask] > limit, limit) >= 0:
-            optimal_game_turn(mine, g, turn, values, t)
+            if n_settled > 0 and settled_states[0, 3] != fr:
+                points_turns(mine, settled[:n_settled], settled_states[:n_settled], turn, values, t)
+                n_settled = 0
+            settled[n_settled] = g
+            settled_states[n_settled, 0], settled_states[n_settled, 1] = mask, armed
+            settled_states[n_settled, 2], settled_states[n_settled, 3] = up, fr
+            n_settled += 1
+            if n_settled == LANES:
+                points_turns(mine, settled, settled_states, turn, values, t)
+                n_settled = 0
             continue
         first, count = fold(first, lane_weights, count, limit, reach[mask] > limit)
         played[waiting] = g
@@ -294,3 +308,5 @@ def win_turn(
             waiting = 0
     if waiting > 0:
         play_weighted(mine, played[:waiting], states[:waiting], weights[:waiting], turn, read, t)
+    if n_settled > 0:
+        points_turns(mine, settled[:n_settled], settled_states[:n_settled], turn, values, t)
