@@ -147,25 +147,32 @@ def early_levels(c: Compiled) -> int:
     return max(0, c.n_boxes - EARLY_OPEN)
 
 
+def early_rows_levels(c: Compiled) -> int:
+    """The most boxes filled of a sheet whose row the early rows on disk hold: one level past the early
+    distributions, so that every decision at those levels reads its children there."""
+    return min(early_levels(c) + 1, len(c.levels) - 1)
+
+
 def horizon_level(c: Compiled) -> int | None:
     """The boxes filled at which the early target rows take play for points
     (:class:`kniffel.core.target.Horizon`); None: they are exact, the rule set being small enough to solve
     every sheet's rows in a few seconds.
 
-    It is the level just past the last one the early rows keep on disk (one past :func:`early_levels`,
-    :func:`kniffel.core.target.early_rows_levels`), so only the kept levels are solved. Solving the target
-    rows of every later sheet took the early tables about a minute; with the horizon one level further
-    (seven boxes open) Yahtzee's took 28 s on a Zen 1, here 16 s, and ``benchmarks/win_rate.py`` found
-    ``bot:win`` winning as often either way (from its fifth turn on it reads exact cones of its own)."""
+    It is the level just past the last one the early rows keep on disk (:func:`early_rows_levels`), so
+    only the kept levels are solved. Solving the target rows of every later sheet took the early tables
+    about a minute; with the horizon one level further (seven boxes open) Yahtzee's took 28 s on a Zen 1
+    against 16 s, and ``benchmarks/win_rate.py`` found ``bot:win`` winning as often either way (from its
+    fifth turn on it reads exact cones of its own)."""
     if c.n_boxes <= EARLY_OPEN:
         return None
-    return early_levels(c) + 2
+    return early_rows_levels(c) + 1
 
 
 __all__ = [
     "EARLY_OPEN",
     "LaneLayout",
     "early_levels",
+    "early_rows_levels",
     "horizon_level",
     "lane_layout",
     "lane_of",

@@ -46,7 +46,7 @@ from kniffel.core.compile import Compiled, compile_rules
 from kniffel.core.distribution import DistributionTable, LevelTable
 from kniffel.core.lanes import (
     LaneLayout,
-    early_levels,
+    early_rows_levels,
     horizon_level,
     lane_layout,
     level_of,
@@ -73,12 +73,6 @@ from kniffel.rules import RuleSet
 KIND = "win-early"
 """What the cache calls the early target rows (:func:`early_rows`; before their horizon, ``target-early``
 held exact rows)."""
-
-
-def early_rows_levels(c: Compiled) -> int:
-    """The most boxes filled of a sheet whose row the early rows on disk hold: one level past the early
-    distributions, so that every decision at those levels reads its children there."""
-    return min(early_levels(c) + 1, len(c.levels) - 1)
 
 
 def early_paths(rules: RuleSet, directory: Path | None = None) -> tuple[Path, Path]:
