@@ -343,6 +343,16 @@ def key_order(keys: Any) -> tuple[Any, Any]:  # pragma: no cover
             return order, ordered
 
 
+@njit(cache=True, nogil=True, inline="always")
+def upper_lane(t: KernelTables, mask: int, up: int) -> Any:  # pragma: no cover
+    """The upper score a state's turn is valued at: its own, but at least ``t.lanes[mask, 0]`` (below it
+    every score is worth the same, the bonus out of reach), and 0 once every upper box is filled (then it
+    matters no more)."""
+    if (mask & t.upper_mask) == t.upper_mask:
+        return 0
+    return max(up, t.lanes[mask, 0])
+
+
 @njit(cache=True, nogil=True)
 def work(games: Any, t: KernelTables, gap: int, chunk: int, bundle: int) -> Grouping:  # pragma: no cover
     """The games grouped for one turn: a work item is a run of one state with upper scores no more than
@@ -353,14 +363,11 @@ def work(games: Any, t: KernelTables, gap: int, chunk: int, bundle: int) -> Grou
     mask, up, armed, free = games.mask, games.up, games.armed, games.free
     n = mask.shape[0]
     lanes = t.threshold + 1
-    # the upper score only matters while an upper box is open and the bonus can still be reached (below
-    # ``t.lanes[mask, 0]`` every score is worth the same)
     keys = np.empty(n, dtype=np.int64)
     for i in range(n):
         bits = mask[i]
         keys[i] = (bits * t.n_armed * t.n_free + armed[i] * t.n_free + free[i]) * lanes
-        if (bits & t.upper_mask) != t.upper_mask:
-            keys[i] += max(up[i], t.lanes[bits, 0])
+        keys[i] += upper_lane(t, bits, up[i])
     order, keys = key_order(keys)
 
     starts = np.empty(n + 1, dtype=np.int64)
@@ -480,9 +487,7 @@ def points_turns(
     segments = np.empty((count, 4), dtype=np.int64)
     for i in range(count):
         m = states[i, 0]
-        lo = 0
-        if (m & t.upper_mask) != t.upper_mask:
-            lo = max(states[i, 2], t.lanes[m, 0])
+        lo = upper_lane(t, m, states[i, 2])
         segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3] = m, states[i, 1], lo, 1
     fr = states[0, 3]
     usable = min(t.per_turn, fr)
