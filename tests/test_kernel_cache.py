@@ -25,7 +25,7 @@ def test_every_file_that_defines_kernels_is_hashed() -> None:
     defining = {
         str(path.relative_to(kernelcache.PACKAGE))
         for path in kernelcache.PACKAGE.rglob("*.py")
-        if re.search(r"^\s*@njit|\bnjit\(.*\)\(", path.read_text(encoding="utf-8"), re.MULTILINE)
+        if re.search(r"^\s*@(njit|borrowing)\b|\bnjit\(", path.read_text(encoding="utf-8"), re.MULTILINE)
     }
     assert defining == set(kernelcache.KERNEL_FILES)
 

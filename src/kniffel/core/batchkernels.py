@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from kniffel.core.kernels import NEG
-from kniffel.core.records import wide
+from kniffel.core.records import borrowing, wide
 
 if TYPE_CHECKING:
     from kniffel.core.compile import Compiled
@@ -51,7 +51,7 @@ FREE_RANGE = 9
 """Free throws left outside the tables."""
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def turn_problem(
     rolls_left: int, free_given: bool, free_left: int, used: int, rolls: int, free_throws: int, per_turn: int
 ) -> int:  # pragma: no cover
@@ -93,7 +93,7 @@ class SheetRules(NamedTuple):
         )  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def state_fields(
     mask: int, up: int, five_points: int, free_given: bool, free_left: int, rules: SheetRules
 ) -> tuple[int, int, int, int]:  # pragma: no cover
@@ -120,7 +120,7 @@ def state_fields(
     return 0, 0 if broadcast else up, armed, free
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def turn_fields(
     rolls_left: int,
     at_once_given: bool,
@@ -213,7 +213,7 @@ def _space(text: Any, pos: int, end: int) -> int:  # pragma: no cover
     return pos
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _number(text: Any, pos: int, end: int) -> tuple[int, int]:  # pragma: no cover
     """A whole number of at most 9 digits at ``pos``, as JSON writes it, and the position after it;
     position -1 for anything else."""
@@ -227,7 +227,7 @@ def _number(text: Any, pos: int, end: int) -> tuple[int, int]:  # pragma: no cov
     return value, pos
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _name(text: Any, pos: int, end: int, names: Any, starts: Any) -> tuple[int, int]:  # pragma: no cover
     """The JSON string at ``pos`` as the index of the name it is (``names``, ``starts`` as
     :func:`names_array` makes them) and the position after it; ``(-1, -1)`` for another string, one
@@ -260,7 +260,7 @@ _WORDS = np.frombuffer(b"falsetruenull", dtype=np.uint8)
 _WORD_STARTS = np.array([0, 5, 9, 13], dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _word(text: Any, pos: int, end: int) -> tuple[int, int]:  # pragma: no cover
     """``false``, ``true`` or ``null`` at ``pos`` as 0, 1 or 2, and the position after it."""
     for word in range(3):
@@ -277,7 +277,7 @@ def _word(text: Any, pos: int, end: int) -> tuple[int, int]:  # pragma: no cover
     return _NOT
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _read_line(
     text: Any, pos: int, end: int, t: ReaderTables, row: Any
 ) -> tuple[int, bool]:  # pragma: no cover
@@ -407,7 +407,7 @@ def _read_line(
     return READ, free_throw
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def read_situations(text: Any, t: ReaderTables, rows: Any, free: Any, status: Any) -> int:  # pragma: no cover
     """Read the lines of ``text`` (UTF-8 bytes, lines ending in a newline, the last one perhaps not):
     ``status[i]`` of line ``i`` (:data:`READ`, :data:`BLANK`, :data:`UNREAD`) and, for a line read, its
@@ -431,7 +431,7 @@ def read_situations(text: Any, t: ReaderTables, rows: Any, free: Any, status: An
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def ranked_options(
     situations: Any, boxes: Any, keeps: Any, choices: Any, codes: Any, ranked: Any, counts: Any
 ) -> None:  # pragma: no cover
@@ -541,7 +541,7 @@ def _candidates(low: Any, high: Any, even: bool, k: int, n: int) -> tuple[Any, A
     return first, last, fits and fits2
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def float_text(v: float, bits: Any, out: Any, pos: int) -> int:  # pragma: no cover
     """Write ``repr(v)`` into ``out[pos:]`` (bytes), ``bits`` being the float's bits as an unsigned
     integer; the position after it, or -1 (nothing written) for a value out of the range covered (see
@@ -613,7 +613,7 @@ def float_text(v: float, bits: Any, out: Any, pos: int) -> int:  # pragma: no co
     return end
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def answer_lines(
     codes: Any, values: Any, counts: Any, kinds: Any, pieces: Any, starts: Any, out: Any, ends: Any
 ) -> int:  # pragma: no cover

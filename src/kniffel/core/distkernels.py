@@ -39,6 +39,7 @@ from kniffel.core.kernels import (
     settle,
 )
 from kniffel.core.playkernels import turn_tables
+from kniffel.core.records import borrowing
 
 
 class TurnState(NamedTuple):
@@ -116,7 +117,7 @@ pay each roll's loop overhead more often)."""
 # --- one turn ------------------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def throw(mass: TurnMass, t: KernelTables) -> None:  # pragma: no cover
     """Throw the dice each held keep lacks, in every lane: ``mass.shown[at_once, roll]`` receives the mass
     of ``mass.held`` (which is emptied). The empty keep throws all dice at once (``at_once`` = 1 under the
@@ -173,7 +174,7 @@ def best_keeps(
             best[i] = max(v, b)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def push(
     policy: TurnPolicy, col: int, usable: int, pos: int, mass: TurnMass, t: KernelTables
 ) -> None:  # pragma: no cover
@@ -221,7 +222,7 @@ def push(
         throw(mass, t)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def add_outcome(
     lanes: Any, gains: Any, probs: Any, count: int, lane: int, gain: int, p: float
 ) -> int:  # pragma: no cover
@@ -235,7 +236,7 @@ def add_outcome(
     return count + 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def outcomes(
     mass: TurnMass,
     i: int,
@@ -302,7 +303,7 @@ def scratch(t: KernelTables, usable: int, lanes: int) -> TurnMass:  # pragma: no
     return TurnMass(held, shown, pair_mass, joker_mass, sink, best, keeps)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def max_outcomes(t: KernelTables, usable: int) -> int:  # pragma: no cover
     """The most outcomes one turn can have (one per scoring row and five-of-a-kind placement and level)."""
     n_s = t.nonzero.shape[0]
@@ -407,7 +408,7 @@ def add_outcomes(
             into[i] += p * child[i]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def supports(found: Outcomes, children: Distributions, spans: Spans) -> None:  # pragma: no cover
     """Before trimming: the totals each row's distribution spans, after the outcomes ``found`` that lead
     to the ``children``."""
@@ -417,7 +418,7 @@ def supports(found: Outcomes, children: Distributions, spans: Spans) -> None:  #
         spans.size[row] = hi - lo
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def combine(
     found: Outcomes, row: int, children: Distributions, spans: Spans, made: Distributions, tail: float
 ) -> None:  # pragma: no cover
@@ -454,7 +455,7 @@ def combine(
     made.length[row] = kept
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def chunk_distributions(
     found: Outcomes,
     children: Distributions,

@@ -16,7 +16,7 @@ from numba import njit
 from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import boxes_for, roll_entry, scoring, settle
 from kniffel.core.playkernels import die
-from kniffel.core.records import EntryState, Scoring
+from kniffel.core.records import EntryState, Scoring, borrowing
 
 # positions of the observation's parts in ``offsets`` (-1: the rules have no such part)
 DICE, COUNTS, ROLLS_LEFT, FREE_TAKEN, AT_ONCE, FILLED, POINTS, UPPER_SUM, EXTRA, FREE_LEFT = range(10)
@@ -62,7 +62,7 @@ class EnvResults(NamedTuple):
     legal: Any
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _throw(g: int, held: int, dice: Any, rng: Any) -> None:  # pragma: no cover
     """Throw the dice of game ``g`` not held (bit mask of positions), then sort them."""
     n = dice.shape[1]
@@ -78,7 +78,7 @@ def _throw(g: int, held: int, dice: Any, rng: Any) -> None:  # pragma: no cover
         dice[g, k + 1] = v
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _start_turn(
     g: int, dice: Any, rolls: Any, taken: Any, at_once: Any, rng: Any
 ) -> None:  # pragma: no cover
@@ -88,7 +88,7 @@ def _start_turn(
     at_once[g] = 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _new_game(g: int, games: EnvGames, rules: EnvRules) -> None:  # pragma: no cover
     """Game ``g`` starts again: empty sheet, every free throw left, first throw made."""
     games.filled[g] = 0
@@ -101,14 +101,14 @@ def _new_game(g: int, games: EnvGames, rules: EnvRules) -> None:  # pragma: no c
     _start_turn(g, games.dice, games.rolls, games.taken, games.at_once, games.rng)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def new_games(first: int, games: EnvGames, rules: EnvRules) -> None:  # pragma: no cover
     """Start a new game in every slot from ``first`` on."""
     for g in range(first, games.dice.shape[0]):
         _new_game(g, games, rules)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _roll_number(g: int, dice: Any, code_to_roll: Any) -> int:  # pragma: no cover
     code = 0
     for j in range(dice.shape[1] - 1, -1, -1):
@@ -127,7 +127,7 @@ def _scoring_state(
     return EntryState(int(games.filled[g]), armed, 0), s
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def step(
     actions: Any,
     masks: Any,
@@ -194,7 +194,7 @@ def step(
     observe(obs, masks, offsets, games, rules)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def observe(obs: Any, masks: Any, offsets: Any, games: EnvGames, rules: EnvRules) -> None:  # pragma: no cover
     """Write every game's observation and action mask (see :mod:`kniffel.env.encoding`)."""
     dice, rolls, taken, at_once, filled, points = (

@@ -35,11 +35,13 @@ KERNEL_FILES = (
     "core/dpkernels.py",
     "core/kernels.py",
     "core/playkernels.py",
+    "core/records.py",
     "core/sheetkernels.py",
     "core/targetkernels.py",
     "core/winkernels.py",
 )
-"""The package's files that define numba kernels, relative to the package."""
+"""The package's files that define numba kernels or how they are compiled (``records.BORROWS``),
+relative to the package."""
 
 KEEP_DAYS = 7
 

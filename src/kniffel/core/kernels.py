@@ -31,7 +31,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from kniffel.core.compile import KernelTables
-from kniffel.core.records import EntryState, FiveAlike, Lanes, Scoring
+from kniffel.core.records import EntryState, FiveAlike, Lanes, Scoring, borrowing
 
 NEG = -1.0e300
 
@@ -92,7 +92,7 @@ def larger(x: Any, y: Any) -> Any:  # pragma: no cover
     return _max_of_numbers(x, y)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def scoring(t: KernelTables) -> Scoring:  # pragma: no cover
     return Scoring(t.n_boxes, t.five, t.n_armed, t.n_free, t.joker, t.threshold, t.upper_bonus, t.upper_mask)
 
@@ -167,7 +167,7 @@ def entry_rows(t: KernelTables, levels: int, width: int) -> tuple[Any, Any]:  # 
     return rows, np.empty((levels, width), dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def entry_values(
     segments: Any,
     free: int,
@@ -278,7 +278,7 @@ def keep_better(
         keep_larger(entered, kept, choice[s, r, col : col + width], code)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def joker_entry(
     values: Any,
     n: Scoring,
@@ -411,7 +411,7 @@ def best_keep(
     return best, keep
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def keep_max(ev: Any, width: int, parent: Any, first_roll: int, seed: Any) -> None:  # pragma: no cover
     """In place: ``ev[keep]`` becomes the best value over the keep and every sub-multiset of it, and
     ``ev[roll]`` the best over its proper sub-multisets (the best keep to throw from), or with ``seed``
@@ -512,7 +512,7 @@ BUNDLE = 64
 a lane belongs to, and a row of a few lanes costs nearly as much loop overhead as a row of many."""
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def mask_lanes(mask: int, n: Scoring, lanes: Any) -> tuple[int, int, int]:  # pragma: no cover
     """The first upper score computed for ``mask``, how many are, and the armed variants (lanes are
     ``armed * count + score - first``)."""

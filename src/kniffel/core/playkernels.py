@@ -17,7 +17,7 @@ from numba import njit
 
 from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import best_keep, entry_rows, score_values, scoring, settle, sweep
-from kniffel.core.records import Lattice, Scoring
+from kniffel.core.records import Lattice, Scoring, borrowing
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -129,7 +129,7 @@ def take(values: Any, which: Any) -> Any:  # pragma: no cover
     return out
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def put(values: Any, which: Any, taken: Any) -> None:  # pragma: no cover
     """``values[which] = taken``, the other way of :func:`take`."""
     for i in range(which.shape[0]):
@@ -154,7 +154,7 @@ def gather(games: Games, which: Any) -> Games:  # pragma: no cover
     )
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def scatter(played: Games, which: Any, games: Games) -> None:  # pragma: no cover
     """Put the state of ``played`` (made by :func:`gather` from ``which``) back into ``games``."""
     put(games.mask, which, played.mask)
@@ -184,7 +184,7 @@ def deal_next(x: Any) -> tuple[Any, Any]:  # pragma: no cover
     return x, np.int64(x % _SIX)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def deal_faces(seed: Any, seat: int, turn: int, throw: int, out: Any) -> None:  # pragma: no cover
     """``out[i]``: the faces (1-6) of a deal's throw (:func:`deal_start`), as many as ``out`` holds."""
     x = deal_start(seed, seat, turn, throw)
@@ -405,7 +405,7 @@ def work(games: Any, t: KernelTables, gap: int, chunk: int, bundle: int) -> Grou
     return Grouping(keys, order, starts[: count + 1], bundles[: n_bundles + 1])
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def play_game_turn(
     games: Any, at: int, g: int, turn: Turn, t: KernelTables, n: Scoring, tables: TurnTables, lane: int
 ) -> None:  # pragma: no cover
@@ -539,7 +539,7 @@ def play_bundles(
     scatter(played, which, games)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def finish(score: Any, free: Any, free_points: int) -> None:  # pragma: no cover
     """Unused free throws count at the end."""
     for g in range(score.shape[0]):

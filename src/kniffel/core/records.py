@@ -6,9 +6,37 @@ built on it)."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple, overload
 
 import numpy as np
+from numba import njit
+
+BORROWS: dict[str, Any] = {"_nrt": False}
+"""The numba option of a kernel that only borrows its arrays: it allocates nothing and returns no array
+(a scalar, a tuple of them or nothing), so it is compiled without numba's reference counts (numba refuses
+to compile one that allocates). A compiled call otherwise takes a reference to every array of the
+records it is handed and lets go of it at the end, two atomic operations an array, which threads playing
+at once contend for: the simulator's turn of a game (:func:`kniffel.core.playkernels.play_game_turn`,
+some 40 arrays in its records) spent 70 % of its time in them (``docs/performance.md``). Its callers
+hold the references. ``tests/test_borrowing.py`` holds every such kernel to a return type without arrays
+and to calling only kernels that borrow too or are inlined."""
+
+
+@overload
+def borrowing(kernel: Callable[..., Any]) -> Any: ...
+
+
+@overload
+def borrowing(kernel: None = None, **options: Any) -> Callable[[Callable[..., Any]], Any]: ...
+
+
+def borrowing(kernel: Callable[..., Any] | None = None, **options: Any) -> Any:
+    """``kernel`` compiled as one that only borrows its arrays (:data:`BORROWS`), cached, letting go of
+    the GIL (``@borrowing``), or with numba's ``options`` besides (``@borrowing(fastmath=...)``)."""
+    compile_kernel = njit(cache=True, nogil=True, **BORROWS, **options)
+    return compile_kernel if kernel is None else compile_kernel(kernel)
+
 
 wide: Any = np.int64
 """A whole number as an int64 for numba, in a kernel: numba types a literal (``0``) and a small field (an

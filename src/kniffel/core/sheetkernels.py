@@ -38,7 +38,7 @@ from kniffel.core.kernels import (
     sweep,
 )
 from kniffel.core.playkernels import Announcing, Turn, play_throws, record
-from kniffel.core.records import EntryState, Lanes, Lattice, wide
+from kniffel.core.records import EntryState, Lanes, Lattice, borrowing, wide
 
 ORDER_FIELDS = ("rolls", "allowed", "jpts", "jbonus")
 """The fields of :class:`~kniffel.core.compile.KernelTables` that a column's fill order changes: where a
@@ -209,7 +209,7 @@ def column_values(
                 )
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def stop_values(
     full: Any, mask: Any, gains: Any, strikes: Any, stop: Any, column: Any, floor: Any
 ) -> None:  # pragma: no cover
@@ -341,7 +341,7 @@ def announced_values(
                 points[s, r, lane] = (p << 16) | extra
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def announced_stop(worth: Any, width: int, floor: Any, stop: Any, bound: Any) -> None:  # pragma: no cover
     """``stop[0, at_once, roll, lane]`` for the first ``width`` lanes of :func:`announced_values`: the
     value of ending the turn on each roll once the lane's box is announced, the entry there or the best

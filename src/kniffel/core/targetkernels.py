@@ -35,7 +35,7 @@ from kniffel.core.kernels import (
     sweep,
     with_globals,
 )
-from kniffel.core.records import EntryState, Scoring, wide
+from kniffel.core.records import EntryState, Scoring, borrowing, wide
 
 
 class Window(NamedTuple):
@@ -59,7 +59,7 @@ class Reading(NamedTuple):
     lane_base: Any
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def entered(
     read: Reading, lanes: Any, n: Scoring, at: Window, box: int, points: int, extra: int
 ) -> tuple[int, int, int, int]:  # pragma: no cover
@@ -83,7 +83,7 @@ def entered(
     return certain, start, beyond, offset + u0 - gained - first
 
 
-@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
+@borrowing(fastmath={"reassoc", "contract"})
 def weighted_sum(weights: Any, lo: int, hi: int, prob: Any, shift: int) -> float:  # pragma: no cover
     """``sum(weights[i] * prob[shift + i])`` over ``lo .. hi - 1`` (``prob`` None: of the weights alone).
 
@@ -115,10 +115,11 @@ def enter_weighted(
     certain, start, beyond, shift = entered(read, lanes, n, at, wide(box), wide(points), wide(extra))
     if start > certain:
         return np.nan
-    return weighted_sum(weights, 0, certain, None, 0) + weighted_sum(weights, start, beyond, read.prob, shift)
+    made = weighted_sum(weights, 0, certain, None, 0)
+    return float(made + weighted_sum(weights, start, beyond, read.prob, shift))
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def enter_lanes(
     read: Reading,
     lanes: Any,
@@ -522,7 +523,7 @@ def _last_nonzero(
     return int(gained + index[lane, 1] + index[lane, 2] - 1)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def last_nonzero(
     index: Any, lane_base: Any, t: KernelTables, mask: int, armed: int, up: int, free_top: int
 ) -> int:  # pragma: no cover
@@ -558,7 +559,7 @@ def last_nonzero(
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def cut_windows(
     items: Any, free_top: int, index: Any, lane_base: Any, t: KernelTables
 ) -> None:  # pragma: no cover
@@ -609,7 +610,7 @@ def trim_zeros(prob: Any, index: Any, start: int, end: int) -> Any:  # pragma: n
     return out[:at]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def survival_rows(
     prob: Any, index: Any, lanes: Any, dist_lanes: Any, pmf: Any, dist_index: Any
 ) -> None:  # pragma: no cover

@@ -22,7 +22,7 @@ from numba import njit
 from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import lane_of, scoring
 from kniffel.core.playkernels import Turn, TurnTables, play_game_turn, points_turns
-from kniffel.core.records import wide
+from kniffel.core.records import borrowing, wide
 from kniffel.core.targetkernels import Reading, turn_probabilities
 
 WIN = -1
@@ -88,7 +88,7 @@ def best_of(lows: Any, offsets: Any, counts: Any, pmf: Any, out: Any) -> tuple[i
     return first, last - first + 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def at_least(own_low: int, own: Any, best_low: int, best: Any) -> float:  # pragma: no cover
     """``P(own >= best)`` for independent final scores: own ``own_low + i`` with ``own[i]``, best
     ``best_low + i`` with ``best[i]`` (a tie counts: every tied player wins)."""
@@ -104,7 +104,7 @@ def at_least(own_low: int, own: Any, best_low: int, best: Any) -> float:  # prag
     return total
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def fold(
     first: int, weights: Any, count: int, limit: int, open_ended: bool
 ) -> tuple[int, int]:  # pragma: no cover
@@ -127,7 +127,7 @@ def fold(
     return first, inside
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def decided(
     first: int, count: int, row_first: int, row: Any, open_ended: bool, limit: int
 ) -> int:  # pragma: no cover
