@@ -212,14 +212,14 @@ def entry_values(
         off += nl
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def best_entries(rows: Any, nonzero: Any, out: Any, choice: Any) -> None:  # pragma: no cover
     """``out[s, roll, lane]``: the best of :func:`entry_values` each roll (thrown at once: ``s`` = 1) may
-    take, the best strike or a pair it scores. With ``choice`` (None: not asked for, and not compiled in),
-    ``choice[s, roll, lane]`` is the row that gives it."""
+    take, the best strike or a pair it scores, found in the scratch row ``ONE``. With ``choice`` (None:
+    not asked for, and not compiled in), ``choice[s, roll, lane]`` is the row that gives it."""
     strike = rows.shape[0] - 2
     n_s, n_rolls, width = out.shape
-    acc = np.empty(width, dtype=out.dtype)
+    acc = rows[strike + 1, :width]
     for s in range(n_s):
         for r in range(n_rolls):
             for lane in range(width):

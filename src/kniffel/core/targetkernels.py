@@ -277,7 +277,7 @@ def window(states: Any, i: int, free: int) -> Window:  # pragma: no cover
     return Window(states[i, 0], states[i, 1], states[i, 2], free, states[i, 4], states[i, 5])
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def score_probabilities(
     states: Any,
     fewer: int,

@@ -57,11 +57,13 @@ class TargetTables(NamedTuple):
     limit: int
 
 
-@njit(cache=True, nogil=True)
-def best_of(lows: Any, offsets: Any, counts: Any, pmf: Any, out: Any) -> tuple[int, int]:  # pragma: no cover
+@borrowing
+def best_of(
+    lows: Any, offsets: Any, counts: Any, pmf: Any, out: Any, below: Any
+) -> tuple[int, int]:  # pragma: no cover
     """The distribution of the highest of independent final scores ``(lows[q], offsets[q], counts[q])``
     of ``pmf``: written into ``out`` (long enough for the highest score less the highest low, plus one);
-    returns its lowest score and its length."""
+    returns its lowest score and its length. ``below`` is scratch, an entry a score."""
     k = lows.shape[0]
     first = lows[0]
     last = lows[0] + counts[0] - 1
@@ -69,8 +71,8 @@ def best_of(lows: Any, offsets: Any, counts: Any, pmf: Any, out: Any) -> tuple[i
         first = max(first, lows[q])
         last = max(last, lows[q] + counts[q] - 1)
     # P(score_q <= x), x from first - 1 on: below the highest low, the others' best cannot be
-    below = np.zeros(k)
     for q in range(k):
+        below[q] = 0.0
         for i in range(min(first - lows[q], counts[q])):
             below[q] += pmf[offsets[q] + i]
     previous = 1.0
@@ -169,22 +171,40 @@ def final_of(
     return int(games.score[q, g] + index[1, lane]), int(index[0, lane]), int(index[2, lane])
 
 
+class Others(NamedTuple):
+    """Scratch of :func:`others_best`, an entry a player: made once for many games (:func:`others`)."""
+
+    lows: Any
+    offsets: Any
+    counts: Any
+    below: Any
+
+
 @njit(cache=True, nogil=True)
+def others(players: int) -> Others:  # pragma: no cover
+    """Scratch for :func:`others_best` in games of ``players``."""
+    return Others(
+        np.empty(players - 1, dtype=np.int64),
+        np.empty(players - 1, dtype=np.int64),
+        np.empty(players - 1, dtype=np.int64),
+        np.empty(players - 1),
+    )
+
+
+@borrowing
 def others_best(
-    games: Any, me: int, g: int, finals: FinalScores, t: KernelTables, out: Any
+    games: Any, me: int, g: int, finals: FinalScores, t: KernelTables, out: Any, scratch: Others
 ) -> tuple[int, int]:  # pragma: no cover
     """The distribution of the best final score among the players of game ``g`` other than ``me``, into
     ``out``: its lowest score and length."""
-    players = games.mask.shape[0]
-    lows = np.empty(players - 1, dtype=np.int64)
-    offsets = np.empty(players - 1, dtype=np.int64)
-    counts = np.empty(players - 1, dtype=np.int64)
+    lows, offsets, counts = scratch.lows, scratch.offsets, scratch.counts
     k = 0
-    for q in range(players):
+    for q in range(games.mask.shape[0]):
         if q != me:
             lows[k], offsets[k], counts[k] = final_of(games, q, g, finals, t)
             k += 1
-    return best_of(lows, offsets, counts, finals.pmf, out)
+    first, length = best_of(lows, offsets, counts, finals.pmf, out, scratch.below)
+    return first, length
 
 
 @njit(cache=True, nogil=True)
@@ -195,11 +215,12 @@ def chances(
     player between turns and playing for points from there."""
     players = games.mask.shape[0]
     pmf = finals.pmf
+    best = np.empty(finals.longest + 1)
+    scratch = others(players)
     for g in range(first, last):
-        best = np.empty(finals.longest + 1)
         for p in range(players):
             low, offset, count = final_of(games, p, g, finals, t)
-            first, length = others_best(games, p, g, finals, t, best)
+            first, length = others_best(games, p, g, finals, t, best, scratch)
             out[g, p] = at_least(low, pmf[offset : offset + count], first, best[:length])
 
 
@@ -266,6 +287,7 @@ def win_turn(
     settled = np.empty(LANES, dtype=np.int64)
     settled_states = np.empty((LANES, 4), dtype=np.int64)
     n_settled = 0
+    scratch = others(games.mask.shape[0])
     for g in range(first_game, last_game):
         if aims[g] == POINTS:
             continue
@@ -278,7 +300,7 @@ def win_turn(
             waiting = 0
         lane_weights = weights[waiting]
         if aims[g] == WIN:
-            first, count = others_best(games, player, g, finals, t, lane_weights)
+            first, count = others_best(games, player, g, finals, t, lane_weights, scratch)
         else:
             lane_weights[0] = 1.0
             first, count = int(aims[g]), 1

@@ -363,7 +363,7 @@ def best_of(scores: Sequence[FinalScores]) -> FinalScores:
     lows = np.array([s.first for s in scores], dtype=np.int64)
     out = np.empty(int(counts.max() + lows.max() - lows.min()) + 1)
     pmf = np.concatenate([np.asarray(s.pmf, dtype=np.float64) for s in scores])
-    first, length = winkernels.best_of(lows, offsets, counts, pmf, out)
+    first, length = winkernels.best_of(lows, offsets, counts, pmf, out, np.empty(len(scores)))
     return FinalScores(first, out[:length])
 
 
