@@ -112,6 +112,25 @@ def batch_situation(rs: RuleSet, rng: random.Random) -> dict[str, Any]:
     return data
 
 
+def compiled_kernels() -> dict[str, Any]:
+    """Every compiled function that ``kniffel.core`` defines (its numba dispatcher), by its module and
+    name, as the tests of the kernels' rules read them."""
+    import importlib
+    import pkgutil
+
+    from numba.core.registry import CPUDispatcher
+
+    import kniffel.core
+
+    found: dict[str, Any] = {}
+    for info in pkgutil.iter_modules(kniffel.core.__path__):
+        module = importlib.import_module(f"kniffel.core.{info.name}")
+        for name, value in vars(module).items():
+            if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__:
+                found[f"{module.__name__}.{name}"] = value
+    return found
+
+
 def new_game(rules_id: str, players: Sequence[str] = ("Ada", "Bob"), seed: int = 1, **options: str) -> Game:
     return Game(ruleset(rules_id, **options), list(players), dice=SeededDice(seed))
 

@@ -5,32 +5,23 @@ compile in the borrowing one's way or not at all, depending on which was compile
 from __future__ import annotations
 
 import ast
-import importlib
 import inspect
-import pkgutil
 import re
 import textwrap
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 from numba import njit
 from numba.core.registry import CPUDispatcher
 
-import kniffel.core
-from kniffel.core.records import borrowing
+from conftest import compiled_kernels
+from kniffel.core.records import BORROWS, borrowing
 
 SCALARS = {"None", "int", "float", "bool"}
 
 
-def core_modules() -> list[ModuleType]:
-    return [
-        importlib.import_module(f"kniffel.core.{m.name}") for m in pkgutil.iter_modules(kniffel.core.__path__)
-    ]
-
-
 def is_borrowing(kernel: CPUDispatcher) -> bool:
-    return kernel.targetoptions.get("_nrt") is False
+    return all(kernel.targetoptions.get(option) == value for option, value in BORROWS.items())
 
 
 def is_inline(kernel: CPUDispatcher) -> bool:
@@ -38,16 +29,7 @@ def is_inline(kernel: CPUDispatcher) -> bool:
 
 
 def borrowing_kernels() -> dict[str, CPUDispatcher]:
-    found: dict[str, CPUDispatcher] = {}
-    for module in core_modules():
-        for name, value in vars(module).items():
-            if (
-                isinstance(value, CPUDispatcher)
-                and is_borrowing(value)
-                and value.py_func.__module__ == module.__name__
-            ):
-                found[f"{module.__name__}.{name}"] = value
-    return found
+    return {name: kernel for name, kernel in compiled_kernels().items() if is_borrowing(kernel)}
 
 
 def returns_no_array(annotation: str, namespace: dict[str, Any]) -> bool:

@@ -177,16 +177,12 @@ argument, and a long positional list of like-typed arrays is easy to pass in the
 
 
 def test_no_compiled_function_takes_more_than_ten_parameters() -> None:
-    import importlib
     import inspect
 
-    from numba.core.registry import CPUDispatcher
+    from conftest import compiled_kernels
 
-    found: dict[str, int] = {}
-    for path in sorted((PACKAGE / "core").glob("*.py")):
-        module = importlib.import_module(module_name(path))
-        for name, value in vars(module).items():
-            if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__:
-                found[f"{module.__name__}.{name}"] = len(inspect.signature(value.py_func).parameters)
+    found = {
+        name: len(inspect.signature(kernel.py_func).parameters) for name, kernel in compiled_kernels().items()
+    }
     assert len(found) > 50, "the compiled functions were not found"
     assert {name: n for name, n in found.items() if n > MAX_PARAMETERS} == {}
