@@ -135,9 +135,10 @@ def option_jobs(tables: KernelTables) -> list[Job]:
     values = types.Array(types.float64, 2, "C")
     vector, i64 = types.Array(types.float64, 1, "C"), types.int64
     integers = types.Array(i64, 1, "C")
+    weights = types.Array(types.float32, 2, "C")
     read = types.NamedTuple((rows, table, table), targetkernels.Reading)
     weighed = types.NamedTuple(
-        (read, typeof(tables.lanes), integers, integers, values), targetkernels.TargetOptions
+        (read, typeof(tables.lanes), integers, integers, weights), targetkernels.TargetOptions
     )
     choices = types.Array(types.int32, 2, "C", readonly=True)
     ranking = (table, values, values, choices, table, values, integers)

@@ -421,7 +421,9 @@ class TargetAdvisor:
         kt = self.compiled.kernel_tables
         read = targetkernels.Reading(child_level, self.rows.index, self.rows.layout.lane_base)
         firsts, widths = np.array([first], dtype=np.int64), np.array([len(folded)], dtype=np.int64)
-        weights_row = np.ascontiguousarray(folded, dtype=np.float64).reshape(1, -1)
+        # the weighed sums are of float32, as a game played to win compiled sums them
+        # (:func:`kniffel.core.targetkernels.weighted_sum`)
+        weights_row = np.ascontiguousarray(folded, dtype=np.float32).reshape(1, -1)
         weighed = targetkernels.TargetOptions(read, kt.lanes, firsts, widths, weights_row)
         dpkernels.target_options(weighed, kt, situation, boxes, keeps)
         return self.advisor.ranked_options(situation, boxes, keeps, free)[0]

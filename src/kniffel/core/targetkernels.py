@@ -91,9 +91,18 @@ def weighted_sum(weights: Any, lo: int, hi: int, prob: Any, shift: int) -> float
     waits for the one before; the compiler may sum in vectors only if it may reorder the additions
     (``reassoc``: the last bits of a sum then depend on the vector width compiled for), and loads them as
     vectors only from slices whose indices it knows are not negative (``prob[shift + i]`` with any
-    ``shift`` was read one lane at a time: numba wraps negative indices around)."""
+    ``shift`` was read one lane at a time: numba wraps negative indices around).
+
+    The weights are float32, as the rows are, and so is the sum: with float64 weights every row's
+    float32 was converted before its multiply, and on a Zen 1 those conversions bound the loop (a turn
+    played to win spent half its time here; in float32 tournaments of ``bot:win`` played a quarter more
+    games a second). The weights are worked out in float64 and rounded once, where the sums are asked
+    for (:func:`kniffel.core.winkernels.win_turn`,
+    :meth:`kniffel.core.target.TargetAdvisor.option_values`), so a game played compiled and one played
+    through the planners weigh alike; a sum is as exact as its float32 rows, to a few of their last
+    places."""
     lanes = weights[lo:hi]
-    total = 0.0
+    total = np.float32(0.0)
     if prob is None:
         for i in range(hi - lo):
             total += lanes[i]
@@ -101,7 +110,7 @@ def weighted_sum(weights: Any, lo: int, hi: int, prob: Any, shift: int) -> float
         read = prob[shift + lo : shift + hi]
         for i in range(hi - lo):
             total += lanes[i] * read[i]
-    return total
+    return float(total)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -450,8 +459,8 @@ class TargetOptions(NamedTuple):
     """What the options of situations are valued by for a target
     (:data:`kniffel.core.dpkernels.target_options`): situation ``i``'s weights ``weights[i, :widths[i]]``
     of its targets ``firsts[i]`` on (one weight of 1 for the chance of one target; the chances of the
-    others' best score for a chance of winning), read from the next level's rows (``read``; ``lanes``:
-    the tables' lane layout)."""
+    others' best score for a chance of winning; float32, as :func:`weighted_sum` sums them), read from the
+    next level's rows (``read``; ``lanes``: the tables' lane layout)."""
 
     read: Reading
     lanes: Any
@@ -489,7 +498,7 @@ def target_keeps(
     width = lanes.shape[0]
     sweep_free, usable, throws = situations[lanes[0], 6], situations[lanes[0], 7], situations[lanes[0], 8]
     states = np.empty((width, 6), dtype=np.int64)
-    weights = np.empty((width, objective.weights.shape[1]))
+    weights = np.empty((width, objective.weights.shape[1]), dtype=np.float32)
     for lane in range(width):
         i = lanes[lane]
         states[lane, 0], states[lane, 1], states[lane, 2] = (

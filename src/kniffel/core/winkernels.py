@@ -281,7 +281,10 @@ def win_turn(
     read = Reading(rows.after, index, target_lanes)
     played = np.empty(LANES, dtype=np.int64)
     states = np.empty((LANES, 6), dtype=np.int64)
-    weights = np.empty((LANES, finals.longest + 1))
+    # each game's weights worked out in float64 (as the planners work them out), then rounded for the
+    # weighed sums (:func:`~kniffel.core.targetkernels.weighted_sum`)
+    wanted = np.empty(finals.longest + 1)
+    weights = np.empty((LANES, finals.longest + 1), dtype=np.float32)
     waiting = 0
     # the games decided either way, played for points LANES at a time (:func:`points_turns`)
     settled = np.empty(LANES, dtype=np.int64)
@@ -298,11 +301,10 @@ def win_turn(
             # another count of free throws: another sweep (the lanes of one share the turn's throws)
             play_weighted(mine, played[:waiting], states[:waiting], weights[:waiting], turn, read, t)
             waiting = 0
-        lane_weights = weights[waiting]
         if aims[g] == WIN:
-            first, count = others_best(games, player, g, finals, t, lane_weights, scratch)
+            first, count = others_best(games, player, g, finals, t, wanted, scratch)
         else:
-            lane_weights[0] = 1.0
+            wanted[0] = 1.0
             first, count = int(aims[g]), 1
         first -= int(games.score[player, g])
         lane = lane_of(t, target_lanes, armed, fr, mask, up)
@@ -320,7 +322,9 @@ def win_turn(
                 points_turns(mine, settled, settled_states, turn, values, t)
                 n_settled = 0
             continue
-        first, count = fold(first, lane_weights, count, limit, reach[mask] > limit)
+        first, count = fold(first, wanted, count, limit, reach[mask] > limit)
+        for j in range(count):
+            weights[waiting, j] = wanted[j]
         played[waiting] = g
         states[waiting, 0], states[waiting, 1], states[waiting, 2] = mask, armed, up
         states[waiting, 3], states[waiting, 4], states[waiting, 5] = fr, first, count
