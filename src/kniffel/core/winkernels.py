@@ -65,6 +65,12 @@ def best_of(
     of ``pmf``: written into ``out`` (long enough for the highest score less the highest low, plus one);
     returns its lowest score and its length. ``below`` is scratch, an entry a score."""
     k = lows.shape[0]
+    if k == 1:
+        # one other player (every game of two): the best is that player's score, read as it is (summed
+        # up and differenced back it cost a tenth of a turn to win, and its last bits)
+        for i in range(counts[0]):
+            out[i] = pmf[offsets[0] + i]
+        return lows[0], counts[0]
     first = lows[0]
     last = lows[0] + counts[0] - 1
     for q in range(1, k):
