@@ -363,7 +363,8 @@ def _level(
 ) -> F64:
     """The distributions of every lane of the masks of level ``n`` (``children``: level ``n + 1``'s
     probabilities); fills their rows of ``index`` (offsets within the level) and returns the level's
-    probabilities, computed in ``into`` (a larger array once they outgrow it) or in a new array.
+    probabilities, computed in ``into`` where it has the room foreseen (a larger array once they
+    outgrow it) or in a new array.
     ``advance(lanes)`` is called after each piece of work (it may stop the build)."""
     from kniffel.core import distkernels
 
@@ -381,7 +382,10 @@ def _level(
     # the level's distributions are written where they stay, in one array: joined from parts, a level
     # (hundreds of MB) was new memory twice and one more copy (Yahtzee: 0.5-2 s of the early tables)
     child_lanes = int(layout.level_start[n + 2] - layout.level_start[n + 1])
-    pmf = np.empty(_room(int(before[-1]), len(children), child_lanes)) if into is None else into
+    room = _room(int(before[-1]), len(children), child_lanes)
+    # the reservation's rest where it has the room foreseen (refused, it is empty: the level then grew
+    # from nothing, a copy each time it doubled), else an array of the level's own
+    pmf = into if into is not None and len(into) >= room else np.empty(room)
     stored = 0
     b = 0
     n_bundles = len(starts) - 1
