@@ -34,6 +34,7 @@ KERNEL_FILES = (
     "core/distkernels.py",
     "core/dpkernels.py",
     "core/kernels.py",
+    "core/maxima.py",
     "core/playkernels.py",
     "core/records.py",
     "core/sheetkernels.py",

@@ -26,11 +26,10 @@ import types as pytypes
 from typing import Any, NamedTuple
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
 from kniffel.core.compile import KernelTables
+from kniffel.core.maxima import FOLD, MASKED_STORES, larger, most_into, most_of_own
 from kniffel.core.records import EntryState, FiveAlike, Lanes, Scoring, borrowing
 
 NEG = -1.0e300
@@ -44,52 +43,6 @@ def with_globals(template: Any, name: str, **functions: Any) -> Any:
     copy.__qualname__ = name
     copy.__doc__ = template.__doc__
     return copy
-
-
-def _masked_stores() -> bool:
-    """Whether the processor numba compiles for has AVX-512 (the features that key numba's kernel cache,
-    so a build for another processor is compiled, and cached, with its own answer)."""
-    from numba.core.registry import cpu_target
-
-    features = cpu_target.target_context.codegen().magic_tuple()[2]
-    return "+avx512f" in features.split(",")
-
-
-MASKED_STORES = _masked_stores()
-"""How :func:`larger` keeps a row's best in place (``best[lane] = larger(x, best[lane])``): with AVX-512
-as a choice, which the compiler makes one masked store (79 ns a lane for a turn's best sub-keeps, 107 as
-``np.maximum``); without, where a masked store is microcoded (582 ns), as :func:`_maxnum`. Measured with
-``benchmarks/kernels.py --builds native,avx2``. The values are the same either way (none is NaN)."""
-
-
-def _maxnum(typingctx: Any, x: Any, y: Any) -> Any:  # pragma: no cover
-    """The larger of two floats of one type, neither NaN, as one ``vmaxps``: LLVM's ``maxnum`` told no NaN
-    comes. ``np.maximum`` returns a NaN it is given (a compare and two blends a vector); a choice (``x if
-    x > y else y``, the builtin ``max``) became a masked store, microcoded without AVX-512. A Zen 1's best
-    sub-keeps: 430 ns a lane as ``np.maximum``, 1,000 ns as a masked store, 260-330 ns as this."""
-    if not isinstance(x, types.Float) or x != y:
-        return None
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        kind = context.get_value_type(signature.args[0])
-        name = f"llvm.maxnum.f{signature.args[0].bitwidth}"
-        maxnum = builder.module.globals.get(name) or ir.Function(
-            builder.module, ir.FunctionType(kind, [kind, kind]), name
-        )
-        return builder.call(maxnum, list(args), fastmath=("nnan",))
-
-    return x(x, y), codegen
-
-
-_max_of_numbers: Any = intrinsic(_maxnum)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def larger(x: Any, y: Any) -> Any:  # pragma: no cover
-    """The larger of ``x`` and ``y``, neither of them NaN, as this processor keeps it fastest."""
-    if MASKED_STORES:
-        return x if x > y else y
-    return _max_of_numbers(x, y)
 
 
 @borrowing
@@ -215,32 +168,42 @@ def entry_values(
 @borrowing
 def best_entries(rows: Any, nonzero: Any, out: Any, choice: Any) -> None:  # pragma: no cover
     """``out[s, roll, lane]``: the best of :func:`entry_values` each roll (thrown at once: ``s`` = 1) may
-    take, the best strike or a pair it scores, found in the scratch row ``ONE``. With ``choice`` (None:
-    not asked for, and not compiled in), ``choice[s, roll, lane]`` is the row that gives it."""
+    take, the best strike or a pair it scores. With ``choice`` (None: not asked for, and not compiled
+    in), ``choice[s, roll, lane]`` is the row that gives it, found in the scratch row ``ONE``; without,
+    each roll's rows are taken in :data:`FOLD` at a time (half the time of one at a time on a Zen 1)."""
     strike = rows.shape[0] - 2
     n_s, n_rolls, width = out.shape
-    acc = rows[strike + 1, :width]
     for s in range(n_s):
         for r in range(n_rolls):
+            if choice is None:
+                count = 0
+                while count < nonzero.shape[2] and nonzero[s, r, count] >= 0:
+                    count += 1
+                if count == 0:
+                    for lane in range(width):
+                        out[s, r, lane] = rows[strike, lane]
+                    continue
+                taken = min(FOLD, count)
+                most_into(out[s], r, rows, strike, nonzero[s, r], 0, taken)
+                while taken < count:
+                    more = min(FOLD, count - taken)
+                    most_into(out[s], r, rows, None, nonzero[s, r], taken, more)
+                    taken += more
+                continue
+            acc = rows[strike + 1, :width]
             for lane in range(width):
                 acc[lane] = rows[strike, lane]
-            if choice is not None:
-                for lane in range(width):
-                    choice[s, r, lane] = strike
+                choice[s, r, lane] = strike
             for i in range(nonzero.shape[2]):
                 j = nonzero[s, r, i]
                 if j < 0:
                     break
-                if choice is None:
-                    for lane in range(width):
-                        acc[lane] = larger(rows[j, lane], acc[lane])
-                else:
-                    for lane in range(width):
-                        x, y = rows[j, lane], acc[lane]
-                        better = x > y
-                        acc[lane] = x if better else y
-                        was = choice[s, r, lane]
-                        choice[s, r, lane] = j if better else was
+                for lane in range(width):
+                    x, y = rows[j, lane], acc[lane]
+                    better = x > y
+                    acc[lane] = x if better else y
+                    was = choice[s, r, lane]
+                    choice[s, r, lane] = j if better else was
             for lane in range(width):
                 out[s, r, lane] = acc[lane]
 
@@ -417,9 +380,9 @@ def keep_max(ev: Any, width: int, parent: Any, first_roll: int, seed: Any) -> No
     ``ev[roll]`` the best over its proper sub-multisets (the best keep to throw from), or with ``seed``
     (None: not given) the best of that and ``seed[roll - first_roll]`` (the roll's own value: scoring it
     now). Keeps come smallest first, so a keep's parents are final when it is reached. Each row is maxed
-    in place (through a row of scratch it took twice as long), one parent a pass, or without AVX-512 and
-    with ``seed`` two (a load and a store fewer): a Zen 1's cone of target rows 9 % sooner; without
-    ``seed`` (the sharp rule) 5 % slower, with AVX-512's masked stores 25 % (``docs/performance.md``)."""
+    in place, :data:`FOLD` parents a pass (a Zen 1's best sub-keeps 15 % sooner than two a pass, and
+    those 9 % sooner than one); with AVX-512's masked stores one a pass (two were 25 % slower there;
+    ``docs/performance.md``)."""
     n_links = parent.shape[1]
     for k in range(1, ev.shape[0]):
         start = 0
@@ -432,12 +395,15 @@ def keep_max(ev: Any, width: int, parent: Any, first_roll: int, seed: Any) -> No
             else:
                 for lane in range(width):
                     ev[k, lane] = seed[k - first_roll, lane]
-        if seed is not None and not MASKED_STORES:
-            while start + 1 < n_links and parent[k, start + 1] >= 0:
-                q, also = parent[k, start], parent[k, start + 1]
-                for lane in range(width):
-                    ev[k, lane] = larger(larger(ev[q, lane], ev[also, lane]), ev[k, lane])
-                start += 2
+        if not MASKED_STORES:
+            count = start
+            while count < n_links and parent[k, count] >= 0:
+                count += 1
+            while start < count:
+                more = min(FOLD, count - start)
+                most_of_own(ev, k, width, parent[k], start, more)
+                start += more
+            continue
         for j in range(start, n_links):
             q = parent[k, j]
             if q < 0:

@@ -1,0 +1,122 @@
+"""The larger of two floats, and of rows of them, as the processor numba compiles for keeps them fastest.
+
+The keep lattice's best sub-keeps and every roll's best entry are maxima over rows of lanes. How a row's
+best is kept decides their speed (``docs/performance.md``, "On a Zen 1: the maxima as one instruction"):
+:func:`larger` picks the instruction, and :func:`most_into` / :func:`most_of_own` fold up to four rows
+into one in a single pass, so that a row is stored once for every four it takes in instead of once for
+each (a load and a store fewer per row; the values are the same, a maximum being exact).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+FOLD = 4
+"""Rows a pass of :func:`most_into` / :func:`most_of_own` takes in at most."""
+
+
+def _masked_stores() -> bool:
+    """Whether the processor numba compiles for has AVX-512 (the features that key numba's kernel cache,
+    so a build for another processor is compiled, and cached, with its own answer)."""
+    from numba.core.registry import cpu_target
+
+    features = cpu_target.target_context.codegen().magic_tuple()[2]
+    return "+avx512f" in features.split(",")
+
+
+MASKED_STORES = _masked_stores()
+"""How :func:`larger` keeps a row's best in place (``best[lane] = larger(x, best[lane])``): with AVX-512
+as a choice, which the compiler makes one masked store (79 ns a lane for a turn's best sub-keeps, 107 as
+``np.maximum``); without, where a masked store is microcoded (582 ns), as :func:`_maxnum`. Measured with
+``benchmarks/kernels.py --builds native,avx2``. The values are the same either way (none is NaN)."""
+
+
+def _maxnum(typingctx: Any, x: Any, y: Any) -> Any:  # pragma: no cover
+    """The larger of two floats of one type, neither NaN, as one ``vmaxps``: LLVM's ``maxnum`` told no NaN
+    comes. ``np.maximum`` returns a NaN it is given (a compare and two blends a vector); a choice (``x if
+    x > y else y``, the builtin ``max``) became a masked store, microcoded without AVX-512. A Zen 1's best
+    sub-keeps: 430 ns a lane as ``np.maximum``, 1,000 ns as a masked store, 260-330 ns as this."""
+    if not isinstance(x, types.Float) or x != y:
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        kind = context.get_value_type(signature.args[0])
+        name = f"llvm.maxnum.f{signature.args[0].bitwidth}"
+        maxnum = builder.module.globals.get(name) or ir.Function(
+            builder.module, ir.FunctionType(kind, [kind, kind]), name
+        )
+        return builder.call(maxnum, list(args), fastmath=("nnan",))
+
+    return x(x, y), codegen
+
+
+_max_of_numbers: Any = intrinsic(_maxnum)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def larger(x: Any, y: Any) -> Any:  # pragma: no cover
+    """The larger of ``x`` and ``y``, neither of them NaN, as this processor keeps it fastest."""
+    if MASKED_STORES:
+        return x if x > y else y
+    return _max_of_numbers(x, y)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def most_into(
+    into: Any, i: int, rows: Any, base: Any, ids: Any, start: int, count: int
+) -> None:  # pragma: no cover
+    """``into[i]`` becomes the largest of ``rows[base]`` (or, with ``base`` None, of ``into[i]`` itself)
+    and the ``count`` (1 to :data:`FOLD`) rows ``rows[ids[start]]``, ``rows[ids[start + 1]]``, ...; lane
+    by lane, in one pass. ``into`` and ``rows`` are different arrays: with one array read and written
+    under two names the compiler cannot tell the rows apart and gives up its vectors
+    (:func:`most_of_own` is for one array)."""
+    width = into.shape[1]
+    a = ids[start]
+    if count == 1:
+        for lane in range(width):
+            now = into[i, lane] if base is None else rows[base, lane]
+            into[i, lane] = larger(now, rows[a, lane])
+    elif count == 2:
+        b = ids[start + 1]
+        for lane in range(width):
+            now = into[i, lane] if base is None else rows[base, lane]
+            into[i, lane] = larger(larger(now, rows[a, lane]), rows[b, lane])
+    elif count == 3:
+        b, c = ids[start + 1], ids[start + 2]
+        for lane in range(width):
+            now = into[i, lane] if base is None else rows[base, lane]
+            into[i, lane] = larger(larger(now, rows[a, lane]), larger(rows[b, lane], rows[c, lane]))
+    else:
+        b, c, d = ids[start + 1], ids[start + 2], ids[start + 3]
+        for lane in range(width):
+            now = into[i, lane] if base is None else rows[base, lane]
+            most = larger(larger(rows[b, lane], rows[c, lane]), rows[d, lane])
+            into[i, lane] = larger(larger(now, rows[a, lane]), most)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def most_of_own(rows: Any, i: int, width: int, ids: Any, start: int, count: int) -> None:  # pragma: no cover
+    """``rows[i]`` becomes the largest of itself and the ``count`` (1 to :data:`FOLD`) rows
+    ``rows[ids[start]]``, ... of the same array, in the first ``width`` lanes, in one pass (the keep
+    lattice's best sub-keeps, which are rows of the lattice itself)."""
+    a = ids[start]
+    if count == 1:
+        for lane in range(width):
+            rows[i, lane] = larger(rows[i, lane], rows[a, lane])
+    elif count == 2:
+        b = ids[start + 1]
+        for lane in range(width):
+            rows[i, lane] = larger(larger(rows[i, lane], rows[a, lane]), rows[b, lane])
+    elif count == 3:
+        b, c = ids[start + 1], ids[start + 2]
+        for lane in range(width):
+            rows[i, lane] = larger(larger(rows[i, lane], rows[a, lane]), larger(rows[b, lane], rows[c, lane]))
+    else:
+        b, c, d = ids[start + 1], ids[start + 2], ids[start + 3]
+        for lane in range(width):
+            most = larger(larger(rows[b, lane], rows[c, lane]), rows[d, lane])
+            rows[i, lane] = larger(larger(rows[i, lane], rows[a, lane]), most)
