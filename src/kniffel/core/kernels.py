@@ -170,7 +170,7 @@ def best_entries(rows: Any, nonzero: Any, out: Any, choice: Any) -> None:  # pra
     """``out[s, roll, lane]``: the best of :func:`entry_values` each roll (thrown at once: ``s`` = 1) may
     take, the best strike or a pair it scores. With ``choice`` (None: not asked for, and not compiled
     in), ``choice[s, roll, lane]`` is the row that gives it, found in the scratch row ``ONE``; without,
-    each roll's rows are taken in :data:`FOLD` at a time (half the time of one at a time on a Zen 1)."""
+    its strike, then its rows :data:`FOLD` at a time (a Zen 1: 170 ns a lane, one at a time 265)."""
     strike = rows.shape[0] - 2
     n_s, n_rolls, width = out.shape
     for s in range(n_s):
@@ -179,15 +179,12 @@ def best_entries(rows: Any, nonzero: Any, out: Any, choice: Any) -> None:  # pra
                 count = 0
                 while count < nonzero.shape[2] and nonzero[s, r, count] >= 0:
                     count += 1
-                if count == 0:
-                    for lane in range(width):
-                        out[s, r, lane] = rows[strike, lane]
-                    continue
-                taken = min(FOLD, count)
-                most_into(out[s], r, rows, strike, nonzero[s, r], 0, taken)
+                for lane in range(width):
+                    out[s, r, lane] = rows[strike, lane]
+                taken = 0
                 while taken < count:
                     more = min(FOLD, count - taken)
-                    most_into(out[s], r, rows, None, nonzero[s, r], taken, more)
+                    most_into(out[s], r, rows, nonzero[s, r], taken, more)
                     taken += more
                 continue
             acc = rows[strike + 1, :width]
