@@ -456,8 +456,12 @@ def sweep_from(
             break
         level = start + q + 1 if q + 1 <= usable else free
         if not sharp:
-            # a roll's best: scoring it (its value) or holding the best of its keeps, in one pass
-            keep_max(ev, width, parent, first, sv[level, 0])
+            # a roll's best: scoring it (its value) or holding the best of its keeps, in one pass; after
+            # the turn's first throw its rolls still hold those values, and each is maxed as a keep is
+            if q == 0 and level == start:
+                keep_max(ev, width, parent, ev.shape[0], None)
+            else:
+                keep_max(ev, width, parent, first, sv[level, 0])
             continue
         keep_max(ev, width, parent, first, None)
         for r in range(n_rolls):
