@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from kniffel.core.compile import KernelTables
-from kniffel.core.maxima import FOLD, MASKED_STORES, larger, most_into, most_of_own
+from kniffel.core.maxima import MASKED_STORES, larger, most_into, most_of_own
 from kniffel.core.records import EntryState, FiveAlike, Lanes, Scoring, borrowing
 
 NEG = -1.0e300
@@ -170,22 +170,16 @@ def best_entries(rows: Any, nonzero: Any, out: Any, choice: Any) -> None:  # pra
     """``out[s, roll, lane]``: the best of :func:`entry_values` each roll (thrown at once: ``s`` = 1) may
     take, the best strike or a pair it scores. With ``choice`` (None: not asked for, and not compiled
     in), ``choice[s, roll, lane]`` is the row that gives it, found in the scratch row ``ONE``; without,
-    its strike, then its rows :data:`FOLD` at a time (a Zen 1: 170 ns a lane, one at a time 265)."""
+    its strike, then its rows four at a time (:mod:`kniffel.core.maxima`; a Zen 1: 170 ns a lane, one at
+    a time 265)."""
     strike = rows.shape[0] - 2
     n_s, n_rolls, width = out.shape
     for s in range(n_s):
         for r in range(n_rolls):
             if choice is None:
-                count = 0
-                while count < nonzero.shape[2] and nonzero[s, r, count] >= 0:
-                    count += 1
                 for lane in range(width):
                     out[s, r, lane] = rows[strike, lane]
-                taken = 0
-                while taken < count:
-                    more = min(FOLD, count - taken)
-                    most_into(out[s], r, rows, nonzero[s, r], taken, more)
-                    taken += more
+                most_into(out[s], r, rows, nonzero[s, r])
                 continue
             acc = rows[strike + 1, :width]
             for lane in range(width):
@@ -377,7 +371,7 @@ def keep_max(ev: Any, width: int, parent: Any, first_roll: int, seed: Any) -> No
     ``ev[roll]`` the best over its proper sub-multisets (the best keep to throw from), or with ``seed``
     (None: not given) the best of that and ``seed[roll - first_roll]`` (the roll's own value: scoring it
     now). Keeps come smallest first, so a keep's parents are final when it is reached. Each row is maxed
-    in place, :data:`FOLD` parents a pass (a Zen 1's best sub-keeps 15 % sooner than two a pass, and
+    in place, four parents a pass (a Zen 1's best sub-keeps 15 % sooner than two a pass, and
     those 9 % sooner than one); with AVX-512's masked stores one a pass (two were 25 % slower there;
     ``docs/performance.md``)."""
     n_links = parent.shape[1]
@@ -393,13 +387,7 @@ def keep_max(ev: Any, width: int, parent: Any, first_roll: int, seed: Any) -> No
                 for lane in range(width):
                     ev[k, lane] = seed[k - first_roll, lane]
         if not MASKED_STORES:
-            count = start
-            while count < n_links and parent[k, count] >= 0:
-                count += 1
-            while start < count:
-                more = min(FOLD, count - start)
-                most_of_own(ev, k, width, parent[k], start, more)
-                start += more
+            most_of_own(ev, k, width, parent[k], start)
             continue
         for j in range(start, n_links):
             q = parent[k, j]
