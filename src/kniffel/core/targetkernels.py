@@ -405,7 +405,7 @@ class TargetBundle(NamedTuple):
     widths: Any
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def score_target(level: Any, b: Any, t: Any) -> Any:  # pragma: no cover
     """The target objective's ``score`` (:mod:`kniffel.core.dpkernels`): bundle ``b``'s states and the
     best probability of every roll's entries over their windows, side by side."""
@@ -427,18 +427,35 @@ def score_target(level: Any, b: Any, t: Any) -> Any:  # pragma: no cover
     sv = np.empty((level.free_top + 1, n_s, n_rolls, padded), dtype=np.float32)
     rows = np.zeros((t.pair_box.shape[0] + 2, padded), dtype=np.float32)
     for free in range(level.free_top + 1):
-        col = 0
-        for i in range(count):
-            at = Window(items[i, 0], items[i, 1], items[i, 2], free, firsts[i], widths[i])
-            entry_probabilities(at, read, t, rows, col, None, None)
-            col += widths[i]
-        best_entries(rows, nonzero, sv[free], None)
-        col = 0
-        for i in range(count):
-            at = Window(items[i, 0], items[i, 1], items[i, 2], free, firsts[i], widths[i])
-            joker_probabilities(at, read, t, rows, col, sv[free], None, None)
-            col += widths[i]
+        bundle_entries(free, items, firsts, widths, read, t, rows, nonzero, sv[free])
     return TargetBundle(items, widths), sv
+
+
+@borrowing
+def bundle_entries(
+    free: int,
+    items: Any,
+    firsts: Any,
+    widths: Any,
+    read: Reading,
+    t: KernelTables,
+    rows: Any,
+    nonzero: Any,
+    sv: Any,
+) -> None:  # pragma: no cover
+    """``sv[s, roll, lane]``: the best probability of every roll's entries in the states ``items`` (their
+    windows ``firsts``, ``widths`` side by side) with ``free`` free throws left after the turn."""
+    col = 0
+    for i in range(items.shape[0]):
+        at = Window(items[i, 0], items[i, 1], items[i, 2], free, firsts[i], widths[i])
+        entry_probabilities(at, read, t, rows, col, None, None)
+        col += widths[i]
+    best_entries(rows, nonzero, sv, None)
+    col = 0
+    for i in range(items.shape[0]):
+        at = Window(items[i, 0], items[i, 1], items[i, 2], free, firsts[i], widths[i])
+        joker_probabilities(at, read, t, rows, col, sv, None, None)
+        col += widths[i]
 
 
 @njit(cache=True, nogil=True, inline="always")
