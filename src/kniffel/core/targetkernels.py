@@ -408,7 +408,8 @@ class TargetBundle(NamedTuple):
 @njit(cache=True, nogil=True, inline="always")
 def score_target(level: Any, b: Any, t: Any) -> Any:  # pragma: no cover
     """The target objective's ``score`` (:mod:`kniffel.core.dpkernels`): bundle ``b``'s states and the
-    best probability of every roll's entries over their windows, side by side."""
+    best probability of every roll's entries over their windows, side by side (the rows allocated
+    here, the entries worked out by :func:`bundle_entries`)."""
     n = scoring(t)
     n_s, n_rolls, _ = t.nonzero.shape
     items = level.items[level.starts[b] : level.starts[b + 1]]
@@ -444,7 +445,11 @@ def bundle_entries(
     sv: Any,
 ) -> None:  # pragma: no cover
     """``sv[s, roll, lane]``: the best probability of every roll's entries in the states ``items`` (their
-    windows ``firsts``, ``widths`` side by side) with ``free`` free throws left after the turn."""
+    windows ``firsts``, ``widths`` side by side) with ``free`` free throws left after the turn.
+
+    A kernel that borrows its arrays, apart from :func:`score_target`, which allocates the bundle's rows
+    and so counts references: inlined there, every state's entries took a reference to each array of
+    the tables and let go of it, atomic operations that were 6 % of a cone's time."""
     col = 0
     for i in range(items.shape[0]):
         at = Window(items[i, 0], items[i, 1], items[i, 2], free, firsts[i], widths[i])
