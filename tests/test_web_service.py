@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
+import socket
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
@@ -17,6 +19,7 @@ from typing import Any, ClassVar, TypeVar
 import pytest
 from sqlalchemy.exc import OperationalError
 
+from kniffel.apps.web import store as store_module
 from kniffel.apps.web.service import CreateRequest, GameService, LiveGame, WebError, fallback_move, game_state
 from kniffel.apps.web.store import CHANNEL, MAX_NOTE, SeatSpec, StaleError, Store, StoredGame, Write
 from kniffel.engine.game import Game, Roll, Score, Strike
@@ -159,6 +162,32 @@ def test_actions_committed_together_keep_their_own_fate(url: str) -> None:
     assert [a.action["dice"] for a in store.load(games[1]).actions] == [[6, 6, 6, 6, 6]]
     assert [len(store.load(game).actions) for game in games] == [1, 1, 2]
     assert store.load(games[2]).status == "over"
+
+
+def test_a_database_that_never_answers_is_given_up_on_not_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PostgreSQL server that takes the connection and says nothing (a host that drops packets, a server
+    caught between stopping and starting again) costs the pool and the listener ``CONNECT_TIMEOUT``, not
+    psycopg's 130 s: a listener stuck that long heard no other process's move meanwhile."""
+    psycopg = pytest.importorskip("psycopg")
+    monkeypatch.setattr(store_module, "CONNECT_TIMEOUT", 2)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(16)  # the kernel completes each connection; nobody ever answers on it
+        url = f"postgresql+psycopg://kniffel@127.0.0.1:{silent.getsockname()[1]}/kniffel"
+        started = time.monotonic()
+        engine = store_module.make_engine(url)
+        with pytest.raises(OperationalError), engine.connect():
+            pass
+        assert time.monotonic() - started < 8
+        engine.dispose()
+        listening = engine.url.set(drivername="postgresql")  # as Store.listen_dsn gives it
+        assert listening.query["connect_timeout"] == "2"
+        own = store_module.with_connect_timeout(listening.update_query_dict({"connect_timeout": "3"}))
+        assert own.query["connect_timeout"] == "3"  # a URL's own setting is kept
+        started = time.monotonic()
+        with pytest.raises(psycopg.OperationalError):
+            run(lambda: psycopg.AsyncConnection.connect(listening.render_as_string(hide_password=False)))
+        assert time.monotonic() - started < 8
 
 
 def append_listening(

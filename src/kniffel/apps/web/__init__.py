@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kniffel.apps.web.store import DATABASE_ENV, default_database_url, make_engine
+from kniffel.apps.web.store import DATABASE_ENV, default_database_url, make_engine, with_connect_timeout
 from kniffel.base.errors import KniffelError
 
 if TYPE_CHECKING:
@@ -26,10 +26,6 @@ HOSTS_ENV = "KNIFFEL_ALLOWED_HOSTS"
 MAX_WS_MESSAGE = 65536
 """Frames above this are refused by the WebSocket layer itself (the app answers anything above 4 KiB
 with a clear error; this bounds the memory a hostile client can make the server buffer)."""
-
-
-CONNECT_TIMEOUT = 10
-"""Seconds :func:`check_database` waits for a database server to answer."""
 
 
 class DatabaseError(KniffelError):
@@ -60,7 +56,7 @@ def check_database(database_url: str | None = None) -> None:
     try:
         if url.get_backend_name() == "postgresql":
             # A host that drops packets would otherwise keep the command waiting for minutes.
-            engine = create_engine(url, connect_args={"connect_timeout": CONNECT_TIMEOUT})
+            engine = create_engine(with_connect_timeout(url))
         else:
             engine = make_engine(url_text)
     except NoSuchModuleError:

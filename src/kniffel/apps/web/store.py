@@ -48,6 +48,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
@@ -315,6 +316,21 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+CONNECT_TIMEOUT = 10
+"""Seconds a connection to PostgreSQL waits for the server to answer (unless the URL sets
+``connect_timeout``): the pool's, the writer's and the listener's. Without it a server that drops
+packets, or one caught between stopping and starting again, holds a connection attempt for minutes
+(psycopg's own limit is 130 s): for the listener, minutes in which no other process's move reaches
+this one's players."""
+
+
+def with_connect_timeout(url: URL) -> URL:
+    """``url`` with :data:`CONNECT_TIMEOUT` as its ``connect_timeout`` if it names none."""
+    if url.get_backend_name() != "postgresql" or "connect_timeout" in url.query:
+        return url
+    return url.update_query_dict({"connect_timeout": str(CONNECT_TIMEOUT)})
+
+
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
@@ -330,7 +346,9 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    return create_engine(
+        with_connect_timeout(make_url(url)), pool_pre_ping=True, pool_size=10, max_overflow=20
+    )
 
 
 def _actions_after(connection: Connection, game_id: str, seq: int) -> list[StoredAction]:
