@@ -317,11 +317,10 @@ def _now() -> datetime:
 
 
 CONNECT_TIMEOUT = 10
-"""Seconds a connection to PostgreSQL waits for the server to answer (unless the URL sets
-``connect_timeout``): the pool's, the writer's and the listener's. Without it a server that drops
-packets, or one caught between stopping and starting again, holds a connection attempt for minutes
-(psycopg's own limit is 130 s): for the listener, minutes in which no other process's move reaches
-this one's players."""
+"""Seconds the pool's, the writer's and the listener's connections to PostgreSQL wait for an answer
+(unless the URL sets ``connect_timeout``). Without it a server that drops packets, or is caught between
+stopping and starting, holds a connect for psycopg's 130 s: for the listener, minutes in which no other
+process's move reaches this one's players."""
 
 
 def with_connect_timeout(url: URL) -> URL:
