@@ -401,6 +401,29 @@ def test_the_progress_bar_says_what_compiles_and_stays_whole_at_80_columns(lang:
     assert "0:00:00" in solving
 
 
+def test_a_bar_whose_job_compiles_after_its_first_progress_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A job that reports its first progress and then compiles (the win tables' distributions) would
+    stand at 0 % for half a minute: meanwhile the note says what happens, and afterwards it goes."""
+    from rich.console import Console
+
+    from kniffel.apps.cli.solving import _Lines
+    from kniffel.core import kernelcache
+
+    out = io.StringIO()
+    console = Console(file=out, width=80, color_system=None)
+    progress = _Lines("%", "compiling the solver, first run only...", console)
+    progress.add_task("Solving the win tables of kniffel", total=100, completed=0)
+    monkeypatch.setattr(kernelcache, "compiling", lambda: kernelcache.Compiling("chunk_outcomes", 0.0))
+    console.print(progress.get_renderable())
+    compiling = out.getvalue()
+    monkeypatch.setattr(kernelcache, "compiling", lambda: None)
+    console.print(progress.get_renderable())
+    solving = out.getvalue()[len(compiling) :]
+    assert "compiling the solver, first run only..." in compiling
+    assert "0/100 %" in compiling
+    assert "compiling" not in solving
+
+
 @pytest.mark.parametrize(
     ("content", "reason"), [("{", "not JSON"), ('{"format": 1}', "saved game lacks 'rules'")]
 )

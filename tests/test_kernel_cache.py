@@ -13,6 +13,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -145,3 +146,87 @@ def test_the_tables_reach_the_kernels_read_only() -> None:
     writable = table.pmf.copy()
     assert not dataclasses.replace(table, pmf=writable).pmf.flags.writeable
     assert writable.flags.writeable
+
+
+def test_a_kernel_being_compiled_is_told_with_how_long_so_far() -> None:
+    """What a front end reads to say "compiling, first use only" instead of a progress that stands still:
+    the outermost kernel a compile started with, from inside numba's compile, and nothing after it; the
+    time counts from the start of a stretch of compiles, one kernel after another."""
+    import numba
+    from numba.core import event
+
+    seen: list[kernelcache.Compiling | None] = []
+
+    class During(event.Listener):
+        def on_start(self, event: Any) -> None:
+            time.sleep(0.05)
+            seen.append(kernelcache.compiling())
+
+        def on_end(self, event: Any) -> None:
+            pass
+
+    def outer_kernel(x: int) -> int:
+        return int(inner_kernel(x)) + 1
+
+    inner_kernel: Any = numba.njit(lambda x: x * 2)
+    outer: Any = numba.njit(outer_kernel)
+    assert kernelcache.compiling() is None
+    time.sleep(kernelcache.STRETCH_GAP)  # a stretch of its own
+    listener = During()
+    event.register("numba:compile", listener)  # type: ignore[no-untyped-call]
+    try:
+        assert outer(20) == 41
+    finally:
+        event.unregister("numba:compile", listener)  # type: ignore[no-untyped-call]
+    assert len(seen) >= 2  # the kernel and, inside its compile, its callee (and what numba adds)
+    for found in seen:
+        assert found is not None
+        assert found.kernel == "outer_kernel"  # the outermost one: what was asked for
+        assert 0.04 < found.seconds < 600
+    assert kernelcache.compiling() is None
+    # the next kernel at once: the same stretch, its time counted from the first
+    seen.clear()
+    event.register("numba:compile", listener)  # type: ignore[no-untyped-call]
+    try:
+        next_kernel: Any = numba.njit(lambda x: x - 1)
+        assert next_kernel(1) == 0
+    finally:
+        event.unregister("numba:compile", listener)  # type: ignore[no-untyped-call]
+    assert seen[0] is not None
+    assert seen[0].kernel == "<lambda>"
+    assert seen[0].seconds > 0.09
+
+
+def test_waiting_for_another_processs_compile_is_compiling_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process that waits for the first run's helper to finish a kernel (``kernelcache.waiters``) waits
+    on a compile as much as one compiling it itself."""
+    import contextlib
+
+    from numba.core import caching, registry
+
+    during: list[kernelcache.Compiling | None] = []
+
+    def helper_finished(name: str) -> bool:
+        during.append(kernelcache.compiling())
+        return False
+
+    def not_cached(sig: Any, target_context: Any) -> None:
+        return None
+
+    def package_kernel() -> None:
+        pass
+
+    package_kernel.__module__ = "kniffel.core.kernels"
+    cache = SimpleNamespace(
+        _py_func=package_kernel,
+        _load_overload=not_cached,
+        _guard_against_spurious_io_errors=contextlib.nullcontext,
+    )
+    monkeypatch.setattr(kernelcache, "waiters", [helper_finished])
+    context = registry.cpu_target.target_context
+    load: Any = caching.Cache.load_overload
+    assert load(cache, None, context) is None
+    assert during
+    assert during[0] is not None
+    assert during[0].kernel == "package_kernel"
+    assert kernelcache.compiling() is None

@@ -110,6 +110,46 @@ def test_chances_wait_for_tables_with_a_note_and_come_once_solved(monkeypatch: p
     assert not refused.solving
 
 
+def test_a_first_use_says_it_compiles_rather_than_a_progress_that_stands_still(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While the kernels a solve runs on compile (the first use on a machine), its progress stands still
+    and its estimate leaves the compile out: the front ends say so, with how long so far, in English and
+    German; the web's answer shows no progress meanwhile."""
+    from kniffel.apps.web import advice
+    from kniffel.base.i18n import translate
+    from kniffel.core import kernelcache
+
+    work = Work("Solving the win tables of {rules} (once; kept on disk)", 8.6, 0, (("rules", "kniffel"),))
+    assert Preparing(work, 0.0).compiling is None  # nothing compiles here now
+    monkeypatch.setattr(
+        kernelcache, "compiling", lambda: kernelcache.Compiling("solve_target", time.monotonic() - 12)
+    )
+    found = Preparing(work, 0.0)
+    assert found.compiling is not None
+    assert 12 <= found.compiling < 600
+    english = found.note(lambda text, **fields: translate("en", text, **fields))
+    assert english.startswith(
+        "Solving the win tables of kniffel (once; kept on disk): compiling the solver first"
+    )
+    assert "only on its first use (12 s so far)" in english
+    german = found.note(lambda text, **fields: translate("de", text, **fields))
+    assert "zuerst wird der Löser vorbereitet, nur beim ersten Mal (bisher 12 s)" in german
+    answer = advice.preparing(found)
+    assert answer["progress"] is None
+    assert 12 <= answer["compiling"] < 600
+    # what nothing solves says no more than before, and a solve past its compile shows its progress
+    assert advice.preparing(Preparing(work, None, solving=False))["compiling"] is None
+    monkeypatch.setattr(kernelcache, "compiling", lambda: None)
+    assert advice.preparing(Preparing(work, 0.25)) == {
+        "what": "Solving the win tables of kniffel (once; kept on disk)",
+        "progress": 0.25,
+        "seconds": 8.6,
+        "compiling": None,
+    }
+    assert "about 9 s, 25 percent done" in Preparing(work, 0.25).note(lambda text, **f: text.format(**f))
+
+
 def test_quitting_the_game_does_not_wait_for_a_solve(tmp_path: Path) -> None:
     """A player asks for chances of winning in a Yahtzee game, whose win tables take a minute or two,
     then quits: the process ends at once (within a second or two on a busy machine), the solve

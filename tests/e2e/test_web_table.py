@@ -208,10 +208,12 @@ def test_preparing_answers_show_progress_and_are_asked_again(
         kind = "chances" if route.request.url.split("?")[0].endswith("/chances") else "hints"
         answered[kind] += 1
         if answered[kind] <= 2:  # the advice answer for chances, a preparing beside the fields for hints
-            if kind == "chances":
+            if kind == "chances":  # first the server compiles its solver (a first use), then it solves
+                first = answered[kind] == 1
+                compiling = {"progress": None, "compiling": 12.4} if first else {"progress": 0.4}
                 body: dict[str, Any] = {
                     "status": "preparing",
-                    "preparing": {"what": "x", "progress": 0.4, "seconds": 2},
+                    "preparing": {"what": "x", "seconds": 2, **compiling},
                 }
             else:
                 body = {"seq": 1, "options": [], "preparing": {"what": "x", "progress": 0.25, "seconds": 2}}
@@ -223,7 +225,16 @@ def test_preparing_answers_show_progress_and_are_asked_again(
     page.goto(server.url + game["seats"][0]["url"])
     page.wait_for_selector("#roll:not([disabled])")
     page.wait_for_selector("#chances-preparing:not([hidden])")
-    assert "40%" in page.inner_text("#chances-preparing")
+    # while it compiles: what and for how long so far, and a bar that does not pretend to a progress
+    page.wait_for_function(
+        """() => {
+            const panel = document.querySelector("#chances-preparing");
+            return panel.innerText.includes("Compiling the solver first, only on its first use: 12 s so far")
+                && !panel.querySelector("progress").hasAttribute("value");
+        }"""
+    )
+    page.wait_for_function("document.querySelector('#chances-preparing').innerText.includes('40%')")
+    assert "Compiling" not in page.inner_text("#chances-preparing")
     page.click("#roll")
     wait_seq(page, 1)
     page.click("#hint")

@@ -11,7 +11,8 @@ The directory is under ``$NUMBA_CACHE_DIR`` if that is set, else under the user'
 Directories of other versions not used for :data:`KEEP_DAYS` days are removed.
 
 Loading a cached kernel is made cheaper too (:func:`load_without_refreshing`): numba prepares its
-whole compiler for it, which is a tenth of a second of every command that runs a kernel.
+whole compiler for it, which is a tenth of a second of every command that runs a kernel. And a front end
+can say when a wait is a first use's compiling (:func:`compiling`) rather than a solve that stalls.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import hashlib
 import os
 import shutil
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -86,7 +88,77 @@ def use_kernels_cache() -> Path:
     setattr(numba.config, "CACHE_DIR", str(directory))  # noqa: B010  (numba's stubs leave it out)
     _remove_stale(directory)
     load_without_refreshing()
+    watch_compiles()
     return directory
+
+
+@dataclass(frozen=True)
+class Compiling:
+    """A kernel this process is compiling (or waiting for another process to compile) right now."""
+
+    kernel: str
+    since: float
+    """When this stretch of compiling started, by :func:`time.monotonic`: a first use compiles kernel
+    after kernel, and a person waits for them all."""
+
+    @property
+    def seconds(self) -> float:
+        return time.monotonic() - self.since
+
+
+STRETCH_GAP = 0.5
+"""Compiles less than this many seconds apart are one stretch of compiling (:attr:`Compiling.since`)."""
+
+_compiles: dict[int, list[str]] = {}
+"""By thread, the kernels being compiled, outermost first (a kernel compiles its callees inside its
+own compile)."""
+_stretch = [0.0, -STRETCH_GAP]
+"""When the current stretch of compiling started and when the last compile ended."""
+_compiles_lock = threading.Lock()
+
+
+def compiling() -> Compiling | None:
+    """The outermost kernel this process is compiling now, in any thread, and since when it has been
+    compiling; None when nothing compiles. A solve that waits a minute on a first use waits here: a
+    front end says "compiling, first use only" instead of a progress that stands still."""
+    with _compiles_lock:
+        kernels = [stack[0] for stack in _compiles.values() if stack]
+        return Compiling(kernels[0], _stretch[0]) if kernels else None
+
+
+def _compile_started(kernel: str) -> None:
+    now = time.monotonic()
+    with _compiles_lock:
+        if not any(_compiles.values()) and now - _stretch[1] > STRETCH_GAP:
+            _stretch[0] = now
+        _compiles.setdefault(threading.get_ident(), []).append(kernel)
+
+
+def _compile_ended() -> None:
+    with _compiles_lock:
+        stack = _compiles.get(threading.get_ident())
+        if stack:
+            stack.pop()
+        if not stack:
+            _compiles.pop(threading.get_ident(), None)
+        _stretch[1] = time.monotonic()
+
+
+def watch_compiles() -> None:
+    """Follow numba's compile events (numba sends them only for a kernel not found in its cache)."""
+    from numba.core import event
+
+    class Watcher(event.Listener):
+        def on_start(self, event: Any) -> None:
+            dispatcher = event.data.get("dispatcher") if isinstance(event.data, dict) else None
+            _compile_started(getattr(dispatcher, "__name__", "") or "?")
+
+        def on_end(self, event: Any) -> None:
+            _compile_ended()
+
+    if not getattr(watch_compiles, "watching", False):
+        event.register("numba:compile", Watcher())  # type: ignore[no-untyped-call]
+        setattr(watch_compiles, "watching", True)  # noqa: B010
 
 
 @dataclass
@@ -136,8 +208,15 @@ def load_without_refreshing() -> None:
             nrt.rtsys.initialize(target_context)
             with self._guard_against_spurious_io_errors():
                 loaded = self._load_overload(sig, target_context)
-                if loaded is None and any(wait(getattr(py_func, "__name__", "")) for wait in list(waiters)):
-                    loaded = self._load_overload(sig, target_context)
+                if loaded is None and waiters:
+                    name = getattr(py_func, "__name__", "")
+                    _compile_started(name)  # another process's compile: the same wait for a person
+                    try:
+                        waited = any(wait(name) for wait in list(waiters))
+                    finally:
+                        _compile_ended()
+                    if waited:
+                        loaded = self._load_overload(sig, target_context)
         except Exception:  # whatever it was, numba's own way may still work
             load_counts.refreshed += 1
             return numba_load(self, sig, target_context)

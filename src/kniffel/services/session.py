@@ -288,6 +288,15 @@ def hint_choices(game: Game, count: int | None = None) -> tuple[list[Choice], bo
     return shown[:count], planner.exact
 
 
+def compiling_seconds() -> float | None:
+    """How long this process has been compiling kernels, if it is (:func:`kniffel.core.kernelcache.
+    compiling`)."""
+    from kniffel.core.kernelcache import compiling
+
+    found = compiling()
+    return None if found is None else found.seconds
+
+
 def plays_to_win(game: Game) -> bool:
     """Whether chances of winning can be told in ``game``: several players, rules the exact solver
     covers."""
@@ -305,6 +314,9 @@ class Preparing:
     """How much is done, 0 to 1 (None: not started)."""
     solving: bool = True
     """False when nothing solves it (win tables are not prepared in the background here)."""
+    compiling: float | None = field(default_factory=compiling_seconds)
+    """Seconds this process has been compiling kernels (a first use), when it is: until they are
+    compiled the solve cannot start or stands still, and its estimate leaves them out."""
 
     @classmethod
     def of(cls, not_ready: NotReady, rules: RuleSet | None = None) -> Preparing:
@@ -327,6 +339,13 @@ class Preparing:
                 "--rules {rules}).",
                 what=what,
                 rules=dict(self.work.fields).get("rules", ""),
+            )
+        if self.compiling is not None:
+            return translate(
+                "{what}: compiling the solver first, only on its first use ({time} so far). Points "
+                "meanwhile.",
+                what=what,
+                time=about(self.compiling),
             )
         cost = about(self.work.seconds)
         if self.work.bytes:

@@ -90,9 +90,10 @@ class _Count(ProgressColumn):
 
 class _Lines(Progress):
     """A progress display that stays whole on a terminal of 80 columns or fewer: what is being done on
-    a line of its own (wrapped, never cut), then while no total is known what is happening meanwhile
-    (``waiting``), then the bar with the count and the times. In one row a long label and a compile
-    note squeezed the count and the times to an ellipsis, and the note to a column one letter wide."""
+    a line of its own (wrapped, never cut), then while no total is known or kernels compile what is
+    happening meanwhile (``waiting``), then the bar with the count and the times. In one row a long
+    label and a compile note squeezed the count and the times to an ellipsis, and the note to a column
+    one letter wide."""
 
     def __init__(self, unit: str, waiting: str, console: Console, lang: str = "en") -> None:
         super().__init__(
@@ -107,9 +108,12 @@ class _Lines(Progress):
         self.waiting = waiting
 
     def get_renderables(self) -> Iterator[RenderableType]:
+        from kniffel.core.kernelcache import compiling
+
         for task in self.tasks:
             yield Text(task.description, overflow="fold")
-            if task.total is None:
+            # a job whose first progress came before its kernels were compiled stands still meanwhile
+            if task.total is None or compiling() is not None:
                 yield Text(self.waiting, overflow="fold")
             yield self.make_tasks_table([task])
 

@@ -76,11 +76,15 @@ def known(rules: RuleSet) -> bool | None:
 
 
 def preparing(found: Preparing) -> dict[str, Any]:
-    """What an answer says while its tables are solved: what, how far, roughly how long in all."""
+    """What an answer says while its tables are solved: what, how far, roughly how long in all, and,
+    on a first use, how long the server has been compiling the kernels the solve runs on (``compiling``,
+    seconds; then ``progress`` is null: it says nothing until the solve itself runs)."""
+    compiling = found.compiling if found.solving else None
     return {
         "what": found.work.what,
-        "progress": None if found.fraction is None else round(found.fraction, 3),
+        "progress": None if found.fraction is None or compiling is not None else round(found.fraction, 3),
         "seconds": round(found.work.seconds, 1),
+        "compiling": None if compiling is None else round(compiling, 1),
     }
 
 
@@ -105,7 +109,10 @@ page asks again in a moment, as it does while a table is solved."""
 
 def queued() -> dict[str, Any]:
     """The answer for chances not worked out yet while their lane is full (see :data:`PREPARING`)."""
-    return {"status": PREPARING, "preparing": {"what": QUEUED, "progress": None, "seconds": 1.0}}
+    return {
+        "status": PREPARING,
+        "preparing": {"what": QUEUED, "progress": None, "seconds": 1.0, "compiling": None},
+    }
 
 
 def is_preparing(answer: object) -> bool:

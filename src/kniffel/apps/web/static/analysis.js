@@ -3,7 +3,7 @@
 // sheets the chance of winning. A goal whose tables are still being solved says so with its progress,
 // and the page asks again after a pause.
 
-import { Backoff, askJson, preparingOf } from "/static/ask.js";
+import { Backoff, askJson, compilingNote, preparingOf } from "/static/ask.js";
 import { lang, loadWords, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -38,7 +38,7 @@ function showGoals(body) {
       const preparing = preparingOf(goal);
       if (preparing) {
         const progress = preparing.progress;
-        const line = cell("p", `${t("Solving the tables for this goal…")}${progress === null ? "" : ` ${percent(progress)}`}`, "preparing");
+        const line = cell("p", `${t("Solving the tables for this goal…")}${progress === null ? "" : ` ${percent(progress)}`}${compilingNote(preparing)}`, "preparing");
         const bar = document.createElement("progress");
         bar.max = 1;
         if (progress !== null) bar.value = progress;

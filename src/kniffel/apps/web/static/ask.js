@@ -1,24 +1,36 @@
 // Asking the server for what it reads from solved tables (hints, chances, the review, an analysis).
 //
 // While a table is being solved such a route answers "preparing" instead of the figures, as
-// {status: "preparing", preparing: {what, progress, seconds}} (kniffel.apps.web.advice.waiting), or with
+// {status: "preparing", preparing: {what, progress, seconds, compiling}} (kniffel.apps.web.advice.waiting), or with
 // {preparing: {...}} beside the answer's other fields (a review's win_preparing); preparingOf reads it.
 // The page then says so with the progress and asks again after a pause that grows (backoff), as it does
 // after "too many requests" (429) or "busy" (503).
+
+import { t } from "/static/i18n.js";
 
 const FIRST_PAUSE = 1500;
 const LONGEST_PAUSE = 20000;
 
 // What an answer says while its tables are solved: null when it is no such answer, else
-// {progress: 0..1 or null, what: a sentence or ""}.
+// {progress: 0..1 or null, what: a sentence or "", compiling: seconds or null}. compiling is set on the
+// server's first use of a solver: it compiles the code the solve runs on first, and the progress waits.
 export function preparingOf(body) {
   const found = body && typeof body === "object" ? body.preparing : null;
   if (!found || typeof found !== "object") return null;
   const progress = found.progress;
+  const compiling = found.compiling;
   return {
     progress: typeof progress === "number" && Number.isFinite(progress) ? Math.min(1, Math.max(0, progress)) : null,
     what: typeof found.what === "string" ? found.what : "",
+    compiling: typeof compiling === "number" && Number.isFinite(compiling) ? Math.max(0, compiling) : null,
   };
+}
+
+// What a waiting panel adds on a first use, when the server compiles the solver before the solve can
+// start: that it does, and for how long so far, rather than a progress that stands still ("" else).
+export function compilingNote(preparing) {
+  if (preparing.compiling === null) return "";
+  return ` ${t("Compiling the solver first, only on its first use: {seconds} s so far", { seconds: Math.round(preparing.compiling) })}`;
 }
 
 // One GET of JSON: {status, body, preparing, retry} where retry says the server asked to be asked

@@ -4,7 +4,7 @@
 // last state the server sent; they are sent in order when the connection returns, each naming the
 // position it was made at, so the server's seq check refuses them if the game moved on meanwhile.
 
-import { Backoff, Coalesced, askJson, preparingOf } from "/static/ask.js";
+import { Backoff, Coalesced, askJson, compilingNote, preparingOf } from "/static/ask.js";
 import { chance, drawChart, renderChances } from "/static/chances.js";
 import { boxLabel, inLanguage, lang, loadWords, nt, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
 import { keepGame, keepReview } from "/static/record.js";
@@ -1007,7 +1007,7 @@ function showPreparing(panel, preparing) {
     review: t("Working out the review…"),
   }[panel];
   const progress = preparing.progress === null ? "" : ` ${percent(preparing.progress)}`;
-  el.querySelector(".what").textContent = `${what}${progress}`;
+  el.querySelector(".what").textContent = `${what}${progress}${compilingNote(preparing)}`;
   const bar = el.querySelector("progress");
   if (preparing.progress === null) bar.removeAttribute("value");
   else bar.value = preparing.progress;
