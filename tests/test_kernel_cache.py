@@ -173,6 +173,7 @@ def test_a_kernel_being_compiled_is_told_with_how_long_so_far() -> None:
     assert kernelcache.compiling() is None
     time.sleep(kernelcache.STRETCH_GAP)  # a stretch of its own
     listener = During()
+    compiled_before = kernelcache.compiled_seconds()
     event.register("numba:compile", listener)  # type: ignore[no-untyped-call]
     try:
         assert outer(20) == 41
@@ -184,6 +185,8 @@ def test_a_kernel_being_compiled_is_told_with_how_long_so_far() -> None:
         assert found.kernel == "outer_kernel"  # the outermost one: what was asked for
         assert 0.04 < found.seconds < 600
     assert kernelcache.compiling() is None
+    # the time it took counts as compiling (the listener slept 0.05 s in it and in its callee's)
+    assert 0.09 < kernelcache.compiled_seconds() - compiled_before < 600
     # the next kernel at once: the same stretch, its time counted from the first
     seen.clear()
     event.register("numba:compile", listener)  # type: ignore[no-untyped-call]

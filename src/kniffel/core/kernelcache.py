@@ -109,11 +109,13 @@ class Compiling:
 STRETCH_GAP = 0.5
 """Compiles less than this many seconds apart are one stretch of compiling (:attr:`Compiling.since`)."""
 
-_compiles: dict[int, list[str]] = {}
-"""By thread, the kernels being compiled, outermost first (a kernel compiles its callees inside its
-own compile)."""
+_compiles: dict[int, list[tuple[str, float]]] = {}
+"""By thread, the kernels being compiled and since when, outermost first (a kernel compiles its callees
+inside its own compile)."""
 _stretch = [0.0, -STRETCH_GAP]
 """When the current stretch of compiling started and when the last compile ended."""
+_compiled = [0.0]
+"""Seconds of the outermost compiles this process has finished, in all threads."""
 _compiles_lock = threading.Lock()
 
 
@@ -122,8 +124,17 @@ def compiling() -> Compiling | None:
     compiling; None when nothing compiles. A solve that waits a minute on a first use waits here: a
     front end says "compiling, first use only" instead of a progress that stands still."""
     with _compiles_lock:
-        kernels = [stack[0] for stack in _compiles.values() if stack]
+        kernels = [stack[0][0] for stack in _compiles.values() if stack]
         return Compiling(kernels[0], _stretch[0]) if kernels else None
+
+
+def compiled_seconds() -> float:
+    """Seconds this process has spent compiling so far, in all threads (one compile's callees counted
+    once, within it): work done once per install, which a measure of what a task costs each time
+    leaves out (the web's bots rest after a move in proportion to what it cost)."""
+    now = time.monotonic()
+    with _compiles_lock:
+        return _compiled[0] + sum(now - stack[0][1] for stack in _compiles.values() if stack)
 
 
 def _compile_started(kernel: str) -> None:
@@ -131,17 +142,20 @@ def _compile_started(kernel: str) -> None:
     with _compiles_lock:
         if not any(_compiles.values()) and now - _stretch[1] > STRETCH_GAP:
             _stretch[0] = now
-        _compiles.setdefault(threading.get_ident(), []).append(kernel)
+        _compiles.setdefault(threading.get_ident(), []).append((kernel, now))
 
 
 def _compile_ended() -> None:
+    now = time.monotonic()
     with _compiles_lock:
         stack = _compiles.get(threading.get_ident())
         if stack:
-            stack.pop()
+            _, since = stack.pop()
+            if not stack:
+                _compiled[0] += now - since
         if not stack:
             _compiles.pop(threading.get_ident(), None)
-        _stretch[1] = time.monotonic()
+        _stretch[1] = now
 
 
 def watch_compiles() -> None:
