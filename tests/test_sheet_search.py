@@ -228,3 +228,46 @@ def test_sheets_of_any_number_of_columns_share_one_compiled_kernel() -> None:
     yatzy = compile_rules(rules.get("yatzy")).kernel_tables
     with pytest.raises(ValueError, match="differs from the first in n_boxes"):
         sheet_tables([own[0], yatzy])
+
+
+@pytest.mark.parametrize(("rules_id", "method"), [("kniffel", "heuristic"), ("kniffel-3col", "column")])
+def test_a_player_people_wait_for_plays_the_lookahead_until_the_search_is_compiled(
+    rules_id: str, method: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The compiled search's first compile takes half a minute; a fresh install's first game against the
+    quick bot waited that long for its first keep. A planner that may not wait (a live bot's) plays the
+    Python lookahead meanwhile, with the same values, and the compiled search once it is there."""
+    ruleset = rules.get(rules_id)
+    waiting = planner_for(ruleset, method=method)  # type: ignore[arg-type]
+    live = planner_for(ruleset, method=method, wait=False)  # type: ignore[arg-type]
+    assert live is not waiting
+    game = Game(ruleset, ["Ada", "Bob"], dice=SeededDice(11))
+    positions: list[Game] = []
+    while len(positions) < 8:
+        if game.turn.dice is None:
+            game.apply(Roll())
+        positions.append(game.copy())
+        game.apply(waiting.choices(game)[0].action)
+    expected = [waiting.choices(at) for at in positions]
+    searched: list[Game] = []
+    search_choices = SheetSearch.choices
+
+    def compiled(search: SheetSearch, game: Game, valuation: Any) -> Any:
+        searched.append(game)
+        return search_choices(search, game, valuation)
+
+    monkeypatch.setattr(SheetSearch, "choices", compiled)
+    monkeypatch.setattr(SheetSearch, "ready", lambda search: False)
+    for at, choices in zip(positions, expected, strict=True):
+        found = live.choices(at)
+        assert [str(c.action) for c in found[:1]] == [str(choices[0].action)]
+        assert {str(c.action): round(c.value, 9) for c in found} == {
+            str(c.action): round(c.value, 9) for c in choices
+        }
+    assert not searched
+    assert waiting.choices(positions[0]) == expected[0]  # a planner that may wait compiles
+    assert searched
+    monkeypatch.setattr(SheetSearch, "ready", lambda search: True)
+    searched.clear()
+    assert live.choices(positions[0]) == expected[0]
+    assert searched

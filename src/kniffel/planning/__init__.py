@@ -73,8 +73,10 @@ def planner_for(
     and ``wait``) and shared: safe to call from several threads. For points, ``method`` says how the
     values are found (see the module docstring); the other goals are played exactly where the solver
     covers the rules (and for points elsewhere). The first call may solve tables (seconds); a goal
-    planner with ``wait`` false hands what it lacks to the worker and raises :class:`NotReady` instead.
-    ``exact`` raises :class:`PlanningError` for rules the solver does not cover."""
+    planner with ``wait`` false hands what it lacks to the worker and raises :class:`NotReady` instead,
+    and a heuristic or column planner plays the Python lookahead while its compiled search's kernel is
+    still to compile (the same values; a first compile takes half a minute). ``exact`` raises
+    :class:`PlanningError` for rules the solver does not cover."""
     goal = parse_goal(goal)
     if method not in METHODS:
         raise PlanningError(f"unknown method {method!r}; choose one of: {', '.join(METHODS)}")
@@ -98,8 +100,10 @@ def planner_for(
         planner: Planner
         if goal != POINTS:
             planner = goal.planner(rules, directory=directory, wait=wait)
+        elif method == "best" and is_exact(rules):
+            planner = planner_for(rules, method="exact", directory=directory)
         elif method == "best":
-            planner = planner_for(rules, method="exact" if is_exact(rules) else "column", directory=directory)
+            planner = planner_for(rules, method="column", directory=directory, wait=wait)
         elif method == "exact":
             if not is_exact(rules):
                 raise PlanningError(
@@ -107,9 +111,9 @@ def planner_for(
                 )
             planner = ExactPlanner(rules, advisor_for(rules, directory))
         elif method == "column":
-            planner = ColumnPlanner(rules, directory)
+            planner = ColumnPlanner(rules, directory, wait=wait)
         else:
-            planner = HeuristicPlanner(rules, weights)
+            planner = HeuristicPlanner(rules, weights, wait=wait)
         return rules, planner
 
     # made outside any shared lock: solving one rule set's table never keeps another's planner waiting

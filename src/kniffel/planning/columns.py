@@ -68,8 +68,10 @@ class ColumnPlanner:
     exact = False
     goal = POINTS
 
-    def __init__(self, rules: RuleSet, directory: Path | None = None) -> None:
+    def __init__(self, rules: RuleSet, directory: Path | None = None, *, wait: bool = True) -> None:
         self.rules = rules
+        self.wait = wait
+        """False for a player people wait for: no waiting for the compiled search's first compile."""
         self.models = {c.id: column_model(rules, i, directory) for i, c in enumerate(rules.columns)}
         self.upper = {box.id for box in rules.boxes if box.section is Section.UPPER}
         self.columns = ColumnCache(4096)
@@ -82,7 +84,7 @@ class ColumnPlanner:
         """The compiled turn search where it covers the sheet, else None (the Python lookahead)."""
 
     def choices(self, game: Game) -> list[Choice]:
-        return search_choices(game, self.search, lambda at: ColumnValuation(self, at))
+        return search_choices(game, self.search, lambda at: ColumnValuation(self, at), wait=self.wait)
 
 
 @dataclass(eq=False)

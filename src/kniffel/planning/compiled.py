@@ -115,6 +115,15 @@ class SheetSearch:
             up[c] = min(up[c], compiled.threshold)
         return mask, armed, up
 
+    def ready(self) -> bool:
+        """Whether the search's kernel is compiled, in this process or in the disk cache. Its first
+        compile takes 20-30 s: a player people wait for plays the Python lookahead until then, which
+        values every choice alike and takes milliseconds a decision."""
+        from kniffel.core.precompile import needs_compiling
+        from kniffel.core.sheetkernels import turn_values
+
+        return not needs_compiling(turn_values)
+
     def choices(self, game: Game, valuation: Valuation) -> list[Choice]:
         """What :class:`~kniffel.planning.lookahead.Lookahead` answers, for a covered sheet."""
         from kniffel.core.sheetkernels import turn_values
@@ -203,15 +212,16 @@ def new_log(rules: RuleSet, games: int) -> npt.NDArray[np.int32]:
 
 
 def search_choices(
-    game: Game, search: SheetSearch | None, valuation: Callable[[Game], Valuation]
+    game: Game, search: SheetSearch | None, valuation: Callable[[Game], Valuation], *, wait: bool = True
 ) -> list[Choice]:
     """A multi-column planner's choices in ``game``: none when there is nothing to decide, else the
     compiled search's (``search``, where it covers the sheet) or the Python lookahead's, both valuing
-    entries by ``valuation(game)``."""
+    entries by ``valuation(game)``. Without ``wait`` the lookahead answers while the search's kernel is
+    not compiled yet (:meth:`SheetSearch.ready`): a game people watch never waits for that compile."""
     if game.is_over or game.turn.dice is None:
         return []
     valued = valuation(game)
-    if search is not None:
+    if search is not None and (wait or search.ready()):
         return search.choices(game, valued)
     return Lookahead(game, valued).choices()
 

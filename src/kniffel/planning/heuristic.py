@@ -78,8 +78,10 @@ class HeuristicPlanner:
     exact = False
     goal = POINTS
 
-    def __init__(self, rules: RuleSet, weights: Weights | None = None) -> None:
+    def __init__(self, rules: RuleSet, weights: Weights | None = None, *, wait: bool = True) -> None:
         self.rules = rules
+        self.wait = wait
+        """False for a player people wait for: no waiting for the compiled search's first compile."""
         self.weights = weights = weights or Weights()
         self.baseline = {
             box.id: weights.baseline_scale * self._targeted(b, rules.rolls + weights.baseline_extra_rolls)
@@ -93,7 +95,7 @@ class HeuristicPlanner:
         """The compiled turn search where it covers the sheet, else None (the Python lookahead)."""
 
     def choices(self, game: Game) -> list[Choice]:
-        return search_choices(game, self.search, lambda at: HeuristicValuation(self, at))
+        return search_choices(game, self.search, lambda at: HeuristicValuation(self, at), wait=self.wait)
 
     # --- the value of an entry -------------------------------------------------------------------
 
