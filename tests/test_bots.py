@@ -225,3 +225,53 @@ def test_the_last_roll_goes_in_the_best_box() -> None:
     game.apply(Roll(keep=(3, 3, 3, 5), dice=(3, 3, 3, 5, 5)))
     assert game.rolls_left == 0
     assert bots.make("bot").choose(game) == Score("full_house")
+
+
+def test_a_live_bot_plays_as_the_quick_bot_until_its_points_table_is_there(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a fresh install the points table's kernels compile for half a minute: a bot people watch
+    plays the quick bot's choice meanwhile (the table handed to the worker), its own once the table is
+    there; a bot nobody watches (tournaments) solves what it needs and plays its goal. Bots of every
+    goal ask for the table first (those of a chance read it too)."""
+    import kniffel.bots as bots_module
+    from kniffel.planning import planner_for
+
+    ruleset = rules.get("kniffel")
+    game = Game(ruleset, ["Ada", "Bob"], dice=SeededDice(1))
+    game.apply(Roll())
+    quick = planner_for(ruleset, method="heuristic").choices(game)[0].action
+    best = bots.make("bot:optimal").choose(game)
+    assert quick != best  # a throw where the two differ, so the test can tell them apart
+    waited: list[float] = []
+
+    class Solving:
+        """The worker's job for the table, not done: waited for no longer than the bot's patience."""
+
+        def wait(self, timeout: float | None = None) -> bool:
+            waited.append(timeout or 0.0)
+            return False
+
+    asked: list[object] = []
+
+    def job(rules: object) -> Solving:
+        asked.append(rules)
+        return Solving()
+
+    monkeypatch.setattr(bots_module, "advisor_job", job)
+    monkeypatch.setattr(bots_module, "TABLE_PATIENCE", 0.01)
+    for spec in ("bot:optimal", "bot:win", "bot:target:250"):
+        assert bots.make(spec, live=True).choose(game) == quick
+    assert asked == [ruleset] * 3
+    assert waited == [0.01] * 3
+    # a compile under way is not waited for at all
+    monkeypatch.setattr(bots_module, "compiling", lambda: object())
+    live = bots.make("bot:optimal", live=True)
+    assert live.choose(game) == quick
+    assert waited[-1] == 0.0
+    # nobody watches: no fallback, the goal's own choice
+    assert bots.make("bot:optimal").choose(game) == best
+    assert len(asked) == 4
+    # the table there: the bot's own choice
+    monkeypatch.setattr(bots_module, "advisor_job", lambda rules: None)
+    assert live.choose(game) == best

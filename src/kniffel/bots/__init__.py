@@ -17,8 +17,9 @@ lives.
 
 A bot made ``live`` (a game people watch) never makes them wait for tables that take long to solve the
 first time (a rule set's early win tables): until they are there it plays for points, and a cone of a
-late position (a second or two) it waits for. Otherwise (tournaments, tests) it always plays its goal
-exactly, solving whatever that takes.
+late position (a second or two) it waits for. Until the expected-points table itself is there (a first
+use compiles its kernels for half a minute) it plays as the quick bot does. Otherwise (tournaments,
+tests) it always plays its goal exactly, solving whatever that takes.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import Protocol
 
 from kniffel.base.errors import KniffelError
 from kniffel.base.i18n import N_, translate
+from kniffel.core.kernelcache import compiling
 from kniffel.engine.game import Action, Game, IllegalActionError, Roll
 from kniffel.planning import (
     POINTS,
@@ -40,8 +42,10 @@ from kniffel.planning import (
     Planner,
     PlanningError,
     Weights,
+    is_exact,
     planner_for,
 )
+from kniffel.planning.exact import advisor_job
 from kniffel.planning.goals import goal_names, parse_goal
 from kniffel.planning.winning import with_patience
 from kniffel.rules import RuleSet
@@ -64,6 +68,11 @@ class Bot(Protocol):
 PATIENCE = 15.0
 """Seconds a live bot waits for a table it lacks; longer solves it leaves to the worker and plays for
 points meanwhile."""
+
+
+TABLE_PATIENCE = 3.0
+"""Seconds a live bot waits for its expected-points table (a second or two once its kernels are compiled)
+before it plays the quick bot's choice for this decision."""
 
 
 class PlannerBot:
@@ -109,7 +118,10 @@ class PlannerBot:
 
     def choices(self, game: Game) -> list[Choice]:
         """The planner's choices; a live bot whose tables are being solved waits for a short solve and
-        otherwise plays for points."""
+        otherwise plays for points, and until the points table itself is there (on a first use its
+        kernels compile for half a minute), as the quick bot does."""
+        if not self.table_at_hand(game.rules):
+            return planner_for(game.rules, method="heuristic", wait=False).choices(game)
         planner = self.prepare(game.rules)
         try:
             return planner.choices(game)
@@ -120,6 +132,17 @@ class PlannerBot:
                 except NotReady:
                     pass
             return planner_for(game.rules, directory=self.directory).choices(game)
+
+    def table_at_hand(self, rules: RuleSet) -> bool:
+        """Whether the expected-points table its planner reads is there, or need not be: for a live
+        bot on rules the solver covers, it is handed to the worker if missing and waited for
+        :data:`TABLE_PATIENCE` seconds at most (not at all while kernels compile)."""
+        if not self.live or self.method == "heuristic" or self.directory is not None or not is_exact(rules):
+            return True
+        job = advisor_job(rules)
+        if job is None:
+            return True
+        return job.wait(0.0 if compiling() is not None else TABLE_PATIENCE)  # no waiting on a compile
 
     def title(self, lang: str = "en") -> str:
         """Its default name in ``lang``: its goal's bot (:meth:`kniffel.planning.Goal.bot_name`)."""

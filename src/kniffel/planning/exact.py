@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from kniffel.base.i18n import N_
 from kniffel.core import Advisor, UnsupportedRulesError, compile_rules, table
 from kniffel.core.cache import Memo
 from kniffel.core.position import ColumnPosition
 from kniffel.engine.game import Action, Game, Score, Strike
 from kniffel.planning.goals import POINTS
 from kniffel.planning.interface import Choice, best_first
+from kniffel.planning.worker import Job, Work, worker
 from kniffel.rules import RuleSet
 
 MAX_TABLES = 128
@@ -36,6 +38,20 @@ def advisor_for(rules: RuleSet, directory: Path | None = None) -> Advisor:
     return _advisors.get_or_make(
         key, lambda: (rules, Advisor(table(rules, directory=directory))), lambda found: found[0] == rules
     )[1]
+
+
+def advisor_job(rules: RuleSet) -> Job[Advisor] | None:
+    """None when the advisor of ``rules`` can be had without solving (:func:`held_advisor`, loaded
+    now); else the worker's job that solves its table (a second or two; on a first use its kernels
+    compile first, half a minute): one job however many ask, which a front end shows while it waits
+    and a live bot plays around."""
+    if held_advisor(rules) is not None:
+        return None
+    return worker().submit(
+        ("advisor", rules.id, tuple(sorted(rules.options.items()))),
+        Work(N_("Solving the table of {rules}"), 2.0, 0, (("rules", rules.id),)),
+        lambda cancel, progress: advisor_for(rules),
+    )
 
 
 def held_advisor(rules: RuleSet, directory: Path | None = None) -> Advisor | None:

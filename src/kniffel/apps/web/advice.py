@@ -28,7 +28,7 @@ from kniffel.base.i18n import N_
 from kniffel.core.work import Cancel, Progress
 from kniffel.engine.game import Game, Score, Strike
 from kniffel.planning import Choice, NotReady, is_exact, planner_for
-from kniffel.planning.exact import held_advisor
+from kniffel.planning.exact import advisor_job
 from kniffel.planning.goals import Goal, Unit
 from kniffel.planning.winning import win_chances
 from kniffel.planning.worker import Work, worker
@@ -123,16 +123,8 @@ def is_preparing(answer: object) -> bool:
 def advisor_ready(rules: RuleSet) -> Preparing | None:
     """None when the expected-score table of ``rules`` is in memory or on disk (loaded now); else it
     goes to the worker (solved once, a second or so, and cached) and this says so."""
-    if held_advisor(rules) is not None:
-        return None
-    from kniffel.planning.exact import advisor_for
-
-    job = worker().submit(
-        ("advisor", rules.id, tuple(sorted(rules.options.items()))),
-        Work(N_("Solving the table of {rules}"), 2.0, 0, (("rules", rules.id),)),
-        lambda cancel, progress: advisor_for(rules),
-    )
-    return Preparing(job.work, job.fraction)
+    job = advisor_job(rules)
+    return None if job is None else Preparing(job.work, job.fraction)
 
 
 def options(game: Game) -> list[Choice] | Preparing | None:

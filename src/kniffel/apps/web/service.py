@@ -151,8 +151,7 @@ def name_problem(name: str) -> str | None:
 
 
 def fallback_move(game: Game) -> Action:
-    """A plain legal move, used only if a bot fails: take the best-paying box
-    after the regular rolls, announcing whatever an announced column allows."""
+    """A plain legal move if a bot fails: roll, then the best-paying box (or announce, or strike)."""
     legal = game.legal
     if game.turn.dice is None or (game.rolls_left > 0 and not legal.placements):
         return Roll()
@@ -188,8 +187,7 @@ class GameService:
         self.bot_workers = bot_workers
         self.bot_share = bot_share
         """The share of the process's time the bots may take: each worker rests after a move in
-        proportion to the time the move took (less what it spent compiling kernels, once per install),
-        however many bot games are waiting."""
+        proportion to the time the move took but compiling, however many bot games are waiting."""
         self.origin = secrets.token_hex(6)
         """This process's name in change announcements, to skip its own."""
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
@@ -644,8 +642,7 @@ class GameService:
                 log.exception("the bots of game %s stopped", live.id)
             finally:
                 live.bots_due = False
-            # what the move cost, without compiling its kernels (a first use, once per install): a
-            # first move that compiled for 30 s made every bot game of the server rest for 4 minutes
+            # not for a first use's compile: a first move's 30 s of it made every bot game rest 4 minutes
             cost = max(0.0, loop.time() - started - (compiled_seconds() - compiled))
             await asyncio.sleep(cost * rest)
             self._schedule_bots(live)
