@@ -19,7 +19,9 @@ from kniffel.apps.tui.keys import HelpScreen, key_list, key_name
 from kniffel.apps.tui.review import ReviewScreen
 from kniffel.base.i18n import translate
 from kniffel.engine.actions import Announce, FreeThrow, Roll
+from kniffel.engine.game import Game
 from kniffel.engine.sheet import sheet_layout
+from kniffel.planning import Choice
 from kniffel.rules import get as get_rules
 from kniffel.services.session import Session, Settings, hint_choices
 
@@ -389,6 +391,49 @@ async def test_the_news_keeps_its_width_and_its_answers() -> None:
         assert dice is not None
         face = dice[0]
         assert str(app.query_one("#die-0").render()) == f"{'⚀⚁⚂⚃⚄⚅'[face - 1]} {face}"
+
+
+async def test_thinking_says_when_the_solver_compiles_and_for_how_long(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a first use the hints wait half a minute for the solver's kernels: "Thinking..." says so and
+    counts the seconds, in the game's language, and goes with the hints as before."""
+    import threading
+
+    import kniffel.apps.tui.app as app_module
+
+    compiled = threading.Event()
+    since = [12.0]
+    monkeypatch.setattr(app_module, "compiling_seconds", lambda: None if compiled.is_set() else since[0])
+    choose = hint_choices
+
+    def slow(game: Game, count: int | None = None) -> tuple[list[Choice], bool]:
+        compiled.wait(30)
+        return choose(game, count)
+
+    monkeypatch.setattr(app_module, "hint_choices", slow)
+    app = make_app(players=("Ada",), seed=3, lang="de")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("space", "t")
+        for _ in range(50):
+            await pilot.pause(0.1)
+            if "Löser wird vorbereitet" in news(app):
+                break
+        assert (
+            "Einen Moment... zuerst wird der Löser vorbereitet, nur beim ersten Mal (bisher 12 s)."
+            in app.messages
+        )
+        since[0] = 14.0
+        for _ in range(30):
+            await pilot.pause(0.1)
+            if "(bisher 14 s)" in news(app):
+                break
+        assert "(bisher 14 s)" in news(app)
+        compiled.set()
+        await finish_work(app, pilot)
+        assert app.query_one("#hints").display
+        assert "Löser" not in news(app)
+        assert "Einen Moment" not in news(app)
 
 
 async def test_ctrl_c_leaves_like_q() -> None:

@@ -22,12 +22,14 @@ from kniffel.apps.tui.keys import BOX_KEYS, HelpScreen
 from kniffel.apps.tui.position import PositionScreen
 from kniffel.base.dice import validate_dice
 from kniffel.base.errors import GameError, KniffelError
-from kniffel.base.i18n import translate
+from kniffel.base.i18n import N_, translate
 from kniffel.engine.actions import Announce, FreeThrow, Roll, Score, Strike
 from kniffel.planning import Choice
 from kniffel.services.session import (
     Preparing,
     Session,
+    about,
+    compiling_seconds,
     hint_choices,
     hint_win_chances,
     plays_to_win,
@@ -263,9 +265,21 @@ class KniffelApp(GameBase):
         if self.game.is_over or self.game.turn.dice is None:
             self.complain(GameError(self.t("roll first: there is nothing to decide before the first throw")))
             return
-        self._thinking = len(self.messages)
-        self.say(self.t("Thinking..."), style="dim")
+        self._thinking, self._thinking_said = len(self.messages), self.t("Thinking...")
+        self.say(self._thinking_said, style="dim")
+        if self._compile_timer is None:
+            self._compile_timer = self.set_interval(1.0, self.tell_compiling)
         self.find_hints()
+
+    def tell_compiling(self) -> None:
+        """While the hints wait for a first use's compile, "Thinking..." says so, and for how long."""
+        found = compiling_seconds()
+        if self._thinking is None or found is None:
+            return
+        first_use = N_("Thinking... compiling the solver first, only on its first use ({time} so far).")
+        text = self.t(first_use, time=about(found))
+        if self.news.replace(self._thinking, self._thinking_said, text):
+            self._thinking_said = text
 
     @work(thread=True, exclusive=True, group="hints")
     def find_hints(self) -> None:
@@ -283,7 +297,10 @@ class KniffelApp(GameBase):
         if moves != len(self.game.log):
             return  # the game moved on while the planner thought
         at, self._thinking = self._thinking, None
-        self.news.take_back(at, self.t("Thinking..."))
+        if self._compile_timer is not None:
+            self._compile_timer.stop()
+            self._compile_timer = None
+        self.news.take_back(at, self._thinking_said)
         self._last_hints = (choices, exact, moves, found)
         chances = [(self.t("win"), found)] if isinstance(found, list) else []
         self.showing_hints(True)

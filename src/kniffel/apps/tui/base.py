@@ -118,6 +118,9 @@ class GameBase(App[int]):
         """The box the player asked to strike or fill with 0: the same key again does it."""
         self._thinking: int | None = None
         """The number of messages when "Thinking..." was said last (it goes once the hints come)."""
+        self._thinking_said = ""
+        """What that message says now (on a first use, that and how long the solver compiles)."""
+        self._compile_timer: Timer | None = None
         self._reviewing: int | None = None
         """... and when "Reviewing the game..." was (it goes once the review shows)."""
         translate_keys(self, self.lang)

@@ -47,6 +47,14 @@ class NewsLog(RichLog):
         self.redraw()
         return True
 
+    def replace(self, at: int | None, text: str, new: str) -> bool:
+        """Say message ``at`` again as ``new`` if it is still ``text``; whether it was."""
+        if at is None or at >= len(self.messages) or self.messages[at] != text:
+            return False
+        self.messages[at] = new
+        self.redraw()
+        return True
+
     def on_resize(self, event: events.Resize) -> None:
         if self.line_width() != self._width:
             self.call_after_refresh(self.redraw)
