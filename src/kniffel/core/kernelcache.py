@@ -124,7 +124,8 @@ def compiling() -> Compiling | None:
     compiling; None when nothing compiles. A solve that waits a minute on a first use waits here: a
     front end says "compiling, first use only" instead of a progress that stands still."""
     with _compiles_lock:
-        kernels = [stack[0][0] for stack in _compiles.values() if stack]
+        own = _compiles.get(threading.get_ident(), [])  # this thread's first, then any
+        kernels = [stack[0][0] for stack in (own, *_compiles.values()) if stack]
         return Compiling(kernels[0], _stretch[0]) if kernels else None
 
 
