@@ -92,3 +92,33 @@ def test_default_bot_names_are_shown_in_the_players_language(tmp_path: Path) -> 
     assert shown_names(["Bot (heuristic)", "Ada"], {}, "de") == ["Bot (heuristic)", "Ada"]
     clash = ["Bot (Heuristik)", "Bot (heuristic)"]
     assert shown_names(clash, {1: "bot"}, "de") == clash
+
+
+def test_a_live_bot_whose_table_is_missing_does_not_hold_up_the_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Before play the session loads what its bots need; a live bot whose points table is still to be
+    solved (a first use compiles for half a minute: 12.7 s before the first screen of a plain game here)
+    leaves it to the worker and starts at once, playing as the quick bot until it is there."""
+    import kniffel.bots as bots_module
+
+    waited: list[object] = []
+
+    class Solving:
+        def wait(self, timeout: float | None = None) -> bool:
+            waited.append(timeout)
+            return False
+
+    monkeypatch.setattr(bots_module, "advisor_job", lambda rules: Solving())
+    monkeypatch.setattr(bots_module, "TABLE_PATIENCE", 0.01)
+    monkeypatch.setattr(bots_module, "compiling", lambda: None)
+    session = Session.new(get_rules("kniffel"), ["Ada", "bot:optimal"], Settings(seed=2))
+    (bot,) = session.bots_to_prepare()
+    prepared: list[object] = []
+    monkeypatch.setattr(bot, "prepare", prepared.append)
+    session.prepare(bot)
+    assert waited == [0.01]
+    assert prepared == []
+    monkeypatch.setattr(bots_module, "advisor_job", lambda rules: None)  # the table there: loaded first
+    session.prepare(bot)
+    assert prepared == [session.game.rules]

@@ -514,7 +514,13 @@ class Session:
         return [bot for bot in self.bots.values() if callable(getattr(bot, "prepare", None))]
 
     def prepare(self, bot: Bot) -> None:
-        """Load the tables ``bot`` needs, before play starts rather than in the middle of it."""
+        """Load the tables ``bot`` needs, before play starts rather than in the middle of it. A live bot
+        whose points table is still to be solved (on a first use its kernels compile for half a minute)
+        does not hold up the start: the worker solves it, and the bot plays as the quick bot until then
+        (:meth:`kniffel.bots.PlannerBot.table_at_hand`)."""
+        at_hand = getattr(bot, "table_at_hand", None)
+        if callable(at_hand) and not at_hand(self.game.rules):
+            return
         getattr(bot, "prepare")(self.game.rules)  # noqa: B009 - not every bot has tables
 
     # --- saving ---------------------------------------------------------------------------------
