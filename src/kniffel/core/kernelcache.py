@@ -147,15 +147,14 @@ def _compile_started(kernel: str) -> None:
 
 
 def _compile_ended() -> None:
-    now = time.monotonic()
+    now, thread = time.monotonic(), threading.get_ident()
     with _compiles_lock:
-        stack = _compiles.get(threading.get_ident())
+        stack = _compiles.get(thread)
         if stack:
             _, since = stack.pop()
-            if not stack:
+            if not stack:  # the outermost compile of this thread ended
                 _compiled[0] += now - since
-        if not stack:
-            _compiles.pop(threading.get_ident(), None)
+                del _compiles[thread]
         _stretch[1] = now
 
 
