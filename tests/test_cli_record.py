@@ -242,9 +242,18 @@ def test_cache_prepare_counts_in_percent_and_says_what_an_interruption_kept(
     monkeypatch.setattr(WinTables, "early_ready", lambda self: False)
     monkeypatch.setattr(WinTables, "early_work", lambda self: _Work())
     monkeypatch.setattr(WinTables, "solve_early", interrupted)
+    from kniffel.core import warm
+
+    monkeypatch.setattr(warm, "needed", lambda: False)
     result = invoke(["cache", "prepare", "--rules", "kniffel"])
     assert result.exit_code == 130
     assert "Interrupted: kept win: final scores (4\xa0kB)" in re.sub(r"[ \n]+", " ", result.stderr)
+    assert "compiled" not in result.stderr
+    finished.unlink()
+    # on a first use the estimate is the solve's, and the compile comes first: said before it starts
+    monkeypatch.setattr(warm, "needed", lambda: True)
+    result = invoke(["cache", "prepare", "--rules", "kniffel"])
+    assert "First the solver is compiled, only on this first use." in re.sub(r"[ \n]+", " ", result.stderr)
     finished.unlink()
 
     def nothing(self: WinTables, progress: object = None, cancel: object = None) -> bool:
@@ -253,7 +262,9 @@ def test_cache_prepare_counts_in_percent_and_says_what_an_interruption_kept(
     monkeypatch.setattr(WinTables, "solve_early", nothing)
     result = invoke(["cache", "prepare", "--rules", "kniffel", "--lang", "de"])
     assert result.exit_code == 130
-    assert "Unterbrochen: keine Tabelle wurde fertig" in re.sub(r"[ \n]+", " ", result.stderr)
+    said = re.sub(r"[ \n]+", " ", result.stderr)
+    assert "Unterbrochen: keine Tabelle wurde fertig" in said
+    assert "Zuerst wird der Löser vorbereitet, nur beim ersten Mal." in said
 
 
 class _Work:

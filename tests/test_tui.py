@@ -401,10 +401,11 @@ async def test_thinking_says_when_the_solver_compiles_and_for_how_long(
     import threading
 
     import kniffel.apps.tui.app as app_module
+    import kniffel.apps.tui.common as common
 
     compiled = threading.Event()
     since = [12.0]
-    monkeypatch.setattr(app_module, "compiling_seconds", lambda: None if compiled.is_set() else since[0])
+    monkeypatch.setattr(common, "compiling_seconds", lambda: None if compiled.is_set() else since[0])
     choose = hint_choices
 
     def slow(game: Game, count: int | None = None) -> tuple[list[Choice], bool]:
@@ -776,6 +777,48 @@ async def test_the_position_as_text_and_advice_for_a_pasted_one() -> None:
         assert "error:" in str(app.screen.query_one("#position-note", Static).render())
         await pilot.press("escape")
         assert not isinstance(app.screen, PositionScreen)
+
+
+async def test_the_position_screen_counts_a_first_use_compile_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The advice for a pasted position waits for the same first-use compile as the game's hints, and says
+    so the same way, in the game's language, until the advice comes."""
+    import threading
+
+    import kniffel.apps.tui.common as common
+    import kniffel.apps.tui.position as position
+    from kniffel.apps.tui.position import PositionScreen
+
+    compiled = threading.Event()
+    since = [7.0]
+    monkeypatch.setattr(common, "compiling_seconds", lambda: None if compiled.is_set() else since[0])
+    choose = hint_choices
+
+    def slow(game: Game, count: int | None = None) -> tuple[list[Choice], bool]:
+        compiled.wait(30)
+        return choose(game, count)
+
+    monkeypatch.setattr(position, "hint_choices", slow)
+    app = make_app(players=("Ada",), seed=3, lang="de")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("space", "p")
+        await pilot.pause()
+        assert isinstance(app.screen, PositionScreen)
+        note = app.screen.query_one("#position-note", Static)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "nur beim ersten Mal (bisher 7 s)" in str(note.render())
+        since[0] = 9.0
+        for _ in range(30):
+            await pilot.pause(0.1)
+            if "(bisher 9 s)" in str(note.render()):
+                break
+        assert "(bisher 9 s)" in str(note.render())
+        compiled.set()
+        await finish_work(app, pilot)
+        await pilot.pause(1.2)  # past the next tick: the note stays what the advice says
+        assert "Löser" not in str(note.render())
+        advice = [line.text for line in app.screen.query_one("#position-advice", RichLog).lines]
+        assert len(advice) > 5
 
 
 async def test_the_layout_follows_the_terminal_as_it_is_resized() -> None:

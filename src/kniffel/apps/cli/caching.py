@@ -163,6 +163,7 @@ def prepare(
 ) -> None:
     """Solve a rule set's win tables now (what chances of winning, bot:win and target advice read early
     in a game), with progress, rather than in the background the first time a game needs them."""
+    from kniffel.core import warm
     from kniffel.planning import is_exact
     from kniffel.planning.winning import win_tables
     from kniffel.services.session import about
@@ -186,6 +187,8 @@ def prepare(
             size=size_text(work.bytes, words),
         )
     )
+    if warm.needed():  # the estimate is the solve's; a first use compiles the kernels before it
+        console.print(translate(words, "First the solver is compiled, only on this first use."))
     label = translate(words, "Solving the win tables of {rules}", rules=rules.id)
     before = _tables_of(rules.id)
     try:

@@ -15,21 +15,19 @@ from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Input
 
 from kniffel.apps.tui.base import BOT_DELAY, OVER_ACTIONS, PLAYING_ACTIONS, GameBase
-from kniffel.apps.tui.common import held_after
+from kniffel.apps.tui.common import held_after, thinking_text
 from kniffel.apps.tui.dice import DiceBar
 from kniffel.apps.tui.hints import HintsPanel
 from kniffel.apps.tui.keys import BOX_KEYS, HelpScreen
 from kniffel.apps.tui.position import PositionScreen
 from kniffel.base.dice import validate_dice
 from kniffel.base.errors import GameError, KniffelError
-from kniffel.base.i18n import N_, translate
+from kniffel.base.i18n import translate
 from kniffel.engine.actions import Announce, FreeThrow, Roll, Score, Strike
 from kniffel.planning import Choice
 from kniffel.services.session import (
     Preparing,
     Session,
-    about,
-    compiling_seconds,
     hint_choices,
     hint_win_chances,
     plays_to_win,
@@ -273,12 +271,8 @@ class KniffelApp(GameBase):
 
     def tell_compiling(self) -> None:
         """While the hints wait for a first use's compile, "Thinking..." says so, and for how long."""
-        found = compiling_seconds()
-        if self._thinking is None or found is None:
-            return
-        first_use = N_("Thinking... compiling the solver first, only on its first use ({time} so far).")
-        text = self.t(first_use, time=about(found))
-        if self.news.replace(self._thinking, self._thinking_said, text):
+        text = thinking_text(self.lang)
+        if text != self._thinking_said and self.news.replace(self._thinking, self._thinking_said, text):
             self._thinking_said = text
 
     @work(thread=True, exclusive=True, group="hints")

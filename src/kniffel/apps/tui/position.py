@@ -14,9 +14,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
 
-from kniffel.apps.tui.common import translate_keys, wrapped_text
+from kniffel.apps.tui.common import thinking_text, translate_keys, wrapped_text
 from kniffel.apps.tui.hints import HintsPanel
 from kniffel.base.errors import KniffelError
 from kniffel.base.i18n import N_, error_text, translate
@@ -51,6 +52,9 @@ class PositionScreen(ModalScreen[None]):
         super().__init__()
         self.text, self.lang = text, lang
         self.analysed: Analysis | None = None
+        self._thinking: Timer | None = None
+        """While an analysis runs: what says "Thinking..." again each second (on a first use, with the
+        seconds the solver has compiled so far)."""
         translate_keys(self, lang)
 
     def t(self, text: str, **fields: object) -> str:
@@ -101,13 +105,24 @@ class PositionScreen(ModalScreen[None]):
         try:
             situation = Situation.parse(text)
         except KniffelError as error:
-            self.note(self.t("error: {message}", message=error_text(self.lang, error)), "red")
+            self.tell_error(self.t("error: {message}", message=error_text(self.lang, error)))
             return
         if situation.dice is None:
             self.note(self.t("No dice yet in this position: advice starts after the turn's first roll."))
             return
-        self.note(self.t("Thinking..."), "dim")
+        self.think()
         self.analyse(situation, int(target) if target.isdigit() else None)
+
+    def think(self) -> None:
+        """Say "Thinking..." until the advice comes, the compile of a first use counted."""
+        self.stop_thinking()
+        self.note(thinking_text(self.lang), "dim")
+        self._thinking = self.set_interval(1.0, lambda: self.note(thinking_text(self.lang), "dim"))
+
+    def stop_thinking(self) -> None:
+        if self._thinking is not None:
+            self._thinking.stop()
+            self._thinking = None
 
     @work(thread=True, exclusive=True, group="position")
     def analyse(self, situation: Situation, target: int | None) -> None:
@@ -121,11 +136,16 @@ class PositionScreen(ModalScreen[None]):
                 reach = [chances.get(c.action, 0.0) for c in choices]
         except KniffelError as error:
             message = self.t("error: {message}", message=error_text(self.lang, error))
-            self.app.call_from_thread(self.note, message, "red")
+            self.app.call_from_thread(self.tell_error, message)
             return
         self.app.call_from_thread(self.show_advice, (game, choices, exact, wins, reach), target)
 
+    def tell_error(self, message: str) -> None:
+        self.stop_thinking()
+        self.note(message, "red")
+
     def show_advice(self, analysis: Analysis, target: int | None) -> None:
+        self.stop_thinking()
         self.analysed = analysis
         game, choices, exact, found, reach = analysis
         chances: list[tuple[str, Sequence[float | None]]] = []
