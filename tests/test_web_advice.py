@@ -4,6 +4,7 @@ engine (every suggested action is legal, the best comes first, a review prices e
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -46,6 +47,30 @@ def test_hints_are_legal_and_best_first() -> None:
     assert len(listed) == min(advice.MAX_OPTIONS, len(found)) + entry_ranks_low
     assert listed[0] == {"action": str(found[0].action), "value": round(found[0].value, 2)}
     assert {"action": str(entries[0].action), "value": round(entries[0].value, 2)} in listed
+
+
+def test_while_the_table_is_solved_hints_give_the_quick_bots_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a first use the points table takes half a minute (its kernels compile): meanwhile the hints
+    answer ``preparing`` with the quick bot's order of the options, the best entry on the sheet among
+    them, actions only (its figures are not points to come); it never waits for a compile."""
+    from kniffel.planning import planner_for
+    from kniffel.planning.worker import Work
+    from kniffel.services.session import Preparing
+
+    work = Work("Solving the table of {rules}", 2.0, 10**6, (("rules", "kniffel"),))
+    monkeypatch.setattr(advice, "advisor_ready", lambda rules: Preparing(work, None, compiling=12.0))
+    game = Game(rules.get("kniffel"), ["Ada", "Bob"], dice=SeededDice(4))
+    game.roll()
+    answer = advice.hints(game)
+    assert isinstance(answer, dict)
+    assert advice.is_preparing(answer)
+    assert answer["preparing"]["compiling"] == 12.0
+    quick = planner_for(game.rules, method="heuristic", wait=False).choices(game)
+    estimate = [o["action"] for o in answer["estimate"]]
+    assert estimate[: advice.MAX_OPTIONS] == [str(c.action) for c in quick[: advice.MAX_OPTIONS]]
+    assert any(a.startswith(("score", "strike")) for a in estimate), "the box to fill is named"
+    assert all(set(o) == {"action"} for o in answer["estimate"])
+    assert all(game.can_apply(game.parse_action(a)) for a in estimate)
 
 
 def test_hints_always_name_the_best_box_for_the_roll() -> None:
@@ -118,3 +143,41 @@ def test_a_review_by_win_chance_is_worked_out_on_the_worker_and_kept() -> None:
     assert len(chart) == 2 * strict.turns + 1  # before the game and after every turn
     assert sorted(chart[-1]) in ([0.0, 1.0], [1.0, 1.0])
     assert advice.review(game, people="win") == reviewed
+
+
+def test_the_hints_route_names_the_estimates_options_in_the_asked_language(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from kniffel.apps.web.app import create_app
+    from kniffel.planning.worker import Work
+    from kniffel.services.session import Preparing
+
+    work = Work("Solving the table of {rules}", 2.0, 10**6, (("rules", "kniffel"),))
+    monkeypatch.setattr(advice, "advisor_ready", lambda rules: Preparing(work, None, compiling=3.0))
+    app = create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}", bot_delay=0, allowed_hosts="testserver")
+    with TestClient(app) as client:
+        seats = [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "human"}]
+        created = client.post("/api/games", json={"rules": "kniffel", "seats": seats, "seed": 5}).json()
+        token = created["seats"][0]["token"]
+        with client.websocket_connect(f"/ws/{created['id']}") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            while ws.receive_json()["type"] != "welcome":
+                pass
+            ws.send_json({"type": "action", "seq": 0, "action": {"action": "roll"}})
+            while (message := ws.receive_json())["type"] != "state" or message["state"]["seq"] < 1:
+                assert message["type"] != "error", message
+        answer = client.get(
+            f"/api/games/{created['id']}/hints?lang=de", headers={"x-kniffel-token": token}
+        ).json()
+    assert answer["status"] == "preparing"
+    assert answer["options"] == []
+    assert answer["seq"] == 1
+    assert answer["estimate"]
+    for option in answer["estimate"]:  # as the exact hints name them: "3 4 5 halten", "Einser eintragen"
+        words = option["action"].split()
+        if words[0] == "roll":
+            assert option["text"] == (" ".join(words[2:]) + " halten" if len(words) > 2 else "würfeln")
+        else:
+            assert option["text"].endswith(" eintragen" if words[0] == "score" else " streichen"), option

@@ -216,7 +216,16 @@ def test_preparing_answers_show_progress_and_are_asked_again(
                     "preparing": {"what": "x", "seconds": 2, **compiling},
                 }
             else:
-                body = {"seq": 1, "options": [], "preparing": {"what": "x", "progress": 0.25, "seconds": 2}}
+                estimate = [
+                    {"action": "roll", "text": "roll all"},
+                    {"action": "score chance", "text": "Chance"},
+                ]
+                body = {
+                    "seq": 1,
+                    "options": [],
+                    "preparing": {"what": "x", "progress": 0.25, "seconds": 2},
+                    "estimate": estimate,  # the quick bot's order meanwhile
+                }
             route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
         else:
             route.continue_()
@@ -240,7 +249,13 @@ def test_preparing_answers_show_progress_and_are_asked_again(
     page.click("#hint")
     page.wait_for_selector("#hints-preparing:not([hidden])")
     assert "25%" in page.inner_text("#hints-preparing")
-    page.wait_for_selector("#hint-list button.hint", timeout=60_000)
+    # meanwhile the quick bot's order, said to be that, its best starred like an exact hint's
+    page.wait_for_selector("#hints-estimate:not([hidden])")
+    assert page.locator("#hint-list.estimate button.hint").all_inner_texts() == ["roll all", "Chance"]
+    assert page.inner_text("#roll").startswith("★")
+    page.wait_for_selector("#hint-list:not(.estimate) button.hint", timeout=60_000)
+    assert page.locator("#hints-estimate").is_hidden()
+    assert "points to come" in page.inner_text("#hint-list")
     page.wait_for_selector("#chances-preparing", state="hidden", timeout=60_000)
     assert page.locator("#chance-list li").count() == 2
     assert answered["chances"] >= 3

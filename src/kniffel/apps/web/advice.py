@@ -145,17 +145,15 @@ def options(game: Game) -> list[Choice] | Preparing | None:
 
 def hints(game: Game) -> list[dict[str, Any]] | dict[str, Any] | None:
     """The options of the player to move with their values, best first; ``None`` if no advice;
-    ``preparing`` (:func:`waiting`) while the table is solved. With several players each option also
-    has ``win``: its chance of finishing first (left out while its tables are solved)."""
+    ``preparing`` (:func:`waiting`) while the table is solved, with the quick bot's order of the options
+    meanwhile (``estimate``: actions only). With several players each option also has ``win``: its
+    chance of finishing first (left out while its tables are solved)."""
     found = options(game)
     if found is None:
         return None
     if isinstance(found, Preparing):
-        return waiting(found)
-    shown = found[:MAX_OPTIONS]
-    best_entry = next((c for c in found if isinstance(c.action, Score | Strike)), None)
-    if best_entry is not None and best_entry not in shown:
-        shown.append(best_entry)
+        return {**waiting(found), "estimate": [{"action": str(c.action)} for c in estimate(game)]}
+    shown = _shown(found)
     found_wins = hint_win_chances(game, shown)
     wins = found_wins if isinstance(found_wins, list) else None
     listed: list[dict[str, Any]] = []
@@ -165,6 +163,27 @@ def hints(game: Game) -> list[dict[str, Any]] | dict[str, Any] | None:
             option["win"] = round(wins[n] or 0.0, 4)
         listed.append(option)
     return listed
+
+
+def _shown(found: Sequence[Choice]) -> list[Choice]:
+    """The options a hint lists: the :data:`MAX_OPTIONS` best, and the best entry on the sheet."""
+    shown = list(found[:MAX_OPTIONS])
+    best_entry = next((c for c in found if isinstance(c.action, Score | Strike)), None)
+    if best_entry is not None and best_entry not in shown:
+        shown.append(best_entry)
+    return shown
+
+
+def estimate(game: Game) -> list[Choice]:
+    """The options as the quick bot orders them (its lookahead, a few milliseconds; it waits for no
+    compile), while the exact table is solved: a person sees a best move at once, a first use's half
+    minute of compiling included. Its figures are the bot's own scores, not points to come: a hint
+    shows the order only. Empty if it fails (the wait for the exact values still says why)."""
+    try:
+        return _shown(planner_for(game.rules, method="heuristic", wait=False).choices(game))
+    except Exception:
+        log.exception("the quick estimate failed for game position %s", [str(a) for a in game.log[-3:]])
+        return []
 
 
 _chances: OrderedDict[tuple[str, int], list[float]] = OrderedDict()

@@ -332,11 +332,11 @@ def create_app(
         result = await service.advise(lambda: advice.hints(game), client_of(request))
         if result is None:
             raise WebError("no_advice", "no advice for these rules")
+        lang = language_of(request)
+        for option in result.get("estimate", []) if isinstance(result, dict) else result:
+            option["text"] = game.action_text(option["action"], lang)
         if isinstance(result, dict):  # the table is being solved: ask again in a moment
             return {"seq": seq, "options": [], **result}
-        lang = language_of(request)
-        for option in result:
-            option["text"] = game.action_text(option["action"], lang)
         return {"seq": seq, "status": advice.READY, "options": result}
 
     @app.get("/api/games/{game_id}/rules")

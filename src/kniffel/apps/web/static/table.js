@@ -913,6 +913,7 @@ async function askHints() {
     // the server solves the table the first time, or is busy: say so, ask again after a pause
     hintAsked = -1;
     showPreparing("hints", answer.preparing);
+    showEstimate(answer.body);
     hintBackoff.later(() => state && askHints());
     return;
   }
@@ -922,6 +923,18 @@ async function askHints() {
   const body = answer.body;
   if (!state || body.seq !== state.seq) return;
   hintData = body;
+  renderHints();
+  renderSheet();
+  markBestRoll();
+  markKept(bestKept());
+}
+
+// While the table is solved, the quick bot's order of the options (no figures: its scores are not
+// points to come): a best move at once, starred as the exact hints star theirs, until they come.
+function showEstimate(body) {
+  const estimate = body && Array.isArray(body.estimate) ? body.estimate : [];
+  if (!estimate.length || !state || body.seq !== state.seq) return;
+  hintData = { seq: body.seq, options: estimate, estimate: true };
   renderHints();
   renderSheet();
   markBestRoll();
@@ -959,11 +972,14 @@ function takeHint(option) {
 
 function renderHints() {
   if (!hintData || !state) return;
-  const pointsOnly = state.players.length > 1 && hintData.options.every((o) => o.win === undefined);
+  const estimate = Boolean(hintData.estimate);
+  const pointsOnly = !estimate && state.players.length > 1 && hintData.options.every((o) => o.win === undefined);
   $("hints-note").hidden = !pointsOnly;
+  $("hints-estimate").hidden = !estimate;
+  $("hint-list").classList.toggle("estimate", estimate);
   $("hint-list").replaceChildren(
     ...hintData.options.map((o, n) => {
-      let text = `${o.text} · ` + t("{n} points to come", { n: number(o.value, 1) });
+      let text = estimate ? o.text : `${o.text} · ` + t("{n} points to come", { n: number(o.value, 1) });
       if (o.win !== undefined) text += " · " + t("{chance} to win", { chance: chance(o.win) });
       const button = cell("button", text, n === 0 ? "hint best" : "hint");
       button.type = "button";
