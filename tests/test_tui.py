@@ -5,8 +5,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import threading
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from textual.coordinate import Coordinate
@@ -393,18 +395,14 @@ async def test_the_news_keeps_its_width_and_its_answers() -> None:
         assert str(app.query_one("#die-0").render()) == f"{'⚀⚁⚂⚃⚄⚅'[face - 1]} {face}"
 
 
-async def test_thinking_says_when_the_solver_compiles_and_for_how_long(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """On a first use the hints wait half a minute for the solver's kernels: "Thinking..." says so and
-    counts the seconds, in the game's language, and goes with the hints as before."""
-    import threading
-
-    import kniffel.apps.tui.app as app_module
+def compiling_until_set(
+    monkeypatch: pytest.MonkeyPatch, view: ModuleType, since: list[float]
+) -> threading.Event:
+    """A first use as a view of the game meets it: the solver compiling (``since[0]`` seconds so far) and
+    the view's hints (``view.hint_choices``) waiting for it, until the event returned is set."""
     import kniffel.apps.tui.common as common
 
     compiled = threading.Event()
-    since = [12.0]
     monkeypatch.setattr(common, "compiling_seconds", lambda: None if compiled.is_set() else since[0])
     choose = hint_choices
 
@@ -412,7 +410,19 @@ async def test_thinking_says_when_the_solver_compiles_and_for_how_long(
         compiled.wait(30)
         return choose(game, count)
 
-    monkeypatch.setattr(app_module, "hint_choices", slow)
+    monkeypatch.setattr(view, "hint_choices", slow)
+    return compiled
+
+
+async def test_thinking_says_when_the_solver_compiles_and_for_how_long(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a first use the hints wait half a minute for the solver's kernels: "Thinking..." says so and
+    counts the seconds, in the game's language, and goes with the hints as before."""
+    import kniffel.apps.tui.app as app_module
+
+    since = [12.0]
+    compiled = compiling_until_set(monkeypatch, app_module, since)
     app = make_app(players=("Ada",), seed=3, lang="de")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("space", "t")
@@ -435,6 +445,38 @@ async def test_thinking_says_when_the_solver_compiles_and_for_how_long(
         assert app.query_one("#hints").display
         assert "Löser" not in news(app)
         assert "Einen Moment" not in news(app)
+
+
+async def test_hints_show_the_quick_bots_order_while_their_table_is_solved(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A first use solves the points table (its kernels compile, half a minute): meanwhile the hints show
+    the quick bot's order, said to be that, with what "Thinking..." says; then the exact hints."""
+    import kniffel.apps.tui.app as app_module
+    from kniffel.services.session import quick_choices
+
+    solved = compiling_until_set(monkeypatch, app_module, [5.0])
+    monkeypatch.setattr(app_module, "points_table_pending", lambda rules: True)
+    app = make_app(players=("Ada",), seed=3, lang="de")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("space", "t")
+        panel = app.query_one("#hints", RichLog)
+        for _ in range(50):
+            await pilot.pause(0.1)
+            if "schnelle Bot" in " ".join(line.text for line in panel.lines):
+                break
+        shown = [line.text.strip() for line in panel.lines]
+        assert "So ordnet der schnelle Bot die Möglichkeiten" in " ".join(shown)
+        quick = [app.game.action_text(c.action, "de") for c in quick_choices(app.game)]
+        assert quick[0] in shown
+        assert shown.index(quick[0]) < shown.index(quick[1])
+        assert "Punkte" not in shown[1]  # no figures: its scores are not points to come
+        assert "nur beim ersten Mal (bisher 5 s)" in " ".join(shown), shown
+        solved.set()
+        await finish_work(app, pilot)
+        shown = [line.text for line in panel.lines]
+        assert "schnelle Bot" not in " ".join(shown)
+        assert "Punkte" in shown[1]
 
 
 async def test_ctrl_c_leaves_like_q() -> None:
@@ -782,22 +824,11 @@ async def test_the_position_as_text_and_advice_for_a_pasted_one() -> None:
 async def test_the_position_screen_counts_a_first_use_compile_too(monkeypatch: pytest.MonkeyPatch) -> None:
     """The advice for a pasted position waits for the same first-use compile as the game's hints, and says
     so the same way, in the game's language, until the advice comes."""
-    import threading
-
-    import kniffel.apps.tui.common as common
     import kniffel.apps.tui.position as position
     from kniffel.apps.tui.position import PositionScreen
 
-    compiled = threading.Event()
     since = [7.0]
-    monkeypatch.setattr(common, "compiling_seconds", lambda: None if compiled.is_set() else since[0])
-    choose = hint_choices
-
-    def slow(game: Game, count: int | None = None) -> tuple[list[Choice], bool]:
-        compiled.wait(30)
-        return choose(game, count)
-
-    monkeypatch.setattr(position, "hint_choices", slow)
+    compiled = compiling_until_set(monkeypatch, position, since)
     app = make_app(players=("Ada",), seed=3, lang="de")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("space", "p")

@@ -38,6 +38,7 @@ from kniffel.planning import (
     win_chances,
     win_tables,
 )
+from kniffel.planning.exact import advisor_job
 from kniffel.planning.worker import Work
 from kniffel.rules import RuleSet
 from kniffel.services.review import (
@@ -286,6 +287,23 @@ def hint_choices(game: Game, count: int | None = None) -> tuple[list[Choice], bo
     scored = {c.action.box for c in choices if isinstance(c.action, Score)}
     shown = [c for c in choices if not (isinstance(c.action, Strike) and c.action.box in scored)]
     return shown[:count], planner.exact
+
+
+def quick_choices(game: Game) -> list[Choice]:
+    """The options of the player to move as the quick bot orders them, best first: its lookahead, a
+    few milliseconds, never waiting for a compile. What a front end shows while the exact table is
+    solved (on a first use, half a minute with its kernels' compile): a best move at once. Its values
+    are the bot's own scores, not points to come."""
+    return planner_for(game.rules, method="heuristic", wait=False).choices(game)
+
+
+def points_table_pending(rules: RuleSet) -> bool:
+    """Whether hints for ``rules`` wait for their points table to be solved (it is not in memory or on
+    disk): the worker solves it meanwhile (:func:`kniffel.planning.exact.advisor_job`)."""
+    if not is_exact(rules):
+        return False
+    job = advisor_job(rules)
+    return job is not None and not job.done()
 
 
 def compiling_seconds() -> float | None:

@@ -31,6 +31,8 @@ from kniffel.services.session import (
     hint_choices,
     hint_win_chances,
     plays_to_win,
+    points_table_pending,
+    quick_choices,
     result_line,
 )
 
@@ -263,7 +265,7 @@ class KniffelApp(GameBase):
         if self.game.is_over or self.game.turn.dice is None:
             self.complain(GameError(self.t("roll first: there is nothing to decide before the first throw")))
             return
-        self._thinking, self._thinking_said = len(self.messages), self.t("Thinking...")
+        self._thinking, self._thinking_said = len(self.messages), thinking_text(self.lang)
         self.say(self._thinking_said, style="dim")
         if self._compile_timer is None:
             self._compile_timer = self.set_interval(1.0, self.tell_compiling)
@@ -274,9 +276,12 @@ class KniffelApp(GameBase):
         text = thinking_text(self.lang)
         if text != self._thinking_said and self.news.replace(self._thinking, self._thinking_said, text):
             self._thinking_said = text
+            self.draw_estimate()
 
     @work(thread=True, exclusive=True, group="hints")
     def find_hints(self) -> None:
+        if points_table_pending(self.game.rules):  # a first use: the quick bot's order meanwhile
+            self.call_from_thread(self.show_estimate, quick_choices(self.game), len(self.game.log))
         choices, exact = hint_choices(self.game)
         found = hint_win_chances(self.game, choices)
         self.call_from_thread(self.show_hints, choices, exact, len(self.game.log), found)
@@ -291,6 +296,7 @@ class KniffelApp(GameBase):
         if moves != len(self.game.log):
             return  # the game moved on while the planner thought
         at, self._thinking = self._thinking, None
+        self._estimate = None
         if self._compile_timer is not None:
             self._compile_timer.stop()
             self._compile_timer = None
@@ -308,6 +314,23 @@ class KniffelApp(GameBase):
         )
         if isinstance(found, Preparing):
             self.watch_preparing(found)
+
+    def show_estimate(self, choices: Sequence[Choice], moves: int) -> None:
+        """The quick bot's order of the options while the exact hints wait for their table, with what
+        "Thinking..." says (the news it stands in are hidden by the hints)."""
+        self._estimate = (choices, moves)
+        self.draw_estimate()
+
+    def draw_estimate(self) -> None:
+        if self._estimate is None:
+            return
+        choices, moves = self._estimate
+        if moves != len(self.game.log) or self._thinking is None:
+            self._estimate = None  # the game moved on, or the exact hints came
+            return
+        self.showing_hints(True)
+        panel = self.query_one("#hints", HintsPanel)
+        panel.show(self.game, choices, True, [], self._all_hints, order_only=True, note=self._thinking_said)
 
     def action_all_hints(self) -> None:
         """Every option rather than the best few (T again: the best few)."""

@@ -121,6 +121,8 @@ class GameBase(App[int]):
         self._thinking_said = ""
         """What that message says now (on a first use, that and how long the solver compiles)."""
         self._compile_timer: Timer | None = None
+        self._estimate: tuple[Sequence[Choice], int] | None = None
+        """The quick bot's order shown while the exact hints wait, and the moves of the game then."""
         self._reviewing: int | None = None
         """... and when "Reviewing the game..." was (it goes once the review shows)."""
         translate_keys(self, self.lang)

@@ -41,22 +41,31 @@ class HintsPanel(RichLog):
         *,
         preparing: Preparing | None = None,
         title: str = N_("Options, best first"),
+        order_only: bool = False,
+        note: str = "",
     ) -> None:
         """List ``choices`` (the best :data:`HINTS_SHOWN`, or ``every`` one) of ``game``'s player to move,
-        with a column per goal of ``chances`` (its head, each choice's chance)."""
+        with a column per goal of ``chances`` (its head, each choice's chance); ``order_only``: their
+        order without figures (the quick bot's, while the exact table is solved)."""
         self.clear()
         width = max(self.scrollable_content_region.width, 36)
-        heads = [self.t("points"), self.t("loss")] + [head for head, _ in chances]
+        heads = [] if order_only else [self.t("points"), self.t("loss")] + [head for head, _ in chances]
         action = width - FIGURES * len(heads)
         self.write(Text(self.t(title), style="bold"))
-        self.write(
-            Text(" " * action + "".join(f"{head:>{FIGURES}}" for head in heads), style="dim", no_wrap=True)
-        )
+        if order_only:
+            order = N_("The quick bot's order of the options, best first, until the exact values are solved.")
+            self.write(wrapped_text(self.t(order), width, "dim"))
+        else:
+            heads_line = " " * action + "".join(f"{head:>{FIGURES}}" for head in heads)
+            self.write(Text(heads_line, style="dim", no_wrap=True))
         best = choices[0].value if choices else 0.0
         listed = len(choices) if every else min(len(choices), HINTS_SHOWN)
         for n, choice in enumerate(choices[:listed]):
-            cost = self.t("best") if n == 0 else "-" + number(self.lang, best - choice.value, 2)
             shown = shortened(game.action_text(choice.action, self.lang), action - 1)
+            if order_only:
+                self.write(Text(shown, no_wrap=True))
+                continue
+            cost = self.t("best") if n == 0 else "-" + number(self.lang, best - choice.value, 2)
             line = f"{shown:<{action}}{number(self.lang, choice.value, 1):>{FIGURES}}{cost:>{FIGURES}}"
             for _, values in chances:
                 chance = values[n]
@@ -71,3 +80,5 @@ class HintsPanel(RichLog):
             self.write(wrapped_text(estimates, width, "dim"))
         if preparing is not None:
             self.write(wrapped_text(preparing.note(self.t), width, "dim"))
+        if note:
+            self.write(wrapped_text(note, width, "dim"))

@@ -35,7 +35,7 @@ from kniffel.planning.worker import Work, worker
 from kniffel.rules import RuleSet
 from kniffel.services.review import Review, can_review_by_win, listed, loss_text, player_goals
 from kniffel.services.review import review as review_game
-from kniffel.services.session import Preparing, hint_win_chances, plays_to_win
+from kniffel.services.session import Preparing, hint_win_chances, plays_to_win, quick_choices
 
 log = logging.getLogger("kniffel.apps.web")
 
@@ -175,12 +175,11 @@ def _shown(found: Sequence[Choice]) -> list[Choice]:
 
 
 def estimate(game: Game) -> list[Choice]:
-    """The options as the quick bot orders them (its lookahead, a few milliseconds; it waits for no
-    compile), while the exact table is solved: a person sees a best move at once, a first use's half
-    minute of compiling included. Its figures are the bot's own scores, not points to come: a hint
-    shows the order only. Empty if it fails (the wait for the exact values still says why)."""
+    """The options a hint lists while the exact table is solved, as the quick bot orders them
+    (:func:`kniffel.services.session.quick_choices`): the order only, its figures are not points to
+    come. Empty if it fails (the wait for the exact values still says why)."""
     try:
-        return _shown(planner_for(game.rules, method="heuristic", wait=False).choices(game))
+        return _shown(quick_choices(game))
     except Exception:
         log.exception("the quick estimate failed for game position %s", [str(a) for a in game.log[-3:]])
         return []
