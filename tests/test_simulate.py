@@ -26,6 +26,7 @@ from kniffel.services.simulate import (
     SimulationInterrupted,
     blocks,
     compiled_rules,
+    heuristic_search,
     plays_for_points,
     plot_histogram,
     simulate,
@@ -88,6 +89,40 @@ def test_reduced_games_replay_and_average_to_the_solved_value(name: str) -> None
     played = play(solution, 200_000, seed=1)
     se = played.scores.std() / math.sqrt(played.scores.size)
     assert abs(played.scores.mean() - solution.expected_score) < 4 * se
+
+
+@pytest.mark.parametrize("rules_id", ["yahtzee", "kniffel"])
+def test_the_quick_bot_on_one_column_plays_its_own_games_all_at_once(
+    rules_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On one column the quick bot's simulated games are played all at once by its own table, as
+    tournaments play them (about forty times as fast as its turn search played them one turn at a
+    time): each is a game through the engine whose every decision the bot rates best, and the
+    simulation's score is that game's."""
+    from kniffel.planning import planner_for
+
+    ruleset = rules.get(rules_id)
+    search = heuristic_search(ruleset, bots.make("bot", seed=0))
+    assert search is not None
+    monkeypatch.setattr(kniffel.services.simulate, "sheet_search", None)  # not one turn at a time
+    result = simulate(ruleset, strategy="bot", games=5, seed=4)
+    monkeypatch.undo()
+    assert result.expected is None  # its table's values are no expected score
+    planner = planner_for(ruleset, method="heuristic")
+    for g in range(5):
+        records, final = trace(search.compiled[0], 4, g, values=search.values[0])
+        game = Game(ruleset, ["bot"], dice=NoDice())
+        for record in records:
+            for i, throw in enumerate(record.throws):
+                game.apply(Roll(keep=throw.keep, dice=throw.dice))
+                placement = game.placements().get(record.box)
+                paid = placement is not None and placement.points == record.points
+                entry = Score(record.box) if paid else Strike(record.box)
+                chosen = Roll(record.throws[i + 1].keep) if i + 1 < len(record.throws) else entry
+                values = {c.action: c.value for c in planner.choices(game)}
+                assert values[chosen] == pytest.approx(max(values.values()), abs=1e-9), (g, record)
+            game.apply(entry)
+        assert game.sheet.total == final == result.scores[g]
 
 
 @pytest.mark.parametrize(

@@ -26,8 +26,8 @@ import numpy.typing as npt
 
 from kniffel.base.arrays import read_only
 from kniffel.base.keeps import keep_lattice
-from kniffel.core.compile import KernelTables
-from kniffel.core.dp import Solution
+from kniffel.core.compile import Compiled, KernelTables
+from kniffel.core.dp import Solution, Values
 from kniffel.core.playkernels import MASK64 as MASK64
 from kniffel.core.playkernels import Games
 from kniffel.core.work import run_ranges
@@ -93,16 +93,32 @@ def deal_seed(seed: int, deal: int) -> int:
     return (stream_base(seed) + deal) & MASK64
 
 
+def played_by(solution: Solution | Compiled, values: Values | None) -> tuple[Compiled, Values]:
+    """The rules and the values games are played by: ``values`` if given (laid out as a solution's),
+    else the solution's own."""
+    c = solution if isinstance(solution, Compiled) else solution.compiled
+    if values is None:
+        if isinstance(solution, Compiled):
+            raise ValueError("compiled rules alone play by the values given, and none were")
+        return c, solution.values
+    if values.shape != (layout := (c.n_aux, c.n_masks, c.threshold + 1)):
+        raise ValueError(f"values laid out as {values.shape}, not as the rules' {layout}")
+    return c, values
+
+
 def play(
-    solution: Solution,
+    solution: Solution | Compiled,
     games: int,
     seed: int,
     *,
     batch: int = 1 << 19,
     progress: Callable[[int, int], None] | None = None,
     first_game: int = 0,
+    values: Values | None = None,
 ) -> Played:
-    """Play ``games`` games of ``solution``'s rule set optimally.
+    """Play ``games`` games of ``solution``'s rule set optimally, or by ``values`` (laid out as a
+    solution's values; ``solution`` may then be the compiled rules alone): the heuristic bot's own
+    table, as tournaments play it (:attr:`kniffel.planning.compiled.SheetSearch.values`).
 
     Game ``i`` uses the dice stream ``(seed, first_game + i)``, so splitting a run into parts with
     ``first_game`` gives the same games. ``progress(done, games)`` is called after every turn of every
@@ -112,7 +128,7 @@ def play(
 
     if games < 0:
         raise ValueError(f"the number of games must be at least 0, got {games}")
-    c = solution.compiled
+    c, values = played_by(solution, values)
     tables = c.kernel_tables
     base = stream_base(seed)
     scores = np.zeros(games, dtype=np.int64)
@@ -126,7 +142,7 @@ def play(
         n = min(batch, games - lo)
         g = Games.new(n, c.n_free - 1, base, first_game + lo)
         for turn in range(turns):
-            play_turn(g, no_log, turn, solution.values, tables, -1)
+            play_turn(g, no_log, turn, values, tables, -1)
             if progress is not None:
                 progress(lo + (n * (turn + 1)) // turns, games)
         playkernels.finish(g.score, g.free, c.free_points)
@@ -153,18 +169,20 @@ class TurnRecord:
     extra: int
 
 
-def trace(solution: Solution, seed: int, game: int = 0) -> tuple[list[TurnRecord], int]:
+def trace(
+    solution: Solution | Compiled, seed: int, game: int = 0, *, values: Values | None = None
+) -> tuple[list[TurnRecord], int]:
     """Game number ``game`` of the run with ``seed``, decision by decision, and its final score (the same
-    game :func:`play` plays; for tests and for showing what the policy did)."""
+    game :func:`play` plays, by the same ``values``; for tests and for showing what the policy did)."""
     from kniffel.core import playkernels
 
-    c = solution.compiled
+    c, values = played_by(solution, values)
     k = keep_lattice(c.rules.dice)
     g = Games.new(1, c.n_free - 1, stream_base(seed), game)
     steps = c.rules.rolls + c.rules.free_throws_per_turn + 1
     log = np.full((1, c.n_boxes, steps, 3), -1, dtype=np.int32)
     for turn in range(c.n_boxes):
-        play_turn(g, log, turn, solution.values, c.kernel_tables, -1)
+        play_turn(g, log, turn, values, c.kernel_tables, -1)
     playkernels.finish(g.score, g.free, c.free_points)
     records = []
     for turn in range(c.n_boxes):

@@ -13,9 +13,10 @@ alike free columns (Knöffel), whose columns are independent for the policy, so 
 Those games are played all at once in compiled code (:mod:`kniffel.core.play`), thousands a second.
 ``bot:win`` alone at the table plays for points (:class:`kniffel.planning.WinPlanner`), so its games are
 ``bot:optimal``'s and are played the same way.
-On multi-column sheets without free throws ``bot:optimal`` (the column estimate) and ``bot`` (the
-heuristic) play whole games in their planners' compiled turn search
-(:class:`~kniffel.planning.compiled.SheetSearch`), the very search they use in a game.
+The heuristic ``bot`` on such a single column plays its own table of values the same way, the games
+tournaments play (:func:`heuristic_search`). On multi-column sheets without free throws
+``bot:optimal`` (the column estimate) and ``bot`` play whole games in their planners' compiled turn
+search (:class:`~kniffel.planning.compiled.SheetSearch`), the very search they use in a game.
 The same seed gives the same games: game ``i`` draws its dice from a stream derived from ``(seed, i)``
 alone. :func:`simulate` plays them in blocks of a few seconds (up to eight where they are played all at
 once), so that Ctrl-C keeps the games of the blocks it finished (:class:`SimulationInterrupted`, a
@@ -239,7 +240,7 @@ def simulate(
         solution = core.table(compiled)  # loaded once, not for every block
     chunks: list[Chunk] = []
     try:
-        if compiled is None:
+        if compiled is None and own_table(rules, strategy) is None:
             plan = blocks(games)
         else:
             plan = blocks(games, seconds=LOCKSTEP_BLOCK_SECONDS, smallest=LOCKSTEP_FIRST_BLOCK)
@@ -308,7 +309,10 @@ def play_chunk(
     if compiled is not None:
         return _compiled(compiled, seed, first_game, games, progress, solution)
     if solution is not None:
-        raise SimulationError(f"{strategy} plays {rules.id} through the game: a solved table is of no use")
+        raise SimulationError(f"{strategy} plays {rules.id} by its own table: a solved one is of no use")
+    own = own_table(rules, strategy)
+    if own is not None:
+        return _lockstep(own, seed, first_game, games, progress)
     search = sheet_search(rules, strategy)
     if search is not None:
         return _sheet(rules, search, seed, first_game, games, progress)
@@ -373,6 +377,47 @@ def sheet_search(rules: RuleSet, strategy: str) -> SheetSearch | None:
         return None
     assert isinstance(planner, ColumnPlanner | HeuristicPlanner)
     return planner.search
+
+
+def heuristic_search(rules: RuleSet, bot: bots.Bot) -> SheetSearch | None:
+    """The compiled turn search of the heuristic ``bot`` on a sheet of one column that it covers (no
+    free throws), whose one table is what compiled play (simulations, tournaments) plays the bot by;
+    None for any other bot or sheet."""
+    if not isinstance(bot, bots.HeuristicBot) or rules.multi_column:
+        return None
+    planner = bot.prepare(rules)  # the bot's own planner: its weights, made once per rule set
+    return planner.search if isinstance(planner, HeuristicPlanner) else None
+
+
+def own_table(rules: RuleSet, strategy: str) -> SheetSearch | None:
+    """The search whose one table ``strategy`` plays all at once on ``rules`` (:func:`heuristic_search`,
+    on rules the solver covers, as tournaments play it), or None."""
+    return heuristic_search(rules, bots.make(strategy, seed=0)) if is_exact(rules) else None
+
+
+def _lockstep(
+    search: SheetSearch,
+    seed: int,
+    first_game: int,
+    games: int,
+    progress: Callable[[int, int], None] | None,
+) -> Chunk:
+    """Games of a heuristic bot on one column, played all at once by its own table (nothing solved)."""
+    from kniffel.core import play
+
+    c, values = search.compiled[0], search.values[0]
+    play.play(c, 1, seed, values=values)  # load (or compile) the kernels outside the timing
+    played = play.play(c, games, seed, progress=progress, first_game=first_game, values=values)
+    return Chunk(
+        first_game,
+        played.scores,
+        int(played.upper_bonus.sum()),
+        int(played.five.sum()),
+        int(played.extra_bonuses.sum()),
+        played.seconds,
+        columns=1,
+        expected=None,
+    )
 
 
 def _sheet(

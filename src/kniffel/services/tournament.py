@@ -38,7 +38,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from itertools import combinations, pairwise
-from typing import TYPE_CHECKING, Final, Literal
+from typing import Final, Literal
 
 import numpy as np
 
@@ -47,11 +47,11 @@ from kniffel.base.errors import KniffelError
 from kniffel.core import playkernels
 from kniffel.core.play import MASK64, deal_seed, mix64
 from kniffel.engine.game import MAX_PLAYERS, Game
-from kniffel.planning import HeuristicPlanner, is_exact
+from kniffel.planning import is_exact
 from kniffel.planning.goals import AIM_POINTS, AIM_WIN
 from kniffel.planning.play_tables import PlayTables
 from kniffel.rules import RuleSet
-from kniffel.services.simulate import BLOCK_SECONDS, Interrupted, blocks
+from kniffel.services.simulate import BLOCK_SECONDS, Interrupted, blocks, heuristic_search
 from kniffel.services.standings import (
     CSV_COLUMNS,
     Match,
@@ -62,9 +62,6 @@ from kniffel.services.standings import (
     labels,
     plot,
 )
-
-if TYPE_CHECKING:
-    from kniffel.planning.compiled import SheetSearch
 
 
 class TournamentError(KniffelError):
@@ -209,16 +206,6 @@ def compiled_roles(rules: RuleSet, specs: Sequence[str], players: Sequence[int])
         else:
             return None
     return tuple(roles)
-
-
-def heuristic_search(rules: RuleSet, bot: bots.Bot) -> SheetSearch | None:
-    """The compiled turn search of the heuristic ``bot`` on a sheet of one column that it covers (no
-    free throws), whose one table is what compiled play plays the bot by; None for any other bot or
-    sheet."""
-    if not isinstance(bot, bots.HeuristicBot) or rules.multi_column:
-        return None
-    planner = bot.prepare(rules)  # the bot's own planner: its weights, made once per rule set
-    return planner.search if isinstance(planner, HeuristicPlanner) else None
 
 
 Prepared = PlayTables
@@ -378,7 +365,6 @@ __all__ = [
     "combine",
     "compiled_roles",
     "deal_seed",
-    "heuristic_search",
     "labels",
     "play_match",
     "plot",
