@@ -309,7 +309,9 @@ def play_chunk(
     if compiled is not None:
         return _compiled(compiled, seed, first_game, games, progress, solution)
     if solution is not None:
-        raise SimulationError(f"{strategy} plays {rules.id} by its own table: a solved one is of no use")
+        raise SimulationError(
+            f"{strategy} does not play {rules.id} by a solved table: the one given is of no use"
+        )
     own = own_table(rules, strategy)
     if own is not None:
         return _lockstep(own, seed, first_game, games, progress)
