@@ -181,3 +181,15 @@ def test_the_hints_route_names_the_estimates_options_in_the_asked_language(
             assert option["text"] == (" ".join(words[2:]) + " halten" if len(words) > 2 else "würfeln")
         else:
             assert option["text"].endswith(" eintragen" if words[0] == "score" else " streichen"), option
+
+
+def test_pages_ask_about_a_preparing_solve_before_the_server_gives_it_up() -> None:
+    """The pages' longest pause between asks while the server says "preparing" (``ask.js``) is well
+    under the time after which the server cancels a solve nobody asks about."""
+    import re
+
+    from kniffel.apps.web.app import STATIC
+
+    found = re.search(r"const PREPARING_PAUSE = (\d+);", (STATIC / "ask.js").read_text())
+    assert found is not None
+    assert int(found.group(1)) / 1000 <= advice.ABANDON_AFTER / 5

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import urllib.request
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -259,6 +261,31 @@ def test_preparing_answers_show_progress_and_are_asked_again(
     page.wait_for_selector("#chances-preparing", state="hidden", timeout=60_000)
     assert page.locator("#chance-list li").count() == 2
     assert answered["chances"] >= 3
+    assert errors(page) == []
+
+
+def test_a_long_preparing_is_asked_about_every_few_seconds(browser: Browser, server: ServerProcess) -> None:
+    """The server gives up a solve nobody asks about for 30 s: while the chances say "preparing" the page
+    asks again within a few seconds, however long it has waited (not after 8, 16, 30 s), and shows them
+    as soon as they come."""
+    game = post_game(server, strict_kniffel(("Ada", "human"), ("Robo", "bot")))
+    page = new_page(browser, 1280, 800)
+    asked: list[float] = []
+
+    def preparing(route: Route) -> None:
+        asked.append(time.monotonic())
+        if len(asked) <= 5:
+            body = {"status": "preparing", "preparing": {"what": "x", "seconds": 60, "progress": 0.1}}
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/chances(\?.*)?$"), preparing)
+    page.goto(server.url + game["seats"][0]["url"])
+    page.wait_for_selector("#chance-list li", timeout=60_000)
+    gaps = [b - a for a, b in pairwise(asked[:6])]
+    assert len(gaps) == 5, asked
+    assert max(gaps) < 4.0 + 1.5, gaps  # ask.js PREPARING_PAUSE, and a busy machine's slack
     assert errors(page) == []
 
 

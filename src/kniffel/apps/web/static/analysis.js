@@ -76,9 +76,10 @@ async function ask(mine) {
     return;
   }
   if (answer.ok) showGoals(answer.body);
-  const waiting = !answer.ok || answer.body.goals.some((goal) => goal.preparing);
+  const preparing = answer.ok && answer.body.goals.some((goal) => goal.preparing);
+  const waiting = !answer.ok || preparing;
   document.body.dataset.analysed = waiting ? "preparing" : "1";
-  if (waiting) backoff.later(() => ask(mine));
+  if (waiting) backoff.later(() => ask(mine), preparing || Boolean(answer.preparing));
 }
 
 async function init() {

@@ -10,6 +10,10 @@ import { t } from "/static/i18n.js";
 
 const FIRST_PAUSE = 1500;
 const LONGEST_PAUSE = 20000;
+// While the server answers "preparing" it is solving for this page, and it gives up a solve nobody has
+// asked about for 30 s (kniffel.apps.web.advice.ABANDON_AFTER): the page asks again within a few
+// seconds, however long it has waited, so that the solve goes on and its result shows when it is there.
+const PREPARING_PAUSE = 4000;
 
 // What an answer says while its tables are solved: null when it is no such answer, else
 // {progress: 0..1 or null, what: a sentence or "", compiling: seconds or null}. compiling is set on the
@@ -62,10 +66,11 @@ export class Backoff {
     this.timer = 0;
   }
 
-  // Call `work` after the current pause (once: a later call replaces an earlier one).
-  later(work) {
+  // Call `work` after the current pause (once: a later call replaces an earlier one); `preparing`: the
+  // server said it is solving for this page, so after a few seconds at most.
+  later(work, preparing = false) {
     clearTimeout(this.timer);
-    this.timer = setTimeout(work, this.pause);
+    this.timer = setTimeout(work, preparing ? Math.min(this.pause, PREPARING_PAUSE) : this.pause);
     this.pause = Math.min(this.longest, this.pause * 2);
   }
 
@@ -78,9 +83,12 @@ export class Backoff {
 // Asks for the newest of a changing thing (the chances of the position on screen) with at most one
 // ask in flight: a position that changes while an ask is out, or while the server asked for a pause, is
 // asked for when that is over, and only the newest position is, however many went by meanwhile.
+// What an ask of a Coalesced returns when the server is solving for it: ask again after a short pause.
+export const PREPARING = "preparing";
+
 export class Coalesced {
   constructor(ask, backoff = new Backoff()) {
-    this.ask = ask; // async (key) => true when done with that key, false: ask again after a pause
+    this.ask = ask; // async (key) => true when done with that key, false (or PREPARING): ask again after a pause
     this.backoff = backoff;
     this.busy = false; // an ask is out, or a pause is running
     this.wanted = null;
@@ -102,8 +110,8 @@ export class Coalesced {
       } catch {
         finished = false;
       }
-      if (!finished) {
-        this.backoff.later(() => this.run());
+      if (finished !== true) {
+        this.backoff.later(() => this.run(), finished === PREPARING);
         return; // still busy: the pause runs
       }
       this.done = key;

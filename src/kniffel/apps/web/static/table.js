@@ -4,7 +4,7 @@
 // last state the server sent; they are sent in order when the connection returns, each naming the
 // position it was made at, so the server's seq check refuses them if the game moved on meanwhile.
 
-import { Backoff, Coalesced, askJson, compilingNote, preparingOf } from "/static/ask.js";
+import { Backoff, Coalesced, PREPARING, askJson, compilingNote, preparingOf } from "/static/ask.js";
 import { chance, drawChart, renderChances } from "/static/chances.js";
 import { boxLabel, inLanguage, lang, loadWords, nt, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
 import { keepGame, keepReview } from "/static/record.js";
@@ -914,7 +914,7 @@ async function askHints() {
     hintAsked = -1;
     showPreparing("hints", answer.preparing);
     showEstimate(answer.body);
-    hintBackoff.later(() => state && askHints());
+    hintBackoff.later(() => state && askHints(), Boolean(answer.preparing));
     return;
   }
   if (!answer.ok) return showError(answer.body?.message ?? "");
@@ -1038,8 +1038,8 @@ function askChances() {
 }
 
 // One ask for the chances (the page shows position `seq`): true once answered, false to ask again
-// after a pause (busy, too many asks, or the tables still being solved: then the panel says so, and
-// the hints that they are for points only until then).
+// after a pause (busy, too many asks), PREPARING while the tables are solved (the panel says so, and
+// the hints that they are for points only until then; asked again within a few seconds).
 async function askChancesOf(seq) {
   const answer = await askJson(`/api/games/${encodeURIComponent(gameId)}/chances`);
   document.body.dataset.chancesAsks = String(Number(document.body.dataset.chancesAsks || 0) + 1);
@@ -1051,7 +1051,7 @@ async function askChancesOf(seq) {
   }
   if (answer.preparing || answer.retry || !answer.ok) {
     showPreparing("chances", answer.preparing);
-    return false;
+    return answer.preparing ? PREPARING : false;
   }
   showPreparing("chances", null);
   if (state && answer.body.seq === state.seq) {
@@ -1095,12 +1095,12 @@ async function showReview(tries = 0) {
   // the server solves what the review needs (the first time), or is busy: say so, ask again later
   const waiting = answer.preparing || (answer.ok ? preparingOf({ preparing: answer.body.win_preparing }) : null);
   showPreparing("review", waiting);
-  if (answer.retry && tries < 120) return reviewBackoff.later(() => state && showReview(tries + 1));
+  if (answer.retry && tries < 120) return reviewBackoff.later(() => state && showReview(tries + 1), Boolean(waiting));
   if (!answer.ok) return showError(answer.body?.message ?? "");
   const body = answer.body;
   keepReview(gameId, body.players); // the loss per choice of this browser's players, for their record
   // graded by points until the server has worked out the chances of winning: then ask again
-  if (body.win_preparing && tries < 120) reviewBackoff.later(() => state && showReview(tries + 1));
+  if (body.win_preparing && tries < 120) reviewBackoff.later(() => state && showReview(tries + 1), true);
   if (body.chances) drawChart(state.players, body.chances);
   // the server lists the decisions every front end lists (each against the best for its player's goal:
   // points, a target or winning) and writes their losses; this only shows them
