@@ -289,6 +289,31 @@ def test_a_long_preparing_is_asked_about_every_few_seconds(browser: Browser, ser
     assert errors(page) == []
 
 
+def test_chances_queued_behind_other_asks_back_off(browser: Browser, server: ServerProcess) -> None:
+    """A server too busy to start on the chances says so (``queued``): nothing is solved for the page
+    meanwhile, so it backs off as from a busy server (2, 4, 8 s), not every few seconds."""
+    game = post_game(server, strict_kniffel(("Ada", "human"), ("Robo", "bot")))
+    page = new_page(browser, 1280, 800)
+    asked: list[float] = []
+
+    def queued(route: Route) -> None:
+        asked.append(time.monotonic())
+        if len(asked) <= 3:
+            waiting = {"what": "x", "seconds": 1, "progress": None, "compiling": None, "queued": True}
+            body = {"status": "preparing", "preparing": waiting}
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/chances(\?.*)?$"), queued)
+    page.goto(server.url + game["seats"][0]["url"])
+    page.wait_for_selector("#chance-list li", timeout=60_000)
+    gaps = [b - a for a, b in pairwise(asked[:4])]
+    assert len(gaps) == 3, asked
+    assert gaps[2] > 6.0, gaps  # the third pause 8 s: longer than a preparing answer's 4 s at most
+    assert errors(page) == []
+
+
 def test_the_position_as_text_is_copied_and_analysed(browser: Browser, server: ServerProcess) -> None:
     game = post_game(server, strict_kniffel(("Ada", "human"), ("Robo", "bot")))
     page = open_table(browser, server, game["seats"][0]["url"], 1280, 800)

@@ -108,10 +108,12 @@ page asks again in a moment, as it does while a table is solved."""
 
 
 def queued() -> dict[str, Any]:
-    """The answer for chances not worked out yet while their lane is full (see :data:`PREPARING`)."""
+    """The answer for chances not worked out yet while their lane is full (see :data:`PREPARING`):
+    ``queued`` says so, and the page backs off as it does from a busy server (nothing is solved for it
+    meanwhile)."""
     return {
         "status": PREPARING,
-        "preparing": {"what": QUEUED, "progress": None, "seconds": 1.0, "compiling": None},
+        "preparing": {"what": QUEUED, "progress": None, "seconds": 1.0, "compiling": None, "queued": True},
     }
 
 

@@ -1,7 +1,8 @@
 // Asking the server for what it reads from solved tables (hints, chances, the review, an analysis).
 //
 // While a table is being solved such a route answers "preparing" instead of the figures, as
-// {status: "preparing", preparing: {what, progress, seconds, compiling}} (kniffel.apps.web.advice.waiting), or with
+// {status: "preparing", preparing: {what, progress, seconds, compiling}} (kniffel.apps.web.advice.waiting; with
+// queued: true when the server is too busy to start on it, advice.queued), or with
 // {preparing: {...}} beside the answer's other fields (a review's win_preparing); preparingOf reads it.
 // The page then says so with the progress and asks again after a pause that grows (backoff), as it does
 // after "too many requests" (429) or "busy" (503).

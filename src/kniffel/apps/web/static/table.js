@@ -1051,7 +1051,8 @@ async function askChancesOf(seq) {
   }
   if (answer.preparing || answer.retry || !answer.ok) {
     showPreparing("chances", answer.preparing);
-    return answer.preparing ? PREPARING : false;
+    // queued behind other asks, nothing is solved for this page: back off as from a busy server
+    return answer.preparing && !answer.body.preparing.queued ? PREPARING : false;
   }
   showPreparing("chances", null);
   if (state && answer.body.seq === state.seq) {
