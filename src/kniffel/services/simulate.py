@@ -45,6 +45,7 @@ from kniffel.rules import Order, RuleSet, single_column
 
 if TYPE_CHECKING:
     from kniffel.core import Solution
+    from kniffel.core.compile import Compiled
 
 OPTIMAL = "bot:optimal"
 """The default strategy: optimal play for points, in compiled code where the rules allow."""
@@ -314,7 +315,7 @@ def play_chunk(
         )
     own = own_table(rules, strategy)
     if own is not None:
-        return _lockstep(own, seed, first_game, games, progress)
+        return _lockstep(own.compiled[0], own.values[0], seed, first_game, games, progress, expected=None)
     search = sheet_search(rules, strategy)
     if search is not None:
         return _sheet(rules, search, seed, first_game, games, progress)
@@ -397,31 +398,6 @@ def own_table(rules: RuleSet, strategy: str) -> SheetSearch | None:
     return heuristic_search(rules, bots.make(strategy, seed=0)) if is_exact(rules) else None
 
 
-def _lockstep(
-    search: SheetSearch,
-    seed: int,
-    first_game: int,
-    games: int,
-    progress: Callable[[int, int], None] | None,
-) -> Chunk:
-    """Games of a heuristic bot on one column, played all at once by its own table (nothing solved)."""
-    from kniffel.core import play
-
-    c, values = search.compiled[0], search.values[0]
-    play.play(c, 1, seed, values=values)  # load (or compile) the kernels outside the timing
-    played = play.play(c, games, seed, progress=progress, first_game=first_game, values=values)
-    return Chunk(
-        first_game,
-        played.scores,
-        int(played.upper_bonus.sum()),
-        int(played.five.sum()),
-        int(played.extra_bonuses.sum()),
-        played.seconds,
-        columns=1,
-        expected=None,
-    )
-
-
 def _sheet(
     rules: RuleSet,
     search: SheetSearch,
@@ -457,14 +433,30 @@ def _compiled(
     solution: Solution | None,
 ) -> Chunk:
     from kniffel import core
-    from kniffel.core import play
 
     if solution is None:
         solution = core.table(played_rules)
     elif solution.rules != played_rules:
         raise SimulationError(f"the table given is for {solution.rules.id}, not {played_rules.id}")
-    play.play(solution, 1, seed)  # load (or compile) the kernels outside the timing
-    played = play.play(solution, games, seed, progress=progress, first_game=first_game)
+    return _lockstep(solution, None, seed, first_game, games, progress, expected=solution.expected_score)
+
+
+def _lockstep(
+    source: Solution | Compiled,
+    values: npt.NDArray[np.float64] | None,
+    seed: int,
+    first_game: int,
+    games: int,
+    progress: Callable[[int, int], None] | None,
+    *,
+    expected: float | None,
+) -> Chunk:
+    """Games of one column played all at once (:func:`kniffel.core.play.play`): optimally by a solved
+    table, or by ``values``, a heuristic bot's own table (nothing solved)."""
+    from kniffel.core import play
+
+    play.play(source, 1, seed, values=values)  # load (or compile) the kernels outside the timing
+    played = play.play(source, games, seed, progress=progress, first_game=first_game, values=values)
     return Chunk(
         first_game,
         played.scores,
@@ -473,7 +465,7 @@ def _compiled(
         int(played.extra_bonuses.sum()),
         played.seconds,
         columns=1,
-        expected=solution.expected_score,
+        expected=expected,
     )
 
 
