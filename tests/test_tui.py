@@ -455,7 +455,8 @@ async def test_hints_show_the_quick_bots_order_while_their_table_is_solved(
     import kniffel.apps.tui.app as app_module
     from kniffel.services.session import quick_choices
 
-    solved = compiling_until_set(monkeypatch, app_module, [5.0])
+    since = [5.0]
+    solved = compiling_until_set(monkeypatch, app_module, since)
     monkeypatch.setattr(app_module, "points_table_pending", lambda rules: True)
     app = make_app(players=("Ada",), seed=3, lang="de")
     async with app.run_test(size=(100, 30)) as pilot:
@@ -472,6 +473,10 @@ async def test_hints_show_the_quick_bots_order_while_their_table_is_solved(
         assert shown.index(quick[0]) < shown.index(quick[1])
         assert "Punkte" not in shown[1]  # no figures: its scores are not points to come
         assert "nur beim ersten Mal (bisher 5 s)" in " ".join(shown), shown
+        await pilot.press("t")  # hidden, the quick order stays hidden while the count goes on
+        since[0] = 6.0
+        await pilot.pause(1.5)
+        assert not app.query_one("#hints").display
         solved.set()
         await finish_work(app, pilot)
         shown = [line.text for line in panel.lines]

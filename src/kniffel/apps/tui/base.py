@@ -483,6 +483,7 @@ class GameBase(App[int]):
         self.find_chances()
 
     def hide_hints(self) -> None:
+        self._estimate = None  # hidden, it stays hidden until the exact hints come
         self.showing_hints(False)
 
     def showing_hints(self, shown: bool) -> None:
