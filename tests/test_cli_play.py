@@ -467,6 +467,29 @@ def test_the_upper_bonus_is_announced_when_earned() -> None:
     assert result.stdout.count("Upper bonus") == 1
 
 
+def test_a_first_hint_shows_the_quick_order_while_the_table_is_solved(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a first use the points table is solved (its kernels compile, half a minute) before the exact
+    hint: the quick bot's order comes first, said to be that, in the game's language."""
+    import kniffel.apps.cli.play as plain
+    from kniffel.services.session import quick_choices
+
+    monkeypatch.setattr(plain, "points_table_pending", lambda rules: True)
+    game = Game(rules.get("kniffel"), ["Ada"], dice=SeededDice(1))
+    game.roll()
+    quick = [game.action_text(c.action, "de") for c in quick_choices(game)]
+    result = play(["-r", "kniffel", "-p", "Ada", "--seed", "1", "--lang", "de"], "r\nhint 3\n")
+    assert result.exit_code == 0, result.output
+    said = result.stdout
+    order = "So ordnet der schnelle Bot die Möglichkeiten, die beste zuerst, bis die genauen Werte "
+    order += "berechnet sind."
+    assert order in said
+    listed = said.split(order)[1].split("\n")[1:4]
+    assert [line.strip() for line in listed] == quick[:3]
+    assert said.index(order) < said.index("Beste Möglichkeiten")
+
+
 @pytest.mark.usefixtures("solver_cache")
 def test_a_hint_can_be_typed_back_verbatim() -> None:
     """``printf 'r\\nhint\\nroll\\n' | kniffel play -r yahtzee -p You --seed 1``, and the best hint typed

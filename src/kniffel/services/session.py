@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from kniffel.base.errors import GameError, GameFormatError
-from kniffel.base.i18n import LANGUAGES, N_, number, percent
+from kniffel.base.i18n import LANGUAGES, N_, number, percent, translate
 from kniffel.bots import Bot
 from kniffel.bots import default_name as default_bot_name
 from kniffel.bots import make as make_bot
@@ -287,6 +287,20 @@ def hint_choices(game: Game, count: int | None = None) -> tuple[list[Choice], bo
     scored = {c.action.box for c in choices if isinstance(c.action, Score)}
     shown = [c for c in choices if not (isinstance(c.action, Strike) and c.action.box in scored)]
     return shown[:count], planner.exact
+
+
+def thinking_text(lang: str) -> str:
+    """ "Thinking...", and while a first use compiles the solver, that and for how long so far: what a
+    front end says while the advice waits (a person should not take the silence for a hang)."""
+    found = compiling_seconds()
+    if found is None:
+        return translate(lang, "Thinking...")
+    first_use = N_("Thinking... compiling the solver first, only on its first use ({time} so far).")
+    return translate(lang, first_use, time=about(found))
+
+
+QUICK_ORDER = N_("The quick bot's order of the options, best first, until the exact values are solved.")
+"""What a front end says above :func:`quick_choices`' options."""
 
 
 def quick_choices(game: Game) -> list[Choice]:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,6 +42,7 @@ from kniffel.engine.actions import (
 )
 from kniffel.services import session
 from kniffel.services.session import (
+    QUICK_ORDER,
     TIE_NOTE,
     Preparing,
     hint_choices,
@@ -47,8 +50,11 @@ from kniffel.services.session import (
     live_chances,
     needs_tie_note,
     plays_to_win,
+    points_table_pending,
+    quick_choices,
     renamed,
     result_line,
+    thinking_text,
 )
 from kniffel.services.session import dice_source as dice_source  # tests make sessions by hand
 
@@ -503,7 +509,11 @@ class Session(session.Session):
             raise CliError(f"hint N: N is a number of options, got {args[0]!r}") from None
         if count < 1:
             raise CliError("hint N: N is at least 1")
-        with self.console.status(self.t("Loading the solver's tables...")):
+        if points_table_pending(self.game.rules):  # a first use: the quick bot's order while it is solved
+            self.say(self.t(QUICK_ORDER))
+            for choice in quick_choices(self.game)[:count]:
+                self.say("  " + self.game.action_text(choice.action, self.settings.lang))
+        with self.thinking():
             choices, exact = hint_choices(self.game, count)
             found = hint_win_chances(self.game, choices)
         wins = found if isinstance(found, list) else None
@@ -520,6 +530,24 @@ class Session(session.Session):
             self.say(found.note(self.t))
         if not exact:
             self.note_estimate()
+
+    @contextmanager
+    def thinking(self) -> Iterator[None]:
+        """A spinner saying "Thinking..." while the advice is worked out, and on a first use that the
+        solver compiles and for how long so far (told again every second)."""
+        lang = self.settings.lang
+        with self.console.status(thinking_text(lang)) as status:
+            done = threading.Event()
+
+            def tell() -> None:
+                while not done.wait(1.0):
+                    status.update(thinking_text(lang))
+
+            threading.Thread(target=tell, daemon=True).start()
+            try:
+                yield
+            finally:
+                done.set()
 
     def do_chances(self, args: list[str]) -> None:
         if not plays_to_win(self.game):

@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Input
 
 from kniffel.apps.tui.base import BOT_DELAY, OVER_ACTIONS, PLAYING_ACTIONS, GameBase
-from kniffel.apps.tui.common import held_after, thinking_text
+from kniffel.apps.tui.common import held_after
 from kniffel.apps.tui.dice import DiceBar
 from kniffel.apps.tui.hints import HintsPanel
 from kniffel.apps.tui.keys import BOX_KEYS, HelpScreen
@@ -34,6 +34,7 @@ from kniffel.services.session import (
     points_table_pending,
     quick_choices,
     result_line,
+    thinking_text,
 )
 
 

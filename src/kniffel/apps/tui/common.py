@@ -10,8 +10,7 @@ from collections.abc import Iterable, Sequence
 from rich.text import Text
 from textual.dom import DOMNode
 
-from kniffel.base.i18n import N_, NBSP, translate
-from kniffel.services.session import about, compiling_seconds
+from kniffel.base.i18n import NBSP, translate
 
 PIP_FACES = "\u2680\u2681\u2682\u2683\u2684\u2685"
 """The dice faces with their pips (⚀ to ⚅), drawn beside the number."""
@@ -24,16 +23,6 @@ def translate_keys(node: DOMNode, lang: str) -> None:
     keys = node._bindings.key_to_bindings
     for key, bindings in keys.items():
         keys[key] = [dataclasses.replace(b, description=translate(lang, b.description)) for b in bindings]
-
-
-def thinking_text(lang: str) -> str:
-    """ "Thinking...", and while a first use compiles the solver, that and for how long so far (the advice
-    waits for it; a person should not take the silence for a hang)."""
-    found = compiling_seconds()
-    if found is None:
-        return translate(lang, "Thinking...")
-    first_use = N_("Thinking... compiling the solver first, only on its first use ({time} so far).")
-    return translate(lang, first_use, time=about(found))
 
 
 def points_text(points: int) -> str:

@@ -13,7 +13,7 @@ from kniffel.apps.tui.common import shortened, wrapped_text
 from kniffel.base.i18n import N_, ngettext, number, percent, translate
 from kniffel.engine.game import Game
 from kniffel.planning import Choice
-from kniffel.services.session import Preparing
+from kniffel.services.session import QUICK_ORDER, Preparing
 
 HINTS_SHOWN = 5
 """Options the hints list, best first (T lists them all)."""
@@ -53,8 +53,7 @@ class HintsPanel(RichLog):
         action = width - FIGURES * len(heads)
         self.write(Text(self.t(title), style="bold"))
         if order_only:
-            order = N_("The quick bot's order of the options, best first, until the exact values are solved.")
-            self.write(wrapped_text(self.t(order), width, "dim"))
+            self.write(wrapped_text(self.t(QUICK_ORDER), width, "dim"))
         else:
             heads_line = " " * action + "".join(f"{head:>{FIGURES}}" for head in heads)
             self.write(Text(heads_line, style="dim", no_wrap=True))

@@ -17,7 +17,7 @@ from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
 
-from kniffel.apps.tui.common import thinking_text, translate_keys, wrapped_text
+from kniffel.apps.tui.common import translate_keys, wrapped_text
 from kniffel.apps.tui.hints import HintsPanel
 from kniffel.base.errors import KniffelError
 from kniffel.base.i18n import N_, error_text, translate
@@ -25,7 +25,7 @@ from kniffel.engine.game import Game
 from kniffel.engine.situation import Situation
 from kniffel.planning import Choice, planner_for
 from kniffel.planning.goals import Target
-from kniffel.services.session import Preparing, hint_choices, hint_win_chances
+from kniffel.services.session import Preparing, hint_choices, hint_win_chances, thinking_text
 
 Analysis = tuple[Game, list[Choice], bool, "Sequence[float | None] | Preparing | None", "list[float] | None"]
 
