@@ -60,6 +60,31 @@ def test_after_the_warm_up_a_bot_move_and_a_real_target_question_compile_nothing
     assert "new: []" in done.stdout, done.stdout
 
 
+def test_the_warm_up_compiles_what_the_chances_need_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chances of winning of a new table wait for the distributions' and the target rows' kernels;
+    the quick bot waits for nothing (it plays the Python lookahead until its search is compiled)."""
+    from kniffel.core import disttable, sheetkernels, target, targetrows
+
+    called: list[str] = []
+
+    def noting(name: str, then: Any = None) -> Any:
+        return lambda *args, **kwargs: called.append(name) or then
+
+    class Options:
+        def __init__(self, *args: Any) -> None:
+            called.append("target options")
+
+        def options(self, *args: Any) -> None:
+            return None
+
+    monkeypatch.setattr(disttable, "build_table", noting("distributions"))
+    monkeypatch.setattr(targetrows, "solve_rows", noting("target rows"))
+    monkeypatch.setattr(target, "TargetAdvisor", Options)
+    monkeypatch.setattr(sheetkernels, "turn_values", noting("turn search"))
+    warm.warm()
+    assert called == ["distributions", "target rows", "target options", "turn search"]
+
+
 def test_no_warm_up_starts_where_it_cannot_help(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(warm.WARM_UP_ENV, raising=False)
     warm.warm()
