@@ -67,8 +67,11 @@ def test_the_warm_up_compiles_what_the_chances_need_first(monkeypatch: pytest.Mo
 
     called: list[str] = []
 
-    def noting(name: str, then: Any = None) -> Any:
-        return lambda *args, **kwargs: called.append(name) or then
+    def noting(name: str) -> Any:
+        def note(*args: Any, **kwargs: Any) -> None:
+            called.append(name)
+
+        return note
 
     class Options:
         def __init__(self, *args: Any) -> None:
