@@ -225,7 +225,7 @@ def test_preparing_answers_show_progress_and_are_asked_again(
                 body = {
                     "seq": 1,
                     "options": [],
-                    "preparing": {"what": "x", "progress": 0.25, "seconds": 2},
+                    "preparing": {"what": "x", "progress": 0.25, "seconds": 2, "compiling": 0.3},
                     "estimate": estimate,  # the quick bot's order meanwhile
                 }
             route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
@@ -250,7 +250,11 @@ def test_preparing_answers_show_progress_and_are_asked_again(
     wait_seq(page, 1)
     page.click("#hint")
     page.wait_for_selector("#hints-preparing:not([hidden])")
-    assert "25%" in page.inner_text("#hints-preparing")
+    said = page.inner_text("#hints-preparing")
+    assert "25%" in said
+    # a compile just begun is said without a count that reads like a stopped clock ("0 s so far")
+    assert "Compiling the solver first, only on its first use." in said
+    assert "so far" not in said
     # meanwhile the quick bot's order, said to be that, its best starred like an exact hint's
     page.wait_for_selector("#hints-estimate:not([hidden])")
     assert page.locator("#hint-list.estimate button.hint").all_inner_texts() == ["roll all", "Chance"]

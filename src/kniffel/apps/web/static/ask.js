@@ -35,7 +35,10 @@ export function preparingOf(body) {
 // start: that it does, and for how long so far, rather than a progress that stands still ("" else).
 export function compilingNote(preparing) {
   if (preparing.compiling === null) return "";
-  return ` ${t("Compiling the solver first, only on its first use: {seconds} s so far", { seconds: Math.round(preparing.compiling) })}`;
+  const seconds = Math.round(preparing.compiling);
+  // "0 s so far" reads like a clock that does not run: the count once there is one
+  if (seconds < 1) return ` ${t("Compiling the solver first, only on its first use.")}`;
+  return ` ${t("Compiling the solver first, only on its first use: {seconds} s so far", { seconds })}`;
 }
 
 // One GET of JSON: {status, body, preparing, retry} where retry says the server asked to be asked
