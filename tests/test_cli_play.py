@@ -473,7 +473,7 @@ def test_a_first_hint_shows_the_quick_order_while_the_table_is_solved(
     """On a first use the points table is solved (its kernels compile, half a minute) before the exact
     hint: the quick bot's order comes first, said to be that, in the game's language."""
     import kniffel.apps.cli.play as plain
-    from kniffel.services.session import quick_choices
+    from kniffel.planning import quick_choices
 
     monkeypatch.setattr(plain, "points_table_pending", lambda rules: True)
     game = Game(rules.get("kniffel"), ["Ada"], dice=SeededDice(1))

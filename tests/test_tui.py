@@ -453,7 +453,7 @@ async def test_hints_show_the_quick_bots_order_while_their_table_is_solved(
     """A first use solves the points table (its kernels compile, half a minute): meanwhile the hints show
     the quick bot's order, said to be that, with what "Thinking..." says; then the exact hints."""
     import kniffel.apps.tui.app as app_module
-    from kniffel.services.session import quick_choices
+    from kniffel.planning import quick_choices
 
     since = [5.0]
     solved = compiling_until_set(monkeypatch, app_module, since)

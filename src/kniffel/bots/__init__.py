@@ -44,6 +44,7 @@ from kniffel.planning import (
     Weights,
     is_exact,
     planner_for,
+    quick_choices,
 )
 from kniffel.planning.exact import advisor_job
 from kniffel.planning.goals import goal_names, parse_goal
@@ -121,7 +122,7 @@ class PlannerBot:
         otherwise plays for points, and until the points table itself is there (on a first use its
         kernels compile for half a minute), as the quick bot does."""
         if not self.table_at_hand(game.rules):
-            return planner_for(game.rules, method="heuristic", wait=False).choices(game)
+            return quick_choices(game)
         planner = self.prepare(game.rules)
         try:
             return planner.choices(game)

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Literal
 
 from kniffel.core.cache import Memo
+from kniffel.engine.game import Game
 from kniffel.planning.columns import ORDERED_EXTRA_ROLLS, ColumnPlanner
 from kniffel.planning.exact import ExactPlanner, advisor_for, is_exact, rules_key
 from kniffel.planning.goals import POINTS, WIN, Goal, Points, Target, Unit, Win, parse_goal
@@ -120,6 +121,14 @@ def planner_for(
     return _planners.get_or_make(key, make, valid)[1]
 
 
+def quick_choices(game: Game) -> list[Choice]:
+    """The options of the player to move as the quick bot orders them, best first: its lookahead, a
+    few milliseconds, never waiting for a compile. What a live bot plays and a front end shows while
+    the exact table is solved (on a first use, half a minute with its kernels' compile). Its values
+    are the bot's own scores, not points to come."""
+    return planner_for(game.rules, method="heuristic", wait=False).choices(game)
+
+
 __all__ = [
     "METHODS",
     "ORDERED_EXTRA_ROLLS",
@@ -147,6 +156,7 @@ __all__ = [
     "is_exact",
     "parse_goal",
     "planner_for",
+    "quick_choices",
     "win_chances",
     "win_tables",
 ]

@@ -300,15 +300,7 @@ def thinking_text(lang: str) -> str:
 
 
 QUICK_ORDER = N_("The quick bot's order of the options, best first, until the exact values are solved.")
-"""What a front end says above :func:`quick_choices`' options."""
-
-
-def quick_choices(game: Game) -> list[Choice]:
-    """The options of the player to move as the quick bot orders them, best first: its lookahead, a
-    few milliseconds, never waiting for a compile. What a front end shows while the exact table is
-    solved (on a first use, half a minute with its kernels' compile): a best move at once. Its values
-    are the bot's own scores, not points to come."""
-    return planner_for(game.rules, method="heuristic", wait=False).choices(game)
+"""What a front end says above :func:`kniffel.planning.quick_choices`' options."""
 
 
 def points_table_pending(rules: RuleSet) -> bool:

@@ -40,6 +40,7 @@ from kniffel.engine.actions import (
     Strike,
     action_words,
 )
+from kniffel.planning import quick_choices
 from kniffel.services import session
 from kniffel.services.session import (
     QUICK_ORDER,
@@ -51,7 +52,6 @@ from kniffel.services.session import (
     needs_tie_note,
     plays_to_win,
     points_table_pending,
-    quick_choices,
     renamed,
     result_line,
     thinking_text,

@@ -24,7 +24,7 @@ from kniffel.base.dice import validate_dice
 from kniffel.base.errors import GameError, KniffelError
 from kniffel.base.i18n import translate
 from kniffel.engine.actions import Announce, FreeThrow, Roll, Score, Strike
-from kniffel.planning import Choice
+from kniffel.planning import Choice, quick_choices
 from kniffel.services.session import (
     Preparing,
     Session,
@@ -32,7 +32,6 @@ from kniffel.services.session import (
     hint_win_chances,
     plays_to_win,
     points_table_pending,
-    quick_choices,
     result_line,
     thinking_text,
 )

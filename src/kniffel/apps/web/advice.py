@@ -27,7 +27,7 @@ from typing import Any
 from kniffel.base.i18n import N_
 from kniffel.core.work import Cancel, Progress
 from kniffel.engine.game import Game, Score, Strike
-from kniffel.planning import Choice, NotReady, is_exact, planner_for
+from kniffel.planning import Choice, NotReady, is_exact, planner_for, quick_choices
 from kniffel.planning.exact import advisor_job
 from kniffel.planning.goals import Goal, Unit
 from kniffel.planning.winning import win_chances
@@ -35,7 +35,7 @@ from kniffel.planning.worker import Work, worker
 from kniffel.rules import RuleSet
 from kniffel.services.review import Review, can_review_by_win, listed, loss_text, player_goals
 from kniffel.services.review import review as review_game
-from kniffel.services.session import Preparing, hint_win_chances, plays_to_win, quick_choices
+from kniffel.services.session import Preparing, hint_win_chances, plays_to_win
 
 log = logging.getLogger("kniffel.apps.web")
 
@@ -178,7 +178,7 @@ def _shown(found: Sequence[Choice]) -> list[Choice]:
 
 def estimate(game: Game) -> list[Choice]:
     """The options a hint lists while the exact table is solved, as the quick bot orders them
-    (:func:`kniffel.services.session.quick_choices`): the order only, its figures are not points to
+    (:func:`kniffel.planning.quick_choices`): the order only, its figures are not points to
     come. Empty if it fails (the wait for the exact values still says why)."""
     try:
         return _shown(quick_choices(game))
