@@ -116,8 +116,11 @@ class PositionScreen(ModalScreen[None]):
     def think(self) -> None:
         """Say "Thinking..." until the advice comes, the compile of a first use counted."""
         self.stop_thinking()
+        self.tell_thinking()
+        self._thinking = self.set_interval(1.0, self.tell_thinking)
+
+    def tell_thinking(self) -> None:
         self.note(thinking_text(self.lang), "dim")
-        self._thinking = self.set_interval(1.0, lambda: self.note(thinking_text(self.lang), "dim"))
 
     def stop_thinking(self) -> None:
         if self._thinking is not None:

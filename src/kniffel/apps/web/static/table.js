@@ -922,7 +922,13 @@ async function askHints() {
   showPreparing("hints", null);
   const body = answer.body;
   if (!state || body.seq !== state.seq) return;
-  hintData = body;
+  showHintData(body);
+}
+
+// The hints of the position on screen (exact, or the quick bot's order): the list, the starred box or
+// roll button, and the dice the best one keeps.
+function showHintData(data) {
+  hintData = data;
   renderHints();
   renderSheet();
   markBestRoll();
@@ -934,11 +940,7 @@ async function askHints() {
 function showEstimate(body) {
   const estimate = body && Array.isArray(body.estimate) ? body.estimate : [];
   if (!estimate.length || !state || body.seq !== state.seq) return;
-  hintData = { seq: body.seq, options: estimate, estimate: true };
-  renderHints();
-  renderSheet();
-  markBestRoll();
-  markKept(bestKept());
+  showHintData({ seq: body.seq, options: estimate, estimate: true });
 }
 
 // The dice a roll option keeps ("roll keep 6 6"), as indices of the dice on the table; null for others.
