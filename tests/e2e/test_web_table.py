@@ -268,54 +268,47 @@ def test_preparing_answers_show_progress_and_are_asked_again(
     assert errors(page) == []
 
 
-def test_a_long_preparing_is_asked_about_every_few_seconds(browser: Browser, server: ServerProcess) -> None:
-    """The server gives up a solve nobody asks about for 30 s: while the chances say "preparing" the page
-    asks again within a few seconds, however long it has waited (not after 8, 16, 30 s), and shows them
-    as soon as they come."""
+def pauses_between_chances_asks(
+    browser: Browser, server: ServerProcess, waiting: dict[str, Any], answers: int
+) -> list[float]:
+    """The seconds between a table page's asks for the chances while the first ``answers`` of them say
+    ``preparing`` with ``waiting``, then the server's own answers; the chances must show then."""
     game = post_game(server, strict_kniffel(("Ada", "human"), ("Robo", "bot")))
     page = new_page(browser, 1280, 800)
     asked: list[float] = []
 
-    def preparing(route: Route) -> None:
+    def answer(route: Route) -> None:
         asked.append(time.monotonic())
-        if len(asked) <= 4:
-            body = {"status": "preparing", "preparing": {"what": "x", "seconds": 60, "progress": 0.1}}
-            route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
-        else:
-            route.continue_()
-
-    page.route(re.compile(r"/chances(\?.*)?$"), preparing)
-    page.goto(server.url + game["seats"][0]["url"])
-    page.wait_for_selector("#chance-list li", timeout=60_000)
-    gaps = [b - a for a, b in pairwise(asked[:5])]
-    assert len(gaps) == 4, asked
-    assert max(gaps) < 4.0 + 1.5, gaps  # ask.js PREPARING_PAUSE (a busy server's third pause is 8 s)
-    assert errors(page) == []
-
-
-def test_chances_queued_behind_other_asks_back_off(browser: Browser, server: ServerProcess) -> None:
-    """A server too busy to start on the chances says so (``queued``): nothing is solved for the page
-    meanwhile, so it backs off as from a busy server (2, 4, 8 s), not every few seconds."""
-    game = post_game(server, strict_kniffel(("Ada", "human"), ("Robo", "bot")))
-    page = new_page(browser, 1280, 800)
-    asked: list[float] = []
-
-    def queued(route: Route) -> None:
-        asked.append(time.monotonic())
-        if len(asked) <= 3:
-            waiting = {"what": "x", "seconds": 1, "progress": None, "compiling": None, "queued": True}
+        if len(asked) <= answers:
             body = {"status": "preparing", "preparing": waiting}
             route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
         else:
             route.continue_()
 
-    page.route(re.compile(r"/chances(\?.*)?$"), queued)
+    page.route(re.compile(r"/chances(\?.*)?$"), answer)
     page.goto(server.url + game["seats"][0]["url"])
     page.wait_for_selector("#chance-list li", timeout=60_000)
-    gaps = [b - a for a, b in pairwise(asked[:4])]
-    assert len(gaps) == 3, asked
-    assert gaps[2] > 6.0, gaps  # the third pause 8 s: longer than a preparing answer's 4 s at most
     assert errors(page) == []
+    gaps = [b - a for a, b in pairwise(asked[: answers + 1])]
+    assert len(gaps) == answers, asked
+    return gaps
+
+
+def test_a_long_preparing_is_asked_about_every_few_seconds(browser: Browser, server: ServerProcess) -> None:
+    """The server gives up a solve nobody asks about for 30 s: while the chances say "preparing" the page
+    asks again within a few seconds, however long it has waited (not after 8, 16, 30 s), and shows them
+    as soon as they come."""
+    waiting = {"what": "x", "seconds": 60, "progress": 0.1}
+    gaps = pauses_between_chances_asks(browser, server, waiting, 4)
+    assert max(gaps) < 4.0 + 1.5, gaps  # ask.js PREPARING_PAUSE (a busy server's third pause is 8 s)
+
+
+def test_chances_queued_behind_other_asks_back_off(browser: Browser, server: ServerProcess) -> None:
+    """A server too busy to start on the chances says so (``queued``): nothing is solved for the page
+    meanwhile, so it backs off as from a busy server (2, 4, 8 s), not every few seconds."""
+    waiting = {"what": "x", "seconds": 1, "progress": None, "compiling": None, "queued": True}
+    gaps = pauses_between_chances_asks(browser, server, waiting, 3)
+    assert gaps[2] > 6.0, gaps  # the third pause 8 s: longer than a preparing answer's 4 s at most
 
 
 def test_the_position_as_text_is_copied_and_analysed(browser: Browser, server: ServerProcess) -> None:
