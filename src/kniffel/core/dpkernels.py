@@ -24,7 +24,7 @@ functions: ``enter_box`` (one box of one situation: :func:`kniffel.core.kernels.
 whose throws are alike: :func:`kniffel.core.kernels.points_keeps`,
 :func:`kniffel.core.targetkernels.target_keeps`). :func:`option_kernel` makes :data:`points_options`
 and :data:`target_options` from :func:`_situation_values`, which decides what a roll may be entered as
-(:func:`~kniffel.core.kernels.roll_entry`) and bundles the situations.
+(:func:`~kniffel.core.kernels.roll_entries`) and bundles the situations.
 
 Why a loop per objective made from one function, and not one kernel that is told its objective:
 numba compiles a function with the globals it finds, inlining the functions marked ``inline="always"``
@@ -51,7 +51,7 @@ from kniffel.core.kernels import (
     NEG,
     enter,
     points_keeps,
-    roll_entry,
+    roll_entries,
     score_points,
     scoring,
     store_points,
@@ -153,15 +153,17 @@ def _situation_values(
     a few lanes as for many."""
     n = scoring(t)
     count = situations.shape[0]
+    points = np.empty(n.n_boxes, dtype=np.int64)
+    extras = np.empty(n.n_boxes, dtype=np.int64)
     for i in range(count):
         state = EntryState(situations[i, 0], situations[i, 1], situations[i, 3])
         up, roll, s = situations[i, 2], situations[i, 4], situations[i, 5]
+        roll_entries(t, n, state, s, roll, points, extras)
         for b in range(n.n_boxes):
-            p, extra = roll_entry(t, n, state, s, roll, b, None)
-            if p < 0:
+            if points[b] < 0:
                 boxes[i, b] = NEG
             else:
-                enter_box(objective, n, state, b, p, extra, Lanes(up, 1, b), boxes, i)
+                enter_box(objective, n, state, b, points[b], extras[b], Lanes(up, 1, b), boxes, i)
     # the situations in the order of their kind of throw (a counting sort: few kinds, compiled at once)
     kinds = n.n_free * (t.per_turn + 1) * t.rolls + 1
     key = np.empty(count, dtype=np.int64)
