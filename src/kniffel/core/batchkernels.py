@@ -14,6 +14,7 @@ throwing the rest (a free throw or a regular one: the situation says which, the 
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -86,11 +87,19 @@ class SheetRules(NamedTuple):
 
     @classmethod
     def of(cls, c: Compiled) -> SheetRules:
-        # plain ints: a compiled reader takes one signature whatever integer types the rules hold
-        return cls(
-            int(c.full_mask), c.allowed, int(c.threshold), int(c.upper_mask), c.nup, int(c.n_armed),
-            int(c.five), int(c.n_free),
-        )  # fmt: skip
+        # made once per rule set: every position a query encodes reads it (a micro-second a time)
+        found = _sheet_rules.get(c)
+        if found is None:
+            # plain ints: a compiled reader takes one signature whatever integer types the rules hold
+            found = _sheet_rules[c] = cls(
+                int(c.full_mask), c.allowed, int(c.threshold), int(c.upper_mask), c.nup, int(c.n_armed),
+                int(c.five), int(c.n_free),
+            )  # fmt: skip
+        return found
+
+
+_sheet_rules: weakref.WeakKeyDictionary[Compiled, SheetRules] = weakref.WeakKeyDictionary()
+"""The :class:`SheetRules` of each compiled rule set in use."""
 
 
 @borrowing

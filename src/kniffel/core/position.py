@@ -33,7 +33,7 @@ from kniffel.base.errors import SituationError, UnknownBoxError
 from kniffel.base.keeps import keep_lattice
 from kniffel.engine.sheet import ScoreSheet
 from kniffel.engine.situation import Situation
-from kniffel.rules import RuleSet, Section
+from kniffel.rules import RuleSet
 
 if TYPE_CHECKING:
     from kniffel.core.compile import Compiled
@@ -66,6 +66,7 @@ class SheetState:
         c = compiled
         rules = c.rules
         index = rules.box_index
+        upper = c.upper_mask
         mask = 0
         up = 0
         for key, points in filled.items():
@@ -73,7 +74,7 @@ class SheetState:
                 raise UnknownBoxError(f"no box {key!r} in {rules.id}; boxes: {', '.join(index)}")
             b = index[key]
             mask |= 1 << b
-            if rules.boxes[b].section is Section.UPPER:
+            if upper >> b & 1:
                 up += int(points)
         five = c.five
         five_points = filled[rules.boxes[five].id] if five >= 0 and mask >> five & 1 else 0
