@@ -7,6 +7,8 @@ import contextlib
 import io
 import itertools
 import re
+import subprocess
+import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -155,3 +157,34 @@ def test_every_usage_error_is_one_line(
     assert code == 2
     assert out == ""
     assert err.splitlines() == [message]
+
+
+FRESH_PROCESS = """
+import sys
+from kniffel.apps.cli.entry import main
+try:
+    main(sys.argv[1:])
+except SystemExit as ended:
+    print("exit", ended.code, "typer.rich_utils" in sys.modules, file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "last_lines"),
+    [
+        (["rules", "--json"], ["exit 0 False"]),
+        (
+            ["score", "--bogus"],
+            ["kniffel: error: No such option: --bogus (see kniffel score --help)", "exit 2 True"],
+        ),
+    ],
+)
+def test_a_fresh_process_formats_usage_errors_only_when_there_is_one(
+    args: list[str], last_lines: list[str]
+) -> None:
+    """Typer's error formatting (Rich's Markdown: 33 ms of every command) is imported only for an error,
+    and is one line then, as in a process that had imported it before."""
+    ended = subprocess.run(
+        [sys.executable, "-c", FRESH_PROCESS, *args], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert ended.stderr.splitlines()[-len(last_lines) :] == last_lines

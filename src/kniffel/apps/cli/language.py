@@ -12,10 +12,13 @@ The library's refusals and the command line's own errors are translated by
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.util
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import Annotated, Any, get_args, get_origin
 
 import typer
@@ -129,9 +132,6 @@ def _one_line_errors(language: str) -> Iterator[None]:
     """Click's usage errors (an unknown option, a value it refuses) as one line on stderr in
     ``language``, as every other refusal of the command line (:func:`kniffel.apps.cli.errors.fail`), naming
     where the help is; not Typer's usage block and boxed panel."""
-    from typer import rich_utils
-
-    format_error = rich_utils.rich_format_error
 
     def error(exception: Any) -> None:
         if type(exception).__name__ == "NoArgsIsHelpError":  # the help was shown: nothing to add
@@ -144,11 +144,62 @@ def _one_line_errors(language: str) -> Iterator[None]:
             )
         print(translate(language, "kniffel: error: {message}", message=text), file=sys.stderr)
 
+    with _patched(RICH_UTILS, "rich_format_error", error):
+        yield
+
+
+RICH_UTILS = "typer.rich_utils"
+"""Where Typer formats a usage error: it imports the module only then, and importing it (with Rich's
+Markdown) took 33 ms, a twentieth of a whole ``kniffel solve``, so it is patched when it is imported."""
+
+
+@contextmanager
+def _patched(module_name: str, name: str, value: Any) -> Iterator[None]:
+    """While in the block, attribute ``name`` of module ``module_name`` is ``value``: at once if the
+    module is imported, else as soon as it is (without importing it); restored on leaving."""
+    saved: list[Any] = []
+
+    def patch(module: Any) -> None:
+        saved.append(getattr(module, name))
+        setattr(module, name, value)
+
+    hook = _OnImport(module_name, patch)
+    if module_name in sys.modules:
+        patch(sys.modules[module_name])
+    else:
+        sys.meta_path.insert(0, hook)
     try:
-        setattr(rich_utils, "rich_format_error", error)  # noqa: B010 (typed for Click's exception only)
         yield
     finally:
-        rich_utils.rich_format_error = format_error
+        if hook in sys.meta_path:
+            sys.meta_path.remove(hook)
+        if saved:
+            setattr(sys.modules[module_name], name, saved[0])
+
+
+class _OnImport(importlib.abc.MetaPathFinder):
+    """Finds module ``name`` as the other finders do and calls ``then(module)`` once it has run."""
+
+    def __init__(self, name: str, then: Callable[[ModuleType], None]) -> None:
+        self.name = name
+        self.then = then
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None) -> Any:
+        if fullname != self.name:
+            return None
+        sys.meta_path.remove(self)  # once: the real finders find the module
+        spec = importlib.util.find_spec(fullname)
+        loader = None if spec is None else spec.loader
+        if loader is None:
+            return spec
+        run = loader.exec_module
+
+        def exec_module(module: ModuleType) -> None:
+            run(module)
+            self.then(module)
+
+        loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
 
 
 def _localize_command(command: Any, language: str) -> None:
