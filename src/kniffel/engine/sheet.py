@@ -23,8 +23,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import numpy as np
-
 from kniffel.base.errors import SheetError, UnknownBoxError
 from kniffel.base.i18n import N_
 from kniffel.rules import Column, Order, RuleSet, Section
@@ -355,7 +353,7 @@ def possible_points(rules: RuleSet, box_id: str) -> frozenset[int]:
     sharp variant, and 0 (struck)."""
     box = rules.box(box_id)
     # Joker values (25/30/40) are values the boxes pay for their own figures anyway.
-    values = {0, *np.unique(rules.score_table[:, rules.box_index[box_id]]).tolist()}
+    values = {0, *rules.score_table[:, rules.box_index[box_id]].tolist()}
     if rules.sharp and box.figure:
         values |= {2 * v for v in values}
     return frozenset(values)
