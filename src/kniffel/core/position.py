@@ -31,6 +31,7 @@ from kniffel.base.arrays import I64
 from kniffel.base.dice import validate_dice
 from kniffel.base.errors import SituationError, UnknownBoxError
 from kniffel.base.keeps import keep_lattice
+from kniffel.core import batchkernels as bk
 from kniffel.engine.sheet import ScoreSheet
 from kniffel.engine.situation import Situation
 from kniffel.rules import RuleSet
@@ -61,8 +62,6 @@ class SheetState:
     ) -> SheetState:
         """The state of the sheet ``filled`` (box id -> points) with ``free_throws_left`` (None: all);
         :class:`~kniffel.base.errors.KniffelError` for unknown boxes or a sheet the rules cannot reach."""
-        from kniffel.core import batchkernels as bk  # (the solver's package imports this module)
-
         c = compiled
         rules = c.rules
         index = rules.box_index
@@ -173,8 +172,6 @@ class ColumnPosition:
     def encode(self, compiled: Compiled) -> tuple[list[int], bool]:
         """This position as the tables index it: its row of :data:`ROW` numbers and whether its next
         throw is a free one; ``KniffelError`` if it is impossible."""
-        from kniffel.core.batchkernels import turn_fields
-
         rules = compiled.rules
         dice = self.dice
         roll = validate_dice(dice if isinstance(dice, list | tuple) else list(dice), rules.dice)
@@ -183,7 +180,7 @@ class ColumnPosition:
         s = self.state(compiled)
         if s.mask == compiled.full_mask:
             raise SituationError("the sheet is full")
-        at_once, sweep_free, usable, throws, free = turn_fields.py_func(
+        at_once, sweep_free, usable, throws, free = bk.turn_fields.py_func(
             self.rolls_left, self.thrown_at_once is not None, bool(self.thrown_at_once), s.free,
             self.free_throws_used, rules.rolls, compiled.n_at_once, compiled.free_per_turn,
         )  # fmt: skip
