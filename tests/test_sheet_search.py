@@ -20,10 +20,8 @@ from kniffel import Game, SeededDice, bots, rules
 from kniffel.base.keeps import keep_lattice
 from kniffel.core.play import MASK64, stream_base
 from kniffel.engine.game import Announce, Roll, Score, Strike
-from kniffel.planning import ColumnPlanner, HeuristicPlanner, planner_for
-from kniffel.planning.columns import ColumnValuation
-from kniffel.planning.compiled import SheetSearch, covers, new_log
-from kniffel.planning.heuristic import HeuristicValuation
+from kniffel.planning import HeuristicPlanner, planner_for
+from kniffel.planning.compiled import SearchPlanner, SheetSearch, covers, new_log
 from kniffel.planning.lookahead import Lookahead
 from kniffel.rules import RuleSet
 from kniffel.services.simulate import play_chunk, sheet_search, simulate
@@ -32,27 +30,25 @@ SHEETS = ("kniffel-3col", "kniffel-4col", "super-kniffel", "yams")
 KINDS = ("column", "heuristic")
 
 
-def planner(rules_id: str, kind: str) -> ColumnPlanner | HeuristicPlanner:
+def planner(rules_id: str, kind: str) -> SearchPlanner:
     found = planner_for(rules.get(rules_id), method="column" if kind == "column" else "heuristic")
-    assert isinstance(found, ColumnPlanner | HeuristicPlanner)
+    assert isinstance(found, SearchPlanner)
     return found
 
 
-def search_of(found: ColumnPlanner | HeuristicPlanner) -> SheetSearch:
+def search_of(found: SearchPlanner) -> SheetSearch:
     assert found.search is not None
     return found.search
 
 
-def assert_best(found: ColumnPlanner | HeuristicPlanner, game: Game, action: object) -> None:
+def assert_best(found: SearchPlanner, game: Game, action: object) -> None:
     choices = found.choices(game)
     taken = [c.value for c in choices if c.action == action]
     assert taken, f"{action} is not among the planner's choices"
     assert taken[0] == pytest.approx(choices[0].value, abs=1e-9)
 
 
-def replay(
-    ruleset: RuleSet, found: ColumnPlanner | HeuristicPlanner, log: npt.NDArray[np.int32], g: int
-) -> Game:
+def replay(ruleset: RuleSet, found: SearchPlanner, log: npt.NDArray[np.int32], g: int) -> Game:
     """Game ``g`` of ``log`` through the engine, each decision checked against the planner."""
     lattice = keep_lattice(ruleset.dice)
     dice = ScriptedDice()
@@ -131,12 +127,7 @@ def test_compiled_values_equal_the_python_lookahead(rules_id: str, kind: str) ->
     found = planner(rules_id, kind)
     announced = any(c.order.name == "ANNOUNCED" for c in ruleset.columns)
     for game in positions(ruleset, 40, seed=3):
-        valuation = (
-            ColumnValuation(found, game)
-            if isinstance(found, ColumnPlanner)
-            else HeuristicValuation(found, game)
-        )
-        expected = {c.action: c.value for c in Lookahead(game, valuation).choices()}
+        expected = {c.action: c.value for c in Lookahead(game, found.valuation(game)).choices()}
         got = {c.action: c.value for c in found.choices(game)}
         assert got.keys() == expected.keys()
         for action, value in got.items():

@@ -24,10 +24,8 @@ from pathlib import Path
 
 from kniffel.core import Advisor
 from kniffel.engine.game import Game
-from kniffel.planning.compiled import SheetSearch, column_rules, covers, search_choices
+from kniffel.planning.compiled import SearchPlanner, SheetSearch, column_rules, covers
 from kniffel.planning.exact import advisor_for, free_throws_arg
-from kniffel.planning.goals import POINTS
-from kniffel.planning.interface import Choice
 from kniffel.planning.lookahead import ColumnCache, Matrix, best_entries, own_entries
 from kniffel.rules import Column, Order, Placement, RuleSet, Section, single_column
 
@@ -62,29 +60,23 @@ def column_model(rules: RuleSet, index: int, directory: Path | None = None) -> C
     return ColumnModel(column, alone, advisor_for(valued, directory), exact=exact)
 
 
-class ColumnPlanner:
+class ColumnPlanner(SearchPlanner):
     """The column estimate described in the module docstring."""
 
-    exact = False
-    goal = POINTS
-
     def __init__(self, rules: RuleSet, directory: Path | None = None, *, wait: bool = True) -> None:
-        self.rules = rules
-        self.wait = wait
-        """False for a player people wait for: no waiting for the compiled search's first compile."""
+        super().__init__(rules, wait=wait)
         self.models = {c.id: column_model(rules, i, directory) for i, c in enumerate(rules.columns)}
         self.upper = {box.id for box in rules.boxes if box.section is Section.UPPER}
         self.columns = ColumnCache(4096)
-        self.search: SheetSearch | None = None
+        self.search = None
         if covers(rules):
             models = list(self.models.values())
             self.search = SheetSearch(
                 rules, [m.advisor.compiled for m in models], [m.advisor.solution.values for m in models]
             )
-        """The compiled turn search where it covers the sheet, else None (the Python lookahead)."""
 
-    def choices(self, game: Game) -> list[Choice]:
-        return search_choices(game, self.search, lambda at: ColumnValuation(self, at), wait=self.wait)
+    def valuation(self, game: Game) -> ColumnValuation:
+        return ColumnValuation(self, game)
 
 
 @dataclass(eq=False)

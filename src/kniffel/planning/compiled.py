@@ -26,6 +26,7 @@ from kniffel.base.arrays import I64
 from kniffel.base.keeps import keep_lattice
 from kniffel.core.work import compiled_threads
 from kniffel.engine.game import Announce, Game, Roll, Score, Strike
+from kniffel.planning.goals import POINTS
 from kniffel.planning.interface import Choice, best_first
 from kniffel.planning.lookahead import Lookahead, Valuation
 from kniffel.rules import Order, Placement, RuleSet, single_column
@@ -211,6 +212,29 @@ def new_log(rules: RuleSet, games: int) -> npt.NDArray[np.int32]:
     return np.full((games, turns, rules.rolls + 2, 3), -1, dtype=np.int32)
 
 
+class SearchPlanner:
+    """A planner for points by an estimate of its own (the heuristic, the column estimate): it values a
+    position's entries by :meth:`valuation` and searches the turn by them in compiled code where
+    :attr:`search` covers the sheet, else by the Python lookahead (:func:`search_choices`)."""
+
+    exact = False
+    goal = POINTS
+    search: SheetSearch | None
+    """The compiled turn search where it covers the sheet, else None (the Python lookahead)."""
+
+    def __init__(self, rules: RuleSet, *, wait: bool = True) -> None:
+        self.rules = rules
+        self.wait = wait
+        """False for a player people wait for: no waiting for the compiled search's first compile."""
+
+    def valuation(self, game: Game) -> Valuation:
+        """What the entries of the player to move in ``game`` are worth to this planner."""
+        raise NotImplementedError
+
+    def choices(self, game: Game) -> list[Choice]:
+        return search_choices(game, self.search, self.valuation, wait=self.wait)
+
+
 def search_choices(
     game: Game, search: SheetSearch | None, valuation: Callable[[Game], Valuation], *, wait: bool = True
 ) -> list[Choice]:
@@ -226,4 +250,12 @@ def search_choices(
     return Lookahead(game, valued).choices()
 
 
-__all__ = ["SheetGames", "SheetSearch", "column_rules", "covers", "new_log", "search_choices"]
+__all__ = [
+    "SearchPlanner",
+    "SheetGames",
+    "SheetSearch",
+    "column_rules",
+    "covers",
+    "new_log",
+    "search_choices",
+]

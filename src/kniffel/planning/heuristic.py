@@ -34,9 +34,7 @@ from kniffel.base.keeps import keep_lattice
 from kniffel.core import compile_rules
 from kniffel.core.compile import Compiled
 from kniffel.engine.game import Game
-from kniffel.planning.compiled import SheetSearch, column_rules, covers, search_choices
-from kniffel.planning.goals import POINTS
-from kniffel.planning.interface import Choice
+from kniffel.planning.compiled import SearchPlanner, SheetSearch, column_rules, covers
 from kniffel.planning.lookahead import ColumnCache, Matrix, best_entries, own_entries
 from kniffel.rules import Column, Placement, RuleSet, single_column
 from kniffel.rules.model import Box
@@ -72,16 +70,11 @@ class ColumnSummary:
     """Whether the five box holds points."""
 
 
-class HeuristicPlanner:
+class HeuristicPlanner(SearchPlanner):
     """The estimate described in the module docstring; what it derives from the rules is built once."""
 
-    exact = False
-    goal = POINTS
-
     def __init__(self, rules: RuleSet, weights: Weights | None = None, *, wait: bool = True) -> None:
-        self.rules = rules
-        self.wait = wait
-        """False for a player people wait for: no waiting for the compiled search's first compile."""
+        super().__init__(rules, wait=wait)
         self.weights = weights = weights or Weights()
         self.baseline = {
             box.id: weights.baseline_scale * self._targeted(b, rules.rolls + weights.baseline_extra_rolls)
@@ -92,10 +85,9 @@ class HeuristicPlanner:
         self.alone = {c.id: single_column(rules, c) for c in rules.columns}
         self.columns = ColumnCache(2048)
         self.search = self.compiled_search()
-        """The compiled turn search where it covers the sheet, else None (the Python lookahead)."""
 
-    def choices(self, game: Game) -> list[Choice]:
-        return search_choices(game, self.search, lambda at: HeuristicValuation(self, at), wait=self.wait)
+    def valuation(self, game: Game) -> HeuristicValuation:
+        return HeuristicValuation(self, game)
 
     # --- the value of an entry -------------------------------------------------------------------
 

@@ -39,8 +39,8 @@ import numpy.typing as npt
 from kniffel import bots
 from kniffel.base.errors import KniffelError, plotting_unavailable
 from kniffel.engine.game import Game, SeededDice
-from kniffel.planning import POINTS, ColumnPlanner, HeuristicPlanner, Planner, is_exact, planner_for
-from kniffel.planning.compiled import SheetSearch, covers
+from kniffel.planning import POINTS, HeuristicPlanner, Planner, is_exact, planner_for
+from kniffel.planning.compiled import SearchPlanner, SheetSearch, covers
 from kniffel.rules import Order, RuleSet, single_column
 
 if TYPE_CHECKING:
@@ -378,7 +378,7 @@ def sheet_search(rules: RuleSet, strategy: str) -> SheetSearch | None:
         planner = planner_for(rules, method="heuristic")
     else:
         return None
-    assert isinstance(planner, ColumnPlanner | HeuristicPlanner)
+    assert isinstance(planner, SearchPlanner)
     return planner.search
 
 
