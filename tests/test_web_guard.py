@@ -307,3 +307,25 @@ def test_a_failure_inside_the_server_is_answered_with_the_security_headers(
 def test_an_ipv6_client_is_its_network(host: str, client: str) -> None:
     """A machine is given a whole /64 and may send from any address in it."""
     assert guard.client_key(host) == client
+
+
+def test_the_table_page_offers_no_move_before_its_game_is_there(make_client: Any) -> None:
+    """The table's roll and strike buttons come disabled and are enabled by the page once it has the
+    game's state: a button that did nothing when pressed early misled people (and a browser test that
+    waited for an enabled roll button clicked before the game was there)."""
+    from html.parser import HTMLParser
+
+    class Buttons(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.disabled: dict[str, bool] = {}
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            named = dict(attrs)
+            if tag == "button" and named.get("id"):
+                self.disabled[str(named["id"])] = "disabled" in named
+
+    page = Buttons()
+    page.feed(make_client().get("/table").text)
+    assert page.disabled["roll"]
+    assert page.disabled["strike-mode"]
