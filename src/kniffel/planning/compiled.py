@@ -215,7 +215,7 @@ def new_log(rules: RuleSet, games: int) -> npt.NDArray[np.int32]:
 class SearchPlanner:
     """A planner for points by an estimate of its own (the heuristic, the column estimate): it values a
     position's entries by :meth:`valuation` and searches the turn by them in compiled code where
-    :attr:`search` covers the sheet, else by the Python lookahead (:func:`search_choices`)."""
+    :attr:`search` covers the sheet, else by the Python lookahead (:meth:`choices`)."""
 
     exact = False
     goal = POINTS
@@ -232,22 +232,16 @@ class SearchPlanner:
         raise NotImplementedError
 
     def choices(self, game: Game) -> list[Choice]:
-        return search_choices(game, self.search, self.valuation, wait=self.wait)
-
-
-def search_choices(
-    game: Game, search: SheetSearch | None, valuation: Callable[[Game], Valuation], *, wait: bool = True
-) -> list[Choice]:
-    """A multi-column planner's choices in ``game``: none when there is nothing to decide, else the
-    compiled search's (``search``, where it covers the sheet) or the Python lookahead's, both valuing
-    entries by ``valuation(game)``. Without ``wait`` the lookahead answers while the search's kernel is
-    not compiled yet (:meth:`SheetSearch.ready`): a game people watch never waits for that compile."""
-    if game.is_over or game.turn.dice is None:
-        return []
-    valued = valuation(game)
-    if search is not None and (wait or search.ready()):
-        return search.choices(game, valued)
-    return Lookahead(game, valued).choices()
+        """The choices in ``game``: none when there is nothing to decide, else the compiled search's
+        (where it covers the sheet) or the Python lookahead's, both valuing entries by
+        :meth:`valuation`. Without :attr:`wait` the lookahead answers while the search's kernel is not
+        compiled yet (:meth:`SheetSearch.ready`): a game people watch never waits for that compile."""
+        if game.is_over or game.turn.dice is None:
+            return []
+        valued = self.valuation(game)
+        if self.search is not None and (self.wait or self.search.ready()):
+            return self.search.choices(game, valued)
+        return Lookahead(game, valued).choices()
 
 
 __all__ = [
@@ -257,5 +251,4 @@ __all__ = [
     "column_rules",
     "covers",
     "new_log",
-    "search_choices",
 ]
