@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from kniffel.core.compile import KernelTables
-from kniffel.core.maxima import MASKED_STORES, larger, most_into, most_of_own
+from kniffel.core.maxima import larger, most_into, most_of_own
 from kniffel.core.records import EntryState, FiveAlike, Lanes, Scoring, borrowing
 
 NEG = -1.0e300
@@ -372,9 +372,8 @@ def keep_max(ev: Any, width: int, parent: Any, first_roll: int, seed: Any) -> No
     (None: not given) the best of that and ``seed[roll - first_roll]`` (the roll's own value: scoring it
     now). Keeps come smallest first, so a keep's parents are final when it is reached. Each row is maxed
     in place, four parents a pass (a Zen 1's best sub-keeps 15 % sooner than two a pass, and
-    those 9 % sooner than one); with AVX-512's masked stores one a pass (two were 25 % slower there;
+    those 9 % sooner than one; a Zen 5's with AVX-512 twice as fast as one a pass by masked stores:
     ``docs/performance.md``)."""
-    n_links = parent.shape[1]
     for k in range(1, ev.shape[0]):
         start = 0
         if k >= first_roll:  # a roll is not a keep of its own: start from its value, or its first parent
@@ -386,15 +385,7 @@ def keep_max(ev: Any, width: int, parent: Any, first_roll: int, seed: Any) -> No
             else:
                 for lane in range(width):
                     ev[k, lane] = seed[k - first_roll, lane]
-        if not MASKED_STORES:
-            most_of_own(ev, k, width, parent[k], start)
-            continue
-        for j in range(start, n_links):
-            q = parent[k, j]
-            if q < 0:
-                break
-            for lane in range(width):
-                ev[k, lane] = larger(ev[q, lane], ev[k, lane])
+        most_of_own(ev, k, width, parent[k], start)
 
 
 @njit(cache=True, nogil=True, inline="always")

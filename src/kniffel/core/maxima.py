@@ -1,12 +1,12 @@
-"""The larger of two floats, and of rows of them, as the processor numba compiles for keeps them fastest.
+"""The larger of two floats, and of rows of them, as one instruction on every build.
 
 The keep lattice's best sub-keeps and every roll's best entry are maxima over rows of lanes. How a row's
-best is kept decides their speed (``docs/performance.md``, "On a Zen 1: the maxima as one instruction"):
-:func:`larger` picks the instruction, and :func:`most_into` / :func:`most_of_own` fold up to four rows
-into one in a single pass, so that a row is stored once for every four it takes in instead of once for
-each (a load and a store fewer per row; the values are the same, a maximum being exact). Rows are
-indexed in the one array, not taken as views: a compiled loop over views of one array could not tell
-them apart either.
+best is kept decides their speed (``docs/performance.md``, "On a Zen 1: the maxima as one instruction"
+and "On a Zen 5: the maxima folded with AVX-512 too"): :func:`larger` is one ``vmaxps``, and
+:func:`most_into` / :func:`most_of_own` fold up to four rows into one in a single pass, so that a row is
+stored once for every four it takes in instead of once for each (a load and a store fewer per row; the
+values are the same, a maximum being exact). Rows are indexed in the one array, not taken as views: a
+compiled loop over views of one array could not tell them apart either.
 """
 
 from __future__ import annotations
@@ -21,27 +21,13 @@ FOLD = 4
 """Rows a pass of :func:`most_into` / :func:`most_of_own` takes in at most."""
 
 
-def _masked_stores() -> bool:
-    """Whether the processor numba compiles for has AVX-512 (the features that key numba's kernel cache,
-    so a build for another processor is compiled, and cached, with its own answer)."""
-    from numba.core.registry import cpu_target
-
-    features = cpu_target.target_context.codegen().magic_tuple()[2]
-    return "+avx512f" in features.split(",")
-
-
-MASKED_STORES = _masked_stores()
-"""How :func:`larger` keeps a row's best in place (``best[lane] = larger(x, best[lane])``): with AVX-512
-as a choice, which the compiler makes one masked store (79 ns a lane for a turn's best sub-keeps, 107 as
-``np.maximum``); without, where a masked store is microcoded (582 ns), as :func:`_maxnum`. Measured with
-``benchmarks/kernels.py --builds native,avx2``. The values are the same either way (none is NaN)."""
-
-
 def _maxnum(typingctx: Any, x: Any, y: Any) -> Any:  # pragma: no cover
     """The larger of two floats of one type, neither NaN, as one ``vmaxps``: LLVM's ``maxnum`` told no NaN
     comes. ``np.maximum`` returns a NaN it is given (a compare and two blends a vector); a choice (``x if
-    x > y else y``, the builtin ``max``) became a masked store, microcoded without AVX-512. A Zen 1's best
-    sub-keeps: 430 ns a lane as ``np.maximum``, 1,000 ns as a masked store, 260-330 ns as this."""
+    x > y else y``, the builtin ``max``) became a masked store, microcoded without AVX-512 and, with it, a
+    store for every row folded in. A Zen 1's best sub-keeps: 430 ns a lane as ``np.maximum``, 1,000 ns as a
+    masked store, 260-330 ns as this; a Zen 5's (AVX-512): 75-87 ns a lane as masked stores, 40-44 as this,
+    four rows a pass."""
     if not isinstance(x, types.Float) or x != y:
         return None
 
@@ -61,9 +47,7 @@ _max_of_numbers: Any = intrinsic(_maxnum)
 
 @njit(cache=True, nogil=True, inline="always")
 def larger(x: Any, y: Any) -> Any:  # pragma: no cover
-    """The larger of ``x`` and ``y``, neither of them NaN, as this processor keeps it fastest."""
-    if MASKED_STORES:
-        return x if x > y else y
+    """The larger of ``x`` and ``y``, neither of them NaN: one ``vmaxps`` (:func:`_maxnum`)."""
     return _max_of_numbers(x, y)
 
 
