@@ -3,8 +3,11 @@
 The rules come only from the solver's compiled tables (:class:`kniffel.core.compile.KernelTables`),
 which are checked against :func:`kniffel.rules.placements`, and are read as every compiled game reads
 them: where a roll may go and what it pays there by :func:`~kniffel.core.kernels.roll_entry`, what the
-entry does to the game by :func:`~kniffel.core.kernels.settle`. The dice come from the per-game streams
-of :mod:`kniffel.core.playkernels`. Actions and observations follow :mod:`kniffel.env.encoding`.
+entry does to the game by :func:`~kniffel.core.kernels.settle`. The dice are thrown as every compiled
+game throws them (:func:`kniffel.core.playkernels.throw`, from the per-game streams): an action's held
+dice are a keep of the lattice, and the roll it gives is shown sorted. So a step applies an agent's
+action with the same throw and the same entry as the games played by the solver's tables apply theirs.
+Actions and observations follow :mod:`kniffel.env.encoding`.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from numba import njit
 
 from kniffel.core.compile import KernelTables
 from kniffel.core.kernels import boxes_for, roll_entry, scoring, settle
-from kniffel.core.playkernels import die
+from kniffel.core.playkernels import throw
 from kniffel.core.records import EntryState, Scoring, borrowing
 
 # positions of the observation's parts in ``offsets`` (-1: the rules have no such part)
@@ -50,6 +53,8 @@ class EnvRules(NamedTuple):
     base: Any
     """:attr:`kniffel.core.Compiled.base`: what a roll pays in each box (looked up, not searched)."""
     code_to_roll: Any
+    roll_dice: Any
+    """``[roll, die]``: the faces (1-6) of each sorted roll, ascending."""
 
 
 class EnvResults(NamedTuple):
@@ -63,29 +68,26 @@ class EnvResults(NamedTuple):
 
 
 @borrowing
-def _throw(g: int, held: int, dice: Any, rng: Any) -> None:  # pragma: no cover
-    """Throw the dice of game ``g`` not held (bit mask of positions), then sort them."""
+def _throw(g: int, held: int, dice: Any, rng: Any, rules: EnvRules) -> None:  # pragma: no cover
+    """Throw the dice of game ``g`` not held (bit mask of positions of its sorted dice): the held dice
+    are a keep, thrown from as every compiled game throws; the roll is shown sorted."""
+    t = rules.tables
     n = dice.shape[1]
+    keep = 0
     for j in range(n):
-        if (held >> j) & 1 == 0:
-            dice[g, j] = die(rng, g) + 1
-    for j in range(1, n):
-        v = dice[g, j]
-        k = j - 1
-        while k >= 0 and dice[g, k] > v:
-            dice[g, k + 1] = dice[g, k]
-            k -= 1
-        dice[g, k + 1] = v
+        if (held >> j) & 1 == 1:
+            keep = t.child[keep, dice[g, j] - 1]
+    r = throw(rng, g, keep, t.size, t.child, n, -1, 0, 0) - t.first_roll
+    for j in range(n):
+        dice[g, j] = rules.roll_dice[r, j]
 
 
 @borrowing
-def _start_turn(
-    g: int, dice: Any, rolls: Any, taken: Any, at_once: Any, rng: Any
-) -> None:  # pragma: no cover
-    _throw(g, 0, dice, rng)
-    rolls[g] = 1
-    taken[g] = 0
-    at_once[g] = 1
+def _start_turn(g: int, games: EnvGames, rules: EnvRules) -> None:  # pragma: no cover
+    _throw(g, 0, games.dice, games.rng, rules)
+    games.rolls[g] = 1
+    games.taken[g] = 0
+    games.at_once[g] = 1
 
 
 @borrowing
@@ -98,7 +100,7 @@ def _new_game(g: int, games: EnvGames, rules: EnvRules) -> None:  # pragma: no c
     t = rules.tables
     games.free_left[g] = t.n_free - 1
     games.total[g] = (t.n_free - 1) * t.free_points
-    _start_turn(g, games.dice, games.rolls, games.taken, games.at_once, games.rng)
+    _start_turn(g, games, rules)
 
 
 @borrowing
@@ -160,7 +162,7 @@ def step(
             rewards[g] = -penalty
             continue
         if a < n_keeps:
-            _throw(g, a, dice, rng)
+            _throw(g, a, dice, rng, rules)
             if rolls[g] < t.rolls:
                 rolls[g] += 1
             else:
@@ -190,7 +192,7 @@ def step(
             if autoreset:
                 _new_game(g, games, rules)
         else:
-            _start_turn(g, dice, rolls, taken, at_once, rng)
+            _start_turn(g, games, rules)
     observe(obs, masks, offsets, games, rules)
 
 

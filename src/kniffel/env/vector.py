@@ -94,9 +94,11 @@ class CompiledGames:
         self.total = np.zeros(n, dtype=np.int64)
         self.rng = np.zeros(n, dtype=np.uint64)
         code_to_roll = np.full(FACES**n_dice, -1, dtype=np.int32)
-        for r, roll in enumerate(sorted_rolls(n_dice)):
+        rolls = sorted_rolls(n_dice)
+        for r, roll in enumerate(rolls):
             code_to_roll[sum((face - 1) * FACES**j for j, face in enumerate(roll))] = r
-        self.tables = kernels.EnvRules(c.kernel_tables, c.base, code_to_roll)
+        roll_dice = np.array(rolls, dtype=np.int8)
+        self.tables = kernels.EnvRules(c.kernel_tables, c.base, code_to_roll, roll_dice)
         layout = self.encoding.layout
         names = ("dice", "counts", "rolls_left", "free_throws_taken", "thrown_at_once", "filled", "points",
                  "upper_sum", "extra_bonus", "free_throws_left")  # fmt: skip
