@@ -42,13 +42,9 @@ def _maxnum(typingctx: Any, x: Any, y: Any) -> Any:  # pragma: no cover
     return x(x, y), codegen
 
 
-_max_of_numbers: Any = intrinsic(_maxnum)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def larger(x: Any, y: Any) -> Any:  # pragma: no cover
-    """The larger of ``x`` and ``y``, neither of them NaN: one ``vmaxps`` (:func:`_maxnum`)."""
-    return _max_of_numbers(x, y)
+larger: Any = intrinsic(_maxnum)
+"""The larger of ``x`` and ``y``, neither of them NaN: one ``vmaxps`` (:func:`_maxnum`), called from
+compiled code."""
 
 
 @njit(cache=True, nogil=True, inline="always")
