@@ -22,6 +22,7 @@ from kniffel.base.errors import KniffelError
 from kniffel.core import UnsupportedRulesError
 from kniffel.engine.game import Roll, Score, Strike
 from kniffel.env import ENV_ID, Encoding, EnvActionError, KniffelAECEnv, KniffelEnv, VectorKniffelEnv
+from kniffel.env.vector import CompiledGames
 from kniffel.planning import planner_for
 from kniffel.rules import RuleSet, single_column
 
@@ -372,3 +373,20 @@ def test_render_shows_the_situation_as_text() -> None:
     shown = table.render()
     assert shown is not None
     assert "player_0 to move: kniffel | empty" in shown
+
+
+def test_a_bound_step_goes_to_the_compiled_kernel_and_reads_the_arrays_anew() -> None:
+    # the single-game environment binds its step and its observation to its own arrays (numba's typing
+    # of ~50 arrays was a third of a step); a bound call must see the arrays' new contents every time
+    games = CompiledGames(rules.get("yahtzee"), 3)
+    size, n_actions = games.encoding.size, games.encoding.n_actions
+    obs, masks = np.zeros((3, size), dtype=np.float32), np.zeros((3, n_actions), dtype=np.int8)
+    observe = games.observer(obs, masks)
+    for seed in (1, 2, 3):
+        games.new(seed)
+        observe()
+        expected_obs, expected_masks = np.zeros_like(obs), np.zeros_like(masks)
+        games.observe(expected_obs, expected_masks)
+        assert np.array_equal(obs, expected_obs)
+        assert np.array_equal(masks, expected_masks)
+        assert observe.direct

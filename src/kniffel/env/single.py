@@ -38,6 +38,7 @@ from gymnasium import spaces
 
 from kniffel.base.arrays import F32
 from kniffel.base.errors import GameError, KniffelError
+from kniffel.core.records import Bound
 from kniffel.engine.actions import Action, Roll, Score, Strike
 from kniffel.engine.game import Game, SeededDice
 from kniffel.engine.situation import Situation
@@ -99,6 +100,15 @@ class KniffelEnv(gymnasium.Env[F32, np.int64]):
             np.zeros(1, dtype=np.bool_),
         )
         self._action = np.zeros(1, dtype=np.int64)
+        self._step_call: Bound | None = None
+        self._observe_call: Bound | None = None
+        if self._compiled is not None:
+            obs, masks, rewards, done, final, legal = self._buffers
+            self._step_call = self._compiled.stepper(
+                self._action, masks, obs, penalty=0.0, rewards=rewards, done=done, final=final,
+                legal=legal, autoreset=False,
+            )  # fmt: skip
+            self._observe_call = self._compiled.observer(obs, masks)
         self._game: Game | None = None
         self._log: list[tuple[int, bytes]] = []
         self._first_dice = b""
@@ -116,7 +126,8 @@ class KniffelEnv(gymnasium.Env[F32, np.int64]):
         self._over = False
         if self._compiled is not None:
             self._compiled.new(self.seed_used)
-            self._compiled.observe(self._buffers[0], self._buffers[1])
+            assert self._observe_call is not None
+            self._observe_call()
             self._first_dice = self._compiled.dice[0].tobytes()
             self._log = []
         else:
@@ -188,16 +199,14 @@ class KniffelEnv(gymnasium.Env[F32, np.int64]):
     def _step_compiled(self, index: int, penalize: bool) -> tuple[float, bool]:
         c = self._compiled
         assert c is not None
-        obs, masks, rewards, done, final, legal = self._buffers
+        assert self._step_call is not None
+        _, masks, rewards, done, _, _ = self._buffers
         if not masks[0, index]:
             if penalize:
                 return 0.0, False
             raise EnvActionError(self._why_not(index))
         self._action[0] = index
-        c.step(
-            self._action, masks, obs, penalty=0.0, rewards=rewards, done=done, final=final, legal=legal,
-            autoreset=False,
-        )  # fmt: skip
+        self._step_call()
         self._log.append((index, c.dice[0].tobytes()))
         self._over = bool(done[0])
         return float(rewards[0]), True
