@@ -369,22 +369,24 @@ def best_keep(
 def keep_max(ev: Any, width: int, parent: Any, first_roll: int, seed: Any) -> None:  # pragma: no cover
     """In place: ``ev[keep]`` becomes the best value over the keep and every sub-multiset of it, and
     ``ev[roll]`` the best over its proper sub-multisets (the best keep to throw from), or with ``seed``
-    (None: not given) the best of that and ``seed[roll - first_roll]`` (the roll's own value: scoring it
-    now). Keeps come smallest first, so a keep's parents are final when it is reached. Each row is maxed
-    in place, four parents a pass (a Zen 1's best sub-keeps 15 % sooner than two a pass, and
+    (an empty array: not given) the best of that and ``seed[roll - first_roll]`` (the roll's own value:
+    scoring it now). Keeps come smallest first, so a keep's parents are final when it is reached. Each row
+    is maxed in place, four parents a pass (a Zen 1's best sub-keeps 15 % sooner than two a pass, and
     those 9 % sooner than one; a Zen 5's with AVX-512 twice as fast as one a pass by masked stores:
-    ``docs/performance.md``)."""
+    ``docs/performance.md``). No seed is an empty array rather than None, so that one compiled function
+    serves both: each was 0.3-0.4 s of a first run's compiling, and the choice is made once a roll."""
+    seeded = seed.shape[0] > 0
     for k in range(1, ev.shape[0]):
         start = 0
         if k >= first_roll:  # a roll is not a keep of its own: start from its value, or its first parent
-            if seed is None:
+            if seeded:
+                for lane in range(width):
+                    ev[k, lane] = seed[k - first_roll, lane]
+            else:
                 q = parent[k, 0]
                 for lane in range(width):
                     ev[k, lane] = ev[q, lane]
                 start = 1
-            else:
-                for lane in range(width):
-                    ev[k, lane] = seed[k - first_roll, lane]
         most_of_own(ev, k, width, parent[k], start)
 
 
@@ -438,11 +440,11 @@ def sweep_from(
             # a roll's best: scoring it (its value) or holding the best of its keeps, in one pass; after
             # the turn's first throw its rolls still hold those values, and each is maxed as a keep is
             if q == 0 and level == start:
-                keep_max(ev, width, parent, ev.shape[0], None)
+                keep_max(ev, width, parent, ev.shape[0], ev[:0])
             else:
                 keep_max(ev, width, parent, first, sv[level, 0])
             continue
-        keep_max(ev, width, parent, first, None)
+        keep_max(ev, width, parent, first, ev[:0])
         for r in range(n_rolls):
             k = first + r
             for lane in range(width):
