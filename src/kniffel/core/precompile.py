@@ -71,7 +71,6 @@ def dp_callees(tables_type: Any) -> list[tuple[Any, tuple[Any, ...]]]:
     return [
         (k.scoring, (tables_type,)),
         (k.mask_lanes, (i64, n, field["lanes"])),
-        (k.entry_rows, (tables_type, types.literal(1), i64)),
         (k.entry_values, (segments, i64, values, n, *pairs, rows, none)),
         (k.best_entries, (rows, field["nonzero"], values, none)),
         (k.joker_entry, (values, n, *joker, types.NamedUniTuple(i64, 3, Lanes), rows, values, none)),
