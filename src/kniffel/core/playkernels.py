@@ -311,9 +311,12 @@ def key_order(keys: Any) -> tuple[Any, Any]:  # pragma: no cover
     n = keys.shape[0]
     if n == 0:
         return np.arange(0), keys.copy()
-    if keys.min() < 0:
+    # the least and the largest key in one loop: numpy's min and max took 0.5 s of a first run to compile
+    least, top = keys[0], keys[0]
+    for i in range(1, n):
+        least, top = min(least, keys[i]), max(top, keys[i])
+    if least < 0:
         raise ValueError("the games' keys are not negative")
-    top = keys.max()
     bits = 16
     if top < max(1 << 16, 8 * n):
         bits = 1
