@@ -16,7 +16,7 @@ from functools import partial
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.base.arrays import F32, F64, I64
+from kniffel.base.arrays import F32, F64, I64, read_only
 from kniffel.base.errors import SituationError
 from kniffel.core.compile import Compiled, KernelTables
 from kniffel.core.distribution import LevelTable
@@ -408,7 +408,11 @@ def solve_rows(
     empty = np.zeros((0, 3), dtype=np.int64)
     scratch = np.zeros(1, dtype=np.float32)
     nothing = targetkernels.TargetLevel(
-        empty, np.zeros(1, dtype=np.int64), root.free, scratch, Reading(scratch, index, full_layout.lane_base)
+        empty,
+        np.zeros(1, dtype=np.int64),
+        root.free,
+        scratch,
+        Reading(read_only(scratch), index, full_layout.lane_base),
     )
     dpkernels.solve_target(nothing, kt, 0, 0)
     targetkernels.cut_windows(empty, root.free, index, full_layout.lane_base, kt)
@@ -429,7 +433,8 @@ def solve_rows(
         for piece, bundles, tasks in _pieces(widths):
             check(cancel)
             begin = time.perf_counter()
-            read = Reading(below, index, full_layout.lane_base)
+            # read-only, as the option kernel reads stored rows: one compile of the entries for both
+            read = Reading(read_only(below), index, full_layout.lane_base)
             work = targetkernels.TargetLevel(items[piece], bundles, root.free, prob, read)
             run_between(tasks, partial(dpkernels.solve_target, work, kt))
             seconds += time.perf_counter() - begin
