@@ -53,16 +53,17 @@ class Bound:
     @property
     def direct(self) -> bool:
         """Whether calls go to the compiled function itself (after the first)."""
-        return self._entry is not None
+        return self._entry is not None and self._entry is not self.kernel
 
     def __call__(self) -> Any:
         if self._entry is not None:
             return self._entry(*self.args)
         result = self.kernel(*self.args)
+        # looked up once: if numba filed the compiled function otherwise, calls keep going through the
+        # dispatcher rather than typing the arguments here again at every call
         types = tuple(self.kernel.typeof_pyval(arg) for arg in self.args)
         compiled = self.kernel.overloads.get(types)
-        if compiled is not None:
-            self._entry = compiled.entry_point
+        self._entry = self.kernel if compiled is None else compiled.entry_point
         return result
 
 
