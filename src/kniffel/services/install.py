@@ -91,8 +91,8 @@ def main(argv: list[str]) -> int:
         if argv == ["--part", "play"]:
             play_and_advise()
             return 0
-        print("kniffel: compiling the solver for this processor (once for each version)...", file=sys.stderr)
-        print(f"kniffel: compiled in {compile_kernels():.0f} s", file=sys.stderr)
+        print("kniffel: compiling the solver for this processor (once for each version)", file=sys.stderr)
+        print(f"kniffel: the solver is compiled ({compile_kernels():.0f} s)", file=sys.stderr)
     return 0
 
 
