@@ -77,19 +77,19 @@ def test_after_the_install_compiled_the_first_commands_compile_nothing(solver_ca
 def test_the_install_writes_no_table_into_the_users_cache(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """Its tables go to a directory of its own, gone afterwards."""
+    """Its tables go to a directory of its own, gone afterwards; the user's setting is back."""
+    from kniffel.core import precompile
+
     seen: list[str] = []
     monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path))
-
-    def compile_kernels() -> float:
-        seen.append(os.environ["KNIFFEL_CACHE_DIR"])
-        return 1.0
-
-    monkeypatch.setattr(install, "compile_kernels", compile_kernels)
+    monkeypatch.setattr(precompile, "processors", lambda: 1)  # both parts in this process
+    monkeypatch.setattr(install, "play_and_advise", lambda: seen.append(os.environ["KNIFFEL_CACHE_DIR"]))
+    monkeypatch.setattr(install, "questions", lambda: seen.append(os.environ["KNIFFEL_CACHE_DIR"]))
     assert install.main([]) == 0
-    assert len(seen) == 1
-    assert seen[0] != str(tmp_path)
+    assert len(seen) == 2
+    assert seen[0] == seen[1] != str(tmp_path)
     assert not Path(seen[0]).exists()
+    assert os.environ["KNIFFEL_CACHE_DIR"] == str(tmp_path)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -162,3 +162,20 @@ def test_an_install_told_not_to_compile_runs_nothing(
     monkeypatch.setenv(backend.SKIP_ENV, "0")
     monkeypatch.setattr(backend.subprocess, "run", lambda *args, **kwargs: pytest.fail("ran"))
     assert backend.compile_kernels() is False
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"), [("en", "The solver is compiled (42 s)."), ("de", "Der Löser ist vorbereitet (42 s).")]
+)
+def test_kniffel_cache_compile_does_what_an_editable_install_does(
+    monkeypatch: pytest.MonkeyPatch, lang: str, said: str
+) -> None:
+    """For an install that did not (another numba, a wheel, the variable set): the same work, its time."""
+    from typer.testing import CliRunner
+
+    from kniffel.apps.cli import app
+
+    monkeypatch.setattr(install, "compile_kernels", lambda: 42.0)
+    done = CliRunner().invoke(app, ["cache", "compile", "--lang", lang], env={"COLUMNS": "120"})
+    assert done.exit_code == 0, done.output
+    assert said in done.output

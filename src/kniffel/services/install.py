@@ -13,7 +13,8 @@ It can only save time, never change a result: the kernels are compiled from the 
 argument types the commands pass (a test holds that they then compile nothing), and numba writes each
 cache file under a temporary name and renames it into place. The tables it solves on the way go to a
 temporary directory, never the user's table cache. ``KNIFFEL_COMPILE_AT_INSTALL=0`` skips it (the
-kernels are then compiled at their first use, as before).
+kernels are then compiled at their first use, as before); ``kniffel cache compile`` runs it for any
+install.
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from kniffel.core.cache import ENV as TABLES_ENV
 
 SKIP_ENV = "KNIFFEL_COMPILE_AT_INSTALL"
 """Set to ``0`` for an install that compiles nothing."""
@@ -65,34 +70,49 @@ def questions() -> None:
 
 def compile_kernels() -> float:
     """Compile every kernel of :func:`play_and_advise` and :func:`questions`, the one in a second process
-    where there is a second processor; the seconds it took. Raises :class:`RuntimeError` if the second
-    process failed."""
+    where there is a second processor, their tables in a temporary directory; the seconds it took.
+    Raises :class:`RuntimeError` if the second process failed."""
     from kniffel.core import precompile
 
     begin = time.perf_counter()
-    helper = None
-    if precompile.processors() >= 2:
-        helper = subprocess.Popen([sys.executable, "-m", "kniffel.services.install", "--part", "play"])
-    else:
-        play_and_advise()
-    questions()
-    if helper is not None and helper.wait() != 0:
-        raise RuntimeError(f"compiling the kernels of play failed (exit status {helper.returncode})")
+    with _tables_aside():
+        helper = None
+        if precompile.processors() >= 2:
+            helper = subprocess.Popen([sys.executable, "-m", "kniffel.services.install", "--part", "play"])
+        else:
+            play_and_advise()
+        questions()
+        if helper is not None and helper.wait() != 0:
+            raise RuntimeError(f"compiling the kernels of play failed (exit status {helper.returncode})")
     return time.perf_counter() - begin
 
 
+@contextmanager
+def _tables_aside() -> Iterator[None]:
+    """The table cache in a temporary directory (for this process and those it starts), then back."""
+    before = os.environ.get(TABLES_ENV)
+    with tempfile.TemporaryDirectory(prefix="kniffel-install-") as tables:
+        os.environ[TABLES_ENV] = tables
+        try:
+            yield
+        finally:
+            if before is None:
+                del os.environ[TABLES_ENV]
+            else:
+                os.environ[TABLES_ENV] = before
+
+
 def main(argv: list[str]) -> int:
-    """``--part play``: :func:`play_and_advise` alone; else :func:`compile_kernels`, saying what it does
-    on standard error. The tables go to a temporary directory either way."""
+    """``--part play``: :func:`play_and_advise` alone (the second process); else :func:`compile_kernels`,
+    saying what it does on standard error."""
     if os.environ.get(SKIP_ENV) == "0":
         return 0
-    with tempfile.TemporaryDirectory(prefix="kniffel-install-") as tables:
-        os.environ["KNIFFEL_CACHE_DIR"] = tables  # its second process inherits it
-        if argv == ["--part", "play"]:
+    if argv == ["--part", "play"]:
+        with _tables_aside():
             play_and_advise()
-            return 0
-        print("kniffel: compiling the solver for this processor (once for each version)", file=sys.stderr)
-        print(f"kniffel: the solver is compiled ({compile_kernels():.0f} s)", file=sys.stderr)
+        return 0
+    print("kniffel: compiling the solver for this processor (once for each version)", file=sys.stderr)
+    print(f"kniffel: the solver is compiled ({compile_kernels():.0f} s)", file=sys.stderr)
     return 0
 
 

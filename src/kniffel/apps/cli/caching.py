@@ -1,4 +1,5 @@
-"""``kniffel cache``: what the table cache holds, clearing it, and solving the win tables ahead of play.
+"""``kniffel cache``: what the table cache holds, clearing it, solving the win tables ahead of play and
+compiling the solver ahead of its first use.
 
 The cache (``$KNIFFEL_CACHE_DIR`` or the user's cache directory) holds, per rule set and option, the
 expected-score table (8 MB for Yahtzee, a second to solve), the early win tables (the chances of reaching
@@ -30,7 +31,7 @@ from kniffel.rules import parse_options
 
 cache_app = typer.Typer(
     name="cache",
-    help="The table cache: list what it holds, clear it, or solve the win tables before play.",
+    help="The table cache: list it, clear it, solve the win tables before play, or compile the solver.",
     no_args_is_help=False,
     invoke_without_command=True,
 )
@@ -198,6 +199,22 @@ def prepare(
         console.print(interrupted_text(rules.id, before, words))
         raise typer.Exit(INTERRUPTED) from None
     console.print(translate(words, "The win tables of {rules} are ready.", rules=rules.id))
+
+
+@cache_app.command("compile")
+@reports_errors
+def compile_solver(lang: LangOption = None) -> None:
+    """Compile the solver for this processor now (an editable install does it), rather than at the
+    first solve, question or game: after another install, or with another numba."""
+    from kniffel.services import install
+
+    words = language.choose(lang)
+    console = Console(highlight=False, stderr=True)
+    with console.status(translate(words, "Compiling the solver for this processor, about a minute...")):
+        seconds = install.compile_kernels()
+    console.print(
+        translate(words, "The solver is compiled ({seconds} s).", seconds=number(words, seconds, 0))
+    )
 
 
 def _in_percent(progress: Callable[[int, int], None]) -> Callable[[int, int], None]:
