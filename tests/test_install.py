@@ -179,3 +179,51 @@ def test_kniffel_cache_compile_does_what_an_editable_install_does(
     done = CliRunner().invoke(app, ["cache", "compile", "--lang", lang], env={"COLUMNS": "120"})
     assert done.exit_code == 0, done.output
     assert said in done.output
+
+
+def test_the_second_process_ends_with_a_failed_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where this process's part fails (or is interrupted), the other part does not go on alone."""
+    from kniffel.core import precompile
+
+    started: list[subprocess.Popen[bytes]] = []
+    real_popen = subprocess.Popen
+
+    def popen(argv: list[str]) -> subprocess.Popen[bytes]:
+        started.append(real_popen([sys.executable, "-c", "import time; time.sleep(600)"]))
+        return started[0]
+
+    def questions() -> None:
+        raise RuntimeError("a kernel failed")
+
+    monkeypatch.setattr(precompile, "processors", lambda: 2)
+    monkeypatch.setattr(subprocess, "Popen", popen)
+    monkeypatch.setattr(install, "questions", questions)
+    with pytest.raises(RuntimeError, match="a kernel failed"):
+        install.compile_kernels()
+    assert started[0].poll() is not None
+
+
+def test_the_second_process_does_its_part_whatever_the_install_variable_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``kniffel cache compile`` compiles with ``KNIFFEL_COMPILE_AT_INSTALL=0`` set too."""
+    done: list[str] = []
+    monkeypatch.setenv(install.SKIP_ENV, "0")
+    monkeypatch.setattr(install, "play_and_advise", lambda: done.append("played"))
+    assert install.main(["--part", "play"]) == 0
+    assert done == ["played"]
+
+
+def test_kniffel_cache_compile_says_what_failed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from kniffel.apps.cli import app
+
+    def failing() -> float:
+        raise RuntimeError("compiling the kernels of play failed (exit status 1)")
+
+    monkeypatch.setattr(install, "compile_kernels", failing)
+    done = CliRunner().invoke(app, ["cache", "compile"], env={"COLUMNS": "120"})
+    assert done.exit_code != 0
+    assert "compiling the kernels of play failed (exit status 1)" in done.output
+    assert "Traceback" not in done.output

@@ -76,14 +76,20 @@ def compile_kernels() -> float:
 
     begin = time.perf_counter()
     with _tables_aside():
-        helper = None
-        if precompile.processors() >= 2:
-            helper = subprocess.Popen([sys.executable, "-m", "kniffel.services.install", "--part", "play"])
-        else:
+        if precompile.processors() < 2:
             play_and_advise()
-        questions()
-        if helper is not None and helper.wait() != 0:
-            raise RuntimeError(f"compiling the kernels of play failed (exit status {helper.returncode})")
+            questions()
+            return time.perf_counter() - begin
+        helper = subprocess.Popen([sys.executable, "-m", "kniffel.services.install", "--part", "play"])
+        try:
+            questions()
+            status = helper.wait()
+        finally:
+            if helper.poll() is None:  # this process failed or was interrupted: the helper ends with it
+                helper.kill()
+                helper.wait()
+        if status != 0:
+            raise RuntimeError(f"compiling the kernels of play failed (exit status {status})")
     return time.perf_counter() - begin
 
 
@@ -105,11 +111,11 @@ def _tables_aside() -> Iterator[None]:
 def main(argv: list[str]) -> int:
     """``--part play``: :func:`play_and_advise` alone (the second process); else :func:`compile_kernels`,
     saying what it does on standard error."""
-    if os.environ.get(SKIP_ENV) == "0":
-        return 0
-    if argv == ["--part", "play"]:
+    if argv == ["--part", "play"]:  # asked for by compile_kernels, whatever SKIP_ENV says
         with _tables_aside():
             play_and_advise()
+        return 0
+    if os.environ.get(SKIP_ENV) == "0":
         return 0
     print("kniffel: compiling the solver for this processor (once for each version)", file=sys.stderr)
     print(f"kniffel: the solver is compiled ({compile_kernels():.0f} s)", file=sys.stderr)

@@ -211,7 +211,10 @@ def compile_solver(lang: LangOption = None) -> None:
     words = language.choose(lang)
     console = Console(highlight=False, stderr=True)
     with console.status(translate(words, "Compiling the solver for this processor, about a minute...")):
-        seconds = install.compile_kernels()
+        try:
+            seconds = install.compile_kernels()
+        except RuntimeError as error:
+            raise CliError(str(error)) from error
     console.print(
         translate(words, "The solver is compiled ({seconds} s).", seconds=number(words, seconds, 0))
     )
