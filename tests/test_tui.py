@@ -687,14 +687,16 @@ PLAYERS = {
     2: ("Alexandra", "bot"),
     3: ("Alexandra", "bot", "Bernhard"),
     4: ("Alexandra", "bot", "Bernhard", "bot:optimal"),
+    8: ("Alexandra", "bot", "Bernhard", "bot:optimal", "Christine", "bot", "bot", "Eva"),
 }
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-@pytest.mark.parametrize("count", [2, 3, 4])
+@pytest.mark.parametrize("count", [2, 3, 4, 8])
 async def test_every_player_is_on_screen_at_80x24(lang: str, count: int) -> None:
-    """Every player's name (shortened, never to nothing) and every upper sum, bonus and total are on the
-    screen at once, beside the side panel, the mover's column marked; the hints' win column fits."""
+    """Every player's name (shortened, never to nothing, no two alike: three quick bots at eight players
+    keep their numbers) and every upper sum, bonus and total are on the screen at once, beside the side
+    panel, the mover's column marked; the hints' win column fits."""
     app = make_app(players=PLAYERS[count], lang=lang, seed=3)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("space", "enter", "space")
@@ -705,6 +707,7 @@ async def test_every_player_is_on_screen_at_80x24(lang: str, count: int) -> None
         assert layout.label + sum(layout.widths) <= sheet.size.width  # nothing to scroll sideways to
         assert sheet.scroll_x == 0
         assert all(first.strip() for first, _ in layout.names)
+        assert len(set(layout.names)) == count, layout.names
         lines = screen_lines(app)
         assert sum(line.count("▶") for line in lines[:2]) == 1  # the mover, over the first column
         for label in ("Bonus", "Gesamtsumme" if lang == "de" else "Total"):

@@ -97,7 +97,8 @@ def plan(
 
 def name_lines(name: str, width: int, lines: int) -> tuple[str, str]:
     """``name`` in ``width`` columns on up to two ``lines``: whole on the first if it fits, else broken
-    after a word that fits (or inside a word) and the rest shortened on the second."""
+    after a word that fits (or inside a word) and the rest shortened on the second, keeping the number
+    that tells namesakes apart ("Bot (heuristic) 2" in three columns: "Bot" over "h…2")."""
     if len(name) <= width or lines == 1:
         return shortened(name, width), ""
     words = name.split()
@@ -107,7 +108,11 @@ def name_lines(name: str, width: int, lines: int) -> tuple[str, str]:
     rest = " ".join(words).replace("(", "").replace(")", "")
     if not first:
         first, rest = name[:width], name[width:]
-    return first, shortened(rest, width)
+    second = shortened(rest, width)
+    head, _, number = rest.rpartition(" ")
+    if number.isdigit() and head and not second.endswith(number) and width - len(number) >= 2:
+        second = shortened(head, width - len(number)) + number
+    return first, second
 
 
 class SheetView(DataTable[Text]):
