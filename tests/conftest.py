@@ -131,6 +131,31 @@ def compiled_kernels() -> dict[str, Any]:
     return found
 
 
+def kernels_compiled_after(prepare: str, ask: str) -> list[str]:
+    """The kernels (of :func:`compiled_kernels`) that the Python statements ``ask`` compile or load for
+    argument types that ``prepare`` had not, both run in that order in a fresh process: what a front end's
+    first use compiles after a warm-up or an install has prepared the kernels."""
+    script = "\n".join(
+        [
+            "import sys",
+            f"sys.path.insert(0, {str(Path(__file__).parent)!r})",
+            "from conftest import compiled_kernels",
+            "def signatures():",
+            "    return {name: set(kernel.signatures) for name, kernel in compiled_kernels().items()}",
+            prepare,
+            "before = signatures()",
+            ask,
+            "after = signatures()",
+            "import json",
+            "print(json.dumps(sorted(name for name in after if after[name] - before.get(name, set()))))",
+        ]
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found: list[str] = json.loads(done.stdout.splitlines()[-1])
+    return found
+
+
 def new_game(rules_id: str, players: Sequence[str] = ("Ada", "Bob"), seed: int = 1, **options: str) -> Game:
     return Game(ruleset(rules_id, **options), list(players), dice=SeededDice(seed))
 

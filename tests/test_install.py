@@ -13,40 +13,28 @@ from typing import Any
 
 import pytest
 
+from conftest import kernels_compiled_after
 from kniffel.services import install
 
 ROOT = Path(__file__).resolve().parent.parent
 
-FIRST_COMMANDS_AFTER_INSTALL = """
-from numba.core.registry import CPUDispatcher
+INSTALL = """
+from kniffel.services import install
+
+install.play_and_advise()
+install.questions()
+"""
+
+FIRST_COMMANDS = """
+import io
 from kniffel import rules
-from kniffel.core import (
-    batchkernels, distkernels, dpkernels, kernels, playkernels, sheetkernels, targetkernels, winkernels,
-)
 from kniffel.core.play import play
 from kniffel.core.position import ColumnPosition
 from kniffel.core.target import TargetAdvisor, solve_rows
 from kniffel.planning.exact import advisor_for
-from kniffel.services import install
 from kniffel.services.advice import run_batch
 from kniffel.services.simulate import simulate
-import io
 
-MODULES = (
-    batchkernels, distkernels, dpkernels, kernels, playkernels, sheetkernels, targetkernels, winkernels,
-)
-
-def signatures():
-    found = {}
-    for module in MODULES:
-        for name, kernel in vars(module).items():
-            if isinstance(kernel, CPUDispatcher):
-                found[module.__name__ + "." + name] = set(kernel.signatures)
-    return found
-
-install.play_and_advise()
-install.questions()
-before = signatures()
 yahtzee = rules.get("yahtzee")
 advisor = advisor_for(yahtzee)  # a new user's first commands: a solve, ...
 advisor.options(ColumnPosition({"ones": 3}, (6, 6, 6, 2, 1), 1))  # ... advice, one position and a batch
@@ -57,8 +45,6 @@ rows = solve_rows(advisor.compiled, root=advisor.state(sheet), low=120, high=120
 TargetAdvisor(advisor, rows).options(ColumnPosition(sheet, (2, 2, 3, 5, 5), 2), 120)
 play(advisor.solution, 100, seed=3)  # optimal games, and the quick bot's on four columns
 simulate(rules.get("kniffel-4col"), strategy="bot", games=2, seed=5)
-after = signatures()
-print("new:", sorted(name for name in after if after[name] - before[name]))
 """
 
 
@@ -67,11 +53,7 @@ def test_after_the_install_compiled_the_first_commands_compile_nothing(solver_ca
     situations; a new user's first commands (another rule set, solved values, other positions) must run
     the very kernels it compiled, in a fresh process: numba compiles again for an argument of another
     type, and a kernel the install never called would be compiled by the command."""
-    done = subprocess.run(
-        [sys.executable, "-c", FIRST_COMMANDS_AFTER_INSTALL], capture_output=True, text=True, timeout=900
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert "new: []" in done.stdout, done.stdout
+    assert kernels_compiled_after(INSTALL, FIRST_COMMANDS) == []
 
 
 def test_the_install_writes_no_table_into_the_users_cache(
