@@ -51,13 +51,13 @@ from kniffel.core.work import compiled_threads, use_threads
 @njit(cache=True, nogil=True)
 def _expect(ev: Any, width: int, t: Any, repeat: int) -> None:  # pragma: no cover
     for _ in range(repeat):
-        keep_expect(ev, width, t.child, t.first_roll, t.roll_probs, False, ev, True)
+        keep_expect(ev, width, t.child, t.first_roll, t.roll_probs, False, ev, True, ev[:0])
 
 
 @njit(cache=True, nogil=True)
 def _max(ev: Any, width: int, t: Any, seed: Any, repeat: int) -> None:  # pragma: no cover
     for _ in range(repeat):
-        keep_max(ev, width, t.parent, t.first_roll, seed)
+        keep_max(ev, width, t.parent, t.first_roll, seed, t.roll_probs, ev[0, :0])
 
 
 @njit(cache=True, nogil=True)
@@ -93,7 +93,8 @@ def lattice_bytes(t: Any, size: int) -> dict[str, int]:
     expect = keeps * 7 * size
     most = (links * 3 + rolls * 2) * size
     best = (entries * 3 + rolls * 3) * size
-    # a turn of three throws: two of each, the last throw's mean over the rolls
+    # a turn of three throws: two of each, and the last throw's mean over the rolls, summed as the second
+    # keep_max makes each roll's value (its accumulator's row read and written per roll)
     return {
         "keep_expect": expect,
         "keep_max": most,

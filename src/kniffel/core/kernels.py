@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from kniffel.core.compile import KernelTables
-from kniffel.core.maxima import larger, most_into, most_of_own
+from kniffel.core.maxima import larger, most_into, most_of_own, most_of_seed
 from kniffel.core.records import EntryState, FiveAlike, Lanes, Scoring, borrowing
 
 NEG = -1.0e300
@@ -316,12 +316,22 @@ def score_values(
 
 @njit(cache=True, nogil=True)
 def keep_expect(
-    ev: Any, width: int, child: Any, first_roll: int, probs: Any, sharp: bool, at_once: Any, lattice: bool
+    ev: Any,
+    width: int,
+    child: Any,
+    first_roll: int,
+    probs: Any,
+    sharp: bool,
+    at_once: Any,
+    lattice: bool,
+    rolls: Any,
 ) -> None:  # pragma: no cover
     """``ev[keep]`` for every keep that is not a full roll: the expected value of throwing the dice it
-    lacks, from the values of the rolls in ``ev[first_roll:]`` (one die at a time). With the sharp rule the
-    empty keep throws all dice at once and takes its values from ``at_once[roll]`` instead. Without
-    ``lattice``, only the empty keep."""
+    lacks, from the values of the rolls, one die at a time: ``rolls[roll]``, or with ``rolls`` empty the
+    rolls' own rows ``ev[first_roll:]`` (a turn's first throw reads the entries where they were worked
+    out instead of a copy of them). With the sharp rule the empty keep throws all dice at once and takes
+    its values from ``at_once[roll]`` instead. Without ``lattice``, only the empty keep."""
+    apart = rolls.shape[0] > 0
     if lattice:
         # in the values' own precision: a float64 factor would widen every float32 lane
         one = np.empty(1, dtype=ev.dtype)
@@ -330,6 +340,14 @@ def keep_expect(
         for k in range(first_roll - 1, -1, -1):
             c0, c1, c2 = child[k, 0], child[k, 1], child[k, 2]
             c3, c4, c5 = child[k, 3], child[k, 4], child[k, 5]
+            if apart and c0 >= first_roll:  # a keep one die short of a roll: its children are rolls
+                o = first_roll
+                for lane in range(width):
+                    three = rolls[c0 - o, lane] + rolls[c1 - o, lane] + rolls[c2 - o, lane]
+                    ev[k, lane] = (
+                        three + rolls[c3 - o, lane] + rolls[c4 - o, lane] + rolls[c5 - o, lane]
+                    ) * sixth
+                continue
             for lane in range(width):
                 ev[k, lane] = (
                     ev[c0, lane] + ev[c1, lane] + ev[c2, lane] + ev[c3, lane] + ev[c4, lane] + ev[c5, lane]
@@ -342,6 +360,9 @@ def keep_expect(
             if sharp:
                 for lane in range(width):
                     ev[0, lane] += p * at_once[r, lane]
+            elif apart:
+                for lane in range(width):
+                    ev[0, lane] += p * rolls[r, lane]
             else:
                 for lane in range(width):
                     ev[0, lane] += p * ev[first_roll + r, lane]
@@ -368,28 +389,40 @@ def best_keep(
 
 
 @borrowing
-def keep_max(ev: Any, width: int, parent: Any, first_roll: int, seed: Any) -> None:  # pragma: no cover
+def keep_max(
+    ev: Any, width: int, parent: Any, first_roll: int, seed: Any, probs: Any, mean: Any
+) -> None:  # pragma: no cover
     """In place: ``ev[keep]`` becomes the best value over the keep and every sub-multiset of it, and
     ``ev[roll]`` the best over its proper sub-multisets (the best keep to throw from), or with ``seed``
     (an empty array: not given) the best of that and ``seed[roll - first_roll]`` (the roll's own value:
-    scoring it now). Keeps come smallest first, so a keep's parents are final when it is reached. Each row
-    is maxed in place, four parents a pass (a Zen 1's best sub-keeps 15 % sooner than two a pass, and
-    those 9 % sooner than one; a Zen 5's with AVX-512 twice as fast as one a pass by masked stores:
-    ``docs/performance.md``). No seed is an empty array rather than None, so that one compiled function
-    serves both: each was 0.3-0.4 s of a first run's compiling, and the choice is made once a roll."""
+    scoring it now), in the same pass. With ``mean`` (empty: not asked for), ``mean`` becomes the rolls'
+    mean weighed by ``probs``, each value added while at hand, as :func:`keep_expect` adds them (the
+    same to the last bit). Keeps come smallest first, so a keep's parents are final when it is reached.
+    Each row is maxed in place, four parents a pass (a Zen 1's best sub-keeps 15 % sooner than two a
+    pass, and those 9 % sooner than one; a Zen 5's with AVX-512 twice as fast as one a pass by masked
+    stores: ``docs/performance.md``). No seed is an empty array rather than None: one compiled function
+    serves both (each was 0.3-0.4 s of a first run's compiling)."""
     seeded = seed.shape[0] > 0
-    for k in range(1, ev.shape[0]):
-        start = 0
-        if k >= first_roll:  # a roll is not a keep of its own: start from its value, or its first parent
-            if seeded:
-                for lane in range(width):
-                    ev[k, lane] = seed[k - first_roll, lane]
-            else:
-                q = parent[k, 0]
-                for lane in range(width):
-                    ev[k, lane] = ev[q, lane]
-                start = 1
+    summed = mean.shape[0] > 0
+    # the keeps, then the rolls: in one loop with the rolls' branch, no row's loop was made vectors
+    for k in range(1, min(first_roll, ev.shape[0])):
+        most_of_own(ev, k, width, parent[k], 0)
+    for lane in range(mean.shape[0]):
+        mean[lane] = 0.0
+    for k in range(first_roll, ev.shape[0]):
+        # a roll is not a keep of its own: start from its value, or its first parent
+        if seeded:
+            start = most_of_seed(ev, k, width, parent[k], seed, k - first_roll)
+        else:
+            q = parent[k, 0]
+            for lane in range(width):
+                ev[k, lane] = ev[q, lane]
+            start = 1
         most_of_own(ev, k, width, parent[k], start)
+        if summed:
+            p = probs[k - first_roll]
+            for lane in range(width):
+                mean[lane] += p * ev[k, lane]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -423,30 +456,35 @@ def sweep_from(
     # the values' precision: float64 for the DP, float32 for the wide lanes of the target tables
     ev = np.empty((child.shape[0], width), dtype=sv.dtype)
     at_once = np.empty((n_rolls if sharp else 1, width), dtype=sv.dtype)
-    for r in range(n_rolls):
+    for r in range(n_rolls if sharp else 0):
         for lane in range(width):
-            ev[first + r, lane] = sv[start, 0, r, lane]
-        if sharp:
-            for lane in range(width):
-                at_once[r, lane] = sv[start, 1, r, lane]
+            at_once[r, lane] = sv[start, 1, r, lane]
+    # only the empty keep asked for (the DP): the last throw's mean is summed by the pass before it
+    summed = not sharp and n_keeps == 1 and positions > 1
+    mean = np.empty(width if summed else 0, dtype=sv.dtype)
+    # the first throw reads the rolls' entries where they are (``rolls``); later ones the lattice's rows
+    rolls = sv[start, 0]
     for q in range(positions):
-        keep_expect(ev, width, child, first, probs, sharp, at_once, n_keeps > 1 or q + 1 < positions)
+        if summed and q + 1 == positions:
+            for lane in range(width):
+                table[q - skip, 0, lane] = mean[lane]
+            break
+        keep_expect(ev, width, child, first, probs, sharp, at_once, n_keeps > 1 or q + 1 < positions, rolls)
         if q >= skip:
             for k in range(n_keeps):
+                row = rolls[k - first] if k >= first and rolls.shape[0] > 0 else ev[k]
                 for lane in range(width):
-                    table[q - skip, k, lane] = ev[k, lane]
+                    table[q - skip, k, lane] = row[lane]
         if q + 1 == positions:
             break
+        rolls = ev[:0]
         level = start + q + 1 if q + 1 <= usable else free
         if not sharp:
-            # a roll's best: scoring it (its value) or holding the best of its keeps, in one pass; after
-            # the turn's first throw its rolls still hold those values, and each is maxed as a keep is
-            if q == 0 and level == start:
-                keep_max(ev, width, parent, ev.shape[0], ev[:0])
-            else:
-                keep_max(ev, width, parent, first, sv[level, 0])
+            # a roll's best: scoring it (its value) or holding the best of its keeps, in one pass
+            last = summed and q + 2 == positions
+            keep_max(ev, width, parent, first, sv[level, 0], probs, mean if last else mean[:0])
             continue
-        keep_max(ev, width, parent, first, ev[:0])
+        keep_max(ev, width, parent, first, ev[:0], probs, mean[:0])
         for r in range(n_rolls):
             k = first + r
             for lane in range(width):

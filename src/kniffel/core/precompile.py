@@ -74,9 +74,9 @@ def dp_callees(tables_type: Any) -> list[tuple[Any, tuple[Any, ...]]]:
         (k.entry_values, (segments, i64, values, n, *pairs, rows, none)),
         (k.best_entries, (rows, field["nonzero"], values, none)),
         (k.joker_entry, (values, n, *joker, types.NamedUniTuple(i64, 3, Lanes), rows, values, none)),
-        (k.keep_expect, (rows, i64, field["child"], i64, field["roll_probs"], boolean, rows, boolean)),
+        (k.keep_expect, (rows, i64, field["child"], i64, field["roll_probs"], boolean, rows, boolean, rows)),
         # a roll's keeps seeded with its own value (the sweep's one pass), or not (an empty seed)
-        (k.keep_max, (rows, i64, field["parent"], i64, rows)),
+        (k.keep_max, (rows, i64, field["parent"], i64, rows, field["roll_probs"], types.Array(f64, 1, "C"))),
     ]
 
 
