@@ -426,7 +426,11 @@ def score_target(level: Any, b: Any, t: Any) -> Any:  # pragma: no cover
     padded = (width + PAD - 1) // PAD * PAD
     nonzero = open_pairs(t, items)
     sv = np.empty((level.free_top + 1, n_s, n_rolls, padded), dtype=np.float32)
-    rows = np.zeros((t.pair_box.shape[0] + 2, padded), dtype=np.float32)
+    # every entry's row is written over the windows' lanes: only the padding is zeroed
+    rows = np.empty((t.pair_box.shape[0] + 2, padded), dtype=np.float32)
+    for j in range(rows.shape[0]):
+        for lane in range(width, padded):
+            rows[j, lane] = 0.0
     for free in range(level.free_top + 1):
         bundle_entries(free, items, firsts, widths, read, t, rows, nonzero, sv[free])
     return TargetBundle(items, widths), sv

@@ -12,6 +12,7 @@ rule sets the exact solver covers.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import IO, Any
 
 from rich.table import Table
@@ -66,7 +67,7 @@ def target_options(
     from kniffel.core.target import needs_compiling
     from kniffel.services.session import about
 
-    label = cone_note(rules, target, sheet, lang)
+    label = partial(cone_note, rules, target, sheet, lang)
     # said until the first sheet is solved: compiling on a first use, else cutting the sheets' windows
     # (nothing is shown without progress, so the kernel cache is not asked then)
     waiting = None

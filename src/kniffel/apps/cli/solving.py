@@ -129,18 +129,23 @@ def solved_what(rules: RuleSet, column: RuleSet, lang: str) -> str:
 
 @contextmanager
 def solve_progress(
-    show: bool, label: str, unit: str = N_("sheets"), lang: str = "en", waiting: str | None = None
+    show: bool,
+    label: str | Callable[[], str],
+    unit: str = N_("sheets"),
+    lang: str = "en",
+    waiting: str | None = None,
 ) -> Iterator[Callable[[int, int], None] | None]:
     """A Rich progress bar on stderr fed by the solver's ``progress(done, total)``; nothing when
-    ``show`` is false or stderr is not a terminal. ``waiting`` says what happens before the first
-    progress (by default: the solver compiles on a first run)."""
+    ``show`` is false or stderr is not a terminal. ``label`` may be a function, asked only when the bar
+    is shown (a target's estimate works out the windows of its cone). ``waiting`` says what happens
+    before the first progress (by default: the solver compiles on a first run)."""
     console = Console(stderr=True)
     if not show or not console.is_terminal:
         yield None
         return
     waiting = waiting or translate(lang, "compiling the solver, first run only...")
     with _Lines(translate(lang, unit), waiting, console, lang) as progress:
-        task = progress.add_task(label, total=None)
+        task = progress.add_task(label() if callable(label) else label, total=None)
 
         def update(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
