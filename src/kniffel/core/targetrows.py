@@ -427,7 +427,7 @@ def solve_rows(
         a, b = int(starts[level]), int(starts[level + 1])
         counts = index[a:b, 2]
         index[a:b, 0] = np.cumsum(counts) - counts
-        items, widths = _widest_first(c, full_layout, index, items, root)
+        items, widths = _with_lanes(c, full_layout, index, items, root)
         prob = np.zeros(int(counts.sum()), dtype=np.float32)
         seconds += time.perf_counter() - begin
         for piece, bundles, tasks in _pieces(widths):
@@ -552,11 +552,12 @@ def _in_parts(count: int, run: Callable[[int, int], object]) -> None:
     run_ranges(count, max(1, -(-count // PARTS)), run)
 
 
-def _widest_first(
-    c: Compiled, layout: LaneLayout, index: I64, items: I64, root: SheetState
-) -> tuple[I64, I64]:
-    """``items`` whose rows still hold a lane, the widest first so that the threads finish together, and
-    their widths."""
+def _with_lanes(c: Compiled, layout: LaneLayout, index: I64, items: I64, root: SheetState) -> tuple[I64, I64]:
+    """``items`` whose rows still hold a lane, and their widths, in the order of the layout: a bundle
+    then holds states of one sheet and its neighbours, which read the same children's rows (from the
+    caches, not memory) and leave more boxes' entries out (:func:`targetkernels.open_pairs`). The widest
+    first, as before, made Yahtzee's cone of 300 2-4 % slower; the threads take runs of bundles as
+    they finish one, so they end a piece together either way."""
     if not len(items):
         return items, np.zeros(0, dtype=np.int64)
     masks, armed, ups = items[:, 0], items[:, 1], items[:, 2]
@@ -565,11 +566,10 @@ def _widest_first(
         ups - lowest_ups(c, masks), 0, width - 1
     )
     counts = index[lanes, 2]
-    order = np.argsort(-counts, kind="stable")
-    order = order[counts[order] > 0]
-    ordered: I64 = items[order]
-    found: I64 = counts[order]
-    return ordered, found
+    solved = np.flatnonzero(counts > 0)
+    kept: I64 = items[solved]
+    found: I64 = counts[solved]
+    return kept, found
 
 
 __all__ = [
