@@ -25,6 +25,7 @@ import json
 import os
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import machine
@@ -83,7 +84,7 @@ def measure(games: int, deals: int, rules_id: str, seed: int) -> dict[str, Any]:
     report["tournament"] = {"in_process": {"threads": 1, "seconds": seconds}}
 
     for cpus in (1, 2):
-        started, _ = timed(lambda cpus=cpus: cluster.connect(cluster.LOCAL, cpus=cpus))
+        started, _ = timed(partial(cluster.connect, cluster.LOCAL, cpus=cpus))
         report[f"ray_start_{cpus}_cpu"] = started
         # the same call once untimed: every worker started, its kernels and tables loaded
         cluster.simulate(ruleset, games=games, seed=other)

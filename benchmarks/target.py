@@ -204,9 +204,9 @@ def check(rules_ids: list[str]) -> list[str]:
             worst = max([worst, *(abs(got[a] - v) for a, v in case["options"])])
             for u, p in case["between"]:
                 worst = max(worst, abs(targets.probability(case["sheet"], u, case["free_throws_left"]) - p))
-        options = " ".join(f"{k}={v}" for k, v in sorted(variant["options"].items()))
+        named = " ".join(f"{k}={v}" for k, v in sorted(variant["options"].items()))
         lines.append(
-            f"{variant['rules']} {options} {'' if variant['column'] is None else variant['column']}: "
+            f"{variant['rules']} {named} {'' if variant['column'] is None else variant['column']}: "
             f"{len(variant['early_cases'])} early positions, largest difference {worst:.1e} "
             f"({time.perf_counter() - start:.0f} s)"
         )

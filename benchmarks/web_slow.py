@@ -52,7 +52,7 @@ import time
 from collections import Counter
 from multiprocessing.queues import Queue
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import httpx
 from web_abuse import Player as AbusePlayer  # the same decisions as the flood benchmark's player
@@ -70,7 +70,7 @@ class GranianProcess(ServerProcess):
 
     granian_path = ""
 
-    def launch(self) -> ServerProcess:
+    def launch(self) -> Self:
         env = {
             **self.env,
             "KNIFFEL_DATABASE_URL": self.database_url,
