@@ -330,7 +330,8 @@ def keep_expect(
     lacks, from the values of the rolls, one die at a time: ``rolls[roll]``, or with ``rolls`` empty the
     rolls' own rows ``ev[first_roll:]`` (a turn's first throw reads the entries where they were worked
     out instead of a copy of them). With the sharp rule the empty keep throws all dice at once and takes
-    its values from ``at_once[roll]`` instead. Without ``lattice``, only the empty keep."""
+    its values from ``at_once[roll]`` instead. Without ``lattice``, only the empty keep, from ``rolls``
+    (a turn of one throw; a later throw's mean is summed by :func:`keep_max`) or ``at_once``."""
     apart = rolls.shape[0] > 0
     if lattice:
         # in the values' own precision: a float64 factor would widen every float32 lane
@@ -360,12 +361,9 @@ def keep_expect(
             if sharp:
                 for lane in range(width):
                     ev[0, lane] += p * at_once[r, lane]
-            elif apart:
-                for lane in range(width):
-                    ev[0, lane] += p * rolls[r, lane]
             else:
                 for lane in range(width):
-                    ev[0, lane] += p * ev[first_roll + r, lane]
+                    ev[0, lane] += p * rolls[r, lane]
 
 
 @njit(cache=True, nogil=True, inline="always")
