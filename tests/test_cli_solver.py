@@ -450,6 +450,53 @@ def test_a_target_already_reached_is_certain_and_the_table_shows_percentages() -
     assert "\N{NO-BREAK SPACE}%" in result.stdout
 
 
+def test_a_target_past_the_limit_is_answered_at_the_limit_and_said_to_be_an_upper_bound() -> None:
+    """The rows stop at the limit (the most a game makes with at most one extra five of a kind; 475 in
+    Yahtzee): a target further off is answered with the chances of the limit, upper bounds, and said so.
+    It was refused as "these target rows do not cover the situation"."""
+    from kniffel.core.target import default_limit
+
+    limit = default_limit(compile_rules(rules.get("yahtzee")))
+    # 168 points so far (the upper bonus and a Yahtzee among them): further Yahtzees pay 100 each
+    sheet = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,chance=20,yahtzee=50"
+    asked = ["advise", "--rules", "yahtzee", "--sheet", sheet, "--dice", "6 6 6 6 6"]
+    past = run_json([*asked, "--goal", "target:2000"])
+    at = run_json([*asked, "--goal", f"target:{168 + limit}"])
+    assert (past["needed"], at["needed"]) == (2000 - 168, limit)
+    assert (past["upper_bound"], at["upper_bound"]) == (True, False)
+    assert past["options"] == at["options"]
+    assert 0 < past["options"][0]["value"] < 0.001
+    for lang, said in (("en", "an upper bound"), ("de", "eine obere Schranke")):
+        shown = invoke(["--lang", lang, *asked, "--goal", "target:2000"])
+        assert shown.exit_code == 0, shown.output
+        assert said in " ".join(shown.stdout.split())
+    assert "upper bound" not in invoke([*asked, "--goal", f"target:{168 + limit}"]).stdout
+
+
+def test_a_table_text_played_for_a_target_past_the_limit_is_answered_at_the_limit() -> None:
+    """The target planner (a table text, a bot playing for a target, a review) asks its rows as the
+    command does: past the limit, the limit's chances."""
+    from kniffel.core.target import default_limit
+
+    limit = default_limit(compile_rules(rules.get("yahtzee")))
+    sheet = "ones=3 twos=6 threes=9 fours=12 fives=15 sixes=18 chance=20 yahtzee=50"
+    text = f"yahtzee | {sheet} | 6 6 6 6 6 | rolls left 2"
+    past = run_json(["advise", "--situation", text, "--goal", "target:2000"])["options"]
+    at = run_json(["advise", "--situation", text, "--goal", f"target:{168 + limit}"])["options"]
+    assert past == at
+    assert past[0]["value"] > 0
+
+
+def test_a_target_the_open_boxes_cannot_reach_has_no_chance_and_no_bound() -> None:
+    """With only the five of a kind and the chance left, no target past the limit can be made: every
+    chance is 0, exactly (not a bound)."""
+    upper = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18"
+    sheet = f"{upper},three_of_a_kind=20,four_of_a_kind=20,full_house=25,small_straight=30,large_straight=40"
+    data = run_json(["advise", *STRICT, "--sheet", sheet, "--dice", "1 2 3 4 5", "--goal", "target:5000"])
+    assert data["upper_bound"] is False
+    assert {o["value"] for o in data["options"]} == {0.0}
+
+
 def test_advise_a_table_to_win() -> None:
     """A table text (the other players' sheets too) is advised for the chance of finishing first: the
     same values as the win planner of the game made from it."""

@@ -243,6 +243,14 @@ def is_early(c: Compiled, state: SheetState, turn: bool) -> bool:
     return level_of(state.mask) + int(turn) <= early_rows_levels(c)
 
 
+def answered(c: Compiled, first: int, last: int) -> tuple[int, int]:
+    """The targets rows are asked for when a question is about ``first .. last``: none below 1 (at or
+    below 0 a target is made already) and none past the limit, where the rows stop (a target past it is
+    read at the limit, :meth:`TargetAdvisor.fold`): a question past the limit asks for the limit."""
+    limit = default_limit(c)
+    return min(max(first, 1), limit), min(max(last, 1), limit)
+
+
 def held_rows(
     rules: RuleSet | Compiled,
     state: SheetState,
@@ -258,6 +266,7 @@ def held_rows(
     points past their horizon: what a game to win reads, not an exact target question); rows held in
     memory; else None."""
     c = rules if isinstance(rules, Compiled) else compile_rules(rules)
+    first, last = answered(c, first, last)
     key = _held_key(c, directory)
     if early and is_early(c, state, turn) and early_rows_ready(c.rules, directory):
         rows = _held.get((*key, "early"))
@@ -285,12 +294,14 @@ def rows_for(
     cancel: Cancel | None = None,
     progress: Progress | None = None,
 ) -> TargetRows:
-    """Rows that answer targets ``first .. last`` from ``state`` (between turns, or with ``turn`` for
-    its options): those :func:`held_rows` finds; else for an early state the early rows, solved and kept
-    on disk first (if ``early``: a game to win reads them, play for points past their horizon); else the
-    cone of ``state`` for those targets, exact, solved now and held for the rest of the game (its later
-    states are in it, with the targets they can need)."""
+    """Rows that answer targets ``first .. last`` (:func:`answered`: past the limit, the limit) from
+    ``state`` (between turns, or with ``turn`` for its options): those :func:`held_rows` finds; else
+    for an early state the early rows, solved and kept on disk first (if ``early``: a game to win reads
+    them, play for points past their horizon); else the cone of ``state`` for those targets, exact,
+    solved now and held for the rest of the game (its later states are in it, with the targets they
+    can need)."""
     c = rules if isinstance(rules, Compiled) else compile_rules(rules)
+    first, last = answered(c, first, last)
     found = held_rows(c, state, first, last, turn=turn, directory=directory, early=early)
     if found is not None:
         return found
@@ -342,7 +353,7 @@ def cone_size(c: Compiled, state: SheetState, first: int, last: int) -> int:
     """How many probabilities the cone of ``state`` for targets ``first .. last`` holds (what solving it
     costs, near enough), without solving it."""
     layout = lane_layout(c, state.mask)
-    _, sizes = windows(c, layout, default_limit(c), state, first, min(last, default_limit(c)))
+    _, sizes = windows(c, layout, default_limit(c), state, *answered(c, first, last))
     return int(sizes.sum())
 
 
@@ -381,6 +392,11 @@ class TargetAdvisor:
         folded = np.array(weights, dtype=np.float64)
         first, count = winkernels.fold(first, folded, len(folded), self.limit, self.rows.open_ended(state))
         return first, folded[:count]
+
+    def upper_bound(self, state: SheetState, needed: int) -> bool:
+        """Whether the chance of making ``needed`` more points from ``state`` is read at the limit (the
+        rows stop there, and the state can make more): then it is an upper bound, not the chance."""
+        return needed > self.limit and self.rows.open_ended(state)
 
     def worth(
         self, filled: Mapping[str, int], first: int, weights: F64, free_throws_left: int | None = None
@@ -440,6 +456,7 @@ __all__ = [
     "Horizon",
     "TargetAdvisor",
     "TargetRows",
+    "answered",
     "as_played_to_win",
     "cone_size",
     "default_limit",

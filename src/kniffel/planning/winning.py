@@ -239,6 +239,7 @@ class WinTables:
         :func:`kniffel.core.target.rows_for`). ``early``: for an early state, solve the early tables
         (and keep them) rather than the state's own cone."""
         c = self.compiled
+        first, last = tgt.answered(c, first, last)  # the job's key too: questions past the limit share it
         if early and tgt.is_early(c, state, turn):
             if self.early_ready() or wait:
                 return tgt.rows_for(c, state, first, last, turn=turn, directory=self.directory)
@@ -451,10 +452,7 @@ class GoalPlanner:
         advisor = self.tables.advisor
         state = advisor.state(at.sheet, at.free_throws_left)
         last = first + len(weights) - 1
-        limit = tgt.default_limit(advisor.compiled)
-        rows = self.tables.rows(
-            state, max(first, 1), min(max(last, 1), limit), turn=True, wait=self.wait, early=early
-        )
+        rows = self.tables.rows(state, first, last, turn=True, wait=self.wait, early=early)
         targets = TargetAdvisor(advisor, rows)
         options = targets.option_values(at, first, weights)
 

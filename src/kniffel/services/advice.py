@@ -519,7 +519,7 @@ class TargetOptions:
         self, rules: RuleSet, target: int, root: Mapping[str, int] | None = None, progress: Any = None
     ) -> None:
         from kniffel.core.distribution import banked_points
-        from kniffel.core.target import TargetAdvisor, default_limit, rows_for
+        from kniffel.core.target import TargetAdvisor, rows_for
         from kniffel.planning.exact import advisor_for
 
         self.target = target
@@ -527,15 +527,20 @@ class TargetOptions:
         sheet = root or {}
         state = advisor.state(sheet)
         needed = target - banked_points(rules, sheet)
-        limit = default_limit(advisor.compiled)
-        low, high = max(needed, 1), min(max(needed, 1), limit)
         rows = rows_for(
-            advisor.compiled, state, low, high, turn=root is not None, early=False, progress=progress
+            advisor.compiled, state, needed, needed, turn=root is not None, early=False, progress=progress
         )
         self.advisor = TargetAdvisor(advisor, rows)
 
     def needed(self, sheet: Mapping[str, int]) -> int:
         return self.target - self.advisor.scored(sheet)
+
+    def upper_bound(self, position: ColumnPosition) -> bool:
+        """Whether the chances of ``position`` are read at the rows' limit, upper bounds rather than the
+        chances (:meth:`kniffel.core.target.TargetAdvisor.upper_bound`): the target asks for more points
+        than a game makes with at most one extra five of a kind."""
+        state = self.advisor.advisor.state(position.sheet, position.free_throws_left)
+        return self.advisor.upper_bound(state, self.needed(position.sheet))
 
     def options(self, position: ColumnPosition) -> Any:
         return self.advisor.options(position, self.needed(position.sheet))

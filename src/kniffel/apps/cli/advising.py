@@ -186,14 +186,15 @@ def advise_command(
             alone, aim, show_progress=not json_output, lang=words, sheet=situation.sheet
         )
         options = solving.advise(target, alone, situation)
+        needed, bound = target.needed(situation.sheet), target.upper_bound(situation)
         if json_output:
-            needed = target.needed(situation.sheet)
-            print(json.dumps({"goal": str(goal), "needed": needed, "options": options}))
+            print(json.dumps({"goal": str(goal), "needed": needed, "upper_bound": bound, "options": options}))
             return
         # the table names the final score played for (a goal's own name is in the JSON)
-        Console(highlight=False).print(
-            goals.options_table(named_actions(options, alone, words), Target(aim), words)
-        )
+        console = Console(highlight=False)
+        console.print(goals.options_table(named_actions(options, alone, words), Target(aim), words))
+        if bound:
+            console.print(goals.past_the_limit(needed, target.advisor.limit, words), markup=False)
         return
     label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
     with solving.solve_progress(not json_output, label, lang=words) as progress:

@@ -50,7 +50,7 @@ def cone_note(rules: RuleSet, target: int, sheet: Mapping[str, int] | None, lang
     advisor = advisor_for(rules)
     state = advisor.state(sheet or {})
     needed = target - banked_points(rules, sheet or {})
-    seconds = cone_size(advisor.compiled, state, max(needed, 1), max(needed, 1)) * SECONDS_PER_VALUE
+    seconds = cone_size(advisor.compiled, state, needed, needed) * SECONDS_PER_VALUE
     return translate(
         lang,
         "Solving the chances of reaching {target} in {rules} (about {time}, in memory)",
@@ -102,6 +102,17 @@ def options_table(options: list[dict[str, Any]], goal: Goal, lang: str = "en") -
     )
 
 
+def past_the_limit(needed: int, limit: int, lang: str) -> str:
+    """Said under chances read at the rows' limit (upper bounds): what was asked and what they are."""
+    return translate(
+        lang,
+        "{needed} more points is past the {limit} the tables go to: each chance is that of {limit} more, "
+        "an upper bound",
+        needed=needed,
+        limit=limit,
+    )
+
+
 def run_batch(advisor: TargetOptions, rules: RuleSet, stream: IO[str], out: IO[str]) -> int:
     """``advise --batch`` for a target: as :func:`kniffel.services.advice.run_batch`."""
     return solving.run_batch(advisor, rules, stream, out)
@@ -113,6 +124,7 @@ __all__ = [
     "advise_situation",
     "goal_of",
     "options_table",
+    "past_the_limit",
     "run_batch",
     "target_options",
 ]
