@@ -12,7 +12,7 @@ import pytest
 from kniffel.core.target import early_rows_ready
 from kniffel.core.work import Progress
 from kniffel.planning.goals import AIM_POINTS, AIM_WIN
-from kniffel.planning.play_tables import DISTRIBUTIONS, EARLY, SOLUTION, TARGETS, PlayTables
+from kniffel.planning.play_tables import CONE, DISTRIBUTIONS, EARLY, SOLUTION, TARGETS, PlayTables
 from kniffel.planning.worker import Work
 from kniffel.services.tournament import aims_of, tournament
 from test_solver_values import REDUCED
@@ -73,3 +73,31 @@ def test_each_table_is_named_with_its_cost_and_the_early_rows_are_kept(
     prepared = tournament(SMALL, specs[1:], deals=20, seed=2, prepared=first)
     fresh = tournament(SMALL, specs[1:], deals=20, seed=2, prepared=again)
     assert (prepared.matches[0].scores == fresh.matches[0].scores).all()
+
+
+def test_players_of_final_scores_alone_solve_their_cone_only_and_play_the_same_games() -> None:
+    """Without a player to win nobody reads every sheet's rows: the cone of the empty sheet for the
+    players' scores holds what their games reach (the same rows), and each table of the tournament reads
+    it, not a cone of its own. Yahtzee: a tournament of bot:target:250 against bot took 11.8 s instead
+    of 27 s, 414 MB instead of 745 MB."""
+    specs = ["bot:target:40", "bot:target:45", "bot:optimal"]
+    aims = aims_of(SMALL, specs)
+    assert aims == {40, 45, AIM_POINTS}
+    cone = PlayTables(SMALL)
+    shown = Shown()
+    cone.prepare(aims, shown)
+    assert [w.template for w in shown.works] == [SOLUTION, CONE]
+    work = shown.works[1]
+    assert dict(work.fields)["targets"] == "40-45"
+    every_sheet = {s.work.template: s.work for s in PlayTables(SMALL).steps({AIM_WIN})}[TARGETS]
+    assert 0 < work.bytes < every_sheet.bytes
+    assert cone.steps(aims) == []
+    whole = PlayTables(SMALL)
+    assert whole.targets.rules == SMALL  # every sheet's rows, made first: then read by every player
+    played = tournament(SMALL, specs, deals=20, seed=3, prepared=cone)
+    # the tables of two of them read the cone of all three, not one of their own
+    assert cone.targets_for({40, AIM_POINTS}) is cone.targets_for({45}) is cone.targets_for(aims)
+    by_whole = tournament(SMALL, specs, deals=20, seed=3, prepared=whole)
+    assert len(played.matches) == len(by_whole.matches) == 3
+    for mine, theirs in zip(played.matches, by_whole.matches, strict=True):
+        assert (mine.scores == theirs.scores).all()

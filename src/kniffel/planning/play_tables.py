@@ -1,9 +1,10 @@
 """The tables compiled play reads (:func:`kniffel.core.winplay.play_to_win`), what each costs before it
 is made, and which of them are kept for the next run.
 
-Players for points read the solved table (kept in the disk cache). Players for a goal read the target
-rows of every sheet; players to win also the score distributions of every sheet and the early rows
-(:func:`kniffel.core.target.early_rows`). The early rows are kept in the disk cache (the same files
+Players for points read the solved table (kept in the disk cache). Players to win read the target rows
+of every sheet, the score distributions of every sheet and the early rows
+(:func:`kniffel.core.target.early_rows`); players of final scores alone only the cone of the empty sheet
+for their scores (a fraction of every sheet's rows). The early rows are kept in the disk cache (the same files
 ``kniffel cache prepare`` and the goal planners use), so only the first run solves them. The target rows
 and the distributions of every sheet are solved in memory at every run: for a full rule set each is more
 than a gigabyte, more than the cache keeps (it holds the early levels only).
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from kniffel.core.target import TargetRows
 
 TARGETS = N_("Solving the target rows of every sheet of {rules} (in memory, at every run)")
+CONE = N_("Solving the chances of reaching {targets} in {rules} (in memory, at every run)")
 DISTRIBUTIONS = N_("Solving the score distributions of every sheet of {rules} (in memory, at every run)")
 EARLY = N_("Solving the early win rows of {rules} (once; kept on disk)")
 SOLUTION = N_("Solving {rules} (once, then cached)")
@@ -52,6 +54,7 @@ class PlayTables:
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
         self._progress: Progress | None = None
+        self._cones: dict[tuple[int, int], TargetRows] = {}
 
     @cached_property
     def solution(self) -> Solution:
@@ -64,6 +67,36 @@ class PlayTables:
         from kniffel.core.target import solve_rows
 
         return solve_rows(self.solution.compiled, progress=self._progress)
+
+    def targets_for(self, aims: Collection[int]) -> TargetRows:
+        """The target rows players of ``aims`` read: a player to win reads every sheet's
+        (:attr:`targets`); players of final scores alone read the cone of the empty sheet for their
+        scores, which holds every state their games reach with the targets it can need, the same rows
+        to the last bit, a fraction of every sheet's (Yahtzee's cone of 250: about 6 s, every sheet's
+        about 20 s)."""
+        wanted = self._wanted(aims)
+        if wanted is None or "targets" in self.__dict__:
+            return self.targets
+        # a cone of more targets holds the rows of fewer (a tournament's tables ask for their players')
+        low, high = wanted
+        found = next((rows for (a, b), rows in self._cones.items() if a <= low and high <= b), None)
+        if found is None:
+            from kniffel.core.target import empty_state, solve_rows
+
+            c = self.solution.compiled
+            found = solve_rows(c, root=empty_state(c), low=low, high=high, progress=self._progress)
+            self._cones[wanted] = found
+        return found
+
+    def _wanted(self, aims: Collection[int]) -> tuple[int, int] | None:
+        """The targets of the cone that players of ``aims`` read (:func:`kniffel.core.target.answered`),
+        or None for every sheet's rows (a player to win)."""
+        from kniffel.core.target import answered
+
+        scores = [aim for aim in aims if aim >= 0]
+        if AIM_WIN in aims or not scores:
+            return None
+        return answered(self.solution.compiled, min(scores), max(scores))
 
     @cached_property
     def distributions(self) -> DistributionTable:
@@ -90,7 +123,16 @@ class PlayTables:
         fields = (("rules", self.rules.id),)
         values = float((tables.reached * reach).sum()) * ROWS_KEPT
         steps = []
-        if "targets" not in done:
+        wanted = self._wanted(aims)
+        if wanted is not None and wanted not in self._cones and "targets" not in done:
+            from kniffel.core.target import cone_size, empty_state
+
+            size = cone_size(c, empty_state(c), *wanted)
+            low, high = wanted
+            targets = str(low) if low == high else f"{low}-{high}"
+            work = Work(CONE, size * SECONDS_PER_VALUE, 4 * size, (*fields, ("targets", targets)))
+            steps.append(Step(work, lambda progress: self._with(progress, lambda: self.targets_for(aims))))
+        if wanted is None and "targets" not in done:
             steps.append(
                 Step(
                     Work(TARGETS, values * SECONDS_PER_VALUE, int(4 * values), fields), self._maker("targets")
@@ -112,15 +154,15 @@ class PlayTables:
 
     def _maker(self, name: str) -> Callable[[Progress | None], object]:
         """Makes the table ``name`` (one of the cached properties) told of its progress."""
+        return lambda progress: self._with(progress, lambda: getattr(self, name))
 
-        def make(progress: Progress | None) -> object:
-            self._progress = progress
-            try:
-                return getattr(self, name)
-            finally:
-                self._progress = None
-
-        return make
+    def _with(self, progress: Progress | None, make: Callable[[], object]) -> object:
+        """``make()`` with ``progress`` told of what it solves."""
+        self._progress = progress
+        try:
+            return make()
+        finally:
+            self._progress = None
 
     def prepare(
         self, aims: Collection[int], shown: Callable[[Work], AbstractContextManager[Progress | None]]
@@ -135,4 +177,4 @@ class PlayTables:
                 step.make(progress)
 
 
-__all__ = ["DISTRIBUTIONS", "EARLY", "SOLUTION", "TARGETS", "PlayTables", "Step"]
+__all__ = ["CONE", "DISTRIBUTIONS", "EARLY", "SOLUTION", "TARGETS", "PlayTables", "Step"]

@@ -260,7 +260,7 @@ def _play_compiled(
         seed=seed,
         aims=aims,
         first_deal=first_deal,
-        targets=prepared.targets if goals else None,
+        targets=prepared.targets_for(goals) if goals else None,
         distributions=prepared.distributions if AIM_WIN in goals else None,
         early=prepared.early if AIM_WIN in goals else None,
         values=values,
