@@ -180,6 +180,15 @@ def test_the_deals_are_the_tournaments() -> None:
                 assert compiled[:, :, role].tolist() == engine[:, :, role].tolist()
 
 
+def test_a_table_of_one_plays_for_points_or_a_score_but_not_to_win() -> None:
+    one = play_to_win(solve(STRICT), players=1, deals=5, seed=1, aims=[150])
+    assert one.scores.shape == (5, 1)
+    assert one.flags is not None
+    assert one.flags.shape == (5, 1)
+    with pytest.raises(KniffelError, match="playing to win needs 2"):
+        play_to_win(solve(STRICT), players=1, deals=5, seed=1, aims=[WIN])
+
+
 def test_three_players_two_of_them_to_win_replay() -> None:
     ruleset = REDUCED["forced joker"]
     matches, log = logged(ruleset, 3, 2, seed=2, to_win=(True, False, True), predict=True)
@@ -236,9 +245,11 @@ def test_heuristic_players_alone_need_no_solved_table() -> None:
         )
 
 
-@pytest.mark.parametrize("players", [1, 9])
-def test_the_number_of_players_is_checked(players: int) -> None:
-    with pytest.raises(KniffelError, match="2 to 8 players"):
+@pytest.mark.parametrize(
+    ("players", "said"), [(1, "playing to win needs 2 to 8 players"), (9, "1 to 8 players")]
+)
+def test_the_number_of_players_is_checked(players: int, said: str) -> None:
+    with pytest.raises(KniffelError, match=said):
         play_to_win(solve(STRICT), players=players, deals=1, seed=1)
 
 

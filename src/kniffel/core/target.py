@@ -318,6 +318,18 @@ def rows_for(
     return _held.put((*key, state, first, last), cone)
 
 
+def game_rows(c: Compiled, target: int) -> TargetRows:
+    """The rows games played for ``target`` from the empty sheet read, at every level (what compiled
+    play takes, :func:`kniffel.core.winplay.play_to_win`): the cone of the empty sheet for it, held in
+    memory for the next games. Rows held for a question hold the levels it reads, perhaps not every one."""
+    first, last = answered(c, target, target)
+    key = (*_held_key(c, None), "game", first, last)
+    rows = _held.get(key)
+    if rows is None:
+        rows = _held.put(key, solve_rows(c, root=empty_state(c), low=first, high=last))
+    return rows
+
+
 def _option_kernel_helper(c: Compiled) -> contextlib.AbstractContextManager[None]:
     """A helper process compiling the option kernel (:func:`kniffel.core.precompile.option_jobs`) while
     this process solves rows, if it is not compiled yet."""
@@ -465,6 +477,7 @@ __all__ = [
     "early_rows_levels",
     "early_rows_ready",
     "empty_state",
+    "game_rows",
     "held_rows",
     "horizon_of",
     "is_early",

@@ -70,15 +70,20 @@ class Matches:
     """``[game, turn, mover, seat]``: before the turn of seat ``mover`` in round ``turn``, each seat's chance
     of finishing first with everyone playing for points from there (None when not asked for)."""
     seconds: float
-
-    @property
-    def games(self) -> int:
-        return int(self.scores.shape[0])
+    flags: npt.NDArray[np.int8] | None = None
+    """``[game, seat]``: bit 0 the upper bonus earned, bit 1 points in the five-of-a-kind box (None where
+    not kept)."""
+    extras: I64 | None = None
+    """``[game, seat]``: the extra bonuses earned (None where not kept)."""
 
     @property
     def seating(self) -> I64:
         """``[game]``: its seating."""
         return np.arange(self.games, dtype=np.int64) // max(self.deals, 1)
+
+    @property
+    def games(self) -> int:
+        return int(self.scores.shape[0])
 
     @property
     def winners(self) -> npt.NDArray[np.bool_]:
@@ -147,8 +152,8 @@ def play_to_win(
     (:func:`~kniffel.core.compile_rules`): nothing is solved."""
     from kniffel.core import playkernels, winkernels
 
-    if not 2 <= players <= MAX_PLAYERS:
-        raise KniffelError(f"playing to win needs 2 to {MAX_PLAYERS} players, got {players}")
+    if not 1 <= players <= MAX_PLAYERS:
+        raise KniffelError(f"a table has 1 to {MAX_PLAYERS} players, got {players}")
     if deals < 0:
         raise KniffelError(f"the number of deals must be at least 0, got {deals}")
     if aims is None:
@@ -159,6 +164,8 @@ def play_to_win(
         raise KniffelError(f"say for each of the {players} players what it plays for")
     if any(aim < winkernels.POINTS for aim in roles):
         raise KniffelError(f"an aim is WIN, POINTS or a score of 0 or more, got {min(roles)}")
+    if players < 2 and (winkernels.WIN in roles or predict):
+        raise KniffelError(f"playing to win needs 2 to {MAX_PLAYERS} players, got {players}")
     c, optimal = (solution.compiled, solution.values) if isinstance(solution, Solution) else (solution, None)
     t = c.kernel_tables
     own = [None] * players if values is None else list(values)
@@ -268,7 +275,14 @@ def play_to_win(
     for s in range(players):
         playkernels.finish(table.score[s], table.free[s], c.free_points)
     return Matches(
-        players, deals, roles, np.ascontiguousarray(table.score.T), predictions, time.perf_counter() - start
+        players,
+        deals,
+        roles,
+        np.ascontiguousarray(table.score.T),
+        predictions,
+        time.perf_counter() - start,
+        np.ascontiguousarray(table.flags.T),
+        np.ascontiguousarray(table.extras.T),
     )
 
 

@@ -13,6 +13,12 @@ alike free columns (Knöffel), whose columns are independent for the policy, so 
 Those games are played all at once in compiled code (:mod:`kniffel.core.play`), thousands a second.
 ``bot:win`` alone at the table plays for points (:class:`kniffel.planning.WinPlanner`), so its games are
 ``bot:optimal``'s and are played the same way.
+A player for a final score (``bot:target:T``) on such a single column plays its games all at once too,
+as compiled tournaments play it (:func:`kniffel.core.winplay.play_to_win`, alone at its table), from the
+cone of the empty sheet for its score: its game ``i`` is the tournament's deal ``i``. Options of exactly
+the same chance are told apart as compiled play tells them apart, not by their points as the planner
+does: the same chance of the score (Kniffel filled top-down, 150: 28.2 % both ways), a mean a point or
+two lower.
 The heuristic ``bot`` on such a single column plays its own table of values the same way, the games
 tournaments play (:func:`heuristic_search`). On multi-column sheets without free throws
 ``bot:optimal`` (the column estimate) and ``bot`` play whole games in their planners' compiled turn
@@ -57,6 +63,16 @@ def plays_for_points(strategy: str) -> bool:
     what compiled play plays where the rules allow."""
     goal = bots.goal_of(bots.make(strategy, seed=0))
     return goal is not None and goal.alone() == POINTS
+
+
+def target_aim(rules: RuleSet, strategy: str) -> int | None:
+    """The final score ``strategy`` plays for alone at a table, where compiled play plays it on
+    ``rules`` (one column the solver covers); None for any other strategy or sheet."""
+    goal = bots.goal_of(bots.make(strategy, seed=0))
+    if goal is None or not is_exact(rules):
+        return None
+    aim = goal.alone().aim()
+    return aim if aim >= 0 else None
 
 
 MAX_GAMES = 10_000_000
@@ -241,7 +257,7 @@ def simulate(
         solution = core.table(compiled)  # loaded once, not for every block
     chunks: list[Chunk] = []
     try:
-        if compiled is None and own_table(rules, strategy) is None:
+        if compiled is None and own_table(rules, strategy) is None and target_aim(rules, strategy) is None:
             plan = blocks(games)
         else:
             plan = blocks(games, seconds=LOCKSTEP_BLOCK_SECONDS, smallest=LOCKSTEP_FIRST_BLOCK)
@@ -309,6 +325,9 @@ def play_chunk(
     compiled = compiled_rules(rules) if plays_for_points(strategy) else None
     if compiled is not None:
         return _compiled(compiled, seed, first_game, games, progress, solution)
+    aim = target_aim(rules, strategy)
+    if aim is not None:
+        return _for_target(rules, aim, solution, seed, first_game, games, progress)
     if solution is not None:
         raise SimulationError(
             f"{strategy} does not play {rules.id} by a solved table: the one given is of no use"
@@ -432,13 +451,64 @@ def _compiled(
     progress: Callable[[int, int], None] | None,
     solution: Solution | None,
 ) -> Chunk:
+    solution = _solved(played_rules, solution)
+    return _lockstep(solution, None, seed, first_game, games, progress, expected=solution.expected_score)
+
+
+def _solved(rules: RuleSet, solution: Solution | None) -> Solution:
+    """The solved table of ``rules``: ``solution`` if given (and of those rules), else the disk cache's."""
     from kniffel import core
 
     if solution is None:
-        solution = core.table(played_rules)
-    elif solution.rules != played_rules:
-        raise SimulationError(f"the table given is for {solution.rules.id}, not {played_rules.id}")
-    return _lockstep(solution, None, seed, first_game, games, progress, expected=solution.expected_score)
+        return core.table(rules)
+    if solution.rules != rules:
+        raise SimulationError(f"the table given is for {solution.rules.id}, not {rules.id}")
+    return solution
+
+
+def _for_target(
+    rules: RuleSet,
+    aim: int,
+    solution: Solution | None,
+    seed: int,
+    first_game: int,
+    games: int,
+    progress: Callable[[int, int], None] | None,
+) -> Chunk:
+    """Games of a player for the final score ``aim`` alone at its table, played all at once from the
+    cone of the empty sheet for ``aim`` (solved once a process and held for its later blocks)."""
+    from kniffel.core import target
+    from kniffel.core.winplay import play_to_win
+
+    solution = _solved(rules, solution)
+    rows = target.game_rows(solution.compiled, aim)
+
+    def report(done: int, total: int) -> None:
+        if progress is not None:
+            progress(games * done // total, games)
+
+    played = play_to_win(
+        solution,
+        players=1,
+        deals=games,
+        seed=seed,
+        aims=[aim],
+        first_deal=first_game,
+        targets=rows,
+        progress=report,
+    )
+    assert played.flags is not None
+    assert played.extras is not None
+    return Chunk(
+        first_game,
+        played.scores[:, 0].copy(),
+        int((played.flags & 1 != 0).sum()),
+        int((played.flags & 2 != 0).sum()),
+        int(played.extras.sum()),
+        played.seconds,
+        columns=1,
+        expected=None,
+    )
 
 
 def _lockstep(
