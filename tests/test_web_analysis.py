@@ -11,6 +11,7 @@ import pytest
 
 from kniffel.apps.web.testing import ServerProcess
 from kniffel.apps.web.words import PLURALS
+from kniffel.engine.game import Game
 from kniffel.engine.situation import Situation
 from test_web_api import Client, backend, create, new_address, server, token  # noqa: F401 - fixtures
 
@@ -95,3 +96,19 @@ def test_the_pages_get_plural_forms_with_their_words(server: ServerProcess) -> N
     assert plurals["index"][:3] == [1, 0, 1]
     assert words["No rolls left"] == "Keine Würfe mehr"
     assert PLURALS not in httpx.get(f"{server.url}/words/en.json", timeout=10).json()
+
+
+def test_a_target_past_the_limit_is_said_to_be_read_at_it() -> None:
+    """The analysis says when a target's chances are the limit's (upper bounds): 168 points held and a
+    target of 2000 ask for more than the 475 Yahtzee's rows go to; 600 does not."""
+    from kniffel.services.advice import past_the_limit
+
+    sheet = "ones=3 twos=6 threes=9 fours=12 fives=15 sixes=18 chance=20 yahtzee=50"
+    game = Game.from_situation(Situation.parse(f"yahtzee | {sheet} | 6 6 6 6 6 | rolls left 2"))
+    assert past_the_limit(game, 2000) == 475
+    assert past_the_limit(game, 600) is None
+    # where the open boxes cannot make more than the limit, the chances are exact (0): no bound
+    upper = "ones=3 twos=6 threes=9 fours=12 fives=15 sixes=18"
+    full = f"{upper} three_of_a_kind=20 four_of_a_kind=20 full_house=25 small_straight=30 large_straight=40"
+    late = Game.from_situation(Situation.parse(f"kniffel strict=on | {full} | 1 2 3 4 5 | rolls left 2"))
+    assert past_the_limit(late, 5000) is None

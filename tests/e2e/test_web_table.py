@@ -329,6 +329,12 @@ def test_the_position_as_text_is_copied_and_analysed(browser: Browser, server: S
     goals = page.locator("#results section").evaluate_all("els => els.map(e => e.dataset.goal)")
     assert goals == ["points", "target", "win"]
     screenshot(page, "analysis")
+    # A target past where the tables stop (475 here) is answered with the chances of the limit, said so.
+    page.fill("#target", "2000")
+    page.click("#analyse-button")
+    note = page.locator("#results section[data-goal='target'] p.note")
+    note.wait_for(timeout=60_000)
+    assert "475" in note.inner_text()
     # A text that is no position is refused with the reason.
     page.fill("#situation-text", "kniffel | nonsense")
     page.click("#analyse-button")

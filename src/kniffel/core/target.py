@@ -251,6 +251,13 @@ def answered(c: Compiled, first: int, last: int) -> tuple[int, int]:
     return min(max(first, 1), limit), min(max(last, 1), limit)
 
 
+def read_at_limit(c: Compiled, state: SheetState, needed: int) -> bool:
+    """Whether the chance of making ``needed`` more points from ``state`` is read at the limit (the rows
+    stop there, and the state can make more): then it is an upper bound, not the chance."""
+    limit = default_limit(c)
+    return needed > limit and bool(reach(c)[state.mask] > limit)
+
+
 def held_rows(
     rules: RuleSet | Compiled,
     state: SheetState,
@@ -406,9 +413,9 @@ class TargetAdvisor:
         return first, folded[:count]
 
     def upper_bound(self, state: SheetState, needed: int) -> bool:
-        """Whether the chance of making ``needed`` more points from ``state`` is read at the limit (the
-        rows stop there, and the state can make more): then it is an upper bound, not the chance."""
-        return needed > self.limit and self.rows.open_ended(state)
+        """Whether the chance of making ``needed`` more points from ``state`` is read at the limit:
+        :func:`read_at_limit`."""
+        return read_at_limit(self.compiled, state, needed)
 
     def worth(
         self, filled: Mapping[str, int], first: int, weights: F64, free_throws_left: int | None = None
@@ -485,6 +492,7 @@ __all__ = [
     "question_kernels",
     "reach",
     "reached_lanes",
+    "read_at_limit",
     "rows_for",
     "solve_rows",
     "windows",

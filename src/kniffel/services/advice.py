@@ -43,6 +43,7 @@ from kniffel.engine.situation import Situation
 from kniffel.rules import RuleSet
 
 if TYPE_CHECKING:
+    from kniffel.engine.game import Game
     from kniffel.planning.goals import Goal
 
 
@@ -509,6 +510,22 @@ def situation_options(situation: Situation, goal: Goal | None = None) -> tuple[l
     return [{"action": str(c.action), "value": c.value} for c in choices], planner.exact
 
 
+def past_the_limit(game: Game, target: int) -> int | None:
+    """The rows' limit if the chances of ``game``'s player to move of finishing with at least ``target``
+    are read there (upper bounds: :func:`kniffel.core.target.read_at_limit`), else None."""
+    from kniffel.core.target import default_limit, read_at_limit
+    from kniffel.planning.exact import advisor_for, column_position
+    from kniffel.planning.winning import scored
+
+    at = column_position(game)
+    if at is None:
+        return None
+    advisor = advisor_for(game.rules)
+    state = advisor.state(at.sheet, at.free_throws_left)
+    c = advisor.compiled
+    return default_limit(c) if read_at_limit(c, state, target - scored(game.sheet)) else None
+
+
 class TargetOptions:
     """The advisor that ``advise`` and ``advise --batch`` ask, playing for a final score: every option's
     probability of reaching it. A sheet's points so far are its boxes and upper bonus (extra bonuses
@@ -557,6 +574,7 @@ __all__ = [
     "check_position",
     "parse_line",
     "parse_position",
+    "past_the_limit",
     "prepare_batch",
     "reader_tables",
     "run_batch",

@@ -27,6 +27,7 @@ from kniffel.base.i18n import N_
 from kniffel.engine.game import Game
 from kniffel.engine.situation import Situation
 from kniffel.planning import WIN, NotReady, Target, planner_for
+from kniffel.services.advice import past_the_limit
 from kniffel.services.session import Preparing
 
 MAX_TEXT = 2000
@@ -87,6 +88,9 @@ def analyse(situation: Situation, target: int, lang: str) -> dict[str, Any]:
         entry: dict[str, Any] = {"goal": name}
         if name == "target":
             entry["target"] = target
+            limit = past_the_limit(game, target)
+            if limit is not None:  # its chances are those of the limit: upper bounds
+                entry["upper_bound"] = limit
         try:
             entry["options"] = _options(game, planner_for(rules, goal, wait=False).choices(game), lang)
         except NotReady as not_ready:

@@ -53,6 +53,10 @@ function showGoals(body) {
         list.append(li);
       }
       section.append(list);
+      if (goal.upper_bound) {
+        const limit = goal.upper_bound;
+        section.append(cell("p", t("Past {limit} more points the tables stop: these are the chances of {limit} more, upper bounds", { limit }), "note"));
+      }
       return section;
     }),
   );
