@@ -109,8 +109,9 @@ def simulate_command(
             "--strategy",
             metavar="BOT",
             help="bot:optimal (the solver's policy), bot (the heuristic), bot:win (alone it plays for "
-            "points) or bot:NAME; bot:optimal and bot:win play in compiled code, and so does bot on sheets "
-            "without free throws.",
+            "points), bot:target:T (for a final score of at least T) or bot:NAME; bot:optimal, bot:win and "
+            "bot:target:T play in compiled code where the solver covers the rules, and so does bot on "
+            "sheets without free throws.",
         ),
     ] = "bot:optimal",
     games: Annotated[
