@@ -121,3 +121,16 @@ def test_ctrl_c_before_any_game_is_done_stops_with_one_line(monkeypatch: pytest.
     result = run("--rules", "yatzy", "--games", "1000", "--json")
     assert result.exit_code == 130
     assert result.output.strip() == "kniffel: interrupted after 0 of 1,000 games, stopped"
+
+
+def test_a_player_for_a_score_is_simulated_from_its_cone() -> None:
+    """bot:target:T plays in compiled code from the cone of the empty sheet, solved first (in view) and
+    then read by every block: the command's games are the library's."""
+    from kniffel.services.simulate import simulate
+
+    strict = ("--rules", "kniffel", "--option", "strict=on")
+    data = run_json(*strict, "--strategy", "bot:target:150", "-n", "500", "--seed", "2")
+    library = simulate(rules.get("kniffel", {"strict": "on"}), strategy="bot:target:150", games=500, seed=2)
+    assert (data["strategy"], data["games"]) == ("bot:target:150", 500)
+    assert data["mean"] == pytest.approx(library.mean)
+    assert data["upper_bonus_rate"] == pytest.approx(library.upper_bonus_rate)

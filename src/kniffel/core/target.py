@@ -325,7 +325,7 @@ def rows_for(
     return _held.put((*key, state, first, last), cone)
 
 
-def game_rows(c: Compiled, target: int) -> TargetRows:
+def game_rows(c: Compiled, target: int, progress: Progress | None = None) -> TargetRows:
     """The rows games played for ``target`` from the empty sheet read, at every level (what compiled
     play takes, :func:`kniffel.core.winplay.play_to_win`): the cone of the empty sheet for it, held in
     memory for the next games. Rows held for a question hold the levels it reads, perhaps not every one."""
@@ -333,7 +333,8 @@ def game_rows(c: Compiled, target: int) -> TargetRows:
     key = (*_held_key(c, None), "game", first, last)
     rows = _held.get(key)
     if rows is None:
-        rows = _held.put(key, solve_rows(c, root=empty_state(c), low=first, high=last))
+        cone = solve_rows(c, root=empty_state(c), low=first, high=last, progress=progress)
+        rows = _held.put(key, cone)
     return rows
 
 

@@ -64,23 +64,25 @@ def target_options(
     rules: RuleSet, target: int, *, show_progress: bool, lang: str, sheet: Mapping[str, int] | None = None
 ) -> TargetOptions:
     """:class:`TargetOptions` for one situation's sheet (or, None, for a batch), with a progress bar."""
-    from kniffel.core.target import needs_compiling
-    from kniffel.services.session import about
-
     label = partial(cone_note, rules, target, sheet, lang)
-    # said until the first sheet is solved: compiling on a first use, else cutting the sheets' windows
-    # (nothing is shown without progress, so the kernel cache is not asked then)
-    waiting = None
-    if show_progress:
-        if needs_compiling():
-            first_use = N_("compiling the target kernels, first use only (about {time})...")
-            waiting = translate(lang, first_use, time=about(COMPILE_SECONDS))
-        else:
-            waiting = translate(lang, "preparing...")
+    # nothing is shown without progress, so the kernel cache is not asked then
+    waiting = cone_waiting(lang) if show_progress else None
     with solving.solve_progress(
         show_progress, label, unit=N_("states"), lang=lang, waiting=waiting
     ) as progress:
         return TargetOptions(rules, target, sheet, progress)
+
+
+def cone_waiting(lang: str) -> str:
+    """Said until a cone's first sheet is solved: compiling on a first use, else cutting the sheets'
+    windows."""
+    from kniffel.core.target import needs_compiling
+    from kniffel.services.session import about
+
+    if needs_compiling():
+        first_use = N_("compiling the target kernels, first use only (about {time})...")
+        return translate(lang, first_use, time=about(COMPILE_SECONDS))
+    return translate(lang, "preparing...")
 
 
 def advise_situation(situation: Situation, goal: Goal) -> list[dict[str, Any]]:
@@ -122,6 +124,7 @@ __all__ = [
     "TargetOptions",
     "Unit",
     "advise_situation",
+    "cone_waiting",
     "goal_of",
     "options_table",
     "past_the_limit",

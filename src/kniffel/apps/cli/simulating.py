@@ -34,7 +34,7 @@ from kniffel.base.errors import plotting_unavailable
 from kniffel.base.i18n import N_, ngettext, number, percent, translate
 from kniffel.rules import RuleSet
 from kniffel.services.session import check_writable
-from kniffel.services.simulate import MAX_GAMES, SimulationResult, plot_histogram, simulate
+from kniffel.services.simulate import MAX_GAMES, SimulationResult, plot_histogram, simulate, target_aim
 
 commands = typer.Typer()
 """The command, added to ``kniffel``'s own (:mod:`kniffel.apps.cli.app`)."""
@@ -150,6 +150,21 @@ def simulate_command(
         check_plot(plot)
     if scores is not None:
         check_writable(scores)
+    aim = target_aim(rules, strategy)
+    if aim is not None and cluster is None:
+        # a player for a score plays from the chances of the empty sheet's cone: solved first, in view
+        from functools import partial
+
+        from kniffel.apps.cli import goals, solving
+        from kniffel.core import table
+        from kniffel.core.target import game_rows
+
+        note = partial(goals.cone_note, rules, aim, None, words)
+        waiting = goals.cone_waiting(words) if not json_output else None
+        with solving.solve_progress(
+            not json_output, note, unit=N_("states"), lang=words, waiting=waiting
+        ) as progress:
+            game_rows(table(rules).compiled, aim, progress)
     label = translate(words, "Playing {rules}", rules=rules.id)
     tally = Tally(not json_output, label, games, words)
 
