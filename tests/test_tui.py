@@ -821,6 +821,15 @@ async def test_the_position_as_text_and_advice_for_a_pasted_one() -> None:
         advice = [line.text for line in app.screen.query_one("#position-advice", RichLog).lines]
         assert advice[1].split() == ["points", "loss", "≥200"]  # no other sheets: no chance of winning
         assert all(line.rstrip().endswith("%") for line in advice[2:5])
+        assert "upper bounds" not in str(app.screen.query_one("#position-note", Static).render())
+        # a score past where the tables stop: its chances are the limit's, said so
+        paste.value = "kniffel strict=on | ones=2 twos=4 threes=9 | 2 2 4 5 6 | rolls left 2"
+        app.screen.query_one("#position-target", Input).value = "2000"
+        await pilot.press("enter")
+        await finish_work(app, pilot)
+        await pilot.pause()
+        said = " ".join(str(app.screen.query_one("#position-note", Static).render()).split())
+        assert "Past 475 more points the tables stop" in said, said
         paste.value = "kniffel | nonsense"
         await pilot.press("enter")
         await pilot.pause()

@@ -25,6 +25,7 @@ from kniffel.engine.game import Game
 from kniffel.engine.situation import Situation
 from kniffel.planning import Choice, planner_for
 from kniffel.planning.goals import Target
+from kniffel.services.advice import past_the_limit
 from kniffel.services.session import Preparing, hint_choices, hint_win_chances, thinking_text
 
 Analysis = tuple[Game, list[Choice], bool, "Sequence[float | None] | Preparing | None", "list[float] | None"]
@@ -133,21 +134,22 @@ class PositionScreen(ModalScreen[None]):
         try:
             choices, exact = hint_choices(game)
             wins = hint_win_chances(game, choices)
-            reach = None
+            reach, bound = None, None
             if target is not None:
                 chances = {c.action: c.value for c in planner_for(game.rules, Target(target)).choices(game)}
                 reach = [chances.get(c.action, 0.0) for c in choices]
+                bound = past_the_limit(game, target)
         except KniffelError as error:
             message = self.t("error: {message}", message=error_text(self.lang, error))
             self.app.call_from_thread(self.tell_error, message)
             return
-        self.app.call_from_thread(self.show_advice, (game, choices, exact, wins, reach), target)
+        self.app.call_from_thread(self.show_advice, (game, choices, exact, wins, reach), target, bound)
 
     def tell_error(self, message: str) -> None:
         self.stop_thinking()
         self.note(message, "red")
 
-    def show_advice(self, analysis: Analysis, target: int | None) -> None:
+    def show_advice(self, analysis: Analysis, target: int | None, bound: int | None = None) -> None:
         self.stop_thinking()
         self.analysed = analysis
         game, choices, exact, found, reach = analysis
@@ -156,13 +158,17 @@ class PositionScreen(ModalScreen[None]):
             chances.append((self.t("win"), found))
         if target is not None and reach is not None:
             chances.append((f"≥{target}", reach))
-        self.note(
-            self.t(
-                "Points to come for every option; with the other players' sheets its chance of winning; "
-                "with a target score (beside the text) its chance of reaching it."
-            ),
-            "dim",
+        said = self.t(
+            "Points to come for every option; with the other players' sheets its chance of winning; "
+            "with a target score (beside the text) its chance of reaching it."
         )
+        if bound is not None:  # the target's chances are the limit's
+            past = N_(
+                "Past {limit} more points the tables stop: these are the chances of {limit} more, "
+                "upper bounds"
+            )
+            said = f"{said} {self.t(past, limit=bound)}."
+        self.note(said, "dim")
         self.query_one("#position-advice", HintsPanel).show(
             game,
             choices,
