@@ -481,10 +481,13 @@ def test_a_table_text_played_for_a_target_past_the_limit_is_answered_at_the_limi
     limit = default_limit(compile_rules(rules.get("yahtzee")))
     sheet = "ones=3 twos=6 threes=9 fours=12 fives=15 sixes=18 chance=20 yahtzee=50"
     text = f"yahtzee | {sheet} | 6 6 6 6 6 | rolls left 2"
-    past = run_json(["advise", "--situation", text, "--goal", "target:2000"])["options"]
-    at = run_json(["advise", "--situation", text, "--goal", f"target:{168 + limit}"])["options"]
-    assert past == at
-    assert past[0]["value"] > 0
+    past = run_json(["advise", "--situation", text, "--goal", "target:2000"])
+    at = run_json(["advise", "--situation", text, "--goal", f"target:{168 + limit}"])
+    assert past["options"] == at["options"]
+    assert past["options"][0]["value"] > 0
+    assert (past["upper_bound"], at["upper_bound"]) == (True, False)
+    shown = invoke(["--lang", "de", "advise", "--situation", text, "--goal", "target:2000"])
+    assert "Bei 475 weiteren Punkten enden die Tabellen" in " ".join(shown.stdout.split())
 
 
 def test_a_target_the_open_boxes_cannot_reach_has_no_chance_and_no_bound() -> None:

@@ -35,7 +35,7 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 
 from kniffel.base.errors import KniffelError, SituationError
-from kniffel.base.i18n import error_text
+from kniffel.base.i18n import N_, error_text
 from kniffel.core import batchkernels as bk
 from kniffel.core.position import ColumnPosition, Positions
 from kniffel.engine.sheet import ScoreSheet, SheetError
@@ -510,6 +510,12 @@ def situation_options(situation: Situation, goal: Goal | None = None) -> tuple[l
     return [{"action": str(c.action), "value": c.value} for c in choices], planner.exact
 
 
+PAST_THE_LIMIT = N_(
+    "Past {limit} more points the tables stop: these are the chances of {limit} more, upper bounds"
+)
+"""What a front end says under a target's chances read at the limit (:func:`past_the_limit`)."""
+
+
 def past_the_limit(game: Game, target: int) -> int | None:
     """The rows' limit if the chances of ``game``'s player to move of finishing with at least ``target``
     are read there (upper bounds: :func:`kniffel.core.target.read_at_limit`), else None."""
@@ -567,6 +573,7 @@ __all__ = [
     "BATCH_ERRORS",
     "BLOCK",
     "FIELDS",
+    "PAST_THE_LIMIT",
     "WORKERS",
     "TargetOptions",
     "advise",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -29,8 +29,10 @@ from kniffel.apps.cli.parsing import given_dice, parse_sheet
 from kniffel.apps.cli.render import named_actions
 from kniffel.base.i18n import translate
 from kniffel.core.position import ColumnPosition
+from kniffel.engine.game import Game
 from kniffel.engine.situation import Situation
 from kniffel.planning.goals import AIM_POINTS, AIM_WIN, Goal, Target
+from kniffel.services.advice import PAST_THE_LIMIT, past_the_limit
 
 commands = typer.Typer()
 """The command, added to ``kniffel``'s own (:mod:`kniffel.apps.cli.app`)."""
@@ -220,13 +222,19 @@ def _advise_situation(situation: Situation, json_output: bool, words: str, goal:
         )
         with solving.solve_progress(not json_output, label, lang=words):
             options = goals.advise_situation(situation, goal)
+        bound = past_the_limit(Game.from_situation(situation), aim) if aim >= 0 else None
         if json_output:
-            print(json.dumps({"situation": str(situation), "goal": str(goal), "options": options}))
+            answer: dict[str, Any] = {"situation": str(situation), "goal": str(goal), "options": options}
+            if aim >= 0:
+                answer["upper_bound"] = bound is not None
+            print(json.dumps(answer))
             return
         console = Console(highlight=False)
         console.print(translate(words, "Situation: {situation}", situation=situation), markup=False)
         named = named_actions(options, situation.rules, words)
         console.print(goals.options_table(named, Target(aim) if aim >= 0 else goal, words))
+        if bound is not None:
+            console.print(translate(words, PAST_THE_LIMIT, limit=bound), markup=False)
         return
     label = translate(words, "Solving the tables of {rules} (once, then cached)", rules=situation.rules.id)
     with solving.solve_progress(not json_output, label, lang=words):

@@ -25,7 +25,7 @@ from kniffel.engine.game import Game
 from kniffel.engine.situation import Situation
 from kniffel.planning import Choice, planner_for
 from kniffel.planning.goals import Target
-from kniffel.services.advice import past_the_limit
+from kniffel.services.advice import PAST_THE_LIMIT, past_the_limit
 from kniffel.services.session import Preparing, hint_choices, hint_win_chances, thinking_text
 
 Analysis = tuple[Game, list[Choice], bool, "Sequence[float | None] | Preparing | None", "list[float] | None"]
@@ -163,11 +163,7 @@ class PositionScreen(ModalScreen[None]):
             "with a target score (beside the text) its chance of reaching it."
         )
         if bound is not None:  # the target's chances are the limit's
-            past = N_(
-                "Past {limit} more points the tables stop: these are the chances of {limit} more, "
-                "upper bounds"
-            )
-            said = f"{said} {self.t(past, limit=bound)}."
+            said = f"{said} {self.t(PAST_THE_LIMIT, limit=bound)}."
         self.note(said, "dim")
         self.query_one("#position-advice", HintsPanel).show(
             game,
