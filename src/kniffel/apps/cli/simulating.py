@@ -34,7 +34,14 @@ from kniffel.base.errors import plotting_unavailable
 from kniffel.base.i18n import N_, ngettext, number, percent, translate
 from kniffel.rules import RuleSet
 from kniffel.services.session import check_writable
-from kniffel.services.simulate import MAX_GAMES, SimulationResult, plot_histogram, simulate, target_aim
+from kniffel.services.simulate import (
+    MAX_GAMES,
+    SimulationResult,
+    check_request,
+    plot_histogram,
+    simulate,
+    target_aim,
+)
 
 commands = typer.Typer()
 """The command, added to ``kniffel``'s own (:mod:`kniffel.apps.cli.app`)."""
@@ -150,6 +157,7 @@ def simulate_command(
         check_plot(plot)
     if scores is not None:
         check_writable(scores)
+    check_request(strategy, games, seed)  # a bad strategy is named as simulate names it, before any solve
     aim = target_aim(rules, strategy)
     if aim is not None and cluster is None:
         # a player for a score plays from the chances of the empty sheet's cone: solved first, in view
