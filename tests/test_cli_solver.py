@@ -541,7 +541,11 @@ def test_batch_for_a_target() -> None:
     assert result.exit_code == 2
     first, second = (json.loads(line) for line in result.stdout.splitlines())
     assert first["options"][0]["value"] > 0
+    assert first["upper_bound"] is False
     assert second["line"] == 2
+    # past the limit (475) each line says its chances are the limit's
+    far = invoke(["advise", *STRICT, "--goal", "target:2000", "--batch", "-"], stdin=lines.splitlines()[0])
+    assert json.loads(far.stdout)["upper_bound"] is True
 
 
 @pytest.mark.parametrize(

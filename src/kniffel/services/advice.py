@@ -209,7 +209,10 @@ def run_batch(advisor: Any, rules: RuleSet, stream: IO[str], out: IO[str]) -> in
             if not line.strip():
                 continue
             try:
-                result: dict[str, Any] = {"options": advise(advisor, rules, parse_line(rules, line, checked))}
+                position = parse_line(rules, line, checked)
+                result: dict[str, Any] = {"options": advise(advisor, rules, position)}
+                if isinstance(advisor, TargetOptions):  # chances read at the limit are upper bounds
+                    result["upper_bound"] = advisor.upper_bound(position)
             except BATCH_ERRORS as error:
                 errors += 1
                 result = _error(number, error)
