@@ -72,8 +72,8 @@ class PlayTables:
         """The target rows players of ``aims`` read: a player to win reads every sheet's
         (:attr:`targets`); players of final scores alone read the cone of the empty sheet for their
         scores, which holds every state their games reach with the targets it can need, the same rows
-        to the last bit, a fraction of every sheet's (Yahtzee's cone of 250: about 6 s, every sheet's
-        about 20 s)."""
+        to the last bit, a fraction of every sheet's (a Yahtzee tournament of bot:target:250 against
+        bot took 11.8 s with its cone, 27 s with every sheet's rows)."""
         wanted = self._wanted(aims)
         if wanted is None or "targets" in self.__dict__:
             return self.targets
