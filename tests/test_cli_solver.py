@@ -466,7 +466,10 @@ def test_a_target_past_the_limit_is_answered_at_the_limit_and_said_to_be_an_uppe
     assert (past["upper_bound"], at["upper_bound"]) == (True, False)
     assert past["options"] == at["options"]
     assert 0 < past["options"][0]["value"] < 0.001
-    for lang, said in (("en", "an upper bound"), ("de", "eine obere Schranke")):
+    for lang, said in (
+        ("en", "Past 475 more points the tables stop"),
+        ("de", "Bei 475 weiteren Punkten enden die Tabellen"),
+    ):
         shown = invoke(["--lang", lang, *asked, "--goal", "target:2000"])
         assert shown.exit_code == 0, shown.output
         assert said in " ".join(shown.stdout.split())

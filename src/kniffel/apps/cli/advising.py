@@ -196,7 +196,7 @@ def advise_command(
         console = Console(highlight=False)
         console.print(goals.options_table(named_actions(options, alone, words), Target(aim), words))
         if bound:
-            console.print(goals.past_the_limit(needed, target.advisor.limit, words), markup=False)
+            console.print(translate(words, PAST_THE_LIMIT, limit=target.advisor.limit), markup=False)
         return
     label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
     with solving.solve_progress(not json_output, label, lang=words) as progress:

@@ -104,17 +104,6 @@ def options_table(options: list[dict[str, Any]], goal: Goal, lang: str = "en") -
     )
 
 
-def past_the_limit(needed: int, limit: int, lang: str) -> str:
-    """Said under chances read at the rows' limit (upper bounds): what was asked and what they are."""
-    return translate(
-        lang,
-        "{needed} more points is past the {limit} the tables go to: each chance is that of {limit} more, "
-        "an upper bound",
-        needed=needed,
-        limit=limit,
-    )
-
-
 def run_batch(advisor: TargetOptions, rules: RuleSet, stream: IO[str], out: IO[str]) -> int:
     """``advise --batch`` for a target: as :func:`kniffel.services.advice.run_batch`."""
     return solving.run_batch(advisor, rules, stream, out)
@@ -127,7 +116,6 @@ __all__ = [
     "cone_waiting",
     "goal_of",
     "options_table",
-    "past_the_limit",
     "run_batch",
     "target_options",
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import json
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -161,8 +162,6 @@ def simulate_command(
     aim = target_aim(rules, strategy)
     if aim is not None and cluster is None:
         # a player for a score plays from the chances of the empty sheet's cone: solved first, in view
-        from functools import partial
-
         from kniffel.apps.cli import goals, solving
         from kniffel.core import table
         from kniffel.core.target import game_rows
