@@ -441,7 +441,24 @@ def test_advise_for_a_target_gives_chances_that_agree_with_the_library() -> None
     assert {o["action"] for o in points} == {o["action"] for o in data["options"]}
 
 
-def test_a_target_already_reached_is_certain_and_the_table_shows_percentages() -> None:
+def test_advice_for_a_target_solves_no_table_of_points(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first target question on a fresh install waits for its chances only: the expected points are
+    not read, so their table is not solved (it was, a third of a second for Yahtzee, before)."""
+    from kniffel.core import cache
+    from kniffel.planning import exact
+
+    sheet = (
+        "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,three_of_a_kind=20,four_of_a_kind=0,full_house=25"
+    )
+    args = ["advise", *STRICT, "--goal", "target:150", "--sheet", sheet, "--dice", "2 2 3 4 5"]
+    expected = run_json(args)
+    asked: list[object] = []
+    # as on a fresh install: no table held, none in the cache (solving one, or asking for one, is noted)
+    monkeypatch.setattr(exact, "held_advisor", lambda rules, directory=None: None)
+    monkeypatch.setattr(exact, "advisor_for", lambda rules, directory=None: asked.append(rules))
+    monkeypatch.setattr(cache, "solve_compiled", lambda compiled, progress=None: asked.append(compiled))
+    assert run_json(args) == expected
+    assert asked == []
     data = run_json(["advise", *STRICT, "--goal", "target:3", "--sheet", "ones=3", "--dice", "2 2 2 5 6"])
     assert {o["value"] for o in data["options"]} == {1.0}
     result = invoke(["advise", *STRICT, "--goal", "target:250", "--sheet", "ones=3", "--dice", "2 2 2 5 6"])

@@ -16,7 +16,7 @@ from kniffel.core.kernelcache import use_kernels_cache
 
 use_kernels_cache()  # before any kernel is defined (see kniffel.core.kernelcache)
 
-from kniffel.core.advisor import Advisor, Option
+from kniffel.core.advisor import Advisor, Option, OptionRanker
 from kniffel.core.cache import cache_dir, table
 from kniffel.core.compile import (
     SOLVER_VERSION,
@@ -45,6 +45,7 @@ __all__ = [
     "Compiled",
     "DistributionTable",
     "Option",
+    "OptionRanker",
     "ScoreDistribution",
     "SheetState",
     "Solution",

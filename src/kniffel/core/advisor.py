@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 from kniffel.base.arrays import F64
 from kniffel.base.keeps import KeepLattice, keep_lattice
+from kniffel.core.compile import Compiled
 from kniffel.core.dp import Solution
 from kniffel.core.position import ROW, ColumnPosition, Positions, SheetState
 from kniffel.engine.game import FreeThrow, Roll, Score
@@ -51,17 +52,15 @@ class Option:
         return {"action": str(self.action), "value": self.value}
 
 
-class Advisor:
-    """Answers "what is every option worth" for one solved single-column rule set.
+class OptionRanker:
+    """What the advice of every goal shares for one compiled single-column rule set: a sheet read into
+    its state, the action each option code stands for and the one ranking of valued options, so that ties
+    break alike whatever the values mean. It needs no solved table: the chances of a target are ranked
+    through it without the expected points being solved first (:class:`kniffel.core.target.TargetAdvisor`)."""
 
-    A situation is valued by the compiled kernels of the DP (:data:`kniffel.core.dpkernels.points_options`
-    over the one state), so advice and the solved table come from the same code; the actions are made
-    once, so a query costs the kernel and a list of options."""
-
-    def __init__(self, solution: Solution) -> None:
-        self.solution = solution
-        self.compiled = solution.compiled
-        self.rules = solution.rules
+    def __init__(self, compiled: Compiled) -> None:
+        self.compiled = compiled
+        self.rules = compiled.rules
         self._keeps = keep_lattice(self.rules.dice)
         self._scores = [Score(box.id) for box in self.rules.boxes]
         self._rolls = [Roll(keep=keep) for keep in self._keeps.keeps[: self._keeps.first_roll]]
@@ -73,16 +72,63 @@ class Advisor:
         self._width = len(self._scores) + self._keeps.choices.shape[1]
         """The most options a situation has: every box, and every keep a roll may be thrown from."""
 
+    def state(self, filled: Mapping[str, int], free_throws_left: int | None = None) -> SheetState:
+        """Index the sheet ``filled`` (:meth:`SheetState.of`)."""
+        return SheetState.of(self.compiled, filled, free_throws_left)
+
+    def actions(self, free: bool = False) -> tuple[Score | Roll, ...]:
+        """The action of each option code of :meth:`rank` (:mod:`kniffel.core.batchkernels`): a
+        score per box, then a throw per keep, free throws if ``free``."""
+        return self._free_actions if free else self._actions
+
+    def rank(
+        self, rows: npt.NDArray[np.int64], boxes: F64, keeps: F64
+    ) -> tuple[npt.NDArray[np.int64], F64, npt.NDArray[np.int64]]:
+        """The options of situations ``rows`` whose boxes and keeps are valued ``boxes``, ``keeps`` (in
+        the layout of :data:`kniffel.core.dpkernels.points_options`, whatever the values mean: points,
+        or a chance of reaching a target), ranked as :meth:`ranked` ranks them: the one ranking of every
+        goal's advice, so ties break alike."""
+        from kniffel.core.batchkernels import ranked_options
+
+        n = rows.shape[0]
+        codes = np.empty((n, self._width), dtype=np.int64)
+        values = np.empty((n, self._width))
+        counts = np.empty(n, dtype=np.int64)
+        ranked_options(rows, boxes, keeps, self._keeps.choices, codes, values, counts)
+        return codes, values, counts
+
+    def ranked_options(
+        self, rows: npt.NDArray[np.int64], boxes: F64, keeps: F64, free: bool
+    ) -> list[list[Option]]:
+        """:meth:`rank` as lists of options, one list a situation (``free``: the throws are free throws)."""
+        codes, values, counts = self.rank(rows, boxes, keeps)
+        actions = self.actions(free)
+        return [
+            list(map(Option, [actions[c] for c in codes[i, :count].tolist()], values[i, :count].tolist()))
+            for i, count in enumerate(counts.tolist())
+        ]
+
+    @property
+    def lattice(self) -> KeepLattice:
+        """The keep lattice of the rules' dice (what keeps a situation's keep values are of)."""
+        return self._keeps
+
+
+class Advisor(OptionRanker):
+    """Answers "what is every option worth" for one solved single-column rule set.
+
+    A situation is valued by the compiled kernels of the DP (:data:`kniffel.core.dpkernels.points_options`
+    over the one state), so advice and the solved table come from the same code; the actions are made
+    once, so a query costs the kernel and a list of options."""
+
+    def __init__(self, solution: Solution) -> None:
+        super().__init__(solution.compiled)
+        self.solution = solution
+
     def prepare(self) -> None:
         """Compile the advisor's kernel, or load it from numba's cache, now rather than at the first
         query (a first run compiles for some seconds; a front end can say so meanwhile)."""
         self._ranked(np.empty((0, ROW), dtype=np.int64))
-
-    # --- states ---------------------------------------------------------------------------------
-
-    def state(self, filled: Mapping[str, int], free_throws_left: int | None = None) -> SheetState:
-        """Index the sheet ``filled`` (:meth:`SheetState.of`)."""
-        return SheetState.of(self.compiled, filled, free_throws_left)
 
     def value(self, filled: Mapping[str, int], free_throws_left: int | None = None) -> float:
         """Expected points still to come before the next turn starts."""
@@ -91,8 +137,6 @@ class Advisor:
             return float(self.compiled.free_points * s.free)
         return float(self.solution.values[self.compiled.aux(s.armed, s.free), s.mask, s.up])
 
-    # --- options ---------------------------------------------------------------------------------
-
     def options(self, position: ColumnPosition) -> list[Option]:
         """Every legal option of ``position``, best first (ties: scoring before throwing, boxes as listed
         by the rules, keeps smallest first)."""
@@ -100,11 +144,6 @@ class Advisor:
         situations = np.array([row], dtype=np.int64)
         boxes, keeps = self._values(situations)
         return self.ranked_options(situations, boxes, keeps, free)[0]
-
-    def actions(self, free: bool = False) -> tuple[Score | Roll, ...]:
-        """The action of each option code of :meth:`ranked` (:mod:`kniffel.core.batchkernels`): a
-        score per box, then a throw per keep, free throws if ``free``."""
-        return self._free_actions if free else self._actions
 
     def ranked(
         self, positions: Positions | npt.NDArray[np.int64]
@@ -162,35 +201,3 @@ class Advisor:
         keeps = np.empty((n, self._keeps.first_roll))
         dpkernels.points_options(self.solution.values, self.compiled.kernel_tables, rows, boxes, keeps)
         return boxes, keeps
-
-    def rank(
-        self, rows: npt.NDArray[np.int64], boxes: F64, keeps: F64
-    ) -> tuple[npt.NDArray[np.int64], F64, npt.NDArray[np.int64]]:
-        """The options of situations ``rows`` whose boxes and keeps are valued ``boxes``, ``keeps`` (in
-        the layout of :data:`kniffel.core.dpkernels.points_options`, whatever the values mean: points,
-        or a chance of reaching a target), ranked as :meth:`ranked` ranks them: the one ranking of every
-        goal's advice, so ties break alike."""
-        from kniffel.core.batchkernels import ranked_options
-
-        n = rows.shape[0]
-        codes = np.empty((n, self._width), dtype=np.int64)
-        values = np.empty((n, self._width))
-        counts = np.empty(n, dtype=np.int64)
-        ranked_options(rows, boxes, keeps, self._keeps.choices, codes, values, counts)
-        return codes, values, counts
-
-    def ranked_options(
-        self, rows: npt.NDArray[np.int64], boxes: F64, keeps: F64, free: bool
-    ) -> list[list[Option]]:
-        """:meth:`rank` as lists of options, one list a situation (``free``: the throws are free throws)."""
-        codes, values, counts = self.rank(rows, boxes, keeps)
-        actions = self.actions(free)
-        return [
-            list(map(Option, [actions[c] for c in codes[i, :count].tolist()], values[i, :count].tolist()))
-            for i, count in enumerate(counts.tolist())
-        ]
-
-    @property
-    def lattice(self) -> KeepLattice:
-        """The keep lattice of the rules' dice (what keeps a situation's keep values are of)."""
-        return self._keeps

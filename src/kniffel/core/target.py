@@ -41,7 +41,7 @@ import numpy as np
 
 from kniffel.base.errors import SituationError
 from kniffel.core import cache
-from kniffel.core.advisor import Advisor, Option
+from kniffel.core.advisor import Option, OptionRanker
 from kniffel.core.compile import Compiled, compile_rules
 from kniffel.core.distribution import DistributionTable, LevelTable
 from kniffel.core.lanes import (
@@ -382,12 +382,13 @@ def cone_size(c: Compiled, state: SheetState, first: int, last: int) -> int:
 
 class TargetAdvisor:
     """Answers "what is the chance of reaching the target with each option": the rows for the values,
-    an :class:`Advisor` for reading sheets and ranking options (the same states, checks and order)."""
+    an :class:`OptionRanker` for reading sheets and ranking options (the same states, checks and order as
+    the points' :class:`Advisor`, which is one; no expected points are read)."""
 
-    def __init__(self, advisor: Advisor, rows: TargetRows) -> None:
-        if advisor.rules != rows.rules:
+    def __init__(self, ranker: OptionRanker, rows: TargetRows) -> None:
+        if ranker.rules != rows.rules:
             raise SituationError("the advisor and the target rows are of different rules")
-        self.advisor = advisor
+        self.ranker = ranker
         self.rows = rows
         self.rules = rows.rules
         self.compiled = rows.compiled
@@ -423,7 +424,7 @@ class TargetAdvisor:
     ) -> float:
         """From the start of a turn: ``sum(weights[i] * P(making at least first + i more points))``,
         each target played for on its own (with one weight of 1, the probability of that target)."""
-        state = self.advisor.state(filled, free_throws_left)
+        state = self.ranker.state(filled, free_throws_left)
         weights = np.asarray(weights, dtype=np.float64)
         return float(np.dot(weights, self.rows.curve(state, first, len(weights))))
 
@@ -453,7 +454,7 @@ class TargetAdvisor:
         assert child_level is not None
         situation = np.array([row], dtype=np.int64)
         boxes = np.empty((1, self.compiled.n_boxes))
-        keeps = np.empty((1, self.advisor.lattice.first_roll))
+        keeps = np.empty((1, self.ranker.lattice.first_roll))
         kt = self.compiled.kernel_tables
         read = targetkernels.Reading(child_level, self.rows.index, self.rows.layout.lane_base)
         firsts, widths = np.array([first], dtype=np.int64), np.array([len(folded)], dtype=np.int64)
@@ -462,7 +463,7 @@ class TargetAdvisor:
         weights_row = np.ascontiguousarray(folded, dtype=np.float32).reshape(1, -1)
         weighed = targetkernels.TargetOptions(read, kt.lanes, firsts, widths, weights_row)
         dpkernels.target_options(weighed, kt, situation, boxes, keeps)
-        return self.advisor.ranked_options(situation, boxes, keeps, free)[0]
+        return self.ranker.ranked_options(situation, boxes, keeps, free)[0]
 
     def options(self, position: ColumnPosition, needed: int) -> list[Option]:
         """Every legal option with the largest probability of making at least ``needed`` more points

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from kniffel.base.i18n import N_
-from kniffel.core import Advisor, UnsupportedRulesError, compile_rules, table
+from kniffel.core import Advisor, OptionRanker, UnsupportedRulesError, compile_rules, table
 from kniffel.core.cache import Memo
 from kniffel.core.position import ColumnPosition
 from kniffel.engine.game import Action, Game, Score, Strike
@@ -69,6 +69,22 @@ def held_advisor(rules: RuleSet, directory: Path | None = None) -> Advisor | Non
     if loaded is None:
         return None
     return _advisors.put(key, (rules, Advisor(loaded)))[1]
+
+
+_rankers: Memo[tuple[object, ...], tuple[RuleSet, OptionRanker]] = Memo(MAX_TABLES)
+
+
+def ranker_for(rules: RuleSet, directory: Path | None = None) -> OptionRanker:
+    """What reads a sheet of a single-column rule set and ranks its options, without solving its table:
+    the advisor if it can be had without solving (:func:`held_advisor`), else the compiled rules alone.
+    Advice for a target or to win reads chances, not expected points: a first target question on a
+    fresh install does not wait for a table it never reads."""
+    held = held_advisor(rules, directory)
+    if held is not None:
+        return held
+    return _rankers.get_or_make(
+        rules_key(rules), lambda: (rules, OptionRanker(compile_rules(rules))), lambda found: found[0] == rules
+    )[1]
 
 
 _exact: dict[tuple[object, ...], tuple[RuleSet, bool]] = {}
@@ -152,5 +168,6 @@ __all__ = [
     "held_advisor",
     "is_exact",
     "legal_choices",
+    "ranker_for",
     "rules_key",
 ]

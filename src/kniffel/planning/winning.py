@@ -39,7 +39,7 @@ import numpy.typing as npt
 
 from kniffel.base.arrays import F64
 from kniffel.base.i18n import N_
-from kniffel.core import Advisor, State
+from kniffel.core import Advisor, OptionRanker, State
 from kniffel.core import distribution as dist
 from kniffel.core import target as tgt
 from kniffel.core.distribution import DistributionTable
@@ -54,6 +54,7 @@ from kniffel.planning.exact import (
     column_position,
     free_throws_arg,
     legal_choices,
+    ranker_for,
     rules_key,
 )
 from kniffel.planning.goals import WIN, Goal, Target
@@ -132,9 +133,15 @@ class WinTables:
     def advisor(self) -> Advisor:
         return advisor_for(self.rules, self.directory)
 
+    @cached_property
+    def ranker(self) -> OptionRanker:
+        """Reads sheets and ranks options without a table of points (:func:`ranker_for`): a target's
+        chances are read from rows that need none."""
+        return ranker_for(self.rules, self.directory)
+
     @property
     def compiled(self) -> Any:
-        return self.advisor.compiled
+        return self.ranker.compiled
 
     # --- the early tables ---
 
@@ -449,15 +456,15 @@ class GoalPlanner:
         at = column_position(game)
         if at is None:
             return []
-        advisor = self.tables.advisor
-        state = advisor.state(at.sheet, at.free_throws_left)
+        ranker = self.tables.ranker
+        state = ranker.state(at.sheet, at.free_throws_left)
         last = first + len(weights) - 1
         rows = self.tables.rows(state, first, last, turn=True, wait=self.wait, early=early)
-        targets = TargetAdvisor(advisor, rows)
+        targets = TargetAdvisor(ranker, rows)
         options = targets.option_values(at, first, weights)
 
         def struck(box: str) -> float:
-            after = advisor.state({**at.sheet, box: 0}, at.free_throws_left)
+            after = ranker.state({**at.sheet, box: 0}, at.free_throws_left)
             return float(np.dot(weights, rows.curve(after, first, len(weights))))
 
         choices = legal_choices(game, {o.action: o.value for o in options}, struck)

@@ -523,15 +523,15 @@ def past_the_limit(game: Game, target: int) -> int | None:
     """The rows' limit if the chances of ``game``'s player to move of finishing with at least ``target``
     are read there (upper bounds: :func:`kniffel.core.target.read_at_limit`), else None."""
     from kniffel.core.target import default_limit, read_at_limit
-    from kniffel.planning.exact import advisor_for, column_position
+    from kniffel.planning.exact import column_position, ranker_for
     from kniffel.planning.winning import scored
 
     at = column_position(game)
     if at is None:
         return None
-    advisor = advisor_for(game.rules)
-    state = advisor.state(at.sheet, at.free_throws_left)
-    c = advisor.compiled
+    ranker = ranker_for(game.rules)
+    state = ranker.state(at.sheet, at.free_throws_left)
+    c = ranker.compiled
     return default_limit(c) if read_at_limit(c, state, target - scored(game.sheet)) else None
 
 
@@ -546,17 +546,17 @@ class TargetOptions:
     ) -> None:
         from kniffel.core.distribution import banked_points
         from kniffel.core.target import TargetAdvisor, rows_for
-        from kniffel.planning.exact import advisor_for
+        from kniffel.planning.exact import ranker_for
 
         self.target = target
-        advisor = advisor_for(rules)
+        ranker = ranker_for(rules)
         sheet = root or {}
-        state = advisor.state(sheet)
+        state = ranker.state(sheet)
         needed = target - banked_points(rules, sheet)
         rows = rows_for(
-            advisor.compiled, state, needed, needed, turn=root is not None, early=False, progress=progress
+            ranker.compiled, state, needed, needed, turn=root is not None, early=False, progress=progress
         )
-        self.advisor = TargetAdvisor(advisor, rows)
+        self.advisor = TargetAdvisor(ranker, rows)
 
     def needed(self, sheet: Mapping[str, int]) -> int:
         return self.target - self.advisor.scored(sheet)
@@ -565,7 +565,7 @@ class TargetOptions:
         """Whether the chances of ``position`` are read at the rows' limit, upper bounds rather than the
         chances (:meth:`kniffel.core.target.TargetAdvisor.upper_bound`): the target asks for more points
         than a game makes with at most one extra five of a kind."""
-        state = self.advisor.advisor.state(position.sheet, position.free_throws_left)
+        state = self.advisor.ranker.state(position.sheet, position.free_throws_left)
         return self.advisor.upper_bound(state, self.needed(position.sheet))
 
     def options(self, position: ColumnPosition) -> Any:

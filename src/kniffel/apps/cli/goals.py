@@ -43,14 +43,14 @@ def cone_note(rules: RuleSet, target: int, sheet: Mapping[str, int] | None, lang
     """What solving a target's probabilities costs, said before it starts."""
     from kniffel.core.distribution import banked_points
     from kniffel.core.target import cone_size
-    from kniffel.planning.exact import advisor_for
+    from kniffel.planning.exact import ranker_for
     from kniffel.planning.winning import SECONDS_PER_VALUE
     from kniffel.services.session import about
 
-    advisor = advisor_for(rules)
-    state = advisor.state(sheet or {})
+    ranker = ranker_for(rules)
+    state = ranker.state(sheet or {})
     needed = target - banked_points(rules, sheet or {})
-    seconds = cone_size(advisor.compiled, state, needed, needed) * SECONDS_PER_VALUE
+    seconds = cone_size(ranker.compiled, state, needed, needed) * SECONDS_PER_VALUE
     return translate(
         lang,
         "Solving the chances of reaching {target} in {rules} (about {time}, in memory)",
