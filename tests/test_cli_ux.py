@@ -424,6 +424,34 @@ def test_a_bar_whose_job_compiles_after_its_first_progress_says_so(monkeypatch: 
     assert "compiling" not in solving
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_bar_waiting_for_other_work_says_compiling_only_while_kernels_compile(
+    monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """A tournament's bar waits while the tables its players need are solved under bars of their own: it
+    said "compiling the solver, first run only" all that time, though nothing compiled."""
+    from rich.console import Console
+
+    from kniffel.apps.cli.solving import _Lines
+    from kniffel.base.i18n import translate
+    from kniffel.core import kernelcache
+
+    out = io.StringIO()
+    console = Console(file=out, width=80, color_system=None)
+    progress = _Lines("games", None, console, lang)
+    progress.add_task("Tournament yahtzee", total=None)
+    monkeypatch.setattr(kernelcache, "compiling", lambda: None)
+    console.print(progress.get_renderable())
+    waiting = out.getvalue()
+    monkeypatch.setattr(kernelcache, "compiling", lambda: kernelcache.Compiling("play_games", 0.0))
+    console.print(progress.get_renderable())
+    compiling = out.getvalue()[len(waiting) :]
+    first_run = translate(lang, "compiling the solver, first run only...")
+    assert translate(lang, "preparing...") in waiting
+    assert first_run not in waiting
+    assert first_run in compiling
+
+
 @pytest.mark.parametrize(
     ("content", "reason"), [("{", "not JSON"), ('{"format": 1}', "saved game lacks 'rules'")]
 )

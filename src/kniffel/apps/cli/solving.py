@@ -93,9 +93,11 @@ class _Lines(Progress):
     a line of its own (wrapped, never cut), then while no total is known or kernels compile what is
     happening meanwhile (``waiting``), then the bar with the count and the times. In one row a long
     label and a compile note squeezed the count and the times to an ellipsis, and the note to a column
-    one letter wide."""
+    one letter wide. Without a ``waiting`` of its own it says what is happening as it happens: compiling
+    while kernels compile (a first run), else preparing; a tournament's bar, waiting for the tables
+    its players need, said "compiling" where nothing compiled."""
 
-    def __init__(self, unit: str, waiting: str, console: Console, lang: str = "en") -> None:
+    def __init__(self, unit: str, waiting: str | None, console: Console, lang: str = "en") -> None:
         super().__init__(
             BarColumn(bar_width=None),
             _Count(unit, lang),
@@ -106,6 +108,7 @@ class _Lines(Progress):
             expand=True,
         )
         self.waiting = waiting
+        self.lang = lang
 
     def get_renderables(self) -> Iterator[RenderableType]:
         from kniffel.core.kernelcache import compiling
@@ -113,9 +116,15 @@ class _Lines(Progress):
         for task in self.tasks:
             yield Text(task.description, overflow="fold")
             # a job whose first progress came before its kernels were compiled stands still meanwhile
-            if task.total is None or compiling() is not None:
-                yield Text(self.waiting, overflow="fold")
+            now = compiling()
+            if task.total is None or now is not None:
+                yield Text(self.waiting or self._happening(now is not None), overflow="fold")
             yield self.make_tasks_table([task])
+
+    def _happening(self, compiling: bool) -> str:
+        if compiling:
+            return translate(self.lang, "compiling the solver, first run only...")
+        return translate(self.lang, "preparing...")
 
 
 def solved_what(rules: RuleSet, column: RuleSet, lang: str) -> str:
@@ -138,12 +147,12 @@ def solve_progress(
     """A Rich progress bar on stderr fed by the solver's ``progress(done, total)``; nothing when
     ``show`` is false or stderr is not a terminal. ``label`` may be a function, asked only when the bar
     is shown (a target's estimate works out the windows of its cone). ``waiting`` says what happens
-    before the first progress (by default: the solver compiles on a first run)."""
+    before the first progress (by default what happens then: the solver compiling on a first run, or
+    preparing)."""
     console = Console(stderr=True)
     if not show or not console.is_terminal:
         yield None
         return
-    waiting = waiting or translate(lang, "compiling the solver, first run only...")
     with _Lines(translate(lang, unit), waiting, console, lang) as progress:
         task = progress.add_task(label() if callable(label) else label, total=None)
 
