@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from kniffel import Game, ScoreSheet, SeededDice, rules
+from kniffel.core.pace import ENV as PACE_ENV
 from kniffel.core.warm import WARM_UP_ENV
 from kniffel.engine.game import Action, Roll, Score, Strike
 from kniffel.planning.winning import PREPARE_ENV
@@ -229,12 +230,17 @@ def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     # compiles anyway (kniffel.core.warm); tests/test_warm.py runs it itself.
     no_warm_up = os.environ.get(WARM_UP_ENV)
     os.environ[WARM_UP_ENV] = "0"
+    # Estimates read the constants, not this machine's measured pace: whether a test's solve is waited
+    # for must not follow the load of the machine (tests/test_pace.py turns it on for itself).
+    paced = os.environ.get(PACE_ENV)
+    os.environ[PACE_ENV] = "0"
     yield directory
     for name, value in (
         ("KNIFFEL_CACHE_DIR", before),
         (PREPARE_ENV, prepare),
         ("KNIFFEL_RECORD_DIR", record),
         (WARM_UP_ENV, no_warm_up),
+        (PACE_ENV, paced),
     ):
         if value is None:
             del os.environ[name]

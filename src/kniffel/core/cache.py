@@ -167,8 +167,8 @@ def save(solution: Solution, directory: Path | None = None) -> Path:
     }
     _meta_path(path).unlink(missing_ok=True)
     make_room(solution.values.nbytes, path.parent, keep=path)
-    _atomic_write(path, lambda f: np.save(f, np.ascontiguousarray(solution.values), allow_pickle=False))
-    _atomic_write(_meta_path(path), lambda f: f.write(json.dumps(meta, indent=1).encode()))
+    atomic_write(path, lambda f: np.save(f, np.ascontiguousarray(solution.values), allow_pickle=False))
+    atomic_write(_meta_path(path), lambda f: f.write(json.dumps(meta, indent=1).encode()))
     return path
 
 
@@ -232,8 +232,8 @@ def save_array(path: Path, key: str, array: npt.NDArray[Any], details: dict[str,
     }
     _meta_path(path).unlink(missing_ok=True)
     make_room(array.nbytes, path.parent, keep=path)
-    _atomic_write(path, lambda f: np.save(f, np.ascontiguousarray(array), allow_pickle=False))
-    _atomic_write(_meta_path(path), lambda f: f.write(json.dumps(meta, indent=1).encode()))
+    atomic_write(path, lambda f: np.save(f, np.ascontiguousarray(array), allow_pickle=False))
+    atomic_write(_meta_path(path), lambda f: f.write(json.dumps(meta, indent=1).encode()))
 
 
 def cached_array(
@@ -264,7 +264,9 @@ def cached_array(
     return (array if saved is None else saved), True
 
 
-def _atomic_write(path: Path, write: Callable[[BinaryIO], object]) -> None:
+def atomic_write(path: Path, write: Callable[[BinaryIO], object]) -> None:
+    """Write ``path`` through ``write`` so that a reader finds the old file or the whole new one, never a
+    part (a temporary file beside it, renamed over it)."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:

@@ -162,7 +162,7 @@ def _save(
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    cache._atomic_write(index_path, lambda f: np.save(f, index, allow_pickle=False))
+    cache.atomic_write(index_path, lambda f: np.save(f, index, allow_pickle=False))
     meta = {
         "format": FORMAT,
         "version": VERSION,
@@ -178,7 +178,7 @@ def _save(
         "index_checksum": cache._checksum(index.view(np.float64)),
         "seconds": seconds,
     }
-    cache._atomic_write(meta_path, lambda f: f.write(json.dumps(meta, indent=1).encode()))
+    cache.atomic_write(meta_path, lambda f: f.write(json.dumps(meta, indent=1).encode()))
     return seconds, meta
 
 

@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from kniffel.base.arrays import F32, F64, I64, read_only
 from kniffel.base.errors import SituationError
+from kniffel.core import pace
 from kniffel.core.compile import Compiled, KernelTables
 from kniffel.core.distribution import LevelTable
 from kniffel.core.lanes import (
@@ -44,6 +45,9 @@ threads take the next run of bundles as they finish one, so that they end a piec
 PARTS = 16
 """Runs that a level's cheap per-state work (cutting the windows, the horizon's rows) is cut into for
 the compiled threads, so that they end it together."""
+PACE_SAMPLE = 2_000_000
+"""A solve of at least this many probabilities (half a second and more) is a fair sample of the
+machine's pace: its seconds per probability are remembered for later estimates (:mod:`kniffel.core.pace`)."""
 
 
 def default_limit(c: Compiled) -> int:
@@ -449,6 +453,8 @@ def solve_rows(
     for prob_level in arrays:
         if prob_level is not None:
             prob_level.flags.writeable = False
+    if horizon is None and int(sizes.sum()) >= PACE_SAMPLE:  # what later estimates of a cone read
+        pace.remember(pace.TARGET_ROWS, seconds, int(sizes.sum()))
     layout = full_layout if most_filled is None else lane_layout(c, root.mask, most_filled)
     if most_filled is not None:
         index = np.ascontiguousarray(sublayout_index(c, full_layout, layout, index.T).T)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from kniffel.base.i18n import N_
 from kniffel.core.work import Progress
 from kniffel.planning.goals import AIM_POINTS, AIM_WIN
-from kniffel.planning.winning import ROWS_KEPT, SECONDS_PER_LANE, SECONDS_PER_VALUE, win_tables
+from kniffel.planning.winning import ROWS_KEPT, SECONDS_PER_LANE, seconds_per_value, win_tables
 from kniffel.planning.worker import Work
 from kniffel.rules import RuleSet
 
@@ -130,12 +130,13 @@ class PlayTables:
             size = cone_size(c, empty_state(c), *wanted)
             low, high = wanted
             targets = str(low) if low == high else f"{low}-{high}"
-            work = Work(CONE, size * SECONDS_PER_VALUE, 4 * size, (*fields, ("targets", targets)))
+            work = Work(CONE, size * seconds_per_value(), 4 * size, (*fields, ("targets", targets)))
             steps.append(Step(work, lambda progress: self._with(progress, lambda: self.targets_for(aims))))
         if wanted is None and "targets" not in done:
             steps.append(
                 Step(
-                    Work(TARGETS, values * SECONDS_PER_VALUE, int(4 * values), fields), self._maker("targets")
+                    Work(TARGETS, values * seconds_per_value(), int(4 * values), fields),
+                    self._maker("targets"),
                 )
             )
         if AIM_WIN in aims:

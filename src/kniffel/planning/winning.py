@@ -105,8 +105,19 @@ def prepare_tables(rules: RuleSet, directory: Path | None = None) -> None:
 
 
 SECONDS_PER_VALUE = 3.5e-7
-"""Solving a target row costs about this per probability (2 processors; measured on Yahtzee's cone of a
-target from the empty sheet and its early rows, 2026-11-24)."""
+"""Solving a target row costs about this per probability until this machine's own pace is measured
+(:func:`seconds_per_value`; 2 processors, Yahtzee's cone of a target from the empty sheet and its early
+rows, 2026-11-24: 1.7e-7 on a Zen 4 two days later, about 6e-7 on a Zen 1)."""
+
+
+def seconds_per_value() -> float:
+    """What solving a target row costs per probability here: the pace this machine's solves were
+    measured at (:mod:`kniffel.core.pace`), or :data:`SECONDS_PER_VALUE` before the first."""
+    from kniffel.core import pace
+
+    return pace.rate(pace.TARGET_ROWS, SECONDS_PER_VALUE)
+
+
 SECONDS_PER_LANE = 1.4e-5
 """Solving a score distribution costs about this per state (2 processors, Yahtzee's full table within
 ``kniffel cache prepare``: 5.4 s for 404,160 states, 2026-11-26)."""
@@ -193,7 +204,7 @@ class WinTables:
         lanes, reach, levels = self.states
         horizon = horizon_level(c)
         solved = levels < (len(c.levels) if horizon is None else horizon)
-        rows = float((self.reached * reach)[solved].sum()) * ROWS_KEPT * SECONDS_PER_VALUE
+        rows = float((self.reached * reach)[solved].sum()) * ROWS_KEPT * seconds_per_value()
         return float(lanes.sum()) * SECONDS_PER_LANE, rows
 
     @property
@@ -260,7 +271,7 @@ class WinTables:
             ("rows", state, first, last, turn),
             lambda: Work(
                 N_("Solving the chances of a {rules} position"),
-                tgt.cone_size(c, state, first, last) * SECONDS_PER_VALUE,
+                tgt.cone_size(c, state, first, last) * seconds_per_value(),
                 0,
                 self._fields,
             ),

@@ -44,13 +44,13 @@ def cone_note(rules: RuleSet, target: int, sheet: Mapping[str, int] | None, lang
     from kniffel.core.distribution import banked_points
     from kniffel.core.target import cone_size
     from kniffel.planning.exact import ranker_for
-    from kniffel.planning.winning import SECONDS_PER_VALUE
+    from kniffel.planning.winning import seconds_per_value
     from kniffel.services.session import about
 
     ranker = ranker_for(rules)
     state = ranker.state(sheet or {})
     needed = target - banked_points(rules, sheet or {})
-    seconds = cone_size(ranker.compiled, state, needed, needed) * SECONDS_PER_VALUE
+    seconds = cone_size(ranker.compiled, state, needed, needed) * seconds_per_value()
     return translate(
         lang,
         "Solving the chances of reaching {target} in {rules} (about {time}, in memory)",
