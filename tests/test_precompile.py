@@ -212,10 +212,10 @@ def test_the_helpers_signatures_are_those_a_target_question_compiles() -> None:
 
 
 def _helped() -> list[Any]:
-    from kniffel.core import batchkernels, dpkernels, targetkernels, winkernels
+    from kniffel.core import batchkernels, dpkernels, spans, winkernels
 
     return [
-        targetkernels.cut_windows,
+        spans.cut_windows,
         dpkernels.target_options,
         winkernels.fold,
         batchkernels.ranked_options,

@@ -505,7 +505,7 @@ def test_a_million_games_played_for_a_target_make_it_as_often_as_the_table_says(
 def test_a_levels_rows_lose_their_trailing_zeros_and_nothing_else(in_lane_order: bool) -> None:
     """Rows laid out in lane order are packed in place; rows in another order go to a new array, and the
     level they were read from is left as it was."""
-    from kniffel.core import targetkernels
+    from kniffel.core import spans
 
     rows = [np.array([1.0, 0.5, 0.0, 0.0]), np.array([0.75, 0.25, 0.0])]
     placed = rows if in_lane_order else rows[::-1]
@@ -514,7 +514,7 @@ def test_a_levels_rows_lose_their_trailing_zeros_and_nothing_else(in_lane_order:
     offsets = starts if in_lane_order else starts[::-1]
     index = np.array([[offsets[0], 1, 4], [offsets[1], 7, 3]], dtype=np.int64)
     before = prob.copy()
-    packed = targetkernels.trim_zeros(prob, index, 0, 2)
+    packed = spans.trim_zeros(prob, index, 0, 2)
     assert packed.tolist() == [1.0, 0.5, 0.75, 0.25]
     assert index.tolist() == [[0, 1, 2], [2, 7, 2]]
     assert np.shares_memory(packed, prob) == in_lane_order

@@ -141,6 +141,33 @@ class Compiled:
         sums.flags.writeable = False
         return sums
 
+    def lower_subsets(self, masks: I64) -> I64:
+        """The other boxes (not upper) each of ``masks`` holds, as an index of :attr:`lower_sums` (bit
+        ``j`` for the ``j``-th such box)."""
+        masks = np.asarray(masks, dtype=np.int64)
+        found: I64 = np.zeros(masks.shape, dtype=np.int64)
+        for j, b in enumerate(np.flatnonzero(self.upper == 0)):
+            found |= ((masks >> int(b)) & 1) << j
+        return found
+
+    @cached_property
+    def lower_sums(self) -> I64:
+        """``[k, points]``: how many sums of points the other boxes of subset ``k`` (:meth:`lower_subsets`)
+        can hold in all that are less than ``points`` (jokers included): subset ``k`` can hold ``p``
+        points when ``lower_sums[k, p + 1] > lower_sums[k, p]``."""
+        boxes = np.flatnonzero(self.upper == 0)
+        most = int(self.box_most[boxes].sum())
+        sums = np.zeros((1 << len(boxes), most + 1), dtype=np.bool_)
+        sums[0, 0] = True
+        for k in range(1, len(sums)):
+            j = k.bit_length() - 1
+            before = sums[k & ~(1 << j)]
+            for p in self.box_points[int(boxes[j])]:
+                sums[k, p:] |= before[: most + 1 - p]
+        counts = np.zeros((len(sums), most + 2), dtype=np.int64)
+        np.cumsum(sums, axis=1, out=counts[:, 1:])
+        return read_only(counts)
+
     @cached_property
     def pairs(self) -> tuple[I32, I32, I32]:
         """The distinct ``(box, points > 0)`` pairs of the base table, as ``pair_box``, ``pair_pts``, and

@@ -40,6 +40,7 @@ KERNEL_FILES = (
     "core/playkernels.py",
     "core/records.py",
     "core/sheetkernels.py",
+    "core/spans.py",
     "core/targetkernels.py",
     "core/winkernels.py",
 )

@@ -114,7 +114,7 @@ def dp_jobs(tables: KernelTables) -> list[Job]:
 
 def option_jobs(tables: KernelTables) -> list[Job]:
     """The helper's work for a target question, in the order the question reaches them: the windows' cut
-    (:func:`kniffel.core.targetkernels.cut_windows`, right after the rows' kernel, which the question
+    (:func:`kniffel.core.spans.cut_windows`, right after the rows' kernel, which the question
     compiles itself), the option kernel (:data:`kniffel.core.dpkernels.target_options`) and what
     ranks its options (:func:`kniffel.core.winkernels.fold`,
     :func:`kniffel.core.batchkernels.ranked_options`), with the argument types
@@ -124,7 +124,7 @@ def option_jobs(tables: KernelTables) -> list[Job]:
     helper is compiling when it reaches it (:class:`_Progress`)."""
     import numba
 
-    from kniffel.core import batchkernels, dpkernels, targetkernels, winkernels
+    from kniffel.core import batchkernels, dpkernels, spans, targetkernels, winkernels
 
     typeof: Any = numba.typeof
     types: Any = numba.types
@@ -141,7 +141,7 @@ def option_jobs(tables: KernelTables) -> list[Job]:
     choices = types.Array(types.int32, 2, "C", readonly=True)
     ranking = (table, values, values, choices, table, values, integers)
     return [
-        (targetkernels.cut_windows, (table, i64, table, table, typeof(tables))),
+        (spans.cut_windows, (table, i64, table, table, typeof(tables))),
         (dpkernels.target_options, (weighed, typeof(tables), table, values, values)),
         (winkernels.fold, (i64, vector, i64, i64, types.boolean)),
         (batchkernels.ranked_options, ranking),

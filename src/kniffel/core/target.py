@@ -347,16 +347,18 @@ def _option_kernel_helper(c: Compiled) -> contextlib.AbstractContextManager[None
 
 
 def question_kernels() -> tuple[Any, ...]:
-    """The kernels a target question runs before its answer: its rows' loop, the windows' cut, the rows'
-    trim and its option kernel (what :func:`needs_compiling` and the warm-up,
-    :mod:`kniffel.core.warm`, ask about)."""
-    from kniffel.core import dpkernels, targetkernels
+    """The kernels a target question runs before its answer: its rows' loop, the windows' cut, the runs
+    of asked targets, the rows' trim, its option kernel and the check that the rows answer it (what
+    :func:`needs_compiling` and the warm-up, :mod:`kniffel.core.warm`, ask about)."""
+    from kniffel.core import dpkernels, spans
 
     return (
         dpkernels.solve_target,
-        targetkernels.cut_windows,
-        targetkernels.trim_zeros,
+        spans.cut_windows,
+        spans.reached_runs,
+        spans.trim_zeros,
         dpkernels.target_options,
+        spans.all_reached,
     )
 
 

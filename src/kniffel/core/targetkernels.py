@@ -73,10 +73,27 @@ def entered(
     inlined, with the entry and the lane lookup inside it, at the three call sites of a weighed turn's
     entries, it was most of their inlining (the option kernel's entries compiled in 5.2 s, 3.1 s
     called); the call beside its lookups cost the games to win and the rows nothing measurable."""
-    u0, w = at.u0, at.w
+    gained, offset, first, count = child_row(read, lanes, n, at, box, points, extra)
+    return lanes_of(at.u0, at.w, gained, offset, first, count)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def child_row(
+    read: Reading, lanes: Any, n: Scoring, at: Window, box: int, points: int, extra: int
+) -> tuple[int, int, int, int]:  # pragma: no cover
+    """The points gained when ``points`` go in ``box`` from ``at`` (``extra`` on top, the upper bonus if
+    the score crosses the threshold) and the child state's row: ``(gained, offset, first, count)``."""
     child, armed_after, up_after, gained, _ = settle(n, at.mask, at.armed, box, points, at.up, extra)
     lane = lane_at(read.lane_base, lanes, n, armed_after, at.free, child, up_after)
-    offset, first, count = read.index[lane, 0], read.index[lane, 1], read.index[lane, 2]
+    return gained, read.index[lane, 0], read.index[lane, 1], read.index[lane, 2]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def lanes_of(
+    u0: int, w: int, gained: int, offset: int, first: int, count: int
+) -> tuple[int, int, int, int]:  # pragma: no cover
+    """:func:`entered`'s lanes for targets ``u0 .. u0 + w - 1`` of an entry gaining ``gained`` into a child
+    whose row starts at ``offset`` with target ``first`` and holds ``count``."""
     certain = min(max(gained + 1 - u0, 0), w)
     start = min(max(gained + first - u0, certain), w)
     beyond = min(max(gained + first + count - u0, start), w)
@@ -139,9 +156,12 @@ def enter_lanes(
     extra: int,
     out: Any,
     col: int,
+    runs: Any,
 ) -> None:  # pragma: no cover
-    """``out[col + lane]``: the probability of making ``at.u0 + lane`` more points from ``at`` when
-    ``points`` go in ``box`` (:func:`entered`): the child state's row shifted by what was gained.
+    """``out[col + lane]``: the probability of making ``u0 + lane`` more points from ``at`` when ``points``
+    go in ``box`` (:func:`entered`): the child state's row shifted by what was gained, for each run
+    ``(u0, w)`` of ``runs`` (targets ``u0 .. u0 + w - 1``), the runs side by side from ``col``. The child
+    is looked up once for all of them: a state's targets that games reach can be several runs.
 
     Compiled once (every caller passes its integers :data:`~kniffel.core.records.wide`, so it has one
     signature) and called, not inlined: inlined at its six call sites it was compiled six times over,
@@ -153,35 +173,41 @@ def enter_lanes(
     of the entries takes one of the two (:data:`entry_probabilities`): an inlined function choosing
     between them was inlined (and compiled) once more per call site, 13.0 s for the rows' kernel
     instead of 11.4 s."""
-    certain, start, beyond, shift = entered(read, lanes, n, at, box, points, extra)
-    # over slices, indexed from 0: ``out[col + i]`` and ``read.prob[shift + i]`` were copied one lane at a
-    # time (numba wraps a negative index around, and nothing told the compiler these are not negative)
-    lane = out[col : col + at.w]
-    made, unknown, read_child, cannot = lane[:certain], lane[certain:start], lane[start:beyond], lane[beyond:]
-    source = read.prob[shift + start : shift + beyond]
-    for i in range(made.shape[0]):
-        made[i] = 1.0
-    for i in range(unknown.shape[0]):
-        unknown[i] = np.nan
-    for i in range(read_child.shape[0]):
-        read_child[i] = source[i]
-    for i in range(cannot.shape[0]):
-        cannot[i] = 0.0
+    gained, offset, first, count = child_row(read, lanes, n, at, box, points, extra)
+    for r in range(runs.shape[0]):
+        u0, w = runs[r, 0], runs[r, 1]
+        certain, start, beyond, shift = lanes_of(u0, w, gained, offset, first, count)
+        # over slices, indexed from 0: ``out[col + i]`` and ``read.prob[shift + i]`` were copied one lane
+        # at a time (numba wraps a negative index around, and nothing told the compiler these are not
+        # negative)
+        lane = out[col : col + w]
+        made, unknown = lane[:certain], lane[certain:start]
+        read_child, cannot = lane[start:beyond], lane[beyond:]
+        source = read.prob[shift + start : shift + beyond]
+        for i in range(made.shape[0]):
+            made[i] = 1.0
+        for i in range(unknown.shape[0]):
+            unknown[i] = np.nan
+        for i in range(read_child.shape[0]):
+            read_child[i] = source[i]
+        for i in range(cannot.shape[0]):
+            cannot[i] = 0.0
+        col += w
 
 
 @njit(cache=True, nogil=True, inline="always")
 def lanes_into(
-    read: Reading, lanes: Any, n: Scoring, at: Window, entry: Any, row: Any, col: int, weights: Any
+    read: Reading, lanes: Any, n: Scoring, at: Window, entry: Any, row: Any, col: int, weights: Any, runs: Any
 ) -> None:  # pragma: no cover
-    """How the rows enter points (``weights`` None): ``row[col + lane]`` for every lane of ``at`` once
-    ``entry = (box, points, extra)`` is entered (:func:`enter_lanes`)."""
+    """How the rows enter points (``weights`` None): ``row[col + lane]`` for every lane of the runs of
+    targets of ``at`` once ``entry = (box, points, extra)`` is entered (:func:`enter_lanes`)."""
     box, points, extra = entry
-    enter_lanes(read, lanes, n, at, wide(box), wide(points), wide(extra), row, wide(col))
+    enter_lanes(read, lanes, n, at, wide(box), wide(points), wide(extra), row, wide(col), runs)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def weighted_into(
-    read: Reading, lanes: Any, n: Scoring, at: Window, entry: Any, row: Any, col: int, weights: Any
+    read: Reading, lanes: Any, n: Scoring, at: Window, entry: Any, row: Any, col: int, weights: Any, runs: Any
 ) -> None:  # pragma: no cover
     """How a weighed turn enters points (a target's options, a turn played to win): ``row[col]``, the
     weighted sum over the lanes of ``at`` once ``entry = (box, points, extra)`` is entered
@@ -197,13 +223,14 @@ def enter_into(*args: Any) -> None:
 
 
 def _entry_probabilities(
-    at: Window, read: Reading, t: KernelTables, rows: Any, col: int, weights: Any, strike_box: Any
+    at: Window, read: Reading, t: KernelTables, rows: Any, col: int, weights: Any, strike_box: Any, runs: Any
 ) -> None:  # pragma: no cover
     """``rows[j, col + lane]``: the probability of making ``at.u0 + lane`` more points by each entry of
     a roll in the state ``at``: a row per distinct ``(box, points > 0)`` pair (NEG where the box is not
     open), then the best strike, then scratch (the target counterpart of
-    :func:`kniffel.core.kernels.entry_values`). With ``weights`` each entry is its lanes' weighted sum,
-    in lane ``col``."""
+    :func:`kniffel.core.kernels.entry_values`). The lanes are those of ``runs`` (see
+    :func:`enter_lanes`; ``at.w`` of them in all). With ``weights`` each entry is its lanes' weighted
+    sum, in lane ``col`` (``runs`` unused)."""
     n = scoring(t)
     w = at.w
     strike, one = rows.shape[0] - 2, rows.shape[0] - 1
@@ -217,7 +244,7 @@ def _entry_probabilities(
     for b in range(n.n_boxes):
         if (allow >> b) & 1 == 0:
             continue
-        enter_into(read, lanes, n, at, (b, 0, 0), rows[one], col, weights)
+        enter_into(read, lanes, n, at, (b, 0, 0), rows[one], col, weights, runs)
         if strike_box is None:
             keep_larger(entered_now, best, None, b)
         else:
@@ -230,15 +257,23 @@ def _entry_probabilities(
                 closed[lane] = NEG
             continue
         points = int(t.pair_pts[j])
-        enter_into(read, lanes, n, at, (b, points, 0), rows[j], col, weights)
+        enter_into(read, lanes, n, at, (b, points, 0), rows[j], col, weights, runs)
 
 
 def _joker_probabilities(
-    at: Window, read: Reading, t: KernelTables, rows: Any, col: int, out: Any, weights: Any, choice: Any
+    at: Window,
+    read: Reading,
+    t: KernelTables,
+    rows: Any,
+    col: int,
+    out: Any,
+    weights: Any,
+    choice: Any,
+    runs: Any,
 ) -> None:  # pragma: no cover
     """Where the five-of-a-kind box is filled, ``out[s, roll, col + lane]`` of each further five of a
     kind: the extra rules decide where it may go, what it pays and the bonus (``rows``' last row is
-    scratch)."""
+    scratch; the lanes as :func:`_entry_probabilities` has them)."""
     n = scoring(t)
     mask, armed, w = at.mask, at.armed, at.w
     if not (n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1):
@@ -259,7 +294,7 @@ def _joker_probabilities(
                 p = int(t.jpts[mask, armed, s, face, b])
                 if p < 0:
                     continue
-                enter_into(read, lanes, n, at, (b, p, extra), rows[one], col, weights)
+                enter_into(read, lanes, n, at, (b, p, extra), rows[one], col, weights, runs)
                 keep_better(rows[one], out[s, r], col, width, choice, s, r, -1 - b)
 
 
@@ -308,13 +343,14 @@ def score_probabilities(
     With ``choice`` and ``strike_box`` (None: not asked for) the entry each value is the best of is
     recorded as :func:`~kniffel.core.kernels.score_values` records it, for a game to be played by these
     values (:func:`kniffel.core.playkernels.play_game_turn`)."""
+    no_runs = states[:0, :2]  # a weighed entry sums the whole window (and allocates nothing)
     for i in range(states.shape[0]):
         at = window(states, i, states[i, 3] - fewer)
-        weighted_entry_probabilities(at, read, t, rows, i, weights[i], strike_box)
+        weighted_entry_probabilities(at, read, t, rows, i, weights[i], strike_box, no_runs)
     best_entries(rows, t.nonzero, out, choice)
     for i in range(states.shape[0]):
         at = window(states, i, states[i, 3] - fewer)
-        weighted_joker_probabilities(at, read, t, rows, i, out, weights[i], choice)
+        weighted_joker_probabilities(at, read, t, rows, i, out, weights[i], choice, no_runs)
 
 
 @njit(cache=True, nogil=True)
@@ -387,22 +423,28 @@ def open_pairs(t: KernelTables, items: Any) -> Any:  # pragma: no cover
 class TargetLevel(NamedTuple):
     """A level of the target rows (:data:`kniffel.core.dpkernels.solve_target`): its states ``items[i] =
     (mask, armed, up)`` in bundles (bundle ``b`` is ``items[starts[b] : starts[b + 1]]``), each solved
-    at every free-throw level up to ``free_top`` over its window into ``prob`` (the level's array),
-    from the next level's rows (``read``). The bundle's windows lie side by side as the lanes of one
-    sweep of the keep lattice."""
+    at every free-throw level up to ``free_top`` for the targets of its runs ``runs[bounds[i] :
+    bounds[i + 1]]`` (rows ``(first target, count)``, within its window) into ``prob`` (the level's
+    array), from the next level's rows (``read``). The bundle's runs lie side by side as the lanes of one
+    sweep of the keep lattice; a window's targets outside its runs are not solved."""
 
     items: Any
     starts: Any
     free_top: int
     prob: Any
     read: Reading
+    bounds: Any
+    runs: Any
 
 
 class TargetBundle(NamedTuple):
-    """A bundle of a :class:`TargetLevel`: its states and how many lanes each one's window has."""
+    """A bundle of a :class:`TargetLevel`: its states, how many lanes each one's runs have, and the runs
+    (:class:`TargetLevel`'s ``bounds`` of these states and ``runs``)."""
 
     items: Any
     widths: Any
+    bounds: Any
+    runs: Any
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -410,17 +452,18 @@ def score_target(level: Any, b: Any, t: Any) -> Any:  # pragma: no cover
     """The target objective's ``score`` (:mod:`kniffel.core.dpkernels`): bundle ``b``'s states and the
     best probability of every roll's entries over their windows, side by side (the rows allocated
     here, the entries worked out by :func:`bundle_entries`)."""
-    n = scoring(t)
     n_s, n_rolls, _ = t.nonzero.shape
-    items = level.items[level.starts[b] : level.starts[b + 1]]
+    first_item, last_item = level.starts[b], level.starts[b + 1]
+    items = level.items[first_item:last_item]
+    bounds = level.bounds[first_item : last_item + 1]
+    runs = level.runs
     read = level.read
     count = items.shape[0]
-    firsts = np.empty(count, dtype=np.int64)
-    widths = np.empty(count, dtype=np.int64)
+    widths = np.zeros(count, dtype=np.int64)
     width = 0
     for i in range(count):
-        top = lane_at(read.lane_base, t.lanes, n, items[i, 1], level.free_top, items[i, 0], items[i, 2])
-        firsts[i], widths[i] = read.index[top, 1], read.index[top, 2]
+        for r in range(bounds[i], bounds[i + 1]):
+            widths[i] += runs[r, 1]
         width += widths[i]
     # float32 lanes: twice as many to a vector instruction, and a row of keeps stays in the cache
     padded = (width + PAD - 1) // PAD * PAD
@@ -432,15 +475,16 @@ def score_target(level: Any, b: Any, t: Any) -> Any:  # pragma: no cover
         for lane in range(width, padded):
             rows[j, lane] = 0.0
     for free in range(level.free_top + 1):
-        bundle_entries(free, items, firsts, widths, read, t, rows, nonzero, sv[free])
-    return TargetBundle(items, widths), sv
+        bundle_entries(free, items, bounds, runs, widths, read, t, rows, nonzero, sv[free])
+    return TargetBundle(items, widths, bounds, runs), sv
 
 
 @borrowing
 def bundle_entries(
     free: int,
     items: Any,
-    firsts: Any,
+    bounds: Any,
+    runs: Any,
     widths: Any,
     read: Reading,
     t: KernelTables,
@@ -448,37 +492,43 @@ def bundle_entries(
     nonzero: Any,
     sv: Any,
 ) -> None:  # pragma: no cover
-    """``sv[s, roll, lane]``: the best probability of every roll's entries in the states ``items`` (their
-    windows ``firsts``, ``widths`` side by side) with ``free`` free throws left after the turn.
+    """``sv[s, roll, lane]``: the best probability of every roll's entries in the states ``items`` (the
+    targets of their runs, ``runs[bounds[i] : bounds[i + 1]]``, ``widths[i]`` lanes in all, side by
+    side) with ``free`` free throws left after the turn.
 
     A kernel that borrows its arrays, apart from :func:`score_target`, which allocates the bundle's rows
     and so counts references: inlined there, every state's entries took a reference to each array of
     the tables and let go of it, atomic operations that were 6 % of a cone's time."""
     col = 0
     for i in range(items.shape[0]):
-        at = Window(items[i, 0], items[i, 1], items[i, 2], free, firsts[i], widths[i])
-        entry_probabilities(at, read, t, rows, col, None, None)
+        own = runs[bounds[i] : bounds[i + 1]]
+        at = Window(items[i, 0], items[i, 1], items[i, 2], free, own[0, 0], widths[i])
+        entry_probabilities(at, read, t, rows, col, None, None, own)
         col += widths[i]
     best_entries(rows, nonzero, sv, None)
     col = 0
     for i in range(items.shape[0]):
-        at = Window(items[i, 0], items[i, 1], items[i, 2], free, firsts[i], widths[i])
-        joker_probabilities(at, read, t, rows, col, sv, None, None)
+        own = runs[bounds[i] : bounds[i + 1]]
+        at = Window(items[i, 0], items[i, 1], items[i, 2], free, own[0, 0], widths[i])
+        joker_probabilities(at, read, t, rows, col, sv, None, None, own)
         col += widths[i]
 
 
 @njit(cache=True, nogil=True, inline="always")
 def store_target(level: Any, bundle: Any, free: Any, solved: Any, t: Any) -> Any:  # pragma: no cover
-    """The target objective's ``store``: each state's window of the turns' values into its row."""
+    """The target objective's ``store``: the turns' values of each state's runs into its row."""
     n = scoring(t)
-    items, widths, index, prob = bundle.items, bundle.widths, level.read.index, level.prob
+    items, bounds, runs, index, prob = bundle.items, bundle.bounds, bundle.runs, level.read.index, level.prob
     col = 0
     for i in range(items.shape[0]):
         lane = lane_at(level.read.lane_base, t.lanes, n, items[i, 1], free, items[i, 0], items[i, 2])
-        row, made = prob[index[lane, 0] : index[lane, 0] + widths[i]], solved[col : col + widths[i]]
-        for k in range(widths[i]):
-            row[k] = made[k]
-        col += widths[i]
+        offset, first = index[lane, 0], index[lane, 1]
+        for r in range(bounds[i], bounds[i + 1]):
+            at, w = offset + runs[r, 0] - first, runs[r, 1]
+            row, made = prob[at : at + w], solved[col : col + w]
+            for k in range(w):
+                row[k] = made[k]
+            col += w
 
 
 class TargetOptions(NamedTuple):
@@ -542,107 +592,6 @@ def target_keeps(
     n_s, n_rolls, _ = t.nonzero.shape
     sv = np.empty((usable + 1, n_s, n_rolls, width))
     turn_probabilities(states, weights, usable, usable + throws + 1, objective.read, t, table, sv, None, None)
-
-
-# --- windows cut to what can be nonzero ----------------------------------------------------------------
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _last_nonzero(
-    index: Any, lane_base: Any, lanes: Any, n: Scoring, at: Window, box: int, points: int, extra: int
-) -> int:  # pragma: no cover
-    """The largest target an entry of ``points`` (``extra`` on top) in ``box`` from ``at`` leaves a
-    chance at: past it the child's row is 0 (its stored row ends at its last nonzero probability)."""
-    child, armed_after, up_after, gained, _ = settle(n, at.mask, at.armed, box, points, at.up, extra)
-    lane = lane_at(lane_base, lanes, n, armed_after, at.free, child, up_after)
-    return int(gained + index[lane, 1] + index[lane, 2] - 1)
-
-
-@borrowing
-def last_nonzero(
-    index: Any, lane_base: Any, t: KernelTables, mask: int, armed: int, up: int, free_top: int
-) -> int:  # pragma: no cover
-    """The largest target that any entry of a turn in this state (at any free-throw level up to
-    ``free_top``) leaves a chance at, from the children's rows as stored: past it the state's row is 0."""
-    n = scoring(t)
-    lanes = t.lanes
-    allow = t.allowed[mask]
-    best = 0
-    joker = n.joker and n.five >= 0 and (mask >> n.five) & 1 == 1
-    n_s = t.nonzero.shape[0]
-    for f in range(free_top + 1):
-        at = Window(mask, armed, up, f, 0, 0)
-        for b in range(n.n_boxes):
-            if (allow >> b) & 1 == 1:
-                best = max(best, _last_nonzero(index, lane_base, lanes, n, at, b, 0, 0))
-        for j in range(t.pair_box.shape[0]):
-            b = t.pair_box[j]
-            if (allow >> b) & 1 == 1:
-                points = int(t.pair_pts[j])
-                best = max(best, _last_nonzero(index, lane_base, lanes, n, at, b, points, 0))
-        if joker:
-            for face in range(6):
-                extra = int(t.jbonus[mask, armed, face])
-                for s in range(n_s):
-                    for b in range(n.n_boxes):
-                        p = int(t.jpts[mask, armed, s, face, b])
-                        if p >= 0:
-                            best = max(
-                                best,
-                                _last_nonzero(index, lane_base, lanes, n, at, b, p, extra),
-                            )
-    return best
-
-
-@borrowing
-def cut_windows(
-    items: Any, free_top: int, index: Any, lane_base: Any, t: KernelTables
-) -> None:  # pragma: no cover
-    """Shorten the windows of the states ``items[i] = (mask, armed, up)`` (every free-throw level) to
-    :func:`last_nonzero`: the lanes past it are 0 without solving them."""
-    n = scoring(t)
-    for i in range(items.shape[0]):
-        mask, armed, up = items[i, 0], items[i, 1], items[i, 2]
-        last = last_nonzero(index, lane_base, t, mask, armed, up, free_top)
-        for f in range(free_top + 1):
-            lane = lane_at(lane_base, t.lanes, n, armed, f, mask, up)
-            first, count = index[lane, 1], index[lane, 2]
-            if count > 0 and first + count - 1 > last:
-                index[lane, 2] = max(0, last - first + 1)
-
-
-@njit(cache=True, nogil=True)
-def trim_zeros(prob: Any, index: Any, start: int, end: int) -> Any:  # pragma: no cover
-    """The rows of lanes ``start .. end - 1`` (one level, in ``prob``) without their trailing zeros,
-    packed one after the other; ``index`` is updated (a row past its end reads 0). Where the rows lie in
-    the order of their lanes (as the windows lay them out), they are packed in place, towards the front
-    of ``prob``, and the front is returned: a level is hundreds of MB, and new memory comes slowly on
-    some systems; else into a new array."""
-    in_order = True
-    past = 0
-    for lane in range(start, end):
-        offset, count = index[lane, 0], index[lane, 2]
-        if count > 0:
-            in_order = in_order and offset >= past
-            past = offset + count
-    out = prob
-    if not in_order:
-        total = 0
-        for lane in range(start, end):
-            total += index[lane, 2]
-        out = np.empty(total, dtype=prob.dtype)
-    at = 0
-    for lane in range(start, end):
-        offset, count = index[lane, 0], index[lane, 2]
-        while count > 0 and prob[offset + count - 1] == 0.0:
-            count -= 1
-        # a row moves only towards the front, past the rows already packed: copied forwards in place
-        row, into = prob[offset : offset + count], out[at : at + count]
-        for i in range(count):
-            into[i] = row[i]
-        index[lane, 0], index[lane, 2] = at, count
-        at += count
-    return out[:at]
 
 
 @borrowing

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -33,8 +34,11 @@ from kniffel.core.lanes import (
     widths_of,
 )
 from kniffel.core.position import SheetState
-from kniffel.core.work import Cancel, Progress, check, run_between, run_ranges
+from kniffel.core.work import Cancel, Progress, check, run_between, run_in_parts
 from kniffel.rules import RuleSet
+
+if TYPE_CHECKING:
+    from kniffel.core.spans import Reach
 
 PIECE = 2048
 """States solved in one round of compiled calls: a fraction of a second, so that a solve stops soon when
@@ -42,9 +46,6 @@ asked."""
 TASK = 4096
 """Lanes a thread solves in one compiled call (about 2 ms): a call costs some microseconds, and the
 threads take the next run of bundles as they finish one, so that they end a piece together."""
-PARTS = 16
-"""Runs that a level's cheap per-state work (cutting the windows, the horizon's rows) is cut into for
-the compiled threads, so that they end it together."""
 PACE_SAMPLE = 2_000_000
 """A solve of at least this many probabilities (half a second and more) is a fair sample of the
 machine's pace: its seconds per probability are remembered for later estimates (:mod:`kniffel.core.pace`)."""
@@ -259,6 +260,10 @@ class TargetRows:
     """None: every row is exact target play. Else the level (boxes filled) from which the rows take play
     for points instead (:class:`Horizon`): a row is then the chance of the target when the turns before
     that level are played for it and the rest for points, a lower bound of the exact row."""
+    asked: Reach | None = None
+    """None: every target of every window is solved. Else only those games from the root can ask for
+    (:class:`targetkernels.Reach`): the others hold NaN or nothing to rely on, and :meth:`covers` refuses
+    them."""
     _windows_of: dict[int, tuple[I64, I64, I64, I64]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -302,7 +307,19 @@ class TargetRows:
         if last <= 0:
             return True  # every target made already
         window_first, window_last = int(window_firsts[lane[0]]), int(window_lasts[lane[0]])
-        return max(first, 1) >= window_first and (last <= window_last or window_last >= self.row_end(state))
+        inside = max(first, 1) >= window_first and (last <= window_last or window_last >= self.row_end(state))
+        return inside and self._asked(state, max(first, 1), min(last, window_last))
+
+    def _asked(self, state: SheetState, first: int, last: int) -> bool:
+        """Whether games from the root can ask ``state`` for each of the targets ``first .. last`` (every
+        target can where the rows solved every target)."""
+        from kniffel.core.spans import all_reached, terms_of
+
+        if self.asked is None or last < first:
+            return True
+        item = np.array([[state.mask, state.armed, state.up]], dtype=np.int64)
+        least, lower, extras = (int(x) for x in terms_of(self.compiled, self.root, item)[0])
+        return bool(all_reached(self.asked, least, lower, extras, first, last))
 
     def _windows_of_sheet(self, mask: int) -> tuple[I64, I64, I64, I64]:
         found = self._windows_of.get(mask)
@@ -379,7 +396,7 @@ def solve_rows(
     of play for points and only the levels before it are solved (:class:`Horizon`).
     ``progress(done, total)`` counts states; ``cancel`` is asked between pieces of work
     (:mod:`kniffel.core.work`)."""
-    from kniffel.core import dpkernels, targetkernels
+    from kniffel.core import dpkernels, spans, targetkernels
     from kniffel.core.targetkernels import Reading
 
     limit = default_limit(c) if limit is None else limit
@@ -390,6 +407,8 @@ def solve_rows(
         raise SituationError(f"a target table's limit is a number of points, got {limit}")
     full_layout = lane_layout(c, root.mask)
     index, sizes = windows(c, full_layout, limit, root, low, high)
+    # a cone of some targets solves only those its states can be asked for; rows of every target, all
+    asked = None if horizon is not None or high is None else spans.reach_of(c, low, high)
     root_level = level_of(root.mask)
     if horizon is not None and not root_level < horizon.level < len(c.levels) - 1:
         raise SituationError(f"a horizon at {horizon.level} boxes filled is not between the root and the end")
@@ -401,7 +420,7 @@ def solve_rows(
         below = _full_sheet(c, full_layout, index, int(sizes[top]), root.free)
     else:
         below = horizon.rows(full_layout, index, int(sizes[top]))
-    below = targetkernels.trim_zeros(below, index, int(starts[top]), int(starts[top + 1]))
+    below = spans.trim_zeros(below, index, int(starts[top]), int(starts[top + 1]))
     arrays: list[F32 | None] = [None] * len(c.levels)
     arrays[top] = below if kept(top) else None
     items_by_level = [_items(c, full_layout, index, level, root) for level in range(root_level, top)]
@@ -411,15 +430,21 @@ def solve_rows(
     # compile or load the kernels now, so that the first piece of work is not the compiler's
     empty = np.zeros((0, 3), dtype=np.int64)
     scratch = np.zeros(1, dtype=np.float32)
+    no_runs = np.zeros((0, 2), dtype=np.int64)
     nothing = targetkernels.TargetLevel(
         empty,
         np.zeros(1, dtype=np.int64),
         root.free,
         scratch,
         Reading(read_only(scratch), index, full_layout.lane_base),
+        np.zeros(1, dtype=np.int64),
+        no_runs,
     )
     dpkernels.solve_target(nothing, kt, 0, 0)
-    targetkernels.cut_windows(empty, root.free, index, full_layout.lane_base, kt)
+    if asked is not None:
+        none = np.zeros(0, dtype=np.int64)
+        spans.reached_runs(asked, empty, no_runs, none, none, no_runs)
+    spans.cut_windows(empty, root.free, index, full_layout.lane_base, kt)
     if progress is not None:
         progress(0, total)
     for level in range(top - 1, root_level - 1, -1):
@@ -431,22 +456,26 @@ def solve_rows(
         a, b = int(starts[level]), int(starts[level + 1])
         counts = index[a:b, 2]
         index[a:b, 0] = np.cumsum(counts) - counts
-        items, widths = _with_lanes(c, full_layout, index, items, root)
-        prob = np.zeros(int(counts.sum()), dtype=np.float32)
+        items, lanes = _with_lanes(c, full_layout, index, items, root)
+        items, bounds, runs, widths = spans.runs_of(c, root, asked, items, index[lanes, 1:])
+        # targets no run holds are NaN: no question reads them (TargetRows.covers refuses them)
+        size = int(counts.sum())
+        prob = np.zeros(size, dtype=np.float32) if asked is None else np.full(size, np.nan, dtype=np.float32)
         seconds += time.perf_counter() - begin
         for piece, bundles, tasks in _pieces(widths):
             check(cancel)
             begin = time.perf_counter()
             # read-only, as the option kernel reads stored rows: one compile of the entries for both
             read = Reading(read_only(below), index, full_layout.lane_base)
-            work = targetkernels.TargetLevel(items[piece], bundles, root.free, prob, read)
+            own = bounds[piece.start : piece.stop + 1]
+            work = targetkernels.TargetLevel(items[piece], bundles, root.free, prob, read, own, runs)
             run_between(tasks, partial(dpkernels.solve_target, work, kt))
             seconds += time.perf_counter() - begin
             done += piece.stop - piece.start
             if progress is not None:
                 progress(done, total)
         begin = time.perf_counter()
-        prob = targetkernels.trim_zeros(prob, index, a, b)
+        prob = spans.trim_zeros(prob, index, a, b)
         seconds += time.perf_counter() - begin
         arrays[level] = prob if kept(level) else None
         below = prob
@@ -460,8 +489,8 @@ def solve_rows(
         index = np.ascontiguousarray(sublayout_index(c, full_layout, layout, index.T).T)
         arrays = arrays[: most_filled + 1] + [None] * (len(arrays) - most_filled - 1)
     return TargetRows(
-        c, limit, layout, index, tuple(arrays), root, low, limit if high is None else high, reach(c), seconds,
-        None if horizon is None else horizon.level,
+        c, limit, layout, index, tuple(arrays), root, low, limit if high is None else high, reach(c),
+        seconds, None if horizon is None else horizon.level, asked,
     )  # fmt: skip
 
 
@@ -494,7 +523,7 @@ class Horizon:
         prob = np.zeros(size, dtype=np.float32)
         lanes = np.arange(a, b, dtype=np.int64)
         pmf, dist_index = self.distributions.pmf, self.distributions.index
-        _in_parts(
+        run_in_parts(
             b - a,
             lambda first, last: targetkernels.survival_rows(
                 prob, index, lanes[first:last], lanes[first:last] - a, pmf, dist_index
@@ -544,22 +573,17 @@ def _pieces(widths: I64) -> Iterator[tuple[slice, I64, I64]]:
 
 
 def _cut_windows(items: I64, free_top: int, index: I64, lane_base: I64, kt: KernelTables) -> None:
-    """:func:`targetkernels.cut_windows` of ``items``, a slice of them on each thread."""
-    from kniffel.core import targetkernels
+    """:func:`spans.cut_windows` of ``items``, a slice of them on each thread."""
+    from kniffel.core import spans
 
-    _in_parts(
+    run_in_parts(
         len(items),
-        lambda first, last: targetkernels.cut_windows(items[first:last], free_top, index, lane_base, kt),
+        lambda first, last: spans.cut_windows(items[first:last], free_top, index, lane_base, kt),
     )
 
 
-def _in_parts(count: int, run: Callable[[int, int], object]) -> None:
-    """``run(first, last)`` over ``0 .. count - 1`` in :data:`PARTS` runs, on the compiled threads."""
-    run_ranges(count, max(1, -(-count // PARTS)), run)
-
-
 def _with_lanes(c: Compiled, layout: LaneLayout, index: I64, items: I64, root: SheetState) -> tuple[I64, I64]:
-    """``items`` whose rows still hold a lane, and their widths, in the order of the layout: a bundle
+    """``items`` whose rows still hold a lane, and their lanes, in the order of the layout: a bundle
     then holds states of one sheet and its neighbours, which read the same children's rows (from the
     caches, not memory) and leave more boxes' entries out (:func:`targetkernels.open_pairs`). The widest
     first, as before, made Yahtzee's cone of 300 2-4 % slower; the threads take runs of bundles as
@@ -571,10 +595,9 @@ def _with_lanes(c: Compiled, layout: LaneLayout, index: I64, items: I64, root: S
     lanes = layout.lane_base[armed * c.n_free + root.free, masks] + np.clip(
         ups - lowest_ups(c, masks), 0, width - 1
     )
-    counts = index[lanes, 2]
-    solved = np.flatnonzero(counts > 0)
+    solved = np.flatnonzero(index[lanes, 2] > 0)
     kept: I64 = items[solved]
-    found: I64 = counts[solved]
+    found: I64 = lanes[solved]
     return kept, found
 
 

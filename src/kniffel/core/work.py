@@ -101,6 +101,16 @@ def run_parallel(tasks: int, run: Callable[[int], None], threads: int | None = N
         raise errors[0]
 
 
+PARTS = 16
+"""Runs that cheap work on each of many items (cutting a level's windows, finding its runs of asked
+targets, the horizon's rows) is cut into for the compiled threads, so that they end it together."""
+
+
+def run_in_parts(count: int, run: Callable[[int, int], object]) -> None:
+    """``run(first, last)`` over ``0 .. count - 1`` in :data:`PARTS` runs, on the compiled threads."""
+    run_ranges(count, max(1, -(-count // PARTS)), run)
+
+
 def run_ranges(count: int, size: int, run: Callable[[int, int], object]) -> None:
     """``run(first, last)`` for the ranges ``0 .. size - 1``, ``size .. 2 * size - 1`` ... of ``0 ..
     count - 1``, on the compiled threads (:func:`run_parallel`)."""
@@ -124,6 +134,7 @@ __all__ = [
     "compiled_threads",
     "is_helper",
     "run_between",
+    "run_in_parts",
     "run_parallel",
     "run_ranges",
     "use_threads",
