@@ -38,9 +38,10 @@ class Reach(NamedTuple):
     does not), some sum the other boxes it filled can hold (``sums``,
     :attr:`kniffel.core.compile.Compiled.lower_sums`, subset ``lower``), and up to ``extras`` extra
     bonuses of ``extra`` points (-1: several amounts, not told apart). A superset of what games reach,
-    closed under entries: a lane it holds reads only lanes it holds, so the lanes outside it need not be
-    solved. Gaps of up to ``merge`` targets between runs are solved anyway (a run costs each entry's
-    loop again; such a lane may read unsolved ones, and no question is answered from it)."""
+    closed under the entries of the rows' loop (:func:`terms_of` says why): a lane it holds reads only
+    lanes it holds, so the lanes outside it need not be solved. Gaps of up to ``merge`` targets between
+    runs are solved anyway (a run costs each entry's loop again; such a lane may read unsolved ones,
+    and no question is answered from it)."""
 
     low: int
     high: int
@@ -115,10 +116,10 @@ def reach_of(c: Compiled, low: int, high: int) -> Reach:
 
 
 def terms_of(c: Compiled, root: SheetState, items: I64) -> I64:
-    """Each state's terms of :class:`Reach`, ``(least, lower, extras)``: its upper boxes'
-    points since the root where its lane holds one upper score (below its sheet's top lane, above its
-    first, the upper section not full; else -1), the subset of the other boxes it filled since the root,
-    and how many extra bonuses it can have earned (one a box filled after the five-of-a-kind box scored)."""
+    """Each state's terms of :class:`Reach`, ``(least, lower, extras)``: its upper boxes' points since
+    the root where its lane holds one upper score (else -1: every target asked), the subset of the
+    other boxes it filled since the root, and how many extra bonuses it can have earned (one a box
+    filled after the five-of-a-kind box scored)."""
     masks, armed, ups = items[:, 0], items[:, 1], items[:, 2]
     lowest = lowest_ups(c, masks)
     i = ups - lowest
