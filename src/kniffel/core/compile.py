@@ -118,18 +118,33 @@ class Compiled:
     def upper_subsets(self, masks: I64) -> I64:
         """The upper boxes each of ``masks`` holds, as an index of :attr:`upper_sums` (bit ``j`` for the
         ``j``-th upper box)."""
-        masks = np.asarray(masks, dtype=np.int64)
-        found: I64 = np.zeros(masks.shape, dtype=np.int64)
-        for j, b in enumerate(np.flatnonzero(self.upper)):
-            found |= ((masks >> int(b)) & 1) << j
-        return found
+        return _subsets(masks, np.flatnonzero(self.upper))
 
     @cached_property
     def upper_sums(self) -> npt.NDArray[np.bool_]:
         """``[k, score]``: whether the upper boxes of subset ``k`` (:meth:`upper_subsets`) can hold
         ``score`` points in all, the last score standing for the threshold or more."""
-        top = self.threshold
-        boxes = np.flatnonzero(self.upper)
+        return read_only(self._sums(np.flatnonzero(self.upper), self.threshold))
+
+    def lower_subsets(self, masks: I64) -> I64:
+        """The other boxes (not upper) each of ``masks`` holds, as an index of :attr:`lower_sums` (bit
+        ``j`` for the ``j``-th such box)."""
+        return _subsets(masks, np.flatnonzero(self.upper == 0))
+
+    @cached_property
+    def lower_sums(self) -> I64:
+        """``[k, points]``: how many sums of points the other boxes of subset ``k`` (:meth:`lower_subsets`)
+        can hold in all that are less than ``points`` (jokers included): subset ``k`` can hold ``p``
+        points when ``lower_sums[k, p + 1] > lower_sums[k, p]``."""
+        boxes = np.flatnonzero(self.upper == 0)
+        sums = self._sums(boxes, int(self.box_most[boxes].sum()))
+        counts = np.zeros((len(sums), sums.shape[1] + 1), dtype=np.int64)
+        np.cumsum(sums, axis=1, out=counts[:, 1:])
+        return read_only(counts)
+
+    def _sums(self, boxes: I64, top: int) -> npt.NDArray[np.bool_]:
+        """``[k, points]``: whether the ``boxes`` of subset ``k`` (bit ``j`` for ``boxes[j]``) can hold
+        ``points`` in all (jokers included), the last, ``top``, standing for ``top`` or more."""
         sums = np.zeros((1 << len(boxes), top + 1), dtype=np.bool_)
         sums[0, 0] = True
         for k in range(1, len(sums)):
@@ -138,35 +153,7 @@ class Compiled:
             for p in np.minimum(self.box_points[int(boxes[j])], top):
                 sums[k, p:] |= before[: top + 1 - p]
                 sums[k, top] |= bool(before[top - p :].any())
-        sums.flags.writeable = False
         return sums
-
-    def lower_subsets(self, masks: I64) -> I64:
-        """The other boxes (not upper) each of ``masks`` holds, as an index of :attr:`lower_sums` (bit
-        ``j`` for the ``j``-th such box)."""
-        masks = np.asarray(masks, dtype=np.int64)
-        found: I64 = np.zeros(masks.shape, dtype=np.int64)
-        for j, b in enumerate(np.flatnonzero(self.upper == 0)):
-            found |= ((masks >> int(b)) & 1) << j
-        return found
-
-    @cached_property
-    def lower_sums(self) -> I64:
-        """``[k, points]``: how many sums of points the other boxes of subset ``k`` (:meth:`lower_subsets`)
-        can hold in all that are less than ``points`` (jokers included): subset ``k`` can hold ``p``
-        points when ``lower_sums[k, p + 1] > lower_sums[k, p]``."""
-        boxes = np.flatnonzero(self.upper == 0)
-        most = int(self.box_most[boxes].sum())
-        sums = np.zeros((1 << len(boxes), most + 1), dtype=np.bool_)
-        sums[0, 0] = True
-        for k in range(1, len(sums)):
-            j = k.bit_length() - 1
-            before = sums[k & ~(1 << j)]
-            for p in self.box_points[int(boxes[j])]:
-                sums[k, p:] |= before[: most + 1 - p]
-        counts = np.zeros((len(sums), most + 2), dtype=np.int64)
-        np.cumsum(sums, axis=1, out=counts[:, 1:])
-        return read_only(counts)
 
     @cached_property
     def pairs(self) -> tuple[I32, I32, I32]:
@@ -335,6 +322,15 @@ class KernelTables(NamedTuple):
     parent: I32
     roll_probs: F64
     choices: I32
+
+
+def _subsets(masks: I64, boxes: I64) -> I64:
+    """The ``boxes`` each of ``masks`` holds, as a subset index (bit ``j`` for ``boxes[j]``)."""
+    masks = np.asarray(masks, dtype=np.int64)
+    found: I64 = np.zeros(masks.shape, dtype=np.int64)
+    for j, b in enumerate(boxes):
+        found |= ((masks >> int(b)) & 1) << j
+    return found
 
 
 def compile_rules(rules: RuleSet, *, check: int = 64) -> Compiled:
