@@ -262,7 +262,7 @@ class TargetRows:
     that level are played for it and the rest for points, a lower bound of the exact row."""
     asked: Reach | None = None
     """None: every target of every window is solved. Else only those games from the root can ask for
-    (:class:`targetkernels.Reach`): the others hold NaN or nothing to rely on, and :meth:`covers` refuses
+    (:class:`kniffel.core.spans.Reach`): the others hold NaN or nothing to rely on, and :meth:`covers` refuses
     them."""
     _windows_of: dict[int, tuple[I64, I64, I64, I64]] = field(
         default_factory=dict, init=False, repr=False, compare=False
