@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from kniffel.core.compile import KernelTables
-from kniffel.core.maxima import larger, most_into, most_of_own, most_of_seed
+from kniffel.core.maxima import add_most_of_seed, larger, most_into, most_of_own, most_of_seed
 from kniffel.core.records import EntryState, FiveAlike, Lanes, Scoring, borrowing
 
 NEG = -1.0e300
@@ -392,14 +392,13 @@ def keep_max(
 ) -> None:  # pragma: no cover
     """In place: ``ev[keep]`` becomes the best value over the keep and every sub-multiset of it, and
     ``ev[roll]`` the best over its proper sub-multisets (the best keep to throw from), or with ``seed``
-    (an empty array: not given) the best of that and ``seed[roll - first_roll]`` (the roll's own value:
-    scoring it now), in the same pass. With ``mean`` (empty: not asked for), ``mean`` becomes the rolls'
-    mean weighed by ``probs``, each value added while at hand, as :func:`keep_expect` adds them (the
-    same to the last bit). Keeps come smallest first, so a keep's parents are final when it is reached.
-    Each row is maxed in place, four parents a pass (a Zen 1's best sub-keeps 15 % sooner than two a
-    pass, and those 9 % sooner than one; a Zen 5's with AVX-512 twice as fast as one a pass by masked
-    stores: ``docs/performance.md``). No seed is an empty array rather than None: one compiled function
-    serves both (each was 0.3-0.4 s of a first run's compiling)."""
+    (empty: not given) the best of that and ``seed[roll - first_roll]`` (scoring it now), in the same
+    pass. With ``mean`` (empty: not asked for), ``mean`` becomes the rolls' mean weighed by ``probs``,
+    each value added while at hand as :func:`keep_expect` adds them (the same to the last bit), and a
+    roll whose best takes one pass is not stored (:func:`add_most_of_seed`). Keeps come smallest first,
+    so a keep's parents are final when it is reached. Rows are maxed in place, four parents a pass
+    (``docs/performance.md``: a Zen 1's 15 % sooner than two, a Zen 5's twice as fast). No seed is an
+    empty array, not None: one compiled function serves both (each was 0.3-0.4 s of a first compile)."""
     seeded = seed.shape[0] > 0
     summed = mean.shape[0] > 0
     # the keeps, then the rolls: in one loop with the rolls' branch, no row's loop was made vectors
@@ -408,9 +407,12 @@ def keep_max(
     for lane in range(mean.shape[0]):
         mean[lane] = 0.0
     for k in range(first_roll, ev.shape[0]):
+        s = k - first_roll
+        if summed and seeded and add_most_of_seed(mean, probs[s], ev, width, parent[k], seed, s):
+            continue
         # a roll is not a keep of its own: start from its value, or its first parent
         if seeded:
-            start = most_of_seed(ev, k, width, parent[k], seed, k - first_roll)
+            start = most_of_seed(ev, k, width, parent[k], seed, s)
         else:
             q = parent[k, 0]
             for lane in range(width):
@@ -418,7 +420,7 @@ def keep_max(
             start = 1
         most_of_own(ev, k, width, parent[k], start)
         if summed:
-            p = probs[k - first_roll]
+            p = probs[s]
             for lane in range(width):
                 mean[lane] += p * ev[k, lane]
 

@@ -138,3 +138,28 @@ def most_of_seed(rows: Any, i: int, width: int, ids: Any, seed: Any, s: int) -> 
             most = larger(larger(rows[b, lane], rows[c, lane]), rows[d, lane])
             rows[i, lane] = larger(larger(seed[s, lane], rows[a, lane]), most)
     return end
+
+
+@njit(cache=True, nogil=True, inline="always")
+def add_most_of_seed(
+    total: Any, p: float, rows: Any, width: int, ids: Any, seed: Any, s: int
+) -> bool:  # pragma: no cover
+    """``total[lane] += p * m`` with ``m`` the largest of ``seed[s]`` and the rows ``rows[ids[0]]``, ...,
+    where those are at most :data:`FOLD`: one pass, and ``m`` stored nowhere; False, with nothing done,
+    where there are more. A turn's first throw reads each roll's best only for the turn's mean, so a
+    roll's row written there was a store (and a line fetched for it) no pass read again. The sum is
+    :func:`kniffel.core.kernels.keep_max`'s, to the last bit. With fewer rows the last is taken again
+    (a row taken twice changes no maximum)."""
+    end = 0
+    while end < ids.shape[0] and ids[end] >= 0:
+        end += 1
+    if end > FOLD:
+        return False
+    a = ids[0]
+    b = ids[1] if end > 1 else a
+    c = ids[2] if end > 2 else b
+    d = ids[3] if end > 3 else c
+    for lane in range(width):
+        most = larger(larger(rows[b, lane], rows[c, lane]), rows[d, lane])
+        total[lane] += p * larger(larger(seed[s, lane], rows[a, lane]), most)
+    return True
