@@ -29,7 +29,7 @@ from functools import partial
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.base.arrays import F32, F64, I64
+from kniffel.base.arrays import F32, F64, I64, read_only
 from kniffel.base.errors import KniffelError
 from kniffel.core.compile import Compiled
 from kniffel.core.distribution import DistributionTable, build_table
@@ -194,10 +194,14 @@ def play_to_win(
         rows_of.append((as_played_to_win(targets, early), lambda aim: aim == winkernels.WIN))
     if targets is not None:
         rows_of.append((targets, lambda aim: aim >= 0))
-    # (arrays of the right types where no distribution is read: the kernel takes one signature)
+    # (arrays of the right types where no distribution is read, read-only as a table's are: the kernel
+    # takes one signature, not a second compile of some seconds for games without a player to win)
     finals = (
         winkernels.FinalScores(
-            np.zeros(1), np.zeros((3, 1), dtype=np.int64), np.zeros((c.n_aux, c.n_masks), dtype=np.int64), 0
+            read_only(np.zeros(1)),
+            np.zeros((3, 1), dtype=np.int64),
+            np.zeros((c.n_aux, c.n_masks), dtype=np.int64),
+            0,
         )
         if distributions is None
         else winkernels.FinalScores(
