@@ -1,5 +1,5 @@
-"""The warm-up compiles what the quick bot's first move and a first target question need
-(:mod:`kniffel.core.warm`)."""
+"""The warm-up compiles what the quick bot's first move, a first target question and a first chance of
+winning need (:mod:`kniffel.core.warm`)."""
 
 from __future__ import annotations
 
@@ -23,12 +23,15 @@ warm.warm()
 
 ASK_AFTER_WARMING = """
 from kniffel import Game, SeededDice, bots
+from kniffel.core.distribution import situation_distribution
 from kniffel.core.position import ColumnPosition
 from kniffel.core.target import TargetAdvisor, solve_rows
 
 sheet = {"ones": 3, "twos": 6, "chance": 22, "full_house": 25, "yahtzee": 50, "sixes": 24}
 rows = solve_rows(advisor.compiled, root=advisor.state(sheet), low=120, high=120)
 TargetAdvisor(advisor, rows).options(ColumnPosition(sheet, (2, 2, 3, 5, 5), 2), 120)
+# the mover's final score mid-turn, as a chance of winning shown during a turn reads it
+situation_distribution(advisor.solution, ColumnPosition(sheet, (1, 4, 4, 6, 6), 1))
 game = Game(rules.get("kniffel"), ["Ada", "Bot"], dice=SeededDice(1))  # the quick bot's first move
 game.roll()
 bots.make("bot").choose(game)
@@ -50,7 +53,7 @@ def test_after_the_warm_up_a_bot_move_and_a_real_target_question_compile_nothing
 def test_the_warm_up_compiles_what_the_chances_need_first(monkeypatch: pytest.MonkeyPatch) -> None:
     """The chances of winning of a new table wait for the distributions' and the target rows' kernels;
     the quick bot waits for nothing (it plays the Python lookahead until its search is compiled)."""
-    from kniffel.core import disttable, sheetkernels, target, targetrows
+    from kniffel.core import distribution, disttable, sheetkernels, target, targetrows
 
     called: list[str] = []
 
@@ -68,11 +71,18 @@ def test_the_warm_up_compiles_what_the_chances_need_first(monkeypatch: pytest.Mo
             return None
 
     monkeypatch.setattr(disttable, "build_table", noting("distributions"))
+    monkeypatch.setattr(distribution, "situation_distribution", noting("the mover's distribution"))
     monkeypatch.setattr(targetrows, "solve_rows", noting("target rows"))
     monkeypatch.setattr(target, "TargetAdvisor", Options)
     monkeypatch.setattr(sheetkernels, "turn_values", noting("turn search"))
     warm.warm()
-    assert called == ["distributions", "target rows", "target options", "turn search"]
+    assert called == [
+        "distributions",
+        "the mover's distribution",
+        "target rows",
+        "target options",
+        "turn search",
+    ]
 
 
 def test_no_warm_up_starts_where_it_cannot_help(monkeypatch: pytest.MonkeyPatch) -> None:

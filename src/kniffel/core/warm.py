@@ -45,6 +45,7 @@ def _dispatchers() -> list[object]:
         *question_kernels(),
         distkernels.chunk_outcomes,
         distkernels.chunk_distributions,
+        distkernels.situation_outcomes,
     ]
 
 
@@ -71,6 +72,7 @@ def warm(rules_id: str = "yahtzee") -> None:
     from kniffel import rules
     from kniffel.core.advisor import Advisor
     from kniffel.core.compile import compile_rules
+    from kniffel.core.distribution import situation_distribution
     from kniffel.core.disttable import build_table
     from kniffel.core.dp import Solution, empty_values
     from kniffel.core.position import ColumnPosition, SheetState
@@ -83,10 +85,12 @@ def warm(rules_id: str = "yahtzee") -> None:
 
     solution = Solution(c, empty_values(c), 0.0)
     sheet = {box.id: 0 for box in ruleset.boxes[2:]}
-    build_table(solution, within=sheet)
+    table = build_table(solution, within=sheet)
+    position = ColumnPosition(sheet, tuple(range(1, ruleset.dice + 1)), ruleset.rolls - 1)
+    # the mover's final score with the dice showing, which every chance of winning shown mid-turn reads
+    situation_distribution(table, position)
     root = SheetState.of(c, sheet)
     rows = solve_rows(c, root=root, low=1, high=20)
-    position = ColumnPosition(sheet, tuple(range(1, ruleset.dice + 1)), ruleset.rolls - 1)
     TargetAdvisor(Advisor(solution), rows).options(position, 10)
     # the quick bot's turn search on an empty sheet, with the arguments of
     # kniffel.planning.compiled.SheetSearch.choices (sheets of one to four columns share one kernel)
