@@ -293,6 +293,12 @@ them to one worker (``--dist loadgroup``): they share one database, and tests of
 at once were written for one server at a time."""
 
 
+ONE_WORKER = frozenset({"test_env.py"})
+"""Files whose tests all run on one worker: the first of them compiles kernels that nothing else the
+suite runs needs (the environments' step, observation and reset, some 8 s of a core), which two workers
+starting the file at once both compiled."""
+
+
 def _part(item: pytest.Item) -> int:
     if E2E in item.path.parents:
         return 3
@@ -301,6 +307,7 @@ def _part(item: pytest.Item) -> int:
     return 1 if item.get_closest_marker("slow") is not None else 2
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups marked here
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Files that compile nothing run first (:data:`FIRST`), then the tests marked ``slow`` (on several
     workers a long test started last keeps one worker busy after the others are done), then the rest;
@@ -313,6 +320,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.e2e)
         if "postgres" in item.nodeid or item.path.name in POSTGRES_ONLY:
             item.add_marker(pytest.mark.xdist_group("postgres"))
+        elif item.path.name in ONE_WORKER:
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))
     items.sort(key=_part)  # stable: each part keeps its order
 
 
