@@ -23,15 +23,19 @@ warm.warm()
 
 ASK_AFTER_WARMING = """
 from kniffel import Game, SeededDice, bots
-from kniffel.core.distribution import situation_distribution
+from kniffel.core.distribution import situation_distribution, state_distribution
+from kniffel.core.disttable import best_of, chance_at_least
 from kniffel.core.position import ColumnPosition
 from kniffel.core.target import TargetAdvisor, solve_rows
 
 sheet = {"ones": 3, "twos": 6, "chance": 22, "full_house": 25, "yahtzee": 50, "sixes": 24}
 rows = solve_rows(advisor.compiled, root=advisor.state(sheet), low=120, high=120)
 TargetAdvisor(advisor, rows).options(ColumnPosition(sheet, (2, 2, 3, 5, 5), 2), 120)
-# the mover's final score mid-turn, as a chance of winning shown during a turn reads it
-situation_distribution(advisor.solution, ColumnPosition(sheet, (1, 4, 4, 6, 6), 1))
+# a chance of winning shown during a turn: the mover's final score against the other player's
+mover = situation_distribution(advisor.solution, ColumnPosition(sheet, (1, 4, 4, 6, 6), 1))
+other = state_distribution(advisor.solution, {"threes": 9, "fours": 12, "chance": 25})
+chance_at_least(mover, best_of([other]))
+chance_at_least(other, best_of([mover]))
 game = Game(rules.get("kniffel"), ["Ada", "Bot"], dice=SeededDice(1))  # the quick bot's first move
 game.roll()
 bots.make("bot").choose(game)
@@ -72,6 +76,8 @@ def test_the_warm_up_compiles_what_the_chances_need_first(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(disttable, "build_table", noting("distributions"))
     monkeypatch.setattr(distribution, "situation_distribution", noting("the mover's distribution"))
+    monkeypatch.setattr(disttable, "best_of", noting("the others' best"))
+    monkeypatch.setattr(disttable, "chance_at_least", noting("the chance of winning"))
     monkeypatch.setattr(targetrows, "solve_rows", noting("target rows"))
     monkeypatch.setattr(target, "TargetAdvisor", Options)
     monkeypatch.setattr(sheetkernels, "turn_values", noting("turn search"))
@@ -79,6 +85,8 @@ def test_the_warm_up_compiles_what_the_chances_need_first(monkeypatch: pytest.Mo
     assert called == [
         "distributions",
         "the mover's distribution",
+        "the others' best",
+        "the chance of winning",
         "target rows",
         "target options",
         "turn search",

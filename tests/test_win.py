@@ -17,8 +17,9 @@ import pytest
 from typer.testing import CliRunner
 
 from kniffel import Game, SeededDice, bots, rules
+from kniffel.core.disttable import ScoreDistribution, best_of
 from kniffel.planning import TargetPlanner, WinPlanner, final_scores, planner_for, win_chances
-from kniffel.planning.winning import FinalScores, best_of, scored
+from kniffel.planning.winning import scored
 from kniffel.services.review import listed, player_goals, review
 from kniffel.services.session import hint_choices, hint_win_chances, live_chances, plays_to_win
 from kniffel.services.simulate import simulate
@@ -52,21 +53,21 @@ def last_turns(seeds: Iterable[int]) -> Iterator[Game]:
 
 
 def test_the_best_of_independent_scores() -> None:
-    a = FinalScores(10, np.array([0.5, 0.5]))  # 10 or 11
-    b = FinalScores(11, np.array([0.25, 0.75]))  # 11 or 12
+    a = ScoreDistribution(10, np.array([0.5, 0.5]))  # 10 or 11
+    b = ScoreDistribution(11, np.array([0.25, 0.75]))  # 11 or 12
     best = best_of([a, b])
-    assert best.first == 11
-    assert best.pmf.tolist() == pytest.approx([0.25, 0.75])
-    assert best_of([a]).pmf.tolist() == pytest.approx([0.5, 0.5])
+    assert best.low == 11
+    assert best.probabilities.tolist() == pytest.approx([0.25, 0.75])
+    assert best_of([a]).probabilities.tolist() == pytest.approx([0.5, 0.5])
 
 
 def test_final_scores_of_a_player_between_turns_and_in_a_turn() -> None:
     game = played(2, seed=3, until=25)
     for player in range(2):
         found = final_scores(game, player)
-        assert found.pmf.sum() == pytest.approx(1.0, abs=1e-9)
-        assert found.first >= scored(game.sheets[player])
-        mean = found.first + float(np.dot(np.arange(len(found.pmf)), found.pmf))
+        assert found.probabilities.sum() == pytest.approx(1.0, abs=1e-9)
+        assert found.low >= scored(game.sheets[player])
+        mean = found.low + float(np.dot(np.arange(len(found.probabilities)), found.probabilities))
         advisor = planner_for(STRICT, method="exact").advisor  # type: ignore[attr-defined]
         if player != game.current or game.turn.dice is None:
             expected = scored(game.sheets[player]) + advisor.value(dict(game.sheets[player].entries))
@@ -85,8 +86,9 @@ def test_chances_of_two_players_add_up_to_one_and_the_ties() -> None:
     a, b = win_chances(game)
     first, second = final_scores(game, 0), final_scores(game, 1)
     tie = sum(
-        p * (second.pmf[s - second.first] if 0 <= s - second.first < len(second.pmf) else 0.0)
-        for s, p in zip(range(first.first, first.first + len(first.pmf)), first.pmf, strict=True)
+        p * second.probabilities[s - second.low]
+        for s, p in zip(first.scores, first.probabilities, strict=True)
+        if 0 <= s - second.low < len(second.probabilities)
     )
     assert a + b == pytest.approx(1.0 + tie, abs=1e-9)
 
@@ -244,13 +246,13 @@ def test_before_the_others_finish_winning_weighs_each_target_by_the_others_best(
         replay.apply(action)
     assert not replay.sheets[0].is_full
     others = final_scores(replay, 0)
-    assert len(others.pmf) > 20
+    assert len(others.probabilities) > 20
     wins = {c.action: c.value for c in WinPlanner(STRICT).choices(replay)}
     weighted = dict.fromkeys(wins, 0.0)
-    for i, p in enumerate(others.pmf):
+    for i, p in enumerate(others.probabilities):
         if p == 0:
             continue
-        for c in TargetPlanner(STRICT, others.first + i).choices(replay):
+        for c in TargetPlanner(STRICT, others.low + i).choices(replay):
             weighted[c.action] += p * c.value
     for action, value in wins.items():
         assert value == pytest.approx(weighted[action], abs=1e-6)

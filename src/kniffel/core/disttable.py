@@ -60,6 +60,11 @@ class ScoreDistribution:
     low: int
     probabilities: F64
 
+    @classmethod
+    def certain(cls, score: int) -> ScoreDistribution:
+        """A score that is known already (a full sheet's)."""
+        return cls(score, np.ones(1))
+
     @property
     def high(self) -> int:
         """The highest final score with a stored probability."""
@@ -120,6 +125,28 @@ class ScoreDistribution:
             "percentiles": {str(q): self.percentile(q) for q in percentiles},
             "probabilities": self.probabilities.tolist(),
         }
+
+
+def best_of(scores: Sequence[ScoreDistribution]) -> ScoreDistribution:
+    """The distribution of the highest of independent final scores."""
+    from kniffel.core import winkernels
+
+    if not scores:
+        raise ValueError("the best of no scores")
+    counts = np.array([len(s.probabilities) for s in scores], dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+    lows = np.array([s.low for s in scores], dtype=np.int64)
+    out = np.empty(int(counts.max() + lows.max() - lows.min()) + 1)
+    probabilities = np.concatenate([np.asarray(s.probabilities, dtype=np.float64) for s in scores])
+    low, length = winkernels.best_of(lows, offsets, counts, probabilities, out, np.empty(len(scores)))
+    return ScoreDistribution(int(low), out[:length])
+
+
+def chance_at_least(own: ScoreDistribution, best: ScoreDistribution) -> float:
+    """``P(own >= best)`` for independent final scores (a tie is a win for each tied player)."""
+    from kniffel.core import winkernels
+
+    return float(winkernels.at_least(own.low, own.probabilities, best.low, best.probabilities))
 
 
 # --- the table of every state -----------------------------------------------------------------------------
@@ -447,6 +474,8 @@ __all__ = [
     "DistributionTable",
     "LevelTable",
     "ScoreDistribution",
+    "best_of",
     "build_table",
+    "chance_at_least",
     "lane_layout",
 ]

@@ -37,7 +37,7 @@ it ends (a process object collected early would close it)."""
 
 
 def _dispatchers() -> list[object]:
-    from kniffel.core import distkernels, sheetkernels
+    from kniffel.core import distkernels, sheetkernels, winkernels
     from kniffel.core.target import question_kernels
 
     return [
@@ -46,6 +46,8 @@ def _dispatchers() -> list[object]:
         distkernels.chunk_outcomes,
         distkernels.chunk_distributions,
         distkernels.situation_outcomes,
+        winkernels.best_of,
+        winkernels.at_least,
     ]
 
 
@@ -73,7 +75,7 @@ def warm(rules_id: str = "yahtzee") -> None:
     from kniffel.core.advisor import Advisor
     from kniffel.core.compile import compile_rules
     from kniffel.core.distribution import situation_distribution
-    from kniffel.core.disttable import build_table
+    from kniffel.core.disttable import ScoreDistribution, best_of, build_table, chance_at_least
     from kniffel.core.dp import Solution, empty_values
     from kniffel.core.position import ColumnPosition, SheetState
     from kniffel.core.sheetkernels import sheet_tables, stacked_values, turn_values
@@ -87,8 +89,10 @@ def warm(rules_id: str = "yahtzee") -> None:
     sheet = {box.id: 0 for box in ruleset.boxes[2:]}
     table = build_table(solution, within=sheet)
     position = ColumnPosition(sheet, tuple(range(1, ruleset.dice + 1)), ruleset.rolls - 1)
-    # the mover's final score with the dice showing, which every chance of winning shown mid-turn reads
-    situation_distribution(table, position)
+    # the mover's final score with the dice showing, and the chance of beating the best of the others'
+    # (as every chance of winning shown during a turn is worked out)
+    mover = situation_distribution(table, position)
+    chance_at_least(mover, best_of([mover, ScoreDistribution.certain(0)]))
     root = SheetState.of(c, sheet)
     rows = solve_rows(c, root=root, low=1, high=20)
     TargetAdvisor(Advisor(solution), rows).options(position, 10)

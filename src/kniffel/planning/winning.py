@@ -28,8 +28,7 @@ best is known and the chance is exact: it is target play.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable
 from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeVar
@@ -43,6 +42,7 @@ from kniffel.core import Advisor, OptionRanker, State
 from kniffel.core import distribution as dist
 from kniffel.core import target as tgt
 from kniffel.core.distribution import DistributionTable
+from kniffel.core.disttable import ScoreDistribution, best_of, chance_at_least
 from kniffel.core.lanes import early_levels, horizon_level, level_of, widths_of
 from kniffel.core.target import TargetAdvisor, TargetRows
 from kniffel.core.work import Cancel, Progress
@@ -355,51 +355,15 @@ def scored(sheet: ScoreSheet) -> int:
     return sum(t.total - t.free_throws for t in sheet.totals)
 
 
-@dataclass(frozen=True)
-class FinalScores:
-    """A distribution of final scores: ``pmf[i]`` is the probability of finishing with ``first + i``."""
-
-    first: int
-    pmf: F64
-
-    @classmethod
-    def certain(cls, score: int) -> FinalScores:
-        return cls(score, np.ones(1))
-
-    @property
-    def last(self) -> int:
-        return self.first + len(self.pmf) - 1
-
-
-def best_of(scores: Sequence[FinalScores]) -> FinalScores:
-    """The distribution of the highest of independent final scores."""
-    from kniffel.core import winkernels
-
-    if not scores:
-        raise PlanningError("the best of no scores")
-    counts = np.array([len(s.pmf) for s in scores], dtype=np.int64)
-    offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-    lows = np.array([s.first for s in scores], dtype=np.int64)
-    out = np.empty(int(counts.max() + lows.max() - lows.min()) + 1)
-    pmf = np.concatenate([np.asarray(s.pmf, dtype=np.float64) for s in scores])
-    first, length = winkernels.best_of(lows, offsets, counts, pmf, out, np.empty(len(scores)))
-    return FinalScores(first, out[:length])
-
-
-def chance_at_least(own: FinalScores, best: FinalScores) -> float:
-    """``P(own >= best)`` for independent final scores (a tie is a win for each tied player)."""
-    from kniffel.core import winkernels
-
-    return float(winkernels.at_least(own.first, own.pmf, best.first, best.pmf))
-
-
-def final_scores(game: Game, player: int, directory: Path | None = None, *, wait: bool = True) -> FinalScores:
+def final_scores(
+    game: Game, player: int, directory: Path | None = None, *, wait: bool = True
+) -> ScoreDistribution:
     """The distribution of ``player``'s final score when playing for points from where they stand (the
     exact distribution of optimal expected-score play, :mod:`kniffel.core.distribution`); with
     ``wait`` false, :class:`NotReady` while its table is solved."""
     sheet = game.sheets[player]
     if sheet.is_full:
-        return FinalScores.certain(sheet.total)
+        return ScoreDistribution.certain(sheet.total)
     rules = game.rules
     column = rules.columns[0]
     tables = win_tables(rules, directory)
@@ -413,7 +377,7 @@ def final_scores(game: Game, player: int, directory: Path | None = None, *, wait
         left = free_throws_arg(rules, sheet.free_throws_left(column))
         table = tables.distribution(dict(sheet.entries), left, turn=False, wait=wait)
         found = dist.state_distribution(table, dict(sheet.entries), left, extra_bonus=extra)
-    return FinalScores(found.low, np.asarray(found.probabilities, dtype=np.float64))
+    return found
 
 
 def win_chances(game: Game, directory: Path | None = None, *, wait: bool = True) -> list[float]:
@@ -504,7 +468,7 @@ class WinPlanner(GoalPlanner):
 
     goal = WIN
 
-    def others(self, game: Game) -> FinalScores:
+    def others(self, game: Game) -> ScoreDistribution:
         """The best final score among the players other than the one to move."""
         return best_of(
             [
@@ -520,8 +484,8 @@ class WinPlanner(GoalPlanner):
         others = self.others(game)
         # I win when my final score is at least the others' best: P(win) = sum over their best s of
         # P(best = s) * P(I make at least s - what I have)
-        first = others.first - scored(game.sheet)
-        return self._choices(game, first, others.pmf, early=True)
+        first = others.low - scored(game.sheet)
+        return self._choices(game, first, others.probabilities, early=True)
 
 
 def with_patience(job: Job[T] | None, seconds: float) -> bool:
@@ -544,14 +508,11 @@ def ready_or(make: Callable[[], T], fallback: Callable[[NotReady], T]) -> T:
 
 __all__ = [
     "PREPARE_ENV",
-    "FinalScores",
     "GoalPlanner",
     "NotReady",
     "TargetPlanner",
     "WinPlanner",
     "WinTables",
-    "best_of",
-    "chance_at_least",
     "final_scores",
     "prepare_tables",
     "preparing_allowed",
