@@ -215,6 +215,12 @@ class LevelTable:
     index: I64
     """``[0, lane]`` offset in :attr:`pmf`, ``[1, lane]`` lowest total, ``[2, lane]`` how many."""
 
+    def __post_init__(self) -> None:
+        # one kind of arrays whether cut from a whole table (read-only, the index a slice) or loaded from
+        # the cache (writable, contiguous): one compiled kernel reads both
+        object.__setattr__(self, "pmf", read_only(self.pmf))
+        object.__setattr__(self, "index", np.ascontiguousarray(self.index))
+
     @classmethod
     def of(cls, table: DistributionTable, level: int) -> LevelTable:
         """The level of a table that holds it whole (its root the empty sheet)."""

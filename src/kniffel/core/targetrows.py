@@ -522,9 +522,7 @@ class Horizon:
             )
         prob = np.zeros(size, dtype=np.float32)
         lanes = np.arange(a, b, dtype=np.int64)
-        # one kernel for every source: a table's own arrays are read-only and its levels' indexes slices,
-        # a table loaded from disk gives writable and contiguous ones
-        pmf, dist_index = read_only(self.distributions.pmf), np.ascontiguousarray(self.distributions.index)
+        pmf, dist_index = self.distributions.pmf, self.distributions.index
         run_in_parts(
             b - a,
             lambda first, last: targetkernels.survival_rows(
