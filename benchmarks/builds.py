@@ -11,7 +11,7 @@ each with its ratio to the yardstick measured in the same build: a whole ``kniff
   the empty list takes the named processor's: AVX2 and FMA, no AVX-512).
 
 Each build keeps its compiled kernels in its own directory (``NUMBA_CACHE_DIR``, under which
-:mod:`kniffel.core.kernelcache` keeps one directory per version of the kernels' sources): ``native``
+:mod:`kniffel.core.runtime.kernelcache` keeps one directory per version of the kernels' sources): ``native``
 the usual one (``$NUMBA_CACHE_DIR`` or the user's cache), another build the same path with ``-<build>``
 appended, kept between runs so that only the first run of a build compiles. numba keys its cached
 kernels by the target processor too; the separate directories keep the builds from ever sharing files.
@@ -71,7 +71,7 @@ def add_option(parser: argparse.ArgumentParser) -> None:
 
 def cache_root(build: str) -> Path:
     """The kernel cache of ``build`` (see the module's description)."""
-    from kniffel.core.kernelcache import kernels_cache_dir
+    from kniffel.core.runtime.kernelcache import kernels_cache_dir
 
     usual = kernels_cache_dir().parent
     return usual if build == "native" else usual.with_name(f"{usual.name}-{build}")

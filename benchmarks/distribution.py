@@ -1,6 +1,6 @@
 """What the table of exact final-score distributions costs: build time, peak memory, disk, load and lookups.
 
-    .venv/bin/python benchmarks/distribution.py [--rules yahtzee --rules kniffel --rules yatzy] [--json]
+    .venv/bin/python benchmarks/py [--rules yahtzee --rules kniffel --rules yatzy] [--json]
 
 Each rule set is measured in a process of its own (so that its peak resident memory is its own), with
 the solved values taken from the usual cache (``$KNIFFEL_CACHE_DIR``) and the distribution table built
@@ -59,21 +59,26 @@ def child(rules_id: str, directory: str) -> dict[str, Any]:
     from kniffel import core as solver
     from kniffel import rules
     from kniffel.base.dice import sorted_rolls
-    from kniffel.core import distribution
-    from kniffel.core.lanes import early_levels
-    from kniffel.core.position import ColumnPosition
+    from kniffel.core import (
+        ColumnPosition,
+        distribution_table,
+        early_levels,
+        situation_distribution,
+        state_distribution,
+    )
+    from kniffel.core.distribution import load_table
 
     ruleset = rules.get(rules_id)
     if ruleset.multi_column:
         ruleset = solver.single_column(ruleset)
     solution = solver.table(ruleset)
     start = time.perf_counter()
-    built = distribution.distribution_table(solution, directory=Path(directory))
+    built = distribution_table(solution, directory=Path(directory))
     wall = time.perf_counter() - start
     files = [p for p in Path(directory).iterdir() if ".dist" in p.name]
     disk = sum(p.stat().st_size for p in files)
     start = time.perf_counter()
-    loaded = distribution.load_table(solution, Path(directory))
+    loaded = load_table(solution, Path(directory))
     load = time.perf_counter() - start
     assert loaded is not None, "the table just written does not load"
 
@@ -87,19 +92,19 @@ def child(rules_id: str, directory: str) -> dict[str, Any]:
         except Exception:  # an order the column cannot reach, an impossible upper score
             continue
         sheets.append(sheet)
-    distribution.state_distribution(loaded, sheets[0])
+    state_distribution(loaded, sheets[0])
     start = time.perf_counter()
     for sheet in sheets:
-        distribution.state_distribution(loaded, sheet)
+        state_distribution(loaded, sheet)
     lookup = (time.perf_counter() - start) / len(sheets)
     rolls = sorted_rolls(ruleset.dice)
     situations = [
         ColumnPosition(sheet, rng.choice(rolls), rng.randrange(ruleset.rolls)) for sheet in sheets[:200]
     ]
-    distribution.situation_distribution(loaded, situations[0])
+    situation_distribution(loaded, situations[0])
     start = time.perf_counter()
     for position in situations:
-        distribution.situation_distribution(loaded, position)
+        situation_distribution(loaded, position)
     situation = (time.perf_counter() - start) / len(situations)
     return {
         "rules": rules_id,
@@ -112,7 +117,7 @@ def child(rules_id: str, directory: str) -> dict[str, Any]:
         "load_seconds": load,
         "lookup_ms": lookup * 1e3,
         "situation_ms": situation * 1e3,
-        "start_mean": distribution.state_distribution(loaded, {}).mean,
+        "start_mean": state_distribution(loaded, {}).mean,
         "expected_score": solution.expected_score,
     }
 

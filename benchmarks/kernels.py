@@ -41,11 +41,8 @@ import numpy as np
 from numba import njit
 
 from kniffel import rules
-from kniffel.core.compile import compile_rules
-from kniffel.core.kernels import best_entries, keep_expect, keep_max, sweep
-from kniffel.core.position import SheetState
-from kniffel.core.targetrows import solve_rows
-from kniffel.core.work import compiled_threads, use_threads
+from kniffel.core import SheetState, compile_rules, compiled_threads, solve_rows, use_threads
+from kniffel.core.kernels.common import best_entries, keep_expect, keep_max, sweep
 
 
 @njit(cache=True, nogil=True)

@@ -31,7 +31,7 @@ ELF = b"\x7fELF"
 
 
 def readable(symbol: str) -> str:
-    """``kniffel.core.kernels.keep_max`` for numba's ``_ZN7kniffel4core7kernels8keep_maxB3v83...`` (its
+    """``kniffel.core.kernels.common.keep_max`` for numba's ``_ZN7kniffel4core7kernels8keep_maxB3v83...`` (its
     wrappers keep their prefix: ``cfunc.``, ``cpython.``); other names as they are."""
     start = symbol.find("_ZN")
     if start < 0:

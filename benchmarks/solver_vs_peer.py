@@ -55,7 +55,7 @@ registries before the first cached kernel 0.40 s. The first run with an empty nu
 (Yahtzee) and 12.5 s (Yatzy) at load 0.8-1.4; an hour earlier the same commit and the one before the
 batch work both took 11.2-12.0 s at load 1.3, and 8.9-9.5 s was measured on an idle machine a day
 before. Later the same day, with the DP's callee kernels compiled in a second process on a first run
-(:mod:`kniffel.core.precompile`) and solve_masks' inlining made shallower: 5.81-6.05 s wall (8.4-8.7 s
+(:mod:`kniffel.core.runtime.precompile`) and solve_masks' inlining made shallower: 5.81-6.05 s wall (8.4-8.7 s
 processor time) against 7.78-8.69 s (8.1-9.0 s) for the commit before, Yahtzee, 3 alternating runs each
 of ``kniffel solve --rules yahtzee --no-cache`` with an empty numba cache at load 0.5-0.8 (5.33 and 5.54 s
 after the merge, load 0.4-1.2).
@@ -66,7 +66,7 @@ peer's 4.177 s for Yahtzee (0.24x) and 1.474 s against 9.228 s for Yatzy (0.16x)
 load 0.1-1.2. The peer's own time moves a lot between sittings (4.2-6.6 s for Yahtzee).
 
 Since cached kernels load without numba's compiler refresh
-(:func:`kniffel.core.kernelcache.load_without_refreshing`, 0.1 s of every process that runs a kernel)
+(:func:`kniffel.core.runtime.kernelcache.load_without_refreshing`, 0.1 s of every process that runs a kernel)
 and with kniffel's bytecode compiled beforehand (2026-11-23, later the same day, 2 cores, load 1.1-1.9,
 ``--repeat 5``): the whole process took 0.756 s against the peer's 4.204 s for Yahtzee (**0.18x**) and
 1.246 s against 9.520 s for Yatzy (0.13x); the DP alone 0.287 s against 4.181 s (0.07x) and 0.743 s
@@ -78,8 +78,8 @@ first run with an empty numba cache 4.87 s (Yahtzee) and 5.32 s (Yatzy) wall.
 
 What made the batch loop 3 to 4 times as fast as the earlier same-day figures (44,948/s and 30,430/s for
 2,000 situations at load 3.3-4.9; the peer 85,318/s and 87,474/s then): a compiled reader of the JSON
-lines (:func:`kniffel.core.batchkernels.read_situations`; the Python reader takes only the lines it
-cannot be sure of), the values written in half the time (:func:`~kniffel.core.batchkernels.float_text`,
+lines (:func:`kniffel.core.kernels.codec.read_situations`; the Python reader takes only the lines it
+cannot be sure of), the values written in half the time (:func:`~kniffel.core.kernels.codec.float_text`,
 81 ns a value against ``repr``'s 900), two threads valuing and writing blocks, and the reader's tables
 made once per advisor. Of a situation's processor time (about 10 microseconds), valuing it takes 2.7,
 ranking 0.6, writing its some 21 values 1.7-2.2, reading 1.3; a batch of 2,000 lines also pays the start
@@ -137,8 +137,8 @@ def ours_solve(rules_id: str, options: dict[str, str]) -> tuple[dict[str, Any], 
     return child(
         f"""
         from kniffel import rules
-        from kniffel.core import cache
-        s = cache.table(rules.get({rules_id!r}, {options!r}), use_cache=False)
+        from kniffel.core import table
+        s = table(rules.get({rules_id!r}, {options!r}), use_cache=False)
         RESULT = {{"seconds": s.seconds, "expected_score": s.expected_score}}
         """
     )
@@ -156,7 +156,7 @@ def ours_whole_process(rules_id: str, options: dict[str, str]) -> tuple[float, s
         if done.returncode == 0:
             return time.perf_counter() - start, "kniffel solve --no-cache --json"
     _, wall = ours_solve(rules_id, options)
-    return wall, "python -c (API: cache.table(use_cache=False))"
+    return wall, "python -c (API: table(use_cache=False))"
 
 
 def peer_build(variant: str) -> tuple[dict[str, Any], float]:
@@ -179,8 +179,8 @@ def load_and_query(rules_id: str, options: dict[str, str], queries: int, directo
         f"""
         from pathlib import Path
         from kniffel import rules
-        from kniffel.core import Advisor, cache
-        Advisor(cache.table(rules.get({rules_id!r}, {options!r}), directory=Path({directory!r}))).prepare()
+        from kniffel.core import Advisor, table
+        Advisor(table(rules.get({rules_id!r}, {options!r}), directory=Path({directory!r}))).prepare()
         RESULT = {{}}
         """
     )
@@ -190,10 +190,10 @@ def load_and_query(rules_id: str, options: dict[str, str], queries: int, directo
         from pathlib import Path
         start = time.perf_counter()
         from kniffel import rules
-        from kniffel.core.position import ColumnPosition
-        from kniffel.core import Advisor, cache
+        from kniffel.core import ColumnPosition
+        from kniffel.core import Advisor, table
         imported = time.perf_counter()
-        s = cache.table(rules.get({rules_id!r}, {options!r}), directory=Path({directory!r}))
+        s = table(rules.get({rules_id!r}, {options!r}), directory=Path({directory!r}))
         load = time.perf_counter() - start
         load_alone = time.perf_counter() - imported
         assert s.seconds == 0.0, "the table was not loaded from the cache"
@@ -227,9 +227,9 @@ def race(
         import yatzy_solver as ys
         from kniffel import rules
         from kniffel.services import advice
-        from kniffel.core.position import ColumnPosition, Positions
-        from kniffel.core import Advisor, cache
-        s = cache.table(rules.get({rules_id!r}, {options!r}), directory=Path({directory!r}))
+        from kniffel.core import ColumnPosition, Positions
+        from kniffel.core import Advisor, table
+        s = table(rules.get({rules_id!r}, {options!r}), directory=Path({directory!r}))
         advisor = Advisor(s)
         advisor.prepare()
         v = ys.Variant({variant!r})

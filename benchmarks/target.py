@@ -71,8 +71,8 @@ def measure(rules_id: str, target: int, queries: int, directory: Path, repeat: i
         f"""
         from kniffel import rules
         from kniffel.core import table
-        from kniffel.core.compile import compile_rules
-        from kniffel.core.target import solve_rows
+        from kniffel.core import compile_rules
+        from kniffel.core import solve_rows
         table(rules.get({rules_id!r}))
         solve_rows(compile_rules(rules.get("kniffel", {{"strict": "on"}})))
         RESULT = {{}}
@@ -84,7 +84,7 @@ def measure(rules_id: str, target: int, queries: int, directory: Path, repeat: i
         import time
         from kniffel import rules
         from kniffel.core import Advisor, table
-        from kniffel.core.target import rows_for
+        from kniffel.core import rows_for
         r = rules.get({rules_id!r})
         advisor = Advisor(table(r))
         sheet = {sheet}
@@ -101,7 +101,7 @@ def measure(rules_id: str, target: int, queries: int, directory: Path, repeat: i
         f"""
         import time
         from kniffel import rules
-        from kniffel.core.target import early_rows
+        from kniffel.core import early_rows
         start = time.perf_counter()
         rows = early_rows(rules.get({rules_id!r}))
         RESULT = {{"dp": rows.seconds, "call": time.perf_counter() - start, "limit": rows.limit}}
@@ -114,7 +114,7 @@ def measure(rules_id: str, target: int, queries: int, directory: Path, repeat: i
         import time
         start = time.perf_counter()
         from kniffel import rules
-        from kniffel.core.target import early_rows
+        from kniffel.core import early_rows
         early_rows(rules.get({rules_id!r}))
         RESULT = {{"load": time.perf_counter() - start}}
         """,
@@ -126,8 +126,8 @@ def measure(rules_id: str, target: int, queries: int, directory: Path, repeat: i
         import numpy as np
         from kniffel import rules
         from kniffel.planning.exact import advisor_for
-        from kniffel.core.position import ColumnPosition
-        from kniffel.core.target import TargetAdvisor, early_rows, early_rows_levels
+        from kniffel.core import ColumnPosition
+        from kniffel.core import TargetAdvisor, early_rows, early_rows_levels
         r = rules.get({rules_id!r})
         advisor = advisor_for(r)
         targets = TargetAdvisor(advisor, early_rows(r))
@@ -178,9 +178,7 @@ def check(rules_ids: list[str]) -> list[str]:
     """The early positions of the reference, from the rows of every state: the largest difference per
     rule set and option (the exact tables' answers to 1e-6 is the goal)."""
     from kniffel import rules
-    from kniffel.core import Advisor, table
-    from kniffel.core.position import ColumnPosition
-    from kniffel.core.target import TargetAdvisor, solve_rows
+    from kniffel.core import Advisor, ColumnPosition, TargetAdvisor, solve_rows, table
     from kniffel.rules import single_column
 
     reference = json.loads((ROOT / "tests" / "data" / "target_reference.json").read_text(encoding="utf-8"))

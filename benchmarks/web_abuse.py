@@ -672,9 +672,9 @@ def main() -> None:
             )
         finally:
             server.stop()
-        from kniffel.core import cache
+        from kniffel.core import tables_size
 
-        print(f"solved tables on disk at the end: {cache.tables_size(args.cache_dir) / 1e6:.0f} MB")
+        print(f"solved tables on disk at the end: {tables_size(args.cache_dir) / 1e6:.0f} MB")
 
 
 if __name__ == "__main__":

@@ -36,11 +36,17 @@ import numpy as np
 
 def measure(rules_id: str, positions: int, deals: int, seed: int) -> dict[str, Any]:
     from kniffel import bots, rules
-    from kniffel.core import distribution as dist
-    from kniffel.core.distribution import build_table
-    from kniffel.core.lanes import level_of
-    from kniffel.core.target import TargetAdvisor, early_rows, early_rows_levels, empty_state, solve_rows
-    from kniffel.core.winplay import play_to_win
+    from kniffel.core import (
+        TargetAdvisor,
+        build_table,
+        early_rows,
+        early_rows_levels,
+        empty_state,
+        level_of,
+        play_to_win,
+        solve_rows,
+        state_distribution,
+    )
     from kniffel.engine.game import Game, SeededDice
     from kniffel.planning.exact import advisor_for, column_position, free_throws_arg
     from kniffel.planning.winning import scored
@@ -73,7 +79,7 @@ def measure(rules_id: str, positions: int, deals: int, seed: int) -> dict[str, A
                 continue
             other = game.sheets[1 - game.current]
             left = free_throws_arg(ruleset, other.free_throws_left(column))
-            found = dist.state_distribution(
+            found = state_distribution(
                 distributions, dict(other.entries), left, extra_bonus=other.extra_bonus.get(column.id, 0)
             )
             # one other player: their best is their own final score

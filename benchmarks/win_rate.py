@@ -116,10 +116,7 @@ def play_compiled(
     rules_id: str, options: dict[str, str], players: int, seed: int, deals: int, batch: int
 ) -> dict[str, Any]:
     """The same figures from the compiled games, ``batch`` deals at a time."""
-    from kniffel.core import compile_rules, solve
-    from kniffel.core.distribution import build_table
-    from kniffel.core.target import early_rows, solve_rows
-    from kniffel.core.winplay import play_to_win
+    from kniffel.core import build_table, compile_rules, early_rows, play_to_win, solve, solve_rows
 
     ruleset = rules.get(rules_id, options)
     solution = solve(ruleset)

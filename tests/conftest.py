@@ -22,8 +22,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from kniffel import Game, ScoreSheet, SeededDice, rules
-from kniffel.core.pace import ENV as PACE_ENV
-from kniffel.core.warm import WARM_UP_ENV
+from kniffel.core import WARM_UP_ENV
+from kniffel.core.runtime.pace import ENV as PACE_ENV
 from kniffel.engine.game import Action, Roll, Score, Strike
 from kniffel.planning.winning import PREPARE_ENV
 from kniffel.rules import RuleSet
@@ -114,21 +114,32 @@ def batch_situation(rs: RuleSet, rng: random.Random) -> dict[str, Any]:
 
 
 def compiled_kernels() -> dict[str, Any]:
-    """Every compiled function that ``kniffel.core`` defines (its numba dispatcher), by its module and
-    name, as the tests of the kernels' rules read them."""
+    """Every compiled function of ``kniffel.core.kernels`` (its numba dispatcher), by the module that
+    defines it and its name, as the tests of the kernels' rules read them. A loop an objective makes
+    from a template (``solve_points``) is named by the module that makes it."""
     import importlib
     import pkgutil
 
     from numba.core.registry import CPUDispatcher
 
-    import kniffel.core
+    import kniffel.core.kernels
 
     found: dict[str, Any] = {}
-    for info in pkgutil.iter_modules(kniffel.core.__path__):
-        module = importlib.import_module(f"kniffel.core.{info.name}")
-        for name, value in vars(module).items():
-            if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__:
-                found[f"{module.__name__}.{name}"] = value
+    seen: set[int] = set()
+    modules = [
+        importlib.import_module(f"kniffel.core.kernels.{info.name}")
+        for info in pkgutil.iter_modules(kniffel.core.kernels.__path__)
+    ]
+    for own in (True, False):  # first where a kernel is written, then where a template is made into one
+        for module in modules:
+            for name, value in vars(module).items():
+                if not isinstance(value, CPUDispatcher) or id(value) in seen:
+                    continue
+                written = value.py_func.__module__ == module.__name__ and value.py_func.__name__ == name
+                made = value.py_func.__name__ == name
+                if (own and written) or (not own and made):
+                    seen.add(id(value))
+                    found[f"{module.__name__}.{name}"] = value
     return found
 
 

@@ -1,4 +1,4 @@
-"""The compiled reader of ``advise --batch`` (:func:`kniffel.core.batchkernels.read_situations`): a line
+"""The compiled reader of ``advise --batch`` (:func:`kniffel.core.kernels.codec.read_situations`): a line
 it reads gets exactly the row the Python reader gives it, anything it is not sure of goes to the Python
 reader (which reads it or says what is wrong), and the lines batches have are read by it."""
 
@@ -18,8 +18,8 @@ from conftest import batch_situation
 from kniffel import rules
 from kniffel.apps.cli import solving
 from kniffel.base.errors import KniffelError
-from kniffel.core import Advisor, table
-from kniffel.core import batchkernels as bk
+from kniffel.core import Advisor, LineReader, table
+from kniffel.core.kernels.codec import BLANK, READ
 from kniffel.core.position import ROW
 from kniffel.engine.sheet import ScoreSheet
 from kniffel.services import advice
@@ -95,13 +95,12 @@ def python_row(advisor: Advisor, ruleset: rules.RuleSet, line: str) -> tuple[lis
 
 
 def compiled(advisor: Advisor, ruleset: rules.RuleSet, lines: list[str]) -> tuple[Any, Any, Any]:
-    text = np.frombuffer("".join(lines).encode("utf-8", "surrogatepass"), dtype=np.uint8)
     n = len(lines)
     rows = np.empty((n, ROW), dtype=np.int64)
     free = np.zeros(n, dtype=np.bool_)
-    status = np.empty(n, dtype=np.int64)
-    tables = advice.reader_tables(advisor, ruleset)
-    assert bk.read_situations(text, tables, rows, free, status) == n
+    status = LineReader(advisor.compiled, ruleset).read(
+        "".join(lines).encode("utf-8", "surrogatepass"), rows, free
+    )
     return status, rows, free
 
 
@@ -118,15 +117,15 @@ def test_a_line_read_compiled_has_the_python_readers_row(rules_id: str, options:
         sound.append(line + "\n")
         changed.append(mutated(line, data, alone, rng) + "\n")
     status, rows, free = compiled(advisor, alone, sound)
-    assert (status == bk.READ).all(), "a line as json.dumps writes a sound situation is read compiled"
+    assert (status == READ).all(), "a line as json.dumps writes a sound situation is read compiled"
     status, rows, free = compiled(advisor, alone, changed)
     for line, st, row, is_free in zip(changed, status.tolist(), rows.tolist(), free.tolist(), strict=True):
-        if st == bk.BLANK:
+        if st == BLANK:
             assert not line.strip(" \t\r\n")
-        elif st == bk.READ:
+        elif st == READ:
             assert python_row(advisor, alone, line) == (row, is_free), line
     taken = sum(python_row(advisor, alone, line) is not None for line in changed if line.strip())
-    read = int((status == bk.READ).sum())
+    read = int((status == READ).sum())
     assert 0.4 * taken < read <= taken  # the reader takes many changed lines, never one Python refuses
 
 
@@ -135,7 +134,7 @@ def test_the_tables_are_the_python_checks() -> None:
     what :meth:`ScoreSheet.from_entries` and :meth:`ScoreSheet.check_fill_order` say."""
     alone = solving.column_rules(rules.get("kniffel", {"strict": "on", "sharp": "on"}), None)
     advisor = Advisor(table(alone))
-    tables = advice.reader_tables(advisor, alone)
+    tables = LineReader(advisor.compiled, alone).tables
     sound, in_order = tables.sound, tables.in_order
     ids = [box.id for box in alone.boxes]
     for b, key in enumerate(ids):

@@ -1,5 +1,5 @@
-"""Kernels compiled without numba's reference counts (:data:`kniffel.core.records.BORROWS`) only borrow
-their arrays: none returns an array, and none calls a kernel that may allocate, which numba would
+"""Kernels compiled without numba's reference counts (:data:`kniffel.core.kernels.records.BORROWS`)
+only borrow their arrays: none returns an array, and none calls a kernel that may allocate, which numba would
 compile in the borrowing one's way or not at all, depending on which was compiled first."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from numba import njit
 from numba.core.registry import CPUDispatcher
 
 from conftest import compiled_kernels
-from kniffel.core.records import BORROWS, borrowing
+from kniffel.core.kernels.records import BORROWS, borrowing
 
 SCALARS = {"None", "int", "float", "bool"}
 
@@ -75,12 +75,12 @@ def unborrowed_calls(kernel: CPUDispatcher) -> list[str]:
 def test_the_kernels_that_matter_borrow() -> None:
     names = set(borrowing_kernels())
     for name in (
-        "playkernels.play_game_turn",
-        "kernels.keep_max",
-        "batchkernels._read_line",
-        "envkernels.step",
+        "play.play_game_turn",
+        "common.keep_max",
+        "codec._read_line",
+        "env.step",
     ):
-        assert f"kniffel.core.{name}" in names
+        assert f"kniffel.core.kernels.{name}" in names
 
 
 def test_no_borrowing_kernel_returns_an_array() -> None:

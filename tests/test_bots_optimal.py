@@ -8,10 +8,9 @@ import pytest
 
 from kniffel import Game, SeededDice, bots, rules
 from kniffel.bots import OptimalBot
-from kniffel.core import single_column
 from kniffel.engine.game import Announce, FreeThrow, Roll
 from kniffel.planning import ColumnPlanner, ExactPlanner, planner_for
-from kniffel.rules import RuleSet
+from kniffel.rules import RuleSet, single_column
 from kniffel.services.review import review
 
 pytestmark = pytest.mark.usefixtures("solver_cache")

@@ -18,8 +18,21 @@ from typer.testing import CliRunner
 
 from kniffel import rules
 from kniffel.apps.cli.app import app
-from kniffel.core import cache
-from kniffel.core.work import Cancel, Cancelled, Progress
+from kniffel.core import (
+    CACHE_BUDGET_ENV,
+    CACHE_DIR_ENV,
+    Cancel,
+    Cancelled,
+    OverBudgetError,
+    Progress,
+    cache_budget,
+    parse_size,
+    table,
+    table_key,
+    table_path,
+    tables_size,
+)
+from kniffel.core.runtime.store import DEFAULT_BUDGET, derived_path, load_array, save_array, solving
 from kniffel.planning.worker import Work, Worker
 
 KB = 1000
@@ -28,65 +41,65 @@ KB = 1000
 def derived(directory: Path, rules_id: str, size: int) -> Path:
     """A win table (``win-early``) of ``size`` bytes for ``rules_id``, written through the cache."""
     ruleset = rules.get(rules_id)
-    path = cache.derived_path(ruleset, "win-early", directory)
+    path = derived_path(ruleset, "win-early", directory)
     array = np.zeros(size // 8, dtype=np.float64)
-    cache.save_array(path, cache.table_key(ruleset), array, {"rules": ruleset.id, "options": {}})
+    save_array(path, table_key(ruleset), array, {"rules": ruleset.id, "options": {}})
     return path
 
 
 def on_disk(directory: Path) -> int:
-    return cache.tables_size(directory)
+    return tables_size(directory)
 
 
 def test_sizes_read_as_people_write_them() -> None:
-    assert cache.parse_size("1GB") == 10**9
-    assert cache.parse_size(" 500 mb ") == 500 * 10**6
-    assert cache.parse_size("64k") == 64_000
-    assert cache.parse_size("2e9") == 2 * 10**9
+    assert parse_size("1GB") == 10**9
+    assert parse_size(" 500 mb ") == 500 * 10**6
+    assert parse_size("64k") == 64_000
+    assert parse_size("2e9") == 2 * 10**9
     with pytest.raises(ValueError, match="optional unit"):
-        cache.parse_size("lots")
+        parse_size("lots")
 
 
 def test_the_budget_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(cache.BUDGET_ENV, raising=False)
-    assert cache.budget() == cache.DEFAULT_BUDGET == 10**9
-    monkeypatch.setenv(cache.BUDGET_ENV, "300MB")
-    assert cache.budget() == 300 * 10**6
-    monkeypatch.setenv(cache.BUDGET_ENV, "nonsense")
-    assert cache.budget() == cache.DEFAULT_BUDGET
+    monkeypatch.delenv(CACHE_BUDGET_ENV, raising=False)
+    assert cache_budget() == DEFAULT_BUDGET == 10**9
+    monkeypatch.setenv(CACHE_BUDGET_ENV, "300MB")
+    assert cache_budget() == 300 * 10**6
+    monkeypatch.setenv(CACHE_BUDGET_ENV, "nonsense")
+    assert cache_budget() == DEFAULT_BUDGET
 
 
 def test_the_least_recently_used_go_first_and_the_expected_scores_last(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    expected = cache.table(rules.get("yatzy"), directory=tmp_path)
+    expected = table(rules.get("yatzy"), directory=tmp_path)
     scores = expected.values.nbytes
     size = 200 * KB
-    monkeypatch.setenv(cache.BUDGET_ENV, str(scores + 2 * size + 20 * KB))
+    monkeypatch.setenv(CACHE_BUDGET_ENV, str(scores + 2 * size + 20 * KB))
     first = derived(tmp_path, "kniffel", size)
     time.sleep(0.05)
     second = derived(tmp_path, "knoeffel", size)
     time.sleep(0.05)
     # the oldest file is the expected-score table, and the first win table was read since: the second goes
-    os.utime(cache.table_path(rules.get("yatzy"), tmp_path).with_suffix(".json"), (1, 1))
+    os.utime(table_path(rules.get("yatzy"), tmp_path).with_suffix(".json"), (1, 1))
     ruleset = rules.get("kniffel")
-    assert cache.load_array(first, cache.table_key(ruleset), (size // 8,), np.float64) is not None
+    assert load_array(first, table_key(ruleset), (size // 8,), np.float64) is not None
     third = derived(tmp_path, "yahtzee", size)
     assert first.exists()
     assert not second.exists(), "the least recently used win table was removed"
     assert third.exists()
-    assert cache.table_path(rules.get("yatzy"), tmp_path).exists(), "expected scores go last"
-    assert on_disk(tmp_path) <= cache.budget()
+    assert table_path(rules.get("yatzy"), tmp_path).exists(), "expected scores go last"
+    assert on_disk(tmp_path) <= cache_budget()
 
 
 def test_a_table_larger_than_the_budget_is_not_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv(cache.BUDGET_ENV, "100kB")
-    with pytest.raises(cache.OverBudgetError):
+    monkeypatch.setenv(CACHE_BUDGET_ENV, "100kB")
+    with pytest.raises(OverBudgetError):
         derived(tmp_path, "kniffel", 400 * KB)
     assert on_disk(tmp_path) == 0
-    solution = cache.table(rules.get("yatzy"), directory=tmp_path)  # solved, kept in memory only
+    solution = table(rules.get("yatzy"), directory=tmp_path)  # solved, kept in memory only
     assert np.isfinite(solution.expected_score)
     assert on_disk(tmp_path) == 0, "nothing beyond the budget was written"
 
@@ -95,11 +108,11 @@ def test_a_table_another_process_is_writing_is_never_removed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     size = 300 * KB
-    monkeypatch.setenv(cache.BUDGET_ENV, str(size + 50 * KB))
+    monkeypatch.setenv(CACHE_BUDGET_ENV, str(size + 50 * KB))
     busy = derived(tmp_path, "kniffel", size)
     with open(busy.with_suffix(".lock"), "a+b") as lock:
         fcntl.flock(lock.fileno(), fcntl.LOCK_EX)  # as a writer holds it (another open file)
-        with pytest.raises(cache.OverBudgetError):
+        with pytest.raises(OverBudgetError):
             derived(tmp_path, "yahtzee", size)
         assert busy.exists()
     derived(tmp_path, "yahtzee", size)
@@ -110,10 +123,10 @@ def test_a_reader_keeps_a_removed_table(tmp_path: Path, monkeypatch: pytest.Monk
     """Linux: a memory map outlives its file's name, so evicting a table never pulls it from under a
     reader (the module docstring says what Windows does instead)."""
     size = 300 * KB
-    monkeypatch.setenv(cache.BUDGET_ENV, str(size + 50 * KB))
+    monkeypatch.setenv(CACHE_BUDGET_ENV, str(size + 50 * KB))
     path = derived(tmp_path, "kniffel", size)
     ruleset = rules.get("kniffel")
-    mapped = cache.load_array(path, cache.table_key(ruleset), (size // 8,), np.float64)
+    mapped = load_array(path, table_key(ruleset), (size // 8,), np.float64)
     assert mapped is not None
     derived(tmp_path, "yahtzee", size)
     assert not path.exists()
@@ -124,12 +137,12 @@ def test_a_reader_keeps_a_removed_table(tmp_path: Path, monkeypatch: pytest.Monk
 def test_a_job_that_would_write_beyond_the_budget_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setenv(cache.ENV, str(tmp_path))
-    monkeypatch.setenv(cache.BUDGET_ENV, "1MB")
+    monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))
+    monkeypatch.setenv(CACHE_BUDGET_ENV, "1MB")
     ran = threading.Event()
     worker = Worker()
     job = worker.submit("big", Work("big", 1.0, 5_000_000), lambda cancel, progress: ran.set())
-    with pytest.raises(cache.OverBudgetError):
+    with pytest.raises(OverBudgetError):
         job.result(30)
     assert not ran.is_set(), "nothing was solved, nothing written"
     refused = [r for r in caplog.records if "refused" in r.getMessage()]
@@ -162,14 +175,14 @@ def test_a_solve_nobody_asks_about_any_more_is_cancelled() -> None:
 
 
 def test_kniffel_cache_shows_the_budget_and_its_use(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(cache.ENV, str(tmp_path))
-    monkeypatch.setenv(cache.BUDGET_ENV, "5MB")
+    monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))
+    monkeypatch.setenv(CACHE_BUDGET_ENV, "5MB")
     derived(tmp_path, "kniffel", 400 * KB)
     result = CliRunner().invoke(app, ["cache", "--lang", "en"])
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
     assert re.search(r"Budget for solved tables: 40\d kB of 5(\.0)? MB used", text), text
-    assert cache.BUDGET_ENV in text
+    assert CACHE_BUDGET_ENV in text
 
 
 def test_a_table_written_straight_to_its_file_is_brought_within_the_budget_after(
@@ -178,12 +191,12 @@ def test_a_table_written_straight_to_its_file_is_brought_within_the_budget_after
     """The final-score tables are written level by level straight into their file: the budget is kept
     once the writer lets go of its lock (the table just written stays)."""
     size = 300 * KB
-    monkeypatch.setenv(cache.BUDGET_ENV, str(size + 50 * KB))
+    monkeypatch.setenv(CACHE_BUDGET_ENV, str(size + 50 * KB))
     older = derived(tmp_path, "kniffel", size)
-    path = cache.derived_path(rules.get("yahtzee"), "dist-early", tmp_path)
-    with cache._solving(path):
+    path = derived_path(rules.get("yahtzee"), "dist-early", tmp_path)
+    with solving(path):
         path.write_bytes(bytes(size))
         path.with_suffix(".json").write_text(json.dumps({"rules": "yahtzee", "options": {}}))
     assert path.exists()
     assert not older.exists()
-    assert on_disk(tmp_path) <= cache.budget()
+    assert on_disk(tmp_path) <= cache_budget()

@@ -16,7 +16,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner, Result
 
-from kniffel import Game, SeededDice, rules
+from kniffel import Game, SeededDice, core, rules
 from kniffel.apps.cli import app
 from kniffel.apps.cli.play import HELP, PAD_HELP, help_view
 from kniffel.base.errors import KniffelError
@@ -225,7 +225,7 @@ def test_cache_prepare_counts_in_percent_and_says_what_an_interruption_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from kniffel.apps.cli import caching
-    from kniffel.core.cache import table_key
+    from kniffel.core import table_key
     from kniffel.planning.winning import WinTables
 
     monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path))
@@ -242,16 +242,15 @@ def test_cache_prepare_counts_in_percent_and_says_what_an_interruption_kept(
     monkeypatch.setattr(WinTables, "early_ready", lambda self: False)
     monkeypatch.setattr(WinTables, "early_work", lambda self: _Work())
     monkeypatch.setattr(WinTables, "solve_early", interrupted)
-    from kniffel.core import warm
 
-    monkeypatch.setattr(warm, "needed", lambda: False)
+    monkeypatch.setattr(core, "warm_up_needed", lambda: False)
     result = invoke(["cache", "prepare", "--rules", "kniffel"])
     assert result.exit_code == 130
     assert "Interrupted: kept win: final scores (4\xa0kB)" in re.sub(r"[ \n]+", " ", result.stderr)
     assert "compiled" not in result.stderr
     finished.unlink()
     # on a first use the estimate is the solve's, and the compile comes first: said before it starts
-    monkeypatch.setattr(warm, "needed", lambda: True)
+    monkeypatch.setattr(core, "warm_up_needed", lambda: True)
     result = invoke(["cache", "prepare", "--rules", "kniffel"])
     assert "First the solver is compiled, only on this first use." in re.sub(r"[ \n]+", " ", result.stderr)
     finished.unlink()

@@ -20,8 +20,7 @@ from conftest import batch_situation
 from kniffel import rules
 from kniffel.apps.cli.errors import message
 from kniffel.base.errors import KniffelError
-from kniffel.core import Advisor, compile_rules, table
-from kniffel.core.position import ColumnPosition
+from kniffel.core import Advisor, ColumnPosition, compile_rules, points, table
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 
@@ -423,7 +422,7 @@ STRICT = ["--rules", "kniffel", "--option", "strict=on"]
 
 
 def test_advise_for_a_target_gives_chances_that_agree_with_the_library() -> None:
-    from kniffel.core.target import TargetAdvisor, solve_rows
+    from kniffel.core import TargetAdvisor, solve_rows
 
     data = run_json(["advise", *STRICT, "--goal", "target:200", "--sheet", "ones=3", "--dice", "2 2 2 5 6"])
     assert data["goal"] == "target:200"
@@ -444,7 +443,6 @@ def test_advise_for_a_target_gives_chances_that_agree_with_the_library() -> None
 def test_advice_for_a_target_solves_no_table_of_points(monkeypatch: pytest.MonkeyPatch) -> None:
     """A first target question on a fresh install waits for its chances only: the expected points are
     not read, so their table is not solved (it was, a third of a second for Yahtzee, before)."""
-    from kniffel.core import cache
     from kniffel.planning import exact
 
     sheet = (
@@ -456,7 +454,7 @@ def test_advice_for_a_target_solves_no_table_of_points(monkeypatch: pytest.Monke
     # as on a fresh install: no table held, none in the cache (solving one, or asking for one, is noted)
     monkeypatch.setattr(exact, "held_advisor", lambda rules, directory=None: None)
     monkeypatch.setattr(exact, "advisor_for", lambda rules, directory=None: asked.append(rules))
-    monkeypatch.setattr(cache, "solve_compiled", lambda compiled, progress=None: asked.append(compiled))
+    monkeypatch.setattr(points, "solve_compiled", lambda compiled, progress=None: asked.append(compiled))
     assert run_json(args) == expected
     assert asked == []
     data = run_json(["advise", *STRICT, "--goal", "target:3", "--sheet", "ones=3", "--dice", "2 2 2 5 6"])
@@ -471,7 +469,7 @@ def test_a_target_past_the_limit_is_answered_at_the_limit_and_said_to_be_an_uppe
     """The rows stop at the limit (the most a game makes with at most one extra five of a kind; 475 in
     Yahtzee): a target further off is answered with the chances of the limit, upper bounds, and said so.
     It was refused as "these target rows do not cover the situation"."""
-    from kniffel.core.target import default_limit
+    from kniffel.core import default_limit
 
     limit = default_limit(compile_rules(rules.get("yahtzee")))
     # 168 points so far (the upper bonus and a Yahtzee among them): further Yahtzees pay 100 each
@@ -496,7 +494,7 @@ def test_a_target_past_the_limit_is_answered_at_the_limit_and_said_to_be_an_uppe
 def test_a_table_text_played_for_a_target_past_the_limit_is_answered_at_the_limit() -> None:
     """The target planner (a table text, a bot playing for a target, a review) asks its rows as the
     command does: past the limit, the limit's chances."""
-    from kniffel.core.target import default_limit
+    from kniffel.core import default_limit
 
     limit = default_limit(compile_rules(rules.get("yahtzee")))
     sheet = "ones=3 twos=6 threes=9 fours=12 fives=15 sixes=18 chance=20 yahtzee=50"
@@ -672,7 +670,7 @@ def test_values_are_written_as_json_writes_them() -> None:
     """The kernel's text of a float is ``repr``'s (what :func:`json.dumps` writes), digit for digit, over
     random values in the range it covers and their neighbours at powers of two and ten; outside it, it
     writes nothing."""
-    from kniffel.core.batchkernels import float_text
+    from kniffel.core.kernels.codec import float_text
 
     rng = random.Random(12)
     values = [0.0, -0.0, 0.5, 3.0, 254.5896, 0.1, 1 / 3, 0.001, 2.0**49, 1e15, -12.25]

@@ -15,6 +15,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+from kniffel import core
 from kniffel.apps.cli import app
 from kniffel.apps.cli.reviewing import decisions_table, summary_table
 from kniffel.base.errors import UnknownBoxError
@@ -407,16 +408,16 @@ def test_a_bar_whose_job_compiles_after_its_first_progress_says_so(monkeypatch: 
     from rich.console import Console
 
     from kniffel.apps.cli.solving import _Lines
-    from kniffel.core import kernelcache
+    from kniffel.core import Compiling
 
     out = io.StringIO()
     console = Console(file=out, width=80, color_system=None)
     progress = _Lines("%", "compiling the solver, first run only...", console)
     progress.add_task("Solving the win tables of kniffel", total=100, completed=0)
-    monkeypatch.setattr(kernelcache, "compiling", lambda: kernelcache.Compiling("chunk_outcomes", 0.0))
+    monkeypatch.setattr(core, "compiling", lambda: Compiling("chunk_outcomes", 0.0))
     console.print(progress.get_renderable())
     compiling = out.getvalue()
-    monkeypatch.setattr(kernelcache, "compiling", lambda: None)
+    monkeypatch.setattr(core, "compiling", lambda: None)
     console.print(progress.get_renderable())
     solving = out.getvalue()[len(compiling) :]
     assert "compiling the solver, first run only..." in compiling
@@ -434,16 +435,16 @@ def test_a_bar_waiting_for_other_work_says_compiling_only_while_kernels_compile(
 
     from kniffel.apps.cli.solving import _Lines
     from kniffel.base.i18n import translate
-    from kniffel.core import kernelcache
+    from kniffel.core import Compiling
 
     out = io.StringIO()
     console = Console(file=out, width=80, color_system=None)
     progress = _Lines("games", None, console, lang)
     progress.add_task("Tournament yahtzee", total=None)
-    monkeypatch.setattr(kernelcache, "compiling", lambda: None)
+    monkeypatch.setattr(core, "compiling", lambda: None)
     console.print(progress.get_renderable())
     waiting = out.getvalue()
-    monkeypatch.setattr(kernelcache, "compiling", lambda: kernelcache.Compiling("play_games", 0.0))
+    monkeypatch.setattr(core, "compiling", lambda: Compiling("play", 0.0))
     console.print(progress.get_renderable())
     compiling = out.getvalue()[len(waiting) :]
     first_run = translate(lang, "compiling the solver, first run only...")

@@ -19,23 +19,25 @@ from typer.testing import CliRunner
 from kniffel import rules
 from kniffel.base.dice import sorted_rolls
 from kniffel.base.errors import KniffelError, SituationError
-from kniffel.core import Advisor, Solution, table
-from kniffel.core.distribution import (
+from kniffel.core import (
+    Advisor,
+    ColumnPosition,
     DistributionTable,
-    LevelTable,
     ScoreDistribution,
+    Solution,
     banked_points,
     build_table,
     distribution_table,
-    load_table,
+    disttable,
     option_distributions,
     situation_distribution,
     state_distribution,
-    table_paths,
+    table,
+    trace,
     with_level,
 )
-from kniffel.core.play import trace
-from kniffel.core.position import ColumnPosition
+from kniffel.core.distribution import load_table, table_paths
+from kniffel.core.disttable import LevelTable
 from kniffel.rules import RuleSet, single_column
 from kniffel.services.simulate import simulate
 
@@ -177,7 +179,6 @@ def situations(solution: Solution, seed: int, after: int) -> Iterator[dict[str, 
 def test_a_level_that_outgrows_its_room_loses_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each level is written into one array sized from the level before; where that is short, the array
     grows and what was written is kept: the same table either way."""
-    from kniffel.core import disttable
 
     solution = table(RULE_SETS["knoeffel column"])
     sheet = {r.box: r.points for r in trace(solution, 3)[0][:4]}

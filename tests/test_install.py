@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from conftest import kernels_compiled_after
+from kniffel.core.runtime import precompile
 from kniffel.services import install
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,9 +29,9 @@ install.questions()
 FIRST_COMMANDS = """
 import io
 from kniffel import rules
-from kniffel.core.play import play
-from kniffel.core.position import ColumnPosition
-from kniffel.core.target import TargetAdvisor, solve_rows
+from kniffel.core import play_games
+from kniffel.core import ColumnPosition
+from kniffel.core import TargetAdvisor, solve_rows
 from kniffel.planning.exact import advisor_for
 from kniffel.services.advice import run_batch
 from kniffel.services.simulate import simulate
@@ -44,7 +45,7 @@ run_batch(advisor, yahtzee, io.StringIO(line), io.StringIO())
 sheet = {"ones": 3, "twos": 6, "chance": 22, "full_house": 25, "yahtzee": 50, "sixes": 24}
 rows = solve_rows(advisor.compiled, root=advisor.state(sheet), low=120, high=120)  # a target question
 TargetAdvisor(advisor, rows).options(ColumnPosition(sheet, (2, 2, 3, 5, 5), 2), 120)
-play(advisor.solution, 100, seed=3)  # optimal games, and the quick bot's on four columns
+play_games(advisor.solution, 100, seed=3)  # optimal games, and the quick bot's on four columns
 simulate(rules.get("kniffel-4col"), strategy="bot", games=2, seed=5)
 # compiled games with a player for a target and none to win (a small cone: the strict order)
 tournament(rules.get("kniffel", {"strict": "on"}), ["bot:target:150", "bot:optimal"], deals=2, seed=1)
@@ -63,7 +64,6 @@ def test_the_install_writes_no_table_into_the_users_cache(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """Its tables go to a directory of its own, gone afterwards; the user's setting is back."""
-    from kniffel.core import precompile
 
     seen: list[str] = []
     monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path))
@@ -168,7 +168,6 @@ def test_kniffel_cache_compile_does_what_an_editable_install_does(
 
 def test_the_second_process_ends_with_a_failed_first(monkeypatch: pytest.MonkeyPatch) -> None:
     """Where this process's part fails (or is interrupted), the other part does not go on alone."""
-    from kniffel.core import precompile
 
     started: list[subprocess.Popen[bytes]] = []
     real_popen = subprocess.Popen

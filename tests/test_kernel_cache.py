@@ -1,5 +1,6 @@
-"""numba's compiled kernels are kept per version of every kernel file (:mod:`kniffel.core.kernelcache`):
-a change to one file gives every kernel a new cache, the list of kernel files is complete, and old
+"""numba's compiled kernels are kept per version of the kernels' folder
+(:mod:`kniffel.core.runtime.kernelcache`): a change to one file gives every kernel a new cache, only that
+folder defines kernels, and old
 versions' directories go; a fresh process loads them without refreshing numba's compiler."""
 
 from __future__ import annotations
@@ -20,39 +21,44 @@ from typing import Any
 import pytest
 
 from kniffel import rules
-from kniffel.core import kernelcache, kernels
+from kniffel.core.kernels import common
+from kniffel.core.runtime import kernelcache
 
 
-def test_every_file_that_defines_kernels_is_hashed() -> None:
+def test_only_the_kernels_folder_defines_kernels() -> None:
+    """The cache's key hashes the kernels' folder: a kernel defined anywhere else would keep stale
+    machine code when what it calls changed."""
+    package = kernelcache.KERNELS.parent.parent
     defining = {
-        str(path.relative_to(kernelcache.PACKAGE))
-        for path in kernelcache.PACKAGE.rglob("*.py")
+        path.relative_to(package).as_posix()
+        for path in package.rglob("*.py")
         if re.search(r"^\s*@(njit|borrowing)\b|\bnjit\(", path.read_text(encoding="utf-8"), re.MULTILINE)
     }
-    assert defining == set(kernelcache.KERNEL_FILES)
+    assert defining
+    assert all(name.startswith("core/kernels/") for name in defining), sorted(defining)
 
 
 def test_a_change_to_any_kernel_file_moves_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    copy = tmp_path / "kniffel"
-    for name in kernelcache.KERNEL_FILES:
-        (copy / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(kernelcache.PACKAGE / name, copy / name)
-    monkeypatch.setattr(kernelcache, "PACKAGE", copy)
+    copy = tmp_path / "kernels"
+    shutil.copytree(kernelcache.KERNELS, copy)
+    monkeypatch.setattr(kernelcache, "KERNELS", copy)
     first = kernelcache.sources_key()
     assert kernelcache.sources_key() == first
     keys = {first}
-    for name in ("core/kernels.py", "core/envkernels.py"):
+    for name in ("common.py", "env.py"):
         with (copy / name).open("a", encoding="utf-8") as source:
             source.write("\n# changed\n")
         keys.add(kernelcache.sources_key())
-    assert len(keys) == 3
+    (copy / "new.py").write_text("# a new kernel module\n", encoding="utf-8")
+    keys.add(kernelcache.sources_key())
+    assert len(keys) == 4
 
 
 def test_the_kernels_are_cached_in_this_versions_directory(monkeypatch: pytest.MonkeyPatch) -> None:
     directory = kernelcache.kernels_cache_dir()
     assert directory.name == f"kniffel-{kernelcache.sources_key()}"
     # numba's cache of a kernel says where it keeps its files (an attribute of numba's own)
-    cache = kernels.score_values._cache  # type: ignore[attr-defined]
+    cache = common.score_values._cache  # type: ignore[attr-defined]
     assert Path(cache._cache_path).is_relative_to(directory)
     monkeypatch.setenv("NUMBA_CACHE_DIR", "/somewhere")
     assert kernelcache.kernels_cache_dir() == Path("/somewhere") / directory.name
@@ -80,8 +86,8 @@ _LOADED = textwrap.dedent(
     import json, sys
     from kniffel import rules
     from kniffel.services.simulate import simulate
-    from kniffel.core.position import ColumnPosition
-    from kniffel.core import Advisor, kernelcache, solve
+    from kniffel.core import Advisor, ColumnPosition, solve
+    from kniffel.core.runtime import kernelcache
     yahtzee = rules.get("yahtzee")
     solution = solve(yahtzee)
     games = simulate(yahtzee, games=500, seed=7, solution=solution)
@@ -100,8 +106,7 @@ def test_cached_kernels_load_without_refreshing_numba_and_give_the_same_values()
     """A fresh process loads the DP's, the simulator's and the advisor's kernels from the disk cache
     without numba's compiler refresh (:func:`kernelcache.load_without_refreshing`), and what they
     compute is what they compute in this process, bit for bit."""
-    from kniffel.core import Advisor, solve
-    from kniffel.core.position import ColumnPosition
+    from kniffel.core import Advisor, ColumnPosition, solve
     from kniffel.services.simulate import simulate
 
     def fresh_process() -> dict[str, Any]:
@@ -131,9 +136,8 @@ def test_the_tables_reach_the_kernels_read_only() -> None:
 
     import numpy as np
 
-    from kniffel.core.compile import compile_rules
-    from kniffel.core.disttable import build_table
-    from kniffel.core.dp import Solution, empty_values
+    from kniffel.core import Solution, build_table, compile_rules
+    from kniffel.core.points import empty_values
 
     ruleset = rules.get("yahtzee")
     c = compile_rules(ruleset)

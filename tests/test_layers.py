@@ -186,3 +186,237 @@ def test_no_compiled_function_takes_more_than_ten_parameters() -> None:
     }
     assert len(found) > 50, "the compiled functions were not found"
     assert {name: n for name, n in found.items() if n > MAX_PARAMETERS} == {}
+
+
+# --- the core's door and floors -------------------------------------------------------------------------
+
+CORE = "kniffel.core"
+KERNELS = "kniffel.core.kernels"
+RUNTIME = "kniffel.core.runtime"
+
+
+def in_package(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def test_the_core_is_entered_through_its_door() -> None:
+    """Everything outside the core imports from ``kniffel.core`` itself, never from one of its modules:
+    the modules behind the door can move without a change above it."""
+    found = [
+        f"{module_name(path)}:{line} imports {target}"
+        for path in SOURCES
+        if not in_package(module_name(path), CORE)
+        for line, target in imports_of(path, module_name(path))
+        if in_package(target, CORE) and target != CORE
+    ]
+    assert found == []
+
+
+def floor_of(module: str) -> str:
+    if in_package(module, KERNELS):
+        return "kernels"
+    if in_package(module, RUNTIME):
+        return "runtime"
+    return "solver"
+
+
+FLOORS: dict[str, tuple[str, ...]] = {
+    "runtime": ("runtime",),
+    "kernels": ("kernels", "runtime"),
+    "solver": ("solver", "kernels", "runtime"),
+}
+"""What each floor of the core may import of the core: the machine under the solver imports nothing of the
+core above it, the kernels the machine (where numba keeps them, what compiles ahead), the solver's Python
+anything."""
+
+
+@pytest.mark.parametrize("path", [p for p in SOURCES if in_package(module_name(p), CORE)], ids=module_name)
+def test_the_core_floors_point_down(path: Path) -> None:
+    module = module_name(path)
+    if module == CORE:
+        return  # the door names what it opens onto
+    floor = floor_of(module)
+    wrong = [
+        f"{path.name}:{line} imports {target}"
+        for line, target in imports_of(path, module)
+        if in_package(target, CORE) and target != CORE and floor_of(target) not in FLOORS[floor]
+    ]
+    assert wrong == [], f"{module} ({floor}) imports above its floor"
+
+
+def test_numba_is_imported_under_the_kernels_and_the_runtime_alone() -> None:
+    found = []
+    for path in SOURCES:
+        module = module_name(path)
+        if in_package(module, KERNELS) or in_package(module, RUNTIME):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            found += [f"{module}:{node.lineno} imports {n}" for n in names if n.split(".")[0] == "numba"]
+    assert found == []
+
+
+def test_the_door_opens_onto_what_it_names() -> None:
+    """The door's names are those it imports for the type checker, each from the module that defines it,
+    and every one of them is there."""
+    import importlib
+
+    import kniffel.core as door
+
+    tree = ast.parse((PACKAGE / "core" / "__init__.py").read_text(encoding="utf-8"))
+    typed: dict[str, tuple[str, str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and in_package(node.module, CORE):
+            typed.update({alias.asname or alias.name: (node.module, alias.name) for alias in node.names})
+    opened = door._DOOR  # the door's own record: read by this test alone
+    assert typed == opened
+    assert sorted(door.__all__) == sorted(opened)
+    for name, (module, own) in opened.items():
+        value = getattr(door, name)
+        assert value is getattr(importlib.import_module(module), own)
+        defined = getattr(value, "__module__", None)
+        if isinstance(defined, str) and defined.startswith("kniffel."):
+            assert defined == module, f"{name} is defined in {defined}, not in {module}"
+
+
+def test_the_door_alone_loads_no_compiler() -> None:
+    """Importing the door (and the rules it is asked about) loads neither numba nor a kernel: a command
+    that never solves starts without the compiler."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, kniffel.core, kniffel.core.tables\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite')"
+        " or m.startswith('kniffel.core.kernels')))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+# --- one import graph without circles ------------------------------------------------------------------
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Every module of the package and the modules of the package it imports (lazy imports and those for
+    the type checker included; ``from package import name`` counts the package's ``__init__``)."""
+    known = {module_name(path) for path in SOURCES}
+    graph: dict[str, set[str]] = {}
+    for path in SOURCES:
+        module = module_name(path)
+        targets: set[str] = set()
+        for _, target in imports_of(path, module):
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != module:
+                targets.add(target)
+        graph[module] = targets
+    return graph
+
+
+def cycles_of(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_circles() -> None:
+    """A package's ``__init__`` importing its own modules is not a circle unless one of them imports the
+    package back: what each module needs of its package comes from the module that defines it."""
+    graph = import_graph()
+    assert cycles_of(graph) == []
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    assert cycles_of({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles_of({"a": {"b"}, "b": set()}) == []
+
+
+# --- every name from its own home ---------------------------------------------------------------------
+
+
+def defined_names(tree: ast.Module) -> set[str]:
+    """The names a module's own statements define at its top level (not those it imports)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        names.add(name.id)
+    return names
+
+
+def test_no_module_hands_on_what_it_imported() -> None:
+    """A module's ``__all__`` names only what it defines: a name is imported from the module that defines
+    it, never through another one (no re-export shims). Package doors are the exception: ``kniffel``, a
+    layer's ``__init__`` and ``kniffel.core`` name what they open onto."""
+    found = []
+    for path in SOURCES:
+        if path.name == "__init__.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        exported: list[str] = []
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+            ):
+                exported = [
+                    e.value
+                    for e in ast.walk(node.value)
+                    if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                ]
+        own = defined_names(tree)
+        found += [f"{module_name(path)}: {name}" for name in exported if name not in own]
+    assert found == []
+
+
+def test_no_module_imports_another_modules_private_name() -> None:
+    found = []
+    for path in SOURCES:
+        module = module_name(path)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("kniffel"):
+                found += [
+                    f"{module}:{node.lineno} imports {node.module}.{alias.name}"
+                    for alias in node.names
+                    if alias.name.startswith("_") and not alias.name.startswith("__")
+                ]
+    assert found == []

@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 from kniffel import rules
-from kniffel.core import pace
-from kniffel.core.compile import compile_rules
-from kniffel.core.position import SheetState
+from kniffel.core import SheetState, compile_rules, rate, targetrows
+from kniffel.core.runtime.pace import ENV, FILE, FORMAT, forget, machine, remember
 
 KIND = "test work"
 
@@ -19,52 +18,52 @@ KIND = "test work"
 @pytest.fixture
 def paced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """Pace on (the session turns it off), kept in a cache directory of this test's own."""
-    monkeypatch.setenv(pace.ENV, "1")
+    monkeypatch.setenv(ENV, "1")
     monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path))
-    pace.forget()
-    yield tmp_path / pace.FILE
-    pace.forget()
+    forget()
+    yield tmp_path / FILE
+    forget()
 
 
 def test_a_measured_pace_is_read_by_later_estimates_and_kept_on_disk(paced: Path) -> None:
-    assert pace.rate(KIND, 1e-6) == 1e-6  # nothing measured yet: the default
-    pace.remember(KIND, 2.0, 10_000_000)
-    assert pace.rate(KIND, 1e-6) == pytest.approx(2e-7)
-    pace.forget()  # as a new process reads it
-    assert pace.rate(KIND, 1e-6) == pytest.approx(2e-7)
+    assert rate(KIND, 1e-6) == 1e-6  # nothing measured yet: the default
+    remember(KIND, 2.0, 10_000_000)
+    assert rate(KIND, 1e-6) == pytest.approx(2e-7)
+    forget()  # as a new process reads it
+    assert rate(KIND, 1e-6) == pytest.approx(2e-7)
     saved = json.loads(paced.read_text(encoding="utf-8"))
-    assert saved["machines"][pace.machine()][KIND] == [pytest.approx(2e-7)]
+    assert saved["machines"][machine()][KIND] == [pytest.approx(2e-7)]
 
 
 def test_the_pace_is_the_median_of_the_last_measurements(paced: Path) -> None:
     for seconds in (9.0, 9.0, 1.0, 2.0, 3.0, 100.0, 4.0):
-        pace.remember(KIND, seconds, 1_000_000)
+        remember(KIND, seconds, 1_000_000)
     # the last five: 1, 2, 3, 100, 4 (one slow run on a busy machine moves it little)
-    assert pace.rate(KIND, 1.0) == pytest.approx(3e-6)
+    assert rate(KIND, 1.0) == pytest.approx(3e-6)
 
 
 def test_a_damaged_file_or_another_machine_is_a_pace_not_known(paced: Path) -> None:
     paced.write_text("{not json", encoding="utf-8")
-    assert pace.rate(KIND, 5e-7) == 5e-7
-    pace.remember(KIND, 1.0, 1_000_000)  # written anew, whole
-    assert json.loads(paced.read_text(encoding="utf-8"))["format"] == pace.FORMAT
-    other = {"format": pace.FORMAT, "machines": {"pentium, 64 threads": {KIND: [1e-3]}}}
+    assert rate(KIND, 5e-7) == 5e-7
+    remember(KIND, 1.0, 1_000_000)  # written anew, whole
+    assert json.loads(paced.read_text(encoding="utf-8"))["format"] == FORMAT
+    other = {"format": FORMAT, "machines": {"pentium, 64 threads": {KIND: [1e-3]}}}
     paced.write_text(json.dumps(other), encoding="utf-8")
-    pace.forget()
-    assert pace.rate(KIND, 5e-7) == 5e-7
-    bad = {"format": pace.FORMAT, "machines": {pace.machine(): {KIND: ["fast", -1, 7]}}}
+    forget()
+    assert rate(KIND, 5e-7) == 5e-7
+    bad = {"format": FORMAT, "machines": {machine(): {KIND: ["fast", -1, 7]}}}
     paced.write_text(json.dumps(bad), encoding="utf-8")
-    pace.forget()
-    assert pace.rate(KIND, 5e-7) == 5e-7
+    forget()
+    assert rate(KIND, 5e-7) == 5e-7
 
 
 def test_with_the_pace_off_nothing_is_read_or_kept(paced: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pace.remember(KIND, 2.0, 10_000_000)
-    monkeypatch.setenv(pace.ENV, "0")
-    assert pace.rate(KIND, 1e-6) == 1e-6
-    pace.remember(KIND, 9.0, 10)
-    monkeypatch.setenv(pace.ENV, "1")
-    assert pace.rate(KIND, 1e-6) == pytest.approx(2e-7)
+    remember(KIND, 2.0, 10_000_000)
+    monkeypatch.setenv(ENV, "0")
+    assert rate(KIND, 1e-6) == 1e-6
+    remember(KIND, 9.0, 10)
+    monkeypatch.setenv(ENV, "1")
+    assert rate(KIND, 1e-6) == pytest.approx(2e-7)
 
 
 def test_a_cone_solved_sets_the_pace_of_the_next_estimate(
@@ -72,8 +71,7 @@ def test_a_cone_solved_sets_the_pace_of_the_next_estimate(
 ) -> None:
     """A cone's seconds per probability of its windows (what :func:`cone_size` counts) become what the
     estimates of the next cones read, in place of the constant measured on another machine."""
-    from kniffel.core import targetrows
-    from kniffel.core.target import cone_size, solve_rows
+    from kniffel.core import cone_size, solve_rows
     from kniffel.planning.winning import SECONDS_PER_VALUE, seconds_per_value
 
     c = compile_rules(rules.get("yahtzee"))

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kniffel.core.target import early_rows_ready
-from kniffel.core.work import Progress
+from kniffel.core import Progress, early_rows_ready
 from kniffel.planning.goals import AIM_POINTS, AIM_WIN
 from kniffel.planning.play_tables import CONE, DISTRIBUTIONS, EARLY, SOLUTION, TARGETS, PlayTables
 from kniffel.planning.worker import Work

@@ -10,8 +10,8 @@ import pytest
 
 from kniffel import Game, rules
 from kniffel.base.errors import KniffelError, SituationError
-from kniffel.core import Advisor, table
-from kniffel.core.position import ROW, ColumnPosition, Positions, SheetState
+from kniffel.core import Advisor, ColumnPosition, Positions, SheetState, table
+from kniffel.core.position import ROW
 from kniffel.engine.game import Roll, Score
 from kniffel.engine.situation import Situation
 from kniffel.rules import single_column

@@ -1,4 +1,4 @@
-"""The first run's compile helper (:mod:`kniffel.core.precompile`): it compiles exactly the signatures
+"""The first run's compile helper (:mod:`kniffel.core.runtime.precompile`): it compiles exactly the signatures
 the DP asks for, the DP then loads them instead of compiling them and its values are the same bit for
 bit, and no helper starts where it cannot help."""
 
@@ -17,7 +17,9 @@ import numpy as np
 import pytest
 
 from kniffel import rules
-from kniffel.core import precompile, solve
+from kniffel.core import solve
+from kniffel.core.kernels.jobs import dp_jobs, option_jobs
+from kniffel.core.runtime.precompile import FINISH, HELPER_ENV, _Progress, start, stop
 
 
 @pytest.mark.slow
@@ -25,7 +27,7 @@ def test_the_dp_loads_what_the_helper_compiled_and_its_values_do_not_change(tmp_
     env = {
         **os.environ,
         "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
-        precompile.HELPER_ENV: "1",  # this test runs the helper itself, to the end
+        HELPER_ENV: "1",  # this test runs the helper itself, to the end
     }
     table = rules.single_column(rules.get("yahtzee"))
     run_helper(env, 'rules.single_column(rules.get("yahtzee"))', "dp_jobs", timeout=300)
@@ -52,7 +54,7 @@ def run_helper(env: dict[str, str], rule_set: str, jobs: str, *, timeout: float)
     ).stdout
     # standard input stays open: the helper exits when it closes (its parent is gone)
     helper = subprocess.Popen(
-        [sys.executable, "-m", "kniffel.core.precompile"], stdin=subprocess.PIPE, env=env
+        [sys.executable, "-m", "kniffel.core.runtime.precompile"], stdin=subprocess.PIPE, env=env
     )
     assert helper.stdin is not None
     helper.stdin.write(request)
@@ -65,10 +67,11 @@ _REQUEST = textwrap.dedent(
     """
     import sys
     from kniffel import rules
-    from kniffel.core import precompile
-    from kniffel.core.compile import compile_rules
+    from kniffel.core import compile_rules
+    from kniffel.core.kernels import jobs
+    from kniffel.core.runtime.precompile import request
     tables = compile_rules({rule_set}).kernel_tables
-    sys.stdout.buffer.write(precompile.request(precompile.{jobs}(tables)))
+    sys.stdout.buffer.write(request(getattr(jobs, "{jobs}")(tables)))
     """
 )
 
@@ -96,28 +99,28 @@ _SOLVE = textwrap.dedent(
 def test_no_helper_when_the_kernels_are_in_the_cache() -> None:
     table = rules.single_column(rules.get("yahtzee"))
     solve(table)  # compiled or loaded: in this process now
-    from kniffel.core import dpkernels
-    from kniffel.core.compile import compile_rules
+    from kniffel.core import compile_rules
+    from kniffel.core.kernels.points import solve_points
 
     tables = compile_rules(table).kernel_tables
-    assert precompile.start(precompile.dp_jobs(tables), dpkernels.solve_points) is None
-    precompile.stop(None)
+    assert start(dp_jobs(tables), solve_points) is None
+    stop(None)
 
 
 def test_no_helper_when_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(precompile.HELPER_ENV, "1")
-    from kniffel.core import dpkernels
-    from kniffel.core.compile import compile_rules
+    monkeypatch.setenv(HELPER_ENV, "1")
+    from kniffel.core import compile_rules
+    from kniffel.core.kernels.points import solve_points
 
     tables = compile_rules(rules.single_column(rules.get("yahtzee"))).kernel_tables
-    assert precompile.start(precompile.dp_jobs(tables), dpkernels.solve_points) is None
+    assert start(dp_jobs(tables), solve_points) is None
 
 
 def test_a_kernel_the_helper_is_compiling_is_waited_for_not_compiled_again() -> None:
     """While the helper says it compiles a kernel, this process, reaching that kernel, waits until the
     helper is done (and then loads it); another kernel it compiles itself at once. A stand-in helper
     says what the real one says."""
-    from kniffel.core import kernelcache
+    from kniffel.core.runtime.kernelcache import waiters
 
     stand_in = (
         "import sys, time\n"
@@ -127,9 +130,9 @@ def test_a_kernel_the_helper_is_compiling_is_waited_for_not_compiled_again() -> 
         "sys.stdin.read()\n"
     )
     helper = subprocess.Popen([sys.executable, "-c", stand_in], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    progress = precompile._Progress(helper)
+    progress = _Progress(helper)
     try:
-        assert progress.wait_for in kernelcache.waiters
+        assert progress.wait_for in waiters
         with progress.changed:
             assert progress.changed.wait_for(lambda: progress.compiling == "slow_kernel", timeout=120)
         assert not progress.wait_for("another_kernel")
@@ -139,14 +142,14 @@ def test_a_kernel_the_helper_is_compiling_is_waited_for_not_compiled_again() -> 
         assert time.monotonic() - started > 0.2  # it waited for the stand-in's second
     finally:
         progress.stop()
-    assert progress.wait_for not in kernelcache.waiters
+    assert progress.wait_for not in waiters
     assert helper.returncode is not None
 
 
 def test_the_helper_stops_after_its_kernel_when_the_work_is_done(tmp_path: Path) -> None:
     """Told that the asking process's work is done, the helper ends the kernel it is compiling (the
     asking process asks for it next) and starts no other."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), precompile.HELPER_ENV: "1"}
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), HELPER_ENV: "1"}
     request = subprocess.run(
         [sys.executable, "-c", _REQUEST.format(rule_set='rules.get("yahtzee")', jobs="dp_jobs")],
         env=env,
@@ -154,7 +157,7 @@ def test_the_helper_stops_after_its_kernel_when_the_work_is_done(tmp_path: Path)
         check=True,
     ).stdout
     helper = subprocess.Popen(
-        [sys.executable, "-m", "kniffel.core.precompile"],
+        [sys.executable, "-m", "kniffel.core.runtime.precompile"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         env=env,
@@ -162,7 +165,7 @@ def test_the_helper_stops_after_its_kernel_when_the_work_is_done(tmp_path: Path)
     assert helper.stdin is not None
     assert helper.stdout is not None
     # standard input stays open (closed, it would end the helper at once)
-    helper.stdin.write(request + f"{precompile.FINISH}\n".encode())
+    helper.stdin.write(request + f"{FINISH}\n".encode())
     helper.stdin.flush()
     said = helper.stdout.read()  # to its end: the helper has exited
     assert helper.wait(timeout=300) == 0
@@ -179,8 +182,8 @@ def test_a_first_target_question_loads_the_option_kernel_the_helper_compiled(tmp
     The question runs on a copy of this session's kernel cache without the helper's kernels: its rows'
     kernels (compiled here first, as other tests need them too) load from the copy, so only the
     helper's kernels are compiled for this test alone."""
-    from kniffel.core.kernelcache import kernels_cache_dir
-    from kniffel.core.target import TargetAdvisor, solve_rows
+    from kniffel.core import TargetAdvisor, solve_rows
+    from kniffel.core.runtime.kernelcache import kernels_cache_dir
 
     expected = _answer(TargetAdvisor, solve_rows)
     numba_dir = tmp_path / "numba"
@@ -189,7 +192,7 @@ def test_a_first_target_question_loads_the_option_kernel_the_helper_compiled(tmp
         numba_dir / kernels_cache_dir().name,
         ignore=shutil.ignore_patterns(*(f"{_cache_name(kernel)}-*" for kernel in _HELPED), "*.tmp"),
     )
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(numba_dir), precompile.HELPER_ENV: "1"}
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(numba_dir), HELPER_ENV: "1"}
     run_helper(env, 'rules.get("yahtzee")', "option_jobs", timeout=600)
     ask = _ASK.replace("TESTS", repr(str(Path(__file__).parent)))
     asked = subprocess.run(
@@ -201,24 +204,26 @@ def test_a_first_target_question_loads_the_option_kernel_the_helper_compiled(tmp
 
 
 def test_the_helpers_signatures_are_those_a_target_question_compiles() -> None:
-    from kniffel.core.compile import compile_rules
-    from kniffel.core.target import TargetAdvisor, solve_rows
+    from kniffel.core import TargetAdvisor, compile_rules, solve_rows
 
     _answer(TargetAdvisor, solve_rows)  # compiled or loaded: in this process now
-    jobs = precompile.option_jobs(compile_rules(rules.get("yahtzee")).kernel_tables)
+    jobs = option_jobs(compile_rules(rules.get("yahtzee")).kernel_tables)
     assert [kernel for kernel, _ in jobs] == _HELPED
     for kernel, signature in jobs:
         assert signature in kernel.signatures, kernel.py_func.__name__
 
 
 def _helped() -> list[Any]:
-    from kniffel.core import batchkernels, dpkernels, spans, winkernels
+    from kniffel.core.kernels.batch import ranked_options
+    from kniffel.core.kernels.spans import cut_windows
+    from kniffel.core.kernels.target import target_options
+    from kniffel.core.kernels.win import fold
 
     return [
-        spans.cut_windows,
-        dpkernels.target_options,
-        winkernels.fold,
-        batchkernels.ranked_options,
+        cut_windows,
+        target_options,
+        fold,
+        ranked_options,
     ]
 
 
@@ -235,7 +240,7 @@ _ASK = textwrap.dedent(
     import sys
     sys.path.insert(0, TESTS)
     from numba.core import event
-    from kniffel.core.target import TargetAdvisor, solve_rows
+    from kniffel.core import TargetAdvisor, solve_rows
     import test_precompile
     compiled = []
     class Listener(event.Listener):
@@ -253,10 +258,8 @@ _ASK = textwrap.dedent(
 
 def _answer(advisor: Any, solve_rows: Any) -> str:
     """A target question late in a Yahtzee game (its rows solved in a moment): its options, as text."""
-    from kniffel.core.advisor import Advisor
-    from kniffel.core.compile import compile_rules
-    from kniffel.core.dp import Solution, empty_values
-    from kniffel.core.position import ColumnPosition, SheetState
+    from kniffel.core import Advisor, ColumnPosition, SheetState, Solution, compile_rules
+    from kniffel.core.points import empty_values
 
     ruleset = rules.get("yahtzee")
     c = compile_rules(ruleset)

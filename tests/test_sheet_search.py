@@ -18,7 +18,7 @@ import pytest
 from conftest import ScriptedDice
 from kniffel import Game, SeededDice, bots, rules
 from kniffel.base.keeps import keep_lattice
-from kniffel.core.play import MASK64, stream_base
+from kniffel.core import MASK64, stream_base
 from kniffel.engine.game import Announce, Roll, Score, Strike
 from kniffel.planning import HeuristicPlanner, planner_for
 from kniffel.planning.compiled import SearchPlanner, SheetSearch, covers, new_log
@@ -197,15 +197,15 @@ def test_sheets_of_any_number_of_columns_share_one_compiled_kernel() -> None:
     a column's own tables put together in the kernels are the ones it was given."""
     import numba
 
-    from kniffel.core.compile import compile_rules
-    from kniffel.core.sheetkernels import column_of, sheet_tables
+    from kniffel.core import compile_rules
+    from kniffel.core.kernels.sheet import column_of, sheet_tables
     from kniffel.planning.compiled import column_rules
 
     typeof: Any = numba.typeof
     searches = [sheet_search(rules.get(rules_id), "bot") for rules_id in ("kniffel", "kniffel-3col", *SHEETS)]
     assert None not in searches
-    assert len({typeof(s.tables) for s in searches if s is not None}) == 1
-    assert [len(s.announced) for s in searches if s is not None] == [1, 3, 3, 4, 4, 4]
+    assert len({typeof(s.kernels.tables) for s in searches if s is not None}) == 1
+    assert [len(s.kernels.announced) for s in searches if s is not None] == [1, 3, 3, 4, 4, 4]
     four = rules.get("kniffel-4col")
     own = [compile_rules(column_rules(four, c)).kernel_tables for c in range(4)]
     together = sheet_tables(own)

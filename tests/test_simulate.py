@@ -14,10 +14,8 @@ import pytest
 
 import kniffel.services.simulate
 from kniffel import Game, bots, rules
-from kniffel.core import Advisor, Solution, solve
-from kniffel.core.play import play, trace
-from kniffel.core.playkernels import key_order
-from kniffel.core.position import ColumnPosition
+from kniffel.core import Advisor, ColumnPosition, Solution, play_games, solve, trace
+from kniffel.core.kernels.play import key_order
 from kniffel.engine.game import FreeThrow, Roll, Score, Strike
 from kniffel.rules import RuleSet
 from kniffel.services.simulate import (
@@ -79,7 +77,7 @@ def replay(rs: RuleSet, solution: Solution, seed: int, game_no: int, *, check_ad
         assert game.sheet.entries[record.box] == record.points
     assert game.is_over
     assert game.sheet.total == final
-    assert play(solution, game_no + 1, seed).scores[game_no] == final
+    assert play_games(solution, game_no + 1, seed).scores[game_no] == final
 
 
 @pytest.mark.parametrize("name", list(REDUCED))
@@ -88,7 +86,7 @@ def test_reduced_games_replay_and_average_to_the_solved_value(name: str) -> None
     solution = solve(rs)
     for game_no in range(12):
         replay(rs, solution, seed=5, game_no=game_no)
-    played = play(solution, 200_000, seed=1)
+    played = play_games(solution, 200_000, seed=1)
     se = played.scores.std() / math.sqrt(played.scores.size)
     assert abs(played.scores.mean() - solution.expected_score) < 4 * se
 
@@ -168,17 +166,20 @@ def test_optimal_mean_converges_to_the_expected_score() -> None:
 
 def test_same_seed_same_games_whatever_the_batching_or_threads() -> None:
     solution = solved("yahtzee", (("joker", "free"),))
-    first = play(solution, 3_000, seed=99).scores
-    assert np.array_equal(first, play(solution, 3_000, seed=99, batch=700).scores)
-    parts = [play(solution, 1_800, seed=99).scores, play(solution, 1_200, seed=99, first_game=1_800).scores]
+    first = play_games(solution, 3_000, seed=99).scores
+    assert np.array_equal(first, play_games(solution, 3_000, seed=99, batch=700).scores)
+    parts = [
+        play_games(solution, 1_800, seed=99).scores,
+        play_games(solution, 1_200, seed=99, first_game=1_800).scores,
+    ]
     assert np.array_equal(first, np.concatenate(parts))
     threads = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
-        assert np.array_equal(first, play(solution, 3_000, seed=99).scores)
+        assert np.array_equal(first, play_games(solution, 3_000, seed=99).scores)
     finally:
         numba.set_num_threads(threads)
-    assert not np.array_equal(first, play(solution, 3_000, seed=100).scores)
+    assert not np.array_equal(first, play_games(solution, 3_000, seed=100).scores)
 
 
 @pytest.mark.parametrize(
@@ -305,9 +306,7 @@ def test_a_player_for_a_score_alone_plays_the_tournaments_games_all_at_once() ->
     ``i`` is deal ``i`` of a compiled table (the other seat's play changes none of its dice), in blocks of
     any size, and it makes its score as often as the target rows say. Through the engine it played 51
     games a second here; all at once, 30,000."""
-    from kniffel.core.target import empty_state, solve_rows
-    from kniffel.core.winkernels import POINTS
-    from kniffel.core.winplay import play_to_win
+    from kniffel.core import AIM_POINTS, empty_state, play_to_win, solve_rows
 
     strict = rules.get("kniffel", {"strict": "on"})
     assert target_aim(strict, "bot:target:150") == 150
@@ -315,7 +314,7 @@ def test_a_player_for_a_score_alone_plays_the_tournaments_games_all_at_once() ->
     assert target_aim(rules.get("kniffel-3col"), "bot:target:150") is None
     alone = simulate(strict, strategy="bot:target:150", games=20_000, seed=4)
     table = play_to_win(
-        solved("kniffel", (("strict", "on"),)), players=2, deals=300, seed=4, aims=[150, POINTS]
+        solved("kniffel", (("strict", "on"),)), players=2, deals=300, seed=4, aims=[150, AIM_POINTS]
     )
     assert alone.scores[:300].tolist() == table.by_deal()[:, 0, 0].tolist()
     blocks = [play_chunk(strict, "bot:target:150", 4, first, n) for first, n in ((0, 120), (120, 180))]

@@ -12,28 +12,38 @@ from typing import Any
 import numpy as np
 import pytest
 
-from kniffel.core import cache, dp
-from kniffel.core.compile import compile_rules
+from kniffel.core import (
+    CACHE_DIR_ENV,
+    cache_dir,
+    compile_rules,
+    load_solution,
+    points,
+    solve_compiled,
+    table,
+    table_key,
+    table_path,
+)
+from kniffel.core.runtime import store
 from test_solver_values import reduced
 
 
 def test_the_directory_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv(cache.ENV, str(tmp_path / "tables"))
-    assert cache.cache_dir() == tmp_path / "tables"
-    monkeypatch.delenv(cache.ENV)
+    monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path / "tables"))
+    assert cache_dir() == tmp_path / "tables"
+    monkeypatch.delenv(CACHE_DIR_ENV)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     if sys.platform.startswith("linux"):
-        assert cache.cache_dir() == tmp_path / "xdg" / "kniffel"
+        assert cache_dir() == tmp_path / "xdg" / "kniffel"
 
 
 def test_a_solved_table_is_written_once_and_memory_mapped(tmp_path: Path) -> None:
     game = reduced()
-    first = cache.table(game, directory=tmp_path)
+    first = table(game, directory=tmp_path)
     assert first.seconds > 0
-    path = cache.table_path(game, tmp_path)
+    path = table_path(game, tmp_path)
     assert path.exists()
     assert path.with_suffix(".json").exists()
-    again = cache.table(game, directory=tmp_path)
+    again = table(game, directory=tmp_path)
     assert again.seconds == 0.0
     assert isinstance(again.values.base, np.memmap)  # a plain array over the mapped file
     assert not again.values.flags.writeable
@@ -41,7 +51,7 @@ def test_a_solved_table_is_written_once_and_memory_mapped(tmp_path: Path) -> Non
 
 
 def test_no_cache_neither_reads_nor_writes(tmp_path: Path) -> None:
-    solution = cache.table(reduced(), directory=tmp_path, use_cache=False)
+    solution = table(reduced(), directory=tmp_path, use_cache=False)
     assert solution.seconds > 0
     assert list(tmp_path.iterdir()) == []
 
@@ -89,57 +99,54 @@ def _empty_meta(path: Path) -> None:
 )
 def test_a_damaged_table_is_rebuilt(tmp_path: Path, damage: object) -> None:
     game = reduced()
-    good = cache.table(game, directory=tmp_path)
+    good = table(game, directory=tmp_path)
     expected = np.array(good.values)
-    path = cache.table_path(game, tmp_path)
+    path = table_path(game, tmp_path)
     damage(path)  # type: ignore[operator]
-    assert cache.load(compile_rules(game), tmp_path) is None
-    rebuilt = cache.table(game, directory=tmp_path)
+    assert load_solution(compile_rules(game), tmp_path) is None
+    rebuilt = table(game, directory=tmp_path)
     assert rebuilt.seconds > 0
     assert np.array_equal(rebuilt.values, expected)
-    assert cache.load(compile_rules(game), tmp_path) is not None
+    assert load_solution(compile_rules(game), tmp_path) is not None
 
 
 def test_a_foreign_table_under_the_right_name_is_not_trusted(tmp_path: Path) -> None:
     game = reduced()
     other = reduced(upper_bonus=50)
-    cache.table(game, directory=tmp_path)
-    cache.table(other, directory=tmp_path)
-    mine, theirs = cache.table_path(game, tmp_path), cache.table_path(other, tmp_path)
+    table(game, directory=tmp_path)
+    table(other, directory=tmp_path)
+    mine, theirs = table_path(game, tmp_path), table_path(other, tmp_path)
     assert mine != theirs
     mine.write_bytes(theirs.read_bytes())
     mine.with_suffix(".json").write_bytes(theirs.with_suffix(".json").read_bytes())
-    assert cache.load(compile_rules(game), tmp_path) is None
-    assert (
-        cache.table(game, directory=tmp_path).expected_score
-        != cache.table(other, directory=tmp_path).expected_score
-    )
+    assert load_solution(compile_rules(game), tmp_path) is None
+    assert table(game, directory=tmp_path).expected_score != table(other, directory=tmp_path).expected_score
 
 
 def test_the_key_follows_the_rules_and_the_solver_version(monkeypatch: pytest.MonkeyPatch) -> None:
     game = reduced()
-    assert cache.table_key(game) == cache.table_key(reduced())
-    assert cache.table_key(game) != cache.table_key(reduced(rolls=2))
-    assert cache.table_key(game) != cache.table_key(dataclasses.replace(game, options={"sharp": "on"}))
-    key = cache.table_key(game)
-    monkeypatch.setattr(cache, "SOLVER_VERSION", 10_000)
-    assert cache.table_key(game) != key
+    assert table_key(game) == table_key(reduced())
+    assert table_key(game) != table_key(reduced(rolls=2))
+    assert table_key(game) != table_key(dataclasses.replace(game, options={"sharp": "on"}))
+    key = table_key(game)
+    monkeypatch.setattr(store, "SOLVER_VERSION", 10_000)
+    assert table_key(game) != key
 
 
 def test_a_stale_description_is_not_trusted(tmp_path: Path) -> None:
     game = reduced()
-    cache.table(game, directory=tmp_path)
-    meta_path = cache.table_path(game, tmp_path).with_suffix(".json")
+    table(game, directory=tmp_path)
+    meta_path = table_path(game, tmp_path).with_suffix(".json")
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     meta["solver_version"] = -1
     meta_path.write_text(json.dumps(meta), encoding="utf-8")
-    assert cache.load(compile_rules(game), tmp_path) is None
+    assert load_solution(compile_rules(game), tmp_path) is None
 
 
 def test_an_unwritable_cache_is_not_an_error(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a directory", encoding="utf-8")
-    solution = cache.table(reduced(), directory=blocker / "sub")
+    solution = table(reduced(), directory=blocker / "sub")
     assert solution.seconds > 0
 
 
@@ -149,40 +156,41 @@ def test_processes_sharing_a_directory_solve_a_table_once(
     """The lock beside a table makes a second solver wait for the first and read its file."""
     game = reduced()
     solved: list[int] = []
-    solve = dp.solve_compiled
+    solve = solve_compiled
 
     def counting(compiled: Any, **kwargs: Any) -> Any:
         solved.append(1)
         return solve(compiled, **kwargs)
 
-    monkeypatch.setattr(cache, "solve_compiled", counting)
+    monkeypatch.setattr(points, "solve_compiled", counting)
     with ThreadPoolExecutor(4) as pool:
-        tables = list(pool.map(lambda _: cache.table(game, directory=tmp_path), range(4)))
+        tables = list(pool.map(lambda _: table(game, directory=tmp_path), range(4)))
     assert solved == [1]
     assert all(np.array_equal(t.values, tables[0].values) for t in tables)
-    assert cache.table_path(game, tmp_path).with_suffix(".lock").exists()
+    assert table_path(game, tmp_path).with_suffix(".lock").exists()
 
 
 def test_half_written_files_of_a_killed_builder_are_removed(tmp_path: Path) -> None:
     """A builder killed on its way (kill -9, a daemon thread at exit) leaves its temporary file; the next
     build of that table, holding the lock, removes it and leaves other tables' files alone."""
-    from kniffel.core import distribution
+    from kniffel.core import distribution_table
+    from kniffel.core.distribution import table_paths
 
     game = reduced()
-    path = cache.table_path(game, tmp_path)
+    path = table_path(game, tmp_path)
     path.parent.mkdir(parents=True, exist_ok=True)
     stale = path.parent / f"{path.name}k1ll3d42.tmp"
     stale.write_bytes(b"half a table")
-    pmf_path, index_path, _ = distribution.table_paths(game, tmp_path)
+    pmf_path, index_path, _ = table_paths(game, tmp_path)
     stale_pmf = pmf_path.parent / f"{pmf_path.name}x.tmp"
     stale_index = index_path.parent / f"{index_path.name}y.tmp"
     other = path.parent / "another-table.npyz.tmp"
     for file in (stale_pmf, stale_index, other):
         file.write_bytes(b"half")
-    solution = cache.table(game, directory=tmp_path)
+    solution = table(game, directory=tmp_path)
     assert not stale.exists()
     assert stale_pmf.exists()  # the distributions' own build clears them
-    distribution.distribution_table(solution, directory=tmp_path)
+    distribution_table(solution, directory=tmp_path)
     assert not stale_pmf.exists()
     assert not stale_index.exists()
     assert other.exists()

@@ -2,8 +2,8 @@
 
 :class:`Turns` below computes the values of one turn in one state with whole-array numpy operations over
 the keep lattice's own numpy sweep (:meth:`kniffel.base.keeps.KeepLattice.keep_values`), written independently
-of the kernels' loops; :func:`kernels.score_values`, :func:`kernels.sweep` and the advisor
-(:data:`kniffel.core.dpkernels.points_options`) must give the same scoring values, keep values and option
+of the kernels' loops; :func:`score_values`, :func:`sweep` and the advisor
+(:data:`kniffel.core.kernels.points.points_options`) must give the same scoring values, keep values and option
 values in every state, for every rule that changes them. Neither needs solved values for that: random ones,
 differing in every state, show any disagreement at once.
 """
@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 from kniffel import rules
 from kniffel.base.dice import sorted_rolls
 from kniffel.base.keeps import keep_lattice
-from kniffel.core import Advisor, Solution, compile_rules, kernels, single_column
-from kniffel.core.compile import Compiled
-from kniffel.core.position import ColumnPosition
+from kniffel.core import Advisor, ColumnPosition, Compiled, Solution, compile_rules
+from kniffel.core.kernels.common import entry_rows, score_values, sweep
+from kniffel.rules import single_column
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -64,7 +64,7 @@ class Turns:
 
     def score_values(self, mask: int, armed: int, free: int, up: int) -> F64:
         """``[at_once, roll]``: the best points-now-plus-future of entering each roll: a box's points, or
-        a strike for 0 (as :func:`kniffel.core.kernels.score_values`)."""
+        a strike for 0 (as :func:`kniffel.core.kernels.common.score_values`)."""
         c = self.c
         lut = self.entry_values(mask, armed, free, up)
         allowed = np.flatnonzero((int(c.allowed[mask]) >> self.boxes) & 1)
@@ -88,7 +88,7 @@ class Turns:
     def keep_values(self, mask: int, armed: int, free: int, up: int, stages: int, usable: int) -> F64:
         """``[keep]``: the value of holding each keep and throwing the rest, when that throw leaves
         ``stages`` regular throws and ``usable`` free throws of the ``free`` left (as the kernels'
-        :func:`~kniffel.core.kernels.sweep`); full keeps (nothing thrown) are ``-inf``."""
+        :func:`~kniffel.core.kernels.common.sweep`); full keeps (nothing thrown) are ``-inf``."""
         lattice = keep_lattice(self.c.rules.dice)
         sharp = self.c.n_at_once == 2
         start = free - usable
@@ -156,14 +156,14 @@ def test_compiled_turn_equals_the_numpy_twin(rules_id: str, options: Mapping[str
         start = free - usable
         positions = usable + c.rules.rolls  # every throw of the turn, the first included
         sv = np.full((c.n_free, n_s, n_rolls, width), np.nan)
-        rows, strike_box = kernels.entry_rows(t, c.n_free, width)
+        rows, strike_box = entry_rows(t, c.n_free, width)
         choice = np.zeros((c.n_free, n_s, n_rolls, width), dtype=np.int32)
         for f in range(start, free + 1):
-            kernels.score_values(segments, f, values, t, rows[f], strike_box[f], sv[f], choice[f])
+            score_values(segments, f, values, t, rows[f], strike_box[f], sv[f], choice[f])
         table = np.full((positions, t.first_roll, width), np.nan)
-        kernels.sweep(sv, free, positions, t, table)
+        sweep(sv, free, positions, t, table)
         turn_start = np.full((1, 1, width), np.nan)
-        kernels.sweep(sv, free, positions, t, turn_start)
+        sweep(sv, free, positions, t, turn_start)
         for lane, (mask, armed, up) in enumerate(lanes):
             for f in range(start, free + 1):
                 expected = turns.score_values(mask, armed, f, up)
@@ -192,10 +192,10 @@ def test_the_chosen_entry_pays_the_scoring_value(rules_id: str, options: Mapping
     n_s, n_rolls, _ = c.base.shape
     pair_box, pair_pts, _ = c.pairs
     sv = np.empty((1, n_s, n_rolls, len(lanes)))
-    rows, strike_box = kernels.entry_rows(t, 1, len(lanes))
+    rows, strike_box = entry_rows(t, 1, len(lanes))
     choice = np.zeros((1, n_s, n_rolls, len(lanes)), dtype=np.int32)
     free = c.n_free - 1
-    kernels.score_values(segments, free, values, t, rows[0], strike_box[0], sv[0], choice[0])
+    score_values(segments, free, values, t, rows[0], strike_box[0], sv[0], choice[0])
     strike = rows.shape[1] - 2
     for lane, (mask, armed, up) in enumerate(lanes):
         entries = turns.entry_values(mask, armed, free, up)
@@ -288,10 +288,10 @@ def test_bundles_take_states_in_order_until_they_hold_enough_lanes(widths: list[
     """The one bundling of a level's states (the DP, the distributions and the target rows use it):
     every state in exactly one bundle, in order; every bundle but the last holds at least ``least``
     lanes and would hold fewer without its last state (a greedy cut, so no bundle is split early)."""
-    from kniffel.core import dpkernels
+    from kniffel.core.kernels.loop import bundle_starts
 
     lanes = np.array(widths, dtype=np.int64)
-    starts = dpkernels.bundle_starts(lanes, least).tolist()
+    starts = bundle_starts(lanes, least).tolist()
     bundles = list(itertools.pairwise(starts))
     assert starts[0] == 0
     assert starts[-1] == len(widths)
@@ -316,11 +316,15 @@ def test_each_objective_has_its_loops_and_caches_of_its_own(
 ) -> None:
     """Each loop is compiled once per objective, under the objective's name: the points' and the
     target's copies are kept in different cache files, and each reads its own objective's functions."""
-    from kniffel.core import dpkernels, targetkernels
 
-    points, target = (getattr(dpkernels, name) for name in loops)
+    from kniffel.core.kernels import common
+    from kniffel.core.kernels import points as points_kernels
+    from kniffel.core.kernels import target as target_kernels
+
+    points, target = getattr(points_kernels, loops[0]), getattr(target_kernels, loops[1])
     assert points.py_func.__code__ is target.py_func.__code__
     for name, (of_points, of_target) in functions.items():
-        assert points.py_func.__globals__[name] is getattr(kernels, of_points)
-        assert target.py_func.__globals__[name] is getattr(targetkernels, of_target)
+        own = points_kernels if hasattr(points_kernels, of_points) else common
+        assert points.py_func.__globals__[name] is getattr(own, of_points)
+        assert target.py_func.__globals__[name] is getattr(target_kernels, of_target)
     assert points._cache._cache_file._index_name != target._cache._cache_file._index_name

@@ -21,10 +21,15 @@ import pytest
 from kniffel import rules
 from kniffel.base.dice import multinomial, sorted_rolls
 from kniffel.base.keeps import keep_lattice
-from kniffel.core import Solution, compile_rules, single_column, solve
-from kniffel.core.dp import solve_compiled
-from kniffel.core.work import compiled_threads, use_threads
-from kniffel.rules import Box, Column, Extra, Order, Placement, RuleSet, Section, placements
+from kniffel.core import (
+    Solution,
+    compile_rules,
+    compiled_threads,
+    solve,
+    solve_compiled,
+    use_threads,
+)
+from kniffel.rules import Box, Column, Extra, Order, Placement, RuleSet, Section, placements, single_column
 from kniffel.rules.scoring import Pattern, Run, Upper
 
 

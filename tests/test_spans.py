@@ -7,12 +7,8 @@ import numpy as np
 import pytest
 
 from kniffel import rules
-from kniffel.core.compile import compile_rules
-from kniffel.core.lanes import level_of
-from kniffel.core.position import SheetState
+from kniffel.core import SheetState, TargetRows, compile_rules, level_of, solve_rows
 from kniffel.core.spans import terms_of
-from kniffel.core.target import solve_rows
-from kniffel.core.targetrows import TargetRows
 
 # late sheets (small cones), with and without the five of a kind scored, an upper section part filled
 ROOTS: list[tuple[str, dict[str, str], dict[str, int], int]] = [

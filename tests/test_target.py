@@ -18,18 +18,22 @@ from hypothesis import strategies as st
 
 from kniffel.base.errors import SituationError
 from kniffel.base.keeps import keep_lattice
-from kniffel.core import Advisor, State, compile_rules, solve
-from kniffel.core.distribution import LevelTable, build_table
-from kniffel.core.lanes import lane_layout
-from kniffel.core.position import ColumnPosition
-from kniffel.core.target import (
-    Horizon,
+from kniffel.core import (
+    Advisor,
+    ColumnPosition,
+    SheetState,
     TargetAdvisor,
     TargetRows,
-    as_played_to_win,
+    build_table,
+    compile_rules,
     early_rows,
+    lane_layout,
+    solve,
     solve_rows,
 )
+from kniffel.core.disttable import LevelTable
+from kniffel.core.target import as_played_to_win
+from kniffel.core.targetrows import Horizon
 from kniffel.rules import RuleSet, Section, placements
 from test_properties import rule_sets
 from test_solver_values import REDUCED, Sheet, gained, outcomes, reduced
@@ -193,8 +197,8 @@ def test_only_a_game_to_win_reads_rows_with_a_horizon(tmp_path: Path) -> None:
     directory of its own: early rows on disk, which a game to win run before this test leaves in the
     session's cache, would be read first.)"""
     from kniffel import rules
-    from kniffel.core.lanes import horizon_level
-    from kniffel.core.target import _held, _held_key, held_rows
+    from kniffel.core import held_rows, horizon_level
+    from kniffel.core.target import _held, _held_key
 
     assert horizon_level(compile_rules(rules.get("yahtzee"))) == 5
     assert horizon_level(compile_rules(REDUCED["forced joker"])) is None
@@ -203,7 +207,7 @@ def test_only_a_game_to_win_reads_rows_with_a_horizon(tmp_path: Path) -> None:
     key = (*_held_key(c, tmp_path), "test horizon")
     _held.put(key, rows)
     try:
-        root = State(0, 0, 0, 0)
+        root = SheetState(0, 0, 0, 0)
         assert held_rows(c, root, 40, 40, turn=False, early=True, directory=tmp_path) is rows
         assert held_rows(c, root, 40, 40, turn=False, early=False, directory=tmp_path) is not rows
     finally:
@@ -229,7 +233,7 @@ def test_every_row_falls_from_one_to_zero() -> None:
         lane = table.layout.lane_base[0, mask]
         if lane < 0:
             continue
-        row = table.curve(State(mask, 0, 0, 0), 0, table.row_end(State(mask, 0, 0, 0)) + 2)
+        row = table.curve(SheetState(mask, 0, 0, 0), 0, table.row_end(SheetState(mask, 0, 0, 0)) + 2)
         assert row[0] == 1.0
         assert np.all(np.diff(row) <= 1e-6)
         assert row.min() >= 0.0
@@ -313,9 +317,9 @@ def test_a_target_question_knows_whether_it_will_compile_first(tmp_path: Path) -
     import subprocess
     import sys
 
-    from kniffel.core.target import needs_compiling
+    from kniffel.core import target_needs_compiling
 
-    ask = "from kniffel.core.target import needs_compiling; print(needs_compiling())"
+    ask = "from kniffel.core.target import target_needs_compiling; print(target_needs_compiling())"
     empty = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     fresh = subprocess.run([sys.executable, "-c", ask], env=empty, capture_output=True, text=True, check=True)
     assert fresh.stdout.strip() == "True"
@@ -323,13 +327,14 @@ def test_a_target_question_knows_whether_it_will_compile_first(tmp_path: Path) -
     TargetAdvisor(Advisor(solve(game)), reduced_table("forced joker")).options(
         ColumnPosition({}, [2, 2, 5], 2), 30
     )
-    assert not needs_compiling()
+    assert not target_needs_compiling()
 
 
 def test_rows_are_solved_only_for_the_upper_scores_a_sheet_can_have() -> None:
     from kniffel import rules
+    from kniffel.core import default_limit, empty_state, reached_lanes
     from kniffel.core.lanes import lowest_up
-    from kniffel.core.targetrows import default_limit, empty_state, reached_lanes, windows
+    from kniffel.core.targetrows import windows
 
     c = compile_rules(rules.get("yahtzee"))
     root = empty_state(c)
@@ -341,7 +346,7 @@ def test_rows_are_solved_only_for_the_upper_scores_a_sheet_can_have() -> None:
     assert reached_lanes(c, np.array([0, sixes])).tolist() == [1, 6]
     # a root's own upper score counts: from fours at 8, the sixes add multiples of six
     fours = 1 << c.rules.box_index["fours"]
-    root = State(fours, 8, 0, 0)
+    root = SheetState(fours, 8, 0, 0)
     layout = lane_layout(c, fours)
     index, _ = windows(c, layout, default_limit(c), root, 100, 100)
     both = fours | sixes
@@ -355,8 +360,8 @@ def test_every_sheet_a_random_game_reaches_has_a_row(rs: RuleSet, seed: int, dat
     """The rows skip upper scores no game has: every sheet of a random legal game, of any rule set and
     options (a column of a sheet of several), is a state the rows of the whole table are solved for."""
     from kniffel import Game, SeededDice
-    from kniffel.core.position import SheetState
-    from kniffel.core.targetrows import can_reach, empty_state
+    from kniffel.core import empty_state
+    from kniffel.core.targetrows import can_reach
     from kniffel.engine.game import Score, Strike
     from kniffel.rules import single_column
 
@@ -378,7 +383,7 @@ def test_a_state_no_game_reaches_is_answered_from_its_own_rows() -> None:
     fives = 1 << game.box_index["fives"]
     # the fives hold 0, 5, 10 or 15: an upper score of 11 is no game's, and needs the bonus's last
     # point from the twos (2, 4 or 6), as 10 does
-    possible, impossible = State(fives, 10, 0, 0), State(fives, 11, 0, 0)
+    possible, impossible = SheetState(fives, 10, 0, 0), SheetState(fives, 11, 0, 0)
     assert table.covers(possible, 1, 60, turn=False)
     assert not table.covers(impossible, 1, 60, turn=False)
     own = solve_rows(table.compiled, root=impossible)
@@ -403,7 +408,7 @@ def test_cached_early_rows_are_the_solved_ones(tmp_path: object) -> None:
     whole = (
         reduced_table("forced joker") if game == REDUCED["forced joker"] else solve_rows(compile_rules(game))
     )
-    assert built.value(State(0, 0, 0, 0), 40) == whole.value(State(0, 0, 0, 0), 40)
+    assert built.value(SheetState(0, 0, 0, 0), 40) == whole.value(SheetState(0, 0, 0, 0), 40)
     del built, loaded
     # a damaged file is rebuilt, not trusted
     files = sorted(directory.glob("*.win-early.npy"))
@@ -505,7 +510,7 @@ def test_a_million_games_played_for_a_target_make_it_as_often_as_the_table_says(
 def test_a_levels_rows_lose_their_trailing_zeros_and_nothing_else(in_lane_order: bool) -> None:
     """Rows laid out in lane order are packed in place; rows in another order go to a new array, and the
     level they were read from is left as it was."""
-    from kniffel.core import spans
+    from kniffel.core.kernels.spans import trim_zeros
 
     rows = [np.array([1.0, 0.5, 0.0, 0.0]), np.array([0.75, 0.25, 0.0])]
     placed = rows if in_lane_order else rows[::-1]
@@ -514,7 +519,7 @@ def test_a_levels_rows_lose_their_trailing_zeros_and_nothing_else(in_lane_order:
     offsets = starts if in_lane_order else starts[::-1]
     index = np.array([[offsets[0], 1, 4], [offsets[1], 7, 3]], dtype=np.int64)
     before = prob.copy()
-    packed = spans.trim_zeros(prob, index, 0, 2)
+    packed = trim_zeros(prob, index, 0, 2)
     assert packed.tolist() == [1.0, 0.5, 0.75, 0.25]
     assert index.tolist() == [[0, 1, 2], [2, 7, 2]]
     assert np.shares_memory(packed, prob) == in_lane_order

@@ -18,9 +18,7 @@ import pytest
 
 from conftest import DATA
 from kniffel import rules
-from kniffel.core import Advisor, compile_rules, table
-from kniffel.core.position import ColumnPosition
-from kniffel.core.target import TargetAdvisor, default_limit, rows_for
+from kniffel.core import Advisor, ColumnPosition, TargetAdvisor, compile_rules, default_limit, rows_for, table
 from kniffel.rules import RuleSet, single_column
 
 REFERENCE: dict[str, Any] = json.loads((DATA / "target_reference.json").read_text(encoding="utf-8"))

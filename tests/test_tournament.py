@@ -17,7 +17,7 @@ import kniffel.services.tournament
 from kniffel import Game, rules
 from kniffel.apps.cli import app
 from kniffel.base.errors import KniffelError
-from kniffel.core.winkernels import POINTS, WIN
+from kniffel.core import AIM_POINTS, AIM_WIN
 from kniffel.engine.game import Roll, Score
 from kniffel.services.tournament import (
     HEURISTIC,
@@ -133,8 +133,7 @@ def test_tables_of_optimal_win_and_heuristic_bots_play_compiled_the_engines_game
     """Players for points and the heuristic bot play the engine's very games; a player to win plays the
     compiled win games (:mod:`kniffel.core.winplay`, whose decisions tests/test_winplay.py checks
     against the planners)."""
-    from kniffel.core import solve
-    from kniffel.core.winplay import play_to_win
+    from kniffel.core import play_to_win, solve
 
     specs = ["bot:optimal", "bot:win", "bot:optimal", "bot"]
     for players in ((0, 2), (0, 1), (1, 0, 2), (3, 0), (1, 3), (3, 1, 0)):
@@ -169,13 +168,13 @@ def test_which_tables_play_compiled() -> None:
     """Bots playing for goals and the heuristic bot, on rules the exact solver covers; the heuristic
     where its compiled search covers the sheet too (no free throws)."""
     specs = ["bot:optimal", "bot:win", "bot", "bot:target:250", "bot:points", "bot:heuristic"]
-    assert compiled_roles(STRICT, specs, (1, 0)) == (WIN, POINTS)
-    assert compiled_roles(STRICT, specs, (3, 4)) == (250, POINTS)
-    assert compiled_roles(STRICT, specs, (0, 2, 5)) == (POINTS, HEURISTIC, HEURISTIC)
+    assert compiled_roles(STRICT, specs, (1, 0)) == (AIM_WIN, AIM_POINTS)
+    assert compiled_roles(STRICT, specs, (3, 4)) == (250, AIM_POINTS)
+    assert compiled_roles(STRICT, specs, (0, 2, 5)) == (AIM_POINTS, HEURISTIC, HEURISTIC)
     assert compiled_roles(rules.get("kniffel-3col"), specs, (0, 1)) is None
     assert compiled_roles(rules.get("kniffel-3col"), specs, (2, 5)) is None
     with_free_throws = REDUCED["free throws"]
-    assert compiled_roles(with_free_throws, specs, (0, 4)) == (POINTS, POINTS)
+    assert compiled_roles(with_free_throws, specs, (0, 4)) == (AIM_POINTS, AIM_POINTS)
     assert compiled_roles(with_free_throws, specs, (0, 2)) is None
 
 

@@ -10,23 +10,29 @@ from typing import Any
 import pytest
 
 from conftest import kernels_compiled_after
-from kniffel.core import precompile, warm
+from kniffel import core
+from kniffel.core import WARM_UP_ENV, distribution, disttable, start_warm_up, target, targetrows, warm_up
+from kniffel.core.kernels import sheet as sheet_kernels
+from kniffel.core.runtime import precompile
+from kniffel.core.runtime.precompile import HELPER_ENV
+from kniffel.core.warm import STARTER_ENDED, _started, end_with_starter
 
 WARM_UP = """
 from kniffel import rules
-from kniffel.core import warm
+from kniffel.core import WARM_UP_ENV, start_warm_up, warm_up
+from kniffel.core.warm import STARTER_ENDED, _started, end_with_starter
 from kniffel.planning.exact import advisor_for
 
 advisor = advisor_for(rules.get("yahtzee"))  # the expected-score kernels: not the warm-up's
-warm.warm()
+warm_up()
 """
 
 ASK_AFTER_WARMING = """
 from kniffel import Game, SeededDice, bots
-from kniffel.core.distribution import situation_distribution, state_distribution
-from kniffel.core.disttable import best_of, chance_at_least
-from kniffel.core.position import ColumnPosition
-from kniffel.core.target import TargetAdvisor, solve_rows
+from kniffel.core import situation_distribution, state_distribution
+from kniffel.core import best_of, chance_at_least
+from kniffel.core import ColumnPosition
+from kniffel.core import TargetAdvisor, solve_rows
 
 sheet = {"ones": 3, "twos": 6, "chance": 22, "full_house": 25, "yahtzee": 50, "sixes": 24}
 rows = solve_rows(advisor.compiled, root=advisor.state(sheet), low=120, high=120)
@@ -57,7 +63,6 @@ def test_after_the_warm_up_a_bot_move_and_a_real_target_question_compile_nothing
 def test_the_warm_up_compiles_what_the_chances_need_first(monkeypatch: pytest.MonkeyPatch) -> None:
     """The chances of winning of a new table wait for the distributions' and the target rows' kernels;
     the quick bot waits for nothing (it plays the Python lookahead until its search is compiled)."""
-    from kniffel.core import distribution, disttable, sheetkernels, target, targetrows
 
     called: list[str] = []
 
@@ -80,8 +85,8 @@ def test_the_warm_up_compiles_what_the_chances_need_first(monkeypatch: pytest.Mo
     monkeypatch.setattr(disttable, "chance_at_least", noting("the chance of winning"))
     monkeypatch.setattr(targetrows, "solve_rows", noting("target rows"))
     monkeypatch.setattr(target, "TargetAdvisor", Options)
-    monkeypatch.setattr(sheetkernels, "turn_values", noting("turn search"))
-    warm.warm()
+    monkeypatch.setattr(sheet_kernels, "turn_values", noting("turn search"))
+    warm_up()
     assert called == [
         "distributions",
         "the mover's distribution",
@@ -94,32 +99,32 @@ def test_the_warm_up_compiles_what_the_chances_need_first(monkeypatch: pytest.Mo
 
 
 def test_no_warm_up_starts_where_it_cannot_help(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(warm.WARM_UP_ENV, raising=False)
-    warm.warm()
-    assert warm.start() is None  # everything is compiled
-    monkeypatch.setattr(warm, "needed", lambda: True)
-    monkeypatch.setenv(warm.WARM_UP_ENV, "0")
-    assert warm.start() is None
-    monkeypatch.delenv(warm.WARM_UP_ENV)
-    monkeypatch.setenv(precompile.HELPER_ENV, "1")
-    assert warm.start() is None
-    monkeypatch.delenv(precompile.HELPER_ENV)
+    monkeypatch.delenv(WARM_UP_ENV, raising=False)
+    warm_up()
+    assert start_warm_up() is None  # everything is compiled
+    monkeypatch.setattr(core.warm, "warm_up_needed", lambda: True)
+    monkeypatch.setenv(WARM_UP_ENV, "0")
+    assert start_warm_up() is None
+    monkeypatch.delenv(WARM_UP_ENV)
+    monkeypatch.setenv(HELPER_ENV, "1")
+    assert start_warm_up() is None
+    monkeypatch.delenv(HELPER_ENV)
     monkeypatch.setattr(precompile, "processors", lambda: 1)
-    assert warm.start() is None
+    assert start_warm_up() is None
 
 
 @pytest.fixture
 def started(monkeypatch: pytest.MonkeyPatch) -> Iterator[subprocess.Popen[bytes]]:
     """A warm-up started as a front end starts one where something is left to compile."""
-    monkeypatch.delenv(warm.WARM_UP_ENV, raising=False)
-    monkeypatch.delenv(precompile.HELPER_ENV, raising=False)
-    monkeypatch.setattr(warm, "needed", lambda: True)
+    monkeypatch.delenv(WARM_UP_ENV, raising=False)
+    monkeypatch.delenv(HELPER_ENV, raising=False)
+    monkeypatch.setattr(core.warm, "warm_up_needed", lambda: True)
     monkeypatch.setattr(precompile, "processors", lambda: 2)
-    process = warm.start()
+    process = start_warm_up()
     assert process is not None
-    assert process in warm._started  # held: the pipe it watches stays open while this process runs
+    assert process in _started  # held: the pipe it watches stays open while this process runs
     yield process
-    warm._started.remove(process)
+    _started.remove(process)
 
 
 def test_a_warm_up_starts_where_something_is_left_to_compile(started: subprocess.Popen[bytes]) -> None:
@@ -132,7 +137,7 @@ def test_a_warm_up_ends_at_once_with_the_process_that_started_it(started: subpro
     reads to its end, and it stops (what it compiled stays in the cache)."""
     assert started.stdin is not None
     started.stdin.close()  # what the system does when the starter ends, however it ends
-    assert started.wait(timeout=120) == warm.STARTER_ENDED
+    assert started.wait(timeout=120) == STARTER_ENDED
 
 
 def test_the_watch_on_the_starter_waits_for_the_end_of_the_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -143,7 +148,7 @@ def test_the_watch_on_the_starter_waits_for_the_end_of_the_pipe(monkeypatch: pyt
     read, write = os.pipe()
     ended: list[int] = []
     monkeypatch.setattr(os, "_exit", ended.append)
-    thread = threading.Thread(target=warm.end_with_starter, args=(read,), daemon=True)
+    thread = threading.Thread(target=end_with_starter, args=(read,), daemon=True)
     thread.start()
     try:
         os.write(write, b"x")
@@ -153,5 +158,5 @@ def test_the_watch_on_the_starter_waits_for_the_end_of_the_pipe(monkeypatch: pyt
     finally:
         os.close(write)
     thread.join(10)
-    assert ended == [warm.STARTER_ENDED]
+    assert ended == [STARTER_ENDED]
     os.close(read)

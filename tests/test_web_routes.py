@@ -26,12 +26,11 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from websockets.exceptions import InvalidStatus, WebSocketException
 from websockets.sync.client import connect
 
-from kniffel import Game, SeededDice, rules
+from kniffel import Game, SeededDice, core, rules
 from kniffel.apps.web.app import STATIC, create_app
 from kniffel.apps.web.service import fallback_move
 from kniffel.apps.web.store import SeatSpec, Store, Write
 from kniffel.apps.web.testing import ServerProcess
-from kniffel.core import cache
 
 
 @dataclass(frozen=True)
@@ -233,7 +232,7 @@ def test_every_route_on_a_damaged_cache(tmp_path: Path, database: tuple[Path, li
     path, games = database
     damaged = tmp_path / "cache"
     for rules_id in ("yatzy", "kniffel"):
-        cache.table(rules.get(rules_id), directory=damaged)
+        core.table(rules.get(rules_id), directory=damaged)
     assert len(damage(damaged)) >= 2
     with serving(path, damaged, tmp_path / "server.log") as server:
         walk_until_ready(server, games)

@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kniffel import Game, SeededDice, bots, rules
-from kniffel.core.disttable import ScoreDistribution, best_of
+from kniffel.core import ScoreDistribution, best_of
 from kniffel.planning import TargetPlanner, WinPlanner, final_scores, planner_for, win_chances
 from kniffel.planning.winning import scored
 from kniffel.services.review import listed, player_goals, review

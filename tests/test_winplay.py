@@ -20,9 +20,7 @@ import pytest
 from conftest import ScriptedDice
 from kniffel import Game, KniffelError, bots, rules
 from kniffel.base.keeps import keep_lattice
-from kniffel.core import solve
-from kniffel.core.winkernels import POINTS, WIN
-from kniffel.core.winplay import Matches, play_to_win
+from kniffel.core import AIM_POINTS, AIM_WIN, Matches, play_to_win, solve
 from kniffel.engine.game import FreeThrow, Roll, Score, Strike
 from kniffel.planning import HeuristicPlanner, TargetPlanner, WinPlanner, planner_for, win_chances
 from kniffel.planning.compiled import SheetSearch
@@ -77,7 +75,7 @@ def replay(
     to_win = WinPlanner(ruleset)
     for_points = planner_for(ruleset, method="exact")
     planners = {
-        aim: to_win if aim == WIN else for_points if aim == POINTS else TargetPlanner(ruleset, aim)
+        aim: to_win if aim == AIM_WIN else for_points if aim == AIM_POINTS else TargetPlanner(ruleset, aim)
         for aim in matches.aims
     }
     played_by = played_by or {}
@@ -121,7 +119,7 @@ def replay(
 def test_compiled_target_play_replays_through_the_engine() -> None:
     """A role playing for a target decides as :class:`TargetPlanner` does, every decision checked (an
     exact tie between options equally likely to make it may go either way)."""
-    matches, log = logged(STRICT, 2, 3, seed=12, aims=(200, POINTS))
+    matches, log = logged(STRICT, 2, 3, seed=12, aims=(200, AIM_POINTS))
     for g in range(matches.games):
         game = replay(STRICT, matches, log, g, predicted=False)
         assert [sheet.total for sheet in game.sheets] == matches.scores[g].tolist()
@@ -155,7 +153,7 @@ def test_shares_of_a_tie_and_the_roles() -> None:
     matches = Matches(
         players=2,
         deals=2,
-        aims=(WIN, POINTS),
+        aims=(AIM_WIN, AIM_POINTS),
         scores=np.array([[200, 200], [150, 180], [190, 170], [100, 120]]),
         predictions=None,
         seconds=1.0,
@@ -186,7 +184,7 @@ def test_a_table_of_one_plays_for_points_or_a_score_but_not_to_win() -> None:
     assert one.flags is not None
     assert one.flags.shape == (5, 1)
     with pytest.raises(KniffelError, match="playing to win needs 2"):
-        play_to_win(solve(STRICT), players=1, deals=5, seed=1, aims=[WIN])
+        play_to_win(solve(STRICT), players=1, deals=5, seed=1, aims=[AIM_WIN])
 
 
 def test_three_players_two_of_them_to_win_replay() -> None:
@@ -215,7 +213,9 @@ def test_a_player_by_the_heuristics_table_decides_as_the_heuristic_planner(name:
     to win, who see it as the engine shows it to them (their chances of winning)."""
     ruleset = HEURISTIC_CASES[name]
     values = (heuristic(ruleset).values[0], None, None)
-    matches, log = logged(ruleset, 3, 2, seed=8, aims=(POINTS, POINTS, WIN), values=values, predict=True)
+    matches, log = logged(
+        ruleset, 3, 2, seed=8, aims=(AIM_POINTS, AIM_POINTS, AIM_WIN), values=values, predict=True
+    )
     planner = planner_for(ruleset, method="heuristic")
     assert isinstance(planner, HeuristicPlanner)
     for g in range(matches.games):
@@ -227,21 +227,35 @@ def test_heuristic_players_alone_need_no_solved_table() -> None:
     search = heuristic(STRICT)
     table = search.values[0]
     alone = play_to_win(
-        search.compiled[0], players=2, deals=4, seed=4, aims=(POINTS, POINTS), values=[table] * 2
+        search.compiled[0], players=2, deals=4, seed=4, aims=(AIM_POINTS, AIM_POINTS), values=[table] * 2
     )
-    solved = play_to_win(solve(STRICT), players=2, deals=4, seed=4, aims=(POINTS, POINTS), values=[table] * 2)
+    solved = play_to_win(
+        solve(STRICT), players=2, deals=4, seed=4, aims=(AIM_POINTS, AIM_POINTS), values=[table] * 2
+    )
     assert alone.scores.tolist() == solved.scores.tolist()
-    optimal = play_to_win(solve(STRICT), players=2, deals=4, seed=4, aims=(POINTS, POINTS))
+    optimal = play_to_win(solve(STRICT), players=2, deals=4, seed=4, aims=(AIM_POINTS, AIM_POINTS))
     assert alone.scores.tolist() != optimal.scores.tolist(), "the table is what the players play by"
     with pytest.raises(ValueError, match="solved table"):
         play_to_win(
-            search.compiled[0], players=2, deals=1, seed=4, aims=(POINTS, POINTS), values=[table, None]
+            search.compiled[0],
+            players=2,
+            deals=1,
+            seed=4,
+            aims=(AIM_POINTS, AIM_POINTS),
+            values=[table, None],
         )
     with pytest.raises(ValueError, match="for a player for points"):
-        play_to_win(solve(STRICT), players=2, deals=1, seed=4, aims=(WIN, POINTS), values=[table, None])
+        play_to_win(
+            solve(STRICT), players=2, deals=1, seed=4, aims=(AIM_WIN, AIM_POINTS), values=[table, None]
+        )
     with pytest.raises(ValueError, match="for a player for points"):
         play_to_win(
-            solve(STRICT), players=2, deals=1, seed=4, aims=(POINTS, POINTS), values=[table[:, :1], None]
+            solve(STRICT),
+            players=2,
+            deals=1,
+            seed=4,
+            aims=(AIM_POINTS, AIM_POINTS),
+            values=[table[:, :1], None],
         )
 
 

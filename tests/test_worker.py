@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from kniffel import Game, SeededDice, rules
-from kniffel.core.work import Cancel, Cancelled, Progress
+from kniffel import Game, SeededDice, core, rules
+from kniffel.core import Cancel, Cancelled, Progress
 from kniffel.planning import worker as worker_module
 from kniffel.planning.worker import SMALL, Work, Worker
 from kniffel.services.session import Preparing, live_chances
@@ -118,14 +118,12 @@ def test_a_first_use_says_it_compiles_rather_than_a_progress_that_stands_still(
     German; the web's answer shows no progress meanwhile."""
     from kniffel.apps.web import advice
     from kniffel.base.i18n import translate
-    from kniffel.core import kernelcache
+    from kniffel.core import Compiling
 
     work = Work("Solving the win tables of {rules} (once; kept on disk)", 8.6, 0, (("rules", "kniffel"),))
-    monkeypatch.setattr(kernelcache, "compiling", lambda: None)  # (another test's work may compile)
+    monkeypatch.setattr(core, "compiling", lambda: None)  # (another test's work may compile)
     assert Preparing(work, 0.0).compiling is None
-    monkeypatch.setattr(
-        kernelcache, "compiling", lambda: kernelcache.Compiling("solve_target", time.monotonic() - 12)
-    )
+    monkeypatch.setattr(core, "compiling", lambda: Compiling("solve_target", time.monotonic() - 12))
     found = Preparing(work, 0.0)
     assert found.compiling is not None
     assert 12 <= found.compiling < 600
@@ -141,7 +139,7 @@ def test_a_first_use_says_it_compiles_rather_than_a_progress_that_stands_still(
     assert 12 <= answer["compiling"] < 600
     # what nothing solves says no more than before, and a solve past its compile shows its progress
     assert advice.preparing(Preparing(work, None, solving=False))["compiling"] is None
-    monkeypatch.setattr(kernelcache, "compiling", lambda: None)
+    monkeypatch.setattr(core, "compiling", lambda: None)
     assert advice.preparing(Preparing(work, 0.25)) == {
         "what": "Solving the win tables of kniffel (once; kept on disk)",
         "progress": 0.25,
@@ -195,7 +193,7 @@ TWO_LAUNCHERS = """
 import threading
 from kniffel import rules
 from kniffel.planning.exact import advisor_for
-from kniffel.core.play import play
+from kniffel.core import play_games
 
 solution = advisor_for(rules.get("kniffel", {"strict": "on"})).solution
 failed = []
@@ -204,7 +202,7 @@ totals = [[], []]
 def simulate(me):
     try:
         for seed in range(12):
-            totals[me].append(int(play(solution, 2000, seed).scores.sum()))
+            totals[me].append(int(play_games(solution, 2000, seed).scores.sum()))
     except BaseException as error:
         failed.append(error)
 
@@ -219,7 +217,7 @@ print("done", failed, totals[0] == totals[1] and len(totals[0]) == 12)
 
 def test_compiled_work_started_from_two_threads_at_once_runs_and_agrees(solver_cache: Path) -> None:
     """The kernels let go of the GIL, so a server's bot and its worker may start compiled work at once.
-    It runs on threads of its own (:func:`kniffel.core.work.run_parallel`), not in numba's parallel
+    It runs on threads of its own (:func:`kniffel.core.runtime.work.run_parallel`), not in numba's parallel
     loops, whose ``workqueue`` layer (all there is where neither OpenMP nor TBB is installed) aborted
     the whole process when two threads launched them at once: with that layer forced, two threads
     simulating side by side finish and play the same games."""
@@ -242,7 +240,7 @@ def test_the_threads_that_help_compiled_work_do_not_hold_up_the_end_of_a_game() 
 
     code = (
         "import threading\n"
-        "from kniffel.core.work import is_helper, run_parallel\n"
+        "from kniffel.core.runtime.work import is_helper, run_parallel\n"
         "from kniffel.planning import worker\n"
         "run_parallel(8, lambda task: None, threads=2)\n"
         "print(any(is_helper(t) for t in threading.enumerate()), worker.busy())\n"

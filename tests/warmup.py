@@ -7,7 +7,7 @@ save). It plays what the suite plays (the web servers' tables, compiled games of
 one-column and multi-column sheets) so that numba's disk cache holds each kernel before the suite's
 own process asks for it: that process then loads it instead of compiling it. A kernel both ask for at
 once is compiled twice, never differently: numba writes each cache file under a temporary name and
-renames it into place (see :mod:`kniffel.core.precompile`, which relies on the same).
+renames it into place (see :mod:`kniffel.core.runtime.precompile`, which relies on the same).
 
 Nothing here is asserted and nothing of it is read by a test: the tables it solves go to a directory of
 its own (never the session's table cache, whose contents the tests see), and a step that fails only

@@ -30,7 +30,7 @@ from typing import Protocol
 
 from kniffel.base.errors import KniffelError
 from kniffel.base.i18n import N_, translate
-from kniffel.core.kernelcache import compiling
+from kniffel.core import compiling
 from kniffel.engine.game import Action, Game, IllegalActionError, Roll
 from kniffel.planning import (
     POINTS,

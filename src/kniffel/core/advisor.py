@@ -15,9 +15,9 @@ import numpy.typing as npt
 
 from kniffel.base.arrays import F64
 from kniffel.base.keeps import KeepLattice, keep_lattice
-from kniffel.core.compile import Compiled
-from kniffel.core.dp import Solution
+from kniffel.core.points import Solution
 from kniffel.core.position import ROW, ColumnPosition, Positions, SheetState
+from kniffel.core.tables import Compiled
 from kniffel.engine.game import FreeThrow, Roll, Score
 
 
@@ -77,7 +77,7 @@ class OptionRanker:
         return SheetState.of(self.compiled, filled, free_throws_left)
 
     def actions(self, free: bool = False) -> tuple[Score | Roll, ...]:
-        """The action of each option code of :meth:`rank` (:mod:`kniffel.core.batchkernels`): a
+        """The action of each option code of :meth:`rank` (:mod:`kniffel.core.kernels.batch`): a
         score per box, then a throw per keep, free throws if ``free``."""
         return self._free_actions if free else self._actions
 
@@ -85,10 +85,10 @@ class OptionRanker:
         self, rows: npt.NDArray[np.int64], boxes: F64, keeps: F64
     ) -> tuple[npt.NDArray[np.int64], F64, npt.NDArray[np.int64]]:
         """The options of situations ``rows`` whose boxes and keeps are valued ``boxes``, ``keeps`` (in
-        the layout of :data:`kniffel.core.dpkernels.points_options`, whatever the values mean: points,
+        the layout of :data:`~kniffel.core.kernels.points.points_options`, whatever the values mean: points,
         or a chance of reaching a target), ranked as :meth:`ranked` ranks them: the one ranking of every
         goal's advice, so ties break alike."""
-        from kniffel.core.batchkernels import ranked_options
+        from kniffel.core.kernels.batch import ranked_options
 
         n = rows.shape[0]
         codes = np.empty((n, self._width), dtype=np.int64)
@@ -117,9 +117,9 @@ class OptionRanker:
 class Advisor(OptionRanker):
     """Answers "what is every option worth" for one solved single-column rule set.
 
-    A situation is valued by the compiled kernels of the DP (:data:`kniffel.core.dpkernels.points_options`
-    over the one state), so advice and the solved table come from the same code; the actions are made
-    once, so a query costs the kernel and a list of options."""
+    A situation is valued by the compiled kernels of the DP
+    (:data:`~kniffel.core.kernels.points.points_options` over the one state), so advice and the solved table
+    come from the same code; the actions are made once, so a query costs the kernel and a list of options."""
 
     def __init__(self, solution: Solution) -> None:
         super().__init__(solution.compiled)
@@ -193,11 +193,11 @@ class Advisor(OptionRanker):
 
     def _values(self, rows: npt.NDArray[np.int64]) -> tuple[F64, F64]:
         """The expected points of every box and keep of each situation (rows known to be sound)."""
-        from kniffel.core import dpkernels
+        from kniffel.core.kernels.points import points_options
 
         n = rows.shape[0]
         # arrays of this call's own: one advisor may answer several threads at once (a web server)
         boxes = np.empty((n, self.compiled.n_boxes))
         keeps = np.empty((n, self._keeps.first_roll))
-        dpkernels.points_options(self.solution.values, self.compiled.kernel_tables, rows, boxes, keeps)
+        points_options(self.solution.values, self.compiled.kernel_tables, rows, boxes, keeps)
         return boxes, keeps

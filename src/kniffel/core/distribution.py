@@ -2,7 +2,8 @@
 
 The policy is the one the solver's table defines and :mod:`kniffel.core.play` plays: every decision
 maximises the expected final score, ties broken as the simulator breaks them. Under it each turn is a
-Markov chain over keeps and rolls (:mod:`kniffel.core.distkernels` pushes the probability through it),
+Markov chain over keeps and rolls (:mod:`kniffel.core.kernels.distribution` pushes the probability
+through it),
 so the distribution of the points still to come from a between-turn state is the mixture of its turn's
 outcomes, each the distribution of the state it leads to shifted by the points it gained. Computed from
 the full sheet back to the empty one, that is one table for every state: a
@@ -25,39 +26,40 @@ module caches the tables and answers questions with them.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
+from kniffel.base.arrays import F64, I64
 from kniffel.base.errors import SituationError
 from kniffel.base.keeps import keep_lattice
-from kniffel.core import cache
 from kniffel.core.advisor import Advisor, Option
-from kniffel.core.compile import SOLVER_VERSION
 from kniffel.core.disttable import (
-    F64,
-    I64,
     TAIL,
     DistributionTable,
     LevelTable,
     ScoreDistribution,
-    _build,
+    build_levels,
     build_table,
 )
-from kniffel.core.dp import Solution
-from kniffel.core.lanes import (
-    early_levels,
-    lane_layout,
-    level_of,
-)
+from kniffel.core.lanes import early_levels, lane_layout, level_of
+from kniffel.core.points import Solution, table
 from kniffel.core.position import ColumnPosition, SheetState
-from kniffel.core.work import Cancel, Progress
+from kniffel.core.runtime.memo import Held
+from kniffel.core.runtime.store import (
+    SOLVER_VERSION,
+    atomic_write,
+    cache_dir,
+    checksum,
+    solving,
+    table_key,
+    table_path,
+)
+from kniffel.core.runtime.work import Cancel, Progress
 from kniffel.engine.game import Score
 from kniffel.engine.sheet import ScoreSheet
 from kniffel.rules import RuleSet, placements
@@ -76,7 +78,7 @@ KIND = "dist-early"
 def table_paths(rules: RuleSet, directory: Path | None = None) -> tuple[Path, Path, Path]:
     """The probabilities (raw float64), the index (``.npy``) and the description (JSON, written last) of
     a rule set's cached early distribution table, beside its solved values."""
-    base = cache.table_path(rules, directory)
+    base = table_path(rules, directory)
     return (
         base.with_suffix(f".{KIND}.bin"),
         base.with_suffix(f".{KIND}-index.npy"),
@@ -107,7 +109,7 @@ def load_table(solution: Solution, directory: Path | None = None) -> Distributio
             or meta.get("format") != FORMAT
             or meta.get("version") != VERSION
             or meta.get("solver_version") != SOLVER_VERSION
-            or meta.get("key") != cache.table_key(rules)
+            or meta.get("key") != table_key(rules)
             or meta.get("lanes") != layout.n_lanes
             or meta.get("tail") != TAIL
             or meta.get("most_filled") != most_filled
@@ -119,7 +121,7 @@ def load_table(solution: Solution, directory: Path | None = None) -> Distributio
         index = np.load(index_path, allow_pickle=False)
         if index.shape != (3, layout.n_lanes) or index.dtype != np.int64:
             return None
-        if cache._checksum(index.view(np.float64)) != meta.get("index_checksum"):
+        if checksum(index.view(np.float64)) != meta.get("index_checksum"):
             return None
         if (index[0] < 0).any() or (index[2] < 1).any() or (index[0] + index[2] > count).any():
             return None
@@ -137,7 +139,7 @@ def _save(
     tap: Callable[[int, F64, I64], object] | None = None,
 ) -> tuple[float, dict[str, Any]]:
     """Build the early table straight into the cache's files (the probabilities of the levels it does not
-    keep are dropped as soon as the next level is done; ``tap`` sees every level, as :func:`_build`
+    keep are dropped as soon as the next level is done; ``tap`` sees every level, as :func:`build_levels`
     hands it)."""
     rules = solution.rules
     pmf_path, index_path, meta_path = table_paths(rules, directory)
@@ -145,29 +147,27 @@ def _save(
     meta_path.unlink(missing_ok=True)
     crc = 0
     count = 0
-    fd, tmp = tempfile.mkstemp(dir=pmf_path.parent, prefix=pmf_path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as stream:
+    most_filled = early_levels(solution.compiled)
+    built: list[Any] = []
 
-            def write(level: F64) -> None:
-                nonlocal count, crc
-                data = np.ascontiguousarray(level, dtype="<f8").data.cast("B")
-                stream.write(data)
-                crc = zlib.crc32(data, crc)
-                count += len(level)
+    def write_levels(stream: BinaryIO) -> None:
+        def write(level: F64) -> None:
+            nonlocal count, crc
+            data = np.ascontiguousarray(level, dtype="<f8").data.cast("B")
+            stream.write(data)
+            crc = zlib.crc32(data, crc)
+            count += len(level)
 
-            most_filled = early_levels(solution.compiled)
-            layout, index, seconds = _build(solution, write, progress, 0, most_filled, cancel, tap)
-        os.replace(tmp, pmf_path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    cache.atomic_write(index_path, lambda f: np.save(f, index, allow_pickle=False))
+        built.extend(build_levels(solution, write, progress, 0, most_filled, cancel, tap))
+
+    atomic_write(pmf_path, write_levels)
+    layout, index, seconds = built
+    atomic_write(index_path, lambda f: np.save(f, index, allow_pickle=False))
     meta = {
         "format": FORMAT,
         "version": VERSION,
         "solver_version": SOLVER_VERSION,
-        "key": cache.table_key(rules),
+        "key": table_key(rules),
         "rules": rules.id,
         "options": dict(rules.options),
         "lanes": layout.n_lanes,
@@ -175,10 +175,10 @@ def _save(
         "tail": TAIL,
         "probabilities": count,
         "checksum": f"crc32:{crc:08x}",
-        "index_checksum": cache._checksum(index.view(np.float64)),
+        "index_checksum": checksum(index.view(np.float64)),
         "seconds": seconds,
     }
-    cache.atomic_write(meta_path, lambda f: f.write(json.dumps(meta, indent=1).encode()))
+    atomic_write(meta_path, lambda f: f.write(json.dumps(meta, indent=1).encode()))
     return seconds, meta
 
 
@@ -195,7 +195,7 @@ def distribution_table(
     when asked. From the cache when a sound copy is there, else built (all levels are computed, the early
     ones kept) and cached if ``use_cache`` (processes sharing the directory build it once). A cache that
     cannot be written is not an error. Later sheets are answered by cones (:func:`table_for`)."""
-    solution = source if isinstance(source, Solution) else cache.table(source, use_cache=use_cache)
+    solution = source if isinstance(source, Solution) else table(source, use_cache=use_cache)
     most_filled = early_levels(solution.compiled)
     if not use_cache:
         return build_table(solution, progress, most_filled=most_filled, cancel=cancel)
@@ -203,7 +203,7 @@ def distribution_table(
     if found is not None:
         return found
     pmf_path, index_path, _ = table_paths(solution.rules, directory)
-    with cache._solving(pmf_path, also=(index_path,)):
+    with solving(pmf_path, also=(index_path,)):
         found = load_table(solution, directory)
         if found is not None:
             return found
@@ -239,14 +239,14 @@ def with_level(
     saved = False
     if use_cache:
         pmf_path, index_path, _ = table_paths(solution.rules, directory)
-        with cache._solving(pmf_path, also=(index_path,)):
+        with solving(pmf_path, also=(index_path,)):
             try:
                 _save(solution, directory, progress, cancel, keep)
                 saved = True
             except OSError:  # a cache that cannot be written is not an error: solved in memory
                 found.clear()
     if not saved:
-        _build(
+        build_levels(
             solution, lambda probabilities: None, progress, 0, early_levels(solution.compiled), cancel, keep
         )
     return found[0]
@@ -258,20 +258,16 @@ def early_table_ready(rules: RuleSet, directory: Path | None = None) -> bool:
         meta = json.loads(table_paths(rules, directory)[2].read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return (
-        isinstance(meta, dict)
-        and meta.get("key") == cache.table_key(rules)
-        and meta.get("version") == VERSION
-    )
+    return isinstance(meta, dict) and meta.get("key") == table_key(rules) and meta.get("version") == VERSION
 
 
 MAX_HELD_BYTES = 512 << 20
 """Cones and early tables a process keeps in memory at once (the least recently used are given up)."""
-_held = cache.Held[DistributionTable](MAX_HELD_BYTES)
+_held = Held[DistributionTable](MAX_HELD_BYTES)
 
 
 def _held_key(solution: Solution, directory: Path | None) -> tuple[str, str]:
-    return cache.table_key(solution.rules), str(directory or cache.cache_dir())
+    return table_key(solution.rules), str(directory or cache_dir())
 
 
 def held_table(
@@ -279,7 +275,7 @@ def held_table(
 ) -> DistributionTable | None:
     """A table covering ``state`` (with ``turn``, also the sheets its turn leads to) without solving
     anything: the early table if it is on disk, or a cone held in memory; else None."""
-    solution = source if isinstance(source, Solution) else cache.table(source)
+    solution = source if isinstance(source, Solution) else table(source)
     key = _held_key(solution, directory)
     if level_of(state.mask) + int(turn) <= early_levels(solution.compiled):
         found = _held.get((*key, "early"))
@@ -306,7 +302,7 @@ def table_for(
     Tables are held per process (:data:`MAX_HELD_BYTES`)."""
     if isinstance(source, DistributionTable):
         return source
-    solution = source if isinstance(source, Solution) else cache.table(source)
+    solution = source if isinstance(source, Solution) else table(source)
     state = Advisor(solution).state(dict(sheet or {}), free_throws_left)
     found = held_table(solution, state, turn=turn, directory=directory)
     if found is not None:
@@ -399,13 +395,13 @@ class _TurnOutcomes:
     def outcomes(self, keep: int) -> tuple[I64, I64, F64]:
         """The turn's outcomes from the roll showing (``keep`` < 0), or from holding keep number ``keep``
         and throwing the rest."""
-        from kniffel.core import distkernels
+        from kniffel.core.kernels.distribution import TurnState, situation_outcomes
 
         c = self.dist.compiled
         mask, armed, up, free, roll, at_once = self.row[:6]
         pos = self.at.rolls_left + self.usable - (0 if keep < 0 else 1)
-        state = distkernels.TurnState(mask, armed, up, free - self.usable)
-        found: tuple[I64, I64, F64] = distkernels.situation_outcomes(
+        state = TurnState(mask, armed, up, free - self.usable)
+        found: tuple[I64, I64, F64] = situation_outcomes(
             state, self.usable, self.dist.solution.values, c.kernel_tables, self.dist.layout.lane_base, pos,
             keep, roll, at_once,
         )  # fmt: skip
@@ -414,7 +410,7 @@ class _TurnOutcomes:
     def entry(self, box: str) -> tuple[I64, I64, F64]:
         """Scoring the roll showing in ``box``: one outcome for certain (the free throws still usable stay
         unused)."""
-        from kniffel.core import kernels
+        from kniffel.core.kernels.common import scoring, settle
 
         c = self.dist.compiled
         mask, armed, up, free, _, at_once = self.row[:6]
@@ -422,33 +418,25 @@ class _TurnOutcomes:
         placement = placements(c.rules, dict(self.at.sheet), roll, thrown_at_once=bool(at_once))[box]
         b = c.rules.box_index[box]
         extra = placement.total - placement.points
-        n = kernels.scoring(c.kernel_tables)
-        child, armed, up, gain, _ = kernels.settle(n, mask, armed, b, placement.points, up, extra)
+        n = scoring(c.kernel_tables)
+        child, armed, up, gain, _ = settle(n, mask, armed, b, placement.points, up, extra)
         lane = self.dist.lane(armed, free, child, up)
         return np.array([lane]), np.array([gain]), np.array([1.0])
 
     def mixture(self, lanes: I64, gains: I64, probs: F64) -> ScoreDistribution:
-        from kniffel.core import distkernels
+        from kniffel.core.kernels.distribution import situation_distribution
 
         d = self.dist
-        low, pmf = distkernels.situation_distribution(
-            lanes, gains, probs, d.pmf, d.index[0], d.index[1], d.index[2]
-        )
+        low, pmf = situation_distribution(lanes, gains, probs, d.pmf, d.index[0], d.index[1], d.index[2])
         return ScoreDistribution(int(low), pmf)
 
 
 __all__ = [
     "KIND",
-    "TAIL",
-    "DistributionTable",
-    "LevelTable",
-    "ScoreDistribution",
     "banked_points",
-    "build_table",
     "distribution_table",
     "early_table_ready",
     "held_table",
-    "lane_layout",
     "load_table",
     "option_distributions",
     "situation_distribution",

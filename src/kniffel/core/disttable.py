@@ -1,7 +1,7 @@
 """Final-score distributions and the table that holds one for every state: :class:`ScoreDistribution`
 (one state's points to come), :class:`DistributionTable` and :class:`LevelTable` (every state's, or one
 level's), and :func:`build_table`, which pushes the probability through each turn from the full sheet back
-(:mod:`kniffel.core.distkernels`). :mod:`kniffel.core.distribution` caches the tables and answers
+(:mod:`kniffel.core.kernels.distribution`). :mod:`kniffel.core.distribution` caches the tables and answers
 questions with them.
 
 Each stored distribution drops the probability (below 1e-15 at either end, :data:`TAIL`) of totals that
@@ -22,17 +22,10 @@ import numpy as np
 from kniffel.base.arrays import F64, I64, read_only
 from kniffel.base.errors import SituationError
 from kniffel.core.advisor import Advisor
-from kniffel.core.compile import Compiled
-from kniffel.core.dp import Solution, mask_bundles
-from kniffel.core.lanes import (
-    LaneLayout,
-    lane_layout,
-    lane_of,
-    mask_widths,
-    sublayout_index,
-    widths_of,
-)
-from kniffel.core.work import Cancel, Progress, check, run_ranges
+from kniffel.core.lanes import LaneLayout, lane_layout, lane_of, mask_widths, sublayout_index, widths_of
+from kniffel.core.points import Solution, mask_bundles
+from kniffel.core.runtime.work import Cancel, Progress, check, run_ranges
+from kniffel.core.tables import Compiled
 from kniffel.rules import RuleSet
 
 TAIL = 1.0e-15
@@ -129,7 +122,7 @@ class ScoreDistribution:
 
 def best_of(scores: Sequence[ScoreDistribution]) -> ScoreDistribution:
     """The distribution of the highest of independent final scores."""
-    from kniffel.core import winkernels
+    from kniffel.core.kernels.win import best_of
 
     if not scores:
         raise ValueError("the best of no scores")
@@ -138,15 +131,15 @@ def best_of(scores: Sequence[ScoreDistribution]) -> ScoreDistribution:
     lows = np.array([s.low for s in scores], dtype=np.int64)
     out = np.empty(int(counts.max() + lows.max() - lows.min()) + 1)
     probabilities = np.concatenate([np.asarray(s.probabilities, dtype=np.float64) for s in scores])
-    low, length = winkernels.best_of(lows, offsets, counts, probabilities, out, np.empty(len(scores)))
+    low, length = best_of(lows, offsets, counts, probabilities, out, np.empty(len(scores)))
     return ScoreDistribution(int(low), out[:length])
 
 
 def chance_at_least(own: ScoreDistribution, best: ScoreDistribution) -> float:
     """``P(own >= best)`` for independent final scores (a tie is a win for each tied player)."""
-    from kniffel.core import winkernels
+    from kniffel.core.kernels.win import at_least
 
-    return float(winkernels.at_least(own.low, own.probabilities, best.low, best.probabilities))
+    return float(at_least(own.low, own.probabilities, best.low, best.probabilities))
 
 
 # --- the table of every state -----------------------------------------------------------------------------
@@ -242,18 +235,20 @@ def build_table(
     after each piece of work. With ``within`` (a sheet), only the sheets that fill at least its boxes
     are computed: a small table for the rest of one game (a cone; asking it about other sheets is an
     error). With ``most_filled``, only the sheets with at most that many boxes filled are kept (all are
-    computed). ``cancel`` is asked between pieces of work (:mod:`kniffel.core.work`)."""
+    computed). ``cancel`` is asked between pieces of work (:mod:`kniffel.core.runtime.work`)."""
     root = 0
     if within is not None:
         root = Advisor(solution).state(within).mask
     kept = _Reserve(solution.compiled, root, most_filled)
-    layout, index, seconds = _build(solution, kept.write, progress, root, most_filled, cancel, room=kept.room)
+    layout, index, seconds = build_levels(
+        solution, kept.write, progress, root, most_filled, cancel, room=kept.room
+    )
     return DistributionTable(solution, layout, kept.table(), index, seconds)
 
 
 class _Reserve:
     """One array for the levels a table keeps, each computed where it stays, right after the one before
-    (:func:`_build`'s ``room``). Joined at the end instead, the levels of Yahtzee's whole table (1.9 GB)
+    (:func:`build_levels`'s ``room``). Joined at the end instead, the levels of Yahtzee's whole table (1.9 GB)
     were copied into new memory once more: 2.5-3.4 s of a 10-13 s build on a Zen 1.
 
     It is reserved at the most a table can hold (every lane as long as the most points still to come,
@@ -307,7 +302,7 @@ class _Reserve:
         return self.buffer[:at]
 
 
-def _build(
+def build_levels(
     solution: Solution,
     write: Callable[[F64], object],
     progress: Progress | None,
@@ -399,19 +394,27 @@ def _level(
     probabilities, computed in ``into`` where it has the room foreseen (a larger array once they
     outgrow it) or in a new array.
     ``advance(lanes)`` is called after each piece of work (it may stop the build)."""
-    from kniffel.core import distkernels
+    from kniffel.core.kernels.distribution import (
+        Distributions,
+        Outcomes,
+        Spans,
+        chunk_distributions,
+        chunk_outcomes,
+        max_outcomes,
+        supports,
+    )
 
     c = solution.compiled
     t = c.kernel_tables
     if not len(masks):
         return np.empty(0)
-    width = int(distkernels.max_outcomes(t, min(c.free_per_turn, c.n_free - 1)))
+    width = int(max_outcomes(t, min(c.free_per_turn, c.n_free - 1)))
     starts = mask_bundles(c, masks)
     widths, variants = widths_of(c, masks)
     before = np.concatenate([[0], np.cumsum(widths * variants * c.n_free)])
     level_base = int(layout.level_start[n])
     offset, first, length = index[0], index[1], index[2]
-    following = distkernels.Distributions(children, offset, first, length)  # the states the turns lead to
+    following = Distributions(children, offset, first, length)  # the states the turns lead to
     # the level's distributions are written where they stay, in one array: joined from parts, a level
     # (hundreds of MB) was new memory twice and one more copy (Yahtzee: 0.5-2 s of the early tables)
     child_lanes = int(layout.level_start[n + 2] - layout.level_start[n + 1])
@@ -430,24 +433,24 @@ def _level(
         m0, m1 = int(starts[b]), int(starts[e])
         lo_lane, hi_lane = level_base + int(before[m0]), level_base + int(before[m1])
         rows = hi_lane - lo_lane
-        found = distkernels.Outcomes(
+        found = Outcomes(
             np.zeros(rows, dtype=np.int64), np.empty((rows, width), dtype=np.int64),
             np.empty((rows, width), dtype=np.int64), np.empty((rows, width), dtype=np.float64),
         )  # fmt: skip
         outcomes = partial(
-            distkernels.chunk_outcomes, masks[m0:m1], starts[b : e + 1] - m0, solution.values, t,
+            chunk_outcomes, masks[m0:m1], starts[b : e + 1] - m0, solution.values, t,
             layout.lane_base, lo_lane, found,
         )  # fmt: skip
         run_ranges(e - b, BUNDLES_PER_TASK, outcomes)
-        spans = distkernels.Spans(np.empty(rows, dtype=np.int64), np.empty(rows, dtype=np.int64))
-        distkernels.supports(found, following, spans)
+        spans = Spans(np.empty(rows, dtype=np.int64), np.empty(rows, dtype=np.int64))
+        supports(found, following, spans)
         at = np.concatenate([[0], np.cumsum(spans.size)[:-1]]).astype(np.int64)
         size = int(spans.size.sum())
         if stored + size > len(pmf):  # more than foreseen: a larger array, what is stored copied over
             pmf = _grown(pmf, stored, stored + size)
         new_first, new_length = np.empty(rows, dtype=np.int64), np.empty(rows, dtype=np.int64)
-        made = distkernels.Distributions(pmf[stored : stored + size], at, new_first, new_length)
-        distributions = partial(distkernels.chunk_distributions, found, following, spans, made, TAIL)
+        made = Distributions(pmf[stored : stored + size], at, new_first, new_length)
+        distributions = partial(chunk_distributions, found, following, spans, made, TAIL)
         run_ranges(rows, ROWS_PER_TASK, distributions)
         offset[lo_lane:hi_lane] = made.offset + stored
         first[lo_lane:hi_lane] = made.first
@@ -474,8 +477,6 @@ def _grown(pmf: F64, stored: int, needed: int) -> F64:
 
 __all__ = [
     "CHUNK_LANES",
-    "F64",
-    "I64",
     "TAIL",
     "DistributionTable",
     "LevelTable",
@@ -483,5 +484,4 @@ __all__ = [
     "best_of",
     "build_table",
     "chance_at_least",
-    "lane_layout",
 ]

@@ -3,7 +3,7 @@ on the solver (score distributions, target probabilities) share.
 
 A lane is a state ``(mask, armed, free, up)`` as the DP computes it: upper scores below the mask's lowest
 computed one behave like it (they can no longer reach the bonus), and with every upper box filled the
-upper score no longer matters (see :attr:`kniffel.core.compile.Compiled.lanes`). Lanes come level by
+upper score no longer matters (see :attr:`kniffel.core.tables.Compiled.lanes`). Lanes come level by
 level (a level: the masks with the same number of filled boxes), so a table can hold a level in an array
 of its own and a DP that goes from the full sheet back needs only two levels at a time.
 
@@ -23,7 +23,7 @@ import numpy as np
 
 from kniffel.base.arrays import I64
 from kniffel.base.errors import SituationError
-from kniffel.core.compile import Compiled
+from kniffel.core.tables import Compiled
 
 
 @dataclass(frozen=True, eq=False)

@@ -26,11 +26,12 @@ import numpy.typing as npt
 
 from kniffel.base.arrays import read_only
 from kniffel.base.keeps import keep_lattice
-from kniffel.core.compile import Compiled, KernelTables
-from kniffel.core.dp import Solution, Values
-from kniffel.core.playkernels import MASK64 as MASK64
-from kniffel.core.playkernels import Games
-from kniffel.core.work import run_ranges
+from kniffel.core.kernels.play import MASK64 as MASK64
+from kniffel.core.kernels.play import Games
+from kniffel.core.kernels.records import KernelTables
+from kniffel.core.points import Solution, Values
+from kniffel.core.runtime.work import run_ranges
+from kniffel.core.tables import Compiled
 
 LANE_GAP = 8
 """Games of one state whose upper scores are further apart than this get tables of their own: computing
@@ -44,20 +45,20 @@ BUNDLES_PER_TASK = 8
 
 
 def play_turn(games: Games, log: Any, turn: int, values: Any, t: KernelTables, seat: int) -> None:
-    """Play one turn of every game of ``games``: group the games by state, compute each group's turn
-    tables once, then throw, keep and score for each of its games, bundles of groups on every compiled
-    thread at once (:func:`kniffel.core.work.run_ranges`). With ``log`` (``[game, turn, step, 3]``) the
-    first games record every throw as ``(keep, roll, 0)`` and the entry as ``(-2, box, points << 16 |
-    extra)``. ``seat`` -1 throws each game's own stream of dice; else ``games.rng`` holds deal seeds and
-    the dice are that seat's in each deal (:func:`kniffel.core.playkernels.deal_start`)."""
-    from kniffel.core import playkernels
+    """Play one turn of every game of ``games``: group the games by state, compute each group's turn tables
+    once, then throw, keep and score for each of its games, bundles of groups on every compiled thread at once
+    (:func:`~kniffel.core.runtime.work.run_ranges`). With ``log`` (``[game, turn, step, 3]``) the first games
+    record every throw as ``(keep, roll, 0)`` and the entry as ``(-2, box, points << 16 | extra)``. ``seat``
+    -1 throws each game's own stream of dice; else ``games.rng`` holds deal seeds and the dice are that seat's
+    in each deal (:func:`kniffel.core.kernels.play.deal_start`)."""
+    from kniffel.core.kernels.play import Turn, play_bundles, work
 
     values = read_only(values)  # a tournament's own tables may be writable
-    grouping = playkernels.work(games, t, LANE_GAP, CHUNK, BUNDLE)
+    grouping = work(games, t, LANE_GAP, CHUNK, BUNDLE)
     run_ranges(
         len(grouping.bundles) - 1,
         BUNDLES_PER_TASK,
-        partial(playkernels.play_bundles, games, playkernels.Turn(turn, seat, log), values, t, grouping),
+        partial(play_bundles, games, Turn(turn, seat, log), values, t, grouping),
     )
 
 
@@ -89,7 +90,7 @@ def stream_base(seed: int) -> int:
 
 def deal_seed(seed: int, deal: int) -> int:
     """The seed of deal ``deal`` of a duplicate-play run with ``seed`` (:mod:`kniffel.services.tournament`,
-    :mod:`kniffel.core.winplay`): that of game ``deal`` of :func:`play` with that seed."""
+    :mod:`kniffel.core.winplay`): that of game ``deal`` of :func:`play_games` with that seed."""
     return (stream_base(seed) + deal) & MASK64
 
 
@@ -106,7 +107,7 @@ def played_by(solution: Solution | Compiled, values: Values | None) -> tuple[Com
     return c, values
 
 
-def play(
+def play_games(
     solution: Solution | Compiled,
     games: int,
     seed: int,
@@ -124,7 +125,7 @@ def play(
     ``first_game`` gives the same games. ``progress(done, games)`` is called after every turn of every
     batch (``done`` counts whole games' worth of turns).
     """
-    from kniffel.core import playkernels
+    from kniffel.core.kernels.play import finish
 
     if games < 0:
         raise ValueError(f"the number of games must be at least 0, got {games}")
@@ -145,7 +146,7 @@ def play(
             play_turn(g, no_log, turn, values, tables, -1)
             if progress is not None:
                 progress(lo + (n * (turn + 1)) // turns, games)
-        playkernels.finish(g.score, g.free, c.free_points)
+        finish(g.score, g.free, c.free_points)
         scores[lo : lo + n] = g.score
         bonus[lo : lo + n] = g.flags & 1 != 0
         five[lo : lo + n] = g.flags & 2 != 0
@@ -173,8 +174,8 @@ def trace(
     solution: Solution | Compiled, seed: int, game: int = 0, *, values: Values | None = None
 ) -> tuple[list[TurnRecord], int]:
     """Game number ``game`` of the run with ``seed``, decision by decision, and its final score (the same
-    game :func:`play` plays, by the same ``values``; for tests and for showing what the policy did)."""
-    from kniffel.core import playkernels
+    game :func:`play_games` plays, by the same ``values``; for tests and for showing what the policy did)."""
+    from kniffel.core.kernels.play import finish
 
     c, values = played_by(solution, values)
     k = keep_lattice(c.rules.dice)
@@ -183,7 +184,7 @@ def trace(
     log = np.full((1, c.n_boxes, steps, 3), -1, dtype=np.int32)
     for turn in range(c.n_boxes):
         play_turn(g, log, turn, values, c.kernel_tables, -1)
-    playkernels.finish(g.score, g.free, c.free_points)
+    finish(g.score, g.free, c.free_points)
     records = []
     for turn in range(c.n_boxes):
         throws: list[Throw] = []
@@ -196,3 +197,13 @@ def trace(
                 break
             throws.append(Throw(k.keeps[keep], k.keeps[k.first_roll + roll]))
     return records, int(g.score[0])
+
+
+def dealt_faces(seed: int, seat: int, turn: int, throw: int, n: int) -> tuple[int, ...]:
+    """The faces of ``n`` dice of throw ``throw`` (from 1) of ``seat``'s turn ``turn`` in the deal of
+    ``seed``: what the compiled games of a deal throw there, whatever was played before."""
+    from kniffel.core.kernels.play import deal_faces
+
+    faces = np.empty(n, dtype=np.int64)
+    deal_faces(np.uint64(seed & MASK64), seat, turn, throw, faces)
+    return tuple(int(face) for face in faces)

@@ -14,7 +14,7 @@ free throws left) and the state of the turn, together one row of :data:`ROW` who
 (:meth:`ColumnPosition.encode`). :class:`Positions` is many rows as one array, with whether each one's
 next throw is a free one: what the compiled advisors, the batch reader and the compiled games read.
 
-The encoding reads the compiled rules (:class:`kniffel.core.compile.Compiled`), so this module stands
+The encoding reads the compiled rules (:class:`kniffel.core.tables.Compiled`), so this module stands
 in the solver's layer; it holds no kernel (the checks it asks are those the compiled batch reader asks).
 """
 
@@ -31,13 +31,20 @@ from kniffel.base.arrays import I64
 from kniffel.base.dice import validate_dice
 from kniffel.base.errors import SituationError, UnknownBoxError
 from kniffel.base.keeps import keep_lattice
-from kniffel.core import batchkernels as bk
+from kniffel.core.kernels.batch import (
+    FREE_RANGE,
+    NEGATIVE_UP,
+    UNREACHABLE,
+    UPPER,
+    state_fields,
+    turn_fields,
+)
 from kniffel.engine.sheet import ScoreSheet
 from kniffel.engine.situation import Situation
 from kniffel.rules import RuleSet
 
 if TYPE_CHECKING:
-    from kniffel.core.compile import Compiled
+    from kniffel.core.tables import Compiled
     from kniffel.engine.game import Game
 
 ROW = 9
@@ -77,17 +84,17 @@ class SheetState:
                 up += int(points)
         five = c.five
         five_points = filled[rules.boxes[five].id] if five >= 0 and mask >> five & 1 else 0
-        problem, up, armed, free = bk.state_fields.py_func(
+        problem, up, armed, free = state_fields.py_func(
             mask, up, five_points, free_throws_left is not None,
-            0 if free_throws_left is None else free_throws_left, bk.SheetRules.of(c),
+            0 if free_throws_left is None else free_throws_left, c.sheet_rules,
         )  # fmt: skip
-        if problem == bk.NEGATIVE_UP:
+        if problem == NEGATIVE_UP:
             raise SituationError("the upper section cannot hold a negative score")
-        if problem == bk.UNREACHABLE:
+        if problem == UNREACHABLE:
             raise SituationError(f"{rules.id} cannot fill these boxes in this order")
-        if problem == bk.UPPER:
+        if problem == UPPER:
             raise SituationError(f"an upper score of {up} cannot be reached with these boxes filled")
-        if problem == bk.FREE_RANGE:
+        if problem == FREE_RANGE:
             raise SituationError(f"free throws left must be 0 to {c.n_free - 1}, got {free}")
         return cls(mask, up, armed, free)
 
@@ -180,7 +187,7 @@ class ColumnPosition:
         s = self.state(compiled)
         if s.mask == compiled.full_mask:
             raise SituationError("the sheet is full")
-        at_once, sweep_free, usable, throws, free = bk.turn_fields.py_func(
+        at_once, sweep_free, usable, throws, free = turn_fields.py_func(
             self.rolls_left, self.thrown_at_once is not None, bool(self.thrown_at_once), s.free,
             self.free_throws_used, rules.rolls, compiled.n_at_once, compiled.free_per_turn,
         )  # fmt: skip

@@ -4,7 +4,7 @@ Maximising the expected score is not what a player behind wants: 40 points short
 long shot is right. A state's *row* holds ``P(u)``: the probability of still making at least ``u`` more
 points from the start of a turn in that state when every decision is taken to make exactly that
 probability as large as possible (a different policy for each ``u``). It is the expected-score DP with a
-vector over ``u`` (:mod:`kniffel.core.targetkernels`).
+vector over ``u`` (:mod:`kniffel.core.kernels.target`).
 
 Rows are solved for the states a question can reach, not for every state: a *cone* is the states whose
 sheets fill at least the boxes of a root state (the rest of one game), and each state's row is kept only
@@ -22,8 +22,8 @@ The rows and how a cone is solved are in :mod:`kniffel.core.targetrows` (their n
 here too); this module keeps the early rows on disk and the cones in memory, and advises with them.
 
 >>> from kniffel import rules
->>> from kniffel.core.target import TargetAdvisor, solve_rows
->>> from kniffel.core.compile import compile_rules
+>>> from kniffel.core import TargetAdvisor, solve_rows
+>>> from kniffel.core.tables import compile_rules
 >>> rows = solve_rows(compile_rules(rules.get("yahtzee")), high=250)   # doctest: +SKIP
 >>> round(rows.value(rows.root, 250), 4)                             # doctest: +SKIP
 0.5...
@@ -39,33 +39,34 @@ from typing import Any
 
 import numpy as np
 
+from kniffel.base.arrays import F32, F64, I64
 from kniffel.base.errors import SituationError
-from kniffel.core import cache
 from kniffel.core.advisor import Option, OptionRanker
-from kniffel.core.compile import Compiled, compile_rules
-from kniffel.core.distribution import DistributionTable, LevelTable
-from kniffel.core.lanes import (
-    LaneLayout,
-    early_rows_levels,
-    horizon_level,
-    lane_layout,
-    level_of,
-)
+from kniffel.core.disttable import DistributionTable, LevelTable
+from kniffel.core.lanes import LaneLayout, early_rows_levels, horizon_level, lane_layout, level_of
+from kniffel.core.points import table
 from kniffel.core.position import ColumnPosition, SheetState
+from kniffel.core.runtime.memo import Held
+from kniffel.core.runtime.store import (
+    cache_dir,
+    derived_path,
+    described,
+    load_array,
+    save_array,
+    solving,
+    table_key,
+)
+from kniffel.core.runtime.work import Cancel, Progress
+from kniffel.core.tables import Compiled, compile_rules
 from kniffel.core.targetrows import (
-    F32,
-    F64,
-    I64,
     Horizon,
     TargetRows,
     default_limit,
     empty_state,
-    reach,
-    reached_lanes,
+    points_left,
     solve_rows,
     windows,
 )
-from kniffel.core.work import Cancel, Progress
 from kniffel.rules import RuleSet
 
 # --- the early rows on disk, cones in memory --------------------------------------------------------------
@@ -78,7 +79,7 @@ held exact rows)."""
 def early_paths(rules: RuleSet, directory: Path | None = None) -> tuple[Path, Path]:
     """The probabilities (``.npy``, the kept levels one after the other) and the index (``.npy``; the
     description beside the probabilities is JSON, written last) of a rule set's early rows."""
-    base = cache.derived_path(rules, KIND, directory)
+    base = derived_path(rules, KIND, directory)
     return base, base.with_name(f"{base.stem}-index.npy")
 
 
@@ -87,11 +88,11 @@ def _load_early(c: Compiled, directory: Path | None) -> TargetRows | None:
     most_filled = early_rows_levels(c)
     layout = lane_layout(c, 0, most_filled)
     prob_path, index_path = early_paths(rules, directory)
-    index = cache.load_array(index_path, cache.table_key(rules), (layout.n_lanes, 3), np.int64)
+    index = load_array(index_path, table_key(rules), (layout.n_lanes, 3), np.int64)
     if index is None:
         return None
     sizes = _level_sizes(layout, index)
-    prob = cache.load_array(prob_path, cache.table_key(rules), (int(sizes.sum()),), np.float32)
+    prob = load_array(prob_path, table_key(rules), (int(sizes.sum()),), np.float32)
     if prob is None:
         return None
     limit = default_limit(c)
@@ -118,7 +119,17 @@ def _rows_of(
         levels[n] = prob[at : at + int(sizes[n])]
         at += int(sizes[n])
     return TargetRows(
-        c, limit, layout, index, tuple(levels), empty_state(c), 1, limit, reach(c), seconds, horizon_level(c)
+        c,
+        limit,
+        layout,
+        index,
+        tuple(levels),
+        empty_state(c),
+        1,
+        limit,
+        points_left(c),
+        seconds,
+        horizon_level(c),
     )
 
 
@@ -144,7 +155,7 @@ def early_rows(
         if found is not None:
             return found
     prob_path, index_path = early_paths(c.rules, directory)
-    with cache._solving(prob_path, also=(index_path,)) if use_cache else contextlib.nullcontext():
+    with solving(prob_path, also=(index_path,)) if use_cache else contextlib.nullcontext():
         if use_cache:
             found = _load_early(c, directory)
             if found is not None:
@@ -160,7 +171,7 @@ def early_rows(
             return solved
         kept = [level for level in solved.levels if level is not None]
         prob = np.concatenate(kept) if kept else np.zeros(0, dtype=np.float32)
-        key = cache.table_key(c.rules)
+        key = table_key(c.rules)
         details: dict[str, object] = {
             "rules": c.rules.id,
             "options": dict(c.rules.options),
@@ -171,8 +182,8 @@ def early_rows(
             "seconds": solved.seconds,
         }
         with contextlib.suppress(OSError):
-            cache.save_array(index_path, key, solved.index, {**details, "kind": f"{KIND}-index"})
-            cache.save_array(prob_path, key, prob, details)
+            save_array(index_path, key, solved.index, {**details, "kind": f"{KIND}-index"})
+            save_array(prob_path, key, prob, details)
     loaded = _load_early(c, directory)
     return solved if loaded is None else dataclasses.replace(loaded, seconds=solved.seconds)
 
@@ -187,7 +198,7 @@ def horizon_of(
     """The horizon of the early rows of ``c`` (None: they are exact), reading ``distributions`` (the
     horizon level's, or a table that holds it); built when not given, with the early distribution table
     cached on the way if ``use_cache`` (:func:`kniffel.core.distribution.with_level`)."""
-    from kniffel.core import distribution
+    from kniffel.core.distribution import with_level
 
     level = horizon_level(c)
     if level is None:
@@ -195,9 +206,7 @@ def horizon_of(
     if isinstance(distributions, DistributionTable):
         distributions = LevelTable.of(distributions, level)
     if distributions is None:
-        distributions = distribution.with_level(
-            cache.table(c.rules), level, directory=directory, use_cache=use_cache
-        )
+        distributions = with_level(table(c.rules), level, directory=directory, use_cache=use_cache)
     elif distributions.level != level:
         raise SituationError(
             f"the horizon is at {level} boxes filled, the distributions at {distributions.level}"
@@ -226,16 +235,16 @@ def as_played_to_win(rows: TargetRows, early: TargetRows) -> TargetRows:
 
 def early_rows_ready(rules: RuleSet, directory: Path | None = None) -> bool:
     """Whether the early rows of ``rules`` are in the cache (cheap: only the descriptions are read)."""
-    return all(cache.described(path, cache.table_key(rules)) for path in early_paths(rules, directory))
+    return all(described(path, table_key(rules)) for path in early_paths(rules, directory))
 
 
 MAX_HELD_BYTES = 768 << 20
 """Target rows a process keeps in memory at once (the least recently used are given up)."""
-_held = cache.Held[TargetRows](MAX_HELD_BYTES)
+_held = Held[TargetRows](MAX_HELD_BYTES)
 
 
 def _held_key(c: Compiled, directory: Path | None) -> tuple[str, str]:
-    return cache.table_key(c.rules), str(directory or cache.cache_dir())
+    return table_key(c.rules), str(directory or cache_dir())
 
 
 def is_early(c: Compiled, state: SheetState, turn: bool) -> bool:
@@ -255,7 +264,7 @@ def read_at_limit(c: Compiled, state: SheetState, needed: int) -> bool:
     """Whether the chance of making ``needed`` more points from ``state`` is read at the limit (the rows
     stop there, and the state can make more): then it is an upper bound, not the chance."""
     limit = default_limit(c)
-    return needed > limit and bool(reach(c)[state.mask] > limit)
+    return needed > limit and bool(points_left(c)[state.mask] > limit)
 
 
 def held_rows(
@@ -339,36 +348,39 @@ def game_rows(c: Compiled, target: int, progress: Progress | None = None) -> Tar
 
 
 def _option_kernel_helper(c: Compiled) -> contextlib.AbstractContextManager[None]:
-    """A helper process compiling the option kernel (:func:`kniffel.core.precompile.option_jobs`) while
+    """A helper process compiling the option kernel (:func:`~kniffel.core.kernels.jobs.option_jobs`) while
     this process solves rows, if it is not compiled yet."""
-    from kniffel.core import dpkernels, precompile
+    from kniffel.core.kernels.jobs import option_jobs
+    from kniffel.core.kernels.target import target_options
+    from kniffel.core.runtime.precompile import helping
 
-    return precompile.helping(precompile.option_jobs(c.kernel_tables), dpkernels.target_options)
+    return helping(option_jobs(c.kernel_tables), target_options)
 
 
 def question_kernels() -> tuple[Any, ...]:
     """The kernels a target question runs before its answer: its rows' loop, the windows' cut, the runs
     of asked targets, the rows' trim, its option kernel and the check that the rows answer it (what
-    :func:`needs_compiling` and the warm-up, :mod:`kniffel.core.warm`, ask about)."""
-    from kniffel.core import dpkernels, spans
+    :func:`target_needs_compiling` and the warm-up, :mod:`kniffel.core.warm`, ask about)."""
+    from kniffel.core.kernels.spans import all_reached, cut_windows, reached_runs, trim_zeros
+    from kniffel.core.kernels.target import solve_target, target_options
 
     return (
-        dpkernels.solve_target,
-        spans.cut_windows,
-        spans.reached_runs,
-        spans.trim_zeros,
-        dpkernels.target_options,
-        spans.all_reached,
+        solve_target,
+        cut_windows,
+        reached_runs,
+        trim_zeros,
+        target_options,
+        all_reached,
     )
 
 
-def needs_compiling() -> bool:
+def target_needs_compiling() -> bool:
     """Whether a target question would compile kernels before it solves anything: one of
     :func:`question_kernels` is neither compiled in this process nor in the disk cache. What a front end
     says while it waits depends on it."""
-    from kniffel.core import precompile
+    from kniffel.core.runtime.precompile import needs_compiling
 
-    return any(precompile.needs_compiling(kernel) for kernel in question_kernels())
+    return any(needs_compiling(kernel) for kernel in question_kernels())
 
 
 def cone_size(c: Compiled, state: SheetState, first: int, last: int) -> int:
@@ -410,10 +422,10 @@ class TargetAdvisor:
         """The targets of ``weights`` that the rows answer from ``state``: past the limit, a state that
         can still make more reads them at the limit (an upper bound: their weights move onto it), and one
         that cannot makes none of them (their weights go)."""
-        from kniffel.core import winkernels
+        from kniffel.core.kernels.win import fold
 
         folded = np.array(weights, dtype=np.float64)
-        first, count = winkernels.fold(first, folded, len(folded), self.limit, self.rows.open_ended(state))
+        first, count = fold(first, folded, len(folded), self.limit, self.rows.open_ended(state))
         return first, folded[:count]
 
     def upper_bound(self, state: SheetState, needed: int) -> bool:
@@ -442,7 +454,7 @@ class TargetAdvisor:
         rest of the turn is played for that sum and later turns for each target on its own. With one
         weight of 1 that is the largest probability of making ``first`` more points; with the chances of
         the other players' best final score it is a chance of finishing first."""
-        from kniffel.core import dpkernels, targetkernels
+        from kniffel.core.kernels.target import Reading, TargetOptions, target_options
 
         if len(weights) < 1:
             raise SituationError("weigh at least one target")
@@ -458,13 +470,13 @@ class TargetAdvisor:
         boxes = np.empty((1, self.compiled.n_boxes))
         keeps = np.empty((1, self.ranker.lattice.first_roll))
         kt = self.compiled.kernel_tables
-        read = targetkernels.Reading(child_level, self.rows.index, self.rows.layout.lane_base)
+        read = Reading(child_level, self.rows.index, self.rows.layout.lane_base)
         firsts, widths = np.array([first], dtype=np.int64), np.array([len(folded)], dtype=np.int64)
         # the weighed sums are of float32, as a game played to win compiled sums them
-        # (:func:`kniffel.core.targetkernels.weighted_sum`)
+        # (:func:`kniffel.core.kernels.target.weighted_sum`)
         weights_row = np.ascontiguousarray(folded, dtype=np.float32).reshape(1, -1)
-        weighed = targetkernels.TargetOptions(read, kt.lanes, firsts, widths, weights_row)
-        dpkernels.target_options(weighed, kt, situation, boxes, keeps)
+        weighed = TargetOptions(read, kt.lanes, firsts, widths, weights_row)
+        target_options(weighed, kt, situation, boxes, keeps)
         return self.ranker.ranked_options(situation, boxes, keeps, free)[0]
 
     def options(self, position: ColumnPosition, needed: int) -> list[Option]:
@@ -476,28 +488,19 @@ class TargetAdvisor:
 __all__ = [
     "KIND",
     "MAX_HELD_BYTES",
-    "Horizon",
     "TargetAdvisor",
-    "TargetRows",
     "answered",
     "as_played_to_win",
     "cone_size",
-    "default_limit",
     "early_paths",
     "early_rows",
-    "early_rows_levels",
     "early_rows_ready",
-    "empty_state",
     "game_rows",
     "held_rows",
     "horizon_of",
     "is_early",
-    "needs_compiling",
     "question_kernels",
-    "reach",
-    "reached_lanes",
     "read_at_limit",
     "rows_for",
-    "solve_rows",
-    "windows",
+    "target_needs_compiling",
 ]

@@ -2,7 +2,7 @@
 least ``u`` more points from the start of a turn in that state (see :mod:`kniffel.core.target`, which
 keeps them on disk and in memory and answers questions with them). Rows are solved level by level over a
 cone of states, each for its window of targets (:func:`windows`), with the compiled sweep of
-:mod:`kniffel.core.targetkernels`; from a :class:`Horizon` on they are read from final-score
+:mod:`kniffel.core.kernels.target`; from a :class:`Horizon` on they are read from final-score
 distributions instead.
 """
 
@@ -19,9 +19,8 @@ import numpy.typing as npt
 
 from kniffel.base.arrays import F32, F64, I64, read_only
 from kniffel.base.errors import SituationError
-from kniffel.core import pace
-from kniffel.core.compile import Compiled, KernelTables
-from kniffel.core.distribution import LevelTable
+from kniffel.core.disttable import LevelTable
+from kniffel.core.kernels.records import KernelTables
 from kniffel.core.lanes import (
     LaneLayout,
     lane_layout,
@@ -34,11 +33,13 @@ from kniffel.core.lanes import (
     widths_of,
 )
 from kniffel.core.position import SheetState
-from kniffel.core.work import Cancel, Progress, check, run_between, run_in_parts
+from kniffel.core.runtime.pace import TARGET_ROWS, remember
+from kniffel.core.runtime.work import Cancel, Progress, check, run_between, run_in_parts
+from kniffel.core.tables import Compiled
 from kniffel.rules import RuleSet
 
 if TYPE_CHECKING:
-    from kniffel.core.spans import Reach
+    from kniffel.core.kernels.spans import Reach
 
 PIECE = 2048
 """States solved in one round of compiled calls: a fraction of a second, so that a solve stops soon when
@@ -48,7 +49,8 @@ TASK = 4096
 threads take the next run of bundles as they finish one, so that they end a piece together."""
 PACE_SAMPLE = 2_000_000
 """A solve of at least this many probabilities (half a second and more) is a fair sample of the
-machine's pace: its seconds per probability are remembered for later estimates (:mod:`kniffel.core.pace`)."""
+machine's pace: its seconds per probability are remembered for later estimates
+(:mod:`kniffel.core.runtime.pace`)."""
 
 
 def default_limit(c: Compiled) -> int:
@@ -62,7 +64,7 @@ def default_limit(c: Compiled) -> int:
     return best + c.upper_bonus + c.free_points * (c.n_free - 1) + extra
 
 
-def reach(c: Compiled) -> I64:
+def points_left(c: Compiled) -> I64:
     """``[mask]``: the most points the open boxes can still pay (bonuses and free throws included): a
     state's row ends there, or at the limit if that is less."""
     masks = np.arange(c.n_masks, dtype=np.int64)
@@ -104,7 +106,7 @@ def windows(
     reads a child outside its window. Lanes are laid out level by level, within a level sheet by sheet,
     then by armed variant, upper score and free throws left; worked out a level at a time in arrays (a
     cone asks for hundreds of thousands of lanes)."""
-    bounds = reach(c)
+    bounds = points_left(c)
     index = np.zeros((layout.n_lanes, 3), dtype=np.int64)
     index[:, 1] = 1
     sizes = np.zeros(len(c.levels), dtype=np.int64)
@@ -253,7 +255,7 @@ class TargetRows:
     """The targets from the root the rows answer: ``low .. high``."""
     high: int
     reach: I64
-    """:func:`reach` of the rules."""
+    """:func:`points_left` of the rules."""
     seconds: float
     """Time of the DP alone; 0 for rows loaded from disk."""
     horizon: int | None = None
@@ -262,8 +264,8 @@ class TargetRows:
     that level are played for it and the rest for points, a lower bound of the exact row."""
     asked: Reach | None = None
     """None: every target of every window is solved. Else only those games from the root can ask for
-    (:class:`kniffel.core.spans.Reach`): the others hold NaN or nothing to rely on, and :meth:`covers` refuses
-    them."""
+    (:class:`~kniffel.core.kernels.spans.Reach`): the others hold NaN or nothing to rely on, and
+    :meth:`covers` refuses them."""
     _windows_of: dict[int, tuple[I64, I64, I64, I64]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -313,7 +315,8 @@ class TargetRows:
     def _asked(self, state: SheetState, first: int, last: int) -> bool:
         """Whether games from the root can ask ``state`` for each of the targets ``first .. last`` (every
         target can where the rows solved every target)."""
-        from kniffel.core.spans import all_reached, terms_of
+        from kniffel.core.kernels.spans import all_reached
+        from kniffel.core.spans import terms_of
 
         if self.asked is None or last < first:
             return True
@@ -395,9 +398,14 @@ def solve_rows(
     which are then solved from the later ones. With ``horizon``, the rows of its level are its chances
     of play for points and only the levels before it are solved (:class:`Horizon`).
     ``progress(done, total)`` counts states; ``cancel`` is asked between pieces of work
-    (:mod:`kniffel.core.work`)."""
-    from kniffel.core import dpkernels, spans, targetkernels
-    from kniffel.core.targetkernels import Reading
+    (:mod:`kniffel.core.runtime.work`)."""
+    from kniffel.core.kernels.spans import cut_windows, reached_runs, trim_zeros
+    from kniffel.core.kernels.target import (
+        Reading,
+        TargetLevel,
+        solve_target,
+    )
+    from kniffel.core.spans import reach_of, runs_of
 
     limit = default_limit(c) if limit is None else limit
     root = empty_state(c) if root is None else root
@@ -408,7 +416,7 @@ def solve_rows(
     full_layout = lane_layout(c, root.mask)
     index, sizes = windows(c, full_layout, limit, root, low, high)
     # a cone of some targets solves only those its states can be asked for; rows of every target, all
-    asked = None if horizon is not None or high is None else spans.reach_of(c, low, high)
+    asked = None if horizon is not None or high is None else reach_of(c, low, high)
     root_level = level_of(root.mask)
     if horizon is not None and not root_level < horizon.level < len(c.levels) - 1:
         raise SituationError(f"a horizon at {horizon.level} boxes filled is not between the root and the end")
@@ -420,7 +428,7 @@ def solve_rows(
         below = _full_sheet(c, full_layout, index, int(sizes[top]), root.free)
     else:
         below = horizon.rows(full_layout, index, int(sizes[top]))
-    below = spans.trim_zeros(below, index, int(starts[top]), int(starts[top + 1]))
+    below = trim_zeros(below, index, int(starts[top]), int(starts[top + 1]))
     arrays: list[F32 | None] = [None] * len(c.levels)
     arrays[top] = below if kept(top) else None
     items_by_level = [_items(c, full_layout, index, level, root) for level in range(root_level, top)]
@@ -431,7 +439,7 @@ def solve_rows(
     empty = np.zeros((0, 3), dtype=np.int64)
     scratch = np.zeros(1, dtype=np.float32)
     no_runs = np.zeros((0, 2), dtype=np.int64)
-    nothing = targetkernels.TargetLevel(
+    nothing = TargetLevel(
         empty,
         np.zeros(1, dtype=np.int64),
         root.free,
@@ -440,11 +448,11 @@ def solve_rows(
         np.zeros(1, dtype=np.int64),
         no_runs,
     )
-    dpkernels.solve_target(nothing, kt, 0, 0)
+    solve_target(nothing, kt, 0, 0)
     if asked is not None:
         none = np.zeros(0, dtype=np.int64)
-        spans.reached_runs(asked, empty, no_runs, none, none, no_runs)
-    spans.cut_windows(empty, root.free, index, full_layout.lane_base, kt)
+        reached_runs(asked, empty, no_runs, none, none, no_runs)
+    cut_windows(empty, root.free, index, full_layout.lane_base, kt)
     if progress is not None:
         progress(0, total)
     for level in range(top - 1, root_level - 1, -1):
@@ -457,7 +465,7 @@ def solve_rows(
         counts = index[a:b, 2]
         index[a:b, 0] = np.cumsum(counts) - counts
         items, lanes = _with_lanes(c, full_layout, index, items, root)
-        items, bounds, runs, widths = spans.runs_of(c, root, asked, items, index[lanes, 1:])
+        items, bounds, runs, widths = runs_of(c, root, asked, items, index[lanes, 1:])
         # targets no run holds are NaN: no question reads them (TargetRows.covers refuses them)
         size = int(counts.sum())
         prob = np.zeros(size, dtype=np.float32) if asked is None else np.full(size, np.nan, dtype=np.float32)
@@ -468,14 +476,14 @@ def solve_rows(
             # read-only, as the option kernel reads stored rows: one compile of the entries for both
             read = Reading(read_only(below), index, full_layout.lane_base)
             own = bounds[piece.start : piece.stop + 1]
-            work = targetkernels.TargetLevel(items[piece], bundles, root.free, prob, read, own, runs)
-            run_between(tasks, partial(dpkernels.solve_target, work, kt))
+            work = TargetLevel(items[piece], bundles, root.free, prob, read, own, runs)
+            run_between(tasks, partial(solve_target, work, kt))
             seconds += time.perf_counter() - begin
             done += piece.stop - piece.start
             if progress is not None:
                 progress(done, total)
         begin = time.perf_counter()
-        prob = spans.trim_zeros(prob, index, a, b)
+        prob = trim_zeros(prob, index, a, b)
         seconds += time.perf_counter() - begin
         arrays[level] = prob if kept(level) else None
         below = prob
@@ -483,13 +491,13 @@ def solve_rows(
         if prob_level is not None:
             prob_level.flags.writeable = False
     if horizon is None and int(sizes.sum()) >= PACE_SAMPLE:  # what later estimates of a cone read
-        pace.remember(pace.TARGET_ROWS, seconds, int(sizes.sum()))
+        remember(TARGET_ROWS, seconds, int(sizes.sum()))
     layout = full_layout if most_filled is None else lane_layout(c, root.mask, most_filled)
     if most_filled is not None:
         index = np.ascontiguousarray(sublayout_index(c, full_layout, layout, index.T).T)
         arrays = arrays[: most_filled + 1] + [None] * (len(arrays) - most_filled - 1)
     return TargetRows(
-        c, limit, layout, index, tuple(arrays), root, low, limit if high is None else high, reach(c),
+        c, limit, layout, index, tuple(arrays), root, low, limit if high is None else high, points_left(c),
         seconds, None if horizon is None else horizon.level, asked,
     )  # fmt: skip
 
@@ -513,7 +521,7 @@ class Horizon:
         """The level's rows in the windows of ``index`` (over ``layout``, the whole layout of the empty
         sheet, whose lanes the distributions count from the level's first): ``P(points to come >= u)``
         of each state's distribution."""
-        from kniffel.core import targetkernels
+        from kniffel.core.kernels.target import survival_rows
 
         a, b = int(layout.level_start[self.level]), int(layout.level_start[self.level + 1])
         if layout.root != 0 or self.distributions.index.shape[1] != b - a:
@@ -525,7 +533,7 @@ class Horizon:
         pmf, dist_index = self.distributions.pmf, self.distributions.index
         run_in_parts(
             b - a,
-            lambda first, last: targetkernels.survival_rows(
+            lambda first, last: survival_rows(
                 prob, index, lanes[first:last], lanes[first:last] - a, pmf, dist_index
             ),
         )
@@ -559,11 +567,11 @@ def _items(c: Compiled, layout: LaneLayout, index: I64, level: int, root: SheetS
 
 def _pieces(widths: I64) -> Iterator[tuple[slice, I64, I64]]:
     """The items of a level in pieces of about :data:`PIECE` (what one round of compiled calls solves, a
-    fraction of a second), each with the starts of its bundles of at least :data:`targetkernels.BUNDLE`
+    fraction of a second), each with the starts of its bundles of at least :data:`BUNDLE`
     lanes (and the end) and the starts of its tasks, runs of bundles of at least :data:`TASK` lanes
     (and the end) that a thread solves in one call."""
-    from kniffel.core.dpkernels import bundle_starts
-    from kniffel.core.targetkernels import BUNDLE
+    from kniffel.core.kernels.loop import bundle_starts
+    from kniffel.core.kernels.target import BUNDLE
 
     for start in range(0, len(widths), PIECE):
         piece = widths[start : start + PIECE]
@@ -573,19 +581,19 @@ def _pieces(widths: I64) -> Iterator[tuple[slice, I64, I64]]:
 
 
 def _cut_windows(items: I64, free_top: int, index: I64, lane_base: I64, kt: KernelTables) -> None:
-    """:func:`spans.cut_windows` of ``items``, a slice of them on each thread."""
-    from kniffel.core import spans
+    """:func:`cut_windows` of ``items``, a slice of them on each thread."""
+    from kniffel.core.kernels.spans import cut_windows
 
     run_in_parts(
         len(items),
-        lambda first, last: spans.cut_windows(items[first:last], free_top, index, lane_base, kt),
+        lambda first, last: cut_windows(items[first:last], free_top, index, lane_base, kt),
     )
 
 
 def _with_lanes(c: Compiled, layout: LaneLayout, index: I64, items: I64, root: SheetState) -> tuple[I64, I64]:
     """``items`` whose rows still hold a lane, and their lanes, in the order of the layout: a bundle
     then holds states of one sheet and its neighbours, which read the same children's rows (from the
-    caches, not memory) and leave more boxes' entries out (:func:`targetkernels.open_pairs`). The widest
+    caches, not memory) and leave more boxes' entries out (:func:`open_pairs`). The widest
     first, as before, made Yahtzee's cone of 300 2-4 % slower; the threads take runs of bundles as
     they finish one, so they end a piece together either way."""
     if not len(items):
@@ -602,16 +610,13 @@ def _with_lanes(c: Compiled, layout: LaneLayout, index: I64, items: I64, root: S
 
 
 __all__ = [
-    "F32",
-    "F64",
-    "I64",
     "PIECE",
     "Horizon",
     "TargetRows",
     "can_reach",
     "default_limit",
     "empty_state",
-    "reach",
+    "points_left",
     "reached_lanes",
     "solve_rows",
     "windows",

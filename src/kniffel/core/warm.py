@@ -1,7 +1,7 @@
 """Compile the kernels of the quick bot's moves and of target and win questions before anyone needs one.
 
 On a fresh install the first move of the quick bot (``bot``, the heuristic: its turn search,
-:func:`kniffel.core.sheetkernels.turn_values`) waits 22 s for its kernel to compile, and the first
+:func:`kniffel.core.kernels.sheet.turn_values`) waits 22 s for its kernel to compile, and the first
 question about a target score, or about the chance of winning (which reads target rows and final-score
 distributions), compiles their kernels first: about ten seconds on a fast machine, longer than the
 answer itself takes once they are compiled. A front end a person uses for a
@@ -37,28 +37,30 @@ it ends (a process object collected early would close it)."""
 
 
 def _dispatchers() -> list[object]:
-    from kniffel.core import distkernels, sheetkernels, winkernels
+    from kniffel.core.kernels.distribution import chunk_distributions, chunk_outcomes, situation_outcomes
+    from kniffel.core.kernels.sheet import turn_values
+    from kniffel.core.kernels.win import at_least, best_of
     from kniffel.core.target import question_kernels
 
     return [
-        sheetkernels.turn_values,
+        turn_values,
         *question_kernels(),
-        distkernels.chunk_outcomes,
-        distkernels.chunk_distributions,
-        distkernels.situation_outcomes,
-        winkernels.best_of,
-        winkernels.at_least,
+        chunk_outcomes,
+        chunk_distributions,
+        situation_outcomes,
+        best_of,
+        at_least,
     ]
 
 
-def needed() -> bool:
+def warm_up_needed() -> bool:
     """Whether a kernel the warm-up compiles is neither compiled in this process nor in the disk cache."""
-    from kniffel.core.precompile import needs_compiling
+    from kniffel.core.runtime.precompile import needs_compiling
 
     return any(needs_compiling(kernel) for kernel in _dispatchers())
 
 
-def warm(rules_id: str = "yahtzee") -> None:
+def warm_up(rules_id: str = "yahtzee") -> None:
     """Compile (or load) the kernels by solving the final-score distributions of a sheet with two boxes
     open (a few milliseconds once compiled), asking a target question, and valuing a turn on a sheet of
     one column as the quick bot does; sheets of several columns share the bot's kernels. The kernels
@@ -73,12 +75,12 @@ def warm(rules_id: str = "yahtzee") -> None:
 
     from kniffel import rules
     from kniffel.core.advisor import Advisor
-    from kniffel.core.compile import compile_rules
     from kniffel.core.distribution import situation_distribution
     from kniffel.core.disttable import ScoreDistribution, best_of, build_table, chance_at_least
-    from kniffel.core.dp import Solution, empty_values
+    from kniffel.core.kernels.sheet import sheet_tables, stacked_values, turn_values
+    from kniffel.core.points import Solution, empty_values
     from kniffel.core.position import ColumnPosition, SheetState
-    from kniffel.core.sheetkernels import sheet_tables, stacked_values, turn_values
+    from kniffel.core.tables import compile_rules
     from kniffel.core.target import TargetAdvisor
     from kniffel.core.targetrows import solve_rows
 
@@ -103,18 +105,18 @@ def warm(rules_id: str = "yahtzee") -> None:
     turn_values(sheet_tables([c.kernel_tables]), values, empty, empty, empty, empty, ruleset.rolls)
 
 
-def start() -> subprocess.Popen[bytes] | None:
+def start_warm_up() -> subprocess.Popen[bytes] | None:
     """Start the warm-up in a process of low priority if it can help; None if not (nothing to compile,
-    no second processor, :data:`WARM_UP_ENV` ``0`` or :data:`~kniffel.core.precompile.HELPER_ENV` set).
+    no second processor, :data:`WARM_UP_ENV` ``0`` or :data:`~.runtime.precompile.HELPER_ENV` set).
     Nobody waits for it."""
-    from kniffel.core import precompile
+    from kniffel.core.runtime.precompile import HELPER_ENV, processors
 
-    if os.environ.get(WARM_UP_ENV) == "0" or os.environ.get(precompile.HELPER_ENV):
+    if os.environ.get(WARM_UP_ENV) == "0" or os.environ.get(HELPER_ENV):
         return None
-    if not sys.executable or precompile.processors() < 2:
+    if not sys.executable or processors() < 2:
         return None
     try:
-        if not needed():
+        if not warm_up_needed():
             return None
         package_root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ)
@@ -148,7 +150,7 @@ def main() -> None:
     if hasattr(os, "nice"):
         os.nice(10)  # whatever the person does meanwhile comes first
     threading.Thread(target=end_with_starter, args=(sys.stdin.fileno(),), daemon=True).start()
-    warm()
+    warm_up()
 
 
 if __name__ == "__main__":

@@ -2,10 +2,10 @@
 
 Each *deal* is played once in every seating, as :mod:`kniffel.services.tournament` plays it (duplicate play):
 in seating ``s`` seat ``i`` holds role ``(i + s) % n``, and the dice of a seat's throw come from the deal,
-the seat, the turn and the throw alone (:func:`kniffel.core.playkernels.deal_start`, the dice of
+the seat, the turn and the throw alone (:func:`kniffel.core.kernels.play.deal_start`, the dice of
 :class:`kniffel.services.tournament.DealDice`), so the roles meet the same luck seat by seat. A role plays
 either for the chance of finishing first (the value :class:`kniffel.planning.goals.WinPlanner` gives every
-option; :func:`kniffel.core.winkernels.win_turn`) or for points (the simulator's turn,
+option; :func:`kniffel.core.kernels.win.win_turn`) or for points (the simulator's turn,
 :func:`kniffel.core.play.play_turn`), by the solver's values or by another table of their layout:
 the heuristic bot's on one column (:meth:`kniffel.planning.HeuristicPlanner.potential`) values an entry as
 its points plus the change of such a table, so the same turn played by that table is the heuristic's turn.
@@ -31,18 +31,19 @@ import numpy.typing as npt
 
 from kniffel.base.arrays import F32, F64, I64, read_only
 from kniffel.base.errors import KniffelError
-from kniffel.core.compile import Compiled
-from kniffel.core.distribution import DistributionTable, build_table
-from kniffel.core.dp import Solution
+from kniffel.core.disttable import DistributionTable, build_table
+from kniffel.core.kernels.play import Games
 from kniffel.core.play import deal_seed, play_turn
-from kniffel.core.playkernels import Games
-from kniffel.core.target import TargetRows, as_played_to_win, early_rows, solve_rows
-from kniffel.core.work import run_ranges
+from kniffel.core.points import Solution
+from kniffel.core.runtime.work import run_ranges
+from kniffel.core.tables import Compiled
+from kniffel.core.target import as_played_to_win, early_rows
+from kniffel.core.targetrows import TargetRows, solve_rows
 
 MAX_PLAYERS = 8
 GAMES_PER_TASK = 128
 """Games whose turn to win a thread plays in one compiled call (their open games are swept
-:data:`kniffel.core.winkernels.LANES` at a time)."""
+:data:`kniffel.core.kernels.win.LANES` at a time)."""
 CHANCES_PER_TASK = 256
 """Games whose chances a thread works out in one compiled call (a few microseconds a game)."""
 
@@ -60,7 +61,7 @@ class Matches:
     @property
     def to_win(self) -> tuple[bool, ...]:
         """Which roles play to win."""
-        from kniffel.core.winkernels import WIN
+        from kniffel.core.kernels.win import WIN
 
         return tuple(aim == WIN for aim in self.aims)
 
@@ -134,7 +135,7 @@ def play_to_win(
 ) -> Matches:
     """Play deals ``first_deal ..`` of ``solution``'s rule set (``deals`` of them, each in every seating:
     ``deals * players`` games) with each role playing for its aim: ``aims[role]`` is
-    :data:`~kniffel.core.winkernels.WIN`, :data:`~kniffel.core.winkernels.POINTS` or a final score
+    :data:`~kniffel.core.kernels.win.WIN`, :data:`~kniffel.core.kernels.win.POINTS` or a final score
     to reach (0 or more); ``to_win`` says it as a flag per role (win or points); by default role 0 plays
     to win, the others for points. The deals are :mod:`kniffel.services.tournament`'s for ``seed``. The target
     rows and distributions of every state are solved in memory (a minute or two for a full rule set) unless
@@ -150,7 +151,9 @@ def play_to_win(
     values (``[aux, mask, up]`` over the states of the compiled rules, as :attr:`Solution.values`); where
     every role plays by such a table, ``solution`` may be the compiled rules alone
     (:func:`~kniffel.core.compile_rules`): nothing is solved."""
-    from kniffel.core import playkernels, winkernels
+    from kniffel.core.kernels import win as win_kernels
+    from kniffel.core.kernels.play import Turn, finish
+    from kniffel.core.kernels.win import POINTS, WIN, FinalScores, TargetTables, win_turn
 
     if not 1 <= players <= MAX_PLAYERS:
         raise KniffelError(f"a table has 1 to {MAX_PLAYERS} players, got {players}")
@@ -158,13 +161,13 @@ def play_to_win(
         raise KniffelError(f"the number of deals must be at least 0, got {deals}")
     if aims is None:
         flags = to_win if to_win is not None else (True,) + (False,) * (players - 1)
-        aims = [winkernels.WIN if flag else winkernels.POINTS for flag in flags]
+        aims = [WIN if flag else POINTS for flag in flags]
     roles = tuple(int(aim) for aim in aims)
     if len(roles) != players:
         raise KniffelError(f"say for each of the {players} players what it plays for")
-    if any(aim < winkernels.POINTS for aim in roles):
+    if any(aim < POINTS for aim in roles):
         raise KniffelError(f"an aim is WIN, POINTS or a score of 0 or more, got {min(roles)}")
-    if players < 2 and (winkernels.WIN in roles or predict):
+    if players < 2 and (WIN in roles or predict):
         raise KniffelError(f"playing to win needs 2 to {MAX_PLAYERS} players, got {players}")
     c, optimal = (solution.compiled, solution.values) if isinstance(solution, Solution) else (solution, None)
     t = c.kernel_tables
@@ -173,10 +176,10 @@ def play_to_win(
         raise ValueError(f"give each of the {players} players a table of values or None")
     shape = (c.n_aux, c.n_masks, c.threshold + 1)
     for goal, given in zip(roles, own, strict=True):
-        if given is not None and (goal != winkernels.POINTS or given.shape != shape):
+        if given is not None and (goal != POINTS or given.shape != shape):
             raise ValueError(f"a table of values is for a player for points, of the shape {shape}")
-    playing = any(aim != winkernels.POINTS for aim in roles)
-    winning = winkernels.WIN in roles
+    playing = any(aim != POINTS for aim in roles)
+    winning = WIN in roles
     if optimal is None and (playing or predict or any(given is None for given in own)):
         raise ValueError("playing to win, for a target or by the solver's values needs the solved table")
     if playing:
@@ -191,20 +194,20 @@ def play_to_win(
     if winning:
         assert targets is not None
         early = early or early_rows(c, use_cache=False, distributions=distributions)
-        rows_of.append((as_played_to_win(targets, early), lambda aim: aim == winkernels.WIN))
+        rows_of.append((as_played_to_win(targets, early), lambda aim: aim == WIN))
     if targets is not None:
         rows_of.append((targets, lambda aim: aim >= 0))
     # (arrays of the right types where no distribution is read, read-only as a table's are: the kernel
     # takes one signature, not a second compile of some seconds for games without a player to win)
     finals = (
-        winkernels.FinalScores(
+        FinalScores(
             read_only(np.zeros(1)),
             np.zeros((3, 1), dtype=np.int64),
             np.zeros((c.n_aux, c.n_masks), dtype=np.int64),
             0,
         )
         if distributions is None
-        else winkernels.FinalScores(
+        else FinalScores(
             distributions.pmf,
             distributions.index,
             distributions.layout.lane_base,
@@ -215,7 +218,7 @@ def play_to_win(
     boards: list[F64] = []
     board_of = np.full(players, -1, dtype=np.int64)
     for role, (goal, given) in enumerate(zip(roles, own, strict=True)):
-        if goal == winkernels.POINTS:
+        if goal == POINTS:
             by = optimal if given is None else given
             assert by is not None
             if not any(known is by for known in boards):
@@ -247,7 +250,7 @@ def play_to_win(
                 run_ranges(
                     n,
                     CHANCES_PER_TASK,
-                    partial(winkernels.chances, table, finals, t, chances),
+                    partial(win_kernels.chances, table, finals, t, chances),
                 )
                 predictions[:, turn, mover, :] = chances
             aim = np.array(roles, dtype=np.int64)[(mover + seating) % players]
@@ -260,14 +263,12 @@ def play_to_win(
                 level, after = rows.levels[turn], rows.levels[turn + 1]
                 assert level is not None
                 assert after is not None
-                played_for = np.where(chosen, aim, winkernels.POINTS)
-                reading = winkernels.TargetTables(
+                played_for = np.where(chosen, aim, POINTS)
+                reading = TargetTables(
                     level, after, rows.index, rows.layout.lane_base, rows.reach, rows.limit
                 )
-                moving = playkernels.Turn(turn, mover, log[mover])
-                turn_to_win = partial(
-                    winkernels.win_turn, table, mine, played_for, moving, optimal, reading, finals, t
-                )
+                moving = Turn(turn, mover, log[mover])
+                turn_to_win = partial(win_turn, table, mine, played_for, moving, optimal, reading, finals, t)
                 run_ranges(n, GAMES_PER_TASK, turn_to_win)
             # the seatings where ``mover``'s role plays for points, in runs of consecutive games played by
             # one table
@@ -277,7 +278,7 @@ def play_to_win(
             if progress is not None:
                 progress(turn * players + mover + 1, turns * players)
     for s in range(players):
-        playkernels.finish(table.score[s], table.free[s], c.free_points)
+        finish(table.score[s], table.free[s], c.free_points)
     return Matches(
         players,
         deals,

@@ -28,7 +28,7 @@ Settings besides the rules (an id and its ``options``, or a :class:`~kniffel.Rul
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 import gymnasium
@@ -38,7 +38,6 @@ from gymnasium import spaces
 
 from kniffel.base.arrays import F32
 from kniffel.base.errors import GameError, KniffelError
-from kniffel.core.records import Bound
 from kniffel.engine.actions import Action, Roll, Score, Strike
 from kniffel.engine.game import Game, SeededDice
 from kniffel.engine.situation import Situation
@@ -100,8 +99,8 @@ class KniffelEnv(gymnasium.Env[F32, np.int64]):
             np.zeros(1, dtype=np.bool_),
         )
         self._action = np.zeros(1, dtype=np.int64)
-        self._step_call: Bound | None = None
-        self._observe_call: Bound | None = None
+        self._step_call: Callable[[], Any] | None = None
+        self._observe_call: Callable[[], Any] | None = None
         if self._compiled is not None:
             obs, masks, rewards, done, final, legal = self._buffers
             self._step_call = self._compiled.stepper(

@@ -28,13 +28,8 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from kniffel.base.dice import FACES, sorted_rolls
 from kniffel.base.errors import GameError, KniffelError
-from kniffel.core import Compiled, compile_rules
-from kniffel.core import envkernels as kernels
-from kniffel.core.play import MASK64, stream_base
-from kniffel.core.playkernels import streams
-from kniffel.core.records import Bound
+from kniffel.core import MASK64, Compiled, VectorGames, compile_rules
 from kniffel.engine.game import Game
 from kniffel.engine.sheet import ScoreSheet
 from kniffel.engine.situation import Situation
@@ -75,81 +70,15 @@ def compiled_tables(rules: RuleSet) -> Compiled:
         return found[1]
 
 
-class CompiledGames:
-    """The state of ``n`` single-column games in arrays, and the compiled tables that move them."""
+class CompiledGames(VectorGames):
+    """The state of ``n`` single-column games of ``rules`` in arrays, the compiled step that moves them,
+    and the observation's layout (:class:`~kniffel.env.encoding.Encoding`)."""
 
     def __init__(self, rules: RuleSet, n: int) -> None:
-        c = compiled_tables(rules)
         self.rules = rules
         self.encoding = Encoding(rules)
-        n_dice, n_boxes = rules.dice, c.n_boxes
-        self.dice = np.zeros((n, n_dice), dtype=np.int8)
-        self.rolls = np.zeros(n, dtype=np.int8)
-        self.taken = np.zeros(n, dtype=np.int8)
-        self.at_once = np.zeros(n, dtype=np.int8)
-        self.filled = np.zeros(n, dtype=np.int64)
-        self.points = np.zeros((n, n_boxes), dtype=np.int32)
-        self.upper = np.zeros(n, dtype=np.int32)
-        self.extra = np.zeros(n, dtype=np.int32)
-        self.free_left = np.zeros(n, dtype=np.int8)
-        self.total = np.zeros(n, dtype=np.int64)
-        self.rng = np.zeros(n, dtype=np.uint64)
-        code_to_roll = np.full(FACES**n_dice, -1, dtype=np.int32)
-        rolls = sorted_rolls(n_dice)
-        for r, roll in enumerate(rolls):
-            code_to_roll[sum((face - 1) * FACES**j for j, face in enumerate(roll))] = r
-        roll_dice = np.array(rolls, dtype=np.int8)
-        self.tables = kernels.EnvRules(c.kernel_tables, c.base, code_to_roll, roll_dice)
         layout = self.encoding.layout
-        names = ("dice", "counts", "rolls_left", "free_throws_taken", "thrown_at_once", "filled", "points",
-                 "upper_sum", "extra_bonus", "free_throws_left")  # fmt: skip
-        self.offsets = np.array([layout[k].start if k in layout else -1 for k in names], dtype=np.int64)
-        assert len(names) == kernels.N_OFFSETS
-        self.state = kernels.EnvGames(
-            self.dice, self.rolls, self.taken, self.at_once, self.filled, self.points, self.upper,
-            self.extra, self.free_left, self.total, self.rng,
-        )  # fmt: skip
-        """The games' arrays as the kernels take them (the arrays are changed in place, never replaced)."""
-
-    @property
-    def n(self) -> int:
-        return int(self.dice.shape[0])
-
-    def new(self, seed: int) -> None:
-        """Start every game afresh, the dice streams derived from ``seed``."""
-        self.rng[:] = streams(np.uint64(stream_base(seed)), np.uint64(0), self.n)
-        kernels.new_games(0, self.state, self.tables)
-
-    def stepper(
-        self,
-        actions: npt.NDArray[np.int64],
-        masks: npt.NDArray[np.int8],
-        obs: npt.NDArray[np.float32],
-        *,
-        penalty: float,
-        rewards: npt.NDArray[np.float64],
-        done: npt.NDArray[np.bool_],
-        final: npt.NDArray[np.float64],
-        legal: npt.NDArray[np.bool_],
-        autoreset: bool = True,
-    ) -> Bound:
-        """A step of every game with these arrays, as a call without arguments to make after each change
-        of ``actions``: apply ``actions`` where ``masks`` (the last observation's) allows them; elsewhere
-        ``-penalty`` and no change. Then observe every game into ``obs`` and ``masks``, as :meth:`observe`
-        does. Bound once, so that numba does not type some 50 arrays at every step (a third of the
-        single-game environment's step)."""
-        results = kernels.EnvResults(rewards, done, final, legal)
-        return Bound(
-            kernels.step, actions, masks, obs, self.offsets, penalty, autoreset, self.state, results,
-            self.tables,
-        )  # fmt: skip
-
-    def observer(self, obs: npt.NDArray[np.float32], masks: npt.NDArray[np.int8]) -> Bound:
-        """:meth:`observe` into these arrays as a call without arguments (as :meth:`stepper`)."""
-        return Bound(kernels.observe, obs, masks, self.offsets, self.state, self.tables)
-
-    def observe(self, obs: npt.NDArray[np.float32], masks: npt.NDArray[np.int8]) -> None:
-        kernels.observe(obs, masks, self.offsets, self.state, self.tables)
+        super().__init__(compiled_tables(rules), n, {name: layout[name].start for name in layout})
 
     def situation(self, g: int) -> Situation:
         """The position of game ``g`` (between its moves, the game not over)."""

@@ -33,7 +33,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from kniffel.core.cache import Memo
+from kniffel.core import Memo
 from kniffel.engine.game import Game
 from kniffel.planning.columns import ORDERED_EXTRA_ROLLS, ColumnPlanner
 from kniffel.planning.exact import ExactPlanner, advisor_for, is_exact, rules_key

@@ -4,7 +4,7 @@
 column's single-column table value; on a sheet without free throws and announced columns that is exactly
 what the solver's kernels compute for one state of one column, so the whole turn (the best entry of every
 roll over the open columns, the keep values before every throw) runs in
-:mod:`kniffel.core.sheetkernels`: the planner asks :meth:`SheetSearch.choices` for one position, and
+:class:`kniffel.core.SheetKernels`: the planner asks :meth:`SheetSearch.choices` for one position, and
 :meth:`SheetSearch.play` plays many games at once for :mod:`kniffel.services.simulate`. Sheets it does not
 cover (free throws, announced columns) keep the Python lookahead of :mod:`kniffel.planning.lookahead`.
 """
@@ -12,11 +12,8 @@ cover (free throws, announced columns) keep the Python lookahead of :mod:`kniffe
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -24,7 +21,7 @@ import numpy.typing as npt
 
 from kniffel.base.arrays import I64
 from kniffel.base.keeps import keep_lattice
-from kniffel.core.work import compiled_threads
+from kniffel.core import SheetKernels
 from kniffel.engine.game import Announce, Game, Roll, Score, Strike
 from kniffel.planning.goals import POINTS
 from kniffel.planning.interface import Choice, best_first
@@ -32,11 +29,7 @@ from kniffel.planning.lookahead import Lookahead, Valuation
 from kniffel.rules import Order, Placement, RuleSet, single_column
 
 if TYPE_CHECKING:
-    from kniffel.core.compile import Compiled
-
-
-BATCH = 4096
-"""Games played per call of the kernel: progress is reported between calls."""
+    from kniffel.core import Compiled
 
 
 def covers(rules: RuleSet) -> bool:
@@ -84,17 +77,25 @@ class SheetSearch:
         announce_margin: float = 0.0,
     ) -> None:
         self.rules = rules
-        self.announce_margin = announce_margin
-        """Announcing is chosen only when it is worth this much more than not announcing."""
         self.compiled = tuple(compiled)
         self.lattice = keep_lattice(rules.dice)
-        from kniffel.core.sheetkernels import sheet_tables, stacked_values
+        self.kernels = SheetKernels(
+            self.compiled,
+            values,
+            [c.order is Order.ANNOUNCED for c in rules.columns],
+            rules.rolls,
+            announce_margin=announce_margin,
+        )
 
-        self.tables = sheet_tables([c.kernel_tables for c in self.compiled])
-        self.announced = np.array([c.order is Order.ANNOUNCED for c in rules.columns], dtype=np.int64)
-        self.values = stacked_values(values)
-        self.threads = compiled_threads()
-        """Threads that play a batch of games side by side (numba's thread count: ``NUMBA_NUM_THREADS``)."""
+    @property
+    def values(self) -> npt.NDArray[np.float64]:
+        """The columns' tables stacked, ``values[c]`` column ``c``'s."""
+        return self.kernels.values
+
+    @property
+    def announce_margin(self) -> float:
+        """Announcing is chosen only when it is worth this much more than not announcing."""
+        return self.kernels.announce_margin
 
     def state(self, game: Game) -> tuple[I64, I64, I64]:
         """The columns' ``(mask, armed, up)`` of the player to move, as the kernels read them."""
@@ -120,21 +121,13 @@ class SheetSearch:
         """Whether the search's kernel is compiled, in this process or in the disk cache. Its first
         compile takes 20-30 s: a player people wait for plays the Python lookahead until then, which
         values every choice alike and takes milliseconds a decision."""
-        from kniffel.core.precompile import needs_compiling
-        from kniffel.core.sheetkernels import turn_values
-
-        return not needs_compiling(turn_values)
+        return self.kernels.ready()
 
     def choices(self, game: Game, valuation: Valuation) -> list[Choice]:
         """What :class:`~kniffel.planning.lookahead.Lookahead` answers, for a covered sheet."""
-        from kniffel.core.sheetkernels import turn_values
-
         turn = game.turn
         assert turn.dice is not None
-        mask, armed, up = self.state(game)
-        stop, keeps, announceable = turn_values(
-            self.tables, self.values, self.announced, mask, armed, up, self.rules.rolls
-        )
+        stop, keeps, announceable = self.kernels.turn(*self.state(game))
         lanes = {
             self.rules.key(self.rules.columns[c], self.rules.boxes[b]): 1 + i
             for i, (c, b) in enumerate(announceable.tolist())
@@ -174,35 +167,9 @@ class SheetSearch:
     ) -> SheetGames:
         """Games ``first_game .. first_game + games - 1`` of the dice streams of ``base``
         (:func:`kniffel.core.play.stream_base`), each to the end. ``log`` (``[game, turn, step, 3]``)
-        records the first games' throws and entries (see :func:`~kniffel.core.sheetkernels.play_games`)."""
-        from kniffel.core.playkernels import streams
-        from kniffel.core.sheetkernels import play_games
-
-        n_cols = len(self.compiled)
-        totals = np.zeros((games, n_cols, 4), dtype=np.int64)
-        no_log = np.zeros((0, 1, 1, 3), dtype=np.int32)
-        start = time.perf_counter()
-        with ThreadPoolExecutor(self.threads) as pool:
-            for lo in range(0, games, BATCH):
-                n = min(BATCH, games - lo)
-                rng = streams(np.uint64(base), np.uint64(first_game + lo), n)
-                part = totals[lo : lo + n]
-                run = partial(
-                    play_games,
-                    self.tables,
-                    self.values,
-                    self.announced,
-                    self.rules.rolls,
-                    self.announce_margin,
-                    rng,
-                    part,
-                    log if lo == 0 and log is not None else no_log,
-                )
-                bounds = np.linspace(0, n, min(self.threads, n) + 1).astype(int).tolist()
-                list(pool.map(run, bounds[:-1], bounds[1:]))
-                if progress is not None:
-                    progress(lo + n, games)
-        return SheetGames(totals, time.perf_counter() - start)
+        records the first games' throws and entries (see :meth:`kniffel.core.SheetKernels.play`)."""
+        totals, seconds = self.kernels.play(games, base, first_game, log=log, progress=progress)
+        return SheetGames(totals, seconds)
 
 
 def new_log(rules: RuleSet, games: int) -> npt.NDArray[np.int32]:

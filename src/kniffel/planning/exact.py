@@ -10,9 +10,15 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from kniffel.base.i18n import N_
-from kniffel.core import Advisor, OptionRanker, UnsupportedRulesError, compile_rules, table
-from kniffel.core.cache import Memo
-from kniffel.core.position import ColumnPosition
+from kniffel.core import (
+    Advisor,
+    ColumnPosition,
+    Memo,
+    OptionRanker,
+    UnsupportedRulesError,
+    compile_rules,
+    table,
+)
 from kniffel.engine.game import Action, Game, Score, Strike
 from kniffel.planning.goals import POINTS
 from kniffel.planning.interface import Choice, best_first
@@ -57,15 +63,15 @@ def advisor_job(rules: RuleSet) -> Job[Advisor] | None:
 def held_advisor(rules: RuleSet, directory: Path | None = None) -> Advisor | None:
     """The advisor of a single-column rule set if it can be had without solving: in memory, or its
     table in the cache (loaded now, a few milliseconds); else None."""
-    from kniffel.core import cache
+    from kniffel.core import load_solution, table_path
 
     key = (*rules_key(rules), directory)
     found = _advisors.get(key, lambda found: found[0] == rules)
     if found is not None:
         return found[1]
-    if not cache.table_path(rules, directory).with_suffix(".json").is_file():
+    if not table_path(rules, directory).with_suffix(".json").is_file():
         return None  # not solved yet: nothing to compile the rules for
-    loaded = cache.load(compile_rules(rules), directory)
+    loaded = load_solution(compile_rules(rules), directory)
     if loaded is None:
         return None
     return _advisors.put(key, (rules, Advisor(loaded)))[1]

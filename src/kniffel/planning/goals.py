@@ -31,8 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from kniffel.base.i18n import N_, translate
-from kniffel.core.winkernels import POINTS as AIM_POINTS
-from kniffel.core.winkernels import WIN as AIM_WIN
+from kniffel.core import AIM_POINTS, AIM_WIN
 from kniffel.planning.interface import PlanningError
 from kniffel.rules import RuleSet
 

@@ -31,8 +31,7 @@ from math import comb
 import numpy as np
 
 from kniffel.base.keeps import keep_lattice
-from kniffel.core import compile_rules
-from kniffel.core.compile import Compiled
+from kniffel.core import Compiled, compile_rules
 from kniffel.engine.game import Game
 from kniffel.planning.compiled import SearchPlanner, SheetSearch, column_rules, covers
 from kniffel.planning.lookahead import ColumnCache, Matrix, best_entries, own_entries

@@ -19,16 +19,14 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from kniffel.base.i18n import N_
-from kniffel.core.work import Progress
+from kniffel.core import Progress
 from kniffel.planning.goals import AIM_POINTS, AIM_WIN
 from kniffel.planning.winning import ROWS_KEPT, SECONDS_PER_LANE, seconds_per_value, win_tables
 from kniffel.planning.worker import Work
 from kniffel.rules import RuleSet
 
 if TYPE_CHECKING:
-    from kniffel.core import Solution
-    from kniffel.core.distribution import DistributionTable
-    from kniffel.core.target import TargetRows
+    from kniffel.core import DistributionTable, Solution, TargetRows
 
 TARGETS = N_("Solving the target rows of every sheet of {rules} (in memory, at every run)")
 CONE = N_("Solving the chances of reaching {targets} in {rules} (in memory, at every run)")
@@ -64,7 +62,7 @@ class PlayTables:
 
     @cached_property
     def targets(self) -> TargetRows:
-        from kniffel.core.target import solve_rows
+        from kniffel.core import solve_rows
 
         return solve_rows(self.solution.compiled, progress=self._progress)
 
@@ -81,7 +79,7 @@ class PlayTables:
         low, high = wanted
         found = next((rows for (a, b), rows in self._cones.items() if a <= low and high <= b), None)
         if found is None:
-            from kniffel.core.target import empty_state, solve_rows
+            from kniffel.core import empty_state, solve_rows
 
             c = self.solution.compiled
             found = solve_rows(c, root=empty_state(c), low=low, high=high, progress=self._progress)
@@ -91,7 +89,7 @@ class PlayTables:
     def _wanted(self, aims: Collection[int]) -> tuple[int, int] | None:
         """The targets of the cone that players of ``aims`` read (:func:`kniffel.core.target.answered`),
         or None for every sheet's rows (a player to win)."""
-        from kniffel.core.target import answered
+        from kniffel.core import answered
 
         scores = [aim for aim in aims if aim >= 0]
         if AIM_WIN in aims or not scores:
@@ -100,14 +98,14 @@ class PlayTables:
 
     @cached_property
     def distributions(self) -> DistributionTable:
-        from kniffel.core.distribution import build_table
+        from kniffel.core import build_table
 
         return build_table(self.solution, self._progress)
 
     @cached_property
     def early(self) -> TargetRows:
         """The early rows a player to win reads, from the disk cache (solved and kept the first time)."""
-        from kniffel.core.target import early_rows
+        from kniffel.core import early_rows
 
         return early_rows(self.solution.compiled, distributions=self.distributions, progress=self._progress)
 
@@ -125,7 +123,7 @@ class PlayTables:
         steps = []
         wanted = self._wanted(aims)
         if wanted is not None and wanted not in self._cones and "targets" not in done:
-            from kniffel.core.target import cone_size, empty_state
+            from kniffel.core import cone_size, empty_state
 
             size = cone_size(c, empty_state(c), *wanted)
             low, high = wanted
@@ -141,13 +139,13 @@ class PlayTables:
             )
         if AIM_WIN in aims:
             if "distributions" not in done:
-                from kniffel.core.target import default_limit
+                from kniffel.core import default_limit
 
                 size = int(float(lanes.sum()) * 2.2 * default_limit(c) * 8)
                 seconds = float(lanes.sum()) * SECONDS_PER_LANE
                 steps.append(Step(Work(DISTRIBUTIONS, seconds, size, fields), self._maker("distributions")))
             if "early" not in done:
-                from kniffel.core.target import early_rows_ready
+                from kniffel.core import early_rows_ready
 
                 seconds = 0.0 if early_rows_ready(self.rules) else tables.early_seconds[1]
                 steps.append(Step(Work(EARLY, seconds, 0, fields), self._maker("early")))

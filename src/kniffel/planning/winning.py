@@ -38,14 +38,42 @@ import numpy.typing as npt
 
 from kniffel.base.arrays import F64
 from kniffel.base.i18n import N_
-from kniffel.core import Advisor, OptionRanker, State
-from kniffel.core import distribution as dist
-from kniffel.core import target as tgt
-from kniffel.core.distribution import DistributionTable
-from kniffel.core.disttable import ScoreDistribution, best_of, chance_at_least
-from kniffel.core.lanes import early_levels, horizon_level, level_of, widths_of
-from kniffel.core.target import TargetAdvisor, TargetRows
-from kniffel.core.work import Cancel, Progress
+from kniffel.core import (
+    Advisor,
+    Cancel,
+    DistributionTable,
+    OptionRanker,
+    Progress,
+    ScoreDistribution,
+    SheetState,
+    TargetAdvisor,
+    TargetRows,
+    answered,
+    best_of,
+    chance_at_least,
+    cone_size,
+    default_limit,
+    distribution_table,
+    early_levels,
+    early_rows,
+    early_rows_levels,
+    early_rows_ready,
+    early_table_ready,
+    held_rows,
+    held_table,
+    horizon_level,
+    is_early,
+    lane_layout,
+    level_of,
+    points_left,
+    reached_lanes,
+    rows_for,
+    situation_distribution,
+    state_distribution,
+    table_for,
+    widths_of,
+    with_level,
+)
 from kniffel.engine.game import Game
 from kniffel.engine.sheet import ScoreSheet
 from kniffel.planning.exact import (
@@ -113,9 +141,9 @@ rows, 2026-11-24: 1.7e-7 on a Zen 4 two days later, about 6e-7 on a Zen 1)."""
 def seconds_per_value() -> float:
     """What solving a target row costs per probability here: the pace this machine's solves were
     measured at (:mod:`kniffel.core.pace`), or :data:`SECONDS_PER_VALUE` before the first."""
-    from kniffel.core import pace
+    from kniffel.core import TARGET_ROWS, rate
 
-    return pace.rate(pace.TARGET_ROWS, SECONDS_PER_VALUE)
+    return rate(TARGET_ROWS, SECONDS_PER_VALUE)
 
 
 SECONDS_PER_LANE = 1.4e-5
@@ -158,9 +186,7 @@ class WinTables:
 
     def early_ready(self) -> bool:
         """Whether the early tables are on disk (cheap: their descriptions are read)."""
-        return dist.early_table_ready(self.rules, self.directory) and tgt.early_rows_ready(
-            self.rules, self.directory
-        )
+        return early_table_ready(self.rules, self.directory) and early_rows_ready(self.rules, self.directory)
 
     def early_work(self) -> Work:
         """What solving the early tables costs, roughly, before it starts (worked out once)."""
@@ -170,8 +196,8 @@ class WinTables:
     def _early_work(self) -> Work:
         c = self.compiled
         lanes, reach, levels = self.states
-        size = float((self.reached * reach)[levels <= tgt.early_rows_levels(c)].sum()) * ROWS_KEPT * 4
-        size += float(lanes[levels <= early_levels(c)].sum()) * 2.2 * tgt.default_limit(c) * 8
+        size = float((self.reached * reach)[levels <= early_rows_levels(c)].sum()) * ROWS_KEPT * 4
+        size += float(lanes[levels <= early_levels(c)].sum()) * 2.2 * default_limit(c) * 8
         return Work(
             N_("Solving the win tables of {rules} (once; kept on disk)"),
             sum(self.early_seconds),
@@ -185,7 +211,7 @@ class WinTables:
         c = self.compiled
         masks = np.concatenate(c.levels)
         widths, armed = widths_of(c, masks)
-        reach = np.minimum(tgt.reach(c)[masks], tgt.default_limit(c))
+        reach = np.minimum(points_left(c)[masks], default_limit(c))
         levels = np.array([int(m).bit_count() for m in masks.tolist()], dtype=np.int64)
         return widths * armed * c.n_free, reach, levels
 
@@ -193,7 +219,7 @@ class WinTables:
     def reached(self) -> npt.NDArray[np.int64]:
         """Of every sheet (as :attr:`states` lists them): its lanes whose upper score a game can have, the
         ones target rows are solved for (:func:`kniffel.core.target.reached_lanes`)."""
-        return tgt.reached_lanes(self.compiled, np.concatenate(self.compiled.levels))
+        return reached_lanes(self.compiled, np.concatenate(self.compiled.levels))
 
     @cached_property
     def early_seconds(self) -> tuple[float, float]:
@@ -232,15 +258,13 @@ class WinTables:
         # the distributions, and those of the early rows' horizon on the way: the rows start from them
         horizon = horizon_level(c)
         if horizon is None:
-            dist.distribution_table(solution, directory=self.directory, progress=first, cancel=cancel)
+            distribution_table(solution, directory=self.directory, progress=first, cancel=cancel)
             distributions = None
         else:
-            distributions = dist.with_level(
+            distributions = with_level(
                 solution, horizon, directory=self.directory, progress=first, cancel=cancel
             )
-        tgt.early_rows(
-            c, directory=self.directory, distributions=distributions, progress=second, cancel=cancel
-        )
+        early_rows(c, directory=self.directory, distributions=distributions, progress=second, cancel=cancel)
         return True
 
     def prepare(self) -> Job[bool] | None:
@@ -252,30 +276,32 @@ class WinTables:
 
     # --- target rows and distributions ---
 
-    def rows(self, state: State, first: int, last: int, *, turn: bool, wait: bool, early: bool) -> TargetRows:
+    def rows(
+        self, state: SheetState, first: int, last: int, *, turn: bool, wait: bool, early: bool
+    ) -> TargetRows:
         """Rows answering targets ``first .. last`` from ``state`` (see
         :func:`kniffel.core.target.rows_for`). ``early``: for an early state, solve the early tables
         (and keep them) rather than the state's own cone."""
         c = self.compiled
-        first, last = tgt.answered(c, first, last)  # the job's key too: questions past the limit share it
-        if early and tgt.is_early(c, state, turn):
+        first, last = answered(c, first, last)  # the job's key too: questions past the limit share it
+        if early and is_early(c, state, turn):
             if self.early_ready() or wait:
-                return tgt.rows_for(c, state, first, last, turn=turn, directory=self.directory)
+                return rows_for(c, state, first, last, turn=turn, directory=self.directory)
             raise NotReady(self.early_job(), self.early_work(), early=True)
-        found = tgt.held_rows(c, state, first, last, turn=turn, directory=self.directory, early=False)
+        found = held_rows(c, state, first, last, turn=turn, directory=self.directory, early=False)
         if found is not None:
             return found
         if wait:
-            return tgt.rows_for(c, state, first, last, turn=turn, directory=self.directory, early=False)
+            return rows_for(c, state, first, last, turn=turn, directory=self.directory, early=False)
         job = self._submit(
             ("rows", state, first, last, turn),
             lambda: Work(
                 N_("Solving the chances of a {rules} position"),
-                tgt.cone_size(c, state, first, last) * seconds_per_value(),
+                cone_size(c, state, first, last) * seconds_per_value(),
                 0,
                 self._fields,
             ),
-            lambda cancel, progress: tgt.rows_for(
+            lambda cancel, progress: rows_for(
                 c,
                 state,
                 first,
@@ -296,22 +322,22 @@ class WinTables:
         solution = self.advisor.solution
         state = self.advisor.state(sheet, free_throws_left)
         is_early = level_of(state.mask) + int(turn) <= early_levels(self.compiled)
-        if is_early and not wait and not dist.early_table_ready(self.rules, self.directory):
+        if is_early and not wait and not early_table_ready(self.rules, self.directory):
             raise NotReady(self.early_job(), self.early_work(), early=True)
-        found = dist.held_table(solution, state, turn=turn, directory=self.directory)
+        found = held_table(solution, state, turn=turn, directory=self.directory)
         if found is not None:
             return found
         if wait or is_early:  # an early sheet whose table is on disk: loaded, not solved
-            return dist.table_for(solution, sheet, free_throws_left, turn=turn, directory=self.directory)
+            return table_for(solution, sheet, free_throws_left, turn=turn, directory=self.directory)
         job = self._submit(
             ("dist", state.mask),
             lambda: Work(
                 N_("Solving the final scores of a {rules} position"),
-                dist.lane_layout(self.compiled, state.mask).n_lanes * SECONDS_PER_LANE,
+                lane_layout(self.compiled, state.mask).n_lanes * SECONDS_PER_LANE,
                 0,
                 self._fields,
             ),
-            lambda cancel, progress: dist.table_for(
+            lambda cancel, progress: table_for(
                 solution, sheet, free_throws_left, turn=turn, directory=self.directory, cancel=cancel
             ),
         )
@@ -372,11 +398,11 @@ def final_scores(
         at = column_position(game)
         assert at is not None
         table = tables.distribution(dict(at.sheet), at.free_throws_left, turn=True, wait=wait)
-        found = dist.situation_distribution(table, at, extra_bonus=extra)
+        found = situation_distribution(table, at, extra_bonus=extra)
     else:
         left = free_throws_arg(rules, sheet.free_throws_left(column))
         table = tables.distribution(dict(sheet.entries), left, turn=False, wait=wait)
-        found = dist.state_distribution(table, dict(sheet.entries), left, extra_bonus=extra)
+        found = state_distribution(table, dict(sheet.entries), left, extra_bonus=extra)
     return found
 
 

@@ -35,7 +35,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from kniffel.core.work import Cancel, Cancelled, Progress, is_helper, use_threads
+from kniffel.core import Cancel, Cancelled, Progress, is_helper, use_threads
 
 T = TypeVar("T")
 log = logging.getLogger("kniffel.planning")
@@ -141,15 +141,15 @@ class Job(Generic[T]):
             if self.abandoned():
                 raise Cancelled
             self.started = time.monotonic()
-            from kniffel.core import cache  # not at the top: the worker itself needs no numpy
+            from kniffel.core import make_room, trim_cache
 
             if self.work.bytes:
-                cache.make_room(self.work.bytes)  # OverBudgetError: refused, nothing written
+                make_room(self.work.bytes)  # OverBudgetError: refused, nothing written
             try:
                 self._result = self.run(cancelled, self._progress)
             finally:
                 if self.work.bytes:
-                    cache.trim()
+                    trim_cache()
         except BaseException as error:  # handed to whoever asks for the result
             self._error = error
             if type(error).__name__ == "OverBudgetError":  # expected: the budget says no, one line

@@ -36,8 +36,16 @@ import numpy as np
 
 from kniffel.base.errors import KniffelError, SituationError
 from kniffel.base.i18n import N_, error_text
-from kniffel.core import batchkernels as bk
-from kniffel.core.position import ColumnPosition, Positions
+from kniffel.core import (
+    FIELDS,
+    AnswerWriter,
+    ColumnPosition,
+    LineReader,
+    LineStatus,
+    Positions,
+    ThrowProblem,
+    throw_problem,
+)
 from kniffel.engine.sheet import ScoreSheet, SheetError
 from kniffel.engine.situation import Situation
 from kniffel.rules import RuleSet
@@ -50,29 +58,21 @@ if TYPE_CHECKING:
 def check_position(rules: RuleSet, s: ColumnPosition) -> None:
     """Range checks that name the fields of a position as a query gives them (the advisor checks the
     rest)."""
-    problem = bk.turn_problem.py_func(
-        s.rolls_left,
-        s.free_throws_left is not None,
-        s.free_throws_left or 0,
-        s.free_throws_used,
-        rules.rolls,
-        rules.free_throws,
-        rules.free_throws_per_turn,
-    )
-    if problem == bk.ROLLS_LEFT:
+    problem = throw_problem(rules, s.rolls_left, s.free_throws_left, s.free_throws_used)
+    if problem == ThrowProblem.ROLLS_LEFT:
         raise SituationError(f"rolls left must be 0 to {rules.rolls - 1}, got {s.rolls_left}")
     if len(s.sheet) == len(rules.boxes):
         raise SituationError("the sheet is full: there is nothing to advise")
     ScoreSheet(rules, dict(s.sheet)).check_fill_order()
-    if problem == bk.NO_FREE_THROWS:
+    if problem == ThrowProblem.NO_FREE_THROWS:
         raise SituationError(f"{rules.id} has no free throws")
-    if problem == bk.FREE_LEFT:
+    if problem == ThrowProblem.FREE_LEFT:
         raise SituationError(f"free throws left must be 0 to {rules.free_throws}, got {s.free_throws_left}")
-    if problem == bk.FREE_USED:
+    if problem == ThrowProblem.FREE_USED:
         raise SituationError(
             f"free throws used must be 0 to {rules.free_throws_per_turn}, got {s.free_throws_used}"
         )
-    if problem == bk.FREE_BEFORE_ROLLS:
+    if problem == ThrowProblem.FREE_BEFORE_ROLLS:
         raise SituationError("free throws come after the regular rolls: rolls left must be 0")
 
 
@@ -91,8 +91,7 @@ def _int(data: Mapping[str, Any], key: str, default: int | None = None) -> int |
     return value
 
 
-FIELDS = frozenset(bk.FIELDS)
-"""The fields of a batch line's JSON object."""
+_FIELD_SET = frozenset(FIELDS)
 
 # the scanner json.loads itself calls (set in JSONDecoder.__init__; typeshed does not declare it)
 _SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
@@ -124,8 +123,8 @@ def parse_position(rules: RuleSet, line: str, checked: set[tuple[str, int]] | No
     data = _loads(line)
     if not isinstance(data, dict):
         raise SituationError("a situation is a JSON object with sheet, dice and rolls_left")
-    if not data.keys() <= FIELDS:
-        raise SituationError(f"unknown field(s): {', '.join(sorted(data.keys() - FIELDS))}")
+    if not data.keys() <= _FIELD_SET:
+        raise SituationError(f"unknown field(s): {', '.join(sorted(data.keys() - _FIELD_SET))}")
     raw = data.get("sheet", {})
     entries: dict[str, int]
     if isinstance(raw, str):
@@ -324,26 +323,14 @@ class _Blocks:
         self.advisor = advisor
         self.rules = rules
         self.checked: set[tuple[str, int]] = set()
-        # per kind of throw (regular, free), for the first option of a line and the later ones
-        pieces = [
-            (lead + _quoted(str(action)) + ', "value": ').encode("ascii")
-            for free in (False, True)
-            for lead in ('{"options": [{"action": ', '}, {"action": ')
-            for action in advisor.actions(free)
-        ]
-        self.pieces = np.frombuffer(b"".join(pieces), dtype=np.uint8)
-        self.starts = np.cumsum([0, *map(len, pieces)], dtype=np.int64)
-        self.longest = max(map(len, pieces)) + 32  # a value takes at most 25 bytes
-        self.tables = reader_tables(advisor, rules)
+        self.writer = AnswerWriter([[str(a) for a in advisor.actions(free)] for free in (False, True)])
+        self.reader = LineReader(advisor.compiled, rules)
 
     def prepare(self) -> None:
         """Compile the reader's and the writer's kernels, or load them from numba's cache, now rather
         than at the first block (see :meth:`kniffel.core.Advisor.prepare`)."""
         self.read(0, [])
-        empty = np.empty((0, 1), dtype=np.int64)
-        no_rows = np.empty(0, dtype=np.int64)
-        out = np.empty(0, dtype=np.uint8)
-        bk.answer_lines(empty, np.empty((0, 1)), no_rows, no_rows, self.pieces, self.starts, out, no_rows)
+        self.writer.prepare()
 
     def run(self, stream: IO[str], out: IO[str]) -> int:
         """Answer every line; the number of errors. The kernels of a block (they release the GIL) run in
@@ -379,22 +366,18 @@ class _Blocks:
         options). The compiled reader (:func:`kniffel.core.batchkernels.read_situations`) reads what
         it can be sure of; the rest, and every line of a block it split otherwise than ``lines`` are
         split, is read here as a single query is."""
-        text = np.frombuffer("".join(lines).encode("utf-8", "surrogatepass"), dtype=np.uint8)
-        n = len(lines)
-        read_in = Positions.empty(n)
+        read_in = Positions.empty(len(lines))
         rows, free = read_in.rows, read_in.free
-        status = np.empty(n, dtype=np.int64)
-        if bk.read_situations(text, self.tables, rows, free, status) != n:
-            status[:] = bk.UNREAD
-        if not (status == bk.UNREAD).any():
-            read = status == bk.READ
+        status = self.reader.read("".join(lines).encode("utf-8", "surrogatepass"), rows, free)
+        if not (status == LineStatus.UNREAD).any():
+            read = status == LineStatus.READ
             return read_in[read], [None] * int(read.sum())
         errors: dict[int, str] = {}
         rules, advisor, checked = self.rules, self.advisor, self.checked
-        for i in np.flatnonzero(status == bk.UNREAD).tolist():
+        for i in np.flatnonzero(status == LineStatus.UNREAD).tolist():
             line = lines[i]
             if not line.strip():
-                status[i] = bk.BLANK
+                status[i] = LineStatus.BLANK
                 continue
             try:
                 s = parse_line(rules, line, checked)
@@ -405,9 +388,9 @@ class _Blocks:
                 continue
             rows[i] = row
             free[i] = is_free
-            status[i] = bk.READ
-        read = status == bk.READ
-        answers = [errors.get(i) for i in np.flatnonzero(status != bk.BLANK).tolist()]
+            status[i] = LineStatus.READ
+        read = status == LineStatus.READ
+        answers = [errors.get(i) for i in np.flatnonzero(status != LineStatus.BLANK).tolist()]
         return read_in[read], answers
 
     def text(self, positions: Positions, answers: list[str | None]) -> str:
@@ -415,12 +398,9 @@ class _Blocks:
         if not len(rows):
             return "".join(a for a in answers if a is not None)
         codes, values, counts = self.advisor.ranked(positions)
-        kinds = free.astype(np.int64)
-        buffer = np.empty(int(counts.sum()) * self.longest + 16 * len(rows), dtype=np.uint8)
-        ends = np.empty(len(rows), dtype=np.int64)
-        end = bk.answer_lines(codes, values, counts, kinds, self.pieces, self.starts, buffer, ends)
+        written, ends = self.writer.write(codes, values, counts, free.astype(np.int64))
         if len(rows) == len(answers) and ends.min() >= 0:
-            return buffer[:end].tobytes().decode("ascii")
+            return written.decode("ascii")
         text: list[str] = []
         row = 0
         start = 0
@@ -431,7 +411,7 @@ class _Blocks:
             if ends[row] < 0:
                 text.append(self.dumped(codes[row], values[row], int(counts[row]), free[row]))
             else:
-                text.append(buffer[start : ends[row]].tobytes().decode("ascii"))
+                text.append(written[start : ends[row]].decode("ascii"))
                 start = ends[row]
             row += 1
         return "".join(text)
@@ -444,52 +424,6 @@ class _Blocks:
             for c, v in zip(codes[:count].tolist(), values[:count].tolist(), strict=True)
         ]
         return json.dumps({"options": options}) + "\n"
-
-
-def reader_tables(advisor: Any, rules: RuleSet) -> bk.ReaderTables:
-    """What :func:`kniffel.core.batchkernels.read_situations` reads lines with: the fields and box
-    names, what the Python reader would check, made by its own checks (the points each box may hold:
-    :meth:`ScoreSheet.from_entries`; the filled boxes the fill order allows:
-    :meth:`ScoreSheet.check_fill_order`), the advisor's rows of the rolls and the compiled rules."""
-    from kniffel.base.keeps import keep_lattice
-    from kniffel.engine.sheet import possible_points
-
-    c = advisor.compiled
-    ids = [box.id for box in rules.boxes]
-    assert [rules.box_index[i] for i in ids] == list(range(len(ids)))
-    fields, field_starts = bk.names_array(bk.FIELDS)
-    boxes, box_starts = bk.names_array(ids)
-    # a box holds the points from_entries lets it hold: those of possible_points, and no others
-    possible = [sorted(possible_points(rules, key)) for key in ids]
-    sound = np.zeros((len(ids), max(p[-1] for p in possible) + 1), dtype=np.bool_)
-    for b, key in enumerate(ids):
-        for points in possible[b]:
-            try:
-                ScoreSheet.from_entries(rules, {key: points})
-            except KniffelError:
-                continue
-            sound[b, points] = True
-    # check_fill_order passes any sheet of columns without a fixed order, and it is asked only about
-    # the sheets a fixed order reaches (the others the advisor refuses): a few dozen
-    in_order = np.ones(1 << len(ids), dtype=np.bool_)
-    if any(column.order.sequential for column in rules.columns):
-        in_order[:] = False
-        for mask in np.flatnonzero(c.allowed).tolist():
-            try:
-                ScoreSheet(rules, {key: 0 for b, key in enumerate(ids) if mask >> b & 1}).check_fill_order()
-            except KniffelError:
-                continue
-            in_order[mask] = True
-    keeps = keep_lattice(rules.dice)
-    roll_of = np.full((rules.dice + 1) ** 6, -1, dtype=np.int64)
-    for roll in keeps.rolls:
-        roll_of[sum(bk.face_code.py_func(face, rules.dice) for face in roll)] = keeps.roll_index(roll)
-    return bk.ReaderTables(
-        fields, field_starts, boxes, box_starts, sound, in_order, roll_of, bk.SheetRules.of(c),
-        n_dice=rules.dice, rolls=rules.rolls, free_throws=rules.free_throws,
-        per_turn=rules.free_throws_per_turn, free_per_turn=int(c.free_per_turn),
-        n_at_once=int(c.n_at_once),
-    )  # fmt: skip
 
 
 def situation_options(situation: Situation, goal: Goal | None = None) -> tuple[list[dict[str, Any]], bool]:
@@ -522,7 +456,7 @@ PAST_THE_LIMIT = N_(
 def past_the_limit(game: Game, target: int) -> int | None:
     """The rows' limit if the chances of ``game``'s player to move of finishing with at least ``target``
     are read there (upper bounds: :func:`kniffel.core.target.read_at_limit`), else None."""
-    from kniffel.core.target import default_limit, read_at_limit
+    from kniffel.core import default_limit, read_at_limit
     from kniffel.planning.exact import column_position, ranker_for
     from kniffel.planning.winning import scored
 
@@ -544,8 +478,7 @@ class TargetOptions:
     def __init__(
         self, rules: RuleSet, target: int, root: Mapping[str, int] | None = None, progress: Any = None
     ) -> None:
-        from kniffel.core.distribution import banked_points
-        from kniffel.core.target import TargetAdvisor, rows_for
+        from kniffel.core import TargetAdvisor, banked_points, rows_for
         from kniffel.planning.exact import ranker_for
 
         self.target = target
@@ -575,7 +508,6 @@ class TargetOptions:
 __all__ = [
     "BATCH_ERRORS",
     "BLOCK",
-    "FIELDS",
     "PAST_THE_LIMIT",
     "WORKERS",
     "TargetOptions",
@@ -586,7 +518,6 @@ __all__ = [
     "parse_position",
     "past_the_limit",
     "prepare_batch",
-    "reader_tables",
     "run_batch",
     "situation_options",
 ]

@@ -90,7 +90,7 @@ def connect(address: str, *, cpus: int | None = None) -> int:
 
 def _call(function: Callable[..., T], *arguments: Any) -> T:
     """A task's body: ``function(*arguments)`` with compiled code on the task's own CPUs only."""
-    from kniffel.core.work import use_threads
+    from kniffel.core import use_threads
 
     use_threads(int(_ray().get_runtime_context().get_assigned_resources().get("CPU", 1)))
     return function(*arguments)

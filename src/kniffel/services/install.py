@@ -28,7 +28,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from kniffel.core.cache import ENV as TABLES_ENV
+from kniffel.core import CACHE_DIR_ENV as TABLES_ENV
 
 SKIP_ENV = "KNIFFEL_COMPILE_AT_INSTALL"
 """Set to ``0`` for an install that compiles nothing."""
@@ -40,12 +40,15 @@ def play_and_advise() -> None:
     columns. On Kniffel with the strict order, whose tables (a few states a level, solved in a moment)
     have the types of every single-column rule set's: the kernels are the ones those use."""
     from kniffel import rules
-    from kniffel.core import Advisor, Solution
-    from kniffel.core.compile import compile_rules
-    from kniffel.core.dp import solve_compiled
-    from kniffel.core.play import play
-    from kniffel.core.position import ColumnPosition
-    from kniffel.core.winplay import play_to_win
+    from kniffel.core import (
+        Advisor,
+        ColumnPosition,
+        Solution,
+        compile_rules,
+        play_games,
+        play_to_win,
+        solve_compiled,
+    )
     from kniffel.services.advice import run_batch
     from kniffel.services.simulate import simulate
 
@@ -55,7 +58,7 @@ def play_and_advise() -> None:
     advisor.options(ColumnPosition({}, tuple(range(1, ruleset.dice + 1)), ruleset.rolls - 1))
     line = '{"sheet": {}, "dice": [1, 2, 3, 4, 5], "rolls_left": 2}\n'
     run_batch(advisor, ruleset, io.StringIO(line), io.StringIO())
-    play(solution, 2, seed=1)
+    play_games(solution, 2, seed=1)
     play_to_win(solution, players=2, deals=1, seed=1)
     simulate(rules.get("kniffel-3col"), strategy="bot", games=2, seed=1)
 
@@ -63,20 +66,20 @@ def play_and_advise() -> None:
 def questions() -> None:
     """Compile (or load) the kernels of target questions, distributions and chances of winning, and of
     the quick bot's turn search (:func:`kniffel.core.warm.warm`)."""
-    from kniffel.core import warm
+    from kniffel.core import warm_up
 
-    warm.warm()
+    warm_up()
 
 
 def compile_kernels() -> float:
     """Compile every kernel of :func:`play_and_advise` and :func:`questions`, the one in a second process
     where there is a second processor, their tables in a temporary directory; the seconds it took.
     Raises :class:`RuntimeError` if the second process failed."""
-    from kniffel.core import precompile
+    from kniffel.core import processors
 
     begin = time.perf_counter()
     with _tables_aside():
-        if precompile.processors() < 2:
+        if processors() < 2:
             play_and_advise()
             questions()
             return time.perf_counter() - begin

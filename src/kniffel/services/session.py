@@ -315,7 +315,7 @@ def points_table_pending(rules: RuleSet) -> bool:
 def compiling_seconds() -> float | None:
     """How long this process has been compiling kernels, if it is (:func:`kniffel.core.kernelcache.
     compiling`)."""
-    from kniffel.core.kernelcache import compiling
+    from kniffel.core import compiling
 
     found = compiling()
     return None if found is None else found.seconds

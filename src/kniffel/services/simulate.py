@@ -50,8 +50,7 @@ from kniffel.planning.compiled import SearchPlanner, SheetSearch, covers
 from kniffel.rules import Order, RuleSet, single_column
 
 if TYPE_CHECKING:
-    from kniffel.core import Solution
-    from kniffel.core.compile import Compiled
+    from kniffel.core import Compiled, Solution
 
 OPTIMAL = "bot:optimal"
 """The default strategy: optimal play for points, in compiled code where the rules allow."""
@@ -425,7 +424,7 @@ def _sheet(
     games: int,
     progress: Callable[[int, int], None] | None,
 ) -> Chunk:
-    from kniffel.core.play import stream_base
+    from kniffel.core import stream_base
 
     base = stream_base(seed)
     search.play(1, base)  # load (or compile) the kernels outside the timing
@@ -477,11 +476,10 @@ def _for_target(
 ) -> Chunk:
     """Games of a player for the final score ``aim`` alone at its table, played all at once from the
     cone of the empty sheet for ``aim`` (solved once a process and held for its later blocks)."""
-    from kniffel.core import target
-    from kniffel.core.winplay import play_to_win
+    from kniffel.core import game_rows, play_to_win
 
     solution = _solved(rules, solution)
-    rows = target.game_rows(solution.compiled, aim)
+    rows = game_rows(solution.compiled, aim)
 
     def report(done: int, total: int) -> None:
         if progress is not None:
@@ -523,10 +521,10 @@ def _lockstep(
 ) -> Chunk:
     """Games of one column played all at once (:func:`kniffel.core.play.play`): optimally by a solved
     table, or by ``values``, a heuristic bot's own table (nothing solved)."""
-    from kniffel.core import play
+    from kniffel.core import play_games
 
-    play.play(source, 1, seed, values=values)  # load (or compile) the kernels outside the timing
-    played = play.play(source, games, seed, progress=progress, first_game=first_game, values=values)
+    play_games(source, 1, seed, values=values)  # load (or compile) the kernels outside the timing
+    played = play_games(source, games, seed, progress=progress, first_game=first_game, values=values)
     return Chunk(
         first_game,
         played.scores,
@@ -547,7 +545,7 @@ def _bots(
     games: int,
     progress: Callable[[int, int], None] | None,
 ) -> Chunk:
-    from kniffel.core.play import MASK64, stream_base
+    from kniffel.core import MASK64, stream_base
 
     scores = np.zeros(games, dtype=np.int64)
     bonus = five = extras = 0

@@ -44,8 +44,7 @@ import numpy as np
 
 from kniffel import bots
 from kniffel.base.errors import KniffelError
-from kniffel.core import playkernels
-from kniffel.core.play import MASK64, deal_seed, mix64
+from kniffel.core import MASK64, deal_seed, dealt_faces, mix64
 from kniffel.engine.game import MAX_PLAYERS, Game
 from kniffel.planning import is_exact
 from kniffel.planning.goals import AIM_POINTS, AIM_WIN
@@ -78,7 +77,7 @@ class TournamentInterrupted(Interrupted["TournamentResult"]):
 
 class DealDice:
     """The dice of one deal, drawn by (seat, turn, throw) so that they do not depend on the play
-    (:func:`kniffel.core.playkernels.deal_start`; the compiled games of
+    (:func:`kniffel.core.dealt_faces`; the compiled games of
     :mod:`kniffel.core.winplay` throw the same).
 
     Follows a game (:meth:`follow`) to know who throws in which turn; a throw of ``n`` dice takes the
@@ -102,9 +101,7 @@ class DealDice:
             self._position, self._throws = position, 0
         self._throws += 1
         seat, turn = position
-        faces = np.empty(n, dtype=np.int64)
-        playkernels.deal_faces(np.uint64(self.seed), seat, turn, self._throws, faces)
-        return tuple(int(face) for face in faces)
+        return dealt_faces(self.seed, seat, turn, self._throws, n)
 
 
 # --- playing -----------------------------------------------------------------------------------------
@@ -233,7 +230,7 @@ def _play_compiled(
     progress: Callable[[int, int], None] | None,
     prepared: Prepared,
 ) -> Match:
-    from kniffel.core.winplay import play_to_win
+    from kniffel.core import play_to_win
 
     n = len(players)
     games = deals * n

@@ -28,7 +28,7 @@ from kniffel.apps.cli.options import (
 from kniffel.apps.cli.parsing import given_dice, parse_sheet
 from kniffel.apps.cli.render import named_actions
 from kniffel.base.i18n import translate
-from kniffel.core.position import ColumnPosition
+from kniffel.core import ColumnPosition
 from kniffel.engine.game import Game
 from kniffel.engine.situation import Situation
 from kniffel.planning.goals import AIM_POINTS, AIM_WIN, Goal, Target

@@ -260,9 +260,9 @@ def play_command(
         status = game.run()
     else:
         from kniffel.apps import tui
-        from kniffel.core import warm
+        from kniffel.core import start_warm_up
 
-        warm.start()  # hints for a target or a win come sooner once the game has played a while
+        start_warm_up()  # hints for a target or a win come sooner once the game has played a while
         status = tui.play(game, bot_delay=bot_delay)
     from kniffel.planning import worker
 
@@ -493,10 +493,10 @@ def serve_command(
     if log_level not in LOG_LEVELS:
         raise CliError(f"--log-level is critical, error, warning, info or debug, got {log_level}")
     if cache_budget is not None:
-        from kniffel.core import cache
+        from kniffel.core import CACHE_BUDGET_ENV, parse_size
 
         try:
-            os.environ[cache.BUDGET_ENV] = str(cache.parse_size(cache_budget))
+            os.environ[CACHE_BUDGET_ENV] = str(parse_size(cache_budget))
         except ValueError as error:
             raise CliError(f"--cache-budget: {error}") from None
     try:
@@ -506,9 +506,9 @@ def serve_command(
     from kniffel.apps.web import check_database
 
     check_database(database_url)
-    from kniffel.core import warm
+    from kniffel.core import start_warm_up
 
-    warm.start()  # the first chances of winning and target hints then need nothing compiled
+    start_warm_up()  # the first chances of winning and target hints then need nothing compiled
     serve(
         host,
         port,

@@ -25,7 +25,7 @@ from kniffel.apps.cli.cluster import INTERRUPTED
 from kniffel.apps.cli.errors import CliError, reports_errors
 from kniffel.apps.cli.language import LangOption
 from kniffel.base.i18n import NBSP, ngettext, number, translate
-from kniffel.core import cache
+from kniffel.core import CACHE_BUDGET_ENV, CacheEntry, cache_budget, cache_dir, cache_entries, remove_entries
 from kniffel.rules import get as get_rules
 from kniffel.rules import parse_options
 
@@ -55,8 +55,8 @@ def age_text(seconds: float, lang: str) -> str:
     return ngettext("{n}\N{NO-BREAK SPACE}day", "{n}\N{NO-BREAK SPACE}days", round(seconds / 86400), lang)
 
 
-def listing(found: Sequence[cache.Entry], lang: str) -> Table:
-    table = Table(title=translate(lang, "The table cache: {path}", path=cache.cache_dir()))
+def listing(found: Sequence[CacheEntry], lang: str) -> Table:
+    table = Table(title=translate(lang, "The table cache: {path}", path=cache_dir()))
     table.add_column(translate(lang, "Rule set"))
     table.add_column(translate(lang, "Kind"))
     table.add_column(translate(lang, "Size"), justify="right")
@@ -82,18 +82,18 @@ def show(
     if ctx.invoked_subcommand is not None:
         return
     words = language.choose(lang)
-    found = cache.entries()
+    found = cache_entries()
     console = Console(highlight=False)
     budget_line = translate(
         words,
         "Budget for solved tables: {used} of {budget} used (set it with {env} or kniffel serve "
         "--cache-budget); the least recently used are removed first.",
         used=size_text(sum(e.size for e in found if e.rules), words),
-        budget=size_text(cache.budget(), words),
-        env=cache.BUDGET_ENV,
+        budget=size_text(cache_budget(), words),
+        env=CACHE_BUDGET_ENV,
     )
     if not found:
-        console.print(translate(words, "The table cache is empty: {path}", path=cache.cache_dir()))
+        console.print(translate(words, "The table cache is empty: {path}", path=cache_dir()))
         console.print(budget_line)
         return
     console.print(listing(found, words))
@@ -127,10 +127,10 @@ def clear(
         get_rules(rules_id)  # an unknown id is refused with the ids there are
     found = [
         e
-        for e in cache.entries()
+        for e in cache_entries()
         if (rules_id is None or e.rules_id == rules_id) and (not obsolete or e.kind.startswith("obsolete"))
     ]
-    freed, busy = cache.remove(found)
+    freed, busy = remove_entries(found)
     console = Console(highlight=False)
     console.print(
         ngettext(
@@ -164,7 +164,7 @@ def prepare(
 ) -> None:
     """Solve a rule set's win tables now (what chances of winning, bot:win and target advice read early
     in a game), with progress, rather than in the background the first time a game needs them."""
-    from kniffel.core import warm
+    from kniffel.core import warm_up_needed
     from kniffel.planning import is_exact
     from kniffel.planning.winning import win_tables
     from kniffel.services.session import about
@@ -188,7 +188,7 @@ def prepare(
             size=size_text(work.bytes, words),
         )
     )
-    if warm.needed():  # the estimate is the solve's; a first use compiles the kernels before it
+    if warm_up_needed():  # the estimate is the solve's; a first use compiles the kernels before it
         console.print(translate(words, "First the solver is compiled, only on this first use."))
     label = translate(words, "Solving the win tables of {rules}", rules=rules.id)
     before = _tables_of(rules.id)
@@ -225,19 +225,19 @@ def _in_percent(progress: Callable[[int, int], None]) -> Callable[[int, int], No
     return lambda done, total: progress(100 * done // max(total, 1), 100)
 
 
-def _tables_of(rules_id: str) -> list[cache.Entry]:
+def _tables_of(rules_id: str) -> list[CacheEntry]:
     """The finished tables of a rule set in the cache now (a table's data written whole, not a
     leftover ``.tmp`` of an interrupted write, nor a table of an earlier version)."""
     return [
         e
-        for e in cache.entries()
+        for e in cache_entries()
         if e.rules_id == rules_id
         and not e.kind.startswith("obsolete")
         and any(f.suffix in (".npy", ".bin") for f in e.files)
     ]
 
 
-def interrupted_text(rules_id: str, before: Sequence[cache.Entry], lang: str) -> str:
+def interrupted_text(rules_id: str, before: Sequence[CacheEntry], lang: str) -> str:
     """What an interrupted ``cache prepare`` kept: the tables it finished (written whole, so the next
     run reads them and solves only the rest), or that nothing was kept."""
     had = {(e.rules, e.kind) for e in before}

@@ -41,8 +41,7 @@ def goal_of(text: str) -> Goal:
 
 def cone_note(rules: RuleSet, target: int, sheet: Mapping[str, int] | None, lang: str) -> str:
     """What solving a target's probabilities costs, said before it starts."""
-    from kniffel.core.distribution import banked_points
-    from kniffel.core.target import cone_size
+    from kniffel.core import banked_points, cone_size
     from kniffel.planning.exact import ranker_for
     from kniffel.planning.winning import seconds_per_value
     from kniffel.services.session import about
@@ -76,10 +75,10 @@ def target_options(
 def cone_waiting(lang: str) -> str:
     """Said until a cone's first sheet is solved: compiling on a first use, else cutting the sheets'
     windows."""
-    from kniffel.core.target import needs_compiling
+    from kniffel.core import target_needs_compiling
     from kniffel.services.session import about
 
-    if needs_compiling():
+    if target_needs_compiling():
         first_use = N_("compiling the target kernels, first use only (about {time})...")
         return translate(lang, first_use, time=about(COMPILE_SECONDS))
     return translate(lang, "preparing...")

@@ -163,8 +163,7 @@ def simulate_command(
     if aim is not None and cluster is None:
         # a player for a score plays from the chances of the empty sheet's cone: solved first, in view
         from kniffel.apps.cli import goals, solving
-        from kniffel.core import table
-        from kniffel.core.target import game_rows
+        from kniffel.core import game_rows, table
 
         note = partial(goals.cone_note, rules, aim, None, words)
         waiting = goals.cone_waiting(words) if not json_output else None

@@ -46,7 +46,8 @@ from kniffel.services.advice import check_position as check_situation
 
 def column_rules(rules: RuleSet, column: str | None) -> RuleSet:
     """The one-column rule set the solver is asked about (see the module docstring)."""
-    from kniffel.core import UnsupportedRulesError, single_column
+    from kniffel.core import UnsupportedRulesError
+    from kniffel.rules import single_column
 
     if column is None:
         orders = {c.order for c in rules.columns}
@@ -111,7 +112,7 @@ class _Lines(Progress):
         self.lang = lang
 
     def get_renderables(self) -> Iterator[RenderableType]:
-        from kniffel.core.kernelcache import compiling
+        from kniffel.core import compiling
 
         for task in self.tasks:
             yield Text(task.description, overflow="fold")
@@ -173,7 +174,7 @@ class Solved:
 def stored_seconds(rules: RuleSet) -> float:
     """The DP time written beside a cached table, 0 if unknown. The solver keeps it in the table's
     description file but does not hand it back on load, so it is read here."""
-    from kniffel.core.cache import table_key, table_path
+    from kniffel.core import table_key, table_path
 
     try:
         meta = json.loads(table_path(rules).with_suffix(".json").read_text(encoding="utf-8"))

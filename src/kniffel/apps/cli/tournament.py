@@ -21,7 +21,7 @@ from rich.table import Table
 from kniffel.apps.cli.cluster import Tally
 from kniffel.apps.cli.simulating import PARTIAL
 from kniffel.base.i18n import N_, number, percent, translate
-from kniffel.core.work import Progress
+from kniffel.core import Progress
 from kniffel.planning.worker import Work
 from kniffel.rules import RuleSet
 from kniffel.services.tournament import (

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kniffel.base.i18n import N_
-from kniffel.core.work import Cancel, Progress
+from kniffel.core import Cancel, Progress
 from kniffel.engine.game import Game, Score, Strike
 from kniffel.planning import Choice, NotReady, is_exact, planner_for, quick_choices
 from kniffel.planning.exact import advisor_job

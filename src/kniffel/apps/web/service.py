@@ -64,7 +64,7 @@ from kniffel.apps.web.store import (
 )
 from kniffel.base.errors import IllegalActionError, KniffelError
 from kniffel.base.i18n import N_, error_text
-from kniffel.core.kernelcache import compiled_seconds
+from kniffel.core import compiled_seconds
 from kniffel.engine.game import MAX_PLAYERS, Action, Announce, Game, Outcome, Roll, Score, SecureDice, Strike
 
 log = logging.getLogger("kniffel.apps.web")

@@ -20,7 +20,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from kniffel.core.warm import WARM_UP_ENV
+from kniffel.core import WARM_UP_ENV
 
 
 def free_port() -> int:

@@ -3,8 +3,8 @@
 numba's disk cache checks a kernel against its own file only. A kernel that calls kernels of another
 file (the simulator's turn calls the DP's sweep) kept the machine code it was first compiled with when
 that other file changed, until its cache files were deleted: edited code that silently did not run. So
-the cache lives in a directory named after a hash of every file that defines kernels
-(:data:`KERNEL_FILES`; a test holds the list): a change to any of them compiles everything again, once.
+the cache lives in a directory named after a hash of every file in the kernels' folder
+(:data:`KERNELS`): a change to any of them compiles everything again, once.
 
 The directory is under ``$NUMBA_CACHE_DIR`` if that is set, else under the user's cache directory
 (``kniffel/numba``; not ``$KNIFFEL_CACHE_DIR``, which the tests point at a new directory each session).
@@ -28,24 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-PACKAGE = Path(__file__).resolve().parent.parent
-
-KERNEL_FILES = (
-    "core/envkernels.py",
-    "core/batchkernels.py",
-    "core/distkernels.py",
-    "core/dpkernels.py",
-    "core/kernels.py",
-    "core/maxima.py",
-    "core/playkernels.py",
-    "core/records.py",
-    "core/sheetkernels.py",
-    "core/spans.py",
-    "core/targetkernels.py",
-    "core/winkernels.py",
-)
-"""The package's files that define numba kernels or how they are compiled (``records.BORROWS``),
-relative to the package."""
+KERNELS = Path(__file__).resolve().parent.parent / "kernels"
+"""The folder of every module that defines numba kernels or how they are compiled (``records.BORROWS``):
+nothing else of the package defines a kernel (a test holds it)."""
 
 KEEP_DAYS = 7
 
@@ -53,15 +38,15 @@ KEEP_DAYS = 7
 def sources_key() -> str:
     """A hash of the kernels' sources (and of Python's version: numba's files are per version)."""
     digest = hashlib.sha256(sys.version.encode())
-    for name in KERNEL_FILES:
-        digest.update(name.encode())
-        digest.update((PACKAGE / name).read_bytes())
+    for path in sorted(KERNELS.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
 def user_cache_dir() -> Path:
     """The user's cache directory for kniffel, by the platform's convention: the solved tables
-    (:func:`kniffel.core.cache.cache_dir`) and the compiled kernels are kept under it."""
+    (:func:`kniffel.core.runtime.store.cache_dir`) and the compiled kernels are kept under it."""
     home = Path.home()
     if sys.platform == "win32":
         local = os.environ.get("LOCALAPPDATA")
@@ -192,7 +177,7 @@ load_counts = LoadCounts()
 waiters: list[Callable[[str], bool]] = []
 """Asked, with the kernel's name, before this process compiles a kernel of this package that is not in
 the cache: True when another process was compiling it and has finished (the first run's helper,
-:mod:`kniffel.core.precompile`, which sets one while it runs), and it is looked up again. Waiting for
+:mod:`kniffel.core.runtime.precompile`, which sets one while it runs), and it is looked up again. Waiting for
 what another process is halfway through costs less than compiling it a second time beside it."""
 
 

@@ -148,7 +148,7 @@ def add_most_of_seed(
     where those are at most :data:`FOLD`: one pass, and ``m`` stored nowhere; False, with nothing done,
     where there are more. A turn's first throw reads each roll's best only for the turn's mean, so a
     roll's row written there was a store (and a line fetched for it) no pass read again. The sum is
-    :func:`kniffel.core.kernels.keep_max`'s, to the last bit. With fewer rows the last is taken again
+    :func:`kniffel.core.kernels.common.keep_max`'s, to the last bit. With fewer rows the last is taken again
     (a row taken twice changes no maximum)."""
     end = 0
     while end < ids.shape[0] and ids[end] >= 0:

@@ -13,18 +13,18 @@ compiled functions of its own module, marked ``inline="always"``:
 * ``store(level, bundle, free, solved, t)``: where the values of the turns, ``solved[lane]``, go.
 
 :func:`level_loop` makes the loop of an objective from them: :data:`solve_points` for expected points
-(:class:`kniffel.core.kernels.PointsLevel`) and :data:`solve_target` for the chance of a target
-(:class:`kniffel.core.targetkernels.TargetLevel`). The rest is written once, in :func:`_solve_level`:
-the keep lattice (:func:`~kniffel.core.kernels.sweep_from`) and the order of the free-throw levels.
+(:class:`kniffel.core.kernels.points.PointsLevel`) and :data:`solve_target` for the chance of a target
+(:class:`kniffel.core.kernels.target.TargetLevel`). The rest is written once, in :func:`_solve_level`:
+the keep lattice (:func:`~kniffel.core.kernels.common.sweep_from`) and the order of the free-throw levels.
 
 An option kernel's objective is what values an entry (the DP's table of values for points; a
-:class:`kniffel.core.targetkernels.TargetOptions` for targets and the chance of winning) and two
-functions: ``enter_box`` (one box of one situation: :func:`kniffel.core.kernels.enter`,
-:func:`kniffel.core.targetkernels.target_box`) and ``turn_keeps`` (the keeps of a bundle of situations
-whose throws are alike: :func:`kniffel.core.kernels.points_keeps`,
-:func:`kniffel.core.targetkernels.target_keeps`). :func:`option_kernel` makes :data:`points_options`
+:class:`kniffel.core.kernels.target.TargetOptions` for targets and the chance of winning) and two
+functions: ``enter_box`` (one box of one situation: :func:`kniffel.core.kernels.common.enter`,
+:func:`kniffel.core.kernels.target.target_box`) and ``turn_keeps`` (the keeps of a bundle of situations
+whose throws are alike: :func:`kniffel.core.kernels.points.points_keeps`,
+:func:`kniffel.core.kernels.target.target_keeps`). :func:`option_kernel` makes :data:`points_options`
 and :data:`target_options` from :func:`_situation_values`, which decides what a roll may be entered as
-(:func:`~kniffel.core.kernels.roll_entries`) and bundles the situations.
+(:func:`~kniffel.core.kernels.common.roll_entries`) and bundles the situations.
 
 Why a loop per objective made from one function, and not one kernel that is told its objective:
 numba compiles a function with the globals it finds, inlining the functions marked ``inline="always"``
@@ -45,21 +45,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from kniffel.core.compile import KernelTables
-from kniffel.core.kernels import (
-    BUNDLE,
-    NEG,
-    enter,
-    points_keeps,
-    roll_entries,
-    score_points,
-    scoring,
-    store_points,
-    sweep_from,
-    with_globals,
-)
-from kniffel.core.records import EntryState, Lanes
-from kniffel.core.targetkernels import score_target, store_target, target_box, target_keeps
+from kniffel.core.kernels.common import BUNDLE, NEG, roll_entries, scoring, sweep_from, with_globals
+from kniffel.core.kernels.records import EntryState, KernelTables, Lanes
 
 
 @njit(cache=True, nogil=True)
@@ -100,7 +87,7 @@ def _solve_level(level: Any, t: KernelTables, first: int, last: int) -> None:  #
     entry of every roll (the objective's ``score``), then, free-throw level by level, the keep lattice
     swept from them to the value of the turn (the empty keep before the first throw), kept where the
     objective's ``store`` puts it. Threads call it for different bundles at once: the bounds come last,
-    so ``partial(loop, level, t)`` is what :func:`kniffel.core.work.run_between` runs. It lets go of
+    so ``partial(loop, level, t)`` is what :func:`kniffel.core.runtime.work.run_between` runs. It lets go of
     the GIL, and each bundle writes its own values."""
     for b in range(first, last):
         bundle, sv = score(level, b, t)
@@ -115,12 +102,6 @@ def level_loop(name: str, score: Any, store: Any) -> Any:
     """The compiled loop of an objective: :func:`_solve_level` with the objective's ``score`` and
     ``store`` (its compiled functions) as its globals, cached as ``solve_<name>``."""
     return njit(cache=True, nogil=True)(with_globals(_solve_level, f"solve_{name}", score=score, store=store))
-
-
-solve_points = level_loop("points", score_points, store_points)
-"""The level loop of expected points (:class:`kniffel.core.kernels.PointsLevel`)."""
-solve_target = level_loop("target", score_target, store_target)
-"""The level loop of the chance of a target (:class:`kniffel.core.targetkernels.TargetLevel`)."""
 
 
 # --- every option of N situations ---------------------------------------------------------------------
@@ -148,7 +129,7 @@ def _situation_values(
     ``enter_box``), and ``keeps[i, keep]`` for holding each keep and throwing the rest, where that throw
     leaves ``throws`` regular throws and ``usable`` of ``sweep_free`` free throws (not computed when
     ``throws`` < 0: no throw is left). The situations whose throws are alike are swept together, a lane
-    each, in bundles of up to :data:`~kniffel.core.kernels.BUNDLE` (the objective's ``turn_keeps``):
+    each, in bundles of up to :data:`~kniffel.core.kernels.common.BUNDLE` (the objective's ``turn_keeps``):
     a lane's values do not depend on the lanes beside it, and a sweep costs per keep about as much for
     a few lanes as for many."""
     n = scoring(t)
@@ -199,11 +180,3 @@ def option_kernel(name: str, enter_box: Any, turn_keeps: Any) -> Any:
     ``enter_box`` and ``turn_keeps`` as its globals, cached as ``<name>_options``."""
     kernel = with_globals(_situation_values, f"{name}_options", enter_box=enter_box, turn_keeps=turn_keeps)
     return njit(cache=True, nogil=True)(kernel)
-
-
-points_options = option_kernel("points", enter, points_keeps)
-"""Every option of N situations in expected points; its objective is the DP's table of values
-(``enter`` takes it as its ``values``)."""
-target_options = option_kernel("target", target_box, target_keeps)
-"""Every option of N situations as the weighted chance of targets
-(:class:`kniffel.core.targetkernels.TargetOptions`): of one target, or of winning."""

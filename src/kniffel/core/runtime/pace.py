@@ -43,7 +43,7 @@ def machine() -> str:
     import llvmlite.binding as llvm
     from numba.core import config
 
-    from kniffel.core.work import compiled_threads
+    from kniffel.core.runtime.work import compiled_threads
 
     name = str(getattr(config, "CPU_NAME", None) or llvm.get_host_cpu_name())
     return f"{name}, {compiled_threads()} threads"
@@ -85,7 +85,7 @@ def _on() -> bool:
 
 
 def _path() -> Path:
-    from kniffel.core.cache import cache_dir
+    from kniffel.core.runtime.store import cache_dir
 
     return cache_dir() / FILE
 
@@ -120,7 +120,7 @@ def _read(path: Path) -> dict[str, dict[str, list[float]]]:
 
 
 def _write(path: Path, known: dict[str, dict[str, list[float]]]) -> None:
-    from kniffel.core.cache import atomic_write
+    from kniffel.core.runtime.store import atomic_write
 
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps({"format": FORMAT, "machines": known}, indent=1, sort_keys=True)

@@ -1,9 +1,9 @@
 """numba kernels of :mod:`kniffel.core.distribution`: one turn of the optimal policy as a Markov chain, and
 the final-score distributions it leads to.
 
-A turn's decisions are those of the compiled simulator (:mod:`kniffel.core.playkernels`): the same
-scoring values and recorded entries (:func:`~kniffel.core.kernels.score_values`), the same keep values
-(:func:`~kniffel.core.kernels.sweep`), the same comparisons (a keep replaces scoring only when strictly
+A turn's decisions are those of the compiled simulator (:mod:`kniffel.core.kernels.play`): the same
+scoring values and recorded entries (:func:`~kniffel.core.kernels.common.score_values`), the same keep values
+(:func:`~kniffel.core.kernels.common.sweep`), the same comparisons (a keep replaces scoring only when strictly
 better, the first best keep among the roll's sub-multisets in ascending order). Instead of drawing dice,
 the probability of every keep and roll is pushed forward: a keep's mass goes a sixth to each keep one die
 larger until the dice are full (the keep lattice's "add one die" link), each roll's mass to the keep the
@@ -29,17 +29,9 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from kniffel.core.compile import KernelTables
-from kniffel.core.kernels import (
-    _zero,
-    lane_of,
-    mask_lanes,
-    mask_segments,
-    scoring,
-    settle,
-)
-from kniffel.core.playkernels import turn_tables
-from kniffel.core.records import borrowing
+from kniffel.core.kernels.common import lane_of, mask_lanes, mask_segments, scoring, settle, zero_of
+from kniffel.core.kernels.play import turn_tables
+from kniffel.core.kernels.records import KernelTables, borrowing
 
 
 class TurnState(NamedTuple):
@@ -53,7 +45,7 @@ class TurnState(NamedTuple):
 
 
 class TurnPolicy(NamedTuple):
-    """The tables that decide a turn (:func:`~kniffel.core.playkernels.turn_tables`): the scoring values
+    """The tables that decide a turn (:func:`~kniffel.core.kernels.play.turn_tables`): the scoring values
     ``sv``, the strike's box ``strike_box``, the entry each roll would make ``choice`` and the keep values
     ``table``, each with a column per lane."""
 
@@ -153,7 +145,7 @@ def throw(mass: TurnMass, t: KernelTables) -> None:  # pragma: no cover
 def best_keeps(
     table: Any, col: int, subs: Any, r: int, scored: Any, mass: TurnMass
 ) -> None:  # pragma: no cover
-    """:func:`~kniffel.core.kernels.best_keep` in every lane at once, with the same comparisons in the same
+    """:func:`~.common.best_keep` in every lane at once, with the same comparisons in the same
     order: ``mass.keeps[i]`` is the keep to hold with roll ``r`` showing (-1: score it, whose value
     ``scored[i]`` is) and ``mass.best[i]`` its value; ``table[keep, col + i]`` the lanes' keep values.
     One lane at a time, this search took four fifths of the distributions' turns (Yahtzee, 14.7 of
@@ -257,7 +249,7 @@ def outcomes(
     out_lane, out_gain, out_prob = out.lane[row], out.gain[row], out.prob[row]
     n = scoring(t)
     strike = t.pair_box.shape[0]
-    count = _zero(out_lane)
+    count = zero_of(out_lane)
     for k in range(pair_mass.shape[0]):
         free = state.start + k
         for j in range(strike + 1):
@@ -328,7 +320,7 @@ def chunk_outcomes(
     """The turn outcomes of every lane (at every free-throw level) of the bundles of masks
     ``masks[starts[b] : starts[b + 1]]``, ``b`` from ``first`` to ``last - 1``, in row ``lane -
     first_lane`` of ``out`` (threads take different bundles at once:
-    :func:`kniffel.core.work.run_parallel`)."""
+    :func:`kniffel.core.runtime.work.run_parallel`)."""
     n = scoring(t)
     for b in range(first, last):
         segments, width = mask_segments(masks[starts[b] : starts[b + 1]], n, t.lanes)
@@ -503,7 +495,7 @@ def situation_outcomes(
         throw(mass, t)
     else:
         mass.shown[at_once, roll, 0] = 1.0
-    col = _zero(segments)  # the one lane's column and row, compiled as the table's are
+    col = zero_of(segments)  # the one lane's column and row, compiled as the table's are
     push(policy, col, usable, pos, mass, t)
     k = max_outcomes(t, usable)
     found = Outcomes(

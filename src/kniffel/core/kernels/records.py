@@ -1,7 +1,7 @@
 """The small records the solver's kernels hand each other instead of long lists of numbers: what entering
 points reads of the rule set's tables (:class:`Scoring`) and what throwing reads (:class:`Lattice`), the
 state a roll is entered in, a state's run of lanes and a roll of five alike. numba passes each as one
-typed tuple, built and read by field name in the kernels (:mod:`kniffel.core.kernels` and the kernels
+typed tuple, built and read by field name in the kernels (:mod:`kniffel.core.kernels.common` and the kernels
 built on it)."""
 
 from __future__ import annotations
@@ -12,12 +12,14 @@ from typing import Any, NamedTuple, overload
 import numpy as np
 from numba import njit
 
+from kniffel.base.arrays import F64, I16, I32, I64
+
 BORROWS: dict[str, Any] = {"_nrt": False}
 """The numba option of a kernel that only borrows its arrays: it allocates nothing and returns no array
 (a scalar, a tuple of them or nothing), so it is compiled without numba's reference counts (numba refuses
 to compile one that allocates). A compiled call otherwise takes a reference to every array of the
 records it is handed and lets go of it at the end, two atomic operations an array, which threads playing
-at once contend for: the simulator's turn of a game (:func:`kniffel.core.playkernels.play_game_turn`,
+at once contend for: the simulator's turn of a game (:func:`kniffel.core.kernels.play.play_game_turn`,
 some 40 arrays in its records) spent 70 % of its time in them (``docs/performance.md``). Its callers
 hold the references. ``tests/test_borrowing.py`` holds every such kernel to a return type without arrays
 and to calling only kernels that borrow too or are inlined."""
@@ -74,7 +76,7 @@ line kernel)."""
 
 
 class Scoring(NamedTuple):
-    """The numbers of the :class:`~kniffel.core.compile.KernelTables` that entering points reads. Kernels
+    """The numbers of the :class:`KernelTables` that entering points reads. Kernels
     hand this to their small helpers instead of the whole bundle: passing a tuple copies it, and copying
     the bundle takes a reference to each of its arrays, atomic operations that the threads contend for."""
 
@@ -89,9 +91,9 @@ class Scoring(NamedTuple):
 
 
 class Lattice(NamedTuple):
-    """What a turn's throws read of the :class:`~kniffel.core.compile.KernelTables`: the keep lattice of
+    """What a turn's throws read of the :class:`KernelTables`: the keep lattice of
     the dice (``size``, ``child``, ``choices``, the fields of the same name) and the index of its first
-    roll. Handed to the throws (:func:`kniffel.core.playkernels.play_throws`) for the reason
+    roll. Handed to the throws (:func:`kniffel.core.kernels.play.play_throws`) for the reason
     :class:`Scoring` is."""
 
     size: Any
@@ -124,3 +126,42 @@ class FiveAlike(NamedTuple):
     at_once: int
     roll: int
     face: int
+
+
+class KernelTables(NamedTuple):
+    """Everything the compiled kernels (:mod:`kniffel.core.kernels`) read about a rule set, as one argument
+    (numba passes a named tuple of arrays and numbers as one struct, compiled once for every rule set): the
+    tables of :class:`Compiled` and the keep lattice of its dice (:class:`kniffel.base.keeps.KeepLattice`), in
+    fields of the same name. Built by :attr:`Compiled.kernel_tables` alone. Flat, because numba's parallel
+    loops do not take a tuple nested in their arguments."""
+
+    n_boxes: int
+    five: int
+    n_armed: int
+    n_free: int
+    free_points: int
+    per_turn: int
+    """:attr:`Compiled.free_per_turn`."""
+    rolls: int
+    """Regular throws a turn."""
+    joker: bool
+    threshold: int
+    upper_bonus: int
+    upper_mask: int
+    allowed: I64
+    alike: I32
+    jpts: I16
+    jbonus: I16
+    lanes: I32
+    pair_box: I32
+    """:attr:`Compiled.pairs`: the box of each distinct ``(box, points > 0)`` pair of the base table ..."""
+    pair_pts: I32
+    """... its points ..."""
+    nonzero: I32
+    """... and ``[at_once, roll, i]`` the pairs a roll scores in (-1 pads)."""
+    first_roll: int
+    size: I32
+    child: I32
+    parent: I32
+    roll_probs: F64
+    choices: I32

@@ -1,10 +1,10 @@
 """numba kernels of the target rows (:mod:`kniffel.core.target`): the probability of still making at
 least ``u`` more points, played to make that probability as large as possible.
 
-It is the expected-score recursion of :mod:`kniffel.core.kernels` with a vector over ``u`` where that
+It is the expected-score recursion of :mod:`kniffel.core.kernels.common` with a vector over ``u`` where that
 one has a number: entering ``g`` points shifts the child state's vector by ``g``, and the keep lattice takes
-means and maxima lane by lane, so the lattice sweep (:func:`~kniffel.core.kernels.sweep`) and the best
-entry of each roll (:func:`~kniffel.core.kernels.best_entries`) are the solver's own. Only entering
+means and maxima lane by lane, so the lattice sweep (:func:`~kniffel.core.kernels.common.sweep`) and the best
+entry of each roll (:func:`~kniffel.core.kernels.common.best_entries`) are the solver's own. Only entering
 points differs (a shift instead of a sum), and so the steps that call it.
 
 A *row* is the vector of one between-turn state, kept for the targets of its *window* only: state lane
@@ -23,8 +23,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from kniffel.core.compile import KernelTables
-from kniffel.core.kernels import (
+from kniffel.core.kernels.common import (
     NEG,
     best_entries,
     keep_better,
@@ -35,7 +34,8 @@ from kniffel.core.kernels import (
     sweep,
     with_globals,
 )
-from kniffel.core.records import EntryState, Scoring, borrowing, wide
+from kniffel.core.kernels.loop import level_loop, option_kernel
+from kniffel.core.kernels.records import EntryState, KernelTables, Scoring, borrowing, wide
 
 
 class Window(NamedTuple):
@@ -69,7 +69,7 @@ def entered(
     the lanes from ``beyond`` on cannot be made (``certain .. start - 1``, below the child's window but
     not made, are none where the windows are sound).
 
-    Compiled once and called (every caller passes its integers :data:`~kniffel.core.records.wide`):
+    Compiled once and called (every caller passes its integers :data:`~kniffel.core.kernels.records.wide`):
     inlined, with the entry and the lane lookup inside it, at the three call sites of a weighed turn's
     entries, it was most of their inlining (the option kernel's entries compiled in 5.2 s, 3.1 s
     called); the call beside its lookups cost the games to win and the rows nothing measurable."""
@@ -114,7 +114,7 @@ def weighted_sum(weights: Any, lo: int, hi: int, prob: Any, shift: int) -> float
     float32 was converted before its multiply, and on a Zen 1 those conversions bound the loop (a turn
     played to win spent half its time here; in float32 tournaments of ``bot:win`` played a quarter more
     games a second). The weights are worked out in float64 and rounded once, where the sums are asked
-    for (:func:`kniffel.core.winkernels.win_turn`,
+    for (:func:`kniffel.core.kernels.win.win_turn`,
     :meth:`kniffel.core.target.TargetAdvisor.option_values`), so a game played compiled and one played
     through the planners weigh alike; a sum is as exact as its float32 rows, to a few of their last
     places."""
@@ -163,7 +163,7 @@ def enter_lanes(
     ``(u0, w)`` of ``runs`` (targets ``u0 .. u0 + w - 1``), the runs side by side from ``col``. The child
     is looked up once for all of them: a state's targets that games reach can be several runs.
 
-    Compiled once (every caller passes its integers :data:`~kniffel.core.records.wide`, so it has one
+    Compiled once (every caller passes its integers :data:`~kniffel.core.kernels.records.wide`, so it has one
     signature) and called, not inlined: inlined at its six call sites it was compiled six times over,
     and the rows' kernel took 19.8 s to compile instead of 11.4 s. The call costs nothing beside its
     loops over a window's lanes.
@@ -228,7 +228,7 @@ def _entry_probabilities(
     """``rows[j, col + lane]``: the probability of making ``at.u0 + lane`` more points by each entry of
     a roll in the state ``at``: a row per distinct ``(box, points > 0)`` pair (NEG where the box is not
     open), then the best strike, then scratch (the target counterpart of
-    :func:`kniffel.core.kernels.entry_values`). The lanes are those of ``runs`` (see
+    :func:`kniffel.core.kernels.common.entry_values`). The lanes are those of ``runs`` (see
     :func:`enter_lanes`; ``at.w`` of them in all). With ``weights`` each entry is its lanes' weighted
     sum, in lane ``col`` (``runs`` unused)."""
     n = scoring(t)
@@ -337,12 +337,12 @@ def score_probabilities(
     state of row ``i`` of ``states`` (the fields of :class:`Window`, with ``fewer`` free throws fewer
     than it says left after the turn), each entry valued by ``sum(weights[i, lane] * P(making
     states[i, 4] + lane more points))`` over the state's ``states[i, 5]`` lanes (the target counterpart of
-    :func:`kniffel.core.kernels.score_values`; ``rows`` as :func:`entry_probabilities` fills it, a lane a
+    :func:`~.common.score_values`; ``rows`` as :func:`entry_probabilities` fills it, a lane a
     state). The children's rows are read from ``read`` (the next level's).
 
     With ``choice`` and ``strike_box`` (None: not asked for) the entry each value is the best of is
-    recorded as :func:`~kniffel.core.kernels.score_values` records it, for a game to be played by these
-    values (:func:`kniffel.core.playkernels.play_game_turn`)."""
+    recorded as :func:`~kniffel.core.kernels.common.score_values` records it, for a game to be played by these
+    values (:func:`kniffel.core.kernels.play.play_game_turn`)."""
     no_runs = states[:0, :2]  # a weighed entry sums the whole window (and allocates nothing)
     for i in range(states.shape[0]):
         at = window(states, i, states[i, 3] - fewer)
@@ -368,14 +368,14 @@ def turn_probabilities(
 ) -> None:  # pragma: no cover
     """The weighted keep probabilities of a turn in each state of ``states`` (rows of the fields of
     :class:`Window`, as :func:`score_probabilities` weighs them; lane ``i`` of every table is row ``i``'s),
-    written into ``table`` as :func:`~kniffel.core.kernels.sweep` writes keep values; every state has the
+    written into ``table`` as :func:`~.common.sweep` writes keep values; every state has the
     same free throws left, ``usable`` of which may still be thrown this turn. ``sv[k]`` (``k`` = ``0 ..
     usable``) receives the scoring values of every roll with ``usable - k`` free throws fewer left after
     the turn, and ``choice`` / ``strike_box`` (None: not asked for) the entries that give them, as
-    :func:`kniffel.core.playkernels.turn_tables` lays them out.
+    :func:`kniffel.core.kernels.play.turn_tables` lays them out.
 
     The keep lattice does not care which state a lane is (the rows' level loop,
-    :data:`kniffel.core.dpkernels.solve_target`, sweeps many too): a turn of one state swept on its own
+    :data:`kniffel.core.kernels.target.solve_target`, sweeps many too): a turn of one state swept on its own
     cost 20 us, most of it the loops' overhead per keep for a single lane."""
     rows = np.empty((t.pair_box.shape[0] + 2, states.shape[0]))
     for k in range(usable + 1):
@@ -421,7 +421,7 @@ def open_pairs(t: KernelTables, items: Any) -> Any:  # pragma: no cover
 
 
 class TargetLevel(NamedTuple):
-    """A level of the target rows (:data:`kniffel.core.dpkernels.solve_target`): its states ``items[i] =
+    """A level of the target rows (:data:`kniffel.core.kernels.target.solve_target`): its states ``items[i] =
     (mask, armed, up)`` in bundles (bundle ``b`` is ``items[starts[b] : starts[b + 1]]``), each solved
     at every free-throw level up to ``free_top`` for the targets of its runs ``runs[bounds[i] :
     bounds[i + 1]]`` (rows ``(first target, count)``, within its window) into ``prob`` (the level's
@@ -449,7 +449,7 @@ class TargetBundle(NamedTuple):
 
 @njit(cache=True, nogil=True, inline="always")
 def score_target(level: Any, b: Any, t: Any) -> Any:  # pragma: no cover
-    """The target objective's ``score`` (:mod:`kniffel.core.dpkernels`): bundle ``b``'s states and the
+    """The target objective's ``score`` (:mod:`kniffel.core.kernels.loop`): bundle ``b``'s states and the
     best probability of every roll's entries over their windows, side by side (the rows allocated
     here, the entries worked out by :func:`bundle_entries`)."""
     n_s, n_rolls, _ = t.nonzero.shape
@@ -533,7 +533,7 @@ def store_target(level: Any, bundle: Any, free: Any, solved: Any, t: Any) -> Any
 
 class TargetOptions(NamedTuple):
     """What the options of situations are valued by for a target
-    (:data:`kniffel.core.dpkernels.target_options`): situation ``i``'s weights ``weights[i, :widths[i]]``
+    (:data:`kniffel.core.kernels.target.target_options`): situation ``i``'s weights ``weights[i, :widths[i]]``
     of its targets ``firsts[i]`` on (one weight of 1 for the chance of one target; the chances of the
     others' best score for a chance of winning; float32, as :func:`weighted_sum` sums them), read from the
     next level's rows (``read``; ``lanes``: the tables' lane layout)."""
@@ -559,7 +559,7 @@ def target_box(
 ) -> None:  # pragma: no cover
     """The target's ``enter_box``: ``boxes[i, lanes.col]``, the weighted chance of situation ``i``'s
     targets once ``points`` (``extra`` on top) go in ``box`` from ``state`` at upper score ``lanes.lo``
-    (:func:`enter_weighted`); the counterpart of :func:`kniffel.core.kernels.enter`."""
+    (:func:`enter_weighted`); the counterpart of :func:`kniffel.core.kernels.common.enter`."""
     at = Window(state.mask, state.armed, lanes.lo, state.free, objective.firsts[i], objective.widths[i])
     weights = objective.weights[i]
     boxes[i, lanes.col] = enter_weighted(objective.read, objective.lanes, n, at, box, points, extra, weights)
@@ -612,3 +612,10 @@ def survival_rows(
                 acc += pmf[at + j]
                 j -= 1
             prob[offset + i] = min(acc, 1.0)
+
+
+solve_target = level_loop("target", score_target, store_target)
+"""The level loop of the chance of a target (:class:`TargetLevel`)."""
+target_options = option_kernel("target", target_box, target_keeps)
+"""Every option of N situations as the weighted chance of targets (:class:`TargetOptions`): of one
+target, or of winning."""

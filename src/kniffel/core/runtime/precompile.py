@@ -1,6 +1,6 @@
 """A first run compiles kernels on two processors instead of one.
 
-On a fresh install, numba compiles the DP's level loop (:data:`kniffel.core.dpkernels.solve_points`) and,
+On a fresh install, numba compiles the DP's level loop (:data:`kniffel.core.kernels.points.solve_points`) and,
 one after the other as it types it, the kernels it calls (:func:`dp_callees`): about half of the first
 run, on one processor. A first target question likewise compiles the kernels of the target rows and then,
 once they are solved, the option kernel (:func:`option_jobs`), as long again. numba keeps each kernel's
@@ -39,45 +39,10 @@ from typing import Any
 
 from numba.core import event
 
-from kniffel.core import kernelcache
-from kniffel.core.compile import KernelTables
+from kniffel.core.runtime.kernelcache import waiters
 
 HELPER_ENV = "KNIFFEL_NO_COMPILE_HELPER"
 """Set (to anything but empty) to compile on one processor as before: no helper process."""
-
-
-def dp_callees(tables_type: Any) -> list[tuple[Any, tuple[Any, ...]]]:
-    """The kernels ``solve_points`` calls (not inlined) with the signatures its typing asks for, in the
-    order it reaches them, given ``numba.typeof`` of the :class:`KernelTables`. A test holds this list
-    to the signatures a first run compiles."""
-    import numba
-
-    from kniffel.core import kernels as k
-    from kniffel.core.records import EntryState, FiveAlike, Lanes, Scoring
-
-    types: Any = numba.types  # numba's stubs do not type its type constructors
-    field = dict(zip(tables_type.fields, tables_type.types, strict=True))
-    n = types.NamedTuple([field[name] for name in Scoring._fields], Scoring)
-    i64, f64, none, boolean = types.int64, types.float64, types.none, types.boolean
-    values, rows, segments = types.Array(f64, 3, "C"), types.Array(f64, 2, "C"), types.Array(i64, 2, "C")
-    pairs = field["allowed"], field["pair_box"], field["pair_pts"]
-    state = types.NamedUniTuple(i64, 3, EntryState)
-    joker = (
-        field["jpts"],
-        field["jbonus"],
-        state,
-        types.NamedTuple([i64, i64, field["alike"].dtype], FiveAlike),
-    )
-    return [
-        (k.scoring, (tables_type,)),
-        (k.mask_lanes, (i64, n, field["lanes"])),
-        (k.entry_values, (segments, i64, values, n, *pairs, rows, none)),
-        (k.best_entries, (rows, field["nonzero"], values, none)),
-        (k.joker_entry, (values, n, *joker, types.NamedUniTuple(i64, 3, Lanes), rows, values, none)),
-        (k.keep_expect, (rows, i64, field["child"], i64, field["roll_probs"], boolean, rows, boolean, rows)),
-        # a roll's keeps seeded with its own value (the sweep's one pass), or not (an empty seed)
-        (k.keep_max, (rows, i64, field["parent"], i64, rows, field["roll_probs"], types.Array(f64, 1, "C"))),
-    ]
 
 
 def _cache_path(dispatcher: Any) -> str:
@@ -102,50 +67,6 @@ def processors() -> int:
 
 Job = tuple[Any, tuple[Any, ...]]
 """A kernel (a numba dispatcher) and the numba types of the arguments it will be called with."""
-
-
-def dp_jobs(tables: KernelTables) -> list[Job]:
-    """The helper's work for the DP: :func:`dp_callees`, the last one the DP reaches first."""
-    import numba
-
-    typeof: Any = numba.typeof
-    return list(reversed(dp_callees(typeof(tables))))
-
-
-def option_jobs(tables: KernelTables) -> list[Job]:
-    """The helper's work for a target question, in the order the question reaches them: the windows' cut
-    (:func:`kniffel.core.spans.cut_windows`, right after the rows' kernel, which the question
-    compiles itself), the option kernel (:data:`kniffel.core.dpkernels.target_options`) and what
-    ranks its options (:func:`kniffel.core.winkernels.fold`,
-    :func:`kniffel.core.batchkernels.ranked_options`), with the argument types
-    :func:`kniffel.core.targetrows.solve_rows` and :meth:`kniffel.core.target.TargetAdvisor.option_values`
-    pass. A test holds them together. Compiled one after the other, on a fresh install, by the helper
-    while the question compiles its rows' kernel and solves the rows; the question waits for the one the
-    helper is compiling when it reaches it (:class:`_Progress`)."""
-    import numba
-
-    from kniffel.core import batchkernels, dpkernels, spans, targetkernels, winkernels
-
-    typeof: Any = numba.typeof
-    types: Any = numba.types
-    rows = types.Array(types.float32, 1, "C", readonly=True)
-    table = types.Array(types.int64, 2, "C")
-    values = types.Array(types.float64, 2, "C")
-    vector, i64 = types.Array(types.float64, 1, "C"), types.int64
-    integers = types.Array(i64, 1, "C")
-    weights = types.Array(types.float32, 2, "C")
-    read = types.NamedTuple((rows, table, table), targetkernels.Reading)
-    weighed = types.NamedTuple(
-        (read, typeof(tables.lanes), integers, integers, weights), targetkernels.TargetOptions
-    )
-    choices = types.Array(types.int32, 2, "C", readonly=True)
-    ranking = (table, values, values, choices, table, values, integers)
-    return [
-        (spans.cut_windows, (table, i64, table, table, typeof(tables))),
-        (dpkernels.target_options, (weighed, typeof(tables), table, values, values)),
-        (winkernels.fold, (i64, vector, i64, i64, types.boolean)),
-        (batchkernels.ranked_options, ranking),
-    ]
 
 
 def request(jobs: list[Job]) -> bytes:
@@ -195,13 +116,13 @@ FINISH = "*"
 class _Progress:
     """What the helper is compiling, as it says on its standard output (a line ``start <name>`` before
     each kernel, ``done <name>`` after it). While it runs, this process waits for a kernel the helper
-    is compiling instead of compiling it beside it (:data:`kniffel.core.kernelcache.waiters`)."""
+    is compiling instead of compiling it beside it (:data:`kniffel.core.runtime.kernelcache.waiters`)."""
 
     def __init__(self, helper: subprocess.Popen[bytes]) -> None:
         self.helper = helper
         self.changed = threading.Condition()
         self.compiling: str | None = None
-        kernelcache.waiters.append(self.wait_for)
+        waiters.append(self.wait_for)
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -240,7 +161,7 @@ class _Progress:
     def stop(self) -> None:
         """Kill the helper (if it still runs) and stop waiting for it."""
         with contextlib.suppress(ValueError):  # removed already (its reader and this process both stop it)
-            kernelcache.waiters.remove(self.wait_for)
+            waiters.remove(self.wait_for)
         stop(self.helper)
 
 
@@ -278,7 +199,7 @@ def start(jobs: list[Job], unless_cached: Any) -> subprocess.Popen[bytes] | None
         # the helper imports this very package (each kernel's cache directory is checked as well)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
         process = subprocess.Popen(
-            [sys.executable, "-m", "kniffel.core.precompile"],
+            [sys.executable, "-m", "kniffel.core.runtime.precompile"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,  # what it is compiling (see _Progress)
             stderr=subprocess.DEVNULL,

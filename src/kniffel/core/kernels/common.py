@@ -1,20 +1,21 @@
 """numba kernels of the solver: entering points in a box, the best entry of each roll, the sweep over the
 keep lattice, and the dynamic programme built from them; the optimal games of
-:mod:`kniffel.core.playkernels` and the advisor (:data:`kniffel.core.dpkernels.points_options`) use the
+:mod:`kniffel.core.kernels.play` and the advisor (:data:`kniffel.core.kernels.points.points_options`) use the
 same pieces.
 
 Every array of values is laid out ``[..., lane]`` where a lane is one upper score of some state (``lo +
 lane``), so the inner loops run over contiguous memory and vectorise. The loops index the arrays directly
 instead of taking row views: a view costs a reference-count update, which is slow and, shared between
-threads, contended. The rule set's tables come as one :class:`~kniffel.core.compile.KernelTables`
+threads, contended. The rule set's tables come as one :class:`~kniffel.core.kernels.records.KernelTables`
 (``t``), passed to the kernels that do a bundle's worth of work per call; the small helpers called in
 their loops take the numbers they need as a :class:`Scoring` and the arrays they read.
 
-The DP itself is the one level loop of :mod:`kniffel.core.dpkernels` (``solve_points``); :class:`PointsLevel`
-is its expected-points objective. ``score_values`` and ``sweep_from`` are inlined into it: numba links a
-compiled callee into every caller and optimises it again there, so each level of calls made the first
-run a few seconds longer. The small helpers stay separate (inlining them made it longer still; on a
-first run :mod:`kniffel.core.precompile` compiles them in a second process).
+The DP itself is the one level loop of :mod:`kniffel.core.kernels.loop` (``solve_points``);
+:class:`kniffel.core.kernels.points.PointsLevel` is its expected-points objective. ``score_values`` and
+``sweep_from`` are inlined into it: numba links a compiled callee into every caller and optimises it again
+there, so each level of calls made the first run a few seconds longer. The small helpers stay separate
+(inlining them made it longer still; on a first run :mod:`kniffel.core.runtime.precompile` compiles them in a
+second process).
 
 A *segment* is one state's run of lanes: a row ``(mask, armed, lo, nl)`` of a ``segments`` array is state
 ``mask`` / ``armed`` at the upper scores ``lo .. lo + nl - 1``, and the segments' lanes follow each other.
@@ -23,14 +24,13 @@ A *segment* is one state's run of lanes: a row ``(mask, armed, lo, nl)`` of a ``
 from __future__ import annotations
 
 import types as pytypes
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from numba import njit
 
-from kniffel.core.compile import KernelTables
-from kniffel.core.maxima import add_most_of_seed, larger, most_into, most_of_own, most_of_seed
-from kniffel.core.records import EntryState, FiveAlike, Lanes, Scoring, borrowing
+from kniffel.core.kernels.maxima import add_most_of_seed, larger, most_into, most_of_own, most_of_seed
+from kniffel.core.kernels.records import EntryState, FiveAlike, KernelTables, Lanes, Scoring, borrowing
 
 NEG = -1.0e300
 
@@ -172,8 +172,7 @@ def best_entries(rows: Any, nonzero: Any, out: Any, choice: Any) -> None:  # pra
     """``out[s, roll, lane]``: the best of :func:`entry_values` each roll (thrown at once: ``s`` = 1) may
     take, the best strike or a pair it scores. With ``choice`` (None: not asked for, and not compiled
     in), ``choice[s, roll, lane]`` is the row that gives it, found in the scratch row ``ONE``; without,
-    its strike, then its rows four at a time (:mod:`kniffel.core.maxima`; a Zen 1: 170 ns a lane, one at
-    a time 265)."""
+    its strike, then its rows four at a time (:mod:`~kniffel.core.kernels.maxima`)."""
     strike = rows.shape[0] - 2
     n_s, n_rolls, width = out.shape
     for s in range(n_s):
@@ -271,7 +270,7 @@ def joker_applies(n: Scoring, mask: int) -> bool:  # pragma: no cover
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _zero(a: Any) -> Any:  # pragma: no cover
+def zero_of(a: Any) -> Any:  # pragma: no cover
     """0, typed as a run-time integer: numba types a variable that starts as a literal ``0`` both as the
     literal and as an integer, and compiles every kernel it is passed to once for each."""
     return a.shape[0] - a.shape[0]
@@ -297,7 +296,7 @@ def score_values(
     entry_values(segments, free, values, n, t.allowed, t.pair_box, t.pair_pts, rows, strike_box)
     best_entries(rows, t.nonzero, out, choice)
     n_s, n_rolls, _ = out.shape
-    off = _zero(segments)
+    off = zero_of(segments)
     for i in range(segments.shape[0]):
         mask, nl = segments[i, 0], segments[i, 3]
         if joker_applies(n, mask):
@@ -518,7 +517,7 @@ def lane_at(
 ) -> int:  # pragma: no cover
     """The lane of state ``(mask, armed, free, up)`` in a layout whose ``lane_base`` is
     :attr:`kniffel.core.lanes.LaneLayout.lane_base` (upper scores below the mask's first computed one
-    behave like it); ``lanes`` is the rule set's :attr:`~kniffel.core.compile.KernelTables.lanes`."""
+    behave like it); ``lanes`` is the rule set's :attr:`~kniffel.core.kernels.records.KernelTables.lanes`."""
     lo, nl, _ = mask_lanes(mask, n, lanes)
     i = min(max(up - lo, 0), nl - 1)
     return int(lane_base[armed * n.n_free + free, mask] + i)
@@ -536,7 +535,7 @@ def lane_of(
 def mask_segments(masks: Any, n: Scoring, lanes: Any) -> tuple[Any, Any]:  # pragma: no cover
     """The segments of ``masks`` (one per armed variant, at the upper scores the DP computes, see
     :func:`mask_lanes`) and how many lanes they hold together."""
-    width = _zero(masks)
+    width = zero_of(masks)
     n_seg = 0
     for i in range(masks.shape[0]):
         _, nl, na = mask_lanes(masks[i], n, lanes)
@@ -553,51 +552,7 @@ def mask_segments(masks: Any, n: Scoring, lanes: Any) -> tuple[Any, Any]:  # pra
     return segments, width
 
 
-class PointsLevel(NamedTuple):
-    """A level of the expected-points DP (:data:`kniffel.core.dpkernels.solve_points`): its masks in
-    bundles of at least :data:`BUNDLE` lanes (bundle ``b`` is ``masks[starts[b] : starts[b + 1]]``) and
-    ``values[aux, mask, up]``, read for the next level's states and written for these. Every armed and
-    free-throw variant is solved at the upper scores ``lanes[mask, 0] .. lanes[mask, 1] - 1``; the lower
-    ones, which cannot reach the bonus any more, get the lowest's value (every one does with the upper
-    section full)."""
-
-    masks: Any
-    starts: Any
-    values: Any
-
-
-@njit(cache=True, nogil=True, inline="always")
-def score_points(level: Any, b: Any, t: Any) -> Any:  # pragma: no cover
-    """The points objective's ``score`` (:mod:`kniffel.core.dpkernels`): bundle ``b``'s masks and the
-    best points-now-plus-future of every roll in their lanes (:func:`score_values`)."""
-    n = scoring(t)
-    n_s, n_rolls, _ = t.nonzero.shape
-    masks = level.masks[level.starts[b] : level.starts[b + 1]]
-    segments, width = mask_segments(masks, n, t.lanes)
-    rows, _ = entry_rows(t, 1, width)
-    sv = np.empty((n.n_free, n_s, n_rolls, width))
-    for free in range(n.n_free):
-        score_values(segments, free, level.values, t, rows[0], None, sv[free], None)
-    return masks, sv
-
-
-@njit(cache=True, nogil=True, inline="always")
-def store_points(level: Any, masks: Any, free: Any, solved: Any, t: Any) -> Any:  # pragma: no cover
-    """The points objective's ``store``: the turns' values into ``level.values`` (:class:`PointsLevel`)."""
-    n, values, off = scoring(t), level.values, 0
-    for mask in masks:
-        lo, nl, na = mask_lanes(mask, n, t.lanes)
-        full = (mask & n.upper_mask) == n.upper_mask
-        for a in range(na):
-            aux, first = a * n.n_free + free, off + a * nl
-            for lane in range(nl):
-                values[aux, mask, lo + lane] = solved[first + lane]
-            for lane in range(values.shape[2] if full else lo):  # the lanes that behave like the first
-                values[aux, mask, lane] = solved[first]
-        off += na * nl
-
-
-# --- the option kernels' points pieces (kniffel.core.dpkernels.points_options) --------------------------
+# --- the option kernels' pieces (kniffel.core.kernels.points.points_options) ------------------------------
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -625,8 +580,8 @@ def roll_entry(
     (:func:`boxes_for`). The points come from ``base`` (:attr:`Compiled.base`, ``[at_once, roll, box]``)
     if given, else from the roll's pairs (the kernels' tables do not carry ``base``: every array a
     kernel's tables hold costs each call that passes them). The option kernel
-    (:func:`kniffel.core.dpkernels._situation_values`) asks this of each box, the environment's step
-    (:mod:`kniffel.core.envkernels`) of the box an agent chose."""
+    (:func:`kniffel.core.kernels.loop._situation_values`) asks this of each box, the environment's step
+    (:mod:`kniffel.core.kernels.env`) of the box an agent chose."""
     mask, armed, face = state.mask, state.armed, t.alike[roll]
     if joker_applies(n, mask) and face >= 0:
         return int(t.jpts[mask, armed, s, face, box]), int(t.jbonus[mask, armed, face])
@@ -674,27 +629,3 @@ def settle(
     if box == n.five and points > 0:
         marks |= 2
     return after, armed_after, up_after, gained, marks
-
-
-@njit(cache=True, nogil=True, inline="always")
-def points_keeps(
-    values: Any, t: KernelTables, situations: Any, lanes: Any, table: Any
-) -> None:  # pragma: no cover
-    """The expected-points ``turn_keeps`` of :data:`kniffel.core.dpkernels.points_options`: the keep
-    values of the situations ``situations[lanes]`` (a lane each, their throws alike: the same
-    ``sweep_free``, ``usable`` and ``throws``), from the best
-    entry of every roll at each free-throw level the throw may leave (:func:`score_values`) swept over
-    the keep lattice (:func:`sweep_from`) into ``table[0, keep, lane]``."""
-    width = lanes.shape[0]
-    sweep_free, usable, throws = situations[lanes[0], 6], situations[lanes[0], 7], situations[lanes[0], 8]
-    segments = np.empty((width, 4), dtype=np.int64)
-    for lane in range(width):
-        i = lanes[lane]
-        segments[lane, 0], segments[lane, 1] = situations[i, 0], situations[i, 1]
-        segments[lane, 2], segments[lane, 3] = situations[i, 2], 1
-    n_s, n_rolls, _ = t.nonzero.shape
-    sv = np.empty((t.n_free, n_s, n_rolls, width))
-    rows, _ = entry_rows(t, 1, width)
-    for f in range(sweep_free - usable, sweep_free + 1):
-        score_values(segments, f, values, t, rows[0], None, sv[f], None)
-    sweep_from(sv, sweep_free, usable, usable + throws + 1, t, table)

@@ -4,9 +4,9 @@ A multi-column sheet has no exact table, but each column can be given one as if 
 points in a column is valued as the points plus the change in that column's table value (the *column
 estimate* of :mod:`kniffel.planning.columns`; the heuristic planner builds such tables too). Everything a
 turn needs is then a solver kernel already: the best entry of every roll in one column is
-:func:`~kniffel.core.kernels.score_values` of a one-lane segment (the column's state) on the column's
+:func:`~kniffel.core.kernels.common.score_values` of a one-lane segment (the column's state) on the column's
 table, the best over the sheet is the maximum over the open columns of that less the column's value
-before, and the keep values before every throw are :func:`~kniffel.core.kernels.sweep` over those stop
+before, and the keep values before every throw are :func:`~kniffel.core.kernels.common.sweep` over those stop
 values. Announcing a box of an announced column after the first throw is a lane of its own: its stop
 values are the roll's points in that box or else the best strike anywhere, swept like the others.
 
@@ -26,8 +26,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from kniffel.core.compile import KernelTables
-from kniffel.core.kernels import (
+from kniffel.core.kernels.common import (
     NEG,
     enter,
     entry_values,
@@ -37,11 +36,11 @@ from kniffel.core.kernels import (
     settle,
     sweep,
 )
-from kniffel.core.playkernels import Announcing, Turn, play_throws, record
-from kniffel.core.records import EntryState, Lanes, Lattice, borrowing, wide
+from kniffel.core.kernels.play import Announcing, Turn, play_throws, record
+from kniffel.core.kernels.records import EntryState, KernelTables, Lanes, Lattice, borrowing, wide
 
 ORDER_FIELDS = ("rolls", "allowed", "jpts", "jbonus")
-"""The fields of :class:`~kniffel.core.compile.KernelTables` that a column's fill order changes: where a
+"""The fields of :class:`~.records.KernelTables` that a column's fill order changes: where a
 box may be entered, and so where the joker puts five alike; and the throws a turn that its values assume
 (:mod:`kniffel.planning.columns` values an ordered column with more than the rules give)."""
 
@@ -87,7 +86,7 @@ def sheet_tables(tables: Sequence[KernelTables]) -> SheetTables:
 
 @njit(cache=True, nogil=True, inline="always")
 def column_of(tables: SheetTables, c: int) -> KernelTables:  # pragma: no cover
-    """Column ``c``'s :class:`~kniffel.core.compile.KernelTables` (:class:`SheetTables`)."""
+    """Column ``c``'s :class:`~kniffel.core.kernels.records.KernelTables` (:class:`SheetTables`)."""
     t = tables.first
     return KernelTables(
         t.n_boxes,

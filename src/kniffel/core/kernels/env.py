@@ -1,10 +1,10 @@
 """numba kernels of :mod:`kniffel.env.vector`: one step of many single-column games at once.
 
-The rules come only from the solver's compiled tables (:class:`kniffel.core.compile.KernelTables`),
+The rules come only from the solver's compiled tables (:class:`kniffel.core.kernels.records.KernelTables`),
 which are checked against :func:`kniffel.rules.placements`, and are read as every compiled game reads
-them: where a roll may go and what it pays there by :func:`~kniffel.core.kernels.roll_entry`, what the
-entry does to the game by :func:`~kniffel.core.kernels.settle`. The dice are thrown as every compiled
-game throws them (:func:`kniffel.core.playkernels.throw`, from the per-game streams): an action's held
+them: where a roll may go and what it pays there by :func:`~kniffel.core.kernels.common.roll_entry`, what the
+entry does to the game by :func:`~kniffel.core.kernels.common.settle`. The dice are thrown as every compiled
+game throws them (:func:`kniffel.core.kernels.play.throw`, from the per-game streams): an action's held
 dice are a keep of the lattice, and the roll it gives is shown sorted. So a step applies an agent's
 action with the same throw and the same entry as the games played by the solver's tables apply theirs.
 Actions and observations follow :mod:`kniffel.env.encoding`.
@@ -16,10 +16,9 @@ from typing import Any, NamedTuple
 
 from numba import njit
 
-from kniffel.core.compile import KernelTables
-from kniffel.core.kernels import boxes_for, roll_entry, scoring, settle
-from kniffel.core.playkernels import throw
-from kniffel.core.records import EntryState, Scoring, borrowing
+from kniffel.core.kernels.common import boxes_for, roll_entry, scoring, settle
+from kniffel.core.kernels.play import throw
+from kniffel.core.kernels.records import EntryState, KernelTables, Scoring, borrowing
 
 # positions of the observation's parts in ``offsets`` (-1: the rules have no such part)
 DICE, COUNTS, ROLLS_LEFT, FREE_TAKEN, AT_ONCE, FILLED, POINTS, UPPER_SUM, EXTRA, FREE_LEFT = range(10)

@@ -5,8 +5,8 @@ The chance of winning is read as :mod:`kniffel.planning.goals` describes it: the
 score has the distribution of the highest of their independent final scores (:func:`best_of`), each
 playing for points from where they stand (:mod:`kniffel.core.distribution`); a player finishing with
 at least that best wins (a tie names every tied player a winner). The player to move weighs its target
-probabilities (:mod:`kniffel.core.targetkernels`) by the others' best; the turn is then played by
-those weighted values with the simulator's own turn (:func:`~kniffel.core.playkernels.play_game_turn`).
+probabilities (:mod:`kniffel.core.kernels.target`) by the others' best; the turn is then played by
+those weighted values with the simulator's own turn (:func:`~kniffel.core.kernels.play.play_game_turn`).
 
 A *final-score distribution* here is ``(low, offset, count)`` into a flat array of probabilities: the
 chance of finishing with ``low + i`` points is ``pmf[offset + i]``.
@@ -19,11 +19,10 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from kniffel.core.compile import KernelTables
-from kniffel.core.kernels import lane_of, scoring
-from kniffel.core.playkernels import Turn, TurnTables, play_game_turn, points_turns
-from kniffel.core.records import borrowing, wide
-from kniffel.core.targetkernels import Reading, turn_probabilities
+from kniffel.core.kernels.common import lane_of, scoring
+from kniffel.core.kernels.play import Turn, TurnTables, play_game_turn, points_turns
+from kniffel.core.kernels.records import KernelTables, borrowing, wide
+from kniffel.core.kernels.target import Reading, turn_probabilities
 
 WIN = -1
 """An aim of :func:`win_turn`: to finish first."""
@@ -34,7 +33,7 @@ POINTS = -2
 class FinalScores(NamedTuple):
     """The final-score distribution of every state between turns, played for points
     (:class:`kniffel.core.distribution.DistributionTable`): lane ``lane`` (``lane_base`` as
-    :func:`~kniffel.core.kernels.lane_of` reads it) is the chance of ``index[1, lane] + i`` more points
+    :func:`~kniffel.core.kernels.common.lane_of` reads it) is the chance of ``index[1, lane] + i`` more points
     at ``pmf[index[0, lane] + i]``, ``index[2, lane]`` of them; ``longest`` the most of any lane."""
 
     pmf: Any
@@ -44,7 +43,7 @@ class FinalScores(NamedTuple):
 
 
 class TargetTables(NamedTuple):
-    """The target rows a turn played for a target or to win reads (:mod:`kniffel.core.targetkernels`):
+    """The target rows a turn played for a target or to win reads (:mod:`kniffel.core.kernels.target`):
     the mover's level (``own``) and the next (``after``), their lanes (``index``, where each state's
     lanes start in ``lane_base``), the most points each set of filled boxes can still make (``reach``)
     and the highest target the rows answer (``limit``)."""
@@ -232,7 +231,7 @@ def chances(
 
 LANES = 64
 """Games whose turn to win is swept in one pass of the keep lattice, a lane each
-(:func:`~kniffel.core.targetkernels.turn_probabilities`)."""
+(:func:`~kniffel.core.kernels.target.turn_probabilities`)."""
 
 
 @njit(cache=True, nogil=True)
@@ -281,14 +280,14 @@ def win_turn(
     values; ``rows`` the target rows of the mover's level and the next; ``turn.log`` as
     :func:`~kniffel.core.play.play_turn` keeps it. The games still open are played :data:`LANES` at a
     time (:func:`play_weighted`), those with the same free throws left together, and so are the games
-    decided (:func:`~kniffel.core.playkernels.points_turns`)."""
+    decided (:func:`~kniffel.core.kernels.play.points_turns`)."""
     player = turn.seat
     own_prob, index, target_lanes, reach, limit = rows.own, rows.index, rows.lane_base, rows.reach, rows.limit
     read = Reading(rows.after, index, target_lanes)
     played = np.empty(LANES, dtype=np.int64)
     states = np.empty((LANES, 6), dtype=np.int64)
     # each game's weights worked out in float64 (as the planners work them out), then rounded for the
-    # weighed sums (:func:`~kniffel.core.targetkernels.weighted_sum`)
+    # weighed sums (:func:`~kniffel.core.kernels.target.weighted_sum`)
     wanted = np.empty(finals.longest + 1)
     weights = np.empty((LANES, finals.longest + 1), dtype=np.float32)
     waiting = 0

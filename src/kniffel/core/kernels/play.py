@@ -1,9 +1,9 @@
 """numba kernels of :mod:`kniffel.core.play`: dice streams and one turn of many games.
 
 A turn is decided with the DP's own kernels over the same tables: the scoring values of every roll and
-the entry each is the best of (:func:`~kniffel.core.kernels.score_values`), the keep values before every
-throw (:func:`~kniffel.core.kernels.sweep`), and what entering points does to a game
-(:func:`~kniffel.core.kernels.settle`), so the games follow exactly the rules and values the table was
+the entry each is the best of (:func:`~.common.score_values`), the keep values before every
+throw (:func:`~.common.sweep`), and what entering points does to a game
+(:func:`~.common.settle`), so the games follow exactly the rules and values the table was
 solved for.
 """
 
@@ -15,9 +15,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from kniffel.core.compile import KernelTables
-from kniffel.core.kernels import best_keep, entry_rows, score_values, scoring, settle, sweep
-from kniffel.core.records import Lattice, Scoring, borrowing
+from kniffel.core.kernels.common import best_keep, entry_rows, score_values, scoring, settle, sweep
+from kniffel.core.kernels.records import KernelTables, Lattice, Scoring, borrowing
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -43,7 +42,7 @@ class TurnTables(NamedTuple):
     """The decision tables of a turn in its lanes (:func:`turn_tables`): ``sv[k, at_once, roll, lane]``
     (the scoring values of every roll at level ``k``: ``k`` free throws more left after the turn than if
     it took every one it may), ``strike_box[k, lane]`` and ``choice[k, at_once, roll, lane]`` (the entry
-    each scoring value is the best of, as :func:`~kniffel.core.kernels.score_values` records it: a pair
+    each scoring value is the best of, as :func:`~kniffel.core.kernels.common.score_values` records it: a pair
     row, the strike row with its box, or ``-1 - box`` for a five of a kind the extra rules place) and
     ``table[pos - 1, keep, lane]`` (the value of holding a keep when the throw leaves ``pos - 1``
     throws)."""
@@ -228,7 +227,7 @@ def record(
 
 class Announcing(NamedTuple):
     """Lanes a turn may switch to after its first throw, each valued as its own column of the sweep: on a
-    sheet of several columns, the announced boxes (:func:`kniffel.core.sheetkernels.play_games`). Lane
+    sheet of several columns, the announced boxes (:func:`kniffel.core.kernels.sheet.play_games`). Lane
     ``i`` (1 to ``width - 1``) is worth at most ``bound[i]`` and is chosen only when better than the
     turn's own lane (0) by more than ``margin``; ``boxes[i - 1]`` is its ``(column, box)``, logged."""
 
@@ -254,7 +253,7 @@ def play_throws(
     """A turn's throws and keeps, ``positions`` of them at most (the first throw leaves that many), each
     keep the best by lane ``lane`` of ``sv`` (scoring values, as :class:`TurnTables` holds them: level
     ``k`` where ``k`` of the turn's usable free throws, ``sv.shape[0] - 1``, are left unused) and ``table``
-    (the keep values :func:`~kniffel.core.kernels.sweep` wrote), until the turn scores: the roll, whether
+    (the keep values :func:`~.common.sweep` wrote), until the turn scores: the roll, whether
     it was thrown at once, the level, the lane (with ``announcing``, None where nothing is, the lane
     switched to after the first throw) and the next step of the log. Every compiled game that plays by
     the sweep's tables throws here: the simulator's (:func:`play_game_turn`) and the sheet of several

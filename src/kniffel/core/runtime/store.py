@@ -9,14 +9,14 @@ on load and rebuilt: whatever reading a file raises, it counts as missing.
 Several processes may share one directory (web servers behind a load balancer, parallel simulations):
 a lock file beside each table makes one of them solve it while the others wait and then read it.
 
-The tables on disk are kept within a budget (:func:`budget`, ``$KNIFFEL_CACHE_BUDGET``, 1 GB by default):
-before a table is written, the least recently used tables are removed until it fits (:func:`make_room`),
-the expected-score tables every game reads last of all; a table that does not fit even then is not
-written (:class:`OverBudgetError`: its solver keeps it in memory, or its job is refused). Loading a table
-marks it used (its description's time). A table being written by another process is never removed, and
-one being read is safe on Linux and macOS: a memory map outlives the file's name (its blocks are freed
-when the last reader lets go, so the disk is below the budget a moment later than the listing says). On
-Windows a mapped file cannot be removed; it is skipped and removed by a later eviction.
+The tables on disk are kept within a budget (:func:`cache_budget`, ``$KNIFFEL_CACHE_BUDGET``, 1 GB by
+default): before a table is written, the least recently used tables are removed until it fits
+(:func:`make_room`), the expected-score tables every game reads last of all; a table that does not fit even
+then is not written (:class:`OverBudgetError`: its solver keeps it in memory, or its job is refused). Loading
+a table marks it used (its description's time). A table being written by another process is never removed, and
+one being read is safe on Linux and macOS: a memory map outlives the file's name (its blocks are freed when
+the last reader lets go, so the disk is below the budget a moment later than the listing says). On Windows a
+mapped file cannot be removed; it is skipped and removed by a later eviction.
 
 The directory is ``$KNIFFEL_CACHE_DIR`` if set, else the user's cache directory (``$XDG_CACHE_HOME`` or
 ``~/.cache`` on Linux, ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows) plus ``kniffel``.
@@ -31,28 +31,26 @@ import json
 import os
 import re
 import tempfile
-import threading
 import zlib
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Generic, Protocol, TypeVar
+from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
 
 from kniffel.base.errors import KniffelError
 from kniffel.base.i18n import N_
-from kniffel.core.compile import SOLVER_VERSION, Compiled, compile_rules
-from kniffel.core.dp import Solution, solve_compiled
-from kniffel.core.kernelcache import user_cache_dir
+from kniffel.core.runtime.kernelcache import kernels_cache_dir, user_cache_dir
 from kniffel.rules import RuleSet
 
-ENV = "KNIFFEL_CACHE_DIR"
-BUDGET_ENV = "KNIFFEL_CACHE_BUDGET"
+CACHE_DIR_ENV = "KNIFFEL_CACHE_DIR"
+CACHE_BUDGET_ENV = "KNIFFEL_CACHE_BUDGET"
 DEFAULT_BUDGET = 1_000_000_000
 FORMAT = "kniffel-solver-table"
+SOLVER_VERSION = 1
+"""Bumped whenever the tables or their meaning change; part of every cache key."""
 
 
 class OverBudgetError(OSError):
@@ -71,10 +69,10 @@ def parse_size(text: str) -> int:
     return int(float(found.group(1)) * _UNITS[found.group(2)])
 
 
-def budget() -> int:
+def cache_budget() -> int:
     """How many bytes the tables on disk may take together: ``$KNIFFEL_CACHE_BUDGET`` (``500MB``,
     ``2GB``, bytes) if it is set and readable, else :data:`DEFAULT_BUDGET` (1 GB)."""
-    text = os.environ.get(BUDGET_ENV, "").strip()
+    text = os.environ.get(CACHE_BUDGET_ENV, "").strip()
     if not text:
         return DEFAULT_BUDGET
     try:
@@ -85,7 +83,7 @@ def budget() -> int:
 
 def cache_dir() -> Path:
     """Where tables are kept (not created here)."""
-    override = os.environ.get(ENV)
+    override = os.environ.get(CACHE_DIR_ENV)
     if override:
         return Path(override).expanduser()
     return user_cache_dir()
@@ -112,64 +110,12 @@ def table_path(rules: RuleSet, directory: Path | None = None) -> Path:
     return (directory or cache_dir()) / f"{name}.{table_key(rules)}.npy"
 
 
-def _checksum(values: npt.NDArray[Any]) -> str:
+def checksum(values: npt.NDArray[Any]) -> str:
     return hashlib.blake2b(np.ascontiguousarray(values).data.cast("B"), digest_size=16).hexdigest()
 
 
-def _meta_path(path: Path) -> Path:
+def meta_path(path: Path) -> Path:
     return path.with_suffix(".json")
-
-
-def load(compiled: Compiled, directory: Path | None = None) -> Solution | None:
-    """The cached solution of ``compiled.rules`` if a sound one exists, else None."""
-    path = table_path(compiled.rules, directory)
-    meta_path = _meta_path(path)
-    try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        shape = (compiled.n_aux, compiled.n_masks, compiled.threshold + 1)
-        if (
-            not isinstance(meta, dict)
-            or meta.get("format") != FORMAT
-            or meta.get("key") != table_key(compiled.rules)
-            or meta.get("solver_version") != SOLVER_VERSION
-            or tuple(meta.get("shape", ())) != shape
-        ):
-            return None
-        # a plain ndarray over the mapping: indexing a np.memmap goes through Python code
-        values = np.asarray(np.load(path, mmap_mode="r", allow_pickle=False))
-        if values.shape != shape or values.dtype != np.float64 or not values.flags.c_contiguous:
-            return None
-        if _checksum(values) != meta.get("checksum"):
-            return None
-        solution = Solution(compiled, values, 0.0)
-        if not np.isfinite(solution.expected_score) or solution.expected_score != meta.get("expected_score"):
-            return None
-        _used(meta_path)
-        return solution
-    except Exception:  # numpy's header parser alone raises EOFError, TokenError, SyntaxError...
-        return None
-
-
-def save(solution: Solution, directory: Path | None = None) -> Path:
-    """Write the table and its description atomically; returns the table's path."""
-    path = table_path(solution.rules, directory)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    meta = {
-        "format": FORMAT,
-        "key": table_key(solution.rules),
-        "solver_version": SOLVER_VERSION,
-        "rules": solution.rules.id,
-        "options": dict(solution.rules.options),
-        "shape": list(solution.values.shape),
-        "checksum": _checksum(solution.values),
-        "expected_score": solution.expected_score,
-        "seconds": solution.seconds,
-    }
-    _meta_path(path).unlink(missing_ok=True)
-    make_room(solution.values.nbytes, path.parent, keep=path)
-    atomic_write(path, lambda f: np.save(f, np.ascontiguousarray(solution.values), allow_pickle=False))
-    atomic_write(_meta_path(path), lambda f: f.write(json.dumps(meta, indent=1).encode()))
-    return path
 
 
 def _crc(array: npt.NDArray[Any]) -> str:
@@ -189,7 +135,7 @@ def load_array(path: Path, key: str, shape: tuple[int, ...], dtype: npt.DTypeLik
     """A derived table written by :func:`save_array` if a sound one is at ``path`` (its description names
     ``key``, the shape, the type and the checksum of its bytes), memory-mapped; else None."""
     try:
-        meta = json.loads(_meta_path(path).read_text(encoding="utf-8"))
+        meta = json.loads(meta_path(path).read_text(encoding="utf-8"))
         if (
             not isinstance(meta, dict)
             or meta.get("format") != FORMAT
@@ -203,7 +149,7 @@ def load_array(path: Path, key: str, shape: tuple[int, ...], dtype: npt.DTypeLik
             return None
         if _crc(array) != meta.get("checksum"):
             return None
-        _used(_meta_path(path))
+        mark_used(meta_path(path))
         return array
     except Exception:  # as in load: whatever reading raises, the table counts as missing
         return None
@@ -213,7 +159,7 @@ def described(path: Path, key: str) -> bool:
     """Whether a derived table's description says it is there for ``key`` (cheap: the table itself is
     not read; :func:`load_array` checks it when it is loaded)."""
     try:
-        meta = json.loads(_meta_path(path).read_text(encoding="utf-8"))
+        meta = json.loads(meta_path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
     return isinstance(meta, dict) and meta.get("key") == key and meta.get("solver_version") == SOLVER_VERSION
@@ -230,10 +176,10 @@ def save_array(path: Path, key: str, array: npt.NDArray[Any], details: dict[str,
         "shape": list(array.shape),
         "checksum": _crc(array),
     }
-    _meta_path(path).unlink(missing_ok=True)
+    meta_path(path).unlink(missing_ok=True)
     make_room(array.nbytes, path.parent, keep=path)
     atomic_write(path, lambda f: np.save(f, np.ascontiguousarray(array), allow_pickle=False))
-    atomic_write(_meta_path(path), lambda f: f.write(json.dumps(meta, indent=1).encode()))
+    atomic_write(meta_path(path), lambda f: f.write(json.dumps(meta, indent=1).encode()))
 
 
 def cached_array(
@@ -253,7 +199,7 @@ def cached_array(
     found = load_array(path, key, shape, dtype)
     if found is not None:
         return found, False
-    with _solving(path):
+    with solving(path):
         found = load_array(path, key, shape, dtype)
         if found is not None:
             return found, False
@@ -277,35 +223,8 @@ def atomic_write(path: Path, write: Callable[[BinaryIO], object]) -> None:
         raise
 
 
-def table(
-    rules: RuleSet,
-    *,
-    use_cache: bool = True,
-    directory: Path | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> Solution:
-    """The solved table of a single-column rule set: from the cache when a sound copy is there, else
-    solved (and then cached, if ``use_cache``). A cache that cannot be written is not an error."""
-    compiled = compile_rules(rules)
-    if not use_cache:
-        return solve_compiled(compiled, progress=progress)
-    found = load(compiled, directory)
-    if found is not None:
-        return found
-    with _solving(table_path(rules, directory)):
-        found = load(compiled, directory)  # another process may have solved it while we waited
-        if found is not None:
-            return found
-        solution = solve_compiled(compiled, progress=progress)
-        with contextlib.suppress(OSError):
-            save(solution, directory)
-    # The saved copy is file-backed memory the system can reclaim; the solved array is not.
-    saved = load(compiled, directory)
-    return solution if saved is None else Solution(compiled, saved.values, solution.seconds)
-
-
 @contextlib.contextmanager
-def _solving(path: Path, also: tuple[Path, ...] = ()) -> Iterator[None]:
+def solving(path: Path, also: tuple[Path, ...] = ()) -> Iterator[None]:
     """Hold ``path``'s lock file while solving, so processes sharing the directory solve a table once.
     Without a usable lock (no ``fcntl``, an unwritable directory) each process just solves. Holding the
     lock, the half-written files of ``path`` and ``also`` that a builder killed on its way left are
@@ -330,123 +249,9 @@ def _solving(path: Path, also: tuple[Path, ...] = ()) -> Iterator[None]:
             yield
             # What was written here (its lock still held, so it stays) may have gone past the budget:
             # a table written straight to its file rather than through save_array says its size late.
-            trim(path.parent)
+            trim_cache(path.parent)
         finally:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-
-
-# --- tables held in memory ------------------------------------------------------------------------------
-
-
-class Sized(Protocol):
-    @property
-    def nbytes(self) -> int: ...
-
-
-T = TypeVar("T", bound=Sized)
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
-
-
-class Memo(Generic[K, V]):
-    """Values made once per key and kept, at most ``size`` of them, the least recently used given up
-    first. A value is made outside the shared lock, so a long make (a table solved) never keeps a
-    reader of another key waiting; two threads asking for the same missing key make it once (the second
-    waits for the first). ``valid`` refuses a kept value that no longer fits (say, a rule set that has
-    the same key but other rules)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._values: OrderedDict[K, V] = OrderedDict()
-        self._lock = threading.Lock()
-        self._making: dict[K, threading.Lock] = {}
-
-    def get(self, key: K, valid: Callable[[V], bool] | None = None) -> V | None:
-        with self._lock:
-            found = self._values.get(key)
-            if found is None or (valid is not None and not valid(found)):
-                return None
-            self._values.move_to_end(key)
-            return found
-
-    def put(self, key: K, value: V) -> V:
-        with self._lock:
-            self._values[key] = value
-            self._values.move_to_end(key)
-            while len(self._values) > self.size:
-                self._values.popitem(last=False)
-        return value
-
-    def get_or_make(self, key: K, make: Callable[[], V], valid: Callable[[V], bool] | None = None) -> V:
-        found = self.get(key, valid)
-        if found is not None:
-            return found
-        with self._lock:
-            making = self._making.setdefault(key, threading.Lock())
-        try:
-            with making:
-                found = self.get(key, valid)  # made by the thread this one waited for
-                return found if found is not None else self.put(key, make())
-        finally:
-            with self._lock:
-                if self._making.get(key) is making:
-                    del self._making[key]
-
-    def values(self) -> list[V]:
-        """The kept values, least recently used first."""
-        with self._lock:
-            return list(self._values.values())
-
-
-class Held(Generic[T]):
-    """Tables a process keeps in memory, by key, up to ``budget`` bytes: the least recently used are
-    given up first (the newest is kept even if it alone is over). Safe to share between threads; a table
-    is made outside the lock, so one thread's solve never keeps another from reading (two threads asking
-    for the same missing table may both make it: the planning layer's one worker never does)."""
-
-    def __init__(self, budget: int) -> None:
-        self.budget = budget
-        self._tables: OrderedDict[Hashable, T] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Hashable) -> T | None:
-        with self._lock:
-            found = self._tables.get(key)
-            if found is not None:
-                self._tables.move_to_end(key)
-            return found
-
-    def find(self, match: Callable[[Any, T], bool]) -> T | None:
-        """The most recently used table whose key and table ``match`` says yes to."""
-        with self._lock:
-            for key in reversed(self._tables):
-                table = self._tables[key]
-                if match(key, table):
-                    self._tables.move_to_end(key)
-                    return table
-        return None
-
-    def put(self, key: Hashable, table: T) -> T:
-        with self._lock:
-            self._tables[key] = table
-            self._tables.move_to_end(key)
-            total = sum(t.nbytes for t in self._tables.values())
-            while len(self._tables) > 1 and total > self.budget:
-                _, dropped = self._tables.popitem(last=False)
-                total -= dropped.nbytes
-        return table
-
-    def get_or_make(self, key: Hashable, make: Callable[[], T]) -> T:
-        found = self.get(key)
-        return found if found is not None else self.put(key, make())
-
-    def drop(self, key: Hashable) -> None:
-        with self._lock:
-            self._tables.pop(key, None)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._tables.clear()
 
 
 # --- what the cache holds --------------------------------------------------------------------------------
@@ -460,7 +265,7 @@ KINDS = {
 
 
 @dataclass(frozen=True)
-class Entry:
+class CacheEntry:
     """One table in the cache: its rule set and kind, its files, their size and when they were written."""
 
     rules: str
@@ -479,12 +284,10 @@ class Entry:
 _STEM = re.compile(r"^(?P<name>[A-Za-z0-9_.-]+?)\.(?P<key>[0-9a-f]{20})(?:\.(?P<kind>[A-Za-z0-9-]+))?$")
 
 
-def entries(directory: Path | None = None, *, kernels: bool = True) -> list[Entry]:
+def cache_entries(directory: Path | None = None, *, kernels: bool = True) -> list[CacheEntry]:
     """Every table kept in the cache directory (and with ``kernels`` the compiled kernels beside it),
     largest first. Tables of an earlier version (another key, or a kind this version no longer keeps) are
     ``obsolete``: they are never read again and only take space."""
-    from kniffel.core.kernelcache import kernels_cache_dir
-
     root = directory or cache_dir()
     groups: dict[tuple[str, str, str], list[Path]] = {}
     if root.is_dir():
@@ -509,7 +312,7 @@ def entries(directory: Path | None = None, *, kernels: bool = True) -> list[Entr
             if files:
                 current = version == kernels_cache_dir()
                 result.append(
-                    Entry(
+                    CacheEntry(
                         "",
                         N_("compiled kernels") if current else N_("obsolete compiled kernels"),
                         files,
@@ -520,7 +323,7 @@ def entries(directory: Path | None = None, *, kernels: bool = True) -> list[Entr
     return sorted(result, key=lambda e: -e.size)
 
 
-def _entry(root: Path, name: str, key: str, kind: str, files: list[Path]) -> Entry:
+def _entry(root: Path, name: str, key: str, kind: str, files: list[Path]) -> CacheEntry:
     rules = name
     for path in files:
         if path.suffix == ".json" and not path.name.endswith("-index.json"):
@@ -535,7 +338,7 @@ def _entry(root: Path, name: str, key: str, kind: str, files: list[Path]) -> Ent
             break
     current = kind in KINDS and _current_key(rules, key)
     label = KINDS[kind] if current else N_("obsolete")
-    return Entry(
+    return CacheEntry(
         rules, label, tuple(sorted(files)), sum(_size(p) for p in files), max(_mtime(p) for p in files)
     )
 
@@ -566,11 +369,11 @@ def _mtime(path: Path) -> float:
         return 0.0
 
 
-def remove(found: Sequence[Entry]) -> tuple[int, list[Entry]]:
+def remove_entries(found: Sequence[CacheEntry]) -> tuple[int, list[CacheEntry]]:
     """Delete the files of ``found``; the bytes freed and the entries left alone because another process
     is writing them (their lock is held)."""
     freed = 0
-    busy: list[Entry] = []
+    busy: list[CacheEntry] = []
     for entry in found:
         if _being_written(entry):
             busy.append(entry)
@@ -588,7 +391,7 @@ def remove(found: Sequence[Entry]) -> tuple[int, list[Entry]]:
     return freed, busy
 
 
-def _being_written(entry: Entry) -> bool:
+def _being_written(entry: CacheEntry) -> bool:
     try:
         import fcntl
     except ImportError:  # Windows: no advisory locks to ask
@@ -610,7 +413,7 @@ def _being_written(entry: Entry) -> bool:
 # --- the budget ------------------------------------------------------------------------------------------
 
 
-def _used(meta_path: Path) -> None:
+def mark_used(meta_path: Path) -> None:
     """Mark a table used now (its description's time): the least recently used are removed first."""
     with contextlib.suppress(OSError):
         os.utime(meta_path)
@@ -618,10 +421,10 @@ def _used(meta_path: Path) -> None:
 
 def tables_size(directory: Path | None = None) -> int:
     """Bytes the solved tables in the cache directory take (the compiled kernels are not counted)."""
-    return sum(e.size for e in entries(directory, kernels=False))
+    return sum(e.size for e in cache_entries(directory, kernels=False))
 
 
-def _eviction_order(entry: Entry) -> tuple[int, float]:
+def _eviction_order(entry: CacheEntry) -> tuple[int, float]:
     """What goes first: tables of an earlier version, then win tables, then the expected-score tables
     every game reads; within each, the least recently used."""
     if entry.kind.startswith("obsolete"):
@@ -637,12 +440,12 @@ def make_room(
     size: int, directory: Path | None = None, *, keep: Path | None = None, limit: int | None = None
 ) -> int:
     """Remove the least recently used tables (:func:`_eviction_order`) until ``size`` more bytes fit the
-    budget (``limit``, else :func:`budget`); the table at ``keep`` (being written) and those another
+    budget (``limit``, else :func:`cache_budget`); the table at ``keep`` (being written) and those another
     process is writing are left alone. Returns the bytes freed; raises :class:`OverBudgetError` if it cannot
     fit."""
-    limit = budget() if limit is None else limit
+    limit = cache_budget() if limit is None else limit
     root = directory or cache_dir()
-    found = entries(root, kernels=False)
+    found = cache_entries(root, kernels=False)
     used = sum(e.size for e in found)
     if used + size <= limit:
         return 0
@@ -661,15 +464,16 @@ def make_room(
     return freed
 
 
-def _remove_quietly(entry: Entry) -> int:
-    """:func:`remove` of one entry, a file that cannot be removed (mapped on Windows) left for later."""
+def _remove_quietly(entry: CacheEntry) -> int:
+    """:func:`remove_entries` of one entry, a file that cannot be removed (mapped on Windows) left for
+    later."""
     try:
-        return remove([entry])[0]
+        return remove_entries([entry])[0]
     except OSError:
         return 0
 
 
-def trim(directory: Path | None = None, limit: int | None = None) -> int:
+def trim_cache(directory: Path | None = None, limit: int | None = None) -> int:
     """Bring the tables within the budget (after a write that was larger than said, or a budget made
     smaller): :func:`make_room` for nothing more. Returns the bytes freed (what cannot go stays)."""
     try:

@@ -17,19 +17,20 @@ import dataclasses
 import random
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.base.arrays import F64, I16, I32, I64, read_only
+from kniffel.base.arrays import I32, I64, read_only
 from kniffel.base.dice import FACES, Roll, roll_index, sorted_rolls
 from kniffel.base.errors import KniffelError
 from kniffel.base.keeps import keep_lattice
 from kniffel.rules import Column, Extra, Order, RuleSet, Section, placements, reachable_boxes
 
-SOLVER_VERSION = 1
-"""Bumped whenever the tables or their meaning change; part of every cache key."""
+if TYPE_CHECKING:
+    from kniffel.core.kernels.batch import SheetRules
+    from kniffel.core.kernels.records import KernelTables
 
 
 class UnsupportedRulesError(KniffelError):
@@ -177,12 +178,26 @@ class Compiled:
         pair_pts = np.array([p for _, p in found], dtype=np.int32)
         return pair_box, pair_pts, nonzero
 
+    @cached_property
+    def sheet_rules(self) -> SheetRules:
+        """What a sheet's state is read with, as the compiled readers take it (made once: every position
+        a query encodes reads it)."""
+        from kniffel.core.kernels.batch import SheetRules
+
+        # plain ints: a compiled reader takes one signature whatever integer types the rules hold
+        return SheetRules(
+            int(self.full_mask), self.allowed, int(self.threshold), int(self.upper_mask), self.nup,
+            int(self.n_armed), int(self.five), int(self.n_free),
+        )  # fmt: skip
+
     def aux(self, armed: int, free: int) -> int:
         return armed * self.n_free + free
 
     @cached_property
     def kernel_tables(self) -> KernelTables:
         """These tables and the keep lattice of the rule set's dice, as the compiled kernels take them."""
+        from kniffel.core.kernels.records import KernelTables
+
         lattice = keep_lattice(self.rules.dice)
         pair_box, pair_pts, nonzero = self.pairs
         return KernelTables(
@@ -283,45 +298,6 @@ class Compiled:
             for s in range(self.n_at_once)
             for r in rolls
         ]
-
-
-class KernelTables(NamedTuple):
-    """Everything the compiled kernels (:mod:`kniffel.core.kernels`) read about a rule set, as one argument
-    (numba passes a named tuple of arrays and numbers as one struct, compiled once for every rule set): the
-    tables of :class:`Compiled` and the keep lattice of its dice (:class:`kniffel.base.keeps.KeepLattice`), in
-    fields of the same name. Built by :attr:`Compiled.kernel_tables` alone. Flat, because numba's parallel
-    loops do not take a tuple nested in their arguments."""
-
-    n_boxes: int
-    five: int
-    n_armed: int
-    n_free: int
-    free_points: int
-    per_turn: int
-    """:attr:`Compiled.free_per_turn`."""
-    rolls: int
-    """Regular throws a turn."""
-    joker: bool
-    threshold: int
-    upper_bonus: int
-    upper_mask: int
-    allowed: I64
-    alike: I32
-    jpts: I16
-    jbonus: I16
-    lanes: I32
-    pair_box: I32
-    """:attr:`Compiled.pairs`: the box of each distinct ``(box, points > 0)`` pair of the base table ..."""
-    pair_pts: I32
-    """... its points ..."""
-    nonzero: I32
-    """... and ``[at_once, roll, i]`` the pairs a roll scores in (-1 pads)."""
-    first_roll: int
-    size: I32
-    child: I32
-    parent: I32
-    roll_probs: F64
-    choices: I32
 
 
 def _subsets(masks: I64, boxes: I64) -> I64:

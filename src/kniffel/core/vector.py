@@ -1,0 +1,108 @@
+"""Many single-column games in arrays, moved by one compiled step: what the vectorised environments
+(:mod:`kniffel.env`) step, an agent's action a game at a time (:mod:`kniffel.core.kernels.env`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.base.dice import FACES, sorted_rolls
+from kniffel.core.tables import Compiled
+
+if TYPE_CHECKING:
+    from kniffel.core.kernels.records import Bound
+
+OBSERVED = (
+    "dice", "counts", "rolls_left", "free_throws_taken", "thrown_at_once", "filled", "points", "upper_sum",
+    "extra_bonus", "free_throws_left",
+)  # fmt: skip
+"""The fields a game is observed in, in the order the step's kernel reads their offsets."""
+
+
+class VectorGames:
+    """The state of ``n`` games of the compiled rules ``compiled`` in arrays, and the compiled step that
+    moves them; an observation puts field ``name`` of :data:`OBSERVED` at ``offsets[name]`` (a field
+    left out is not observed)."""
+
+    def __init__(self, compiled: Compiled, n: int, offsets: Mapping[str, int]) -> None:
+        from kniffel.core.kernels.env import N_OFFSETS, EnvGames, EnvRules
+
+        n_dice, n_boxes = compiled.rules.dice, compiled.n_boxes
+        self.dice = np.zeros((n, n_dice), dtype=np.int8)
+        self.rolls = np.zeros(n, dtype=np.int8)
+        self.taken = np.zeros(n, dtype=np.int8)
+        self.at_once = np.zeros(n, dtype=np.int8)
+        self.filled = np.zeros(n, dtype=np.int64)
+        self.points = np.zeros((n, n_boxes), dtype=np.int32)
+        self.upper = np.zeros(n, dtype=np.int32)
+        self.extra = np.zeros(n, dtype=np.int32)
+        self.free_left = np.zeros(n, dtype=np.int8)
+        self.total = np.zeros(n, dtype=np.int64)
+        self.rng = np.zeros(n, dtype=np.uint64)
+        code_to_roll = np.full(FACES**n_dice, -1, dtype=np.int32)
+        rolls = sorted_rolls(n_dice)
+        for r, roll in enumerate(rolls):
+            code_to_roll[sum((face - 1) * FACES**j for j, face in enumerate(roll))] = r
+        roll_dice = np.array(rolls, dtype=np.int8)
+        self.tables = EnvRules(compiled.kernel_tables, compiled.base, code_to_roll, roll_dice)
+        self.offsets = np.array([offsets.get(name, -1) for name in OBSERVED], dtype=np.int64)
+        assert len(OBSERVED) == N_OFFSETS
+        self.state = EnvGames(
+            self.dice, self.rolls, self.taken, self.at_once, self.filled, self.points, self.upper,
+            self.extra, self.free_left, self.total, self.rng,
+        )  # fmt: skip
+        """The games' arrays as the kernels take them (the arrays are changed in place, never replaced)."""
+
+    @property
+    def n(self) -> int:
+        return int(self.dice.shape[0])
+
+    def new(self, seed: int) -> None:
+        """Start every game afresh, the dice streams derived from ``seed``."""
+        from kniffel.core.kernels.env import new_games
+        from kniffel.core.kernels.play import streams
+        from kniffel.core.play import stream_base
+
+        self.rng[:] = streams(np.uint64(stream_base(seed)), np.uint64(0), self.n)
+        new_games(0, self.state, self.tables)
+
+    def stepper(
+        self,
+        actions: npt.NDArray[np.int64],
+        masks: npt.NDArray[np.int8],
+        obs: npt.NDArray[np.float32],
+        *,
+        penalty: float,
+        rewards: npt.NDArray[np.float64],
+        done: npt.NDArray[np.bool_],
+        final: npt.NDArray[np.float64],
+        legal: npt.NDArray[np.bool_],
+        autoreset: bool = True,
+    ) -> Bound:
+        """A step of every game with these arrays, as a call without arguments to make after each change
+        of ``actions``: apply ``actions`` where ``masks`` (the last observation's) allows them; elsewhere
+        ``-penalty`` and no change. Then observe every game into ``obs`` and ``masks``, as :meth:`observe`
+        does. Bound once, so that numba does not type some 50 arrays at every step (a third of the
+        single-game environment's step)."""
+        from kniffel.core.kernels.env import EnvResults, step
+        from kniffel.core.kernels.records import Bound
+
+        results = EnvResults(rewards, done, final, legal)
+        return Bound(
+            step, actions, masks, obs, self.offsets, penalty, autoreset, self.state, results, self.tables
+        )
+
+    def observer(self, obs: npt.NDArray[np.float32], masks: npt.NDArray[np.int8]) -> Bound:
+        """:meth:`observe` into these arrays as a call without arguments (as :meth:`stepper`)."""
+        from kniffel.core.kernels.env import observe
+        from kniffel.core.kernels.records import Bound
+
+        return Bound(observe, obs, masks, self.offsets, self.state, self.tables)
+
+    def observe(self, obs: npt.NDArray[np.float32], masks: npt.NDArray[np.int8]) -> None:
+        from kniffel.core.kernels.env import observe
+
+        observe(obs, masks, self.offsets, self.state, self.tables)
