@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from kniffel.base.errors import GameError, GameFormatError
+from kniffel.base.files import atomic_write
 from kniffel.rules import get as get_rules
-from kniffel.services.session import Session, Settings, parse_players, write_atomically
+from kniffel.services.session import Session, Settings, parse_players
 
 
 def saved_game(tmp_path: Path, **settings: object) -> Path:
@@ -39,7 +40,7 @@ def test_a_dice_count_no_game_reaches_is_refused_at_once(tmp_path: Path) -> None
 def test_a_file_that_cannot_be_written_is_named_as_the_user_gave_it(tmp_path: Path) -> None:
     path = tmp_path / "missing" / "game.json"
     with pytest.raises(FileNotFoundError) as caught:
-        write_atomically(path, "{}")
+        atomic_write(path, "{}")
     assert caught.value.filename == str(path)
 
 

@@ -9,18 +9,15 @@ word is the front end's.
 from __future__ import annotations
 
 import dataclasses
-import errno
 import json
-import os
 import re
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 from kniffel.base.errors import GameError, GameFormatError
+from kniffel.base.files import atomic_write
 from kniffel.base.i18n import LANGUAGES, N_, number, percent, translate
 from kniffel.bots import Bot
 from kniffel.bots import default_name as default_bot_name
@@ -41,6 +38,7 @@ from kniffel.planning import (
 from kniffel.planning.exact import advisor_job
 from kniffel.planning.worker import Work
 from kniffel.rules import RuleSet
+from kniffel.services.record import GameRecord, record_finished_game
 from kniffel.services.review import (
     Decision,
     PlayerSummary,
@@ -51,9 +49,6 @@ from kniffel.services.review import (
     player_goals,
     review,
 )
-
-if TYPE_CHECKING:
-    from kniffel.services.record import GameRecord
 
 SAVE_KEY = "cli"
 """Key of the sessions' own data in a save file (bots, dice drawn); :meth:`Game.from_json` ignores it."""
@@ -158,43 +153,6 @@ def dice_source(seed: int | None, drawn: int = 0) -> CountingDice:
 def bot_seed(seed: int | None, index: int) -> int | None:
     """Each bot's own seed, derived from the game's so that ``--seed`` fixes the bots' choices too."""
     return None if seed is None else seed * 16 + index + 1
-
-
-# --- files -----------------------------------------------------------------------------------------
-
-
-def check_writable(path: Path) -> None:
-    """Refuse, naming ``path``, a file that cannot be written: a folder, one in a missing or read-only
-    folder, or a read-only file. Front ends call it before the work whose result the file is to keep."""
-    folder = path.parent
-    if path.is_dir():
-        raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", str(path))
-    if not folder.is_dir():
-        raise FileNotFoundError(errno.ENOENT, f"the folder {folder} does not exist", str(path))
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise PermissionError(errno.EACCES, "cannot be written", str(path))
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` by ``text`` all at once: a crash leaves the old file or the new, never half."""
-    # Errors name ``path``, not the temporary file written beside it.
-    check_writable(path)
-    try:
-        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    except OSError as error:
-        raise type(error)(error.errno, error.strerror, str(path)) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException as error:
-        with suppress(OSError):
-            os.unlink(temporary)
-        if isinstance(error, OSError):
-            raise type(error)(error.errno, error.strerror, str(path)) from None
-        raise
 
 
 # --- advice ----------------------------------------------------------------------------------------
@@ -561,7 +519,7 @@ class Session:
         return data
 
     def save(self, path: Path) -> None:
-        write_atomically(path, json.dumps(self.to_json(), indent=1) + "\n")
+        atomic_write(path, json.dumps(self.to_json(), indent=1) + "\n")
 
     def autosave(self) -> None:
         if self.settings.save is not None:
@@ -581,8 +539,6 @@ class Session:
         """Add the finished game to the record of each seat a person plays, on this device
         (:func:`kniffel.services.record.record_finished_game`, ``reviewed`` a review made anyway); what
         was added. ``OSError`` if the record cannot be written."""
-        from kniffel.services.record import record_finished_game  # the record writes through this module
-
         humans = [seat for seat in range(len(self.game.players)) if seat not in self.bots]
         return record_finished_game(self.game, humans, reviewed=reviewed)
 
@@ -651,7 +607,6 @@ __all__ = [
     "Undone",
     "bot_name_in",
     "bot_seed",
-    "check_writable",
     "dice_source",
     "hint_choices",
     "hint_win_chances",
@@ -663,5 +618,4 @@ __all__ = [
     "saved_bots",
     "shown_names",
     "summary_cells",
-    "write_atomically",
 ]

@@ -44,11 +44,11 @@ from kniffel.apps.cli.render import (
     rules_json,
     rules_tables,
 )
+from kniffel.base.files import check_writable
 from kniffel.base.i18n import number, translate
 from kniffel.rules import Order, find_box, parse_options, placements
 from kniffel.rules import get as get_rules
 from kniffel.services.session import Session as GameSession
-from kniffel.services.session import check_writable
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 """What ``kniffel serve --log-level`` takes (uvicorn's levels)."""

@@ -32,9 +32,9 @@ from kniffel.apps.cli.options import (
     file_option,
 )
 from kniffel.base.errors import plotting_unavailable
+from kniffel.base.files import check_writable
 from kniffel.base.i18n import N_, ngettext, number, percent, translate
 from kniffel.rules import RuleSet
-from kniffel.services.session import check_writable
 from kniffel.services.simulate import (
     MAX_GAMES,
     SimulationResult,
