@@ -22,8 +22,8 @@ from rich.table import Table
 
 from kniffel.apps.cli import language, solving
 from kniffel.apps.cli.cluster import INTERRUPTED
-from kniffel.apps.cli.errors import CliError, reports_errors
-from kniffel.apps.cli.language import LangOption
+from kniffel.apps.cli.errors import CliError
+from kniffel.apps.cli.language import LangOption, reports_errors
 from kniffel.base.i18n import NBSP, ngettext, number, translate
 from kniffel.core import cache
 from kniffel.rules import get as get_rules

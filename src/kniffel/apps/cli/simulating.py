@@ -21,8 +21,8 @@ from rich.table import Table
 
 from kniffel.apps.cli import language
 from kniffel.apps.cli.cluster import ClusterOption, Tally
-from kniffel.apps.cli.errors import CliError, reports_errors
-from kniffel.apps.cli.language import LangOption
+from kniffel.apps.cli.errors import CliError
+from kniffel.apps.cli.language import LangOption, reports_errors
 from kniffel.apps.cli.options import (
     JsonOption,
     OptionsOption,
