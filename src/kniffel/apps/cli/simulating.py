@@ -35,13 +35,13 @@ from kniffel.base.errors import plotting_unavailable
 from kniffel.base.files import check_writable
 from kniffel.base.i18n import N_, ngettext, number, percent, translate
 from kniffel.rules import RuleSet
+from kniffel.services.plans import target_aim
 from kniffel.services.simulate import (
     MAX_GAMES,
     SimulationResult,
     check_request,
     plot_histogram,
     simulate,
-    target_aim,
 )
 
 commands = typer.Typer()
