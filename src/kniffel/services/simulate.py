@@ -255,23 +255,6 @@ def simulation_plan(rules: RuleSet, strategy: str, solution: Solution | None = N
     return dataclasses.replace(plan, solution=solution)
 
 
-def check_request(strategy: str, games: int, seed: int) -> None:
-    """:class:`SimulationError` unless ``games`` is a positive count, ``seed`` a whole number and
-    ``strategy`` a bot's name."""
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise SimulationError(f"the number of games must be a positive whole number, got {games!r}")
-    if games > MAX_GAMES:
-        raise SimulationError(f"at most {MAX_GAMES:,} games a simulation, got {games:,}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise SimulationError(f"the seed must be a whole number, got {seed!r}")
-    if strategy != "bot" and not strategy.startswith("bot:"):
-        raise SimulationError(f"unknown strategy {strategy!r}; choose one of: {', '.join(bots.available())}")
-    try:
-        bots.make(strategy, seed=0)
-    except bots.BotError as error:
-        raise SimulationError(str(error)) from None
-
-
 def play_chunk(
     rules: RuleSet,
     strategy: str,
@@ -288,6 +271,23 @@ def play_chunk(
     it once for all its blocks), else it is made here (a task of a run split over processes)."""
     plan = plan if plan is not None else resolve(rules, strategy)
     return plan.play(seed, first_game, games, progress)
+
+
+def check_request(strategy: str, games: int, seed: int) -> None:
+    """:class:`SimulationError` unless ``games`` is a positive count, ``seed`` a whole number and
+    ``strategy`` a bot's name."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise SimulationError(f"the number of games must be a positive whole number, got {games!r}")
+    if games > MAX_GAMES:
+        raise SimulationError(f"at most {MAX_GAMES:,} games a simulation, got {games:,}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SimulationError(f"the seed must be a whole number, got {seed!r}")
+    if strategy != "bot" and not strategy.startswith("bot:"):
+        raise SimulationError(f"unknown strategy {strategy!r}; choose one of: {', '.join(bots.available())}")
+    try:
+        bots.make(strategy, seed=0)
+    except bots.BotError as error:
+        raise SimulationError(str(error)) from None
 
 
 def combine(
