@@ -9,8 +9,8 @@ solved; for ``bot:win`` in tournaments the win tables, built once per rule set i
 half and kept for all its runs: :class:`kniffel.services.tournament.Prepared`), with as many games as fit in
 about ``--seconds``. The goal is 1,000 games a second for every built-in bot on 2 cores. Everything here
 plays compiled: in simulations ``bot`` by its own table, all games at once as tournaments play it
-(:func:`kniffel.services.simulate.own_table`; before 28 November by its turn search one turn at a
-time, :func:`kniffel.services.simulate.sheet_search`: 12,601 games a second on the Zen 5, against
+(:func:`kniffel.services.plans.own_table`; before 28 November by its turn search one turn at a
+time, :func:`kniffel.services.plans.sheet_search`: 12,601 games a second on the Zen 5, against
 589,440 since), ``bot:optimal`` and ``bot:win`` (which alone plays for points) by the solver's policy
 (:mod:`kniffel.core.play`); in tournaments every table of these bots, mixed as
 they come, at once (:func:`kniffel.core.winplay.play_to_win`; the heuristic by its own table of values).

@@ -57,18 +57,19 @@ def best_of(runs: int, play: Any) -> Any:
 
 def measure(rules_ids: list[str], before: int, after: int, runs: int, seed: int) -> list[dict[str, Any]]:
     from kniffel import rules
-    from kniffel.services.simulate import _bots, _sheet, sheet_search
+    from kniffel.services.plans import Engine, Sheet, resolve
 
     rows = []
     for rules_id in rules_ids:
         ruleset = rules.get(rules_id)
         for strategy in STRATEGIES:
-            search = sheet_search(ruleset, strategy)
-            if search is None:
+            sheet = resolve(ruleset, strategy)
+            if not isinstance(sheet, Sheet):
                 raise SystemExit(f"{rules_id}: {strategy} has no compiled sheet search")
-            _bots(ruleset, strategy, seed, 0, 1, None)  # tables, kernels
-            slow = best_of(runs, lambda: _bots(ruleset, strategy, seed, 0, before, None))  # noqa: B023
-            fast = best_of(runs, lambda: _sheet(ruleset, search, seed, 0, after, None))  # noqa: B023
+            engine = Engine(rules=ruleset, strategy=strategy)
+            engine.play(seed, 0, 1)  # tables, kernels
+            slow = best_of(runs, lambda: engine.play(seed, 0, before))  # noqa: B023
+            fast = best_of(runs, lambda: sheet.play(seed, 0, after))  # noqa: B023
             slow_rate = before / slow.seconds
             fast_rate = after / fast.seconds
             rows.append(

@@ -13,8 +13,9 @@ from typer.testing import CliRunner, Result
 from kniffel import rules
 from kniffel.apps.cli import app
 from kniffel.apps.cli.errors import CliError
-from kniffel.apps.cli.parsing import dice_words, parse_dice, parse_players
+from kniffel.apps.cli.parsing import dice_words, parse_dice
 from kniffel.base.errors import UnknownBoxError
+from kniffel.services.players import parse_players
 
 
 def invoke(args: Sequence[str], stdin: str | None = None) -> Result:

@@ -25,8 +25,8 @@ from kniffel.planning.goals import _GOALS, Goal, Target, parse_goal, register
 from kniffel.planning.interface import Planner, PlanningError
 from kniffel.planning.winning import TargetPlanner
 from kniffel.rules import RuleSet
+from kniffel.services.players import bot_name, bot_name_in
 from kniffel.services.review import listed, player_goals, review
-from kniffel.services.session import bot_name, bot_name_in
 from kniffel.services.simulate import simulate
 from kniffel.services.tournament import compiled_roles, tournament
 from test_solver_values import REDUCED

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from conftest import kernels_compiled_after
-from kniffel.core.runtime import precompile
+from kniffel import core
 from kniffel.services import install
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,7 +67,7 @@ def test_the_install_writes_no_table_into_the_users_cache(
 
     seen: list[str] = []
     monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(precompile, "processors", lambda: 1)  # both parts in this process
+    monkeypatch.setattr(core, "processors", lambda: 1)  # both parts in this process
     monkeypatch.setattr(install, "play_and_advise", lambda: seen.append(os.environ["KNIFFEL_CACHE_DIR"]))
     monkeypatch.setattr(install, "questions", lambda: seen.append(os.environ["KNIFFEL_CACHE_DIR"]))
     assert install.main([]) == 0
@@ -179,7 +179,7 @@ def test_the_second_process_ends_with_a_failed_first(monkeypatch: pytest.MonkeyP
     def questions() -> None:
         raise RuntimeError("a kernel failed")
 
-    monkeypatch.setattr(precompile, "processors", lambda: 2)
+    monkeypatch.setattr(core, "processors", lambda: 2)
     monkeypatch.setattr(subprocess, "Popen", popen)
     monkeypatch.setattr(install, "questions", questions)
     with pytest.raises(RuntimeError, match="a kernel failed"):

@@ -16,7 +16,8 @@ from kniffel.apps.cli import app
 from kniffel.apps.web import advice
 from kniffel.engine.game import Roll, Score, Strike
 from kniffel.services.review import Decision, listed, loss_text
-from kniffel.services.session import Session, Settings, listed_decisions
+from kniffel.services.session import Session, Settings
+from kniffel.services.wording import listed_decisions
 from test_solver_values import REDUCED
 
 pytestmark = pytest.mark.usefixtures("solver_cache")

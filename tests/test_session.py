@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 from kniffel.base.errors import GameError, GameFormatError
+from kniffel.base.files import atomic_write
 from kniffel.rules import get as get_rules
-from kniffel.services.session import Session, Settings, parse_players, write_atomically
+from kniffel.services.players import parse_players
+from kniffel.services.session import Session, Settings
 
 
 def saved_game(tmp_path: Path, **settings: object) -> Path:
@@ -39,7 +41,7 @@ def test_a_dice_count_no_game_reaches_is_refused_at_once(tmp_path: Path) -> None
 def test_a_file_that_cannot_be_written_is_named_as_the_user_gave_it(tmp_path: Path) -> None:
     path = tmp_path / "missing" / "game.json"
     with pytest.raises(FileNotFoundError) as caught:
-        write_atomically(path, "{}")
+        atomic_write(path, "{}")
     assert caught.value.filename == str(path)
 
 
@@ -54,7 +56,7 @@ def test_players_and_bots() -> None:
 
 
 def test_chances_that_add_up_past_100_get_the_tie_note() -> None:
-    from kniffel.services.session import needs_tie_note
+    from kniffel.services.wording import needs_tie_note
 
     assert needs_tie_note([0.504, 0.504], 1)  # 50.4 % and 50.4 %: a tie counts for both
     assert not needs_tie_note([0.504, 0.504], 0)  # 50 % and 50 %
@@ -65,7 +67,7 @@ def test_chances_that_add_up_past_100_get_the_tie_note() -> None:
 def test_default_bot_names_are_shown_in_the_players_language(tmp_path: Path) -> None:
     """A game keeps its bots' names as made (English: a saved game's names are its data); front ends show
     a bot's default name in their language, a name of anyone's own as given."""
-    from kniffel.services.session import shown_names
+    from kniffel.services.players import shown_names
 
     specs = ["Ada", "bot", "bot:optimal", "bot:win", "bot:target:250", "bot"]
     session = Session.new(get_rules("kniffel"), specs, Settings(seed=1, lang="de"))

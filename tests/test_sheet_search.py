@@ -24,7 +24,8 @@ from kniffel.planning import HeuristicPlanner, planner_for
 from kniffel.planning.compiled import SearchPlanner, SheetSearch, covers, new_log
 from kniffel.planning.lookahead import Lookahead
 from kniffel.rules import RuleSet
-from kniffel.services.simulate import play_chunk, sheet_search, simulate
+from kniffel.services.plans import sheet_search
+from kniffel.services.simulate import play_chunk, simulate
 
 SHEETS = ("kniffel-3col", "kniffel-4col", "super-kniffel", "yams")
 KINDS = ("column", "heuristic")

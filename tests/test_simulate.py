@@ -12,24 +12,21 @@ import numba
 import numpy as np
 import pytest
 
+import kniffel.services.plans
 import kniffel.services.simulate
 from kniffel import Game, bots, rules
 from kniffel.core import Advisor, ColumnPosition, Solution, play_games, solve, trace
 from kniffel.core.kernels.play import key_order
 from kniffel.engine.game import FreeThrow, Roll, Score, Strike
 from kniffel.rules import RuleSet
+from kniffel.services.plans import Chunk, compiled_rules, heuristic_search, plays_for_points, target_aim
 from kniffel.services.simulate import (
-    Chunk,
     SimulationError,
     SimulationInterrupted,
     blocks,
-    compiled_rules,
-    heuristic_search,
     play_chunk,
-    plays_for_points,
     plot_histogram,
     simulate,
-    target_aim,
 )
 from test_solver_values import REDUCED, solved
 
@@ -104,7 +101,7 @@ def test_the_quick_bot_on_one_column_plays_its_own_games_all_at_once(
     ruleset = rules.get(rules_id)
     search = heuristic_search(ruleset, bots.make("bot", seed=0))
     assert search is not None
-    monkeypatch.setattr(kniffel.services.simulate, "sheet_search", None)  # not one turn at a time
+    monkeypatch.setattr(kniffel.services.plans, "sheet_search", None)  # not one turn at a time
     result = simulate(ruleset, strategy="bot", games=5, seed=4)
     monkeypatch.undo()
     assert result.expected is None  # its table's values are no expected score

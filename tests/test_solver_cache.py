@@ -179,12 +179,12 @@ def test_half_written_files_of_a_killed_builder_are_removed(tmp_path: Path) -> N
     game = reduced()
     path = table_path(game, tmp_path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    stale = path.parent / f"{path.name}k1ll3d42.tmp"
+    stale = path.parent / f".{path.name}.k1ll3d42.tmp"
     stale.write_bytes(b"half a table")
     pmf_path, index_path, _ = table_paths(game, tmp_path)
-    stale_pmf = pmf_path.parent / f"{pmf_path.name}x.tmp"
-    stale_index = index_path.parent / f"{index_path.name}y.tmp"
-    other = path.parent / "another-table.npyz.tmp"
+    stale_pmf = pmf_path.parent / f".{pmf_path.name}.x.tmp"
+    stale_index = index_path.parent / f".{index_path.name}.y.tmp"
+    other = path.parent / ".another-table.npy.z.tmp"
     for file in (stale_pmf, stale_index, other):
         file.write_bytes(b"half")
     solution = table(game, directory=tmp_path)

@@ -19,8 +19,8 @@ from kniffel.apps.cli import app
 from kniffel.base.errors import KniffelError
 from kniffel.core import AIM_POINTS, AIM_WIN
 from kniffel.engine.game import Roll, Score
+from kniffel.services.plans import HEURISTIC
 from kniffel.services.tournament import (
-    HEURISTIC,
     DealDice,
     Match,
     Rate,

@@ -400,10 +400,10 @@ def compiling_until_set(
 ) -> threading.Event:
     """A first use as a view of the game meets it: the solver compiling (``since[0]`` seconds so far) and
     the view's hints (``view.hint_choices``) waiting for it, until the event returned is set."""
-    import kniffel.services.session as session
+    import kniffel.services.wording as wording
 
     compiled = threading.Event()
-    monkeypatch.setattr(session, "compiling_seconds", lambda: None if compiled.is_set() else since[0])
+    monkeypatch.setattr(wording, "compiling_seconds", lambda: None if compiled.is_set() else since[0])
     choose = hint_choices
 
     def slow(game: Game, count: int | None = None) -> tuple[list[Choice], bool]:

@@ -55,7 +55,7 @@ def test_while_the_table_is_solved_hints_give_the_quick_bots_order(monkeypatch: 
     them, actions only (its figures are not points to come); it never waits for a compile."""
     from kniffel.planning import planner_for
     from kniffel.planning.worker import Work
-    from kniffel.services.session import Preparing
+    from kniffel.services.wording import Preparing
 
     work = Work("Solving the table of {rules}", 2.0, 10**6, (("rules", "kniffel"),))
     monkeypatch.setattr(advice, "advisor_ready", lambda rules: Preparing(work, None, compiling=12.0))
@@ -152,7 +152,7 @@ def test_the_hints_route_names_the_estimates_options_in_the_asked_language(
 
     from kniffel.apps.web.app import create_app
     from kniffel.planning.worker import Work
-    from kniffel.services.session import Preparing
+    from kniffel.services.wording import Preparing
 
     work = Work("Solving the table of {rules}", 2.0, 10**6, (("rules", "kniffel"),))
     monkeypatch.setattr(advice, "advisor_ready", lambda rules: Preparing(work, None, compiling=3.0))

@@ -223,7 +223,7 @@ def damage(directory: Path) -> list[str]:
             meta.write_text("{not json", encoding="utf-8")
         else:
             table.write_bytes(b"\x93NUMPY garbage")
-        (directory / f"{table.name}.x1.tmp").write_bytes(b"left by a killed solve")
+        (directory / f".{table.name}.x1.tmp").write_bytes(b"left by a killed solve")
         done.append(f"{table.name}: {way}")
     return done
 

@@ -26,7 +26,7 @@ from kniffel.planning import HeuristicPlanner, TargetPlanner, WinPlanner, planne
 from kniffel.planning.compiled import SheetSearch
 from kniffel.planning.interface import Planner
 from kniffel.rules import RuleSet
-from kniffel.services.simulate import heuristic_search
+from kniffel.services.plans import heuristic_search
 from kniffel.services.tournament import play_match
 from test_solver_values import REDUCED
 

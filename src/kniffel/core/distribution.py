@@ -30,12 +30,13 @@ import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import numpy as np
 
 from kniffel.base.arrays import F64, I64
 from kniffel.base.errors import SituationError
+from kniffel.base.files import atomic_stream, atomic_write
 from kniffel.base.keeps import keep_lattice
 from kniffel.core.advisor import Advisor, Option
 from kniffel.core.disttable import (
@@ -52,7 +53,6 @@ from kniffel.core.position import ColumnPosition, SheetState
 from kniffel.core.runtime.memo import Held
 from kniffel.core.runtime.store import (
     SOLVER_VERSION,
-    atomic_write,
     cache_dir,
     checksum,
     solving,
@@ -148,9 +148,8 @@ def _save(
     crc = 0
     count = 0
     most_filled = early_levels(solution.compiled)
-    built: list[Any] = []
+    with atomic_stream(pmf_path) as stream:
 
-    def write_levels(stream: BinaryIO) -> None:
         def write(level: F64) -> None:
             nonlocal count, crc
             data = np.ascontiguousarray(level, dtype="<f8").data.cast("B")
@@ -158,11 +157,9 @@ def _save(
             crc = zlib.crc32(data, crc)
             count += len(level)
 
-        built.extend(build_levels(solution, write, progress, 0, most_filled, cancel, tap))
-
-    atomic_write(pmf_path, write_levels)
-    layout, index, seconds = built
-    atomic_write(index_path, lambda f: np.save(f, index, allow_pickle=False))
+        layout, index, seconds = build_levels(solution, write, progress, 0, most_filled, cancel, tap)
+    with atomic_stream(index_path) as stream:
+        np.save(stream, index, allow_pickle=False)
     meta = {
         "format": FORMAT,
         "version": VERSION,
@@ -178,7 +175,7 @@ def _save(
         "index_checksum": checksum(index.view(np.float64)),
         "seconds": seconds,
     }
-    atomic_write(meta_path, lambda f: f.write(json.dumps(meta, indent=1).encode()))
+    atomic_write(meta_path, json.dumps(meta, indent=1))
     return seconds, meta
 
 

@@ -14,11 +14,11 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.base.arrays import read_only
+from kniffel.base.files import atomic_stream, atomic_write
 from kniffel.core.lanes import widths_of
 from kniffel.core.runtime.store import (
     FORMAT,
     SOLVER_VERSION,
-    atomic_write,
     checksum,
     make_room,
     mark_used,
@@ -181,8 +181,9 @@ def save_solution(solution: Solution, directory: Path | None = None) -> Path:
     }
     meta_path(path).unlink(missing_ok=True)
     make_room(solution.values.nbytes, path.parent, keep=path)
-    atomic_write(path, lambda f: np.save(f, np.ascontiguousarray(solution.values), allow_pickle=False))
-    atomic_write(meta_path(path), lambda f: f.write(json.dumps(meta, indent=1).encode()))
+    with atomic_stream(path) as stream:
+        np.save(stream, np.ascontiguousarray(solution.values), allow_pickle=False)
+    atomic_write(meta_path(path), json.dumps(meta, indent=1))
     return path
 
 

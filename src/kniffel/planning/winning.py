@@ -140,7 +140,7 @@ rows, 2026-11-24: 1.7e-7 on a Zen 4 two days later, about 6e-7 on a Zen 1)."""
 
 def seconds_per_value() -> float:
     """What solving a target row costs per probability here: the pace this machine's solves were
-    measured at (:mod:`kniffel.core.pace`), or :data:`SECONDS_PER_VALUE` before the first."""
+    measured at (:mod:`kniffel.core.runtime.pace`), or :data:`SECONDS_PER_VALUE` before the first."""
     from kniffel.core import TARGET_ROWS, rate
 
     return rate(TARGET_ROWS, SECONDS_PER_VALUE)

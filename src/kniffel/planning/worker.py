@@ -11,12 +11,12 @@ meanwhile (points instead of chances of winning, with a note). The worker
 * runs small jobs (a late position's cone, seconds) before big ones (a rule set's early tables, a
   minute or two), and in the pauses of a big one that is running;
 * lets every job be cancelled: the solvers ask between pieces of work a fraction of a second long
-  (:mod:`kniffel.core.work`), so a cancelled job stops at once, and :func:`shutdown` stops them all;
+  (:mod:`kniffel.core.runtime.work`), so a cancelled job stops at once, and :func:`shutdown` stops them all;
 * reports each job's progress and says what it is (a sentence, the seconds and bytes it is expected to
   take) so that a front end can say so before anything big is written;
 * makes room in the table cache's budget for what a job will write before it starts
-  (:func:`kniffel.core.cache.make_room`; a job that cannot fit is refused with
-  :class:`~kniffel.core.cache.OverBudgetError`) and brings the cache within it after;
+  (:func:`kniffel.core.runtime.store.make_room`; a job that cannot fit is refused with
+  :class:`~kniffel.core.runtime.store.OverBudgetError`) and brings the cache within it after;
 * with :attr:`Worker.abandon_after` set (a server sets it), cancels a job nobody asked about for that
   long: every ask (:meth:`Worker.submit`, :meth:`Worker.job`) says someone still waits for it.
 

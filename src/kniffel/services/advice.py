@@ -315,7 +315,7 @@ class _Blocks:
     :func:`advise` checks one (:func:`parse_line`, :func:`check_position`,
     :meth:`~kniffel.core.position.ColumnPosition.encode`), every sound situation of it valued and ranked in
     one call of the advisor's kernel, and the block's answers written by another
-    (:func:`kniffel.core.batchkernels.answer_lines`): the text :func:`json.dumps` writes for
+    (:func:`kniffel.core.kernels.codec.answer_lines`): the text :func:`json.dumps` writes for
     ``{"options": [{"action", "value"}, ...]}``, from pieces made here once per action. A line with a
     value that kernel does not write goes through :func:`json.dumps` itself."""
 
@@ -363,7 +363,7 @@ class _Blocks:
     def read(self, first: int, lines: list[str]) -> tuple[Positions, list[str | None]]:
         """Check ``lines``, the first being line ``first + 1``: the positions of the sound ones, and per
         line that is not blank its error's line or None (the next row's
-        options). The compiled reader (:func:`kniffel.core.batchkernels.read_situations`) reads what
+        options). The compiled reader (:func:`kniffel.core.kernels.codec.read_situations`) reads what
         it can be sure of; the rest, and every line of a block it split otherwise than ``lines`` are
         split, is read here as a single query is."""
         read_in = Positions.empty(len(lines))

@@ -32,16 +32,8 @@ from typing import Any, TypeVar
 from kniffel import bots
 from kniffel.base.errors import KniffelError
 from kniffel.rules import RuleSet
-from kniffel.services.simulate import (
-    OPTIMAL,
-    Chunk,
-    SimulationResult,
-    check_request,
-    combine,
-    compiled_rules,
-    play_chunk,
-    plays_for_points,
-)
+from kniffel.services.plans import Chunk, Optimal, resolve
+from kniffel.services.simulate import OPTIMAL, SimulationResult, check_request, combine, play_chunk
 from kniffel.services.tournament import Match, TournamentResult, play_match, tables
 from kniffel.services.tournament import check_request as check_tournament
 from kniffel.services.tournament import combine as combine_tournament
@@ -149,14 +141,12 @@ def simulate(
     """:func:`kniffel.services.simulate.simulate` in Ray tasks (``chunks`` of them, by default a few per CPU
     of the cluster); the same games, so the same result."""
     check_request(strategy, games, seed)
-    compiled = compiled_rules(rules) if plays_for_points(strategy) else None
+    plan = resolve(rules, strategy)
     workers = connect(address, cpus=cpus)
-    if compiled is not None:
+    if isinstance(plan, Optimal):
         parts = chunks or min(CHUNKS_PER_CPU * workers, math.ceil(games / MIN_COMPILED_CHUNK))
         if address == LOCAL:
-            from kniffel import core
-
-            core.table(compiled)  # solved here once, not by every worker
+            plan.table()  # solved here once, not by every worker
     else:
         parts = chunks or CHUNKS_PER_CPU * workers
     cut = spans(games, parts)

@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from kniffel.base.errors import KniffelError, plotting_unavailable
+from kniffel.base.files import atomic_write
 from kniffel.base.i18n import N_
 from kniffel.engine.game import Game
 from kniffel.planning import is_exact
 from kniffel.services.review import Review
-from kniffel.services.session import write_atomically
 
 DIRECTORY_ENV = "KNIFFEL_RECORD_DIR"
 """Where the record is kept instead of the user's data directory (tests, a second profile)."""
@@ -241,7 +241,7 @@ def save(records: Sequence[GameRecord], path: Path | None = None) -> None:
     path = path or record_path()
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     data = {"format": FORMAT, "games": [asdict(r) for r in records]}
-    write_atomically(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    atomic_write(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     with contextlib.suppress(OSError):  # a file system without modes (FAT, say) keeps it as it can
         path.chmod(0o600)
 

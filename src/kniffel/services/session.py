@@ -1,29 +1,24 @@
-"""A game as people play it, whatever shows it: players and bots, dice that resume, saving, undo, hints.
+"""A game as people play it, whatever shows it: its bots, dice that resume, saving, undo, hints.
 
 Both front ends that seat people at a game, the line interface (:mod:`kniffel.apps.cli.play`) and the
 full-screen game (:mod:`kniffel.apps.tui`), play through a :class:`Session`; a game saved by one resumes in
 the other. The session owns no rules and shows nothing: every question goes to :class:`kniffel.Game`, every
-word is the front end's.
+word is the front end's. Who sits at the table is read by :mod:`kniffel.services.players`; what front ends
+say about a game (its result, a review's summary, a wait) is in :mod:`kniffel.services.wording`.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import errno
 import json
-import os
-import re
-import tempfile
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import suppress
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 from kniffel.base.errors import GameError, GameFormatError
-from kniffel.base.i18n import LANGUAGES, N_, number, percent, translate
+from kniffel.base.files import atomic_write
+from kniffel.base.i18n import LANGUAGES
 from kniffel.bots import Bot
-from kniffel.bots import default_name as default_bot_name
 from kniffel.bots import make as make_bot
 from kniffel.engine.actions import Action, Outcome, Roll, Score, Strike
 from kniffel.engine.game import DiceSource, Game, SecureDice, SeededDice
@@ -31,103 +26,24 @@ from kniffel.planning import (
     WIN,
     Choice,
     NotReady,
-    PlanningError,
     is_exact,
-    parse_goal,
     planner_for,
     win_chances,
-    win_tables,
 )
 from kniffel.planning.exact import advisor_job
-from kniffel.planning.worker import Work
 from kniffel.rules import RuleSet
+from kniffel.services.players import bot_seed, parse_players, shown_names
+from kniffel.services.record import GameRecord, record_finished_game
 from kniffel.services.review import (
-    Decision,
-    PlayerSummary,
     Review,
     can_review_by_win,
-    listed,
-    loss_text,
     player_goals,
     review,
 )
-
-if TYPE_CHECKING:
-    from kniffel.services.record import GameRecord
+from kniffel.services.wording import Preparing
 
 SAVE_KEY = "cli"
 """Key of the sessions' own data in a save file (bots, dice drawn); :meth:`Game.from_json` ignores it."""
-
-
-# --- players ---------------------------------------------------------------------------------------
-
-BOT_PREFIX = "bot"
-
-
-@dataclass(frozen=True)
-class PlayerSpec:
-    name: str
-    bot: str | None = None
-    """The bot spec handed to ``kniffel.bots.make`` (``bot``, ``bot:heuristic``), None for a human."""
-
-
-def is_bot_spec(text: str) -> bool:
-    word = text.strip().lower()
-    return word == BOT_PREFIX or word.startswith(BOT_PREFIX + ":")
-
-
-def bot_name(spec: str, taken: Sequence[str] = ()) -> str:
-    """A bot's name by what it plays for (:func:`kniffel.bots.default_name`): ``Bot (optimal)``, ``Bot
-    (win)``, ``Bot (target 250)``; a second of a kind ``Bot (optimal) 2``. The game keeps it in English, as
-    the names of its players are its data (a saved game is read in any language): front ends show it in
-    theirs (:func:`shown_names`)."""
-    name = default_bot_name(spec)
-    count = 1
-    chosen = name
-    while chosen in taken:
-        count += 1
-        chosen = f"{name} {count}"
-    return chosen
-
-
-def bot_name_in(spec: str, lang: str) -> str:
-    """The default name of a bot of ``spec`` in ``lang``: ``Bot (Heuristik)``, ``Bot (Ziel 250)``."""
-    return default_bot_name(spec, lang)
-
-
-def shown_names(names: Sequence[str], specs: Mapping[int, str], lang: str) -> list[str]:
-    """The players' ``names`` as a front end in ``lang`` shows them: a bot (``specs``: its spec by seat)
-    that bears its default name (:func:`bot_name`, ``Bot (heuristic) 2``) is named in ``lang``; every
-    other name is shown as it was given. A translation that would be taken for another player's name is
-    not used."""
-    shown = list(names)
-    for index, spec in specs.items():
-        default = re.fullmatch(rf"{re.escape(bot_name(spec))}( \d+)?", names[index])
-        if default is None:
-            continue
-        translated = bot_name_in(spec, lang) + (default[1] or "")
-        if translated == names[index] or translated not in names:
-            shown[index] = translated
-    return shown
-
-
-def parse_players(specs: Sequence[str]) -> list[PlayerSpec]:
-    """``["Ada", "bot", "bot:optimal", "bot"]`` -> Ada and bots named by kind: "Bot (heuristic)", "Bot
-    (optimal)" and "Bot (heuristic) 2"; ``"Zoe=bot:win"`` is a bot named Zoe (a saved game keeps the
-    name)."""
-    if not specs:
-        raise GameError("name the players: --player NAME for a human, --player bot for a bot (1 to 8)")
-    players: list[PlayerSpec] = []
-    for spec in specs:
-        name, named, bot = spec.rpartition("=")
-        if named and name.strip() and is_bot_spec(bot):
-            players.append(PlayerSpec(name.strip(), bot.strip().lower()))
-        elif is_bot_spec(spec):
-            name = bot_name(spec, [p.name for p in players])
-            players.append(PlayerSpec(name, spec.strip().lower()))
-        else:
-            players.append(PlayerSpec(spec.strip()))
-    return players
 
 
 # --- dice ------------------------------------------------------------------------------------------
@@ -155,53 +71,7 @@ def dice_source(seed: int | None, drawn: int = 0) -> CountingDice:
     return CountingDice(SecureDice() if seed is None else SeededDice(seed), drawn if seed is not None else 0)
 
 
-def bot_seed(seed: int | None, index: int) -> int | None:
-    """Each bot's own seed, derived from the game's so that ``--seed`` fixes the bots' choices too."""
-    return None if seed is None else seed * 16 + index + 1
-
-
-# --- files -----------------------------------------------------------------------------------------
-
-
-def check_writable(path: Path) -> None:
-    """Refuse, naming ``path``, a file that cannot be written: a folder, one in a missing or read-only
-    folder, or a read-only file. Front ends call it before the work whose result the file is to keep."""
-    folder = path.parent
-    if path.is_dir():
-        raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", str(path))
-    if not folder.is_dir():
-        raise FileNotFoundError(errno.ENOENT, f"the folder {folder} does not exist", str(path))
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise PermissionError(errno.EACCES, "cannot be written", str(path))
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` by ``text`` all at once: a crash leaves the old file or the new, never half."""
-    # Errors name ``path``, not the temporary file written beside it.
-    check_writable(path)
-    try:
-        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    except OSError as error:
-        raise type(error)(error.errno, error.strerror, str(path)) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException as error:
-        with suppress(OSError):
-            os.unlink(temporary)
-        if isinstance(error, OSError):
-            raise type(error)(error.errno, error.strerror, str(path)) from None
-        raise
-
-
-# --- advice ----------------------------------------------------------------------------------------
-
-
-SUMMARY_HEADERS = (N_("Player"), N_("Score"), N_("Decisions"), N_("Optimal"), N_("Loss"), N_("Accuracy"))
-"""The columns of a review's summary, one row a player (English: front ends translate them)."""
+# --- saved games and hints -------------------------------------------------------------------------
 
 
 def read_game(path: Path) -> Game:
@@ -226,59 +96,6 @@ def saved_bots(path: Path, game: Game) -> dict[int, str]:
     return {i: spec for i, name in enumerate(game.players) if isinstance(spec := by_name.get(name), str)}
 
 
-def result_line(game: Game, translate: Callable[..., str], names: Mapping[str, str] | None = None) -> str:
-    """Who won with how many points (or who share first place), translated by ``translate(english,
-    **fields)``, the players named as ``names`` shows them (:meth:`Session.shown`): what the terminal
-    game shows at the end and prints on leaving."""
-    best = game.standings()[0].total
-    winners = [(names or {}).get(name, name) for name in game.winners()]
-    if len(winners) == 1:
-        return translate("Winner: {player}, with {points} points.", player=winners[0], points=best)
-    return translate(
-        "Tie: {players} share first place with {points} points.", players=", ".join(winners), points=best
-    )
-
-
-def renamed(result: Review, names: Mapping[str, str]) -> Review:
-    """``result`` with its players named as ``names`` shows them (:meth:`Session.shown`)."""
-    return dataclasses.replace(
-        result,
-        players=[dataclasses.replace(p, name=names.get(p.name, p.name)) for p in result.players],
-        decisions=[dataclasses.replace(d, player=names.get(d.player, d.player)) for d in result.decisions],
-    )
-
-
-def listed_decisions(review: Review, *, everything: bool = False) -> list[Decision]:
-    """The decisions a review lists (:func:`kniffel.services.review.listed`: the costly ones, each against the
-    best for its player's goal; all of them with ``everything``)."""
-    return listed(review, everything=everything)
-
-
-def summary_cells(player: PlayerSummary, lang: str = "en") -> tuple[str, ...]:
-    """A player's row of a review's summary, under :data:`SUMMARY_HEADERS`, with numbers as ``lang``
-    writes them (a loss of a chance as a percentage). What the player is graded by is
-    :func:`goal_text` of :attr:`PlayerSummary.goal`."""
-    if not player.decisions:  # nothing decided yet: nothing to grade
-        return (player.name, str(player.score), "0", "\N{EN DASH}", "\N{EN DASH}", "\N{EN DASH}")
-    accuracy = player.accuracy
-    return (
-        player.name,
-        str(player.score),
-        str(player.decisions),
-        f"{player.optimal} ({percent(lang, player.optimal_share, 0)})",
-        loss_text(player.loss, player.unit, lang),
-        "\N{EN DASH}" if accuracy is None else number(lang, accuracy, 1),
-    )
-
-
-def goal_text(goal: str, lang: str = "en") -> str:
-    """What a review grades by, for people in ``lang`` (:meth:`kniffel.planning.Goal.describe`)."""
-    try:
-        return parse_goal(goal).describe(lang)
-    except PlanningError:  # a goal no longer registered: its text
-        return goal
-
-
 def hint_choices(game: Game, count: int | None = None) -> tuple[list[Choice], bool]:
     """The ``count`` best options (all with None) of the player to move and whether the values are
     exact. A strike is left out where scoring the same box is listed too (scoring never pays less)."""
@@ -287,20 +104,6 @@ def hint_choices(game: Game, count: int | None = None) -> tuple[list[Choice], bo
     scored = {c.action.box for c in choices if isinstance(c.action, Score)}
     shown = [c for c in choices if not (isinstance(c.action, Strike) and c.action.box in scored)]
     return shown[:count], planner.exact
-
-
-def thinking_text(lang: str) -> str:
-    """ "Thinking...", and while a first use compiles the solver, that and for how long so far: what a
-    front end says while the advice waits (a person should not take the silence for a hang)."""
-    found = compiling_seconds()
-    if found is None:
-        return translate(lang, "Thinking...")
-    first_use = N_("Thinking... compiling the solver first, only on its first use ({time} so far).")
-    return translate(lang, first_use, time=about(found))
-
-
-QUICK_ORDER = N_("The quick bot's order of the options, best first, until the exact values are solved.")
-"""What a front end says above :func:`kniffel.planning.quick_choices`' options."""
 
 
 def points_table_pending(rules: RuleSet) -> bool:
@@ -312,85 +115,10 @@ def points_table_pending(rules: RuleSet) -> bool:
     return job is not None and not job.done()
 
 
-def compiling_seconds() -> float | None:
-    """How long this process has been compiling kernels, if it is (:func:`kniffel.core.kernelcache.
-    compiling`)."""
-    from kniffel.core import compiling
-
-    found = compiling()
-    return None if found is None else found.seconds
-
-
 def plays_to_win(game: Game) -> bool:
     """Whether chances of winning can be told in ``game``: several players, rules the exact solver
     covers."""
     return len(game.players) > 1 and is_exact(game.rules)
-
-
-@dataclass(frozen=True)
-class Preparing:
-    """Chances of winning are not there yet: the worker solves what they need (:mod:`kniffel.planning.
-    worker`). What a front end says meanwhile (it shows points)."""
-
-    work: Work
-    """What is solved and what it costs (its sentence is a template for the front end to translate)."""
-    fraction: float | None
-    """How much is done, 0 to 1 (None: not started)."""
-    solving: bool = True
-    """False when nothing solves it (win tables are not prepared in the background here)."""
-    compiling: float | None = field(default_factory=compiling_seconds)
-    """Seconds this process has been compiling kernels (a first use), when it is: until they are
-    compiled the solve cannot start or stands still, and its estimate leaves them out."""
-
-    @classmethod
-    def of(cls, not_ready: NotReady, rules: RuleSet | None = None) -> Preparing:
-        """What ``not_ready`` waits for; with ``rules``, missing early win tables are started first (a
-        front end that shows chances of winning says so: this note)."""
-        job = not_ready.job
-        if job is None and not_ready.early and rules is not None:
-            job = win_tables(rules).prepare()
-        if job is None:
-            return cls(not_ready.work, None, solving=False)
-        return cls(job.work, job.fraction)
-
-    def note(self, translate: Callable[..., str]) -> str:
-        """What a front end says meanwhile, translated by ``translate(english, **fields)``: what is
-        solved, roughly how long and how big, how far it is, and that points are shown meanwhile."""
-        what = translate(self.work.template, **dict(self.work.fields))
-        if not self.solving:
-            return translate(
-                "Chances of winning show once the win tables are solved ({what}: kniffel cache prepare "
-                "--rules {rules}).",
-                what=what,
-                rules=dict(self.work.fields).get("rules", ""),
-            )
-        if self.compiling is not None:
-            return translate(
-                "{what}: compiling the solver first, only on its first use ({time} so far). Points "
-                "meanwhile.",
-                what=what,
-                time=about(self.compiling),
-            )
-        cost = about(self.work.seconds)
-        if self.work.bytes:
-            cost = translate("{time}, {size} on disk", time=cost, size=megabytes(self.work.bytes))
-        done = (
-            ""
-            if self.fraction is None
-            else translate(", {percent} percent done", percent=round(100 * self.fraction))
-        )
-        return translate("{what}: about {cost}{done}. Points meanwhile.", what=what, cost=cost, done=done)
-
-
-def about(seconds: float) -> str:
-    """A rough duration: ``5 s``, ``90 s``, ``3 min``."""
-    if seconds < 120:
-        return f"{max(1, round(seconds))} s"
-    return f"{round(seconds / 60)} min"
-
-
-def megabytes(size: int) -> str:
-    return f"{max(1, round(size / 1e6))} MB"
 
 
 def hint_win_chances(
@@ -407,17 +135,6 @@ def hint_win_chances(
     except NotReady as not_ready:
         return Preparing.of(not_ready, game.rules)
     return [wins.get(c.action) for c in choices]
-
-
-TIE_NOTE = N_("A tie counts as a win for each tied player: the chances can add up to more than 100 %.")
-"""Said beside chances of winning whose shown figures add up to more than 100 %."""
-
-
-def needs_tie_note(chances: Sequence[float], decimals: int) -> bool:
-    """Whether ``chances``, shown as percents with ``decimals``, add up to more than 100 (ties count for
-    every tied player: :data:`TIE_NOTE` says so)."""
-    shown = sum(round(100 * float(c), decimals) for c in chances)
-    return bool(shown > 100 + 0.5 * 10.0**-decimals)
 
 
 def live_chances(game: Game, *, wait: bool = False) -> list[float] | Preparing | None:
@@ -561,7 +278,7 @@ class Session:
         return data
 
     def save(self, path: Path) -> None:
-        write_atomically(path, json.dumps(self.to_json(), indent=1) + "\n")
+        atomic_write(path, json.dumps(self.to_json(), indent=1) + "\n")
 
     def autosave(self) -> None:
         if self.settings.save is not None:
@@ -581,8 +298,6 @@ class Session:
         """Add the finished game to the record of each seat a person plays, on this device
         (:func:`kniffel.services.record.record_finished_game`, ``reviewed`` a review made anyway); what
         was added. ``OSError`` if the record cannot be written."""
-        from kniffel.services.record import record_finished_game  # the record writes through this module
-
         humans = [seat for seat in range(len(self.game.players)) if seat not in self.bots]
         return record_finished_game(self.game, humans, reviewed=reviewed)
 
@@ -642,26 +357,16 @@ class Session:
 
 __all__ = [
     "SAVE_KEY",
-    "SUMMARY_HEADERS",
     "CountingDice",
-    "PlayerSpec",
-    "Preparing",
     "Session",
     "Settings",
     "Undone",
-    "bot_name_in",
-    "bot_seed",
-    "check_writable",
     "dice_source",
     "hint_choices",
     "hint_win_chances",
-    "is_bot_spec",
     "live_chances",
-    "parse_players",
     "plays_to_win",
-    "renamed",
+    "points_table_pending",
+    "read_game",
     "saved_bots",
-    "shown_names",
-    "summary_cells",
-    "write_atomically",
 ]

@@ -7,22 +7,9 @@
 (254.6, 100000, 'bot:optimal')
 
 Strategies are the bots of :mod:`kniffel.bots`: ``bot`` (the heuristic), ``bot:optimal`` or any
-``bot:NAME``. Each game is played through :class:`~kniffel.engine.game.Game`, on every rule set, except where
-``bot:optimal`` is the solver's optimal policy: single-column rule sets the solver covers, and sheets of
-alike free columns (Knöffel), whose columns are independent for the policy, so one column is played.
-Those games are played all at once in compiled code (:mod:`kniffel.core.play`), thousands a second.
-``bot:win`` alone at the table plays for points (:class:`kniffel.planning.WinPlanner`), so its games are
-``bot:optimal``'s and are played the same way.
-A player for a final score (``bot:target:T``) on such a single column plays its games all at once too,
-as compiled tournaments play it (:func:`kniffel.core.winplay.play_to_win`, alone at its table), from the
-cone of the empty sheet for its score: its game ``i`` is the tournament's deal ``i``. Options of exactly
-the same chance are told apart as compiled play tells them apart, not by their points as the planner
-does: the same chance of the score (Kniffel filled top-down, 150: 28.2 % both ways), a mean a point or
-two lower.
-The heuristic ``bot`` on such a single column plays its own table of values the same way, the games
-tournaments play (:func:`heuristic_search`). On multi-column sheets without free throws
-``bot:optimal`` (the column estimate) and ``bot`` play whole games in their planners' compiled turn
-search (:class:`~kniffel.planning.compiled.SheetSearch`), the very search they use in a game.
+``bot:NAME``. A simulation resolves its strategy once into a plan (:func:`kniffel.services.plans.resolve`:
+the solver's policy, the compiled games of a player for a score or of the quick bot, the compiled turn
+search, or the engine) and plays every block of its games by it.
 The same seed gives the same games: game ``i`` draws its dice from a stream derived from ``(seed, i)``
 alone. :func:`simulate` plays them in blocks of a few seconds (up to eight where they are played all at
 once), so that Ctrl-C keeps the games of the blocks it finished (:class:`SimulationInterrupted`, a
@@ -31,6 +18,7 @@ partial result).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -44,34 +32,14 @@ import numpy.typing as npt
 
 from kniffel import bots
 from kniffel.base.errors import KniffelError, plotting_unavailable
-from kniffel.engine.game import Game, SeededDice
-from kniffel.planning import POINTS, HeuristicPlanner, Planner, is_exact, planner_for
-from kniffel.planning.compiled import SearchPlanner, SheetSearch, covers
-from kniffel.rules import Order, RuleSet, single_column
+from kniffel.rules import RuleSet
+from kniffel.services.plans import Chunk, Plan, Solved, resolve
 
 if TYPE_CHECKING:
-    from kniffel.core import Compiled, Solution
+    from kniffel.core import Solution
 
 OPTIMAL = "bot:optimal"
 """The default strategy: optimal play for points, in compiled code where the rules allow."""
-
-
-def plays_for_points(strategy: str) -> bool:
-    """Whether ``strategy`` alone at a table plays the solver's policy for points (its goal alone,
-    :meth:`kniffel.planning.Goal.alone`, is points: ``bot:optimal``, ``bot:points``, and ``bot:win``):
-    what compiled play plays where the rules allow."""
-    goal = bots.goal_of(bots.make(strategy, seed=0))
-    return goal is not None and goal.alone() == POINTS
-
-
-def target_aim(rules: RuleSet, strategy: str) -> int | None:
-    """The final score ``strategy`` plays for alone at a table, where compiled play plays it on
-    ``rules`` (one column the solver covers); None for any other strategy or sheet."""
-    goal = bots.goal_of(bots.make(strategy, seed=0))
-    if goal is None or not is_exact(rules):
-        return None
-    aim = goal.alone().aim()
-    return aim if aim >= 0 else None
 
 
 MAX_GAMES = 10_000_000
@@ -242,35 +210,67 @@ def simulate(
     """Play ``games`` games of ``rules`` with ``strategy`` (``"bot"``, ``"bot:optimal"`` or any
     ``"bot:NAME"`` of :func:`kniffel.bots.available`).
 
-    ``progress(done, games)`` is called as games complete. Where ``bot:optimal`` is played in compiled
-    code (see :func:`compiled_rules`) the solved table comes from :func:`kniffel.core.table` (the disk
-    cache) unless ``solution`` (a :class:`~kniffel.core.Solution` of those rules) is given. Raises
+    ``progress(done, games)`` is called as games complete. Where ``strategy`` plays by the solver's table
+    (see :mod:`kniffel.services.plans`) the table comes from :func:`kniffel.core.table` (the disk cache)
+    unless ``solution`` (a :class:`~kniffel.core.Solution` of those rules) is given. Raises
     :class:`SimulationError` for a bad request, and on Ctrl-C :class:`SimulationInterrupted` with the
     games of the blocks played (see the module's description).
     """
     check_request(strategy, games, seed)
-    compiled = compiled_rules(rules) if plays_for_points(strategy) else None
-    if compiled is not None and solution is None:
-        from kniffel import core
-
-        solution = core.table(compiled)  # loaded once, not for every block
+    plan = simulation_plan(rules, strategy, solution)
+    if isinstance(plan, Solved):
+        plan = plan.loaded()  # loaded once, not for every block
     chunks: list[Chunk] = []
     try:
-        if compiled is None and own_table(rules, strategy) is None and target_aim(rules, strategy) is None:
-            plan = blocks(games)
+        if plan.lockstep:
+            sizes = blocks(games, seconds=LOCKSTEP_BLOCK_SECONDS, smallest=LOCKSTEP_FIRST_BLOCK)
         else:
-            plan = blocks(games, seconds=LOCKSTEP_BLOCK_SECONDS, smallest=LOCKSTEP_FIRST_BLOCK)
-        for first, size in plan:
+            sizes = blocks(games)
+        for first, size in sizes:
 
             def report(done: int, _: int, before: int = first) -> None:
                 if progress is not None:
                     progress(before + done, games)
 
-            chunks.append(play_chunk(rules, strategy, seed, first, size, progress=report, solution=solution))
+            chunks.append(play_chunk(rules, strategy, seed, first, size, progress=report, plan=plan))
     except KeyboardInterrupt as interrupt:
         partial = combine(rules, strategy, seed, chunks, asked=games) if chunks else None
         raise SimulationInterrupted(partial) from interrupt
     return combine(rules, strategy, seed, chunks)
+
+
+def simulation_plan(rules: RuleSet, strategy: str, solution: Solution | None = None) -> Plan:
+    """How ``strategy`` plays ``rules`` (:func:`kniffel.services.plans.resolve`), by ``solution`` where
+    given: :class:`SimulationError` unless the plan plays by a solved table and that table is of its
+    rules."""
+    plan = resolve(rules, strategy)
+    if solution is None:
+        return plan
+    if not isinstance(plan, Solved):
+        raise SimulationError(
+            f"{strategy} does not play {rules.id} by a solved table: the one given is of no use"
+        )
+    if solution.rules != plan.solved:
+        raise SimulationError(f"the table given is for {solution.rules.id}, not {plan.solved.id}")
+    return dataclasses.replace(plan, solution=solution)
+
+
+def play_chunk(
+    rules: RuleSet,
+    strategy: str,
+    seed: int,
+    first_game: int,
+    games: int,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    plan: Plan | None = None,
+) -> Chunk:
+    """Games ``first_game`` to ``first_game + games - 1`` of the run of :func:`simulate` with ``seed``:
+    game ``i`` is the same game whichever chunk plays it. ``progress(done, games)`` counts this chunk's
+    games. ``plan``: how ``strategy`` plays ``rules`` where it is made already (:func:`simulate` makes
+    it once for all its blocks), else it is made here (a task of a run split over processes)."""
+    plan = plan if plan is not None else resolve(rules, strategy)
+    return plan.play(seed, first_game, games, progress)
 
 
 def check_request(strategy: str, games: int, seed: int) -> None:
@@ -288,56 +288,6 @@ def check_request(strategy: str, games: int, seed: int) -> None:
         bots.make(strategy, seed=0)
     except bots.BotError as error:
         raise SimulationError(str(error)) from None
-
-
-@dataclass(frozen=True)
-class Chunk:
-    """Games ``first_game``, ``first_game + 1``... of a simulation: their scores and bonus counts, the part
-    of a run that :func:`play_chunk` plays in one place and :func:`combine` adds up, so that a run split
-    over processes or machines gives the result of one run."""
-
-    first_game: int
-    scores: npt.NDArray[np.int64]
-    upper_bonuses: int
-    """Columns that reached the upper bonus, in all the chunk's games."""
-    fives: int
-    """Columns with points in the five-of-a-kind box."""
-    extra_bonuses: int
-    seconds: float
-    columns: int
-    expected: float | None
-
-
-def play_chunk(
-    rules: RuleSet,
-    strategy: str,
-    seed: int,
-    first_game: int,
-    games: int,
-    *,
-    progress: Callable[[int, int], None] | None = None,
-    solution: Solution | None = None,
-) -> Chunk:
-    """Games ``first_game`` to ``first_game + games - 1`` of the run of :func:`simulate` with ``seed``:
-    game ``i`` is the same game whichever chunk plays it. ``progress(done, games)`` counts this chunk's
-    games."""
-    compiled = compiled_rules(rules) if plays_for_points(strategy) else None
-    if compiled is not None:
-        return _compiled(compiled, seed, first_game, games, progress, solution)
-    aim = target_aim(rules, strategy)
-    if aim is not None:
-        return _for_target(rules, aim, solution, seed, first_game, games, progress)
-    if solution is not None:
-        raise SimulationError(
-            f"{strategy} does not play {rules.id} by a solved table: the one given is of no use"
-        )
-    own = own_table(rules, strategy)
-    if own is not None:
-        return _lockstep(own.compiled[0], own.values[0], seed, first_game, games, progress, expected=None)
-    search = sheet_search(rules, strategy)
-    if search is not None:
-        return _sheet(rules, search, seed, first_game, games, progress)
-    return _bots(rules, strategy, seed, first_game, games, progress)
 
 
 def combine(
@@ -370,204 +320,6 @@ def combine(
         expected=first.expected,
         games_asked=asked if asked is not None and asked > games else None,
     )
-
-
-def compiled_rules(rules: RuleSet) -> RuleSet | None:
-    """The rule set whose optimal play stands for ``bot:optimal``'s on ``rules`` in compiled code:
-    ``rules`` itself where the solver covers them, one column of a sheet whose columns are all filled
-    freely (Knöffel), else None (the bot then plays through the game)."""
-    if rules.multi_column and all(c.order is Order.FREE for c in rules.columns):
-        rules = single_column(rules)
-    return rules if is_exact(rules) else None
-
-
-def sheet_search(rules: RuleSet, strategy: str) -> SheetSearch | None:
-    """The compiled turn search that plays ``strategy`` (the heuristic ``bot`` on any sheet,
-    ``bot:optimal`` on a multi-column one) on ``rules``, or None where the games go elsewhere:
-    ``bot:optimal`` on a single column (which :func:`compiled_rules` plays where it can), other bots and
-    the sheets :func:`kniffel.planning.compiled.covers` leaves out (free throws) through
-    :class:`~kniffel.engine.game.Game`."""
-    if not covers(rules):
-        return None
-    planner: Planner
-    if plays_for_points(strategy) and rules.multi_column:
-        planner = planner_for(rules, method="column")
-    elif isinstance(bots.make(strategy, seed=0), bots.HeuristicBot):
-        planner = planner_for(rules, method="heuristic")
-    else:
-        return None
-    assert isinstance(planner, SearchPlanner)
-    return planner.search
-
-
-def heuristic_search(rules: RuleSet, bot: bots.Bot) -> SheetSearch | None:
-    """The compiled turn search of the heuristic ``bot`` on a sheet of one column that it covers (no
-    free throws), whose one table is what compiled play (simulations, tournaments) plays the bot by;
-    None for any other bot or sheet."""
-    if not isinstance(bot, bots.HeuristicBot) or rules.multi_column:
-        return None
-    planner = bot.prepare(rules)  # the bot's own planner: its weights, made once per rule set
-    return planner.search if isinstance(planner, HeuristicPlanner) else None
-
-
-def own_table(rules: RuleSet, strategy: str) -> SheetSearch | None:
-    """The search whose one table ``strategy`` plays all at once on ``rules`` (:func:`heuristic_search`,
-    on rules the solver covers, as tournaments play it), or None."""
-    return heuristic_search(rules, bots.make(strategy, seed=0)) if is_exact(rules) else None
-
-
-def _sheet(
-    rules: RuleSet,
-    search: SheetSearch,
-    seed: int,
-    first_game: int,
-    games: int,
-    progress: Callable[[int, int], None] | None,
-) -> Chunk:
-    from kniffel.core import stream_base
-
-    base = stream_base(seed)
-    search.play(1, base)  # load (or compile) the kernels outside the timing
-    played = search.play(games, base, first_game, progress=progress)
-    totals = played.totals
-    return Chunk(
-        first_game,
-        played.scores,
-        int(totals[:, :, 1].sum()),
-        int(totals[:, :, 2].sum()),
-        int(totals[:, :, 3].sum()),
-        played.seconds,
-        columns=len(rules.columns),
-        expected=None,
-    )
-
-
-def _compiled(
-    played_rules: RuleSet,
-    seed: int,
-    first_game: int,
-    games: int,
-    progress: Callable[[int, int], None] | None,
-    solution: Solution | None,
-) -> Chunk:
-    solution = _solved(played_rules, solution)
-    return _lockstep(solution, None, seed, first_game, games, progress, expected=solution.expected_score)
-
-
-def _solved(rules: RuleSet, solution: Solution | None) -> Solution:
-    """The solved table of ``rules``: ``solution`` if given (and of those rules), else the disk cache's."""
-    from kniffel import core
-
-    if solution is None:
-        return core.table(rules)
-    if solution.rules != rules:
-        raise SimulationError(f"the table given is for {solution.rules.id}, not {rules.id}")
-    return solution
-
-
-def _for_target(
-    rules: RuleSet,
-    aim: int,
-    solution: Solution | None,
-    seed: int,
-    first_game: int,
-    games: int,
-    progress: Callable[[int, int], None] | None,
-) -> Chunk:
-    """Games of a player for the final score ``aim`` alone at its table, played all at once from the
-    cone of the empty sheet for ``aim`` (solved once a process and held for its later blocks)."""
-    from kniffel.core import game_rows, play_to_win
-
-    solution = _solved(rules, solution)
-    rows = game_rows(solution.compiled, aim)
-
-    def report(done: int, total: int) -> None:
-        if progress is not None:
-            progress(games * done // total, games)
-
-    played = play_to_win(
-        solution,
-        players=1,
-        deals=games,
-        seed=seed,
-        aims=[aim],
-        first_deal=first_game,
-        targets=rows,
-        progress=report,
-    )
-    assert played.flags is not None
-    assert played.extras is not None
-    return Chunk(
-        first_game,
-        played.scores[:, 0].copy(),
-        int((played.flags & 1 != 0).sum()),
-        int((played.flags & 2 != 0).sum()),
-        int(played.extras.sum()),
-        played.seconds,
-        columns=1,
-        expected=None,
-    )
-
-
-def _lockstep(
-    source: Solution | Compiled,
-    values: npt.NDArray[np.float64] | None,
-    seed: int,
-    first_game: int,
-    games: int,
-    progress: Callable[[int, int], None] | None,
-    *,
-    expected: float | None,
-) -> Chunk:
-    """Games of one column played all at once (:func:`kniffel.core.play.play`): optimally by a solved
-    table, or by ``values``, a heuristic bot's own table (nothing solved)."""
-    from kniffel.core import play_games
-
-    play_games(source, 1, seed, values=values)  # load (or compile) the kernels outside the timing
-    played = play_games(source, games, seed, progress=progress, first_game=first_game, values=values)
-    return Chunk(
-        first_game,
-        played.scores,
-        int(played.upper_bonus.sum()),
-        int(played.five.sum()),
-        int(played.extra_bonuses.sum()),
-        played.seconds,
-        columns=1,
-        expected=expected,
-    )
-
-
-def _bots(
-    rules: RuleSet,
-    strategy: str,
-    seed: int,
-    first_game: int,
-    games: int,
-    progress: Callable[[int, int], None] | None,
-) -> Chunk:
-    from kniffel.core import MASK64, stream_base
-
-    scores = np.zeros(games, dtype=np.int64)
-    bonus = five = extras = 0
-    base = stream_base(seed)
-    start = time.perf_counter()
-    for g in range(games):
-        game_seed = (base + first_game + g) & MASK64
-        game = bots.play(
-            Game(rules, ["bot"], dice=SeededDice(game_seed)), [bots.make(strategy, seed=game_seed)]
-        )
-        sheet = game.sheet
-        scores[g] = sheet.total
-        for column in rules.columns:
-            totals = sheet.column_totals(column)
-            bonus += totals.upper_bonus > 0
-            extras += totals.extra_bonus // rules.extra_bonus if rules.extra_bonus else 0
-            if rules.five_box is not None:
-                five += sheet.entries.get(rules.key(column, rules.box(rules.five_box)), 0) > 0
-        if progress is not None:
-            progress(g + 1, games)
-    seconds = time.perf_counter() - start
-    return Chunk(first_game, scores, bonus, five, extras, seconds, columns=len(rules.columns), expected=None)
 
 
 def plot_histogram(result: SimulationResult, path: str | Path, *, title: str | None = None) -> Path:

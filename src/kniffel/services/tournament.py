@@ -38,7 +38,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from itertools import combinations, pairwise
-from typing import Final, Literal
 
 import numpy as np
 
@@ -50,7 +49,8 @@ from kniffel.planning import is_exact
 from kniffel.planning.goals import AIM_POINTS, AIM_WIN
 from kniffel.planning.play_tables import PlayTables
 from kniffel.rules import RuleSet
-from kniffel.services.simulate import BLOCK_SECONDS, Interrupted, blocks, heuristic_search
+from kniffel.services.plans import OwnTable, Plan, Role, resolve
+from kniffel.services.simulate import BLOCK_SECONDS, Interrupted, blocks
 from kniffel.services.standings import (
     CSV_COLUMNS,
     Match,
@@ -147,13 +147,13 @@ def play_match(
     """Deals ``first_deal`` to ``first_deal + deals - 1`` at the table of ``players`` (indices into
     ``specs``), each once per seating. ``progress(done, total)`` counts this call's games.
 
-    A table that :func:`compiled_roles` gives roles plays all its games at once in compiled code (see
+    A table that :func:`compiled_plans` gives plans plays all its games at once in compiled code (see
     the module's description) unless ``compiled`` is false; it reads its tables from ``prepared`` (made
     for this call if not given)."""
-    roles = compiled_roles(rules, specs, players) if compiled else None
-    if roles is not None:
+    plans = compiled_plans(rules, specs, players) if compiled else None
+    if plans is not None:
         prepared = prepared if prepared is not None else Prepared(rules)
-        return _play_compiled(rules, specs, players, roles, seed, first_deal, deals, progress, prepared)
+        return _play_compiled(players, plans, seed, first_deal, deals, progress, prepared)
     names = labels(specs)
     n = len(players)
     scores = np.zeros((deals, n, n), dtype=np.int64)
@@ -178,31 +178,27 @@ def play_match(
     return Match(players, first_deal, scores, time.perf_counter() - start)
 
 
-HEURISTIC: Final = "heuristic"
-"""The heuristic bot's role in compiled play (:func:`compiled_roles`): for points, by its own table."""
-
-Role = int | Literal["heuristic"]
-"""What a player does in compiled play: an aim of :func:`kniffel.core.winplay.play_to_win` (points,
-win, or a target score), or :data:`HEURISTIC`."""
+def compiled_plans(rules: RuleSet, specs: Sequence[str], players: Sequence[int]) -> list[Plan] | None:
+    """For each player of the table its plan (:func:`kniffel.services.plans.resolve`) when all of them
+    are built-in bots that play compiled on ``rules`` (each plan has a role); None when the table is
+    played through the engine."""
+    if not is_exact(rules):
+        return None
+    plans: list[Plan] = []
+    for p in players:
+        plan = resolve(rules, specs[p])
+        if plan.role is None:
+            return None
+        plans.append(plan)
+    return plans
 
 
 def compiled_roles(rules: RuleSet, specs: Sequence[str], players: Sequence[int]) -> tuple[Role, ...] | None:
     """For each player of the table its role in compiled play (see the module's description) when all of
     them are built-in bots that play compiled on ``rules``; None when the table is played through the
     engine."""
-    if not is_exact(rules):
-        return None
-    roles: list[Role] = []
-    for p in players:
-        bot = bots.make(specs[p], seed=0)
-        goal = bots.goal_of(bot)
-        if goal is not None:
-            roles.append(goal.aim())
-        elif heuristic_search(rules, bot) is not None:
-            roles.append(HEURISTIC)
-        else:
-            return None
-    return tuple(roles)
+    plans = compiled_plans(rules, specs, players)
+    return None if plans is None else tuple(role for plan in plans if (role := plan.role) is not None)
 
 
 Prepared = PlayTables
@@ -220,10 +216,8 @@ def aims_of(rules: RuleSet, specs: Sequence[str], *, table: bool = False) -> set
 
 
 def _play_compiled(
-    rules: RuleSet,
-    specs: Sequence[str],
     players: tuple[int, ...],
-    roles: tuple[Role, ...],
+    plans: Sequence[Plan],
     seed: int,
     first_deal: int,
     deals: int,
@@ -234,11 +228,8 @@ def _play_compiled(
 
     n = len(players)
     games = deals * n
-    searches = [
-        heuristic_search(rules, bots.make(specs[p], seed=0)) if role == HEURISTIC else None
-        for p, role in zip(players, roles, strict=True)
-    ]
-    aims = [role if isinstance(role, int) else AIM_POINTS for role in roles]
+    searches = [plan.search if isinstance(plan, OwnTable) else None for plan in plans]
+    aims = [plan.role if isinstance(plan.role, int) else AIM_POINTS for plan in plans]
     values = [None if search is None else search.values[0] for search in searches]
     goals = {aim for aim in aims if aim != AIM_POINTS}
     alone = [search for search in searches if search is not None]
@@ -346,13 +337,11 @@ def combine(
 
 __all__ = [
     "CSV_COLUMNS",
-    "HEURISTIC",
     "DealDice",
     "Match",
     "Prepared",
     "Rate",
     "Record",
-    "Role",
     "TournamentError",
     "TournamentInterrupted",
     "TournamentResult",
@@ -360,6 +349,7 @@ __all__ = [
     "bradley_terry",
     "check_request",
     "combine",
+    "compiled_plans",
     "compiled_roles",
     "deal_seed",
     "labels",

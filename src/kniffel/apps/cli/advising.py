@@ -12,8 +12,8 @@ import typer
 from rich.console import Console
 
 from kniffel.apps.cli import goals, language, reviewing, solving
-from kniffel.apps.cli.errors import CliError, reports_errors
-from kniffel.apps.cli.language import LangOption
+from kniffel.apps.cli.errors import CliError
+from kniffel.apps.cli.language import LangOption, reports_errors
 from kniffel.apps.cli.options import (
     ColumnOption,
     DiceOption,

@@ -5,7 +5,7 @@ the help lists them.
 
 Each command is a thin layer over the library: it reads its arguments, asks :mod:`kniffel.rules` or
 :class:`kniffel.Game`, and prints a Rich table or JSON. Errors are turned into one line on stderr
-and exit status 2 by :func:`kniffel.apps.cli.errors.reports_errors`.
+and exit status 2 by :func:`kniffel.apps.cli.language.reports_errors`.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from rich.console import Console
 
 from kniffel.apps.cli import advising, caching, language, reviewing, simulating, solving, stats
 from kniffel.apps.cli.cluster import ClusterOption
-from kniffel.apps.cli.errors import CliError, reports_errors
-from kniffel.apps.cli.language import LangOption
+from kniffel.apps.cli.errors import CliError
+from kniffel.apps.cli.language import LangOption, reports_errors
 from kniffel.apps.cli.options import (
     ColumnOption,
     DiceOption,
@@ -44,11 +44,11 @@ from kniffel.apps.cli.render import (
     rules_json,
     rules_tables,
 )
+from kniffel.base.files import check_writable
 from kniffel.base.i18n import number, translate
 from kniffel.rules import Order, find_box, parse_options, placements
 from kniffel.rules import get as get_rules
 from kniffel.services.session import Session as GameSession
-from kniffel.services.session import check_writable
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 """What ``kniffel serve --log-level`` takes (uvicorn's levels)."""

@@ -22,8 +22,8 @@ from rich.table import Table
 
 from kniffel.apps.cli import language, solving
 from kniffel.apps.cli.cluster import INTERRUPTED
-from kniffel.apps.cli.errors import CliError, reports_errors
-from kniffel.apps.cli.language import LangOption
+from kniffel.apps.cli.errors import CliError
+from kniffel.apps.cli.language import LangOption, reports_errors
 from kniffel.base.i18n import NBSP, ngettext, number, translate
 from kniffel.core import CACHE_BUDGET_ENV, CacheEntry, cache_budget, cache_dir, cache_entries, remove_entries
 from kniffel.rules import get as get_rules
@@ -167,7 +167,7 @@ def prepare(
     from kniffel.core import warm_up_needed
     from kniffel.planning import is_exact
     from kniffel.planning.winning import win_tables
-    from kniffel.services.session import about
+    from kniffel.services.wording import about
 
     words = language.choose(lang)
     rules = get_rules(rules_id, parse_options(option or []))

@@ -1,18 +1,16 @@
 """The one place where bad input becomes a one-line message and exit status 2.
 
-Every command body runs inside :func:`reports_errors`. The library raises specific exceptions whose
-messages already say what is wrong; the command line only has to show them without a traceback.
+Every command body runs inside :func:`kniffel.apps.cli.language.reports_errors`, which shows what
+:data:`EXPECTED` catches through :func:`message` and :func:`fail` in the command's language. The library
+raises specific exceptions whose messages already say what is wrong; the command line only has to show
+them without a traceback.
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
 import os
 import select
 import sys
-from collections.abc import Callable
-from typing import ParamSpec, TypeVar
 
 import typer
 
@@ -23,9 +21,6 @@ USAGE_ERROR = 2
 
 OUTPUT_CLOSED = 1
 """Exit status when the reader of the output went away (``kniffel ... | head``), as Python's own."""
-
-P = ParamSpec("P")
-T = TypeVar("T")
 
 
 class CliError(Exception):
@@ -72,40 +67,3 @@ def end_quietly() -> typer.Exit:
     with open(os.devnull, "wb") as null:
         os.dup2(null.fileno(), sys.stdout.fileno())
     return typer.Exit(OUTPUT_CLOSED)
-
-
-def reports_errors(command: Callable[P, T]) -> Callable[P, T]:
-    """Run ``command``; turn the library's exceptions into a one-line error and exit status 2, in the
-    command's language (its ``lang`` argument, else the locale's)."""
-
-    @functools.wraps(command)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
-        try:
-            return command(*args, **kwargs)
-        except EXPECTED as error:
-            if output_closed(error):
-                raise end_quietly() from None
-            language = _language_of(kwargs.get("lang"))
-            raise fail(message(error, language), language) from None
-
-    wrapper.__doc__ = reflowed(command.__doc__)
-    return wrapper
-
-
-def reflowed(doc: str | None) -> str | None:
-    """A docstring as ``--help`` shows it: each paragraph on one line, so that Rich wraps it to the
-    terminal's width (a docstring's own line breaks broke sentences in the middle at 80 columns), as the
-    catalogs hold it (:mod:`kniffel.base.i18n.extract`)."""
-    if doc is None:
-        return None
-    return "\n\n".join(" ".join(part.split()) for part in inspect.cleandoc(doc).split("\n\n"))
-
-
-def _language_of(lang: object) -> str:
-    from kniffel.apps.cli.language import choose
-    from kniffel.base.i18n import LANGUAGES
-
-    try:
-        return choose(lang if isinstance(lang, str) and lang in LANGUAGES else None)
-    except CliError:
-        return "en"

@@ -44,7 +44,7 @@ def cone_note(rules: RuleSet, target: int, sheet: Mapping[str, int] | None, lang
     from kniffel.core import banked_points, cone_size
     from kniffel.planning.exact import ranker_for
     from kniffel.planning.winning import seconds_per_value
-    from kniffel.services.session import about
+    from kniffel.services.wording import about
 
     ranker = ranker_for(rules)
     state = ranker.state(sheet or {})
@@ -76,7 +76,7 @@ def cone_waiting(lang: str) -> str:
     """Said until a cone's first sheet is solved: compiling on a first use, else cutting the sheets'
     windows."""
     from kniffel.core import target_needs_compiling
-    from kniffel.services.session import about
+    from kniffel.services.wording import about
 
     if target_needs_compiling():
         first_use = N_("compiling the target kernels, first use only (about {time})...")

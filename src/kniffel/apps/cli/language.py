@@ -6,24 +6,27 @@ It has to be known before Click renders a command's help, so :func:`from_argumen
 arguments, and :func:`localized` translates the help of every command and option and the words Typer
 adds itself (``Usage``, ``Options``, its error messages) while the command runs.
 
-The library's refusals and the command line's own errors are translated by
-:func:`kniffel.base.i18n.error_text`, as in every front end.
+Every command body runs inside :func:`reports_errors`: its help reflowed as the catalogs hold it, and
+the library's refusals and the command line's own errors (:mod:`kniffel.apps.cli.errors`) shown in one
+line in the command's language, translated by :func:`kniffel.base.i18n.error_text` as in every front end.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib.abc
 import importlib.util
+import inspect
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import Annotated, Any, get_args, get_origin
+from typing import Annotated, Any, ParamSpec, TypeVar, get_args, get_origin
 
 import typer
 
-from kniffel.apps.cli.errors import reflowed
+from kniffel.apps.cli.errors import EXPECTED, CliError, end_quietly, fail, message, output_closed
 from kniffel.base.i18n import LANGUAGES, N_, error_text, language_from_environment, sentence, translate
 
 LangOption = Annotated[
@@ -36,6 +39,9 @@ LangOption = Annotated[
     ),
 ]
 """The ``--lang`` option every command takes."""
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 TYPER_WORDS = (
     N_("Usage: "),
@@ -97,8 +103,6 @@ def set_default(lang: str | None) -> None:
 def choose(lang: str | None) -> str:
     """The language of a command: its ``--lang`` if given (checked), else one given before the command's
     name, else the locale's."""
-    from kniffel.apps.cli.errors import CliError
-
     if lang is None:
         lang = _given_before_the_command[0]
     if lang is None:
@@ -108,7 +112,41 @@ def choose(lang: str | None) -> str:
     return lang
 
 
+def reports_errors(command: Callable[P, T]) -> Callable[P, T]:
+    """Run ``command``; turn the library's exceptions into a one-line error and exit status 2, in the
+    command's language (its ``lang`` argument, else the locale's)."""
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return command(*args, **kwargs)
+        except EXPECTED as error:
+            if output_closed(error):
+                raise end_quietly() from None
+            language = _language_of(kwargs.get("lang"))
+            raise fail(message(error, language), language) from None
+
+    wrapper.__doc__ = reflowed(command.__doc__)
+    return wrapper
+
+
+def _language_of(lang: object) -> str:
+    try:
+        return choose(lang if isinstance(lang, str) and lang in LANGUAGES else None)
+    except CliError:
+        return "en"
+
+
 # --- help ----------------------------------------------------------------------------------------------
+
+
+def reflowed(doc: str | None) -> str | None:
+    """A docstring as ``--help`` shows it: each paragraph on one line, so that Rich wraps it to the
+    terminal's width (a docstring's own line breaks broke sentences in the middle at 80 columns), as the
+    catalogs hold it (:mod:`kniffel.base.i18n.extract`)."""
+    if doc is None:
+        return None
+    return "\n\n".join(" ".join(part.split()) for part in inspect.cleandoc(doc).split("\n\n"))
 
 
 @contextmanager

@@ -1,4 +1,4 @@
-"""Reading what people type: dice, sheets, player lists."""
+"""Reading what people type: dice and sheets (player lists: :mod:`kniffel.services.players`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from kniffel.apps.cli.errors import CliError
 from kniffel.base.dice import FACES, validate_dice
 from kniffel.engine.sheet import ScoreSheet
 from kniffel.rules import RuleSet, find_box
-from kniffel.services.session import PlayerSpec as PlayerSpec  # the players are read below the front ends
-from kniffel.services.session import parse_players as parse_players
 
 _SEPARATORS = re.compile(r"[\s,;]+")
 

@@ -43,20 +43,21 @@ from kniffel.engine.actions import (
 from kniffel.planning import quick_choices
 from kniffel.services import session
 from kniffel.services.session import (
-    QUICK_ORDER,
-    TIE_NOTE,
-    Preparing,
     hint_choices,
     hint_win_chances,
     live_chances,
-    needs_tie_note,
     plays_to_win,
     points_table_pending,
+)
+from kniffel.services.wording import (
+    QUICK_ORDER,
+    TIE_NOTE,
+    Preparing,
+    needs_tie_note,
     renamed,
     result_line,
     thinking_text,
 )
-from kniffel.services.session import dice_source as dice_source  # tests make sessions by hand
 
 if TYPE_CHECKING:
     from kniffel.services.review import Review

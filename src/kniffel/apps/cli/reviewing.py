@@ -22,7 +22,7 @@ from kniffel.engine.game import Game
 from kniffel.planning import Choice, Unit, parse_goal
 from kniffel.rules import RuleSet
 from kniffel.services.review import Review, loss_text
-from kniffel.services.session import (
+from kniffel.services.wording import (
     SUMMARY_HEADERS,
     TIE_NOTE,
     goal_text,
@@ -56,7 +56,7 @@ def hint_lines(
 
 
 def summary_table(review: Review, lang: str = "en") -> Table:
-    """A row a player: :data:`kniffel.services.session.SUMMARY_HEADERS` with what the player is graded by
+    """A row a player: :data:`kniffel.services.wording.SUMMARY_HEADERS` with what the player is graded by
     after its name."""
     table = Table(title=translate(lang, "Review: what each decision gave away of its player's goal"))
     headers = (SUMMARY_HEADERS[0], N_("Graded by"), *SUMMARY_HEADERS[1:])
@@ -157,8 +157,10 @@ def print_review(path: Path, *, everything: bool, by_win: bool, json_output: boo
     (bots by what they play for, people by points; by the chance of winning with ``by_win``, which also
     charts everyone's chances), printed as tables in ``lang`` or as JSON."""
     from kniffel.apps.cli import solving
+    from kniffel.services.players import shown_names
     from kniffel.services.review import can_review_by_win, player_goals, review
-    from kniffel.services.session import read_game, renamed, saved_bots, shown_names
+    from kniffel.services.session import read_game, saved_bots
+    from kniffel.services.wording import renamed
 
     game = read_game(path)
     if by_win and not can_review_by_win(game):

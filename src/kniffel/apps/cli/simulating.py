@@ -21,8 +21,8 @@ from rich.table import Table
 
 from kniffel.apps.cli import language
 from kniffel.apps.cli.cluster import ClusterOption, Tally
-from kniffel.apps.cli.errors import CliError, reports_errors
-from kniffel.apps.cli.language import LangOption
+from kniffel.apps.cli.errors import CliError
+from kniffel.apps.cli.language import LangOption, reports_errors
 from kniffel.apps.cli.options import (
     JsonOption,
     OptionsOption,
@@ -32,16 +32,16 @@ from kniffel.apps.cli.options import (
     file_option,
 )
 from kniffel.base.errors import plotting_unavailable
+from kniffel.base.files import check_writable
 from kniffel.base.i18n import N_, ngettext, number, percent, translate
 from kniffel.rules import RuleSet
-from kniffel.services.session import check_writable
+from kniffel.services.plans import target_aim
 from kniffel.services.simulate import (
     MAX_GAMES,
     SimulationResult,
     check_request,
     plot_histogram,
     simulate,
-    target_aim,
 )
 
 commands = typer.Typer()

@@ -14,8 +14,8 @@ from rich.console import Console
 from rich.table import Table
 
 from kniffel.apps.cli import language
-from kniffel.apps.cli.errors import CliError, reports_errors
-from kniffel.apps.cli.language import LangOption
+from kniffel.apps.cli.errors import CliError
+from kniffel.apps.cli.language import LangOption, reports_errors
 from kniffel.apps.cli.options import file_option
 from kniffel.apps.cli.simulating import check_plot
 from kniffel.base.i18n import N_, ngettext, number, percent, translate

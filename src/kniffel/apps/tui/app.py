@@ -26,15 +26,13 @@ from kniffel.base.i18n import translate
 from kniffel.engine.actions import Announce, FreeThrow, Roll, Score, Strike
 from kniffel.planning import Choice, quick_choices
 from kniffel.services.session import (
-    Preparing,
     Session,
     hint_choices,
     hint_win_chances,
     plays_to_win,
     points_table_pending,
-    result_line,
-    thinking_text,
 )
+from kniffel.services.wording import Preparing, result_line, thinking_text
 
 
 class KniffelApp(GameBase):

@@ -31,15 +31,8 @@ from kniffel.engine.sheet import sheet_layout
 from kniffel.planning import Choice
 from kniffel.services.record import RECORDED
 from kniffel.services.review import Review
-from kniffel.services.session import (
-    TIE_NOTE,
-    Preparing,
-    Session,
-    live_chances,
-    needs_tie_note,
-    renamed,
-    result_line,
-)
+from kniffel.services.session import Session, live_chances
+from kniffel.services.wording import TIE_NOTE, Preparing, needs_tie_note, renamed, result_line
 
 BOT_DELAY = 0.7
 """Seconds between a bot's actions, so that a person can follow them."""

@@ -26,7 +26,8 @@ from kniffel.engine.situation import Situation
 from kniffel.planning import Choice, planner_for
 from kniffel.planning.goals import Target
 from kniffel.services.advice import PAST_THE_LIMIT, past_the_limit
-from kniffel.services.session import Preparing, hint_choices, hint_win_chances, thinking_text
+from kniffel.services.session import hint_choices, hint_win_chances
+from kniffel.services.wording import Preparing, thinking_text
 
 Analysis = tuple[Game, list[Choice], bool, "Sequence[float | None] | Preparing | None", "list[float] | None"]
 

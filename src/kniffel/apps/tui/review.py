@@ -15,7 +15,7 @@ from kniffel.base.i18n import N_, number, translate
 from kniffel.engine.actions import Action, action_text
 from kniffel.rules import RuleSet
 from kniffel.services.review import Review
-from kniffel.services.session import SUMMARY_HEADERS, listed_decisions, summary_cells
+from kniffel.services.wording import SUMMARY_HEADERS, listed_decisions, summary_cells
 
 
 class ReviewScreen(ModalScreen[None]):

@@ -35,7 +35,8 @@ from kniffel.planning.worker import Work, worker
 from kniffel.rules import RuleSet
 from kniffel.services.review import Review, can_review_by_win, listed, loss_text, player_goals
 from kniffel.services.review import review as review_game
-from kniffel.services.session import Preparing, hint_win_chances, plays_to_win
+from kniffel.services.session import hint_win_chances, plays_to_win
+from kniffel.services.wording import Preparing
 
 log = logging.getLogger("kniffel.apps.web")
 

@@ -28,7 +28,7 @@ from kniffel.engine.game import Game
 from kniffel.engine.situation import Situation
 from kniffel.planning import WIN, NotReady, Target, planner_for
 from kniffel.services.advice import past_the_limit
-from kniffel.services.session import Preparing
+from kniffel.services.wording import Preparing
 
 MAX_TEXT = 2000
 """Characters of a pasted position (eight players' sheets are well under 1000)."""

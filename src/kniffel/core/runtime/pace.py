@@ -120,11 +120,10 @@ def _read(path: Path) -> dict[str, dict[str, list[float]]]:
 
 
 def _write(path: Path, known: dict[str, dict[str, list[float]]]) -> None:
-    from kniffel.core.runtime.store import atomic_write
+    from kniffel.base.files import atomic_write
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps({"format": FORMAT, "machines": known}, indent=1, sort_keys=True)
-    atomic_write(path, lambda f: f.write(text.encode("utf-8")))
+    atomic_write(path, json.dumps({"format": FORMAT, "machines": known}, indent=1, sort_keys=True))
 
 
 __all__ = ["ENV", "KEPT", "TARGET_ROWS", "forget", "machine", "rate", "remember"]

@@ -25,22 +25,21 @@ The directory is ``$KNIFFEL_CACHE_DIR`` if set, else the user's cache directory 
 from __future__ import annotations
 
 import contextlib
-import glob
 import hashlib
 import json
 import os
 import re
-import tempfile
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from kniffel.base.errors import KniffelError
+from kniffel.base.files import TEMPORARY_SUFFIX, atomic_stream, atomic_write, leftovers
 from kniffel.base.i18n import N_
 from kniffel.core.runtime.kernelcache import kernels_cache_dir, user_cache_dir
 from kniffel.rules import RuleSet
@@ -178,8 +177,9 @@ def save_array(path: Path, key: str, array: npt.NDArray[Any], details: dict[str,
     }
     meta_path(path).unlink(missing_ok=True)
     make_room(array.nbytes, path.parent, keep=path)
-    atomic_write(path, lambda f: np.save(f, np.ascontiguousarray(array), allow_pickle=False))
-    atomic_write(meta_path(path), lambda f: f.write(json.dumps(meta, indent=1).encode()))
+    with atomic_stream(path) as stream:
+        np.save(stream, np.ascontiguousarray(array), allow_pickle=False)
+    atomic_write(meta_path(path), json.dumps(meta, indent=1))
 
 
 def cached_array(
@@ -210,19 +210,6 @@ def cached_array(
     return (array if saved is None else saved), True
 
 
-def atomic_write(path: Path, write: Callable[[BinaryIO], object]) -> None:
-    """Write ``path`` through ``write`` so that a reader finds the old file or the whole new one, never a
-    part (a temporary file beside it, renamed over it)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 @contextlib.contextmanager
 def solving(path: Path, also: tuple[Path, ...] = ()) -> Iterator[None]:
     """Hold ``path``'s lock file while solving, so processes sharing the directory solve a table once.
@@ -244,7 +231,7 @@ def solving(path: Path, also: tuple[Path, ...] = ()) -> Iterator[None]:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         try:
             for written in (path, *also):
-                for stale in written.parent.glob(glob.escape(written.name) + "*.tmp"):
+                for stale in leftovers(written):
                     stale.unlink(missing_ok=True)
             yield
             # What was written here (its lock still held, so it stays) may have gone past the budget:
@@ -295,7 +282,9 @@ def cache_entries(directory: Path | None = None, *, kernels: bool = True) -> lis
             if not path.is_file():
                 continue
             stem = path.name
-            for suffix in (".tmp", ".lock", ".json", ".npy", ".bin"):
+            if stem.startswith(".") and stem.endswith(TEMPORARY_SUFFIX):  # a write cut short: its table's
+                stem = stem[1 : -len(TEMPORARY_SUFFIX)].rpartition(".")[0]
+            for suffix in (".lock", ".json", ".npy", ".bin"):
                 if stem.endswith(suffix):
                     stem = stem[: -len(suffix)]
                     break
