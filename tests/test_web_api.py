@@ -25,8 +25,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from kniffel import Game
 from kniffel.apps.web.service import LOG_TAIL
-from kniffel.apps.web.testing import ServerProcess
 from kniffel.services.record import bonus_share, kniffels_of
+from support.web import ServerProcess
 
 POSTGRES_ENV = "KNIFFEL_TEST_POSTGRES_URL"
 BACKENDS = [

@@ -30,8 +30,8 @@ from kniffel import Game, SeededDice, rules
 from kniffel.apps.web.app import STATIC, create_app
 from kniffel.apps.web.service import fallback_move
 from kniffel.apps.web.store import SeatSpec, Store, Write
-from kniffel.apps.web.testing import ServerProcess
 from kniffel.core import cache
+from support.web import ServerProcess
 
 
 @dataclass(frozen=True)
