@@ -19,7 +19,7 @@ from typing import Any, ClassVar, TypeVar
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from kniffel.apps.web import store as store_module
+from kniffel.apps.web import database
 from kniffel.apps.web.service import CreateRequest, GameService, LiveGame, WebError, fallback_move, game_state
 from kniffel.apps.web.store import CHANNEL, MAX_NOTE, SeatSpec, StaleError, Store, StoredGame, Write
 from kniffel.engine.game import Game, Roll, Score, Strike
@@ -169,20 +169,20 @@ def test_a_database_that_never_answers_is_given_up_on_not_waited_for(monkeypatch
     caught between stopping and starting again) costs the pool and the listener ``CONNECT_TIMEOUT``, not
     psycopg's 130 s: a listener stuck that long heard no other process's move meanwhile."""
     psycopg = pytest.importorskip("psycopg")
-    monkeypatch.setattr(store_module, "CONNECT_TIMEOUT", 2)
+    monkeypatch.setattr(database, "CONNECT_TIMEOUT", 2)
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen(16)  # the kernel completes each connection; nobody ever answers on it
         url = f"postgresql+psycopg://kniffel@127.0.0.1:{silent.getsockname()[1]}/kniffel"
         started = time.monotonic()
-        engine = store_module.make_engine(url)
+        engine = database.make_engine(url)
         with pytest.raises(OperationalError), engine.connect():
             pass
         assert time.monotonic() - started < 8
         engine.dispose()
         listening = engine.url.set(drivername="postgresql")  # as Store.listen_dsn gives it
         assert listening.query["connect_timeout"] == "2"
-        own = store_module.with_connect_timeout(listening.update_query_dict({"connect_timeout": "3"}))
+        own = database.with_connect_timeout(listening.update_query_dict({"connect_timeout": "3"}))
         assert own.query["connect_timeout"] == "3"  # a URL's own setting is kept
         started = time.monotonic()
         with pytest.raises(psycopg.OperationalError):
@@ -862,7 +862,8 @@ def test_a_database_from_before_bot_strengths_is_widened_once() -> None:
 
     from sqlalchemy import create_engine, event, text
 
-    from kniffel.apps.web.store import Base, create_tables
+    from kniffel.apps.web.database import create_tables
+    from kniffel.apps.web.schema import Base
 
     shared = create_engine(os.environ[POSTGRES_ENV])
     schema = f"widen_{os.getpid()}"

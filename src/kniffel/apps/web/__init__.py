@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kniffel.apps.web.store import DATABASE_ENV, default_database_url, make_engine
+from kniffel.apps.web.database import DATABASE_ENV, default_database_url, make_engine
 from kniffel.base.errors import KniffelError
 
 if TYPE_CHECKING:

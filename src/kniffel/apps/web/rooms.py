@@ -21,17 +21,17 @@ from sqlalchemy import String
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from kniffel.apps.web.database import create_tables
 from kniffel.apps.web.guard import Allowances, client_of
+from kniffel.apps.web.schema import Base
 from kniffel.apps.web.service import CreateRequest, GameService, WebError
-from kniffel.apps.web.store import Base, SeatSpec, Store, create_tables
+from kniffel.apps.web.store import SeatSpec, Store
+from kniffel.apps.web.tokens import token_of
 from kniffel.base.i18n import N_
-
-MAX_TOKEN = 64
-TOKEN_HEADER = "x-kniffel-token"
 
 
 class RematchRow(Base):
-    """A table of the one schema (:class:`kniffel.apps.web.store.Base`), made where rematches are
+    """A table of the one schema (:class:`kniffel.apps.web.schema.Base`), made where rematches are
     kept."""
 
     __tablename__ = "rematches"
@@ -78,10 +78,6 @@ async def _rematches(request: Request) -> Rematches:
     return existing
 
 
-def _token(request: Request) -> str:
-    return request.headers.get(TOKEN_HEADER, "")[:MAX_TOKEN]
-
-
 router = APIRouter()
 
 
@@ -101,7 +97,7 @@ async def start_rematch(game_id: str, request: Request) -> Response:
     spends a new game of the client's allowance, as creating any game does; joining is free."""
     service: GameService = request.app.state.service
     live = await service.get(game_id)
-    token = _token(request)
+    token = token_of(request)
     if not (live.seats_for(token) or live.is_host(token)):
         raise WebError("unauthorized", "a rematch is started by a player of the game: send your seat's token")
     if not live.game.is_over:

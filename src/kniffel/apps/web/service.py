@@ -50,18 +50,8 @@ from kniffel.apps.web.live import (
     whole_state,
 )
 from kniffel.apps.web.pressure import AdviceLane, Refusals
-from kniffel.apps.web.store import (
-    CHANNEL,
-    SEAT_KINDS,
-    NewGame,
-    SeatSpec,
-    Store,
-    StoredGame,
-    StoreError,
-    Write,
-    is_bot,
-    is_game_id,
-)
+from kniffel.apps.web.schema import SEAT_KINDS, is_bot, is_game_id
+from kniffel.apps.web.store import CHANNEL, NewGame, SeatSpec, Store, StoredGame, StoreError, Write
 from kniffel.base.errors import IllegalActionError, KniffelError
 from kniffel.base.i18n import N_, error_text
 from kniffel.core.kernelcache import compiled_seconds
