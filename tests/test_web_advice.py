@@ -10,7 +10,7 @@ import pytest
 
 from kniffel import Game, SeededDice, rules
 from kniffel.apps.web import advice
-from kniffel.apps.web.service import fallback_move
+from kniffel.apps.web.botpool import fallback_move
 from kniffel.engine.game import Roll, Score, Strike
 from kniffel.services.review import listed, review
 

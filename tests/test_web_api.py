@@ -24,7 +24,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from kniffel import Game
-from kniffel.apps.web.service import LOG_TAIL
+from kniffel.apps.web.live import LOG_TAIL
 from kniffel.services.record import bonus_share, kniffels_of
 from support.web import ServerProcess
 

@@ -18,7 +18,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from kniffel.apps.web import guard
 from kniffel.apps.web.app import CONNECT_COST, create_app
-from kniffel.apps.web.service import GameService, WebError
+from kniffel.apps.web.errors import WebError
+from kniffel.apps.web.service import GameService
 
 with warnings.catch_warnings():  # Starlette's client still works with httpx; it merely prefers httpx2
     warnings.simplefilter("ignore")

@@ -20,7 +20,10 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from kniffel.apps.web import database
-from kniffel.apps.web.service import CreateRequest, GameService, LiveGame, WebError, fallback_move, game_state
+from kniffel.apps.web.botpool import fallback_move
+from kniffel.apps.web.errors import WebError
+from kniffel.apps.web.live import LiveGame, game_state
+from kniffel.apps.web.service import CreateRequest, GameService
 from kniffel.apps.web.store import CHANNEL, MAX_NOTE, SeatSpec, StaleError, Store, StoredGame, Write
 from kniffel.engine.game import Game, Roll, Score, Strike
 from test_web_api import POSTGRES_ENV
@@ -699,10 +702,10 @@ def test_a_first_move_that_compiles_does_not_make_the_bots_rest_for_it(
     """The bots rest after a move in proportion to what it cost (their share of the server), but not for
     compiling: a fresh install's first quick-bot move compiled for half a minute, and every bot game of
     the server then rested for four. A move that thinks as long without compiling still rests."""
-    from kniffel.apps.web import service as service_module
+    from kniffel.apps.web import botpool
 
     compiled = [0.0]  # the process's seconds of compiling (kernelcache.compiled_seconds)
-    monkeypatch.setattr(service_module, "compiled_seconds", lambda: compiled[0])
+    monkeypatch.setattr(botpool, "compiled_seconds", lambda: compiled[0])
     moved: list[float] = []
 
     def thinking(compiles: bool) -> Callable[[LiveGame, int], Any]:

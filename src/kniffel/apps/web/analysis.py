@@ -20,8 +20,9 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 
 from kniffel.apps.web import advice, pages
+from kniffel.apps.web.errors import WebError
 from kniffel.apps.web.guard import Allowances, client_of
-from kniffel.apps.web.service import GameService, WebError
+from kniffel.apps.web.service import GameService
 from kniffel.base.errors import KniffelError
 from kniffel.base.i18n import N_
 from kniffel.engine.game import Game

@@ -36,8 +36,10 @@ from starlette.websockets import WebSocketDisconnect
 
 from kniffel import rules as rules_module
 from kniffel.apps.web import HOSTS_ENV, advice, analysis, guard, pages, rooms, undo
+from kniffel.apps.web.errors import WebError
 from kniffel.apps.web.guard import Allowances, ClientLimits, OpenSockets, client_of
-from kniffel.apps.web.service import CreateRequest, GameService, LiveGame, WebError
+from kniffel.apps.web.live import LiveGame
+from kniffel.apps.web.service import CreateRequest, GameService
 from kniffel.apps.web.store import Store
 from kniffel.apps.web.words import page_words
 from kniffel.base.errors import GameFormatError

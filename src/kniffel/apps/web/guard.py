@@ -26,7 +26,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from kniffel.apps.web.service import WebError
+from kniffel.apps.web.errors import WebError
 
 MAX_DEPTH = 8
 """Nesting of objects and lists in a request; a real one nests 3 deep (``{"seats": [{...}]}``)."""

@@ -22,9 +22,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from kniffel.apps.web.database import create_tables
+from kniffel.apps.web.errors import WebError
 from kniffel.apps.web.guard import Allowances, client_of
 from kniffel.apps.web.schema import Base
-from kniffel.apps.web.service import CreateRequest, GameService, WebError
+from kniffel.apps.web.service import CreateRequest, GameService
 from kniffel.apps.web.store import SeatSpec, Store
 from kniffel.apps.web.tokens import token_of
 from kniffel.base.i18n import N_
