@@ -188,7 +188,7 @@ def test_pages_ask_about_a_preparing_solve_before_the_server_gives_it_up() -> No
     under the time after which the server cancels a solve nobody asks about."""
     import re
 
-    from kniffel.apps.web.app import STATIC
+    from kniffel.apps.web.pages import STATIC
 
     found = re.search(r"const PREPARING_PAUSE = (\d+);", (STATIC / "ask.js").read_text())
     assert found is not None

@@ -27,8 +27,9 @@ from websockets.exceptions import InvalidStatus, WebSocketException
 from websockets.sync.client import connect
 
 from kniffel import Game, SeededDice, rules
-from kniffel.apps.web.app import STATIC, create_app
+from kniffel.apps.web.app import create_app
 from kniffel.apps.web.botpool import fallback_move
+from kniffel.apps.web.pages import STATIC
 from kniffel.apps.web.store import SeatSpec, Store, Write
 from kniffel.core import cache
 from support.web import ServerProcess

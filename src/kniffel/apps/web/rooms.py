@@ -1,6 +1,4 @@
-"""What a table needs around one game: a rematch with the same seats, and the files that make the pages
-an app a phone can install (the manifest and the service worker, served from the site's root so that
-they cover every page).
+"""A rematch with the same seats: what a table offers once its game is over.
 
 A rematch is a new game with the same rules, options, seats and flags, and the same tokens: each seat's
 link of the finished game leads to that seat in the rematch (``/g/NEW#t=SAME_TOKEN``), so the pages build
@@ -12,11 +10,10 @@ watch link (``/g/NEW``, no token).
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy import String
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
@@ -119,22 +116,3 @@ async def start_rematch(game_id: str, request: Request) -> Response:
             )
             new_game_id = await asyncio.to_thread(rematches.record, game_id, new.id)
     return JSONResponse({"id": new_game_id}, status_code=201)
-
-
-MANIFEST_TYPE = "application/manifest+json"
-
-
-def register(app: FastAPI, static: Path) -> None:
-    """Add the rematch routes and the app files at the site's root to ``app``."""
-    app.include_router(router)
-
-    @app.get("/manifest.webmanifest", include_in_schema=False)
-    async def manifest() -> Response:
-        return FileResponse(static / "manifest.webmanifest", media_type=MANIFEST_TYPE)
-
-    @app.get("/sw.js", include_in_schema=False)
-    async def service_worker() -> Response:
-        # Served from the root so it may control every page; never cached, so an update is seen at once.
-        return FileResponse(
-            static / "sw.js", media_type="text/javascript", headers={"cache-control": "no-cache"}
-        )
