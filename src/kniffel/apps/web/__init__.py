@@ -1,6 +1,6 @@
 """Kniffel in the browser: online tables with invite links, hot seat, bots and a score pad.
 
-``kniffel serve`` calls :func:`serve`; tests and embedders use :func:`create_app`.
+``kniffel serve`` calls :func:`serve`; tests and embedders use :func:`kniffel.apps.web.app.create_app`.
 """
 
 from __future__ import annotations
