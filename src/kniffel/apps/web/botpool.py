@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
 
 from kniffel import bots
 from kniffel.apps.web.errors import WebError
@@ -40,20 +40,11 @@ class BotPool:
     is one object: a bot's move is committed like anyone's, and the service wakes the pool whenever a
     game changes or gains a watcher)."""
 
+    # The service's own, declared without a value (so as not to shadow them): its state and its one
+    # path for an action, which a bot's move takes too.
     _closing: bool
     _tasks: list[asyncio.Task[None]]
-
-    if TYPE_CHECKING:  # the service's own (declared here for the type checker only, not to shadow it)
-
-        async def _apply(
-            self,
-            live: LiveGame,
-            seats: frozenset[int],
-            action: Action | str,
-            seat: object,
-            *,
-            by_bot: bool = False,
-        ) -> Outcome: ...
+    _apply: Callable[..., Awaitable[Outcome]]
 
     def _init_bot_pool(self, delay: float, workers: int, share: float) -> None:
         self.bot_delay = delay

@@ -13,8 +13,8 @@ import json
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 from kniffel.apps.web.errors import WebError
 from kniffel.apps.web.live import LiveGame, Subscriber
@@ -31,17 +31,13 @@ class Replication:
     commits (the service is one object: it catches up before an action that names a newer position,
     and listens from :meth:`kniffel.apps.web.service.GameService.start`)."""
 
+    # The service's own and the bot pool's, declared without a value (so as not to shadow them).
     store: Store
     _live: OrderedDict[str, LiveGame]
     _closing: bool
-
-    if TYPE_CHECKING:  # the service's own and the bot pool's (for the type checker only, not to shadow them)
-
-        async def get(self, game_id: str) -> LiveGame: ...
-
-        def subscribe(self, live: LiveGame, subscriber: Subscriber) -> None: ...
-
-        def _schedule_bots(self, live: LiveGame) -> None: ...
+    get: Callable[[str], Awaitable[LiveGame]]
+    subscribe: Callable[[LiveGame, Subscriber], None]
+    _schedule_bots: Callable[[LiveGame], None]
 
     def _init_replication(self) -> None:
         self.origin = secrets.token_hex(6)
