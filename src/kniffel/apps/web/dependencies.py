@@ -2,10 +2,10 @@
 lifespan): the game service, the clients' allowances and the settings. The routers are shared by every
 app of the process (tests make several), so nothing of one app is captured when they are defined.
 
-The service is asked for where a route needs it (:func:`service_of`); the allowances and the body's
-deadline are FastAPI dependencies, named among a route's parameters (:data:`Allowed`,
-:data:`BodyTimeout`). A dependency is a coroutine so that FastAPI calls it on the event loop, not on a
-thread of its pool.
+The service is read by a plain call (:func:`service_of`), as the WebSocket's conversation needs it too,
+once the socket is accepted. What a route only consults, the allowances and the body's deadline, are
+FastAPI dependencies named among its parameters (:data:`Allowed`, :data:`BodyTimeout`); each is a
+coroutine so that FastAPI calls it on the event loop, not on a thread of its pool.
 """
 
 from __future__ import annotations

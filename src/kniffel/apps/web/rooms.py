@@ -19,10 +19,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from kniffel.apps.web.database import create_tables
+from kniffel.apps.web.dependencies import Allowed, service_of
 from kniffel.apps.web.errors import WebError
-from kniffel.apps.web.guard import Allowances, client_of
+from kniffel.apps.web.guard import client_of
 from kniffel.apps.web.schema import Base
-from kniffel.apps.web.service import CreateRequest, GameService
+from kniffel.apps.web.service import CreateRequest
 from kniffel.apps.web.store import SeatSpec, Store
 from kniffel.apps.web.tokens import token_of
 from kniffel.base.i18n import N_
@@ -69,7 +70,7 @@ class Rematches:
 async def _rematches(request: Request) -> Rematches:
     """This process's rematch records (the table is created on first use, off the event loop)."""
     state = request.app.state
-    service: GameService = state.service
+    service = service_of(request)
     existing: Rematches | None = getattr(state, "rematches", None)
     if existing is None or existing.store is not service.store:
         existing = state.rematches = await asyncio.to_thread(Rematches, service.store)
@@ -83,17 +84,17 @@ router = APIRouter()
 async def find_rematch(game_id: str, request: Request) -> Any:
     """The rematch of a game: its id, or null while nobody has started one (open to everyone, like the
     game itself). A table that is over asks now and then: an answer, not an error, every time."""
-    service: GameService = request.app.state.service
+    service = service_of(request)
     await service.get(game_id)
     new_game_id = await asyncio.to_thread((await _rematches(request)).find, game_id)
     return {"id": new_game_id}
 
 
 @router.post("/api/games/{game_id}/rematch")
-async def start_rematch(game_id: str, request: Request) -> Response:
+async def start_rematch(game_id: str, request: Request, allowances: Allowed) -> Response:
     """Start the rematch (a player of the finished game) or join the one already started. Starting one
     spends a new game of the client's allowance, as creating any game does; joining is free."""
-    service: GameService = request.app.state.service
+    service = service_of(request)
     live = await service.get(game_id)
     token = token_of(request)
     if not (live.seats_for(token) or live.is_host(token)):
@@ -104,7 +105,6 @@ async def start_rematch(game_id: str, request: Request) -> Response:
     async with rematches.lock:
         new_game_id = await asyncio.to_thread(rematches.find, game_id)
         if new_game_id is None:
-            allowances: Allowances = request.app.state.allowances
             allowances.creations.spend(
                 client_of(request), N_("too many new games from your address: wait a little")
             )
