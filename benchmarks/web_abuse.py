@@ -100,12 +100,13 @@ from typing import Any
 
 import httpx
 import orjson
+import tests_path  # noqa: F401  (puts tests/ on sys.path for the support package)
 from abuse_advice import Hinted, flood_chances_many, flood_combinations
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus, WebSocketException
 
 from kniffel.apps.web import guard
-from kniffel.apps.web.testing import ServerProcess
+from support.web import ServerProcess
 
 PLAYER = "127.0.0.2"
 SETUP = "127.0.0.3"

@@ -31,10 +31,11 @@ from typing import Any
 import httpx
 import machine
 import orjson
+import tests_path  # noqa: F401  (puts tests/ on sys.path for the support package)
 from websockets.asyncio.client import connect
 
 from kniffel import rules
-from kniffel.apps.web.testing import ServerProcess
+from support.web import ServerProcess
 
 PLAYER = "127.0.0.2"
 

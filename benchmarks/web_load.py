@@ -175,10 +175,11 @@ from typing import Any, TypeVar
 import httpx
 import machine
 import orjson
+import tests_path  # noqa: F401  (puts tests/ on sys.path for the support package)
 from websockets.asyncio.client import ClientConnection, connect
 
 from kniffel.apps.web import pace_collections
-from kniffel.apps.web.testing import ServerProcess
+from support.web import ServerProcess
 
 T = TypeVar("T")
 

@@ -4,7 +4,7 @@ what a fresh client and the players already there meet meanwhile.
 The attack of issue 28: 12 addresses x 82 connections (the most one address may hold), each sending a
 request head one byte every 2 s, for 60 s; a connection the server closes is opened again 2 s later
 (as slowloris does). It
-runs in a process of its own (``kniffel.apps.web.trickle``) on loopback addresses 127.0.4.1-12 (Linux
+runs in a process of its own (``tests/support/trickle.py``) on loopback addresses 127.0.4.1-12 (Linux
 routes all of 127.0.0.0/8 to loopback, so each is a client of its own). Meanwhile, from addresses of
 their own:
 
@@ -55,11 +55,12 @@ from pathlib import Path
 from typing import Any, Self
 
 import httpx
+import tests_path  # noqa: F401  (puts tests/ on sys.path for the support package)
 from web_abuse import Player as AbusePlayer  # the same decisions as the flood benchmark's player
 from websockets.sync.client import connect
 
-from kniffel.apps.web.testing import ServerProcess
-from kniffel.apps.web.trickle import KeepAlive, Trickle
+from support.trickle import KeepAlive, Trickle
+from support.web import ServerProcess
 
 PLAYER = "127.0.5.2"
 BETWEEN = "127.0.5.3"

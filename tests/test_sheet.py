@@ -330,7 +330,7 @@ def test_the_layout_of_the_seeds_spielblock_and_when_the_lower_total_shows() -> 
 @pytest.mark.parametrize("rules_id", ["kniffel", "yatzy", "knoeffel", "yams"])
 def test_the_command_line_and_the_web_draw_the_sheet_from_the_layout(rules_id: str) -> None:
     from kniffel.apps.cli.render import sheet_table
-    from kniffel.apps.web.service import layout_json
+    from kniffel.apps.web.live import layout_json
     from kniffel.base.i18n import translate
 
     game = Game(rules.get(rules_id), ["Ada", "Bob"])

@@ -10,7 +10,7 @@ import pytest
 
 from kniffel import Game, SeededDice, rules
 from kniffel.apps.web import advice
-from kniffel.apps.web.service import fallback_move
+from kniffel.apps.web.botpool import fallback_move
 from kniffel.engine.game import Roll, Score, Strike
 from kniffel.services.review import listed, review
 
@@ -188,7 +188,7 @@ def test_pages_ask_about_a_preparing_solve_before_the_server_gives_it_up() -> No
     under the time after which the server cancels a solve nobody asks about."""
     import re
 
-    from kniffel.apps.web.app import STATIC
+    from kniffel.apps.web.pages import STATIC
 
     found = re.search(r"const PREPARING_PAUSE = (\d+);", (STATIC / "ask.js").read_text())
     assert found is not None

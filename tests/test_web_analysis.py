@@ -9,10 +9,10 @@ from typing import Any
 import httpx
 import pytest
 
-from kniffel.apps.web.testing import ServerProcess
 from kniffel.apps.web.words import PLURALS
 from kniffel.engine.game import Game
 from kniffel.engine.situation import Situation
+from support.web import ServerProcess
 from test_web_api import Client, backend, create, new_address, server, token  # noqa: F401 - fixtures
 
 

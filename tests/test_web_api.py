@@ -24,9 +24,9 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from kniffel import Game
-from kniffel.apps.web.service import LOG_TAIL
-from kniffel.apps.web.testing import ServerProcess
+from kniffel.apps.web.live import LOG_TAIL
 from kniffel.services.record import bonus_share, kniffels_of
+from support.web import ServerProcess
 
 POSTGRES_ENV = "KNIFFEL_TEST_POSTGRES_URL"
 BACKENDS = [

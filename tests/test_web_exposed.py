@@ -24,7 +24,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from kniffel.apps.web import guard
-from kniffel.apps.web.testing import ServerProcess
+from support.web import ServerProcess
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="clients from several loopback addresses need Linux"

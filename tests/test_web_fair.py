@@ -19,8 +19,9 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from kniffel.apps.web import advice
+from kniffel.apps.web.errors import WebError
 from kniffel.apps.web.pressure import AdviceLane, Refusals, is_outage
-from kniffel.apps.web.service import GameService, WebError
+from kniffel.apps.web.service import GameService
 from kniffel.apps.web.store import Store
 from kniffel.engine.game import Roll
 from test_web_service import request, run

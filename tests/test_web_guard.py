@@ -17,8 +17,10 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 from kniffel.apps.web import guard
-from kniffel.apps.web.app import CONNECT_COST, create_app
-from kniffel.apps.web.service import GameService, WebError
+from kniffel.apps.web.app import create_app
+from kniffel.apps.web.errors import WebError
+from kniffel.apps.web.service import GameService
+from kniffel.apps.web.websocket import CONNECT_COST
 
 with warnings.catch_warnings():  # Starlette's client still works with httpx; it merely prefers httpx2
     warnings.simplefilter("ignore")

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from kniffel.apps.web.testing import ServerProcess, free_port
+from support.web import ServerProcess, free_port
 from test_web_api import Client, create, token
 
 PG_BIN = next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)), None)

@@ -16,7 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from kniffel.apps.web.app import STATIC, create_app
+from kniffel.apps.web.app import create_app
+from kniffel.apps.web.pages import STATIC
 from kniffel.apps.web.store import SeatSpec, Store, StoreError
 
 POSTGRES_ENV = "KNIFFEL_TEST_POSTGRES_URL"

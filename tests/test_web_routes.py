@@ -27,10 +27,11 @@ from websockets.exceptions import InvalidStatus, WebSocketException
 from websockets.sync.client import connect
 
 from kniffel import Game, SeededDice, core, rules
-from kniffel.apps.web.app import STATIC, create_app
-from kniffel.apps.web.service import fallback_move
+from kniffel.apps.web.app import create_app
+from kniffel.apps.web.botpool import fallback_move
+from kniffel.apps.web.pages import STATIC
 from kniffel.apps.web.store import SeatSpec, Store, Write
-from kniffel.apps.web.testing import ServerProcess
+from support.web import ServerProcess
 
 
 @dataclass(frozen=True)

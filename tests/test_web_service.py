@@ -19,8 +19,11 @@ from typing import Any, ClassVar, TypeVar
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from kniffel.apps.web import store as store_module
-from kniffel.apps.web.service import CreateRequest, GameService, LiveGame, WebError, fallback_move, game_state
+from kniffel.apps.web import database
+from kniffel.apps.web.botpool import fallback_move
+from kniffel.apps.web.errors import WebError
+from kniffel.apps.web.live import LiveGame, game_state
+from kniffel.apps.web.service import CreateRequest, GameService
 from kniffel.apps.web.store import CHANNEL, MAX_NOTE, SeatSpec, StaleError, Store, StoredGame, Write
 from kniffel.engine.game import Game, Roll, Score, Strike
 from test_web_api import POSTGRES_ENV
@@ -169,20 +172,20 @@ def test_a_database_that_never_answers_is_given_up_on_not_waited_for(monkeypatch
     caught between stopping and starting again) costs the pool and the listener ``CONNECT_TIMEOUT``, not
     psycopg's 130 s: a listener stuck that long heard no other process's move meanwhile."""
     psycopg = pytest.importorskip("psycopg")
-    monkeypatch.setattr(store_module, "CONNECT_TIMEOUT", 2)
+    monkeypatch.setattr(database, "CONNECT_TIMEOUT", 2)
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen(16)  # the kernel completes each connection; nobody ever answers on it
         url = f"postgresql+psycopg://kniffel@127.0.0.1:{silent.getsockname()[1]}/kniffel"
         started = time.monotonic()
-        engine = store_module.make_engine(url)
+        engine = database.make_engine(url)
         with pytest.raises(OperationalError), engine.connect():
             pass
         assert time.monotonic() - started < 8
         engine.dispose()
         listening = engine.url.set(drivername="postgresql")  # as Store.listen_dsn gives it
         assert listening.query["connect_timeout"] == "2"
-        own = store_module.with_connect_timeout(listening.update_query_dict({"connect_timeout": "3"}))
+        own = database.with_connect_timeout(listening.update_query_dict({"connect_timeout": "3"}))
         assert own.query["connect_timeout"] == "3"  # a URL's own setting is kept
         started = time.monotonic()
         with pytest.raises(psycopg.OperationalError):
@@ -699,10 +702,10 @@ def test_a_first_move_that_compiles_does_not_make_the_bots_rest_for_it(
     """The bots rest after a move in proportion to what it cost (their share of the server), but not for
     compiling: a fresh install's first quick-bot move compiled for half a minute, and every bot game of
     the server then rested for four. A move that thinks as long without compiling still rests."""
-    from kniffel.apps.web import service as service_module
+    from kniffel.apps.web import botpool
 
     compiled = [0.0]  # the process's seconds of compiling (kernelcache.compiled_seconds)
-    monkeypatch.setattr(service_module, "compiled_seconds", lambda: compiled[0])
+    monkeypatch.setattr(botpool, "compiled_seconds", lambda: compiled[0])
     moved: list[float] = []
 
     def thinking(compiles: bool) -> Callable[[LiveGame, int], Any]:
@@ -862,7 +865,8 @@ def test_a_database_from_before_bot_strengths_is_widened_once() -> None:
 
     from sqlalchemy import create_engine, event, text
 
-    from kniffel.apps.web.store import Base, create_tables
+    from kniffel.apps.web.database import create_tables
+    from kniffel.apps.web.schema import Base
 
     shared = create_engine(os.environ[POSTGRES_ENV])
     schema = f"widen_{os.getpid()}"

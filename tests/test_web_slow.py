@@ -22,8 +22,8 @@ import pytest
 from websockets.sync.client import connect
 
 from kniffel.apps.web.connections import ArrivingHeads
-from kniffel.apps.web.testing import ServerProcess
-from kniffel.apps.web.trickle import KeepAlive, Trickle, outcome
+from support.trickle import KeepAlive, Trickle, outcome
+from support.web import ServerProcess
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="clients from several loopback addresses need Linux"

@@ -9,7 +9,7 @@ import time
 import httpx
 
 from kniffel.apps.web.store import Store
-from kniffel.apps.web.testing import ServerProcess
+from support.web import ServerProcess
 from test_web_api import Client, backend, create, server, token  # noqa: F401 - fixtures
 
 

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 from websockets.sync.client import connect as ws_connect
 
-from kniffel.apps.web.testing import ServerProcess
+from support.web import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page
 from test_web_e2e import errors, new_page, screenshot
 
 from kniffel.apps.web.service import MAX_NAME
-from kniffel.apps.web.testing import ServerProcess
+from support.web import ServerProcess
 
 browser, server = e2e.browser, e2e.server  # the fixtures: one server for this module
 ROOT = Path(__file__).resolve().parents[2]

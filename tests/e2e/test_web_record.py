@@ -21,7 +21,7 @@ from test_web_e2e import (
 )
 from test_web_lobby import in_viewport
 
-from kniffel.apps.web.testing import ServerProcess
+from support.web import ServerProcess
 
 browser, server = e2e.browser, e2e.server  # the fixtures: one server for this module
 RECORD = "kniffel.services.record"

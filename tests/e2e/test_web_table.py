@@ -16,7 +16,7 @@ import test_web_e2e as e2e
 from playwright.sync_api import Browser, Page, Route
 from test_web_e2e import create_game, errors, new_page, screenshot, seq, wait_seq
 
-from kniffel.apps.web.testing import ServerProcess
+from support.web import ServerProcess
 
 browser, server = e2e.browser, e2e.server  # the fixtures: one server for this module
 SIZES = [(1280, 800), (390, 844)]

@@ -28,7 +28,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from kniffel.core import CACHE_DIR_ENV as TABLES_ENV
+from kniffel.core import CACHE_DIR_ENV
 
 SKIP_ENV = "KNIFFEL_COMPILE_AT_INSTALL"
 """Set to ``0`` for an install that compiles nothing."""
@@ -65,7 +65,7 @@ def play_and_advise() -> None:
 
 def questions() -> None:
     """Compile (or load) the kernels of target questions, distributions and chances of winning, and of
-    the quick bot's turn search (:func:`kniffel.core.warm.warm`)."""
+    the quick bot's turn search (:func:`kniffel.core.warm_up`)."""
     from kniffel.core import warm_up
 
     warm_up()
@@ -99,16 +99,16 @@ def compile_kernels() -> float:
 @contextmanager
 def _tables_aside() -> Iterator[None]:
     """The table cache in a temporary directory (for this process and those it starts), then back."""
-    before = os.environ.get(TABLES_ENV)
+    before = os.environ.get(CACHE_DIR_ENV)
     with tempfile.TemporaryDirectory(prefix="kniffel-install-") as tables:
-        os.environ[TABLES_ENV] = tables
+        os.environ[CACHE_DIR_ENV] = tables
         try:
             yield
         finally:
             if before is None:
-                del os.environ[TABLES_ENV]
+                del os.environ[CACHE_DIR_ENV]
             else:
-                os.environ[TABLES_ENV] = before
+                os.environ[CACHE_DIR_ENV] = before
 
 
 def main(argv: list[str]) -> int:

@@ -1,6 +1,6 @@
 """Kniffel in the browser: online tables with invite links, hot seat, bots and a score pad.
 
-``kniffel serve`` calls :func:`serve`; tests and embedders use :func:`create_app`.
+``kniffel serve`` calls :func:`serve`; tests and embedders use :func:`kniffel.apps.web.app.create_app`.
 """
 
 from __future__ import annotations
@@ -13,15 +13,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kniffel.apps.web.store import DATABASE_ENV, default_database_url, make_engine
+from kniffel.apps.web.database import default_database_url, make_engine
+from kniffel.apps.web.settings import PROXIES_ENV
 from kniffel.base.errors import KniffelError
 
 if TYPE_CHECKING:
     from kniffel.apps.web.connections import Deadlines
     from kniffel.apps.web.guard import ConnectionBudget
-
-PROXIES_ENV = "KNIFFEL_TRUSTED_PROXIES"
-HOSTS_ENV = "KNIFFEL_ALLOWED_HOSTS"
 
 MAX_WS_MESSAGE = 65536
 """Frames above this are refused by the WebSocket layer itself (the app answers anything above 4 KiB
@@ -191,27 +189,16 @@ def deadlines(budget: ConnectionBudget) -> Deadlines:
     all, by default ``budget.heads``, the open connections past which they give way); a client holds
     ``KNIFFEL_SOCKETS_PER_CLIENT`` + :data:`kniffel.apps.web.connections.MARGIN` connections at most."""
     from kniffel.apps.web import connections
-    from kniffel.apps.web.app import _setting, sockets_per_client_setting
+    from kniffel.apps.web.settings import setting, sockets_per_client_setting
 
     return connections.Deadlines(
         per_client=sockets_per_client_setting() + connections.MARGIN,
-        head=_setting(None, "KNIFFEL_HEAD_TIMEOUT", connections.HEAD_TIMEOUT),
-        body=_setting(None, "KNIFFEL_BODY_TIMEOUT", 10),
-        heads_per_client=max(
-            1, int(_setting(None, "KNIFFEL_HEADS_PER_CLIENT", connections.HEADS_PER_CLIENT))
-        ),
-        heads_total=max(1, int(_setting(None, "KNIFFEL_MAX_HEADS", budget.heads))),
+        head=setting(None, "KNIFFEL_HEAD_TIMEOUT", connections.HEAD_TIMEOUT),
+        body=setting(None, "KNIFFEL_BODY_TIMEOUT", 10),
+        heads_per_client=max(1, int(setting(None, "KNIFFEL_HEADS_PER_CLIENT", connections.HEADS_PER_CLIENT))),
+        heads_total=max(1, int(setting(None, "KNIFFEL_MAX_HEADS", budget.heads))),
         room=budget.heads,
     )
 
 
-__all__ = [
-    "DATABASE_ENV",
-    "HOSTS_ENV",
-    "PROXIES_ENV",
-    "DatabaseError",
-    "check_database",
-    "deadlines",
-    "default_database_url",
-    "serve",
-]
+__all__ = ["DatabaseError", "check_database", "deadlines", "serve"]

@@ -13,15 +13,16 @@ The page is ``/analysis`` (``html/analysis.html``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from kniffel.apps.web import advice, pages
-from kniffel.apps.web.guard import Allowances, client_of
-from kniffel.apps.web.service import GameService, WebError
+from kniffel.apps.web.dependencies import Allowed, service_of
+from kniffel.apps.web.errors import WebError
+from kniffel.apps.web.guard import client_of
+from kniffel.apps.web.words import language_of
 from kniffel.base.errors import KniffelError
 from kniffel.base.i18n import N_
 from kniffel.engine.game import Game
@@ -106,32 +107,30 @@ def _options(game: Game, choices: list[Any], lang: str) -> list[dict[str, Any]]:
     ]
 
 
-def register(app: FastAPI, allowances: Allowances, language_of: Callable[[Request], str]) -> None:
-    """The analysis page and its two routes (``language_of``: the language a request asks for)."""
+router = APIRouter()
 
-    def service_of(request: Request) -> GameService:
-        service: GameService = request.app.state.service
-        return service
 
-    @app.get("/analysis")
-    async def page() -> Response:
-        return HTMLResponse(pages.html(pages.ANALYSIS))
+@router.get("/analysis")
+async def page() -> Response:
+    return HTMLResponse(pages.html(pages.ANALYSIS))
 
-    @app.get("/api/games/{game_id}/situation")
-    async def situation(game_id: str, request: Request) -> dict[str, Any]:
-        service = service_of(request)
-        seq, game = await service.position(await service.get(game_id))
-        return {"seq": seq, "situation": situation_of(game)}
 
-    @app.get("/api/analysis")
-    async def analysis(request: Request) -> Any:
-        allowances.advice.spend(client_of(request), N_("too many analyses from your address: wait a little"))
-        found = read_situation(request.query_params.get("situation", ""))
-        target_text = request.query_params.get("target", str(DEFAULT_TARGET))
-        if not target_text.isdigit() or not 1 <= int(target_text) <= 2000:
-            raise WebError("malformed", "target must be a score from 1 to 2000")
-        lang = language_of(request)
-        await check(found)
-        return await service_of(request).advise(
-            lambda: analyse(found, int(target_text), lang), client_of(request)
-        )
+@router.get("/api/games/{game_id}/situation")
+async def situation(game_id: str, request: Request) -> dict[str, Any]:
+    service = service_of(request)
+    seq, game = await service.position(await service.get(game_id))
+    return {"seq": seq, "situation": situation_of(game)}
+
+
+@router.get("/api/analysis")
+async def analysis(request: Request, allowances: Allowed) -> Any:
+    allowances.advice.spend(client_of(request), N_("too many analyses from your address: wait a little"))
+    found = read_situation(request.query_params.get("situation", ""))
+    target_text = request.query_params.get("target", str(DEFAULT_TARGET))
+    if not target_text.isdigit() or not 1 <= int(target_text) <= 2000:
+        raise WebError("malformed", "target must be a score from 1 to 2000")
+    lang = language_of(request)
+    await check(found)
+    return await service_of(request).advise(
+        lambda: analyse(found, int(target_text), lang), client_of(request)
+    )

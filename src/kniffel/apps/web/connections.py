@@ -34,7 +34,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from kniffel.apps.web.guard import SECURITY_HEADERS, client_key
+from kniffel.apps.web.guard import client_key
+from kniffel.apps.web.middleware import SECURITY_HEADERS
 
 MARGIN = 32
 """Connections a client may hold beyond its WebSockets: a browser opens about six to a site for pages

@@ -1,5 +1,6 @@
 """What stands between the internet and the game service: hostile JSON, floods per client, sockets held
-open, cross-site requests, foreign host names and the browser's security headers.
+open, cross-site requests and foreign host names (the middleware that applies the last, and adds the
+browser's security headers to every answer, is :mod:`kniffel.apps.web.middleware`).
 
 A *client* is an address (:func:`client_of`: the connection's peer, or behind a proxy the operator
 trusts the address that proxy saw, which uvicorn puts there; an IPv6 client is its /64 network, which
@@ -22,11 +23,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from starlette.datastructures import MutableHeaders
 from starlette.requests import HTTPConnection
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from kniffel.apps.web.service import WebError
+from kniffel.apps.web.errors import WebError
 
 MAX_DEPTH = 8
 """Nesting of objects and lists in a request; a real one nests 3 deep (``{"seats": [{...}]}``)."""
@@ -34,21 +33,6 @@ MAX_INT_DIGITS = 18
 """Digits of a number in a request: positions and seats are small; no giant integers to convert."""
 MAX_CLIENTS = 50_000
 """Clients whose allowances are remembered; the longest idle ones are forgotten first."""
-
-CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-    "frame-ancestors 'none'"
-)
-SECURITY_HEADERS = {
-    "content-security-policy": CONTENT_SECURITY_POLICY,
-    "x-frame-options": "DENY",
-    "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
-}
-"""Sent with every HTTP answer, errors included: only this site's own scripts run, they talk to this
-site alone (``'self'`` covers its WebSockets in current browsers, where ``ws:`` allowed any host), and
-no other site may frame a table (the invite tokens live in the page's address)."""
 
 
 def _int(text: str) -> int:
@@ -284,28 +268,6 @@ def connection_budget(files: int | None = None) -> ConnectionBudget:
     connections = max(32, files - FILE_RESERVE)
     pages = max(16, connections // 8)
     return ConnectionBudget(files, connections, connections - pages, connections - max(16, pages // 2))
-
-
-class SecurityHeaders:
-    """ASGI middleware adding :data:`SECURITY_HEADERS` to every answer that passes through it, the
-    refusals of the middleware inside it included (a foreign host name, a refused WebSocket)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] in ("http.response.start", "websocket.http.response.start"):
-                headers = MutableHeaders(scope=message)
-                for name, value in SECURITY_HEADERS.items():
-                    headers.setdefault(name, value)
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
 
 
 LOCAL_NAME = "localhost"

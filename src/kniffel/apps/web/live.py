@@ -11,11 +11,8 @@ from typing import Any, Protocol
 import orjson
 
 from kniffel import rules as rules_module
-from kniffel.apps.web.store import (
-    StoredGame,
-    StoredSeat,
-    token_matches,
-)
+from kniffel.apps.web.store import StoredGame, StoredSeat
+from kniffel.apps.web.tokens import token_matches
 from kniffel.base.i18n import translations
 from kniffel.engine.game import Game, Outcome
 from kniffel.engine.sheet import sheet_layout

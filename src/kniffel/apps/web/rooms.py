@@ -1,6 +1,4 @@
-"""What a table needs around one game: a rematch with the same seats, and the files that make the pages
-an app a phone can install (the manifest and the service worker, served from the site's root so that
-they cover every page).
+"""A rematch with the same seats: what a table offers once its game is over.
 
 A rematch is a new game with the same rules, options, seats and flags, and the same tokens: each seat's
 link of the finished game leads to that seat in the rematch (``/g/NEW#t=SAME_TOKEN``), so the pages build
@@ -12,26 +10,27 @@ watch link (``/g/NEW``, no token).
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy import String
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from kniffel.apps.web.guard import Allowances, client_of
-from kniffel.apps.web.service import CreateRequest, GameService, WebError
-from kniffel.apps.web.store import Base, SeatSpec, Store, create_tables
+from kniffel.apps.web.database import create_tables
+from kniffel.apps.web.dependencies import Allowed, service_of
+from kniffel.apps.web.errors import WebError
+from kniffel.apps.web.guard import client_of
+from kniffel.apps.web.schema import Base
+from kniffel.apps.web.service import CreateRequest
+from kniffel.apps.web.store import SeatSpec, Store
+from kniffel.apps.web.tokens import token_of
 from kniffel.base.i18n import N_
-
-MAX_TOKEN = 64
-TOKEN_HEADER = "x-kniffel-token"
 
 
 class RematchRow(Base):
-    """A table of the one schema (:class:`kniffel.apps.web.store.Base`), made where rematches are
+    """A table of the one schema (:class:`kniffel.apps.web.schema.Base`), made where rematches are
     kept."""
 
     __tablename__ = "rematches"
@@ -71,15 +70,11 @@ class Rematches:
 async def _rematches(request: Request) -> Rematches:
     """This process's rematch records (the table is created on first use, off the event loop)."""
     state = request.app.state
-    service: GameService = state.service
+    service = service_of(request)
     existing: Rematches | None = getattr(state, "rematches", None)
     if existing is None or existing.store is not service.store:
         existing = state.rematches = await asyncio.to_thread(Rematches, service.store)
     return existing
-
-
-def _token(request: Request) -> str:
-    return request.headers.get(TOKEN_HEADER, "")[:MAX_TOKEN]
 
 
 router = APIRouter()
@@ -89,19 +84,19 @@ router = APIRouter()
 async def find_rematch(game_id: str, request: Request) -> Any:
     """The rematch of a game: its id, or null while nobody has started one (open to everyone, like the
     game itself). A table that is over asks now and then: an answer, not an error, every time."""
-    service: GameService = request.app.state.service
+    service = service_of(request)
     await service.get(game_id)
     new_game_id = await asyncio.to_thread((await _rematches(request)).find, game_id)
     return {"id": new_game_id}
 
 
 @router.post("/api/games/{game_id}/rematch")
-async def start_rematch(game_id: str, request: Request) -> Response:
+async def start_rematch(game_id: str, request: Request, allowances: Allowed) -> Response:
     """Start the rematch (a player of the finished game) or join the one already started. Starting one
     spends a new game of the client's allowance, as creating any game does; joining is free."""
-    service: GameService = request.app.state.service
+    service = service_of(request)
     live = await service.get(game_id)
-    token = _token(request)
+    token = token_of(request)
     if not (live.seats_for(token) or live.is_host(token)):
         raise WebError("unauthorized", "a rematch is started by a player of the game: send your seat's token")
     if not live.game.is_over:
@@ -110,7 +105,6 @@ async def start_rematch(game_id: str, request: Request) -> Response:
     async with rematches.lock:
         new_game_id = await asyncio.to_thread(rematches.find, game_id)
         if new_game_id is None:
-            allowances: Allowances = request.app.state.allowances
             allowances.creations.spend(
                 client_of(request), N_("too many new games from your address: wait a little")
             )
@@ -122,22 +116,3 @@ async def start_rematch(game_id: str, request: Request) -> Response:
             )
             new_game_id = await asyncio.to_thread(rematches.record, game_id, new.id)
     return JSONResponse({"id": new_game_id}, status_code=201)
-
-
-MANIFEST_TYPE = "application/manifest+json"
-
-
-def register(app: FastAPI, static: Path) -> None:
-    """Add the rematch routes and the app files at the site's root to ``app``."""
-    app.include_router(router)
-
-    @app.get("/manifest.webmanifest", include_in_schema=False)
-    async def manifest() -> Response:
-        return FileResponse(static / "manifest.webmanifest", media_type=MANIFEST_TYPE)
-
-    @app.get("/sw.js", include_in_schema=False)
-    async def service_worker() -> Response:
-        # Served from the root so it may control every page; never cached, so an update is seen at once.
-        return FileResponse(
-            static / "sw.js", media_type="text/javascript", headers={"cache-control": "no-cache"}
-        )

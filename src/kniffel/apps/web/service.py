@@ -6,84 +6,44 @@ accepted only if it comes from a token entitled to the seat to move, names the p
 subscribers see the new state. A failed commit takes the action back, so memory never runs ahead of the
 database; readers (HTTP polls, new subscribers) get the snapshot of the last committed state.
 
-Bots move through the same path from a small pool of workers (not a task per game), and only in games
-someone watches: a bot game nobody looks at waits for its next visitor. Advice runs on threads of its own
+Bots move through the same path (:mod:`kniffel.apps.web.botpool`). Advice runs on threads of its own
 (:mod:`kniffel.apps.web.pressure`), never on the threads the database writes use: a seated player's hints and
 review on one lane, everyone's asks for the chances of winning on another, each bounded in all and per
-client, so that a flood of asks for chances never holds up the player to move.
-
-Several server processes may serve one PostgreSQL database: each commit is announced with
-``NOTIFY``, and every process that holds the game in memory catches up from the database and tells its
-own subscribers. Whoever commits a position first wins it (the primary key on ``(game_id, seq)``); the
-other copy takes its action back and catches up, so a bot's turn is played exactly once.
+client, so that a flood of asks for chances never holds up the player to move. Several server processes
+may serve one PostgreSQL database (:mod:`kniffel.apps.web.replication`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import secrets
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import orjson
 
-from kniffel import bots
 from kniffel import rules as rules_module
 from kniffel.apps.web import advice
-from kniffel.apps.web.live import (
-    LOG_TAIL,
-    LiveGame,
-    SnapshotParts,
-    Subscriber,
-    game_state,
-    layout_json,
-    log_entry,
-    log_lines,
-    state_core,
-    whole_state,
-)
+from kniffel.apps.web.botpool import BotPool
+from kniffel.apps.web.errors import WebError
+from kniffel.apps.web.live import LiveGame, Subscriber
 from kniffel.apps.web.pressure import AdviceLane, Refusals
-from kniffel.apps.web.store import (
-    CHANNEL,
-    SEAT_KINDS,
-    NewGame,
-    SeatSpec,
-    Store,
-    StoredGame,
-    StoreError,
-    Write,
-    is_bot,
-    is_game_id,
-)
+from kniffel.apps.web.replication import Replication
+from kniffel.apps.web.schema import SEAT_KINDS, is_bot, is_game_id
+from kniffel.apps.web.store import NewGame, SeatSpec, Store, StoredGame, StoreError, Write
 from kniffel.base.errors import IllegalActionError, KniffelError
-from kniffel.base.i18n import N_, error_text
-from kniffel.core import compiled_seconds
-from kniffel.engine.game import MAX_PLAYERS, Action, Announce, Game, Outcome, Roll, Score, SecureDice, Strike
+from kniffel.base.i18n import N_
+from kniffel.engine.game import MAX_PLAYERS, Action, Game, Outcome, Roll, SecureDice
 
 log = logging.getLogger("kniffel.apps.web")
 T = TypeVar("T")
 
 MAX_NAME = 24
-
-
-class WebError(Exception):
-    """A refused request: ``code`` for programs, ``message`` (one line) for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def to_json(self, language: str = "en") -> dict[str, str]:
-        """The refusal as the client is told it, its message in ``language``."""
-        return {"type": "error", "code": self.code, "message": error_text(language, self.message)}
 
 
 @dataclass(frozen=True)
@@ -150,22 +110,9 @@ def name_problem(name: str) -> str | None:
     return None
 
 
-def fallback_move(game: Game) -> Action:
-    """A plain legal move if a bot fails: roll, then the best-paying box (or announce, or strike)."""
-    legal = game.legal
-    if game.turn.dice is None or (game.rolls_left > 0 and not legal.placements):
-        return Roll()
-    if legal.placements:
-        return Score(max(legal.placements, key=lambda box: legal.placements[box].total))
-    if legal.announceable:
-        return Announce(legal.announceable[0])
-    if legal.strikeable:
-        return Strike(legal.strikeable[0])
-    return next(iter(legal))
-
-
-class GameService:
-    """Creates, loads and advances online games; one instance per server process."""
+class GameService(Replication, BotPool):
+    """Creates, loads and advances online games; one instance per server process. It follows the other
+    processes' commits (:class:`Replication`) and plays the bots' turns (:class:`BotPool`) itself."""
 
     def __init__(
         self,
@@ -182,29 +129,18 @@ class GameService:
         max_group: int = 200,
     ) -> None:
         self.store = store
-        self.bot_delay = bot_delay
         self.max_cached = max_cached
-        self.bot_workers = bot_workers
-        self.bot_share = bot_share
-        """The share of the process's time the bots may take: each worker rests after a move in
-        proportion to the time the move took but compiling, however many bot games are waiting."""
-        self.origin = secrets.token_hex(6)
-        """This process's name in change announcements, to skip its own."""
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._load_lock = asyncio.Lock()
-        self._bots: dict[tuple[str, int], bots.Bot] = {}
-        self._bot_queue: asyncio.Queue[LiveGame] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
-        self._errands: set[asyncio.Task[None]] = set()
-        """Short tasks (following another process's changes, moving watchers to a fresh copy), held
-        here until done: the event loop keeps only a weak reference to a task."""
-        # Bots think and advisors solve on threads of their own: the default pool is the database's.
-        self._bot_threads = ThreadPoolExecutor(1, thread_name_prefix="kniffel-bots")
+        """The service's long tasks: the bot workers and the listener for other processes' commits."""
+        self._closing = False
+        self._init_bot_pool(bot_delay, bot_workers, bot_share)
+        self._init_replication()
+        # Advisors solve on threads of their own: the default pool is the database's.
         self._advice = AdviceLane("kniffel-advice", max_advice_waiting, advice_per_client)
         self._chances = AdviceLane("kniffel-chances", max_chances_waiting, chances_per_client)
         self._refusals = Refusals(log, "saving an action")
-        self._catch_up_refusals = Refusals(log, "reading the new actions")
-        self._closing = False
         self.max_group = max_group
         """Actions committed in one transaction at most."""
         # One writer thread: its commits are the group commits, so they never overtake each other.
@@ -239,7 +175,7 @@ class GameService:
                 await self._writer  # acknowledge what is being committed rather than drop it
         await self.store.close_async()
         self._write_threads.shutdown(wait=False)
-        self._bot_threads.shutdown(wait=False, cancel_futures=True)
+        self._close_bot_pool()
         self._advice.close()
         self._chances.close()
 
@@ -478,223 +414,3 @@ class GameService:
         if not by_bot:
             self._schedule_bots(live)
         return outcome
-
-    # --- other processes ----------------------------------------------------------------------
-
-    async def _catch_up(self, live: LiveGame) -> None:
-        """Apply the actions other processes committed after this copy's position (``live.lock``
-        held) and tell the subscribers."""
-        try:
-            newer = await asyncio.to_thread(self.store.actions_after, live.id, live.seq)
-        except Exception as error:
-            self._catch_up_refusals.refused(error, live.id)
-            return
-        self._catch_up_refusals.recovered()
-        applied = False
-        for item in newer:
-            if item.seq != live.seq + 1:
-                break
-            try:
-                outcome = live.game.apply(Action.from_json(item.action))
-            except KniffelError:
-                log.exception("game %s cannot replay action %d; dropping the copy", live.id, item.seq)
-                self._drop(live)
-                return
-            live.seat_of_action.append(item.seat)
-            live.outcomes.append(outcome)
-            applied = True
-        if applied:
-            live.changed()
-
-    def announced(
-        self, game_id: str, seq: int, origin: str, seat: int | None = None, action: str | None = None
-    ) -> None:
-        """Another process committed position ``seq`` of ``game_id`` (``seat``'s ``action``, as JSON):
-        if we hold that game, apply it at once when it is the next one and nothing else is under way,
-        else catch up from the database."""
-        live = self._live.get(game_id)
-        if live is None or origin == self.origin or seq <= live.seq:
-            return
-        if seq == live.seq + 1 and seat is not None and action is not None and not live.lock.locked():
-            try:
-                outcome = live.game.apply(Action.from_json(json.loads(action)))
-            except (KniffelError, ValueError):
-                log.warning("game %s: announced action %d does not apply; reading it back", game_id, seq)
-            else:
-                live.seat_of_action.append(seat)
-                live.outcomes.append(outcome)
-                live.changed()
-                self._schedule_bots(live)
-                return
-        live.announced_seq = max(live.announced_seq, seq)
-        if not live.following:
-            live.following = True
-            self._errand(self._follow(live))
-
-    def heard_undo(self, game_id: str, seq: int, origin: str) -> None:
-        """Another process took back position ``seq`` of ``game_id``: so does our copy, or, if it is
-        elsewhere, it is dropped and read again when next asked for."""
-        live = self._live.get(game_id)
-        if live is None or origin == self.origin:
-            return
-        if live.seq == seq and not live.lock.locked():
-            live.taken_back()
-        else:
-            self._drop(live)
-
-    def _drop(self, live: LiveGame) -> None:
-        """Forget this copy of a game; whoever watches it is moved to a copy read afresh (a spectator
-        sends nothing that would make its connection look for one)."""
-        if self._live.get(live.id) is live:
-            del self._live[live.id]
-        if live.subscribers and not self._closing:
-            self._errand(self._move_subscribers(live))
-
-    def _errand(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(work)
-        self._errands.add(task)
-        task.add_done_callback(self._errands.discard)
-
-    async def _move_subscribers(self, live: LiveGame) -> None:
-        try:
-            fresh = await self.get(live.id)
-        except WebError as error:
-            log.warning("game %s could not be read again for its watchers: %s", live.id, error.message)
-            return
-        for subscriber in list(live.subscribers):
-            live.subscribers.discard(subscriber)
-            self.subscribe(fresh, subscriber)
-
-    async def _follow(self, live: LiveGame) -> None:
-        try:
-            while live.announced_seq > live.seq:
-                async with live.lock:
-                    before, heard = live.seq, live.announced_seq
-                    await self._catch_up(live)
-                if live.seq == before and live.announced_seq == heard:
-                    # Announced but not visible (yet): the next announcement retries. One heard while
-                    # the database was read may have come after the read's snapshot: read again.
-                    break
-        finally:
-            live.following = False
-        self._schedule_bots(live)
-
-    async def _listen(self, listening: asyncio.Event) -> None:
-        """Hear every commit of the other processes (PostgreSQL ``LISTEN``), reconnecting as needed."""
-        import psycopg  # only databases that announce (PostgreSQL through psycopg 3) get here
-
-        while not self._closing:
-            try:
-                connection = await psycopg.AsyncConnection.connect(self.store.listen_dsn(), autocommit=True)
-                async with connection:
-                    await connection.execute(f"LISTEN {CHANNEL}")
-                    listening.set()
-                    for live in list(self._live.values()):  # changes made while nobody listened
-                        self.announced(live.id, live.seq + 1, "")
-                    async for notice in connection.notifies():
-                        for line in notice.payload.split("\n"):
-                            game_id, seq, origin, seat, action = (line.split(" ", 4) + [""] * 4)[:5]
-                            if seat == "undo" and seq.isdigit():
-                                self.heard_undo(game_id, int(seq), origin)
-                            elif seq.isdigit():
-                                self.announced(
-                                    game_id,
-                                    int(seq),
-                                    origin,
-                                    int(seat) if seat.isdigit() else None,
-                                    action or None,
-                                )
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # a lost connection: listen again shortly
-                log.warning("listening for other processes' changes failed: %s", error)
-                await asyncio.sleep(1)
-
-    # --- bots ----------------------------------------------------------------------------------
-
-    def _start_bot_workers(self) -> None:
-        if not self._closing and not any(t.get_name().startswith("kniffel-bots") for t in self._tasks):
-            for number in range(self.bot_workers):
-                self._tasks.append(asyncio.create_task(self._bot_worker(), name=f"kniffel-bots-{number}"))
-
-    def _schedule_bots(self, live: LiveGame) -> None:
-        """Queue the game for a bot worker if a bot is to move and someone is watching."""
-        if self._closing or live.bots_due or live.game.is_over or not live.subscribers:
-            return
-        if not is_bot(live.seats[live.game.current].kind):
-            return
-        self._start_bot_workers()
-        live.bots_due = True
-        if self.bot_delay > 0:
-            asyncio.get_running_loop().call_later(self.bot_delay, self._bot_queue.put_nowait, live)
-        else:
-            self._bot_queue.put_nowait(live)
-
-    async def _bot_worker(self) -> None:
-        loop = asyncio.get_running_loop()
-        rest = max(0.0, self.bot_workers / self.bot_share - 1)
-        while True:
-            live = await self._bot_queue.get()
-            started, compiled = loop.time(), compiled_seconds()
-            try:
-                await self._bot_turn(live)
-            except Exception:
-                log.exception("the bots of game %s stopped", live.id)
-            finally:
-                live.bots_due = False
-            # not for a first use's compile: a first move's 30 s of it made every bot game rest 4 minutes
-            cost = max(0.0, loop.time() - started - (compiled_seconds() - compiled))
-            await asyncio.sleep(cost * rest)
-            self._schedule_bots(live)
-            if live.game.is_over:
-                for seat in range(len(live.seats)):
-                    self._bots.pop((live.id, seat), None)
-
-    async def _bot_turn(self, live: LiveGame) -> None:
-        """One bot action, through the same checks and commit as a person's."""
-        async with live.lock:
-            game = live.game
-            if game.is_over or not is_bot(live.seats[game.current].kind):
-                return
-            seat = game.current
-            loop = asyncio.get_running_loop()
-            action = await loop.run_in_executor(self._bot_threads, self._bot_move, live, seat)
-            try:
-                await self._apply(live, frozenset({seat}), action, None, by_bot=True)
-            except WebError as error:
-                if error.code in ("stale", "unavailable"):
-                    return  # another process played it, or the database hiccuped: look again later
-                log.warning("bot move %s in game %s refused: %s", action, live.id, error.message)
-                await self._apply(live, frozenset({seat}), fallback_move(game), None, by_bot=True)
-
-    def _bot_move(self, live: LiveGame, seat: int) -> Action:
-        try:
-            bot = self._bots.get((live.id, seat))
-            if bot is None:
-                bot = self._bots[(live.id, seat)] = bots.make(live.seats[seat].kind, live=True)
-            chosen = bot.choose(live.game)
-            if isinstance(chosen, Action):
-                return chosen
-        except Exception:
-            log.exception("bot failed in game %s", live.id)
-        return fallback_move(live.game)
-
-
-__all__ = [
-    "LOG_TAIL",
-    "MAX_NAME",
-    "CreateRequest",
-    "GameService",
-    "LiveGame",
-    "SnapshotParts",
-    "Subscriber",
-    "WebError",
-    "fallback_move",
-    "game_state",
-    "layout_json",
-    "log_entry",
-    "log_lines",
-    "name_problem",
-    "state_core",
-    "whole_state",
-]

@@ -1,89 +1,38 @@
-"""Persistence of online games: a game is its rules, its seats and the log of accepted actions.
+"""The queries of the games database: creating a game, reading it back, committing and taking back its
+actions, and announcing each commit to the other server processes.
 
-Nothing else is stored. A position is rebuilt by replaying the log through :class:`kniffel.Game`, so
-the database can never hold a state the engine would not reach. The ``actions`` table has the primary
-key ``(game_id, seq)``: two writers racing for the same position cannot both commit, whichever process
-they run in; the loser gets :class:`StaleError` and nothing changes.
-
-SQLite in a per-user data directory is the default; any SQLAlchemy URL works (``postgresql+psycopg://``).
-On PostgreSQL every commit is also announced on the channel :data:`CHANNEL` (``NOTIFY``, delivered when
-the transaction commits), so several server processes can share one database.
+The ``actions`` table's primary key ``(game_id, seq)`` (:mod:`kniffel.apps.web.schema`) lets a position
+be written once: of two writers racing for it, whichever process they run in, the loser gets
+:class:`StaleError` and nothing changes. On PostgreSQL every commit is also announced on the channel
+:data:`CHANNEL` (``NOTIFY``, delivered when the transaction commits), so several server processes can
+share one database (:mod:`kniffel.apps.web.replication` listens).
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import hmac
 import json
-import os
-import re
 import secrets
-import sys
 import threading
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import (
-    Boolean,
-    Connection,
-    DateTime,
-    Engine,
-    ForeignKey,
-    Integer,
-    MetaData,
-    String,
-    Text,
-    bindparam,
-    create_engine,
-    delete,
-    event,
-    insert,
-    select,
-    text,
-    update,
-)
-from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy import Connection, bindparam, delete, insert, select, text, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
+from kniffel.apps.web.database import create_tables, default_database_url, make_engine
+from kniffel.apps.web.schema import SEAT_KINDS, ActionRow, Base, GameRow, SeatRow
+from kniffel.apps.web.tokens import hash_token, new_token
 from kniffel.base.errors import KniffelError
-
-DATABASE_ENV = "KNIFFEL_DATABASE_URL"
-SEAT_KINDS = ("human", "bot", "bot:optimal", "bot:win")
-"""Who sits at a seat: a person, or a bot of a strength (:func:`kniffel.bots.make`: the quick heuristic,
-the solver's play for points, play for the win)."""
-
-
-KIND_WIDTH = 16
-"""Characters a seat's kind is stored in (``bot:optimal`` is 11)."""
-
-
-def is_bot(kind: str) -> bool:
-    """Whether a seat of ``kind`` is played by the server."""
-    return kind != "human"
-
 
 CHANNEL = "kniffel_games"
 """PostgreSQL channel of the change announcements: one line ``"<game id> <seq> <origin> <seat> <action
 JSON>"`` per committed action (several lines when several were committed together), so a process
 holding the game can apply the action without reading it back."""
-
-
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-"""What a game id can be: :meth:`Store.create_game` makes them with ``secrets.token_urlsafe`` (12 of these
-characters), and the column holds 32."""
-
-
-def is_game_id(text: str) -> bool:
-    """Whether ``text`` can be a game's id; anything else (a NUL, which PostgreSQL refuses in text, or
-    any other character a URL can carry) names no game and is never sent to the database."""
-    return GAME_ID.fullmatch(text) is not None
 
 
 class StoreError(KniffelError):
@@ -92,53 +41,6 @@ class StoreError(KniffelError):
 
 class StaleError(StoreError):
     """Another action was committed at this position first; reload and retry."""
-
-
-# --- schema ----------------------------------------------------------------------------------------
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class GameRow(Base):
-    __tablename__ = "games"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    rules_id: Mapped[str] = mapped_column(String(40))
-    options: Mapped[str] = mapped_column(Text, default="{}")
-    """JSON object of the rule options (only non-default values)."""
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    status: Mapped[str] = mapped_column(String(16), default="playing", index=True)
-    to_move: Mapped[int] = mapped_column(Integer, default=0)
-    """Seat whose turn it is, kept so a restarted server finds bots that must move without replaying
-    every game."""
-    hotseat: Mapped[bool] = mapped_column(Boolean, default=False)
-    pad: Mapped[bool] = mapped_column(Boolean, default=False)
-    host_token_hash: Mapped[str] = mapped_column(String(64))
-
-
-class SeatRow(Base):
-    __tablename__ = "seats"
-
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
-    index: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(40))
-    kind: Mapped[str] = mapped_column(String(KIND_WIDTH))
-    token_hash: Mapped[str] = mapped_column(String(64))
-
-
-class ActionRow(Base):
-    __tablename__ = "actions"
-
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
-    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
-    """1 for the first action of the game; the primary key makes a position writable once."""
-    seat: Mapped[int] = mapped_column(Integer)
-    action: Mapped[str] = mapped_column(Text)
-    """``Action.to_json()`` of the completed action (rolls carry their dice)."""
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 # --- plain records handed to the service -----------------------------------------------------------
@@ -205,36 +107,6 @@ class NewGame:
     host_token: str
     seat_tokens: tuple[str, ...]
     stored: StoredGame
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-def token_matches(token: str, token_hash: str) -> bool:
-    # Tokens carry 128 random bits, so a plain SHA-256 suffices; compare in constant time anyway.
-    return hmac.compare_digest(hash_token(token), token_hash)
-
-
-def default_database_url() -> str:
-    """``KNIFFEL_DATABASE_URL`` if set, else an SQLite file in the per-user data directory."""
-    url = os.environ.get(DATABASE_ENV, "").strip()
-    if url:
-        return url
-    return f"sqlite:///{data_dir() / 'kniffel.sqlite3'}"
-
-
-def data_dir() -> Path:
-    """Where a user's data lives on this platform (created if missing)."""
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    path = base / "kniffel"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 MAX_NOTE = 7000
@@ -316,40 +188,6 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-CONNECT_TIMEOUT = 10
-"""Seconds the pool's, the writer's and the listener's connections to PostgreSQL wait for an answer
-(unless the URL sets ``connect_timeout``). Without it a server that drops packets, or is caught between
-stopping and starting, holds a connect for psycopg's 130 s: for the listener, minutes in which no other
-process's move reaches this one's players."""
-
-
-def with_connect_timeout(url: URL) -> URL:
-    """``url`` with :data:`CONNECT_TIMEOUT` as its ``connect_timeout`` if it names none."""
-    if url.get_backend_name() != "postgresql" or "connect_timeout" in url.query:
-        return url
-    return url.update_query_dict({"connect_timeout": str(CONNECT_TIMEOUT)})
-
-
-def make_engine(url: str) -> Engine:
-    if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
-
-        @event.listens_for(engine, "connect")
-        def _pragmas(connection: Any, _record: Any) -> None:
-            cursor = connection.cursor()
-            # WAL lets readers run beside the writer; NORMAL sync still survives a killed process
-            # (only a power cut can lose the last commits), which is the failure the server must survive.
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.close()
-
-        return engine
-    return create_engine(
-        with_connect_timeout(make_url(url)), pool_pre_ping=True, pool_size=10, max_overflow=20
-    )
-
-
 def _actions_after(connection: Connection, game_id: str, seq: int) -> list[StoredAction]:
     """A game's committed actions after position ``seq`` (0: all of them), in order."""
     rows = connection.execute(
@@ -358,43 +196,6 @@ def _actions_after(connection: Connection, game_id: str, seq: int) -> list[Store
         .order_by(ActionRow.seq)
     )
     return [StoredAction(at, seat, json.loads(action)) for at, seat, action in rows]
-
-
-SCHEMA_LOCK = 0x6B6E6966  # "knif": the advisory lock of creating tables (any number, the same everywhere)
-
-
-def create_tables(engine: Engine, metadata: MetaData, attempts: int = 10) -> None:
-    """Create the tables of ``metadata`` that the database lacks. Several server processes starting on a
-    new PostgreSQL database create them in turn (a transaction's advisory lock): otherwise two would
-    both find a table missing and the second fail on PostgreSQL's catalogue ("duplicate key ...
-    pg_type"), refusing to start. SQLite creates each table on its own, so a creation that meets
-    another's (two processes started on one file) goes again, making what is still missing."""
-    for attempt in range(attempts):
-        try:
-            with engine.begin() as connection:
-                if connection.dialect.name == "postgresql":
-                    connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
-                metadata.create_all(connection)
-                if connection.dialect.name == "postgresql":
-                    _widen_seat_kinds(connection)
-            return
-        except (IntegrityError, OperationalError, ProgrammingError):
-            if attempt == attempts - 1:
-                raise
-            time.sleep(0.01 * (attempt + 1))
-
-
-def _widen_seat_kinds(connection: Connection) -> None:
-    """A database made before bots had strengths holds a seat's kind in 8 characters: widened once (not
-    at every start, which would lock the seats of every game for a moment while other processes play)."""
-    width = connection.execute(
-        text(
-            "SELECT character_maximum_length FROM information_schema.columns"
-            " WHERE table_schema = current_schema() AND table_name = 'seats' AND column_name = 'kind'"
-        )
-    ).scalar()
-    if width is not None and width < KIND_WIDTH:
-        connection.execute(text(f"ALTER TABLE seats ALTER COLUMN kind TYPE VARCHAR({KIND_WIDTH})"))
 
 
 class Store:
@@ -443,8 +244,8 @@ class Store:
             if seat.kind not in SEAT_KINDS:
                 raise StoreError(f"a seat is one of {', '.join(SEAT_KINDS)}, got {seat.kind!r}")
         game_id = secrets.token_urlsafe(9)
-        host_token = secrets.token_urlsafe(16)
-        tokens = tuple(secrets.token_urlsafe(16) for _ in seats)
+        host_token = new_token()
+        tokens = tuple(new_token() for _ in seats)
         host_hash, seat_hashes = hash_token(host_token), [hash_token(token) for token in tokens]
         if token_hashes is not None:
             host_hash, seat_hashes = token_hashes[0], list(token_hashes[1])

@@ -15,7 +15,9 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from kniffel.apps.web.service import GameService, LiveGame, WebError
+from kniffel.apps.web.errors import WebError
+from kniffel.apps.web.live import LiveGame
+from kniffel.apps.web.service import GameService
 
 log = logging.getLogger("kniffel.apps.web")
 

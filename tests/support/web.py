@@ -1,4 +1,4 @@
-"""A real server in a child process, for the tests, the end-to-end tests and the load benchmark.
+"""A real server in a child process, for the tests, the end-to-end tests and the benchmarks.
 
 The server runs exactly as ``kniffel serve`` would (uvicorn, a database file), so a test can kill it
 with SIGKILL mid-game and start it again on the same database and port. Its solver tables go to

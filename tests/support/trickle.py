@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Self
 
-from kniffel.apps.web.testing import Started
+from support.web import Started
 
 HEAD = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
 """What a slow connection sends, a byte at a time, and then ``a`` for ever: a head never complete."""
