@@ -191,6 +191,9 @@ def test_undo_takes_back_a_decision_and_replays_the_bots_dice(tmp_path: Path) ->
     assert "Undone for Ada: score chance." in result.stdout
     # The bot's turn, taken back with Ada's decision, comes again with the same dice.
     assert saved(undone)["actions"] == saved(plain)["actions"]
+    # What Ada took back stays on record (the bot's turn, played again as it was, does not).
+    taken = [{"at": 1, "player": 0, "action": {"action": "score", "box": "chance"}}]
+    assert saved(undone)["taken_back"] == taken
     game = Game.loads(undone.read_text(encoding="utf-8"))
     assert "chance" not in game.sheets[0].entries
     assert "ones" in game.sheets[0].entries

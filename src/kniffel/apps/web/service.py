@@ -300,7 +300,7 @@ class GameService:
         game_id = stored.id
         try:
             ruleset = rules_module.get(stored.rules_id, stored.options)
-            game = Game(ruleset, [s.name for s in stored.seats], dice=SecureDice())
+            game = Game(ruleset, [s.name for s in stored.seats], dice=SecureDice(), pad=stored.pad)
             outcomes = [game.apply(Action.from_json(item.action)) for item in stored.actions]
         except KniffelError as error:
             raise WebError("corrupt", f"game {game_id} cannot be replayed: {error}") from None
@@ -461,7 +461,7 @@ class GameService:
         try:
             written = await self._commit(write)
         except Exception as error:
-            game.undo()
+            game.retract()
             self._refusals.refused(error, live.id)
             raise WebError(
                 "unavailable", "the action could not be saved; nothing changed, try again"
@@ -469,7 +469,7 @@ class GameService:
         self._refusals.recovered()
         if not written:
             # Another process wrote this position first: take ours back and read what it saved.
-            game.undo()
+            game.retract()
             await self._catch_up(live)
             raise WebError("stale", "another action was saved first: reload and retry")
         live.seat_of_action.append(mover)
