@@ -247,6 +247,22 @@ def test_save_command_writes_a_game_that_loads(tmp_path: Path) -> None:
     assert Game.loads(path.read_text(encoding="utf-8")).players == ("Ada", "Bob")
 
 
+def test_quitting_an_unsaved_game_asks_first(tmp_path: Path) -> None:
+    question = "The game is not saved and would be lost: quit anyway (y/N)?"
+    result = play(["-p", "Ada", "--seed", "1"], "r\nq\nn\ns ch\nquit\ny\n")
+    assert result.stdout.count(question) == 2
+    assert "Playing on; save FILE keeps the game." in result.stdout
+    assert "Ada: scores" in result.stdout, "the game went on after the no"
+    assert "Bye. The game was not saved" in result.stdout
+    german = play(["-p", "Ada", "--seed", "1", "--lang", "de"], "r\nq\nj\n")
+    assert "Das Spiel ist nicht gespeichert und ginge verloren: trotzdem aufhören (j/N)?" in german.stdout
+    assert "Würfel" in german.stdout.split("trotzdem aufhören")[0]
+    assert "Es geht weiter" not in german.stdout
+    saved = play(["-p", "Ada", "--seed", "1", "--save", str(tmp_path / "game.json")], "r\nq\n")
+    assert question not in saved.stdout, "a game kept by --save is left at once"
+    assert "Bye. Game saved to" in saved.stdout
+
+
 # --- rule sets with announcements and free throws --------------------------------------------------
 
 
