@@ -218,7 +218,7 @@ class TakenBack:
     at: int
     """Its place in the log: the number of actions before it (the action there now came instead)."""
     player: int
-    """Index of the player who took it back."""
+    """Index of the player whose action it was."""
     action: Action
 
     def to_json(self) -> dict[str, Any]:

@@ -32,13 +32,15 @@ async def take_back(service: GameService, live: LiveGame, seats: frozenset[int],
     async with live.lock:
         if seq != live.seq:
             raise WebError("stale", f"the game is at action {live.seq}, not {seq}: reload and retry")
+        blocker = live.game.undo_blocker()
+        if live.game.is_over and blocker is not None:
+            raise WebError("illegal", blocker)  # a finished game is final, whoever asks
         if not live.game.log:
             raise WebError("illegal", "nothing to take back: no action yet")
         seat = live.seat_of_action[-1]
-        if seat not in seats and not live.game.is_over:
+        if seat not in seats:
             name = live.seats[seat].name
             raise WebError("illegal", f"{name} has acted since: only your own last action can be taken back")
-        blocker = live.game.undo_blocker()
         if blocker is not None:
             raise WebError("illegal", blocker)
         after = live.game.copy()
