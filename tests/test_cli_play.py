@@ -191,6 +191,9 @@ def test_undo_takes_back_a_decision_and_replays_the_bots_dice(tmp_path: Path) ->
     assert "Undone for Ada: score chance." in result.stdout
     # The bot's turn, taken back with Ada's decision, comes again with the same dice.
     assert saved(undone)["actions"] == saved(plain)["actions"]
+    # What Ada took back stays on record (the bot's turn, played again as it was, does not).
+    taken = [{"at": 1, "player": 0, "action": {"action": "score", "box": "chance"}}]
+    assert saved(undone)["taken_back"] == taken
     game = Game.loads(undone.read_text(encoding="utf-8"))
     assert "chance" not in game.sheets[0].entries
     assert "ones" in game.sheets[0].entries
@@ -242,6 +245,22 @@ def test_save_command_writes_a_game_that_loads(tmp_path: Path) -> None:
     assert f"Saved to {path}" in result.stdout
     assert f"Bye. The game is saved in {path}." in result.stdout
     assert Game.loads(path.read_text(encoding="utf-8")).players == ("Ada", "Bob")
+
+
+def test_quitting_an_unsaved_game_asks_first(tmp_path: Path) -> None:
+    question = "The game is not saved and would be lost: quit anyway (y/N)?"
+    result = play(["-p", "Ada", "--seed", "1"], "r\nq\nn\ns ch\nquit\ny\n")
+    assert result.stdout.count(question) == 2
+    assert "Playing on; save FILE keeps the game." in result.stdout
+    assert "Ada: scores" in result.stdout, "the game went on after the no"
+    assert "Bye. The game was not saved" in result.stdout
+    german = play(["-p", "Ada", "--seed", "1", "--lang", "de"], "r\nq\nj\n")
+    assert "Das Spiel ist nicht gespeichert und ginge verloren: trotzdem aufhören (j/N)?" in german.stdout
+    assert "Würfel" in german.stdout.split("trotzdem aufhören")[0]
+    assert "Es geht weiter" not in german.stdout
+    saved = play(["-p", "Ada", "--seed", "1", "--save", str(tmp_path / "game.json")], "r\nq\n")
+    assert question not in saved.stdout, "a game kept by --save is left at once"
+    assert "Bye. Game saved to" in saved.stdout
 
 
 # --- rule sets with announcements and free throws --------------------------------------------------

@@ -37,7 +37,7 @@ from kniffel import (
     rules,
 )
 from kniffel.base.dice import validate_dice
-from kniffel.engine.game import Turn
+from kniffel.engine.game import TakenBack, Turn
 from kniffel.engine.sheet import ColumnTotals
 from kniffel.rules import Placement
 from test_sheet import SEED_GAME_1, SEED_GAME_2
@@ -565,14 +565,109 @@ def test_no_winner_while_playing() -> None:
 # --- undo ---------------------------------------------------------------------------------------------
 
 
-def test_undo_within_a_turn_restores_dice_and_rolls() -> None:
+def test_a_throw_stays_once_its_dice_are_seen_and_undo_after_it_keeps_them() -> None:
+    game = new_game("kniffel", ["Ada"], seed=3)
+    first = game.roll()
+    assert not game.can_undo
+    with pytest.raises(GameError, match="dice can't be re-rolled"):
+        game.undo()
+    assert game.dice == first, "no new dice"
+    assert game.log == [Roll(dice=first)]
+    assert game.taken_back == []
+    kept = first[:2]
+    second = game.roll(kept)
+    box = next(iter(game.legal.placements))
+    game.score(box)
+    assert game.can_undo
+    assert game.undo() == Score(box)
+    assert game.dice == second, "the dice of the last throw come back, not new ones"
+    assert game.rolls_left == game.rules.rolls - 2
+    with pytest.raises(GameError, match="dice can't be re-rolled"):
+        game.undo()
+    assert game.log == [Roll(dice=first), Roll(keep=kept, dice=second)]
+
+
+def test_a_finished_game_is_final() -> None:
+    game = new_game("kniffel", ["Ada"])
+    for box in game.rules.box_keys:
+        score(game, (1, 2, 3, 4, 6), box)
+    assert game.is_over
+    assert game.undo_blocker() == "the game is over: a finished game stays as it ended"
+    with pytest.raises(GameError, match="a finished game stays as it ended"):
+        game.undo()
+    assert game.is_over
+    assert len(game.log) == 2 * len(game.rules.box_keys)
+
+
+def test_the_game_keeps_what_was_taken_back_and_saves_it() -> None:
     game = new_game("kniffel")
+    score(game, (1, 2, 3, 4, 6), "chance")
+    assert game.undo() == Score("chance")
+    game.apply(Score("small_straight"))
+    score(game, (2, 2, 3, 3, 3), "full_house")
+    assert game.undo() == Score("full_house")
+    assert game.taken_back == [TakenBack(1, 0, Score("chance")), TakenBack(3, 1, Score("full_house"))]
+    assert game.log[1] == Score("small_straight"), "the log holds what came instead"
+    data = json.loads(game.dumps())
+    assert data["taken_back"] == [
+        {"at": 1, "player": 0, "action": {"action": "score", "box": "chance"}},
+        {"at": 3, "player": 1, "action": {"action": "score", "box": "full_house"}},
+    ]
+    loaded = Game.loads(game.dumps())
+    assert state(loaded) == state(game)
+    assert loaded.taken_back == game.taken_back
+    assert game.copy().taken_back == game.taken_back
+    del data["taken_back"]  # a save from before: nothing was taken back
+    assert Game.from_json(data).taken_back == []
+    assert "taken_back" not in new_game("kniffel").to_json()
+
+
+def test_a_score_pad_takes_back_a_typed_throw() -> None:
+    game = Game(rules.get("kniffel"), ["Ada"], pad=True)
     game.apply(Roll(dice=(1, 2, 3, 3, 5)))
     game.apply(Roll(keep=(3, 3), dice=(3, 3, 4, 4, 6)))
     assert game.undo() == Roll(keep=(3, 3), dice=(3, 3, 4, 4, 6))
     assert game.turn == Turn(dice=(1, 2, 3, 3, 5), rolls=1, thrown_at_once=True)
-    assert game.undo() == Roll(dice=(1, 2, 3, 3, 5))
+    assert game.taken_back == [TakenBack(1, 0, Roll(keep=(3, 3), dice=(3, 3, 4, 4, 6)))]
+    assert game.copy().pad
+    assert Game.loads(game.dumps(), pad=True).can_undo
+    assert not Game.loads(game.dumps()).can_undo, "the same throw in a game of thrown dice stays"
+
+
+def test_retract_withdraws_any_action_and_keeps_nothing_of_it() -> None:
+    game = new_game("kniffel")
+    game.apply(Roll(dice=(1, 2, 3, 3, 5)))
+    game.apply(Roll(keep=(3, 3), dice=(3, 3, 4, 4, 6)))
+    assert game.last_player == 0
+    assert game.retract() == Roll(keep=(3, 3), dice=(3, 3, 4, 4, 6))
+    assert game.turn == Turn(dice=(1, 2, 3, 3, 5), rolls=1, thrown_at_once=True)
+    assert game.retract() == Roll(dice=(1, 2, 3, 3, 5))
     assert game.turn == Turn()
+    assert game.taken_back == []
+    assert game.last_player is None
+    with pytest.raises(GameError, match="nothing to undo"):
+        game.retract()
+
+
+@pytest.mark.parametrize(
+    ("taken_back", "message"),
+    [
+        ("chance", "taken_back must be a list"),
+        ([3], "taken-back action 1 must be an object"),
+        ([{"at": -1, "player": 0, "action": {"action": "score", "box": "chance"}}], "at must be a place"),
+        ([{"at": 99, "player": 0, "action": {"action": "score", "box": "chance"}}], "at must be a place"),
+        ([{"at": True, "player": 0, "action": {"action": "score", "box": "chance"}}], "at must be a place"),
+        ([{"at": 0, "player": 2, "action": {"action": "score", "box": "chance"}}], "player must be a seat"),
+        ([{"at": 0, "player": "Ada", "action": {"action": "score"}}], "player must be a seat"),
+        ([{"at": 0, "player": 0, "action": {"action": "fly"}}], "not an action"),
+        ([{"at": 0, "player": 0}], "not an action"),
+    ],
+)
+def test_a_damaged_record_of_taken_back_actions_is_refused(taken_back: object, message: str) -> None:
+    data = _saved()
+    data["taken_back"] = taken_back
+    with pytest.raises(GameFormatError, match=message):
+        Game.from_json(data)
 
 
 def test_undo_a_score_restores_the_sheet_and_the_player() -> None:
@@ -612,7 +707,7 @@ def test_undo_restores_free_throws_and_announcements() -> None:
     assert four.can_apply(Announce("3:ones"))
 
 
-def test_undo_back_to_the_very_start() -> None:
+def test_retract_walks_back_to_the_very_start() -> None:
     game = new_game("kniffel-4col", ["Ada", "Bob"], seed=5)
     fresh = state(new_game("kniffel-4col", ["Ada", "Bob"], seed=5))
     for i in range(6):
@@ -621,7 +716,7 @@ def test_undo_back_to_the_very_start() -> None:
         game.roll()
         game.apply(next(a for a in game.legal_actions() if isinstance(a, Score | Strike)))
     assert len(game.log) == 24
-    undone = [game.undo() for _ in range(24)]
+    undone = [game.retract() for _ in range(24)]
     assert state(game) == fresh
     assert game.sheets[0].entries == {}
     assert isinstance(undone[0], Score | Strike)
@@ -1036,8 +1131,11 @@ def test_copy_is_independent_and_keeps_the_history() -> None:
     assert len(game.log) == 2
     assert "ones" not in game.sheets[1].entries
     assert copy.undo() == Strike("ones")
-    copy.undo()  # the copy's own throw
-    assert copy.to_json() == game.to_json(), "undo works on the copied history"
+    copy.retract()  # the copy's own throw
+    assert copy.log == game.log, "undo works on the copied history"
+    assert copy.to_json()["actions"] == game.to_json()["actions"]
+    assert copy.taken_back == [TakenBack(3, 1, Strike("ones"))]
+    assert game.taken_back == []
 
 
 def test_replay_yields_every_position_with_its_action() -> None:

@@ -128,7 +128,7 @@ def test_worked_out_once_per_position() -> None:
     after_roll = game.legal
     assert after_roll is not first
     assert set(after_roll.placements) == set(game.rules.box_keys)
-    game.undo()
+    game.retract()
     assert game.legal is not after_roll
     assert game.legal == first
     game.apply(Roll(dice=(1, 2, 3, 4, 5)))

@@ -151,10 +151,12 @@ def test_random_legal_games_end_with_full_sheets_and_consistent_totals(
     assert set(game.winners()) == {s.name for s in standings if s.total == standings[0].total}
     assert state(Game.loads(game.dumps())) == state(game)
 
-    # Undo walks back to a fresh game; the log replays to the same end.
+    # Retracting walks back to a fresh game (a player's undo stops at the end of the game and at
+    # every throw); the log replays to the same end.
+    assert not game.can_undo
     log = list(game.log)
     for action in reversed(log):
-        assert game.undo() == action
+        assert game.retract() == action
     assert state(game) == state(Game(rs, names))
     for action in log:
         game.apply(action)

@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, RichLog, Static
 
 from kniffel.apps.tui import KniffelApp
-from kniffel.apps.tui.common import held_after
+from kniffel.apps.tui.dice import arranged
 from kniffel.apps.tui.keys import HelpScreen, key_list, key_name
 from kniffel.apps.tui.review import ReviewScreen
 from kniffel.base.i18n import translate
@@ -64,15 +64,34 @@ def cursor_to(app: KniffelApp, box: str) -> None:
     )
 
 
+async def score_here(app: KniffelApp, pilot: Pilot[int]) -> None:
+    """Enter the dice in the box under the cursor, answering the question before a 0 (enter again)."""
+    await pilot.press("enter")
+    if app.query_one("#question").display:
+        await pilot.press("enter")
+
+
 async def finish_work(app: KniffelApp, pilot: Pilot[int]) -> None:
     await app.workers.wait_for_complete()
     await pilot.pause()
 
 
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])
-def test_held_dice_stay_held_through_a_throw(anyio_backend: str) -> None:
-    assert held_after((2, 3, 3, 5, 6), (3, 5)) == [False, True, False, True, False]
-    assert held_after((1, 2, 3, 4, 5), ()) == [False] * 5
+def test_kept_dice_stay_in_their_places_and_held_through_a_throw(anyio_backend: str) -> None:
+    held = [False, True, False, True, False]
+    # 6 and 3 held in places 2 and 4: they stay there, the thrown 1 2 5 fill the other places in order
+    assert arranged([4, 6, 2, 3, 1], held, (1, 2, 3, 5, 6), (3, 6)) == ([1, 6, 2, 3, 5], held)
+    # a bot keeps faces, not places: the first die showing each kept face stays
+    assert arranged([5, 2, 5, 1, 5], [False] * 5, (2, 3, 4, 5, 5), (5, 5)) == (
+        [5, 2, 5, 3, 4],
+        [True, False, True, False, False],
+    )
+    # the turn's first throw, or places that cannot have given the dice: in order, the kept ones held
+    assert arranged(None, [False] * 5, (1, 2, 3, 4, 5), ()) == ([1, 2, 3, 4, 5], [False] * 5)
+    assert arranged([1, 1, 1, 1, 1], [True] * 5, (2, 3, 3, 5, 6), (3, 5)) == (
+        [2, 3, 3, 5, 6],
+        [False, True, False, True, False],
+    )
 
 
 async def test_a_whole_game_typed_to_the_end_then_its_review() -> None:
@@ -87,7 +106,8 @@ async def test_a_whole_game_typed_to_the_end_then_its_review() -> None:
         assert first.dice is not None
         assert kept.keep == first.dice[:2]
         while not app.game.is_over:
-            await pilot.press("space", "enter")  # (roll and) score in the first free box
+            await pilot.press("space")  # (roll and) score in the box the cursor waits on
+            await score_here(app, pilot)
             turns += 1
         assert turns == 13
         assert app.game.sheets[0].is_full
@@ -196,6 +216,46 @@ async def test_undo_takes_back_a_score_and_refuses_to_reroll() -> None:
         assert list(app.game.sheets[0].entries) == ["chance"]
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+async def test_held_dice_stay_in_their_places_and_come_back_after_an_undo(lang: str) -> None:
+    """A throw leaves the held dice where they are, still held (each key names the same die all turn);
+    undo after an entry brings the dice back where they lay, held as they were; the throw itself
+    stays, and undo says so."""
+
+    def faces_on_screen(app: KniffelApp) -> list[int]:
+        return [int(str(app.query_one(f"#die-{i}").render()).split()[-1]) for i in range(5)]
+
+    app = make_app(players=("Ada",), seed=3, lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space", "2", "4")
+        assert app.places is not None
+        kept = [app.places[1], app.places[3]]
+        await pilot.press("space")
+        assert app.places is not None
+        assert [app.places[1], app.places[3]] == kept, "the held dice stay in their places"
+        assert app.held == [False, True, False, True, False], "and stay held"
+        assert faces_on_screen(app) == app.places
+        assert sorted(app.places) == list(app.game.turn.dice or ())
+        await pilot.press("2")  # the key of the same die: it lets that die go
+        assert app.held == [False, False, False, True, False]
+        await pilot.press("2")
+        places, dice = list(app.places), app.game.turn.dice
+        await score_here(app, pilot)
+        assert app.game.turn.dice is None
+        await pilot.press("u")
+        assert app.game.turn.dice == dice
+        assert app.places == places, "the dice lie where they lay"
+        assert app.held == [False, True, False, True, False], "held as they were"
+        assert faces_on_screen(app) == places
+        await pilot.press("u")
+        refusal = translate(
+            lang, "dice can't be re-rolled: only a score, strike or announcement can be undone"
+        )
+        assert refusal in news(app)
+        assert app.game.turn.dice == dice
+        assert app.places == places
+
+
 async def test_save_and_resume_in_either_front_end(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     app = make_app(players=("You", "bot"), seed=6)
@@ -294,7 +354,7 @@ async def test_german() -> None:
         assert headers[2].split("\n")[0].strip(" ▶") == "Bot (Heuristik)"
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
-        assert re.search(r"q +beenden \(auch Strg\+C\)", "\n".join(screen_lines(app)))
+        assert re.search(r"q +beenden, mit Nachfrage, wenn das Spiel", "\n".join(screen_lines(app)))
         await pilot.press("escape")
     app = make_app(players=("Ada", "bot"), lang="de")
     async with app.run_test(size=(160, 50)) as pilot:
@@ -484,14 +544,31 @@ async def test_hints_show_the_quick_bots_order_while_their_table_is_solved(
         assert "Punkte" in shown[1]
 
 
-async def test_ctrl_c_leaves_like_q() -> None:
-    app = make_app(players=("Ada",), seed=3)
+@pytest.mark.parametrize("lang", ["en", "de"])
+async def test_quitting_an_unsaved_game_asks_first(lang: str, tmp_path: Path) -> None:
+    """q (or ctrl+c) beside the keys of play does not throw an unsaved game away: it asks, above the
+    keys; the same key again quits, s saves first (and then q quits at once)."""
+    question = translate(lang, "The game is not saved: press q again to quit and lose it, or s to save it.")
+    app = make_app(players=("Ada",), seed=3, lang=lang)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("space")
+        await pilot.press("space", "q")
+        assert app.is_running
+        assert app.query_one("#question").display
+        assert question.split(":")[0] in "\n".join(screen_lines(app))
         await pilot.press("ctrl+c")
         await pilot.pause()
     assert app.return_code == 0
-    assert "not saved" in app.farewell
+    assert translate(lang, "The game was not saved (play with --save FILE to keep it).") == app.farewell
+    path = tmp_path / "game.json"
+    app = make_app(players=("Ada",), seed=3, lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space", "q", "s")
+        app.query_one("#ask", Input).value = str(path)
+        await pilot.press("enter", "q")
+        await pilot.pause()
+    assert app.return_code == 0
+    assert path.exists()
+    assert str(path) in app.farewell
 
 
 async def test_hints_list_the_best_five_and_h_all_of_them() -> None:
@@ -534,7 +611,8 @@ async def test_a_game_over_offers_its_review_not_the_playing_keys() -> None:
         assert {"roll", "score", "strike", "hints", "review"} <= playing
         assert "review_over" not in playing
         while not app.game.is_over:
-            await pilot.press("space", "enter")
+            await pilot.press("space")
+            await score_here(app, pilot)
         await finish_work(app, pilot)
         assert isinstance(app.screen, ReviewScreen)
         await pilot.press("escape")
@@ -549,10 +627,11 @@ async def test_a_game_over_offers_its_review_not_the_playing_keys() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert "Reviewing the game..." not in app.messages
-        await pilot.press("u")  # the last box taken back: the game goes on, and so do its keys
+        assert "undo" not in over  # a finished game is final
+        await pilot.press("u")
         await pilot.pause()
-        assert not app.game.is_over
-        assert "score" in keys(app)
+        assert app.game.is_over
+        assert "score" not in keys(app)
 
 
 def screen_lines(app: KniffelApp) -> list[str]:
@@ -582,12 +661,15 @@ async def test_the_key_bar_names_every_key_at_80_columns(lang: str) -> None:
         assert all(word in shown for word in words), shown
         assert all(len(line.rstrip()) <= 80 for line in shown.split("\n"))
         while not app.game.is_over:
-            await pilot.press("space", "enter")
+            await pilot.press("space")
+            await score_here(app, pilot)
         await finish_work(app, pilot)
         await pilot.press("escape")
         await pilot.pause()
         over = bar(app)
-        assert {"r", "s", "u", "q", "?"} <= {word for word in over.split() if len(word) == 1}, over
+        keys = {word for word in over.split() if len(word) == 1}
+        assert {"r", "s", "q", "?"} <= keys, over
+        assert "u" not in keys, "a finished game is final"
         assert "space" not in over
         assert "Leertaste" not in over
 

@@ -91,7 +91,8 @@ def test_hints_with_win_chances(snap_compare: SnapCompare, lang: str) -> None:
     app = KniffelApp(Session.new(strict, TABLES[3], Settings(seed=3, lang=lang)), bot_delay=0)
 
     async def hinted(pilot: Pilot[Any]) -> None:
-        await pilot.press("space", "enter", "space")
+        # strict Kniffel fills top-down: the ones pay 0 for the first throw, asked and answered
+        await pilot.press("space", "enter", "enter", "space")
         await pilot.press("t")
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
@@ -118,4 +119,19 @@ def test_question_before_a_zero(snap_compare: SnapCompare, lang: str) -> None:
 def test_position_text(snap_compare: SnapCompare, lang: str) -> None:
     """p: the position's table text to copy, with a line to paste one into."""
     keys = ["space", "enter", "space", "p"]
+    assert snap_compare(app_in(lang, ["Ada", "bot"]), press=keys, terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_quit_asks_first(snap_compare: SnapCompare, lang: str) -> None:
+    """q in a game that is not saved: the question is above the keys, nothing is lost yet."""
+    keys = ["space", "q"]
+    assert snap_compare(app_in(lang, ["Ada", "bot"]), press=keys, terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_undo_with_holds(snap_compare: SnapCompare, lang: str) -> None:
+    """Dice 2 and 4 held through a throw stay in their places; the entry after it and the bot's turn
+    taken back: the dice lie where they lay, dice 2 and 4 held again."""
+    keys = ["space", "2", "4", "space", "enter", "u"]
     assert snap_compare(app_in(lang, ["Ada", "bot"]), press=keys, terminal_size=(80, 24))

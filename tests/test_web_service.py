@@ -628,7 +628,7 @@ def test_the_table_offers_exactly_the_engines_legal_actions(rules_id: str) -> No
             game.apply(choose.choice(legal))
             live.seat_of_action.append(0)
             game_state(live)
-            game.undo()
+            game.retract()
             live.seat_of_action.pop()
         game.apply(choose.choice(legal))
         live.seat_of_action.append(0)

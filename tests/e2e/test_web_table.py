@@ -1,6 +1,7 @@
 """The table at a desktop's and a phone's size: dice, roll button and every total on one screen, hints
-that are taken by a tap and mark the dice they keep, undo, the chances asked one at a time, "preparing"
-answers shown with progress, the position as text and its analysis, and German counts."""
+that are taken by a tap and mark the dice they keep, undo that never gives new dice, a 0 that asks
+first, held dice that stay in their places and survive a reload, the chances asked one at a time,
+"preparing" answers shown with progress, the position as text and its analysis, and German counts."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from typing import Any
 
 import pytest
 import test_web_e2e as e2e
-from playwright.sync_api import Browser, Page, Route
-from test_web_e2e import create_game, errors, new_page, screenshot, seq, wait_seq
+from playwright.sync_api import Browser, Locator, Page, Route
+from test_web_e2e import create_game, enter_a_box, errors, new_page, screenshot, seq, tap_box, wait_seq
 
 from support.web import ServerProcess
 
@@ -116,25 +117,123 @@ def test_a_hint_marks_the_dice_it_keeps_and_a_tap_takes_it(
     assert errors(page) == []
 
 
-def test_undo_takes_back_the_last_roll_and_the_key_help_names_only_what_the_table_offers(
-    browser: Browser,
-    server: ServerProcess,
-) -> None:
+def dice_on_screen(page: Page) -> list[int]:
+    faces = page.locator("#dice .die").evaluate_all("els => els.map(e => Number(e.dataset.face))")
+    return [int(face) for face in faces]
+
+
+def held_on_screen(page: Page) -> list[int]:
+    """The places of the dice shown held."""
+    script = "els => els.flatMap((e, i) => e.getAttribute('aria-pressed') === 'true' ? [i] : [])"
+    return [int(place) for place in page.locator("#dice .die").evaluate_all(script)]
+
+
+def best_box(page: Page) -> Locator:
+    """The score button of the box the dice pay most in."""
+    options = page.locator("#sheet button.score")
+    points = [int(re.sub(r"\D.*", "", text) or 0) for text in options.all_inner_texts()]
+    return options.nth(points.index(max(points)))
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_undo_never_gives_new_dice(browser: Browser, server: ServerProcess, width: int, height: int) -> None:
+    """After a roll Undo is disabled and says why (its key too): the throw stays, its dice seen. After an
+    entry it takes the entry back: the dice lie where they lay, held as they were, and the log keeps the
+    entry, struck out and said to be taken back."""
     game = create_game(server, [("Ada", "human")])
-    page = open_table(browser, server, game["seats"][0]["url"], 1280, 800)
+    page = open_table(browser, server, game["seats"][0]["url"], width, height)
     page.wait_for_selector("#roll:not([disabled])")
     assert page.is_disabled("#undo")
     page.click("#roll")
     wait_seq(page, 1)
+    dice = dice_on_screen(page)
+    assert page.is_disabled("#undo")
+    assert "dice are seen" in (page.get_attribute("#undo", "title") or "")
+    page.keyboard.press("u")
+    page.wait_for_function("document.getElementById('error').textContent.includes('A throw stays')")
+    assert seq(page) == 1
+    assert dice_on_screen(page) == dice
+    page.click("#dice .die >> nth=1")
+    page.click("#dice .die >> nth=3")
+    tap_box(page, best_box(page))
+    wait_seq(page, 2)
+    page.click("#undo:not([disabled])")
+    page.wait_for_function("Number(document.body.dataset.seq) === 1")
+    assert dice_on_screen(page) == dice, "the dice lie where they lay"
+    assert held_on_screen(page) == [1, 3], "held as they were"
+    taken = page.locator("#log li.taken-back")
+    assert taken.count() == 1
+    assert "scores" in taken.inner_text()
+    assert "(taken back)" in taken.inner_text()
+    assert page.is_disabled("#undo")
+    screenshot(page, f"table-undone-{width}x{height}")
+    assert errors(page) == []
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_a_tap_that_enters_0_asks_first(
+    browser: Browser, server: ServerProcess, width: int, height: int
+) -> None:
+    """One tap on a box the dice pay 0 in enters nothing: the box asks ("0?") and the line under the dice
+    says why; a second tap enters the 0."""
+    game = create_game(server, [("Ada", "human")])
+    page = open_table(browser, server, game["seats"][0]["url"], width, height)
+    page.wait_for_selector("#roll:not([disabled])")
+    page.click("#roll")
+    wait_seq(page, 1)
+    zero = page.locator("#sheet button.score").filter(has_text=re.compile(r"^0$")).first
+    box = zero.get_attribute("data-box")
+    zero.click()
+    asked = page.locator(f"#sheet button.confirm[data-box='{box}']")
+    asked.wait_for()
+    assert asked.inner_text() == "0?"
+    assert "pays 0 with these dice: tap it again" in page.inner_text("#turn-notes")
+    page.wait_for_timeout(300)
+    assert seq(page) == 1, "nothing entered yet"
+    asked.click()
+    wait_seq(page, 2)
+    assert page.locator(f"#sheet td.filled[data-box='{box}']").inner_text() == "\N{EN DASH}"
+    assert errors(page) == []
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_held_dice_survive_a_reload_and_stay_in_their_places(
+    browser: Browser, server: ServerProcess, width: int, height: int
+) -> None:
+    """A phone that locks reloads the page: the dice held before are held still, where they were; the
+    next roll leaves them there, held, and throws the others."""
+    game = create_game(server, [("Ada", "human")])
+    page = open_table(browser, server, game["seats"][0]["url"], width, height)
+    page.wait_for_selector("#roll:not([disabled])")
+    page.click("#roll")
+    wait_seq(page, 1)
+    page.click("#dice .die >> nth=1")
+    page.click("#dice .die >> nth=3")
+    dice = dice_on_screen(page)
+    page.reload()
+    page.wait_for_selector("#connection[data-status='connected']")
+    page.wait_for_selector("#roll:not([disabled])")
+    assert dice_on_screen(page) == dice
+    assert held_on_screen(page) == [1, 3]
+    page.click("#roll")
+    wait_seq(page, 2)
+    after = dice_on_screen(page)
+    assert [after[1], after[3]] == [dice[1], dice[3]], "the held dice stay in their places"
+    assert held_on_screen(page) == [1, 3], "and stay held"
+    assert page.locator(".die.rolling").count() == 3, "only the others are thrown"
+    kept = " ".join(map(str, sorted([dice[1], dice[3]])))
+    assert f"keeps {kept}" in page.inner_text("#log")
+    assert errors(page) == []
+
+
+def test_the_key_help_names_only_what_the_table_offers(browser: Browser, server: ServerProcess) -> None:
+    game = create_game(server, [("Ada", "human")])
+    page = open_table(browser, server, game["seats"][0]["url"], 1280, 800)
+    page.wait_for_selector("#roll:not([disabled])")
+    page.click("#roll")
+    wait_seq(page, 1)
     assert "H hints" in page.inner_text("#key-help")
     assert "U undo" in page.inner_text("#key-help")
-    page.click("#undo")
-    page.wait_for_function("Number(document.body.dataset.seq) === 0")
-    assert page.locator("#dice .die[data-face='0']").count() == 5
-    page.keyboard.press("Space")
-    wait_seq(page, 1)
-    page.keyboard.press("u")
-    page.wait_for_function("Number(document.body.dataset.seq) === 0")
     # A three-column table has no hints: its key line does not offer them, and its marks are explained.
     body = {"rules": "kniffel-3col", "seats": [{"name": "Ada", "kind": "human"}]}
     three = post_game(server, body)
@@ -188,7 +287,8 @@ def test_the_chances_are_asked_one_at_a_time_for_the_newest_position(
         start = seq(page)
         page.click("#roll:not([disabled])")
         wait_seq(page, start + 1)
-        page.locator("#sheet button.score, #sheet button.strike").first.click(timeout=60_000)
+        page.wait_for_selector("#sheet button.score, #sheet button.strike", timeout=60_000)
+        enter_a_box(page)
         wait_seq(page, start + 2)
     last = seq(page)
     page.wait_for_function(f"Number(document.body.dataset.chancesSeq) === {last}", timeout=60_000)
@@ -354,6 +454,6 @@ def test_german_counts_take_their_plural_forms(browser: Browser, server: ServerP
         page.keyboard.press("Space")
         page.wait_for_function(f"Number(document.body.dataset.seq) > {start}")
         assert page.inner_text("#turn-info") == text, left
-    page.locator("#sheet button.score, #sheet button.strike").first.click()
+    enter_a_box(page)
     page.wait_for_function("document.querySelector('#log li')?.textContent.includes('\u00a0Punkt')")
     context.close()

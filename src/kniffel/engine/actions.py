@@ -210,6 +210,39 @@ class Outcome:
         return self.points + self.extra_bonus + self.upper_bonus
 
 
+@dataclass(frozen=True)
+class TakenBack:
+    """An action a player took back (:meth:`kniffel.Game.undo`). The game keeps it on record, so that
+    everyone sees what was changed, and saves it with the game."""
+
+    at: int
+    """Its place in the log: the number of actions before it (the action there now came instead)."""
+    player: int
+    """Index of the player whose action it was."""
+    action: Action
+
+    def to_json(self) -> dict[str, Any]:
+        return {"at": self.at, "player": self.player, "action": self.action.to_json()}
+
+
+def read_taken_back(items: object, places: int, players: int) -> list[TakenBack]:
+    """The taken-back actions a saved game lists (:meth:`TakenBack.to_json`), for a log of ``places``
+    actions and ``players`` seats; :class:`~kniffel.base.errors.GameFormatError` says what is damaged."""
+    if not isinstance(items, list):
+        raise GameFormatError(f"taken_back must be a list, got {items!r}")
+    taken: list[TakenBack] = []
+    for number, item in enumerate(items, 1):
+        if not isinstance(item, Mapping):
+            raise GameFormatError(f"taken-back action {number} must be an object, got {item!r}")
+        at, player = item.get("at"), item.get("player")
+        if type(at) is not int or not 0 <= at <= places:
+            raise GameFormatError(f"taken-back action {number}: at must be a place in the log, got {at!r}")
+        if type(player) is not int or not 0 <= player < players:
+            raise GameFormatError(f"taken-back action {number}: player must be a seat, got {player!r}")
+        taken.append(TakenBack(at, player, Action.from_json(item.get("action"))))
+    return taken
+
+
 # --- the legal actions of a position -------------------------------------------------------------
 
 
@@ -463,7 +496,9 @@ __all__ = [
     "Roll",
     "Score",
     "Strike",
+    "TakenBack",
     "action_text",
     "action_words",
     "read_action",
+    "read_taken_back",
 ]

@@ -2,8 +2,10 @@
 
 Every move is a small immutable :class:`~kniffel.engine.actions.Action`. A :class:`Game` knows its legal
 actions (:attr:`Game.legal`, computed once per position), tells why an illegal one is refused
-(:meth:`Game.check`), applies actions (saying what each did, :class:`~kniffel.engine.actions.Outcome`), undoes
-them, and saves itself as JSON that replays to the same position under the rule set it was played by.
+(:meth:`Game.check`), applies actions (saying what each did, :class:`~kniffel.engine.actions.Outcome`),
+lets a player take one back where that is fair (:meth:`Game.undo`: never a throw whose dice are seen,
+never in a finished game; what was taken back stays on record), and saves itself as JSON that replays
+to the same position under the rule set it was played by.
 :meth:`Game.situation` and :meth:`Game.from_situation` move between a game and the one-line
 :class:`~kniffel.engine.situation.Situation` of the player to move.
 
@@ -48,9 +50,11 @@ from kniffel.engine.actions import (
     Roll,
     Score,
     Strike,
+    TakenBack,
     action_text,
     is_submultiset,
     read_action,
+    read_taken_back,
 )
 from kniffel.engine.sheet import ScoreSheet, sheet_text
 from kniffel.engine.situation import Situation
@@ -116,7 +120,11 @@ class Standing:
 class Game:
     """A game of any rule set for 1 to 8 players.
 
-    The position changes only through :meth:`apply` and :meth:`undo`; everyone else reads it."""
+    The position changes only through :meth:`apply` and :meth:`undo` (and a program's :meth:`retract`);
+    everyone else reads it.
+
+    ``pad`` says that the dice are real ones, thrown at the table and typed in (a score pad): there a
+    throw may be taken back to be typed anew, since that throws no die again."""
 
     def __init__(
         self,
@@ -124,6 +132,7 @@ class Game:
         players: Sequence[str],
         *,
         dice: DiceSource | None = None,
+        pad: bool = False,
     ) -> None:
         if not 1 <= len(players) <= MAX_PLAYERS:
             raise GameError(f"a game has 1 to {MAX_PLAYERS} players, got {len(players)}")
@@ -135,10 +144,13 @@ class Game:
         self.rules = rules
         self.players: tuple[str, ...] = tuple(names)
         self.dice_source: DiceSource = dice if dice is not None else SecureDice()
+        self.pad = pad
         self.sheets = [ScoreSheet(rules) for _ in names]
         self.current = 0
         self.turn = Turn()
         self.log: list[Action] = []
+        self.taken_back: list[TakenBack] = []
+        """What players took back (:meth:`undo`), in the order they did."""
         self._history: list[tuple[int, Turn, ScoreSheet | None]] = []
         self._legal: LegalActions | None = None
 
@@ -449,8 +461,44 @@ class Game:
         self._legal = None
         return outcome
 
+    @property
+    def last_player(self) -> int | None:
+        """Index of the player who made the last action (None before the first)."""
+        return self._history[-1][0] if self._history else None
+
+    def undo_blocker(self) -> str | None:
+        """Why :meth:`undo` refuses now, in one line; None if it may take the last action back. A throw
+        stays once its dice are seen (taking it back would throw them again, until they please), unless
+        they were typed from real dice (``pad``); an entry or an announcement may be taken back; a
+        finished game is final."""
+        if self.is_over:
+            return N_("the game is over: a finished game stays as it ended")
+        if not self.log:
+            return N_("nothing to undo")
+        if isinstance(self.log[-1], Roll) and not self.pad:
+            return N_("dice can't be re-rolled: only a score, strike or announcement can be undone")
+        return None
+
+    @property
+    def can_undo(self) -> bool:
+        return self.undo_blocker() is None
+
     def undo(self) -> Action:
-        """Take back the last action and return it; :class:`GameError` if there is none."""
+        """A player takes back the last action: it is undone, kept in :attr:`taken_back` and returned;
+        :class:`GameError` says why not (:meth:`undo_blocker`)."""
+        blocker = self.undo_blocker()
+        if blocker is not None:
+            raise GameError(blocker)
+        player = self._history[-1][0]
+        action = self.retract()
+        self.taken_back.append(TakenBack(len(self.log), player, action))
+        return action
+
+    def retract(self) -> Action:
+        """Take back the last action as if it had never been made, whatever it was, and return it: for a
+        program that withdraws an action nobody has seen (a commit that failed) or that it applies again
+        as it was (a bot's move, replayed with its dice). No rule stops it and nothing of it is kept; a
+        player takes back with :meth:`undo`. :class:`GameError` if there is no action."""
         if not self.log:
             raise GameError("nothing to undo")
         player, turn, sheet = self._history.pop()
@@ -465,10 +513,11 @@ class Game:
         """An independent copy of the position and its history (undo works on it too). The copy throws
         with ``dice`` (by default the operating system's secure dice): share this game's source or give
         it seeded dice to decide what it throws."""
-        game = Game(self.rules, self.players, dice=dice)
+        game = Game(self.rules, self.players, dice=dice, pad=self.pad)
         game.sheets = [_copy_sheet(sheet) for sheet in self.sheets]
         game.current, game.turn = self.current, self.turn
         game.log = list(self.log)
+        game.taken_back = list(self.taken_back)
         game._history = list(self._history)  # its sheets are copies already, never changed again
         game._legal = self._legal
         return game
@@ -526,8 +575,9 @@ class Game:
 
     def to_json(self) -> dict[str, Any]:
         """The rule set's declaration (its id and options too, for readers that know only those),
-        players and the action log with every roll's dice: enough to replay the game."""
-        return {
+        players and the action log with every roll's dice: enough to replay the game; and what players
+        took back, where they did (readers that do not know it replay the same game)."""
+        data = {
             "format": FORMAT_VERSION,
             "rules": self.rules.id,
             "options": dict(self.rules.options),
@@ -536,13 +586,17 @@ class Game:
             "actions": [a.to_json() for a in self.log],
             "totals": self.totals(),
         }
+        if self.taken_back:
+            data["taken_back"] = [taken.to_json() for taken in self.taken_back]
+        return data
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1)
 
     @classmethod
-    def from_json(cls, data: object, *, dice: DiceSource | None = None) -> Game:
-        """Replay a saved game; :class:`GameFormatError` if it is damaged or not a game.
+    def from_json(cls, data: object, *, dice: DiceSource | None = None, pad: bool = False) -> Game:
+        """Replay a saved game (``pad``: its dice are typed from real ones); :class:`GameFormatError` if
+        it is damaged or not a game.
 
         The rules are the saved declaration (``ruleset``) when there is one, so a game keeps the rules it
         was played by and a rule set of one's own loads too; older saves name a built-in rule set by id
@@ -562,7 +616,7 @@ class Game:
         if not all(isinstance(p, str) for p in players):
             raise GameFormatError(f"player names must be strings, got {players!r}")
         try:
-            game = cls(rules, players, dice=dice)
+            game = cls(rules, players, dice=dice, pad=pad)
         except GameError as error:
             raise GameFormatError(str(error)) from None
         for number, item in enumerate(actions, 1):
@@ -575,15 +629,16 @@ class Game:
                 raise GameFormatError(f"action {number} ({action}) is illegal: {error}") from None
         if "totals" in data and data["totals"] != game.totals():
             raise GameFormatError("the saved totals do not match the replayed game")
+        game.taken_back = read_taken_back(data.get("taken_back", []), len(game.log), len(game.players))
         return game
 
     @classmethod
-    def loads(cls, text: str, *, dice: DiceSource | None = None) -> Game:
+    def loads(cls, text: str, *, dice: DiceSource | None = None, pad: bool = False) -> Game:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise GameFormatError(f"not JSON: {error}") from None
-        return cls.from_json(data, dice=dice)
+        return cls.from_json(data, dice=dice, pad=pad)
 
 
 def _saved_rules(data: Mapping[str, Any]) -> RuleSet:
@@ -635,5 +690,6 @@ __all__ = [
     "Situation",
     "Standing",
     "Strike",
+    "TakenBack",
     "Turn",
 ]

@@ -20,7 +20,7 @@ from kniffel.base.files import atomic_write
 from kniffel.base.i18n import LANGUAGES
 from kniffel.bots import Bot
 from kniffel.bots import make as make_bot
-from kniffel.engine.actions import Action, Outcome, Roll, Score, Strike
+from kniffel.engine.actions import Action, Outcome, Score, Strike
 from kniffel.engine.game import DiceSource, Game, SecureDice, SeededDice
 from kniffel.planning import (
     WIN,
@@ -191,7 +191,7 @@ class Session:
         """A new game; ``args`` are the front end's own fields."""
         specs = parse_players(players)
         dice = dice_source(settings.seed)
-        game = Game(rules, [p.name for p in specs], dice=dice)
+        game = Game(rules, [p.name for p in specs], dice=dice, pad=settings.pad)
         chosen = {i: p.bot for i, p in enumerate(specs) if p.bot is not None}
         return cls(game, dice, cls._make_bots(chosen, settings.seed), chosen, settings, *args)
 
@@ -223,7 +223,7 @@ class Session:
         dice = dice_source(settings.seed)
         settings.pad = settings.pad or bool(extra.get("pad", False))
         try:
-            game = Game.from_json(data, dice=dice)
+            game = Game.from_json(data, dice=dice, pad=settings.pad)
         except GameFormatError as error:
             raise GameFormatError(f"{path}: not a saved game ({error})") from None
         if continues and saved_seed is not None:
@@ -327,30 +327,31 @@ class Session:
         return action
 
     def undo(self) -> Undone:
-        """Take back the last decision made by a person.
+        """Take back the last decision made by a person, as the game allows it (:meth:`Game.undo`: an
+        entry or announcement, never a throw whose dice are seen, nothing once the game is over).
 
         Bots' actions after it are taken back too and replayed with the same dice once the bots'
-        turns come again; a person's roll in between stops the undo, because virtual dice must not be
-        thrown again (on a score pad the typed throw can be taken back and typed anew).
+        turns come again.
         """
         game = self.game
+        if game.is_over or not game.log:
+            raise GameError(game.undo_blocker() or "nothing to undo")
         taken: list[tuple[int, Action]] = []
-        while game.log:
+        while (actor := game.last_player) is not None and actor in self.bots:
+            taken.append((actor, game.retract()))
+        try:
+            if actor is None:
+                raise GameError("nothing to undo")
             action = game.undo()
-            actor = game.current
-            taken.append((actor, action))
-            if actor in self.bots:
-                continue
-            if isinstance(action, Roll) and not self.settings.pad:
-                self._redo(taken)
-                raise GameError("dice can't be re-rolled: only a score, strike or announcement can be undone")
-            self.replay = [*reversed(taken[:-1]), *self.replay]
-            self.autosave()
-            return Undone(actor, action, len(taken) - 1)
-        self._redo(taken)
-        raise GameError("nothing to undo")
+        except GameError:
+            self._redo(taken)
+            raise
+        self.replay = [*reversed(taken), *self.replay]
+        self.autosave()
+        return Undone(actor, action, len(taken))
 
     def _redo(self, taken: list[tuple[int, Action]]) -> None:
+        """Apply again the bots' actions an undo took back, when it is refused after all."""
         for _, action in reversed(taken):
             self.game.apply(action)
 

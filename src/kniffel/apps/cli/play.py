@@ -86,7 +86,8 @@ every action as hints and reviews show it is understood too: "keep 3 3", "score 
   undo, u               take back the last decision (score, strike, announce)
   save FILE             save the game to FILE (resume with: kniffel play --load FILE)
   help, h, ?            this text
-  quit, q               leave (the game is saved first when --save was given)""")
+  quit, q               leave (the game is saved first when --save was given; an unsaved game
+                        asks first)""")
 
 SITUATION = N_("Situation (for kniffel advise --situation): {situation}")
 """The line above a hint: where the game stands, as ``kniffel advise --situation`` reads it."""
@@ -182,6 +183,24 @@ class Session(session.Session):
         self.finish()
         self.keep_record(self.offer_review())
         return 0
+
+    def is_kept(self) -> bool:
+        """Whether the game as it stands is saved: by --save, or by a save since its last move."""
+        return self.settings.save is not None or (self._saved is not None and self._saved[1] == self.game.log)
+
+    def keeps_playing(self) -> bool:
+        """Asked to quit: an unsaved game is lost for good, so the player says so first (the end of the
+        input quits, as it would have)."""
+        if self.is_kept():
+            return False
+        try:
+            answer = self.read(self.t("The game is not saved and would be lost: quit anyway (y/N)? "))
+        except EOFError:
+            return False
+        if answer.strip().lower() in ("y", "yes", "j", "ja"):
+            return False
+        self.say(self.t("Playing on; save FILE keeps the game."))
+        return True
 
     def leave(self, why: str) -> int:
         if self.settings.save is not None:
@@ -381,7 +400,7 @@ class Session(session.Session):
             return True
         command, args = words[0].lower(), words[1:]
         if command in ("quit", "q", "exit"):
-            return False
+            return self.keeps_playing()
         handler = self.commands().get(command)
         try:
             if handler is not None:

@@ -15,14 +15,12 @@ from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Input
 
 from kniffel.apps.tui.base import BOT_DELAY, OVER_ACTIONS, PLAYING_ACTIONS, GameBase
-from kniffel.apps.tui.common import held_after
-from kniffel.apps.tui.dice import DiceBar
 from kniffel.apps.tui.hints import HintsPanel
-from kniffel.apps.tui.keys import BOX_KEYS, HelpScreen
+from kniffel.apps.tui.keys import BOX_KEYS, HelpScreen, key_name
 from kniffel.apps.tui.position import PositionScreen
 from kniffel.base.dice import validate_dice
 from kniffel.base.errors import GameError, KniffelError
-from kniffel.base.i18n import translate
+from kniffel.base.i18n import N_, translate
 from kniffel.engine.actions import Announce, FreeThrow, Roll, Score, Strike
 from kniffel.planning import Choice, quick_choices
 from kniffel.services.session import (
@@ -33,6 +31,9 @@ from kniffel.services.session import (
     points_table_pending,
 )
 from kniffel.services.wording import Preparing, result_line, thinking_text
+
+UNSAVED = N_("The game is not saved: press q again to quit and lose it, or s to save it.")
+"""The question before quitting an unsaved game."""
 
 
 class KniffelApp(GameBase):
@@ -57,9 +58,8 @@ class KniffelApp(GameBase):
         Binding("p", "position", "Position"),
         Binding("r", "review", "Review"),
         Binding("s", "save", "Save"),
-        # the same keys once the game is over (the playing keys are gone then)
+        # the same keys once the game is over (the playing keys are gone then, undo too: the end is final)
         Binding("r", "review_over", "Review"),
-        Binding("u", "undo_over", "Undo"),
         Binding("s", "save_over", "Save"),
         Binding("ctrl+c", "quit_game", "Quit", show=False, priority=True),
         Binding("escape", "cancel", "Cancel", show=False),
@@ -68,18 +68,17 @@ class KniffelApp(GameBase):
     # --- the player's keys -----------------------------------------------------------------------
 
     def held_faces(self) -> tuple[int, ...]:
-        dice = self.game.turn.dice
-        if dice is None:
+        if self.places is None:
             return ()
-        return tuple(face for face, held in zip(dice, self.held, strict=True) if held)
+        return tuple(face for face, held in zip(self.places, self.held, strict=True) if held)
 
     def action_hold(self, position: int) -> None:
         if self.bots_move(self.action_hold, position):
             return
-        if not self.human_may_act() or self.game.turn.dice is None or position >= self.rules.dice:
+        if not self.human_may_act() or self.places is None or position >= self.rules.dice:
             return
         self.held[position] = not self.held[position]
-        self.query_one("#dice", DiceBar).show(self.game.turn.dice, self.held, self.t("held"))
+        self.show_dice()
 
     def action_roll(self) -> None:
         if not self.bots_move(self.action_roll):
@@ -151,12 +150,35 @@ class KniffelApp(GameBase):
         key = self.box_under_cursor()
         if key is None:
             return
-        if key not in self.game.legal.placements and key in self.game.legal.strikeable:
+        placement = self.game.legal.placements.get(key)
+        if placement is None and key in self.game.legal.strikeable:
             self.complain(
                 GameError(self.t("{box} does not take these dice; x strikes it", box=self.label(key)))
             )
             return
+        if (
+            placement is not None
+            and placement.total == 0
+            and not self.answered(key, key_name("enter", self.lang))
+        ):
+            return
         self.try_apply(Score(key))
+
+    def answered(self, key: str, letter: str) -> bool:
+        """Whether this key answers the question about a 0 in box ``key`` asked by the key before (the
+        same key, or x); else it asks it (``letter`` is the key that answers)."""
+        if self._strike_asked == (asked := f"{len(self.game.log)}:{key}"):
+            self._strike_asked = None
+            return True
+        self._strike_asked = asked  # x asks the same, so either key enters the 0
+        self.ask_once(
+            self.t(
+                "{box} pays 0 with these dice: press {key} again (or x) to enter 0 there.",
+                box=self.label(key),
+                key=letter,
+            )
+        )
+        return False
 
     def action_box(self, index: int) -> None:
         """A box's own key: the dice go there (in the column of the cursor, which moves there). A box
@@ -184,18 +206,8 @@ class KniffelApp(GameBase):
             except KniffelError as error:
                 self.complain(error)
                 return
-        if self._strike_asked != (asked := f"{len(self.game.log)}:{key}"):
-            self._strike_asked = asked  # x asks the same, so either key enters the 0
-            self.ask_once(
-                self.t(
-                    "{box} pays 0 with these dice: press {key} again (or x) to enter 0 there.",
-                    box=self.label(key),
-                    key=letter,
-                )
-            )
-            return
-        self._strike_asked = None
-        self.try_apply(Score(key) if placement is not None else Strike(key))
+        if self.answered(key, letter):
+            self.try_apply(Score(key) if placement is not None else Strike(key))
 
     def action_strike(self) -> None:
         """Striking gives a box away for good: the first ``x`` asks, a second on the same box strikes."""
@@ -217,6 +229,8 @@ class KniffelApp(GameBase):
             self.try_apply(Announce(key))
 
     def action_undo(self) -> None:
+        """Take back the last entry or announcement (and the bots' turns since); a throw stays once its
+        dice are seen, and the refusal says so. The dice come back where they lay, held as they were."""
         if self.bots_move(self.action_undo) or self.asking is not None:
             return
         try:
@@ -234,16 +248,10 @@ class KniffelApp(GameBase):
         )
         if undone.bot_actions:
             self.say(self.t("The bots' turns since then will be played again with the same dice."))
-        self.held = [False] * self.rules.dice
-        if isinstance(undone.action, Roll) and self.game.turn.dice is not None:
-            self.held = held_after(self.game.turn.dice, undone.action.keep)
+        self.restore_places()
         self.hide_hints()
-        self.refresh_bindings()  # an undone last box: the game goes on
         self.refresh_all()
         self.sheet.place_cursor(self.game)
-
-    def action_undo_over(self) -> None:
-        self.action_undo()
 
     def action_save_over(self) -> None:
         self.action_save()
@@ -433,6 +441,13 @@ class KniffelApp(GameBase):
             )
         elif self._saved is not None and self._saved[1] == len(self.game.log):
             self.farewell = self.t("The game is saved in {path}.", path=self._saved[0])
+        elif self._quit_asked != len(self.game.log):
+            # q sits beside w and the letters of the boxes: one key must not throw a long game away.
+            self._quit_asked = len(self.game.log)
+            self.ask_once(
+                self.t("The game is not saved: press q again to quit and lose it, or s to save it.")
+            )
+            return
         else:
             self.farewell = self.t("The game was not saved (play with --save FILE to keep it).")
         self.exit(0)

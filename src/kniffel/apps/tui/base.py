@@ -17,8 +17,8 @@ from textual.coordinate import Coordinate
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
-from kniffel.apps.tui.common import dice_text, held_after, translate_keys, wrapped_text
-from kniffel.apps.tui.dice import DiceBar
+from kniffel.apps.tui.common import dice_text, translate_keys, wrapped_text
+from kniffel.apps.tui.dice import DiceBar, arranged
 from kniffel.apps.tui.hints import HintsPanel
 from kniffel.apps.tui.keys import KeyBar, box_keys, key_name
 from kniffel.apps.tui.news import NewsLog
@@ -40,9 +40,9 @@ BOT_DELAY = 0.7
 PLAYING_ACTIONS = frozenset(
     {"roll", "hold", "score", "box", "strike", "announce", "free", "hints", "all_hints", "undo", "save"}
 )
-"""The keys of a game going on, gone from the key bar (and doing nothing) once it is over (undo and save
-stay, under keys of their own: :data:`OVER_ACTIONS`)."""
-OVER_ACTIONS = frozenset({"review_over", "undo_over", "save_over"})
+"""The keys of a game going on, gone from the key bar (and doing nothing) once it is over (save stays,
+under a key of its own: :data:`OVER_ACTIONS`; undo goes, as a finished game is final)."""
+OVER_ACTIONS = frozenset({"review_over", "save_over"})
 """The keys shown once the game is over (the playing keys are gone)."""
 SIDE = 42
 """The columns of the side panel (status, dice, log, hints) beside the sheet: a hint's columns fit."""
@@ -79,7 +79,14 @@ class GameBase(App[int]):
         self.rules = session.game.rules
         self.lang = session.settings.lang
         self.bot_delay = bot_delay
+        self.places: list[int] | None = None
+        """The dice in their places on the screen (:func:`~kniffel.apps.tui.dice.arranged`), None before
+        a throw."""
         self.held: list[bool] = [False] * self.rules.dice
+        """Which places hold their die through the next throw."""
+        self._places_at: dict[int, tuple[list[int], list[bool]]] = {}
+        """The places and holds of each position a person or bot acted in (by the number of actions
+        before it): an undo brings them back."""
         self.names = session.names()
         """The players' names as shown (a bot's default name in the game's language)."""
         self.box_keys = box_keys([row.name for row in sheet_layout(self.rules) if row.kind == "box"])
@@ -109,6 +116,8 @@ class GameBase(App[int]):
         self._last_hints = None
         self._strike_asked: str | None = None
         """The box the player asked to strike or fill with 0: the same key again does it."""
+        self._quit_asked: int | None = None
+        """The number of actions when quitting an unsaved game was asked about: q again then quits."""
         self._thinking: int | None = None
         """The number of messages when "Thinking..." was said last (it goes once the hints come)."""
         self._thinking_said = ""
@@ -217,11 +226,25 @@ class GameBase(App[int]):
 
     def refresh_all(self) -> None:
         self.show_status()
-        self.query_one("#dice", DiceBar).show(self.game.turn.dice, self.held, self.t("held"))
+        self.show_dice()
         self.sheet.show(self.game)
         self.show_keys()
         if self.chances_shown and self.chances_at != len(self.game.log):
             self.find_chances()
+
+    def show_dice(self) -> None:
+        """The dice in their places; places that no longer fit the game's dice (a game loaded in the
+        middle of a turn, a position no places were kept for) give way to the dice in order."""
+        dice = self.game.turn.dice
+        if dice is None or self.places is None or sorted(self.places) != list(dice):
+            self.places = None if dice is None else list(dice)
+            self.held = [False] * self.rules.dice
+        self.query_one("#dice", DiceBar).show(self.places, self.held, self.t("held"))
+
+    def restore_places(self) -> None:
+        """After an undo: the dice where they lay in the position it went back to, held as they were."""
+        places, held = self._places_at.get(len(self.game.log), (None, [False] * self.rules.dice))
+        self.places, self.held = (None if places is None else list(places)), list(held)
 
     def show_keys(self) -> None:
         keys = []
@@ -364,17 +387,20 @@ class GameBase(App[int]):
             self.sheet.place_cursor(self.game, best=True)
 
     def record(self, outcome: Outcome, style: str = "") -> None:
-        """Say what an action did, and carry the held dice through a throw."""
+        """Say what an action did, keep the places of the dice before it (for an undo) and carry the
+        held dice through a throw in their places."""
         self.drop_question()
         self.say(self.describe(outcome), style)
         if outcome.extra_bonus:
             self.say(self.t("Extra bonus: +{points}!", points=outcome.extra_bonus), style="bold")
         if outcome.upper_bonus:
             self.say(self.t("Upper bonus: +{points}!", points=outcome.upper_bonus), style="bold")
+        if self.places is not None:
+            self._places_at[len(self.game.log) - 1] = (list(self.places), list(self.held))
         if isinstance(outcome.action, Roll):
-            self.held = held_after(outcome.dice or (), outcome.action.keep)
+            self.places, self.held = arranged(self.places, self.held, outcome.dice or (), outcome.action.keep)
         elif outcome.ends_turn:
-            self.held = [False] * self.rules.dice
+            self.places, self.held = None, [False] * self.rules.dice
 
     def advance(self) -> None:
         """Let the bots play their turns, then end the game or wait for a person."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import textwrap
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from rich.text import Text
 from textual.dom import DOMNode
@@ -33,17 +33,6 @@ def points_text(points: int) -> str:
 def dice_text(dice: Iterable[int]) -> str:
     """Faces as one unbreakable word: ``1 1 5 5`` with no-break spaces."""
     return NBSP.join(map(str, dice))
-
-
-def held_after(dice: Sequence[int], keep: Sequence[int]) -> list[bool]:
-    """Which of the (sorted) ``dice`` stand for the ``keep`` held through a throw: they stay held."""
-    left = list(keep)
-    held = []
-    for face in dice:
-        held.append(face in left)
-        if face in left:
-            left.remove(face)
-    return held
 
 
 def wrapped(text: str, width: int) -> list[str]:

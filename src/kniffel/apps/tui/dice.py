@@ -1,4 +1,8 @@
-"""The dice bar: the dice showing, each with its pips and number, held ones marked; a click holds one."""
+"""The dice bar: the dice showing, each with its pips and number, held ones marked; a click holds one.
+
+The dice lie as on a table: a throw leaves the dice it kept where they were (held still), and the
+thrown ones fill the other places (:func:`arranged`), so that a die's key names the same die all turn.
+The game itself knows the dice only as a sorted list."""
 
 from __future__ import annotations
 
@@ -9,6 +13,37 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from kniffel.apps.tui.common import PIP_FACES
+
+
+def arranged(
+    places: Sequence[int] | None, held: Sequence[bool], dice: Sequence[int], keep: Sequence[int]
+) -> tuple[list[int], list[bool]]:
+    """Where the ``dice`` of a throw that kept ``keep`` lie, and which are held: each kept die stays in
+    its place and stays held (the held places are taken first, then any showing a kept face: a bot
+    keeps faces, not places), and the thrown dice fill the other places in order. ``places`` are the
+    faces in their places before the throw (None before the turn's first); where they cannot have given
+    ``dice``, the dice lie in order with the kept ones held."""
+    order = sorted(dice)
+    left = list(keep)
+    stay = [False] * len(order)
+    if places is not None and len(places) == len(order) == len(held):
+        for i in sorted(range(len(order)), key=lambda i: not held[i]):
+            if places[i] in left:
+                left.remove(places[i])
+                stay[i] = True
+    if places is None or left or len(places) != len(order):
+        left = list(keep)
+        stay = []
+        for face in order:
+            stay.append(face in left)
+            if face in left:
+                left.remove(face)
+        return order, stay
+    thrown = list(order)
+    for i, face in enumerate(places):
+        if stay[i]:
+            thrown.remove(face)
+    return [face if stay[i] else thrown.pop(0) for i, face in enumerate(places)], stay
 
 
 class Die(Static):

@@ -52,14 +52,14 @@ def key_list(rules: RuleSet, letters: list[str]) -> list[tuple[str, str]]:
     if rules.free_throws:
         keys.append(("+", N_("take a free throw (space does once the rolls are used up)")))
     keys += [
-        ("u", N_("undo your last decision")),
+        ("u", N_("undo your last entry (a throw stays: its dice are seen)")),
         ("t", N_("tips: the best options with their values (T: every option)")),
         ("w", N_("every player's chance of winning, after every move")),
         ("p", N_("the position as text, to copy; or paste one to analyse it")),
         ("r", N_("review the game: the decisions that cost points")),
         ("s", N_("save the game")),
         ("?", N_("this list of keys")),
-        ("q", N_("quit (ctrl+c too)")),
+        ("q", N_("quit, asking first if the game is not saved (ctrl+c too)")),
         ("escape", N_("close a panel or a question")),
     ]
     return keys

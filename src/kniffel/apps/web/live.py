@@ -229,6 +229,8 @@ def state_core(live: LiveGame) -> dict[str, Any]:
         "placements": {key: {"points": p.points, "bonus": p.bonus} for key, p in legal.placements.items()},
         "strikeable": list(legal.strikeable),
         "announce": list(legal.announceable),
+        "can_undo": game.can_undo,
+        "taken_back": taken_back_lines(game),
         "standings": [vars(s) for s in game.standings()] if game.is_over else [],
         # what a player's record keeps of a finished game besides the score (kniffel.services.record),
         # per seat
@@ -240,6 +242,18 @@ def state_core(live: LiveGame) -> dict[str, Any]:
         else [],
         "hints": live.hints,
     }
+
+
+def taken_back_lines(game: Game) -> list[dict[str, Any]]:
+    """What players took back (:attr:`kniffel.Game.taken_back`) within the log's last
+    :data:`LOG_TAIL` lines, as the table's log shows it: ``seq`` the position it held (the log's line
+    there, if any, came instead), ``seat`` whose it was, ``text`` the action."""
+    since = len(game.log) - LOG_TAIL
+    return [
+        {"seq": taken.at + 1, "seat": taken.player, "text": str(taken.action)}
+        for taken in game.taken_back
+        if taken.at >= since
+    ]
 
 
 def _log_line(live: LiveGame, index: int) -> dict[str, Any]:
@@ -292,5 +306,6 @@ __all__ = [
     "log_entry",
     "log_lines",
     "state_core",
+    "taken_back_lines",
     "whole_state",
 ]

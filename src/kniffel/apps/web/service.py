@@ -236,7 +236,7 @@ class GameService(Replication, BotPool):
         game_id = stored.id
         try:
             ruleset = rules_module.get(stored.rules_id, stored.options)
-            game = Game(ruleset, [s.name for s in stored.seats], dice=SecureDice())
+            game = Game(ruleset, [s.name for s in stored.seats], dice=SecureDice(), pad=stored.pad)
             outcomes = [game.apply(Action.from_json(item.action)) for item in stored.actions]
         except KniffelError as error:
             raise WebError("corrupt", f"game {game_id} cannot be replayed: {error}") from None
@@ -397,7 +397,7 @@ class GameService(Replication, BotPool):
         try:
             written = await self._commit(write)
         except Exception as error:
-            game.undo()
+            game.retract()
             self._refusals.refused(error, live.id)
             raise WebError(
                 "unavailable", "the action could not be saved; nothing changed, try again"
@@ -405,7 +405,7 @@ class GameService(Replication, BotPool):
         self._refusals.recovered()
         if not written:
             # Another process wrote this position first: take ours back and read what it saved.
-            game.undo()
+            game.retract()
             await self._catch_up(live)
             raise WebError("stale", "another action was saved first: reload and retry")
         live.seat_of_action.append(mover)

@@ -61,22 +61,17 @@ export function clearRecord() {
   }
 }
 
-let seenOver = null; // whether this page last saw its game over (null: not looked yet)
+let kept = false; // this page has kept its finished game
 
 // Keep the finished game `state` (the server's) in the record of each person whose seat this browser
-// holds (`seats`; bots have no record), once per game and seat. A game taken back from its end (undo)
-// is taken out again; it is kept when it ends anew.
+// holds (`seats`; bots have no record), once per game and seat. A finished game is final (no undo takes
+// its last box back), so what is kept stays.
 export function keepGame(id, state, seats) {
-  if (state.over === seenOver) return;
+  if (!state.over || kept) return;
   const people = seats.filter((seat) => state.players[seat]?.kind === "human");
-  if (state.over && !people.length) return; // no seat of this browser's (yet): look again next time
-  seenOver = state.over;
+  if (!people.length) return; // no seat of this browser's (yet): look again next time
+  kept = true;
   const { games } = loadRecord();
-  const others = games.filter((g) => g.game !== id);
-  if (!state.over) {
-    if (others.length < games.length) saveJson(RECORD_KEY, others);
-    return;
-  }
   const known = new Set(games.filter((g) => g.game === id).map((g) => g.seat));
   const fresh = people.filter((seat) => !known.has(seat)).map((seat) => entryOf(id, state, seat));
   if (fresh.length) saveJson(RECORD_KEY, [...games, ...fresh]);

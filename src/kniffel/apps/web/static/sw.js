@@ -3,13 +3,14 @@
 // come from the network when it answers, so an update is seen at once; the cache is the fallback. Game
 // data (/api, the WebSocket) is never cached here.
 
-const CACHE = "kniffel-v5";
+const CACHE = "kniffel-v6";
 const FILES = [
   "/",
   "/table",
   "/static/app.css",
   "/static/home.js",
   "/static/table.js",
+  "/static/dice.js",
   "/static/i18n.js",
   "/static/ask.js",
   "/static/chances.js",

@@ -7,6 +7,7 @@
 import { Backoff, Coalesced, PREPARING, askJson, compilingNote, preparingOf } from "/static/ask.js";
 import { chance, drawChart, renderChances } from "/static/chances.js";
 import { boxLabel, inLanguage, lang, loadWords, nt, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
+import { DicePlaces, arrange } from "/static/dice.js";
 import { keepGame, keepReview } from "/static/record.js";
 import { dropStored, isInvite, isQueue, isRecord, isSavedState, loadJson, loadList, onDropped, saveJson } from "/static/storage.js";
 
@@ -27,7 +28,6 @@ let queue = []; // [{action, seat, at}] made offline at position `at`, oldest fi
 let waiting = false; // a queued action is on its way and the server has not answered yet
 let answerDue = false; // the refusal of a queued action already known to be out of date is still to come
 let welcomed = false;
-let rolledAt = -1; // the last seq whose roll has been animated
 let hintsOn = localStorage.getItem(HINTS_KEY) === "1";
 let hintData = null; // {seq, options} for the position on screen
 let hintAsked = -1;
@@ -39,9 +39,12 @@ const chancesAsker = new Coalesced(askChancesOf, new Backoff(2000, 30000));
 let rematchTimer = 0;
 let rematchId = null; // the rematch of this game, once someone has started it
 let isHost = false;
-let held = new Set();
-let heldFor = "";
+const dicePlaces = new DicePlaces(gameId);
+// The dice on screen (dice.js): the position, the faces in their places (null before a throw), the
+// places held, and the places a throw just filled (they tumble once).
+let placed = { seq: -1, faces: null, held: new Set(), thrown: new Set() };
 let strikeMode = false;
+let armed = null; // the box a tap would enter 0 in, asked about first: "seq:key"
 let socket = null;
 let retry = 0;
 let gone = false;
@@ -307,8 +310,7 @@ function keyOf(column, box) {
 // --- actions ----------------------------------------------------------------------------------
 
 function keptDice() {
-  const dice = state.turn.dice || [];
-  return [...held].map((i) => dice[i]).sort((a, b) => a - b);
+  return [...placed.held].map((i) => placed.faces[i]).sort((a, b) => a - b);
 }
 
 // The dice typed into the score pad, or null after saying which one is wrong and why.
@@ -334,6 +336,7 @@ function padDice() {
 
 function roll(kind = "roll") {
   if (!canAct() || (kind === "roll" ? !state.can_roll : !state.can_free)) return;
+  armed = null;
   const action = { action: kind, keep: state.turn.dice ? keptDice() : [] };
   if (state.pad) {
     const dice = padDice();
@@ -344,15 +347,66 @@ function roll(kind = "roll") {
 }
 
 function toggleHold(index) {
-  if (!canAct() || !state.turn.dice || index >= state.turn.dice.length) return;
-  if (held.has(index)) held.delete(index);
-  else held.add(index);
+  if (!canAct() || !placed.faces || index >= placed.faces.length) return;
+  if (placed.held.has(index)) placed.held.delete(index);
+  else placed.held.add(index);
+  dicePlaces.keep(placed.seq, placed.faces, placed.held);
+  armed = null;
   render();
 }
 
 function setStrikeMode(on) {
   strikeMode = on;
+  armed = null;
   render();
+}
+
+// A tap that would enter 0 asks first (a second tap on the box enters it), as the terminal's keys do;
+// striking from the strike mode was asked for already.
+function asksFirst(act, key) {
+  if (act === "strike") return !strikeMode;
+  const placement = state.placements[key];
+  return act === "score" && Boolean(placement) && placement.points === 0 && !placement.bonus;
+}
+
+function enterInBox(act, key) {
+  if (!canAct()) return;
+  if (asksFirst(act, key) && armed !== `${state.seq}:${key}`) {
+    armed = `${state.seq}:${key}`;
+    return render();
+  }
+  armed = null;
+  send({ action: act, box: key });
+}
+
+// The dice of the position on screen in their places: as kept in this browser for it (a reload, an
+// undo back to it), else where the action that led to it left them (a throw fills the places not
+// kept, an announcement moves nothing), else in order.
+function placeDice() {
+  const dice = state.turn.dice;
+  if (placed.seq === state.seq && String(placed.faces && [...placed.faces].sort((a, b) => a - b)) === String(dice)) return;
+  strikeMode = false;
+  armed = null;
+  const before = placed;
+  placed = { seq: state.seq, faces: null, held: new Set(), thrown: new Set() };
+  if (!dice) return;
+  const kept = dicePlaces.at(state.seq, dice);
+  if (kept) {
+    placed = { seq: state.seq, faces: kept.faces, held: kept.held, thrown: new Set() };
+    return;
+  }
+  const last = state.log[state.log.length - 1];
+  const previous = before.seq === state.seq - 1 ? before : { faces: null, held: new Set() };
+  const [head] = last && last.seq === state.seq ? last.text.split(" = ") : [""];
+  if (/^(roll|free)\b/.test(head)) {
+    const keep = head.split(" ").slice(2).map(Number);
+    placed = { seq: state.seq, ...arrange(previous.faces, previous.held, dice, keep) };
+  } else if (previous.faces && String([...previous.faces].sort((a, b) => a - b)) === String(dice)) {
+    placed = { seq: state.seq, faces: previous.faces, held: previous.held, thrown: new Set() };
+  } else {
+    placed = { seq: state.seq, faces: [...dice], held: new Set(), thrown: new Set() };
+  }
+  dicePlaces.keep(placed.seq, placed.faces, placed.held);
 }
 
 // --- drawing ----------------------------------------------------------------------------------
@@ -360,12 +414,7 @@ function setStrikeMode(on) {
 function render() {
   if (!state) return;
   const focusKey = document.activeElement?.dataset?.fk;
-  const identity = `${state.current}/${state.turn.rolls}/${state.turn.free_throws}/${state.turn.dice}`;
-  if (identity !== heldFor) {
-    held = new Set();
-    heldFor = identity;
-    strikeMode = false;
-  }
+  placeDice();
   document.title = `Kniffel · ${inLanguage(state.rules.names)}`;
   // For scripts and tests driving the page: which position is on screen.
   document.body.dataset.seq = String(state.seq);
@@ -436,33 +485,17 @@ function die(face, index, isHeld, enabled, rolling) {
   return button;
 }
 
-// The dice a roll just threw (those it did not keep): only they tumble, once per roll.
-function thrownNow() {
-  const last = state.log[state.log.length - 1];
-  if (!state.turn.dice || !last || last.seq !== state.seq || last.seq === rolledAt) return new Set();
-  const [head, shown] = last.text.split(" = ");
-  if (!shown || !/^(roll|free)\b/.test(head)) return new Set();
-  rolledAt = last.seq;
-  const kept = head.split(" ").slice(2).map(Number);
-  const thrown = new Set();
-  state.turn.dice.forEach((face, i) => {
-    const k = kept.indexOf(face);
-    if (k >= 0) kept.splice(k, 1);
-    else thrown.add(i);
-  });
-  return thrown;
-}
-
 function renderDice() {
-  const dice = state.turn.dice;
+  const dice = placed.faces;
   const box = $("dice");
-  const thrown = thrownNow();
+  const thrown = placed.thrown; // they tumble once: drawn again, they lie still
+  placed.thrown = new Set();
   box.setAttribute("aria-label", dice ? dice.join(" ") : "");
-  box.dataset.held = String(held.size);
+  box.dataset.held = String(placed.held.size);
   box.style.setProperty("--dice", String(state.rules.dice)); // the style sheet fits them to the width
   box.replaceChildren(
     ...Array.from({ length: state.rules.dice }, (_, i) =>
-      die(dice ? dice[i] : null, i, held.has(i), Boolean(dice) && canAct(), thrown.has(i)),
+      die(dice ? dice[i] : null, i, placed.held.has(i), Boolean(dice) && canAct(), thrown.has(i)),
     ),
   );
   const pad = $("pad");
@@ -470,9 +503,9 @@ function renderDice() {
   if (!pad.hidden) {
     const inputs = $("pad-dice");
     const existing = [...inputs.querySelectorAll("input")];
-    const fresh = existing.length !== state.rules.dice || inputs.dataset.for !== heldFor;
+    const fresh = existing.length !== state.rules.dice || inputs.dataset.for !== String(state.seq);
     if (fresh) {
-      inputs.dataset.for = heldFor;
+      inputs.dataset.for = String(state.seq);
       inputs.replaceChildren(
         ...Array.from({ length: state.rules.dice }, (_, i) => {
           const input = document.createElement("input");
@@ -490,8 +523,8 @@ function renderDice() {
     }
     // Held dice stay as they are: only the others are rolled again.
     [...inputs.querySelectorAll("input")].forEach((input, i) => {
-      input.disabled = held.has(i);
-      if (held.has(i)) input.value = String(dice[i]);
+      input.disabled = placed.held.has(i);
+      if (placed.held.has(i)) input.value = String(dice[i]);
     });
   }
 }
@@ -510,24 +543,35 @@ function renderKeyHelp() {
   if (state.rules.free_throws) keys.push(t("F free throw"));
   keys.push(t("S strike"));
   if (state.hints) keys.push(t("H hints on/off")); // only tables the solver covers have hints
-  if (canUndo() || oneScreen()) keys.push(t("U undo"));
+  if (mySeats.length && !state.over) keys.push(t("U undo"));
   keys.push(t("L language"));
   $("key-help").textContent = `${t("Keys:")} ${keys.join(" · ")}`;
 }
 
-// A table played at this screen alone (every person's seat is ours: alone, against bots, or passed
-// round) may take back its last action while nobody else has acted since, as the terminal game can.
-function oneScreen() {
-  return Boolean(state) && state.players.every((p) => p.kind !== "human" || mySeats.includes(p.index));
+// Why Undo cannot take anything back now (null: it can). The server's game says whether its last
+// action may be taken back at all (an entry or announcement; never a throw once its dice are seen,
+// nothing in a finished game); a player takes back only their own, before anyone else acts.
+function undoBlocker() {
+  const last = state.log[state.log.length - 1];
+  if (state.over) return t("The game is over: a finished game stays as it ended.");
+  if (!last || last.seq !== state.seq) return t("Nothing to take back yet.");
+  if (queue.length) return t("Undo waits until the entries made offline are sent.");
+  if (!mySeats.includes(last.seat)) {
+    const name = state.players[last.seat]?.name ?? "?";
+    return t("{name} has acted since: only your own last action can be taken back.", { name });
+  }
+  if (state.can_undo === false) return t("A throw stays once its dice are seen: Undo takes back an entry.");
+  return null;
 }
 
 function canUndo() {
-  const last = state.log[state.log.length - 1];
-  return oneScreen() && !queue.length && Boolean(last) && last.seq === state.seq && mySeats.includes(last.seat);
+  return Boolean(state) && mySeats.length > 0 && undoBlocker() === null;
 }
 
 function undo() {
-  if (!canUndo() || !connected()) return;
+  if (!state || !mySeats.length || !connected()) return;
+  const why = undoBlocker();
+  if (why) return showError(why);
   socket.send(JSON.stringify({ type: "undo", seq: state.seq }));
 }
 
@@ -556,8 +600,9 @@ function renderControls() {
   strike.setAttribute("aria-pressed", strikeMode ? "true" : "false");
   $("hint").hidden = !state.hints || !mySeats.length || state.over;
   $("hint").setAttribute("aria-pressed", hintsOn ? "true" : "false");
-  $("undo").hidden = !oneScreen();
+  $("undo").hidden = !mySeats.length || state.over;
   $("undo").disabled = !canUndo();
+  $("undo").title = (mySeats.length && undoBlocker()) || t("Take back your last entry");
   renderColumnLegend();
   const info = [];
   const left = state.turn.rolls_left;
@@ -569,6 +614,8 @@ function renderControls() {
   if (state.turn.announced) notes.push(t("Announced: {box}", { box: keyLabel(state.turn.announced) }));
   if (state.rules.sharp && state.turn.dice && state.turn.thrown_at_once) notes.push(t("All dice at once: figures score double"));
   if (strikeMode) notes.push(t("Striking: choose the box to cross out"));
+  const zero = armed && armed.startsWith(`${state.seq}:`) ? armed.slice(armed.indexOf(":") + 1) : null;
+  if (zero) notes.push(t("{box} pays 0 with these dice: tap it again to enter 0 there.", { box: keyLabel(zero) }));
   $("turn-notes").textContent = notes.join(" · ");
   const current = Boolean(hintData && hintData.seq === state.seq);
   $("hint-list").hidden = !current;
@@ -651,6 +698,11 @@ function boxCell(player, column, box) {
     button = actionButton("strike", key, "✗", t("Strike {box}", { box: label }));
   }
   if (!button) return td;
+  if (armed === `${state.seq}:${key}`) {
+    button.textContent = "0?";
+    button.classList.add("confirm");
+    button.setAttribute("aria-label", t("Enter 0 in {box}? Tap again to enter it.", { box: label }));
+  }
   if (key === bestBox() && button.dataset.act !== "announce") {
     // Marked by a star and a frame as well as colour.
     button.textContent = `★ ${button.textContent}`;
@@ -767,13 +819,27 @@ function describe(entry) {
   return text;
 }
 
+// The log, newest first; an action a player took back stays in it, struck out and said to be taken
+// back, just before what came instead.
 function renderLog() {
-  const list = $("log");
-  list.replaceChildren(...state.log.slice().reverse().map((entry) => {
+  const taken = state.taken_back || [];
+  const lines = [];
+  const takenBack = (seq) => {
+    for (const entry of taken.filter((e) => e.seq === seq)) {
+      const li = cell("li", null, "taken-back");
+      li.append(cell("s", describe(entry)), " ", cell("span", `(${t("taken back")})`));
+      li.value = entry.seq;
+      lines.push(li);
+    }
+  };
+  for (const entry of state.log) {
+    takenBack(entry.seq);
     const li = cell("li", describe(entry), entry.pending ? "pending" : entry.points !== undefined ? "scored" : "");
     li.value = entry.seq;
-    return li;
-  }));
+    lines.push(li);
+  }
+  takenBack(state.seq + 1);
+  $("log").replaceChildren(...lines.reverse());
 }
 
 // Once per game on this page: a shower of stars over the winner's ranking (the style sheet leaves it
@@ -946,10 +1012,10 @@ function showEstimate(body) {
 // The dice a roll option keeps ("roll keep 6 6"), as indices of the dice on the table; null for others.
 function keptBy(action) {
   const words = action.split(" ");
-  if (!/^(roll|free)$/.test(words[0]) || !state.turn.dice) return null;
+  if (!/^(roll|free)$/.test(words[0]) || !placed.faces) return null;
   const wanted = words.slice(2).map(Number);
   const indices = [];
-  state.turn.dice.forEach((face, i) => {
+  placed.faces.forEach((face, i) => {
     const k = wanted.indexOf(face);
     if (k >= 0) {
       wanted.splice(k, 1);
@@ -965,10 +1031,12 @@ function takeHint(option) {
   if (!canAct()) return;
   const kept = keptBy(option.action);
   if (kept) {
-    held = new Set(kept);
+    placed.held = new Set(kept);
+    dicePlaces.keep(placed.seq, placed.faces, placed.held);
     if (state.pad) return render();
     return roll(option.action.startsWith("free") ? "free" : "roll");
   }
+  armed = null;
   send(option.action);
 }
 
@@ -1223,8 +1291,7 @@ async function init() {
   $("how-to-play-button").addEventListener("click", showHowToPlay);
   $("sheet").addEventListener("click", (event) => {
     const button = event.target.closest("button[data-act]");
-    if (!button || !canAct()) return;
-    send({ action: button.dataset.act, box: button.dataset.box });
+    if (button) enterInBox(button.dataset.act, button.dataset.box);
   });
   document.addEventListener("keydown", onKey);
   connect();
