@@ -35,7 +35,7 @@ An earlier run under heavier load (1.8-2.5) gave 893-1,015 for ``bot:win`` at a 
 for everything else. ``bot:win`` at a table spends more than nine tenths of its time in the win turn
 (:func:`kniffel.core.kernels.win.win_turn`, then one game at a time), so it sat about at the goal; every
 other figure is far above it. On 25 November, after the win turn's weighted sums were rewritten
-(``docs/performance.md``), on another AMD EPYC: ``bot:win`` 1,230 games a second against itself and 2,248
+(``docs/explanation/performance.md``), on another AMD EPYC: ``bot:win`` 1,230 games a second against itself and 2,248
 against ``bot:optimal`` (797 and 1,352 before, in the same hour); later that day, with the sums in vectors
 and up to 64 games swept at once, 4,080 and 6,541 (AVX2 build: 4,158 and 6,190). Before tables with the
 heuristic played compiled, ``bot`` in a tournament went through the engine at 55-70 games a second, and

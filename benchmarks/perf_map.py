@@ -11,7 +11,7 @@ win). A kernel's callees have no address of their own in numba's records; their 
 the kernel's object code (``nm``, from binutils), compiled here or loaded from numba's disk cache, and
 placed by the kernel's own symbol. A map entry ends where the next one starts.
 
-The findings this made possible are in ``docs/performance.md`` ("A turn played to win", "A whole
+The findings this made possible are in ``docs/explanation/performance.md`` ("A turn played to win", "A whole
 distribution table computed where it stays"). Nothing here is timed."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The exact optimal strategy of single-column rule sets: dynamic programming, cached tables, advice.
 
 This module is the core's one door: everything above it imports from ``kniffel.core`` and from none of
-its modules. The core is built in three floors (``docs/architecture.md``): the compiled functions and
+its modules. The core is built in three floors (``docs/explanation/architecture.md``): the compiled functions and
 the records they pass (:mod:`kniffel.core.kernels`), the machine under the solver (:mod:`kniffel.core.
 runtime`: threads, the tables on disk, the kernel cache, compiling ahead, pace) and the solver's Python,
 named by what it solves: the compiled rule tables (``tables``), the table of expected points
