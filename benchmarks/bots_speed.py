@@ -9,37 +9,21 @@ solved; for ``bot:win`` in tournaments the win tables, built once per rule set i
 half and kept for all its runs: :class:`kniffel.services.tournament.Prepared`), with as many games as fit in
 about ``--seconds``. The goal is 1,000 games a second for every built-in bot on 2 cores. Everything here
 plays compiled: in simulations ``bot`` by its own table, all games at once as tournaments play it
-(:func:`kniffel.services.plans.own_table`; before 28 November by its turn search one turn at a
-time, :func:`kniffel.services.plans.sheet_search`: 12,601 games a second on the Zen 5, against
-589,440 since), ``bot:optimal`` and ``bot:win`` (which alone plays for points) by the solver's policy
-(:mod:`kniffel.core.play`); in tournaments every table of these bots, mixed as
-they come, at once (:func:`kniffel.core.winplay.play_to_win`; the heuristic by its own table of values).
+(:func:`kniffel.services.plans.own_table`, many times faster than its turn search one turn at a
+time, :func:`kniffel.services.plans.sheet_search`), ``bot:optimal`` and ``bot:win`` (which alone plays
+for points) by the solver's policy (:mod:`kniffel.core.play`); in tournaments every table of these bots,
+mixed as they come, at once (:func:`kniffel.core.winplay.play_to_win`; the heuristic by its own table of
+values).
 
 Each rule set's yardstick is a whole ``kniffel solve --no-cache`` in the same run (best of ``--repeat``):
 beside games a second, the games played in the time of one such solve. With ``--builds native,avx2``
 it all runs once with kernels compiled for this processor and once for AVX2 (:mod:`builds`), side by
 side. The machine, its caches and what numba compiled for are printed first (:mod:`machine`).
 
-Measured on 2 cores shared with other work, 10 s a figure (the load average of the last minute beside
-each row, this benchmark's own threads included), 24 November 2026:
-
-    rules    bot          simulate  vs itself  vs bot:optimal  load
-    yahtzee  bot             8,338     68,080          66,430  0.9
-    yahtzee  bot:optimal   163,212     84,261          84,115  1.0
-    yahtzee  bot:win       173,667        923             922  1.5
-    kniffel  bot             6,810     68,086          63,526  1.7
-    kniffel  bot:optimal   152,307     85,259          85,697  1.6
-    kniffel  bot:win       175,839      1,033             926  1.8
-
-An earlier run under heavier load (1.8-2.5) gave 893-1,015 for ``bot:win`` at a table and at least 6,800
-for everything else. ``bot:win`` at a table spends more than nine tenths of its time in the win turn
-(:func:`kniffel.core.kernels.win.win_turn`, then one game at a time), so it sat about at the goal; every
-other figure is far above it. On 25 November, after the win turn's weighted sums were rewritten
-(``docs/performance.md``), on another AMD EPYC: ``bot:win`` 1,230 games a second against itself and 2,248
-against ``bot:optimal`` (797 and 1,352 before, in the same hour); later that day, with the sums in vectors
-and up to 64 games swept at once, 4,080 and 6,541 (AVX2 build: 4,158 and 6,190). Before tables with the
-heuristic played compiled, ``bot`` in a tournament went through the engine at 55-70 games a second, and
-``bot:win`` alone at 160 (it plays for points, so now it plays ``bot:optimal``'s compiled games).
+``bot:win`` at a table spends most of its time in the win turn (:func:`kniffel.core.kernels.win.win_turn`:
+the weighted sums of its entries, up to 64 games swept at once; ``docs/explanation/kernels.md``, "Compiled
+games"). With ``--record`` the figures are kept in ``benchmarks/results/`` (:func:`machine.record`), which
+the documentation's performance page shows.
 """
 
 from __future__ import annotations

@@ -18,6 +18,10 @@ kernels by the target processor too; the separate directories keep the builds fr
 
 Each build's figures come with what numba compiled for in that build (asked inside the build's own
 process: :mod:`machine`), so a run shows that the ``avx2`` kernels were compiled for ``haswell``.
+
+``--record`` (added with ``--builds``) keeps the side-by-side figures in the machine's results file
+(:func:`machine.record`, under the script's name); without ``--builds`` it measures the ``native`` build
+alone the same way, in a process of its own.
 """
 
 from __future__ import annotations
@@ -67,6 +71,7 @@ def add_option(parser: argparse.ArgumentParser) -> None:
         help="Run the measurements once per build of the kernels (each in its own process and kernel "
         "cache) and print them side by side.",
     )
+    machine.add_record_option(parser)
 
 
 def cache_root(build: str) -> Path:
@@ -86,10 +91,11 @@ def environment(build: str) -> dict[str, str]:
 
 
 def without_builds(argv: list[str]) -> list[str]:
-    """``argv`` without its ``--builds`` option (and with ``--json``)."""
+    """``argv`` without its ``--builds`` and ``--record`` options (and with ``--json``): what each build's
+    process is given (the figures are recorded once, side by side, by the process that ran the builds)."""
     kept: list[str] = []
     skip = False
-    for arg in argv:
+    for arg in machine.without_record(argv):
         if skip:
             skip = False
         elif arg == "--builds":
@@ -152,6 +158,25 @@ def table(rows: dict[str, list[Row]]) -> str:
     return "\n".join(lines)
 
 
+def recorded(rows: dict[str, list[Row]]) -> tuple[list[str], list[list[Any]]]:
+    """The builds' figures as a results table (:func:`machine.record`): a row per figure (matched by label,
+    in the first build's order) with its unit, then each build's value and its ratio to the build's
+    yardstick (``None`` where there is none)."""
+    builds = list(rows)
+    by_label = {build: {row[0]: row for row in rows[build]} for build in builds}
+    labels = list(dict.fromkeys(label for build in builds for label, *_ in rows[build]))
+    columns = ["figure", "unit"] + [name for build in builds for name in (build, f"{build} vs solve")]
+    cells: list[list[Any]] = []
+    for label in labels:
+        unit = next(by_label[build][label][2] for build in builds if label in by_label[build])
+        line: list[Any] = [label, unit]
+        for build in builds:
+            found = by_label[build].get(label)
+            line += [None, None] if found is None else [found[1], found[3]]
+        cells.append(line)
+    return columns, cells
+
+
 def _number(value: float) -> str:
     if abs(value) >= 1000:
         return f"{value:,.0f}"
@@ -161,15 +186,25 @@ def _number(value: float) -> str:
 
 
 def compare(args: argparse.Namespace, script: str, rows: Callable[[dict[str, Any]], list[Row]]) -> bool:
-    """If ``--builds`` was given: run ``script`` per build, print (or with ``--json``, dump) the
-    builds side by side, and return True; else False (the script measures in its own process)."""
-    if not args.builds:
+    """If ``--builds`` or ``--record`` was given: run ``script`` per build (``native`` alone without
+    ``--builds``), print (or with ``--json``, dump) the builds side by side, with ``--record`` keep them
+    in the machine's results file, and return True; else False (the script measures in its own
+    process)."""
+    record = getattr(args, "record", None)
+    if not args.builds and record is None:
         return False
+    chosen = args.builds or ["native"]
     ran_on = machine.describe()
     if not args.json:
         print(machine.header(ran_on), flush=True)
-    results = run(script, args.builds, sys.argv[1:])
+    results = run(script, chosen, sys.argv[1:])
     machine.finish(ran_on)
+    if record is not None:
+        columns, cells = recorded({build: rows(result) for build, result in results.items()})
+        numba = {build: machine.target_line(result["machine"]["numba"]) for build, result in results.items()}
+        note = "vs solve: times as multiples of the build's whole EV solve, rates as counts in its time"
+        path = machine.record(Path(script).stem, ran_on, columns, cells, record, numba=numba, note=note)
+        print(f"recorded in {path}", file=sys.stderr)
     if args.json:
         print(json.dumps({"machine": ran_on, "builds": results}, indent=1))
         return True

@@ -14,7 +14,7 @@ Python), in-process on one thread, and on a local Ray with 1 and with 2 CPUs (on
 thread each). The Ray figures are wall time of the whole call after the same call with another seed
 (workers started, kernels and tables loaded), so they include Ray's scheduling and the transfer of the
 results; starting Ray itself is reported apart. Nothing here is a test: timings depend on the machine
-and its load (see ``uptime``). The per-core rate of the 1-CPU Ray run is what docs/cluster.md scales
+and its load (see ``uptime``). The per-core rate of the 1-CPU Ray run is what docs/how-to/cluster.md scales
 to a billion games.
 """
 

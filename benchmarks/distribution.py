@@ -142,6 +142,7 @@ def main() -> None:
     parser.add_argument("--rules", action="append", help="rule set id (repeatable)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    machine.add_record_option(parser)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(child(*args.child)))
@@ -151,6 +152,13 @@ def main() -> None:
         print(machine.header(ran_on), flush=True)
     results = [measure(rules_id) for rules_id in args.rules or DEFAULT_RULES]
     machine.finish(ran_on)
+    if args.record:
+        named = {"lanes": "lanes", "build_seconds": "build s", "peak_rss_mb": "peak RSS MB"}
+        named |= {"disk_mb": "disk MB", "load_seconds": "load s", "lookup_ms": "lookup ms"}
+        named |= {"situation_ms": "situation ms"}
+        columns = ["rules", *named.values()]
+        table = [[r["rules"], *(r[key] for key in named)] for r in results]
+        machine.record("distribution", ran_on, columns, table, args.record)
     if args.json:
         print(json.dumps({"machine": ran_on, "cores": os.cpu_count(), "results": results}))
         return

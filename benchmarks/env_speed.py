@@ -136,6 +136,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=8192, help="games of the vectorised environment")
     parser.add_argument("--peers-python", default=PEERS_PYTHON, help="the peers' interpreter")
     parser.add_argument("--json", action="store_true")
+    machine.add_record_option(parser)
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     ran_on = machine.describe()
@@ -161,6 +162,9 @@ def main() -> None:
         for name, rate in peer_rates(args.peers_python, args.seconds).items():
             record(name, rate)
     machine.finish(ran_on)
+    if args.record:
+        table = [[name, rate] for name, rate in rates.items()]
+        machine.record("env_speed", ran_on, ["environment", "steps/s"], table, args.record)
     if args.json:
         report = {"machine": ran_on, "rules": RULES[0], "options": RULES[1], "steps_per_second": rates}
         print(json.dumps(report, indent=1))

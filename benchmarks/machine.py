@@ -21,6 +21,15 @@ number of threads, and the versions of numba, llvmlite and NumPy.
 
 The numba part is asked of a fresh interpreter with this process's environment, so that the benchmark's
 own process has not imported numba or compiled anything before it measures (about a second).
+
+With ``--record`` a benchmark keeps its figures in ``benchmarks/results/<machine id>.json`` (:func:`record`),
+one file per machine (:func:`machine_id`), one table per benchmark under its own name, replaced by the
+benchmark's next recorded run; the documentation's performance page shows them (``tools/docs/hooks.py``):
+
+    machine.add_record_option(parser)           # --record [FOLDER]; builds.add_option adds it too
+    ...
+    if args.record:
+        machine.record("distribution", ran_on, ["rules", "build s"], [["yahtzee", 4.9]], args.record)
 """
 
 from __future__ import annotations
@@ -243,6 +252,99 @@ def footer(report: dict[str, Any]) -> str:
     """The load average after the measurements (call :func:`finish` first)."""
     after = report["load"]["after"] or list(os.getloadavg())
     return f"load:    {after[0]:.2f} {after[1]:.2f} {after[2]:.2f} (1, 5, 15 min) after"
+
+
+RESULTS = Path(__file__).resolve().parent / "results"
+"""Where the recorded figures are kept: one JSON file per machine (:func:`record`)."""
+
+
+def machine_id(report: dict[str, Any]) -> str:
+    """The name of a machine's results file: the processor's model without its trademarks and clock,
+    its family and model number (which tell apart processors of one brand name: an AMD EPYC of family
+    25 model 17 is a Zen 4) and the CPUs the benchmarks could use, e.g. ``amd-epyc-f25m17-2cpu``."""
+    c = report["cpu"]
+    model = re.sub(r"\((?:R|TM)\)|@.*$|\b(?:CPU|Processor)\b|\b\d+-Core\b", " ", c["model"], flags=re.I)
+    slug = re.sub(r"[^a-z0-9]+", "-", model.lower()).strip("-") or "unknown"
+    family = f"-f{c['family']}m{c['model_number']}" if c.get("family") and c.get("model_number") else ""
+    return f"{slug}{family}-{c['usable_cpus']}cpu"
+
+
+def add_record_option(parser: argparse.ArgumentParser) -> None:
+    """``--record [FOLDER]``: keep the figures in the machine's results file (in FOLDER, by default
+    :data:`RESULTS`)."""
+    parser.add_argument(
+        "--record",
+        nargs="?",
+        const=RESULTS,
+        default=None,
+        type=Path,
+        metavar="FOLDER",
+        help="Keep the figures in benchmarks/results/<machine>.json (or in FOLDER), replacing this "
+        "benchmark's earlier ones: the documentation's performance page shows them.",
+    )
+
+
+def record(
+    name: str,
+    report: dict[str, Any],
+    columns: list[str],
+    rows: list[list[Any]],
+    folder: Path | None = None,
+    *,
+    numba: dict[str, str] | None = None,
+    note: str | None = None,
+) -> Path:
+    """Keep benchmark ``name``'s figures, a table of ``columns`` and ``rows`` (numbers, text, ``None``
+    for none), in the results file of the machine ``report`` describes (in ``folder``, by default
+    :data:`RESULTS`), replacing what ``name`` recorded there before; return the file.
+
+    The file holds the machine (the report without its time and load) and, by benchmark, the command
+    that ran (its arguments without ``--record``), when it ran, the load before and after, what numba
+    compiled for (``numba``: a line by build; by default the report's), the table and a ``note``. Each
+    benchmark's table is its own latest run: figures of different runs are never mixed in one table."""
+    folder = RESULTS if folder is None else folder
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{machine_id(report)}.json"
+    kept: dict[str, Any] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    benchmarks: dict[str, Any] = kept.get("benchmarks", {})
+    benchmarks[name] = {
+        "command": " ".join(["benchmarks/" + Path(sys.argv[0]).name, *without_record(sys.argv[1:])]),
+        "time_utc": report["time_utc"],
+        "load": report["load"],
+        "numba": numba if numba is not None else {"native": target_line(report.get("numba"))},
+        "columns": columns,
+        "rows": [[_cell(value) for value in row] for row in rows],
+        "note": note,
+    }
+    stable = {key: value for key, value in report.items() if key not in ("time_utc", "load")}
+    content = {"machine": stable, "benchmarks": dict(sorted(benchmarks.items()))}
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(json.dumps(content, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    partial.replace(path)
+    return path
+
+
+def without_record(argv: list[str]) -> list[str]:
+    """``argv`` without ``--record`` and its folder."""
+    kept: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip and not arg.startswith("-"):
+            skip = False
+            continue
+        skip = False
+        if arg == "--record":
+            skip = True
+        elif not arg.startswith("--record="):
+            kept.append(arg)
+    return kept
+
+
+def _cell(value: Any) -> Any:
+    """A figure as JSON keeps it: a float that is not a number (not measured) as ``None``."""
+    if isinstance(value, float) and value != value:
+        return None
+    return value
 
 
 def _family(c: dict[str, Any]) -> str:

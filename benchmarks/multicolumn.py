@@ -98,6 +98,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", nargs="+", default=list(RULES))
     parser.add_argument("--json", action="store_true")
+    machine.add_record_option(parser)
     args = parser.parse_args()
     ran_on = machine.describe()
     if not args.json:
@@ -106,6 +107,11 @@ def main() -> None:
 
     rows = measure(args.rules, args.before, args.after, args.best_of, args.seed)
     machine.finish(ran_on)
+    if args.record:
+        columns = ["rules", "bot", "engine games/s", "compiled games/s", "compiled / engine", "mean score"]
+        keys = ("rules", "strategy", "before_games_per_s", "after_games_per_s", "ratio", "after_mean")
+        table = [[row[key] for key in keys] for row in rows]
+        machine.record("multicolumn", ran_on, columns, table, args.record)
     if args.json:
         report = {"machine": ran_on, "threads": numba.get_num_threads(), "rows": rows}
         print(json.dumps(report, indent=2))

@@ -11,8 +11,8 @@ win). A kernel's callees have no address of their own in numba's records; their 
 the kernel's object code (``nm``, from binutils), compiled here or loaded from numba's disk cache, and
 placed by the kernel's own symbol. A map entry ends where the next one starts.
 
-The findings this made possible are in ``docs/performance.md`` ("A turn played to win", "A whole
-distribution table computed where it stays"). Nothing here is timed."""
+How to use it is in ``docs/explanation/performance.md`` ("How to measure"); what its profiles found, in
+``docs/explanation/kernels.md``. Nothing here is timed."""
 
 from __future__ import annotations
 

@@ -29,10 +29,10 @@ common limit of 1,024 open files (``--open-files``; 0 leaves the system's), unde
 Measured 2026-11-25 on 2 cores shared with other work (load average 7-10), the fresh client's p95 in ms
 under the attack (page, new game, WebSocket): before the deadlines every page and new game 503; with
 them 160/72/36 (attack at nice 0) and 101/52/142 (nice 10); nothing of the player or the keep-alive
-client lost. Granian and 14 addresses: ``docs/deploy.md`` (Slow requests).
+client lost. Granian and 14 addresses: ``docs/how-to/deploy.md`` (Slow requests).
 
 ``--server granian`` runs the same app under Granian (``pip install granian``; its own head deadline,
-``--http1-header-read-timeout``, set to our 10 s) for the comparison in ``docs/deploy.md``;
+``--http1-header-read-timeout``, set to our 10 s) for the comparison in ``docs/how-to/deploy.md``;
 ``--server-source ../before/src`` runs another version's ``kniffel serve`` (before the deadlines: the
 connection cap and the silent timer alone).
 """

@@ -9,6 +9,7 @@ import json
 import math
 import os
 import platform
+import re
 import sys
 from importlib.metadata import version
 from pathlib import Path
@@ -149,3 +150,118 @@ def test_the_side_by_side_table_gives_each_build_its_ratios() -> None:
     assert games.split()[-1] == "-"
     skipped = next(line for line in lines if line.lstrip().startswith("skipped"))
     assert skipped.split() == ["skipped", "-", "-"]
+
+
+def test_a_machines_results_file_keeps_each_benchmarks_latest_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report = machine.finish(machine.describe(numba_info=False))
+    argv = ["/x/benchmarks/first.py", "--rules", "yahtzee", "--record", str(tmp_path)]
+    monkeypatch.setattr(sys, "argv", argv)
+    path = machine.record("first", report, ["figure", "s"], [["solve", 1.5], ["skipped", math.nan]], tmp_path)
+    assert path == tmp_path / f"{machine.machine_id(report)}.json"
+    assert re.fullmatch(r"[a-z0-9-]+-\d+cpu", path.stem)
+    monkeypatch.setattr(sys, "argv", ["second.py", "--record"])
+    machine.record("second", report, ["figure"], [["a"]], tmp_path, note="seen")
+    kept = json.loads(path.read_text(encoding="utf-8"))
+    assert "load" not in kept["machine"]
+    assert kept["machine"]["cpu"] == report["cpu"]
+    first = kept["benchmarks"]["first"]
+    assert first["command"] == "benchmarks/first.py --rules yahtzee"
+    assert first["rows"] == [["solve", 1.5], ["skipped", None]]  # not measured: null, not NaN
+    assert first["load"] == report["load"]
+    assert first["numba"] == {"native": "numba: not asked"}
+    assert kept["benchmarks"]["second"]["note"] == "seen"
+    # a benchmark's next run replaces its own table and nothing else
+    machine.record("first", report, ["figure", "s"], [["solve", 2.5]], tmp_path)
+    kept = json.loads(path.read_text(encoding="utf-8"))
+    assert kept["benchmarks"]["first"]["rows"] == [["solve", 2.5]]
+    assert kept["benchmarks"]["second"]["rows"] == [["a"]]
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
+def test_machine_ids_name_the_processor_without_its_trademarks() -> None:
+    report = machine.describe(numba_info=False)
+    xeon = "Intel(R) Xeon(R) Platinum 8581C CPU @ 2.10GHz"
+    report["cpu"].update(model=xeon, family="6", model_number="207")
+    report["cpu"]["usable_cpus"] = 2
+    assert machine.machine_id(report) == "intel-xeon-platinum-8581c-f6m207-2cpu"
+    report["cpu"].update(model="AMD EPYC 9R14 96-Core Processor", family="25", model_number="17")
+    assert machine.machine_id(report) == "amd-epyc-9r14-f25m17-2cpu"
+    assert machine.without_record(["--record", "--json"]) == ["--json"]
+    assert machine.without_record(["--record", "/tmp/x", "--seconds", "5"]) == ["--seconds", "5"]
+    assert builds.without_builds(["--record=/tmp/x", "--builds", "avx2"]) == ["--json"]
+
+
+def test_builds_record_their_figures_side_by_side(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--json", action="store_true")
+    builds.add_option(parser)
+    measured = {
+        "native": {"machine": {"numba": None}, "solve": 2.0, "games": 1000.0},
+        "avx2": {"machine": {"numba": None}, "solve": 2.5, "games": math.nan},
+    }
+    asked: list[list[str]] = []
+
+    def run(script: str, chosen: list[str], argv: list[str]) -> dict[str, dict[str, object]]:
+        asked.append(chosen)
+        return {build: measured[build] for build in chosen}
+
+    def rows(result: dict[str, float]) -> list[tuple[str, float, str, float | None]]:
+        return [("solve", result["solve"], "s", 1.0), ("games", result["games"], "/s", None)]
+
+    monkeypatch.setattr(builds, "run", run)
+    describe = machine.describe
+    monkeypatch.setattr(machine, "describe", lambda: describe(numba_info=False))
+    monkeypatch.setattr(sys, "argv", ["bench.py", "--record", str(tmp_path)])
+    assert not builds.compare(parser.parse_args([]), "bench.py", rows)  # neither option: measure here
+    assert builds.compare(parser.parse_args(["--record", str(tmp_path)]), "/b/bench.py", rows)
+    assert asked == [["native"]]  # --record alone: the native build, in a process of its own
+    both = parser.parse_args(["--builds", "native,avx2", "--record", str(tmp_path)])
+    assert builds.compare(both, "bench", rows)
+    (path,) = tmp_path.iterdir()
+    entry = json.loads(path.read_text(encoding="utf-8"))["benchmarks"]["bench"]
+    assert entry["columns"] == ["figure", "unit", "native", "native vs solve", "avx2", "avx2 vs solve"]
+    assert entry["rows"] == [["solve", "s", 2.0, 1.0, 2.5, 1.0], ["games", "/s", 1000.0, None, None, None]]
+    assert set(entry["numba"]) == {"native", "avx2"}
+
+
+def hooks() -> ModuleType:
+    """The documentation's hooks (``tools/docs/hooks.py``), which make the results' tables."""
+    path = BENCHMARKS.parent / "tools" / "docs" / "hooks.py"
+    spec = importlib.util.spec_from_file_location("docs_hooks", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_performance_page_shows_each_recorded_benchmark_once(tmp_path: Path) -> None:
+    docs = hooks()
+    report = machine.finish(machine.describe(numba_info=False))
+    table = [["bot | win", 12345.6], ["solve", 0.98765]]
+    machine.record("alpha", report, ["figure", "games/s"], table, tmp_path)
+    machine.record("beta", report, ["figure"], [["only"]], tmp_path, note="a note")
+    page = "# P\n\n<!-- results: alpha -->\n\n<!-- results: gamma -->\n\n<!-- results: others -->\n"
+    shown = docs.results_in(page, docs.load_results(tmp_path))
+    assert "<!-- results:" not in shown
+    assert "| bot \\| win | 12,346 |" in shown
+    assert "| solve | 0.988 |" in shown
+    assert report["cpu"]["model"] in shown
+    assert "Not recorded on any machine yet: `.venv/bin/python benchmarks/gamma.py --record`" in shown
+    assert shown.count("### `beta`") == 1  # named by no line of the page: under "others"
+    assert "### `alpha`" not in shown
+    assert "a note" in shown
+
+
+def test_the_recorded_results_are_tables_the_page_can_show() -> None:
+    docs = hooks()
+    machines = docs.load_results(docs.RESULTS)
+    for name, content in machines.items():
+        assert name == machine.machine_id(content["machine"])
+        for entry in content["benchmarks"].values():
+            assert entry["command"].startswith("benchmarks/")
+            assert all(len(row) == len(entry["columns"]) for row in entry["rows"])
+    page = (BENCHMARKS.parent / "docs" / "explanation" / "performance.md").read_text(encoding="utf-8")
+    assert "<!-- results: others -->" in page

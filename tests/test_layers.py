@@ -5,7 +5,7 @@ module imports only from its own layer or lower ones.
 
 Every import counts, including those made inside functions or only for type checking: a lazy import is
 still a dependency. Front ends are never imported by the library; the command line may start the others
-(``kniffel serve`` runs the web app). ``docs/architecture.md`` says what each folder owns.
+(``kniffel serve`` runs the web app). ``docs/explanation/architecture.md`` says what each folder owns.
 """
 
 from __future__ import annotations

@@ -133,7 +133,7 @@ def test_rule_set_essentials(
 
 
 def test_sources_are_named_for_people_and_traced_in_the_docs() -> None:
-    """Users see the documents by name; docs/rules.md maps each name to its seed file."""
+    """Users see the documents by name; docs/explanation/rules.md maps each name to its seed file."""
     sources: dict[str, str] = seed_examples()["sources"]
     assert sorted(sources.values()) == sorted(rules.SOURCES)
     assert {rules.get(r).source for r in rules.available()} <= set(rules.SOURCES)

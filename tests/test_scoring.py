@@ -43,7 +43,7 @@ WITH_OPTIONS: list[OptionCase] = [
 ]
 
 # Scandinavian Yatzy: pairs of different faces, only the matching dice count, fixed straights. The seeds
-# only name Yatzy's extra boxes; the scoring is the Scandinavian rule book's (docs/rules.md).
+# only name Yatzy's extra boxes; the scoring is the Scandinavian rule book's (docs/explanation/rules.md).
 YATZY: list[Case] = [
     ("yatzy", (1, 1, 2, 3, 4), "ones", 2),
     ("yatzy", (2, 2, 2, 2, 5), "twos", 8),

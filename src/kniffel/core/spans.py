@@ -7,7 +7,7 @@ about them. A state's points gained since the root are what its new upper boxes 
 new boxes can hold and the extra bonuses it can have earned; where its lane holds one upper score, the
 first is known, and only the targets the root's targets less such a gain reach are asked. Yahtzee's
 cone of 300 from the empty sheet: 43.6 of 49.7 million lanes, the cone 7 % sooner, every asked
-probability the same to the last bit (``docs/performance.md``).
+probability the same to the last bit (``docs/explanation/kernels.md``, "What a cone solves").
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The built-in rule sets and their options: short declarations, read by the registry.
 
-Each rule set names the document it comes from (:data:`SOURCES`); every decision where a document is
-silent or two disagree is recorded in ``docs/rules.md``, which also names the seed files behind them.
+Each rule set names the document it comes from (:data:`SOURCES`); every decision where a document is silent or
+two disagree is recorded in ``docs/explanation/rules.md``, which also names the seed files behind them.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ UPPER = (
 FULL_HOUSE = ((3, 2),)
 FIVE_ALIKE = ((5,),)
 
-# The documents the rules come from, by what they are (users see these names; docs/rules.md maps them
-# to the seed files).
+# The documents the rules come from, by what they are (users see these names; docs/explanation/rules.md
+# maps them to the seed files).
 WIKIPEDIA = N_("Wikipedia: Kniffel")
 """The German Wikipedia article (2017): the boxes, the Spielblock example, Schmidt's and Hasbro's extra
 Kniffel rules, Yatzy and Yams."""

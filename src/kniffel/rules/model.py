@@ -71,7 +71,7 @@ class Extra(enum.Enum):
     """While the five-of-a-kind box holds points: any free box, ``extra_bonus`` (100) on top of what the
     dice give in an upper box, instead of the box's value in a lower one (the house rule of the Kniffel
     article's English translation). While the box holds no Kniffel (free or struck), a five of a kind is an
-    ordinary roll that also counts as a full house (25): see ``docs/rules.md``."""
+    ordinary roll that also counts as a full house (25): see ``docs/explanation/rules.md``."""
 
 
 @dataclass(frozen=True)
@@ -156,8 +156,8 @@ class RuleSet:
     id: str
     name: str
     source: str
-    """The document the rules come from, named for people ("Wikipedia: Kniffel"); ``docs/rules.md`` traces
-    every decision to it."""
+    """The document the rules come from, named for people ("Wikipedia: Kniffel");
+    ``docs/explanation/rules.md`` traces every decision to it."""
     description: str
     boxes: tuple[Box, ...]
     dice: int = 5

@@ -4,7 +4,7 @@ compiled code from the start.
 numba compiles a kernel the first time a process calls it and keeps the machine code in its disk cache
 (:mod:`kniffel.core.runtime.kernelcache`). Without this, a new user's first solve spent most of its time
 compiling, and the first question about a target waited 8.5 s for an answer that takes 1.8 s compiled
-(Zen 5; ``docs/performance.md``, "Kernels compiled at install"). An editable install (the README's)
+(Zen 5; ``docs/explanation/kernels.md``, "Compiling once"). An editable install (the README's)
 runs :func:`compile_kernels` from its build step (``tools/kniffel_build.py``): it plays a little of
 what those commands play, on two processors where there are two, into the same cache the commands read
 (for the processor numba compiles for here, and the numba of the install).

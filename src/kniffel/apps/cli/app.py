@@ -446,7 +446,7 @@ def serve_command(
             "--trusted-proxies",
             envvar="KNIFFEL_TRUSTED_PROXIES",
             help="Addresses or networks of reverse proxies whose X-Forwarded-For names the client, "
-            "comma-separated (default: none; see docs/deploy.md).",
+            "comma-separated (default: none; see docs/how-to/deploy.md).",
             show_default=False,
         ),
     ] = None,

@@ -21,7 +21,7 @@ sending a header byte every 2 s held a thousand connections for as long as they 
   requests never is.
 
 A reverse proxy the operator trusts (``--trusted-proxies``) is neither capped nor budgeted: every
-player comes through it, and it is the proxy's job to time out slow clients (``docs/deploy.md``). The
+player comes through it, and it is the proxy's job to time out slow clients (``docs/how-to/deploy.md``). The
 deadlines hold for it too.
 """
 

@@ -13,7 +13,7 @@ extracted from the sources by Babel with :mod:`kniffel.base.i18n.extract`), a ``
 translators edit, and the ``.mo`` file Babel compiles from it, which is what runs. ``kniffel`` holds
 the words of the library and of the terminal front ends, and the words the web server sends; ``web``
 holds the words of the web pages' own scripts, which the server hands to the browser as JSON
-(:func:`catalog_words`). ``docs/translating.md`` says how to update them.
+(:func:`catalog_words`). ``docs/how-to/translating.md`` says how to update them.
 
 The compiled ``.mo`` files are committed beside their ``.po`` sources, as Django and many other packages
 ship them: every way of installing (a wheel, an sdist, an editable install from a clone) finds them

@@ -1,10 +1,10 @@
 """Finding every word a user may see: the Babel extractors and the templates they fill.
 
 ``python -m kniffel.base.i18n.extract`` extracts the messages of both domains (:data:`DOMAINS`) into their
-templates (``kniffel/locale/DOMAIN.pot``) and merges them into every language's ``.po`` file, as
-``pybabel extract`` and ``pybabel update`` do; ``pybabel compile -d src/kniffel/locale -D "kniffel web"``
-then compiles them (see ``docs/translating.md``). The test of the catalogs runs the same extraction, so a
-string added anywhere is found without anyone listing it.
+templates (``kniffel/locale/DOMAIN.pot``) and merges them into every language's ``.po`` file, as ``pybabel
+extract`` and ``pybabel update`` do; ``pybabel compile -d src/kniffel/locale -D "kniffel web"`` then compiles
+them (see ``docs/how-to/translating.md``). The test of the catalogs runs the same extraction, so a string
+added anywhere is found without anyone listing it.
 
 In Python sources (:func:`extract_python`) a message is
 
@@ -354,7 +354,7 @@ def template(domain: str) -> Any:
 
 HEADER = """\
 # The words of kniffel ({domain}): extracted from the sources by `python -m kniffel.base.i18n.extract`.
-# Translators edit the .po files beside this template; docs/translating.md says how.
+# Translators edit the .po files beside this template; docs/how-to/translating.md says how.
 #"""
 
 

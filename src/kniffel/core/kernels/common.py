@@ -396,7 +396,7 @@ def keep_max(
     each value added while at hand as :func:`keep_expect` adds them (the same to the last bit), and a
     roll whose best takes one pass is not stored (:func:`add_most_of_seed`). Keeps come smallest first,
     so a keep's parents are final when it is reached. Rows are maxed in place, four parents a pass
-    (``docs/performance.md``: a Zen 1's 15 % sooner than two, a Zen 5's twice as fast). No seed is an
+    (``docs/explanation/kernels.md``: a Zen 1's 15 % sooner than two, a Zen 5's twice as fast). No seed is an
     empty array, not None: one compiled function serves both (each was 0.3-0.4 s of a first compile)."""
     seeded = seed.shape[0] > 0
     summed = mean.shape[0] > 0

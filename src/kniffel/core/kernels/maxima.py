@@ -1,12 +1,11 @@
 """The larger of two floats, and of rows of them, as one instruction on every build.
 
 The keep lattice's best sub-keeps and every roll's best entry are maxima over rows of lanes. How a row's
-best is kept decides their speed (``docs/performance.md``, "On a Zen 1: the maxima as one instruction"
-and "On a Zen 5: the maxima folded with AVX-512 too"): :func:`larger` is one ``vmaxps``, and
-:func:`most_into` / :func:`most_of_own` fold up to four rows into one in a single pass, so that a row is
-stored once for every four it takes in instead of once for each (a load and a store fewer per row; the
-values are the same, a maximum being exact). Rows are indexed in the one array, not taken as views: a
-compiled loop over views of one array could not tell them apart either.
+best is kept decides their speed (``docs/explanation/kernels.md``, "The maxima"): :func:`larger` is one
+``vmaxps``, and :func:`most_into` / :func:`most_of_own` fold up to four rows into one in a single pass,
+so that a row is stored once for every four it takes in instead of once for each (a load and a store
+fewer per row; the values are the same, a maximum being exact). Rows are indexed in the one array, not
+taken as views: a compiled loop over views of one array could not tell them apart either.
 """
 
 from __future__ import annotations
