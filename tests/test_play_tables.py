@@ -11,7 +11,7 @@ import pytest
 
 from kniffel.core.target import early_rows_ready
 from kniffel.core.work import Progress
-from kniffel.planning.goals import AIM_POINTS, AIM_WIN
+from kniffel.planning.interface import AIM_POINTS, AIM_WIN
 from kniffel.planning.play_tables import CONE, DISTRIBUTIONS, EARLY, SOLUTION, TARGETS, PlayTables
 from kniffel.planning.worker import Work
 from kniffel.services.tournament import aims_of, tournament

@@ -24,7 +24,7 @@ from kniffel.core import solve
 from kniffel.core.winkernels import POINTS, WIN
 from kniffel.core.winplay import Matches, play_to_win
 from kniffel.engine.game import FreeThrow, Roll, Score, Strike
-from kniffel.planning import HeuristicPlanner, TargetPlanner, WinPlanner, planner_for, win_chances
+from kniffel.planning import HeuristicPlanner, TargetPlanner, WinPlanner, goals, planner_for, win_chances
 from kniffel.planning.compiled import SheetSearch
 from kniffel.planning.interface import Planner
 from kniffel.rules import RuleSet
@@ -74,11 +74,11 @@ def replay(
     checked: a role's against the planner of its aim, or of ``played_by[role]``."""
     lattice = keep_lattice(ruleset.dice)
     players = matches.players
-    to_win = WinPlanner(ruleset)
+    to_win = WinPlanner(ruleset, goals.WIN)
     for_points = planner_for(ruleset, method="exact")
+    targets = {aim: TargetPlanner(ruleset, goals.Target(aim)) for aim in matches.aims if aim >= 0}
     planners = {
-        aim: to_win if aim == WIN else for_points if aim == POINTS else TargetPlanner(ruleset, aim)
-        for aim in matches.aims
+        aim: to_win if aim == WIN else for_points if aim == POINTS else targets[aim] for aim in matches.aims
     }
     played_by = played_by or {}
     dice = ScriptedDice()

@@ -44,7 +44,7 @@ from kniffel.rules import RuleSet
 
 if TYPE_CHECKING:
     from kniffel.engine.game import Game
-    from kniffel.planning.goals import Goal
+    from kniffel.planning.interface import Goal
 
 
 def check_position(rules: RuleSet, s: ColumnPosition) -> None:

@@ -48,7 +48,7 @@ from kniffel.core import playkernels
 from kniffel.core.play import MASK64, deal_seed, mix64
 from kniffel.engine.game import MAX_PLAYERS, Game
 from kniffel.planning import is_exact
-from kniffel.planning.goals import AIM_POINTS, AIM_WIN
+from kniffel.planning.interface import AIM_POINTS, AIM_WIN
 from kniffel.planning.play_tables import PlayTables
 from kniffel.rules import RuleSet
 from kniffel.services.simulate import BLOCK_SECONDS, Interrupted, blocks, heuristic_search

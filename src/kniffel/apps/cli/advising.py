@@ -31,7 +31,8 @@ from kniffel.base.i18n import translate
 from kniffel.core.position import ColumnPosition
 from kniffel.engine.game import Game
 from kniffel.engine.situation import Situation
-from kniffel.planning.goals import AIM_POINTS, AIM_WIN, Goal, Target
+from kniffel.planning.goals import Target
+from kniffel.planning.interface import AIM_POINTS, AIM_WIN, Goal
 from kniffel.services.advice import PAST_THE_LIMIT, past_the_limit
 
 commands = typer.Typer()

@@ -22,7 +22,8 @@ from kniffel.apps.cli.errors import CliError
 from kniffel.base.i18n import N_, NBSP, translate
 from kniffel.engine.situation import Situation
 from kniffel.planning import PlanningError
-from kniffel.planning.goals import Goal, Target, Unit, parse_goal
+from kniffel.planning.goals import Target, parse_goal
+from kniffel.planning.interface import Goal, Unit
 from kniffel.rules import RuleSet
 from kniffel.services.advice import TargetOptions, situation_options
 

@@ -29,7 +29,7 @@ from kniffel.core.work import Cancel, Progress
 from kniffel.engine.game import Game, Score, Strike
 from kniffel.planning import Choice, NotReady, is_exact, planner_for, quick_choices
 from kniffel.planning.exact import advisor_job
-from kniffel.planning.goals import Goal, Unit
+from kniffel.planning.interface import Goal, Unit
 from kniffel.planning.winning import win_chances
 from kniffel.planning.worker import Work, worker
 from kniffel.rules import RuleSet
