@@ -32,7 +32,7 @@ from kniffel.core.play import play
 from kniffel.core.position import ColumnPosition
 from kniffel.core.target import TargetAdvisor, solve_rows
 from kniffel.planning.exact import advisor_for
-from kniffel.services.advice import run_batch
+from kniffel.services.batch import run_batch
 from kniffel.services.simulate import simulate
 from kniffel.services.tournament import tournament
 

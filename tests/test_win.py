@@ -20,8 +20,9 @@ from kniffel import Game, SeededDice, bots, rules
 from kniffel.core.disttable import ScoreDistribution, best_of
 from kniffel.planning import WIN, Target, TargetPlanner, WinPlanner, final_scores, planner_for, win_chances
 from kniffel.planning.winning import scored
+from kniffel.services.advice import Position, hints, options, plays_to_win, pruned
 from kniffel.services.review import listed, player_goals, review
-from kniffel.services.session import hint_choices, hint_win_chances, live_chances, plays_to_win
+from kniffel.services.session import live_chances
 from kniffel.services.simulate import simulate
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
@@ -149,8 +150,10 @@ def test_hints_and_live_chances_beside_play() -> None:
     if game.turn.dice is None:
         game.apply(bots.make("bot:optimal").choose(game))
     assert plays_to_win(game)
-    choices, _ = hint_choices(game, 5)
-    wins = hint_win_chances(game, choices, wait=True)
+    options(Position.of_game(game), WIN)  # the tables of the chances solved, as a front end waits for them
+    found = hints(game)
+    choices = pruned(found.points.options, 5)
+    wins = found.chances(choices)
     assert isinstance(wins, list)
     assert len(wins) == len(choices)
     assert all(w is None or 0.0 <= w <= 1.0 for w in wins)

@@ -17,7 +17,8 @@ from kniffel import Game, SeededDice, rules
 from kniffel.core.work import Cancel, Cancelled, Progress
 from kniffel.planning import worker as worker_module
 from kniffel.planning.worker import SMALL, Work, Worker
-from kniffel.services.session import Preparing, live_chances
+from kniffel.services.advice import Preparing
+from kniffel.services.session import live_chances
 
 
 def pieces(count: int, seconds: float, log: list[str], name: str):  # type: ignore[no-untyped-def]

@@ -46,7 +46,7 @@ def play_and_advise() -> None:
     from kniffel.core.play import play
     from kniffel.core.position import ColumnPosition
     from kniffel.core.winplay import play_to_win
-    from kniffel.services.advice import run_batch
+    from kniffel.services.batch import run_batch
     from kniffel.services.simulate import simulate
 
     ruleset = rules.get("kniffel", {"strict": "on"})

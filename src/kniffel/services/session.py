@@ -25,22 +25,11 @@ from kniffel.base.i18n import LANGUAGES, N_, number, percent, translate
 from kniffel.bots import Bot
 from kniffel.bots import default_name as default_bot_name
 from kniffel.bots import make as make_bot
-from kniffel.engine.actions import Action, Outcome, Roll, Score, Strike
+from kniffel.engine.actions import Action, Outcome, Roll
 from kniffel.engine.game import DiceSource, Game, SecureDice, SeededDice
-from kniffel.planning import (
-    WIN,
-    Choice,
-    NotReady,
-    PlanningError,
-    is_exact,
-    parse_goal,
-    planner_for,
-    win_chances,
-    win_tables,
-)
-from kniffel.planning.exact import advisor_job
-from kniffel.planning.worker import Work
+from kniffel.planning import NotReady, PlanningError, parse_goal, win_chances
 from kniffel.rules import RuleSet
+from kniffel.services.advice import Preparing, about, compiling_seconds, plays_to_win
 from kniffel.services.review import (
     Decision,
     PlayerSummary,
@@ -279,16 +268,6 @@ def goal_text(goal: str, lang: str = "en") -> str:
         return goal
 
 
-def hint_choices(game: Game, count: int | None = None) -> tuple[list[Choice], bool]:
-    """The ``count`` best options (all with None) of the player to move and whether the values are
-    exact. A strike is left out where scoring the same box is listed too (scoring never pays less)."""
-    planner = planner_for(game.rules)
-    choices = planner.choices(game)
-    scored = {c.action.box for c in choices if isinstance(c.action, Score)}
-    shown = [c for c in choices if not (isinstance(c.action, Strike) and c.action.box in scored)]
-    return shown[:count], planner.exact
-
-
 def thinking_text(lang: str) -> str:
     """ "Thinking...", and while a first use compiles the solver, that and for how long so far: what a
     front end says while the advice waits (a person should not take the silence for a hang)."""
@@ -301,112 +280,6 @@ def thinking_text(lang: str) -> str:
 
 QUICK_ORDER = N_("The quick bot's order of the options, best first, until the exact values are solved.")
 """What a front end says above :func:`kniffel.planning.quick_choices`' options."""
-
-
-def points_table_pending(rules: RuleSet) -> bool:
-    """Whether hints for ``rules`` wait for their points table to be solved (it is not in memory or on
-    disk): the worker solves it meanwhile (:func:`kniffel.planning.exact.advisor_job`)."""
-    if not is_exact(rules):
-        return False
-    job = advisor_job(rules)
-    return job is not None and not job.done()
-
-
-def compiling_seconds() -> float | None:
-    """How long this process has been compiling kernels, if it is (:func:`kniffel.core.kernelcache.
-    compiling`)."""
-    from kniffel.core.kernelcache import compiling
-
-    found = compiling()
-    return None if found is None else found.seconds
-
-
-def plays_to_win(game: Game) -> bool:
-    """Whether chances of winning can be told in ``game``: several players, rules the exact solver
-    covers."""
-    return len(game.players) > 1 and is_exact(game.rules)
-
-
-@dataclass(frozen=True)
-class Preparing:
-    """Chances of winning are not there yet: the worker solves what they need (:mod:`kniffel.planning.
-    worker`). What a front end says meanwhile (it shows points)."""
-
-    work: Work
-    """What is solved and what it costs (its sentence is a template for the front end to translate)."""
-    fraction: float | None
-    """How much is done, 0 to 1 (None: not started)."""
-    solving: bool = True
-    """False when nothing solves it (win tables are not prepared in the background here)."""
-    compiling: float | None = field(default_factory=compiling_seconds)
-    """Seconds this process has been compiling kernels (a first use), when it is: until they are
-    compiled the solve cannot start or stands still, and its estimate leaves them out."""
-
-    @classmethod
-    def of(cls, not_ready: NotReady, rules: RuleSet | None = None) -> Preparing:
-        """What ``not_ready`` waits for; with ``rules``, missing early win tables are started first (a
-        front end that shows chances of winning says so: this note)."""
-        job = not_ready.job
-        if job is None and not_ready.early and rules is not None:
-            job = win_tables(rules).prepare()
-        if job is None:
-            return cls(not_ready.work, None, solving=False)
-        return cls(job.work, job.fraction)
-
-    def note(self, translate: Callable[..., str]) -> str:
-        """What a front end says meanwhile, translated by ``translate(english, **fields)``: what is
-        solved, roughly how long and how big, how far it is, and that points are shown meanwhile."""
-        what = translate(self.work.template, **dict(self.work.fields))
-        if not self.solving:
-            return translate(
-                "Chances of winning show once the win tables are solved ({what}: kniffel cache prepare "
-                "--rules {rules}).",
-                what=what,
-                rules=dict(self.work.fields).get("rules", ""),
-            )
-        if self.compiling is not None:
-            return translate(
-                "{what}: compiling the solver first, only on its first use ({time} so far). Points "
-                "meanwhile.",
-                what=what,
-                time=about(self.compiling),
-            )
-        cost = about(self.work.seconds)
-        if self.work.bytes:
-            cost = translate("{time}, {size} on disk", time=cost, size=megabytes(self.work.bytes))
-        done = (
-            ""
-            if self.fraction is None
-            else translate(", {percent} percent done", percent=round(100 * self.fraction))
-        )
-        return translate("{what}: about {cost}{done}. Points meanwhile.", what=what, cost=cost, done=done)
-
-
-def about(seconds: float) -> str:
-    """A rough duration: ``5 s``, ``90 s``, ``3 min``."""
-    if seconds < 120:
-        return f"{max(1, round(seconds))} s"
-    return f"{round(seconds / 60)} min"
-
-
-def megabytes(size: int) -> str:
-    return f"{max(1, round(size / 1e6))} MB"
-
-
-def hint_win_chances(
-    game: Game, choices: Sequence[Choice], *, wait: bool = False
-) -> list[float | None] | Preparing | None:
-    """Beside hints in a game of several players: each listed choice's chance of finishing first
-    (:class:`kniffel.planning.WinPlanner`); None where chances cannot be told; :class:`Preparing` while
-    the tables they need are solved (the first time for a rule set: a minute or so, in the background;
-    late in a game a second or two). With ``wait`` they are solved now."""
-    if not plays_to_win(game) or game.is_over:
-        return None
-    try:
-        wins = {c.action: c.value for c in planner_for(game.rules, WIN, wait=wait).choices(game)}
-    except NotReady as not_ready:
-        return Preparing.of(not_ready, game.rules)
-    return [wins.get(c.action) for c in choices]
 
 
 TIE_NOTE = N_("A tie counts as a win for each tied player: the chances can add up to more than 100 %.")
@@ -423,7 +296,8 @@ def needs_tie_note(chances: Sequence[float], decimals: int) -> bool:
 def live_chances(game: Game, *, wait: bool = False) -> list[float] | Preparing | None:
     """Every player's chance of finishing first, each playing for points from where they stand; None
     where chances cannot be told (one player, rules the solver does not cover); :class:`Preparing`
-    while their tables are solved (see :func:`hint_win_chances`)."""
+    while their tables are solved (the first time for a rule set a minute or so, in the background; late
+    in a game a second or two)."""
     if not plays_to_win(game):
         return None
     try:
@@ -645,7 +519,6 @@ __all__ = [
     "SUMMARY_HEADERS",
     "CountingDice",
     "PlayerSpec",
-    "Preparing",
     "Session",
     "Settings",
     "Undone",
@@ -653,12 +526,9 @@ __all__ = [
     "bot_seed",
     "check_writable",
     "dice_source",
-    "hint_choices",
-    "hint_win_chances",
     "is_bot_spec",
     "live_chances",
     "parse_players",
-    "plays_to_win",
     "renamed",
     "saved_bots",
     "shown_names",

@@ -42,16 +42,12 @@ from kniffel.engine.actions import (
 )
 from kniffel.planning import quick_choices
 from kniffel.services import session
+from kniffel.services.advice import Preparing, hints, plays_to_win, points_table_pending, pruned
 from kniffel.services.session import (
     QUICK_ORDER,
     TIE_NOTE,
-    Preparing,
-    hint_choices,
-    hint_win_chances,
     live_chances,
     needs_tie_note,
-    plays_to_win,
-    points_table_pending,
     renamed,
     result_line,
     thinking_text,
@@ -514,8 +510,9 @@ class Session(session.Session):
             for choice in quick_choices(self.game)[:count]:
                 self.say("  " + self.game.action_text(choice.action, self.settings.lang))
         with self.thinking():
-            choices, exact = hint_choices(self.game, count)
-            found = hint_win_chances(self.game, choices)
+            found_hints = hints(self.game)
+        choices, exact = pruned(found_hints.points.options, count), found_hints.points.exact
+        found = found_hints.chances(choices)
         wins = found if isinstance(found, list) else None
         # The position in the form 'kniffel advise --situation' reads (not translated: a command's
         # input), labelled as such, so that a hint can be looked into further at the command line.

@@ -29,11 +29,11 @@ from kniffel.base.i18n import NBSP, error_text, ngettext, percent, translate
 from kniffel.engine.actions import Action, Announce, FreeThrow, Outcome, Roll, Score, Strike
 from kniffel.engine.sheet import sheet_layout
 from kniffel.planning import Choice
+from kniffel.services.advice import Preparing
 from kniffel.services.record import RECORDED
 from kniffel.services.review import Review
 from kniffel.services.session import (
     TIE_NOTE,
-    Preparing,
     Session,
     live_chances,
     needs_tie_note,
