@@ -218,7 +218,7 @@ def race(
     (the best round of each counts): a query one by one, batch advice on arrays (ours:
     :meth:`Advisor.ranked` on :class:`Positions`; the peer's
     ``option_values_batch`` on ``situation_arrays``; the conversion not timed) and ours through
-    ``advise --batch``'s own loop, text in and text out (:func:`kniffel.services.advice.run_batch`)."""
+    ``advise --batch``'s own loop, text in and text out (:func:`kniffel.services.batch.run_batch`)."""
     result, _ = child(
         f"""
         import io, json, os, random, time
@@ -226,7 +226,7 @@ def race(
         import numpy as np
         import yatzy_solver as ys
         from kniffel import rules
-        from kniffel.services import advice
+        from kniffel.services import batch
         from kniffel.core import ColumnPosition, Positions
         from kniffel.core import Advisor, table
         s = table(rules.get({rules_id!r}, {options!r}), directory=Path({directory!r}))
@@ -263,7 +263,7 @@ def race(
         load = [os.getloadavg()[0]]
         for _ in range({rounds}):
             start = time.perf_counter()
-            errors = advice.run_batch(advisor, s.rules, io.StringIO(lines), io.StringIO())
+            errors = batch.run_batch(advisor, s.rules, io.StringIO(lines), io.StringIO())
             timed["cli"].append(time.perf_counter() - start)
             assert errors == 0
             start = time.perf_counter()

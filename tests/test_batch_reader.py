@@ -22,7 +22,7 @@ from kniffel.core import Advisor, LineReader, table
 from kniffel.core.kernels.codec import BLANK, READ
 from kniffel.core.position import ROW
 from kniffel.engine.sheet import ScoreSheet
-from kniffel.services import advice
+from kniffel.services import advice, batch
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 
@@ -87,10 +87,10 @@ def mutated(line: str, data: dict[str, Any], ruleset: rules.RuleSet, rng: random
 def python_row(advisor: Advisor, ruleset: rules.RuleSet, line: str) -> tuple[list[int], bool] | None:
     """The row the Python reader gives ``line``, None if it refuses it."""
     try:
-        s = advice.parse_line(ruleset, line)
+        s = batch.parse_line(ruleset, line)
         advice.check_position(ruleset, s)
         return s.encode(advisor.compiled)
-    except advice.BATCH_ERRORS:
+    except batch.BATCH_ERRORS:
         return None
 
 
@@ -98,9 +98,8 @@ def compiled(advisor: Advisor, ruleset: rules.RuleSet, lines: list[str]) -> tupl
     n = len(lines)
     rows = np.empty((n, ROW), dtype=np.int64)
     free = np.zeros(n, dtype=np.bool_)
-    status = LineReader(advisor.compiled, ruleset).read(
-        "".join(lines).encode("utf-8", "surrogatepass"), rows, free
-    )
+    text = "".join(lines).encode("utf-8", "surrogatepass")
+    status = LineReader(advisor.compiled, ruleset).read(text, rows, free)
     return status, rows, free
 
 
@@ -164,7 +163,7 @@ def test_a_block_split_otherwise_goes_to_the_python_reader() -> None:
     alone = solving.column_rules(rules.get("yahtzee", {"joker": "free"}), None)
     advisor = Advisor(table(alone))
     line = json.dumps({"sheet": {"ones": 3}, "dice": [1, 1, 2, 3, 6], "rolls_left": 1})
-    blocks = advice._blocks_of(advisor, alone)
+    blocks = batch._blocks_of(advisor, alone)
     positions, answers = blocks.read(0, [line + "\n", line + "\n" + line + "\n", line])
     rows = positions.rows
     assert len(rows) == 2
@@ -211,7 +210,7 @@ def test_a_program_asking_through_a_pipe_gets_each_answer_before_its_next_questi
     finally:
         process.kill()
         process.wait()
-    assert not advice._trickles(io.StringIO("x\n"))
+    assert not batch._trickles(io.StringIO("x\n"))
 
 
 def test_arrivals_gives_what_has_come_and_raises_what_reading_raised() -> None:
@@ -221,7 +220,7 @@ def test_arrivals_gives_what_has_come_and_raises_what_reading_raised() -> None:
     read_end, write_end = os.pipe()
     writer = os.fdopen(write_end, "w")
     with os.fdopen(read_end, encoding="utf-8") as stream:
-        blocks = advice.arrivals(stream, 3)
+        blocks = batch.arrivals(stream, 3)
         writer.write("a\n")
         writer.flush()
         assert next(blocks) == (["a\n"], False)
@@ -235,6 +234,6 @@ def test_arrivals_gives_what_has_come_and_raises_what_reading_raised() -> None:
     with open(os.devnull, "rb") as null:
         broken = io.TextIOWrapper(io.BytesIO(b"ok\n\xff\n"), encoding="utf-8")
         broken.fileno = null.fileno  # type: ignore[method-assign]  # a pipe's bytes, read in a thread
-        assert advice._trickles(broken)
+        assert batch._trickles(broken)
         with pytest.raises(UnicodeDecodeError):
-            list(advice.arrivals(broken, 8))
+            list(batch.arrivals(broken, 8))

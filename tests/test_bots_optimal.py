@@ -9,7 +9,7 @@ import pytest
 from kniffel import Game, SeededDice, bots, rules
 from kniffel.bots import OptimalBot
 from kniffel.engine.game import Announce, FreeThrow, Roll
-from kniffel.planning import ColumnPlanner, ExactPlanner, planner_for
+from kniffel.planning import POINTS, ColumnPlanner, ExactPlanner, planner_for
 from kniffel.rules import RuleSet, single_column
 from kniffel.services.review import review
 
@@ -46,7 +46,7 @@ def test_the_column_planner_reproduces_the_exact_solver_on_one_column(
     rs = single_column(rules.get(rules_id, options))
     exact = planner_for(rs)
     assert isinstance(exact, ExactPlanner)
-    estimate = ColumnPlanner(rs)
+    estimate = ColumnPlanner(rs, POINTS)
     game = Game(rs, ["A"], dice=SeededDice(11))
     bot = OptimalBot()
     compared = 0

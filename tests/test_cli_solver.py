@@ -620,7 +620,7 @@ def test_a_batch_answers_each_line_as_a_single_query(
     :func:`json.dumps`), over blocks of several sizes (a block's boundary falls anywhere), bad lines and
     blank ones included."""
     from kniffel.apps.cli import solving
-    from kniffel.services import advice
+    from kniffel.services import batch
 
     alone = solving.column_rules(rules.get(rules_id, options), None)
     advisor = Advisor(table(alone))
@@ -630,15 +630,15 @@ def test_a_batch_answers_each_line_as_a_single_query(
         if not line.strip():
             continue
         try:
-            situation = advice.parse_line(alone, line + "\n")  # a batch's lines end in one
-            answer: dict[str, Any] = {"options": advice.advise(advisor, alone, situation)}
-        except advice.BATCH_ERRORS as error:
+            situation = batch.parse_line(alone, line + "\n")  # a batch's lines end in one
+            answer: dict[str, Any] = {"options": batch.advise(advisor, alone, situation)}
+        except batch.BATCH_ERRORS as error:
             answer = {"line": number, "error": message(error)}
         expected.append(json.dumps(answer) + "\n")
     for block in (512, 7, 1):
-        monkeypatch.setattr(advice, "BLOCK", block)
+        monkeypatch.setattr(batch, "BLOCK", block)
         out = io.StringIO()
-        errors = advice.run_batch(advisor, alone, io.StringIO("\n".join(lines) + "\n"), out)
+        errors = batch.run_batch(advisor, alone, io.StringIO("\n".join(lines) + "\n"), out)
         assert out.getvalue().splitlines(keepends=True) == expected
         assert errors == sum('"error"' in e for e in expected)
     assert errors < len(expected) / 2  # most lines are sound situations
@@ -690,7 +690,7 @@ def test_values_are_written_as_json_writes_them() -> None:
 
 
 def test_a_value_the_kernel_does_not_write_goes_through_json(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kniffel.services import advice
+    from kniffel.services import batch
 
     advisor = yahtzee_advisor()
     real = advisor.ranked
@@ -704,7 +704,7 @@ def test_a_value_the_kernel_does_not_write_goes_through_json(monkeypatch: pytest
     monkeypatch.setattr(advisor, "ranked", odd)
     line = json.dumps({"sheet": {}, "dice": [1, 3, 3, 5, 6], "rolls_left": 2})
     out = io.StringIO()
-    advice.run_batch(advisor, advisor.rules, io.StringIO(f"{line}\nbad\n{line}\n{line}\n"), out)
+    batch.run_batch(advisor, advisor.rules, io.StringIO(f"{line}\nbad\n{line}\n{line}\n"), out)
     first, error, second, third = out.getvalue().splitlines()
     assert json.loads(first)["options"][0]["value"] == 1e-7
     assert '"value": 1e-07}' in first

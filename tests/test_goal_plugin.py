@@ -21,8 +21,8 @@ import kniffel.rules
 from kniffel import Game, SeededDice, bots
 from kniffel.apps.cli import app
 from kniffel.planning import Unit, planner_for
-from kniffel.planning.goals import _GOALS, Goal, Target, parse_goal, register
-from kniffel.planning.interface import Planner, PlanningError
+from kniffel.planning.goals import _GOALS, Target, parse_goal, register
+from kniffel.planning.interface import Goal, Planner, PlanningError
 from kniffel.planning.winning import TargetPlanner
 from kniffel.rules import RuleSet
 from kniffel.services.players import bot_name, bot_name_in
@@ -61,7 +61,7 @@ class Beat(Goal):
         return {"points": self.score}
 
     def planner(self, rules: RuleSet, *, directory: Path | None = None, wait: bool = True) -> Planner:
-        return TargetPlanner(rules, self.score + 1, directory, wait=wait)
+        return TargetPlanner(rules, self, directory, wait=wait)
 
     def aim(self) -> int:
         return self.score + 1

@@ -33,7 +33,7 @@ from kniffel.core import play_games
 from kniffel.core import ColumnPosition
 from kniffel.core import TargetAdvisor, solve_rows
 from kniffel.planning.exact import advisor_for
-from kniffel.services.advice import run_batch
+from kniffel.services.batch import run_batch
 from kniffel.services.simulate import simulate
 from kniffel.services.tournament import tournament
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from kniffel.core import Progress, early_rows_ready
-from kniffel.planning.goals import AIM_POINTS, AIM_WIN
+from kniffel.planning.interface import AIM_POINTS, AIM_WIN
 from kniffel.planning.play_tables import CONE, DISTRIBUTIONS, EARLY, SOLUTION, TARGETS, PlayTables
 from kniffel.planning.worker import Work
 from kniffel.services.tournament import aims_of, tournament

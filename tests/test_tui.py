@@ -23,9 +23,9 @@ from kniffel.base.i18n import translate
 from kniffel.engine.actions import Announce, FreeThrow, Roll
 from kniffel.engine.game import Game
 from kniffel.engine.sheet import sheet_layout
-from kniffel.planning import Choice
 from kniffel.rules import get as get_rules
-from kniffel.services.session import Session, Settings, hint_choices
+from kniffel.services.advice import Hints, hints, pruned
+from kniffel.services.session import Session, Settings
 
 pytestmark = pytest.mark.anyio
 
@@ -459,18 +459,18 @@ def compiling_until_set(
     monkeypatch: pytest.MonkeyPatch, view: ModuleType, since: list[float]
 ) -> threading.Event:
     """A first use as a view of the game meets it: the solver compiling (``since[0]`` seconds so far) and
-    the view's hints (``view.hint_choices``) waiting for it, until the event returned is set."""
+    the view's hints (``view.hints``) waiting for it, until the event returned is set."""
     import kniffel.services.wording as wording
 
     compiled = threading.Event()
     monkeypatch.setattr(wording, "compiling_seconds", lambda: None if compiled.is_set() else since[0])
-    choose = hint_choices
+    choose = hints
 
-    def slow(game: Game, count: int | None = None) -> tuple[list[Choice], bool]:
+    def slow(game: Game, *, wait: bool = True) -> Hints:
         compiled.wait(30)
-        return choose(game, count)
+        return choose(game, wait=wait)
 
-    monkeypatch.setattr(view, "hint_choices", slow)
+    monkeypatch.setattr(view, "hints", slow)
     return compiled
 
 
@@ -577,7 +577,7 @@ async def test_hints_list_the_best_five_and_h_all_of_them() -> None:
         await pilot.press("space", "t")
         await finish_work(app, pilot)
         lines = [line.text for line in app.query_one("#hints", RichLog).lines]
-        options = len(hint_choices(app.game)[0])
+        options = len(pruned(hints(app.game).points.options))
         assert len(lines) == 2 + 5 + 1  # the title, the column heads, the best five, how many more
         assert lines[-1] == f"{options - 5} more: T lists them all"
         await pilot.press("T")

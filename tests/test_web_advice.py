@@ -49,16 +49,28 @@ def test_hints_are_legal_and_best_first() -> None:
     assert {"action": str(entries[0].action), "value": round(entries[0].value, 2)} in listed
 
 
+def table_pending(monkeypatch: pytest.MonkeyPatch, compiling: float) -> None:
+    """As on a first use: the advice service says its points table is being solved (its kernels
+    compiling for ``compiling`` seconds so far)."""
+    from kniffel.planning.interface import Goal
+    from kniffel.planning.worker import Work
+    from kniffel.services import advice as road
+
+    work = Work("Solving the table of {rules}", 2.0, 10**6, (("rules", "kniffel"),))
+
+    def preparing(position: road.Position, goal: Goal, **asked: object) -> road.Advice:
+        return road.Advice(goal, goal, preparing=road.Preparing(work, None, compiling=compiling))
+
+    monkeypatch.setattr(road, "options", preparing)
+
+
 def test_while_the_table_is_solved_hints_give_the_quick_bots_order(monkeypatch: pytest.MonkeyPatch) -> None:
     """On a first use the points table takes half a minute (its kernels compile): meanwhile the hints
     answer ``preparing`` with the quick bot's order of the options, the best entry on the sheet among
     them, actions only (its figures are not points to come); it never waits for a compile."""
     from kniffel.planning import planner_for
-    from kniffel.planning.worker import Work
-    from kniffel.services.wording import Preparing
 
-    work = Work("Solving the table of {rules}", 2.0, 10**6, (("rules", "kniffel"),))
-    monkeypatch.setattr(advice, "advisor_ready", lambda rules: Preparing(work, None, compiling=12.0))
+    table_pending(monkeypatch, compiling=12.0)
     game = Game(rules.get("kniffel"), ["Ada", "Bob"], dice=SeededDice(4))
     game.roll()
     answer = advice.hints(game)
@@ -151,11 +163,8 @@ def test_the_hints_route_names_the_estimates_options_in_the_asked_language(
     from fastapi.testclient import TestClient
 
     from kniffel.apps.web.app import create_app
-    from kniffel.planning.worker import Work
-    from kniffel.services.wording import Preparing
 
-    work = Work("Solving the table of {rules}", 2.0, 10**6, (("rules", "kniffel"),))
-    monkeypatch.setattr(advice, "advisor_ready", lambda rules: Preparing(work, None, compiling=3.0))
+    table_pending(monkeypatch, compiling=3.0)
     app = create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}", bot_delay=0, allowed_hosts="testserver")
     with TestClient(app) as client:
         seats = [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "human"}]

@@ -101,7 +101,13 @@ def test_the_pages_get_plural_forms_with_their_words(server: ServerProcess) -> N
 def test_a_target_past_the_limit_is_said_to_be_read_at_it() -> None:
     """The analysis says when a target's chances are the limit's (upper bounds): 168 points held and a
     target of 2000 ask for more than the 475 Yahtzee's rows go to; 600 does not."""
-    from kniffel.services.advice import past_the_limit
+    from kniffel.planning import Target, planner_for
+
+    def past_the_limit(game: Game, target: int) -> int | None:
+        # known before the chances are solved: what an analysis says while they are
+        reach = planner_for(game.rules, Target(target)).reach(game)
+        assert reach is not None
+        return reach.limit
 
     sheet = "ones=3 twos=6 threes=9 fours=12 fives=15 sixes=18 chance=20 yahtzee=50"
     game = Game.from_situation(Situation.parse(f"yahtzee | {sheet} | 6 6 6 6 6 | rolls left 2"))

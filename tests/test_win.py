@@ -18,10 +18,11 @@ from typer.testing import CliRunner
 
 from kniffel import Game, SeededDice, bots, rules
 from kniffel.core import ScoreDistribution, best_of
-from kniffel.planning import TargetPlanner, WinPlanner, final_scores, planner_for, win_chances
+from kniffel.planning import WIN, Target, TargetPlanner, WinPlanner, final_scores, planner_for, win_chances
 from kniffel.planning.winning import scored
+from kniffel.services.advice import Position, hints, options, plays_to_win, pruned
 from kniffel.services.review import listed, player_goals, review
-from kniffel.services.session import hint_choices, hint_win_chances, live_chances, plays_to_win
+from kniffel.services.session import live_chances
 from kniffel.services.simulate import simulate
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
@@ -117,8 +118,8 @@ def test_once_the_others_have_finished_winning_is_reaching_their_best() -> None:
     assert last.sheets[0].is_full
     assert last.turn.dice is not None
     best = last.sheets[0].total
-    wins = {c.action: c.value for c in WinPlanner(STRICT).choices(last)}
-    target = {c.action: c.value for c in TargetPlanner(STRICT, best).choices(last)}
+    wins = {c.action: c.value for c in WinPlanner(STRICT, WIN).choices(last)}
+    target = {c.action: c.value for c in TargetPlanner(STRICT, Target(best)).choices(last)}
     assert wins.keys() == target.keys()
     for action, value in wins.items():
         assert value == pytest.approx(target[action], abs=1e-6)
@@ -136,7 +137,7 @@ def test_the_win_planner_behind_takes_the_long_shot() -> None:
     its choice is never worse for winning than the expected-score choice, and sometimes different."""
     different = 0
     for replay in last_turns(range(40)):
-        wins = WinPlanner(STRICT).choices(replay)
+        wins = WinPlanner(STRICT, WIN).choices(replay)
         points = planner_for(STRICT, method="exact").choices(replay)
         by_action = {c.action: c.value for c in wins}
         assert wins[0].value >= by_action[points[0].action] - 1e-9
@@ -149,8 +150,10 @@ def test_hints_and_live_chances_beside_play() -> None:
     if game.turn.dice is None:
         game.apply(bots.make("bot:optimal").choose(game))
     assert plays_to_win(game)
-    choices, _ = hint_choices(game, 5)
-    wins = hint_win_chances(game, choices, wait=True)
+    options(Position.of_game(game), WIN)  # the tables of the chances solved, as a front end waits for them
+    found = hints(game)
+    choices = pruned(found.points.options, 5)
+    wins = found.chances(choices)
     assert isinstance(wins, list)
     assert len(wins) == len(choices)
     assert all(w is None or 0.0 <= w <= 1.0 for w in wins)
@@ -226,7 +229,7 @@ def test_options_equally_likely_to_win_go_by_their_points() -> None:
     has the same chance, and the options come in the order of their points."""
     decided = 0
     for replay in last_turns(range(30)):
-        wins = WinPlanner(STRICT).choices(replay)
+        wins = WinPlanner(STRICT, WIN).choices(replay)
         if {c.value for c in wins} in ({0.0}, {1.0}):
             decided += 1
             points = planner_for(STRICT, method="exact").choices(replay)
@@ -247,12 +250,12 @@ def test_before_the_others_finish_winning_weighs_each_target_by_the_others_best(
     assert not replay.sheets[0].is_full
     others = final_scores(replay, 0)
     assert len(others.probabilities) > 20
-    wins = {c.action: c.value for c in WinPlanner(STRICT).choices(replay)}
+    wins = {c.action: c.value for c in WinPlanner(STRICT, WIN).choices(replay)}
     weighted = dict.fromkeys(wins, 0.0)
     for i, p in enumerate(others.probabilities):
         if p == 0:
             continue
-        for c in TargetPlanner(STRICT, others.low + i).choices(replay):
+        for c in TargetPlanner(STRICT, Target(others.low + i)).choices(replay):
             weighted[c.action] += p * c.value
     for action, value in wins.items():
         assert value == pytest.approx(weighted[action], abs=1e-6)

@@ -22,7 +22,7 @@ from kniffel import Game, KniffelError, bots, rules
 from kniffel.base.keeps import keep_lattice
 from kniffel.core import AIM_POINTS, AIM_WIN, Matches, play_to_win, solve
 from kniffel.engine.game import FreeThrow, Roll, Score, Strike
-from kniffel.planning import HeuristicPlanner, TargetPlanner, WinPlanner, planner_for, win_chances
+from kniffel.planning import HeuristicPlanner, TargetPlanner, WinPlanner, goals, planner_for, win_chances
 from kniffel.planning.compiled import SheetSearch
 from kniffel.planning.interface import Planner
 from kniffel.rules import RuleSet
@@ -72,10 +72,11 @@ def replay(
     checked: a role's against the planner of its aim, or of ``played_by[role]``."""
     lattice = keep_lattice(ruleset.dice)
     players = matches.players
-    to_win = WinPlanner(ruleset)
+    to_win = WinPlanner(ruleset, goals.WIN)
     for_points = planner_for(ruleset, method="exact")
+    targets = {aim: TargetPlanner(ruleset, goals.Target(aim)) for aim in matches.aims if aim >= 0}
     planners = {
-        aim: to_win if aim == AIM_WIN else for_points if aim == AIM_POINTS else TargetPlanner(ruleset, aim)
+        aim: to_win if aim == AIM_WIN else for_points if aim == AIM_POINTS else targets[aim]
         for aim in matches.aims
     }
     played_by = played_by or {}

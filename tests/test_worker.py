@@ -17,8 +17,8 @@ from kniffel import Game, SeededDice, core, rules
 from kniffel.core import Cancel, Cancelled, Progress
 from kniffel.planning import worker as worker_module
 from kniffel.planning.worker import SMALL, Work, Worker
+from kniffel.services.advice import Preparing
 from kniffel.services.session import live_chances
-from kniffel.services.wording import Preparing
 
 
 def pieces(count: int, seconds: float, log: list[str], name: str):  # type: ignore[no-untyped-def]
@@ -179,6 +179,8 @@ def test_quitting_the_game_does_not_wait_for_a_solve(tmp_path: Path) -> None:
     time.sleep(1.0)  # the solve is under way
     started = time.monotonic()
     child.sendline("q")
+    child.expect("quit anyway")  # the game is not saved: quitting asks first
+    child.sendline("y")
     child.expect(pexpect.EOF)
     quitting = time.monotonic() - started
     child.close()

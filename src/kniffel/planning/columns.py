@@ -26,6 +26,7 @@ from kniffel.core import Advisor
 from kniffel.engine.game import Game
 from kniffel.planning.compiled import SearchPlanner, SheetSearch, column_rules, covers
 from kniffel.planning.exact import advisor_for, free_throws_arg
+from kniffel.planning.interface import Goal
 from kniffel.planning.lookahead import ColumnCache, Matrix, best_entries, own_entries
 from kniffel.rules import Column, Order, Placement, RuleSet, Section, single_column
 
@@ -63,8 +64,10 @@ def column_model(rules: RuleSet, index: int, directory: Path | None = None) -> C
 class ColumnPlanner(SearchPlanner):
     """The column estimate described in the module docstring."""
 
-    def __init__(self, rules: RuleSet, directory: Path | None = None, *, wait: bool = True) -> None:
-        super().__init__(rules, wait=wait)
+    def __init__(
+        self, rules: RuleSet, goal: Goal, directory: Path | None = None, *, wait: bool = True
+    ) -> None:
+        super().__init__(rules, goal, wait=wait)
         self.models = {c.id: column_model(rules, i, directory) for i, c in enumerate(rules.columns)}
         self.upper = {box.id for box in rules.boxes if box.section is Section.UPPER}
         self.columns = ColumnCache(4096)

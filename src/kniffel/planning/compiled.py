@@ -23,13 +23,12 @@ from kniffel.base.arrays import I64
 from kniffel.base.keeps import keep_lattice
 from kniffel.core import SheetKernels
 from kniffel.engine.game import Announce, Game, Roll, Score, Strike
-from kniffel.planning.goals import POINTS
-from kniffel.planning.interface import Choice, best_first
+from kniffel.planning.interface import Choice, ColumnAdvisor, Goal, Reach, best_first
 from kniffel.planning.lookahead import Lookahead, Valuation
 from kniffel.rules import Order, Placement, RuleSet, single_column
 
 if TYPE_CHECKING:
-    from kniffel.core import Compiled
+    from kniffel.core import ColumnPosition, Compiled, Progress
 
 
 def covers(rules: RuleSet) -> bool:
@@ -185,12 +184,12 @@ class SearchPlanner:
     :attr:`search` covers the sheet, else by the Python lookahead (:meth:`choices`)."""
 
     exact = False
-    goal = POINTS
     search: SheetSearch | None
     """The compiled turn search where it covers the sheet, else None (the Python lookahead)."""
 
-    def __init__(self, rules: RuleSet, *, wait: bool = True) -> None:
+    def __init__(self, rules: RuleSet, goal: Goal, *, wait: bool = True) -> None:
         self.rules = rules
+        self.goal = goal
         self.wait = wait
         """False for a player people wait for: no waiting for the compiled search's first compile."""
 
@@ -198,17 +197,26 @@ class SearchPlanner:
         """What the entries of the player to move in ``game`` are worth to this planner."""
         raise NotImplementedError
 
-    def choices(self, game: Game) -> list[Choice]:
-        """The choices in ``game``: none when there is nothing to decide, else the compiled search's
-        (where it covers the sheet) or the Python lookahead's, both valuing entries by
+    def choices(self, at: Game | ColumnPosition, progress: Progress | None = None) -> list[Choice]:
+        """The choices in the game ``at``: none when there is nothing to decide, else the compiled
+        search's (where it covers the sheet) or the Python lookahead's, both valuing entries by
         :meth:`valuation`. Without :attr:`wait` the lookahead answers while the search's kernel is not
-        compiled yet (:meth:`SheetSearch.ready`): a game people watch never waits for that compile."""
-        if game.is_over or game.turn.dice is None:
+        compiled yet (:meth:`SheetSearch.ready`): a game people watch never waits for that compile. A
+        column alone is the exact solver's to answer."""
+        if not isinstance(at, Game):
+            raise TypeError(f"{self.rules.id}: a column alone is answered by the exact solver's tables")
+        if at.is_over or at.turn.dice is None:
             return []
-        valued = self.valuation(game)
+        valued = self.valuation(at)
         if self.search is not None and (self.wait or self.search.ready()):
-            return self.search.choices(game, valued)
-        return Lookahead(game, valued).choices()
+            return self.search.choices(at, valued)
+        return Lookahead(at, valued).choices()
+
+    def reach(self, at: Game | ColumnPosition) -> Reach | None:
+        return None
+
+    def column_advisor(self, progress: Progress | None = None) -> ColumnAdvisor:
+        raise TypeError(f"{self.rules.id}: a batch of positions is answered by the exact solver's tables")
 
 
 __all__ = [

@@ -15,14 +15,14 @@ from kniffel.core import (
     ColumnPosition,
     Memo,
     OptionRanker,
+    Progress,
     UnsupportedRulesError,
     compile_rules,
     table,
 )
 from kniffel.engine.game import Action, Game, Score, Strike
-from kniffel.planning.goals import POINTS
-from kniffel.planning.interface import Choice, best_first
-from kniffel.planning.worker import Job, Work, worker
+from kniffel.planning.interface import Choice, Goal, Reach, best_first
+from kniffel.planning.worker import Job, NotReady, Work, worker
 from kniffel.rules import RuleSet
 
 MAX_TABLES = 128
@@ -144,26 +144,58 @@ def legal_choices(game: Game, values: Mapping[Action, float], struck: Callable[[
     return best_first(result)
 
 
+def optimal_choices(game: Game, advisor: Advisor) -> list[Choice]:
+    """The legal actions of the player to move in a single-column ``game`` valued by optimal play for
+    points (``advisor``'s table); ``[]`` when there is nothing to decide."""
+    at = column_position(game)
+    if at is None:
+        return []
+    options = advisor.options(at)
+    return legal_choices(
+        game,
+        {o.action: o.value for o in options},
+        lambda box: advisor.value({**at.sheet, box: 0}, at.free_throws_left),
+    )
+
+
 class ExactPlanner:
-    """Optimal play of a single-column rule set: the advisor's options are the game's actions."""
+    """Optimal play for points of a single-column rule set: the advisor's options are the game's actions.
+    Made without ``wait``, it never solves its table itself: until the table is in memory or on disk the
+    worker solves it (:func:`advisor_job`; the tables of the default store) and :class:`NotReady` says
+    so."""
 
     exact = True
-    goal = POINTS
 
-    def __init__(self, rules: RuleSet, advisor: Advisor) -> None:
+    def __init__(
+        self, rules: RuleSet, goal: Goal, directory: Path | None = None, *, wait: bool = True
+    ) -> None:
         self.rules = rules
-        self.advisor = advisor
+        self.goal = goal
+        self.directory = directory
+        solve = wait or directory is not None
+        self._advisor = advisor_for(rules, directory) if solve else held_advisor(rules, directory)
 
-    def choices(self, game: Game) -> list[Choice]:
-        at = column_position(game)
-        if at is None:
-            return []
-        options = self.advisor.options(at)
-        return legal_choices(
-            game,
-            {o.action: o.value for o in options},
-            lambda box: self.advisor.value({**at.sheet, box: 0}, at.free_throws_left),
-        )
+    @property
+    def advisor(self) -> Advisor:
+        """The advisor of the table; :class:`NotReady` while the worker solves it."""
+        if self._advisor is None:
+            job = advisor_job(self.rules)
+            if job is not None:
+                raise NotReady(job, job.work)
+            self._advisor = held_advisor(self.rules)
+        assert self._advisor is not None  # advisor_job found it held
+        return self._advisor
+
+    def choices(self, at: Game | ColumnPosition, progress: Progress | None = None) -> list[Choice]:
+        if isinstance(at, Game):
+            return optimal_choices(at, self.advisor)
+        return [Choice(o.action, o.value) for o in self.advisor.options(at)]
+
+    def reach(self, at: Game | ColumnPosition) -> Reach | None:
+        return None
+
+    def column_advisor(self, progress: Progress | None = None) -> Advisor:
+        return self.advisor
 
 
 __all__ = [
@@ -174,6 +206,7 @@ __all__ = [
     "held_advisor",
     "is_exact",
     "legal_choices",
+    "optimal_choices",
     "ranker_for",
     "rules_key",
 ]

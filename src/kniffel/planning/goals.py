@@ -1,6 +1,7 @@
-"""Goals: what a player plays for.
+"""Goals: what a player plays for, the menu above the planners.
 
-A :class:`Goal` is a small value with a text form and a unit:
+A goal (:class:`kniffel.planning.interface.Goal`) is a small value with a text form and a unit; the
+built-in ones are here:
 
 * ``points`` (:class:`Points`): the most points on average; values are expected points still to come.
 * ``target:T`` (:class:`Target`): the largest chance of finishing with at least ``T`` points; values are
@@ -8,13 +9,14 @@ A :class:`Goal` is a small value with a text form and a unit:
 * ``win`` (:class:`Win`): the largest chance of finishing first; values are probabilities
   (:mod:`kniffel.planning.winning`).
 
-:func:`kniffel.planning.planner_for` makes the planner of a goal; a bot plays one (``bot:win``,
-``bot:target:250``); hints, reviews, tournaments and ``kniffel advise --goal`` take goals. A goal carries
-everything they need of it: its text, its unit, its planner, its names in every language
-(:meth:`Goal.describe`, :meth:`Goal.bot_name`), its *aim* (how compiled play and the advisors play it:
-:meth:`Goal.aim`, points, a target score or the win) and what it plays for alone at a table
-(:meth:`Goal.alone`). A new goal is one class (here or anywhere else) and :func:`register`; nothing
-else dispatches on goals.
+Each goal makes the planner that plays it (:meth:`Goal.planner`), handing it the goal itself: planners
+know no goal module, this one knows them all. :func:`kniffel.planning.planner_for` shares the planners; a
+bot plays one (``bot:win``, ``bot:target:250``); hints, reviews, tournaments and ``kniffel advise --goal``
+take goals (:func:`kniffel.services.advice.options`). A goal carries everything they need of it: its
+text, its unit, its planner, its names in every language (:meth:`Goal.describe`, :meth:`Goal.bot_name`),
+its *aim* (how compiled play and the advisors play it: :meth:`Goal.aim`, points, a target score or the
+win) and what it plays for alone at a table (:meth:`Goal.alone`). A new goal is one class (here or
+anywhere else) and :func:`register`; nothing else dispatches on goals.
 
 >>> parse_goal("target:250")
 Target(score=250)
@@ -24,79 +26,16 @@ Target(score=250)
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from kniffel.base.i18n import N_, translate
-from kniffel.core import AIM_POINTS, AIM_WIN
-from kniffel.planning.interface import PlanningError
+from kniffel.base.i18n import N_
+from kniffel.planning.exact import is_exact
+from kniffel.planning.interface import AIM_POINTS, AIM_WIN, Goal, Planner, PlanningError, Unit
+from kniffel.planning.points import points_planner
+from kniffel.planning.winning import TargetPlanner, WinPlanner
 from kniffel.rules import RuleSet
-
-if TYPE_CHECKING:
-    from kniffel.planning.interface import Planner
-
-
-# --- goals -------------------------------------------------------------------------------------------------
-
-
-class Unit(StrEnum):
-    """What a planner's values count."""
-
-    POINTS = "points"
-    """Expected points still to come."""
-    PROBABILITY = "probability"
-    """A chance, 0 to 1."""
-
-
-class Goal(ABC):
-    """What a player plays for (see the module docstring). Subclasses are frozen dataclasses: goals
-    compare and hash by value, and ``str(goal)`` reads back with :func:`parse_goal`."""
-
-    name: ClassVar[str]
-    """The first word of the text form (``target`` in ``target:250``)."""
-    unit: ClassVar[Unit]
-    title: ClassVar[str]
-    """What it plays for, for people (a message of the catalogs, filled with :meth:`fields`)."""
-    bot_title: ClassVar[str]
-    """The default name of a bot playing for it (a message of the catalogs, filled with :meth:`fields`)."""
-
-    @abstractmethod
-    def __str__(self) -> str: ...
-
-    @classmethod
-    @abstractmethod
-    def from_argument(cls, argument: str | None) -> Goal:
-        """The goal of ``NAME`` (``argument`` None) or ``NAME:ARGUMENT``; :class:`PlanningError` if the
-        argument does not fit."""
-
-    @abstractmethod
-    def planner(self, rules: RuleSet, *, directory: Path | None = None, wait: bool = True) -> Planner:
-        """The planner that plays for this goal on ``rules`` (see :func:`kniffel.planning.planner_for`)."""
-
-    def fields(self) -> dict[str, object]:
-        """The fields of :attr:`title` and :attr:`bot_title` (``points`` of a target)."""
-        return {}
-
-    def describe(self, lang: str = "en") -> str:
-        """A short phrase for people in ``lang`` ("the most points", "at least 250 points")."""
-        return translate(lang, self.title, **self.fields())
-
-    def bot_name(self, lang: str = "en") -> str:
-        """The default name of a bot playing for it in ``lang`` ("Bot (win)", "Bot (Ziel 250)")."""
-        return translate(lang, self.bot_title, **self.fields())
-
-    @abstractmethod
-    def aim(self) -> int:
-        """How the compiled players and the advisors play it: :data:`AIM_POINTS` (the most points),
-        :data:`AIM_WIN` (the chance of finishing first) or a score of 0 or more (the chance of finishing
-        with at least that many points)."""
-
-    def alone(self) -> Goal:
-        """What it plays for with nobody else at the table (winning alone is the most points)."""
-        return self
 
 
 class PlainGoal(Goal):
@@ -122,9 +61,7 @@ class Points(PlainGoal):
     bot_title: ClassVar[str] = N_("Bot (optimal)")
 
     def planner(self, rules: RuleSet, *, directory: Path | None = None, wait: bool = True) -> Planner:
-        from kniffel.planning import planner_for
-
-        return planner_for(rules, self, directory=directory)
+        return points_planner(rules, self, directory=directory, wait=wait)
 
     def aim(self) -> int:
         return AIM_POINTS
@@ -157,9 +94,7 @@ class Target(Goal):
         return cls(int(text))
 
     def planner(self, rules: RuleSet, *, directory: Path | None = None, wait: bool = True) -> Planner:
-        from kniffel.planning.winning import TargetPlanner
-
-        return TargetPlanner(rules, self.score, directory, wait=wait)
+        return TargetPlanner(rules, self, directory, wait=wait)
 
     def fields(self) -> dict[str, object]:
         return {"points": self.score}
@@ -178,14 +113,10 @@ class Win(PlainGoal):
     bot_title: ClassVar[str] = N_("Bot (win)")
 
     def planner(self, rules: RuleSet, *, directory: Path | None = None, wait: bool = True) -> Planner:
-        from kniffel.planning import is_exact, planner_for
-
         # win play needs the exact tables; elsewhere it plays for points
         if not is_exact(rules):
-            return planner_for(rules, directory=directory)
-        from kniffel.planning.winning import WinPlanner
-
-        return WinPlanner(rules, directory, wait=wait)
+            return points_planner(rules, POINTS, directory=directory)
+        return WinPlanner(rules, self, directory, wait=wait)
 
     def aim(self) -> int:
         return AIM_WIN
@@ -236,16 +167,12 @@ def parse_goal(text: str | Goal) -> Goal:
 
 
 __all__ = [
-    "AIM_POINTS",
-    "AIM_WIN",
     "ALIASES",
     "POINTS",
     "WIN",
-    "Goal",
     "PlainGoal",
     "Points",
     "Target",
-    "Unit",
     "Win",
     "goal_names",
     "parse_goal",

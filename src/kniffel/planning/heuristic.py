@@ -34,6 +34,7 @@ from kniffel.base.keeps import keep_lattice
 from kniffel.core import Compiled, compile_rules
 from kniffel.engine.game import Game
 from kniffel.planning.compiled import SearchPlanner, SheetSearch, column_rules, covers
+from kniffel.planning.interface import Goal
 from kniffel.planning.lookahead import ColumnCache, Matrix, best_entries, own_entries
 from kniffel.rules import Column, Placement, RuleSet, single_column
 from kniffel.rules.model import Box
@@ -72,8 +73,10 @@ class ColumnSummary:
 class HeuristicPlanner(SearchPlanner):
     """The estimate described in the module docstring; what it derives from the rules is built once."""
 
-    def __init__(self, rules: RuleSet, weights: Weights | None = None, *, wait: bool = True) -> None:
-        super().__init__(rules, wait=wait)
+    def __init__(
+        self, rules: RuleSet, goal: Goal, weights: Weights | None = None, *, wait: bool = True
+    ) -> None:
+        super().__init__(rules, goal, wait=wait)
         self.weights = weights = weights or Weights()
         self.baseline = {
             box.id: weights.baseline_scale * self._targeted(b, rules.rolls + weights.baseline_extra_rolls)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from kniffel.base.i18n import N_
 from kniffel.core import Progress
-from kniffel.planning.goals import AIM_POINTS, AIM_WIN
+from kniffel.planning.interface import AIM_POINTS, AIM_WIN
 from kniffel.planning.winning import ROWS_KEPT, SECONDS_PER_LANE, seconds_per_value, win_tables
 from kniffel.planning.worker import Work
 from kniffel.rules import RuleSet

@@ -28,7 +28,7 @@ best is known and the chance is exact: it is target play.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeVar
@@ -41,6 +41,7 @@ from kniffel.base.i18n import N_
 from kniffel.core import (
     Advisor,
     Cancel,
+    ColumnPosition,
     DistributionTable,
     OptionRanker,
     Progress,
@@ -49,6 +50,7 @@ from kniffel.core import (
     TargetAdvisor,
     TargetRows,
     answered,
+    banked_points,
     best_of,
     chance_at_least,
     cone_size,
@@ -67,6 +69,7 @@ from kniffel.core import (
     level_of,
     points_left,
     reached_lanes,
+    read_at_limit,
     rows_for,
     situation_distribution,
     state_distribution,
@@ -77,36 +80,23 @@ from kniffel.core import (
 from kniffel.engine.game import Game
 from kniffel.engine.sheet import ScoreSheet
 from kniffel.planning.exact import (
-    ExactPlanner,
     advisor_for,
     column_position,
     free_throws_arg,
+    is_exact,
     legal_choices,
+    optimal_choices,
     ranker_for,
     rules_key,
 )
-from kniffel.planning.goals import WIN, Goal, Target
-from kniffel.planning.interface import Choice, PlanningError
-from kniffel.planning.worker import Job, Work, worker
+from kniffel.planning.interface import Choice, Goal, OthersNeeded, Reach, uncovered
+from kniffel.planning.worker import Job, NotReady, Work, worker
 from kniffel.rules import RuleSet
 
 T = TypeVar("T")
 
 
 # --- the tables goal planners read --------------------------------------------------------------------------
-
-
-class NotReady(PlanningError):  # noqa: N818 - not a mistake but a state: asked again later, it passes
-    """What a planner needs is being solved by the worker (:mod:`kniffel.planning.worker`); ``job`` says
-    what and how far it is (None: nothing solves it, as :data:`PREPARE_ENV` asks)."""
-
-    def __init__(self, job: Job[Any] | None, work: Work, *, early: bool = False) -> None:
-        super().__init__(f"{work.what}: not ready yet")
-        self.job = job
-        self.work = work
-        self.early = early
-        """The rule set's early win tables are missing: a front end that shows chances of winning starts
-        them (:meth:`WinTables.prepare`, saying so); a bot plays for points meanwhile."""
 
 
 PREPARE_ENV = "KNIFFEL_PREPARE_WIN_TABLES"
@@ -277,22 +267,32 @@ class WinTables:
     # --- target rows and distributions ---
 
     def rows(
-        self, state: SheetState, first: int, last: int, *, turn: bool, wait: bool, early: bool
+        self,
+        state: SheetState,
+        first: int,
+        last: int,
+        *,
+        turn: bool,
+        wait: bool,
+        early: bool,
+        progress: Progress | None = None,
     ) -> TargetRows:
         """Rows answering targets ``first .. last`` from ``state`` (see
         :func:`kniffel.core.target.rows_for`). ``early``: for an early state, solve the early tables
-        (and keep them) rather than the state's own cone."""
+        (and keep them) rather than the state's own cone. ``progress`` follows a solve made here."""
         c = self.compiled
         first, last = answered(c, first, last)  # the job's key too: questions past the limit share it
         if early and is_early(c, state, turn):
             if self.early_ready() or wait:
-                return rows_for(c, state, first, last, turn=turn, directory=self.directory)
+                return rows_for(c, state, first, last, turn=turn, directory=self.directory, progress=progress)
             raise NotReady(self.early_job(), self.early_work(), early=True)
         found = held_rows(c, state, first, last, turn=turn, directory=self.directory, early=False)
         if found is not None:
             return found
         if wait:
-            return rows_for(c, state, first, last, turn=turn, directory=self.directory, early=False)
+            return rows_for(
+                c, state, first, last, turn=turn, directory=self.directory, early=False, progress=progress
+            )
         job = self._submit(
             ("rows", state, first, last, turn),
             lambda: Work(
@@ -425,74 +425,96 @@ def win_chances(game: Game, directory: Path | None = None, *, wait: bool = True)
 
 
 class GoalPlanner:
-    """What the target and win planners share: the rules, the tables, whether to wait for them."""
+    """What the target and win planners share: the rules, the goal, the tables, whether to wait for them.
+    They play the rule sets the exact solver covers."""
 
-    goal: Goal
     exact = True
 
-    def __init__(self, rules: RuleSet, directory: Path | None = None, *, wait: bool = True) -> None:
-        if rules.multi_column:
-            raise PlanningError(f"{rules.id}: playing for {self.goal} covers the rule sets of one column")
+    def __init__(
+        self, rules: RuleSet, goal: Goal, directory: Path | None = None, *, wait: bool = True
+    ) -> None:
+        if not is_exact(rules):
+            raise uncovered(rules, goal)
         self.rules = rules
+        self.goal = goal
         self.directory = directory
         self.wait = wait
         self.tables = win_tables(rules, directory)
 
-    @cached_property
-    def fallback(self) -> ExactPlanner:
-        """Optimal play for points, which breaks ties between options equally good for the goal."""
-        return ExactPlanner(self.rules, self.tables.advisor)
-
     def ranked(self, game: Game, choices: list[Choice]) -> list[Choice]:
         """Options equally good for the goal (a game won or lost whatever happens, say) in the order of
-        their points."""
+        their points (optimal play for points breaks the ties)."""
         if len({c.value for c in choices}) < len(choices):
-            by_points = {c.action: rank for rank, c in enumerate(self.fallback.choices(game))}
+            points = optimal_choices(game, self.tables.advisor)
+            by_points = {c.action: rank for rank, c in enumerate(points)}
             choices.sort(key=lambda c: by_points.get(c.action, len(by_points)))
             choices.sort(key=lambda c: -c.value)
         return choices
 
-    def _choices(self, game: Game, first: int, weights: F64, *, early: bool) -> list[Choice]:
-        """Every legal action valued by ``sum(weights[i] * P(making at least first + i more))``."""
-        at = column_position(game)
-        if at is None:
+    def _choices(
+        self, at: Game | ColumnPosition, first: int, weights: F64, *, early: bool, progress: Progress | None
+    ) -> list[Choice]:
+        """Every legal action valued by ``sum(weights[i] * P(making at least first + i more))``: of a
+        game's player to move (ties in the order of their points), or every option of a column alone
+        as the advisor lists them."""
+        position = column_position(at) if isinstance(at, Game) else at
+        if position is None:
             return []
         ranker = self.tables.ranker
-        state = ranker.state(at.sheet, at.free_throws_left)
+        state = ranker.state(position.sheet, position.free_throws_left)
         last = first + len(weights) - 1
-        rows = self.tables.rows(state, first, last, turn=True, wait=self.wait, early=early)
-        targets = TargetAdvisor(ranker, rows)
-        options = targets.option_values(at, first, weights)
+        rows = self.tables.rows(state, first, last, turn=True, wait=self.wait, early=early, progress=progress)
+        options = TargetAdvisor(ranker, rows).option_values(position, first, weights)
+        if not isinstance(at, Game):
+            return [Choice(o.action, o.value) for o in options]
 
         def struck(box: str) -> float:
-            after = ranker.state({**at.sheet, box: 0}, at.free_throws_left)
+            after = ranker.state({**position.sheet, box: 0}, position.free_throws_left)
             return float(np.dot(weights, rows.curve(after, first, len(weights))))
 
-        choices = legal_choices(game, {o.action: o.value for o in options}, struck)
-        return self.ranked(game, choices)
+        return self.ranked(at, legal_choices(at, {o.action: o.value for o in options}, struck))
 
 
 class TargetPlanner(GoalPlanner):
-    """Every legal action valued by the largest probability of finishing with at least ``target``."""
+    """Every legal action valued by the largest probability of finishing with at least the score its
+    goal aims at (:meth:`Goal.aim`: ``target:250`` aims at 250)."""
 
     def __init__(
-        self, rules: RuleSet, target: int, directory: Path | None = None, *, wait: bool = True
+        self, rules: RuleSet, goal: Goal, directory: Path | None = None, *, wait: bool = True
     ) -> None:
-        self.goal = Target(target)
-        super().__init__(rules, directory, wait=wait)
-        self.target = target
+        super().__init__(rules, goal, directory, wait=wait)
+        self.target = goal.aim()
+        if self.target < 0:
+            raise ValueError(f"{goal} is not played for a final score")
 
-    def choices(self, game: Game) -> list[Choice]:
-        needed = self.target - scored(game.sheet)
+    def needed(self, at: Game | ColumnPosition) -> int:
+        """The points still to make: the target less what the sheet holds (a column alone holds its
+        boxes and its upper bonus: extra bonuses earned are not part of a box-by-box sheet)."""
+        if isinstance(at, Game):
+            return self.target - scored(at.sheet)
+        return self.target - banked_points(self.rules, at.sheet)
+
+    def choices(self, at: Game | ColumnPosition, progress: Progress | None = None) -> list[Choice]:
         # a target asks for its own cone: cheaper than the early tables, which cover every target
-        return self._choices(game, needed, np.ones(1), early=False)
+        return self._choices(at, self.needed(at), np.ones(1), early=False, progress=progress)
+
+    def reach(self, at: Game | ColumnPosition) -> Reach:
+        needed = self.needed(at)
+        position = column_position(at) if isinstance(at, Game) else at
+        if position is None:
+            return Reach(self.target, needed, None)
+        ranker = self.tables.ranker
+        c = ranker.compiled
+        state = ranker.state(position.sheet, position.free_throws_left)
+        return Reach(self.target, needed, default_limit(c) if read_at_limit(c, state, needed) else None)
+
+    def column_advisor(self, progress: Progress | None = None) -> TargetOptions:
+        return TargetOptions(self.tables.ranker, self.target, progress)
 
 
 class WinPlanner(GoalPlanner):
     """Every legal action valued by the chance of finishing first (see the module docstring). Alone at
-    the table it plays for points."""
-
-    goal = WIN
+    the table it plays for points; a column alone has no others to beat (:class:`OthersNeeded`)."""
 
     def others(self, game: Game) -> ScoreDistribution:
         """The best final score among the players other than the one to move."""
@@ -504,14 +526,51 @@ class WinPlanner(GoalPlanner):
             ]
         )
 
-    def choices(self, game: Game) -> list[Choice]:
-        if len(game.players) == 1:
-            return self.fallback.choices(game)
-        others = self.others(game)
+    def choices(self, at: Game | ColumnPosition, progress: Progress | None = None) -> list[Choice]:
+        if not isinstance(at, Game):
+            raise OthersNeeded(self.goal)
+        if len(at.players) == 1:
+            return optimal_choices(at, self.tables.advisor)
+        if at.is_over or at.turn.dice is None:
+            return []  # nothing to decide: the others' scores are not asked for
+        others = self.others(at)
         # I win when my final score is at least the others' best: P(win) = sum over their best s of
         # P(best = s) * P(I make at least s - what I have)
-        first = others.low - scored(game.sheet)
-        return self._choices(game, first, others.probabilities, early=True)
+        first = others.low - scored(at.sheet)
+        return self._choices(at, first, others.probabilities, early=True, progress=progress)
+
+    def reach(self, at: Game | ColumnPosition) -> Reach | None:
+        return None
+
+    def column_advisor(self, progress: Progress | None = None) -> TargetOptions:
+        raise OthersNeeded(self.goal)
+
+
+class TargetOptions:
+    """What a batch of single-column positions asks when it plays for a final score: every option's
+    probability of reaching it, from any position of a game (the rows of the empty sheet's cone, solved
+    once). A sheet's points so far are its boxes and upper bonus (extra bonuses earned are not part of a
+    box-by-box sheet)."""
+
+    def __init__(self, ranker: OptionRanker, target: int, progress: Progress | None = None) -> None:
+        self.target = target
+        rows = rows_for(
+            ranker.compiled, ranker.state({}), target, target, turn=False, early=False, progress=progress
+        )
+        self.advisor = TargetAdvisor(ranker, rows)
+
+    def needed(self, sheet: Mapping[str, int]) -> int:
+        return self.target - self.advisor.scored(sheet)
+
+    def upper_bound(self, position: ColumnPosition) -> bool:
+        """Whether the chances of ``position`` are read at the rows' limit, upper bounds rather than the
+        chances (:meth:`kniffel.core.target.TargetAdvisor.upper_bound`): the target asks for more points
+        than a game makes with at most one extra five of a kind."""
+        state = self.advisor.ranker.state(position.sheet, position.free_throws_left)
+        return self.advisor.upper_bound(state, self.needed(position.sheet))
+
+    def options(self, position: ColumnPosition) -> Sequence[object]:
+        return self.advisor.options(position, self.needed(position.sheet))
 
 
 def with_patience(job: Job[T] | None, seconds: float) -> bool:
@@ -535,7 +594,7 @@ def ready_or(make: Callable[[], T], fallback: Callable[[NotReady], T]) -> T:
 __all__ = [
     "PREPARE_ENV",
     "GoalPlanner",
-    "NotReady",
+    "TargetOptions",
     "TargetPlanner",
     "WinPlanner",
     "WinTables",

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from kniffel.core import Cancel, Cancelled, Progress, is_helper, use_threads
+from kniffel.planning.interface import PlanningError
 
 T = TypeVar("T")
 log = logging.getLogger("kniffel.planning")
@@ -158,6 +159,20 @@ class Job(Generic[T]):
                 log.exception("%s failed", self.work.what)
         finally:
             self._finished.set()
+
+
+class NotReady(PlanningError):  # noqa: N818 - not a mistake but a state: asked again later, it passes
+    """What a planner needs is being solved by the worker; ``job`` says what and how far it is (None:
+    nothing solves it, as :data:`kniffel.planning.winning.PREPARE_ENV` asks)."""
+
+    def __init__(self, job: Job[Any] | None, work: Work, *, early: bool = False) -> None:
+        super().__init__(f"{work.what}: not ready yet")
+        self.job = job
+        self.work = work
+        self.early = early
+        """The rule set's early win tables are missing: a front end that shows chances of winning starts
+        them (:meth:`kniffel.planning.winning.WinTables.prepare`, saying so); a bot plays for points
+        meanwhile."""
 
 
 REFUSED_FOR = 60.0
@@ -330,4 +345,4 @@ def exit_now(status: int) -> None:
     os._exit(status)
 
 
-__all__ = ["THREADS_ENV", "Job", "Work", "Worker", "busy", "exit_now", "shutdown", "worker"]
+__all__ = ["THREADS_ENV", "Job", "NotReady", "Work", "Worker", "busy", "exit_now", "shutdown", "worker"]

@@ -1,58 +1,39 @@
-"""Advice as a library service: every option of a position valued for a goal, one at a time or a whole
-batch of lines, for any front end (the command line's ``advise`` and ``advise --batch``, the web, the
-terminal game).
+"""Advice: every option of a position valued for a goal, one road for every front end.
 
-:func:`advise` answers one :class:`~kniffel.core.position.ColumnPosition` as ``{"action", "value"}`` lists.
-:func:`run_batch` answers a stream of lines, one position a line: a JSON object
-(:func:`parse_position`) or a position's table text as :class:`kniffel.Situation` writes it (``yahtzee |
-ones=3 | 2 2 3 5 5 | rolls left 1``), which must be of the rule set the batch advises. A line that cannot
-be read or describes an impossible position gets ``{"line": N, "error": "..."}`` instead, and the batch
-goes on with the next one. Blank lines are skipped. The lines are read in blocks of up to :data:`BLOCK`
-(from a pipe or a terminal, as many as have come: a program that writes one position and waits for its
-answer gets it, see :func:`arrivals`), each checked as a single query is and the block valued in one
-compiled call: a batch answers each line as :func:`advise` would, byte for byte, several times as fast as
-one query after another.
+:func:`options` is the one way from a question to its answer: the command line's ``kniffel advise`` (a
+table text, or a column's sheet and dice), the web's hints and analysis, the terminal game's hints and
+the review all ask it. A :class:`Position` is what they ask about, a whole table (a game, or the
+:class:`~kniffel.engine.situation.Situation` a table text describes) or one column alone (a
+:class:`~kniffel.core.position.ColumnPosition` of a one-column rule set); the goal, parsed once by the
+front end, is handed down as it is, and its planner (:meth:`kniffel.planning.interface.Goal.planner`)
+answers. The answer is one :class:`Advice`: the options with their values, their unit, whether they are
+exact, how to read chances of a final score (:class:`~kniffel.planning.interface.Reach`: read at the
+tables' limit, they are upper bounds) and, for a caller that would not wait, what is being solved
+meanwhile (:class:`Preparing`).
 
-The advisors are the solver's :class:`~kniffel.core.Advisor` (the most points) and
-:class:`TargetOptions` (the chance of finishing with at least a target score); anything with
-``options(position)`` (and, for blocks, ``ranked``, ``actions``, ``compiled``) answers.
+:func:`hints` is what every game's hint shows, on the same road: the options for points, and in a game
+of several players each one's chance of winning. A batch of single-column positions goes faster, in
+compiled blocks (:mod:`kniffel.services.batch`), with the advisor its goal's planner hands out.
 """
 
 from __future__ import annotations
 
-import io
-import itertools
-import json
-import os
-import queue
-import stat
-import threading
-import weakref
-from collections.abc import Callable, Iterator, Mapping
-from json.encoder import encode_basestring_ascii
-from typing import IO, TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 
-import numpy as np
-
-from kniffel.base.errors import KniffelError, SituationError
-from kniffel.base.i18n import N_, error_text
-from kniffel.core import (
-    FIELDS,
-    AnswerWriter,
-    ColumnPosition,
-    LineReader,
-    LineStatus,
-    Positions,
-    ThrowProblem,
-    throw_problem,
-)
-from kniffel.engine.sheet import ScoreSheet, SheetError
+from kniffel.base.errors import SituationError
+from kniffel.base.i18n import N_
+from kniffel.core import ColumnPosition, Progress, ThrowProblem, throw_problem
+from kniffel.engine.actions import Action, Score, Strike
+from kniffel.engine.game import Game
+from kniffel.engine.sheet import ScoreSheet
 from kniffel.engine.situation import Situation
+from kniffel.planning import POINTS, WIN, is_exact, planner_for, win_tables
+from kniffel.planning.exact import advisor_job
+from kniffel.planning.interface import Choice, Goal, OthersNeeded, Reach, Unit, uncovered
+from kniffel.planning.worker import NotReady, Work
 from kniffel.rules import RuleSet
-
-if TYPE_CHECKING:
-    from kniffel.engine.game import Game
-    from kniffel.planning.goals import Goal
 
 
 def check_position(rules: RuleSet, s: ColumnPosition) -> None:
@@ -76,448 +57,261 @@ def check_position(rules: RuleSet, s: ColumnPosition) -> None:
         raise SituationError("free throws come after the regular rolls: rolls left must be 0")
 
 
-def advise(advisor: Any, rules: RuleSet, s: ColumnPosition) -> list[dict[str, Any]]:
-    """Every option of the position, best first, as ``{"action", "value"}`` (full precision)."""
-    check_position(rules, s)
-    return [{"action": str(o.action), "value": o.value} for o in advisor.options(s)]
+# --- the question and its answer ------------------------------------------------------------------------
 
 
-def _int(data: Mapping[str, Any], key: str, default: int | None = None) -> int | None:
-    value = data.get(key, default)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise SituationError(f"{key} must be a whole number, got {value!r}")
-    return value
+@dataclass(frozen=True)
+class Position:
+    """What advice is asked about: the player to move at a whole table (``at`` a game: every sheet, so
+    that the chance of winning can be told), or one column alone (``at`` a position of the one-column
+    ``rules``, as ``kniffel advise --sheet --dice`` and batch lines give it). Made by :meth:`of_game`,
+    :meth:`of_situation` or :meth:`of_column`, which check what they are given."""
+
+    rules: RuleSet
+    at: Game | ColumnPosition
+
+    @classmethod
+    def of_game(cls, game: Game) -> Position:
+        return cls(game.rules, game)
+
+    @classmethod
+    def of_situation(cls, situation: Situation) -> Position:
+        """The table a table text describes; ``SituationError`` before the turn's first roll."""
+        if situation.dice is None:
+            raise SituationError("the situation has no dice yet: advice starts after the turn's first roll")
+        return cls.of_game(Game.from_situation(situation))
+
+    @classmethod
+    def of_column(cls, rules: RuleSet, position: ColumnPosition) -> Position:
+        """A column's position alone (``rules`` of one column), checked as a query gives it
+        (:func:`check_position`)."""
+        check_position(rules, position)
+        return cls(rules, position)
+
+    @property
+    def alone(self) -> bool:
+        """Whether nobody else is at the table: a column asked about alone, or a game of one."""
+        return not isinstance(self.at, Game) or len(self.at.players) == 1
 
 
-_FIELD_SET = frozenset(FIELDS)
+@dataclass(frozen=True)
+class Advice:
+    """The answer to a question (:func:`options`)."""
 
-# the scanner json.loads itself calls (set in JSONDecoder.__init__; typeshed does not declare it)
-_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+    goal: Goal
+    """The goal asked about."""
+    played: Goal
+    """The goal the values are for: the one asked, or what its planner plays instead where the rules
+    leave no choice (the chance of winning on a sheet the solver does not cover is played for points)."""
+    options: tuple[Choice, ...] = ()
+    """Every option, best first (none while :attr:`preparing`, or with nothing to decide)."""
+    exact: bool = True
+    """Whether the values are those of optimal play (else the column estimate's)."""
+    reach: Reach | None = None
+    """How to read chances of a final score: the score, the points still needed, the tables' limit
+    when the chances are read there (upper bounds); None for other goals."""
+    preparing: Preparing | None = None
+    """What is being solved while the caller would not wait (then there are no options yet)."""
+
+    @property
+    def unit(self) -> Unit:
+        """What the values count."""
+        return self.played.unit
+
+    @property
+    def upper_bound(self) -> bool:
+        """Whether the values are upper bounds (chances read at the tables' limit), not the chances."""
+        return self.reach is not None and self.reach.limit is not None
 
 
-def _loads(line: str) -> Any:
-    """``json.loads(line)`` for a line that starts with ``{``, through the decoder's scanner (what
-    ``loads`` calls, less its own steps); any other line, or one the scanner refuses, through ``loads``
-    itself, which says what is wrong (``SituationError``)."""
-    if line[:1] == "{":
-        try:
-            data, end = _SCAN(line, 0)
-        except (StopIteration, ValueError):
-            pass
-        else:
-            if end == len(line) or not line[end:].strip(" \t\n\r"):
-                return data
+def options(
+    position: Position,
+    goal: Goal,
+    *,
+    wait: bool = True,
+    progress: Progress | None = None,
+    directory: Path | None = None,
+    strict: bool = False,
+) -> Advice:
+    """Every option of ``position`` valued for ``goal`` by its planner, best first. The first question
+    of a rule set may solve tables (seconds; ``progress(done, total)`` follows a solve that reports it);
+    with ``wait`` false, what must be solved goes to the worker and the answer says so
+    (:attr:`Advice.preparing`). ``strict`` refuses what the goal's planner cannot play as asked rather
+    than answer what it plays instead: a goal against the other players at a position without them
+    (:class:`~kniffel.planning.interface.OthersNeeded`), a goal played for another on these rules
+    (:class:`~kniffel.planning.interface.PlanningError`)."""
+    rules = position.rules
+    if strict and position.alone and goal.alone() != goal:
+        raise OthersNeeded(goal)
+    planner = planner_for(rules, goal, directory=directory, wait=wait)
+    if strict and planner.goal != goal:
+        raise uncovered(rules, goal)
+    reach = planner.reach(position.at)
     try:
-        return json.loads(line)
-    except json.JSONDecodeError as error:
-        raise SituationError(f"not JSON: {error}") from None
-
-
-def parse_position(rules: RuleSet, line: str, checked: set[tuple[str, int]] | None = None) -> ColumnPosition:
-    """One batch line: ``{"sheet": {box: points}, "dice": [...], "rolls_left": n}`` plus the optional
-    ``thrown_at_once``, ``free_throws_left`` and ``free_throws_used``. The sheet may also be given as
-    the text of ``--sheet``. ``checked`` holds the sheet entries found sound on earlier lines: checking
-    an entry passes over every roll, and a batch has the same few hundred entries over and over."""
-    data = _loads(line)
-    if not isinstance(data, dict):
-        raise SituationError("a situation is a JSON object with sheet, dice and rolls_left")
-    if not data.keys() <= _FIELD_SET:
-        raise SituationError(f"unknown field(s): {', '.join(sorted(data.keys() - _FIELD_SET))}")
-    raw = data.get("sheet", {})
-    entries: dict[str, int]
-    if isinstance(raw, str):
-        entries = dict(ScoreSheet.parse(rules, raw).entries)
-    elif isinstance(raw, dict):
-        for key, points in raw.items():
-            if type(points) is not int and (isinstance(points, bool) or not isinstance(points, int)):
-                raise SheetError(f"points for {key} must be a whole number, got {points!r}")
-            if checked is None or (key, points) not in checked:
-                ScoreSheet.from_entries(rules, {key: points})
-                if checked is not None:
-                    checked.add((key, points))
-        entries = raw  # a dict of the line's own, every entry sound
-    else:
-        raise SheetError("sheet must be an object of box: points")
-    from kniffel.base.dice import validate_dice
-
-    if "dice" not in data or "rolls_left" not in data:
-        raise SituationError("a situation needs dice and rolls_left")
-    dice = validate_dice(data["dice"], rules.dice)
-    at_once = data.get("thrown_at_once")
-    if at_once is not None and not isinstance(at_once, bool):
-        raise SituationError(f"thrown_at_once must be true or false, got {at_once!r}")
-    rolls_left = _int(data, "rolls_left")
-    if rolls_left is None:
-        raise SituationError("rolls_left must be a whole number, got null")
-    return ColumnPosition(
-        entries,
-        dice,
-        rolls_left,
-        at_once,
-        _int(data, "free_throws_left"),
-        _int(data, "free_throws_used", 0) or 0,
-    )
-
-
-def parse_line(rules: RuleSet, line: str, checked: set[tuple[str, int]] | None = None) -> ColumnPosition:
-    """One batch line: a JSON object (:func:`parse_position`) or a position's table text."""
-    if not line.isascii():
-        try:
-            line.encode("utf-8")
-        except UnicodeEncodeError:  # bytes kept by open_batch that are no UTF-8
-            raise SituationError("the line is not UTF-8 text") from None
-    if line.lstrip().startswith("{"):
-        return parse_position(rules, line, checked)
-    try:
-        situation = Situation.parse(line)
-    except KniffelError as error:
-        raise SituationError(f"neither JSON nor a situation: {said(error)}") from None
-    if situation.rules != rules:
-        raise SituationError(f"the situation is one of {situation.rules.id}, the batch advises {rules.id}")
-    return ColumnPosition.of_situation(situation)
-
-
-BATCH_ERRORS = (KniffelError,)
-"""What a line that cannot be answered raises (its answer is the error)."""
-
-WORKERS = 2
-"""Threads that value and write blocks at once: valuing and writing a line takes some five times as long
-as reading it, so two keep two cores busy."""
-
-BLOCK = 512
-"""Lines read before the advisor values them, in one compiled call (:meth:`kniffel.core.Advisor.ranked`):
-per call the kernel costs about as much as a few situations, per line the Python around it."""
-
-
-def run_batch(advisor: Any, rules: RuleSet, stream: IO[str], out: IO[str]) -> int:
-    """Answer every line of ``stream``; the number of lines that got an error. An
-    :class:`~kniffel.core.Advisor` answers a block of lines at a time (:class:`_Blocks`); any other
-    advisor (playing for a target) line by line."""
-    from kniffel.core import Advisor
-
-    if isinstance(advisor, Advisor):
-        return _blocks_of(advisor, rules).run(stream, out)
-    errors = 0
-    checked: set[tuple[str, int]] = set()
-    number = 0
-    for block, more in arrivals(stream, BLOCK):
-        for line in block:
-            number += 1
-            if not line.strip():
-                continue
-            try:
-                position = parse_line(rules, line, checked)
-                result: dict[str, Any] = {"options": advise(advisor, rules, position)}
-                if isinstance(advisor, TargetOptions):  # chances read at the limit are upper bounds
-                    result["upper_bound"] = advisor.upper_bound(position)
-            except BATCH_ERRORS as error:
-                errors += 1
-                result = _error(number, error)
-            out.write(json.dumps(result) + "\n")
-        if not more:
-            out.flush()
-    out.flush()
-    return errors
-
-
-def _trickles(stream: IO[str]) -> bool:
-    """Whether lines may come one at a time with pauses between them (a terminal, a pipe from a program
-    that waits for each answer), not all there is at once (a file, text in memory)."""
-    try:
-        mode = os.fstat(stream.fileno()).st_mode
-    except (OSError, ValueError, io.UnsupportedOperation):
-        return False
-    return not stat.S_ISREG(mode)
-
-
-def arrivals(stream: IO[str], size: int) -> Iterator[tuple[list[str], bool]]:
-    """The lines of ``stream`` in blocks of at most ``size``, each with whether more lines are already
-    there. A file gives whole blocks. A pipe or a terminal gives what has arrived, at least a line: a
-    program that writes a situation and waits for its answer gets it before it writes the next (a
-    thread reads the lines meanwhile; what goes wrong reading them is raised here)."""
-    lines = iter(stream)
-    if not _trickles(stream):
-        while whole := list(itertools.islice(lines, size)):
-            yield whole, True
-        return
-    arrived: queue.Queue[str | BaseException | None] = queue.Queue(maxsize=4 * size)
-
-    def pump() -> None:
-        try:
-            for line in lines:
-                arrived.put(line)
-        except BaseException as error:  # raised in the reading thread, handed to the one answering
-            arrived.put(error)
-        arrived.put(None)
-
-    threading.Thread(target=pump, name="kniffel-batch-input", daemon=True).start()
-    block: list[str] = []
-    while True:
-        if not block:
-            item = arrived.get()
-        else:
-            try:
-                item = arrived.get_nowait()
-            except queue.Empty:
-                yield block, False  # nothing more has come: these are answered now
-                block = []
-                continue
-        if isinstance(item, str):
-            block.append(item)
-            if len(block) == size:
-                yield block, not arrived.empty()
-                block = []
-            continue
-        if block:
-            yield block, False
-        if item is None:
-            return
-        raise item
-
-
-def _quoted(text: str) -> str:
-    """``text`` as :func:`json.dumps` writes a string (ASCII, escaped)."""
-    return encode_basestring_ascii(text)
-
-
-def said(error: BaseException) -> str:
-    """What went wrong, in one line (:func:`kniffel.base.i18n.error_text`): a batch answers in English."""
-    return error_text("en", error)
-
-
-def _error(number: int, error: Exception) -> dict[str, Any]:
-    return {"line": number, "error": said(error)}
-
-
-_BLOCKS: weakref.WeakKeyDictionary[Any, _Blocks] = weakref.WeakKeyDictionary()
-
-
-def prepare_batch(advisor: Any, rules: RuleSet) -> None:
-    """Make ready to answer a batch with ``advisor``: its kernels compiled (a first run takes seconds; a
-    front end can say so meanwhile)."""
-    advisor.prepare()
-    _blocks_of(advisor, rules).prepare()
-
-
-def _blocks_of(advisor: Any, rules: RuleSet) -> _Blocks:
-    """The batch reader and writer of ``advisor``, made once per advisor (a few milliseconds: a process
-    that answers many batches with one table pays them once)."""
-    blocks = _BLOCKS.get(advisor)
-    if blocks is None or blocks.rules != rules:
-        blocks = _BLOCKS[advisor] = _Blocks(advisor, rules)
-    return blocks
-
-
-class _Blocks:
-    """``advise --batch`` for an :class:`~kniffel.core.Advisor`: a block of lines is read and checked as
-    :func:`advise` checks one (:func:`parse_line`, :func:`check_position`,
-    :meth:`~kniffel.core.position.ColumnPosition.encode`), every sound situation of it valued and ranked in
-    one call of the advisor's kernel, and the block's answers written by another
-    (:func:`kniffel.core.kernels.codec.answer_lines`): the text :func:`json.dumps` writes for
-    ``{"options": [{"action", "value"}, ...]}``, from pieces made here once per action. A line with a
-    value that kernel does not write goes through :func:`json.dumps` itself."""
-
-    def __init__(self, advisor: Any, rules: RuleSet) -> None:
-        self.advisor = advisor
-        self.rules = rules
-        self.checked: set[tuple[str, int]] = set()
-        self.writer = AnswerWriter([[str(a) for a in advisor.actions(free)] for free in (False, True)])
-        self.reader = LineReader(advisor.compiled, rules)
-
-    def prepare(self) -> None:
-        """Compile the reader's and the writer's kernels, or load them from numba's cache, now rather
-        than at the first block (see :meth:`kniffel.core.Advisor.prepare`)."""
-        self.read(0, [])
-        self.writer.prepare()
-
-    def run(self, stream: IO[str], out: IO[str]) -> int:
-        """Answer every line; the number of errors. The kernels of a block (they release the GIL) run in
-        one of :data:`WORKERS` threads while the next blocks are read and checked; the answers are
-        written in the order of the lines, and at once when no more lines have come
-        (:func:`arrivals`)."""
-        from collections import deque
-        from concurrent.futures import Future, ThreadPoolExecutor
-
-        errors = 0
-        number = 0
-        pending: deque[Future[str]] = deque()
-        with ThreadPoolExecutor(WORKERS) as pool:
-            for block, more in arrivals(stream, BLOCK):
-                positions, answers = self.read(number, block)
-                errors += sum(answer is not None for answer in answers)
-                number += len(block)
-                if len(pending) == WORKERS:
-                    out.write(pending.popleft().result())
-                pending.append(pool.submit(self.text, positions, answers))
-                if not more:  # the asker may be waiting for these answers before it writes more
-                    while pending:
-                        out.write(pending.popleft().result())
-                    out.flush()
-            while pending:
-                out.write(pending.popleft().result())
-        out.flush()
-        return errors
-
-    def read(self, first: int, lines: list[str]) -> tuple[Positions, list[str | None]]:
-        """Check ``lines``, the first being line ``first + 1``: the positions of the sound ones, and per
-        line that is not blank its error's line or None (the next row's
-        options). The compiled reader (:func:`kniffel.core.kernels.codec.read_situations`) reads what
-        it can be sure of; the rest, and every line of a block it split otherwise than ``lines`` are
-        split, is read here as a single query is."""
-        read_in = Positions.empty(len(lines))
-        rows, free = read_in.rows, read_in.free
-        status = self.reader.read("".join(lines).encode("utf-8", "surrogatepass"), rows, free)
-        if not (status == LineStatus.UNREAD).any():
-            read = status == LineStatus.READ
-            return read_in[read], [None] * int(read.sum())
-        errors: dict[int, str] = {}
-        rules, advisor, checked = self.rules, self.advisor, self.checked
-        for i in np.flatnonzero(status == LineStatus.UNREAD).tolist():
-            line = lines[i]
-            if not line.strip():
-                status[i] = LineStatus.BLANK
-                continue
-            try:
-                s = parse_line(rules, line, checked)
-                check_position(rules, s)
-                row, is_free = s.encode(advisor.compiled)
-            except BATCH_ERRORS as error:
-                errors[i] = json.dumps(_error(first + i + 1, error)) + "\n"
-                continue
-            rows[i] = row
-            free[i] = is_free
-            status[i] = LineStatus.READ
-        read = status == LineStatus.READ
-        answers = [errors.get(i) for i in np.flatnonzero(status != LineStatus.BLANK).tolist()]
-        return read_in[read], answers
-
-    def text(self, positions: Positions, answers: list[str | None]) -> str:
-        rows, free = positions.rows, positions.free
-        if not len(rows):
-            return "".join(a for a in answers if a is not None)
-        codes, values, counts = self.advisor.ranked(positions)
-        written, ends = self.writer.write(codes, values, counts, free.astype(np.int64))
-        if len(rows) == len(answers) and ends.min() >= 0:
-            return written.decode("ascii")
-        text: list[str] = []
-        row = 0
-        start = 0
-        for answer in answers:
-            if answer is not None:
-                text.append(answer)
-                continue
-            if ends[row] < 0:
-                text.append(self.dumped(codes[row], values[row], int(counts[row]), free[row]))
-            else:
-                text.append(written[start : ends[row]].decode("ascii"))
-                start = ends[row]
-            row += 1
-        return "".join(text)
-
-    def dumped(self, codes: Any, values: Any, count: int, free: bool) -> str:
-        """One situation's line through :func:`json.dumps`."""
-        actions = self.advisor.actions(free)
-        options = [
-            {"action": str(actions[c]), "value": v}
-            for c, v in zip(codes[:count].tolist(), values[:count].tolist(), strict=True)
-        ]
-        return json.dumps({"options": options}) + "\n"
-
-
-def situation_options(situation: Situation, goal: Goal | None = None) -> tuple[list[dict[str, Any]], bool]:
-    """Every option of a whole situation (a table text: the other players' sheets too), best first, as
-    ``{"action", "value"}``, and whether the values are exact. Without ``goal`` the planner of the most
-    points values them, exactly where the solver covers the rules and as the multi-column estimate
-    elsewhere; another goal is played for only where the solver covers them."""
-    from kniffel.engine.game import Game
-    from kniffel.planning import is_exact, planner_for
-
-    rules = situation.rules
-    if situation.dice is None:
-        raise SituationError("the situation has no dice yet: advice starts after the turn's first roll")
-    if goal is not None and not is_exact(rules):
-        raise SituationError(
-            f"{rules.id}: playing for {goal} covers the rule sets the exact solver solves "
-            "(one column, not announced)"
-        )
-    planner = planner_for(rules) if goal is None else planner_for(rules, goal)
-    choices = planner.choices(Game.from_situation(situation))
-    return [{"action": str(c.action), "value": c.value} for c in choices], planner.exact
+        found = planner.choices(position.at, progress)
+    except NotReady as not_ready:
+        preparing = Preparing.of(not_ready, rules)
+        return Advice(goal, planner.goal, (), planner.exact, reach, preparing)
+    return Advice(goal, planner.goal, tuple(found), planner.exact, reach)
 
 
 PAST_THE_LIMIT = N_(
     "Past {limit} more points the tables stop: these are the chances of {limit} more, upper bounds"
 )
-"""What a front end says under a target's chances read at the limit (:func:`past_the_limit`)."""
+"""What a front end says under chances read at the tables' limit (:attr:`Advice.upper_bound`)."""
 
 
-def past_the_limit(game: Game, target: int) -> int | None:
-    """The rows' limit if the chances of ``game``'s player to move of finishing with at least ``target``
-    are read there (upper bounds: :func:`kniffel.core.target.read_at_limit`), else None."""
-    from kniffel.core import default_limit, read_at_limit
-    from kniffel.planning.exact import column_position, ranker_for
-    from kniffel.planning.winning import scored
-
-    at = column_position(game)
-    if at is None:
-        return None
-    ranker = ranker_for(game.rules)
-    state = ranker.state(at.sheet, at.free_throws_left)
-    c = ranker.compiled
-    return default_limit(c) if read_at_limit(c, state, target - scored(game.sheet)) else None
+# --- while tables are solved -------------------------------------------------------------------------------
 
 
-class TargetOptions:
-    """The advisor that ``advise`` and ``advise --batch`` ask, playing for a final score: every option's
-    probability of reaching it. A sheet's points so far are its boxes and upper bonus (extra bonuses
-    earned are not part of a box-by-box sheet). Made for one position's sheet (its cone) or for every
-    position of a game (the cone of the empty sheet, for a batch)."""
+def compiling_seconds() -> float | None:
+    """How long this process has been compiling kernels, if it is (:func:`kniffel.core.runtime.kernelcache.
+    compiling`)."""
+    from kniffel.core import compiling
 
-    def __init__(
-        self, rules: RuleSet, target: int, root: Mapping[str, int] | None = None, progress: Any = None
-    ) -> None:
-        from kniffel.core import TargetAdvisor, banked_points, rows_for
-        from kniffel.planning.exact import ranker_for
+    found = compiling()
+    return None if found is None else found.seconds
 
-        self.target = target
-        ranker = ranker_for(rules)
-        sheet = root or {}
-        state = ranker.state(sheet)
-        needed = target - banked_points(rules, sheet)
-        rows = rows_for(
-            ranker.compiled, state, needed, needed, turn=root is not None, early=False, progress=progress
+
+def about(seconds: float) -> str:
+    """A rough duration: ``5 s``, ``90 s``, ``3 min``."""
+    if seconds < 120:
+        return f"{max(1, round(seconds))} s"
+    return f"{round(seconds / 60)} min"
+
+
+def megabytes(size: int) -> str:
+    return f"{max(1, round(size / 1e6))} MB"
+
+
+@dataclass(frozen=True)
+class Preparing:
+    """An answer is not there yet: the worker solves what it needs (:mod:`kniffel.planning.worker`). What
+    a front end says meanwhile (points while chances of winning wait; the quick bot's order while the
+    points table does)."""
+
+    work: Work
+    """What is solved and what it costs (its sentence is a template for the front end to translate)."""
+    fraction: float | None
+    """How much is done, 0 to 1 (None: not started)."""
+    solving: bool = True
+    """False when nothing solves it (win tables are not prepared in the background here)."""
+    compiling: float | None = field(default_factory=compiling_seconds)
+    """Seconds this process has been compiling kernels (a first use), when it is: until they are
+    compiled the solve cannot start or stands still, and its estimate leaves them out."""
+    reason: NotReady | None = field(default=None, compare=False, repr=False)
+    """The planner's word that made it, for a caller that raises it on (a review)."""
+
+    @classmethod
+    def of(cls, not_ready: NotReady, rules: RuleSet | None = None) -> Preparing:
+        """What ``not_ready`` waits for; with ``rules``, missing early win tables are started first (a
+        front end that shows chances of winning says so: this note)."""
+        job = not_ready.job
+        if job is None and not_ready.early and rules is not None:
+            job = win_tables(rules).prepare()
+        if job is None:
+            return cls(not_ready.work, None, solving=False, reason=not_ready)
+        return cls(job.work, job.fraction, reason=not_ready)
+
+    def note(self, translate: Callable[..., str]) -> str:
+        """What a front end says meanwhile, translated by ``translate(english, **fields)``: what is
+        solved, roughly how long and how big, how far it is, and that points are shown meanwhile."""
+        what = translate(self.work.template, **dict(self.work.fields))
+        if not self.solving:
+            return translate(
+                "Chances of winning show once the win tables are solved ({what}: kniffel cache prepare "
+                "--rules {rules}).",
+                what=what,
+                rules=dict(self.work.fields).get("rules", ""),
+            )
+        if self.compiling is not None:
+            return translate(
+                "{what}: compiling the solver first, only on its first use ({time} so far). Points "
+                "meanwhile.",
+                what=what,
+                time=about(self.compiling),
+            )
+        cost = about(self.work.seconds)
+        if self.work.bytes:
+            cost = translate("{time}, {size} on disk", time=cost, size=megabytes(self.work.bytes))
+        done = (
+            ""
+            if self.fraction is None
+            else translate(", {percent} percent done", percent=round(100 * self.fraction))
         )
-        self.advisor = TargetAdvisor(ranker, rows)
+        return translate("{what}: about {cost}{done}. Points meanwhile.", what=what, cost=cost, done=done)
 
-    def needed(self, sheet: Mapping[str, int]) -> int:
-        return self.target - self.advisor.scored(sheet)
 
-    def upper_bound(self, position: ColumnPosition) -> bool:
-        """Whether the chances of ``position`` are read at the rows' limit, upper bounds rather than the
-        chances (:meth:`kniffel.core.target.TargetAdvisor.upper_bound`): the target asks for more points
-        than a game makes with at most one extra five of a kind."""
-        state = self.advisor.ranker.state(position.sheet, position.free_throws_left)
-        return self.advisor.upper_bound(state, self.needed(position.sheet))
+# --- hints -------------------------------------------------------------------------------------------------
 
-    def options(self, position: ColumnPosition) -> Any:
-        return self.advisor.options(position, self.needed(position.sheet))
+
+def plays_to_win(game: Game) -> bool:
+    """Whether chances of winning can be told in ``game``: several players, rules the exact solver
+    covers."""
+    return len(game.players) > 1 and is_exact(game.rules)
+
+
+def points_table_pending(rules: RuleSet) -> bool:
+    """Whether hints for ``rules`` wait for their points table to be solved (it is not in memory or on
+    disk): the worker solves it meanwhile (:func:`kniffel.planning.exact.advisor_job`), and a front end
+    that waits for the hints shows the quick bot's order (:func:`kniffel.planning.quick_choices`)."""
+    if not is_exact(rules):
+        return False
+    job = advisor_job(rules)
+    return job is not None and not job.done()
+
+
+@dataclass(frozen=True)
+class Hints:
+    """What a hint shows: the options of the player to move valued for points, and beside them (a game
+    of several players on rules the exact solver covers) each one's chance of finishing first."""
+
+    points: Advice
+    wins: Mapping[Action, float] | Preparing | None = None
+    """Each option's chance of winning; :class:`Preparing` while its tables are solved (the first time
+    for a rule set a minute or so, late in a game a second or two); None where it cannot be told."""
+
+    def chances(self, choices: Sequence[Choice]) -> list[float | None] | Preparing | None:
+        """The chance of winning of each of ``choices`` (None for one it does not list), or what
+        :attr:`wins` says instead."""
+        if isinstance(self.wins, Mapping):
+            return [self.wins.get(c.action) for c in choices]
+        return self.wins
+
+
+def hints(game: Game, *, wait: bool = True) -> Hints:
+    """The hints for the player to move (:class:`Hints`): the points, waiting for their table unless
+    ``wait`` is false (then :attr:`Advice.preparing` says what is solved meanwhile), and the chances of
+    winning, which are never waited for."""
+    position = Position.of_game(game)
+    points = options(position, POINTS, wait=wait)
+    if points.preparing is not None or not plays_to_win(game) or game.is_over:
+        return Hints(points)
+    wins = options(position, WIN, wait=False)
+    return Hints(points, wins.preparing or {c.action: c.value for c in wins.options})
+
+
+def pruned(choices: Sequence[Choice], count: int | None = None) -> list[Choice]:
+    """The ``count`` best of ``choices`` (all with None) as the terminal front ends list them: a strike
+    is left out where scoring the same box is listed too (scoring never pays less)."""
+    scored = {c.action.box for c in choices if isinstance(c.action, Score)}
+    shown = [c for c in choices if not (isinstance(c.action, Strike) and c.action.box in scored)]
+    return shown[:count]
 
 
 __all__ = [
-    "BATCH_ERRORS",
-    "BLOCK",
     "PAST_THE_LIMIT",
-    "WORKERS",
-    "TargetOptions",
-    "advise",
-    "arrivals",
+    "Advice",
+    "Hints",
+    "Position",
+    "Preparing",
+    "about",
     "check_position",
-    "parse_line",
-    "parse_position",
-    "past_the_limit",
-    "prepare_batch",
-    "run_batch",
-    "situation_options",
+    "compiling_seconds",
+    "hints",
+    "megabytes",
+    "options",
+    "plays_to_win",
+    "points_table_pending",
+    "pruned",
 ]

@@ -49,7 +49,7 @@ def play_and_advise() -> None:
         play_to_win,
         solve_compiled,
     )
-    from kniffel.services.advice import run_batch
+    from kniffel.services.batch import run_batch
     from kniffel.services.simulate import simulate
 
     ruleset = rules.get("kniffel", {"strict": "on"})

@@ -4,10 +4,10 @@ what it gave away of that goal.
 A *decision* is anything a player chooses after seeing dice: what to keep before a throw (regular or
 free), what to announce, where to score or what to strike. The first throw of a turn is not one. Each
 player is graded by a goal (:mod:`kniffel.planning.goals`; by default the most points, a bot by what it
-plays for: :func:`kniffel.bots.graded_goal`): each decision is valued by that goal's planner
-(:func:`kniffel.planning.planner_for`) in the goal's unit (expected points still to come, or a chance);
-its *loss* is the best option's value less the chosen one's, so play for the goal loses 0, and the best
-option shown is the best for that same goal.
+plays for: :func:`kniffel.bots.graded_goal`): each decision is valued for that goal, as every front end's
+advice is (:func:`kniffel.services.advice.options`), in the goal's unit (expected points still to come,
+or a chance); its *loss* is the best option's value less the chosen one's, so play for the goal loses 0,
+and the best option shown is the best for that same goal.
 
 A decision is *costly* when its loss shows as more than nothing at the precision front ends show it
 (:data:`SHOWN`: hundredths of a point, tenths of a percent). :func:`listed` is the one list of decisions
@@ -42,17 +42,8 @@ from typing import Any
 from kniffel.base.i18n import number as write_number
 from kniffel.base.i18n import percent
 from kniffel.engine.game import Action, Game, Roll, Score, Strike
-from kniffel.planning import (
-    POINTS,
-    Goal,
-    Planner,
-    PlanningError,
-    Unit,
-    is_exact,
-    parse_goal,
-    planner_for,
-    win_chances,
-)
+from kniffel.planning import POINTS, Goal, PlanningError, Unit, is_exact, parse_goal, win_chances
+from kniffel.services.advice import Advice, Position, options
 
 SHOWN: dict[str, float] = {Unit.POINTS: 0.005, Unit.PROBABILITY: 0.0005}
 """Front ends show a loss to hundredths of a point or tenths of a percent: a loss above these shows as
@@ -238,11 +229,20 @@ def player_goals(game: Game, bots: Mapping[int, str], people: Goal | str = POINT
     ]
 
 
-def _graded(goal: Goal, planner: Planner) -> Goal:
-    """What a player asked to be graded by ``goal`` is graded by: the goal, unless its planner plays for
+def _graded(advice: Advice) -> Goal:
+    """What a player asked to be graded by a goal is graded by: the goal, unless its planner plays for
     something else where the rules leave no choice (the chance of winning on a sheet the solver does not
     cover is played for points)."""
-    return goal if planner.goal.unit == goal.unit else planner.goal
+    return advice.goal if advice.played.unit == advice.goal.unit else advice.played
+
+
+def _advice(position: Position, goal: Goal, directory: Path | None, wait: bool) -> Advice:
+    """The options of ``position`` for ``goal`` (:func:`kniffel.services.advice.options`); without
+    ``wait``, :class:`kniffel.planning.NotReady` while their tables are solved."""
+    found = options(position, goal, wait=wait, directory=directory)
+    if found.preparing is not None and found.preparing.reason is not None:
+        raise found.preparing.reason
+    return found
 
 
 def review(
@@ -264,10 +264,9 @@ def review(
     if chances and not can_review_by_win(game):
         raise PlanningError("a review by win chance needs several players and rules the exact solver covers")
     wanted = seat_goals(game, goals)
-    planners: dict[Goal, Planner] = {}
-    for goal in wanted:
-        if goal not in planners:
-            planners[goal] = planner_for(rules, goal, directory=directory, wait=wait)
+    # every goal asked about where there is nothing to decide: its planner made, its tables at hand
+    start = Position.of_game(Game(rules, list(game.players)))
+    graded = {goal: _advice(start, goal, directory, wait) for goal in dict.fromkeys(wanted)}
     decisions: list[Decision] = []
     turns = [0] * len(game.players)
     history = [win_chances(Game(rules, list(game.players)), directory, wait=wait)] if chances else None
@@ -281,12 +280,12 @@ def review(
             turns[replay.current] += 1
         if turn.dice is None:
             continue
-        planner = planners[wanted[replay.current]]
-        options = planner.choices(replay)
+        found = _advice(Position.of_game(replay), wanted[replay.current], directory, wait)
+        options = found.options
         chosen = _undiced(action)
         value = next((c.value for c in options if c.action == chosen), None)
         if options and value is not None:
-            graded = _graded(wanted[replay.current], planner)
+            goal = _graded(found)
             decisions.append(
                 Decision(
                     number,
@@ -298,8 +297,8 @@ def review(
                     value,
                     str(options[0].action),
                     options[0].value,
-                    str(graded),
-                    graded.unit,
+                    str(goal),
+                    goal.unit,
                 )
             )
     if history is not None and turn_ended:
@@ -307,7 +306,7 @@ def review(
     players = []
     for index, name in enumerate(game.players):
         own = [d for d in decisions if d.player == name]
-        graded = _graded(wanted[index], planners[wanted[index]])
+        goal = _graded(graded[wanted[index]])
         players.append(
             PlayerSummary(
                 name,
@@ -316,9 +315,9 @@ def review(
                 sum(d.optimal for d in own),
                 turns[index],
                 sum(d.loss for d in own),
-                str(graded),
-                graded.unit,
+                str(goal),
+                goal.unit,
             )
         )
-    exact = all(planner.exact for planner in planners.values())
+    exact = all(advice.exact for advice in graded.values())
     return Review(rules.id, dict(rules.options), exact, decisions, players, history)

@@ -20,18 +20,14 @@ from kniffel.base.files import atomic_write
 from kniffel.base.i18n import LANGUAGES
 from kniffel.bots import Bot
 from kniffel.bots import make as make_bot
-from kniffel.engine.actions import Action, Outcome, Score, Strike
+from kniffel.engine.actions import Action, Outcome
 from kniffel.engine.game import DiceSource, Game, SecureDice, SeededDice
 from kniffel.planning import (
-    WIN,
-    Choice,
     NotReady,
-    is_exact,
-    planner_for,
     win_chances,
 )
-from kniffel.planning.exact import advisor_job
 from kniffel.rules import RuleSet
+from kniffel.services.advice import Preparing, plays_to_win
 from kniffel.services.players import bot_seed, parse_players, shown_names
 from kniffel.services.record import GameRecord, record_finished_game
 from kniffel.services.review import (
@@ -40,7 +36,6 @@ from kniffel.services.review import (
     player_goals,
     review,
 )
-from kniffel.services.wording import Preparing
 
 SAVE_KEY = "cli"
 """Key of the sessions' own data in a save file (bots, dice drawn); :meth:`Game.from_json` ignores it."""
@@ -96,51 +91,11 @@ def saved_bots(path: Path, game: Game) -> dict[int, str]:
     return {i: spec for i, name in enumerate(game.players) if isinstance(spec := by_name.get(name), str)}
 
 
-def hint_choices(game: Game, count: int | None = None) -> tuple[list[Choice], bool]:
-    """The ``count`` best options (all with None) of the player to move and whether the values are
-    exact. A strike is left out where scoring the same box is listed too (scoring never pays less)."""
-    planner = planner_for(game.rules)
-    choices = planner.choices(game)
-    scored = {c.action.box for c in choices if isinstance(c.action, Score)}
-    shown = [c for c in choices if not (isinstance(c.action, Strike) and c.action.box in scored)]
-    return shown[:count], planner.exact
-
-
-def points_table_pending(rules: RuleSet) -> bool:
-    """Whether hints for ``rules`` wait for their points table to be solved (it is not in memory or on
-    disk): the worker solves it meanwhile (:func:`kniffel.planning.exact.advisor_job`)."""
-    if not is_exact(rules):
-        return False
-    job = advisor_job(rules)
-    return job is not None and not job.done()
-
-
-def plays_to_win(game: Game) -> bool:
-    """Whether chances of winning can be told in ``game``: several players, rules the exact solver
-    covers."""
-    return len(game.players) > 1 and is_exact(game.rules)
-
-
-def hint_win_chances(
-    game: Game, choices: Sequence[Choice], *, wait: bool = False
-) -> list[float | None] | Preparing | None:
-    """Beside hints in a game of several players: each listed choice's chance of finishing first
-    (:class:`kniffel.planning.WinPlanner`); None where chances cannot be told; :class:`Preparing` while
-    the tables they need are solved (the first time for a rule set: a minute or so, in the background;
-    late in a game a second or two). With ``wait`` they are solved now."""
-    if not plays_to_win(game) or game.is_over:
-        return None
-    try:
-        wins = {c.action: c.value for c in planner_for(game.rules, WIN, wait=wait).choices(game)}
-    except NotReady as not_ready:
-        return Preparing.of(not_ready, game.rules)
-    return [wins.get(c.action) for c in choices]
-
-
 def live_chances(game: Game, *, wait: bool = False) -> list[float] | Preparing | None:
     """Every player's chance of finishing first, each playing for points from where they stand; None
     where chances cannot be told (one player, rules the solver does not cover); :class:`Preparing`
-    while their tables are solved (see :func:`hint_win_chances`)."""
+    while their tables are solved (the first time for a rule set a minute or so, in the background; late
+    in a game a second or two)."""
     if not plays_to_win(game):
         return None
     try:
@@ -363,11 +318,7 @@ __all__ = [
     "Settings",
     "Undone",
     "dice_source",
-    "hint_choices",
-    "hint_win_chances",
     "live_chances",
-    "plays_to_win",
-    "points_table_pending",
     "read_game",
     "saved_bots",
 ]

@@ -46,7 +46,7 @@ from kniffel.base.errors import KniffelError
 from kniffel.core import MASK64, deal_seed, dealt_faces, mix64
 from kniffel.engine.game import MAX_PLAYERS, Game
 from kniffel.planning import is_exact
-from kniffel.planning.goals import AIM_POINTS, AIM_WIN
+from kniffel.planning.interface import AIM_POINTS, AIM_WIN
 from kniffel.planning.play_tables import PlayTables
 from kniffel.rules import RuleSet
 from kniffel.services.plans import OwnTable, Plan, Role, resolve

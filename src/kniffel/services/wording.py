@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 
 from kniffel.base.i18n import N_, number, percent, translate
 from kniffel.engine.game import Game
-from kniffel.planning import NotReady, PlanningError, parse_goal, win_tables
-from kniffel.planning.worker import Work
-from kniffel.rules import RuleSet
+from kniffel.planning import PlanningError, parse_goal
+from kniffel.services.advice import about, compiling_seconds
 from kniffel.services.review import Decision, PlayerSummary, Review, listed, loss_text
 
 SUMMARY_HEADERS = (N_("Player"), N_("Score"), N_("Decisions"), N_("Optimal"), N_("Loss"), N_("Accuracy"))
@@ -91,81 +89,6 @@ QUICK_ORDER = N_("The quick bot's order of the options, best first, until the ex
 """What a front end says above :func:`kniffel.planning.quick_choices`' options."""
 
 
-def compiling_seconds() -> float | None:
-    """How long this process has been compiling kernels, if it is (:func:`kniffel.core.runtime.kernelcache.
-    compiling`)."""
-    from kniffel.core import compiling
-
-    found = compiling()
-    return None if found is None else found.seconds
-
-
-@dataclass(frozen=True)
-class Preparing:
-    """Chances of winning are not there yet: the worker solves what they need (:mod:`kniffel.planning.
-    worker`). What a front end says meanwhile (it shows points)."""
-
-    work: Work
-    """What is solved and what it costs (its sentence is a template for the front end to translate)."""
-    fraction: float | None
-    """How much is done, 0 to 1 (None: not started)."""
-    solving: bool = True
-    """False when nothing solves it (win tables are not prepared in the background here)."""
-    compiling: float | None = field(default_factory=compiling_seconds)
-    """Seconds this process has been compiling kernels (a first use), when it is: until they are
-    compiled the solve cannot start or stands still, and its estimate leaves them out."""
-
-    @classmethod
-    def of(cls, not_ready: NotReady, rules: RuleSet | None = None) -> Preparing:
-        """What ``not_ready`` waits for; with ``rules``, missing early win tables are started first (a
-        front end that shows chances of winning says so: this note)."""
-        job = not_ready.job
-        if job is None and not_ready.early and rules is not None:
-            job = win_tables(rules).prepare()
-        if job is None:
-            return cls(not_ready.work, None, solving=False)
-        return cls(job.work, job.fraction)
-
-    def note(self, translate: Callable[..., str]) -> str:
-        """What a front end says meanwhile, translated by ``translate(english, **fields)``: what is
-        solved, roughly how long and how big, how far it is, and that points are shown meanwhile."""
-        what = translate(self.work.template, **dict(self.work.fields))
-        if not self.solving:
-            return translate(
-                "Chances of winning show once the win tables are solved ({what}: kniffel cache prepare "
-                "--rules {rules}).",
-                what=what,
-                rules=dict(self.work.fields).get("rules", ""),
-            )
-        if self.compiling is not None:
-            return translate(
-                "{what}: compiling the solver first, only on its first use ({time} so far). Points "
-                "meanwhile.",
-                what=what,
-                time=about(self.compiling),
-            )
-        cost = about(self.work.seconds)
-        if self.work.bytes:
-            cost = translate("{time}, {size} on disk", time=cost, size=megabytes(self.work.bytes))
-        done = (
-            ""
-            if self.fraction is None
-            else translate(", {percent} percent done", percent=round(100 * self.fraction))
-        )
-        return translate("{what}: about {cost}{done}. Points meanwhile.", what=what, cost=cost, done=done)
-
-
-def about(seconds: float) -> str:
-    """A rough duration: ``5 s``, ``90 s``, ``3 min``."""
-    if seconds < 120:
-        return f"{max(1, round(seconds))} s"
-    return f"{round(seconds / 60)} min"
-
-
-def megabytes(size: int) -> str:
-    return f"{max(1, round(size / 1e6))} MB"
-
-
 TIE_NOTE = N_("A tie counts as a win for each tied player: the chances can add up to more than 100 %.")
 """Said beside chances of winning whose shown figures add up to more than 100 %."""
 
@@ -181,12 +104,8 @@ __all__ = [
     "QUICK_ORDER",
     "SUMMARY_HEADERS",
     "TIE_NOTE",
-    "Preparing",
-    "about",
-    "compiling_seconds",
     "goal_text",
     "listed_decisions",
-    "megabytes",
     "needs_tie_note",
     "renamed",
     "result_line",

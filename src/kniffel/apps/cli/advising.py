@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -29,10 +31,10 @@ from kniffel.apps.cli.parsing import given_dice, parse_sheet
 from kniffel.apps.cli.render import named_actions
 from kniffel.base.i18n import translate
 from kniffel.core import ColumnPosition
-from kniffel.engine.game import Game
 from kniffel.engine.situation import Situation
-from kniffel.planning.goals import AIM_POINTS, AIM_WIN, Goal, Target
-from kniffel.services.advice import PAST_THE_LIMIT, past_the_limit
+from kniffel.planning.interface import Goal, OthersNeeded, Unit
+from kniffel.services.advice import PAST_THE_LIMIT, Advice, Position, options
+from kniffel.services.batch import batch_advisor, prepare_batch, run_batch
 
 commands = typer.Typer()
 """The command, added to ``kniffel``'s own (:mod:`kniffel.apps.cli.app`)."""
@@ -120,14 +122,8 @@ def advise_command(
     "keep D D" holds those dice and throws the others; "roll" throws all of them again ("free throw"
     for a free throw); --json gives their text form ("roll keep D D").
     """
-    from kniffel.core import Advisor, table
-
     words = language.choose(lang)
     goal = goals.goal_of(goal_text)
-    # a goal says how it is played (its aim): for points, for a final score, or against the others
-    aim = goal.aim()
-    if aim == AIM_WIN and situation_text is None:
-        raise CliError(f"--goal {goal} needs the other players' sheets: give the table with --situation")
     if situation_text is not None:
         given = {
             "--rules": rules_id is not None,
@@ -157,16 +153,13 @@ def advise_command(
                 "--batch reads the situations from the file; leave out --sheet/--dice/--rolls-left"
             )
         stream = solving.open_batch(batch)
-        if aim < 0:
-            label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
-            with solving.solve_progress(True, label, lang=words) as progress:
-                advisor = Advisor(table(alone, progress=progress))
-                solving.prepare_batch(advisor, alone)
-            errors = solving.run_batch(advisor, alone, stream, sys.stdout)
-        else:
-            target = goals.target_options(alone, aim, show_progress=True, lang=words)
-            errors = goals.run_batch(target, alone, stream, sys.stdout)
-        if errors:
+        with (
+            goals.solving_for(alone, goal, show=True, lang=words) as progress,
+            _with_others(goal, table=False),
+        ):
+            advisor = batch_advisor(alone, goal, progress)
+            prepare_batch(advisor, alone)
+        if run_batch(advisor, alone, stream, sys.stdout):
             raise typer.Exit(2)
         return
     if thrown_at_once and not_thrown_at_once:
@@ -174,78 +167,90 @@ def advise_command(
     at_once = True if thrown_at_once else False if not_thrown_at_once else None
     if rolls_left is None:
         rolls_left = alone.rolls - 1
-    situation = ColumnPosition(
-        dict(parse_sheet(alone, sheet, whole=rules, column=column).entries),
-        given_dice(dice, dice_words, alone.dice),
-        rolls_left,
-        at_once,
-        free_throws_left,
-        free_throws_used,
+    position = Position.of_column(
+        alone,
+        ColumnPosition(
+            dict(parse_sheet(alone, sheet, whole=rules, column=column).entries),
+            given_dice(dice, dice_words, alone.dice),
+            rolls_left,
+            at_once,
+            free_throws_left,
+            free_throws_used,
+        ),
     )
-    solving.check_situation(alone, situation)
-    if aim >= 0:
-        target = goals.target_options(
-            alone, aim, show_progress=not json_output, lang=words, sheet=situation.sheet
-        )
-        options = solving.advise(target, alone, situation)
-        needed, bound = target.needed(situation.sheet), target.upper_bound(situation)
+    with (
+        goals.solving_for(alone, goal, show=not json_output, lang=words) as progress,
+        _with_others(goal, table=False),
+    ):
+        advice = options(position, goal, progress=progress, strict=True)
+    found = [{"action": str(c.action), "value": c.value} for c in advice.options]
+    if advice.unit is Unit.POINTS:
         if json_output:
-            print(json.dumps({"goal": str(goal), "needed": needed, "upper_bound": bound, "options": options}))
+            print(json.dumps({"options": found}))
             return
-        # the table names the final score played for (a goal's own name is in the JSON)
-        console = Console(highlight=False)
-        console.print(goals.options_table(named_actions(options, alone, words), Target(aim), words))
-        if bound:
-            console.print(translate(words, PAST_THE_LIMIT, limit=target.advisor.limit), markup=False)
+        Console(highlight=False).print(solving.options_table(named_actions(found, alone, words), words))
         return
-    label = translate(words, "Solving {rules} (once, then cached)", rules=alone.id)
-    with solving.solve_progress(not json_output, label, lang=words) as progress:
-        advisor = Advisor(table(alone, progress=progress))
-        advisor.prepare()
-    options = solving.advise(advisor, alone, situation)
     if json_output:
-        print(json.dumps({"options": options}))
+        needed = None if advice.reach is None else advice.reach.needed
+        answer = {"goal": str(goal), "needed": needed, "upper_bound": advice.upper_bound, "options": found}
+        print(json.dumps(answer))
         return
-    Console(highlight=False).print(solving.options_table(named_actions(options, alone, words), words))
+    # the table names the final score played for (a goal's own name is in the JSON)
+    console = Console(highlight=False)
+    console.print(goals.options_table(named_actions(found, alone, words), advice.reach, words))
+    _say_bound(console, advice, words)
+
+
+@contextmanager
+def _with_others(goal: Goal, *, table: bool) -> Iterator[None]:
+    """Say how to give the other players' sheets when ``goal`` needs them and the question (a table
+    text, or a column's sheet) has none."""
+    try:
+        yield
+    except OthersNeeded:
+        if table:
+            raise CliError(
+                f"--goal {goal} needs the other players' sheets: end the situation with "
+                "'others SHEET ; SHEET ...'"
+            ) from None
+        raise CliError(
+            f"--goal {goal} needs the other players' sheets: give the table with --situation"
+        ) from None
+
+
+def _say_bound(console: Console, advice: Advice, words: str) -> None:
+    """Say under chances read at the tables' limit that they are upper bounds."""
+    if advice.reach is not None and advice.reach.limit is not None:
+        console.print(translate(words, PAST_THE_LIMIT, limit=advice.reach.limit), markup=False)
 
 
 def _advise_situation(situation: Situation, json_output: bool, words: str, goal: Goal) -> None:
-    aim = goal.aim()
-    if aim == AIM_WIN and not situation.others:
-        raise CliError(
-            f"--goal {goal} needs the other players' sheets: end the situation with "
-            "'others SHEET ; SHEET ...'"
-        )
-    if aim != AIM_POINTS:
-        label = translate(
-            words, "Solving the chances of {goal} in {rules}", goal=goal, rules=situation.rules.id
-        )
-        with solving.solve_progress(not json_output, label, lang=words):
-            options = goals.advise_situation(situation, goal)
-        bound = past_the_limit(Game.from_situation(situation), aim) if aim >= 0 else None
-        if json_output:
-            answer: dict[str, Any] = {"situation": str(situation), "goal": str(goal), "options": options}
-            if aim >= 0:
-                answer["upper_bound"] = bound is not None
-            print(json.dumps(answer))
-            return
-        console = Console(highlight=False)
-        console.print(translate(words, "Situation: {situation}", situation=situation), markup=False)
-        named = named_actions(options, situation.rules, words)
-        console.print(goals.options_table(named, Target(aim) if aim >= 0 else goal, words))
-        if bound is not None:
-            console.print(translate(words, PAST_THE_LIMIT, limit=bound), markup=False)
-        return
-    label = translate(words, "Solving the tables of {rules} (once, then cached)", rules=situation.rules.id)
-    with solving.solve_progress(not json_output, label, lang=words):
-        options, exact = solving.advise_situation(situation)
+    position = Position.of_situation(situation)
+    with (
+        goals.solving_for(situation.rules, goal, show=not json_output, lang=words, table=True) as progress,
+        _with_others(goal, table=True),
+    ):
+        advice = options(position, goal, progress=progress, strict=True)
+    found = [{"action": str(c.action), "value": c.value} for c in advice.options]
+    answer: dict[str, Any] = {"situation": str(situation)}
+    if advice.unit is Unit.POINTS:
+        answer |= {"exact": advice.exact, "options": found}
+    else:
+        answer |= {"goal": str(goal), "options": found}
+        if advice.reach is not None:
+            answer["upper_bound"] = advice.upper_bound
     if json_output:
-        print(json.dumps({"situation": str(situation), "exact": exact, "options": options}))
+        print(json.dumps(answer))
         return
     console = Console(highlight=False)
     console.print(translate(words, "Situation: {situation}", situation=situation), markup=False)
-    console.print(solving.options_table(named_actions(options, situation.rules, words), words))
-    if not exact:
+    named = named_actions(found, situation.rules, words)
+    if advice.unit is Unit.POINTS:
+        console.print(solving.options_table(named, words))
+    else:
+        console.print(goals.options_table(named, advice.reach, words))
+        _say_bound(console, advice, words)
+    if not advice.exact:
         console.print(translate(words, reviewing.ESTIMATE_NOTE))
 
 

@@ -167,7 +167,7 @@ def prepare(
     from kniffel.core import warm_up_needed
     from kniffel.planning import is_exact
     from kniffel.planning.winning import win_tables
-    from kniffel.services.wording import about
+    from kniffel.services.advice import about
 
     words = language.choose(lang)
     rules = get_rules(rules_id, parse_options(option or []))

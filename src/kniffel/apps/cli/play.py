@@ -42,17 +42,11 @@ from kniffel.engine.actions import (
 )
 from kniffel.planning import quick_choices
 from kniffel.services import session
-from kniffel.services.session import (
-    hint_choices,
-    hint_win_chances,
-    live_chances,
-    plays_to_win,
-    points_table_pending,
-)
+from kniffel.services.advice import Preparing, hints, plays_to_win, points_table_pending, pruned
+from kniffel.services.session import live_chances
 from kniffel.services.wording import (
     QUICK_ORDER,
     TIE_NOTE,
-    Preparing,
     needs_tie_note,
     renamed,
     result_line,
@@ -534,8 +528,9 @@ class Session(session.Session):
             for choice in quick_choices(self.game)[:count]:
                 self.say("  " + self.game.action_text(choice.action, self.settings.lang))
         with self.thinking():
-            choices, exact = hint_choices(self.game, count)
-            found = hint_win_chances(self.game, choices)
+            found_hints = hints(self.game)
+        choices, exact = pruned(found_hints.points.options, count), found_hints.points.exact
+        found = found_hints.chances(choices)
         wins = found if isinstance(found, list) else None
         # The position in the form 'kniffel advise --situation' reads (not translated: a command's
         # input), labelled as such, so that a hint can be looked into further at the command line.

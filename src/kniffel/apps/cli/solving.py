@@ -4,13 +4,13 @@ The solver handles one column at a time. A multi-column rule set is solved for o
 the column given with ``--column``, or the only kind it has (Knöffel's two free columns are the same
 column twice, each with its own free throws). Announced columns are not solved exactly and are refused.
 
-``advise`` and ``advise --batch FILE`` ask the advice service (:mod:`kniffel.services.advice`: one position,
-or one position a line of the file, answered in one process so the table is loaded once); this module
-parses and prints. A batch with a line that got an error ends with exit status 2, so scripts notice.
-
-``advise --situation TEXT`` takes a whole situation as :class:`kniffel.Situation` writes it (hints print
-it), of any rule set: the planner values its options, exactly where the solver covers the rules and as
-the multi-column estimate elsewhere (the output says which).
+``advise`` asks the advice service (:func:`kniffel.services.advice.options`) about one position, a
+column's or a whole table's (``advise --situation TEXT``, of any rule set: valued exactly where the solver
+covers the rules and by the multi-column estimate elsewhere, and the output says which); ``advise --batch
+FILE`` answers one position a line of the file in one process (:mod:`kniffel.services.batch`), so the
+table is loaded once, and a batch with a line that got an error ends with exit status 2, so scripts
+notice. :mod:`kniffel.apps.cli.advising` parses and prints; this module holds what solving and advising
+show alike.
 """
 
 from __future__ import annotations
@@ -38,10 +38,7 @@ from rich.text import Text
 
 from kniffel.apps.cli.errors import CliError
 from kniffel.base.i18n import N_, number, translate
-from kniffel.engine.situation import Situation
 from kniffel.rules import Order, RuleSet
-from kniffel.services.advice import BATCH_ERRORS, advise, prepare_batch, run_batch, situation_options
-from kniffel.services.advice import check_position as check_situation
 
 
 def column_rules(rules: RuleSet, column: str | None) -> RuleSet:
@@ -215,13 +212,6 @@ def solve_json(rules: RuleSet, column: RuleSet, solved: Solved) -> dict[str, Any
 # --- advice ------------------------------------------------------------------------------------------
 
 
-def advise_situation(situation: Situation) -> tuple[list[dict[str, Any]], bool]:
-    """Every option of a whole situation, best first, as ``{"action", "value"}``, and whether the values
-    are exact (else the planner's multi-column estimate):
-    :func:`kniffel.services.advice.situation_options`."""
-    return situation_options(situation)
-
-
 def ranked_table(
     title: str,
     heading: str,
@@ -269,16 +259,11 @@ def open_batch(path: Path) -> IO[str]:
 
 
 __all__ = [
-    "BATCH_ERRORS",
     "Solved",
-    "advise",
-    "advise_situation",
-    "check_situation",
     "column_rules",
     "open_batch",
     "options_table",
-    "prepare_batch",
-    "run_batch",
+    "ranked_table",
     "solve",
     "solve_json",
     "solve_progress",

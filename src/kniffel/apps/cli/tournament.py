@@ -91,7 +91,7 @@ def run(
 def solving_bar(work: Work, json_output: bool, lang: str) -> AbstractContextManager[Progress | None]:
     """A progress bar on stderr naming a table compiled play needs and, where known, its cost."""
     from kniffel.apps.cli import solving
-    from kniffel.services.wording import about, megabytes
+    from kniffel.services.advice import about, megabytes
 
     label = translate(lang, work.template, **dict(work.fields))
     if work.seconds >= 1:

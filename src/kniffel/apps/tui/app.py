@@ -20,20 +20,12 @@ from kniffel.apps.tui.keys import BOX_KEYS, HelpScreen, key_name
 from kniffel.apps.tui.position import PositionScreen
 from kniffel.base.dice import validate_dice
 from kniffel.base.errors import GameError, KniffelError
-from kniffel.base.i18n import N_, translate
+from kniffel.base.i18n import translate
 from kniffel.engine.actions import Announce, FreeThrow, Roll, Score, Strike
 from kniffel.planning import Choice, quick_choices
-from kniffel.services.session import (
-    Session,
-    hint_choices,
-    hint_win_chances,
-    plays_to_win,
-    points_table_pending,
-)
-from kniffel.services.wording import Preparing, result_line, thinking_text
-
-UNSAVED = N_("The game is not saved: press q again to quit and lose it, or s to save it.")
-"""The question before quitting an unsaved game."""
+from kniffel.services.advice import Preparing, hints, plays_to_win, points_table_pending, pruned
+from kniffel.services.session import Session
+from kniffel.services.wording import result_line, thinking_text
 
 
 class KniffelApp(GameBase):
@@ -288,9 +280,11 @@ class KniffelApp(GameBase):
     def find_hints(self) -> None:
         if points_table_pending(self.game.rules):  # a first use: the quick bot's order meanwhile
             self.call_from_thread(self.show_estimate, quick_choices(self.game), len(self.game.log))
-        choices, exact = hint_choices(self.game)
-        found = hint_win_chances(self.game, choices)
-        self.call_from_thread(self.show_hints, choices, exact, len(self.game.log), found)
+        found = hints(self.game)
+        choices = pruned(found.points.options)
+        self.call_from_thread(
+            self.show_hints, choices, found.points.exact, len(self.game.log), found.chances(choices)
+        )
 
     def show_hints(
         self,

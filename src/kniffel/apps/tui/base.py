@@ -29,10 +29,11 @@ from kniffel.base.i18n import NBSP, error_text, ngettext, percent, translate
 from kniffel.engine.actions import Action, Announce, FreeThrow, Outcome, Roll, Score, Strike
 from kniffel.engine.sheet import sheet_layout
 from kniffel.planning import Choice
+from kniffel.services.advice import Preparing
 from kniffel.services.record import RECORDED
 from kniffel.services.review import Review
 from kniffel.services.session import Session, live_chances
-from kniffel.services.wording import TIE_NOTE, Preparing, needs_tie_note, renamed, result_line
+from kniffel.services.wording import TIE_NOTE, needs_tie_note, renamed, result_line
 
 BOT_DELAY = 0.7
 """Seconds between a bot's actions, so that a person can follow them."""

@@ -13,7 +13,8 @@ from kniffel.apps.tui.common import shortened, wrapped_text
 from kniffel.base.i18n import N_, ngettext, number, percent, translate
 from kniffel.engine.game import Game
 from kniffel.planning import Choice
-from kniffel.services.wording import QUICK_ORDER, Preparing
+from kniffel.services.advice import Preparing
+from kniffel.services.wording import QUICK_ORDER
 
 HINTS_SHOWN = 5
 """Options the hints list, best first (T lists them all)."""

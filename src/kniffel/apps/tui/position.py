@@ -23,11 +23,10 @@ from kniffel.base.errors import KniffelError
 from kniffel.base.i18n import N_, error_text, translate
 from kniffel.engine.game import Game
 from kniffel.engine.situation import Situation
-from kniffel.planning import Choice, planner_for
+from kniffel.planning import Choice
 from kniffel.planning.goals import Target
-from kniffel.services.advice import PAST_THE_LIMIT, past_the_limit
-from kniffel.services.session import hint_choices, hint_win_chances
-from kniffel.services.wording import Preparing, thinking_text
+from kniffel.services.advice import PAST_THE_LIMIT, Position, Preparing, hints, options, pruned
+from kniffel.services.wording import thinking_text
 
 Analysis = tuple[Game, list[Choice], bool, "Sequence[float | None] | Preparing | None", "list[float] | None"]
 
@@ -133,13 +132,15 @@ class PositionScreen(ModalScreen[None]):
     def analyse(self, situation: Situation, target: int | None) -> None:
         game = Game.from_situation(situation)
         try:
-            choices, exact = hint_choices(game)
-            wins = hint_win_chances(game, choices)
+            found = hints(game)
+            choices, exact = pruned(found.points.options), found.points.exact
+            wins = found.chances(choices)
             reach, bound = None, None
             if target is not None:
-                chances = {c.action: c.value for c in planner_for(game.rules, Target(target)).choices(game)}
+                toward = options(Position.of_game(game), Target(target))
+                chances = {c.action: c.value for c in toward.options}
                 reach = [chances.get(c.action, 0.0) for c in choices]
-                bound = past_the_limit(game, target)
+                bound = None if toward.reach is None else toward.reach.limit
         except KniffelError as error:
             message = self.t("error: {message}", message=error_text(self.lang, error))
             self.app.call_from_thread(self.tell_error, message)

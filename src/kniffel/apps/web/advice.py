@@ -1,9 +1,9 @@
 """The hook to the solver's advisor: hints during play and the review after a game.
 
 The exact solver covers single-column rule sets only; this module is the one place in the web package
-that knows about it, and it asks the optimal planner (:mod:`kniffel.planning`) and
-:mod:`kniffel.services.review`, which the terminal uses too. When they cannot help, :func:`available` is false
-and the front end hides the hint and review panels.
+that knows about it, and it asks the advice service (:mod:`kniffel.services.advice`: the one road of every
+front end's hints) and :mod:`kniffel.services.review`, which the terminal uses too. When they cannot help,
+:func:`available` is false and the front end hides the hint and review panels.
 
 The advisor values every option as the expected points still to come; a hint lists those values best
 first, a review puts each decision of a finished game next to the best one. With several players the
@@ -27,16 +27,16 @@ from typing import Any
 from kniffel.base.i18n import N_
 from kniffel.core import Cancel, Progress
 from kniffel.engine.game import Game, Score, Strike
-from kniffel.planning import Choice, NotReady, is_exact, planner_for, quick_choices
+from kniffel.planning import POINTS, Choice, NotReady, is_exact, quick_choices
 from kniffel.planning.exact import advisor_job
-from kniffel.planning.goals import Goal, Unit
+from kniffel.planning.interface import Goal, Unit
 from kniffel.planning.winning import win_chances
 from kniffel.planning.worker import Work, worker
 from kniffel.rules import RuleSet
+from kniffel.services import advice
+from kniffel.services.advice import Position, Preparing, plays_to_win
 from kniffel.services.review import Review, can_review_by_win, listed, loss_text, player_goals
 from kniffel.services.review import review as review_game
-from kniffel.services.session import hint_win_chances, plays_to_win
-from kniffel.services.wording import Preparing
 
 log = logging.getLogger("kniffel.apps.web")
 
@@ -131,33 +131,36 @@ def advisor_ready(rules: RuleSet) -> Preparing | None:
 
 
 def options(game: Game) -> list[Choice] | Preparing | None:
-    """Every option of the player to move after a throw, best first; ``None`` without advice,
-    :class:`Preparing` while the table is solved. Before the first throw of a turn there is nothing to
-    decide (``[]``)."""
+    """Every option of the player to move after a throw, best first (:func:`kniffel.services.advice.
+    options`, for points); ``None`` without advice, :class:`Preparing` while the table is solved. Before
+    the first throw of a turn there is nothing to decide (``[]``)."""
     if not available(game.rules):
         return None
-    waiting = advisor_ready(game.rules)
-    if waiting is not None:
-        return waiting
     try:
-        return planner_for(game.rules).choices(game)
+        found = advice.options(Position.of_game(game), POINTS, wait=False)
     except Exception:
         log.exception("the advisor failed for game position %s", [str(a) for a in game.log[-3:]])
         return None
+    return found.preparing or list(found.options)
 
 
 def hints(game: Game) -> list[dict[str, Any]] | dict[str, Any] | None:
-    """The options of the player to move with their values, best first; ``None`` if no advice;
-    ``preparing`` (:func:`waiting`) while the table is solved, with the quick bot's order of the options
-    meanwhile (``estimate``: actions only). With several players each option also has ``win``: its
-    chance of finishing first (left out while its tables are solved)."""
-    found = options(game)
-    if found is None:
+    """The options of the player to move with their values, best first (:func:`kniffel.services.advice.
+    hints`); ``None`` if no advice; ``preparing`` (:func:`waiting`) while the table is solved, with the
+    quick bot's order of the options meanwhile (``estimate``: actions only). With several players each
+    option also has ``win``: its chance of finishing first (left out while its tables are solved)."""
+    if not available(game.rules):
         return None
-    if isinstance(found, Preparing):
-        return {**waiting(found), "estimate": [{"action": str(c.action)} for c in estimate(game)]}
-    shown = _shown(found)
-    found_wins = hint_win_chances(game, shown)
+    try:
+        found = advice.hints(game, wait=False)
+    except Exception:
+        log.exception("the advisor failed for game position %s", [str(a) for a in game.log[-3:]])
+        return None
+    if found.points.preparing is not None:
+        quick = [{"action": str(c.action)} for c in estimate(game)]
+        return {**waiting(found.points.preparing), "estimate": quick}
+    shown = _shown(found.points.options)
+    found_wins = found.chances(shown)
     wins = found_wins if isinstance(found_wins, list) else None
     listed: list[dict[str, Any]] = []
     for n, c in enumerate(shown):

@@ -13,6 +13,7 @@ The page is ``/analysis`` (``html/analysis.html``).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -27,9 +28,8 @@ from kniffel.base.errors import KniffelError
 from kniffel.base.i18n import N_
 from kniffel.engine.game import Game
 from kniffel.engine.situation import Situation
-from kniffel.planning import WIN, NotReady, Target, planner_for
-from kniffel.services.advice import past_the_limit
-from kniffel.services.wording import Preparing
+from kniffel.planning import POINTS, WIN, Choice, Target
+from kniffel.services.advice import Position, options
 
 MAX_TEXT = 2000
 """Characters of a pasted position (eight players' sheets are well under 1000)."""
@@ -73,34 +73,28 @@ async def check(situation: Situation) -> None:
 
 def analyse(situation: Situation, target: int, lang: str) -> dict[str, Any]:
     """Every option of ``situation`` (checked by :func:`check`) for each goal, best first (on the
-    advice thread)."""
-    rules = situation.rules
+    advice thread): a goal whose tables are being solved says ``preparing``, and a target says where
+    its chances are read at the tables' limit (``upper_bound``: upper bounds)."""
     game = Game.from_situation(situation)
+    position = Position.of_game(game)
+    asked = [POINTS, Target(target), *([WIN] if situation.others else [])]
     goals: list[dict[str, Any]] = []
-    waiting = advice.advisor_ready(rules)
-    if waiting is not None:
-        goals.append({"goal": "points", "preparing": advice.preparing(waiting)})
-    else:
-        goals.append({"goal": "points", "options": _options(game, planner_for(rules).choices(game), lang)})
-    asked: list[tuple[str, Any]] = [("target", Target(target))]
-    if situation.others:
-        asked.append(("win", WIN))
-    for name, goal in asked:
-        entry: dict[str, Any] = {"goal": name}
-        if name == "target":
-            entry["target"] = target
-            limit = past_the_limit(game, target)
-            if limit is not None:  # its chances are those of the limit: upper bounds
-                entry["upper_bound"] = limit
-        try:
-            entry["options"] = _options(game, planner_for(rules, goal, wait=False).choices(game), lang)
-        except NotReady as not_ready:
-            entry["preparing"] = advice.preparing(Preparing.of(not_ready, rules))
+    for goal in asked:
+        found = options(position, goal, wait=False)
+        entry: dict[str, Any] = {"goal": goal.name}
+        if found.reach is not None:
+            entry["target"] = found.reach.target
+            if found.reach.limit is not None:  # its chances are those of the limit: upper bounds
+                entry["upper_bound"] = found.reach.limit
+        if found.preparing is not None:
+            entry["preparing"] = advice.preparing(found.preparing)
+        else:
+            entry["options"] = _options(game, found.options, lang)
         goals.append(entry)
-    return {"situation": str(situation), "rules": rules.id, "goals": goals}
+    return {"situation": str(situation), "rules": situation.rules.id, "goals": goals}
 
 
-def _options(game: Game, choices: list[Any], lang: str) -> list[dict[str, Any]]:
+def _options(game: Game, choices: Sequence[Choice], lang: str) -> list[dict[str, Any]]:
     return [
         {"action": str(c.action), "text": game.action_text(c.action, lang), "value": round(c.value, 4)}
         for c in choices[:MAX_SHOWN]
