@@ -60,10 +60,11 @@ import machine
 import numpy as np
 
 from kniffel import bots, rules
+from kniffel.core import deal_seed
 from kniffel.engine.game import Game
 from kniffel.planning import win_chances
 from kniffel.rules import parse_options
-from kniffel.services.tournament import DealDice, deal_seed
+from kniffel.services.tournament import DealDice
 
 Z95 = 1.959963984540054
 

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, settings
 from kniffel import Game, ScoreSheet, SeededDice, rules
 from kniffel.core import WARM_UP_ENV
 from kniffel.core.runtime.pace import ENV as PACE_ENV
-from kniffel.engine.game import Action, Roll, Score, Strike
+from kniffel.engine.actions import Action, Roll, Score, Strike
 from kniffel.planning.winning import PREPARE_ENV
 from kniffel.rules import RuleSet
 from warmup import prepare_for_servers

@@ -8,7 +8,7 @@ import pytest
 
 from kniffel import Game, SeededDice, bots, rules
 from kniffel.bots import OptimalBot
-from kniffel.engine.game import Announce, FreeThrow, Roll
+from kniffel.engine.actions import Announce, FreeThrow, Roll
 from kniffel.planning import POINTS, ColumnPlanner, ExactPlanner, planner_for
 from kniffel.rules import RuleSet, single_column
 from kniffel.services.review import review

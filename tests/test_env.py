@@ -20,7 +20,7 @@ from pettingzoo.test import api_test
 from kniffel import Game, ScoreSheet, SeededDice, rules
 from kniffel.base.errors import KniffelError
 from kniffel.core import UnsupportedRulesError
-from kniffel.engine.game import Roll, Score, Strike
+from kniffel.engine.actions import Roll, Score, Strike
 from kniffel.env import ENV_ID, Encoding, EnvActionError, KniffelAECEnv, KniffelEnv, VectorKniffelEnv
 from kniffel.env.vector import CompiledGames
 from kniffel.planning import planner_for

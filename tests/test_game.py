@@ -37,7 +37,8 @@ from kniffel import (
     rules,
 )
 from kniffel.base.dice import validate_dice
-from kniffel.engine.game import TakenBack, Turn
+from kniffel.engine.actions import TakenBack
+from kniffel.engine.game import Turn
 from kniffel.engine.sheet import ColumnTotals
 from kniffel.rules import Placement
 from test_sheet import SEED_GAME_1, SEED_GAME_2

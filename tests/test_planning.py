@@ -13,7 +13,7 @@ import pytest
 
 from kniffel import Game, SeededDice, bots, rules
 from kniffel.base.keeps import keep_lattice
-from kniffel.engine.game import Action, Announce, FreeThrow, Roll, Score, Strike
+from kniffel.engine.actions import Action, Announce, FreeThrow, Roll, Score, Strike
 from kniffel.planning import (
     Choice,
     ColumnPlanner,

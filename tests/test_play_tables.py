@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kniffel.core import Progress, early_rows_ready
-from kniffel.planning.interface import AIM_POINTS, AIM_WIN
+from kniffel.core import AIM_POINTS, AIM_WIN, Progress, early_rows_ready
 from kniffel.planning.play_tables import CONE, DISTRIBUTIONS, EARLY, SOLUTION, TARGETS, PlayTables
 from kniffel.planning.worker import Work
 from kniffel.services.tournament import aims_of, tournament

@@ -12,7 +12,7 @@ from kniffel import Game, rules
 from kniffel.base.errors import KniffelError, SituationError
 from kniffel.core import Advisor, ColumnPosition, Positions, SheetState, table
 from kniffel.core.position import ROW
-from kniffel.engine.game import Roll, Score
+from kniffel.engine.actions import Roll, Score
 from kniffel.engine.situation import Situation
 from kniffel.rules import single_column
 

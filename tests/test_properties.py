@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from conftest import state
 from kniffel import Game, ScoreSheet, SeededDice, rules
 from kniffel.base.dice import roll_index
-from kniffel.engine.game import Action, Announce, FreeThrow, Roll, Score, Strike
+from kniffel.engine.actions import Action, Announce, FreeThrow, Roll, Score, Strike
 from kniffel.engine.sheet import possible_points
 from kniffel.rules import Extra, Order, RuleSet, Section
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from kniffel import Game, SeededDice, bots, rules
 from kniffel.bots import OptimalBot
 from kniffel.core import Advisor, ColumnPosition, table
-from kniffel.engine.game import Roll, Score
+from kniffel.engine.actions import Roll, Score
 from kniffel.services.review import ACCURACY_SCALE, PlayerSummary, review
 
 pytestmark = pytest.mark.usefixtures("solver_cache")

@@ -14,7 +14,7 @@ import kniffel.rules
 from kniffel import bots
 from kniffel.apps.cli import app
 from kniffel.apps.web import advice
-from kniffel.engine.game import Roll, Score, Strike
+from kniffel.engine.actions import Roll, Score, Strike
 from kniffel.services.review import Decision, listed, loss_text
 from kniffel.services.session import Session, Settings
 from kniffel.services.wording import listed_decisions

@@ -19,7 +19,7 @@ from conftest import ScriptedDice
 from kniffel import Game, SeededDice, bots, rules
 from kniffel.base.keeps import keep_lattice
 from kniffel.core import MASK64, stream_base
-from kniffel.engine.game import Announce, Roll, Score, Strike
+from kniffel.engine.actions import Announce, Roll, Score, Strike
 from kniffel.planning import HeuristicPlanner, planner_for
 from kniffel.planning.compiled import SearchPlanner, SheetSearch, covers, new_log
 from kniffel.planning.lookahead import Lookahead

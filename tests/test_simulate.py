@@ -17,7 +17,7 @@ import kniffel.services.simulate
 from kniffel import Game, bots, rules
 from kniffel.core import Advisor, ColumnPosition, Solution, play_games, solve, trace
 from kniffel.core.kernels.play import key_order
-from kniffel.engine.game import FreeThrow, Roll, Score, Strike
+from kniffel.engine.actions import FreeThrow, Roll, Score, Strike
 from kniffel.rules import RuleSet
 from kniffel.services.plans import Chunk, compiled_rules, heuristic_search, plays_for_points, target_aim
 from kniffel.services.simulate import (

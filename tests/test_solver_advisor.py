@@ -17,7 +17,7 @@ from kniffel.base.dice import sorted_rolls
 from kniffel.base.errors import DiceError, SituationError, UnknownBoxError
 from kniffel.base.keeps import keep_lattice
 from kniffel.core import Advisor, ColumnPosition, cache_dir
-from kniffel.engine.game import Action, FreeThrow, Roll, Score
+from kniffel.engine.actions import Action, FreeThrow, Roll, Score
 from kniffel.rules import Section
 from test_solver_values import solved
 

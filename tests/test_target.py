@@ -362,7 +362,7 @@ def test_every_sheet_a_random_game_reaches_has_a_row(rs: RuleSet, seed: int, dat
     from kniffel import Game, SeededDice
     from kniffel.core import empty_state
     from kniffel.core.targetrows import can_reach
-    from kniffel.engine.game import Score, Strike
+    from kniffel.engine.actions import Score, Strike
     from kniffel.rules import single_column
 
     column = single_column(rs, 0)

@@ -18,16 +18,13 @@ from kniffel import Game, rules
 from kniffel.apps.cli import app
 from kniffel.base.errors import KniffelError
 from kniffel.core import AIM_POINTS, AIM_WIN
-from kniffel.engine.game import Roll, Score
+from kniffel.engine.actions import Roll, Score
 from kniffel.services.plans import HEURISTIC
+from kniffel.services.standings import Match, Rate, TournamentResult, bradley_terry
 from kniffel.services.tournament import (
     DealDice,
-    Match,
-    Rate,
     TournamentError,
     TournamentInterrupted,
-    TournamentResult,
-    bradley_terry,
     combine,
     compiled_roles,
     play_match,

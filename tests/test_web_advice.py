@@ -11,7 +11,7 @@ import pytest
 from kniffel import Game, SeededDice, rules
 from kniffel.apps.web import advice
 from kniffel.apps.web.botpool import fallback_move
-from kniffel.engine.game import Roll, Score, Strike
+from kniffel.engine.actions import Roll, Score, Strike
 from kniffel.services.review import listed, review
 
 pytest.importorskip("kniffel.core", reason="the solver is not installed")

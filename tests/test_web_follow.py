@@ -18,7 +18,7 @@ from kniffel.apps.web import undo
 from kniffel.apps.web.live import LiveGame
 from kniffel.apps.web.service import GameService
 from kniffel.apps.web.store import Store
-from kniffel.engine.game import Roll, Score
+from kniffel.engine.actions import Roll, Score
 from test_web_service import request, run, until, url  # noqa: F401  (url is a fixture)
 
 

@@ -25,7 +25,8 @@ from kniffel.apps.web.errors import WebError
 from kniffel.apps.web.live import LiveGame, game_state
 from kniffel.apps.web.service import CreateRequest, GameService
 from kniffel.apps.web.store import CHANNEL, MAX_NOTE, SeatSpec, StaleError, Store, StoredGame, Write
-from kniffel.engine.game import Game, Roll, Score, Strike
+from kniffel.engine.actions import Roll, Score, Strike
+from kniffel.engine.game import Game
 from test_web_api import POSTGRES_ENV
 
 T = TypeVar("T")
@@ -605,7 +606,7 @@ def test_the_table_offers_exactly_the_engines_legal_actions(rules_id: str) -> No
     from kniffel import Game, SeededDice
     from kniffel import rules as rules_module
     from kniffel.apps.web.store import StoredGame, StoredSeat
-    from kniffel.engine.game import Announce, FreeThrow
+    from kniffel.engine.actions import Announce, FreeThrow
 
     game = Game(rules_module.get(rules_id), ["A", "B"], dice=SeededDice(5))
     seats = (StoredSeat(0, "A", "human", ""), StoredSeat(1, "B", "human", ""))

@@ -21,7 +21,7 @@ from conftest import ScriptedDice
 from kniffel import Game, KniffelError, bots, rules
 from kniffel.base.keeps import keep_lattice
 from kniffel.core import AIM_POINTS, AIM_WIN, Matches, play_to_win, solve
-from kniffel.engine.game import FreeThrow, Roll, Score, Strike
+from kniffel.engine.actions import FreeThrow, Roll, Score, Strike
 from kniffel.planning import HeuristicPlanner, TargetPlanner, WinPlanner, goals, planner_for, win_chances
 from kniffel.planning.compiled import SheetSearch
 from kniffel.planning.interface import Planner

@@ -28,10 +28,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from kniffel.base.errors import KniffelError
+from kniffel.base.errors import IllegalActionError, KniffelError
 from kniffel.base.i18n import N_, translate
 from kniffel.core import compiling
-from kniffel.engine.game import Action, Game, IllegalActionError, Roll
+from kniffel.engine.actions import Action, Roll
+from kniffel.engine.game import Game
 from kniffel.planning import (
     POINTS,
     WIN,

@@ -18,7 +18,7 @@ from kniffel.base.keeps import KeepLattice, keep_lattice
 from kniffel.core.points import Solution
 from kniffel.core.position import ROW, ColumnPosition, Positions, SheetState
 from kniffel.core.tables import Compiled
-from kniffel.engine.game import FreeThrow, Roll, Score
+from kniffel.engine.actions import FreeThrow, Roll, Score
 
 
 @dataclass(frozen=True)

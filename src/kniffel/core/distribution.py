@@ -60,7 +60,7 @@ from kniffel.core.runtime.store import (
     table_path,
 )
 from kniffel.core.runtime.work import Cancel, Progress
-from kniffel.engine.game import Score
+from kniffel.engine.actions import Score
 from kniffel.engine.sheet import ScoreSheet
 from kniffel.rules import RuleSet, placements
 

@@ -33,13 +33,11 @@ from kniffel.base.errors import (
     GameFormatError,
     IllegalActionError,
     KniffelError,
-    SheetError,
     UnknownBoxError,
 )
 from kniffel.base.i18n import N_
 from kniffel.base.keeps import keep_lattice
 from kniffel.engine.actions import (
-    ACTION_TYPES,
     Action,
     Announce,
     BoxAction,
@@ -670,26 +668,10 @@ def _copy_sheet(sheet: ScoreSheet) -> ScoreSheet:
 
 
 __all__ = [
-    "ACTION_TYPES",
-    "Action",
-    "Announce",
-    "BoxAction",
     "DiceSource",
-    "FreeThrow",
     "Game",
-    "GameError",
-    "GameFormatError",
-    "IllegalActionError",
-    "LegalActions",
-    "Outcome",
-    "Roll",
-    "Score",
     "SecureDice",
     "SeededDice",
-    "SheetError",
-    "Situation",
     "Standing",
-    "Strike",
-    "TakenBack",
     "Turn",
 ]

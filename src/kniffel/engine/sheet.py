@@ -362,7 +362,6 @@ def possible_points(rules: RuleSet, box_id: str) -> frozenset[int]:
 __all__ = [
     "ColumnTotals",
     "ScoreSheet",
-    "SheetError",
     "SheetRow",
     "possible_points",
     "sheet_layout",

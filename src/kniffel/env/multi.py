@@ -26,7 +26,8 @@ from pettingzoo import AECEnv
 
 from kniffel.base.arrays import F32
 from kniffel.base.errors import KniffelError
-from kniffel.engine.game import MAX_PLAYERS, Game, Roll, SeededDice
+from kniffel.engine.actions import Roll
+from kniffel.engine.game import MAX_PLAYERS, Game, SeededDice
 from kniffel.env.encoding import Encoding, EnvActionError
 from kniffel.env.vector import check_invalid_action, refusal, rules_of
 from kniffel.rules import RuleSet

@@ -22,7 +22,8 @@ import numpy.typing as npt
 from kniffel.base.arrays import I64
 from kniffel.base.keeps import keep_lattice
 from kniffel.core import SheetKernels
-from kniffel.engine.game import Announce, Game, Roll, Score, Strike
+from kniffel.engine.actions import Announce, Roll, Score, Strike
+from kniffel.engine.game import Game
 from kniffel.planning.interface import Choice, ColumnAdvisor, Goal, Reach, best_first
 from kniffel.planning.lookahead import Lookahead, Valuation
 from kniffel.rules import Order, Placement, RuleSet, single_column

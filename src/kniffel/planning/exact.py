@@ -20,7 +20,8 @@ from kniffel.core import (
     compile_rules,
     table,
 )
-from kniffel.engine.game import Action, Game, Score, Strike
+from kniffel.engine.actions import Action, Score, Strike
+from kniffel.engine.game import Game
 from kniffel.planning.interface import Choice, Goal, Reach, best_first
 from kniffel.planning.worker import Job, NotReady, Work, worker
 from kniffel.rules import RuleSet

@@ -31,8 +31,9 @@ from pathlib import Path
 from typing import ClassVar
 
 from kniffel.base.i18n import N_
+from kniffel.core import AIM_POINTS, AIM_WIN
 from kniffel.planning.exact import is_exact
-from kniffel.planning.interface import AIM_POINTS, AIM_WIN, Goal, Planner, PlanningError, Unit
+from kniffel.planning.interface import Goal, Planner, PlanningError, Unit
 from kniffel.planning.points import points_planner
 from kniffel.planning.winning import TargetPlanner, WinPlanner
 from kniffel.rules import RuleSet

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from kniffel.base.errors import KniffelError
 from kniffel.base.i18n import translate
-from kniffel.core import AIM_POINTS, AIM_WIN
-from kniffel.engine.game import Action, Announce, Game, Score, Strike
+from kniffel.engine.actions import Action, Announce, Score, Strike
+from kniffel.engine.game import Game
 from kniffel.rules import RuleSet
 
 if TYPE_CHECKING:
@@ -185,8 +185,6 @@ def best_first(choices: list[Choice]) -> list[Choice]:
 
 
 __all__ = [
-    "AIM_POINTS",
-    "AIM_WIN",
     "Choice",
     "ColumnAdvisor",
     "Goal",

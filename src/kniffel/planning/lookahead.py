@@ -24,7 +24,8 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel.base.keeps import keep_lattice
-from kniffel.engine.game import Announce, FreeThrow, Game, Roll, Score, Strike
+from kniffel.engine.actions import Announce, FreeThrow, Roll, Score, Strike
+from kniffel.engine.game import Game
 from kniffel.planning.interface import Choice, best_first
 from kniffel.rules import Column, Placement, RuleSet, placements, strikeable
 

@@ -19,8 +19,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from kniffel.base.i18n import N_
-from kniffel.core import Progress
-from kniffel.planning.interface import AIM_POINTS, AIM_WIN
+from kniffel.core import AIM_POINTS, AIM_WIN, Progress
 from kniffel.planning.winning import ROWS_KEPT, SECONDS_PER_LANE, seconds_per_value, win_tables
 from kniffel.planning.worker import Work
 from kniffel.rules import RuleSet

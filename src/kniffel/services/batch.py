@@ -31,10 +31,10 @@ from typing import IO, Any
 
 import numpy as np
 
-from kniffel.base.errors import KniffelError, SituationError
+from kniffel.base.errors import KniffelError, SheetError, SituationError
 from kniffel.base.i18n import error_text
 from kniffel.core import FIELDS, AnswerWriter, ColumnPosition, LineReader, LineStatus, Positions, Progress
-from kniffel.engine.sheet import ScoreSheet, SheetError
+from kniffel.engine.sheet import ScoreSheet
 from kniffel.engine.situation import Situation
 from kniffel.planning import planner_for
 from kniffel.planning.interface import ColumnAdvisor, Goal

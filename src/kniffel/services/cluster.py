@@ -34,9 +34,10 @@ from kniffel.base.errors import KniffelError
 from kniffel.rules import RuleSet
 from kniffel.services.plans import Chunk, Optimal, resolve
 from kniffel.services.simulate import OPTIMAL, SimulationResult, check_request, combine, play_chunk
-from kniffel.services.tournament import Match, TournamentResult, play_match, tables
+from kniffel.services.standings import Match, TournamentResult
 from kniffel.services.tournament import check_request as check_tournament
 from kniffel.services.tournament import combine as combine_tournament
+from kniffel.services.tournament import play_match, tables
 
 LOCAL = "local"
 """The address that starts Ray on this machine."""

@@ -41,7 +41,8 @@ from typing import Any
 
 from kniffel.base.i18n import number as write_number
 from kniffel.base.i18n import percent
-from kniffel.engine.game import Action, Game, Roll, Score, Strike
+from kniffel.engine.actions import Action, Roll, Score, Strike
+from kniffel.engine.game import Game
 from kniffel.planning import POINTS, Goal, PlanningError, Unit, is_exact, parse_goal, win_chances
 from kniffel.services.advice import Advice, Position, options
 

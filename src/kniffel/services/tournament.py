@@ -43,23 +43,17 @@ import numpy as np
 
 from kniffel import bots
 from kniffel.base.errors import KniffelError
-from kniffel.core import MASK64, deal_seed, dealt_faces, mix64
+from kniffel.core import AIM_POINTS, AIM_WIN, MASK64, deal_seed, dealt_faces, mix64
 from kniffel.engine.game import MAX_PLAYERS, Game
 from kniffel.planning import is_exact
-from kniffel.planning.interface import AIM_POINTS, AIM_WIN
 from kniffel.planning.play_tables import PlayTables
 from kniffel.rules import RuleSet
 from kniffel.services.plans import OwnTable, Plan, Role, resolve
 from kniffel.services.simulate import BLOCK_SECONDS, Interrupted, blocks
 from kniffel.services.standings import (
-    CSV_COLUMNS,
     Match,
-    Rate,
-    Record,
     TournamentResult,
-    bradley_terry,
     labels,
-    plot,
 )
 
 
@@ -336,24 +330,15 @@ def combine(
 
 
 __all__ = [
-    "CSV_COLUMNS",
     "DealDice",
-    "Match",
     "Prepared",
-    "Rate",
-    "Record",
     "TournamentError",
     "TournamentInterrupted",
-    "TournamentResult",
     "aims_of",
-    "bradley_terry",
     "check_request",
     "combine",
     "compiled_plans",
     "compiled_roles",
-    "deal_seed",
-    "labels",
     "play_match",
-    "plot",
     "tournament",
 ]

@@ -53,7 +53,6 @@ PARTIAL = N_("Partial result: {games} of {total} games played before the run was
 """Said above the result of a run that Ctrl-C stopped (``kniffel simulate`` and ``kniffel tournament``)."""
 
 __all__ = [
-    "MAX_GAMES",
     "PARTIAL",
     "PLOT_FORMATS",
     "check_plot",

@@ -24,13 +24,8 @@ from kniffel.base.i18n import N_, number, percent, translate
 from kniffel.core import Progress
 from kniffel.planning.worker import Work
 from kniffel.rules import RuleSet
-from kniffel.services.tournament import (
-    CSV_COLUMNS,
-    Record,
-    TournamentResult,
-    check_request,
-    tables,
-)
+from kniffel.services.standings import CSV_COLUMNS, Record, TournamentResult
+from kniffel.services.tournament import check_request, tables
 
 NOTE = (
     "W/T/L: games won, tied for first place, lost; points: the player's mean score less the opponent's. "
@@ -109,7 +104,7 @@ def report(
     if csv_path is not None:
         write_csv(result, csv_path)
     if plot_path is not None:
-        from kniffel.services.tournament import plot
+        from kniffel.services.standings import plot
 
         plot(result, plot_path)  # without matplotlib: a one-line error naming how to install it
     if json_output:

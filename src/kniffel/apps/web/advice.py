@@ -26,7 +26,8 @@ from typing import Any
 
 from kniffel.base.i18n import N_
 from kniffel.core import Cancel, Progress
-from kniffel.engine.game import Game, Score, Strike
+from kniffel.engine.actions import Score, Strike
+from kniffel.engine.game import Game
 from kniffel.planning import POINTS, Choice, NotReady, is_exact, quick_choices
 from kniffel.planning.exact import advisor_job
 from kniffel.planning.interface import Goal, Unit

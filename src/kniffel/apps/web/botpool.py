@@ -16,7 +16,8 @@ from kniffel.apps.web.errors import WebError
 from kniffel.apps.web.live import LiveGame
 from kniffel.apps.web.schema import is_bot
 from kniffel.core import compiled_seconds
-from kniffel.engine.game import Action, Announce, Game, Outcome, Roll, Score, Strike
+from kniffel.engine.actions import Action, Announce, Outcome, Roll, Score, Strike
+from kniffel.engine.game import Game
 
 log = logging.getLogger("kniffel.apps.web")
 

@@ -14,7 +14,8 @@ from kniffel import rules as rules_module
 from kniffel.apps.web.store import StoredGame, StoredSeat
 from kniffel.apps.web.tokens import token_matches
 from kniffel.base.i18n import translations
-from kniffel.engine.game import Game, Outcome
+from kniffel.engine.actions import Outcome
+from kniffel.engine.game import Game
 from kniffel.engine.sheet import sheet_layout
 from kniffel.services.record import bonus_share, kniffels_of
 

@@ -21,7 +21,7 @@ from kniffel.apps.web.live import LiveGame, Subscriber
 from kniffel.apps.web.pressure import Refusals
 from kniffel.apps.web.store import CHANNEL, Store
 from kniffel.base.errors import KniffelError
-from kniffel.engine.game import Action
+from kniffel.engine.actions import Action
 
 log = logging.getLogger("kniffel.apps.web")
 

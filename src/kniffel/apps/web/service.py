@@ -38,7 +38,8 @@ from kniffel.apps.web.schema import SEAT_KINDS, is_bot, is_game_id
 from kniffel.apps.web.store import NewGame, SeatSpec, Store, StoredGame, StoreError, Write
 from kniffel.base.errors import IllegalActionError, KniffelError
 from kniffel.base.i18n import N_
-from kniffel.engine.game import MAX_PLAYERS, Action, Game, Outcome, Roll, SecureDice
+from kniffel.engine.actions import Action, Outcome, Roll
+from kniffel.engine.game import MAX_PLAYERS, Game, SecureDice
 
 log = logging.getLogger("kniffel.apps.web")
 T = TypeVar("T")
