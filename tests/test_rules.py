@@ -137,7 +137,7 @@ def test_sources_are_named_for_people_and_traced_in_the_docs() -> None:
     sources: dict[str, str] = seed_examples()["sources"]
     assert sorted(sources.values()) == sorted(rules.SOURCES)
     assert {rules.get(r).source for r in rules.available()} <= set(rules.SOURCES)
-    docs = (Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    docs = (Path(__file__).parent.parent / "docs" / "explanation" / "rules.md").read_text(encoding="utf-8")
     for file, name in sources.items():
         assert f"`{file}`" in docs, file
         assert name in docs, name

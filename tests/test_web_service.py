@@ -36,8 +36,9 @@ def run(body: Callable[[], Awaitable[T]]) -> T:
     return asyncio.run(body())  # type: ignore[arg-type]
 
 
-async def until(condition: Callable[[], bool], timeout: float = 20) -> None:
-    """Wait for the service's tasks (and their database threads) to make ``condition`` true."""
+async def until(condition: Callable[[], bool], timeout: float = 120) -> None:
+    """Wait for the service's tasks (and their database threads) to make ``condition`` true (within a
+    bound a busy machine never reaches: only a test that fails waits for it)."""
     deadline = asyncio.get_running_loop().time() + timeout
     while not condition():
         assert asyncio.get_running_loop().time() < deadline, "timed out"

@@ -35,13 +35,16 @@ from kniffel.core.kernels.records import EntryState, FiveAlike, KernelTables, La
 NEG = -1.0e300
 
 
-def with_globals(template: Any, name: str, **functions: Any) -> Any:
+def with_globals(template: Any, name: str, module: str | None = None, **functions: Any) -> Any:
     """A copy of the plain function ``template`` named ``name`` that finds ``functions`` among its
     globals: numba compiles a function with the globals it finds, so each copy is compiled (and cached
-    under its own name) as if written out by hand with those functions in it."""
+    under its own name) as if written out by hand with those functions in it. ``module`` is the module
+    that makes the copy and holds it (its own, by default): a helper process finds the copy there by
+    name, as it finds any kernel."""
     copy = pytypes.FunctionType(template.__code__, {**template.__globals__, **functions}, name)
     copy.__qualname__ = name
     copy.__doc__ = template.__doc__
+    copy.__module__ = module or template.__module__
     return copy
 
 

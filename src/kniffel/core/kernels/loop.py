@@ -101,7 +101,8 @@ def _solve_level(level: Any, t: KernelTables, first: int, last: int) -> None:  #
 def level_loop(name: str, score: Any, store: Any) -> Any:
     """The compiled loop of an objective: :func:`_solve_level` with the objective's ``score`` and
     ``store`` (its compiled functions) as its globals, cached as ``solve_<name>``."""
-    return njit(cache=True, nogil=True)(with_globals(_solve_level, f"solve_{name}", score=score, store=store))
+    made = with_globals(_solve_level, f"solve_{name}", score.py_func.__module__, score=score, store=store)
+    return njit(cache=True, nogil=True)(made)
 
 
 # --- every option of N situations ---------------------------------------------------------------------
@@ -178,5 +179,11 @@ def _situation_values(
 def option_kernel(name: str, enter_box: Any, turn_keeps: Any) -> Any:
     """The compiled option kernel of an objective: :func:`_situation_values` with the objective's
     ``enter_box`` and ``turn_keeps`` as its globals, cached as ``<name>_options``."""
-    kernel = with_globals(_situation_values, f"{name}_options", enter_box=enter_box, turn_keeps=turn_keeps)
+    kernel = with_globals(
+        _situation_values,
+        f"{name}_options",
+        turn_keeps.py_func.__module__,
+        enter_box=enter_box,
+        turn_keeps=turn_keeps,
+    )
     return njit(cache=True, nogil=True)(kernel)
