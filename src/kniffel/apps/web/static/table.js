@@ -71,8 +71,10 @@ function connect() {
   socket.addEventListener("open", () => {
     retry = 0;
     welcomed = !token;
-    setStatus("connected");
-    if (token) socket.send(JSON.stringify({ type: "hello", token, lang: lang() }));
+    // a seat's actions go out once the server has said whose seats this page holds: until then the
+    // page says it is still connecting, rather than take a tap it would have to drop
+    if (welcomed) setStatus("connected");
+    else socket.send(JSON.stringify({ type: "hello", token, lang: lang() }));
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
@@ -146,6 +148,7 @@ function receive(message) {
     mySeats = message.seats;
     isHost = message.host;
     welcomed = true;
+    setStatus("connected");
     update();
     flush();
   } else if (message.type === "error") {
@@ -289,7 +292,8 @@ function send(action) {
 // --- reading the state ------------------------------------------------------------------------
 
 function canAct() {
-  return state && !state.over && mySeats.includes(state.current);
+  // a score pad takes entries offline too; a table with dice acts once the server knows this page's seats
+  return state && !state.over && mySeats.includes(state.current) && (welcomed || state.pad);
 }
 
 function boxOf(key) {
