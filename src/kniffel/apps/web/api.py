@@ -157,7 +157,7 @@ async def review(game_id: str, request: Request, allowances: Allowed) -> Any:
     lang = language_of(request)
     seated = {seat.index: seat.kind for seat in live.seats if seat.kind != "human"}
     people = "win" if request.query_params.get("by") == "win" else "points"
-    result = await service.advise(lambda: advice.review(game, seated, lang, people), client_of(request))
+    result = await service.analyse(lambda: advice.review(game, seated, lang, people), client_of(request))
     if result is None:
         raise WebError("no_advice", "no advice for these rules")
     for decision in result["decisions"]:

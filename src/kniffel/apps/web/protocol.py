@@ -29,7 +29,7 @@ from kniffel.apps.web.service import GameService
 from kniffel.apps.web.tokens import MAX_TOKEN
 from kniffel.apps.web.words import language_of
 from kniffel.base.errors import GameFormatError
-from kniffel.base.i18n import LANGUAGES
+from kniffel.base.i18n import LANGUAGES, N_
 from kniffel.engine.actions import Action
 
 MAX_MESSAGE = 4096
@@ -152,7 +152,11 @@ async def _handle(service: GameService, live: LiveGame, connection: Connection, 
             sent = data.get("action")
             try:
                 # An action as JSON ({"action": "score", "box": "chance"}) or as text ("score chance").
-                action = sent if isinstance(sent, str) else Action.from_json(sent)
+                action = (
+                    guard.ascii_numbers(sent, N_("an action"))
+                    if isinstance(sent, str)
+                    else Action.from_json(sent)
+                )
             except GameFormatError as error:
                 raise WebError("malformed", str(error)) from None
             await service.act(live, connection.seats, data.get("seq"), action, seat=data.get("seat"))
