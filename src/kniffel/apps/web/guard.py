@@ -64,9 +64,9 @@ def whole_number(text: str, what: str, low: int, high: int) -> int:
 
 def ascii_numbers(text: str, what: str) -> str:
     """``text`` unchanged if every digit in it is an ASCII one; refused (``invalid``) if it holds another
-    (``²``, ``١``, a full-width ``３``): positions and actions typed as text carry their numbers in the
-    digits 0-9, and the parsers behind them must never see a character that ``isdigit`` accepts and
-    ``int`` does not."""
+    (``²``, an Arabic-Indic one, a full-width one): positions and actions typed as text carry their
+    numbers in the digits 0-9, and the parsers behind them must never see a character that ``isdigit``
+    accepts and ``int`` does not."""
     for char in text:
         if char not in ASCII_DIGITS and (char.isdigit() or char.isdecimal() or char.isnumeric()):
             raise WebError(

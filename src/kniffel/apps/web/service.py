@@ -337,11 +337,11 @@ class GameService(Replication, BotPool):
                         done.set_result(ok)
 
     async def advise(self, work: Callable[[], T], client: str = "") -> T:
-        """Run a seated player's hints on their own lane (:class:`AdviceLane`): never
-        behind anyone's asks for the chances of winning or analyses (:meth:`analyse`), and ``client`` (an address) may have only its
-        share of the lane waiting; refused ``busy`` beyond that rather than queued without bound. Advice
-        never solves a table here (the planning worker does, :mod:`kniffel.apps.web.advice`), so an answer
-        takes a millisecond or two and many may wait."""
+        """Run a seated player's hints on their own lane (:class:`AdviceLane`): never behind anyone's
+        asks for the chances of winning or analyses (:meth:`analyse`), and ``client`` (an address) may
+        have only its share of the lane waiting; refused ``busy`` beyond that rather than queued without
+        bound. Advice never solves a table here (the planning worker does,
+        :mod:`kniffel.apps.web.advice`), so an answer takes a millisecond or two and many may wait."""
         return await self._on(self._advice, work, client)
 
     async def analyse(self, work: Callable[[], T], client: str = "") -> T:
