@@ -18,13 +18,12 @@ from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
-from fastapi.staticfiles import StaticFiles
 
 from kniffel.apps.web import analysis, api, guard, pages, rooms, websocket
 from kniffel.apps.web.errors import WebError, error_response
 from kniffel.apps.web.guard import Allowances, ClientLimits, OpenSockets
-from kniffel.apps.web.middleware import SECURITY_HEADERS, AllowedHosts, SecurityHeaders
-from kniffel.apps.web.pages import STATIC
+from kniffel.apps.web.middleware import SECURITY_HEADERS, AllowedHosts, RequestAllowance, SecurityHeaders
+from kniffel.apps.web.pages import STATIC, StaticInMemory
 from kniffel.apps.web.service import GameService
 from kniffel.apps.web.settings import HOSTS_ENV, Settings, setting, sockets_per_client_setting
 from kniffel.apps.web.store import Store
@@ -37,6 +36,8 @@ def create_app(
     bot_delay: float | None = None,
     rate: float | None = None,
     burst: float | None = None,
+    request_rate: float | None = None,
+    request_burst: float | None = None,
     create_rate: float | None = None,
     create_burst: float | None = None,
     advice_rate: float | None = None,
@@ -51,6 +52,8 @@ def create_app(
     """The app; ``None`` settings come from ``KNIFFEL_DATABASE_URL``, ``KNIFFEL_BOT_DELAY`` (seconds between
     bot actions, 0.6), ``KNIFFEL_WS_RATE`` and ``KNIFFEL_WS_BURST`` (WebSocket messages per client and second,
     20 and 40; a new socket costs :data:`kniffel.apps.web.websocket.CONNECT_COST` of them),
+    ``KNIFFEL_REQUEST_RATE`` and ``KNIFFEL_REQUEST_BURST`` (requests of every kind per client and second,
+    pages, static files, the health check and new WebSockets included, 50 and 400),
     ``KNIFFEL_CREATE_RATE`` and ``KNIFFEL_CREATE_BURST`` (games a client may create per second, rematches
     included, 0.2 and 20), ``KNIFFEL_ADVICE_RATE`` and ``KNIFFEL_ADVICE_BURST`` (hints and reviews per client
     and second, 1 and 20), ``KNIFFEL_CHANCES_RATE`` and ``KNIFFEL_CHANCES_BURST`` (asks for the chances of
@@ -65,6 +68,10 @@ def create_app(
     and survives reconnecting."""
     allowances = Allowances(
         messages=ClientLimits(setting(rate, "KNIFFEL_WS_RATE", 20), setting(burst, "KNIFFEL_WS_BURST", 40)),
+        requests=ClientLimits(
+            setting(request_rate, "KNIFFEL_REQUEST_RATE", 50),
+            setting(request_burst, "KNIFFEL_REQUEST_BURST", 400),
+        ),
         creations=ClientLimits(
             setting(create_rate, "KNIFFEL_CREATE_RATE", 0.2),
             setting(create_burst, "KNIFFEL_CREATE_BURST", 20),
@@ -98,10 +105,12 @@ def create_app(
         bot_delay=setting(bot_delay, "KNIFFEL_BOT_DELAY", 0.6),
         body_timeout=setting(body_timeout, "KNIFFEL_BODY_TIMEOUT", 10),
     )
-    # The last added runs first: every answer, a refused host's too, gets the security headers.
+    # The last added runs first: every answer, a refused host's and request's too, gets the security
+    # headers, and a request past its allowance costs no more than the allowance's look-up.
     app.add_middleware(AllowedHosts, names=host_names)
+    app.add_middleware(RequestAllowance, limits=allowances.requests)
     app.add_middleware(SecurityHeaders)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", StaticInMemory(directory=STATIC), name="static")
     for router in (rooms.router, analysis.router, pages.router, api.router, websocket.router):
         app.include_router(router)
     return app

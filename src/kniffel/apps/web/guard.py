@@ -353,9 +353,12 @@ def host_names(setting: str | None) -> frozenset[str] | None:
 @dataclass(frozen=True)
 class Allowances:
     """Every client's allowances in one app (``app.state.allowances``): WebSocket messages and new
-    sockets, new games (rematches too), hints and reviews, chances of winning, and open sockets."""
+    sockets, requests of every kind, new games (rematches too), hints and reviews, chances of winning,
+    and open sockets."""
 
     messages: ClientLimits
+    requests: ClientLimits
+    """Every request and new WebSocket (:class:`kniffel.apps.web.middleware.RequestAllowance`)."""
     creations: ClientLimits
     advice: ClientLimits
     chances: ClientLimits
