@@ -27,6 +27,7 @@ from kniffel.apps.web.pages import STATIC, StaticInMemory
 from kniffel.apps.web.service import GameService
 from kniffel.apps.web.settings import HOSTS_ENV, Settings, setting, sockets_per_client_setting
 from kniffel.apps.web.store import Store
+from kniffel.apps.web.watchers import SEAT_SHARE, WATCH_IDLE, WATCHERS_PER_CLIENT, WATCHERS_PER_GAME, Watchers
 from kniffel.apps.web.words import language_of
 
 
@@ -58,7 +59,10 @@ def create_app(
     included, 0.2 and 20), ``KNIFFEL_ADVICE_RATE`` and ``KNIFFEL_ADVICE_BURST`` (hints and reviews per client
     and second, 1 and 20), ``KNIFFEL_CHANCES_RATE`` and ``KNIFFEL_CHANCES_BURST`` (asks for the chances of
     winning per client and second, 5 and 50: a page asks once after each action),
-    ``KNIFFEL_SOCKETS_PER_CLIENT`` (WebSockets a client may hold open at once, 50), ``KNIFFEL_BODY_TIMEOUT``
+    ``KNIFFEL_SOCKETS_PER_CLIENT`` (WebSockets a client may hold open at once, 50),
+    ``KNIFFEL_WATCHERS_PER_CLIENT``, ``KNIFFEL_WATCHERS_PER_GAME`` and ``KNIFFEL_WATCH_IDLE`` (sockets
+    without a seat per client and per table, 8 and 32, and the seconds they may stay silent, 300: see
+    :mod:`kniffel.apps.web.watchers`; a quarter of all sockets is kept for seats), ``KNIFFEL_BODY_TIMEOUT``
     (seconds a request body may take to arrive, 10) and ``KNIFFEL_ALLOWED_HOSTS`` (the names the site answers
     to, comma-separated; by default ``localhost`` and any IP address: :func:`guard.host_allowed`).
     ``max_sockets``, the WebSockets of all clients together, follows from the process's limit of open files
@@ -66,6 +70,10 @@ def create_app(
 
     A client is an address (:func:`guard.client_of`): its allowance is shared by all its connections
     and survives reconnecting."""
+    sockets = OpenSockets(
+        sockets_per_client_setting(sockets_per_client),
+        max_sockets if max_sockets is not None else guard.connection_budget().sockets,
+    )
     allowances = Allowances(
         messages=ClientLimits(setting(rate, "KNIFFEL_WS_RATE", 20), setting(burst, "KNIFFEL_WS_BURST", 40)),
         requests=ClientLimits(
@@ -84,9 +92,12 @@ def create_app(
             setting(chances_rate, "KNIFFEL_CHANCES_RATE", 5),
             setting(chances_burst, "KNIFFEL_CHANCES_BURST", 50),
         ),
-        sockets=OpenSockets(
-            sockets_per_client_setting(sockets_per_client),
-            max_sockets if max_sockets is not None else guard.connection_budget().sockets,
+        sockets=sockets,
+        watchers=Watchers(
+            int(setting(None, "KNIFFEL_WATCHERS_PER_CLIENT", WATCHERS_PER_CLIENT)),
+            int(setting(None, "KNIFFEL_WATCHERS_PER_GAME", WATCHERS_PER_GAME)),
+            sockets.total - sockets.total // SEAT_SHARE,
+            setting(None, "KNIFFEL_WATCH_IDLE", WATCH_IDLE),
         ),
     )
     host_names = guard.host_names(allowed_hosts if allowed_hosts is not None else os.environ.get(HOSTS_ENV))

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 from starlette.requests import HTTPConnection
 
 from kniffel.apps.web.errors import WebError
+from kniffel.apps.web.watchers import Watchers
 from kniffel.base.i18n import N_
 
 MAX_DEPTH = 8
@@ -226,13 +227,18 @@ class OpenSockets:
         self._open: Counter[str] = Counter()
         self._all = 0
 
-    def admit(self, client: str) -> WebError | None:
-        """Count a new socket of ``client``, or say why it is refused (then nothing is counted)."""
+    def full(self, spare: int = 0) -> bool:
+        """Whether every socket is taken, less ``spare`` ones being closed."""
+        return self._all - spare >= self.total
+
+    def admit(self, client: str, spare: int = 0) -> WebError | None:
+        """Count a new socket of ``client``, or say why it is refused (then nothing is counted);
+        ``spare``: sockets being closed to make room, counted open until they are."""
         if self._open[client] >= self.per_client:
             return WebError(
                 "rate_limited", f"at most {self.per_client} connections per address: close some tabs"
             )
-        if self._all >= self.total:
+        if self.full(spare):
             return WebError("busy", "the server has no room for more connections: try again soon")
         self._open[client] += 1
         self._all += 1
@@ -363,3 +369,5 @@ class Allowances:
     advice: ClientLimits
     chances: ClientLimits
     sockets: OpenSockets
+    watchers: Watchers
+    """The sockets without a seat (:mod:`kniffel.apps.web.watchers`)."""
