@@ -10,11 +10,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from kniffel.base.i18n import N_, number, percent, translate
 from kniffel.engine.game import Game
 from kniffel.planning import NotReady, PlanningError, parse_goal, win_tables
-from kniffel.planning.worker import Work
+from kniffel.planning.worker import Job, Refusal, Work
 from kniffel.rules import RuleSet
 from kniffel.services.review import Decision, PlayerSummary, Review, listed, loss_text
 
@@ -114,6 +115,15 @@ class Preparing:
     compiling: float | None = field(default_factory=compiling_seconds)
     """Seconds this process has been compiling kernels (a first use), when it is: until they are
     compiled the solve cannot start or stands still, and its estimate leaves them out."""
+    refused: Refusal | None = None
+    """The table cache's budget refused the solve: nothing solves it until the budget is raised."""
+
+    @classmethod
+    def of_job(cls, job: Job[Any]) -> Preparing:
+        """What ``job`` is doing: solving, or refused by the table cache's budget."""
+        if job.refusal is not None:
+            return cls(job.work, None, refused=job.refusal, compiling=None)
+        return cls(job.work, job.fraction)
 
     @classmethod
     def of(cls, not_ready: NotReady, rules: RuleSet | None = None) -> Preparing:
@@ -124,12 +134,14 @@ class Preparing:
             job = win_tables(rules).prepare()
         if job is None:
             return cls(not_ready.work, None, solving=False)
-        return cls(job.work, job.fraction)
+        return cls.of_job(job)
 
     def note(self, translate: Callable[..., str]) -> str:
         """What a front end says meanwhile, translated by ``translate(english, **fields)``: what is
         solved, roughly how long and how big, how far it is, and that points are shown meanwhile."""
         what = translate(self.work.template, **dict(self.work.fields))
+        if self.refused is not None:
+            return refusal_note(self.refused, what, translate)
         if not self.solving:
             return translate(
                 "Chances of winning show once the win tables are solved ({what}: kniffel cache prepare "
@@ -160,6 +172,20 @@ def about(seconds: float) -> str:
     if seconds < 120:
         return f"{max(1, round(seconds))} s"
     return f"{round(seconds / 60)} min"
+
+
+def refusal_note(refused: Refusal, what: str, translate: Callable[..., str]) -> str:
+    """What a front end says of a solve the table cache's budget refused: the size it needs, the budget
+    and how to raise it (to the next whole gigabyte above what the cache would then hold)."""
+    suggested = f"{-(-(refused.needs + refused.budget) // 1_000_000_000)}GB"
+    return translate(
+        "{what}: needs {needs} on disk, more than the table cache's budget of {budget} allows. Raise it "
+        "(kniffel serve --cache-budget {suggested}, or KNIFFEL_CACHE_BUDGET={suggested}). Points meanwhile.",
+        what=what,
+        needs=megabytes(refused.needs),
+        budget=megabytes(refused.budget),
+        suggested=suggested,
+    )
 
 
 def megabytes(size: int) -> str:

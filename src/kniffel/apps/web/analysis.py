@@ -19,6 +19,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from kniffel.apps.web import advice, guard, pages
+from kniffel.apps.web.api import in_language
 from kniffel.apps.web.dependencies import Allowed, service_of
 from kniffel.apps.web.errors import WebError
 from kniffel.apps.web.guard import client_of
@@ -99,7 +100,7 @@ def analyse(situation: Situation, target: int, lang: str) -> dict[str, Any]:
         except NotReady as not_ready:
             entry["preparing"] = advice.preparing(Preparing.of(not_ready, rules))
         goals.append(entry)
-    return {"situation": str(situation), "rules": rules.id, "goals": goals}
+    return {"situation": str(situation), "rules": rules.id, "goals": [in_language(g, lang) for g in goals]}
 
 
 def _options(game: Game, choices: list[Any], lang: str) -> list[dict[str, Any]]:
