@@ -178,3 +178,40 @@ def test_every_route_is_under_an_allowance_per_address(server: ServerProcess) ->
     assert statuses[-1] == "429", "past the allowance: 429, and the connection is closed"
     assert "429" in statuses[:61], "the static files count against the same allowance"
     fresh_client_works(server, "127.0.6.2")
+
+
+@pytest.mark.slow
+def test_unread_answers_past_the_open_files_give_way_to_a_fresh_client(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """With 256 open files uvicorn takes 128 connections: 160 that pipeline requests and read nothing
+    (four addresses, each within its cap) used to take them all for as long as they liked, and a fresh
+    client was answered 503. Waiting for their clients to read, they give way as slow heads do."""
+    directory = tmp_path_factory.mktemp("unread")
+    env = {"KNIFFEL_SEND_TIMEOUT": "60", "KNIFFEL_REQUEST_BURST": "1000"}
+    with ServerProcess(
+        f"sqlite:///{directory / 'games.sqlite3'}", env=env, log_path=directory / "server.log", open_files=256
+    ) as server:
+        request = f"GET /static/table.js HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode()
+        held = []
+        try:
+            for number in range(160):
+                sock = socket.socket()
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                sock.bind((f"127.0.7.{number % 4 + 1}", 0))
+                sock.settimeout(10)
+                with contextlib.suppress(OSError):
+                    sock.connect(("127.0.0.1", server.port))
+                    sock.setblocking(False)
+                    sock.send(request * 30)
+                held.append(sock)
+                time.sleep(0.01)
+            time.sleep(1)
+            for round_ in range(3):
+                fresh_client_works(server, f"127.0.7.{20 + round_}")
+        finally:
+            for sock in held:
+                sock.close()
+    log = (directory / "server.log").read_text()
+    assert "Traceback" not in log
+    assert "Too many open files" not in log

@@ -54,7 +54,7 @@ def create_app(
     bot actions, 0.6), ``KNIFFEL_WS_RATE`` and ``KNIFFEL_WS_BURST`` (WebSocket messages per client and second,
     20 and 40; a new socket costs :data:`kniffel.apps.web.websocket.CONNECT_COST` of them),
     ``KNIFFEL_REQUEST_RATE`` and ``KNIFFEL_REQUEST_BURST`` (requests of every kind per client and second,
-    pages, static files, the health check and new WebSockets included, 50 and 400),
+    pages, static files, the health check and new WebSockets included, 10 and 200),
     ``KNIFFEL_CREATE_RATE`` and ``KNIFFEL_CREATE_BURST`` (games a client may create per second, rematches
     included, 0.2 and 20), ``KNIFFEL_ADVICE_RATE`` and ``KNIFFEL_ADVICE_BURST`` (hints and reviews per client
     and second, 1 and 20), ``KNIFFEL_CHANCES_RATE`` and ``KNIFFEL_CHANCES_BURST`` (asks for the chances of
@@ -77,8 +77,8 @@ def create_app(
     allowances = Allowances(
         messages=ClientLimits(setting(rate, "KNIFFEL_WS_RATE", 20), setting(burst, "KNIFFEL_WS_BURST", 40)),
         requests=ClientLimits(
-            setting(request_rate, "KNIFFEL_REQUEST_RATE", 50),
-            setting(request_burst, "KNIFFEL_REQUEST_BURST", 400),
+            setting(request_rate, "KNIFFEL_REQUEST_RATE", 10),
+            setting(request_burst, "KNIFFEL_REQUEST_BURST", 200),
         ),
         creations=ClientLimits(
             setting(create_rate, "KNIFFEL_CREATE_RATE", 0.2),

@@ -7,7 +7,9 @@ one address, a few hundred silent ones made the server answer 503 to everyone, a
 sending a header byte every 2 s held a thousand connections for as long as they liked. This protocol
 
 * caps the connections one client holds at once (WebSockets included: an upgraded connection keeps
-  its transport), refusing more by closing them at once, before anything is read;
+  its transport), refusing more by closing them at once, before anything is read, and while the
+  server is short of connections (past :attr:`Deadlines.room`) refuses a new one of a client that
+  holds :data:`CROWDED_SHARE` already, so that the last ones go to clients holding few;
 * closes a connection that says nothing for as long as an idle keep-alive connection may stay
   (uvicorn arms that timer only after a first answer, so a silent connection had none);
 * gives every request head a deadline however it trickles (:attr:`Deadlines.head`, counted from the
@@ -26,7 +28,8 @@ sending a header byte every 2 s held a thousand connections for as long as they 
 * gives an answer the client does not read a deadline (:attr:`Deadlines.send`): while the transport's
   buffer is full uvicorn waits for it to drain for ever, and a static file being answered stays open
   meanwhile, so connections pipelining requests they never read used up the open files; past the
-  deadline the connection is dropped and its answer ends;
+  deadline the connection is dropped and its answer ends, and until then it counts among the
+  connections waiting (for its client to read) that give way when the server runs short;
 * closes at once, before anything is read, a new connection of a client its request allowance has
   cut off for flooding (:class:`kniffel.apps.web.middleware.RequestAllowance` counts the requests).
 
@@ -51,6 +54,10 @@ MARGIN = 32
 """Connections a client may hold beyond its WebSockets: a browser opens about six to a site for pages
 and requests, and several players may share an address (a family, a school)."""
 
+CROWDED_SHARE = 8
+"""Connections a client may hold and still open another while the server is short of them: a browser
+opens about six to a site. Twelve addresses holding eighty each took every connection, and a fresh
+client's page was answered 503."""
 HEAD_TIMEOUT = 10.0
 """Seconds a request head may take to arrive (``KNIFFEL_HEAD_TIMEOUT``); a browser sends one in a
 single packet."""
@@ -330,6 +337,13 @@ def guarded_http(
                     transport.write(cut_off)
                     transport.close()
                     return
+                crowded_now = len(self.connections) - 1 > deadlines.room
+                if crowded_now and len(connections.forget(self._client)) > CROWDED_SHARE:
+                    # the server is running short: a client holding many already waits, so that the
+                    # last connections go to those holding few (a fresh client's page and new game)
+                    transport.write(refused)
+                    transport.close()
+                    return
                 if not heads.make_room(self._client, len(self.connections) - 1):  # less this one
                     transport.close()
                     return
@@ -386,6 +400,8 @@ def guarded_http(
             super().pause_writing()
             if self._unread is None:
                 self._unread = self.loop.call_later(deadlines.send, self._unread_late)
+                if self._client is not None:  # waiting for its client, as a head does: it may give way
+                    heads.waits(self._client, self)
 
         def resume_writing(self) -> None:
             super().resume_writing()
@@ -395,10 +411,20 @@ def guarded_http(
             if self._unread is not None:
                 self._unread.cancel()
                 self._unread = None
+                if self._client is not None and not self._begun:
+                    heads.arrived(self._client, self)
 
         def _unread_late(self) -> None:
             self._unread = None
-            self.transport.abort()  # close() would wait for the buffer to drain, which it never does
+            self._drop()
+
+        def _drop(self) -> None:
+            """Drop the connection now (close() would wait for the buffer to drain, which it never
+            does). Its answer is over: uvloop lets a writer waiting for the buffer go on at once, before
+            the server has seen the connection end, and writing to it then raised in the app."""
+            if self.cycle is not None and not self.cycle.response_complete:
+                self.cycle.disconnected = True
+            self.transport.abort()
 
         # The parser's callbacks mark where a head and a body begin and end.
 
@@ -454,6 +480,10 @@ def guarded_http(
             self._close(None)  # the app has answered 408 if it was reading the body
 
         def shed(self, crowded_out: bool) -> None:
+            if self._unread is not None:  # an answer its client does not read: nothing more to say
+                self._read()
+                self._drop()
+                return
             self._disarm()
             self._close((crowded if crowded_out else shed) if self._begun else None)
 
@@ -461,6 +491,7 @@ def guarded_http(
 
 
 __all__ = [
+    "CROWDED_SHARE",
     "MARGIN",
     "ArrivingHeads",
     "Deadlines",
