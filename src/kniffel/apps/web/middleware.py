@@ -4,6 +4,8 @@ client's allowance of requests."""
 
 from __future__ import annotations
 
+import time
+
 from fastapi import WebSocket
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.requests import HTTPConnection
@@ -79,6 +81,10 @@ class AllowedHosts:
             await error_response(error)(scope, receive, send)
 
 
+CUT_OFF = 1.0
+"""Seconds a client past its allowance of requests finds its new connections closed at once."""
+
+
 class RequestAllowance:
     """ASGI middleware spending one of the client's request allowance (:class:`ClientLimits`) on every
     request and WebSocket, the health check and static files included: the app's own allowances count
@@ -88,7 +94,8 @@ class RequestAllowance:
     finds its new connections closed before anything is read (:mod:`kniffel.apps.web.connections`).
 
     The client is the address after uvicorn's proxy headers, so behind a trusted proxy each person
-    counts, not the proxy."""
+    counts, not the proxy. Past the allowance the client is cut off for :data:`CUT_OFF` seconds (longer
+    once it floods: :class:`kniffel.apps.web.guard.RateLimit`)."""
 
     def __init__(self, app: ASGIApp, limits: ClientLimits) -> None:
         self.app, self.limits = app, limits
@@ -97,9 +104,13 @@ class RequestAllowance:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        if self.limits.of(client_of(HTTPConnection(scope))).allow():
+        limit = self.limits.of(client_of(HTTPConnection(scope)))
+        if limit.allow():
             await self.app(scope, receive, send)
             return
+        # Past its allowance a client is cut off a moment: its next connections are closed before
+        # anything is read, which costs far less than answering each of its requests 429.
+        limit.blocked_until = max(limit.blocked_until, time.monotonic() + CUT_OFF)
         error = WebError("rate_limited", "too many requests from your address: wait a little")
         if scope["type"] == "websocket":
             await refuse_socket(WebSocket(scope, receive, send), error)
