@@ -112,7 +112,11 @@ async def flood_combinations(targets: Aim, stop: Event, ready: Callable[[], None
                 for game_id in games[where]:
                     try:
                         response = await http.get(f"{targets.http}/api/games/{game_id}/chances")
-                        body = response.json()
+                        body = (
+                            response.json()
+                            if response.headers.get("content-type") == "application/json"
+                            else {}
+                        )
                         outcomes[
                             f"chances {response.status_code} {body.get('status', body.get('error'))}"
                         ] += 1
@@ -142,7 +146,9 @@ class Hinted:
                 started = time.monotonic()
                 try:
                     response = await http.get(self.url, headers={"x-kniffel-token": self.token})
-                    body = response.json()
+                    body = (
+                        response.json() if response.headers.get("content-type") == "application/json" else {}
+                    )
                     self.answers[f"{response.status_code} {body.get('status', body.get('error'))}"] += 1
                     if response.status_code == 200:
                         self.latencies.append(time.monotonic() - started)

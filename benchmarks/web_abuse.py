@@ -18,7 +18,10 @@ would be):
   a moment);
 - ``chances-12`` and ``combinations``: twelve addresses asking a table's chances in bursts within their
   allowance, and 79 rule/option combinations' chances asked every 5 s from four addresses
-  (``abuse_advice.py``).
+  (``abuse_advice.py``);
+- ``large-heads``, ``slow-readers``, ``silent-16``, ``silent-100``, ``health-20``, ``analyses-16``: what the
+  server bounds besides its allowances of work, with a fresh client's page, new game and socket timed
+  meanwhile (``abuse_bounds.py``, which says what each does; run only when named with ``--flood``).
 
 Besides the player's moves, a seated player asks its own hints once a second (``hints p50/p95/max``
 and how many were answered ``busy``), and at the end the solved tables on disk are summed (the server's
@@ -102,6 +105,8 @@ import httpx
 import orjson
 import tests_path  # noqa: F401  (puts tests/ on sys.path for the support package)
 from abuse_advice import Hinted, flood_chances_many, flood_combinations
+from abuse_bounds import FLOODS as BOUNDS
+from abuse_bounds import Fresh
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus, WebSocketException
 
@@ -333,6 +338,7 @@ FLOODS: dict[str, Callable[[Targets, Event, Callable[[], None]], Awaitable[Count
     "hints": flood_hints,
     "chances-12": flood_chances_many,
     "combinations": flood_combinations,
+    **BOUNDS,
 }
 
 
@@ -567,7 +573,8 @@ def measure(
         before = len(player.latencies), sum(player.lost.values())
         load_before, cpu_before, started = os.getloadavg()[0], cpu_seconds(server_pid), time.monotonic()
         hinted = Hinted(f"{targets.http}/api/games/{targets.hints}/hints", targets.hints_token)
-        await asyncio.gather(player.play(seconds), hinted.ask(seconds))
+        fresh = Fresh(targets, server_pid)
+        await asyncio.gather(player.play(seconds), hinted.ask(seconds), fresh.run(seconds))
         cpu = (cpu_seconds(server_pid) - cpu_before) / (time.monotonic() - started)
         arriving = await newcomer(targets)
         load_after = os.getloadavg()[0]
@@ -588,6 +595,7 @@ def measure(
             "load": (load_before, load_after),
             "outcomes": outcomes,
             "newcomer": arriving,
+            "fresh": fresh.figures(percentile),
             **hinted.figures(percentile),
         }
 
@@ -628,7 +636,7 @@ def main() -> None:
     parser.add_argument("--cache-dir", type=Path, default=None, help="the server's table cache (usual)")
     parser.add_argument("--cache-budget", default=None, help="the server's KNIFFEL_CACHE_BUDGET (1GB)")
     args = parser.parse_args()
-    floods = args.flood or list(FLOODS)
+    floods = args.flood or [name for name in FLOODS if name not in BOUNDS]
     with tempfile.TemporaryDirectory() as directory:
         url = args.database_url or f"sqlite:///{directory}/games.sqlite3"
         source = {"PYTHONPATH": str(args.server_source.resolve())} if args.server_source else {}
@@ -659,7 +667,8 @@ def main() -> None:
                     f"{name:<18} {row['actions']:>7} {row['p50']:>7.1f} {row['p95']:>7.1f} "
                     f"{row['p99']:>7.1f} {row['lost']:>4} {hints:>21} {row['hints_busy']:>4} "
                     f"{row['server_cpu']:>9.0%}  "
-                    f"{row['load'][0]:.1f}-{row['load'][1]:.1f}   {row['newcomer']:<22} {got}",
+                    f"{row['load'][0]:.1f}-{row['load'][1]:.1f}   {row['newcomer']:<22} {got}; "
+                    f"{row['fresh']}",
                     flush=True,
                 )
             saved = 0

@@ -31,6 +31,10 @@ under the attack (page, new game, WebSocket): before the deadlines every page an
 them 160/72/36 (attack at nice 0) and 101/52/142 (nice 10); nothing of the player or the keep-alive
 client lost. Granian and 14 addresses: ``docs/how-to/deploy.md`` (Slow requests).
 
+``--attack large-heads`` and ``--attack slow-readers`` run two of ``abuse_bounds.py``'s floods instead
+of the trickle (64 MB heads from 2 addresses; 12 addresses x 82 connections pipelining requests for a
+script they never read), with the same fresh client, player and keep-alive client.
+
 ``--server granian`` runs the same app under Granian (``pip install granian``; its own head deadline,
 ``--http1-header-read-timeout``, set to our 10 s) for the comparison in ``docs/how-to/deploy.md``;
 ``--server-source ../before/src`` runs another version's ``kniffel serve`` (before the deadlines: the
@@ -40,6 +44,7 @@ connection cap and the silent timer alone).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import multiprocessing
 import os
@@ -50,12 +55,14 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from dataclasses import dataclass
 from multiprocessing.queues import Queue
 from pathlib import Path
 from typing import Any, Self
 
 import httpx
 import tests_path  # noqa: F401  (puts tests/ on sys.path for the support package)
+from abuse_bounds import FLOODS as BOUNDS
 from web_abuse import Player as AbusePlayer  # the same decisions as the flood benchmark's player
 from websockets.sync.client import connect
 
@@ -107,6 +114,37 @@ class GranianProcess(ServerProcess):
             command, env=env, stdout=output, stderr=output, preexec_fn=limit_files if limit else None
         )
         return self
+
+
+@dataclass
+class Aim:
+    """Where the floods of ``abuse_bounds.py`` aim: this server (they need no game of their own)."""
+
+    port: int
+    watched: str = "AAAAAAAAAAAA"
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+
+def bounded(port: int, attack: str, seconds: float, nice: int, results: Queue[Any]) -> None:
+    """One of ``abuse_bounds.py``'s floods (``large-heads``, ``slow-readers``) for ``seconds``."""
+    os.nice(nice)
+    stop = multiprocessing.Event()
+    threading.Timer(seconds, stop.set).start()
+
+    async def attacking() -> Counter[str]:
+        return await BOUNDS[attack](Aim(port), stop, lambda: None)
+
+    outcomes = asyncio.run(attacking())
+    results.put(
+        {"opened": sum(outcomes.values()), "refused": 0, "closed": dict(outcomes), "longest": 0.0, "open": 0}
+    )
 
 
 def flood(
@@ -269,6 +307,13 @@ def main() -> None:
         default=0,
         help="run the attack at this niceness (e.g. 10: a remote attacker's CPU is not the server's)",
     )
+    parser.add_argument(
+        "--attack",
+        choices=("trickle", "large-heads", "slow-readers"),
+        default="trickle",
+        help="heads a byte every 2 s (the default), 64 MB heads from 2 addresses, or 12 addresses x 82 "
+        "connections pipelining requests they never read (abuse_bounds.py)",
+    )
     parser.add_argument("--server", choices=("uvicorn", "granian"), default="uvicorn")
     parser.add_argument(
         "--granian-path", default="", help="a folder where granian is installed (pip --target)"
@@ -300,6 +345,10 @@ def main() -> None:
         attacker = multiprocessing.Process(
             target=flood, args=(server.port, addresses, args.per_address, args.seconds, args.nice, results)
         )
+        if args.attack != "trickle":
+            attacker = multiprocessing.Process(
+                target=bounded, args=(server.port, args.attack, args.seconds, args.nice, results)
+            )
         attacker.start()
         time.sleep(min(10.0, args.seconds / 4))  # every slow connection open and trickling
         times: dict[str, list[float]] = {"GET /": [], "POST /api/games": [], "WebSocket": []}
@@ -321,7 +370,8 @@ def main() -> None:
 
     print(
         f"server: {args.server}{' from ' + args.server_source if args.server_source else ''}; attack: "
-        f"{args.addresses} addresses x {args.per_address} connections, a head byte every 2 s, "
+        f"{args.attack}: {args.addresses} addresses x {args.per_address} connections (trickle: a head "
+        "byte every 2 s), "
         f"{args.seconds:g} s at nice {args.nice}; "
         f"the server's limit of open files: {args.open_files or 'the system default'}"
     )
@@ -349,7 +399,10 @@ def main() -> None:
         f"player: {player.acknowledged} actions acknowledged, dropped: {player.failure or 'no'}; "
         f"keep-alive client: {between.asked} answers, {between.lost} connections lost"
     )
-    print(f"server log: {log.count('Traceback')} tracebacks, {len(log.splitlines())} lines ({directory})")
+    print(
+        f"server log: {log.count('Traceback')} tracebacks, {log.count('Too many open files')} times too many "
+        f"open files, {len(log.splitlines())} lines ({directory})"
+    )
 
 
 if __name__ == "__main__":

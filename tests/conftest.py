@@ -39,6 +39,12 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
+# A test's clients are many people at one address, asking far more than a person: every server and app
+# of the run gets a generous allowance of requests per address, and the tests of that allowance set
+# their own (tests/test_web_bounds.py).
+os.environ.setdefault("KNIFFEL_REQUEST_RATE", "1000")
+os.environ.setdefault("KNIFFEL_REQUEST_BURST", "100000")
+
 
 def ruleset(rules_id: str, **options: str) -> RuleSet:
     """``ruleset("yahtzee", joker="free")``."""

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 import pytest
@@ -79,9 +80,16 @@ VALUES = {"lang": ["en", "de", "xx"], "rest": ["index.html"]}
 another name gets ``x``."""
 
 
-def paths(template: str, games: list[Table]) -> list[tuple[str, str]]:
+NON_ASCII_DIGITS = ["²", "\u0661\u0662\u0660", "\uff13", "7\u0663", "⁴²"]
+"""Numbers no request may carry: ``str.isdigit`` accepts the superscripts, which ``int`` refuses, and
+``int`` accepts Arabic-Indic and full-width digits."""
+QUERIES = ("target", "seq", "by", "changes", "lang", "situation", "token")
+"""The query parameters a route reads (others are ignored): each is given a number in other digits."""
+
+
+def paths(template: str, games: list[Table], *, odd_digits: bool = False) -> list[tuple[str, str]]:
     """Every concrete path of the route ``template`` with the token to send: one per value of its
-    parameters."""
+    parameters (``odd_digits``: numbers in digits other than 0-9 in its place, and a game id of them)."""
     names = [part.split("}")[0].split(":")[0] for part in template.split("{")[1:]]
     found: list[tuple[str, str]] = [(template, "")]
     for name in names:
@@ -91,6 +99,8 @@ def paths(template: str, games: list[Table]) -> list[tuple[str, str]]:
                 options = [(t.id, t.token) for t in games] + [("AAAAAAAAAAAA", "nothing")]
             else:
                 options = [(value, token) for value in VALUES.get(name, ["x"])]
+            if odd_digits:
+                options += [(digits, token) for digits in NON_ASCII_DIGITS]
             for value, new_token in options:
                 placeholder = next(p for p in (f"{{{name}}}", f"{{{name}:path}}") if p in path)
                 expanded.append((path.replace(placeholder, value), new_token or token))
@@ -109,9 +119,10 @@ def leaves(routes: list[Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
             yield prefix + route.path, route
 
 
-def walk(server: ServerProcess, games: list[Table]) -> dict[str, Any]:
+def walk(server: ServerProcess, games: list[Table], *, odd_digits: bool = False) -> dict[str, Any]:
     """Ask every route of the app every way :func:`paths` gives; fails on any 5xx. Returns the last
-    answers of the advice routes by path."""
+    answers of the advice routes by path. ``odd_digits``: every path also with numbers in digits other
+    than 0-9 in its parameters and in every query parameter a route reads."""
     answers: dict[str, Any] = {}
     app = create_app("sqlite://")
     walked = 0
@@ -123,7 +134,14 @@ def walk(server: ServerProcess, games: list[Table]) -> dict[str, Any]:
                 assert response.status_code < 500, (template, response.text)
                 walked += 1
                 continue
-            for path, token in paths(template, games):
+            asked = paths(template, games, odd_digits=odd_digits)
+            if odd_digits:
+                asked += [
+                    (f"{path}?{urlencode(dict.fromkeys(QUERIES, digits))}", token)
+                    for path, token in list(asked)
+                    for digits in NON_ASCII_DIGITS[:2]
+                ]
+            for path, token in asked:
                 if isinstance(route, WebSocketRoute):
                     with (
                         contextlib.suppress(InvalidStatus, WebSocketException, TimeoutError),
@@ -237,4 +255,39 @@ def test_every_route_on_a_damaged_cache(tmp_path: Path, database: tuple[Path, li
     assert len(damage(damaged)) >= 2
     with serving(path, damaged, tmp_path / "server.log") as server:
         walk_until_ready(server, games)
+    assert "Traceback" not in (tmp_path / "server.log").read_text()
+
+
+def test_no_route_answers_5xx_to_numbers_in_other_digits(
+    tmp_path: Path, database: tuple[Path, list[Table]]
+) -> None:
+    """``/api/analysis?target=²`` answered 500: every route is asked with numbers in digits other than
+    0-9 in its path and in every query parameter a route reads, and text actions over the socket too;
+    each is refused (or ignored), never a 5xx, and a number is refused saying which digits it takes."""
+    path, games = database
+    with serving(path, tmp_path / "cache", tmp_path / "server.log") as server:
+        in_play = games[2]
+        with connect(f"{server.ws_url}/ws/{in_play.id}", open_timeout=10) as ws:
+            assert json.loads(ws.recv(10))["type"] == "state"
+            ws.send(json.dumps({"type": "hello", "token": in_play.token}))
+            seen: list[dict[str, Any]] = []
+            while not seen or seen[-1]["type"] != "welcome":
+                seen.append(json.loads(ws.recv(10)))
+            assert seen[-1]["seats"], seen
+            for action in ("keep ² ²", "score \uff13", "keep 1\u0663"):
+                ws.send(json.dumps({"type": "action", "seq": 3, "action": action}))
+                refusal = json.loads(ws.recv(10))
+                while refusal["type"] == "state":  # the hello's state, sent after its welcome
+                    refusal = json.loads(ws.recv(10))
+                assert (refusal["type"], refusal["code"]) == ("error", "invalid"), refusal
+                assert "0-9" in refusal["message"]
+        walk(server, games, odd_digits=True)  # after the socket: it spends the address's allowance
+        answer = httpx.get(
+            f"{server.url}/api/analysis",
+            params={"situation": "kniffel | empty | 1 2 3 4 5 | rolls left 2", "target": "²"},
+            headers={"accept-language": "de"},
+            timeout=30,
+        )
+        assert answer.status_code == 422
+        assert "0-9" in answer.json()["message"]
     assert "Traceback" not in (tmp_path / "server.log").read_text()

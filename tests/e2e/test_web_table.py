@@ -457,3 +457,31 @@ def test_german_counts_take_their_plural_forms(browser: Browser, server: ServerP
     enter_a_box(page)
     page.wait_for_function("document.querySelector('#log li')?.textContent.includes('\u00a0Punkt')")
     context.close()
+
+
+def test_a_table_the_cache_refuses_is_said_so_not_preparing(browser: Browser, server: ServerProcess) -> None:
+    """The server answers ``refused`` (the table cache's budget is too small): the panel shows its note,
+    which says how to raise the budget, in place of a progress that would never move."""
+    game = post_game(server, strict_kniffel(("Ada", "human"), ("Robo", "bot")))
+    page = new_page(browser, 1280, 800)
+    note = "Solving the win tables: needs 106 MB on disk, more than the budget of 1 MB allows. Raise it."
+    body = {
+        "status": "refused",
+        "seq": 0,
+        "preparing": {
+            "what": "Solving the win tables",
+            "progress": None,
+            "seconds": 9,
+            "compiling": None,
+            "refused": {"needs": 106_000_000, "budget": 1_000_000},
+            "note": note,
+        },
+    }
+    page.route(
+        re.compile(r"/chances(\?.*)?$"),
+        lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(body)),
+    )
+    page.goto(server.url + game["seats"][0]["url"])
+    page.wait_for_selector("#chances-preparing:not([hidden])")
+    page.wait_for_function(f"document.querySelector('#chances-preparing').innerText.includes({note!r})")
+    assert page.locator("#chances-preparing progress").is_hidden()

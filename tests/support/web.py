@@ -71,6 +71,7 @@ class ServerProcess(Started):
         env: dict[str, str] | None = None,
         log_path: Path | None = None,
         open_files: int | None = None,
+        host: str | None = None,
     ) -> None:
         self.database_url = database_url
         self.port = port or free_port()
@@ -80,6 +81,9 @@ class ServerProcess(Started):
         self.env = {WARM_UP_ENV: "0", **os.environ, **cache, **(env or {})}
         self.log_path = log_path
         self.open_files = open_files
+        self.host = host
+        """The ``Host`` its health check is asked with (one of ``KNIFFEL_ALLOWED_HOSTS``); default: its
+        address."""
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -134,7 +138,10 @@ class ServerProcess(Started):
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.process.returncode}; see {self.log_path}")
             try:
-                with urllib.request.urlopen(self.url + "/api/health", timeout=1) as response:
+                asked = urllib.request.Request(
+                    self.url + "/api/health", headers={"Host": self.host} if self.host else {}
+                )
+                with urllib.request.urlopen(asked, timeout=1) as response:
                     if response.status == 200:
                         return self
             except (urllib.error.URLError, OSError):

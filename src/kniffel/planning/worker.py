@@ -70,6 +70,17 @@ class Work:
         return self.seconds > 10 or self.bytes > 100_000_000
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Why the table cache's budget refused a job: what it would write and the budget, so that a
+    front end can say how far to raise it (``--cache-budget``, ``KNIFFEL_CACHE_BUDGET``)."""
+
+    needs: int
+    """Bytes the job writes."""
+    budget: int
+    """Bytes the cache may hold in all."""
+
+
 @dataclass(eq=False)
 class Job(Generic[T]):
     """A solve handed to the worker. ``run(cancel, progress)`` does the work."""
@@ -88,6 +99,9 @@ class Job(Generic[T]):
     _finished: threading.Event = field(default_factory=threading.Event)
     _result: Any = None
     _error: BaseException | None = None
+    refusal: Refusal | None = None
+    """Set when the table cache's budget refused the job: it never runs until the budget is raised (a
+    front end says so rather than "preparing" for ever)."""
 
     def cancel(self) -> None:
         """Stop the job (at its next piece of work if it runs; before it starts if it waits)."""
@@ -142,10 +156,15 @@ class Job(Generic[T]):
             if self.abandoned():
                 raise Cancelled
             self.started = time.monotonic()
-            from kniffel.core import make_room, trim_cache
+            from kniffel.core import cache_budget, make_room, trim_cache
 
             if self.work.bytes:
-                make_room(self.work.bytes)  # OverBudgetError: refused, nothing written
+                try:
+                    make_room(self.work.bytes)  # OverBudgetError: refused, nothing written
+                except OSError as error:
+                    if type(error).__name__ == "OverBudgetError":
+                        self.refusal = Refusal(self.work.bytes, cache_budget())
+                    raise
             try:
                 self._result = self.run(cancelled, self._progress)
             finally:
@@ -345,4 +364,15 @@ def exit_now(status: int) -> None:
     os._exit(status)
 
 
-__all__ = ["THREADS_ENV", "Job", "NotReady", "Work", "Worker", "busy", "exit_now", "shutdown", "worker"]
+__all__ = [
+    "THREADS_ENV",
+    "Job",
+    "NotReady",
+    "Refusal",
+    "Work",
+    "Worker",
+    "busy",
+    "exit_now",
+    "shutdown",
+    "worker",
+]

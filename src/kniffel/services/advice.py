@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from kniffel.base.errors import SituationError
 from kniffel.base.i18n import N_
@@ -32,7 +33,7 @@ from kniffel.engine.situation import Situation
 from kniffel.planning import POINTS, WIN, is_exact, planner_for, win_tables
 from kniffel.planning.exact import advisor_job
 from kniffel.planning.interface import Choice, Goal, OthersNeeded, Reach, Unit, uncovered
-from kniffel.planning.worker import NotReady, Work
+from kniffel.planning.worker import Job, NotReady, Refusal, Work
 from kniffel.rules import RuleSet
 
 
@@ -201,6 +202,15 @@ class Preparing:
     compiled the solve cannot start or stands still, and its estimate leaves them out."""
     reason: NotReady | None = field(default=None, compare=False, repr=False)
     """The planner's word that made it, for a caller that raises it on (a review)."""
+    refused: Refusal | None = None
+    """The table cache's budget refused the solve: nothing solves it until the budget is raised."""
+
+    @classmethod
+    def of_job(cls, job: Job[Any], reason: NotReady | None = None) -> Preparing:
+        """What ``job`` is doing: solving, or refused by the table cache's budget."""
+        if job.refusal is not None:
+            return cls(job.work, None, refused=job.refusal, compiling=None, reason=reason)
+        return cls(job.work, job.fraction, reason=reason)
 
     @classmethod
     def of(cls, not_ready: NotReady, rules: RuleSet | None = None) -> Preparing:
@@ -211,12 +221,14 @@ class Preparing:
             job = win_tables(rules).prepare()
         if job is None:
             return cls(not_ready.work, None, solving=False, reason=not_ready)
-        return cls(job.work, job.fraction, reason=not_ready)
+        return cls.of_job(job, not_ready)
 
     def note(self, translate: Callable[..., str]) -> str:
         """What a front end says meanwhile, translated by ``translate(english, **fields)``: what is
         solved, roughly how long and how big, how far it is, and that points are shown meanwhile."""
         what = translate(self.work.template, **dict(self.work.fields))
+        if self.refused is not None:
+            return refusal_note(self.refused, what, translate)
         if not self.solving:
             return translate(
                 "Chances of winning show once the win tables are solved ({what}: kniffel cache prepare "
@@ -240,6 +252,20 @@ class Preparing:
             else translate(", {percent} percent done", percent=round(100 * self.fraction))
         )
         return translate("{what}: about {cost}{done}. Points meanwhile.", what=what, cost=cost, done=done)
+
+
+def refusal_note(refused: Refusal, what: str, translate: Callable[..., str]) -> str:
+    """What a front end says of a solve the table cache's budget refused: the size it needs, the budget
+    and how to raise it (to the next whole gigabyte above what the cache would then hold)."""
+    suggested = f"{-(-(refused.needs + refused.budget) // 1_000_000_000)}GB"
+    return translate(
+        "{what}: needs {needs} on disk, more than the table cache's budget of {budget} allows. Raise it "
+        "(kniffel serve --cache-budget {suggested}, or KNIFFEL_CACHE_BUDGET={suggested}). Points meanwhile.",
+        what=what,
+        needs=megabytes(refused.needs),
+        budget=megabytes(refused.budget),
+        suggested=suggested,
+    )
 
 
 # --- hints -------------------------------------------------------------------------------------------------

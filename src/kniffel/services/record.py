@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -100,7 +101,69 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
-        return cls(**{name: data[name] for name in cls.__dataclass_fields__ if name in data})
+        """A recorded game as :func:`save` wrote it; ``ValueError`` (one line) for anything else: a
+        missing or unknown kind of value, a number out of its range, a number that is no number (NaN)."""
+        if not isinstance(data, Mapping):
+            found = type(data).__name__
+            raise ValueError(N_(f"a game is an object, not {found}"))
+        values: dict[str, Any] = {}
+        for name, (kind, low, high) in _FIELDS.items():
+            if name not in data:
+                if name in _OPTIONAL:
+                    continue
+                raise ValueError(N_(f"{name} is missing"))
+            values[name] = _checked(name, data[name], kind, low, high)
+        return cls(**values)
+
+
+_WHOLE, _REAL, _TIME = N_("a whole number"), N_("a number"), N_("a time")
+_FIELDS: dict[str, tuple[str, float, float]] = {
+    "game": ("text", 0, 0),
+    "player": ("text", 0, 0),
+    "finished": (_TIME, 0, 0),
+    "rules": ("text", 0, 0),
+    "options": ("options", 0, 0),
+    "score": (_WHOLE, -1e6, 1e6),
+    "players": (_WHOLE, 1, 100),
+    "rank": (_WHOLE, 1, 100),
+    "kniffels": (_WHOLE, 0, 1e4),
+    "bonus": (_REAL, 0, 1),
+    "decisions": (_WHOLE, 0, 1e6),
+    "loss": (_REAL, -1e6, 1e9),
+}
+"""Each field of a recorded game: its kind and, for numbers, the range a real game keeps to (a score
+of 10**400 would make the average's division overflow)."""
+_OPTIONAL = frozenset({"decisions", "loss"})
+"""Fields of a game not reviewed, which may be missing or null."""
+MAX_TEXT = 10_000
+"""Characters of a text field (a name, a fingerprint, a rule set's options)."""
+
+
+def _checked(name: str, value: Any, kind: str, low: float, high: float) -> Any:
+    if value is None and name in _OPTIONAL:
+        return None
+    if kind == "text":
+        if not isinstance(value, str) or len(value) > MAX_TEXT:
+            raise ValueError(N_(f"{name} must be text"))
+        return value
+    if kind == _TIME:
+        try:
+            datetime.fromisoformat(value)
+        except (TypeError, ValueError):
+            raise ValueError(N_(f"{name} must be a time, as 2026-05-01T12:00:00+00:00")) from None
+        return value
+    if kind == "options":
+        if not isinstance(value, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and len(k) + len(v) < MAX_TEXT for k, v in value.items()
+        ):
+            raise ValueError(N_(f"{name} must map option names to values"))
+        return dict(value)
+    whole = kind == _WHOLE
+    if isinstance(value, bool) or not isinstance(value, int if whole else (int, float)):
+        raise ValueError(N_(f"{name} must be {kind}"))
+    if not (low <= value <= high and math.isfinite(value)):  # NaN fails the comparison; a huge int too
+        raise ValueError(N_(f"{name} must be {kind} from {low:g} to {high:g}"))
+    return value if whole else float(value)
 
 
 class RecordError(KniffelError):
@@ -230,10 +293,25 @@ def load(path: Path | None = None) -> list[GameRecord]:
     except FileNotFoundError:
         return []
     try:
-        data = json.loads(text)
-        return [GameRecord.from_json(entry) for entry in data["games"]]
-    except (ValueError, KeyError, TypeError, AttributeError) as error:
-        raise RecordError(f"{path}: not a record of games ({error}); move it away to start afresh") from None
+        data = json.loads(text, parse_constant=_no_constant)
+        if not isinstance(data, dict) or not isinstance(data.get("games"), list):
+            raise ValueError(N_("it holds no list of games"))
+        return [_game(number, entry) for number, entry in enumerate(data["games"], 1)]
+    except (ValueError, RecursionError) as error:  # JSONDecodeError is a ValueError
+        reason = N_("it nests too deeply") if isinstance(error, RecursionError) else str(error)
+        reason = " ".join(reason.split())[:200]
+        raise RecordError(f"{path}: not a record of games ({reason}); move it away to start afresh") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(N_(f"{name} is no number"))
+
+
+def _game(number: int, entry: Any) -> GameRecord:
+    try:
+        return GameRecord.from_json(entry)
+    except ValueError as error:
+        raise ValueError(N_(f"game {number}: {error}")) from None
 
 
 def save(records: Sequence[GameRecord], path: Path | None = None) -> None:

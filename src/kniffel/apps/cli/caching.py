@@ -12,6 +12,7 @@ are never read again: they are listed as obsolete, and ``kniffel cache clear --o
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 from typing import Annotated
@@ -167,7 +168,8 @@ def prepare(
     from kniffel.core import warm_up_needed
     from kniffel.planning import is_exact
     from kniffel.planning.winning import win_tables
-    from kniffel.services.advice import about
+    from kniffel.planning.worker import Refusal
+    from kniffel.services.advice import Preparing, about
 
     words = language.choose(lang)
     rules = get_rules(rules_id, parse_options(option or []))
@@ -179,6 +181,10 @@ def prepare(
         console.print(translate(words, "The win tables of {rules} are ready.", rules=rules.id))
         return
     work = tables.early_work()
+    budget = cache_budget()
+    if work.bytes > budget:  # solved, they would stay in memory only: said now, not after the solve
+        said = Preparing(work, None, compiling=None, refused=Refusal(work.bytes, budget))
+        raise CliError(said.note(functools.partial(translate, words)))
     console.print(
         translate(
             words,

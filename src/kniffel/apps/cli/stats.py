@@ -111,7 +111,10 @@ def stats_command(
     games = [r for r in record.load() if player is None or r.player == player]
     found = record.summaries(games)
     if json_output:
-        print(json.dumps({"path": str(record.record_path()), "summaries": [s.to_json() for s in found]}))
+        # allow_nan=False: the record's numbers are checked finite as it is read, so this never raises;
+        # were one to slip through, an error is better than JSON that no other program reads
+        data = {"path": str(record.record_path()), "summaries": [s.to_json() for s in found]}
+        print(json.dumps(data, allow_nan=False))
     elif not found:
         where = record.record_path()
         if player is not None:

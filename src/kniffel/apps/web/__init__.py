@@ -177,7 +177,11 @@ def serve(
         forwarded_allow_ips=proxies or None,
         server_header=False,
         limit_concurrency=budget.connections,
-        http=connections.guarded_http(deadlines(budget), connections.is_trusted(proxies)),
+        http=connections.guarded_http(
+            deadlines(budget),
+            connections.is_trusted(proxies),
+            lambda client: app.state.allowances.requests.of(client).flooding,
+        ),
     )
 
 
@@ -186,7 +190,9 @@ def deadlines(budget: ConnectionBudget) -> Deadlines:
     the environment: ``KNIFFEL_HEAD_TIMEOUT`` (seconds for a request head, 10), ``KNIFFEL_BODY_TIMEOUT``
     (the app's, 10; the connection is closed a second after it), ``KNIFFEL_HEADS_PER_CLIENT`` (heads
     one client may have begun at once, 8) and ``KNIFFEL_MAX_HEADS`` (connections waiting for a head in
-    all, by default ``budget.heads``, the open connections past which they give way); a client holds
+    all, by default ``budget.heads``, the open connections past which they give way),
+    ``KNIFFEL_MAX_HEAD`` (bytes of a request head, 32 KiB) and ``KNIFFEL_SEND_TIMEOUT`` (seconds an
+    answer may wait for its client to read it, 20); a client holds
     ``KNIFFEL_SOCKETS_PER_CLIENT`` + :data:`kniffel.apps.web.connections.MARGIN` connections at most."""
     from kniffel.apps.web import connections
     from kniffel.apps.web.settings import setting, sockets_per_client_setting
@@ -198,6 +204,8 @@ def deadlines(budget: ConnectionBudget) -> Deadlines:
         heads_per_client=max(1, int(setting(None, "KNIFFEL_HEADS_PER_CLIENT", connections.HEADS_PER_CLIENT))),
         heads_total=max(1, int(setting(None, "KNIFFEL_MAX_HEADS", budget.heads))),
         room=budget.heads,
+        max_head=max(1024, int(setting(None, "KNIFFEL_MAX_HEAD", connections.MAX_HEAD))),
+        send=setting(None, "KNIFFEL_SEND_TIMEOUT", connections.SEND_TIMEOUT),
     )
 
 

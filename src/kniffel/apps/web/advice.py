@@ -82,15 +82,23 @@ def preparing(found: Preparing) -> dict[str, Any]:
     on a first use, how long the server has been compiling the kernels the solve runs on (``compiling``,
     seconds; then ``progress`` is null: it says nothing until the solve itself runs)."""
     compiling = found.compiling if found.solving else None
-    return {
+    said: dict[str, Any] = {
         "what": found.work.what,
         "progress": None if found.fraction is None or compiling is not None else round(found.fraction, 3),
         "seconds": round(found.work.seconds, 1),
         "compiling": None if compiling is None else round(compiling, 1),
     }
+    if found.refused is not None:  # never solved as things are: said with the way out (REFUSED)
+        said["refused"] = {"needs": found.refused.needs, "budget": found.refused.budget}
+        said["note"] = found.note(lambda text, **fields: text.format(**fields))
+    return said
 
 
 READY = "ready"
+REFUSED = "refused"
+"""The ``status`` of an advice answer whose table the table cache's budget refused: shaped as a
+``preparing`` one, its ``preparing`` says ``refused`` (the bytes needed and the budget) and ``note`` (how
+to raise the budget, which the route puts in the request's language)."""
 PREPARING = "preparing"
 """The ``status`` of an advice answer (hints, review, chances): its figures are there (``ready``), or
 what it needs is being solved (``preparing``). A preparing answer always has the same shape:
@@ -101,7 +109,7 @@ route adds what it always answers: ``seq``, an empty ``options`` or ``decisions`
 
 def waiting(found: Preparing) -> dict[str, Any]:
     """The answer of an advice route while ``found`` is solved (see :data:`PREPARING`)."""
-    return {"status": PREPARING, "preparing": preparing(found)}
+    return {"status": PREPARING if found.refused is None else REFUSED, "preparing": preparing(found)}
 
 
 QUEUED = N_("Working out the chances of winning")
@@ -128,7 +136,7 @@ def advisor_ready(rules: RuleSet) -> Preparing | None:
     """None when the expected-score table of ``rules`` is in memory or on disk (loaded now); else it
     goes to the worker (solved once, a second or so, and cached) and this says so."""
     job = advisor_job(rules)
-    return None if job is None else Preparing(job.work, job.fraction)
+    return None if job is None else Preparing.of_job(job)
 
 
 def options(game: Game) -> list[Choice] | Preparing | None:

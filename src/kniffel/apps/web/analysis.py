@@ -19,7 +19,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
-from kniffel.apps.web import advice, pages
+from kniffel.apps.web import advice, guard, pages
+from kniffel.apps.web.api import in_language
 from kniffel.apps.web.dependencies import Allowed, service_of
 from kniffel.apps.web.errors import WebError
 from kniffel.apps.web.guard import client_of
@@ -34,6 +35,7 @@ from kniffel.services.advice import Position, options
 MAX_TEXT = 2000
 """Characters of a pasted position (eight players' sheets are well under 1000)."""
 DEFAULT_TARGET = 250
+MAX_TARGET = 2000
 MAX_SHOWN = 12
 
 
@@ -50,6 +52,7 @@ def read_situation(text: str) -> Situation:
         raise WebError("malformed", "paste a position's text, as the table shows it")
     if len(text) > MAX_TEXT:
         raise WebError("too_large", f"a position's text is at most {MAX_TEXT} characters")
+    guard.ascii_numbers(text, N_("the position"))
     try:
         return Situation.parse(" ".join(text.split()))
     except KniffelError as error:
@@ -91,7 +94,11 @@ def analyse(situation: Situation, target: int, lang: str) -> dict[str, Any]:
         else:
             entry["options"] = _options(game, found.options, lang)
         goals.append(entry)
-    return {"situation": str(situation), "rules": situation.rules.id, "goals": goals}
+    return {
+        "situation": str(situation),
+        "rules": situation.rules.id,
+        "goals": [in_language(g, lang) for g in goals],
+    }
 
 
 def _options(game: Game, choices: Sequence[Choice], lang: str) -> list[dict[str, Any]]:
@@ -120,11 +127,9 @@ async def situation(game_id: str, request: Request) -> dict[str, Any]:
 async def analysis(request: Request, allowances: Allowed) -> Any:
     allowances.advice.spend(client_of(request), N_("too many analyses from your address: wait a little"))
     found = read_situation(request.query_params.get("situation", ""))
-    target_text = request.query_params.get("target", str(DEFAULT_TARGET))
-    if not target_text.isdigit() or not 1 <= int(target_text) <= 2000:
-        raise WebError("malformed", "target must be a score from 1 to 2000")
+    target = guard.whole_number(
+        request.query_params.get("target", str(DEFAULT_TARGET)), N_("target"), 1, MAX_TARGET
+    )
     lang = language_of(request)
     await check(found)
-    return await service_of(request).advise(
-        lambda: analyse(found, int(target_text), lang), client_of(request)
-    )
+    return await service_of(request).analyse(lambda: analyse(found, target, lang), client_of(request))

@@ -124,8 +124,8 @@ async def hints(game_id: str, request: Request, allowances: Allowed) -> Any:
     lang = language_of(request)
     for option in result.get("estimate", []) if isinstance(result, dict) else result:
         option["text"] = game.action_text(option["action"], lang)
-    if isinstance(result, dict):  # the table is being solved: ask again in a moment
-        return {"seq": seq, "options": [], **result}
+    if isinstance(result, dict):  # the table is being solved (or refused): ask again in a moment
+        return {"seq": seq, "options": [], **in_language(result, lang)}
     return {"seq": seq, "status": advice.READY, "options": result}
 
 
@@ -157,13 +157,13 @@ async def review(game_id: str, request: Request, allowances: Allowed) -> Any:
     lang = language_of(request)
     seated = {seat.index: seat.kind for seat in live.seats if seat.kind != "human"}
     people = "win" if request.query_params.get("by") == "win" else "points"
-    result = await service.advise(lambda: advice.review(game, seated, lang, people), client_of(request))
+    result = await service.analyse(lambda: advice.review(game, seated, lang, people), client_of(request))
     if result is None:
         raise WebError("no_advice", "no advice for these rules")
     for decision in result["decisions"]:
         decision["chosen_text"] = game.action_text(decision["chosen"], lang)
         decision["best_text"] = game.action_text(decision["best"], lang)
-    return result
+    return in_language(result, lang)
 
 
 @router.get("/api/games/{game_id}/chances")
@@ -182,7 +182,16 @@ async def chances(game_id: str, request: Request, allowances: Allowed) -> Any:
     result = await service.chances(game, key, client_of(request))
     if result is None:
         raise WebError("no_advice", "no chances of winning for this table")
-    return {"seq": seq, **result}
+    return {"seq": seq, **in_language(result, language_of(request))}
+
+
+def in_language(answer: dict[str, Any], lang: str) -> dict[str, Any]:
+    """An advice answer with the notes of its waits (a table the cache's budget refused) in ``lang``."""
+    for key in ("preparing", "win_preparing"):
+        waiting = answer.get(key)
+        if isinstance(waiting, dict) and "note" in waiting:
+            answer[key] = {**waiting, "note": sentence(lang, waiting["note"])}
+    return answer
 
 
 async def _read_json(request: Request, timeout: float) -> Any:

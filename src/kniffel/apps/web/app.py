@@ -18,16 +18,16 @@ from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
-from fastapi.staticfiles import StaticFiles
 
 from kniffel.apps.web import analysis, api, guard, pages, rooms, websocket
 from kniffel.apps.web.errors import WebError, error_response
 from kniffel.apps.web.guard import Allowances, ClientLimits, OpenSockets
-from kniffel.apps.web.middleware import SECURITY_HEADERS, AllowedHosts, SecurityHeaders
-from kniffel.apps.web.pages import STATIC
+from kniffel.apps.web.middleware import SECURITY_HEADERS, AllowedHosts, RequestAllowance, SecurityHeaders
+from kniffel.apps.web.pages import STATIC, StaticInMemory
 from kniffel.apps.web.service import GameService
 from kniffel.apps.web.settings import HOSTS_ENV, Settings, setting, sockets_per_client_setting
 from kniffel.apps.web.store import Store
+from kniffel.apps.web.watchers import SEAT_SHARE, WATCH_IDLE, WATCHERS_PER_CLIENT, WATCHERS_PER_GAME, Watchers
 from kniffel.apps.web.words import language_of
 
 
@@ -37,6 +37,8 @@ def create_app(
     bot_delay: float | None = None,
     rate: float | None = None,
     burst: float | None = None,
+    request_rate: float | None = None,
+    request_burst: float | None = None,
     create_rate: float | None = None,
     create_burst: float | None = None,
     advice_rate: float | None = None,
@@ -51,11 +53,16 @@ def create_app(
     """The app; ``None`` settings come from ``KNIFFEL_DATABASE_URL``, ``KNIFFEL_BOT_DELAY`` (seconds between
     bot actions, 0.6), ``KNIFFEL_WS_RATE`` and ``KNIFFEL_WS_BURST`` (WebSocket messages per client and second,
     20 and 40; a new socket costs :data:`kniffel.apps.web.websocket.CONNECT_COST` of them),
+    ``KNIFFEL_REQUEST_RATE`` and ``KNIFFEL_REQUEST_BURST`` (requests of every kind per client and second,
+    pages, static files, the health check and new WebSockets included, 10 and 200),
     ``KNIFFEL_CREATE_RATE`` and ``KNIFFEL_CREATE_BURST`` (games a client may create per second, rematches
     included, 0.2 and 20), ``KNIFFEL_ADVICE_RATE`` and ``KNIFFEL_ADVICE_BURST`` (hints and reviews per client
     and second, 1 and 20), ``KNIFFEL_CHANCES_RATE`` and ``KNIFFEL_CHANCES_BURST`` (asks for the chances of
     winning per client and second, 5 and 50: a page asks once after each action),
-    ``KNIFFEL_SOCKETS_PER_CLIENT`` (WebSockets a client may hold open at once, 50), ``KNIFFEL_BODY_TIMEOUT``
+    ``KNIFFEL_SOCKETS_PER_CLIENT`` (WebSockets a client may hold open at once, 50),
+    ``KNIFFEL_WATCHERS_PER_CLIENT``, ``KNIFFEL_WATCHERS_PER_GAME`` and ``KNIFFEL_WATCH_IDLE`` (sockets
+    without a seat per client and per table, 8 and 32, and the seconds they may stay silent, 300: see
+    :mod:`kniffel.apps.web.watchers`; a quarter of all sockets is kept for seats), ``KNIFFEL_BODY_TIMEOUT``
     (seconds a request body may take to arrive, 10) and ``KNIFFEL_ALLOWED_HOSTS`` (the names the site answers
     to, comma-separated; by default ``localhost`` and any IP address: :func:`guard.host_allowed`).
     ``max_sockets``, the WebSockets of all clients together, follows from the process's limit of open files
@@ -63,8 +70,16 @@ def create_app(
 
     A client is an address (:func:`guard.client_of`): its allowance is shared by all its connections
     and survives reconnecting."""
+    sockets = OpenSockets(
+        sockets_per_client_setting(sockets_per_client),
+        max_sockets if max_sockets is not None else guard.connection_budget().sockets,
+    )
     allowances = Allowances(
         messages=ClientLimits(setting(rate, "KNIFFEL_WS_RATE", 20), setting(burst, "KNIFFEL_WS_BURST", 40)),
+        requests=ClientLimits(
+            setting(request_rate, "KNIFFEL_REQUEST_RATE", 10),
+            setting(request_burst, "KNIFFEL_REQUEST_BURST", 200),
+        ),
         creations=ClientLimits(
             setting(create_rate, "KNIFFEL_CREATE_RATE", 0.2),
             setting(create_burst, "KNIFFEL_CREATE_BURST", 20),
@@ -77,9 +92,12 @@ def create_app(
             setting(chances_rate, "KNIFFEL_CHANCES_RATE", 5),
             setting(chances_burst, "KNIFFEL_CHANCES_BURST", 50),
         ),
-        sockets=OpenSockets(
-            sockets_per_client_setting(sockets_per_client),
-            max_sockets if max_sockets is not None else guard.connection_budget().sockets,
+        sockets=sockets,
+        watchers=Watchers(
+            int(setting(None, "KNIFFEL_WATCHERS_PER_CLIENT", WATCHERS_PER_CLIENT)),
+            int(setting(None, "KNIFFEL_WATCHERS_PER_GAME", WATCHERS_PER_GAME)),
+            sockets.total - sockets.total // SEAT_SHARE,
+            setting(None, "KNIFFEL_WATCH_IDLE", WATCH_IDLE),
         ),
     )
     host_names = guard.host_names(allowed_hosts if allowed_hosts is not None else os.environ.get(HOSTS_ENV))
@@ -98,10 +116,12 @@ def create_app(
         bot_delay=setting(bot_delay, "KNIFFEL_BOT_DELAY", 0.6),
         body_timeout=setting(body_timeout, "KNIFFEL_BODY_TIMEOUT", 10),
     )
-    # The last added runs first: every answer, a refused host's too, gets the security headers.
+    # The last added runs first: every answer, a refused host's and request's too, gets the security
+    # headers, and a request past its allowance costs no more than the allowance's look-up.
     app.add_middleware(AllowedHosts, names=host_names)
+    app.add_middleware(RequestAllowance, limits=allowances.requests)
     app.add_middleware(SecurityHeaders)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", StaticInMemory(directory=STATIC), name="static")
     for router in (rooms.router, analysis.router, pages.router, api.router, websocket.router):
         app.include_router(router)
     return app

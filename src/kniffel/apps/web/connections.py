@@ -7,7 +7,9 @@ one address, a few hundred silent ones made the server answer 503 to everyone, a
 sending a header byte every 2 s held a thousand connections for as long as they liked. This protocol
 
 * caps the connections one client holds at once (WebSockets included: an upgraded connection keeps
-  its transport), refusing more by closing them at once, before anything is read;
+  its transport), refusing more by closing them at once, before anything is read, and while the
+  server is short of connections (past :attr:`Deadlines.room`) refuses a new one of a client that
+  holds :data:`CROWDED_SHARE` already, so that the last ones go to clients holding few;
 * closes a connection that says nothing for as long as an idle keep-alive connection may stay
   (uvicorn arms that timer only after a first answer, so a silent connection had none);
 * gives every request head a deadline however it trickles (:attr:`Deadlines.head`, counted from the
@@ -18,7 +20,18 @@ sending a header byte every 2 s held a thousand connections for as long as they 
   (:class:`ArrivingHeads`): past it, the client's oldest, or the oldest of the client that has most
   of them, is closed, or a newcomer of that client. Only connections waiting for a head are ever
   closed so; an open WebSocket, a request being answered or a keep-alive connection between two
-  requests never is.
+  requests never is;
+* bounds a request head's size (:attr:`Deadlines.max_head`, its URL :attr:`Deadlines.max_url`):
+  httptools gathers a header's value and uvicorn the URL in memory however long they grow (h11 has
+  ``h11_max_incomplete_event_size``, httptools nothing), so 16 connections sending 64 MB header values
+  took a gigabyte; a longer head is answered 431 (a URL 414) and closed at once;
+* gives an answer the client does not read a deadline (:attr:`Deadlines.send`): while the transport's
+  buffer is full uvicorn waits for it to drain for ever, and a static file being answered stays open
+  meanwhile, so connections pipelining requests they never read used up the open files; past the
+  deadline the connection is dropped and its answer ends, and until then it counts among the
+  connections waiting (for its client to read) that give way when the server runs short;
+* closes at once, before anything is read, a new connection of a client its request allowance has
+  cut off for flooding (:class:`kniffel.apps.web.middleware.RequestAllowance` counts the requests).
 
 A reverse proxy the operator trusts (``--trusted-proxies``) is neither capped nor budgeted: every
 player comes through it, and it is the proxy's job to time out slow clients (``docs/how-to/deploy.md``). The
@@ -41,6 +54,10 @@ MARGIN = 32
 """Connections a client may hold beyond its WebSockets: a browser opens about six to a site for pages
 and requests, and several players may share an address (a family, a school)."""
 
+CROWDED_SHARE = 8
+"""Connections a client may hold and still open another while the server is short of them: a browser
+opens about six to a site. Twelve addresses holding eighty each took every connection, and a fresh
+client's page was answered 503."""
 HEAD_TIMEOUT = 10.0
 """Seconds a request head may take to arrive (``KNIFFEL_HEAD_TIMEOUT``); a browser sends one in a
 single packet."""
@@ -48,6 +65,18 @@ HEADS_PER_CLIENT = 8
 """Request heads one client may have arriving at once (``KNIFFEL_HEADS_PER_CLIENT``). A browser's head
 arrives in one packet, so its heads are arriving for a moment only, even with several people behind
 one address; a client that keeps more of them open is sending them slowly on purpose."""
+MAX_HEAD = 32 * 1024
+"""Bytes of a request head (its request line and headers; ``KNIFFEL_MAX_HEAD``): a browser's is under
+2 KiB with its cookies, nginx's default buffers hold 1 KiB and four of 8 KiB."""
+MAX_URL = 8 * 1024
+"""Bytes of a request's URL: a pasted position for the analysis is under 2,000 characters."""
+SEND_TIMEOUT = 20.0
+"""Seconds an answer may wait for a client to read it (``KNIFFEL_SEND_TIMEOUT``): the longest a full
+buffer may stay full, which a phone on a bad line gets through (it reads in bursts), and a client that
+pipelines requests and never reads does not."""
+FEED = 4096
+"""Bytes handed to the parser at a time while a head arrives in a large piece, so that its size is
+known within this much."""
 BODY_GRACE = 1.0
 """Seconds a body's deadline below the app waits beyond the app's own (``KNIFFEL_BODY_TIMEOUT``), so
 that a route reading a body answers 408 itself before the connection is closed."""
@@ -230,7 +259,8 @@ class Deadlines:
     ``head`` seconds for a request head, ``body`` seconds for its body (after its head), and
     ``heads_per_client`` heads of one client begun at once, ``heads_total`` connections waiting for a
     head in all, and ``room`` open connections of every kind past which they give way
-    (:class:`ArrivingHeads`)."""
+    (:class:`ArrivingHeads`); ``max_head`` and ``max_url`` bytes of a head and its URL, and ``send``
+    seconds for an answer the client does not read."""
 
     per_client: int
     head: float
@@ -238,12 +268,19 @@ class Deadlines:
     heads_per_client: int
     heads_total: int
     room: int
+    max_head: int = MAX_HEAD
+    max_url: int = MAX_URL
+    send: float = SEND_TIMEOUT
 
 
-def guarded_http(deadlines: Deadlines, trusted: Callable[[str], bool]) -> type[asyncio.Protocol]:
+def guarded_http(
+    deadlines: Deadlines, trusted: Callable[[str], bool], flooding: Callable[[str], bool] = lambda _: False
+) -> type[asyncio.Protocol]:
     """uvicorn's httptools protocol (uvicorn's own choice wherever httptools is installed, as
     ``uvicorn[standard]`` installs it) with connections capped per client, silent connections timed
-    out, deadlines for heads and bodies and a budget of arriving heads (see the module docstring)."""
+    out, deadlines for heads, bodies and unread answers, heads bounded in size and a budget of arriving
+    heads (see the module docstring). ``flooding(client)``: whether the client's request allowance has
+    cut it off now (its new connections are closed at once)."""
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
     connections = OpenConnections(deadlines.per_client)
@@ -262,6 +299,15 @@ def guarded_http(deadlines: Deadlines, trusted: Callable[[str], bool]) -> type[a
     crowded = answer(
         "503 Service Unavailable", "busy", "too many requests are arriving at once: try again soon"
     )
+    too_large = answer(
+        "431 Request Header Fields Too Large",
+        "too_large",
+        f"a request head is at most {deadlines.max_head // 1024} KiB",
+    )
+    too_long = answer("414 URI Too Long", "too_large", f"a URL is at most {deadlines.max_url // 1024} KiB")
+    cut_off = answer(
+        "429 Too Many Requests", "rate_limited", "too many requests from your address: wait a little"
+    )
     base: Any = HttpToolsProtocol
 
     class GuardedHttp(base):  # type: ignore[misc]
@@ -271,6 +317,12 @@ def guarded_http(deadlines: Deadlines, trusted: Callable[[str], bool]) -> type[a
         """The head's deadline while one arrives, then its body's until that is complete."""
         _begun = False
         """Bytes of a request head have arrived (the deadline then answers 408 before closing)."""
+        _in_head = True
+        """The parser is reading a request head (or waiting for the next one), not a body."""
+        _head_bytes = 0
+        """Bytes of the head being read, known within :data:`FEED`."""
+        _unread: asyncio.TimerHandle | None = None
+        """The deadline of an answer the client does not read (while the transport's buffer is full)."""
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             super().connection_made(transport)
@@ -278,6 +330,17 @@ def guarded_http(deadlines: Deadlines, trusted: Callable[[str], bool]) -> type[a
             if host is not None and not trusted(host):
                 self._client = client_key(host)
                 if not connections.admit(self._client, transport):
+                    transport.write(refused)
+                    transport.close()
+                    return
+                if flooding(self._client):
+                    transport.write(cut_off)
+                    transport.close()
+                    return
+                crowded_now = len(self.connections) - 1 > deadlines.room
+                if crowded_now and len(connections.forget(self._client)) > CROWDED_SHARE:
+                    # the server is running short: a client holding many already waits, so that the
+                    # last connections go to those holding few (a fresh client's page and new game)
                     transport.write(refused)
                     transport.close()
                     return
@@ -295,9 +358,73 @@ def guarded_http(deadlines: Deadlines, trusted: Callable[[str], bool]) -> type[a
         def connection_lost(self, exc: Exception | None) -> None:
             super().connection_lost(exc)
             self._disarm()
+            self._read()
             if self._client is not None:
                 heads.gone(self._client, self)
                 connections.forget(self._client)
+
+        def data_received(self, data: bytes) -> None:
+            if not self._in_head or self._head_bytes + len(data) <= deadlines.max_head:
+                self._feed(data)  # nearly always: a whole head, a body, or a head's next piece
+                return
+            # A large piece while a head is read: a little at a time, to stop where the head grows too
+            # large (a head that ends in it goes on to its body or the next request as usual).
+            for at in range(0, len(data), FEED):
+                if self.transport.is_closing():
+                    return
+                if self.transport.get_protocol() is not self:  # upgraded: the rest is the socket's
+                    self.transport.get_protocol().data_received(data[at:])
+                    return
+                self._feed(data[at : at + FEED])
+
+        def _feed(self, data: bytes) -> None:
+            if self._in_head:
+                self._head_bytes += len(data)
+            super().data_received(data)
+            if not self._in_head or self.transport.is_closing():
+                return
+            if len(getattr(self, "url", b"")) > deadlines.max_url:  # uvicorn sets it as a request begins
+                self._refuse(too_long)
+            elif self._head_bytes > deadlines.max_head:
+                self._refuse(too_large)
+
+        def _refuse(self, last_words: bytes) -> None:
+            self._disarm()
+            self._arrived()
+            self.transport.write(last_words)
+            self.transport.close()
+
+        # An answer the client does not read: uvicorn pauses writing while the buffer is full.
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self._unread is None:
+                self._unread = self.loop.call_later(deadlines.send, self._unread_late)
+                if self._client is not None:  # waiting for its client, as a head does: it may give way
+                    heads.waits(self._client, self)
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            self._read()
+
+        def _read(self) -> None:
+            if self._unread is not None:
+                self._unread.cancel()
+                self._unread = None
+                if self._client is not None and not self._begun:
+                    heads.arrived(self._client, self)
+
+        def _unread_late(self) -> None:
+            self._unread = None
+            self._drop()
+
+        def _drop(self) -> None:
+            """Drop the connection now (close() would wait for the buffer to drain, which it never
+            does). Its answer is over: uvloop lets a writer waiting for the buffer go on at once, before
+            the server has seen the connection end, and writing to it then raised in the app."""
+            if self.cycle is not None and not self.cycle.response_complete:
+                self.cycle.disconnected = True
+            self.transport.abort()
 
         # The parser's callbacks mark where a head and a body begin and end.
 
@@ -313,12 +440,14 @@ def guarded_http(deadlines: Deadlines, trusted: Callable[[str], bool]) -> type[a
             self._disarm()
             self._arrived()
             self._begun = False
+            self._in_head, self._head_bytes = False, 0
             super().on_headers_complete()
             if not (self.parser.should_upgrade() and self._should_upgrade()):
                 self._arm(deadlines.body + BODY_GRACE, self._body_late)
 
         def on_message_complete(self) -> None:
             self._disarm()
+            self._in_head = True
             super().on_message_complete()
 
         # The deadlines and the budget.
@@ -351,6 +480,10 @@ def guarded_http(deadlines: Deadlines, trusted: Callable[[str], bool]) -> type[a
             self._close(None)  # the app has answered 408 if it was reading the body
 
         def shed(self, crowded_out: bool) -> None:
+            if self._unread is not None:  # an answer its client does not read: nothing more to say
+                self._read()
+                self._drop()
+                return
             self._disarm()
             self._close((crowded if crowded_out else shed) if self._begun else None)
 
@@ -358,6 +491,7 @@ def guarded_http(deadlines: Deadlines, trusted: Callable[[str], bool]) -> type[a
 
 
 __all__ = [
+    "CROWDED_SHARE",
     "MARGIN",
     "ArrivingHeads",
     "Deadlines",

@@ -26,6 +26,8 @@ from urllib.parse import urlsplit
 from starlette.requests import HTTPConnection
 
 from kniffel.apps.web.errors import WebError
+from kniffel.apps.web.watchers import Watchers
+from kniffel.base.i18n import N_
 
 MAX_DEPTH = 8
 """Nesting of objects and lists in a request; a real one nests 3 deep (``{"seats": [{...}]}``)."""
@@ -39,6 +41,40 @@ def _int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
         raise WebError("malformed", f"numbers have at most {MAX_INT_DIGITS} digits")
     return int(text)
+
+
+ASCII_DIGITS = frozenset("0123456789")
+
+
+def whole_number(text: str, what: str, low: int, high: int) -> int:
+    """A whole number a request carries as text (a query's ``target``), refused (``invalid``, 422) unless
+    it is written in the ASCII digits alone and lies from ``low`` to ``high``: ``str.isdigit`` also
+    accepts ``²`` (which ``int`` refuses) and ``int`` accepts ``١٢`` (Arabic-Indic digits), so neither
+    decides what a number is here."""
+    if not text or len(text) > MAX_INT_DIGITS or not ASCII_DIGITS.issuperset(text):
+        raise WebError(
+            "invalid", N_(f"{what} must be a whole number from {low} to {high}, in the digits 0-9")
+        )
+    number = int(text)
+    if not low <= number <= high:
+        raise WebError(
+            "invalid", N_(f"{what} must be a whole number from {low} to {high}, in the digits 0-9")
+        )
+    return number
+
+
+def ascii_numbers(text: str, what: str) -> str:
+    """``text`` unchanged if every digit in it is an ASCII one; refused (``invalid``) if it holds another
+    (``²``, an Arabic-Indic one, a full-width one): positions and actions typed as text carry their
+    numbers in the digits 0-9, and the parsers behind them must never see a character that ``isdigit``
+    accepts and ``int`` does not."""
+    for char in text:
+        if char not in ASCII_DIGITS and (char.isdigit() or char.isdecimal() or char.isnumeric()):
+            raise WebError(
+                "invalid",
+                N_(f"{what} holds the character U+{ord(char):04X}: write numbers in the digits 0-9"),
+            )
+    return text
 
 
 def _depth(text: str) -> int:
@@ -191,13 +227,18 @@ class OpenSockets:
         self._open: Counter[str] = Counter()
         self._all = 0
 
-    def admit(self, client: str) -> WebError | None:
-        """Count a new socket of ``client``, or say why it is refused (then nothing is counted)."""
+    def full(self, spare: int = 0) -> bool:
+        """Whether every socket is taken, less ``spare`` ones being closed."""
+        return self._all - spare >= self.total
+
+    def admit(self, client: str, spare: int = 0) -> WebError | None:
+        """Count a new socket of ``client``, or say why it is refused (then nothing is counted);
+        ``spare``: sockets being closed to make room, counted open until they are."""
         if self._open[client] >= self.per_client:
             return WebError(
                 "rate_limited", f"at most {self.per_client} connections per address: close some tabs"
             )
-        if self._all >= self.total:
+        if self.full(spare):
             return WebError("busy", "the server has no room for more connections: try again soon")
         self._open[client] += 1
         self._all += 1
@@ -318,10 +359,15 @@ def host_names(setting: str | None) -> frozenset[str] | None:
 @dataclass(frozen=True)
 class Allowances:
     """Every client's allowances in one app (``app.state.allowances``): WebSocket messages and new
-    sockets, new games (rematches too), hints and reviews, chances of winning, and open sockets."""
+    sockets, requests of every kind, new games (rematches too), hints and reviews, chances of winning,
+    and open sockets."""
 
     messages: ClientLimits
+    requests: ClientLimits
+    """Every request and new WebSocket (:class:`kniffel.apps.web.middleware.RequestAllowance`)."""
     creations: ClientLimits
     advice: ClientLimits
     chances: ClientLimits
     sockets: OpenSockets
+    watchers: Watchers
+    """The sockets without a seat (:mod:`kniffel.apps.web.watchers`)."""

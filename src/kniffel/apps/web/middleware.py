@@ -1,14 +1,19 @@
-"""The ASGI middleware around the app: every answer carries the browser's security headers, and a request
-or socket whose ``Host`` is not this site's is refused before the app sees it."""
+"""The ASGI middleware around the app: every answer carries the browser's security headers, a request or
+socket whose ``Host`` is not this site's is refused before the app sees it, and so is one past its
+client's allowance of requests."""
 
 from __future__ import annotations
 
+import time
+
 from fastapi import WebSocket
 from starlette.datastructures import Headers, MutableHeaders
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kniffel.apps.web import guard
 from kniffel.apps.web.errors import WebError, error_response, refuse_socket
+from kniffel.apps.web.guard import ClientLimits, client_of
 from kniffel.apps.web.settings import HOSTS_ENV
 
 CONTENT_SECURITY_POLICY = (
@@ -74,3 +79,40 @@ class AllowedHosts:
             await refuse_socket(WebSocket(scope, receive, send), error)
         else:
             await error_response(error)(scope, receive, send)
+
+
+CUT_OFF = 1.0
+"""Seconds a client past its allowance of requests finds its new connections closed at once."""
+
+
+class RequestAllowance:
+    """ASGI middleware spending one of the client's request allowance (:class:`ClientLimits`) on every
+    request and WebSocket, the health check and static files included: the app's own allowances count
+    only what costs the server work (new games, advice), and twenty addresses asking ``/api/health``
+    without pause slowed everyone's new game. A request past the allowance is answered 429 and its
+    connection closed (a client pipelining requests sends no more on it); one cut off for flooding
+    finds its new connections closed before anything is read (:mod:`kniffel.apps.web.connections`).
+
+    The client is the address after uvicorn's proxy headers, so behind a trusted proxy each person
+    counts, not the proxy. Past the allowance the client is cut off for :data:`CUT_OFF` seconds (longer
+    once it floods: :class:`kniffel.apps.web.guard.RateLimit`)."""
+
+    def __init__(self, app: ASGIApp, limits: ClientLimits) -> None:
+        self.app, self.limits = app, limits
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        limit = self.limits.of(client_of(HTTPConnection(scope)))
+        if limit.allow():
+            await self.app(scope, receive, send)
+            return
+        # Past its allowance a client is cut off a moment: its next connections are closed before
+        # anything is read, which costs far less than answering each of its requests 429.
+        limit.blocked_until = max(limit.blocked_until, time.monotonic() + CUT_OFF)
+        error = WebError("rate_limited", "too many requests from your address: wait a little")
+        if scope["type"] == "websocket":
+            await refuse_socket(WebSocket(scope, receive, send), error)
+        else:
+            await error_response(error, headers={"connection": "close"})(scope, receive, send)

@@ -1,7 +1,8 @@
 """What the game service does under pressure: advice on lanes of its own, and refusals logged briefly.
 
-*Advice lanes.* A seated player's hints and review, and everyone's asks for the chances of winning, each
-run on a thread of their own with a bounded number of requests waiting, in all and per client
+*Advice lanes.* A seated player's hints, everyone's asks for the chances of winning, and what anyone may
+ask without a seat (an analysis, a review), each run on a thread of their own with a bounded number of
+requests waiting, in all and per client
 (:class:`AdviceLane`). A dozen addresses asking for chances without pause fill only the chances' lane,
 each of them only its share of it; the player to move never waits behind them.
 

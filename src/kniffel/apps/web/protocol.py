@@ -9,6 +9,8 @@ state of position ``n`` (a tab holding another position asks for the whole state
 trivial: a tab that lost its connection (or a server that restarted) just receives the current state.
 
 A socket is admitted (or refused before it is accepted) by its route, :mod:`kniffel.apps.web.websocket`.
+Until its hello names a seat it is a watcher (:mod:`kniffel.apps.web.watchers`): closed after a silence, or
+to make room for others; a seated socket stays for as long as its player likes.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import json
 from typing import Any
 
 from fastapi import WebSocket
+from starlette.types import Message
 from starlette.websockets import WebSocketDisconnect
 
 from kniffel.apps.web import guard, undo
@@ -27,9 +30,10 @@ from kniffel.apps.web.errors import WebError
 from kniffel.apps.web.live import LiveGame
 from kniffel.apps.web.service import GameService
 from kniffel.apps.web.tokens import MAX_TOKEN
+from kniffel.apps.web.watchers import Watchers
 from kniffel.apps.web.words import language_of
 from kniffel.base.errors import GameFormatError
-from kniffel.base.i18n import LANGUAGES
+from kniffel.base.i18n import LANGUAGES, N_
 from kniffel.engine.actions import Action
 
 MAX_MESSAGE = 4096
@@ -51,6 +55,32 @@ class Connection:
         self.seats: frozenset[int] = frozenset()
         self.changes = changes
         """The client asked for ``change`` messages (``/ws/ID?changes=1``) rather than whole states."""
+        self.seated = False
+        """A hello named a seat or the host: the socket is a player's (never closed to make room)."""
+        self.evicted = False
+        """Closed to make room for others (:meth:`evict`)."""
+        self._waiting: asyncio.Timeout | None = None
+        """The deadline of the message awaited now (a watcher's silence)."""
+
+    def evict(self) -> None:
+        """Make room: the conversation stops waiting for the client's next message and ends."""
+        self.evicted = True
+        if self._waiting is not None and not self._waiting.expired():
+            # a deadline that has just run out is ending the wait already: nothing to change
+            with contextlib.suppress(RuntimeError):
+                self._waiting.reschedule(asyncio.get_running_loop().time())
+
+    async def next_message(self, websocket: WebSocket, idle: float | None) -> Message | None:
+        """The client's next message; None once it was silent for ``idle`` seconds or evicted."""
+        if self.evicted:
+            return None
+        try:
+            async with asyncio.timeout(idle) as self._waiting:
+                return await websocket.receive()
+        except TimeoutError:
+            return None
+        finally:
+            self._waiting = None
 
     def push(self, text: str) -> None:
         if self.queue.full():
@@ -72,8 +102,11 @@ class Connection:
             await self.websocket.send_text(text)
 
 
-async def converse(websocket: WebSocket, game_id: str, limit: guard.RateLimit) -> None:
-    """One accepted socket: the game's state, then the client's messages until it leaves."""
+async def converse(
+    websocket: WebSocket, connection: Connection, game_id: str, limit: guard.RateLimit, watchers: Watchers
+) -> None:
+    """One socket, counted among ``watchers`` until its hello names a seat: accepted, the game's
+    state, then the client's messages until it leaves (or, unseated, is silent too long or gives way)."""
     await websocket.accept()
     service = service_of(websocket)
     try:
@@ -82,15 +115,15 @@ async def converse(websocket: WebSocket, game_id: str, limit: guard.RateLimit) -
         await websocket.send_json(error.to_json(language_of(websocket)))
         await websocket.close(4404)
         return
-    connection = Connection(
-        websocket, changes=websocket.query_params.get("changes") == "1", lang=language_of(websocket)
-    )
     writer = asyncio.create_task(connection.writer())
     service.subscribe(live, connection)
     warned = False
     try:
         while True:
-            message = await websocket.receive()
+            message = await connection.next_message(websocket, None if connection.seated else watchers.idle)
+            if message is None:
+                await _send_off(websocket, connection, writer, watchers.idle)
+                break
             if message["type"] == "websocket.disconnect":
                 break
             if not limit.allow():
@@ -110,6 +143,8 @@ async def converse(websocket: WebSocket, game_id: str, limit: guard.RateLimit) -
                 continue
             warned = False
             live = await _handle(service, live, connection, message)
+            if connection.seated:
+                watchers.seated(connection)
     except WebSocketDisconnect:
         pass
     finally:
@@ -117,6 +152,22 @@ async def converse(websocket: WebSocket, game_id: str, limit: guard.RateLimit) -
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
+
+
+async def _send_off(
+    websocket: WebSocket, connection: Connection, writer: asyncio.Task[None], idle: float
+) -> None:
+    """Close a socket without a seat, saying why: it gave way to others, or was silent ``idle`` s."""
+    writer.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await writer
+    if connection.evicted:
+        why = WebError("busy", "too many watchers: this connection makes room for players")
+    else:
+        why = WebError("timeout", f"a connection without a seat is closed after {idle:g} s without a message")
+    with contextlib.suppress(Exception):
+        await websocket.send_text(json.dumps(why.to_json(connection.lang)))
+        await websocket.close(1013 if connection.evicted else 1000)
 
 
 async def _handle(service: GameService, live: LiveGame, connection: Connection, message: Any) -> LiveGame:
@@ -146,13 +197,18 @@ async def _handle(service: GameService, live: LiveGame, connection: Connection, 
             if token and not seats and not host:
                 raise WebError("unauthorized", "this token belongs to no seat of this game")
             connection.seats = seats
+            connection.seated = connection.seated or bool(seats) or host
             connection.send({"type": "welcome", "seats": sorted(connection.seats), "host": host})
             connection.push(live.state_text())
         elif kind == "action":
             sent = data.get("action")
             try:
                 # An action as JSON ({"action": "score", "box": "chance"}) or as text ("score chance").
-                action = sent if isinstance(sent, str) else Action.from_json(sent)
+                action = (
+                    guard.ascii_numbers(sent, N_("an action"))
+                    if isinstance(sent, str)
+                    else Action.from_json(sent)
+                )
             except GameFormatError as error:
                 raise WebError("malformed", str(error)) from None
             await service.act(live, connection.seats, data.get("seq"), action, seat=data.get("seat"))

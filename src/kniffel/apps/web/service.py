@@ -8,8 +8,9 @@ database; readers (HTTP polls, new subscribers) get the snapshot of the last com
 
 Bots move through the same path (:mod:`kniffel.apps.web.botpool`). Advice runs on threads of its own
 (:mod:`kniffel.apps.web.pressure`), never on the threads the database writes use: a seated player's hints and
-review on one lane, everyone's asks for the chances of winning on another, each bounded in all and per
-client, so that a flood of asks for chances never holds up the player to move. Several server processes
+on one lane, everyone's asks for the chances of winning on another, and what anyone may ask without a
+seat (the analysis of a pasted position, a finished game's review) on a third, each bounded in all and
+per client, so that a flood of asks never holds up the player to move. Several server processes
 may serve one PostgreSQL database (:mod:`kniffel.apps.web.replication`).
 """
 
@@ -127,6 +128,8 @@ class GameService(Replication, BotPool):
         advice_per_client: int = 4,
         max_chances_waiting: int = 8,
         chances_per_client: int = 2,
+        max_analysis_waiting: int = 16,
+        analysis_per_client: int = 2,
         max_group: int = 200,
     ) -> None:
         self.store = store
@@ -141,6 +144,7 @@ class GameService(Replication, BotPool):
         # Advisors solve on threads of their own: the default pool is the database's.
         self._advice = AdviceLane("kniffel-advice", max_advice_waiting, advice_per_client)
         self._chances = AdviceLane("kniffel-chances", max_chances_waiting, chances_per_client)
+        self._analysis = AdviceLane("kniffel-analysis", max_analysis_waiting, analysis_per_client)
         self._refusals = Refusals(log, "saving an action")
         self.max_group = max_group
         """Actions committed in one transaction at most."""
@@ -179,6 +183,7 @@ class GameService(Replication, BotPool):
         self._close_bot_pool()
         self._advice.close()
         self._chances.close()
+        self._analysis.close()
 
     # --- games ---------------------------------------------------------------------------------
 
@@ -333,12 +338,18 @@ class GameService(Replication, BotPool):
                         done.set_result(ok)
 
     async def advise(self, work: Callable[[], T], client: str = "") -> T:
-        """Run a seated player's advice (hints, a review) on its own lane (:class:`AdviceLane`): never
-        behind anyone's asks for the chances of winning, and ``client`` (an address) may have only its
-        share of the lane waiting; refused ``busy`` beyond that rather than queued without bound. Advice
-        never solves a table here (the planning worker does, :mod:`kniffel.apps.web.advice`), so an answer
-        takes a millisecond or two and many may wait."""
+        """Run a seated player's hints on their own lane (:class:`AdviceLane`): never behind anyone's
+        asks for the chances of winning or analyses (:meth:`analyse`), and ``client`` (an address) may
+        have only its share of the lane waiting; refused ``busy`` beyond that rather than queued without
+        bound. Advice never solves a table here (the planning worker does,
+        :mod:`kniffel.apps.web.advice`), so an answer takes a millisecond or two and many may wait."""
         return await self._on(self._advice, work, client)
+
+    async def analyse(self, work: Callable[[], T], client: str = "") -> T:
+        """Run what anyone may ask without a seat (a pasted position's analysis, a finished game's
+        review) on a lane of its own: a flood of them from many addresses fills only that lane, and
+        the player to move asking for a hint never waits behind it (:meth:`advise`)."""
+        return await self._on(self._analysis, work, client)
 
     async def chances(self, game: Game, key: tuple[str, int], client: str = "") -> dict[str, Any] | None:
         """The chances of winning of position ``key`` (:func:`advice.chances`): from memory at once when

@@ -17,8 +17,9 @@ const LONGEST_PAUSE = 20000;
 const PREPARING_PAUSE = 4000;
 
 // What an answer says while its tables are solved: null when it is no such answer, else
-// {progress: 0..1 or null, what: a sentence or "", compiling: seconds or null}. compiling is set on the
-// server's first use of a solver: it compiles the code the solve runs on first, and the progress waits.
+// {progress: 0..1 or null, what: a sentence or "", compiling: seconds or null, note: a refusal or
+// null}. compiling is set on the server's first use of a solver: it compiles the code the solve runs on
+// first, and the progress waits.
 export function preparingOf(body) {
   const found = body && typeof body === "object" ? body.preparing : null;
   if (!found || typeof found !== "object") return null;
@@ -28,6 +29,8 @@ export function preparingOf(body) {
     progress: typeof progress === "number" && Number.isFinite(progress) ? Math.min(1, Math.max(0, progress)) : null,
     what: typeof found.what === "string" ? found.what : "",
     compiling: typeof compiling === "number" && Number.isFinite(compiling) ? Math.max(0, compiling) : null,
+    // the table cache's budget refused the solve: the server's note says so and how to raise it
+    note: found.refused && typeof found.note === "string" ? found.note : null,
   };
 }
 

@@ -1097,8 +1097,9 @@ function showPreparing(panel, preparing) {
     review: t("Working out the review…"),
   }[panel];
   const progress = preparing.progress === null ? "" : ` ${percent(preparing.progress)}`;
-  el.querySelector(".what").textContent = `${what}${progress}${compilingNote(preparing)}`;
+  el.querySelector(".what").textContent = preparing.note || `${what}${progress}${compilingNote(preparing)}`;
   const bar = el.querySelector("progress");
+  bar.hidden = Boolean(preparing.note); // refused: nothing is under way
   if (preparing.progress === null) bar.removeAttribute("value");
   else bar.value = preparing.progress;
   if (panel !== "review") $(panel).hidden = false;
