@@ -274,8 +274,8 @@ def test_a_table_of_players_replays_through_the_game() -> None:
         env.step(int(legal[rnd.randrange(len(legal))]))
     game = env.game
     assert game.is_over
-    assert [returns[a] for a in env.possible_agents] == game.totals()
-    assert Game.loads(game.dumps()).totals() == game.totals()
+    assert [returns[a] for a in env.possible_agents] == game.totals
+    assert Game.loads(game.dumps()).totals == game.totals
 
 
 def test_the_table_refuses_an_illegal_action_and_a_wrong_size() -> None:

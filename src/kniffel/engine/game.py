@@ -22,7 +22,7 @@ import secrets
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from kniffel.base.dice import FACES, validate_dice
 from kniffel.base.errors import (
@@ -70,6 +70,14 @@ class DiceSource(Protocol):
     def throw(self, n: int) -> tuple[int, ...]: ...
 
 
+@runtime_checkable
+class RepeatableDice(DiceSource, Protocol):
+    """Dice whose throws are decided by their state (a seed), which a copy takes along: what the copy
+    throws next is what the source would throw next (:meth:`Game.copy`)."""
+
+    def copy(self) -> RepeatableDice: ...
+
+
 class SecureDice:
     """Dice from the operating system's secure random source, for real play."""
 
@@ -89,6 +97,12 @@ class SeededDice:
 
     def throw(self, n: int) -> tuple[int, ...]:
         return tuple(self._rng.randint(1, FACES) for _ in range(n))
+
+    def copy(self) -> SeededDice:
+        """Dice of the same seed at the same point: they throw what these would throw next."""
+        twin = SeededDice(self.seed)
+        twin._rng.setstate(self._rng.getstate())
+        return twin
 
 
 # --- the game --------------------------------------------------------------------------------------
@@ -170,7 +184,9 @@ class Game:
         """1-based number of the round in progress (one box per player per round)."""
         return min(len(self.sheets[-1].entries) + 1, self.rules.turns)
 
+    @property
     def totals(self) -> list[int]:
+        """Each player's total now, in seat order."""
         return [s.total for s in self.sheets]
 
     def standings(self) -> list[Standing]:
@@ -463,8 +479,16 @@ class Game:
 
     def copy(self, *, dice: DiceSource | None = None) -> Game:
         """An independent copy of the position and its history (undo works on it too). The copy throws
-        with ``dice`` (by default the operating system's secure dice): share this game's source or give
-        it seeded dice to decide what it throws."""
+        with ``dice``; by default a game with seeded dice (:class:`RepeatableDice`) gives its copy a copy
+        of them, which throws what this game would throw next, and any other game the operating system's
+        secure dice.
+
+        >>> game = Game(get_rules("kniffel"), ["Ada"], dice=SeededDice(7))
+        >>> game.copy().roll() == game.roll()
+        True
+        """
+        if dice is None and isinstance(self.dice_source, RepeatableDice):
+            dice = self.dice_source.copy()
         game = Game(self.rules, self.players, dice=dice)
         game.sheets = [_copy_sheet(sheet) for sheet in self.sheets]
         game.current, game.turn = self.current, self.turn
@@ -534,7 +558,7 @@ class Game:
             "ruleset": self.rules.to_json(),
             "players": list(self.players),
             "actions": [a.to_json() for a in self.log],
-            "totals": self.totals(),
+            "totals": self.totals,
         }
 
     def dumps(self) -> str:
@@ -573,7 +597,7 @@ class Game:
                 game.apply(action)
             except IllegalActionError as error:
                 raise GameFormatError(f"action {number} ({action}) is illegal: {error}") from None
-        if "totals" in data and data["totals"] != game.totals():
+        if "totals" in data and data["totals"] != game.totals:
             raise GameFormatError("the saved totals do not match the replayed game")
         return game
 
@@ -627,6 +651,7 @@ __all__ = [
     "IllegalActionError",
     "LegalActions",
     "Outcome",
+    "RepeatableDice",
     "Roll",
     "Score",
     "SecureDice",
