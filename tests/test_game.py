@@ -1050,9 +1050,10 @@ def test_a_seeded_games_copies_stay_seeded_unless_asked_otherwise() -> None:
     assert twin.dice_source is not game.dice_source
     ahead = [twin.roll(), twin.roll()]
     assert [game.roll(), game.roll()] == ahead
-    assert Game(rules.get("yahtzee"), ["Ada"], dice=SeededDice(4)).copy().roll() == Game(
-        rules.get("yahtzee"), ["Ada"], dice=SeededDice(4)
-    ).roll()
+    assert (
+        Game(rules.get("yahtzee"), ["Ada"], dice=SeededDice(4)).copy().roll()
+        == Game(rules.get("yahtzee"), ["Ada"], dice=SeededDice(4)).roll()
+    )
     assert isinstance(Game(rules.get("yahtzee"), ["Ada"]).copy().dice_source, SecureDice)
     assert isinstance(game.copy(dice=SecureDice()).dice_source, SecureDice)
 
