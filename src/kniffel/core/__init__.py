@@ -122,7 +122,7 @@ if TYPE_CHECKING:
         reached_lanes,
         solve_rows,
     )
-    from kniffel.core.vector import OBSERVED, VectorGames
+    from kniffel.core.vector import OBSERVED, ActionValues, VectorGames
     from kniffel.core.warm import WARM_UP_ENV, start_warm_up, warm_up, warm_up_needed
     from kniffel.core.winplay import Matches, play_to_win
 
@@ -171,7 +171,7 @@ _open(
 _open(
     "targetrows", "TargetRows", "default_limit", "empty_state", "points_left", "reached_lanes", "solve_rows"
 )
-_open("vector", "OBSERVED", "VectorGames")
+_open("vector", "OBSERVED", "ActionValues", "VectorGames")
 _open("warm", "WARM_UP_ENV", "start_warm_up", "warm_up", "warm_up_needed")
 _open("winplay", "Matches", "play_to_win")
 
@@ -203,6 +203,7 @@ __all__ = [
     "SOLVER_VERSION",
     "TARGET_ROWS",
     "WARM_UP_ENV",
+    "ActionValues",
     "Advisor",
     "AnswerWriter",
     "CacheEntry",
