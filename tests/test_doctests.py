@@ -1,0 +1,40 @@
+"""The examples in the docstrings run as written: every module's, the package's face first."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+from types import ModuleType
+
+import pytest
+
+import kniffel
+
+
+def modules_with_examples() -> list[str]:
+    names = ["kniffel"] + [info.name for info in pkgutil.walk_packages(kniffel.__path__, "kniffel.")]
+    finder = doctest.DocTestFinder()
+    found = []
+    for name in names:
+        if name == "kniffel.__main__":
+            continue
+        module = importlib.import_module(name)
+        if any(test.examples for test in finder.find(module, name)):
+            found.append(name)
+    return found
+
+
+MODULES = modules_with_examples()
+
+
+def test_the_api_examples_are_among_them() -> None:
+    assert {"kniffel", "kniffel.services.research", "kniffel.services.simulate"} <= set(MODULES)
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_the_examples_run(name: str) -> None:
+    module: ModuleType = importlib.import_module(name)
+    failed, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS, report=True)
+    assert tried > 0
+    assert failed == 0, f"{failed} of {tried} examples of {name} failed (see the output above)"
