@@ -34,7 +34,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kniffel.base.errors import KniffelError
 from kniffel.engine.game import Game
 from kniffel.engine.situation import Situation
 from kniffel.planning import POINTS, Choice, Goal, PlanningError, Target, is_exact, planner_for
@@ -59,14 +58,14 @@ def game_of(position: Position) -> Game:
         return Game.from_situation(position)
     if isinstance(position, RuleSet):
         return Game(position, ["Player"])
-    raise KniffelError(f"a position is a Game, a Situation or a RuleSet, got {position!r}")
+    raise TypeError(f"a position is a Game, a Situation or a RuleSet, got {position!r}")
 
 
 def exact(rules: RuleSet) -> None:
     """:class:`~kniffel.planning.PlanningError` unless the solver covers ``rules``."""
     if not is_exact(rules):
         raise PlanningError(
-            f"{rules.id}: the exact answers cover rule sets of one column that is not announced"
+            f"{rules.id}: the exact solver covers one column that is not announced, not these rules"
         )
 
 
