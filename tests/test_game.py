@@ -1058,6 +1058,21 @@ def test_a_seeded_games_copies_stay_seeded_unless_asked_otherwise() -> None:
     assert isinstance(game.copy(dice=SecureDice()).dice_source, SecureDice)
 
 
+def test_a_game_pickles_and_deep_copies() -> None:
+    """A game goes through pickle (to another process) and ``copy.deepcopy`` (a copy with the seeded
+    dice at the same point) and plays on alike."""
+    import copy
+    import pickle
+
+    game = Game(rules.get("yahtzee"), ["Ada", "Bob"], dice=SeededDice(4))
+    game.apply("r")
+    assert game.legal  # worked out, then left behind by pickle
+    for twin in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+        assert twin.to_json() == game.to_json()
+        assert twin.legal_actions() == game.legal_actions()
+        assert twin.copy().roll() == game.copy().roll()
+
+
 def test_replay_yields_every_position_with_its_action() -> None:
     game = Game(rules.get("kniffel"), ["Ada", "Bob"], dice=SeededDice(2))
     for _ in range(3):

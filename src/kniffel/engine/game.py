@@ -497,6 +497,14 @@ class Game:
         game._legal = self._legal
         return game
 
+    def __getstate__(self) -> dict[str, object]:
+        """What pickling keeps of a game: everything but its legal actions (worked out again)."""
+        return {**self.__dict__, "_legal": None}
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        """:meth:`copy` (its rules, immutable, shared): what ``copy.deepcopy`` makes of a game."""
+        return self.copy()
+
     def replay(self) -> Iterator[tuple[Game, Action]]:
         """Every position of the game with the action taken there, from the first: ``(position,
         action)``. The position is one game that moves on by the action after each step (as if the loop

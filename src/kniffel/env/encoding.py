@@ -63,6 +63,9 @@ class Encoding:
     layout: dict[str, slice] = field(init=False)
     low: F32 = field(init=False)
     high: F32 = field(init=False)
+    highest_total: int = field(init=False)
+    """The most a sheet can total under the rules (every box at its most, the bonuses, an extra bonus
+    for every box but one, every free throw unused): the bound of a total."""
 
     def __post_init__(self) -> None:
         rules = self.rules
@@ -100,6 +103,7 @@ class Encoding:
         object.__setattr__(self, "layout", layout)
         object.__setattr__(self, "low", np.zeros(at, dtype=np.float32))
         object.__setattr__(self, "high", np.array(highs, dtype=np.float32))
+        object.__setattr__(self, "highest_total", total_most)
 
     # --- actions ---------------------------------------------------------------------------------
 
