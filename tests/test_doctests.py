@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import importlib
 import pkgutil
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -47,3 +48,16 @@ def test_the_examples_run(name: str) -> None:
     failed, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS, report=True)
     assert tried > 0
     assert failed == 0, f"{failed} of {tried} examples of {name} failed (see the output above)"
+
+
+PAGES = ("docs/tutorials/library.md",)
+"""Pages of the docs whose examples run as written."""
+
+
+@pytest.mark.slow  # the quick start asks for the empty Yahtzee sheet's distribution: an early table
+@pytest.mark.parametrize("page", PAGES)
+def test_the_pages_examples_run(page: str) -> None:
+    path = Path(__file__).resolve().parent.parent / page
+    failed, tried = doctest.testfile(str(path), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert tried > 0
+    assert failed == 0, f"{failed} of {tried} examples of {page} failed (see the output above)"
