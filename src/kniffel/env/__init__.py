@@ -7,6 +7,8 @@
   it as PettingZoo's own environments come (``kniffel_v0.env()``, ``kniffel_v0.raw_env()``).
 * :class:`VectorKniffelEnv`: many single-column games stepped at once in compiled code; what
   ``gymnasium.make_vec("kniffel/Kniffel-v0", num_envs=N, rules=...)`` makes.
+* :mod:`kniffel.env.openspiel` (the ``openspiel`` extra, imported on its own): every rule set as a game
+  of OpenSpiel's, with chance nodes for the dice.
 
 They share one encoding of actions and observations (:mod:`kniffel.env.encoding`): a ``Discrete``
 space of every throw (a bit mask of the dice held), every score, strike and announcement, the legal ones
