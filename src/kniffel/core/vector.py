@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import itertools
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -115,22 +116,48 @@ class VectorGames:
         masks: npt.NDArray[np.int8],
         out: npt.NDArray[np.float64],
         best: npt.NDArray[np.int64],
-    ) -> Bound:
+    ) -> Callable[[], object]:
         """Every game's action values (:class:`ActionValues`) into ``out`` and ``best``, as the masks of
-        the last observation allow the actions, as a call without arguments (as :meth:`stepper`)."""
-        from kniffel.core.kernels.envvalues import env_action_values
+        the last observation allow the actions, as a call without arguments (bound as :meth:`stepper`
+        binds the step) to make after every reset and step: it keeps each game's keep values from a
+        turn's first decision for its later one (:class:`~kniffel.core.kernels.envvalues.TurnCache`).
+        Many games are valued in parts on the compiled threads (:data:`PARALLEL_FROM`)."""
+        from kniffel.core.kernels.env import EnvGames
+        from kniffel.core.kernels.envvalues import TurnCache, env_action_values
         from kniffel.core.kernels.records import Bound
+        from kniffel.core.runtime.work import compiled_threads, run_parallel
 
-        return Bound(
-            env_action_values,
-            self.state,
-            self.tables,
-            values.solution.values,
-            masks,
-            values.layout,
-            out,
-            best,
-        )
+        first_roll = values.solution.compiled.kernel_tables.first_roll
+        keys, kept = np.full((self.n, 4), -1, dtype=np.int64), np.zeros((self.n, first_roll))
+        threads = compiled_threads()
+        parts = 1 if self.n < PARALLEL_FROM else min(self.n // (PARALLEL_FROM // 2), 2 * threads)
+        edges = np.linspace(0, self.n, parts + 1).astype(np.int64).tolist()
+        bound = [
+            Bound(
+                env_action_values,
+                EnvGames(*(field[lo:hi] for field in self.state)),
+                self.tables,
+                values.solution.values,
+                masks[lo:hi],
+                values.layout,
+                TurnCache(keys[lo:hi], kept[lo:hi]),
+                out[lo:hi],
+                best[lo:hi],
+            )
+            for lo, hi in itertools.pairwise(edges)
+        ]
+        if len(bound) == 1:
+            return bound[0]
+
+        def value() -> None:
+            run_parallel(len(bound), lambda part: bound[part]())
+
+        return value
+
+
+PARALLEL_FROM = 256
+"""Games from which :meth:`VectorGames.valuer` values them in parts on the compiled threads (a part a
+thread runs costs some milliseconds; a call of a thread some microseconds)."""
 
 
 class ActionValues:

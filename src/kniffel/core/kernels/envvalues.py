@@ -15,8 +15,9 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
+from kniffel.core.kernels.common import BUNDLE
 from kniffel.core.kernels.env import EnvGames, EnvRules
-from kniffel.core.kernels.points import points_options
+from kniffel.core.kernels.points import points_keeps, points_options
 from kniffel.core.kernels.records import KernelTables
 
 
@@ -81,6 +82,16 @@ def struck(values: Any, t: KernelTables, row: Any, box: int) -> float:  # pragma
     return float(values[armed * t.n_free + free, after, up])
 
 
+class TurnCache(NamedTuple):
+    """The keep values of each game's turn before its last regular throw, kept from the turn's first
+    decision (whose sweep computes them on its way): ``keys[g]`` the sheet's state they are of (``mask,
+    armed, up, free``; a state never recurs in another turn) and ``keeps[g, keep]`` the values. Rules
+    with free throws keep none (their later throws are valued from other levels)."""
+
+    keys: Any
+    keeps: Any
+
+
 @njit(cache=True, nogil=True)
 def action_values(
     values: Any, t: KernelTables, rows: Any, games_of: Any, masks: Any, layout: Layout, out: Any, best: Any
@@ -91,12 +102,86 @@ def action_values(
     the boxes in order (a box the roll pays nothing in is entered by its strike), then the strikes that
     give up points, then the throws in the lattice's order, each held by its first matching dice."""
     count = rows.shape[0]
+    boxes = np.empty((count, t.n_boxes))
+    keeps = np.empty((count, t.first_roll))
+    points_options(values, t, rows, boxes, keeps)
+    fill(values, t, rows, games_of, masks, layout, boxes, keeps, out, best)
+
+
+@njit(cache=True, nogil=True)
+def cached_values(
+    values: Any, t: KernelTables, rows: Any, games_of: Any, masks: Any, layout: Layout, cache: TurnCache
+) -> tuple[Any, Any]:  # pragma: no cover
+    """The box and keep values of the positions ``rows`` (of the games ``games_of``), as
+    :data:`~kniffel.core.kernels.points.points_options` writes them, the keeps of a turn's later
+    regular throw read from ``cache`` where it holds them, and kept there at a turn's first decision."""
+    count = rows.shape[0]
+    boxes = np.empty((count, t.n_boxes))
+    keeps = np.empty((count, t.first_roll))
+    entries = rows.copy()
+    entries[:, 8] = -1  # the entries alone: the keeps follow
+    points_options(values, t, entries, boxes, keeps)
+    keeping = t.n_free == 1
+    asked = np.empty(count, dtype=np.int64)
+    n_asked = 0
+    for i in range(count):
+        row = rows[i]
+        if row[8] < 0:
+            continue
+        g = games_of[i]
+        key = cache.keys[g]
+        same = key[0] == row[0] and key[1] == row[1] and key[2] == row[2] and key[3] == row[3]
+        if keeping and row[8] == 0 and same:
+            keeps[i, :] = cache.keeps[g, :]
+            continue
+        asked[n_asked] = i
+        n_asked += 1
+    # the positions asked, their throws alike, in bundles of lanes that share a sweep
+    for throws in range(t.rolls - 1, -1, -1):
+        lanes = np.empty(n_asked, dtype=np.int64)
+        width = 0
+        for j in range(n_asked):
+            if rows[asked[j], 8] == throws:
+                lanes[width] = asked[j]
+                width += 1
+        for start in range(0, width, BUNDLE):
+            bundle = lanes[start : min(width, start + BUNDLE)]
+            row0 = rows[bundle[0]]
+            positions = row0[7] + throws + 1
+            table = np.empty((positions, t.first_roll, bundle.shape[0]))
+            points_keeps(values, t, rows, bundle, table)
+            for lane in range(bundle.shape[0]):
+                i = bundle[lane]
+                for k in range(t.first_roll):
+                    keeps[i, k] = table[positions - 1, k, lane]
+                if keeping and positions == 2:
+                    g = games_of[i]
+                    for k in range(t.first_roll):
+                        cache.keeps[g, k] = table[0, k, lane]
+                    for f in range(4):
+                        cache.keys[g, f] = rows[i, f]
+    return boxes, keeps
+
+
+@njit(cache=True, nogil=True)
+def fill(
+    values: Any,
+    t: KernelTables,
+    rows: Any,
+    games_of: Any,
+    masks: Any,
+    layout: Layout,
+    boxes: Any,
+    keeps: Any,
+    out: Any,
+    best: Any,
+) -> None:  # pragma: no cover
+    """:func:`action_values` from the positions' box and keep values (:data:`~kniffel.core.kernels.
+    points.points_options`'s ``boxes`` and ``keeps``)."""
+    count = rows.shape[0]
     out[:, :] = np.nan
     best[:] = -1
     n_boxes = t.n_boxes
-    boxes = np.empty((count, n_boxes))
-    keeps = np.empty((count, t.first_roll))
-    points_options(values, t, rows, boxes, keeps)
     n_keeps = layout.keep_of.shape[1]
     for i in range(count):
         g = games_of[i]
@@ -135,12 +220,23 @@ def action_values(
 
 @njit(cache=True, nogil=True)
 def env_action_values(
-    games: EnvGames, rules: EnvRules, values: Any, masks: Any, layout: Layout, out: Any, best: Any
+    games: EnvGames,
+    rules: EnvRules,
+    values: Any,
+    masks: Any,
+    layout: Layout,
+    cache: TurnCache,
+    out: Any,
+    best: Any,
 ) -> None:  # pragma: no cover
     """:func:`action_values` of every game of ``games`` (:func:`env_rows`), as the masks of its last
-    observation allow its actions."""
+    observation allow its actions; the keep values of a turn's later regular throw come from ``cache``
+    (kept at the turn's first decision, which the environment values at every step)."""
     n_games = games.dice.shape[0]
     rows = np.empty((n_games, 9), dtype=np.int64)
     games_of = np.empty(n_games, dtype=np.int64)
     count = env_rows(games, rules, rows, games_of)
-    action_values(values, rules.tables, rows[:count], games_of[:count], masks, layout, out, best)
+    rows, games_of = rows[:count], games_of[:count]
+    t = rules.tables
+    boxes, keeps = cached_values(values, t, rows, games_of, masks, layout, cache)
+    fill(values, t, rows, games_of, masks, layout, boxes, keeps, out, best)
