@@ -47,7 +47,8 @@ def measure(rules_id: str, positions: int, deals: int, seed: int) -> dict[str, A
         solve_rows,
         state_distribution,
     )
-    from kniffel.engine.game import Game, SeededDice
+    from kniffel.engine.dice import SeededDice
+    from kniffel.engine.game import Game
     from kniffel.planning.exact import advisor_for, column_position, free_throws_arg
     from kniffel.planning.winning import scored
 

@@ -107,6 +107,31 @@ def test_every_kind_of_box_in_words(rules_id: str, box: str, scores: str) -> Non
     assert {b["id"]: b["scores"] for b in shown(rules_id)["boxes"]}[box] == scores
 
 
+def test_the_joker_rule_a_rule_set_plays_by_default_and_what_each_is_worth() -> None:
+    """``kniffel rules`` says Yahtzee plays the forced joker unless told otherwise, and what optimal
+    play scores with each joker (the literature's 254.5896 is the free joker's)."""
+    listing = text()
+    assert "joker = forced|free|none (default forced; yahtzee; expected scores: forced 254.5877, " in listing
+    assert "free 254.5896, none 253.9702)" in listing
+    joker = next(o for o in shown("yahtzee")["options"] if o["key"] == "joker")
+    assert (joker["default"], joker["value"]) == ("forced", "forced")
+    assert joker["expected_scores"] == {"forced": 254.5877, "free": 254.5896, "none": 253.9702}
+    assert "erwartete Punkte: forced 254,5877, free 254,5896" in text("yahtzee", "--lang", "de")
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "key"),
+    [(rules_id, option.key) for rules_id in rules.available() for option in rules.options_for(rules_id)],
+)
+def test_the_expected_scores_shown_are_the_solvers(rules_id: str, key: str) -> None:
+    from kniffel.core import table
+
+    option = next(o for o in rules.options_for(rules_id) if o.key == key)
+    for value, score in option.scores.items():
+        solved = table(rules.get(rules_id, {key: value})).expected_score
+        assert round(solved, 4) == score, (rules_id, key, value)
+
+
 @pytest.mark.parametrize("rules_id", rules.available())
 def test_every_box_of_every_rule_set_is_described_from_its_scorer(rules_id: str) -> None:
     """No scorer falls through to its class name: a new kind of box needs its words."""
@@ -170,7 +195,7 @@ def test_the_list_names_boxes_as_people_do() -> None:
     assert "Three of a kind, Four of a kind, Full house" in listing
     assert "three_of_a_kind" not in listing  # ids are for --sheet and JSON
     assert "strict = off|on (default off; all rule sets)" in listing
-    assert "joker = forced|free|none (default forced; yahtzee)" in listing
+    assert "joker = forced|free|none (default forced; yahtzee; expected scores: forced 254.5877" in listing
     german = " ".join(" ".join(at_80_columns("--lang", "de")).split())
     assert "Felder: Einser, Zweier, Dreier" in german
     assert "Dreierpasch, Viererpasch, Full House" in german

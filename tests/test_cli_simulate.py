@@ -40,6 +40,21 @@ def test_optimal_yahtzee_games_average_the_solved_expectation() -> None:
     assert abs(data["mean"] - 254.5896) < 4 * data["std"] / math.sqrt(20000)
 
 
+def test_the_json_holds_each_boxs_statistics() -> None:
+    """``--json`` gives every box's mean, strike rate and distribution of points, beside the rates of
+    the upper bonus and the extra bonuses."""
+    data = run_json("--rules", "yahtzee", "--games", "2000", "--seed", "3")
+    boxes = data["boxes"]
+    assert list(boxes) == [box.id for box in rules.get("yahtzee").boxes]
+    house = boxes["full_house"]
+    assert set(house["distribution"]) == {"0", "25"}
+    assert house["mean"] == pytest.approx(25 * house["distribution"]["25"])
+    assert house["struck"] == house["distribution"]["0"]
+    assert sum(boxes["chance"]["distribution"].values()) == pytest.approx(1)
+    assert 0 < data["upper_bonus_rate"] < 1
+    assert data["extra_bonuses_per_game"] > 0
+
+
 def test_the_same_seed_gives_the_same_result_and_another_seed_does_not() -> None:
     args = ("--rules", "kniffel", "--games", "3000")
     first = run_json(*args, "--seed", "11")

@@ -7,6 +7,7 @@ give the same observations, masks, rewards and sheets.
 from __future__ import annotations
 
 import random
+import re
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -17,9 +18,9 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
-from kniffel import Game, ScoreSheet, SeededDice, rules
+from kniffel import Game, ScoreSheet, rules
 from kniffel.base.errors import KniffelError
-from kniffel.core import UnsupportedRulesError
+from kniffel.core import StreamDice, UnsupportedRulesError
 from kniffel.engine.actions import Roll, Score, Strike
 from kniffel.env import ENV_ID, Encoding, EnvActionError, KniffelAECEnv, KniffelEnv, VectorKniffelEnv
 from kniffel.env.vector import CompiledGames
@@ -44,11 +45,11 @@ COMPILED = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _quiet_checkers() -> Iterator[None]:
-    # Gymnasium's checker warns about unbounded sums in the observation and the missing render fps.
+@pytest.fixture
+def no_warnings() -> Iterator[None]:
+    """Every warning is an error: the checkers warn of what an environment should do otherwise."""
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
+        warnings.simplefilter("error")
         yield
 
 
@@ -92,6 +93,17 @@ def test_gymnasium_make_registers_the_environment_with_rules_and_options() -> No
     assert env.action_space == gymnasium.spaces.Discrete(31 + 2 * 13)
 
 
+def test_make_vec_makes_the_compiled_vector_environment() -> None:
+    envs = gymnasium.make_vec(ENV_ID, num_envs=5, rules="yatzy")
+    assert isinstance(envs, VectorKniffelEnv)
+    assert (envs.num_envs, envs.rules.id) == (5, "yatzy")
+    obs, _ = envs.reset(seed=2)
+    assert obs.shape == (5, envs.encoding.size)
+    np.testing.assert_array_equal(obs, VectorKniffelEnv(5, "yatzy").reset(seed=2)[0])
+    synced = gymnasium.make_vec(ENV_ID, num_envs=2, vectorization_mode="sync", rules="yatzy")
+    assert isinstance(synced, gymnasium.vector.SyncVectorEnv)
+
+
 @pytest.mark.parametrize(
     ("rules_id", "options", "engine"),
     [
@@ -101,15 +113,45 @@ def test_gymnasium_make_registers_the_environment_with_rules_and_options() -> No
         ("knoeffel", {}, "game"),
     ],
 )
+@pytest.mark.usefixtures("no_warnings")
 def test_passes_gymnasiums_checker(rules_id: str, options: dict[str, str], engine: str) -> None:
-    env = KniffelEnv(rules_id, options, engine=engine)  # type: ignore[arg-type]
+    """The checker steps random actions, some of them illegal (a box the dice pay nothing in is only
+    struck): the penalty answers them. It warns of nothing: the bounds are finite, the metadata whole."""
+    made = gymnasium.make(ENV_ID, rules=rules_id, options=options, engine=engine, invalid_action="penalty")
+    env = made.unwrapped  # the checker tries the render modes through its spec
+    assert isinstance(env, KniffelEnv)
     assert env.engine == engine
     check_env(env)
 
 
+@pytest.mark.usefixtures("no_warnings")
 def test_ordered_columns_pass_the_checker_in_penalty_mode() -> None:
     # Random actions are mostly illegal on ordered columns: the checker's random steps get the penalty.
-    check_env(KniffelEnv("kniffel-4col", invalid_action="penalty"))
+    check_env(gymnasium.make(ENV_ID, rules="kniffel-4col", invalid_action="penalty").unwrapped)
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "options"),
+    [("kniffel", {"extra": "100"}), ("yahtzee", {}), ("yatzy-deluxe", {"sharp": "on"})],
+)
+def test_every_observation_lies_within_the_finite_bounds(rules_id: str, options: dict[str, str]) -> None:
+    """Games chasing five of a kind (extra bonuses, jokers) stay within the bounds, which are finite, as
+    do the observations of a table of players."""
+    envs = VectorKniffelEnv(64, rules_id, options)
+    high = envs.encoding.high
+    assert np.isfinite(high).all()
+    obs, info = envs.reset(seed=5)
+    rnd = random.Random(5)
+    for _ in range(400):
+        assert ((obs >= 0) & (obs <= high)).all()
+        actions = [chase(envs.encoding, obs[g], info["action_mask"][g], rnd) for g in range(64)]
+        obs, _, _, _, info = envs.step(np.array(actions))
+    table = KniffelAECEnv(rules_id, options, players=3)
+    observed = table.observation_space("player_0")
+    assert isinstance(observed, gymnasium.spaces.Dict)
+    vector = observed["observation"]
+    assert isinstance(vector, gymnasium.spaces.Box)
+    assert np.isfinite(vector.high).all()
 
 
 @pytest.mark.parametrize("played", COMPILED)
@@ -151,7 +193,7 @@ def test_a_seeded_episode_replays_through_the_game() -> None:
         obs, _, terminated, _, info = env.step(actions[-1])
     played = env.to_game()
     # the same seed and actions through a fresh game give the same sheet
-    game = Game(env.rules, ["player"], dice=SeededDice(env.seed_used))
+    game = Game(env.rules, ["player"], dice=StreamDice(env.seed_used))
     game.apply(Roll())
     for index in actions:
         outcome = game.apply(env.encoding.action(index, game.dice, free=game.legal.free_throw))
@@ -200,18 +242,116 @@ def test_penalty_mode_answers_an_illegal_action_with_a_penalty_and_no_change(eng
     assert (reward, info3["illegal"]) == (0.0, False)
 
 
-def test_the_optimal_action_is_the_exact_planners_best() -> None:
-    env = KniffelEnv("kniffel", optimal_action=True)
+@pytest.mark.parametrize(
+    ("rules_id", "options"), [("yahtzee", {}), ("kniffel", {"sharp": "on"}), ("yatzy", {})]
+)
+def test_the_same_seed_deals_the_same_dice_under_both_engines(rules_id: str, options: dict[str, str]) -> None:
+    """Episodes of one seed played alike by both engines see the same dice, observations, masks and
+    rewards at every step, to the end of the game."""
+    compiled = KniffelEnv(rules_id, options, engine="compiled")
+    engine = KniffelEnv(rules_id, options, engine="game")
+    for seed in (4, 9):
+        obs, info = compiled.reset(seed=seed)
+        other, other_info = engine.reset(seed=seed)
+        assert compiled.seed_used == engine.seed_used
+        rnd = random.Random(seed)
+        terminated = False
+        while not terminated:
+            np.testing.assert_array_equal(obs, other)
+            np.testing.assert_array_equal(info["action_mask"], other_info["action_mask"])
+            index = chase(compiled.encoding, obs, info["action_mask"], rnd)
+            obs, reward, terminated, _, info = compiled.step(index)
+            other, other_reward, other_terminated, _, other_info = engine.step(index)
+            assert (reward, terminated) == (other_reward, other_terminated)
+        assert compiled.to_game().sheet == engine.to_game().sheet
+
+
+def test_one_action_for_one_effect() -> None:
+    """A box the dice pay nothing in is entered by its strike alone: its score is not legal, and the
+    game's score of it maps to the strike's index, which maps back to the strike."""
+    env = KniffelEnv("kniffel", engine="game")
+    game = Game(env.rules, ["player"], dice=StreamDice(0))
+    game.apply(Roll(dice=(1, 2, 3, 4, 6)))
+    encoding = env.encoding
+    mask = encoding.mask(game.legal)
+    kniffel = encoding.index(Score("kniffel"), game.dice)
+    struck = encoding.index(Strike("kniffel"), game.dice)
+    assert game.legal.placements["kniffel"].total == 0
+    assert (mask[kniffel], mask[struck]) == (0, 1)
+    assert encoding.index(Score("kniffel"), game.dice, game.legal) == struck
+    assert encoding.action(struck, game.dice) == Strike("kniffel")
+    chance = encoding.index(Score("chance"), game.dice, game.legal)
+    assert (mask[chance], mask[encoding.index(Strike("chance"), game.dice)]) == (1, 1)
+
+
+def optimal_choices(game: Game, encoding: Encoding, goal: str = "points") -> tuple[int, dict[int, float]]:
+    """The exact planner's best action's index and the value of each legal index."""
+    choices = planner_for(game.rules, goal).choices(game)
+    values: dict[int, float] = {}
+    legal = game.legal
+    dice = game.dice
+    assert dice is not None
+    for choice in choices:
+        if isinstance(choice.action, Roll):
+            for bits in range(encoding.n_keeps):
+                if tuple(d for i, d in enumerate(dice) if bits >> i & 1) == choice.action.keep:
+                    values[bits] = choice.value
+        else:
+            values[encoding.index(choice.action, dice, legal)] = choice.value
+    return encoding.index(choices[0].action, dice, legal), values
+
+
+def assert_optimal(info: dict[str, Any], game: Game, encoding: Encoding, goal: str = "points") -> None:
+    best, values = optimal_choices(game, encoding, goal)
+    assert info["optimal_action"] == best
+    got = info["action_values"]
+    legal = np.flatnonzero(info["action_mask"]).tolist()
+    assert sorted(values) == legal
+    np.testing.assert_allclose(got[legal], np.array([values[i] for i in legal]), rtol=0, atol=1e-9)
+    assert np.isnan(np.delete(got, legal)).all()
+
+
+@pytest.mark.parametrize(
+    ("engine", "rules_id"), [("compiled", "kniffel"), ("game", "yahtzee"), ("compiled", "yatzy")]
+)
+def test_the_optimal_action_and_every_actions_value_are_the_exact_planners(
+    engine: str, rules_id: str
+) -> None:
+    env = KniffelEnv(rules_id, optimal_action=True, engine=engine)  # type: ignore[arg-type]
     _, info = env.reset(seed=2)
-    planner = planner_for(env.rules, method="exact")
-    for _ in range(6):
-        game = Game.from_situation(env.situation())
-        best = planner.choices(game)[0].action
-        assert info["optimal_action"] == env.encoding.index(best, game.dice)
+    terminated = False
+    while not terminated:
+        assert_optimal(info, Game.from_situation(env.situation()), env.encoding)
         assert info["action_mask"][info["optimal_action"]]
-        _, _, _, _, info = env.step(info["optimal_action"])
+        _, _, terminated, _, info = env.step(info["optimal_action"])
+    assert "optimal_action" not in info
     with pytest.raises(KniffelError, match="exact solver"):
         KniffelEnv("knoeffel", optimal_action=True)
+
+
+def test_the_optimal_action_for_a_target() -> None:
+    """Playing for a final score, the values are the chances of reaching it."""
+    env = KniffelEnv("kniffel", optimal_action=True, goal="target:60")
+    _, info = env.reset(seed=3)
+    for _ in range(5):
+        assert_optimal(info, Game.from_situation(env.situation()), env.encoding, "target:60")
+        assert 0 <= np.nanmax(info["action_values"]) <= 1 + 1e-5  # chances summed in float32
+        _, _, _, _, info = env.step(info["optimal_action"])
+
+
+def test_the_vector_environment_gives_every_games_optimal_action_and_values() -> None:
+    envs = VectorKniffelEnv(16, "yahtzee", optimal_action=True)
+    _, info = envs.reset(seed=6)
+    for _ in range(40):
+        for g in range(16):
+            game = Game.from_situation(envs.games.situation(g))
+            game_info = {key: info[key][g] for key in ("optimal_action", "action_values", "action_mask")}
+            assert_optimal(game_info, game, envs.encoding)
+        _, _, _, _, info = envs.step(info["optimal_action"])
+    played = VectorKniffelEnv(8, "yahtzee", optimal_action=True, goal="target:40")
+    _, info = played.reset(seed=1)
+    assert info["action_values"].shape == (8, played.encoding.n_actions)
+    assert 0 <= np.nanmin(info["action_values"]) <= np.nanmax(info["action_values"]) <= 1 + 1e-5
 
 
 def test_bad_settings_are_refused() -> None:
@@ -241,9 +381,29 @@ def test_the_encoding_round_trips_actions_and_names_its_parts() -> None:
 # --- PettingZoo ----------------------------------------------------------------------------------
 
 
+CLASSIC_OBSERVATION = (
+    "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
+    "Observation is not a NumPy array",
+)
+"""What PettingZoo's test says of every observation of the classic games' kind (a dict of the vector
+and the mask), except for its own games, which it knows by name."""
+
+
 @pytest.mark.parametrize(("rules_id", "players"), [("yatzy", 2), ("knoeffel", 3)])
+@pytest.mark.usefixtures("no_warnings")
 def test_passes_pettingzoos_api_test(rules_id: str, players: int) -> None:
-    api_test(KniffelAECEnv(rules_id, players=players), num_cycles=300)
+    """PettingZoo's test finds the classic games' observation (the mask beside the vector), plays by the
+    mask, and warns of nothing else."""
+    env = KniffelAECEnv(rules_id, players=players)
+    for message in CLASSIC_OBSERVATION:
+        warnings.filterwarnings("ignore", message=re.escape(message))
+    api_test(env, num_cycles=300)
+    env.reset(seed=1)
+    obs = env.observe("player_0")
+    assert set(obs) == {"observation", "action_mask"}
+    assert env.observation_space("player_0").contains(obs)
+    np.testing.assert_array_equal(obs["action_mask"], env.encoding.mask(env.game.legal))
+    assert not env.observe("player_1")["action_mask"].any()
 
 
 def test_pettingzoos_module_convention() -> None:
@@ -251,7 +411,10 @@ def test_pettingzoos_module_convention() -> None:
 
     assert isinstance(kniffel_v0.raw_env(rules="yatzy", players=3), KniffelAECEnv)
     wrapped = kniffel_v0.env(rules="kniffel", players=2)
-    api_test(wrapped, num_cycles=50)
+    with warnings.catch_warnings():
+        for message in CLASSIC_OBSERVATION:
+            warnings.filterwarnings("ignore", message=re.escape(message))
+        api_test(wrapped, num_cycles=50)
     wrapped.reset(seed=3)
     assert wrapped.unwrapped.game.rules.id == "kniffel"
     with pytest.raises(AssertionError):
@@ -264,18 +427,18 @@ def test_a_table_of_players_replays_through_the_game() -> None:
     rnd = random.Random(4)
     returns = dict.fromkeys(env.possible_agents, 0.0)
     for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
+        obs, reward, terminated, truncated, _ = env.last()
         returns[agent] += reward
         if terminated or truncated:
             env.step(None)
             continue
-        assert obs[env.encoding.layout["dice"]].all()
-        legal = np.flatnonzero(info["action_mask"])
+        assert obs["observation"][env.encoding.layout["dice"]].all()
+        legal = np.flatnonzero(obs["action_mask"])
         env.step(int(legal[rnd.randrange(len(legal))]))
     game = env.game
     assert game.is_over
-    assert [returns[a] for a in env.possible_agents] == game.totals()
-    assert Game.loads(game.dumps()).totals() == game.totals()
+    assert [returns[a] for a in env.possible_agents] == game.totals
+    assert Game.loads(game.dumps()).totals == game.totals
 
 
 def test_the_table_refuses_an_illegal_action_and_a_wrong_size() -> None:
@@ -292,6 +455,18 @@ def test_the_table_refuses_an_illegal_action_and_a_wrong_size() -> None:
     penalised.step(999)
     assert penalised.rewards["player_0"] == -1.0
     assert penalised.agent_selection == "player_0"
+
+
+@pytest.mark.parametrize("goal", ["points", "win"])
+def test_the_table_gives_the_optimal_action_of_the_player_to_move(goal: str) -> None:
+    env = KniffelAECEnv("yatzy", players=2, optimal_action=True, goal=goal)
+    env.reset(seed=2)
+    for _ in range(6 if goal == "points" else 2):
+        agent = env.agent_selection
+        obs, _, _, _, info = env.last()
+        assert_optimal({**info, "action_mask": obs["action_mask"]}, env.game, env.encoding, goal)
+        assert all("optimal_action" not in env.infos[other] for other in env.agents if other != agent)
+        env.step(info["optimal_action"])
 
 
 # --- the vectorised environment ------------------------------------------------------------------

@@ -105,7 +105,7 @@ def test_seed_spielblock_played_as_two_games() -> None:
     assert bob.entries == ScoreSheet.parse(game.rules, SEED_GAME_2).entries
     assert ada.totals == [ColumnTotals(66, 35, 101, 189, 0, 0, 189, 290)]
     assert bob.totals == [ColumnTotals(62, 0, 62, 122, 0, 0, 122, 184)]
-    assert game.totals() == [290, 184]
+    assert game.totals == [290, 184]
     assert game.winners() == ["Ada"]
     assert [(s.name, s.total, s.rank) for s in game.standings()] == [("Ada", 290, 1), ("Bob", 184, 2)]
     # The log records the game exactly as typed and replays to it.
@@ -540,7 +540,7 @@ def test_end_of_game_and_ties() -> None:
     assert game.placements() == {}
     refused(game, Roll(), "the game is over")
     refused(game, Score("chance"), "the game is over")
-    assert game.totals() == [29, 29, 11]
+    assert game.totals == [29, 29, 11]
     assert game.winners() == ["Ada", "Bob"]
     assert [(s.name, s.total, s.rank) for s in game.standings()] == [
         ("Ada", 29, 1),
@@ -744,7 +744,7 @@ def test_json_shape() -> None:
     data = json.loads(game.dumps())
     assert data["format"] == 1
     assert (data["rules"], data["options"], data["players"]) == ("kniffel", {"extra": "100"}, ["Ada", "Bob"])
-    assert data["totals"] == game.totals()
+    assert data["totals"] == game.totals
     assert len(data["actions"]) == len(game.log) == 16
     assert all("dice" in a for a in data["actions"] if a["action"] == "roll")
     assert data["actions"][-1] == {"action": "roll", "keep": [], "dice": list(game.dice or ())}
@@ -759,7 +759,7 @@ def test_json_round_trip_mid_turn(rules_id: str, options: dict[str, str]) -> Non
     loaded = Game.loads(game.dumps())
     assert state(loaded) == state(game)
     assert loaded.rules == game.rules
-    assert loaded.totals() == game.totals()
+    assert loaded.totals == game.totals
     assert Game.from_json(game.to_json()).legal_actions() == game.legal_actions()
 
 
@@ -863,7 +863,7 @@ def test_an_illegal_score_in_the_log() -> None:
 def test_totals_are_optional_but_checked_when_present() -> None:
     data = _saved()
     del data["totals"]
-    assert Game.from_json(data).totals() == _some_game().totals()
+    assert Game.from_json(data).totals == _some_game().totals
 
 
 @pytest.mark.parametrize("text", ["", "{", "not json", "[1, 2"])
@@ -1137,6 +1137,39 @@ def test_copy_is_independent_and_keeps_the_history() -> None:
     assert copy.to_json()["actions"] == game.to_json()["actions"]
     assert copy.taken_back == [TakenBack(3, 1, Strike("ones"))]
     assert game.taken_back == []
+
+
+def test_a_seeded_games_copies_stay_seeded_unless_asked_otherwise() -> None:
+    """A copy of a game with seeded dice throws what the game would throw next, the two apart from then
+    on; secure dice stay secure, and dice given to the copy are its own."""
+    game = Game(rules.get("yahtzee"), ["Ada"], dice=SeededDice(4))
+    game.apply("r")
+    twin = game.copy()
+    assert isinstance(twin.dice_source, SeededDice)
+    assert twin.dice_source is not game.dice_source
+    ahead = [twin.roll(), twin.roll()]
+    assert [game.roll(), game.roll()] == ahead
+    assert (
+        Game(rules.get("yahtzee"), ["Ada"], dice=SeededDice(4)).copy().roll()
+        == Game(rules.get("yahtzee"), ["Ada"], dice=SeededDice(4)).roll()
+    )
+    assert isinstance(Game(rules.get("yahtzee"), ["Ada"]).copy().dice_source, SecureDice)
+    assert isinstance(game.copy(dice=SecureDice()).dice_source, SecureDice)
+
+
+def test_a_game_pickles_and_deep_copies() -> None:
+    """A game goes through pickle (to another process) and ``copy.deepcopy`` (a copy with the seeded
+    dice at the same point) and plays on alike."""
+    import copy
+    import pickle
+
+    game = Game(rules.get("yahtzee"), ["Ada", "Bob"], dice=SeededDice(4))
+    game.apply("r")
+    assert game.legal  # worked out, then left behind by pickle
+    for twin in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+        assert twin.to_json() == game.to_json()
+        assert twin.legal_actions() == game.legal_actions()
+        assert twin.copy().roll() == game.copy().roll()
 
 
 def test_replay_yields_every_position_with_its_action() -> None:

@@ -30,6 +30,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("kniffel.apps.cli", "kniffel.apps.web", "kniffel.apps.tui", "kniffel.env", "kniffel.__main__"),
 )
 FRONT_ENDS = LAYERS[-1]
+FACE_OPENS = frozenset({"kniffel.core", "kniffel.services.research", "kniffel.services.simulate"})
+"""The modules above the engine that the package's face (``kniffel/__init__.py``) names what it opens
+onto from, imported on first use by its module ``__getattr__``: the questions a researcher asks
+(``kniffel.options``, ``kniffel.simulate``...) belong on the package's face, and importing ``kniffel``
+still loads the engine alone (:func:`test_the_face_loads_the_engine_alone`). Nothing below the front
+ends imports the face for them."""
 LAUNCHERS = ("kniffel.apps.cli", "kniffel.__main__")
 """The command line starts the other front ends (``python -m kniffel`` is the command line); nothing else
 imports a front end."""
@@ -117,11 +123,30 @@ def test_imports_point_down_the_layers(path: Path) -> None:
             continue
         if target_owner in FRONT_ENDS:
             allowed = owner(module) in (target_owner, *LAUNCHERS)
+        elif module == "kniffel" and target in FACE_OPENS:
+            allowed = True
         else:
             allowed = layer_of(target) <= own
         if not allowed and f"{path.name}:{line} imports {target}" not in wrong:
             wrong.append(f"{path.name}:{line} imports {target}")
     assert not wrong, f"{module} (layer {own}) imports upwards: {wrong}"
+
+
+def test_the_face_loads_the_engine_alone() -> None:
+    """The names the face opens onto above the engine are imported when first asked for: importing
+    ``kniffel`` loads neither the core nor the services (nor numba), and asking for one does."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, kniffel\n"
+        "above = ('kniffel.core', 'kniffel.services', 'numba')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(above)))\n"
+        "kniffel.options\n"
+        "print('kniffel.services.research' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["[]", "True"]
 
 
 def test_the_contract_catches_an_upward_import(tmp_path: Path) -> None:

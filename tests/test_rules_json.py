@@ -188,7 +188,7 @@ def test_a_game_of_a_custom_rule_set_saves_and_loads() -> None:
     assert loaded.rules == custom
     assert "chance" not in loaded.rules.box_keys
     assert loaded.log == game.log
-    assert loaded.totals() == game.totals()
+    assert loaded.totals == game.totals
 
 
 def test_a_game_in_progress_loads_under_its_saved_rules_and_plays_on() -> None:

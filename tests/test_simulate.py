@@ -88,6 +88,55 @@ def test_reduced_games_replay_and_average_to_the_solved_value(name: str) -> None
     assert abs(played.scores.mean() - solution.expected_score) < 4 * se
 
 
+@pytest.mark.parametrize(("rules_id", "options"), [("yahtzee", ()), ("kniffel", (("sharp", "on"),))])
+def test_per_box_statistics_are_those_of_the_traced_games(
+    rules_id: str, options: tuple[tuple[str, str], ...]
+) -> None:
+    """Each box's counts, mean, distribution and strike rate, and the bonus and extra rates, are what
+    the same games traced one by one (:func:`kniffel.core.trace`, the same seed) entered and earned; the
+    boxes' points and the bonuses add up to the final scores."""
+    solution = solved(rules_id, options)
+    rs = solution.rules
+    games, seed = 400, 31
+    result = simulate(rs, games=games, seed=seed, solution=solution)
+    assert result.boxes is not None
+    assert list(result.boxes) == [box.id for box in rs.boxes]
+    entered: dict[str, list[int]] = {box.id: [] for box in rs.boxes}
+    bonuses = extras = 0
+    for g in range(games):
+        records, final = trace(solution, seed, g)
+        assert final == result.scores[g]
+        for record in records:
+            entered[record.box].append(record.points)
+            extras += record.extra > 0
+        upper = sum(r.points for r in records if rs.box(r.box).section.value == "upper")
+        bonuses += upper >= rs.upper_bonus_threshold
+    for box, points in entered.items():
+        stats = result.boxes[box]
+        assert stats.entries == games
+        assert np.array_equal(stats.counts, np.bincount(points, minlength=len(stats.counts)))
+        assert stats.mean == pytest.approx(np.mean(points))
+        assert stats.struck == points.count(0) / games
+        assert stats.distribution == {p: points.count(p) / games for p in sorted(set(points))}
+    assert result.upper_bonus_rate == bonuses / games
+    assert result.extra_bonuses == extras / games
+    box_points = sum(int(stats.counts @ np.arange(len(stats.counts))) for stats in result.boxes.values())
+    extra_points = sum(r.extra for g in range(games) for r in trace(solution, seed, g)[0])
+    assert box_points + bonuses * rs.upper_bonus + extra_points == int(result.scores.sum())
+    data = result.to_json()
+    assert data["boxes"][rs.boxes[0].id]["mean"] == result.boxes[rs.boxes[0].id].mean
+
+
+def test_per_box_statistics_of_games_through_the_engine_count_every_column() -> None:
+    """Games played through the engine (Knöffel's two columns with free throws, by the quick bot) count
+    each box of every column; the compiled turn search of several columns counts none."""
+    knoeffel = rules.get("knoeffel")
+    result = simulate(knoeffel, strategy="bot", games=3, seed=2)
+    assert result.boxes is not None
+    assert {stats.entries for stats in result.boxes.values()} == {3 * len(knoeffel.columns)}
+    assert simulate(rules.get("kniffel-3col"), strategy="bot", games=1, seed=1).boxes is None
+
+
 @pytest.mark.parametrize("rules_id", ["yahtzee", "kniffel"])
 def test_the_quick_bot_on_one_column_plays_its_own_games_all_at_once(
     rules_id: str, monkeypatch: pytest.MonkeyPatch

@@ -383,7 +383,7 @@ def test_a_whole_game_against_a_bot_ends_with_the_ranking(server: ServerProcess)
     assert [s["total"] for s in standings] == sorted(totals.values(), reverse=True)
     saved = httpx.get(f"{server.url}/api/games/{game['id']}/export", timeout=10).json()
     finished = Game.from_json(saved)
-    assert finished.totals() == [totals["Ada"], totals["Robo"]]
+    assert finished.totals == [totals["Ada"], totals["Robo"]]
     # what a player's record keeps besides the score, per seat, as the terminal's record counts it
     assert ada.state["figures"] == [
         {"kniffels": kniffels_of(finished, seat), "bonus": bonus_share(finished, seat)} for seat in (0, 1)

@@ -71,7 +71,7 @@ def test_every_change_reaches_every_process(servers: list[ServerProcess]) -> Non
     assert exports[0] == exports[1] == exports[2]
     replayed = Game.from_json(exports[0])
     assert replayed.is_over
-    assert replayed.totals() == [p["total"] for p in final["players"]]
+    assert replayed.totals == [p["total"] for p in final["players"]]
     for client in (ada, bob, watcher):
         client.close()
 

@@ -1,8 +1,26 @@
 """kniffel: the Kniffel / Yahtzee / Yatzy family of dice games as a library.
 
+The game engine (:class:`Game`, its actions, sheets and situations, the rule sets of :mod:`kniffel.rules`)
+and, imported on first use, the questions a researcher asks of it: every option's value for a goal
+(:func:`options`), the expected final score (:func:`expected_score`), the exact distribution of the final
+score (:func:`final_scores`), the chance of reaching a score (:func:`chance`) and many games' statistics
+(:func:`simulate`). ``docs/tutorials/library.md`` walks through them.
+
 >>> import kniffel
 >>> game = kniffel.Game(kniffel.rules.get("yahtzee"), ["Ada"], dice=kniffel.SeededDice(1))
+>>> game.roll()
+(1, 1, 2, 3, 5)
+>>> str(kniffel.options(game)[0].action)
+'roll keep 5'
+>>> result = kniffel.simulate(game.rules, games=2_000, seed=1)
+>>> result.games, round(result.boxes["yahtzee"].struck, 2)
+(2000, 0.66)
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from kniffel import rules
 from kniffel.base.errors import (
@@ -17,16 +35,54 @@ from kniffel.base.errors import (
     UnknownBoxError,
 )
 from kniffel.engine.actions import Action, Announce, FreeThrow, LegalActions, Outcome, Roll, Score, Strike
-from kniffel.engine.game import Game, SecureDice, SeededDice
+from kniffel.engine.dice import SecureDice, SeededDice
+from kniffel.engine.game import Game
 from kniffel.engine.sheet import ScoreSheet
 from kniffel.engine.situation import Situation
 from kniffel.rules import RuleSet
 
-__version__ = "0.1.0"
+if TYPE_CHECKING:
+    from kniffel.core import ScoreDistribution, StreamDice
+    from kniffel.services.research import Position, chance, expected_score, final_scores, options
+    from kniffel.services.simulate import BoxStatistics, SimulationResult, simulate
+
+__version__ = "0.2.0"
+
+_OPENED: dict[str, str] = {
+    "BoxStatistics": "kniffel.services.simulate",
+    "Position": "kniffel.services.research",
+    "ScoreDistribution": "kniffel.core",
+    "SimulationResult": "kniffel.services.simulate",
+    "StreamDice": "kniffel.core",
+    "chance": "kniffel.services.research",
+    "expected_score": "kniffel.services.research",
+    "final_scores": "kniffel.services.research",
+    "options": "kniffel.services.research",
+    "simulate": "kniffel.services.simulate",
+}
+"""The names above the engine that the package opens onto, each from the module that defines it (or
+the core's door), imported the first time it is asked for: importing ``kniffel`` loads the engine alone."""
+
+if not TYPE_CHECKING:  # mypy reads the names from the imports above
+
+    def __getattr__(name: str) -> Any:
+        """A name of :data:`_OPENED`, imported from its module the first time it is asked for."""
+        try:
+            module = _OPENED[name]
+        except KeyError:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+        value = getattr(importlib.import_module(module), name)
+        globals()[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *_OPENED})
+
 
 __all__ = [
     "Action",
     "Announce",
+    "BoxStatistics",
     "DiceError",
     "FreeThrow",
     "Game",
@@ -36,17 +92,26 @@ __all__ = [
     "KniffelError",
     "LegalActions",
     "Outcome",
+    "Position",
     "Roll",
     "RuleSet",
     "RulesError",
     "Score",
+    "ScoreDistribution",
     "ScoreSheet",
     "SecureDice",
     "SeededDice",
     "SheetError",
+    "SimulationResult",
     "Situation",
     "SituationError",
+    "StreamDice",
     "Strike",
     "UnknownBoxError",
+    "chance",
+    "expected_score",
+    "final_scores",
+    "options",
     "rules",
+    "simulate",
 ]

@@ -58,6 +58,9 @@ if TYPE_CHECKING:
     from kniffel.core.play import (
         MASK64,
         Played,
+        StreamDice,
+        add_counts,
+        box_counts,
         deal_seed,
         dealt_faces,
         mix64,
@@ -119,7 +122,7 @@ if TYPE_CHECKING:
         reached_lanes,
         solve_rows,
     )
-    from kniffel.core.vector import OBSERVED, VectorGames
+    from kniffel.core.vector import OBSERVED, ActionValues, VectorGames
     from kniffel.core.warm import WARM_UP_ENV, start_warm_up, warm_up, warm_up_needed
     from kniffel.core.winplay import Matches, play_to_win
 
@@ -143,7 +146,10 @@ _open(
 _open("disttable", "DistributionTable", "ScoreDistribution", "best_of", "build_table", "chance_at_least")
 _open("kernels.win", AIM_POINTS="POINTS", AIM_WIN="WIN")
 _open("lanes", "early_levels", "early_rows_levels", "horizon_level", "lane_layout", "level_of", "widths_of")
-_open("play", "MASK64", "Played", "deal_seed", "dealt_faces", "mix64", "play_games", "stream_base", "trace")
+_open(
+    "play", "MASK64", "Played", "StreamDice", "add_counts", "box_counts", "deal_seed", "dealt_faces", "mix64",
+    "play_games", "stream_base", "trace",
+)  # fmt: skip
 _open("points", "Solution", "Values", "load_solution", "solve", "solve_compiled", "table")
 _open("position", "ColumnPosition", "Positions", "SheetState")
 _open("runtime.kernelcache", "Compiling", "compiled_seconds", "compiling")
@@ -165,7 +171,7 @@ _open(
 _open(
     "targetrows", "TargetRows", "default_limit", "empty_state", "points_left", "reached_lanes", "solve_rows"
 )
-_open("vector", "OBSERVED", "VectorGames")
+_open("vector", "OBSERVED", "ActionValues", "VectorGames")
 _open("warm", "WARM_UP_ENV", "start_warm_up", "warm_up", "warm_up_needed")
 _open("winplay", "Matches", "play_to_win")
 
@@ -197,6 +203,7 @@ __all__ = [
     "SOLVER_VERSION",
     "TARGET_ROWS",
     "WARM_UP_ENV",
+    "ActionValues",
     "Advisor",
     "AnswerWriter",
     "CacheEntry",
@@ -221,15 +228,18 @@ __all__ = [
     "SheetKernels",
     "SheetState",
     "Solution",
+    "StreamDice",
     "TargetAdvisor",
     "TargetRows",
     "ThrowProblem",
     "UnsupportedRulesError",
     "Values",
     "VectorGames",
+    "add_counts",
     "answered",
     "banked_points",
     "best_of",
+    "box_counts",
     "build_table",
     "cache_budget",
     "cache_dir",

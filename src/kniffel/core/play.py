@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -44,13 +44,26 @@ BUNDLES_PER_TASK = 8
 """Bundles a thread plays in one compiled call (a call costs some microseconds, a bundle tens of them)."""
 
 
-def play_turn(games: Games, log: Any, turn: int, values: Any, t: KernelTables, seat: int) -> None:
+NO_ENTRIES = np.zeros((0, 0), dtype=np.int16)
+"""The ``entries`` of :func:`play_turn` that keep no game's."""
+
+
+def play_turn(
+    games: Games,
+    log: Any,
+    turn: int,
+    values: Any,
+    t: KernelTables,
+    seat: int,
+    entries: npt.NDArray[np.int16] = NO_ENTRIES,
+) -> None:
     """Play one turn of every game of ``games``: group the games by state, compute each group's turn tables
     once, then throw, keep and score for each of its games, bundles of groups on every compiled thread at once
     (:func:`~kniffel.core.runtime.work.run_ranges`). With ``log`` (``[game, turn, step, 3]``) the first games
-    record every throw as ``(keep, roll, 0)`` and the entry as ``(-2, box, points << 16 | extra)``. ``seat``
-    -1 throws each game's own stream of dice; else ``games.rng`` holds deal seeds and the dice are that seat's
-    in each deal (:func:`kniffel.core.kernels.play.deal_start`)."""
+    record every throw as ``(keep, roll, 0)`` and the entry as ``(-2, box, points << 16 | extra)``; with
+    ``entries`` (``[game, box]``) the first games the points entered in the box filled. ``seat`` -1 throws
+    each game's own stream of dice; else ``games.rng`` holds deal seeds and the dice are that seat's in
+    each deal (:func:`kniffel.core.kernels.play.deal_start`)."""
     from kniffel.core.kernels.play import Turn, play_bundles, work
 
     values = read_only(values)  # a tournament's own tables may be writable
@@ -58,7 +71,7 @@ def play_turn(games: Games, log: Any, turn: int, values: Any, t: KernelTables, s
     run_ranges(
         len(grouping.bundles) - 1,
         BUNDLES_PER_TASK,
-        partial(play_bundles, games, Turn(turn, seat, log), values, t, grouping),
+        partial(play_bundles, games, Turn(turn, seat, log), values, t, grouping, entries),
     )
 
 
@@ -74,6 +87,10 @@ class Played:
     extra_bonuses: npt.NDArray[np.int64]
     """Extra bonuses earned (further five of a kinds paid by the rules' extra bonus)."""
     seconds: float
+    boxes: npt.NDArray[np.int64]
+    """``[box, points]``: the games that entered ``points`` in ``box`` (boxes in the rules' order; extra
+    and upper bonuses are not a box's points). A row sums to the number of games; its column 0 counts the
+    games that struck the box."""
 
 
 def mix64(z: int) -> int:
@@ -86,6 +103,47 @@ def mix64(z: int) -> int:
 def stream_base(seed: int) -> int:
     """The root of the per-game dice streams of ``seed`` (any integer)."""
     return mix64((seed & MASK64) ^ mix64((seed >> 64) & MASK64))
+
+
+GOLDEN = 0x9E3779B97F4A7C15
+"""The step of every dice stream (the kernels' own, :data:`kniffel.core.kernels.play.GOLDEN`)."""
+
+
+@dataclass
+class StreamDice:
+    """The dice of game ``game`` of the compiled games with ``seed`` (:func:`play_games`, game ``game``
+    of the vector environment reset with that seed), as a :class:`kniffel.Game` throws them: a game
+    played through the engine with them throws what the compiled game throws for the same keeps.
+
+    >>> from kniffel import Game, rules
+    >>> dice = StreamDice(4)
+    >>> Game(rules.get("yahtzee"), ["Ada"], dice=dice).roll()
+    (1, 1, 1, 2, 3)
+    >>> StreamDice(4).throw(5)   # the same faces, as thrown, before the game sorts them
+    (1, 2, 1, 3, 1)
+    """
+
+    seed: int
+    game: int = 0
+    state: int = field(init=False)
+    """Where the stream stands: the last word drawn from (the kernels' ``rng`` of the game)."""
+
+    def __post_init__(self) -> None:
+        self.state = mix64((stream_base(self.seed) + ((self.game + 1) & MASK64) * GOLDEN) & MASK64)
+
+    def throw(self, n: int) -> tuple[int, ...]:
+        """The next ``n`` faces of the stream (the kernels' ``die``)."""
+        faces = []
+        for _ in range(n):
+            self.state = (self.state + GOLDEN) & MASK64
+            faces.append((((mix64(self.state) >> 32) * 6) >> 32) + 1)
+        return tuple(faces)
+
+    def copy(self) -> StreamDice:
+        """The stream at the same point: it throws what this one would throw next."""
+        twin = StreamDice(self.seed, self.game)
+        twin.state = self.state
+        return twin
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -138,12 +196,14 @@ def play_games(
     extras = np.zeros(games, dtype=np.int64)
     turns = c.n_boxes
     no_log = np.zeros((0, 1, 1, 3), dtype=np.int32)
+    boxes = np.zeros((turns, 1), dtype=np.int64)
     start = time.perf_counter()
     for lo in range(0, games, batch):
         n = min(batch, games - lo)
         g = Games.new(n, c.n_free - 1, base, first_game + lo)
+        entries = np.zeros((n, turns), dtype=np.int16)
         for turn in range(turns):
-            play_turn(g, no_log, turn, values, tables, -1)
+            play_turn(g, no_log, turn, values, tables, -1, entries)
             if progress is not None:
                 progress(lo + (n * (turn + 1)) // turns, games)
         finish(g.score, g.free, c.free_points)
@@ -151,7 +211,26 @@ def play_games(
         bonus[lo : lo + n] = g.flags & 1 != 0
         five[lo : lo + n] = g.flags & 2 != 0
         extras[lo : lo + n] = g.extras
-    return Played(scores, bonus, five, extras, time.perf_counter() - start)
+        boxes = add_counts(boxes, box_counts(entries))
+    return Played(scores, bonus, five, extras, time.perf_counter() - start, boxes)
+
+
+def box_counts(entries: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int64]:
+    """``[box, points]``: how many rows of ``entries`` (``[game, box]``, the points each game entered in
+    each box) hold ``points`` in ``box``."""
+    n_boxes = entries.shape[1]
+    width = int(entries.max()) + 1 if entries.size else 1
+    codes = np.arange(n_boxes, dtype=np.int64) * width + entries.astype(np.int64)
+    return np.bincount(codes.ravel(), minlength=n_boxes * width).reshape(n_boxes, width)
+
+
+def add_counts(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The sum of two ``[box, points]`` counts (:attr:`Played.boxes`), as wide as the wider."""
+    width = max(a.shape[1], b.shape[1])
+    out = np.zeros((a.shape[0], width), dtype=np.int64)
+    out[:, : a.shape[1]] += a
+    out[:, : b.shape[1]] += b
+    return out
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import itertools
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -13,7 +14,9 @@ from kniffel.base.dice import FACES, sorted_rolls
 from kniffel.core.tables import Compiled
 
 if TYPE_CHECKING:
+    from kniffel.core.kernels.envvalues import Layout
     from kniffel.core.kernels.records import Bound
+    from kniffel.core.points import Solution
 
 OBSERVED = (
     "dice", "counts", "rolls_left", "free_throws_taken", "thrown_at_once", "filled", "points", "upper_sum",
@@ -106,3 +109,95 @@ class VectorGames:
         from kniffel.core.kernels.env import observe
 
         observe(obs, masks, self.offsets, self.state, self.tables)
+
+    def valuer(
+        self,
+        values: ActionValues,
+        masks: npt.NDArray[np.int8],
+        out: npt.NDArray[np.float64],
+        best: npt.NDArray[np.int64],
+    ) -> Callable[[], object]:
+        """Every game's action values (:class:`ActionValues`) into ``out`` and ``best``, as the masks of
+        the last observation allow the actions, as a call without arguments (bound as :meth:`stepper`
+        binds the step) to make after every reset and step: it keeps each game's keep values from a
+        turn's first decision for its later one (:class:`~kniffel.core.kernels.envvalues.TurnCache`).
+        Many games are valued in parts on the compiled threads (:data:`PARALLEL_FROM`)."""
+        from kniffel.core.kernels.env import EnvGames
+        from kniffel.core.kernels.envvalues import TurnCache, env_action_values
+        from kniffel.core.kernels.records import Bound
+        from kniffel.core.runtime.work import compiled_threads, run_parallel
+
+        first_roll = values.solution.compiled.kernel_tables.first_roll
+        keys, kept = np.full((self.n, 4), -1, dtype=np.int64), np.zeros((self.n, first_roll))
+        threads = compiled_threads()
+        parts = 1 if self.n < PARALLEL_FROM else min(self.n // (PARALLEL_FROM // 2), 2 * threads)
+        edges = np.linspace(0, self.n, parts + 1).astype(np.int64).tolist()
+        bound = [
+            Bound(
+                env_action_values,
+                EnvGames(*(field[lo:hi] for field in self.state)),
+                self.tables,
+                values.solution.values,
+                masks[lo:hi],
+                values.layout,
+                TurnCache(keys[lo:hi], kept[lo:hi]),
+                out[lo:hi],
+                best[lo:hi],
+            )
+            for lo, hi in itertools.pairwise(edges)
+        ]
+        if len(bound) == 1:
+            return bound[0]
+
+        def value() -> None:
+            run_parallel(len(bound), lambda part: bound[part]())
+
+        return value
+
+
+PARALLEL_FROM = 256
+"""Games from which :meth:`VectorGames.valuer` values them in parts on the compiled threads (a part a
+thread runs costs some milliseconds; a call of a thread some microseconds)."""
+
+
+class ActionValues:
+    """Every legal action of single-column positions valued by the solved table ``solution`` (expected
+    points still to come, this turn's included: the exact planner's values), in the environments' action
+    layout (:mod:`kniffel.env.encoding`): a throw per bit mask of the sorted dice held, a score and a
+    strike per box. Of the positions of many games at once (:meth:`VectorGames.valuer`) or of rows
+    (:meth:`of_rows`), in one compiled call."""
+
+    def __init__(self, solution: Solution) -> None:
+        from kniffel.base.keeps import keep_lattice
+        from kniffel.core.kernels.envvalues import Layout
+
+        self.solution = solution
+        lattice = keep_lattice(solution.rules.dice)
+        n_dice = solution.rules.dice
+        n_keeps = (1 << n_dice) - 1
+        keep_of = np.zeros((lattice.n_rolls, n_keeps), dtype=np.int64)
+        index_of = np.full((lattice.n_rolls, lattice.first_roll), -1, dtype=np.int64)
+        for r in range(lattice.n_rolls):
+            roll = lattice.keeps[lattice.first_roll + r]
+            for bits in range(n_keeps):
+                keep = lattice.index(tuple(face for i, face in enumerate(roll) if bits >> i & 1))
+                keep_of[r, bits] = keep
+                if index_of[r, keep] < 0:  # the smallest mask: the first matching dice
+                    index_of[r, keep] = bits
+        self.layout: Layout = Layout(keep_of, index_of)
+
+    def of_rows(
+        self,
+        rows: npt.NDArray[np.int64],
+        masks: npt.NDArray[np.int8],
+        out: npt.NDArray[np.float64],
+        best: npt.NDArray[np.int64],
+    ) -> None:
+        """``out[i, action]``: the value of every action ``masks[i]`` allows in the position ``rows[i]``
+        (:meth:`kniffel.core.position.ColumnPosition.encode`), NaN for the others; ``best[i]`` the best
+        of them, ties broken as the exact planner breaks them."""
+        from kniffel.core.kernels.envvalues import action_values
+
+        games = np.arange(len(rows), dtype=np.int64)
+        c = self.solution.compiled
+        action_values(self.solution.values, c.kernel_tables, rows, games, masks, self.layout, out, best)

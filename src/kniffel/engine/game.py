@@ -9,7 +9,7 @@ to the same position under the rule set it was played by.
 :meth:`Game.situation` and :meth:`Game.from_situation` move between a game and the one-line
 :class:`~kniffel.engine.situation.Situation` of the player to move.
 
->>> from kniffel import Game, rules
+>>> from kniffel import Game, SeededDice, rules
 >>> game = Game(rules.get("kniffel"), ["Ada", "Bob"], dice=SeededDice(7))
 >>> game.roll()
 (1, 2, 3, 4, 6)
@@ -19,14 +19,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import random
-import secrets
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import Any
 
-from kniffel.base.dice import FACES, validate_dice
+from kniffel.base.dice import validate_dice
 from kniffel.base.errors import (
     DiceError,
     GameError,
@@ -54,6 +52,7 @@ from kniffel.engine.actions import (
     read_action,
     read_taken_back,
 )
+from kniffel.engine.dice import DiceSource, RepeatableDice, SecureDice
 from kniffel.engine.sheet import ScoreSheet, sheet_text
 from kniffel.engine.situation import Situation
 from kniffel.rules import Order, Placement, RuleSet, placements, strikeable
@@ -61,36 +60,6 @@ from kniffel.rules import get as get_rules
 
 FORMAT_VERSION = 1
 MAX_PLAYERS = 8
-
-
-# --- dice sources ----------------------------------------------------------------------------------
-
-
-class DiceSource(Protocol):
-    """Where new dice come from."""
-
-    def throw(self, n: int) -> tuple[int, ...]: ...
-
-
-class SecureDice:
-    """Dice from the operating system's secure random source, for real play."""
-
-    def throw(self, n: int) -> tuple[int, ...]:
-        return tuple(secrets.randbelow(FACES) + 1 for _ in range(n))
-
-
-@dataclass
-class SeededDice:
-    """Reproducible dice for tests, bots and simulations: the same seed gives the same throws."""
-
-    seed: int
-    _rng: random.Random = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        self._rng = random.Random(self.seed)
-
-    def throw(self, n: int) -> tuple[int, ...]:
-        return tuple(self._rng.randint(1, FACES) for _ in range(n))
 
 
 # --- the game --------------------------------------------------------------------------------------
@@ -180,7 +149,9 @@ class Game:
         """1-based number of the round in progress (one box per player per round)."""
         return min(len(self.sheets[-1].entries) + 1, self.rules.turns)
 
+    @property
     def totals(self) -> list[int]:
+        """Each player's total now, in seat order."""
         return [s.total for s in self.sheets]
 
     def standings(self) -> list[Standing]:
@@ -264,6 +235,7 @@ class Game:
         legal. :class:`GameFormatError` (or :class:`UnknownBoxError`) says what cannot be read; whether
         the action is allowed is :meth:`check`'s to say.
 
+        >>> from kniffel import SeededDice
         >>> game = Game(get_rules("kniffel"), ["Ada"], dice=SeededDice(7))
         >>> game.parse_action("k 3 3"), game.parse_action("s gr")
         (Roll(keep=(3, 3), dice=None), Score(box='large_straight'))
@@ -509,8 +481,17 @@ class Game:
 
     def copy(self, *, dice: DiceSource | None = None) -> Game:
         """An independent copy of the position and its history (undo works on it too). The copy throws
-        with ``dice`` (by default the operating system's secure dice): share this game's source or give
-        it seeded dice to decide what it throws."""
+        with ``dice``; by default a game with seeded dice (:class:`RepeatableDice`) gives its copy a copy
+        of them, which throws what this game would throw next, and any other game the operating system's
+        secure dice.
+
+        >>> from kniffel import SeededDice
+        >>> game = Game(get_rules("kniffel"), ["Ada"], dice=SeededDice(7))
+        >>> game.copy().roll() == game.roll()
+        True
+        """
+        if dice is None and isinstance(self.dice_source, RepeatableDice):
+            dice = self.dice_source.copy()
         game = Game(self.rules, self.players, dice=dice, pad=self.pad)
         game.sheets = [_copy_sheet(sheet) for sheet in self.sheets]
         game.current, game.turn = self.current, self.turn
@@ -519,6 +500,14 @@ class Game:
         game._history = list(self._history)  # its sheets are copies already, never changed again
         game._legal = self._legal
         return game
+
+    def __getstate__(self) -> dict[str, object]:
+        """What pickling keeps of a game: everything but its legal actions (worked out again)."""
+        return {**self.__dict__, "_legal": None}
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        """:meth:`copy` (its rules, immutable, shared): what ``copy.deepcopy`` makes of a game."""
+        return self.copy()
 
     def replay(self) -> Iterator[tuple[Game, Action]]:
         """Every position of the game with the action taken there, from the first: ``(position,
@@ -582,7 +571,7 @@ class Game:
             "ruleset": self.rules.to_json(),
             "players": list(self.players),
             "actions": [a.to_json() for a in self.log],
-            "totals": self.totals(),
+            "totals": self.totals,
         }
         if self.taken_back:
             data["taken_back"] = [taken.to_json() for taken in self.taken_back]
@@ -625,7 +614,7 @@ class Game:
                 game.apply(action)
             except IllegalActionError as error:
                 raise GameFormatError(f"action {number} ({action}) is illegal: {error}") from None
-        if "totals" in data and data["totals"] != game.totals():
+        if "totals" in data and data["totals"] != game.totals:
             raise GameFormatError("the saved totals do not match the replayed game")
         game.taken_back = read_taken_back(data.get("taken_back", []), len(game.log), len(game.players))
         return game
@@ -668,10 +657,7 @@ def _copy_sheet(sheet: ScoreSheet) -> ScoreSheet:
 
 
 __all__ = [
-    "DiceSource",
     "Game",
-    "SecureDice",
-    "SeededDice",
     "Standing",
     "Turn",
 ]

@@ -7,7 +7,10 @@
   die of the sorted dice in the observation); ``0`` throws them all. Holding every die is no throw, so
   it has no index. Once the regular rolls are used up a throw is a free throw (Knöffel), as the rules
   allow; the mask says when. Equal dice make several indices hold the same keep: all of them are legal.
-* ``K + b``: score box ``b``; ``K + B + b``: strike box ``b`` (enter 0).
+* ``K + b``: score box ``b``; ``K + B + b``: strike box ``b`` (enter 0). One action a box for one
+  effect: where the dice would pay nothing in a box (no points, no extra bonus), only its strike is legal;
+  the game's ``Score`` of such a box maps to the strike's index (:meth:`Encoding.index` with the legal
+  actions) and the index back to ``Strike`` (:meth:`Encoding.action`), which enters the same 0.
 * ``K + 2B + a``: announce the ``a``-th box of the announced columns (only rule sets that have them).
 
 The environments roll the first throw of every turn themselves (it is the only legal action), so an
@@ -23,6 +26,9 @@ agent always sees dice.
   ``extra_bonus`` (further five of a kinds) and ``free_throws_left``;
 * with several players, ``opponents``: the total and the boxes still open of each other player, in
   seat order after the observer.
+
+Every part is bounded (:attr:`Encoding.high`): the most a box, an upper section, the extra bonuses or a
+whole sheet can hold under the rules.
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ from kniffel.base.errors import IllegalActionError
 from kniffel.engine.actions import Action, Announce, FreeThrow, LegalActions, Roll, Score, Strike
 from kniffel.engine.game import Game
 from kniffel.engine.sheet import possible_points
-from kniffel.rules import Order, RuleSet
+from kniffel.rules import Order, RuleSet, Section
 
 Mask = npt.NDArray[np.int8]
 
@@ -57,12 +63,20 @@ class Encoding:
     layout: dict[str, slice] = field(init=False)
     low: F32 = field(init=False)
     high: F32 = field(init=False)
+    highest_total: int = field(init=False)
+    """The most a sheet can total under the rules (every box at its most, the bonuses, an extra bonus
+    for every box but one, every free throw unused): the bound of a total."""
 
     def __post_init__(self) -> None:
         rules = self.rules
         n, columns, boxes = rules.dice, len(rules.columns), len(rules.box_keys)
-        most = max(max(possible_points(rules, b.id)) for b in rules.boxes)
-        parts: list[tuple[str, int, float]] = [
+        box_most = {b.id: max(possible_points(rules, b.id)) for b in rules.boxes}
+        most = max(box_most.values())
+        upper_most = sum(box_most[b.id] for b in rules.boxes if b.section is Section.UPPER)
+        extra_most = rules.extra_bonus * (len(rules.boxes) - 1)
+        column_most = sum(box_most.values()) + rules.upper_bonus + extra_most
+        total_most = columns * (column_most + rules.free_throws * rules.free_throw_points)
+        parts: list[tuple[str, int, float | tuple[float, ...]]] = [
             ("dice", n, FACES),
             ("counts", FACES, n),
             ("rolls_left", 1, rules.rolls),
@@ -73,21 +87,23 @@ class Encoding:
             parts.append(("thrown_at_once", 1, 1))
         if self.announceable:
             parts.append(("announced", len(self.announceable), 1))
-        parts += [("filled", boxes, 1), ("points", boxes, most), ("upper_sum", columns, np.inf)]
+        parts += [("filled", boxes, 1), ("points", boxes, most), ("upper_sum", columns, upper_most)]
         if rules.extra_bonus:
-            parts.append(("extra_bonus", columns, np.inf))
+            parts.append(("extra_bonus", columns, extra_most))
         if rules.free_throws:
             parts.append(("free_throws_left", columns, rules.free_throws))
         if self.players > 1:
-            parts.append(("opponents", 2 * (self.players - 1), np.inf))
+            parts.append(("opponents", 2 * (self.players - 1), (total_most, boxes)))
         layout, highs, at = {}, [], 0
         for name, size, high in parts:
             layout[name] = slice(at, at + size)
-            highs += [high] * size
+            pattern = high if isinstance(high, tuple) else (high,)
+            highs += list(pattern) * (size // len(pattern))
             at += size
         object.__setattr__(self, "layout", layout)
         object.__setattr__(self, "low", np.zeros(at, dtype=np.float32))
         object.__setattr__(self, "high", np.array(highs, dtype=np.float32))
+        object.__setattr__(self, "highest_total", total_most)
 
     # --- actions ---------------------------------------------------------------------------------
 
@@ -130,9 +146,15 @@ class Encoding:
             return Strike(self.rules.box_keys[index - k - b])
         return Announce(self.announceable[index - k - 2 * b])
 
-    def index(self, action: Action, dice: tuple[int, ...] | None) -> int:
-        """The index of a game action with ``dice`` showing (a keep is held by its first matching dice)."""
+    def index(self, action: Action, dice: tuple[int, ...] | None, legal: LegalActions | None = None) -> int:
+        """The index of a game action with ``dice`` showing (a keep is held by its first matching dice).
+        With the ``legal`` actions of the position, a score the dice pay nothing for is its box's strike
+        (the one action for that effect, see the module docstring)."""
         k, b = self.n_keeps, self.n_boxes
+        if isinstance(action, Score) and legal is not None:
+            placement = legal.placements.get(action.box)
+            if placement is not None and placement.total == 0:
+                action = Strike(action.box)
         if isinstance(action, Roll):
             rest, bits = list(action.keep), 0
             for i, face in enumerate(dice or ()):
@@ -173,8 +195,9 @@ class Encoding:
         if legal.can_throw:
             out[: self.n_keeps] = 1
         k, b, number = self.n_keeps, self.n_boxes, self._box_number
-        for key in legal.placements:
-            out[k + number[key]] = 1
+        for key, placement in legal.placements.items():
+            if placement.total > 0:  # scoring nothing is the strike
+                out[k + number[key]] = 1
         for key in legal.strikeable:
             out[k + b + number[key]] = 1
         for key in legal.announceable:

@@ -5,14 +5,16 @@
 >>> env.reset(seed=1)                                                             # doctest: +SKIP
 >>> for agent in env.agent_iter():                                                # doctest: +SKIP
 ...     obs, reward, terminated, truncated, info = env.last()
-...     env.step(None if terminated else info["action_mask"].argmax())
+...     env.step(None if terminated else obs["action_mask"].argmax())
 
-The agents are ``player_0`` .. ``player_{n-1}`` in seat order. Spaces, masks (``info["action_mask"]``,
-zeros while another player is to move) and rewards (points gained by one's own moves) are those of
-:class:`kniffel.env.KniffelEnv`; the observation adds the ``opponents`` part (each other player's total
-and boxes left, in seat order after the observer) and shows the dice only to the player to move. The
+The agents are ``player_0`` .. ``player_{n-1}`` in seat order. An observation is PettingZoo classic's
+``{"observation": ..., "action_mask": ...}``: the vector of :class:`kniffel.env.KniffelEnv` with the
+``opponents`` part added (each other player's total and boxes left, in seat order after the observer; the
+dice shown only to the player to move) and the legal actions (zeros while another player is to move).
+Actions and rewards (points gained by one's own moves) are those of :class:`kniffel.env.KniffelEnv`. The
 game runs on :class:`kniffel.Game`, so every rule set plays; ``invalid_action`` works as in the
-single-player environment.
+single-player environment, and so does ``optimal_action`` (with ``goal``, ``win`` among them), in the
+info of the player to move.
 """
 
 from __future__ import annotations
@@ -27,16 +29,26 @@ from pettingzoo import AECEnv
 from kniffel.base.arrays import F32
 from kniffel.base.errors import KniffelError
 from kniffel.engine.actions import Roll
-from kniffel.engine.game import MAX_PLAYERS, Game, SeededDice
-from kniffel.env.encoding import Encoding, EnvActionError
+from kniffel.engine.dice import SeededDice
+from kniffel.engine.game import MAX_PLAYERS, Game
+from kniffel.env.encoding import Encoding, EnvActionError, Mask
+from kniffel.env.optimal import OptimalActions
 from kniffel.env.vector import check_invalid_action, refusal, rules_of
+from kniffel.planning import POINTS, Goal
 from kniffel.rules import RuleSet
 
+Observation = dict[str, F32 | Mask]
 
-class KniffelAECEnv(AECEnv[str, F32, int | None]):  # type: ignore[misc]  # pettingzoo is untyped
+
+class KniffelAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]  # pettingzoo is untyped
     """A game of ``players`` players (see the module docstring)."""
 
-    metadata = {"name": "kniffel_v0", "render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012
+    metadata = {  # noqa: RUF012 (pettingzoo's convention)
+        "name": "kniffel_v0",
+        "render_modes": ["ansi"],
+        "render_fps": 4,
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -46,6 +58,8 @@ class KniffelAECEnv(AECEnv[str, F32, int | None]):  # type: ignore[misc]  # pett
         players: int = 2,
         invalid_action: str = "raise",
         penalty: float = 1.0,
+        optimal_action: bool = False,
+        goal: Goal | str = POINTS,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
@@ -60,8 +74,15 @@ class KniffelAECEnv(AECEnv[str, F32, int | None]):  # type: ignore[misc]  # pett
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
-        self._observation_space = spaces.Box(self.encoding.low, self.encoding.high, dtype=np.float32)
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(self.encoding.low, self.encoding.high, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (self.encoding.n_actions,), dtype=np.int8),
+            }
+        )
         self._action_space = spaces.Discrete(self.encoding.n_actions)
+        self.optimal = OptimalActions(self.encoding, goal) if optimal_action else None
+        self._mask: Mask = np.zeros(self.encoding.n_actions, dtype=np.int8)
         self._rng = np.random.default_rng()
         self.game = Game(self.rules, self.possible_agents)
         self.seed_used = 0
@@ -87,8 +108,14 @@ class KniffelAECEnv(AECEnv[str, F32, int | None]):  # type: ignore[misc]  # pett
         self.agent_selection = self.possible_agents[self.game.current]
         self._update_infos()
 
-    def observe(self, agent: str) -> F32:
-        return self.encoding.observe(self.game, self._seat[agent])
+    def observe(self, agent: str) -> Observation:
+        seat = self._seat[agent]
+        game = self.game
+        if seat == game.current and not game.is_over:
+            mask = self._mask
+        else:
+            mask = np.zeros(self.encoding.n_actions, dtype=np.int8)
+        return {"observation": self.encoding.observe(game, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -137,17 +164,16 @@ class KniffelAECEnv(AECEnv[str, F32, int | None]):  # type: ignore[misc]  # pett
             index = self.encoding.check_index(action)
         except EnvActionError as error:
             return str(error)
-        if self.encoding.action(index, game.dice, free=game.legal.free_throw) in game.legal:
+        if self._mask[index]:
             return None
         return refusal(self.encoding, game, index)
 
     def _update_infos(self) -> None:
-        mask = self.encoding.mask(self.game.legal)
-        for agent in self.agents:
-            if agent == self.agent_selection:
-                self.infos[agent] = {"action_mask": mask}
-            else:
-                self.infos[agent] = {"action_mask": np.zeros_like(mask)}
+        self._mask = self.encoding.mask(self.game.legal)
+        self.infos = {agent: {} for agent in self.agents}
+        if self.optimal is not None and not self.game.is_over:
+            best, values = self.optimal.of_game(self.game, self._mask)
+            self.infos[self.agent_selection] = {"optimal_action": best, "action_values": values}
 
 
 __all__ = ["KniffelAECEnv"]

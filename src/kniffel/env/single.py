@@ -17,13 +17,17 @@ Settings besides the rules (an id and its ``options``, or a :class:`~kniffel.Rul
   raises :class:`~kniffel.env.EnvActionError` naming it and why, and changes nothing. ``"penalty"``:
   for agents trained without masks, such an action earns ``-penalty`` (default 1), changes nothing, and
   ``info["illegal"]`` is True.
-* ``optimal_action``: True puts the optimal action's index in ``info["optimal_action"]`` (imitation
-  learning), where the exact solver covers the rules (one column that is not announced); it solves or
-  loads the rule set's table and costs a lookup per step.
+* ``optimal_action``: True puts the optimal action's index in ``info["optimal_action"]`` and every
+  legal action's value in ``info["action_values"]`` (NaN for the others) for ``goal`` (``"points"``, the
+  default, ``"target:T"``; :mod:`kniffel.env.optimal`), where the exact solver covers the rules (one
+  column that is not announced): imitation learning, or a critic's target. It solves or loads the rule
+  set's table; for points the values cost one compiled call a step.
 * ``engine``: ``"compiled"`` plays on the solver's compiled tables (the rule sets
   :class:`~kniffel.env.VectorKniffelEnv` covers, several times faster), ``"game"`` on
   :class:`kniffel.Game` (every rule set); ``"auto"`` (default) takes the compiled one where it can. Both
-  give the same observations, masks and rewards; :meth:`KniffelEnv.to_game` is the episode as a game.
+  give the same observations, masks and rewards, and with the same seed the same dice: the game engine
+  throws the compiled games' dice streams (:class:`kniffel.core.StreamDice`). :meth:`KniffelEnv.to_game`
+  is the episode as a game.
 """
 
 from __future__ import annotations
@@ -38,12 +42,14 @@ from gymnasium import spaces
 
 from kniffel.base.arrays import F32
 from kniffel.base.errors import GameError, KniffelError
-from kniffel.engine.actions import Action, Roll, Score, Strike
-from kniffel.engine.game import Game, SeededDice
+from kniffel.core import StreamDice
+from kniffel.engine.actions import Roll
+from kniffel.engine.game import Game
 from kniffel.engine.situation import Situation
 from kniffel.env.encoding import Encoding, EnvActionError, Mask
+from kniffel.env.optimal import OptimalActions
 from kniffel.env.vector import CompiledGames, check_invalid_action, refusal, rules_of
-from kniffel.planning import is_exact, planner_for
+from kniffel.planning import POINTS, Goal, is_exact
 from kniffel.rules import RuleSet
 
 Engine = Literal["auto", "compiled", "game"]
@@ -53,7 +59,7 @@ PLAYER = "player"
 class KniffelEnv(gymnasium.Env[F32, np.int64]):
     """One player's game of any rule set (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (gymnasium's convention)
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 (gymnasium's convention)
 
     def __init__(
         self,
@@ -63,6 +69,7 @@ class KniffelEnv(gymnasium.Env[F32, np.int64]):
         invalid_action: str = "raise",
         penalty: float = 1.0,
         optimal_action: bool = False,
+        goal: Goal | str = POINTS,
         engine: Engine = "auto",
         render_mode: str | None = None,
     ) -> None:
@@ -74,12 +81,8 @@ class KniffelEnv(gymnasium.Env[F32, np.int64]):
             raise KniffelError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
         self.render_mode = render_mode
         exact = is_exact(self.rules)
-        if optimal_action and not exact:
-            raise KniffelError(
-                f"{self.rules.id}: the optimal action needs rules the exact solver covers "
-                "(one column that is not announced)"
-            )
         self.optimal_action = optimal_action
+        self.optimal = OptimalActions(self.encoding, goal) if optimal_action else None
         if engine not in ("auto", "compiled", "game"):
             raise KniffelError(f"engine must be auto, compiled or game, got {engine!r}")
         if engine == "compiled" and not exact:
@@ -101,6 +104,9 @@ class KniffelEnv(gymnasium.Env[F32, np.int64]):
         self._action = np.zeros(1, dtype=np.int64)
         self._step_call: Callable[[], Any] | None = None
         self._observe_call: Callable[[], Any] | None = None
+        self._values = np.zeros((1, self.encoding.n_actions), dtype=np.float64)
+        self._best = np.zeros(1, dtype=np.int64)
+        self._value_call: Callable[[], Any] | None = None
         if self._compiled is not None:
             obs, masks, rewards, done, final, legal = self._buffers
             self._step_call = self._compiled.stepper(
@@ -108,12 +114,15 @@ class KniffelEnv(gymnasium.Env[F32, np.int64]):
                 legal=legal, autoreset=False,
             )  # fmt: skip
             self._observe_call = self._compiled.observer(obs, masks)
+            if self.optimal is not None and self.optimal.values is not None:
+                self._value_call = self._compiled.valuer(self.optimal.values, masks, self._values, self._best)
         self._game: Game | None = None
         self._log: list[tuple[int, bytes]] = []
         self._first_dice = b""
         self._over = True
         self.seed_used = 0
-        """The seed of the episode's dice (a :class:`kniffel.SeededDice` seed for the game engine)."""
+        """The seed of the episode's dice: game 0 of the compiled games of this seed
+        (:class:`kniffel.core.StreamDice`), whichever engine plays it."""
 
     # --- the Gymnasium API ---------------------------------------------------------------------
 
@@ -130,7 +139,7 @@ class KniffelEnv(gymnasium.Env[F32, np.int64]):
             self._first_dice = self._compiled.dice[0].tobytes()
             self._log = []
         else:
-            self._game = Game(self.rules, [PLAYER], dice=SeededDice(self.seed_used))
+            self._game = Game(self.rules, [PLAYER], dice=StreamDice(self.seed_used))
             self._game.apply(Roll())
         return self._observe(), self._info()
 
@@ -214,7 +223,7 @@ class KniffelEnv(gymnasium.Env[F32, np.int64]):
         game = self._game
         assert game is not None
         action = self.encoding.action(index, game.dice, free=game.legal.free_throw)
-        if action not in game.legal:
+        if not self.encoding.mask(game.legal)[index]:
             if penalize:
                 return 0.0, False
             raise EnvActionError(self._why_not(index))
@@ -250,15 +259,16 @@ class KniffelEnv(gymnasium.Env[F32, np.int64]):
         info: dict[str, Any] = {"action_mask": self._mask()}
         if illegal is not None:
             info["illegal"] = illegal
-        if self.optimal_action and not self._over:
-            info["optimal_action"] = self._optimal()
+        if self.optimal is not None and not self._over:
+            info["optimal_action"], info["action_values"] = self._optimal(self.optimal, info["action_mask"])
         return info
 
-    def _optimal(self) -> int:
+    def _optimal(self, optimal: OptimalActions, mask: Mask) -> tuple[int, npt.NDArray[np.float64]]:
+        if self._value_call is not None:
+            self._value_call()
+            return int(self._best[0]), self._values[0].copy()
         game = self._game if self._game is not None else Game.from_situation(self.situation())
-        best: Action = planner_for(self.rules, method="exact").choices(game)[0].action
-        assert isinstance(best, Roll | Score | Strike)
-        return self.encoding.index(best, game.dice)
+        return optimal.of_game(game, mask)
 
 
 def _faces(raw: bytes) -> tuple[int, ...]:

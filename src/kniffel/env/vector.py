@@ -9,6 +9,10 @@ Actions, observations and masks are those of :mod:`kniffel.env.encoding` (``info
 ``[game, action]``), rewards the points each move gained. A game that ends starts again in the same step
 (Gymnasium's same-step autoreset): its row of the observation is already the new game's, ``terminated``
 is set and ``info["final_total"]`` holds the total it ended with (NaN in the rows of games that go on).
+``gymnasium.make_vec("kniffel/Kniffel-v0", num_envs=N, rules=...)`` makes it. With ``optimal_action=True``
+``info["optimal_action"]`` (``[game]``) and ``info["action_values"]`` (``[game, action]``) hold every
+game's optimal action and its legal actions' values for ``goal`` (:mod:`kniffel.env.optimal`; for
+points all games' in one compiled call a step).
 
 It covers the rule sets whose tables :func:`kniffel.core.compile_rules` builds: one column that is not
 announced (Kniffel, Yahtzee and its options, Yatzy, Yatzy-Deluxe, one column of Knöffel, ...). Other
@@ -20,7 +24,7 @@ stream derived from the seed, so a seed gives the same games whatever else runs.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -30,10 +34,13 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from kniffel.base.errors import GameError, KniffelError
 from kniffel.core import MASK64, Compiled, VectorGames, compile_rules
+from kniffel.engine.actions import Score
 from kniffel.engine.game import Game
 from kniffel.engine.sheet import ScoreSheet
 from kniffel.engine.situation import Situation
 from kniffel.env.encoding import Encoding, EnvActionError
+from kniffel.env.optimal import OptimalActions
+from kniffel.planning import POINTS, Goal
 from kniffel.planning.exact import rules_key
 from kniffel.rules import RuleSet
 from kniffel.rules import get as get_rules
@@ -112,6 +119,9 @@ def refusal(encoding: Encoding, game: Game, action: object) -> str:
     try:
         game.check(move)
         reason = "not allowed now"
+        if isinstance(move, Score):
+            strike = encoding.index(move, game.dice, game.legal)
+            reason = f"the dice pay nothing there: its strike (action {strike}) enters the 0"
     except GameError as error:
         reason = str(error)
     return f"action {index} ({encoding.describe(index)}) is refused: {reason}"
@@ -123,7 +133,7 @@ class VectorKniffelEnv(VectorEnv[Any, Any, Any]):
     instead of an :class:`~kniffel.env.EnvActionError`. With ``copy=False`` the arrays returned are the
     environment's own buffers, overwritten by the next step."""
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (gymnasium's convention)
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012
 
     def __init__(
         self,
@@ -134,6 +144,8 @@ class VectorKniffelEnv(VectorEnv[Any, Any, Any]):
         invalid_action: str = "raise",
         penalty: float = 1.0,
         copy: bool = True,
+        optimal_action: bool = False,
+        goal: Goal | str = POINTS,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise KniffelError(f"num_envs must be a positive whole number, got {num_envs!r}")
@@ -163,6 +175,12 @@ class VectorKniffelEnv(VectorEnv[Any, Any, Any]):
             self._actions, self._masks, self._obs, penalty=self.penalty, rewards=self._rewards,
             done=self._done, final=self._final, legal=self._legal,
         )  # fmt: skip
+        self.optimal = OptimalActions(encoding, goal) if optimal_action else None
+        self._values = np.zeros((num_envs, encoding.n_actions), dtype=np.float64)
+        self._best = np.zeros(num_envs, dtype=np.int64)
+        self._value: Callable[[], Any] | None = None
+        if self.optimal is not None and self.optimal.values is not None:
+            self._value = self.games.valuer(self.optimal.values, self._masks, self._values, self._best)
         self._started = False
 
     def reset(
@@ -175,7 +193,7 @@ class VectorKniffelEnv(VectorEnv[Any, Any, Any]):
         self.games.new(seed)
         self.games.observe(self._obs, self._masks)
         self._started = True
-        return self._out(self._obs), {"action_mask": self._out(self._masks)}
+        return self._out(self._obs), self._optimal({"action_mask": self._out(self._masks)})
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         if not self._started:
@@ -199,6 +217,7 @@ class VectorKniffelEnv(VectorEnv[Any, Any, Any]):
         info = {"action_mask": self._out(self._masks), "final_total": self._out(self._final)}
         if penalize:
             info["legal"] = self._out(self._legal)
+        self._optimal(info)
         return (
             self._out(self._obs),
             self._out(self._rewards),
@@ -210,6 +229,23 @@ class VectorKniffelEnv(VectorEnv[Any, Any, Any]):
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """``[game, action]``: the legal actions now (as sb3-contrib's maskable algorithms ask)."""
         return self._masks.astype(np.bool_)
+
+    def _optimal(self, info: dict[str, Any]) -> dict[str, Any]:
+        """``info`` with the optimal actions and the action values, if asked for."""
+        optimal = self.optimal
+        if optimal is None:
+            return info
+        if self._value is not None:
+            self._value()
+        else:
+            self._values[:] = np.nan
+            for g in range(self.num_envs):
+                game = Game.from_situation(self.games.situation(g))
+                best, _ = optimal.of_choices(game, self._values[g])
+                self._best[g] = best
+        info["optimal_action"] = self._out(self._best)
+        info["action_values"] = self._out(self._values)
+        return info
 
     def _out(self, array: npt.NDArray[Any]) -> npt.NDArray[Any]:
         return array.copy() if self.copy else array

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from functools import cache
 
 from kniffel.base.i18n import N_, translate
@@ -267,6 +267,10 @@ class Option:
     apply: Callable[[RuleSet, str], RuleSet]
     label: str = ""
     """The option's name in plain words (English; front ends translate it and :data:`VALUE_WORDS`)."""
+    scores: Mapping[str, float] = field(default_factory=dict)
+    """The expected score of optimal play with each value, the rule set's other options at their
+    defaults (the exact solver's, to four places; ``kniffel rules`` shows them, a test solves them
+    again): what choosing a value is worth."""
 
 
 def _sharp(rules: RuleSet, value: str) -> RuleSet:
@@ -383,6 +387,7 @@ SPECIFIC_OPTIONS: dict[str, tuple[Option, ...]] = {
             ),
             _joker,
             N_("Joker for an extra Yahtzee"),
+            {"forced": 254.5877, "free": 254.5896, "none": 253.9702},
         ),
         Option(
             "bonus",
@@ -391,6 +396,7 @@ SPECIFIC_OPTIONS: dict[str, tuple[Option, ...]] = {
             N_("100 per extra Yahtzee while the Yahtzee box holds 50"),
             _yahtzee_bonus,
             N_("Yahtzee bonus"),
+            {"on": 254.5877, "off": 246.0863},
         ),
     ),
     "knoeffel": (

@@ -1,6 +1,7 @@
 """Simulations and tournaments split into Ray tasks, on this machine or on a cluster.
 
->>> from kniffel import cluster, rules
+>>> from kniffel import rules
+>>> from kniffel.services import cluster
 >>> kniffel = rules.get("kniffel")
 >>> result = cluster.simulate(kniffel, games=1_000_000, seed=1, address="local")  # doctest: +SKIP
 

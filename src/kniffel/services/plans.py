@@ -39,7 +39,8 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel import bots
-from kniffel.engine.game import Game, SeededDice
+from kniffel.engine.dice import SeededDice
+from kniffel.engine.game import Game
 from kniffel.planning import POINTS, HeuristicPlanner, Planner, is_exact, planner_for
 from kniffel.planning.compiled import SearchPlanner, SheetSearch, covers
 from kniffel.rules import Order, RuleSet, single_column
@@ -75,6 +76,10 @@ class Chunk:
     seconds: float
     columns: int
     expected: float | None
+    boxes: npt.NDArray[np.int64] | None = None
+    """``[box, points]``: the columns whose box (of the rules' boxes, in their order) holds ``points``
+    at the end of the chunk's games; None where the plan does not count them (the compiled turn search
+    of several columns, a player for a score)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -217,11 +222,12 @@ class Engine(Plan):
     """Each game through :class:`~kniffel.engine.game.Game`, the bot choosing every action."""
 
     def play(self, seed: int, first_game: int, games: int, progress: Progress | None = None) -> Chunk:
-        from kniffel.core import MASK64, stream_base
+        from kniffel.core import MASK64, box_counts, stream_base
 
         rules, strategy = self.rules, self.strategy
         scores = np.zeros(games, dtype=np.int64)
         bonus = five = extras = 0
+        entries = np.zeros((games * len(rules.columns), len(rules.boxes)), dtype=np.int64)
         base = stream_base(seed)
         start = time.perf_counter()
         for g in range(games):
@@ -231,7 +237,10 @@ class Engine(Plan):
             )
             sheet = game.sheet
             scores[g] = sheet.total
-            for column in rules.columns:
+            for c, column in enumerate(rules.columns):
+                row = entries[g * len(rules.columns) + c]
+                for b, box in enumerate(rules.boxes):
+                    row[b] = sheet.entries[rules.key(column, box)]
                 totals = sheet.column_totals(column)
                 bonus += totals.upper_bonus > 0
                 extras += totals.extra_bonus // rules.extra_bonus if rules.extra_bonus else 0
@@ -241,7 +250,15 @@ class Engine(Plan):
                 progress(g + 1, games)
         seconds = time.perf_counter() - start
         return Chunk(
-            first_game, scores, bonus, five, extras, seconds, columns=len(rules.columns), expected=None
+            first_game,
+            scores,
+            bonus,
+            five,
+            extras,
+            seconds,
+            columns=len(rules.columns),
+            expected=None,
+            boxes=box_counts(entries),
         )
 
 
@@ -354,6 +371,7 @@ def _lockstep(
         played.seconds,
         columns=1,
         expected=expected,
+        boxes=played.boxes,
     )
 
 

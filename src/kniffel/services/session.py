@@ -21,7 +21,8 @@ from kniffel.base.i18n import LANGUAGES
 from kniffel.bots import Bot
 from kniffel.bots import make as make_bot
 from kniffel.engine.actions import Action, Outcome
-from kniffel.engine.game import DiceSource, Game, SecureDice, SeededDice
+from kniffel.engine.dice import DiceSource, SecureDice, SeededDice
+from kniffel.engine.game import Game
 from kniffel.planning import (
     NotReady,
     win_chances,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -102,6 +102,49 @@ def blocks(
 
 
 @dataclass(frozen=True)
+class BoxStatistics:
+    """How one box was filled at the end of a simulation's games (in every column, on a sheet of several).
+
+    >>> box = BoxStatistics("full_house", np.array([3] + [0] * 24 + [7]))
+    >>> box.entries, box.mean, box.struck
+    (10, 17.5, 0.3)
+    >>> box.distribution
+    {0: 0.3, 25: 0.7}
+    """
+
+    box: str
+    counts: npt.NDArray[np.int64]
+    """``counts[p]``: the columns whose box holds ``p`` points."""
+
+    @property
+    def entries(self) -> int:
+        """The columns counted: the games times the columns of each."""
+        return int(self.counts.sum())
+
+    @property
+    def mean(self) -> float:
+        """The box's mean points (extra and upper bonuses are not a box's)."""
+        return float(self.counts @ np.arange(len(self.counts))) / self.entries
+
+    @property
+    def struck(self) -> float:
+        """The share of entries of 0 points: struck (scoring a box for nothing is the same)."""
+        return float(self.counts[0]) / self.entries
+
+    @property
+    def distribution(self) -> dict[int, float]:
+        """The share of entries of each number of points that occurs."""
+        return {p: int(n) / self.entries for p, n in enumerate(self.counts.tolist()) if n}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mean": self.mean,
+            "struck": self.struck,
+            "distribution": {str(p): share for p, share in self.distribution.items()},
+        }
+
+
+@dataclass(frozen=True)
 class SimulationResult:
     """The final scores of a simulation and what they add up to."""
 
@@ -125,6 +168,10 @@ class SimulationResult:
     """The exact expected score of the strategy, where known (optimal play)."""
     games_asked: int | None = None
     """The games the run was to play when it was interrupted before them all (a partial result)."""
+    boxes: Mapping[str, BoxStatistics] | None = None
+    """Each box's statistics by its id, in the rules' order (every column's entries of it together);
+    None where the strategy's games are played by the compiled turn search of several columns or for a
+    score (:attr:`kniffel.services.plans.Chunk.boxes`)."""
 
     @property
     def games(self) -> int:
@@ -195,6 +242,8 @@ class SimulationResult:
         }
         if self.expected is not None:
             data["expected"] = self.expected
+        if self.boxes is not None:
+            data["boxes"] = {box: stats.to_json() for box, stats in self.boxes.items()}
         return data
 
 
@@ -296,6 +345,8 @@ def combine(
     """The result of the run whose games ``chunks`` hold (in any order; together games 0, 1... once
     each). ``asked``: the games the run was to play, when ``chunks`` may hold fewer (a partial
     result)."""
+    from kniffel.core import add_counts
+
     ordered = sorted(chunks, key=lambda chunk: chunk.first_game)
     if (
         not ordered
@@ -306,6 +357,13 @@ def combine(
     first = ordered[0]
     games = sum(chunk.scores.shape[0] for chunk in ordered)
     cells = games * first.columns
+    boxes: dict[str, BoxStatistics] | None = None
+    if all(chunk.boxes is not None for chunk in ordered):
+        counts = np.zeros((len(rules.boxes), 1), dtype=np.int64)
+        for chunk in ordered:
+            assert chunk.boxes is not None
+            counts = add_counts(counts, chunk.boxes)
+        boxes = {box.id: BoxStatistics(box.id, row) for box, row in zip(rules.boxes, counts, strict=True)}
     return SimulationResult(
         rules.id,
         dict(rules.options),
@@ -319,6 +377,7 @@ def combine(
         columns=first.columns,
         expected=first.expected,
         games_asked=asked if asked is not None and asked > games else None,
+        boxes=boxes,
     )
 
 
@@ -360,3 +419,25 @@ def plot_histogram(result: SimulationResult, path: str | Path, *, title: str | N
     figure.tight_layout()
     figure.savefig(path)
     return path
+
+
+__all__ = [
+    "BLOCK_SECONDS",
+    "LOCKSTEP_BLOCK_SECONDS",
+    "LOCKSTEP_FIRST_BLOCK",
+    "MAX_GAMES",
+    "OPTIMAL",
+    "PERCENTILES",
+    "BoxStatistics",
+    "Interrupted",
+    "SimulationError",
+    "SimulationInterrupted",
+    "SimulationResult",
+    "blocks",
+    "check_request",
+    "combine",
+    "play_chunk",
+    "plot_histogram",
+    "simulate",
+    "simulation_plan",
+]

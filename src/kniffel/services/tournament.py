@@ -165,7 +165,7 @@ def play_match(
                 for seat, p in enumerate(seated)
             ]
             bots.play(game, players_bots)
-            for seat, total in enumerate(game.totals()):
+            for seat, total in enumerate(game.totals):
                 scores[d, seating, (seat + seating) % n] = total
             if progress is not None:
                 progress(d * n + seating + 1, deals * n)

@@ -11,7 +11,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from kniffel.base.i18n import N_, translate
+from kniffel.base.i18n import N_, number, translate
 from kniffel.engine.actions import Action, action_text
 from kniffel.engine.game import Game
 from kniffel.engine.sheet import ScoreSheet, sheet_layout
@@ -52,9 +52,9 @@ def sheet_table(
     )
     for index, name in enumerate(names or game.players):
         marker = "▶ " if index == game.current and not game.is_over else ""
-        for number, column in enumerate(rules.columns):
+        for position, column in enumerate(rules.columns):
             # A player's name heads their first column; column numbers go on a second line.
-            header = f"{marker}{name}" if number == 0 else ""
+            header = f"{marker}{name}" if position == 0 else ""
             if rules.multi_column:
                 header += f"\n{column.id}"
             table.add_column(header, justify="right")
@@ -103,6 +103,8 @@ def option_json(option: Option, value: str | None = None) -> dict[str, object]:
     }
     if value is not None:
         entry["value"] = value
+    if option.scores:
+        entry["expected_scores"] = dict(option.scores)
     return entry
 
 
@@ -192,6 +194,9 @@ def option_paragraph(
         about.append(t("here {value}", value=value))
     if applies is not None:
         about.append(applies)
+    if option.scores:  # what each value is worth to optimal play
+        worth = ", ".join(f"{choice} {number(lang, score, 4)}" for choice, score in option.scores.items())
+        about.append(f"{t(N_('expected scores'))}: {worth}")
     heading = Text.assemble(
         (option.key, "bold"), f" = {'|'.join(option.values)}", (f"  ({'; '.join(about)})", "dim")
     )

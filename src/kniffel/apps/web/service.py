@@ -40,7 +40,8 @@ from kniffel.apps.web.store import NewGame, SeatSpec, Store, StoredGame, StoreEr
 from kniffel.base.errors import IllegalActionError, KniffelError
 from kniffel.base.i18n import N_
 from kniffel.engine.actions import Action, Outcome, Roll
-from kniffel.engine.game import MAX_PLAYERS, Game, SecureDice
+from kniffel.engine.dice import SecureDice
+from kniffel.engine.game import MAX_PLAYERS, Game
 
 log = logging.getLogger("kniffel.apps.web")
 T = TypeVar("T")

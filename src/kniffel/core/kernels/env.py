@@ -250,5 +250,7 @@ def observe(obs: Any, masks: Any, offsets: Any, games: EnvGames, rules: EnvRules
         for b in range(n_boxes):
             if (open_to >> b) & 1 == 0:
                 continue
-            m[n_keeps + b] = 1
+            p, bonus = roll_entry(t, n, state, s, r, b, rules.base)
+            if p + bonus > 0:  # scoring nothing is the strike: one action for it
+                m[n_keeps + b] = 1
             m[n_keeps + n_boxes + b] = 1

@@ -413,12 +413,13 @@ def work(games: Any, t: KernelTables, gap: int, chunk: int, bundle: int) -> Grou
 @borrowing
 def play_game_turn(
     games: Any, at: int, g: int, turn: Turn, t: KernelTables, n: Scoring, tables: TurnTables, lane: int
-) -> None:  # pragma: no cover
+) -> tuple[int, int]:  # pragma: no cover
     """Game ``g``'s throws, keeps and entry from the state it is in (row ``at`` of ``games``: ``g`` itself,
     or its row in a copy made by :func:`gather`; ``g`` is its row in ``turn.log``), decided by lane
     ``lane`` of its turn's ``tables`` (:func:`turn_tables`; its scoring values counted from the free
-    throws left once every usable one is taken). Whatever the tables value (points, or a chance of
-    winning), the game is played the same way. ``turn.log`` as :func:`kniffel.core.play.play_turn` keeps it.
+    throws left once every usable one is taken): the box it filled and the points entered there (extra
+    and upper bonuses apart). Whatever the tables value (points, or a chance of winning), the game is
+    played the same way. ``turn.log`` as :func:`kniffel.core.play.play_turn` keeps it.
 
     The dice: with ``turn.seat`` -1, the next of game ``g``'s stream (``games.rng[at]``, :func:`die`); else
     the deal's dice of that seat (``games.rng[at]`` is the deal's seed, :func:`deal_start`)."""
@@ -453,6 +454,7 @@ def play_game_turn(
     free[at] = start + level
     score[at] += gained
     record(turn.log, g, turn.number, step, -2, box, (p << 16) | extra)
+    return box, p
 
 
 @njit(cache=True, nogil=True)
@@ -504,12 +506,20 @@ def points_turns(
 
 @njit(cache=True, nogil=True)
 def play_bundles(
-    games: Any, turn: Turn, values: Any, t: KernelTables, grouping: Grouping, first: int, last: int
+    games: Any,
+    turn: Turn,
+    values: Any,
+    t: KernelTables,
+    grouping: Grouping,
+    entries: Any,
+    first: int,
+    last: int,
 ) -> None:  # pragma: no cover
     """One turn of the games of the bundles ``first .. last - 1`` of :func:`work` (threads play different
     bundles at once: :func:`kniffel.core.play.play_turn`): each bundle's turn tables, then each game's
     throws, keeps and entry. The games of a bundle have the same free throws, those of an item the same
-    state (:func:`play_game_turn` reads it from the game)."""
+    state (:func:`play_game_turn` reads it from the game). ``entries[g, box]`` (``[game, box]``, as many
+    games as it has rows, none with no rows) gets the points game ``g`` entered in the box it filled."""
     keys, order, starts, bundles = grouping.keys, grouping.order, grouping.starts, grouping.bundles
     n = scoring(t)
     lanes = t.threshold + 1
@@ -539,7 +549,10 @@ def play_bundles(
             i = item - first_item
             lo, nl = segments[i, 2], segments[i, 3]
             for at in range(starts[item] - first_game, starts[item + 1] - first_game):
-                play_game_turn(played, at, which[at], turn, t, n, tables, off + upper[at] - lo)
+                g = which[at]
+                box, p = play_game_turn(played, at, g, turn, t, n, tables, off + upper[at] - lo)
+                if g < entries.shape[0]:
+                    entries[g, box] = p
             off += nl
     scatter(played, which, games)
 
