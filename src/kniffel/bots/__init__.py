@@ -11,6 +11,8 @@ thinking is the planners' (:mod:`kniffel.planning`): ``bot`` (``bot:heuristic``)
 planner, fast and without tables; ``bot:optimal`` (``bot:points``) plays optimally for points where the
 solver covers the rules and by the column estimate elsewhere; ``bot:GOAL`` plays for any other goal
 (:mod:`kniffel.planning.goals`): ``bot:win`` to finish first, ``bot:target:250`` for at least 250 points.
+``bot:1`` to ``bot:8`` are the levels of play named for people (:mod:`kniffel.bots.levels`), from a
+newcomer to ``bot:optimal`` (7) and ``bot:win`` (8).
 These names are also :func:`kniffel.services.simulate.simulate`'s strategies. A strategy from elsewhere joins
 with :func:`register`, so front ends offer every bot through :func:`make` without knowing where it
 lives.
@@ -216,6 +218,20 @@ _REGISTRY: dict[str, BotFactory] = {
     "win": WinBot,
 }
 _DEFAULT = "heuristic"
+
+
+def _level(number: int) -> BotFactory:
+    """``bot:N``, a level of play (:mod:`kniffel.bots.levels`, imported when one is first made)."""
+
+    def make_level(*, seed: int | None = None, live: bool = False) -> Bot:
+        from kniffel.bots.levels import level_bot
+
+        return level_bot(number, seed=seed, live=live)
+
+    return make_level
+
+
+_REGISTRY.update({str(number): _level(number) for number in range(1, 9)})
 
 
 def register(name: str, factory: BotFactory) -> None:

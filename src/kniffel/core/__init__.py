@@ -55,6 +55,7 @@ if TYPE_CHECKING:
         level_of,
         widths_of,
     )
+    from kniffel.core.levels import misjudged
     from kniffel.core.play import (
         MASK64,
         Played,
@@ -143,6 +144,7 @@ _open(
 _open("disttable", "DistributionTable", "ScoreDistribution", "best_of", "build_table", "chance_at_least")
 _open("kernels.win", AIM_POINTS="POINTS", AIM_WIN="WIN")
 _open("lanes", "early_levels", "early_rows_levels", "horizon_level", "lane_layout", "level_of", "widths_of")
+_open("levels", "misjudged")
 _open("play", "MASK64", "Played", "deal_seed", "dealt_faces", "mix64", "play_games", "stream_base", "trace")
 _open("points", "Solution", "Values", "load_solution", "solve", "solve_compiled", "table")
 _open("position", "ColumnPosition", "Positions", "SheetState")
@@ -260,6 +262,7 @@ __all__ = [
     "level_of",
     "load_solution",
     "make_room",
+    "misjudged",
     "mix64",
     "option_distributions",
     "parse_size",
