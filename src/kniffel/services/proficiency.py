@@ -23,7 +23,7 @@ from typing import Any
 from kniffel.base.i18n import N_, number, percent, translate
 from kniffel.planning import Unit
 from kniffel.planning.levels import level
-from kniffel.services.review import PlayerSummary
+from kniffel.services.review import PlayerSummary, Review
 
 LADDER_FILE = Path(__file__).with_name("ladder.json")
 """Each level's loss a decision on each rule set of one column, as measured."""
@@ -101,12 +101,16 @@ class Proficiency:
         }
 
 
+def level_of(rules_id: str, per_decision: float) -> int | None:
+    """The level a loss a decision in games of ``rules_id`` matches, None where no ladder was measured."""
+    levels = ladder(rules_id)
+    return matched_level(per_decision, levels) if levels else None
+
+
 def measured(rules_id: str, loss: float, decisions: int) -> Proficiency:
     """The figure of ``loss`` points given away over ``decisions`` in games of ``rules_id``, with the
     level of the measured ladder it matches where there is one."""
-    levels = ladder(rules_id)
-    per = loss / decisions if decisions else 0.0
-    found = matched_level(per, levels) if levels and decisions else None
+    found = level_of(rules_id, loss / decisions) if decisions else None
     return Proficiency(decisions, loss, Unit.POINTS, found)
 
 
@@ -116,6 +120,25 @@ def of_player(rules_id: str, player: PlayerSummary) -> Proficiency | None:
     if player.unit != Unit.POINTS or not player.decisions:
         return None
     return measured(rules_id, player.loss, player.decisions)
+
+
+def of_review(review: Review) -> dict[str, Proficiency]:
+    """Each player's figure in a review, by name (the players graded by points with a decision)."""
+    found = {p.name: of_player(review.rules, p) for p in review.players}
+    return {name: figure for name, figure in found.items() if figure is not None}
+
+
+def player_json(rules_id: str, player: PlayerSummary, lang: str = "en") -> dict[str, Any]:
+    """What a front end shows of a reviewed player's figure (its JSON and its sentence in ``lang``), in
+    an object of its own under ``proficiency``; nothing for a player without one."""
+    figure = of_player(rules_id, player)
+    return {} if figure is None else {"proficiency": figure.to_json() | {"text": figure.text(lang)}}
+
+
+def review_lines(review: Review, lang: str = "en") -> list[str]:
+    """A line a player of a review: ``Ada: Average loss a decision: 0.42 points; plays like level 4
+    (Regular).``"""
+    return [f"{name}: {figure.text(lang)}" for name, figure in of_review(review).items()]
 
 
 def over_time(games: Iterable[tuple[float, int]], rules_id: str, *, spans: int = 4) -> list[Proficiency]:
@@ -135,8 +158,12 @@ __all__ = [
     "PLAYS_LIKE",
     "Proficiency",
     "ladder",
+    "level_of",
     "matched_level",
     "measured",
     "of_player",
+    "of_review",
     "over_time",
+    "player_json",
+    "review_lines",
 ]

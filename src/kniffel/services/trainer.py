@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal
@@ -121,6 +121,11 @@ class Exercise:
     goal: str
     tempting: str
     tempting_level: int
+    options: tuple[Choice, ...] = field(default=(), compare=False, repr=False)
+    """The options valued for the goal, best first, where they were worked out with the position (else
+    :func:`answer` asks :func:`advice`)."""
+    choices: tuple[tuple[int, Action], ...] = field(default=(), compare=False, repr=False)
+    """Each level's choice, where worked out with the position (:func:`level_choices`)."""
 
     @property
     def unit(self) -> str:
@@ -325,11 +330,11 @@ def answer(exercise: Exercise, chosen: Action | str) -> Verdict:
             raise TrainerError(str(error)) from None
     chosen = _undiced(chosen)
     goal = parse_goal(exercise.goal)
-    options = advice(situation, goal)
-    values = {c.action: c.value for c in options}
-    if chosen not in values:
+    options = list(exercise.options) or advice(situation, goal)
+    if all(c.action != chosen for c in options):
         raise TrainerError(f"{chosen} is not a choice in this position")
-    return Verdict(exercise, chosen, options, level_choices(situation, goal))
+    choices = dict(exercise.choices) or level_choices(situation, goal)
+    return Verdict(exercise, chosen, options, choices)
 
 
 def _undiced(action: Action) -> Action:
@@ -374,11 +379,17 @@ def result(verdicts: Sequence[Verdict]) -> Result:
 
 
 def series(
-    rules: RuleSet, *, count: int = SERIES, seed: int = 0, goal: Goal | str = POINTS
+    rules: RuleSet,
+    *,
+    count: int = SERIES,
+    seed: int = 0,
+    goal: Goal | str = POINTS,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[Exercise]:
     """``count`` positions of ``rules`` that teach (see the module docstring), from games played with
     ``seed``; for ``goal`` (points, or win: two players' positions). The same arguments give the same
-    series. :class:`TrainerError` for a count out of range or a goal the rules cannot be played for."""
+    series. ``progress(found, count)`` is told as positions are found. :class:`TrainerError` for a count
+    out of range or a goal the rules cannot be played for."""
     goal = parse_goal(goal)
     if not 1 <= count <= MAX_SERIES:
         raise TrainerError(f"a series has 1 to {MAX_SERIES} positions, got {count}")
@@ -395,10 +406,13 @@ def series(
     found: dict[tuple[str, str], list[Exercise]] = {cell: [] for cell in cells}
     spare: list[Exercise] = []
     players = 2 if goal == WIN else 1
-    for game_number in range(MAX_GAMES):
-        if all(len(found[cell]) >= wanted.count(cell) for cell in cells):
+    for _ in range(MAX_GAMES):
+        have = sum(min(len(found[cell]), wanted.count(cell)) for cell in cells)
+        if progress is not None:
+            progress(have, count)
+        if have == count:
             break
-        _play_for_positions(rules, goal, rng, game_number, players, wanted, found, spare)
+        _play_for_positions(rules, goal, rng, players, wanted, found, spare)
     chosen: list[Exercise] = []
     taken: dict[tuple[str, str], int] = {}
     for cell in wanted:
@@ -417,7 +431,6 @@ def _play_for_positions(
     rules: RuleSet,
     goal: Goal,
     rng: random.Random,
-    game_number: int,
     players: int,
     wanted: Sequence[tuple[str, str]],
     found: dict[tuple[str, str], list[Exercise]],
@@ -459,7 +472,16 @@ def _teaching(game: Game, goal: Goal, *, share: float = 1.0) -> Exercise | None:
     if not costly:
         return None
     n = costly[-1]
-    return Exercise(situation, phase_of(game), kind_of(game), str(goal), str(lower[n]), n)
+    return Exercise(
+        situation,
+        phase_of(game),
+        kind_of(game),
+        str(goal),
+        str(lower[n]),
+        n,
+        tuple(options),
+        tuple(sorted(choices.items())),
+    )
 
 
 __all__ = [

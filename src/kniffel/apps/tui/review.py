@@ -14,6 +14,7 @@ from kniffel.apps.tui.common import translate_keys
 from kniffel.base.i18n import N_, number, translate
 from kniffel.engine.actions import Action, action_text
 from kniffel.rules import RuleSet
+from kniffel.services.proficiency import review_lines
 from kniffel.services.review import Review
 from kniffel.services.wording import SUMMARY_HEADERS, listed_decisions, summary_cells
 
@@ -48,7 +49,7 @@ class ReviewScreen(ModalScreen[None]):
         yield Footer(compact=True)
 
     def note(self) -> str:
-        lines = []
+        lines = review_lines(self.result, self.lang)
         if not self.result.exact:
             lines.append(self.t("Values are estimates from single-column tables, not exact."))
         if not self.shown():  # indices: the first decision is 0

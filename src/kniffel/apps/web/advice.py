@@ -33,6 +33,7 @@ from kniffel.planning.goals import Goal, Unit
 from kniffel.planning.winning import win_chances
 from kniffel.planning.worker import Work, worker
 from kniffel.rules import RuleSet
+from kniffel.services.proficiency import player_json
 from kniffel.services.review import Review, can_review_by_win, listed, loss_text, player_goals
 from kniffel.services.review import review as review_game
 from kniffel.services.session import hint_win_chances, plays_to_win
@@ -279,6 +280,7 @@ def review(
     # every player's choices and what they gave away in all, for a player's record (kniffel.services.record)
     players = [
         {"seat": seat, "name": p.name, "unit": p.unit, "decisions": p.decisions, "loss": round(p.loss, 6)}
+        | player_json(game.rules.id, p, lang)
         for seat, p in enumerate(result.players)
     ]
     answer: dict[str, Any] = {"status": READY, "decisions": decisions, "chances": chart, "players": players}

@@ -3,7 +3,7 @@
 // come from the network when it answers, so an update is seen at once; the cache is the fallback. Game
 // data (/api, the WebSocket) is never cached here.
 
-const CACHE = "kniffel-v5";
+const CACHE = "kniffel-v6";
 const FILES = [
   "/",
   "/table",
@@ -18,6 +18,8 @@ const FILES = [
   "/static/recordview.js",
   "/static/analysis.js",
   "/analysis",
+  "/static/trainer.js",
+  "/trainer",
   "/words/de.json",
   "/static/icon.svg",
   "/static/icon-192.png",
