@@ -88,12 +88,13 @@ LADDER: tuple[Level, ...] = (
 
 EXACT_LEVEL = 7
 """The level that plays exactly for points."""
+LEVELS = len(LADDER)
 
 
 def level(number: int) -> Level:
     """Level ``number`` (1 to 8); :class:`PlanningError` for another number."""
-    if not 1 <= number <= len(LADDER):
-        raise PlanningError(f"a level is 1 to {len(LADDER)}, got {number}")
+    if not 1 <= number <= LEVELS:
+        raise PlanningError(f"a level is 1 to {LEVELS}, got {number}")
     return LADDER[number - 1]
 
 
@@ -238,6 +239,7 @@ __all__ = [
     "HASTE",
     "HOPE",
     "LADDER",
+    "LEVELS",
     "Level",
     "LevelPlanner",
     "Mistakes",

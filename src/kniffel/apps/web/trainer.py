@@ -165,8 +165,9 @@ async def series(request: Request, allowances: Allowed) -> Any:
 
 
 def _graded(found: list[trainer.Exercise], number_text: str, action: str) -> trainer.Verdict:
-    if not number_text.isdigit() or not 1 <= int(number_text) <= len(found):
-        raise WebError("malformed", f"number is a position of the series, 1 to {len(found)}")
+    last = len(found)
+    if not number_text.isdigit() or not 1 <= int(number_text) <= last:
+        raise WebError("malformed", f"number is a position of the series, 1 to {last}")
     if not action.strip() or len(action) > 200:
         raise WebError("malformed", "say which dice to keep or which box to fill")
     try:
