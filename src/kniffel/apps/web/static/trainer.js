@@ -5,7 +5,7 @@
 // (kniffel.apps.web.trainer); the page keeps the series and its answers.
 
 import { Backoff, askJson, compilingNote } from "/static/ask.js";
-import { lang, loadWords, percent, t, toggleLang, translatePage } from "/static/i18n.js";
+import { lang, loadWords, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const backoff = new Backoff(1500, 15000);
@@ -23,8 +23,12 @@ function cell(tag, text, className) {
   return el;
 }
 
+// One part of the page at a time; the choice of a series only before one and after its end (on a phone
+// the position then starts at the top of the screen).
 function show(id) {
   for (const part of ["waiting", "position", "verdict", "summary"]) $(part).hidden = part !== id;
+  $("choose").hidden = id !== null && id !== "summary";
+  window.scrollTo(0, 0);
 }
 
 function today() {
@@ -103,7 +107,6 @@ function showDice() {
     ...found.dice.map((face, i) => {
       const die = cell("button", face);
       die.type = "button";
-      die.className = "die";
       die.setAttribute("aria-pressed", String(held[i]));
       die.setAttribute("aria-label", held[i] ? t("{face}, held", { face }) : String(face));
       die.disabled = found.rolls_left === 0;
@@ -172,7 +175,7 @@ async function give(action) {
 
 function valueText(verdict, value) {
   if (verdict.unit === "probability") return t("{chance} to win", { chance: percent(value, 1) });
-  return t("{n} points to come", { n: value.toFixed(2) });
+  return t("{n} points to come", { n: number(value, 2) });
 }
 
 function showVerdict(verdict) {
@@ -185,7 +188,7 @@ function showVerdict(verdict) {
     ...shown.map((option) => {
       const li = cell("li", null, option.action === verdict.chosen ? "chosen" : "");
       li.append(cell("strong", option.text), " · ", valueText(verdict, option.value));
-      if (option.loss > 0.005) li.append(" ", cell("span", `(−${verdict.unit === "probability" ? percent(option.loss, 1) : option.loss.toFixed(2)})`, "loss"));
+      if (option.loss > 0.005) li.append(" ", cell("span", `(−${verdict.unit === "probability" ? percent(option.loss, 1) : number(option.loss, 2)})`, "loss"));
       return li;
     }),
   );
