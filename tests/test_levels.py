@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from kniffel import FreeThrow, Game, Roll, Score, SeededDice, Strike, bots, rules
-from kniffel.bots.levels import GrandmasterBot, LevelBot, MasterBot, level_of
+from kniffel.bots import LevelBot, OptimalBot, WinBot, level_of
 from kniffel.core import play_games, trace
 from kniffel.planning.exact import advisor_for
 from kniffel.planning.levels import LADDER, level, level_planner, seen_values
@@ -38,9 +38,9 @@ def test_levels_are_named_for_people_in_english_and_german() -> None:
 
 def test_level_seven_plays_for_points_and_eight_to_win() -> None:
     seven, eight, three = bots.make("bot:7"), bots.make("bot:8"), bots.make("bot:3")
-    assert isinstance(seven, MasterBot)
+    assert isinstance(seven, OptimalBot)
     assert bots.goal_of(seven) == bots.goal_of(bots.make("bot:optimal"))
-    assert isinstance(eight, GrandmasterBot)
+    assert isinstance(eight, WinBot)
     assert str(bots.goal_of(eight)) == "win"
     assert isinstance(three, LevelBot)
     assert bots.goal_of(three) is None

@@ -21,7 +21,9 @@ def fits(page: Page) -> bool:
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
-def test_a_daily_series_answered_to_its_end(browser: Browser, server: ServerProcess, width: int, height: int) -> None:
+def test_a_daily_series_answered_to_its_end(
+    browser: Browser, server: ServerProcess, width: int, height: int
+) -> None:
     page = new_page(browser, width, height)
     page.goto(server.url + "/")
     page.wait_for_selector("body[data-ready='1']")
@@ -56,7 +58,9 @@ def test_a_daily_series_answered_to_its_end(browser: Browser, server: ServerProc
     assert errors(page) == []
 
 
-def test_the_daily_series_is_the_same_for_everyone_and_speaks_german(browser: Browser, server: ServerProcess) -> None:
+def test_the_daily_series_is_the_same_for_everyone_and_speaks_german(
+    browser: Browser, server: ServerProcess
+) -> None:
     headings = []
     for lang in ("en", "de"):
         page = new_page(browser, 390, 844)

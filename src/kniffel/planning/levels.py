@@ -43,6 +43,8 @@ from kniffel.planning.interface import Choice, PlanningError
 from kniffel.rules import RuleSet
 from kniffel.rules.scoring import Chance, Faces, Run
 
+BOT_TITLE = N_("{name} (level {level})")
+"""A level's bot's default name."""
 CHASE = 30.0
 """Points a newcomer adds to points in the five-of-a-kind box, where the sheet tracks them."""
 HOPE = 15.0
@@ -67,6 +69,11 @@ class Level:
     def title(self, lang: str = "en") -> str:
         """The level's name in ``lang``: ``Newcomer``, ``Anfänger``."""
         return translate(lang, self.name)
+
+    def bot_name(self, lang: str = "en") -> str:
+        """The default name of the level's bot in ``lang``: ``Newcomer (level 1)``, ``Anfänger (Stufe
+        1)``."""
+        return translate(lang, BOT_TITLE, name=self.title(lang), level=self.number)
 
     @property
     def mistakes(self) -> Mistakes | None:
@@ -233,6 +240,7 @@ def seen_values(solution: Solution, number: int) -> F64:
 
 
 __all__ = [
+    "BOT_TITLE",
     "CHASE",
     "DOUBT",
     "EXACT_LEVEL",

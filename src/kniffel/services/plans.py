@@ -18,7 +18,7 @@ at its table), from the cone of the empty sheet for its score: its game ``i`` is
 ``i``. Options of exactly the same chance are told apart as compiled play tells them apart, not by their
 points as the planner does: the same chance of the score (Kniffel filled top-down, 150: 28.2 % both
 ways), a mean a point or two lower.
-A level below 7 (``bot:1`` to ``bot:6``, :mod:`kniffel.bots.levels`) plays where ``bot:optimal`` plays
+A level below 7 (``bot:1`` to ``bot:6``, :mod:`kniffel.planning.levels`) plays where ``bot:optimal`` plays
 compiled, the same way, by the solver's table as the level sees it (:class:`Level`).
 The heuristic ``bot`` on such a single column plays its own table of values the same way
 (:class:`OwnTable`), the games tournaments play (:func:`heuristic_search`). On multi-column sheets
@@ -41,7 +41,6 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel import bots
-from kniffel.bots.levels import level_of
 from kniffel.engine.game import Game, SeededDice
 from kniffel.planning import POINTS, HeuristicPlanner, Planner, is_exact, planner_for
 from kniffel.planning.compiled import SearchPlanner, SheetSearch, covers
@@ -182,7 +181,7 @@ class ForTarget(Solved):
 
 @dataclass(frozen=True, kw_only=True)
 class Level(Solved):
-    """A level below 7 (:mod:`kniffel.bots.levels`) on one column, by the solver's table as it sees it
+    """A level below 7 (:class:`kniffel.bots.LevelBot`) on one column, by the solver's table as it sees it
     (:func:`kniffel.planning.levels.seen_values`), its games played all at once as :class:`Optimal`'s are
     (one column of a sheet of alike free columns too)."""
 
@@ -289,7 +288,7 @@ def resolve(rules: RuleSet, strategy: str) -> Plan:
     bot = bots.make(strategy, seed=0)
     goal = bots.goal_of(bot)
     role = goal.aim() if goal is not None and is_exact(rules) else None
-    found = level_of(bot)
+    found = bots.level_of(bot)
     if found is not None and found.mistakes is not None:
         return level_plan(rules, strategy, found.number)
     played = compiled_rules(rules) if plays_for_points(strategy) else None
