@@ -82,7 +82,7 @@ def progress_lines(games: list[record.GameRecord], lang: str) -> list[str]:
             lines.append(
                 translate(
                     lang,
-                    "{player} ({rules}): level over time {levels}",
+                    "Level over time, {player} ({rules}): {levels}",
                     player=player,
                     rules=ruleset,
                     levels=shown,
