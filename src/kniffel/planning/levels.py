@@ -83,10 +83,10 @@ class Level:
 
 LADDER: tuple[Level, ...] = (
     Level(1, N_("Newcomer"), 1.1),
-    Level(2, N_("Casual player"), 0.8),
-    Level(3, N_("Hobby player"), 0.62),
-    Level(4, N_("Regular"), 0.48),
-    Level(5, N_("Skilled player"), 0.36),
+    Level(2, N_("Casual player"), 0.85),
+    Level(3, N_("Hobby player"), 0.72),
+    Level(4, N_("Regular"), 0.6),
+    Level(5, N_("Skilled player"), 0.44),
     Level(6, N_("Expert"), 0.25),
     Level(7, N_("Master"), 0.0),
     Level(8, N_("Grandmaster"), 0.0, to_win=True),
