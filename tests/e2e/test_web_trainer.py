@@ -77,3 +77,20 @@ def test_the_daily_series_is_the_same_for_everyone_and_speaks_german(
             assert "Würfe übrig" in page.inner_text("#question")
         assert errors(page) == []
     assert headings[0] == headings[1]
+
+
+def test_the_trainer_works_under_its_content_security_policy(browser: Browser, server: ServerProcess) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    page = context.new_page()
+    blocked: list[str] = []
+    page.on("console", lambda m: blocked.append(m.text) if "Content Security Policy" in m.text else None)
+    page.on("pageerror", lambda error: blocked.append(str(error)))
+    page.goto(server.url + "/trainer")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#rules", "yahtzee")
+    page.click("#fresh")
+    page.wait_for_selector("body[data-trainer='position-1']", timeout=FIRST_TIME)
+    page.locator("#sheet button").first.click()
+    page.wait_for_selector("body[data-trainer='verdict-1']")
+    context.close()
+    assert blocked == []
