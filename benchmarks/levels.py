@@ -41,7 +41,7 @@ from kniffel.planning.exact import advisor_for
 from kniffel.planning.levels import EXACT_LEVEL, LADDER
 from kniffel.services.review import review
 from kniffel.services.simulate import simulate
-from kniffel.services.tournament import Prepared, tournament
+from kniffel.services.tournament import Prepared, TournamentResult, tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "levels.json"
@@ -68,7 +68,7 @@ def reviewed(rules_id: str, level: int, games: int, seed: int) -> dict[str, floa
     }
 
 
-def share(result: Any, player: str, opponent: str) -> float:
+def share(result: TournamentResult, player: str, opponent: str) -> float:
     """The share of games ``player`` won against ``opponent`` (a tie half a win)."""
     for record in result.pairings():
         if record.player == player and record.opponent == opponent:
@@ -85,13 +85,13 @@ def measure(rules_id: str, args: argparse.Namespace, say: Any) -> dict[str, Any]
     levels: list[dict[str, Any]] = []
     for found in LADDER[:EXACT_LEVEL]:
         spec = f"bot:{found.number}"
-        result = simulate(rs, strategy=spec, games=args.games, seed=args.seed)
+        simulated = simulate(rs, strategy=spec, games=args.games, seed=args.seed)
         entry: dict[str, Any] = {
             "level": found.number,
             "name": found.name,
-            "mean": result.mean,
-            "stderr": result.stderr,
-            "loss_against_mean": exact - result.mean,
+            "mean": simulated.mean,
+            "stderr": simulated.stderr,
+            "loss_against_mean": exact - simulated.mean,
         }
         entry.update(reviewed(rules_id, found.number, args.reviewed, args.seed))
         levels.append(entry)
