@@ -76,6 +76,10 @@ QUESTIONS: dict[str, str] = {
 }
 
 
+ESTIMATES = N_("Values are estimates from single-column tables, not exact.")
+"""Said under a verdict on a sheet the exact solver does not cover (several columns)."""
+
+
 class TrainerError(KniffelError):
     """A series that cannot be made as asked, or an answer that is no choice of the position."""
 
@@ -260,6 +264,8 @@ class Verdict:
                     best=self.value_text(self.best.value, lang),
                 )
             )
+        if not is_exact(rules):
+            lines.append(t(ESTIMATES))
         tempting = self.tempting()
         if tempting is not None and tempting[0] != self.chosen:
             action, number_, loss = tempting
