@@ -229,7 +229,7 @@ class LevelBot(PlannerBot):
         super().__init__(seed=seed, directory=directory, live=live)
         self.level = level(number)
         self.number = number
-        self.name = str(number)
+        self.name = f"level {number}"
 
     def prepare(self, rules: RuleSet) -> Planner:
         """The level's planner on ``rules`` (made once per rule set and shared by every bot of the level)."""
@@ -246,7 +246,7 @@ def level_bot(number: int, *, seed: int | None = None, live: bool = False) -> Pl
         bot = WinBot(seed=seed, live=live)
     else:
         return LevelBot(number, seed=seed, live=live)
-    bot.level, bot.name = level(number), str(number)
+    bot.level, bot.name = level(number), f"level {number}"
     return bot
 
 
