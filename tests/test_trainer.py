@@ -11,12 +11,14 @@ import pytest
 from textual.widgets import DataTable, Static
 from typer.testing import CliRunner
 
-from kniffel import rules
+from kniffel import Game, SeededDice, bots, rules
 from kniffel.apps.cli import app
 from kniffel.apps.tui.trainer import TrainerApp
 from kniffel.engine.actions import Action, Roll
 from kniffel.planning import POINTS, Unit
 from kniffel.services import proficiency, trainer
+from kniffel.services.proficiency import of_review, review_lines
+from kniffel.services.review import review
 
 YAHTZEE = rules.get("yahtzee")
 
@@ -180,3 +182,15 @@ def test_a_series_to_win_values_the_chance_of_winning() -> None:
         assert 0.0 <= verdict.best.value <= 1.0
         assert verdict.loss >= trainer.TEACHES[Unit.PROBABILITY] * 0.25
     assert trainer.Exercise.of(found[0].situation).goal == str(POINTS)
+
+
+def test_a_reviewed_game_says_the_level_its_player_matches() -> None:
+    exact = bots.play(Game(YAHTZEE, ["Zoe"], dice=SeededDice(5)), [bots.make("bot:7")])
+    assert review_lines(review(exact)) == [
+        "Zoe: Average loss a decision: 0.00 points; plays like level 7 (Master)."
+    ]
+    newcomer = bots.play(Game(YAHTZEE, ["Ben"], dice=SeededDice(5)), [bots.make("bot:1")])
+    figure = of_review(review(newcomer))["Ben"]
+    assert figure.level is not None
+    assert figure.level <= 3
+    assert "spielt wie Stufe" in review_lines(review(newcomer), "de")[0]

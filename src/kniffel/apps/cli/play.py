@@ -42,6 +42,7 @@ from kniffel.engine.actions import (
 )
 from kniffel.planning import quick_choices
 from kniffel.services import session
+from kniffel.services.proficiency import review_lines
 from kniffel.services.session import (
     hint_choices,
     hint_win_chances,
@@ -583,6 +584,8 @@ class Session(session.Session):
         lang = self.settings.lang
         result = renamed(result, self.shown())
         self.console.print(summary_table(result, lang))
+        for line in review_lines(result, lang):
+            self.console.print(line)
         self.console.print(decisions_table(result, self.game.rules, lang=lang))
         if not result.exact:
             self.note_estimate()
