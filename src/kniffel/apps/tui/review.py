@@ -29,6 +29,7 @@ class ReviewScreen(ModalScreen[None]):
     ReviewScreen { align: center middle; }
     #review { width: 100%; height: 100%; border: round $accent; padding: 0 1; background: $surface; }
     #review-summary { height: auto; max-height: 11; }
+    #review-figures { height: auto; }
     #review-decisions { height: 1fr; }
     """
 
@@ -44,12 +45,14 @@ class ReviewScreen(ModalScreen[None]):
         with Vertical(id="review"):
             yield Static(self.t("Review: expected points lost against the best decision"), id="review-title")
             yield DataTable(id="review-summary", cursor_type="none")
+            # each player's figure: the average loss a decision and the level it matches
+            yield Static("\n".join(review_lines(self.result, self.lang)), id="review-figures")
             yield Static(self.note(), id="review-note")
             yield DataTable(id="review-decisions", cursor_type="row")
         yield Footer(compact=True)
 
     def note(self) -> str:
-        lines = review_lines(self.result, self.lang)
+        lines = []
         if not self.result.exact:
             lines.append(self.t("Values are estimates from single-column tables, not exact."))
         if not self.shown():  # indices: the first decision is 0
