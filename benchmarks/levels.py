@@ -41,7 +41,8 @@ from kniffel.planning.exact import advisor_for
 from kniffel.planning.levels import EXACT_LEVEL, LADDER
 from kniffel.services.review import review
 from kniffel.services.simulate import simulate
-from kniffel.services.tournament import Prepared, TournamentResult, tournament
+from kniffel.services.standings import TournamentResult
+from kniffel.services.tournament import Prepared, tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "levels.json"
