@@ -559,7 +559,8 @@ def test_a_failed_commit_takes_the_action_back(url: str) -> None:
         ({"seats": [{"name": "x" * 25}]}, "needs a name"),
         (
             {"seats": [{"name": "Ada", "kind": "alien"}]},
-            "is one of human, bot, bot:optimal, bot:win, got 'alien'",
+            "is one of human, bot, bot:optimal, bot:win, bot:1, bot:2, bot:3, bot:4, bot:5, bot:6, bot:7, "
+            "bot:8, got 'alien'",
         ),
         (
             {

@@ -11,6 +11,10 @@ thinking is the planners' (:mod:`kniffel.planning`): ``bot`` (``bot:heuristic``)
 planner, fast and without tables; ``bot:optimal`` (``bot:points``) plays optimally for points where the
 solver covers the rules and by the column estimate elsewhere; ``bot:GOAL`` plays for any other goal
 (:mod:`kniffel.planning.goals`): ``bot:win`` to finish first, ``bot:target:250`` for at least 250 points.
+``bot:1`` to ``bot:8`` are the levels of play named for people (:mod:`kniffel.planning.levels`), from a
+newcomer to ``bot:optimal`` (7) and ``bot:win`` (8): levels 1 to 6 play their level's planner (the exact
+policy through a view of the game that people's is like; their mistakes are in that view, never drawn by
+chance), level 7 is ``bot:optimal`` and level 8 ``bot:win`` under a level's name.
 These names are also :func:`kniffel.services.simulate.simulate`'s strategies. A strategy from elsewhere joins
 with :func:`register`, so front ends offer every bot through :func:`make` without knowing where it
 lives.
@@ -24,6 +28,7 @@ tests) it always plays its goal exactly, solving whatever that takes.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
@@ -49,6 +54,7 @@ from kniffel.planning import (
 )
 from kniffel.planning.exact import advisor_job
 from kniffel.planning.goals import goal_names, parse_goal
+from kniffel.planning.levels import EXACT_LEVEL, LEVELS, Level, level, level_planner
 from kniffel.planning.winning import with_patience
 from kniffel.rules import RuleSet
 
@@ -84,6 +90,8 @@ class PlannerBot:
     name: str = "planner"
     goal: Goal = POINTS
     method: Method = "best"
+    level: Level | None = None
+    """The level of play it stands for (``bot:7`` is ``bot:optimal``, ``bot:8`` ``bot:win``), if any."""
 
     def __init__(
         self,
@@ -147,8 +155,10 @@ class PlannerBot:
         return job.wait(0.0 if compiling() is not None else TABLE_PATIENCE)  # no waiting on a compile
 
     def title(self, lang: str = "en") -> str:
-        """Its default name in ``lang``: its goal's bot (:meth:`kniffel.planning.Goal.bot_name`)."""
-        return self.goal.bot_name(lang)
+        """Its default name in ``lang``: its level's bot where it stands for one
+        (:meth:`kniffel.planning.levels.Level.bot_name`), else its goal's
+        (:meth:`kniffel.planning.Goal.bot_name`)."""
+        return self.level.bot_name(lang) if self.level is not None else self.goal.bot_name(lang)
 
     def choose(self, game: Game) -> Action:
         if game.is_over:
@@ -207,6 +217,45 @@ class WinBot(GoalBot):
         super().__init__(WIN, seed=seed, directory=directory, live=live)
 
 
+class LevelBot(PlannerBot):
+    """A level below 7: the best choice by its level's view of the game
+    (:func:`kniffel.planning.levels.level_planner`)."""
+
+    # not the best method: a level's games are a plan of its own (goal_of says None)
+    method: Method = "exact"
+
+    def __init__(
+        self, number: int, *, seed: int | None = None, directory: Path | None = None, live: bool = False
+    ) -> None:
+        super().__init__(seed=seed, directory=directory, live=live)
+        self.level = level(number)
+        self.number = number
+        self.name = f"level {number}"
+
+    def prepare(self, rules: RuleSet) -> Planner:
+        """The level's planner on ``rules`` (made once per rule set and shared by every bot of the level)."""
+        return level_planner(rules, POINTS, self.number, self.directory, wait=not self.live)
+
+
+def level_bot(number: int, *, seed: int | None = None, live: bool = False) -> PlannerBot:
+    """The bot of level ``number`` (1 to 8): levels below 7 their planner's, 7 ``bot:optimal`` and 8
+    ``bot:win`` under their level's name."""
+    bot: PlannerBot
+    if number == EXACT_LEVEL:
+        bot = OptimalBot(seed=seed, live=live)
+    elif number == EXACT_LEVEL + 1:
+        bot = WinBot(seed=seed, live=live)
+    else:
+        return LevelBot(number, seed=seed, live=live)
+    bot.level, bot.name = level(number), f"level {number}"
+    return bot
+
+
+def level_of(bot: Bot) -> Level | None:
+    """The level a bot plays at, None for a bot of none."""
+    return bot.level if isinstance(bot, PlannerBot) else None
+
+
 BotFactory = Callable[..., Bot]
 """Called as ``factory(seed=seed)`` (and ``live=True`` for a bot people watch, if it takes that)."""
 
@@ -217,6 +266,9 @@ _REGISTRY: dict[str, BotFactory] = {
     "win": WinBot,
 }
 _DEFAULT = "heuristic"
+
+
+_REGISTRY.update({str(n): functools.partial(level_bot, n) for n in range(1, LEVELS + 1)})
 
 
 def register(name: str, factory: BotFactory) -> None:
@@ -298,6 +350,7 @@ __all__ = [
     "BotFactory",
     "GoalBot",
     "HeuristicBot",
+    "LevelBot",
     "OptimalBot",
     "PlannerBot",
     "Weights",
@@ -306,6 +359,8 @@ __all__ = [
     "default_name",
     "goal_of",
     "graded_goal",
+    "level_bot",
+    "level_of",
     "make",
     "play",
     "register",

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
         level_of,
         widths_of,
     )
+    from kniffel.core.levels import misjudged
     from kniffel.core.play import (
         MASK64,
         Played,
@@ -145,6 +146,7 @@ _open(
 )  # fmt: skip
 _open("disttable", "DistributionTable", "ScoreDistribution", "best_of", "build_table", "chance_at_least")
 _open("kernels.win", AIM_POINTS="POINTS", AIM_WIN="WIN")
+_open("levels", "misjudged")
 _open("lanes", "early_levels", "early_rows_levels", "horizon_level", "lane_layout", "level_of", "widths_of")
 _open(
     "play", "MASK64", "Played", "StreamDice", "add_counts", "box_counts", "deal_seed", "dealt_faces", "mix64",
@@ -270,6 +272,7 @@ __all__ = [
     "level_of",
     "load_solution",
     "make_room",
+    "misjudged",
     "mix64",
     "option_distributions",
     "parse_size",

@@ -68,7 +68,7 @@ class ColumnPlanner(SearchPlanner):
         self, rules: RuleSet, goal: Goal, directory: Path | None = None, *, wait: bool = True
     ) -> None:
         super().__init__(rules, goal, wait=wait)
-        self.models = {c.id: column_model(rules, i, directory) for i, c in enumerate(rules.columns)}
+        self.models = {c.id: self.model(i, directory) for i, c in enumerate(rules.columns)}
         self.upper = {box.id for box in rules.boxes if box.section is Section.UPPER}
         self.columns = ColumnCache(4096)
         self.search = None
@@ -77,6 +77,10 @@ class ColumnPlanner(SearchPlanner):
             self.search = SheetSearch(
                 rules, [m.advisor.compiled for m in models], [m.advisor.solution.values for m in models]
             )
+
+    def model(self, index: int, directory: Path | None) -> ColumnModel:
+        """Column ``index``'s model: its table, solved (another planner may see it otherwise)."""
+        return column_model(self.rules, index, directory)
 
     def valuation(self, game: Game) -> ColumnValuation:
         return ColumnValuation(self, game)

@@ -18,6 +18,8 @@ at its table), from the cone of the empty sheet for its score: its game ``i`` is
 ``i``. Options of exactly the same chance are told apart as compiled play tells them apart, not by their
 points as the planner does: the same chance of the score (Kniffel filled top-down, 150: 28.2 % both
 ways), a mean a point or two lower.
+A level below 7 (``bot:1`` to ``bot:6``, :mod:`kniffel.planning.levels`) plays where ``bot:optimal`` plays
+compiled, the same way, by the solver's table as the level sees it (:class:`Level`).
 The heuristic ``bot`` on such a single column plays its own table of values the same way
 (:class:`OwnTable`), the games tournaments play (:func:`heuristic_search`). On multi-column sheets
 without free throws ``bot:optimal`` (the column estimate) and ``bot`` play whole games in their
@@ -39,10 +41,12 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel import bots
+from kniffel.core import AIM_POINTS
 from kniffel.engine.dice import SeededDice
 from kniffel.engine.game import Game
 from kniffel.planning import POINTS, HeuristicPlanner, Planner, is_exact, planner_for
 from kniffel.planning.compiled import SearchPlanner, SheetSearch, covers
+from kniffel.planning.levels import level_planner, seen_values
 from kniffel.rules import Order, RuleSet, single_column
 
 if TYPE_CHECKING:
@@ -100,6 +104,11 @@ class Plan(ABC):
     def play(self, seed: int, first_game: int, games: int, progress: Progress | None = None) -> Chunk:
         """Games ``first_game`` to ``first_game + games - 1`` of the run with ``seed``: game ``i`` is the
         same game whichever call plays it. ``progress(done, games)`` counts this call's games."""
+
+    def own_values(self) -> npt.NDArray[np.float64] | None:
+        """The table its player plays compiled games for points by instead of the solver's (laid out as
+        the solver's), None where it plays by the solver's or plays for another goal."""
+        return None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -176,6 +185,28 @@ class ForTarget(Solved):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Level(Solved):
+    """A level below 7 (:class:`kniffel.bots.LevelBot`) on one column, by the solver's table as it sees it
+    (:func:`kniffel.planning.levels.seen_values`), its games played all at once as :class:`Optimal`'s are
+    (one column of a sheet of alike free columns too)."""
+
+    level: int
+
+    def table(self) -> Solution:
+        """The solved table, the one the planners share: the level's view of it is made once."""
+        from kniffel.planning.exact import advisor_for
+
+        return advisor_for(self.solved).solution if self.solution is None else self.solution
+
+    def own_values(self) -> npt.NDArray[np.float64]:
+        return seen_values(self.table(), self.level)
+
+    def play(self, seed: int, first_game: int, games: int, progress: Progress | None = None) -> Chunk:
+        played = self.table().compiled
+        return _lockstep(played, self.own_values(), seed, first_game, games, progress, expected=None)
+
+
+@dataclass(frozen=True, kw_only=True)
 class OwnTable(Plan):
     """The heuristic bot on one column, by its own table of values (nothing solved)."""
 
@@ -183,6 +214,10 @@ class OwnTable(Plan):
     role: Role | None = HEURISTIC
 
     lockstep: ClassVar[bool] = True
+
+    def own_values(self) -> npt.NDArray[np.float64]:
+        own: npt.NDArray[np.float64] = self.search.values[0]
+        return own
 
     def play(self, seed: int, first_game: int, games: int, progress: Progress | None = None) -> Chunk:
         search = self.search
@@ -267,8 +302,12 @@ def resolve(rules: RuleSet, strategy: str) -> Plan:
     the solver's optimal policy where it plays for points alone and the rules allow, the compiled games
     of a player for a score, the quick bot's own table, the compiled turn search, else the engine (see
     the module's description). Loads no table: :meth:`Solved.loaded` does."""
-    goal = bots.goal_of(bots.make(strategy, seed=0))
+    bot = bots.make(strategy, seed=0)
+    goal = bots.goal_of(bot)
     role = goal.aim() if goal is not None and is_exact(rules) else None
+    found = bots.level_of(bot)
+    if found is not None and found.mistakes is not None:
+        return level_plan(rules, strategy, found.number)
     played = compiled_rules(rules) if plays_for_points(strategy) else None
     if played is not None:
         return Optimal(rules=rules, strategy=strategy, role=role, solved=played)
@@ -282,6 +321,20 @@ def resolve(rules: RuleSet, strategy: str) -> Plan:
     if search is not None:
         return Sheet(rules=rules, strategy=strategy, role=role, search=search)
     return Engine(rules=rules, strategy=strategy, role=role)
+
+
+def level_plan(rules: RuleSet, strategy: str, level: int) -> Plan:
+    """How level ``level`` (1 to 6) plays ``rules``: all at once by the table it sees where optimal play
+    is (:func:`compiled_rules`), for points in compiled tournaments on one column; else in the compiled
+    turn search of its planner where it covers the sheet, else through the game."""
+    played = compiled_rules(rules)
+    if played is not None:
+        role = AIM_POINTS if is_exact(rules) else None
+        return Level(rules=rules, strategy=strategy, role=role, solved=played, level=level)
+    columns = level_planner(rules, POINTS, level).columns
+    if columns is not None and columns.search is not None:
+        return Sheet(rules=rules, strategy=strategy, search=columns.search)
+    return Engine(rules=rules, strategy=strategy)
 
 
 def plays_for_points(strategy: str) -> bool:
@@ -380,6 +433,7 @@ __all__ = [
     "Chunk",
     "Engine",
     "ForTarget",
+    "Level",
     "Optimal",
     "OwnTable",
     "Plan",
@@ -388,6 +442,7 @@ __all__ = [
     "Solved",
     "compiled_rules",
     "heuristic_search",
+    "level_plan",
     "own_table",
     "plays_for_points",
     "resolve",

@@ -24,13 +24,14 @@ Ray).
 the games of the blocks every table finished (:class:`TournamentInterrupted`, a partial result).
 
 **Compiled play.** On rules the exact solver covers, a table whose players are all built-in bots playing
-for points (``bot:optimal``), to win (``bot:win``) or for a target (``bot:target:T``), or the heuristic
-bot (``bot``) on a sheet without free throws, plays all its games at once in compiled code
-(:func:`kniffel.core.winplay.play_to_win`): thousands of games a second instead of tens. The heuristic
-values an entry as its points plus the change of a table over the column's states
-(:meth:`kniffel.planning.HeuristicPlanner.potential`), so its turn is the solver's turn played by that
-table. The games are the engine's, except that a player may break an exact tie between equally good
-options another way.
+for points (``bot:optimal``), to win (``bot:win``) or for a target (``bot:target:T``), the levels
+(``bot:1`` to ``bot:8``), or the heuristic bot (``bot``) on a sheet without free throws, plays all its
+games at once in compiled code (:func:`kniffel.core.winplay.play_to_win`): thousands of games a second
+instead of tens. The heuristic values an entry as its points plus the change of a table over the column's
+states (:meth:`kniffel.planning.HeuristicPlanner.potential`), so its turn is the solver's turn played by
+that table; a level below 7 plays the solver's table as it sees it
+(:func:`kniffel.planning.levels.seen_values`). The games are the engine's, except that a player may break
+an exact tie between equally good options another way.
 """
 
 from __future__ import annotations
@@ -222,11 +223,10 @@ def _play_compiled(
 
     n = len(players)
     games = deals * n
-    searches = [plan.search if isinstance(plan, OwnTable) else None for plan in plans]
     aims = [plan.role if isinstance(plan.role, int) else AIM_POINTS for plan in plans]
-    values = [None if search is None else search.values[0] for search in searches]
+    values = [plan.own_values() for plan in plans]
     goals = {aim for aim in aims if aim != AIM_POINTS}
-    alone = [search for search in searches if search is not None]
+    alone = [plan.search for plan in plans if isinstance(plan, OwnTable)]
     # heuristic bots alone play by their own tables: the solver's is not loaded (nor solved)
     source = alone[0].compiled[0] if len(alone) == n else prepared.solution
 

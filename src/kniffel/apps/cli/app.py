@@ -1,7 +1,7 @@
 """The ``kniffel`` command line: ``rules``, ``score``, ``play``, ``solve``, ``review``, ``tournament`` and
 ``serve`` here; ``advise`` (:mod:`~kniffel.apps.cli.advising`), ``simulate``
-(:mod:`~kniffel.apps.cli.simulating`), ``stats`` and ``cache`` in modules of their own, added in the order
-the help lists them.
+(:mod:`~kniffel.apps.cli.simulating`), ``train`` (:mod:`~kniffel.apps.cli.training`), ``stats`` and ``cache``
+in modules of their own, added in the order the help lists them.
 
 Each command is a thin layer over the library: it reads its arguments, asks :mod:`kniffel.rules` or
 :class:`kniffel.Game`, and prints a Rich table or JSON. Errors are turned into one line on stderr
@@ -19,7 +19,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from kniffel.apps.cli import advising, caching, language, reviewing, simulating, solving, stats
+from kniffel.apps.cli import advising, caching, language, reviewing, simulating, solving, stats, training
 from kniffel.apps.cli.cluster import ClusterOption
 from kniffel.apps.cli.errors import CliError
 from kniffel.apps.cli.language import LangOption, reports_errors
@@ -193,8 +193,9 @@ def play_command(
             "-p",
             metavar="PLAYER",
             help="A player, in turn order: a name for a human, or a bot: 'bot' (a quick heuristic), "
-            "'bot:optimal' (the most points), 'bot:win' (the best chance of winning) or 'bot:target:T' "
-            "(the best chance of T points); NAME=BOT names a bot (Zoe=bot:win). Repeat for each player "
+            "'bot:optimal' (the most points), 'bot:win' (the best chance of winning), 'bot:target:T' "
+            "(the best chance of T points) or a level from 'bot:1' (a newcomer) to 'bot:8'; NAME=BOT names "
+            "a bot (Zoe=bot:win). Repeat for each player "
             "(1 to 8).",
             show_default=False,
         ),
@@ -381,7 +382,8 @@ def tournament_command(
             "--player",
             "-p",
             metavar="BOT",
-            help="A bot (bot, bot:optimal, bot:win, bot:target:T); repeat for each player, at least two.",
+            help="A bot (bot, bot:optimal, bot:win, bot:target:T, bot:1 to bot:8); repeat for each player, "
+            "at least two.",
         ),
     ],
     rules_id: RulesOption = None,
@@ -520,4 +522,5 @@ def serve_command(
     )
 
 
+app.registered_commands += training.commands.registered_commands
 app.registered_commands += stats.commands.registered_commands  # kniffel stats, after the others

@@ -43,6 +43,7 @@ from kniffel.engine.actions import (
 from kniffel.planning import quick_choices
 from kniffel.services import session
 from kniffel.services.advice import Preparing, hints, plays_to_win, points_table_pending, pruned
+from kniffel.services.proficiency import review_lines
 from kniffel.services.session import live_chances
 from kniffel.services.wording import (
     QUICK_ORDER,
@@ -597,6 +598,8 @@ class Session(session.Session):
         lang = self.settings.lang
         result = renamed(result, self.shown())
         self.console.print(summary_table(result, lang))
+        for line in review_lines(result, lang):
+            self.console.print(line)
         self.console.print(decisions_table(result, self.game.rules, lang=lang))
         if not result.exact:
             self.note_estimate()

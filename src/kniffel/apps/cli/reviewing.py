@@ -158,6 +158,7 @@ def print_review(path: Path, *, everything: bool, by_win: bool, json_output: boo
     charts everyone's chances), printed as tables in ``lang`` or as JSON."""
     from kniffel.apps.cli import solving
     from kniffel.services.players import shown_names
+    from kniffel.services.proficiency import of_review, review_lines
     from kniffel.services.review import can_review_by_win, player_goals, review
     from kniffel.services.session import read_game, saved_bots
     from kniffel.services.wording import renamed
@@ -172,12 +173,15 @@ def print_review(path: Path, *, everything: bool, by_win: bool, json_output: boo
     with solving.solve_progress(not json_output and graded_by_chance, label, lang=lang):
         result = review(game, goals=goals, chances=by_win)
     if json_output:
-        print(json.dumps(result.to_json()))
+        figures = {name: figure.to_json() for name, figure in of_review(result).items()}
+        print(json.dumps(result.to_json() | {"proficiency": figures}))
         return
     console = Console(highlight=False)
     names = shown_names(game.players, bots, lang)
     result = renamed(result, dict(zip(game.players, names, strict=True)))
     console.print(summary_table(result, lang))
+    for line in review_lines(result, lang):
+        console.print(line)
     console.print(decisions_table(result, game.rules, everything=everything, lang=lang))
     if result.chances is not None:
         console.print(chances_table(result, names, lang))

@@ -19,7 +19,7 @@ from kniffel.apps.cli.language import LangOption, reports_errors
 from kniffel.apps.cli.options import file_option
 from kniffel.apps.cli.simulating import check_plot
 from kniffel.base.i18n import N_, ngettext, number, percent, translate
-from kniffel.services import record
+from kniffel.services import proficiency, record
 
 commands = typer.Typer()
 """The command, added to ``kniffel``'s own (:mod:`kniffel.apps.cli.app`)."""
@@ -52,9 +52,43 @@ def record_tables(found: list[record.Summary], lang: str) -> list[Table]:
             str(s.kniffels),
             percent(lang, s.bonus_rate, 0),
             "-" if s.loss_per_choice is None else number(lang, s.loss_per_choice, 2),
+            _level(s),
             reviewed,
         )
     return list(tables.values())
+
+
+def _level(summary: record.Summary) -> str:
+    """The level the summary's loss per choice matches (:mod:`kniffel.services.proficiency`), or a dash."""
+    if summary.loss_per_choice is None:
+        return "-"
+    found = proficiency.level_of(summary.ruleset.split()[0], summary.loss_per_choice)
+    return "-" if found is None else str(found)
+
+
+def progress_lines(games: list[record.GameRecord], lang: str) -> list[str]:
+    """For each player and rule set with reviewed games, the level its games matched over time, oldest
+    first (:func:`kniffel.services.proficiency.over_time`)."""
+    groups: dict[tuple[str, str], list[record.GameRecord]] = {}
+    for game in games:
+        if game.loss is not None and game.decisions:
+            groups.setdefault((game.player, game.ruleset), []).append(game)
+    lines = []
+    for (player, ruleset), found in groups.items():
+        runs = proficiency.over_time([(g.loss or 0.0, g.decisions or 0) for g in found], found[0].rules)
+        levels = [str(run.level) for run in runs if run.level is not None]
+        if levels:
+            shown = " \N{RIGHTWARDS ARROW} ".join(levels)
+            lines.append(
+                translate(
+                    lang,
+                    "Level over time, {player} ({rules}): {levels}",
+                    player=player,
+                    rules=ruleset,
+                    levels=shown,
+                )
+            )
+    return lines
 
 
 HEADINGS = (
@@ -65,6 +99,7 @@ HEADINGS = (
     N_("Kniffels"),
     N_("Bonus"),
     N_("Loss"),
+    N_("Level"),
     N_("Reviewed"),
 )
 """The figures of a row of the record, after the player's name."""
@@ -113,8 +148,8 @@ def stats_command(
     if json_output:
         # allow_nan=False: the record's numbers are checked finite as it is read, so this never raises;
         # were one to slip through, an error is better than JSON that no other program reads
-        data = {"path": str(record.record_path()), "summaries": [s.to_json() for s in found]}
-        print(json.dumps(data, allow_nan=False))
+        shown = [s.to_json() | {"level": _level(s) if s.loss_per_choice is not None else None} for s in found]
+        print(json.dumps({"path": str(record.record_path()), "summaries": shown}, allow_nan=False))
     elif not found:
         where = record.record_path()
         if player is not None:
@@ -124,11 +159,14 @@ def stats_command(
     else:
         for table in record_tables(found, words):
             console.print(table)
+        for line in progress_lines(games, words):
+            console.print(line)
         console.print(
             translate(
                 words,
                 "Bonus: games with the upper bonus. Loss: expected points given away per choice, over the "
-                "reviewed games. Kept in {path}; forget it with: kniffel stats --clear",
+                "reviewed games; Level: the level of play that loses as much. Kept in {path}; forget it "
+                "with: kniffel stats --clear",
                 path=record.record_path(),
             ),
             style="dim",

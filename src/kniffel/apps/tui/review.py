@@ -14,6 +14,7 @@ from kniffel.apps.tui.common import translate_keys
 from kniffel.base.i18n import N_, number, translate
 from kniffel.engine.actions import Action, action_text
 from kniffel.rules import RuleSet
+from kniffel.services.proficiency import review_lines
 from kniffel.services.review import Review
 from kniffel.services.wording import SUMMARY_HEADERS, listed_decisions, summary_cells
 
@@ -28,6 +29,7 @@ class ReviewScreen(ModalScreen[None]):
     ReviewScreen { align: center middle; }
     #review { width: 100%; height: 100%; border: round $accent; padding: 0 1; background: $surface; }
     #review-summary { height: auto; max-height: 11; }
+    #review-figures { height: auto; }
     #review-decisions { height: 1fr; }
     """
 
@@ -43,6 +45,8 @@ class ReviewScreen(ModalScreen[None]):
         with Vertical(id="review"):
             yield Static(self.t("Review: expected points lost against the best decision"), id="review-title")
             yield DataTable(id="review-summary", cursor_type="none")
+            # each player's figure: the average loss a decision and the level it matches
+            yield Static("\n".join(review_lines(self.result, self.lang)), id="review-figures")
             yield Static(self.note(), id="review-note")
             yield DataTable(id="review-decisions", cursor_type="row")
         yield Footer(compact=True)

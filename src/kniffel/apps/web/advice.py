@@ -36,6 +36,7 @@ from kniffel.planning.worker import Work, worker
 from kniffel.rules import RuleSet
 from kniffel.services import advice
 from kniffel.services.advice import Position, Preparing, plays_to_win
+from kniffel.services.proficiency import player_json
 from kniffel.services.review import Review, can_review_by_win, listed, loss_text, player_goals
 from kniffel.services.review import review as review_game
 
@@ -291,6 +292,7 @@ def review(
     # every player's choices and what they gave away in all, for a player's record (kniffel.services.record)
     players = [
         {"seat": seat, "name": p.name, "unit": p.unit, "decisions": p.decisions, "loss": round(p.loss, 6)}
+        | player_json(game.rules.id, p, lang)
         for seat, p in enumerate(result.players)
     ]
     answer: dict[str, Any] = {"status": READY, "decisions": decisions, "chances": chart, "players": players}

@@ -15,9 +15,10 @@ from datetime import datetime
 from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-SEAT_KINDS = ("human", "bot", "bot:optimal", "bot:win")
+SEAT_KINDS = ("human", "bot", "bot:optimal", "bot:win", *(f"bot:{level}" for level in range(1, 9)))
 """Who sits at a seat: a person, or a bot of a strength (:func:`kniffel.bots.make`: the quick heuristic,
-the solver's play for points, play for the win)."""
+the solver's play for points, play for the win, or a level of play from a newcomer to the best,
+:mod:`kniffel.planning.levels`)."""
 
 
 KIND_WIDTH = 16

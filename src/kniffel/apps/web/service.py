@@ -97,7 +97,7 @@ class CreateRequest:
             found = rules_module.get(rules_id, options)
         except rules_module.RulesError as error:
             raise WebError("invalid", str(error)) from None
-        if any(s.kind == "bot:win" for s in specs) and not advice.available(found):
+        if any(s.kind in ("bot:win", "bot:8") for s in specs) and not advice.available(found):
             raise WebError(
                 "invalid", f"bot:win plays the rule sets of one column the solver covers, not {found.id}"
             )

@@ -116,13 +116,16 @@ function showRules() {
   }
 }
 
-// Who may sit at a seat: a person or a bot of a strength (the server's seat kinds).
+// Who may sit at a seat: a person or a bot of a strength (the server's seat kinds), the levels of play
+// from a newcomer (1) to the best for points (7) and to win (8) named for people.
 function seatKinds() {
+  const levels = [t("Newcomer"), t("Casual player"), t("Hobby player"), t("Regular"), t("Skilled player"), t("Expert"), t("Master"), t("Grandmaster")];
   return [
     ["human", t("Human")],
     ["bot", t("Bot: quick")],
     ["bot:optimal", t("Bot: strong (most points)")],
     ["bot:win", t("Bot: plays to win")],
+    ...levels.map((name, i) => [`bot:${i + 1}`, t("Bot level {n}: {name}", { n: i + 1, name })]),
   ];
 }
 

@@ -1,7 +1,7 @@
 // The home page's record (record.js): per player and rule set the figures `kniffel stats` prints, a
 // small plot of the scores game by game with their running average, and a button that forgets it all.
 
-import { boxLabel, inLanguage, nt, number, percent, t } from "/static/i18n.js";
+import { boxLabel, inLanguage, lang, nt, number, percent, t } from "/static/i18n.js";
 import { clearRecord, loadRecord, summaries } from "/static/record.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -98,7 +98,28 @@ function group(summary) {
     reviewed: summary.reviewed,
   });
   box.append(figures, element("p", reviewed, "muted small reviewed"), plot(summary));
+  if (summary.reviewed) showLevel(summary, figures);
   return box;
+}
+
+// The level a player's reviewed games match, and how it went over time, as the server works it out from
+// the measured ladder (kniffel.services.proficiency); nothing is shown without a connection.
+async function showLevel(summary, figures) {
+  const games = summary.games.filter((g) => g.loss !== null && g.decisions).map((g) => `${g.loss}:${g.decisions}`);
+  const query = new URLSearchParams({ rules: summary.games[0].rules, games: games.join(","), lang: lang() });
+  let body = null;
+  try {
+    const response = await fetch(`/api/proficiency?${query}`);
+    body = response.ok ? await response.json() : null;
+  } catch {
+    return;
+  }
+  if (!body || body.level === null) return;
+  figures.append(figure(t("Level"), String(body.level)));
+  const levels = body.over_time.filter((n) => n !== null);
+  const line = element("p", body.text, "muted small level");
+  if (levels.length > 1) line.textContent += ` ${t("Over time: {levels}", { levels: levels.join(" → ") })}`;
+  figures.after(line);
 }
 
 // Draw the record into #record; `defaultsOf(rules)` gives a rule set's default options (where known).

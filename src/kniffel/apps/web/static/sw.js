@@ -19,6 +19,8 @@ const FILES = [
   "/static/recordview.js",
   "/static/analysis.js",
   "/analysis",
+  "/static/trainer.js",
+  "/trainer",
   "/words/de.json",
   "/static/icon.svg",
   "/static/icon-192.png",

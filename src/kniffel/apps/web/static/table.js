@@ -537,6 +537,7 @@ function renderDice() {
 // style sheet hides the line on touch screens, which have no keys).
 // What a bot seat plays for, in a word or two (not "Bot (Bot)").
 function botKind(kind) {
+  if (/^bot:[1-8]$/.test(kind)) return t("level {n} bot", { n: kind.slice(4) });
   if (kind === "bot:optimal") return t("strong bot");
   if (kind === "bot:win") return t("bot playing to win");
   return t("quick bot");
@@ -1178,6 +1179,8 @@ async function showReview(tries = 0) {
   // graded by points until the server has worked out the chances of winning: then ask again
   if (body.win_preparing && tries < 120) reviewBackoff.later(() => state && showReview(tries + 1), true);
   if (body.chances) drawChart(state.players, body.chances);
+  // each player's figure: the average loss a decision and the level it matches, in the server's words
+  $("review-figures").replaceChildren(...body.players.filter((p) => p.proficiency).map((p) => cell("li", `${p.name}: ${p.proficiency.text}`)));
   // the server lists the decisions every front end lists (each against the best for its player's goal:
   // points, a target or winning) and writes their losses; this only shows them
   $("review-list").replaceChildren(
