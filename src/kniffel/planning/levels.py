@@ -21,7 +21,7 @@ over the table it sees on one column, the column estimate's tables on several), 
 set, in a game and in compiled games alike.
 
 The strengths were set so that each level scores some points more than the one below on every rule set
-of one column (``benchmarks/levels.py`` measures the ladder; ``docs/levels.md`` shows it).
+of one column (``benchmarks/levels.py`` measures the ladder; ``docs/explanation/levels.md`` shows it).
 """
 
 from __future__ import annotations
