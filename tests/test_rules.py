@@ -293,9 +293,15 @@ def test_options_for_lists_own_options_first() -> None:
         "sharp",
         "strict",
         "five_full_house",
+        "tie_wins_all",
     ]
     assert next(o.key for o in rules.options_for("kniffel")) == "extra"
-    assert [o.key for o in rules.options_for("yatzy")] == ["sharp", "strict", "five_full_house"]
+    assert [o.key for o in rules.options_for("yatzy")] == [
+        "sharp",
+        "strict",
+        "five_full_house",
+        "tie_wins_all",
+    ]
     for rules_id in rules.available():
         for option in rules.options_for(rules_id):
             assert option.default in option.values

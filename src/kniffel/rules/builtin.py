@@ -267,6 +267,9 @@ class Option:
     apply: Callable[[RuleSet, str], RuleSet]
     label: str = ""
     """The option's name in plain words (English; front ends translate it and :data:`VALUE_WORDS`)."""
+    scoring: bool = True
+    """Whether it changes what a sheet scores, and so the solver's tables; a house rule of who wins
+    (:data:`TIE_WINS_ALL`) does not."""
 
 
 def _sharp(rules: RuleSet, value: str) -> RuleSet:
@@ -314,9 +317,35 @@ def _free_throws_per_turn(rules: RuleSet, value: str) -> RuleSet:
     return dataclasses.replace(rules, free_throws_per_turn=int(value))
 
 
+def _recorded(rules: RuleSet, value: str) -> RuleSet:
+    """An option that leaves the declaration as it is: :attr:`RuleSet.options` records it."""
+    return rules
+
+
 ON_OFF = ("off", "on")
 VALUE_WORDS = (N_("off"), N_("on"), N_("forced"), N_("free"), N_("none"))
 """The options' values that are words (the others are numbers), marked for the catalogs."""
+
+TIE_WINS_ALL = Option(
+    "tie_wins_all",
+    ON_OFF,
+    "off",
+    N_(
+        "a tie for first is a win for every tied player, in the chances of winning shown and for the bot "
+        "that plays to win (off: a tie among k players is worth 1/k of a win)"
+    ),
+    _recorded,
+    N_("A tie wins for all"),
+    scoring=False,
+)
+
+
+def tie_wins_all(rules: RuleSet) -> bool:
+    """Whether a tie for first is a win for every tied player (the house rule :data:`TIE_WINS_ALL`);
+    by default a tie among ``k`` players is worth ``1/k`` of a win, to whoever plays to win and in every
+    chance of winning shown, so that the chances of a game add up to 1."""
+    return rules.options.get(TIE_WINS_ALL.key) == "on"
+
 
 COMMON_OPTIONS = (
     Option(
@@ -353,6 +382,7 @@ COMMON_OPTIONS = (
         _five_full_house,
         N_("Five alike is a full house"),
     ),
+    TIE_WINS_ALL,
 )
 
 KNIFFEL_EXTRA = Option(
