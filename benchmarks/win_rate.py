@@ -16,7 +16,8 @@ then 1/3 or 1/4.
 
 Calibration: before every turn of every game, each player's predicted chance of winning
 (:func:`kniffel.planning.win_chances`: every player playing for points from there) is recorded with
-whether that player went on to win (ties counted as the rules count them: a tied player wins). The
+what that player's game came to, a tie counted as the chances count it: its share of the win (1/k in a
+tie of k), or under the house rule ``--option tie_wins_all=on`` a whole win for every tied player. The
 predictions are binned by tenths; in each bin the observed frequency should lie within the bin (the
 reliability table), and the Brier score is the mean squared error of the predictions. ``bot:win`` plays to
 win rather than for points, so its own chances are a little underestimated; ``--calibrate-optimal`` plays
@@ -62,7 +63,7 @@ import numpy as np
 from kniffel import bots, rules
 from kniffel.engine.game import Game
 from kniffel.planning import win_chances
-from kniffel.rules import parse_options
+from kniffel.rules import parse_options, tie_wins_all
 from kniffel.services.tournament import DealDice, deal_seed
 
 Z95 = 1.959963984540054
@@ -87,7 +88,7 @@ def play_deals(args: tuple[str, dict[str, str], list[str], int, int, int]) -> di
     shares = [0.0] * players
     scores: list[list[int]] = [[] for _ in specs]
     predictions: list[float] = []
-    outcomes: list[int] = []
+    outcomes: list[float] = []
     made = [bots.make(spec) for spec in specs]
     for deal in range(first, first + count):
         for rotation in range(players):
@@ -101,10 +102,11 @@ def play_deals(args: tuple[str, dict[str, str], list[str], int, int, int]) -> di
                     pending.append(win_chances(game))
                 game.apply(made[seated[game.current]].choose(game))
             winners = set(game.winners())
+            won = 1.0 if tie_wins_all(ruleset) else 1.0 / len(winners)
             for row in pending:
                 for seat, chance in enumerate(row):
                     predictions.append(chance)
-                    outcomes.append(int(f"P{seat}" in winners))
+                    outcomes.append(won if f"P{seat}" in winners else 0.0)
             for seat, role in enumerate(seated):
                 scores[role].append(game.sheets[seat].total)
                 if f"P{seat}" in winners:
@@ -145,8 +147,8 @@ def play_compiled(
             scores[role].extend(column.tolist())
         assert matches.predictions is not None
         predictions.append(matches.predictions.reshape(-1))
-        won = np.broadcast_to(matches.winners[:, None, None, :], matches.predictions.shape)
-        outcomes.append(won.reshape(-1).astype(np.int8))
+        came = matches.outcomes(shared=not tie_wins_all(ruleset))
+        outcomes.append(np.broadcast_to(came[:, None, None, :], matches.predictions.shape).reshape(-1))
         print(f"  {first + count} of {deals} deals", file=sys.stderr, flush=True)
     return {
         "shares": shares,
@@ -221,7 +223,7 @@ def main() -> None:
         for role, spec in enumerate(specs)
     }
     predictions = np.concatenate([np.asarray(p["predictions"], dtype=np.float64) for p in parts])
-    outcomes = np.concatenate([np.asarray(p["outcomes"], dtype=np.int8) for p in parts])
+    outcomes = np.concatenate([np.asarray(p["outcomes"], dtype=np.float64) for p in parts])
     first = tested
     low, high = wilson(won, games)
     result = {
