@@ -43,7 +43,6 @@ import argparse
 import dataclasses
 import json
 import math
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -102,6 +101,9 @@ GAMES: dict[str, Callable[[], RuleSet]] = {
     "3 dice, 6 boxes": lambda: small(3, CHANCE, SIXES),
     "4 dice, 4 boxes": lambda: small(4),
     "4 dice, 5 boxes": lambda: small(4, CHANCE),
+    "5 dice, 4 boxes": lambda: small(5),
+    "5 dice, 5 boxes": lambda: small(5, CHANCE),
+    "4 dice, 6 boxes": lambda: small(4, CHANCE, SIXES),
 }
 """The games the benchmark covers, smallest first."""
 
@@ -564,34 +566,37 @@ class Responder:
                 found[action] = options[at, gained]
         return found
 
-    def choose(self, game: Game, first: bool) -> Action:
-        """The best response's decision in ``game`` (its player moving first or second)."""
-        if game.turn.dice is None:
-            return Roll()
+    def values(self, game: Game, first: bool) -> dict[Action, float]:
+        """Every decision the engine allows the best response now (its player moving first or second,
+        the dice showing), with its chance of winning by the programme."""
         programme, lattice = self.programme, self.sheets.lattice
-        me = game.current
-        level = len(game.sheet.entries)
+        me, them = game.current, 1 - game.current
+        level, b = len(game.sheet.entries), len(game.sheets[them].entries)
         s, r, left, i = self.position(game)
-        if self._turn != (id(game), level, game.round):
-            them = 1 - me
-            b = len(game.sheets[them].entries)
-            j = self.sheets.states[b].index(self.state(game, them))
-            d = game.sheets[me].total - game.sheets[them].total
+        j = self.sheets.states[b].index(self.state(game, them))
+        d = game.sheets[me].total - game.sheets[them].total
+        turn = (first, level, i, j, d)  # what the turn's values depend on
+        if self._turn != turn:
             after = programme.stages[first, level + 1, b]
             options = self.sheets.turns[level].options[i]
             vectors = np.array(
                 [shifted(after.values[k, j], after.low, d, 1, g)[0] for k, g in options.tolist()]
             ).reshape(-1, 1)
-            _, scored_unused, keeps = programme.sweep(vectors, self.sheets.turns[level].by_roll[i])
-            del scored_unused
-            self._turn = (id(game), level, game.round)
-            self._tables = (vectors[:, 0], keeps)
+            self._turn = turn
+            self._tables = (vectors[:, 0], programme.sweep(vectors, self.sheets.turns[level].by_roll[i])[2])
         values, keeps = self._tables
-        choices: dict[Action, float] = {a: float(values[o]) for a, o in self.entries(game, i, s, r).items()}
+        found: dict[Action, float] = {a: float(values[o]) for a, o in self.entries(game, i, s, r).items()}
         if left > 0:
             for q in self.programme.subs[r].tolist():
-                choices[Roll(keep=lattice.keeps[q])] = float(keeps[left - 1][q, 0])
-        return max(choices, key=lambda a: choices[a])
+                found[Roll(keep=lattice.keeps[q])] = float(keeps[left - 1][q, 0])
+        return found
+
+    def choose(self, game: Game, first: bool) -> Action:
+        """The best response's decision in ``game`` (its player moving first or second)."""
+        if game.turn.dice is None:
+            return Roll()
+        found = self.values(game, first)
+        return max(found, key=lambda a: found[a])
 
     def bot_agrees(self, game: Game, action: Action) -> bool:
         """Whether ``bot:optimal``'s ``action`` in ``game`` is the one :meth:`Sheets.bot` modelled."""
@@ -641,6 +646,78 @@ def played(programme: BestResponse, deals: int, seed: int = 1) -> tuple[F64, int
             mine, theirs = game.sheets[seat].total, game.sheets[1 - seat].total
             shares[deal, seat] = 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
     return shares.mean(axis=1), unforeseen
+
+
+@dataclass
+class Gap:
+    """A decision of ``bot:win`` the best response would not take: the position (its situation text, the
+    score difference, the opponent's sheet and whether it has finished), the action ``bot:win`` took and
+    the best response's, each with its chance of winning by the programme and by ``bot:win``'s own
+    values."""
+
+    situation: str
+    filled: int
+    difference: int
+    opponent: dict[str, int]
+    taken: str
+    best: str
+    taken_value: float
+    best_value: float
+    taken_own: float
+    best_own: float
+
+    @property
+    def loss(self) -> float:
+        return self.best_value - self.taken_value
+
+
+def gaps(programme: BestResponse, deals: int, seed: int = 1) -> tuple[F64, list[Gap]]:
+    """``bot:win``'s decisions in the engine's games against ``bot:optimal`` (both seats of ``deals``
+    deals), each valued by the programme: the chance of winning they gave away by deal (its mean is the
+    best response's edge over ``bot:win`` in those games), and every decision that gave some away."""
+    from kniffel import bots
+    from kniffel.planning import WinPlanner
+    from kniffel.services.tournament import DealDice, deal_seed
+
+    responder = Responder(programme)
+    ruleset = programme.sheets.c.rules
+    bot, winner = bots.make("bot:optimal"), bots.make("bot:win")
+    planner = WinPlanner(ruleset)
+    lost = np.zeros(deals)
+    found: list[Gap] = []
+    for deal in range(deals):
+        for seat in range(2):
+            dice = DealDice(deal_seed(seed, deal))
+            game = Game(ruleset, ["bot:win", "bot"] if seat == 0 else ["bot", "bot:win"], dice=dice)
+            dice.follow(game)
+            while not game.is_over:
+                if game.current != seat:
+                    game.apply(bot.choose(game))
+                    continue
+                action = winner.choose(game)
+                if game.turn.dice is not None:
+                    values = responder.values(game, seat == 0)
+                    best = max(values, key=lambda a: values[a])
+                    if values[best] - values[action] > 1e-12:
+                        lost[deal] += 0.5 * (values[best] - values[action])
+                        own = {c.action: c.value for c in planner.choices(game)}
+                        them = game.sheets[1 - seat]
+                        found.append(
+                            Gap(
+                                str(game.situation()),
+                                len(game.sheet.entries),
+                                game.sheets[seat].total - them.total,
+                                dict(them.entries),
+                                str(action),
+                                str(best),
+                                values[action],
+                                values[best],
+                                own.get(action, math.nan),
+                                own.get(best, math.nan),
+                            )
+                        )
+                game.apply(action)
+    return lost, found
 
 
 # --- bot:win, measured ------------------------------------------------------------------------------------
@@ -718,6 +795,35 @@ def ladder(name: str, deals: int, seed: int, before: bool) -> dict[str, Any]:
     return record
 
 
+def show_gaps(name: str, deals: int, seed: int, shown: int = 12) -> None:
+    """Print what ``bot:win`` gives away against the best response in the engine's games of ``name``: in
+    all, by how far the game is, and at the positions where it gives away most."""
+    programme = BestResponse(Sheets(solve(GAMES[name]())).build(), keep=True)
+    best = 0.5 * (programme.solve(True) + programme.solve(False))
+    lost, found = gaps(programme, deals, seed)
+    error = Z95 * float(lost.std(ddof=1)) / math.sqrt(len(lost))
+    print(f"{name}: the best response wins {100 * best:.2f} %")
+    print(f"bot:win gives away {100 * lost.mean():.3f} (+-{100 * error:.3f}) points of percentage a game")
+    print("of them, by the boxes filled (its own, the opponent's) when it decided:")
+    by: dict[tuple[int, int], float] = {}
+    for gap in found:
+        key = (gap.filled, len(gap.opponent))
+        by[key] = by.get(key, 0.0) + gap.loss / (2 * deals)
+    for key in sorted(by):
+        print(f"  {key}: {100 * by[key]:.4f}")
+    merged: dict[tuple[str, ...], tuple[Gap, int]] = {}
+    for gap in found:
+        key = (gap.situation, str(gap.opponent), str(gap.difference), gap.taken)
+        merged[key] = (gap, merged.get(key, (gap, 0))[1] + 1)
+    print("the positions where it gives away most (how often it met them, what it gave away each time):")
+    for gap, count in sorted(merged.values(), key=lambda x: -x[0].loss * x[1])[:shown]:
+        print(
+            f"  {count:>4} x {100 * gap.loss:.2f} | {gap.situation} | difference {gap.difference:+d} | "
+            f"took {gap.taken}: {100 * gap.taken_value:.2f} % (its own value {100 * gap.taken_own:.2f}) | "
+            f"best {gap.best}: {100 * gap.best_value:.2f} % (its own value {100 * gap.best_own:.2f})"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", action="append", choices=list(GAMES), help="a game (default: all)")
@@ -726,7 +832,17 @@ def main() -> None:
     parser.add_argument("--before", action="store_true", help="bot:win under tie_wins_all=on too")
     parser.add_argument("--json", action="store_true", help="one record a game, a line each")
     parser.add_argument("--save", help="write the records and the machine as one JSON file")
+    parser.add_argument(
+        "--gaps",
+        type=int,
+        metavar="DEALS",
+        help="instead: where bot:win's decisions lose to the best response",
+    )
     args = parser.parse_args()
+    if args.gaps:
+        for name in args.game or list(GAMES):
+            show_gaps(name, args.gaps, args.seed)
+        return
     import machine
 
     ran_on = machine.describe()

@@ -118,7 +118,16 @@ def play_compiled(
     rules_id: str, options: dict[str, str], players: int, seed: int, deals: int, batch: int
 ) -> dict[str, Any]:
     """The same figures from the compiled games, ``batch`` deals at a time."""
-    from kniffel.core import build_table, compile_rules, early_rows, play_to_win, solve, solve_rows
+    from kniffel.core import (
+        bar,
+        build_table,
+        compile_rules,
+        early_rows,
+        empty_state,
+        play_to_win,
+        solve,
+        solve_rows,
+    )
 
     ruleset = rules.get(rules_id, options)
     solution = solve(ruleset)
@@ -131,6 +140,13 @@ def play_compiled(
     print(
         f"  tables of every state solved in {time.perf_counter() - begin:.0f} s", file=sys.stderr, flush=True
     )
+    # the clairvoyant ceiling's bound: knowing the others' final scores, the best chance of reaching their
+    # bar, each bar its own policy (as the exact rows tell it at the start, a tie counted as the rules do)
+    c = solution.compiled
+    start = empty_state(c)
+    other = distributions.points_to_come(distributions.lane(0, c.n_free - 1, 0, 0))
+    others = bar([other] * (players - 1), shared=not tie_wins_all(ruleset))
+    ceiling = float(others.probabilities @ targets.curve(start, others.low, len(others.probabilities)))
     shares = [0.0] * players
     scores: list[list[int]] = [[] for _ in range(players)]
     predictions: list[np.ndarray] = []
@@ -155,6 +171,7 @@ def play_compiled(
         "scores": scores,
         "predictions": np.concatenate(predictions).astype(np.float64),
         "outcomes": np.concatenate(outcomes),
+        "clairvoyant_bound": ceiling,
     }
 
 
@@ -240,6 +257,7 @@ def main() -> None:
         "even_share": 1 / args.players,
         "mean_scores": means,
         "brier": float(np.mean((predictions - outcomes) ** 2)) if len(predictions) else None,
+        "clairvoyant_bound": parts[0].get("clairvoyant_bound"),
         "reliability": reliability(predictions, outcomes),
         "loadavg": os.getloadavg()[0],
         "machine": machine.finish(ran_on),
