@@ -40,7 +40,9 @@ def test_its_model_of_bot_optimal_is_the_projects(br: ModuleType) -> None:
     c = solution.compiled
     empty = table.points_to_come(table.lane(0, c.n_free - 1, 0, 0))
     assert empty.low == 0
-    assert empty.probabilities.tolist() == pytest.approx(scores[: len(empty.probabilities)].tolist(), abs=1e-12)
+    assert empty.probabilities.tolist() == pytest.approx(
+        scores[: len(empty.probabilities)].tolist(), abs=1e-12
+    )
     assert scores[len(empty.probabilities) :].sum() < 1e-14  # the table folds the last tail into its end
 
 
