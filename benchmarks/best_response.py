@@ -813,8 +813,8 @@ def show_gaps(name: str, deals: int, seed: int, shown: int = 12) -> None:
         print(f"  {key}: {100 * by[key]:.4f}")
     merged: dict[tuple[str, ...], tuple[Gap, int]] = {}
     for gap in found:
-        key = (gap.situation, str(gap.opponent), str(gap.difference), gap.taken)
-        merged[key] = (gap, merged.get(key, (gap, 0))[1] + 1)
+        seen = (gap.situation, str(gap.opponent), str(gap.difference), gap.taken)
+        merged[seen] = (gap, merged.get(seen, (gap, 0))[1] + 1)
     print("the positions where it gives away most (how often it met them, what it gave away each time):")
     for gap, count in sorted(merged.values(), key=lambda x: -x[0].loss * x[1])[:shown]:
         print(
