@@ -23,6 +23,13 @@ reliability table), and the Brier score is the mean squared error of the predict
 win rather than for points, so its own chances are a little underestimated; ``--calibrate-optimal`` plays
 ``bot:optimal`` against itself instead, where the model is exact.
 
+With a tie worth its share, and under the house rule ``tie_wins_all=on`` (a tie a whole win, as ``bot:win``
+valued it before), on Kniffel and Yahtzee, 100,000 deals each: ``benchmarks/results/win_rate-RULES-
+tie_wins_all-OFF_OR_ON.json`` (``--option tie_wins_all=off|on --deals 100000 --json``), shown in
+``docs/winning.md``; with two players the JSON also holds the clairvoyant ceiling's bound
+(``clairvoyant_bound``: the exact rows' chance at the start of reaching the others' bar, a policy per
+bar). The figures below valued a tie as a whole win.
+
 Measured (compiled, seed 1, 2 cores, load 1.1-2.6, 2026-11-24; a game a role; bot:win reads the early
 rows' horizon for its first four turns as the planner does):
 
