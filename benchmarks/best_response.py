@@ -1,7 +1,9 @@
 """The ladder above ``bot:win`` on small games: the exact best response to ``bot:optimal``, the
 clairvoyant ceiling above it, and the share of the best response's edge ``bot:win`` takes.
 
-    .venv/bin/python benchmarks/best_response.py [--game NAME ...] [--deals 200000] [--json]
+    .venv/bin/python benchmarks/best_response.py [--game NAME ...] [--deals 1000000] [--before] [--json]
+        [--save benchmarks/results/best_response.json]
+    .venv/bin/python benchmarks/best_response.py --gaps 1000 [--game NAME ...]
 
 ``bot:optimal`` plays for points by a fixed policy that looks at its own sheet only, so against it the
 game is a Markov decision problem for the other player: its state is both sheets and the difference of
@@ -23,15 +25,20 @@ their dice). The **share** of the edge it takes is ``(bot:win - 1/2) / (best res
 
 The games are the tests' reduced game (three dice, four boxes: twos, fives, a run of three for 20 and
 three alike for 30, a 35 bonus at 12, a 100 bonus for a further three alike under the forced joker;
-``tests/test_solver_values.py``) and larger ones: a chance box added, further boxes, four dice.
+``tests/test_solver_values.py``), three of its variants, and larger ones: a chance box added, sixes, four
+and five dice.
 ``--json`` prints one record per game, with the keys ``rules``, ``boxes``, ``dice``,
 ``best_response``, ``bot_win``, ``bot_win_low``, ``bot_win_high``, ``clairvoyant`` and ``share``, and
 besides them each seat's best response, the games played and the seconds each part took.
 ``--before`` also measures ``bot:win`` under the house rule ``tie_wins_all=on`` (a tie valued as a
-whole win, as it once was), which the best response is not.
+whole win), scored as before with a tie half a win. ``--gaps`` plays ``bot:win`` against ``bot:optimal``
+in the engine instead and values each of its decisions by the best response: what it gives away in all,
+by how far the game is, and where it gives away most (:func:`gaps`). The figures are in
+``benchmarks/results/best_response.json``, shown in ``docs/winning.md``.
 
 The programme holds a float per pair of sheets and score difference, two stages at a time (every stage
-with ``keep``, which :meth:`BestResponse.options` reads): its memory decides which games it covers.
+with ``keep``, which :class:`Responder` reads): its memory and time decide which games it covers (the
+largest here, four dice and six boxes, takes minutes).
 ``tests/test_best_response.py`` plays the smallest game by the programme's own policy against
 ``bot:optimal`` through the engine and checks the share it wins against the programme's value.
 Free throws (Knöffel) are not covered.
@@ -147,7 +154,21 @@ class Sheets:
     def lattice(self) -> KeepLattice:
         return keep_lattice(self.c.rules.dice)
 
+    @cached_property
+    def throws(self) -> F64:
+        """``[keep, roll]``: the chance that holding ``keep`` and throwing the rest shows ``roll``. The
+        responder's keeps are valued with it, one product of matrices for all their lanes (the lattice's
+        sums of six, gathered lane by lane, took four fifths of the programme's time)."""
+        lattice = self.lattice
+        first = lattice.first_roll
+        found = np.zeros((lattice.n_keeps, lattice.n_rolls))
+        found[first:] = np.eye(lattice.n_rolls)
+        for k in range(first - 1, -1, -1):
+            found[k] = found[lattice.child[k]].mean(axis=0)
+        return found
+
     def canonical(self, mask: int, armed: int, up: int) -> tuple[int, int, int]:
+        """The state of ``(mask, armed, up)`` (see the class docstring)."""
         c = self.c
         if mask == c.full_mask:
             return mask, 0, 0
@@ -188,6 +209,8 @@ class Sheets:
     def build(self) -> Sheets:
         """Every reachable state and turn, level by level (every legal entry: a strike too)."""
         c = self.c
+        if c.n_free > 1:
+            raise ValueError(f"{c.rules.id}: free throws are not covered")
         n_s, n_rolls = c.n_at_once, self.lattice.n_rolls
         self.states = [[self.canonical(0, 0, 0)]]
         for _level in range(c.n_boxes):
@@ -236,7 +259,8 @@ class Sheets:
         ``entry[s, r]`` the entry it makes with roll ``r`` (a row of :attr:`Turns.options`' kind,
         ``child * 4096 + gain``), ``keep[L, s, r]`` the keep it throws from with ``L`` throws left (-1:
         it scores). The values and comparisons are the compiled simulator's
-        (:func:`kniffel.core.kernels.common.best_keep`, :func:`~kniffel.core.kernels.common.best_entries`)."""
+        (:func:`kniffel.core.kernels.common.best_keep`, :func:`~kniffel.core.kernels.common.best_entries`),
+        the keeps' values summed in its order, so that exact ties between options go its way."""
         c, lattice = self.c, self.lattice
         n_s, n_rolls, first = c.n_at_once, lattice.n_rolls, lattice.first_roll
         sv = np.empty((n_s, n_rolls))
@@ -279,10 +303,7 @@ class Sheets:
             subs = ev[lattice.padded_choices].max(axis=1)
             seen = np.maximum(sv, subs[None, :])
         # the probability of every roll, pushed through the decisions to the entries
-        trans = np.zeros((lattice.n_keeps, n_rolls))
-        trans[first:] = np.eye(n_rolls)
-        for k in range(first - 1, -1, -1):
-            trans[k] = trans[lattice.child[k]].mean(axis=0)
+        trans = self.throws
         mass = np.zeros((n_s, n_rolls))
         mass[n_s - 1] = probs
         made: dict[int, float] = {}
@@ -369,7 +390,7 @@ class Stage:
 
 class BestResponse:
     """The exact best response to ``bot:optimal`` of one rule set (see the module docstring). ``keep``
-    holds every stage, for :meth:`options`; else two at a time."""
+    holds every stage, for :class:`Responder`; else two at a time."""
 
     def __init__(self, sheets: Sheets, *, keep: bool = False) -> None:
         self.sheets = sheets
@@ -444,19 +465,6 @@ class BestResponse:
         return Stage(low, values)
 
     @cached_property
-    def throws(self) -> F64:
-        """``[keep, roll]``: the chance that holding ``keep`` (one that throws a die) and throwing the rest
-        shows ``roll``; the keeps' values are then one product of matrices (the lattice's sums of six,
-        gathered lane by lane, took four fifths of the programme's time)."""
-        lattice = self.sheets.lattice
-        first = lattice.first_roll
-        found = np.zeros((lattice.n_keeps, lattice.n_rolls))
-        found[first:] = np.eye(lattice.n_rolls)
-        for k in range(first - 1, -1, -1):
-            found[k] = found[lattice.child[k]].mean(axis=0)
-        return found[:first]
-
-    @cached_property
     def subs(self) -> list[I64]:
         """``[roll]``: the keeps a roll may be thrown from (every sub-multiset but itself)."""
         return [row[row >= 0] for row in self.sheets.lattice.choices]
@@ -467,6 +475,7 @@ class BestResponse:
         (``[left - 1][keep]``, ``left`` throws left after it). Roll by roll: the few rows a roll reads stay
         in the processor's cache (gathered for every roll at once, they took three times as long)."""
         lattice = self.sheets.lattice
+        first = lattice.first_roll
         n_s, n_rolls, _ = by_roll.shape
         lanes = vectors.shape[1]
         few = lanes < 64  # a few lanes (a position of a game): one gather, not a call a roll
@@ -483,7 +492,7 @@ class BestResponse:
         keeps = []
         subs = self.subs
         for _left in range(1, self.sheets.c.rules.rolls):
-            ev = self.throws @ seen[0]
+            ev = self.sheets.throws[:first] @ seen[0]
             if n_s == 2:  # the empty keep throws every die at once
                 ev[0] = lattice.roll_probs @ seen[1]
             keeps.append(ev)
