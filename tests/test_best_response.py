@@ -25,7 +25,7 @@ def br() -> ModuleType:
 
 def test_the_smallest_game_is_the_tests_reduced_game(br: ModuleType) -> None:
     assert br.GAMES["3 dice, 4 boxes"]() == reduced()
-    assert list(br.GAMES)[0] == "3 dice, 4 boxes"
+    assert next(iter(br.GAMES)) == "3 dice, 4 boxes"
 
 
 def test_its_model_of_bot_optimal_is_the_projects(br: ModuleType) -> None:
