@@ -133,7 +133,7 @@ def bar(others: Sequence[ScoreDistribution], *, shared: bool = True) -> ScoreDis
     from kniffel.core.kernels.win import best_of as combined
 
     if not others:
-        raise ValueError("the best of no scores")
+        raise ValueError("the bar of no scores")
     counts = np.array([len(s.probabilities) for s in others], dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
     lows = np.array([s.low for s in others], dtype=np.int64)
