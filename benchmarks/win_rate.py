@@ -16,11 +16,19 @@ then 1/3 or 1/4.
 
 Calibration: before every turn of every game, each player's predicted chance of winning
 (:func:`kniffel.planning.win_chances`: every player playing for points from there) is recorded with
-whether that player went on to win (ties counted as the rules count them: a tied player wins). The
+what that player's game came to, a tie counted as the chances count it: its share of the win (1/k in a
+tie of k), or under the house rule ``--option tie_wins_all=on`` a whole win for every tied player. The
 predictions are binned by tenths; in each bin the observed frequency should lie within the bin (the
 reliability table), and the Brier score is the mean squared error of the predictions. ``bot:win`` plays to
 win rather than for points, so its own chances are a little underestimated; ``--calibrate-optimal`` plays
 ``bot:optimal`` against itself instead, where the model is exact.
+
+With a tie worth its share, and under the house rule ``tie_wins_all=on`` (a tie a whole win, as ``bot:win``
+valued it before), on Kniffel and Yahtzee, 100,000 deals each: ``benchmarks/results/win_rate-RULES-
+tie_wins_all-OFF_OR_ON.json`` (``--option tie_wins_all=off|on --deals 100000 --json``), shown in
+``docs/winning.md``; with two players the JSON also holds the clairvoyant ceiling's bound
+(``clairvoyant_bound``: the exact rows' chance at the start of reaching the others' bar, a policy per
+bar). The figures below valued a tie as a whole win.
 
 Measured (compiled, seed 1, 2 cores, load 1.1-2.6, 2026-11-24; a game a role; bot:win reads the early
 rows' horizon for its first four turns as the planner does):
@@ -63,7 +71,7 @@ from kniffel import bots, rules
 from kniffel.core import deal_seed
 from kniffel.engine.game import Game
 from kniffel.planning import win_chances
-from kniffel.rules import parse_options
+from kniffel.rules import parse_options, tie_wins_all
 from kniffel.services.tournament import DealDice
 
 Z95 = 1.959963984540054
@@ -88,7 +96,7 @@ def play_deals(args: tuple[str, dict[str, str], list[str], int, int, int]) -> di
     shares = [0.0] * players
     scores: list[list[int]] = [[] for _ in specs]
     predictions: list[float] = []
-    outcomes: list[int] = []
+    outcomes: list[float] = []
     made = [bots.make(spec) for spec in specs]
     for deal in range(first, first + count):
         for rotation in range(players):
@@ -102,10 +110,11 @@ def play_deals(args: tuple[str, dict[str, str], list[str], int, int, int]) -> di
                     pending.append(win_chances(game))
                 game.apply(made[seated[game.current]].choose(game))
             winners = set(game.winners())
+            won = 1.0 if tie_wins_all(ruleset) else 1.0 / len(winners)
             for row in pending:
                 for seat, chance in enumerate(row):
                     predictions.append(chance)
-                    outcomes.append(int(f"P{seat}" in winners))
+                    outcomes.append(won if f"P{seat}" in winners else 0.0)
             for seat, role in enumerate(seated):
                 scores[role].append(game.sheets[seat].total)
                 if f"P{seat}" in winners:
@@ -117,7 +126,16 @@ def play_compiled(
     rules_id: str, options: dict[str, str], players: int, seed: int, deals: int, batch: int
 ) -> dict[str, Any]:
     """The same figures from the compiled games, ``batch`` deals at a time."""
-    from kniffel.core import build_table, compile_rules, early_rows, play_to_win, solve, solve_rows
+    from kniffel.core import (
+        bar,
+        build_table,
+        compile_rules,
+        early_rows,
+        empty_state,
+        play_to_win,
+        solve,
+        solve_rows,
+    )
 
     ruleset = rules.get(rules_id, options)
     solution = solve(ruleset)
@@ -130,6 +148,13 @@ def play_compiled(
     print(
         f"  tables of every state solved in {time.perf_counter() - begin:.0f} s", file=sys.stderr, flush=True
     )
+    # the clairvoyant ceiling's bound: knowing the others' final scores, the best chance of reaching their
+    # bar, each bar its own policy (as the exact rows tell it at the start, a tie counted as the rules do)
+    c = solution.compiled
+    start = empty_state(c)
+    other = distributions.points_to_come(distributions.lane(0, c.n_free - 1, 0, 0))
+    others = bar([other] * (players - 1), shared=not tie_wins_all(ruleset))
+    ceiling = float(others.probabilities @ targets.curve(start, others.low, len(others.probabilities)))
     shares = [0.0] * players
     scores: list[list[int]] = [[] for _ in range(players)]
     predictions: list[np.ndarray] = []
@@ -146,14 +171,15 @@ def play_compiled(
             scores[role].extend(column.tolist())
         assert matches.predictions is not None
         predictions.append(matches.predictions.reshape(-1))
-        won = np.broadcast_to(matches.winners[:, None, None, :], matches.predictions.shape)
-        outcomes.append(won.reshape(-1).astype(np.int8))
+        came = matches.outcomes(shared=not tie_wins_all(ruleset))
+        outcomes.append(np.broadcast_to(came[:, None, None, :], matches.predictions.shape).reshape(-1))
         print(f"  {first + count} of {deals} deals", file=sys.stderr, flush=True)
     return {
         "shares": shares,
         "scores": scores,
         "predictions": np.concatenate(predictions).astype(np.float64),
         "outcomes": np.concatenate(outcomes),
+        "clairvoyant_bound": ceiling,
     }
 
 
@@ -222,7 +248,7 @@ def main() -> None:
         for role, spec in enumerate(specs)
     }
     predictions = np.concatenate([np.asarray(p["predictions"], dtype=np.float64) for p in parts])
-    outcomes = np.concatenate([np.asarray(p["outcomes"], dtype=np.int8) for p in parts])
+    outcomes = np.concatenate([np.asarray(p["outcomes"], dtype=np.float64) for p in parts])
     first = tested
     low, high = wilson(won, games)
     result = {
@@ -239,6 +265,7 @@ def main() -> None:
         "even_share": 1 / args.players,
         "mean_scores": means,
         "brier": float(np.mean((predictions - outcomes) ** 2)) if len(predictions) else None,
+        "clairvoyant_bound": parts[0].get("clairvoyant_bound"),
         "reliability": reliability(predictions, outcomes),
         "loadavg": os.getloadavg()[0],
         "machine": machine.finish(ran_on),

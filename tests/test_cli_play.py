@@ -527,3 +527,25 @@ def test_a_hint_can_be_typed_back_verbatim() -> None:
         assert "Best options" in result.stdout
         # Prompts with dice: before the hint, after it, and after the typed action was taken.
         assert result.stdout.count("You [") == 3
+
+
+@pytest.mark.usefixtures("solver_cache")
+def test_the_chances_of_winning_share_a_tie_unless_it_wins_for_all() -> None:
+    """``chances`` at the start of a game of strict Kniffel: a tie among two is half a win, so the
+    chances shown add up to 100 %; where the table's house rule makes a tie a win for all they add up to
+    more (the chance of a tie), and a sentence says why."""
+    from kniffel.planning.winning import prepare_tables
+    from kniffel.services.wording import TIE_NOTE
+
+    shown: dict[str, float] = {}
+    for house in ("off", "on"):
+        prepare_tables(rules.get("kniffel", {"strict": "on", "tie_wins_all": house}))
+        args = ["-r", "kniffel", "-o", "strict=on", "-o", f"tie_wins_all={house}", "-p", "Ada", "-p", "Bob"]
+        result = play([*args, "--seed", "3"], "chances\nquit\n")
+        assert result.exit_code == 0, result.output
+        percents = re.findall(r"^\s+(?:Ada|Bob)\s+([\d.]+)%$", result.stdout, flags=re.MULTILINE)
+        assert len(percents) == 2, result.stdout
+        shown[house] = sum(float(p) for p in percents)
+        assert (TIE_NOTE in result.stdout) == (house == "on")
+    assert shown["off"] == pytest.approx(100.0, abs=0.1)
+    assert shown["on"] > 100.4

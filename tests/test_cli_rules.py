@@ -61,7 +61,7 @@ def test_kniffel_in_full() -> None:
     assert "+50 while the Kniffel box holds points" in data["extra_rule"]
     assert (data["free_throws"], data["sharp"]) == (0, False)
     options = {o["key"]: o for o in data["options"]}
-    assert list(options) == ["extra", "sharp", "strict", "five_full_house"]
+    assert list(options) == ["extra", "sharp", "strict", "five_full_house", "tie_wins_all"]
     assert options["extra"] == {
         "key": "extra",
         "values": ["50", "100"],

@@ -293,9 +293,15 @@ def test_options_for_lists_own_options_first() -> None:
         "sharp",
         "strict",
         "five_full_house",
+        "tie_wins_all",
     ]
     assert next(o.key for o in rules.options_for("kniffel")) == "extra"
-    assert [o.key for o in rules.options_for("yatzy")] == ["sharp", "strict", "five_full_house"]
+    assert [o.key for o in rules.options_for("yatzy")] == [
+        "sharp",
+        "strict",
+        "five_full_house",
+        "tie_wins_all",
+    ]
     for rules_id in rules.available():
         for option in rules.options_for(rules_id):
             assert option.default in option.values
@@ -641,3 +647,16 @@ def test_reachable_boxes() -> None:
     assert len(rules.reachable_boxes(rs, {}, announced)) == 13
     assert len(rules.reachable_boxes(rs, {"4:ones": 3}, free)) == 12
     assert rules.reachable_boxes(rs, {f"1:{b.id}": 0 for b in rs.boxes}, top_down) == []
+
+
+def test_the_house_rule_that_a_tie_wins_for_all_changes_nothing_on_the_sheet() -> None:
+    """``tie_wins_all=on`` says who wins, not what a sheet scores: the declaration is the rule set's own,
+    the option is recorded (a saved game keeps it), and it is the one option that does not score."""
+    for rules_id in rules.available():
+        plain = rules.get(rules_id)
+        house = rules.get(rules_id, {"tie_wins_all": "on"})
+        assert house.options == {"tie_wins_all": "on"}
+        assert dataclasses.replace(house, options={}) == plain
+        assert rules.tie_wins_all(house)
+        assert not rules.tie_wins_all(plain)
+        assert [o.key for o in rules.options_for(rules_id) if not o.scoring] == ["tie_wins_all"]

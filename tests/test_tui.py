@@ -404,7 +404,8 @@ async def test_multi_column_sheets_for_many_players(players: int) -> None:
 
 async def test_chances_of_winning_follow_the_game_and_join_the_hints() -> None:
     """Two players of strict Kniffel (its win tables solve in a moment): w shows every player's chance
-    of winning, weighed again after each action; hints give each option's chance."""
+    of winning (a tie half a win, so they add up to 1), weighed again after each action; hints give each
+    option's chance."""
     from kniffel.planning.winning import prepare_tables
 
     strict = get_rules("kniffel", {"strict": "on"})
@@ -416,6 +417,8 @@ async def test_chances_of_winning_follow_the_game_and_join_the_hints() -> None:
         await finish_work(app, pilot)
         assert re.search(r"Chances of winning: Ada\s\d+% · Bob\s\d+%", status(app))
         before = app.chances
+        assert before is not None
+        assert sum(before) == pytest.approx(1.0, abs=1e-9)  # a tie is half a win for each
         await pilot.press("space")
         await finish_work(app, pilot)
         assert app.chances is not None

@@ -121,7 +121,8 @@ def test_a_review_prices_every_decision_of_the_game() -> None:
     assert all(d["goal"] == "points" and d["loss_text"] == f"{d['loss']:.2f}" for d in decisions)
     # each seat's choices and loss in all, for a player's record: those of the terminal's review
     graded = review(game).players[0]
-    assert reviewed["players"] == [
+    players = [{k: v for k, v in player.items() if k != "proficiency"} for player in reviewed["players"]]
+    assert players == [
         {
             "seat": 0,
             "name": "Ada",
@@ -130,6 +131,11 @@ def test_a_review_prices_every_decision_of_the_game() -> None:
             "loss": round(graded.loss, 6),
         }
     ]
+    # and the figure a player compares across games: the loss a decision and the level it matches
+    figure = reviewed["players"][0]["proficiency"]
+    assert figure["decisions"] == graded.decisions
+    assert figure["per_decision"] == round(graded.loss / graded.decisions, 6)
+    assert 1 <= figure["level"] <= 7
     assert graded.decisions >= game.rules.turns
     assert graded.loss >= sum(d["loss"] for d in decisions) - 1e-6
 
@@ -153,7 +159,8 @@ def test_a_review_by_win_chance_is_worked_out_on_the_worker_and_kept() -> None:
     assert all(d["unit"] == "probability" and 0.0005 < d["loss"] <= 1 for d in reviewed["decisions"])
     chart = reviewed["chances"]
     assert len(chart) == 2 * strict.turns + 1  # before the game and after every turn
-    assert sorted(chart[-1]) in ([0.0, 1.0], [1.0, 1.0])
+    assert sorted(chart[-1]) in ([0.0, 1.0], [0.5, 0.5])
+    assert all(sum(row) == pytest.approx(1.0, abs=1e-9) for row in chart)  # a tie is half a win each
     assert advice.review(game, people="win") == reviewed
 
 
@@ -202,3 +209,28 @@ def test_pages_ask_about_a_preparing_solve_before_the_server_gives_it_up() -> No
     found = re.search(r"const PREPARING_PAUSE = (\d+);", (STATIC / "ask.js").read_text())
     assert found is not None
     assert int(found.group(1)) / 1000 <= advice.ABANDON_AFTER / 5
+
+
+def test_the_chances_shown_share_a_tie_unless_the_table_makes_it_a_win_for_all() -> None:
+    """The table's chances of winning (``/chances``): a tie is half a win for each of two, so they add
+    up to 1 (to the four decimals sent); under the house rule a tie wins for both, and they add up to
+    more."""
+    from kniffel.planning.winning import prepare_tables
+
+    sums = {}
+    for house in ("off", "on"):
+        strict = rules.get("kniffel", {"strict": "on", "tie_wins_all": house})
+        prepare_tables(strict)
+        game = Game(strict, ["Ada", "Bob"], dice=SeededDice(5))
+        for _ in range(6):
+            game.apply(fallback_move(game))
+        deadline = time.monotonic() + 120
+        found = advice.chances(game, (f"ties-{house}", len(game.log)))
+        while found is not None and found["status"] != "ready":
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+            found = advice.chances(game, (f"ties-{house}", len(game.log)))
+        assert found is not None
+        sums[house] = sum(found["chances"])
+    assert sums["off"] == pytest.approx(1.0, abs=2e-4)
+    assert sums["on"] > 1.002

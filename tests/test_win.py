@@ -1,5 +1,6 @@
 """Playing to win: the win planner against target play where the others have finished, every player's
-chance of winning against simulated games, bot:win in games, and hints and reviews by win chance.
+chance of winning against simulated games, bot:win in games, and hints and reviews by win chance. A tie
+among k players is worth 1/k of a win, or a whole win for each under the house rule ``tie_wins_all``.
 
 Strict Kniffel fills its boxes top to bottom, so its tables are solved in a moment; the planners do not
 know that, so what holds there holds on any single-column rule set.
@@ -7,6 +8,7 @@ know that, so what holds there holds on any single-column rule set.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections.abc import Iterable, Iterator
@@ -17,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kniffel import Game, SeededDice, bots, rules
-from kniffel.core import ScoreDistribution, best_of
+from kniffel.core import ScoreDistribution, bar, best_of, chance_at_least
 from kniffel.planning import WIN, Target, TargetPlanner, WinPlanner, final_scores, planner_for, win_chances
 from kniffel.planning.winning import scored
 from kniffel.services.advice import Position, hints, options, plays_to_win, pruned
@@ -28,11 +30,15 @@ from kniffel.services.simulate import simulate
 pytestmark = pytest.mark.usefixtures("solver_cache")
 
 STRICT = rules.get("kniffel", {"strict": "on"})
+TIES_WIN = rules.get("kniffel", {"strict": "on", "tie_wins_all": "on"})
+"""Strict Kniffel where a tie is a win for every tied player."""
 
 
-def played(players: int, seed: int, until: int | None = None, specs: tuple[str, ...] = ()) -> Game:
+def played(
+    players: int, seed: int, until: int | None = None, specs: tuple[str, ...] = (), ruleset: Any = STRICT
+) -> Game:
     """A game of strict Kniffel played by ``bot:optimal`` (or ``specs``) for ``until`` actions (all)."""
-    game = Game(STRICT, [f"P{i}" for i in range(players)], dice=SeededDice(seed))
+    game = Game(ruleset, [f"P{i}" for i in range(players)], dice=SeededDice(seed))
     players_bots = [bots.make(specs[i] if specs else "bot:optimal") for i in range(players)]
     count = 0
     while not game.is_over and (until is None or count < until):
@@ -60,6 +66,37 @@ def test_the_best_of_independent_scores() -> None:
     assert best.low == 11
     assert best.probabilities.tolist() == pytest.approx([0.25, 0.75])
     assert best_of([a]).probabilities.tolist() == pytest.approx([0.5, 0.5])
+    assert bar([a, b], shared=False).probabilities.tolist() == best.probabilities.tolist()
+
+
+def test_the_bar_counts_a_tie_among_k_players_as_1_over_k_of_a_win() -> None:
+    """Against one other player a tie is half a win: the bar is their score or one more, half and half.
+    Against several, every player's chance against the bar of the others is its share of the win,
+    counted over every combination of scores, and the shares add up to 1."""
+    one = bar([ScoreDistribution.certain(20)])
+    assert (one.low, one.probabilities.tolist()) == (20, [0.5, 0.5])
+    assert chance_at_least(ScoreDistribution.certain(20), one) == 0.5
+    rng = np.random.default_rng(3)
+    for k in (2, 3, 4):
+        scores = []
+        for _ in range(k):
+            p = rng.random(int(rng.integers(1, 5)))
+            scores.append(ScoreDistribution(int(rng.integers(0, 3)), p / p.sum()))
+        shares = [0.0] * k
+        for combination in itertools.product(
+            *(list(zip(s.scores, s.probabilities, strict=True)) for s in scores)
+        ):
+            chance = math.prod(p for _, p in combination)
+            points = [int(x) for x, _ in combination]
+            tied = points.count(max(points))
+            for player, x in enumerate(points):
+                shares[player] += chance / tied if x == max(points) else 0.0
+        chances = [
+            chance_at_least(own, bar([s for q, s in enumerate(scores) if q != player]))
+            for player, own in enumerate(scores)
+        ]
+        assert chances == pytest.approx(shares, abs=1e-12)
+        assert sum(chances) == pytest.approx(1.0, abs=1e-12)
 
 
 def test_final_scores_of_a_player_between_turns_and_in_a_turn() -> None:
@@ -77,40 +114,57 @@ def test_final_scores_of_a_player_between_turns_and_in_a_turn() -> None:
 
 def test_a_finished_game_has_certain_chances() -> None:
     game = played(3, seed=5)
-    chances = win_chances(game)
     winners = set(game.winners())
-    assert chances == [1.0 if name in winners else 0.0 for name in game.players]
+    assert win_chances(game) == [1.0 if name in winners else 0.0 for name in game.players]
+    # a tie for first among three: a third of a win each, or a whole one under the house rule
+    for ruleset, share in ((STRICT, 1 / 3), (TIES_WIN, 1.0)):
+        tied = Game(ruleset, ["A", "B", "C"], dice=SeededDice(4))
+        while not tied.is_over:
+            tied.roll()
+            tied.strike(next(key for key in ruleset.box_keys if key not in tied.sheet.entries))
+        assert tied.winners() == ["A", "B", "C"]
+        assert win_chances(tied) == [share] * 3
 
 
-def test_chances_of_two_players_add_up_to_one_and_the_ties() -> None:
-    game = played(2, seed=8, until=30)
-    a, b = win_chances(game)
-    first, second = final_scores(game, 0), final_scores(game, 1)
-    tie = sum(
-        p * second.probabilities[s - second.low]
-        for s, p in zip(first.scores, first.probabilities, strict=True)
-        if 0 <= s - second.low < len(second.probabilities)
-    )
-    assert a + b == pytest.approx(1.0 + tie, abs=1e-9)
+def test_chances_of_two_players_add_up_to_one_or_with_the_house_rule_to_one_and_the_ties() -> None:
+    for ruleset in (STRICT, TIES_WIN):
+        game = played(2, seed=8, until=30, ruleset=ruleset)
+        a, b = win_chances(game)
+        first, second = final_scores(game, 0), final_scores(game, 1)
+        tie = sum(
+            p * second.probabilities[s - second.low]
+            for s, p in zip(first.scores, first.probabilities, strict=True)
+            if 0 <= s - second.low < len(second.probabilities)
+        )
+        assert tie > 0.001
+        assert a + b == pytest.approx(1.0 + (tie if ruleset is TIES_WIN else 0.0), abs=1e-9)
+
+
+def test_chances_of_three_players_add_up_to_one() -> None:
+    game = played(3, seed=2, until=40)
+    assert sum(win_chances(game)) == pytest.approx(1.0, abs=1e-9)
 
 
 def test_the_chance_at_the_start_agrees_with_simulated_games() -> None:
-    """Two players who play for points: the chance that the first finishes at least level with the
-    second, from the exact distributions, against 40,000 simulated pairs of games."""
+    """Two players who play for points: the first's share of the win (a tie is half a win), from the
+    exact distributions, against 40,000 simulated pairs of games."""
     game = Game(STRICT, ["A", "B"])
     predicted = win_chances(game)[0]
     scores = simulate(STRICT, games=80_000, seed=11).scores
     a, b = scores[:40_000], scores[40_000:]
-    observed = float(np.mean(a >= b))
+    observed = float(np.mean(a > b) + 0.5 * np.mean(a == b))
     error = math.sqrt(predicted * (1 - predicted) / len(a))
     assert abs(observed - predicted) < 4 * error
 
 
-def test_once_the_others_have_finished_winning_is_reaching_their_best() -> None:
-    """The last player's last turn: the win planner's values are target play's for the others' best."""
-    game = played(2, seed=21)
+@pytest.mark.parametrize("ruleset", [STRICT, TIES_WIN], ids=["a tie is half a win", "a tie wins for all"])
+def test_once_the_others_have_finished_winning_is_reaching_their_best(ruleset: Any) -> None:
+    """The last player's last turn: the win planner's values are target play's for the others' best
+    (a tie wins for all), or the mean of the chances of reaching it and of passing it (a tie is half a
+    win)."""
+    game = played(2, seed=21, ruleset=ruleset)
     # replay up to the last player's last turn, after its first throw
-    last = Game(STRICT, list(game.players), dice=SeededDice(21))
+    last = Game(ruleset, list(game.players), dice=SeededDice(21))
     for action in game.log:
         if last.current == 1 and len(last.sheets[1].entries) == len(STRICT.boxes) - 1 and last.turn.dice:
             break
@@ -118,11 +172,13 @@ def test_once_the_others_have_finished_winning_is_reaching_their_best() -> None:
     assert last.sheets[0].is_full
     assert last.turn.dice is not None
     best = last.sheets[0].total
-    wins = {c.action: c.value for c in WinPlanner(STRICT, WIN).choices(last)}
-    target = {c.action: c.value for c in TargetPlanner(STRICT, Target(best)).choices(last)}
-    assert wins.keys() == target.keys()
+    wins = {c.action: c.value for c in WinPlanner(ruleset, WIN).choices(last)}
+    level = {c.action: c.value for c in TargetPlanner(ruleset, Target(best)).choices(last)}
+    past = {c.action: c.value for c in TargetPlanner(ruleset, Target(best + 1)).choices(last)}
+    assert wins.keys() == level.keys()
     for action, value in wins.items():
-        assert value == pytest.approx(target[action], abs=1e-6)
+        expected = level[action] if ruleset is TIES_WIN else 0.5 * (level[action] + past[action])
+        assert value == pytest.approx(expected, abs=1e-6)
 
 
 def test_bot_win_plays_whole_games_of_two_to_four_players() -> None:
@@ -237,10 +293,11 @@ def test_options_equally_likely_to_win_go_by_their_points() -> None:
     assert decided > 0
 
 
-def test_before_the_others_finish_winning_weighs_each_target_by_the_others_best() -> None:
-    """Mid-game, the win planner values each option by ``sum over s of P(the others' best = s) * P(at
-    least s)``: the target planner's values weighted by the other player's final-score distribution
-    (the sums run over many lanes and windows of the target rows at once; here one target at a time)."""
+def test_before_the_others_finish_winning_weighs_each_target_by_the_others_bar() -> None:
+    """Mid-game, the win planner values each option by ``sum over s of P(the others' bar = s) * P(at
+    least s)``: the target planner's values weighted by the bar of the other player's final-score
+    distribution, a tie half a win (the sums run over many lanes and windows of the target rows at once;
+    here one target at a time)."""
     game = played(2, seed=8)
     replay = Game(STRICT, list(game.players), dice=SeededDice(8))
     for action in game.log:
@@ -248,7 +305,7 @@ def test_before_the_others_finish_winning_weighs_each_target_by_the_others_best(
             break
         replay.apply(action)
     assert not replay.sheets[0].is_full
-    others = final_scores(replay, 0)
+    others = bar([final_scores(replay, 0)])
     assert len(others.probabilities) > 20
     wins = {c.action: c.value for c in WinPlanner(STRICT, WIN).choices(replay)}
     weighted = dict.fromkeys(wins, 0.0)

@@ -10,6 +10,7 @@ in moments and cover the joker rules, free throws and the sharp rule.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -40,6 +41,10 @@ CASES = {
     "hundred": REDUCED["hundred"],
 }
 CASES.update({name: game for name, game in REDUCED.items() if "free throw" in name or "sharp" in name})
+# three dice tie often: where a tie is a win for every tied player, the player to win values it so
+CASES["forced joker, a tie wins for all"] = dataclasses.replace(
+    REDUCED["forced joker"], options={"tie_wins_all": "on"}
+)
 
 
 def logged(
@@ -162,6 +167,8 @@ def test_shares_of_a_tie_and_the_roles() -> None:
     assert matches.to_win == (True, False)
     # seating 0 (the first two games): role 0 in seat 0; seating 1: role 0 in seat 1
     assert matches.shares()[:, 0].tolist() == [0.5, 0.0, 0.0, 1.0]
+    assert matches.outcomes(shared=True)[0].tolist() == [0.5, 0.5]
+    assert matches.outcomes(shared=False)[:2].tolist() == [[1.0, 1.0], [0.0, 1.0]]
     assert matches.role_scores()[:, 0].tolist() == [200, 150, 170, 120]
     assert matches.by_deal().tolist() == [[[200, 200], [170, 190]], [[150, 180], [120, 100]]]
 

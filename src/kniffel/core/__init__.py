@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from kniffel.core.disttable import (
         DistributionTable,
         ScoreDistribution,
+        bar,
         best_of,
         build_table,
         chance_at_least,
@@ -144,7 +145,9 @@ _open(
     "distribution", "banked_points", "distribution_table", "early_table_ready", "held_table",
     "option_distributions", "situation_distribution", "state_distribution", "table_for", "with_level",
 )  # fmt: skip
-_open("disttable", "DistributionTable", "ScoreDistribution", "best_of", "build_table", "chance_at_least")
+_open(
+    "disttable", "DistributionTable", "ScoreDistribution", "bar", "best_of", "build_table", "chance_at_least"
+)
 _open("kernels.win", AIM_POINTS="POINTS", AIM_WIN="WIN")
 _open("levels", "misjudged")
 _open("lanes", "early_levels", "early_rows_levels", "horizon_level", "lane_layout", "level_of", "widths_of")
@@ -240,6 +243,7 @@ __all__ = [
     "add_counts",
     "answered",
     "banked_points",
+    "bar",
     "best_of",
     "box_counts",
     "build_table",

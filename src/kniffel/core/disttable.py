@@ -122,21 +122,31 @@ class ScoreDistribution:
 
 def best_of(scores: Sequence[ScoreDistribution]) -> ScoreDistribution:
     """The distribution of the highest of independent final scores."""
-    from kniffel.core.kernels.win import best_of
+    return bar(scores, shared=False)
 
-    if not scores:
-        raise ValueError("the best of no scores")
-    counts = np.array([len(s.probabilities) for s in scores], dtype=np.int64)
+
+def bar(others: Sequence[ScoreDistribution], *, shared: bool = True) -> ScoreDistribution:
+    """The score a player must reach to win against ``others`` (independent final scores): with
+    ``shared``, a tie among ``k`` players is worth ``1/k`` of a win, as if a lot settled it (the best of
+    them, or one more with the chance that the tie goes against the player); else the best of them (a
+    tie wins for every tied player). :func:`chance_at_least` against it is the chance of winning."""
+    from kniffel.core.kernels.win import best_of as combined
+
+    if not others:
+        raise ValueError("the bar of no scores")
+    counts = np.array([len(s.probabilities) for s in others], dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-    lows = np.array([s.low for s in scores], dtype=np.int64)
-    out = np.empty(int(counts.max() + lows.max() - lows.min()) + 1)
-    probabilities = np.concatenate([np.asarray(s.probabilities, dtype=np.float64) for s in scores])
-    low, length = best_of(lows, offsets, counts, probabilities, out, np.empty(len(scores)))
+    lows = np.array([s.low for s in others], dtype=np.int64)
+    out = np.empty(int(counts.max() + lows.max() - lows.min()) + 2)
+    probabilities = np.concatenate([np.asarray(s.probabilities, dtype=np.float64) for s in others])
+    scratch = np.empty(2 * len(others) + 1)
+    low, length = combined(lows, offsets, counts, probabilities, out, scratch, bool(shared))
     return ScoreDistribution(int(low), out[:length])
 
 
 def chance_at_least(own: ScoreDistribution, best: ScoreDistribution) -> float:
-    """``P(own >= best)`` for independent final scores (a tie is a win for each tied player)."""
+    """``P(own >= best)`` for independent final scores: against the others' :func:`bar`, the chance of
+    winning."""
     from kniffel.core.kernels.win import at_least
 
     return float(at_least(own.low, own.probabilities, best.low, best.probabilities))
@@ -481,6 +491,7 @@ __all__ = [
     "DistributionTable",
     "LevelTable",
     "ScoreDistribution",
+    "bar",
     "best_of",
     "build_table",
     "chance_at_least",

@@ -9,7 +9,10 @@ option; :func:`kniffel.core.kernels.win.win_turn`) or for points (the simulator'
 :func:`kniffel.core.play.play_turn`), by the solver's values or by another table of their layout:
 the heuristic bot's on one column (:meth:`kniffel.planning.HeuristicPlanner.potential`) values an entry as
 its points plus the change of such a table, so the same turn played by that table is the heuristic's turn.
-A tie for first names every tied player a winner; the win is then shared.
+A tie for first names every tied player a winner; the win is then shared (:meth:`Matches.shares`), and a
+role playing to win values it so, at ``1/k`` of a win in a tie of ``k``, unless the table's house rule
+makes a tie a win for every tied player (:func:`kniffel.rules.tie_wins_all`): then it values it at a
+whole win, as the chances recorded before every turn do.
 
 >>> from kniffel import rules
 >>> from kniffel.core import solve
@@ -39,6 +42,7 @@ from kniffel.core.runtime.work import run_ranges
 from kniffel.core.tables import Compiled
 from kniffel.core.target import as_played_to_win, early_rows
 from kniffel.core.targetrows import TargetRows, solve_rows
+from kniffel.rules import tie_wins_all
 
 MAX_PLAYERS = 8
 GAMES_PER_TASK = 128
@@ -69,7 +73,8 @@ class Matches:
     """``[game, seat]``: final scores."""
     predictions: F32 | None
     """``[game, turn, mover, seat]``: before the turn of seat ``mover`` in round ``turn``, each seat's chance
-    of finishing first with everyone playing for points from there (None when not asked for)."""
+    of finishing first with everyone playing for points from there, a tie counted as the rules count it
+    (:meth:`outcomes`; None when not asked for)."""
     seconds: float
     flags: npt.NDArray[np.int8] | None = None
     """``[game, seat]``: bit 0 the upper bonus earned, bit 1 points in the five-of-a-kind box (None where
@@ -92,6 +97,13 @@ class Matches:
         out: npt.NDArray[np.bool_] = self.scores == self.scores.max(axis=1, keepdims=True)
         return out
 
+    def outcomes(self, shared: bool) -> F64:
+        """``[game, seat]``: what each seat's game came to, as the chances of winning count it: its share
+        of the win (``shared``), or 1 for every tied player (a tie wins for all)."""
+        winners = self.winners
+        out: F64 = winners / winners.sum(axis=1, keepdims=True) if shared else winners.astype(np.float64)
+        return out
+
     def roles(self) -> I64:
         """``[game, role]``: the seat of each role."""
         out: I64 = (np.arange(self.players)[None, :] - self.seating[:, None]) % self.players
@@ -99,9 +111,7 @@ class Matches:
 
     def shares(self) -> F64:
         """``[game, role]``: each role's share of the win (1 alone, 1/k in a k-way tie, else 0)."""
-        winners = self.winners
-        by_seat = winners / winners.sum(axis=1, keepdims=True)
-        out: F64 = np.take_along_axis(by_seat, self.roles(), axis=1)
+        out: F64 = np.take_along_axis(self.outcomes(shared=True), self.roles(), axis=1)
         return out
 
     def role_scores(self) -> I64:
@@ -199,12 +209,14 @@ def play_to_win(
         rows_of.append((targets, lambda aim: aim >= 0))
     # (arrays of the right types where no distribution is read, read-only as a table's are: the kernel
     # takes one signature, not a second compile of some seconds for games without a player to win)
+    shared = not tie_wins_all(c.rules)
     finals = (
         FinalScores(
             read_only(np.zeros(1)),
             np.zeros((3, 1), dtype=np.int64),
             np.zeros((c.n_aux, c.n_masks), dtype=np.int64),
             0,
+            shared,
         )
         if distributions is None
         else FinalScores(
@@ -212,6 +224,7 @@ def play_to_win(
             distributions.index,
             distributions.layout.lane_base,
             int(distributions.index[2].max()),
+            shared,
         )
     )
     # the table each role plays for points by, as an index into ``boards``; -1 for a role playing for a goal

@@ -14,15 +14,17 @@ anything itself: what it lacks goes to the process's worker (:mod:`kniffel.plann
 
 How the chance of finishing first is told (:class:`WinPlanner`, :func:`win_chances`): each other player is
 taken to play for points from where they stand, so their final score has the exact distribution of
-optimal expected-score play (:mod:`kniffel.core.distribution`), and the best of them the distribution of
-the highest of independent scores. The player to move wins by finishing with at least that best (a tie
-counts as a win for every tied player, as the rules name every tied player a winner): ``P(win) = sum over
-their best s of P(best = s) * P(I make at least s - what I have)``, the second factor from the target rows.
-The rest of the turn is played for that sum, later turns by each target's own policy, so the chance is
-an overestimate while others still play (from exact rows, 3-4 points of percentage at the start of a
+optimal expected-score play (:mod:`kniffel.core.distribution`), independent of the others'. A tie among
+``k`` players is worth ``1/k`` of a win, so that the chances of a game add up to 1, unless the table's house
+rule makes it a win for every tied player (:func:`kniffel.rules.tie_wins_all`). Either way the player to
+move wins by reaching the others' *bar* (:func:`kniffel.core.bar`): their best, or with shared ties their
+best plus one with the chance that a tie goes against the player, as if a lot settled it. ``P(win) = sum
+over the bar s of P(bar = s) * P(I make at least s - what I have)``, the second factor from the target
+rows. The rest of the turn is played for that sum, later turns by each target's own policy, so the chance
+is an overestimate while others still play (from exact rows, 3-4 points of percentage at the start of a
 game; the early rows, played for points past their horizon, come within about half a point of how
 often ``bot:win`` wins there: ``benchmarks/win_early.py``); once every other player has finished, their
-best is known and the chance is exact: it is target play.
+bar is known and the chance is exact: it is target play (for the bar, a tie shared).
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from kniffel.core import (
     TargetRows,
     answered,
     banked_points,
-    best_of,
+    bar,
     chance_at_least,
     cone_size,
     default_limit,
@@ -91,7 +93,7 @@ from kniffel.planning.exact import (
 )
 from kniffel.planning.interface import Choice, Goal, OthersNeeded, Reach, uncovered
 from kniffel.planning.worker import Job, NotReady, Work, worker
-from kniffel.rules import RuleSet
+from kniffel.rules import RuleSet, tie_wins_all
 
 T = TypeVar("T")
 
@@ -407,17 +409,19 @@ def final_scores(
 
 
 def win_chances(game: Game, directory: Path | None = None, *, wait: bool = True) -> list[float]:
-    """Every player's chance of finishing first (a tie counts for each tied player), each playing for
-    points from where they stand. Single-column rule sets the solver covers; with ``wait`` false,
-    :class:`NotReady` while a table is solved."""
+    """Every player's chance of finishing first, each playing for points from where they stand: a tie
+    among ``k`` players worth ``1/k`` of a win (the chances add up to 1), or under the house rule
+    :func:`kniffel.rules.tie_wins_all` a win for each tied player. Single-column rule sets the solver
+    covers; with ``wait`` false, :class:`NotReady` while a table is solved."""
     scores = [final_scores(game, p, directory, wait=wait) for p in range(len(game.players))]
+    shared = not tie_wins_all(game.rules)
     chances = []
     for p, own in enumerate(scores):
         others = [s for q, s in enumerate(scores) if q != p]
         if not others:
             chances.append(1.0)
             continue
-        chances.append(chance_at_least(own, best_of(others)))
+        chances.append(chance_at_least(own, bar(others, shared=shared)))
     return chances
 
 
@@ -517,13 +521,15 @@ class WinPlanner(GoalPlanner):
     the table it plays for points; a column alone has no others to beat (:class:`OthersNeeded`)."""
 
     def others(self, game: Game) -> ScoreDistribution:
-        """The best final score among the players other than the one to move."""
-        return best_of(
+        """The bar of the players other than the one to move (:func:`kniffel.core.bar`): the final score
+        to reach to win against them, a tie counted as the rules count it."""
+        return bar(
             [
                 final_scores(game, p, self.directory, wait=self.wait)
                 for p in range(len(game.players))
                 if p != game.current
-            ]
+            ],
+            shared=not tie_wins_all(self.rules),
         )
 
     def choices(self, at: Game | ColumnPosition, progress: Progress | None = None) -> list[Choice]:
@@ -534,8 +540,8 @@ class WinPlanner(GoalPlanner):
         if at.is_over or at.turn.dice is None:
             return []  # nothing to decide: the others' scores are not asked for
         others = self.others(at)
-        # I win when my final score is at least the others' best: P(win) = sum over their best s of
-        # P(best = s) * P(I make at least s - what I have)
+        # I win by reaching the others' bar: P(win) = sum over the bar s of P(bar = s) * P(I make at
+        # least s - what I have)
         first = others.low - scored(at.sheet)
         return self._choices(at, first, others.probabilities, early=True, progress=progress)
 

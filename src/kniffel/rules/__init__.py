@@ -19,6 +19,7 @@ from kniffel.rules.builtin import (
     SOURCES,
     SPECIFIC_OPTIONS,
     Option,
+    tie_wins_all,
     with_five_alike_full_house,
 )
 from kniffel.rules.model import Box, Column, Extra, Order, RuleSet, Section
@@ -47,6 +48,7 @@ __all__ = [
     "single_column",
     "strict_governs",
     "strikeable",
+    "tie_wins_all",
 ]
 
 _REGISTRY: dict[str, RuleSet] = {rules.id: rules for rules in BUILTIN}

@@ -271,6 +271,9 @@ class Option:
     """The expected score of optimal play with each value, the rule set's other options at their
     defaults (the exact solver's, to four places; ``kniffel rules`` shows them, a test solves them
     again): what choosing a value is worth."""
+    scoring: bool = True
+    """Whether it changes what a sheet scores, and so the solver's tables; a house rule of who wins
+    (:data:`TIE_WINS_ALL`) does not."""
 
 
 def _sharp(rules: RuleSet, value: str) -> RuleSet:
@@ -318,9 +321,35 @@ def _free_throws_per_turn(rules: RuleSet, value: str) -> RuleSet:
     return dataclasses.replace(rules, free_throws_per_turn=int(value))
 
 
+def _recorded(rules: RuleSet, value: str) -> RuleSet:
+    """An option that leaves the declaration as it is: :attr:`RuleSet.options` records it."""
+    return rules
+
+
 ON_OFF = ("off", "on")
 VALUE_WORDS = (N_("off"), N_("on"), N_("forced"), N_("free"), N_("none"))
 """The options' values that are words (the others are numbers), marked for the catalogs."""
+
+TIE_WINS_ALL = Option(
+    "tie_wins_all",
+    ON_OFF,
+    "off",
+    N_(
+        "a tie for first is a win for every tied player, in the chances of winning shown and for the bot "
+        "that plays to win (off: a tie among k players is worth 1/k of a win)"
+    ),
+    _recorded,
+    N_("A tie wins for all"),
+    scoring=False,
+)
+
+
+def tie_wins_all(rules: RuleSet) -> bool:
+    """Whether a tie for first is a win for every tied player (the house rule :data:`TIE_WINS_ALL`);
+    by default a tie among ``k`` players is worth ``1/k`` of a win, to whoever plays to win and in every
+    chance of winning shown, so that the chances of a game add up to 1."""
+    return rules.options.get(TIE_WINS_ALL.key) == "on"
+
 
 COMMON_OPTIONS = (
     Option(
@@ -357,6 +386,7 @@ COMMON_OPTIONS = (
         _five_full_house,
         N_("Five alike is a full house"),
     ),
+    TIE_WINS_ALL,
 )
 
 KNIFFEL_EXTRA = Option(

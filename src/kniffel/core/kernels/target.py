@@ -135,9 +135,9 @@ def enter_weighted(
     read: Reading, lanes: Any, n: Scoring, at: Window, box: int, points: int, extra: int, weights: Any
 ) -> float:  # pragma: no cover
     """The weighted sum over the lanes of ``at`` of :func:`enter_lanes`'s probabilities (a chance of
-    winning, when the weights are the chances of the others' best score), summed over the lanes that
-    read the child's row and the weights of those made by the points gained alone: the lanes past the
-    child's window add nothing."""
+    winning, when the weights are the chances of the others' bar, :func:`~.win.best_of`), summed over the
+    lanes that read the child's row and the weights of those made by the points gained alone: the lanes
+    past the child's window add nothing."""
     certain, start, beyond, shift = entered(read, lanes, n, at, wide(box), wide(points), wide(extra))
     if start > certain:
         return np.nan
@@ -535,8 +535,8 @@ class TargetOptions(NamedTuple):
     """What the options of situations are valued by for a target
     (:data:`kniffel.core.kernels.target.target_options`): situation ``i``'s weights ``weights[i, :widths[i]]``
     of its targets ``firsts[i]`` on (one weight of 1 for the chance of one target; the chances of the
-    others' best score for a chance of winning; float32, as :func:`weighted_sum` sums them), read from the
-    next level's rows (``read``; ``lanes``: the tables' lane layout)."""
+    others' bar for a chance of winning, :func:`~.win.best_of`; float32, as :func:`weighted_sum` sums
+    them), read from the next level's rows (``read``; ``lanes``: the tables' lane layout)."""
 
     read: Reading
     lanes: Any

@@ -1,12 +1,14 @@
 """numba kernels of playing to win: final-score distributions combined across players, and whole turns of
 many games played for the chance of finishing first (:mod:`kniffel.core.winplay`).
 
-The chance of winning is read as :mod:`kniffel.planning.goals` describes it: the others' best final
-score has the distribution of the highest of their independent final scores (:func:`best_of`), each
-playing for points from where they stand (:mod:`kniffel.core.distribution`); a player finishing with
-at least that best wins (a tie names every tied player a winner). The player to move weighs its target
-probabilities (:mod:`kniffel.core.kernels.target`) by the others' best; the turn is then played by
-those weighted values with the simulator's own turn (:func:`~kniffel.core.kernels.play.play_game_turn`).
+The chance of winning is read as :mod:`kniffel.planning.goals` describes it: the others' final scores are
+independent, each playing for points from where they stand (:mod:`kniffel.core.distribution`), and a
+player wins by reaching the *bar* (:func:`best_of`): the best of the others' scores where a tie counts as
+a win for every tied player (a table's house rule), or where a tie among ``k`` players is worth ``1/k``
+of a win (the rule by default), the best of them plus one with the chance that the tie goes against the
+player, as if it were settled by lot. The player to move weighs its target probabilities
+(:mod:`kniffel.core.kernels.target`) by the bar; the turn is then played by those weighted values with
+the simulator's own turn (:func:`~kniffel.core.kernels.play.play_game_turn`).
 
 A *final-score distribution* here is ``(low, offset, count)`` into a flat array of probabilities: the
 chance of finishing with ``low + i`` points is ``pmf[offset + i]``.
@@ -34,12 +36,15 @@ class FinalScores(NamedTuple):
     """The final-score distribution of every state between turns, played for points
     (:class:`kniffel.core.distribution.DistributionTable`): lane ``lane`` (``lane_base`` as
     :func:`~kniffel.core.kernels.common.lane_of` reads it) is the chance of ``index[1, lane] + i`` more points
-    at ``pmf[index[0, lane] + i]``, ``index[2, lane]`` of them; ``longest`` the most of any lane."""
+    at ``pmf[index[0, lane] + i]``, ``index[2, lane]`` of them; ``longest`` the most of any lane. ``shared``
+    says how a tie for first counts when they are compared (:func:`best_of`): a share of the win, or a
+    win for every tied player."""
 
     pmf: Any
     index: Any
     lane_base: Any
     longest: int
+    shared: bool
 
 
 class TargetTables(NamedTuple):
@@ -58,18 +63,32 @@ class TargetTables(NamedTuple):
 
 @borrowing
 def best_of(
-    lows: Any, offsets: Any, counts: Any, pmf: Any, out: Any, below: Any
+    lows: Any, offsets: Any, counts: Any, pmf: Any, out: Any, below: Any, shared: bool
 ) -> tuple[int, int]:  # pragma: no cover
-    """The distribution of the highest of independent final scores ``(lows[q], offsets[q], counts[q])``
-    of ``pmf``: written into ``out`` (long enough for the highest score less the highest low, plus one);
-    returns its lowest score and its length. ``below`` is scratch, an entry a score."""
+    """The bar of independent final scores ``(lows[q], offsets[q], counts[q])`` of ``pmf``: the
+    distribution of the score a player must reach to win against them, written into ``out`` (long enough
+    for the highest score less the highest low, plus two); returns its lowest score and its length.
+    Without ``shared`` it is the distribution of the highest of the scores (a tie wins for every tied
+    player). With ``shared``, a tie among ``k`` players is worth ``1/k`` of a win: the chance of winning
+    with ``x`` points is ``V(x) = E[1{every score <= x} / (1 + J)]``, ``J`` the scores equal to ``x``,
+    and the bar takes ``V(x) - V(x - 1)`` at ``x``, so that ``P(own >= bar)`` is the share of the win
+    (:func:`at_least`). ``below`` is scratch, two entries a score and one more."""
     k = lows.shape[0]
     if k == 1:
         # one other player (every game of two): the best is that player's score, read as it is (summed
-        # up and differenced back it cost a tenth of a turn to win, and its last bits)
-        for i in range(counts[0]):
-            out[i] = pmf[offsets[0] + i]
-        return lows[0], counts[0]
+        # up and differenced back it cost a tenth of a turn to win, and its last bits); shared, a tie is
+        # half a win: the bar is that score, or one more, each with half its chance
+        n = counts[0]
+        at = offsets[0]
+        if not shared:
+            for i in range(n):
+                out[i] = pmf[at + i]
+            return lows[0], n
+        out[0] = 0.5 * pmf[at]
+        for i in range(1, n):
+            out[i] = 0.5 * (pmf[at + i - 1] + pmf[at + i])
+        out[n] = 0.5 * pmf[at + n - 1]
+        return lows[0], n + 1
     first = lows[0]
     last = lows[0] + counts[0] - 1
     for q in range(1, k):
@@ -80,6 +99,28 @@ def best_of(
         below[q] = 0.0
         for i in range(min(first - lows[q], counts[q])):
             below[q] += pmf[offsets[q] + i]
+    if shared:
+        # V(x) = integral over t from 0 to 1 of prod_q (P(score_q < x) + t P(score_q = x)): the chance
+        # that j of the others tie at x is the coefficient of t^j, and 1/(1 + j) is the integral of t^j;
+        # the polynomial's coefficients are kept in ``below[k:]``
+        previous = 0.0
+        for x in range(first, last + 2):
+            below[k] = 1.0
+            for q in range(k):
+                i = x - lows[q]
+                p = pmf[offsets[q] + i] if 0 <= i < counts[q] else 0.0
+                a = below[q]
+                below[k + q + 1] = below[k + q] * p
+                for j in range(q, 0, -1):
+                    below[k + j] = below[k + j] * a + below[k + j - 1] * p
+                below[k] *= a
+                below[q] += p
+            value = 0.0
+            for j in range(k + 1):
+                value += below[k + j] / (j + 1)
+            out[x - first] = value - previous
+            previous = value
+        return first, last - first + 2
     previous = 1.0
     for q in range(k):
         previous *= below[q]
@@ -98,7 +139,8 @@ def best_of(
 @borrowing
 def at_least(own_low: int, own: Any, best_low: int, best: Any) -> float:  # pragma: no cover
     """``P(own >= best)`` for independent final scores: own ``own_low + i`` with ``own[i]``, best
-    ``best_low + i`` with ``best[i]`` (a tie counts: every tied player wins)."""
+    ``best_low + i`` with ``best[i]``: with the others' bar for ``best`` (:func:`best_of`), the chance of
+    winning against them."""
     total = 0.0
     below = 0.0  # P(best <= x)
     j = 0
@@ -177,7 +219,8 @@ def final_of(
 
 
 class Others(NamedTuple):
-    """Scratch of :func:`others_best`, an entry a player: made once for many games (:func:`others`)."""
+    """Scratch of :func:`others_best` (``below`` two entries a player): made once for many games
+    (:func:`others`)."""
 
     lows: Any
     offsets: Any
@@ -192,7 +235,7 @@ def others(players: int) -> Others:  # pragma: no cover
         np.empty(players - 1, dtype=np.int64),
         np.empty(players - 1, dtype=np.int64),
         np.empty(players - 1, dtype=np.int64),
-        np.empty(players - 1),
+        np.empty(2 * players),
     )
 
 
@@ -200,15 +243,15 @@ def others(players: int) -> Others:  # pragma: no cover
 def others_best(
     games: Any, me: int, g: int, finals: FinalScores, t: KernelTables, out: Any, scratch: Others
 ) -> tuple[int, int]:  # pragma: no cover
-    """The distribution of the best final score among the players of game ``g`` other than ``me``, into
-    ``out``: its lowest score and length."""
+    """The bar of the players of game ``g`` other than ``me`` (:func:`best_of`, a tie counted as
+    ``finals.shared`` says), into ``out``: its lowest score and length."""
     lows, offsets, counts = scratch.lows, scratch.offsets, scratch.counts
     k = 0
     for q in range(games.mask.shape[0]):
         if q != me:
             lows[k], offsets[k], counts[k] = final_of(games, q, g, finals, t)
             k += 1
-    first, length = best_of(lows, offsets, counts, finals.pmf, out, scratch.below)
+    first, length = best_of(lows, offsets, counts, finals.pmf, out, scratch.below, finals.shared)
     return first, length
 
 
@@ -217,7 +260,8 @@ def chances(
     games: Any, finals: FinalScores, t: KernelTables, out: Any, first: int, last: int
 ) -> None:  # pragma: no cover
     """``out[g, p]``: player ``p``'s chance of finishing first in game ``g`` (``first .. last - 1``), every
-    player between turns and playing for points from there."""
+    player between turns and playing for points from there (a tie counted as ``finals.shared`` says: shared,
+    the chances of a game add up to 1)."""
     players = games.mask.shape[0]
     pmf = finals.pmf
     best = np.empty(finals.longest + 1)
@@ -273,7 +317,7 @@ def win_turn(
     where ``aims[g]`` says it plays to win (``WIN``) or for a final score of at least ``aims[g]`` (0 or
     more; ``POINTS``: not played here) (``games`` holds ``[seat, game]``, ``mine`` its row ``turn.seat``;
     ``games.rng`` the deals' seeds, the dice are the seat's in the deal). Played to win, every keep and
-    entry is valued by ``sum over s of P(the others' best = s) * P(making at least s - held more)``, the
+    entry is valued by ``sum over s of P(the others' bar = s) * P(making at least s - held more)``, the
     rest of the turn played for that sum (the value :class:`kniffel.planning.WinPlanner` gives every
     option); for a target by the probability of making it (:class:`kniffel.planning.TargetPlanner`'s); a
     game already decided either way is played for points (:func:`decided`). ``values`` are the solver's
