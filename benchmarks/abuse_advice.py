@@ -8,7 +8,7 @@
   (each combination's tables are solved the first time: the disk and the worker are what it is after).
 
 Meanwhile a seated player on an address of its own (:data:`HINTED`) asks its hints once a second; its
-p50/p95/max and the answers ``busy`` are what these floods are measured by (issue 28: p95 < 200 ms,
+p50/p95/max and the answers ``busy`` are what these floods are measured by (the targets: p95 < 200 ms,
 max < 2 s, none busy).
 """
 

@@ -34,7 +34,7 @@ besides them each seat's best response, the games played and the seconds each pa
 whole win), scored as before with a tie half a win. ``--gaps`` plays ``bot:win`` against ``bot:optimal``
 in the engine instead and values each of its decisions by the best response: what it gives away in all,
 by how far the game is, and where it gives away most (:func:`gaps`). The figures are in
-``benchmarks/results/best_response.json``, shown in ``docs/winning.md``.
+``benchmarks/results/best_response.json``, shown in ``docs/explanation/winning.md``.
 
 The programme holds a float per pair of sheets and score difference, two stages at a time (every stage
 with ``keep``, which :class:`Responder` reads): its memory and time decide which games it covers (the

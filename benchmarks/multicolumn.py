@@ -6,8 +6,7 @@
 For each rule set and each of ``bot`` (the heuristic) and ``bot:optimal`` (the column estimate):
 
 - *before*: ``--before`` games through :class:`~kniffel.engine.game.Game`, one decision at a time by the bot
-  (the path every rule set can take; its planner now asks the compiled search for each decision, so this
-  is faster than the pure-Python lookahead it replaced);
+  (the path every rule set can take; its planner asks the compiled search for each decision);
 - *after*: ``--after`` games in :class:`~kniffel.planning.compiled.SheetSearch` (what ``kniffel simulate``
   plays on these sheets), on numba's threads.
 
@@ -18,23 +17,21 @@ seed (the games, and so the mean, are the same every run), after a warm-up run t
 compiled kernels. The load average is printed
 with the table: the machine may be shared, and timings follow its load. Nothing here is a test.
 
-Measured with ``--before 3 --after 10000 --best-of 3`` on 2 cores and 2 numba threads, load average
-1.7-1.9 (compiled games/s, mean score of the 10,000 games):
+``--record`` keeps the table in ``benchmarks/results/<machine>.json``. With ``--before 3 --after 10000
+--best-of 3`` on 2 cores and 2 numba threads, load average 1.7-1.9 (compiled games/s, mean score of the
+10,000 games):
 
     rules          bot            bot:optimal
     kniffel-3col   2691  586.0    2304  612.1
     kniffel-4col   1908  885.3    1579  930.2
     super-kniffel  2346  993.0    2429  1073.3
 
-A day later (``--before 2 --after 10000 --best-of 3 --rules kniffel-4col``, load 1.4-1.5): kniffel-4col
-``bot`` 1,441 and ``bot:optimal`` 1,362 games/s, the same means (885.3, 930.2).
-
-In one run just before (5,000 games, best of 3, load 1.3-1.8), the kernels as they were before a
-turn's lanes went into one sweep and the announced boxes' entries were kept between turns against
-these, on the same games (the same mean to the last digit): kniffel-4col ``bot`` 1043 -> 1919,
-``bot:optimal`` 733 -> 1683; kniffel-3col 1778 -> 2583 and 1111 -> 2201; super-kniffel, which has no
-announced column, 2551 -> 2475 and 2507 -> 2412. Of a kniffel-4col turn about half the time is still
-the sweep of its lanes, the rest entering the rolls in the changed column and the announced boxes.
+A turn's lanes go through one sweep, and the announced boxes' entries are kept from one turn to the
+next: on the same games that makes the sheets with an announced column about twice as fast as a sweep
+per lane with the entries made anew (kniffel-4col ``bot`` 1,919 against 1,043 games/s, ``bot:optimal``
+1,683 against 733), and changes nothing for super-kniffel, which has none. Of a kniffel-4col turn about
+half the time is the sweep of its lanes, the rest entering the rolls in the changed column and the
+announced boxes.
 """
 
 from __future__ import annotations

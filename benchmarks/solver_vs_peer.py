@@ -32,58 +32,33 @@ to our whole process (``kniffel solve --no-cache``) in the same build; the peer'
 build changes, show what the machine's load did meanwhile. Nothing here is a test: timings depend on the
 machine and its load.
 
-Measured 2026-11-23 on 2 cores with nothing else running (load average 0.8-1.7, most of it this run's
-own), ``.venv/bin/python benchmarks/solver_vs_peer.py --repeat 3`` (2,000 situations) and ``--queries
-20000 --no-first-run``; the best of 5 rounds each:
+``--record`` keeps the side-by-side figures in ``benchmarks/results/<machine>.json``, from which
+``docs/explanation/performance.md`` shows them.
 
-=====================================  ===================  ===================  ==================
-situations a second                    Yahtzee, 2,000       Yahtzee, 20,000      Yatzy, 2,000/20,000
-=====================================  ===================  ===================  ==================
-ours, ``advise --batch`` loop (text)   139,378              210,396              123,550 / 212,063
-ours, ``Advisor.ranked`` (arrays)      295,184              337,286              261,460 / 331,607
-peer, ``option_values_batch`` (arrays) 127,572              162,981              123,786 / 152,479
-peer, from its own text                132,362              153,030              118,551 / 141,783
-peer, ``option_values`` one by one     107,331              115,728              102,701 / 106,508
-ratio, our text to the peer's arrays   1.09                 1.29                 1.00 / 1.39
-one query, ours / peer                 0.033 / 0.0093 ms    0.032 / 0.0086 ms    0.051 / 0.0097 ms
-=====================================  ===================  ===================  ==================
+On 2 cores of an idle machine (``--repeat 5``) the whole process takes about a fifth of the peer's
+time for Yahtzee (0.76 s against 4.2 s) and less for Yatzy (1.25 s against 9.5 s), and the DP alone
+about a fourteenth. Of ours, about 0.3 s is importing (numba 0.14 s, numpy 0.06 s, Typer and Rich
+0.05 s), 0.07 s compiling the rules' tables and loading the kernels, the rest the DP. Batch advice
+through ``advise --batch``'s loop, text in and out, answers about 1.3 times as many situations a second
+as the peer's batch on arrays for Yahtzee, and as many for Yatzy; one query takes about three times
+the peer's (0.031 against 0.0094 ms). A first run with an empty numba cache takes about 5 s. The peer's
+own time moves a lot from one sitting to the next (4.2-6.6 s for Yahtzee), so compare ratios taken in
+one run.
 
-The whole process (``kniffel solve --no-cache``) took 1.76 s against the peer's 6.56 s for Yahtzee
-(0.27x) and 2.55 s against 12.56 s for Yatzy (0.20x); the DP alone 0.39 s against 6.52 s (0.06x). The
-rest of ours is starting Python and numba: importing the command line 0.70 s, numba loading its typing
-registries before the first cached kernel 0.40 s. The first run with an empty numba cache took 12.8 s
-(Yahtzee) and 12.5 s (Yatzy) at load 0.8-1.4; an hour earlier the same commit and the one before the
-batch work both took 11.2-12.0 s at load 1.3, and 8.9-9.5 s was measured on an idle machine a day
-before. Later the same day, with the DP's callee kernels compiled in a second process on a first run
-(:mod:`kniffel.core.runtime.precompile`) and solve_masks' inlining made shallower: 5.81-6.05 s wall (8.4-8.7 s
-processor time) against 7.78-8.69 s (8.1-9.0 s) for the commit before, Yahtzee, 3 alternating runs each
-of ``kniffel solve --rules yahtzee --no-cache`` with an empty numba cache at load 0.5-0.8 (5.33 and 5.54 s
-after the merge, load 0.4-1.2).
+What keeps our whole process short: cached kernels load without numba's compiler refresh
+(:func:`kniffel.core.runtime.kernelcache.load_without_refreshing`, which saves 0.1 s of every process
+that runs a kernel); the command line freezes the heap at exit (the interpreter's last collections
+would walk the few hundred thousand objects numba leaves, 0.3 s of every run); kniffel's bytecode is
+compiled beforehand, as an install does; and on a first run the DP's callee kernels compile in a
+second process (:mod:`kniffel.core.runtime.precompile`).
 
-Since the command line freezes the heap at exit (the interpreter's last collections walked the few
-hundred thousand objects numba leaves, 0.3 s of every run), the whole process took 1.000 s against the
-peer's 4.177 s for Yahtzee (0.24x) and 1.474 s against 9.228 s for Yatzy (0.16x), best of 5 and 3 runs,
-load 0.1-1.2. The peer's own time moves a lot between sittings (4.2-6.6 s for Yahtzee).
-
-Since cached kernels load without numba's compiler refresh
-(:func:`kniffel.core.runtime.kernelcache.load_without_refreshing`, 0.1 s of every process that runs a kernel)
-and with kniffel's bytecode compiled beforehand (2026-11-23, later the same day, 2 cores, load 1.1-1.9,
-``--repeat 5``): the whole process took 0.756 s against the peer's 4.204 s for Yahtzee (**0.18x**) and
-1.246 s against 9.520 s for Yatzy (0.13x); the DP alone 0.287 s against 4.181 s (0.07x) and 0.743 s
-against 9.484 s. Of ours, about 0.3 s is importing (numba 0.14 s, numpy 0.06 s, Typer and Rich 0.05 s),
-0.07 s compiling the rules' tables and loading the kernels, the rest the DP. The same run: batch advice
-through ``advise --batch``'s loop 194,713 against the peer's 151,186 situations a second for Yahtzee
-(1.29x) and 146,812 against 143,671 for Yatzy (1.02x), one query 0.031 ms against 0.0094 ms, and the
-first run with an empty numba cache 4.87 s (Yahtzee) and 5.32 s (Yatzy) wall.
-
-What made the batch loop 3 to 4 times as fast as the earlier same-day figures (44,948/s and 30,430/s for
-2,000 situations at load 3.3-4.9; the peer 85,318/s and 87,474/s then): a compiled reader of the JSON
-lines (:func:`kniffel.core.kernels.codec.read_situations`; the Python reader takes only the lines it
-cannot be sure of), the values written in half the time (:func:`~kniffel.core.kernels.codec.float_text`,
-81 ns a value against ``repr``'s 900), two threads valuing and writing blocks, and the reader's tables
-made once per advisor. Of a situation's processor time (about 10 microseconds), valuing it takes 2.7,
-ranking 0.6, writing its some 21 values 1.7-2.2, reading 1.3; a batch of 2,000 lines also pays the start
-of its threads and the last blocks' wait, hence the higher rate at 20,000.
+What makes the batch loop fast: a compiled reader of the JSON lines
+(:func:`kniffel.core.kernels.codec.read_situations`; the Python reader takes only the lines it cannot be
+sure of), the values written in half the time (:func:`~kniffel.core.kernels.codec.float_text`, 81 ns a
+value against ``repr``'s 900), two threads valuing and writing blocks, and the reader's tables made
+once per advisor. Of a situation's processor time (about 10 microseconds), valuing it takes 2.7,
+ranking 0.6, writing its some 21 values 1.7-2.2, reading 1.3; a batch of 2,000 lines also pays the
+start of its threads and the last blocks' wait, hence the higher rate at 20,000.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Target probabilities (:mod:`kniffel.core.target`): what solving them costs, and (``--check``) that the
 rows of every state (the cone of the empty sheet, which a target question at the start reads) answer the
-early positions of ``tests/data/target_reference.json`` as the exact target tables of kniffel d80cfbc did
-(the suite checks the late positions, from cones).
+early positions of ``tests/data/target_reference.json`` as its reference does: an independent exact
+computation, the whole target tables (every state solved for every target, no cones); the suite checks the
+late positions, from cones.
 
     .venv/bin/python benchmarks/target.py [--rules yahtzee kniffel yatzy] [--target 300] [--queries 200]
         [--repeat 3] [--check] [--json] [--builds native,avx2]

@@ -33,123 +33,25 @@ s in, at 1 s of thought), and the creation of a thousand games and two thousand 
 shows as a burst. Besides the whole run's p99, each 10 s of it gets its own (and so does the
 generator's own lag), which tells a steady tail from one moment's.
 
-Measured 2026-11-23 on 2 cores with nothing else running (the servers, PostgreSQL and the generators
-share them; load average 1-5, this run's own), PostgreSQL, ``--duration 90`` (60 and 30 where
-marked), after the servers' collector was switched off with everything frozen each second, a new game
-built from what was written instead of read back, and the generator's first games at random rounds:
-
-    servers  players, think  generators  actions/s  p50 ms  p99 ms  p99 of each 10 s, ms
-    3        2000, 1 s       3                985     5.9    32.1   38 43 30 36 28 32 26 26 28
-    3        2000, 1 s       3                985     6.2    44.1   51 84 29 32 32 34 28 27 23
-    3        2000, 1 s       3                984     7.2    45.2   43 81 26 47 35 74 32 34 39
-    3        2000, 1 s       3                985     5.2    26.1   29 31 22 21 20 30 25 28 23
-    1        2000, 1 s       2                992     2.9    11.4   9 11 10 10 10 9 20 13 11
-    3        600, 1 s (60 s) 2                297     2.3     6.2   6 6 6 6 6 6
-    1        300, 0 (30 s)   2               3219    43.1    72.4   saturated, 1237 games finished
-    3        300, 0 (30 s)   3               2491    53.1   135.1   saturated, 967 games finished
-    3        2000, 1 s, --together  3         968     4.1   131.3   13 13 12 14 16 15 12 206 167
-
-The goal, p99 under 50 ms for 2,000 players at human pace across three processes, holds in every run
-(26-45 ms; a fifth run with the servers' collections logged gave 29.0 ms); single 10 s stretches reached
-74-84 ms, at moments PostgreSQL's autovacuum and autoanalyze (every few minutes: each action updates its
-game's row) shared the cores. With ``--together`` the play itself has a p99 of 12-16 ms and the burst of
-a thousand new games 167-317 ms. Before the new game was built from what was written, a game cost its
-server 5.6 ms of CPU (the ORM's insert and reading it back), now 2.0 ms; the first 90 s runs of the day,
-before that and with the first games all together, gave p99 124-158 ms (13-21 ms until the games ended).
-Saturated throughput went from 2,293 to 3,219 actions/s with one server and from 1,977 to 2,491 with
-three.
-
-After the one-statement group commit on the event loop and change messages (an earlier branch), on 2
-cores shared with two other engineers' work (load average at the start of each run, then at its end),
-``--duration 30``, PostgreSQL, before and after alternating in one sitting; "before" is the code and
-generator just before those changes:
-
-    servers  players  generators  code    actions/s  p50 ms  p99 ms  lag p99  CPU/action server, gen.  load
-    3        2000     3           after        973     6.6    52.7    5.8 ms  1.02 ms, 0.42 ms    3.1-4.6
-    3        2000     3           before       950    26.8   137.9   25.3 ms  1.26 ms, 0.50 ms    4.3-5.4
-    3        2000     3           after        973     5.8    63.8    4.6 ms  1.00 ms, 0.41 ms    5.1-4.5
-    3        2000     3           before       911    51.0   436.9   46.5 ms  1.29 ms, 0.58 ms    4.3-5.3
-    1        2000     2           after        977     4.6    80.1    5.6 ms  0.65 ms, 0.42 ms    5.3-3.4
-    1        2000     2           before       955    19.4   245.4   21.8 ms  0.75 ms, 0.50 ms    3.2-2.2
-    3        600      2           after        293     3.1     9.3    1.9 ms  1.70 ms, 0.58 ms    2.2-2.8
-    3        600      2           before       293     6.8    21.5    2.4 ms  2.89 ms, 0.66 ms    2.6-2.8
-    1        600      2           after        297     2.7     8.8    1.7 ms  0.98 ms, 0.58 ms    2.7-2.0
-    1        600      2           before       295     5.7    18.2    1.7 ms  1.79 ms, 0.69 ms    1.9-1.3
-    3        2000     3           after        966    11.3    95.9    7.3 ms  1.08 ms, 0.46 ms    1.3-4.1
-    3        2000     3           before       943    31.5   160.7   32.4 ms  1.26 ms, 0.53 ms    3.8-5.4
-    3        2000     3           after        974     4.6    45.2    4.0 ms  0.95 ms, 0.38 ms    0.9-2.6
-
-The goal, p99 under 50 ms with three processes at 2,000 players, is met only on a quiet machine (the
-last run, nothing else running: 45 ms); with the other engineers' work on the same cores it is 53-96
-ms, about 1.1-1.9 times the goal. Where the time goes now: the servers' CPU per action fell by a
-fifth, the p99 by two thirds, but the two cores are still 1.6 busy (servers 0.95-1.08 ms an action,
-the generators 0.4 ms). The cycle collector is the largest remaining pause: counted with a timing
-callback in the last run, each server made about 80 middle-generation collections of up to 30-43 ms
-and 5 full ones of 90-110 ms in 30 s (what ``gc.freeze`` every 5 s has not yet moved out of sight);
-each such pause holds every action of that process, which is about the p99. Freezing more often is
-the next thing to measure (it did not help in the sitting below, when other costs dominated).
-
-Earlier sitting, before this branch:
-
-Measured on 2 cores (the servers, PostgreSQL and the generators share them; load average 2.1-5.7,
-most of it this run's own, the same sitting, before and after alternating), ``--duration 30``,
-PostgreSQL, 2,000 players at 1 s; "before" is this generator before it paced its own collector and ran
-on uvloop:
+On 2 cores with nothing else running (the servers, PostgreSQL and the generators share them),
+PostgreSQL, ``--duration 90``:
 
     .venv/bin/python benchmarks/web_load.py --players 2000 --think 1 --processes 3 --generators 3 \\
-        --duration 30 --database-url postgresql+psycopg://kniffel:kniffel@127.0.0.1:5432/kniffel_load
+        --duration 90 --database-url postgresql+psycopg://kniffel:kniffel@127.0.0.1:5432/kniffel_load
 
-    servers  generators  generator  actions/s  p50 ms  p99 ms  its lag p99  CPU/action server, generator
-    1        2           before           927    36.9     294        33 ms  0.79 ms, 0.68 ms
-    1        2           after            946    29.9     131        27 ms  0.79 ms, 0.58 ms
-    3        3           before           862    77.8     585        71 ms  1.27 ms, 0.73 ms
-    3        3           after            927    39.0     225        35 ms  1.27 ms, 0.56 ms
+2,000 players at 1 s of thought across three processes make about 985 actions a second with a p99
+under the goal of 50 ms (26-45 ms), single 10 s stretches up to about 80 ms while PostgreSQL's
+autovacuum and autoanalyze (each action updates its game's row) share the cores; on one process the
+p99 is about 11 ms. Saturated (300 players without thought) one server makes about 3,200 actions a
+second, three about 2,500. With ``--together`` the play itself keeps a p99 of 12-16 ms and the burst
+of a thousand new games takes 170-320 ms.
 
-The goal, p99 under 50 ms across three processes, is not reached: at 927 actions/s the three servers
-take 1.18 cores, the generators 0.52 and PostgreSQL 0.22 (4.4 s of its CPU in 20 s), 1.9 of the 2
-cores. Measured inside one server (1 process, temporary instrumentation): an action waits 26-41 ms
-(median) for its commit, p99 150-260 ms; a group commit of 12-19 actions takes 10-13 ms, of which
-3.5 ms is the writing thread's CPU, the rest round trips to the database during which that thread
-waits for the event loop's thread to let it run; the loop itself woke late by 40 ms at p99. Young
-collections of the cycle collector still take 15-40 ms of CPU every 0.7 s (the waiting coroutines of
-2,000 connections live about a second, long enough to be walked twice). Tried without a lasting gain:
-freezing every 0.25 s instead of 5 s removed those collections (1.24 s to 0.11 s of collector CPU a
-run) but not the p99 (168 against 171 ms); a switch interval of 0.5 ms instead of 5 ms (p99 196
-against 143 ms); committing through one kept connection instead of one from the pool, checked with a
-round trip before every commit (p99 130 and 154 against 161 and 104 ms: within the noise).
-
-An earlier sitting on a quieter machine, after the servers' collector was paced (generator before):
-
-    servers  players, think   generators  actions/s   p50 ms   p99 ms   server CPU/action
-    1        2000, 1 s        2              956       18.2     132       0.75 ms
-    3        2000, 1 s        3              948       23.7     156       1.22 ms
-    3        600, 1 s         2              292        6.0      28.8     2.69 ms
-    1        300, 0 (sat.)    2             1441       88.0     207       0.56 ms
-    3        300, 0 (sat.)    3             1170       96.7     336       1.00 ms
-
-The same machine just before pacing: 2,000 players at 1 s had p99 564 ms (one server) and 474 ms
-(three). Every full collection of Python's cycle collector walked the live games' few hundred thousand
-objects and held the server for 270-540 ms every 5-10 s; with the collector off, p99 was 56-98 ms, the
-rest being the generators and the servers waiting for a core. The goal, 2,000 players at 1 s with p99
-under 50 ms across processes, is not reached on 2 cores that also run the load generators.
-
-Earlier, on 2 cores shared with other work (load average 6 to 11), ``--duration 20 --generators 3``:
-
-    database    servers  players, think   actions/s   p50 ms   p99 ms   server CPU/action  load
-    PostgreSQL  1        300, 0 (sat.)       614       184      637       0.58 ms         9.3-9.3
-    PostgreSQL  1        600, 1 s            288        12.8     82.9     1.44 ms         9.3-7.9
-    PostgreSQL  1        2000, 1 s           676       252     1940       0.56 ms         7.9-7.5
-    SQLite      1        300, 0 (sat.)      1031       117      384       0.41 ms         7.5-7.0
-    SQLite      1        600, 1 s            291         2.4     18.1     1.20 ms         7.0-6.0
-    SQLite      1        2000, 1 s           783        65      887       0.56 ms         6.0-6.2
-    PostgreSQL  3        300, 0 (sat.)       779       141      521       0.87 ms         6.2-8.1
-    PostgreSQL  3        600, 1 s            287        16.4     96.4     2.39 ms         8.1-8.2
-    PostgreSQL  3        2000, 1 s           697       218     1471       0.88 ms         8.2-10.9
-
-Before group commit and the cheaper snapshots (one generator, PostgreSQL, one server, load 7 to 9):
-300 saturated 301 actions/s, p50 502 ms, 2.16 ms server CPU an action; 2000 at 1 s 297 actions/s,
-p50 1960 ms, p99 3070 ms. With three servers an action costs about twice as much CPU: the two seats of
-a table sit on different processes, so each action is applied and sent by both.
+Where the time goes: with several servers an action costs about twice the CPU, because the two seats
+of a table sit on different processes and each action is applied and sent by both; an action waits
+for its group commit (one transaction for the actions arriving meanwhile); the cycle collector's
+pauses hold every action of their process, which is why the server paces it
+(:func:`kniffel.apps.web.pace_collections`); and on a machine shared with other work the servers and
+the generators wait for a core, which the generator's own lag shows.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Slow requests against one server as ``kniffel serve`` runs it (SQLite, one process, no proxy), and
 what a fresh client and the players already there meet meanwhile.
 
-The attack of issue 28: 12 addresses x 82 connections (the most one address may hold), each sending a
+The attack: 12 addresses x 82 connections (the most one address may hold), each sending a
 request head one byte every 2 s, for 60 s; a connection the server closes is opened again 2 s later
 (as slowloris does). It
 runs in a process of its own (``tests/support/trickle.py``) on loopback addresses 127.0.4.1-12 (Linux
@@ -19,17 +19,16 @@ It reports how the server closed the attack's connections (408 its head's deadli
 budget of arriving heads, 503 the budget of all, ``silent`` a connection closed before it sent
 anything), how long they lived at most, and the server's open files at their peak. The server gets the
 common limit of 1,024 open files (``--open-files``; 0 leaves the system's), under which the attack's
-984 connections are more than uvicorn takes (896): before the deadlines, the fresh client was answered
-503.
+984 connections are more than uvicorn takes (896): without the deadlines and budgets, the fresh client
+is answered 503.
 
     .venv/bin/python benchmarks/web_slow.py                      # the attack, 60 s
     .venv/bin/python benchmarks/web_slow.py --seconds 20 --addresses 4
     .venv/bin/python benchmarks/web_slow.py --server granian --granian-path /tmp/granian-pkg
 
-Measured 2026-11-25 on 2 cores shared with other work (load average 7-10), the fresh client's p95 in ms
-under the attack (page, new game, WebSocket): before the deadlines every page and new game 503; with
-them 160/72/36 (attack at nice 0) and 101/52/142 (nice 10); nothing of the player or the keep-alive
-client lost. Granian and 14 addresses: ``docs/how-to/deploy.md`` (Slow requests).
+With the deadlines and budgets the fresh client's p95 stays under 200 ms under the attack, and the
+player and the keep-alive client lose nothing; the figures, beside Granian's and an attack of 14
+addresses, are in ``docs/how-to/deploy.md`` (Slow requests).
 
 ``--attack large-heads`` and ``--attack slow-readers`` run two of ``abuse_bounds.py``'s floods instead
 of the trickle (64 MB heads from 2 addresses; 12 addresses x 82 connections pipelining requests for a
@@ -37,8 +36,8 @@ script they never read), with the same fresh client, player and keep-alive clien
 
 ``--server granian`` runs the same app under Granian (``pip install granian``; its own head deadline,
 ``--http1-header-read-timeout``, set to our 10 s) for the comparison in ``docs/how-to/deploy.md``;
-``--server-source ../before/src`` runs another version's ``kniffel serve`` (before the deadlines: the
-connection cap and the silent timer alone).
+``--server-source DIR`` runs the ``kniffel serve`` of another source tree (``DIR`` holding its ``kniffel``
+package), to compare two versions side by side.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The chances of winning ``bot:win`` gives its options early in a game, from the early rows on disk
 (:func:`kniffel.core.target.early_rows`: played to win until the horizon, for points after it), against
-the same values from the exact rows of every state (what earlier versions read), and against what
-happens.
+the same values from the exact rows of every state (played to win to the end, solved here for the
+comparison), and against what happens.
 
     .venv/bin/python benchmarks/win_early.py [--rules yahtzee kniffel] [--positions 1000] [--deals 50000]
         [--seed 1] [--json]

@@ -26,12 +26,12 @@ win rather than for points, so its own chances are a little underestimated; ``--
 With a tie worth its share, and under the house rule ``tie_wins_all=on`` (a tie a whole win, as ``bot:win``
 valued it before), on Kniffel and Yahtzee, 100,000 deals each: ``benchmarks/results/win_rate-RULES-
 tie_wins_all-OFF_OR_ON.json`` (``--option tie_wins_all=off|on --deals 100000 --json``), shown in
-``docs/winning.md``; with two players the JSON also holds the clairvoyant ceiling's bound
+``docs/explanation/winning.md``; with two players the JSON also holds the clairvoyant ceiling's bound
 (``clairvoyant_bound``: the exact rows' chance at the start of reaching the others' bar, a policy per
 bar). The figures below valued a tie as a whole win.
 
-Measured (compiled, seed 1, 2 cores, load 1.1-2.6, 2026-11-24; a game a role; bot:win reads the early
-rows' horizon for its first four turns as the planner does):
+With three and four players (compiled, seed 1, 2 cores, a game a role; bot:win reads the early rows'
+horizon for its first four turns as the planner does):
 
     rules    players  games    games/s  bot:win's share (95 %)   even   means win / optimal  Brier
     kniffel  2        200,000  509      51.33 % (51.11-51.55)    50 %   241.9 / 249.8        0.1695
@@ -41,9 +41,9 @@ rows' horizon for its first four turns as the planner does):
     kniffel  4         60,000  384      26.47 % (26.12-26.82)    25 %   238.0 / 249.7        0.1296
     yahtzee  4         48,000  289      26.75 % (26.36-27.15)    25 %   240.4 / 254.3        0.1293
 
-With the early rows' horizon at eight boxes open (27 November, an AMD EPYC Zen 1, load 1.7-2.0, 1,021 and
-1,071 games/s): Kniffel 51.34 % (51.12-51.56), means 241.93 / 249.80, Brier 0.1695; Yahtzee 51.59 %
-(51.38-51.81), means 245.17 / 254.32, Brier 0.1694 (two players, 200,000 games each, as above).
+With the early rows' horizon at eight boxes open (an AMD EPYC Zen 1, 1,021 and 1,071 games/s): Kniffel 51.34 %
+(51.12-51.56), means 241.93 / 249.80, Brier 0.1695; Yahtzee 51.59 % (51.38-51.81), means 245.17 / 254.32,
+Brier 0.1694 (two players, 200,000 games each, as above).
 
 In every tenth of predicted chance the observed frequency of winning lies inside that tenth (Kniffel, two
 players, 10.4 million predictions: 0.028 predicted / 0.030 observed in the lowest tenth, 0.972 / 0.971 in

@@ -467,8 +467,8 @@ def test_advice_for_a_target_solves_no_table_of_points(monkeypatch: pytest.Monke
 
 def test_a_target_past_the_limit_is_answered_at_the_limit_and_said_to_be_an_upper_bound() -> None:
     """The rows stop at the limit (the most a game makes with at most one extra five of a kind; 475 in
-    Yahtzee): a target further off is answered with the chances of the limit, upper bounds, and said so.
-    It was refused as "these target rows do not cover the situation"."""
+    Yahtzee): a target further off is answered with the chances of the limit, upper bounds, and said so,
+    not refused."""
     from kniffel.core import default_limit
 
     limit = default_limit(compile_rules(rules.get("yahtzee")))

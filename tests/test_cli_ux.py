@@ -1,4 +1,5 @@
-"""The command line as a new user meets it: each rough edge of the terminal-game issue, reproduced."""
+"""The command line as a new user meets it: hints and prompts that take what they suggest, errors in
+one line naming the file or the limit, tables that fit 80 columns."""
 
 from __future__ import annotations
 

@@ -197,7 +197,7 @@ def _random_sheet(rs: RuleSet, data: st.DataObject) -> dict[str, int]:
 )
 def test_forced_joker_priority(rs: RuleSet, face: int, data: st.DataObject) -> None:
     """A further five alike: matching upper box if free, else the free lower boxes at full value, else
-    the free upper boxes for 0 (seed 003's official rule; the issue's definition for Kniffel)."""
+    the free upper boxes for 0 (seed 003's official rule, which Kniffel follows too)."""
     assert rs.extra is Extra.FORCED_JOKER
     filled = _random_sheet(rs, data)
     five = rs.five_box

@@ -41,7 +41,7 @@ UPPER = KNIFFEL_BOXES[:6]
 # --- the registry ----------------------------------------------------------------------------------
 
 
-def test_available_lists_every_rule_set_of_the_issue() -> None:
+def test_available_lists_every_rule_set() -> None:
     assert rules.available() == [
         "kniffel",
         "yahtzee",

@@ -1,12 +1,13 @@
-"""Target probabilities from the cones of positions equal those of the exact target tables they replace.
+"""Target probabilities from the cones of positions equal those of the whole exact target tables.
 
 ``tests/data/target_reference.json`` holds, for every single-column rule set and every option (and
 Knöffel's columns), positions from games of a mostly optimal bot, each with a random target, and what
-the whole target tables of kniffel d80cfbc (every state, every target) answered there: every option's
-probability of reaching the target, and between turns the probability of a few targets. Here each
-question is asked of the rows solved for the cone of the position and that target only (late positions:
-their cones are small; strict rule sets early too). The early positions recorded beside them
-(``early_cases``) take the early tables, which ``benchmarks/target.py --check`` compares.
+an independent exact computation answered there, the whole target tables (every state solved for every
+target, no cones): every option's probability of reaching the target, and between turns the probability
+of a few targets. Here each question is asked of the rows solved for the cone of the position and that
+target only (late positions: their cones are small; strict rule sets early too). The early positions
+recorded beside them (``early_cases``) take the early tables, which ``benchmarks/target.py --check``
+compares.
 """
 
 from __future__ import annotations

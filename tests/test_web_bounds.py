@@ -185,8 +185,8 @@ def test_unread_answers_past_the_open_files_give_way_to_a_fresh_client(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
     """With 256 open files uvicorn takes 128 connections: 160 that pipeline requests and read nothing
-    (four addresses, each within its cap) used to take them all for as long as they liked, and a fresh
-    client was answered 503. Waiting for their clients to read, they give way as slow heads do."""
+    (four addresses, each within its cap) could take them all for as long as they liked and leave a fresh
+    client 503; waiting for their clients to read, they give way as slow heads do."""
     directory = tmp_path_factory.mktemp("unread")
     env = {"KNIFFEL_SEND_TIMEOUT": "60", "KNIFFEL_REQUEST_BURST": "1000"}
     with ServerProcess(

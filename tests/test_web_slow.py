@@ -262,8 +262,8 @@ def test_slow_connections_past_the_open_files_give_way_to_a_fresh_client(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
     """With 256 open files uvicorn takes 128 connections: 150 slow ones of six addresses (each within
-    its own caps here) used to take them all, and a fresh client was answered 503. Now, once 112 are
-    open, the oldest waiting connection of the busiest address gives way to each new one."""
+    its own caps here) could take them all and leave a fresh client 503; once 112 are open, the oldest
+    waiting connection of the busiest address gives way to each new one."""
     directory = tmp_path_factory.mktemp("crowded")
     env = {"KNIFFEL_HEADS_PER_CLIENT": "100", "KNIFFEL_HEAD_TIMEOUT": "60"}
     with ServerProcess(

@@ -127,7 +127,7 @@ def prepare_tables(rules: RuleSet, directory: Path | None = None) -> None:
 SECONDS_PER_VALUE = 3.5e-7
 """Solving a target row costs about this per probability until this machine's own pace is measured
 (:func:`seconds_per_value`; 2 processors, Yahtzee's cone of a target from the empty sheet and its early
-rows, 2026-11-24: 1.7e-7 on a Zen 4 two days later, about 6e-7 on a Zen 1)."""
+rows: about 1.7e-7 on a Zen 4, about 6e-7 on a Zen 1; this lies between)."""
 
 
 def seconds_per_value() -> float:
@@ -140,7 +140,7 @@ def seconds_per_value() -> float:
 
 SECONDS_PER_LANE = 1.4e-5
 """Solving a score distribution costs about this per state (2 processors, Yahtzee's full table within
-``kniffel cache prepare``: 5.4 s for 404,160 states, 2026-11-26)."""
+``kniffel cache prepare``: about 5.4 s for 404,160 states)."""
 ROWS_KEPT = 0.8
 """About this share of a row's targets up to where its open boxes stop paying is kept (past it the
 chances are 0)."""

@@ -383,15 +383,16 @@ def update(write: Callable[[str], None] = print) -> None:
 def _write(path: Path, catalog: Any, write_po: Callable[..., None]) -> None:
     buffer = io.BytesIO()
     write_po(buffer, catalog, width=110, include_lineno=False, sort_output=False)
-    text = buffer.getvalue()
-    # Only the messages count: an unchanged file keeps its date (no churn in every commit).
-    if path.exists() and _undated(path.read_bytes()) == _undated(text):
+    text = undated(buffer.getvalue())
+    if path.exists() and path.read_bytes() == text:
         return
     path.write_bytes(text)
 
 
-def _undated(text: bytes) -> bytes:
-    return re.sub(rb'"(POT-Creation|PO-Revision)-Date: [^"]*"', b"", text)
+def undated(text: bytes) -> bytes:
+    """A catalog without the dates Babel (and a PO editor) write in its header: when it was extracted
+    and last translated is history, which git keeps; an empty date is what Babel reads as none."""
+    return re.sub(rb'^"(POT-Creation|PO-Revision)-Date: [^"\\]*', rb'"\1-Date: ', text, flags=re.M)
 
 
 if __name__ == "__main__":
