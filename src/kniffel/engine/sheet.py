@@ -7,7 +7,9 @@ column by column in sheet order, separated by spaces::
     1:ones=3 1:chance=22 1:free_throws_used=1 2:knoeffel=20
 
 A box key is the box id, with its column in front on a multi-column sheet (``2:chance``); a struck box
-holds 0 (``-``, ``x`` and the printed sheet's dash are read as 0 too). ``extra_bonus`` is a column's
+holds 0 (``-``, ``x`` and the printed sheet's dash are read as 0 too). Reading back, a box may also be
+named as a sheet prints it, in either language and with its spaces (``Große Straße=- Full House=25``,
+``Chance (2)=20``; :func:`kniffel.rules.find_box`). ``extra_bonus`` is a column's
 bonus for further five-of-a-kind rolls, ``free_throws_used`` the free throws it has paid for (Knöffel),
 written only when not 0 and prefixed with the column like a box. ``empty`` is a sheet with nothing on it.
 The older form ``ones=3,kniffel=50`` (commas) is read as well.
@@ -19,13 +21,14 @@ between and below them); the terminal front ends and the web page draw from it, 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from kniffel.base.errors import SheetError, UnknownBoxError
 from kniffel.base.i18n import N_
-from kniffel.rules import Column, Order, RuleSet, Section
+from kniffel.rules import Column, Order, RuleSet, Section, find_box
+from kniffel.rules.names import fold
 from kniffel.rules.placement import reachable_boxes
 
 EXTRA_BONUS = "extra_bonus"
@@ -34,8 +37,9 @@ EMPTY = "empty"
 STRUCK = ("-", "x", "\u2013", "\u2014")
 """What may stand for 0 in a box: a dash (also the printed sheet's en and em dashes) or an x."""
 
-_ITEM_SEPARATORS = re.compile(r"[\s,]+")
-_AROUND_EQUALS = re.compile(r"\s*=\s*")
+_VALUE = re.compile(r"[^\s,;=]*")
+_BETWEEN = " \t\r\n,;"
+"""What may stand between a sheet's items: spaces, commas, semicolons."""
 
 
 @dataclass(frozen=True)
@@ -193,26 +197,66 @@ class ScoreSheet:
         }
         data: dict[str, dict[str, int]] = {"entries": {}, EXTRA_BONUS: {}, FREE_THROWS_USED: {}}
         seen: set[str] = set()
-        text = _AROUND_EQUALS.sub("=", text.strip())
-        items = [] if text.lower() == EMPTY else [item for item in _ITEM_SEPARATORS.split(text) if item]
-        for item in items:
-            key, sep, value = item.partition("=")
-            if not sep or not key or not value:
-                raise SheetError(f"a sheet entry is box=points, got {item!r}")
-            name, column_id = column_words.get(key, ("entries", key))
+        items = [] if text.strip().lower() == EMPTY else sheet_items(text)
+        for name, value in items:
+            key = sheet_key(rules, name, column_words)
+            kind, column_id = column_words.get(key, ("entries", key))
             if key in seen:
                 raise SheetError(
-                    f"box {key} is given twice" if name == "entries" else f"{key} is given twice"
+                    f"box {key} is given twice" if kind == "entries" else f"{key} is given twice"
                 )
             seen.add(key)
-            if name == "entries" and value.lower() in STRUCK:
-                data[name][column_id] = 0
+            if kind == "entries" and value.lower() in STRUCK:
+                data[kind][column_id] = 0
                 continue
             try:
-                data[name][column_id] = int(value)
+                data[kind][column_id] = int(value)
             except ValueError:
                 raise SheetError(f"points for {key} must be a whole number, got {value!r}") from None
         return cls.from_json(rules, data)
+
+
+def sheet_items(text: str) -> list[tuple[str, str]]:
+    """The ``name=points`` items of a sheet's text, in order: a name as typed (a key, an id, a label with
+    its spaces: ``Große Straße=-``), the points as written; items stand apart by spaces, commas or
+    semicolons. ``SheetError`` for a part that is not ``name=points``."""
+    items: list[tuple[str, str]] = []
+    rest = text.strip(_BETWEEN)
+    while rest:
+        name, equals, after = rest.partition("=")
+        after = after.lstrip()
+        match = _VALUE.match(after)
+        value = match.group() if match is not None else ""
+        name = " ".join(name.replace(",", " ").replace(";", " ").split())
+        if not equals or not name or not value:
+            shown = f"{name}{equals}{value}" if equals else " ".join(rest.split())
+            raise SheetError(f"a sheet entry is box=points, got {shown!r}")
+        items.append((name, value))
+        rest = after[len(value) :].lstrip(_BETWEEN)
+    return items
+
+
+def sheet_key(rules: RuleSet, name: str, own_words: Collection[str] = ()) -> str:
+    """The key a sheet's item names (:func:`sheet_items`): a box key, one of ``own_words`` (a column's
+    ``extra_bonus`` line, say), or a box named as people name it (:func:`kniffel.rules.find_box`).
+    Words before a name that are no part of it were items without points: ``SheetError`` says so, as
+    for any name that names nothing."""
+    if name in rules.box_keys or name in own_words:
+        return name
+    folded = {fold(word): word for word in own_words}
+    if fold(name) in folded:
+        return folded[fold(name)]
+    try:
+        return find_box(rules, name)
+    except UnknownBoxError as error:
+        words = name.split()
+        for start in range(1, len(words)):
+            try:
+                find_box(rules, " ".join(words[start:]))
+            except UnknownBoxError:
+                continue
+            raise SheetError(f"a sheet entry is box=points, got {' '.join(words[:start])!r}") from None
+        raise SheetError(str(error)) from None
 
 
 # --- how a sheet is drawn --------------------------------------------------------------------------
@@ -365,6 +409,8 @@ __all__ = [
     "SheetError",
     "SheetRow",
     "possible_points",
+    "sheet_items",
+    "sheet_key",
     "sheet_layout",
     "sheet_text",
 ]

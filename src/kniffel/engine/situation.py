@@ -23,6 +23,11 @@ Its text (``str(situation)``, read back by :meth:`Situation.parse`) is parts sep
   more). With them the text holds the whole table, as chess's FEN holds the whole board: what playing to
   win depends on (``kniffel advise --goal win --situation TEXT``).
 
+Reading back, the sheets' boxes may be named as a sheet prints them, in either language and with their
+spaces (:meth:`kniffel.ScoreSheet.parse`), and the parts after the dice in German too (``noch 1 Wurf``,
+``keine Würfel``, ``auf einmal geworfen``, ``angesagt BOX``, ``andere SHEET ; SHEET``): a table's text
+in the words its German players read.
+
 For example::
 
     yahtzee joker=free | ones=3 fives=15 yahtzee=50 | 2 2 3 5 5 | rolls left 1
@@ -39,7 +44,7 @@ from dataclasses import dataclass, field
 from kniffel.base.dice import validate_dice
 from kniffel.base.errors import SituationError, UnknownBoxError
 from kniffel.engine.sheet import ScoreSheet
-from kniffel.rules import Order, RuleSet, parse_options
+from kniffel.rules import Order, RuleSet, find_box, parse_options
 from kniffel.rules import get as get_rules
 
 Faces = tuple[int, ...]
@@ -48,12 +53,18 @@ SEPARATOR = " | "
 NO_DICE = "no dice"
 OTHERS = "others"
 MAX_OTHERS = 7
+_NO_DICE = ("no dice", "keine würfel")
+_OTHERS = ("others", "andere")
 _DETAILS = {
-    "rolls_left": re.compile(r"rolls left (\d+)"),
-    "free_throws": re.compile(r"free throws taken (\d+)"),
-    "thrown_at_once": re.compile(r"thrown at once"),
-    "announced": re.compile(r"announced (\S+)"),
+    "rolls_left": re.compile(
+        r"rolls left (\d+)|(\d+) rolls? left|(no) rolls left"
+        r"|noch (\d+) (?:wurf|würfe)|würfe übrig (\d+)|(keine) würfe mehr"
+    ),
+    "free_throws": re.compile(r"free throws taken (\d+)|freiwürfe genommen (\d+)"),
+    "thrown_at_once": re.compile(r"thrown at once|auf einmal geworfen"),
+    "announced": re.compile(r"announced (.+)|angesagt (.+)"),
 }
+"""The parts after the dice, in the words ``str`` writes and in those a German table says them with."""
 
 
 @dataclass(frozen=True)
@@ -204,13 +215,13 @@ class Situation:
             raise SituationError("a situation starts with its rule set id, e.g. 'kniffel'")
         rules = get_rules(words[0], parse_options(words[1:]))
         sheet = ScoreSheet.parse(rules, parts[1])
-        dice = None if " ".join(parts[2].lower().split()) == NO_DICE else _dice(parts[2])
+        dice = None if " ".join(parts[2].lower().split()) in _NO_DICE else _dice(parts[2])
         found: dict[str, str | None] = {}
         others: tuple[ScoreSheet, ...] = ()
         for part in parts[3:]:
             detail = " ".join(part.split())
             word, _, rest = detail.partition(" ")
-            if word.lower() == OTHERS:
+            if word.lower() in _OTHERS:
                 if others:
                     raise SituationError(f"{detail!r}: the situation says this twice")
                 texts = [text.strip() for text in rest.split(";")]
@@ -219,11 +230,14 @@ class Situation:
                 others = tuple(ScoreSheet.parse(rules, text) for text in texts)
                 continue
             for name, pattern in _DETAILS.items():
-                match = pattern.fullmatch(detail.lower() if name != "announced" else detail)
+                match = pattern.fullmatch(detail.lower())
                 if match is not None:
                     if name in found:
                         raise SituationError(f"{detail!r}: the situation says this twice")
-                    found[name] = match.group(1) if match.groups() else None
+                    said = next((group for group in match.groups() if group is not None), None)
+                    if name == "announced":  # the box as typed, in its own case
+                        said = _announced(rules, detail[len(detail) - len(said or "") :])
+                    found[name] = "0" if said in ("no", "keine") else said
                     break
             else:
                 expected = (
@@ -242,6 +256,14 @@ class Situation:
             announced=found.get("announced"),
             others=others,
         )
+
+
+def _announced(rules: RuleSet, text: str) -> str:
+    """The key of an announced box, named as anywhere (``3:threes``, ``Dreier (3)``)."""
+    try:
+        return find_box(rules, text)
+    except UnknownBoxError as error:
+        raise SituationError(f"announced: {error}") from None
 
 
 def _dice(text: str) -> Faces:

@@ -18,6 +18,7 @@ from kniffel.base.i18n import N_, translate
 from kniffel.engine.game import Game
 from kniffel.engine.sheet import SheetRow, sheet_layout
 from kniffel.rules import Box, RuleSet
+from kniffel.rules.names import SHORT_LABELS
 
 SHORT_SUMS = {
     "upper_sum": N_("Up. sum"),
@@ -31,14 +32,6 @@ SHORT_SUMS = {
     "grand_total": N_("Grand t."),
 }
 """The sums' labels where the sheet is narrow (at most 10 characters in every language)."""
-SHORT_BOXES = {
-    "three_of_a_kind": N_("3 of a kind"),
-    "four_of_a_kind": N_("4 of a kind"),
-    "small_straight": N_("Small str."),
-    "large_straight": N_("Large str."),
-}
-"""Where the sheet is narrow, the usual short names of the boxes that have one (where the rules name the
-box as usual: "Small str." for "Small straight")."""
 SHORT_LABEL = 11
 """A row label's width (without its key) where the sheet is narrow."""
 FIGURE = 4
@@ -147,8 +140,8 @@ class SheetView(DataTable[Text]):
             key = self.box_keys.get(row.name)
             box = self.rules.box(row.name)
             label = box.label(self.lang)
-            if short and row.name in SHORT_BOXES and len(label) > SHORT_LABEL:
-                label = self.t(SHORT_BOXES[row.name])
+            if short and row.name in SHORT_LABELS and len(label) > SHORT_LABEL:
+                label = self.t(SHORT_LABELS[row.name])
             label = shortened(label, SHORT_LABEL) if short else label
             return f"{key or ' '} {label}"
         return (
