@@ -69,7 +69,7 @@ if TYPE_CHECKING:
     from kniffel.core.position import ColumnPosition, Positions, SheetState
     from kniffel.core.runtime.kernelcache import Compiling, compiled_seconds, compiling
     from kniffel.core.runtime.memo import Held, Memo
-    from kniffel.core.runtime.pace import TARGET_ROWS, rate
+    from kniffel.core.runtime.pace import DISTRIBUTIONS, TARGET_ROWS, rate
     from kniffel.core.runtime.precompile import processors
     from kniffel.core.runtime.store import (
         CACHE_BUDGET_ENV,
@@ -148,7 +148,7 @@ _open("points", "Solution", "Values", "load_solution", "solve", "solve_compiled"
 _open("position", "ColumnPosition", "Positions", "SheetState")
 _open("runtime.kernelcache", "Compiling", "compiled_seconds", "compiling")
 _open("runtime.memo", "Held", "Memo")
-_open("runtime.pace", "TARGET_ROWS", "rate")
+_open("runtime.pace", "DISTRIBUTIONS", "TARGET_ROWS", "rate")
 _open("runtime.precompile", "processors")
 _open(
     "runtime.store", "CACHE_BUDGET_ENV", "CACHE_DIR_ENV", "SOLVER_VERSION", "CacheEntry", "OverBudgetError",
@@ -191,6 +191,7 @@ __all__ = [
     "AIM_WIN",
     "CACHE_BUDGET_ENV",
     "CACHE_DIR_ENV",
+    "DISTRIBUTIONS",
     "FIELDS",
     "MASK64",
     "OBSERVED",

@@ -24,9 +24,14 @@ from kniffel.base.errors import SituationError
 from kniffel.core.advisor import Advisor
 from kniffel.core.lanes import LaneLayout, lane_layout, lane_of, mask_widths, sublayout_index, widths_of
 from kniffel.core.points import Solution, mask_bundles
+from kniffel.core.runtime.pace import DISTRIBUTIONS, remember
 from kniffel.core.runtime.work import Cancel, Progress, check, run_ranges
 from kniffel.core.tables import Compiled
 from kniffel.rules import RuleSet
+
+PACE_SAMPLE = 100_000
+"""Lanes a build must have to be a fair sample of this machine's pace (:mod:`kniffel.core.runtime.pace`):
+a full rule set's table has hundreds of thousands, a late position's cone a few hundred."""
 
 TAIL = 1.0e-15
 """Probability at either end of a state's distribution that is folded into the nearest kept total: the
@@ -243,6 +248,9 @@ def build_table(
     layout, index, seconds = build_levels(
         solution, kept.write, progress, root, most_filled, cancel, room=kept.room
     )
+    built = lane_layout(solution.compiled, root).n_lanes
+    if built >= PACE_SAMPLE:  # what later estimates of a table's build read
+        remember(DISTRIBUTIONS, seconds, built)
     return DistributionTable(solution, layout, kept.table(), index, seconds)
 
 

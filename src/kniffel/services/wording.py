@@ -8,6 +8,7 @@ translates them into its player's language.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -15,7 +16,8 @@ from kniffel.base.i18n import N_, number, percent, translate
 from kniffel.engine.game import Game
 from kniffel.planning import NotReady, PlanningError, parse_goal, win_tables
 from kniffel.planning.worker import Work
-from kniffel.rules import RuleSet
+from kniffel.rules import RulesError, RuleSet
+from kniffel.rules import get as get_rules
 from kniffel.services.review import Decision, PlayerSummary, Review, listed, loss_text
 
 SUMMARY_HEADERS = (N_("Player"), N_("Score"), N_("Decisions"), N_("Optimal"), N_("Loss"), N_("Accuracy"))
@@ -114,6 +116,8 @@ class Preparing:
     compiling: float | None = field(default_factory=compiling_seconds)
     """Seconds this process has been compiling kernels (a first use), when it is: until they are
     compiled the solve cannot start or stands still, and its estimate leaves them out."""
+    elapsed: float | None = None
+    """Seconds since the solve started (None: it waits for its turn)."""
 
     @classmethod
     def of(cls, not_ready: NotReady, rules: RuleSet | None = None) -> Preparing:
@@ -124,12 +128,26 @@ class Preparing:
             job = win_tables(rules).prepare()
         if job is None:
             return cls(not_ready.work, None, solving=False)
-        return cls(job.work, job.fraction)
+        elapsed = None if job.started is None else max(0.0, time.monotonic() - job.started)
+        return cls(job.work, job.fraction, elapsed=elapsed)
+
+    def left(self) -> float | None:
+        """Seconds the solve still takes at the pace it has kept so far (its time over the share done),
+        once enough of it is done to tell; None before."""
+        done, spent = self.fraction, self.elapsed
+        if done is None or spent is None or done < MEASURED or spent < 1:
+            return None
+        return spent * (1 - done) / done
 
     def note(self, translate: Callable[..., str]) -> str:
         """What a front end says meanwhile, translated by ``translate(english, **fields)``: what is
-        solved, roughly how long and how big, how far it is, and that points are shown meanwhile."""
-        what = translate(self.work.template, **dict(self.work.fields))
+        solved, roughly how long and how big (before it starts, as this machine solved such work
+        before; once it runs, at the pace it keeps), how far it is, and that points are shown
+        meanwhile. The rule set is named as people know it."""
+        fields = dict(self.work.fields)
+        if "rules" in fields:
+            fields["rules"] = rules_name(fields["rules"], translate)
+        what = translate(self.work.template, **fields)
         if not self.solving:
             return translate(
                 "Chances of winning show once the win tables are solved ({what}: kniffel cache prepare "
@@ -144,15 +162,40 @@ class Preparing:
                 what=what,
                 time=about(self.compiling),
             )
-        cost = about(self.work.seconds)
-        if self.work.bytes:
-            cost = translate("{time}, {size} on disk", time=cost, size=megabytes(self.work.bytes))
         done = (
             ""
             if self.fraction is None
             else translate(", {percent} percent done", percent=round(100 * self.fraction))
         )
+        left = self.left()
+        if left is not None:
+            return translate(
+                "{what}: about {time} left{done}. Points meanwhile.", what=what, time=about(left), done=done
+            )
+        if self.elapsed is not None and self.elapsed > self.work.seconds:  # slower than expected
+            return translate(
+                "{what}: {time} so far{done}. Points meanwhile.",
+                what=what,
+                time=about(self.elapsed),
+                done=done,
+            )
+        cost = about(self.work.seconds)
+        if self.work.bytes:
+            cost = translate("{time}, {size} on disk", time=cost, size=megabytes(self.work.bytes))
         return translate("{what}: about {cost}{done}. Points meanwhile.", what=what, cost=cost, done=done)
+
+
+MEASURED = 0.03
+"""The share of a solve done past which its own pace tells how long the rest takes."""
+
+
+def rules_name(rules_id: str, translate: Callable[..., str]) -> str:
+    """A rule set as people know it ("Kniffel (Schmidt)"), translated by ``translate``; an id that names
+    no built-in rule set as it is."""
+    try:
+        return translate(get_rules(rules_id).name)
+    except RulesError:
+        return rules_id
 
 
 def about(seconds: float) -> str:
@@ -190,6 +233,7 @@ __all__ = [
     "needs_tie_note",
     "renamed",
     "result_line",
+    "rules_name",
     "summary_cells",
     "thinking_text",
 ]
