@@ -229,8 +229,8 @@ def sheet_items(text: str) -> list[tuple[str, str]]:
         value = match.group() if match is not None else ""
         name = " ".join(name.replace(",", " ").replace(";", " ").split())
         if not equals or not name or not value:
-            shown = f"{name}{equals}{value}" if equals else " ".join(rest.split())
-            raise SheetError(f"a sheet entry is box=points, got {shown!r}")
+            item = f"{name}{equals}{value}" if equals else " ".join(rest.split())
+            raise SheetError(f"a sheet entry is box=points, got {item!r}")
         items.append((name, value))
         rest = after[len(value) :].lstrip(_BETWEEN)
     return items
@@ -255,7 +255,8 @@ def sheet_key(rules: RuleSet, name: str, own_words: Collection[str] = ()) -> str
                 find_box(rules, " ".join(words[start:]))
             except UnknownBoxError:
                 continue
-            raise SheetError(f"a sheet entry is box=points, got {' '.join(words[:start])!r}") from None
+            item = " ".join(words[:start])
+            raise SheetError(f"a sheet entry is box=points, got {item!r}") from None
         raise SheetError(str(error)) from None
 
 

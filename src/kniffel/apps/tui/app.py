@@ -22,6 +22,7 @@ from kniffel.base.dice import validate_dice
 from kniffel.base.errors import GameError, KniffelError
 from kniffel.base.i18n import N_, translate
 from kniffel.engine.actions import Announce, FreeThrow, Roll, Score, Strike
+from kniffel.engine.game import Game
 from kniffel.planning import Choice, quick_choices
 from kniffel.services.session import (
     Session,
@@ -318,8 +319,40 @@ class KniffelApp(GameBase):
             self._all_hints,
             preparing=found if isinstance(found, Preparing) else None,
         )
-        if isinstance(found, Preparing):
-            self.watch_preparing(found)
+        waiting = isinstance(found, Preparing) and found.solving
+        if waiting and self._hint_chances_timer is None:
+            self._hint_chances_timer = self.set_interval(1.0, self.check_hint_chances)
+        elif not waiting:
+            self.stop_hint_chances()
+
+    def check_hint_chances(self) -> None:
+        """While the win tables the hints' win column waits for are solved, ask again every second: the
+        panel's note follows the solve, and the column fills in once they are there."""
+        shown = self._last_hints
+        if shown is None or not self.query_one("#hints").display or shown[2] != len(self.game.log):
+            self.stop_hint_chances()
+            return
+        self.find_hint_chances(self.game.copy(), shown[0], shown[1], shown[2])
+
+    @work(thread=True, exclusive=True, group="hint-chances")
+    def find_hint_chances(self, game: Game, choices: Sequence[Choice], exact: bool, moves: int) -> None:
+        found = hint_win_chances(game, choices)
+        self.call_from_thread(self.hint_chances_found, choices, exact, moves, found)
+
+    def hint_chances_found(
+        self,
+        choices: Sequence[Choice],
+        exact: bool,
+        moves: int,
+        found: Sequence[float | None] | Preparing | None,
+    ) -> None:
+        if self.query_one("#hints").display and self._last_hints is not None and self._last_hints[2] == moves:
+            self.show_hints(choices, exact, moves, found)
+
+    def stop_hint_chances(self) -> None:
+        if self._hint_chances_timer is not None:
+            self._hint_chances_timer.stop()
+            self._hint_chances_timer = None
 
     def show_estimate(self, choices: Sequence[Choice], moves: int) -> None:
         """The quick bot's order of the options while the exact hints wait for their table, with what

@@ -89,22 +89,24 @@ def plan(
 
 
 def name_lines(name: str, width: int, lines: int) -> tuple[str, str]:
-    """``name`` in ``width`` columns on up to two ``lines``: whole on the first if it fits, else broken
-    after a word that fits (or inside a word) and the rest shortened on the second, keeping the number
-    that tells namesakes apart ("Bot (heuristic) 2" in three columns: "Bot" over "h…2")."""
+    """``name`` in ``width`` columns on up to two ``lines``: whole on the first if it fits, else its words
+    that fit on the first and the rest shortened on the second, keeping the number that tells namesakes
+    apart ("Bot (heuristic) 2" in five columns: "Bot" over "he. 2"). A word is never broken over the two
+    lines: one too long for a line is shortened there with an ellipsis ("Alexandra" in six: "Alexa…")."""
     if len(name) <= width or lines == 1:
         return shortened(name, width), ""
     words = name.split()
     first = ""
     while words and len((first + " " + words[0]).strip()) <= width:
         first = (first + " " + words.pop(0)).strip()
-    rest = " ".join(words).replace("(", "").replace(")", "")
     if not first:
-        first, rest = name[:width], name[width:]
-    second = shortened(rest, width)
+        first = shortened(words.pop(0), width)
+    rest = " ".join(words).replace("(", "").replace(")", "")
+    second = shortened(rest, width) if rest else ""
     head, _, number = rest.rpartition(" ")
-    if number.isdigit() and head and not second.endswith(number) and width - len(number) >= 2:
-        second = shortened(head, width - len(number)) + number
+    room = width - len(number) - 1
+    if number.isdigit() and head and not second.endswith(number) and room >= 1:
+        second = (shortened(head, room) if room >= 2 else head[:room]) + " " + number
     return first, second
 
 
