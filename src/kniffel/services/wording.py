@@ -8,6 +8,7 @@ translates them into its player's language.
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from kniffel.planning import NotReady, PlanningError, parse_goal, win_tables
 from kniffel.planning.worker import Work
 from kniffel.rules import RulesError, RuleSet
 from kniffel.rules import get as get_rules
-from kniffel.services.review import Decision, PlayerSummary, Review, listed, loss_text
+from kniffel.services.review import ACCURACY_SCALE, Decision, PlayerSummary, Review, listed, loss_text
 
 SUMMARY_HEADERS = (N_("Player"), N_("Score"), N_("Decisions"), N_("Optimal"), N_("Loss"), N_("Accuracy"))
 """The columns of a review's summary, one row a player (English: front ends translate them)."""
@@ -56,8 +57,8 @@ def listed_decisions(review: Review, *, everything: bool = False) -> list[Decisi
 
 def summary_cells(player: PlayerSummary, lang: str = "en") -> tuple[str, ...]:
     """A player's row of a review's summary, under :data:`SUMMARY_HEADERS`, with numbers as ``lang``
-    writes them (a loss of a chance as a percentage). What the player is graded by is
-    :func:`goal_text` of :attr:`PlayerSummary.goal`."""
+    writes them and every figure with its unit (a loss in points or as a chance, the accuracy out of
+    100). What the player is graded by is :func:`goal_text` of :attr:`PlayerSummary.goal`."""
     if not player.decisions:  # nothing decided yet: nothing to grade
         return (player.name, str(player.score), "0", "\N{EN DASH}", "\N{EN DASH}", "\N{EN DASH}")
     accuracy = player.accuracy
@@ -67,8 +68,32 @@ def summary_cells(player: PlayerSummary, lang: str = "en") -> tuple[str, ...]:
         str(player.decisions),
         f"{player.optimal} ({percent(lang, player.optimal_share, 0)})",
         loss_text(player.loss, player.unit, lang),
-        "\N{EN DASH}" if accuracy is None else number(lang, accuracy, 1),
+        "\N{EN DASH}" if accuracy is None else accuracy_text(accuracy, lang),
     )
+
+
+def accuracy_text(accuracy: float, lang: str = "en") -> str:
+    """An accuracy as every front end shows it: out of 100 ("89.9/100")."""
+    return translate(lang, "{accuracy}/100", accuracy=number(lang, accuracy, 1))
+
+
+def summary_notes(lang: str = "en") -> list[str]:
+    """What the columns of a review's summary mean, in ``lang``: said where the summary is shown."""
+    one, five = (round(100 * math.exp(-points / ACCURACY_SCALE)) for points in (1, 5))
+    return [
+        translate(lang, LOSS_NOTE),
+        translate(lang, ACCURACY_NOTE, one=one, five=five),
+    ]
+
+
+LOSS_NOTE = N_(
+    "Optimal: the decisions that gave nothing away. Loss: what the decisions gave away of the player's goal, "
+    "in expected points (pts) or as a chance (%)."
+)
+ACCURACY_NOTE = N_(
+    "Accuracy: 100 for perfect play, {one} for a point given away a turn on average, {five} for five; it "
+    "weighs how much was lost, not how often."
+)
 
 
 def goal_text(goal: str, lang: str = "en") -> str:
@@ -221,11 +246,14 @@ def needs_tie_note(chances: Sequence[float], decimals: int) -> bool:
 
 
 __all__ = [
+    "ACCURACY_NOTE",
+    "LOSS_NOTE",
     "QUICK_ORDER",
     "SUMMARY_HEADERS",
     "TIE_NOTE",
     "Preparing",
     "about",
+    "accuracy_text",
     "compiling_seconds",
     "goal_text",
     "listed_decisions",
@@ -235,5 +263,6 @@ __all__ = [
     "result_line",
     "rules_name",
     "summary_cells",
+    "summary_notes",
     "thinking_text",
 ]
