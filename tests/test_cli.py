@@ -39,7 +39,7 @@ def test_rules_json_lists_every_rule_set_with_its_options() -> None:
     assert list(listed) == rules.available()
     kniffel = listed["kniffel"]
     assert kniffel["name"] == "Kniffel (Schmidt)"
-    assert kniffel["source"] == "Wikipedia: Kniffel"
+    assert kniffel["source"] == "German Wikipedia, “Kniffel” (2017)"
     assert [b["id"] for b in kniffel["boxes"]][-2:] == ["kniffel", "chance"]
     options = {o["key"]: o for o in kniffel["options"]}
     assert options["extra"]["values"] == ["50", "100"]

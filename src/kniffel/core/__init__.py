@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     )
     from kniffel.core.points import Solution, Values, load_solution, solve, solve_compiled, table
     from kniffel.core.position import ColumnPosition, Positions, SheetState
-    from kniffel.core.runtime.kernelcache import Compiling, compiled_seconds, compiling
+    from kniffel.core.runtime.kernelcache import Compiling, compiled_seconds, compiling, kernels_cache_dir
     from kniffel.core.runtime.memo import Held, Memo
     from kniffel.core.runtime.pace import DISTRIBUTIONS, TARGET_ROWS, rate
     from kniffel.core.runtime.precompile import processors
@@ -146,7 +146,7 @@ _open("lanes", "early_levels", "early_rows_levels", "horizon_level", "lane_layou
 _open("play", "MASK64", "Played", "deal_seed", "dealt_faces", "mix64", "play_games", "stream_base", "trace")
 _open("points", "Solution", "Values", "load_solution", "solve", "solve_compiled", "table")
 _open("position", "ColumnPosition", "Positions", "SheetState")
-_open("runtime.kernelcache", "Compiling", "compiled_seconds", "compiling")
+_open("runtime.kernelcache", "Compiling", "compiled_seconds", "compiling", "kernels_cache_dir")
 _open("runtime.memo", "Held", "Memo")
 _open("runtime.pace", "DISTRIBUTIONS", "TARGET_ROWS", "rate")
 _open("runtime.precompile", "processors")
@@ -257,6 +257,7 @@ __all__ = [
     "horizon_level",
     "is_early",
     "is_helper",
+    "kernels_cache_dir",
     "lane_layout",
     "level_of",
     "load_solution",

@@ -41,9 +41,12 @@ FIVE_ALIKE = ((5,),)
 
 # The documents the rules come from, by what they are (users see these names; docs/rules.md maps them
 # to the seed files).
-WIKIPEDIA = N_("Wikipedia: Kniffel")
+WIKIPEDIA = N_("German Wikipedia, “Kniffel” (2017)")
 """The German Wikipedia article (2017): the boxes, the Spielblock example, Schmidt's and Hasbro's extra
-Kniffel rules, Yatzy and Yams."""
+Kniffel rules, and the variants Yatzy and Yams come from."""
+WIKIPEDIA_VARIANTS = N_("German Wikipedia, “Kniffel” (2017): its variants")
+"""The same article where a rule set is one of the variants it describes (Yatzy's pairs, Yams' four
+columns), not Kniffel itself."""
 KNIFFEL_ARTICLE_EN = N_("Kniffel article (English translation)")
 """An English machine translation of an older Kniffel article: the 100-point extra Kniffel, the sharp and
 strict variants, three and four columns."""
@@ -150,7 +153,7 @@ YAHTZEE = dataclasses.replace(
 YATZY = RuleSet(
     id="yatzy",
     name=N_("Yatzy (Scandinavian)"),
-    source=WIKIPEDIA,
+    source=WIKIPEDIA_VARIANTS,
     description=N_(
         "Scandinavian Yatzy: 15 boxes with one pair and two pairs, only the matching dice count, "
         "straights 1-5 and 2-6, 50 bonus at 63, no extra-Yatzy rules."
@@ -228,7 +231,7 @@ YAMS = dataclasses.replace(
     KNIFFEL,
     id="yams",
     name=N_("Yams"),
-    source=WIKIPEDIA,
+    source=WIKIPEDIA_VARIANTS,
     description=N_("Four columns: free, in order, in reverse order, announced after the first roll."),
     boxes=kniffel_boxes("yams", "Yams"),
     five_box="yams",

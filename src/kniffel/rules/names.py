@@ -30,6 +30,24 @@ SHORT_LABELS = {
 """The usual short names of the boxes that have one, as a narrow sheet prints them where the rules name
 the box as usual ("Small str." for "Small straight"); English, translated where shown, and read back in
 every language."""
+FIVE_ALIKE = {
+    "kniffel": N_("Kniffels"),
+    "yahtzee": N_("Yahtzees"),
+    "yatzy": N_("Yatzys"),
+    "knoeffel": N_("Knöffels"),
+    "yams": N_("Yams"),
+}
+"""What a count of five alike is called under each rule set ("3 Yahtzees"), by its five-of-a-kind box:
+English, translated where shown."""
+
+
+def five_alike_name(rules: RuleSet) -> str:
+    """The name of a count of ``rules``' five alike (:data:`FIVE_ALIKE`, English), its box's label for a
+    box not listed there, "Five alike" for rules without one."""
+    box = rules.five_box
+    if box is None:
+        return N_("Five alike")
+    return FIVE_ALIKE.get(box, rules.box(box).label_en)
 
 
 def fold(text: str) -> str:
@@ -96,4 +114,4 @@ def find_box(rules: RuleSet, text: str, among: Collection[str] = ()) -> str:
     return matches[0]
 
 
-__all__ = ["SHORT_LABELS", "box_names", "find_box", "fold", "starts"]
+__all__ = ["FIVE_ALIKE", "SHORT_LABELS", "box_names", "find_box", "five_alike_name", "fold", "starts"]

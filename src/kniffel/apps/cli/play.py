@@ -168,7 +168,7 @@ class Session(session.Session):
         self.autosave()  # a save path that cannot be written is reported before anyone plays
         self.prepare_bots()
         if not self.game.is_over and not self.all_bots:
-            self.say(self.t("{rules}: type help for the commands.", rules=self.game.rules.name))
+            self.say(self.t("{rules}: type help for the commands.", rules=self.t(self.game.rules.name)))
         try:
             while not self.game.is_over:
                 if self.game.current in self.bots:
