@@ -156,8 +156,8 @@ class RuleSet:
     id: str
     name: str
     source: str
-    """The document the rules come from, named for people ("German Wikipedia, “Kniffel” (2017)"); ``docs/rules.md`` traces
-    every decision to it."""
+    """The document the rules come from, named for people ("German Wikipedia, “Kniffel” (2017)");
+    ``docs/rules.md`` traces every decision to it."""
     description: str
     boxes: tuple[Box, ...]
     dice: int = 5
