@@ -38,6 +38,7 @@ __all__ = [
     "Section",
     "UnknownBoxError",
     "available",
+    "book_options",
     "find_box",
     "get",
     "options_for",
@@ -60,6 +61,13 @@ def available() -> list[str]:
 def options_for(rules_id: str) -> tuple[Option, ...]:
     """The options a rule set accepts: its own first, then those every rule set has."""
     return SPECIFIC_OPTIONS.get(_base(rules_id).id, ()) + COMMON_OPTIONS
+
+
+def book_options(rules_id: str) -> tuple[Option, ...]:
+    """The options a rule set's rule book has (:attr:`Option.books`): what a front end offers people
+    choosing a game, where :func:`options_for` lists every option the rule set takes."""
+    base = _base(rules_id).id
+    return tuple(o for o in options_for(base) if not o.books or base in o.books)
 
 
 def _base(rules_id: str) -> RuleSet:

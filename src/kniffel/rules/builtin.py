@@ -270,6 +270,12 @@ class Option:
     apply: Callable[[RuleSet, str], RuleSet]
     label: str = ""
     """The option's name in plain words (English; front ends translate it and :data:`VALUE_WORDS`)."""
+    plain: str = ""
+    """What it does in one plain sentence, for people choosing it (English; front ends translate it);
+    :attr:`help` says it in full, with the document it comes from."""
+    books: tuple[str, ...] = ()
+    """The rule sets whose rule books have it (empty: its own rule set's, or every one's): a front end
+    offers it only there, though every rule set takes it."""
 
 
 def _sharp(rules: RuleSet, value: str) -> RuleSet:
@@ -332,6 +338,8 @@ COMMON_OPTIONS = (
         ),
         _sharp,
         N_("Sharp: figures at one throw count double"),
+        N_("A figure thrown with all the dice at once scores double."),
+        ("kniffel", "kniffel-3col", "kniffel-4col"),
     ),
     Option(
         "strict",
@@ -344,6 +352,8 @@ COMMON_OPTIONS = (
         ),
         _strict,
         N_("Strict: top to bottom"),
+        N_("The boxes are filled in order, from the top of the sheet down."),
+        ("kniffel", "kniffel-3col", "kniffel-4col"),
     ),
     Option(
         "five_full_house",
@@ -355,6 +365,8 @@ COMMON_OPTIONS = (
         ),
         _five_full_house,
         N_("Five alike is a full house"),
+        N_("Five of a kind may also be entered as a full house."),
+        ("yahtzee", "super-kniffel"),
     ),
 )
 
@@ -368,6 +380,7 @@ KNIFFEL_EXTRA = Option(
     ),
     _kniffel_extra,
     N_("A further Kniffel earns"),
+    N_("A further Kniffel earns 50 on the back of the sheet, or 100 and any free box."),
 )
 
 SPECIFIC_OPTIONS: dict[str, tuple[Option, ...]] = {
@@ -386,6 +399,7 @@ SPECIFIC_OPTIONS: dict[str, tuple[Option, ...]] = {
             ),
             _joker,
             N_("Joker for an extra Yahtzee"),
+            N_("Where a further Yahtzee may be entered: as the official rules say, in any box, or nowhere."),
         ),
         Option(
             "bonus",
@@ -394,6 +408,7 @@ SPECIFIC_OPTIONS: dict[str, tuple[Option, ...]] = {
             N_("100 per extra Yahtzee while the Yahtzee box holds 50"),
             _yahtzee_bonus,
             N_("Yahtzee bonus"),
+            N_("Every further Yahtzee earns 100 extra."),
         ),
     ),
     "knoeffel": (
@@ -404,6 +419,7 @@ SPECIFIC_OPTIONS: dict[str, tuple[Option, ...]] = {
             N_(f"how many free throws may be taken in one turn (1: the fourth roll of the {KNOEFFEL_RULES})"),
             _free_throws_per_turn,
             N_("Free throws per turn"),
+            N_("How many free throws may be taken in one turn."),
         ),
     ),
 }
