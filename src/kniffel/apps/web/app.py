@@ -20,7 +20,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
-from kniffel.apps.web import analysis, api, guard, pages, rooms, websocket
+from kniffel.apps.web import analysis, api, guard, handover, pages, rooms, websocket
 from kniffel.apps.web.errors import WebError, error_response
 from kniffel.apps.web.guard import Allowances, ClientLimits, OpenSockets
 from kniffel.apps.web.middleware import SECURITY_HEADERS, AllowedHosts, SecurityHeaders
@@ -102,7 +102,14 @@ def create_app(
     app.add_middleware(AllowedHosts, names=host_names)
     app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    for router in (rooms.router, analysis.router, pages.router, api.router, websocket.router):
+    for router in (
+        rooms.router,
+        handover.router,
+        analysis.router,
+        pages.router,
+        api.router,
+        websocket.router,
+    ):
         app.include_router(router)
     return app
 
