@@ -241,7 +241,7 @@ def test_impossible_tables_are_refused(others: str, message: str) -> None:
             "yams | empty | 1 2 3 4 5 | Würfe übrig 1 | angesagt Dreier (4)",
             "yams | empty | 1 2 3 4 5 | rolls left 1 | announced 4:threes",
         ),
-        ("kniffel | empty | keine Würfel | noch 3 Würfe", "kniffel | empty | no dice | rolls left 3"),
+        ("kniffel | leer | keine Würfel | noch 3 Würfe", "kniffel | empty | no dice | rolls left 3"),
     ],
 )
 def test_a_situation_reads_the_labels_a_sheet_prints_and_german_words(text: str, written: str) -> None:

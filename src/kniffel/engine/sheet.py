@@ -28,12 +28,14 @@ from typing import Any, Literal
 from kniffel.base.errors import SheetError, UnknownBoxError
 from kniffel.base.i18n import N_
 from kniffel.rules import Column, Order, RuleSet, Section, find_box
-from kniffel.rules.names import fold
+from kniffel.rules.names import SHORT_LABELS, fold
 from kniffel.rules.placement import reachable_boxes
 
 EXTRA_BONUS = "extra_bonus"
 FREE_THROWS_USED = "free_throws_used"
 EMPTY = "empty"
+EMPTY_WORDS = (EMPTY, "leer")
+"""A sheet with nothing on it, in the words of every language a table shows."""
 STRUCK = ("-", "x", "\u2013", "\u2014")
 """What may stand for 0 in a box: a dash (also the printed sheet's en and em dashes) or an x."""
 
@@ -197,7 +199,7 @@ class ScoreSheet:
         }
         data: dict[str, dict[str, int]] = {"entries": {}, EXTRA_BONUS: {}, FREE_THROWS_USED: {}}
         seen: set[str] = set()
-        items = [] if text.strip().lower() == EMPTY else sheet_items(text)
+        items = [] if text.strip().lower() in EMPTY_WORDS else sheet_items(text)
         for name, value in items:
             key = sheet_key(rules, name, column_words)
             kind, column_id = column_words.get(key, ("entries", key))
@@ -273,6 +275,10 @@ class SheetRow:
     """The box id, the :class:`ColumnTotals` field, or ``grand_total``."""
     label: str = ""
     """A sum's name in English (front ends translate it); a box row shows the box's own label."""
+    short: str = ""
+    """The row's name where the sheet is narrow (at most 10 characters in every language), in English;
+    for a box, the usual short name of the box (:data:`kniffel.rules.names.SHORT_LABELS`), where it has
+    one, to be shown where the rules name the box as usual and its label is long."""
     strong: bool = False
     """A total that stands out (bold)."""
     ends_section: bool = False
@@ -294,24 +300,38 @@ def sheet_layout(rules: RuleSet) -> tuple[SheetRow, ...]:
     them the lower boxes' sum, "Lower sum", is the lower total); the total; and on a multi-column sheet
     the grand total. (The printed sheet carries the upper total down once more, to add by hand; a
     screen adds for you, and every row less keeps a phone's or a terminal's sheet on one screen.)"""
-    rows = [SheetRow("box", b.id) for b in rules.boxes if b.section is Section.UPPER]
+
+    def boxes(section: Section) -> list[SheetRow]:
+        return [
+            SheetRow("box", b.id, short=SHORT_LABELS.get(b.id, ""))
+            for b in rules.boxes
+            if b.section is section
+        ]
+
+    rows = boxes(Section.UPPER)
     rows += [
-        SheetRow("sum", "upper_sum", N_("Upper sum")),
-        SheetRow("sum", "upper_bonus", N_("Bonus")),
-        SheetRow("sum", "upper_total", N_("Upper total"), strong=True, ends_section=True),
+        SheetRow("sum", "upper_sum", N_("Upper sum"), N_("Up. sum")),
+        SheetRow("sum", "upper_bonus", N_("Bonus"), N_("Bonus")),
+        SheetRow("sum", "upper_total", N_("Upper total"), N_("Up. total"), strong=True, ends_section=True),
     ]
-    rows += [SheetRow("box", b.id) for b in rules.boxes if b.section is Section.LOWER]
+    rows += boxes(Section.LOWER)
     if rules.extra_bonus:
-        rows.append(SheetRow("sum", "extra_bonus", N_("Extra bonus")))
+        rows.append(SheetRow("sum", "extra_bonus", N_("Extra bonus"), N_("Extra b.")))
     if rules.free_throws:
-        rows.append(SheetRow("sum", "free_throws", N_("Free throws")))
+        rows.append(SheetRow("sum", "free_throws", N_("Free throws"), N_("Free thr.")))
     if rules.extra_bonus or rules.free_throws:
-        rows.append(SheetRow("sum", "lower_total", N_("Lower total"), strong=True, ends_section=True))
+        rows.append(
+            SheetRow(
+                "sum", "lower_total", N_("Lower total"), N_("Low. total"), strong=True, ends_section=True
+            )
+        )
     else:
-        rows.append(SheetRow("sum", "lower_sum", N_("Lower sum"), strong=True, ends_section=True))
-    rows.append(SheetRow("sum", "total", N_("Total"), strong=True))
+        rows.append(
+            SheetRow("sum", "lower_sum", N_("Lower sum"), N_("Low. sum"), strong=True, ends_section=True)
+        )
+    rows.append(SheetRow("sum", "total", N_("Total"), N_("Total"), strong=True))
     if rules.multi_column:
-        rows.append(SheetRow("grand_total", "grand_total", N_("Grand total"), strong=True))
+        rows.append(SheetRow("grand_total", "grand_total", N_("Grand total"), N_("Grand t."), strong=True))
     return tuple(rows)
 
 
@@ -405,6 +425,7 @@ def possible_points(rules: RuleSet, box_id: str) -> frozenset[int]:
 
 
 __all__ = [
+    "EMPTY_WORDS",
     "ColumnTotals",
     "ScoreSheet",
     "SheetError",

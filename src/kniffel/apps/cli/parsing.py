@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from kniffel.apps.cli.errors import CliError
 from kniffel.base.dice import FACES, validate_dice
-from kniffel.engine.sheet import ScoreSheet, sheet_items
+from kniffel.engine.sheet import EMPTY_WORDS, ScoreSheet, sheet_items
 from kniffel.rules import RuleSet, find_box
 
 _SEPARATORS = re.compile(r"[\s,;]+")
@@ -61,7 +61,7 @@ def parse_sheet(
     (key, id or label in either language, spaces included: :func:`kniffel.engine.sheet.sheet_items`,
     :func:`kniffel.rules.find_box`). ``rules`` may be one column of ``whole`` (``advise --column``): a box
     may then be named as on the whole sheet (``1:twos``) when it is in that column."""
-    if whole is None or not whole.multi_column or text.strip().lower() == "empty":
+    if whole is None or not whole.multi_column or text.strip().lower() in EMPTY_WORDS:
         return ScoreSheet.parse(rules, text)
     named: list[str] = []
     for name, points in sheet_items(text):

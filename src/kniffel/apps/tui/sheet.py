@@ -14,24 +14,11 @@ from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 
 from kniffel.apps.tui.common import points_text, shortened
-from kniffel.base.i18n import N_, translate
+from kniffel.base.i18n import translate
 from kniffel.engine.game import Game
 from kniffel.engine.sheet import SheetRow, sheet_layout
 from kniffel.rules import Box, RuleSet
-from kniffel.rules.names import SHORT_LABELS
 
-SHORT_SUMS = {
-    "upper_sum": N_("Up. sum"),
-    "upper_bonus": N_("Bonus"),
-    "upper_total": N_("Up. total"),
-    "extra_bonus": N_("Extra b."),
-    "free_throws": N_("Free thr."),
-    "lower_total": N_("Low. total"),
-    "lower_sum": N_("Low. sum"),
-    "total": N_("Total"),
-    "grand_total": N_("Grand t."),
-}
-"""The sums' labels where the sheet is narrow (at most 10 characters in every language)."""
 SHORT_LABEL = 11
 """A row label's width (without its key) where the sheet is narrow."""
 FIGURE = 4
@@ -142,15 +129,11 @@ class SheetView(DataTable[Text]):
             key = self.box_keys.get(row.name)
             box = self.rules.box(row.name)
             label = box.label(self.lang)
-            if short and row.name in SHORT_LABELS and len(label) > SHORT_LABEL:
-                label = self.t(SHORT_LABELS[row.name])
+            if short and row.short and len(label) > SHORT_LABEL:
+                label = self.t(row.short)
             label = shortened(label, SHORT_LABEL) if short else label
             return f"{key or ' '} {label}"
-        return (
-            shortened(self.t(SHORT_SUMS.get(row.name, row.label)), SHORT_LABEL + 1)
-            if short
-            else self.t(row.label)
-        )
+        return shortened(self.t(row.short or row.label), SHORT_LABEL + 1) if short else self.t(row.label)
 
     # --- drawing ---------------------------------------------------------------------------------
 
