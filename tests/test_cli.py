@@ -190,7 +190,7 @@ BAD_INPUT = [
     (["score", "--dice", "0,1,2,3,4"], "a die shows 1 to 6, got 0"),
     (["score", "--dice", "1", "2", "x", "4", "5"], "dice are numbers 1 to 6, got 'x'"),
     (["score", "--sheet", "ones3", "--dice", "12345"], "a sheet entry is box=points"),
-    (["score", "--sheet", "ones=7", "--dice", "12345"], "ones cannot hold 7 points"),
+    (["score", "--sheet", "ones=7", "--dice", "12345"], "ones cannot hold 7 under kniffel"),
     (["score", "--sheet", "bananas=3", "--dice", "12345"], "no box 'bananas'"),
     (["score", "--sheet", "ones=1,ones=2", "--dice", "12345"], "box ones is given twice"),
     (

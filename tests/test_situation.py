@@ -138,7 +138,7 @@ def test_a_situation_keeps_its_own_copy_of_the_sheet() -> None:
             "knoeffel | 1:free_throws_used=3 2:free_throws_used=3 | 1 2 3 4 5 | rolls left 0 "
             "| free throws taken 1",
             SituationError,
-            "no column with a free box can pay for 1 free throw",
+            r"no column with a free box can pay for the free throws taken \(1\)",
         ),
         (
             "kniffel | empty | 1 2 3 4 5 | rolls left 1 | announced chance",
@@ -212,7 +212,7 @@ def planner_choice(game: Game) -> Score:
     ("others", "message"),
     [
         ("twos=6 ; ", "others are sheets separated by ';'"),
-        ("twos=6 fours=8 threes=9", "has filled 3 boxes"),
+        ("twos=6 fours=8 threes=9", "other player 1: 3 filled, where"),
         ("twos=6 fours=8 ; twos=4", "in the order they move"),
         ("nonsense=3", "no box"),
     ],

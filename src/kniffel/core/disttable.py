@@ -223,7 +223,9 @@ class LevelTable:
     def of(cls, table: DistributionTable, level: int) -> LevelTable:
         """The level of a table that holds it whole (its root the empty sheet)."""
         if table.root != 0 or not all(table.covers(int(mask)) for mask in table.compiled.levels[level]):
-            raise SituationError(f"the distribution table does not hold the sheets of {level} boxes filled")
+            raise SituationError(
+                f"the distribution table does not hold the sheets of this level (boxes filled: {level})"
+            )
         a, b = int(table.layout.level_start[level]), int(table.layout.level_start[level + 1])
         return cls(level, table.pmf, table.index[:, a:b])
 

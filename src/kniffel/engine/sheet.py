@@ -166,9 +166,7 @@ class ScoreSheet:
             getattr(sheet, name).update(values)
         for column_id, used in sheet.free_throws_used.items():
             if used > rules.free_throws:
-                raise SheetError(
-                    f"column {column_id}: {used} free throws taken, only {rules.free_throws} allowed"
-                )
+                raise SheetError(f"column {column_id}: free throws taken {used}, allowed {rules.free_throws}")
         for column in rules.columns:
             _check_extra_bonus(sheet, column)
         return sheet
@@ -183,7 +181,7 @@ class ScoreSheet:
             except UnknownBoxError as error:
                 raise SheetError(str(error)) from None
             if points not in possible_points(rules, box.id):
-                raise SheetError(f"{key} cannot hold {points} points under {rules.id}")
+                raise SheetError(f"{key} cannot hold {points} under {rules.id}")
             sheet.entries[key] = points
         return sheet
 

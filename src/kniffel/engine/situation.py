@@ -109,8 +109,9 @@ class Situation:
             raise SituationError(f"rolls left must be a whole number, got {self.rolls_left!r}")
         if self.dice is None:
             if self.rolls_left != rules.rolls or self.free_throws or self.thrown_at_once or self.announced:
+                rolls = rules.rolls
                 raise SituationError(
-                    f"before the first roll there are no dice, {rules.rolls} rolls left and nothing else"
+                    f"before the first roll there are no dice, every roll is left ({rolls}), nothing else"
                 )
             return
         if not 0 <= self.rolls_left < rules.rolls:
@@ -145,9 +146,10 @@ class Situation:
             other.check_fill_order()
             taken = len(other.entries)
             if taken not in (turns, turns + 1):
+                moved = turns + 1
                 raise SituationError(
-                    f"other player {n} has filled {taken} boxes; at this point of the round a player has "
-                    f"filled {turns} (still to move) or {turns + 1} (has moved)"
+                    f"other player {n}: {taken} filled, where at this point of the round a sheet has {turns} "
+                    f"filled (its player still to move) or {moved} (has moved)"
                 )
             if taken < before:
                 raise SituationError(
@@ -169,7 +171,8 @@ class Situation:
         if not rules.free_throws:
             raise SituationError(f"{rules.id} has no free throws")
         if taken > rules.free_throws_per_turn:
-            raise SituationError(f"at most {rules.free_throws_per_turn} free throw(s) per turn, got {taken}")
+            most = rules.free_throws_per_turn
+            raise SituationError(f"free throws a turn: at most {most}, got {taken}")
         if self.rolls_left:
             raise SituationError("free throws come after the regular rolls: rolls left must be 0")
         sheet = self.sheet
@@ -178,7 +181,7 @@ class Situation:
             and any(rules.key(c, b) not in sheet.entries for b in rules.boxes)
             for c in rules.columns
         ):
-            raise SituationError(f"no column with a free box can pay for {taken} free throw(s)")
+            raise SituationError(f"no column with a free box can pay for the free throws taken ({taken})")
 
     # --- text ------------------------------------------------------------------------------------
 

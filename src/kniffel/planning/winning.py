@@ -158,6 +158,8 @@ def seconds_per_lane() -> float:
     from kniffel.core import DISTRIBUTIONS, rate
 
     return rate(DISTRIBUTIONS, SECONDS_PER_LANE)
+
+
 ROWS_KEPT = 0.8
 """About this share of a row's targets up to where its open boxes stop paying is kept (past it the
 chances are 0)."""

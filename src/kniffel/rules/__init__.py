@@ -131,7 +131,8 @@ def single_column(rules: RuleSet, column: int | str | Column = 0) -> RuleSet:
         chosen = matches[0]
     else:
         if not -len(rules.columns) <= column < len(rules.columns):
-            raise RulesError(f"{rules.id} has {len(rules.columns)} column(s), not a column {column}")
+            last = len(rules.columns) - 1
+            raise RulesError(f"{rules.id} has no column {column}; its columns are 0 to {last}")
         chosen = rules.columns[column]
     if not rules.multi_column:
         return rules

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from kniffel.base.i18n import N_, number, percent, translate
+from kniffel.base.i18n import N_, ngettext, number, percent, translate
 from kniffel.engine.game import Game
 from kniffel.planning import NotReady, PlanningError, parse_goal, win_tables
 from kniffel.planning.worker import Work
@@ -25,17 +25,26 @@ SUMMARY_HEADERS = (N_("Player"), N_("Score"), N_("Decisions"), N_("Optimal"), N_
 """The columns of a review's summary, one row a player (English: front ends translate them)."""
 
 
-def result_line(game: Game, translate: Callable[..., str], names: Mapping[str, str] | None = None) -> str:
-    """Who won with how many points (or who share first place), translated by ``translate(english,
-    **fields)``, the players named as ``names`` shows them
-    (:meth:`kniffel.services.session.Session.shown`): what the terminal game shows at the end and prints
-    on leaving."""
+def result_line(game: Game, lang: str = "en", names: Mapping[str, str] | None = None) -> str:
+    """Who won with how many points (or who share first place), in ``lang``, the players named as
+    ``names`` shows them (:meth:`kniffel.services.session.Session.shown`): what the terminal game shows at
+    the end and prints on leaving."""
     best = game.standings()[0].total
     winners = [(names or {}).get(name, name) for name in game.winners()]
     if len(winners) == 1:
-        return translate("Winner: {player}, with {points} points.", player=winners[0], points=best)
-    return translate(
-        "Tie: {players} share first place with {points} points.", players=", ".join(winners), points=best
+        return ngettext(
+            "Winner: {player}, with {n} point.",
+            "Winner: {player}, with {n} points.",
+            best,
+            lang,
+            player=winners[0],
+        )
+    return ngettext(
+        "Tie: {players} share first place with {n} point.",
+        "Tie: {players} share first place with {n} points.",
+        best,
+        lang,
+        players=", ".join(winners),
     )
 
 

@@ -230,7 +230,7 @@ class Session(session.Session):
         )
         for standing in game.standings():
             self.say(f"{standing.rank}. {names[standing.name]}  {standing.total}")
-        self.say(result_line(game, self.t, names), style="bold")
+        self.say(result_line(game, self.settings.lang, names), style="bold")
 
     def offer_review(self) -> Review | None:
         """Ask humans whether they want the review of the game just finished (not with --json); the

@@ -103,7 +103,14 @@ class KniffelApp(GameBase):
         if self.session.settings.pad:
             self.pending = action
             count = self.rules.dice - len(action.keep)
-            self.ask("dice", self.t("Type the {n} dice you threw (esc: cancel)", n=count))
+            self.ask(
+                "dice",
+                self.tn(
+                    "Type the {n} die you threw (esc: cancel)",
+                    "Type the {n} dice you threw (esc: cancel)",
+                    count,
+                ),
+            )
             return
         self.try_apply(action)
 
@@ -424,7 +431,14 @@ class KniffelApp(GameBase):
             if len(thrown) != count or any(c.isalpha() for c in text):
                 example = " ".join("65432"[:count])
                 self.complain(
-                    GameError(self.t("expected {n} dice, e.g. {example}", n=count, example=example))
+                    GameError(
+                        self.tn(
+                            "expected {n} die, e.g. {example}",
+                            "expected {n} dice, e.g. {example}",
+                            count,
+                            example=example,
+                        )
+                    )
                 )
                 return
             try:
@@ -498,7 +512,7 @@ def play(session: Session, *, bot_delay: float = BOT_DELAY) -> int:
     app = KniffelApp(session, bot_delay=bot_delay)
     status = app.run()
     if session.game.is_over:  # the screen is gone: who won stays in the terminal
-        console.print(result_line(session.game, app.t, session.shown()), markup=False, highlight=False)
+        console.print(result_line(session.game, app.lang, session.shown()), markup=False, highlight=False)
     if app.farewell:
         console.print(app.farewell, markup=False, highlight=False)
     return status or 0

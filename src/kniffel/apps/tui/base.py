@@ -467,7 +467,7 @@ class GameBase(App[int]):
         self.drop_question()
         self.refresh_bindings()  # the keys of a game that is over
         self.show_keys()
-        self.say(result_line(self.game, self.t, self.session.shown()), "bold")
+        self.say(result_line(self.game, self.lang, self.session.shown()), "bold")
         self.session.autosave()
         if not self.session.all_bots:
             self.say(self.t("r: the review of the game; q: quit."))

@@ -42,7 +42,9 @@ class ReviewScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="review"):
-            yield Static(self.t("Review: what each decision gave away of its player's goal"), id="review-title")
+            yield Static(
+                self.t("Review: what each decision gave away of its player's goal"), id="review-title"
+            )
             yield DataTable(id="review-summary", cursor_type="none")
             yield Static(self.note(), id="review-note")
             yield DataTable(id="review-decisions", cursor_type="row")

@@ -5,7 +5,7 @@
 
 import { Backoff, askJson, compilingNote, preparingOf } from "/static/ask.js";
 import { positionText, setUp } from "/static/build.js";
-import { lang, loadWords, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
+import { lang, loadWords, nt, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const backoff = new Backoff(1500, 15000);
@@ -20,12 +20,12 @@ function cell(tag, text, className) {
 
 function goalTitle(goal) {
   if (goal.goal === "points") return t("Most points");
-  if (goal.goal === "target") return t("At least {target} points", { target: goal.target });
+  if (goal.goal === "target") return nt("At least {n} point", "At least {n} points", goal.target);
   return t("Winning");
 }
 
 function valueText(goal, value) {
-  if (goal.goal === "points") return t("{n} points to come", { n: number(value, 1) });
+  if (goal.goal === "points") return t("{points} points to come", { points: number(value, 1) });
   if (goal.goal === "target") return t("{chance} to reach it", { chance: percent(value, 1) });
   return t("{chance} to win", { chance: percent(value, 1) });
 }

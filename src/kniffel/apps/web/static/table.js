@@ -177,7 +177,7 @@ function connected() {
 }
 
 function dropQueue(reason) {
-  showError(t("{n} entries made offline were not accepted: {reason}", { n: queue.length, reason }));
+  showError(nt("{n} entry made offline was not accepted: {reason}", "{n} entries made offline were not accepted: {reason}", queue.length, { reason }));
   queue = [];
   waiting = false;
   saveQueue();
@@ -1122,7 +1122,7 @@ function renderHints() {
   $("hint-list").classList.toggle("estimate", estimate);
   $("hint-list").replaceChildren(
     ...hintData.options.map((o, n) => {
-      let text = estimate ? o.text : `${o.text} · ` + t("{n} points to come", { n: number(o.value, 1) });
+      let text = estimate ? o.text : `${o.text} · ` + t("{points} points to come", { points: number(o.value, 1) });
       if (o.win !== undefined) text += " · " + t("{chance} to win", { chance: chance(o.win) });
       const button = cell("button", text, n === 0 ? "hint best" : "hint");
       button.type = "button";
