@@ -648,7 +648,8 @@ def test_the_home_page_on_a_german_phone(browser: Browser, server: ServerProcess
         assert any(doubles in text for text in texts)
         for text in texts:  # one plain sentence each
             assert not re.search(r"Schmidt|Artikel|Regeln|article|rules", text), text
-            assert text.endswith(".") and text.count(". ") == 0, text
+            assert text.endswith("."), text
+            assert text.count(". ") == 0, text
         tooltips = " ".join(page.locator("#options .field").evaluate_all("(els) => els.map((e) => e.title)"))
         assert "Schmidt" in tooltips
         assert article in tooltips
