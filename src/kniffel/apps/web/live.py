@@ -17,6 +17,7 @@ from kniffel.apps.web.tokens import token_matches
 from kniffel.base.i18n import translations
 from kniffel.engine.game import Game, Outcome
 from kniffel.engine.sheet import sheet_layout
+from kniffel.rules.names import five_alike_name
 from kniffel.services.record import bonus_share, kniffels_of
 
 LOG_TAIL = 60
@@ -233,6 +234,8 @@ def state_core(live: LiveGame) -> dict[str, Any]:
             "turns": ruleset.turns,
             "free_throws_per_turn": ruleset.free_throws_per_turn,
             "names": translations(ruleset.name),
+            # what a count of its five alike is called, as a player's record says it ("Yahtzees")
+            "five_alike": translations(five_alike_name(ruleset)),
             "layout": layout_json(ruleset),
         }
     del parts.players[len(live.seats) :]
