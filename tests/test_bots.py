@@ -79,7 +79,7 @@ def test_register_refuses_bad_names(name: str) -> None:
 
 def test_play_needs_a_bot_per_player() -> None:
     game = Game(rules.get("kniffel"), ["A", "B"], dice=SeededDice(1))
-    with pytest.raises(ValueError, match="2 players need 2 bots"):
+    with pytest.raises(ValueError, match="a table of 2 needs a bot for each"):
         bots.play(game, [bots.make("bot")])
 
 

@@ -39,7 +39,7 @@ def test_rules_json_lists_every_rule_set_with_its_options() -> None:
     assert list(listed) == rules.available()
     kniffel = listed["kniffel"]
     assert kniffel["name"] == "Kniffel (Schmidt)"
-    assert kniffel["source"] == "Wikipedia: Kniffel"
+    assert kniffel["source"] == "German Wikipedia, “Kniffel” (2017)"
     assert [b["id"] for b in kniffel["boxes"]][-2:] == ["kniffel", "chance"]
     options = {o["key"]: o for o in kniffel["options"]}
     assert options["extra"]["values"] == ["50", "100"]
@@ -190,7 +190,7 @@ BAD_INPUT = [
     (["score", "--dice", "0,1,2,3,4"], "a die shows 1 to 6, got 0"),
     (["score", "--dice", "1", "2", "x", "4", "5"], "dice are numbers 1 to 6, got 'x'"),
     (["score", "--sheet", "ones3", "--dice", "12345"], "a sheet entry is box=points"),
-    (["score", "--sheet", "ones=7", "--dice", "12345"], "ones cannot hold 7 points"),
+    (["score", "--sheet", "ones=7", "--dice", "12345"], "ones cannot hold 7 under kniffel"),
     (["score", "--sheet", "bananas=3", "--dice", "12345"], "no box 'bananas'"),
     (["score", "--sheet", "ones=1,ones=2", "--dice", "12345"], "box ones is given twice"),
     (

@@ -40,6 +40,9 @@ def test_the_listing_names_rule_set_kind_size_and_age(cache: Path) -> None:
     assert "yahtzee/obsolete" in rows
     assert " 3\xa0kB " in rows["yahtzee/obsolete"]
     assert "in all. Clear it with: kniffel cache clear" in listed.output
+    # the kernels are wherever numba keeps them, not in the table cache's folder: the listing says where
+    kernels = " ".join(listed.output.split())
+    assert f"Compiled kernels (this version's): {cache / 'numba' / 'kniffel-'}" in kernels
     german = invoke(["cache", "--lang", "de"])
     assert "erwartete Punkte" in german.output
     assert "8,4\xa0MB" in german.output

@@ -147,7 +147,7 @@ def test_a_german_tournament_shows_german_headers(tmp_path: Any, monkeypatch: py
     result = invoke([*args, "--games", "2", "--seed", "1", "--csv", "t.csv"])
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "kniffel: 4 Spiele (jede Paarung, 2 Würfelfolgen, Startwert 1)" in out
+    assert "kniffel: Spiele 4 (jede Paarung, Würfelfolgen 2, Startwert 1)" in out
     for header in ("Paarungen", "Spieler", "Gegner", "Wertung", "S/U/N", "Siegquote", "Mittel", "Punkte"):
         assert header in out
     assert "Tabelle geschrieben nach t.csv" in out

@@ -133,13 +133,14 @@ def test_stats_prints_the_record_in_both_languages(kept: Path) -> None:
     assert shown.exit_code == 0, shown.output
     lines = shown.stdout.splitlines()
     assert all(len(line) <= 80 for line in lines)
-    assert "Your record on this device: kniffel" in shown.stdout
+    assert "Your record on this device: Kniffel (Schmidt)" in shown.stdout
+    assert "Kniffels" in shown.stdout
     ada = next(line.split() for line in lines if line.strip().startswith("Ada"))
     assert ada[0] == "Ada"
     assert ada[1] == "2"
     assert ada[-1] == "1/2"  # two games, one with a review
     german = invoke(["stats", "--lang", "de"])
-    assert "Ihre Bilanz auf diesem Gerät: kniffel" in german.stdout
+    assert "Ihre Bilanz auf diesem Gerät: Kniffel (Schmidt)" in german.stdout
     assert "Ausgewertet" in german.stdout
     # the longer German headings leave the names their room (a name is never squeezed to nothing)
     assert all(len(line) <= 80 for line in german.stdout.splitlines())
@@ -149,6 +150,23 @@ def test_stats_prints_the_record_in_both_languages(kept: Path) -> None:
     data = json.loads(invoke(["stats", "--json", "--player", "Bob"]).stdout)
     assert [(s["player"], s["games"], s["reviewed"]) for s in data["summaries"]] == [("Bob", 2, 1)]
     assert data["path"] == str(kept)
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "english", "german"),
+    [
+        ("yahtzee", "Yahtzee (Hasbro)", "Yahtzees"),
+        ("yatzy", "Yatzy (Scandinavian)", "Yatzys"),
+    ],
+)
+def test_the_record_speaks_each_rule_sets_words(kept: Path, rules_id: str, english: str, german: str) -> None:
+    """A record of Yahtzee counts Yahtzees, one of Yatzy Yatzys, under the rule set's name, not its id."""
+    record.record_finished_game(bots_game(1, rules_id=rules_id), [0, 1], review_now=False)
+    shown = invoke(["stats"]).stdout
+    assert f"Your record on this device: {english}" in shown
+    assert german in shown  # the same word in either language
+    assert "Kniffels" not in shown
+    assert german in invoke(["stats", "--lang", "de"]).stdout
 
 
 def test_stats_clear_and_plot(kept: Path, tmp_path: Path) -> None:

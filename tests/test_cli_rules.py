@@ -41,7 +41,7 @@ def test_kniffel_in_full() -> None:
     assert (data["id"], data["name"], data["source"]) == (
         "kniffel",
         "Kniffel (Schmidt)",
-        "Wikipedia: Kniffel",
+        "German Wikipedia, “Kniffel” (2017)",
     )
     assert (data["dice"], data["rolls"]) == (5, 3)
     assert data["columns"] == [{"id": "1", "order": "free", "fills": "any order"}]
@@ -165,10 +165,10 @@ def test_the_terminal_view() -> None:
     ):
         assert part in words, part
     # Every option with its values, its default, the value chosen and its meaning as a paragraph.
-    assert "strict = off|on (default off; here off) fill every free column top to bottom" in words
+    assert "strict = off|on default off · here off fill every free column top to bottom" in words
     chosen = text("kniffel-4col", "-o", "strict=on")
     assert "kniffel-4col strict=on" in chosen
-    assert "strict = off|on (default off; here on)" in chosen
+    assert "strict = off|on default off · here on" in chosen
 
 
 def at_80_columns(*args: str) -> list[str]:
@@ -194,9 +194,12 @@ def test_the_list_names_boxes_as_people_do() -> None:
     listing = " ".join(" ".join(at_80_columns()).split())
     assert "Three of a kind, Four of a kind, Full house" in listing
     assert "three_of_a_kind" not in listing  # ids are for --sheet and JSON
-    assert "strict = off|on (default off; all rule sets)" in listing
-    assert "joker = forced|free|none (default forced; yahtzee; expected scores: forced 254.5877" in listing
+    assert "strict = off|on default off · all rule sets" in listing
+    assert "joker = forced|free|none default forced · yahtzee" in listing
     german = " ".join(" ".join(at_80_columns("--lang", "de")).split())
+    # a value in German words, with what is typed for it beside them
+    assert "joker = forced|free|none Standard Pflicht (forced) · yahtzee" in german
+    assert "strict = off|on Standard aus (off) · alle Regelsätze" in german
     assert "Felder: Einser, Zweier, Dreier" in german
     assert "Dreierpasch, Viererpasch, Full House" in german
 
@@ -224,7 +227,7 @@ def test_rules_without_id_still_lists_every_rule_set() -> None:
     words = text()
     for rules_id in rules.available():
         assert rules_id in words
-    assert "Wikipedia: Kniffel 5 dice, up to 3 rolls a turn" in words
+    assert "German Wikipedia, “Kniffel” (2017) 5 dice, up to 3 rolls a turn" in words
 
 
 # --- what users see names documents, not files ------------------------------------------------------

@@ -124,7 +124,7 @@ def test_ctrl_c_reports_the_games_played_as_a_partial_result(
         assert (data["partial"], data["games"], data["games_asked"]) == (True, 300, 1000)
         assert data["mean"] == partial.mean
     else:
-        assert "Partial result: 300 of 1,000 games played before the run was interrupted." in result.stdout
+        assert "Partial result: played 300 of 1,000 before the run was interrupted." in result.stdout
         assert "300 games, mean" in result.stdout
 
 

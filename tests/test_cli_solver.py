@@ -21,6 +21,7 @@ from kniffel import rules
 from kniffel.apps.cli.errors import message
 from kniffel.base.errors import KniffelError
 from kniffel.core import Advisor, ColumnPosition, compile_rules, points, table
+from kniffel.engine.sheet import ScoreSheet
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 
@@ -711,3 +712,30 @@ def test_a_value_the_kernel_does_not_write_goes_through_json(monkeypatch: pytest
     assert "Infinity" in second
     assert json.loads(error)["line"] == 2
     assert third == json.dumps({"options": advise("--dice", "13356", "--rolls-left", "2")})
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize(
+    ("labels", "ids"),
+    [
+        ("Große Straße=-", "large_straight=0"),
+        ("Full House=25 Three of a kind=20", "full_house=25 three_of_a_kind=20"),
+        ("Dreierpasch=20, Kl. Straße=30", "three_of_a_kind=20 small_straight=30"),
+    ],
+)
+def test_sheet_and_situation_take_the_labels_as_printed_spaces_included(
+    lang: str, labels: str, ids: str
+) -> None:
+    """``--sheet`` and ``--situation`` read a sheet copied from a screen (labels with spaces, in English or
+    German, whatever the language of the command) as they read its ids."""
+
+    def options(*args: str) -> list[dict[str, Any]]:
+        asked = ["--lang", lang, "advise", "--rules", "kniffel", *args]
+        found: list[dict[str, Any]] = run_json(asked)["options"]
+        return found
+
+    turn = ["--dice", "13356", "--rolls-left", "1"]
+    assert options("--sheet", labels, *turn) == options("--sheet", ids, *turn)
+    sheet = ScoreSheet.parse(rules.get("kniffel"), ids)
+    situation = ["--lang", lang, "advise", "--situation", f"kniffel | {labels} | 1 3 3 5 6 | noch 1 Wurf"]
+    assert run_json(situation)["situation"] == f"kniffel | {sheet} | 1 3 3 5 6 | rolls left 1"

@@ -236,6 +236,37 @@ def test_review_tables_fit_80_columns_without_losing_figures() -> None:
     assert max(len(line) for line in text.splitlines()) <= 80
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_review_summary_of_four_is_whole_at_80_columns_with_units_and_says_what_they_mean(
+    lang: str,
+) -> None:
+    """Four players, graded by points and by the chance of winning: every column whole at 80 columns (the
+    German headings once pushed accuracy off the edge), a loss in points and one as a chance each with its
+    unit, accuracy out of 100, and under the table what loss and accuracy mean."""
+    from kniffel.apps.cli.reviewing import summary_note
+
+    players = [
+        PlayerSummary("Alexandra Schmidt", 231, 39, 30, 13, 6.94),
+        PlayerSummary("Bot (heuristic) 2", 264, 38, 34, 13, 2.49),
+        PlayerSummary("Maximilian", 199, 39, 39, 13, 0.0),
+        PlayerSummary("Bot (win)", 92, 39, 38, 13, 0.012, "win", "probability"),
+    ]
+    console = Console(width=80, record=True, color_system=None)
+    console.print(summary_table(Review("kniffel", {}, True, [], players), lang))
+    console.print(summary_note(lang))
+    text = console.export_text().replace("\N{NO-BREAK SPACE}", " ")
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "…" not in text
+    points, chance = ("6.94 pts", "1.2%") if lang == "en" else ("6,94 Pkt.", "1,2 %")
+    assert points in text
+    assert chance in text
+    assert ("89.9/100" if lang == "en" else "89,9/100") in text
+    explained = " ".join(text.split())
+    assert (
+        "Accuracy: 100 for perfect play, 82" if lang == "en" else "Genauigkeit: 100 bei perfektem Spiel, 82"
+    ) in explained
+
+
 def test_a_german_review_by_win_chance_fits_80_columns_and_says_how_ties_count() -> None:
     """The German header of the chance given away once pushed the table past 80 columns (cut off) and
     broke the other headers inside their words; chances of winning that add up to more than 100 % (a tie

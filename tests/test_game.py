@@ -471,7 +471,7 @@ def test_free_throw_after_the_regular_rolls_charged_to_the_column_scored() -> No
     assert FreeThrow() in game.legal_actions()
     game.apply(FreeThrow(keep=(3, 3), dice=(3, 3, 3, 3, 5)))
     assert (game.turn.rolls, game.turn.free_throws) == (3, 1)
-    refused(game, FreeThrow(), r"at most 1 free throw\(s\) per turn")
+    refused(game, FreeThrow(), "free throws a turn: at most 1")
     refused(game, Roll(), "no rolls left")
     game.apply(Score("2:four_of_a_kind"))
     assert game.sheet.free_throws_used == {"2": 1}

@@ -236,3 +236,71 @@ def test_counts_in_german_and_english() -> None:
     assert ngettext("{n}\N{NO-BREAK SPACE}day", "{n}\N{NO-BREAK SPACE}days", 3, "de") == "3\xa0Tage"
     # a language we do not speak reads as English, never fails
     assert ngettext("{n} roll left", "{n} rolls left", 2, "fr") == "2 rolls left"
+
+
+# --- a count before the noun it counts --------------------------------------------------------------
+
+COUNTED = re.compile(
+    r"\{(\w+)\}(?:\s|\xa0)+(?:more\s+|free\s+)?(boxes|points|games|deals|seconds|players|seats|bytes|"
+    r"connections|columns|entries|rolls|times|rounds|characters|faces|throws|dice|minutes|days|tables|"
+    r"decisions|turns|pts|bots)\b"
+)
+"""A count written before the noun it counts, in an English message ("{n} boxes")."""
+NEVER_ONE = {
+    "expected {n_dice} dice, got {values}": "a rule set's dice: five or six",
+    "expected {n_dice} dice, got {dice}": "a rule set's dice: five or six",
+    "dice must be a list of {n_dice} faces, got {dice}": "a rule set's dice: five or six",
+    "sum of {n} dice of one face (the highest face that has them)": "three, four or five of a kind",
+    "at most {per_client} connections per address: close some tabs": "a server's allowance: dozens",
+    "a turn timer is one of {choices} seconds, or none": "a list of the timers",
+    "seats must be a list of 1 to {MAX_PLAYERS} seats": "the most players a table seats: eight",
+    "a table seats at most {MAX_PLAYERS} players, got {specs}": "the most players a table seats: eight",
+    "a table has at most {MAX_OTHERS} players, got {others}": "the most players a table seats: eight",
+    "{id} has {columns} columns; solve single_column(rules, i)": "said of a sheet of several columns",
+    "{n_boxes} boxes are too many for the exact solver": "past what the solver takes: more than 20",
+    "say for each of the {players} players what it plays for": "said of a table of several players",
+    "give a goal for each of the {n} players, got {given}": "said of a table of several players",
+    "a table of {size} bytes does not fit the cache's budget of {limit} bytes": "a table's size: megabytes",
+    "{size} more bytes do not fit the cache's budget of {limit} bytes": "a table's size: megabytes",
+    "Past {limit} more points the tables stop: these are the chances of {limit} more, upper bounds": (
+        "where the tables stop: hundreds of points"
+    ),
+    "{points}\xa0pts": "a figure with two decimals, the unit abbreviated",
+    "{points} points to come": "a figure with a decimal",
+    "A name has at most {max} characters; this one has {n}": "the longest name: 24 characters",
+    "Each turn roll the dice up to {rolls} times, keeping the ones you like between rolls (tap them), then "
+    "enter them in one free box of your sheet, or strike a box for 0. After {turns} rounds the highest total "
+    "wins.": "a rule set's rolls and rounds: three, and thirteen or more",
+}
+"""Messages whose count is never one, and why: only these write a count before its noun without the
+noun's forms for one and for several."""
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_count_before_its_noun_has_the_nouns_forms(domain: str) -> None:
+    """Walk every message of the front ends and the library: a count before the noun it counts ("{n}
+    boxes") takes the noun's form for one and for several (``ngettext``, whose forms the test above walks
+    in German: "1 Feld", "2 Felder", "mit 1 Punkt", "mit 2 Punkten"), unless the count is never one.
+    Elsewhere a number stands where no noun follows it ("Felder gefüllt: 1")."""
+    found = [m.id for m in extracted(domain) if m.id and not m.pluralizable and COUNTED.search(m.id)]
+    unexplained = [text for text in found if text not in NEVER_ONE]
+    assert unexplained == []
+    if domain == list(DOMAINS)[-1]:
+        every = {m.id for d in DOMAINS for m in extracted(d) if m.id and not m.pluralizable}
+        assert set(NEVER_ONE) <= every, "a message listed here is gone: take it off the list"
+
+
+def test_german_errors_with_a_count_read_right() -> None:
+    """Refusals with a count read as German writes them, for one and for several."""
+    from kniffel.base.errors import SituationError
+    from kniffel.engine.situation import Situation
+
+    with pytest.raises(SituationError) as refused:
+        Situation.parse("kniffel | twos=6 | 1 2 3 4 5 | rolls left 1 | others twos=6 fours=8 threes=9")
+    assert error_text("de", refused.value).startswith("Spieler 1 der anderen: 3 gefüllt, wo")
+    assert ngettext(
+        "Winner: {player}, with {n} point.", "Winner: {player}, with {n} points.", 1, "de", player="A"
+    ) == ("Sieg: A, mit 1 Punkt.")
+    assert ngettext(
+        "Winner: {player}, with {n} point.", "Winner: {player}, with {n} points.", 2, "de", player="A"
+    ) == ("Sieg: A, mit 2 Punkten.")

@@ -82,3 +82,21 @@ def test_a_cone_solved_sets_the_pace_of_the_next_estimate(
     rows = solve_rows(c, root=root, low=40, high=60)
     assert seconds_per_value() == pytest.approx(rows.seconds / cone_size(c, root, 40, 60))
     assert seconds_per_value() != SECONDS_PER_VALUE
+
+
+def test_a_distribution_table_built_sets_the_pace_of_the_next_estimate(
+    paced: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A score distribution's build, its seconds per lane, becomes what the estimates of the next builds
+    (the early win tables, a position's final scores) read, in place of the constant."""
+    from kniffel.core import build_table, disttable, lane_layout, table
+    from kniffel.planning.winning import SECONDS_PER_LANE, seconds_per_lane
+
+    solved = table(rules.get("kniffel", {"strict": "on"}))
+    late = {box.id: 0 for box in solved.rules.boxes[:9]}
+    monkeypatch.setattr(disttable, "PACE_SAMPLE", 1)  # a late sheet's cone: small, and a sample here
+    assert seconds_per_lane() == SECONDS_PER_LANE
+    built = build_table(solved, within=late)
+    lanes = lane_layout(solved.compiled, built.root).n_lanes
+    assert seconds_per_lane() == pytest.approx(built.seconds / lanes)
+    assert seconds_per_lane() != SECONDS_PER_LANE

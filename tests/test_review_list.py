@@ -51,7 +51,7 @@ def finished(seed: int) -> Session:
 def test_a_loss_that_shows_as_nothing_is_not_listed() -> None:
     decision = Decision(1, "Ada", 1, (1, 2, 3), 1, "roll", 10.0, "roll keep 3", 10.004)
     assert not decision.costly
-    assert loss_text(decision.loss, decision.unit) == "0.00"
+    assert loss_text(decision.loss, decision.unit) == "0.00\N{NO-BREAK SPACE}pts"  # the unit with the figure
     assert Decision(1, "Ada", 1, (1, 2, 3), 1, "roll", 10.0, "roll keep 3", 10.006).costly
     chance = Decision(1, "Ada", 1, (1, 2, 3), 1, "roll", 0.5, "roll keep 3", 0.5004, "win", "probability")
     assert not chance.costly

@@ -104,7 +104,8 @@ def test_boxes_in_sheet_order(rules_id: str, boxes: list[str]) -> None:
     assert [b.face for b in rs.upper_boxes] == [1, 2, 3, 4, 5, 6]
 
 
-WIKIPEDIA = "Wikipedia: Kniffel"
+WIKIPEDIA = "German Wikipedia, “Kniffel” (2017)"
+VARIANTS = "German Wikipedia, “Kniffel” (2017): its variants"
 ARTICLE_EN = "Kniffel article (English translation)"
 SUPER_KNIFFEL = "Super Kniffel / Yahtzee rules"
 
@@ -114,13 +115,13 @@ SUPER_KNIFFEL = "Super Kniffel / Yahtzee rules"
     [
         ("kniffel", 5, 13, 63, 35, "kniffel", WIKIPEDIA),
         ("yahtzee", 5, 13, 63, 35, "yahtzee", SUPER_KNIFFEL),
-        ("yatzy", 5, 15, 63, 50, "yatzy", WIKIPEDIA),
+        ("yatzy", 5, 15, 63, 50, "yatzy", VARIANTS),
         ("knoeffel", 5, 26, 63, 35, "knoeffel", "Knöffel rules"),
         ("yatzy-deluxe", 6, 14, 84, 50, None, "Yatzy-Deluxe rules"),
         ("kniffel-3col", 5, 39, 63, 35, "kniffel", ARTICLE_EN),
         ("kniffel-4col", 5, 52, 63, 35, "kniffel", ARTICLE_EN),
         ("super-kniffel", 5, 52, 63, 35, "kniffel", SUPER_KNIFFEL),
-        ("yams", 5, 52, 63, 35, "yams", WIKIPEDIA),
+        ("yams", 5, 52, 63, 35, "yams", VARIANTS),
     ],
 )
 def test_rule_set_essentials(
@@ -136,7 +137,8 @@ def test_sources_are_named_for_people_and_traced_in_the_docs() -> None:
     """Users see the documents by name; docs/explanation/rules.md maps each name to its seed file."""
     sources: dict[str, str] = seed_examples()["sources"]
     assert sorted(sources.values()) == sorted(rules.SOURCES)
-    assert {rules.get(r).source for r in rules.available()} <= set(rules.SOURCES)
+    for rules_id in rules.available():  # a document, or a part of one
+        assert rules.get(rules_id).source.startswith(tuple(rules.SOURCES)), rules_id
     docs = (Path(__file__).parent.parent / "docs" / "explanation" / "rules.md").read_text(encoding="utf-8")
     for file, name in sources.items():
         assert f"`{file}`" in docs, file

@@ -146,15 +146,15 @@ def test_parse_accepts_spaces_and_trailing_commas() -> None:
         ("kniffel", "ones=3,ones=2", "box ones is given twice"),
         ("kniffel", "pairs=3", "no box 'pairs' in kniffel"),
         ("kniffel", "2:chance=20", "no box '2:chance' in kniffel"),
-        ("knoeffel", "chance=20", "no box 'chance' in knoeffel"),
-        ("kniffel", "twos=3", "twos cannot hold 3 points under kniffel"),
-        ("kniffel", "ones=6", "ones cannot hold 6 points"),
+        ("knoeffel", "chance=20", "'chance' could be 1:chance, 2:chance"),
+        ("kniffel", "twos=3", "twos cannot hold 3 under kniffel"),
+        ("kniffel", "ones=6", "ones cannot hold 6 under kniffel"),
         ("kniffel", "full_house=24", "full_house cannot hold 24"),
         ("kniffel", "kniffel=100", "kniffel cannot hold 100"),
         ("kniffel", "chance=4", "chance cannot hold 4"),
         ("kniffel", "chance=31", "chance cannot hold 31"),
         ("kniffel", "ones=-3", "ones cannot hold -3"),
-        ("knoeffel", "1:knoeffel=50", "1:knoeffel cannot hold 50 points under knoeffel"),
+        ("knoeffel", "1:knoeffel=50", "1:knoeffel cannot hold 50 under knoeffel"),
         ("yatzy", "small_straight=30", "small_straight cannot hold 30"),
         ("yatzy", "two_pairs=4", "two_pairs cannot hold 4"),
         ("yatzy-deluxe", "straight=40", "straight cannot hold 40"),
@@ -217,7 +217,7 @@ def test_json_round_trip() -> None:
         ({"entries": {"ones": 3}}, "no box 'ones' in knoeffel"),
         ({"extra_bonus": {"3": 50}}, "extra_bonus: no column '3'"),
         ({"extra_bonus": {"1": -50}}, "extra_bonus: -50 is negative"),
-        ({"free_throws_used": {"1": 4}}, "column 1: 4 free throws taken, only 3 allowed"),
+        ({"free_throws_used": {"1": 4}}, "column 1: free throws taken 4, allowed 3"),
         ({"free_throws_used": {"1": 1.5}}, "free_throws_used: '1' must map to a whole number"),
     ],
 )
@@ -266,8 +266,8 @@ def test_text_lists_columns_extra_bonuses_and_free_throws() -> None:
         ("yatzy", "yatzy=50 extra_bonus=50", "the bonus is never earned"),
         ("yahtzee", "extra_bonus=x", "points for extra_bonus must be a whole number"),
         ("yahtzee", "yahtzee=50 extra_bonus=100 extra_bonus=100", "^extra_bonus is given twice"),
-        ("kniffel", "free_throws_used=1", "1 free throws taken, only 0 allowed"),
-        ("knoeffel", "1:free_throws_used=4", "column 1: 4 free throws taken, only 3 allowed"),
+        ("kniffel", "free_throws_used=1", "free throws taken 1, allowed 0"),
+        ("knoeffel", "1:free_throws_used=4", "column 1: free throws taken 4, allowed 3"),
         ("knoeffel", "free_throws_used=1", "no box 'free_throws_used' in knoeffel"),
         ("kniffel", "1:extra_bonus=50", "no box '1:extra_bonus' in kniffel"),
     ],
@@ -349,3 +349,55 @@ def test_the_command_line_and_the_web_draw_the_sheet_from_the_layout(rules_id: s
         "Bonus",
         "Gesamter oberer Teil",
     ]
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "text", "written"),
+    [
+        (
+            "kniffel",
+            "Große Straße=- Full House=25 Three of a kind=20",
+            "three_of_a_kind=20 full_house=25 large_straight=0",
+        ),
+        (
+            "kniffel",
+            "Einser = 3, Dreierpasch=20; Kleine Straße=30",
+            "ones=3 three_of_a_kind=20 small_straight=30",
+        ),
+        (
+            "kniffel",
+            "Kl. Straße=30 4er-Pasch=20 Gr. Straße=40",
+            "four_of_a_kind=20 small_straight=30 large_straight=40",
+        ),
+        (
+            "kniffel",
+            "3 of a kind=20 Small str.=30 Extra bonus=50 Kniffel=50",
+            "three_of_a_kind=20 small_straight=30 kniffel=50 extra_bonus=50",
+        ),
+        ("yatzy", "One pair=12 Zwei Paare=20 Große Straße=20", "one_pair=12 two_pairs=20 large_straight=20"),
+        (
+            "kniffel-4col",
+            "Einser (1)=3 Chance (2)=20 3:Full House=25",
+            "1:ones=3 2:chance=20 3:full_house=25",
+        ),
+    ],
+)
+def test_boxes_are_read_as_a_sheet_prints_them_spaces_included_in_either_language(
+    rules_id: str, text: str, written: str
+) -> None:
+    """A sheet copied from a screen, in English or German, long or short labels: the same sheet as its
+    ids write it."""
+    assert str(ScoreSheet.parse(rules.get(rules_id), text)) == written
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("ones twos=6", "a sheet entry is box=points, got 'ones'"),
+        ("Full House Three of a kind=20", "a sheet entry is box=points, got 'Full House'"),
+        ("Große Strasse Pasch=20", "no box 'Große Strasse Pasch' in kniffel"),
+    ],
+)
+def test_words_that_name_no_box_are_refused_by_name(text: str, message: str) -> None:
+    with pytest.raises(SheetError, match=message):
+        ScoreSheet.parse(rules.get("kniffel"), text)

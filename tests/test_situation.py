@@ -138,7 +138,7 @@ def test_a_situation_keeps_its_own_copy_of_the_sheet() -> None:
             "knoeffel | 1:free_throws_used=3 2:free_throws_used=3 | 1 2 3 4 5 | rolls left 0 "
             "| free throws taken 1",
             SituationError,
-            "no column with a free box can pay for 1 free throw",
+            r"no column with a free box can pay for the free throws taken \(1\)",
         ),
         (
             "kniffel | empty | 1 2 3 4 5 | rolls left 1 | announced chance",
@@ -212,7 +212,7 @@ def planner_choice(game: Game) -> Score:
     ("others", "message"),
     [
         ("twos=6 ; ", "others are sheets separated by ';'"),
-        ("twos=6 fours=8 threes=9", "has filled 3 boxes"),
+        ("twos=6 fours=8 threes=9", "other player 1: 3 filled, where"),
         ("twos=6 fours=8 ; twos=4", "in the order they move"),
         ("nonsense=3", "no box"),
     ],
@@ -220,3 +220,31 @@ def planner_choice(game: Game) -> Score:
 def test_impossible_tables_are_refused(others: str, message: str) -> None:
     with pytest.raises(KniffelError, match=message):
         Situation.parse(f"yahtzee | ones=3 | 1 2 3 4 5 | rolls left 2 | others {others}")
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        (
+            "kniffel | Einser=3 Große Straße=40 | 2 2 3 5 5 | noch 1 Wurf | andere Zweier=6 Dreier=9",
+            "kniffel | ones=3 large_straight=40 | 2 2 3 5 5 | rolls left 1 | others twos=6 threes=9",
+        ),
+        (
+            "kniffel | Full House=25 Three of a kind=20 | 1 3 3 3 6 | 2 rolls left | thrown at once",
+            "kniffel | three_of_a_kind=20 full_house=25 | 1 3 3 3 6 | rolls left 2 | thrown at once",
+        ),
+        (
+            "kniffel | Kl. Straße=30 | 6 6 6 6 6 | keine Würfe mehr | auf einmal geworfen",
+            "kniffel | small_straight=30 | 6 6 6 6 6 | rolls left 0 | thrown at once",
+        ),
+        (
+            "yams | empty | 1 2 3 4 5 | Würfe übrig 1 | angesagt Dreier (4)",
+            "yams | empty | 1 2 3 4 5 | rolls left 1 | announced 4:threes",
+        ),
+        ("kniffel | leer | keine Würfel | noch 3 Würfe", "kniffel | empty | no dice | rolls left 3"),
+    ],
+)
+def test_a_situation_reads_the_labels_a_sheet_prints_and_german_words(text: str, written: str) -> None:
+    """What a German table shows reads back: box labels with their spaces in either language, the turn's
+    parts in German; the text it writes is the one every front end reads."""
+    assert str(Situation.parse(text)) == written

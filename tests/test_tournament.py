@@ -340,7 +340,7 @@ def test_ctrl_c_prints_the_games_played_as_a_partial_result(
         assert (data["partial"], data["games"], data["games_asked"], data["deals"]) == (True, 4, 10, 2)
         assert data["players"] == played.to_json()["players"]
     else:
-        assert "Partial result: 4 of 10 games played before the run was interrupted." in result.stdout
+        assert "Partial result: played 4 of 10 before the run was interrupted." in result.stdout
         assert "Pairings" in result.stdout
 
 

@@ -598,7 +598,7 @@ def test_a_review_whose_only_costly_decision_is_the_first_says_so() -> None:
     result = Review("kniffel", {}, True, [costly, fine], [PlayerSummary("Ada", 16, 2, 1, 1, 15.0)])
     screen = ReviewScreen(result, get_rules("kniffel"), "en")
     assert screen.shown() == [0]
-    assert screen.note() == "Decisions that cost points:"
+    assert screen.note().endswith("\nDecisions that cost points:")  # under what loss and accuracy mean
 
 
 async def test_a_game_over_offers_its_review_not_the_playing_keys() -> None:
@@ -972,3 +972,112 @@ async def test_the_layout_follows_the_terminal_as_it_is_resized() -> None:
         layout = app.sheet.drawn
         assert layout is not None
         assert not layout.short
+
+
+async def test_the_status_offers_no_key_while_a_bot_moves() -> None:
+    """While a bot plays its turn the status says so and invites no key (a key pressed then waits for the
+    person's turn); back to the person, it says which key rolls."""
+    settings = Settings(seed=11)
+    app = KniffelApp(Session.new(get_rules("kniffel"), ["You", "bot"], settings), bot_delay=0.3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space", "enter")
+        assert app.bots_playing
+        shown = status(app)
+        assert "is moving" in shown, shown
+        assert "space" not in shown, shown
+        await until(pilot, lambda: not app.bots_playing)
+        await pilot.pause()
+        assert "You to move: roll (space)" in status(app)
+
+
+@pytest.mark.parametrize(
+    ("name", "width"),
+    [
+        (name, width)
+        for name in (
+            "Alexandra",
+            "Alexandra Schmidt",
+            "Bot (heuristic) 2",
+            "Dietrich von Bern",
+            "Bot auf Sieg",
+            "Maximilian",
+        )
+        for width in range(3, 12)
+    ],
+)
+def test_a_name_over_two_lines_never_breaks_a_word(name: str, width: int) -> None:
+    """Each line of a player's head holds whole words or a word's start cut with an ellipsis (or the
+    short form of a word), never the rest of a word begun on the line above."""
+    from kniffel.apps.tui.sheet import name_lines
+
+    words = name.replace("(", "").replace(")", "").split()
+    lines = name_lines(name, width, 2)
+    assert all(len(line) <= width for line in lines), lines
+    for token in " ".join(lines).split():
+        stem = token.rstrip("….")
+        assert any(word.startswith(stem) for word in words), (lines, token)
+
+
+async def test_hints_fill_in_their_win_column_once_the_tables_come(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hints asked for while the win tables are solved show points and a note that follows the solve;
+    once the tables are there the win column fills in by itself, no key pressed."""
+    import kniffel.apps.tui.app as app_module
+    from kniffel.planning.winning import prepare_tables
+    from kniffel.planning.worker import Work
+    from kniffel.services.advice import Preparing
+
+    ask_chances = app_module.hint_chances
+
+    strict = get_rules("kniffel", {"strict": "on"})
+    prepare_tables(strict)
+    there = threading.Event()
+    done = [0.2]
+
+    def win_column(game: Game, choices: object, *, wait: bool = False) -> object:
+        if there.is_set():
+            return ask_chances(game, choices)  # type: ignore[arg-type]
+        work = Work("Solving the win tables of {rules} (once; kept on disk)", 9.0, 0, (("rules", "kniffel"),))
+        return Preparing(work, done[0], compiling=None, elapsed=30.0)
+
+    monkeypatch.setattr(app_module, "hint_chances", win_column)
+    app = KniffelApp(Session.new(strict, ["Ada", "Bob"], Settings(seed=3)), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space", "t")
+        await finish_work(app, pilot)
+
+        def panel() -> str:
+            return " ".join(line.text for line in app.query_one("#hints", RichLog).lines)
+
+        assert "Kniffel (Schmidt)" in panel(), panel()
+        assert "about 2 min left, 20 percent done" in panel(), panel()
+        done[0] = 0.5
+        await until(pilot, lambda: "about 30 s left, 50 percent done" in panel(), 10)
+        there.set()
+        await until(pilot, lambda: "%" in panel(), 10)
+        heads = [line.text.split() for line in app.query_one("#hints", RichLog).lines]
+        assert ["points", "loss", "win"] in heads
+        assert "Points meanwhile" not in panel()
+
+
+async def test_opening_a_panel_keeps_the_newest_log_line_in_view() -> None:
+    """The chances in the status and the hints under the log take room from the log: its newest line
+    stays in view all the same."""
+    from kniffel.planning.winning import prepare_tables
+
+    strict = get_rules("kniffel", {"strict": "on"})
+    prepare_tables(strict)
+    app = KniffelApp(Session.new(strict, ["Ada", "bot", "Bob"], Settings(seed=3)), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(3):
+            await score_here(app, pilot) if app.game.turn.dice is not None else await pilot.press("space")
+            await pilot.pause()
+        await pilot.press("space")
+        await pilot.pause()
+        newest = app.news.lines[-1].text
+        for key in ("w", "t"):
+            await pilot.press(key)
+            await finish_work(app, pilot)
+            await pilot.pause()
+            log = app.news
+            assert log.scroll_y == log.max_scroll_y, key
+            assert log.lines[-1].text == newest

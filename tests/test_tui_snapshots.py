@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import RichLog
 
 from kniffel import bots
 from kniffel.apps.tui import KniffelApp
@@ -96,6 +97,71 @@ def test_hints_with_win_chances(snap_compare: SnapCompare, lang: str) -> None:
         await pilot.press("t")
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=hinted)
+
+
+LONG_NAMES = {
+    3: ["Alexandra Schmidt", "Bernhard von Bern", "bot"],
+    4: ["Alexandra Schmidt", "bot", "Christiane", "Maximilian Bernhard"],
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("players", [3, 4])
+def test_long_names_at_80x24(snap_compare: SnapCompare, players: int, lang: str) -> None:
+    """Long names of several words: each over its player's columns, shortened at a word or with an
+    ellipsis, never a word broken over the two lines of the head; every total in view."""
+    keys = ["space", "enter", "space"]
+    assert snap_compare(app_in(lang, LONG_NAMES[players]), press=keys, terminal_size=(80, 24))
+
+
+WIN_TABLES = "Solving the win tables of {rules} (once; kept on disk)"
+"""What the worker says it solves when the win tables of a rule set are missing (planning.winning)."""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("filled", [False, True], ids=["solving", "filled"])
+def test_hints_fill_in_when_their_win_tables_come(
+    snap_compare: SnapCompare, lang: str, filled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hints shown while the win tables are solved: their note names the rule set as people know it
+    and says how long the rest takes at the pace the solve keeps; once the tables are there the win
+    column fills in by itself, no key pressed."""
+    import threading
+
+    import kniffel.apps.tui.app as app_module
+    from kniffel.planning.winning import prepare_tables
+    from kniffel.planning.worker import Work
+    from kniffel.services.advice import Preparing
+
+    ask_chances = app_module.hint_chances
+
+    strict = get_rules("kniffel", {"strict": "on"})
+    prepare_tables(strict)
+    there = threading.Event()
+    solving = Preparing(
+        Work(WIN_TABLES, 9.0, 40_000_000, (("rules", "kniffel"),)), 0.4, compiling=None, elapsed=12.0
+    )
+
+    def win_column(game: Any, choices: Any, *, wait: bool = False) -> Any:
+        return ask_chances(game, choices) if there.is_set() else solving
+
+    monkeypatch.setattr(app_module, "hint_chances", win_column)
+    app = KniffelApp(Session.new(strict, TABLES[3], Settings(seed=3, lang=lang)), bot_delay=0)
+
+    async def hinted(pilot: Pilot[Any]) -> None:
+        await pilot.press("space", "enter", "enter", "space", "t")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        if filled:
+            there.set()
+            for _ in range(100):  # asked again each second
+                await pilot.pause(0.1)
+                await pilot.app.workers.wait_for_complete()
+                if "%" in " ".join(line.text for line in pilot.app.query_one("#hints", RichLog).lines):
+                    break
+            await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=hinted)
 

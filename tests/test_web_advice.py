@@ -118,7 +118,9 @@ def test_a_review_prices_every_decision_of_the_game() -> None:
     assert 0 < len(decisions) <= game.rules.turns, "the plain bot is not optimal"
     assert all(d["loss"] > 0.005 and d["chosen"] != d["best"] for d in decisions)
     assert all(d["chosen"].startswith(("score", "strike")) for d in decisions)
-    assert all(d["goal"] == "points" and d["loss_text"] == f"{d['loss']:.2f}" for d in decisions)
+    assert all(
+        d["goal"] == "points" and d["loss_text"] == f"{d['loss']:.2f}\N{NO-BREAK SPACE}pts" for d in decisions
+    )
     # each seat's choices and loss in all, for a player's record: those of the terminal's review
     graded = review(game).players[0]
     players = [{k: v for k, v in player.items() if k != "proficiency"} for player in reviewed["players"]]

@@ -95,7 +95,7 @@ def test_chances_wait_for_tables_with_a_note_and_come_once_solved(monkeypatch: p
     while isinstance(found, Preparing):
         assert found.solving
         note = found.note(lambda text, **fields: text.format(**fields))
-        assert "win tables of kniffel" in note
+        assert "win tables of Kniffel (Schmidt)" in note  # the rule set as people know it
         assert "Points meanwhile" in note
         assert time.monotonic() < deadline
         time.sleep(0.2)
@@ -129,8 +129,8 @@ def test_a_first_use_says_it_compiles_rather_than_a_progress_that_stands_still(
     assert found.compiling is not None
     assert 12 <= found.compiling < 600
     english = found.note(lambda text, **fields: translate("en", text, **fields))
-    assert english.startswith(
-        "Solving the win tables of kniffel (once; kept on disk): compiling the solver first"
+    assert english.startswith(  # the rule set as people know it, not its id
+        "Solving the win tables of Kniffel (Schmidt) (once; kept on disk): compiling the solver first"
     )
     assert "only on its first use (12 s so far)" in english
     german = found.note(lambda text, **fields: translate("de", text, **fields))
@@ -148,6 +148,12 @@ def test_a_first_use_says_it_compiles_rather_than_a_progress_that_stands_still(
         "compiling": None,
     }
     assert "about 9 s, 25 percent done" in Preparing(work, 0.25).note(lambda text, **f: text.format(**f))
+    # once the solve runs, what is left at the pace it keeps (not the estimate made before it started),
+    # and where it is slower than expected before its pace can tell, the time so far
+    running = Preparing(work, 0.25, elapsed=30.0).note(lambda text, **f: text.format(**f))
+    assert "about 90 s left, 25 percent done" in running
+    slow = Preparing(work, 0.01, elapsed=20.0).note(lambda text, **f: text.format(**f))
+    assert "20 s so far, 1 percent done" in slow
 
 
 def test_quitting_the_game_does_not_wait_for_a_solve(tmp_path: Path) -> None:
@@ -174,7 +180,7 @@ def test_quitting_the_game_does_not_wait_for_a_solve(tmp_path: Path) -> None:
     child.sendline("r")
     child.expect(prompt)
     child.sendline("chances")
-    child.expect(r"win tables of yahtzee.*Points meanwhile")
+    child.expect(r"win tables of Yahtzee \(Hasbro\).*Points meanwhile")
     child.expect(prompt)
     time.sleep(1.0)  # the solve is under way
     started = time.monotonic()

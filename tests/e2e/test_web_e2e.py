@@ -265,9 +265,12 @@ def test_a_turn_by_keyboard_alone(browser: Browser, server: ServerProcess) -> No
     # The sheet's rows are the library's layout, sent with the rules, in the page's language.
     layout = server_state(server, page.evaluate("location.pathname.split('/').pop()"))["rules"]["layout"]
     sums = [row["label"]["de"] for row in layout if row["kind"] == "sum"]
-    headers = page.locator("#sheet tbody tr.sum th").all_inner_texts()
-    assert headers == sums
-    assert "Summe oben" in headers
+    shorts = {row["label"]["de"]: row["short"]["de"] for row in layout if row["kind"] == "sum"}
+    # a long name takes its short form, the whole name its tooltip ("Ges. oben": "Gesamter oberer Teil")
+    labels = page.locator("#sheet tr.sum th").evaluate_all("els => els.map(e => [e.innerText, e.title])")
+    assert [title or text for text, title in labels] == sums
+    assert all(text in (title, shorts[title]) for text, title in labels if title)
+    assert "Summe oben" in [text for text, _ in labels]
     screenshot(page, "table-keyboard-german")
     page.keyboard.press("l")
     page.wait_for_selector("body[data-lang='en']")
@@ -637,24 +640,26 @@ def test_the_home_page_on_a_german_phone(browser: Browser, server: ServerProcess
         assert width[0] <= width[1], f"{field.input_value()!r} is cut short"
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     helps = page.locator("#options small")
+    page.click("#more-options summary")  # the rule book's options wait behind "More options"
 
-    def plain_words(joker: str, article: str) -> None:
+    def plain_words(doubles: str, article: str) -> None:
         texts = helps.all_inner_texts()
         assert texts, "the rule set has options"
-        assert any(joker in text for text in texts)
-        for text in texts:
+        assert any(doubles in text for text in texts)
+        for text in texts:  # one plain sentence each
             assert not re.search(r"Schmidt|Artikel|Regeln|article|rules", text), text
-            assert not text.rstrip().endswith(")"), text
-        tooltips = " ".join(helps.evaluate_all("(els) => els.map((e) => e.title)"))
+            assert text.endswith("."), text
+            assert text.count(". ") == 0, text
+        tooltips = " ".join(page.locator("#options .field").evaluate_all("(els) => els.map((e) => e.title)"))
         assert "Schmidt" in tooltips
         assert article in tooltips
 
-    plain_words("Pflicht-Joker", "Kniffel-Artikel")
+    plain_words("doppelt", "Kniffel-Artikel")
     screenshot(page, "phone-home")
     assert axe_violations(page) == []
     page.click("#lang")  # in English, whose sources have brackets of their own
-    page.wait_for_function("document.querySelector('#options small')?.textContent.includes('forced joker')")
-    plain_words("forced joker", "Kniffel article (English translation)")
+    page.wait_for_function("document.querySelector('#options small')?.textContent.includes('Kniffel earns')")
+    plain_words("double", "Kniffel article (English translation)")
     assert errors(page) == []
     context.close()
 
@@ -812,7 +817,7 @@ def test_on_a_phone_the_dice_the_roll_button_and_the_sheet_share_one_screen(
     assert first_box["y"] + first_box["height"] <= 844
     assert phone.inner_text("#roll") == "Würfeln"
     assert not phone.locator("#key-help").is_visible(), "no keys on a touch screen"
-    assert "(starker Bot)" in phone.inner_text("#sheet thead")
+    assert "Robo\nstarker Bot" in phone.inner_text("#sheet thead")  # what plays the seat, under its name
     screenshot(phone, "phone-table")
     assert axe_violations(phone) == []
     phone.click("#how-to-play-button")

@@ -120,3 +120,89 @@ def test_add_player_seats_a_person_and_a_long_name_is_refused_not_cut(
 def test_the_page_knows_the_servers_name_limit() -> None:
     script = (ROOT / "src/kniffel/apps/web/static/home.js").read_text(encoding="utf-8")
     assert f"const MAX_NAME = {MAX_NAME};" in script
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_expert_options_wait_behind_more_options_where_the_rule_book_has_them(
+    browser: Browser, server: ServerProcess, width: int, height: int
+) -> None:
+    """The rule book's options are behind "More options", each in one plain sentence: Kniffel's article
+    has sharp and strict, Yahtzee's rules the joker, Yatzy's none (and then no "More options" at all)."""
+    page = open_home(browser, server, width, height)
+    page.select_option("#rules", "kniffel")
+    assert not page.is_visible("#options select[name='sharp']"), "closed until asked for"
+    page.click("#more-options summary")
+    assert page.is_visible("#options select[name='sharp']")
+    keys = page.locator("#options select").evaluate_all("els => els.map(e => e.name)")
+    assert keys == ["extra", "sharp", "strict"]
+    for sentence in page.locator("#options small").all_inner_texts():
+        assert sentence.endswith("."), sentence
+        assert ". " not in sentence, sentence
+    page.select_option("#rules", "yahtzee")
+    assert page.locator("#options select").evaluate_all("els => els.map(e => e.name)") == [
+        "joker",
+        "bonus",
+        "five_full_house",
+    ]
+    page.select_option("#rules", "yatzy")
+    assert not page.is_visible("#more-options")
+    assert errors(page) == []
+
+
+def test_the_language_link_changes_the_defaults_too(browser: Browser, server: ServerProcess) -> None:
+    """An English page switched to German: the default names and the usual rule set follow ("Player 1"
+    becomes "Spieler 1", Yahtzee Kniffel); a name typed and a rule set chosen stay as they are."""
+    page = open_home(browser, server, 390, 844)
+    assert page.input_value("#my-name") == "Player 1"
+    assert page.input_value("#rules") == "yahtzee"
+    page.locator("#seats .seat-name").last.fill("Grace")
+    page.click("#lang")
+    page.wait_for_selector("body[data-lang='de']")
+    page.wait_for_function("document.getElementById('rules').value === 'kniffel'")
+    assert page.input_value("#my-name") == "Spieler 1"
+    names = page.locator("#seats .seat-name").evaluate_all("els => els.map(e => e.value)")
+    assert names == ["Spieler 1", "Grace"]
+    page.select_option("#rules", "yatzy")  # chosen: stays whatever the language
+    page.click("#lang")
+    page.wait_for_selector("body[data-lang='en']")
+    assert page.input_value("#rules") == "yatzy"
+    assert page.input_value("#my-name") == "Player 1"
+    assert errors(page) == []
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_a_position_set_up_by_tapping_and_one_pasted_in_german(
+    browser: Browser, server: ServerProcess, width: int, height: int
+) -> None:
+    """The analysis page links home, sets a position up by taps (dice, rolls left, what boxes hold) and
+    writes it in the page's language; a position pasted with the labels a German sheet shows is read."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, locale="de-DE", bypass_csp=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(e2e.TIMEOUT)
+    page.goto(server.url + "/analysis")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.get_attribute("#home", "href") == "/"
+    page.wait_for_selector("#build-dice .build-die")
+    page.select_option("#build-rules", "kniffel")
+    for die, face in enumerate([3, 3, 5, 5, 6]):
+        for _ in range(face):
+            page.locator("#build-dice .build-die").nth(die).click()
+    page.locator("#build-rolls .build-roll").nth(1).click()
+    page.select_option("#build-sheet select[data-key='ones']", "3")
+    page.select_option("#build-sheet select[data-key='large_straight']", "-")
+    page.click("#build-button")
+    text = page.input_value("#situation-text")
+    assert text == "kniffel | Einser=3 Große Straße=- | 3 3 5 5 6 | Würfe übrig 1", text
+    page.wait_for_selector("#results section[data-goal='points'] li", timeout=60_000)
+    assert "halten" in page.inner_text("#results section[data-goal='points']")  # the page's language
+    screenshot(page, f"analysis-taps-{width}x{height}")
+    page.evaluate("document.body.dataset.analysed = ''")
+    page.fill("#situation-text", "kniffel | Einser=3 Full House=25 Kl. Straße=30 | 2 2 3 5 5 | noch 1 Wurf")
+    page.click("#analyse-button")
+    page.wait_for_function("['1', 'preparing'].includes(document.body.dataset.analysed)", timeout=60_000)
+    assert page.inner_text("#analysis-error") == ""
+    assert "halten" in page.inner_text("#results section[data-goal='points']")
+    assert e2e.errors(page) == []
+    context.close()

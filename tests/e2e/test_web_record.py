@@ -86,7 +86,7 @@ def test_a_finished_game_is_kept_once_with_its_review_shown_and_cleared(
     assert shown["Games"] == "1"
     assert shown["Average"] == f"{score:.1f}"
     assert shown["Best"] == str(score)
-    assert shown["Kniffel"] == str(five + extra)
+    assert shown["Kniffels"] == str(five + extra)  # the rule set's word for a count of five alike
     assert shown["Bonus"] == ("100%" if bonus else "0%")
     assert shown["Loss per choice"] == "\N{EN DASH}", "no loss without a review"
     assert page.inner_text("#record-list .reviewed") == "0 of 1 game reviewed"

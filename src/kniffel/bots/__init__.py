@@ -335,7 +335,8 @@ def play(game: Game, bots: Sequence[Bot], *, max_actions: int = 100_000) -> Game
     A bot that answers with an illegal action raises :class:`~kniffel.engine.game.IllegalActionError`.
     """
     if len(bots) != len(game.players):
-        raise BotError(f"{len(game.players)} players need {len(game.players)} bots, got {len(bots)}")
+        players, given = len(game.players), len(bots)
+        raise BotError(f"a table of {players} needs a bot for each, got {given}")
     for _ in range(max_actions):
         if game.is_over:
             return game

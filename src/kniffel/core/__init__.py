@@ -72,9 +72,9 @@ if TYPE_CHECKING:
     )
     from kniffel.core.points import Solution, Values, load_solution, solve, solve_compiled, table
     from kniffel.core.position import ColumnPosition, Positions, SheetState
-    from kniffel.core.runtime.kernelcache import Compiling, compiled_seconds, compiling
+    from kniffel.core.runtime.kernelcache import Compiling, compiled_seconds, compiling, kernels_cache_dir
     from kniffel.core.runtime.memo import Held, Memo
-    from kniffel.core.runtime.pace import TARGET_ROWS, rate
+    from kniffel.core.runtime.pace import DISTRIBUTIONS, TARGET_ROWS, rate
     from kniffel.core.runtime.precompile import processors
     from kniffel.core.runtime.store import (
         CACHE_BUDGET_ENV,
@@ -157,9 +157,9 @@ _open(
 )  # fmt: skip
 _open("points", "Solution", "Values", "load_solution", "solve", "solve_compiled", "table")
 _open("position", "ColumnPosition", "Positions", "SheetState")
-_open("runtime.kernelcache", "Compiling", "compiled_seconds", "compiling")
+_open("runtime.kernelcache", "Compiling", "compiled_seconds", "compiling", "kernels_cache_dir")
 _open("runtime.memo", "Held", "Memo")
-_open("runtime.pace", "TARGET_ROWS", "rate")
+_open("runtime.pace", "DISTRIBUTIONS", "TARGET_ROWS", "rate")
 _open("runtime.precompile", "processors")
 _open(
     "runtime.store", "CACHE_BUDGET_ENV", "CACHE_DIR_ENV", "SOLVER_VERSION", "CacheEntry", "OverBudgetError",
@@ -202,6 +202,7 @@ __all__ = [
     "AIM_WIN",
     "CACHE_BUDGET_ENV",
     "CACHE_DIR_ENV",
+    "DISTRIBUTIONS",
     "FIELDS",
     "MASK64",
     "OBSERVED",
@@ -272,6 +273,7 @@ __all__ = [
     "horizon_level",
     "is_early",
     "is_helper",
+    "kernels_cache_dir",
     "lane_layout",
     "level_of",
     "load_solution",

@@ -226,7 +226,9 @@ def with_level(
     """The distributions of every state with ``level`` boxes filled, and the early table cached on the way
     if ``use_cache`` (as :func:`distribution_table` caches it; one solve for both)."""
     if not 0 <= level < len(solution.compiled.levels) - 1:
-        raise SituationError(f"{solution.rules.id}: no sheets of {level} boxes filled to follow")
+        raise SituationError(
+            f"{solution.rules.id}: no sheets to follow at this level (boxes filled: {level})"
+        )
     found: list[LevelTable] = []
 
     def keep(n: int, probabilities: F64, index: I64) -> None:

@@ -24,9 +24,14 @@ from kniffel.base.errors import SituationError
 from kniffel.core.advisor import Advisor
 from kniffel.core.lanes import LaneLayout, lane_layout, lane_of, mask_widths, sublayout_index, widths_of
 from kniffel.core.points import Solution, mask_bundles
+from kniffel.core.runtime.pace import DISTRIBUTIONS, remember
 from kniffel.core.runtime.work import Cancel, Progress, check, run_ranges
 from kniffel.core.tables import Compiled
 from kniffel.rules import RuleSet
+
+PACE_SAMPLE = 100_000
+"""Lanes a build must have to be a fair sample of this machine's pace (:mod:`kniffel.core.runtime.pace`):
+a full rule set's table has hundreds of thousands, a late position's cone a few hundred."""
 
 TAIL = 1.0e-15
 """Probability at either end of a state's distribution that is folded into the nearest kept total: the
@@ -228,7 +233,9 @@ class LevelTable:
     def of(cls, table: DistributionTable, level: int) -> LevelTable:
         """The level of a table that holds it whole (its root the empty sheet)."""
         if table.root != 0 or not all(table.covers(int(mask)) for mask in table.compiled.levels[level]):
-            raise SituationError(f"the distribution table does not hold the sheets of {level} boxes filled")
+            raise SituationError(
+                f"the distribution table does not hold the sheets of this level (boxes filled: {level})"
+            )
         a, b = int(table.layout.level_start[level]), int(table.layout.level_start[level + 1])
         return cls(level, table.pmf, table.index[:, a:b])
 
@@ -253,6 +260,9 @@ def build_table(
     layout, index, seconds = build_levels(
         solution, kept.write, progress, root, most_filled, cancel, room=kept.room
     )
+    built = lane_layout(solution.compiled, root).n_lanes
+    if built >= PACE_SAMPLE:  # what later estimates of a table's build read
+        remember(DISTRIBUTIONS, seconds, built)
     return DistributionTable(solution, layout, kept.table(), index, seconds)
 
 

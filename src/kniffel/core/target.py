@@ -209,7 +209,7 @@ def horizon_of(
         distributions = with_level(table(c.rules), level, directory=directory, use_cache=use_cache)
     elif distributions.level != level:
         raise SituationError(
-            f"the horizon is at {level} boxes filled, the distributions at {distributions.level}"
+            f"the horizon is at level {level}, the distributions at {distributions.level} (boxes filled)"
         )
     return Horizon(distributions)
 

@@ -419,7 +419,9 @@ def solve_rows(
     asked = None if horizon is not None or high is None else reach_of(c, low, high)
     root_level = level_of(root.mask)
     if horizon is not None and not root_level < horizon.level < len(c.levels) - 1:
-        raise SituationError(f"a horizon at {horizon.level} boxes filled is not between the root and the end")
+        raise SituationError(
+            f"a horizon at level {horizon.level} (boxes filled) is not between the root and the end"
+        )
     top = len(c.levels) - 1 if horizon is None else horizon.level
     kept = keep or (lambda level: most_filled is None or level <= most_filled)
     kt = c.kernel_tables

@@ -307,7 +307,7 @@ class Game:
         if turn.rolls < rules.rolls:
             return N_("a free throw comes after the regular rolls")
         if turn.free_throws >= rules.free_throws_per_turn:
-            return N_(f"at most {rules.free_throws_per_turn} free throw(s) per turn")
+            return N_(f"free throws a turn: at most {rules.free_throws_per_turn}")
         if not any(
             self.sheet.free_throws_left(c) > turn.free_throws
             and any(rules.key(c, b) not in self.sheet.entries for b in rules.boxes)

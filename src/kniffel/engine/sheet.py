@@ -7,7 +7,9 @@ column by column in sheet order, separated by spaces::
     1:ones=3 1:chance=22 1:free_throws_used=1 2:knoeffel=20
 
 A box key is the box id, with its column in front on a multi-column sheet (``2:chance``); a struck box
-holds 0 (``-``, ``x`` and the printed sheet's dash are read as 0 too). ``extra_bonus`` is a column's
+holds 0 (``-``, ``x`` and the printed sheet's dash are read as 0 too). Reading back, a box may also be
+named as a sheet prints it, in either language and with its spaces (``Große Straße=- Full House=25``,
+``Chance (2)=20``; :func:`kniffel.rules.find_box`). ``extra_bonus`` is a column's
 bonus for further five-of-a-kind rolls, ``free_throws_used`` the free throws it has paid for (Knöffel),
 written only when not 0 and prefixed with the column like a box. ``empty`` is a sheet with nothing on it.
 The older form ``ones=3,kniffel=50`` (commas) is read as well.
@@ -19,23 +21,27 @@ between and below them); the terminal front ends and the web page draw from it, 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from kniffel.base.errors import SheetError, UnknownBoxError
 from kniffel.base.i18n import N_
-from kniffel.rules import Column, Order, RuleSet, Section
+from kniffel.rules import Column, Order, RuleSet, Section, find_box
+from kniffel.rules.names import SHORT_LABELS, fold
 from kniffel.rules.placement import reachable_boxes
 
 EXTRA_BONUS = "extra_bonus"
 FREE_THROWS_USED = "free_throws_used"
 EMPTY = "empty"
+EMPTY_WORDS = (EMPTY, "leer")
+"""A sheet with nothing on it, in the words of every language a table shows."""
 STRUCK = ("-", "x", "\u2013", "\u2014")
 """What may stand for 0 in a box: a dash (also the printed sheet's en and em dashes) or an x."""
 
-_ITEM_SEPARATORS = re.compile(r"[\s,]+")
-_AROUND_EQUALS = re.compile(r"\s*=\s*")
+_VALUE = re.compile(r"[^\s,;=]*")
+_BETWEEN = " \t\r\n,;"
+"""What may stand between a sheet's items: spaces, commas, semicolons."""
 
 
 @dataclass(frozen=True)
@@ -160,9 +166,7 @@ class ScoreSheet:
             getattr(sheet, name).update(values)
         for column_id, used in sheet.free_throws_used.items():
             if used > rules.free_throws:
-                raise SheetError(
-                    f"column {column_id}: {used} free throws taken, only {rules.free_throws} allowed"
-                )
+                raise SheetError(f"column {column_id}: free throws taken {used}, allowed {rules.free_throws}")
         for column in rules.columns:
             _check_extra_bonus(sheet, column)
         return sheet
@@ -177,7 +181,7 @@ class ScoreSheet:
             except UnknownBoxError as error:
                 raise SheetError(str(error)) from None
             if points not in possible_points(rules, box.id):
-                raise SheetError(f"{key} cannot hold {points} points under {rules.id}")
+                raise SheetError(f"{key} cannot hold {points} under {rules.id}")
             sheet.entries[key] = points
         return sheet
 
@@ -193,26 +197,67 @@ class ScoreSheet:
         }
         data: dict[str, dict[str, int]] = {"entries": {}, EXTRA_BONUS: {}, FREE_THROWS_USED: {}}
         seen: set[str] = set()
-        text = _AROUND_EQUALS.sub("=", text.strip())
-        items = [] if text.lower() == EMPTY else [item for item in _ITEM_SEPARATORS.split(text) if item]
-        for item in items:
-            key, sep, value = item.partition("=")
-            if not sep or not key or not value:
-                raise SheetError(f"a sheet entry is box=points, got {item!r}")
-            name, column_id = column_words.get(key, ("entries", key))
+        items = [] if text.strip().lower() in EMPTY_WORDS else sheet_items(text)
+        for name, value in items:
+            key = sheet_key(rules, name, column_words)
+            kind, column_id = column_words.get(key, ("entries", key))
             if key in seen:
                 raise SheetError(
-                    f"box {key} is given twice" if name == "entries" else f"{key} is given twice"
+                    f"box {key} is given twice" if kind == "entries" else f"{key} is given twice"
                 )
             seen.add(key)
-            if name == "entries" and value.lower() in STRUCK:
-                data[name][column_id] = 0
+            if kind == "entries" and value.lower() in STRUCK:
+                data[kind][column_id] = 0
                 continue
             try:
-                data[name][column_id] = int(value)
+                data[kind][column_id] = int(value)
             except ValueError:
                 raise SheetError(f"points for {key} must be a whole number, got {value!r}") from None
         return cls.from_json(rules, data)
+
+
+def sheet_items(text: str) -> list[tuple[str, str]]:
+    """The ``name=points`` items of a sheet's text, in order: a name as typed (a key, an id, a label with
+    its spaces: ``Große Straße=-``), the points as written; items stand apart by spaces, commas or
+    semicolons. ``SheetError`` for a part that is not ``name=points``."""
+    items: list[tuple[str, str]] = []
+    rest = text.strip(_BETWEEN)
+    while rest:
+        name, equals, after = rest.partition("=")
+        after = after.lstrip()
+        match = _VALUE.match(after)
+        value = match.group() if match is not None else ""
+        name = " ".join(name.replace(",", " ").replace(";", " ").split())
+        if not equals or not name or not value:
+            item = f"{name}{equals}{value}" if equals else " ".join(rest.split())
+            raise SheetError(f"a sheet entry is box=points, got {item!r}")
+        items.append((name, value))
+        rest = after[len(value) :].lstrip(_BETWEEN)
+    return items
+
+
+def sheet_key(rules: RuleSet, name: str, own_words: Collection[str] = ()) -> str:
+    """The key a sheet's item names (:func:`sheet_items`): a box key, one of ``own_words`` (a column's
+    ``extra_bonus`` line, say), or a box named as people name it (:func:`kniffel.rules.find_box`).
+    Words before a name that are no part of it were items without points: ``SheetError`` says so, as
+    for any name that names nothing."""
+    if name in rules.box_keys or name in own_words:
+        return name
+    folded = {fold(word): word for word in own_words}
+    if fold(name) in folded:
+        return folded[fold(name)]
+    try:
+        return find_box(rules, name)
+    except UnknownBoxError as error:
+        words = name.split()
+        for start in range(1, len(words)):
+            try:
+                find_box(rules, " ".join(words[start:]))
+            except UnknownBoxError:
+                continue
+            item = " ".join(words[:start])
+            raise SheetError(f"a sheet entry is box=points, got {item!r}") from None
+        raise SheetError(str(error)) from None
 
 
 # --- how a sheet is drawn --------------------------------------------------------------------------
@@ -228,6 +273,10 @@ class SheetRow:
     """The box id, the :class:`ColumnTotals` field, or ``grand_total``."""
     label: str = ""
     """A sum's name in English (front ends translate it); a box row shows the box's own label."""
+    short: str = ""
+    """The row's name where the sheet is narrow (at most 10 characters in every language), in English;
+    for a box, the usual short name of the box (:data:`kniffel.rules.names.SHORT_LABELS`), where it has
+    one, to be shown where the rules name the box as usual and its label is long."""
     strong: bool = False
     """A total that stands out (bold)."""
     ends_section: bool = False
@@ -249,24 +298,38 @@ def sheet_layout(rules: RuleSet) -> tuple[SheetRow, ...]:
     them the lower boxes' sum, "Lower sum", is the lower total); the total; and on a multi-column sheet
     the grand total. (The printed sheet carries the upper total down once more, to add by hand; a
     screen adds for you, and every row less keeps a phone's or a terminal's sheet on one screen.)"""
-    rows = [SheetRow("box", b.id) for b in rules.boxes if b.section is Section.UPPER]
+
+    def boxes(section: Section) -> list[SheetRow]:
+        return [
+            SheetRow("box", b.id, short=SHORT_LABELS.get(b.id, ""))
+            for b in rules.boxes
+            if b.section is section
+        ]
+
+    rows = boxes(Section.UPPER)
     rows += [
-        SheetRow("sum", "upper_sum", N_("Upper sum")),
-        SheetRow("sum", "upper_bonus", N_("Bonus")),
-        SheetRow("sum", "upper_total", N_("Upper total"), strong=True, ends_section=True),
+        SheetRow("sum", "upper_sum", N_("Upper sum"), N_("Up. sum")),
+        SheetRow("sum", "upper_bonus", N_("Bonus"), N_("Bonus")),
+        SheetRow("sum", "upper_total", N_("Upper total"), N_("Up. total"), strong=True, ends_section=True),
     ]
-    rows += [SheetRow("box", b.id) for b in rules.boxes if b.section is Section.LOWER]
+    rows += boxes(Section.LOWER)
     if rules.extra_bonus:
-        rows.append(SheetRow("sum", "extra_bonus", N_("Extra bonus")))
+        rows.append(SheetRow("sum", "extra_bonus", N_("Extra bonus"), N_("Extra b.")))
     if rules.free_throws:
-        rows.append(SheetRow("sum", "free_throws", N_("Free throws")))
+        rows.append(SheetRow("sum", "free_throws", N_("Free throws"), N_("Free thr.")))
     if rules.extra_bonus or rules.free_throws:
-        rows.append(SheetRow("sum", "lower_total", N_("Lower total"), strong=True, ends_section=True))
+        rows.append(
+            SheetRow(
+                "sum", "lower_total", N_("Lower total"), N_("Low. total"), strong=True, ends_section=True
+            )
+        )
     else:
-        rows.append(SheetRow("sum", "lower_sum", N_("Lower sum"), strong=True, ends_section=True))
-    rows.append(SheetRow("sum", "total", N_("Total"), strong=True))
+        rows.append(
+            SheetRow("sum", "lower_sum", N_("Lower sum"), N_("Low. sum"), strong=True, ends_section=True)
+        )
+    rows.append(SheetRow("sum", "total", N_("Total"), N_("Total"), strong=True))
     if rules.multi_column:
-        rows.append(SheetRow("grand_total", "grand_total", N_("Grand total"), strong=True))
+        rows.append(SheetRow("grand_total", "grand_total", N_("Grand total"), N_("Grand t."), strong=True))
     return tuple(rows)
 
 
@@ -360,10 +423,13 @@ def possible_points(rules: RuleSet, box_id: str) -> frozenset[int]:
 
 
 __all__ = [
+    "EMPTY_WORDS",
     "ColumnTotals",
     "ScoreSheet",
     "SheetRow",
     "possible_points",
+    "sheet_items",
+    "sheet_key",
     "sheet_layout",
     "sheet_text",
 ]

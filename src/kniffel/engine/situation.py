@@ -23,6 +23,11 @@ Its text (``str(situation)``, read back by :meth:`Situation.parse`) is parts sep
   more). With them the text holds the whole table, as chess's FEN holds the whole board: what playing to
   win depends on (``kniffel advise --goal win --situation TEXT``).
 
+Reading back, the sheets' boxes may be named as a sheet prints them, in either language and with their
+spaces (:meth:`kniffel.ScoreSheet.parse`), and the parts after the dice in German too (``noch 1 Wurf``,
+``keine Würfel``, ``auf einmal geworfen``, ``angesagt BOX``, ``andere SHEET ; SHEET``): a table's text
+in the words its German players read.
+
 For example::
 
     yahtzee joker=free | ones=3 fives=15 yahtzee=50 | 2 2 3 5 5 | rolls left 1
@@ -39,7 +44,7 @@ from dataclasses import dataclass, field
 from kniffel.base.dice import validate_dice
 from kniffel.base.errors import SituationError, UnknownBoxError
 from kniffel.engine.sheet import ScoreSheet
-from kniffel.rules import Order, RuleSet, parse_options
+from kniffel.rules import Order, RuleSet, find_box, parse_options
 from kniffel.rules import get as get_rules
 
 Faces = tuple[int, ...]
@@ -48,12 +53,18 @@ SEPARATOR = " | "
 NO_DICE = "no dice"
 OTHERS = "others"
 MAX_OTHERS = 7
+_NO_DICE = ("no dice", "keine würfel")
+_OTHERS = ("others", "andere")
 _DETAILS = {
-    "rolls_left": re.compile(r"rolls left (\d+)"),
-    "free_throws": re.compile(r"free throws taken (\d+)"),
-    "thrown_at_once": re.compile(r"thrown at once"),
-    "announced": re.compile(r"announced (\S+)"),
+    "rolls_left": re.compile(
+        r"rolls left (\d+)|(\d+) rolls? left|(no) rolls left"
+        r"|noch (\d+) (?:wurf|würfe)|würfe übrig (\d+)|(keine) würfe mehr"
+    ),
+    "free_throws": re.compile(r"free throws taken (\d+)|freiwürfe genommen (\d+)"),
+    "thrown_at_once": re.compile(r"thrown at once|auf einmal geworfen"),
+    "announced": re.compile(r"announced (.+)|angesagt (.+)"),
 }
+"""The parts after the dice, in the words ``str`` writes and in those a German table says them with."""
 
 
 @dataclass(frozen=True)
@@ -98,8 +109,9 @@ class Situation:
             raise SituationError(f"rolls left must be a whole number, got {self.rolls_left!r}")
         if self.dice is None:
             if self.rolls_left != rules.rolls or self.free_throws or self.thrown_at_once or self.announced:
+                rolls = rules.rolls
                 raise SituationError(
-                    f"before the first roll there are no dice, {rules.rolls} rolls left and nothing else"
+                    f"before the first roll there are no dice, every roll is left ({rolls}), nothing else"
                 )
             return
         if not 0 <= self.rolls_left < rules.rolls:
@@ -134,9 +146,10 @@ class Situation:
             other.check_fill_order()
             taken = len(other.entries)
             if taken not in (turns, turns + 1):
+                moved = turns + 1
                 raise SituationError(
-                    f"other player {n} has filled {taken} boxes; at this point of the round a player has "
-                    f"filled {turns} (still to move) or {turns + 1} (has moved)"
+                    f"other player {n}: {taken} filled, where at this point of the round a sheet has {turns} "
+                    f"filled (its player still to move) or {moved} (has moved)"
                 )
             if taken < before:
                 raise SituationError(
@@ -158,7 +171,8 @@ class Situation:
         if not rules.free_throws:
             raise SituationError(f"{rules.id} has no free throws")
         if taken > rules.free_throws_per_turn:
-            raise SituationError(f"at most {rules.free_throws_per_turn} free throw(s) per turn, got {taken}")
+            most = rules.free_throws_per_turn
+            raise SituationError(f"free throws a turn: at most {most}, got {taken}")
         if self.rolls_left:
             raise SituationError("free throws come after the regular rolls: rolls left must be 0")
         sheet = self.sheet
@@ -167,7 +181,7 @@ class Situation:
             and any(rules.key(c, b) not in sheet.entries for b in rules.boxes)
             for c in rules.columns
         ):
-            raise SituationError(f"no column with a free box can pay for {taken} free throw(s)")
+            raise SituationError(f"no column with a free box can pay for the free throws taken ({taken})")
 
     # --- text ------------------------------------------------------------------------------------
 
@@ -204,13 +218,13 @@ class Situation:
             raise SituationError("a situation starts with its rule set id, e.g. 'kniffel'")
         rules = get_rules(words[0], parse_options(words[1:]))
         sheet = ScoreSheet.parse(rules, parts[1])
-        dice = None if " ".join(parts[2].lower().split()) == NO_DICE else _dice(parts[2])
+        dice = None if " ".join(parts[2].lower().split()) in _NO_DICE else _dice(parts[2])
         found: dict[str, str | None] = {}
         others: tuple[ScoreSheet, ...] = ()
         for part in parts[3:]:
             detail = " ".join(part.split())
             word, _, rest = detail.partition(" ")
-            if word.lower() == OTHERS:
+            if word.lower() in _OTHERS:
                 if others:
                     raise SituationError(f"{detail!r}: the situation says this twice")
                 texts = [text.strip() for text in rest.split(";")]
@@ -219,11 +233,14 @@ class Situation:
                 others = tuple(ScoreSheet.parse(rules, text) for text in texts)
                 continue
             for name, pattern in _DETAILS.items():
-                match = pattern.fullmatch(detail.lower() if name != "announced" else detail)
+                match = pattern.fullmatch(detail.lower())
                 if match is not None:
                     if name in found:
                         raise SituationError(f"{detail!r}: the situation says this twice")
-                    found[name] = match.group(1) if match.groups() else None
+                    said = next((group for group in match.groups() if group is not None), None)
+                    if name == "announced":  # the box as typed, in its own case
+                        said = _announced(rules, detail[len(detail) - len(said or "") :])
+                    found[name] = "0" if said in ("no", "keine") else said
                     break
             else:
                 expected = (
@@ -242,6 +259,14 @@ class Situation:
             announced=found.get("announced"),
             others=others,
         )
+
+
+def _announced(rules: RuleSet, text: str) -> str:
+    """The key of an announced box, named as anywhere (``3:threes``, ``Dreier (3)``)."""
+    try:
+        return find_box(rules, text)
+    except UnknownBoxError as error:
+        raise SituationError(f"announced: {error}") from None
 
 
 def _dice(text: str) -> Faces:

@@ -75,7 +75,7 @@ class Target(Goal):
     score: int
     name: ClassVar[str] = "target"
     unit: ClassVar[Unit] = Unit.PROBABILITY
-    title: ClassVar[str] = N_("at least {points} points")
+    title: ClassVar[str] = N_("a score of at least {points}")
     bot_title: ClassVar[str] = N_("Bot (target {points})")
 
     def __post_init__(self) -> None:

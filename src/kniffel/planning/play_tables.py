@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from kniffel.base.i18n import N_
 from kniffel.core import AIM_POINTS, AIM_WIN, Progress
-from kniffel.planning.winning import ROWS_KEPT, SECONDS_PER_LANE, seconds_per_value, win_tables
+from kniffel.planning.winning import ROWS_KEPT, seconds_per_lane, seconds_per_value, win_tables
 from kniffel.planning.worker import Work
 from kniffel.rules import RuleSet
 
@@ -141,7 +141,7 @@ class PlayTables:
                 from kniffel.core import default_limit
 
                 size = int(float(lanes.sum()) * 2.2 * default_limit(c) * 8)
-                seconds = float(lanes.sum()) * SECONDS_PER_LANE
+                seconds = float(lanes.sum()) * seconds_per_lane()
                 steps.append(Step(Work(DISTRIBUTIONS, seconds, size, fields), self._maker("distributions")))
             if "early" not in done:
                 from kniffel.core import early_rows_ready

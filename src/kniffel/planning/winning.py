@@ -139,8 +139,19 @@ def seconds_per_value() -> float:
 
 
 SECONDS_PER_LANE = 1.4e-5
-"""Solving a score distribution costs about this per state (2 processors, Yahtzee's full table within
-``kniffel cache prepare``: about 5.4 s for 404,160 states)."""
+"""Solving a score distribution costs about this per state until this machine's own pace is measured
+(:func:`seconds_per_lane`; 2 processors, Yahtzee's full table within ``kniffel cache prepare``: 5.4 s
+for 404,160 states)."""
+
+
+def seconds_per_lane() -> float:
+    """What solving a score distribution costs per state here: the pace this machine's tables were built
+    at (:mod:`kniffel.core.runtime.pace`), or :data:`SECONDS_PER_LANE` before the first."""
+    from kniffel.core import DISTRIBUTIONS, rate
+
+    return rate(DISTRIBUTIONS, SECONDS_PER_LANE)
+
+
 ROWS_KEPT = 0.8
 """About this share of a row's targets up to where its open boxes stop paying is kept (past it the
 chances are 0)."""
@@ -223,7 +234,7 @@ class WinTables:
         horizon = horizon_level(c)
         solved = levels < (len(c.levels) if horizon is None else horizon)
         rows = float((self.reached * reach)[solved].sum()) * ROWS_KEPT * seconds_per_value()
-        return float(lanes.sum()) * SECONDS_PER_LANE, rows
+        return float(lanes.sum()) * seconds_per_lane(), rows
 
     @property
     def _fields(self) -> tuple[tuple[str, str], ...]:
@@ -335,7 +346,7 @@ class WinTables:
             ("dist", state.mask),
             lambda: Work(
                 N_("Solving the final scores of a {rules} position"),
-                lane_layout(self.compiled, state.mask).n_lanes * SECONDS_PER_LANE,
+                lane_layout(self.compiled, state.mask).n_lanes * seconds_per_lane(),
                 0,
                 self._fields,
             ),

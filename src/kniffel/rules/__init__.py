@@ -39,6 +39,7 @@ __all__ = [
     "Section",
     "UnknownBoxError",
     "available",
+    "book_options",
     "find_box",
     "get",
     "options_for",
@@ -62,6 +63,13 @@ def available() -> list[str]:
 def options_for(rules_id: str) -> tuple[Option, ...]:
     """The options a rule set accepts: its own first, then those every rule set has."""
     return SPECIFIC_OPTIONS.get(_base(rules_id).id, ()) + COMMON_OPTIONS
+
+
+def book_options(rules_id: str) -> tuple[Option, ...]:
+    """The options a rule set's rule book has (:attr:`Option.books`): what a front end offers people
+    choosing a game, where :func:`options_for` lists every option the rule set takes."""
+    base = _base(rules_id).id
+    return tuple(o for o in options_for(base) if not o.books or base in o.books)
 
 
 def _base(rules_id: str) -> RuleSet:
@@ -125,7 +133,8 @@ def single_column(rules: RuleSet, column: int | str | Column = 0) -> RuleSet:
         chosen = matches[0]
     else:
         if not -len(rules.columns) <= column < len(rules.columns):
-            raise RulesError(f"{rules.id} has {len(rules.columns)} column(s), not a column {column}")
+            last = len(rules.columns) - 1
+            raise RulesError(f"{rules.id} has no column {column}; its columns are 0 to {last}")
         chosen = rules.columns[column]
     if not rules.multi_column:
         return rules

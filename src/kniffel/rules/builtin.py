@@ -41,9 +41,12 @@ FIVE_ALIKE = ((5,),)
 
 # The documents the rules come from, by what they are (users see these names; docs/explanation/rules.md
 # maps them to the seed files).
-WIKIPEDIA = N_("Wikipedia: Kniffel")
+WIKIPEDIA = N_("German Wikipedia, “Kniffel” (2017)")
 """The German Wikipedia article (2017): the boxes, the Spielblock example, Schmidt's and Hasbro's extra
-Kniffel rules, Yatzy and Yams."""
+Kniffel rules, and the variants Yatzy and Yams come from."""
+WIKIPEDIA_VARIANTS = N_("German Wikipedia, “Kniffel” (2017): its variants")
+"""The same article where a rule set is one of the variants it describes (Yatzy's pairs, Yams' four
+columns), not Kniffel itself."""
 KNIFFEL_ARTICLE_EN = N_("Kniffel article (English translation)")
 """An English machine translation of an older Kniffel article: the 100-point extra Kniffel, the sharp and
 strict variants, three and four columns."""
@@ -150,7 +153,7 @@ YAHTZEE = dataclasses.replace(
 YATZY = RuleSet(
     id="yatzy",
     name=N_("Yatzy (Scandinavian)"),
-    source=WIKIPEDIA,
+    source=WIKIPEDIA_VARIANTS,
     description=N_(
         "Scandinavian Yatzy: 15 boxes with one pair and two pairs, only the matching dice count, "
         "straights 1-5 and 2-6, 50 bonus at 63, no extra-Yatzy rules."
@@ -228,7 +231,7 @@ YAMS = dataclasses.replace(
     KNIFFEL,
     id="yams",
     name=N_("Yams"),
-    source=WIKIPEDIA,
+    source=WIKIPEDIA_VARIANTS,
     description=N_("Four columns: free, in order, in reverse order, announced after the first roll."),
     boxes=kniffel_boxes("yams", "Yams"),
     five_box="yams",
@@ -267,6 +270,12 @@ class Option:
     apply: Callable[[RuleSet, str], RuleSet]
     label: str = ""
     """The option's name in plain words (English; front ends translate it and :data:`VALUE_WORDS`)."""
+    plain: str = ""
+    """What it does in one plain sentence, for people choosing it (English; front ends translate it);
+    :attr:`help` says it in full, with the document it comes from."""
+    books: tuple[str, ...] = ()
+    """The rule sets whose rule books have it (empty: its own rule set's, or every one's): a front end
+    offers it only there, though every rule set takes it."""
     scores: Mapping[str, float] = field(default_factory=dict)
     """The expected score of optimal play with each value, the rule set's other options at their
     defaults (the exact solver's, to four places; ``kniffel rules`` shows them, a test solves them
@@ -362,6 +371,8 @@ COMMON_OPTIONS = (
         ),
         _sharp,
         N_("Sharp: figures at one throw count double"),
+        N_("A figure thrown with all the dice at once scores double."),
+        ("kniffel", "kniffel-3col", "kniffel-4col"),
     ),
     Option(
         "strict",
@@ -374,6 +385,8 @@ COMMON_OPTIONS = (
         ),
         _strict,
         N_("Strict: top to bottom"),
+        N_("The boxes are filled in order, from the top of the sheet down."),
+        ("kniffel", "kniffel-3col", "kniffel-4col"),
     ),
     Option(
         "five_full_house",
@@ -385,6 +398,8 @@ COMMON_OPTIONS = (
         ),
         _five_full_house,
         N_("Five alike is a full house"),
+        N_("Five of a kind may also be entered as a full house."),
+        ("yahtzee", "super-kniffel"),
     ),
     TIE_WINS_ALL,
 )
@@ -399,6 +414,7 @@ KNIFFEL_EXTRA = Option(
     ),
     _kniffel_extra,
     N_("A further Kniffel earns"),
+    N_("A further Kniffel earns 50 on the back of the sheet, or 100 and any free box."),
 )
 
 SPECIFIC_OPTIONS: dict[str, tuple[Option, ...]] = {
@@ -417,7 +433,10 @@ SPECIFIC_OPTIONS: dict[str, tuple[Option, ...]] = {
             ),
             _joker,
             N_("Joker for an extra Yahtzee"),
-            {"forced": 254.5877, "free": 254.5896, "none": 253.9702},
+            scores={"forced": 254.5877, "free": 254.5896, "none": 253.9702},
+            plain=N_(
+                "Where a further Yahtzee may be entered: as the official rules say, in any box, or nowhere."
+            ),
         ),
         Option(
             "bonus",
@@ -426,7 +445,8 @@ SPECIFIC_OPTIONS: dict[str, tuple[Option, ...]] = {
             N_("100 per extra Yahtzee while the Yahtzee box holds 50"),
             _yahtzee_bonus,
             N_("Yahtzee bonus"),
-            {"on": 254.5877, "off": 246.0863},
+            scores={"on": 254.5877, "off": 246.0863},
+            plain=N_("Every further Yahtzee earns 100 extra."),
         ),
     ),
     "knoeffel": (
@@ -437,6 +457,7 @@ SPECIFIC_OPTIONS: dict[str, tuple[Option, ...]] = {
             N_(f"how many free throws may be taken in one turn (1: the fourth roll of the {KNOEFFEL_RULES})"),
             _free_throws_per_turn,
             N_("Free throws per turn"),
+            N_("How many free throws may be taken in one turn."),
         ),
     ),
 }

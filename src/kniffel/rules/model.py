@@ -156,7 +156,7 @@ class RuleSet:
     id: str
     name: str
     source: str
-    """The document the rules come from, named for people ("Wikipedia: Kniffel");
+    """The document the rules come from, named for people ("German Wikipedia, “Kniffel” (2017)");
     ``docs/explanation/rules.md`` traces every decision to it."""
     description: str
     boxes: tuple[Box, ...]

@@ -1,8 +1,11 @@
-"""Boxes by the names people type: an id, a label in any language, a column in front, an unambiguous start.
+"""Boxes by the names people type: an id, a label in any language (also the short one a narrow sheet
+prints), a column in front or behind, an unambiguous start of the name or of each of its words.
 
 >>> from kniffel import rules
 >>> find_box(rules.get("kniffel"), "Große Straße")
 'large_straight'
+>>> find_box(rules.get("kniffel"), "Kl. Straße")
+'small_straight'
 >>> find_box(rules.get("kniffel-4col"), "2:ch")
 '2:chance'
 """
@@ -15,7 +18,36 @@ import unicodedata
 from collections.abc import Collection
 
 from kniffel.base.errors import UnknownBoxError
+from kniffel.base.i18n import LANGUAGES, N_, translate
 from kniffel.rules.model import RuleSet
+
+SHORT_LABELS = {
+    "three_of_a_kind": N_("3 of a kind"),
+    "four_of_a_kind": N_("4 of a kind"),
+    "small_straight": N_("Small str."),
+    "large_straight": N_("Large str."),
+}
+"""The usual short names of the boxes that have one, as a narrow sheet prints them where the rules name
+the box as usual ("Small str." for "Small straight"); English, translated where shown, and read back in
+every language."""
+FIVE_ALIKE = {
+    "kniffel": N_("Kniffels"),
+    "yahtzee": N_("Yahtzees"),
+    "yatzy": N_("Yatzys"),
+    "knoeffel": N_("Knöffels"),
+    "yams": N_("Yams"),
+}
+"""What a count of five alike is called under each rule set ("3 Yahtzees"), by its five-of-a-kind box:
+English, translated where shown."""
+
+
+def five_alike_name(rules: RuleSet) -> str:
+    """The name of a count of ``rules``' five alike (:data:`FIVE_ALIKE`, English), its box's label for a
+    box not listed there, "Five alike" for rules without one."""
+    box = rules.five_box
+    if box is None:
+        return N_("Five alike")
+    return FIVE_ALIKE.get(box, rules.box(box).label_en)
 
 
 def fold(text: str) -> str:
@@ -34,6 +66,8 @@ def box_names(rules: RuleSet) -> dict[str, set[str]]:
     for key in rules.box_keys:
         column, box = rules.locate(key)
         plain = {fold(box.id), fold(box.label_en), fold(box.label_de)}
+        if box.id in SHORT_LABELS:
+            plain |= {fold(translate(language, SHORT_LABELS[box.id])) for language in LANGUAGES}
         aliases = set(plain)
         if rules.multi_column:
             aliases |= {f"{column.id}_{name}" for name in plain} | {f"{name}_{column.id}" for name in plain}
@@ -41,17 +75,29 @@ def box_names(rules: RuleSet) -> dict[str, set[str]]:
     return names
 
 
+def starts(wanted: str, name: str) -> bool:
+    """Whether the folded ``wanted`` begins the folded ``name``, as a whole or word by word ("kl_strasse"
+    begins "kleine_strasse", as "Kl. Straße" shortens "Kleine Straße")."""
+    if name.startswith(wanted):
+        return True
+    words, parts = wanted.split("_"), name.split("_")
+    return len(words) == len(parts) and all(
+        part.startswith(word) for word, part in zip(words, parts, strict=True)
+    )
+
+
 def find_box(rules: RuleSet, text: str, among: Collection[str] = ()) -> str:
-    """The box key meant by ``text``: a key, an id or a label (English or German), or an unambiguous start
-    of one. ``2:ch`` names column 2's chance; ``chance`` alone on a multi-column sheet is read as
-    whichever column's chance is ``among`` the boxes that could be used now, if only one is.
-    :class:`~kniffel.base.errors.UnknownBoxError` says what is wrong (with the closest names)."""
+    """The box key meant by ``text``: a key, an id or a label (English or German, long or short), or an
+    unambiguous start of one or of each of its words. ``2:ch`` names column 2's chance; ``chance`` alone on
+    a multi-column sheet is read as whichever column's chance is ``among`` the boxes that could be used
+    now, if only one is. :class:`~kniffel.base.errors.UnknownBoxError` says what is wrong (with the closest
+    names)."""
     wanted = fold(text)
     if not wanted:
         raise UnknownBoxError("name a box, e.g. 'chance'")
     names = box_names(rules)
     exact = [key for key, aliases in names.items() if wanted in aliases]
-    matches = exact or [key for key, aliases in names.items() if any(a.startswith(wanted) for a in aliases)]
+    matches = exact or [key for key, aliases in names.items() if any(starts(wanted, a) for a in aliases)]
     if not matches:
         by_alias = {alias: key for key, aliases in names.items() for alias in aliases}
         close = difflib.get_close_matches(wanted, by_alias, n=6, cutoff=0.6)
@@ -68,4 +114,4 @@ def find_box(rules: RuleSet, text: str, among: Collection[str] = ()) -> str:
     return matches[0]
 
 
-__all__ = ["box_names", "find_box", "fold"]
+__all__ = ["FIVE_ALIKE", "SHORT_LABELS", "box_names", "find_box", "five_alike_name", "fold", "starts"]

@@ -18,6 +18,7 @@ compiled blocks (:mod:`kniffel.services.batch`), with the advisor its goal's pla
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +35,8 @@ from kniffel.planning import POINTS, WIN, is_exact, planner_for, win_tables
 from kniffel.planning.exact import advisor_job
 from kniffel.planning.interface import Choice, Goal, OthersNeeded, Reach, Unit, uncovered
 from kniffel.planning.worker import Job, NotReady, Refusal, Work
-from kniffel.rules import RuleSet
+from kniffel.rules import RulesError, RuleSet
+from kniffel.rules import get as get_rules
 
 
 def check_position(rules: RuleSet, s: ColumnPosition) -> None:
@@ -204,13 +206,24 @@ class Preparing:
     """The planner's word that made it, for a caller that raises it on (a review)."""
     refused: Refusal | None = None
     """The table cache's budget refused the solve: nothing solves it until the budget is raised."""
+    elapsed: float | None = None
+    """Seconds since the solve started (None: it waits for its turn)."""
 
     @classmethod
     def of_job(cls, job: Job[Any], reason: NotReady | None = None) -> Preparing:
         """What ``job`` is doing: solving, or refused by the table cache's budget."""
         if job.refusal is not None:
             return cls(job.work, None, refused=job.refusal, compiling=None, reason=reason)
-        return cls(job.work, job.fraction, reason=reason)
+        elapsed = None if job.started is None else max(0.0, time.monotonic() - job.started)
+        return cls(job.work, job.fraction, reason=reason, elapsed=elapsed)
+
+    def left(self) -> float | None:
+        """Seconds the solve still takes at the pace it has kept so far (its time over the share done),
+        once enough of it is done to tell; None before."""
+        done, spent = self.fraction, self.elapsed
+        if done is None or spent is None or done < MEASURED or spent < 1:
+            return None
+        return spent * (1 - done) / done
 
     @classmethod
     def of(cls, not_ready: NotReady, rules: RuleSet | None = None) -> Preparing:
@@ -225,8 +238,13 @@ class Preparing:
 
     def note(self, translate: Callable[..., str]) -> str:
         """What a front end says meanwhile, translated by ``translate(english, **fields)``: what is
-        solved, roughly how long and how big, how far it is, and that points are shown meanwhile."""
-        what = translate(self.work.template, **dict(self.work.fields))
+        solved, roughly how long and how big (before it starts, as this machine solved such work
+        before; once it runs, at the pace it keeps), how far it is, and that points are shown
+        meanwhile. The rule set is named as people know it."""
+        fields = dict(self.work.fields)
+        if "rules" in fields:
+            fields["rules"] = rules_name(fields["rules"], translate)
+        what = translate(self.work.template, **fields)
         if self.refused is not None:
             return refusal_note(self.refused, what, translate)
         if not self.solving:
@@ -243,15 +261,40 @@ class Preparing:
                 what=what,
                 time=about(self.compiling),
             )
-        cost = about(self.work.seconds)
-        if self.work.bytes:
-            cost = translate("{time}, {size} on disk", time=cost, size=megabytes(self.work.bytes))
         done = (
             ""
             if self.fraction is None
             else translate(", {percent} percent done", percent=round(100 * self.fraction))
         )
+        left = self.left()
+        if left is not None:
+            return translate(
+                "{what}: about {time} left{done}. Points meanwhile.", what=what, time=about(left), done=done
+            )
+        if self.elapsed is not None and self.elapsed > self.work.seconds:  # slower than expected
+            return translate(
+                "{what}: {time} so far{done}. Points meanwhile.",
+                what=what,
+                time=about(self.elapsed),
+                done=done,
+            )
+        cost = about(self.work.seconds)
+        if self.work.bytes:
+            cost = translate("{time}, {size} on disk", time=cost, size=megabytes(self.work.bytes))
         return translate("{what}: about {cost}{done}. Points meanwhile.", what=what, cost=cost, done=done)
+
+
+MEASURED = 0.03
+"""The share of a solve done past which its own pace tells how long the rest takes."""
+
+
+def rules_name(rules_id: str, translate: Callable[..., str]) -> str:
+    """A rule set as people know it ("Kniffel (Schmidt)"), translated by ``translate``; an id that names
+    no built-in rule set as it is."""
+    try:
+        return translate(get_rules(rules_id).name)
+    except RulesError:
+        return rules_id
 
 
 def refusal_note(refused: Refusal, what: str, translate: Callable[..., str]) -> str:

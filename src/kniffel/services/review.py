@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from kniffel.base.i18n import number as write_number
-from kniffel.base.i18n import percent
+from kniffel.base.i18n import percent, translate
 from kniffel.engine.actions import Action, Roll, Score, Strike
 from kniffel.engine.game import Game
 from kniffel.planning import POINTS, Goal, PlanningError, Unit, is_exact, parse_goal, win_chances
@@ -104,8 +104,11 @@ class Decision:
 
 
 def loss_text(loss: float, unit: str, lang: str = "en") -> str:
-    """A loss as every front end shows it: points to two places, a chance to a tenth of a percent."""
-    return write_number(lang, loss, 2) if unit == Unit.POINTS else percent(lang, loss, 1)
+    """A loss as every front end shows it, with its unit: points to two places ("2.40 pts"), a chance to
+    a tenth of a percent ("1.2 %"); the two never stand side by side without it."""
+    if unit == Unit.POINTS:
+        return translate(lang, "{points}\N{NO-BREAK SPACE}pts", points=write_number(lang, loss, 2))
+    return percent(lang, loss, 1)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,15 @@ from kniffel.apps.cli.cluster import INTERRUPTED
 from kniffel.apps.cli.errors import CliError
 from kniffel.apps.cli.language import LangOption, reports_errors
 from kniffel.base.i18n import NBSP, ngettext, number, translate
-from kniffel.core import CACHE_BUDGET_ENV, CacheEntry, cache_budget, cache_dir, cache_entries, remove_entries
+from kniffel.core import (
+    CACHE_BUDGET_ENV,
+    CacheEntry,
+    cache_budget,
+    cache_dir,
+    cache_entries,
+    kernels_cache_dir,
+    remove_entries,
+)
 from kniffel.rules import get as get_rules
 from kniffel.rules import parse_options
 
@@ -95,6 +103,7 @@ def show(
     )
     if not found:
         console.print(translate(words, "The table cache is empty: {path}", path=cache_dir()))
+        console.print(kernels_line(words))
         console.print(budget_line)
         return
     console.print(listing(found, words))
@@ -105,7 +114,14 @@ def show(
             size=size_text(sum(e.size for e in found), words),
         )
     )
+    console.print(kernels_line(words))
     console.print(budget_line)
+
+
+def kernels_line(lang: str) -> str:
+    """Where this version's compiled kernels are kept: beside the tables by default, but wherever
+    ``NUMBA_CACHE_DIR`` says, so the table cache's folder alone does not say it."""
+    return translate(lang, "Compiled kernels (this version's): {path}", path=kernels_cache_dir())
 
 
 @cache_app.command("clear")

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from kniffel.apps.cli.errors import CliError
 from kniffel.base.dice import FACES, validate_dice
-from kniffel.engine.sheet import ScoreSheet
+from kniffel.engine.sheet import EMPTY_WORDS, ScoreSheet, sheet_items
 from kniffel.rules import RuleSet, find_box
 
 _SEPARATORS = re.compile(r"[\s,;]+")
@@ -54,37 +54,32 @@ def given_dice(dice: Sequence[str] | None, words: Sequence[str] | None, n_dice: 
     return parse_dice([*(dice or []), *(words or [])], n_dice)
 
 
-_SHEET_ITEM = re.compile(r"\s*=\s*")
-
-
 def parse_sheet(
     rules: RuleSet, text: str, *, whole: RuleSet | None = None, column: str | None = None
 ) -> ScoreSheet:
     """A sheet as ``--sheet`` takes it: ``box=points`` items where a box is named as everywhere else
-    (key, id or label, see :func:`kniffel.rules.find_box`). ``rules`` may be one column of ``whole`` (``advise
-    --column``): a box may then be named as on the whole sheet (``1:twos``) when it is in that column."""
-    items = [item for item in re.split(r"[\s,;]+", _SHEET_ITEM.sub("=", text.strip())) if item]
-    if len(items) == 1 and items[0].lower() == "empty":
+    (key, id or label in either language, spaces included: :func:`kniffel.engine.sheet.sheet_items`,
+    :func:`kniffel.rules.find_box`). ``rules`` may be one column of ``whole`` (``advise --column``): a box
+    may then be named as on the whole sheet (``1:twos``) when it is in that column."""
+    if whole is None or not whole.multi_column or text.strip().lower() in EMPTY_WORDS:
         return ScoreSheet.parse(rules, text)
     named: list[str] = []
-    for item in items:
-        name, sep, points = item.partition("=")
-        if sep and name and name not in rules.box_keys and not _is_sheet_word(rules, name):
-            name = _sheet_box(rules, name, whole, column)
-        named.append(f"{name}{sep}{points}")
+    for name, points in sheet_items(text):
+        if name not in rules.box_keys and not _is_sheet_word(name):
+            name = _column_box(whole, name, column)
+        named.append(f"{name}={points}")
     return ScoreSheet.parse(rules, " ".join(named))
 
 
-def _is_sheet_word(rules: RuleSet, name: str) -> bool:
+def _is_sheet_word(name: str) -> bool:
     """The sheet's own words besides boxes (``extra_bonus``, ``free_throws_used``, maybe per column)."""
     return name.split(":")[-1] in ("extra_bonus", "free_throws_used")
 
 
-def _sheet_box(rules: RuleSet, name: str, whole: RuleSet | None, column: str | None) -> str:
-    if whole is not None and whole.multi_column:
-        key = find_box(whole, name)
-        chosen, box = whole.locate(key)
-        if column is not None and chosen.id != column:
-            raise CliError(f"{key} is not in column {column}")
-        return box.id
-    return find_box(rules, name)
+def _column_box(whole: RuleSet, name: str, column: str | None) -> str:
+    """The box of one column of ``whole`` that ``name`` names on the whole sheet (``1:twos``)."""
+    key = find_box(whole, name)
+    chosen, box = whole.locate(key)
+    if column is not None and chosen.id != column:
+        raise CliError(f"{key} is not in column {column}")
+    return box.id

@@ -163,7 +163,7 @@ class Session(session.Session):
         self.autosave()  # a save path that cannot be written is reported before anyone plays
         self.prepare_bots()
         if not self.game.is_over and not self.all_bots:
-            self.say(self.t("{rules}: type help for the commands.", rules=self.game.rules.name))
+            self.say(self.t("{rules}: type help for the commands.", rules=self.t(self.game.rules.name)))
         try:
             while not self.game.is_over:
                 if self.game.current in self.bots:
@@ -225,7 +225,7 @@ class Session(session.Session):
         )
         for standing in game.standings():
             self.say(f"{standing.rank}. {names[standing.name]}  {standing.total}")
-        self.say(result_line(game, self.t, names), style="bold")
+        self.say(result_line(game, self.settings.lang, names), style="bold")
 
     def offer_review(self) -> Review | None:
         """Ask humans whether they want the review of the game just finished (not with --json); the

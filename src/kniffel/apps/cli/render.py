@@ -186,21 +186,29 @@ def rules_tables(lang: str = "en") -> list[RenderableType]:
 def option_paragraph(
     option: Option, lang: str = "en", *, applies: str | None = None, value: str | None = None
 ) -> list[RenderableType]:
-    """An option as a heading (``key = a|b``, its default, the value chosen or the rule sets it applies
-    to) and its meaning as an indented paragraph, which wraps to the terminal's full width."""
+    """An option as a heading (``key = a|b``, as typed), its default, the value chosen or the rule sets it
+    applies to (a value in words in ``lang``, with what is typed for it beside it where that differs)
+    and its meaning as an indented paragraph, which wraps to the terminal's full width."""
     t = functools.partial(translate, lang)
-    about = [t("default {value}", value=option.default)]
+    about = [t("default {value}", value=value_words(option.default, lang))]
     if value is not None:
-        about.append(t("here {value}", value=value))
+        about.append(t("here {value}", value=value_words(value, lang)))
     if applies is not None:
         about.append(applies)
     if option.scores:  # what each value is worth to optimal play
         worth = ", ".join(f"{choice} {number(lang, score, 4)}" for choice, score in option.scores.items())
         about.append(f"{t(N_('expected scores'))}: {worth}")
     heading = Text.assemble(
-        (option.key, "bold"), f" = {'|'.join(option.values)}", (f"  ({'; '.join(about)})", "dim")
+        (option.key, "bold"), f" = {'|'.join(option.values)}", (f"  {' · '.join(about)}", "dim")
     )
     return [Text(""), heading, Padding(Text(t(option.help)), (0, 0, 0, INDENT))]
+
+
+def value_words(value: str, lang: str = "en") -> str:
+    """An option's value in ``lang`` ("aus"), with the value as typed after it where the two differ
+    ("aus (off)"): what is read, and what to type."""
+    words = translate(lang, value)
+    return value if words == value else f"{words} ({value})"
 
 
 def rule_set_view(rules: RuleSet, lang: str = "en") -> list[RenderableType]:

@@ -11,6 +11,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from rich import box
 from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -29,6 +30,7 @@ from kniffel.services.wording import (
     listed_decisions,
     needs_tie_note,
     summary_cells,
+    summary_notes,
 )
 
 ESTIMATE_NOTE = N_(
@@ -56,23 +58,33 @@ def hint_lines(
 
 
 def summary_table(review: Review, lang: str = "en") -> Table:
-    """A row a player: :data:`kniffel.services.wording.SUMMARY_HEADERS` with what the player is graded by
-    after its name."""
-    table = Table(title=translate(lang, "Review: what each decision gave away of its player's goal"))
-    headers = (SUMMARY_HEADERS[0], N_("Graded by"), *SUMMARY_HEADERS[1:])
-    for header in headers:
-        # Figures never wrap or shrink to "…": the name and the goal give way on a narrow terminal.
-        wraps = header in ("Player", "Graded by")
+    """A row a player: :data:`kniffel.services.wording.SUMMARY_HEADERS`, what the player is graded by under
+    its name, every figure with its unit; it fits 80 columns in every language (the names and goals wrap
+    between words, the figures never do)."""
+    table = Table(
+        title=translate(lang, "Review: what each decision gave away of its player's goal"),
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1),
+        collapse_padding=True,
+    )
+    for header in SUMMARY_HEADERS:
+        wraps = header == "Player"
         table.add_column(
             translate(lang, header),
             justify="left" if wraps else "right",
             no_wrap=not wraps,
-            min_width=8 if wraps else None,
+            min_width=10 if wraps else None,
+            ratio=1 if wraps else None,
         )
     for p in review.players:
         name, *figures = summary_cells(p, lang)
-        table.add_row(name, goal_text(p.goal, lang), *figures)
+        table.add_row(Text.assemble(name, "\n", (goal_text(p.goal, lang), "dim")), *figures)
     return table
+
+
+def summary_note(lang: str = "en") -> Text:
+    """Under the summary: what its loss and accuracy mean."""
+    return Text("\n".join(summary_notes(lang)), style="dim")
 
 
 def decisions_table(
@@ -182,6 +194,7 @@ def print_review(path: Path, *, everything: bool, by_win: bool, json_output: boo
     console.print(summary_table(result, lang))
     for line in review_lines(result, lang):
         console.print(line)
+    console.print(summary_note(lang))
     console.print(decisions_table(result, game.rules, everything=everything, lang=lang))
     if result.chances is not None:
         console.print(chances_table(result, names, lang))

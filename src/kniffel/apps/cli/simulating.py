@@ -49,7 +49,7 @@ commands = typer.Typer()
 
 PLOT_FORMATS = ("png", "svg", "pdf")
 """Histogram formats that matplotlib's Agg canvas writes without further libraries."""
-PARTIAL = N_("Partial result: {games} of {total} games played before the run was interrupted.")
+PARTIAL = N_("Partial result: played {games} of {total} before the run was interrupted.")
 """Said above the result of a run that Ctrl-C stopped (``kniffel simulate`` and ``kniffel tournament``)."""
 
 __all__ = [

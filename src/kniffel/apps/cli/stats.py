@@ -19,6 +19,9 @@ from kniffel.apps.cli.language import LangOption, reports_errors
 from kniffel.apps.cli.options import file_option
 from kniffel.apps.cli.simulating import check_plot
 from kniffel.base.i18n import N_, ngettext, number, percent, translate
+from kniffel.rules import RulesError, RuleSet, parse_options
+from kniffel.rules import get as get_rules
+from kniffel.rules.names import five_alike_name
 from kniffel.services import proficiency, record
 
 commands = typer.Typer()
@@ -26,14 +29,16 @@ commands = typer.Typer()
 
 
 def record_tables(found: list[record.Summary], lang: str) -> list[Table]:
-    """A table per rule set, a row per player: games, wins, average, best, Kniffels, bonus rate and
-    the loss per choice with how many games it is from."""
+    """A table per rule set (named as people know it), a row per player: games, wins, average, best,
+    five alike (in the rule set's word: Kniffels, Yahtzees, Yatzys), bonus rate and the loss per choice
+    with how many games it is from."""
     t = functools.partial(translate, lang)
     tables: dict[str, Table] = {}
     for s in found:
         table = tables.get(s.ruleset)
         if table is None:
-            title = t("Your record on this device: {rules}", rules=s.ruleset)
+            rules = ruleset_of(s.ruleset)
+            title = t("Your record on this device: {rules}", rules=ruleset_text(s.ruleset, rules, lang))
             table = tables[s.ruleset] = Table(
                 title=title, header_style="bold", box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False
             )
@@ -41,7 +46,8 @@ def record_tables(found: list[record.Summary], lang: str) -> list[Table]:
             longest = max(len(other.player) for other in found if other.ruleset == s.ruleset)
             table.add_column(t("Player"), min_width=min(longest, 12), max_width=24)
             for heading in HEADINGS:
-                table.add_column(t(heading), justify="right", no_wrap=True)
+                shown = five_alike_name(rules) if heading == FIVE_ALIKE_HEADING and rules else heading
+                table.add_column(t(shown), justify="right", no_wrap=True)
         reviewed = f"{s.reviewed}/{s.games}"
         table.add_row(
             s.player,
@@ -91,18 +97,38 @@ def progress_lines(games: list[record.GameRecord], lang: str) -> list[str]:
     return lines
 
 
+FIVE_ALIKE_HEADING = N_("Five alike")
 HEADINGS = (
     N_("Games"),
     N_("Won"),
     N_("Average"),
     N_("Best"),
-    N_("Kniffels"),
+    FIVE_ALIKE_HEADING,
     N_("Bonus"),
     N_("Loss"),
     N_("Level"),
     N_("Reviewed"),
 )
-"""The figures of a row of the record, after the player's name."""
+"""The figures of a row of the record, after the player's name (five alike in the rule set's word)."""
+
+
+def ruleset_of(ruleset: str) -> RuleSet | None:
+    """The rule set a record's games were played by (``yahtzee joker=free``); None for one this version
+    does not know."""
+    words = ruleset.split()
+    try:
+        return get_rules(words[0], parse_options(words[1:])) if words else None
+    except RulesError:
+        return None
+
+
+def ruleset_text(ruleset: str, rules: RuleSet | None, lang: str) -> str:
+    """A record's rule set as people know it: its name, and the options that differ from its defaults."""
+    if rules is None:
+        return ruleset
+    chosen = ", ".join(f"{key}={value}" for key, value in sorted(rules.options.items()))
+    name = translate(lang, rules.name)
+    return f"{name} ({chosen})" if chosen else name
 
 
 @commands.command("stats")
@@ -128,7 +154,7 @@ def stats_command(
 ) -> None:
     """Your record: every human player's finished games on this device, per rule set.
 
-    Games, wins, average and best score, Kniffels, how often the upper bonus was reached and the
+    Games, wins, average and best score, five alike, how often the upper bonus was reached and the
     average loss per choice in expected points, from the games' reviews; --plot draws the scores over
     time. The record is a private file on this device ($KNIFFEL_RECORD_DIR or the user data directory);
     KNIFFEL_RECORD=off keeps none.

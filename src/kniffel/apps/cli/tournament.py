@@ -144,9 +144,9 @@ def _signed(lang: str, value: float) -> str:
 def standings_table(result: TournamentResult, lang: str = "en") -> Table:
     title = translate(
         lang,
-        "{rules}: {games} games (one table, {deals} deals, seed {seed})"
+        "{rules}: games {games} (one table, deals {deals}, seed {seed})"
         if result.table
-        else "{rules}: {games} games (every pairing, {deals} deals, seed {seed})",
+        else "{rules}: games {games} (every pairing, deals {deals}, seed {seed})",
         rules=result.rules_id,
         games=number(lang, result.games, 0),
         deals=number(lang, result.deals, 0),

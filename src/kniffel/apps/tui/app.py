@@ -22,10 +22,17 @@ from kniffel.base.dice import validate_dice
 from kniffel.base.errors import GameError, KniffelError
 from kniffel.base.i18n import translate
 from kniffel.engine.actions import Announce, FreeThrow, Roll, Score, Strike
+from kniffel.engine.game import Game
 from kniffel.planning import Choice, quick_choices
 from kniffel.services.advice import Preparing, hints, plays_to_win, points_table_pending, pruned
 from kniffel.services.session import Session
 from kniffel.services.wording import result_line, thinking_text
+
+
+def hint_chances(game: Game, choices: Sequence[Choice]) -> list[float | None] | Preparing | None:
+    """The hints' win column: each listed choice's chance of winning (:func:`kniffel.services.advice.hints`),
+    or what is solved meanwhile; never waited for."""
+    return hints(game, wait=False).chances(choices)
 
 
 class KniffelApp(GameBase):
@@ -94,7 +101,14 @@ class KniffelApp(GameBase):
         if self.session.settings.pad:
             self.pending = action
             count = self.rules.dice - len(action.keep)
-            self.ask("dice", self.t("Type the {n} dice you threw (esc: cancel)", n=count))
+            self.ask(
+                "dice",
+                self.tn(
+                    "Type the {n} die you threw (esc: cancel)",
+                    "Type the {n} dice you threw (esc: cancel)",
+                    count,
+                ),
+            )
             return
         self.try_apply(action)
 
@@ -283,7 +297,7 @@ class KniffelApp(GameBase):
         found = hints(self.game)
         choices = pruned(found.points.options)
         self.call_from_thread(
-            self.show_hints, choices, found.points.exact, len(self.game.log), found.chances(choices)
+            self.show_hints, choices, found.points.exact, len(self.game.log), hint_chances(self.game, choices)
         )
 
     def show_hints(
@@ -312,8 +326,40 @@ class KniffelApp(GameBase):
             self._all_hints,
             preparing=found if isinstance(found, Preparing) else None,
         )
-        if isinstance(found, Preparing):
-            self.watch_preparing(found)
+        waiting = isinstance(found, Preparing) and found.solving
+        if waiting and self._hint_chances_timer is None:
+            self._hint_chances_timer = self.set_interval(1.0, self.check_hint_chances)
+        elif not waiting:
+            self.stop_hint_chances()
+
+    def check_hint_chances(self) -> None:
+        """While the win tables the hints' win column waits for are solved, ask again every second: the
+        panel's note follows the solve, and the column fills in once they are there."""
+        shown = self._last_hints
+        if shown is None or not self.query_one("#hints").display or shown[2] != len(self.game.log):
+            self.stop_hint_chances()
+            return
+        self.find_hint_chances(self.game.copy(), shown[0], shown[1], shown[2])
+
+    @work(thread=True, exclusive=True, group="hint-chances")
+    def find_hint_chances(self, game: Game, choices: Sequence[Choice], exact: bool, moves: int) -> None:
+        found = hint_chances(game, choices)
+        self.call_from_thread(self.hint_chances_found, choices, exact, moves, found)
+
+    def hint_chances_found(
+        self,
+        choices: Sequence[Choice],
+        exact: bool,
+        moves: int,
+        found: Sequence[float | None] | Preparing | None,
+    ) -> None:
+        if self.query_one("#hints").display and self._last_hints is not None and self._last_hints[2] == moves:
+            self.show_hints(choices, exact, moves, found)
+
+    def stop_hint_chances(self) -> None:
+        if self._hint_chances_timer is not None:
+            self._hint_chances_timer.stop()
+            self._hint_chances_timer = None
 
     def show_estimate(self, choices: Sequence[Choice], moves: int) -> None:
         """The quick bot's order of the options while the exact hints wait for their table, with what
@@ -385,7 +431,14 @@ class KniffelApp(GameBase):
             if len(thrown) != count or any(c.isalpha() for c in text):
                 example = " ".join("65432"[:count])
                 self.complain(
-                    GameError(self.t("expected {n} dice, e.g. {example}", n=count, example=example))
+                    GameError(
+                        self.tn(
+                            "expected {n} die, e.g. {example}",
+                            "expected {n} dice, e.g. {example}",
+                            count,
+                            example=example,
+                        )
+                    )
                 )
                 return
             try:
@@ -459,7 +512,7 @@ def play(session: Session, *, bot_delay: float = BOT_DELAY) -> int:
     app = KniffelApp(session, bot_delay=bot_delay)
     status = app.run()
     if session.game.is_over:  # the screen is gone: who won stays in the terminal
-        console.print(result_line(session.game, app.t, session.shown()), markup=False, highlight=False)
+        console.print(result_line(session.game, app.lang, session.shown()), markup=False, highlight=False)
     if app.farewell:
         console.print(app.farewell, markup=False, highlight=False)
     return status or 0

@@ -68,6 +68,7 @@ class GameBase(App[int]):
     #main.stacked #side { width: 100%; height: 12; }
     #status { height: auto; }
     #news { height: 1fr; border-top: solid $foreground 30%; scrollbar-size-vertical: 1; }
+    #news.beside-hints { height: 3; }
     #hints { height: 1fr; border-top: solid $accent; }
     #question { height: auto; background: $warning 20%; text-style: bold; padding: 0 1; }
     """
@@ -124,6 +125,8 @@ class GameBase(App[int]):
         self._thinking_said = ""
         """What that message says now (on a first use, that and how long the solver compiles)."""
         self._compile_timer: Timer | None = None
+        self._hint_chances_timer: Timer | None = None
+        """Asks again every second for the win column of the hints shown while its tables are solved."""
         self._estimate: tuple[Sequence[Choice], int] | None = None
         """The quick bot's order shown while the exact hints wait, and the moves of the game then."""
         self._reviewing: int | None = None
@@ -172,7 +175,7 @@ class GameBase(App[int]):
         return dict(self.sheet.cells)
 
     def on_mount(self) -> None:
-        self.title = self.rules.name
+        self.title = self.t(self.rules.name)
         self.query_one("#ask").display = False
         self.query_one("#question").display = False
         self.fit(self.size.width, self.size.height)
@@ -267,7 +270,7 @@ class GameBase(App[int]):
     def show_status(self) -> None:
         game, turn = self.game, self.game.turn
         turns = self.t("Round {round} of {turns}", round=game.round, turns=self.rules.turns)
-        lines = [f"{self.rules.name} · {turns}"]
+        lines = [f"{self.t(self.rules.name)} · {turns}"]
         if game.is_over:
             lines.append(self.t("Game over"))
             shown = self.session.shown()
@@ -276,7 +279,10 @@ class GameBase(App[int]):
         else:
             who = self.names[game.current]
             left = game.rolls_left
-            if turn.dice is None:
+            bot = game.current in self.session.bots
+            if bot:  # a key pressed now waits for a person's turn: none is offered
+                lines.append(self.t("{player} is moving", player=who))
+            elif turn.dice is None:
                 lines.append(self.t("{player} to move: roll (space)", player=who))
             elif left == 0:
                 lines.append(self.t("{player} to move: no rolls left", player=who))
@@ -293,9 +299,9 @@ class GameBase(App[int]):
                 lines.append(self.t("Announced: {box}", box=self.label(turn.announced)))
             if turn.free_throws:
                 lines.append(self.t("Free throws this turn: {n}", n=turn.free_throws))
-            if self.game.legal.free_throw and self.game.legal.can_throw and turn.dice is not None:
+            if not bot and self.game.legal.free_throw and self.game.legal.can_throw and turn.dice is not None:
                 lines.append(self.t("A free throw is possible (+)"))
-            if self.game.legal.announceable:
+            if not bot and self.game.legal.announceable:
                 lines.append(self.t("Announce a box (!) or roll on"))
         if self.sheet.overflows():  # part of the sheet is scrolled away: every total here
             totals = " · ".join(
@@ -462,7 +468,7 @@ class GameBase(App[int]):
         self.drop_question()
         self.refresh_bindings()  # the keys of a game that is over
         self.show_keys()
-        self.say(result_line(self.game, self.t, self.session.shown()), "bold")
+        self.say(result_line(self.game, self.lang, self.session.shown()), "bold")
         self.session.autosave()
         if not self.session.all_bots:
             self.say(self.t("r: the review of the game; q: quit."))
@@ -507,8 +513,10 @@ class GameBase(App[int]):
         self.showing_hints(False)
 
     def showing_hints(self, shown: bool) -> None:
+        """The hints under the log, which keeps its newest lines in view in a strip above them."""
         self.query_one("#hints").display = shown
-        self.news.display = not shown
+        self.news.set_class(shown, "beside-hints")
+        self.news.call_after_refresh(self.news.scroll_end, animate=False)
 
     def action_review(self) -> None:
         if self.bots_move(self.action_review) or self.asking is not None:

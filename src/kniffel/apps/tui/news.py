@@ -56,8 +56,11 @@ class NewsLog(RichLog):
         return True
 
     def on_resize(self, event: events.Resize) -> None:
+        """Written again at a new width; and whatever the new height (a panel opened beside it), the
+        newest line stays in view."""
         if self.line_width() != self._width:
             self.call_after_refresh(self.redraw)
+        self.call_after_refresh(self.scroll_end, animate=False)
 
     def last_lines(self) -> list[str]:
         return [line.text for line in self.lines]

@@ -84,8 +84,9 @@ class PositionScreen(ModalScreen[None]):
         paste.focus()
         self.note(
             self.t(
-                "Enter: the advice for this position, for every goal. Paste another position's text to "
-                "analyse it; ctrl+y copies the text."
+                "Enter: the advice for this position, for every goal. The text names the boxes by their ids, "
+                "which every kniffel program reads in any language; a pasted one may name them as the sheet "
+                "does. ctrl+y copies the text."
             ),
             "dim",
         )

@@ -11,12 +11,12 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
 from kniffel.apps.tui.common import translate_keys
-from kniffel.base.i18n import N_, number, translate
+from kniffel.base.i18n import N_, translate
 from kniffel.engine.actions import Action, action_text
 from kniffel.rules import RuleSet
 from kniffel.services.proficiency import review_lines
-from kniffel.services.review import Review
-from kniffel.services.wording import SUMMARY_HEADERS, listed_decisions, summary_cells
+from kniffel.services.review import Review, loss_text
+from kniffel.services.wording import SUMMARY_HEADERS, listed_decisions, summary_cells, summary_notes
 
 
 class ReviewScreen(ModalScreen[None]):
@@ -30,6 +30,7 @@ class ReviewScreen(ModalScreen[None]):
     #review { width: 100%; height: 100%; border: round $accent; padding: 0 1; background: $surface; }
     #review-summary { height: auto; max-height: 11; }
     #review-figures { height: auto; }
+    #review-note { color: $text-muted; }
     #review-decisions { height: 1fr; }
     """
 
@@ -43,7 +44,9 @@ class ReviewScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="review"):
-            yield Static(self.t("Review: expected points lost against the best decision"), id="review-title")
+            yield Static(
+                self.t("Review: what each decision gave away of its player's goal"), id="review-title"
+            )
             yield DataTable(id="review-summary", cursor_type="none")
             # each player's figure: the average loss a decision and the level it matches
             yield Static("\n".join(review_lines(self.result, self.lang)), id="review-figures")
@@ -52,7 +55,8 @@ class ReviewScreen(ModalScreen[None]):
         yield Footer(compact=True)
 
     def note(self) -> str:
-        lines = []
+        """What the summary's figures mean, whether the values are exact, and the decisions' heading."""
+        lines = summary_notes(self.lang)
         if not self.result.exact:
             lines.append(self.t("Values are estimates from single-column tables, not exact."))
         if not self.shown():  # indices: the first decision is 0
@@ -81,5 +85,11 @@ class ReviewScreen(ModalScreen[None]):
                 action_text(Action.parse(text), self.rules, self.lang) for text in (d.chosen, d.best)
             )
             decisions.add_row(
-                str(d.number), d.player, str(d.round), dice, chosen, best, number(self.lang, d.loss, 2)
+                str(d.number),
+                d.player,
+                str(d.round),
+                dice,
+                chosen,
+                best,
+                loss_text(d.loss, d.unit, self.lang),
             )

@@ -14,31 +14,11 @@ from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 
 from kniffel.apps.tui.common import points_text, shortened
-from kniffel.base.i18n import N_, translate
+from kniffel.base.i18n import translate
 from kniffel.engine.game import Game
 from kniffel.engine.sheet import SheetRow, sheet_layout
 from kniffel.rules import Box, RuleSet
 
-SHORT_SUMS = {
-    "upper_sum": N_("Up. sum"),
-    "upper_bonus": N_("Bonus"),
-    "upper_total": N_("Up. total"),
-    "extra_bonus": N_("Extra b."),
-    "free_throws": N_("Free thr."),
-    "lower_total": N_("Low. total"),
-    "lower_sum": N_("Low. sum"),
-    "total": N_("Total"),
-    "grand_total": N_("Grand t."),
-}
-"""The sums' labels where the sheet is narrow (at most 10 characters in every language)."""
-SHORT_BOXES = {
-    "three_of_a_kind": N_("3 of a kind"),
-    "four_of_a_kind": N_("4 of a kind"),
-    "small_straight": N_("Small str."),
-    "large_straight": N_("Large str."),
-}
-"""Where the sheet is narrow, the usual short names of the boxes that have one (where the rules name the
-box as usual: "Small str." for "Small straight")."""
 SHORT_LABEL = 11
 """A row label's width (without its key) where the sheet is narrow."""
 FIGURE = 4
@@ -96,22 +76,24 @@ def plan(
 
 
 def name_lines(name: str, width: int, lines: int) -> tuple[str, str]:
-    """``name`` in ``width`` columns on up to two ``lines``: whole on the first if it fits, else broken
-    after a word that fits (or inside a word) and the rest shortened on the second, keeping the number
-    that tells namesakes apart ("Bot (heuristic) 2" in three columns: "Bot" over "h…2")."""
+    """``name`` in ``width`` columns on up to two ``lines``: whole on the first if it fits, else its words
+    that fit on the first and the rest shortened on the second, keeping the number that tells namesakes
+    apart ("Bot (heuristic) 2" in five columns: "Bot" over "he. 2"). A word is never broken over the two
+    lines: one too long for a line is shortened there with an ellipsis ("Alexandra" in six: "Alexa…")."""
     if len(name) <= width or lines == 1:
         return shortened(name, width), ""
     words = name.split()
     first = ""
     while words and len((first + " " + words[0]).strip()) <= width:
         first = (first + " " + words.pop(0)).strip()
-    rest = " ".join(words).replace("(", "").replace(")", "")
     if not first:
-        first, rest = name[:width], name[width:]
-    second = shortened(rest, width)
+        first = shortened(words.pop(0), width)
+    rest = " ".join(words).replace("(", "").replace(")", "")
+    second = shortened(rest, width) if rest else ""
     head, _, number = rest.rpartition(" ")
-    if number.isdigit() and head and not second.endswith(number) and width - len(number) >= 2:
-        second = shortened(head, width - len(number)) + number
+    room = width - len(number) - 1
+    if number.isdigit() and head and not second.endswith(number) and room >= 1:
+        second = (shortened(head, room) if room >= 2 else head[:room]) + " " + number
     return first, second
 
 
@@ -147,15 +129,11 @@ class SheetView(DataTable[Text]):
             key = self.box_keys.get(row.name)
             box = self.rules.box(row.name)
             label = box.label(self.lang)
-            if short and row.name in SHORT_BOXES and len(label) > SHORT_LABEL:
-                label = self.t(SHORT_BOXES[row.name])
+            if short and row.short and len(label) > SHORT_LABEL:
+                label = self.t(row.short)
             label = shortened(label, SHORT_LABEL) if short else label
             return f"{key or ' '} {label}"
-        return (
-            shortened(self.t(SHORT_SUMS.get(row.name, row.label)), SHORT_LABEL + 1)
-            if short
-            else self.t(row.label)
-        )
+        return shortened(self.t(row.short or row.label), SHORT_LABEL + 1) if short else self.t(row.label)
 
     # --- drawing ---------------------------------------------------------------------------------
 

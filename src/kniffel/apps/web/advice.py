@@ -24,7 +24,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kniffel.base.i18n import N_
+from kniffel.base.i18n import N_, translate
 from kniffel.core import Cancel, Progress
 from kniffel.engine.actions import Score, Strike
 from kniffel.engine.game import Game
@@ -39,6 +39,7 @@ from kniffel.services.advice import Position, Preparing, plays_to_win
 from kniffel.services.proficiency import player_json
 from kniffel.services.review import Review, can_review_by_win, listed, loss_text, player_goals
 from kniffel.services.review import review as review_game
+from kniffel.services.wording import SUMMARY_HEADERS, goal_text, summary_cells, summary_notes
 
 log = logging.getLogger("kniffel.apps.web")
 
@@ -295,10 +296,26 @@ def review(
         | player_json(game.rules.id, p, lang)
         for seat, p in enumerate(result.players)
     ]
-    answer: dict[str, Any] = {"status": READY, "decisions": decisions, "chances": chart, "players": players}
+    answer: dict[str, Any] = {
+        "status": READY,
+        "decisions": decisions,
+        "chances": chart,
+        "players": players,
+        "summary": summary_json(result, lang),
+    }
     if win_preparing is not None:
         answer["win_preparing"] = preparing(win_preparing)
     return answer
+
+
+def summary_json(result: Review, lang: str) -> dict[str, Any]:
+    """Every player's summary as the terminal shows it, in ``lang``: its column heads, a row a player (the
+    figures with their units, what the player is graded by) and what loss and accuracy mean."""
+    return {
+        "headers": [translate(lang, header) for header in SUMMARY_HEADERS],
+        "rows": [{"cells": summary_cells(p, lang), "goal": goal_text(p.goal, lang)} for p in result.players],
+        "notes": summary_notes(lang),
+    }
 
 
 _reviews: OrderedDict[str, Review] = OrderedDict()

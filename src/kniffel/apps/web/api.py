@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Collection, Iterable
-from typing import Any
+from typing import Any, cast
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
@@ -26,6 +26,7 @@ from kniffel.apps.web.service import CreateRequest
 from kniffel.apps.web.tokens import token_of
 from kniffel.apps.web.words import language_of
 from kniffel.base.i18n import N_, sentence, translate
+from kniffel.engine.sheet import possible_points
 from kniffel.rules.explain import explain
 
 MAX_BODY = 16384
@@ -48,6 +49,9 @@ async def rule_sets(request: Request) -> list[dict[str, Any]]:
     for rules_id in rules_module.available():
         ruleset = rules_module.get(rules_id)
         described = ruleset.describe()
+        # what each box can hold, for setting up a position by tapping
+        boxes = cast(list[dict[str, Any]], described["boxes"])
+        described["boxes"] = [{**box, "values": sorted(possible_points(ruleset, box["id"]))} for box in boxes]
         described |= {
             "name": translate(lang, ruleset.name),
             "source": translate(lang, ruleset.source),
@@ -60,9 +64,10 @@ async def rule_sets(request: Request) -> list[dict[str, Any]]:
                 "values": list(o.values),
                 "value_labels": {value: translate(lang, value) for value in o.values},
                 "default": o.default,
+                "plain": translate(lang, o.plain) if o.plain else "",
                 **dict(zip(("help", "source"), without_source(sentence(lang, o.help), makers), strict=True)),
             }
-            for o in rules_module.options_for(rules_id)
+            for o in rules_module.book_options(rules_id)  # what its rule book has, not every variant
         ]
         result.append(described)
     return result

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
 
-from kniffel.apps.web import analysis, api, guard, pages, rooms, trainer, websocket
+from kniffel.apps.web import analysis, api, guard, handover, pages, rooms, trainer, websocket
 from kniffel.apps.web.errors import WebError, error_response
 from kniffel.apps.web.guard import Allowances, ClientLimits, OpenSockets
 from kniffel.apps.web.middleware import SECURITY_HEADERS, AllowedHosts, RequestAllowance, SecurityHeaders
@@ -122,7 +122,15 @@ def create_app(
     app.add_middleware(RequestAllowance, limits=allowances.requests)
     app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticInMemory(directory=STATIC), name="static")
-    for router in (rooms.router, analysis.router, trainer.router, pages.router, api.router, websocket.router):
+    for router in (
+        rooms.router,
+        handover.router,
+        analysis.router,
+        trainer.router,
+        pages.router,
+        api.router,
+        websocket.router,
+    ):
         app.include_router(router)
     return app
 

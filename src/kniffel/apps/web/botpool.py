@@ -46,6 +46,7 @@ class BotPool:
     _closing: bool
     _tasks: list[asyncio.Task[None]]
     _apply: Callable[..., Awaitable[Outcome]]
+    _watch_turn: Callable[[LiveGame], None]
 
     def _init_bot_pool(self, delay: float, workers: int, share: float) -> None:
         self.bot_delay = delay
@@ -53,7 +54,8 @@ class BotPool:
         self.bot_share = share
         """The share of the process's time the bots may take: each worker rests after a move in
         proportion to the time the move took but compiling, however many bot games are waiting."""
-        self._bots: dict[tuple[str, int], bots.Bot] = {}
+        self._bots: dict[tuple[str, int, str], bots.Bot] = {}
+        """The bots playing, by game, seat and kind (a person's seat may have a stand-in of its own)."""
         self._bot_queue: asyncio.Queue[LiveGame] = asyncio.Queue()
         # Bots think on a thread of their own: the default pool is the database's.
         self._bot_threads = ThreadPoolExecutor(1, thread_name_prefix="kniffel-bots")
@@ -67,10 +69,12 @@ class BotPool:
                 self._tasks.append(asyncio.create_task(self._bot_worker(), name=f"kniffel-bots-{number}"))
 
     def _schedule_bots(self, live: LiveGame) -> None:
-        """Queue the game for a bot worker if a bot is to move and someone is watching."""
+        """Queue the game for a bot worker if a bot is to move and someone is watching (a person's turn
+        under a timer is watched for running out first)."""
+        self._watch_turn(live)
         if self._closing or live.bots_due or live.game.is_over or not live.subscribers:
             return
-        if not is_bot(live.seats[live.game.current].kind):
+        if not is_bot(live.kind_of(live.game.current)):
             return
         self._start_bot_workers()
         live.bots_due = True
@@ -96,14 +100,14 @@ class BotPool:
             await asyncio.sleep(cost * rest)
             self._schedule_bots(live)
             if live.game.is_over:
-                for seat in range(len(live.seats)):
-                    self._bots.pop((live.id, seat), None)
+                for key in [key for key in self._bots if key[0] == live.id]:
+                    del self._bots[key]
 
     async def _bot_turn(self, live: LiveGame) -> None:
         """One bot action, through the same checks and commit as a person's."""
         async with live.lock:
             game = live.game
-            if game.is_over or not is_bot(live.seats[game.current].kind):
+            if game.is_over or not is_bot(live.kind_of(game.current)):
                 return
             seat = game.current
             loop = asyncio.get_running_loop()
@@ -118,9 +122,10 @@ class BotPool:
 
     def _bot_move(self, live: LiveGame, seat: int) -> Action:
         try:
-            bot = self._bots.get((live.id, seat))
+            kind = live.kind_of(seat)
+            bot = self._bots.get((live.id, seat, kind))
             if bot is None:
-                bot = self._bots[(live.id, seat)] = bots.make(live.seats[seat].kind, live=True)
+                bot = self._bots[(live.id, seat, kind)] = bots.make(kind, live=True)
             chosen = bot.choose(live.game)
             if isinstance(chosen, Action):
                 return chosen

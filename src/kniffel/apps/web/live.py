@@ -5,6 +5,7 @@ sent whole or as the change since the position a client holds."""
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -17,10 +18,13 @@ from kniffel.base.i18n import translations
 from kniffel.engine.actions import Outcome
 from kniffel.engine.game import Game
 from kniffel.engine.sheet import sheet_layout
+from kniffel.rules.names import five_alike_name
 from kniffel.services.record import bonus_share, kniffels_of
 
 LOG_TAIL = 60
 """How many recent actions a state message carries; the full log stays in the database."""
+STAND_IN = "bot"
+"""The bot that finishes a person's turn the timer ran out on: the quick one, which never waits."""
 
 
 class Subscriber(Protocol):
@@ -53,6 +57,18 @@ class LiveGame:
     undos: int = 0
     """Actions taken back (:mod:`kniffel.apps.web.undo`): with them a position number no longer names one
     position for good."""
+    stand_ins: dict[int, str] = field(default_factory=dict)
+    """People's seats a bot plays for now, the bot's kind by seat: the host handed them over while their
+    player was away (:mod:`kniffel.apps.web.seating`), until the seat is taken back."""
+    turn_seconds: int | None = None
+    """The turn timer the host set (None: none): a person's turn not finished in time is finished by
+    the quick bot."""
+    turn_deadline: float | None = None
+    """When the turn of the person to move runs out (seconds since the epoch), with a timer."""
+    overdue: tuple[int, int] | None = None
+    """The seat and round of a person's turn the timer ran out on: the quick bot finishes it."""
+    _timed_turn: tuple[int, int] | None = None
+    """The turn :attr:`turn_deadline` is of."""
     _core: dict[str, Any] = field(default_factory=dict)
     """The committed state without its rules and log (see :func:`state_core`)."""
     _shown: int = 0
@@ -65,6 +81,7 @@ class LiveGame:
         self._snapshot()
 
     def _snapshot(self) -> None:
+        self._time_turn()
         self._core = state_core(self)
         self._shown = self.seq
         self._state_json = None
@@ -81,6 +98,44 @@ class LiveGame:
     def seq(self) -> int:
         """Number of accepted actions; the next one gets ``seq + 1``."""
         return len(self.game.log)
+
+    def kind_of(self, seat: int) -> str:
+        """Who plays ``seat`` now: its own kind, or the bot standing in for its person (handed over, or
+        finishing a turn the timer ran out on)."""
+        if self.overdue == (seat, self.game.round) and self.game.current == seat and not self.game.is_over:
+            return STAND_IN
+        return self.stand_ins.get(seat, self.seats[seat].kind)
+
+    def turn(self) -> tuple[int, int]:
+        """The turn being played: the seat to move and the round."""
+        return self.game.current, self.game.round
+
+    def _time_turn(self) -> None:
+        """A new turn of a person starts the timer's count again (none for a bot's turn, none without a
+        timer)."""
+        if self._timed_turn == self.turn():
+            return
+        self._timed_turn = self.turn()
+        person = not self.game.is_over and self.kind_of(self.game.current) == "human"
+        self.turn_deadline = time.time() + self.turn_seconds if self.turn_seconds and person else None
+
+    def set_timer(self, seconds: int | None) -> None:
+        """Set the turn timer (None: none), counting the turn under way from now."""
+        self.turn_seconds = seconds
+        self._timed_turn = None
+        self.resend()
+
+    def present(self) -> frozenset[int]:
+        """The seats someone watching from this process plays (a tab that said hello with their token)."""
+        return frozenset(seat for subscriber in self.subscribers for seat in getattr(subscriber, "seats", ()))
+
+    def resend(self) -> None:
+        """Send every watcher the whole state again after a change that is no action (a seat handed over
+        or back, the timer set or run out)."""
+        self._snapshot()
+        text = self.state_text()
+        for subscriber in list(self.subscribers):
+            subscriber.push(text)
 
     def seats_for(self, token: str) -> frozenset[int]:
         """The seats a token may act for: its own, or every human seat for the host of a hot-seat game."""
@@ -180,6 +235,8 @@ def state_core(live: LiveGame) -> dict[str, Any]:
             "turns": ruleset.turns,
             "free_throws_per_turn": ruleset.free_throws_per_turn,
             "names": translations(ruleset.name),
+            # what a count of its five alike is called, as a player's record says it ("Yahtzees")
+            "five_alike": translations(five_alike_name(ruleset)),
             "layout": layout_json(ruleset),
         }
     del parts.players[len(live.seats) :]
@@ -189,6 +246,7 @@ def state_core(live: LiveGame) -> dict[str, Any]:
             tuple(sheet.entries.items()),
             tuple(sheet.extra_bonus.items()),
             tuple(sheet.free_throws_used.items()),
+            live.kind_of(seat.index),
         )
         if seat.index < len(parts.players) and parts.players[seat.index][0] == held:
             continue
@@ -196,7 +254,9 @@ def state_core(live: LiveGame) -> dict[str, Any]:
         player = {
             "index": seat.index,
             "name": seat.name,
-            "kind": seat.kind,
+            "kind": live.kind_of(seat.index),
+            # a person's seat a bot plays for now: handed over while away, or a turn the timer ran out on
+            "stand_in": stand_in_of(live, seat.index),
             "entries": dict(sheet.entries),
             "columns": [
                 {"id": c.id, **vars(t), "free_throws_left": sheet.free_throws_left(c)}
@@ -242,7 +302,21 @@ def state_core(live: LiveGame) -> dict[str, Any]:
         if game.is_over
         else [],
         "hints": live.hints,
+        "timer": None
+        if live.turn_seconds is None
+        else {
+            "seconds": live.turn_seconds,
+            "deadline": None if live.turn_deadline is None else round(live.turn_deadline * 1000),
+        },
     }
+
+
+def stand_in_of(live: LiveGame, seat: int) -> str | None:
+    """Why a bot plays a person's ``seat`` now: ``away`` (the host handed it over), ``overdue`` (the timer
+    ran out on the person's turn); None while the person plays it, and for a bot's own seat."""
+    if live.seats[seat].kind != "human" or live.kind_of(seat) == "human":
+        return None
+    return "away" if seat in live.stand_ins else "overdue"
 
 
 def taken_back_lines(game: Game) -> list[dict[str, Any]]:
@@ -286,19 +360,23 @@ def log_entry(live: LiveGame, index: int) -> dict[str, Any]:
 
 
 def layout_json(ruleset: rules_module.RuleSet) -> list[dict[str, Any]]:
-    """The sheet's rows as the page draws them (:func:`kniffel.engine.sheet.sheet_layout`), a sum's label in
-    every language, so that the page can switch languages without asking again."""
+    """The sheet's rows as the page draws them (:func:`kniffel.engine.sheet.sheet_layout`), a sum's label and
+    a row's short name (for a phone's narrow sheet) in every language, so that the page can switch
+    languages without asking again."""
     rows = []
     for row in sheet_layout(ruleset):
         shown = row.to_json()
         if row.label:
             shown["label"] = translations(row.label)
+        if row.short:
+            shown["short"] = translations(row.short)
         rows.append(shown)
     return rows
 
 
 __all__ = [
     "LOG_TAIL",
+    "STAND_IN",
     "LiveGame",
     "SnapshotParts",
     "Subscriber",
@@ -306,6 +384,7 @@ __all__ = [
     "layout_json",
     "log_entry",
     "log_lines",
+    "stand_in_of",
     "state_core",
     "taken_back_lines",
     "whole_state",

@@ -108,6 +108,13 @@ class Replication:
         else:
             self._drop(live)
 
+    def heard_seats(self, game_id: str, origin: str) -> None:
+        """Another process handed a seat of ``game_id`` over or back, or set its timer: our copy is read
+        again when next asked for (its watchers move to the fresh one)."""
+        live = self._live.get(game_id)
+        if live is not None and origin != self.origin:
+            self._drop(live)
+
     def _drop(self, live: LiveGame) -> None:
         """Forget this copy of a game; whoever watches it is moved to a copy read afresh (a spectator
         sends nothing that would make its connection look for one)."""
@@ -162,6 +169,8 @@ class Replication:
                             game_id, seq, origin, seat, action = (line.split(" ", 4) + [""] * 4)[:5]
                             if seat == "undo" and seq.isdigit():
                                 self.heard_undo(game_id, int(seq), origin)
+                            elif seat == "seats":
+                                self.heard_seats(game_id, origin)
                             elif seq.isdigit():
                                 self.announced(
                                     game_id,

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -36,6 +37,7 @@ from kniffel.apps.web.live import LiveGame, Subscriber
 from kniffel.apps.web.pressure import AdviceLane, Refusals
 from kniffel.apps.web.replication import Replication
 from kniffel.apps.web.schema import SEAT_KINDS, is_bot, is_game_id
+from kniffel.apps.web.seating import SeatingStore
 from kniffel.apps.web.store import NewGame, SeatSpec, Store, StoredGame, StoreError, Write
 from kniffel.base.errors import IllegalActionError, KniffelError
 from kniffel.base.i18n import N_
@@ -153,6 +155,10 @@ class GameService(Replication, BotPool):
         self._write_threads = ThreadPoolExecutor(1, thread_name_prefix="kniffel-writes")
         self._writes: list[tuple[Write, asyncio.Future[bool]]] = []
         self._writer: asyncio.Task[None] | None = None
+        self._seating: SeatingStore | None = None
+        """The host's stand-ins and turn timers (:mod:`kniffel.apps.web.seating`), read on first use."""
+        self._turn_watches: dict[str, tuple[int, int]] = {}
+        """The turn each timed game's running-out is watched for, by game."""
 
     # --- lifecycle -----------------------------------------------------------------------------
 
@@ -205,7 +211,7 @@ class GameService(Replication, BotPool):
             token_hashes=hashes,
         )
         # Built from what was written, not read back: no other process has heard of the game yet.
-        live = await self._replay(new.stored)
+        live = await self._replay(new.stored, fresh=True)
         self._live[new.id] = live
         self._evict()
         self._schedule_bots(live)
@@ -238,8 +244,9 @@ class GameService(Replication, BotPool):
             raise WebError("not_found", str(error)) from None
         return await self._replay(stored)
 
-    async def _replay(self, stored: StoredGame) -> LiveGame:
-        """The game in memory, its log replayed through the engine."""
+    async def _replay(self, stored: StoredGame, *, fresh: bool = False) -> LiveGame:
+        """The game in memory, its log replayed through the engine, with its host's stand-ins and turn
+        timer (none for a ``fresh`` game)."""
         game_id = stored.id
         try:
             ruleset = rules_module.get(stored.rules_id, stored.options)
@@ -250,7 +257,63 @@ class GameService(Replication, BotPool):
         hints = advice.known(ruleset)
         if hints is None:  # the first game of these rules: the answer may need the solver's files
             hints = await asyncio.to_thread(advice.available, ruleset)
-        return LiveGame(stored, game, [a.seat for a in stored.actions], outcomes, hints=hints)
+        live = LiveGame(stored, game, [a.seat for a in stored.actions], outcomes, hints=hints)
+        if not fresh:
+            seating = await asyncio.to_thread((await self.seating()).load, game_id)
+            live.stand_ins = seating.stand_ins
+            if seating.stand_ins or seating.seconds is not None:
+                live.set_timer(seating.seconds)  # read into the state it sends
+        return live
+
+    # --- the host's decisions: stand-ins and the turn timer ----------------------------------------
+
+    async def seating(self) -> SeatingStore:
+        """The stand-ins and timers of the games' database (its tables made on first use)."""
+        if self._seating is None:
+            self._seating = await asyncio.to_thread(SeatingStore, self.store)
+        return self._seating
+
+    async def stand_in(self, live: LiveGame, seat: int, kind: str | None) -> None:
+        """Hand a person's ``seat`` to a bot of ``kind``, or (None) back to its person: saved, then told
+        to every watcher; a bot now due moves."""
+        seating = await self.seating()
+        async with live.lock:
+            await asyncio.to_thread(seating.stand_in, live.id, seat, kind, self.origin)
+            if kind is None:
+                live.stand_ins.pop(seat, None)
+            else:
+                live.stand_ins[seat] = kind
+            live.set_timer(live.turn_seconds)  # whose turn is timed may have changed
+        self._schedule_bots(live)
+
+    async def set_timer(self, live: LiveGame, seconds: int | None) -> None:
+        """Set the game's turn timer (None: none), saved, then told to every watcher."""
+        seating = await self.seating()
+        async with live.lock:
+            await asyncio.to_thread(seating.timer, live.id, seconds, self.origin)
+            live.set_timer(seconds)
+        self._schedule_bots(live)
+
+    def _watch_turn(self, live: LiveGame) -> None:
+        """With a turn timer, watch the person's turn under way for running out (once a turn)."""
+        if live.turn_deadline is None or self._closing or self._turn_watches.get(live.id) == live.turn():
+            return
+        self._turn_watches[live.id] = live.turn()
+        delay = max(0.0, live.turn_deadline - time.time())
+        asyncio.get_running_loop().call_later(delay, self._turn_ran_out, live, live.turn())
+
+    def _turn_ran_out(self, live: LiveGame, turn: tuple[int, int]) -> None:
+        """The timer ran out on ``turn``: if it is still being played (by its person), the quick bot
+        finishes it."""
+        if self._turn_watches.get(live.id) == turn:
+            del self._turn_watches[live.id]
+        if live.turn() != turn or live.game.is_over or live.kind_of(turn[0]) != "human":
+            return
+        if live.turn_deadline is None or live.turn_deadline > time.time() + 0.5:
+            return  # the timer was set again meanwhile: its own watch says when
+        live.overdue = turn
+        live.resend()
+        self._schedule_bots(live)
 
     def _evict(self) -> None:
         """Forget the games least recently used beyond :attr:`max_cached` that nobody needs now."""
@@ -393,7 +456,11 @@ class GameService(Replication, BotPool):
         mover = game.current
         if mover not in seats or (seat is not None and seat != mover):
             raise WebError("not_your_turn", f"it is {game.player}'s turn")
-        if is_bot(live.seats[mover].kind) != by_bot:
+        if is_bot(live.kind_of(mover)) != by_bot:
+            if not by_bot and mover in live.stand_ins:  # a bot stands in for the person
+                raise WebError("not_your_turn", "a bot plays this seat now: take the seat back first")
+            if not by_bot and live.seats[mover].kind == "human":
+                raise WebError("not_your_turn", "the time for this turn is up: the quick bot finishes it")
             raise WebError("not_your_turn", f"it is {game.player}'s turn")
         if isinstance(action, Roll) and not by_bot:
             if live.stored.pad and action.dice is None:

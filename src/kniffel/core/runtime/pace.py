@@ -32,6 +32,9 @@ it little)."""
 TARGET_ROWS = "target rows"
 """Seconds of the level loop per probability of a cone's windows (as :func:`kniffel.core.target.cone_size`
 counts them), solved on all the compiled threads."""
+DISTRIBUTIONS = "distributions"
+"""Seconds of a distribution table's build per lane (:func:`kniffel.core.lanes.lane_layout`'s ``n_lanes``),
+on all the compiled threads."""
 
 _lock = threading.Lock()
 _loaded: dict[str, dict[str, list[float]]] | None = None

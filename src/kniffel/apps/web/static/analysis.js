@@ -4,7 +4,8 @@
 // and the page asks again after a pause.
 
 import { Backoff, askJson, compilingNote, preparingOf } from "/static/ask.js";
-import { lang, loadWords, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
+import { positionText, setUp } from "/static/build.js";
+import { lang, loadWords, nt, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const backoff = new Backoff(1500, 15000);
@@ -19,12 +20,12 @@ function cell(tag, text, className) {
 
 function goalTitle(goal) {
   if (goal.goal === "points") return t("Most points");
-  if (goal.goal === "target") return t("At least {target} points", { target: goal.target });
+  if (goal.goal === "target") return nt("At least {n} point", "At least {n} points", goal.target);
   return t("Winning");
 }
 
 function valueText(goal, value) {
-  if (goal.goal === "points") return t("{n} points to come", { n: number(value, 1) });
+  if (goal.goal === "points") return t("{points} points to come", { points: number(value, 1) });
   if (goal.goal === "target") return t("{chance} to reach it", { chance: percent(value, 1) });
   return t("{chance} to win", { chance: percent(value, 1) });
 }
@@ -86,6 +87,25 @@ async function ask(mine) {
   if (waiting) backoff.later(() => ask(mine), preparing || Boolean(answer.preparing));
 }
 
+// The rule sets in the page's language, for setting up a position by tapping.
+async function loadRules() {
+  try {
+    const response = await fetch(`/api/rules?lang=${lang()}`);
+    if (response.ok) setUp(await response.json(), lang() === "de" ? "kniffel" : "yahtzee");
+  } catch {
+    // offline: a position can still be pasted
+  }
+}
+
+// The position set up by tapping, analysed as a pasted one (its text shown where a pasted one goes).
+function analyseBuilt(event) {
+  event.preventDefault();
+  const text = positionText((message) => ($("analysis-error").textContent = message));
+  if (text === null) return;
+  $("situation-text").value = text;
+  analyse();
+}
+
 async function init() {
   await loadWords();
   translatePage();
@@ -94,9 +114,12 @@ async function init() {
     await toggleLang();
     translatePage();
     document.body.dataset.lang = lang();
+    await loadRules();
     if ($("situation-text").value.trim()) analyse();
   });
   $("analyse").addEventListener("submit", analyse);
+  $("build").addEventListener("submit", analyseBuilt);
+  await loadRules();
   const handed = new URLSearchParams(location.hash.slice(1)).get("s");
   if (handed) {
     $("situation-text").value = handed;

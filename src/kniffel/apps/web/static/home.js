@@ -85,32 +85,53 @@ async function fetchRules() {
     // storage disabled
   }
   const known = (id) => ruleSets.some((r) => r.id === id);
-  select.value = [chosen, saved, usualRules()].find((id) => id && known(id)) || ruleSets[0]?.id || "";
+  // the rule set chosen on this page, else the one played last, else the usual one of the page's language
+  const picked = rulesPicked ? chosen : null;
+  select.value = [picked, saved, usualRules()].find((id) => id && known(id)) || ruleSets[0]?.id || "";
+}
+
+// Whether the person chose the rule set on this page (a switch of language then keeps it).
+let rulesPicked = false;
+
+// The default names of the page's language ("Player 2", "Spieler 2") by the number in them.
+function defaultNames() {
+  return new Map(Array.from({ length: MAX_SEATS }, (_, i) => [t("Player {n}", { n: i + 1 }), i + 1]));
+}
+
+// After a switch of language, the names the page gave in the old one, in the new one ("Player 1" becomes
+// "Spieler 1"); a name a person typed stays as it is.
+function renameDefaults(before) {
+  for (const input of [$("my-name"), ...$("seats").querySelectorAll(".seat-name")]) {
+    const n = before.get(input.value.trim());
+    if (n !== undefined) input.value = t("Player {n}", { n });
+  }
 }
 
 function showRules() {
   const rules = ruleSets.find((r) => r.id === $("rules").value);
   $("rules-description").textContent = rules ? rules.description : "";
   $("rules-plain").textContent = rules ? plainWords(rules.id) ?? rules.description : "";
+  // The options the rule set's rule book has, behind "More options": each with its sentence in plain
+  // words; the rule book's own wording and where it comes from are a tooltip away. None: no "More options".
   const box = $("options");
+  const chosen = Object.fromEntries([...box.querySelectorAll("select")].map((select) => [select.name, select.value]));
   for (const el of box.querySelectorAll(".field")) el.remove();
-  for (const option of rules ? rules.options : []) {
+  const options = rules ? rules.options : [];
+  $("more-options").hidden = !options.length;
+  for (const option of options) {
     const label = document.createElement("label");
     label.className = "field";
-    label.title = option.help;
+    label.title = option.source ? `${option.help} (${option.source})` : option.help;
     const name = document.createElement("span");
     name.textContent = option.label;
     const select = document.createElement("select");
     select.name = option.key;
     select.dataset.option = option.key;
-    for (const value of option.values) {
-      const item = new Option(option.value_labels[value] ?? value, value, value === option.default, value === option.default);
-      select.append(item);
-    }
+    const value = option.values.includes(chosen[option.key]) ? chosen[option.key] : option.default;
+    for (const each of option.values) select.append(new Option(option.value_labels[each] ?? each, each, each === option.default, each === value));
     const help = document.createElement("small");
     help.className = "muted";
-    help.textContent = option.help;
-    if (option.source) help.title = option.source; // where the rule comes from: there, not in the way
+    help.textContent = option.plain || option.help;
     label.append(name, select, help);
     box.append(label);
   }
@@ -224,7 +245,7 @@ async function quickStart(kind) {
   const input = $("my-name");
   if (checkName(input, "name-error")) return input.focus();
   const name = input.value.trim().split(/\s+/).join(" ");
-  rememberName(name);
+  if (!defaultNames().has(name)) rememberName(name); // a default name follows the language, not kept
   const rules = $("rules").value;
   try {
     localStorage.setItem(RULES_KEY, rules);
@@ -281,8 +302,10 @@ function showResult(game) {
     li.append(label, field, copy);
     links.append(li);
   }
-  // The creator's browser remembers the links so the table can show them again.
+  // The creator's browser remembers the links so the table can show them again, and the host's token:
+  // its table may hand an absent player's seat to a bot and set a turn timer (seats.js).
   localStorage.setItem(`kniffel.invites.${game.id}`, JSON.stringify(invites));
+  localStorage.setItem(`kniffel.host.${game.id}`, JSON.stringify(game.host_token));
   const firstHuman = game.seats.find((s) => s.url);
   const hotseat = $("hotseat").checked;
   // all seats at this screen (hot seat, or one human against bots): no links to send
@@ -380,8 +403,10 @@ async function init() {
   showGames();
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
   $("lang").addEventListener("click", async () => {
+    const before = defaultNames();
     await toggleLang();
     translatePage();
+    renameDefaults(before); // the defaults follow the language: names, and the rule set usual in it
     await fetchRules();
     showRules();
     document.body.dataset.lang = lang();
@@ -396,7 +421,10 @@ async function init() {
   $("add-seat").addEventListener("click", () => addSeat("human"));
   $("add-bot").addEventListener("click", () => addSeat("bot"));
   $("create").addEventListener("submit", create);
-  $("rules").addEventListener("change", showRules);
+  $("rules").addEventListener("change", () => {
+    rulesPicked = true;
+    showRules();
+  });
   $("play-bot").addEventListener("click", () => quickStart("bot"));
   $("play-pass").addEventListener("click", () => quickStart("pass"));
   const name = myName();

@@ -90,7 +90,8 @@ function entryOf(id, state, seat) {
     rules: state.rules.id,
     options: state.rules.options ?? {},
     names: state.rules.names ?? {},
-    five: five ? { en: five.en, de: five.de } : null,
+    // the record's word for its five alike ("Yahtzees", "Yatzys"), else the box's own label
+    five: state.rules.five_alike ?? (five ? { en: five.en, de: five.de } : null),
     score: player.total,
     players: state.players.length,
     rank,

@@ -3,7 +3,7 @@
 // come from the network when it answers, so an update is seen at once; the cache is the fallback. Game
 // data (/api, the WebSocket) is never cached here.
 
-const CACHE = "kniffel-v6";
+const CACHE = "kniffel-v7";
 const FILES = [
   "/",
   "/table",
@@ -18,6 +18,9 @@ const FILES = [
   "/static/record.js",
   "/static/recordview.js",
   "/static/analysis.js",
+  "/static/build.js",
+  "/static/review.js",
+  "/static/seats.js",
   "/analysis",
   "/static/trainer.js",
   "/trainer",

@@ -9,6 +9,8 @@ import { chance, drawChart, renderChances } from "/static/chances.js";
 import { boxLabel, inLanguage, lang, loadWords, nt, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
 import { DicePlaces, arrange } from "/static/dice.js";
 import { keepGame, keepReview } from "/static/record.js";
+import { showReview as renderReview } from "/static/review.js";
+import { Seating } from "/static/seats.js";
 import { dropStored, isInvite, isQueue, isRecord, isSavedState, loadJson, loadList, onDropped, saveJson } from "/static/storage.js";
 
 const $ = (id) => document.getElementById(id);
@@ -40,6 +42,7 @@ let rematchTimer = 0;
 let rematchId = null; // the rematch of this game, once someone has started it
 let isHost = false;
 const dicePlaces = new DicePlaces(gameId);
+let seating = null; // online with friends (seats.js): made once the page's elements are there
 // The dice on screen (dice.js): the position, the faces in their places (null before a throw), the
 // places held, and the places a throw just filled (they tumble once).
 let placed = { seq: -1, faces: null, held: new Set(), thrown: new Set() };
@@ -177,7 +180,7 @@ function connected() {
 }
 
 function dropQueue(reason) {
-  showError(t("{n} entries made offline were not accepted: {reason}", { n: queue.length, reason }));
+  showError(nt("{n} entry made offline was not accepted: {reason}", "{n} entries made offline were not accepted: {reason}", queue.length, { reason }));
   queue = [];
   waiting = false;
   saveQueue();
@@ -291,9 +294,14 @@ function send(action) {
 
 // --- reading the state ------------------------------------------------------------------------
 
+// Whether this page moves now: its seat is to move, played by its person (not by a bot standing in).
 function canAct() {
-  // a score pad takes entries offline too; a table with dice acts once the server knows this page's seats
-  return state && !state.over && mySeats.includes(state.current) && (welcomed || state.pad);
+  // a score pad takes entries offline too; a table with dice acts once the server knows this page's seats,
+  // and not for a seat a stand-in bot plays meanwhile
+  return (
+    state && !state.over && mySeats.includes(state.current) && state.players[state.current].kind === "human" &&
+    (welcomed || state.pad)
+  );
 }
 
 function boxOf(key) {
@@ -419,7 +427,7 @@ function render() {
   if (!state) return;
   const focusKey = document.activeElement?.dataset?.fk;
   placeDice();
-  document.title = `Kniffel · ${inLanguage(state.rules.names)}`;
+  seating.update(state, mySeats, isHost, canAct()); // the title, the turn's signal and timer, the host's panel
   // For scripts and tests driving the page: which position is on screen.
   document.body.dataset.seq = String(state.seq);
   document.body.dataset.current = String(state.current);
@@ -457,6 +465,10 @@ function renderBanner() {
     banner.textContent = `${t("Game over")} · ${result}`;
   } else if (canAct()) {
     banner.textContent = t("Your turn, {name}", { name: player.name });
+  } else if (player.stand_in === "overdue") {
+    banner.textContent = t("Time is up: the quick bot finishes {name}'s turn", { name: player.name });
+  } else if (player.stand_in === "away") {
+    banner.textContent = t("A bot plays for {name}", { name: player.name });
   } else if (!mySeats.length) {
     banner.textContent = t("You are watching: {name} is playing", { name: player.name });
   } else {
@@ -622,6 +634,9 @@ function renderControls() {
   const zero = armed && armed.startsWith(`${state.seq}:`) ? armed.slice(armed.indexOf(":") + 1) : null;
   if (zero) notes.push(t("{box} pays 0 with these dice: tap it again to enter 0 there.", { box: keyLabel(zero) }));
   $("turn-notes").textContent = notes.join(" · ");
+  // rules the solver does not cover: no hints or chances, and the table says why, once, to its players
+  $("no-hints").hidden = state.hints || !mySeats.length || state.over;
+  $("no-hints").textContent = t("No hints or chances of winning for {rules}: the solver covers the rule sets of one column.", { rules: inLanguage(state.rules.names) });
   const current = Boolean(hintData && hintData.seq === state.seq);
   $("hint-list").hidden = !current;
   $("hints").hidden = !(mine && hintsOn && (current || !$("hints-preparing").hidden));
@@ -718,10 +733,26 @@ function boxCell(player, column, box) {
   return td;
 }
 
+// The labels' column is narrow: a row whose name is long takes its short one ("Ges. oben" for "Gesamter
+// oberer Teil"), on a phone every row that has one (a box its usual short name where its label is long:
+// "Kl. Straße" for "Kleine Straße"); the full name is a tooltip away.
+const NARROW = window.matchMedia("(max-width: 800px)");
+const SHORT_LABEL = 11;
+const LONG_LABEL = 14;
+
+function rowLabel(row, full) {
+  const short = row.short ? inLanguage(row.short) : null;
+  const wanted = NARROW.matches ? row.kind !== "box" || full.length > SHORT_LABEL : full.length > LONG_LABEL;
+  const shown = short && wanted ? short : full;
+  const th = cell("th", shown);
+  if (shown !== full) th.title = full;
+  return th;
+}
+
 // A row of sums (row.name is the total's field in each of a player's columns).
 function sumRow(row) {
-  const tr = cell("tr", null, `sum${row.strong ? " strong" : ""}${row.ends_section ? " end" : ""}`);
-  tr.append(cell("th", inLanguage(row.label)));
+  const tr = cell("tr", null, `sum${row.strong ? " strong" : ""}${row.ends_section ? " end" : ""}${row.name === "total" ? " total" : ""}`);
+  tr.append(rowLabel(row, inLanguage(row.label)));
   for (const player of state.players) {
     for (const column of player.columns) {
       const td = cell("td", column[row.name], player.index === state.current && !state.over ? "current" : "");
@@ -733,23 +764,50 @@ function sumRow(row) {
   return tr;
 }
 
+// A player's head: the name on a line of its own, never broken over two (shortened at a word, else with an
+// ellipsis, where the column is narrow: fitNames), and under it what plays the seat if not its person.
+function playerHead(player, columns) {
+  const th = cell("th", null, "player");
+  const kind = player.kind !== "human" ? botKind(player.kind) : null;
+  const name = cell("span", player.name, "name");
+  name.dataset.full = player.name;
+  th.append(name);
+  if (kind) th.append(cell("span", kind, "kind"));
+  th.title = kind ? `${player.name} (${kind})` : player.name;
+  th.colSpan = columns;
+  th.scope = "colgroup";
+  if (player.index === state.current && !state.over) th.classList.add("current");
+  if (mySeats.includes(player.index)) th.classList.add("me");
+  return th;
+}
+
+// Each name as long as its column lets it be: whole, else its first words, else cut with an ellipsis.
+function fitNames() {
+  for (const name of $("sheet").querySelectorAll("thead .name")) {
+    const words = name.dataset.full.split(" ");
+    name.textContent = name.dataset.full;
+    while (words.length > 1 && name.scrollWidth > name.clientWidth) {
+      words.pop();
+      name.textContent = words.join(" ");
+    }
+  }
+}
+
 function renderSheet() {
   const rules = state.rules;
   const columns = rules.columns;
   const multi = columns.length > 1;
   const table = $("sheet");
   table.replaceChildren();
+  // A sheet of one column fits a phone's width, every player's column and total in view; a sheet of
+  // several columns a player scrolls sideways, as the note under it says.
+  table.classList.toggle("fit", !multi);
+  table.style.setProperty("--players", String(state.players.length));
+  document.querySelector(".sheet-wrap").classList.toggle("fit", !multi);
   const head = cell("thead");
   const names = cell("tr");
   names.append(cell("th", ""));
-  for (const player of state.players) {
-    const th = cell("th", player.kind !== "human" ? `${player.name} (${botKind(player.kind)})` : player.name, "player");
-    th.colSpan = columns.length;
-    th.scope = "colgroup";
-    if (player.index === state.current && !state.over) th.classList.add("current");
-    if (mySeats.includes(player.index)) th.classList.add("me");
-    names.append(th);
-  }
+  for (const player of state.players) names.append(playerHead(player, columns.length));
   head.append(names);
   if (multi) {
     const ids = cell("tr");
@@ -765,9 +823,10 @@ function renderSheet() {
   }
   table.append(head);
   const body = cell("tbody");
-  const boxRow = (box) => {
+  const foot = cell("tfoot");
+  const boxRow = (box, row) => {
     const tr = cell("tr", null, box.section);
-    tr.append(cell("th", boxLabel(box)));
+    tr.append(rowLabel(row, boxLabel(box)));
     for (const player of state.players) {
       for (const column of columns) {
         const td = boxCell(player, column, box);
@@ -780,12 +839,13 @@ function renderSheet() {
   // The rows are the library's sheet layout (kniffel.engine.sheet.sheet_layout), sent with the rules.
   for (const row of rules.layout) {
     if (row.kind === "box") {
-      body.append(boxRow(rules.boxes.find((b) => b.id === row.name)));
+      body.append(boxRow(rules.boxes.find((b) => b.id === row.name), row));
     } else if (row.kind === "sum") {
-      body.append(sumRow(row));
+      // a sheet that fits the width keeps its total in a footer that stops above a phone's dice bar
+      (row.name === "total" && !multi ? foot : body).append(sumRow(row));
     } else if (multi) {
       const tr = cell("tr", null, "sum strong grand");
-      tr.append(cell("th", inLanguage(row.label)));
+      tr.append(rowLabel(row, inLanguage(row.label)));
       for (const player of state.players) {
         const td = cell("td", player.total);
         td.colSpan = columns.length;
@@ -796,6 +856,11 @@ function renderSheet() {
     }
   }
   table.append(body);
+  if (foot.children.length) table.append(foot);
+  fitNames();
+  const legend = $("sideways");
+  const wrap = document.querySelector(".sheet-wrap");
+  legend.hidden = wrap.scrollWidth <= wrap.clientWidth + 1;
 }
 
 // A line of the game log, one sentence of the reader's language. The server writes each action in the
@@ -824,6 +889,18 @@ function describe(entry) {
   return text;
 }
 
+// A line of the log whose lists of dice ("1 3 3 4 6") never break over two lines.
+function logLine(text, className) {
+  const li = cell("li", null, className);
+  let at = 0;
+  for (const found of text.matchAll(/\b[1-6](?: [1-6])+\b/g)) {
+    li.append(text.slice(at, found.index), cell("span", found[0], "dice-list"));
+    at = found.index + found[0].length;
+  }
+  li.append(text.slice(at));
+  return li;
+}
+
 // The log, newest first; an action a player took back stays in it, struck out and said to be taken
 // back, just before what came instead.
 function renderLog() {
@@ -839,7 +916,7 @@ function renderLog() {
   };
   for (const entry of state.log) {
     takenBack(entry.seq);
-    const li = cell("li", describe(entry), entry.pending ? "pending" : entry.points !== undefined ? "scored" : "");
+    const li = logLine(describe(entry), entry.pending ? "pending" : entry.points !== undefined ? "scored" : "");
     li.value = entry.seq;
     lines.push(li);
   }
@@ -1054,7 +1131,7 @@ function renderHints() {
   $("hint-list").classList.toggle("estimate", estimate);
   $("hint-list").replaceChildren(
     ...hintData.options.map((o, n) => {
-      let text = estimate ? o.text : `${o.text} · ` + t("{n} points to come", { n: number(o.value, 1) });
+      let text = estimate ? o.text : `${o.text} · ` + t("{points} points to come", { points: number(o.value, 1) });
       if (o.win !== undefined) text += " · " + t("{chance} to win", { chance: chance(o.win) });
       const button = cell("button", text, n === 0 ? "hint best" : "hint");
       button.type = "button";
@@ -1182,14 +1259,8 @@ async function showReview(tries = 0) {
   // each player's figure: the average loss a decision and the level it matches, in the server's words
   $("review-figures").replaceChildren(...body.players.filter((p) => p.proficiency).map((p) => cell("li", `${p.name}: ${p.proficiency.text}`)));
   // the server lists the decisions every front end lists (each against the best for its player's goal:
-  // points, a target or winning) and writes their losses; this only shows them
-  $("review-list").replaceChildren(
-    ...body.decisions.map((d) => {
-      const where = t("Round {n}", { n: d.round });
-      const text = `${where} · ${d.player} · ${d.dice.join(" ")}: ${d.chosen_text} (` + t("gave away {n}", { n: d.loss_text });
-      return cell("li", `${text}; ${t("best")}: ${d.best_text})`);
-    }),
-  );
+  // points, a target or winning), sums each player up and writes every figure; review.js shows them
+  renderReview(body);
 }
 
 // --- the position as text ------------------------------------------------------------------------
@@ -1262,6 +1333,7 @@ async function switchLanguage() {
 
 async function init() {
   onDropped(showError);
+  seating = new Seating(gameId, token, showError);
   await loadWords();
   translatePage();
   document.body.dataset.lang = lang();
@@ -1302,6 +1374,13 @@ async function init() {
     if (button) enterInBox(button.dataset.act, button.dataset.box);
   });
   document.addEventListener("keydown", onKey);
+  // On a phone the dice and the roll button stay at the bottom of the screen: the sheet's totals stop
+  // above them (the style sheet reads their height), never under them.
+  new ResizeObserver(([entry]) => {
+    document.documentElement.style.setProperty("--play-height", `${Math.ceil(entry.target.getBoundingClientRect().height)}px`);
+  }).observe(document.querySelector(".play"));
+  NARROW.addEventListener("change", () => state && renderSheet());
+  window.addEventListener("resize", fitNames);
   connect();
 }
 
