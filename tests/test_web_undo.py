@@ -63,6 +63,13 @@ def test_undo_after_a_roll_keeps_the_dice_and_takes_back_the_box_before_it(
     # What the server answers from now on is the position after the undo, the database's too.
     assert httpx.get(f"{server.url}/api/games/{game['id']}", timeout=10).json()["seq"] == 1
     assert stored_positions(server, game["id"]) == [1]
+    store = Store(server.database_url)
+    try:  # what was taken back is kept with the game: a process that reads it afresh shows it too
+        assert [(a.seq, a.seat, a.action) for a in store.load(game["id"]).taken_back] == [
+            (1, 0, {"action": "score", "box": box})
+        ]
+    finally:
+        store.close()
     refused = undo(with_seat)
     assert RE_ROLL in str(refused["message"])
     assert with_seat.state["turn"]["dice"] == dice

@@ -83,3 +83,18 @@ class ActionRow(Base):
     action: Mapped[str] = mapped_column(Text)
     """``Action.to_json()`` of the completed action (rolls carry their dice)."""
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TakenBackRow(Base):
+    """An action a player took back (an undo): its row left :class:`ActionRow`, and is kept here, so
+    that every process, and the game read back after a restart, shows what was changed."""
+
+    __tablename__ = "taken_back"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    at: Mapped[int] = mapped_column(Integer)
+    """The number of actions before it (:attr:`kniffel.engine.actions.TakenBack.at`)."""
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)
+

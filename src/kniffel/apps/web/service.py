@@ -41,7 +41,7 @@ from kniffel.apps.web.seating import SeatingStore
 from kniffel.apps.web.store import NewGame, SeatSpec, Store, StoredGame, StoreError, Write
 from kniffel.base.errors import IllegalActionError, KniffelError
 from kniffel.base.i18n import N_
-from kniffel.engine.actions import Action, Outcome, Roll
+from kniffel.engine.actions import Action, Outcome, Roll, TakenBack
 from kniffel.engine.dice import SecureDice
 from kniffel.engine.game import MAX_PLAYERS, Game
 
@@ -252,6 +252,9 @@ class GameService(Replication, BotPool):
             ruleset = rules_module.get(stored.rules_id, stored.options)
             game = Game(ruleset, [s.name for s in stored.seats], dice=SecureDice(), pad=stored.pad)
             outcomes = [game.apply(Action.from_json(item.action)) for item in stored.actions]
+            game.taken_back = [
+                TakenBack(item.seq, item.seat, Action.from_json(item.action)) for item in stored.taken_back
+            ]
         except KniffelError as error:
             raise WebError("corrupt", f"game {game_id} cannot be replayed: {error}") from None
         hints = advice.known(ruleset)

@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from kniffel.apps.web.database import create_tables, default_database_url, make_engine
-from kniffel.apps.web.schema import SEAT_KINDS, ActionRow, Base, GameRow, SeatRow
+from kniffel.apps.web.schema import SEAT_KINDS, ActionRow, Base, GameRow, SeatRow, TakenBackRow
 from kniffel.apps.web.tokens import hash_token, new_token
 from kniffel.base.errors import KniffelError
 
@@ -96,6 +96,9 @@ class StoredGame:
     host_token_hash: str
     seats: tuple[StoredSeat, ...]
     actions: tuple[StoredAction, ...]
+    taken_back: tuple[StoredAction, ...] = ()
+    """The actions players took back, in the order they did: ``seq`` is the number of actions before
+    each (:attr:`kniffel.engine.actions.TakenBack.at`)."""
 
 
 @dataclass(frozen=True)
@@ -194,6 +197,16 @@ def _actions_after(connection: Connection, game_id: str, seq: int) -> list[Store
         select(ActionRow.seq, ActionRow.seat, ActionRow.action)
         .where(ActionRow.game_id == game_id, ActionRow.seq > seq)
         .order_by(ActionRow.seq)
+    )
+    return [StoredAction(at, seat, json.loads(action)) for at, seat, action in rows]
+
+
+def _taken_back(connection: Connection, game_id: str) -> list[StoredAction]:
+    """The actions a game's players took back, in the order they did."""
+    rows = connection.execute(
+        select(TakenBackRow.at, TakenBackRow.seat, TakenBackRow.action)
+        .where(TakenBackRow.game_id == game_id)
+        .order_by(TakenBackRow.id)
     )
     return [StoredAction(at, seat, json.loads(action)) for at, seat, action in rows]
 
@@ -323,6 +336,7 @@ class Store:
                 host_token_hash=row.host_token_hash,
                 seats=tuple(StoredSeat(*seat) for seat in seat_rows),
                 actions=tuple(_actions_after(connection, game_id, 0)),
+                taken_back=tuple(_taken_back(connection, game_id)),
             )
 
     def actions_after(self, game_id: str, seq: int) -> list[StoredAction]:
@@ -469,20 +483,22 @@ class Store:
     def take_back(
         self, game_id: str, seq: int, seat: int, *, status: str, to_move: int, origin: str = ""
     ) -> bool:
-        """Delete the action at position ``seq`` (an undo) if it is ``seat``'s and the game's last, in
-        one transaction with the game's new ``status`` and ``to_move``; ``False`` (nothing changed) if
-        another action was committed after it, or it is not there. Where commits are announced, so is
-        this: a line ``"<game id> <seq> <origin> undo"`` (:data:`CHANNEL`), ``seq`` the position taken
-        back."""
+        """Move the action at position ``seq`` (an undo) to the game's taken-back actions if it is
+        ``seat``'s and the game's last, in one transaction with the game's new ``status`` and
+        ``to_move``; ``False`` (nothing changed) if another action was committed after it, or it is not
+        there. Where commits are announced, so is this: a line ``"<game id> <seq> <origin> undo"``
+        (:data:`CHANNEL`), ``seq`` the position taken back."""
         later = select(ActionRow.seq).where(ActionRow.game_id == game_id, ActionRow.seq > seq).exists()
-        last = delete(ActionRow).where(
-            ActionRow.game_id == game_id, ActionRow.seq == seq, ActionRow.seat == seat, ~later
-        )
+        mine = (ActionRow.game_id == game_id, ActionRow.seq == seq, ActionRow.seat == seat, ~later)
         with self._write_lock, self.engine.begin() as connection:
             if self.announces:  # one undo or append of this game's row at a time
                 connection.execute(select(GameRow.id).where(GameRow.id == game_id).with_for_update())
-            if connection.execute(last).rowcount != 1:
+            action = connection.execute(select(ActionRow.action).where(*mine)).scalar()
+            if action is None or connection.execute(delete(ActionRow).where(*mine)).rowcount != 1:
                 return False
+            connection.execute(
+                insert(TakenBackRow), [{"game_id": game_id, "at": seq - 1, "seat": seat, "action": action}]
+            )
             connection.execute(
                 _GAME_CHANGE.values(updated=_now()), [{"g": game_id, "s": status, "m": to_move}]
             )
