@@ -97,4 +97,3 @@ class TakenBackRow(Base):
     """The number of actions before it (:attr:`kniffel.engine.actions.TakenBack.at`)."""
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(Text)
-
