@@ -45,16 +45,10 @@ if TYPE_CHECKING:
         build_table,
         chance_at_least,
     )
+    from kniffel.core.early import EarlyTables, early_levels, early_rows_levels, early_tables, horizon_level
     from kniffel.core.kernels.win import POINTS as AIM_POINTS
     from kniffel.core.kernels.win import WIN as AIM_WIN
-    from kniffel.core.lanes import (
-        early_levels,
-        early_rows_levels,
-        horizon_level,
-        lane_layout,
-        level_of,
-        widths_of,
-    )
+    from kniffel.core.lanes import lane_layout, level_of, widths_of
     from kniffel.core.play import (
         MASK64,
         Played,
@@ -142,7 +136,8 @@ _open(
 )  # fmt: skip
 _open("disttable", "DistributionTable", "ScoreDistribution", "best_of", "build_table", "chance_at_least")
 _open("kernels.win", AIM_POINTS="POINTS", AIM_WIN="WIN")
-_open("lanes", "early_levels", "early_rows_levels", "horizon_level", "lane_layout", "level_of", "widths_of")
+_open("early", "EarlyTables", "early_levels", "early_rows_levels", "early_tables", "horizon_level")
+_open("lanes", "lane_layout", "level_of", "widths_of")
 _open("play", "MASK64", "Played", "deal_seed", "dealt_faces", "mix64", "play_games", "stream_base", "trace")
 _open("points", "Solution", "Values", "load_solution", "solve", "solve_compiled", "table")
 _open("position", "ColumnPosition", "Positions", "SheetState")
@@ -206,6 +201,7 @@ __all__ = [
     "Compiled",
     "Compiling",
     "DistributionTable",
+    "EarlyTables",
     "Held",
     "LineReader",
     "LineStatus",
@@ -249,6 +245,7 @@ __all__ = [
     "early_rows_levels",
     "early_rows_ready",
     "early_table_ready",
+    "early_tables",
     "empty_state",
     "game_rows",
     "held_rows",

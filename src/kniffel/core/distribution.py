@@ -47,7 +47,8 @@ from kniffel.core.disttable import (
     build_levels,
     build_table,
 )
-from kniffel.core.lanes import early_levels, lane_layout, level_of
+from kniffel.core.early import early_levels
+from kniffel.core.lanes import lane_layout, level_of
 from kniffel.core.points import Solution, table
 from kniffel.core.position import ColumnPosition, SheetState
 from kniffel.core.runtime.memo import Held
@@ -188,7 +189,7 @@ def distribution_table(
     cancel: Cancel | None = None,
 ) -> DistributionTable:
     """The early distribution table of a single-column rule set (or of a solved one): the sheets with at
-    most :func:`~kniffel.core.lanes.early_levels` boxes filled, whose cones are too large to solve
+    most :func:`~kniffel.core.early.early_levels` boxes filled, whose cones are too large to solve
     when asked. From the cache when a sound copy is there, else built (all levels are computed, the early
     ones kept) and cached if ``use_cache`` (processes sharing the directory build it once). A cache that
     cannot be written is not an error. Later sheets are answered by cones (:func:`table_for`)."""

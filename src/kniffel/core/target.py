@@ -43,7 +43,8 @@ from kniffel.base.arrays import F32, F64, I64
 from kniffel.base.errors import SituationError
 from kniffel.core.advisor import Option, OptionRanker
 from kniffel.core.disttable import DistributionTable, LevelTable
-from kniffel.core.lanes import LaneLayout, early_rows_levels, horizon_level, lane_layout, level_of
+from kniffel.core.early import early_rows_levels, horizon_level
+from kniffel.core.lanes import LaneLayout, lane_layout, level_of
 from kniffel.core.points import table
 from kniffel.core.position import ColumnPosition, SheetState
 from kniffel.core.runtime.memo import Held
@@ -144,7 +145,7 @@ def early_rows(
 ) -> TargetRows:
     """The rows of the early sheets (at most :func:`early_rows_levels` boxes filled) for every target up
     to the limit, as a game to win reads them: play for points from the horizon on
-    (:func:`~kniffel.core.lanes.horizon_level`, :class:`Horizon`; none on a small rule set, whose rows
+    (:func:`~kniffel.core.early.horizon_level`, :class:`Horizon`; none on a small rule set, whose rows
     are exact). From the cache when a sound copy is there, else solved and cached if ``use_cache``
     (processes sharing the directory solve them once). ``distributions`` are those of the horizon's
     level (:class:`~kniffel.core.distribution.LevelTable`, or a table that holds it); by default they
