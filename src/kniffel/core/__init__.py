@@ -45,7 +45,15 @@ if TYPE_CHECKING:
         build_table,
         chance_at_least,
     )
-    from kniffel.core.early import EarlyTables, early_levels, early_rows_levels, early_tables, horizon_level
+    from kniffel.core.early import (
+        EarlyTables,
+        LevelSizes,
+        early_levels,
+        early_rows_levels,
+        early_tables,
+        horizon_level,
+        level_sizes,
+    )
     from kniffel.core.kernels.win import POINTS as AIM_POINTS
     from kniffel.core.kernels.win import WIN as AIM_WIN
     from kniffel.core.lanes import lane_layout, level_of, widths_of
@@ -96,6 +104,7 @@ if TYPE_CHECKING:
         TargetAdvisor,
         answered,
         cone_size,
+        early_horizon,
         early_rows,
         early_rows_ready,
         game_rows,
@@ -136,7 +145,10 @@ _open(
 )  # fmt: skip
 _open("disttable", "DistributionTable", "ScoreDistribution", "best_of", "build_table", "chance_at_least")
 _open("kernels.win", AIM_POINTS="POINTS", AIM_WIN="WIN")
-_open("early", "EarlyTables", "early_levels", "early_rows_levels", "early_tables", "horizon_level")
+_open(
+    "early", "EarlyTables", "LevelSizes", "early_levels", "early_rows_levels", "early_tables",
+    "horizon_level", "level_sizes",
+)  # fmt: skip
 _open("lanes", "lane_layout", "level_of", "widths_of")
 _open("play", "MASK64", "Played", "deal_seed", "dealt_faces", "mix64", "play_games", "stream_base", "trace")
 _open("points", "Solution", "Values", "load_solution", "solve", "solve_compiled", "table")
@@ -154,7 +166,7 @@ _open("runtime.work", "Cancel", "Cancelled", "Progress", "compiled_threads", "is
 _open("sheet", "SheetKernels")
 _open("tables", "Compiled", "UnsupportedRulesError", "compile_rules")
 _open(
-    "target", "TargetAdvisor", "answered", "cone_size", "early_rows", "early_rows_ready",
+    "target", "TargetAdvisor", "answered", "cone_size", "early_horizon", "early_rows", "early_rows_ready",
     "game_rows", "held_rows", "is_early", "read_at_limit", "rows_for", "target_needs_compiling",
 )  # fmt: skip
 _open(
@@ -203,6 +215,7 @@ __all__ = [
     "DistributionTable",
     "EarlyTables",
     "Held",
+    "LevelSizes",
     "LineReader",
     "LineStatus",
     "Matches",
@@ -240,6 +253,7 @@ __all__ = [
     "dealt_faces",
     "default_limit",
     "distribution_table",
+    "early_horizon",
     "early_levels",
     "early_rows",
     "early_rows_levels",
@@ -255,6 +269,7 @@ __all__ = [
     "is_helper",
     "lane_layout",
     "level_of",
+    "level_sizes",
     "load_solution",
     "make_room",
     "mix64",

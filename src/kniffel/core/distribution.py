@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,7 @@ from kniffel.core.disttable import (
     DistributionTable,
     LevelTable,
     ScoreDistribution,
+    Tap,
     build_levels,
     build_table,
 )
@@ -137,11 +138,11 @@ def _save(
     directory: Path | None,
     progress: Progress | None,
     cancel: Cancel | None,
-    tap: Callable[[int, F64, I64], object] | None = None,
+    tap: Tap | None = None,
 ) -> tuple[float, dict[str, Any]]:
-    """Build the early table straight into the cache's files (the probabilities of the levels it does not
-    keep are dropped as soon as the next level is done; ``tap`` sees every level, as :func:`build_levels`
-    hands it)."""
+    """Build the early table straight into the cache's files, every level on its way through a file of
+    its own beside them (:func:`build_levels`' ``spill``: a level of the whole table is up to half a
+    gigabyte); ``tap`` sees every level, piece by piece, as :func:`build_levels` hands it."""
     rules = solution.rules
     pmf_path, index_path, meta_path = table_paths(rules, directory)
     pmf_path.parent.mkdir(parents=True, exist_ok=True)
@@ -158,7 +159,9 @@ def _save(
             crc = zlib.crc32(data, crc)
             count += len(level)
 
-        layout, index, seconds = build_levels(solution, write, progress, 0, most_filled, cancel, tap)
+        layout, index, seconds = build_levels(
+            solution, write, progress, 0, most_filled, cancel, tap, spill=pmf_path.parent
+        )
     with atomic_stream(index_path) as stream:
         np.save(stream, index, allow_pickle=False)
     meta = {
@@ -215,6 +218,47 @@ def distribution_table(
     return DistributionTable(solution, saved.layout, saved.pmf, saved.index, seconds)
 
 
+def with_levels(
+    solution: Solution,
+    tap: Tap,
+    *,
+    directory: Path | None = None,
+    progress: Progress | None = None,
+    cancel: Cancel | None = None,
+    use_cache: bool = True,
+) -> None:
+    """Compute every level's distributions, handing each to ``tap`` piece by piece as it is computed
+    (:data:`~kniffel.core.disttable.Tap`), and cache the early table on the way if ``use_cache`` (as
+    :func:`distribution_table` caches it; one solve for both). Only a piece is held at a time beyond
+    what the build holds (a level of the whole table is up to half a gigabyte)."""
+    if use_cache:
+        pmf_path, index_path, _ = table_paths(solution.rules, directory)
+        with solving(pmf_path, also=(index_path,)):
+            try:
+                _save(solution, directory, progress, cancel, tap)
+                return
+            except OSError:  # a cache that cannot be written is not an error: solved in memory
+                pass
+    # the levels pass through files beside the cache's (unnamed: nothing stays), else through memory
+    folder = directory or cache_dir()
+    for spill in (folder if folder.is_dir() else None, None):
+        try:
+            build_levels(
+                solution,
+                lambda _: None,
+                progress,
+                0,
+                early_levels(solution.compiled),
+                cancel,
+                tap,
+                spill=spill,
+            )
+            return
+        except OSError:
+            if spill is None:
+                raise
+
+
 def with_level(
     solution: Solution,
     level: int,
@@ -224,30 +268,32 @@ def with_level(
     cancel: Cancel | None = None,
     use_cache: bool = True,
 ) -> LevelTable:
-    """The distributions of every state with ``level`` boxes filled, and the early table cached on the way
-    if ``use_cache`` (as :func:`distribution_table` caches it; one solve for both)."""
+    """The distributions of every state with ``level`` boxes filled (held in memory: hundreds of
+    megabytes for a middle level of a whole rule set), and the early table cached on the way if
+    ``use_cache`` (:func:`with_levels`)."""
     if not 0 <= level < len(solution.compiled.levels) - 1:
         raise SituationError(f"{solution.rules.id}: no sheets of {level} boxes filled to follow")
-    found: list[LevelTable] = []
+    pieces: list[F64] = []
+    indexes: list[I64] = []
+    stored = 0
 
-    def keep(n: int, probabilities: F64, index: I64) -> None:
+    def keep(n: int, first_lane: int, probabilities: F64, index: I64) -> None:
+        nonlocal stored
         if n == level:
-            found.append(LevelTable(level, probabilities, index.copy()))
+            if first_lane == start:  # a solve begun again after a failed write: from the start
+                pieces.clear()
+                indexes.clear()
+                stored = 0
+            placed = index.copy()
+            placed[0] += stored
+            pieces.append(probabilities.copy())
+            indexes.append(placed)
+            stored += len(probabilities)
 
-    saved = False
-    if use_cache:
-        pmf_path, index_path, _ = table_paths(solution.rules, directory)
-        with solving(pmf_path, also=(index_path,)):
-            try:
-                _save(solution, directory, progress, cancel, keep)
-                saved = True
-            except OSError:  # a cache that cannot be written is not an error: solved in memory
-                found.clear()
-    if not saved:
-        build_levels(
-            solution, lambda probabilities: None, progress, 0, early_levels(solution.compiled), cancel, keep
-        )
-    return found[0]
+    start = int(lane_layout(solution.compiled).level_start[level])
+    with_levels(solution, keep, directory=directory, progress=progress, cancel=cancel, use_cache=use_cache)
+    pmf = np.concatenate(pieces) if pieces else np.zeros(0)
+    return LevelTable(level, pmf, np.concatenate(indexes, axis=1) if indexes else np.zeros((3, 0), np.int64))
 
 
 def early_table_ready(rules: RuleSet, directory: Path | None = None) -> bool:
@@ -442,4 +488,5 @@ __all__ = [
     "table_for",
     "table_paths",
     "with_level",
+    "with_levels",
 ]

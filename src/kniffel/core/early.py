@@ -75,15 +75,18 @@ class EarlyTables:
 
 
 @dataclass(frozen=True)
-class _Levels:
-    """Per level of a rule set: its lanes, the rows' probabilities and the distributions' (estimates)."""
+class LevelSizes:
+    """Per level of a rule set (boxes filled), estimates of what its tables hold."""
 
     lanes: I64
+    """Lanes (states between turns)."""
     rows: I64
+    """Probabilities of the target rows of every target up to the limit."""
     distributions: I64
+    """Probabilities of the final-score distributions."""
 
 
-def _per_level(c: Compiled, deepest: int) -> _Levels:
+def _level_sizes(c: Compiled) -> LevelSizes:
     limit = default_limit(c)
     left = points_left(c)
     lanes, rows, dists = (np.zeros(len(c.levels), dtype=np.int64) for _ in range(3))
@@ -91,9 +94,16 @@ def _per_level(c: Compiled, deepest: int) -> _Levels:
         widths, variants = widths_of(c, masks)
         lanes[n] = int((widths * variants).sum()) * c.n_free
         dists[n] = int(DIST_WIDTH * float((widths * variants * left[masks]).sum()) * c.n_free)
-        if n <= deepest:  # the rows' count is asked of the levels that may be kept or solved only
-            rows[n] = int(ROWS_KEPT * float((reached_lanes(c, masks) * np.minimum(left[masks], limit)).sum()))
-    return _Levels(lanes, rows, dists)
+        rows[n] = int(ROWS_KEPT * float((reached_lanes(c, masks) * np.minimum(left[masks], limit)).sum()))
+    return LevelSizes(lanes, rows, dists)
+
+
+_sizes: Memo[str, LevelSizes] = Memo(64)
+
+
+def level_sizes(c: Compiled) -> LevelSizes:
+    """Estimates of every level's tables (worked out once per rule set: a fraction of a second)."""
+    return _sizes.get_or_make(table_key(c.rules), lambda: _level_sizes(c))
 
 
 def _plan(c: Compiled) -> EarlyTables:
@@ -101,7 +111,7 @@ def _plan(c: Compiled) -> EarlyTables:
     most_dist = max(0, c.n_boxes - EARLY_OPEN)
     most_rows = min(most_dist + 1, last)
     small = c.n_boxes <= EARLY_OPEN
-    per = _per_level(c, last if small else most_rows + 1)
+    per = level_sizes(c)
 
     def rows_bytes(rows: int) -> int:
         return int(per.rows[: rows + 1].sum()) * 4 + int(per.lanes[: rows + 1].sum()) * INDEX_BYTES
@@ -166,8 +176,10 @@ __all__ = [
     "EARLY_OPEN",
     "ROWS_KEPT",
     "EarlyTables",
+    "LevelSizes",
     "early_levels",
     "early_rows_levels",
     "early_tables",
     "horizon_level",
+    "level_sizes",
 ]

@@ -52,6 +52,7 @@ from kniffel.core import (
     chance_at_least,
     cone_size,
     distribution_table,
+    early_horizon,
     early_levels,
     early_rows,
     early_rows_ready,
@@ -67,7 +68,6 @@ from kniffel.core import (
     situation_distribution,
     state_distribution,
     table_for,
-    with_level,
 )
 from kniffel.engine.game import Game
 from kniffel.engine.sheet import ScoreSheet
@@ -223,16 +223,13 @@ class WinTables:
         def second(done: int, total: int) -> None:
             progress(int(scale * (share + (1 - share) * done / max(total, 1))), scale)
 
-        # the distributions, and those of the early rows' horizon on the way: the rows start from them
-        horizon = horizon_level(c)
-        if horizon is None:
+        # the distributions, and the rows of the early rows' horizon on the way: the rows start from them
+        horizon = None
+        if horizon_level(c) is None:
             distribution_table(solution, directory=self.directory, progress=first, cancel=cancel)
-            distributions = None
         else:
-            distributions = with_level(
-                solution, horizon, directory=self.directory, progress=first, cancel=cancel
-            )
-        early_rows(c, directory=self.directory, distributions=distributions, progress=second, cancel=cancel)
+            horizon = early_horizon(c, solution, directory=self.directory, progress=first, cancel=cancel)
+        early_rows(c, directory=self.directory, distributions=horizon, progress=second, cancel=cancel)
         return True
 
     def prepare(self) -> Job[bool] | None:
