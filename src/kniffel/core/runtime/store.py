@@ -26,23 +26,25 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import os
 import re
 import zlib
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from kniffel.base.errors import KniffelError
 from kniffel.base.files import TEMPORARY_SUFFIX, atomic_stream, atomic_write, leftovers
 from kniffel.base.i18n import N_
 from kniffel.core.runtime.kernelcache import kernels_cache_dir, user_cache_dir
 from kniffel.rules import RuleSet
+
+if TYPE_CHECKING:  # numpy is imported where a table is read or written: listing the cache needs none
+    import numpy.typing as npt
 
 CACHE_DIR_ENV = "KNIFFEL_CACHE_DIR"
 CACHE_BUDGET_ENV = "KNIFFEL_CACHE_BUDGET"
@@ -99,7 +101,8 @@ def table_key(rules: RuleSet) -> str:
     digest.update(
         repr((rules.rolls, rules.free_throw_points, rules.free_throws_per_turn, rules.extra.value)).encode()
     )
-    digest.update(np.ascontiguousarray(rules.score_table).tobytes())
+    # the bytes of the score table (int32, row by row) without numpy: listing the cache needs none
+    digest.update(array("i", itertools.chain.from_iterable(rules.score_rows)).tobytes())
     return digest.hexdigest()[:20]
 
 
@@ -110,6 +113,8 @@ def table_path(rules: RuleSet, directory: Path | None = None) -> Path:
 
 
 def checksum(values: npt.NDArray[Any]) -> str:
+    import numpy as np
+
     return hashlib.blake2b(np.ascontiguousarray(values).data.cast("B"), digest_size=16).hexdigest()
 
 
@@ -129,6 +134,8 @@ def load_array(path: Path, key: str, shape: tuple[int, ...], dtype: npt.DTypeLik
     ``key``, the shape, the type and the checksum of its bytes), memory-mapped; else None. The checksum
     is of the file read, not of the mapping: pages read through a mapping count as the process's memory
     (Yatzy's early rows took 250 MB of a server's that way), pages read from the file do not."""
+    import numpy as np
+
     try:
         meta = json.loads(meta_path(path).read_text(encoding="utf-8"))
         if (
@@ -154,6 +161,8 @@ def _file_crc(path: Path, size: int) -> str:
     """The CRC-32 of the array an ``.npy`` file holds (``size`` bytes after its header), read from the
     file in blocks: it finds damage five times as fast as BLAKE2 reads a table of several hundred
     megabytes, which is what loading one costs."""
+    import numpy as np
+
     crc = 0
     with path.open("rb") as stream:
         version = np.lib.format.read_magic(stream)
@@ -192,6 +201,8 @@ def save_arrays(path: Path, key: str, pieces: Sequence[npt.NDArray[Any]], detail
     """:func:`save_array` of the pieces one after the other (one array of one type: those of one
     dimension joined, or a single piece of any shape), written as they are: joined first, a table of
     levels was in memory twice."""
+    import numpy as np
+
     if not pieces:
         raise ValueError("a table of no pieces")
     shape = pieces[0].shape if len(pieces) == 1 else (sum(len(piece) for piece in pieces),)
