@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
-from kniffel.apps.cli import goals, language, reviewing, solving
+from kniffel.apps.cli import language
 from kniffel.apps.cli.errors import CliError
 from kniffel.apps.cli.language import LangOption, reports_errors
 from kniffel.apps.cli.options import (
@@ -28,11 +28,10 @@ from kniffel.apps.cli.options import (
 from kniffel.apps.cli.parsing import given_dice, parse_sheet
 from kniffel.apps.cli.render import named_actions
 from kniffel.base.i18n import translate
-from kniffel.core import ColumnPosition
-from kniffel.engine.game import Game
 from kniffel.engine.situation import Situation
-from kniffel.planning.goals import AIM_POINTS, AIM_WIN, Goal, Target
-from kniffel.services.advice import PAST_THE_LIMIT, past_the_limit
+
+if TYPE_CHECKING:  # the solver is imported by the commands that ask it: kniffel --help imports no numba
+    from kniffel.planning.goals import Goal
 
 commands = typer.Typer()
 """The command, added to ``kniffel``'s own (:mod:`kniffel.apps.cli.app`)."""
@@ -120,7 +119,10 @@ def advise_command(
     "keep D D" holds those dice and throws the others; "roll" throws all of them again ("free throw"
     for a free throw); --json gives their text form ("roll keep D D").
     """
-    from kniffel.core import Advisor, table
+    from kniffel.apps.cli import goals, solving
+    from kniffel.core import Advisor, ColumnPosition, table
+    from kniffel.planning.goals import AIM_WIN, Target
+    from kniffel.services.advice import PAST_THE_LIMIT
 
     words = language.choose(lang)
     goal = goals.goal_of(goal_text)
@@ -210,6 +212,11 @@ def advise_command(
 
 
 def _advise_situation(situation: Situation, json_output: bool, words: str, goal: Goal) -> None:
+    from kniffel.apps.cli import goals, reviewing, solving
+    from kniffel.engine.game import Game
+    from kniffel.planning.goals import AIM_POINTS, AIM_WIN, Target
+    from kniffel.services.advice import PAST_THE_LIMIT, past_the_limit
+
     aim = goal.aim()
     if aim == AIM_WIN and not situation.others:
         raise CliError(
