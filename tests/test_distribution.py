@@ -325,6 +325,23 @@ def test_levels_passed_through_files_are_those_held_in_memory(
     assert not list(tmp_path.glob("*.tmp")), "the levels' files leave nothing behind"
 
 
+def test_a_cone_kept_in_a_file_is_the_one_held_in_memory(tmp_path: Path) -> None:
+    """A game's cone built through files and kept in one, mapped (what a process holds for the rest of a
+    game is then the system's file cache), is the cone built in memory, bit for bit; its file has no
+    name, so nothing stays behind."""
+    solution = table(rules.get("kniffel", {"strict": "on"}))
+    sheet = {"ones": 3, "twos": 6}
+    held = build_table(solution, within=sheet)
+    mapped = build_table(solution, within=sheet, spill=tmp_path)
+    assert not np.asarray(mapped.pmf).flags.owndata
+    assert np.array_equal(mapped.index, held.index)
+    assert np.array_equal(np.asarray(mapped.pmf), held.pmf)
+    assert state_distribution(mapped, sheet).probabilities.tolist() == (
+        state_distribution(held, sheet).probabilities.tolist()
+    )
+    assert not list(tmp_path.iterdir())
+
+
 # --- kniffel solve --distribution --------------------------------------------------------------------------
 
 STRICT = ["solve", "--rules", "kniffel", "--option", "strict=on", "--distribution"]

@@ -239,9 +239,7 @@ def with_levels(
                 return
             except OSError:  # a cache that cannot be written is not an error: solved in memory
                 pass
-    # the levels pass through files beside the cache's (unnamed: nothing stays), else through memory
-    folder = directory or cache_dir()
-    for spill in (folder if folder.is_dir() else None, None):
+    for spill in _spills(directory):
         try:
             build_levels(
                 solution,
@@ -257,6 +255,13 @@ def with_levels(
         except OSError:
             if spill is None:
                 raise
+
+
+def _spills(directory: Path | None) -> tuple[Path | None, ...]:
+    """Where the levels of a build pass, in the order tried: files beside the cache's (unnamed: nothing
+    stays), then memory (None)."""
+    folder = directory or cache_dir()
+    return (folder, None) if folder.is_dir() else (None,)
 
 
 def with_level(
@@ -354,7 +359,14 @@ def table_for(
     key = _held_key(solution, directory)
     if level_of(state.mask) + int(turn) <= early_levels(solution.compiled):
         return _held.put((*key, "early"), distribution_table(solution, directory=directory, cancel=cancel))
-    cone = build_table(solution, within=dict(sheet or {}), cancel=cancel)
+    # kept in a file, mapped: a game holds a cone a player (a fifth of a GB for Yatzy's first ones)
+    for spill in _spills(directory):
+        try:
+            cone = build_table(solution, within=dict(sheet or {}), cancel=cancel, spill=spill)
+            break
+        except OSError:
+            if spill is None:
+                raise
     return _held.put((*key, state.mask), cone)
 
 

@@ -236,15 +236,30 @@ def build_table(
     within: Mapping[str, int] | None = None,
     most_filled: int | None = None,
     cancel: Cancel | None = None,
+    spill: Path | None = None,
 ) -> DistributionTable:
-    """Compute the distribution table of a solved rule set in memory (no cache); ``progress(done, total)``
-    after each piece of work. With ``within`` (a sheet), only the sheets that fill at least its boxes
-    are computed: a small table for the rest of one game (a cone; asking it about other sheets is an
-    error). With ``most_filled``, only the sheets with at most that many boxes filled are kept (all are
-    computed). ``cancel`` is asked between pieces of work (:mod:`kniffel.core.runtime.work`)."""
+    """Compute the distribution table of a solved rule set (no cache); ``progress(done, total)`` after
+    each piece of work. With ``within`` (a sheet), only the sheets that fill at least its boxes are
+    computed: a small table for the rest of one game (a cone; asking it about other sheets is an error).
+    With ``most_filled``, only the sheets with at most that many boxes filled are kept (all are
+    computed). ``cancel`` is asked between pieces of work (:mod:`kniffel.core.runtime.work`).
+
+    In memory by default; with ``spill`` (a folder), the levels pass through files there as the early
+    tables' do, and the table is kept in a file of its own, mapped (:meth:`Spilled.kept`): what a
+    process holds for the rest of a game is then the system's file cache, not its memory (a cone of
+    Yatzy's with eleven boxes open is 190 MB)."""
     root = 0
     if within is not None:
         root = Advisor(solution).state(within).mask
+    if spill is not None:
+        whole = Spilled(spill)
+        try:
+            layout, index, seconds = build_levels(
+                solution, whole.append, progress, root, most_filled, cancel, spill=spill
+            )
+            return DistributionTable(solution, layout, whole.kept(), index, seconds)
+        finally:
+            whole.close()
     kept = _Reserve(solution.compiled, root, most_filled)
     layout, index, seconds = build_levels(
         solution, kept.write, progress, root, most_filled, cancel, room=kept.room

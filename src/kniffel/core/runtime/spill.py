@@ -100,6 +100,14 @@ class Spilled:
             self._map = mmap.mmap(self._file.fileno(), self.count * 8, access=mmap.ACCESS_COPY)
         return np.frombuffer(self._map, dtype=np.float64, count=self.count)
 
+    def kept(self) -> F64:
+        """Everything written, mapped as :meth:`mapped` maps it, for as long as the array is kept: the
+        file is closed here and goes with the last array that reads it."""
+        array = self.mapped()
+        self._map = None  # the array holds the mapping now
+        self._file.close()
+        return array
+
     def relieve(self) -> None:
         """Let the mapped pages read so far go from this process's memory (the file cache keeps them)."""
         if self._map is not None and hasattr(mmap, "MADV_DONTNEED"):
