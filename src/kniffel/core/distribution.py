@@ -53,6 +53,7 @@ from kniffel.core.lanes import lane_layout, level_of
 from kniffel.core.points import Solution, table
 from kniffel.core.position import ColumnPosition, SheetState
 from kniffel.core.runtime.memo import Held
+from kniffel.core.runtime.spill import map_file
 from kniffel.core.runtime.store import (
     SOLVER_VERSION,
     cache_dir,
@@ -127,7 +128,8 @@ def load_table(solution: Solution, directory: Path | None = None) -> Distributio
             return None
         if (index[0] < 0).any() or (index[2] < 1).any() or (index[0] + index[2] > count).any():
             return None
-        pmf = np.asarray(np.memmap(pmf_path, dtype="<f8", mode="r", shape=(count,)))
+        with pmf_path.open("rb") as stream:  # mapped among the tables whose pages the process lets go
+            pmf = np.frombuffer(map_file(stream.fileno(), count * 8), dtype="<f8") if count else np.zeros(0)
         return DistributionTable(solution, layout, pmf, index, 0.0)
     except Exception:  # any damage counts as a missing table, as for the solved values
         return None

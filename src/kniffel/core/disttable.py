@@ -25,7 +25,7 @@ from kniffel.base.errors import SituationError
 from kniffel.core.advisor import Advisor
 from kniffel.core.lanes import LaneLayout, lane_layout, lane_of, mask_widths, sublayout_index, widths_of
 from kniffel.core.points import Solution, mask_bundles
-from kniffel.core.runtime.spill import Allowance, Spilled, give_back
+from kniffel.core.runtime.spill import Allowance, Spilled, give_back, relieve_mapped
 from kniffel.core.runtime.work import Cancel, Progress, check, run_ranges
 from kniffel.core.tables import Compiled
 from kniffel.rules import RuleSet
@@ -405,7 +405,7 @@ def build_levels(
                 children = level
             else:
                 start_of[n] = written
-                store = _ToFile(spill, write if kept(n) else None, spilled, allowance)
+                store = _ToFile(spill, write if kept(n) else None, allowance)
                 _level(solution, layout, levels[n], n, children, index, advance, store, tap)
                 written += store.written
                 children = np.zeros(0)  # the mapping of the level read goes with its file
@@ -469,21 +469,12 @@ class _InMemory:
 
 class _ToFile:
     """A level's distributions written to a file piece by piece (and those of a kept level to ``write``
-    as well), each computed in a scratch array; the level before, read from its own file (``reading``),
-    let go of whenever the build holds more than its ``allowance``."""
+    as well), each computed in a scratch array; the level before, read from its own file mapped, let go
+    of (with every other mapped table) whenever the build holds more than its ``allowance``."""
 
-    def __init__(
-        self,
-        folder: Path,
-        write: Callable[[F64], object] | None,
-        reading: Spilled | None,
-        allowance: Allowance,
-    ) -> None:
-        from kniffel.core.runtime.spill import Spilled
-
+    def __init__(self, folder: Path, write: Callable[[F64], object] | None, allowance: Allowance) -> None:
         self.spilled = Spilled(folder)
         self.write = write
-        self.reading = reading
         self.allowance = allowance
         self.scratch: F64 = np.empty(0)
         self.written = 0
@@ -501,8 +492,8 @@ class _ToFile:
         if self.write is not None:
             self.write(piece)
             self.written += size
-        if self.reading is not None and self.allowance.exceeded():
-            self.reading.relieve()
+        if self.allowance.exceeded():
+            relieve_mapped()  # the level read among them
 
     def level(self) -> F64:
         return np.zeros(0)

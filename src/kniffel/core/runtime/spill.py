@@ -1,5 +1,6 @@
-"""Arrays too large to hold in memory while the next one is made from them: written to a file as they are
-made, and mapped back to be read, their pages let go whenever the process holds more than it may.
+"""Tables kept in files and mapped, whose pages the process lets go whenever it holds more than it may;
+and arrays too large to hold in memory while the next one is made from them, written to a file as they
+are made and mapped back to be read.
 
 A level of a rule set's final-score distributions is up to half a gigabyte (Yahtzee's, whose extra
 bonuses make each distribution a thousand points wide), and the next level is made from all of it: held
@@ -12,6 +13,13 @@ add.
 
 The file has no name (:func:`tempfile.TemporaryFile`): nothing is left behind by a process that is
 killed halfway.
+
+The tables on disk are mapped the same way (:func:`map_file`), and every mapping is let go together
+(:func:`relieve_mapped`): a server that played Kniffel, Yahtzee and Yatzy held a hundred-odd MB of each
+one's early tables and cones that way, pages read once, which the next rule set's build then counted
+against its allowance. A process lets them go when a build starts and whenever it holds more than it may
+(:class:`Allowance`), and whenever it keeps another table while it holds more than :data:`CEILING`
+(:func:`relieve_over`).
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ import ctypes
 import mmap
 import os
 import tempfile
+import weakref
 from pathlib import Path
 from types import TracebackType
 
@@ -32,6 +41,39 @@ GROWTH = 192 << 20
 """What a solve that spills may add to the process's memory before it lets the mapped pages go: with
 Python, numba and the table of expected points (some 150 MB), a whole early-table solve stays within 3x
 a whole solve of expected points."""
+
+
+CEILING = 384 << 20
+"""A process that holds more than this lets the pages of its mapped tables go as it keeps another table
+(:func:`relieve_over`)."""
+
+_mapped: weakref.WeakSet[mmap.mmap] = weakref.WeakSet()
+"""Every mapping of a table this process has made (gone with the last array that reads it)."""
+
+
+def map_file(fileno: int, length: int, *, copy: bool = False) -> mmap.mmap:
+    """The first ``length`` bytes of an open file, mapped read-only (with ``copy``, copy on write: arrays
+    over it are writable, never written back), among those :func:`relieve_mapped` lets go."""
+    found = mmap.mmap(fileno, length, access=mmap.ACCESS_COPY if copy else mmap.ACCESS_READ)
+    _mapped.add(found)
+    return found
+
+
+def relieve_mapped() -> None:
+    """Let the pages of every mapped table go from this process's memory: they stay in the system's
+    file cache, and reading them again maps them back without reading the disk."""
+    if not hasattr(mmap, "MADV_DONTNEED"):
+        return
+    for mapping in list(_mapped):
+        with contextlib.suppress(ValueError, OSError):  # closed meanwhile
+            mapping.madvise(mmap.MADV_DONTNEED)
+
+
+def relieve_over(ceiling: int | None = None) -> None:
+    """:func:`relieve_mapped` if this process holds more than ``ceiling`` (:data:`CEILING`)."""
+    now = resident()
+    if now is not None and now > (CEILING if ceiling is None else ceiling):
+        relieve_mapped()
 
 
 def resident() -> int | None:
@@ -58,9 +100,10 @@ def give_back() -> None:
 
 class Allowance:
     """What a piece of work may add to the process's memory, from when it starts (:data:`GROWTH` by
-    default): :meth:`exceeded` says when it holds more."""
+    default), the mapped tables' pages let go first: :meth:`exceeded` says when it holds more."""
 
     def __init__(self, growth: int | None = None) -> None:
+        relieve_mapped()
         start = resident()
         self.limit = None if start is None else start + (GROWTH if growth is None else growth)
 
@@ -97,7 +140,7 @@ class Spilled:
         if self._map is None:
             if self.count == 0:
                 return np.zeros(0)
-            self._map = mmap.mmap(self._file.fileno(), self.count * 8, access=mmap.ACCESS_COPY)
+            self._map = map_file(self._file.fileno(), self.count * 8, copy=True)
         return np.frombuffer(self._map, dtype=np.float64, count=self.count)
 
     def kept(self) -> F64:
@@ -107,11 +150,6 @@ class Spilled:
         self._map = None  # the array holds the mapping now
         self._file.close()
         return array
-
-    def relieve(self) -> None:
-        """Let the mapped pages read so far go from this process's memory (the file cache keeps them)."""
-        if self._map is not None and hasattr(mmap, "MADV_DONTNEED"):
-            self._map.madvise(mmap.MADV_DONTNEED)
 
     def close(self) -> None:
         if self._map is not None:
@@ -129,4 +167,14 @@ class Spilled:
         self.close()
 
 
-__all__ = ["GROWTH", "Allowance", "Spilled", "give_back", "resident"]
+__all__ = [
+    "CEILING",
+    "GROWTH",
+    "Allowance",
+    "Spilled",
+    "give_back",
+    "map_file",
+    "relieve_mapped",
+    "relieve_over",
+    "resident",
+]

@@ -35,7 +35,7 @@ from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from kniffel.base.errors import KniffelError
 from kniffel.base.files import TEMPORARY_SUFFIX, atomic_stream, atomic_write, leftovers
@@ -44,6 +44,7 @@ from kniffel.core.runtime.kernelcache import kernels_cache_dir, user_cache_dir
 from kniffel.rules import RuleSet
 
 if TYPE_CHECKING:  # numpy is imported where a table is read or written: listing the cache needs none
+    import numpy as np
     import numpy.typing as npt
 
 CACHE_DIR_ENV = "KNIFFEL_CACHE_DIR"
@@ -131,10 +132,12 @@ def derived_path(rules: RuleSet, kind: str, directory: Path | None = None) -> Pa
 
 def load_array(path: Path, key: str, shape: tuple[int, ...], dtype: npt.DTypeLike) -> npt.NDArray[Any] | None:
     """A derived table written by :func:`save_array` if a sound one is at ``path`` (its description names
-    ``key``, the shape, the type and the checksum of its bytes), memory-mapped; else None. The checksum
-    is of the file read, not of the mapping: pages read through a mapping count as the process's memory
-    (Yatzy's early rows took 250 MB of a server's that way), pages read from the file do not."""
+    ``key``, the shape, the type and the checksum of its bytes), memory-mapped (read-only, among the
+    mappings :func:`~kniffel.core.runtime.spill.relieve_mapped` lets go); else None. The checksum is of
+    the file read, not of the mapping (:func:`_crc_of`)."""
     import numpy as np
+
+    from kniffel.core.runtime.spill import map_file
 
     try:
         meta = json.loads(meta_path(path).read_text(encoding="utf-8"))
@@ -146,39 +149,52 @@ def load_array(path: Path, key: str, shape: tuple[int, ...], dtype: npt.DTypeLik
             or tuple(meta.get("shape", ())) != shape
         ):
             return None
-        array = np.asarray(np.load(path, mmap_mode="r", allow_pickle=False))
-        if array.shape != shape or array.dtype != np.dtype(dtype) or not array.flags.c_contiguous:
-            return None
-        if _file_crc(path, array.nbytes) != meta.get("checksum"):
-            return None
+        with path.open("rb") as stream:
+            found_shape, fortran, found_dtype, offset = _npy_header(stream)
+            if found_shape != shape or fortran or found_dtype != np.dtype(dtype):
+                return None
+            size = int(np.prod(shape, dtype=np.int64)) * found_dtype.itemsize
+            if _crc_of(stream, size) != meta.get("checksum"):
+                return None
+            mapping = map_file(stream.fileno(), offset + size) if size else None
         mark_used(meta_path(path))
-        return array
+        if mapping is None:  # nothing to map: an empty array, read-only as a mapped one is
+            empty = np.zeros(shape, dtype=found_dtype)
+            empty.flags.writeable = False
+            return empty
+        array = np.frombuffer(mapping, dtype=found_dtype, count=size // found_dtype.itemsize, offset=offset)
+        return array.reshape(shape)
     except Exception:  # as in load: whatever reading raises, the table counts as missing
         return None
 
 
-def _file_crc(path: Path, size: int) -> str:
-    """The CRC-32 of the array an ``.npy`` file holds (``size`` bytes after its header), read from the
-    file in blocks: it finds damage five times as fast as BLAKE2 reads a table of several hundred
-    megabytes, which is what loading one costs."""
+def _npy_header(stream: BinaryIO) -> tuple[tuple[int, ...], bool, np.dtype[Any], int]:
+    """The shape, order and type of the array an ``.npy`` file holds, and where its bytes begin."""
     import numpy as np
 
+    version = np.lib.format.read_magic(stream)
+    if version == (1, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_1_0(stream)
+    else:
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(stream)
+    return tuple(shape), bool(fortran), dtype, stream.tell()
+
+
+def _crc_of(stream: BinaryIO, size: int) -> str:
+    """The CRC-32 of the ``size`` bytes left in ``stream`` (which must end there), read in blocks: it finds
+    damage five times as fast as BLAKE2 reads a table of several hundred megabytes, which is what loading
+    one costs, and pages read from the file are not the process's memory, as pages read through a mapping
+    are (Yatzy's early rows took 250 MB of a server's that way)."""
     crc = 0
-    with path.open("rb") as stream:
-        version = np.lib.format.read_magic(stream)
-        if version == (1, 0):
-            np.lib.format.read_array_header_1_0(stream)
-        else:
-            np.lib.format.read_array_header_2_0(stream)
-        left = size
-        while left > 0:
-            block = stream.read(min(left, 1 << 24))
-            if not block:
-                break
-            crc = zlib.crc32(block, crc)
-            left -= len(block)
-        if left or stream.read(1):
-            return "crc32:truncated"
+    left = size
+    while left > 0:
+        block = stream.read(min(left, 1 << 24))
+        if not block:
+            break
+        crc = zlib.crc32(block, crc)
+        left -= len(block)
+    if left or stream.read(1):
+        return "crc32:truncated"
     return f"crc32:{crc:08x}"
 
 
