@@ -57,6 +57,7 @@ sys.stderr.write("\\nimported: " + " ".join(heavy) + "\\n")
 def prepared(folder: Path) -> dict[str, str]:
     """The environment the commands run in: a record of one finished game and a cache holding a table."""
     env = {**os.environ, "KNIFFEL_CACHE_DIR": str(folder / "cache"), "KNIFFEL_RECORD_DIR": str(folder)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as a person's shell runs them: the compiled modules kept
     make = """
 from kniffel import Game, SeededDice, bots, rules
 from kniffel.core import table
