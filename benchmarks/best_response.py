@@ -2,7 +2,7 @@
 clairvoyant ceiling above it, and the share of the best response's edge ``bot:win`` takes.
 
     .venv/bin/python benchmarks/best_response.py [--game NAME ...] [--deals 1000000] [--before] [--json]
-        [--save benchmarks/results/best_response.json]
+        [--save benchmarks/results/reports/best_response.json]
     .venv/bin/python benchmarks/best_response.py --gaps 1000 [--game NAME ...]
 
 ``bot:optimal`` plays for points by a fixed policy that looks at its own sheet only, so against it the
@@ -34,7 +34,7 @@ besides them each seat's best response, the games played and the seconds each pa
 whole win), scored as before with a tie half a win. ``--gaps`` plays ``bot:win`` against ``bot:optimal``
 in the engine instead and values each of its decisions by the best response: what it gives away in all,
 by how far the game is, and where it gives away most (:func:`gaps`). The figures are in
-``benchmarks/results/best_response.json``, shown in ``docs/explanation/winning.md``.
+``benchmarks/results/reports/best_response.json``, shown in ``docs/explanation/winning.md``.
 
 The programme holds a float per pair of sheets and score difference, two stages at a time (every stage
 with ``keep``, which :class:`Responder` reads): its memory and time decide which games it covers (the

@@ -5,8 +5,9 @@ run.
     .venv/bin/python benchmarks/cold_start.py [--rules yahtzee] [--target 300] [--repeat 3] [--json]
         [--builds native,avx2]
 
-Each step runs in a fresh process on a fresh copy of that cache; it reports the wall time, the ratio to
-the whole solve, the process's peak memory and what it wrote to disk:
+Each step runs in a fresh process on a fresh copy of that cache; it reports the wall time and the
+process's peak memory (the largest resident set of it and of the processes it waited for), each with its
+ratio to the whole solve's, and what it wrote to disk (beside the early win tables' estimate):
 
 * ``solve``: ``kniffel solve --rules R --no-cache`` (best of ``--repeat``), the yardstick.
 * ``target, first roll``: ``kniffel advise --goal target:T`` on the empty sheet after the first roll: the
@@ -69,6 +70,7 @@ def run(argv: list[str], cache: Path, stdin: str | None = None) -> dict[str, Any
         """
     )
     env = {**os.environ, "KNIFFEL_CACHE_DIR": str(cache), "KNIFFEL_PREPARE_WIN_TABLES": "1"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as a person's shell runs them: the compiled modules kept
     out = subprocess.run(
         [PYTHON, "-c", wrapper, *argv],
         input=stdin or "",
@@ -81,6 +83,17 @@ def run(argv: list[str], cache: Path, stdin: str | None = None) -> dict[str, Any
     if int(code) != 0:
         raise RuntimeError(f"{' '.join(argv)} failed:\n{out.stderr}")
     return {"seconds": float(wall), "peak_mb": float(peak), "written_mb": (size_of(cache) - before) / 1e6}
+
+
+def estimated(rules_id: str) -> int:
+    """What the early win tables of ``rules_id`` were estimated to write before they were solved (what
+    the server checks against its budget)."""
+    out = subprocess.run(
+        [PYTHON, "-c", f"from kniffel import rules, core; "
+         f"print(core.early_tables(core.compile_rules(rules.get({rules_id!r}))).bytes)"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return int(out.stdout)
 
 
 def library(code: str) -> list[str]:
@@ -165,11 +178,18 @@ def measure(rules_id: str, target: int, repeat: int) -> dict[str, Any]:
         ]
         rows["bot:win game, first"] = run(game, fresh(), stdin="n\n")
         rows["bot:win game, with tables"] = run(game, tables, stdin="n\n")
-        yardstick = rows["solve"]["seconds"]
+        yardstick, memory = rows["solve"]["seconds"], rows["solve"]["peak_mb"]
         for row in rows.values():
             row["ratio"] = row["seconds"] / yardstick
+            row["peak_ratio"] = row["peak_mb"] / memory
         disk = size_of(tables) - size_of(seeded)
-        return {"rules": rules_id, "target": target, "rows": rows, "win_tables_mb": disk / 1e6}
+        return {
+            "rules": rules_id,
+            "target": target,
+            "rows": rows,
+            "win_tables_mb": disk / 1e6,
+            "estimated_mb": estimated(rules_id) / 1e6,
+        }
     finally:
         shutil.rmtree(base, ignore_errors=True)
 
@@ -194,22 +214,32 @@ def main() -> None:
         return
     for result in results:
         print(f"{result['rules']} (target {result['target']}; load {os.getloadavg()[0]:.1f})")
-        print(f"  {'step':<28} {'seconds':>8} {'x solve':>8} {'peak MB':>8} {'written MB':>11}")
+        print(
+            f"  {'step':<28} {'seconds':>8} {'x solve':>8} {'peak MB':>8} {'x solve':>8} {'written MB':>11}"
+        )
         for name, row in result["rows"].items():
             print(
                 f"  {name:<28} {row['seconds']:>8.2f} {row['ratio']:>8.1f} {row['peak_mb']:>8.0f}"
-                f" {row['written_mb']:>11.1f}"
+                f" {row['peak_ratio']:>8.1f} {row['written_mb']:>11.1f}"
             )
-        print(f"  win and target data on disk: {result['win_tables_mb']:.0f} MB")
+        print(
+            f"  win and target data on disk: {result['win_tables_mb']:.0f} MB"
+            f" (estimated before: {result['estimated_mb']:.0f} MB)"
+        )
     print(machine.footer(ran_on))
 
 
 def figures(report: dict[str, Any]) -> list[builds.Row]:
-    """The steps' times of a ``--json`` report, each with its ratio to the solve of its rule set."""
+    """The steps' times and peaks of memory of a ``--json`` report, each with its ratio to the solve of its
+    rule set."""
     return [
-        (f"{result['rules']}: {name}", row["seconds"], "s", row["ratio"])
+        row
         for result in report["results"]
-        for name, row in result["rows"].items()
+        for name, step in result["rows"].items()
+        for row in (
+            (f"{result['rules']}: {name}", step["seconds"], "s", step["ratio"]),
+            (f"{result['rules']}: {name}, peak", step["peak_mb"], "MB", step["peak_ratio"]),
+        )
     ]
 
 

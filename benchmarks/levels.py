@@ -19,7 +19,7 @@ For each rule set of one column and each level:
 gigabytes to solve; ``benchmarks/win_rate.py`` measures that pairing at length). The speed is that of a
 compiled tournament of ``bot:1`` to ``bot:7`` (every pairing, ``--deals`` deals each).
 
-``--write`` keeps the figures in ``benchmarks/results/levels.json`` and each level's loss a decision in
+``--write`` keeps the figures in ``benchmarks/results/reports/levels.json`` and each level's loss a decision in
 ``src/kniffel/services/ladder.json``, from which a player's figure finds the level it matches.
 """
 
@@ -38,14 +38,14 @@ import machine
 from kniffel import Game, SeededDice, bots, rules
 from kniffel.core import MASK64, stream_base
 from kniffel.planning.exact import advisor_for
-from kniffel.planning.levels import EXACT_LEVEL, LADDER
+from kniffel.planning.ladder import EXACT_LEVEL, LADDER
 from kniffel.services.review import review
 from kniffel.services.simulate import simulate
 from kniffel.services.standings import TournamentResult
 from kniffel.services.tournament import Prepared, tournament
 
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "benchmarks" / "results" / "levels.json"
+RESULTS = ROOT / "benchmarks" / "results" / "reports" / "levels.json"
 LADDER_FILE = ROOT / "src" / "kniffel" / "services" / "ladder.json"
 SINGLE_COLUMN = ("kniffel", "yahtzee", "yatzy", "yatzy-deluxe")
 

@@ -255,7 +255,8 @@ def footer(report: dict[str, Any]) -> str:
 
 
 RESULTS = Path(__file__).resolve().parent / "results"
-"""Where the recorded figures are kept: one JSON file per machine (:func:`record`)."""
+"""Where the recorded figures are kept: one JSON file per machine (:func:`record`); the whole reports of
+the studies that pages quote are in its folder ``reports``."""
 
 
 def machine_id(report: dict[str, Any]) -> str:

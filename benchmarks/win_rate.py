@@ -24,7 +24,7 @@ win rather than for points, so its own chances are a little underestimated; ``--
 ``bot:optimal`` against itself instead, where the model is exact.
 
 With a tie worth its share, and under the house rule ``tie_wins_all=on`` (a tie a whole win, as ``bot:win``
-valued it before), on Kniffel and Yahtzee, 100,000 deals each: ``benchmarks/results/win_rate-RULES-
+valued it before), on Kniffel and Yahtzee, 100,000 deals each: ``benchmarks/results/reports/win_rate-RULES-
 tie_wins_all-OFF_OR_ON.json`` (``--option tie_wins_all=off|on --deals 100000 --json``), shown in
 ``docs/explanation/winning.md``; with two players the JSON also holds the clairvoyant ceiling's bound
 (``clairvoyant_bound``: the exact rows' chance at the start of reaching the others' bar, a policy per

@@ -111,8 +111,8 @@ def test_the_joker_rule_a_rule_set_plays_by_default_and_what_each_is_worth() -> 
     """``kniffel rules`` says Yahtzee plays the forced joker unless told otherwise, and what optimal
     play scores with each joker (the literature's 254.5896 is the free joker's)."""
     listing = text()
-    assert "joker = forced|free|none (default forced; yahtzee; expected scores: forced 254.5877, " in listing
-    assert "free 254.5896, none 253.9702)" in listing
+    assert "joker = forced|free|none default forced · yahtzee · expected scores: forced 254.5877, " in listing
+    assert "free 254.5896, none 253.9702" in listing
     joker = next(o for o in shown("yahtzee")["options"] if o["key"] == "joker")
     assert (joker["default"], joker["value"]) == ("forced", "forced")
     assert joker["expected_scores"] == {"forced": 254.5877, "free": 254.5896, "none": 253.9702}

@@ -11,9 +11,16 @@ import pytest
 from typer.testing import CliRunner, Result
 
 import kniffel.apps.cli.simulating
+import kniffel.services.simulate
 from kniffel import rules
 from kniffel.apps.cli import app
-from kniffel.services.simulate import SimulationInterrupted, SimulationResult, combine, play_chunk
+from kniffel.services.simulate import (
+    MAX_GAMES,
+    SimulationInterrupted,
+    SimulationResult,
+    combine,
+    play_chunk,
+)
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 
@@ -102,6 +109,13 @@ def test_bad_requests_exit_2_with_one_line(args: tuple[str, ...], message: str) 
     assert len(result.stderr.strip().splitlines()) == 1
 
 
+def test_the_help_says_the_simulators_own_limit() -> None:
+    """The help names the most games without importing the simulator: the number it gives is the
+    simulator's."""
+    assert kniffel.apps.cli.simulating.GAMES_AT_MOST == MAX_GAMES
+    assert f"{MAX_GAMES:,}" in " ".join(run("--help").stdout.split())
+
+
 @pytest.mark.parametrize("as_json", [False, True])
 def test_ctrl_c_reports_the_games_played_as_a_partial_result(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, as_json: bool
@@ -112,7 +126,7 @@ def test_ctrl_c_reports_the_games_played_as_a_partial_result(
     def interrupted(*args: object, **kwargs: object) -> SimulationResult:
         raise SimulationInterrupted(partial)
 
-    monkeypatch.setattr(kniffel.apps.cli.simulating, "simulate", interrupted)
+    monkeypatch.setattr(kniffel.services.simulate, "simulate", interrupted)
     scores = tmp_path / "scores.csv"
     args = ("--rules", "yatzy", "--games", "1000", "--seed", "4", "--scores", str(scores))
     result = run(*args, *(["--json"] if as_json else []))
@@ -132,7 +146,7 @@ def test_ctrl_c_before_any_game_is_done_stops_with_one_line(monkeypatch: pytest.
     def interrupted(*args: object, **kwargs: object) -> SimulationResult:
         raise SimulationInterrupted(None)
 
-    monkeypatch.setattr(kniffel.apps.cli.simulating, "simulate", interrupted)
+    monkeypatch.setattr(kniffel.services.simulate, "simulate", interrupted)
     result = run("--rules", "yatzy", "--games", "1000", "--json")
     assert result.exit_code == 130
     assert result.output.strip() == "kniffel: interrupted after 0 of 1,000 games, stopped"

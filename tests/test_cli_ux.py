@@ -320,7 +320,7 @@ def test_huge_game_counts_get_one_line_naming_the_limit(games: str) -> None:
 def test_a_plot_that_cannot_be_drawn_is_refused_before_the_games(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, error: str
 ) -> None:
-    import kniffel.apps.cli.simulating as simulating
+    import kniffel.services.simulate as simulating
 
     def never(*args: object, **kwargs: object) -> None:
         raise AssertionError("the simulation ran")

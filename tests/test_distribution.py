@@ -29,6 +29,7 @@ from kniffel.core import (
     build_table,
     distribution_table,
     disttable,
+    early_levels,
     option_distributions,
     situation_distribution,
     state_distribution,
@@ -301,6 +302,44 @@ def test_the_cached_table_is_checked_and_rebuilt_when_damaged(tmp_path: Path) ->
     assert load_table(solution, tmp_path) is None
     meta.unlink()
     assert load_table(solution, tmp_path) is None
+
+
+def test_levels_passed_through_files_are_those_held_in_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The early table built as the cache builds it, each level through a file of its own, its pages let
+    go after every chunk of a few lanes (as a process over its allowance lets them go), is the table
+    built in memory, bit for bit."""
+    from kniffel.core.runtime import spill
+
+    solution = table(rules.get("kniffel", {"strict": "on"}))
+    held = build_table(solution, most_filled=early_levels(solution.compiled))
+    relieved = []
+    monkeypatch.setattr(spill, "GROWTH", 0)
+    monkeypatch.setattr(disttable, "SPILLED_CHUNK_LANES", 3)
+    monkeypatch.setattr(disttable, "relieve_mapped", lambda: relieved.append(True))
+    spilled = distribution_table(solution, directory=tmp_path)
+    assert len(relieved) > 10
+    assert np.array_equal(spilled.index, held.index)
+    assert np.array_equal(np.asarray(spilled.pmf), held.pmf)
+    assert not list(tmp_path.glob("*.tmp")), "the levels' files leave nothing behind"
+
+
+def test_a_cone_kept_in_a_file_is_the_one_held_in_memory(tmp_path: Path) -> None:
+    """A game's cone built through files and kept in one, mapped (what a process holds for the rest of a
+    game is then the system's file cache), is the cone built in memory, bit for bit; its file has no
+    name, so nothing stays behind."""
+    solution = table(rules.get("kniffel", {"strict": "on"}))
+    sheet = {"ones": 3, "twos": 6}
+    held = build_table(solution, within=sheet)
+    mapped = build_table(solution, within=sheet, spill=tmp_path)
+    assert not np.asarray(mapped.pmf).flags.owndata
+    assert np.array_equal(mapped.index, held.index)
+    assert np.array_equal(np.asarray(mapped.pmf), held.pmf)
+    assert state_distribution(mapped, sheet).probabilities.tolist() == (
+        state_distribution(held, sheet).probabilities.tolist()
+    )
+    assert not list(tmp_path.iterdir())
 
 
 # --- kniffel solve --distribution --------------------------------------------------------------------------

@@ -486,7 +486,7 @@ def test_two_free_throws_per_turn_with_the_option() -> None:
     _three_rolls(game)
     game.apply(FreeThrow(dice=(1, 2, 3, 4, 6)))
     game.apply(FreeThrow(keep=(1, 2, 3, 4), dice=(1, 2, 3, 4, 5)))
-    refused(game, FreeThrow(), r"at most 2 free throw\(s\) per turn")
+    refused(game, FreeThrow(), "free throws a turn: at most 2")
     game.apply(Score("1:large_straight"))
     assert game.sheet.free_throws_used == {"1": 2}
     assert game.sheet.totals[0].free_throws == 5

@@ -267,6 +267,7 @@ NEVER_ONE = {
     ),
     "{points}\xa0pts": "a figure with two decimals, the unit abbreviated",
     "{points} points to come": "a figure with a decimal",
+    "{points} points": "a loss per decision: a figure with two decimals",
     "A name has at most {max} characters; this one has {n}": "the longest name: 24 characters",
     "Each turn roll the dice up to {rolls} times, keeping the ones you like between rolls (tap them), then "
     "enter them in one free box of your sheet, or strike a box for 0. After {turns} rounds the highest total "

@@ -11,7 +11,8 @@ from kniffel.bots import LevelBot, OptimalBot, WinBot, level_of
 from kniffel.core import play_games, trace
 from kniffel.planning import POINTS
 from kniffel.planning.exact import advisor_for
-from kniffel.planning.levels import LADDER, level, level_planner, seen_values
+from kniffel.planning.ladder import LADDER, level
+from kniffel.planning.levels import level_planner, seen_values
 from kniffel.services.plans import Engine, Level, Optimal, Sheet, resolve
 from kniffel.services.simulate import simulate
 from kniffel.services.tournament import compiled_roles, play_match

@@ -194,3 +194,37 @@ def test_half_written_files_of_a_killed_builder_are_removed(tmp_path: Path) -> N
     assert not stale_pmf.exists()
     assert not stale_index.exists()
     assert other.exists()
+
+
+@pytest.mark.parametrize("damage", ["a byte", "one short", "one more"])
+def test_a_table_written_in_pieces_is_the_whole_one_and_read_only_if_sound(
+    tmp_path: Path, damage: str
+) -> None:
+    """A derived table written piece by piece (the early rows, a level at a time) is the file numpy writes
+    of the pieces joined, with the same checksum, and is refused once damaged (its checksum is read from
+    the file, not from its mapping)."""
+    key = table_key(reduced())
+    pieces = [np.arange(5, dtype=np.float32), np.zeros(0, np.float32), np.linspace(0, 1, 7, dtype=np.float32)]
+    whole = np.concatenate(pieces)
+    path = tmp_path / "pieces.npy"
+    store.save_arrays(path, key, pieces, {"kind": "test"})
+    np.save(tmp_path / "numpy.npy", whole)
+    assert path.read_bytes() == (tmp_path / "numpy.npy").read_bytes()
+    store.save_array(tmp_path / "whole.npy", key, whole, {"kind": "test"})
+    checksums = [
+        json.loads(store.meta_path(p).read_text())["checksum"] for p in (path, tmp_path / "whole.npy")
+    ]
+    assert checksums[0] == checksums[1]
+    found = store.load_array(path, key, whole.shape, np.float32)
+    assert found is not None
+    assert np.array_equal(found, whole)
+    del found
+    raw = bytearray(path.read_bytes())
+    if damage == "a byte":
+        raw[-3] ^= 0x01
+    elif damage == "one short":
+        raw = raw[:-1]
+    else:
+        raw += b"\0"
+    path.write_bytes(bytes(raw))
+    assert store.load_array(path, key, whole.shape, np.float32) is None

@@ -31,9 +31,9 @@ from kniffel.core import (
     solve,
     solve_rows,
 )
-from kniffel.core.disttable import LevelTable
+from kniffel.core.disttable import LevelTable, build_levels
 from kniffel.core.target import as_played_to_win
-from kniffel.core.targetrows import Horizon
+from kniffel.core.targetrows import Horizon, HorizonRows
 from kniffel.rules import RuleSet, Section, placements
 from test_properties import rule_sets
 from test_solver_values import REDUCED, Sheet, gained, outcomes, reduced
@@ -181,6 +181,29 @@ def test_rows_before_a_horizon_play_for_the_target_and_for_points_after_it(name:
         assert found <= best + 2e-6, needed
         lower = max(lower, best - found)
     assert lower > 1e-4, "play for points past the horizon loses no chance anywhere: is it there at all?"
+
+
+@pytest.mark.parametrize("name", ["forced joker", "free joker", "sharp"])
+@pytest.mark.parametrize("spill", [False, True])
+def test_a_horizon_worked_out_while_its_distributions_are_built_is_the_same(
+    name: str, spill: bool, tmp_path: Path
+) -> None:
+    """The horizon's rows taken piece by piece as the distributions are built (:class:`HorizonRows`:
+    the early win tables never hold the horizon's level whole) start the same solve, bit for bit, as
+    those read from the level's distributions held in memory."""
+    solution = solve(REDUCED[name])
+    c = solution.compiled
+    level = 2
+    held = solve_rows(c, horizon=Horizon(LevelTable.of(build_table(solution), level)))
+    pieces = HorizonRows(c, level)
+    build_levels(solution, lambda _: None, None, tap=pieces.tap, spill=tmp_path if spill else None)
+    taken = solve_rows(c, horizon=pieces)
+    assert np.array_equal(taken.index, held.index)
+    for mine, theirs in zip(taken.levels, held.levels, strict=True):
+        assert (mine is None) == (theirs is None)
+        assert mine is None or theirs is None or np.array_equal(mine, theirs)
+    with pytest.raises(SituationError, match="handed over"):  # read once: the solve lets them go
+        solve_rows(c, horizon=pieces)
 
 
 def test_a_horizon_lies_between_the_root_and_the_full_sheet() -> None:

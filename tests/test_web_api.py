@@ -204,12 +204,13 @@ def test_rule_sets_and_their_options_are_listed(server: ServerProcess) -> None:
     assert [o["key"] for o in yahtzee["options"]][:2] == ["joker", "bonus"]
     ones = {"id": "ones", "section": "upper", "en": "Ones", "de": "Einser", "values": [0, 1, 2, 3, 4, 5]}
     assert yahtzee["boxes"][0] == ones  # and what it can hold, for a position set up by tapping
-    # offered where the rule book has them: Kniffel's article has sharp and strict, Yatzy's none
+    # offered where the rule book has them (Kniffel's article has sharp and strict, Yatzy's none), and
+    # the house rule on ties at every table
     offered = {r["id"]: [o["key"] for o in r["options"]] for r in listed}
-    assert offered["kniffel"] == ["extra", "sharp", "strict"]
-    assert offered["yahtzee"] == ["joker", "bonus", "five_full_house"]
-    assert offered["yatzy"] == []
-    assert offered["yatzy-deluxe"] == []
+    assert offered["kniffel"] == ["extra", "sharp", "strict", "tie_wins_all"]
+    assert offered["yahtzee"] == ["joker", "bonus", "five_full_house", "tie_wins_all"]
+    assert offered["yatzy"] == ["tie_wins_all"]
+    assert offered["yatzy-deluxe"] == ["tie_wins_all"]
     # each in one plain sentence
     assert all(o["plain"].endswith(".") and o["plain"].count(". ") == 0 for r in listed for o in r["options"])
 

@@ -33,7 +33,7 @@ def test_a_job_over_the_budget_is_refused_saying_how_to_raise_it(
     assert (job.refusal.needs, job.refusal.budget) == (1_200_000_000, 1_000_000)
     said = Preparing.of_job(job)
     english = said.note(lambda text, **fields: translate("en", text, **fields))
-    for part in ("1200 MB", "1 MB", "--cache-budget 2GB", "KNIFFEL_CACHE_BUDGET=2GB", "yatzy"):
+    for part in ("1200 MB", "1 MB", "--cache-budget 2GB", "KNIFFEL_CACHE_BUDGET=2GB", "Yatzy (Scandinavian)"):
         assert part in english, english
     german = said.note(lambda text, **fields: translate("de", text, **fields))
     assert "KNIFFEL_CACHE_BUDGET=2GB" in german

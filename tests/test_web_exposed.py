@@ -127,11 +127,10 @@ def open_files_of(server: ServerProcess) -> int:
 def test_idle_sockets_of_many_addresses_stay_within_the_open_files(server: ServerProcess) -> None:
     """Without a limit, about a thousand idle sockets of one address used up the common limit of 1,024
     open files: the server could then answer nobody (failed upgrades, requests reset). Here five
-    addresses try 60 each against a limit of 256: each holds at most its share, all of them together
-    what the budget allows, the rest are refused with a reason, and a player who was there before
-    plays on, pages load and new games are made (the database has its files)."""
-    budget = guard.connection_budget(OPEN_FILES)
-    per_client = 50
+    addresses open 60 sockets each without a seat against a limit of 256: those give way to each other
+    (:mod:`kniffel.apps.web.watchers`) or are refused with a reason, the server's open files stay well
+    within the limit, and a player who was there before plays on, pages load and new games are made
+    (the database has its files)."""
     assert open_files_of(server) < guard.FILE_RESERVE, "an idle server holds few files"
     with http_from("127.0.0.31") as http, contextlib.ExitStack() as held:
         game = create(http, server).json()
@@ -143,19 +142,14 @@ def test_idle_sockets_of_many_addresses_stay_within_the_open_files(server: Serve
             address = f"127.0.0.{40 + number}"
             for _ in range(60):
                 try:
-                    ws = socket_from(address, server, game["id"], held)
+                    socket_from(address, server, game["id"], held)
                 except InvalidStatus as refused:
                     code = json.loads(refused.response.body or b"")["error"]
-                    outcomes[address, refused.response.status_code, code] += 1
+                    outcomes[refused.response.status_code, code] += 1
                 else:
-                    assert json.loads(ws.recv(10))["type"] == "state"
-                    outcomes[address, "open"] += 1
-        assert outcomes["127.0.0.40", "open"] == per_client
-        assert outcomes["127.0.0.40", 429, "rate_limited"] == 60 - per_client
-        flood = budget.sockets - 1  # the player holds one
-        assert sum(n for key, n in outcomes.items() if key[1] == "open") == flood
-        busy = sum(n for key, n in outcomes.items() if key[1:] == (503, "busy"))
-        assert busy == 5 * 60 - 2 * 60 - (flood - 2 * per_client)
+                    outcomes["admitted"] += 1  # an older one of its address or table may give way
+        assert outcomes["admitted"] > 0
+        assert set(outcomes) <= {"admitted", (429, "rate_limited"), (503, "busy")}, outcomes
         assert open_files_of(server) < OPEN_FILES - guard.FILE_RESERVE // 2
 
         player.send(json.dumps({"type": "action", "seq": 0, "action": {"action": "roll"}}))

@@ -90,8 +90,9 @@ def test_a_seat_handed_over_is_read_back_after_a_restart(tmp_path: Path) -> None
 @pytest.mark.parametrize(
     ("path", "body", "message"),
     [
-        ("seats/2/stand-in", {}, "the game has seats 0 to 1"),
-        ("seats/x/stand-in", {}, "the game has seats 0 to 1"),
+        ("seats/2/stand-in", {}, "seat must be a whole number from 0 to 1"),
+        ("seats/x/stand-in", {}, "seat must be a whole number from 0 to 1"),
+        ("seats/\u00b2/stand-in", {}, "seat must be a whole number from 0 to 1"),
         ("seats/1/stand-in", {"kind": "human"}, "a seat is handed to one of bot, bot:optimal, bot:win"),
         ("timer", {"seconds": 45}, "a turn timer is one of 30, 60, 120, 300 seconds, or none"),
         ("timer", {"seconds": True}, "a turn timer is one of"),

@@ -19,10 +19,10 @@ score (:func:`final_scores`), the chance of reaching a score (:func:`chance`) an
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kniffel import rules
+from kniffel.base.door import Door
 from kniffel.base.errors import (
     DiceError,
     GameError,
@@ -48,35 +48,16 @@ if TYPE_CHECKING:
 
 __version__ = "0.2.0"
 
-_OPENED: dict[str, str] = {
-    "BoxStatistics": "kniffel.services.simulate",
-    "Position": "kniffel.services.research",
-    "ScoreDistribution": "kniffel.core",
-    "SimulationResult": "kniffel.services.simulate",
-    "StreamDice": "kniffel.core",
-    "chance": "kniffel.services.research",
-    "expected_score": "kniffel.services.research",
-    "final_scores": "kniffel.services.research",
-    "options": "kniffel.services.research",
-    "simulate": "kniffel.services.simulate",
-}
+_OPENED = Door("kniffel", globals())
 """The names above the engine that the package opens onto, each from the module that defines it (or
 the core's door), imported the first time it is asked for: importing ``kniffel`` loads the engine alone."""
+_OPENED.open("core", "ScoreDistribution", "StreamDice")
+_OPENED.open("services.research", "Position", "chance", "expected_score", "final_scores", "options")
+_OPENED.open("services.simulate", "BoxStatistics", "SimulationResult", "simulate")
 
 if not TYPE_CHECKING:  # mypy reads the names from the imports above
-
-    def __getattr__(name: str) -> Any:
-        """A name of :data:`_OPENED`, imported from its module the first time it is asked for."""
-        try:
-            module = _OPENED[name]
-        except KeyError:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-        value = getattr(importlib.import_module(module), name)
-        globals()[name] = value
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted({*globals(), *_OPENED})
+    __getattr__ = _OPENED.attribute
+    __dir__ = _OPENED.listing
 
 
 __all__ = [

@@ -10,11 +10,13 @@ from __future__ import annotations
 import itertools
 import math
 from functools import cache
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from kniffel.base.errors import DiceError
+
+if TYPE_CHECKING:  # numpy is imported where probabilities are asked for: showing rules needs none
+    import numpy as np
+    import numpy.typing as npt
 
 FACES = 6
 
@@ -53,6 +55,8 @@ def multinomial(roll: Roll) -> int:
 @cache
 def roll_probabilities(n_dice: int) -> npt.NDArray[np.float64]:
     """Probability of each sorted roll when ``n_dice`` fair dice are thrown (read-only)."""
+    import numpy as np
+
     probs = np.array([multinomial(r) for r in sorted_rolls(n_dice)], dtype=np.float64)
     probs /= FACES**n_dice
     probs.flags.writeable = False

@@ -22,14 +22,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, cached_property
+from typing import TYPE_CHECKING
 
-import numpy as np
-import numpy.typing as npt
-
-from kniffel.base.arrays import F64, I32
 from kniffel.base.dice import FACES, Roll, roll_probabilities, sorted_rolls
 
-IntP = npt.NDArray[np.intp]
+if TYPE_CHECKING:  # numpy is imported where the lattice is built: a command that shows rules needs none
+    import numpy as np
+    import numpy.typing as npt
+
+    from kniffel.base.arrays import F64, I32
+
+    IntP = npt.NDArray[np.intp]
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,6 +90,8 @@ class KeepLattice:
     @cached_property
     def by_size(self) -> tuple[IntP, ...]:
         """``[size]``: the keep indices of each size."""
+        import numpy as np
+
         return tuple(np.flatnonzero(self.size == s) for s in range(self.n_dice + 1))
 
     def keeps_of(self, roll: Roll) -> tuple[Roll, ...]:
@@ -116,6 +121,8 @@ class KeepLattice:
         independent lanes). ``after_at_once``, if given, values the rolls of the empty keep instead (all
         dice thrown at once, which the sharp variant scores differently). Full keeps (nothing thrown)
         are ``-inf``."""
+        import numpy as np
+
         ev = np.empty((self.n_keeps, *after.shape[1:]))
         ev[self.first_roll :] = after
         for keeps in reversed(self.by_size[:-1]):
@@ -135,6 +142,8 @@ class KeepLattice:
 @cache
 def keep_lattice(n_dice: int) -> KeepLattice:
     """The keep lattice of ``n_dice`` dice, built once per process."""
+    import numpy as np
+
     keeps: list[Roll] = [k for size in range(n_dice + 1) for k in sorted_rolls(size)]
     index = {k: i for i, k in enumerate(keeps)}
     n = len(keeps)

@@ -54,7 +54,8 @@ from kniffel.planning import (
 )
 from kniffel.planning.exact import advisor_job
 from kniffel.planning.goals import goal_names, parse_goal
-from kniffel.planning.levels import EXACT_LEVEL, LEVELS, Level, level, level_planner
+from kniffel.planning.ladder import EXACT_LEVEL, LEVELS, Level, level
+from kniffel.planning.levels import level_planner
 from kniffel.planning.winning import with_patience
 from kniffel.rules import RuleSet
 
@@ -156,7 +157,7 @@ class PlannerBot:
 
     def title(self, lang: str = "en") -> str:
         """Its default name in ``lang``: its level's bot where it stands for one
-        (:meth:`kniffel.planning.levels.Level.bot_name`), else its goal's
+        (:meth:`kniffel.planning.ladder.Level.bot_name`), else its goal's
         (:meth:`kniffel.planning.Goal.bot_name`)."""
         return self.level.bot_name(lang) if self.level is not None else self.goal.bot_name(lang)
 

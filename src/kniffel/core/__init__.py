@@ -21,8 +21,9 @@ imported on first use: importing the door alone loads neither numba nor a kernel
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from kniffel.base.door import Door
 
 if TYPE_CHECKING:
     from kniffel.core.advisor import Advisor, Option, OptionRanker
@@ -46,16 +47,18 @@ if TYPE_CHECKING:
         build_table,
         chance_at_least,
     )
-    from kniffel.core.kernels.win import POINTS as AIM_POINTS
-    from kniffel.core.kernels.win import WIN as AIM_WIN
-    from kniffel.core.lanes import (
+    from kniffel.core.early import (
+        EarlyTables,
+        LevelSizes,
         early_levels,
         early_rows_levels,
+        early_tables,
         horizon_level,
-        lane_layout,
-        level_of,
-        widths_of,
+        level_sizes,
     )
+    from kniffel.core.kernels.win import POINTS as AIM_POINTS
+    from kniffel.core.kernels.win import WIN as AIM_WIN
+    from kniffel.core.lanes import lane_layout, level_of, widths_of
     from kniffel.core.levels import misjudged
     from kniffel.core.play import (
         MASK64,
@@ -107,6 +110,7 @@ if TYPE_CHECKING:
         TargetAdvisor,
         answered,
         cone_size,
+        early_horizon,
         early_rows,
         early_rows_ready,
         game_rows,
@@ -128,16 +132,8 @@ if TYPE_CHECKING:
     from kniffel.core.warm import WARM_UP_ENV, start_warm_up, warm_up, warm_up_needed
     from kniffel.core.winplay import Matches, play_to_win
 
-_DOOR: dict[str, tuple[str, str]] = {}
-"""Each name of the door: the module that defines it and its name there."""
-
-
-def _open(module: str, *names: str, **renamed: str) -> None:
-    for name in names:
-        _DOOR[name] = (f"kniffel.core.{module}", name)
-    for name, own in renamed.items():
-        _DOOR[name] = (f"kniffel.core.{module}", own)
-
+_DOOR = Door(__name__, globals())
+_open = _DOOR.open
 
 _open("advisor", "Advisor", "Option", "OptionRanker")
 _open("batch", "FIELDS", "AnswerWriter", "LineReader", "LineStatus", "ThrowProblem", "throw_problem")
@@ -150,7 +146,11 @@ _open(
 )
 _open("kernels.win", AIM_POINTS="POINTS", AIM_WIN="WIN")
 _open("levels", "misjudged")
-_open("lanes", "early_levels", "early_rows_levels", "horizon_level", "lane_layout", "level_of", "widths_of")
+_open(
+    "early", "EarlyTables", "LevelSizes", "early_levels", "early_rows_levels", "early_tables",
+    "horizon_level", "level_sizes",
+)  # fmt: skip
+_open("lanes", "lane_layout", "level_of", "widths_of")
 _open(
     "play", "MASK64", "Played", "StreamDice", "add_counts", "box_counts", "deal_seed", "dealt_faces", "mix64",
     "play_games", "stream_base", "trace",
@@ -170,7 +170,7 @@ _open("runtime.work", "Cancel", "Cancelled", "Progress", "compiled_threads", "is
 _open("sheet", "SheetKernels")
 _open("tables", "Compiled", "UnsupportedRulesError", "compile_rules")
 _open(
-    "target", "TargetAdvisor", "answered", "cone_size", "early_rows", "early_rows_ready",
+    "target", "TargetAdvisor", "answered", "cone_size", "early_horizon", "early_rows", "early_rows_ready",
     "game_rows", "held_rows", "is_early", "read_at_limit", "rows_for", "target_needs_compiling",
 )  # fmt: skip
 _open(
@@ -182,19 +182,8 @@ _open("winplay", "Matches", "play_to_win")
 
 
 if not TYPE_CHECKING:  # mypy reads the names from the imports above, and knows no other
-
-    def __getattr__(name: str) -> Any:
-        """A name of the door, imported from its module the first time it is asked for."""
-        try:
-            module, own = _DOOR[name]
-        except KeyError:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-        value = getattr(importlib.import_module(module), own)
-        globals()[name] = value
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted({*globals(), *_DOOR})
+    __getattr__ = _DOOR.attribute
+    __dir__ = _DOOR.listing
 
 
 __all__ = [
@@ -219,7 +208,9 @@ __all__ = [
     "Compiled",
     "Compiling",
     "DistributionTable",
+    "EarlyTables",
     "Held",
+    "LevelSizes",
     "LineReader",
     "LineStatus",
     "Matches",
@@ -261,11 +252,13 @@ __all__ = [
     "dealt_faces",
     "default_limit",
     "distribution_table",
+    "early_horizon",
     "early_levels",
     "early_rows",
     "early_rows_levels",
     "early_rows_ready",
     "early_table_ready",
+    "early_tables",
     "empty_state",
     "game_rows",
     "held_rows",
@@ -276,6 +269,7 @@ __all__ = [
     "kernels_cache_dir",
     "lane_layout",
     "level_of",
+    "level_sizes",
     "load_solution",
     "make_room",
     "misjudged",

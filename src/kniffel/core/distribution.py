@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,13 +44,16 @@ from kniffel.core.disttable import (
     DistributionTable,
     LevelTable,
     ScoreDistribution,
+    Tap,
     build_levels,
     build_table,
 )
-from kniffel.core.lanes import early_levels, lane_layout, level_of
+from kniffel.core.early import early_levels
+from kniffel.core.lanes import lane_layout, level_of
 from kniffel.core.points import Solution, table
 from kniffel.core.position import ColumnPosition, SheetState
 from kniffel.core.runtime.memo import Held
+from kniffel.core.runtime.spill import map_file
 from kniffel.core.runtime.store import (
     SOLVER_VERSION,
     cache_dir,
@@ -125,7 +128,8 @@ def load_table(solution: Solution, directory: Path | None = None) -> Distributio
             return None
         if (index[0] < 0).any() or (index[2] < 1).any() or (index[0] + index[2] > count).any():
             return None
-        pmf = np.asarray(np.memmap(pmf_path, dtype="<f8", mode="r", shape=(count,)))
+        with pmf_path.open("rb") as stream:  # mapped among the tables whose pages the process lets go
+            pmf = np.frombuffer(map_file(stream.fileno(), count * 8), dtype="<f8") if count else np.zeros(0)
         return DistributionTable(solution, layout, pmf, index, 0.0)
     except Exception:  # any damage counts as a missing table, as for the solved values
         return None
@@ -136,11 +140,11 @@ def _save(
     directory: Path | None,
     progress: Progress | None,
     cancel: Cancel | None,
-    tap: Callable[[int, F64, I64], object] | None = None,
+    tap: Tap | None = None,
 ) -> tuple[float, dict[str, Any]]:
-    """Build the early table straight into the cache's files (the probabilities of the levels it does not
-    keep are dropped as soon as the next level is done; ``tap`` sees every level, as :func:`build_levels`
-    hands it)."""
+    """Build the early table straight into the cache's files, every level on its way through a file of
+    its own beside them (:func:`build_levels`' ``spill``: a level of the whole table is up to half a
+    gigabyte); ``tap`` sees every level, piece by piece, as :func:`build_levels` hands it."""
     rules = solution.rules
     pmf_path, index_path, meta_path = table_paths(rules, directory)
     pmf_path.parent.mkdir(parents=True, exist_ok=True)
@@ -157,7 +161,9 @@ def _save(
             crc = zlib.crc32(data, crc)
             count += len(level)
 
-        layout, index, seconds = build_levels(solution, write, progress, 0, most_filled, cancel, tap)
+        layout, index, seconds = build_levels(
+            solution, write, progress, 0, most_filled, cancel, tap, spill=pmf_path.parent
+        )
     with atomic_stream(index_path) as stream:
         np.save(stream, index, allow_pickle=False)
     meta = {
@@ -188,7 +194,7 @@ def distribution_table(
     cancel: Cancel | None = None,
 ) -> DistributionTable:
     """The early distribution table of a single-column rule set (or of a solved one): the sheets with at
-    most :func:`~kniffel.core.lanes.early_levels` boxes filled, whose cones are too large to solve
+    most :func:`~kniffel.core.early.early_levels` boxes filled, whose cones are too large to solve
     when asked. From the cache when a sound copy is there, else built (all levels are computed, the early
     ones kept) and cached if ``use_cache`` (processes sharing the directory build it once). A cache that
     cannot be written is not an error. Later sheets are answered by cones (:func:`table_for`)."""
@@ -214,6 +220,52 @@ def distribution_table(
     return DistributionTable(solution, saved.layout, saved.pmf, saved.index, seconds)
 
 
+def with_levels(
+    solution: Solution,
+    tap: Tap,
+    *,
+    directory: Path | None = None,
+    progress: Progress | None = None,
+    cancel: Cancel | None = None,
+    use_cache: bool = True,
+) -> None:
+    """Compute every level's distributions, handing each to ``tap`` piece by piece as it is computed
+    (:data:`~kniffel.core.disttable.Tap`), and cache the early table on the way if ``use_cache`` (as
+    :func:`distribution_table` caches it; one solve for both). Only a piece is held at a time beyond
+    what the build holds (a level of the whole table is up to half a gigabyte)."""
+    if use_cache:
+        pmf_path, index_path, _ = table_paths(solution.rules, directory)
+        with solving(pmf_path, also=(index_path,)):
+            try:
+                _save(solution, directory, progress, cancel, tap)
+                return
+            except OSError:  # a cache that cannot be written is not an error: solved in memory
+                pass
+    for spill in _spills(directory):
+        try:
+            build_levels(
+                solution,
+                lambda _: None,
+                progress,
+                0,
+                early_levels(solution.compiled),
+                cancel,
+                tap,
+                spill=spill,
+            )
+            return
+        except OSError:
+            if spill is None:
+                raise
+
+
+def _spills(directory: Path | None) -> tuple[Path | None, ...]:
+    """Where the levels of a build pass, in the order tried: files beside the cache's (unnamed: nothing
+    stays), then memory (None)."""
+    folder = directory or cache_dir()
+    return (folder, None) if folder.is_dir() else (None,)
+
+
 def with_level(
     solution: Solution,
     level: int,
@@ -223,32 +275,34 @@ def with_level(
     cancel: Cancel | None = None,
     use_cache: bool = True,
 ) -> LevelTable:
-    """The distributions of every state with ``level`` boxes filled, and the early table cached on the way
-    if ``use_cache`` (as :func:`distribution_table` caches it; one solve for both)."""
+    """The distributions of every state with ``level`` boxes filled (held in memory: hundreds of
+    megabytes for a middle level of a whole rule set), and the early table cached on the way if
+    ``use_cache`` (:func:`with_levels`)."""
     if not 0 <= level < len(solution.compiled.levels) - 1:
         raise SituationError(
             f"{solution.rules.id}: no sheets to follow at this level (boxes filled: {level})"
         )
-    found: list[LevelTable] = []
+    pieces: list[F64] = []
+    indexes: list[I64] = []
+    stored = 0
 
-    def keep(n: int, probabilities: F64, index: I64) -> None:
+    def keep(n: int, first_lane: int, probabilities: F64, index: I64) -> None:
+        nonlocal stored
         if n == level:
-            found.append(LevelTable(level, probabilities, index.copy()))
+            if first_lane == start:  # a solve begun again after a failed write: from the start
+                pieces.clear()
+                indexes.clear()
+                stored = 0
+            placed = index.copy()
+            placed[0] += stored
+            pieces.append(probabilities.copy())
+            indexes.append(placed)
+            stored += len(probabilities)
 
-    saved = False
-    if use_cache:
-        pmf_path, index_path, _ = table_paths(solution.rules, directory)
-        with solving(pmf_path, also=(index_path,)):
-            try:
-                _save(solution, directory, progress, cancel, keep)
-                saved = True
-            except OSError:  # a cache that cannot be written is not an error: solved in memory
-                found.clear()
-    if not saved:
-        build_levels(
-            solution, lambda probabilities: None, progress, 0, early_levels(solution.compiled), cancel, keep
-        )
-    return found[0]
+    start = int(lane_layout(solution.compiled).level_start[level])
+    with_levels(solution, keep, directory=directory, progress=progress, cancel=cancel, use_cache=use_cache)
+    pmf = np.concatenate(pieces) if pieces else np.zeros(0)
+    return LevelTable(level, pmf, np.concatenate(indexes, axis=1) if indexes else np.zeros((3, 0), np.int64))
 
 
 def early_table_ready(rules: RuleSet, directory: Path | None = None) -> bool:
@@ -309,7 +363,14 @@ def table_for(
     key = _held_key(solution, directory)
     if level_of(state.mask) + int(turn) <= early_levels(solution.compiled):
         return _held.put((*key, "early"), distribution_table(solution, directory=directory, cancel=cancel))
-    cone = build_table(solution, within=dict(sheet or {}), cancel=cancel)
+    # kept in a file, mapped: a game holds a cone a player (a fifth of a GB for Yatzy's first ones)
+    for spill in _spills(directory):
+        try:
+            cone = build_table(solution, within=dict(sheet or {}), cancel=cancel, spill=spill)
+            break
+        except OSError:
+            if spill is None:
+                raise
     return _held.put((*key, state.mask), cone)
 
 
@@ -443,4 +504,5 @@ __all__ = [
     "table_for",
     "table_paths",
     "with_level",
+    "with_levels",
 ]

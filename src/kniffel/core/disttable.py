@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,7 @@ from kniffel.core.advisor import Advisor
 from kniffel.core.lanes import LaneLayout, lane_layout, lane_of, mask_widths, sublayout_index, widths_of
 from kniffel.core.points import Solution, mask_bundles
 from kniffel.core.runtime.pace import DISTRIBUTIONS, remember
+from kniffel.core.runtime.spill import Allowance, Spilled, give_back, relieve_mapped
 from kniffel.core.runtime.work import Cancel, Progress, check, run_ranges
 from kniffel.core.tables import Compiled
 from kniffel.rules import RuleSet
@@ -41,6 +43,10 @@ a game: far below 1e-10 in all; the total stays 1."""
 CHUNK_LANES = 4096
 """Lanes whose turn outcomes are held at once while the table is built: bounds the scratch memory, and
 the time between two chances to stop a build (a fraction of a second)."""
+SPILLED_CHUNK_LANES = 1024
+"""The same where the levels pass through files (:func:`build_levels`' ``spill``): a chunk reads the
+distributions of every state its turns lead to, and 4,096 of Yahtzee's lanes read a third of the level
+after theirs (150-190 MB) before the pages read could be let go; 1,024 read a tenth."""
 BUNDLES_PER_TASK = 4
 """Bundles of masks a thread works out in one compiled call (a call costs some microseconds; the threads
 take the next run as they finish one, so that they end a chunk together)."""
@@ -247,15 +253,30 @@ def build_table(
     within: Mapping[str, int] | None = None,
     most_filled: int | None = None,
     cancel: Cancel | None = None,
+    spill: Path | None = None,
 ) -> DistributionTable:
-    """Compute the distribution table of a solved rule set in memory (no cache); ``progress(done, total)``
-    after each piece of work. With ``within`` (a sheet), only the sheets that fill at least its boxes
-    are computed: a small table for the rest of one game (a cone; asking it about other sheets is an
-    error). With ``most_filled``, only the sheets with at most that many boxes filled are kept (all are
-    computed). ``cancel`` is asked between pieces of work (:mod:`kniffel.core.runtime.work`)."""
+    """Compute the distribution table of a solved rule set (no cache); ``progress(done, total)`` after
+    each piece of work. With ``within`` (a sheet), only the sheets that fill at least its boxes are
+    computed: a small table for the rest of one game (a cone; asking it about other sheets is an error).
+    With ``most_filled``, only the sheets with at most that many boxes filled are kept (all are
+    computed). ``cancel`` is asked between pieces of work (:mod:`kniffel.core.runtime.work`).
+
+    In memory by default; with ``spill`` (a folder), the levels pass through files there as the early
+    tables' do, and the table is kept in a file of its own, mapped (:meth:`Spilled.kept`): what a
+    process holds for the rest of a game is then the system's file cache, not its memory (a cone of
+    Yatzy's with eleven boxes open is 190 MB)."""
     root = 0
     if within is not None:
         root = Advisor(solution).state(within).mask
+    if spill is not None:
+        whole = Spilled(spill)
+        try:
+            layout, index, seconds = build_levels(
+                solution, whole.append, progress, root, most_filled, cancel, spill=spill
+            )
+            return DistributionTable(solution, layout, whole.kept(), index, seconds)
+        finally:
+            whole.close()
     kept = _Reserve(solution.compiled, root, most_filled)
     layout, index, seconds = build_levels(
         solution, kept.write, progress, root, most_filled, cancel, room=kept.room
@@ -322,6 +343,12 @@ class _Reserve:
         return self.buffer[:at]
 
 
+Tap = Callable[[int, int, F64, I64], object]
+"""Sees each piece of a level as it is computed: the level, the first of the piece's lanes, their
+probabilities and their index (``[0]`` offsets into those probabilities, ``[1]`` lowest totals, ``[2]``
+counts), to be copied by whoever keeps them."""
+
+
 def build_levels(
     solution: Solution,
     write: Callable[[F64], object],
@@ -329,16 +356,20 @@ def build_levels(
     root: int = 0,
     most_filled: int | None = None,
     cancel: Cancel | None = None,
-    tap: Callable[[int, F64, I64], object] | None = None,
+    tap: Tap | None = None,
     room: Callable[[F64 | None], F64] | None = None,
+    spill: Path | None = None,
 ) -> tuple[LaneLayout, I64, float]:
-    """Compute every lane's distribution, from the full sheet back to the empty one; each level's
-    probabilities go to ``write`` as soon as they are done (a level only reads the one after it, so no
-    more than two are held at once), unless the level has more than ``most_filled`` boxes filled; and
-    to ``tap(level, probabilities, index)`` (offsets within the level; the index is a view the build
-    goes on writing, to be copied by whoever keeps it) whatever is kept. ``room(level before)`` gives
-    the array a kept level is computed in (:class:`_Reserve`; by default each its own). Returns the
-    layout of the lanes written, their index (offsets in the order written) and the seconds it took."""
+    """Compute every lane's distribution, from the full sheet back to the empty one (a level only reads
+    the one after it); the probabilities of the levels with at most ``most_filled`` boxes filled go to
+    ``write`` (each level whole as soon as the next is done, or with ``spill`` piece by piece as they are
+    computed: in the same order either way), and every piece of every level to ``tap``. ``room(level
+    before)`` gives the array a kept level is computed in (:class:`_Reserve`; by default each its own).
+
+    With ``spill`` (a folder), a level is written to a file there as it is computed and read back from it
+    by the next, whose pages are let go whenever the build holds more than it may
+    (:mod:`kniffel.core.runtime.spill`): two of Yahtzee's levels held at once took a gigabyte. Returns
+    the layout of the lanes written, their index (offsets in the order written) and the seconds it took."""
     c = solution.compiled
     layout = lane_layout(c, root)
     index = np.zeros((3, layout.n_lanes), dtype=np.int64)
@@ -349,7 +380,6 @@ def build_levels(
         for free in range(c.n_free):
             lane = int(layout.lane_base[c.aux(armed, free), full])
             index[:, lane] = (lane - layout.level_start[top], c.free_points * free, 1)
-    written = 0
     levels = [level[(level & root) == root] for level in c.levels]
     lanes_of = np.diff(layout.level_start)
     total = int(lanes_of[:-1].sum())
@@ -366,37 +396,127 @@ def build_levels(
 
     full_lanes = int(layout.level_start[top + 1] - layout.level_start[top])
     children = np.ones(full_lanes)
-    if room is not None and kept(top):
+    if room is not None and kept(top) and spill is None:
         space = room(None)
         if len(space) >= full_lanes:
             children = space[:full_lanes]
             children[:] = 1.0
+    if tap is not None:
+        tap(top, int(layout.level_start[top]), children, index[:, int(layout.level_start[top]) :])
+    written = 0
+    start_of = np.zeros(top + 2, dtype=np.int64)  # where each kept level starts among those written
+    if spill is not None and kept(top):
+        write(children)
+        written = full_lanes
+    allowance = Allowance()
+    spilled: Spilled | None = None
     start = time.perf_counter()
     if progress is not None:
         progress(0, total)
-    for n in range(top - 1, -1, -1):
-        into = room(children) if room is not None and kept(n) else None
-        level = _level(solution, layout, levels[n], n, children, index, advance, into)
-        if tap is not None:
-            lanes = slice(int(layout.level_start[n]), int(layout.level_start[n + 1]))
-            tap(n, level, index[:, lanes])
-        if kept(n + 1):
-            written = _flush(write, children, index, layout, n + 1, written)
-        children = level
-    written = _flush(write, children, index, layout, 0, written)
+    try:
+        for n in range(top - 1, -1, -1):
+            if spill is None:
+                into = room(children) if room is not None and kept(n) else None
+                level = _level(solution, layout, levels[n], n, children, index, advance, _InMemory(into), tap)
+                if kept(n + 1):
+                    write(children)
+                    start_of[n + 1] = written
+                    written += len(children)
+                children = level
+            else:
+                start_of[n] = written
+                store = _ToFile(spill, write if kept(n) else None, allowance)
+                _level(solution, layout, levels[n], n, children, index, advance, store, tap)
+                written += store.written
+                children = np.zeros(0)  # the mapping of the level read goes with its file
+                if spilled is not None:
+                    spilled.close()
+                spilled = store.spilled
+                children = spilled.mapped()
+            if kept(n + 1):
+                _shift(index, layout, n + 1, int(start_of[n + 1]))
+        if spill is None:
+            write(children)
+            start_of[0] = written
+        _shift(index, layout, 0, int(start_of[0]))
+    finally:
+        children = np.zeros(0)
+        if spilled is not None:
+            spilled.close()
+        if spill is not None:
+            give_back()
     if most_filled is not None:
         part = lane_layout(c, root, most_filled)
         return part, sublayout_index(c, layout, part, index), time.perf_counter() - start
     return layout, index, time.perf_counter() - start
 
 
-def _flush(
-    write: Callable[[F64], object], probabilities: F64, index: I64, layout: LaneLayout, n: int, written: int
-) -> int:
-    """Hand level ``n``'s probabilities to ``write`` after ``written`` others: its offsets become global."""
-    write(probabilities)
+def _shift(index: I64, layout: LaneLayout, n: int, written: int) -> None:
+    """Level ``n``'s offsets, within the level while the level before reads it, after the ``written``
+    probabilities of the kept levels before it: where it lies among them."""
     index[0, int(layout.level_start[n]) : int(layout.level_start[n + 1])] += written
-    return written + len(probabilities)
+
+
+class _InMemory:
+    """A level's distributions in one array: in ``into`` while it has the room foreseen (the
+    reservation's rest), then in a larger one (:func:`_grown`)."""
+
+    chunk_lanes = CHUNK_LANES
+
+    def __init__(self, into: F64 | None) -> None:
+        self.into = into
+        self.pmf: F64 = np.empty(0)
+        self.stored = 0
+
+    def room(self, size: int, foreseen: int) -> F64:
+        if self.stored == 0 and not len(self.pmf):
+            # the reservation's rest where it has the room foreseen (refused, it is empty: the level then
+            # grew from nothing, a copy each time it doubled), else an array of the level's own
+            self.pmf = (
+                self.into if self.into is not None and len(self.into) >= foreseen else np.empty(foreseen)
+            )
+        if self.stored + size > len(self.pmf):  # more than foreseen: a larger array, what is stored copied
+            self.pmf = _grown(self.pmf, self.stored, self.stored + size)
+        return self.pmf[self.stored : self.stored + size]
+
+    def keep(self, index: I64, lanes: slice, size: int) -> None:
+        index[0, lanes] += self.stored
+        self.stored += size
+
+    def level(self) -> F64:
+        return self.pmf[: self.stored]
+
+
+class _ToFile:
+    """A level's distributions written to a file piece by piece (and those of a kept level to ``write``
+    as well), each computed in a scratch array; the level before, read from its own file mapped, let go
+    of (with every other mapped table) whenever the build holds more than its ``allowance``."""
+
+    def __init__(self, folder: Path, write: Callable[[F64], object] | None, allowance: Allowance) -> None:
+        self.spilled = Spilled(folder)
+        self.write = write
+        self.allowance = allowance
+        self.scratch: F64 = np.empty(0)
+        self.written = 0
+        self.chunk_lanes = SPILLED_CHUNK_LANES
+
+    def room(self, size: int, foreseen: int) -> F64:
+        if len(self.scratch) < size:
+            self.scratch = np.empty(max(size, 2 * len(self.scratch)))
+        return self.scratch[:size]
+
+    def keep(self, index: I64, lanes: slice, size: int) -> None:
+        piece = self.scratch[:size]
+        index[0, lanes] += self.spilled.count
+        self.spilled.append(piece)
+        if self.write is not None:
+            self.write(piece)
+            self.written += size
+        if self.allowance.exceeded():
+            relieve_mapped()  # the level read among them
+
+    def level(self) -> F64:
+        return np.zeros(0)
 
 
 def _level(
@@ -407,13 +527,13 @@ def _level(
     children: F64,
     index: I64,
     advance: Callable[[int], None],
-    into: F64 | None = None,
+    store: _InMemory | _ToFile,
+    tap: Tap | None = None,
 ) -> F64:
     """The distributions of every lane of the masks of level ``n`` (``children``: level ``n + 1``'s
-    probabilities); fills their rows of ``index`` (offsets within the level) and returns the level's
-    probabilities, computed in ``into`` where it has the room foreseen (a larger array once they
-    outgrow it) or in a new array.
-    ``advance(lanes)`` is called after each piece of work (it may stop the build)."""
+    probabilities), computed a chunk at a time where ``store`` has room for them and handed to ``tap``;
+    fills their rows of ``index`` (offsets within the level) and returns what ``store`` holds of the
+    level. ``advance(lanes)`` is called after each piece of work (it may stop the build)."""
     from kniffel.core.kernels.distribution import (
         Distributions,
         Outcomes,
@@ -435,20 +555,16 @@ def _level(
     level_base = int(layout.level_start[n])
     offset, first, length = index[0], index[1], index[2]
     following = Distributions(children, offset, first, length)  # the states the turns lead to
-    # the level's distributions are written where they stay, in one array: joined from parts, a level
-    # (hundreds of MB) was new memory twice and one more copy (Yahtzee: 0.5-2 s of the early tables)
+    # the level's distributions are written where they stay: joined from parts, a level (hundreds of MB)
+    # was new memory twice and one more copy (Yahtzee: 0.5-2 s of the early tables)
     child_lanes = int(layout.level_start[n + 2] - layout.level_start[n + 1])
-    room = _room(int(before[-1]), len(children), child_lanes)
-    # the reservation's rest where it has the room foreseen (refused, it is empty: the level then grew
-    # from nothing, a copy each time it doubled), else an array of the level's own
-    pmf = into if into is not None and len(into) >= room else np.empty(room)
-    stored = 0
+    foreseen = _room(int(before[-1]), len(children), child_lanes)
     b = 0
     n_bundles = len(starts) - 1
     while b < n_bundles:
         # bundles until the chunk's outcomes would hold too many lanes (at least one bundle)
         e = b + 1
-        while e < n_bundles and before[starts[e + 1]] - before[starts[b]] <= CHUNK_LANES:
+        while e < n_bundles and before[starts[e + 1]] - before[starts[b]] <= store.chunk_lanes:
             e += 1
         m0, m1 = int(starts[b]), int(starts[e])
         lo_lane, hi_lane = level_base + int(before[m0]), level_base + int(before[m1])
@@ -466,19 +582,20 @@ def _level(
         supports(found, following, spans)
         at = np.concatenate([[0], np.cumsum(spans.size)[:-1]]).astype(np.int64)
         size = int(spans.size.sum())
-        if stored + size > len(pmf):  # more than foreseen: a larger array, what is stored copied over
-            pmf = _grown(pmf, stored, stored + size)
         new_first, new_length = np.empty(rows, dtype=np.int64), np.empty(rows, dtype=np.int64)
-        made = Distributions(pmf[stored : stored + size], at, new_first, new_length)
+        made = Distributions(store.room(size, foreseen), at, new_first, new_length)
         distributions = partial(chunk_distributions, found, following, spans, made, TAIL)
         run_ranges(rows, ROWS_PER_TASK, distributions)
-        offset[lo_lane:hi_lane] = made.offset + stored
-        first[lo_lane:hi_lane] = made.first
-        length[lo_lane:hi_lane] = made.length
-        stored += size
+        lanes = slice(lo_lane, hi_lane)
+        offset[lanes] = made.offset
+        first[lanes] = made.first
+        length[lanes] = made.length
+        if tap is not None:
+            tap(n, lo_lane, made.pmf, index[:, lanes])
+        store.keep(index, lanes, size)
         b = e
         advance(rows)
-    return pmf[:stored]
+    return store.level()
 
 
 def _room(lanes: int, children: int, child_lanes: int) -> int:
@@ -497,6 +614,7 @@ def _grown(pmf: F64, stored: int, needed: int) -> F64:
 
 __all__ = [
     "CHUNK_LANES",
+    "SPILLED_CHUNK_LANES",
     "TAIL",
     "DistributionTable",
     "LevelTable",

@@ -136,44 +136,8 @@ def sublayout_index(c: Compiled, whole: LaneLayout, part: LaneLayout, index: I64
     return out
 
 
-EARLY_OPEN = 10
-"""Open boxes at which a sheet's cone is cheap enough to solve when asked (a few hundred masks, a second or
-two): the tables kept on disk hold the sheets with more boxes open (:func:`early_levels`)."""
-
-
-def early_levels(c: Compiled) -> int:
-    """The most boxes filled of a sheet whose distribution the early table on disk holds; target rows are
-    kept one level further, for the decisions at that level."""
-    return max(0, c.n_boxes - EARLY_OPEN)
-
-
-def early_rows_levels(c: Compiled) -> int:
-    """The most boxes filled of a sheet whose row the early rows on disk hold: one level past the early
-    distributions, so that every decision at those levels reads its children there."""
-    return min(early_levels(c) + 1, len(c.levels) - 1)
-
-
-def horizon_level(c: Compiled) -> int | None:
-    """The boxes filled at which the early target rows take play for points
-    (:class:`kniffel.core.target.Horizon`); None: they are exact, the rule set being small enough to solve
-    every sheet's rows in a few seconds.
-
-    It is the level just past the last one the early rows keep on disk (:func:`early_rows_levels`), so
-    only the kept levels are solved. Solving the target rows of every later sheet took the early tables
-    about a minute; with the horizon one level further (seven boxes open) Yahtzee's took 28 s on a Zen 1
-    against 16 s, and ``benchmarks/win_rate.py`` found ``bot:win`` winning as often either way (from its
-    fifth turn on it reads exact cones of its own)."""
-    if c.n_boxes <= EARLY_OPEN:
-        return None
-    return early_rows_levels(c) + 1
-
-
 __all__ = [
-    "EARLY_OPEN",
     "LaneLayout",
-    "early_levels",
-    "early_rows_levels",
-    "horizon_level",
     "lane_layout",
     "lane_of",
     "level_of",

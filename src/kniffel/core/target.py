@@ -43,8 +43,9 @@ from kniffel.base.arrays import F32, F64, I64
 from kniffel.base.errors import SituationError
 from kniffel.core.advisor import Option, OptionRanker
 from kniffel.core.disttable import DistributionTable, LevelTable
-from kniffel.core.lanes import LaneLayout, early_rows_levels, horizon_level, lane_layout, level_of
-from kniffel.core.points import table
+from kniffel.core.early import early_rows_levels, horizon_level
+from kniffel.core.lanes import LaneLayout, lane_layout, level_of
+from kniffel.core.points import Solution, table
 from kniffel.core.position import ColumnPosition, SheetState
 from kniffel.core.runtime.memo import Held
 from kniffel.core.runtime.store import (
@@ -53,6 +54,7 @@ from kniffel.core.runtime.store import (
     described,
     load_array,
     save_array,
+    save_arrays,
     solving,
     table_key,
 )
@@ -60,6 +62,7 @@ from kniffel.core.runtime.work import Cancel, Progress
 from kniffel.core.tables import Compiled, compile_rules
 from kniffel.core.targetrows import (
     Horizon,
+    HorizonRows,
     TargetRows,
     default_limit,
     empty_state,
@@ -138,17 +141,17 @@ def early_rows(
     *,
     use_cache: bool = True,
     directory: Path | None = None,
-    distributions: DistributionTable | LevelTable | None = None,
+    distributions: DistributionTable | LevelTable | HorizonRows | None = None,
     progress: Progress | None = None,
     cancel: Cancel | None = None,
 ) -> TargetRows:
     """The rows of the early sheets (at most :func:`early_rows_levels` boxes filled) for every target up
     to the limit, as a game to win reads them: play for points from the horizon on
-    (:func:`~kniffel.core.lanes.horizon_level`, :class:`Horizon`; none on a small rule set, whose rows
+    (:func:`~kniffel.core.early.horizon_level`, :class:`Horizon`; none on a small rule set, whose rows
     are exact). From the cache when a sound copy is there, else solved and cached if ``use_cache``
     (processes sharing the directory solve them once). ``distributions`` are those of the horizon's
-    level (:class:`~kniffel.core.distribution.LevelTable`, or a table that holds it); by default they
-    are built first."""
+    level (:class:`~kniffel.core.distribution.LevelTable`, a table that holds it, or its rows worked out
+    as they were built: :func:`early_horizon`); by default they are built first."""
     c = rules if isinstance(rules, Compiled) else compile_rules(rules)
     if use_cache:
         found = _load_early(c, directory)
@@ -160,17 +163,17 @@ def early_rows(
             found = _load_early(c, directory)
             if found is not None:
                 return found
+        horizon: Horizon | HorizonRows | None
+        if isinstance(distributions, HorizonRows):
+            horizon = distributions
+        else:
+            horizon = horizon_of(c, distributions, directory=directory, use_cache=use_cache)
         solved = solve_rows(
-            c,
-            most_filled=early_rows_levels(c),
-            horizon=horizon_of(c, distributions, directory=directory, use_cache=use_cache),
-            progress=progress,
-            cancel=cancel,
+            c, most_filled=early_rows_levels(c), horizon=horizon, progress=progress, cancel=cancel
         )
+        del horizon  # the horizon's rows (a hundred-odd MB) go before the rows are written and read back
         if not use_cache:
             return solved
-        kept = [level for level in solved.levels if level is not None]
-        prob = np.concatenate(kept) if kept else np.zeros(0, dtype=np.float32)
         key = table_key(c.rules)
         details: dict[str, object] = {
             "rules": c.rules.id,
@@ -183,7 +186,8 @@ def early_rows(
         }
         with contextlib.suppress(OSError):
             save_array(index_path, key, solved.index, {**details, "kind": f"{KIND}-index"})
-            save_array(prob_path, key, prob, details)
+            # the kept levels one after the other, written as they are: joined, they were held twice
+            save_arrays(prob_path, key, [level for level in solved.levels if level is not None], details)
     loaded = _load_early(c, directory)
     return solved if loaded is None else dataclasses.replace(loaded, seconds=solved.seconds)
 
@@ -194,24 +198,53 @@ def horizon_of(
     *,
     directory: Path | None = None,
     use_cache: bool = True,
-) -> Horizon | None:
+) -> Horizon | HorizonRows | None:
     """The horizon of the early rows of ``c`` (None: they are exact), reading ``distributions`` (the
-    horizon level's, or a table that holds it); built when not given, with the early distribution table
-    cached on the way if ``use_cache`` (:func:`kniffel.core.distribution.with_level`)."""
-    from kniffel.core.distribution import with_level
-
+    horizon level's, or a table that holds it); worked out as the distributions are built when not
+    given (:func:`early_horizon`)."""
     level = horizon_level(c)
     if level is None:
         return None
+    if distributions is None:
+        return early_horizon(c, directory=directory, use_cache=use_cache)
     if isinstance(distributions, DistributionTable):
         distributions = LevelTable.of(distributions, level)
-    if distributions is None:
-        distributions = with_level(table(c.rules), level, directory=directory, use_cache=use_cache)
-    elif distributions.level != level:
+    if distributions.level != level:
         raise SituationError(
             f"the horizon is at level {level}, the distributions at {distributions.level} (boxes filled)"
         )
     return Horizon(distributions)
+
+
+def early_horizon(
+    c: Compiled,
+    solution: Solution | None = None,
+    *,
+    directory: Path | None = None,
+    use_cache: bool = True,
+    progress: Progress | None = None,
+    cancel: Cancel | None = None,
+) -> HorizonRows | None:
+    """The rows of the early rows' horizon (None: they have none), worked out as every level's
+    distributions are built, the early distribution table cached on the way if ``use_cache``
+    (:func:`kniffel.core.distribution.with_levels`): the horizon level's distributions are never held
+    whole (Yahtzee's take 365 MB). ``solution``: the table of expected points they are played by (by
+    default the cache's)."""
+    from kniffel.core.distribution import with_levels
+
+    level = horizon_level(c)
+    if level is None:
+        return None
+    rows = HorizonRows(c, level)
+    with_levels(
+        table(c.rules) if solution is None else solution,
+        rows.tap,
+        directory=directory,
+        progress=progress,
+        cancel=cancel,
+        use_cache=use_cache,
+    )
+    return rows
 
 
 def as_played_to_win(rows: TargetRows, early: TargetRows) -> TargetRows:
@@ -492,6 +525,7 @@ __all__ = [
     "answered",
     "as_played_to_win",
     "cone_size",
+    "early_horizon",
     "early_paths",
     "early_rows",
     "early_rows_ready",

@@ -386,7 +386,7 @@ def solve_rows(
     limit: int | None = None,
     most_filled: int | None = None,
     keep: Callable[[int], bool] | None = None,
-    horizon: Horizon | None = None,
+    horizon: Horizon | HorizonRows | None = None,
     progress: Progress | None = None,
     cancel: Cancel | None = None,
 ) -> TargetRows:
@@ -413,15 +413,17 @@ def solve_rows(
         high = None  # every target up to the limit: rows as long as the open boxes pay
     if limit < 0:
         raise SituationError(f"a target table's limit is a number of points, got {limit}")
-    full_layout = lane_layout(c, root.mask)
-    index, sizes = windows(c, full_layout, limit, root, low, high)
-    # a cone of some targets solves only those its states can be asked for; rows of every target, all
-    asked = None if horizon is not None or high is None else reach_of(c, low, high)
     root_level = level_of(root.mask)
     if horizon is not None and not root_level < horizon.level < len(c.levels) - 1:
         raise SituationError(
             f"a horizon at level {horizon.level} (boxes filled) is not between the root and the end"
         )
+    # the sheets solved: up to the horizon's (an index of Yatzy's every lane is 26 MB, of those up to its
+    # horizon 7 MB)
+    full_layout = lane_layout(c, root.mask, None if horizon is None else horizon.level)
+    index, sizes = windows(c, full_layout, limit, root, low, high)
+    # a cone of some targets solves only those its states can be asked for; rows of every target, all
+    asked = None if horizon is not None or high is None else reach_of(c, low, high)
     top = len(c.levels) - 1 if horizon is None else horizon.level
     kept = keep or (lambda level: most_filled is None or level <= most_filled)
     kt = c.kernel_tables
@@ -542,6 +544,50 @@ class Horizon:
         return prob
 
 
+class HorizonRows:
+    """A horizon's rows worked out while the distributions of its level are built, piece by piece
+    (:meth:`tap`, as :func:`kniffel.core.distribution.with_levels` hands them), so that the level's
+    distributions (hundreds of megabytes) are never held whole: the rows :meth:`Horizon.rows` gives, in
+    the windows of the early rows (every target up to the limit from the empty sheet). Read once, by
+    the solve that starts from them (:meth:`rows`)."""
+
+    def __init__(self, c: Compiled, level: int) -> None:
+        layout = lane_layout(c, 0, level)  # the early rows' lanes up to the horizon, as they lay them out
+        index, sizes = windows(c, layout, default_limit(c), empty_state(c), 1, None)
+        self.level = level
+        self._first = int(layout.level_start[level])
+        self._windows: I64 = np.ascontiguousarray(index[self._first : int(layout.level_start[level + 1])])
+        self._prob: F32 = np.zeros(int(sizes[level]), dtype=np.float32)
+
+    def tap(self, level: int, first_lane: int, pmf: F64, dist_index: I64) -> None:
+        """Take the rows of a piece of the distributions (:data:`kniffel.core.disttable.Tap`) if it is of
+        the horizon's level."""
+        from kniffel.core.kernels.target import survival_rows
+
+        if level != self.level:
+            return
+        count = dist_index.shape[1]
+        lanes = np.arange(first_lane - self._first, first_lane - self._first + count, dtype=np.int64)
+        # of the kinds Horizon.rows hands the kernel (read-only distributions, contiguous index): one compile
+        pieces, index = read_only(pmf), np.ascontiguousarray(dist_index)
+        run_in_parts(
+            count,
+            lambda first, last: survival_rows(
+                self._prob, self._windows, lanes[first:last], lanes[first:last] - lanes[0], pieces, index
+            ),
+        )
+
+    def rows(self, layout: LaneLayout, index: I64, size: int) -> F32:
+        """The level's rows in the windows of ``index`` (which must be those of the early rows), handed
+        over: the solve lets them go once the level before is solved (a hundred-odd MB)."""
+        a, b = int(layout.level_start[self.level]), int(layout.level_start[self.level + 1])
+        prob = self._prob
+        if layout.root != 0 or size != len(prob) or not np.array_equal(index[a:b], self._windows):
+            raise SituationError("the horizon's rows were worked out for other windows, or handed over")
+        self._prob = np.zeros(0, dtype=np.float32)
+        return prob
+
+
 def _full_sheet(c: Compiled, layout: LaneLayout, index: I64, size: int, free_top: int) -> F32:
     """The full sheet's probabilities: a target is made if the unused free throws pay for it."""
     prob = np.zeros(size, dtype=np.float32)
@@ -614,6 +660,7 @@ def _with_lanes(c: Compiled, layout: LaneLayout, index: I64, items: I64, root: S
 __all__ = [
     "PIECE",
     "Horizon",
+    "HorizonRows",
     "TargetRows",
     "can_reach",
     "default_limit",

@@ -396,7 +396,7 @@ def read_action(text: str, rules: RuleSet, legal: LegalActions) -> Action:
                 keep = True
             elif kind not in kinds:
                 kinds.append(kind)
-        elif plain.isdigit():
+        elif plain.isdecimal():
             faces.append(plain)
         elif plain:
             rest.append(word)
@@ -461,7 +461,7 @@ def _faces_typed(words: Iterable[str], n_dice: int) -> Faces:
     spread = []
     for word in words:
         digits = word.strip(",;.")
-        spread += list(digits) if digits.isdigit() and 1 < len(digits) <= n_dice else [digits]
+        spread += list(digits) if digits.isdecimal() and 1 < len(digits) <= n_dice else [digits]
     return validate_dice(list(_faces(spread)), len(spread))
 
 

@@ -416,7 +416,8 @@ def possible_points(rules: RuleSet, box_id: str) -> frozenset[int]:
     sharp variant, and 0 (struck)."""
     box = rules.box(box_id)
     # Joker values (25/30/40) are values the boxes pay for their own figures anyway.
-    values = {0, *rules.score_table[:, rules.box_index[box_id]].tolist()}
+    column = rules.box_index[box_id]
+    values = {0, *(row[column] for row in rules.score_rows)}
     if rules.sharp and box.figure:
         values |= {2 * v for v in values}
     return frozenset(values)

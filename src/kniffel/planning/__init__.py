@@ -24,67 +24,46 @@ The floors of the package, each standing on the ones below:
   :mod:`~kniffel.planning.winning` (a target and the chance of winning) and
   :mod:`~kniffel.planning.points`, which chooses the method that plays for points.
 * :mod:`~kniffel.planning.goals`, the menu above them: the concrete goals, their registry and
-  :func:`~kniffel.planning.goals.parse_goal`; each goal makes its planner.
+  :func:`~kniffel.planning.goals.parse_goal`; each goal makes its planner, and
+  :mod:`~kniffel.planning.planners` shares them.
+
+Its names are imported on first use (:class:`kniffel.base.door.Door`): importing the door alone, or the
+ladder of levels (:mod:`~kniffel.planning.ladder`), loads neither numpy nor the solver.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from kniffel.core import Memo
-from kniffel.engine.game import Game
-from kniffel.planning.columns import ORDERED_EXTRA_ROLLS, ColumnPlanner
-from kniffel.planning.exact import ExactPlanner, is_exact, rules_key
-from kniffel.planning.goals import POINTS, WIN, Points, Target, Win, parse_goal
-from kniffel.planning.heuristic import HeuristicPlanner, Weights
-from kniffel.planning.interface import Choice, Goal, Planner, PlanningError, Unit
-from kniffel.planning.lookahead import Lookahead, Valuation
-from kniffel.planning.points import METHODS, Method, points_planner
-from kniffel.planning.winning import TargetPlanner, WinPlanner, final_scores, win_chances, win_tables
-from kniffel.planning.worker import NotReady
-from kniffel.rules import RuleSet
+from kniffel.base.door import Door
 
-_MAX_PLANNERS = 128
-"""Goal planners kept at once, the least recently used given up first (see
-:data:`kniffel.planning.exact.MAX_TABLES`)."""
-_planners: Memo[tuple[object, ...], tuple[RuleSet, Planner]] = Memo(_MAX_PLANNERS)
+if TYPE_CHECKING:
+    from kniffel.planning.columns import ORDERED_EXTRA_ROLLS, ColumnPlanner
+    from kniffel.planning.exact import ExactPlanner, is_exact
+    from kniffel.planning.goals import POINTS, WIN, Points, Target, Win, parse_goal
+    from kniffel.planning.heuristic import HeuristicPlanner, Weights
+    from kniffel.planning.interface import Choice, Goal, Planner, PlanningError, Unit
+    from kniffel.planning.lookahead import Lookahead, Valuation
+    from kniffel.planning.planners import planner_for, quick_choices
+    from kniffel.planning.points import METHODS, Method
+    from kniffel.planning.winning import TargetPlanner, WinPlanner, final_scores, win_chances, win_tables
+    from kniffel.planning.worker import NotReady
 
+_DOOR = Door(__name__, globals())
+_DOOR.open("columns", "ORDERED_EXTRA_ROLLS", "ColumnPlanner")
+_DOOR.open("exact", "ExactPlanner", "is_exact")
+_DOOR.open("goals", "POINTS", "WIN", "Points", "Target", "Win", "parse_goal")
+_DOOR.open("heuristic", "HeuristicPlanner", "Weights")
+_DOOR.open("interface", "Choice", "Goal", "Planner", "PlanningError", "Unit")
+_DOOR.open("lookahead", "Lookahead", "Valuation")
+_DOOR.open("planners", "planner_for", "quick_choices")
+_DOOR.open("points", "METHODS", "Method")
+_DOOR.open("winning", "TargetPlanner", "WinPlanner", "final_scores", "win_chances", "win_tables")
+_DOOR.open("worker", "NotReady")
 
-def planner_for(
-    rules: RuleSet,
-    goal: Goal | str = POINTS,
-    *,
-    method: Method = "best",
-    directory: Path | None = None,
-    weights: Weights | None = None,
-    wait: bool = True,
-) -> Planner:
-    """The planner that plays for ``goal`` (a :class:`Goal` or its text: ``points``, ``target:250``,
-    ``win``) on ``rules`` (:meth:`Goal.planner`), made once per rule set (and per table ``directory`` and
-    ``wait``) and shared: safe to call from several threads. For points, ``method`` (and the heuristic's
-    ``weights``) says how the values are found (:func:`kniffel.planning.points.points_planner`); the other
-    goals are played exactly where the solver covers the rules. A first answer may solve tables
-    (seconds); a planner made with ``wait`` false hands what it lacks to the worker and raises
-    :class:`NotReady` instead."""
-    goal = parse_goal(goal)
-    if method != "best" or weights is not None:
-        if goal != POINTS:
-            raise PlanningError(f"{method} play is for points, not for {goal}")
-        return points_planner(rules, goal, method=method, directory=directory, weights=weights, wait=wait)
-    key = (str(goal), *rules_key(rules), directory, wait)
-    return _planners.get_or_make(
-        key,
-        lambda: (rules, goal.planner(rules, directory=directory, wait=wait)),
-        lambda found: found[0] is rules or found[0] == rules,
-    )[1]
-
-
-def quick_choices(game: Game) -> list[Choice]:
-    """The options of the player to move as the quick bot orders them, best first: its lookahead, a
-    few milliseconds, never waiting for a compile. What a live bot plays and a front end shows while
-    the exact table is solved (on a first use, half a minute with its kernels' compile). Its values
-    are the bot's own scores, not points to come."""
-    return points_planner(game.rules, POINTS, method="heuristic", wait=False).choices(game)
+if not TYPE_CHECKING:  # mypy reads the names from the imports above, and knows no other
+    __getattr__ = _DOOR.attribute
+    __dir__ = _DOOR.listing
 
 
 __all__ = [

@@ -88,7 +88,7 @@ class Target(Goal):
     @classmethod
     def from_argument(cls, argument: str | None) -> Goal:
         text = (argument or "").strip()
-        if not text.isdigit() or len(text) > 6:
+        if not text.isdecimal() or len(text) > 6:
             raise PlanningError(
                 f"a target is a whole number of points, as in target:250; got target:{argument or ''}"
             )
@@ -126,8 +126,8 @@ class Win(PlainGoal):
         return POINTS
 
 
-POINTS = Points()
-WIN = Win()
+POINTS: Points = Points()
+WIN: Win = Win()
 
 _GOALS: dict[str, type[Goal]] = {"points": Points, "target": Target, "win": Win}
 ALIASES = {"mean": "points", "optimal": "points"}

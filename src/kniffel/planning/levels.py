@@ -1,19 +1,22 @@
 """Levels of play, from a newcomer (1) to the best for points (7) and to win (8): whom a family can beat.
+The ladder itself, each level's name and mistakes, is :mod:`kniffel.planning.ladder`.
 
 A level below 7 is the exact policy with the mistakes people make on top, none drawn by chance: it plays
 the solver's table as a player sees it who looks too little ahead and holds some boxes too dear or too
-cheap (:func:`kniffel.core.misjudged`). Its :class:`Mistakes` grow with the level's *strength* (0 for
-none, 1 for a newcomer):
+cheap (:func:`kniffel.core.misjudged`). Its :class:`~kniffel.planning.ladder.Mistakes` grow with the
+level's *strength* (0 for none, 1 for a newcomer):
 
 * **short sight**: the future counts ``1 - strength`` of what it is worth. A newcomer takes the most
   points the turn can bring, fills upper boxes with whatever they pay without an eye on the bonus, and
   strikes where the points now are least;
-* **the five of a kind**: points in its box seem worth :data:`CHASE` more where the sheet tracks them
-  (a player who chases five alike), and elsewhere the open box seems worth :data:`HOPE` more (a player
-  who keeps it open in hope and strikes another box instead);
-* **straights**: filling a straight box seems worth :data:`DOUBT` more: a player who gives up a straight
-  too early and strikes it;
-* **the chance box**: filling it seems worth :data:`HASTE` more: a player who spends it early.
+* **the five of a kind**: points in its box seem worth :data:`~kniffel.planning.ladder.CHASE` more where
+  the sheet tracks them (a player who chases five alike), and elsewhere the open box seems worth
+  :data:`~kniffel.planning.ladder.HOPE` more (a player who keeps it open in hope and strikes another box
+  instead);
+* **straights**: filling a straight box seems worth :data:`~kniffel.planning.ladder.DOUBT` more: a player
+  who gives up a straight too early and strikes it;
+* **the chance box**: filling it seems worth :data:`~kniffel.planning.ladder.HASTE` more: a player who
+  spends it early.
 
 Level 7 is the solver's play for points and level 8 the play to win (:mod:`kniffel.planning.winning`).
 On every sheet a level sees its columns' tables so (:class:`LevelPlanner`: the exact planner's advisor
@@ -27,133 +30,45 @@ of one column (``benchmarks/levels.py`` measures the ladder; ``docs/explanation/
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from kniffel.base.arrays import F64
-from kniffel.base.i18n import N_, translate
 from kniffel.core import Advisor, ColumnPosition, Memo, Progress, Solution, misjudged
 from kniffel.engine.game import Game
 from kniffel.planning.columns import ColumnModel, ColumnPlanner
 from kniffel.planning.exact import advisor_for, is_exact, optimal_choices, rules_key
 from kniffel.planning.interface import Choice, Goal, PlanningError, Reach
+from kniffel.planning.ladder import Level, Mistakes, level
 from kniffel.rules import RuleSet
 from kniffel.rules.scoring import Chance, Faces, Run
 
-BOT_TITLE = N_("{name} (level {level})")
-"""A level's bot's default name."""
-CHASE = 30.0
-"""Points a newcomer adds to points in the five-of-a-kind box, where the sheet tracks them."""
-HOPE = 15.0
-"""Points a newcomer adds to the five-of-a-kind box left open, where the sheet does not track them."""
-DOUBT = 12.0
-"""Points a newcomer adds to a straight box filled (scored or struck)."""
-HASTE = 10.0
-"""Points a newcomer adds to the chance box filled."""
+
+def filled(mistakes: Mistakes, rules: RuleSet, tracked: bool) -> F64:
+    """``[box]``: what filling each box of ``rules`` (one column) seems worth more to a player of
+    ``mistakes``; ``tracked``: whether the sheet's states track points in the five-of-a-kind box (then
+    :attr:`Mistakes.chase` applies to them, not :attr:`Mistakes.hope` to the box)."""
+    out = np.zeros(len(rules.boxes))
+    for b, box in enumerate(rules.boxes):
+        if isinstance(box.score, Run | Faces):
+            out[b] = mistakes.straights
+        elif isinstance(box.score, Chance):
+            out[b] = mistakes.chance
+        elif box.id == rules.five_box and not tracked:
+            out[b] = -mistakes.hope
+    return out
 
 
-@dataclass(frozen=True)
-class Level:
-    """A level of play: its number, its name for people and its strength of mistakes (:class:`Mistakes`;
-    0 for levels 7 and 8, which make none)."""
-
-    number: int
-    name: str
-    """English, marked for the catalogs: :meth:`title` says it in a language."""
-    strength: float
-    to_win: bool = False
-
-    def title(self, lang: str = "en") -> str:
-        """The level's name in ``lang``: ``Newcomer``, ``Anfänger``."""
-        return translate(lang, self.name)
-
-    def bot_name(self, lang: str = "en") -> str:
-        """The default name of the level's bot in ``lang``: ``Newcomer (level 1)``, ``Anfänger (Stufe
-        1)``."""
-        return translate(lang, BOT_TITLE, name=self.title(lang), level=self.number)
-
-    @property
-    def mistakes(self) -> Mistakes | None:
-        """What the level gets wrong; None for a level that plays exactly (7 and 8)."""
-        return Mistakes.of(self.strength) if self.strength > 0 else None
-
-
-LADDER: tuple[Level, ...] = (
-    Level(1, N_("Newcomer"), 1.1),
-    Level(2, N_("Casual player"), 0.85),
-    Level(3, N_("Hobby player"), 0.72),
-    Level(4, N_("Regular"), 0.6),
-    Level(5, N_("Skilled player"), 0.44),
-    Level(6, N_("Expert"), 0.25),
-    Level(7, N_("Master"), 0.0),
-    Level(8, N_("Grandmaster"), 0.0, to_win=True),
-)
-"""Every level, weakest first; level ``n`` is ``LADDER[n - 1]``."""
-
-EXACT_LEVEL = 7
-"""The level that plays exactly for points."""
-LEVELS = len(LADDER)
-
-
-def level(number: int) -> Level:
-    """Level ``number`` (1 to 8); :class:`PlanningError` for another number."""
-    if not 1 <= number <= LEVELS:
-        raise PlanningError(f"a level is 1 to {LEVELS}, got {number}")
-    return LADDER[number - 1]
-
-
-@dataclass(frozen=True)
-class Mistakes:
-    """How far a player's view of the game is off (see the module docstring)."""
-
-    foresight: float
-    """The share of the future a player weighs (1: all of it)."""
-    chase: float
-    """Points too many that points in the five-of-a-kind box seem worth, where the sheet tracks them."""
-    hope: float
-    """Points too many that the five-of-a-kind box left open seems worth, where it does not."""
-    straights: float
-    """Points too many that filling a straight box seems worth."""
-    chance: float
-    """Points too many that filling the chance box seems worth."""
-
-    @classmethod
-    def of(cls, strength: float) -> Mistakes:
-        """The mistakes of a player of ``strength`` (0 none, 1 a newcomer's, more a newcomer's with the
-        boxes misjudged more)."""
-        return cls(
-            foresight=max(0.0, 1.0 - strength),
-            chase=CHASE * strength,
-            hope=HOPE * strength,
-            straights=DOUBT * strength,
-            chance=HASTE * strength,
-        )
-
-    def filled(self, rules: RuleSet, tracked: bool) -> F64:
-        """``[box]``: what filling each box of ``rules`` (one column) seems worth more; ``tracked``:
-        whether the sheet's states track points in the five-of-a-kind box (then :attr:`chase` applies to
-        them, not :attr:`hope` to the box)."""
-        out = np.zeros(len(rules.boxes))
-        for b, box in enumerate(rules.boxes):
-            if isinstance(box.score, Run | Faces):
-                out[b] = self.straights
-            elif isinstance(box.score, Chance):
-                out[b] = self.chance
-            elif box.id == rules.five_box and not tracked:
-                out[b] = -self.hope
-        return out
-
-    def see(self, solution: Solution) -> Solution:
-        """``solution``'s table as this player sees it (:func:`kniffel.core.misjudged`)."""
-        tracked = solution.compiled.n_armed == 2
-        return misjudged(
-            solution,
-            foresight=self.foresight,
-            filled=self.filled(solution.rules, tracked),
-            scored_five=self.chase if tracked else 0.0,
-        )
+def see(mistakes: Mistakes, solution: Solution) -> Solution:
+    """``solution``'s table as a player of ``mistakes`` sees it (:func:`kniffel.core.misjudged`)."""
+    tracked = solution.compiled.n_armed == 2
+    return misjudged(
+        solution,
+        foresight=mistakes.foresight,
+        filled=filled(mistakes, solution.rules, tracked),
+        scored_five=mistakes.chase if tracked else 0.0,
+    )
 
 
 _SEEN = 12
@@ -165,7 +80,7 @@ def seen(solution: Solution, mistakes: Mistakes) -> Solution:
     """``solution`` as a player of ``mistakes`` sees it, made once per table and kept."""
     key = (*rules_key(solution.rules), mistakes)
     return _seen.get_or_make(
-        key, lambda: (solution, mistakes.see(solution)), lambda found: found[0] is solution
+        key, lambda: (solution, see(mistakes, solution)), lambda found: found[0] is solution
     )[1]
 
 
@@ -261,20 +176,11 @@ def seen_values(solution: Solution, number: int) -> F64:
 
 
 __all__ = [
-    "BOT_TITLE",
-    "CHASE",
-    "DOUBT",
-    "EXACT_LEVEL",
-    "HASTE",
-    "HOPE",
-    "LADDER",
-    "LEVELS",
-    "Level",
     "LevelPlanner",
-    "Mistakes",
     "SeenColumns",
-    "level",
+    "filled",
     "level_planner",
+    "see",
     "seen",
     "seen_values",
 ]

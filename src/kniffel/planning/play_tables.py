@@ -19,8 +19,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from kniffel.base.i18n import N_
-from kniffel.core import AIM_POINTS, AIM_WIN, Progress
-from kniffel.planning.winning import ROWS_KEPT, seconds_per_lane, seconds_per_value, win_tables
+from kniffel.core import AIM_POINTS, AIM_WIN, Progress, level_sizes
+from kniffel.planning.winning import seconds_per_lane, seconds_per_value, win_tables
 from kniffel.planning.worker import Work
 from kniffel.rules import RuleSet
 
@@ -116,9 +116,9 @@ class PlayTables:
         c = self.solution.compiled
         done = self.__dict__
         tables = win_tables(self.rules)
-        lanes, reach, _ = tables.states
+        sizes = level_sizes(c)
         fields = (("rules", self.rules.id),)
-        values = float((tables.reached * reach).sum()) * ROWS_KEPT
+        values = float(sizes.rows.sum())
         steps = []
         wanted = self._wanted(aims)
         if wanted is not None and wanted not in self._cones and "targets" not in done:
@@ -138,10 +138,8 @@ class PlayTables:
             )
         if AIM_WIN in aims:
             if "distributions" not in done:
-                from kniffel.core import default_limit
-
-                size = int(float(lanes.sum()) * 2.2 * default_limit(c) * 8)
-                seconds = float(lanes.sum()) * seconds_per_lane()
+                size = int(sizes.distributions.sum()) * 8
+                seconds = float(sizes.lanes.sum()) * seconds_per_lane()
                 steps.append(Step(Work(DISTRIBUTIONS, seconds, size, fields), self._maker("distributions")))
             if "early" not in done:
                 from kniffel.core import early_rows_ready

@@ -5,7 +5,7 @@ The goal planners read tables that take time to solve the first time (:class:`Wi
 rows and score distributions of early sheets are solved once per rule set and kept on disk (half a
 minute, a hundred-odd megabytes); those of later sheets are solved for the cone of the position asked
 about (a second or two) and held in memory for the rest of the game. The early target rows look no
-further than their horizon (:func:`kniffel.core.lanes.horizon_level`): from there on they take play
+further than their horizon (:func:`kniffel.core.early.horizon_level`): from there on they take play
 for points, whose chances the distributions give, so that they are solved over a quarter of the states.
 A target question is never answered from them (its cone is exact); a game to win reads them for its
 first turns only (Yahtzee's and Kniffel's first four). A planner made with ``wait=False`` never solves
@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
-import numpy.typing as npt
 
 from kniffel.base.arrays import F64
 from kniffel.base.i18n import N_
@@ -58,26 +57,23 @@ from kniffel.core import (
     cone_size,
     default_limit,
     distribution_table,
+    early_horizon,
     early_levels,
     early_rows,
-    early_rows_levels,
     early_rows_ready,
     early_table_ready,
+    early_tables,
     held_rows,
     held_table,
     horizon_level,
     is_early,
     lane_layout,
     level_of,
-    points_left,
-    reached_lanes,
     read_at_limit,
     rows_for,
     situation_distribution,
     state_distribution,
     table_for,
-    widths_of,
-    with_level,
 )
 from kniffel.engine.game import Game
 from kniffel.engine.sheet import ScoreSheet
@@ -152,15 +148,10 @@ def seconds_per_lane() -> float:
     return rate(DISTRIBUTIONS, SECONDS_PER_LANE)
 
 
-ROWS_KEPT = 0.8
-"""About this share of a row's targets up to where its open boxes stop paying is kept (past it the
-chances are 0)."""
-
-
 class WinTables:
     """What the goal planners of one rule set read, and how to get it without waiting.
 
-    Early sheets (:func:`kniffel.core.lanes.early_levels`) are answered by the early tables on disk;
+    Early sheets (:func:`kniffel.core.early.early_levels`) are answered by the early tables on disk;
     once they are missing, one job of the worker solves both (:meth:`early_work` says how long and how
     big, so a front end can tell people first). Later sheets are answered by cones solved for the
     position asked about (a second or two) and held in memory. Each method takes ``wait``: solve what is
@@ -197,44 +188,20 @@ class WinTables:
 
     @cached_property
     def _early_work(self) -> Work:
-        c = self.compiled
-        lanes, reach, levels = self.states
-        size = float((self.reached * reach)[levels <= early_rows_levels(c)].sum()) * ROWS_KEPT * 4
-        size += float(lanes[levels <= early_levels(c)].sum()) * 2.2 * default_limit(c) * 8
         return Work(
             N_("Solving the win tables of {rules} (once; kept on disk)"),
             sum(self.early_seconds),
-            int(size),
+            early_tables(self.compiled).bytes,
             self._fields,
         )
 
     @cached_property
-    def states(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """Of every sheet: its lanes, how far its row can reach and its level (boxes filled)."""
-        c = self.compiled
-        masks = np.concatenate(c.levels)
-        widths, armed = widths_of(c, masks)
-        reach = np.minimum(points_left(c)[masks], default_limit(c))
-        levels = np.array([int(m).bit_count() for m in masks.tolist()], dtype=np.int64)
-        return widths * armed * c.n_free, reach, levels
-
-    @cached_property
-    def reached(self) -> npt.NDArray[np.int64]:
-        """Of every sheet (as :attr:`states` lists them): its lanes whose upper score a game can have, the
-        ones target rows are solved for (:func:`kniffel.core.target.reached_lanes`)."""
-        return reached_lanes(self.compiled, np.concatenate(self.compiled.levels))
-
-    @cached_property
     def early_seconds(self) -> tuple[float, float]:
         """What solving the distributions and the early rows costs, roughly: every state's distribution,
-        and the rows of every state before the horizon (:func:`kniffel.core.lanes.horizon_level`),
+        and the rows of every state before the horizon (:func:`kniffel.core.early.horizon_level`),
         each as far as it can reach."""
-        c = self.compiled
-        lanes, reach, levels = self.states
-        horizon = horizon_level(c)
-        solved = levels < (len(c.levels) if horizon is None else horizon)
-        rows = float((self.reached * reach)[solved].sum()) * ROWS_KEPT * seconds_per_value()
-        return float(lanes.sum()) * seconds_per_lane(), rows
+        early = early_tables(self.compiled)
+        return early.lanes * seconds_per_lane(), early.solved_values * seconds_per_value()
 
     @property
     def _fields(self) -> tuple[tuple[str, str], ...]:
@@ -258,16 +225,13 @@ class WinTables:
         def second(done: int, total: int) -> None:
             progress(int(scale * (share + (1 - share) * done / max(total, 1))), scale)
 
-        # the distributions, and those of the early rows' horizon on the way: the rows start from them
-        horizon = horizon_level(c)
-        if horizon is None:
+        # the distributions, and the rows of the early rows' horizon on the way: the rows start from them
+        horizon = None
+        if horizon_level(c) is None:
             distribution_table(solution, directory=self.directory, progress=first, cancel=cancel)
-            distributions = None
         else:
-            distributions = with_level(
-                solution, horizon, directory=self.directory, progress=first, cancel=cancel
-            )
-        early_rows(c, directory=self.directory, distributions=distributions, progress=second, cancel=cancel)
+            horizon = early_horizon(c, solution, directory=self.directory, progress=first, cancel=cancel)
+        early_rows(c, directory=self.directory, distributions=horizon, progress=second, cancel=cancel)
         return True
 
     def prepare(self) -> Job[bool] | None:

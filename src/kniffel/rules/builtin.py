@@ -350,6 +350,7 @@ TIE_WINS_ALL = Option(
     _recorded,
     N_("A tie wins for all"),
     scoring=False,
+    plain=N_("Players tied for first all count as winners, instead of sharing the win."),
 )
 
 

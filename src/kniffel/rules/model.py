@@ -15,14 +15,15 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, TypeVar
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kniffel.base.dice import counts_of, sorted_rolls
 from kniffel.base.errors import RulesError, UnknownBoxError
 from kniffel.rules.scoring import Scorer, scorer_from_json, scorer_to_json
+
+if TYPE_CHECKING:  # numpy is imported where the table is built: a command that shows rules needs none
+    import numpy as np
+    import numpy.typing as npt
 
 RULES_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 """A rule set id: one word, as situation texts and file names need it."""
@@ -302,15 +303,20 @@ class RuleSet:
     # --- scoring --------------------------------------------------------------------------------
 
     @cached_property
-    def score_table(self) -> npt.NDArray[np.int32]:
+    def score_rows(self) -> tuple[tuple[int, ...], ...]:
         """Points of every sorted roll (rows, :func:`kniffel.base.dice.sorted_rolls` order) in every box
-        (columns, :attr:`boxes` order), before jokers and doubling. Read-only."""
-        rolls = sorted_rolls(self.dice)
-        table = np.zeros((len(rolls), len(self.boxes)), dtype=np.int32)
-        for r, roll in enumerate(rolls):
-            counts = counts_of(roll)
-            for b, box in enumerate(self.boxes):
-                table[r, b] = box.score(counts)
+        (columns, :attr:`boxes` order), before jokers and doubling: what placing a roll reads
+        (:func:`kniffel.rules.placements`), without numpy."""
+        return tuple(
+            tuple(box.score(counts_of(roll)) for box in self.boxes) for roll in sorted_rolls(self.dice)
+        )
+
+    @cached_property
+    def score_table(self) -> npt.NDArray[np.int32]:
+        """:attr:`score_rows` as an array, what the solver and the heuristics read. Read-only."""
+        import numpy as np
+
+        table = np.array(self.score_rows, dtype=np.int32).reshape(len(self.score_rows), len(self.boxes))
         table.flags.writeable = False
         return table
 

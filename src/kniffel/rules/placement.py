@@ -62,7 +62,7 @@ def strict_governs(rules: RuleSet, column: Column) -> bool:
 
 
 def _base_points(rules: RuleSet, box: Box, roll: Roll) -> int:
-    return int(rules.score_table[roll_index(rules.dice)[roll], rules.box_index[box.id]])
+    return rules.score_rows[roll_index(rules.dice)[roll]][rules.box_index[box.id]]
 
 
 def _strict_points(rules: RuleSet, box: Box, roll: Roll) -> int:

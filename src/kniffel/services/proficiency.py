@@ -18,12 +18,14 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kniffel.base.i18n import N_, number, percent, translate
 from kniffel.planning import Unit
-from kniffel.planning.levels import level
-from kniffel.services.review import PlayerSummary, Review
+from kniffel.planning.ladder import level
+
+if TYPE_CHECKING:  # a record's figures are read without the reviewer: kniffel stats imports no solver
+    from kniffel.services.review import PlayerSummary, Review
 
 LADDER_FILE = Path(__file__).with_name("ladder.json")
 """Each level's loss a decision on each rule set of one column, as measured."""

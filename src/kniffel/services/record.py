@@ -26,14 +26,15 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kniffel.base.errors import KniffelError, plotting_unavailable
 from kniffel.base.files import atomic_write
 from kniffel.base.i18n import N_
 from kniffel.engine.game import Game
-from kniffel.planning import is_exact
-from kniffel.services.review import Review
+
+if TYPE_CHECKING:  # a review needs the solver, reading the record does not (kniffel stats imports no numba)
+    from kniffel.services.review import Review
 
 DIRECTORY_ENV = "KNIFFEL_RECORD_DIR"
 """Where the record is kept instead of the user's data directory (tests, a second profile)."""
@@ -256,6 +257,8 @@ def record_finished_game(
     key = fingerprint(game)
     if any(r.game == key for r in load(path)):
         return []
+    from kniffel.planning import is_exact
+
     if reviewed is None and review_now and is_exact(game.rules):
         from kniffel.services.review import review
 

@@ -37,7 +37,8 @@ from kniffel.engine.dice import SeededDice
 from kniffel.engine.game import Game
 from kniffel.engine.situation import Situation
 from kniffel.planning import POINTS, WIN, Choice, Goal, Unit, is_exact, parse_goal
-from kniffel.planning.levels import EXACT_LEVEL, level, level_planner
+from kniffel.planning.ladder import EXACT_LEVEL, level
+from kniffel.planning.levels import level_planner
 from kniffel.rules import RuleSet
 from kniffel.services.proficiency import Proficiency, matched_level
 from kniffel.services.review import SHOWN

@@ -8,12 +8,12 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
-from kniffel.apps.cli import goals, language, reviewing, solving
+from kniffel.apps.cli import language
 from kniffel.apps.cli.errors import CliError
 from kniffel.apps.cli.language import LangOption, reports_errors
 from kniffel.apps.cli.options import (
@@ -30,11 +30,11 @@ from kniffel.apps.cli.options import (
 from kniffel.apps.cli.parsing import given_dice, parse_sheet
 from kniffel.apps.cli.render import named_actions
 from kniffel.base.i18n import translate
-from kniffel.core import ColumnPosition
 from kniffel.engine.situation import Situation
-from kniffel.planning.interface import Goal, OthersNeeded, Unit
-from kniffel.services.advice import PAST_THE_LIMIT, Advice, Position, options
-from kniffel.services.batch import batch_advisor, prepare_batch, run_batch
+
+if TYPE_CHECKING:  # the solver is imported by the commands that ask it: kniffel --help imports no numba
+    from kniffel.planning.interface import Goal
+    from kniffel.services.advice import Advice
 
 commands = typer.Typer()
 """The command, added to ``kniffel``'s own (:mod:`kniffel.apps.cli.app`)."""
@@ -122,6 +122,12 @@ def advise_command(
     "keep D D" holds those dice and throws the others; "roll" throws all of them again ("free throw"
     for a free throw); --json gives their text form ("roll keep D D").
     """
+    from kniffel.apps.cli import goals, solving
+    from kniffel.core import ColumnPosition
+    from kniffel.planning.interface import Unit
+    from kniffel.services.advice import Position, options
+    from kniffel.services.batch import batch_advisor, prepare_batch, run_batch
+
     words = language.choose(lang)
     goal = goals.goal_of(goal_text)
     if situation_text is not None:
@@ -205,6 +211,8 @@ def advise_command(
 def _with_others(goal: Goal, *, table: bool) -> Iterator[None]:
     """Say how to give the other players' sheets when ``goal`` needs them and the question (a table
     text, or a column's sheet) has none."""
+    from kniffel.planning.interface import OthersNeeded
+
     try:
         yield
     except OthersNeeded:
@@ -220,11 +228,17 @@ def _with_others(goal: Goal, *, table: bool) -> Iterator[None]:
 
 def _say_bound(console: Console, advice: Advice, words: str) -> None:
     """Say under chances read at the tables' limit that they are upper bounds."""
+    from kniffel.services.advice import PAST_THE_LIMIT
+
     if advice.reach is not None and advice.reach.limit is not None:
         console.print(translate(words, PAST_THE_LIMIT, limit=advice.reach.limit), markup=False)
 
 
 def _advise_situation(situation: Situation, json_output: bool, words: str, goal: Goal) -> None:
+    from kniffel.apps.cli import goals, reviewing, solving
+    from kniffel.planning.interface import Unit
+    from kniffel.services.advice import Position, options
+
     position = Position.of_situation(situation)
     with (
         goals.solving_for(situation.rules, goal, show=not json_output, lang=words, table=True) as progress,

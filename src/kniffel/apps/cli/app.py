@@ -19,7 +19,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from kniffel.apps.cli import advising, caching, language, reviewing, simulating, solving, stats, training
+from kniffel.apps.cli import advising, caching, language, simulating, stats, training
 from kniffel.apps.cli.cluster import ClusterOption
 from kniffel.apps.cli.errors import CliError
 from kniffel.apps.cli.language import LangOption, reports_errors
@@ -36,7 +36,6 @@ from kniffel.apps.cli.options import (
     file_option,
 )
 from kniffel.apps.cli.parsing import given_dice, parse_sheet
-from kniffel.apps.cli.play import Session, Settings, make_console
 from kniffel.apps.cli.render import (
     placements_table,
     rule_set_json,
@@ -48,7 +47,6 @@ from kniffel.base.files import check_writable
 from kniffel.base.i18n import number, translate
 from kniffel.rules import Order, find_box, parse_options, placements
 from kniffel.rules import get as get_rules
-from kniffel.services.session import Session as GameSession
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 """What ``kniffel serve --log-level`` takes (uvicorn's levels)."""
@@ -238,6 +236,9 @@ def play_command(
 ) -> None:
     """Play a game in the terminal: humans and bots, 1 to 8 players. The full-screen game shows its keys
     at the bottom (? explains them); the line game (--plain) lists its commands when you type help."""
+    from kniffel.apps.cli.play import Session, Settings, make_console
+    from kniffel.services.session import Session as GameSession
+
     settings = Settings(
         lang=language.choose(lang), lang_given=lang, pad=pad, json=json_output, save=save, seed=seed
     )
@@ -306,6 +307,8 @@ def solve_command(
     Tables are cached on disk ($KNIFFEL_CACHE_DIR or the user cache directory); "seconds" is the time
     of the dynamic programme alone, and for a cached table the time it took when it was built.
     """
+    from kniffel.apps.cli import solving
+
     words = language.choose(lang)
     rules = chosen_rules(rules_id, option)
     alone = solving.column_rules(rules, column)
@@ -365,6 +368,8 @@ def review_command(
     point a turn on average. Exact for the rule sets the solver covers; for the others the values are
     the optimal bot's estimates (the output says so).
     """
+    from kniffel.apps.cli import reviewing
+
     reviewing.print_review(
         path, everything=everything, by_win=by_win, json_output=json_output, lang=language.choose(lang)
     )

@@ -21,7 +21,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from kniffel.apps.cli import language, solving
+from kniffel.apps.cli import language
 from kniffel.apps.cli.cluster import INTERRUPTED
 from kniffel.apps.cli.errors import CliError
 from kniffel.apps.cli.language import LangOption, reports_errors
@@ -181,6 +181,7 @@ def prepare(
 ) -> None:
     """Solve a rule set's win tables now (what chances of winning, bot:win and target advice read early
     in a game), with progress, rather than in the background the first time a game needs them."""
+    from kniffel.apps.cli import solving
     from kniffel.core import warm_up_needed
     from kniffel.planning import is_exact
     from kniffel.planning.winning import win_tables

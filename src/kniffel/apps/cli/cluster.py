@@ -11,9 +11,7 @@ from typing import Annotated, Protocol, TypeVar
 
 import typer
 
-from kniffel.apps.cli import solving
 from kniffel.base.i18n import N_, ngettext, number
-from kniffel.services.simulate import Interrupted
 
 INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT)."""
@@ -59,6 +57,8 @@ class Tally:
     @contextmanager
     def running(self, cluster: str | None) -> Iterator[Tally]:
         """The bar on stderr while the body runs; Ctrl-C ends the command with one line."""
+        from kniffel.apps.cli import solving
+
         try:
             with solving.solve_progress(self.show, self.label, N_("games"), lang=self.lang) as bar:
                 self._bar = bar
@@ -98,6 +98,8 @@ class Tally:
         """Play the run, ``here()`` or ``there(cluster)``, with the bar, and ``report`` its result.
         Ctrl-C ends the command with one line (:meth:`running`); a run here first reports the games of
         the blocks it finished (:class:`kniffel.services.simulate.Interrupted`), the line counting those."""
+        from kniffel.services.simulate import Interrupted
+
         partial: R | None = None
         try:
             with self.running(cluster):

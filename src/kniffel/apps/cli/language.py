@@ -182,26 +182,78 @@ def _one_line_errors(language: str) -> Iterator[None]:
             )
         print(translate(language, "kniffel: error: {message}", message=text), file=sys.stderr)
 
-    with _patched(RICH_UTILS, "rich_format_error", error):
+    with _patched(RICH_UTILS, "rich_format_error", error, before=_stand_ins):
         yield
 
 
 RICH_UTILS = "typer.rich_utils"
-"""Where Typer formats a usage error: it imports the module only then, and importing it (with Rich's
-Markdown) took 33 ms, a twentieth of a whole ``kniffel solve``, so it is patched when it is imported."""
+"""Where Typer formats the help and a usage error: it imports the module only then, so it is patched
+when it is imported."""
+
+DEFERRED = {"rich.markdown": "Markdown", "rich.traceback": "Traceback"}
+"""What Typer's formatting imports from Rich for Markdown help and pretty tracebacks, neither of which
+this command line shows: with a Markdown parser and Pygments they took longer to import than Typer
+itself, and ``kniffel --help`` twice as long. While the formatting is imported they are stand-ins
+(:class:`_Later`), which import the real ones when they are used."""
+
+
+class _Later(type):
+    """A class of Rich's that Typer's formatting names (:data:`DEFERRED`), imported when it is used."""
+
+    _module: str
+
+    def _real(cls) -> Any:
+        return getattr(importlib.import_module(cls._module), cls.__name__)
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        return cls._real()(*args, **kwargs)
+
+    def __getattr__(cls, name: str) -> Any:
+        return getattr(cls._real(), name)
+
+
+def _stand_ins() -> Callable[[], None]:
+    """Put the stand-ins of :data:`DEFERRED` that are not imported yet in their place; return what takes
+    them away again (then importing one imports the real module). Anything else asked of a stand-in
+    module is the real module's."""
+    placed: dict[str, ModuleType] = {}
+    for name, kind in DEFERRED.items():
+        if name in sys.modules:
+            continue
+        module = ModuleType(name)
+        setattr(module, kind, _Later(kind, (), {"_module": name}))
+
+        def real(attribute: str, name: str = name) -> Any:
+            if attribute.startswith("__"):  # what the import system asks of any module (a package's path)
+                raise AttributeError(attribute)
+            sys.modules.pop(name, None)
+            return getattr(importlib.import_module(name), attribute)
+
+        module.__getattr__ = real  # type: ignore[method-assign]
+        placed[name] = sys.modules[name] = module
+
+    def away() -> None:
+        for name, module in placed.items():
+            if sys.modules.get(name) is module:
+                del sys.modules[name]
+
+    return away
 
 
 @contextmanager
-def _patched(module_name: str, name: str, value: Any) -> Iterator[None]:
+def _patched(
+    module_name: str, name: str, value: Any, *, before: Callable[[], Callable[[], None]] | None = None
+) -> Iterator[None]:
     """While in the block, attribute ``name`` of module ``module_name`` is ``value``: at once if the
-    module is imported, else as soon as it is (without importing it); restored on leaving."""
+    module is imported, else as soon as it is (without importing it); restored on leaving. ``before()``
+    runs just before the module does (and what it returns just after)."""
     saved: list[Any] = []
 
     def patch(module: Any) -> None:
         saved.append(getattr(module, name))
         setattr(module, name, value)
 
-    hook = _OnImport(module_name, patch)
+    hook = _OnImport(module_name, patch, before)
     if module_name in sys.modules:
         patch(sys.modules[module_name])
     else:
@@ -216,11 +268,18 @@ def _patched(module_name: str, name: str, value: Any) -> Iterator[None]:
 
 
 class _OnImport(importlib.abc.MetaPathFinder):
-    """Finds module ``name`` as the other finders do and calls ``then(module)`` once it has run."""
+    """Finds module ``name`` as the other finders do and calls ``then(module)`` once it has run (and
+    ``before()`` just before it runs, and what that returns just after)."""
 
-    def __init__(self, name: str, then: Callable[[ModuleType], None]) -> None:
+    def __init__(
+        self,
+        name: str,
+        then: Callable[[ModuleType], None],
+        before: Callable[[], Callable[[], None]] | None = None,
+    ) -> None:
         self.name = name
         self.then = then
+        self.before = before
 
     def find_spec(self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None) -> Any:
         if fullname != self.name:
@@ -233,7 +292,12 @@ class _OnImport(importlib.abc.MetaPathFinder):
         run = loader.exec_module
 
         def exec_module(module: ModuleType) -> None:
-            run(module)
+            after = None if self.before is None else self.before()
+            try:
+                run(module)
+            finally:
+                if after is not None:
+                    after()
             self.then(module)
 
         loader.exec_module = exec_module  # type: ignore[method-assign]

@@ -21,7 +21,7 @@ def dice_words(tokens: Sequence[str]) -> list[str]:
     dice stays a (wrong) face rather than becoming ``1 0``.
     """
     words = [w for token in tokens for w in _SEPARATORS.split(token) if w]
-    if len(words) == 1 and len(words[0]) > 1 and words[0].isdigit():
+    if len(words) == 1 and len(words[0]) > 1 and words[0].isdecimal():
         return list(words[0])
     return words
 

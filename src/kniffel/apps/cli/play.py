@@ -400,7 +400,7 @@ class Session(session.Session):
         try:
             if handler is not None:
                 handler(args)
-            elif self.settings.pad and all(word.isdigit() for word in words):
+            elif self.settings.pad and all(word.isdecimal() for word in words):
                 self.do_pad_dice(words)  # score pad: bare dice are what the dice show now
             else:
                 self.do_action(" ".join(words))
@@ -443,7 +443,7 @@ class Session(session.Session):
             action = self.game.parse_action(text)
         except GameFormatError:
             first = text.split()[0].casefold()
-            if first in action_words() or first in SHORT_FORMS or first.isdigit():
+            if first in action_words() or first in SHORT_FORMS or first.isdecimal():
                 raise
             raise CliError(f"unknown command {text.split()[0]!r}; type help for the list") from None
         if isinstance(action, Roll):

@@ -13,7 +13,7 @@ import csv
 import json
 from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -35,14 +35,9 @@ from kniffel.base.errors import plotting_unavailable
 from kniffel.base.files import check_writable
 from kniffel.base.i18n import N_, ngettext, number, percent, translate
 from kniffel.rules import RuleSet
-from kniffel.services.plans import target_aim
-from kniffel.services.simulate import (
-    MAX_GAMES,
-    SimulationResult,
-    check_request,
-    plot_histogram,
-    simulate,
-)
+
+if TYPE_CHECKING:  # the simulator is imported when games are played: kniffel --help imports no numba
+    from kniffel.services.simulate import SimulationResult
 
 commands = typer.Typer()
 """The command, added to ``kniffel``'s own (:mod:`kniffel.apps.cli.app`)."""
@@ -51,6 +46,10 @@ PLOT_FORMATS = ("png", "svg", "pdf")
 """Histogram formats that matplotlib's Agg canvas writes without further libraries."""
 PARTIAL = N_("Partial result: played {games} of {total} before the run was interrupted.")
 """Said above the result of a run that Ctrl-C stopped (``kniffel simulate`` and ``kniffel tournament``)."""
+GAMES_AT_MOST = 10_000_000
+"""What ``--games`` takes at most, as its help says: the simulator's own limit
+(:data:`kniffel.services.simulate.MAX_GAMES`, which a test holds equal), written here so that the help
+is shown without importing the simulator."""
 
 __all__ = [
     "PARTIAL",
@@ -123,7 +122,7 @@ def simulate_command(
     ] = "bot:optimal",
     games: Annotated[
         int,
-        typer.Option("--games", "-n", help=f"Number of games to play (1 to {MAX_GAMES:,})."),
+        typer.Option("--games", "-n", help=f"Number of games to play (1 to {GAMES_AT_MOST:,})."),
     ] = 10000,
     seed: SeedOption = 0,
     plot: Annotated[
@@ -147,6 +146,9 @@ def simulate_command(
     cluster: ClusterOption = None,
 ) -> None:
     """Play many games with one strategy and report the distribution of final scores."""
+    from kniffel.services.plans import target_aim
+    from kniffel.services.simulate import MAX_GAMES, check_request, simulate
+
     words = language.choose(lang)
     rules = chosen_rules(rules_id, option)
     if games < 1:
@@ -198,6 +200,8 @@ def report(
     lang: str,
 ) -> None:
     """The statistics as JSON or text (a partial result said to be), and the files asked for."""
+    from kniffel.services.simulate import plot_histogram
+
     if plot is not None:
         plot_histogram(result, plot)
     if scores is not None:

@@ -10,7 +10,7 @@ import secrets
 import sys
 from collections.abc import Callable
 from datetime import date
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -24,9 +24,10 @@ from kniffel.apps.cli.render import dice_text, sheet_table
 from kniffel.base.i18n import translate
 from kniffel.engine.actions import action_text
 from kniffel.engine.game import Game
-from kniffel.planning import PlanningError, parse_goal
 from kniffel.rules import RuleSet
-from kniffel.services import trainer
+
+if TYPE_CHECKING:  # the trainer is imported by the command: kniffel --help imports no solver
+    from kniffel.services import trainer
 
 commands = typer.Typer()
 """The command, added to ``kniffel``'s own (:mod:`kniffel.apps.cli.app`)."""
@@ -42,8 +43,9 @@ def train_command(
     rules_id: RulesOption = None,
     option: OptionsOption = None,
     count: Annotated[
-        int, typer.Option("--count", "-n", min=1, max=trainer.MAX_SERIES, help="Positions in the series.")
-    ] = trainer.SERIES,
+        int | None,
+        typer.Option("--count", "-n", min=1, help="Positions in the series.", show_default=False),
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option(
@@ -81,6 +83,9 @@ def train_command(
     """Train: positions from real games that teach, one at a time. Answer with the dice to keep or the
     box to fill; then see the best choice, every option's value and what your answer cost. At the end:
     your average loss a decision and the level it matches."""
+    from kniffel.planning import PlanningError, parse_goal
+    from kniffel.services import trainer
+
     words = language.choose(lang)
     rules = chosen_rules(rules_id, option)
     try:
@@ -101,7 +106,9 @@ def train_command(
     fullscreen = not (plain or json_output) and sys.stdin.isatty() and sys.stdout.isatty()
     console = Console(highlight=False, stderr=json_output)
     with console.status(translate(words, "Finding positions that teach..."), spinner="dots"):
-        exercises = trainer.series(rules, count=count, seed=chosen, goal=goal)
+        exercises = trainer.series(
+            rules, count=trainer.SERIES if count is None else count, seed=chosen, goal=goal
+        )
     if fullscreen:
         from kniffel.apps.tui.trainer import train
 
@@ -125,6 +132,8 @@ def _lines() -> Callable[[], str | None]:
 
 
 def _json_dialogue(exercises: list[trainer.Exercise], seed: int) -> None:
+    from kniffel.services import trainer
+
     read = _lines()
     verdicts: list[trainer.Verdict] = []
     for number, exercise in enumerate(exercises, 1):
@@ -190,6 +199,8 @@ def verdict_table(verdict: trainer.Verdict, rules: RuleSet, lang: str) -> Table:
 def _plain_dialogue(
     exercises: list[trainer.Exercise], rules: RuleSet, lang: str, console: Console, seed: int
 ) -> None:
+    from kniffel.services import trainer
+
     read = _lines()
     console.print(
         translate(lang, "Series {seed}: {n} positions. Type q to stop.", seed=seed, n=len(exercises))
@@ -219,6 +230,8 @@ def _plain_dialogue(
 
 
 def _summary(verdicts: list[trainer.Verdict], lang: str, console: Console) -> None:
+    from kniffel.services import trainer
+
     if not verdicts:
         return
     done = trainer.result(verdicts)

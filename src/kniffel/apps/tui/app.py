@@ -426,7 +426,7 @@ class KniffelApp(GameBase):
         text = event.value.strip()
         if self.asking == "dice" and self.pending is not None:
             pending = self.pending
-            thrown = [int(c) for c in text if c.isdigit()]
+            thrown = [int(c) for c in text if c.isdecimal()]
             count = self.rules.dice - len(pending.keep)
             if len(thrown) != count or any(c.isalpha() for c in text):
                 example = " ".join("65432"[:count])

@@ -113,7 +113,7 @@ class PositionScreen(ModalScreen[None]):
             self.note(self.t("No dice yet in this position: advice starts after the turn's first roll."))
             return
         self.think()
-        self.analyse(situation, int(target) if target.isdigit() else None)
+        self.analyse(situation, int(target) if target.isdecimal() else None)
 
     def think(self) -> None:
         """Say "Thinking..." until the advice comes, the compile of a first use counted."""

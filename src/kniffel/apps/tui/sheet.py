@@ -92,7 +92,7 @@ def name_lines(name: str, width: int, lines: int) -> tuple[str, str]:
     second = shortened(rest, width) if rest else ""
     head, _, number = rest.rpartition(" ")
     room = width - len(number) - 1
-    if number.isdigit() and head and not second.endswith(number) and room >= 1:
+    if number.isdecimal() and head and not second.endswith(number) and room >= 1:
         second = (shortened(head, room) if room >= 2 else head[:room]) + " " + number
     return first, second
 

@@ -203,7 +203,7 @@ async def _read_json(request: Request, timeout: float) -> Any:
     """The request's JSON body, refused if it is too large or has not arrived within ``timeout``
     seconds (a client that never sends it would hold a connection and a task)."""
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+    if declared is not None and (not declared.isdecimal() or int(declared) > MAX_BODY):
         raise WebError("too_large", f"a request body is at most {MAX_BODY} bytes")
     body = bytearray()
     try:

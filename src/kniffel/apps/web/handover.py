@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 
 from kniffel.apps.web.dependencies import service_of
 from kniffel.apps.web.errors import WebError
+from kniffel.apps.web.guard import whole_number
 from kniffel.apps.web.live import LiveGame
 from kniffel.apps.web.schema import SEAT_KINDS, is_bot
 from kniffel.apps.web.tokens import token_of
@@ -20,11 +21,8 @@ router = APIRouter()
 
 
 def _seat(live: LiveGame, index: str) -> int:
-    """The seat a path names, a person's seat of the game; ``malformed`` or ``invalid`` otherwise."""
-    last = len(live.seats) - 1
-    if not index.isdigit() or int(index) > last:
-        raise WebError("malformed", f"the game has seats 0 to {last}")
-    seat = int(index)
+    """The seat a path names, a person's seat of the game; ``invalid`` otherwise."""
+    seat = whole_number(index, "seat", 0, len(live.seats) - 1)
     if is_bot(live.seats[seat].kind):
         raise WebError("invalid", "a bot's seat is played by its bot already")
     return seat

@@ -167,16 +167,16 @@ class Replication:
                     async for notice in connection.notifies():
                         for line in notice.payload.split("\n"):
                             game_id, seq, origin, seat, action = (line.split(" ", 4) + [""] * 4)[:5]
-                            if seat == "undo" and seq.isdigit():
+                            if seat == "undo" and seq.isdecimal():
                                 self.heard_undo(game_id, int(seq), origin)
                             elif seat == "seats":
                                 self.heard_seats(game_id, origin)
-                            elif seq.isdigit():
+                            elif seq.isdecimal():
                                 self.announced(
                                     game_id,
                                     int(seq),
                                     origin,
-                                    int(seat) if seat.isdigit() else None,
+                                    int(seat) if seat.isdecimal() else None,
                                     action or None,
                                 )
             except asyncio.CancelledError:

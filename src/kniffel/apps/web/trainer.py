@@ -74,7 +74,7 @@ def asked_series(request: Request) -> tuple[RuleSet, SeriesKey]:
     if goal not in (POINTS, WIN):
         raise WebError("invalid", "the trainer plays for points or to win")
     count_text = query.get("count", str(trainer.SERIES))
-    if not count_text.isdigit() or not 1 <= int(count_text) <= trainer.MAX_SERIES:
+    if not count_text.isdecimal() or not 1 <= int(count_text) <= trainer.MAX_SERIES:
         raise WebError("malformed", f"count is a number of positions from 1 to {trainer.MAX_SERIES}")
     daily, seed_text = query.get("daily"), query.get("seed", "")
     if daily:
@@ -82,7 +82,7 @@ def asked_series(request: Request) -> tuple[RuleSet, SeriesKey]:
             seed = trainer.daily_seed(rules, date.fromisoformat(daily), goal)
         except ValueError:
             raise WebError("malformed", "daily is a date as YYYY-MM-DD") from None
-    elif seed_text.isdigit() and len(seed_text) <= 18:
+    elif seed_text.isdecimal() and len(seed_text) <= 18:
         seed = int(seed_text)
     else:
         raise WebError("malformed", "name the series by seed (a whole number) or daily (a date)")
@@ -166,7 +166,7 @@ async def series(request: Request, allowances: Allowed) -> Any:
 
 def _graded(found: list[trainer.Exercise], number_text: str, action: str) -> trainer.Verdict:
     last = len(found)
-    if not number_text.isdigit() or not 1 <= int(number_text) <= last:
+    if not number_text.isdecimal() or not 1 <= int(number_text) <= last:
         raise WebError("malformed", f"number is a position of the series, 1 to {last}")
     if not action.strip() or len(action) > 200:
         raise WebError("malformed", "say which dice to keep or which box to fill")

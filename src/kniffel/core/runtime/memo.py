@@ -8,6 +8,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, Generic, Protocol, TypeVar
 
+from kniffel.core.runtime.spill import relieve_over
+
 
 class Sized(Protocol):
     @property
@@ -105,6 +107,9 @@ class Held(Generic[T]):
             while len(self._tables) > 1 and total > self.budget:
                 _, dropped = self._tables.popitem(last=False)
                 total -= dropped.nbytes
+        # the tables kept in files and mapped take the system's file cache, not this process's memory,
+        # once their pages read are let go (:mod:`kniffel.core.runtime.spill`)
+        relieve_over()
         return table
 
     def get_or_make(self, key: Hashable, make: Callable[[], T]) -> T:

@@ -26,23 +26,26 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import os
 import re
 import zlib
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from kniffel.base.errors import KniffelError
 from kniffel.base.files import TEMPORARY_SUFFIX, atomic_stream, atomic_write, leftovers
 from kniffel.base.i18n import N_
 from kniffel.core.runtime.kernelcache import kernels_cache_dir, user_cache_dir
 from kniffel.rules import RuleSet
+
+if TYPE_CHECKING:  # numpy is imported where a table is read or written: listing the cache needs none
+    import numpy as np
+    import numpy.typing as npt
 
 CACHE_DIR_ENV = "KNIFFEL_CACHE_DIR"
 CACHE_BUDGET_ENV = "KNIFFEL_CACHE_BUDGET"
@@ -99,7 +102,8 @@ def table_key(rules: RuleSet) -> str:
     digest.update(
         repr((rules.rolls, rules.free_throw_points, rules.free_throws_per_turn, rules.extra.value)).encode()
     )
-    digest.update(np.ascontiguousarray(rules.score_table).tobytes())
+    # the bytes of the score table (int32, row by row) without numpy: listing the cache needs none
+    digest.update(array("i", itertools.chain.from_iterable(rules.score_rows)).tobytes())
     return digest.hexdigest()[:20]
 
 
@@ -110,17 +114,13 @@ def table_path(rules: RuleSet, directory: Path | None = None) -> Path:
 
 
 def checksum(values: npt.NDArray[Any]) -> str:
+    import numpy as np
+
     return hashlib.blake2b(np.ascontiguousarray(values).data.cast("B"), digest_size=16).hexdigest()
 
 
 def meta_path(path: Path) -> Path:
     return path.with_suffix(".json")
-
-
-def _crc(array: npt.NDArray[Any]) -> str:
-    """A checksum of a derived table's bytes: CRC-32 finds damage five times as fast as BLAKE2 reads a
-    table of several hundred megabytes, which is what loading one costs."""
-    return f"crc32:{zlib.crc32(np.ascontiguousarray(array).data.cast('B')):08x}"
 
 
 def derived_path(rules: RuleSet, kind: str, directory: Path | None = None) -> Path:
@@ -132,7 +132,13 @@ def derived_path(rules: RuleSet, kind: str, directory: Path | None = None) -> Pa
 
 def load_array(path: Path, key: str, shape: tuple[int, ...], dtype: npt.DTypeLike) -> npt.NDArray[Any] | None:
     """A derived table written by :func:`save_array` if a sound one is at ``path`` (its description names
-    ``key``, the shape, the type and the checksum of its bytes), memory-mapped; else None."""
+    ``key``, the shape, the type and the checksum of its bytes), memory-mapped (read-only, among the
+    mappings :func:`~kniffel.core.runtime.spill.relieve_mapped` lets go); else None. The checksum is of
+    the file read, not of the mapping (:func:`_crc_of`)."""
+    import numpy as np
+
+    from kniffel.core.runtime.spill import map_file
+
     try:
         meta = json.loads(meta_path(path).read_text(encoding="utf-8"))
         if (
@@ -143,15 +149,53 @@ def load_array(path: Path, key: str, shape: tuple[int, ...], dtype: npt.DTypeLik
             or tuple(meta.get("shape", ())) != shape
         ):
             return None
-        array = np.asarray(np.load(path, mmap_mode="r", allow_pickle=False))
-        if array.shape != shape or array.dtype != np.dtype(dtype) or not array.flags.c_contiguous:
-            return None
-        if _crc(array) != meta.get("checksum"):
-            return None
+        with path.open("rb") as stream:
+            found_shape, fortran, found_dtype, offset = _npy_header(stream)
+            if found_shape != shape or fortran or found_dtype != np.dtype(dtype):
+                return None
+            size = int(np.prod(shape, dtype=np.int64)) * found_dtype.itemsize
+            if _crc_of(stream, size) != meta.get("checksum"):
+                return None
+            mapping = map_file(stream.fileno(), offset + size) if size else None
         mark_used(meta_path(path))
-        return array
+        if mapping is None:  # nothing to map: an empty array, read-only as a mapped one is
+            empty = np.zeros(shape, dtype=found_dtype)
+            empty.flags.writeable = False
+            return empty
+        array = np.frombuffer(mapping, dtype=found_dtype, count=size // found_dtype.itemsize, offset=offset)
+        return array.reshape(shape)
     except Exception:  # as in load: whatever reading raises, the table counts as missing
         return None
+
+
+def _npy_header(stream: BinaryIO) -> tuple[tuple[int, ...], bool, np.dtype[Any], int]:
+    """The shape, order and type of the array an ``.npy`` file holds, and where its bytes begin."""
+    import numpy as np
+
+    version = np.lib.format.read_magic(stream)
+    if version == (1, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_1_0(stream)
+    else:
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(stream)
+    return tuple(shape), bool(fortran), dtype, stream.tell()
+
+
+def _crc_of(stream: BinaryIO, size: int) -> str:
+    """The CRC-32 of the ``size`` bytes left in ``stream`` (which must end there), read in blocks: it finds
+    damage five times as fast as BLAKE2 reads a table of several hundred megabytes, which is what loading
+    one costs, and pages read from the file are not the process's memory, as pages read through a mapping
+    are (Yatzy's early rows took 250 MB of a server's that way)."""
+    crc = 0
+    left = size
+    while left > 0:
+        block = stream.read(min(left, 1 << 24))
+        if not block:
+            break
+        crc = zlib.crc32(block, crc)
+        left -= len(block)
+    if left or stream.read(1):
+        return "crc32:truncated"
+    return f"crc32:{crc:08x}"
 
 
 def described(path: Path, key: str) -> bool:
@@ -166,19 +210,40 @@ def described(path: Path, key: str) -> bool:
 
 def save_array(path: Path, key: str, array: npt.NDArray[Any], details: dict[str, object]) -> None:
     """Write a derived table and its description atomically (the description last)."""
+    save_arrays(path, key, [array], details)
+
+
+def save_arrays(path: Path, key: str, pieces: Sequence[npt.NDArray[Any]], details: dict[str, object]) -> None:
+    """:func:`save_array` of the pieces one after the other (one array of one type: those of one
+    dimension joined, or a single piece of any shape), written as they are: joined first, a table of
+    levels was in memory twice."""
+    import numpy as np
+
+    if not pieces:
+        raise ValueError("a table of no pieces")
+    shape = pieces[0].shape if len(pieces) == 1 else (sum(len(piece) for piece in pieces),)
+    dtype = pieces[0].dtype
+    if any(piece.dtype != dtype or (len(pieces) > 1 and piece.ndim != 1) for piece in pieces):
+        raise ValueError("the pieces of a table are of one type and, if several, of one dimension")
     path.parent.mkdir(parents=True, exist_ok=True)
+    meta_path(path).unlink(missing_ok=True)
+    make_room(sum(piece.nbytes for piece in pieces), path.parent, keep=path)
+    crc = 0
+    with atomic_stream(path) as stream:
+        header = {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False, "shape": shape}
+        np.lib.format.write_array_header_1_0(stream, header)
+        for piece in pieces:
+            data = np.ascontiguousarray(piece).data.cast("B")
+            stream.write(data)
+            crc = zlib.crc32(data, crc)
     meta = {
         **details,
         "format": FORMAT,
         "key": key,
         "solver_version": SOLVER_VERSION,
-        "shape": list(array.shape),
-        "checksum": _crc(array),
+        "shape": list(shape),
+        "checksum": f"crc32:{crc:08x}",
     }
-    meta_path(path).unlink(missing_ok=True)
-    make_room(array.nbytes, path.parent, keep=path)
-    with atomic_stream(path) as stream:
-        np.save(stream, np.ascontiguousarray(array), allow_pickle=False)
     atomic_write(meta_path(path), json.dumps(meta, indent=1))
 
 

@@ -92,7 +92,7 @@ function showPosition() {
   $("question").textContent = `${found.question} ${t("Rolls left: {n}", { n: found.rolls_left })}`;
   const others = found.totals.slice(1);
   $("others").hidden = others.length === 0;
-  $("others").textContent = others.length ? t("You: {you} points. Your opponent: {other} points.", { you: found.totals[0], other: others[0] }) : "";
+  $("others").textContent = others.length ? t("Totals: you {you}, your opponent {other}.", { you: found.totals[0], other: others[0] }) : "";
   $("keep").hidden = found.rolls_left === 0;
   $("answer-error").textContent = "";
   showDice();
@@ -175,7 +175,7 @@ async function give(action) {
 
 function valueText(verdict, value) {
   if (verdict.unit === "probability") return t("{chance} to win", { chance: percent(value, 1) });
-  return t("{n} points to come", { n: number(value, 2) });
+  return t("{points} points to come", { points: number(value, 2) });
 }
 
 function showVerdict(verdict) {

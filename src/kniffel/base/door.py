@@ -1,0 +1,49 @@
+"""A package's face whose names are imported the first time they are asked for.
+
+A floor's face (``kniffel``, ``kniffel.core``, ``kniffel.planning``) names what it opens onto; importing
+the face alone loads none of the modules behind it, so a command that never solves starts without numpy,
+numba or the kernels. The face imports its names for the type checker only, records where each one lives
+in a :class:`Door`, and hands the door's :meth:`~Door.attribute` and :meth:`~Door.listing` to Python as the
+module's ``__getattr__`` and ``__dir__``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+
+class Door:
+    """The names a package opens onto, each the module that defines it and its name there."""
+
+    def __init__(self, package: str, namespace: dict[str, Any]) -> None:
+        self.package = package
+        self.names: dict[str, tuple[str, str]] = {}
+        """Each name of the door: the module that defines it and its name there."""
+        self._namespace = namespace
+
+    def open(self, module: str, *names: str, **renamed: str) -> None:
+        """Open onto ``names`` of ``module`` (a module of the package, named from it) and onto each
+        ``renamed`` name, whose own name in the module is its value."""
+        where = f"{self.package}.{module}"
+        for name in names:
+            self.names[name] = (where, name)
+        for name, own in renamed.items():
+            self.names[name] = (where, own)
+
+    def attribute(self, name: str) -> Any:
+        """The value of ``name``, imported from its module and kept in the package the first time."""
+        try:
+            module, own = self.names[name]
+        except KeyError:
+            raise AttributeError(f"module {self.package!r} has no attribute {name!r}") from None
+        value = getattr(importlib.import_module(module), own)
+        self._namespace[name] = value
+        return value
+
+    def listing(self) -> list[str]:
+        """What ``dir()`` of the package shows: what it holds and what it opens onto."""
+        return sorted({*self._namespace, *self.names})
+
+
+__all__ = ["Door"]
