@@ -19,8 +19,9 @@ For each rule set of one column and each level:
 gigabytes to solve; ``benchmarks/win_rate.py`` measures that pairing at length). The speed is that of a
 compiled tournament of ``bot:1`` to ``bot:7`` (every pairing, ``--deals`` deals each).
 
-``--write`` keeps the figures in ``benchmarks/results/reports/levels.json`` and each level's loss a decision in
-``src/kniffel/services/ladder.json``, from which a player's figure finds the level it matches.
+``--write`` keeps the figures in ``benchmarks/results/reports/levels.json`` and each level's loss a
+decision in ``src/kniffel/services/ladder.json``, from which a player's figure finds the level it
+matches.
 """
 
 from __future__ import annotations
