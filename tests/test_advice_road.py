@@ -20,8 +20,9 @@ from kniffel.planning.goals import ALIASES, goal_names
 from test_layers import PACKAGE, SOURCES, imports_of, module_name
 
 PLANNING = PACKAGE / "planning"
-MENU = {"kniffel.planning", "kniffel.planning.goals"}
-"""The modules of planning that know the concrete goals: the face and the menu."""
+MENU = {"kniffel.planning", "kniffel.planning.goals", "kniffel.planning.planners"}
+"""The modules of planning that know the concrete goals: the face, the menu and what shares the
+planners that the menu's goals make."""
 ROAD = {"kniffel.services.advice", "kniffel.services.batch", "kniffel.services.review"}
 
 GOAL_WORDS = {name.partition(":")[0] for name in goal_names()} | set(ALIASES)
