@@ -127,14 +127,15 @@ def test_expert_options_wait_behind_more_options_where_the_rule_book_has_them(
     browser: Browser, server: ServerProcess, width: int, height: int
 ) -> None:
     """The rule book's options are behind "More options", each in one plain sentence: Kniffel's article
-    has sharp and strict, Yahtzee's rules the joker, Yatzy's none (and then no "More options" at all)."""
+    has sharp and strict, Yahtzee's rules the joker, Yatzy's none; the house rule on ties is there for
+    every rule set."""
     page = open_home(browser, server, width, height)
     page.select_option("#rules", "kniffel")
     assert not page.is_visible("#options select[name='sharp']"), "closed until asked for"
     page.click("#more-options summary")
     assert page.is_visible("#options select[name='sharp']")
     keys = page.locator("#options select").evaluate_all("els => els.map(e => e.name)")
-    assert keys == ["extra", "sharp", "strict"]
+    assert keys == ["extra", "sharp", "strict", "tie_wins_all"]
     for sentence in page.locator("#options small").all_inner_texts():
         assert sentence.endswith("."), sentence
         assert ". " not in sentence, sentence
@@ -143,9 +144,10 @@ def test_expert_options_wait_behind_more_options_where_the_rule_book_has_them(
         "joker",
         "bonus",
         "five_full_house",
+        "tie_wins_all",
     ]
     page.select_option("#rules", "yatzy")
-    assert not page.is_visible("#more-options")
+    assert page.locator("#options select").evaluate_all("els => els.map(e => e.name)") == ["tie_wins_all"]
     assert errors(page) == []
 
 

@@ -20,6 +20,17 @@ def fits(page: Page) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
 
 
+def answer(page: Page) -> None:
+    """Answer the position shown: keep the first die where the question is what to keep (a fresh
+    series may begin with either kind), else the first box."""
+    if page.is_visible("#keep"):
+        page.locator("#dice button").first.click()
+        assert page.locator("#dice button").first.get_attribute("aria-pressed") == "true"
+        page.click("#keep")
+    else:
+        page.locator("#sheet button").first.click()
+
+
 @pytest.mark.parametrize(("width", "height"), SIZES)
 def test_a_daily_series_answered_to_its_end(
     browser: Browser, server: ServerProcess, width: int, height: int
@@ -37,12 +48,7 @@ def test_a_daily_series_answered_to_its_end(
     for number in range(1, 11):
         page.wait_for_selector(f"body[data-trainer='position-{number}']")
         assert page.inner_text("#heading").startswith(f"{number}/10")
-        if page.is_visible("#keep"):
-            page.locator("#dice button").first.click()
-            assert page.locator("#dice button").first.get_attribute("aria-pressed") == "true"
-            page.click("#keep")
-        else:
-            page.locator("#sheet button").first.click()
+        answer(page)
         page.wait_for_selector(f"body[data-trainer='verdict-{number}']")
         assert page.inner_text("#verdict-lines").strip()
         assert page.locator("#verdict-options li").count() >= 2
@@ -90,7 +96,7 @@ def test_the_trainer_works_under_its_content_security_policy(browser: Browser, s
     page.select_option("#rules", "yahtzee")
     page.click("#fresh")
     page.wait_for_selector("body[data-trainer='position-1']", timeout=FIRST_TIME)
-    page.locator("#sheet button").first.click()
+    answer(page)
     page.wait_for_selector("body[data-trainer='verdict-1']")
     context.close()
     assert blocked == []
