@@ -206,12 +206,23 @@ def main() -> None:
     parser.add_argument("--rules", nargs="+", default=["kniffel", "yahtzee", "yatzy"])
     parser.add_argument("--bot-delay", type=float, default=0.3)
     parser.add_argument("--json", action="store_true")
+    machine.add_record_option(parser)
     args = parser.parse_args()
     ran_on = machine.describe(numba_info=False)
     if not args.json:
         print(machine.header(ran_on), flush=True)
     result = measure(args.rules, args.bot_delay)
     machine.finish(ran_on)
+    if args.record is not None:
+        rows: list[list[Any]] = [["started", None, None, None, result["started_mb"]]]
+        rows += [
+            [rules_id, row["told_after_s"], row["seconds"], row["games"], row["peak_mb"]]
+            for rules_id, row in result["rows"].items()
+        ]
+        rows.append(["whole run (VmHWM)", None, None, None, result["hwm_mb"]])
+        columns = ["rules", "chances told after s", "played s", "games", "server's peak MB"]
+        note = f"against {LIMIT_MB} MB; the helpers' peak {result['helpers_peak_mb']:.0f} MB"
+        machine.record("serve_memory", ran_on, columns, rows, args.record, note=note)
     if args.json:
         print(json.dumps({"machine": ran_on, "results": [result]}, indent=1))
         return

@@ -117,12 +117,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--json", action="store_true")
+    machine.add_record_option(parser)
     args = parser.parse_args()
     ran_on = machine.describe(numba_info=False)
     if not args.json:
         print(machine.header(ran_on), flush=True)
     result = measure(args.repeat)
     machine.finish(ran_on)
+    if args.record is not None:
+        rows = [
+            [name, row["seconds"], row["median"], row["ratio"], ", ".join(row["imported"]) or "-"]
+            for name, row in result["rows"].items()
+        ]
+        columns = ["command", "seconds", "median s", "x import typer, rich", "numba, numpy imported"]
+        machine.record("startup", ran_on, columns, rows, args.record, note=f"best of {args.repeat} rounds")
     if args.json:
         print(json.dumps({"machine": ran_on, "results": [result]}, indent=1))
         return
