@@ -145,9 +145,11 @@ def legal_choices(game: Game, values: Mapping[Action, float], struck: Callable[[
     return best_first(result)
 
 
-def optimal_choices(game: Game, advisor: Advisor) -> list[Choice]:
-    """The legal actions of the player to move in a single-column ``game`` valued by optimal play for
-    points (``advisor``'s table); ``[]`` when there is nothing to decide."""
+def optimal_choices(game: Game | ColumnPosition, advisor: Advisor) -> list[Choice]:
+    """The legal actions of the player to move in a single-column ``game`` (or of a column's position)
+    valued by optimal play for points (``advisor``'s table); ``[]`` when there is nothing to decide."""
+    if not isinstance(game, Game):
+        return [Choice(o.action, o.value) for o in advisor.options(game)]
     at = column_position(game)
     if at is None:
         return []
@@ -188,9 +190,7 @@ class ExactPlanner:
         return self._advisor
 
     def choices(self, at: Game | ColumnPosition, progress: Progress | None = None) -> list[Choice]:
-        if isinstance(at, Game):
-            return optimal_choices(at, self.advisor)
-        return [Choice(o.action, o.value) for o in self.advisor.options(at)]
+        return optimal_choices(at, self.advisor)
 
     def reach(self, at: Game | ColumnPosition) -> Reach | None:
         return None

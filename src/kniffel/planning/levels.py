@@ -136,9 +136,7 @@ class LevelPlanner:
         if self.columns is not None:
             return self.columns.choices(at, progress)
         assert self.advisor is not None
-        if isinstance(at, Game):
-            return optimal_choices(at, self.advisor)
-        return [Choice(o.action, o.value) for o in self.advisor.options(at)]
+        return optimal_choices(at, self.advisor)
 
     def reach(self, at: Game | ColumnPosition) -> Reach | None:
         return None
