@@ -101,6 +101,9 @@ def test_a_held_dies_number_is_never_under_its_frame(
     page.keyboard.press("1")
     page.keyboard.press("h")
     page.wait_for_selector("#hint-list button.hint")
+    # measured where the dice rest: a held die is lifted by a transition, and a die is framed when
+    # the hints come
+    page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")
     for die in page.locator("#dice .die").all():
         outer = die.evaluate(
             """(e) => { const s = getComputedStyle(e); const r = e.getBoundingClientRect();
