@@ -220,6 +220,14 @@ class Verdict:
     def best_choice(self) -> bool:
         return self.loss <= SHOWN[self.unit]
 
+    def shown(self, most: int) -> list[tuple[Choice, float]]:
+        """The options a verdict lists, each with what it costs against the best: the ``most`` best, and
+        the one chosen after them if it is not among them."""
+        shown = self.options[:most]
+        if all(c.action != self.chosen for c in shown):
+            shown = [*shown, *(c for c in self.options if c.action == self.chosen)]
+        return [(choice, self.best.value - choice.value) for choice in shown]
+
     def value_text(self, value: float, lang: str = "en") -> str:
         """A value as people read it: ``184.31`` points still to come, ``54.2 %`` to win."""
         return percent(lang, value, 1) if self.unit == Unit.PROBABILITY else number(lang, value, 2)

@@ -181,12 +181,8 @@ def verdict_table(verdict: trainer.Verdict, rules: RuleSet, lang: str) -> Table:
     table.add_column(translate(lang, "Choice"))
     table.add_column(heading, justify="right")
     table.add_column(translate(lang, "Loss"), justify="right")
-    shown = verdict.options[:SHOWN_OPTIONS]
-    if all(c.action != verdict.chosen for c in shown):
-        shown = [*shown, *(c for c in verdict.options if c.action == verdict.chosen)]
-    for choice in shown:
+    for choice, loss in verdict.shown(SHOWN_OPTIONS):
         mark = "▶ " if choice.action == verdict.chosen else "  "
-        loss = verdict.best.value - choice.value
         table.add_row(
             mark + action_text(choice.action, rules, lang),
             verdict.value_text(choice.value, lang),

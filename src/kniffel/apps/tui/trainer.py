@@ -139,12 +139,8 @@ class TrainerApp(App[int]):
         table.display = True
         probability = verdict.unit == "probability"
         table.add_columns(self.t("Choice"), self.t("Chance" if probability else "Points"), self.t("Loss"))
-        shown = verdict.options[:SHOWN_OPTIONS]
-        if all(c.action != verdict.chosen for c in shown):
-            shown = [*shown, *(c for c in verdict.options if c.action == verdict.chosen)]
-        for choice in shown:
+        for choice, loss in verdict.shown(SHOWN_OPTIONS):
             mark = "▶" if choice.action == verdict.chosen else " "
-            loss = verdict.best.value - choice.value
             table.add_row(
                 f"{mark} {action_text(choice.action, self.rules, self.lang)}",
                 verdict.value_text(choice.value, self.lang),
