@@ -139,8 +139,23 @@ def error_of(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int |
         ),
         (
             ["simulate", "--games", "many"],
-            "kniffel: error: Invalid value for '--games' / '-n': Input should be a valid integer, unable to "
-            "parse string as an integer (see kniffel simulate --help)",
+            "kniffel: error: Invalid value for '--games' / '-n': 'many' is not a valid integer. "
+            "(see kniffel simulate --help)",
+        ),
+        (
+            ["--lang", "de", "simulate", "--games", "²"],
+            "kniffel: Fehler: Ungültiger Wert für '--games' / '-n': '²' ist keine ganze Zahl. "
+            "(siehe kniffel simulate --help)",
+        ),
+        (
+            ["train", "--count", "0"],
+            "kniffel: error: Invalid value for '--count' / '-n': 0 is not in the range x>=1. "
+            "(see kniffel train --help)",
+        ),
+        (
+            ["--lang", "de", "play", "--bot-delay", "soon"],
+            "kniffel: Fehler: Ungültiger Wert für '--bot-delay': 'soon' ist keine Zahl. "
+            "(siehe kniffel play --help)",
         ),
         (
             ["--lang", "de", "score", "--bogus"],

@@ -1,7 +1,7 @@
 """Commands that need no solver start at once: ``kniffel --help``, ``rules``, ``score``, ``stats`` and
-``cache`` import neither numba nor the solver's kernels, nor numpy (which alone takes about as long as
-Typer), checked in a fresh interpreter as the console script runs them. ``benchmarks/startup.py`` times
-them against ``python -c "import typer, rich"``."""
+``cache`` import neither numba nor the solver's kernels, nor numpy or Pydantic (each alone takes about
+as long as Typer), checked in a fresh interpreter as the console script runs them.
+``benchmarks/startup.py`` times them against ``python -c "import typer, rich"``."""
 
 from __future__ import annotations
 
@@ -26,10 +26,11 @@ LIGHT = (
 )
 """The commands, as people type them."""
 
-HEAVY = ("numba", "llvmlite", "numpy", "kniffel.core.kernels", "markdown_it", "pygments")
-"""What none of them imports (nor anything under it): the solver and numpy, and what Typer's help
+HEAVY = ("numba", "llvmlite", "numpy", "kniffel.core.kernels", "markdown_it", "pygments", "pydantic")
+"""What none of them imports (nor anything under it): the solver and numpy, what Typer's help
 formatting imports from Rich for Markdown help and pretty tracebacks, which this command line never
-shows (:data:`kniffel.apps.cli.language.DEFERRED`)."""
+shows (:data:`kniffel.apps.cli.language.DEFERRED`), and Pydantic, through which Typer would read the
+values (:mod:`kniffel.apps.cli.values` reads them)."""
 
 RUN = """
 import json, sys

@@ -27,6 +27,7 @@ from typing import Annotated, Any, ParamSpec, TypeVar, get_args, get_origin
 import typer
 
 from kniffel.apps.cli.errors import EXPECTED, CliError, end_quietly, fail, message, output_closed
+from kniffel.apps.cli.values import read_plainly
 from kniffel.base.i18n import LANGUAGES, N_, error_text, language_from_environment, sentence, translate
 
 LangOption = Annotated[
@@ -335,6 +336,7 @@ def _wrap_help_option(command: Any, language: str) -> None:
         if option is not None:
             option.metavar = ""
             option.help = translate(language, option.help)
+            read_plainly(option)
         return option
 
     command.get_help_option = get_help_option
@@ -381,6 +383,7 @@ _METAVARS = {bool: "", int: "N", float: "N", Path: "FILE", str: "TEXT"}
 
 def _plain_metavars(command: Any) -> None:
     for param in command.params:
+        read_plainly(param)
         if param.param_type_name == "argument":
             # An argument's metavar names it already; Typer would add its Python type.
             param.display_type_rich = lambda ctx: None

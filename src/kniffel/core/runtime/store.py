@@ -30,6 +30,7 @@ import itertools
 import json
 import os
 import re
+import shutil
 import zlib
 from array import array
 from collections.abc import Callable, Iterator, Sequence
@@ -325,6 +326,7 @@ class CacheEntry:
     kind: str
     """What it is (:data:`KINDS`), ``obsolete`` for a table of an earlier version, ``compiled kernels``."""
     files: tuple[Path, ...]
+    """A table's files; the compiled kernels' folder (thousands of files, removed as one)."""
     size: int
     modified: float
 
@@ -362,16 +364,16 @@ def cache_entries(directory: Path | None = None, *, kernels: bool = True) -> lis
     compiled = kernels_cache_dir().parent
     if kernels and compiled.is_dir():
         for version in compiled.iterdir():
-            files = tuple(p for p in version.rglob("*") if p.is_file())
-            if files:
+            compiled_files = _files_below(version)
+            if compiled_files:
                 current = version == kernels_cache_dir()
                 result.append(
                     CacheEntry(
                         "",
                         N_("compiled kernels") if current else N_("obsolete compiled kernels"),
-                        files,
-                        sum(_size(p) for p in files),
-                        max(_mtime(p) for p in files),
+                        (version,),
+                        sum(stat.st_size for _, stat in compiled_files),
+                        max(stat.st_mtime for _, stat in compiled_files),
                     )
                 )
     return sorted(result, key=lambda e: -e.size)
@@ -409,6 +411,25 @@ def _current_key(rules: str, key: str) -> bool:
     return table_key(ruleset) == key
 
 
+def _files_below(folder: Path) -> list[tuple[str, os.stat_result]]:
+    """Every file in ``folder`` and below, with its status read once (a kernel cache holds thousands of
+    files, and ``kniffel cache`` lists it in a blink)."""
+    found: list[tuple[str, os.stat_result]] = []
+    pending = [str(folder)]
+    while pending:
+        try:
+            with os.scandir(pending.pop()) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+                    elif entry.is_file():
+                        with contextlib.suppress(OSError):  # removed meanwhile
+                            found.append((entry.path, entry.stat()))
+        except OSError:  # a folder removed meanwhile
+            continue
+    return found
+
+
 def _size(path: Path) -> int:
     try:
         return path.stat().st_size
@@ -433,15 +454,14 @@ def remove_entries(found: Sequence[CacheEntry]) -> tuple[int, list[CacheEntry]]:
             busy.append(entry)
             continue
         for path in entry.files:
+            if path.is_dir():  # the compiled kernels of a version
+                shutil.rmtree(path, ignore_errors=True)
+                freed += entry.size - sum(stat.st_size for _, stat in _files_below(path))
+                continue
             size = _size(path)
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
                 freed += size
-        if entry.rules:
-            continue  # a table: its directory stays, the next one is written there
-        for parent in {p.parent for p in entry.files}:
-            with contextlib.suppress(OSError):
-                parent.rmdir()  # a kernels' folder left empty
     return freed, busy
 
 
