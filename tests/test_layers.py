@@ -34,7 +34,7 @@ FACE_OPENS = frozenset({"kniffel.core", "kniffel.services.research", "kniffel.se
 """The modules above the engine that the package's face (``kniffel/__init__.py``) names what it opens
 onto from, imported on first use by its module ``__getattr__``: the questions a researcher asks
 (``kniffel.options``, ``kniffel.simulate``...) belong on the package's face, and importing ``kniffel``
-still loads the engine alone (:func:`test_the_face_loads_the_engine_alone`). Nothing below the front
+still loads none of them (:func:`test_the_face_loads_nothing_until_asked`). Nothing below the front
 ends imports the face for them."""
 LAUNCHERS = ("kniffel.apps.cli", "kniffel.__main__")
 """The command line starts the other front ends (``python -m kniffel`` is the command line); nothing else
@@ -132,21 +132,24 @@ def test_imports_point_down_the_layers(path: Path) -> None:
     assert not wrong, f"{module} (layer {own}) imports upwards: {wrong}"
 
 
-def test_the_face_loads_the_engine_alone() -> None:
-    """The names the face opens onto above the engine are imported when first asked for: importing
-    ``kniffel`` loads neither the core nor the services (nor numba), and asking for one does."""
+def test_the_face_loads_nothing_until_asked() -> None:
+    """The names the face opens onto are imported when first asked for: importing ``kniffel`` loads
+    neither the rules nor the engine, the core or the services (nor numba), and asking for a name loads
+    its module and what it needs alone."""
     import subprocess
     import sys
 
     script = (
         "import sys, kniffel\n"
-        "above = ('kniffel.core', 'kniffel.services', 'numba')\n"
-        "print(sorted(m for m in sys.modules if m.startswith(above)))\n"
+        "behind = ('kniffel.rules', 'kniffel.engine', 'kniffel.core', 'kniffel.services', 'numba')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(behind)))\n"
+        "kniffel.Game\n"
+        "print('kniffel.engine.game' in sys.modules, 'kniffel.services.research' in sys.modules)\n"
         "kniffel.options\n"
-        "print('kniffel.services.research' in sys.modules)"
+        "print('kniffel.services.research' in sys.modules, kniffel.rules.get('yahtzee').id)"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["[]", "True"]
+    assert done.stdout.split() == ["[]", "True", "False", "True", "yahtzee"]
 
 
 def test_the_contract_catches_an_upward_import(tmp_path: Path) -> None:

@@ -21,36 +21,58 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kniffel import rules
 from kniffel.base.door import Door
-from kniffel.base.errors import (
-    DiceError,
-    GameError,
-    GameFormatError,
-    IllegalActionError,
-    KniffelError,
-    RulesError,
-    SheetError,
-    SituationError,
-    UnknownBoxError,
-)
-from kniffel.engine.actions import Action, Announce, FreeThrow, LegalActions, Outcome, Roll, Score, Strike
-from kniffel.engine.dice import SecureDice, SeededDice
-from kniffel.engine.game import Game
-from kniffel.engine.sheet import ScoreSheet
-from kniffel.engine.situation import Situation
-from kniffel.rules import RuleSet
 
 if TYPE_CHECKING:
+    from kniffel import rules
+    from kniffel.base.errors import (
+        DiceError,
+        GameError,
+        GameFormatError,
+        IllegalActionError,
+        KniffelError,
+        RulesError,
+        SheetError,
+        SituationError,
+        UnknownBoxError,
+    )
     from kniffel.core import ScoreDistribution, StreamDice
+    from kniffel.engine.actions import Action, Announce, FreeThrow, LegalActions, Outcome, Roll, Score, Strike
+    from kniffel.engine.dice import SecureDice, SeededDice
+    from kniffel.engine.game import Game
+    from kniffel.engine.sheet import ScoreSheet
+    from kniffel.engine.situation import Situation
+    from kniffel.rules import RuleSet
     from kniffel.services.research import Position, chance, expected_score, final_scores, options
     from kniffel.services.simulate import BoxStatistics, SimulationResult, simulate
 
 __version__ = "0.2.0"
 
 _OPENED = Door("kniffel", globals())
-"""The names above the engine that the package opens onto, each from the module that defines it (or
-the core's door), imported the first time it is asked for: importing ``kniffel`` loads the engine alone."""
+"""Where each name of the package lives, imported the first time it is asked for: importing ``kniffel``
+(as every command of the command line does, through its modules) loads none of them, so that a command
+answers before the rule sets, the engine or the solver are loaded where it needs none of them."""
+_OPENED.open_modules("rules")
+_OPENED.open(
+    "base.errors",
+    "DiceError",
+    "GameError",
+    "GameFormatError",
+    "IllegalActionError",
+    "KniffelError",
+    "RulesError",
+    "SheetError",
+    "SituationError",
+    "UnknownBoxError",
+)
+_OPENED.open("rules", "RuleSet")
+_OPENED.open(
+    "engine.actions", "Action", "Announce", "FreeThrow", "LegalActions", "Outcome", "Roll", "Score", "Strike"
+)
+_OPENED.open("engine.dice", "SecureDice", "SeededDice")
+_OPENED.open("engine.game", "Game")
+_OPENED.open("engine.sheet", "ScoreSheet")
+_OPENED.open("engine.situation", "Situation")
 _OPENED.open("core", "ScoreDistribution", "StreamDice")
 _OPENED.open("services.research", "Position", "chance", "expected_score", "final_scores", "options")
 _OPENED.open("services.simulate", "BoxStatistics", "SimulationResult", "simulate")

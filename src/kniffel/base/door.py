@@ -31,13 +31,19 @@ class Door:
         for name, own in renamed.items():
             self.names[name] = (where, own)
 
+    def open_modules(self, *modules: str) -> None:
+        """Open onto ``modules`` themselves (modules of the package, named from it)."""
+        for module in modules:
+            self.names[module] = (f"{self.package}.{module}", "")
+
     def attribute(self, name: str) -> Any:
         """The value of ``name``, imported from its module and kept in the package the first time."""
         try:
             module, own = self.names[name]
         except KeyError:
             raise AttributeError(f"module {self.package!r} has no attribute {name!r}") from None
-        value = getattr(importlib.import_module(module), own)
+        imported = importlib.import_module(module)
+        value = getattr(imported, own) if own else imported
         self._namespace[name] = value
         return value
 
