@@ -13,7 +13,10 @@ Games follow each other until the chances have been told both in a game's first 
 tables) and in its later ones (past them).
 
 The server's memory is sampled every 50 ms from ``/proc/PID/status`` (``VmRSS``; Linux only), and its
-peak is also the kernel's own (``VmHWM``, resident set high-water mark) read at the end; the processes
+peak is also the kernel's own (``VmHWM``, resident set high-water mark) read at the end. Of the resident
+set, the anonymous part (``RssAnon``: what the server allocated) is sampled apart: the rest is files
+mapped (the tables, numba's and LLVM's libraries), pages the kernel drops under pressure and reads again
+when they are used, which on a small machine costs time, not the server's life. The processes
 the server starts (the warm-up's compiler, a compile helper) are sampled too, each on its own and all
 together, but they are not the server. Reported per rule set: the seconds until the chances were first
 told, the seconds the game took, the peak of the server while it was played; and the peak of the whole
@@ -46,15 +49,22 @@ LIMIT_MB = 600
 """What a server on a machine of 1 GB may take (the system, a database and a proxy beside it)."""
 
 
-def status(pid: int, field: str) -> int:
-    """A ``/proc/PID/status`` field in bytes, 0 if the process is gone."""
+def statuses(pid: int) -> dict[str, int]:
+    """The sizes of ``/proc/PID/status`` in bytes by field, none if the process is gone."""
+    found: dict[str, int] = {}
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) * 1024
+            field, _, value = line.partition(":")
+            if value.strip().endswith(" kB"):
+                found[field] = int(value.split()[0]) * 1024
     except (OSError, ValueError):
         pass
-    return 0
+    return found
+
+
+def status(pid: int, field: str) -> int:
+    """A ``/proc/PID/status`` field in bytes, 0 if the process is gone."""
+    return statuses(pid).get(field, 0)
 
 
 def descendants(pid: int) -> list[int]:
@@ -82,22 +92,29 @@ class Sampler(threading.Thread):
         super().__init__(daemon=True)
         self.pid = pid
         self.peak = 0
+        self.anonymous_peak = 0
         self.helpers_peak = 0
         self.together_peak = 0
         self.stretch = 0
+        self.anonymous_stretch = 0
         self.running = True
 
-    def mark(self) -> int:
-        """The peak since the last mark, and a new stretch."""
-        peak, self.stretch = self.stretch, 0
-        return peak
+    def mark(self) -> tuple[int, int]:
+        """The peaks since the last mark (resident, anonymous), and a new stretch."""
+        peaks = self.stretch, self.anonymous_stretch
+        self.stretch = self.anonymous_stretch = 0
+        return peaks
 
     def run(self) -> None:
         while self.running:
-            server = status(self.pid, "VmRSS")
+            found = statuses(self.pid)
+            server = found.get("VmRSS", 0)
+            anonymous = found.get("RssAnon", 0) + found.get("RssShmem", 0)
             helpers = [status(child, "VmRSS") for child in descendants(self.pid)]
             self.peak = max(self.peak, server)
             self.stretch = max(self.stretch, server)
+            self.anonymous_peak = max(self.anonymous_peak, anonymous)
+            self.anonymous_stretch = max(self.anonymous_stretch, anonymous)
             self.helpers_peak = max([self.helpers_peak, *helpers])
             self.together_peak = max(self.together_peak, server + sum(helpers))
             time.sleep(0.05)
@@ -174,11 +191,12 @@ def measure(rules: list[str], bot_delay: float) -> dict[str, Any]:
                 break
             except OSError:
                 time.sleep(0.1)
-        started = sampler.mark()
+        started, _ = sampler.mark()
         rows = {}
         for rules_id in rules:
             row = play(base, rules_id)
-            row["peak_mb"] = sampler.mark() / 1e6
+            peak, anonymous = sampler.mark()
+            row["peak_mb"], row["anonymous_peak_mb"] = peak / 1e6, anonymous / 1e6
             rows[rules_id] = row
         hwm = status(server.pid, "VmHWM")
     finally:
@@ -193,11 +211,12 @@ def measure(rules: list[str], bot_delay: float) -> dict[str, Any]:
         "started_mb": started / 1e6,
         "rows": rows,
         "peak_mb": sampler.peak / 1e6,
+        "anonymous_peak_mb": sampler.anonymous_peak / 1e6,
         "hwm_mb": hwm / 1e6,
         "helpers_peak_mb": sampler.helpers_peak / 1e6,
         "together_peak_mb": sampler.together_peak / 1e6,
         "limit_mb": LIMIT_MB,
-        "sampled": "VmRSS of /proc/PID/status every 50 ms; VmHWM at the end",
+        "sampled": "VmRSS and RssAnon of /proc/PID/status every 50 ms; VmHWM at the end",
     }
 
 
@@ -214,13 +233,27 @@ def main() -> None:
     result = measure(args.rules, args.bot_delay)
     machine.finish(ran_on)
     if args.record is not None:
-        rows: list[list[Any]] = [["started", None, None, None, result["started_mb"]]]
+        rows: list[list[Any]] = [["started", None, None, None, result["started_mb"], None]]
         rows += [
-            [rules_id, row["told_after_s"], row["seconds"], row["games"], row["peak_mb"]]
+            [
+                rules_id,
+                row["told_after_s"],
+                row["seconds"],
+                row["games"],
+                row["peak_mb"],
+                row["anonymous_peak_mb"],
+            ]
             for rules_id, row in result["rows"].items()
         ]
-        rows.append(["whole run (VmHWM)", None, None, None, result["hwm_mb"]])
-        columns = ["rules", "chances told after s", "played s", "games", "server's peak MB"]
+        rows.append(["whole run (VmHWM)", None, None, None, result["hwm_mb"], result["anonymous_peak_mb"]])
+        columns = [
+            "rules",
+            "chances told after s",
+            "played s",
+            "games",
+            "server's peak MB",
+            "anonymous peak MB",
+        ]
         note = f"against {LIMIT_MB} MB; the helpers' peak {result['helpers_peak_mb']:.0f} MB"
         machine.record("serve_memory", ran_on, columns, rows, args.record, note=note)
     if args.json:
@@ -228,14 +261,22 @@ def main() -> None:
         return
     print(f"kniffel serve, bots moving every {result['bot_delay']} s ({result['sampled']})")
     print(f"  started: {result['started_mb']:.0f} MB")
-    print(f"  {'rules':<10} {'chances told after s':>21} {'played s':>9} {'games':>6} {'peak MB':>8}")
+    print(
+        f"  {'rules':<10} {'chances told after s':>21} {'played s':>9} {'games':>6} {'peak MB':>8} "
+        f"{'anonymous MB':>13}"
+    )
     for rules_id, row in result["rows"].items():
         told = "-" if row["told_after_s"] is None else f"{row['told_after_s']:.1f}"
-        print(f"  {rules_id:<10} {told:>21} {row['seconds']:>9.1f} {row['games']:>6} {row['peak_mb']:>8.0f}")
+        print(
+            f"  {rules_id:<10} {told:>21} {row['seconds']:>9.1f} {row['games']:>6} {row['peak_mb']:>8.0f} "
+            f"{row['anonymous_peak_mb']:>13.0f}"
+        )
     print(
         f"  server's peak {result['peak_mb']:.0f} MB sampled, {result['hwm_mb']:.0f} MB by the kernel "
-        f"(VmHWM), against {result['limit_mb']} MB; its helpers' peak {result['helpers_peak_mb']:.0f} MB, "
-        f"all together {result['together_peak_mb']:.0f} MB"
+        f"(VmHWM), against {result['limit_mb']} MB; of it anonymous at most "
+        f"{result['anonymous_peak_mb']:.0f} MB (the rest: files mapped, which the kernel drops under "
+        f"pressure); its "
+        f"helpers' peak {result['helpers_peak_mb']:.0f} MB, all together {result['together_peak_mb']:.0f} MB"
     )
     print(machine.footer(ran_on))
 
