@@ -181,11 +181,6 @@ _open("warm", "WARM_UP_ENV", "start_warm_up", "warm_up", "warm_up_needed")
 _open("winplay", "Matches", "play_to_win")
 
 
-if not TYPE_CHECKING:  # mypy reads the names from the imports above, and knows no other
-    __getattr__ = _DOOR.attribute
-    __dir__ = _DOOR.listing
-
-
 __all__ = [
     "AIM_POINTS",
     "AIM_WIN",
