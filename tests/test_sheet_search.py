@@ -205,8 +205,8 @@ def test_sheets_of_any_number_of_columns_share_one_compiled_kernel() -> None:
     typeof: Any = numba.typeof
     searches = [sheet_search(rules.get(rules_id), "bot") for rules_id in ("kniffel", "kniffel-3col", *SHEETS)]
     assert None not in searches
-    assert len({typeof(s.kernels.tables) for s in searches if s is not None}) == 1
-    assert [len(s.kernels.announced) for s in searches if s is not None] == [1, 3, 3, 4, 4, 4]
+    assert len({typeof(s.tables) for s in searches if s is not None}) == 1
+    assert [len(s.announced) for s in searches if s is not None] == [1, 3, 3, 4, 4, 4]
     four = rules.get("kniffel-4col")
     own = [compile_rules(column_rules(four, c)).kernel_tables for c in range(4)]
     together = sheet_tables(own)

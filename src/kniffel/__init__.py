@@ -77,10 +77,6 @@ _OPENED.open("core", "ScoreDistribution", "StreamDice")
 _OPENED.open("services.research", "Position", "chance", "expected_score", "final_scores", "options")
 _OPENED.open("services.simulate", "BoxStatistics", "SimulationResult", "simulate")
 
-if not TYPE_CHECKING:  # mypy reads the names from the imports above
-    __getattr__ = _OPENED.attribute
-    __dir__ = _OPENED.listing
-
 
 __all__ = [
     "Action",

@@ -2,9 +2,9 @@
 
 A floor's face (``kniffel``, ``kniffel.core``, ``kniffel.planning``) names what it opens onto; importing
 the face alone loads none of the modules behind it, so a command that never solves starts without numpy,
-numba or the kernels. The face imports its names for the type checker only, records where each one lives
-in a :class:`Door`, and hands the door's :meth:`~Door.attribute` and :meth:`~Door.listing` to Python as the
-module's ``__getattr__`` and ``__dir__``.
+numba or the kernels. The face imports its names for the type checker only and records where each one
+lives in a :class:`Door`, which becomes the module's ``__getattr__`` and ``__dir__`` (:meth:`~Door.attribute`
+and :meth:`~Door.listing`).
 """
 
 from __future__ import annotations
@@ -17,10 +17,15 @@ class Door:
     """The names a package opens onto, each the module that defines it and its name there."""
 
     def __init__(self, package: str, namespace: dict[str, Any]) -> None:
+        """The door of ``package``, whose module's ``namespace`` (its ``globals()``) it answers for: set
+        there at run time, where the type checker does not look, so that it reads the face's names from
+        its imports and knows no other."""
         self.package = package
         self.names: dict[str, tuple[str, str]] = {}
         """Each name of the door: the module that defines it and its name there."""
         self._namespace = namespace
+        namespace["__getattr__"] = self.attribute
+        namespace["__dir__"] = self.listing
 
     def open(self, module: str, *names: str, **renamed: str) -> None:
         """Open onto ``names`` of ``module`` (a module of the package, named from it) and onto each

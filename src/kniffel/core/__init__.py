@@ -104,7 +104,7 @@ if TYPE_CHECKING:
         is_helper,
         use_threads,
     )
-    from kniffel.core.sheet import SheetKernels
+    from kniffel.core.sheet import SheetGames, SheetKernels
     from kniffel.core.tables import Compiled, UnsupportedRulesError, compile_rules
     from kniffel.core.target import (
         TargetAdvisor,
@@ -167,7 +167,7 @@ _open(
     "table_path", "tables_size", "trim_cache",
 )  # fmt: skip
 _open("runtime.work", "Cancel", "Cancelled", "Progress", "compiled_threads", "is_helper", "use_threads")
-_open("sheet", "SheetKernels")
+_open("sheet", "SheetGames", "SheetKernels")
 _open("tables", "Compiled", "UnsupportedRulesError", "compile_rules")
 _open(
     "target", "TargetAdvisor", "answered", "cone_size", "early_horizon", "early_rows", "early_rows_ready",
@@ -179,11 +179,6 @@ _open(
 _open("vector", "OBSERVED", "ActionValues", "VectorGames")
 _open("warm", "WARM_UP_ENV", "start_warm_up", "warm_up", "warm_up_needed")
 _open("winplay", "Matches", "play_to_win")
-
-
-if not TYPE_CHECKING:  # mypy reads the names from the imports above, and knows no other
-    __getattr__ = _DOOR.attribute
-    __dir__ = _DOOR.listing
 
 
 __all__ = [
@@ -222,6 +217,7 @@ __all__ = [
     "Positions",
     "Progress",
     "ScoreDistribution",
+    "SheetGames",
     "SheetKernels",
     "SheetState",
     "Solution",

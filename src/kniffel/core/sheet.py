@@ -2,8 +2,8 @@
 states, the best entry of every roll over the open columns and the keep values before every throw
 (:mod:`kniffel.core.kernels.sheet`), for one position or for many games played side by side.
 
-:class:`kniffel.planning.compiled.SheetSearch` reads a game's position into the columns' states and
-values its options with this; simulations play whole games with :meth:`SheetKernels.play`.
+:class:`kniffel.planning.compiled.SheetSearch` is this search reading a game's position into the columns'
+states and valuing its options; simulations play whole games with :meth:`SheetKernels.play`.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
@@ -22,6 +23,21 @@ from kniffel.core.tables import Compiled
 
 BATCH = 4096
 """Games played per call of the kernel: progress is reported between calls."""
+
+
+@dataclass(frozen=True)
+class SheetGames:
+    """What :meth:`SheetKernels.play` played: per game and column the points (bonuses included), whether
+    the upper bonus was reached, whether the five-of-a-kind box holds points, and the extra bonuses."""
+
+    totals: I64
+    """``[game, column, (points, upper bonus, five, extra bonuses)]``."""
+    seconds: float
+
+    @property
+    def scores(self) -> I64:
+        scores: I64 = self.totals[:, :, 0].sum(axis=1)
+        return scores
 
 
 class SheetKernels:
@@ -79,12 +95,10 @@ class SheetKernels:
         *,
         log: npt.NDArray[np.int32] | None = None,
         progress: Callable[[int, int], None] | None = None,
-    ) -> tuple[I64, float]:
+    ) -> SheetGames:
         """Games ``first_game .. first_game + games - 1`` of the dice streams of ``base``
-        (:func:`kniffel.core.play.stream_base`), each to the end: per game and column the points (bonuses
-        included), whether the upper bonus was reached, whether the five-of-a-kind box holds points and
-        the extra bonuses (``[game, column, 4]``), and the seconds they took. ``log`` (``[game, turn,
-        step, 3]``) records the first games' throws and entries (see
+        (:func:`kniffel.core.play.stream_base`), each to the end, and the seconds they took. ``log``
+        (``[game, turn, step, 3]``) records the first games' throws and entries (see
         :func:`~kniffel.core.kernels.sheet.play_games`)."""
         from kniffel.core.kernels.play import streams
         from kniffel.core.kernels.sheet import play_games
@@ -112,4 +126,4 @@ class SheetKernels:
                 list(pool.map(run, bounds[:-1], bounds[1:]))
                 if progress is not None:
                     progress(lo + n, games)
-        return totals, time.perf_counter() - start
+        return SheetGames(totals, time.perf_counter() - start)

@@ -61,10 +61,6 @@ _DOOR.open("points", "METHODS", "Method")
 _DOOR.open("winning", "TargetPlanner", "WinPlanner", "final_scores", "win_chances", "win_tables")
 _DOOR.open("worker", "NotReady")
 
-if not TYPE_CHECKING:  # mypy reads the names from the imports above, and knows no other
-    __getattr__ = _DOOR.attribute
-    __dir__ = _DOOR.listing
-
 
 __all__ = [
     "METHODS",

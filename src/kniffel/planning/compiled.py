@@ -12,8 +12,7 @@ cover (free throws, announced columns) keep the Python lookahead of :mod:`kniffe
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -49,24 +48,10 @@ def column_rules(rules: RuleSet, index: int) -> RuleSet:
     return alone
 
 
-@dataclass(frozen=True)
-class SheetGames:
-    """What :meth:`SheetSearch.play` played: per game and column the points (bonuses included), whether
-    the upper bonus was reached, whether the five-of-a-kind box holds points, and the extra bonuses."""
-
-    totals: I64
-    """``[game, column, (points, upper bonus, five, extra bonuses)]``."""
-    seconds: float
-
-    @property
-    def scores(self) -> I64:
-        scores: I64 = self.totals[:, :, 0].sum(axis=1)
-        return scores
-
-
-class SheetSearch:
+class SheetSearch(SheetKernels):
     """The compiled turn search over the columns of ``rules``: column ``c`` is valued by the table
-    ``values[c]`` (``[aux, mask, up]`` as the solver lays it out) over the states of ``compiled[c]``."""
+    ``values[c]`` (``[aux, mask, up]`` as the solver lays it out) over the states of ``compiled[c]``;
+    what it adds to the kernels is reading a game's position and valuing its options."""
 
     def __init__(
         self,
@@ -76,26 +61,15 @@ class SheetSearch:
         *,
         announce_margin: float = 0.0,
     ) -> None:
-        self.rules = rules
-        self.compiled = tuple(compiled)
-        self.lattice = keep_lattice(rules.dice)
-        self.kernels = SheetKernels(
-            self.compiled,
+        super().__init__(
+            compiled,
             values,
             [c.order is Order.ANNOUNCED for c in rules.columns],
             rules.rolls,
             announce_margin=announce_margin,
         )
-
-    @property
-    def values(self) -> npt.NDArray[np.float64]:
-        """The columns' tables stacked, ``values[c]`` column ``c``'s."""
-        return self.kernels.values
-
-    @property
-    def announce_margin(self) -> float:
-        """Announcing is chosen only when it is worth this much more than not announcing."""
-        return self.kernels.announce_margin
+        self.rules = rules
+        self.lattice = keep_lattice(rules.dice)
 
     def state(self, game: Game) -> tuple[I64, I64, I64]:
         """The columns' ``(mask, armed, up)`` of the player to move, as the kernels read them."""
@@ -117,17 +91,11 @@ class SheetSearch:
             up[c] = min(up[c], compiled.threshold)
         return mask, armed, up
 
-    def ready(self) -> bool:
-        """Whether the search's kernel is compiled, in this process or in the disk cache. Its first
-        compile takes 20-30 s: a player people wait for plays the Python lookahead until then, which
-        values every choice alike and takes milliseconds a decision."""
-        return self.kernels.ready()
-
     def choices(self, game: Game, valuation: Valuation) -> list[Choice]:
         """What :class:`~kniffel.planning.lookahead.Lookahead` answers, for a covered sheet."""
         turn = game.turn
         assert turn.dice is not None
-        stop, keeps, announceable = self.kernels.turn(*self.state(game))
+        stop, keeps, announceable = self.turn(*self.state(game))
         lanes = {
             self.rules.key(self.rules.columns[c], self.rules.boxes[b]): 1 + i
             for i, (c, b) in enumerate(announceable.tolist())
@@ -155,21 +123,6 @@ class SheetSearch:
                 continue
             result.append(Choice(action, valuation.before + value))
         return best_first(result)
-
-    def play(
-        self,
-        games: int,
-        base: int,
-        first_game: int = 0,
-        *,
-        log: npt.NDArray[np.int32] | None = None,
-        progress: Callable[[int, int], None] | None = None,
-    ) -> SheetGames:
-        """Games ``first_game .. first_game + games - 1`` of the dice streams of ``base``
-        (:func:`kniffel.core.play.stream_base`), each to the end. ``log`` (``[game, turn, step, 3]``)
-        records the first games' throws and entries (see :meth:`kniffel.core.SheetKernels.play`)."""
-        totals, seconds = self.kernels.play(games, base, first_game, log=log, progress=progress)
-        return SheetGames(totals, seconds)
 
 
 def new_log(rules: RuleSet, games: int) -> npt.NDArray[np.int32]:
@@ -222,7 +175,6 @@ class SearchPlanner:
 
 __all__ = [
     "SearchPlanner",
-    "SheetGames",
     "SheetSearch",
     "column_rules",
     "covers",

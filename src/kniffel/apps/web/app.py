@@ -31,6 +31,18 @@ from kniffel.apps.web.watchers import SEAT_SHARE, WATCH_IDLE, WATCHERS_PER_CLIEN
 from kniffel.apps.web.words import language_of
 
 
+def client_limits(
+    kind: str, given: tuple[float | None, float | None], defaults: tuple[float, float]
+) -> ClientLimits:
+    """An allowance of one kind per client: the rate and burst ``given`` to :func:`create_app`, else
+    ``KNIFFEL_{kind}_RATE`` and ``KNIFFEL_{kind}_BURST``, else the ``defaults``."""
+    (rate, burst), (default_rate, default_burst) = given, defaults
+    return ClientLimits(
+        setting(rate, f"KNIFFEL_{kind}_RATE", default_rate),
+        setting(burst, f"KNIFFEL_{kind}_BURST", default_burst),
+    )
+
+
 def create_app(
     database_url: str | None = None,
     *,
@@ -75,23 +87,11 @@ def create_app(
         max_sockets if max_sockets is not None else guard.connection_budget().sockets,
     )
     allowances = Allowances(
-        messages=ClientLimits(setting(rate, "KNIFFEL_WS_RATE", 20), setting(burst, "KNIFFEL_WS_BURST", 40)),
-        requests=ClientLimits(
-            setting(request_rate, "KNIFFEL_REQUEST_RATE", 10),
-            setting(request_burst, "KNIFFEL_REQUEST_BURST", 200),
-        ),
-        creations=ClientLimits(
-            setting(create_rate, "KNIFFEL_CREATE_RATE", 0.2),
-            setting(create_burst, "KNIFFEL_CREATE_BURST", 20),
-        ),
-        advice=ClientLimits(
-            setting(advice_rate, "KNIFFEL_ADVICE_RATE", 1),
-            setting(advice_burst, "KNIFFEL_ADVICE_BURST", 20),
-        ),
-        chances=ClientLimits(
-            setting(chances_rate, "KNIFFEL_CHANCES_RATE", 5),
-            setting(chances_burst, "KNIFFEL_CHANCES_BURST", 50),
-        ),
+        messages=client_limits("WS", (rate, burst), (20, 40)),
+        requests=client_limits("REQUEST", (request_rate, request_burst), (10, 200)),
+        creations=client_limits("CREATE", (create_rate, create_burst), (0.2, 20)),
+        advice=client_limits("ADVICE", (advice_rate, advice_burst), (1, 20)),
+        chances=client_limits("CHANCES", (chances_rate, chances_burst), (5, 50)),
         sockets=sockets,
         watchers=Watchers(
             int(setting(None, "KNIFFEL_WATCHERS_PER_CLIENT", WATCHERS_PER_CLIENT)),

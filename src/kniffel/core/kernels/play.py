@@ -498,9 +498,17 @@ def points_turns(
         segments[i, 0], segments[i, 1], segments[i, 2], segments[i, 3] = m, states[i, 1], lo, 1
     fr = states[0, 3]
     usable = min(t.per_turn, fr)
-    tables = turn_tables(segments, fr - usable, usable, values, t)
+    play_lanes(games, played, turn, t, turn_tables(segments, fr - usable, usable, values, t))
+
+
+@borrowing
+def play_lanes(
+    games: Any, played: Any, turn: Turn, t: KernelTables, tables: TurnTables
+) -> None:  # pragma: no cover
+    """The turn of each game ``played[i]`` (a row of ``games``) by lane ``i`` of the turn's ``tables``,
+    which hold a lane a game (:func:`points_turns`, :func:`kniffel.core.kernels.win.play_weighted`)."""
     n = scoring(t)
-    for i in range(count):
+    for i in range(played.shape[0]):
         play_game_turn(games, played[i], played[i], turn, t, n, tables, i)
 
 

@@ -21,8 +21,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from kniffel.core.kernels.common import lane_of, scoring
-from kniffel.core.kernels.play import Turn, TurnTables, play_game_turn, points_turns
+from kniffel.core.kernels.common import lane_of
+from kniffel.core.kernels.play import Turn, TurnTables, play_lanes, points_turns
 from kniffel.core.kernels.records import KernelTables, borrowing, wide
 from kniffel.core.kernels.target import Reading, turn_probabilities
 
@@ -294,10 +294,7 @@ def play_weighted(
     strike_box = np.empty((usable + 1, count), dtype=np.int64)
     table = np.empty((positions, t.first_roll, count))
     turn_probabilities(states, weights, usable, positions, read, t, table, sv, choice, strike_box)
-    tables = TurnTables(sv, strike_box, choice, table)
-    n = scoring(t)
-    for i in range(count):
-        play_game_turn(games, played[i], played[i], turn, t, n, tables, i)
+    play_lanes(games, played, turn, t, TurnTables(sv, strike_box, choice, table))
 
 
 @njit(cache=True, nogil=True)

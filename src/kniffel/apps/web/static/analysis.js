@@ -5,18 +5,11 @@
 
 import { Backoff, askJson, compilingNote, preparingOf } from "/static/ask.js";
 import { positionText, setUp } from "/static/build.js";
+import { $, element } from "/static/dom.js";
 import { lang, loadWords, nt, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
 
-const $ = (id) => document.getElementById(id);
 const backoff = new Backoff(1500, 15000);
 let asked = 0; // the number of the newest analysis asked for: older answers are dropped
-
-function cell(tag, text, className) {
-  const el = document.createElement(tag);
-  if (text !== undefined && text !== null) el.textContent = String(text);
-  if (className) el.className = className;
-  return el;
-}
 
 function goalTitle(goal) {
   if (goal.goal === "points") return t("Most points");
@@ -33,13 +26,13 @@ function valueText(goal, value) {
 function showGoals(body) {
   $("results").replaceChildren(
     ...body.goals.map((goal) => {
-      const section = cell("section", null, "card goal");
+      const section = element("section", null, "card goal");
       section.dataset.goal = goal.goal;
-      section.append(cell("h3", goalTitle(goal)));
+      section.append(element("h3", goalTitle(goal)));
       const preparing = preparingOf(goal);
       if (preparing) {
         const progress = preparing.progress;
-        const line = cell("p", `${t("Solving the tables for this goal…")}${progress === null ? "" : ` ${percent(progress)}`}${compilingNote(preparing)}`, "preparing");
+        const line = element("p", `${t("Solving the tables for this goal…")}${progress === null ? "" : ` ${percent(progress)}`}${compilingNote(preparing)}`, "preparing");
         const bar = document.createElement("progress");
         bar.max = 1;
         if (progress !== null) bar.value = progress;
@@ -47,16 +40,16 @@ function showGoals(body) {
         section.append(line);
         return section;
       }
-      const list = cell("ol", null, "options");
+      const list = element("ol", null, "options");
       for (const option of goal.options) {
-        const li = cell("li");
-        li.append(cell("strong", option.text), " · ", valueText(goal, option.value));
+        const li = element("li");
+        li.append(element("strong", option.text), " · ", valueText(goal, option.value));
         list.append(li);
       }
       section.append(list);
       if (goal.upper_bound) {
         const limit = goal.upper_bound;
-        section.append(cell("p", t("Past {limit} more points the tables stop: these are the chances of {limit} more, upper bounds", { limit }), "note"));
+        section.append(element("p", t("Past {limit} more points the tables stop: these are the chances of {limit} more, upper bounds", { limit }), "note"));
       }
       return section;
     }),

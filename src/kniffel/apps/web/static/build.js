@@ -3,20 +3,13 @@
 // can hold, as the server lists them). It writes the position's text, which the page analyses as a
 // pasted one (kniffel.engine.situation.Situation).
 
+import { $, element } from "/static/dom.js";
 import { boxLabel, t } from "/static/i18n.js";
 
-const $ = (id) => document.getElementById(id);
 const STRUCK = "-";
 let rules = []; // the rule sets as /api/rules describes them
 let dice = [];
 let rollsLeft = 2;
-
-function element(tag, text, className) {
-  const el = document.createElement(tag);
-  if (text !== undefined && text !== null) el.textContent = String(text);
-  if (className) el.className = className;
-  return el;
-}
 
 function chosen() {
   return rules.find((r) => r.id === $("build-rules").value) ?? rules[0];

@@ -1,16 +1,8 @@
 // Chances of winning as the table shows them: a bar beside each player, and in the review a line
 // each through the game.
 
+import { $, element } from "/static/dom.js";
 import { percent, t } from "/static/i18n.js";
-
-const $ = (id) => document.getElementById(id);
-
-function cell(tag, text, className) {
-  const el = document.createElement(tag);
-  if (text !== undefined && text !== null) el.textContent = String(text);
-  if (className) el.className = className;
-  return el;
-}
 
 // A chance of winning: whole percents, tenths near certain and near hopeless.
 export function chance(share) {
@@ -25,8 +17,8 @@ export function renderChances(players, chances) {
   $("chances").hidden = false;
   $("chance-list").replaceChildren(
     ...players.map((player, seat) => {
-      const li = cell("li", "", "chance");
-      const name = cell("span", player.name, "chance-name");
+      const li = element("li", "", "chance");
+      const name = element("span", player.name, "chance-name");
       const bar = document.createElement("span");
       bar.className = "chance-bar";
       bar.setAttribute("role", "meter");
@@ -39,7 +31,7 @@ export function renderChances(players, chances) {
       fill.style.width = `${(100 * chances[seat]).toFixed(1)}%`;
       bar.append(fill);
       li.dataset.chance = String(chances[seat]);
-      li.append(name, bar, cell("span", chance(chances[seat]), "chance-value"));
+      li.append(name, bar, element("span", chance(chances[seat]), "chance-value"));
       return li;
     }),
   );
@@ -70,10 +62,10 @@ export function drawChart(players, chances) {
     line.append(title);
     svg.append(line);
   });
-  const legend = cell("p", "", "chart-legend");
+  const legend = element("p", "", "chart-legend");
   players.forEach((player, seat) => {
-    legend.append(cell("span", `${player.name} ${chance(chances[chances.length - 1][seat])}`, `seat-${seat % 8}`));
+    legend.append(element("span", `${player.name} ${chance(chances[chances.length - 1][seat])}`, `seat-${seat % 8}`));
   });
-  chart.replaceChildren(cell("figcaption", t("Chances of winning through the game")), svg, legend);
+  chart.replaceChildren(element("figcaption", t("Chances of winning through the game")), svg, legend);
   chart.hidden = false;
 }

@@ -1,6 +1,7 @@
 // The home page: one tap starts a game against a bot or a pass-and-play game at this screen; below, a
 // game of one's own: the rule set's options and the seats, then links to hand out.
 
+import { $ } from "/static/dom.js";
 import { lang, loadWords, t, toggleLang, translatePage } from "/static/i18n.js";
 import { askToClear, showRecord } from "/static/recordview.js";
 import { isRecord, readList } from "/static/storage.js";
@@ -68,8 +69,6 @@ function rememberName(name) {
     // storage disabled: asked again next time
   }
 }
-
-const $ = (id) => document.getElementById(id);
 
 // The rule sets and their options as the server describes them, in the page's language.
 async function fetchRules() {

@@ -1,19 +1,12 @@
 // The home page's record (record.js): per player and rule set the figures `kniffel stats` prints, a
 // small plot of the scores game by game with their running average, and a button that forgets it all.
 
+import { $, element } from "/static/dom.js";
 import { boxLabel, inLanguage, lang, nt, number, percent, t } from "/static/i18n.js";
 import { clearRecord, loadRecord, summaries } from "/static/record.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const $ = (id) => document.getElementById(id);
 let dropped = false; // said until the page is left: the record is clean by then
-
-function element(tag, text = "", className = "") {
-  const el = document.createElement(tag);
-  if (text) el.textContent = text;
-  if (className) el.className = className;
-  return el;
-}
 
 function svg(tag, attributes = {}, text = "") {
   const el = document.createElementNS(SVG, tag);

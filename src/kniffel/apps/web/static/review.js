@@ -3,14 +3,8 @@
 // decision the review lists, each once, with what it gave away (its unit: points or a chance) and the best
 // choice for its player's goal.
 
+import { element } from "/static/dom.js";
 import { t } from "/static/i18n.js";
-
-function element(tag, text, className) {
-  const el = document.createElement(tag);
-  if (text !== undefined && text !== null) el.textContent = String(text);
-  if (className) el.className = className;
-  return el;
-}
 
 // A row a player: the name with what the player is graded by under it, then the figures.
 function summaryTable(summary) {

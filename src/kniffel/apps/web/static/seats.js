@@ -8,21 +8,13 @@
 // * The host sees who is away and may hand an absent player's seat to a bot, and give it back; the
 //   player, returning, finds a button to take the seat back.
 
+import { $, element } from "/static/dom.js";
 import { lang, nt, t } from "/static/i18n.js";
 import { loadJson, saveJson } from "/static/storage.js";
 
 const SIGNAL_KEY = "kniffel.signal";
 const TIMERS = [30, 60, 120, 300];
 const LOOK_AGAIN = 8000; // how often the host's panel looks who is at the table
-
-const $ = (id) => document.getElementById(id);
-
-function element(tag, text, className) {
-  const el = document.createElement(tag);
-  if (text !== undefined && text !== null) el.textContent = String(text);
-  if (className) el.className = className;
-  return el;
-}
 
 // The host token of a game this browser created (home.js keeps it), or the page's own token if it is
 // the host's.

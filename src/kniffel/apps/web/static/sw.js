@@ -3,7 +3,7 @@
 // come from the network when it answers, so an update is seen at once; the cache is the fallback. Game
 // data (/api, the WebSocket) is never cached here.
 
-const CACHE = "kniffel-v7";
+const CACHE = "kniffel-v8";
 const FILES = [
   "/",
   "/table",
@@ -11,6 +11,7 @@ const FILES = [
   "/static/home.js",
   "/static/table.js",
   "/static/dice.js",
+  "/static/dom.js",
   "/static/i18n.js",
   "/static/ask.js",
   "/static/chances.js",

@@ -6,6 +6,7 @@
 
 import { Backoff, Coalesced, PREPARING, askJson, compilingNote, preparingOf } from "/static/ask.js";
 import { chance, drawChart, renderChances } from "/static/chances.js";
+import { $, element } from "/static/dom.js";
 import { boxLabel, inLanguage, lang, loadWords, nt, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
 import { DicePlaces, arrange } from "/static/dice.js";
 import { keepGame, keepReview } from "/static/record.js";
@@ -13,7 +14,6 @@ import { showReview as renderReview } from "/static/review.js";
 import { Seating } from "/static/seats.js";
 import { dropStored, isInvite, isQueue, isRecord, isSavedState, loadJson, loadList, onDropped, saveJson } from "/static/storage.js";
 
-const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
 
@@ -642,15 +642,8 @@ function renderControls() {
   $("hints").hidden = !(mine && hintsOn && (current || !$("hints-preparing").hidden));
 }
 
-function cell(tag, text, className) {
-  const el = document.createElement(tag);
-  if (text !== undefined && text !== null) el.textContent = String(text);
-  if (className) el.className = className;
-  return el;
-}
-
 function actionButton(kind, key, text, label) {
-  const button = cell("button", text, `act ${kind}`);
+  const button = element("button", text, `act ${kind}`);
   button.type = "button";
   button.dataset.act = kind;
   button.dataset.box = key;
@@ -688,7 +681,7 @@ function markBestRoll() {
 
 function boxCell(player, column, box) {
   const key = keyOf(column, box);
-  const td = cell("td");
+  const td = element("td");
   td.dataset.box = key;
   const entry = player.entries[key];
   if (entry !== undefined) {
@@ -701,7 +694,7 @@ function boxCell(player, column, box) {
   const unknown = placement && placement.points === null; // entered offline: scored when synced
   const shown = !placement ? "" : unknown ? "?" : placement.points + (placement.bonus ? ` +${placement.bonus}` : "");
   if (!canAct()) {
-    if (placement) td.append(cell("span", shown, "preview"));
+    if (placement) td.append(element("span", shown, "preview"));
     return td;
   }
   const strikeable = state.strikeable.includes(key);
@@ -744,18 +737,18 @@ function rowLabel(row, full) {
   const short = row.short ? inLanguage(row.short) : null;
   const wanted = NARROW.matches ? row.kind !== "box" || full.length > SHORT_LABEL : full.length > LONG_LABEL;
   const shown = short && wanted ? short : full;
-  const th = cell("th", shown);
+  const th = element("th", shown);
   if (shown !== full) th.title = full;
   return th;
 }
 
 // A row of sums (row.name is the total's field in each of a player's columns).
 function sumRow(row) {
-  const tr = cell("tr", null, `sum${row.strong ? " strong" : ""}${row.ends_section ? " end" : ""}${row.name === "total" ? " total" : ""}`);
+  const tr = element("tr", null, `sum${row.strong ? " strong" : ""}${row.ends_section ? " end" : ""}${row.name === "total" ? " total" : ""}`);
   tr.append(rowLabel(row, inLanguage(row.label)));
   for (const player of state.players) {
     for (const column of player.columns) {
-      const td = cell("td", column[row.name], player.index === state.current && !state.over ? "current" : "");
+      const td = element("td", column[row.name], player.index === state.current && !state.over ? "current" : "");
       td.dataset.sum = row.name;
       td.dataset.seat = String(player.index);
       tr.append(td);
@@ -767,12 +760,12 @@ function sumRow(row) {
 // A player's head: the name on a line of its own, never broken over two (shortened at a word, else with an
 // ellipsis, where the column is narrow: fitNames), and under it what plays the seat if not its person.
 function playerHead(player, columns) {
-  const th = cell("th", null, "player");
+  const th = element("th", null, "player");
   const kind = player.kind !== "human" ? botKind(player.kind) : null;
-  const name = cell("span", player.name, "name");
+  const name = element("span", player.name, "name");
   name.dataset.full = player.name;
   th.append(name);
-  if (kind) th.append(cell("span", kind, "kind"));
+  if (kind) th.append(element("span", kind, "kind"));
   th.title = kind ? `${player.name} (${kind})` : player.name;
   th.colSpan = columns;
   th.scope = "colgroup";
@@ -804,17 +797,17 @@ function renderSheet() {
   table.classList.toggle("fit", !multi);
   table.style.setProperty("--players", String(state.players.length));
   document.querySelector(".sheet-wrap").classList.toggle("fit", !multi);
-  const head = cell("thead");
-  const names = cell("tr");
-  names.append(cell("th", ""));
+  const head = element("thead");
+  const names = element("tr");
+  names.append(element("th", ""));
   for (const player of state.players) names.append(playerHead(player, columns.length));
   head.append(names);
   if (multi) {
-    const ids = cell("tr");
-    ids.append(cell("th", ""));
+    const ids = element("tr");
+    ids.append(element("th", ""));
     for (const player of state.players) {
       for (const column of columns) {
-        const th = cell("th", `${column.id}${ORDER_MARK[column.order] || ""}`, "column-id");
+        const th = element("th", `${column.id}${ORDER_MARK[column.order] || ""}`, "column-id");
         th.title = t("Column {id}", { id: column.id }) + `: ${orderText(column.order)}`;
         ids.append(th);
       }
@@ -822,10 +815,10 @@ function renderSheet() {
     head.append(ids);
   }
   table.append(head);
-  const body = cell("tbody");
-  const foot = cell("tfoot");
+  const body = element("tbody");
+  const foot = element("tfoot");
   const boxRow = (box, row) => {
-    const tr = cell("tr", null, box.section);
+    const tr = element("tr", null, box.section);
     tr.append(rowLabel(row, boxLabel(box)));
     for (const player of state.players) {
       for (const column of columns) {
@@ -844,10 +837,10 @@ function renderSheet() {
       // a sheet that fits the width keeps its total in a footer that stops above a phone's dice bar
       (row.name === "total" && !multi ? foot : body).append(sumRow(row));
     } else if (multi) {
-      const tr = cell("tr", null, "sum strong grand");
+      const tr = element("tr", null, "sum strong grand");
       tr.append(rowLabel(row, inLanguage(row.label)));
       for (const player of state.players) {
-        const td = cell("td", player.total);
+        const td = element("td", player.total);
         td.colSpan = columns.length;
         td.dataset.grand = String(player.index);
         tr.append(td);
@@ -891,10 +884,10 @@ function describe(entry) {
 
 // A line of the log whose lists of dice ("1 3 3 4 6") never break over two lines.
 function logLine(text, className) {
-  const li = cell("li", null, className);
+  const li = element("li", null, className);
   let at = 0;
   for (const found of text.matchAll(/\b[1-6](?: [1-6])+\b/g)) {
-    li.append(text.slice(at, found.index), cell("span", found[0], "dice-list"));
+    li.append(text.slice(at, found.index), element("span", found[0], "dice-list"));
     at = found.index + found[0].length;
   }
   li.append(text.slice(at));
@@ -908,8 +901,8 @@ function renderLog() {
   const lines = [];
   const takenBack = (seq) => {
     for (const entry of taken.filter((e) => e.seq === seq)) {
-      const li = cell("li", null, "taken-back");
-      li.append(cell("s", describe(entry)), " ", cell("span", `(${t("taken back")})`));
+      const li = element("li", null, "taken-back");
+      li.append(element("s", describe(entry)), " ", element("span", `(${t("taken back")})`));
       li.value = entry.seq;
       lines.push(li);
     }
@@ -932,7 +925,7 @@ function celebrate() {
   box.dataset.game = gameId;
   box.replaceChildren(
     ...Array.from({ length: 18 }, (_, i) => {
-      const star = cell("span", i % 3 ? "★" : "🎲", "spark");
+      const star = element("span", i % 3 ? "★" : "🎲", "spark");
       star.style.left = `${(i * 53) % 100}%`;
       star.style.animationDelay = `${(i % 6) * 120}ms`;
       return star;
@@ -948,7 +941,7 @@ function renderRanking() {
   $("ranking-list").replaceChildren(
     ...state.standings.map((s) => {
       const points = nt("{n} point", "{n} points", s.total);
-      const li = cell("li", `${s.name} · ${points}`, s.rank === 1 ? "winner" : "");
+      const li = element("li", `${s.name} · ${points}`, s.rank === 1 ? "winner" : "");
       li.value = s.rank;
       return li;
     }),
@@ -1031,8 +1024,8 @@ function renderInvites() {
   const watch = { name: t("Watch link (view only)"), url: `${location.origin}/g/${encodeURIComponent(gameId)}` };
   $("invite-list").replaceChildren(
     ...[...invites, watch].map((invite) => {
-      const li = cell("li");
-      const a = cell("a", invite.name);
+      const li = element("li");
+      const a = element("a", invite.name);
       a.href = invite.url;
       if (invite === watch) a.id = "watch-link";
       li.append(a);
@@ -1133,7 +1126,7 @@ function renderHints() {
     ...hintData.options.map((o, n) => {
       let text = estimate ? o.text : `${o.text} · ` + t("{points} points to come", { points: number(o.value, 1) });
       if (o.win !== undefined) text += " · " + t("{chance} to win", { chance: chance(o.win) });
-      const button = cell("button", text, n === 0 ? "hint best" : "hint");
+      const button = element("button", text, n === 0 ? "hint best" : "hint");
       button.type = "button";
       button.dataset.action = o.action;
       const point = () => markKept(keptBy(o.action));
@@ -1143,7 +1136,7 @@ function renderHints() {
       button.addEventListener("focus", point);
       button.addEventListener("mouseleave", leave);
       button.addEventListener("blur", leave);
-      const li = cell("li");
+      const li = element("li");
       li.append(button);
       return li;
     }),
@@ -1225,16 +1218,16 @@ async function showHowToPlay() {
     { rolls: state.rules.rolls, turns: body.turns },
   );
   const facts = document.createElement("dl");
-  for (const [label, text] of body.facts) facts.append(cell("dt", label), cell("dd", text));
+  for (const [label, text] of body.facts) facts.append(element("dt", label), element("dd", text));
   const boxes = document.createElement("table");
   boxes.className = "rules-boxes";
   body.boxes.forEach(([label, scores], i) => {
     const row = document.createElement("tr");
     if (i === body.upper_boxes - 1) row.className = "end";
-    row.append(cell("th", label), cell("td", scores));
+    row.append(element("th", label), element("td", scores));
     boxes.append(row);
   });
-  $("how-to-play-body").replaceChildren(cell("p", body.name, "rules-title"), cell("p", intro), facts, boxes);
+  $("how-to-play-body").replaceChildren(element("p", body.name, "rules-title"), element("p", intro), facts, boxes);
   const dialog = $("how-to-play");
   dialog.showModal();
   // It opens at its start, the introduction, not scrolled to the Close button at its end.
@@ -1257,7 +1250,7 @@ async function showReview(tries = 0) {
   if (body.win_preparing && tries < 120) reviewBackoff.later(() => state && showReview(tries + 1), true);
   if (body.chances) drawChart(state.players, body.chances);
   // each player's figure: the average loss a decision and the level it matches, in the server's words
-  $("review-figures").replaceChildren(...body.players.filter((p) => p.proficiency).map((p) => cell("li", `${p.name}: ${p.proficiency.text}`)));
+  $("review-figures").replaceChildren(...body.players.filter((p) => p.proficiency).map((p) => element("li", `${p.name}: ${p.proficiency.text}`)));
   // the server lists the decisions every front end lists (each against the best for its player's goal:
   // points, a target or winning), sums each player up and writes every figure; review.js shows them
   renderReview(body);

@@ -5,9 +5,9 @@
 // (kniffel.apps.web.trainer); the page keeps the series and its answers.
 
 import { Backoff, askJson, compilingNote } from "/static/ask.js";
+import { $, element } from "/static/dom.js";
 import { lang, loadWords, number, percent, t, toggleLang, translatePage } from "/static/i18n.js";
 
-const $ = (id) => document.getElementById(id);
 const backoff = new Backoff(1500, 15000);
 const SHOWN = 6; // options a verdict lists (the answer's own always among them)
 let series = null; // {query, exercises}
@@ -15,13 +15,6 @@ let at = 0;
 let held = [];
 let answers = []; // "number:action" of every answer given
 let asked = 0; // the newest ask: older answers are dropped
-
-function cell(tag, text, className) {
-  const el = document.createElement(tag);
-  if (text !== undefined && text !== null) el.textContent = String(text);
-  if (className) el.className = className;
-  return el;
-}
 
 // One part of the page at a time; the choice of a series only before one and after its end (on a phone
 // the position then starts at the top of the screen).
@@ -105,7 +98,7 @@ function showDice() {
   const found = exercise();
   $("dice").replaceChildren(
     ...found.dice.map((face, i) => {
-      const die = cell("button", face);
+      const die = element("button", face);
       die.type = "button";
       die.setAttribute("aria-pressed", String(held[i]));
       die.setAttribute("aria-label", held[i] ? t("{face}, held", { face }) : String(face));
@@ -120,17 +113,17 @@ function showDice() {
 }
 
 function showSheet(found) {
-  const head = cell("tr");
-  head.append(cell("th", t("Box")), cell("th", t("You")));
-  if (found.totals.length > 1) head.append(cell("th", t("Opponent")));
+  const head = element("tr");
+  head.append(element("th", t("Box")), element("th", t("You")));
+  if (found.totals.length > 1) head.append(element("th", t("Opponent")));
   const rows = [head];
   for (const row of found.rows) {
-    const tr = cell("tr");
-    tr.append(cell("td", row.label));
-    const mine = cell("td");
+    const tr = element("tr");
+    tr.append(element("td", row.label));
+    const mine = element("td");
     if (row.points !== null) mine.textContent = row.points === 0 ? "–" : String(row.points);
     else if (row.pays !== null || row.strike) {
-      const choose = cell("button", row.pays !== null ? String(row.pays) : "0");
+      const choose = element("button", row.pays !== null ? String(row.pays) : "0");
       choose.type = "button";
       choose.dataset.box = row.key;
       choose.setAttribute("aria-label", t("Fill {box}: {points}", { box: row.label, points: row.pays ?? 0 }));
@@ -138,11 +131,11 @@ function showSheet(found) {
       mine.append(choose);
     }
     tr.append(mine);
-    for (const other of row.others) tr.append(cell("td", other === null ? "" : other === 0 ? "–" : String(other)));
+    for (const other of row.others) tr.append(element("td", other === null ? "" : other === 0 ? "–" : String(other)));
     rows.push(tr);
   }
-  const total = cell("tr", null, "sum");
-  total.append(cell("td", t("Total")), ...found.totals.map((n) => cell("td", n)));
+  const total = element("tr", null, "sum");
+  total.append(element("td", t("Total")), ...found.totals.map((n) => element("td", n)));
   rows.push(total);
   $("sheet").replaceChildren(...rows);
 }
@@ -181,14 +174,14 @@ function valueText(verdict, value) {
 function showVerdict(verdict) {
   $("verdict").dataset.best = verdict.best_choice ? "1" : "0";
   $("verdict-title").textContent = verdict.best_choice ? t("The best choice") : t("Not the best choice");
-  $("verdict-lines").replaceChildren(...verdict.lines.map((line) => cell("p", line)));
+  $("verdict-lines").replaceChildren(...verdict.lines.map((line) => element("p", line)));
   let shown = verdict.options.slice(0, SHOWN);
   if (!shown.some((o) => o.action === verdict.chosen)) shown = [...shown, ...verdict.options.filter((o) => o.action === verdict.chosen)];
   $("verdict-options").replaceChildren(
     ...shown.map((option) => {
-      const li = cell("li", null, option.action === verdict.chosen ? "chosen" : "");
-      li.append(cell("strong", option.text), " · ", valueText(verdict, option.value));
-      if (option.loss > 0.005) li.append(" ", cell("span", `(−${verdict.unit === "probability" ? percent(option.loss, 1) : number(option.loss, 2)})`, "loss"));
+      const li = element("li", null, option.action === verdict.chosen ? "chosen" : "");
+      li.append(element("strong", option.text), " · ", valueText(verdict, option.value));
+      if (option.loss > 0.005) li.append(" ", element("span", `(−${verdict.unit === "probability" ? percent(option.loss, 1) : number(option.loss, 2)})`, "loss"));
       return li;
     }),
   );
