@@ -307,6 +307,28 @@ def test_the_command_writes_json_csv_and_a_plot(tmp_path: Path) -> None:
     assert again["players"] == data["players"]
 
 
+@pytest.mark.parametrize(
+    ("option", "name", "message"),
+    [
+        ("--plot", "t.gif", "the file name ends in one of .png, .svg, .pdf"),
+        ("--csv", "missing/t.csv", "missing"),
+    ],
+)
+def test_the_command_refuses_a_file_before_playing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str, name: str, message: str
+) -> None:
+    """A results file that could not be written is refused before the first game, not after the last."""
+    from kniffel.services import tournament as service
+
+    def never(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("games were played")
+
+    monkeypatch.setattr(service, "tournament", never)
+    result = run("-p", "bot", "-p", "bot", "-n", "1", option, str(tmp_path / name))
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+
+
 def test_the_command_prints_tables() -> None:
     result = run("-p", "bot", "-p", "bot", "-n", "1", "--table")
     assert result.exit_code == 0, result.output

@@ -19,7 +19,8 @@ from rich.console import Console
 from rich.table import Table
 
 from kniffel.apps.cli.cluster import Tally
-from kniffel.apps.cli.simulating import PARTIAL
+from kniffel.apps.cli.simulating import PARTIAL, check_plot
+from kniffel.base.files import check_writable
 from kniffel.base.i18n import N_, number, percent, translate
 from kniffel.core import Progress
 from kniffel.planning.worker import Work
@@ -50,6 +51,11 @@ def run(
     lang: str = "en",
 ) -> None:
     check_request(specs, games, seed, table=table)
+    # the files the results go to, before the games: a typo found after an hour of play loses the hour
+    if csv_path is not None:
+        check_writable(csv_path)
+    if plot_path is not None:
+        check_plot(plot_path)
     total = sum(games * len(players) for players in tables(len(specs), table=table))
     tally = Tally(not json_output, translate(lang, "Tournament {rules}", rules=rules.id), total, lang)
 
