@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from kniffel.planning.goals import ALIASES, goal_names
-from test_layers import PACKAGE, SOURCES, imports_of, module_name
+from support.sources import PACKAGE, SOURCES, imports_of, module_name
 
 PLANNING = PACKAGE / "planning"
 MENU = {"kniffel.planning", "kniffel.planning.goals", "kniffel.planning.planners"}

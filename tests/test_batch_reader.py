@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conftest import batch_situation
 from kniffel import rules
 from kniffel.apps.cli import solving
 from kniffel.base.errors import KniffelError
@@ -23,6 +22,7 @@ from kniffel.core.kernels.codec import BLANK, READ
 from kniffel.core.position import ROW
 from kniffel.engine.sheet import ScoreSheet
 from kniffel.services import advice, batch
+from support.batch import batch_situation
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 

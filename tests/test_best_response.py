@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from kniffel.core import build_table, solve
-from test_benchmarks_machine import load
-from test_solver_values import reduced
+from support.benchmarks import load
+from support.solver import reduced
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 

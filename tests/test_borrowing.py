@@ -14,8 +14,8 @@ import numpy as np
 from numba import njit
 from numba.core.registry import CPUDispatcher
 
-from conftest import compiled_kernels
 from kniffel.core.kernels.records import BORROWS, borrowing
+from support.kernels import compiled_kernels
 
 SCALARS = {"None", "int", "float", "bool"}
 

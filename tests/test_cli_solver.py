@@ -16,12 +16,12 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner, Result
 
-from conftest import batch_situation
 from kniffel import rules
 from kniffel.apps.cli.errors import message
 from kniffel.base.errors import KniffelError
 from kniffel.core import Advisor, ColumnPosition, compile_rules, points, table
 from kniffel.engine.sheet import ScoreSheet
+from support.batch import batch_situation
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 
@@ -596,8 +596,8 @@ BATCH_CASES = [
 
 
 def random_lines(ruleset: rules.RuleSet, rng: random.Random, count: int) -> list[str]:
-    """Situations of a one-column rule set as batch lines (:func:`conftest.batch_situation`), now and then
-    a bad line."""
+    """Situations of a one-column rule set as batch lines (:func:`support.batch.batch_situation`), now
+    and then a bad line."""
     lines = []
     for _ in range(count):
         data = batch_situation(ruleset, rng)

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from conftest import new_game, score, state, strike
 from kniffel import (
     Action,
     Announce,
@@ -41,7 +40,8 @@ from kniffel.engine.actions import TakenBack
 from kniffel.engine.game import Turn
 from kniffel.engine.sheet import ColumnTotals
 from kniffel.rules import Placement
-from test_sheet import SEED_GAME_1, SEED_GAME_2
+from support.games import new_game, score, state, strike
+from support.rules import SEED_GAME_1, SEED_GAME_2
 
 
 def refused(game: Game, action: Action, message: str) -> None:

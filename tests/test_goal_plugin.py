@@ -29,7 +29,7 @@ from kniffel.services.players import bot_name, bot_name_in
 from kniffel.services.review import listed, player_goals, review
 from kniffel.services.simulate import simulate
 from kniffel.services.tournament import compiled_roles, tournament
-from test_solver_values import REDUCED
+from support.solver import REDUCED
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 

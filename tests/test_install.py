@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from conftest import kernels_compiled_after
 from kniffel import core
 from kniffel.services import install
+from support.kernels import kernels_compiled_after
 
 ROOT = Path(__file__).resolve().parent.parent
 

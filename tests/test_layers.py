@@ -15,9 +15,7 @@ from pathlib import Path
 
 import pytest
 
-import kniffel
-
-PACKAGE = Path(kniffel.__file__).parent
+from support.sources import PACKAGE, SOURCES, imports_of, module_name
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("kniffel.base",),
@@ -41,13 +39,6 @@ LAUNCHERS = ("kniffel.apps.cli", "kniffel.__main__")
 imports a front end."""
 
 
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
 def owner(module: str) -> str | None:
     """The most specific entry of :data:`LAYERS` that ``module`` belongs to."""
     best: str | None = None
@@ -62,35 +53,6 @@ def layer_of(module: str) -> int:
     name = owner(module)
     assert name is not None, f"{module} belongs to no layer: add it to LAYERS in {__file__}"
     return next(i for i, layer in enumerate(LAYERS) if name in layer)
-
-
-def imports_of(path: Path, module: str) -> list[tuple[int, str]]:
-    """``(line, imported module)`` for every import of a kniffel module in ``path``."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-    is_package = path.name == "__init__.py"
-    found: list[tuple[int, str]] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name) for alias in node.names if alias.name.startswith("kniffel")]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = module.split(".")
-                base = base[: len(base) - node.level + (1 if is_package else 0)]
-                target = ".".join([*base, *([node.module] if node.module else [])])
-            else:
-                target = node.module or ""
-            if not target.startswith("kniffel"):
-                continue
-            for alias in node.names:
-                # ``from kniffel import rules`` imports the module kniffel.rules, not the facade
-                candidate = f"{target}.{alias.name}"
-                submodule = PACKAGE.parent.joinpath(*candidate.split("."))
-                is_module = submodule.with_suffix(".py").exists() or (submodule / "__init__.py").exists()
-                found.append((node.lineno, candidate if is_module else target))
-    return found
-
-
-SOURCES = sorted(PACKAGE.rglob("*.py"))
 
 
 def test_the_folders_are_the_layers() -> None:
@@ -204,7 +166,7 @@ argument, and a long positional list of like-typed arrays is easy to pass in the
 def test_no_compiled_function_takes_more_than_ten_parameters() -> None:
     import inspect
 
-    from conftest import compiled_kernels
+    from support.kernels import compiled_kernels
 
     found = {
         name: len(inspect.signature(kernel.py_func).parameters) for name, kernel in compiled_kernels().items()

@@ -8,12 +8,12 @@ import itertools
 import pytest
 from hypothesis import given
 
-from conftest import new_game
 from kniffel import Game, IllegalActionError, LegalActions, rules
 from kniffel.base.dice import FACES
 from kniffel.base.keeps import keep_lattice
 from kniffel.engine.actions import Action, Announce, FreeThrow, Roll, Score, Strike
-from test_properties import positions
+from support.games import new_game
+from support.strategies import positions
 
 
 def questions(game: Game) -> list[Action]:

@@ -13,7 +13,7 @@ from kniffel.core import AIM_POINTS, AIM_WIN, Progress, early_rows_ready
 from kniffel.planning.play_tables import CONE, DISTRIBUTIONS, EARLY, SOLUTION, TARGETS, PlayTables
 from kniffel.planning.worker import Work
 from kniffel.services.tournament import aims_of, tournament
-from test_solver_values import REDUCED
+from support.solver import REDUCED
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 

@@ -3,7 +3,7 @@
 Whatever the rules and whatever legal moves are made, a game ends with every sheet full, the totals
 add up as the printed sheet adds them, every entry is a value its box can hold, undo walks back to a
 fresh game, and a save replays to the same position. Example counts come from the Hypothesis profile
-in ``conftest.py`` (HYPOTHESIS_PROFILE=thorough for more).
+in ``tests/conftest.py`` (HYPOTHESIS_PROFILE=thorough for more).
 """
 
 from __future__ import annotations
@@ -11,36 +11,13 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import state
 from kniffel import Game, ScoreSheet, SeededDice, rules
 from kniffel.base.dice import roll_index
 from kniffel.engine.actions import Action, Announce, FreeThrow, Roll, Score, Strike
 from kniffel.engine.sheet import possible_points
 from kniffel.rules import Extra, Order, RuleSet, Section
-
-
-@st.composite
-def rule_sets(draw: st.DrawFn, /, ids: tuple[str, ...] | None = None, **fixed: str) -> RuleSet:
-    """A built-in rule set with every option not ``fixed`` set to a random value."""
-    rules_id = draw(st.sampled_from(ids or rules.available()))
-    options = {
-        o.key: fixed.get(o.key) or draw(st.sampled_from(o.values)) for o in rules.options_for(rules_id)
-    }
-    return rules.get(rules_id, options)
-
-
-@st.composite
-def positions(draw: st.DrawFn, /, ids: tuple[str, ...] | None = None, max_actions: int = 80) -> Game:
-    """A game of a random rule set after up to ``max_actions`` random legal actions (often mid-turn)."""
-    rs = draw(rule_sets(ids))
-    players = draw(st.integers(1, 2))
-    game = Game(rs, [f"P{i}" for i in range(players)], dice=SeededDice(draw(st.integers(0, 2**32))))
-    for _ in range(draw(st.integers(0, max_actions), label="actions")):
-        if game.is_over:
-            break
-        game.apply(draw(st.sampled_from(game.legal_actions())))
-    return game
-
+from support.games import state
+from support.strategies import rule_sets
 
 _POSSIBLE: dict[tuple[str, str, str], frozenset[int]] = {}
 

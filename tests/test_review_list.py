@@ -18,7 +18,7 @@ from kniffel.engine.actions import Roll, Score, Strike
 from kniffel.services.review import Decision, listed, loss_text
 from kniffel.services.session import Session, Settings
 from kniffel.services.wording import listed_decisions
-from test_solver_values import REDUCED
+from support.solver import REDUCED
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from conftest import fill_except, ruleset, seed_examples, seed_sheet, where
 from kniffel import rules
 from kniffel.base.dice import roll_index
 from kniffel.rules import Order, RulesError, RuleSet, Section, UnknownBoxError
+from support.rules import fill_except, ruleset, seed_examples, seed_sheet, where
 
 
 def table_points(rs: RuleSet, dice: tuple[int, ...], box: str) -> int:

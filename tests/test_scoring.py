@@ -15,10 +15,10 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from conftest import ruleset, seed_examples, where
 from kniffel import rules
 from kniffel.base.dice import multinomial, roll_index, roll_probabilities, sorted_rolls, validate_dice
 from kniffel.rules import RuleSet
+from support.rules import ruleset, seed_examples, where
 
 
 def table_points(rs: RuleSet, dice: tuple[int, ...], box: str) -> int:

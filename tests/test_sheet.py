@@ -7,16 +7,12 @@ from typing import Any
 import pytest
 from hypothesis import given
 
-from conftest import ruleset, seed_examples
 from kniffel import Game, ScoreSheet, SheetError, UnknownBoxError, rules
 from kniffel.engine.sheet import EXTRA_BONUS, FREE_THROWS_USED, ColumnTotals, possible_points, sheet_layout
 from kniffel.rules.model import RESERVED_BOX_IDS
-from test_properties import positions
+from support.rules import SEED_GAME_1, SPIELBLOCK, ruleset
+from support.strategies import positions
 
-# Seed 000, "Spielblock": the template filled in for two games (its dashes are struck boxes: "-" or "x"),
-# with the totals it prints (tests/data/seed_examples.json).
-SPIELBLOCK = seed_examples()["spielblock"]
-SEED_GAME_1, SEED_GAME_2 = (game["sheet"] for game in SPIELBLOCK)
 ROWS = ("upper_sum", "upper_bonus", "upper_total", "lower_sum", "total")
 
 

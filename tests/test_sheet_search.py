@@ -15,7 +15,6 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from conftest import ScriptedDice
 from kniffel import Game, SeededDice, bots, rules
 from kniffel.base.keeps import keep_lattice
 from kniffel.core import MASK64, stream_base
@@ -26,6 +25,7 @@ from kniffel.planning.lookahead import Lookahead
 from kniffel.rules import RuleSet
 from kniffel.services.plans import sheet_search
 from kniffel.services.simulate import play_chunk, simulate
+from support.dice import ScriptedDice
 
 SHEETS = ("kniffel-3col", "kniffel-4col", "super-kniffel", "yams")
 KINDS = ("column", "heuristic")

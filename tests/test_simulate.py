@@ -28,7 +28,7 @@ from kniffel.services.simulate import (
     plot_histogram,
     simulate,
 )
-from test_solver_values import REDUCED, solved
+from support.solver import REDUCED, solved
 
 
 class NoDice:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from conftest import new_game
 from kniffel import (
     DiceError,
     Game,
@@ -21,7 +20,8 @@ from kniffel import (
 )
 from kniffel.engine import situation as situation_module
 from kniffel.engine.actions import Announce, FreeThrow, Roll, Score
-from test_properties import positions
+from support.games import new_game
+from support.strategies import positions
 
 
 @given(positions())

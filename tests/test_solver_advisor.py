@@ -19,7 +19,7 @@ from kniffel.base.keeps import keep_lattice
 from kniffel.core import Advisor, ColumnPosition, cache_dir
 from kniffel.engine.actions import Action, FreeThrow, Roll, Score
 from kniffel.rules import Section
-from test_solver_values import solved
+from support.solver import solved
 
 
 @cache

@@ -24,7 +24,7 @@ from kniffel.core import (
     table_path,
 )
 from kniffel.core.runtime import store
-from test_solver_values import reduced
+from support.solver import reduced
 
 
 def test_the_directory_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -35,8 +35,9 @@ from kniffel.core.disttable import LevelTable, build_levels
 from kniffel.core.target import as_played_to_win
 from kniffel.core.targetrows import Horizon, HorizonRows
 from kniffel.rules import RuleSet, Section, placements
-from test_properties import rule_sets
-from test_solver_values import REDUCED, Sheet, gained, outcomes, reduced
+from support.bruteforce import Sheet, gained, outcomes
+from support.solver import REDUCED, reduced
+from support.strategies import rule_sets
 
 Row = npt.NDArray[np.float64]
 """A value for every number of points still needed, from 0 up."""

@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from conftest import DATA
 from kniffel import rules
 from kniffel.core import Advisor, ColumnPosition, TargetAdvisor, compile_rules, default_limit, rows_for, table
 from kniffel.rules import RuleSet, single_column
+from support.paths import DATA
 
 REFERENCE: dict[str, Any] = json.loads((DATA / "target_reference.json").read_text(encoding="utf-8"))
 EXACT = 1e-6

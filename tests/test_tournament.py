@@ -30,7 +30,7 @@ from kniffel.services.tournament import (
     play_match,
     tournament,
 )
-from test_solver_values import REDUCED
+from support.solver import REDUCED
 
 KNIFFEL = rules.get("kniffel")
 

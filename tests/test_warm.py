@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from conftest import kernels_compiled_after
 from kniffel import core
 from kniffel.core import WARM_UP_ENV, distribution, disttable, start_warm_up, target, targetrows, warm_up
 from kniffel.core.kernels import sheet as sheet_kernels
 from kniffel.core.runtime import precompile
 from kniffel.core.runtime.precompile import HELPER_ENV
 from kniffel.core.warm import STARTER_ENDED, _started, end_with_starter
+from support.kernels import kernels_compiled_after
 
 WARM_UP = """
 from kniffel import rules

@@ -12,8 +12,9 @@ import pytest
 from kniffel.apps.web.words import PLURALS
 from kniffel.engine.game import Game
 from kniffel.engine.situation import Situation
+from support.clients import Client, create, new_address, token
 from support.web import ServerProcess
-from test_web_api import Client, backend, create, new_address, server, token  # noqa: F401 - fixtures
+from test_web_api import backend, server  # noqa: F401 - fixtures
 
 
 def analysis(server: ServerProcess, text: str, **params: str) -> httpx.Response:  # noqa: F811

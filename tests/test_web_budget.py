@@ -53,7 +53,7 @@ def ask(server: ServerProcess, path: str, **headers: str) -> dict[str, Any]:
 
 
 def play_a_throw(server: ServerProcess, rules_id: str) -> tuple[str, str]:
-    from test_web_api import Client
+    from support.clients import Client
 
     game = httpx.post(
         f"{server.url}/api/games",

@@ -14,8 +14,8 @@ import httpx
 import pytest
 
 from kniffel import Game
+from support.clients import AS_A_PROXY, POSTGRES_ENV, Client, create, play_turn, read_until_closed, token
 from support.web import ServerProcess
-from test_web_api import AS_A_PROXY, POSTGRES_ENV, Client, create, play_turn, read_until_closed, token
 
 pytestmark = pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POSTGRES_ENV} is not set")
 

@@ -24,7 +24,7 @@ from kniffel.apps.web.pressure import AdviceLane, Refusals, is_outage
 from kniffel.apps.web.service import GameService
 from kniffel.apps.web.store import Store
 from kniffel.engine.actions import Roll
-from test_web_service import request, run
+from support.service import request, run
 
 # --- lanes ---------------------------------------------------------------------------------------------
 

@@ -19,7 +19,8 @@ from kniffel.apps.web.live import LiveGame
 from kniffel.apps.web.service import GameService
 from kniffel.apps.web.store import Store
 from kniffel.engine.actions import Roll, Score
-from test_web_service import request, run, until, url  # noqa: F401  (url is a fixture)
+from support.service import request, run, until
+from test_web_service import url  # noqa: F401  (the fixture)
 
 
 class Spectator:

@@ -19,8 +19,8 @@ from typing import Any
 import httpx
 import pytest
 
+from support.clients import Client, create, token
 from support.web import ServerProcess, free_port
-from test_web_api import Client, create, token
 
 PG_BIN = next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)), None)
 if PG_BIN is None and shutil.which("pg_ctl"):

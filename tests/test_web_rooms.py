@@ -14,13 +14,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
 
 from kniffel.apps.web.app import create_app
 from kniffel.apps.web.pages import STATIC
 from kniffel.apps.web.store import SeatSpec, Store, StoreError
-
-POSTGRES_ENV = "KNIFFEL_TEST_POSTGRES_URL"
+from support.clients import POSTGRES_ENV
+from support.testclient import create, hello, next_state
 
 
 @pytest.fixture(
@@ -38,30 +37,6 @@ def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClien
     app = create_app(url, bot_delay=0, rate=1000, burst=1000, allowed_hosts="testserver")
     with TestClient(app) as running:
         yield running
-
-
-def create(client: TestClient, *seats: tuple[str, str], **flags: Any) -> dict[str, Any]:
-    body = {"rules": "kniffel", "seats": [{"name": n, "kind": k} for n, k in seats], **flags}
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.text
-    created: dict[str, Any] = response.json()
-    return created
-
-
-def next_state(ws: WebSocketTestSession) -> dict[str, Any]:
-    while True:
-        message = ws.receive_json()
-        assert message["type"] != "error", message
-        if message["type"] == "state":
-            state: dict[str, Any] = message["state"]
-            return state
-
-
-def hello(ws: WebSocketTestSession, token: str) -> tuple[list[int], dict[str, Any]]:
-    ws.send_json({"type": "hello", "token": token})
-    while (message := ws.receive_json())["type"] != "welcome":
-        assert message["type"] == "state"
-    return message["seats"], next_state(ws)
 
 
 def play_out(client: TestClient, game_id: str, token: str, turns: int = 99) -> dict[str, Any]:

@@ -17,8 +17,9 @@ from fastapi.testclient import TestClient
 from kniffel.apps.web.app import create_app
 from kniffel.apps.web.service import GameService
 from kniffel.apps.web.store import Store
-from test_web_rooms import client, create, hello, next_state  # noqa: F401  (the fixture)
-from test_web_service import Watcher, request, run, until
+from support.service import Watcher, request, run, until
+from support.testclient import create, hello, next_state
+from test_web_rooms import client  # noqa: F401  (the fixture)
 
 
 def seats_seen(client: TestClient, game_id: str, token: str) -> list[dict[str, Any]]:  # noqa: F811

@@ -12,9 +12,9 @@ import os
 import socket
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 import pytest
 from sqlalchemy.exc import OperationalError
@@ -27,30 +27,8 @@ from kniffel.apps.web.service import CreateRequest, GameService
 from kniffel.apps.web.store import CHANNEL, MAX_NOTE, SeatSpec, StaleError, Store, StoredGame, Write
 from kniffel.engine.actions import Roll, Score, Strike
 from kniffel.engine.game import Game
-from test_web_api import POSTGRES_ENV
-
-T = TypeVar("T")
-
-
-def run(body: Callable[[], Awaitable[T]]) -> T:
-    return asyncio.run(body())  # type: ignore[arg-type]
-
-
-async def until(condition: Callable[[], bool], timeout: float = 120) -> None:
-    """Wait for the service's tasks (and their database threads) to make ``condition`` true (within a
-    bound a busy machine never reaches: only a test that fails waits for it)."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.005)
-
-
-def request(*seats: str, rules: str = "kniffel", **flags: Any) -> CreateRequest:
-    """``request("Ada", "bot:Robo")``: a bot seat is written ``bot:NAME``."""
-    specs = [
-        {"name": s.removeprefix("bot:"), "kind": "bot" if s.startswith("bot:") else "human"} for s in seats
-    ]
-    return CreateRequest.parse({"rules": rules, "seats": specs, **flags})
+from support.clients import POSTGRES_ENV
+from support.service import Watcher, request, run, until
 
 
 @pytest.fixture
@@ -478,16 +456,6 @@ def test_without_hotseat_the_host_token_plays_no_seat(url: str) -> None:
         assert live.is_host(new.host_token)
 
     run(body)
-
-
-class Watcher:
-    """A subscriber that keeps every state it is sent."""
-
-    def __init__(self) -> None:
-        self.states: list[str] = []
-
-    def push(self, text: str) -> None:
-        self.states.append(text)
 
 
 def test_bots_play_a_whole_game_and_it_is_saved(url: str) -> None:

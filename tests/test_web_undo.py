@@ -10,8 +10,9 @@ import time
 import httpx
 
 from kniffel.apps.web.store import Store
+from support.clients import Client, create, play_turn, token
 from support.web import ServerProcess
-from test_web_api import Client, backend, create, play_turn, server, token  # noqa: F401 - fixtures
+from test_web_api import backend, server  # noqa: F401 - fixtures
 
 RE_ROLL = "dice can't be re-rolled"
 

@@ -18,7 +18,6 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from conftest import ScriptedDice
 from kniffel import Game, KniffelError, bots, rules
 from kniffel.base.keeps import keep_lattice
 from kniffel.core import AIM_POINTS, AIM_WIN, Matches, play_to_win, solve
@@ -29,7 +28,8 @@ from kniffel.planning.interface import Planner
 from kniffel.rules import RuleSet
 from kniffel.services.plans import heuristic_search
 from kniffel.services.tournament import play_match
-from test_solver_values import REDUCED
+from support.dice import ScriptedDice
+from support.solver import REDUCED
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
 

@@ -1,9 +1,9 @@
 """Compile the package's numba kernels on the second processor while the suite starts on the first.
 
 On a fresh checkout numba compiles every kernel the suite reaches, one after the other, on one processor:
-minutes of the whole run. ``conftest.py`` starts this module as a process of its own when the session
-starts, if ``KNIFFEL_TEST_WARMUP=1`` asks for it (see ``conftest.WARMUP_ENV`` for what it was measured to
-save). It plays what the suite plays (the web servers' tables, compiled games of every kind of bot, on
+minutes of the whole run. ``tests/conftest.py`` starts this module as a process of its own when the
+session starts, if ``KNIFFEL_TEST_WARMUP=1`` asks for it (see its ``WARMUP_ENV`` for what it was measured
+to save). It plays what the suite plays (the web servers' tables, compiled games of every kind of bot, on
 one-column and multi-column sheets) so that numba's disk cache holds each kernel before the suite's
 own process asks for it: that process then loads it instead of compiling it. A kernel both ask for at
 once is compiled twice, never differently: numba writes each cache file under a temporary name and
