@@ -35,7 +35,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 # A test's clients are many people at one address, asking far more than a person: every server and app
 # of the run gets a generous allowance of requests per address, and the tests of that allowance set
-# their own (tests/test_web_bounds.py).
+# their own (tests/apps/web/test_bounds.py).
 os.environ.setdefault("KNIFFEL_REQUEST_RATE", "1000")
 os.environ.setdefault("KNIFFEL_REQUEST_BURST", "100000")
 
@@ -74,11 +74,11 @@ def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     record = os.environ.get("KNIFFEL_RECORD_DIR")
     os.environ["KNIFFEL_RECORD_DIR"] = str(tmp_path_factory.mktemp("record"))
     # Every server and full-screen game a test starts would start a warm-up compiling what the session
-    # compiles anyway (kniffel.core.warm); tests/test_warm.py runs it itself.
+    # compiles anyway (kniffel.core.warm); tests/core/test_warm.py runs it itself.
     no_warm_up = os.environ.get(WARM_UP_ENV)
     os.environ[WARM_UP_ENV] = "0"
     # Estimates read the constants, not this machine's measured pace: whether a test's solve is waited
-    # for must not follow the load of the machine (tests/test_pace.py turns it on for itself).
+    # for must not follow the load of the machine (tests/core/test_pace.py turns it on for itself).
     paced = os.environ.get(PACE_ENV)
     os.environ[PACE_ENV] = "0"
     yield directory
@@ -111,64 +111,46 @@ def prepared_solver(solver_cache: Path) -> Path:
 
 # --- the order of a whole run, and the kernels compiled beside it ------------------------------------
 
-E2E = Path(__file__).parent / "e2e"
 WARMUP_ENV = "KNIFFEL_TEST_WARMUP"
 """``1`` starts :mod:`support.warmup` beside a run of at least :data:`WARMUP_FROM` tests; by default it
-does not run: on a shared two-core machine (other work on the second core) whole runs with it took 868 s and
-770 s, without it 785 s, all with a cold kernel cache: no gain measured there. Worth measuring on a
+does not run: on a shared two-core machine (other work on the second core) whole runs with it took 868 s
+and 770 s, without it 785 s, all with a cold kernel cache: no gain measured there. Worth measuring on a
 quiet machine, where the second core idles while numba compiles on the first."""
 WARMUP_FROM = 300
-"""Tests in a run from which :mod:`support.warmup` starts: a file or two compiles what it needs itself, and a
-warm-up process would only take the other processor from it."""
+"""Tests in a run from which :mod:`support.warmup` starts: a file or two compiles what it needs itself,
+and a warm-up process would only take the other processor from it."""
 
-
-FIRST = frozenset(
-    f"test_{name}.py"
-    for name in (
-        "quality", "layers", "rules", "rules_json", "game", "scoring", "sheet", "legal_actions", "i18n",
-        "properties", "session", "cli_help", "cli_rules", "situation", "web_fair", "benchmarks_machine",
-    )
-)  # fmt: skip
-"""Files whose tests compile no kernel (mypy and ruff among them): a whole run starts with them, so
-that :mod:`support.warmup` has compiled the kernels the next files ask for by the time they do."""
-
-
-POSTGRES_ONLY = frozenset({"test_web_cluster.py"})
-"""Files whose every test uses the PostgreSQL test database (the others name their PostgreSQL cases
-``[...postgres...]``). A run on several processes (``scripts/test`` runs ``pytest -n``) gives all of
-them to one worker (``--dist loadgroup``): they share one database, and tests of two servers writing it
-at once were written for one server at a time."""
-
-
-ONE_WORKER = frozenset({"test_env.py"})
-"""Files whose tests all run on one worker: the first of them compiles kernels that nothing else the
-suite runs needs (the environments' step, observation and reset, some 8 s of a core), which two workers
-starting the file at once both compiled."""
+POSTGRES = "postgres"
+"""The xdist group of every test of the PostgreSQL test database: a test whose id names it (a database
+parameter, ``[postgres]``), and every test of a module that marks itself with the group (a module all of
+whose tests use that database, ``tests/apps/web/test_cluster.py``). A run on several processes
+(``scripts/test`` runs ``pytest -n``) gives the group to one worker (``--dist loadgroup``): they share one
+database, and tests of two servers writing it at once were written for one server at a time."""
 
 
 def _part(item: pytest.Item) -> int:
-    if E2E in item.path.parents:
+    if item.get_closest_marker("e2e") is not None:
         return 3
-    if item.path.name in FIRST:
+    if item.get_closest_marker("compiles_nothing") is not None:
         return 0
     return 1 if item.get_closest_marker("slow") is not None else 2
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups marked here
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Files that compile nothing run first (:data:`FIRST`), then the tests marked ``slow`` (on several
-    workers a long test started last keeps one worker busy after the others are done), then the rest;
-    the browser tests are marked ``e2e`` and run last (``-m "not e2e"`` leaves them out): by then the
-    other tests have compiled the kernels and solved the tables their servers read. Within each part
-    the order is pytest's own. ``scripts/test`` runs the browser tests after the rest, the rest on a
-    worker per processor."""
+    """Tests marked ``compiles_nothing`` run first, so that :mod:`support.warmup` has compiled the kernels
+    the next ones ask for by the time they do; then the tests marked ``slow`` (on several workers a long
+    test started last keeps one worker busy after the others are done), then the rest; the browser tests
+    (marked ``e2e`` by their folder's ``conftest.py``) run last: by then the other tests have compiled the
+    kernels and solved the tables their servers read. Within each part the order is pytest's own.
+
+    The marks are set where the tests are, never by a list of files here: a folder whose every test
+    compiles nothing marks them in its own ``conftest.py`` (the layers below the core), a module elsewhere
+    by its ``pytestmark``; so a file moved or renamed keeps its place. ``scripts/test`` runs the browser
+    tests after the rest, the rest on a worker per processor."""
     for item in items:
-        if E2E in item.path.parents:
-            item.add_marker(pytest.mark.e2e)
-        if "postgres" in item.nodeid or item.path.name in POSTGRES_ONLY:
-            item.add_marker(pytest.mark.xdist_group("postgres"))
-        elif item.path.name in ONE_WORKER:
-            item.add_marker(pytest.mark.xdist_group(item.path.stem))
+        if POSTGRES in item.nodeid and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(POSTGRES))
     items.sort(key=_part)  # stable: each part keeps its order
 
 

@@ -102,9 +102,10 @@ STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("bot:optimal, Yahtzee", _cli("simulate", "--strategy", "bot:optimal", "-r", "yahtzee", "-n", "200")),
     ("the web servers' tables", prepare_for_servers),
 )  # fmt: skip
-"""What is compiled, in order, as the suite reaches it: while the suite runs its files that compile
-nothing (:data:`conftest.FIRST`) this compiles the DP and the batch reader its next file asks for, then
-the heuristic bot's kernels of many columns, then those of compiled games and targets."""
+"""What is compiled, in order, as the suite reaches it: while the suite runs its tests that compile
+nothing (marked ``compiles_nothing``, run first) this compiles the DP and the batch reader, which most
+tests after them ask for, then the heuristic bot's kernels of many columns, then those of compiled games
+and targets."""
 
 
 def main(directory: Path) -> int:
