@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from support.paths import TESTS
 from support.sources import PACKAGE, SOURCES, imports_of, module_name
 
 pytestmark = pytest.mark.compiles_nothing
@@ -408,4 +409,45 @@ def test_no_module_imports_another_modules_private_name() -> None:
                     for alias in node.names
                     if alias.name.startswith("_") and not alias.name.startswith("__")
                 ]
+    assert found == []
+
+
+# --- the tests mirror the layers ------------------------------------------------------------------------
+
+OWN_TESTS = {"project", "e2e"}
+"""Folders of tests of no one layer: the whole project's checks, and the pages in a browser."""
+
+
+def test_the_tests_mirror_the_layers() -> None:
+    """The tests of a layer are in its folder under ``tests`` (``tests/engine`` for ``kniffel.engine``,
+    ``tests/apps/web`` for ``kniffel.apps.web``), every layer has one, and every folder of tests is a
+    package: a module is named by its folders, so two folders may hold modules of one name."""
+    modules = [path.relative_to(TESTS) for path in TESTS.rglob("test_*.py")]
+    layers = {name.removeprefix("kniffel.").replace(".", "/") for layer in LAYERS for name in layer}
+    assert {module.parent.as_posix() for module in modules} - OWN_TESTS == layers - {"kniffel", "__main__"}
+    packages = {path.parent.relative_to(TESTS) for path in TESTS.rglob("__init__.py")}
+    folders = {folder for module in modules for folder in module.parents if folder != Path(".")}
+    assert folders - packages == set(), "folders of tests without an __init__.py"
+
+
+def test_tests_share_helpers_through_the_support_package() -> None:
+    """No test imports a ``conftest`` (pytest imports one for each folder, each as a module of its own)
+    or a test module: what tests share is in the support package (``tests/support``), the fixtures of a
+    folder in its ``conftest.py``. Only the browser tests share their pages' helpers among themselves
+    (``tests/e2e/test_web_e2e.py``)."""
+    found = []
+    for path in sorted(TESTS.rglob("*.py")):
+        browser = path.parent == TESTS / "e2e"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [f"{node.module}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            for name in names:
+                parts = name.split(".")
+                of_a_test = any(part.startswith("test_") for part in parts)
+                if "conftest" in parts or (of_a_test and not (browser and parts[0] == "e2e")):
+                    found.append(f"{path.relative_to(TESTS)}:{node.lineno} imports {name}")
     assert found == []
