@@ -25,7 +25,7 @@ their dice). The **share** of the edge it takes is ``(bot:win - 1/2) / (best res
 
 The games are the tests' reduced game (three dice, four boxes: twos, fives, a run of three for 20 and
 three alike for 30, a 35 bonus at 12, a 100 bonus for a further three alike under the forced joker;
-``tests/test_solver_values.py``), three of its variants, and larger ones: a chance box added, sixes, four
+``tests/support/solver.py``), three of its variants, and larger ones: a chance box added, sixes, four
 and five dice.
 ``--json`` prints one record per game, with the keys ``rules``, ``boxes``, ``dice``,
 ``best_response``, ``bot_win``, ``bot_win_low``, ``bot_win_high``, ``clairvoyant`` and ``share``, and
@@ -39,7 +39,7 @@ by how far the game is, and where it gives away most (:func:`gaps`). The figures
 The programme holds a float per pair of sheets and score difference, two stages at a time (every stage
 with ``keep``, which :class:`Responder` reads): its memory and time decide which games it covers (the
 largest here, four dice and six boxes, takes minutes).
-``tests/test_best_response.py`` plays the smallest game by the programme's own policy against
+``tests/project/test_best_response.py`` plays the smallest game by the programme's own policy against
 ``bot:optimal`` through the engine and checks the share it wins against the programme's value.
 Free throws (Knöffel) are not covered.
 """
@@ -85,7 +85,7 @@ def alike(dice: int) -> Box:
 
 
 def small(dice: int, *extra: Box, **changes: Any) -> RuleSet:
-    """The tests' reduced game (``tests/test_solver_values.py``) with ``dice`` dice and ``extra`` boxes."""
+    """The tests' reduced game (``tests/support/solver.py``) with ``dice`` dice and ``extra`` boxes."""
     base = dataclasses.replace(
         rules.get("yahtzee"),
         id="reduced",

@@ -11,7 +11,7 @@ For each rule set and each of ``bot`` (the heuristic) and ``bot:optimal`` (the c
   plays on these sheets), on numba's threads.
 
 The two paths draw their dice differently (the engine's seeded dice, the kernels' per-game streams), so
-their games differ: the means agree within noise, not game by game (``tests/test_sheet_search.py``
+their games differ: the means agree within noise, not game by game (``tests/planning/test_sheet_search.py``
 replays compiled games through the engine). Each figure is the best of ``--best-of`` runs with the same
 seed (the games, and so the mean, are the same every run), after a warm-up run that loads the tables and
 compiled kernels. The load average is printed

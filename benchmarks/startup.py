@@ -6,7 +6,7 @@ and ``cache``, each a whole process, against ``python -c "import typer, rich"`` 
 The processes run in rounds, one of each per round, so that a change in the machine's load falls on all
 of them alike; each figure is the best of ``--repeat`` rounds (the least disturbed), its ratio to the
 yardstick's best beside it, and which of them imported numba or numpy (none should:
-``tests/test_cli_startup.py`` holds it). ``kniffel stats`` reads a record of one game and ``kniffel
+``tests/apps/cli/test_startup.py`` holds it). ``kniffel stats`` reads a record of one game and ``kniffel
 cache`` lists a cache holding the expected-score table of Yahtzee, both made first in a folder of their
 own.
 

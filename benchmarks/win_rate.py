@@ -4,7 +4,7 @@ calibrated.
     .venv/bin/python benchmarks/win_rate.py --rules kniffel --deals 100000 [--players 2] [--seed 1] [--json]
 
 The games run compiled (:func:`kniffel.core.winplay.play_to_win`: the win planner's values, the
-simulator's turns; ``tests/test_winplay.py`` replays them through the engine and the planners).
+simulator's turns; ``tests/core/test_winplay.py`` replays them through the engine and the planners).
 ``--engine python`` plays them with the bots through the engine instead (about 11 games/s), a cross-check.
 
 Every deal is played from every seat (duplicate play on seat-bound dice: the tournament's

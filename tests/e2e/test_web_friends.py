@@ -11,11 +11,11 @@ import time
 from typing import Any
 
 import pytest
-import test_web_e2e as e2e
 from playwright.sync_api import Browser, Page
-from test_web_e2e import create_game, errors, new_page, play_to_the_end, screenshot, wait_seq
-from test_web_table import post_game
 
+from e2e import test_web_e2e as e2e
+from e2e.test_web_e2e import create_game, errors, new_page, play_to_the_end, screenshot, wait_seq
+from e2e.test_web_table import post_game
 from support.web import ServerProcess
 
 browser, server = e2e.browser, e2e.server  # the fixtures: one server for this module

@@ -7,10 +7,10 @@ import re
 from pathlib import Path
 
 import pytest
-import test_web_e2e as e2e
 from playwright.sync_api import Browser, Page
-from test_web_e2e import errors, new_page, screenshot
 
+from e2e import test_web_e2e as e2e
+from e2e.test_web_e2e import errors, new_page, screenshot
 from kniffel.apps.web.service import MAX_NAME
 from support.web import ServerProcess
 

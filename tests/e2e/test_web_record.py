@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import test_web_e2e as e2e
 from playwright.sync_api import Browser, Page
-from test_web_e2e import (
+
+from e2e import test_web_e2e as e2e
+from e2e.test_web_e2e import (
     FIRST_TIME,
     create_game,
     errors,
@@ -19,8 +20,7 @@ from test_web_e2e import (
     screenshot,
     server_state,
 )
-from test_web_lobby import in_viewport
-
+from e2e.test_web_lobby import in_viewport
 from support.web import ServerProcess
 
 browser, server = e2e.browser, e2e.server  # the fixtures: one server for this module

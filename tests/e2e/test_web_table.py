@@ -13,10 +13,10 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-import test_web_e2e as e2e
 from playwright.sync_api import Browser, Locator, Page, Route
-from test_web_e2e import create_game, enter_a_box, errors, new_page, screenshot, seq, tap_box, wait_seq
 
+from e2e import test_web_e2e as e2e
+from e2e.test_web_e2e import create_game, enter_a_box, errors, new_page, screenshot, seq, tap_box, wait_seq
 from support.web import ServerProcess
 
 browser, server = e2e.browser, e2e.server  # the fixtures: one server for this module

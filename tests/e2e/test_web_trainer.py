@@ -5,10 +5,10 @@ than the screen."""
 from __future__ import annotations
 
 import pytest
-import test_web_e2e as e2e
 from playwright.sync_api import Browser, Page
-from test_web_e2e import FIRST_TIME, errors, new_page, screenshot
 
+from e2e import test_web_e2e as e2e
+from e2e.test_web_e2e import FIRST_TIME, errors, new_page, screenshot
 from support.web import ServerProcess
 
 browser, server = e2e.browser, e2e.server  # the fixtures: one server for this module

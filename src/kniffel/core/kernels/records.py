@@ -21,7 +21,7 @@ to compile one that allocates). A compiled call otherwise takes a reference to e
 records it is handed and lets go of it at the end, two atomic operations an array, which threads playing
 at once contend for: the simulator's turn of a game (:func:`kniffel.core.kernels.play.play_game_turn`,
 some 40 arrays in its records) spent 70 % of its time in them (``docs/explanation/kernels.md``). Its callers
-hold the references. ``tests/test_borrowing.py`` holds every such kernel to a return type without arrays
+hold the references. ``tests/core/test_borrowing.py`` holds every such kernel to a return type without arrays
 and to calling only kernels that borrow too or are inlined."""
 
 

@@ -191,7 +191,7 @@ def load_without_refreshing() -> None:
     and the helpers the context installed when it was made. Compiling still refreshes (numba's
     compiler does so itself before every compilation), so a kernel compiled later in the same
     process is unaffected. Kernels of other packages load the way numba loads them, and so does
-    one of ours whose direct load fails. ``tests/test_kernel_cache.py`` loads every kernel this
+    one of ours whose direct load fails. ``tests/core/test_kernel_cache.py`` loads every kernel this
     way in a fresh process and checks the values they give."""
     from numba.core import caching
     from numba.core.runtime import nrt
