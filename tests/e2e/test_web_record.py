@@ -34,11 +34,14 @@ def stored(page: Page) -> list[dict[str, Any]]:
 
 
 def figures(page: Page) -> dict[str, str]:
-    """The figures of the first group of the record on the home page: term -> value."""
+    """The figures of the first group of the record on the home page: term -> value, read in one step
+    (the level's figure is added when the server's answer comes, maybe between two reads)."""
     group = page.locator("#record-list .record-group").first
-    terms = group.locator("dt").all_inner_texts()
-    values = group.locator("dd").all_inner_texts()
-    return dict(zip(terms, values, strict=True))
+    pairs: list[list[str]] = group.evaluate(
+        "group => [...group.querySelectorAll('dt')]"
+        ".map(term => [term.innerText, term.nextElementSibling.innerText])"
+    )
+    return {pair[0]: pair[1] for pair in pairs}
 
 
 def open_home(page: Page, server: ServerProcess) -> None:
