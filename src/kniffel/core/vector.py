@@ -14,8 +14,8 @@ from kniffel.base.dice import FACES, sorted_rolls
 from kniffel.core.tables import Compiled
 
 if TYPE_CHECKING:
-    from kniffel.core.kernels.envvalues import Layout
-    from kniffel.core.kernels.records import Bound
+    from kniffel.core.kernels.envvalues import Layout, TurnCache, TurnMemo
+    from kniffel.core.kernels.records import Bound, KernelTables
     from kniffel.core.points import Solution
 
 OBSERVED = (
@@ -123,12 +123,12 @@ class VectorGames:
         turn's first decision for its later one (:class:`~kniffel.core.kernels.envvalues.TurnCache`).
         Many games are valued in parts on the compiled threads (:data:`PARALLEL_FROM`)."""
         from kniffel.core.kernels.env import EnvGames
-        from kniffel.core.kernels.envvalues import TurnCache, env_action_values
+        from kniffel.core.kernels.envvalues import Question, env_action_values
         from kniffel.core.kernels.records import Bound
         from kniffel.core.runtime.work import compiled_threads, run_parallel
 
-        first_roll = values.solution.compiled.kernel_tables.first_roll
-        keys, kept = np.full((self.n, 4), -1, dtype=np.int64), np.zeros((self.n, first_roll))
+        tables = values.solution.compiled.kernel_tables
+        rows, games_of = np.zeros((self.n, 9), dtype=np.int64), np.zeros(self.n, dtype=np.int64)
         threads = compiled_threads()
         parts = 1 if self.n < PARALLEL_FROM else min(self.n // (PARALLEL_FROM // 2), 2 * threads)
         edges = np.linspace(0, self.n, parts + 1).astype(np.int64).tolist()
@@ -137,15 +137,17 @@ class VectorGames:
                 env_action_values,
                 EnvGames(*(field[lo:hi] for field in self.state)),
                 self.tables,
-                values.solution.values,
-                masks[lo:hi],
-                values.layout,
-                TurnCache(keys[lo:hi], kept[lo:hi]),
-                out[lo:hi],
-                best[lo:hi],
+                Question(
+                    values.solution.values, tables, self.tables.base, values.layout, masks[lo:hi], out[lo:hi],
+                    best[lo:hi],
+                ),
+                turn_cache(hi - lo, tables),
+                turn_memo(hi - lo, tables.first_roll),
+                rows[lo:hi],
+                games_of[lo:hi],
             )
             for lo, hi in itertools.pairwise(edges)
-        ]
+        ]  # fmt: skip
         if len(bound) == 1:
             return bound[0]
 
@@ -158,6 +160,39 @@ class VectorGames:
 PARALLEL_FROM = 256
 """Games from which :meth:`VectorGames.valuer` values them in parts on the compiled threads (a part a
 thread runs costs some milliseconds; a call of a thread some microseconds)."""
+
+
+def turn_cache(games: int, tables: KernelTables) -> TurnCache:
+    """A :class:`~kniffel.core.kernels.envvalues.TurnCache` of ``games`` games (with none, for a call
+    alone: its slabs are made by the call), slabs enough for a call that sweeps every game."""
+    from kniffel.core.kernels.common import BUNDLE
+    from kniffel.core.kernels.envvalues import TurnCache
+
+    kinds = tables.n_free * (tables.per_turn + 1) * tables.rolls + 1
+    slabs = games // BUNDLE + kinds if games else 0
+    return TurnCache(
+        np.full(games, -1, dtype=np.int64),
+        np.zeros(games, dtype=np.int64),
+        np.zeros(games, dtype=np.int64),
+        np.zeros(slabs * 2 * tables.first_roll * min(games, BUNDLE)),
+        np.zeros(slabs + 1, dtype=np.int64),
+        np.zeros(slabs, dtype=np.int64),
+    )
+
+
+def turn_memo(games: int, first_roll: int) -> TurnMemo:
+    """A :class:`~kniffel.core.kernels.envvalues.TurnMemo` of :data:`MEMO_SLOTS` slots for ``games`` games
+    (none for none)."""
+    from kniffel.core.kernels.envvalues import TurnMemo
+
+    slots = MEMO_SLOTS if games else 0
+    keys = np.full(slots, -1, dtype=np.int64)
+    return TurnMemo(keys, np.zeros(slots, dtype=np.int64), np.zeros((slots, 2, first_roll)))
+
+
+MEMO_SLOTS = 1024
+"""The slots of a :func:`turn_memo` (3.4 MB of Yahtzee's keeps): twice the early sheets random play of
+Yahtzee meets (:data:`~kniffel.core.kernels.envvalues.MEMO_FILLED`)."""
 
 
 class ActionValues:
@@ -184,7 +219,11 @@ class ActionValues:
                 keep_of[r, bits] = keep
                 if index_of[r, keep] < 0:  # the smallest mask: the first matching dice
                     index_of[r, keep] = bits
-        self.layout: Layout = Layout(keep_of, index_of)
+        order = np.full(lattice.choices.shape, -1, dtype=np.int64)
+        for r in range(lattice.n_rolls):
+            held = [index_of[r, k] for k in lattice.choices[r] if 0 <= k < lattice.first_roll]
+            order[r, : len(held)] = held
+        self.layout: Layout = Layout(keep_of, index_of, order)
 
     def of_rows(
         self,
@@ -196,8 +235,10 @@ class ActionValues:
         """``out[i, action]``: the value of every action ``masks[i]`` allows in the position ``rows[i]``
         (:meth:`kniffel.core.position.ColumnPosition.encode`), NaN for the others; ``best[i]`` the best
         of them, ties broken as the exact planner breaks them."""
-        from kniffel.core.kernels.envvalues import action_values
+        from kniffel.core.kernels.envvalues import Question, action_values
 
         games = np.arange(len(rows), dtype=np.int64)
         c = self.solution.compiled
-        action_values(self.solution.values, c.kernel_tables, rows, games, masks, self.layout, out, best)
+        tables = c.kernel_tables
+        question = Question(self.solution.values, tables, c.base, self.layout, masks, out, best)
+        action_values(question, rows, games, turn_cache(0, tables), turn_memo(0, tables.first_roll))

@@ -15,228 +15,439 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from kniffel.core.kernels.common import BUNDLE
-from kniffel.core.kernels.env import EnvGames, EnvRules
-from kniffel.core.kernels.points import points_keeps, points_options
-from kniffel.core.kernels.records import KernelTables
+from kniffel.core.kernels.common import BUNDLE, roll_entry, scoring
+from kniffel.core.kernels.env import EnvGames, EnvRules, entered, env_rows, first_keeps, lane_keeps
+from kniffel.core.kernels.maxima import larger
+from kniffel.core.kernels.records import EntryState, KernelTables, Scoring, borrowing
 
 
 class Layout(NamedTuple):
     """Where the keeps of the lattice stand among the throws of the action layout: ``keep_of[roll,
-    bits]`` is the keep that holding the dice ``bits`` (of the sorted roll ``roll``) holds, and
-    ``index_of[roll, keep]`` the throw that holds ``keep`` by its first matching dice (-1: none)."""
+    bits]`` is the keep that holding the dice ``bits`` (of the sorted roll ``roll``) holds,
+    ``index_of[roll, keep]`` the throw that holds ``keep`` by its first matching dice (-1: none), and
+    ``order[roll]`` those throws in the lattice's order of their keeps (-1 pads)."""
 
     keep_of: Any
     index_of: Any
+    order: Any
 
 
-@njit(cache=True, nogil=True)
-def env_rows(games: EnvGames, rules: EnvRules, rows: Any, games_of: Any) -> int:  # pragma: no cover
-    """The positions of the games of ``games`` that are not over, as :meth:`kniffel.core.position.
-    ColumnPosition.encode` writes their rows: ``rows[i]`` of game ``games_of[i]``; how many."""
-    t = rules.tables
-    n_games, n_dice = games.dice.shape
-    full = (1 << t.n_boxes) - 1
-    n_at_once = t.nonzero.shape[0]
+@njit(cache=True, nogil=True, inline="always")
+def struck(values: Any, n: Scoring, free_points: int, row: Any, box: int) -> float:  # pragma: no cover
+    """The value of striking ``box`` in the position ``row``: the table's value of the sheet after."""
+    after = row[0] | (1 << box)
+    free = row[3]
+    if after == (1 << n.n_boxes) - 1:
+        return float(free_points * free)
+    armed = 0 if n.n_armed == 2 and box == n.five else row[1]
+    up = 0 if after & n.upper_mask == n.upper_mask else row[2]
+    return float(values[armed * n.n_free + free, after, up])
+
+
+class TurnCache(NamedTuple):
+    """Where each game's keep values of its turn's later regular throw are, kept from the turn's first
+    decision (whose sweep computes them on its way), and the bundles of a call's sweeps, which hold them:
+    ``keys[g]`` the sheet's state they are of (:func:`state_key`; a turn's keeps depend on nothing else,
+    -1: none), ``refs[g]`` where (``slab * BUNDLE + lane`` of ``slabs``, or ``-1 - slot`` of the memo)
+    and ``calls[g]`` the call that swept that slab. ``slabs``: a block for each slab (as many as
+    ``widths``), each a bundle's sweep as a table ``[position, keep, lane]`` of its ``widths[slab]``
+    lanes, position 1 the first decision's keeps, 0 those of the later regular throw (:func:`slab_at`).
+    Each call fills them from the first, after reading the ones the call before filled, and
+    ``slab_calls[slab]`` says which call filled each (the last of ``slab_calls`` counts the calls). The
+    sweeps write their keeps here and nothing copies them. Rules with free throws keep none for later
+    (their later throws are valued from other levels), nor does a cache of no games."""
+
+    keys: Any
+    refs: Any
+    calls: Any
+    slabs: Any
+    slab_calls: Any
+    widths: Any
+
+
+@njit(cache=True, nogil=True, inline="always")
+def slab_at(
+    cache: TurnCache, first_roll: int, ref: int, position: int
+) -> tuple[int, int]:  # pragma: no cover
+    """Where in ``cache.slabs`` the keeps of ``position`` of lane ``ref % BUNDLE`` of slab ``ref //
+    BUNDLE`` start, and the step from one keep to the next."""
+    slab, lane = ref // BUNDLE, ref % BUNDLE
+    width, block = cache.widths[slab], cache.slabs.shape[0] // cache.widths.shape[0]
+    return slab * block + position * first_roll * width + lane, width
+
+
+class TurnMemo(NamedTuple):
+    """The turns of early sheets, swept once and kept, in slots found by the state's hash: ``keys[slot]``
+    the state (:func:`state_key`, -1: empty; a slot is never given to another), ``claims[slot]`` the call
+    that swept it (its keeps are there once that call's sweeps are done) and ``keeps[slot, position,
+    keep]`` as a slab holds them. Games meet the same sheets early on: random play of Yahtzee meets 41
+    sheets with one box filled and 450 with two, a fifth of its turns. No slots: nothing kept."""
+
+    keys: Any
+    claims: Any
+    keeps: Any
+
+
+MEMO_FILLED = 2
+"""The sheets with at most this many boxes filled are kept in the memo (:class:`TurnMemo`)."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def state_key(row: Any) -> int:  # pragma: no cover
+    """The sheet's state of the position ``row`` (filled boxes, armed, upper score, free throws) as one
+    number."""
+    return int(((row[0] * 2 + row[1]) * 1024 + row[2]) * 64 + row[3])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def hashed(state: int, size: int) -> int:  # pragma: no cover
+    """The slot of ``state`` in a table of ``size`` slots (a power of two): the top bits of its Fibonacci
+    hash, so that the states of neighbouring sheets spread over the slots."""
+    return int((np.uint64(state) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & (size - 1)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def filled_boxes(mask: int) -> int:  # pragma: no cover
     count = 0
-    for g in range(n_games):
-        mask = int(games.filled[g])
-        if mask == full:
-            continue
-        up = min(int(games.upper[g]), t.threshold)
-        if mask & t.upper_mask == t.upper_mask:
-            up = 0
-        armed = 0
-        if t.n_armed == 2 and t.five >= 0 and (mask >> t.five) & 1 == 1 and games.points[g, t.five] > 0:
-            armed = 1
-        free = int(games.free_left[g]) - int(games.taken[g])
-        code = 0
-        for j in range(n_dice - 1, -1, -1):
-            code = code * 6 + games.dice[g, j] - 1
-        rolls_left = t.rolls - int(games.rolls[g])
-        at_once = 1 if games.at_once[g] == 1 and n_at_once == 2 else 0
-        usable = max(0, min(t.per_turn - int(games.taken[g]), free))
-        sweep_free, throws = free, rolls_left - 1
-        if rolls_left == 0:
-            if usable > 0:
-                sweep_free, usable, throws = free - 1, usable - 1, 0
-            else:
-                usable, throws = 0, -1
-        row = rows[count]
-        row[0], row[1], row[2], row[3] = mask, armed, up, free
-        row[4], row[5], row[6], row[7], row[8] = rules.code_to_roll[code], at_once, sweep_free, usable, throws
-        games_of[count] = g
+    while mask:
+        mask &= mask - 1
         count += 1
     return count
 
 
+class Question(NamedTuple):
+    """What the values of positions' actions are read from and written to: the solved table ``values``,
+    the rules' ``tables`` and what each roll pays in each box (``base``, :attr:`kniffel.core.Compiled.base`),
+    where the keeps stand among the throws (``layout``), the legal actions of each game (``masks[g]``)
+    and the answers: ``out[g, action]`` and ``best[g]``."""
+
+    values: Any
+    tables: KernelTables
+    base: Any
+    layout: Layout
+    masks: Any
+    out: Any
+    best: Any
+
+
 @njit(cache=True, nogil=True, inline="always")
-def struck(values: Any, t: KernelTables, row: Any, box: int) -> float:  # pragma: no cover
-    """The value of striking ``box`` in the position ``row``: the table's value of the sheet after."""
-    after = row[0] | (1 << box)
-    free = row[3]
-    if after == (1 << t.n_boxes) - 1:
-        return float(t.free_points * free)
-    armed = 0 if t.n_armed == 2 and box == t.five else row[1]
-    up = 0 if after & t.upper_mask == t.upper_mask else row[2]
-    return float(values[armed * t.n_free + free, after, up])
+def fill_game(
+    q: Question, rows: Any, i: int, g: int, keeps: Any, at: int, stride: int, listed: Any
+) -> None:  # pragma: no cover
+    """``out[g, action]``: the value of every action ``masks[g]`` allows in the position ``rows[i]``,
+    NaN for the others, the keeps' from ``keeps[at + keep * stride]``, and ``best[g]`` the best action,
+    ties broken as the exact planner breaks them: the boxes in order (a box the roll pays nothing in is
+    entered by its strike), then the strikes that give up points, then the throws in the lattice's
+    order, each held by its first matching dice (``layout.order``). The best value is found first and
+    then the first action that has it: kept as it came, a comparison for each action that the processor
+    could not foresee (which action wins is as good as random) cost as much as the rest of the game's
+    values. ``listed``: space for two lists of boxes."""
+    values, t, layout = q.values, q.tables, q.layout
+    n = scoring(t)
+    n_boxes = n.n_boxes
+    keep_of = layout.keep_of
+    n_keeps = keep_of.shape[1]
+    row, allowed, o = rows[i], q.masks[g], q.out[g]
+    mask, armed, up, free, roll, s = row[0], row[1], row[2], row[3], row[4], row[5]
+    throwing = allowed[0] == 1
+    top = -np.inf
+    if throwing:
+        for a in range(n_keeps):
+            v = keeps[at + keep_of[roll, a] * stride]
+            o[a] = v
+            top = larger(top, v)
+    for a in range(n_keeps if throwing else 0, o.shape[0]):
+        o[a] = np.nan
+    # the actions entering a box (scored, or struck where the roll pays nothing) and those striking one
+    # that would pay, listed without a branch
+    scores, strikes = listed[0], listed[1]
+    n_scores, n_strikes = 0, 0
+    for b in range(n_boxes):
+        score, strike = allowed[n_keeps + b], allowed[n_keeps + n_boxes + b]
+        scores[n_scores] = n_keeps + b if score != 0 else n_keeps + n_boxes + b
+        strikes[n_strikes] = n_keeps + n_boxes + b
+        n_scores += (score | strike) != 0
+        n_strikes += (score & strike) != 0
+    state = EntryState(mask, armed, free)
+    for j in range(n_scores):
+        a = scores[j]
+        b = (a - n_keeps) % n_boxes
+        p, extra = roll_entry(t, n, state, s, roll, b, q.base)
+        v = entered(values, n, mask, armed, free, up, b, p, extra)
+        o[a] = v
+        top = larger(top, v)
+    for j in range(n_strikes):
+        a = strikes[j]
+        v = struck(values, n, t.free_points, row, a - n_keeps - n_boxes)
+        o[a] = v
+        top = larger(top, v)
+    chosen = -1
+    for j in range(n_scores):
+        if o[scores[j]] == top:
+            chosen = scores[j]
+            break
+    if chosen < 0:
+        for j in range(n_strikes):
+            if o[strikes[j]] == top:
+                chosen = strikes[j]
+                break
+    if chosen < 0 and throwing:
+        for c in range(layout.order.shape[1]):
+            a = layout.order[roll, c]
+            if a < 0 or o[a] == top:
+                chosen = a
+                break
+    q.best[g] = chosen
 
 
-class TurnCache(NamedTuple):
-    """The keep values of each game's turn before its last regular throw, kept from the turn's first
-    decision (whose sweep computes them on its way): ``keys[g]`` the sheet's state they are of (``mask,
-    armed, up, free``; a state never recurs in another turn) and ``keeps[g, keep]`` the values. Rules
-    with free throws keep none (their later throws are valued from other levels)."""
+@njit(cache=True, nogil=True, inline="always")
+def empty_games(q: Question, start: int, end: int) -> None:  # pragma: no cover
+    """The games ``start .. end - 1`` have no position (they are over): no action, no values."""
+    for g in range(start, end):
+        q.best[g] = -1
+        for a in range(q.out.shape[1]):
+            q.out[g, a] = np.nan
 
-    keys: Any
+
+class Call(NamedTuple):
+    """The work of one call of :func:`action_values`, a number per position ``i``: ``key[i]`` the kind of
+    its throws to sweep (0: nothing to sweep; ``-1 - j``: position ``j`` sweeps its sheet in this call),
+    ``slot[i]`` the memo's slot its sweep fills (-1: none), ``at[i]`` where its sweep put its keeps
+    (``slab * BUNDLE + lane``), ``starts`` and ``order`` the positions to sweep by kind (a counting sort,
+    as the option kernel's: kind ``k + 1`` starts at ``starts[k]``), ``sheets`` and ``sweeper`` a hash
+    table of the sheets swept in this call (state and position, -1: empty), ``followed[i]`` whether
+    another position waits for position ``i``'s sweep, ``listed`` space for :func:`fill_game`, and
+    ``number`` the call's number."""
+
+    key: Any
+    slot: Any
+    at: Any
+    starts: Any
+    order: Any
+    sheets: Any
+    sweeper: Any
+    followed: Any
+    listed: Any
+    number: int
+
+
+@borrowing
+def sort_positions(
+    q: Question, rows: Any, games_of: Any, cache: TurnCache, memo: TurnMemo, kept: Any, call: Call
+) -> None:  # pragma: no cover
+    """The first part of :func:`action_values`: every position whose keeps are at hand valued (from the
+    slab or the memo slot its turn's first decision left them in, or from the memo), and the others
+    sorted by their kind of throw into ``call.order``. A turn's first decision whose sheet another
+    position of this call sweeps waits for that; one of an early sheet not in the memo claims its slot.
+    ``kept``: the memo's keeps as a flat array."""
+    t = q.tables
+    keeping = t.n_free == 1 and cache.keys.shape[0] > 0
+    slots, size = memo.keys.shape[0], call.sheets.shape[0]
+    first_roll = t.first_roll
+    count = rows.shape[0]
+    done = 0
+    for i in range(count):
+        row, g = rows[i], games_of[i]
+        empty_games(q, done, g)
+        done = g + 1
+        key = 0
+        throws = row[8]
+        if throws < 0 or q.masks[g, 0] == 0:
+            fill_game(q, rows, i, g, kept, 0, 0, call.listed)
+            call.key[i] = 0
+            continue
+        state = state_key(row)
+        kind = 1 + (row[6] * (t.per_turn + 1) + row[7]) * t.rolls + throws
+        first = keeping and throws == 1 and row[7] == 0
+        if keeping and throws == 0 and cache.keys[g] == state:
+            ref = cache.refs[g]
+            if ref < 0:
+                fill_game(q, rows, i, g, kept, -2 * (ref + 1) * first_roll, 1, call.listed)
+                call.key[i] = 0
+                continue
+            if cache.slab_calls[ref // BUNDLE] == cache.calls[g]:
+                at, step = slab_at(cache, first_roll, ref, 0)
+                fill_game(q, rows, i, g, cache.slabs, at, step, call.listed)
+                call.key[i] = 0
+                continue
+            key = kind
+        elif first:
+            h = hashed(state, slots) if slots > 0 else 0
+            if slots > 0 and memo.keys[h] == state and memo.claims[h] != call.number:
+                # an early sheet swept before: its keeps are in the memo
+                fill_game(q, rows, i, g, kept, (2 * h + 1) * first_roll, 1, call.listed)
+                cache.keys[g], cache.refs[g] = state, -1 - h
+                call.key[i] = 0
+                continue
+            j = hashed(state, size)
+            while call.sheets[j] >= 0 and call.sheets[j] != state:
+                j = (j + 1) & (size - 1)
+            if call.sheets[j] == state:
+                key = -1 - call.sweeper[j]
+                call.followed[call.sweeper[j]] = True
+            else:
+                call.sheets[j], call.sweeper[j] = state, i
+                key = kind
+                free_slot = slots > 0 and memo.keys[h] < 0 and memo.claims[h] != call.number
+                if free_slot and filled_boxes(row[0]) <= MEMO_FILLED:
+                    memo.claims[h] = call.number
+                    call.slot[i] = h
+        else:
+            key = kind
+        call.key[i] = key
+    empty_games(q, done, q.out.shape[0])
+    starts, order = call.starts, call.order
+    for k in range(starts.shape[0]):
+        starts[k] = 0
+    for i in range(count):
+        starts[max(call.key[i], 0) + 1] += 1
+    for k in range(starts.shape[0] - 1):
+        starts[k + 1] += starts[k]
+    for i in range(count):
+        k = max(call.key[i], 0)
+        order[starts[k]] = i
+        starts[k] += 1
+
+
+class Swept(NamedTuple):
+    """A bundle of positions swept (``rows[bundle]``) into slab ``slab``: lane ``lane``'s keeps of its
+    decision at ``keeps[at + keep * width + lane]``, and whether the slab holds those of the turn's later
+    regular throw (``later``)."""
+
+    slab: int
+    bundle: Any
     keeps: Any
+    at: int
+    later: bool
+
+
+@borrowing
+def take_sweep(
+    q: Question, rows: Any, games_of: Any, cache: TurnCache, memo: TurnMemo, swept: Swept, call: Call
+) -> None:  # pragma: no cover
+    """The positions of a bundle swept (``swept``) valued from their keeps; where the turn's later regular
+    throw was swept too, the games remember where, a position that claimed a memo slot fills it, and one
+    that others wait for copies its keeps into the slab for them."""
+    first_roll, slab, keeps, at = q.tables.first_roll, swept.slab, swept.keeps, swept.at
+    width = swept.bundle.shape[0]
+    cache.slab_calls[slab] = call.number
+    for lane in range(width):
+        i = swept.bundle[lane]
+        g, ref = games_of[i], slab * BUNDLE + lane
+        call.at[i] = ref
+        fill_game(q, rows, i, g, keeps, at + lane, width, call.listed)
+        if not swept.later:
+            continue
+        cache.keys[g], cache.refs[g], cache.calls[g] = state_key(rows[i]), ref, call.number
+        h = call.slot[i]
+        if call.followed[i] or h >= 0:
+            now, step = slab_at(cache, first_roll, ref, 1)
+            for k in range(first_roll):
+                cache.slabs[now + k * step] = keeps[at + k * width + lane]
+        if h >= 0:
+            for p in range(2):
+                now, step = slab_at(cache, first_roll, ref, p)
+                for k in range(first_roll):
+                    memo.keeps[h, p, k] = cache.slabs[now + k * step]
+            memo.keys[h] = state_key(rows[i])
+
+
+@borrowing
+def take_sheets(
+    q: Question, rows: Any, games_of: Any, cache: TurnCache, call: Call
+) -> None:  # pragma: no cover
+    """The positions that waited for another's sweep of their sheet (:func:`sort_positions`) valued from
+    its slab, which their games remember as theirs."""
+    for i in range(rows.shape[0]):
+        if call.key[i] >= 0:
+            continue
+        ref, g = call.at[-1 - call.key[i]], games_of[i]
+        at, step = slab_at(cache, q.tables.first_roll, ref, 1)
+        fill_game(q, rows, i, g, cache.slabs, at, step, call.listed)
+        cache.keys[g], cache.refs[g], cache.calls[g] = state_key(rows[i]), ref, call.number
 
 
 @njit(cache=True, nogil=True)
 def action_values(
-    values: Any, t: KernelTables, rows: Any, games_of: Any, masks: Any, layout: Layout, out: Any, best: Any
+    q: Question, rows: Any, games_of: Any, cache: TurnCache, memo: TurnMemo
 ) -> None:  # pragma: no cover
     """``out[g, action]``: the value of every action ``masks[g]`` allows in the position ``rows[i]`` of
-    game ``g = games_of[i]`` (NaN for the others, and in every row of a game without a position), and
-    ``best[g]`` the best of them (-1 without a position), ties broken as the exact planner breaks them:
-    the boxes in order (a box the roll pays nothing in is entered by its strike), then the strikes that
-    give up points, then the throws in the lattice's order, each held by its first matching dice."""
+    game ``g = games_of[i]`` (ascending), NaN for the others and in every row of a game without a
+    position, and ``best[g]`` the best of them (-1 without a position): :func:`fill_game` (``q``,
+    :class:`Question`).
+
+    The values are the option kernel's (:data:`~kniffel.core.kernels.points.points_options`). A turn's
+    keeps are swept once, at its first decision, in bundles of positions whose throws are alike, into
+    the slabs of ``cache`` (:class:`TurnCache`), where its later regular throw finds them in the next
+    call; a sheet that several games meet in a call is swept once, and an early one once and for all
+    (``memo``, :class:`TurnMemo`). This allocates; the work is done by kernels that only borrow their
+    arrays: in one that counts references, every view and every record of arrays handed on took a
+    reference and let go of it again, and a game's boxes took three times as long."""
+    t, values = q.tables, q.values
     count = rows.shape[0]
-    boxes = np.empty((count, t.n_boxes))
-    keeps = np.empty((count, t.first_roll))
-    points_options(values, t, rows, boxes, keeps)
-    fill(values, t, rows, games_of, masks, layout, boxes, keeps, out, best)
-
-
-@njit(cache=True, nogil=True)
-def cached_values(
-    values: Any, t: KernelTables, rows: Any, games_of: Any, masks: Any, layout: Layout, cache: TurnCache
-) -> tuple[Any, Any]:  # pragma: no cover
-    """The box and keep values of the positions ``rows`` (of the games ``games_of``), as
-    :data:`~kniffel.core.kernels.points.points_options` writes them, the keeps of a turn's later
-    regular throw read from ``cache`` where it holds them, and kept there at a turn's first decision."""
-    count = rows.shape[0]
-    boxes = np.empty((count, t.n_boxes))
-    keeps = np.empty((count, t.first_roll))
-    entries = rows.copy()
-    entries[:, 8] = -1  # the entries alone: the keeps follow
-    points_options(values, t, entries, boxes, keeps)
-    keeping = t.n_free == 1
-    asked = np.empty(count, dtype=np.int64)
-    n_asked = 0
-    for i in range(count):
-        row = rows[i]
-        if row[8] < 0:
-            continue
-        g = games_of[i]
-        key = cache.keys[g]
-        same = key[0] == row[0] and key[1] == row[1] and key[2] == row[2] and key[3] == row[3]
-        if keeping and row[8] == 0 and same:
-            keeps[i, :] = cache.keeps[g, :]
-            continue
-        asked[n_asked] = i
-        n_asked += 1
-    # the positions asked, their throws alike, in bundles of lanes that share a sweep
-    for throws in range(t.rolls - 1, -1, -1):
-        lanes = np.empty(n_asked, dtype=np.int64)
-        width = 0
-        for j in range(n_asked):
-            if rows[asked[j], 8] == throws:
-                lanes[width] = asked[j]
-                width += 1
-        for start in range(0, width, BUNDLE):
-            bundle = lanes[start : min(width, start + BUNDLE)]
-            row0 = rows[bundle[0]]
-            positions = row0[7] + throws + 1
-            table = np.empty((positions, t.first_roll, bundle.shape[0]))
-            points_keeps(values, t, rows, bundle, table)
-            for lane in range(bundle.shape[0]):
-                i = bundle[lane]
-                for k in range(t.first_roll):
-                    keeps[i, k] = table[positions - 1, k, lane]
-                if keeping and positions == 2:
-                    g = games_of[i]
-                    for k in range(t.first_roll):
-                        cache.keeps[g, k] = table[0, k, lane]
-                    for f in range(4):
-                        cache.keys[g, f] = rows[i, f]
-    return boxes, keeps
-
-
-@njit(cache=True, nogil=True)
-def fill(
-    values: Any,
-    t: KernelTables,
-    rows: Any,
-    games_of: Any,
-    masks: Any,
-    layout: Layout,
-    boxes: Any,
-    keeps: Any,
-    out: Any,
-    best: Any,
-) -> None:  # pragma: no cover
-    """:func:`action_values` from the positions' box and keep values (:data:`~kniffel.core.kernels.
-    points.points_options`'s ``boxes`` and ``keeps``)."""
-    count = rows.shape[0]
-    out[:, :] = np.nan
-    best[:] = -1
-    n_boxes = t.n_boxes
-    n_keeps = layout.keep_of.shape[1]
-    for i in range(count):
-        g = games_of[i]
-        allowed, o, row = masks[g], out[g], rows[i]
-        top = -np.inf
-        chosen = -1
-        for b in range(n_boxes):
-            a = n_keeps + b
-            if allowed[a] == 0:
-                a = n_keeps + n_boxes + b
-                if allowed[a] == 0:
-                    continue
-            o[a] = boxes[i, b]
-            if boxes[i, b] > top:
-                top, chosen = boxes[i, b], a
-        for b in range(n_boxes):
-            a = n_keeps + n_boxes + b
-            if allowed[n_keeps + b] == 0 or allowed[a] == 0:
-                continue
-            v = struck(values, t, row, b)
-            o[a] = v
-            if v > top:
-                top, chosen = v, a
-        roll = row[4]
-        if allowed[0] == 1:
-            for a in range(n_keeps):
-                o[a] = keeps[i, layout.keep_of[roll, a]]
-            for c in range(t.choices.shape[1]):
-                k = t.choices[roll, c]
-                if k < 0:
-                    break
-                if k < t.first_roll and keeps[i, k] > top:
-                    top, chosen = keeps[i, k], layout.index_of[roll, k]
-        best[g] = chosen
+    kinds = t.n_free * (t.per_turn + 1) * t.rolls + 1
+    first_roll = t.first_roll
+    if cache.widths.shape[0] < count // BUNDLE + kinds:  # no cache: slabs for this call alone
+        slabs = count // BUNDLE + kinds
+        block = 2 * first_roll * min(count, BUNDLE)
+        cache = TurnCache(
+            cache.keys,
+            cache.refs,
+            cache.calls,
+            np.empty(slabs * block),
+            np.zeros(slabs + 1, dtype=np.int64),
+            np.zeros(slabs, dtype=np.int64),
+        )
+    block = cache.slabs.shape[0] // max(1, cache.widths.shape[0])
+    number = cache.slab_calls[-1] + 1
+    cache.slab_calls[-1] = number
+    size = 2
+    while size < 2 * count:
+        size *= 2
+    call = Call(
+        np.zeros(count, dtype=np.int64),
+        np.full(count, -1, dtype=np.int64),
+        np.full(count, -1, dtype=np.int64),
+        np.zeros(kinds + 1, dtype=np.int64),
+        np.empty(count, dtype=np.int64),
+        np.full(size, -1, dtype=np.int64),
+        np.empty(size, dtype=np.int64),
+        np.zeros(count, dtype=np.bool_),
+        np.empty((2, t.n_boxes), dtype=np.int64),
+        number,
+    )
+    keeping = t.n_free == 1 and cache.keys.shape[0] > 0
+    sort_positions(q, rows, games_of, cache, memo, memo.keeps.reshape(-1), call)
+    start, slab = call.starts[0], 0
+    while start < count:
+        first = call.order[start]
+        end = start + 1
+        while end < count and end - start < BUNDLE and call.key[call.order[end]] == call.key[first]:
+            end += 1
+        width = end - start
+        # the decision's keeps into the slab's position 1, and of a turn's first decision those of its
+        # later regular throw into position 0: a table of the bundle's lanes, in one piece
+        later = keeping and rows[first, 7] + rows[first, 8] + 1 == 2
+        cache.widths[slab] = width
+        bundle, at = call.order[start:end], slab * block
+        if later:
+            v0 = cache.slabs[at : at + first_roll * width].reshape((first_roll, width))
+            keeps, at = first_keeps(values, t, rows, bundle, v0).reshape(-1), 0
+        else:
+            keeps, at = cache.slabs, at + first_roll * width
+            lane_keeps(
+                values, t, rows, bundle, keeps[at : at + first_roll * width].reshape((1, first_roll, width))
+            )
+        take_sweep(q, rows, games_of, cache, memo, Swept(slab, bundle, keeps, at, later), call)
+        start, slab = end, slab + 1
+    take_sheets(q, rows, games_of, cache, call)
 
 
 @njit(cache=True, nogil=True)
 def env_action_values(
-    games: EnvGames,
-    rules: EnvRules,
-    values: Any,
-    masks: Any,
-    layout: Layout,
-    cache: TurnCache,
-    out: Any,
-    best: Any,
+    games: EnvGames, rules: EnvRules, q: Question, cache: TurnCache, memo: TurnMemo, rows: Any, games_of: Any
 ) -> None:  # pragma: no cover
-    """:func:`action_values` of every game of ``games`` (:func:`env_rows`), as the masks of its last
-    observation allow its actions; the keep values of a turn's later regular throw come from ``cache``
-    (kept at the turn's first decision, which the environment values at every step)."""
-    n_games = games.dice.shape[0]
-    rows = np.empty((n_games, 9), dtype=np.int64)
-    games_of = np.empty(n_games, dtype=np.int64)
+    """:func:`action_values` of every game of ``games`` (:func:`env_rows` into ``rows`` and ``games_of``,
+    space for every game), as the masks of its last observation allow its actions."""
     count = env_rows(games, rules, rows, games_of)
-    rows, games_of = rows[:count], games_of[:count]
-    t = rules.tables
-    boxes, keeps = cached_values(values, t, rows, games_of, masks, layout, cache)
-    fill(values, t, rows, games_of, masks, layout, boxes, keeps, out, best)
+    action_values(q, rows[:count], games_of[:count], cache, memo)
