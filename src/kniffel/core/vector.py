@@ -220,10 +220,12 @@ class ActionValues:
                 if index_of[r, keep] < 0:  # the smallest mask: the first matching dice
                     index_of[r, keep] = bits
         order = np.full(lattice.choices.shape, -1, dtype=np.int64)
+        rank = np.zeros((lattice.n_rolls, n_keeps), dtype=np.int64)
         for r in range(lattice.n_rolls):
-            held = [index_of[r, k] for k in lattice.choices[r] if 0 <= k < lattice.first_roll]
-            order[r, : len(held)] = held
-        self.layout: Layout = Layout(keep_of, index_of, order)
+            held = [k for k in lattice.choices[r] if 0 <= k < lattice.first_roll]
+            order[r, : len(held)] = [index_of[r, k] for k in held]
+            rank[r] = [held.index(k) for k in keep_of[r]]
+        self.layout: Layout = Layout(keep_of, index_of, order, rank)
 
     def of_rows(
         self,

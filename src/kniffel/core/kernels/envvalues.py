@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from kniffel.core.kernels.common import BUNDLE, roll_entry, scoring
+from kniffel.core.kernels.common import BUNDLE, joker_applies, roll_entry, scoring
 from kniffel.core.kernels.env import EnvGames, EnvRules, entered, env_rows, first_keeps, lane_keeps
 from kniffel.core.kernels.maxima import larger
 from kniffel.core.kernels.records import EntryState, KernelTables, Scoring, borrowing
@@ -24,12 +24,14 @@ from kniffel.core.kernels.records import EntryState, KernelTables, Scoring, borr
 class Layout(NamedTuple):
     """Where the keeps of the lattice stand among the throws of the action layout: ``keep_of[roll,
     bits]`` is the keep that holding the dice ``bits`` (of the sorted roll ``roll``) holds,
-    ``index_of[roll, keep]`` the throw that holds ``keep`` by its first matching dice (-1: none), and
-    ``order[roll]`` those throws in the lattice's order of their keeps (-1 pads)."""
+    ``index_of[roll, keep]`` the throw that holds ``keep`` by its first matching dice (-1: none),
+    ``order[roll]`` the throws holding its keeps, in the lattice's order of the keeps (-1 pads) and
+    ``rank[roll, bits]`` where the keep of throw ``bits`` stands in that order."""
 
     keep_of: Any
     index_of: Any
     order: Any
+    rank: Any
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -138,66 +140,63 @@ def fill_game(
     NaN for the others, the keeps' from ``keeps[at + keep * stride]``, and ``best[g]`` the best action,
     ties broken as the exact planner breaks them: the boxes in order (a box the roll pays nothing in is
     entered by its strike), then the strikes that give up points, then the throws in the lattice's
-    order, each held by its first matching dice (``layout.order``). The best value is found first and
-    then the first action that has it: kept as it came, a comparison for each action that the processor
-    could not foresee (which action wins is as good as random) cost as much as the rest of the game's
-    values. ``listed``: space for two lists of boxes."""
+    order, each held by its first matching dice (``layout.rank`` and ``layout.order``). Each kind of
+    action keeps its first best as it comes, without a branch (which action wins is as good as random
+    to the processor), and the earliest kind with the best value wins. ``listed``: space for a list of
+    boxes."""
     values, t, layout = q.values, q.tables, q.layout
     n = scoring(t)
     n_boxes = n.n_boxes
-    keep_of = layout.keep_of
-    n_keeps = keep_of.shape[1]
+    n_keeps = layout.keep_of.shape[1]
     row, allowed, o = rows[i], q.masks[g], q.out[g]
     mask, armed, up, free, roll, s = row[0], row[1], row[2], row[3], row[4], row[5]
     throwing = allowed[0] == 1
-    top = -np.inf
+    throw_top, throw_rank = -np.inf, n_keeps
     if throwing:
+        kept, ranks = layout.keep_of[roll], layout.rank[roll]
         for a in range(n_keeps):
-            v = keeps[at + keep_of[roll, a] * stride]
+            v = keeps[at + kept[a] * stride]
             o[a] = v
-            top = larger(top, v)
+            rank = ranks[a]
+            better = (v > throw_top) | ((v == throw_top) & (rank < throw_rank))
+            throw_rank = rank if better else throw_rank
+            throw_top = larger(v, throw_top)
     for a in range(n_keeps if throwing else 0, o.shape[0]):
         o[a] = np.nan
-    # the actions entering a box (scored, or struck where the roll pays nothing) and those striking one
-    # that would pay, listed without a branch
-    scores, strikes = listed[0], listed[1]
-    n_scores, n_strikes = 0, 0
+    # the boxes the roll may enter (scored, or struck where it pays nothing), listed without a branch
+    boxes = listed
+    n_open = 0
     for b in range(n_boxes):
-        score, strike = allowed[n_keeps + b], allowed[n_keeps + n_boxes + b]
-        scores[n_scores] = n_keeps + b if score != 0 else n_keeps + n_boxes + b
-        strikes[n_strikes] = n_keeps + n_boxes + b
-        n_scores += (score | strike) != 0
-        n_strikes += (score & strike) != 0
+        boxes[n_open] = b
+        n_open += allowed[n_keeps + n_boxes + b] != 0
     state = EntryState(mask, armed, free)
-    for j in range(n_scores):
-        a = scores[j]
-        b = (a - n_keeps) % n_boxes
-        p, extra = roll_entry(t, n, state, s, roll, b, q.base)
+    joker = joker_applies(n, mask) and t.alike[roll] >= 0
+    points = q.base[s, roll]
+    entry_top, entry, strike_top, strike = -np.inf, -1, -np.inf, -1
+    for j in range(n_open):
+        b = boxes[j]
+        paid = allowed[n_keeps + b] != 0
+        if joker:
+            p, extra = roll_entry(t, n, state, s, roll, b, q.base)
+        else:
+            p, extra = int(points[b]), 0
         v = entered(values, n, mask, armed, free, up, b, p, extra)
-        o[a] = v
-        top = larger(top, v)
-    for j in range(n_strikes):
-        a = strikes[j]
-        v = struck(values, n, t.free_points, row, a - n_keeps - n_boxes)
-        o[a] = v
-        top = larger(top, v)
-    chosen = -1
-    for j in range(n_scores):
-        if o[scores[j]] == top:
-            chosen = scores[j]
-            break
-    if chosen < 0:
-        for j in range(n_strikes):
-            if o[strikes[j]] == top:
-                chosen = strikes[j]
-                break
-    if chosen < 0 and throwing:
-        for c in range(layout.order.shape[1]):
-            a = layout.order[roll, c]
-            if a < 0 or o[a] == top:
-                chosen = a
-                break
-    q.best[g] = chosen
+        w = struck(values, n, t.free_points, row, b)
+        o[n_keeps + b] = v if paid else np.nan
+        o[n_keeps + n_boxes + b] = w if paid else v
+        better = v > entry_top
+        entry = (n_keeps + b if paid else n_keeps + n_boxes + b) if better else entry
+        entry_top = larger(v, entry_top)
+        w = w if paid else -np.inf
+        better = w > strike_top
+        strike = n_keeps + n_boxes + b if better else strike
+        strike_top = larger(w, strike_top)
+    if entry_top >= strike_top and entry_top >= throw_top:
+        q.best[g] = entry
+    elif strike_top >= throw_top:
+        q.best[g] = strike
+    else:
+        q.best[g] = layout.order[roll, throw_rank]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -413,7 +412,7 @@ def action_values(
         np.full(size, -1, dtype=np.int64),
         np.empty(size, dtype=np.int64),
         np.zeros(count, dtype=np.bool_),
-        np.empty((2, t.n_boxes), dtype=np.int64),
+        np.empty(t.n_boxes, dtype=np.int64),
         number,
     )
     keeping = t.n_free == 1 and cache.keys.shape[0] > 0
