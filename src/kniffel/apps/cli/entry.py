@@ -7,12 +7,11 @@ import atexit
 import gc
 import sys
 
-import typer
-
 from kniffel.apps.cli import interrupts, language
 from kniffel.apps.cli.app import app
 from kniffel.apps.cli.cluster import INTERRUPTED
 from kniffel.apps.cli.errors import OUTPUT_CLOSED, end_quietly, output_closed
+from kniffel.apps.cli.lazy import command_of
 from kniffel.base.i18n import translate
 
 
@@ -26,7 +25,7 @@ def main(argv: list[str] | None = None) -> None:
     arguments = sys.argv[1:] if argv is None else argv
     if arguments in (["--lang", "en"], ["--lang", "de"], ["--lang=en"], ["--lang=de"]):
         arguments = [*arguments, "--help"]  # as without arguments: the overview, in that language
-    command = typer.main.get_command(app)
+    command = command_of(app)  # only the command invoked is built in full
     lang = language.from_arguments(arguments)
     if argv is None:
         interrupts.catch()

@@ -27,6 +27,7 @@ from typing import Annotated, Any, ParamSpec, TypeVar, get_args, get_origin
 import typer
 
 from kniffel.apps.cli.errors import EXPECTED, CliError, end_quietly, fail, message, output_closed
+from kniffel.apps.cli.lazy import LazyGroup
 from kniffel.apps.cli.values import read_plainly
 from kniffel.base.i18n import LANGUAGES, N_, error_text, language_from_environment, sentence, translate
 
@@ -325,6 +326,8 @@ def _localize_command(command: Any, language: str) -> None:
     _wrap_help_option(command, language)
     for sub in getattr(command, "commands", {}).values():
         _localize_command(sub, language)
+    if isinstance(command, LazyGroup):  # and each subcommand once it is built
+        command.on_build.append(functools.partial(_localize_command, language=language))
 
 
 def _wrap_help_option(command: Any, language: str) -> None:
@@ -400,3 +403,5 @@ def _plain_metavars(command: Any) -> None:
     _wrap_help_option(command, "en")
     for sub in getattr(command, "commands", {}).values():
         _plain_metavars(sub)
+    if isinstance(command, LazyGroup):  # and each subcommand once it is built
+        command.on_build.append(_plain_metavars)
