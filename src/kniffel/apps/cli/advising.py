@@ -27,12 +27,10 @@ from kniffel.apps.cli.options import (
     chosen_rules,
     file_option,
 )
-from kniffel.apps.cli.parsing import given_dice, parse_sheet
-from kniffel.apps.cli.render import named_actions
 from kniffel.base.i18n import translate
-from kniffel.engine.situation import Situation
 
 if TYPE_CHECKING:  # the solver is imported by the commands that ask it: kniffel --help imports no numba
+    from kniffel.engine.situation import Situation
     from kniffel.planning.interface import Goal
     from kniffel.services.advice import Advice
 
@@ -123,7 +121,10 @@ def advise_command(
     for a free throw); --json gives their text form ("roll keep D D").
     """
     from kniffel.apps.cli import goals, solving
+    from kniffel.apps.cli.parsing import given_dice, parse_sheet
+    from kniffel.apps.cli.render import named_actions
     from kniffel.core import ColumnPosition
+    from kniffel.engine.situation import Situation
     from kniffel.planning.interface import Unit
     from kniffel.services.advice import Position, options
     from kniffel.services.batch import batch_advisor, prepare_batch, run_batch
@@ -236,6 +237,7 @@ def _say_bound(console: Console, advice: Advice, words: str) -> None:
 
 def _advise_situation(situation: Situation, json_output: bool, words: str, goal: Goal) -> None:
     from kniffel.apps.cli import goals, reviewing, solving
+    from kniffel.apps.cli.render import named_actions
     from kniffel.planning.interface import Unit
     from kniffel.services.advice import Position, options
 

@@ -35,18 +35,7 @@ from kniffel.apps.cli.options import (
     chosen_rules,
     file_option,
 )
-from kniffel.apps.cli.parsing import given_dice, parse_sheet
-from kniffel.apps.cli.render import (
-    placements_table,
-    rule_set_json,
-    rule_set_view,
-    rules_json,
-    rules_tables,
-)
-from kniffel.base.files import check_writable
 from kniffel.base.i18n import number, translate
-from kniffel.rules import Order, find_box, parse_options, placements
-from kniffel.rules import get as get_rules
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 """What ``kniffel serve --log-level`` takes (uvicorn's levels)."""
@@ -104,6 +93,10 @@ def rules_command(
 ) -> None:
     """The built-in rule sets and their options; with an ID, that rule set in full: its sheet, how every
     box scores, bonuses, what a further five of a kind does, free throws and options."""
+    from kniffel.apps.cli.render import rule_set_json, rule_set_view, rules_json, rules_tables
+    from kniffel.rules import get as get_rules
+    from kniffel.rules import parse_options
+
     words = language.choose(lang)
     if rules_id is None:
         if option:
@@ -147,6 +140,10 @@ def score_command(
     Boxes the rules forbid for this roll (the forced joker) are left out; "bonus" is what the roll
     earns on top in each box (an extra Kniffel).
     """
+    from kniffel.apps.cli.parsing import given_dice, parse_sheet
+    from kniffel.apps.cli.render import placements_table
+    from kniffel.rules import Order, find_box, placements
+
     words = language.choose(lang)
     rules = chosen_rules(rules_id, option)
     filled = parse_sheet(rules, sheet)
@@ -237,6 +234,7 @@ def play_command(
     """Play a game in the terminal: humans and bots, 1 to 8 players. The full-screen game shows its keys
     at the bottom (? explains them); the line game (--plain) lists its commands when you type help."""
     from kniffel.apps.cli.play import Session, Settings, make_console
+    from kniffel.base.files import check_writable
     from kniffel.services.session import Session as GameSession
 
     settings = Settings(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Sequence
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -26,17 +26,9 @@ from kniffel.apps.cli.cluster import INTERRUPTED
 from kniffel.apps.cli.errors import CliError
 from kniffel.apps.cli.language import LangOption, reports_errors
 from kniffel.base.i18n import NBSP, ngettext, number, translate
-from kniffel.core import (
-    CACHE_BUDGET_ENV,
-    CacheEntry,
-    cache_budget,
-    cache_dir,
-    cache_entries,
-    kernels_cache_dir,
-    remove_entries,
-)
-from kniffel.rules import get as get_rules
-from kniffel.rules import parse_options
+
+if TYPE_CHECKING:  # the cache is read by kniffel cache: kniffel --help does not
+    from kniffel.core import CacheEntry
 
 cache_app = typer.Typer(
     name="cache",
@@ -65,6 +57,8 @@ def age_text(seconds: float, lang: str) -> str:
 
 
 def listing(found: Sequence[CacheEntry], lang: str) -> Table:
+    from kniffel.core import cache_dir
+
     table = Table(title=translate(lang, "The table cache: {path}", path=cache_dir()))
     table.add_column(translate(lang, "Rule set"))
     table.add_column(translate(lang, "Kind"))
@@ -90,6 +84,8 @@ def show(
     """List what the table cache holds: rule set, kind, size and age of every table."""
     if ctx.invoked_subcommand is not None:
         return
+    from kniffel.core import CACHE_BUDGET_ENV, cache_budget, cache_dir, cache_entries
+
     words = language.choose(lang)
     found = cache_entries()
     console = Console(highlight=False)
@@ -121,6 +117,8 @@ def show(
 def kernels_line(lang: str) -> str:
     """Where this version's compiled kernels are kept: beside the tables by default, but wherever
     ``NUMBA_CACHE_DIR`` says, so the table cache's folder alone does not say it."""
+    from kniffel.core import kernels_cache_dir
+
     return translate(lang, "Compiled kernels (this version's): {path}", path=kernels_cache_dir())
 
 
@@ -139,6 +137,9 @@ def clear(
     lang: LangOption = None,
 ) -> None:
     """Delete tables from the cache (all of them without options); they are solved again when needed."""
+    from kniffel.core import cache_entries, remove_entries
+    from kniffel.rules import get as get_rules
+
     words = language.choose(lang)
     if rules_id is not None:
         get_rules(rules_id)  # an unknown id is refused with the ids there are
@@ -182,10 +183,12 @@ def prepare(
     """Solve a rule set's win tables now (what chances of winning, bot:win and target advice read early
     in a game), with progress, rather than in the background the first time a game needs them."""
     from kniffel.apps.cli import solving
-    from kniffel.core import warm_up_needed
+    from kniffel.core import cache_budget, warm_up_needed
     from kniffel.planning import is_exact
     from kniffel.planning.winning import win_tables
     from kniffel.planning.worker import Refusal
+    from kniffel.rules import get as get_rules
+    from kniffel.rules import parse_options
     from kniffel.services.advice import Preparing, about
 
     words = language.choose(lang)
@@ -251,6 +254,8 @@ def _in_percent(progress: Callable[[int, int], None]) -> Callable[[int, int], No
 def _tables_of(rules_id: str) -> list[CacheEntry]:
     """The finished tables of a rule set in the cache now (a table's data written whole, not a
     leftover ``.tmp`` of an interrupted write, nor a table of an earlier version)."""
+    from kniffel.core import cache_entries
+
     return [
         e
         for e in cache_entries()

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from kniffel.rules import RuleSet, parse_options
-from kniffel.rules import get as get_rules
+if TYPE_CHECKING:  # the rule sets are imported by the commands that read them: kniffel --help does not
+    from kniffel.rules import RuleSet
 
 DEFAULT_RULES = "kniffel"
 
@@ -75,6 +75,9 @@ def file_option(name: str, *, help: str, metavar: str | None = None) -> Any:
 
 def chosen_rules(rules_id: str | None, option: list[str] | None) -> RuleSet:
     """The rule set ``--rules`` and ``--option`` name (the default rule set without ``--rules``)."""
+    from kniffel.rules import get as get_rules
+    from kniffel.rules import parse_options
+
     return get_rules(rules_id or DEFAULT_RULES, parse_options(option or []))
 
 

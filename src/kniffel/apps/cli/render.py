@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
 from rich.padding import Padding
@@ -12,13 +12,14 @@ from rich.table import Table
 from rich.text import Text
 
 from kniffel.base.i18n import N_, number, translate
-from kniffel.engine.actions import Action, action_text
-from kniffel.engine.game import Game
-from kniffel.engine.sheet import ScoreSheet, sheet_layout
 from kniffel.rules import Option, Placement, RuleSet, available, options_for
 from kniffel.rules import get as get_rules
 from kniffel.rules.builtin import ORDER_TEXT, extra_text, scoring_text
 from kniffel.rules.explain import explain
+
+if TYPE_CHECKING:  # the engine is imported where a game is drawn: kniffel rules does not load it
+    from kniffel.engine.game import Game
+    from kniffel.engine.sheet import ScoreSheet
 
 ORDER_WORDS = (N_("free"), N_("top-down"), N_("bottom-up"), N_("announced"))
 """How a column is filled (:class:`kniffel.rules.Order`'s values), as the tables of rule sets name it."""
@@ -43,6 +44,8 @@ def sheet_table(
     player (per player and column on multi-column sheets). ``hints`` are the current player's options,
     shown in brackets in their empty boxes; ``names`` the players' names as shown (default: the game's,
     :meth:`kniffel.services.session.Session.names`)."""
+    from kniffel.engine.sheet import sheet_layout
+
     rules = game.rules
     # Many players on multi-column sheets need every character of an 80-column terminal.
     compact = len(game.players) * len(rules.columns) > 8
@@ -250,6 +253,8 @@ def named_actions(
     """Options (``{"action": text form, ...}``) with each action as the game names it in ``lang``
     (:func:`kniffel.engine.actions.action_text`, as the terminal game and the web page show it: ``keep 3 3``,
     ``3 3 halten``, ``Full House eintragen``); JSON keeps the text form."""
+    from kniffel.engine.actions import Action, action_text
+
     return [
         {**option, "action": action_text(Action.parse(option["action"]), rules, lang)} for option in options
     ]

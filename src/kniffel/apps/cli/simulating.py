@@ -34,9 +34,9 @@ from kniffel.apps.cli.options import (
 from kniffel.base.errors import plotting_unavailable
 from kniffel.base.files import check_writable
 from kniffel.base.i18n import N_, ngettext, number, percent, translate
-from kniffel.rules import RuleSet
 
 if TYPE_CHECKING:  # the simulator is imported when games are played: kniffel --help imports no numba
+    from kniffel.rules import RuleSet
     from kniffel.services.simulate import SimulationResult
 
 commands = typer.Typer()

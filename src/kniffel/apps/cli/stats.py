@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
@@ -19,10 +19,10 @@ from kniffel.apps.cli.language import LangOption, reports_errors
 from kniffel.apps.cli.options import file_option
 from kniffel.apps.cli.simulating import check_plot
 from kniffel.base.i18n import N_, ngettext, number, percent, translate
-from kniffel.rules import RulesError, RuleSet, parse_options
-from kniffel.rules import get as get_rules
-from kniffel.rules.names import five_alike_name
-from kniffel.services import proficiency, record
+
+if TYPE_CHECKING:  # the record and the rule sets are imported by kniffel stats: kniffel --help does not
+    from kniffel.rules import RuleSet
+    from kniffel.services import record
 
 commands = typer.Typer()
 """The command, added to ``kniffel``'s own (:mod:`kniffel.apps.cli.app`)."""
@@ -32,6 +32,8 @@ def record_tables(found: list[record.Summary], lang: str) -> list[Table]:
     """A table per rule set (named as people know it), a row per player: games, wins, average, best,
     five alike (in the rule set's word: Kniffels, Yahtzees, Yatzys), bonus rate and the loss per choice
     with how many games it is from."""
+    from kniffel.rules.names import five_alike_name
+
     t = functools.partial(translate, lang)
     tables: dict[str, Table] = {}
     for s in found:
@@ -66,6 +68,8 @@ def record_tables(found: list[record.Summary], lang: str) -> list[Table]:
 
 def _level(summary: record.Summary) -> str:
     """The level the summary's loss per choice matches (:mod:`kniffel.services.proficiency`), or a dash."""
+    from kniffel.services import proficiency
+
     if summary.loss_per_choice is None:
         return "-"
     found = proficiency.level_of(summary.ruleset.split()[0], summary.loss_per_choice)
@@ -75,6 +79,8 @@ def _level(summary: record.Summary) -> str:
 def progress_lines(games: list[record.GameRecord], lang: str) -> list[str]:
     """For each player and rule set with reviewed games, the level its games matched over time, oldest
     first (:func:`kniffel.services.proficiency.over_time`)."""
+    from kniffel.services import proficiency
+
     groups: dict[tuple[str, str], list[record.GameRecord]] = {}
     for game in games:
         if game.loss is not None and game.decisions:
@@ -115,6 +121,9 @@ HEADINGS = (
 def ruleset_of(ruleset: str) -> RuleSet | None:
     """The rule set a record's games were played by (``yahtzee joker=free``); None for one this version
     does not know."""
+    from kniffel.rules import RulesError, parse_options
+    from kniffel.rules import get as get_rules
+
     words = ruleset.split()
     try:
         return get_rules(words[0], parse_options(words[1:])) if words else None
@@ -159,6 +168,8 @@ def stats_command(
     time. The record is a private file on this device ($KNIFFEL_RECORD_DIR or the user data directory);
     KNIFFEL_RECORD=off keeps none.
     """
+    from kniffel.services import record
+
     words = language.choose(lang)
     console = Console(highlight=False)
     if clear:

@@ -6,7 +6,6 @@ figure of the series at the end)."""
 from __future__ import annotations
 
 import json
-import secrets
 import sys
 from collections.abc import Callable
 from datetime import date
@@ -20,13 +19,10 @@ from kniffel.apps.cli import language
 from kniffel.apps.cli.errors import CliError
 from kniffel.apps.cli.language import LangOption, reports_errors
 from kniffel.apps.cli.options import OptionsOption, RulesOption, chosen_rules
-from kniffel.apps.cli.render import dice_text, sheet_table
 from kniffel.base.i18n import translate
-from kniffel.engine.actions import action_text
-from kniffel.engine.game import Game
-from kniffel.rules import RuleSet
 
 if TYPE_CHECKING:  # the trainer is imported by the command: kniffel --help imports no solver
+    from kniffel.rules import RuleSet
     from kniffel.services import trainer
 
 commands = typer.Typer()
@@ -120,6 +116,8 @@ def train_command(
 
 
 def _new_seed() -> int:
+    import secrets
+
     return secrets.randbits(31)
 
 
@@ -160,6 +158,9 @@ def _json_dialogue(exercises: list[trainer.Exercise], seed: int) -> None:
 
 def position_view(exercise: trainer.Exercise, rules: RuleSet, lang: str) -> list[object]:
     """What the line trainer shows of a position: where it is, the sheets, the dice, the question."""
+    from kniffel.apps.cli.render import dice_text, sheet_table
+    from kniffel.engine.game import Game
+
     situation = exercise.situation
     game = Game.from_situation(situation, player=translate(lang, "You"))
     names = [
@@ -175,6 +176,8 @@ def position_view(exercise: trainer.Exercise, rules: RuleSet, lang: str) -> list
 
 def verdict_table(verdict: trainer.Verdict, rules: RuleSet, lang: str) -> Table:
     """The best options and the answer's, each with its value and what it gives away."""
+    from kniffel.engine.actions import action_text
+
     probability = verdict.unit == "probability"
     heading = translate(lang, "Chance of winning" if probability else "Points to come")
     table = Table(header_style="bold", padding=(0, 1))
