@@ -361,12 +361,13 @@ def cache_entries(directory: Path | None = None, *, kernels: bool = True) -> lis
             kind = (found.group("kind") or "").removesuffix("-index")
             groups.setdefault((found.group("name"), found.group("key"), kind), []).append(path)
     result = [_entry(root, name, key, kind, files) for (name, key, kind), files in groups.items()]
-    compiled = kernels_cache_dir().parent
+    this_version = kernels_cache_dir()  # named by a hash of the kernels' sources: computed once
+    compiled = this_version.parent
     if kernels and compiled.is_dir():
         for version in compiled.iterdir():
             compiled_files = _files_below(version)
             if compiled_files:
-                current = version == kernels_cache_dir()
+                current = version == this_version
                 result.append(
                     CacheEntry(
                         "",
