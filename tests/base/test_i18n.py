@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import random
 import re
 from functools import cache
 from pathlib import Path
@@ -24,6 +25,7 @@ from kniffel import Game, SeededDice, rules
 from kniffel.base.errors import GameFormatError, IllegalActionError
 from kniffel.base.i18n import (
     DOMAIN,
+    LANGUAGES,
     LOCALE_DIR,
     N_,
     WEB_DOMAIN,
@@ -176,6 +178,29 @@ def test_german_numbers_and_grammar() -> None:
     assert game.action_text("roll keep 3 4 5 6", "de") == "3 4 5 6 halten"
     assert game.action_text("free keep 6 6", "de") == "Freiwurf, 6 6 halten"
     assert sentence("de", rules.get("yatzy").description).startswith("Skandinavisches Yatzy")
+
+
+def test_numbers_are_written_as_babel_writes_them() -> None:
+    """:func:`number` and :func:`percent` write without Babel what Babel writes: every sign, size, half
+    and place, in both languages."""
+    from babel import Locale
+    from babel.numbers import format_decimal, format_percent
+
+    rng = random.Random(7)
+    values: list[float] = [0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, 0.375, 999.95, 1e15 - 0.5, 1e17, 123456789]
+    values += [rng.uniform(-1, 1) * 10 ** rng.randint(-4, 12) for _ in range(1000)]
+    values += [
+        round(rng.uniform(-999, 999), rng.randint(0, 4)) + 5 * 10 ** -rng.randint(1, 5) for _ in range(1000)
+    ]
+    for language in LANGUAGES:
+        for decimals in range(5):
+            pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
+            shown = Locale.parse(language).percent_formats[None].pattern
+            if decimals:
+                shown = re.sub(r"0(?=[^0]*$)", "0." + "0" * decimals, shown, count=1)
+            for value in values:
+                assert number(language, value, decimals) == format_decimal(value, pattern, locale=language)
+                assert percent(language, value, decimals) == format_percent(value, shown, locale=language)
 
 
 def test_the_locale_folder_holds_only_what_the_catalogs_need() -> None:
