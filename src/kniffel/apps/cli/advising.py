@@ -15,7 +15,7 @@ from rich.console import Console
 
 from kniffel.apps.cli import language
 from kniffel.apps.cli.errors import CliError
-from kniffel.apps.cli.language import LangOption, reports_errors
+from kniffel.apps.cli.language import Commands, LangOption
 from kniffel.apps.cli.options import (
     ColumnOption,
     DiceOption,
@@ -34,12 +34,11 @@ if TYPE_CHECKING:  # the solver is imported by the commands that ask it: kniffel
     from kniffel.planning.interface import Goal
     from kniffel.services.advice import Advice
 
-commands = typer.Typer()
+commands = Commands()
 """The command, added to ``kniffel``'s own (:mod:`kniffel.apps.cli.app`)."""
 
 
 @commands.command("advise")
-@reports_errors
 def advise_command(
     dice_words: DiceWordsArgument = None,
     rules_id: RulesOption = None,

@@ -5,7 +5,8 @@ in modules of their own, added in the order the help lists them.
 
 Each command is a thin layer over the library: it reads its arguments, asks :mod:`kniffel.rules` or
 :class:`kniffel.Game`, and prints a Rich table or JSON. Errors are turned into one line on stderr
-and exit status 2 by :func:`kniffel.apps.cli.language.reports_errors`.
+and exit status 2 by :func:`kniffel.apps.cli.language.reports_errors` (``app`` is a
+:class:`~kniffel.apps.cli.language.Commands`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from rich.console import Console
 from kniffel.apps.cli import advising, caching, language, simulating, stats, training
 from kniffel.apps.cli.cluster import ClusterOption
 from kniffel.apps.cli.errors import CliError
-from kniffel.apps.cli.language import LangOption, reports_errors
+from kniffel.apps.cli.language import Commands, LangOption
 from kniffel.apps.cli.options import (
     ColumnOption,
     DiceOption,
@@ -40,7 +41,7 @@ from kniffel.base.i18n import number, translate
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 """What ``kniffel serve --log-level`` takes (uvicorn's levels)."""
 
-app = typer.Typer(
+app = Commands(
     name="kniffel",
     help=(
         "Kniffel, Yahtzee, Yatzy and friends: play in the terminal (kniffel play) or in the browser "
@@ -63,7 +64,6 @@ def _version(show: bool) -> None:
 
 
 @app.callback()
-@reports_errors
 def _main(
     version: Annotated[
         bool,
@@ -79,7 +79,6 @@ def _main(
 
 
 @app.command("rules")
-@reports_errors
 def rules_command(
     rules_id: Annotated[
         str | None,
@@ -118,7 +117,6 @@ def rules_command(
 
 
 @app.command("score")
-@reports_errors
 def score_command(
     dice_words: DiceWordsArgument = None,
     rules_id: RulesOption = None,
@@ -177,7 +175,6 @@ def score_command(
 
 
 @app.command("play")
-@reports_errors
 def play_command(
     rules_id: RulesOption = None,
     option: OptionsOption = None,
@@ -273,7 +270,6 @@ def play_command(
 
 
 @app.command("solve")
-@reports_errors
 def solve_command(
     rules_id: RulesOption = None,
     option: OptionsOption = None,
@@ -340,7 +336,6 @@ app.registered_commands += advising.commands.registered_commands
 
 
 @app.command("review")
-@reports_errors
 def review_command(
     path: Annotated[Path, typer.Argument(metavar="FILE", help="A saved game (kniffel play --save FILE).")],
     everything: Annotated[
@@ -377,7 +372,6 @@ app.registered_commands += simulating.commands.registered_commands
 
 
 @app.command("tournament")
-@reports_errors
 def tournament_command(
     player: Annotated[
         list[str],
@@ -432,7 +426,6 @@ def tournament_command(
 
 
 @app.command("serve")
-@reports_errors
 def serve_command(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on (1 to 65535).")] = 8000,

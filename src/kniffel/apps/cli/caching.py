@@ -24,13 +24,13 @@ from rich.table import Table
 from kniffel.apps.cli import language
 from kniffel.apps.cli.cluster import INTERRUPTED
 from kniffel.apps.cli.errors import CliError
-from kniffel.apps.cli.language import LangOption, reports_errors
+from kniffel.apps.cli.language import Commands, LangOption
 from kniffel.base.i18n import NBSP, ngettext, number, translate
 
 if TYPE_CHECKING:  # the cache is read by kniffel cache: kniffel --help does not
     from kniffel.core import CacheEntry
 
-cache_app = typer.Typer(
+cache_app = Commands(
     name="cache",
     help="The table cache: list it, clear it, solve the win tables before play, or compile the solver.",
     no_args_is_help=False,
@@ -76,7 +76,6 @@ def listing(found: Sequence[CacheEntry], lang: str) -> Table:
 
 
 @cache_app.callback()
-@reports_errors
 def show(
     ctx: typer.Context,
     lang: LangOption = None,
@@ -123,7 +122,6 @@ def kernels_line(lang: str) -> str:
 
 
 @cache_app.command("clear")
-@reports_errors
 def clear(
     rules_id: Annotated[
         str | None,
@@ -171,7 +169,6 @@ def clear(
 
 
 @cache_app.command("prepare")
-@reports_errors
 def prepare(
     rules_id: Annotated[str, typer.Option("--rules", "-r", help="Rule set id.", metavar="ID")] = "kniffel",
     option: Annotated[
@@ -228,7 +225,6 @@ def prepare(
 
 
 @cache_app.command("compile")
-@reports_errors
 def compile_solver(lang: LangOption = None) -> None:
     """Compile the solver for this processor now (an editable install does it), rather than at the
     first solve, question or game: after another install, or with another numba."""

@@ -6,9 +6,10 @@ It has to be known before Click renders a command's help, so :func:`from_argumen
 arguments, and :func:`localized` translates the help of every command and option and the words Typer
 adds itself (``Usage``, ``Options``, its error messages) while the command runs.
 
-Every command body runs inside :func:`reports_errors`: its help reflowed as the catalogs hold it, and
-the library's refusals and the command line's own errors (:mod:`kniffel.apps.cli.errors`) shown in one
-line in the command's language, translated by :func:`kniffel.base.i18n.error_text` as in every front end.
+Every command body runs inside :func:`reports_errors` (each command of a :class:`Commands` app): its help
+reflowed as the catalogs hold it, and the library's refusals and the command line's own errors
+(:mod:`kniffel.apps.cli.errors`) shown in one line in the command's language, translated by
+:func:`kniffel.base.i18n.error_text` as in every front end.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import Annotated, Any, ParamSpec, TypeVar, get_args, get_origin
+from typing import Annotated, Any, ParamSpec, TypeVar, cast, get_args, get_origin
 
 import typer
 
@@ -130,6 +131,26 @@ def reports_errors(command: Callable[P, T]) -> Callable[P, T]:
 
     wrapper.__doc__ = reflowed(command.__doc__)
     return wrapper
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Commands(typer.Typer):
+    """A Typer app each of whose commands and callbacks runs inside :func:`reports_errors`."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Callable[[F], F]:
+        return _reporting(super().command(*args, **kwargs))
+
+    def callback(self, *args: Any, **kwargs: Any) -> Callable[[F], F]:
+        return _reporting(super().callback(*args, **kwargs))
+
+
+def _reporting(register: Callable[[F], F]) -> Callable[[F], F]:
+    def registered(function: F) -> F:
+        return register(cast(F, reports_errors(function)))
+
+    return registered
 
 
 def _language_of(lang: object) -> str:

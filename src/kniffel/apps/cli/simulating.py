@@ -22,7 +22,7 @@ from rich.table import Table
 from kniffel.apps.cli import language
 from kniffel.apps.cli.cluster import ClusterOption, Tally
 from kniffel.apps.cli.errors import CliError
-from kniffel.apps.cli.language import LangOption, reports_errors
+from kniffel.apps.cli.language import Commands, LangOption
 from kniffel.apps.cli.options import (
     JsonOption,
     OptionsOption,
@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # the simulator is imported when games are played: kniffel --
     from kniffel.rules import RuleSet
     from kniffel.services.simulate import SimulationResult
 
-commands = typer.Typer()
+commands = Commands()
 """The command, added to ``kniffel``'s own (:mod:`kniffel.apps.cli.app`)."""
 
 PLOT_FORMATS = ("png", "svg", "pdf")
@@ -105,7 +105,6 @@ def percentiles_table(result: SimulationResult, lang: str = "en") -> Table:
 
 
 @commands.command("simulate")
-@reports_errors
 def simulate_command(
     rules_id: RulesOption = None,
     option: OptionsOption = None,

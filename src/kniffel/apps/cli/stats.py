@@ -15,7 +15,7 @@ from rich.table import Table
 
 from kniffel.apps.cli import language
 from kniffel.apps.cli.errors import CliError
-from kniffel.apps.cli.language import LangOption, reports_errors
+from kniffel.apps.cli.language import Commands, LangOption
 from kniffel.apps.cli.options import file_option
 from kniffel.apps.cli.simulating import check_plot
 from kniffel.base.i18n import N_, ngettext, number, percent, translate
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # the record and the rule sets are imported by kniffel stats:
     from kniffel.rules import RuleSet
     from kniffel.services import record
 
-commands = typer.Typer()
+commands = Commands()
 """The command, added to ``kniffel``'s own (:mod:`kniffel.apps.cli.app`)."""
 
 
@@ -141,7 +141,6 @@ def ruleset_text(ruleset: str, rules: RuleSet | None, lang: str) -> str:
 
 
 @commands.command("stats")
-@reports_errors
 def stats_command(
     player: Annotated[
         str | None,

@@ -17,7 +17,7 @@ from rich.table import Table
 
 from kniffel.apps.cli import language
 from kniffel.apps.cli.errors import CliError
-from kniffel.apps.cli.language import LangOption, reports_errors
+from kniffel.apps.cli.language import Commands, LangOption
 from kniffel.apps.cli.options import OptionsOption, RulesOption, chosen_rules
 from kniffel.base.i18n import translate
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # the trainer is imported by the command: kniffel --help impo
     from kniffel.rules import RuleSet
     from kniffel.services import trainer
 
-commands = typer.Typer()
+commands = Commands()
 """The command, added to ``kniffel``'s own (:mod:`kniffel.apps.cli.app`)."""
 
 SHOWN_OPTIONS = 6
@@ -34,7 +34,6 @@ QUIT_WORDS = ("q", "quit", "exit", "beenden")
 
 
 @commands.command("train")
-@reports_errors
 def train_command(
     rules_id: RulesOption = None,
     option: OptionsOption = None,
