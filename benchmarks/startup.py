@@ -8,7 +8,10 @@ of them alike; each figure is the best of ``--repeat`` rounds (the least disturb
 yardstick's best beside it, and which of them imported numba or numpy (none should:
 ``tests/apps/cli/test_startup.py`` holds it). ``kniffel stats`` reads a record of one game and ``kniffel
 cache`` lists a cache holding the expected-score table of Yahtzee, both made first in a folder of their
-own.
+own, and beside them a kernels folder of their own holding this version's compiled kernels alone (a
+link to them). ``kniffel cache, the user's kernels`` lists the user's kernels folder instead: with it
+every earlier version's kernels still kept there (for a week after their last use), a row each, so
+that its time says how many this machine keeps rather than how soon the command starts.
 
 Nothing here is a test: timings depend on the machine and its load, which is printed beside them.
 """
@@ -31,6 +34,7 @@ import machine
 PYTHON = sys.executable
 KNIFFEL = str(Path(PYTHON).parent / "kniffel")
 YARDSTICK = "python -c 'import typer, rich'"
+USERS_KERNELS = "kniffel cache, the user's kernels"
 
 COMMANDS: dict[str, list[str]] = {
     YARDSTICK: [PYTHON, "-c", "import typer, rich"],
@@ -40,6 +44,7 @@ COMMANDS: dict[str, list[str]] = {
     "kniffel score": [KNIFFEL, "score", "--rules", "yahtzee", "--dice", "23455", "--sheet", "ones=3"],
     "kniffel stats": [KNIFFEL, "stats"],
     "kniffel cache": [KNIFFEL, "cache"],
+    USERS_KERNELS: [KNIFFEL, "cache"],
 }
 
 PROBE = """
@@ -54,21 +59,27 @@ sys.stderr.write("\\nimported: " + " ".join(heavy) + "\\n")
 """
 
 
-def prepared(folder: Path) -> dict[str, str]:
-    """The environment the commands run in: a record of one finished game and a cache holding a table."""
+def prepared(folder: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """The environments the commands run in: a record of one finished game and a cache holding a table,
+    with a kernels folder of their own (and with the user's, for :data:`USERS_KERNELS`)."""
     env = {**os.environ, "KNIFFEL_CACHE_DIR": str(folder / "cache"), "KNIFFEL_RECORD_DIR": str(folder)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as a person's shell runs them: the compiled modules kept
     make = """
 from kniffel import Game, SeededDice, bots, rules
-from kniffel.core import table
+from kniffel.core import kernels_cache_dir, table
 from kniffel.services.record import record_finished_game
 game = Game(rules.get("yahtzee"), ["Ada", "Bob"], dice=SeededDice(1))
 bots.play(game, [bots.make("bot"), bots.make("bot")])
 record_finished_game(game, [0], review_now=False)
 table(rules.get("yahtzee"))
+print(kernels_cache_dir())
 """
-    subprocess.run([PYTHON, "-c", make], env=env, check=True, capture_output=True)
-    return env
+    done = subprocess.run([PYTHON, "-c", make], env=env, check=True, capture_output=True, text=True)
+    kernels = Path(done.stdout.splitlines()[-1])
+    own = folder / "numba"
+    own.mkdir()
+    (own / kernels.name).symlink_to(kernels, target_is_directory=True)
+    return {**env, "NUMBA_CACHE_DIR": str(own)}, env
 
 
 def seconds(argv: list[str], env: dict[str, str]) -> float:
@@ -89,13 +100,14 @@ def imported(argv: list[str], env: dict[str, str]) -> list[str]:
 def measure(repeat: int) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="kniffel-startup-"))
     try:
-        env = prepared(folder)
-        for argv in COMMANDS.values():  # the files each reads, in the system's cache before timing
-            seconds(argv, env)
+        own, users = prepared(folder)
+        envs = {name: users if name == USERS_KERNELS else own for name in COMMANDS}
+        for name, argv in COMMANDS.items():  # the files each reads, in the system's cache before timing
+            seconds(argv, envs[name])
         times: dict[str, list[float]] = {name: [] for name in COMMANDS}
         for _ in range(repeat):
             for name, argv in COMMANDS.items():
-                times[name].append(seconds(argv, env))
+                times[name].append(seconds(argv, envs[name]))
         yardstick = min(times[YARDSTICK])
         return {
             "repeat": repeat,
@@ -104,7 +116,7 @@ def measure(repeat: int) -> dict[str, Any]:
                     "seconds": min(found),
                     "median": sorted(found)[len(found) // 2],
                     "ratio": min(found) / yardstick,
-                    "imported": imported(COMMANDS[name], env),
+                    "imported": imported(COMMANDS[name], envs[name]),
                 }
                 for name, found in times.items()
             },
