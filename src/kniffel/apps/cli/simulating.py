@@ -9,7 +9,6 @@ interrupted program.
 
 from __future__ import annotations
 
-import csv
 import json
 from functools import partial
 from pathlib import Path
@@ -32,7 +31,6 @@ from kniffel.apps.cli.options import (
     file_option,
 )
 from kniffel.base.errors import plotting_unavailable
-from kniffel.base.files import check_writable
 from kniffel.base.i18n import N_, ngettext, number, percent, translate
 
 if TYPE_CHECKING:  # the simulator is imported when games are played: kniffel --help imports no numba
@@ -73,11 +71,15 @@ def check_plot(path: Path) -> None:
         import matplotlib  # noqa: F401
     except ImportError:
         raise plotting_unavailable() from None
+    from kniffel.base.files import check_writable
+
     check_writable(path)
 
 
 def write_scores(result: SimulationResult, path: Path) -> None:
     """Every game's final score, one row a game: ``game,score`` (games numbered from 1)."""
+    import csv
+
     with path.open("w", encoding="utf-8", newline="") as stream:
         writer = csv.writer(stream)
         writer.writerow(["game", "score"])
@@ -145,6 +147,7 @@ def simulate_command(
     cluster: ClusterOption = None,
 ) -> None:
     """Play many games with one strategy and report the distribution of final scores."""
+    from kniffel.base.files import check_writable
     from kniffel.services.plans import target_aim
     from kniffel.services.simulate import MAX_GAMES, check_request, simulate
 
