@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from kniffel.base.errors import KniffelError
 from kniffel.base.i18n import translate
-from kniffel.engine.actions import Action, Announce, Score, Strike
-from kniffel.engine.game import Game
-from kniffel.rules import RuleSet
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the vocabulary is read without the engine and the rule sets (kniffel stats)
     from kniffel.core import ColumnPosition, Progress
+    from kniffel.engine.actions import Action
+    from kniffel.engine.game import Game
+    from kniffel.rules import RuleSet
 
 
 class PlanningError(KniffelError):
@@ -173,13 +173,13 @@ class Planner(Protocol):
         ...
 
 
-_TIE_ORDER: dict[type[Action], int] = {Score: 0, Strike: 1, Announce: 3}
-"""Among equal values: scoring, then striking, then throwing (rolls and free throws), then announcing."""
-
-
 def best_first(choices: list[Choice]) -> list[Choice]:
-    """Sorted by value, ties in :data:`_TIE_ORDER` and then in the order given; sorts in place."""
-    choices.sort(key=lambda c: _TIE_ORDER.get(type(c.action), 2))
+    """Sorted by value, ties scoring first, then striking, then throwing (rolls and free throws), then
+    announcing, and then in the order given; sorts in place."""
+    from kniffel.engine.actions import Announce, Score, Strike
+
+    tie_order: dict[type[Action], int] = {Score: 0, Strike: 1, Announce: 3}
+    choices.sort(key=lambda c: tie_order.get(type(c.action), 2))
     choices.sort(key=lambda c: -c.value)
     return choices
 

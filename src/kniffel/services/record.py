@@ -31,9 +31,9 @@ from typing import TYPE_CHECKING, Any
 from kniffel.base.errors import KniffelError, plotting_unavailable
 from kniffel.base.files import atomic_write
 from kniffel.base.i18n import N_
-from kniffel.engine.game import Game
 
-if TYPE_CHECKING:  # a review needs the solver, reading the record does not (kniffel stats imports no numba)
+if TYPE_CHECKING:  # a review needs the solver and a game the engine, reading the record neither
+    from kniffel.engine.game import Game
     from kniffel.services.review import Review
 
 DIRECTORY_ENV = "KNIFFEL_RECORD_DIR"
