@@ -325,6 +325,28 @@ def test_levels_passed_through_files_are_those_held_in_memory(
     assert not list(tmp_path.glob("*.tmp")), "the levels' files leave nothing behind"
 
 
+def test_a_build_starts_from_what_the_process_holds_once_freed_memory_is_handed_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A build's allowance counts from the process's memory once the mapped tables' pages are let go and
+    the memory freed before (which the C library keeps for reuse) is handed back: else a server that
+    solved other tables before starts the build above them."""
+    from kniffel.core.runtime import spill
+
+    steps: list[str] = []
+    monkeypatch.setattr(spill, "relieve_mapped", lambda: steps.append("relieved"))
+    monkeypatch.setattr(spill, "give_back", lambda: steps.append("given back"))
+
+    def resident() -> int:
+        steps.append("measured")
+        return 100
+
+    monkeypatch.setattr(spill, "resident", resident)
+    allowance = spill.Allowance(growth=10)
+    assert steps == ["relieved", "given back", "measured"]
+    assert allowance.limit == 110
+
+
 def test_a_cone_kept_in_a_file_is_the_one_held_in_memory(tmp_path: Path) -> None:
     """A game's cone built through files and kept in one, mapped (what a process holds for the rest of a
     game is then the system's file cache), is the cone built in memory, bit for bit; its file has no

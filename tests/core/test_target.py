@@ -184,25 +184,49 @@ def test_rows_before_a_horizon_play_for_the_target_and_for_points_after_it(name:
     assert lower > 1e-4, "play for points past the horizon loses no chance anywhere: is it there at all?"
 
 
+def mapped(array: npt.NDArray[np.float32]) -> bool:
+    """Whether ``array`` reads a file mapped (the system says where its memory lies: the compiled
+    kernels hand arrays back wrapped in their own objects)."""
+    address = array.ctypes.data
+    for line in Path("/proc/self/maps").read_text().splitlines():
+        span, _, _, _, inode, *path = line.split()
+        low, high = (int(end, 16) for end in span.split("-"))
+        if low <= address < high:
+            return inode != "0" and bool(path)
+    return False
+
+
 @pytest.mark.parametrize("name", ["forced joker", "free joker", "sharp"])
 @pytest.mark.parametrize("spill", [False, True])
+@pytest.mark.parametrize("in_files", [False, True])
 def test_a_horizon_worked_out_while_its_distributions_are_built_is_the_same(
-    name: str, spill: bool, tmp_path: Path
+    name: str, spill: bool, in_files: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The horizon's rows taken piece by piece as the distributions are built (:class:`HorizonRows`:
     the early win tables never hold the horizon's level whole) start the same solve, bit for bit, as
-    those read from the level's distributions held in memory."""
+    those read from the level's distributions held in memory; kept in files beside the cache's tables
+    (``in_files``), as are the levels solved from them, their pages let go after every piece of the
+    solve (as a process over its allowance lets them go), too."""
+    from kniffel.core.runtime import spill as spilling
+
     solution = solve(REDUCED[name])
     c = solution.compiled
     level = 2
     held = solve_rows(c, horizon=Horizon(LevelTable.of(build_table(solution), level)))
-    pieces = HorizonRows(c, level)
+    if in_files and not Path("/proc/self/maps").is_file():
+        pytest.skip("the system does not say where memory lies")
+    folder = tmp_path / "cache"
+    if in_files:
+        folder.mkdir()
+        monkeypatch.setattr(spilling, "GROWTH", 0)
+    pieces = HorizonRows(c, level, folder)  # a folder that is not there: in memory
     build_levels(solution, lambda _: None, None, tap=pieces.tap, spill=tmp_path if spill else None)
     taken = solve_rows(c, horizon=pieces)
     assert np.array_equal(taken.index, held.index)
     for mine, theirs in zip(taken.levels, held.levels, strict=True):
         assert (mine is None) == (theirs is None)
         assert mine is None or theirs is None or np.array_equal(mine, theirs)
+        assert mine is None or mapped(mine) == in_files
     with pytest.raises(SituationError, match="handed over"):  # read once: the solve lets them go
         solve_rows(c, horizon=pieces)
 

@@ -235,7 +235,7 @@ def early_horizon(
     level = horizon_level(c)
     if level is None:
         return None
-    rows = HorizonRows(c, level)
+    rows = HorizonRows(c, level, directory)
     with_levels(
         table(c.rules) if solution is None else solution,
         rows.tap,

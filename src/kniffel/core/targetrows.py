@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -34,6 +35,8 @@ from kniffel.core.lanes import (
 )
 from kniffel.core.position import SheetState
 from kniffel.core.runtime.pace import TARGET_ROWS, remember
+from kniffel.core.runtime.spill import Allowance, relieve_mapped, zeros
+from kniffel.core.runtime.store import spill_folder
 from kniffel.core.runtime.work import Cancel, Progress, check, run_between, run_in_parts
 from kniffel.core.tables import Compiled
 from kniffel.rules import RuleSet
@@ -428,6 +431,10 @@ def solve_rows(
     kept = keep or (lambda level: most_filled is None or level <= most_filled)
     kt = c.kernel_tables
     starts = full_layout.level_start
+    # the levels solved from a horizon's rows kept in a file are kept in files too, their pages let go
+    # whenever the solve holds more than its allowance
+    folder = horizon.folder if isinstance(horizon, HorizonRows) else None
+    allowance = None if folder is None else Allowance()
     if horizon is None:  # the full sheet: only unused free throws are left to come
         below = _full_sheet(c, full_layout, index, int(sizes[top]), root.free)
     else:
@@ -472,7 +479,7 @@ def solve_rows(
         items, bounds, runs, widths = runs_of(c, root, asked, items, index[lanes, 1:])
         # targets no run holds are NaN: no question reads them (TargetRows.covers refuses them)
         size = int(counts.sum())
-        prob = np.zeros(size, dtype=np.float32) if asked is None else np.full(size, np.nan, dtype=np.float32)
+        prob = zeros(size, np.float32, folder) if asked is None else np.full(size, np.nan, dtype=np.float32)
         seconds += time.perf_counter() - begin
         for piece, bundles, tasks in _pieces(widths):
             check(cancel)
@@ -482,6 +489,8 @@ def solve_rows(
             own = bounds[piece.start : piece.stop + 1]
             work = TargetLevel(items[piece], bundles, root.free, prob, read, own, runs)
             run_between(tasks, partial(solve_target, work, kt))
+            if allowance is not None and allowance.exceeded():
+                relieve_mapped()
             seconds += time.perf_counter() - begin
             done += piece.stop - piece.start
             if progress is not None:
@@ -549,15 +558,21 @@ class HorizonRows:
     (:meth:`tap`, as :func:`kniffel.core.distribution.with_levels` hands them), so that the level's
     distributions (hundreds of megabytes) are never held whole: the rows :meth:`Horizon.rows` gives, in
     the windows of the early rows (every target up to the limit from the empty sheet). Read once, by
-    the solve that starts from them (:meth:`rows`)."""
+    the solve that starts from them (:meth:`rows`). Kept in a file beside the cache's tables, mapped
+    (:func:`~kniffel.core.runtime.spill.zeros`), as are the levels that solve makes: Yatzy's rows of the
+    horizon (133 MB) and of the level before it (73 MB) were held in memory together, on top of what a
+    server held already, and its pages read are let go as a build's are (:class:`Allowance`)."""
 
-    def __init__(self, c: Compiled, level: int) -> None:
+    def __init__(self, c: Compiled, level: int, directory: Path | None = None) -> None:
         layout = lane_layout(c, 0, level)  # the early rows' lanes up to the horizon, as they lay them out
         index, sizes = windows(c, layout, default_limit(c), empty_state(c), 1, None)
         self.level = level
+        self.folder = spill_folder(directory)
+        """Where the rows, and those of the levels the solve from them makes, are kept in files (None:
+        in memory): beside the cache's tables."""
         self._first = int(layout.level_start[level])
         self._windows: I64 = np.ascontiguousarray(index[self._first : int(layout.level_start[level + 1])])
-        self._prob: F32 = np.zeros(int(sizes[level]), dtype=np.float32)
+        self._prob: F32 = zeros(int(sizes[level]), np.float32, self.folder)
 
     def tap(self, level: int, first_lane: int, pmf: F64, dist_index: I64) -> None:
         """Take the rows of a piece of the distributions (:data:`kniffel.core.disttable.Tap`) if it is of

@@ -11,6 +11,11 @@ go (they stay in the file cache, and reading them again maps them back without r
 :class:`Allowance` says when: once the process holds more than it did at the start plus what it may
 add.
 
+An array a solve writes and reads piece by piece (the rows of the early rows' horizon, a hundred-odd MB
+for Yatzy, and those of the level before it) is kept the same way, in a file mapped shared
+(:func:`zeros`): what is written goes to the system's file cache, and the pages let go are read back
+from it.
+
 The file has no name (:func:`tempfile.TemporaryFile`): nothing is left behind by a process that is
 killed halfway.
 
@@ -32,8 +37,10 @@ import tempfile
 import weakref
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from kniffel.base.arrays import F64
 
@@ -51,12 +58,30 @@ _mapped: weakref.WeakSet[mmap.mmap] = weakref.WeakSet()
 """Every mapping of a table this process has made (gone with the last array that reads it)."""
 
 
-def map_file(fileno: int, length: int, *, copy: bool = False) -> mmap.mmap:
+def map_file(fileno: int, length: int, *, copy: bool = False, write: bool = False) -> mmap.mmap:
     """The first ``length`` bytes of an open file, mapped read-only (with ``copy``, copy on write: arrays
-    over it are writable, never written back), among those :func:`relieve_mapped` lets go."""
-    found = mmap.mmap(fileno, length, access=mmap.ACCESS_COPY if copy else mmap.ACCESS_READ)
+    over it are writable, never written back; with ``write``, shared: what arrays over it write goes to
+    the file), among those :func:`relieve_mapped` lets go."""
+    access = mmap.ACCESS_WRITE if write else mmap.ACCESS_COPY if copy else mmap.ACCESS_READ
+    found = mmap.mmap(fileno, length, access=access)
     _mapped.add(found)
     return found
+
+
+def zeros(count: int, dtype: npt.DTypeLike, directory: Path | None) -> npt.NDArray[Any]:
+    """``count`` zeros of ``dtype`` to be written and read, in an unnamed file in ``directory`` mapped
+    shared (among the mappings :func:`relieve_mapped` lets go), or in memory if ``directory`` is None.
+    What is written to it goes to the system's file cache, which keeps it when the pages are let go
+    (and writes it to the disk only when it needs the room): an array of a hundred-odd MB that a solve
+    writes and reads piece by piece then takes the process's memory only for the pages read since they
+    were last let go. The file goes with the last array that reads it."""
+    if directory is None or count == 0:
+        return np.zeros(count, dtype=dtype)
+    size = count * np.dtype(dtype).itemsize
+    with tempfile.TemporaryFile(dir=directory) as file:
+        file.truncate(size)  # a sparse file: zeros, none of them on the disk yet
+        mapping = map_file(file.fileno(), size, write=True)  # the mapping keeps the file open
+    return np.frombuffer(mapping, dtype=dtype, count=count)
 
 
 def relieve_mapped() -> None:
@@ -100,10 +125,12 @@ def give_back() -> None:
 
 class Allowance:
     """What a piece of work may add to the process's memory, from when it starts (:data:`GROWTH` by
-    default), the mapped tables' pages let go first: :meth:`exceeded` says when it holds more."""
+    default), the mapped tables' pages and the memory freed before it let go first: :meth:`exceeded`
+    says when it holds more."""
 
     def __init__(self, growth: int | None = None) -> None:
         relieve_mapped()
+        give_back()  # what earlier work freed but the C library kept: else the work starts above it
         start = resident()
         self.limit = None if start is None else start + (GROWTH if growth is None else growth)
 
@@ -177,4 +204,5 @@ __all__ = [
     "relieve_mapped",
     "relieve_over",
     "resident",
+    "zeros",
 ]

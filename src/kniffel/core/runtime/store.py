@@ -92,6 +92,14 @@ def cache_dir() -> Path:
     return user_cache_dir()
 
 
+def spill_folder(directory: Path | None) -> Path | None:
+    """Where a solve keeps the files it works through (unnamed: nothing stays): beside the cache's
+    tables (``directory``, by default :func:`cache_dir`) if that folder is there, else None (in
+    memory)."""
+    folder = directory or cache_dir()
+    return folder if folder.is_dir() else None
+
+
 def table_key(rules: RuleSet) -> str:
     """A hash of everything a solved table depends on."""
     digest = hashlib.sha256()
