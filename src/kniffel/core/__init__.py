@@ -79,6 +79,7 @@ if TYPE_CHECKING:
     from kniffel.core.runtime.memo import Held, Memo
     from kniffel.core.runtime.pace import DISTRIBUTIONS, TARGET_ROWS, rate
     from kniffel.core.runtime.precompile import processors
+    from kniffel.core.runtime.spill import give_back
     from kniffel.core.runtime.store import (
         CACHE_BUDGET_ENV,
         CACHE_DIR_ENV,
@@ -161,6 +162,7 @@ _open("runtime.kernelcache", "Compiling", "compiled_seconds", "compiling", "kern
 _open("runtime.memo", "Held", "Memo")
 _open("runtime.pace", "DISTRIBUTIONS", "TARGET_ROWS", "rate")
 _open("runtime.precompile", "processors")
+_open("runtime.spill", "give_back")
 _open(
     "runtime.store", "CACHE_BUDGET_ENV", "CACHE_DIR_ENV", "SOLVER_VERSION", "CacheEntry", "OverBudgetError",
     "cache_budget", "cache_dir", "cache_entries", "make_room", "parse_size", "remove_entries", "table_key",
@@ -257,6 +259,7 @@ __all__ = [
     "early_tables",
     "empty_state",
     "game_rows",
+    "give_back",
     "held_rows",
     "held_table",
     "horizon_level",

@@ -35,7 +35,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from kniffel.core import Cancel, Cancelled, Progress, is_helper, use_threads
+from kniffel.core import Cancel, Cancelled, Progress, give_back, is_helper, use_threads
 from kniffel.planning.interface import PlanningError
 
 T = TypeVar("T")
@@ -170,6 +170,10 @@ class Job(Generic[T]):
             finally:
                 if self.work.bytes:
                     trim_cache()
+                # what the solve freed (its levels, scratch), the C library keeps for reuse, scattered
+                # over the threads' arenas: a server that solved one rule set's tables held it when the
+                # next one's began
+                give_back()
         except BaseException as error:  # handed to whoever asks for the result
             self._error = error
             if type(error).__name__ == "OverBudgetError":  # expected: the budget says no, one line
