@@ -173,6 +173,9 @@ def measure(rules: list[str], bot_delay: float) -> dict[str, Any]:
         "KNIFFEL_CACHE_DIR": str(folder / "cache"),
         "KNIFFEL_RECORD_DIR": str(folder),
         "KNIFFEL_PREPARE_WIN_TABLES": "1",
+        # the watcher here sends nothing, and a game whose bots rest long (a loaded machine) outlasts the
+        # silence a watching socket is allowed (a page reconnects; this one would stop the run)
+        "KNIFFEL_WATCH_IDLE": "3600",
     }
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     log = (folder / "server.log").open("w")
