@@ -54,8 +54,8 @@ def test_a_job_hands_what_it_freed_back_to_the_system_before_it_is_done(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """What a solve freed (its levels, its scratch) the C library would keep for reuse, scattered over
-    the threads' arenas: a server that had solved two rule sets' tables held a hundred-odd MB of it when
-    the third one's began. Each job, failed ones too, hands it back as it ends."""
+    the threads' arenas, and a server would hold it still when the next rule set's tables begin. Each
+    job, failed ones too, hands it back as it ends."""
     log: list[str] = []
     monkeypatch.setattr(worker_module, "give_back", lambda: log.append("given back"))
     worker = Worker()

@@ -560,8 +560,8 @@ class HorizonRows:
     the windows of the early rows (every target up to the limit from the empty sheet). Read once, by
     the solve that starts from them (:meth:`rows`). Kept in a file beside the cache's tables, mapped
     (:func:`~kniffel.core.runtime.spill.zeros`), as are the levels that solve makes: Yatzy's rows of the
-    horizon (133 MB) and of the level before it (73 MB) were held in memory together, on top of what a
-    server held already, and its pages read are let go as a build's are (:class:`Allowance`)."""
+    horizon (133 MB) and of the level before it (73 MB) would otherwise be in a server's memory
+    together, on top of what it holds; the pages read are let go as a build's are (:class:`Allowance`)."""
 
     def __init__(self, c: Compiled, level: int, directory: Path | None = None) -> None:
         layout = lane_layout(c, 0, level)  # the early rows' lanes up to the horizon, as they lay them out

@@ -170,9 +170,9 @@ class Job(Generic[T]):
             finally:
                 if self.work.bytes:
                     trim_cache()
-                # what the solve freed (its levels, scratch), the C library keeps for reuse, scattered
-                # over the threads' arenas: a server that solved one rule set's tables held it when the
-                # next one's began
+                # what the solve freed (its levels, scratch) the C library keeps for reuse, scattered
+                # over the threads' arenas: else a server holds it still when the next rule set's
+                # tables begin
                 give_back()
         except BaseException as error:  # handed to whoever asks for the result
             self._error = error
