@@ -196,6 +196,27 @@ def test_half_written_files_of_a_killed_builder_are_removed(tmp_path: Path) -> N
     assert other.exists()
 
 
+def test_a_table_is_written_in_blocks_its_mapped_pages_let_go_after_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A piece read from a mapped file (a level of the early rows) puts its pages in the process as it is
+    written: it is written a block at a time, the pages let go after each (when the process holds more
+    than it may), and the file and its checksum are those of the pieces written whole."""
+    from kniffel.core.runtime import spill
+
+    key = table_key(reduced())
+    pieces = [np.arange(50, dtype=np.float32), np.linspace(0, 1, 70, dtype=np.float32)]
+    store.save_arrays(tmp_path / "whole.npy", key, pieces, {"kind": "test"})
+    looked: list[int] = []
+    monkeypatch.setattr(store, "WRITE_BLOCK", 64)
+    monkeypatch.setattr(spill, "relieve_over", lambda: looked.append(1))
+    store.save_arrays(tmp_path / "blocks.npy", key, pieces, {"kind": "test"})
+    assert len(looked) == 4 + 5  # 200 and 280 bytes in blocks of 64
+    assert (tmp_path / "blocks.npy").read_bytes() == (tmp_path / "whole.npy").read_bytes()
+    metas = [json.loads(store.meta_path(tmp_path / f"{n}.npy").read_text()) for n in ("blocks", "whole")]
+    assert metas[0]["checksum"] == metas[1]["checksum"]
+
+
 @pytest.mark.parametrize("damage", ["a byte", "one short", "one more"])
 def test_a_table_written_in_pieces_is_the_whole_one_and_read_only_if_sound(
     tmp_path: Path, damage: str
