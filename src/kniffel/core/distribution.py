@@ -59,6 +59,7 @@ from kniffel.core.runtime.store import (
     cache_dir,
     checksum,
     solving,
+    spill_folder,
     table_key,
     table_path,
 )
@@ -262,8 +263,8 @@ def with_levels(
 def _spills(directory: Path | None) -> tuple[Path | None, ...]:
     """Where the levels of a build pass, in the order tried: files beside the cache's (unnamed: nothing
     stays), then memory (None)."""
-    folder = directory or cache_dir()
-    return (folder, None) if folder.is_dir() else (None,)
+    folder = spill_folder(directory)
+    return (None,) if folder is None else (folder, None)
 
 
 def with_level(
