@@ -97,9 +97,23 @@ _LOADED = textwrap.dedent(
         "expected": solution.expected_score,
         "scores": [int(s) for s in games.scores],
         "best": [str(best.action), best.value],
+        "compiled": kernelcache.compiled_seconds(),
+        "package": str(kernelcache.KERNELS.parent.parent),
     }))
     """
 )
+
+
+def _fresh_process(path: str | None = None) -> dict[str, Any]:
+    """:data:`_LOADED`'s answer from a new process, with ``path`` first on its import path."""
+    env = dict(os.environ)
+    if path is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, (path, env.get("PYTHONPATH"))))
+    done = subprocess.run(
+        [sys.executable, "-c", _LOADED], capture_output=True, text=True, check=True, env=env
+    )
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
 
 
 def test_cached_kernels_load_without_refreshing_numba_and_give_the_same_values() -> None:
@@ -109,13 +123,8 @@ def test_cached_kernels_load_without_refreshing_numba_and_give_the_same_values()
     from kniffel.core import Advisor, ColumnPosition, solve
     from kniffel.services.simulate import simulate
 
-    def fresh_process() -> dict[str, Any]:
-        done = subprocess.run([sys.executable, "-c", _LOADED], capture_output=True, text=True, check=True)
-        result: dict[str, Any] = json.loads(done.stdout)
-        return result
-
-    fresh_process()  # compiles into the cache whatever this session has not compiled yet
-    loaded = fresh_process()
+    _fresh_process()  # compiles into the cache whatever this session has not compiled yet
+    loaded = _fresh_process()
     assert loaded["counts"]["direct"] >= 5
     assert loaded["counts"]["refreshed"] == 0
     yahtzee = rules.get("yahtzee")
@@ -126,6 +135,22 @@ def test_cached_kernels_load_without_refreshing_numba_and_give_the_same_values()
         int(s) for s in simulate(yahtzee, games=500, seed=7, solution=solution).scores
     ]
     assert loaded["best"] == [str(best.action), best.value]
+
+
+def test_a_copy_of_the_package_elsewhere_loads_the_kernels_this_one_compiled(tmp_path: Path) -> None:
+    """The same sources at another path (a second clone, a second install) compile nothing: their
+    kernels load from the files the first compiled, and give what it gives."""
+    here = _fresh_process()  # compiled into the cache by now, if not before
+    copy = tmp_path / "elsewhere"
+    package = kernelcache.KERNELS.parent.parent
+    shutil.copytree(package, copy / "kniffel", ignore=shutil.ignore_patterns("__pycache__"))
+    there = _fresh_process(str(copy))
+    assert Path(there["package"]) == copy / "kniffel"
+    assert there["compiled"] == 0.0
+    assert there["counts"]["direct"] >= 5
+    assert there["counts"]["refreshed"] == 0
+    for answer in ("expected", "scores", "best"):
+        assert there[answer] == here[answer]
 
 
 def test_the_tables_reach_the_kernels_read_only() -> None:

@@ -4,7 +4,10 @@ numba's disk cache checks a kernel against its own file only. A kernel that call
 file (the simulator's turn calls the DP's sweep) kept the machine code it was first compiled with when
 that other file changed, until its cache files were deleted: edited code that silently did not run. So
 the cache lives in a directory named after a hash of every file in the kernels' folder
-(:data:`KERNELS`): a change to any of them compiles everything again, once.
+(:data:`KERNELS`): a change to any of them compiles everything again, once. Within it the kernels' files
+do not depend on where the package lies (numba's own layout names a folder after the source's absolute
+path): a second checkout or install of the same sources, say a fresh clone the test suite runs in, loads
+what the first compiled (:func:`locate_kernels`).
 
 The directory is under ``$NUMBA_CACHE_DIR`` if that is set, else under the user's cache directory
 (``kniffel/numba``; not ``$KNIFFEL_CACHE_DIR``, which the tests point at a new directory each session).
@@ -72,10 +75,47 @@ def use_kernels_cache() -> Path:
 
     directory = kernels_cache_dir()
     setattr(numba.config, "CACHE_DIR", str(directory))  # noqa: B010  (numba's stubs leave it out)
+    locate_kernels()
     _remove_stale(directory)
     load_without_refreshing()
     watch_compiles()
     return directory
+
+
+def locate_kernels() -> None:
+    """Keep the files of every kernel of :data:`KERNELS` in the folder ``kernels`` of numba's cache
+    directory, whichever path the package was loaded from, stamped with the sources' key.
+
+    numba files a kernel under a folder named after a hash of its source's absolute path, and older
+    versions stamp it with the file's modification time: a fresh clone of the same sources compiled
+    everything again, minutes of two processors. The cache directory is already named after the hash of
+    every kernel source (:func:`sources_key`), so neither the path nor the time adds anything: the same
+    sources find the same machine code."""
+    from numba.core import caching
+
+    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")  # noqa: B009  (older numba)
+    locators: list[Any] = impl._locator_classes
+    if any(getattr(locator, "kniffel_kernels", False) for locator in locators):
+        return
+    key = sources_key()
+
+    class KernelsLocator(caching.UserProvidedCacheLocator):
+        kniffel_kernels = True
+
+        @classmethod
+        def from_function(cls, py_func: Any, py_file: str) -> Any:
+            if Path(py_file).resolve().parent != KERNELS:
+                return None  # another package's kernel: numba's own place for it
+            return super().from_function(py_func, py_file)  # type: ignore[no-untyped-call]
+
+        @classmethod
+        def get_suitable_cache_subpath(cls, py_file: str) -> str:
+            return KERNELS.name
+
+        def get_source_stamp(self) -> str:
+            return key
+
+    locators.insert(0, KernelsLocator)
 
 
 @dataclass(frozen=True)
