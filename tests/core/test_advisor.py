@@ -3,6 +3,7 @@ option by option equal to the peer package ``yatzy-solver`` where it is installe
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -17,6 +18,7 @@ from kniffel.base.dice import sorted_rolls
 from kniffel.base.errors import DiceError, SituationError, UnknownBoxError
 from kniffel.base.keeps import keep_lattice
 from kniffel.core import Advisor, ColumnPosition, cache_dir
+from kniffel.core.runtime.kernelcache import user_cache_dir
 from kniffel.engine.actions import Action, FreeThrow, Roll, Score
 from kniffel.rules import Section
 from support.solver import solved
@@ -137,15 +139,17 @@ def random_situations(
         yield filled, rng.choice(rolls), rng.randrange(3)
 
 
-def peer_solver(variant: str, config: pytest.Config) -> Any:
-    """The peer's solved table, kept in pytest's cache directory (beside our own tables when pytest runs
-    without its cache, ``-p no:cacheprovider``): building it takes the peer several seconds, loading it a
-    few milliseconds. A file the peer does not accept is rebuilt."""
+def peer_solver(variant: str) -> Any:
+    """The peer's solved table, kept in the user's cache directory beside the compiled kernels and named
+    by the peer's version: building one takes the peer from seconds to a minute, loading it a few
+    milliseconds, and every clone of the project finds it there. A file the peer does not accept is
+    rebuilt; a build is written under a name of its own first, so a run beside this one never reads
+    half a table."""
     ys = pytest.importorskip("yatzy_solver")
-    cache = getattr(config, "cache", None)
-    if cache is not None:
-        directory = cache.mkdir("yatzy-solver")
-    else:
+    directory = user_cache_dir() / "yatzy-solver"
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError:  # no user cache to write: the session's own
         directory = cache_dir() / "yatzy-solver"
         directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{variant}.{ys.__version__}.{ys.SOLVER_VERSION}.f64"
@@ -153,16 +157,16 @@ def peer_solver(variant: str, config: pytest.Config) -> Any:
         try:
             return ys.Solver.load(str(path), ys.Variant(variant))
         except Exception:  # the peer's own loader decides what a sound file is
-            path.unlink()
-    ys.Solver.build_table(ys.Variant(variant), str(path), precision="f64")
+            path.unlink(missing_ok=True)
+    building = path.with_name(f"{path.name}.{os.getpid()}.building")
+    ys.Solver.build_table(ys.Variant(variant), str(building), precision="f64")
+    os.replace(building, path)
     return ys.Solver.load(str(path), ys.Variant(variant))
 
 
 @pytest.mark.parametrize(("rules_id", "joker"), list(PEER_VARIANTS))
-def test_option_values_equal_the_peer_solver(
-    rules_id: str, joker: str, request: pytest.FixtureRequest
-) -> None:
-    peer = peer_solver(PEER_VARIANTS[(rules_id, joker)], request.config)
+def test_option_values_equal_the_peer_solver(rules_id: str, joker: str) -> None:
+    peer = peer_solver(PEER_VARIANTS[(rules_id, joker)])
     ours = advisor(rules_id, joker) if joker else advisor(rules_id)
     five = rules.get(rules_id).five_box
     upper = {box.id for box in rules.get(rules_id).upper_boxes}
