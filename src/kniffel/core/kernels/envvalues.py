@@ -16,7 +16,15 @@ import numpy as np
 from numba import njit
 
 from kniffel.core.kernels.common import BUNDLE, joker_applies, roll_entry, scoring
-from kniffel.core.kernels.env import EnvGames, EnvRules, entered, env_rows, first_keeps, lane_keeps
+from kniffel.core.kernels.env import (
+    EnvGames,
+    EnvRules,
+    entered,
+    env_rows,
+    first_keeps,
+    lane_keeps,
+    prefetch,
+)
 from kniffel.core.kernels.maxima import larger
 from kniffel.core.kernels.records import EntryState, KernelTables, Scoring, borrowing
 
@@ -230,6 +238,29 @@ class Call(NamedTuple):
     number: int
 
 
+FILL_AHEAD = 6
+"""How many positions ahead :func:`sort_positions` asks for the keeps a position's values read
+(:func:`fetch_keeps`)."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def fetch_keeps(q: Question, rows: Any, games_of: Any, cache: TurnCache, i: int) -> None:  # pragma: no cover
+    """Ask for the keeps :func:`fill_game` reads of position ``i`` without waiting for them, if it is a
+    turn's later throw whose keeps its first decision left in a slab: a keep to a cache line there (the
+    slab's lanes run along the keeps), out of the caches by then (a call's slabs are more than they
+    hold). The table's values and the position's row of values, asked for too, were no sooner."""
+    row, g = rows[i], games_of[i]
+    if row[8] != 0 or cache.keys[g] != state_key(row):
+        return
+    ref = cache.refs[g]
+    if ref < 0 or cache.slab_calls[ref // BUNDLE] != cache.calls[g]:
+        return
+    at, step = slab_at(cache, q.tables.first_roll, ref, 0)
+    kept = q.layout.keep_of[row[4]]
+    for a in range(kept.shape[0]):
+        prefetch(cache.slabs, at + kept[a] * step)
+
+
 @borrowing
 def sort_positions(
     q: Question, rows: Any, games_of: Any, cache: TurnCache, memo: TurnMemo, kept: Any, call: Call
@@ -245,7 +276,11 @@ def sort_positions(
     first_roll = t.first_roll
     count = rows.shape[0]
     done = 0
-    for i in range(count):
+    for i in range(-FILL_AHEAD, count):
+        if keeping and i + FILL_AHEAD < count:
+            fetch_keeps(q, rows, games_of, cache, i + FILL_AHEAD)
+        if i < 0:
+            continue
         row, g = rows[i], games_of[i]
         empty_games(q, done, g)
         done = g + 1
