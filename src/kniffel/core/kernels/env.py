@@ -469,14 +469,19 @@ def lane_jokers(
                 top = NEG
                 for b in range(n.n_boxes):
                     points = int(placed[b])
-                    if points < 0:
-                        continue
-                    if points == 0:
-                        v = extra + zero[b, lane]
-                    elif (n.upper_mask >> b) & 1 == 1 or b == n.five:
-                        v = entered(values, n, mask, armed, free, up, b, points, extra)
+                    if (n.upper_mask >> b) & 1 == 1 or b == n.five:
+                        if points < 0:
+                            continue
+                        if points == 0:
+                            v = extra + zero[b, lane]
+                        else:
+                            v = entered(values, n, mask, armed, free, up, b, points, extra)
                     else:
-                        v = (points + extra) + after[b, lane]
+                        # a lower box without a branch on its points: which it pays is as good as
+                        # random to the processor (unset rows of a closed box are never taken)
+                        none, some = extra + zero[b, lane], (points + extra) + after[b, lane]
+                        v = none if points == 0 else some
+                        v = v if points >= 0 else NEG
                     top = larger(v, top)
                 out[s, r, lane] = top
 
