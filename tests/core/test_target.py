@@ -206,7 +206,9 @@ def test_a_horizon_worked_out_while_its_distributions_are_built_is_the_same(
     the early win tables never hold the horizon's level whole) start the same solve, bit for bit, as
     those read from the level's distributions held in memory; kept in files beside the cache's tables
     (``in_files``), as are the levels solved from them, their pages let go after every piece of the
-    solve (as a process over its allowance lets them go), too."""
+    solve and between the few rows packed at a time (as a process over its allowance lets them go),
+    too."""
+    from kniffel.core import spans
     from kniffel.core.runtime import spill as spilling
 
     solution = solve(REDUCED[name])
@@ -219,6 +221,7 @@ def test_a_horizon_worked_out_while_its_distributions_are_built_is_the_same(
     if in_files:
         folder.mkdir()
         monkeypatch.setattr(spilling, "GROWTH", 0)
+        monkeypatch.setattr(spans, "TRIM_PIECE", 64)  # each level packed a few rows at a time
     pieces = HorizonRows(c, level, folder)  # a folder that is not there: in memory
     build_levels(solution, lambda _: None, None, tap=pieces.tap, spill=tmp_path if spill else None)
     taken = solve_rows(c, horizon=pieces)
@@ -573,3 +576,43 @@ def test_a_levels_rows_lose_their_trailing_zeros_and_nothing_else(in_lane_order:
     assert np.shares_memory(packed, prob) == in_lane_order
     if not in_lane_order:
         assert np.array_equal(prob, before)
+
+
+@pytest.mark.parametrize("in_lane_order", [True, False])
+def test_a_level_packed_a_piece_at_a_time_is_packed_as_in_one_pass(
+    in_lane_order: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A level kept in a file is packed a few rows at a time, the mapped pages let go in between (as a
+    solve over its allowance lets them go): rows and index the same, bit for bit, as one pass packs them,
+    in place where the rows lie in lane order."""
+    from kniffel.core import spans
+    from kniffel.core.kernels.spans import trim_zeros
+    from kniffel.core.runtime import spill
+
+    generator = np.random.default_rng(5)
+    lengths = generator.integers(0, 12, size=40)
+    rows = [generator.random(n).astype(np.float32) * (generator.random(n) < 0.7) for n in lengths]
+    placed = list(range(len(rows))) if in_lane_order else list(generator.permutation(len(rows)))
+    gaps = generator.integers(0, 3, size=len(rows)) if in_lane_order else np.zeros(len(rows), np.int64)
+    offsets = np.zeros(len(rows), dtype=np.int64)
+    at = 0
+    for lane, gap in zip(placed, gaps, strict=True):
+        offsets[lane] = at + gap
+        at += gap + len(rows[lane])
+    prob = np.zeros(at + 5, dtype=np.float32)
+    for lane, row in enumerate(rows):
+        prob[offsets[lane] : offsets[lane] + len(row)] = row
+    index = np.stack([offsets, np.arange(len(rows)), lengths], axis=1).astype(np.int64)
+    index = np.concatenate([np.zeros((3, 3), dtype=np.int64), index])  # lanes of another level before
+    relieved: list[bool] = []
+    monkeypatch.setattr(spans, "TRIM_PIECE", 16)
+    monkeypatch.setattr(spans, "relieve_mapped", lambda: relieved.append(True))
+    allowance = spill.Allowance()
+    allowance.limit = 0  # over it after every piece
+    one_index = index.copy()
+    one = trim_zeros(prob.copy(), one_index, 3, len(index))
+    packed = spans.trim_in_pieces(prob, index, 3, len(index), allowance)
+    assert np.array_equal(index, one_index)
+    assert packed.tobytes() == one.tobytes()
+    assert np.shares_memory(packed, prob) == in_lane_order
+    assert (len(relieved) > 5) == in_lane_order  # in pieces only where they are packed in place

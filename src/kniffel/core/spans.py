@@ -14,16 +14,52 @@ from __future__ import annotations
 
 import numpy as np
 
-from kniffel.base.arrays import I64
-from kniffel.core.kernels.spans import Reach, reached_runs
+from kniffel.base.arrays import F32, I64
+from kniffel.core.kernels.spans import Reach, reached_runs, trim_zeros
 from kniffel.core.lanes import lowest_ups
 from kniffel.core.position import SheetState
+from kniffel.core.runtime.spill import Allowance, relieve_mapped
 from kniffel.core.runtime.work import run_in_parts
 from kniffel.core.tables import Compiled
 
 MERGE = 4
 """A cone solves the gaps of up to this many targets between a state's runs of asked targets too: a run
 costs each of the state's entries a loop of its own (:func:`targetkernels.enter_lanes`)."""
+
+TRIM_PIECE = 4 << 20
+"""Probabilities a level kept in a file is packed in at a time (:func:`trim_in_pieces`): 16 MB of
+float32."""
+
+
+def trim_in_pieces(prob: F32, index: I64, start: int, end: int, allowance: Allowance | None) -> F32:
+    """:func:`trim_zeros` of the lanes ``start .. end - 1``, bit for bit, over about
+    :data:`TRIM_PIECE` probabilities at a time, the mapped pages let go between them whenever the solve
+    holds more than its ``allowance``: packing reads the whole level, and Yatzy's rows of the early
+    rows' horizon, kept in a file, are 133 MB that one pass would put in the process's memory at once.
+    Rows that lie in the order of their lanes (as the windows lay them out) are packed in place, a piece
+    at a time towards the front of what the pieces before packed; others (or without an allowance) in
+    one pass."""
+    offsets, counts = index[start:end, 0], index[start:end, 2]
+    held = counts > 0
+    at, length = offsets[held], counts[held]
+    in_order = len(at) == 0 or (at[0] >= 0 and bool(np.all(at[1:] >= at[:-1] + length[:-1])))
+    if allowance is None or not in_order or end <= start:
+        packed: F32 = trim_zeros(prob, index, start, end)
+        return packed
+    # the lanes of each piece: those whose rows end within the next TRIM_PIECE probabilities read
+    reach = np.cumsum(counts)
+    ends = np.searchsorted(reach, np.arange(TRIM_PIECE, int(reach[-1]), TRIM_PIECE), "right").tolist()
+    done = 0
+    for first, last in zip([0, *ends], [*ends, end - start], strict=True):
+        lanes = slice(start + first, start + last)
+        # packed to the front of what follows the pieces packed before: offsets counted from there
+        index[lanes, 0] -= done
+        packed_piece = trim_zeros(prob[done:], index, start + first, start + last)
+        index[lanes, 0] += done
+        done += len(packed_piece)
+        if allowance.exceeded():
+            relieve_mapped()
+    return prob[:done]
 
 
 def reach_of(c: Compiled, low: int, high: int) -> Reach:

@@ -402,13 +402,13 @@ def solve_rows(
     of play for points and only the levels before it are solved (:class:`Horizon`).
     ``progress(done, total)`` counts states; ``cancel`` is asked between pieces of work
     (:mod:`kniffel.core.runtime.work`)."""
-    from kniffel.core.kernels.spans import cut_windows, reached_runs, trim_zeros
+    from kniffel.core.kernels.spans import cut_windows, reached_runs
     from kniffel.core.kernels.target import (
         Reading,
         TargetLevel,
         solve_target,
     )
-    from kniffel.core.spans import reach_of, runs_of
+    from kniffel.core.spans import reach_of, runs_of, trim_in_pieces
 
     limit = default_limit(c) if limit is None else limit
     root = empty_state(c) if root is None else root
@@ -439,7 +439,7 @@ def solve_rows(
         below = _full_sheet(c, full_layout, index, int(sizes[top]), root.free)
     else:
         below = horizon.rows(full_layout, index, int(sizes[top]))
-    below = trim_zeros(below, index, int(starts[top]), int(starts[top + 1]))
+    below = trim_in_pieces(below, index, int(starts[top]), int(starts[top + 1]), allowance)
     arrays: list[F32 | None] = [None] * len(c.levels)
     arrays[top] = below if kept(top) else None
     items_by_level = [_items(c, full_layout, index, level, root) for level in range(root_level, top)]
@@ -496,7 +496,7 @@ def solve_rows(
             if progress is not None:
                 progress(done, total)
         begin = time.perf_counter()
-        prob = trim_zeros(prob, index, a, b)
+        prob = trim_in_pieces(prob, index, a, b, allowance)
         seconds += time.perf_counter() - begin
         arrays[level] = prob if kept(level) else None
         below = prob
