@@ -79,7 +79,7 @@ if TYPE_CHECKING:
     from kniffel.core.runtime.memo import Held, Memo
     from kniffel.core.runtime.pace import DISTRIBUTIONS, TARGET_ROWS, rate
     from kniffel.core.runtime.precompile import processors
-    from kniffel.core.runtime.spill import give_back
+    from kniffel.core.runtime.spill import allow_growth, allowed_growth, give_back
     from kniffel.core.runtime.store import (
         CACHE_BUDGET_ENV,
         CACHE_DIR_ENV,
@@ -162,7 +162,7 @@ _open("runtime.kernelcache", "Compiling", "compiled_seconds", "compiling", "kern
 _open("runtime.memo", "Held", "Memo")
 _open("runtime.pace", "DISTRIBUTIONS", "TARGET_ROWS", "rate")
 _open("runtime.precompile", "processors")
-_open("runtime.spill", "give_back")
+_open("runtime.spill", "allow_growth", "allowed_growth", "give_back")
 _open(
     "runtime.store", "CACHE_BUDGET_ENV", "CACHE_DIR_ENV", "SOLVER_VERSION", "CacheEntry", "OverBudgetError",
     "cache_budget", "cache_dir", "cache_entries", "make_room", "parse_size", "remove_entries", "table_key",
@@ -231,6 +231,8 @@ __all__ = [
     "Values",
     "VectorGames",
     "add_counts",
+    "allow_growth",
+    "allowed_growth",
     "answered",
     "banked_points",
     "bar",

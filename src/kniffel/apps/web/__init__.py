@@ -134,6 +134,7 @@ def serve(
     log_level: str = "info",
     trusted_proxies: str | None = None,
     allowed_hosts: str | None = None,
+    build_allowance: int | None = None,
 ) -> None:
     """Run the web app until interrupted. ``database_url`` defaults to ``KNIFFEL_DATABASE_URL``, else an
     SQLite file in the per-user data directory.
@@ -144,6 +145,9 @@ def serve(
     client writes there itself stands left of what its proxy added. Without trusted proxies the header
     is ignored, so that no one gets a fresh allowance per value of it. ``allowed_hosts`` (default
     ``KNIFFEL_ALLOWED_HOSTS``): the names the site answers to (:func:`kniffel.apps.web.app.create_app`).
+    ``build_allowance`` (default ``KNIFFEL_BUILD_ALLOWANCE``, else
+    :data:`~kniffel.apps.web.settings.BUILD_ALLOWANCE`): the bytes a build of tables in this process may
+    add to its memory before it lets the pages of its files go (:func:`kniffel.core.allow_growth`).
 
     The process's soft limit of open files is raised towards its hard limit, and the connections
     taken stay within it (:func:`kniffel.apps.web.guard.connection_budget`); each client (a trusted proxy
@@ -155,6 +159,10 @@ def serve(
 
     from kniffel.apps.web import connections, guard
     from kniffel.apps.web.app import create_app
+    from kniffel.apps.web.settings import build_allowance_setting
+    from kniffel.core import allow_growth
+
+    allow_growth(build_allowance_setting(build_allowance))
 
     proxies = trusted_proxies if trusted_proxies is not None else os.environ.get(PROXIES_ENV, "")
     proxies = ",".join(p.strip() for p in proxies.replace(" ", ",").split(",") if p.strip())

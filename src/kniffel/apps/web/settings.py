@@ -23,6 +23,27 @@ def setting(value: float | None, name: str, default: float) -> float:
     return value if value is not None else env_float(name, default)
 
 
+BUILD_ALLOWANCE_ENV = "KNIFFEL_BUILD_ALLOWANCE"
+BUILD_ALLOWANCE = 96 << 20
+"""What a build of tables in the server (the early win tables, a cone through files) may add to the
+process's memory before it lets the pages of its files go: half a command's
+(:func:`kniffel.core.allowed_growth`), so that a server that played Kniffel, Yahtzee and Yatzy stays
+under 600 MB while it builds Yatzy's early tables, which then take some seconds longer."""
+
+
+def build_allowance_setting(value: int | None = None) -> int:
+    """The bytes a build in the server may add (:data:`BUILD_ALLOWANCE`): ``value``, else
+    ``$KNIFFEL_BUILD_ALLOWANCE`` (``128MB``, bytes) if it is set and readable, else the default."""
+    if value is not None:
+        return value
+    from kniffel.core import parse_size
+
+    try:
+        return parse_size(os.environ.get(BUILD_ALLOWANCE_ENV, "").strip() or str(BUILD_ALLOWANCE))
+    except ValueError:
+        return BUILD_ALLOWANCE
+
+
 def sockets_per_client_setting(value: int | None = None) -> int:
     """WebSockets a client may hold open at once: ``value``, else ``KNIFFEL_SOCKETS_PER_CLIENT``, else 50
     (the plain connections a client may hold follow from it: :mod:`kniffel.apps.web.connections`)."""

@@ -50,6 +50,24 @@ Python, numba and the table of expected points (some 150 MB), a whole early-tabl
 a whole solve of expected points."""
 
 
+_growth: int | None = None
+"""What every build of this process may add by default (:func:`allow_growth`); None: :data:`GROWTH`."""
+
+
+def allow_growth(growth: int | None) -> None:
+    """Let every build of this process from now on add ``growth`` bytes to its memory before it lets the
+    mapped pages go (None: :data:`GROWTH` again). A smaller allowance lets them go more often, and a build
+    reads more of them twice (from the system's file cache, not the disk): a server, which holds its games
+    and kernels beside a build, gives its builds less than a command does."""
+    global _growth
+    _growth = growth
+
+
+def allowed_growth() -> int:
+    """What a build of this process may add to its memory (:func:`allow_growth`, else :data:`GROWTH`)."""
+    return GROWTH if _growth is None else _growth
+
+
 CEILING = 384 << 20
 """A process that holds more than this lets the pages of its mapped tables go as it keeps another table
 (:func:`relieve_over`)."""
@@ -124,15 +142,15 @@ def give_back() -> None:
 
 
 class Allowance:
-    """What a piece of work may add to the process's memory, from when it starts (:data:`GROWTH` by
-    default), the mapped tables' pages and the memory freed before it let go first: :meth:`exceeded`
-    says when it holds more."""
+    """What a piece of work may add to the process's memory, from when it starts (by default
+    :func:`allowed_growth`), the mapped tables' pages and the memory freed before it let go first:
+    :meth:`exceeded` says when it holds more."""
 
     def __init__(self, growth: int | None = None) -> None:
         relieve_mapped()
         give_back()  # what earlier work freed but the C library kept: else the work starts above it
         start = resident()
-        self.limit = None if start is None else start + (GROWTH if growth is None else growth)
+        self.limit = None if start is None else start + (allowed_growth() if growth is None else growth)
 
     def exceeded(self) -> bool:
         """Whether the process holds more than it may (never where the system does not say)."""
@@ -199,6 +217,8 @@ __all__ = [
     "GROWTH",
     "Allowance",
     "Spilled",
+    "allow_growth",
+    "allowed_growth",
     "give_back",
     "map_file",
     "relieve_mapped",
