@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from kniffel import rules
+from kniffel import core, rules
 from kniffel.base.dice import sorted_rolls
 from kniffel.base.errors import KniffelError, SituationError
 from kniffel.core import (
@@ -345,6 +345,20 @@ def test_a_build_starts_from_what_the_process_holds_once_freed_memory_is_handed_
     allowance = spill.Allowance(growth=10)
     assert steps == ["relieved", "given back", "measured"]
     assert allowance.limit == 110
+
+
+def test_a_process_may_give_its_builds_another_allowance(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a build may add is the process's setting (a server gives less), the command's when unset."""
+    from kniffel.core.runtime import spill
+
+    monkeypatch.setattr(spill, "resident", lambda: 100)
+    monkeypatch.setattr(spill, "_growth", None)
+    assert spill.Allowance().limit == 100 + spill.GROWTH
+    core.allow_growth(7)
+    assert spill.Allowance().limit == 107
+    assert spill.Allowance(growth=3).limit == 103
+    core.allow_growth(None)
+    assert core.allowed_growth() == spill.GROWTH
 
 
 def test_a_cone_kept_in_a_file_is_the_one_held_in_memory(tmp_path: Path) -> None:
