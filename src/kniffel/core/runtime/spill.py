@@ -45,9 +45,10 @@ import numpy.typing as npt
 from kniffel.base.arrays import F64
 
 GROWTH = 192 << 20
-"""What a solve that spills may add to the process's memory before it lets the mapped pages go: with
-Python, numba and the table of expected points (some 150 MB), a whole early-table solve stays within 3x
-a whole solve of expected points."""
+"""What a solve that spills may add to the process's memory before it lets the mapped pages go, unless
+the process says otherwise (:func:`allow_growth`: a server gives less): with Python, numba and the table
+of expected points (some 150 MB), a whole early-table solve stays within 3x a whole solve of expected
+points."""
 
 
 _growth: int | None = None
