@@ -29,6 +29,13 @@ def test_the_test_command_checks_types_style_and_the_documentation() -> None:
         assert step in script, f"scripts/test does not run {step}"
 
 
+def test_the_performance_page_stays_a_model_not_a_log() -> None:
+    """The performance page explains where time and memory go, the settings and how to measure; the
+    figures are tables made from the benchmarks' results. Past 300 lines it has become a log again."""
+    page = ROOT / "docs" / "explanation" / "performance.md"
+    assert len(page.read_text(encoding="utf-8").splitlines()) <= 300
+
+
 # --- no history outside the changelog --------------------------------------------------------------
 
 # How the software was made (numbered steps of the work, issues and sessions, the days things were done,
