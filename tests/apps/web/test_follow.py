@@ -80,6 +80,44 @@ def test_an_announcement_heard_while_the_database_is_read_is_read_again(url: str
     run(body)
 
 
+def test_the_same_position_announced_again_while_the_database_is_read_is_read_again(url: str) -> None:
+    """A listener that connects again announces the next position of every copy it holds (changes made
+    while nobody listened) and the copy reads the database; the other process commits that very
+    position and announces it during the read: the read, whose snapshot came before the commit, is
+    made again, though the announced position is the one the copy was already reading for."""
+
+    async def body() -> None:
+        one, two = GameService(Store(url)), GameService(Store(url))
+        new, live_one = await one.create(request("Ada"))
+        live_two = await two.get(new.id)
+        seats = live_one.seats_for(new.seat_tokens[0])
+        reading, release = threading.Event(), threading.Event()
+        read = two.store.actions_after
+        reads = 0
+
+        def read_before_the_commit(game_id: str, seq: int) -> Any:
+            nonlocal reads
+            reads += 1
+            found = read(game_id, seq)
+            if reads == 1:
+                reading.set()
+                release.wait(20)
+            return found
+
+        two.store.actions_after = read_before_the_commit  # type: ignore[method-assign]
+        two.announced(new.id, 1, "")  # listening again: whatever came while nobody listened
+        assert await asyncio.to_thread(reading.wait, 20)
+        await one.act(live_one, seats, 0, Roll())
+        two.announced(new.id, 1, one.origin, 0, last_action(live_one))
+        release.set()
+        await until(lambda: live_two.seq == 1)
+        assert reads == 2
+        await one.stop()
+        await two.stop()
+
+    run(body)
+
+
 def test_an_undo_heard_out_of_step_moves_the_spectators_to_a_fresh_copy(url: str) -> None:
     """A copy that hears of an undo at a position it is not at is forgotten; whoever watched it now
     watches a copy read afresh and hears of the play that goes on elsewhere."""

@@ -52,6 +52,9 @@ class LiveGame:
     """The solver can advise on these rules (hint and review panels)."""
     announced_seq: int = 0
     """The highest position another process announced for this game."""
+    announcements: int = 0
+    """How many announcements were heard for this game: one heard while the database was read (even of
+    a position announced before) tells the reader that its snapshot may have come too early."""
     following: bool = False
     """A task is catching this copy up with the database."""
     undos: int = 0

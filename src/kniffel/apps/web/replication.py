@@ -93,6 +93,7 @@ class Replication:
                 self._schedule_bots(live)
                 return
         live.announced_seq = max(live.announced_seq, seq)
+        live.announcements += 1
         if not live.following:
             live.following = True
             self._errand(self._follow(live))
@@ -142,11 +143,13 @@ class Replication:
         try:
             while live.announced_seq > live.seq:
                 async with live.lock:
-                    before, heard = live.seq, live.announced_seq
+                    before, heard = live.seq, live.announcements
                     await self._catch_up(live)
-                if live.seq == before and live.announced_seq == heard:
+                if live.seq == before and live.announcements == heard:
                     # Announced but not visible (yet): the next announcement retries. One heard while
-                    # the database was read may have come after the read's snapshot: read again.
+                    # the database was read may have come after the read's snapshot, even one of the
+                    # position the read was for (a listener connecting again announces the next
+                    # position of every copy before the real announcement arrives): read again.
                     break
         finally:
             live.following = False
