@@ -606,9 +606,9 @@ def test_a_level_packed_a_piece_at_a_time_is_packed_as_in_one_pass(
     index = np.concatenate([np.zeros((3, 3), dtype=np.int64), index])  # lanes of another level before
     relieved: list[bool] = []
     monkeypatch.setattr(spans, "TRIM_PIECE", 16)
-    monkeypatch.setattr(spans, "relieve_mapped", lambda: relieved.append(True))
     allowance = spill.Allowance()
     allowance.limit = 0  # over it after every piece
+    monkeypatch.setattr(spill, "relieve_mapped", lambda: relieved.append(True))  # from here: the pieces'
     one_index = index.copy()
     one = trim_zeros(prob.copy(), one_index, 3, len(index))
     packed = spans.trim_in_pieces(prob, index, 3, len(index), allowance)

@@ -26,7 +26,7 @@ from kniffel.core.advisor import Advisor
 from kniffel.core.lanes import LaneLayout, lane_layout, lane_of, mask_widths, sublayout_index, widths_of
 from kniffel.core.points import Solution, mask_bundles
 from kniffel.core.runtime.pace import DISTRIBUTIONS, remember
-from kniffel.core.runtime.spill import Allowance, Spilled, give_back, relieve_mapped
+from kniffel.core.runtime.spill import Allowance, Spilled, give_back
 from kniffel.core.runtime.work import Cancel, Progress, check, run_ranges
 from kniffel.core.tables import Compiled
 from kniffel.rules import RuleSet
@@ -512,8 +512,7 @@ class _ToFile:
         if self.write is not None:
             self.write(piece)
             self.written += size
-        if self.allowance.exceeded():
-            relieve_mapped()  # the level read among them
+        self.allowance.relieve()  # the level read among them
 
     def level(self) -> F64:
         return np.zeros(0)

@@ -18,7 +18,7 @@ from kniffel.base.arrays import F32, I64
 from kniffel.core.kernels.spans import Reach, reached_runs, trim_zeros
 from kniffel.core.lanes import lowest_ups
 from kniffel.core.position import SheetState
-from kniffel.core.runtime.spill import Allowance, relieve_mapped
+from kniffel.core.runtime.spill import Allowance
 from kniffel.core.runtime.work import run_in_parts
 from kniffel.core.tables import Compiled
 
@@ -57,8 +57,7 @@ def trim_in_pieces(prob: F32, index: I64, start: int, end: int, allowance: Allow
         packed_piece = trim_zeros(prob[done:], index, start + first, start + last)
         index[lanes, 0] += done
         done += len(packed_piece)
-        if allowance.exceeded():
-            relieve_mapped()
+        allowance.relieve()
     return prob[:done]
 
 

@@ -35,7 +35,7 @@ from kniffel.core.lanes import (
 )
 from kniffel.core.position import SheetState
 from kniffel.core.runtime.pace import TARGET_ROWS, remember
-from kniffel.core.runtime.spill import Allowance, relieve_mapped, zeros
+from kniffel.core.runtime.spill import Allowance, zeros
 from kniffel.core.runtime.store import spill_folder
 from kniffel.core.runtime.work import Cancel, Progress, check, run_between, run_in_parts
 from kniffel.core.tables import Compiled
@@ -489,8 +489,8 @@ def solve_rows(
             own = bounds[piece.start : piece.stop + 1]
             work = TargetLevel(items[piece], bundles, root.free, prob, read, own, runs)
             run_between(tasks, partial(solve_target, work, kt))
-            if allowance is not None and allowance.exceeded():
-                relieve_mapped()
+            if allowance is not None:
+                allowance.relieve()
             seconds += time.perf_counter() - begin
             done += piece.stop - piece.start
             if progress is not None:

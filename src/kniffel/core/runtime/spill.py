@@ -145,7 +145,7 @@ def give_back() -> None:
 class Allowance:
     """What a piece of work may add to the process's memory, from when it starts (by default
     :func:`allowed_growth`), the mapped tables' pages and the memory freed before it let go first:
-    :meth:`exceeded` says when it holds more."""
+    :meth:`exceeded` says when it holds more, :meth:`relieve` lets the pages go then."""
 
     def __init__(self, growth: int | None = None) -> None:
         relieve_mapped()
@@ -159,6 +159,12 @@ class Allowance:
             return False
         now = resident()
         return now is not None and now > self.limit
+
+    def relieve(self) -> None:
+        """Let the mapped tables' pages go (:func:`relieve_mapped`) if the work holds more than it may:
+        called between pieces of the work, whose reads of mapped files put their pages in the process."""
+        if self.exceeded():
+            relieve_mapped()
 
 
 class Spilled:
