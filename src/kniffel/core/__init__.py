@@ -89,6 +89,7 @@ if TYPE_CHECKING:
         cache_budget,
         cache_dir,
         cache_entries,
+        env_size,
         make_room,
         parse_size,
         remove_entries,
@@ -165,8 +166,8 @@ _open("runtime.precompile", "processors")
 _open("runtime.spill", "allow_growth", "allowed_growth", "give_back")
 _open(
     "runtime.store", "CACHE_BUDGET_ENV", "CACHE_DIR_ENV", "SOLVER_VERSION", "CacheEntry", "OverBudgetError",
-    "cache_budget", "cache_dir", "cache_entries", "make_room", "parse_size", "remove_entries", "table_key",
-    "table_path", "tables_size", "trim_cache",
+    "cache_budget", "cache_dir", "cache_entries", "env_size", "make_room", "parse_size", "remove_entries",
+    "table_key", "table_path", "tables_size", "trim_cache",
 )  # fmt: skip
 _open("runtime.work", "Cancel", "Cancelled", "Progress", "compiled_threads", "is_helper", "use_threads")
 _open("sheet", "SheetGames", "SheetKernels")
@@ -260,6 +261,7 @@ __all__ = [
     "early_table_ready",
     "early_tables",
     "empty_state",
+    "env_size",
     "game_rows",
     "give_back",
     "held_rows",

@@ -36,12 +36,9 @@ def build_allowance_setting(value: int | None = None) -> int:
     ``$KNIFFEL_BUILD_ALLOWANCE`` (``128MB``, bytes) if it is set and readable, else the default."""
     if value is not None:
         return value
-    from kniffel.core import parse_size
+    from kniffel.core import env_size
 
-    try:
-        return parse_size(os.environ.get(BUILD_ALLOWANCE_ENV, "").strip() or str(BUILD_ALLOWANCE))
-    except ValueError:
-        return BUILD_ALLOWANCE
+    return env_size(BUILD_ALLOWANCE_ENV, BUILD_ALLOWANCE)
 
 
 def sockets_per_client_setting(value: int | None = None) -> int:

@@ -76,16 +76,22 @@ def parse_size(text: str) -> int:
     return int(float(found.group(1)) * _UNITS[found.group(2)])
 
 
-def cache_budget() -> int:
-    """How many bytes the tables on disk may take together: ``$KNIFFEL_CACHE_BUDGET`` (``500MB``,
-    ``2GB``, bytes) if it is set and readable, else :data:`DEFAULT_BUDGET` (1 GB)."""
-    text = os.environ.get(CACHE_BUDGET_ENV, "").strip()
+def env_size(name: str, default: int) -> int:
+    """A number of bytes set by the environment variable ``name`` (``500MB``, ``2GB``, bytes:
+    :func:`parse_size`) if it is set and readable, else ``default``."""
+    text = os.environ.get(name, "").strip()
     if not text:
-        return DEFAULT_BUDGET
+        return default
     try:
         return parse_size(text)
     except ValueError:
-        return DEFAULT_BUDGET
+        return default
+
+
+def cache_budget() -> int:
+    """How many bytes the tables on disk may take together: ``$KNIFFEL_CACHE_BUDGET`` (:func:`env_size`),
+    else :data:`DEFAULT_BUDGET` (1 GB)."""
+    return env_size(CACHE_BUDGET_ENV, DEFAULT_BUDGET)
 
 
 def cache_dir() -> Path:
