@@ -75,16 +75,18 @@ def use_kernels_cache() -> Path:
 
     directory = kernels_cache_dir()
     setattr(numba.config, "CACHE_DIR", str(directory))  # noqa: B010  (numba's stubs leave it out)
-    locate_kernels()
+    locate_kernels(directory.name)
     _remove_stale(directory)
     load_without_refreshing()
     watch_compiles()
     return directory
 
 
-def locate_kernels() -> None:
+def locate_kernels(stamp: str) -> None:
     """Keep the files of every kernel of :data:`KERNELS` in the folder ``kernels`` of numba's cache
-    directory, whichever path the package was loaded from, stamped with the sources' key.
+    directory, whichever path the package was loaded from, stamped with ``stamp`` (the cache
+    directory's name, which holds the sources' key: hashing the sources again would read every file
+    twice at each start).
 
     numba files a kernel under a folder named after a hash of its source's absolute path, and older
     versions stamp it with the file's modification time: a fresh clone of the same sources compiled
@@ -97,7 +99,6 @@ def locate_kernels() -> None:
     locators: list[Any] = impl._locator_classes
     if any(getattr(locator, "kniffel_kernels", False) for locator in locators):
         return
-    key = sources_key()
 
     class KernelsLocator(caching.UserProvidedCacheLocator):
         kniffel_kernels = True
@@ -113,7 +114,7 @@ def locate_kernels() -> None:
             return KERNELS.name
 
         def get_source_stamp(self) -> str:
-            return key
+            return stamp
 
     locators.insert(0, KernelsLocator)
 
