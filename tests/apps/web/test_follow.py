@@ -39,6 +39,25 @@ def last_action(live: LiveGame) -> str:
     return orjson.dumps(live.outcomes[-1].action.to_json()).decode()
 
 
+class FirstReadHeld:
+    """A service's reads of the actions after a position, the first held once it has read (its
+    snapshot taken) until :attr:`release` is set: the commits made meanwhile are not in what it found."""
+
+    def __init__(self, service: GameService) -> None:
+        self.reading, self.release = threading.Event(), threading.Event()
+        self.reads = 0
+        self._read = service.store.actions_after
+        service.store.actions_after = self  # type: ignore[method-assign]
+
+    def __call__(self, game_id: str, seq: int) -> Any:
+        self.reads += 1
+        found = self._read(game_id, seq)
+        if self.reads == 1:
+            self.reading.set()
+            self.release.wait(20)
+        return found
+
+
 def test_an_announcement_heard_while_the_database_is_read_is_read_again(url: str) -> None:
     """The copy starts reading the database, the other process commits two actions and announces them
     while the read (its snapshot taken before the commits) is under way: the copy reads again rather
@@ -49,31 +68,18 @@ def test_an_announcement_heard_while_the_database_is_read_is_read_again(url: str
         new, live_one = await one.create(request("Ada"))
         live_two = await two.get(new.id)
         seats = live_one.seats_for(new.seat_tokens[0])
-        reading, release = threading.Event(), threading.Event()
-        read = two.store.actions_after
-        reads = 0
-
-        def read_before_the_commits(game_id: str, seq: int) -> Any:
-            nonlocal reads
-            reads += 1
-            found = read(game_id, seq)
-            if reads == 1:
-                reading.set()
-                release.wait(20)
-            return found
-
-        two.store.actions_after = read_before_the_commits  # type: ignore[method-assign]
+        held = FirstReadHeld(two)
         two.announced(new.id, 1, "elsewhere")  # a change it has no details of: read the database
-        assert await asyncio.to_thread(reading.wait, 20)
+        assert await asyncio.to_thread(held.reading.wait, 20)
         await one.act(live_one, seats, 0, Roll())
         two.announced(new.id, 1, one.origin, 0, last_action(live_one))
         await one.act(live_one, seats, 1, Score("chance"))
         two.announced(new.id, 2, one.origin, 0, last_action(live_one))
         assert live_two.seq == 0, "the copy is reading: the announcements wait"
-        release.set()
+        held.release.set()
         await until(lambda: live_two.seq == 2)
         assert live_two.game.sheets[0].entries == live_one.game.sheets[0].entries
-        assert reads == 2
+        assert held.reads == 2
         await one.stop()
         await two.stop()
 
@@ -91,27 +97,14 @@ def test_the_same_position_announced_again_while_the_database_is_read_is_read_ag
         new, live_one = await one.create(request("Ada"))
         live_two = await two.get(new.id)
         seats = live_one.seats_for(new.seat_tokens[0])
-        reading, release = threading.Event(), threading.Event()
-        read = two.store.actions_after
-        reads = 0
-
-        def read_before_the_commit(game_id: str, seq: int) -> Any:
-            nonlocal reads
-            reads += 1
-            found = read(game_id, seq)
-            if reads == 1:
-                reading.set()
-                release.wait(20)
-            return found
-
-        two.store.actions_after = read_before_the_commit  # type: ignore[method-assign]
+        held = FirstReadHeld(two)
         two.announced(new.id, 1, "")  # listening again: whatever came while nobody listened
-        assert await asyncio.to_thread(reading.wait, 20)
+        assert await asyncio.to_thread(held.reading.wait, 20)
         await one.act(live_one, seats, 0, Roll())
         two.announced(new.id, 1, one.origin, 0, last_action(live_one))
-        release.set()
+        held.release.set()
         await until(lambda: live_two.seq == 1)
-        assert reads == 2
+        assert held.reads == 2
         await one.stop()
         await two.stop()
 
