@@ -323,6 +323,9 @@ def guarded_http(
         """Bytes of the head being read, known within :data:`FEED`."""
         _unread: asyncio.TimerHandle | None = None
         """The deadline of an answer the client does not read (while the transport's buffer is full)."""
+        _cycles: tuple[Any, ...] = ()
+        """The requests parsed and not yet answered in full: the one being answered and those pipelined
+        behind it (uvicorn's ``cycle`` is only the last one parsed)."""
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             super().connection_made(transport)
@@ -356,6 +359,7 @@ def guarded_http(
             self._arm(deadlines.head, self._head_late)
 
         def connection_lost(self, exc: Exception | None) -> None:
+            self._disconnect()
             super().connection_lost(exc)
             self._disarm()
             self._read()
@@ -420,11 +424,18 @@ def guarded_http(
 
         def _drop(self) -> None:
             """Drop the connection now (close() would wait for the buffer to drain, which it never
-            does). Its answer is over: uvloop lets a writer waiting for the buffer go on at once, before
+            does). Its answers are over: uvloop lets a writer waiting for the buffer go on at once, before
             the server has seen the connection end, and writing to it then raised in the app."""
-            if self.cycle is not None and not self.cycle.response_complete:
-                self.cycle.disconnected = True
+            self._disconnect()
             self.transport.abort()
+
+        def _disconnect(self) -> None:
+            """Every request of the connection not answered in full is told its client is gone. uvicorn
+            tells the last one parsed only: one pipelined before it, waiting to write into a full buffer,
+            wrote into the closed transport when it woke, and uvloop raised in the app."""
+            for cycle in self._cycles:
+                if not cycle.response_complete:
+                    cycle.disconnected = True
 
         # The parser's callbacks mark where a head and a body begin and end.
 
@@ -442,6 +453,8 @@ def guarded_http(
             self._begun = False
             self._in_head, self._head_bytes = False, 0
             super().on_headers_complete()
+            if self.cycle is not None and self.cycle not in self._cycles:
+                self._cycles = (*(c for c in self._cycles if not c.response_complete), self.cycle)
             if not (self.parser.should_upgrade() and self._should_upgrade()):
                 self._arm(deadlines.body + BODY_GRACE, self._body_late)
 
