@@ -428,6 +428,19 @@ def keep_max(
 
 
 @njit(cache=True, nogil=True, inline="always")
+def sharp_roll(ev: Any, at_once: Any, scores: Any, first_roll: int, width: int) -> None:  # pragma: no cover
+    """A sharp rule set's rolls after :func:`keep_max` without a seed: ``at_once[roll]`` the best of
+    scoring the roll at once (``scores[1]``) or holding its best keep, ``ev[roll]`` the best of scoring it
+    (``scores[0]``) or holding."""
+    for r in range(scores.shape[1]):
+        k = first_roll + r
+        for lane in range(width):
+            at_once[r, lane] = larger(scores[1, r, lane], ev[k, lane])
+        for lane in range(width):
+            ev[k, lane] = larger(scores[0, r, lane], ev[k, lane])
+
+
+@njit(cache=True, nogil=True, inline="always")
 def sweep(sv: Any, free: int, positions: int, t: KernelTables, table: Any) -> None:  # pragma: no cover
     """The keep values of a turn with ``free`` free throws left, from ``sv[f, at_once, roll, lane]``
     (:func:`score_values` with ``f`` free throws left after the turn): :func:`sweep_from` with as many of
@@ -487,12 +500,7 @@ def sweep_from(
             keep_max(ev, width, parent, first, sv[level, 0], probs, mean if last else mean[:0])
             continue
         keep_max(ev, width, parent, first, ev[:0], probs, mean[:0])
-        for r in range(n_rolls):
-            k = first + r
-            for lane in range(width):
-                at_once[r, lane] = larger(sv[level, 1, r, lane], ev[k, lane])
-            for lane in range(width):
-                ev[k, lane] = larger(sv[level, 0, r, lane], ev[k, lane])
+        sharp_roll(ev, at_once, sv[level], first, width)
 
 
 # --- the dynamic programme ---------------------------------------------------------------------------------

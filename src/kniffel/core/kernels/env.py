@@ -34,6 +34,7 @@ from kniffel.core.kernels.common import (
     roll_entry,
     scoring,
     settle,
+    sharp_roll,
     sweep_from,
 )
 from kniffel.core.kernels.maxima import larger
@@ -541,12 +542,7 @@ def first_keeps(values: Any, t: KernelTables, rows: Any, bundle: Any, later: Any
     nothing = np.empty(0)
     if sharp:
         keep_max(ev, width, parent, first, ev[:0], probs, nothing)
-        for r in range(n_rolls):
-            k = first + r
-            for lane in range(width):
-                at_once[r, lane] = larger(sv[free, 1, r, lane], ev[k, lane])
-            for lane in range(width):
-                ev[k, lane] = larger(sv[free, 0, r, lane], ev[k, lane])
+        sharp_roll(ev, at_once, sv[free], first, width)
     else:
         keep_max(ev, width, parent, first, sv[free, 0], probs, nothing)
     keep_expect(ev, width, child, first, probs, sharp, at_once, True, ev[:0])
