@@ -30,6 +30,7 @@ from kniffel.apps.cli.options import (
     DiceWordsArgument,
     JsonOption,
     OptionsOption,
+    PlainOption,
     RulesOption,
     SeedOption,
     SheetOption,
@@ -217,12 +218,7 @@ def play_command(
     pad: Annotated[
         bool, typer.Option("--pad", help="Score pad: roll real dice and type what they show.")
     ] = False,
-    plain: Annotated[
-        bool,
-        typer.Option(
-            "--plain", help="The line interface, not the full-screen game (always in scripts and pipes)."
-        ),
-    ] = False,
+    plain: PlainOption = False,
     bot_delay: Annotated[
         float,
         typer.Option("--bot-delay", min=0, help="Seconds between a bot's moves in the full-screen game."),

@@ -66,6 +66,10 @@ ColumnOption = Annotated[
     ),
 ]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed; the same seed gives the same result.")]
+PlainOption = Annotated[
+    bool, typer.Option("--plain", help="Lines, not the full screen (always in scripts and pipes).")
+]
+"""The line interface instead of the full-screen one (the only one in scripts and pipes)."""
 
 
 def file_option(name: str, *, help: str, metavar: str | None = None) -> Any:
@@ -88,6 +92,7 @@ __all__ = [
     "DiceWordsArgument",
     "JsonOption",
     "OptionsOption",
+    "PlainOption",
     "RulesOption",
     "SeedOption",
     "SheetOption",

@@ -18,7 +18,7 @@ from rich.table import Table
 from kniffel.apps.cli import language
 from kniffel.apps.cli.errors import CliError
 from kniffel.apps.cli.language import Commands, LangOption
-from kniffel.apps.cli.options import OptionsOption, RulesOption, chosen_rules
+from kniffel.apps.cli.options import OptionsOption, PlainOption, RulesOption, chosen_rules
 from kniffel.base.i18n import translate
 
 if TYPE_CHECKING:  # the trainer is imported by the command: kniffel --help imports no solver
@@ -70,9 +70,7 @@ def train_command(
             "--json", help="JSON lines: each position, then the answer read as a line, then the verdict."
         ),
     ] = False,
-    plain: Annotated[
-        bool, typer.Option("--plain", help="Lines, not the full screen (always in scripts and pipes).")
-    ] = False,
+    plain: PlainOption = False,
     lang: LangOption = None,
 ) -> None:
     """Train: positions from real games that teach, one at a time. Answer with the dice to keep or the
