@@ -105,14 +105,17 @@ def test_a_cancelled_job_stops_at_its_next_piece() -> None:
     assert again.result(timeout=5) == "again"
 
 
-def test_chances_wait_for_tables_with_a_note_and_come_once_solved(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_chances_wait_for_tables_with_a_note_and_come_once_solved(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """Strict Kniffel's win tables are not on disk: the first ask hands them to the worker and says what
     it solves; once it has, the chances are there."""
     monkeypatch.setenv("KNIFFEL_PREPARE_WIN_TABLES", "1")
-    monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(Path(os.environ["KNIFFEL_CACHE_DIR"]) / "fresh-worker"))
+    monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path))  # not the session's: no run has solved them
     strict = rules.get("kniffel", {"strict": "on", "five_full_house": "on"})
     game = Game(strict, ["Ada", "Bob"], dice=SeededDice(2))
     found = live_chances(game)
+    assert isinstance(found, Preparing)
     deadline = time.monotonic() + 120
     while isinstance(found, Preparing):
         assert found.solving
