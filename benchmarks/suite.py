@@ -105,13 +105,17 @@ def measure(runs: int, cold: bool) -> dict[str, Any]:
     try:
         for number in range(runs):
             log = folder / f"run-{number + 1}.log"
-            result = one_run(commit, folder / f"clone-{number + 1}", env, log)
-            shutil.rmtree(folder / f"clone-{number + 1}", ignore_errors=True)
+            clone = folder / f"clone-{number + 1}"
+            result = one_run(commit, clone, env, log)
             done.append(result)
-            if result["exit"] != 0:
-                kept = Path(tempfile.gettempdir()) / f"kniffel-suite-run-{number + 1}.log"
+            if result["exit"] != 0:  # its output and the snapshot tests' report outlive the clone
+                kept = Path(tempfile.mkdtemp(prefix=f"kniffel-suite-run-{number + 1}-failed-"))
                 shutil.copy(log, kept)
-                print(f"run {number + 1} failed (exit {result['exit']}); its output: {kept}", file=sys.stderr)
+                if (clone / "snapshot_report.html").exists():
+                    shutil.copy(clone / "snapshot_report.html", kept)
+                print(f"run {number + 1} failed (exit {result['exit']}); see {kept}", file=sys.stderr)
+            shutil.rmtree(clone, ignore_errors=True)
+            if result["exit"] != 0:
                 break
     finally:
         shutil.rmtree(folder, ignore_errors=True)
