@@ -175,15 +175,13 @@ def best_entries(rows: Any, nonzero: Any, out: Any, choice: Any) -> None:  # pra
     """``out[s, roll, lane]``: the best of :func:`entry_values` each roll (thrown at once: ``s`` = 1) may
     take, the best strike or a pair it scores. With ``choice`` (None: not asked for, and not compiled
     in), ``choice[s, roll, lane]`` is the row that gives it, found in the scratch row ``ONE``; without,
-    its strike, then its rows four at a time (:mod:`~kniffel.core.kernels.maxima`)."""
+    its strike and its rows four at a time (:func:`~kniffel.core.kernels.maxima.most_into`)."""
     strike = rows.shape[0] - 2
     n_s, n_rolls, width = out.shape
     for s in range(n_s):
         for r in range(n_rolls):
             if choice is None:
-                for lane in range(width):
-                    out[s, r, lane] = rows[strike, lane]
-                most_into(out[s], r, rows, nonzero[s, r])
+                most_into(out[s], r, rows, nonzero[s, r], strike)
                 continue
             acc = rows[strike + 1, :width]
             for lane in range(width):

@@ -47,17 +47,37 @@ compiled code."""
 
 
 @njit(cache=True, nogil=True, inline="always")
-def most_into(into: Any, i: int, rows: Any, ids: Any) -> None:  # pragma: no cover
-    """``into[i]`` becomes the largest of itself and the rows ``rows[ids[0]]``, ``rows[ids[1]]``, ... up
-    to the first negative index, lane by lane, :data:`FOLD` a pass (every roll's best entry). Two loops
-    serve the counts of a pass, the last row repeated where fewer come (a row taken twice changes no
-    maximum): a roll's best entries with a loop for each count compiled 1.5 s longer for 30 ns a lane
-    less. ``into`` and ``rows`` must be different arrays: one array read and written under two names,
-    the compiler cannot tell the rows apart and gives up its vectors (the keep lattice, one array, has
-    :func:`most_of_own`)."""
+def most_into(into: Any, i: int, rows: Any, ids: Any, seed: int) -> None:  # pragma: no cover
+    """``into[i]`` becomes the largest of the row ``rows[seed]`` and the rows ``rows[ids[0]]``,
+    ``rows[ids[1]]``, ... up to the first negative index, lane by lane, :data:`FOLD` a pass (every roll's
+    best entry: its best strike and the pairs it scores). The first pass reads the seed where the others
+    read ``into[i]``: a roll's row was a copy of the seed first, a row written and read again for each
+    of the 252 rolls (the same maxima of the same rows in the same order: every value the same to the
+    last bit). Two loops serve the counts of a pass, the last row repeated where fewer come (a row taken
+    twice changes no maximum): a roll's best entries with a loop for each count compiled 1.5 s longer
+    for 30 ns a lane less. ``into`` and ``rows`` must be different arrays: one array read and written
+    under two names, the compiler cannot tell the rows apart and gives up its vectors (the keep lattice,
+    one array, has :func:`most_of_own`)."""
     start, end = 0, 0
     while end < ids.shape[0] and ids[end] >= 0:
         end += 1
+    if end == 0:
+        for lane in range(into.shape[1]):
+            into[i, lane] = rows[seed, lane]
+        return
+    count = min(FOLD, end)
+    a = ids[0]
+    b = ids[1] if count > 1 else a
+    if count <= 2:
+        for lane in range(into.shape[1]):
+            into[i, lane] = larger(larger(rows[seed, lane], rows[a, lane]), rows[b, lane])
+    else:
+        c = ids[2]
+        d = ids[3] if count > 3 else c
+        for lane in range(into.shape[1]):
+            most = larger(larger(rows[b, lane], rows[c, lane]), rows[d, lane])
+            into[i, lane] = larger(larger(rows[seed, lane], rows[a, lane]), most)
+    start = count
     while start < end:
         count = min(FOLD, end - start)
         a = ids[start]

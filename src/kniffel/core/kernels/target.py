@@ -145,8 +145,8 @@ def enter_weighted(
     return float(made + weighted_sum(weights, start, beyond, read.prob, shift))
 
 
-@borrowing
-def enter_lanes(
+@njit(cache=True, nogil=True, inline="always")
+def enter_runs(
     read: Reading,
     lanes: Any,
     n: Scoring,
@@ -163,16 +163,14 @@ def enter_lanes(
     ``(u0, w)`` of ``runs`` (targets ``u0 .. u0 + w - 1``), the runs side by side from ``col``. The child
     is looked up once for all of them: a state's targets that games reach can be several runs.
 
-    Compiled once (every caller passes its integers :data:`~kniffel.core.kernels.records.wide`, so it has one
-    signature) and called, not inlined: inlined at its six call sites it was compiled six times over,
-    and the rows' kernel took 19.8 s to compile instead of 11.4 s. The call costs nothing beside its
-    loops over a window's lanes.
-
-    The weighted sums of a turn played to win, a few lanes a call, stay inlined
-    (:func:`enter_weighted`): called, they made tournaments of ``bot:win`` 12-17 % slower. Each copy
-    of the entries takes one of the two (:data:`entry_probabilities`): an inlined function choosing
-    between them was inlined (and compiled) once more per call site, 13.0 s for the rows' kernel
-    instead of 11.4 s."""
+    Inlined where a state's entries are made (:func:`lanes_into`, its one call site in the rows' entries of
+    a roll, which go through every box and pair in one loop), and called as :func:`enter_lanes` by the
+    further fives of a kind. Called there too, each of a state's hundred-odd entries handed the call
+    some seventy numbers (its records and arrays) for a copy of a hundred lanes: inlined, the entries
+    of the levels of six and eight boxes filled of Kniffel's cone of 300 took 0.50 and 0.41 s of one
+    thread instead of 0.91 and 0.68. Inlined at every call site (six, with the entries' two loops) it
+    was compiled six times over, and the rows' kernel took 19.8 s to compile instead of 11.4 s; the
+    further fives of a kind inlined it too for no time measured."""
     gained, offset, first, count = child_row(read, lanes, n, at, box, points, extra)
     for r in range(runs.shape[0]):
         u0, w = runs[r, 0], runs[r, 1]
@@ -195,12 +193,47 @@ def enter_lanes(
         col += w
 
 
+@borrowing
+def enter_lanes(
+    read: Reading,
+    lanes: Any,
+    n: Scoring,
+    at: Window,
+    box: int,
+    points: int,
+    extra: int,
+    out: Any,
+    col: int,
+    runs: Any,
+) -> None:  # pragma: no cover
+    """:func:`enter_runs`, compiled once and called (every caller passes its integers
+    :data:`~kniffel.core.kernels.records.wide`, so it has one signature): what the further fives of a
+    kind enter (:func:`joker_lanes_into`), a few entries a roll of five alike.
+
+    The weighted sums of a turn played to win, a few lanes a call, stay inlined
+    (:func:`enter_weighted`): called, they made tournaments of ``bot:win`` 12-17 % slower. Each copy
+    of the entries takes one way of entering (:data:`entry_probabilities`): an inlined function
+    choosing between them was inlined (and compiled) once more per call site, 13.0 s for the rows'
+    kernel instead of 11.4 s."""
+    enter_runs(read, lanes, n, at, box, points, extra, out, col, runs)
+
+
 @njit(cache=True, nogil=True, inline="always")
 def lanes_into(
     read: Reading, lanes: Any, n: Scoring, at: Window, entry: Any, row: Any, col: int, weights: Any, runs: Any
 ) -> None:  # pragma: no cover
     """How the rows enter points (``weights`` None): ``row[col + lane]`` for every lane of the runs of
-    targets of ``at`` once ``entry = (box, points, extra)`` is entered (:func:`enter_lanes`)."""
+    targets of ``at`` once ``entry = (box, points, extra)`` is entered (:func:`enter_runs`, inlined)."""
+    box, points, extra = entry
+    enter_runs(read, lanes, n, at, wide(box), wide(points), wide(extra), row, wide(col), runs)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def joker_lanes_into(
+    read: Reading, lanes: Any, n: Scoring, at: Window, entry: Any, row: Any, col: int, weights: Any, runs: Any
+) -> None:  # pragma: no cover
+    """How the rows enter a further five of a kind: :func:`lanes_into` through the called
+    :func:`enter_lanes` (a few entries a roll of five alike, not worth a copy of the entry compiled in)."""
     box, points, extra = entry
     enter_lanes(read, lanes, n, at, wide(box), wide(points), wide(extra), row, wide(col), runs)
 
@@ -229,7 +262,7 @@ def _entry_probabilities(
     a roll in the state ``at``: a row per distinct ``(box, points > 0)`` pair (NEG where the box is not
     open), then the best strike, then scratch (the target counterpart of
     :func:`kniffel.core.kernels.common.entry_values`). The lanes are those of ``runs`` (see
-    :func:`enter_lanes`; ``at.w`` of them in all). With ``weights`` each entry is its lanes' weighted
+    :func:`enter_runs`; ``at.w`` of them in all). With ``weights`` each entry is its lanes' weighted
     sum, in lane ``col`` (``runs`` unused)."""
     n = scoring(t)
     w = at.w
@@ -237,27 +270,30 @@ def _entry_probabilities(
     allow = t.allowed[at.mask]
     lanes = t.lanes
     width = w if weights is None else 1
-    # slices indexed from 0, so that the lane loops load and store vectors (see enter_lanes)
+    # slices indexed from 0, so that the lane loops load and store vectors (see enter_runs)
     best, entered_now = rows[strike, col : col + width], rows[one, col : col + width]
     for lane in range(width):
         best[lane] = NEG
-    for b in range(n.n_boxes):
+    # each box's strike (into the scratch row, kept where best), then each pair, in one loop: one call
+    # site of the entry, which the rows' copy compiles in (:func:`enter_runs`)
+    for k in range(n.n_boxes + strike):
+        pair = k >= n.n_boxes
+        j = k - n.n_boxes if pair else one
+        b = int(t.pair_box[j]) if pair else k
         if (allow >> b) & 1 == 0:
+            if pair:
+                closed = rows[j, col : col + width]
+                for lane in range(width):
+                    closed[lane] = NEG
             continue
-        enter_into(read, lanes, n, at, (b, 0, 0), rows[one], col, weights, runs)
+        points = int(t.pair_pts[j]) if pair else 0
+        enter_into(read, lanes, n, at, (b, points, 0), rows[j], col, weights, runs)
+        if pair:
+            continue
         if strike_box is None:
             keep_larger(entered_now, best, None, b)
         else:
             keep_larger(entered_now, best, strike_box[col : col + width], b)
-    for j in range(strike):
-        b = t.pair_box[j]
-        if (allow >> b) & 1 == 0:
-            closed = rows[j, col : col + width]
-            for lane in range(width):
-                closed[lane] = NEG
-            continue
-        points = int(t.pair_pts[j])
-        enter_into(read, lanes, n, at, (b, points, 0), rows[j], col, weights, runs)
 
 
 def _joker_probabilities(
@@ -309,7 +345,7 @@ with both in one function, numba's inliner (which runs before the types are know
 entries into the rows' kernel too, and it compiled in 11.5-12.4 s instead of 10.1-10.4 s."""
 weighted_entry_probabilities = _entries(_entry_probabilities, "weighted_entry_probabilities", weighted_into)
 """A weighed turn's entries of a roll, one weighted sum a state."""
-joker_probabilities = _entries(_joker_probabilities, "joker_probabilities", lanes_into)
+joker_probabilities = _entries(_joker_probabilities, "joker_probabilities", joker_lanes_into)
 """The rows' entries of a further five of a kind, lane by lane."""
 weighted_joker_probabilities = _entries(_joker_probabilities, "weighted_joker_probabilities", weighted_into)
 """A weighed turn's entries of a further five of a kind."""
@@ -387,10 +423,13 @@ def turn_probabilities(
     sweep(sv, usable, positions, t, table)
 
 
-PAD = 64
-"""A bundle's lanes are swept in a width rounded up to this: the compiled lane loops take 64 lanes a turn
-(four vectors of 16), and a width that is no multiple of it ended every row's loop in a slower tail
-(measured: 10 % of a solve; the extra lanes are zeros, swept and dropped)."""
+PAD = 16
+"""A bundle's lanes are swept in a width rounded up to this (the extra lanes are zeros, swept and
+dropped): the compiled lane loops take 16 lanes a turn (two vectors of eight, on the native build of an
+Intel Xeon as on the AVX2 one), and a width that is no multiple of it ends every row's loop in a slower
+tail. Rounded up to 64, a bundle swept 12 % more lanes than it holds, against 3 % now; the levels of
+Kniffel's cone of 300 that take most of its time were 5-11 % sooner on the native build, 1-2 % on the
+AVX2 one, every probability the same."""
 BUNDLE = 256
 """States are solved in bundles of at least this many lanes: the keep lattice does not care which state a
 lane belongs to, and its loops cost per keep as much for a few lanes as for many (a window late in a
