@@ -318,6 +318,8 @@ def record(
         "note": note,
     }
     stable = {key: value for key, value in report.items() if key not in ("time_utc", "load")}
+    if stable.get("numba") is None and kept.get("machine", {}).get("numba") is not None:
+        stable["numba"] = kept["machine"]["numba"]  # a benchmark that did not ask numba keeps what others did
     content = {"machine": stable, "benchmarks": dict(sorted(benchmarks.items()))}
     partial = path.with_name(f".{path.name}.partial")
     partial.write_text(json.dumps(content, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -166,6 +166,11 @@ def test_a_machines_results_file_keeps_each_benchmarks_latest_table(
     assert kept["benchmarks"]["first"]["rows"] == [["solve", 2.5]]
     assert kept["benchmarks"]["second"]["rows"] == [["a"]]
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
+    # what numba compiles for, asked by one benchmark, stays when one that did not ask records
+    asked = {**report, "numba": {"target_cpu": "haswell"}}
+    machine.record("third", asked, ["figure"], [["b"]], tmp_path, numba={"native": "haswell"})
+    machine.record("second", report, ["figure"], [["c"]], tmp_path)
+    assert json.loads(path.read_text(encoding="utf-8"))["machine"]["numba"] == {"target_cpu": "haswell"}
 
 
 def test_machine_ids_name_the_processor_without_its_trademarks() -> None:
