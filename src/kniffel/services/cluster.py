@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 
 from kniffel import bots
 from kniffel.base.errors import KniffelError
+from kniffel.core import Progress
 from kniffel.rules import RuleSet
 from kniffel.services.plans import Chunk, Optimal, resolve
 from kniffel.services.simulate import OPTIMAL, SimulationResult, check_request, combine, play_chunk
@@ -95,7 +96,7 @@ def run(
     calls: Sequence[tuple[Any, ...]],
     *,
     sizes: Sequence[int],
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
 ) -> list[T]:
     """``[function(*arguments) for arguments in calls]``, each call a Ray task on the cluster joined by
     :func:`connect`. ``progress(done, total)`` adds up the ``sizes`` of the calls finished (in games).
@@ -138,7 +139,7 @@ def simulate(
     address: str = LOCAL,
     cpus: int | None = None,
     chunks: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
 ) -> SimulationResult:
     """:func:`kniffel.services.simulate.simulate` in Ray tasks (``chunks`` of them, by default a few per CPU
     of the cluster); the same games, so the same result."""
@@ -167,7 +168,7 @@ def tournament(
     address: str = LOCAL,
     cpus: int | None = None,
     chunks: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
 ) -> TournamentResult:
     """:func:`kniffel.services.tournament.tournament` in Ray tasks (each table's deals cut into ``chunks``, by
     default so that there are a few tasks per CPU); the same games, so the same result."""

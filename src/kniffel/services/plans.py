@@ -33,7 +33,6 @@ from __future__ import annotations
 import dataclasses
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final, Literal, Self
 
@@ -41,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kniffel import bots
-from kniffel.core import AIM_POINTS
+from kniffel.core import AIM_POINTS, Progress
 from kniffel.engine.dice import SeededDice
 from kniffel.engine.game import Game
 from kniffel.planning import POINTS, HeuristicPlanner, Planner, is_exact, planner_for
@@ -58,9 +57,6 @@ HEURISTIC: Final = "heuristic"
 Role = int | Literal["heuristic"]
 """What a player does in compiled play: an aim of :func:`kniffel.core.winplay.play_to_win` (points,
 win, or a target score), or :data:`HEURISTIC`."""
-
-Progress = Callable[[int, int], None]
-"""``progress(done, games)``: the games of a call played so far."""
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -36,7 +36,7 @@ from kniffel.rules import RuleSet
 from kniffel.services.plans import Chunk, Plan, Solved, resolve
 
 if TYPE_CHECKING:
-    from kniffel.core import Solution
+    from kniffel.core import Progress, Solution
 
 OPTIMAL = "bot:optimal"
 """The default strategy: optimal play for points, in compiled code where the rules allow."""
@@ -253,7 +253,7 @@ def simulate(
     strategy: str = OPTIMAL,
     games: int,
     seed: int,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
     solution: Solution | None = None,
 ) -> SimulationResult:
     """Play ``games`` games of ``rules`` with ``strategy`` (``"bot"``, ``"bot:optimal"`` or any
@@ -311,7 +311,7 @@ def play_chunk(
     first_game: int,
     games: int,
     *,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
     plan: Plan | None = None,
 ) -> Chunk:
     """Games ``first_game`` to ``first_game + games - 1`` of the run of :func:`simulate` with ``seed``:

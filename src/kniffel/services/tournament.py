@@ -37,14 +37,14 @@ an exact tie between equally good options another way.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import combinations, pairwise
 
 import numpy as np
 
 from kniffel import bots
 from kniffel.base.errors import KniffelError
-from kniffel.core import AIM_POINTS, AIM_WIN, MASK64, deal_seed, dealt_faces, mix64
+from kniffel.core import AIM_POINTS, AIM_WIN, MASK64, Progress, deal_seed, dealt_faces, mix64
 from kniffel.engine.game import MAX_PLAYERS, Game
 from kniffel.planning import is_exact
 from kniffel.planning.play_tables import PlayTables
@@ -136,7 +136,7 @@ def play_match(
     deals: int,
     *,
     compiled: bool = True,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
     prepared: Prepared | None = None,
 ) -> Match:
     """Deals ``first_deal`` to ``first_deal + deals - 1`` at the table of ``players`` (indices into
@@ -216,7 +216,7 @@ def _play_compiled(
     seed: int,
     first_deal: int,
     deals: int,
-    progress: Callable[[int, int], None] | None,
+    progress: Progress | None,
     prepared: Prepared,
 ) -> Match:
     from kniffel.core import play_to_win
@@ -258,7 +258,7 @@ def tournament(
     deals: int,
     seed: int,
     table: bool = False,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
     prepared: Prepared | None = None,
 ) -> TournamentResult:
     """Every pairing of the bots ``specs`` (or all of them at one ``table``) plays ``deals`` deals of

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal
@@ -32,6 +32,7 @@ from typing import Any, Literal
 from kniffel import bots
 from kniffel.base.errors import KniffelError
 from kniffel.base.i18n import N_, number, percent, translate
+from kniffel.core import Progress
 from kniffel.engine.actions import Action, Roll, action_text, read_action
 from kniffel.engine.dice import SeededDice
 from kniffel.engine.game import Game
@@ -401,7 +402,7 @@ def series(
     count: int = SERIES,
     seed: int = 0,
     goal: Goal | str = POINTS,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
 ) -> list[Exercise]:
     """``count`` positions of ``rules`` that teach (see the module docstring), from games played with
     ``seed``; for ``goal`` (points, or win: two players' positions). The same arguments give the same

@@ -285,7 +285,7 @@ def solve_command(
     ] = False,
     plot: Annotated[
         Path | None,
-        typer.Option(
+        file_option(
             "--plot",
             metavar="FILE",
             help="Draw the distribution to FILE (.png, .svg, .pdf; implies --distribution).",
@@ -394,9 +394,7 @@ def tournament_command(
     ] = None,
     plot: Annotated[
         Path | None,
-        typer.Option(
-            "--plot", help="Draw win rates and ratings to this file (.png, .svg).", show_default=False
-        ),
+        file_option("--plot", help="Draw win rates and ratings to this file (.png, .svg)."),
     ] = None,
     json_output: JsonOption = False,
     lang: LangOption = None,
