@@ -85,13 +85,13 @@ def measure(rules_id: str, target: int, queries: int, directory: Path, repeat: i
         import time
         from kniffel import rules
         from kniffel.core import Advisor, table
-        from kniffel.core import rows_for
+        from kniffel.core import RowsQuestion
         r = rules.get({rules_id!r})
         advisor = Advisor(table(r))
         sheet = {sheet}
         state = advisor.state(sheet)
         start = time.perf_counter()
-        rows = rows_for(advisor.compiled, state, {target}, {target}, turn=True, early=False)
+        rows = RowsQuestion(advisor.compiled, state, {target}, {target}, turn=True, early=False).rows()
         RESULT = {{"call": time.perf_counter() - start, "dp": rows.seconds,
                    "values": sum(int(a.size) for a in rows.levels if a is not None)}}
     """

@@ -248,7 +248,7 @@ def test_only_a_game_to_win_reads_rows_with_a_horizon(tmp_path: Path) -> None:
     directory of its own: early rows on disk, which a game to win run before this test leaves in the
     session's cache, would be read first.)"""
     from kniffel import rules
-    from kniffel.core import held_rows, horizon_level
+    from kniffel.core import RowsQuestion, horizon_level
     from kniffel.core.target import _held, _held_key
 
     assert horizon_level(compile_rules(rules.get("yahtzee"))) == 5
@@ -259,8 +259,8 @@ def test_only_a_game_to_win_reads_rows_with_a_horizon(tmp_path: Path) -> None:
     _held.put(key, rows)
     try:
         root = SheetState(0, 0, 0, 0)
-        assert held_rows(c, root, 40, 40, turn=False, early=True, directory=tmp_path) is rows
-        assert held_rows(c, root, 40, 40, turn=False, early=False, directory=tmp_path) is not rows
+        assert RowsQuestion(c, root, 40, 40, False, tmp_path, early=True).held() is rows
+        assert RowsQuestion(c, root, 40, 40, False, tmp_path, early=False).held() is not rows
     finally:
         _held.drop(key)
 

@@ -18,7 +18,15 @@ from typing import Any
 import pytest
 
 from kniffel import rules
-from kniffel.core import Advisor, ColumnPosition, TargetAdvisor, compile_rules, default_limit, rows_for, table
+from kniffel.core import (
+    Advisor,
+    ColumnPosition,
+    RowsQuestion,
+    TargetAdvisor,
+    compile_rules,
+    default_limit,
+    table,
+)
 from kniffel.rules import RuleSet, single_column
 from support.paths import DATA
 
@@ -42,7 +50,7 @@ def check_case(advisor: Advisor, case: dict[str, Any]) -> None:
     c = advisor.compiled
     sheet, needed, left = case["sheet"], case["needed"], case["free_throws_left"]
     state = advisor.state(sheet, left)
-    rows = rows_for(c, state, max(needed, 1), max(needed, 1), turn=True, early=False)
+    rows = RowsQuestion(c, state, needed, needed, turn=True, early=False).rows()
     options = TargetAdvisor(advisor, rows).options(
         ColumnPosition(
             sheet,
@@ -61,7 +69,7 @@ def check_case(advisor: Advisor, case: dict[str, Any]) -> None:
         assert got[action] == pytest.approx(value, abs=EXACT), (action, case)
     assert [v for _, v in case["options"]] == pytest.approx([o.value for o in options], abs=EXACT)
     for u, probability in case["between"]:
-        between = rows_for(c, state, max(u, 1), max(u, 1), turn=False, early=False)
+        between = RowsQuestion(c, state, u, u, turn=False, early=False).rows()
         found = TargetAdvisor(advisor, between).probability(sheet, u, left)
         assert found == pytest.approx(probability, abs=EXACT), (u, case)
 

@@ -109,6 +109,7 @@ if TYPE_CHECKING:
     from kniffel.core.sheet import SheetGames, SheetKernels
     from kniffel.core.tables import Compiled, UnsupportedRulesError, compile_rules
     from kniffel.core.target import (
+        RowsQuestion,
         TargetAdvisor,
         answered,
         cone_size,
@@ -116,10 +117,8 @@ if TYPE_CHECKING:
         early_rows,
         early_rows_ready,
         game_rows,
-        held_rows,
         is_early,
         read_at_limit,
-        rows_for,
         target_needs_compiling,
     )
     from kniffel.core.targetrows import (
@@ -173,8 +172,8 @@ _open("runtime.work", "Cancel", "Cancelled", "Progress", "compiled_threads", "is
 _open("sheet", "SheetGames", "SheetKernels")
 _open("tables", "Compiled", "UnsupportedRulesError", "compile_rules")
 _open(
-    "target", "TargetAdvisor", "answered", "cone_size", "early_horizon", "early_rows", "early_rows_ready",
-    "game_rows", "held_rows", "is_early", "read_at_limit", "rows_for", "target_needs_compiling",
+    "target", "RowsQuestion", "TargetAdvisor", "answered", "cone_size", "early_horizon", "early_rows",
+    "early_rows_ready", "game_rows", "is_early", "read_at_limit", "target_needs_compiling",
 )  # fmt: skip
 _open(
     "targetrows", "TargetRows", "default_limit", "empty_state", "points_left", "reached_lanes", "solve_rows"
@@ -219,6 +218,7 @@ __all__ = [
     "Played",
     "Positions",
     "Progress",
+    "RowsQuestion",
     "ScoreDistribution",
     "SheetGames",
     "SheetKernels",
@@ -264,7 +264,6 @@ __all__ = [
     "env_size",
     "game_rows",
     "give_back",
-    "held_rows",
     "held_table",
     "horizon_level",
     "is_early",
@@ -287,7 +286,6 @@ __all__ = [
     "reached_lanes",
     "read_at_limit",
     "remove_entries",
-    "rows_for",
     "situation_distribution",
     "solve",
     "solve_compiled",

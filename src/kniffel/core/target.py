@@ -300,71 +300,69 @@ def read_at_limit(c: Compiled, state: SheetState, needed: int) -> bool:
     return needed > limit and bool(points_left(c)[state.mask] > limit)
 
 
-def held_rows(
-    rules: RuleSet | Compiled,
-    state: SheetState,
-    first: int,
-    last: int,
-    *,
-    turn: bool,
-    directory: Path | None = None,
-    early: bool = True,
-) -> TargetRows | None:
-    """Rows that answer targets ``first .. last`` from ``state`` (between turns, or with ``turn`` for
-    its options) without solving anything: with ``early``, the early rows if they are on disk (play for
-    points past their horizon: what a game to win reads, not an exact target question); rows held in
-    memory; else None."""
-    c = rules if isinstance(rules, Compiled) else compile_rules(rules)
-    first, last = answered(c, first, last)
-    key = _held_key(c, directory)
-    if early and is_early(c, state, turn) and early_rows_ready(c.rules, directory):
-        rows = _held.get((*key, "early"))
-        if rows is None:
-            loaded = _load_early(c, directory)
-            rows = None if loaded is None else _held.put((*key, "early"), loaded)
-        if rows is not None and rows.covers(state, first, last, turn=turn):
-            return rows
-    return _held.find(
-        lambda k, rows: (
-            k[:2] == key and (early or rows.horizon is None) and rows.covers(state, first, last, turn=turn)
-        )
-    )
+@dataclasses.dataclass(frozen=True)
+class RowsQuestion:
+    """Rows that answer targets ``first .. last`` from ``state`` (between turns, or with ``turn`` for its
+    options), asked of the rows held in memory (:meth:`held`) or of those and of what is solved now
+    (:meth:`rows`). The targets are those :func:`answered` asks for (past the limit, the limit)."""
 
+    compiled: Compiled
+    state: SheetState
+    first: int
+    last: int
+    turn: bool
+    """Whether the options of ``state``'s turn are asked (they read the next level's rows, in the window
+    of ``state``), or ``state`` itself between turns."""
+    directory: Path | None = None
+    """The table cache's folder (None: the user's)."""
+    early: bool = True
+    """Whether an early state reads the early rows (play for points past their horizon: what a game to
+    win reads, not an exact target question) rather than its own cone."""
 
-def rows_for(
-    rules: RuleSet | Compiled,
-    state: SheetState,
-    first: int,
-    last: int,
-    *,
-    turn: bool,
-    directory: Path | None = None,
-    early: bool = True,
-    cancel: Cancel | None = None,
-    progress: Progress | None = None,
-) -> TargetRows:
-    """Rows that answer targets ``first .. last`` (:func:`answered`: past the limit, the limit) from
-    ``state`` (between turns, or with ``turn`` for its options): those :func:`held_rows` finds; else
-    for an early state the early rows, solved and kept on disk first (if ``early``: a game to win reads
-    them, play for points past their horizon); else the cone of ``state`` for those targets, exact,
-    solved now and held for the rest of the game (its later states are in it, with the targets they
-    can need)."""
-    c = rules if isinstance(rules, Compiled) else compile_rules(rules)
-    first, last = answered(c, first, last)
-    found = held_rows(c, state, first, last, turn=turn, directory=directory, early=early)
-    if found is not None:
-        return found
-    key = _held_key(c, directory)
-    # the options are asked next: on a first run a helper process compiles their kernel meanwhile
-    with _option_kernel_helper(c) if turn else contextlib.nullcontext():
-        if early and is_early(c, state, turn):
-            rows = _held.put(
-                (*key, "early"), early_rows(c, directory=directory, progress=progress, cancel=cancel)
-            )
-            if rows.covers(state, first, last, turn=turn):
+    def __post_init__(self) -> None:
+        first, last = answered(self.compiled, self.first, self.last)
+        object.__setattr__(self, "first", first)
+        object.__setattr__(self, "last", last)
+
+    def held(self) -> TargetRows | None:
+        """Rows that answer it without solving anything: with :attr:`early`, the early rows if they are on
+        disk; rows held in memory; else None."""
+        c, state, first, last, turn = self.compiled, self.state, self.first, self.last, self.turn
+        key = _held_key(c, self.directory)
+        if self.early and is_early(c, state, turn) and early_rows_ready(c.rules, self.directory):
+            rows = _held.get((*key, "early"))
+            if rows is None:
+                loaded = _load_early(c, self.directory)
+                rows = None if loaded is None else _held.put((*key, "early"), loaded)
+            if rows is not None and rows.covers(state, first, last, turn=turn):
                 return rows
-        cone = solve_rows(c, root=state, low=first, high=last, progress=progress, cancel=cancel)
-    return _held.put((*key, state, first, last), cone)
+        return _held.find(
+            lambda k, rows: (
+                k[:2] == key
+                and (self.early or rows.horizon is None)
+                and rows.covers(state, first, last, turn=turn)
+            )
+        )
+
+    def rows(self, cancel: Cancel | None = None, progress: Progress | None = None) -> TargetRows:
+        """Rows that answer it: those :meth:`held` finds; else for an early state (with :attr:`early`)
+        the early rows, solved and kept on disk first; else the cone of :attr:`state` for its targets,
+        exact, solved now and held for the rest of the game (its later states are in it, with the
+        targets they can need)."""
+        found = self.held()
+        if found is not None:
+            return found
+        c, state, first, last, turn = self.compiled, self.state, self.first, self.last, self.turn
+        key = _held_key(c, self.directory)
+        # the options are asked next: on a first run a helper process compiles their kernel meanwhile
+        with _option_kernel_helper(c) if turn else contextlib.nullcontext():
+            if self.early and is_early(c, state, turn):
+                solved = early_rows(c, directory=self.directory, progress=progress, cancel=cancel)
+                rows = _held.put((*key, "early"), solved)
+                if rows.covers(state, first, last, turn=turn):
+                    return rows
+            cone = solve_rows(c, root=state, low=first, high=last, progress=progress, cancel=cancel)
+        return _held.put((*key, state, first, last), cone)
 
 
 def game_rows(c: Compiled, target: int, progress: Progress | None = None) -> TargetRows:
@@ -521,6 +519,7 @@ class TargetAdvisor:
 __all__ = [
     "KIND",
     "MAX_HELD_BYTES",
+    "RowsQuestion",
     "TargetAdvisor",
     "answered",
     "as_played_to_win",
@@ -530,11 +529,9 @@ __all__ = [
     "early_rows",
     "early_rows_ready",
     "game_rows",
-    "held_rows",
     "horizon_of",
     "is_early",
     "question_kernels",
     "read_at_limit",
-    "rows_for",
     "target_needs_compiling",
 ]

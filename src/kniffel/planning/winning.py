@@ -46,11 +46,11 @@ from kniffel.core import (
     DistributionTable,
     OptionRanker,
     Progress,
+    RowsQuestion,
     ScoreDistribution,
     SheetState,
     TargetAdvisor,
     TargetRows,
-    answered,
     banked_points,
     bar,
     chance_at_least,
@@ -63,14 +63,12 @@ from kniffel.core import (
     early_rows_ready,
     early_table_ready,
     early_tables,
-    held_rows,
     held_table,
     horizon_level,
     is_early,
     lane_layout,
     level_of,
     read_at_limit,
-    rows_for,
     situation_distribution,
     state_distribution,
     table_for,
@@ -255,40 +253,29 @@ class WinTables:
         progress: Progress | None = None,
     ) -> TargetRows:
         """Rows answering targets ``first .. last`` from ``state`` (see
-        :func:`kniffel.core.target.rows_for`). ``early``: for an early state, solve the early tables
+        :class:`kniffel.core.target.RowsQuestion`). ``early``: for an early state, solve the early tables
         (and keep them) rather than the state's own cone. ``progress`` follows a solve made here."""
         c = self.compiled
-        first, last = answered(c, first, last)  # the job's key too: questions past the limit share it
         if early and is_early(c, state, turn):
             if self.early_ready() or wait:
-                return rows_for(c, state, first, last, turn=turn, directory=self.directory, progress=progress)
+                return RowsQuestion(c, state, first, last, turn, self.directory).rows(progress=progress)
             raise NotReady(self.early_job(), self.early_work(), early=True)
-        found = held_rows(c, state, first, last, turn=turn, directory=self.directory, early=False)
+        # the question's targets are the job's key too: questions past the limit share it
+        question = RowsQuestion(c, state, first, last, turn, self.directory, early=False)
+        found = question.held()
         if found is not None:
             return found
         if wait:
-            return rows_for(
-                c, state, first, last, turn=turn, directory=self.directory, early=False, progress=progress
-            )
+            return question.rows(progress=progress)
         job = self._submit(
-            ("rows", state, first, last, turn),
+            ("rows", state, question.first, question.last, turn),
             lambda: Work(
                 N_("Solving the chances of a {rules} position"),
-                cone_size(c, state, first, last) * seconds_per_value(),
+                cone_size(c, state, question.first, question.last) * seconds_per_value(),
                 0,
                 self._fields,
             ),
-            lambda cancel, progress: rows_for(
-                c,
-                state,
-                first,
-                last,
-                turn=turn,
-                directory=self.directory,
-                early=False,
-                cancel=cancel,
-                progress=progress,
-            ),
+            question.rows,
         )
         raise NotReady(job, job.work)
 
@@ -535,9 +522,8 @@ class TargetOptions:
 
     def __init__(self, ranker: OptionRanker, target: int, progress: Progress | None = None) -> None:
         self.target = target
-        rows = rows_for(
-            ranker.compiled, ranker.state({}), target, target, turn=False, early=False, progress=progress
-        )
+        question = RowsQuestion(ranker.compiled, ranker.state({}), target, target, turn=False, early=False)
+        rows = question.rows(progress=progress)
         self.advisor = TargetAdvisor(ranker, rows)
 
     def needed(self, sheet: Mapping[str, int]) -> int:
