@@ -40,7 +40,7 @@ import machine
 
 from kniffel import RuleSet, rules
 from kniffel.services.simulate import simulate
-from kniffel.services.tournament import Prepared, tournament
+from kniffel.services.tournament import Prepared, Tournament, tournament
 
 BOTS = ("bot", "bot:optimal", "bot:win")
 HEADER = f"    {'rules':8} {'bot':12} {'simulate':>8} {'vs itself':>10} {'vs bot:optimal':>15}  load"
@@ -69,7 +69,7 @@ def measure(ruleset: RuleSet, bot: str, prepared: Prepared, seconds: float) -> d
     def against(opponent: str) -> Callable[[int], int]:
         def matched(n: int) -> int:
             deals = max(1, n // 2)
-            result = tournament(ruleset, [bot, opponent], deals=deals, seed=1, prepared=prepared)
+            result = tournament(Tournament(ruleset, [bot, opponent], deals=deals, seed=1), prepared=prepared)
             return result.games
 
         return matched

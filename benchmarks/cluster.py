@@ -48,7 +48,7 @@ def measure(games: int, deals: int, rules_id: str, seed: int) -> dict[str, Any]:
     from kniffel import rules
     from kniffel.services import cluster
     from kniffel.services.simulate import simulate
-    from kniffel.services.tournament import tournament
+    from kniffel.services.tournament import Tournament, tournament
 
     ruleset = rules.get(rules_id)
     solver.table(ruleset)
@@ -66,7 +66,7 @@ def measure(games: int, deals: int, rules_id: str, seed: int) -> dict[str, Any]:
         return simulate(ruleset, games=games, seed=seed)
 
     def matches(seed: int = seed) -> Any:
-        return tournament(ruleset, specs, deals=deals, seed=seed)
+        return tournament(Tournament(ruleset, specs, deals=deals, seed=seed))
 
     # Warm-ups play other games (another seed): the planners remember positions they have valued, so
     # replaying the measured games would time their memory, not their play.
@@ -83,6 +83,8 @@ def measure(games: int, deals: int, rules_id: str, seed: int) -> dict[str, Any]:
     seconds, reference_tournament = timed(matches)
     report["tournament"] = {"in_process": {"threads": 1, "seconds": seconds}}
 
+    warm_up = Tournament(ruleset, specs, deals=deals, seed=other)
+    measured = Tournament(ruleset, specs, deals=deals, seed=seed)
     for cpus in (1, 2):
         started, _ = timed(partial(cluster.connect, cluster.LOCAL, cpus=cpus))
         report[f"ray_start_{cpus}_cpu"] = started
@@ -91,8 +93,8 @@ def measure(games: int, deals: int, rules_id: str, seed: int) -> dict[str, Any]:
         seconds, result = timed(lambda: cluster.simulate(ruleset, games=games, seed=seed))
         assert np.array_equal(result.scores, reference.scores), "Ray played other games"
         report["simulate"][f"ray_{cpus}_cpu"] = {"workers": cpus, "seconds": seconds}
-        cluster.tournament(ruleset, specs, deals=deals, seed=other)
-        seconds, outcome = timed(lambda: cluster.tournament(ruleset, specs, deals=deals, seed=seed))
+        cluster.tournament(warm_up)
+        seconds, outcome = timed(partial(cluster.tournament, measured))
         assert outcome.to_json()["players"] == reference_tournament.to_json()["players"], "other games"
         report["tournament"][f"ray_{cpus}_cpu"] = {"workers": cpus, "seconds": seconds}
         ray.shutdown()

@@ -43,7 +43,7 @@ from kniffel.planning.ladder import EXACT_LEVEL, LADDER
 from kniffel.services.review import review
 from kniffel.services.simulate import simulate
 from kniffel.services.standings import TournamentResult
-from kniffel.services.tournament import Prepared, tournament
+from kniffel.services.tournament import Prepared, Tournament, tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "reports" / "levels.json"
@@ -100,18 +100,18 @@ def measure(rules_id: str, args: argparse.Namespace, say: Any) -> dict[str, Any]
         say(f"  {rules_id} {spec}: {entry['mean']:.2f}, {entry['loss_per_game']:.2f} a game")
     for below, above in itertools.pairwise(levels):
         specs = [f"bot:{below['level']}", f"bot:{above['level']}"]
-        result = tournament(rs, specs, deals=args.deals, seed=args.seed, prepared=prepared)
+        result = tournament(Tournament(rs, specs, deals=args.deals, seed=args.seed), prepared=prepared)
         below["wins_against_above"] = share(result, *specs)
         above["wins_against_below"] = share(result, specs[1], specs[0])
     if args.win_deals:
         specs = ["bot:7", "bot:8"]
-        result = tournament(rs, specs, deals=args.win_deals, seed=args.seed, prepared=prepared)
+        result = tournament(Tournament(rs, specs, deals=args.win_deals, seed=args.seed), prepared=prepared)
         levels[-1]["wins_against_above"] = share(result, *specs)
         won = share(result, "bot:8", "bot:7")
         levels.append({"level": 8, "name": LADDER[-1].name, "wins_against_below": won})
     specs = [f"bot:{n}" for n in range(1, EXACT_LEVEL + 1)]
     start = time.perf_counter()
-    played = tournament(rs, specs, deals=args.deals, seed=args.seed + 1, prepared=prepared)
+    played = tournament(Tournament(rs, specs, deals=args.deals, seed=args.seed + 1), prepared=prepared)
     seconds = time.perf_counter() - start
     return {
         "rules": rules_id,

@@ -27,7 +27,7 @@ from kniffel.planning.compiled import SheetSearch
 from kniffel.planning.interface import Planner
 from kniffel.rules import RuleSet
 from kniffel.services.plans import heuristic_search
-from kniffel.services.tournament import play_match
+from kniffel.services.tournament import Tournament, play_match
 from support.dice import ScriptedDice
 from support.solver import REDUCED
 
@@ -179,7 +179,8 @@ def test_the_deals_are_the_tournaments() -> None:
     deals = 3
     for to_win in ((False, False), (True, False), (False, True)):
         specs = ["bot:win" if x else "bot:optimal" for x in to_win]
-        engine = play_match(STRICT, specs, (0, 1), seed=4, first_deal=0, deals=deals, compiled=False).scores
+        request = Tournament(STRICT, specs, deals=deals, seed=4)
+        engine = play_match(request, (0, 1), first_deal=0, deals=deals, compiled=False).scores
         compiled = play_to_win(solve(STRICT), players=2, deals=deals, seed=4, to_win=to_win).by_deal()
         for role, wins in enumerate(to_win):
             if not wins:

@@ -28,7 +28,7 @@ from kniffel.rules import RuleSet
 from kniffel.services.players import bot_name, bot_name_in
 from kniffel.services.review import listed, player_goals, review
 from kniffel.services.simulate import simulate
-from kniffel.services.tournament import compiled_roles, tournament
+from kniffel.services.tournament import Tournament, compiled_roles, tournament
 from support.solver import REDUCED
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
@@ -103,8 +103,8 @@ def test_it_plays_in_kniffel_simulate() -> None:
 def test_it_plays_in_a_compiled_tournament() -> None:
     specs = [SPEC, "bot:optimal", f"bot:target:{SCORE + 1}"]
     assert compiled_roles(SMALL, specs, (0, 1)) == (SCORE + 1, -2)
-    beat = tournament(SMALL, specs[:2], deals=40, seed=5)
-    target = tournament(SMALL, [specs[2], specs[1]], deals=40, seed=5)
+    beat = tournament(Tournament(SMALL, specs[:2], deals=40, seed=5))
+    target = tournament(Tournament(SMALL, [specs[2], specs[1]], deals=40, seed=5))
     # playing for more than S is playing for at least S + 1: the very same games
     assert (beat.matches[0].scores == target.matches[0].scores).all()
     result = CliRunner().invoke(

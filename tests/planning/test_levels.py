@@ -15,7 +15,7 @@ from kniffel.planning.ladder import LADDER, level
 from kniffel.planning.levels import level_planner, seen_values
 from kniffel.services.plans import Engine, Level, Optimal, Sheet, resolve
 from kniffel.services.simulate import simulate
-from kniffel.services.tournament import compiled_roles, play_match
+from kniffel.services.tournament import Tournament, compiled_roles, play_match
 
 SINGLE_COLUMN = ["kniffel", "yahtzee", "yatzy", "yatzy-deluxe"]
 
@@ -107,8 +107,9 @@ def test_levels_play_compiled_where_optimal_play_does_and_through_the_game_elsew
 def test_a_compiled_tournament_of_levels_plays_the_game_s_games() -> None:
     rs = rules.get("yahtzee")
     specs = ["bot:2", "bot:5"]
-    compiled = play_match(rs, specs, (0, 1), seed=3, first_deal=0, deals=2)
-    engine = play_match(rs, specs, (0, 1), seed=3, first_deal=0, deals=2, compiled=False)
+    request = Tournament(rs, specs, deals=2, seed=3)
+    compiled = play_match(request, (0, 1), first_deal=0, deals=2)
+    engine = play_match(request, (0, 1), first_deal=0, deals=2, compiled=False)
     assert np.array_equal(compiled.scores, engine.scores)
 
 

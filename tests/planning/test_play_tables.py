@@ -12,7 +12,7 @@ import pytest
 from kniffel.core import AIM_POINTS, AIM_WIN, Progress, early_rows_ready
 from kniffel.planning.play_tables import CONE, DISTRIBUTIONS, EARLY, SOLUTION, TARGETS, PlayTables
 from kniffel.planning.worker import Work
-from kniffel.services.tournament import aims_of, tournament
+from kniffel.services.tournament import Tournament, tournament
 from support.solver import REDUCED
 
 pytestmark = pytest.mark.usefixtures("solver_cache")
@@ -43,9 +43,9 @@ def test_each_table_is_named_with_its_cost_and_the_early_rows_are_kept(
     # a cache of its own: other tests of the session solve and keep the early rows of these rules too
     monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path))
     specs = ["bot", "bot:win", "bot:target:40"]
-    aims = aims_of(SMALL, specs)
+    aims = Tournament(SMALL, specs, deals=20, seed=2).aims()
     assert aims == {AIM_WIN, 40}
-    assert aims_of(SMALL, ["bot:optimal", "bot"]) == {AIM_POINTS}
+    assert Tournament(SMALL, ["bot:optimal", "bot"], deals=20, seed=2).aims() == {AIM_POINTS}
     first = PlayTables(SMALL)
     shown = Shown()
     first.prepare(aims, shown)
@@ -68,8 +68,9 @@ def test_each_table_is_named_with_its_cost_and_the_early_rows_are_kept(
     again.prepare(aims, kept)
     assert {w.template: w.seconds for w in kept.works}[EARLY] == 0
     # and plays the very same games with them
-    prepared = tournament(SMALL, specs[1:], deals=20, seed=2, prepared=first)
-    fresh = tournament(SMALL, specs[1:], deals=20, seed=2, prepared=again)
+    request = Tournament(SMALL, specs[1:], deals=20, seed=2)
+    prepared = tournament(request, prepared=first)
+    fresh = tournament(request, prepared=again)
     assert (prepared.matches[0].scores == fresh.matches[0].scores).all()
 
 
@@ -79,7 +80,8 @@ def test_players_of_final_scores_alone_solve_their_cone_only_and_play_the_same_g
     it, not a cone of its own. Yahtzee: a tournament of bot:target:250 against bot took 11.8 s instead
     of 27 s, 414 MB instead of 745 MB."""
     specs = ["bot:target:40", "bot:target:45", "bot:optimal"]
-    aims = aims_of(SMALL, specs)
+    request = Tournament(SMALL, specs, deals=20, seed=3)
+    aims = request.aims()
     assert aims == {40, 45, AIM_POINTS}
     cone = PlayTables(SMALL)
     shown = Shown()
@@ -92,10 +94,10 @@ def test_players_of_final_scores_alone_solve_their_cone_only_and_play_the_same_g
     assert cone.steps(aims) == []
     whole = PlayTables(SMALL)
     assert whole.targets.rules == SMALL  # every sheet's rows, made first: then read by every player
-    played = tournament(SMALL, specs, deals=20, seed=3, prepared=cone)
+    played = tournament(request, prepared=cone)
     # the tables of two of them read the cone of all three, not one of their own
     assert cone.targets_for({40, AIM_POINTS}) is cone.targets_for({45}) is cone.targets_for(aims)
-    by_whole = tournament(SMALL, specs, deals=20, seed=3, prepared=whole)
+    by_whole = tournament(request, prepared=whole)
     assert len(played.matches) == len(by_whole.matches) == 3
     for mine, theirs in zip(played.matches, by_whole.matches, strict=True):
         assert (mine.scores == theirs.scores).all()

@@ -34,7 +34,7 @@ from kniffel.core import TargetAdvisor, solve_rows
 from kniffel.planning.exact import advisor_for
 from kniffel.services.batch import run_batch
 from kniffel.services.simulate import simulate
-from kniffel.services.tournament import tournament
+from kniffel.services.tournament import Tournament, tournament
 
 yahtzee = rules.get("yahtzee")
 advisor = advisor_for(yahtzee)  # a new user's first commands: a solve, ...
@@ -47,7 +47,8 @@ TargetAdvisor(advisor, rows).options(ColumnPosition(sheet, (2, 2, 3, 5, 5), 2), 
 play_games(advisor.solution, 100, seed=3)  # optimal games, and the quick bot's on four columns
 simulate(rules.get("kniffel-4col"), strategy="bot", games=2, seed=5)
 # compiled games with a player for a target and none to win (a small cone: the strict order)
-tournament(rules.get("kniffel", {"strict": "on"}), ["bot:target:150", "bot:optimal"], deals=2, seed=1)
+strict = rules.get("kniffel", {"strict": "on"})
+tournament(Tournament(strict, ["bot:target:150", "bot:optimal"], deals=2, seed=1))
 """
 
 

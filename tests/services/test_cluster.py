@@ -20,7 +20,7 @@ from kniffel.apps.cli import app
 from kniffel.services import cluster
 from kniffel.services.cluster import ClusterError
 from kniffel.services.simulate import SimulationError, SimulationResult, combine, play_chunk, simulate
-from kniffel.services.tournament import tournament
+from kniffel.services.tournament import Tournament, tournament
 
 KNIFFEL = rules.get("kniffel")
 
@@ -76,8 +76,9 @@ def test_bots_give_the_in_process_games(ray_session: Any) -> None:
 
 def test_a_tournament_gives_the_in_process_games(ray_session: Any) -> None:
     specs = ["bot", "bot:heuristic", "bot"]
-    here = tournament(KNIFFEL, specs, deals=2, seed=4, table=True)
-    there = cluster.tournament(KNIFFEL, specs, deals=2, seed=4, table=True, chunks=2)
+    request = Tournament(KNIFFEL, specs, deals=2, seed=4, table=True)
+    here = tournament(request)
+    there = cluster.tournament(request, chunks=2)
     assert {**there.to_json(), "seconds": 0} == {**here.to_json(), "seconds": 0}
 
 

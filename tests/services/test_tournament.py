@@ -23,6 +23,7 @@ from kniffel.services.plans import HEURISTIC
 from kniffel.services.standings import Match, Rate, TournamentResult, bradley_terry
 from kniffel.services.tournament import (
     DealDice,
+    Tournament,
     TournamentError,
     TournamentInterrupted,
     combine,
@@ -36,7 +37,8 @@ KNIFFEL = rules.get("kniffel")
 
 
 def result_of(players: int, matches: list[Match], *, table: bool = False) -> TournamentResult:
-    return combine(KNIFFEL, ["bot"] * players, 0, matches, table=table)
+    deals = matches[0].deals
+    return combine(Tournament(KNIFFEL, ["bot"] * players, deals=deals, seed=0, table=table), matches)
 
 
 # --- dice ----------------------------------------------------------------------------------------------
@@ -86,7 +88,7 @@ def test_the_dice_follow_the_seat_turn_and_throw() -> None:
 
 
 def test_a_bot_against_itself_wins_exactly_half_with_the_seats_swapped() -> None:
-    result = tournament(KNIFFEL, ["bot", "bot"], deals=2, seed=5)
+    result = tournament(Tournament(KNIFFEL, ["bot", "bot"], deals=2, seed=5))
     (match,) = result.matches
     assert match.scores.shape == (2, 2, 2)
     # seating 1 puts the second player on the first seat's dice: it scores what the first did there
@@ -101,7 +103,7 @@ def test_a_bot_against_itself_wins_exactly_half_with_the_seats_swapped() -> None
 
 
 def test_at_one_table_every_player_plays_every_seats_dice() -> None:
-    result = tournament(KNIFFEL, ["bot", "bot", "bot"], deals=1, seed=2, table=True)
+    result = tournament(Tournament(KNIFFEL, ["bot", "bot", "bot"], deals=1, seed=2, table=True))
     (match,) = result.matches
     assert match.players == (0, 1, 2)
     scores = match.scores[0]
@@ -113,13 +115,16 @@ def test_at_one_table_every_player_plays_every_seats_dice() -> None:
 
 def test_chunks_of_deals_are_the_same_games_in_any_order() -> None:
     specs = ["bot", "bot:heuristic"]
-    whole = play_match(KNIFFEL, specs, (0, 1), 9, 0, 2)
-    later = play_match(KNIFFEL, specs, (0, 1), 9, 1, 1)
+    request = Tournament(KNIFFEL, specs, deals=2, seed=9)
+    whole = play_match(request, (0, 1), 0, 2)
+    later = play_match(request, (0, 1), 1, 1)
     assert np.array_equal(whole.scores[1:], later.scores)
-    parts = [later, play_match(KNIFFEL, specs, (0, 1), 9, 0, 1)]
-    assert np.array_equal(combine(KNIFFEL, specs, 9, parts).matches[0].scores, whole.scores)
+    parts = [later, play_match(request, (0, 1), 0, 1)]
+    assert np.array_equal(combine(request, parts).matches[0].scores, whole.scores)
     with pytest.raises(TournamentError, match="deal 0"):
-        combine(KNIFFEL, specs, 9, [later])
+        combine(request, [later])
+    with pytest.raises(TournamentError, match="more than the 1 asked"):
+        combine(Tournament(KNIFFEL, specs, deals=1, seed=9), [whole])
 
 
 STRICT = rules.get("kniffel", {"strict": "on"})
@@ -133,15 +138,16 @@ def test_tables_of_optimal_win_and_heuristic_bots_play_compiled_the_engines_game
     from kniffel.core import play_to_win, solve
 
     specs = ["bot:optimal", "bot:win", "bot:optimal", "bot"]
+    request = Tournament(STRICT, specs, deals=4, seed=3)
     for players in ((0, 2), (0, 1), (1, 0, 2), (3, 0), (1, 3), (3, 1, 0)):
-        fast = play_match(STRICT, specs, players, seed=3, first_deal=1, deals=3)
+        fast = play_match(request, players, first_deal=1, deals=3)
         roles = tuple(specs[p] == "bot:win" for p in players)
         if "bot" not in [specs[p] for p in players]:
             played = play_to_win(
                 solve(STRICT), players=len(players), deals=3, seed=3, first_deal=1, to_win=roles
             )
             assert fast.scores.tolist() == played.by_deal().tolist()
-        engine = play_match(STRICT, specs, players, seed=3, first_deal=1, deals=3, compiled=False)
+        engine = play_match(request, players, first_deal=1, deals=3, compiled=False)
         for k, wins in enumerate(roles):
             if not wins:
                 assert fast.scores[:, :, k].tolist() == engine.scores[:, :, k].tolist()
@@ -156,8 +162,9 @@ def test_heuristic_bots_play_compiled_the_engines_games(rules_id: str) -> None:
     ruleset = rules.get(rules_id)
     specs = ["bot", "bot:heuristic"]
     assert compiled_roles(ruleset, specs, (0, 1)) == (HEURISTIC, HEURISTIC)
-    fast = play_match(ruleset, specs, (0, 1), seed=5, first_deal=0, deals=4)
-    engine = play_match(ruleset, specs, (0, 1), seed=5, first_deal=0, deals=4, compiled=False)
+    request = Tournament(ruleset, specs, deals=4, seed=5)
+    fast = play_match(request, (0, 1), first_deal=0, deals=4)
+    engine = play_match(request, (0, 1), first_deal=0, deals=4, compiled=False)
     assert fast.scores.tolist() == engine.scores.tolist()
 
 
@@ -177,13 +184,13 @@ def test_which_tables_play_compiled() -> None:
 
 def test_ctrl_c_keeps_the_blocks_every_table_finished(monkeypatch: pytest.MonkeyPatch) -> None:
     specs = ["bot", "bot", "bot"]
-    whole = tournament(KNIFFEL, specs, deals=2, seed=1)
+    whole = tournament(Tournament(KNIFFEL, specs, deals=2, seed=1))
     play = kniffel.services.tournament.play_match
     calls: list[int] = []
     stop_at = [5]
 
     def stopped(*args: Any, **kwargs: Any) -> Match:
-        calls.append(args[4])
+        calls.append(args[2])
         if len(calls) == stop_at[0]:
             raise KeyboardInterrupt
         return play(*args, **kwargs)
@@ -194,7 +201,7 @@ def test_ctrl_c_keeps_the_blocks_every_table_finished(monkeypatch: pytest.Monkey
     monkeypatch.setattr(kniffel.services.tournament, "play_match", stopped)
     monkeypatch.setattr(kniffel.services.tournament, "blocks", in_twos)
     with pytest.raises(TournamentInterrupted) as caught:
-        tournament(KNIFFEL, specs, deals=7, seed=1)
+        tournament(Tournament(KNIFFEL, specs, deals=7, seed=1))
     # three pairings a block: Ctrl-C comes in the second block's second pairing, whose first is given up
     assert calls == [0, 0, 0, 2, 2]
     partial = caught.value.result
@@ -209,13 +216,14 @@ def test_ctrl_c_keeps_the_blocks_every_table_finished(monkeypatch: pytest.Monkey
     calls.clear()
     stop_at[0] = 1
     with pytest.raises(TournamentInterrupted) as early:
-        tournament(KNIFFEL, specs, deals=3, seed=1, table=True)
+        tournament(Tournament(KNIFFEL, specs, deals=3, seed=1, table=True))
     assert early.value.result is None  # nothing finished: no result
 
 
 def test_progress_counts_every_game() -> None:
     calls: list[tuple[int, int]] = []
-    tournament(KNIFFEL, ["bot", "bot", "bot"], deals=1, seed=1, progress=lambda d, t: calls.append((d, t)))
+    three = Tournament(KNIFFEL, ["bot", "bot", "bot"], deals=1, seed=1)
+    tournament(three, progress=lambda d, t: calls.append((d, t)))
     assert calls[-1] == (6, 6)
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
 
@@ -231,7 +239,7 @@ def test_progress_counts_every_game() -> None:
 )
 def test_bad_requests_are_refused(specs: list[str], deals: int, table: bool, message: str) -> None:
     with pytest.raises(TournamentError, match=message) as caught:
-        tournament(KNIFFEL, specs, deals=deals, seed=0, table=table)
+        Tournament(KNIFFEL, specs, deals=deals, seed=0, table=table)
     assert isinstance(caught.value, KniffelError)
 
 
@@ -347,8 +355,8 @@ def test_the_command_refuses_a_lone_player_in_one_line() -> None:
 def test_ctrl_c_prints_the_games_played_as_a_partial_result(
     monkeypatch: pytest.MonkeyPatch, as_json: bool
 ) -> None:
-    played = tournament(KNIFFEL, ["bot", "bot"], deals=2, seed=3)
-    partial = combine(KNIFFEL, ["bot", "bot"], 3, played.matches, asked=5)
+    played = tournament(Tournament(KNIFFEL, ["bot", "bot"], deals=2, seed=3))
+    partial = combine(Tournament(KNIFFEL, ["bot", "bot"], deals=5, seed=3), played.matches)
 
     def interrupted(*args: object, **kwargs: object) -> TournamentResult:
         raise TournamentInterrupted(partial)

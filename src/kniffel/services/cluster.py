@@ -37,9 +37,8 @@ from kniffel.rules import RuleSet
 from kniffel.services.plans import Chunk, Optimal, resolve
 from kniffel.services.simulate import OPTIMAL, SimulationResult, check_request, combine, play_chunk
 from kniffel.services.standings import Match, TournamentResult
-from kniffel.services.tournament import check_request as check_tournament
+from kniffel.services.tournament import Tournament, play_match
 from kniffel.services.tournament import combine as combine_tournament
-from kniffel.services.tournament import play_match, tables
 
 LOCAL = "local"
 """The address that starts Ray on this machine."""
@@ -159,12 +158,8 @@ def simulate(
 
 
 def tournament(
-    rules: RuleSet,
-    specs: Sequence[str],
+    request: Tournament,
     *,
-    deals: int,
-    seed: int,
-    table: bool = False,
     address: str = LOCAL,
     cpus: int | None = None,
     chunks: int | None = None,
@@ -172,20 +167,19 @@ def tournament(
 ) -> TournamentResult:
     """:func:`kniffel.services.tournament.tournament` in Ray tasks (each table's deals cut into ``chunks``, by
     default so that there are a few tasks per CPU); the same games, so the same result."""
-    check_tournament(specs, deals, seed, table=table)
     workers = connect(address, cpus=cpus)
     if address == LOCAL:
-        _prepare(rules, specs)
-    seated = tables(len(specs), table=table)
+        _prepare(request.rules, request.specs)
+    seated = request.tables
     parts = chunks or math.ceil(CHUNKS_PER_CPU * workers / len(seated))
     calls: list[tuple[Any, ...]] = []
     sizes: list[int] = []
     for players in seated:
-        for first, size in spans(deals, parts):
-            calls.append((rules, tuple(specs), players, seed, first, size))
+        for first, size in spans(request.deals, parts):
+            calls.append((request, players, first, size))
             sizes.append(size * len(players))
     matches: list[Match] = run(play_match, calls, sizes=sizes, progress=progress)
-    return combine_tournament(rules, specs, seed, matches, table=table)
+    return combine_tournament(request, matches)
 
 
 def _prepare(rules: RuleSet, specs: Sequence[str]) -> None:

@@ -1,10 +1,16 @@
 """Bots against bots: every pairing, or all at one table, each deal played from every seat.
 
 >>> from kniffel import rules
->>> from kniffel.services.tournament import tournament
->>> result = tournament(rules.get("kniffel"), ["bot", "bot:optimal"], deals=100, seed=1)  # doctest: +SKIP
->>> result.games, [record.player for record in result.pairings()]                      # doctest: +SKIP
+>>> from kniffel.services.tournament import Tournament, tournament
+>>> request = Tournament(rules.get("kniffel"), ["bot", "bot:optimal"], deals=100, seed=1)
+>>> request.tables, request.games
+([(0, 1)], 200)
+>>> result = tournament(request)                                   # doctest: +SKIP
+>>> result.games, [record.player for record in result.pairings()]  # doctest: +SKIP
 (200, ['bot'])
+
+A :class:`Tournament` is what a run plays (rule set, bots, deals, seed, pairings or one table), checked
+when it is made; :func:`tournament` plays it here, :func:`kniffel.services.cluster.tournament` on Ray.
 
 **Deals.** A deal is the dice of one game. Deal ``d`` of the run with ``seed`` has the seed that game
 ``d`` of :func:`kniffel.services.simulate.simulate` with that seed has, and each seat's throws are drawn from
@@ -38,6 +44,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import KW_ONLY, dataclass
 from itertools import combinations, pairwise
 
 import numpy as np
@@ -102,36 +109,64 @@ class DealDice:
 # --- playing -----------------------------------------------------------------------------------------
 
 
-def tables(players: int, *, table: bool = False) -> list[tuple[int, ...]]:
-    """Who sits together: every pairing of ``players`` players, or all of them at one table."""
-    if table:
-        return [tuple(range(players))]
-    return list(combinations(range(players), 2))
+@dataclass(frozen=True)
+class Tournament:
+    """A tournament as asked: the bots ``specs`` on ``rules``, every pairing of them (or all of them at one
+    ``table``) playing ``deals`` deals of the run with ``seed``, each once per seating.
 
+    Checked when it is made: :class:`TournamentError` unless the players are known bots, enough and not
+    too many, and the counts whole numbers. ``specs`` is kept as a tuple."""
 
-def check_request(specs: Sequence[str], deals: int, seed: int, *, table: bool = False) -> None:
-    """:class:`TournamentError` unless the players are known bots, enough and not too many, and the
-    counts whole numbers."""
-    if len(specs) < 2:
-        raise TournamentError(f"a tournament needs at least 2 players, got {len(specs)}")
-    if table and len(specs) > MAX_PLAYERS:
-        raise TournamentError(f"a table seats at most {MAX_PLAYERS} players, got {len(specs)}")
-    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
-        raise TournamentError(f"the number of games must be a positive whole number, got {deals!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TournamentError(f"the seed must be a whole number, got {seed!r}")
-    for spec in specs:
-        try:
-            bots.make(spec, seed=0)
-        except bots.BotError as error:
-            raise TournamentError(str(error)) from None
+    rules: RuleSet
+    specs: Sequence[str]
+    _: KW_ONLY
+    deals: int
+    seed: int
+    table: bool = False
+
+    def __post_init__(self) -> None:
+        specs = tuple(self.specs)
+        object.__setattr__(self, "specs", specs)
+        if len(specs) < 2:
+            raise TournamentError(f"a tournament needs at least 2 players, got {len(specs)}")
+        if self.table and len(specs) > MAX_PLAYERS:
+            raise TournamentError(f"a table seats at most {MAX_PLAYERS} players, got {len(specs)}")
+        deals, seed = self.deals, self.seed
+        if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+            raise TournamentError(f"the number of games must be a positive whole number, got {deals!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TournamentError(f"the seed must be a whole number, got {seed!r}")
+        for spec in specs:
+            try:
+                bots.make(spec, seed=0)
+            except bots.BotError as error:
+                raise TournamentError(str(error)) from None
+
+    @property
+    def tables(self) -> list[tuple[int, ...]]:
+        """Who sits together (indices into ``specs``): every pairing, or all of the players at one table."""
+        if self.table:
+            return [tuple(range(len(self.specs)))]
+        return list(combinations(range(len(self.specs)), 2))
+
+    @property
+    def games(self) -> int:
+        """The games it plays: every deal once per seating at every table."""
+        return sum(self.deals * len(players) for players in self.tables)
+
+    def aims(self) -> set[int]:
+        """The aims (:meth:`kniffel.planning.Goal.aim`) of the players of the tables that play compiled:
+        what their :class:`Prepared` tables are made for."""
+        aims: set[int] = set()
+        for players in self.tables:
+            roles = compiled_roles(self.rules, self.specs, players)
+            aims |= {role for role in roles or () if isinstance(role, int)}
+        return aims
 
 
 def play_match(
-    rules: RuleSet,
-    specs: Sequence[str],
+    request: Tournament,
     players: tuple[int, ...],
-    seed: int,
     first_deal: int,
     deals: int,
     *,
@@ -139,12 +174,14 @@ def play_match(
     progress: Progress | None = None,
     prepared: Prepared | None = None,
 ) -> Match:
-    """Deals ``first_deal`` to ``first_deal + deals - 1`` at the table of ``players`` (indices into
-    ``specs``), each once per seating. ``progress(done, total)`` counts this call's games.
+    """Deals ``first_deal`` to ``first_deal + deals - 1`` of ``request`` at the table of ``players``
+    (indices into its ``specs``), each once per seating. ``progress(done, total)`` counts this call's
+    games.
 
     A table that :func:`compiled_plans` gives plans plays all its games at once in compiled code (see
     the module's description) unless ``compiled`` is false; it reads its tables from ``prepared`` (made
     for this call if not given)."""
+    rules, specs, seed = request.rules, request.specs, request.seed
     plans = compiled_plans(rules, specs, players) if compiled else None
     if plans is not None:
         prepared = prepared if prepared is not None else Prepared(rules)
@@ -200,16 +237,6 @@ Prepared = PlayTables
 """The tables compiled play reads (:class:`kniffel.planning.play_tables.PlayTables`)."""
 
 
-def aims_of(rules: RuleSet, specs: Sequence[str], *, table: bool = False) -> set[int]:
-    """The aims (:meth:`kniffel.planning.Goal.aim`) of the players of the tables that play compiled: what
-    their :class:`Prepared` tables are made for."""
-    aims: set[int] = set()
-    for players in tables(len(specs), table=table):
-        roles = compiled_roles(rules, specs, players)
-        aims |= {role for role in roles or () if isinstance(role, int)}
-    return aims
-
-
 def _play_compiled(
     players: tuple[int, ...],
     plans: Sequence[Plan],
@@ -252,65 +279,43 @@ def _play_compiled(
 
 
 def tournament(
-    rules: RuleSet,
-    specs: Sequence[str],
-    *,
-    deals: int,
-    seed: int,
-    table: bool = False,
-    progress: Progress | None = None,
-    prepared: Prepared | None = None,
+    request: Tournament, *, progress: Progress | None = None, prepared: Prepared | None = None
 ) -> TournamentResult:
-    """Every pairing of the bots ``specs`` (or all of them at one ``table``) plays ``deals`` deals of
-    ``rules``, each once per seating (see the module's description). ``progress(done, total)`` counts
-    games. Compiled play reads its tables from ``prepared`` (to keep them from one tournament on these
-    rules to the next), else from tables made for this call. Ctrl-C raises
+    """Every table of ``request`` plays its deals, each once per seating (see the module's description).
+    ``progress(done, total)`` counts games. Compiled play reads its tables from ``prepared`` (to keep them
+    from one tournament on these rules to the next), else from tables made for this call. Ctrl-C raises
     :class:`TournamentInterrupted` with the games of the blocks of deals every table finished."""
-    check_request(specs, deals, seed, table=table)
-    if prepared is not None and prepared.rules != rules:
+    if prepared is not None and prepared.rules != request.rules:
         raise ValueError("the prepared tables are of other rules")
-    seated = tables(len(specs), table=table)
-    total = sum(deals * len(players) for players in seated)
-    prepared = prepared if prepared is not None else Prepared(rules)
+    seated, total = request.tables, request.games
+    prepared = prepared if prepared is not None else Prepared(request.rules)
     matches: list[Match] = []
     done = finished = 0
     try:
         # a block of deals at every table takes about BLOCK_SECONDS a table
-        for first, size in blocks(deals, seconds=BLOCK_SECONDS * len(seated)):
+        for first, size in blocks(request.deals, seconds=BLOCK_SECONDS * len(seated)):
             for players in seated:
 
                 def report(count: int, _: int, before: int = done) -> None:
                     if progress is not None:
                         progress(before + count, total)
 
-                matches.append(
-                    play_match(rules, specs, players, seed, first, size, progress=report, prepared=prepared)
-                )
+                matches.append(play_match(request, players, first, size, progress=report, prepared=prepared))
                 done += size * len(players)
             finished = first + size
     except KeyboardInterrupt as interrupt:
         kept = [match for match in matches if match.first_deal < finished]
-        partial = combine(rules, specs, seed, kept, table=table, asked=deals) if finished else None
-        raise TournamentInterrupted(partial) from interrupt
-    return combine(rules, specs, seed, matches, table=table)
+        raise TournamentInterrupted(combine(request, kept) if finished else None) from interrupt
+    return combine(request, matches)
 
 
-def combine(
-    rules: RuleSet,
-    specs: Sequence[str],
-    seed: int,
-    matches: Sequence[Match],
-    *,
-    table: bool = False,
-    asked: int | None = None,
-) -> TournamentResult:
-    """The tournament whose games ``matches`` hold: for every table, consecutive deals from 0, in any
-    order (from :func:`play_match` calls run anywhere). ``asked``: the deals the run was to play, when
-    ``matches`` may hold fewer (a partial result)."""
-    seated = tables(len(specs), table=table)
+def combine(request: Tournament, matches: Sequence[Match]) -> TournamentResult:
+    """The tournament ``request`` whose games ``matches`` hold: for every table, consecutive deals from 0,
+    in any order (from :func:`play_match` calls run anywhere). Fewer deals than the request's make a
+    partial result."""
     whole: list[Match] = []
     deals: int | None = None
-    for players in seated:
+    for players in request.tables:
         parts = sorted((m for m in matches if m.players == players), key=lambda m: m.first_deal)
         if not parts or parts[0].first_deal != 0:
             raise TournamentError(f"no games from deal 0 for the table {players}")
@@ -323,19 +328,28 @@ def combine(
             raise TournamentError("every table must play the same deals")
         whole.append(Match(players, 0, scores, sum(m.seconds for m in parts)))
     played = deals or 0
-    short = asked if asked is not None and asked > played else None
+    if played > request.deals:
+        raise TournamentError(f"the tables played {played} deals, more than the {request.deals} asked")
+    short = request.deals if request.deals > played else None
+    rules, specs = request.rules, tuple(request.specs)
     return TournamentResult(
-        rules.id, dict(rules.options), tuple(specs), seed, played, table, tuple(whole), deals_asked=short
+        rules.id,
+        dict(rules.options),
+        specs,
+        request.seed,
+        played,
+        request.table,
+        tuple(whole),
+        deals_asked=short,
     )
 
 
 __all__ = [
     "DealDice",
     "Prepared",
+    "Tournament",
     "TournamentError",
     "TournamentInterrupted",
-    "aims_of",
-    "check_request",
     "combine",
     "compiled_plans",
     "compiled_roles",

@@ -26,7 +26,7 @@ from kniffel.core import Progress
 from kniffel.planning.worker import Work
 from kniffel.rules import RuleSet
 from kniffel.services.standings import CSV_COLUMNS, Record, TournamentResult
-from kniffel.services.tournament import check_request, tables
+from kniffel.services.tournament import Tournament
 
 NOTE = (
     "W/T/L: games won, tied for first place, lost; points: the player's mean score less the opponent's. "
@@ -50,34 +50,27 @@ def run(
     plot_path: Path | None,
     lang: str = "en",
 ) -> None:
-    check_request(specs, games, seed, table=table)
+    request = Tournament(rules, specs, deals=games, seed=seed, table=table)
     # the files the results go to, before the games: a typo found after an hour of play loses the hour
     if csv_path is not None:
         check_writable(csv_path)
     if plot_path is not None:
         check_plot(plot_path)
-    total = sum(games * len(players) for players in tables(len(specs), table=table))
-    tally = Tally(not json_output, translate(lang, "Tournament {rules}", rules=rules.id), total, lang)
+    tally = Tally(not json_output, translate(lang, "Tournament {rules}", rules=rules.id), request.games, lang)
 
     def here() -> TournamentResult:
-        from kniffel.services.tournament import Prepared, aims_of, tournament
+        from kniffel.services.tournament import Prepared, tournament
 
         prepared = Prepared(rules)
         # the tables of compiled play first, each named with what it costs, rather than under the games'
         # empty bar
-        prepared.prepare(
-            aims_of(rules, specs, table=table), lambda work: solving_bar(work, json_output, lang)
-        )
-        return tournament(
-            rules, specs, deals=games, seed=seed, table=table, progress=tally, prepared=prepared
-        )
+        prepared.prepare(request.aims(), lambda work: solving_bar(work, json_output, lang))
+        return tournament(request, progress=tally, prepared=prepared)
 
     def on_cluster(address: str) -> TournamentResult:
         from kniffel.services import cluster as ray_cluster
 
-        return ray_cluster.tournament(
-            rules, specs, deals=games, seed=seed, table=table, address=address, progress=tally
-        )
+        return ray_cluster.tournament(request, address=address, progress=tally)
 
     tally.play(
         cluster,
