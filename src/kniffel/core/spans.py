@@ -24,7 +24,7 @@ from kniffel.core.tables import Compiled
 
 MERGE = 4
 """A cone solves the gaps of up to this many targets between a state's runs of asked targets too: a run
-costs each of the state's entries a loop of its own (:func:`targetkernels.enter_lanes`)."""
+costs each of the state's entries a loop of its own (:func:`targetkernels.enter_runs`)."""
 
 TRIM_PIECE = 4 << 20
 """Probabilities a level kept in a file is packed in at a time (:func:`trim_in_pieces`): 16 MB of

@@ -134,7 +134,7 @@ def weighted_sum(weights: Any, lo: int, hi: int, prob: Any, shift: int) -> float
 def enter_weighted(
     read: Reading, lanes: Any, n: Scoring, at: Window, box: int, points: int, extra: int, weights: Any
 ) -> float:  # pragma: no cover
-    """The weighted sum over the lanes of ``at`` of :func:`enter_lanes`'s probabilities (a chance of
+    """The weighted sum over the lanes of ``at`` of :func:`enter_runs`'s probabilities (a chance of
     winning, when the weights are the chances of the others' bar, :func:`~.win.best_of`), summed over the
     lanes that read the child's row and the weights of those made by the points gained alone: the lanes
     past the child's window add nothing."""
@@ -163,14 +163,13 @@ def enter_runs(
     ``(u0, w)`` of ``runs`` (targets ``u0 .. u0 + w - 1``), the runs side by side from ``col``. The child
     is looked up once for all of them: a state's targets that games reach can be several runs.
 
-    Inlined where a state's entries are made (:func:`lanes_into`, its one call site in the rows' entries of
-    a roll, which go through every box and pair in one loop), and called as :func:`enter_lanes` by the
-    further fives of a kind. Called there too, each of a state's hundred-odd entries handed the call
-    some seventy numbers (its records and arrays) for a copy of a hundred lanes: inlined, the entries
-    of the levels of six and eight boxes filled of Kniffel's cone of 300 took 0.50 and 0.41 s of one
-    thread instead of 0.91 and 0.68. Inlined at every call site (six, with the entries' two loops) it
-    was compiled six times over, and the rows' kernel took 19.8 s to compile instead of 11.4 s; the
-    further fives of a kind inlined it too for no time measured."""
+    Inlined where a state's entries are made (:func:`lanes_into`: its one call site in the rows' entries
+    of a roll, which go through every box and pair in one loop, and one in the further fives of a kind).
+    Called instead, each of a state's hundred-odd entries handed the call some seventy numbers (its
+    records and arrays) for a copy of a hundred lanes: inlined, the entries of the levels of six and
+    eight boxes filled of Kniffel's cone of 300 took 0.50 and 0.41 s of one thread instead of 0.91 and
+    0.68. Inlined at every call site of the entries' two loops (six) it was compiled six times over,
+    and the rows' kernel took 19.8 s to compile instead of 11.4 s."""
     gained, offset, first, count = child_row(read, lanes, n, at, box, points, extra)
     for r in range(runs.shape[0]):
         u0, w = runs[r, 0], runs[r, 1]
@@ -193,31 +192,6 @@ def enter_runs(
         col += w
 
 
-@borrowing
-def enter_lanes(
-    read: Reading,
-    lanes: Any,
-    n: Scoring,
-    at: Window,
-    box: int,
-    points: int,
-    extra: int,
-    out: Any,
-    col: int,
-    runs: Any,
-) -> None:  # pragma: no cover
-    """:func:`enter_runs`, compiled once and called (every caller passes its integers
-    :data:`~kniffel.core.kernels.records.wide`, so it has one signature): what the further fives of a
-    kind enter (:func:`joker_lanes_into`), a few entries a roll of five alike.
-
-    The weighted sums of a turn played to win, a few lanes a call, stay inlined
-    (:func:`enter_weighted`): called, they made tournaments of ``bot:win`` 12-17 % slower. Each copy
-    of the entries takes one way of entering (:data:`entry_probabilities`): an inlined function
-    choosing between them was inlined (and compiled) once more per call site, 13.0 s for the rows'
-    kernel instead of 11.4 s."""
-    enter_runs(read, lanes, n, at, box, points, extra, out, col, runs)
-
-
 @njit(cache=True, nogil=True, inline="always")
 def lanes_into(
     read: Reading, lanes: Any, n: Scoring, at: Window, entry: Any, row: Any, col: int, weights: Any, runs: Any
@@ -226,16 +200,6 @@ def lanes_into(
     targets of ``at`` once ``entry = (box, points, extra)`` is entered (:func:`enter_runs`, inlined)."""
     box, points, extra = entry
     enter_runs(read, lanes, n, at, wide(box), wide(points), wide(extra), row, wide(col), runs)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def joker_lanes_into(
-    read: Reading, lanes: Any, n: Scoring, at: Window, entry: Any, row: Any, col: int, weights: Any, runs: Any
-) -> None:  # pragma: no cover
-    """How the rows enter a further five of a kind: :func:`lanes_into` through the called
-    :func:`enter_lanes` (a few entries a roll of five alike, not worth a copy of the entry compiled in)."""
-    box, points, extra = entry
-    enter_lanes(read, lanes, n, at, wide(box), wide(points), wide(extra), row, wide(col), runs)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -345,7 +309,7 @@ with both in one function, numba's inliner (which runs before the types are know
 entries into the rows' kernel too, and it compiled in 11.5-12.4 s instead of 10.1-10.4 s."""
 weighted_entry_probabilities = _entries(_entry_probabilities, "weighted_entry_probabilities", weighted_into)
 """A weighed turn's entries of a roll, one weighted sum a state."""
-joker_probabilities = _entries(_joker_probabilities, "joker_probabilities", joker_lanes_into)
+joker_probabilities = _entries(_joker_probabilities, "joker_probabilities", lanes_into)
 """The rows' entries of a further five of a kind, lane by lane."""
 weighted_joker_probabilities = _entries(_joker_probabilities, "weighted_joker_probabilities", weighted_into)
 """A weighed turn's entries of a further five of a kind."""
