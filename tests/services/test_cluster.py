@@ -62,13 +62,14 @@ def test_chunks_of_a_simulation_add_up_to_the_whole_run(strategy: str) -> None:
 
 def test_optimal_play_gives_the_in_process_games_whatever_the_chunks(ray_session: Any) -> None:
     here = simulate(KNIFFEL, games=2000, seed=7)
-    same(cluster.simulate(KNIFFEL, games=2000, seed=7, chunks=5), here)
+    same(cluster.simulate(KNIFFEL, games=2000, seed=7, on=cluster.Cluster(chunks=5)), here)
 
 
 def test_bots_give_the_in_process_games(ray_session: Any) -> None:
     seen: list[tuple[int, int]] = []
+    on = cluster.Cluster(chunks=3)
     there = cluster.simulate(
-        KNIFFEL, strategy="bot", games=3, seed=2, chunks=3, progress=lambda d, t: seen.append((d, t))
+        KNIFFEL, strategy="bot", games=3, seed=2, on=on, progress=lambda d, t: seen.append((d, t))
     )
     same(there, simulate(KNIFFEL, strategy="bot", games=3, seed=2))
     assert seen == [(1, 3), (2, 3), (3, 3)]
@@ -78,7 +79,7 @@ def test_a_tournament_gives_the_in_process_games(ray_session: Any) -> None:
     specs = ["bot", "bot:heuristic", "bot"]
     request = Tournament(KNIFFEL, specs, deals=2, seed=4, table=True)
     here = tournament(request)
-    there = cluster.tournament(request, chunks=2)
+    there = cluster.tournament(request, on=cluster.Cluster(chunks=2))
     assert {**there.to_json(), "seconds": 0} == {**here.to_json(), "seconds": 0}
 
 

@@ -3,7 +3,7 @@
 >>> from kniffel import rules
 >>> from kniffel.services import cluster
 >>> kniffel = rules.get("kniffel")
->>> result = cluster.simulate(kniffel, games=1_000_000, seed=1, address="local")  # doctest: +SKIP
+>>> result = cluster.simulate(kniffel, games=1_000_000, seed=1, on=cluster.Cluster("local"))  # doctest: +SKIP
 
 ``address`` is ``"local"`` (start Ray here, on every core or on ``cpus`` of them) or anything
 ``ray.init`` takes: ``"ray://host:10001"`` (Ray Client, from any machine), ``"host:6379"`` or ``"auto"``
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from kniffel import bots
@@ -52,6 +53,21 @@ T = TypeVar("T")
 
 class ClusterError(KniffelError):
     """Ray is missing, or the cluster cannot be reached."""
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """Where the games run and in how many tasks: the cluster's ``address`` (see the module's
+    description), the CPUs of a Ray started here (None: every core), and the tasks the games are cut
+    into (None: a few per CPU of the cluster)."""
+
+    address: str = LOCAL
+    cpus: int | None = None
+    chunks: int | None = None
+
+
+HERE = Cluster()
+"""A Ray started on this machine, on every core."""
 
 
 def _ray() -> Any:
@@ -135,22 +151,20 @@ def simulate(
     strategy: str = OPTIMAL,
     games: int,
     seed: int,
-    address: str = LOCAL,
-    cpus: int | None = None,
-    chunks: int | None = None,
+    on: Cluster = HERE,
     progress: Progress | None = None,
 ) -> SimulationResult:
-    """:func:`kniffel.services.simulate.simulate` in Ray tasks (``chunks`` of them, by default a few per CPU
-    of the cluster); the same games, so the same result."""
+    """:func:`kniffel.services.simulate.simulate` in Ray tasks ``on`` a cluster; the same games, so the
+    same result."""
     check_request(strategy, games, seed)
     plan = resolve(rules, strategy)
-    workers = connect(address, cpus=cpus)
+    workers = connect(on.address, cpus=on.cpus)
     if isinstance(plan, Optimal):
-        parts = chunks or min(CHUNKS_PER_CPU * workers, math.ceil(games / MIN_COMPILED_CHUNK))
-        if address == LOCAL:
+        parts = on.chunks or min(CHUNKS_PER_CPU * workers, math.ceil(games / MIN_COMPILED_CHUNK))
+        if on.address == LOCAL:
             plan.table()  # solved here once, not by every worker
     else:
-        parts = chunks or CHUNKS_PER_CPU * workers
+        parts = on.chunks or CHUNKS_PER_CPU * workers
     cut = spans(games, parts)
     calls = [(rules, strategy, seed, first, size) for first, size in cut]
     played: list[Chunk] = run(play_chunk, calls, sizes=[size for _, size in cut], progress=progress)
@@ -158,20 +172,15 @@ def simulate(
 
 
 def tournament(
-    request: Tournament,
-    *,
-    address: str = LOCAL,
-    cpus: int | None = None,
-    chunks: int | None = None,
-    progress: Progress | None = None,
+    request: Tournament, *, on: Cluster = HERE, progress: Progress | None = None
 ) -> TournamentResult:
-    """:func:`kniffel.services.tournament.tournament` in Ray tasks (each table's deals cut into ``chunks``, by
-    default so that there are a few tasks per CPU); the same games, so the same result."""
-    workers = connect(address, cpus=cpus)
-    if address == LOCAL:
+    """:func:`kniffel.services.tournament.tournament` in Ray tasks ``on`` a cluster (each table's deals cut
+    into :attr:`Cluster.chunks`); the same games, so the same result."""
+    workers = connect(on.address, cpus=on.cpus)
+    if on.address == LOCAL:
         _prepare(request.rules, request.specs)
     seated = request.tables
-    parts = chunks or math.ceil(CHUNKS_PER_CPU * workers / len(seated))
+    parts = on.chunks or math.ceil(CHUNKS_PER_CPU * workers / len(seated))
     calls: list[tuple[Any, ...]] = []
     sizes: list[int] = []
     for players in seated:
@@ -198,4 +207,15 @@ def shutdown() -> None:
         ray.shutdown()
 
 
-__all__ = ["LOCAL", "ClusterError", "connect", "run", "shutdown", "simulate", "spans", "tournament"]
+__all__ = [
+    "HERE",
+    "LOCAL",
+    "Cluster",
+    "ClusterError",
+    "connect",
+    "run",
+    "shutdown",
+    "simulate",
+    "spans",
+    "tournament",
+]

@@ -180,9 +180,8 @@ def simulate_command(
     def on_cluster(address: str) -> SimulationResult:
         from kniffel.services import cluster as ray_cluster
 
-        return ray_cluster.simulate(
-            rules, strategy=strategy, games=games, seed=seed, address=address, progress=tally
-        )
+        on = ray_cluster.Cluster(address)
+        return ray_cluster.simulate(rules, strategy=strategy, games=games, seed=seed, on=on, progress=tally)
 
     tally.play(
         cluster,

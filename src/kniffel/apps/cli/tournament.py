@@ -70,7 +70,7 @@ def run(
     def on_cluster(address: str) -> TournamentResult:
         from kniffel.services import cluster as ray_cluster
 
-        return ray_cluster.tournament(request, address=address, progress=tally)
+        return ray_cluster.tournament(request, on=ray_cluster.Cluster(address), progress=tally)
 
     tally.play(
         cluster,
