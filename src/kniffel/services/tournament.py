@@ -329,7 +329,7 @@ def combine(request: Tournament, matches: Sequence[Match]) -> TournamentResult:
         whole.append(Match(players, 0, scores, sum(m.seconds for m in parts)))
     played = deals or 0
     if played > request.deals:
-        raise TournamentError(f"the tables played {played} deals, more than the {request.deals} asked")
+        raise TournamentError(f"the number of deals played, {played}, is more than the {request.deals} asked")
     short = request.deals if request.deals > played else None
     rules, specs = request.rules, tuple(request.specs)
     return TournamentResult(
