@@ -16,9 +16,9 @@ no round pays for compiling unless the script measures it on purpose. Then ``--r
 versions' order swapped each round (base-head, head-base, ...) so that a machine getting busier or
 quieter in the sitting weighs on both alike. Each figure (the script's own rows, as its ``--builds``
 table shows them) is taken at its best over the rounds (the least time or memory, the highest rate),
-and head/base is printed beside it; a figure worse by more than ``--tolerance`` percent is marked. Each
-figure's ratio to its version's whole EV solve in the same run is shown too, which the machine's load
-moves less than the raw figures.
+and head/base is printed beside it with the same ratio of the rounds' medians; a figure worse by more
+than ``--tolerance`` percent by both is marked. Each figure's ratio to its version's whole EV solve in
+the same run is shown too, which the machine's load moves less than the raw figures.
 
 Nothing here is a test: timings depend on the machine and its load, which is printed beside them.
 """
@@ -131,6 +131,18 @@ def best(values: list[float], unit: str) -> float:
     return max(kept) if better(unit) == "up" else min(kept)
 
 
+def median(values: list[float]) -> float:
+    kept = sorted(value for value in values if value == value)
+    if not kept:
+        return float("nan")
+    middle = len(kept) // 2
+    return kept[middle] if len(kept) % 2 else (kept[middle - 1] + kept[middle]) / 2
+
+
+def ratio(head: float, base: float) -> float:
+    return head / base if base else float("nan")
+
+
 def compare(
     runs: dict[str, list[dict[str, list[Any]]]], chosen: list[str], tolerance: float
 ) -> list[dict[str, Any]]:
@@ -152,10 +164,14 @@ def compare(
                 entry[f"{side} rounds"] = [row[1] for row in rows]
                 ratios = [row[3] for row in rows if row[3] is not None]
                 entry[f"{side} vs solve"] = best(ratios, unit) if ratios else None
-            head_over_base = entry["head"] / entry["base"] if entry["base"] else float("nan")
-            entry["head/base"] = head_over_base
-            worse = head_over_base - 1 if better(unit) == "down" else 1 - head_over_base
-            entry["worse"] = worse * 100 > tolerance
+            entry["head/base"] = ratio(entry["head"], entry["base"])
+            entry["medians head/base"] = ratio(median(entry["head rounds"]), median(entry["base rounds"]))
+            # marked only where the medians agree with the best rounds: one lucky round of a version
+            # on a shared machine would mark a figure, or hide it, on its own
+            entry["worse"] = all(
+                100 * ((r - 1) if better(unit) == "down" else (1 - r)) > tolerance
+                for r in (entry["head/base"], entry["medians head/base"])
+            )
             figures.append(entry)
     return figures
 
@@ -163,7 +179,7 @@ def compare(
 def table(figures: list[dict[str, Any]], tolerance: float) -> str:
     width = max([len(entry["figure"]) for entry in figures] + [6])
     lines = [
-        f"  {'build':<6} {'figure':<{width}} {'base':>12} {'head':>12} {'head/base':>9}"
+        f"  {'build':<6} {'figure':<{width}} {'base':>12} {'head':>12} {'head/base':>9} {'medians':>7}"
         f" {'base vs solve':>13} {'head vs solve':>13}  rounds (base | head)"
     ]
     for entry in figures:
@@ -177,12 +193,13 @@ def table(figures: list[dict[str, Any]], tolerance: float) -> str:
         spread += " | " + " ".join(f"{value:.4g}" for value in entry["head rounds"])
         lines.append(
             f"  {entry['build']:<6} {entry['figure']:<{width}} {entry['base']:>9.4g} {unit:<2}"
-            f" {entry['head']:>9.4g} {unit:<2} {entry['head/base']:>9.3f} {solve[0]:>13} {solve[1]:>13}"
+            f" {entry['head']:>9.4g} {unit:<2} {entry['head/base']:>9.3f} {entry['medians head/base']:>7.3f}"
+            f" {solve[0]:>13} {solve[1]:>13}"
             f"  {spread}{mark}"
         )
     lines.append(
-        "  best of the rounds (least time or memory, highest rate); vs solve: the figure against its"
-        " version's whole EV solve in the same run"
+        "  best of the rounds (least time or memory, highest rate); medians: head/base of the rounds'"
+        " medians; vs solve: the figure against its version's whole EV solve in the same run"
     )
     return "\n".join(lines)
 
