@@ -89,29 +89,22 @@ def environment(folder: Path) -> dict[str, str]:
     return env
 
 
+def python(folder: Path, *args: str, **options: Any) -> subprocess.CompletedProcess[Any]:
+    """This interpreter run with ``args`` in ``folder``, its sources first on the path (``options`` go to
+    :func:`subprocess.run`)."""
+    return subprocess.run([sys.executable, *args], cwd=folder, env=environment(folder), **options)
+
+
 def run_once(folder: Path, script: str, argv: list[str], chosen: list[str]) -> dict[str, list[Any]]:
     """``script`` of ``folder`` for the builds ``chosen``: its rows by build."""
-    env = environment(folder)
     with tempfile.TemporaryFile("w+", encoding="utf-8") as out:
-        done = subprocess.run(
-            [sys.executable, f"benchmarks/{script}", *argv, "--builds", ",".join(chosen), "--json"],
-            cwd=folder,
-            env=env,
-            stdout=out,
-            check=False,
+        done = python(
+            folder, f"benchmarks/{script}", *argv, "--builds", ",".join(chosen), "--json", stdout=out
         )
         if done.returncode != 0:
             raise SystemExit(f"{script} failed in {folder} (exit {done.returncode})")
         out.seek(0)
-        rows = subprocess.run(
-            [sys.executable, "-c", ROWS, Path(script).stem],
-            cwd=folder,
-            env=env,
-            stdin=out,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        rows = python(folder, "-c", ROWS, Path(script).stem, stdin=out, capture_output=True, text=True)
     if rows.returncode != 0:
         raise SystemExit(f"reading the figures of {script} in {folder} failed:\n{rows.stderr[-2000:]}")
     found: dict[str, list[Any]] = json.loads(rows.stdout)
@@ -232,12 +225,7 @@ def main() -> None:
     kniffel = str(Path(sys.executable).parent / "kniffel")
     for side, folder in trees.items():
         print(f"[{side}] compiling the kernels for {', '.join(args.builds)} ...", file=sys.stderr, flush=True)
-        subprocess.run(
-            [sys.executable, "-c", COMPILE, kniffel, *args.builds],
-            cwd=folder,
-            env=environment(folder),
-            check=True,
-        )
+        python(folder, "-c", COMPILE, kniffel, *args.builds, check=True)
     runs: dict[str, list[dict[str, list[Any]]]] = {"base": [], "head": []}
     for round_number in range(args.rounds):
         order = ("base", "head") if round_number % 2 == 0 else ("head", "base")
