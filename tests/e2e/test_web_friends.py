@@ -7,11 +7,11 @@ without hints says, and the review: every player summed up with units, each deci
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from e2e import test_web_e2e as e2e
 from e2e.test_web_e2e import create_game, errors, new_page, play_to_the_end, screenshot, wait_seq
@@ -23,8 +23,14 @@ SIZES = [(1280, 800), (390, 844)]
 NAMES = ["Alexandra Schmidt", "Bernhard von Bern", "Christiane", "Dietrich Maximilian", "Eva", "Friedrich"]
 
 
-def table_page(browser: Browser, server: ServerProcess, url: str, width: int, height: int) -> Page:
+def table_page(
+    browser: Browser, server: ServerProcess, url: str, width: int, height: int, *, clock: bool = False
+) -> Page:
+    """A seat's table in a browser of its own; with ``clock``, the page's clock is Playwright's, for the
+    test to move on."""
     page = new_page(browser, width, height)
+    if clock:
+        page.clock.install()
     page.goto(server.url + url)
     page.wait_for_selector("#connection[data-status='connected']")
     return page
@@ -144,9 +150,15 @@ def test_the_title_says_whose_turn_and_a_signal_if_asked_for(browser: Browser, s
     assert errors(bob) == []
 
 
+LOOK_AGAIN = 8000
+"""How often the host's panel asks who is at the table, in milliseconds (``seats.js``)."""
+
+
 def host_page(browser: Browser, server: ServerProcess, game: dict[str, Any], width: int, height: int) -> Page:
-    """The creator's table: their seat's link, the host's token kept by the browser that created it."""
+    """The creator's table: their seat's link, the host's token kept by the browser that created it. Its
+    clock is Playwright's, which the tests move on (:func:`looked_again`) rather than wait for."""
     page = new_page(browser, width, height)
+    page.clock.install()
     page.goto(server.url + "/")
     page.evaluate(
         f"localStorage.setItem('kniffel.host.{game['id']}', JSON.stringify('{game['host_token']}'))"
@@ -166,9 +178,9 @@ def test_a_player_who_leaves_and_the_seat_handed_to_a_bot(
     host = host_page(browser, server, game, width, height)
     bob = table_page(browser, server, game["seats"][1]["url"], width, height)
     host.wait_for_selector("#host-panel:not([hidden])")
-    host.wait_for_function("document.getElementById('away-list').textContent.includes('Bob is at the table')")
+    looked_again(host, "document.getElementById('away-list').textContent.includes('Bob is at the table')")
     bob.close()  # Bob leaves
-    host.wait_for_selector("#away-list button[data-seat='1']", timeout=20_000)
+    looked_again(host, "document.querySelector(\"#away-list button[data-seat='1']\") !== null")
     assert "Bob is away." in host.inner_text("#away-list")
     host.click("#roll")
     wait_seq(host, 1)
@@ -197,19 +209,32 @@ def test_a_player_who_leaves_and_the_seat_handed_to_a_bot(
     assert errors(back) == []
 
 
+def looked_again(host: Page, condition: str) -> None:
+    """Wait until ``condition`` holds on the host's page, moving its clock on to the panel's next look
+    at who is at the table whenever a second passes without it (what the server says changes at once;
+    the panel asks every :data:`LOOK_AGAIN` ms)."""
+    for _ in range(5):
+        try:
+            host.wait_for_function(condition, timeout=1000)
+            return
+        except PlaywrightTimeoutError:
+            host.clock.fast_forward(LOOK_AGAIN)
+    host.wait_for_function(condition)
+
+
 def test_the_host_sets_a_turn_timer_that_counts_down(browser: Browser, server: ServerProcess) -> None:
     """The host sets a minute a turn: every table shows the time left of the turn under way, counting
     down; no timer, no count."""
     game = create_game(server, [("Ada", "human"), ("Bob", "human")])
     host = host_page(browser, server, game, 1280, 800)
-    bob = table_page(browser, server, game["seats"][1]["url"], 390, 844)
+    bob = table_page(browser, server, game["seats"][1]["url"], 390, 844, clock=True)
     host.wait_for_selector("#host-panel:not([hidden])")
     assert not bob.is_visible("#turn-timer")
     host.select_option("#timer-choice", "60")
     bob.wait_for_selector("#turn-timer:not([hidden])")
     first = bob.inner_text("#turn-timer")
     assert re.fullmatch(r"[01]:\d\d left for this turn", first), first
-    time.sleep(2.2)
+    bob.clock.fast_forward(2000)
     assert bob.inner_text("#turn-timer") != first, "it counts down"
     host.select_option("#timer-choice", "")
     bob.wait_for_selector("#turn-timer", state="hidden")
