@@ -11,10 +11,17 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from e2e import test_web_e2e as e2e
-from e2e.test_web_e2e import create_game, errors, new_page, play_to_the_end, screenshot, wait_seq
+from e2e.test_web_e2e import (
+    create_game,
+    errors,
+    new_page,
+    play_to_the_end,
+    screenshot,
+    wait_moving_the_clock,
+    wait_seq,
+)
 from e2e.test_web_table import post_game
 from support.web import ServerProcess
 
@@ -156,7 +163,7 @@ LOOK_AGAIN = 8000
 
 def host_page(browser: Browser, server: ServerProcess, game: dict[str, Any], width: int, height: int) -> Page:
     """The creator's table: their seat's link, the host's token kept by the browser that created it. Its
-    clock is Playwright's, which the tests move on (:func:`looked_again`) rather than wait for."""
+    clock is Playwright's, which the tests move on rather than wait for its panel's next look."""
     page = new_page(browser, width, height)
     page.clock.install()
     page.goto(server.url + "/")
@@ -178,9 +185,12 @@ def test_a_player_who_leaves_and_the_seat_handed_to_a_bot(
     host = host_page(browser, server, game, width, height)
     bob = table_page(browser, server, game["seats"][1]["url"], width, height)
     host.wait_for_selector("#host-panel:not([hidden])")
-    looked_again(host, "document.getElementById('away-list').textContent.includes('Bob is at the table')")
+    is_here = "document.getElementById('away-list').textContent.includes('Bob is at the table')"
+    wait_moving_the_clock(host, is_here, LOOK_AGAIN)
     bob.close()  # Bob leaves
-    looked_again(host, "document.querySelector(\"#away-list button[data-seat='1']\") !== null")
+    wait_moving_the_clock(
+        host, "document.querySelector(\"#away-list button[data-seat='1']\") !== null", LOOK_AGAIN
+    )
     assert "Bob is away." in host.inner_text("#away-list")
     host.click("#roll")
     wait_seq(host, 1)
@@ -207,19 +217,6 @@ def test_a_player_who_leaves_and_the_seat_handed_to_a_bot(
     assert back.title().startswith("● Your turn")
     assert errors(host) == []
     assert errors(back) == []
-
-
-def looked_again(host: Page, condition: str) -> None:
-    """Wait until ``condition`` holds on the host's page, moving its clock on to the panel's next look
-    at who is at the table whenever a second passes without it (what the server says changes at once;
-    the panel asks every :data:`LOOK_AGAIN` ms)."""
-    for _ in range(5):
-        try:
-            host.wait_for_function(condition, timeout=1000)
-            return
-        except PlaywrightTimeoutError:
-            host.clock.fast_forward(LOOK_AGAIN)
-    host.wait_for_function(condition)
 
 
 def test_the_host_sets_a_turn_timer_that_counts_down(browser: Browser, server: ServerProcess) -> None:
