@@ -16,7 +16,17 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, Route
 
 from e2e import test_web_e2e as e2e
-from e2e.test_web_e2e import create_game, enter_a_box, errors, new_page, screenshot, seq, tap_box, wait_seq
+from e2e.test_web_e2e import (
+    create_game,
+    enter_a_box,
+    errors,
+    new_page,
+    screenshot,
+    seq,
+    tap_box,
+    wait_moving_the_clock,
+    wait_seq,
+)
 from support.web import ServerProcess
 
 browser, server = e2e.browser, e2e.server  # the fixtures: one server for this module
@@ -333,6 +343,7 @@ def test_preparing_answers_show_progress_and_are_asked_again(
             route.continue_()
 
     page.route(re.compile(r"/(chances|hints)(\?.*)?$"), preparing)
+    page.clock.install()  # the page asks again after pauses of its clock, which the test moves on
     page.goto(server.url + game["seats"][0]["url"])
     page.wait_for_selector("#roll:not([disabled])")
     page.wait_for_selector("#chances-preparing:not([hidden])")
@@ -344,7 +355,9 @@ def test_preparing_answers_show_progress_and_are_asked_again(
                 && !panel.querySelector("progress").hasAttribute("value");
         }"""
     )
-    page.wait_for_function("document.querySelector('#chances-preparing').innerText.includes('40%')")
+    wait_moving_the_clock(
+        page, "document.querySelector('#chances-preparing').innerText.includes('40%')", 4000
+    )
     assert "Compiling" not in page.inner_text("#chances-preparing")
     page.click("#roll")
     wait_seq(page, 1)
@@ -359,27 +372,54 @@ def test_preparing_answers_show_progress_and_are_asked_again(
     page.wait_for_selector("#hints-estimate:not([hidden])")
     assert page.locator("#hint-list.estimate button.hint").all_inner_texts() == ["roll all", "Chance"]
     assert page.inner_text("#roll").startswith("★")
-    page.wait_for_selector("#hint-list:not(.estimate) button.hint", timeout=60_000)
+    wait_moving_the_clock(
+        page, "document.querySelector('#hint-list:not(.estimate) button.hint') !== null", 4000
+    )
     assert page.locator("#hints-estimate").is_hidden()
     assert "points to come" in page.inner_text("#hint-list")
-    page.wait_for_selector("#chances-preparing", state="hidden", timeout=60_000)
+    wait_moving_the_clock(page, "document.querySelector('#chances-preparing').hidden", 4000)
     assert page.locator("#chance-list li").count() == 2
     assert answered["chances"] >= 3
     assert errors(page) == []
+
+
+CHANCES_ASKED = """(() => {
+  // when the page asks for the chances, by its own clock, and whether an ask is still out
+  const fetchFirst = window.fetch;
+  window.chancesAsked = [];
+  window.chancesOut = 0;
+  window.fetch = async (...args) => {
+    if (!String(args[0]).split("?")[0].endsWith("/chances")) return fetchFirst(...args);
+    window.chancesAsked.push(Date.now());
+    window.chancesOut += 1;
+    try {
+      const response = await fetchFirst(...args);
+      await response.clone().text();
+      return response;
+    } finally {
+      window.chancesOut -= 1;
+    }
+  };
+})();"""
 
 
 def pauses_between_chances_asks(
     browser: Browser, server: ServerProcess, waiting: dict[str, Any], answers: int
 ) -> list[float]:
     """The seconds between a table page's asks for the chances while the first ``answers`` of them say
-    ``preparing`` with ``waiting``, then the server's own answers; the chances must show then."""
+    ``preparing`` with ``waiting``, then the server's own answers; the chances must show then. The
+    seconds are the page's: its clock is Playwright's, moved on a quarter of a second at a time once
+    no ask is out, so the pauses take no real time and an answer's way back does not lengthen them."""
     game = post_game(server, strict_kniffel(("Ada", "human"), ("Robo", "bot")))
     page = new_page(browser, 1280, 800)
-    asked: list[float] = []
+    page.clock.install()
+    page.add_init_script(CHANCES_ASKED)
+    answered = 0
 
     def answer(route: Route) -> None:
-        asked.append(time.monotonic())
-        if len(asked) <= answers:
+        nonlocal answered
+        answered += 1
+        if answered <= answers:
             body = {"status": "preparing", "preparing": waiting}
             route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
         else:
@@ -387,9 +427,14 @@ def pauses_between_chances_asks(
 
     page.route(re.compile(r"/chances(\?.*)?$"), answer)
     page.goto(server.url + game["seats"][0]["url"])
-    page.wait_for_selector("#chance-list li", timeout=60_000)
+    deadline = time.monotonic() + 60
+    while not page.locator("#chance-list li").count():
+        assert time.monotonic() < deadline, "the chances never came"
+        page.wait_for_function("window.chancesOut === 0")
+        page.clock.run_for(250)
     assert errors(page) == []
-    gaps = [b - a for a, b in pairwise(asked[: answers + 1])]
+    asked = page.evaluate("window.chancesAsked")
+    gaps = [(b - a) / 1000 for a, b in pairwise(asked[: answers + 1])]
     assert len(gaps) == answers, asked
     return gaps
 
