@@ -13,7 +13,7 @@ checks (ruff, mypy, the documentation's build).
   Compiled kernels, mypy's cache and the peer's tables are kept there too, by their own keys.
 * ``--cold``: the runs get a cache directory of their own (``XDG_CACHE_HOME`` in a new temporary
   folder), so the first is a machine's first run: every kernel compiled, every file checked by mypy,
-  every table solved. pip's cache stays the user's, so no download is timed.
+  every table solved. pip's and uv's caches stay the user's, so no download is timed.
 
 Nothing here is a test: timings depend on the machine and its load, which is printed beside them.
 """
@@ -98,9 +98,13 @@ def measure(runs: int, cold: bool) -> dict[str, Any]:
         pip_cache = subprocess.run(
             [sys.executable, "-m", "pip", "cache", "dir"], capture_output=True, text=True
         ).stdout.strip()
+        uv_cache = os.environ.get("UV_CACHE_DIR") or str(
+            Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "uv"
+        )
         env["XDG_CACHE_HOME"] = str(folder / "cache")
         if pip_cache:
             env["PIP_CACHE_DIR"] = pip_cache
+        env["UV_CACHE_DIR"] = uv_cache
     done = []
     try:
         for number in range(runs):
