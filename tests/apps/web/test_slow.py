@@ -16,6 +16,7 @@ import socket
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
@@ -165,37 +166,48 @@ def test_half_sent_heads_are_closed_by_the_deadline_however_they_trickle(server:
 def test_a_body_is_closed_by_its_deadline(server: ServerProcess) -> None:
     """A body that stops after a byte (``Content-Length: 100``) was held 15 s, and one trickled a byte at
     a time longer: a route reading it answers 408 at ``KNIFFEL_BODY_TIMEOUT``, and the connection is
-    closed a second later, whether the route read the body or answered without it."""
+    closed a second later, whether the route read the body or answered without it. The four are sent at
+    once, each from an address of its own."""
     host = f"Host: 127.0.0.1:{server.port}\r\n"
     requests = {
         "a new game": f"POST /api/games HTTP/1.1\r\n{host}Content-Type: application/json\r\n",
         "the health": f"GET /api/health HTTP/1.1\r\n{host}",
     }
-    for number, (name, head) in enumerate(requests.items()):
-        for trickle in (False, True):
-            address = f"127.0.1.{10 + 2 * number + trickle}"
-            with socket.create_connection(("127.0.0.1", server.port), source_address=(address, 0)) as sock:
-                sock.sendall(f"{head}Content-Length: 100\r\n\r\n{{".encode())
-                started = time.monotonic()
-                answer = b""
-                sock.settimeout(0.2)
-                while time.monotonic() - started < BODY_TIMEOUT + SLACK + 5:
-                    try:
-                        chunk = sock.recv(4096)
-                    except TimeoutError:
-                        if trickle:
-                            with contextlib.suppress(OSError):
-                                sock.send(b" ")
-                        continue
-                    except ConnectionResetError:
-                        break
-                    if not chunk:
-                        break
-                    answer += chunk
-                waited = time.monotonic() - started
-            expected = "408" if name == "a new game" else "200"
-            assert outcome(answer) == expected, (name, trickle, answer[:80])
-            assert waited < BODY_TIMEOUT + 1 + SLACK, (name, trickle, waited)
+    cases = [
+        (name, head, trickle, f"127.0.1.{10 + 2 * number + trickle}")
+        for number, (name, head) in enumerate(requests.items())
+        for trickle in (False, True)
+    ]
+    with ThreadPoolExecutor(len(cases)) as pool:
+        answers = list(pool.map(lambda case: body_stopped(server, *case[1:]), cases))
+    for (name, _, trickle, _), (answer, waited) in zip(cases, answers, strict=True):
+        expected = "408" if name == "a new game" else "200"
+        assert outcome(answer) == expected, (name, trickle, answer[:80])
+        assert waited < BODY_TIMEOUT + 1 + SLACK, (name, trickle, waited)
+
+
+def body_stopped(server: ServerProcess, head: str, trickle: bool, address: str) -> tuple[bytes, float]:
+    """``head`` with a body of 100 bytes of which one is sent (then, ``trickle``, a byte every 0.2 s):
+    what comes back until the connection is closed, and after how many seconds."""
+    with socket.create_connection(("127.0.0.1", server.port), source_address=(address, 0)) as sock:
+        sock.sendall(f"{head}Content-Length: 100\r\n\r\n{{".encode())
+        started = time.monotonic()
+        answer = b""
+        sock.settimeout(0.2)
+        while time.monotonic() - started < BODY_TIMEOUT + SLACK + 5:
+            try:
+                chunk = sock.recv(4096)
+            except TimeoutError:
+                if trickle:
+                    with contextlib.suppress(OSError):
+                        sock.send(b" ")
+                continue
+            except ConnectionResetError:
+                break
+            if not chunk:
+                break
+            answer += chunk
+        return answer, time.monotonic() - started
 
 
 @pytest.mark.slow
