@@ -406,6 +406,42 @@ def test_rows_are_solved_only_for_the_upper_scores_a_sheet_can_have() -> None:
     assert set((low + np.arange(count))[index[base : base + count, 2] > 0]) == {8, 14, 20, 26, 32, 38}
 
 
+@pytest.mark.parametrize(
+    ("rules_id", "options"),
+    [
+        ("yatzy", {}),
+        ("yahtzee", {}),
+        ("kniffel", {"strict": "on"}),
+        ("knoeffel", {"free_throws_per_turn": "2"}),
+        ("yatzy-deluxe", {"sharp": "on"}),
+    ],
+)
+def test_the_lanes_counted_reached_are_those_the_empty_sheet_solves(
+    rules_id: str, options: dict[str, str]
+) -> None:
+    """:func:`reached_lanes` asks once for each kind of sheet (its upper boxes, its first upper score and
+    how many): per sheet it counts the lanes to which the windows of the empty sheet's every target give
+    a row, every armed variant and free-throw level."""
+    from kniffel import rules
+    from kniffel.core import default_limit, empty_state, points_left, reached_lanes
+    from kniffel.core.lanes import widths_of
+    from kniffel.core.targetrows import windows
+
+    c = compile_rules(rules.single_column(rules.get(rules_id, options)))
+    root = empty_state(c)
+    layout = lane_layout(c, root.mask)
+    index, _ = windows(c, layout, default_limit(c), root, 1, None)
+    left = points_left(c)
+    for level in c.levels[:-1]:
+        masks = level[left[level] > 0]
+        widths, variants = widths_of(c, masks)
+        solved = []
+        for mask, width, variant in zip(masks, widths, variants, strict=True):
+            bases = [layout.lane_base[c.aux(a, f), mask] for a in range(variant) for f in range(c.n_free)]
+            solved.append(sum(int((index[b : b + width, 2] > 0).sum()) for b in bases if b >= 0))
+        assert reached_lanes(c, masks).tolist() == solved
+
+
 @given(rs=rule_sets(), seed=st.integers(0, 2**32), data=st.data())
 def test_every_sheet_a_random_game_reaches_has_a_row(rs: RuleSet, seed: int, data: st.DataObject) -> None:
     """The rows skip upper scores no game has: every sheet of a random legal game, of any rule set and

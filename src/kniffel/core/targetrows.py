@@ -229,12 +229,24 @@ def _gains(c: Compiled, root: SheetState, masks: I64) -> tuple[I64, I64, I64, I6
 
 def reached_lanes(c: Compiled, masks: I64) -> I64:
     """How many lanes of each of ``masks`` (every armed variant and free-throw level) hold a state that
-    a game from the empty sheet can reach: those whose rows are solved."""
+    a game from the empty sheet can reach: those whose rows are solved.
+
+    From the empty sheet whether a lane is reached depends on the sheet's upper boxes alone (which
+    upper scores their sums can make) and on where its lanes' upper scores start and how many there
+    are; every armed variant of a lane is reached alike. So :func:`_gains` is asked once for each kind
+    of sheet: Yatzy's 8,192 sheets are 232 kinds, and an estimate of its early tables took a third of a
+    second of every process that asked for a chance of winning."""
     masks = np.asarray(masks, dtype=np.int64)
-    mask, *_ = _gains(c, empty_state(c), masks)
-    order = np.argsort(masks)
-    counts: I64 = np.zeros(len(masks), dtype=np.int64)
-    np.add.at(counts, order[np.searchsorted(masks[order], mask)], c.n_free)
+    widths, variants = widths_of(c, masks)
+    kinds = np.stack([masks & c.upper_mask, lowest_ups(c, masks), widths], axis=1)
+    _, first, kind_of = np.unique(kinds, axis=0, return_index=True, return_inverse=True)
+    shown = masks[first]
+    mask, armed, *_ = _gains(c, empty_state(c), shown)
+    order = np.argsort(shown)
+    per_kind: I64 = np.zeros(len(shown), dtype=np.int64)
+    at_first_variant = armed == 0
+    np.add.at(per_kind, order[np.searchsorted(shown[order], mask[at_first_variant])], 1)
+    counts: I64 = per_kind[kind_of.ravel()] * variants * c.n_free
     return counts
 
 
