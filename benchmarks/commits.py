@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -125,11 +126,9 @@ def best(values: list[float], unit: str) -> float:
 
 
 def median(values: list[float]) -> float:
-    kept = sorted(value for value in values if value == value)
-    if not kept:
-        return float("nan")
-    middle = len(kept) // 2
-    return kept[middle] if len(kept) % 2 else (kept[middle - 1] + kept[middle]) / 2
+    """The median of the rounds that measured the figure (NaN: a round that did not)."""
+    kept = [value for value in values if value == value]
+    return statistics.median(kept) if kept else float("nan")
 
 
 def ratio(head: float, base: float) -> float:
