@@ -86,17 +86,20 @@ def new_page(browser: Browser, width: int = 1200, height: int = 900) -> Page:
     return page
 
 
-def wait_moving_the_clock(page: Page, condition: str, pause: int) -> None:
+def wait_moving_the_clock(page: Page, condition: str, pause: int, timeout: float = TIMEOUT) -> None:
     """Wait until ``condition`` holds on ``page``, whose clock is Playwright's (``page.clock.install()``
-    before it loaded): whenever a second passes without it, the clock jumps ``pause`` ms on, so that the
-    timer after which the page asks the server again fires at once rather than in real time."""
-    for _ in range(5):
+    before it loaded), at most ``timeout`` ms: whenever a second passes without it, the clock jumps
+    ``pause`` ms on, so that the timer after which the page asks the server again fires at once rather
+    than in real time."""
+    deadline = time.monotonic() + timeout / 1000
+    while True:
         try:
-            page.wait_for_function(condition, timeout=1000)
+            page.wait_for_function(condition, timeout=min(1000, max(1, (deadline - time.monotonic()) * 1000)))
             return
         except PlaywrightTimeoutError:
+            if time.monotonic() >= deadline:
+                raise
             page.clock.fast_forward(pause)
-    page.wait_for_function(condition)
 
 
 def errors(page: Page) -> list[str]:

@@ -189,7 +189,7 @@ def test_a_player_who_leaves_and_the_seat_handed_to_a_bot(
     wait_moving_the_clock(host, is_here, LOOK_AGAIN)
     bob.close()  # Bob leaves
     wait_moving_the_clock(
-        host, "document.querySelector(\"#away-list button[data-seat='1']\") !== null", LOOK_AGAIN
+        host, "document.querySelector(\"#away-list button[data-seat='1']\") !== null", LOOK_AGAIN, 20_000
     )
     assert "Bob is away." in host.inner_text("#away-list")
     host.click("#roll")

@@ -373,11 +373,11 @@ def test_preparing_answers_show_progress_and_are_asked_again(
     assert page.locator("#hint-list.estimate button.hint").all_inner_texts() == ["roll all", "Chance"]
     assert page.inner_text("#roll").startswith("★")
     wait_moving_the_clock(
-        page, "document.querySelector('#hint-list:not(.estimate) button.hint') !== null", 4000
+        page, "document.querySelector('#hint-list:not(.estimate) button.hint') !== null", 4000, 60_000
     )
     assert page.locator("#hints-estimate").is_hidden()
     assert "points to come" in page.inner_text("#hint-list")
-    wait_moving_the_clock(page, "document.querySelector('#chances-preparing').hidden", 4000)
+    wait_moving_the_clock(page, "document.querySelector('#chances-preparing').hidden", 4000, 60_000)
     assert page.locator("#chance-list li").count() == 2
     assert answered["chances"] >= 3
     assert errors(page) == []
