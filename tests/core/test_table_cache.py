@@ -133,6 +133,24 @@ def test_the_key_follows_the_rules_and_the_solver_version(monkeypatch: pytest.Mo
     assert table_key(game) != key
 
 
+def test_a_rule_set_that_cannot_be_hashed_has_its_key() -> None:
+    @dataclasses.dataclass  # a scorer of one's own, without a hash
+    class Sum:
+        def __call__(self, counts: Any) -> int:
+            return int(sum(face * count for face, count in enumerate(counts, 1)))
+
+        def __repr__(self) -> str:
+            return "Sum()"
+
+    game = reduced()
+    last = dataclasses.replace(game.boxes[-1], score=Sum())
+    own = dataclasses.replace(game, boxes=(*game.boxes[:-1], last))
+    with pytest.raises(TypeError):
+        hash(own)
+    assert table_key(own) == table_key(dataclasses.replace(game, boxes=(*game.boxes[:-1], last)))
+    assert table_key(own) != table_key(game)
+
+
 def test_a_stale_description_is_not_trusted(tmp_path: Path) -> None:
     game = reduced()
     table(game, directory=tmp_path)
