@@ -44,8 +44,8 @@ BUNDLES_PER_TASK = 8
 """Bundles a thread plays in one compiled call (a call costs some microseconds, a bundle tens of them)."""
 
 
-NO_ENTRIES = np.zeros((0, 0), dtype=np.int16)
-"""The ``entries`` of :func:`play_turn` that keep no game's."""
+NO_ENTRIES = np.zeros(0, dtype=np.int32)
+"""The ``entered`` of :func:`play_turn` that keeps nothing."""
 
 
 def play_turn(
@@ -55,13 +55,14 @@ def play_turn(
     values: Any,
     t: KernelTables,
     seat: int,
-    entries: npt.NDArray[np.int16] = NO_ENTRIES,
+    entered: npt.NDArray[np.int32] = NO_ENTRIES,
 ) -> None:
     """Play one turn of every game of ``games``: group the games by state, compute each group's turn tables
     once, then throw, keep and score for each of its games, bundles of groups on every compiled thread at once
     (:func:`~kniffel.core.runtime.work.run_ranges`). With ``log`` (``[game, turn, step, 3]``) the first games
     record every throw as ``(keep, roll, 0)`` and the entry as ``(-2, box, points << 16 | extra)``; with
-    ``entries`` (``[game, box]``) the first games the points entered in the box filled. ``seat`` -1 throws
+    ``entered`` (one a game) each game's box filled and points entered there, ``box << 16 | points``, in
+    no order of the games (:func:`entered_counts` counts them). ``seat`` -1 throws
     each game's own stream of dice; else ``games.rng`` holds deal seeds and the dice are that seat's in
     each deal (:func:`kniffel.core.kernels.play.deal_start`)."""
     from kniffel.core.kernels.play import Turn, play_bundles, work
@@ -71,7 +72,7 @@ def play_turn(
     run_ranges(
         len(grouping.bundles) - 1,
         BUNDLES_PER_TASK,
-        partial(play_bundles, games, Turn(turn, seat, log), values, t, grouping, entries),
+        partial(play_bundles, games, Turn(turn, seat, log), values, t, grouping, entered),
     )
 
 
@@ -201,9 +202,9 @@ def play_games(
     for lo in range(0, games, batch):
         n = min(batch, games - lo)
         g = Games.new(n, c.n_free - 1, base, first_game + lo)
-        entries = np.zeros((n, turns), dtype=np.int16)
+        entered = np.zeros((turns, n), dtype=np.int32)
         for turn in range(turns):
-            play_turn(g, no_log, turn, values, tables, -1, entries)
+            play_turn(g, no_log, turn, values, tables, -1, entered[turn])
             if progress is not None:
                 progress(lo + (n * (turn + 1)) // turns, games)
         finish(g.score, g.free, c.free_points)
@@ -211,17 +212,24 @@ def play_games(
         bonus[lo : lo + n] = g.flags & 1 != 0
         five[lo : lo + n] = g.flags & 2 != 0
         extras[lo : lo + n] = g.extras
-        boxes = add_counts(boxes, box_counts(entries))
+        boxes = add_counts(boxes, entered_counts(entered, turns))
     return Played(scores, bonus, five, extras, time.perf_counter() - start, boxes)
+
+
+def entered_counts(entered: npt.NDArray[np.integer[Any]], n_boxes: int) -> npt.NDArray[np.int64]:
+    """``[box, points]``: how many of ``entered`` (``box << 16 | points``, as :func:`play_turn` keeps
+    them) entered ``points`` in ``box``, as wide as the most points entered."""
+    codes = entered.ravel()
+    width = int((codes & 0xFFFF).max()) + 1 if codes.size else 1
+    counts = np.bincount(codes, minlength=n_boxes << 16).reshape(-1, 1 << 16)
+    return np.ascontiguousarray(counts[:n_boxes, :width], dtype=np.int64)
 
 
 def box_counts(entries: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int64]:
     """``[box, points]``: how many rows of ``entries`` (``[game, box]``, the points each game entered in
     each box) hold ``points`` in ``box``."""
     n_boxes = entries.shape[1]
-    width = int(entries.max()) + 1 if entries.size else 1
-    codes = np.arange(n_boxes, dtype=np.int64) * width + entries.astype(np.int64)
-    return np.bincount(codes.ravel(), minlength=n_boxes * width).reshape(n_boxes, width)
+    return entered_counts((np.arange(n_boxes, dtype=np.int64) << 16) | entries, n_boxes)
 
 
 def add_counts(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:

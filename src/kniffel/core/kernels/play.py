@@ -519,15 +519,17 @@ def play_bundles(
     values: Any,
     t: KernelTables,
     grouping: Grouping,
-    entries: Any,
+    entered: Any,
     first: int,
     last: int,
 ) -> None:  # pragma: no cover
     """One turn of the games of the bundles ``first .. last - 1`` of :func:`work` (threads play different
     bundles at once: :func:`kniffel.core.play.play_turn`): each bundle's turn tables, then each game's
     throws, keeps and entry. The games of a bundle have the same free throws, those of an item the same
-    state (:func:`play_game_turn` reads it from the game). ``entries[g, box]`` (``[game, box]``, as many
-    games as it has rows, none with no rows) gets the points game ``g`` entered in the box it filled."""
+    state (:func:`play_game_turn` reads it from the game). ``entered`` (empty: nothing kept) gets the
+    box each game filled and the points it entered there, ``box << 16 | points``, in the grouping's order
+    of the games, one after the other as their copied state lies (:func:`gather`), not at each game's
+    own row of the batch, one here and the next far off."""
     keys, order, starts, bundles = grouping.keys, grouping.order, grouping.starts, grouping.bundles
     n = scoring(t)
     lanes = t.threshold + 1
@@ -557,10 +559,9 @@ def play_bundles(
             i = item - first_item
             lo, nl = segments[i, 2], segments[i, 3]
             for at in range(starts[item] - first_game, starts[item + 1] - first_game):
-                g = which[at]
-                box, p = play_game_turn(played, at, g, turn, t, n, tables, off + upper[at] - lo)
-                if g < entries.shape[0]:
-                    entries[g, box] = p
+                box, p = play_game_turn(played, at, which[at], turn, t, n, tables, off + upper[at] - lo)
+                if entered.shape[0] > 0:
+                    entered[first_game + at] = (box << 16) | p
             off += nl
     scatter(played, which, games)
 
