@@ -571,3 +571,11 @@ def finish(score: Any, free: Any, free_points: int) -> None:  # pragma: no cover
     """Unused free throws count at the end."""
     for g in range(score.shape[0]):
         score[g] += free_points * free[g]
+
+
+@borrowing
+def count_entered(entered: Any, counts: Any) -> None:  # pragma: no cover
+    """``counts[box, points]`` += how many of ``entered`` (``box << 16 | points``, as
+    :func:`play_bundles` writes them) are of that box and points."""
+    for code in entered:
+        counts[code >> 16, code & 0xFFFF] += 1
